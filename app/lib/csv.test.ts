@@ -1,0 +1,120 @@
+import { CSV_BOM, csvCell, csvLine, toCsv } from "./csv";
+
+describe("csvCell", () => {
+  it.each([
+    ["plain", "plain"],
+    ["", ""],
+    ["Café Señor", "Café Señor"],
+    ["a,b", "a,b"], // comma is not our separator
+    ["a;b", '"a;b"'],
+    ['di "hola"', '"di ""hola"""'],
+    ['"', '""""'],
+    ["línea1\nlínea2", '"línea1\nlínea2"'],
+    ["línea1\r\nlínea2", '"línea1\r\nlínea2"'],
+    ["  espacios  ", "  espacios  "],
+  ])("text %j → %j", (value, expected) => {
+    expect(csvCell(value)).toBe(expected);
+  });
+
+  it.each([
+    ["=1+1", "'=1+1"],
+    ["=HYPERLINK(\"http://evil\";\"x\")", '"\'=HYPERLINK(""http://evil"";""x"")"'],
+    ["+34 600 000 000", "'+34 600 000 000"],
+    ["-2+3", "'-2+3"],
+    ["-cmd|' /C calc'!A0", "'-cmd|' /C calc'!A0"],
+    ["@SUM(A1)", "'@SUM(A1)"],
+    ["\t=1", "'\t=1"],
+    ["\r=1", "\"'\r=1\""],
+    ["\n=1", "\"'\n=1\""],
+    ["=a;b", "\"'=a;b\""],
+  ])("neutralises formula %j → %j", (value, expected) => {
+    expect(csvCell(value)).toBe(expected);
+  });
+
+  it.each([
+    ["-12,50", "-12,50"],
+    ["+12", "+12"],
+    ["-3", "-3"],
+    ["1234,56", "1234,56"],
+  ])("leaves plain numeric text alone: %j", (value, expected) => {
+    expect(csvCell(value)).toBe(expected);
+  });
+
+  it("does not neutralise a formula character in the middle", () => {
+    expect(csvCell("a=b")).toBe("a=b");
+    expect(csvCell("correo@empresa.es")).toBe("correo@empresa.es");
+    expect(csvCell("GAS-2026-00001")).toBe("GAS-2026-00001");
+  });
+
+  it("writes numbers with decimal comma, never neutralised", () => {
+    expect(csvCell(12)).toBe("12");
+    expect(csvCell(-12.5)).toBe("-12,5");
+    expect(csvCell(0)).toBe("0");
+    expect(csvCell(Number.NaN)).toBe("");
+    expect(csvCell(Infinity)).toBe("");
+  });
+
+  it("writes booleans in Spanish and null/undefined as empty", () => {
+    expect(csvCell(true)).toBe("Sí");
+    expect(csvCell(false)).toBe("No");
+    expect(csvCell(null)).toBe("");
+    expect(csvCell(undefined)).toBe("");
+  });
+});
+
+describe("csvLine and toCsv", () => {
+  it("joins with ; and ends with CRLF", () => {
+    expect(csvLine(["a", 1, null, true, "x;y"])).toBe('a;1;;Sí;"x;y"\r\n');
+    expect(csvLine([])).toBe("\r\n");
+  });
+
+  it("builds a document with BOM, header and rows", () => {
+    const csv = toCsv(
+      ["Folio", "Descripción", "Importe"],
+      [
+        ["GAS-2026-00001", "Comida con cliente", "1234,56"],
+        ["GAS-2026-00002", "=cmd", "-5,00"],
+      ],
+    );
+    expect(csv).toBe(
+      CSV_BOM +
+        "Folio;Descripción;Importe\r\n" +
+        "GAS-2026-00001;Comida con cliente;1234,56\r\n" +
+        "GAS-2026-00002;'=cmd;-5,00\r\n",
+    );
+    expect(csv.charCodeAt(0)).toBe(0xfeff);
+  });
+
+  it("can leave the BOM out", () => {
+    expect(toCsv(["a"], [], { bom: false })).toBe("a\r\n");
+  });
+
+  it("neutralises headers too", () => {
+    expect(toCsv(["=x"], [], { bom: false })).toBe("'=x\r\n");
+  });
+
+  it("round-trips through a simple ;-parser", () => {
+    const cells = ['a "b"', "c;d", "e\r\nf", "g"];
+    const line = csvLine(cells);
+    const parsed: string[] = [];
+    let i = 0;
+    while (i < line.length - 2) {
+      if (line[i] === '"') {
+        let v = "";
+        i++;
+        for (;;) {
+          if (line[i] === '"' && line[i + 1] === '"') { v += '"'; i += 2; }
+          else if (line[i] === '"') { i++; break; }
+          else v += line[i++];
+        }
+        parsed.push(v);
+      } else {
+        const end = line.indexOf(";", i) === -1 ? line.length - 2 : line.indexOf(";", i);
+        parsed.push(line.slice(i, end));
+        i = end;
+      }
+      if (line[i] === ";") i++;
+    }
+    expect(parsed).toEqual(cells);
+  });
+});

@@ -1,0 +1,181 @@
+import { backendKind, DEV_SESSION_SECRET, env, loadEnv, resetEnvCache } from "./env.server";
+
+const SECRET = "x".repeat(32);
+
+function bad(source: Record<string, string | undefined>): string {
+  try {
+    loadEnv(source);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  throw new Error("loadEnv did not throw");
+}
+
+describe("loadEnv", () => {
+  it("applies defaults", () => {
+    const cfg = loadEnv({ NODE_ENV: "test" });
+    expect(cfg).toMatchObject({
+      PORT: 3000,
+      HOST: "0.0.0.0",
+      RATE_LIMIT_LOGIN: 10,
+      NODE_ENV: "test",
+      DATA_DIR: "./data",
+      APP_LOCALE: "es-ES",
+      APP_CURRENCY: "EUR",
+      APP_COUNTRY: "ES",
+      SIGNUP_ALLOWED_DOMAINS: [],
+      MAIL_FROM: "Oficina <no-responder@oficina.local>",
+      SESSION_SECRET: DEV_SESSION_SECRET,
+      SENTRY_ENVIRONMENT: "test",
+    });
+    expect(cfg.DATABASE_URL).toBeUndefined();
+    expect(cfg.SUPABASE_URL).toBeUndefined();
+    expect(cfg.TRUST_PROXY).toBeUndefined();
+    expect(DEV_SESSION_SECRET.length).toBeGreaterThanOrEqual(32);
+  });
+
+  it("defaults NODE_ENV to development and warns about the dev secret", () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    try {
+      const cfg = loadEnv({});
+      expect(cfg.NODE_ENV).toBe("development");
+      expect(cfg.SESSION_SECRET).toBe(DEV_SESSION_SECRET);
+      expect(warn).toHaveBeenCalledWith(expect.stringContaining("SESSION_SECRET"));
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
+  it("treats empty strings as unset", () => {
+    const cfg = loadEnv({ NODE_ENV: "test", PORT: "", DATABASE_URL: " ", SIGNUP_ALLOWED_DOMAINS: "" });
+    expect(cfg.PORT).toBe(3000);
+    expect(cfg.DATABASE_URL).toBeUndefined();
+  });
+
+  it("parses a full production configuration", () => {
+    const cfg = loadEnv({
+      NODE_ENV: "production",
+      PORT: "8080",
+      HOST: "127.0.0.1",
+      TRUST_PROXY: "1",
+      RATE_LIMIT_LOGIN: "20",
+      DATA_DIR: "/var/lib/oficina",
+      DATABASE_URL: "postgresql://oficina:clave@db:5432/oficina",
+      SUPABASE_URL: "https://abc.supabase.co",
+      SUPABASE_ANON_KEY: "anon",
+      SUPABASE_SERVICE_ROLE_KEY: "service",
+      SESSION_SECRET: SECRET,
+      SENTRY_DSN: "https://abc123@o42.ingest.sentry.io/4501",
+      SENTRY_RELEASE: "1.2.3",
+      APP_LOCALE: "es-MX",
+      APP_CURRENCY: "MXN",
+      APP_COUNTRY: "mx",
+      SIGNUP_ALLOWED_DOMAINS: " Empresa.es, @filial.com.mx ,",
+      SMTP_URL: "smtps://user:pass@smtp.empresa.es:465",
+      MAIL_FROM: "Oficina <oficina@empresa.es>",
+      APP_URL: "https://oficina.empresa.es/",
+    });
+    expect(cfg).toMatchObject({
+      PORT: 8080,
+      HOST: "127.0.0.1",
+      TRUST_PROXY: 1,
+      RATE_LIMIT_LOGIN: 20,
+      NODE_ENV: "production",
+      SESSION_SECRET: SECRET,
+      SENTRY_ENVIRONMENT: "production",
+      APP_COUNTRY: "MX",
+      SIGNUP_ALLOWED_DOMAINS: ["empresa.es", "filial.com.mx"],
+      APP_URL: "https://oficina.empresa.es",
+    });
+  });
+
+  it.each([
+    ["true", true],
+    ["false", undefined],
+    ["2", 2],
+    ["loopback, 10.0.0.0/8", "loopback, 10.0.0.0/8"],
+  ])("reads TRUST_PROXY %j", (value, expected) => {
+    expect(loadEnv({ NODE_ENV: "test", TRUST_PROXY: value }).TRUST_PROXY).toEqual(expected);
+  });
+
+  it.each([
+    ["PORT", "abc", "PORT debe ser un número entre 1 y 65535"],
+    ["PORT", "0", "PORT debe ser un número entre 1 y 65535"],
+    ["PORT", "65536", "PORT debe ser un número entre 1 y 65535"],
+    ["PORT", "80.5", "PORT debe ser un número entre 1 y 65535"],
+    ["PORT", "-1", "PORT debe ser un número entre 1 y 65535"],
+    ["NODE_ENV", "staging", "NODE_ENV debe ser development, production o test"],
+    ["DATABASE_URL", "mysql://db/oficina", "DATABASE_URL debe ser una URL postgres://"],
+    ["DATABASE_URL", "no es una url", "DATABASE_URL debe ser una URL postgres://"],
+    ["SUPABASE_URL", "abc.supabase.co", "SUPABASE_URL debe ser una URL http(s)://"],
+    ["SESSION_SECRET", "corto", "SESSION_SECRET debe tener al menos 32 caracteres"],
+    ["SENTRY_DSN", "https://o42.ingest.sentry.io/4501", "SENTRY_DSN debe ser un DSN de Sentry"],
+    ["SENTRY_DSN", "sentry", "SENTRY_DSN debe ser un DSN de Sentry"],
+    ["APP_LOCALE", "no_es_locale!", "APP_LOCALE debe ser un idioma"],
+    ["APP_CURRENCY", "eur", "APP_CURRENCY debe ser un código de moneda"],
+    ["APP_CURRENCY", "EURO", "APP_CURRENCY debe ser un código de moneda"],
+    ["APP_CURRENCY", "XYZ", "APP_CURRENCY debe ser un código de moneda"],
+    ["APP_COUNTRY", "ESP", "APP_COUNTRY debe ser un código de país"],
+    ["SIGNUP_ALLOWED_DOMAINS", "empresa.es,no valido", "SIGNUP_ALLOWED_DOMAINS debe ser una lista de dominios"],
+    ["SIGNUP_ALLOWED_DOMAINS", "localhost", "SIGNUP_ALLOWED_DOMAINS debe ser una lista de dominios"],
+    ["SMTP_URL", "http://smtp.empresa.es", "SMTP_URL debe ser una URL smtp://"],
+    ["MAIL_FROM", "Oficina", "MAIL_FROM debe ser una dirección de correo"],
+    ["MAIL_FROM", "a b@c.d", "MAIL_FROM debe ser una dirección de correo"],
+    ["APP_URL", "oficina.empresa.es", "APP_URL debe ser el origen público"],
+    ["APP_URL", "https://oficina.empresa.es/app", "APP_URL debe ser el origen público"],
+    ["RATE_LIMIT_LOGIN", "0", "RATE_LIMIT_LOGIN debe ser un número entero mayor que 0"],
+  ])("refuses %s=%j", (name, value, message) => {
+    const text = bad({ NODE_ENV: "test", [name]: value });
+    expect(text).toMatch(/^Configuración no válida: /);
+    expect(text).toContain(message);
+  });
+
+  it("requires SESSION_SECRET in production", () => {
+    expect(bad({ NODE_ENV: "production" })).toBe(
+      "Configuración no válida: SESSION_SECRET es obligatoria en producción (al menos 32 caracteres)",
+    );
+    expect(bad({ NODE_ENV: "production", SESSION_SECRET: "corto" })).toContain(
+      "SESSION_SECRET debe tener al menos 32 caracteres",
+    );
+  });
+
+  it("requires the anon key with SUPABASE_URL", () => {
+    expect(bad({ NODE_ENV: "test", SUPABASE_URL: "https://abc.supabase.co" })).toContain(
+      "SUPABASE_ANON_KEY es obligatoria cuando se define SUPABASE_URL",
+    );
+    expect(loadEnv({ NODE_ENV: "test", SUPABASE_URL: "https://abc.supabase.co", SUPABASE_ANON_KEY: "k" }).SUPABASE_ANON_KEY).toBe("k");
+  });
+
+  it("names every bad variable at once", () => {
+    const text = bad({
+      NODE_ENV: "production",
+      PORT: "99999",
+      APP_CURRENCY: "euros",
+      SUPABASE_URL: "https://abc.supabase.co",
+      SMTP_URL: "ftp://x",
+    });
+    for (const name of ["PORT", "APP_CURRENCY", "SUPABASE_ANON_KEY", "SESSION_SECRET", "SMTP_URL"]) {
+      expect(text).toContain(`${name} `);
+    }
+    expect(text.split("; ")).toHaveLength(5);
+  });
+});
+
+describe("backendKind", () => {
+  it("follows ARCHITECTURE", () => {
+    expect(backendKind({ SUPABASE_URL: "https://abc.supabase.co", DATABASE_URL: "postgres://db/x" })).toBe("supabase");
+    expect(backendKind({ DATABASE_URL: "postgres://db/x" })).toBe("postgres");
+    expect(backendKind({})).toBe("embedded");
+    expect(backendKind(loadEnv({ NODE_ENV: "test" }))).toBe("embedded");
+  });
+});
+
+describe("env()", () => {
+  it("parses process.env once and caches it", () => {
+    resetEnvCache();
+    const first = env();
+    expect(env()).toBe(first);
+    resetEnvCache();
+    expect(env()).not.toBe(first);
+  });
+});

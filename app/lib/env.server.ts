@@ -1,0 +1,229 @@
+import { z } from "zod";
+
+/**
+ * Configuration from environment variables (SPEC §9), parsed once at start-up. A bad value stops
+ * the server with one message naming every bad variable, in Spanish. Empty strings count as
+ * unset (a blank line in a .env file must not defeat a default).
+ */
+
+export type NodeEnv = "development" | "production" | "test";
+
+export interface Env {
+  PORT: number;
+  /** Interface to listen on; default 0.0.0.0. */
+  HOST: string;
+  /** Express "trust proxy": unset (false), true, a hop count, or addresses/subnets. */
+  TRUST_PROXY?: boolean | number | string;
+  /** Sign-in/sign-up POSTs allowed per address per 15 minutes; default 10. */
+  RATE_LIMIT_LOGIN: number;
+  NODE_ENV: NodeEnv;
+  DATA_DIR: string;
+  DATABASE_URL?: string;
+  SUPABASE_URL?: string;
+  SUPABASE_ANON_KEY?: string;
+  SUPABASE_SERVICE_ROLE_KEY?: string;
+  SESSION_SECRET: string;
+  SENTRY_DSN?: string;
+  SENTRY_ENVIRONMENT: string;
+  SENTRY_RELEASE?: string;
+  APP_LOCALE: string;
+  APP_CURRENCY: string;
+  APP_COUNTRY: string;
+  /** Lower-case domains; empty means anyone may sign up. */
+  SIGNUP_ALLOWED_DOMAINS: string[];
+  SMTP_URL?: string;
+  MAIL_FROM: string;
+  /** Public origin without trailing slash, e.g. "https://oficina.example.com". */
+  APP_URL?: string;
+}
+
+export type Config = Env;
+
+/** Used only outside production when SESSION_SECRET is unset. */
+export const DEV_SESSION_SECRET = "oficina-dev-session-secret-no-usar-en-produccion";
+
+function urlWith(value: string, protocols: string[]): URL | null {
+  try {
+    const url = new URL(value);
+    return protocols.includes(url.protocol) ? url : null;
+  } catch {
+    return null;
+  }
+}
+
+const optionalUrl = (protocols: string[], error: string) =>
+  z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || urlWith(v, protocols) !== null, { error });
+
+const DOMAIN = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+const MAILBOX = /^(?:[^<>]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/;
+
+function isSupportedLocale(v: string): boolean {
+  try {
+    return Intl.NumberFormat.supportedLocalesOf([v]).length === 1;
+  } catch {
+    return false; // structurally invalid tag
+  }
+}
+
+function isSupportedCurrency(v: string): boolean {
+  return /^[A-Z]{3}$/.test(v) && Intl.supportedValuesOf("currency").includes(v);
+}
+
+const schema = z.object({
+  PORT: z
+    .string()
+    .default("3000")
+    .refine((v) => /^\d{1,5}$/.test(v) && +v >= 1 && +v <= 65535, {
+      error: "debe ser un número entre 1 y 65535",
+    })
+    .transform(Number),
+  HOST: z.string().default("0.0.0.0"),
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((v): boolean | number | string | undefined => {
+      if (v === undefined || v === "false") return undefined;
+      if (v === "true") return true;
+      return /^\d+$/.test(v) ? Number(v) : v;
+    }),
+  RATE_LIMIT_LOGIN: z
+    .string()
+    .default("10")
+    .refine((v) => /^\d{1,6}$/.test(v) && +v >= 1, { error: "debe ser un número entero mayor que 0" })
+    .transform(Number),
+  NODE_ENV: z
+    .enum(["development", "production", "test"], { error: "debe ser development, production o test" })
+    .default("development"),
+  DATA_DIR: z.string().default("./data"),
+  DATABASE_URL: optionalUrl(["postgres:", "postgresql:"], "debe ser una URL postgres://usuario:clave@servidor:5432/base"),
+  SUPABASE_URL: optionalUrl(["https:", "http:"], "debe ser una URL http(s)://, p. ej. https://xyz.supabase.co"),
+  SUPABASE_ANON_KEY: z.string().optional(),
+  SUPABASE_SERVICE_ROLE_KEY: z.string().optional(),
+  SESSION_SECRET: z.string().min(32, { error: "debe tener al menos 32 caracteres" }).optional(),
+  SENTRY_DSN: z
+    .string()
+    .optional()
+    .refine(
+      (v) => {
+        if (v === undefined) return true;
+        const url = urlWith(v, ["https:", "http:"]);
+        return !!url && url.username !== "" && /^\/(.*\/)?\d+$/.test(url.pathname);
+      },
+      { error: "debe ser un DSN de Sentry, p. ej. https://clave@o0.ingest.sentry.io/123" },
+    ),
+  SENTRY_ENVIRONMENT: z.string().optional(),
+  SENTRY_RELEASE: z.string().optional(),
+  APP_LOCALE: z
+    .string()
+    .default("es-ES")
+    .refine(isSupportedLocale, { error: "debe ser un idioma que Intl admita, p. ej. es-ES o es-MX" }),
+  APP_CURRENCY: z
+    .string()
+    .default("EUR")
+    .refine(isSupportedCurrency, { error: "debe ser un código de moneda ISO 4217 en mayúsculas, p. ej. EUR o MXN" }),
+  APP_COUNTRY: z
+    .string()
+    .default("ES")
+    .transform((v) => v.toUpperCase())
+    .refine((v) => /^[A-Z]{2}$/.test(v), { error: "debe ser un código de país de dos letras, p. ej. ES o MX" }),
+  SIGNUP_ALLOWED_DOMAINS: z
+    .string()
+    .default("")
+    .transform((v) =>
+      v
+        .split(",")
+        .map((d) => d.trim().toLowerCase().replace(/^@/, ""))
+        .filter(Boolean),
+    )
+    .refine((list) => list.every((d) => DOMAIN.test(d)), {
+      error: "debe ser una lista de dominios separados por comas, p. ej. empresa.es,empresa.com",
+    }),
+  SMTP_URL: optionalUrl(["smtp:", "smtps:"], "debe ser una URL smtp:// o smtps://, p. ej. smtps://usuario:clave@smtp.empresa.es:465"),
+  MAIL_FROM: z
+    .string()
+    .default("Oficina <no-responder@oficina.local>")
+    .refine((v) => MAILBOX.test(v.trim()), {
+      error: "debe ser una dirección de correo, p. ej. Oficina <no-responder@empresa.es>",
+    }),
+  APP_URL: z
+    .string()
+    .optional()
+    .refine(
+      (v) => {
+        if (v === undefined) return true;
+        const url = urlWith(v, ["https:", "http:"]);
+        return !!url && url.pathname === "/" && !url.search && !url.hash && !url.username;
+      },
+      { error: "debe ser el origen público de la aplicación, p. ej. https://oficina.empresa.es" },
+    )
+    .transform((v) => (v === undefined ? undefined : new URL(v).origin)),
+});
+
+/** Parses `source`; throws «Configuración no válida: VAR …; VAR …» naming every bad variable. */
+export function loadEnv(source: Record<string, string | undefined> = process.env): Env {
+  const clean: Record<string, string | undefined> = {};
+  for (const key of Object.keys(schema.shape)) {
+    const v = source[key]?.trim();
+    clean[key] = v === "" ? undefined : v;
+  }
+
+  const problems = new Map<string, string>();
+  const result = schema.safeParse(clean);
+  if (!result.success) {
+    for (const issue of result.error.issues) {
+      const name = String(issue.path[0] ?? "?");
+      if (!problems.has(name)) problems.set(name, `${name} ${issue.message}`);
+    }
+  }
+
+  // Rules across variables, checked on the raw values so every problem is reported at once.
+  const nodeEnv = clean.NODE_ENV ?? "development";
+  if (clean.SUPABASE_URL && !clean.SUPABASE_ANON_KEY && !problems.has("SUPABASE_ANON_KEY")) {
+    problems.set("SUPABASE_ANON_KEY", "SUPABASE_ANON_KEY es obligatoria cuando se define SUPABASE_URL");
+  }
+  if (nodeEnv === "production" && !clean.SESSION_SECRET) {
+    problems.set("SESSION_SECRET", "SESSION_SECRET es obligatoria en producción (al menos 32 caracteres)");
+  }
+
+  if (problems.size > 0 || !result.success) {
+    throw new Error(`Configuración no válida: ${[...problems.values()].join("; ")}`);
+  }
+
+  const cfg = result.data;
+  let sessionSecret = cfg.SESSION_SECRET;
+  if (sessionSecret === undefined) {
+    if (cfg.NODE_ENV === "development") {
+      console.warn("SESSION_SECRET no está definida: se usa una clave fija de desarrollo. No la use en producción.");
+    }
+    sessionSecret = DEV_SESSION_SECRET;
+  }
+  return {
+    ...cfg,
+    SESSION_SECRET: sessionSecret,
+    SENTRY_ENVIRONMENT: cfg.SENTRY_ENVIRONMENT ?? cfg.NODE_ENV,
+  };
+}
+
+let cached: Env | undefined;
+
+/** The configuration of this process, parsed on first use. */
+export function env(): Env {
+  return (cached ??= loadEnv());
+}
+
+/** For tests that change process.env. */
+export function resetEnvCache(): void {
+  cached = undefined;
+}
+
+export type BackendKind = "supabase" | "postgres" | "embedded";
+
+/** ARCHITECTURE: SUPABASE_URL set → Supabase; else DATABASE_URL → that Postgres; else embedded. */
+export function backendKind(cfg: Pick<Env, "SUPABASE_URL" | "DATABASE_URL">): BackendKind {
+  if (cfg.SUPABASE_URL) return "supabase";
+  if (cfg.DATABASE_URL) return "postgres";
+  return "embedded";
+}
