@@ -1,0 +1,169 @@
+import { Kysely, PostgresDialect, sql, type Transaction } from "kysely";
+import pg from "pg";
+import {
+  Conflict,
+  Forbidden,
+  identifier,
+  NotFound,
+  storeErrorFromPostgres,
+  UUID,
+  type Filter,
+  type ListQuery,
+  type ListResult,
+  type Row,
+  type Store,
+} from "./store";
+
+// Dates, timestamps and numerics stay strings: no time-zone shifts, no floats for money.
+for (const oid of [1082, 1114, 1184, 1700]) pg.types.setTypeParser(oid, (v: string) => v);
+pg.types.setTypeParser(20, (v: string) => Number(v));
+
+type DB = Kysely<any>;
+
+export function createDatabase(url: string, max = 10): DB {
+  const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 5_000 });
+  // An idle client's error (database restarted) must not crash the process; the pool drops it.
+  pool.on("error", () => {});
+  return new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+}
+
+/**
+ * Runs `fn` in one transaction as the given user, the way PostgREST does it: role
+ * `authenticated` and the JWT claims in `request.jwt.claims`, so the schema's row-level
+ * security applies to the embedded backend exactly as on Supabase.
+ */
+export async function asUser<T>(db: DB, userId: string, fn: (trx: Transaction<any>) => Promise<T>): Promise<T> {
+  const claims = JSON.stringify({ sub: userId, role: "authenticated", aud: "authenticated" });
+  try {
+    return await db.transaction().execute(async (trx) => {
+      await sql`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${claims}, true)`.execute(trx);
+      return fn(trx);
+    });
+  } catch (error) {
+    throw storeErrorFromPostgres(error as pg.DatabaseError) ?? error;
+  }
+}
+
+export function sqlStore(db: DB, userId: string): Store {
+  const run = <T>(fn: (trx: Transaction<any>) => Promise<T>) => asUser(db, userId, fn);
+
+  /** After an update/delete touched no row: tell apart gone, changed meanwhile, and not allowed. */
+  async function whyUntouched(trx: Transaction<any>, table: string, id: string, version?: number): Promise<never> {
+    const current = await trx.selectFrom(table).select("version").where("id", "=", id).executeTakeFirst();
+    if (!current) throw new NotFound("El registro no existe o ha sido eliminado");
+    if (version !== undefined && current.version !== version)
+      throw new Conflict("Otra persona modificó este registro mientras lo editaba");
+    throw new Forbidden("No tiene permiso para modificar este registro");
+  }
+
+  return {
+    async list<T>(source: string, query: ListQuery): Promise<ListResult<T>> {
+      return run(async (trx) => {
+        const from = identifier(source);
+        const filtered = () => applyWhere(trx.selectFrom(from), query);
+        let rowsQuery = filtered().selectAll().limit(query.limit).offset(query.offset);
+        for (const o of query.order ?? []) rowsQuery = rowsQuery.orderBy(identifier(o.column), o.ascending ? "asc" : "desc");
+        rowsQuery = rowsQuery.orderBy("id");
+        const rows = (await rowsQuery.execute()) as T[];
+
+        const sums: Record<string, string> = {};
+        let total = rows.length + query.offset;
+        const needAggregate = (query.sum?.length ?? 0) > 0 || rows.length === query.limit || query.offset > 0;
+        if (query.count !== "none" && needAggregate) {
+          let agg = filtered().select(sql<number>`count(*)::int`.as("total"));
+          for (const column of query.sum ?? [])
+            agg = agg.select(sql<string>`coalesce(sum(${sql.ref(identifier(column))}), 0)::text`.as(`sum_${column}`));
+          const result = (await agg.executeTakeFirstOrThrow()) as Row;
+          total = Number(result.total);
+          for (const column of query.sum ?? []) sums[column] = String(result[`sum_${column}`]);
+        }
+        return { rows, total, estimated: false, sums };
+      });
+    },
+
+    async get<T>(source: string, id: string): Promise<T> {
+      if (!UUID.test(id)) throw new NotFound("El registro no existe");
+      const row = await run((trx) => trx.selectFrom(identifier(source)).selectAll().where("id", "=", id).executeTakeFirst());
+      if (!row) throw new NotFound("El registro no existe o no tiene acceso a él");
+      return row as T;
+    },
+
+    async insert<T>(table: string, values: Row): Promise<T> {
+      return run(async (trx) => (await trx.insertInto(identifier(table)).values(columns(values)).returningAll().executeTakeFirstOrThrow()) as T);
+    },
+
+    async update<T>(table: string, id: string, version: number, values: Row): Promise<T> {
+      if (!UUID.test(id)) throw new NotFound("El registro no existe");
+      return run(async (trx) => {
+        const row = await trx
+          .updateTable(identifier(table))
+          .set(columns(values))
+          .where("id", "=", id)
+          .where("version", "=", version)
+          .returningAll()
+          .executeTakeFirst();
+        return (row ?? (await whyUntouched(trx, table, id, version))) as T;
+      });
+    },
+
+    async remove(table: string, id: string, version?: number): Promise<void> {
+      if (!UUID.test(id)) throw new NotFound("El registro no existe");
+      await run(async (trx) => {
+        let query = trx.deleteFrom(identifier(table)).where("id", "=", id);
+        if (version !== undefined) query = query.where("version", "=", version);
+        const row = await query.returning("id").executeTakeFirst();
+        if (!row) await whyUntouched(trx, table, id, version);
+      });
+    },
+
+    async rpc<T>(fn: string, args: Row): Promise<T> {
+      return run(async (trx) => {
+        const names = Object.keys(args).map(identifier);
+        const params = sql.join(names.map((n) => sql`${sql.raw(n)} => ${args[n]}`));
+        const { rows } = await sql<{ result: T }>`select ${sql.raw(`public.${identifier(fn)}`)}(${params}) as result`.execute(trx);
+        return rows[0]?.result as T;
+      });
+    },
+  };
+}
+
+function columns(values: Row): Row {
+  const out: Row = {};
+  for (const [key, value] of Object.entries(values)) if (value !== undefined) out[identifier(key)] = value;
+  return out;
+}
+
+function applyWhere<Q extends { where: (...args: any[]) => Q }>(query: Q, list: ListQuery): Q {
+  let q = query;
+  for (const filter of list.filters ?? []) q = applyFilter(q, filter);
+  const term = list.search?.term.trim();
+  if (term && list.search?.columns.length) {
+    const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    q = q.where((eb: any) => eb.or(list.search!.columns.map((c) => eb(sql`${sql.ref(identifier(c))}::text`, "ilike", pattern))));
+  }
+  return q;
+}
+
+function applyFilter<Q extends { where: (...args: any[]) => Q }>(q: Q, { column, op, value }: Filter): Q {
+  const col = identifier(column);
+  switch (op) {
+    case "eq":
+      return q.where(col, "=", value);
+    case "neq":
+      return q.where(col, "<>", value);
+    case "gt":
+      return q.where(col, ">", value);
+    case "gte":
+      return q.where(col, ">=", value);
+    case "lt":
+      return q.where(col, "<", value);
+    case "lte":
+      return q.where(col, "<=", value);
+    case "in":
+      return (value as unknown[]).length ? q.where(col, "in", value) : q.where(sql`false`);
+    case "is_null":
+      return q.where(col, "is", null);
+    case "not_null":
+      return q.where(col, "is not", null);
+  }
+}

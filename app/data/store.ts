@@ -1,0 +1,118 @@
+/**
+ * The store port: what routes may ask of the data, whichever backend serves it.
+ * Adapters: sql.server.ts (Kysely over Postgres) and supabase.server.ts (PostgREST).
+ * Both run every call as the signed-in user, so row-level security decides what is visible.
+ */
+export type Row = Record<string, unknown>;
+
+export type FilterOp = "eq" | "neq" | "gt" | "gte" | "lt" | "lte" | "in" | "is_null" | "not_null";
+export type Filter = { column: string; op: FilterOp; value?: unknown };
+
+export type ListQuery = {
+  filters?: Filter[];
+  /** Case-insensitive substring search, OR-ed over the columns. */
+  search?: { columns: string[]; term: string };
+  order?: { column: string; ascending: boolean }[];
+  limit: number;
+  offset: number;
+  /** "exact" counts every match; "estimated" may use the planner's estimate for large results. */
+  count?: "exact" | "estimated" | "none";
+  /** Columns to sum over the whole filter (e.g. importe), as exact decimal strings. */
+  sum?: string[];
+};
+
+export type ListResult<T = Row> = {
+  rows: T[];
+  total: number;
+  estimated: boolean;
+  sums: Record<string, string>;
+};
+
+export interface Store {
+  list<T = Row>(source: string, query: ListQuery): Promise<ListResult<T>>;
+  /** One row by id; throws NotFound when missing or not visible. */
+  get<T = Row>(source: string, id: string): Promise<T>;
+  insert<T = Row>(table: string, values: Row): Promise<T>;
+  /** Updates only when `version` still matches; Conflict when someone changed it meanwhile. */
+  update<T = Row>(table: string, id: string, version: number, values: Row): Promise<T>;
+  remove(table: string, id: string, version?: number): Promise<void>;
+  rpc<T = unknown>(fn: string, args: Row): Promise<T>;
+}
+
+export class StoreError extends Error {
+  constructor(
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+/** The record does not exist or this user may not see it. */
+export class NotFound extends StoreError {}
+/** Someone else changed the record first (stale version or a transition already made). */
+export class Conflict extends StoreError {}
+/** The user may not do this (row-level security or a workflow rule). */
+export class Forbidden extends StoreError {}
+/** Other records point to this one; it cannot be deleted. */
+export class Referenced extends StoreError {}
+/** The database refused the values; `field` names the column when known. */
+export class Invalid extends StoreError {}
+
+const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
+/** Table, view, column and function names come from entity definitions; check them anyway. */
+export function identifier(name: string): string {
+  if (!IDENTIFIER.test(name)) throw new Error(`Identificador no válido: ${name}`);
+  return name;
+}
+
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Postgres (or PostgREST, which passes the same codes through) error → typed store error.
+ * Constraint names follow `<tabla>_<columna>_key|check|fkey`, so the column is recoverable.
+ */
+export function storeErrorFromPostgres(error: {
+  code?: string;
+  message?: string;
+  detail?: string | null;
+  details?: string | null;
+  constraint?: string;
+}): StoreError | null {
+  const detail = error.detail ?? error.details ?? "";
+  const constraint = error.constraint ?? /constraint "([^"]+)"/.exec(error.message ?? "")?.[1];
+  const column = constraint ? columnOf(constraint) : undefined;
+  switch (error.code) {
+    case "OFINV":
+      return new Invalid(error.message ?? "Valor no válido", detail || undefined);
+    case "OFCNF":
+      return new Conflict(error.message ?? "Otra persona modificó este registro");
+    case "OFPRM":
+      return new Forbidden(error.message ?? "No tiene permiso para hacer esto");
+    case "OFNTF":
+      return new NotFound(error.message ?? "No existe");
+    case "23505":
+      return new Invalid("Ya existe un registro con este valor", column);
+    case "23503":
+      return /still referenced|sigue siendo referenciad|is referenced/i.test(`${error.message} ${detail}`)
+        ? new Referenced("Otros registros dependen de este")
+        : new Invalid("El registro relacionado no existe", column);
+    case "23514":
+    case "23502":
+    case "22001":
+    case "22003":
+    case "22007":
+    case "22008":
+    case "22P02":
+      return new Invalid("Valor no válido", column);
+    case "42501":
+      return new Forbidden("No tiene permiso para hacer esto");
+    default:
+      return null;
+  }
+}
+
+function columnOf(constraint: string): string | undefined {
+  const m = /^[a-z]+_(.+)_(key|check|fkey)$/.exec(constraint);
+  return m?.[1];
+}

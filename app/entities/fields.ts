@@ -1,0 +1,165 @@
+import { z } from "zod";
+import { parseDateInput } from "~/lib/dates";
+import { parseMoney } from "~/lib/money";
+
+/**
+ * A field is declared once: its label, how it is typed in a form, and how the server parses it
+ * (a zod schema with Spanish messages that say what to type). Forms, list columns, CSV headers,
+ * filters and tests all read these declarations.
+ */
+export type Option = { value: string; label: string };
+
+export type FieldInput =
+  | { type: "text" | "email" | "tel" | "url" | "password"; maxLength?: number; autoComplete?: string; uppercase?: boolean }
+  | { type: "textarea"; maxLength: number }
+  | { type: "select"; options: readonly Option[] }
+  | { type: "ref"; table: string }
+  | { type: "checkbox" }
+  | { type: "money" }
+  | { type: "date" };
+
+export type Field = {
+  name: string;
+  label: string;
+  required: boolean;
+  input: FieldInput;
+  schema: z.ZodType;
+  hint?: string;
+  /** Shown but never written by the form (e.g. email from the account, folio from the database). */
+  readOnly?: boolean;
+};
+
+type Common = { required?: boolean; hint?: string };
+const lower = (label: string) => label.charAt(0).toLowerCase() + label.slice(1);
+
+/** Optional fields store NULL when left empty, so clearing a field really clears it. */
+function optional<T extends z.ZodType>(schema: T) {
+  return schema.optional().transform((v) => v ?? null);
+}
+
+export function text(
+  name: string,
+  label: string,
+  o: Common & {
+    min?: number;
+    max: number;
+    pattern?: RegExp;
+    patternMessage?: string;
+    uppercase?: boolean;
+    type?: "text" | "email" | "tel" | "url" | "password";
+    autoComplete?: string;
+  },
+): Field {
+  const what = lower(label);
+  // Passwords are taken exactly as typed; everything else loses stray spaces at the ends.
+  const base = z.string({ error: `Escriba ${what}` });
+  let s = (o.type === "password" ? base : base.trim()).max(o.max, { error: `${label}: como máximo ${o.max} caracteres` });
+  if (o.min && o.min > 1) s = s.min(o.min, { error: `${label}: al menos ${o.min} caracteres` });
+  if (o.min) s = s.min(1, { error: `Escriba ${what}` });
+  let schema: z.ZodType = o.uppercase ? s.transform((v) => v.toUpperCase()) : s;
+  if (o.pattern) schema = schema.pipe(z.string().regex(o.pattern, { error: o.patternMessage ?? `Revise ${what}` }));
+  return {
+    name,
+    label,
+    required: Boolean(o.required),
+    hint: o.hint,
+    input: { type: o.type ?? "text", maxLength: o.max, autoComplete: o.autoComplete, uppercase: o.uppercase },
+    schema: o.required ? schema : optional(schema),
+  };
+}
+
+export function textarea(name: string, label: string, o: Common & { max: number }): Field {
+  const schema = z.string().trim().max(o.max, { error: `${label}: como máximo ${o.max} caracteres` });
+  return { name, label, required: false, hint: o.hint, input: { type: "textarea", maxLength: o.max }, schema: optional(schema) };
+}
+
+export function code(name: string, label: string, o: Common = {}): Field {
+  return text(name, label, {
+    required: true,
+    min: 2,
+    max: 10,
+    uppercase: true,
+    pattern: /^[A-Z0-9-]{2,10}$/,
+    patternMessage: `${label}: de 2 a 10 letras sin tilde, números o guiones, por ejemplo ADM-01`,
+    hint: o.hint ?? "De 2 a 10 letras, números o guiones. Se guarda en mayúsculas.",
+  });
+}
+
+export function email(name: string, label: string, o: Common = {}): Field {
+  const schema = z
+    .string({ error: `Escriba ${lower(label)}` })
+    .trim()
+    .toLowerCase()
+    .max(254, { error: `${label}: como máximo 254 caracteres` })
+    .pipe(z.email({ error: `Escriba un correo válido, por ejemplo nombre@empresa.es` }));
+  return { name, label, required: Boolean(o.required), hint: o.hint, input: { type: "email", maxLength: 254, autoComplete: "email" }, schema: o.required ? schema : optional(schema) };
+}
+
+export function phone(name: string, label: string, o: Common = {}): Field {
+  return text(name, label, {
+    ...o,
+    max: 20,
+    type: "tel",
+    pattern: /^\+?[0-9 ]{6,20}$/,
+    patternMessage: `${label}: de 6 a 20 cifras, con «+» y espacios si quiere, por ejemplo +34 912 345 678`,
+  });
+}
+
+export function select(name: string, label: string, options: readonly Option[], o: Common = {}): Field {
+  const values = options.map((x) => x.value) as [string, ...string[]];
+  const schema = z.enum(values, { error: `Elija ${lower(label)} de la lista` });
+  return { name, label, required: Boolean(o.required), hint: o.hint, input: { type: "select", options }, schema: o.required ? schema : optional(schema) };
+}
+
+/** A foreign key: the form sends the related record's id. */
+export function ref(name: string, label: string, table: string, o: Common = {}): Field {
+  const schema = z.uuid({ error: `Elija ${lower(label)} de la lista` });
+  return { name, label, required: Boolean(o.required), hint: o.hint, input: { type: "ref", table }, schema: o.required ? schema : optional(schema) };
+}
+
+export function checkbox(name: string, label: string, o: Common = {}): Field {
+  // An unchecked box sends nothing: that means false.
+  const schema = z.boolean().optional().transform((v) => v ?? false);
+  return { name, label, required: false, hint: o.hint, input: { type: "checkbox" }, schema };
+}
+
+export function money(name: string, label: string, o: Common & { positive?: boolean; max?: number }): Field {
+  const max = o.max ?? 999_999_999_999.99;
+  const schema = z
+    .string({ error: `Escriba ${lower(label)}, por ejemplo 125,50` })
+    .transform((v, ctx) => {
+      const parsed = parseMoney(v);
+      if (parsed === null) {
+        ctx.addIssue({ code: "custom", message: `${label}: escriba un importe con hasta 2 decimales, por ejemplo 1.234,56` });
+        return z.NEVER;
+      }
+      const n = Number(parsed);
+      if (o.positive ? n <= 0 : n < 0) {
+        ctx.addIssue({ code: "custom", message: `${label}: debe ser ${o.positive ? "mayor que 0" : "0 o más"}` });
+        return z.NEVER;
+      }
+      if (n > max) {
+        ctx.addIssue({ code: "custom", message: `${label}: como máximo ${max.toLocaleString("es-ES")}` });
+        return z.NEVER;
+      }
+      return parsed;
+    });
+  return { name, label, required: Boolean(o.required), hint: o.hint, input: { type: "money" }, schema: o.required ? schema : optional(schema) };
+}
+
+export function date(name: string, label: string, o: Common = {}): Field {
+  const schema = z.string({ error: `Escriba ${lower(label)}, por ejemplo 31/01/2026` }).transform((v, ctx) => {
+    const iso = parseDateInput(v);
+    if (!iso) {
+      ctx.addIssue({ code: "custom", message: `${label}: escriba una fecha válida, por ejemplo 31/01/2026` });
+      return z.NEVER;
+    }
+    return iso;
+  });
+  return { name, label, required: Boolean(o.required), hint: o.hint, input: { type: "date" }, schema: o.required ? schema : optional(schema) };
+}
+
+/** The zod object for a form made of `fields` (read-only fields are never accepted from the form). */
+export function formSchema(fields: readonly Field[]) {
+  return z.object(Object.fromEntries(fields.filter((f) => !f.readOnly).map((f) => [f.name, f.schema])));
+}

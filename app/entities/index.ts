@@ -1,0 +1,13 @@
+import { departamentos } from "./departamentos";
+import type { Entity } from "./entity";
+
+/** Every entity by table name, for related-record selects and the navigation. */
+export const ENTITIES: Record<string, Entity> = { departamentos };
+
+/** Where the options of a foreign-key select come from: the related table's view and label column. */
+export const OPTION_SOURCES: Record<string, { source: string; label: string }> = {
+  departamentos: { source: "departamentos", label: "nombre" },
+  sucursales: { source: "sucursales", label: "nombre" },
+  proveedores: { source: "proveedores", label: "razon_social" },
+  usuarios: { source: "usuarios_vista", label: "nombre_completo" },
+};

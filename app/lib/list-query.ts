@@ -1,0 +1,98 @@
+import type { Filter, ListQuery } from "~/data/store";
+import type { Entity, ListFilter } from "~/entities/entity";
+import { parseDateInput } from "./dates";
+import { parseMoney } from "./money";
+
+/**
+ * The URL is the list's state: `q`, `orden`, `dir`, `pagina`, `por_pagina` and the entity's
+ * filters. Anything unknown or malformed is ignored rather than failing the page.
+ */
+export const PAGE_SIZES = [10, 25, 50, 100] as const;
+export const DEFAULT_PAGE_SIZE = 25;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export type ListState = {
+  q: string;
+  orden: string;
+  dir: "asc" | "desc";
+  pagina: number;
+  porPagina: number;
+  /** Filter values as they appear in the URL (for the filter form and links). */
+  filtros: Record<string, string>;
+};
+
+export function parseListState(entity: Entity, params: URLSearchParams): ListState {
+  const sortable = new Set(entity.columns.filter((c) => c.sortable).map((c) => c.name));
+  const orden = sortable.has(params.get("orden") ?? "") ? params.get("orden")! : entity.defaultOrder.column;
+  const defaultDir = orden === entity.defaultOrder.column && !entity.defaultOrder.ascending ? "desc" : "asc";
+  const dirParam = params.get("dir");
+  const dir = dirParam === "asc" || dirParam === "desc" ? dirParam : defaultDir;
+  const porPagina = Math.min(100, Math.max(1, toInt(params.get("por_pagina")) ?? DEFAULT_PAGE_SIZE));
+  const pagina = Math.max(1, toInt(params.get("pagina")) ?? 1);
+  const filtros: Record<string, string> = {};
+  for (const filter of entity.filters) {
+    const value = params.get(filter.name)?.trim();
+    if (value && filterValue(filter, value) !== undefined) filtros[filter.name] = value;
+  }
+  return { q: (params.get("q") ?? "").trim().slice(0, 100), orden, dir, pagina, porPagina, filtros };
+}
+
+export function toListQuery(entity: Entity, state: ListState, extra: Filter[] = []): ListQuery {
+  const filters: Filter[] = [...extra];
+  for (const filter of entity.filters) {
+    const raw = state.filtros[filter.name];
+    if (raw === undefined) continue;
+    const value = filterValue(filter, raw);
+    const op = ({ date_from: "gte", money_min: "gte", date_to: "lte", money_max: "lte" } as const)[filter.kind as "date_from"] ?? "eq";
+    if (value !== undefined) filters.push({ column: filter.column, op, value });
+  }
+  return {
+    filters,
+    search: state.q ? { columns: [...entity.search], term: state.q } : undefined,
+    order: [{ column: state.orden, ascending: state.dir === "asc" }],
+    limit: state.porPagina,
+    offset: (state.pagina - 1) * state.porPagina,
+    count: "exact",
+  };
+}
+
+function filterValue(filter: ListFilter, raw: string): unknown {
+  switch (filter.kind) {
+    case "boolean":
+      return raw === "si" ? true : raw === "no" ? false : undefined;
+    case "select":
+      return filter.options.some((o) => o.value === raw) ? raw : undefined;
+    case "ref":
+      return UUID.test(raw) ? raw : undefined;
+    case "text":
+      return raw.slice(0, 100);
+    case "date_from":
+    case "date_to":
+      return parseDateInput(raw) ?? undefined;
+    case "money_min":
+    case "money_max":
+      return parseMoney(raw) ?? undefined;
+  }
+}
+
+/** The list URL with some parameters changed (page links, sort links); empty values dropped. */
+export function listHref(path: string, state: ListState, changes: Record<string, string | number | undefined>) {
+  const params = new URLSearchParams();
+  const merged: Record<string, string | number | undefined> = {
+    q: state.q,
+    ...state.filtros,
+    orden: state.orden,
+    dir: state.dir,
+    por_pagina: state.porPagina === DEFAULT_PAGE_SIZE ? undefined : state.porPagina,
+    pagina: state.pagina === 1 ? undefined : state.pagina,
+    ...changes,
+  };
+  for (const [key, value] of Object.entries(merged)) if (value !== undefined && value !== "") params.set(key, String(value));
+  const search = params.toString();
+  return search ? `${path}?${search}` : path;
+}
+
+function toInt(value: string | null): number | undefined {
+  if (!value || !/^\d{1,6}$/.test(value)) return undefined;
+  return Number(value);
+}

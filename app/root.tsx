@@ -1,0 +1,158 @@
+import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  Form,
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  NavLink,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useLoaderData,
+  useRouteError,
+  useRouteLoaderData,
+} from "@remix-run/react";
+import type { ReactNode } from "react";
+import { currentUser } from "~/auth/session.server";
+import { Flash } from "~/ui/Flash";
+import { useNonce } from "~/ui/nonce";
+
+export const links = () => [
+  { rel: "stylesheet", href: "/estilos.css" },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const signed = await currentUser(request, context);
+  const { flash, setCookie } = await context.services.flash.take(request);
+  const { APP_LOCALE: locale, APP_CURRENCY: currency } = context.services.config;
+  const headers = new Headers();
+  if (setCookie) headers.append("Set-Cookie", setCookie);
+  const user = signed && { id: signed.user.id, nombre: signed.user.nombre, apellidos: signed.user.apellidos, rol: signed.user.rol };
+  return json({ user, flash, formats: { locale, currency } }, { headers });
+}
+
+export type RootData = typeof loader;
+export const meta: MetaFunction = () => [{ title: "Oficina" }];
+
+const SECTIONS = [
+  { to: "/", label: "Panel", end: true },
+  { to: "/gastos", label: "Gastos" },
+  { to: "/departamentos", label: "Departamentos" },
+  { to: "/proveedores", label: "Proveedores" },
+  { to: "/sucursales", label: "Sucursales" },
+  { to: "/usuarios", label: "Usuarios" },
+];
+
+export function Layout({ children }: { children: ReactNode }) {
+  const nonce = useNonce();
+  const data = useRouteLoaderData<RootData>("root");
+  const user = data?.user;
+  return (
+    <html lang="es">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        <a className="saltar" href="#contenido">
+          Saltar al contenido
+        </a>
+        <header className="cabecera">
+          <a className="marca" href="/">
+            Oficina
+          </a>
+          {user ? (
+            <>
+              <nav aria-label="Secciones">
+                <ul>
+                  {SECTIONS.map((s) => (
+                    <li key={s.to}>
+                      <NavLink to={s.to} end={s.end} prefetch="intent">
+                        {s.label}
+                      </NavLink>
+                    </li>
+                  ))}
+                </ul>
+              </nav>
+              <div className="usuario">
+                <span>
+                  {user.nombre} {user.apellidos ?? ""}
+                </span>
+                <Form method="post" action="/logout">
+                  <button type="submit" className="enlace">
+                    Cerrar sesión
+                  </button>
+                </Form>
+              </div>
+            </>
+          ) : null}
+        </header>
+        <main id="contenido" tabIndex={-1}>
+          {data?.flash ? <Flash flash={data.flash} /> : null}
+          {children}
+        </main>
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  useLoaderData<RootData>();
+  return <Outlet />;
+}
+
+/** The generic error screen (SPEC §8) and the plain 404 and 403 screens. Never a stack trace. */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  if (isRouteErrorResponse(error) && error.status === 404) {
+    return (
+      <ErrorScreen title="Página no encontrada" heading="No encontramos lo que busca">
+        <p>{error.data?.message ?? "La página o el registro que busca no existe."}</p>
+      </ErrorScreen>
+    );
+  }
+  if (isRouteErrorResponse(error) && error.status === 403) {
+    return (
+      <ErrorScreen title="Acceso denegado" heading="No tiene permiso">
+        <p>{error.data?.message ?? "No tiene permiso para ver esta página o hacer esta acción."}</p>
+      </ErrorScreen>
+    );
+  }
+  if (isRouteErrorResponse(error) && error.status < 500) {
+    return (
+      <ErrorScreen title="Petición no válida" heading="No se pudo atender la petición">
+        <p>{error.data?.message ?? "La petición no es válida."}</p>
+      </ErrorScreen>
+    );
+  }
+  const server = isRouteErrorResponse(error) || (error instanceof Error && error.message === "Unexpected Server Error");
+  const digest = isRouteErrorResponse(error) ? error.data?.digest : (error as { digest?: string } | null)?.digest;
+  return (
+    <ErrorScreen title="Error" heading={`Error de la aplicación: se produjo una excepción en ${server ? "el servidor" : "el navegador"}`}>
+      {digest ? (
+        <p>
+          Código: <code>{digest}</code>
+        </p>
+      ) : null}
+      <p>Si el problema continúa, comunique el código al equipo de soporte.</p>
+    </ErrorScreen>
+  );
+}
+
+function ErrorScreen({ title, heading, children }: { title: string; heading: string; children: ReactNode }) {
+  return (
+    <section className="error" aria-labelledby="titulo-error">
+      <title>{`${title} — Oficina`}</title>
+      <h1 id="titulo-error">{heading}</h1>
+      {children}
+      <p>
+        <a href="/">Volver al inicio</a>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,11 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { createAction, listLoader } from "~/entities/crud.server";
+import { departamentos } from "~/entities/departamentos";
+import { EntityListPage, pageTitle } from "~/ui/EntityPages";
+
+export const loader = (args: LoaderFunctionArgs) => listLoader(departamentos, args);
+export const action = (args: ActionFunctionArgs) => createAction(departamentos, args);
+export default function Departamentos() {
+  return <EntityListPage entity={departamentos} />;
+}
+export const meta: MetaFunction = () => pageTitle(departamentos.title);

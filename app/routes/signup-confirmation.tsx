@@ -1,0 +1,52 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { json, redirect, type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useActionData } from "@remix-run/react";
+import { z } from "zod";
+import { email } from "~/entities/fields";
+import { pageTitle } from "~/ui/EntityPages";
+import { ConformForm, FieldControl, useServerForm } from "~/ui/forms";
+
+const correo = email("email", "Correo electrónico", { required: true });
+const schema = z.object({ email: correo.schema });
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const formData = await request.formData();
+  if (formData.get("intent") !== "reenviar") throw json({ message: "Acción desconocida." }, { status: 400 });
+  const submission = parseWithZod(formData, { schema });
+  if (submission.status !== "success") return json({ result: submission.reply() }, { status: 400 });
+  await context.services.auth.resendConfirmation(request, submission.value.email);
+  // The same answer whether or not the account exists.
+  const cookie = await context.services.flash.set(request, {
+    kind: "exito",
+    message: "Si hay una cuenta pendiente de confirmar con ese correo, le hemos enviado un enlace nuevo.",
+  });
+  return redirect("/signup-confirmation", { headers: { "Set-Cookie": cookie } });
+}
+
+export default function SignupConfirmation() {
+  const actionData = useActionData<typeof action>();
+  const [form, fields] = useServerForm({ id: "reenviar", schema, lastResult: actionData?.result });
+  return (
+    <div className="acceso">
+      <h1>Revisa tu correo</h1>
+      <p>Le hemos enviado un enlace para confirmar su cuenta. Ábralo y pulse «Confirmar mi cuenta» para entrar en Oficina.</p>
+      <p>El enlace caduca en 48 horas. Si no lo encuentra, mire en la carpeta de correo no deseado.</p>
+      <section aria-labelledby="titulo-reenviar" className="panel">
+        <h2 id="titulo-reenviar">Reenviar el correo</h2>
+        <ConformForm form={form}>
+          <FieldControl field={correo} meta={fields.email} />
+          <div className="acciones">
+            <button type="submit" name="intent" value="reenviar">
+              Reenviar el correo
+            </button>
+          </div>
+        </ConformForm>
+      </section>
+      <p>
+        <Link to="/login">Volver a iniciar sesión</Link>
+      </p>
+    </div>
+  );
+}
+
+export const meta: MetaFunction = () => pageTitle("Revisa tu correo");

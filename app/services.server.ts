@@ -1,0 +1,49 @@
+import path from "node:path";
+import { sql, type Kysely } from "kysely";
+import { localAuth } from "./auth/local.server";
+import { createMailer } from "./auth/mail.server";
+import type { AuthBackend, AuthSession } from "./auth/port";
+import { createDatabase, sqlStore } from "./data/sql.server";
+import type { Store } from "./data/store";
+import type { Config } from "./lib/env.server";
+import { createFlash, type FlashStore } from "./lib/flash.server";
+
+/**
+ * What a request needs from the outside world, built once at start-up from configuration and
+ * handed to every loader and action as `context.services`.
+ */
+export type Services = {
+  config: Config;
+  auth: AuthBackend;
+  flash: FlashStore;
+  /** The data, as seen by this signed-in user (row-level security applies). */
+  storeFor(session: AuthSession): Store;
+  /** Throws when the database cannot answer. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+};
+
+export function sqlServices(config: Config, databaseUrl: string): Services & { db: Kysely<any> } {
+  const db = createDatabase(databaseUrl);
+  const auth = localAuth({
+    db,
+    mail: createMailer({
+      smtpUrl: config.SMTP_URL,
+      from: config.MAIL_FROM,
+      outboxDir: path.join(config.DATA_DIR, "correo"),
+    }),
+    secrets: [config.SESSION_SECRET],
+    secure: config.NODE_ENV === "production",
+  });
+  return {
+    config,
+    db,
+    auth,
+    flash: createFlash(config.SESSION_SECRET, config.NODE_ENV === "production"),
+    storeFor: (session) => sqlStore(db, session.userId),
+    ping: async () => {
+      await sql`select 1`.execute(db);
+    },
+    close: () => db.destroy(),
+  };
+}

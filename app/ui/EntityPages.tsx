@@ -1,0 +1,247 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation, useRouteLoaderData } from "@remix-run/react";
+import type { ReactNode } from "react";
+import type { Entity } from "~/entities/entity";
+import { formSchema } from "~/entities/fields";
+import type { Options } from "~/entities/crud.server";
+import { formatValue, type Formats } from "~/lib/format";
+import type { ListState } from "~/lib/list-query";
+import type { RootData } from "~/root";
+import { ConformForm, FieldControl, toFormValues, useServerForm } from "./forms";
+import { History } from "./History";
+import { csvHref, DataTable, FilterForm, Pagination } from "./lists";
+
+type Row = Record<string, unknown> & { id: string; version: number };
+type Can = { crear: boolean; editar: boolean; eliminar: boolean };
+type ListData = { state: ListState; result: { rows: Row[]; total: number; estimated: boolean }; options: Options; can: Can; envio: string };
+type RecordData = { record: Row; history: any[]; options: Options; can: Can; volver: string; confirmDelete: boolean };
+type ActionData = { result?: SubmissionResult<string[]>; current?: Row; deleteError?: string } | undefined;
+
+export function useFormats(): Formats {
+  return useRouteLoaderData<RootData>("root")?.formats ?? { locale: "es-ES", currency: "EUR" };
+}
+
+export function pageTitle(...parts: (string | undefined)[]) {
+  return [{ title: [...parts.filter(Boolean), "Oficina"].join(" — ") }];
+}
+
+export function EntityListPage({ entity, children }: { entity: Entity; children?: ReactNode }) {
+  const { state, result, options, can, envio } = useLoaderData<ListData>();
+  const formats = useFormats();
+  const location = useLocation();
+  const here = location.pathname + location.search;
+  const filtered = Boolean(state.q) || Object.keys(state.filtros).length > 0;
+  const count = `${result.total.toLocaleString(formats.locale)} ${result.total === 1 ? entity.singular : entity.plural}`;
+  return (
+    <>
+      <div className="titulo-pagina">
+        <h1>{entity.title}</h1>
+        {can.crear ? (
+          <a className="boton" href="#nuevo">
+            Nuevo {entity.singular}
+          </a>
+        ) : null}
+      </div>
+      <FilterForm entity={entity} state={state} options={options} />
+      <div className="resumen-lista">
+        <p aria-live="polite">
+          <strong>{count}</strong>
+          {filtered ? " con estos filtros" : ""}
+        </p>
+        {result.total > 0 ? (
+          <a href={csvHref(entity.path, state)} download>
+            Exportar CSV
+          </a>
+        ) : null}
+      </div>
+      {result.rows.length > 0 ? (
+        <>
+          <DataTable
+            entity={entity}
+            rows={result.rows}
+            state={state}
+            formats={formats}
+            caption={`${entity.title}: ${count}`}
+            recordHref={(row) => `${entity.path}/${row.id}?volver=${encodeURIComponent(here)}`}
+          />
+          <Pagination path={entity.path} state={state} total={result.total} />
+        </>
+      ) : (
+        <div className="vacio">
+          {filtered ? (
+            <p>
+              No hay {entity.plural} que coincidan con la búsqueda. <Link to={entity.path}>Quitar filtros</Link>
+            </p>
+          ) : result.total > 0 ? (
+            <p>
+              Esta página está vacía. <Link to={entity.path}>Ir a la primera página</Link>
+            </p>
+          ) : (
+            <p>Todavía no hay {entity.plural}.{can.crear ? ` Cree el primero con el formulario «Nuevo ${entity.singular}».` : ""}</p>
+          )}
+        </div>
+      )}
+      {children}
+      {can.crear ? <CreateForm entity={entity} options={options} envio={envio} /> : null}
+    </>
+  );
+}
+
+function CreateForm({ entity, options, envio }: { entity: Entity; options: Options; envio: string }) {
+  const actionData = useActionData<ActionData>();
+  const navigation = useNavigation();
+  const [form, fields] = useServerForm({
+    id: `nuevo-${entity.table}`,
+    schema: formSchema(entity.fields),
+    lastResult: actionData?.result,
+    defaultValue: { activo: "on" },
+  });
+  const busy = navigation.state === "submitting" && navigation.formData?.get("_envio") === envio;
+  return (
+    <section aria-labelledby="nuevo" className="panel">
+      <h2 id="nuevo" tabIndex={-1}>
+        Nuevo {entity.singular}
+      </h2>
+      <ConformForm form={form}>
+        <input type="hidden" name="_envio" value={envio} />
+        {entity.fields
+          .filter((f) => !f.readOnly)
+          .map((field) => (
+            <FieldControl key={field.name} field={field} meta={fields[field.name]!} options={field.input.type === "ref" ? options[field.input.table]?.options : undefined} />
+          ))}
+        <div className="acciones">
+          <button type="submit" disabled={busy}>
+            {busy ? "Creando…" : `Crear ${entity.singular}`}
+          </button>
+        </div>
+      </ConformForm>
+    </section>
+  );
+}
+
+export function EntityRecordPage({ entity, children }: { entity: Entity; children?: ReactNode }) {
+  const { record, history, options, can, volver, confirmDelete } = useLoaderData<RecordData>();
+  const actionData = useActionData<ActionData>();
+  const formats = useFormats();
+  const location = useLocation();
+  const name = String(record[entity.labelColumn] ?? "");
+  const self = `${location.pathname}?volver=${encodeURIComponent(volver)}`;
+  return (
+    <>
+      <p className="migas">
+        <Link to={volver}>← Volver a {entity.plural}</Link>
+      </p>
+      <h1>{name}</h1>
+      {actionData?.deleteError ? (
+        <div className="aviso aviso-error" role="alert">
+          {actionData.deleteError}
+        </div>
+      ) : null}
+      {confirmDelete && can.eliminar ? (
+        <section className="confirmar" aria-labelledby="confirmar-titulo">
+          <h2 id="confirmar-titulo">¿Eliminar {entity.gender === "f" ? "la" : "el"} {entity.singular} «{name}»?</h2>
+          <p>Esta acción no se puede deshacer.</p>
+          <Form method="post" className="acciones">
+            <input type="hidden" name="version" value={record.version} />
+            <button type="submit" name="intent" value="eliminar" className="peligro">
+              Sí, eliminar
+            </button>
+            <Link to={self}>Cancelar</Link>
+          </Form>
+        </section>
+      ) : null}
+      {can.editar ? (
+        <EditForm entity={entity} record={actionData?.current ?? record} options={options} actionData={actionData} volver={volver} />
+      ) : (
+        <ReadOnly entity={entity} record={record} formats={formats} options={options} />
+      )}
+      {can.eliminar && !confirmDelete ? (
+        <p>
+          <Link to={`${location.pathname}?eliminar=1&volver=${encodeURIComponent(volver)}`} className="boton peligro">
+            Eliminar {entity.singular}…
+          </Link>
+        </p>
+      ) : null}
+      {children}
+      <History entries={history} fields={entity.fields} formats={formats} />
+    </>
+  );
+}
+
+function EditForm({ entity, record, options, actionData, volver }: { entity: Entity; record: Row; options: Options; actionData: ActionData; volver: string }) {
+  const navigation = useNavigation();
+  const [form, fields] = useServerForm({
+    id: `editar-${entity.table}`,
+    schema: formSchema(entity.fields),
+    lastResult: actionData?.result,
+    defaultValue: toFormValues(entity.fields, record),
+  });
+  const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "guardar";
+  return (
+    <section aria-labelledby="editar" className="panel">
+      <h2 id="editar">Datos</h2>
+      {actionData?.current ? <CurrentValues entity={entity} current={actionData.current} options={options} /> : null}
+      <ConformForm form={form}>
+        <input type="hidden" name="version" value={record.version} key={record.version} />
+        {entity.fields.map((field) =>
+          field.readOnly ? (
+            <p key={field.name} className="campo">
+              <span className="etiqueta">{field.label}</span> {String(record[field.name] ?? "—")}
+            </p>
+          ) : (
+            <FieldControl key={field.name} field={field} meta={fields[field.name]!} options={field.input.type === "ref" ? options[field.input.table]?.options : undefined} />
+          ),
+        )}
+        <div className="acciones">
+          <button type="submit" name="intent" value="guardar" disabled={busy}>
+            {busy ? "Guardando…" : "Guardar cambios"}
+          </button>
+          <Link to={volver}>Cancelar</Link>
+        </div>
+      </ConformForm>
+    </section>
+  );
+}
+
+/** After a refused stale save: what the record holds now, so nothing is overwritten unseen. */
+function CurrentValues({ entity, current, options }: { entity: Entity; current: Row; options: Options }) {
+  const formats = useFormats();
+  return (
+    <div className="valores-actuales" role="region" aria-labelledby="valores-actuales">
+      <h3 id="valores-actuales">Valores actuales guardados por la otra persona</h3>
+      <dl>
+        {entity.fields.map((f) => (
+          <div key={f.name}>
+            <dt>{f.label}</dt>
+            <dd>{displayField(f, current[f.name], formats, options)}</dd>
+          </div>
+        ))}
+      </dl>
+      <p>Si guarda ahora, sus valores del formulario sustituirán a estos.</p>
+    </div>
+  );
+}
+
+function ReadOnly({ entity, record, formats, options }: { entity: Entity; record: Row; formats: Formats; options: Options }) {
+  return (
+    <section aria-labelledby="datos" className="panel">
+      <h2 id="datos">Datos</h2>
+      <dl className="ficha">
+        {entity.fields.map((f) => (
+          <div key={f.name}>
+            <dt>{f.label}</dt>
+            <dd>{displayField(f, record[f.name], formats, options)}</dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
+}
+
+function displayField(field: Entity["fields"][number], value: unknown, formats: Formats, options: Options) {
+  const input = field.input;
+  const kind = input.type === "money" ? "money" : input.type === "date" ? "date" : input.type === "checkbox" ? "boolean" : input.type === "select" ? "option" : "text";
+  const opts = input.type === "select" ? input.options : input.type === "ref" ? options[input.table]?.options : undefined;
+  const shown = formatValue({ kind: input.type === "ref" ? "option" : kind, options: opts }, value, formats);
+  return shown || "—";
+}

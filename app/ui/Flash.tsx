@@ -1,0 +1,10 @@
+import type { Flash as FlashMessage } from "~/lib/flash.server";
+
+/** The message after a successful action, announced by screen readers (role="status"). */
+export function Flash({ flash }: { flash: FlashMessage }) {
+  return (
+    <div className={`aviso aviso-${flash.kind}`} role={flash.kind === "error" ? "alert" : "status"}>
+      {flash.message}
+    </div>
+  );
+}

@@ -1,0 +1,188 @@
+import { getFormProps, useForm, type FieldMetadata, type FormMetadata, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { Form } from "@remix-run/react";
+import { useEffect, useRef, type ReactNode } from "react";
+import type { z } from "zod";
+import type { Field } from "~/entities/fields";
+
+/**
+ * Forms are native HTML posted to the route's action; conform adds validation as you type when
+ * JavaScript is there, and `lastResult` shows the server's verdict (errors and typed values) when
+ * it is not. Errors the GOV.UK way: a summary first, then the same words next to each field.
+ */
+export function useServerForm(options: {
+  id: string;
+  schema: z.ZodType;
+  lastResult?: SubmissionResult<string[]> | null;
+  defaultValue?: Record<string, unknown>;
+}) {
+  return useForm({
+    id: options.id,
+    lastResult: options.lastResult,
+    defaultValue: options.defaultValue,
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: options.schema }),
+  });
+}
+
+export function ConformForm({
+  form,
+  children,
+  method = "post",
+  action,
+  className,
+}: {
+  form: FormMetadata<any>;
+  children: ReactNode;
+  method?: "post";
+  action?: string;
+  className?: string;
+}) {
+  return (
+    <Form method={method} action={action} {...getFormProps(form)} noValidate className={className ?? "formulario"}>
+      <ErrorSummary form={form} />
+      {children}
+    </Form>
+  );
+}
+
+/** «Hay N errores»: one link per error to its field; takes focus when it appears. */
+export function ErrorSummary({ form }: { form: FormMetadata<any> }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const fieldErrors = Object.entries(form.allErrors).filter(([name]) => name !== form.id && name !== "");
+  const formErrors = form.errors ?? [];
+  const count = fieldErrors.length + formErrors.length;
+  const signature = JSON.stringify(form.allErrors);
+  useEffect(() => {
+    if (count > 0 && form.status === "error") ref.current?.focus();
+    // Focus on a new verdict, not on every keystroke.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [form.status, signature]);
+  if (count === 0) return null;
+  return (
+    <div className="resumen-errores" role="alert" aria-labelledby={`${form.id}-resumen`} tabIndex={-1} ref={ref}>
+      <h2 id={`${form.id}-resumen`}>{count === 1 ? "Hay 1 error" : `Hay ${count} errores`}</h2>
+      <ul>
+        {formErrors.map((message) => (
+          <li key={message}>{message}</li>
+        ))}
+        {fieldErrors.map(([name, messages]) => (
+          <li key={name}>
+            <a href={`#${form.id}-${name}`}>{messages[0]}</a>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** One form control for a declared field, with its label, hint and error tied by aria attributes. */
+export function FieldControl({
+  field,
+  meta,
+  options,
+  disabled,
+}: {
+  field: Field;
+  meta: FieldMetadata<any>;
+  options?: { value: string; label: string }[];
+  disabled?: boolean;
+}) {
+  const hintId = field.hint ? `${meta.id}-ayuda` : undefined;
+  const errorId = meta.errors?.length ? meta.errorId : undefined;
+  const common = {
+    id: meta.id,
+    name: meta.name,
+    "aria-invalid": errorId ? true : undefined,
+    "aria-describedby": [hintId, errorId].filter(Boolean).join(" ") || undefined,
+    disabled,
+  } as const;
+  const value = typeof meta.initialValue === "string" ? meta.initialValue : undefined;
+  const label = (
+    <label htmlFor={meta.id}>
+      {field.label}
+      {field.required ? <span className="obligatorio"> (obligatorio)</span> : null}
+    </label>
+  );
+  const extra = (
+    <>
+      {field.hint ? (
+        <p className="ayuda" id={hintId}>
+          {field.hint}
+        </p>
+      ) : null}
+      {errorId ? (
+        <p className="error-campo" id={errorId}>
+          <span className="visually-hidden">Error: </span>
+          {meta.errors![0]}
+        </p>
+      ) : null}
+    </>
+  );
+  const input = field.input;
+
+  if (input.type === "checkbox") {
+    return (
+      <div className={`campo campo-casilla${errorId ? " campo-con-error" : ""}`}>
+        <input type="checkbox" {...common} defaultChecked={meta.initialValue === "on"} key={`${meta.key}`} />
+        {label}
+        {extra}
+      </div>
+    );
+  }
+
+  let control: ReactNode;
+  if (input.type === "textarea") {
+    control = <textarea {...common} defaultValue={value} maxLength={input.maxLength} rows={4} key={meta.key} />;
+  } else if (input.type === "select" || input.type === "ref") {
+    const list = input.type === "select" ? input.options : (options ?? []);
+    control = (
+      <select {...common} defaultValue={value ?? ""} key={meta.key}>
+        <option value="">{field.required ? "Elija una opción" : "— Ninguno —"}</option>
+        {list.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    );
+  } else if (input.type === "money") {
+    control = <input type="text" inputMode="decimal" autoComplete="off" {...common} defaultValue={value} key={meta.key} className="importe" />;
+  } else if (input.type === "date") {
+    control = <input type="date" {...common} defaultValue={value} key={meta.key} />;
+  } else {
+    control = (
+      <input
+        type={input.type}
+        {...common}
+        defaultValue={value}
+        maxLength={input.maxLength}
+        autoComplete={input.autoComplete ?? "off"}
+        className={input.uppercase ? "mayusculas" : undefined}
+        key={meta.key}
+      />
+    );
+  }
+  return (
+    <div className={`campo${errorId ? " campo-con-error" : ""}`}>
+      {label}
+      {extra}
+      {control}
+    </div>
+  );
+}
+
+/** A record's values as the form shows them: money with a decimal comma, booleans as "on". */
+export function toFormValues(fields: readonly Field[], record: Record<string, unknown> | null | undefined) {
+  const out: Record<string, string> = {};
+  for (const f of fields) {
+    const v = record?.[f.name];
+    if (v === null || v === undefined) continue;
+    if (f.input.type === "checkbox") {
+      if (v) out[f.name] = "on";
+    } else if (f.input.type === "money") out[f.name] = String(v).replace(".", ",");
+    else out[f.name] = String(v);
+  }
+  return out;
+}

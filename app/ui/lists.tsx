@@ -1,0 +1,191 @@
+import { Form, Link } from "@remix-run/react";
+import type { ReactNode } from "react";
+import type { Column, Entity } from "~/entities/entity";
+import { formatValue, type Formats } from "~/lib/format";
+import { DEFAULT_PAGE_SIZE, listHref, PAGE_SIZES, type ListState } from "~/lib/list-query";
+
+/**
+ * The list machinery every screen shares: filter form (GET, so the URL is the state), a table
+ * whose headers are sort links with aria-sort, the count, pagination, CSV export.
+ */
+type Options = Record<string, { options: { value: string; label: string }[]; truncated: boolean }>;
+
+export function FilterForm({ entity, state, options, children }: { entity: Entity; state: ListState; options: Options; children?: ReactNode }) {
+  return (
+    <Form method="get" className="filtros" role="search" aria-label={`Buscar ${entity.plural}`}>
+      <div className="campo">
+        <label htmlFor="filtro-q">Buscar</label>
+        <input id="filtro-q" type="search" name="q" defaultValue={state.q} key={state.q} maxLength={100} />
+      </div>
+      {entity.filters.map((filter) => {
+        const id = `filtro-${filter.name}`;
+        const value = state.filtros[filter.name] ?? "";
+        let control: ReactNode;
+        if (filter.kind === "boolean") {
+          control = (
+            <select id={id} name={filter.name} defaultValue={value} key={value}>
+              <option value="">Todos</option>
+              <option value="si">Sí</option>
+              <option value="no">No</option>
+            </select>
+          );
+        } else if (filter.kind === "select" || filter.kind === "ref") {
+          const list = filter.kind === "select" ? filter.options : (options[filter.table]?.options ?? []);
+          control = (
+            <select id={id} name={filter.name} defaultValue={value} key={value}>
+              <option value="">Todos</option>
+              {list.map((o) => (
+                <option key={o.value} value={o.value}>
+                  {o.label}
+                </option>
+              ))}
+            </select>
+          );
+        } else {
+          const type = filter.kind.startsWith("date") ? "date" : "text";
+          control = <input id={id} name={filter.name} type={type} defaultValue={value} key={value} inputMode={filter.kind.startsWith("money") ? "decimal" : undefined} />;
+        }
+        return (
+          <div className="campo" key={filter.name}>
+            <label htmlFor={id}>{filter.label}</label>
+            {control}
+          </div>
+        );
+      })}
+      <input type="hidden" name="orden" value={state.orden} />
+      <input type="hidden" name="dir" value={state.dir} />
+      <div className="campo">
+        <label htmlFor="filtro-por-pagina">Por página</label>
+        <select id="filtro-por-pagina" name="por_pagina" defaultValue={String(state.porPagina)} key={state.porPagina}>
+          {PAGE_SIZES.map((n) => (
+            <option key={n} value={n}>
+              {n}
+            </option>
+          ))}
+        </select>
+      </div>
+      {children}
+      <div className="acciones">
+        <button type="submit">Filtrar</button>
+        <Link to={entity.path}>Quitar filtros</Link>
+      </div>
+    </Form>
+  );
+}
+
+export function DataTable<Row extends Record<string, unknown>>({
+  entity,
+  rows,
+  state,
+  formats,
+  caption,
+  recordHref,
+  leading,
+}: {
+  entity: Entity;
+  rows: Row[];
+  state: ListState;
+  formats: Formats;
+  caption: string;
+  recordHref: (row: Row) => string;
+  /** An extra first cell per row (e.g. a selection checkbox). */
+  leading?: { header: ReactNode; cell: (row: Row) => ReactNode };
+}) {
+  return (
+    <div className="tabla-contenedor">
+      <table>
+        <caption className="visually-hidden">{caption}</caption>
+        <thead>
+          <tr>
+            {leading ? <th scope="col">{leading.header}</th> : null}
+            {entity.columns.map((column) => (
+              <SortHeader key={column.name} entity={entity} column={column} state={state} />
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={String(row.id)}>
+              {leading ? <td>{leading.cell(row)}</td> : null}
+              {entity.columns.map((column) => {
+                const text = formatValue(column, row[column.name], formats);
+                return (
+                  <td key={column.name} className={column.kind === "money" ? "numero" : undefined}>
+                    {column.link ? <Link to={recordHref(row)}>{text || "(sin nombre)"}</Link> : text}
+                  </td>
+                );
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function SortHeader({ entity, column, state }: { entity: Entity; column: Column; state: ListState }) {
+  if (!column.sortable) return <th scope="col">{column.label}</th>;
+  const active = state.orden === column.name;
+  const nextDir = active && state.dir === "asc" ? "desc" : "asc";
+  return (
+    <th scope="col" aria-sort={active ? (state.dir === "asc" ? "ascending" : "descending") : undefined}>
+      <Link to={listHref(entity.path, state, { orden: column.name, dir: nextDir, pagina: undefined })}>
+        {column.label}
+        <span className="visually-hidden">
+          {active ? `, ordenado ${state.dir === "asc" ? "ascendente" : "descendente"}` : ""}. Ordenar {nextDir === "asc" ? "ascendente" : "descendente"}
+        </span>
+        <span aria-hidden="true" className="flecha">
+          {active ? (state.dir === "asc" ? " ▲" : " ▼") : ""}
+        </span>
+      </Link>
+    </th>
+  );
+}
+
+export function Pagination({ path, state, total }: { path: string; state: ListState; total: number }) {
+  const pages = Math.max(1, Math.ceil(total / state.porPagina));
+  if (pages <= 1) return null;
+  const page = Math.min(state.pagina, pages);
+  const around = [1, page - 2, page - 1, page, page + 1, page + 2, pages].filter((p, i, all) => p >= 1 && p <= pages && all.indexOf(p) === i).sort((a, b) => a - b);
+  return (
+    <nav className="paginacion" aria-label="Paginación">
+      <ul>
+        {page > 1 ? (
+          <li>
+            <Link to={listHref(path, state, { pagina: page - 1 === 1 ? undefined : page - 1 })} rel="prev">
+              Anterior
+            </Link>
+          </li>
+        ) : null}
+        {around.map((p, i) => (
+          <li key={p}>
+            {i > 0 && p - around[i - 1]! > 1 ? <span aria-hidden="true">… </span> : null}
+            {p === page ? (
+              <span aria-current="page">
+                <span className="visually-hidden">Página </span>
+                {p}
+              </span>
+            ) : (
+              <Link to={listHref(path, state, { pagina: p === 1 ? undefined : p })}>
+                <span className="visually-hidden">Página </span>
+                {p}
+              </Link>
+            )}
+          </li>
+        ))}
+        {page < pages ? (
+          <li>
+            <Link to={listHref(path, state, { pagina: page + 1 })} rel="next">
+              Siguiente
+            </Link>
+          </li>
+        ) : null}
+      </ul>
+    </nav>
+  );
+}
+
+export function csvHref(path: string, state: ListState) {
+  const href = listHref(path, { ...state, pagina: 1, porPagina: DEFAULT_PAGE_SIZE }, {});
+  return `${href}${href.includes("?") ? "&" : "?"}formato=csv`;
+}

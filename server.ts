@@ -1,0 +1,168 @@
+import { createRequestHandler } from "@remix-run/express";
+import type { ServerBuild } from "@remix-run/node";
+import compression from "compression";
+import express, { type NextFunction, type Request, type Response } from "express";
+import { rateLimit } from "express-rate-limit";
+import helmet from "helmet";
+import { randomBytes } from "node:crypto";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { startEmbeddedPostgres, type EmbeddedDatabase } from "./app/data/embedded.server";
+import { migrate } from "./app/data/migrate.server";
+import { backendKind, loadEnv, type Config } from "./app/lib/env.server";
+import { withErrorDigests } from "./app/lib/errors.server";
+import { sqlServices, type Services } from "./app/services.server";
+
+const MAX_BODY_BYTES = 1024 * 1024;
+
+async function main() {
+  let config: Config;
+  try {
+    config = loadEnv();
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exit(1);
+  }
+  const production = config.NODE_ENV === "production";
+
+  let embedded: EmbeddedDatabase | undefined;
+  let services: Services;
+  const kind = backendKind(config);
+  if (kind === "supabase") {
+    throw new Error("El backend de Supabase todavía no está disponible en esta versión (issue 5).");
+  } else {
+    let databaseUrl = config.DATABASE_URL;
+    if (!databaseUrl) {
+      embedded = await startEmbeddedPostgres(config.DATA_DIR);
+      databaseUrl = embedded.url;
+      console.info(`Base de datos integrada en ${path.resolve(config.DATA_DIR)}`);
+    }
+    await migrate(databaseUrl, (line) => console.info(line));
+    const sqlBackend = sqlServices(config, databaseUrl);
+    if (!production) {
+      const { seedIfEmpty } = await import("./scripts/seed");
+      await seedIfEmpty(sqlBackend.db, (line) => console.info(line));
+    }
+    services = sqlBackend;
+  }
+
+  const build = withErrorDigests((await import(pathToFileURL(path.resolve("build/index.js")).href)) as ServerBuild);
+  const app = express();
+  app.disable("x-powered-by");
+  if (config.TRUST_PROXY) app.set("trust proxy", config.TRUST_PROXY);
+
+  app.use((_req, res, next) => {
+    res.locals.cspNonce = randomBytes(16).toString("base64");
+    next();
+  });
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: {
+          "default-src": ["'self'"],
+          "script-src": ["'self'", (_req, res) => `'nonce-${(res as Response).locals.cspNonce}'`],
+          "style-src": ["'self'"],
+          "img-src": ["'self'", "data:"],
+          "font-src": ["'self'"],
+          "connect-src": ["'self'"],
+          "form-action": ["'self'"],
+          "frame-ancestors": ["'none'"],
+          "base-uri": ["'none'"],
+          "object-src": ["'none'"],
+          ...(production ? { "upgrade-insecure-requests": [] } : {}),
+        },
+      },
+      strictTransportSecurity: production ? { maxAge: 63072000, includeSubDomains: true } : false,
+      referrerPolicy: { policy: "same-origin" },
+      crossOriginEmbedderPolicy: false,
+    }),
+  );
+  app.use(refuseCrossOrigin(config));
+  app.use(limitBody);
+  app.use(compression());
+
+  app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
+  app.use(express.static("public", { maxAge: "1h" }));
+
+  const limitAccounts = rateLimit({
+    windowMs: 15 * 60_000,
+    limit: config.RATE_LIMIT_LOGIN,
+    standardHeaders: "draft-8",
+    legacyHeaders: false,
+    skip: (req) => req.method !== "POST",
+    handler: (_req, res) => res.status(429).type("text/plain; charset=utf-8").send("Demasiados intentos. Espere unos minutos y vuelva a intentarlo."),
+  });
+  app.use(["/login", "/signup-confirmation", "/auth/confirm"], limitAccounts);
+
+  app.get("/healthz", async (_req, res) => {
+    try {
+      await services.ping();
+      res.type("text/plain").send("ok");
+    } catch {
+      res.status(503).type("text/plain").send("base de datos no disponible");
+    }
+  });
+
+  app.all(
+    "*",
+    createRequestHandler({
+      build,
+      mode: production ? "production" : "development",
+      getLoadContext: (req, res) => ({ services, cspNonce: res.locals.cspNonce as string, clientIp: req.ip ?? "", setCookies: [] }),
+    }),
+  );
+
+  const server = app.listen(config.PORT, config.HOST, () => {
+    console.info(`Oficina escuchando en http://${config.HOST === "0.0.0.0" ? "localhost" : config.HOST}:${config.PORT}`);
+  });
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.info(`${signal}: terminando las peticiones en curso…`);
+    server.close();
+    server.closeIdleConnections();
+    await new Promise((resolve) => server.on("close", resolve));
+    await services.close();
+    await embedded?.stop();
+    console.info("Oficina detenida.");
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void stop("SIGINT"));
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+}
+
+/**
+ * A state-changing request must come from one of our own pages (as Django's CSRF check does with
+ * Origin): the browser's Sec-Fetch-Site says same-origin, or its Origin is ours. Anything else —
+ * a foreign site, `null`, no Origin at all — is refused before it reaches a route.
+ */
+function refuseCrossOrigin(config: Config) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (["GET", "HEAD", "OPTIONS"].includes(req.method)) return next();
+    const site = req.get("Sec-Fetch-Site");
+    const origin = req.get("Origin");
+    const ours = config.APP_URL ? new URL(config.APP_URL).origin : `${req.protocol}://${req.get("Host")}`;
+    const sameSite = site ? site === "same-origin" && (!origin || origin === ours) : origin === ours;
+    if (sameSite) return next();
+    console.warn(`Petición ${req.method} ${req.path} rechazada: origen ${origin ?? "ausente"}, Sec-Fetch-Site ${site ?? "ausente"}`);
+    res.status(403).type("text/plain; charset=utf-8").send("Petición rechazada: el formulario no procede de Oficina.");
+  };
+}
+
+function limitBody(req: Request, res: Response, next: NextFunction) {
+  if (["GET", "HEAD", "OPTIONS"].includes(req.method)) return next();
+  const length = req.get("Content-Length");
+  if (length === undefined && req.get("Transfer-Encoding"))
+    return void res.status(411).type("text/plain; charset=utf-8").send("Falta Content-Length.");
+  if (Number(length) > MAX_BODY_BYTES)
+    return void res.status(413).type("text/plain; charset=utf-8").send("El envío es demasiado grande.");
+  next();
+}
+
+main().catch((error) => {
+  console.error("Oficina no pudo arrancar:", error instanceof Error ? error.message : error);
+  process.exit(1);
+});
