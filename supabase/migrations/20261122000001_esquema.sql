@@ -1,0 +1,560 @@
+-- Oficina: tablas, restricciones, índices y disparadores de integridad.
+--
+-- Se aplica sin cambios con la CLI de Supabase y, tras supabase/compat, en PostgreSQL normal.
+-- Convenciones de error (la aplicación las traduce):
+--   OFINV  dato no válido para una regla de negocio (detail = columna afectada o '')
+--   OFCNF  conflicto: versión obsoleta o transición que ya no es válida
+--   OFPRM  el usuario no tiene permiso para la acción
+--   OFNTF  el registro no existe o no es visible para el usuario
+--   23505 / 23503 / 23514 con los nombres de restricción <tabla>_<columna>_key|fkey|check
+
+create extension if not exists pg_trgm with schema extensions;
+
+-- Funciones internas: no expuestas por la API (PostgREST solo expone public).
+create schema if not exists interno;
+
+-- ---------------------------------------------------------------------------------------------
+-- Tablas
+-- ---------------------------------------------------------------------------------------------
+
+create table public.departamentos (
+  id uuid primary key default gen_random_uuid(),
+  nombre text not null
+    constraint departamentos_nombre_check check (char_length(nombre) between 2 and 80),
+  codigo text not null
+    constraint departamentos_codigo_check check (codigo ~ '^[A-Z0-9-]{2,10}$'),
+  departamento_padre_id uuid
+    constraint departamentos_departamento_padre_id_fkey references public.departamentos (id),
+  responsable_id uuid, -- FK a usuarios, más abajo
+  centro_costo text
+    constraint departamentos_centro_costo_check check (char_length(centro_costo) <= 20),
+  presupuesto_mensual numeric(14, 2)
+    constraint departamentos_presupuesto_mensual_check check (presupuesto_mensual >= 0),
+  activo boolean not null default true,
+  notas text
+    constraint departamentos_notas_check check (char_length(notas) <= 2000),
+  creado_en timestamptz not null default now(),
+  actualizado_en timestamptz not null default now(),
+  version integer not null default 1,
+  constraint departamentos_codigo_key unique (codigo),
+  constraint departamentos_departamento_padre_id_check check (departamento_padre_id <> id)
+);
+create unique index departamentos_nombre_key on public.departamentos (lower(nombre));
+
+create table public.sucursales (
+  id uuid primary key default gen_random_uuid(),
+  nombre text not null
+    constraint sucursales_nombre_check check (char_length(nombre) between 2 and 80),
+  codigo text not null
+    constraint sucursales_codigo_check check (codigo ~ '^[A-Z0-9-]{2,10}$'),
+  direccion text not null
+    constraint sucursales_direccion_check check (char_length(direccion) between 1 and 200),
+  ciudad text not null
+    constraint sucursales_ciudad_check check (char_length(ciudad) between 1 and 80),
+  provincia text
+    constraint sucursales_provincia_check check (char_length(provincia) <= 80),
+  codigo_postal text
+    constraint sucursales_codigo_postal_check check (char_length(codigo_postal) <= 10),
+  pais text not null default 'ES'
+    constraint sucursales_pais_check check (pais ~ '^[A-Z]{2}$'),
+  telefono text
+    constraint sucursales_telefono_check check (telefono ~ '^\+?[0-9 ]{6,20}$'),
+  email text
+    constraint sucursales_email_check
+    check (char_length(email) <= 254 and email ~ '^[^@[:space:]]+@[^@[:space:]]+\.[^@[:space:]]+$'),
+  responsable_id uuid, -- FK a usuarios, más abajo
+  activo boolean not null default true,
+  creado_en timestamptz not null default now(),
+  actualizado_en timestamptz not null default now(),
+  version integer not null default 1,
+  constraint sucursales_codigo_key unique (codigo)
+);
+create unique index sucursales_nombre_key on public.sucursales (lower(nombre));
+
+create table public.usuarios (
+  id uuid primary key default gen_random_uuid()
+    constraint usuarios_id_fkey references auth.users (id) on delete cascade,
+  nombre text not null
+    constraint usuarios_nombre_check check (char_length(nombre) between 1 and 80),
+  apellidos text
+    constraint usuarios_apellidos_check check (char_length(apellidos) <= 120),
+  email text not null,
+  rol text not null default 'empleado'
+    constraint usuarios_rol_check check (rol in ('administrador', 'aprobador', 'empleado')),
+  departamento_id uuid
+    constraint usuarios_departamento_id_fkey references public.departamentos (id),
+  sucursal_id uuid
+    constraint usuarios_sucursal_id_fkey references public.sucursales (id),
+  aprobador_id uuid
+    constraint usuarios_aprobador_id_fkey references public.usuarios (id),
+  puesto text
+    constraint usuarios_puesto_check check (char_length(puesto) <= 80),
+  telefono text
+    constraint usuarios_telefono_check check (telefono ~ '^\+?[0-9 ]{6,20}$'),
+  activo boolean not null default true,
+  creado_en timestamptz not null default now(),
+  actualizado_en timestamptz not null default now(),
+  version integer not null default 1,
+  constraint usuarios_email_key unique (email),
+  constraint usuarios_aprobador_id_check check (aprobador_id <> id)
+);
+
+alter table public.departamentos
+  add constraint departamentos_responsable_id_fkey
+  foreign key (responsable_id) references public.usuarios (id);
+alter table public.sucursales
+  add constraint sucursales_responsable_id_fkey
+  foreign key (responsable_id) references public.usuarios (id);
+
+create table public.proveedores (
+  id uuid primary key default gen_random_uuid(),
+  razon_social text not null
+    constraint proveedores_razon_social_check check (char_length(razon_social) between 2 and 200),
+  nombre_comercial text
+    constraint proveedores_nombre_comercial_check check (char_length(nombre_comercial) <= 200),
+  tipo_persona text not null
+    constraint proveedores_tipo_persona_check check (tipo_persona in ('empresa', 'persona_fisica')),
+  pais text not null default 'ES'
+    constraint proveedores_pais_check check (pais ~ '^[A-Z]{2}$'),
+  -- Normalizado por la aplicación (mayúsculas, sin espacios; en ES sin puntos, guiones ni prefijo ES).
+  nif text not null
+    constraint proveedores_nif_check check (nif ~ '^[A-Z0-9Ñ&./-]{3,20}$'),
+  email text
+    constraint proveedores_email_check
+    check (char_length(email) <= 254 and email ~ '^[^@[:space:]]+@[^@[:space:]]+\.[^@[:space:]]+$'),
+  telefono text
+    constraint proveedores_telefono_check check (telefono ~ '^\+?[0-9 ]{6,20}$'),
+  sitio_web text
+    constraint proveedores_sitio_web_check check (char_length(sitio_web) <= 200),
+  direccion text
+    constraint proveedores_direccion_check check (char_length(direccion) <= 200),
+  ciudad text
+    constraint proveedores_ciudad_check check (char_length(ciudad) <= 80),
+  provincia text
+    constraint proveedores_provincia_check check (char_length(provincia) <= 80),
+  codigo_postal text
+    constraint proveedores_codigo_postal_check check (char_length(codigo_postal) <= 10),
+  -- Normalizado por la aplicación: mayúsculas y sin espacios (el dígito de control lo valida la app).
+  iban text
+    constraint proveedores_iban_check check (iban ~ '^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$'),
+  categoria text not null default 'otros'
+    constraint proveedores_categoria_check check (categoria in (
+      'suministros', 'servicios_profesionales', 'tecnologia', 'viajes', 'logistica',
+      'mantenimiento', 'marketing', 'otros')),
+  activo boolean not null default true,
+  notas text
+    constraint proveedores_notas_check check (char_length(notas) <= 2000),
+  creado_en timestamptz not null default now(),
+  actualizado_en timestamptz not null default now(),
+  version integer not null default 1,
+  constraint proveedores_nif_key unique (pais, nif)
+);
+
+create table public.gastos (
+  id uuid primary key default gen_random_uuid(),
+  folio text not null, -- lo asigna gastos_asignar_folio; se ignora lo que envíe el cliente
+  descripcion text not null
+    constraint gastos_descripcion_check check (char_length(descripcion) between 3 and 255),
+  fecha_gasto date not null,
+  categoria text not null
+    constraint gastos_categoria_check check (categoria in (
+      'alojamiento', 'comidas', 'viajes_transporte', 'combustible', 'aparcamiento_peajes',
+      'material_oficina', 'telefonia_internet', 'software_suscripciones', 'formacion',
+      'atenciones_clientes', 'mensajeria', 'mantenimiento_reparaciones',
+      'servicios_profesionales', 'otros')),
+  importe numeric(14, 2) not null
+    constraint gastos_importe_check check (importe > 0 and importe <= 1000000),
+  importe_impuestos numeric(14, 2)
+    constraint gastos_importe_impuestos_check check (importe_impuestos >= 0 and importe_impuestos <= importe),
+  metodo_pago text not null
+    constraint gastos_metodo_pago_check check (metodo_pago in (
+      'efectivo', 'tarjeta_credito', 'tarjeta_debito', 'tarjeta_corporativa', 'transferencia',
+      'domiciliacion', 'cheque', 'caja_chica')),
+  proveedor_id uuid
+    constraint gastos_proveedor_id_fkey references public.proveedores (id),
+  numero_factura text
+    constraint gastos_numero_factura_check check (char_length(numero_factura) <= 50),
+  solicitante_id uuid not null default auth.uid()
+    constraint gastos_solicitante_id_fkey references public.usuarios (id),
+  departamento_id uuid not null
+    constraint gastos_departamento_id_fkey references public.departamentos (id),
+  sucursal_id uuid not null
+    constraint gastos_sucursal_id_fkey references public.sucursales (id),
+  aprobador_id uuid
+    constraint gastos_aprobador_id_fkey references public.usuarios (id),
+  aprobado_por_id uuid
+    constraint gastos_aprobado_por_id_fkey references public.usuarios (id),
+  fecha_aprobacion timestamptz,
+  estado text not null default 'borrador'
+    constraint gastos_estado_check check (estado in ('borrador', 'pendiente', 'aprobado', 'rechazado', 'pagado')),
+  motivo_rechazo text
+    constraint gastos_motivo_rechazo_check check (char_length(motivo_rechazo) <= 1000),
+  fecha_pago date,
+  referencia_pago text
+    constraint gastos_referencia_pago_check check (char_length(referencia_pago) <= 100),
+  notas text
+    constraint gastos_notas_check check (char_length(notas) <= 2000),
+  creado_en timestamptz not null default now(),
+  actualizado_en timestamptz not null default now(),
+  version integer not null default 1,
+  constraint gastos_folio_key unique (folio),
+  -- Coherencia del flujo (también para las cargas hechas por el propietario).
+  constraint gastos_estado_rechazado_check check (estado <> 'rechazado' or motivo_rechazo is not null),
+  constraint gastos_estado_pagado_check
+    check (estado <> 'pagado' or (fecha_pago is not null and referencia_pago is not null)),
+  constraint gastos_estado_aprobado_check
+    check (estado not in ('aprobado', 'pagado') or (aprobado_por_id is not null and fecha_aprobacion is not null))
+);
+
+-- Contador de folios por año (solo lo toca el disparador, como propietario).
+create table public.gastos_folio_contador (
+  anio integer primary key,
+  ultimo integer not null
+);
+
+-- ---------------------------------------------------------------------------------------------
+-- Índices: filtros y orden de las listas, claves foráneas (y políticas RLS), búsqueda (trigramas)
+-- ---------------------------------------------------------------------------------------------
+
+create index departamentos_departamento_padre_id_idx on public.departamentos (departamento_padre_id);
+create index departamentos_responsable_id_idx on public.departamentos (responsable_id);
+create index departamentos_activo_idx on public.departamentos (activo);
+create index departamentos_creado_en_idx on public.departamentos (creado_en);
+create index departamentos_nombre_trgm_idx on public.departamentos using gin (nombre extensions.gin_trgm_ops);
+create index departamentos_codigo_trgm_idx on public.departamentos using gin (codigo extensions.gin_trgm_ops);
+
+create index sucursales_responsable_id_idx on public.sucursales (responsable_id);
+create index sucursales_activo_idx on public.sucursales (activo);
+create index sucursales_pais_ciudad_idx on public.sucursales (pais, ciudad);
+create index sucursales_lower_ciudad_idx on public.sucursales (lower(ciudad));
+create index sucursales_creado_en_idx on public.sucursales (creado_en);
+create index sucursales_nombre_trgm_idx on public.sucursales using gin (nombre extensions.gin_trgm_ops);
+create index sucursales_codigo_trgm_idx on public.sucursales using gin (codigo extensions.gin_trgm_ops);
+create index sucursales_ciudad_trgm_idx on public.sucursales using gin (ciudad extensions.gin_trgm_ops);
+
+create index usuarios_lower_nombre_idx on public.usuarios (lower(nombre), lower(apellidos));
+create index usuarios_lower_apellidos_idx on public.usuarios (lower(apellidos));
+create index usuarios_departamento_id_idx on public.usuarios (departamento_id);
+create index usuarios_sucursal_id_idx on public.usuarios (sucursal_id);
+create index usuarios_aprobador_id_idx on public.usuarios (aprobador_id);
+create index usuarios_rol_activo_idx on public.usuarios (rol, activo);
+create index usuarios_activo_idx on public.usuarios (activo);
+create index usuarios_creado_en_idx on public.usuarios (creado_en);
+create index usuarios_nombre_trgm_idx on public.usuarios using gin (nombre extensions.gin_trgm_ops);
+create index usuarios_apellidos_trgm_idx on public.usuarios using gin (apellidos extensions.gin_trgm_ops);
+create index usuarios_email_trgm_idx on public.usuarios using gin (email extensions.gin_trgm_ops);
+
+create index proveedores_lower_razon_social_idx on public.proveedores (lower(razon_social));
+create index proveedores_lower_nombre_comercial_idx on public.proveedores (lower(nombre_comercial));
+create index proveedores_categoria_idx on public.proveedores (categoria);
+create index proveedores_activo_idx on public.proveedores (activo);
+create index proveedores_tipo_persona_idx on public.proveedores (tipo_persona);
+create index proveedores_nif_idx on public.proveedores (nif);
+create index proveedores_creado_en_idx on public.proveedores (creado_en);
+create index proveedores_razon_social_trgm_idx on public.proveedores using gin (razon_social extensions.gin_trgm_ops);
+create index proveedores_nombre_comercial_trgm_idx on public.proveedores using gin (nombre_comercial extensions.gin_trgm_ops);
+create index proveedores_nif_trgm_idx on public.proveedores using gin (nif extensions.gin_trgm_ops);
+
+create index gastos_estado_departamento_fecha_idx on public.gastos (estado, departamento_id, fecha_gasto);
+create index gastos_solicitante_fecha_idx on public.gastos (solicitante_id, fecha_gasto desc);
+create index gastos_aprobador_estado_idx on public.gastos (aprobador_id, estado);
+create index gastos_departamento_fecha_idx on public.gastos (departamento_id, fecha_gasto);
+create index gastos_sucursal_fecha_idx on public.gastos (sucursal_id, fecha_gasto);
+create index gastos_proveedor_id_idx on public.gastos (proveedor_id);
+create index gastos_aprobado_por_id_idx on public.gastos (aprobado_por_id);
+create index gastos_fecha_gasto_idx on public.gastos (fecha_gasto desc, creado_en desc);
+create index gastos_importe_idx on public.gastos (importe);
+create index gastos_categoria_idx on public.gastos (categoria);
+create index gastos_metodo_pago_idx on public.gastos (metodo_pago);
+create index gastos_creado_en_idx on public.gastos (creado_en);
+create index gastos_descripcion_trgm_idx on public.gastos using gin (descripcion extensions.gin_trgm_ops);
+create index gastos_folio_trgm_idx on public.gastos using gin (folio extensions.gin_trgm_ops);
+create index gastos_numero_factura_trgm_idx on public.gastos using gin (numero_factura extensions.gin_trgm_ops);
+
+-- ---------------------------------------------------------------------------------------------
+-- Funciones auxiliares de seguridad (SECURITY DEFINER: leen usuarios sin pasar por RLS, así las
+-- políticas de usuarios pueden usarlas sin recursión). Devuelven null/false sin usuario activo.
+-- ---------------------------------------------------------------------------------------------
+
+create function interno.rol_actual() returns text
+language sql stable security definer
+set search_path = ''
+as $$
+  select u.rol from public.usuarios u where u.id = (select auth.uid()) and u.activo
+$$;
+
+create function interno.es_admin() returns boolean
+language sql stable security definer
+set search_path = ''
+as $$
+  select coalesce((select interno.rol_actual()) = 'administrador', false)
+$$;
+
+create function interno.departamento_actual() returns uuid
+language sql stable security definer
+set search_path = ''
+as $$
+  select u.departamento_id from public.usuarios u where u.id = (select auth.uid()) and u.activo
+$$;
+
+-- Departamentos de los que el usuario actual (activo) es responsable.
+create function interno.departamentos_a_cargo() returns uuid[]
+language sql stable security definer
+set search_path = ''
+as $$
+  select coalesce(array_agg(d.id), '{}')
+  from public.departamentos d
+  join public.usuarios u on u.id = d.responsable_id and u.activo
+  where d.responsable_id = (select auth.uid())
+$$;
+
+-- ---------------------------------------------------------------------------------------------
+-- Disparadores comunes
+-- ---------------------------------------------------------------------------------------------
+
+-- Bloqueo optimista: la aplicación actualiza `where id = $1 and version = $2`.
+create function interno.tocar_version() returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  new.version := old.version + 1;
+  new.actualizado_en := now();
+  return new;
+end
+$$;
+
+create trigger tocar_version before update on public.departamentos
+  for each row execute function interno.tocar_version();
+create trigger tocar_version before update on public.sucursales
+  for each row execute function interno.tocar_version();
+create trigger tocar_version before update on public.usuarios
+  for each row execute function interno.tocar_version();
+create trigger tocar_version before update on public.proveedores
+  for each row execute function interno.tocar_version();
+create trigger tocar_version before update on public.gastos
+  for each row execute function interno.tocar_version();
+
+-- Códigos y países en mayúsculas.
+create function interno.normalizar_codigo() returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  new.codigo := upper(btrim(new.codigo));
+  if tg_table_name = 'sucursales' then
+    new.pais := upper(btrim(new.pais));
+  end if;
+  return new;
+end
+$$;
+
+create trigger normalizar_codigo before insert or update on public.departamentos
+  for each row execute function interno.normalizar_codigo();
+create trigger normalizar_codigo before insert or update on public.sucursales
+  for each row execute function interno.normalizar_codigo();
+
+create function interno.normalizar_proveedor() returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  new.pais := upper(btrim(new.pais));
+  new.nif := upper(btrim(new.nif));
+  new.iban := upper(replace(new.iban, ' ', ''));
+  return new;
+end
+$$;
+
+create trigger normalizar_proveedor before insert or update on public.proveedores
+  for each row execute function interno.normalizar_proveedor();
+
+-- Sin ciclos en la jerarquía de departamentos.
+create function interno.departamentos_sin_ciclos() returns trigger
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  v_ciclo boolean;
+begin
+  if new.departamento_padre_id is null then
+    return new;
+  end if;
+  if tg_op = 'UPDATE' and new.departamento_padre_id is not distinct from old.departamento_padre_id then
+    return new;
+  end if;
+  if new.departamento_padre_id = new.id then
+    raise exception using errcode = 'OFINV', detail = 'departamento_padre_id',
+      message = 'Un departamento no puede ser su propio departamento superior.';
+  end if;
+  -- Dos cambios simultáneos podrían cerrar un ciclo entre ambos: se serializan.
+  perform pg_advisory_xact_lock(hashtext('oficina.departamentos.jerarquia'));
+  with recursive ascendientes (id, padre) as (
+    select d.id, d.departamento_padre_id from public.departamentos d where d.id = new.departamento_padre_id
+    union
+    select d.id, d.departamento_padre_id
+    from public.departamentos d
+    join ascendientes a on d.id = a.padre
+  )
+  select exists (select 1 from ascendientes where id = new.id) into v_ciclo;
+  if v_ciclo then
+    raise exception using errcode = 'OFINV', detail = 'departamento_padre_id',
+      message = 'El departamento superior no puede ser uno de sus subdepartamentos.';
+  end if;
+  return new;
+end
+$$;
+
+create trigger departamentos_sin_ciclos before insert or update of departamento_padre_id on public.departamentos
+  for each row execute function interno.departamentos_sin_ciclos();
+
+-- ---------------------------------------------------------------------------------------------
+-- Gastos: folio, valores por defecto y reglas de los datos
+-- ---------------------------------------------------------------------------------------------
+
+create function interno.gastos_asignar_folio() returns trigger
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  v_anio integer := extract(year from new.creado_en)::integer;
+  v_numero integer;
+begin
+  insert into public.gastos_folio_contador as c (anio, ultimo)
+  values (v_anio, 1)
+  on conflict (anio) do update set ultimo = c.ultimo + 1
+  returning c.ultimo into v_numero;
+  new.folio := 'GAS-' || v_anio || '-' || lpad(v_numero::text, greatest(5, length(v_numero::text)), '0');
+  return new;
+end
+$$;
+
+create trigger gastos_asignar_folio before insert on public.gastos
+  for each row execute function interno.gastos_asignar_folio();
+
+create function interno.gastos_validar() returns trigger
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  v_usuario record;
+begin
+  if tg_op = 'INSERT' then
+    new.creado_en := coalesce(new.creado_en, now());
+    -- Departamento y sucursal: por defecto, los del solicitante.
+    if new.departamento_id is null or new.sucursal_id is null then
+      select u.departamento_id, u.sucursal_id into v_usuario
+      from public.usuarios u where u.id = new.solicitante_id;
+      if found then
+        new.departamento_id := coalesce(new.departamento_id, v_usuario.departamento_id);
+        new.sucursal_id := coalesce(new.sucursal_id, v_usuario.sucursal_id);
+      end if;
+    end if;
+  else
+    new.folio := old.folio;
+  end if;
+
+  -- Reglas de fecha solo para peticiones de usuarios (las cargas del propietario no tienen JWT).
+  if (select auth.uid()) is not null
+     and (tg_op = 'INSERT' or new.fecha_gasto is distinct from old.fecha_gasto) then
+    if new.fecha_gasto > current_date + 1 then
+      raise exception using errcode = 'OFINV', detail = 'fecha_gasto',
+        message = 'La fecha del gasto no puede ser futura.';
+    end if;
+    if new.fecha_gasto < current_date - 366 then
+      raise exception using errcode = 'OFINV', detail = 'fecha_gasto',
+        message = 'La fecha del gasto no puede tener más de un año de antigüedad.';
+    end if;
+  end if;
+
+  if new.proveedor_id is not null
+     and (tg_op = 'INSERT' or new.proveedor_id is distinct from old.proveedor_id)
+     and exists (select 1 from public.proveedores p where p.id = new.proveedor_id and not p.activo) then
+    raise exception using errcode = 'OFINV', detail = 'proveedor_id',
+      message = 'El proveedor está desactivado: elija un proveedor activo.';
+  end if;
+  return new;
+end
+$$;
+
+create trigger gastos_validar before insert or update on public.gastos
+  for each row execute function interno.gastos_validar();
+
+-- ---------------------------------------------------------------------------------------------
+-- Usuarios: rol y activo solo los cambia un administrador; siempre queda un administrador activo
+-- ---------------------------------------------------------------------------------------------
+
+create function interno.usuarios_proteger() returns trigger
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  v_uid uuid := (select auth.uid());
+begin
+  if tg_op = 'DELETE' then
+    -- Borrados pedidos por un usuario (las bajas de cuentas del propietario no tienen JWT).
+    if v_uid is not null and old.rol = 'administrador' and old.activo then
+      perform pg_advisory_xact_lock(hashtext('oficina.usuarios.administradores'));
+      if not exists (select 1 from public.usuarios u
+                     where u.rol = 'administrador' and u.activo and u.id <> old.id) then
+        raise exception using errcode = 'OFINV', detail = 'rol',
+          message = 'No se puede eliminar al último administrador activo.';
+      end if;
+    end if;
+    return old;
+  end if;
+
+  new.id := old.id;
+
+  if new.aprobador_id is not null and new.aprobador_id = new.id then
+    raise exception using errcode = 'OFINV', detail = 'aprobador_id',
+      message = 'Un usuario no puede ser su propio aprobador de gastos.';
+  end if;
+
+  if v_uid is not null and not (select interno.es_admin()) then
+    if new.rol is distinct from old.rol then
+      raise exception using errcode = 'OFPRM', detail = 'rol',
+        message = 'Solo un administrador puede cambiar el rol de un usuario.';
+    end if;
+    if new.activo is distinct from old.activo then
+      raise exception using errcode = 'OFPRM', detail = 'activo',
+        message = 'Solo un administrador puede activar o desactivar usuarios.';
+    end if;
+  end if;
+
+  if old.rol = 'administrador' and old.activo and (new.rol <> 'administrador' or not new.activo) then
+    perform pg_advisory_xact_lock(hashtext('oficina.usuarios.administradores'));
+    if not exists (select 1 from public.usuarios u
+                   where u.rol = 'administrador' and u.activo and u.id <> old.id) then
+      if new.rol <> 'administrador' then
+        raise exception using errcode = 'OFINV', detail = 'rol',
+          message = 'No se puede quitar el rol de administrador al último administrador activo.';
+      else
+        raise exception using errcode = 'OFINV', detail = 'activo',
+          message = 'No se puede desactivar al último administrador activo.';
+      end if;
+    end if;
+  end if;
+  return new;
+end
+$$;
+
+create trigger usuarios_proteger before update or delete on public.usuarios
+  for each row execute function interno.usuarios_proteger();
+
+create function interno.usuarios_validar_alta() returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  new.email := lower(btrim(new.email));
+  if new.aprobador_id is not null and new.aprobador_id = new.id then
+    raise exception using errcode = 'OFINV', detail = 'aprobador_id',
+      message = 'Un usuario no puede ser su propio aprobador de gastos.';
+  end if;
+  return new;
+end
+$$;
+
+create trigger usuarios_validar_alta before insert on public.usuarios
+  for each row execute function interno.usuarios_validar_alta();

@@ -1,0 +1,218 @@
+-- Oficina: privilegios, seguridad a nivel de fila (SPEC §4) y vistas de las listas.
+--
+-- Todo acceso de usuarios pasa por el rol `authenticated` (PostgREST en Supabase; el adaptador
+-- SQL hace `set_config('role','authenticated',true)` + request.jwt.claims). `anon` no tiene
+-- nada. Una política por orden, `to authenticated`, con `(select auth.uid())`.
+
+-- ---------------------------------------------------------------------------------------------
+-- Privilegios (Supabase concede por defecto todo a anon/authenticated: se retira y se concede
+-- solo lo necesario, columna a columna donde importa)
+-- ---------------------------------------------------------------------------------------------
+
+revoke all on all tables in schema public from public, anon, authenticated;
+revoke all on all sequences in schema public from public, anon, authenticated;
+revoke execute on all functions in schema interno from public, anon, authenticated;
+
+grant usage on schema public to authenticated, service_role;
+grant usage on schema interno to authenticated, service_role;
+grant execute on function
+  interno.rol_actual(), interno.es_admin(), interno.departamento_actual(), interno.departamentos_a_cargo()
+  to authenticated, service_role;
+
+grant select, delete on public.departamentos, public.sucursales, public.proveedores to authenticated;
+grant insert (id, nombre, codigo, departamento_padre_id, responsable_id, centro_costo,
+              presupuesto_mensual, activo, notas),
+      update (nombre, codigo, departamento_padre_id, responsable_id, centro_costo,
+              presupuesto_mensual, activo, notas)
+  on public.departamentos to authenticated;
+grant insert (id, nombre, codigo, direccion, ciudad, provincia, codigo_postal, pais, telefono,
+              email, responsable_id, activo),
+      update (nombre, codigo, direccion, ciudad, provincia, codigo_postal, pais, telefono,
+              email, responsable_id, activo)
+  on public.sucursales to authenticated;
+grant insert (id, razon_social, nombre_comercial, tipo_persona, pais, nif, email, telefono,
+              sitio_web, direccion, ciudad, provincia, codigo_postal, iban, categoria, activo, notas),
+      update (razon_social, nombre_comercial, tipo_persona, pais, nif, email, telefono,
+              sitio_web, direccion, ciudad, provincia, codigo_postal, iban, categoria, activo, notas)
+  on public.proveedores to authenticated;
+
+-- usuarios: las altas las crea el disparador de auth.users; email e id nunca se editan aquí.
+grant select, delete on public.usuarios to authenticated;
+grant update (nombre, apellidos, rol, departamento_id, sucursal_id, aprobador_id, puesto,
+              telefono, activo)
+  on public.usuarios to authenticated;
+
+-- gastos: estado, folio, aprobación y pago solo cambian con las funciones del flujo.
+grant select, delete on public.gastos to authenticated;
+grant insert (id, descripcion, fecha_gasto, categoria, importe, importe_impuestos, metodo_pago,
+              proveedor_id, numero_factura, solicitante_id, departamento_id, sucursal_id, notas),
+      update (descripcion, fecha_gasto, categoria, importe, importe_impuestos, metodo_pago,
+              proveedor_id, numero_factura, solicitante_id, departamento_id, sucursal_id, notas)
+  on public.gastos to authenticated;
+
+grant select on public.historial to authenticated;
+
+-- service_role (solo Supabase, clave de servidor): como en Supabase, todo.
+grant all on all tables in schema public to service_role;
+grant all on all sequences in schema public to service_role;
+
+-- ---------------------------------------------------------------------------------------------
+-- RLS
+-- ---------------------------------------------------------------------------------------------
+
+alter table public.departamentos enable row level security;
+alter table public.sucursales enable row level security;
+alter table public.usuarios enable row level security;
+alter table public.proveedores enable row level security;
+alter table public.gastos enable row level security;
+alter table public.historial enable row level security;
+alter table public.gastos_folio_contador enable row level security; -- sin políticas: nadie
+
+-- departamentos: ver, cualquier usuario activo; cambiar, administrador.
+create policy departamentos_select on public.departamentos for select to authenticated
+  using ((select interno.rol_actual()) is not null);
+create policy departamentos_insert on public.departamentos for insert to authenticated
+  with check ((select interno.es_admin()));
+create policy departamentos_update on public.departamentos for update to authenticated
+  using ((select interno.es_admin()))
+  with check ((select interno.es_admin()));
+create policy departamentos_delete on public.departamentos for delete to authenticated
+  using ((select interno.es_admin()));
+
+-- sucursales: igual que departamentos.
+create policy sucursales_select on public.sucursales for select to authenticated
+  using ((select interno.rol_actual()) is not null);
+create policy sucursales_insert on public.sucursales for insert to authenticated
+  with check ((select interno.es_admin()));
+create policy sucursales_update on public.sucursales for update to authenticated
+  using ((select interno.es_admin()))
+  with check ((select interno.es_admin()));
+create policy sucursales_delete on public.sucursales for delete to authenticated
+  using ((select interno.es_admin()));
+
+-- proveedores: ver, activo; crear y editar, administrador o aprobador; eliminar, administrador.
+create policy proveedores_select on public.proveedores for select to authenticated
+  using ((select interno.rol_actual()) is not null);
+create policy proveedores_insert on public.proveedores for insert to authenticated
+  with check ((select interno.rol_actual()) in ('administrador', 'aprobador'));
+create policy proveedores_update on public.proveedores for update to authenticated
+  using ((select interno.rol_actual()) in ('administrador', 'aprobador'))
+  with check ((select interno.rol_actual()) in ('administrador', 'aprobador'));
+create policy proveedores_delete on public.proveedores for delete to authenticated
+  using ((select interno.es_admin()));
+
+-- usuarios: ver, activo; sin altas; editar, administrador o uno mismo (rol/activo: solo admin,
+-- lo impide interno.usuarios_proteger); eliminar, administrador.
+create policy usuarios_select on public.usuarios for select to authenticated
+  using ((select interno.rol_actual()) is not null);
+create policy usuarios_update on public.usuarios for update to authenticated
+  using ((select interno.es_admin())
+         or (id = (select auth.uid()) and (select interno.rol_actual()) is not null))
+  with check ((select interno.es_admin())
+         or (id = (select auth.uid()) and (select interno.rol_actual()) is not null));
+create policy usuarios_delete on public.usuarios for delete to authenticated
+  using ((select interno.es_admin()));
+
+-- gastos: ver, administrador todos; los propios; los asignados; un aprobador los de su
+-- departamento; el responsable los de su departamento. Crear, editar y eliminar: solo borradores,
+-- propios o (administrador) de cualquiera.
+create policy gastos_select on public.gastos for select to authenticated
+  using (
+    (select interno.rol_actual()) is not null
+    and (
+      (select interno.es_admin())
+      or solicitante_id = (select auth.uid())
+      or aprobador_id = (select auth.uid())
+      or ((select interno.rol_actual()) = 'aprobador'
+          and departamento_id = (select interno.departamento_actual()))
+      or departamento_id = any ((select interno.departamentos_a_cargo())::uuid[])
+    )
+  );
+create policy gastos_insert on public.gastos for insert to authenticated
+  with check (
+    estado = 'borrador'
+    and (select interno.rol_actual()) is not null
+    and (solicitante_id = (select auth.uid()) or (select interno.es_admin()))
+  );
+create policy gastos_update on public.gastos for update to authenticated
+  using (
+    estado = 'borrador'
+    and (select interno.rol_actual()) is not null
+    and (solicitante_id = (select auth.uid()) or (select interno.es_admin()))
+  )
+  with check (
+    estado = 'borrador'
+    and (solicitante_id = (select auth.uid()) or (select interno.es_admin()))
+  );
+create policy gastos_delete on public.gastos for delete to authenticated
+  using (
+    estado = 'borrador'
+    and (select interno.rol_actual()) is not null
+    and (solicitante_id = (select auth.uid()) or (select interno.es_admin()))
+  );
+
+-- historial: solo lectura; el de gastos sigue la visibilidad del gasto.
+create policy historial_select on public.historial for select to authenticated
+  using (
+    (select interno.rol_actual()) is not null
+    and (tabla <> 'gastos' or exists (select 1 from public.gastos g where g.id = registro_id))
+  );
+
+-- ---------------------------------------------------------------------------------------------
+-- Vistas de las listas (security_invoker: aplican la RLS de quien consulta)
+-- ---------------------------------------------------------------------------------------------
+
+create view public.departamentos_vista with (security_invoker = true) as
+select d.*,
+       p.nombre as departamento_padre_nombre,
+       nullif(btrim(concat_ws(' ', r.nombre, r.apellidos)), '') as responsable_nombre
+from public.departamentos d
+left join public.departamentos p on p.id = d.departamento_padre_id
+left join public.usuarios r on r.id = d.responsable_id;
+
+create view public.sucursales_vista with (security_invoker = true) as
+select s.*,
+       nullif(btrim(concat_ws(' ', r.nombre, r.apellidos)), '') as responsable_nombre
+from public.sucursales s
+left join public.usuarios r on r.id = s.responsable_id;
+
+create view public.proveedores_vista with (security_invoker = true) as
+select p.* from public.proveedores p;
+
+create view public.usuarios_vista with (security_invoker = true) as
+select u.*,
+       nullif(btrim(concat_ws(' ', u.nombre, u.apellidos)), '') as nombre_completo,
+       d.nombre as departamento_nombre,
+       s.nombre as sucursal_nombre,
+       nullif(btrim(concat_ws(' ', a.nombre, a.apellidos)), '') as aprobador_nombre
+from public.usuarios u
+left join public.departamentos d on d.id = u.departamento_id
+left join public.sucursales s on s.id = u.sucursal_id
+left join public.usuarios a on a.id = u.aprobador_id;
+
+create view public.gastos_vista with (security_invoker = true) as
+select g.*,
+       coalesce(nullif(btrim(p.nombre_comercial), ''), p.razon_social) as proveedor_nombre,
+       nullif(btrim(concat_ws(' ', so.nombre, so.apellidos)), '') as solicitante_nombre,
+       d.nombre as departamento_nombre,
+       s.nombre as sucursal_nombre,
+       nullif(btrim(concat_ws(' ', ap.nombre, ap.apellidos)), '') as aprobador_nombre,
+       nullif(btrim(concat_ws(' ', apr.nombre, apr.apellidos)), '') as aprobado_por_nombre
+from public.gastos g
+left join public.proveedores p on p.id = g.proveedor_id
+left join public.usuarios so on so.id = g.solicitante_id
+left join public.departamentos d on d.id = g.departamento_id
+left join public.sucursales s on s.id = g.sucursal_id
+left join public.usuarios ap on ap.id = g.aprobador_id
+left join public.usuarios apr on apr.id = g.aprobado_por_id;
+
+create view public.historial_vista with (security_invoker = true) as
+select h.*,
+       nullif(btrim(concat_ws(' ', u.nombre, u.apellidos)), '') as actor_nombre
+from public.historial h
+left join public.usuarios u on u.id = h.actor_id;
+
+revoke all on public.departamentos_vista, public.sucursales_vista, public.proveedores_vista,
+  public.usuarios_vista, public.gastos_vista, public.historial_vista from public, anon, authenticated;
+grant select on public.departamentos_vista, public.sucursales_vista, public.proveedores_vista,
+  public.usuarios_vista, public.gastos_vista, public.historial_vista to authenticated, service_role;
