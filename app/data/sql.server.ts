@@ -120,8 +120,13 @@ export function sqlStore(db: DB, userId: string): Store {
       return run(async (trx) => {
         const names = Object.keys(args).map(identifier);
         const params = sql.join(names.map((n) => sql`${sql.raw(n)} => ${args[n]}`));
-        const { rows } = await sql<{ result: T }>`select ${sql.raw(`public.${identifier(fn)}`)}(${params}) as result`.execute(trx);
-        return rows[0]?.result as T;
+        // Like PostgREST: a function returning a table gives its rows, a scalar one its value.
+        const result = await sql<Row>`select * from ${sql.raw(`public.${identifier(fn)}`)}(${params}) as r`.execute(trx);
+        const scalar = (result as unknown as { fields?: { name: string }[] }).fields;
+        const columns = Object.keys(result.rows[0] ?? {});
+        if (columns.length === 1 && columns[0] === "r") return result.rows[0]!.r as T;
+        if (!result.rows.length && scalar?.length === 1 && scalar[0]!.name === "r") return null as T;
+        return result.rows as T;
       });
     },
   };

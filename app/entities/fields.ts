@@ -23,7 +23,7 @@ export type Field = {
   label: string;
   required: boolean;
   input: FieldInput;
-  schema: z.ZodType;
+  schema: z.ZodType<any>;
   hint?: string;
   /** Shown but never written by the form (e.g. email from the account, folio from the database). */
   readOnly?: boolean;

@@ -12,11 +12,11 @@ import type { Field } from "~/entities/fields";
  */
 export function useServerForm(options: {
   id: string;
-  schema: z.ZodType;
+  schema: z.ZodType<any>;
   lastResult?: SubmissionResult<string[]> | null;
-  defaultValue?: Record<string, unknown>;
+  defaultValue?: Record<string, string | undefined>;
 }) {
-  return useForm({
+  return useForm<Record<string, any>>({
     id: options.id,
     lastResult: options.lastResult,
     defaultValue: options.defaultValue,

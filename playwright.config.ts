@@ -1,0 +1,51 @@
+import { defineConfig, devices } from "@playwright/test";
+
+/**
+ * Every journey runs twice: with JavaScript and without it. Chromium is Debian's (/usr/bin/chromium);
+ * the app runs from the production build on its own embedded Postgres with the demo data.
+ */
+const PORT = Number(process.env.E2E_PORT ?? 3210);
+export const BASE_URL = `http://127.0.0.1:${PORT}`;
+export const E2E_DATA_DIR = ".tmp/e2e-data";
+
+const chromium = {
+  ...devices["Desktop Chrome"],
+  locale: "es-ES",
+  timezoneId: "Europe/Madrid",
+  launchOptions: {
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"],
+  },
+};
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  fullyParallel: true,
+  workers: process.env.CI ? 2 : 2,
+  retries: 0,
+  timeout: 30_000,
+  expect: { timeout: 7_000 },
+  reporter: process.env.CI ? [["list"]] : [["list"]],
+  use: { baseURL: BASE_URL, trace: "retain-on-failure" },
+  projects: [
+    { name: "preparar", testMatch: /preparar\.setup\.ts/, use: chromium },
+    { name: "con-js", use: { ...chromium, javaScriptEnabled: true }, dependencies: ["preparar"] },
+    { name: "sin-js", use: { ...chromium, javaScriptEnabled: false }, dependencies: ["preparar"] },
+  ],
+  webServer: {
+    command: `rm -rf ${E2E_DATA_DIR} && tsx server.ts`,
+    url: `${BASE_URL}/healthz`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    stdout: "ignore",
+    stderr: "pipe",
+    env: {
+      PORT: String(PORT),
+      HOST: "127.0.0.1",
+      DATA_DIR: E2E_DATA_DIR,
+      NODE_ENV: "test",
+      RATE_LIMIT_LOGIN: "100000",
+      SESSION_SECRET: "e2e-secreto-de-sesion-de-al-menos-32-caracteres",
+    },
+  },
+});
