@@ -70,6 +70,7 @@ export async function listLoader(entity: Entity, { request, context }: Args) {
     options,
     can: permissions(entity, user),
     envio: crypto.randomUUID(),
+    defaults: { activo: "on", ...entity.defaults?.({ country: context.services.config.APP_COUNTRY, userId: user.id }) },
   });
 }
 
@@ -110,7 +111,7 @@ export async function createAction(entity: Entity, { request, context }: Args) {
   if (!puede(entity.permisos, "crear", user)) forbidden();
   const formData = await request.formData();
   return once(formData.get("_envio"), async () => {
-    const submission = parseWithZod(formData, { schema: formSchema(entity.fields) });
+    const submission = parseWithZod(formData, { schema: formSchema(entity.fields, entity.refine) });
     if (submission.status !== "success") return json({ result: submission.reply() }, { status: 400 });
     try {
       const row = await store.insert<Row>(entity.table, submission.value);
@@ -179,7 +180,7 @@ export async function recordAction(entity: Entity, { request, context, params }:
 
   if (intent !== "guardar") throw json({ message: "Acción desconocida." }, { status: 400 });
   if (!puede(entity.permisos, "editar", user)) forbidden();
-  const submission = parseWithZod(formData, { schema: formSchema(entity.fields) });
+  const submission = parseWithZod(formData, { schema: formSchema(entity.fields, entity.refine) });
   if (submission.status !== "success") return json({ result: submission.reply() }, { status: 400 });
   if (!version.success) return json({ result: submission.reply({ formErrors: ["Falta la versión del registro: recargue la página."] }) }, { status: 400 });
   try {

@@ -1,3 +1,4 @@
+import type { z } from "zod";
 import type { Permisos } from "~/auth/permissions";
 import type { Field, Option } from "./fields";
 
@@ -44,6 +45,10 @@ export type Entity = {
   /** How a record is named in headings and in other records' selects. */
   labelColumn: string;
   permisos: Permisos;
+  /** Rules across fields (e.g. the NIF format depends on the country); add issues with `path: [field]`. */
+  refine?: (values: Record<string, any>, ctx: z.RefinementCtx) => void;
+  /** Initial values of the «Nuevo …» form. */
+  defaults?: (ctx: { country: string; userId: string }) => Record<string, string>;
 };
 
 export function capitalize(s: string) {

@@ -159,7 +159,11 @@ export function date(name: string, label: string, o: Common = {}): Field {
   return { name, label, required: Boolean(o.required), hint: o.hint, input: { type: "date" }, schema: o.required ? schema : optional(schema) };
 }
 
-/** The zod object for a form made of `fields` (read-only fields are never accepted from the form). */
-export function formSchema(fields: readonly Field[]) {
-  return z.object(Object.fromEntries(fields.filter((f) => !f.readOnly).map((f) => [f.name, f.schema])));
+/**
+ * The zod object for a form made of `fields` (read-only fields are never accepted from the form;
+ * unknown ones such as `rol` smuggled into a profile form are dropped), plus cross-field rules.
+ */
+export function formSchema(fields: readonly Field[], refine?: (values: Record<string, any>, ctx: z.RefinementCtx) => void) {
+  const schema = z.object(Object.fromEntries(fields.filter((f) => !f.readOnly).map((f) => [f.name, f.schema])));
+  return refine ? schema.superRefine(refine) : schema;
 }

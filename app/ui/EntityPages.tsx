@@ -13,7 +13,14 @@ import { csvHref, DataTable, FilterForm, Pagination } from "./lists";
 
 type Row = Record<string, unknown> & { id: string; version: number };
 type Can = { crear: boolean; editar: boolean; eliminar: boolean };
-type ListData = { state: ListState; result: { rows: Row[]; total: number; estimated: boolean }; options: Options; can: Can; envio: string };
+type ListData = {
+  state: ListState;
+  result: { rows: Row[]; total: number; estimated: boolean; sums: Record<string, string> };
+  options: Options;
+  can: Can;
+  envio: string;
+  defaults: Record<string, string>;
+};
 type RecordData = { record: Row; history: any[]; options: Options; can: Can; volver: string; confirmDelete: boolean };
 type ActionData = { result?: SubmissionResult<string[]>; current?: Row; deleteError?: string } | undefined;
 
@@ -26,7 +33,7 @@ export function pageTitle(...parts: (string | undefined)[]) {
 }
 
 export function EntityListPage({ entity, children }: { entity: Entity; children?: ReactNode }) {
-  const { state, result, options, can, envio } = useLoaderData<ListData>();
+  const { state, result, options, can, envio, defaults } = useLoaderData<ListData>();
   const formats = useFormats();
   const location = useLocation();
   const here = location.pathname + location.search;
@@ -82,19 +89,19 @@ export function EntityListPage({ entity, children }: { entity: Entity; children?
         </div>
       )}
       {children}
-      {can.crear ? <CreateForm entity={entity} options={options} envio={envio} /> : null}
+      {can.crear ? <CreateForm entity={entity} options={options} envio={envio} defaults={defaults} /> : null}
     </>
   );
 }
 
-function CreateForm({ entity, options, envio }: { entity: Entity; options: Options; envio: string }) {
+function CreateForm({ entity, options, envio, defaults }: { entity: Entity; options: Options; envio: string; defaults: Record<string, string> }) {
   const actionData = useActionData<ActionData>();
   const navigation = useNavigation();
   const [form, fields] = useServerForm({
     id: `nuevo-${entity.table}`,
-    schema: formSchema(entity.fields),
+    schema: formSchema(entity.fields, entity.refine),
     lastResult: actionData?.result,
-    defaultValue: { activo: "on" },
+    defaultValue: defaults,
   });
   const busy = navigation.state === "submitting" && navigation.formData?.get("_envio") === envio;
   return (
@@ -172,7 +179,7 @@ function EditForm({ entity, record, options, actionData, volver }: { entity: Ent
   const navigation = useNavigation();
   const [form, fields] = useServerForm({
     id: `editar-${entity.table}`,
-    schema: formSchema(entity.fields),
+    schema: formSchema(entity.fields, entity.refine),
     lastResult: actionData?.result,
     defaultValue: toFormValues(entity.fields, record),
   });
