@@ -216,6 +216,7 @@ create table public.gastos_folio_contador (
 -- Índices: filtros y orden de las listas, claves foráneas (y políticas RLS), búsqueda (trigramas)
 -- ---------------------------------------------------------------------------------------------
 
+create index departamentos_nombre_idx on public.departamentos (nombre);
 create index departamentos_departamento_padre_id_idx on public.departamentos (departamento_padre_id);
 create index departamentos_responsable_id_idx on public.departamentos (responsable_id);
 create index departamentos_activo_idx on public.departamentos (activo);
@@ -223,6 +224,7 @@ create index departamentos_creado_en_idx on public.departamentos (creado_en);
 create index departamentos_nombre_trgm_idx on public.departamentos using gin (nombre extensions.gin_trgm_ops);
 create index departamentos_codigo_trgm_idx on public.departamentos using gin (codigo extensions.gin_trgm_ops);
 
+create index sucursales_nombre_idx on public.sucursales (nombre);
 create index sucursales_responsable_id_idx on public.sucursales (responsable_id);
 create index sucursales_activo_idx on public.sucursales (activo);
 create index sucursales_pais_ciudad_idx on public.sucursales (pais, ciudad);
@@ -232,6 +234,7 @@ create index sucursales_nombre_trgm_idx on public.sucursales using gin (nombre e
 create index sucursales_codigo_trgm_idx on public.sucursales using gin (codigo extensions.gin_trgm_ops);
 create index sucursales_ciudad_trgm_idx on public.sucursales using gin (ciudad extensions.gin_trgm_ops);
 
+create index usuarios_nombre_idx on public.usuarios (nombre, apellidos);
 create index usuarios_lower_nombre_idx on public.usuarios (lower(nombre), lower(apellidos));
 create index usuarios_lower_apellidos_idx on public.usuarios (lower(apellidos));
 create index usuarios_departamento_id_idx on public.usuarios (departamento_id);
@@ -244,6 +247,7 @@ create index usuarios_nombre_trgm_idx on public.usuarios using gin (nombre exten
 create index usuarios_apellidos_trgm_idx on public.usuarios using gin (apellidos extensions.gin_trgm_ops);
 create index usuarios_email_trgm_idx on public.usuarios using gin (email extensions.gin_trgm_ops);
 
+create index proveedores_razon_social_idx on public.proveedores (razon_social);
 create index proveedores_lower_razon_social_idx on public.proveedores (lower(razon_social));
 create index proveedores_lower_nombre_comercial_idx on public.proveedores (lower(nombre_comercial));
 create index proveedores_categoria_idx on public.proveedores (categoria);
@@ -511,7 +515,17 @@ begin
       message = 'Un usuario no puede ser su propio aprobador de gastos.';
   end if;
 
+  -- Quien no es administrador no cambia rol ni activo (ni los suyos), ni tampoco su departamento
+  -- ni su aprobador: de ellos dependen qué gastos ve y quién aprueba los suyos.
   if v_uid is not null and not (select interno.es_admin()) then
+    if new.departamento_id is distinct from old.departamento_id then
+      raise exception using errcode = 'OFPRM', detail = 'departamento_id',
+        message = 'Solo un administrador puede cambiar el departamento de un usuario.';
+    end if;
+    if new.aprobador_id is distinct from old.aprobador_id then
+      raise exception using errcode = 'OFPRM', detail = 'aprobador_id',
+        message = 'Solo un administrador puede cambiar el aprobador de gastos de un usuario.';
+    end if;
     if new.rol is distinct from old.rol then
       raise exception using errcode = 'OFPRM', detail = 'rol',
         message = 'Solo un administrador puede cambiar el rol de un usuario.';

@@ -396,52 +396,52 @@ $$;
 
 -- ---------------------------------------------------------------------------------------------
 -- Referencias: qué impide eliminar un registro («tiene N gastos asociados»).
--- Solo filas con total > 0; sin filas = se puede eliminar.
+-- Devuelve un array jsonb [{"tabla": "gastos", "total": 2}, …] solo con totales > 0 ([] = se
+-- puede eliminar). jsonb y no `returns table` para que `rpc` dé lo mismo por PostgREST que por
+-- `select public.referencias(...)` en el adaptador SQL. Cuenta todas las filas (también las que
+-- el usuario no ve): solo revela un número. Solo para usuarios activos.
 -- ---------------------------------------------------------------------------------------------
 
-create function public.referencias(p_tabla text, p_id uuid)
-returns table (tabla text, total bigint)
+create function public.referencias(p_tabla text, p_id uuid) returns jsonb
 language plpgsql stable security definer
 set search_path = ''
 as $$
+declare
+  v_cuentas jsonb;
 begin
   if (select interno.rol_actual()) is null then
     raise exception using errcode = 'OFPRM', detail = '',
       message = 'Su usuario no está activo o la sesión no es válida.';
   end if;
   if p_tabla = 'departamentos' then
-    return query
-      select r.t, r.n from (values
-        ('gastos', (select count(*) from public.gastos g where g.departamento_id = p_id)),
-        ('usuarios', (select count(*) from public.usuarios u where u.departamento_id = p_id)),
-        ('departamentos', (select count(*) from public.departamentos d where d.departamento_padre_id = p_id))
-      ) as r (t, n) where r.n > 0;
+    v_cuentas := jsonb_build_array(
+      jsonb_build_object('tabla', 'gastos', 'total', (select count(*) from public.gastos g where g.departamento_id = p_id)),
+      jsonb_build_object('tabla', 'usuarios', 'total', (select count(*) from public.usuarios u where u.departamento_id = p_id)),
+      jsonb_build_object('tabla', 'departamentos', 'total', (select count(*) from public.departamentos d where d.departamento_padre_id = p_id)));
   elsif p_tabla = 'sucursales' then
-    return query
-      select r.t, r.n from (values
-        ('gastos', (select count(*) from public.gastos g where g.sucursal_id = p_id)),
-        ('usuarios', (select count(*) from public.usuarios u where u.sucursal_id = p_id))
-      ) as r (t, n) where r.n > 0;
+    v_cuentas := jsonb_build_array(
+      jsonb_build_object('tabla', 'gastos', 'total', (select count(*) from public.gastos g where g.sucursal_id = p_id)),
+      jsonb_build_object('tabla', 'usuarios', 'total', (select count(*) from public.usuarios u where u.sucursal_id = p_id)));
   elsif p_tabla = 'proveedores' then
-    return query
-      select r.t, r.n from (values
-        ('gastos', (select count(*) from public.gastos g where g.proveedor_id = p_id))
-      ) as r (t, n) where r.n > 0;
+    v_cuentas := jsonb_build_array(
+      jsonb_build_object('tabla', 'gastos', 'total', (select count(*) from public.gastos g where g.proveedor_id = p_id)));
   elsif p_tabla = 'usuarios' then
-    return query
-      select r.t, r.n from (values
-        ('gastos', (select count(*) from public.gastos g
-                     where g.solicitante_id = p_id or g.aprobador_id = p_id or g.aprobado_por_id = p_id)),
-        ('usuarios', (select count(*) from public.usuarios u where u.aprobador_id = p_id)),
-        ('departamentos', (select count(*) from public.departamentos d where d.responsable_id = p_id)),
-        ('sucursales', (select count(*) from public.sucursales s where s.responsable_id = p_id))
-      ) as r (t, n) where r.n > 0;
+    v_cuentas := jsonb_build_array(
+      jsonb_build_object('tabla', 'gastos', 'total', (select count(*) from public.gastos g
+        where g.solicitante_id = p_id or g.aprobador_id = p_id or g.aprobado_por_id = p_id)),
+      jsonb_build_object('tabla', 'usuarios', 'total', (select count(*) from public.usuarios u where u.aprobador_id = p_id)),
+      jsonb_build_object('tabla', 'departamentos', 'total', (select count(*) from public.departamentos d where d.responsable_id = p_id)),
+      jsonb_build_object('tabla', 'sucursales', 'total', (select count(*) from public.sucursales s where s.responsable_id = p_id)));
   elsif p_tabla = 'gastos' then
-    return;
+    v_cuentas := '[]'::jsonb;
   else
     raise exception using errcode = 'OFINV', detail = '',
       message = 'Tabla desconocida: ' || coalesce(p_tabla, '');
   end if;
+  return coalesce(
+    (select jsonb_agg(e order by ord) from jsonb_array_elements(v_cuentas) with ordinality as x (e, ord)
+     where (e ->> 'total')::bigint > 0),
+    '[]'::jsonb);
 end
 $$;
 

@@ -198,6 +198,12 @@ describe("usuarios", () => {
     expect([activo.code, activo.detail]).toEqual(["OFPRM", "activo"]);
     const email = await pgError(asUser(db, u.empleado, (q) => q("update usuarios set email = 'otro@example.com' where id = $1", [u.empleado])));
     expect(email.code).toBe("42501");
+    const depto = await pgError(asUser(db, u.aprobador, (q) => q("update usuarios set departamento_id = $2 where id = $1", [u.aprobador, dep.compras])));
+    expect([depto.code, depto.detail]).toEqual(["OFPRM", "departamento_id"]);
+    const apro = await pgError(asUser(db, u.empleado, (q) => q("update usuarios set aprobador_id = $2 where id = $1", [u.empleado, u.aprobador])));
+    expect([apro.code, apro.detail]).toEqual(["OFPRM", "aprobador_id"]);
+    // Sending the unchanged values back (a full profile form) is fine.
+    expect(await change(u.empleado, "update usuarios set departamento_id = departamento_id, aprobador_id = aprobador_id, nombre = 'Elena' where id = $1", [u.empleado])).toBe(1);
     const inactivo = await change(u.inactivo, "update usuarios set puesto = 'x' where id = $1", [u.inactivo]);
     expect(inactivo).toBe(0);
 
@@ -208,6 +214,8 @@ describe("usuarios", () => {
   it("el administrador cambia rol y activo de otros y elimina", async () => {
     expect(await change(u.admin, "update usuarios set rol = 'aprobador' where id = $1", [u.jefe])).toBe(1);
     expect(await change(u.admin, "update usuarios set rol = 'empleado' where id = $1", [u.jefe])).toBe(1);
+    expect(await change(u.admin, "update usuarios set activo = false, departamento_id = $2 where id = $1", [u.jefe, dep.ventas])).toBe(1);
+    expect(await change(u.admin, "update usuarios set activo = true, departamento_id = $2 where id = $1", [u.jefe, dep.direccion])).toBe(1);
     expect(await change(u.empleado, "delete from usuarios where id = $1", [u.jefe])).toBe(0);
     const extra = await createUser(db, { email: "temporal@example.com" });
     expect(await change(u.aprobador, "delete from usuarios where id = $1", [extra])).toBe(0);
@@ -597,9 +605,9 @@ describe("gastos: flujo", () => {
   });
 
   it("referencias() exige un usuario activo", async () => {
-    expect((await pgError(asUser(db, u.inactivo, (q) => q("select * from referencias('usuarios', $1)", [u.empleado])))).code).toBe("OFPRM");
-    const { rows } = await asUser(db, u.empleado, (q) => q("select * from referencias('usuarios', $1) order by tabla", [u.responsable]));
-    expect(rows).toEqual(expect.arrayContaining([{ tabla: "departamentos", total: "1" }]));
+    expect((await pgError(asUser(db, u.inactivo, (q) => q("select public.referencias('usuarios', $1)", [u.empleado])))).code).toBe("OFPRM");
+    const { rows } = await asUser(db, u.empleado, (q) => q("select public.referencias('usuarios', $1) as r", [u.responsable]));
+    expect(rows[0].r).toEqual(expect.arrayContaining([{ tabla: "departamentos", total: 1 }, { tabla: "gastos", total: expect.any(Number) }]));
   });
 });
 

@@ -257,11 +257,14 @@ describe("restricciones", () => {
     const err = await pgError(db.query("delete from departamentos where id = $1", [d.id]));
     expect(err.code).toBe("23503");
     expect(err.constraint).toBe("gastos_departamento_id_fkey");
-    const { rows } = await asUser(db, empleado, (q) => q("select * from referencias('departamentos', $1)", [d.id]));
-    expect(rows).toEqual([{ tabla: "gastos", total: "2" }]);
+    // Called the way both store adapters call an rpc: one jsonb value.
+    const { rows } = await asUser(db, empleado, (q) => q("select public.referencias(p_tabla => 'departamentos', p_id => $1) as r", [d.id]));
+    expect(rows[0].r).toEqual([{ tabla: "gastos", total: 2 }]);
     const libre = await insertDepartamento("Sin uso", "LIBRE");
-    const { rows: none } = await asUser(db, empleado, (q) => q("select * from referencias('departamentos', $1)", [libre.id]));
-    expect(none).toEqual([]);
+    const { rows: none } = await asUser(db, empleado, (q) => q("select public.referencias('departamentos', $1) as r", [libre.id]));
+    expect(none[0].r).toEqual([]);
+    const unknown = await pgError(asUser(db, empleado, (q) => q("select public.referencias('auth.users', $1)", [libre.id])));
+    expect(unknown.code).toBe("OFINV");
   });
 
   it("un usuario no puede ser su propio aprobador (OFINV aprobador_id)", async () => {
