@@ -33,7 +33,7 @@ export default defineConfig({
     { name: "sin-js", use: { ...chromium, javaScriptEnabled: false }, dependencies: ["preparar"] },
   ],
   webServer: {
-    command: `rm -rf ${E2E_DATA_DIR} && tsx server.ts`,
+    command: `rm -rf ${E2E_DATA_DIR} && tsx --import ./app/instrument.server.ts server.ts`,
     url: `${BASE_URL}/healthz`,
     timeout: 120_000,
     reuseExistingServer: false,

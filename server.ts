@@ -1,4 +1,5 @@
 import { createRequestHandler } from "@remix-run/express";
+import * as Sentry from "@sentry/remix";
 import type { ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
@@ -11,6 +12,7 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from "./app/data/embedde
 import { migrate } from "./app/data/migrate.server";
 import { backendKind, loadEnv, type Config } from "./app/lib/env.server";
 import { withErrorDigests } from "./app/lib/errors.server";
+import { mountMonitoring } from "./app/lib/monitoring.server";
 import { sqlServices, type Services } from "./app/services.server";
 
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -46,7 +48,8 @@ async function main() {
     services = sqlBackend;
   }
 
-  const build = withErrorDigests((await import(pathToFileURL(path.resolve("build/index.js")).href)) as ServerBuild);
+  const reportToSentry = config.SENTRY_DSN ? (error: unknown) => Sentry.captureException(error) : undefined;
+  const build = withErrorDigests((await import(pathToFileURL(path.resolve("build/index.js")).href)) as ServerBuild, reportToSentry);
   const app = express();
   app.disable("x-powered-by");
   if (config.TRUST_PROXY) app.set("trust proxy", config.TRUST_PROXY);
@@ -95,6 +98,8 @@ async function main() {
   });
   app.use(["/login", "/signup-confirmation", "/auth/confirm"], limitAccounts);
 
+  mountMonitoring(app, config.SENTRY_DSN);
+
   app.get("/healthz", async (_req, res) => {
     try {
       await services.ping();
@@ -112,6 +117,13 @@ async function main() {
       getLoadContext: (req, res) => ({ services, cspNonce: res.locals.cspNonce as string, clientIp: req.ip ?? "", setCookies: [] }),
     }),
   );
+
+  // Body-parser refusals (too large, malformed) answer plainly: never an HTML stack trace.
+  app.use((error: { status?: number; type?: string }, _req: Request, res: Response, _next: NextFunction) => {
+    const status = error.status && error.status >= 400 && error.status < 500 ? error.status : 500;
+    if (status === 500) console.error(error);
+    res.status(status).type("text/plain; charset=utf-8").send(status === 413 ? "El envío es demasiado grande." : "Petición no válida.");
+  });
 
   const server = app.listen(config.PORT, config.HOST, () => {
     console.info(`Oficina escuchando en http://${config.HOST === "0.0.0.0" ? "localhost" : config.HOST}:${config.PORT}`);

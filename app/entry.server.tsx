@@ -1,6 +1,7 @@
 import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable, type AppLoadContext, type EntryContext, type HandleDataRequestFunction } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
+import * as Sentry from "@sentry/remix";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceContext } from "~/ui/nonce";
@@ -50,3 +51,10 @@ export const handleDataRequest: HandleDataRequestFunction = (response, { context
   for (const cookie of context.setCookies) response.headers.append("Set-Cookie", cookie);
   return response;
 };
+
+/** Errors while rendering (loader and action errors already carry a digest: lib/errors.server.ts). */
+export function handleError(error: unknown, { request }: { request: Request }) {
+  if (request.signal.aborted) return;
+  Sentry.sentryHandleError(error, { request } as never);
+  console.error(error);
+}

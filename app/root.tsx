@@ -12,7 +12,7 @@ import {
   useRouteError,
   useRouteLoaderData,
 } from "@remix-run/react";
-import type { ReactNode } from "react";
+import { useEffect, useState, type ReactNode } from "react";
 import { currentUser } from "~/auth/session.server";
 import { Flash } from "~/ui/Flash";
 import { useNonce } from "~/ui/nonce";
@@ -25,11 +25,12 @@ export const links = () => [
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const signed = await currentUser(request, context);
   const { flash, setCookie } = await context.services.flash.take(request);
-  const { APP_LOCALE: locale, APP_CURRENCY: currency } = context.services.config;
+  const { APP_LOCALE: locale, APP_CURRENCY: currency, SENTRY_DSN: dsn, SENTRY_ENVIRONMENT: environment, SENTRY_RELEASE: release } = context.services.config;
   const headers = new Headers();
   if (setCookie) headers.append("Set-Cookie", setCookie);
   const user = signed && { id: signed.user.id, nombre: signed.user.nombre, apellidos: signed.user.apellidos, rol: signed.user.rol };
-  return json({ user, flash, formats: { locale, currency } }, { headers });
+  const sentry = dsn ? { dsn, environment, release } : null;
+  return json({ user, flash, formats: { locale, currency }, sentry }, { headers });
 }
 
 export type RootData = typeof loader;
@@ -94,6 +95,10 @@ export function Layout({ children }: { children: ReactNode }) {
           {data?.flash ? <Flash flash={data.flash} /> : null}
           {children}
         </main>
+        {data?.sentry ? (
+          // Read by entry.client before hydration; `<` escaped so no value can close the script.
+          <script nonce={nonce} dangerouslySetInnerHTML={{ __html: `window.ENV=${JSON.stringify({ sentry: data.sentry }).replace(/</g, "\\u003c")}` }} />
+        ) : null}
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>
@@ -131,7 +136,8 @@ export function ErrorBoundary() {
     );
   }
   const server = isRouteErrorResponse(error) || (error instanceof Error && error.message === "Unexpected Server Error");
-  const digest = isRouteErrorResponse(error) ? error.data?.digest : (error as { digest?: string } | null)?.digest;
+  const browserDigest = useBrowserDigest(server ? null : error);
+  const digest = isRouteErrorResponse(error) ? error.data?.digest : browserDigest;
   return (
     <ErrorScreen title="Error" heading={`Error de la aplicación: se produjo una excepción en ${server ? "el servidor" : "el navegador"}`}>
       {digest ? (
@@ -142,6 +148,26 @@ export function ErrorBoundary() {
       <p>Si el problema continúa, comunique el código al equipo de soporte.</p>
     </ErrorScreen>
   );
+}
+
+/**
+ * An error raised in the browser gets its digest here: the Sentry event id when Sentry is on
+ * (the SDK is loaded only then), otherwise an id logged with the error in the console.
+ */
+function useBrowserDigest(error: unknown) {
+  const [digest, setDigest] = useState<string>();
+  useEffect(() => {
+    if (!error) return;
+    const sentry = (window as { ENV?: { sentry?: unknown } }).ENV?.sentry;
+    if (sentry) {
+      import("@sentry/remix").then((S) => setDigest(S.captureRemixErrorBoundaryError(error)));
+    } else {
+      const id = Math.random().toString(16).slice(2, 10);
+      console.error(`[error ${id}]`, error);
+      setDigest(id);
+    }
+  }, [error]);
+  return digest;
 }
 
 function ErrorScreen({ title, heading, children }: { title: string; heading: string; children: ReactNode }) {

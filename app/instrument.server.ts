@@ -1,0 +1,25 @@
+/**
+ * Loaded before anything else (`tsx --import ./app/instrument.server.ts server.ts`) so Sentry can
+ * hook into the server from the start. With no SENTRY_DSN nothing is initialised and nothing
+ * touches the network.
+ */
+import * as Sentry from "@sentry/remix";
+import { loadEnv } from "./lib/env.server";
+import { scrubEvent } from "./lib/sentry-scrub";
+
+let dsn: string | undefined;
+try {
+  const config = loadEnv();
+  dsn = config.SENTRY_DSN;
+  if (dsn)
+    Sentry.init({
+      dsn,
+      environment: config.SENTRY_ENVIRONMENT,
+      release: config.SENTRY_RELEASE,
+      sendDefaultPii: false,
+      tracesSampleRate: 0,
+      beforeSend: scrubEvent,
+    });
+} catch {
+  // A bad configuration is reported by server.ts with a clear message; nothing to do here.
+}
