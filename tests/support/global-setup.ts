@@ -16,7 +16,8 @@ declare module "vitest" {
 }
 
 export default async function setup(project: TestProject) {
-  const dir = path.resolve(".tmp/vitest-postgres");
+  // One directory per run, so two runs at once (a developer and CI, two terminals) never collide.
+  const dir = path.resolve(`.tmp/vitest-postgres-${process.pid}`);
   rmSync(dir, { recursive: true, force: true });
   const server = await startEmbeddedPostgres(dir, { fsync: false });
   const admin = new pg.Client({ connectionString: server.url });
