@@ -124,6 +124,51 @@ describe("objetos del esquema", () => {
   });
 });
 
+describe("compatibilidad con Supabase (supabase/compat)", () => {
+  it("auth.uid(), auth.role() y auth.jwt() leen los claims como en Supabase, con el respaldo heredado", async () => {
+    await db.query("begin");
+    try {
+      const none = await db.query("select auth.uid() as uid, auth.role() as role, auth.jwt() as jwt");
+      expect(none.rows[0]).toEqual({ uid: null, role: null, jwt: null });
+      await db.query("select set_config('request.jwt.claims', $1, true)", [JSON.stringify({ sub: admin, role: "authenticated", email: "ana@example.com" })]);
+      const { rows } = await db.query("select auth.uid() as uid, auth.role() as role, auth.email() as email, auth.jwt() ->> 'sub' as sub");
+      expect(rows[0]).toEqual({ uid: admin, role: "authenticated", email: "ana@example.com", sub: admin });
+      await db.query("select set_config('request.jwt.claim.sub', $1, true)", [empleado]);
+      expect((await db.query("select auth.uid() as uid")).rows[0].uid).toBe(empleado);
+    } finally {
+      await db.query("rollback");
+    }
+  });
+
+  it("roles de la API sin login; service_role salta la RLS; authenticated no toca auth.*", async () => {
+    const { rows } = await db.query(
+      "select rolname, rolcanlogin, rolbypassrls from pg_roles where rolname in ('anon', 'authenticated', 'service_role') order by rolname",
+    );
+    expect(rows).toEqual([
+      { rolname: "anon", rolcanlogin: false, rolbypassrls: false },
+      { rolname: "authenticated", rolcanlogin: false, rolbypassrls: false },
+      { rolname: "service_role", rolcanlogin: false, rolbypassrls: true },
+    ]);
+    const { rows: privs } = await db.query(
+      `select table_name, privilege_type from information_schema.role_table_grants
+       where table_schema = 'auth' and grantee in ('anon', 'authenticated', 'PUBLIC')`,
+    );
+    expect(privs).toEqual([]);
+  });
+
+  it("auth.users guarda el correo en minúsculas y las sesiones caen con la cuenta", async () => {
+    const { rows } = await db.query("insert into auth.users (email) values ('  Mixto@Example.COM ') returning id, email");
+    expect(rows[0].email).toBe("mixto@example.com");
+    await db.query("insert into auth.local_sessions (token_hash, user_id, expires_at) values ('h1', $1, now() + interval '1 day')", [rows[0].id]);
+    await db.query("insert into auth.local_tokens (token_hash, user_id, kind, expires_at) values ('t1', $1, 'confirm', now() + interval '1 day')", [rows[0].id]);
+    const kind = await pgError(db.query("insert into auth.local_tokens (token_hash, user_id, kind, expires_at) values ('t2', $1, 'otro', now())", [rows[0].id]));
+    expect(kind.code).toBe("23514");
+    await db.query("delete from auth.users where id = $1", [rows[0].id]);
+    expect((await db.query("select count(*)::int as n from auth.local_sessions")).rows[0].n).toBe(0);
+    expect((await db.query("select count(*)::int as n from auth.local_tokens")).rows[0].n).toBe(0);
+  });
+});
+
 describe("folio de los gastos", () => {
   it("lo asigna la base de datos como GAS-AAAA-NNNNN, por año de creado_en, ignorando el enviado", async () => {
     const a = await insertGasto({ creado_en: "2024-03-01T10:00:00Z", folio: "MIO-1" });
