@@ -170,5 +170,7 @@ function applyFilter<Q extends { where: (...args: any[]) => Q }>(q: Q, { column,
       return q.where(col, "is", null);
     case "not_null":
       return q.where(col, "is not", null);
+    case "ilike":
+      return q.where(sql`${sql.ref(col)}::text`, "ilike", `%${String(value).replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
   }
 }

@@ -5,7 +5,8 @@
  */
 export type Row = Record<string, unknown>;
 
-export type FilterOp = "eq" | "neq" | "gt" | "gte" | "lt" | "lte" | "in" | "is_null" | "not_null";
+/** `ilike`: case-insensitive substring match of a text value (the adapter escapes `%` and `_`). */
+export type FilterOp = "eq" | "neq" | "gt" | "gte" | "lt" | "lte" | "in" | "is_null" | "not_null" | "ilike";
 export type Filter = { column: string; op: FilterOp; value?: unknown };
 
 export type ListQuery = {

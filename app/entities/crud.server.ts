@@ -3,14 +3,14 @@ import { json, redirect, type AppLoadContext } from "@remix-run/node";
 import { z } from "zod";
 import { puede, type Accion } from "~/auth/permissions";
 import { requireUser, type Signed } from "~/auth/session.server";
-import { Conflict, Forbidden, Invalid, NotFound, Referenced, type Row, type Store } from "~/data/store";
+import { Conflict, Forbidden, Invalid, NotFound, Referenced, type Filter, type Row, type Store } from "~/data/store";
 import { CSV_BOM, csvLine } from "~/lib/csv";
 import { formatValue, type Formats } from "~/lib/format";
 import { parseListState, toListQuery, type ListState } from "~/lib/list-query";
 import { once } from "~/lib/once.server";
 import { safeRedirect } from "~/lib/safe-redirect";
-import { capitalize, done, type Entity } from "./entity";
-import { formSchema, type Option } from "./fields";
+import { capitalize, done, entitySchema, type Entity } from "./entity";
+import type { Option } from "./fields";
 import { OPTION_SOURCES } from "./index";
 
 /**
@@ -33,12 +33,25 @@ export function formats(context: AppLoadContext): Formats {
   return { locale: context.services.config.APP_LOCALE, currency: context.services.config.APP_CURRENCY };
 }
 
-export function permissions(entity: Entity, user: Signed["user"]): Record<Accion, boolean> {
-  return { crear: puede(entity.permisos, "crear", user), editar: puede(entity.permisos, "editar", user), eliminar: puede(entity.permisos, "eliminar", user) };
+/** What the user may do; on a record page `entity.acceso` (if any) decides editar/eliminar for that record. */
+export function permissions(entity: Entity, user: Signed["user"], recordId?: string): Record<Accion, boolean> {
+  const can = { crear: puede(entity.permisos, "crear", user), editar: puede(entity.permisos, "editar", user), eliminar: puede(entity.permisos, "eliminar", user) };
+  if (recordId === undefined || !entity.acceso) return can;
+  const { editar, eliminar } = entity.acceso(user, recordId);
+  return { ...can, editar, eliminar };
 }
 
-/** Options for every related-record select and filter of the entity (one query per related table). */
-export async function loadOptions(store: Store, entity: Entity): Promise<Options> {
+/** The fields this user writes on this record (null: every writable field). */
+export function writableNames(entity: Entity, user: Signed["user"], recordId: string): readonly string[] | null {
+  return entity.acceso?.(user, recordId).campos ?? null;
+}
+
+/**
+ * Options for every related-record select and filter of the entity (one query per related table).
+ * The ids in `include` (a record's current values) are always among them, even past the first
+ * MAX_OPTIONS, so saving a record never clears a value its select could not show.
+ */
+export async function loadOptions(store: Store, entity: Entity, include?: Row): Promise<Options> {
   const tables = new Set<string>();
   for (const f of entity.fields) if (f.input.type === "ref") tables.add(f.input.table);
   for (const f of entity.filters) if (f.kind === "ref") tables.add(f.table);
@@ -52,6 +65,9 @@ export async function loadOptions(store: Store, entity: Entity): Promise<Options
         offset: 0,
         count: "exact",
       });
+      const current = entity.fields.flatMap((f) => (f.input.type === "ref" && f.input.table === table && typeof include?.[f.name] === "string" ? [include[f.name] as string] : []));
+      const missing = [...new Set(current)].filter((id) => !rows.some((r) => r.id === id));
+      if (missing.length) rows.push(...(await store.list<Row>(source, { filters: [{ column: "id", op: "in", value: missing }], limit: missing.length, offset: 0, count: "none" })).rows);
       out[table] = { options: rows.map((r) => ({ value: String(r.id), label: String(r[label] ?? "") })), truncated: total > MAX_OPTIONS };
     }),
   );
@@ -111,29 +127,43 @@ export async function createAction(entity: Entity, { request, context }: Args) {
   if (!puede(entity.permisos, "crear", user)) forbidden();
   const formData = await request.formData();
   return once(formData.get("_envio"), async () => {
-    const submission = parseWithZod(formData, { schema: formSchema(entity.fields, entity.refine) });
+    const submission = parseWithZod(formData, { schema: entitySchema(entity) });
     if (submission.status !== "success") return json({ result: submission.reply() }, { status: 400 });
     try {
       const row = await store.insert<Row>(entity.table, submission.value);
       const url = new URL(request.url);
       return redirectWithFlash(context, request, url.pathname + url.search, `${done(entity, "cread")}: ${row[entity.labelColumn]}`);
     } catch (error) {
-      return storeErrorReply(entity, submission, error, formData);
+      return storeErrorReply(entity, store, submission, error, formData);
     }
   });
 }
 
-export async function recordLoader(entity: Entity, { request, context, params }: Args) {
+/**
+ * A record page's data. `extra` adds the route's own sections (e.g. the people of a department),
+ * read with the same store, as the same user.
+ */
+export async function recordLoader<X extends Record<string, unknown> = {}>(
+  entity: Entity,
+  { request, context, params }: Args,
+  o: { extra?: (ctx: Signed & { id: string; record: Row }) => Promise<X> } = {},
+) {
   const { user, store } = await requireUser(request, context);
   const id = params?.id ?? "";
   const record = await getOr404<Row>(store, entity.view, id);
-  const [history, options] = await Promise.all([loadHistory(store, entity.table, id), loadOptions(store, entity)]);
+  const [history, options, extra] = await Promise.all([
+    loadHistory(store, entity.table, id),
+    loadOptions(store, entity, record),
+    o.extra ? o.extra({ user, store, id, record }) : ({} as X),
+  ]);
   const url = new URL(request.url);
   return json({
+    ...extra,
     record,
     history,
     options,
-    can: permissions(entity, user),
+    can: permissions(entity, user, id),
+    campos: writableNames(entity, user, id),
     volver: backTo(entity, url),
     confirmDelete: url.searchParams.has("eliminar"),
   });
@@ -153,8 +183,11 @@ export async function loadHistory(store: Store, table: string, id: string) {
   return rows;
 }
 
-/** POST on a record page: `intent` is `guardar` or `eliminar`; anything else is a 400. */
-export async function recordAction(entity: Entity, { request, context, params }: Args) {
+/**
+ * POST on a record page: `intent` is `guardar` or `eliminar`; anything else is a 400.
+ * `afterSave` runs after a successful save, before the redirect (e.g. end a deactivated user's sessions).
+ */
+export async function recordAction(entity: Entity, { request, context, params }: Args, o: { afterSave?: (saved: Row) => Promise<void> } = {}) {
   const { user, store } = await requireUser(request, context);
   const id = params?.id ?? "";
   const formData = await request.formData();
@@ -163,8 +196,10 @@ export async function recordAction(entity: Entity, { request, context, params }:
   const volver = backTo(entity, url);
   const version = z.coerce.number().int().positive().safeParse(formData.get("version"));
 
+  const can = permissions(entity, user, id);
+
   if (intent === "eliminar") {
-    if (!puede(entity.permisos, "eliminar", user)) forbidden();
+    if (!can.eliminar) forbidden();
     try {
       await store.remove(entity.table, id, version.success ? version.data : undefined);
       return redirectWithFlash(context, request, volver, done(entity, "eliminad"));
@@ -179,12 +214,13 @@ export async function recordAction(entity: Entity, { request, context, params }:
   }
 
   if (intent !== "guardar") throw json({ message: "Acción desconocida." }, { status: 400 });
-  if (!puede(entity.permisos, "editar", user)) forbidden();
-  const submission = parseWithZod(formData, { schema: formSchema(entity.fields, entity.refine) });
+  if (!can.editar) forbidden();
+  const submission = parseWithZod(formData, { schema: entitySchema(entity, { campos: writableNames(entity, user, id), id }) });
   if (submission.status !== "success") return json({ result: submission.reply() }, { status: 400 });
   if (!version.success) return json({ result: submission.reply({ formErrors: ["Falta la versión del registro: recargue la página."] }) }, { status: 400 });
   try {
-    await store.update(entity.table, id, version.data, submission.value);
+    const saved = await store.update<Row>(entity.table, id, version.data, submission.value);
+    await o.afterSave?.(saved);
     return redirectWithFlash(context, request, volver, done(entity, "guardad"));
   } catch (error) {
     if (error instanceof Conflict) {
@@ -194,26 +230,57 @@ export async function recordAction(entity: Entity, { request, context, params }:
         { status: 409 },
       );
     }
-    return storeErrorReply(entity, submission, error, formData);
+    return storeErrorReply(entity, store, submission, error, formData, id);
   }
 }
 
-/** A store refusal as a form reply: field errors where the column is known, else a form error. */
-function storeErrorReply(entity: Entity, submission: { reply: (o?: any) => unknown }, error: unknown, formData: FormData) {
+/** «nombre», but «NIF / RFC / ID fiscal» stays as it is (an acronym first). */
+function inSentence(label: string) {
+  return /^\p{Lu}{2}/u.test(label) ? label : label.toLowerCase();
+}
+
+/**
+ * A store refusal as a form reply: field errors where the column is known, else a form error.
+ * A duplicate of a field in `entity.duplicados` also gives `existente`, the record that holds the
+ * value, so the form links to it.
+ */
+async function storeErrorReply(
+  entity: Entity,
+  store: Store,
+  submission: { reply: (o?: any) => unknown; payload?: unknown; value?: unknown },
+  error: unknown,
+  formData: FormData,
+  selfId?: string,
+) {
   if (error instanceof NotFound) notFound();
   if (error instanceof Forbidden) forbidden(error.message);
   if (error instanceof Invalid || error instanceof Conflict) {
     const field = error instanceof Invalid ? entity.fields.find((f) => f.name === error.field) : undefined;
+    const values = (submission.value ?? {}) as Row;
+    const duplicate = Boolean(field) && error.message === "Ya existe un registro con este valor";
+    const shown = field ? String(typeof values[field.name] === "string" ? values[field.name] : (formData.get(field.name) ?? "")).trim() : "";
     const message =
-      field && error.message === "Ya existe un registro con este valor"
-        ? `Ya existe ${entity.gender === "f" ? "una" : "un"} ${entity.singular} con ${field.label.toLowerCase()} «${String(formData.get(field.name) ?? "").trim()}»`
+      field && duplicate
+        ? `Ya existe ${entity.gender === "f" ? "una" : "un"} ${entity.singular} con ${inSentence(field.label)} «${shown}»`
         : error.message === "Valor no válido" && field
           ? `Revise ${field.label.toLowerCase()}`
           : error.message;
     const reply = field ? submission.reply({ fieldErrors: { [field.name]: [message] } }) : submission.reply({ formErrors: [message] });
-    return json({ result: reply }, { status: error instanceof Conflict ? 409 : 400 });
+    const existente = field && duplicate ? await findExisting(entity, store, field.name, values, selfId) : null;
+    return json({ result: reply, ...(existente ? { existente } : {}) }, { status: error instanceof Conflict ? 409 : 400 });
   }
   throw error;
+}
+
+/** The record already holding a unique value, to link to it from the error. */
+async function findExisting(entity: Entity, store: Store, field: string, values: Row, selfId?: string) {
+  const columns = entity.duplicados?.[field];
+  if (!columns || columns.some((c) => values[c] === undefined || values[c] === null)) return null;
+  const filters: Filter[] = columns.map((column) => ({ column, op: "eq", value: values[column] }));
+  if (selfId) filters.push({ column: "id", op: "neq", value: selfId });
+  const { rows } = await store.list<Row>(entity.view, { filters, limit: 1, offset: 0, count: "none" }).catch(() => ({ rows: [] as Row[] }));
+  const row = rows[0];
+  return row ? { campo: field, href: `${entity.path}/${String(row.id)}`, nombre: String(row[entity.labelColumn] ?? "") } : null;
 }
 
 async function referencedMessage(store: Store, entity: Entity, id: string) {

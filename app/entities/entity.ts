@@ -1,6 +1,6 @@
 import type { z } from "zod";
-import type { Permisos } from "~/auth/permissions";
-import type { Field, Option } from "./fields";
+import type { Permisos, Rol } from "~/auth/permissions";
+import { formSchema, type Field, type Option } from "./fields";
 
 /**
  * Everything the generic list and record machinery needs to serve one kind of record.
@@ -22,7 +22,8 @@ export type ListFilter =
   | { name: string; label: string; kind: "boolean"; column: string }
   | { name: string; label: string; kind: "select"; column: string; options: readonly Option[] }
   | { name: string; label: string; kind: "ref"; column: string; table: string }
-  | { name: string; label: string; kind: "text"; column: string }
+  /** `contains`: case-insensitive substring (e.g. «mad» finds Madrid); default exact match. */
+  | { name: string; label: string; kind: "text"; column: string; match?: "exact" | "contains" }
   | { name: string; label: string; kind: "date_from" | "date_to" | "money_min" | "money_max"; column: string };
 
 export type Entity = {
@@ -45,11 +46,42 @@ export type Entity = {
   /** How a record is named in headings and in other records' selects. */
   labelColumn: string;
   permisos: Permisos;
-  /** Rules across fields (e.g. the NIF format depends on the country); add issues with `path: [field]`. */
-  refine?: (values: Record<string, any>, ctx: z.RefinementCtx) => void;
+  /**
+   * Rules across fields (e.g. the NIF format depends on the country); add issues with `path: [field]`.
+   * Runs even when other fields failed (so the error summary lists everything at once): `values`
+   * may lack a field or hold it unparsed, check before use. `record.id` is set when editing.
+   */
+  refine?: (values: Record<string, any>, ctx: z.RefinementCtx, record: { id?: string }) => void;
+  /** Last touch on the parsed values before they are written (e.g. the NIF normalised by country). */
+  normalize?: (values: Record<string, any>) => Record<string, any>;
   /** Initial values of the «Nuevo …» form. */
   defaults?: (ctx: { country: string; userId: string }) => Record<string, string>;
+  /** A sentence under the list's heading (e.g. where the records come from). */
+  intro?: string;
+  /**
+   * Per-record permissions when they depend on who asks (a user edits their own profile):
+   * replaces `permisos.editar/eliminar` on the record page; `campos` limits the fields written
+   * (the others are shown, not posted, and dropped if posted anyway).
+   */
+  acceso?: (user: { id: string; rol: Rol }, recordId: string) => { editar: boolean; eliminar: boolean; campos?: readonly string[] };
+  /**
+   * Unique fields whose duplicate links to the existing record: field → the columns that find it
+   * (e.g. `{ nif: ["pais", "nif"] }`).
+   */
+  duplicados?: Record<string, readonly string[]>;
 };
+
+/** The fields a form writes: never read-only ones; only `campos` when given. */
+export function writableFields(entity: Entity, campos?: readonly string[] | null) {
+  return entity.fields.filter((f) => !f.readOnly && (!campos || campos.includes(f.name)));
+}
+
+/** The form schema of an entity (server and browser alike): its writable fields, cross-field rules, normalisation. */
+export function entitySchema(entity: Entity, o: { campos?: readonly string[] | null; id?: string } = {}) {
+  const { refine, normalize } = entity;
+  const schema = formSchema(writableFields(entity, o.campos), refine && ((values, ctx) => refine(values, ctx, { id: o.id })), { always: true });
+  return normalize ? schema.transform((values) => normalize(values)) : schema;
+}
 
 export function capitalize(s: string) {
   return s.charAt(0).toUpperCase() + s.slice(1);

@@ -105,6 +105,33 @@ export function phone(name: string, label: string, o: Common = {}): Field {
   });
 }
 
+/** A web address: «www.empresa.es» is kept as «https://www.empresa.es»; only http and https. */
+export function url(name: string, label: string, o: Common = {}): Field {
+  const message = `${label}: escriba una dirección web, por ejemplo https://www.empresa.es`;
+  const schema = z
+    .string({ error: `Escriba ${lower(label)}` })
+    .trim()
+    .transform((v, ctx) => {
+      const full = /^[a-z][a-z0-9+.-]*:/i.test(v) ? v : `https://${v}`;
+      let parsed: URL | null = null;
+      try {
+        parsed = new URL(full);
+      } catch {
+        parsed = null;
+      }
+      if (!parsed || !/^https?:$/.test(parsed.protocol) || !parsed.hostname.includes(".") || /\s/.test(v)) {
+        ctx.addIssue({ code: "custom", message });
+        return z.NEVER;
+      }
+      if (full.length > 200) {
+        ctx.addIssue({ code: "custom", message: `${label}: como máximo 200 caracteres` });
+        return z.NEVER;
+      }
+      return full;
+    });
+  return { name, label, required: Boolean(o.required), hint: o.hint, input: { type: "url", maxLength: 200, autoComplete: "url" }, schema: o.required ? schema : optional(schema) };
+}
+
 export function select(name: string, label: string, options: readonly Option[], o: Common = {}): Field {
   const values = options.map((x) => x.value) as [string, ...string[]];
   const schema = z.enum(values, { error: `Elija ${lower(label)} de la lista` });
@@ -163,7 +190,12 @@ export function date(name: string, label: string, o: Common = {}): Field {
  * The zod object for a form made of `fields` (read-only fields are never accepted from the form;
  * unknown ones such as `rol` smuggled into a profile form are dropped), plus cross-field rules.
  */
-export function formSchema(fields: readonly Field[], refine?: (values: Record<string, any>, ctx: z.RefinementCtx) => void) {
+export function formSchema(
+  fields: readonly Field[],
+  refine?: (values: Record<string, any>, ctx: z.RefinementCtx) => void,
+  o: { always?: boolean } = {},
+) {
   const schema = z.object(Object.fromEntries(fields.filter((f) => !f.readOnly).map((f) => [f.name, f.schema])));
-  return refine ? schema.superRefine(refine) : schema;
+  // `always`: run the rules even when a field already failed, so every error shows at once.
+  return refine ? schema.superRefine(refine, o.always ? { when: () => true } : undefined) : schema;
 }

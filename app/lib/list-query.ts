@@ -43,7 +43,10 @@ export function toListQuery(entity: Entity, state: ListState, extra: Filter[] = 
     const raw = state.filtros[filter.name];
     if (raw === undefined) continue;
     const value = filterValue(filter, raw);
-    const op = ({ date_from: "gte", money_min: "gte", date_to: "lte", money_max: "lte" } as const)[filter.kind as "date_from"] ?? "eq";
+    const op =
+      filter.kind === "text" && filter.match === "contains"
+        ? "ilike"
+        : (({ date_from: "gte", money_min: "gte", date_to: "lte", money_max: "lte" } as const)[filter.kind as "date_from"] ?? "eq");
     if (value !== undefined) filters.push({ column: filter.column, op, value });
   }
   return {

@@ -1,8 +1,7 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation, useRouteLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
-import type { Entity } from "~/entities/entity";
-import { formSchema } from "~/entities/fields";
+import { entitySchema, writableFields, type Entity } from "~/entities/entity";
 import type { Options } from "~/entities/crud.server";
 import { formatValue, type Formats } from "~/lib/format";
 import type { ListState } from "~/lib/list-query";
@@ -21,8 +20,14 @@ type ListData = {
   envio: string;
   defaults: Record<string, string>;
 };
-type RecordData = { record: Row; history: any[]; options: Options; can: Can; volver: string; confirmDelete: boolean };
-type ActionData = { result?: SubmissionResult<string[]>; current?: Row; deleteError?: string } | undefined;
+type RecordData = { record: Row; history: any[]; options: Options; can: Can; campos: string[] | null; volver: string; confirmDelete: boolean };
+/** `existente`: the record that already holds a unique value the form sent. */
+type Existente = { campo: string; href: string; nombre: string };
+type ActionData = { result?: SubmissionResult<string[]>; current?: Row; deleteError?: string; existente?: Existente } | undefined;
+
+function errorLinkFor(field: string, existente?: Existente) {
+  return existente && existente.campo === field ? { href: existente.href, text: `Abrir «${existente.nombre}»` } : undefined;
+}
 
 export function useFormats(): Formats {
   return useRouteLoaderData<RootData>("root")?.formats ?? { locale: "es-ES", currency: "EUR" };
@@ -49,6 +54,7 @@ export function EntityListPage({ entity, children }: { entity: Entity; children?
           </a>
         ) : null}
       </div>
+      {entity.intro ? <p className="intro">{entity.intro}</p> : null}
       <FilterForm entity={entity} state={state} options={options} />
       <div className="resumen-lista">
         <p aria-live="polite">
@@ -84,7 +90,10 @@ export function EntityListPage({ entity, children }: { entity: Entity; children?
               Esta página está vacía. <Link to={entity.path}>Ir a la primera página</Link>
             </p>
           ) : (
-            <p>Todavía no hay {entity.plural}.{can.crear ? ` Cree el primero con el formulario «Nuevo ${entity.singular}».` : ""}</p>
+            <p>
+              Todavía no hay {entity.plural}.
+              {can.crear ? ` Cree ${entity.gender === "f" ? "la primera" : "el primero"} con el formulario «Nuevo ${entity.singular}».` : entity.intro ? ` ${entity.intro}` : ""}
+            </p>
           )}
         </div>
       )}
@@ -99,7 +108,7 @@ function CreateForm({ entity, options, envio, defaults }: { entity: Entity; opti
   const navigation = useNavigation();
   const [form, fields] = useServerForm({
     id: `nuevo-${entity.table}`,
-    schema: formSchema(entity.fields, entity.refine),
+    schema: entitySchema(entity),
     lastResult: actionData?.result,
     defaultValue: defaults,
   });
@@ -111,11 +120,15 @@ function CreateForm({ entity, options, envio, defaults }: { entity: Entity; opti
       </h2>
       <ConformForm form={form}>
         <input type="hidden" name="_envio" value={envio} />
-        {entity.fields
-          .filter((f) => !f.readOnly)
-          .map((field) => (
-            <FieldControl key={field.name} field={field} meta={fields[field.name]!} options={field.input.type === "ref" ? options[field.input.table]?.options : undefined} />
-          ))}
+        {writableFields(entity).map((field) => (
+          <FieldControl
+            key={field.name}
+            field={field}
+            meta={fields[field.name]!}
+            options={field.input.type === "ref" ? options[field.input.table]?.options : undefined}
+            errorLink={errorLinkFor(field.name, actionData?.existente)}
+          />
+        ))}
         <div className="acciones">
           <button type="submit" disabled={busy}>
             {busy ? "Creando…" : `Crear ${entity.singular}`}
@@ -127,7 +140,7 @@ function CreateForm({ entity, options, envio, defaults }: { entity: Entity; opti
 }
 
 export function EntityRecordPage({ entity, children }: { entity: Entity; children?: ReactNode }) {
-  const { record, history, options, can, volver, confirmDelete } = useLoaderData<RecordData>();
+  const { record, history, options, can, campos, volver, confirmDelete } = useLoaderData<RecordData>();
   const actionData = useActionData<ActionData>();
   const formats = useFormats();
   const location = useLocation();
@@ -158,7 +171,7 @@ export function EntityRecordPage({ entity, children }: { entity: Entity; childre
         </section>
       ) : null}
       {can.editar ? (
-        <EditForm entity={entity} record={actionData?.current ?? record} options={options} actionData={actionData} volver={volver} />
+        <EditForm entity={entity} record={actionData?.current ?? record} options={options} actionData={actionData} volver={volver} campos={campos} />
       ) : (
         <ReadOnly entity={entity} record={record} formats={formats} options={options} />
       )}
@@ -175,11 +188,28 @@ export function EntityRecordPage({ entity, children }: { entity: Entity; childre
   );
 }
 
-function EditForm({ entity, record, options, actionData, volver }: { entity: Entity; record: Row; options: Options; actionData: ActionData; volver: string }) {
+function EditForm({
+  entity,
+  record,
+  options,
+  actionData,
+  volver,
+  campos,
+}: {
+  entity: Entity;
+  record: Row;
+  options: Options;
+  actionData: ActionData;
+  volver: string;
+  /** The fields this user writes here (null: all); the others are shown as text. */
+  campos?: string[] | null;
+}) {
   const navigation = useNavigation();
+  const formats = useFormats();
+  const writable = new Set(writableFields(entity, campos).map((f) => f.name));
   const [form, fields] = useServerForm({
     id: `editar-${entity.table}`,
-    schema: formSchema(entity.fields, entity.refine),
+    schema: entitySchema(entity, { campos, id: record.id }),
     lastResult: actionData?.result,
     defaultValue: toFormValues(entity.fields, record),
   });
@@ -191,12 +221,18 @@ function EditForm({ entity, record, options, actionData, volver }: { entity: Ent
       <ConformForm form={form}>
         <input type="hidden" name="version" value={record.version} key={record.version} />
         {entity.fields.map((field) =>
-          field.readOnly ? (
+          !writable.has(field.name) ? (
             <p key={field.name} className="campo">
-              <span className="etiqueta">{field.label}</span> {String(record[field.name] ?? "—")}
+              <span className="etiqueta">{field.label}</span> {displayField(field, record[field.name], formats, options)}
             </p>
           ) : (
-            <FieldControl key={field.name} field={field} meta={fields[field.name]!} options={field.input.type === "ref" ? options[field.input.table]?.options : undefined} />
+            <FieldControl
+              key={field.name}
+              field={field}
+              meta={fields[field.name]!}
+              options={field.input.type === "ref" ? options[field.input.table]?.options : undefined}
+              errorLink={errorLinkFor(field.name, actionData?.existente)}
+            />
           ),
         )}
         <div className="acciones">

@@ -1,6 +1,6 @@
 import { getFormProps, useForm, type FieldMetadata, type FormMetadata, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Form } from "@remix-run/react";
+import { Form, Link } from "@remix-run/react";
 import { useEffect, useRef, type ReactNode } from "react";
 import type { z } from "zod";
 import type { Field } from "~/entities/fields";
@@ -83,11 +83,14 @@ export function FieldControl({
   meta,
   options,
   disabled,
+  errorLink,
 }: {
   field: Field;
   meta: FieldMetadata<any>;
   options?: { value: string; label: string }[];
   disabled?: boolean;
+  /** A link shown with the field's error (e.g. to the record that already has this value). */
+  errorLink?: { href: string; text: string };
 }) {
   const hintId = field.hint ? `${meta.id}-ayuda` : undefined;
   const errorId = meta.errors?.length ? meta.errorId : undefined;
@@ -116,6 +119,12 @@ export function FieldControl({
         <p className="error-campo" id={errorId}>
           <span className="visually-hidden">Error: </span>
           {meta.errors![0]}
+          {errorLink ? (
+            <>
+              {". "}
+              <Link to={errorLink.href}>{errorLink.text}</Link>
+            </>
+          ) : null}
         </p>
       ) : null}
     </>
