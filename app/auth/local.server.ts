@@ -83,7 +83,8 @@ export function localAuth(options: {
       const valid = await verifyPassword(password, user?.encrypted_password);
       if (!user || !valid) return { ok: false, reason: "credentials" };
       if (!user.email_confirmed_at) return { ok: false, reason: "unconfirmed" };
-      if (user.activo === false) return { ok: false, reason: "inactive" };
+      // No profile (deleted) counts as inactive: the account alone grants nothing.
+      if (user.activo !== true) return { ok: false, reason: "inactive" };
       return { ok: true, session: { userId: user.id }, headers: await startSession(user.id) };
     },
 
