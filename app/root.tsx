@@ -79,9 +79,9 @@ export function Layout({ children }: { children: ReactNode }) {
                 </ul>
               </nav>
               <div className="usuario">
-                <span>
+                <a href={`/usuarios/${user.id}`} title="Mi perfil">
                   {user.nombre} {user.apellidos ?? ""}
-                </span>
+                </a>
                 <Form method="post" action="/logout">
                   <button type="submit" className="enlace">
                     Cerrar sesión
