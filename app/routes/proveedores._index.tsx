@@ -1,18 +1,11 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { requireUser } from "~/auth/session.server";
-import { pageTitle } from "~/ui/EntityPages";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { createAction, listLoader } from "~/entities/crud.server";
+import { proveedores } from "~/entities/proveedores";
+import { EntityListPage, pageTitle } from "~/ui/EntityPages";
 
-// Placeholder until this section lands; it never shows an empty or broken screen.
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireUser(request, context);
-  return null;
+export const loader = (args: LoaderFunctionArgs) => listLoader(proveedores, args);
+export const action = (args: ActionFunctionArgs) => createAction(proveedores, args);
+export default function Proveedores() {
+  return <EntityListPage entity={proveedores} />;
 }
-export default function Proximamente() {
-  return (
-    <>
-      <h1>Proveedores</h1>
-      <p>Próximamente: esta sección está en preparación.</p>
-    </>
-  );
-}
-export const meta: MetaFunction = () => pageTitle("Proveedores");
+export const meta: MetaFunction = () => pageTitle(proveedores.title);

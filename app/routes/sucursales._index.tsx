@@ -1,18 +1,11 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { requireUser } from "~/auth/session.server";
-import { pageTitle } from "~/ui/EntityPages";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { createAction, listLoader } from "~/entities/crud.server";
+import { sucursales } from "~/entities/sucursales";
+import { EntityListPage, pageTitle } from "~/ui/EntityPages";
 
-// Placeholder until this section lands; it never shows an empty or broken screen.
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireUser(request, context);
-  return null;
+export const loader = (args: LoaderFunctionArgs) => listLoader(sucursales, args);
+export const action = (args: ActionFunctionArgs) => createAction(sucursales, args);
+export default function Sucursales() {
+  return <EntityListPage entity={sucursales} />;
 }
-export default function Proximamente() {
-  return (
-    <>
-      <h1>Sucursales</h1>
-      <p>Próximamente: esta sección está en preparación.</p>
-    </>
-  );
-}
-export const meta: MetaFunction = () => pageTitle("Sucursales");
+export const meta: MetaFunction = () => pageTitle(sucursales.title);

@@ -1,18 +1,11 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { requireUser } from "~/auth/session.server";
-import { pageTitle } from "~/ui/EntityPages";
+import { listLoader } from "~/entities/crud.server";
+import { usuarios } from "~/entities/usuarios";
+import { EntityListPage, pageTitle } from "~/ui/EntityPages";
 
-// Placeholder until this section lands; it never shows an empty or broken screen.
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireUser(request, context);
-  return null;
+// No action: profiles are born with their accounts (sign-up), never created here.
+export const loader = (args: LoaderFunctionArgs) => listLoader(usuarios, args);
+export default function Usuarios() {
+  return <EntityListPage entity={usuarios} />;
 }
-export default function Proximamente() {
-  return (
-    <>
-      <h1>Usuarios</h1>
-      <p>Próximamente: esta sección está en preparación.</p>
-    </>
-  );
-}
-export const meta: MetaFunction = () => pageTitle("Usuarios");
+export const meta: MetaFunction = () => pageTitle(usuarios.title);

@@ -1,0 +1,88 @@
+import { z } from "zod";
+import type { Permisos } from "~/auth/permissions";
+import { CATEGORIAS_PROVEEDOR, PAISES, TIPOS_PERSONA, isValueOf } from "~/lib/constants";
+import { ibanError, normalizeIban } from "~/lib/iban";
+import { normalizeNif, validateNif } from "~/lib/nif";
+import type { Entity } from "./entity";
+import { checkbox, email, phone, select, text, textarea, url, type Field } from "./fields";
+
+const PERMISOS: Permisos = { crear: ["administrador", "aprobador"], editar: ["administrador", "aprobador"], eliminar: ["administrador"] };
+
+/** IBAN: spaces and a leading «IBAN» dropped, upper case, ISO 13616 mod-97 check. */
+const iban: Field = {
+  ...text("iban", "IBAN", { max: 42, hint: "Opcional. Por ejemplo ES91 2100 0418 4502 0005 1332; se guarda sin espacios." }),
+  schema: z
+    .string()
+    .transform((v, ctx) => {
+      const value = normalizeIban(v);
+      if (value === "") return null;
+      const problem = ibanError(value);
+      if (problem) {
+        ctx.addIssue({ code: "custom", message: problem });
+        return z.NEVER;
+      }
+      return value;
+    })
+    .optional()
+    .transform((v) => v ?? null),
+};
+
+export const proveedores: Entity = {
+  table: "proveedores",
+  view: "proveedores_vista",
+  path: "/proveedores",
+  title: "Proveedores",
+  singular: "proveedor",
+  plural: "proveedores",
+  gender: "m",
+  fields: [
+    text("razon_social", "Razón social", { required: true, min: 2, max: 200, autoComplete: "organization" }),
+    text("nombre_comercial", "Nombre comercial", { max: 200 }),
+    select("tipo_persona", "Tipo", TIPOS_PERSONA, { required: true }),
+    select("pais", "País", PAISES, { required: true }),
+    text("nif", "NIF / RFC / ID fiscal", {
+      required: true,
+      min: 1,
+      max: 30,
+      hint: "España: DNI, NIE o CIF con su letra o dígito de control. México: RFC de 12 (empresa) o 13 (persona física) caracteres. Se guarda en mayúsculas, sin espacios, puntos ni guiones.",
+    }),
+    email("email", "Correo electrónico"),
+    phone("telefono", "Teléfono"),
+    url("sitio_web", "Sitio web"),
+    text("direccion", "Dirección", { max: 200, autoComplete: "street-address" }),
+    text("ciudad", "Ciudad", { max: 80 }),
+    text("provincia", "Provincia / Estado", { max: 80 }),
+    text("codigo_postal", "Código postal", { max: 10, autoComplete: "postal-code" }),
+    iban,
+    select("categoria", "Categoría", CATEGORIAS_PROVEEDOR, { required: true }),
+    checkbox("activo", "Activo", { hint: "Solo los proveedores activos se pueden elegir en un gasto." }),
+    textarea("notas", "Notas", { max: 2000 }),
+  ],
+  columns: [
+    { name: "razon_social", label: "Razón social", link: true, sortable: true },
+    { name: "nombre_comercial", label: "Nombre comercial", sortable: true },
+    { name: "nif", label: "NIF / RFC / ID fiscal", sortable: true },
+    { name: "pais", label: "País", kind: "option", options: PAISES, sortable: true },
+    { name: "categoria", label: "Categoría", kind: "option", options: CATEGORIAS_PROVEEDOR, sortable: true },
+    { name: "ciudad", label: "Ciudad", sortable: true },
+    { name: "activo", label: "Activo", kind: "boolean", sortable: true },
+  ],
+  search: ["razon_social", "nombre_comercial", "nif", "email", "ciudad"],
+  filters: [
+    { name: "categoria", label: "Categoría", kind: "select", column: "categoria", options: CATEGORIAS_PROVEEDOR },
+    { name: "pais", label: "País", kind: "select", column: "pais", options: PAISES },
+    { name: "activo", label: "Activo", kind: "boolean", column: "activo" },
+  ],
+  defaultOrder: { column: "razon_social", ascending: true },
+  labelColumn: "razon_social",
+  permisos: PERMISOS,
+  defaults: ({ country }) => ({ pais: country, tipo_persona: "empresa" }),
+  // The tax id's rules depend on the country (and, in Mexico, on the kind of person).
+  refine: (values, ctx) => {
+    if (typeof values.nif !== "string" || values.nif === "" || !isValueOf(PAISES, values.pais)) return;
+    const problem = validateNif(values.nif, values.pais, isValueOf(TIPOS_PERSONA, values.tipo_persona) ? values.tipo_persona : undefined);
+    if (problem) ctx.addIssue({ code: "custom", path: ["nif"], message: problem });
+  },
+  normalize: (values) => ({ ...values, nif: normalizeNif(values.nif, values.pais) }),
+  duplicados: { nif: ["pais", "nif"] },
+};
