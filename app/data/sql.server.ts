@@ -1,7 +1,8 @@
-import { Kysely, PostgresDialect, sql, type Transaction } from "kysely";
+import { CompiledQuery, Kysely, PostgresDialect, sql, type Transaction } from "kysely";
 import pg from "pg";
 import {
   Conflict,
+  EXACT_COUNT_LIMIT,
   Forbidden,
   identifier,
   NotFound,
@@ -69,6 +70,10 @@ export function sqlStore(db: DB, userId: string): Store {
         const sums: Record<string, string> = {};
         let total = rows.length + query.offset;
         const needAggregate = (query.sum?.length ?? 0) > 0 || rows.length === query.limit || query.offset > 0;
+        if (query.count === "estimated" && needAggregate) {
+          const estimate = await estimateTotal(trx, filtered());
+          if (estimate !== null) return { rows, total: Math.max(estimate, total), estimated: true, sums };
+        }
         if (query.count !== "none" && needAggregate) {
           let agg = filtered().select(sql<number>`count(*)::int`.as("total"));
           for (const column of query.sum ?? [])
@@ -132,6 +137,28 @@ export function sqlStore(db: DB, userId: string): Store {
   };
 }
 
+/**
+ * `count: "estimated"`: the planner's row estimate for the filter (EXPLAIN, nothing is read).
+ * When it is above EXACT_COUNT_LIMIT, a count capped at EXACT_COUNT_LIMIT + 1 rows checks it
+ * (cheap: it stops there); if there really are more, the estimate (at least the cap) is the
+ * answer. Null means "count exactly": few matches, whatever the planner guessed.
+ */
+async function estimateTotal(trx: Transaction<any>, filtered: { select: (...args: any[]) => any }): Promise<number | null> {
+  const probe = filtered.select(sql<number>`1`.as("uno"));
+  const compiled = probe.compile();
+  const explained = await trx.executeQuery<{ "QUERY PLAN": unknown }>(CompiledQuery.raw(`explain (format json) ${compiled.sql}`, [...compiled.parameters]));
+  const json = explained.rows[0]?.["QUERY PLAN"];
+  const parsed = (typeof json === "string" ? JSON.parse(json) : json) as { Plan?: { "Plan Rows"?: number } }[];
+  const plan = Number(parsed?.[0]?.Plan?.["Plan Rows"] ?? 0);
+  if (plan <= EXACT_COUNT_LIMIT) return null;
+  const capped = (await trx
+    .selectFrom(probe.limit(EXACT_COUNT_LIMIT + 1).as("t"))
+    .select(sql<number>`count(*)::int`.as("n"))
+    .executeTakeFirstOrThrow()) as { n: number };
+  if (Number(capped.n) <= EXACT_COUNT_LIMIT) return null;
+  return Math.max(Math.round(plan), EXACT_COUNT_LIMIT + 1);
+}
+
 function columns(values: Row): Row {
   const out: Row = {};
   for (const [key, value] of Object.entries(values)) if (value !== undefined) out[identifier(key)] = value;
@@ -142,9 +169,19 @@ function applyWhere<Q extends { where: (...args: any[]) => Q }>(query: Q, list: 
   let q = query;
   for (const filter of list.filters ?? []) q = applyFilter(q, filter);
   const term = list.search?.term.trim();
-  if (term && list.search?.columns.length) {
+  if (term && (list.search?.columns.length || list.search?.refs?.length)) {
     const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    q = q.where((eb: any) => eb.or(list.search!.columns.map((c) => eb(sql`${sql.ref(identifier(c))}::text`, "ilike", pattern))));
+    const like = (c: string) => sql`${sql.ref(identifier(c))}::text ilike ${pattern}`;
+    // A related table's matches as an array (an init plan run once), so `= any(...)` can use the
+    // foreign key's index inside the OR (a plain IN (subquery) there would be checked row by row).
+    const refs = (list.search!.refs ?? []).map(
+      (r) =>
+        sql`${sql.ref(identifier(r.column))} = any(array(select x.id from ${sql.table(identifier(r.table))} x where ${sql.join(
+          r.columns.map((c) => sql`x.${sql.ref(identifier(c))}::text ilike ${pattern}`),
+          sql` or `,
+        )}))`,
+    );
+    q = q.where(sql<boolean>`(${sql.join([...list.search!.columns.map(like), ...refs], sql` or `)})`);
   }
   return q;
 }

@@ -11,16 +11,26 @@ export type Filter = { column: string; op: FilterOp; value?: unknown };
 
 export type ListQuery = {
   filters?: Filter[];
-  /** Case-insensitive substring search, OR-ed over the columns. */
-  search?: { columns: string[]; term: string };
+  /**
+   * Case-insensitive substring search, OR-ed over the columns. `refs`: also rows whose foreign
+   * key `column` points at a row of `table` whose `columns` contain the term (e.g. a gasto's
+   * proveedor by razón social), so the search can use the related table's indexes.
+   */
+  search?: { columns: string[]; term: string; refs?: { column: string; table: string; columns: string[] }[] };
   order?: { column: string; ascending: boolean }[];
   limit: number;
   offset: number;
-  /** "exact" counts every match; "estimated" may use the planner's estimate for large results. */
+  /**
+   * "exact" counts every match; "estimated" may use the planner's estimate for large results:
+   * above EXACT_COUNT_LIMIT matches the result says `estimated: true` and carries no `sums`.
+   */
   count?: "exact" | "estimated" | "none";
-  /** Columns to sum over the whole filter (e.g. importe), as exact decimal strings. */
+  /** Columns to sum over the whole filter (e.g. importe), as exact decimal strings (not with an estimated count). */
   sum?: string[];
 };
+
+/** With `count: "estimated"`, up to this many matches are counted (and summed) exactly. */
+export const EXACT_COUNT_LIMIT = 10_000;
 
 export type ListResult<T = Row> = {
   rows: T[];

@@ -3,7 +3,7 @@ import { json, redirect, type AppLoadContext } from "@remix-run/node";
 import { z } from "zod";
 import { puede, type Accion } from "~/auth/permissions";
 import { requireUser, type Signed } from "~/auth/session.server";
-import { Conflict, Forbidden, Invalid, NotFound, Referenced, type Filter, type Row, type Store } from "~/data/store";
+import { Conflict, Forbidden, Invalid, NotFound, Referenced, UUID, type Filter, type Row, type Store } from "~/data/store";
 import { CSV_BOM, csvLine } from "~/lib/csv";
 import { formatValue, type Formats } from "~/lib/format";
 import { parseListState, toListQuery, type ListState } from "~/lib/list-query";
@@ -20,7 +20,29 @@ import { OPTION_SOURCES } from "./index";
 type Args = { request: Request; context: AppLoadContext; params?: Record<string, string | undefined> };
 
 export const MAX_OPTIONS = 200;
-export type Options = Record<string, { options: Option[]; truncated: boolean }>;
+/**
+ * Options of the related-record selects, per related table. `truncated`: there are more than
+ * MAX_OPTIONS, so the form offers a search step (`?buscar_<table>=term`, a plain GET); `busqueda`
+ * is the term in use.
+ */
+export type Options = Record<string, { options: Option[]; truncated: boolean; busqueda?: string }>;
+
+/** The option searches in the URL (`buscar_<table>`), for the tables this entity refers to. */
+export function optionSearches(entity: Entity, url: URL): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const table of refTables(entity)) {
+    const term = url.searchParams.get(`buscar_${table}`)?.trim().slice(0, 100);
+    if (term) out[table] = term;
+  }
+  return out;
+}
+
+function refTables(entity: Entity) {
+  const tables = new Set<string>();
+  for (const f of entity.fields) if (f.input.type === "ref") tables.add(f.input.table);
+  for (const f of entity.filters) if (f.kind === "ref") tables.add(f.table);
+  return tables;
+}
 
 export function forbidden(message = "No tiene permiso para ver esta página o hacer esta acción."): never {
   throw json({ message }, { status: 403 });
@@ -48,27 +70,31 @@ export function writableNames(entity: Entity, user: Signed["user"], recordId: st
 
 /**
  * Options for every related-record select and filter of the entity (one query per related table).
- * The ids in `include` (a record's current values) are always among them, even past the first
- * MAX_OPTIONS, so saving a record never clears a value its select could not show.
+ * The ids in `include` (a record's current values, or a list's filter values) are always among them, even past the first
+ * MAX_OPTIONS, so saving a record never clears a value its select could not show. `search`
+ * narrows a table's options to those whose label contains the term.
  */
-export async function loadOptions(store: Store, entity: Entity, include?: Row): Promise<Options> {
-  const tables = new Set<string>();
-  for (const f of entity.fields) if (f.input.type === "ref") tables.add(f.input.table);
-  for (const f of entity.filters) if (f.kind === "ref") tables.add(f.table);
+export async function loadOptions(store: Store, entity: Entity, include?: Row, search: Record<string, string> = {}): Promise<Options> {
   const out: Options = {};
   await Promise.all(
-    [...tables].map(async (table) => {
+    [...refTables(entity)].map(async (table) => {
       const { source, label } = OPTION_SOURCES[table]!;
+      const term = search[table];
       const { rows, total } = await store.list<Row>(source, {
+        search: term ? { columns: [label], term } : undefined,
         order: [{ column: label, ascending: true }],
         limit: MAX_OPTIONS,
         offset: 0,
         count: "exact",
       });
-      const current = entity.fields.flatMap((f) => (f.input.type === "ref" && f.input.table === table && typeof include?.[f.name] === "string" ? [include[f.name] as string] : []));
+      const names = [
+        ...entity.fields.flatMap((f) => (f.input.type === "ref" && f.input.table === table ? [f.name] : [])),
+        ...entity.filters.flatMap((f) => (f.kind === "ref" && f.table === table ? [f.name] : [])),
+      ];
+      const current = names.flatMap((name) => (typeof include?.[name] === "string" && UUID.test(include[name] as string) ? [include[name] as string] : []));
       const missing = [...new Set(current)].filter((id) => !rows.some((r) => r.id === id));
       if (missing.length) rows.push(...(await store.list<Row>(source, { filters: [{ column: "id", op: "in", value: missing }], limit: missing.length, offset: 0, count: "none" })).rows);
-      out[table] = { options: rows.map((r) => ({ value: String(r.id), label: String(r[label] ?? "") })), truncated: total > MAX_OPTIONS };
+      out[table] = { options: rows.map((r) => ({ value: String(r.id), label: String(r[label] ?? "") })), truncated: total > MAX_OPTIONS, ...(term ? { busqueda: term } : {}) };
     }),
   );
   return out;
@@ -79,7 +105,7 @@ export async function listLoader(entity: Entity, { request, context }: Args) {
   const url = new URL(request.url);
   const state = parseListState(entity, url.searchParams);
   if (url.searchParams.get("formato") === "csv") return csvResponse(entity, store, state, formats(context));
-  const [result, options] = await Promise.all([store.list(entity.view, toListQuery(entity, state)), loadOptions(store, entity)]);
+  const [result, options] = await Promise.all([store.list(entity.view, toListQuery(entity, state)), loadOptions(store, entity, state.filtros, optionSearches(entity, url))]);
   return json({
     state,
     result,
@@ -151,12 +177,12 @@ export async function recordLoader<X extends Record<string, unknown> = {}>(
   const { user, store } = await requireUser(request, context);
   const id = params?.id ?? "";
   const record = await getOr404<Row>(store, entity.view, id);
+  const url = new URL(request.url);
   const [history, options, extra] = await Promise.all([
     loadHistory(store, entity.table, id),
-    loadOptions(store, entity, record),
+    loadOptions(store, entity, record, optionSearches(entity, url)),
     o.extra ? o.extra({ user, store, id, record }) : ({} as X),
   ]);
-  const url = new URL(request.url);
   return json({
     ...extra,
     record,

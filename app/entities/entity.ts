@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { Permisos, Rol } from "~/auth/permissions";
+import type { Filter } from "~/data/store";
 import { formSchema, type Field, type Option } from "./fields";
 
 /**
@@ -16,7 +17,24 @@ export type Column = {
   /** This column links to the record's page. */
   link?: boolean;
   sortable?: boolean;
+  /** Shown as a text badge (e.g. a state), styled by value but always readable as text. */
+  badge?: boolean;
 };
+
+/**
+ * A one-click view of a list («Mis gastos»): `?vista=name` adds these filters, resolved for
+ * the person asking. `roles`: who is offered the link (anyone may still use the URL; row-level
+ * security decides what it shows).
+ */
+export type ListView = {
+  name: string;
+  label: string;
+  roles?: readonly Rol[];
+  filters: (user: { id: string; rol: Rol }) => Filter[];
+};
+
+/** Search in a related table: `column` (a foreign key) matches the ids whose `columns` contain the term. */
+export type SearchRef = { column: string; table: string; columns: readonly string[] };
 
 export type ListFilter =
   | { name: string; label: string; kind: "boolean"; column: string }
@@ -41,7 +59,11 @@ export type Entity = {
   columns: readonly Column[];
   /** Columns searched by `q` (case-insensitive substring). */
   search: readonly string[];
+  /** Related tables also searched by `q` (e.g. a gasto's proveedor by its names). */
+  searchRefs?: readonly SearchRef[];
   filters: readonly ListFilter[];
+  /** One-click views offered above the filters (`?vista=`). */
+  vistas?: readonly ListView[];
   defaultOrder: { column: string; ascending: boolean };
   /** How a record is named in headings and in other records' selects. */
   labelColumn: string;

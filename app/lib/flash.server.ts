@@ -1,7 +1,12 @@
 import { createCookieSessionStorage } from "@remix-run/node";
 
 /** One-shot messages («Departamento guardado») carried across the post/redirect/get. */
-export type Flash = { message: string; kind: "exito" | "error" | "aviso" };
+export type Flash = {
+  message: string;
+  kind: "exito" | "error" | "aviso";
+  /** A link after the message (e.g. to the other gasto a new one duplicates); a same-site path. */
+  enlace?: { href: string; texto: string };
+};
 
 export type FlashStore = {
   /** Returns the Set-Cookie value that carries the message to the next page. */

@@ -1,4 +1,5 @@
 import type { Filter, ListQuery } from "~/data/store";
+import type { Rol } from "~/auth/permissions";
 import type { Entity, ListFilter } from "~/entities/entity";
 import { parseDateInput } from "./dates";
 import { parseMoney } from "./money";
@@ -19,6 +20,8 @@ export type ListState = {
   porPagina: number;
   /** Filter values as they appear in the URL (for the filter form and links). */
   filtros: Record<string, string>;
+  /** The one-click view (`?vista=`, one of `entity.vistas`), if any. */
+  vista?: string;
 };
 
 export function parseListState(entity: Entity, params: URLSearchParams): ListState {
@@ -34,7 +37,8 @@ export function parseListState(entity: Entity, params: URLSearchParams): ListSta
     const value = params.get(filter.name)?.trim();
     if (value && filterValue(filter, value) !== undefined) filtros[filter.name] = value;
   }
-  return { q: (params.get("q") ?? "").trim().slice(0, 100), orden, dir, pagina, porPagina, filtros };
+  const vista = entity.vistas?.find((v) => v.name === params.get("vista"))?.name;
+  return { q: (params.get("q") ?? "").trim().slice(0, 100), orden, dir, pagina, porPagina, filtros, ...(vista ? { vista } : {}) };
 }
 
 export function toListQuery(entity: Entity, state: ListState, extra: Filter[] = []): ListQuery {
@@ -51,12 +55,19 @@ export function toListQuery(entity: Entity, state: ListState, extra: Filter[] = 
   }
   return {
     filters,
-    search: state.q ? { columns: [...entity.search], term: state.q } : undefined,
+    search: state.q
+      ? { columns: [...entity.search], term: state.q, ...(entity.searchRefs?.length ? { refs: entity.searchRefs.map((r) => ({ ...r, columns: [...r.columns] })) } : {}) }
+      : undefined,
     order: [{ column: state.orden, ascending: state.dir === "asc" }],
     limit: state.porPagina,
     offset: (state.pagina - 1) * state.porPagina,
     count: "exact",
   };
+}
+
+/** The filters of the state's one-click view, for this user (none without a view). */
+export function viewFilters(entity: Entity, state: ListState, user: { id: string; rol: Rol }): Filter[] {
+  return entity.vistas?.find((v) => v.name === state.vista)?.filters(user) ?? [];
 }
 
 function filterValue(filter: ListFilter, raw: string): unknown {
@@ -82,6 +93,7 @@ function filterValue(filter: ListFilter, raw: string): unknown {
 export function listHref(path: string, state: ListState, changes: Record<string, string | number | undefined>) {
   const params = new URLSearchParams();
   const merged: Record<string, string | number | undefined> = {
+    vista: state.vista,
     q: state.q,
     ...state.filtros,
     orden: state.orden,

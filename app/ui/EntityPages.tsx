@@ -29,6 +29,38 @@ function errorLinkFor(field: string, existente?: Existente) {
   return existente && existente.campo === field ? { href: existente.href, text: `Abrir «${existente.nombre}»` } : undefined;
 }
 
+/** The search step of a related-record select whose options were cut short (or are being searched). */
+function searchFor(field: Entity["fields"][number], options: Options) {
+  if (field.input.type !== "ref") return undefined;
+  const table = field.input.table;
+  const o = options[table];
+  if (!o || (!o.truncated && !o.busqueda)) return undefined;
+  return { form: `buscar-${table}`, name: `buscar_${table}`, value: o.busqueda, shown: o.options.length };
+}
+
+/**
+ * One GET form per searched table, outside the record forms (forms cannot nest); the search
+ * boxes join it with the `form` attribute. It keeps the rest of the URL (list state, volver).
+ */
+function OptionSearchForms({ options }: { options: Options }) {
+  const location = useLocation();
+  const params = new URLSearchParams(location.search);
+  const tables = Object.entries(options).filter(([, o]) => o.truncated || o.busqueda);
+  return (
+    <>
+      {tables.map(([table]) => (
+        <Form key={table} method="get" id={`buscar-${table}`} preventScrollReset>
+          {[...params.entries()]
+            .filter(([key]) => key !== `buscar_${table}` && key !== "index")
+            .map(([key, value], i) => (
+              <input key={`${key}-${i}`} type="hidden" name={key} value={value} />
+            ))}
+        </Form>
+      ))}
+    </>
+  );
+}
+
 export function useFormats(): Formats {
   return useRouteLoaderData<RootData>("root")?.formats ?? { locale: "es-ES", currency: "EUR" };
 }
@@ -99,6 +131,7 @@ export function EntityListPage({ entity, children }: { entity: Entity; children?
       )}
       {children}
       {can.crear ? <CreateForm entity={entity} options={options} envio={envio} defaults={defaults} /> : null}
+      {can.crear ? <OptionSearchForms options={options} /> : null}
     </>
   );
 }
@@ -127,6 +160,7 @@ function CreateForm({ entity, options, envio, defaults }: { entity: Entity; opti
             meta={fields[field.name]!}
             options={field.input.type === "ref" ? options[field.input.table]?.options : undefined}
             errorLink={errorLinkFor(field.name, actionData?.existente)}
+            search={searchFor(field, options)}
           />
         ))}
         <div className="acciones">
@@ -184,6 +218,7 @@ export function EntityRecordPage({ entity, children }: { entity: Entity; childre
       ) : null}
       {children}
       <History entries={history} fields={entity.fields} formats={formats} />
+      {can.editar ? <OptionSearchForms options={options} /> : null}
     </>
   );
 }
@@ -232,6 +267,7 @@ function EditForm({
               meta={fields[field.name]!}
               options={field.input.type === "ref" ? options[field.input.table]?.options : undefined}
               errorLink={errorLinkFor(field.name, actionData?.existente)}
+              search={searchFor(field, options)}
             />
           ),
         )}

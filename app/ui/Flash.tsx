@@ -5,6 +5,12 @@ export function Flash({ flash }: { flash: FlashMessage }) {
   return (
     <div className={`aviso aviso-${flash.kind}`} role={flash.kind === "error" ? "alert" : "status"}>
       {flash.message}
+      {flash.enlace && flash.enlace.href.startsWith("/") && !flash.enlace.href.startsWith("//") ? (
+        <>
+          {" "}
+          <a href={flash.enlace.href}>{flash.enlace.texto}</a>
+        </>
+      ) : null}
     </div>
   );
 }

@@ -52,6 +52,7 @@ export function FilterForm({ entity, state, options, children }: { entity: Entit
           </div>
         );
       })}
+      {state.vista ? <input type="hidden" name="vista" value={state.vista} /> : null}
       <input type="hidden" name="orden" value={state.orden} />
       <input type="hidden" name="dir" value={state.dir} />
       <div className="campo">
@@ -81,6 +82,7 @@ export function DataTable<Row extends Record<string, unknown>>({
   caption,
   recordHref,
   leading,
+  selectedId,
 }: {
   entity: Entity;
   rows: Row[];
@@ -90,6 +92,8 @@ export function DataTable<Row extends Record<string, unknown>>({
   recordHref: (row: Row) => string;
   /** An extra first cell per row (e.g. a selection checkbox). */
   leading?: { header: ReactNode; cell: (row: Row) => ReactNode };
+  /** The row whose record is open beside the list (marked, and its link says so). */
+  selectedId?: string;
 }) {
   return (
     <div className="tabla-contenedor">
@@ -105,13 +109,20 @@ export function DataTable<Row extends Record<string, unknown>>({
         </thead>
         <tbody>
           {rows.map((row) => (
-            <tr key={String(row.id)}>
+            <tr key={String(row.id)} className={selectedId === row.id ? "seleccionada" : undefined}>
               {leading ? <td>{leading.cell(row)}</td> : null}
               {entity.columns.map((column) => {
                 const text = formatValue(column, row[column.name], formats);
+                const shown = column.badge && text ? <span className={`insignia insignia-${String(row[column.name])}`}>{text}</span> : text;
                 return (
                   <td key={column.name} className={column.kind === "money" ? "numero" : undefined}>
-                    {column.link ? <Link to={recordHref(row)}>{text || "(sin nombre)"}</Link> : text}
+                    {column.link ? (
+                      <Link to={recordHref(row)} aria-current={selectedId === row.id ? "true" : undefined}>
+                        {text || "(sin nombre)"}
+                      </Link>
+                    ) : (
+                      shown
+                    )}
                   </td>
                 );
               })}
@@ -142,11 +153,12 @@ function SortHeader({ entity, column, state }: { entity: Entity; column: Column;
   );
 }
 
-export function Pagination({ path, state, total }: { path: string; state: ListState; total: number }) {
+/** `estimated`: the total is the planner's estimate, so the last page is not offered by number. */
+export function Pagination({ path, state, total, estimated }: { path: string; state: ListState; total: number; estimated?: boolean }) {
   const pages = Math.max(1, Math.ceil(total / state.porPagina));
   if (pages <= 1) return null;
   const page = Math.min(state.pagina, pages);
-  const around = [1, page - 2, page - 1, page, page + 1, page + 2, pages].filter((p, i, all) => p >= 1 && p <= pages && all.indexOf(p) === i).sort((a, b) => a - b);
+  const around = [1, page - 2, page - 1, page, page + 1, page + 2, ...(estimated ? [] : [pages])].filter((p, i, all) => p >= 1 && p <= pages && all.indexOf(p) === i).sort((a, b) => a - b);
   return (
     <nav className="paginacion" aria-label="Paginación">
       <ul>
@@ -188,4 +200,28 @@ export function Pagination({ path, state, total }: { path: string; state: ListSt
 export function csvHref(path: string, state: ListState) {
   const href = listHref(path, { ...state, pagina: 1, porPagina: DEFAULT_PAGE_SIZE }, {});
   return `${href}${href.includes("?") ? "&" : "?"}formato=csv`;
+}
+
+/**
+ * The entity's one-click views (`?vista=`) offered to this role, plus `todos` (the list with no
+ * view) when given a label. Links, so they work without JavaScript; the current one is marked.
+ */
+export function ListViews({ entity, state, rol, todos }: { entity: Entity; state: ListState; rol: string; todos?: string }) {
+  const views = (entity.vistas ?? []).filter((v) => !v.roles || v.roles.some((r) => r === rol));
+  if (views.length === 0 && !todos) return null;
+  const links = [...views.map((v) => ({ name: v.name, label: v.label, href: `${entity.path}?vista=${encodeURIComponent(v.name)}` }))];
+  if (todos) links.push({ name: "", label: todos, href: entity.path });
+  return (
+    <nav className="vistas" aria-label={`Vistas de ${entity.plural}`}>
+      <ul>
+        {links.map((l) => (
+          <li key={l.name || "todos"}>
+            <Link to={l.href} aria-current={(state.vista ?? "") === l.name ? "page" : undefined}>
+              {l.label}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
 }
