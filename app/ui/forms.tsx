@@ -84,6 +84,7 @@ export function FieldControl({
   options,
   disabled,
   errorLink,
+  search,
 }: {
   field: Field;
   meta: FieldMetadata<any>;
@@ -91,6 +92,11 @@ export function FieldControl({
   disabled?: boolean;
   /** A link shown with the field's error (e.g. to the record that already has this value). */
   errorLink?: { href: string; text: string };
+  /**
+   * A related-record select with too many options: a search box that belongs to the GET form
+   * `search.form` (outside this form, via the `form` attribute), so it works without JavaScript.
+   */
+  search?: { form: string; name: string; value?: string; shown: number };
 }) {
   const hintId = field.hint ? `${meta.id}-ayuda` : undefined;
   const errorId = meta.errors?.length ? meta.errorId : undefined;
@@ -156,6 +162,27 @@ export function FieldControl({
         ))}
       </select>
     );
+    if (search) {
+      const searchId = `${meta.id}-buscar`;
+      control = (
+        <>
+          {control}
+          <div className="buscar-opciones">
+            <p className="ayuda" id={`${searchId}-ayuda`}>
+              {search.value
+                ? `${search.shown === 0 ? "Ninguna opción contiene" : search.shown === 1 ? "Se muestra la opción que contiene" : `Se muestran las ${search.shown} opciones que contienen`} «${search.value}». Deje la búsqueda vacía para ver las primeras.`
+                : `Hay demasiadas opciones: se muestran las ${search.shown} primeras. Busque para ver otras.`}{" "}
+              La búsqueda recarga la página: hágala antes de rellenar el resto.
+            </p>
+            <label htmlFor={searchId}>Buscar {field.label.toLowerCase()}</label>
+            <input type="search" id={searchId} name={search.name} form={search.form} defaultValue={search.value} maxLength={100} aria-describedby={`${searchId}-ayuda`} />
+            <button type="submit" form={search.form} className="secundario">
+              Buscar
+            </button>
+          </div>
+        </>
+      );
+    }
   } else if (input.type === "money") {
     control = <input type="text" inputMode="decimal" autoComplete="off" {...common} defaultValue={value} key={meta.key} className="importe" />;
   } else if (input.type === "date") {

@@ -228,6 +228,17 @@ describe("campos relacionados", () => {
     expect(data.options.departamentos.options).toContainEqual({ value: ultimo, label: "Zona última" });
   });
 
+  it("paso de búsqueda sin JavaScript: ?buscar_departamentos= filtra las opciones en el servidor", async () => {
+    const r = await respond(() => recordLoader({ request: request(`/usuarios/${otro.id}?buscar_departamentos=${encodeURIComponent("área 20")}`, { cookie: admin.cookie }), context: app.context(), params: { id: otro.id } }));
+    const data = await json(r);
+    expect(data.options.departamentos.busqueda).toBe("área 20");
+    expect(data.options.departamentos.truncated).toBe(false);
+    // «Área 200» … «Área 204», plus the record's current department (Ventas), always present.
+    expect(data.options.departamentos.options.map((o: { label: string }) => o.label).sort()).toEqual(["Ventas", "Área 200", "Área 201", "Área 202", "Área 203", "Área 204"].sort());
+    const lista = await list(`?buscar_departamentos=zona&departamento=${departamento}`);
+    expect(lista.options.departamentos.options.map((o: { label: string }) => o.label).sort()).toEqual(["Ventas", "Zona última"]);
+  });
+
   it("las fichas de departamento y sucursal listan a su gente", async () => {
     const { loader: depLoader } = await import("~/routes/departamentos.$id");
     const { loader: sucLoader } = await import("~/routes/sucursales.$id");
