@@ -217,7 +217,7 @@ export function EntityRecordPage({ entity, children }: { entity: Entity; childre
         </p>
       ) : null}
       {children}
-      <History entries={history} fields={entity.fields} formats={formats} />
+      <History entries={history} fields={entity.fields} formats={formats} show={(field, value) => displayField(field, value, formats, options)} />
       {can.editar ? <OptionSearchForms options={options} /> : null}
     </>
   );
@@ -317,7 +317,7 @@ function ReadOnly({ entity, record, formats, options }: { entity: Entity; record
   );
 }
 
-function displayField(field: Entity["fields"][number], value: unknown, formats: Formats, options: Options) {
+export function displayField(field: Entity["fields"][number], value: unknown, formats: Formats, options: Options) {
   const input = field.input;
   const kind = input.type === "money" ? "money" : input.type === "date" ? "date" : input.type === "checkbox" ? "boolean" : input.type === "select" ? "option" : "text";
   const opts = input.type === "select" ? input.options : input.type === "ref" ? options[input.table]?.options : undefined;

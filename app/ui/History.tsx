@@ -5,9 +5,30 @@ type Entry = { id: number; accion: string; actor_nombre: string | null; creado_e
 
 const ACCIONES: Record<string, string> = { alta: "Alta", modificacion: "Modificación", baja: "Baja" };
 
-/** «Historial de cambios»: who, when, which fields, old and new values (written by database triggers). */
-export function History({ entries, fields, formats, labels = {} }: { entries: Entry[]; fields: readonly Field[]; formats: Formats; labels?: Record<string, string> }) {
-  const labelOf = (name: string) => fields.find((f) => f.name === name)?.label ?? labels[name] ?? name;
+/**
+ * «Historial de cambios»: who, when, which fields, old and new values (written by database
+ * triggers). `show` renders a declared field's value as the record page does (names of related
+ * records, formatted amounts); other columns (estado, folio…) are shown as stored.
+ */
+export function History({
+  entries,
+  fields,
+  formats,
+  labels = {},
+  show = (_field, value) => plain(value),
+}: {
+  entries: Entry[];
+  fields: readonly Field[];
+  formats: Formats;
+  labels?: Record<string, string>;
+  show?: (field: Field, value: unknown) => string;
+}) {
+  const fieldOf = (name: string) => fields.find((f) => f.name === name);
+  const labelOf = (name: string) => fieldOf(name)?.label ?? labels[name] ?? name;
+  const valueOf = (name: string, value: unknown) => {
+    const field = fieldOf(name);
+    return value === null || value === undefined || value === "" ? "—" : field ? show(field, value) : plain(value);
+  };
   return (
     <section aria-labelledby="historial" className="historial">
       <h2 id="historial">Historial de cambios</h2>
@@ -34,8 +55,8 @@ export function History({ entries, fields, formats, labels = {} }: { entries: En
                     {Object.entries(e.cambios).map(([name, change]) => (
                       <tr key={name}>
                         <th scope="row">{labelOf(name)}</th>
-                        <td>{show(change.antes)}</td>
-                        <td>{show(change.despues)}</td>
+                        <td>{valueOf(name, change.antes)}</td>
+                        <td>{valueOf(name, change.despues)}</td>
                       </tr>
                     ))}
                   </tbody>
@@ -49,7 +70,7 @@ export function History({ entries, fields, formats, labels = {} }: { entries: En
   );
 }
 
-function show(value: unknown) {
+function plain(value: unknown) {
   if (value === null || value === undefined || value === "") return "—";
   if (typeof value === "boolean") return value ? "Sí" : "No";
   return String(value);
