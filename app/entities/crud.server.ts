@@ -3,10 +3,10 @@ import { json, redirect, type AppLoadContext } from "@remix-run/node";
 import { z } from "zod";
 import { puede, type Accion } from "~/auth/permissions";
 import { requireUser, type Signed } from "~/auth/session.server";
-import { Conflict, Forbidden, Invalid, NotFound, Referenced, UUID, type Filter, type Row, type Store } from "~/data/store";
+import { Conflict, Forbidden, Invalid, NotFound, Referenced, UUID, type Filter, type ListQuery, type Row, type Store } from "~/data/store";
 import { CSV_BOM, csvLine } from "~/lib/csv";
 import { formatValue, type Formats } from "~/lib/format";
-import { parseListState, toListQuery, type ListState } from "~/lib/list-query";
+import { parseListState, toListQuery, viewFilters } from "~/lib/list-query";
 import { once } from "~/lib/once.server";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { capitalize, done, entitySchema, type Entity } from "./entity";
@@ -104,8 +104,9 @@ export async function listLoader(entity: Entity, { request, context }: Args) {
   const { user, store } = await requireUser(request, context);
   const url = new URL(request.url);
   const state = parseListState(entity, url.searchParams);
-  if (url.searchParams.get("formato") === "csv") return csvResponse(entity, store, state, formats(context));
-  const [result, options] = await Promise.all([store.list(entity.view, toListQuery(entity, state)), loadOptions(store, entity, state.filtros, optionSearches(entity, url))]);
+  const query = toListQuery(entity, state, viewFilters(entity, state, user));
+  if (url.searchParams.get("formato") === "csv") return csvResponse(entity, store, query, formats(context));
+  const [result, options] = await Promise.all([store.list(entity.view, query), loadOptions(store, entity, state.filtros, optionSearches(entity, url))]);
   return json({
     state,
     result,
@@ -116,9 +117,8 @@ export async function listLoader(entity: Entity, { request, context }: Args) {
   });
 }
 
-/** The whole filtered list as CSV for Excel, fetched and written page by page (no row cap). */
-function csvResponse(entity: Entity, store: Store, state: ListState, f: Formats) {
-  const query = toListQuery(entity, state);
+/** The whole filtered list (`query`, its page ignored) as CSV for Excel, fetched and written page by page (no row cap). */
+export function csvResponse(entity: Entity, store: Store, query: ListQuery, f: Formats) {
   const columns = entity.columns;
   const encoder = new TextEncoder();
   const PAGE = 1000;
@@ -147,22 +147,52 @@ function csvResponse(entity: Entity, store: Store, state: ListState, f: Formats)
   });
 }
 
-/** POST on the list page: the «Nuevo …» form. Redirects back to the same list with a flash. */
-export async function createAction(entity: Entity, { request, context }: Args) {
-  const { user, store } = await requireUser(request, context);
+/** What a create may adjust (all optional; without them the generic behaviour). */
+export type CreateOptions = {
+  /** The fields this user writes (others are dropped if posted). */
+  campos?: readonly string[] | null;
+  /** Completes the parsed values before the insert (defaults from the user); field errors refuse it. */
+  prepare?: (values: Row, signed: Signed) => Promise<{ values: Row } | { fieldErrors: Record<string, string[]> }>;
+  /** Where to go and what to say after the insert (default: the same list, «… creado»). */
+  done?: (row: Row, signed: Signed, url: URL) => Promise<{ to?: string; message?: string; kind?: FlashKind; enlace?: FlashLink }>;
+};
+
+/**
+ * POST on the list page: the «Nuevo …» form. Redirects back to the same list with a flash.
+ * A refused form's reply carries the posted `intent`, if any, so a page with several forms
+ * shows the errors on the right one.
+ */
+export async function createAction(entity: Entity, { request, context }: Args, o: CreateOptions = {}) {
+  const signed = await requireUser(request, context);
+  const { user, store } = signed;
   if (!puede(entity.permisos, "crear", user)) forbidden();
   const formData = await request.formData();
+  const intent = intentOf(formData);
   return once(formData.get("_envio"), async () => {
-    const submission = parseWithZod(formData, { schema: entitySchema(entity) });
-    if (submission.status !== "success") return json({ result: submission.reply() }, { status: 400 });
+    const submission = parseWithZod(formData, { schema: entitySchema(entity, { campos: o.campos }) });
+    if (submission.status !== "success") return json({ ...intent, result: submission.reply() }, { status: 400 });
+    let values = submission.value as Row;
+    if (o.prepare) {
+      const prepared = await o.prepare(values, signed);
+      if ("fieldErrors" in prepared) return json({ ...intent, result: submission.reply({ fieldErrors: prepared.fieldErrors }) }, { status: 400 });
+      values = prepared.values;
+    }
     try {
-      const row = await store.insert<Row>(entity.table, submission.value);
+      const row = await store.insert<Row>(entity.table, values);
       const url = new URL(request.url);
-      return redirectWithFlash(context, request, url.pathname + url.search, `${done(entity, "cread")}: ${row[entity.labelColumn]}`);
+      url.searchParams.delete("index");
+      const next = (await o.done?.(row, signed, url)) ?? {};
+      return redirectWithFlash(context, request, next.to ?? url.pathname + url.search, next.message ?? `${done(entity, "cread")}: ${row[entity.labelColumn]}`, next.kind, next.enlace);
     } catch (error) {
       return storeErrorReply(entity, store, submission, error, formData);
     }
   });
+}
+
+/** `{ intent }` when the form posted one (for replies), else nothing. */
+function intentOf(formData: FormData): { intent?: string } {
+  const intent = formData.get("intent");
+  return typeof intent === "string" && intent ? { intent } : {};
 }
 
 /**
@@ -213,7 +243,15 @@ export async function loadHistory(store: Store, table: string, id: string) {
  * POST on a record page: `intent` is `guardar` or `eliminar`; anything else is a 400.
  * `afterSave` runs after a successful save, before the redirect (e.g. end a deactivated user's sessions).
  */
-export async function recordAction(entity: Entity, { request, context, params }: Args, o: { afterSave?: (saved: Row) => Promise<void> } = {}) {
+export async function recordAction(
+  entity: Entity,
+  { request, context, params }: Args,
+  o: {
+    afterSave?: (saved: Row) => Promise<void>;
+    /** Where to return instead of `volver` (e.g. the same list with the record's panel open), after a save and after a delete. */
+    volver?: { guardado?: string; eliminado?: string };
+  } = {},
+) {
   const { user, store } = await requireUser(request, context);
   const id = params?.id ?? "";
   const formData = await request.formData();
@@ -228,7 +266,7 @@ export async function recordAction(entity: Entity, { request, context, params }:
     if (!can.eliminar) forbidden();
     try {
       await store.remove(entity.table, id, version.success ? version.data : undefined);
-      return redirectWithFlash(context, request, volver, done(entity, "eliminad"));
+      return redirectWithFlash(context, request, o.volver?.eliminado ?? volver, done(entity, "eliminad"));
     } catch (error) {
       if (error instanceof Referenced) return json({ deleteError: await referencedMessage(store, entity, id) }, { status: 409 });
       if (error instanceof Conflict)
@@ -242,17 +280,17 @@ export async function recordAction(entity: Entity, { request, context, params }:
   if (intent !== "guardar") throw json({ message: "Acción desconocida." }, { status: 400 });
   if (!can.editar) forbidden();
   const submission = parseWithZod(formData, { schema: entitySchema(entity, { campos: writableNames(entity, user, id), id }) });
-  if (submission.status !== "success") return json({ result: submission.reply() }, { status: 400 });
-  if (!version.success) return json({ result: submission.reply({ formErrors: ["Falta la versión del registro: recargue la página."] }) }, { status: 400 });
+  if (submission.status !== "success") return json({ intent, result: submission.reply() }, { status: 400 });
+  if (!version.success) return json({ intent, result: submission.reply({ formErrors: ["Falta la versión del registro: recargue la página."] }) }, { status: 400 });
   try {
     const saved = await store.update<Row>(entity.table, id, version.data, submission.value);
     await o.afterSave?.(saved);
-    return redirectWithFlash(context, request, volver, done(entity, "guardad"));
+    return redirectWithFlash(context, request, o.volver?.guardado ?? volver, done(entity, "guardad"));
   } catch (error) {
     if (error instanceof Conflict) {
       const current = await getOr404<Row>(store, entity.view, id);
       return json(
-        { result: submission.reply({ formErrors: ["Otra persona modificó este registro mientras lo editaba. Compare sus cambios con los valores actuales y vuelva a guardar."] }), current },
+        { intent, result: submission.reply({ formErrors: ["Otra persona modificó este registro mientras lo editaba. Compare sus cambios con los valores actuales y vuelva a guardar."] }), current },
         { status: 409 },
       );
     }
@@ -270,7 +308,7 @@ function inSentence(label: string) {
  * A duplicate of a field in `entity.duplicados` also gives `existente`, the record that holds the
  * value, so the form links to it.
  */
-async function storeErrorReply(
+export async function storeErrorReply(
   entity: Entity,
   store: Store,
   submission: { reply: (o?: any) => unknown; payload?: unknown; value?: unknown },
@@ -293,7 +331,7 @@ async function storeErrorReply(
           : error.message;
     const reply = field ? submission.reply({ fieldErrors: { [field.name]: [message] } }) : submission.reply({ formErrors: [message] });
     const existente = field && duplicate ? await findExisting(entity, store, field.name, values, selfId) : null;
-    return json({ result: reply, ...(existente ? { existente } : {}) }, { status: error instanceof Conflict ? 409 : 400 });
+    return json({ ...intentOf(formData), result: reply, ...(existente ? { existente } : {}) }, { status: error instanceof Conflict ? 409 : 400 });
   }
   throw error;
 }
@@ -335,6 +373,19 @@ export function backTo(entity: Entity, url: URL) {
   return target === entity.path || target.startsWith(`${entity.path}?`) ? target : entity.path;
 }
 
-export async function redirectWithFlash(context: AppLoadContext, request: Request, to: string, message: string, kind: "exito" | "aviso" | "error" = "exito") {
-  return redirect(to, { headers: { "Set-Cookie": await context.services.flash.set(request, { message, kind }) } });
+type FlashKind = "exito" | "aviso" | "error";
+/** A link shown after a flash message (e.g. to the other gasto a new one duplicates). */
+export type FlashLink = { href: string; texto: string };
+
+export async function redirectWithFlash(
+  context: AppLoadContext,
+  request: Request,
+  to: string,
+  message: string,
+  kind: FlashKind = "exito",
+  enlace?: FlashLink,
+  detalles?: string[],
+) {
+  const flash = { message, kind, ...(enlace ? { enlace } : {}), ...(detalles?.length ? { detalles } : {}) };
+  return redirect(to, { headers: { "Set-Cookie": await context.services.flash.set(request, flash) } });
 }

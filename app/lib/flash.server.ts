@@ -6,6 +6,8 @@ export type Flash = {
   kind: "exito" | "error" | "aviso";
   /** A link after the message (e.g. to the other gasto a new one duplicates); a same-site path. */
   enlace?: { href: string; texto: string };
+  /** Lines under the message (e.g. which rows of a bulk action were refused and why). */
+  detalles?: string[];
 };
 
 export type FlashStore = {

@@ -11,6 +11,13 @@ export function Flash({ flash }: { flash: FlashMessage }) {
           <a href={flash.enlace.href}>{flash.enlace.texto}</a>
         </>
       ) : null}
+      {flash.detalles?.length ? (
+        <ul>
+          {flash.detalles.map((d, i) => (
+            <li key={i}>{d}</li>
+          ))}
+        </ul>
+      ) : null}
     </div>
   );
 }
