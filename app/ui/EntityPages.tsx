@@ -136,12 +136,32 @@ export function EntityListPage({ entity, children }: { entity: Entity; children?
   );
 }
 
-function CreateForm({ entity, options, envio, defaults }: { entity: Entity; options: Options; envio: string; defaults: Record<string, string> }) {
-  const actionData = useActionData<ActionData>();
+/**
+ * The «Nuevo …» form. `campos`: only these fields (e.g. no solicitante for non-administradores);
+ * `intent`: posted as a hidden field, and only a reply to that intent is shown here (a page with
+ * several forms).
+ */
+export function CreateForm({
+  entity,
+  options,
+  envio,
+  defaults,
+  campos,
+  intent,
+}: {
+  entity: Entity;
+  options: Options;
+  envio: string;
+  defaults: Record<string, string>;
+  campos?: readonly string[] | null;
+  intent?: string;
+}) {
+  const data = useActionData<ActionData & { intent?: string }>();
+  const actionData = !intent || data?.intent === intent ? data : undefined;
   const navigation = useNavigation();
   const [form, fields] = useServerForm({
     id: `nuevo-${entity.table}`,
-    schema: entitySchema(entity),
+    schema: entitySchema(entity, { campos }),
     lastResult: actionData?.result,
     defaultValue: defaults,
   });
@@ -153,7 +173,8 @@ function CreateForm({ entity, options, envio, defaults }: { entity: Entity; opti
       </h2>
       <ConformForm form={form}>
         <input type="hidden" name="_envio" value={envio} />
-        {writableFields(entity).map((field) => (
+        {intent ? <input type="hidden" name="intent" value={intent} /> : null}
+        {writableFields(entity, campos).map((field) => (
           <FieldControl
             key={field.name}
             field={field}
@@ -223,7 +244,8 @@ export function EntityRecordPage({ entity, children }: { entity: Entity; childre
   );
 }
 
-function EditForm({
+/** The edit form of a record page (also usable on its own, e.g. in a panel beside a list). */
+export function EditForm({
   entity,
   record,
   options,
