@@ -14,6 +14,7 @@ import { backendKind, loadEnv, type Config } from "./app/lib/env.server";
 import { withErrorDigests } from "./app/lib/errors.server";
 import { mountMonitoring } from "./app/lib/monitoring.server";
 import { sqlServices, type Services } from "./app/services.server";
+import { supabaseServices } from "./app/services.supabase.server";
 
 const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -31,7 +32,10 @@ async function main() {
   let services: Services;
   const kind = backendKind(config);
   if (kind === "supabase") {
-    throw new Error("El backend de Supabase todavía no está disponible en esta versión (issue 5).");
+    // The schema is applied with `supabase db push` (docs/supabase.md): no migrations, no seed here.
+    services = supabaseServices(config);
+    console.info(`Backend: Supabase (${new URL(config.SUPABASE_URL!).host})`);
+    if (config.SUPABASE_SERVICE_ROLE_KEY) console.warn("SUPABASE_SERVICE_ROLE_KEY está definida pero Oficina no la usa: quítela del entorno del servidor.");
   } else {
     let databaseUrl = config.DATABASE_URL;
     if (!databaseUrl) {

@@ -1,0 +1,202 @@
+import { createServerClient, parseCookieHeader, serializeCookieHeader } from "@supabase/ssr";
+import { createClient, isAuthApiError, isAuthRetryableFetchError, type SupabaseClient } from "@supabase/supabase-js";
+import { NoRealtime, toStoreError, userClient, type SupabaseConnection } from "../data/supabase.server";
+import type { AuthBackend, AuthSession } from "./port";
+
+/**
+ * Accounts through Supabase Auth (GoTrue), with the session in cookies written by @supabase/ssr
+ * (`createServerClient` with `getAll`/`setAll`, as in Supabase's server-side auth guide).
+ *
+ * - Who is asking is always decided by `auth.getUser()`, which asks Supabase Auth to validate the
+ *   JWT; `getSession()` (cookie contents, unverified) is only read afterwards, for the token.
+ * - Every cookie @supabase/ssr writes (sign-in, refreshed tokens, sign-out) is collected as a
+ *   `Set-Cookie` header in the `headers` this adapter returns, so it reaches the browser.
+ * - Cookies are HttpOnly, SameSite=Lax, Secure in production: no browser code reads them.
+ * - No service-role key here: nothing in the port needs one (see endSessionsOf).
+ */
+export const AUTH_COOKIE = "sb-oficina-auth-token";
+
+export type SupabaseAuthOptions = SupabaseConnection & {
+  secure: boolean;
+  /** Public origin (APP_URL) for the confirmation link's redirect; default: the request's. */
+  siteUrl?: string;
+};
+
+/** The email OTP types a confirmation link may carry (`type=` in the link). */
+const CONFIRM_TYPES = new Set(["email", "signup"]);
+const MAX_REMEMBERED = 10_000;
+
+export function supabaseAuth(options: SupabaseAuthOptions): AuthBackend {
+  const conn: SupabaseConnection = { url: options.url, anonKey: options.anonKey, fetch: options.fetch };
+  /** A client without a session of its own: only for POST /logout with a given user's JWT. */
+  const plain: SupabaseClient = createClient(options.url, options.anonKey, {
+    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+    realtime: { transport: NoRealtime as never },
+    global: options.fetch ? { fetch: options.fetch } : {},
+  });
+
+  /**
+   * The last valid access token seen for each user, until it expires: ending a user's sessions
+   * in Supabase Auth needs a JWT of theirs (POST /logout?scope=global), there is no endpoint to
+   * do it by user id, not even with the service-role key.
+   */
+  const recent = new Map<string, { token: string; expiresAt: number }>();
+  function remember(userId: string, token: string, expiresAt?: number) {
+    recent.delete(userId);
+    recent.set(userId, { token, expiresAt: (expiresAt ?? Date.now() / 1000 + 300) * 1000 });
+    if (recent.size > MAX_REMEMBERED) recent.delete(recent.keys().next().value!);
+  }
+
+  function serverClient(request: Request, headers: Headers): SupabaseClient {
+    return createServerClient(options.url, options.anonKey, {
+      cookies: {
+        getAll: () => parseCookieHeader(request.headers.get("Cookie") ?? "").map(({ name, value }) => ({ name, value: value ?? "" })),
+        setAll: (cookies, cacheHeaders) => {
+          for (const { name, value, options: o } of cookies) headers.append("Set-Cookie", serializeCookieHeader(name, value, o));
+          // Cache-Control: private, no-store… so no shared cache keeps a response that sets a session.
+          for (const [key, value] of Object.entries(cacheHeaders ?? {})) headers.set(key, value);
+        },
+      },
+      cookieOptions: { name: AUTH_COOKIE, httpOnly: true, sameSite: "lax", secure: options.secure, path: "/" },
+      realtime: { transport: NoRealtime as never },
+      global: options.fetch ? { fetch: options.fetch } : {},
+    });
+  }
+
+  function confirmUrl(request: Request) {
+    return new URL("/auth/confirm", options.siteUrl ?? request.url).toString();
+  }
+
+  /** The profile must be active; read under the user's own JWT (an inactive user sees no rows). */
+  async function profileActive(accessToken: string, userId: string): Promise<boolean> {
+    const { data, error, status } = await userClient(conn, accessToken).from("usuarios").select("id,activo").eq("id", userId).maybeSingle();
+    if (error) throw toStoreError(error, status);
+    return (data as { activo?: boolean } | null)?.activo === true;
+  }
+
+  /** Refuses to go on when Supabase Auth cannot be reached: that is an outage, not a wrong password. */
+  function unreachable(error: unknown): never {
+    throw new Error(`Supabase Auth no responde: ${(error as Error).message ?? "error de red"}`);
+  }
+
+  return {
+    async getSession(request) {
+      const headers = new Headers();
+      if (!authCookieNames(request).length) return { session: null, headers };
+      const supabase = serverClient(request, headers);
+      const { data, error } = await supabase.auth.getUser();
+      if (error || !data.user) {
+        if (isAuthRetryableFetchError(error)) unreachable(error);
+        clearAuthCookies(request, headers, options.secure);
+        return { session: null, headers };
+      }
+      // After getUser() validated it (and refreshed it if it had expired): the token to send on.
+      const { data: current } = await supabase.auth.getSession();
+      const token = current.session?.access_token;
+      if (!token) return { session: null, headers };
+      remember(data.user.id, token, current.session?.expires_at);
+      const session: AuthSession = { userId: data.user.id, accessToken: token };
+      return { session, headers };
+    },
+
+    async signIn(request, email, password) {
+      const headers = new Headers();
+      const supabase = serverClient(request, headers);
+      const { data, error } = await supabase.auth.signInWithPassword({ email: email.trim().toLowerCase(), password });
+      if (error || !data.session || !data.user) {
+        if (isAuthRetryableFetchError(error)) unreachable(error);
+        if (error?.code === "email_not_confirmed") return { ok: false, reason: "unconfirmed" };
+        return { ok: false, reason: "credentials" };
+      }
+      const { access_token: token, expires_at: expiresAt } = data.session;
+      if (!(await profileActive(token, data.user.id))) {
+        // End the session just opened; its cookies (in `headers`) never leave this function.
+        await supabase.auth.signOut({ scope: "local" });
+        return { ok: false, reason: "inactive" };
+      }
+      remember(data.user.id, token, expiresAt);
+      return { ok: true, session: { userId: data.user.id, accessToken: token }, headers };
+    },
+
+    async signUp(request, input) {
+      const supabase = serverClient(request, new Headers());
+      const { error } = await supabase.auth.signUp({
+        email: input.email.trim().toLowerCase(),
+        password: input.password,
+        options: { emailRedirectTo: confirmUrl(request), data: { nombre: input.nombre } },
+      });
+      if (isAuthRetryableFetchError(error)) unreachable(error);
+      // Same outcome whatever happened (a taken email must not show): the reason goes to the log.
+      if (error) console.warn(`Supabase Auth rechazó un alta: ${error.code ?? error.status ?? "sin código"}`);
+    },
+
+    async resendConfirmation(request, email) {
+      const supabase = serverClient(request, new Headers());
+      const { error } = await supabase.auth.resend({ type: "signup", email: email.trim().toLowerCase(), options: { emailRedirectTo: confirmUrl(request) } });
+      if (isAuthRetryableFetchError(error)) unreachable(error);
+      if (error) console.warn(`Supabase Auth no reenvió la confirmación: ${error.code ?? error.status ?? "sin código"}`);
+    },
+
+    async confirm(request, token, type = "email") {
+      if (!CONFIRM_TYPES.has(type)) return { ok: false };
+      const headers = new Headers();
+      const supabase = serverClient(request, headers);
+      const { data, error } = await supabase.auth.verifyOtp({ token_hash: token, type: type as "email" | "signup" });
+      if (error || !data.session || !data.user) {
+        if (isAuthRetryableFetchError(error)) unreachable(error);
+        return { ok: false };
+      }
+      if (!(await profileActive(data.session.access_token, data.user.id))) {
+        await supabase.auth.signOut({ scope: "local" });
+        return { ok: false };
+      }
+      remember(data.user.id, data.session.access_token, data.session.expires_at);
+      return { ok: true, headers };
+    },
+
+    async signOut(request) {
+      const headers = new Headers();
+      if (!authCookieNames(request).length) return headers;
+      const supabase = serverClient(request, headers);
+      // scope local: this browser's session ends in Supabase Auth (its refresh token is revoked).
+      const { error } = await supabase.auth.signOut({ scope: "local" });
+      if (error && !isAuthApiError(error)) console.warn(`Supabase Auth no cerró la sesión: ${error.message}`);
+      clearAuthCookies(request, headers, options.secure);
+      return headers;
+    },
+
+    async endSessionsOf(userId) {
+      const known = recent.get(userId);
+      recent.delete(userId);
+      if (!known || known.expiresAt <= Date.now()) {
+        // Nothing to do it with (see `recent`). The user's JWT still opens nothing: row-level
+        // security hides every row from an inactive profile, and their next request ends here.
+        return;
+      }
+      const { error } = await plain.auth.admin.signOut(known.token, "global");
+      if (error && !(isAuthApiError(error) && [401, 403, 404].includes(error.status))) {
+        if (isAuthRetryableFetchError(error)) unreachable(error);
+        console.warn(`Supabase Auth no cerró las sesiones de un usuario: ${error.message}`);
+      }
+    },
+  };
+}
+
+/** Names of our auth cookies in the request (the token may be split into `.0`, `.1`… chunks). */
+function authCookieNames(request: Request): string[] {
+  return parseCookieHeader(request.headers.get("Cookie") ?? "")
+    .map((c) => c.name)
+    .filter((name) => name === AUTH_COOKIE || name.startsWith(`${AUTH_COOKIE}.`) || name === `${AUTH_COOKIE}-code-verifier`);
+}
+
+/** Expires every auth cookie the request carried that the library has not expired already. */
+function clearAuthCookies(request: Request, headers: Headers, secure: boolean) {
+  const expired = new Set(
+    headers
+      .getSetCookie()
+      .filter((c) => /;\s*max-age=0(;|$)/i.test(c))
+      .map((c) => c.slice(0, c.indexOf("="))),
+  );
+  for (const name of authCookieNames(request))
+    if (!expired.has(name)) headers.append("Set-Cookie", serializeCookieHeader(name, "", { path: "/", maxAge: 0, httpOnly: true, sameSite: "lax", secure }));
+}
