@@ -109,6 +109,11 @@ export function capitalize(s: string) {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
+/** «Nuevo departamento», «Nueva sucursal». */
+export function nuevo(entity: Entity) {
+  return `${entity.gender === "f" ? "Nueva" : "Nuevo"} ${entity.singular}`;
+}
+
 /** «Departamento guardado», «Sucursal eliminada». */
 export function done(entity: Entity, participle: "guardad" | "cread" | "eliminad") {
   return `${capitalize(entity.singular)} ${participle}${entity.gender === "f" ? "a" : "o"}`;

@@ -1,7 +1,7 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation, useRouteLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { entitySchema, writableFields, type Entity } from "~/entities/entity";
+import { entitySchema, nuevo, writableFields, type Entity } from "~/entities/entity";
 import type { Options } from "~/entities/crud.server";
 import { formatValue, type Formats } from "~/lib/format";
 import type { ListState } from "~/lib/list-query";
@@ -82,7 +82,7 @@ export function EntityListPage({ entity, children }: { entity: Entity; children?
         <h1>{entity.title}</h1>
         {can.crear ? (
           <a className="boton" href="#nuevo">
-            Nuevo {entity.singular}
+            {nuevo(entity)}
           </a>
         ) : null}
       </div>
@@ -124,7 +124,7 @@ export function EntityListPage({ entity, children }: { entity: Entity; children?
           ) : (
             <p>
               Todavía no hay {entity.plural}.
-              {can.crear ? ` Cree ${entity.gender === "f" ? "la primera" : "el primero"} con el formulario «Nuevo ${entity.singular}».` : entity.intro ? ` ${entity.intro}` : ""}
+              {can.crear ? ` Cree ${entity.gender === "f" ? "la primera" : "el primero"} con el formulario «${nuevo(entity)}».` : entity.intro ? ` ${entity.intro}` : ""}
             </p>
           )}
         </div>
@@ -169,7 +169,7 @@ export function CreateForm({
   return (
     <section aria-labelledby="nuevo" className="panel">
       <h2 id="nuevo" tabIndex={-1}>
-        Nuevo {entity.singular}
+        {nuevo(entity)}
       </h2>
       <ConformForm form={form}>
         <input type="hidden" name="_envio" value={envio} />
