@@ -1,0 +1,126 @@
+import { randomBytes } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import pg from "pg";
+import { inject } from "vitest";
+import { migrate } from "~/data/migrate.server";
+import { withDatabase } from "../support/global-setup";
+
+/**
+ * supabase/migrations is ONE schema for both backends: it must apply unchanged with the Supabase
+ * CLI (`supabase db push`) on a project that already has the auth schema and the API roles, and
+ * on plain Postgres after supabase/compat has created those. This file proves the second on a
+ * fresh, empty database and checks the first as far as it can be checked here: nothing in
+ * supabase/migrations creates what Supabase already has, or uses what only compat creates.
+ */
+const ROOT = path.resolve("supabase");
+const sqlFiles = (dir: string) => readdirSync(path.join(ROOT, dir)).filter((f) => f.endsWith(".sql")).sort();
+const read = (dir: string, file: string) => readFileSync(path.join(ROOT, dir, file), "utf8");
+/** The SQL without comments, lower-case, whitespace collapsed. */
+const code = (text: string) =>
+  text
+    .replace(/--[^\n]*/g, "")
+    .replace(/\/\*[\s\S]*?\*\//g, "")
+    .replace(/\s+/g, " ")
+    .toLowerCase();
+
+describe("migraciones sobre una base de datos vacía", () => {
+  let url: string;
+  let client: pg.Client;
+
+  beforeAll(async () => {
+    const server = inject("databaseServerUrl");
+    const name = `oficina_migraciones_${randomBytes(5).toString("hex")}`;
+    const admin = new pg.Client({ connectionString: server });
+    await admin.connect();
+    await admin.query(`create database ${name}`); // template1: empty, not the migrated template
+    await admin.end();
+    url = withDatabase(server, name);
+    client = new pg.Client({ connectionString: url });
+    await client.connect();
+  });
+
+  afterAll(async () => {
+    await client?.end();
+  });
+
+  it("compat y después cada migración se aplican, en orden, y quedan registradas como lo hace la CLI de Supabase", async () => {
+    const { rows: before } = await client.query("select count(*)::int as n from pg_tables where schemaname = 'public'");
+    expect(before[0].n).toBe(0);
+    const lines: string[] = [];
+    await migrate(url, (line) => lines.push(line));
+
+    const expected = [
+      ...sqlFiles("compat").map((f) => `compat_${f.split("_")[0]}`),
+      ...sqlFiles("migrations").map((f) => f.split("_")[0]!),
+    ];
+    const { rows } = await client.query<{ version: string }>("select version from supabase_migrations.schema_migrations order by version");
+    expect(rows.map((r) => r.version).sort()).toEqual([...expected].sort());
+    expect(lines).toHaveLength(expected.length);
+    expect(lines[0]).toMatch(/compat/);
+
+    const { rows: tables } = await client.query<{ tablename: string }>("select tablename from pg_tables where schemaname = 'public' order by 1");
+    expect(tables.map((t) => t.tablename)).toEqual(expect.arrayContaining(["departamentos", "gastos", "historial", "proveedores", "sucursales", "usuarios"]));
+    const { rows: fns } = await client.query("select 1 from pg_proc where proname = 'sumar_lista' and pronamespace = 'public'::regnamespace and not prosecdef");
+    expect(fns).toHaveLength(1);
+  });
+
+  it("aplicarlas otra vez no hace nada (cada archivo, una vez)", async () => {
+    const lines: string[] = [];
+    await migrate(url, (line) => lines.push(line));
+    expect(lines).toEqual([]);
+  });
+
+  it("el alta de una cuenta en auth.users crea su perfil: la primera, administrador; las demás, empleado", async () => {
+    await client.query("insert into auth.users (email, raw_user_meta_data) values ('Primera@Example.com', '{\"nombre\":\"Ana\"}'), ('segunda@example.com', '{}')");
+    const { rows } = await client.query("select email, nombre, rol from public.usuarios order by creado_en, email");
+    expect(rows).toEqual([
+      { email: "primera@example.com", nombre: "Ana", rol: "administrador" },
+      { email: "segunda@example.com", nombre: "segunda", rol: "empleado" },
+    ]);
+  });
+});
+
+describe("supabase/migrations no crea lo que Supabase ya tiene", () => {
+  const migrations = sqlFiles("migrations").map((f) => ({ file: f, sql: code(read("migrations", f)) }));
+
+  it("los nombres de archivo son los que espera `supabase db push` (<14 dígitos>_<nombre>.sql)", () => {
+    expect(migrations.length).toBeGreaterThan(0);
+    for (const { file } of migrations) expect(file).toMatch(/^\d{14}_[a-z0-9_]+\.sql$/);
+  });
+
+  const forbidden: [string, RegExp][] = [
+    ["create schema auth", /create schema (if not exists )?"?auth"?\b/],
+    ["create schema extensions", /create schema (if not exists )?"?extensions"?\b/],
+    ["create role anon|authenticated|service_role", /create role (if not exists )?"?(anon|authenticated|service_role)"?\b/],
+    ["create function auth.*", /create (or replace )?function "?auth"?\./],
+    ["create table/view/type auth.*", /create (table|view|type|sequence|index)( if not exists)? "?auth"?\./],
+    ["alter/drop de objetos de auth", /(alter|drop) (table|function|view|type|schema)( if exists)? "?auth"?\b/],
+    ["objetos que solo crea compat (auth.local_*, auth.normalizar_usuario)", /auth\.(local_sessions|local_tokens|normalizar_usuario)/],
+  ];
+
+  for (const [label, pattern] of forbidden) {
+    it(`ninguna migración: ${label}`, () => {
+      const offenders = migrations.filter((m) => pattern.test(m.sql)).map((m) => m.file);
+      expect(offenders).toEqual([]);
+    });
+  }
+
+  it("lo que Supabase ya tiene está en compat, que solo se aplica en PostgreSQL normal", () => {
+    const compat = sqlFiles("compat").map((f) => code(read("compat", f))).join("\n");
+    expect(compat).toMatch(/create schema if not exists auth/);
+    for (const role of ["anon", "authenticated", "service_role"]) expect(compat).toMatch(new RegExp(`create role ${role}\\b`));
+    for (const fn of ["uid", "role", "email", "jwt"]) expect(compat).toMatch(new RegExp(`create or replace function auth\\.${fn}\\(\\)`));
+    expect(compat).toMatch(/create table if not exists auth\.users/);
+  });
+
+  it("las comprobaciones detectan lo prohibido (no pasan por no mirar)", () => {
+    const bad = code("-- comentario: create schema auth\ncreate schema if not exists auth; create or replace function auth.uid() returns uuid; CREATE ROLE anon;");
+    expect(forbidden.filter(([, p]) => p.test(bad)).map(([l]) => l)).toEqual([
+      "create schema auth",
+      "create role anon|authenticated|service_role",
+      "create function auth.*",
+    ]);
+    expect(forbidden.some(([, p]) => p.test(code("-- create schema auth\nselect 1")))).toBe(false);
+  });
+});

@@ -1,0 +1,652 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { AUTH_COOKIE, supabaseAuth } from "~/auth/supabase.server";
+import { Conflict, Forbidden, Invalid, NotFound, Referenced, StoreError, type Row } from "~/data/store";
+import { supabaseStore } from "~/data/supabase.server";
+import { loadEnv } from "~/lib/env.server";
+import { supabaseServices } from "~/services.supabase.server";
+
+/**
+ * The Supabase adapters at their HTTP boundary. No Supabase service can run here, so a loopback
+ * HTTP server stands in for PostgREST (/rest/v1) and Supabase Auth (/auth/v1): it records every
+ * request the adapters make (method, path, query, headers, body) and answers with the shapes
+ * PostgREST and GoTrue document — Content-Range counts, error bodies {code, message, details,
+ * hint}, 401/403/406. Each test asserts the requests AND what the adapter made of the answers.
+ *
+ * What this proves: the requests are the ones PostgREST/GoTrue expect and the adapters map their
+ * documented answers right. What it cannot prove: that a real project answers those requests that
+ * way (RLS, triggers, functions): that is store-supabase-live.test.ts, against a live project.
+ */
+
+type Recorded = {
+  method: string;
+  path: string;
+  /** The raw query string, decoded (what PostgREST parses). */
+  query: string;
+  params: URLSearchParams;
+  headers: http.IncomingHttpHeaders;
+  body: unknown;
+};
+type Answer = { status?: number; headers?: Record<string, string>; body?: unknown };
+type Handler = (req: Recorded) => Answer | undefined;
+
+const ANON = "clave-anon-publica";
+const JWT = jwt({ sub: "11111111-1111-4111-8111-111111111111", role: "authenticated" });
+const ID = "22222222-2222-4222-8222-222222222222";
+const USER_ID = "11111111-1111-4111-8111-111111111111";
+
+let server: http.Server;
+let base = "";
+let requests: Recorded[] = [];
+let handlers: Handler[] = [];
+
+/** Answers `method path` (path without the query) with `answer`, as often as asked. */
+function on(method: string, pathname: string, answer: Answer | ((req: Recorded) => Answer)) {
+  handlers.push((req) => (req.method === method && req.path === pathname ? (typeof answer === "function" ? answer(req) : answer) : undefined));
+}
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c) => chunks.push(c));
+    req.on("end", () => {
+      const url = new URL(req.url!, "http://localhost");
+      const text = Buffer.concat(chunks).toString("utf8");
+      let body: unknown = text;
+      try {
+        body = text ? JSON.parse(text) : undefined;
+      } catch {}
+      const recorded: Recorded = { method: req.method!, path: url.pathname, query: decodeURIComponent(url.search.slice(1)), params: url.searchParams, headers: req.headers, body };
+      requests.push(recorded);
+      let answer: Answer | undefined;
+      for (const h of handlers) if ((answer = h(recorded))) break;
+      answer ??= { status: 500, body: { message: `sin respuesta preparada para ${req.method} ${url.pathname}` } };
+      const payload = answer.body === undefined ? "" : typeof answer.body === "string" ? answer.body : JSON.stringify(answer.body);
+      res.writeHead(answer.status ?? 200, { "Content-Type": "application/json; charset=utf-8", ...answer.headers });
+      res.end(payload);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
+beforeEach(() => {
+  requests = [];
+  handlers = [];
+});
+
+const store = () => supabaseStore({ url: base, anonKey: ANON }, JWT);
+
+async function rejection(promise: Promise<unknown>): Promise<Error> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error("Se esperaba un error y la operación terminó bien");
+}
+
+/** Every data request: the public key as apikey, the USER's JWT as bearer, never the anon key as bearer. */
+function expectUserRequest(req: Recorded) {
+  expect(req.headers.apikey).toBe(ANON);
+  expect(req.headers.authorization).toBe(`Bearer ${JWT}`);
+}
+
+const pgError = (code: string, message: string, details: string | null = null, hint: string | null = null) => ({ code, message, details, hint });
+
+describe("almacén sobre PostgREST: list", () => {
+  it("filtros, búsqueda, orden y rango en la URL; total del Content-Range; suma por rpc con los mismos filtros", async () => {
+    const rows = [{ id: ID, folio: "GAS-2026-00026", importe: "12.50" }];
+    on("GET", "/rest/v1/gastos_vista", { status: 206, headers: { "Content-Range": "25-49/132" }, body: rows });
+    on("POST", "/rest/v1/rpc/sumar_lista", { body: { importe: "1234.50" } });
+
+    const result = await store().list("gastos_vista", {
+      filters: [
+        { column: "estado", op: "eq", value: "pendiente" },
+        { column: "departamento_id", op: "in", value: [ID, 'raro,"valor"\\'] },
+        { column: "importe", op: "gte", value: "10.5" },
+        { column: "fecha_gasto", op: "lt", value: "2026-11-30" },
+        { column: "proveedor_id", op: "is_null" },
+        { column: "aprobador_id", op: "not_null" },
+        { column: "numero_factura", op: "ilike", value: "F-1%" },
+      ],
+      search: { columns: ["descripcion", "folio"], term: " taxi (T4), 50%_\\* " },
+      order: [{ column: "fecha_gasto", ascending: false }],
+      limit: 25,
+      offset: 25,
+      count: "exact",
+      sum: ["importe"],
+    });
+
+    expect(result).toEqual({ rows, total: 132, estimated: false, sums: { importe: "1234.50" } });
+    const get = requests.find((r) => r.method === "GET")!;
+    expectUserRequest(get);
+    expect(get.headers.prefer).toBe("count=exact");
+    expect(get.headers["accept-profile"]).toBe("public");
+    expect([...get.params]).toEqual([
+      ["select", "*"],
+      ["estado", "eq.pendiente"],
+      ["departamento_id", `in.("${ID}","raro,\\"valor\\"\\\\")`],
+      ["importe", "gte.10.5"],
+      ["fecha_gasto", "lt.2026-11-30"],
+      ["proveedor_id", "is.null"],
+      ["aprobador_id", "not.is.null"],
+      ["numero_factura", "ilike.*F-1\\%*"],
+      ["or", '(descripcion.ilike."*taxi (T4), 50\\\\%\\\\_\\\\\\\\_*",folio.ilike."*taxi (T4), 50\\\\%\\\\_\\\\\\\\_*")'],
+      ["order", "fecha_gasto.desc,id.asc"],
+      ["offset", "25"],
+      ["limit", "25"],
+    ]);
+
+    const rpc = requests.find((r) => r.method === "POST")!;
+    expectUserRequest(rpc);
+    expect(rpc.headers["content-type"]).toMatch(/^application\/json/);
+    expect(rpc.headers["content-profile"]).toBe("public");
+    expect(rpc.body).toEqual({
+      p_fuente: "gastos_vista",
+      p_columnas: ["importe"],
+      p_filtros: [
+        { column: "estado", op: "eq", value: "pendiente" },
+        { column: "departamento_id", op: "in", value: [ID, 'raro,"valor"\\'] },
+        { column: "importe", op: "gte", value: "10.5" },
+        { column: "fecha_gasto", op: "lt", value: "2026-11-30" },
+        { column: "proveedor_id", op: "is_null", value: null },
+        { column: "aprobador_id", op: "not_null", value: null },
+        { column: "numero_factura", op: "ilike", value: "F-1%" },
+      ],
+      p_busqueda: { columns: ["descripcion", "folio"], term: "taxi (T4), 50%_\\*" },
+    });
+    expect(requests).toHaveLength(2);
+  });
+
+  it("la búsqueda no puede inyectar filtros: comas, puntos, paréntesis y comillas quedan dentro del valor", async () => {
+    on("GET", "/rest/v1/departamentos_vista", { headers: { "Content-Range": "0-0/1" }, body: [] });
+    await store().list("departamentos_vista", { search: { columns: ["nombre"], term: 'x",id.not.is.null,nombre.eq."y' }, limit: 5, offset: 0, count: "exact" });
+    // Inside the quotes, \" is a quote: PostgREST reads one value, `*x",id.not.is.null,nombre.eq."y*`.
+    expect(requests[0]!.params.get("or")).toBe('(nombre.ilike."*x\\",id.not.is.null,nombre.eq.\\"y*")');
+  });
+
+  it("count 'estimated' pide count=estimated; 'none' no pide recuento y el total es offset + filas", async () => {
+    on("GET", "/rest/v1/departamentos", (req) =>
+      req.headers.prefer ? { status: 206, headers: { "Content-Range": "0-1/5000" }, body: [{ id: ID }, { id: ID }] } : { headers: { "Content-Range": "10-11/*" }, body: [{ id: ID }, { id: ID }] },
+    );
+    const estimated = await store().list("departamentos", { limit: 2, offset: 0, count: "estimated" });
+    expect(requests[0]!.headers.prefer).toBe("count=estimated");
+    expect(estimated).toMatchObject({ total: 5000, estimated: true });
+
+    const none = await store().list("departamentos", { limit: 2, offset: 10, count: "none", sum: ["presupuesto_mensual"] });
+    expect(requests[1]!.headers.prefer).toBeUndefined();
+    expect(requests[1]!.params.get("offset")).toBe("10");
+    expect(none).toEqual({ rows: [{ id: ID }, { id: ID }], total: 12, estimated: false, sums: {} });
+    // No sum without a count (as the SQL adapter): no rpc was made.
+    expect(requests).toHaveLength(2);
+  });
+
+  it("limit 0 pide limit=0 (solo el total) y `in` vacío no hace ninguna petición", async () => {
+    on("GET", "/rest/v1/gastos_vista", { headers: { "Content-Range": "*/7" }, body: [] });
+    expect(await store().list("gastos_vista", { limit: 0, offset: 0, count: "exact" })).toEqual({ rows: [], total: 7, estimated: false, sums: {} });
+    expect(requests[0]!.params.get("limit")).toBe("0");
+
+    requests = [];
+    const empty = await store().list("gastos_vista", { filters: [{ column: "id", op: "in", value: [] }], limit: 25, offset: 0, count: "exact", sum: ["importe"] });
+    expect(empty).toEqual({ rows: [], total: 0, estimated: false, sums: { importe: "0" } });
+    expect(requests).toEqual([]);
+  });
+
+  it("un nombre de tabla o columna que no es un identificador no sale nunca en una URL", async () => {
+    await expect(store().list("gastos;drop", { limit: 1, offset: 0 })).rejects.toThrow(/Identificador no válido/);
+    await expect(store().list("gastos", { filters: [{ column: "a.b", op: "eq", value: 1 }], limit: 1, offset: 0 })).rejects.toThrow(/Identificador no válido/);
+    await expect(store().list("gastos", { order: [{ column: "importe.desc,id", ascending: true }], limit: 1, offset: 0 })).rejects.toThrow(/Identificador no válido/);
+    expect(requests).toEqual([]);
+  });
+
+  it("errores de la lista: 400 de PostgREST con código de Postgres → error tipado; 401 → Forbidden", async () => {
+    on("GET", "/rest/v1/gastos_vista", { status: 400, body: pgError("22P02", 'invalid input syntax for type uuid: "x"') });
+    expect(await rejection(store().list("gastos_vista", { filters: [{ column: "id", op: "eq", value: "x" }], limit: 1, offset: 0 }))).toBeInstanceOf(Invalid);
+    handlers = [];
+    on("GET", "/rest/v1/gastos_vista", { status: 401, body: pgError("PGRST301", "JWT expired") });
+    const expired = await rejection(store().list("gastos_vista", { limit: 1, offset: 0 }));
+    expect(expired).toBeInstanceOf(Forbidden);
+    expect(expired.message).toMatch(/sesión ha caducado/);
+  });
+});
+
+describe("almacén sobre PostgREST: get, insert, update, remove, rpc", () => {
+  it("get: GET ?select=*&id=eq.…; [] → NotFound; 406 PGRST116 → NotFound; id mal formado → sin petición", async () => {
+    const row = { id: ID, nombre: "Ventas", version: 3 };
+    on("GET", "/rest/v1/departamentos", { body: [row] });
+    expect(await store().get("departamentos", ID)).toEqual(row);
+    expectUserRequest(requests[0]!);
+    expect(requests[0]!.query).toBe(`select=*&id=eq.${ID}`);
+
+    handlers = [];
+    on("GET", "/rest/v1/departamentos", { body: [] });
+    expect(await rejection(store().get("departamentos", ID))).toBeInstanceOf(NotFound);
+    handlers = [];
+    on("GET", "/rest/v1/departamentos", { status: 406, body: pgError("PGRST116", "JSON object requested, multiple (or no) rows returned", "The result contains 0 rows") });
+    expect(await rejection(store().get("departamentos", ID))).toBeInstanceOf(NotFound);
+
+    requests = [];
+    expect(await rejection(store().get("departamentos", "../usuarios"))).toBeInstanceOf(NotFound);
+    expect(requests).toEqual([]);
+  });
+
+  it("insert: POST con Prefer return=representation y el cuerpo sin undefined; 201 → la fila", async () => {
+    const row = { id: ID, nombre: "Ventas", codigo: "VEN", version: 1 };
+    on("POST", "/rest/v1/departamentos", { status: 201, body: [row] });
+    expect(await store().insert("departamentos", { nombre: "Ventas", codigo: "ven", notas: undefined, presupuesto_mensual: null })).toEqual(row);
+    const req = requests[0]!;
+    expectUserRequest(req);
+    expect(req.query).toBe("select=*");
+    expect(req.headers.prefer).toBe("return=representation");
+    expect(req.headers["content-type"]).toMatch(/^application\/json/);
+    expect(req.body).toEqual({ nombre: "Ventas", codigo: "ven", presupuesto_mensual: null });
+  });
+
+  it("insert: 409 23505 → Invalid con la columna de la restricción; 403 42501 → Forbidden; 400 OFINV → Invalid con su columna y mensaje", async () => {
+    on("POST", "/rest/v1/departamentos", {
+      status: 409,
+      body: pgError("23505", 'duplicate key value violates unique constraint "departamentos_codigo_key"', "Key (codigo)=(VEN) already exists."),
+    });
+    const dup = await rejection(store().insert("departamentos", { nombre: "Ventas", codigo: "VEN" }));
+    expect(dup).toBeInstanceOf(Invalid);
+    expect((dup as Invalid).field).toBe("codigo");
+
+    handlers = [];
+    on("POST", "/rest/v1/departamentos", { status: 403, body: pgError("42501", 'new row violates row-level security policy for table "departamentos"') });
+    expect(await rejection(store().insert("departamentos", { nombre: "Ventas", codigo: "VEN" }))).toBeInstanceOf(Forbidden);
+
+    handlers = [];
+    on("POST", "/rest/v1/gastos", { status: 400, body: pgError("OFINV", "La fecha del gasto no puede ser futura.", "fecha_gasto") });
+    const invalid = await rejection(store().insert("gastos", { fecha_gasto: "2999-01-01" }));
+    expect(invalid).toBeInstanceOf(Invalid);
+    expect(invalid.message).toBe("La fecha del gasto no puede ser futura.");
+    expect((invalid as Invalid).field).toBe("fecha_gasto");
+
+    handlers = [];
+    on("POST", "/rest/v1/gastos", { status: 409, body: pgError("23503", 'insert or update on table "gastos" violates foreign key constraint "gastos_proveedor_id_fkey"', `Key (proveedor_id)=(${ID}) is not present in table "proveedores".`) });
+    const fk = await rejection(store().insert("gastos", { proveedor_id: ID }));
+    expect(fk).toBeInstanceOf(Invalid);
+    expect((fk as Invalid).field).toBe("proveedor_id");
+  });
+
+  it("update: PATCH ?id=eq.…&version=eq.…&select=* con return=representation → la fila nueva", async () => {
+    on("PATCH", "/rest/v1/departamentos", { body: [{ id: ID, nombre: "Compras", version: 4 }] });
+    expect(await store().update("departamentos", ID, 3, { nombre: "Compras", notas: undefined })).toEqual({ id: ID, nombre: "Compras", version: 4 });
+    const req = requests[0]!;
+    expectUserRequest(req);
+    expect(req.query).toBe(`id=eq.${ID}&version=eq.3&select=*`);
+    expect(req.headers.prefer).toBe("return=representation");
+    expect(req.body).toEqual({ nombre: "Compras" });
+    expect(requests).toHaveLength(1);
+  });
+
+  it("update que no toca filas: vuelve a mirar (select=id,version) y distingue NotFound, Conflict y Forbidden", async () => {
+    let current: Row[] = [];
+    on("PATCH", "/rest/v1/departamentos", { body: [] });
+    on("GET", "/rest/v1/departamentos", () => ({ body: current }));
+
+    expect(await rejection(store().update("departamentos", ID, 3, { nombre: "Compras" }))).toBeInstanceOf(NotFound);
+    const look = requests[1]!;
+    expect(look.method).toBe("GET");
+    expect(look.query).toBe(`select=id,version&id=eq.${ID}`);
+    expectUserRequest(look);
+
+    current = [{ id: ID, version: 4 }];
+    const conflict = await rejection(store().update("departamentos", ID, 3, { nombre: "Compras" }));
+    expect(conflict).toBeInstanceOf(Conflict);
+    expect(conflict.message).toBe("Otra persona modificó este registro mientras lo editaba");
+
+    current = [{ id: ID, version: 3 }];
+    expect(await rejection(store().update("departamentos", ID, 3, { nombre: "Compras" }))).toBeInstanceOf(Forbidden);
+    expect(requests.map((r) => r.method)).toEqual(["PATCH", "GET", "PATCH", "GET", "PATCH", "GET"]);
+  });
+
+  it("update: 400 OFCNF → Conflict; 400 23514 → Invalid con la columna; OFPRM → Forbidden", async () => {
+    on("PATCH", "/rest/v1/usuarios", { status: 400, body: pgError("OFCNF", "Otra persona lo ha cambiado", "version") });
+    expect(await rejection(store().update("usuarios", ID, 1, { nombre: "Eva" }))).toBeInstanceOf(Conflict);
+    handlers = [];
+    on("PATCH", "/rest/v1/usuarios", { status: 400, body: pgError("23514", 'new row for relation "usuarios" violates check constraint "usuarios_telefono_check"', "Failing row contains (…).") });
+    const check = await rejection(store().update("usuarios", ID, 1, { telefono: "abc" }));
+    expect(check).toBeInstanceOf(Invalid);
+    expect((check as Invalid).field).toBe("telefono");
+    handlers = [];
+    on("PATCH", "/rest/v1/usuarios", { status: 400, body: pgError("OFPRM", "Solo un administrador puede cambiar el rol de un usuario.", "rol") });
+    expect(await rejection(store().update("usuarios", ID, 1, { rol: "administrador" }))).toBeInstanceOf(Forbidden);
+  });
+
+  it("remove: DELETE ?id=eq.…&version=eq.…&select=id; 409 23503 «still referenced» → Referenced; [] → mira y NotFound", async () => {
+    on("DELETE", "/rest/v1/departamentos", {
+      status: 409,
+      body: pgError(
+        "23503",
+        'update or delete on table "departamentos" violates foreign key constraint "gastos_departamento_id_fkey" on table "gastos"',
+        `Key (id)=(${ID}) is still referenced from table "gastos".`,
+      ),
+    });
+    expect(await rejection(store().remove("departamentos", ID, 2))).toBeInstanceOf(Referenced);
+    const req = requests[0]!;
+    expectUserRequest(req);
+    expect(req.query).toBe(`id=eq.${ID}&version=eq.2&select=id`);
+    expect(req.headers.prefer).toBe("return=representation");
+
+    handlers = [];
+    requests = [];
+    on("DELETE", "/rest/v1/departamentos", { body: [{ id: ID }] });
+    await store().remove("departamentos", ID);
+    expect(requests.map((r) => `${r.method} ${r.query}`)).toEqual([`DELETE id=eq.${ID}&select=id`]);
+
+    handlers = [];
+    requests = [];
+    on("DELETE", "/rest/v1/departamentos", { body: [] });
+    on("GET", "/rest/v1/departamentos", { body: [] });
+    expect(await rejection(store().remove("departamentos", ID, 2))).toBeInstanceOf(NotFound);
+    expect(requests.map((r) => r.method)).toEqual(["DELETE", "GET"]);
+  });
+
+  it("rpc: POST /rpc/<función> con los argumentos como cuerpo; el valor de la función; OFCNF/OFNTF/OFPRM tipados", async () => {
+    on("POST", "/rest/v1/rpc/enviar_gasto", { body: { id: ID, estado: "pendiente", version: 2, aviso: null } });
+    expect(await store().rpc("enviar_gasto", { p_id: ID, p_version: 1 })).toEqual({ id: ID, estado: "pendiente", version: 2, aviso: null });
+    const req = requests[0]!;
+    expectUserRequest(req);
+    expect(req.body).toEqual({ p_id: ID, p_version: 1 });
+    expect(req.headers.prefer).toBeUndefined();
+
+    for (const [code, type] of [["OFCNF", Conflict], ["OFNTF", NotFound], ["OFPRM", Forbidden], ["OFINV", Invalid]] as const) {
+      handlers = [];
+      on("POST", "/rest/v1/rpc/aprobar_gasto", { status: 400, body: pgError(code, `mensaje ${code}`, code === "OFINV" ? "motivo_rechazo" : "") });
+      const error = await rejection(store().rpc("aprobar_gasto", { p_id: ID, p_version: 2 }));
+      expect(error).toBeInstanceOf(type);
+      expect(error.message).toBe(`mensaje ${code}`);
+    }
+    await expect(store().rpc("aprobar_gasto; drop", {})).rejects.toThrow(/Identificador no válido/);
+  });
+
+  it("lo que no tiene significado tipado (500, red caída) es un Error normal, no un StoreError", async () => {
+    on("GET", "/rest/v1/departamentos", { status: 500, body: pgError("XX000", "internal error") });
+    const error = await rejection(store().get("departamentos", ID));
+    expect(error).not.toBeInstanceOf(StoreError);
+    expect(error.message).toMatch(/Supabase respondió 500 \(XX000\)/);
+
+    const offline = supabaseStore({ url: "http://127.0.0.1:9", anonKey: ANON }, JWT);
+    const network = await rejection(offline.insert("departamentos", { nombre: "x" }));
+    expect(network).not.toBeInstanceOf(StoreError);
+    expect(network.message).toMatch(/No se pudo contactar con Supabase/);
+  });
+
+  it("sin el JWT del usuario no hay almacén (nunca se cae a la clave pública)", () => {
+    expect(() => supabaseStore({ url: base, anonKey: ANON }, "")).toThrow(/JWT del usuario/);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Supabase Auth (GoTrue) through @supabase/ssr cookies
+// ---------------------------------------------------------------------------------------------
+
+const ORIGIN = "http://oficina.test";
+const EMAIL = "eva@example.com";
+
+function authBackend(secure = false) {
+  return supabaseAuth({ url: base, anonKey: ANON, secure });
+}
+
+function sessionBody(accessToken: string, o: { expiresIn?: number; refresh?: string } = {}) {
+  const expiresIn = o.expiresIn ?? 3600;
+  return {
+    access_token: accessToken,
+    token_type: "bearer",
+    expires_in: expiresIn,
+    expires_at: Math.floor(Date.now() / 1000) + expiresIn,
+    refresh_token: o.refresh ?? "refresco-1",
+    user: userBody(),
+  };
+}
+
+function userBody() {
+  return { id: USER_ID, aud: "authenticated", role: "authenticated", email: EMAIL, email_confirmed_at: "2026-11-01T10:00:00Z", app_metadata: { provider: "email" }, user_metadata: { nombre: "Eva" }, created_at: "2026-11-01T10:00:00Z" };
+}
+
+const GOTRUE = { "X-Supabase-Api-Version": "2024-01-01" };
+const gotrueError = (status: number, code: string, message: string): Answer => ({ status, headers: GOTRUE, body: { code, message } });
+
+/** The cookie our session lives in, as the browser would send it back. */
+function cookieFrom(headers: Headers): string {
+  return headers
+    .getSetCookie()
+    .filter((c) => !/max-age=0/i.test(c))
+    .map((c) => c.split(";")[0])
+    .join("; ");
+}
+
+/** A session cookie as @supabase/ssr writes it (base64url JSON), e.g. with an expired token. */
+function sessionCookie(session: object) {
+  return `${AUTH_COOKIE}=base64-${Buffer.from(JSON.stringify(session)).toString("base64url")}`;
+}
+
+function signInRequest() {
+  return new Request(`${ORIGIN}/login`, { method: "POST" });
+}
+
+describe("cuentas sobre Supabase Auth", () => {
+  it("signIn: POST /token?grant_type=password; comprueba el perfil con el JWT del usuario; devuelve las cookies HttpOnly", async () => {
+    on("POST", "/auth/v1/token", { body: sessionBody(JWT) });
+    on("GET", "/rest/v1/usuarios", { body: [{ id: USER_ID, activo: true }] });
+
+    const result = await authBackend(true).signIn(signInRequest(), "  Eva@Example.com ", "contraseña-larga-1");
+    expect(result).toMatchObject({ ok: true, session: { userId: USER_ID, accessToken: JWT } });
+
+    const [token, profile] = requests;
+    expect(token!.query).toBe("grant_type=password");
+    expect(token!.headers.apikey).toBe(ANON);
+    expect(token!.body).toMatchObject({ email: "eva@example.com", password: "contraseña-larga-1" });
+    expect(profile!.query).toBe(`select=id,activo&id=eq.${USER_ID}`);
+    expectUserRequest(profile!);
+
+    const cookies = (result as { headers: Headers }).headers.getSetCookie();
+    expect(cookies).toHaveLength(1);
+    expect(cookies[0]).toMatch(new RegExp(`^${AUTH_COOKIE}=base64-`));
+    expect(cookies[0]).toMatch(/; HttpOnly/i);
+    expect(cookies[0]).toMatch(/; SameSite=Lax/i);
+    expect(cookies[0]).toMatch(/; Secure/i);
+    expect(cookies[0]).toMatch(/; Path=\//i);
+    expect((result as { headers: Headers }).headers.get("Cache-Control")).toMatch(/no-store/);
+  });
+
+  it("signIn: credenciales, correo sin confirmar y perfil inactivo (la sesión recién abierta se cierra y no sale ninguna cookie)", async () => {
+    on("POST", "/auth/v1/token", gotrueError(400, "invalid_credentials", "Invalid login credentials"));
+    expect(await authBackend().signIn(signInRequest(), EMAIL, "mala")).toEqual({ ok: false, reason: "credentials" });
+
+    handlers = [];
+    on("POST", "/auth/v1/token", gotrueError(400, "email_not_confirmed", "Email not confirmed"));
+    expect(await authBackend().signIn(signInRequest(), EMAIL, "buena")).toEqual({ ok: false, reason: "unconfirmed" });
+
+    handlers = [];
+    requests = [];
+    on("POST", "/auth/v1/token", { body: sessionBody(JWT) });
+    on("GET", "/rest/v1/usuarios", { body: [] }); // RLS: an inactive profile sees no rows, not even its own
+    on("POST", "/auth/v1/logout", { status: 204 });
+    expect(await authBackend().signIn(signInRequest(), EMAIL, "buena")).toEqual({ ok: false, reason: "inactive" });
+    const logout = requests.find((r) => r.path === "/auth/v1/logout")!;
+    expect(logout.query).toBe("scope=local");
+    expect(logout.headers.authorization).toBe(`Bearer ${JWT}`);
+  });
+
+  it("signIn: Supabase Auth caído (503) es un error, no «contraseña incorrecta»", async () => {
+    on("POST", "/auth/v1/token", { status: 503, body: { message: "unavailable" } });
+    await expect(authBackend().signIn(signInRequest(), EMAIL, "x")).rejects.toThrow(/Supabase Auth no responde/);
+  });
+
+  it("getSession: GET /user con el token de la cookie → {userId, accessToken}; sin cookie, ninguna petición", async () => {
+    expect(await authBackend().getSession(new Request(ORIGIN))).toMatchObject({ session: null });
+    expect(requests).toEqual([]);
+
+    on("GET", "/auth/v1/user", { body: userBody() });
+    const request = new Request(ORIGIN, { headers: { Cookie: `otra=1; ${sessionCookie(sessionBody(JWT))}` } });
+    const { session, headers } = await authBackend().getSession(request);
+    expect(session).toEqual({ userId: USER_ID, accessToken: JWT });
+    expect(requests.map((r) => `${r.method} ${r.path}`)).toEqual(["GET /auth/v1/user"]);
+    expect(requests[0]!.headers.authorization).toBe(`Bearer ${JWT}`);
+    expect(headers.getSetCookie()).toEqual([]);
+  });
+
+  it("getSession con el token caducado: lo renueva (refresh_token), valida el nuevo y lo devuelve en Set-Cookie", async () => {
+    const fresh = jwt({ sub: USER_ID, role: "authenticated", n: 2 });
+    on("POST", "/auth/v1/token", (req) => (req.query === "grant_type=refresh_token" ? { body: sessionBody(fresh, { refresh: "refresco-2" }) } : { status: 400, body: {} }));
+    on("GET", "/auth/v1/user", { body: userBody() });
+    const expired = { ...sessionBody(JWT), expires_at: Math.floor(Date.now() / 1000) - 60 };
+    const { session, headers } = await authBackend().getSession(new Request(ORIGIN, { headers: { Cookie: sessionCookie(expired) } }));
+
+    expect(session).toEqual({ userId: USER_ID, accessToken: fresh });
+    const [refresh, user] = requests;
+    expect(refresh!.body).toEqual({ refresh_token: "refresco-1" });
+    expect(user!.headers.authorization).toBe(`Bearer ${fresh}`);
+    const cookie = headers.getSetCookie();
+    expect(cookie).toHaveLength(1);
+    expect(cookie[0]).toMatch(/; HttpOnly/i);
+    const stored = JSON.parse(Buffer.from(cookie[0]!.split(";")[0]!.split("=")[1]!.replace(/^base64-/, ""), "base64url").toString());
+    expect(stored).toMatchObject({ access_token: fresh, refresh_token: "refresco-2" });
+  });
+
+  it("getSession con una sesión revocada (403 session_not_found) o un JWT inválido: sin sesión y las cookies se borran", async () => {
+    for (const answer of [gotrueError(403, "session_not_found", "Session from session_id claim in JWT does not exist"), gotrueError(401, "bad_jwt", "invalid JWT")]) {
+      handlers = [];
+      on("GET", "/auth/v1/user", answer);
+      const { session, headers } = await authBackend().getSession(new Request(ORIGIN, { headers: { Cookie: sessionCookie(sessionBody(JWT)) } }));
+      expect(session).toBeNull();
+      const cleared = headers.getSetCookie().filter((c) => c.startsWith(`${AUTH_COOKIE}=;`));
+      expect(cleared.length).toBeGreaterThan(0);
+      expect(cleared.every((c) => /max-age=0/i.test(c))).toBe(true);
+    }
+  });
+
+  it("signUp: POST /signup con redirect_to a /auth/confirm y el nombre en los metadatos; el mismo resultado si Supabase lo rechaza", async () => {
+    on("POST", "/auth/v1/signup", { body: { ...userBody(), email_confirmed_at: null, identities: [] } });
+    await authBackend().signUp(new Request(`${ORIGIN}/login`, { method: "POST" }), { nombre: "Eva", email: " EVA@example.com", password: "contraseña-larga-1" });
+    const req = requests[0]!;
+    expect(req.params.get("redirect_to")).toBe(`${ORIGIN}/auth/confirm`);
+    expect(req.headers.apikey).toBe(ANON);
+    expect(req.body).toMatchObject({ email: "eva@example.com", password: "contraseña-larga-1", data: { nombre: "Eva" } });
+
+    handlers = [];
+    on("POST", "/auth/v1/signup", gotrueError(422, "weak_password", "Password should contain…"));
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    await expect(authBackend().signUp(new Request(`${ORIGIN}/login`), { nombre: "Eva", email: EMAIL, password: "x".repeat(12) })).resolves.toBeUndefined();
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining("weak_password"));
+    warn.mockRestore();
+
+    const withSite = supabaseAuth({ url: base, anonKey: ANON, secure: true, siteUrl: "https://oficina.empresa.es" });
+    handlers = [];
+    requests = [];
+    on("POST", "/auth/v1/signup", { body: userBody() });
+    await withSite.signUp(new Request("http://10.0.0.5:3000/login"), { nombre: "Eva", email: EMAIL, password: "x".repeat(12) });
+    expect(requests[0]!.params.get("redirect_to")).toBe("https://oficina.empresa.es/auth/confirm");
+  });
+
+  it("resendConfirmation: POST /resend {type: signup, email} con redirect_to", async () => {
+    on("POST", "/auth/v1/resend", { body: {} });
+    await authBackend().resendConfirmation(new Request(`${ORIGIN}/signup-confirmation`), "Eva@example.com");
+    expect(requests[0]!.body).toMatchObject({ type: "signup", email: "eva@example.com" });
+    expect(requests[0]!.params.get("redirect_to")).toBe(`${ORIGIN}/auth/confirm`);
+  });
+
+  it("confirm: POST /verify {token_hash, type}; abre la sesión (Set-Cookie); enlace caducado → ok:false; tipo desconocido → sin petición", async () => {
+    on("POST", "/auth/v1/verify", { body: sessionBody(JWT) });
+    on("GET", "/rest/v1/usuarios", { body: [{ id: USER_ID, activo: true }] });
+    const ok = await authBackend().confirm(new Request(`${ORIGIN}/auth/confirm`, { method: "POST" }), "pkce_abc123", "email");
+    expect(ok.ok).toBe(true);
+    expect(requests[0]!.body).toMatchObject({ token_hash: "pkce_abc123", type: "email" });
+    expect((ok as { headers: Headers }).headers.getSetCookie()[0]).toMatch(new RegExp(`^${AUTH_COOKIE}=base64-.*HttpOnly`, "i"));
+
+    handlers = [];
+    on("POST", "/auth/v1/verify", gotrueError(403, "otp_expired", "Email link is invalid or has expired"));
+    expect(await authBackend().confirm(new Request(`${ORIGIN}/auth/confirm`), "viejo", "email")).toEqual({ ok: false });
+
+    requests = [];
+    expect(await authBackend().confirm(new Request(`${ORIGIN}/auth/confirm`), "x", "recovery")).toEqual({ ok: false });
+    expect(requests).toEqual([]);
+  });
+
+  it("signOut: POST /logout?scope=local con el JWT de la sesión y las cookies borradas", async () => {
+    on("POST", "/auth/v1/logout", { status: 204 });
+    const headers = await authBackend().signOut(new Request(`${ORIGIN}/logout`, { method: "POST", headers: { Cookie: sessionCookie(sessionBody(JWT)) } }));
+    expect(requests.map((r) => `${r.method} ${r.path}?${r.query}`)).toEqual(["POST /auth/v1/logout?scope=local"]);
+    expect(requests[0]!.headers.authorization).toBe(`Bearer ${JWT}`);
+    const cookies = headers.getSetCookie();
+    expect(cookies.length).toBeGreaterThan(0);
+    expect(cookies.every((c) => c.startsWith(`${AUTH_COOKIE}=;`) && /max-age=0/i.test(c))).toBe(true);
+  });
+
+  it("signOut con Supabase Auth caído: las cookies se borran igualmente", async () => {
+    on("POST", "/auth/v1/logout", { status: 502, body: {} });
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const headers = await authBackend().signOut(new Request(`${ORIGIN}/logout`, { method: "POST", headers: { Cookie: sessionCookie(sessionBody(JWT)) } }));
+    warn.mockRestore();
+    expect(headers.getSetCookie().some((c) => c.startsWith(`${AUTH_COOKIE}=;`) && /max-age=0/i.test(c))).toBe(true);
+  });
+
+  it("endSessionsOf: con el último JWT visto de ese usuario, POST /logout?scope=global; de un usuario no visto, ninguna petición", async () => {
+    const auth = authBackend();
+    on("GET", "/auth/v1/user", { body: userBody() });
+    on("POST", "/auth/v1/logout", { status: 204 });
+    await auth.getSession(new Request(ORIGIN, { headers: { Cookie: sessionCookie(sessionBody(JWT)) } }));
+    requests = [];
+    await auth.endSessionsOf(USER_ID);
+    expect(requests.map((r) => `${r.method} ${r.path}?${r.query}`)).toEqual(["POST /auth/v1/logout?scope=global"]);
+    expect(requests[0]!.headers.authorization).toBe(`Bearer ${JWT}`);
+    expect(requests[0]!.headers.apikey).toBe(ANON);
+
+    requests = [];
+    await auth.endSessionsOf(USER_ID); // already used
+    await auth.endSessionsOf("33333333-3333-4333-8333-333333333333");
+    expect(requests).toEqual([]);
+  });
+});
+
+describe("supabaseServices", () => {
+  const config = () => loadEnv({ NODE_ENV: "test", SUPABASE_URL: `${base}/`, SUPABASE_ANON_KEY: ANON, SUPABASE_SERVICE_ROLE_KEY: "clave-de-servicio-secreta" });
+
+  it("ping pregunta a /auth/v1/health; storeFor usa el JWT de la sesión; la clave de servicio no sale en ninguna petición", async () => {
+    on("GET", "/auth/v1/health", { body: { version: "v2", name: "GoTrue" } });
+    on("GET", "/rest/v1/departamentos", { body: [{ id: ID }] });
+    const services = supabaseServices(config());
+    await services.ping();
+    expect(requests[0]!.headers.apikey).toBe(ANON);
+    await services.storeFor({ userId: USER_ID, accessToken: JWT }).get("departamentos", ID);
+    expectUserRequest(requests[1]!);
+    for (const r of requests) expect(JSON.stringify(r.headers)).not.toContain("clave-de-servicio-secreta");
+    expect(() => services.storeFor({ userId: USER_ID })).toThrow(/JWT/);
+
+    handlers = [];
+    on("GET", "/auth/v1/health", { status: 503, body: {} });
+    await expect(services.ping()).rejects.toThrow(/503/);
+  });
+
+  it("el código que llega al navegador no importa nada de Supabase ni de los adaptadores de servidor", () => {
+    const offenders: string[] = [];
+    const walk = (dir: string) => {
+      for (const name of readdirSync(dir)) {
+        const file = path.join(dir, name);
+        if (statSync(file).isDirectory()) walk(file);
+        else if (/\.(ts|tsx)$/.test(name) && !/\.server\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name)) {
+          const text = readFileSync(file, "utf8");
+          if (/from\s+["'](@supabase\/|[^"']*supabase\.server|[^"']*services\.supabase\.server)/.test(text)) offenders.push(file);
+          if (/SUPABASE_SERVICE_ROLE_KEY/.test(text)) offenders.push(file);
+        }
+      }
+    };
+    walk(path.resolve("app"));
+    expect(offenders).toEqual([]);
+  });
+});
+
+/** A JWT-shaped token (unsigned: the fake servers never verify it, the real ones always do). */
+function jwt(claims: Record<string, unknown>): string {
+  const part = (o: object) => Buffer.from(JSON.stringify(o)).toString("base64url");
+  return `${part({ alg: "HS256", typ: "JWT" })}.${part({ aud: "authenticated", exp: Math.floor(Date.now() / 1000) + 3600, ...claims })}.firma`;
+}
