@@ -46,7 +46,7 @@ export const proveedores: Entity = {
       max: 30,
       hint: "España: DNI, NIE o CIF con su letra o dígito de control. México: RFC de 12 (empresa) o 13 (persona física) caracteres. Se guarda en mayúsculas, sin espacios, puntos ni guiones.",
     }),
-    email("email", "Correo electrónico"),
+    email("email", "Correo"),
     phone("telefono", "Teléfono"),
     url("sitio_web", "Sitio web"),
     text("direccion", "Dirección", { max: 200, autoComplete: "street-address" }),
