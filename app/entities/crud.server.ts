@@ -250,6 +250,8 @@ export async function recordAction(
     afterSave?: (saved: Row) => Promise<void>;
     /** Where to return instead of `volver` (e.g. the same list with the record's panel open), after a save and after a delete. */
     volver?: { guardado?: string; eliminado?: string };
+    /** As in createAction: completes the parsed values before the update; field errors refuse it. */
+    prepare?: CreateOptions["prepare"];
   } = {},
 ) {
   const { user, store } = await requireUser(request, context);
@@ -282,8 +284,14 @@ export async function recordAction(
   const submission = parseWithZod(formData, { schema: entitySchema(entity, { campos: writableNames(entity, user, id), id }) });
   if (submission.status !== "success") return json({ intent, result: submission.reply() }, { status: 400 });
   if (!version.success) return json({ intent, result: submission.reply({ formErrors: ["Falta la versión del registro: recargue la página."] }) }, { status: 400 });
+  let values = submission.value as Row;
+  if (o.prepare) {
+    const prepared = await o.prepare(values, { user, store });
+    if ("fieldErrors" in prepared) return json({ intent, result: submission.reply({ fieldErrors: prepared.fieldErrors }) }, { status: 400 });
+    values = prepared.values;
+  }
   try {
-    const saved = await store.update<Row>(entity.table, id, version.data, submission.value);
+    const saved = await store.update<Row>(entity.table, id, version.data, values);
     await o.afterSave?.(saved);
     return redirectWithFlash(context, request, o.volver?.guardado ?? volver, done(entity, "guardad"));
   } catch (error) {
