@@ -1,18 +1,161 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { requireUser } from "~/auth/session.server";
-import { pageTitle } from "~/ui/EntityPages";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import type { Options } from "~/entities/crud.server";
+import { gastos } from "~/entities/gastos";
+import { gastosAction } from "~/gastos/acciones.server";
+import { BULK_FORM_ID, BulkActions, ConfirmMasivo, useBulkData } from "~/gastos/BulkActions";
+import { gastosLoader } from "~/gastos/lista.server";
+import { Panel, type PanelData } from "~/gastos/Panel";
+import { EXACT_COUNT_LIMIT } from "~/data/store";
+import { listHref, type ListState } from "~/lib/list-query";
+import { formatMoney } from "~/lib/money";
+import { CreateForm, pageTitle, useFormats } from "~/ui/EntityPages";
+import { csvHref, DataTable, FilterForm, ListViews, Pagination } from "~/ui/lists";
 
-// Placeholder until this section lands; it never shows an empty or broken screen.
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireUser(request, context);
-  return null;
-}
-export default function Proximamente() {
+/**
+ * `/gastos` (SPEC §1–§5, issue 4): the list with its filters, views, count and sum; bulk
+ * approve/reject; the «Nuevo gasto» form; and, with `?gasto={id}`, the expense's panel beside
+ * the list (there is no `/gastos/{id}`). Server side in app/gastos/: lista.server.ts (loader),
+ * acciones.server.ts (every POST, by `intent`), workflow.server.ts (transitions and bulk).
+ */
+export const loader = (args: LoaderFunctionArgs) => gastosLoader(args);
+export const action = (args: ActionFunctionArgs) => gastosAction(args);
+
+type Row = Record<string, unknown> & { id: string; version: number };
+type Data = {
+  state: ListState;
+  result: { rows: Row[]; total: number; estimated: boolean; sums: Record<string, string> };
+  options: Options;
+  formOptions: Options;
+  can: { crear: boolean };
+  user: { id: string; rol: string };
+  enBloque: boolean;
+  envio: string;
+  campos: string[] | null;
+  defaults: Record<string, string>;
+  panel: PanelData | null;
+  masivo: { accion: "aprobar" | "rechazar"; total: number; estimado: boolean; maximo: number } | null;
+};
+
+export default function Gastos() {
+  const data = useLoaderData<typeof loader>() as unknown as Data;
+  const { state, result, options, panel, masivo, user } = data;
+  const formats = useFormats();
+  const bulk = useBulkData();
+  const lista = listHref(gastos.path, state, {});
+  const aqui = panel ? listHref(gastos.path, state, { gasto: panel.record.id }) : lista;
+  const filtered = Boolean(state.q) || Object.keys(state.filtros).length > 0 || Boolean(state.vista);
+  const resumen = resumenDe(result, formats);
+  const seleccionable = (row: Row) => row.estado === "pendiente" && row.solicitante_id !== user.id;
+  const pendientes = data.enBloque && result.rows.some(seleccionable);
   return (
     <>
-      <h1>Gastos</h1>
-      <p>Próximamente: esta sección está en preparación.</p>
+      <div className="titulo-pagina">
+        <h1>Gastos</h1>
+        {data.can.crear ? (
+          <a className="boton" href="#nuevo">
+            Nuevo gasto
+          </a>
+        ) : null}
+      </div>
+      <ListViews entity={gastos} state={state} rol={user.rol} todos={user.rol === "administrador" ? "Todos" : user.rol === "aprobador" ? "Todos los que puedo ver" : undefined} />
+      <FilterForm entity={gastos} state={state} options={options} />
+      {masivo ? <ConfirmMasivo masivo={masivo} cancelar={lista} locale={formats.locale} /> : null}
+      <div className={panel ? "gastos-con-panel" : "gastos-sin-panel"}>
+        <div className="gastos-lista">
+          <div className="resumen-lista">
+            <p aria-live="polite">
+              <strong>{resumen.cuenta}</strong>
+              {filtered ? " con estos filtros" : ""}
+              {" · "}
+              {resumen.suma}
+            </p>
+            {result.total > 0 ? (
+              <a href={csvHref(gastos.path, state)} download>
+                Exportar CSV
+              </a>
+            ) : null}
+          </div>
+          {result.rows.length > 0 ? (
+            <>
+              <div id="tabla-gastos">
+                <DataTable
+                  entity={gastos}
+                  rows={result.rows}
+                  state={state}
+                  formats={formats}
+                  caption={`Gastos: ${resumen.cuenta}`}
+                  recordHref={(row) => `${listHref(gastos.path, state, { gasto: row.id })}#gasto`}
+                  selectedId={panel?.record.id}
+                  leading={
+                    pendientes
+                      ? {
+                          header: "Seleccionar",
+                          cell: (row) =>
+                            seleccionable(row) ? (
+                              <>
+                                <input
+                                  type="checkbox"
+                                  id={`sel-${row.id}`}
+                                  name="seleccion"
+                                  form={BULK_FORM_ID}
+                                  value={`${row.id}:${row.version}`}
+                                  defaultChecked={bulk?.seleccion?.includes(`${row.id}:${row.version}`)}
+                                />
+                                <label htmlFor={`sel-${row.id}`} className="visually-hidden">
+                                  Seleccionar {String(row.folio)}
+                                </label>
+                              </>
+                            ) : null,
+                        }
+                      : undefined
+                  }
+                />
+              </div>
+              <Pagination path={gastos.path} state={state} total={result.total} estimated={result.estimated} />
+            </>
+          ) : (
+            <div className="vacio">
+              {filtered ? (
+                <p>
+                  No hay gastos que coincidan con la búsqueda. <Link to={gastos.path}>Quitar filtros</Link>
+                </p>
+              ) : result.total > 0 ? (
+                <p>
+                  Esta página está vacía. <Link to={gastos.path}>Ir a la primera página</Link>
+                </p>
+              ) : (
+                <p>Todavía no hay gastos. Cree el primero con el formulario «Nuevo gasto».</p>
+              )}
+            </div>
+          )}
+          {data.enBloque ? <BulkActions aqui={lista} hayPendientes={pendientes} /> : null}
+        </div>
+        {panel ? <Panel panel={panel} options={options} formats={formats} cerrar={lista} aqui={aqui} /> : null}
+      </div>
+      {data.can.crear ? <CreateForm entity={gastos} options={data.formOptions} envio={data.envio} defaults={data.defaults} campos={data.campos} intent="crear" /> : null}
     </>
   );
 }
-export const meta: MetaFunction = () => pageTitle("Gastos");
+
+/** «132 gastos · 45.210,33 €», or «≈ 1,2 millones de gastos · suma no disponible…» for a huge filter. */
+function resumenDe(result: Data["result"], formats: { locale: string; currency: string }) {
+  const { total, estimated } = result;
+  if (estimated) {
+    const aprox = new Intl.NumberFormat(formats.locale, { notation: "compact", compactDisplay: "long", maximumFractionDigits: 1 }).format(total);
+    const de = /(millón|millones)$/.test(aprox) ? " de" : "";
+    return {
+      cuenta: `≈ ${aprox}${de} gastos`,
+      suma: `suma no disponible para más de ${EXACT_COUNT_LIMIT.toLocaleString(formats.locale)} gastos; filtre más`,
+    };
+  }
+  return {
+    cuenta: `${total.toLocaleString(formats.locale)} ${total === 1 ? "gasto" : "gastos"}`,
+    suma: formatMoney(result.sums.importe ?? "0.00", formats.locale, formats.currency),
+  };
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => {
+  const panel = (data as unknown as Data | undefined)?.panel;
+  return pageTitle(panel ? String(panel.record.folio) : undefined, gastos.title);
+};

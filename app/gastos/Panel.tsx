@@ -1,0 +1,167 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { Form, Link, useActionData } from "@remix-run/react";
+import type { Options } from "~/entities/crud.server";
+import { date, ref, select, text, type Field } from "~/entities/fields";
+import { gastos } from "~/entities/gastos";
+import { ESTADOS_GASTO } from "~/lib/constants";
+import { formatTimestamp, type Formats } from "~/lib/format";
+import { displayField, EditForm } from "~/ui/EntityPages";
+import { ConformForm, FieldControl, useServerForm } from "~/ui/forms";
+import { History } from "~/ui/History";
+import { formSchema } from "~/entities/fields";
+import { CAMPOS_TRANSICION } from "./campos";
+import { TRANSICIONES, type Transicion } from "./reglas";
+
+type Row = Record<string, unknown> & { id: string; version: number };
+export type PanelData = {
+  record: Row;
+  history: any[];
+  transiciones: Transicion[];
+  editar: boolean;
+  eliminar: boolean;
+  confirmarEliminar: boolean;
+  campos: string[] | null;
+  hoy: string;
+};
+type ActionData = { intent?: string; result?: SubmissionResult<string[]>; current?: Row; deleteError?: string } | undefined;
+
+/** The columns the workflow writes (not in the form), declared for the record's sheet and its history. */
+const CAMPOS_FLUJO: readonly Field[] = [
+  select("estado", "Estado", ESTADOS_GASTO),
+  ref("aprobador_id", "Aprobador", "usuarios"),
+  ref("aprobado_por_id", "Aprobado por", "usuarios"),
+  text("fecha_aprobacion", "Fecha de aprobación", { max: 40 }),
+  text("motivo_rechazo", "Motivo", { max: 1000 }),
+  date("fecha_pago", "Fecha de pago"),
+  text("referencia_pago", "Referencia de pago", { max: 100 }),
+];
+
+/**
+ * The selected gasto beside the list (`?gasto={id}`): every field, the workflow buttons this
+ * person may press now, the edit form while it is a borrador, delete with a confirm step, and
+ * its history. Every form posts to this same URL (the list's filters included) and comes back.
+ */
+export function Panel({ panel, options, formats, cerrar, aqui }: { panel: PanelData; options: Options; formats: Formats; cerrar: string; aqui: string }) {
+  const data = useActionData<ActionData>();
+  const { record } = panel;
+  const folio = String(record.folio);
+  const estado = String(record.estado);
+  const show = (f: Field, v: unknown) => displayField(f, v, formats, options);
+  const nombres: Record<string, unknown> = {
+    ...record,
+    proveedor_id: record.proveedor_nombre,
+    solicitante_id: record.solicitante_nombre,
+    departamento_id: record.departamento_nombre,
+    sucursal_id: record.sucursal_nombre,
+    aprobador_id: record.aprobador_nombre,
+    aprobado_por_id: record.aprobado_por_nombre,
+  };
+  const ficha: { label: string; value: string }[] = [
+    ...gastos.fields.map((f) => ({
+      label: f.label,
+      value: f.input.type === "ref" ? String(nombres[f.name] ?? "—") : show(f, record[f.name]),
+    })),
+    { label: "Estado", value: estadoLabel(estado) },
+    { label: "Aprobador", value: String(record.aprobador_nombre ?? "—") },
+    ...(record.aprobado_por_id ? [{ label: "Aprobado por", value: String(record.aprobado_por_nombre ?? "—") }] : []),
+    ...(record.fecha_aprobacion ? [{ label: "Fecha de aprobación", value: formatTimestamp(String(record.fecha_aprobacion), formats) }] : []),
+    ...(record.motivo_rechazo ? [{ label: "Motivo", value: String(record.motivo_rechazo) }] : []),
+    ...(record.fecha_pago ? [{ label: "Fecha de pago", value: show(CAMPOS_FLUJO[5]!, record.fecha_pago) }] : []),
+    ...(record.referencia_pago ? [{ label: "Referencia de pago", value: String(record.referencia_pago) }] : []),
+    { label: "Creado", value: formatTimestamp(String(record.creado_en), formats) },
+  ];
+  return (
+    <section id="gasto" className="panel panel-gasto" aria-labelledby="gasto-titulo" tabIndex={-1}>
+      <p className="cerrar-panel">
+        <Link to={cerrar}>Cerrar el gasto y volver a la lista</Link>
+      </p>
+      <h2 id="gasto-titulo">
+        Gasto {folio} <span className={`insignia insignia-${estado}`}>{estadoLabel(estado)}</span>
+      </h2>
+      {data?.deleteError ? (
+        <div className="aviso aviso-error" role="alert">
+          {data.deleteError}
+        </div>
+      ) : null}
+      {panel.confirmarEliminar ? (
+        <section className="confirmar" aria-labelledby="confirmar-titulo">
+          <h3 id="confirmar-titulo">¿Eliminar el gasto {folio}?</h3>
+          <p>Esta acción no se puede deshacer.</p>
+          <Form method="post" className="acciones">
+            <input type="hidden" name="id" value={record.id} />
+            <input type="hidden" name="version" value={record.version} />
+            <button type="submit" name="intent" value="eliminar" className="peligro">
+              Sí, eliminar
+            </button>
+            <Link to={aqui}>Cancelar</Link>
+          </Form>
+        </section>
+      ) : null}
+      {panel.transiciones.length > 0 ? (
+        <section aria-labelledby="gasto-acciones" className="acciones-flujo">
+          <h3 id="gasto-acciones">Acciones</h3>
+          {panel.transiciones.map((t) => (
+            <TransicionForm key={t} t={t} record={record} lastResult={data?.intent === t ? data.result : undefined} hoy={panel.hoy} />
+          ))}
+        </section>
+      ) : null}
+      <dl className="ficha">
+        {ficha.map((item) => (
+          <div key={item.label}>
+            <dt>{item.label}</dt>
+            <dd>{item.value || "—"}</dd>
+          </div>
+        ))}
+      </dl>
+      {panel.editar ? (
+        <EditForm
+          entity={gastos}
+          record={data?.intent === "guardar" && data.current ? data.current : record}
+          options={options}
+          actionData={data?.intent === "guardar" ? data : undefined}
+          volver={aqui}
+          campos={panel.campos}
+        />
+      ) : null}
+      {panel.eliminar && !panel.confirmarEliminar ? (
+        <p>
+          <Link to={`${aqui}${aqui.includes("?") ? "&" : "?"}eliminar=1#gasto`} className="boton peligro">
+            Eliminar gasto…
+          </Link>
+        </p>
+      ) : null}
+      <History entries={panel.history} fields={[...gastos.fields, ...CAMPOS_FLUJO]} formats={formats} show={show} />
+    </section>
+  );
+}
+
+function estadoLabel(estado: string) {
+  return ESTADOS_GASTO.find((e) => e.value === estado)?.label ?? estado;
+}
+
+/** One workflow button as its own form: hidden intent, id and version, plus what it asks for. */
+function TransicionForm({ t, record, lastResult, hoy }: { t: Transicion; record: Row; lastResult?: SubmissionResult<string[]>; hoy: string }) {
+  const campos = CAMPOS_TRANSICION[t];
+  const [form, fields] = useServerForm({
+    id: `${t}-gasto`,
+    schema: formSchema(campos),
+    lastResult,
+    defaultValue: t === "pagar" ? { fecha_pago: hoy } : undefined,
+  });
+  const info = TRANSICIONES[t];
+  return (
+    <ConformForm form={form} className={`formulario transicion transicion-${t}`}>
+      <input type="hidden" name="intent" value={t} />
+      <input type="hidden" name="id" value={record.id} />
+      <input type="hidden" name="version" value={record.version} />
+      {campos.map((field) => (
+        <FieldControl key={field.name} field={field} meta={fields[field.name]!} />
+      ))}
+      <div className="acciones">
+        <button type="submit" className={info.peligro ? "peligro" : undefined}>
+          {info.boton}
+        </button>
+      </div>
+    </ConformForm>
+  );
+}

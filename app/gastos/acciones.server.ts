@@ -1,0 +1,115 @@
+import { json, type AppLoadContext } from "@remix-run/node";
+import { requireUser, type Signed } from "~/auth/session.server";
+import { UUID, type Filter, type Row } from "~/data/store";
+import { createAction, forbidden, getOr404, notFound, recordAction, redirectWithFlash } from "~/entities/crud.server";
+import { CAMPOS_NO_ADMIN, gastos } from "~/entities/gastos";
+import { esSuyo, esTransicion, type GastoClave } from "./reglas";
+import { actor, departamentosACargo, masivo, seleccion, transicion } from "./workflow.server";
+
+type Args = { request: Request; context: AppLoadContext };
+
+/**
+ * Every POST of `/gastos`, by its hidden `intent`: crear (the «Nuevo gasto» form), guardar and
+ * eliminar (the panel's borrador), one workflow transition (enviar, retirar, aprobar, rechazar,
+ * reabrir, pagar, revertir), bulk (aprobar_seleccion, rechazar_seleccion, masivo). Anything else
+ * is a 400. Each returns to the same URL (the list's filters and the open panel) with a flash.
+ */
+export async function gastosAction({ request, context }: Args) {
+  const signed = await requireUser(request, context);
+  const formData = await request.clone().formData();
+  const intent = formData.get("intent");
+  const url = new URL(request.url);
+  const volver = volverA(url);
+
+  if (intent === "crear") return createAction(gastos, { request, context }, crear(signed));
+  if (intent === "guardar" || intent === "eliminar") return borrador(intent, { request, context }, signed, formData, url);
+
+  const aCargo = await departamentosACargo(signed.store, signed.user.id);
+  const ctx = { request, context, signed, formData, volver };
+  if (esTransicion(intent)) return transicion(intent, ctx, aCargo);
+  if (intent === "aprobar_seleccion" || intent === "rechazar_seleccion") return seleccion(intent, ctx, aCargo);
+  if (intent === "masivo") return masivo({ ...ctx, volver: volverA(url, ["masivo"]) }, aCargo);
+  throw json({ message: "Acción desconocida." }, { status: 400 });
+}
+
+/** The same page without the one-shot parameters (`index`, a confirm step). */
+export function volverA(url: URL, quitar: string[] = []) {
+  const params = new URLSearchParams(url.search);
+  for (const key of ["index", "eliminar", "masivo", ...quitar]) params.delete(key);
+  const search = params.toString();
+  return `${url.pathname}${search ? `?${search}` : ""}`;
+}
+
+/**
+ * «Nuevo gasto»: solicitante (only administradores choose), department and branch from the
+ * solicitante when left empty (also when saving a borrador), duplicate warning.
+ */
+function crear(signed: Signed) {
+  const admin = signed.user.rol === "administrador";
+  return {
+    campos: admin ? null : CAMPOS_NO_ADMIN,
+    async prepare(values: Row, { user, store }: Signed) {
+      const solicitante = admin && typeof values.solicitante_id === "string" ? values.solicitante_id : user.id;
+      let perfil: { departamento_id: string | null; sucursal_id: string | null } = user;
+      if (solicitante !== user.id) {
+        const { rows } = await store.list<Row>("usuarios", { filters: [{ column: "id", op: "eq", value: solicitante }], limit: 1, offset: 0, count: "none" });
+        if (!rows[0]) return { fieldErrors: { solicitante_id: ["Solicitante: elija una persona de la lista"] } };
+        perfil = { departamento_id: (rows[0].departamento_id as string | null) ?? null, sucursal_id: (rows[0].sucursal_id as string | null) ?? null };
+      }
+      const departamento_id = values.departamento_id ?? perfil.departamento_id;
+      const sucursal_id = values.sucursal_id ?? perfil.sucursal_id;
+      const fieldErrors: Record<string, string[]> = {};
+      if (!departamento_id) fieldErrors.departamento_id = ["Departamento: elíjalo (el solicitante no tiene uno en su perfil)"];
+      if (!sucursal_id) fieldErrors.sucursal_id = ["Sucursal: elíjala (el solicitante no tiene una en su perfil)"];
+      if (Object.keys(fieldErrors).length) return { fieldErrors };
+      return { values: { ...values, solicitante_id: solicitante, departamento_id, sucursal_id } };
+    },
+    async done(row: Row, { store }: Signed, url: URL) {
+      const here = new URLSearchParams(url.search);
+      here.delete("eliminar");
+      here.delete("masivo");
+      here.set("gasto", String(row.id));
+      const to = `${url.pathname}?${here.toString()}#gasto`;
+      const otro = await duplicado(store, row);
+      if (!otro) return { to, message: `Gasto creado: ${row.folio}. Revíselo y envíelo a aprobación cuando esté listo.` };
+      here.set("gasto", String(otro.id));
+      return {
+        to,
+        kind: "aviso" as const,
+        message: `Gasto creado: ${row.folio}. Atención: parece un duplicado de ${otro.folio} (mismo solicitante, fecha, importe y proveedor).`,
+        enlace: { href: `${url.pathname}?${here.toString()}#gasto`, texto: `Ver ${otro.folio}` },
+      };
+    },
+  };
+}
+
+/** Another gasto of the same solicitante with the same fecha, importe and proveedor (SPEC §3). */
+async function duplicado(store: Signed["store"], row: Row) {
+  const filters: Filter[] = [
+    { column: "solicitante_id", op: "eq", value: row.solicitante_id },
+    { column: "fecha_gasto", op: "eq", value: row.fecha_gasto },
+    { column: "importe", op: "eq", value: row.importe },
+    row.proveedor_id ? { column: "proveedor_id", op: "eq", value: row.proveedor_id } : { column: "proveedor_id", op: "is_null" },
+    { column: "id", op: "neq", value: row.id },
+  ];
+  const { rows } = await store.list<Row>(gastos.table, { filters, order: [{ column: "creado_en", ascending: true }], limit: 1, offset: 0, count: "none" });
+  return rows[0] ?? null;
+}
+
+/** Save or delete a borrador from the panel: the generic record action, back to the panel (or the list after a delete). */
+async function borrador(intent: "guardar" | "eliminar", args: Args, signed: Signed, formData: FormData, url: URL) {
+  const id = String(formData.get("id") ?? url.searchParams.get("gasto") ?? "");
+  if (!UUID.test(id)) notFound("El gasto no existe o no tiene acceso a él.");
+  const gasto = await getOr404<Row & GastoClave>(signed.store, gastos.view, id);
+  if (!esSuyo(actor(signed.user), gasto)) forbidden("Solo el solicitante o un administrador pueden editar o eliminar este gasto.");
+  const panel = volverA(url);
+  if (gasto.estado !== "borrador")
+    return redirectWithFlash(
+      args.context,
+      args.request,
+      panel,
+      `El gasto ${gasto.folio} ya no está en borrador: otra persona lo ha cambiado, y solo un borrador se edita o se elimina.`,
+      "error",
+    );
+  return recordAction(gastos, { ...args, params: { id } }, { volver: { guardado: panel, eliminado: volverA(url, ["gasto"]) }, prepare: crear(signed).prepare });
+}

@@ -1,0 +1,95 @@
+import { json, type AppLoadContext } from "@remix-run/node";
+import { requireUser, type Signed } from "~/auth/session.server";
+import { UUID, type Row, type Store } from "~/data/store";
+import { csvResponse, formats, getOr404, loadHistory, loadOptions, notFound, optionSearches, permissions, type Options } from "~/entities/crud.server";
+import { CAMPOS_NO_ADMIN, gastos } from "~/entities/gastos";
+import { todayISO } from "~/lib/dates";
+import { parseListState, toListQuery, viewFilters } from "~/lib/list-query";
+import { apruebaEnBloque, esSuyo, transicionesDisponibles, type GastoClave } from "./reglas";
+import { actor, contarMasivo, departamentosACargo, MASIVO_MAXIMO } from "./workflow.server";
+
+type Args = { request: Request; context: AppLoadContext };
+
+/**
+ * `/gastos`: the list (filters, views, search, sort, page; count and sum of importe over the
+ * whole filter), the «Nuevo gasto» form, the bulk actions, and, with `?gasto={id}`, the
+ * record's panel beside the list. `?formato=csv` is the whole filter as CSV.
+ */
+export async function gastosLoader({ request, context }: Args) {
+  const signed = await requireUser(request, context);
+  const { user, store } = signed;
+  const url = new URL(request.url);
+  const state = parseListState(gastos, url.searchParams);
+  const query = toListQuery(gastos, state, viewFilters(gastos, state, user));
+  if (url.searchParams.get("formato") === "csv") return csvResponse(gastos, store, query, formats(context));
+
+  const gastoId = url.searchParams.get("gasto");
+  if (gastoId !== null && !UUID.test(gastoId)) notFound("El gasto no existe o no tiene acceso a él.");
+  const masivoAccion = url.searchParams.get("masivo");
+
+  const [result, aCargo, record] = await Promise.all([
+    // Count and sum over the whole filter; a huge filter gets an estimate and no sum (ADR 0006).
+    store.list<Row>(gastos.view, { ...query, count: "estimated", sum: ["importe"] }),
+    departamentosACargo(store, user.id),
+    gastoId ? getOr404<Row & GastoClave>(store, gastos.view, gastoId) : Promise.resolve(null),
+  ]);
+  const [options, proveedoresActivos, panel, masivo] = await Promise.all([
+    loadOptions(store, gastos, { ...state.filtros, ...(record ?? {}) }, optionSearches(gastos, url)),
+    activos(store),
+    record ? panelDe(signed, record, aCargo, url) : Promise.resolve(null),
+    (masivoAccion === "aprobar" || masivoAccion === "rechazar") && apruebaEnBloque(actor(user), aCargo)
+      ? contarMasivo(url, signed).then((c) => ({ accion: masivoAccion, ...c, maximo: MASIVO_MAXIMO }))
+      : Promise.resolve(null),
+  ]);
+
+  const admin = user.rol === "administrador";
+  return json({
+    state,
+    result,
+    options,
+    // The create form offers active suppliers only (the database refuses inactive ones too).
+    formOptions: { ...options, proveedores: { ...options.proveedores!, options: proveedoresActivos(options.proveedores?.options ?? []) } } as Options,
+    can: permissions(gastos, user),
+    user: { id: user.id, rol: user.rol },
+    enBloque: apruebaEnBloque(actor(user), aCargo),
+    envio: crypto.randomUUID(),
+    campos: admin ? null : [...CAMPOS_NO_ADMIN],
+    defaults: defaultsFor(user),
+    panel,
+    masivo,
+  });
+}
+
+/** The new gasto's initial values: today, the user as solicitante, their department and branch. */
+function defaultsFor(user: Signed["user"]): Record<string, string> {
+  const out: Record<string, string> = { fecha_gasto: todayISO(), solicitante_id: user.id };
+  if (user.departamento_id) out.departamento_id = user.departamento_id;
+  if (user.sucursal_id) out.sucursal_id = user.sucursal_id;
+  return out;
+}
+
+/** Ids of active suppliers, to filter the create form's select. */
+async function activos(store: Store) {
+  const { rows } = await store.list<Row>("proveedores", { filters: [{ column: "activo", op: "eq", value: false }], limit: 1000, offset: 0, count: "none" });
+  const inactivos = new Set(rows.map((r) => String(r.id)));
+  return (options: { value: string; label: string }[]) => options.filter((o) => !inactivos.has(o.value));
+}
+
+/** The record panel: the gasto, what this person may do with it now, its history. */
+async function panelDe(signed: Signed, record: Row & GastoClave, aCargo: string[], url: URL) {
+  const { user, store } = signed;
+  const id = String(record.id);
+  const history = await loadHistory(store, gastos.table, id);
+  const suyo = esSuyo(actor(user), record);
+  const borrador = record.estado === "borrador";
+  return {
+    record,
+    history,
+    transiciones: transicionesDisponibles(actor(user), record, aCargo),
+    editar: suyo && borrador,
+    eliminar: suyo && borrador,
+    confirmarEliminar: url.searchParams.has("eliminar") && suyo && borrador,
+    campos: user.rol === "administrador" ? null : [...CAMPOS_NO_ADMIN],
+    hoy: todayISO(),
+  };
+}

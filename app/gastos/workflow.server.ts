@@ -1,0 +1,201 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { json, type AppLoadContext } from "@remix-run/node";
+import type { Signed } from "~/auth/session.server";
+import { Conflict, Forbidden, Invalid, NotFound, UUID, type Filter, type Row, type Store } from "~/data/store";
+import { forbidden, getOr404, notFound, redirectWithFlash } from "~/entities/crud.server";
+import { formSchema } from "~/entities/fields";
+import { gastos } from "~/entities/gastos";
+import { parseListState, toListQuery, viewFilters } from "~/lib/list-query";
+import { CAMPOS_TRANSICION } from "./campos";
+import { apruebaEnBloque, puedeActuar, TRANSICIONES, type Actor, type GastoClave, type Transicion } from "./reglas";
+
+/**
+ * The workflow from the route: one transition on one gasto (the panel's buttons), and bulk
+ * approve/reject (selected rows, or every pending gasto matching the list's filter). Every
+ * transition is one call to its database function, in its own transaction, with the version
+ * the person saw; the function locks the row and refuses what is no longer valid.
+ */
+
+/** At most this many gastos in one «aplicar a todos los que coinciden» (the rest: repeat). */
+export const MASIVO_MAXIMO = 500;
+
+type Ctx = { request: Request; context: AppLoadContext; signed: Signed; formData: FormData; volver: string };
+
+/** Departments whose responsable is this user (they approve those gastos too). */
+export async function departamentosACargo(store: Store, userId: string): Promise<string[]> {
+  const { rows } = await store.list<Row>("departamentos", {
+    filters: [{ column: "responsable_id", op: "eq", value: userId }],
+    limit: 1000,
+    offset: 0,
+    count: "none",
+  });
+  return rows.map((r) => String(r.id));
+}
+
+export function actor(user: Signed["user"]): Actor {
+  return { id: user.id, rol: user.rol, departamento_id: user.departamento_id };
+}
+
+/** The database refusal as words for a person; the database already says it in Spanish. */
+function motivoDe(error: unknown): string {
+  if (error instanceof NotFound) return "El gasto no existe o no tiene acceso a él.";
+  if (error instanceof Conflict || error instanceof Forbidden || error instanceof Invalid) return error.message;
+  throw error;
+}
+
+/** Calls the transition's function; `extra` are its own arguments (motivo, fecha y referencia de pago). */
+async function ejecutar(store: Store, t: Transicion, id: string, version: number, extra: Row = {}) {
+  return store.rpc<{ id: string; estado: string; version: number; aviso: string | null }>(TRANSICIONES[t].funcion, { p_id: id, p_version: version, ...extra });
+}
+
+function argumentos(t: Transicion, values: Row): Row {
+  if (t === "rechazar" || t === "revertir") return { p_motivo: values.motivo };
+  if (t === "pagar") return { p_fecha_pago: values.fecha_pago, p_referencia: values.referencia_pago };
+  return {};
+}
+
+/** The form field a database error about `column` belongs to. */
+const CAMPO_DE_COLUMNA: Record<string, string> = { motivo_rechazo: "motivo", fecha_pago: "fecha_pago", referencia_pago: "referencia_pago" };
+
+/** One transition from the panel: hidden `intent`, `id`, `version`; back to the same URL with a flash. */
+export async function transicion(t: Transicion, { request, context, signed, formData, volver }: Ctx, aCargo: readonly string[]) {
+  const { user, store } = signed;
+  const id = String(formData.get("id") ?? "");
+  if (!UUID.test(id)) notFound("El gasto no existe o no tiene acceso a él.");
+  const version = Number(formData.get("version"));
+  if (!Number.isInteger(version) || version < 1) throw json({ message: "Falta la versión del gasto: recargue la página." }, { status: 400 });
+  const gasto = await getOr404<Row & GastoClave>(store, gastos.view, id);
+  if (!puedeActuar(actor(user), gasto, t, aCargo)) forbidden(t === "aprobar" || t === "rechazar" ? permisoAprobar(user.id, gasto) : undefined);
+
+  const campos = CAMPOS_TRANSICION[t];
+  const submission = parseWithZod(formData, { schema: formSchema(campos) });
+  if (submission.status !== "success") return json({ intent: t, result: submission.reply() }, { status: 400 });
+
+  const folio = String(gasto.folio);
+  try {
+    const hecho = await ejecutar(store, t, id, version, argumentos(t, submission.value as Row));
+    const message = `Gasto ${folio} ${TRANSICIONES[t].hecho}.`;
+    if (hecho?.aviso) return redirectWithFlash(context, request, volver, `${message} Aviso: ${hecho.aviso}`, "aviso");
+    return redirectWithFlash(context, request, volver, message);
+  } catch (error) {
+    if (error instanceof NotFound) notFound("El gasto no existe o no tiene acceso a él.");
+    if (error instanceof Forbidden) forbidden(error.message);
+    const campo = error instanceof Invalid && error.field ? CAMPO_DE_COLUMNA[error.field] : undefined;
+    if (campo && campos.some((f) => f.name === campo))
+      return json({ intent: t, result: submission.reply({ fieldErrors: { [campo]: [(error as Invalid).message] } }) }, { status: 400 });
+    // Someone else acted first (Conflict) or the database refused for a reason without a field.
+    return redirectWithFlash(context, request, volver, `Gasto ${folio}: ${motivoDe(error)}`, "error");
+  }
+}
+
+function permisoAprobar(userId: string, g: GastoClave) {
+  return g.solicitante_id === userId ? "No puede aprobar ni rechazar sus propios gastos." : "No tiene permiso para aprobar ni rechazar este gasto.";
+}
+
+type Resultado = { hechos: string[]; rechazados: { folio: string; motivo: string }[]; avisos: string[] };
+
+/** Runs one transition on each gasto, one by one; each is checked (and may be refused) on its own. */
+async function enBloque(store: Store, user: Actor, t: "aprobar" | "rechazar", items: { id: string; version: number | null }[], motivo: string | null, aCargo: readonly string[]) {
+  const ids = [...new Set(items.map((i) => i.id))];
+  const { rows } = await store.list<Row & GastoClave>(gastos.view, { filters: [{ column: "id", op: "in", value: ids }], limit: ids.length, offset: 0, count: "none" });
+  const byId = new Map(rows.map((r) => [String(r.id), r]));
+  const out: Resultado = { hechos: [], rechazados: [], avisos: [] };
+  const seen = new Set<string>();
+  for (const item of items) {
+    if (seen.has(item.id)) continue;
+    seen.add(item.id);
+    const g = byId.get(item.id);
+    if (!g) {
+      out.rechazados.push({ folio: "Un gasto", motivo: "no existe o no tiene acceso a él." });
+      continue;
+    }
+    const folio = String(g.folio);
+    if (!puedeActuar(user, g, t, aCargo)) {
+      out.rechazados.push({ folio, motivo: permisoAprobar(user.id, g) });
+      continue;
+    }
+    try {
+      const hecho = await ejecutar(store, t, item.id, item.version ?? Number(g.version), t === "rechazar" ? { p_motivo: motivo } : {});
+      out.hechos.push(folio);
+      if (hecho?.aviso && !out.avisos.includes(hecho.aviso)) out.avisos.push(hecho.aviso);
+    } catch (error) {
+      out.rechazados.push({ folio, motivo: motivoDe(error) });
+    }
+  }
+  return out;
+}
+
+const MAX_DETALLES = 8;
+
+/** «Aprobados 3 de 5 gastos.» plus, one line each, what was refused and why (the first few). */
+function resumen(t: "aprobar" | "rechazar", r: Resultado) {
+  const total = r.hechos.length + r.rechazados.length;
+  const verbo = t === "aprobar" ? "Aprobados" : "Rechazados";
+  const message =
+    r.rechazados.length === 0
+      ? `${verbo} ${r.hechos.length} ${r.hechos.length === 1 ? "gasto" : "gastos"}.`
+      : `${verbo} ${r.hechos.length} de ${total} gastos. ${r.rechazados.length === 1 ? "Uno no se pudo" : `${r.rechazados.length} no se pudieron`} ${t === "aprobar" ? "aprobar" : "rechazar"}:`;
+  const detalles = r.rechazados.slice(0, MAX_DETALLES).map((x) => `${x.folio}: ${x.motivo.length > 160 ? `${x.motivo.slice(0, 157)}…` : x.motivo}`);
+  if (r.rechazados.length > MAX_DETALLES) detalles.push(`y ${r.rechazados.length - MAX_DETALLES} más.`);
+  for (const aviso of r.avisos.slice(0, 3)) detalles.push(`Aviso: ${aviso}`);
+  const kind = r.hechos.length === 0 ? "error" : r.rechazados.length > 0 || r.avisos.length > 0 ? "aviso" : "exito";
+  return { message, detalles, kind } as const;
+}
+
+function motivoMasivo(formData: FormData): string | null {
+  const motivo = String(formData.get("motivo") ?? "").trim();
+  return motivo ? motivo.slice(0, 1000) : null;
+}
+
+/** Bulk approve/reject of the checked rows (`seleccion` = «id:version» each). */
+export async function seleccion(intent: "aprobar_seleccion" | "rechazar_seleccion", { request, context, signed, formData, volver }: Ctx, aCargo: readonly string[]) {
+  const { user, store } = signed;
+  if (!apruebaEnBloque(actor(user), aCargo)) forbidden();
+  const t = intent === "aprobar_seleccion" ? "aprobar" : "rechazar";
+  const raw = formData.getAll("seleccion").map(String);
+  const items = raw.flatMap((v) => {
+    const [id, version] = v.split(":");
+    return id && UUID.test(id) ? [{ id, version: version && /^\d{1,9}$/.test(version) ? Number(version) : null }] : [];
+  });
+  const motivo = motivoMasivo(formData);
+  const errores: Record<string, string> = {};
+  if (items.length === 0) errores.seleccion = "Marque al menos un gasto de la lista.";
+  if (t === "rechazar" && !motivo) errores.motivo = "Escriba el motivo del rechazo: se guarda en cada gasto rechazado.";
+  if (Object.keys(errores).length) return json({ intent, errores, seleccion: raw, motivo: String(formData.get("motivo") ?? "") }, { status: 400 });
+  const r = resumen(t, await enBloque(store, actor(user), t, items, motivo, aCargo));
+  return redirectWithFlash(context, request, volver, r.message, r.kind, undefined, r.detalles);
+}
+
+/** The filters «aplicar a todos los que coinciden» works on: the list's, limited to what this person can approve now. */
+export function filtrosMasivos(url: URL, signed: Signed): { query: ReturnType<typeof toListQuery>; extra: Filter[] } {
+  const state = parseListState(gastos, url.searchParams);
+  const extra: Filter[] = [
+    ...viewFilters(gastos, state, signed.user),
+    { column: "estado", op: "eq", value: "pendiente" },
+    { column: "solicitante_id", op: "neq", value: signed.user.id },
+  ];
+  return { query: toListQuery(gastos, state, extra), extra };
+}
+
+/** How many pending gastos the confirm step would act on (exact up to the store's limit). */
+export async function contarMasivo(url: URL, signed: Signed) {
+  const { query } = filtrosMasivos(url, signed);
+  const r = await signed.store.list(gastos.view, { ...query, limit: 1, offset: 0, count: "estimated" });
+  return { total: r.total, estimado: r.estimated };
+}
+
+/** «Aplicar a todos los que coinciden con el filtro», after the confirm step: the first MASIVO_MAXIMO. */
+export async function masivo({ request, context, signed, formData, volver }: Ctx, aCargo: readonly string[]) {
+  const { user, store } = signed;
+  if (!apruebaEnBloque(actor(user), aCargo)) forbidden();
+  const accion = formData.get("accion");
+  if (accion !== "aprobar" && accion !== "rechazar") throw json({ message: "Acción desconocida." }, { status: 400 });
+  const motivo = motivoMasivo(formData);
+  if (accion === "rechazar" && !motivo)
+    return json({ intent: "masivo", errores: { motivo: "Escriba el motivo del rechazo: se guarda en cada gasto rechazado." }, motivo: "" }, { status: 400 });
+  const { query } = filtrosMasivos(new URL(request.url), signed);
+  const { rows } = await store.list<Row>(gastos.view, { ...query, limit: MASIVO_MAXIMO, offset: 0, count: "none" });
+  if (rows.length === 0) return redirectWithFlash(context, request, volver, "Ningún gasto pendiente de aprobar coincide con el filtro: no se ha cambiado nada.", "aviso");
+  const r = resumen(accion, await enBloque(store, actor(user), accion, rows.map((g) => ({ id: String(g.id), version: Number(g.version) })), motivo, aCargo));
+  return redirectWithFlash(context, request, volver, r.message, r.kind, undefined, r.detalles);
+}

@@ -1,0 +1,582 @@
+import { sqlStore } from "~/data/sql.server";
+import { puedeAprobar } from "~/gastos/reglas";
+import { addDaysISO, todayISO } from "~/lib/dates";
+import { action, loader } from "~/routes/gastos._index";
+import { createTestApp, ORIGIN, request, respond } from "../support/app";
+
+/**
+ * /gastos through its real loader and action, on a real Postgres under row-level security:
+ * creating, the list (visibility per role, filters, views, count and sum, CSV), the record
+ * panel, every workflow transition as every role, concurrency, and bulk actions.
+ */
+let app: Awaited<ReturnType<typeof createTestApp>>;
+type U = Awaited<ReturnType<typeof app.createUser>>;
+let admin: U, aprobador: U, aprobador2: U, empleado: U, empleado2: U, responsable: U;
+let dep: { ventas: string; compras: string; direccion: string };
+let suc: string;
+let prov: { activo: string; inactivo: string };
+const hoy = todayISO();
+
+beforeAll(async () => {
+  app = await createTestApp();
+  admin = await app.createUser({ nombre: "Ana", rol: "administrador" });
+  aprobador = await app.createUser({ nombre: "Pablo", rol: "aprobador" });
+  aprobador2 = await app.createUser({ nombre: "Paula", rol: "aprobador" });
+  empleado = await app.createUser({ nombre: "Elena", rol: "empleado" });
+  empleado2 = await app.createUser({ nombre: "Eva", rol: "empleado" });
+  responsable = await app.createUser({ nombre: "Rosa", rol: "empleado" });
+  const d = async (nombre: string, codigo: string, o: Record<string, unknown> = {}) =>
+    String((await app.db.insertInto("departamentos").values({ nombre, codigo, ...o }).returning("id").executeTakeFirstOrThrow()).id);
+  dep = {
+    ventas: await d("Ventas", "VEN", { presupuesto_mensual: "1000.00" }),
+    compras: await d("Compras", "COM", { responsable_id: responsable.id }),
+    direccion: await d("Dirección", "DIR"),
+  };
+  suc = String((await app.db.insertInto("sucursales").values({ nombre: "Madrid", codigo: "MAD", direccion: "Gran Vía 1", ciudad: "Madrid" }).returning("id").executeTakeFirstOrThrow()).id);
+  const p = async (razon_social: string, nif: string, activo: boolean) =>
+    String((await app.db.insertInto("proveedores").values({ razon_social, nif, tipo_persona: "empresa", activo }).returning("id").executeTakeFirstOrThrow()).id);
+  prov = { activo: await p("Papelería La Castellana", "B11111111", true), inactivo: await p("Cerrada SL", "B22222222", false) };
+  const perfil = (u: U, o: Record<string, unknown>) => app.db.updateTable("usuarios").set(o).where("id", "=", u.id).execute();
+  await perfil(admin, { departamento_id: dep.direccion, sucursal_id: suc });
+  await perfil(aprobador, { departamento_id: dep.ventas, sucursal_id: suc });
+  await perfil(aprobador2, { departamento_id: dep.compras, sucursal_id: suc });
+  await perfil(empleado, { departamento_id: dep.ventas, sucursal_id: suc, aprobador_id: aprobador.id });
+  await perfil(empleado2, { departamento_id: dep.compras, sucursal_id: suc });
+  await perfil(responsable, { departamento_id: dep.direccion, sucursal_id: suc });
+});
+afterAll(() => app.close());
+
+// ------------------------------------------------------------------------------------------
+// Helpers
+// ------------------------------------------------------------------------------------------
+
+const json = async (r: Response) => JSON.parse(await r.text());
+const post = (form: Record<string, string | string[]>, cookie: string, path = "/gastos?index") =>
+  respond(() => action({ request: request(path, { cookie, form }), context: app.context(), params: {} }));
+const load = (search: string, cookie: string) => respond(() => loader({ request: request(`/gastos${search}`, { cookie }), context: app.context(), params: {} }));
+const list = async (search: string, cookie: string) => {
+  const r = await load(search, cookie);
+  if (r.status !== 200) throw new Error(`Esperaba 200, llegó ${r.status}: ${await r.text()}`);
+  return json(r);
+};
+/** The flash message a redirect carries (read as the next page would). */
+async function flashOf(r: Response) {
+  const cookie = r.headers.get("Set-Cookie")?.split(";")[0];
+  if (!cookie) return null;
+  return (await app.services.flash.take(new Request(ORIGIN, { headers: { Cookie: cookie } }))).flash;
+}
+const row = (id: string) => app.db.selectFrom("gastos").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+const countGastos = async () => Number((await app.db.selectFrom("gastos").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+const form = (o: Record<string, string> = {}) => ({
+  intent: "crear",
+  descripcion: "Comida con cliente",
+  fecha_gasto: hoy,
+  categoria: "comidas",
+  importe: "45,30",
+  metodo_pago: "tarjeta_corporativa",
+  ...o,
+});
+let seq = 0;
+/** A gasto created through the form by `u` (distinct importe each, so no duplicate warning). */
+async function nuevo(u: U, o: Record<string, string> = {}) {
+  seq += 1;
+  const r = await post(form({ importe: `${10 + seq},${String(seq % 100).padStart(2, "0")}`, descripcion: `Gasto de prueba ${seq}`, ...o }), u.cookie);
+  if (r.status !== 302) throw new Error(`Esperaba 302, llegó ${r.status}: ${await r.text()}`);
+  const id = new URL(r.headers.get("Location")!, ORIGIN).searchParams.get("gasto")!;
+  return row(id);
+}
+/** Runs a workflow function directly as `u` (to set a state up). */
+const rpc = (u: U, fn: string, args: Record<string, unknown>) => sqlStore(app.db, u.id).rpc<{ version: number }>(fn, args);
+async function enEstado(u: U, estado: "borrador" | "pendiente" | "aprobado" | "rechazado" | "pagado", o: Record<string, string> = {}) {
+  let g = await nuevo(u, o);
+  if (estado === "borrador") return g;
+  await rpc(u, "enviar_gasto", { p_id: g.id, p_version: g.version });
+  g = await row(g.id);
+  if (estado === "pendiente") return g;
+  if (estado === "rechazado") await rpc(admin, "rechazar_gasto", { p_id: g.id, p_version: g.version, p_motivo: "Falta el ticket" });
+  else await rpc(admin, "aprobar_gasto", { p_id: g.id, p_version: g.version });
+  g = await row(g.id);
+  if (estado === "pagado") {
+    await rpc(admin, "pagar_gasto", { p_id: g.id, p_version: g.version, p_fecha_pago: hoy, p_referencia: "TR-1" });
+    g = await row(g.id);
+  }
+  return g;
+}
+const act = (u: U, intent: string, g: { id: string; version: number }, extra: Record<string, string> = {}, path = `/gastos?gasto=${g.id}&estado=pendiente`) =>
+  post({ intent, id: g.id, version: String(g.version), ...extra }, u.cookie, path);
+
+// ------------------------------------------------------------------------------------------
+
+describe("crear", () => {
+  it("un empleado crea su gasto: solicitante él, departamento y sucursal de su perfil, folio de la base de datos; abre su ficha", async () => {
+    const r = await post(form({ importe: "1.234,56", numero_factura: "F-1", proveedor_id: prov.activo }), empleado.cookie, "/gastos?index&estado=borrador");
+    expect(r.status).toBe(302);
+    const location = new URL(r.headers.get("Location")!, ORIGIN);
+    expect(location.pathname).toBe("/gastos");
+    expect(location.searchParams.get("estado")).toBe("borrador");
+    expect(location.searchParams.has("index")).toBe(false);
+    expect(location.hash).toBe("#gasto");
+    const g = await row(location.searchParams.get("gasto")!);
+    expect(g).toMatchObject({ solicitante_id: empleado.id, departamento_id: dep.ventas, sucursal_id: suc, estado: "borrador", importe: "1234.56", version: 1 });
+    expect(g.folio).toMatch(/^GAS-\d{4}-\d{5}$/);
+    expect((await flashOf(r))?.message).toMatch(new RegExp(`Gasto creado: ${g.folio}`));
+  });
+
+  it("los campos colados en el formulario (estado, folio, aprobado_por_id, solicitante_id, version) se ignoran", async () => {
+    const r = await post(
+      form({ estado: "aprobado", folio: "GAS-1999-99999", aprobado_por_id: admin.id, aprobador_id: admin.id, solicitante_id: empleado2.id, version: "99", fecha_aprobacion: hoy, importe: "77,00" }),
+      empleado.cookie,
+    );
+    expect(r.status).toBe(302);
+    const g = await row(new URL(r.headers.get("Location")!, ORIGIN).searchParams.get("gasto")!);
+    expect(g).toMatchObject({ solicitante_id: empleado.id, estado: "borrador", aprobado_por_id: null, aprobador_id: null, fecha_aprobacion: null, version: 1 });
+    expect(g.folio).not.toBe("GAS-1999-99999");
+  });
+
+  it("un administrador crea para otra persona: departamento y sucursal de esa persona", async () => {
+    const r = await post(form({ solicitante_id: empleado2.id, importe: "12,00" }), admin.cookie);
+    expect(r.status).toBe(302);
+    const g = await row(new URL(r.headers.get("Location")!, ORIGIN).searchParams.get("gasto")!);
+    expect(g).toMatchObject({ solicitante_id: empleado2.id, departamento_id: dep.compras });
+  });
+
+  it("valida según SPEC §2 con mensajes en español, 400, y no escribe nada", async () => {
+    const before = await countGastos();
+    const cases: [Record<string, string>, string, RegExp][] = [
+      [{ fecha_gasto: addDaysISO(hoy, 1) }, "fecha_gasto", /no puede ser futura/],
+      [{ fecha_gasto: addDaysISO(hoy, -366) }, "fecha_gasto", /más de 365 días/],
+      [{ importe: "0" }, "importe", /mayor que 0/],
+      [{ importe: "1000000,01" }, "importe", /como máximo/],
+      [{ importe: "12,345" }, "importe", /hasta 2 decimales/],
+      [{ importe: "10,00", importe_impuestos: "10,01" }, "importe_impuestos", /no pueden ser mayores que el importe/],
+      [{ descripcion: "ab" }, "descripcion", /al menos 3/],
+      [{ categoria: "caprichos" }, "categoria", /Elija categoría/],
+    ];
+    for (const [o, campo, message] of cases) {
+      const r = await post(form(o), empleado.cookie);
+      expect(r.status, JSON.stringify(o)).toBe(400);
+      const data = await json(r);
+      expect(data.intent).toBe("crear");
+      expect(data.result.error[campo]?.[0], JSON.stringify(o)).toMatch(message);
+    }
+    expect(await countGastos()).toBe(before);
+  });
+
+  it("un proveedor desactivado se rechaza en su campo y no se escribe nada", async () => {
+    const before = await countGastos();
+    const r = await post(form({ proveedor_id: prov.inactivo }), empleado.cookie);
+    expect(r.status).toBe(400);
+    expect((await json(r)).result.error.proveedor_id[0]).toMatch(/desactivado/);
+    expect(await countGastos()).toBe(before);
+  });
+
+  it("un posible duplicado (mismo solicitante, fecha, importe y proveedor) se crea con un aviso y un enlace al otro", async () => {
+    const datos = form({ importe: "333,33", proveedor_id: prov.activo });
+    const primero = await post(datos, empleado.cookie);
+    expect((await flashOf(primero))?.kind).toBe("exito");
+    const firstId = new URL(primero.headers.get("Location")!, ORIGIN).searchParams.get("gasto")!;
+    const segundo = await post({ ...datos, descripcion: "Otra descripción" }, empleado.cookie, "/gastos?index&q=comida");
+    expect(segundo.status).toBe(302);
+    const flash = await flashOf(segundo);
+    const first = await row(firstId);
+    expect(flash).toMatchObject({ kind: "aviso" });
+    expect(flash!.message).toMatch(new RegExp(`parece un duplicado de ${first.folio}`));
+    expect(flash!.enlace!.href).toBe(`/gastos?q=comida&gasto=${firstId}#gasto`);
+    // Another person's identical gasto is not a duplicate.
+    const otro = await post({ ...datos, _envio: crypto.randomUUID() }, empleado2.cookie);
+    expect((await flashOf(otro))?.kind).toBe("exito");
+  });
+
+  it("un doble envío del mismo formulario crea un solo gasto", async () => {
+    const before = await countGastos();
+    const datos = form({ importe: "5,55", _envio: crypto.randomUUID() });
+    const [a, b] = await Promise.all([post(datos, empleado.cookie), post(datos, empleado.cookie)]);
+    expect([a.status, b.status]).toEqual([302, 302]);
+    expect(await countGastos()).toBe(before + 1);
+  });
+});
+
+describe("lista: visibilidad por rol (RLS a través del loader)", () => {
+  let ids: Record<string, string>;
+  beforeAll(async () => {
+    ids = {
+      empleado: (await enEstado(empleado, "pendiente", { descripcion: "Visibilidad empleado" })).id,
+      empleado2: (await enEstado(empleado2, "pendiente", { descripcion: "Visibilidad empleado2" })).id,
+      aprobador: (await enEstado(aprobador, "borrador", { descripcion: "Visibilidad aprobador" })).id,
+      admin: (await enEstado(admin, "borrador", { descripcion: "Visibilidad admin" })).id,
+    };
+  });
+  const visibles = async (u: U) => {
+    const data = await list("?q=Visibilidad&por_pagina=100", u.cookie);
+    return new Set(data.result.rows.map((r: { id: string }) => r.id));
+  };
+
+  it("empleado: solo los suyos", async () => {
+    expect(await visibles(empleado)).toEqual(new Set([ids.empleado]));
+    expect(await visibles(empleado2)).toEqual(new Set([ids.empleado2]));
+  });
+  it("aprobador: los suyos, los asignados y los de su departamento", async () => {
+    expect(await visibles(aprobador)).toEqual(new Set([ids.empleado, ids.aprobador]));
+    // aprobador2 is in Compras: sees empleado2's (same department), not Ventas'.
+    expect(await visibles(aprobador2)).toEqual(new Set([ids.empleado2]));
+  });
+  it("un responsable de departamento (aunque sea empleado) ve los de su departamento", async () => {
+    expect(await visibles(responsable)).toEqual(new Set([ids.empleado2]));
+  });
+  it("administrador: todos", async () => {
+    expect(await visibles(admin)).toEqual(new Set(Object.values(ids)));
+  });
+  it("la ficha de un gasto que no ve es un 404, como un id desconocido o mal formado", async () => {
+    for (const search of [`?gasto=${ids.empleado}`, `?gasto=${crypto.randomUUID()}`, "?gasto=no-es-un-uuid", "?gasto=1%27%20or%201=1"]) {
+      const r = await load(search, empleado2.cookie);
+      expect(r.status, search).toBe(404);
+    }
+  });
+  it("«Mis pendientes de aprobar» es exactamente lo que cada uno puede aprobar", async () => {
+    for (const u of [admin, aprobador, aprobador2, responsable, empleado]) {
+      const data = await list("?vista=pendientes&por_pagina=100", u.cookie);
+      const todos = await list("?estado=pendiente&por_pagina=100", u.cookie);
+      const perfil = await app.db.selectFrom("usuarios").select(["id", "rol", "departamento_id"]).where("id", "=", u.id).executeTakeFirstOrThrow();
+      const aCargo = (await app.db.selectFrom("departamentos").select("id").where("responsable_id", "=", u.id).execute()).map((d) => String(d.id));
+      const esperados = todos.result.rows.filter((g: any) => puedeAprobar(perfil as any, g, aCargo)).map((g: any) => g.id);
+      expect(data.result.rows.map((g: any) => g.id).sort()).toEqual(esperados.sort());
+      expect(data.state.vista).toBe("pendientes");
+    }
+    expect((await list("?vista=pendientes", aprobador.cookie)).result.rows.map((g: any) => g.id)).toContain(ids.empleado);
+    expect((await list("?vista=pendientes", empleado.cookie)).result.rows).toHaveLength(0);
+  });
+  it("«Mis gastos»: solo los del solicitante, también para un administrador", async () => {
+    const data = await list("?vista=mios&q=Visibilidad", admin.cookie);
+    expect(data.result.rows.map((g: any) => g.id)).toEqual([ids.admin]);
+  });
+});
+
+describe("lista: filtros, orden, cuenta y suma", () => {
+  beforeAll(async () => {
+    const base = { descripcion: "Filtro taxi aeropuerto", categoria: "viajes_transporte", metodo_pago: "efectivo" };
+    await nuevo(empleado2, { ...base, importe: "10,10", fecha_gasto: addDaysISO(hoy, -10), numero_factura: "TK-778899" });
+    await nuevo(empleado2, { ...base, importe: "20,20", fecha_gasto: addDaysISO(hoy, -5), proveedor_id: prov.activo });
+    await nuevo(empleado2, { ...base, importe: "30,30", fecha_gasto: hoy, categoria: "comidas" });
+  });
+
+  it("cuenta y suma el importe de todo el filtro, no solo de la página", async () => {
+    const data = await list("?q=filtro%20taxi&por_pagina=1&orden=importe&dir=asc", empleado2.cookie);
+    expect(data.result).toMatchObject({ total: 3, estimated: false, sums: { importe: "60.60" } });
+    expect(data.result.rows.map((g: any) => g.importe)).toEqual(["10.10"]);
+    const page2 = await list("?q=filtro%20taxi&por_pagina=1&pagina=2&orden=importe&dir=desc", empleado2.cookie);
+    expect(page2.result.rows.map((g: any) => g.importe)).toEqual(["20.20"]);
+    expect(page2.result.sums.importe).toBe("60.60");
+  });
+
+  it.each([
+    ["categoria=comidas", 1],
+    ["importe_min=15&importe_max=25,00", 1],
+    [`desde=${addDaysISO(hoy, -6)}`, 2],
+    [`hasta=${addDaysISO(hoy, -6)}`, 1],
+    ["estado=borrador", 3],
+    ["estado=pendiente", 0],
+    ["q=tk-7788", 1], // número de factura
+    ["q=castellana&categoria=viajes_transporte", 1], // proveedor, searched in proveedores
+  ])("filtra por %s", async (filtro, n) => {
+    const q = filtro.startsWith("q=") ? filtro : `q=filtro%20taxi&${filtro}`;
+    const data = await list(`?${q}`, empleado2.cookie);
+    expect(data.result.total).toBe(n);
+  });
+
+  it("filtra por departamento, sucursal, proveedor y solicitante; busca por folio", async () => {
+    const uno = (await list(`?q=filtro%20taxi&proveedor=${prov.activo}`, admin.cookie)).result;
+    expect(uno.total).toBe(1);
+    const folio = uno.rows[0].folio;
+    expect((await list(`?q=${folio}`, admin.cookie)).result.total).toBe(1);
+    expect((await list(`?q=filtro%20taxi&departamento=${dep.compras}&sucursal=${suc}&solicitante=${empleado2.id}`, admin.cookie)).result.total).toBe(3);
+    expect((await list(`?q=filtro%20taxi&departamento=${dep.ventas}`, admin.cookie)).result.total).toBe(0);
+  });
+
+  it("ordena por cada columna de la tabla sin error; un orden desconocido cae en la fecha", async () => {
+    for (const orden of ["folio", "fecha_gasto", "descripcion", "proveedor_nombre", "categoria", "importe", "estado", "solicitante_nombre", "departamento_nombre"]) {
+      for (const dir of ["asc", "desc"]) expect((await list(`?q=filtro%20taxi&orden=${orden}&dir=${dir}`, admin.cookie)).result.total).toBe(3);
+    }
+    expect((await list("?orden=drop%20table&dir=asc", admin.cookie)).state.orden).toBe("fecha_gasto");
+  });
+
+  it("exporta CSV de todo el filtro: BOM, punto y coma, coma decimal, cabeceras en español", async () => {
+    const r = await load("?q=filtro%20taxi&por_pagina=1&orden=importe&dir=asc&formato=csv", admin.cookie);
+    expect(r.headers.get("Content-Type")).toContain("text/csv");
+    const bytes = new Uint8Array(await r.arrayBuffer());
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const lines = new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes).slice(1).trim().split("\r\n");
+    expect(lines[0]).toBe("Folio;Fecha;Descripción;Proveedor;Categoría;Importe;Estado;Solicitante;Departamento");
+    expect(lines).toHaveLength(4);
+    expect(lines[1]).toMatch(/;Filtro taxi aeropuerto;;Viajes y transporte;10,10;Borrador;Eva;Compras$/);
+    expect(lines[2]).toMatch(/;Papelería La Castellana;Viajes y transporte;20,20;/);
+  });
+});
+
+describe("flujo: cada transición como cada rol", () => {
+  it("enviar: el solicitante (asigna su aprobador) y el administrador; nadie más; rechazado no cambia nada", async () => {
+    const g = await enEstado(empleado, "borrador");
+    expect((await act(aprobador, "enviar", g)).status).toBe(403);
+    expect((await act(empleado2, "enviar", g)).status).toBe(404); // not even visible
+    expect(await row(g.id)).toMatchObject({ estado: "borrador", version: g.version });
+    const r = await act(empleado, "enviar", g);
+    expect(r.status).toBe(302);
+    expect(r.headers.get("Location")).toBe(`/gastos?gasto=${g.id}&estado=pendiente`);
+    expect(await flashOf(r)).toMatchObject({ kind: "exito", message: `Gasto ${g.folio} enviado a aprobación.` });
+    expect(await row(g.id)).toMatchObject({ estado: "pendiente", aprobador_id: aprobador.id });
+    const h = await enEstado(empleado2, "borrador");
+    expect((await act(admin, "enviar", h)).status).toBe(302);
+    expect((await row(h.id)).estado).toBe("pendiente");
+  });
+
+  it("retirar: el solicitante; el aprobador no", async () => {
+    const g = await enEstado(empleado, "pendiente");
+    expect((await act(aprobador, "retirar", g)).status).toBe(403);
+    expect((await row(g.id)).estado).toBe("pendiente");
+    expect((await act(empleado, "retirar", g)).status).toBe(302);
+    expect(await row(g.id)).toMatchObject({ estado: "borrador", aprobador_id: null });
+  });
+
+  it("aprobar: el aprobador asignado, el del departamento, el responsable, el administrador; nunca el solicitante", async () => {
+    const g = await enEstado(empleado, "pendiente");
+    expect((await act(empleado, "aprobar", g)).status).toBe(403);
+    expect((await act(aprobador2, "aprobar", g)).status).toBe(404); // other department: not visible
+    expect((await row(g.id)).estado).toBe("pendiente");
+    expect((await act(aprobador, "aprobar", g)).status).toBe(302);
+    expect(await row(g.id)).toMatchObject({ estado: "aprobado", aprobado_por_id: aprobador.id });
+
+    const propio = await enEstado(aprobador, "pendiente");
+    const r = await act(aprobador, "aprobar", propio);
+    expect(r.status).toBe(403);
+    expect(await r.text()).toMatch(/No puede aprobar ni rechazar sus propios gastos/);
+    expect((await row(propio.id)).estado).toBe("pendiente");
+    expect((await act(admin, "aprobar", propio)).status).toBe(302);
+
+    const deCompras = await enEstado(empleado2, "pendiente");
+    expect((await act(responsable, "aprobar", deCompras)).status).toBe(302);
+    expect(await row(deCompras.id)).toMatchObject({ estado: "aprobado", aprobado_por_id: responsable.id });
+  });
+
+  it("aprobar por encima del presupuesto mensual aprueba y avisa (flash «aviso»)", async () => {
+    const g = await enEstado(empleado, "pendiente", { importe: "999,00" }); // Ventas: 1.000 €/mes, already some approved
+    const r = await act(aprobador, "aprobar", g);
+    expect(r.status).toBe(302);
+    const flash = await flashOf(r);
+    expect(flash?.kind).toBe("aviso");
+    expect(flash?.message).toMatch(/aprobado\. Aviso: El departamento Ventas supera su presupuesto mensual/);
+    expect((await row(g.id)).estado).toBe("aprobado");
+  });
+
+  it("rechazar: pide el motivo (400, nada cambia) y lo guarda", async () => {
+    const g = await enEstado(empleado, "pendiente");
+    const sin = await act(aprobador, "rechazar", g, { motivo: "   " });
+    expect(sin.status).toBe(400);
+    const data = await json(sin);
+    expect(data.intent).toBe("rechazar");
+    expect(data.result.error.motivo[0]).toMatch(/Escriba motivo/);
+    expect((await row(g.id)).estado).toBe("pendiente");
+    expect((await act(empleado, "rechazar", g, { motivo: "No" })).status).toBe(403);
+    expect((await act(aprobador, "rechazar", g, { motivo: "Falta el ticket" })).status).toBe(302);
+    expect(await row(g.id)).toMatchObject({ estado: "rechazado", motivo_rechazo: "Falta el ticket" });
+  });
+
+  it("reabrir: el solicitante; el aprobador no", async () => {
+    const g = await enEstado(empleado, "rechazado");
+    expect((await act(aprobador, "reabrir", g)).status).toBe(403);
+    expect((await act(empleado, "reabrir", g)).status).toBe(302);
+    expect((await row(g.id)).estado).toBe("borrador");
+  });
+
+  it("marcar como pagado: solo el administrador, con fecha y referencia", async () => {
+    const g = await enEstado(empleado, "aprobado");
+    expect((await act(aprobador, "pagar", g, { fecha_pago: hoy, referencia_pago: "TR-9" })).status).toBe(403);
+    expect((await act(empleado, "pagar", g, { fecha_pago: hoy, referencia_pago: "TR-9" })).status).toBe(403);
+    const sin = await act(admin, "pagar", g, { fecha_pago: hoy, referencia_pago: "" });
+    expect(sin.status).toBe(400);
+    expect((await json(sin)).result.error.referencia_pago[0]).toBeTruthy();
+    const futura = await act(admin, "pagar", g, { fecha_pago: addDaysISO(hoy, 5), referencia_pago: "TR-9" });
+    expect(futura.status).toBe(400);
+    expect((await json(futura)).result.error.fecha_pago[0]).toMatch(/no puede ser futura/);
+    expect((await row(g.id)).estado).toBe("aprobado");
+    expect((await act(admin, "pagar", g, { fecha_pago: hoy, referencia_pago: "TR-9" })).status).toBe(302);
+    expect(await row(g.id)).toMatchObject({ estado: "pagado", referencia_pago: "TR-9", fecha_pago: hoy });
+  });
+
+  it("revertir la aprobación: solo el administrador, con motivo; vuelve a pendiente", async () => {
+    const g = await enEstado(empleado, "aprobado");
+    expect((await act(aprobador, "revertir", g, { motivo: "Error" })).status).toBe(403);
+    expect((await act(admin, "revertir", g, { motivo: "" })).status).toBe(400);
+    expect((await row(g.id)).estado).toBe("aprobado");
+    expect((await act(admin, "revertir", g, { motivo: "Importe mal copiado" })).status).toBe(302);
+    expect(await row(g.id)).toMatchObject({ estado: "pendiente", motivo_rechazo: "Importe mal copiado", aprobado_por_id: null });
+  });
+
+  it("una transición que otra persona ya hizo: mensaje claro, nada se aplica dos veces", async () => {
+    const g = await enEstado(empleado, "pendiente");
+    expect((await act(admin, "aprobar", g)).status).toBe(302);
+    const after = await row(g.id);
+    const r = await act(aprobador, "aprobar", g); // with the version it saw
+    expect(r.status).toBe(302);
+    const flash = await flashOf(r);
+    expect(flash?.kind).toBe("error");
+    expect(flash?.message).toMatch(/ya no está pendiente de aprobación: otra persona lo ha cambiado/);
+    expect(await row(g.id)).toMatchObject({ estado: "aprobado", aprobado_por_id: admin.id, version: after.version });
+  });
+
+  it("dos aprobaciones a la vez del mismo gasto: exactamente una gana; la otra recibe el conflicto", async () => {
+    const g = await enEstado(empleado, "pendiente");
+    const [a, b] = await Promise.all([act(admin, "aprobar", g), act(aprobador, "aprobar", g)]);
+    const flashes = [await flashOf(a), await flashOf(b)];
+    // The winner's flash is «exito», or «aviso» when Ventas is over budget by now.
+    expect(flashes.map((f) => (f?.kind === "error" ? "error" : "hecho")).sort()).toEqual(["error", "hecho"]);
+    expect(flashes.find((f) => f?.kind === "error")?.message).toMatch(/ya no está pendiente de aprobación|Otra persona modificó este gasto/);
+    const cambios = await app.db
+      .selectFrom("historial")
+      .select("cambios")
+      .where("tabla", "=", "gastos")
+      .where("registro_id", "=", g.id)
+      .execute();
+    expect(cambios.filter((h: any) => h.cambios?.estado?.despues === "aprobado")).toHaveLength(1);
+  });
+
+  it("acción desconocida: 400; sin versión: 400; id mal formado: 404", async () => {
+    const g = await enEstado(empleado, "borrador");
+    expect((await post({ intent: "borrar-todo", id: g.id, version: "1" }, admin.cookie)).status).toBe(400);
+    expect((await post({ intent: "enviar", id: g.id }, empleado.cookie)).status).toBe(400);
+    expect((await post({ intent: "enviar", id: "nada", version: "1" }, empleado.cookie)).status).toBe(404);
+    expect((await row(g.id)).estado).toBe("borrador");
+  });
+});
+
+describe("ficha: acciones visibles, edición y borrado del borrador, historial", () => {
+  it("muestra solo las acciones que la persona puede hacer ahora", async () => {
+    const g = await enEstado(empleado, "pendiente");
+    const panel = async (u: U) => (await list(`?gasto=${g.id}`, u.cookie)).panel;
+    expect((await panel(empleado)).transiciones).toEqual(["retirar"]);
+    expect((await panel(aprobador)).transiciones).toEqual(["aprobar", "rechazar"]);
+    expect((await panel(admin)).transiciones).toEqual(["retirar", "aprobar", "rechazar"]);
+    expect((await panel(empleado)).editar).toBe(false);
+    const aprobado = await enEstado(empleado, "aprobado");
+    expect((await list(`?gasto=${aprobado.id}`, admin.cookie)).panel.transiciones).toEqual(["pagar", "revertir"]);
+    expect((await list(`?gasto=${aprobado.id}`, aprobador.cookie)).panel.transiciones).toEqual([]);
+  });
+
+  it("edita el borrador con su versión y vuelve a la misma ficha; otra persona: 403; una versión antigua: 409 con los valores actuales", async () => {
+    const g = await enEstado(empleado, "borrador");
+    const path = `/gastos?gasto=${g.id}&categoria=comidas`;
+    // Departamento and sucursal left empty: the solicitante's, as when creating.
+    const campos = { descripcion: "Cena con cliente", fecha_gasto: g.fecha_gasto, categoria: "comidas", importe: "50,00", metodo_pago: "efectivo" };
+    expect((await post({ intent: "guardar", version: String(g.version), ...campos }, aprobador.cookie, path)).status).toBe(403);
+    const r = await post({ intent: "guardar", version: String(g.version), ...campos, solicitante_id: empleado2.id }, empleado.cookie, path);
+    expect(r.status, await r.clone().text()).toBe(302);
+    expect(r.headers.get("Location")).toBe(path);
+    expect(await row(g.id)).toMatchObject({ descripcion: "Cena con cliente", importe: "50.00", solicitante_id: empleado.id, departamento_id: dep.ventas, sucursal_id: suc, version: g.version + 1 });
+    const stale = await post({ intent: "guardar", version: String(g.version), ...campos, descripcion: "Otra cosa" }, empleado.cookie, path);
+    expect(stale.status).toBe(409);
+    const data = await json(stale);
+    expect(data.intent).toBe("guardar");
+    expect(data.current.descripcion).toBe("Cena con cliente");
+    const { panel } = await list(`?gasto=${g.id}`, empleado.cookie);
+    expect(panel.history[0]).toMatchObject({ accion: "modificacion", cambios: { descripcion: { despues: "Cena con cliente" } } });
+  });
+
+  it("un gasto enviado ya no se edita ni se elimina", async () => {
+    const g = await enEstado(empleado, "pendiente");
+    const r = await post({ intent: "guardar", version: String(g.version), descripcion: "Cambiado", fecha_gasto: g.fecha_gasto, categoria: "comidas", importe: "1", metodo_pago: "efectivo" }, empleado.cookie, `/gastos?gasto=${g.id}`);
+    expect((await flashOf(r))?.message).toMatch(/ya no está en borrador/);
+    expect((await post({ intent: "eliminar", version: String(g.version) }, empleado.cookie, `/gastos?gasto=${g.id}`)).status).toBe(302);
+    expect((await row(g.id)).descripcion).not.toBe("Cambiado");
+  });
+
+  it("eliminar pide confirmación (?eliminar=1) y vuelve a la lista filtrada sin la ficha", async () => {
+    const g = await enEstado(empleado, "borrador");
+    expect((await list(`?gasto=${g.id}`, empleado.cookie)).panel.confirmarEliminar).toBe(false);
+    expect((await list(`?gasto=${g.id}&eliminar=1`, empleado.cookie)).panel.confirmarEliminar).toBe(true);
+    expect((await list(`?gasto=${g.id}&eliminar=1`, aprobador.cookie)).panel.confirmarEliminar).toBe(false);
+    const r = await post({ intent: "eliminar", id: g.id, version: String(g.version) }, empleado.cookie, `/gastos?index&q=x&gasto=${g.id}&eliminar=1`);
+    expect(r.status).toBe(302);
+    expect(r.headers.get("Location")).toBe("/gastos?q=x");
+    expect(await app.db.selectFrom("gastos").select("id").where("id", "=", g.id).executeTakeFirst()).toBeUndefined();
+  });
+
+  it("el historial recoge cada cambio de estado con quién", async () => {
+    const g = await enEstado(empleado, "aprobado");
+    const { panel } = await list(`?gasto=${g.id}`, empleado.cookie);
+    const estados = panel.history.filter((h: any) => h.cambios?.estado).map((h: any) => [h.cambios.estado.despues, h.actor_nombre]);
+    expect(estados).toEqual([
+      ["aprobado", "Ana"],
+      ["pendiente", "Elena"],
+      ["borrador", "Elena"], // the «alta»
+    ]);
+  });
+});
+
+describe("aprobar y rechazar en bloque", () => {
+  it("cada fila se comprueba por separado: dice cuántos y cuáles no, y por qué", async () => {
+    const ok1 = await enEstado(empleado, "pendiente");
+    const ok2 = await enEstado(empleado, "pendiente");
+    const propio = await enEstado(aprobador, "pendiente");
+    const borrador = await enEstado(empleado, "borrador");
+    const ajeno = await enEstado(empleado2, "pendiente"); // Compras: not visible to aprobador
+    const sel = [ok1, ok2, propio, borrador, ajeno].map((g) => `${g.id}:${g.version}`);
+    const r = await post({ intent: "aprobar_seleccion", seleccion: sel }, aprobador.cookie, "/gastos?index&vista=pendientes");
+    expect(r.status).toBe(302);
+    expect(r.headers.get("Location")).toBe("/gastos?vista=pendientes");
+    const flash = await flashOf(r);
+    expect(flash?.kind).toBe("aviso");
+    expect(flash?.message).toMatch(/^Aprobados 2 de 5 gastos\. 3 no se pudieron aprobar/);
+    expect(flash?.detalles?.join("\n")).toMatch(new RegExp(`${propio.folio}: No puede aprobar ni rechazar sus propios gastos`));
+    expect(flash?.detalles?.join("\n")).toMatch(new RegExp(`${borrador.folio}: El gasto ya no está pendiente`));
+    expect(flash?.detalles?.join("\n")).toMatch(/no existe o no tiene acceso/);
+    expect((await row(ok1.id)).estado).toBe("aprobado");
+    expect((await row(ok2.id)).estado).toBe("aprobado");
+    expect((await row(propio.id)).estado).toBe("pendiente");
+    expect((await row(borrador.id)).estado).toBe("borrador");
+    expect((await row(ajeno.id)).estado).toBe("pendiente");
+  });
+
+  it("rechazar en bloque pide un motivo para todos (400 sin él) y lo guarda en cada uno", async () => {
+    const a = await enEstado(empleado, "pendiente");
+    const b = await enEstado(empleado, "pendiente");
+    const sel = [a, b].map((g) => `${g.id}:${g.version}`);
+    const sin = await post({ intent: "rechazar_seleccion", seleccion: sel, motivo: " " }, aprobador.cookie);
+    expect(sin.status).toBe(400);
+    expect((await json(sin)).errores.motivo).toMatch(/motivo/);
+    expect((await row(a.id)).estado).toBe("pendiente");
+    const r = await post({ intent: "rechazar_seleccion", seleccion: sel, motivo: "Duplicados" }, aprobador.cookie);
+    expect(await flashOf(r)).toMatchObject({ kind: "exito", message: "Rechazados 2 gastos." });
+    expect(await row(a.id)).toMatchObject({ estado: "rechazado", motivo_rechazo: "Duplicados" });
+    expect(await row(b.id)).toMatchObject({ estado: "rechazado", motivo_rechazo: "Duplicados" });
+  });
+
+  it("una selección con una versión antigua se rechaza para esa fila", async () => {
+    const g = await enEstado(empleado, "pendiente");
+    await app.db.updateTable("gastos").set({ notas: "cambiado" }).where("id", "=", g.id).execute();
+    const r = await post({ intent: "aprobar_seleccion", seleccion: [`${g.id}:${g.version}`] }, aprobador.cookie);
+    expect(await flashOf(r)).toMatchObject({ kind: "error" });
+    expect((await row(g.id)).estado).toBe("pendiente");
+  });
+
+  it("«aplicar a todos los que coinciden»: un paso de confirmación con cuántos, luego solo esos", async () => {
+    const marca = `Lote-${Date.now()}`;
+    const a = await enEstado(empleado, "pendiente", { descripcion: `${marca} uno` });
+    const b = await enEstado(empleado, "pendiente", { descripcion: `${marca} dos` });
+    const propio = await enEstado(aprobador, "pendiente", { descripcion: `${marca} propio` });
+    const fuera = await enEstado(empleado, "pendiente", { descripcion: "Fuera del lote" });
+    const confirm = await list(`?q=${marca}&masivo=aprobar`, aprobador.cookie);
+    expect(confirm.masivo).toMatchObject({ accion: "aprobar", total: 2, estimado: false });
+    const r = await post({ intent: "masivo", accion: "aprobar" }, aprobador.cookie, `/gastos?index&q=${marca}&masivo=aprobar`);
+    expect(r.headers.get("Location")).toBe(`/gastos?q=${marca}`);
+    expect(await flashOf(r)).toMatchObject({ message: "Aprobados 2 gastos." });
+    expect((await row(a.id)).estado).toBe("aprobado");
+    expect((await row(b.id)).estado).toBe("aprobado");
+    expect((await row(propio.id)).estado).toBe("pendiente");
+    expect((await row(fuera.id)).estado).toBe("pendiente");
+  });
+
+  it("un empleado (sin departamento a cargo) no aprueba en bloque: 403", async () => {
+    const g = await enEstado(empleado2, "pendiente");
+    expect((await post({ intent: "aprobar_seleccion", seleccion: [`${g.id}:${g.version}`] }, empleado.cookie)).status).toBe(403);
+    expect((await list("", empleado.cookie)).enBloque).toBe(false);
+    expect((await list("", responsable.cookie)).enBloque).toBe(true);
+  });
+});
