@@ -1,4 +1,4 @@
-import { json, type AppLoadContext } from "@remix-run/node";
+import { json, redirect, type AppLoadContext } from "@remix-run/node";
 import { requireUser, type Signed } from "~/auth/session.server";
 import { UUID, type Row, type Store } from "~/data/store";
 import { csvResponse, formats, getOr404, loadHistory, loadOptions, notFound, optionSearches, permissions, type Options } from "~/entities/crud.server";
@@ -21,7 +21,11 @@ export async function gastosLoader({ request, context }: Args) {
   const url = new URL(request.url);
   const state = parseListState(gastos, url.searchParams);
   const query = toListQuery(gastos, state, viewFilters(gastos, state, user));
-  if (url.searchParams.get("formato") === "csv") return csvResponse(gastos, store, query, formats(context));
+  if (url.searchParams.get("formato") === "csv") {
+    // A page request cannot be answered with a file: the CSV is the resource route /gastos/exportar.
+    if (url.pathname === gastos.path) throw redirect(`${gastos.path}/exportar${url.search}`);
+    return csvResponse(gastos, store, query, formats(context));
+  }
 
   const gastoId = url.searchParams.get("gasto");
   if (gastoId !== null && !UUID.test(gastoId)) notFound("El gasto no existe o no tiene acceso a él.");
