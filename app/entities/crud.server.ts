@@ -105,7 +105,11 @@ export async function listLoader(entity: Entity, { request, context }: Args) {
   const url = new URL(request.url);
   const state = parseListState(entity, url.searchParams);
   const query = toListQuery(entity, state, viewFilters(entity, state, user));
-  if (url.searchParams.get("formato") === "csv") return csvResponse(entity, store, query, formats(context));
+  if (url.searchParams.get("formato") === "csv") {
+    // A screen's loader cannot answer a browser's page request with a file: send it to /exportar.
+    if (url.pathname === entity.path) throw redirect(`${entity.path}/exportar${url.search}`);
+    return csvResponse(entity, store, query, formats(context));
+  }
   const [result, options] = await Promise.all([store.list(entity.view, query), loadOptions(store, entity, state.filtros, optionSearches(entity, url))]);
   return json({
     state,
@@ -145,6 +149,18 @@ export function csvResponse(entity: Entity, store: Store, query: ListQuery, f: F
       "Cache-Control": "no-store",
     },
   });
+}
+
+/**
+ * `/{sección}/exportar`: the list's CSV, as a resource route (a route without a component). A
+ * screen's loader cannot do it: on a browser's page request Remix renders the page with the
+ * loader's Response body as its data, so `?formato=csv` on the list itself gave a 500.
+ * `list` is the section's list loader; it gets the same URL plus `formato=csv`.
+ */
+export function csvExport<A extends Args>(args: A, list: (args: A) => Promise<Response>) {
+  const url = new URL(args.request.url);
+  url.searchParams.set("formato", "csv");
+  return list({ ...args, request: new Request(url, args.request) });
 }
 
 /** What a create may adjust (all optional; without them the generic behaviour). */

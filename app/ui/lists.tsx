@@ -197,9 +197,9 @@ export function Pagination({ path, state, total, estimated }: { path: string; st
   );
 }
 
+/** The filtered list as CSV: `{path}/exportar` is a resource route (see csvExport in crud.server). */
 export function csvHref(path: string, state: ListState) {
-  const href = listHref(path, { ...state, pagina: 1, porPagina: DEFAULT_PAGE_SIZE }, {});
-  return `${href}${href.includes("?") ? "&" : "?"}formato=csv`;
+  return listHref(`${path}/exportar`, { ...state, pagina: 1, porPagina: DEFAULT_PAGE_SIZE }, {});
 }
 
 /**

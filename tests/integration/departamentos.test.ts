@@ -86,7 +86,7 @@ describe("lista", () => {
   });
 
   it("exporta CSV (BOM, punto y coma, cabeceras en español) de todo el filtro", async () => {
-    const r = await respond(() => listLoader({ request: request("/departamentos?q=zona&formato=csv", { cookie: admin.cookie }), context: app.context(), params: {} }));
+    const r = await respond(() => listLoader({ request: request("/departamentos/exportar?q=zona&formato=csv", { cookie: admin.cookie }), context: app.context(), params: {} }));
     expect(r.headers.get("Content-Type")).toContain("text/csv");
     const bytes = new Uint8Array(await r.arrayBuffer());
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]); // UTF-8 BOM, so Excel reads the accents

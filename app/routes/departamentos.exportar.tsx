@@ -1,0 +1,6 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { csvExport, listLoader } from "~/entities/crud.server";
+import { departamentos } from "~/entities/departamentos";
+
+/** «Exportar CSV» of the list: a resource route (see csvExport). */
+export const loader = (args: LoaderFunctionArgs) => csvExport(args, (a) => listLoader(departamentos, a));

@@ -1,0 +1,6 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { csvExport, listLoader } from "~/entities/crud.server";
+import { usuarios } from "~/entities/usuarios";
+
+/** «Exportar CSV» of the list: a resource route (see csvExport). */
+export const loader = (args: LoaderFunctionArgs) => csvExport(args, (a) => listLoader(usuarios, a));
