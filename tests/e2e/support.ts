@@ -46,3 +46,46 @@ export async function expectNoAxeViolations(page: Page) {
 }
 
 export const jsEnabled = (projectName: string) => projectName !== "sin-js";
+
+/** A unique departamento/sucursal code: 2–10 of [A-Z0-9-], different for every call. */
+export function uniqueCode(prefix = "E") {
+  return `${prefix}${Date.now().toString(36).slice(-4)}${Math.random().toString(36).slice(2, 7)}`.toUpperCase().slice(0, 10);
+}
+
+/** A unique email at the demo domain, for sign-up journeys. */
+export function uniqueEmail(prefix = "e2e") {
+  return `${prefix}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}@oficina.example`;
+}
+
+/** Waits until the dev outbox holds a confirmation link for `email` and returns it. */
+export async function waitForMailLink(email: string): Promise<string> {
+  let link: string | null = null;
+  await expect.poll(() => (link = lastMailLink(email)), { message: `correo de confirmación para ${email}` }).not.toBeNull();
+  return link!;
+}
+
+/** The create form of a list page («Nuevo departamento», «Nueva sucursal»…). */
+export const createForm = (page: Page, singular: string) => page.getByRole("region", { name: new RegExp(`^Nuev[oa] ${singular}$`) });
+
+export type NuevoDepartamento = { nombre: string; codigo: string; activo?: boolean; centro?: string; presupuesto?: string; notas?: string };
+
+/** Creates a departamento through the list page's form (as a signed-in administrador). */
+export async function createDepartamento(page: Page, d: NuevoDepartamento) {
+  await page.goto("/departamentos");
+  const form = createForm(page, "departamento");
+  await form.getByLabel("Nombre").fill(d.nombre);
+  await form.getByLabel("Código").fill(d.codigo);
+  if (d.centro !== undefined) await form.getByLabel("Centro de coste").fill(d.centro);
+  if (d.presupuesto !== undefined) await form.getByLabel("Presupuesto mensual").fill(d.presupuesto);
+  if (d.notas !== undefined) await form.getByLabel("Notas").fill(d.notas);
+  if (d.activo === false) await form.getByRole("checkbox", { name: "Activo" }).uncheck();
+  await form.getByRole("button", { name: "Crear departamento" }).click();
+  await expect(page.getByRole("status")).toContainText(`Departamento creado: ${d.nombre}`);
+}
+
+/** Searches the departamentos list for `nombre` and opens its record page. */
+export async function openDepartamento(page: Page, nombre: string) {
+  await page.goto(`/departamentos?q=${encodeURIComponent(nombre)}`);
+  await page.getByRole("table").getByRole("link", { name: nombre, exact: true }).click();
+  await expect(page.getByRole("heading", { level: 1, name: nombre })).toBeVisible();
+}
