@@ -52,7 +52,11 @@ export function supabaseAuth(options: SupabaseAuthOptions): AuthBackend {
       cookies: {
         getAll: () => parseCookieHeader(request.headers.get("Cookie") ?? "").map(({ name, value }) => ({ name, value: value ?? "" })),
         setAll: (cookies, cacheHeaders) => {
-          for (const { name, value, options: o } of cookies) headers.append("Set-Cookie", serializeCookieHeader(name, value, o));
+          for (const { name, value, options: o } of cookies) {
+            // The library may write the same removal once per auth event: send each line once.
+            const line = serializeCookieHeader(name, value, o);
+            if (!headers.getSetCookie().includes(line)) headers.append("Set-Cookie", line);
+          }
           // Cache-Control: private, no-store… so no shared cache keeps a response that sets a session.
           for (const [key, value] of Object.entries(cacheHeaders ?? {})) headers.set(key, value);
         },
