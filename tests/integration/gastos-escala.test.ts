@@ -1,0 +1,69 @@
+import { sql } from "kysely";
+import { sqlStore } from "~/data/sql.server";
+import { EXACT_COUNT_LIMIT } from "~/data/store";
+import { todayISO } from "~/lib/dates";
+import { loader } from "~/routes/gastos._index";
+import { createTestApp, request, respond } from "../support/app";
+
+/**
+ * The gastos list over more rows than are counted exactly (EXACT_COUNT_LIMIT): the count is the
+ * planner's estimate, marked as such, without a sum; a filter that narrows it is exact again,
+ * with its sum. (Decision and EXPLAIN findings: docs/decisions/0006-gastos-list-at-scale.md.)
+ */
+let app: Awaited<ReturnType<typeof createTestApp>>;
+let admin: Awaited<ReturnType<typeof app.createUser>>;
+let empleado: Awaited<ReturnType<typeof app.createUser>>;
+const N = EXACT_COUNT_LIMIT + 500;
+
+beforeAll(async () => {
+  app = await createTestApp();
+  admin = await app.createUser({ nombre: "Ana", rol: "administrador" });
+  empleado = await app.createUser({ nombre: "Elena", rol: "empleado" });
+  const dep = (await app.db.insertInto("departamentos").values({ nombre: "Ventas", codigo: "VEN" }).returning("id").executeTakeFirstOrThrow()).id;
+  const suc = (await app.db.insertInto("sucursales").values({ nombre: "Madrid", codigo: "MAD", direccion: "Gran Vía 1", ciudad: "Madrid" }).returning("id").executeTakeFirstOrThrow()).id;
+  // As the owner, like a bulk load: N gastos of the administrador, three formación ones of the empleado.
+  await sql`
+    insert into gastos (descripcion, fecha_gasto, categoria, importe, metodo_pago, solicitante_id, departamento_id, sucursal_id)
+    select 'Carga ' || i, ${todayISO()}::date - (i % 300), 'comidas', 10.25, 'efectivo', ${admin.id}::uuid, ${dep}::uuid, ${suc}::uuid
+    from generate_series(1, ${N}) i`.execute(app.db);
+  await sql`
+    insert into gastos (descripcion, fecha_gasto, categoria, importe, metodo_pago, solicitante_id, departamento_id, sucursal_id)
+    select 'Curso ' || i, ${todayISO()}::date, 'formacion', 100.10, 'efectivo', ${empleado.id}::uuid, ${dep}::uuid, ${suc}::uuid
+    from generate_series(1, 3) i`.execute(app.db);
+  await sql`analyze gastos`.execute(app.db);
+}, 120_000);
+afterAll(() => app.close());
+
+const list = async (search: string, cookie: string) => JSON.parse(await (await respond(() => loader({ request: request(`/gastos${search}`, { cookie }), context: app.context(), params: {} }))).text());
+
+describe("cuenta estimada y suma a escala", () => {
+  it("más de EXACT_COUNT_LIMIT coincidencias: la estimación del planificador, marcada, sin suma", async () => {
+    const { result } = await list("", admin.cookie);
+    expect(result.estimated).toBe(true);
+    expect(result.total).toBeGreaterThan(EXACT_COUNT_LIMIT);
+    expect(result.total).toBeGreaterThan(N * 0.5);
+    expect(result.total).toBeLessThan(N * 2);
+    expect(result.sums).toEqual({});
+    expect(result.rows).toHaveLength(25);
+  });
+
+  it("un filtro que deja pocas: cuenta y suma exactas", async () => {
+    const { result } = await list("?categoria=formacion", admin.cookie);
+    expect(result).toMatchObject({ total: 3, estimated: false, sums: { importe: "300.30" } });
+    const mios = await list("", empleado.cookie); // RLS: only their own three
+    expect(mios.result).toMatchObject({ total: 3, estimated: false, sums: { importe: "300.30" } });
+  });
+
+  it("justo por debajo del límite se cuenta exacto aunque el planificador crea que son más", async () => {
+    const store = sqlStore(app.db, admin.id);
+    // «Carga 1…» matches 1, 10–19, 100–199, 1000–1999, 10000–10500: 1612 rows, whatever the estimate says.
+    const r = await store.list("gastos_vista", { search: { columns: ["descripcion"], term: "Carga 1" }, limit: 5, offset: 0, count: "estimated", sum: ["importe"] });
+    expect(r).toMatchObject({ total: 1612, estimated: false, sums: { importe: (1612 * 10.25).toFixed(2) } });
+  });
+
+  it("«exact» sigue contando todo", async () => {
+    const r = await sqlStore(app.db, admin.id).list("gastos", { limit: 1, offset: 0, count: "exact", sum: ["importe"] });
+    expect(r).toMatchObject({ total: N + 3, estimated: false });
+    expect(r.sums.importe).toBe((N * 10.25 + 300.3).toFixed(2));
+  });
+});
