@@ -9,7 +9,7 @@ import { Panel, type PanelData } from "~/gastos/Panel";
 import { EXACT_COUNT_LIMIT } from "~/data/store";
 import { listHref, type ListState } from "~/lib/list-query";
 import { formatMoney } from "~/lib/money";
-import { CreateForm, pageTitle, useFormats } from "~/ui/EntityPages";
+import { CreateForm, OptionSearchForms, pageTitle, useFormats } from "~/ui/EntityPages";
 import { csvHref, DataTable, FilterForm, ListViews, Pagination } from "~/ui/lists";
 
 /**
@@ -134,6 +134,8 @@ export default function Gastos() {
         {panel ? <Panel panel={panel} options={options} formats={formats} cerrar={lista} aqui={aqui} /> : null}
       </div>
       {data.can.crear ? <CreateForm entity={gastos} options={data.formOptions} envio={data.envio} defaults={data.defaults} campos={data.campos} intent="crear" /> : null}
+      {/* The search steps of selects with more than 200 options (GET forms outside the forms above). */}
+      <OptionSearchForms options={options} />
     </>
   );
 }

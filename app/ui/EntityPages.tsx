@@ -42,7 +42,7 @@ function searchFor(field: Entity["fields"][number], options: Options) {
  * One GET form per searched table, outside the record forms (forms cannot nest); the search
  * boxes join it with the `form` attribute. It keeps the rest of the URL (list state, volver).
  */
-function OptionSearchForms({ options }: { options: Options }) {
+export function OptionSearchForms({ options }: { options: Options }) {
   const location = useLocation();
   const params = new URLSearchParams(location.search);
   const tables = Object.entries(options).filter(([, o]) => o.truncated || o.busqueda);
