@@ -20,7 +20,10 @@ export function useServerForm(options: {
     id: options.id,
     lastResult: options.lastResult,
     defaultValue: options.defaultValue,
-    shouldValidate: "onBlur",
+    // First verdict on submit, not on blur: errors appearing on blur push the submit button down
+    // between mousedown and click, so the click that should submit was lost. After a submit,
+    // the errors follow what is typed.
+    shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: options.schema }),
   });
