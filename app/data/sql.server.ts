@@ -121,6 +121,21 @@ export function sqlStore(db: DB, userId: string): Store {
       });
     },
 
+    async stream<T>(source: string, query: ListQuery, onPage: (rows: T[]) => Promise<void>): Promise<void> {
+      // A cursor in one transaction as the user: each FETCH continues where the last stopped.
+      await run(async (trx) => {
+        let q = applyWhere(trx.selectFrom(identifier(source)), query).selectAll();
+        for (const o of query.order ?? []) q = q.orderBy(identifier(o.column), o.ascending ? "asc" : "desc");
+        const compiled = q.orderBy("id").compile();
+        await trx.executeQuery(CompiledQuery.raw(`declare exportacion no scroll cursor for ${compiled.sql}`, [...compiled.parameters]));
+        for (;;) {
+          const { rows } = await sql<T>`fetch forward ${sql.raw(String(STREAM_PAGE))} from exportacion`.execute(trx);
+          if (rows.length) await onPage(rows as T[]);
+          if (rows.length < STREAM_PAGE) break;
+        }
+      });
+    },
+
     async rpc<T>(fn: string, args: Row): Promise<T> {
       return run(async (trx) => {
         const names = Object.keys(args).map(identifier);
@@ -158,6 +173,9 @@ async function estimateTotal(trx: Transaction<any>, filtered: { select: (...args
   if (Number(capped.n) <= EXACT_COUNT_LIMIT) return null;
   return Math.max(Math.round(plan), EXACT_COUNT_LIMIT + 1);
 }
+
+/** Rows per FETCH of `stream`. */
+const STREAM_PAGE = 2000;
 
 function columns(values: Row): Row {
   const out: Row = {};

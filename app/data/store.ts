@@ -48,6 +48,13 @@ export interface Store {
   update<T = Row>(table: string, id: string, version: number, values: Row): Promise<T>;
   remove(table: string, id: string, version?: number): Promise<void>;
   rpc<T = unknown>(fn: string, args: Row): Promise<T>;
+  /**
+   * Optional: every row of the query (its limit and offset ignored), in its order, page by page
+   * (`onPage` awaited before the next page is read), from one consistent snapshot. For exports of
+   * huge lists, where paging by offset would read the skipped rows again for every page. An
+   * adapter without it is paged by offset (list). A rejection of `onPage` stops the stream.
+   */
+  stream?<T = Row>(source: string, query: ListQuery, onPage: (rows: T[]) => Promise<void>): Promise<void>;
 }
 
 const KIND = Symbol.for("oficina.store-error");

@@ -121,26 +121,59 @@ export async function listLoader(entity: Entity, { request, context }: Args) {
   });
 }
 
-/** The whole filtered list (`query`, its page ignored) as CSV for Excel, fetched and written page by page (no row cap). */
+/**
+ * The whole filtered list (`query`, its page ignored) as CSV for Excel, streamed (no row cap):
+ * with the store's `stream` (one cursor, one snapshot) when it has one, else page by page. The
+ * client's pace drives the reading (a page is read when the previous one has been taken), and a
+ * closed download stops it.
+ */
 export function csvResponse(entity: Entity, store: Store, query: ListQuery, f: Formats) {
   const columns = entity.columns;
   const encoder = new TextEncoder();
   const PAGE = 1000;
+  const lines = (rows: Row[]) =>
+    encoder.encode(
+      rows
+        .map((row) => csvLine(columns.map((c) => (c.kind === "money" && row[c.name] != null ? String(row[c.name]).replace(".", ",") : formatValue(c, row[c.name], f)))))
+        .join(""),
+    );
   let offset = 0;
-  const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      controller.enqueue(encoder.encode(CSV_BOM + csvLine(columns.map((c) => c.label))));
+  let wake: (() => void) | null = null;
+  let cancelled = false;
+  const body = new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        controller.enqueue(encoder.encode(CSV_BOM + csvLine(columns.map((c) => c.label))));
+        if (!store.stream) return;
+        store
+          .stream<Row>(entity.view, query, async (rows) => {
+            if (cancelled) throw new Error("Descarga cancelada");
+            controller.enqueue(lines(rows));
+            while (!cancelled && (controller.desiredSize ?? 1) <= 0) await new Promise<void>((resolve) => (wake = resolve));
+          })
+          .then(
+            () => !cancelled && controller.close(),
+            (error) => !cancelled && controller.error(error),
+          );
+      },
+      async pull(controller) {
+        if (store.stream) {
+          wake?.();
+          wake = null;
+          return;
+        }
+        const { rows } = await store.list<Row>(entity.view, { ...query, limit: PAGE, offset, count: "none" });
+        if (rows.length) controller.enqueue(lines(rows));
+        offset += PAGE;
+        if (rows.length < PAGE) controller.close();
+      },
+      cancel() {
+        cancelled = true;
+        wake?.();
+      },
     },
-    async pull(controller) {
-      const { rows } = await store.list<Row>(entity.view, { ...query, limit: PAGE, offset, count: "none" });
-      for (const row of rows)
-        controller.enqueue(
-          encoder.encode(csvLine(columns.map((c) => (c.kind === "money" && row[c.name] != null ? String(row[c.name]).replace(".", ",") : formatValue(c, row[c.name], f))))),
-        );
-      offset += PAGE;
-      if (rows.length < PAGE) controller.close();
-    },
-  });
+    { highWaterMark: 4 },
+  );
   const day = new Date().toISOString().slice(0, 10);
   return new Response(body, {
     headers: {

@@ -61,6 +61,16 @@ describe("cuenta estimada y suma a escala", () => {
     expect(r).toMatchObject({ total: 1612, estimated: false, sums: { importe: (1612 * 10.25).toFixed(2) } });
   });
 
+  it("el CSV de todo el filtro sale entero, en el orden de la lista, aunque sean miles de filas", async () => {
+    const r = await respond(() => loader({ request: request("/gastos/exportar?orden=importe&dir=desc&formato=csv", { cookie: admin.cookie }), context: app.context(), params: {} }));
+    const text = await r.text();
+    const lines = text.replace(/^\uFEFF/, "").trim().split("\r\n");
+    expect(lines).toHaveLength(1 + N + 3);
+    expect(lines[1]).toMatch(/;Curso \d;;Formación;100,10;Borrador;Elena;Ventas$/);
+    expect(lines.at(-1)).toMatch(/;Comidas;10,25;Borrador;Ana;Ventas$/);
+    expect(new Set(lines.map((l) => l.split(";")[0])).size).toBe(lines.length); // no row twice
+  });
+
   it("«exact» sigue contando todo", async () => {
     const r = await sqlStore(app.db, admin.id).list("gastos", { limit: 1, offset: 0, count: "exact", sum: ["importe"] });
     expect(r).toMatchObject({ total: N + 3, estimated: false });
