@@ -1,0 +1,215 @@
+import type { Kysely } from "kysely";
+import { sql } from "kysely";
+import { verifyPassword } from "../../app/auth/password.server";
+import { createDatabase } from "../../app/data/sql.server";
+import { todayISO } from "../../app/lib/dates";
+import { validateIban } from "../../app/lib/iban";
+import { validateNif } from "../../app/lib/nif";
+import { addGastos, DEMO_ACCOUNTS, DEMO_PASSWORD, seedIfEmpty } from "../../scripts/seed";
+import { createTestDatabase } from "../support/database";
+
+/**
+ * The demo data seeded into an empty database (scripts/seed.ts), as server.ts does at start-up,
+ * and the bulk loader behind `tsx scripts/seed.ts --gastos N`.
+ */
+
+let db: Kysely<any>;
+let lines: string[];
+let seeded: boolean;
+let seconds: number;
+
+async function count(query: ReturnType<typeof sql<{ n: number }>>): Promise<number> {
+  const { rows } = await query.execute(db);
+  return Number(rows[0]!.n);
+}
+
+beforeAll(async () => {
+  db = createDatabase(await createTestDatabase(), 2);
+  lines = [];
+  const start = Date.now();
+  seeded = await seedIfEmpty(db, (line) => lines.push(line));
+  seconds = (Date.now() - start) / 1000;
+  console.info(`seedIfEmpty: ${seconds.toFixed(1)} s`);
+}, 60_000);
+
+afterAll(async () => {
+  await db?.destroy();
+});
+
+describe("seedIfEmpty", () => {
+  it("seeds an empty database, logging each step, well under 30 s", () => {
+    expect(seeded).toBe(true);
+    expect(lines.length).toBeGreaterThanOrEqual(5);
+    expect(lines.some((l) => l.includes("3000 gastos"))).toBe(true);
+    expect(seconds).toBeLessThan(30);
+  });
+
+  it("creates the reference data", async () => {
+    const departamentos = await count(sql`select count(*)::int as n from departamentos`);
+    expect(departamentos).toBeGreaterThanOrEqual(9);
+    expect(departamentos).toBeLessThanOrEqual(12);
+    expect(await count(sql`select count(*)::int as n from departamentos where departamento_padre_id is not null`)).toBeGreaterThan(5);
+    expect(await count(sql`select count(*)::int as n from departamentos where responsable_id is null`)).toBe(0);
+    expect(await count(sql`select count(*)::int as n from sucursales`)).toBe(6);
+    expect(await count(sql`select count(*)::int as n from sucursales where pais = 'ES' and telefono like '+34 %'`)).toBe(6);
+    expect(await count(sql`select count(*)::int as n from proveedores`)).toBe(60);
+    expect(await count(sql`select count(*)::int as n from proveedores where not activo`)).toBeGreaterThanOrEqual(2);
+  });
+
+  it("gives every proveedor a valid NIF and every IBAN a valid check", async () => {
+    const { rows } = await sql<{ nif: string; pais: string; tipo_persona: string; iban: string | null }>`
+      select nif, pais, tipo_persona, iban from proveedores`.execute(db);
+    for (const p of rows) {
+      expect(validateNif(p.nif, p.pais, p.tipo_persona), `${p.pais} ${p.nif}`).toBeNull();
+      if (p.iban) expect(validateIban(p.iban), p.iban).toBe(true);
+    }
+    expect(rows.filter((p) => p.iban).length).toBeGreaterThan(20);
+  });
+
+  it("creates 40 usuarios with the three demo accounts and their roles", async () => {
+    expect(await count(sql`select count(*)::int as n from usuarios`)).toBe(40);
+    expect(await count(sql`select count(*)::int as n from auth.users where email_confirmed_at is not null`)).toBe(40);
+    const { rows } = await sql<{ email: string; nombre: string; rol: string; id: string; aprobador_id: string | null; departamento_id: string }>`
+      select email, nombre, rol, id, aprobador_id, departamento_id from usuarios where email like '%@oficina.example'`.execute(db);
+    const by = (email: string) => rows.find((r) => r.email === email)!;
+    const admin = by(DEMO_ACCOUNTS.administrador);
+    const aprobador = by(DEMO_ACCOUNTS.aprobador);
+    const empleado = by(DEMO_ACCOUNTS.empleado);
+    expect([admin.nombre, admin.rol]).toEqual(["Ana", "administrador"]);
+    expect([aprobador.nombre, aprobador.rol]).toEqual(["Pablo", "aprobador"]);
+    expect([empleado.nombre, empleado.rol]).toEqual(["Elena", "empleado"]);
+    expect(empleado.aprobador_id).toBe(aprobador.id);
+    const { rows: dep } = await sql<{ responsable_id: string }>`
+      select responsable_id from departamentos where id = ${empleado.departamento_id}`.execute(db);
+    expect(dep[0]!.responsable_id).toBe(aprobador.id);
+
+    const roles = await sql<{ rol: string; n: number }>`select rol, count(*)::int as n from usuarios group by rol`.execute(db);
+    const n = Object.fromEntries(roles.rows.map((r) => [r.rol, r.n]));
+    expect(n.administrador).toBe(3);
+    expect(n.aprobador).toBeGreaterThanOrEqual(6);
+    expect(n.empleado).toBeGreaterThanOrEqual(20);
+    expect(await count(sql`select count(*)::int as n from usuarios where not activo`)).toBeGreaterThanOrEqual(2);
+    expect(await count(sql`select count(*)::int as n from usuarios where departamento_id is null or sucursal_id is null`)).toBe(0);
+  });
+
+  it("lets every account sign in with the demo password (one shared hash)", async () => {
+    const { rows } = await sql<{ encrypted_password: string }>`
+      select encrypted_password from auth.users where email = ${DEMO_ACCOUNTS.empleado}`.execute(db);
+    expect(await verifyPassword(DEMO_PASSWORD, rows[0]!.encrypted_password)).toBe(true);
+    expect(await verifyPassword("otra-contraseña", rows[0]!.encrypted_password)).toBe(false);
+    expect(await count(sql`select count(distinct encrypted_password)::int as n from auth.users`)).toBe(1);
+  });
+
+  it("creates 3000 gastos in every estado with folios from the database", async () => {
+    expect(await count(sql`select count(*)::int as n from gastos`)).toBe(3000);
+    const { rows } = await sql<{ estado: string; n: number }>`select estado, count(*)::int as n from gastos group by estado`.execute(db);
+    const n = Object.fromEntries(rows.map((r) => [r.estado, r.n]));
+    for (const estado of ["borrador", "pendiente", "aprobado", "rechazado", "pagado"]) expect(n[estado], estado).toBeGreaterThan(20);
+    expect(n.pagado).toBeGreaterThan(n.borrador);
+
+    expect(await count(sql`select count(*)::int as n from gastos where folio !~ '^GAS-\\d{4}-\\d{5,}$'`)).toBe(0);
+    // Folio year = year of creado_en, numbered in order of creation, and the counter is consistent.
+    expect(await count(sql`select count(*)::int as n from gastos where substr(folio, 5, 4)::int <> extract(year from creado_en)::int`)).toBe(0);
+    const { rows: contador } = await sql<{ anio: number; ultimo: number; n: number }>`
+      select c.anio, c.ultimo, (select count(*)::int from gastos g where substr(g.folio, 5, 4)::int = c.anio) as n
+      from gastos_folio_contador c`.execute(db);
+    for (const c of contador) expect(c.ultimo).toBe(c.n);
+  });
+
+  it("keeps every gasto consistent with its estado, its solicitante and the calendar", async () => {
+    const today = todayISO();
+    const bad = (where: ReturnType<typeof sql>) => count(sql`select count(*)::int as n from gastos g where ${where}`);
+    expect(await bad(sql`g.fecha_gasto > ${today}::date or g.fecha_gasto < ${today}::date - 550`)).toBe(0);
+    expect(await bad(sql`g.importe_impuestos > g.importe or g.importe <= 0`)).toBe(0);
+    expect(await bad(sql`g.estado <> 'borrador' and g.aprobador_id is null`)).toBe(0);
+    expect(await bad(sql`g.estado = 'borrador' and g.aprobador_id is not null`)).toBe(0);
+    expect(await bad(sql`g.aprobador_id = g.solicitante_id or g.aprobado_por_id = g.solicitante_id`)).toBe(0);
+    expect(await bad(sql`g.estado in ('aprobado', 'pagado') and (g.aprobado_por_id is null or g.fecha_aprobacion is null)`)).toBe(0);
+    expect(await bad(sql`g.estado not in ('aprobado', 'pagado') and (g.aprobado_por_id is not null or g.fecha_aprobacion is not null)`)).toBe(0);
+    expect(await bad(sql`g.estado = 'rechazado' and g.motivo_rechazo is null`)).toBe(0);
+    expect(await bad(sql`g.estado = 'pagado' and (g.fecha_pago is null or g.referencia_pago is null or g.fecha_pago < g.fecha_gasto or g.fecha_pago > ${today}::date)`)).toBe(0);
+    expect(await bad(sql`g.creado_en > now() or g.fecha_aprobacion > now() or g.fecha_aprobacion < g.creado_en`)).toBe(0);
+    expect(await bad(sql`exists (select 1 from usuarios u where u.id = g.solicitante_id
+      and (u.departamento_id <> g.departamento_id or u.sucursal_id <> g.sucursal_id))`)).toBe(0);
+    expect(await bad(sql`g.importe::text !~ '^\\d+\\.\\d{2}$'`)).toBe(0);
+    // Most have a proveedor; recent ones only active proveedores.
+    expect(await bad(sql`g.proveedor_id is not null`)).toBeGreaterThan(2000);
+    expect(await bad(sql`g.fecha_gasto > ${today}::date - 150 and exists (select 1 from proveedores p where p.id = g.proveedor_id and not p.activo)`)).toBe(0);
+    // History: one alta per gasto, dated like the gasto.
+    expect(await count(sql`select count(*)::int as n from historial where tabla = 'gastos' and accion = 'alta'`)).toBe(3000);
+    expect(await count(sql`select count(*)::int as n from historial h join gastos g on g.id = h.registro_id where h.creado_en <> g.creado_en`)).toBe(0);
+  });
+
+  it("gives the demo empleado gastos in every estado and the demo aprobador pendientes to approve", async () => {
+    const { rows } = await sql<{ estado: string; n: number }>`
+      select g.estado, count(*)::int as n from gastos g join usuarios u on u.id = g.solicitante_id
+      where u.email = ${DEMO_ACCOUNTS.empleado} group by g.estado`.execute(db);
+    const n = Object.fromEntries(rows.map((r) => [r.estado, r.n]));
+    for (const estado of ["borrador", "pendiente", "aprobado", "rechazado", "pagado"]) expect(n[estado], estado).toBeGreaterThanOrEqual(3);
+
+    const pendientes = await sql<{ solicitantes: number; n: number }>`
+      select count(distinct g.solicitante_id)::int as solicitantes, count(*)::int as n
+      from gastos g join usuarios a on a.id = g.aprobador_id
+      where a.email = ${DEMO_ACCOUNTS.aprobador} and g.estado = 'pendiente'`.execute(db);
+    expect(pendientes.rows[0]!.n).toBeGreaterThanOrEqual(10);
+    expect(pendientes.rows[0]!.solicitantes).toBeGreaterThanOrEqual(3);
+  });
+
+  it("does nothing the second time", async () => {
+    const logged: string[] = [];
+    expect(await seedIfEmpty(db, (line) => logged.push(line))).toBe(false);
+    expect(logged).toEqual([]);
+    expect(await count(sql`select count(*)::int as n from usuarios`)).toBe(40);
+    expect(await count(sql`select count(*)::int as n from gastos`)).toBe(3000);
+  });
+});
+
+describe("addGastos (bulk)", () => {
+  /** What registrar_historial writes for an insert. */
+  const altaEsperada = sql`(select coalesce(jsonb_object_agg(d.key, jsonb_build_object('antes', null, 'despues', d.value)), '{}'::jsonb)
+    from jsonb_each(to_jsonb(g)) d where d.value <> 'null'::jsonb and d.key <> all (array['id', 'creado_en', 'actualizado_en', 'version']))`;
+
+  beforeAll(async () => {
+    await addGastos(db, 1200, { batchSize: 500 }); // fast path: folio and history set-based
+    await addGastos(db, 300, { batchSize: 150, fast: false }); // row triggers
+  }, 60_000);
+
+  it("adds the gastos with valid, gap-free folios and a consistent per-year counter", async () => {
+    expect(await count(sql`select count(*)::int as n from gastos`)).toBe(4500);
+    expect(await count(sql`select count(*)::int as n from gastos where folio !~ '^GAS-\\d{4}-\\d{5,}$'`)).toBe(0);
+    expect(await count(sql`select count(*)::int as n from gastos where substr(folio, 5, 4)::int <> extract(year from creado_en)::int`)).toBe(0);
+    const { rows } = await sql<{ anio: number; ultimo: number; n: number; max: number }>`
+      select c.anio, c.ultimo, count(g.id)::int as n, max(substr(g.folio, 10)::int) as max
+      from gastos_folio_contador c left join gastos g on substr(g.folio, 5, 4)::int = c.anio
+      group by c.anio, c.ultimo`.execute(db);
+    for (const r of rows) expect([r.n, r.max]).toEqual([r.ultimo, r.ultimo]);
+  });
+
+  it("writes the same history as the triggers, dated like each gasto, and leaves the triggers on", async () => {
+    expect(await count(sql`select count(*)::int as n from historial where tabla = 'gastos' and accion = 'alta'`)).toBe(4500);
+    expect(await count(sql`select count(*)::int as n from historial h join gastos g on g.id = h.registro_id
+      where h.tabla = 'gastos' and (h.cambios <> ${altaEsperada} or h.creado_en <> g.creado_en or h.actor_id is not null)`)).toBe(0);
+    expect(await count(sql`select count(*)::int as n from pg_trigger where tgrelid = 'public.gastos'::regclass and tgenabled = 'D'`)).toBe(0);
+
+    // The next gasto still gets its folio from the trigger, right after the bulk ones.
+    const { rows } = await sql<{ folio: string; anio: number }>`
+      insert into gastos (descripcion, fecha_gasto, categoria, importe, metodo_pago, solicitante_id, departamento_id, sucursal_id)
+      select 'Taxi aeropuerto', current_date, 'viajes_transporte', '30.00', 'efectivo', u.id, u.departamento_id, u.sucursal_id
+      from usuarios u where u.email = ${DEMO_ACCOUNTS.empleado}
+      returning folio, extract(year from creado_en)::int as anio`.execute(db);
+    const antes = await count(sql`select count(*)::int as n from gastos where substr(folio, 5, 4)::int = ${rows[0]!.anio} and folio <> ${rows[0]!.folio}`);
+    const { rows: contador } = await sql<{ ultimo: number }>`select ultimo from gastos_folio_contador where anio = ${rows[0]!.anio}`.execute(db);
+    expect(contador[0]!.ultimo).toBe(antes + 1);
+    expect(Number(rows[0]!.folio.slice(9))).toBe(antes + 1);
+  });
+
+  it("keeps bulk gastos consistent with their estado and solicitante", async () => {
+    const bad = (where: ReturnType<typeof sql>) => count(sql`select count(*)::int as n from gastos g where ${where}`);
+    expect(await bad(sql`g.estado <> 'borrador' and g.aprobador_id is null`)).toBe(0);
+    expect(await bad(sql`g.aprobador_id = g.solicitante_id or g.aprobado_por_id = g.solicitante_id`)).toBe(0);
+    // Inactive proveedores only on old gastos (the bulk loader uses active ones only).
+    expect(await bad(sql`exists (select 1 from proveedores p where p.id = g.proveedor_id and not p.activo) and g.fecha_gasto > current_date - 180`)).toBe(0);
+    expect(await bad(sql`exists (select 1 from usuarios u where u.id = g.solicitante_id
+      and (not u.activo and g.fecha_gasto > current_date - 200 or u.departamento_id <> g.departamento_id))`)).toBe(0);
+  });
+});
