@@ -34,7 +34,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export type RootData = typeof loader;
-export const meta: MetaFunction = () => [{ title: "Oficina" }];
+/** On an error screen the title says which one (the route's own meta does not run then). */
+export const meta: MetaFunction = ({ error }) => [{ title: error ? `${errorTitle(error)} — Oficina` : "Oficina" }];
+
+function errorTitle(error: unknown) {
+  if (isRouteErrorResponse(error) && error.status === 404) return "Página no encontrada";
+  if (isRouteErrorResponse(error) && error.status === 403) return "Acceso denegado";
+  if (isRouteErrorResponse(error) && error.status < 500) return "Petición no válida";
+  return "Error";
+}
 
 const SECTIONS = [
   { to: "/", label: "Panel", end: true },
@@ -116,21 +124,21 @@ export function ErrorBoundary() {
   const error = useRouteError();
   if (isRouteErrorResponse(error) && error.status === 404) {
     return (
-      <ErrorScreen title="Página no encontrada" heading="No encontramos lo que busca">
+      <ErrorScreen heading="No encontramos lo que busca">
         <p>{error.data?.message ?? "La página o el registro que busca no existe."}</p>
       </ErrorScreen>
     );
   }
   if (isRouteErrorResponse(error) && error.status === 403) {
     return (
-      <ErrorScreen title="Acceso denegado" heading="No tiene permiso">
+      <ErrorScreen heading="No tiene permiso">
         <p>{error.data?.message ?? "No tiene permiso para ver esta página o hacer esta acción."}</p>
       </ErrorScreen>
     );
   }
   if (isRouteErrorResponse(error) && error.status < 500) {
     return (
-      <ErrorScreen title="Petición no válida" heading="No se pudo atender la petición">
+      <ErrorScreen heading="No se pudo atender la petición">
         <p>{error.data?.message ?? "La petición no es válida."}</p>
       </ErrorScreen>
     );
@@ -139,7 +147,7 @@ export function ErrorBoundary() {
   const browserDigest = useBrowserDigest(server ? null : error);
   const digest = isRouteErrorResponse(error) ? error.data?.digest : browserDigest;
   return (
-    <ErrorScreen title="Error" heading={`Error de la aplicación: se produjo una excepción en ${server ? "el servidor" : "el navegador"}`}>
+    <ErrorScreen heading={`Error de la aplicación: se produjo una excepción en ${server ? "el servidor" : "el navegador"}`}>
       {digest ? (
         <p>
           Código: <code>{digest}</code>
@@ -170,10 +178,9 @@ function useBrowserDigest(error: unknown) {
   return digest;
 }
 
-function ErrorScreen({ title, heading, children }: { title: string; heading: string; children: ReactNode }) {
+function ErrorScreen({ heading, children }: { heading: string; children: ReactNode }) {
   return (
     <section className="error" aria-labelledby="titulo-error">
-      <title>{`${title} — Oficina`}</title>
       <h1 id="titulo-error">{heading}</h1>
       {children}
       <p>
