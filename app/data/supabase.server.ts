@@ -6,6 +6,7 @@ import {
   NotFound,
   storeErrorFromPostgres,
   UUID,
+  EXACT_COUNT_LIMIT,
   type Filter,
   type FilterOp,
   type ListQuery,
@@ -70,35 +71,48 @@ export function supabaseStore(conn: SupabaseConnection, accessToken: string): St
     async list<T>(source: string, query: ListQuery): Promise<ListResult<T>> {
       const from = identifier(source);
       const counting = query.count !== "none";
-      const sumColumns = counting ? (query.sum ?? []).map(identifier) : [];
+      const sumColumns = (query.sum ?? []).map(identifier);
       if ((query.filters ?? []).some(matchesNothing)) {
         // Like `where false` in SQL: no request can find anything.
-        return { rows: [], total: counting ? 0 : query.offset, estimated: false, sums: Object.fromEntries(sumColumns.map((c) => [c, "0"])) };
+        return { rows: [], total: counting ? 0 : query.offset, estimated: false, sums: counting ? Object.fromEntries(sumColumns.map((c) => [c, "0"])) : {} };
       }
+      const search = searchParts(query.search);
+      /** The list's filter and search on `select` (the search's related tables as empty embeds). */
+      const filtered = (select: string, options?: { count?: "exact" | "planned"; head?: boolean }) => {
+        let q = client.from(from).select([select, ...search.embeds].join(","), options);
+        for (const filter of query.filters ?? []) q = applyFilter(q, filter);
+        for (const { table, body } of search.or) q = q.or(body, table ? { referencedTable: table } : undefined);
+        return q;
+      };
 
-      let rowsQuery = client.from(from).select("*", counting ? { count: query.count === "estimated" ? "estimated" : "exact" } : undefined);
-      for (const filter of query.filters ?? []) rowsQuery = applyFilter(rowsQuery, filter);
-      const search = searchFilter(query.search);
-      if (search) rowsQuery = rowsQuery.or(search);
+      // The page. With "estimated", the planner's count comes with it (PostgREST runs EXPLAIN).
+      let rowsQuery = filtered("*", query.count === "estimated" ? { count: "planned" } : counting ? { count: "exact" } : undefined);
       for (const o of query.order ?? []) rowsQuery = rowsQuery.order(identifier(o.column), { ascending: o.ascending });
       rowsQuery = rowsQuery.order("id", { ascending: true }).range(query.offset, query.offset + query.limit - 1);
 
-      const [rowsAnswer, sumsAnswer] = await Promise.all([
-        rowsQuery,
-        sumColumns.length ? client.rpc(SUM_FUNCTION, sumArgs(from, sumColumns, query)) : null,
-      ]);
+      const exactSums = () => (sumColumns.length ? client.rpc(SUM_FUNCTION, sumArgs(from, sumColumns, query)) : null);
+      const [rowsAnswer, sumsAnswer] = await Promise.all([rowsQuery, query.count === "exact" || query.count === undefined ? exactSums() : null]);
       if (rowsAnswer.error) throw toStoreError(rowsAnswer.error, rowsAnswer.status);
-      if (sumsAnswer?.error) throw toStoreError(sumsAnswer.error, sumsAnswer.status);
       const rows = (rowsAnswer.data ?? []) as T[];
-      const sums: Record<string, string> = {};
-      for (const column of sumColumns) sums[column] = String((sumsAnswer?.data as Row | null)?.[column] ?? "0");
-      return {
-        rows,
-        total: counting && rowsAnswer.count !== null ? rowsAnswer.count : rows.length + query.offset,
-        // PostgREST's `estimated` counts exactly up to the project's max-rows and asks the planner above.
-        estimated: counting && query.count === "estimated",
-        sums,
-      };
+      const seen = rows.length + query.offset;
+      if (!counting) return { rows, total: seen, estimated: false, sums: {} };
+
+      if (query.count === "estimated") {
+        // As the SQL adapter: few matches are counted (and summed) exactly; past EXACT_COUNT_LIMIT,
+        // confirmed by asking for row EXACT_COUNT_LIMIT + 1, the planner's estimate, without sums.
+        const needAggregate = sumColumns.length > 0 || rows.length === query.limit || query.offset > 0;
+        if (!needAggregate) return { rows, total: seen, estimated: false, sums: {} };
+        const planned = rowsAnswer.count ?? 0;
+        if (planned > EXACT_COUNT_LIMIT) {
+          const probe = await filtered("id").range(EXACT_COUNT_LIMIT, EXACT_COUNT_LIMIT);
+          if (probe.error) throw toStoreError(probe.error, probe.status);
+          if (probe.data?.length) return { rows, total: Math.max(planned, EXACT_COUNT_LIMIT + 1, seen), estimated: true, sums: {} };
+        }
+        const [countAnswer, estimatedSums] = await Promise.all([filtered("id", { count: "exact", head: true }), exactSums()]);
+        if (countAnswer.error) throw toStoreError(countAnswer.error, countAnswer.status);
+        return { rows, total: countAnswer.count ?? seen, estimated: false, sums: sumsOf(sumColumns, estimatedSums) };
+      }
+      return { rows, total: rowsAnswer.count ?? seen, estimated: false, sums: sumsOf(sumColumns, sumsAnswer) };
     },
 
     async get<T>(source: string, id: string): Promise<T> {
@@ -233,12 +247,36 @@ export function likeEscape(term: string): string {
   return term.replace(/[\\%_*]/g, (c) => (c === "*" ? "_" : `\\${c}`));
 }
 
-/** `search` as the body of PostgREST's `or=(…)`: `col.ilike."*term*"` for each column. */
-export function searchFilter(search: ListQuery["search"]): string | null {
+/**
+ * `search` as PostgREST parameters: `or=(col.ilike."*term*",…)` over the columns, and for each
+ * related table in `refs` an empty embed (`proveedores!proveedor_id()`, not in the output) filtered
+ * with `proveedores.or=(…)`, which the top-level `or` includes as `proveedores.not.is.null` —
+ * PostgREST's "null filtering on embedded resources". The related table is read under the
+ * user's RLS, as in the SQL adapter's `column = any(array(select id from table where …))`.
+ */
+export function searchParts(search: ListQuery["search"]): { embeds: string[]; or: { table?: string; body: string }[] } {
   const term = search?.term.trim();
-  if (!term || !search?.columns.length) return null;
+  const refs = search?.refs ?? [];
+  if (!term || !(search?.columns.length || refs.length)) return { embeds: [], or: [] };
   const pattern = quoted(`*${likeEscape(term)}*`);
-  return search.columns.map((c) => `${identifier(c)}.ilike.${pattern}`).join(",");
+  const like = (columns: string[]) => columns.map((c) => `${identifier(c)}.ilike.${pattern}`);
+  const tables = refs.map((r) => identifier(r.table));
+  if (new Set(tables).size !== tables.length) throw new Error("La búsqueda admite una sola referencia por tabla relacionada");
+  return {
+    embeds: refs.map((r) => `${identifier(r.table)}!${identifier(r.column)}()`),
+    or: [
+      { body: [...like(search!.columns), ...tables.map((t) => `${t}.not.is.null`)].join(",") },
+      ...refs.map((r) => ({ table: identifier(r.table), body: like(r.columns).join(",") })),
+    ],
+  };
+}
+
+function sumsOf(columns: string[], answer: { data: unknown; error: unknown; status: number } | null): Record<string, string> {
+  if (!answer) return {};
+  if (answer.error) throw toStoreError(answer.error as { code?: string; message?: string }, answer.status);
+  const sums: Record<string, string> = {};
+  for (const column of columns) sums[column] = String((answer.data as Row | null)?.[column] ?? "0");
+  return sums;
 }
 
 /**
@@ -247,7 +285,8 @@ export function searchFilter(search: ListQuery["search"]): string | null {
  * quoted identifiers and literals under the caller's row-level security.
  */
 export function sumArgs(source: string, sumColumns: string[], query: ListQuery): Row {
-  const term = query.search?.term.trim();
+  const search = query.search;
+  const term = search?.term.trim();
   return {
     p_fuente: identifier(source),
     p_columnas: sumColumns.map(identifier),
@@ -256,6 +295,13 @@ export function sumArgs(source: string, sumColumns: string[], query: ListQuery):
       op,
       value: value instanceof Date ? value.toISOString() : Array.isArray(value) ? value.map((v) => (v instanceof Date ? v.toISOString() : String(v))) : value ?? null,
     })),
-    p_busqueda: term && query.search?.columns.length ? { columns: query.search.columns.map(identifier), term } : null,
+    p_busqueda:
+      search && term && (search.columns.length || search.refs?.length)
+        ? {
+            columns: search.columns.map(identifier),
+            term,
+            refs: (search.refs ?? []).map((r) => ({ column: identifier(r.column), table: identifier(r.table), columns: r.columns.map(identifier) })),
+          }
+        : null,
   };
 }

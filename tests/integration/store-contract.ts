@@ -39,6 +39,7 @@ export function storeContract(name: string, setup: () => Promise<ContractWorld>)
     /** Departamentos by short key, as inserted. */
     const dep: Record<string, Row> = {};
     let sucursal: Row;
+    let proveedor: Row;
     const gastos: Row[] = [];
     let gastoAdmin: Row;
 
@@ -62,8 +63,9 @@ export function storeContract(name: string, setup: () => Promise<ContractWorld>)
         n += 1;
         dep[key] = await w.admin.insert("departamentos", { ...values, nombre: `${tag} ${values.nombre}`, codigo: `${tag}-${n}`.toLowerCase() });
       }
+      proveedor = await w.admin.insert("proveedores", { razon_social: `${tag} Transportes Ñu, S.A.`, nombre_comercial: "Ñu Express", tipo_persona: "empresa", pais: "ES", nif: `X${tag}7`, categoria: "logistica" });
       sucursal = await w.admin.insert("sucursales", { nombre: `${tag} Central`, codigo: `${tag}-S`, direccion: "Calle Mayor 1", ciudad: "Madrid", pais: "ES" });
-      for (const [descripcion, importe] of [["Taxi al aeropuerto", "10.10"], ["Comida con cliente (50%)", "20.25"], ["Hotel", "100.00"]] as const)
+      for (const [descripcion, importe, proveedor_id] of [["Taxi al aeropuerto", "10.10", null], ["Comida con cliente (50%)", "20.25", proveedor.id], ["Hotel", "100.00", null]] as const)
         gastos.push(
           await w.empleado.insert("gastos", {
             descripcion: `${tag} ${descripcion}`,
@@ -71,6 +73,7 @@ export function storeContract(name: string, setup: () => Promise<ContractWorld>)
             categoria: "comidas",
             importe,
             metodo_pago: "efectivo",
+            proveedor_id,
             departamento_id: dep.alfa!.id,
             sucursal_id: sucursal.id,
           }),
@@ -209,6 +212,34 @@ export function storeContract(name: string, setup: () => Promise<ContractWorld>)
         expect(countOnly.rows).toEqual([]);
         expect(countOnly.total).toBe(4);
         expect(countOnly.sums).toEqual({ importe: "135.35" });
+      });
+
+      it("la búsqueda alcanza tablas relacionadas (refs): un gasto por la razón social o el nombre comercial de su proveedor", async () => {
+        const refs = [{ column: "proveedor_id", table: "proveedores", columns: ["razon_social", "nombre_comercial"] }];
+        const base: ListQuery = { filters: [{ column: "departamento_id", op: "eq", value: dep.alfa!.id }], limit: 25, offset: 0, count: "exact", sum: ["importe"] };
+        const byName = await w.admin.list("gastos_vista", { ...base, search: { columns: ["descripcion", "folio"], term: "transportes ñu, s.a.", refs } });
+        expect(byName.rows.map((r) => r.id)).toEqual([gastos[1]!.id]);
+        expect(byName).toMatchObject({ total: 1, sums: { importe: "20.25" } });
+        // Either a column of the row or the related table: an OR.
+        const either = await w.admin.list("gastos_vista", { ...base, order: [{ column: "importe", ascending: true }], search: { columns: ["descripcion"], term: "EXPRESS", refs } });
+        expect(either.rows.map((r) => r.id)).toEqual([gastos[1]!.id]);
+        // «te»: «Material», «Hotel» and «Comida con cliente» by their description, the last also by «Transportes».
+        const both = await w.admin.list("gastos_vista", { ...base, order: [{ column: "importe", ascending: true }], search: { columns: ["descripcion"], term: "te", refs } });
+        expect(both.rows.map((r) => r.importe)).toEqual(["5.00", "20.25", "100.00"]);
+        expect(both.sums).toEqual({ importe: "125.25" });
+        // Without refs the related table is not searched.
+        expect((await w.admin.list("gastos_vista", { ...base, search: { columns: ["descripcion"], term: "express" } })).total).toBe(0);
+        const none = await w.admin.list("gastos_vista", { ...base, search: { columns: ["descripcion"], term: "Ñu Express (no)", refs } });
+        expect(none).toMatchObject({ rows: [], total: 0, sums: { importe: "0" } });
+      });
+
+      it("count «estimated» con pocas coincidencias: total y suma exactos, sin marcar como estimación", async () => {
+        const query: ListQuery = { filters: [{ column: "departamento_id", op: "eq", value: dep.alfa!.id }], limit: 2, offset: 0, count: "estimated", sum: ["importe"] };
+        expect(await w.admin.list("gastos_vista", query)).toMatchObject({ total: 4, estimated: false, sums: { importe: "135.35" } });
+        expect(await w.empleado.list("gastos_vista", { ...query, offset: 2 })).toMatchObject({ total: 3, estimated: false, sums: { importe: "130.35" } });
+        const page = await w.admin.list("gastos_vista", { ...query, limit: 25, sum: undefined });
+        expect(page).toMatchObject({ total: 4, estimated: false, sums: {} });
+        expect(page.rows).toHaveLength(4);
       });
 
       it("lo que la seguridad a nivel de fila oculta no se lista, ni se cuenta, ni se suma", async () => {

@@ -47,17 +47,18 @@ describe("public.sumar_lista (la suma del backend de Supabase) suma lo mismo que
     const { rows: d } = await client.query("insert into departamentos (nombre, codigo) values ('Ventas', 'VEN') returning id");
     departamento = d[0].id;
     const { rows: s } = await client.query("insert into sucursales (nombre, codigo, direccion, ciudad) values ('Madrid', 'MAD', 'Gran Vía 1', 'Madrid') returning id");
+    const { rows: p } = await client.query("insert into proveedores (razon_social, nombre_comercial, tipo_persona, nif) values ('Restaurantes Unidos SL', 'La Tasca', 'empresa', 'B12345674') returning id");
     const today = new Date().toISOString().slice(0, 10);
-    for (const [who, descripcion, importe, categoria] of [
-      [empleado, "Taxi 100% (aeropuerto)", "12.34", "viajes_transporte"],
-      [empleado, "Comida_equipo", "56.78", "comidas"],
-      [empleado, "Hotel \\ noche", "90.00", "alojamiento"],
-      [admin, "Material", "0.01", "material_oficina"],
+    for (const [who, descripcion, importe, categoria, proveedor] of [
+      [empleado, "Taxi 100% (aeropuerto)", "12.34", "viajes_transporte", null],
+      [empleado, "Comida_equipo", "56.78", "comidas", p[0].id],
+      [empleado, "Hotel \\ noche", "90.00", "alojamiento", null],
+      [admin, "Material", "0.01", "material_oficina", p[0].id],
     ] as const)
       await client.query(
-        `insert into gastos (descripcion, fecha_gasto, categoria, importe, metodo_pago, solicitante_id, departamento_id, sucursal_id)
-         values ($1, $2, $3, $4, 'efectivo', $5, $6, $7)`,
-        [descripcion, today, categoria, importe, who, departamento, s[0].id],
+        `insert into gastos (descripcion, fecha_gasto, categoria, importe, metodo_pago, solicitante_id, departamento_id, sucursal_id, proveedor_id)
+         values ($1, $2, $3, $4, 'efectivo', $5, $6, $7, $8)`,
+        [descripcion, today, categoria, importe, who, departamento, s[0].id, proveedor],
       );
   });
 
@@ -76,6 +77,8 @@ describe("public.sumar_lista (la suma del backend de Supabase) suma lo mismo que
     ["búsqueda con \\", { search: { columns: ["descripcion"], term: " \\ " } }],
     ["ilike como filtro", { filters: [{ column: "descripcion", op: "ilike" as never, value: "OTEL" }] }],
     ["in vacío en la función", { filters: [{ column: "categoria", op: "in", value: [] }] }],
+    ["búsqueda en una tabla relacionada (refs)", { search: { columns: ["descripcion"], term: "tasca", refs: [{ column: "proveedor_id", table: "proveedores", columns: ["razon_social", "nombre_comercial"] }] } }],
+    ["refs o columnas", { search: { columns: ["descripcion"], term: "ta", refs: [{ column: "proveedor_id", table: "proveedores", columns: ["razon_social", "nombre_comercial"] }] } }],
   ];
 
   for (const [label, partial] of queries) {

@@ -3,7 +3,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { AUTH_COOKIE, supabaseAuth } from "~/auth/supabase.server";
-import { Conflict, Forbidden, Invalid, NotFound, Referenced, StoreError, type Row } from "~/data/store";
+import { Conflict, EXACT_COUNT_LIMIT, Forbidden, Invalid, NotFound, Referenced, StoreError, type Row } from "~/data/store";
 import { supabaseStore } from "~/data/supabase.server";
 import { loadEnv } from "~/lib/env.server";
 import { supabaseServices } from "~/services.supabase.server";
@@ -116,7 +116,7 @@ describe("almacén sobre PostgREST: list", () => {
         { column: "aprobador_id", op: "not_null" },
         { column: "numero_factura", op: "ilike", value: "F-1%" },
       ],
-      search: { columns: ["descripcion", "folio"], term: " taxi (T4), 50%_\\* " },
+      search: { columns: ["descripcion", "folio"], term: " taxi (T4), 50%_\\* ", refs: [{ column: "proveedor_id", table: "proveedores", columns: ["razon_social", "nombre_comercial"] }] },
       order: [{ column: "fecha_gasto", ascending: false }],
       limit: 25,
       offset: 25,
@@ -129,8 +129,10 @@ describe("almacén sobre PostgREST: list", () => {
     expectUserRequest(get);
     expect(get.headers.prefer).toBe("count=exact");
     expect(get.headers["accept-profile"]).toBe("public");
+    const pattern = '"*taxi (T4), 50\\\\%\\\\_\\\\\\\\_*"';
     expect([...get.params]).toEqual([
-      ["select", "*"],
+      // The related table as an empty embed: used to filter, absent from the rows.
+      ["select", "*,proveedores!proveedor_id()"],
       ["estado", "eq.pendiente"],
       ["departamento_id", `in.("${ID}","raro,\\"valor\\"\\\\")`],
       ["importe", "gte.10.5"],
@@ -138,7 +140,8 @@ describe("almacén sobre PostgREST: list", () => {
       ["proveedor_id", "is.null"],
       ["aprobador_id", "not.is.null"],
       ["numero_factura", "ilike.*F-1\\%*"],
-      ["or", '(descripcion.ilike."*taxi (T4), 50\\\\%\\\\_\\\\\\\\_*",folio.ilike."*taxi (T4), 50\\\\%\\\\_\\\\\\\\_*")'],
+      ["or", `(descripcion.ilike.${pattern},folio.ilike.${pattern},proveedores.not.is.null)`],
+      ["proveedores.or", `(razon_social.ilike.${pattern},nombre_comercial.ilike.${pattern})`],
       ["order", "fecha_gasto.desc,id.asc"],
       ["offset", "25"],
       ["limit", "25"],
@@ -160,7 +163,11 @@ describe("almacén sobre PostgREST: list", () => {
         { column: "aprobador_id", op: "not_null", value: null },
         { column: "numero_factura", op: "ilike", value: "F-1%" },
       ],
-      p_busqueda: { columns: ["descripcion", "folio"], term: "taxi (T4), 50%_\\*" },
+      p_busqueda: {
+        columns: ["descripcion", "folio"],
+        term: "taxi (T4), 50%_\\*",
+        refs: [{ column: "proveedor_id", table: "proveedores", columns: ["razon_social", "nombre_comercial"] }],
+      },
     });
     expect(requests).toHaveLength(2);
   });
@@ -172,20 +179,67 @@ describe("almacén sobre PostgREST: list", () => {
     expect(requests[0]!.params.get("or")).toBe('(nombre.ilike."*x\\",id.not.is.null,nombre.eq.\\"y*")');
   });
 
-  it("count 'estimated' pide count=estimated; 'none' no pide recuento y el total es offset + filas", async () => {
-    on("GET", "/rest/v1/departamentos", (req) =>
-      req.headers.prefer ? { status: 206, headers: { "Content-Range": "0-1/5000" }, body: [{ id: ID }, { id: ID }] } : { headers: { "Content-Range": "10-11/*" }, body: [{ id: ID }, { id: ID }] },
-    );
-    const estimated = await store().list("departamentos", { limit: 2, offset: 0, count: "estimated" });
-    expect(requests[0]!.headers.prefer).toBe("count=estimated");
-    expect(estimated).toMatchObject({ total: 5000, estimated: true });
-
+  it("count «none»: sin recuento ni suma; el total es offset + filas", async () => {
+    on("GET", "/rest/v1/departamentos", { headers: { "Content-Range": "10-11/*" }, body: [{ id: ID }, { id: ID }] });
     const none = await store().list("departamentos", { limit: 2, offset: 10, count: "none", sum: ["presupuesto_mensual"] });
-    expect(requests[1]!.headers.prefer).toBeUndefined();
-    expect(requests[1]!.params.get("offset")).toBe("10");
+    expect(requests[0]!.headers.prefer).toBeUndefined();
+    expect(requests[0]!.params.get("offset")).toBe("10");
     expect(none).toEqual({ rows: [{ id: ID }, { id: ID }], total: 12, estimated: false, sums: {} });
-    // No sum without a count (as the SQL adapter): no rpc was made.
-    expect(requests).toHaveLength(2);
+    expect(requests).toHaveLength(1);
+  });
+
+  describe("count «estimated» (como el adaptador SQL, con EXACT_COUNT_LIMIT = " + EXACT_COUNT_LIMIT + ")", () => {
+    const query = { filters: [{ column: "estado", op: "eq" as const, value: "pendiente" }], limit: 2, offset: 0, count: "estimated" as const, sum: ["importe"] };
+    const page = [{ id: ID }, { id: ID }];
+
+    it("el plan dice más del límite y existe la fila límite + 1: la estimación, marcada, sin suma", async () => {
+      on("GET", "/rest/v1/gastos_vista", (req) =>
+        req.params.get("select") === "*" ? { status: 206, headers: { "Content-Range": "0-1/48210" }, body: page } : { body: [{ id: ID }] },
+      );
+      expect(await store().list("gastos_vista", query)).toEqual({ rows: page, total: 48210, estimated: true, sums: {} });
+      const [rows, probe] = requests;
+      expect(rows!.headers.prefer).toBe("count=planned");
+      expect(probe!.query).toBe(`select=id&estado=eq.pendiente&offset=${EXACT_COUNT_LIMIT}&limit=1`);
+      expect(probe!.headers.prefer).toBeUndefined();
+      expectUserRequest(probe!);
+      expect(requests).toHaveLength(2); // no exact count, no sum
+    });
+
+    it("el plan exagera (no existe la fila límite + 1): recuento exacto (HEAD) y suma", async () => {
+      on("GET", "/rest/v1/gastos_vista", (req) =>
+        req.params.get("select") === "*" ? { status: 206, headers: { "Content-Range": "0-1/25000" }, body: page } : { body: [] },
+      );
+      on("HEAD", "/rest/v1/gastos_vista", { status: 206, headers: { "Content-Range": "*/1612" } });
+      on("POST", "/rest/v1/rpc/sumar_lista", { body: { importe: "16523.00" } });
+      expect(await store().list("gastos_vista", query)).toEqual({ rows: page, total: 1612, estimated: false, sums: { importe: "16523.00" } });
+      const head = requests.find((r) => r.method === "HEAD")!;
+      expect(head.query).toBe("select=id&estado=eq.pendiente");
+      expect(head.headers.prefer).toBe("count=exact");
+      expect(requests.map((r) => r.method).sort()).toEqual(["GET", "GET", "HEAD", "POST"]);
+    });
+
+    it("el plan dice pocas: sin sondeo, recuento exacto y suma", async () => {
+      on("GET", "/rest/v1/gastos_vista", { status: 206, headers: { "Content-Range": "0-1/40" }, body: page });
+      on("HEAD", "/rest/v1/gastos_vista", { status: 206, headers: { "Content-Range": "*/37" } });
+      on("POST", "/rest/v1/rpc/sumar_lista", { body: { importe: "370.00" } });
+      expect(await store().list("gastos_vista", query)).toEqual({ rows: page, total: 37, estimated: false, sums: { importe: "370.00" } });
+      expect(requests.map((r) => r.method).sort()).toEqual(["GET", "HEAD", "POST"]);
+    });
+
+    it("página incompleta desde el principio y sin suma: el total son las filas, sin más peticiones", async () => {
+      on("GET", "/rest/v1/gastos_vista", { headers: { "Content-Range": "0-0/3" }, body: [{ id: ID }] });
+      expect(await store().list("gastos_vista", { ...query, sum: undefined })).toEqual({ rows: [{ id: ID }], total: 1, estimated: false, sums: {} });
+      expect(requests).toHaveLength(1);
+    });
+  });
+
+  it("una tabla relacionada dos veces en refs no se puede expresar con embebidos sin alias: se rechaza", async () => {
+    const refs = [
+      { column: "solicitante_id", table: "usuarios", columns: ["nombre"] },
+      { column: "aprobador_id", table: "usuarios", columns: ["nombre"] },
+    ];
+    await expect(store().list("gastos_vista", { search: { columns: [], term: "ana", refs }, limit: 1, offset: 0 })).rejects.toThrow(/una sola referencia por tabla/);
+    expect(requests).toEqual([]);
   });
 
   it("limit 0 pide limit=0 (solo el total) y `in` vacío no hace ninguna petición", async () => {
