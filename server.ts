@@ -118,7 +118,7 @@ async function main() {
     createRequestHandler({
       build,
       mode: production ? "production" : "development",
-      getLoadContext: (req, res) => ({ services, cspNonce: res.locals.cspNonce as string, clientIp: req.ip ?? "", setCookies: [] }),
+      getLoadContext: (req, res) => ({ services, cspNonce: res.locals.cspNonce as string, clientIp: req.ip ?? "", appendCookie: (cookie: string) => void res.append("Set-Cookie", cookie) }),
     }),
   );
 

@@ -9,8 +9,11 @@ declare module "@remix-run/node" {
     cspNonce: string;
     /** The client's address as Express sees it (for per-address rate limits). */
     clientIp: string;
-    /** Cookies an auth backend refreshed while answering; entry.server adds them to the response. */
-    setCookies: string[];
+    /**
+     * Adds a Set-Cookie to this request's response, whatever the response turns out to be (a page,
+     * data, or a redirect): for cookies an auth backend refreshed while answering.
+     */
+    appendCookie: (cookie: string) => void;
     /** Memo of the signed-in user for this request. */
     signed?: Promise<Signed | null>;
   }

@@ -1,5 +1,5 @@
 import { PassThrough } from "node:stream";
-import { createReadableStreamFromReadable, type AppLoadContext, type EntryContext, type HandleDataRequestFunction } from "@remix-run/node";
+import { createReadableStreamFromReadable, type AppLoadContext, type EntryContext } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import * as Sentry from "@sentry/remix";
 import { isbot } from "isbot";
@@ -16,7 +16,6 @@ export default function handleRequest(
   loadContext: AppLoadContext,
 ) {
   const nonce = loadContext.cspNonce;
-  for (const cookie of loadContext.setCookies) responseHeaders.append("Set-Cookie", cookie);
   const readyEvent = isbot(request.headers.get("user-agent")) || remixContext.isSpaMode ? "onAllReady" : "onShellReady";
   return new Promise((resolve, reject) => {
     let shellRendered = false;
@@ -46,11 +45,6 @@ export default function handleRequest(
   });
 }
 
-/** Client-side navigations: cookies an auth backend refreshed must reach the browser too. */
-export const handleDataRequest: HandleDataRequestFunction = (response, { context }) => {
-  for (const cookie of context.setCookies) response.headers.append("Set-Cookie", cookie);
-  return response;
-};
 
 /** Errors while rendering (loader and action errors already carry a digest: lib/errors.server.ts). */
 export function handleError(error: unknown, { request }: { request: Request }) {

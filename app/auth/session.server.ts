@@ -25,7 +25,7 @@ export function currentUser(request: Request, context: AppLoadContext): Promise<
   context.signed ??= (async () => {
     const { auth, storeFor } = context.services;
     const { session, headers } = await auth.getSession(request);
-    headers.forEach((value, key) => key.toLowerCase() === "set-cookie" && context.setCookies.push(value));
+    headers.forEach((value, key) => key.toLowerCase() === "set-cookie" && context.appendCookie(value));
     if (!session) return null;
     const store = storeFor(session);
     try {

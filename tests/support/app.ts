@@ -39,7 +39,7 @@ export async function createTestApp(env: Record<string, string> = {}) {
   }
 
   function context(): AppLoadContext {
-    return { services, cspNonce: "test", clientIp: "127.0.0.1", setCookies: [] };
+    return { services, cspNonce: "test", clientIp: "127.0.0.1", appendCookie: () => {} };
   }
 
   return { services, db: services.db, config, createUser, context, close: () => services.close() };
