@@ -1,27 +1,49 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/auth/session.server";
-import { pageTitle } from "~/ui/EntityPages";
+import { cargarPanel } from "~/panel/cargar.server";
+import { NUEVO_GASTO_HREF } from "~/panel/enlaces";
+import { Categorias, MisGastos, Pendientes, Presupuestos, Proveedores, UltimosGastos, UltimosMeses } from "~/panel/Secciones";
+import { pageTitle, useFormats } from "~/ui/EntityPages";
 
+/**
+ * `/` — the panel (SPEC §7, issue 7): for everyone their own expenses by estado, this month and
+ * the latest five; for approvers what waits for their approval; for administradores the month's
+ * approved total per department against its budget, the last 12 months, and the top categories
+ * and suppliers of the last 90 days. One store call (public.panel, under row-level security).
+ */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { user } = await requireUser(request, context);
-  return { nombre: user.nombre, rol: user.rol };
+  const { user, store } = await requireUser(request, context);
+  const panel = await cargarPanel(store);
+  return { nombre: user.nombre, panel };
 }
 
 export default function Panel() {
-  const { nombre } = useLoaderData<typeof loader>();
+  const { nombre, panel } = useLoaderData<typeof loader>();
+  const formats = useFormats();
+  const hoy = new Intl.DateTimeFormat(formats.locale, { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" }).format(
+    new Date(`${panel.hoy}T00:00:00Z`),
+  );
   return (
     <>
-      <h1>Panel</h1>
-      <p>Hola, {nombre}.</p>
-      <ul className="accesos">
-        <li>
-          <Link to="/gastos">Gastos</Link>
-        </li>
-        <li>
-          <Link to="/departamentos">Departamentos</Link>
-        </li>
-      </ul>
+      <div className="titulo-pagina">
+        <h1>Panel</h1>
+        <a className="boton" href={NUEVO_GASTO_HREF}>
+          Nuevo gasto
+        </a>
+      </div>
+      <p className="intro">
+        Hola, {nombre}. Su resumen a {hoy}.
+      </p>
+      <div className="panel-rejilla">
+        <MisGastos panel={panel} formats={formats} />
+        <UltimosGastos panel={panel} formats={formats} />
+        <Pendientes panel={panel} formats={formats} />
+        <Presupuestos panel={panel} formats={formats} />
+        <UltimosMeses panel={panel} formats={formats} />
+        <Categorias panel={panel} formats={formats} />
+        <Proveedores panel={panel} formats={formats} />
+      </div>
     </>
   );
 }

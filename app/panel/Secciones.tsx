@@ -1,0 +1,406 @@
+import { CATEGORIAS_GASTO, ESTADOS_GASTO, labelOf } from "~/lib/constants";
+import { formatDate, formatMonthKey, monthRange } from "~/lib/dates";
+import type { Formats } from "~/lib/format";
+import { formatMoney, subtractMoney, sumMoney } from "~/lib/money";
+import { BarChart, type BarDatum } from "~/ui/BarChart";
+import type { PanelData } from "./datos";
+import { gastoHref, gastosHref, misGastosHref, pendientesHref } from "./enlaces";
+
+/**
+ * The panel's sections (SPEC §7, issue 7). Each is a `<section>` named by its `<h2>`; each
+ * figure links to the gastos list filtered to show it. The data comes whole from public.panel.
+ */
+type Props = { panel: PanelData; formats: Formats };
+
+export const POR_ENCIMA = "Por encima del presupuesto";
+const ICONO_AVISO = "⚠";
+
+function useFmt({ locale, currency }: Formats) {
+  return {
+    dinero: (v: string) => formatMoney(v, locale, currency),
+    numero: (n: number) => n.toLocaleString(locale),
+    gastos: (n: number) => `${n.toLocaleString(locale)} ${n === 1 ? "gasto" : "gastos"}`,
+    fecha: (iso: string) => formatDate(iso, locale),
+    mes: (key: string) => formatMonthKey(key, locale, "long"),
+    /** Compact currency for chart axes: «1,2 M €», «850 mil €». */
+    compacto: (n: number) =>
+      new Intl.NumberFormat(locale, { style: "currency", currency, notation: "compact", maximumFractionDigits: 1 }).format(n),
+  };
+}
+
+/** For the geometry only (bar lengths): never used for arithmetic on money. */
+const escala = (v: string) => Number(v);
+
+// ---------------------------------------------------------------------------------------------
+// Everyone
+// ---------------------------------------------------------------------------------------------
+
+export function MisGastos({ panel, formats }: Props) {
+  const f = useFmt(formats);
+  const total = panel.propios.reduce((n, e) => n + e.cuenta, 0);
+  const mes = panel.mes.desde.slice(0, 7);
+  return (
+    <section className="panel panel-seccion" aria-labelledby="mis-gastos">
+      <h2 id="mis-gastos">Mis gastos</h2>
+      <p className="panel-cifra">
+        Este mes ({f.mes(mes)}): <strong>{f.dinero(panel.este_mes.importe)}</strong> en {f.gastos(panel.este_mes.cuenta)}.{" "}
+        <a href={misGastosHref({ desde: panel.mes.desde, hasta: panel.mes.hasta })}>Ver mis gastos de este mes</a>
+      </p>
+      <div className="tabla-contenedor">
+        <table>
+          <caption>Mis gastos por estado</caption>
+          <thead>
+            <tr>
+              <th scope="col">Estado</th>
+              <th scope="col" className="numero">
+                Gastos
+              </th>
+              <th scope="col" className="numero">
+                Importe
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {panel.propios.map((e) => (
+              <tr key={e.estado}>
+                <th scope="row">
+                  <a href={misGastosHref({ estado: e.estado })}>{labelOf(ESTADOS_GASTO, e.estado)}</a>
+                </th>
+                <td className="numero">{f.numero(e.cuenta)}</td>
+                <td className="numero">{f.dinero(e.importe)}</td>
+              </tr>
+            ))}
+          </tbody>
+          <tfoot>
+            <tr>
+              <th scope="row">
+                <a href={misGastosHref()}>Todos mis gastos</a>
+              </th>
+              <td className="numero">{f.numero(total)}</td>
+              <td className="numero">{f.dinero(sumMoney(panel.propios.map((e) => e.importe)))}</td>
+            </tr>
+          </tfoot>
+        </table>
+      </div>
+    </section>
+  );
+}
+
+export function UltimosGastos({ panel, formats }: Props) {
+  const f = useFmt(formats);
+  return (
+    <section className="panel panel-seccion" aria-labelledby="ultimos-gastos">
+      <h2 id="ultimos-gastos">Mis últimos gastos</h2>
+      {panel.ultimos.length === 0 ? (
+        <p>Todavía no ha registrado ningún gasto.</p>
+      ) : (
+        <>
+          <div className="tabla-contenedor">
+            <table>
+              <caption className="visually-hidden">Mis cinco gastos más recientes</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Folio</th>
+                  <th scope="col">Fecha</th>
+                  <th scope="col">Descripción</th>
+                  <th scope="col" className="numero">
+                    Importe
+                  </th>
+                  <th scope="col">Estado</th>
+                </tr>
+              </thead>
+              <tbody>
+                {panel.ultimos.map((g) => (
+                  <tr key={g.id}>
+                    <td>
+                      <a href={gastoHref(g.id)}>{g.folio}</a>
+                    </td>
+                    <td>{f.fecha(g.fecha_gasto)}</td>
+                    <td>{g.descripcion}</td>
+                    <td className="numero">{f.dinero(g.importe)}</td>
+                    <td>
+                      <span className={`insignia insignia-${g.estado}`}>{labelOf(ESTADOS_GASTO, g.estado)}</span>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <p>
+            <a href={misGastosHref()}>Ver todos mis gastos</a>
+          </p>
+        </>
+      )}
+    </section>
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Aprobadores y administradores
+// ---------------------------------------------------------------------------------------------
+
+export function Pendientes({ panel, formats }: Props) {
+  const f = useFmt(formats);
+  const p = panel.pendientes;
+  if (!p) return null;
+  return (
+    <section className="panel panel-seccion panel-ancha" aria-labelledby="pendientes-aprobar">
+      <h2 id="pendientes-aprobar">Pendientes de aprobar</h2>
+      {p.cuenta === 0 ? (
+        <p>No tiene gastos pendientes de aprobar.</p>
+      ) : (
+        <>
+          <p className="panel-cifra">
+            <a href={pendientesHref()}>
+              <strong>{f.gastos(p.cuenta)}</strong> por <strong>{f.dinero(p.importe)}</strong>
+            </a>{" "}
+            esperan su aprobación.
+          </p>
+          <div className="tabla-contenedor">
+            <table>
+              <caption>{p.cuenta > p.mas_antiguos.length ? `Los ${p.mas_antiguos.length} más antiguos` : "Del más antiguo al más reciente"}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Folio</th>
+                  <th scope="col">Fecha</th>
+                  <th scope="col">Solicitante</th>
+                  <th scope="col">Descripción</th>
+                  <th scope="col" className="numero">
+                    Importe
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {p.mas_antiguos.map((g) => (
+                  <tr key={g.id}>
+                    <td>
+                      <a href={gastoHref(g.id)}>{g.folio}</a>
+                    </td>
+                    <td>{f.fecha(g.fecha_gasto)}</td>
+                    <td>{g.solicitante_nombre ?? ""}</td>
+                    <td>{g.descripcion}</td>
+                    <td className="numero">{f.dinero(g.importe)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <p>
+            <a href={pendientesHref()}>Ver todos los pendientes de aprobar</a>
+          </p>
+        </>
+      )}
+    </section>
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Administradores
+// ---------------------------------------------------------------------------------------------
+
+export function Presupuestos({ panel, formats }: Props) {
+  const f = useFmt(formats);
+  const filas = panel.presupuestos;
+  if (!filas) return null;
+  const mes = f.mes(panel.mes.desde.slice(0, 7));
+  const excedidos = filas.filter((d) => d.excedido);
+  const situacion = (d: (typeof filas)[number]) =>
+    d.presupuesto === null
+      ? "Sin presupuesto"
+      : d.excedido
+        ? `${ICONO_AVISO} ${POR_ENCIMA} (${f.dinero(subtractMoney(d.aprobado, d.presupuesto))} más)`
+        : "Dentro del presupuesto";
+  const data: BarDatum[] = filas.map((d) => ({
+    key: d.id,
+    label: d.nombre,
+    value: escala(d.aprobado),
+    valueText: f.dinero(d.aprobado),
+    reference: d.presupuesto === null ? null : escala(d.presupuesto),
+    referenceText: d.presupuesto === null ? "—" : f.dinero(d.presupuesto),
+    flag: d.excedido ? POR_ENCIMA : null,
+    href: gastosHref({ departamento: d.id, desde: panel.mes.desde, hasta: panel.mes.hasta }),
+  }));
+  const resumen =
+    `Aprobado en ${mes} por departamento frente a su presupuesto mensual: ${filas.length} departamentos; ` +
+    (excedidos.length === 0
+      ? "ninguno por encima del presupuesto."
+      : `${excedidos.length} por encima del presupuesto: ${excedidos.map((d) => d.nombre).join(", ")}.`);
+  return (
+    <section className="panel panel-seccion panel-ancha" aria-labelledby="presupuestos">
+      <h2 id="presupuestos">Presupuesto del mes por departamento</h2>
+      <p>
+        Aprobado y pagado en {mes}, por fecha del gasto, frente al presupuesto mensual de cada departamento (la línea
+        vertical).
+      </p>
+      {excedidos.length > 0 ? (
+        <div className="panel-excedidos">
+          <p>
+            <strong>
+              {ICONO_AVISO} {POR_ENCIMA}: {excedidos.length === 1 ? "1 departamento" : `${excedidos.length} departamentos`}
+            </strong>
+          </p>
+          <ul>
+            {excedidos.map((d) => (
+              <li key={d.id}>
+                {d.nombre}: {f.dinero(d.aprobado)} aprobados de {f.dinero(d.presupuesto!)} ({f.dinero(subtractMoney(d.aprobado, d.presupuesto!))} más)
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : (
+        <p>Ningún departamento supera su presupuesto este mes.</p>
+      )}
+      {filas.length === 0 ? (
+        <p>No hay departamentos activos.</p>
+      ) : (
+        <BarChart
+          id="grafico-presupuestos"
+          title={`Aprobado en ${mes} por departamento`}
+          summary={resumen}
+          data={data}
+          labelHeader="Departamento"
+          valueHeader="Aprobado"
+          referenceLegend="Presupuesto mensual"
+          flagLegend={`${ICONO_AVISO} ${POR_ENCIMA}`}
+          columns={[
+            { header: "Presupuesto", numeric: true, cell: (d) => d.referenceText },
+            { header: "Situación", cell: (d) => situacion(filas.find((x) => x.id === d.key)!) },
+          ]}
+        />
+      )}
+    </section>
+  );
+}
+
+export function UltimosMeses({ panel, formats }: Props) {
+  const f = useFmt(formats);
+  const meses = panel.meses;
+  if (!meses || meses.length === 0) return null;
+  const corto = new Intl.DateTimeFormat(formats.locale, { month: "short", timeZone: "UTC" });
+  const mayor = meses.reduce((a, b) => (escala(b.importe) > escala(a.importe) ? b : a));
+  const total = sumMoney(meses.map((m) => m.importe));
+  const primero = f.mes(meses[0]!.mes);
+  const ultimo = f.mes(meses[meses.length - 1]!.mes);
+  const data: BarDatum[] = meses.map((m, i) => {
+    const { from, to } = monthRange(m.mes);
+    const nombre = corto.format(new Date(`${m.mes}-01T00:00:00Z`)).replace(/\.$/, "");
+    return {
+      key: m.mes,
+      label: f.mes(m.mes),
+      axisLabel: i === 0 || m.mes.endsWith("-01") ? [nombre, m.mes.slice(0, 4)] : [nombre],
+      value: escala(m.importe),
+      valueText: f.dinero(m.importe),
+      href: gastosHref({ desde: from, hasta: to }),
+    };
+  });
+  const cuentas = new Map(meses.map((m) => [m.mes, m.cuenta]));
+  return (
+    <section className="panel panel-seccion panel-ancha" aria-labelledby="ultimos-meses">
+      <h2 id="ultimos-meses">Aprobado en los últimos 12 meses</h2>
+      <p>
+        Total de {primero} a {ultimo}: <strong>{f.dinero(total)}</strong>.
+      </p>
+      <BarChart
+        id="grafico-meses"
+        orientation="vertical"
+        title={`Aprobado por mes, de ${primero} a ${ultimo}`}
+        summary={`Aprobado por mes, de ${primero} a ${ultimo}: ${f.dinero(total)} en total; el mes más alto, ${f.mes(mayor.mes)}, con ${f.dinero(mayor.importe)}.`}
+        data={data}
+        labelHeader="Mes"
+        valueHeader="Aprobado"
+        tickText={f.compacto}
+        columns={[{ header: "Gastos", numeric: true, cell: (d) => f.numero(cuentas.get(d.key) ?? 0) }]}
+      />
+    </section>
+  );
+}
+
+export function Categorias({ panel, formats }: Props) {
+  const f = useFmt(formats);
+  const filas = panel.categorias;
+  const periodo = panel.noventa_dias;
+  if (!filas || !periodo) return null;
+  return (
+    <Top90
+      id="categorias"
+      titulo="Categorías de los últimos 90 días"
+      sujeto="categorías"
+      etiqueta="Categoría"
+      periodo={periodo}
+      formats={formats}
+      filas={filas.map((c) => ({
+        key: c.categoria,
+        label: labelOf(CATEGORIAS_GASTO, c.categoria),
+        importe: c.importe,
+        cuenta: c.cuenta,
+        href: gastosHref({ categoria: c.categoria, desde: periodo.desde, hasta: periodo.hasta }),
+      }))}
+      vacio={`No hay gastos aprobados entre el ${f.fecha(periodo.desde)} y el ${f.fecha(periodo.hasta)}.`}
+    />
+  );
+}
+
+export function Proveedores({ panel, formats }: Props) {
+  const f = useFmt(formats);
+  const filas = panel.proveedores;
+  const periodo = panel.noventa_dias;
+  if (!filas || !periodo) return null;
+  return (
+    <Top90
+      id="proveedores"
+      titulo="Proveedores de los últimos 90 días"
+      sujeto="proveedores"
+      etiqueta="Proveedor"
+      periodo={periodo}
+      formats={formats}
+      filas={filas.map((p) => ({
+        key: p.id,
+        label: p.nombre,
+        importe: p.importe,
+        cuenta: p.cuenta,
+        href: gastosHref({ proveedor: p.id, desde: periodo.desde, hasta: periodo.hasta }),
+      }))}
+      vacio={`No hay gastos aprobados con proveedor entre el ${f.fecha(periodo.desde)} y el ${f.fecha(periodo.hasta)}.`}
+    />
+  );
+}
+
+type FilaTop = { key: string; label: string; importe: string; cuenta: number; href: string };
+
+function Top90(props: {
+  id: string;
+  titulo: string;
+  sujeto: string;
+  etiqueta: string;
+  periodo: { desde: string; hasta: string };
+  filas: FilaTop[];
+  formats: Formats;
+  vacio: string;
+}) {
+  const f = useFmt(props.formats);
+  const { filas, periodo } = props;
+  const rango = `del ${f.fecha(periodo.desde)} al ${f.fecha(periodo.hasta)}`;
+  const cuentas = new Map(filas.map((r) => [r.key, r.cuenta]));
+  const primera = filas[0];
+  return (
+    <section className="panel panel-seccion" aria-labelledby={props.id}>
+      <h2 id={props.id}>{props.titulo}</h2>
+      <p>
+        Las {filas.length > 1 ? `${filas.length} ` : ""}con más importe aprobado y pagado, {rango}.
+      </p>
+      {!primera ? (
+        <p>{props.vacio}</p>
+      ) : (
+        <BarChart
+          id={`grafico-${props.id}`}
+          title={`${props.etiqueta === "Categoría" ? "Categorías" : "Proveedores"} con más importe aprobado, ${rango}`}
+          summary={`Las ${filas.length} ${props.sujeto} con más importe aprobado ${rango}; la primera, ${primera.label}, con ${f.dinero(primera.importe)}.`}
+          data={filas.map((r) => ({ key: r.key, label: r.label, value: escala(r.importe), valueText: f.dinero(r.importe), href: r.href }))}
+          labelHeader={props.etiqueta}
+          valueHeader="Aprobado"
+          columns={[{ header: "Gastos", numeric: true, cell: (d) => f.numero(cuentas.get(d.key) ?? 0) }]}
+        />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,260 @@
+import type { ReactNode } from "react";
+
+/**
+ * A bar chart drawn as SVG on the server: no chart library, nothing that needs the browser, and
+ * no inline `style` (the CSP forbids it): geometry in SVG attributes, colours in classes
+ * (public/estilos.css, «Panel»). The picture is `role="img"` with a `<title>` that says what it
+ * shows; the same numbers follow in a table inside «Ver como tabla» (a `<details>`, so it opens
+ * without JavaScript and from the keyboard). Meaning never rests on colour alone: a flagged bar
+ * is also hatched and its label carries the flag's icon; the table says it in words.
+ *
+ * `value` (and `reference`) are numbers for the geometry only; what people read is `valueText`.
+ */
+export type BarDatum = {
+  key: string;
+  /** The category as people read it (table, and the axis unless `axisLabel`). */
+  label: string;
+  /** Lines under a vertical bar (e.g. ["nov", "2025"]); defaults to the label. */
+  axisLabel?: string[];
+  value: number;
+  valueText: string;
+  /** A mark to compare against (a budget), drawn as a line across the bar. */
+  reference?: number | null;
+  referenceText?: string;
+  /** Text for a bar that needs attention («⚠ Por encima del presupuesto»); hatched in the chart. */
+  flag?: string | null;
+  /** Where the label links to, in the table. */
+  href?: string;
+};
+
+export type BarColumn = { header: string; numeric?: boolean; cell: (d: BarDatum) => ReactNode };
+
+export type BarChartProps = {
+  id: string;
+  /** Short name: the table's caption. */
+  title: string;
+  /** One or two sentences with what the chart says (its accessible name). */
+  summary: string;
+  data: BarDatum[];
+  orientation?: "horizontal" | "vertical";
+  labelHeader: string;
+  valueHeader: string;
+  /** Extra table columns after the value (e.g. count, budget, situation). */
+  columns?: BarColumn[];
+  /** Legend entries for the reference line and the flag, when the data has them. */
+  referenceLegend?: string;
+  flagLegend?: string;
+  /** Axis tick labels (vertical charts), e.g. compact currency. */
+  tickText?: (value: number) => string;
+};
+
+const ICONO_AVISO = "⚠";
+
+export function BarChart(props: BarChartProps) {
+  const { id, title, data, labelHeader, valueHeader, columns = [] } = props;
+  return (
+    <div className="grafico">
+      {props.orientation === "vertical" ? <VerticalBars {...props} /> : <HorizontalBars {...props} />}
+      <details className="grafico-tabla" id={`${id}-tabla`}>
+        <summary>Ver como tabla</summary>
+        <div className="tabla-contenedor">
+          <table>
+            <caption>{title}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{labelHeader}</th>
+                <th scope="col" className="numero">
+                  {valueHeader}
+                </th>
+                {columns.map((c) => (
+                  <th key={c.header} scope="col" className={c.numeric ? "numero" : undefined}>
+                    {c.header}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {data.map((d) => (
+                <tr key={d.key}>
+                  <th scope="row">{d.href ? <a href={d.href}>{d.label}</a> : d.label}</th>
+                  <td className="numero">{d.valueText}</td>
+                  {columns.map((c) => (
+                    <td key={c.header} className={c.numeric ? "numero" : undefined}>
+                      {c.cell(d)}
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </details>
+    </div>
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Horizontal bars: a label on the left, the bar, its value at its end.
+// ---------------------------------------------------------------------------------------------
+
+const H = { width: 720, label: 230, value: 140, row: 30, bar: 18, top: 6, legend: 28 };
+
+function HorizontalBars({ id, summary, data, referenceLegend, flagLegend }: BarChartProps) {
+  const plot = H.width - H.label - H.value;
+  const max = Math.max(1e-9, ...data.map((d) => Math.max(d.value, d.reference ?? 0)));
+  const scale = (v: number) => (Math.max(0, v) / max) * plot;
+  const hasReference = data.some((d) => d.reference != null);
+  const hasFlag = data.some((d) => d.flag);
+  const legend = (hasReference && referenceLegend) || (hasFlag && flagLegend);
+  const rowsHeight = data.length * H.row;
+  const height = H.top + rowsHeight + H.top + (legend ? H.legend : 0);
+  return (
+    <svg
+      className="grafico-svg grafico-horizontal"
+      viewBox={`0 0 ${H.width} ${height}`}
+      role="img"
+      aria-labelledby={`${id}-titulo`}
+      focusable="false"
+      preserveAspectRatio="xMinYMin meet"
+    >
+      <title id={`${id}-titulo`}>{summary}</title>
+      <Patterns id={id} />
+      <line className="grafico-eje" x1={H.label} x2={H.label} y1={H.top - 2} y2={H.top + rowsHeight + 2} />
+      {data.map((d, i) => {
+        const y = H.top + i * H.row;
+        const middle = y + H.row / 2;
+        const width = scale(d.value);
+        const visible = d.value > 0 ? Math.max(width, 1.5) : 0;
+        return (
+          <g key={d.key}>
+            <text className="grafico-etiqueta" x={H.label - 8} y={middle} textAnchor="end" dominantBaseline="central">
+              {d.flag ? `${ICONO_AVISO} ` : ""}
+              {truncate(d.label, d.flag ? 27 : 30)}
+            </text>
+            <rect
+              className={d.flag ? "grafico-barra grafico-barra-marcada" : "grafico-barra"}
+              x={H.label}
+              y={y + (H.row - H.bar) / 2}
+              width={visible}
+              height={H.bar}
+              fill={d.flag ? `url(#${id}-rayado)` : undefined}
+            />
+            {d.reference != null ? (
+              <line
+                className="grafico-referencia"
+                x1={H.label + scale(d.reference)}
+                x2={H.label + scale(d.reference)}
+                y1={y + 2}
+                y2={y + H.row - 2}
+              />
+            ) : null}
+            <text className="grafico-valor" x={H.label + Math.max(visible, d.reference != null ? scale(d.reference) : 0) + 6} y={middle} dominantBaseline="central">
+              {d.valueText}
+            </text>
+          </g>
+        );
+      })}
+      {legend ? (
+        <g className="grafico-leyenda" transform={`translate(${H.label}, ${H.top * 2 + rowsHeight + 6})`}>
+          {hasReference && referenceLegend ? (
+            <>
+              <line className="grafico-referencia" x1={0} x2={0} y1={0} y2={16} />
+              <text x={8} y={8} dominantBaseline="central">
+                {referenceLegend}
+              </text>
+            </>
+          ) : null}
+          {hasFlag && flagLegend ? (
+            <g transform={`translate(${hasReference && referenceLegend ? 200 : 0}, 0)`}>
+              <rect className="grafico-barra grafico-barra-marcada" x={0} y={2} width={24} height={12} fill={`url(#${id}-rayado)`} />
+              <text x={30} y={8} dominantBaseline="central">
+                {flagLegend}
+              </text>
+            </g>
+          ) : null}
+        </g>
+      ) : null}
+    </svg>
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Vertical bars (a time series): value axis with a few round ticks, labels under the bars.
+// ---------------------------------------------------------------------------------------------
+
+const V = { width: 720, height: 280, left: 92, right: 8, top: 12, bottom: 44 };
+
+function VerticalBars({ id, summary, data, tickText = String }: BarChartProps) {
+  const plotWidth = V.width - V.left - V.right;
+  const plotHeight = V.height - V.top - V.bottom;
+  const ticks = niceTicks(Math.max(0, ...data.map((d) => d.value)));
+  const max = ticks[ticks.length - 1]!;
+  const y = (v: number) => V.top + plotHeight - (Math.max(0, v) / max) * plotHeight;
+  const slot = plotWidth / Math.max(1, data.length);
+  const barWidth = Math.min(48, slot * 0.62);
+  return (
+    <svg
+      className="grafico-svg grafico-vertical"
+      viewBox={`0 0 ${V.width} ${V.height}`}
+      role="img"
+      aria-labelledby={`${id}-titulo`}
+      focusable="false"
+      preserveAspectRatio="xMinYMin meet"
+    >
+      <title id={`${id}-titulo`}>{summary}</title>
+      {ticks.map((t) => (
+        <g key={t}>
+          <line className={t === 0 ? "grafico-eje" : "grafico-rejilla"} x1={V.left} x2={V.width - V.right} y1={y(t)} y2={y(t)} />
+          <text className="grafico-escala" x={V.left - 8} y={y(t)} textAnchor="end" dominantBaseline="central">
+            {tickText(t)}
+          </text>
+        </g>
+      ))}
+      {data.map((d, i) => {
+        const x = V.left + i * slot + (slot - barWidth) / 2;
+        const top = y(d.value);
+        const height = V.top + plotHeight - top;
+        const lines = d.axisLabel ?? [d.label];
+        return (
+          <g key={d.key}>
+            <rect className="grafico-barra" x={x} y={d.value > 0 ? Math.min(top, V.top + plotHeight - 1.5) : top} width={barWidth} height={d.value > 0 ? Math.max(height, 1.5) : 0} />
+            <text className="grafico-etiqueta" x={x + barWidth / 2} y={V.height - V.bottom + 16} textAnchor="middle">
+              {lines.map((line, n) => (
+                <tspan key={n} x={x + barWidth / 2} dy={n === 0 ? 0 : 15}>
+                  {line}
+                </tspan>
+              ))}
+            </text>
+          </g>
+        );
+      })}
+    </svg>
+  );
+}
+
+function Patterns({ id }: { id: string }) {
+  return (
+    <defs>
+      <pattern id={`${id}-rayado`} className="grafico-rayado" patternUnits="userSpaceOnUse" width={8} height={8} patternTransform="rotate(45)">
+        <rect className="grafico-rayado-fondo" x={0} y={0} width={8} height={8} />
+        <line className="grafico-rayado-linea" x1={0} y1={0} x2={0} y2={8} />
+      </pattern>
+    </defs>
+  );
+}
+
+/** 0 and 3–5 round steps up to at least `max` (1, 2, 2.5 or 5 × 10ⁿ). */
+export function niceTicks(max: number, count = 4): number[] {
+  if (!(max > 0)) return [0, 1];
+  const raw = max / count;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 2.5, 5, 10].map((m) => m * power).find((s) => s >= raw)!;
+  const ticks: number[] = [];
+  for (let t = 0; t < max + step / 2 && ticks.length <= count + 1; t += step) ticks.push(Number(t.toPrecision(12)));
+  if (ticks[ticks.length - 1]! < max) ticks.push(Number((ticks[ticks.length - 1]! + step).toPrecision(12)));
+  return ticks;
+}
+
+function truncate(text: string, max: number) {
+  return text.length > max ? `${text.slice(0, max - 1).trimEnd()}…` : text;
+}

@@ -1,0 +1,314 @@
+import { sql } from "kysely";
+import { asUser, sqlStore } from "~/data/sql.server";
+import { cargarPanel } from "~/panel/cargar.server";
+import type { PanelData } from "~/panel/datos";
+import { addDaysISO, lastMonthKeys, monthKey, monthRange, todayISO } from "~/lib/dates";
+import { compareMoney, sumMoney } from "~/lib/money";
+import { loader } from "~/routes/_index";
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedIfEmpty } from "../../scripts/seed";
+import { createTestApp, ORIGIN, request } from "../support/app";
+
+/**
+ * The panel (`/`) on the demo data: for every role its figures equal aggregates computed here,
+ * as the database owner, from the raw rows with the visibility rules of SPEC §4 written out
+ * plainly; an empleado's panel holds only their own gastos. The approved totals the
+ * administrador's charts read are kept by triggers (interno.gastos_aprobados_totales): they must
+ * still equal the raw sums after every kind of change.
+ */
+let app: Awaited<ReturnType<typeof createTestApp>>;
+const hoy = todayISO();
+
+type Usuario = { id: string; email: string; rol: "administrador" | "aprobador" | "empleado"; departamento_id: string | null; activo: boolean; nombre: string; apellidos: string | null };
+type Gasto = {
+  id: string;
+  folio: string;
+  descripcion: string;
+  solicitante_id: string;
+  aprobador_id: string | null;
+  departamento_id: string;
+  estado: string;
+  importe: string;
+  fecha_gasto: string;
+  creado_en: string;
+  categoria: string;
+  proveedor_id: string | null;
+};
+
+beforeAll(async () => {
+  app = await createTestApp();
+  expect(await seedIfEmpty(app.db, () => {})).toBe(true);
+}, 60_000);
+afterAll(() => app?.close());
+
+// ------------------------------------------------------------------------------------------
+// The expected panel, from raw rows (owner: no row-level security) and plain rules
+// ------------------------------------------------------------------------------------------
+
+async function snapshot() {
+  const usuarios = (await sql<Usuario>`select id, email, rol, departamento_id, activo, nombre, apellidos from usuarios`.execute(app.db)).rows;
+  const departamentos = (await sql<{ id: string; nombre: string; presupuesto_mensual: string | null; responsable_id: string | null; activo: boolean }>`
+    select id, nombre, presupuesto_mensual, responsable_id, activo from departamentos`.execute(app.db)).rows;
+  const proveedores = (await sql<{ id: string; razon_social: string; nombre_comercial: string | null }>`
+    select id, razon_social, nombre_comercial from proveedores`.execute(app.db)).rows;
+  // creado_en as text in UTC with microseconds: compares as the timestamps do.
+  const gastos = (await sql<Gasto>`
+    select id, folio, descripcion, solicitante_id, aprobador_id, departamento_id, estado, importe, fecha_gasto, categoria, proveedor_id,
+           to_char(creado_en at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS.US') as creado_en
+      from gastos`.execute(app.db)).rows;
+  return { usuarios, departamentos, proveedores, gastos };
+}
+type Snapshot = Awaited<ReturnType<typeof snapshot>>;
+
+const ESTADOS = ["borrador", "pendiente", "aprobado", "rechazado", "pagado"];
+const aprobado = (g: Gasto) => g.estado === "aprobado" || g.estado === "pagado";
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const total = (gs: Gasto[]) => ({ cuenta: gs.length, importe: sumMoney(gs.map((g) => g.importe)) });
+
+/** SPEC §4: who may approve (never their own): assigned, responsable of the department, an aprobador of it, or any administrador. */
+function puedeAprobar(u: Usuario, g: Gasto, s: Snapshot) {
+  if (g.solicitante_id === u.id) return false;
+  if (u.rol === "administrador") return true;
+  const aCargo = s.departamentos.filter((d) => d.responsable_id === u.id).map((d) => d.id);
+  return g.aprobador_id === u.id || aCargo.includes(g.departamento_id) || (u.rol === "aprobador" && g.departamento_id === u.departamento_id);
+}
+
+function expected(u: Usuario, s: Snapshot): PanelData {
+  const { from: desdeMes, to: hastaMes } = monthRange(monthKey(hoy));
+  const propios = s.gastos.filter((g) => g.solicitante_id === u.id);
+  const recientes = [...propios].sort((a, b) => cmp(b.fecha_gasto, a.fecha_gasto) || cmp(b.creado_en, a.creado_en) || cmp(a.id, b.id));
+  const base = {
+    rol: u.rol,
+    hoy,
+    mes: { desde: desdeMes, hasta: hastaMes },
+    propios: ESTADOS.map((estado) => ({ estado, ...total(propios.filter((g) => g.estado === estado)) })),
+    este_mes: total(propios.filter((g) => g.fecha_gasto >= desdeMes && g.fecha_gasto <= hastaMes)),
+    ultimos: recientes.slice(0, 5).map((g) => ({ id: g.id, folio: g.folio, fecha_gasto: g.fecha_gasto, descripcion: g.descripcion, importe: g.importe, estado: g.estado })),
+    pendientes: null,
+    presupuestos: null,
+    meses: null,
+    noventa_dias: null,
+    categorias: null,
+    proveedores: null,
+  } as PanelData;
+  if (u.rol === "empleado") return base;
+
+  const nombre = (id: string) => {
+    const x = s.usuarios.find((v) => v.id === id)!;
+    return [x.nombre, x.apellidos].filter(Boolean).join(" ").trim() || null;
+  };
+  const pendientes = s.gastos
+    .filter((g) => g.estado === "pendiente" && puedeAprobar(u, g, s))
+    .sort((a, b) => cmp(a.fecha_gasto, b.fecha_gasto) || cmp(a.creado_en, b.creado_en) || cmp(a.id, b.id));
+  base.pendientes = {
+    ...total(pendientes),
+    mas_antiguos: pendientes.slice(0, 10).map((g) => ({
+      id: g.id,
+      folio: g.folio,
+      fecha_gasto: g.fecha_gasto,
+      descripcion: g.descripcion,
+      importe: g.importe,
+      solicitante_nombre: nombre(g.solicitante_id),
+    })),
+  };
+  if (u.rol !== "administrador") return base;
+
+  const aprobados = s.gastos.filter(aprobado);
+  const delMes = aprobados.filter((g) => g.fecha_gasto >= desdeMes && g.fecha_gasto <= hastaMes);
+  base.presupuestos = s.departamentos
+    .map((d) => {
+      const t = total(delMes.filter((g) => g.departamento_id === d.id));
+      return { d, t };
+    })
+    .filter(({ d, t }) => d.activo || t.cuenta > 0)
+    .sort((a, b) => cmp(a.d.nombre, b.d.nombre) || cmp(a.d.id, b.d.id))
+    .map(({ d, t }) => ({
+      id: d.id,
+      nombre: d.nombre,
+      presupuesto: d.presupuesto_mensual,
+      aprobado: t.importe,
+      cuenta: t.cuenta,
+      excedido: d.presupuesto_mensual !== null && compareMoney(t.importe, d.presupuesto_mensual) > 0,
+    }));
+  base.meses = lastMonthKeys(12, monthKey(hoy)).map((mes) => ({ mes, ...total(aprobados.filter((g) => g.fecha_gasto.startsWith(mes))) }));
+  const desde90 = addDaysISO(hoy, -89);
+  base.noventa_dias = { desde: desde90, hasta: hoy };
+  const ultimos90 = aprobados.filter((g) => g.fecha_gasto >= desde90 && g.fecha_gasto <= hoy);
+  const top = (key: (g: Gasto) => string | null) => {
+    const grupos = new Map<string, Gasto[]>();
+    for (const g of ultimos90) {
+      const k = key(g);
+      if (k !== null) grupos.set(k, [...(grupos.get(k) ?? []), g]);
+    }
+    return [...grupos.entries()]
+      .map(([k, gs]) => ({ k, ...total(gs) }))
+      .sort((a, b) => compareMoney(b.importe, a.importe) || cmp(a.k, b.k))
+      .slice(0, 8);
+  };
+  base.categorias = top((g) => g.categoria).map(({ k, cuenta, importe }) => ({ categoria: k, cuenta, importe }));
+  base.proveedores = top((g) => g.proveedor_id).map(({ k, cuenta, importe }) => {
+    const p = s.proveedores.find((x) => x.id === k)!;
+    return { id: k, nombre: p.nombre_comercial?.trim() || p.razon_social, cuenta, importe };
+  });
+  return base;
+}
+
+// ------------------------------------------------------------------------------------------
+// Helpers
+// ------------------------------------------------------------------------------------------
+
+async function cookieOf(email: string) {
+  const signIn = await app.services.auth.signIn(new Request(ORIGIN), email, DEMO_PASSWORD);
+  if (!signIn.ok) throw new Error(`No se pudo iniciar sesión como ${email}`);
+  return signIn.headers.get("Set-Cookie")!.split(";")[0]!;
+}
+
+async function panelPorLoader(email: string) {
+  const data = await loader({ request: request("/", { cookie: await cookieOf(email) }), context: app.context(), params: {} });
+  return data as unknown as { nombre: string; panel: PanelData };
+}
+
+const usuarioDe = (s: Snapshot, email: string) => s.usuarios.find((u) => u.email === email)!;
+
+// ------------------------------------------------------------------------------------------
+
+describe("el panel de cada rol coincide con los agregados calculados aparte", () => {
+  it.each(Object.entries(DEMO_ACCOUNTS))("%s (cuenta de demostración, por el loader de /)", async (rol, email) => {
+    const s = await snapshot();
+    const u = usuarioDe(s, email);
+    expect(u.rol).toBe(rol);
+    const { panel } = await panelPorLoader(email);
+    expect(panel).toEqual(expected(u, s));
+  });
+
+  it("los datos de demostración dan algo que comprobar en cada sección", async () => {
+    const s = await snapshot();
+    const admin = expected(usuarioDe(s, DEMO_ACCOUNTS.administrador), s);
+    const aprobador = expected(usuarioDe(s, DEMO_ACCOUNTS.aprobador), s);
+    const empleado = expected(usuarioDe(s, DEMO_ACCOUNTS.empleado), s);
+    expect(empleado.ultimos).toHaveLength(5);
+    expect(empleado.propios.filter((e) => e.cuenta > 0).length).toBeGreaterThanOrEqual(3);
+    expect(aprobador.pendientes!.cuenta).toBeGreaterThan(0);
+    expect(admin.pendientes!.cuenta).toBeGreaterThan(aprobador.pendientes!.cuenta);
+    expect(admin.presupuestos!.some((d) => d.cuenta > 0)).toBe(true);
+    expect(admin.meses!.filter((m) => m.cuenta > 0).length).toBeGreaterThanOrEqual(10);
+    expect(admin.categorias!).toHaveLength(8);
+    expect(admin.proveedores!).toHaveLength(8);
+  });
+
+  it("para cada usuario activo de los datos de demostración (todos los roles, responsables de departamento)", async () => {
+    const s = await snapshot();
+    const activos = s.usuarios.filter((u) => u.activo);
+    expect(activos.length).toBeGreaterThan(20);
+    for (const u of activos) {
+      const panel = await cargarPanel(sqlStore(app.db, u.id), hoy);
+      expect(panel, u.email).toEqual(expected(u, s));
+    }
+  });
+});
+
+describe("un empleado solo ve lo suyo", () => {
+  it("todo gasto e importe de su panel es suyo; las secciones de otros roles, vacías", async () => {
+    const s = await snapshot();
+    const u = usuarioDe(s, DEMO_ACCOUNTS.empleado);
+    const { panel } = await panelPorLoader(DEMO_ACCOUNTS.empleado);
+    expect(panel.rol).toBe("empleado");
+    for (const k of ["pendientes", "presupuestos", "meses", "noventa_dias", "categorias", "proveedores"] as const) expect(panel[k]).toBeNull();
+    const propios = s.gastos.filter((g) => g.solicitante_id === u.id);
+    for (const g of panel.ultimos) expect(propios.map((p) => p.id)).toContain(g.id);
+    expect(sumMoney(panel.propios.map((e) => e.importe))).toBe(sumMoney(propios.map((g) => g.importe)));
+    // No other person's folio appears anywhere in what the page receives.
+    const folios = new Set(propios.map((g) => g.folio));
+    const enPanel = JSON.stringify(panel).match(/GAS-\d{4}-\d{5,}/g) ?? [];
+    expect(enPanel.length).toBeGreaterThan(0);
+    for (const folio of enPanel) expect(folios.has(folio), folio).toBe(true);
+  });
+
+  it("ni llamando a la base de datos directamente: los totales aprobados son solo de administradores", async () => {
+    const s = await snapshot();
+    for (const email of [DEMO_ACCOUNTS.empleado, DEMO_ACCOUNTS.aprobador]) {
+      const u = usuarioDe(s, email);
+      const filas = await asUser(app.db, u.id, async (trx) => (await sql`select count(*)::int as n from interno.gastos_aprobados_totales`.execute(trx)).rows);
+      expect(filas).toEqual([{ n: 0 }]);
+      await expect(
+        asUser(app.db, u.id, (trx) => sql`select interno.gastos_aprobados_aplicar(array[current_date], array[gen_random_uuid()], array['otros'], array[null::uuid], array[1000000::numeric], array[1])`.execute(trx)),
+      ).rejects.toThrow(/permission denied|permiso/i);
+      await expect(asUser(app.db, u.id, (trx) => sql`select interno.gastos_aprobados_recalcular()`.execute(trx))).rejects.toThrow(/permission denied|permiso/i);
+    }
+    const admin = usuarioDe(s, DEMO_ACCOUNTS.administrador);
+    const n = await asUser(app.db, admin.id, async (trx) => (await sql<{ n: number }>`select count(*)::int as n from interno.gastos_aprobados_totales`.execute(trx)).rows[0]!.n);
+    expect(n).toBeGreaterThan(0);
+  });
+
+  it("un usuario desactivado no obtiene el panel", async () => {
+    const s = await snapshot();
+    const u = s.usuarios.find((x) => x.rol === "empleado" && x.activo && x.email !== DEMO_ACCOUNTS.empleado)!;
+    await app.db.updateTable("usuarios").set({ activo: false }).where("id", "=", u.id).execute();
+    try {
+      await expect(cargarPanel(sqlStore(app.db, u.id), hoy)).rejects.toThrow(/no está activo/);
+    } finally {
+      await app.db.updateTable("usuarios").set({ activo: true }).where("id", "=", u.id).execute();
+    }
+  });
+});
+
+describe("los totales aprobados siguen a los gastos", () => {
+  async function totales() {
+    return (await sql<{ tipo: string; fecha: string; clave: string; cuenta: number; importe: string }>`
+      select tipo, fecha, clave, cuenta, importe::text from interno.gastos_aprobados_totales where cuenta <> 0 order by 1, 2, 3`.execute(app.db)).rows;
+  }
+  async function recalculados() {
+    await sql`select interno.gastos_aprobados_recalcular()`.execute(app.db);
+    return totales();
+  }
+  async function adminCoincide() {
+    const s = await snapshot();
+    const admin = usuarioDe(s, DEMO_ACCOUNTS.administrador);
+    expect(await cargarPanel(sqlStore(app.db, admin.id), hoy)).toEqual(expected(admin, s));
+  }
+
+  it("al aprobar, pagar, revertir, rechazar y con cambios del propietario (importe, fecha, departamento, categoría, proveedor, borrado, alta)", async () => {
+    const s = await snapshot();
+    const admin = usuarioDe(s, DEMO_ACCOUNTS.administrador);
+    const pendientes = s.gastos.filter((g) => g.estado === "pendiente" && g.solicitante_id !== admin.id && g.fecha_gasto >= addDaysISO(hoy, -20));
+    expect(pendientes.length).toBeGreaterThanOrEqual(3);
+    const [a, b, c] = pendientes;
+    const store = sqlStore(app.db, admin.id);
+    const version = async (id: string) => Number((await app.db.selectFrom("gastos").select("version").where("id", "=", id).executeTakeFirstOrThrow()).version);
+
+    // Through the workflow, as the administrador (row-level security, SECURITY DEFINER functions).
+    await store.rpc("aprobar_gasto", { p_id: a!.id, p_version: await version(a!.id) });
+    await store.rpc("aprobar_gasto", { p_id: b!.id, p_version: await version(b!.id) });
+    await store.rpc("rechazar_gasto", { p_id: c!.id, p_version: await version(c!.id), p_motivo: "Sin ticket" });
+    await store.rpc("pagar_gasto", { p_id: a!.id, p_version: await version(a!.id), p_fecha_pago: hoy, p_referencia: "TRF-1" });
+    await store.rpc("revertir_gasto", { p_id: b!.id, p_version: await version(b!.id), p_motivo: "Importe mal" });
+    await adminCoincide();
+
+    // As the owner, on approved/paid rows: every column the totals group by, a delete and a bulk insert.
+    const otro = s.departamentos.find((d) => d.id !== a!.departamento_id)!;
+    const proveedor = s.proveedores.find((p) => p.id !== a!.proveedor_id)!;
+    await sql`update gastos set importe = importe + 10.05, fecha_gasto = fecha_gasto - 40, departamento_id = ${otro.id},
+                 categoria = 'formacion', proveedor_id = ${proveedor.id} where id = ${a!.id}`.execute(app.db);
+    const pagados = s.gastos.filter((g) => g.estado === "pagado").slice(0, 50).map((g) => g.id);
+    await sql`update gastos set proveedor_id = null where id = any(${pagados}::uuid[])`.execute(app.db);
+    const victima = s.gastos.find((g) => g.estado === "aprobado")!;
+    await sql`delete from gastos where id = ${victima.id}`.execute(app.db);
+    await sql`insert into gastos (descripcion, fecha_gasto, categoria, importe, metodo_pago, solicitante_id, departamento_id, sucursal_id,
+                                  estado, aprobado_por_id, fecha_aprobacion, fecha_pago, referencia_pago, proveedor_id)
+              select 'Carga ' || n, ${hoy}::date - (n % 80), 'comidas', 12.34 * n, 'efectivo', g.solicitante_id, g.departamento_id, g.sucursal_id,
+                     'pagado', ${admin.id}, now(), ${hoy}::date, 'REF-' || n, g.proveedor_id
+                from generate_series(1, 200) n, (select * from gastos where proveedor_id is not null limit 1) g`.execute(app.db);
+    await adminCoincide();
+
+    // The trigger-kept totals are exactly what a rebuild from gastos gives.
+    const antes = await totales();
+    expect(await recalculados()).toEqual(antes);
+  });
+
+  it("una carga masiva como la de scripts/seed.ts (disparadores de alta desactivados) deja los totales al día", async () => {
+    const { addGastos } = await import("../../scripts/seed");
+    await addGastos(app.db, 2000);
+    const antes = await totales();
+    expect(await recalculados()).toEqual(antes);
+    await adminCoincide();
+  });
+});
