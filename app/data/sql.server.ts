@@ -58,9 +58,10 @@ export function sqlStore(db: DB, userId: string): Store {
   }
 
   return {
-    async list<T>(source: string, query: ListQuery): Promise<ListResult<T>> {
+    async list<T>(source: string, listQuery: ListQuery): Promise<ListResult<T>> {
       return run(async (trx) => {
         const from = identifier(source);
+        const query = await withSearchIds(trx, listQuery);
         const filtered = () => applyWhere(trx.selectFrom(from), query);
         let rowsQuery = filtered().selectAll().limit(query.limit).offset(query.offset);
         for (const o of query.order ?? []) rowsQuery = rowsQuery.orderBy(identifier(o.column), o.ascending ? "asc" : "desc");
@@ -71,8 +72,8 @@ export function sqlStore(db: DB, userId: string): Store {
         let total = rows.length + query.offset;
         const needAggregate = (query.sum?.length ?? 0) > 0 || rows.length === query.limit || query.offset > 0;
         if (query.count === "estimated" && needAggregate) {
-          const estimate = await estimateTotal(trx, filtered());
-          if (estimate !== null) return { rows, total: Math.max(estimate, total), estimated: true, sums };
+          const estimate = await estimateTotal(trx, filtered(), query.sum ?? []);
+          return estimate.estimated ? { rows, total: Math.max(estimate.total, total), estimated: true, sums } : { rows, total: estimate.total, estimated: false, sums: estimate.sums };
         }
         if (query.count !== "none" && needAggregate) {
           let agg = filtered().select(sql<number>`count(*)::int`.as("total"));
@@ -124,7 +125,7 @@ export function sqlStore(db: DB, userId: string): Store {
     async stream<T>(source: string, query: ListQuery, onPage: (rows: T[]) => Promise<void>): Promise<void> {
       // A cursor in one transaction as the user: each FETCH continues where the last stopped.
       await run(async (trx) => {
-        let q = applyWhere(trx.selectFrom(identifier(source)), query).selectAll();
+        let q = applyWhere(trx.selectFrom(identifier(source)), await withSearchIds(trx, query)).selectAll();
         for (const o of query.order ?? []) q = q.orderBy(identifier(o.column), o.ascending ? "asc" : "desc");
         const compiled = q.orderBy("id").compile();
         await trx.executeQuery(CompiledQuery.raw(`declare exportacion no scroll cursor for ${compiled.sql}`, [...compiled.parameters]));
@@ -153,25 +154,43 @@ export function sqlStore(db: DB, userId: string): Store {
 }
 
 /**
- * `count: "estimated"`: the planner's row estimate for the filter (EXPLAIN, nothing is read).
- * When it is above EXACT_COUNT_LIMIT, a count capped at EXACT_COUNT_LIMIT + 1 rows checks it
- * (cheap: it stops there); if there really are more, the estimate (at least the cap) is the
- * answer. Null means "count exactly": few matches, whatever the planner guessed.
+ * `count: "estimated"`: first a count capped at EXACT_COUNT_LIMIT + 1 rows (it stops there),
+ * summing `sum` on the way: up to the limit, that is the exact count and the exact sums. Past
+ * it, the planner's row estimate for the filter (EXPLAIN, nothing more is read) is the answer,
+ * at least the cap, without sums. (Capping first means a planner that underestimates never
+ * leads to an unbounded count.)
  */
-async function estimateTotal(trx: Transaction<any>, filtered: { select: (...args: any[]) => any }): Promise<number | null> {
-  const probe = filtered.select(sql<number>`1`.as("uno"));
-  const compiled = probe.compile();
+async function estimateTotal(
+  trx: Transaction<any>,
+  filtered: { select: (...args: any[]) => any },
+  sum: string[],
+): Promise<{ estimated: boolean; total: number; sums: Record<string, string> }> {
+  let capped = filtered.select(sql<number>`1`.as("uno"));
+  for (const column of sum) capped = capped.select(sql.ref(identifier(column)).as(`c_${column}`));
+  let agg = trx.selectFrom(capped.limit(EXACT_COUNT_LIMIT + 1).as("t")).select(sql<number>`count(*)::int`.as("n"));
+  for (const column of sum) agg = agg.select(sql<string>`coalesce(sum(${sql.ref(`t.c_${column}`)}), 0)::text`.as(`sum_${column}`));
+  const result = (await agg.executeTakeFirstOrThrow()) as Row;
+  const n = Number(result.n);
+  if (n <= EXACT_COUNT_LIMIT) return { estimated: false, total: n, sums: Object.fromEntries(sum.map((c) => [c, String(result[`sum_${c}`])])) };
+  const compiled = filtered.select(sql<number>`1`.as("uno")).compile();
   const explained = await trx.executeQuery<{ "QUERY PLAN": unknown }>(CompiledQuery.raw(`explain (format json) ${compiled.sql}`, [...compiled.parameters]));
   const json = explained.rows[0]?.["QUERY PLAN"];
   const parsed = (typeof json === "string" ? JSON.parse(json) : json) as { Plan?: { "Plan Rows"?: number } }[];
   const plan = Number(parsed?.[0]?.Plan?.["Plan Rows"] ?? 0);
-  if (plan <= EXACT_COUNT_LIMIT) return null;
-  const capped = (await trx
-    .selectFrom(probe.limit(EXACT_COUNT_LIMIT + 1).as("t"))
-    .select(sql<number>`count(*)::int`.as("n"))
-    .executeTakeFirstOrThrow()) as { n: number };
-  if (Number(capped.n) <= EXACT_COUNT_LIMIT) return null;
-  return Math.max(Math.round(plan), EXACT_COUNT_LIMIT + 1);
+  return { estimated: true, total: Math.max(Math.round(plan), EXACT_COUNT_LIMIT + 1), sums: {} };
+}
+
+/**
+ * `search.fn` (ListQuery): the function's ids, read once per request, become an `id in (…)`
+ * filter (one array parameter), so the row query and the count both use the primary key and the
+ * planner knows how many there are.
+ */
+async function withSearchIds(trx: Transaction<any>, query: ListQuery): Promise<ListQuery> {
+  const term = query.search?.term.trim();
+  if (!term || !query.search?.fn) return query;
+  const { rows } = await sql<{ ids: string[] | null }>`select ${sql.raw(`public.${identifier(query.search.fn)}`)}(${term}) as ids`.execute(trx);
+  const ids = rows[0]?.ids ?? [];
+  return { ...query, search: undefined, filters: [...(query.filters ?? []), { column: "id", op: "in", value: ids }] };
 }
 
 /** Rows per FETCH of `stream`. */
@@ -220,7 +239,8 @@ function applyFilter<Q extends { where: (...args: any[]) => Q }>(q: Q, { column,
     case "lte":
       return q.where(col, "<=", value);
     case "in":
-      return (value as unknown[]).length ? q.where(col, "in", value) : q.where(sql`false`);
+      // One array parameter, however many values (a search can match tens of thousands of ids).
+      return (value as unknown[]).length ? q.where(sql<boolean>`${sql.ref(col)} = any(${value})`) : q.where(sql`false`);
     case "is_null":
       return q.where(col, "is", null);
     case "not_null":

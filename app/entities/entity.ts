@@ -61,6 +61,8 @@ export type Entity = {
   search: readonly string[];
   /** Related tables also searched by `q` (e.g. a gasto's proveedor by its names). */
   searchRefs?: readonly SearchRef[];
+  /** A database function doing the same search through indexes (see ListQuery.search.fn). */
+  searchFunction?: string;
   filters: readonly ListFilter[];
   /** One-click views offered above the filters (`?vista=`). */
   vistas?: readonly ListView[];

@@ -34,6 +34,15 @@ export const CAMPOS_NO_ADMIN = [
   "notas",
 ] as const;
 
+/**
+ * Sorting by a related record's name (not a column of gastos) reads and sorts the whole filter:
+ * offered only while the filter is counted exactly (EXACT_COUNT_LIMIT gastos or fewer). ADR 0006.
+ */
+export const ORDEN_SOLO_FILTRADO = ["proveedor_nombre", "solicitante_nombre", "departamento_nombre"] as const;
+
+/** Shorter search terms cannot use the trigram indexes: they are not searched (ADR 0006). */
+export const BUSQUEDA_MINIMA = 3;
+
 export const gastos: Entity = {
   table: "gastos",
   view: "gastos_vista",
@@ -71,6 +80,8 @@ export const gastos: Entity = {
   search: ["folio", "descripcion", "numero_factura"],
   // The supplier's names live in proveedores: searched there (indexed), then matched by id.
   searchRefs: [{ column: "proveedor_id", table: "proveedores", columns: ["razon_social", "nombre_comercial"] }],
+  // The same search through the trigram indexes (under RLS a plain ILIKE uses none): migration 20261122000010.
+  searchFunction: "buscar_gastos",
   filters: [
     { name: "estado", label: "Estado", kind: "select", column: "estado", options: ESTADOS_GASTO },
     { name: "categoria", label: "Categoría", kind: "select", column: "categoria", options: CATEGORIAS_GASTO },

@@ -1,11 +1,12 @@
 import { json, redirect, type AppLoadContext } from "@remix-run/node";
 import { requireUser, type Signed } from "~/auth/session.server";
-import { UUID, type Row, type Store } from "~/data/store";
+import { EXACT_COUNT_LIMIT, UUID, type Row, type Store } from "~/data/store";
 import { csvResponse, formats, getOr404, loadHistory, loadOptions, notFound, optionSearches, permissions, type Options } from "~/entities/crud.server";
-import { CAMPOS_NO_ADMIN, gastos } from "~/entities/gastos";
+import { BUSQUEDA_MINIMA, CAMPOS_NO_ADMIN, gastos, ORDEN_SOLO_FILTRADO } from "~/entities/gastos";
 import { todayISO } from "~/lib/dates";
-import { parseListState, toListQuery, viewFilters } from "~/lib/list-query";
+import { parseListState } from "~/lib/list-query";
 import { apruebaEnBloque, esSuyo, transicionesDisponibles, type GastoClave } from "./reglas";
+import { consultaGastos } from "./consulta.server";
 import { actor, contarMasivo, departamentosACargo, MASIVO_MAXIMO } from "./workflow.server";
 
 type Args = { request: Request; context: AppLoadContext };
@@ -19,8 +20,8 @@ export async function gastosLoader({ request, context }: Args) {
   const signed = await requireUser(request, context);
   const { user, store } = signed;
   const url = new URL(request.url);
-  const state = parseListState(gastos, url.searchParams);
-  const query = toListQuery(gastos, state, viewFilters(gastos, state, user));
+  let state = parseListState(gastos, url.searchParams);
+  let query = consultaGastos(state, user);
   if (url.searchParams.get("formato") === "csv") {
     // A page request cannot be answered with a file: the CSV is the resource route /gastos/exportar.
     if (url.pathname === gastos.path) throw redirect(`${gastos.path}/exportar${url.search}`);
@@ -30,6 +31,18 @@ export async function gastosLoader({ request, context }: Args) {
   const gastoId = url.searchParams.get("gasto");
   if (gastoId !== null && !UUID.test(gastoId)) notFound("El gasto no existe o no tiene acceso a él.");
   const masivoAccion = url.searchParams.get("masivo");
+
+  // Sorting by a related name only on a filter counted exactly; else by date, and say why.
+  let avisoOrden: string | null = null;
+  if ((ORDEN_SOLO_FILTRADO as readonly string[]).includes(state.orden)) {
+    const probe = await store.list(gastos.view, { ...query, limit: 0, offset: 0, count: "estimated" });
+    if (probe.estimated) {
+      const columna = gastos.columns.find((c) => c.name === state.orden)?.label.toLowerCase();
+      avisoOrden = `Para ordenar por ${columna}, filtre hasta ${EXACT_COUNT_LIMIT.toLocaleString("es-ES")} gastos o menos; mientras, se ordenan por fecha.`;
+      state = { ...state, orden: gastos.defaultOrder.column, dir: "desc" };
+      query = consultaGastos(state, user);
+    }
+  }
 
   const [result, aCargo, record] = await Promise.all([
     // Count and sum over the whole filter; a huge filter gets an estimate and no sum (ADR 0006).
@@ -49,6 +62,8 @@ export async function gastosLoader({ request, context }: Args) {
   const admin = user.rol === "administrador";
   return json({
     state,
+    avisoOrden,
+    busquedaCorta: state.q.length > 0 && state.q.length < BUSQUEDA_MINIMA,
     result,
     options,
     // The create form offers active suppliers only (the database refuses inactive ones too).

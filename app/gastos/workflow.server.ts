@@ -1,11 +1,12 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type AppLoadContext } from "@remix-run/node";
 import type { Signed } from "~/auth/session.server";
-import { Conflict, Forbidden, Invalid, NotFound, UUID, type Filter, type Row, type Store } from "~/data/store";
+import { Conflict, Forbidden, Invalid, NotFound, UUID, type Row, type Store } from "~/data/store";
 import { forbidden, getOr404, notFound, redirectWithFlash } from "~/entities/crud.server";
 import { formSchema } from "~/entities/fields";
 import { gastos } from "~/entities/gastos";
-import { parseListState, toListQuery, viewFilters } from "~/lib/list-query";
+import { parseListState } from "~/lib/list-query";
+import { consultaGastos } from "./consulta.server";
 import { CAMPOS_TRANSICION } from "./campos";
 import { apruebaEnBloque, puedeActuar, TRANSICIONES, type Actor, type GastoClave, type Transicion } from "./reglas";
 
@@ -166,15 +167,15 @@ export async function seleccion(intent: "aprobar_seleccion" | "rechazar_seleccio
   return redirectWithFlash(context, request, volver, r.message, r.kind, undefined, r.detalles);
 }
 
-/** The filters «aplicar a todos los que coinciden» works on: the list's, limited to what this person can approve now. */
-export function filtrosMasivos(url: URL, signed: Signed): { query: ReturnType<typeof toListQuery>; extra: Filter[] } {
+/** The query «aplicar a todos los que coinciden» works on: the list's, limited to what this person can approve now. */
+export function filtrosMasivos(url: URL, signed: Signed) {
   const state = parseListState(gastos, url.searchParams);
-  const extra: Filter[] = [
-    ...viewFilters(gastos, state, signed.user),
-    { column: "estado", op: "eq", value: "pendiente" },
-    { column: "solicitante_id", op: "neq", value: signed.user.id },
-  ];
-  return { query: toListQuery(gastos, state, extra), extra };
+  return {
+    query: consultaGastos(state, signed.user, [
+      { column: "estado", op: "eq", value: "pendiente" },
+      { column: "solicitante_id", op: "neq", value: signed.user.id },
+    ]),
+  };
 }
 
 /** How many pending gastos the confirm step would act on (exact up to the store's limit). */

@@ -56,7 +56,12 @@ export function toListQuery(entity: Entity, state: ListState, extra: Filter[] = 
   return {
     filters,
     search: state.q
-      ? { columns: [...entity.search], term: state.q, ...(entity.searchRefs?.length ? { refs: entity.searchRefs.map((r) => ({ ...r, columns: [...r.columns] })) } : {}) }
+      ? {
+          columns: [...entity.search],
+          term: state.q,
+          ...(entity.searchRefs?.length ? { refs: entity.searchRefs.map((r) => ({ ...r, columns: [...r.columns] })) } : {}),
+          ...(entity.searchFunction ? { fn: entity.searchFunction } : {}),
+        }
       : undefined,
     order: [{ column: state.orden, ascending: state.dir === "asc" }],
     limit: state.porPagina,

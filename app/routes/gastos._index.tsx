@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import type { Options } from "~/entities/crud.server";
-import { gastos } from "~/entities/gastos";
+import { BUSQUEDA_MINIMA, gastos, ORDEN_SOLO_FILTRADO } from "~/entities/gastos";
 import { gastosAction } from "~/gastos/acciones.server";
 import { BULK_FORM_ID, BulkActions, ConfirmMasivo, useBulkData } from "~/gastos/BulkActions";
 import { gastosLoader } from "~/gastos/lista.server";
@@ -24,6 +24,8 @@ export const action = (args: ActionFunctionArgs) => gastosAction(args);
 type Row = Record<string, unknown> & { id: string; version: number };
 type Data = {
   state: ListState;
+  avisoOrden: string | null;
+  busquedaCorta: boolean;
   result: { rows: Row[]; total: number; estimated: boolean; sums: Record<string, string> };
   options: Options;
   formOptions: Options;
@@ -48,6 +50,8 @@ export default function Gastos() {
   const resumen = resumenDe(result, formats);
   const seleccionable = (row: Row) => row.estado === "pendiente" && row.solicitante_id !== user.id;
   const pendientes = data.enBloque && result.rows.some(seleccionable);
+  // Over a filter too big to count, related names are not offered for sorting (ADR 0006).
+  const entity = result.estimated ? { ...gastos, columns: gastos.columns.map((c) => ((ORDEN_SOLO_FILTRADO as readonly string[]).includes(c.name) ? { ...c, sortable: false } : c)) } : gastos;
   return (
     <>
       <div className="titulo-pagina">
@@ -60,6 +64,16 @@ export default function Gastos() {
       </div>
       <ListViews entity={gastos} state={state} rol={user.rol} todos={user.rol === "administrador" ? "Todos" : user.rol === "aprobador" ? "Todos los que puedo ver" : undefined} />
       <FilterForm entity={gastos} state={state} options={options} />
+      {data.busquedaCorta ? (
+        <p className="aviso aviso-aviso" role="status">
+          Escriba al menos {BUSQUEDA_MINIMA} letras o cifras para buscar; la lista no está filtrada por «{state.q}».
+        </p>
+      ) : null}
+      {data.avisoOrden ? (
+        <p className="aviso aviso-aviso" role="status">
+          {data.avisoOrden}
+        </p>
+      ) : null}
       {masivo ? <ConfirmMasivo masivo={masivo} cancelar={lista} locale={formats.locale} /> : null}
       <div className={panel ? "gastos-con-panel" : "gastos-sin-panel"}>
         <div className="gastos-lista">
@@ -80,7 +94,7 @@ export default function Gastos() {
             <>
               <div id="tabla-gastos">
                 <DataTable
-                  entity={gastos}
+                  entity={entity}
                   rows={result.rows}
                   state={state}
                   formats={formats}

@@ -47,6 +47,15 @@ describe("cuenta estimada y suma a escala", () => {
     expect(result.rows).toHaveLength(25);
   });
 
+  it("ordenar por un nombre relacionado solo con un filtro contable: si no, por fecha y lo dice", async () => {
+    const grande = await list("?orden=solicitante_nombre&dir=asc", admin.cookie);
+    expect(grande.state.orden).toBe("fecha_gasto");
+    expect(grande.avisoOrden).toMatch(/Para ordenar por solicitante, filtre hasta 10\.000 gastos/);
+    const pequeno = await list("?categoria=formacion&orden=solicitante_nombre&dir=asc", admin.cookie);
+    expect(pequeno.state.orden).toBe("solicitante_nombre");
+    expect(pequeno.avisoOrden).toBeNull();
+  });
+
   it("un filtro que deja pocas: cuenta y suma exactas", async () => {
     const { result } = await list("?categoria=formacion", admin.cookie);
     expect(result).toMatchObject({ total: 3, estimated: false, sums: { importe: "300.30" } });

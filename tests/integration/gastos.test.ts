@@ -246,6 +246,21 @@ describe("lista: visibilidad por rol (RLS a través del loader)", () => {
     expect((await list("?vista=pendientes", aprobador.cookie)).result.rows.map((g: any) => g.id)).toContain(ids.empleado);
     expect((await list("?vista=pendientes", empleado.cookie)).result.rows).toHaveLength(0);
   });
+  it("la función de búsqueda indexada (buscar_gastos) solo devuelve ids de gastos que quien la llama ve", async () => {
+    const ids = async (u: U) => new Set(await sqlStore(app.db, u.id).rpc<string[]>("buscar_gastos", { p_termino: "visibilidad" }));
+    expect(await ids(empleado)).toEqual(new Set([ids0().empleado]));
+    expect(await ids(aprobador)).toEqual(new Set([ids0().empleado, ids0().aprobador]));
+    expect((await ids(admin)).size).toBe(4);
+  });
+  const ids0 = () => ids;
+
+  it("una búsqueda de menos de 3 caracteres no filtra y lo dice", async () => {
+    const corta = await list("?q=Vi", admin.cookie);
+    expect(corta.busquedaCorta).toBe(true);
+    expect(corta.state.q).toBe("Vi");
+    expect(corta.result.total).toBe((await list("", admin.cookie)).result.total);
+  });
+
   it("«Mis gastos»: solo los del solicitante, también para un administrador", async () => {
     const data = await list("?vista=mios&q=Visibilidad", admin.cookie);
     expect(data.result.rows.map((g: any) => g.id)).toEqual([ids.admin]);
