@@ -308,7 +308,7 @@ begin
            'cuenta', coalesce(t.cuenta, 0),
            'importe', coalesce(t.importe, 0.00)::text) order by m.mes)
     into v_seccion
-    from generate_series(v_inicio_12, v_mes, interval '1 month') as m (mes)
+    from (select (v_inicio_12 + make_interval(months => n))::date as mes from generate_series(0, 11) as n) m
     left join (
       select t.fecha, sum(t.cuenta) as cuenta, sum(t.importe) as importe
         from interno.gastos_aprobados_totales t
