@@ -65,7 +65,7 @@ export function sqlStore(db: DB, userId: string): Store {
         const filtered = () => applyWhere(trx.selectFrom(from), query);
         let rowsQuery = filtered().selectAll().limit(query.limit).offset(query.offset);
         for (const o of query.order ?? []) rowsQuery = rowsQuery.orderBy(identifier(o.column), o.ascending ? "asc" : "desc");
-        rowsQuery = rowsQuery.orderBy("id");
+        rowsQuery = rowsQuery.orderBy("id", tieBreak(query));
         const rows = (await rowsQuery.execute()) as T[];
 
         const sums: Record<string, string> = {};
@@ -127,7 +127,7 @@ export function sqlStore(db: DB, userId: string): Store {
       await run(async (trx) => {
         let q = applyWhere(trx.selectFrom(identifier(source)), await withSearchIds(trx, query)).selectAll();
         for (const o of query.order ?? []) q = q.orderBy(identifier(o.column), o.ascending ? "asc" : "desc");
-        const compiled = q.orderBy("id").compile();
+        const compiled = q.orderBy("id", tieBreak(query)).compile();
         await trx.executeQuery(CompiledQuery.raw(`declare exportacion no scroll cursor for ${compiled.sql}`, [...compiled.parameters]));
         for (;;) {
           const { rows } = await sql<T>`fetch forward ${sql.raw(String(STREAM_PAGE))} from exportacion`.execute(trx);
@@ -191,6 +191,14 @@ async function withSearchIds(trx: Transaction<any>, query: ListQuery): Promise<L
   const { rows } = await sql<{ ids: string[] | null }>`select ${sql.raw(`public.${identifier(query.search.fn)}`)}(${term}) as ids`.execute(trx);
   const ids = rows[0]?.ids ?? [];
   return { ...query, search: undefined, filters: [...(query.filters ?? []), { column: "id", op: "in", value: ids }] };
+}
+
+/**
+ * The last sort key, for a stable order: `id`, in the direction of the first key, so one index
+ * on (column, id) serves both directions (backwards for descending).
+ */
+function tieBreak(query: ListQuery): "asc" | "desc" {
+  return query.order?.[0]?.ascending === false ? "desc" : "asc";
 }
 
 /** Rows per FETCH of `stream`. */

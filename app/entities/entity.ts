@@ -42,7 +42,9 @@ export type ListFilter =
   | { name: string; label: string; kind: "ref"; column: string; table: string }
   /** `contains`: case-insensitive substring (e.g. «mad» finds Madrid); default exact match. */
   | { name: string; label: string; kind: "text"; column: string; match?: "exact" | "contains" }
-  | { name: string; label: string; kind: "date_from" | "date_to" | "money_min" | "money_max"; column: string };
+  | { name: string; label: string; kind: "date_from" | "date_to"; column: string }
+  /** `centimos`: the column holds the amount in integer cents (an indexable copy); the typed amount is converted. */
+  | { name: string; label: string; kind: "money_min" | "money_max"; column: string; centimos?: boolean };
 
 export type Entity = {
   table: string;

@@ -91,8 +91,9 @@ export const gastos: Entity = {
     { name: "solicitante", label: "Solicitante", kind: "ref", column: "solicitante_id", table: "usuarios" },
     { name: "desde", label: "Fecha desde", kind: "date_from", column: "fecha_gasto" },
     { name: "hasta", label: "Fecha hasta", kind: "date_to", column: "fecha_gasto" },
-    { name: "importe_min", label: "Importe mínimo", kind: "money_min", column: "importe" },
-    { name: "importe_max", label: "Importe máximo", kind: "money_max", column: "importe" },
+    // In cents: an indexable copy of importe under RLS (migration 20261122000011).
+    { name: "importe_min", label: "Importe mínimo", kind: "money_min", column: "importe_centimos", centimos: true },
+    { name: "importe_max", label: "Importe máximo", kind: "money_max", column: "importe_centimos", centimos: true },
   ],
   vistas: [
     { name: "mios", label: "Mis gastos", filters: (user) => [{ column: "solicitante_id", op: "eq", value: user.id }] },

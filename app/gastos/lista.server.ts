@@ -98,7 +98,11 @@ async function activos(store: Store) {
 async function panelDe(signed: Signed, record: Row & GastoClave, aCargo: string[], url: URL) {
   const { user, store } = signed;
   const id = String(record.id);
-  const history = await loadHistory(store, gastos.table, id);
+  // importe_centimos is an indexable copy of importe (migration 20261122000011), not a change to show.
+  const history = (await loadHistory(store, gastos.table, id)).map((h) => {
+    const { importe_centimos: _copia, ...cambios } = (h.cambios ?? {}) as Record<string, unknown>;
+    return { ...h, cambios };
+  });
   const suyo = esSuyo(actor(user), record);
   const borrador = record.estado === "borrador";
   return {

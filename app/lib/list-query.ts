@@ -2,7 +2,7 @@ import type { Filter, ListQuery } from "~/data/store";
 import type { Rol } from "~/auth/permissions";
 import type { Entity, ListFilter } from "~/entities/entity";
 import { parseDateInput } from "./dates";
-import { parseMoney } from "./money";
+import { parseMoney, toCents } from "./money";
 
 /**
  * The URL is the list's state: `q`, `orden`, `dir`, `pagina`, `por_pagina` and the entity's
@@ -89,8 +89,11 @@ function filterValue(filter: ListFilter, raw: string): unknown {
     case "date_to":
       return parseDateInput(raw) ?? undefined;
     case "money_min":
-    case "money_max":
-      return parseMoney(raw) ?? undefined;
+    case "money_max": {
+      const amount = parseMoney(raw);
+      if (amount === null) return undefined;
+      return filter.centimos ? toCents(amount).toString() : amount;
+    }
   }
 }
 
