@@ -1,0 +1,106 @@
+import { test as base, type Page } from "@playwright/test";
+import { as, createForm, expect, expectNoAxeViolations, openDepartamento, type Role } from "./support";
+
+/**
+ * Every screen, as the person who sees it: axe finds no violations, the page is in Spanish, has
+ * exactly one <h1>, and its title is «… — Oficina» (SPEC §5 Layout).
+ */
+async function expectAccessiblePage(page: Page) {
+  await expect(page.getByRole("heading", { level: 1 })).toHaveCount(1);
+  expect(await page.content()).toMatch(/^<!DOCTYPE html><html lang="es"[ >]/i);
+  await expect(page).toHaveTitle(/^\S.* — Oficina$/);
+  await expect(page.getByRole("link", { name: "Saltar al contenido" })).toHaveAttribute("href", "#contenido");
+  await expect(page.getByRole("main")).toHaveCount(1);
+  await expectNoAxeViolations(page);
+}
+
+type Screen = { name: string; role?: Role; open: (page: Page) => Promise<unknown> };
+
+/** Opens a list and, from its first row, the first record. */
+const firstRecord = (path: string) => async (page: Page) => {
+  await page.goto(path);
+  await page.getByRole("table").getByRole("row").nth(1).getByRole("link").first().click();
+  await expect(page).not.toHaveURL(new RegExp(`${path}$`));
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+};
+
+const screens: Screen[] = [
+  { name: "/login", open: (p) => p.goto("/login") },
+  {
+    name: "/login con errores",
+    open: async (p) => {
+      await p.goto("/login");
+      await p.getByRole("region", { name: "Crear cuenta" }).getByRole("button", { name: "Crear cuenta" }).click();
+      await expect(p.getByRole("region", { name: "Crear cuenta" }).getByRole("alert")).toBeVisible();
+    },
+  },
+  { name: "/signup-confirmation", open: (p) => p.goto("/signup-confirmation") },
+  { name: "/auth/confirm?token=x", open: (p) => p.goto("/auth/confirm?token=x") },
+  {
+    name: "/auth/confirm con enlace no válido",
+    open: async (p) => {
+      await p.goto("/auth/confirm?token=x");
+      await p.getByRole("button", { name: "Confirmar mi cuenta" }).click();
+      await expect(p.getByRole("alert")).toBeVisible();
+    },
+  },
+  { name: "Panel (administrador)", role: "administrador", open: (p) => p.goto("/") },
+  { name: "Panel (aprobador)", role: "aprobador", open: (p) => p.goto("/") },
+  { name: "Panel (empleado)", role: "empleado", open: (p) => p.goto("/") },
+  { name: "/departamentos", role: "administrador", open: (p) => p.goto("/departamentos") },
+  {
+    name: "/departamentos con el formulario de alta con errores",
+    role: "administrador",
+    open: async (p) => {
+      await p.goto("/departamentos");
+      const form = createForm(p, "departamento");
+      await form.getByRole("button", { name: "Crear departamento" }).click();
+      await expect(form.getByRole("alert").getByRole("heading", { name: /^Hay \d+ errores?$/ })).toBeVisible();
+    },
+  },
+  {
+    name: "/departamentos filtrada, sin resultados",
+    role: "administrador",
+    open: (p) => p.goto("/departamentos?q=no-hay-ninguno-asi&activo=no&orden=codigo&dir=desc"),
+  },
+  { name: "ficha de departamento", role: "administrador", open: (p) => openDepartamento(p, "Tecnología") },
+  {
+    name: "ficha de departamento: paso de confirmación para eliminar",
+    role: "administrador",
+    open: async (p) => {
+      await openDepartamento(p, "Ventas Norte");
+      await p.getByRole("link", { name: "Eliminar departamento…" }).click();
+      await expect(p.getByRole("region", { name: "¿Eliminar el departamento «Ventas Norte»?" })).toBeVisible();
+    },
+  },
+  {
+    name: "ficha de departamento: eliminación rechazada",
+    role: "administrador",
+    open: async (p) => {
+      await openDepartamento(p, "Sistemas");
+      await p.getByRole("link", { name: "Eliminar departamento…" }).click();
+      await p.getByRole("button", { name: "Sí, eliminar" }).click();
+      await expect(p.getByRole("alert")).toContainText("No se puede eliminar");
+    },
+  },
+  { name: "/departamentos (empleado)", role: "empleado", open: (p) => p.goto("/departamentos") },
+  { name: "ficha de departamento (empleado, solo lectura)", role: "empleado", open: (p) => openDepartamento(p, "Ventas Norte") },
+  { name: "404", role: "administrador", open: (p) => p.goto("/departamentos/00000000-0000-4000-8000-000000000000") },
+  { name: "/sentry-example-page", role: "empleado", open: (p) => p.goto("/sentry-example-page") },
+  { name: "/gastos", role: "administrador", open: (p) => p.goto("/gastos") },
+  { name: "/gastos (empleado)", role: "empleado", open: (p) => p.goto("/gastos") },
+  { name: "/proveedores", role: "administrador", open: (p) => p.goto("/proveedores") },
+  { name: "ficha de proveedor", role: "administrador", open: firstRecord("/proveedores") },
+  { name: "/sucursales", role: "administrador", open: (p) => p.goto("/sucursales") },
+  { name: "ficha de sucursal", role: "administrador", open: firstRecord("/sucursales") },
+  { name: "/usuarios", role: "administrador", open: (p) => p.goto("/usuarios") },
+  { name: "ficha de usuario", role: "administrador", open: firstRecord("/usuarios") },
+];
+
+for (const screen of screens) {
+  const test = screen.role ? as(screen.role) : base;
+  test(`accesible: ${screen.name}`, async ({ page }) => {
+    await screen.open(page);
+    await expectAccessiblePage(page);
+  });
+}
