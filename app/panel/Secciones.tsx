@@ -18,13 +18,14 @@ const ICONO_AVISO = "⚠";
 function useFmt({ locale, currency }: Formats) {
   return {
     dinero: (v: string) => formatMoney(v, locale, currency),
-    numero: (n: number) => n.toLocaleString(locale),
-    gastos: (n: number) => `${n.toLocaleString(locale)} ${n === 1 ? "gasto" : "gastos"}`,
+    // Grouped like the amounts («1.061», not «1061»), so a column of counts lines up.
+    numero: (n: number) => new Intl.NumberFormat(locale, { useGrouping: "always" }).format(n),
+    gastos: (n: number) => `${new Intl.NumberFormat(locale, { useGrouping: "always" }).format(n)} ${n === 1 ? "gasto" : "gastos"}`,
     fecha: (iso: string) => formatDate(iso, locale),
     mes: (key: string) => formatMonthKey(key, locale, "long"),
     /** Compact currency for chart axes: «1,2 M €», «850 mil €». */
     compacto: (n: number) =>
-      new Intl.NumberFormat(locale, { style: "currency", currency, notation: "compact", maximumFractionDigits: 1 }).format(n),
+      new Intl.NumberFormat(locale, { style: "currency", currency, notation: "compact", minimumFractionDigits: 0, maximumFractionDigits: 1 }).format(n),
   };
 }
 
@@ -112,7 +113,7 @@ export function UltimosGastos({ panel, formats }: Props) {
               <tbody>
                 {panel.ultimos.map((g) => (
                   <tr key={g.id}>
-                    <td>
+                    <td className="panel-folio">
                       <a href={gastoHref(g.id)}>{g.folio}</a>
                     </td>
                     <td>{f.fecha(g.fecha_gasto)}</td>
@@ -144,7 +145,7 @@ export function Pendientes({ panel, formats }: Props) {
   const p = panel.pendientes;
   if (!p) return null;
   return (
-    <section className="panel panel-seccion panel-ancha" aria-labelledby="pendientes-aprobar">
+    <section className="panel panel-seccion" aria-labelledby="pendientes-aprobar">
       <h2 id="pendientes-aprobar">Pendientes de aprobar</h2>
       {p.cuenta === 0 ? (
         <p>No tiene gastos pendientes de aprobar.</p>
@@ -173,7 +174,7 @@ export function Pendientes({ panel, formats }: Props) {
               <tbody>
                 {p.mas_antiguos.map((g) => (
                   <tr key={g.id}>
-                    <td>
+                    <td className="panel-folio">
                       <a href={gastoHref(g.id)}>{g.folio}</a>
                     </td>
                     <td>{f.fecha(g.fecha_gasto)}</td>
@@ -226,7 +227,7 @@ export function Presupuestos({ panel, formats }: Props) {
       ? "ninguno por encima del presupuesto."
       : `${excedidos.length} por encima del presupuesto: ${excedidos.map((d) => d.nombre).join(", ")}.`);
   return (
-    <section className="panel panel-seccion panel-ancha" aria-labelledby="presupuestos">
+    <section className="panel panel-seccion" aria-labelledby="presupuestos">
       <h2 id="presupuestos">Presupuesto del mes por departamento</h2>
       <p>
         Aprobado y pagado en {mes}, por fecha del gasto, frente al presupuesto mensual de cada departamento (la línea
@@ -295,7 +296,7 @@ export function UltimosMeses({ panel, formats }: Props) {
   });
   const cuentas = new Map(meses.map((m) => [m.mes, m.cuenta]));
   return (
-    <section className="panel panel-seccion panel-ancha" aria-labelledby="ultimos-meses">
+    <section className="panel panel-seccion" aria-labelledby="ultimos-meses">
       <h2 id="ultimos-meses">Aprobado en los últimos 12 meses</h2>
       <p>
         Total de {primero} a {ultimo}: <strong>{f.dinero(total)}</strong>.

@@ -35,12 +35,14 @@ export default function Panel() {
       <p className="intro">
         Hola, {nombre}. Su resumen a {hoy}.
       </p>
-      <div className="panel-rejilla">
+      <div className="panel-rejilla panel-rejilla-propia">
         <MisGastos panel={panel} formats={formats} />
         <UltimosGastos panel={panel} formats={formats} />
-        <Pendientes panel={panel} formats={formats} />
-        <Presupuestos panel={panel} formats={formats} />
-        <UltimosMeses panel={panel} formats={formats} />
+      </div>
+      <Pendientes panel={panel} formats={formats} />
+      <Presupuestos panel={panel} formats={formats} />
+      <UltimosMeses panel={panel} formats={formats} />
+      <div className="panel-rejilla">
         <Categorias panel={panel} formats={formats} />
         <Proveedores panel={panel} formats={formats} />
       </div>

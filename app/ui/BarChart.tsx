@@ -97,7 +97,7 @@ export function BarChart(props: BarChartProps) {
 // Horizontal bars: a label on the left, the bar, its value at its end.
 // ---------------------------------------------------------------------------------------------
 
-const H = { width: 720, label: 230, value: 140, row: 30, bar: 18, top: 6, legend: 28 };
+const H = { width: 600, label: 190, value: 130, row: 30, bar: 18, top: 6, legend: 28 };
 
 function HorizontalBars({ id, summary, data, referenceLegend, flagLegend }: BarChartProps) {
   const plot = H.width - H.label - H.value;
@@ -129,7 +129,7 @@ function HorizontalBars({ id, summary, data, referenceLegend, flagLegend }: BarC
           <g key={d.key}>
             <text className="grafico-etiqueta" x={H.label - 8} y={middle} textAnchor="end" dominantBaseline="central">
               {d.flag ? `${ICONO_AVISO} ` : ""}
-              {truncate(d.label, d.flag ? 27 : 30)}
+              {truncate(d.label, d.flag ? 23 : 26)}
             </text>
             <rect
               className={d.flag ? "grafico-barra grafico-barra-marcada" : "grafico-barra"}
@@ -165,7 +165,7 @@ function HorizontalBars({ id, summary, data, referenceLegend, flagLegend }: BarC
             </>
           ) : null}
           {hasFlag && flagLegend ? (
-            <g transform={`translate(${hasReference && referenceLegend ? 200 : 0}, 0)`}>
+            <g transform={`translate(${hasReference && referenceLegend ? 170 : 0}, 0)`}>
               <rect className="grafico-barra grafico-barra-marcada" x={0} y={2} width={24} height={12} fill={`url(#${id}-rayado)`} />
               <text x={30} y={8} dominantBaseline="central">
                 {flagLegend}
