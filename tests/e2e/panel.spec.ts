@@ -66,7 +66,7 @@ for (const role of ["empleado", "aprobador", "administrador"] as const) {
       for (const name of SECCIONES[role].ocultas) await expect(section(page, name), name).toHaveCount(0);
 
       const mis = section(page, "Mis gastos");
-      await expect(mis.getByText(/^Este mes \(.+ de \d{4}\): [\d.]+,\d{2} € en [\d.]+ gastos?\./)).toBeVisible();
+      await expect(mis.getByText(/^Este mes \(.+ de \d{4}\): [\d.]+,\d{2}\s€ en [\d.]+ gastos?\./)).toBeVisible();
       for (const estado of ["Borrador", "Pendiente de aprobación", "Aprobado", "Rechazado", "Pagado"])
         await expect(mis.getByRole("rowheader", { name: estado })).toBeVisible();
       await expect(section(page, "Mis últimos gastos").getByRole("link", { name: /^GAS-\d{4}-\d{5,}$/ })).toHaveCount(5);
@@ -140,7 +140,7 @@ admin.describe("gráficos del administrador", () => {
     await page.goto("/");
     const graficos = [
       { seccion: "Presupuesto del mes por departamento", nombre: /^Aprobado en .+ de \d{4} por departamento frente a su presupuesto mensual: \d+ departamentos; / , cabecera: "Departamento" },
-      { seccion: "Aprobado en los últimos 12 meses", nombre: /^Aprobado por mes, de .+ a .+: [\d.]+,\d{2} € en total; el mes más alto/, cabecera: "Mes" },
+      { seccion: "Aprobado en los últimos 12 meses", nombre: /^Aprobado por mes, de .+ a .+: [\d.]+,\d{2}\s€ en total; el mes más alto/, cabecera: "Mes" },
       { seccion: "Categorías de los últimos 90 días", nombre: /^Las \d+ categorías con más importe aprobado del /, cabecera: "Categoría" },
       { seccion: "Proveedores de los últimos 90 días", nombre: /^Las \d+ proveedores con más importe aprobado del /, cabecera: "Proveedor" },
     ];
@@ -169,7 +169,7 @@ admin.describe("gráficos del administrador", () => {
     const situaciones: string[] = [];
     for (const fila of await s.getByRole("table").getByRole("row").filter({ has: page.getByRole("cell") }).all()) situaciones.push(await fila.getByRole("cell").last().innerText());
     expect(situaciones.length).toBeGreaterThan(5);
-    for (const t of situaciones) expect(t).toMatch(/^(Dentro del presupuesto|Sin presupuesto|⚠ Por encima del presupuesto \([\d.]+,\d{2} € más\))$/);
+    for (const t of situaciones) expect(t).toMatch(/^(Dentro del presupuesto|Sin presupuesto|⚠ Por encima del presupuesto \([\d.]+,\d{2}\s€ más\))$/);
     const excedidos = situaciones.filter((t) => t.startsWith("⚠"));
     if (excedidos.length > 0) await expect(s.getByText(`⚠ Por encima del presupuesto: ${excedidos.length === 1 ? "1 departamento" : `${excedidos.length} departamentos`}`)).toBeVisible();
     else await expect(s.getByText("Ningún departamento supera su presupuesto este mes.")).toBeVisible();
