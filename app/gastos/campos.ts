@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { date, text, type Field } from "~/entities/fields";
 import type { Transicion } from "./reglas";
 
@@ -6,7 +7,14 @@ import type { Transicion } from "./reglas";
  * date and reference to mark as paid. The same declarations draw the panel's forms and parse
  * the posts; the database checks them again.
  */
-const motivo = (hint: string): Field => text("motivo", "Motivo", { required: true, min: 1, max: 1000, hint });
+const motivo = (hint: string): Field => ({
+  ...text("motivo", "Motivo", { required: true, min: 1, max: 1000, hint }),
+  schema: z
+    .string({ error: "Escriba el motivo" })
+    .trim()
+    .min(1, { error: "Escriba el motivo" })
+    .max(1000, { error: "Motivo: como máximo 1000 caracteres" }),
+});
 
 export const CAMPOS_TRANSICION: Record<Transicion, readonly Field[]> = {
   enviar: [],

@@ -118,7 +118,11 @@ async function enBloque(store: Store, user: Actor, t: "aprobar" | "rechazar", it
     try {
       const hecho = await ejecutar(store, t, item.id, item.version ?? Number(g.version), t === "rechazar" ? { p_motivo: motivo } : {});
       out.hechos.push(folio);
-      if (hecho?.aviso && !out.avisos.includes(hecho.aviso)) out.avisos.push(hecho.aviso);
+      if (hecho?.aviso) {
+        // One line per department and month: the latest total replaces the earlier ones.
+        const clave = hecho.aviso.split(":")[0];
+        out.avisos = [...out.avisos.filter((a) => a.split(":")[0] !== clave), hecho.aviso];
+      }
     } catch (error) {
       out.rechazados.push({ folio, motivo: motivoDe(error) });
     }
