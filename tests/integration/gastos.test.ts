@@ -468,6 +468,41 @@ describe("flujo: cada transición como cada rol", () => {
   });
 });
 
+describe("flujo: la matriz completa sobre un gasto de Elena (Ventas; su aprobador es Pablo)", () => {
+  type Esperado = "ok" | 403 | 404;
+  const desde = { enviar: "borrador", retirar: "pendiente", aprobar: "pendiente", rechazar: "pendiente", reabrir: "rechazado", pagar: "aprobado", revertir: "aprobado" } as const;
+  const a = { enviar: "pendiente", retirar: "borrador", aprobar: "aprobado", rechazar: "rechazado", reabrir: "borrador", pagar: "pagado", revertir: "pendiente" } as const;
+  const extra: Record<string, Record<string, string>> = { rechazar: { motivo: "No procede" }, revertir: { motivo: "Revisión" }, pagar: { fecha_pago: hoy, referencia_pago: "TR-M" } };
+  // empleado = the solicitante; empleado2 and aprobador2: Compras (do not see it); responsable: of Compras.
+  const matriz: Record<keyof typeof desde, Record<string, Esperado>> = {
+    enviar: { empleado: "ok", empleado2: 404, aprobador: 403, aprobador2: 404, responsable: 404, admin: "ok" },
+    retirar: { empleado: "ok", empleado2: 404, aprobador: 403, aprobador2: 404, responsable: 404, admin: "ok" },
+    aprobar: { empleado: 403, empleado2: 404, aprobador: "ok", aprobador2: 404, responsable: 404, admin: "ok" },
+    rechazar: { empleado: 403, empleado2: 404, aprobador: "ok", aprobador2: 404, responsable: 404, admin: "ok" },
+    reabrir: { empleado: "ok", empleado2: 404, aprobador: 403, aprobador2: 404, responsable: 404, admin: "ok" },
+    pagar: { empleado: 403, empleado2: 404, aprobador: 403, aprobador2: 404, responsable: 404, admin: "ok" },
+    revertir: { empleado: 403, empleado2: 404, aprobador: 403, aprobador2: 404, responsable: 404, admin: "ok" },
+  };
+  const quien = () => ({ empleado, empleado2, aprobador, aprobador2, responsable, admin }) as Record<string, U>;
+  for (const [t, fila] of Object.entries(matriz) as [keyof typeof desde, Record<string, Esperado>][]) {
+    it(`${t}: ${Object.entries(fila).map(([r, e]) => `${r} ${e}`).join(", ")}`, async () => {
+      for (const [rol, esperado] of Object.entries(fila)) {
+        const g = await enEstado(empleado, desde[t]);
+        const r = await act(quien()[rol]!, t, g, extra[t] ?? {});
+        const after = await row(g.id);
+        if (esperado === "ok") {
+          expect(r.status, `${t} como ${rol}`).toBe(302);
+          expect((await flashOf(r))?.kind, `${t} como ${rol}`).not.toBe("error");
+          expect(after.estado, `${t} como ${rol}`).toBe(a[t]);
+        } else {
+          expect(r.status, `${t} como ${rol}`).toBe(esperado);
+          expect(after, `${t} como ${rol}: nada cambia`).toMatchObject({ estado: desde[t], version: g.version });
+        }
+      }
+    });
+  }
+});
+
 describe("ficha: acciones visibles, edición y borrado del borrador, historial", () => {
   it("muestra solo las acciones que la persona puede hacer ahora", async () => {
     const g = await enEstado(empleado, "pendiente");
