@@ -1,5 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { Form, Link, useActionData } from "@remix-run/react";
+import { Form, Link, useActionData, useLocation } from "@remix-run/react";
+import { useEffect, useRef } from "react";
 import type { Options } from "~/entities/crud.server";
 import { date, ref, select, text, type Field } from "~/entities/fields";
 import { gastos } from "~/entities/gastos";
@@ -44,6 +45,7 @@ const CAMPOS_FLUJO: readonly Field[] = [
 export function Panel({ panel, options, formats, cerrar, aqui }: { panel: PanelData; options: Options; formats: Formats; cerrar: string; aqui: string }) {
   const data = useActionData<ActionData>();
   const { record } = panel;
+  useFocoPanel(String(record.id), Number(record.version));
   const folio = String(record.folio);
   const estado = String(record.estado);
   const show = (f: Field, v: unknown) => displayField(f, v, formats, options);
@@ -71,7 +73,7 @@ export function Panel({ panel, options, formats, cerrar, aqui }: { panel: PanelD
     { label: "Creado", value: formatTimestamp(String(record.creado_en), formats) },
   ];
   return (
-    <section id="gasto" className="panel panel-gasto" aria-labelledby="gasto-titulo" tabIndex={-1}>
+    <section id="gasto" className="panel panel-gasto" aria-labelledby="gasto-titulo" tabIndex={-1} data-foco-panel>
       <p className="cerrar-panel">
         <Link to={cerrar}>Cerrar el gasto y volver a la lista</Link>
       </p>
@@ -133,6 +135,25 @@ export function Panel({ panel, options, formats, cerrar, aqui }: { panel: PanelD
       <History entries={panel.history} fields={[...gastos.fields, ...CAMPOS_FLUJO]} formats={formats} show={show} />
     </section>
   );
+}
+
+/**
+ * Keyboard focus with JavaScript (without it the browser does this by itself): opening a gasto
+ * (`…#gasto`) moves focus to its panel, and after an action whose button is gone (Aprobar once
+ * approved), focus goes back to the panel rather than being lost on the page.
+ */
+function useFocoPanel(id: string, version: number) {
+  const location = useLocation();
+  const previo = useRef<{ id: string; version: number } | null>(null);
+  useEffect(() => {
+    const panel = document.querySelector<HTMLElement>("[data-foco-panel]");
+    const antes = previo.current;
+    previo.current = { id, version };
+    if (!panel) return;
+    const abierto = (!antes || antes.id !== id) && location.hash === "#gasto";
+    const perdido = antes?.id === id && antes.version !== version && (document.activeElement === document.body || document.activeElement === null);
+    if (abierto || perdido) panel.focus();
+  }, [id, version, location.hash]);
 }
 
 function estadoLabel(estado: string) {
