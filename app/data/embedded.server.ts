@@ -25,7 +25,7 @@ export async function freePort(): Promise<number> {
 
 export async function startEmbeddedPostgres(
   dataDir: string,
-  options: { log?: (line: string) => void; fsync?: boolean } = {},
+  options: { log?: (line: string) => void; fsync?: boolean; /** More `-c name=value` settings (e.g. the bench's pg_stat_statements). */ settings?: string[] } = {},
 ): Promise<EmbeddedDatabase> {
   const root = path.resolve(dataDir);
   const clusterDir = path.join(root, "postgres");
@@ -49,6 +49,7 @@ export async function startEmbeddedPostgres(
 
   const flags = ["-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200"];
   if (options.fsync === false) flags.push("-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off");
+  for (const setting of options.settings ?? []) flags.push("-c", setting);
 
   const pg = new EmbeddedPostgres({
     databaseDir: clusterDir,
