@@ -73,16 +73,19 @@ export function diffDaysISO(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 }
 
+/** Building an Intl formatter costs far more than using one (a CSV of a million rows): keep them. */
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+function dateFormat(locale: string) {
+  let f = dateFormats.get(locale);
+  if (!f) dateFormats.set(locale, (f = new Intl.DateTimeFormat(locale, { day: "2-digit", month: "2-digit", year: "numeric", timeZone: "UTC" })));
+  return f;
+}
+
 /** "2026-11-22" → "22/11/2026" (es-ES). Also accepts a timestamp and uses its UTC date part. */
 export function formatDate(iso: string, locale = "es-ES"): string {
   const date = iso.length > 10 ? iso.slice(0, 10) : iso;
   assertISODate(date);
-  return new Intl.DateTimeFormat(locale, {
-    day: "2-digit",
-    month: "2-digit",
-    year: "numeric",
-    timeZone: "UTC",
-  }).format(new Date(`${date}T00:00:00Z`));
+  return dateFormat(locale).format(new Date(`${date}T00:00:00Z`));
 }
 
 /** A timestamp (ISO string or Date) → "22/11/2026, 14:05" in the office's time zone. */
