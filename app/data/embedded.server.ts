@@ -74,7 +74,9 @@ export async function startEmbeddedPostgres(
   return {
     url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
     stop: async () => {
-      await pg.stop();
+      // Its stop() waits for an exit that already happened if Postgres was stopped from outside.
+      const child = (pg as unknown as { process?: { exitCode: number | null; signalCode: string | null } }).process;
+      if (child && child.exitCode === null && child.signalCode === null) await pg.stop();
       release();
     },
   };
