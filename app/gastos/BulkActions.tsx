@@ -16,7 +16,7 @@ export function useBulkData(): BulkData {
   return data?.intent === "aprobar_seleccion" || data?.intent === "rechazar_seleccion" || data?.intent === "masivo" ? data : undefined;
 }
 
-export function BulkActions({ aqui, hayPendientes }: { aqui: string; hayPendientes: boolean }) {
+export function BulkActions({ aqui, hayPendientes, action }: { aqui: string; hayPendientes: boolean; action?: string }) {
   const data = useBulkData();
   const errores = data?.intent !== "masivo" ? data?.errores : undefined;
   const sep = aqui.includes("?") ? "&" : "?";
@@ -36,7 +36,7 @@ export function BulkActions({ aqui, hayPendientes }: { aqui: string; hayPendient
         </div>
       ) : null}
       {hayPendientes ? (
-        <Form method="post" id={BULK_FORM_ID} className="formulario">
+        <Form method="post" id={BULK_FORM_ID} className="formulario" action={action}>
           <p className="ayuda">Marque los gastos en la columna «Seleccionar» de la tabla. Cada gasto se comprueba por separado.</p>
           <div className={`campo${errores?.motivo ? " campo-con-error" : ""}`}>
             <label htmlFor="masivo-motivo">Motivo del rechazo (solo para rechazar)</label>
@@ -82,10 +82,12 @@ export function ConfirmMasivo({
   masivo,
   cancelar,
   locale,
+  action,
 }: {
   masivo: { accion: "aprobar" | "rechazar"; total: number; estimado: boolean; maximo: number };
   cancelar: string;
   locale: string;
+  action?: string;
 }) {
   const data = useBulkData();
   const error = data?.intent === "masivo" ? data.errores?.motivo : undefined;
@@ -107,7 +109,7 @@ export function ConfirmMasivo({
             {masivo.total > masivo.maximo ? ` Se aplicará a los ${masivo.maximo.toLocaleString(locale)} primeros en el orden de la lista; repita para el resto.` : ""} Cada
             gasto se comprueba por separado y al terminar verá cuántos se hicieron y cuáles no, y por qué.
           </p>
-          <Form method="post" className="formulario">
+          <Form method="post" className="formulario" action={action}>
             <input type="hidden" name="intent" value="masivo" />
             <input type="hidden" name="accion" value={masivo.accion} />
             {masivo.accion === "rechazar" ? (

@@ -42,7 +42,22 @@ const CAMPOS_FLUJO: readonly Field[] = [
  * person may press now, the edit form while it is a borrador, delete with a confirm step, and
  * its history. Every form posts to this same URL (the list's filters included) and comes back.
  */
-export function Panel({ panel, options, formats, cerrar, aqui }: { panel: PanelData; options: Options; formats: Formats; cerrar: string; aqui: string }) {
+export function Panel({
+  panel,
+  options,
+  formats,
+  cerrar,
+  aqui,
+  action,
+}: {
+  panel: PanelData;
+  options: Options;
+  formats: Formats;
+  cerrar: string;
+  aqui: string;
+  /** Where its forms post: this page, with `#gasto` so a refused post shows the panel without JavaScript. */
+  action?: string;
+}) {
   const data = useActionData<ActionData>();
   const { record } = panel;
   useFocoPanel(String(record.id), Number(record.version));
@@ -89,7 +104,7 @@ export function Panel({ panel, options, formats, cerrar, aqui }: { panel: PanelD
         <section className="confirmar" aria-labelledby="confirmar-titulo">
           <h3 id="confirmar-titulo">¿Eliminar el gasto {folio}?</h3>
           <p>Esta acción no se puede deshacer.</p>
-          <Form method="post" className="acciones">
+          <Form method="post" className="acciones" action={action}>
             <input type="hidden" name="id" value={record.id} />
             <input type="hidden" name="version" value={record.version} />
             <button type="submit" name="intent" value="eliminar" className="peligro">
@@ -103,7 +118,7 @@ export function Panel({ panel, options, formats, cerrar, aqui }: { panel: PanelD
         <section aria-labelledby="gasto-acciones" className="acciones-flujo">
           <h3 id="gasto-acciones">Acciones</h3>
           {panel.transiciones.map((t) => (
-            <TransicionForm key={t} t={t} record={record} lastResult={data?.intent === t ? data.result : undefined} hoy={panel.hoy} />
+            <TransicionForm key={t} t={t} record={record} lastResult={data?.intent === t ? data.result : undefined} hoy={panel.hoy} action={action} />
           ))}
         </section>
       ) : null}
@@ -123,6 +138,7 @@ export function Panel({ panel, options, formats, cerrar, aqui }: { panel: PanelD
           actionData={data?.intent === "guardar" ? data : undefined}
           volver={aqui}
           campos={panel.campos}
+          action={action}
         />
       ) : null}
       {panel.eliminar && !panel.confirmarEliminar ? (
@@ -161,7 +177,7 @@ function estadoLabel(estado: string) {
 }
 
 /** One workflow button as its own form: hidden intent, id and version, plus what it asks for. */
-function TransicionForm({ t, record, lastResult, hoy }: { t: Transicion; record: Row; lastResult?: SubmissionResult<string[]>; hoy: string }) {
+function TransicionForm({ t, record, lastResult, hoy, action }: { t: Transicion; record: Row; lastResult?: SubmissionResult<string[]>; hoy: string; action?: string }) {
   const campos = CAMPOS_TRANSICION[t];
   const [form, fields] = useServerForm({
     id: `${t}-gasto`,
@@ -171,7 +187,7 @@ function TransicionForm({ t, record, lastResult, hoy }: { t: Transicion; record:
   });
   const info = TRANSICIONES[t];
   return (
-    <ConformForm form={form} className={`formulario transicion transicion-${t}`}>
+    <ConformForm form={form} className={`formulario transicion transicion-${t}`} action={action}>
       <input type="hidden" name="intent" value={t} />
       <input type="hidden" name="id" value={record.id} />
       <input type="hidden" name="version" value={record.version} />

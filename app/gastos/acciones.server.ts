@@ -32,12 +32,17 @@ export async function gastosAction({ request, context }: Args) {
   throw json({ message: "Acción desconocida." }, { status: 400 });
 }
 
-/** The same page without the one-shot parameters (`index`, a confirm step). */
+/**
+ * The same page without the one-shot parameters (`index`, a confirm step), at `#contenido`: the
+ * top of the page, where the flash is. (The forms post to their own section's anchor, so a
+ * refused post shows its errors there without JavaScript; a redirect without a fragment would
+ * inherit that anchor and hide the flash.)
+ */
 export function volverA(url: URL, quitar: string[] = []) {
   const params = new URLSearchParams(url.search);
   for (const key of ["index", "eliminar", "masivo", ...quitar]) params.delete(key);
   const search = params.toString();
-  return `${url.pathname}${search ? `?${search}` : ""}`;
+  return `${url.pathname}${search ? `?${search}` : ""}#contenido`;
 }
 
 /**
@@ -69,7 +74,7 @@ function crear(signed: Signed) {
       here.delete("eliminar");
       here.delete("masivo");
       here.set("gasto", String(row.id));
-      const to = `${url.pathname}?${here.toString()}#gasto`;
+      const to = `${url.pathname}?${here.toString()}#contenido`;
       const otro = await duplicado(store, row);
       if (!otro) return { to, message: `Gasto creado: ${row.folio}. Revíselo y envíelo a aprobación cuando esté listo.` };
       here.set("gasto", String(otro.id));

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { Link, useFormAction, useLoaderData } from "@remix-run/react";
 import type { Options } from "~/entities/crud.server";
 import { BUSQUEDA_MINIMA, gastos, ORDEN_SOLO_FILTRADO } from "~/entities/gastos";
 import { gastosAction } from "~/gastos/acciones.server";
@@ -44,6 +44,9 @@ export default function Gastos() {
   const { state, result, options, panel, masivo, user } = data;
   const formats = useFormats();
   const bulk = useBulkData();
+  // Each form posts to this page with the anchor of its section: without JavaScript, a refused
+  // post shows the page at the form and its errors, not at the top.
+  const accion = useFormAction();
   const lista = listHref(gastos.path, state, {});
   const aqui = panel ? listHref(gastos.path, state, { gasto: panel.record.id }) : lista;
   const filtered = Boolean(state.q) || Object.keys(state.filtros).length > 0 || Boolean(state.vista);
@@ -74,7 +77,7 @@ export default function Gastos() {
           {data.avisoOrden}
         </p>
       ) : null}
-      {masivo ? <ConfirmMasivo masivo={masivo} cancelar={lista} locale={formats.locale} /> : null}
+      {masivo ? <ConfirmMasivo masivo={masivo} cancelar={lista} locale={formats.locale} action={`${accion}#masivo-confirmar`} /> : null}
       <div className={panel ? "gastos-con-panel" : "gastos-sin-panel"}>
         <div className="gastos-lista">
           <div className="resumen-lista">
@@ -143,11 +146,11 @@ export default function Gastos() {
               )}
             </div>
           )}
-          {data.enBloque ? <BulkActions aqui={lista} hayPendientes={pendientes} /> : null}
+          {data.enBloque ? <BulkActions aqui={lista} hayPendientes={pendientes} action={`${accion}#masivas-titulo`} /> : null}
         </div>
-        {panel ? <Panel panel={panel} options={options} formats={formats} cerrar={lista} aqui={aqui} /> : null}
+        {panel ? <Panel panel={panel} options={options} formats={formats} cerrar={lista} aqui={aqui} action={`${accion}#gasto`} /> : null}
       </div>
-      {data.can.crear ? <CreateForm entity={gastos} options={data.formOptions} envio={data.envio} defaults={data.defaults} campos={data.campos} intent="crear" /> : null}
+      {data.can.crear ? <CreateForm entity={gastos} options={data.formOptions} envio={data.envio} defaults={data.defaults} campos={data.campos} intent="crear" action={`${accion}#nuevo`} /> : null}
       {/* The search steps of selects with more than 200 options (GET forms outside the forms above). */}
       <OptionSearchForms options={options} />
     </>

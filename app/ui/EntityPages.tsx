@@ -148,6 +148,7 @@ export function CreateForm({
   defaults,
   campos,
   intent,
+  action,
 }: {
   entity: Entity;
   options: Options;
@@ -155,6 +156,8 @@ export function CreateForm({
   defaults: Record<string, string>;
   campos?: readonly string[] | null;
   intent?: string;
+  /** Where the form posts (default: this page), e.g. with `#nuevo` so a refused post shows the form without JavaScript. */
+  action?: string;
 }) {
   const data = useActionData<ActionData & { intent?: string }>();
   const actionData = !intent || data?.intent === intent ? data : undefined;
@@ -171,7 +174,7 @@ export function CreateForm({
       <h2 id="nuevo" tabIndex={-1}>
         {nuevo(entity)}
       </h2>
-      <ConformForm form={form}>
+      <ConformForm form={form} action={action}>
         <input type="hidden" name="_envio" value={envio} />
         {intent ? <input type="hidden" name="intent" value={intent} /> : null}
         {writableFields(entity, campos).map((field) => (
@@ -252,6 +255,7 @@ export function EditForm({
   actionData,
   volver,
   campos,
+  action,
 }: {
   entity: Entity;
   record: Row;
@@ -260,6 +264,8 @@ export function EditForm({
   volver: string;
   /** The fields this user writes here (null: all); the others are shown as text. */
   campos?: string[] | null;
+  /** Where the form posts (default: this page). */
+  action?: string;
 }) {
   const navigation = useNavigation();
   const formats = useFormats();
@@ -275,7 +281,7 @@ export function EditForm({
     <section aria-labelledby="editar" className="panel">
       <h2 id="editar">Datos</h2>
       {actionData?.current ? <CurrentValues entity={entity} current={actionData.current} options={options} /> : null}
-      <ConformForm form={form}>
+      <ConformForm form={form} action={action}>
         <input type="hidden" name="version" value={record.version} key={record.version} />
         {entity.fields.map((field) =>
           !writable.has(field.name) ? (

@@ -116,7 +116,7 @@ describe("crear", () => {
     expect(location.pathname).toBe("/gastos");
     expect(location.searchParams.get("estado")).toBe("borrador");
     expect(location.searchParams.has("index")).toBe(false);
-    expect(location.hash).toBe("#gasto");
+    expect(location.hash).toBe("#contenido"); // the top, where the flash is; the panel is open beside the list
     const g = await row(location.searchParams.get("gasto")!);
     expect(g).toMatchObject({ solicitante_id: empleado.id, departamento_id: dep.ventas, sucursal_id: suc, estado: "borrador", importe: "1234.56", version: 1 });
     expect(g.folio).toMatch(/^GAS-\d{4}-\d{5}$/);
@@ -341,7 +341,7 @@ describe("flujo: cada transición como cada rol", () => {
     expect(await row(g.id)).toMatchObject({ estado: "borrador", version: g.version });
     const r = await act(empleado, "enviar", g);
     expect(r.status).toBe(302);
-    expect(r.headers.get("Location")).toBe(`/gastos?gasto=${g.id}&estado=pendiente`);
+    expect(r.headers.get("Location")).toBe(`/gastos?gasto=${g.id}&estado=pendiente#contenido`);
     expect(await flashOf(r)).toMatchObject({ kind: "exito", message: `Gasto ${g.folio} enviado a aprobación.` });
     expect(await row(g.id)).toMatchObject({ estado: "pendiente", aprobador_id: aprobador.id });
     const h = await enEstado(empleado2, "borrador");
@@ -524,7 +524,7 @@ describe("ficha: acciones visibles, edición y borrado del borrador, historial",
     expect((await post({ intent: "guardar", version: String(g.version), ...campos }, aprobador.cookie, path)).status).toBe(403);
     const r = await post({ intent: "guardar", version: String(g.version), ...campos, solicitante_id: empleado2.id }, empleado.cookie, path);
     expect(r.status, await r.clone().text()).toBe(302);
-    expect(r.headers.get("Location")).toBe(path);
+    expect(r.headers.get("Location")).toBe(`${path}#contenido`);
     expect(await row(g.id)).toMatchObject({ descripcion: "Cena con cliente", importe: "50.00", solicitante_id: empleado.id, departamento_id: dep.ventas, sucursal_id: suc, version: g.version + 1 });
     const stale = await post({ intent: "guardar", version: String(g.version), ...campos, descripcion: "Otra cosa" }, empleado.cookie, path);
     expect(stale.status).toBe(409);
@@ -550,7 +550,7 @@ describe("ficha: acciones visibles, edición y borrado del borrador, historial",
     expect((await list(`?gasto=${g.id}&eliminar=1`, aprobador.cookie)).panel.confirmarEliminar).toBe(false);
     const r = await post({ intent: "eliminar", id: g.id, version: String(g.version) }, empleado.cookie, `/gastos?index&q=x&gasto=${g.id}&eliminar=1`);
     expect(r.status).toBe(302);
-    expect(r.headers.get("Location")).toBe("/gastos?q=x");
+    expect(r.headers.get("Location")).toBe("/gastos?q=x#contenido");
     expect(await app.db.selectFrom("gastos").select("id").where("id", "=", g.id).executeTakeFirst()).toBeUndefined();
   });
 
@@ -576,7 +576,7 @@ describe("aprobar y rechazar en bloque", () => {
     const sel = [ok1, ok2, propio, borrador, ajeno].map((g) => `${g.id}:${g.version}`);
     const r = await post({ intent: "aprobar_seleccion", seleccion: sel }, aprobador.cookie, "/gastos?index&vista=pendientes");
     expect(r.status).toBe(302);
-    expect(r.headers.get("Location")).toBe("/gastos?vista=pendientes");
+    expect(r.headers.get("Location")).toBe("/gastos?vista=pendientes#contenido");
     const flash = await flashOf(r);
     expect(flash?.kind).toBe("aviso");
     expect(flash?.message).toMatch(/^Aprobados 2 de 5 gastos\. 3 no se pudieron aprobar/);
@@ -623,7 +623,7 @@ describe("aprobar y rechazar en bloque", () => {
     const confirm = await list(`?q=${marca}&masivo=aprobar`, aprobador.cookie);
     expect(confirm.masivo).toMatchObject({ accion: "aprobar", total: 2, estimado: false });
     const r = await post({ intent: "masivo", accion: "aprobar" }, aprobador.cookie, `/gastos?index&q=${marca}&masivo=aprobar`);
-    expect(r.headers.get("Location")).toBe(`/gastos?q=${marca}`);
+    expect(r.headers.get("Location")).toBe(`/gastos?q=${marca}#contenido`);
     expect(await flashOf(r)).toMatchObject({ message: "Aprobados 2 gastos." });
     expect((await row(a.id)).estado).toBe("aprobado");
     expect((await row(b.id)).estado).toBe("aprobado");
