@@ -37,6 +37,8 @@ export default defineConfig({
     url: `${BASE_URL}/healthz`,
     timeout: 120_000,
     reuseExistingServer: false,
+    // SIGTERM to the whole process group: the server finishes, then stops its embedded Postgres.
+    gracefulShutdown: { signal: "SIGTERM", timeout: 15_000 },
     stdout: "ignore",
     stderr: "pipe",
     env: {
