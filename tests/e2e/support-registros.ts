@@ -1,0 +1,166 @@
+import type { Browser, Locator, Page } from "@playwright/test";
+import { expect, storageStateOf, waitForMailLink, type Role } from "./support";
+
+/**
+ * Helpers of the registros (sucursales, proveedores, usuarios) and gastos journeys. Every record a
+ * test needs is made by that test with a unique name, so parallel workers and both projects
+ * (JS on and off, one server, one database) never step on each other.
+ */
+
+/** A page signed in as `role` in its own context (same project options: JavaScript on or off). */
+export async function pageAs(browser: Browser, role: Role): Promise<Page> {
+  const context = await browser.newContext({ storageState: storageStateOf(role) });
+  return context.newPage();
+}
+
+/** A page of nobody signed in, in its own context. */
+export async function anonPage(browser: Browser): Promise<Page> {
+  const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+  return context.newPage();
+}
+
+/** `YYYY-MM-DD` in Madrid (the office's day), `days` from today. */
+export function diaMadrid(days = 0) {
+  const hoy = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Madrid", year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date());
+  const d = new Date(`${hoy}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
+/** «2026-11-22» → «22/11/2026», as the screens show dates. */
+export const fechaES = (iso: string) => iso.split("-").reverse().join("/");
+
+/** An amount as the screens show it: «1.234,56 €» (the space before € is a no-break space). */
+export function euros(cents: number) {
+  return new Intl.NumberFormat("es-ES", { style: "currency", currency: "EUR" }).format(cents / 100);
+}
+
+/** A regular expression that finds `text` literally. */
+export const literal = (text: string) => new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+
+/** A random amount in cents (10,00–999,99 €), so a gasto never looks like a duplicate of another. */
+export const centimosAlAzar = () => 1000 + Math.floor(Math.random() * 99_000);
+
+/** «12,34» as typed into an amount field. */
+export const importeTecleado = (cents: number) => (cents / 100).toFixed(2).replace(".", ",");
+
+/** A valid Spanish CIF of type B (sociedad limitada) with random digits: letter, 7 digits, control digit. */
+export function cifAlAzar() {
+  const digits = String(1_000_000 + Math.floor(Math.random() * 9_000_000));
+  let sum = 0;
+  for (let i = 0; i < 7; i++) {
+    let n = Number(digits[i]);
+    if (i % 2 === 0) {
+      n *= 2;
+      n = Math.floor(n / 10) + (n % 10);
+    }
+    sum += n;
+  }
+  return `B${digits}${(10 - (sum % 10)) % 10}`;
+}
+
+/** The «Iniciar sesión» / «Crear cuenta» page: signs up `nombre` and confirms from the outbox; the page ends signed in. */
+export async function signUpAndConfirm(page: Page, nombre: string, email: string) {
+  await page.goto("/login");
+  const form = page.getByRole("region", { name: "Crear cuenta" });
+  await form.getByLabel("Nombre").fill(nombre);
+  await form.getByLabel("Correo electrónico").fill(email);
+  await form.getByLabel("Contraseña").fill("una frase larga para entrar");
+  await form.getByRole("button", { name: "Crear cuenta" }).click();
+  await expect(page).toHaveURL("/signup-confirmation");
+  await page.goto(await waitForMailLink(email));
+  await page.getByRole("button", { name: "Confirmar mi cuenta" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Panel" })).toBeVisible();
+}
+
+/** Searches a list (`/usuarios?q=…`) and opens the record whose link is `name`. */
+export async function openRecord(page: Page, path: string, q: string, name: string) {
+  await page.goto(`${path}?q=${encodeURIComponent(q)}`);
+  await page.getByRole("table").getByRole("link", { name, exact: true }).click();
+  await expect(page.getByRole("heading", { level: 1, name, exact: true })).toBeVisible();
+}
+
+// ——— Gastos ———
+
+/** The open gasto's panel beside the list. */
+export const panelGasto = (page: Page, folio?: string) => page.getByRole("region", { name: folio ? new RegExp(`^Gasto ${folio}\\b`) : /^Gasto GAS-/ });
+
+/** The flash message after an action (a status, or an alert when it is an error). */
+export const flash = (page: Page) => page.getByRole("status").or(page.getByRole("alert")).first();
+
+export type NuevoGasto = { descripcion: string; centimos: number; categoria?: string; metodo?: string; proveedor?: string; factura?: string };
+
+/**
+ * Creates a gasto with the «Nuevo gasto» form of `/gastos` (as whoever `page` is signed in as) and
+ * returns its folio; the page ends on its panel.
+ */
+export async function crearGasto(page: Page, g: NuevoGasto): Promise<string> {
+  await page.goto("/gastos?vista=mios");
+  const form = page.getByRole("region", { name: "Nuevo gasto" });
+  await form.getByLabel("Descripción").fill(g.descripcion);
+  await form.getByLabel("Categoría").selectOption({ label: g.categoria ?? "Comidas" });
+  await form.getByLabel("Importe (obligatorio)").fill(importeTecleado(g.centimos));
+  await form.getByLabel("Método de pago").selectOption({ label: g.metodo ?? "Tarjeta corporativa" });
+  if (g.proveedor) await form.getByLabel("Proveedor").selectOption({ label: g.proveedor });
+  if (g.factura) await form.getByLabel("Nº de factura / ticket").fill(g.factura);
+  await form.getByRole("button", { name: "Crear gasto" }).click();
+  await expect(flash(page)).toContainText(/Gasto creado: GAS-\d{4}-\d{5}/);
+  const folio = /GAS-\d{4}-\d{5}/.exec(await flash(page).innerText())![0];
+  await expect(panelGasto(page, folio)).toBeVisible();
+  return folio;
+}
+
+/** Opens gasto `folio` from the list searched by its folio (`vista`: «pendientes», «mios»…). */
+export async function abrirGasto(page: Page, folio: string, vista?: string) {
+  await page.goto(`/gastos?${vista ? `vista=${vista}&` : ""}q=${encodeURIComponent(folio)}`);
+  await page.getByRole("table").getByRole("link", { name: folio, exact: true }).click();
+  await expect(panelGasto(page, folio)).toBeVisible();
+  return panelGasto(page, folio);
+}
+
+/** Presses a workflow button of the open panel and waits for its flash. */
+export async function transicion(page: Page, folio: string, boton: string, hecho: RegExp | string) {
+  await panelGasto(page, folio).getByRole("region", { name: "Acciones" }).getByRole("button", { name: boton, exact: true }).click();
+  await expect(flash(page)).toContainText(hecho);
+}
+
+/** Creates gastos as the demo empleado and sends them to approval (the demo aprobador approves them). */
+export async function gastosPendientes(browser: Browser, gastos: NuevoGasto[]): Promise<string[]> {
+  const page = await pageAs(browser, "empleado");
+  const folios: string[] = [];
+  for (const g of gastos) {
+    const folio = await crearGasto(page, g);
+    await transicion(page, folio, "Enviar a aprobación", `Gasto ${folio} enviado a aprobación.`);
+    folios.push(folio);
+  }
+  await page.context().close();
+  return folios;
+}
+
+/** The names the demo accounts show. */
+export const NOMBRES: Record<Role, string> = {
+  administrador: "Ana Administradora",
+  aprobador: "Pablo Aprobador",
+  empleado: "Elena Empleada",
+};
+
+// ——— Keyboard ———
+
+/** Presses `key` (Tab by default) until `target` has the focus. */
+export async function pressUntilFocused(page: Page, target: Locator, key = "Tab", max = 120) {
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press(key);
+    if (await focused(target)) return;
+  }
+  throw new Error(`${key} ×${max} no llegó a ${target}`);
+}
+
+/** Without JavaScript `evaluate` never returns: ask with a one-shot expectation instead. */
+async function focused(target: Locator) {
+  try {
+    await expect(target).toBeFocused({ timeout: 1 });
+    return true;
+  } catch {
+    return false;
+  }
+}
