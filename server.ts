@@ -54,7 +54,13 @@ async function main() {
 
   const reportToSentry = config.SENTRY_DSN ? (error: unknown) => Sentry.captureException(error) : undefined;
   const build = withErrorDigests((await import(pathToFileURL(path.resolve("build/index.js")).href)) as ServerBuild, reportToSentry);
+  // Set at SIGINT/SIGTERM: responses then say «Connection: close», so busy keep-alive clients let go.
+  let stopping = false;
   const app = express();
+  app.use((_req, res, next) => {
+    if (stopping) res.set("Connection", "close");
+    next();
+  });
   app.disable("x-powered-by");
   if (config.TRUST_PROXY) app.set("trust proxy", config.TRUST_PROXY);
 
@@ -133,14 +139,16 @@ async function main() {
     console.info(`Oficina escuchando en http://${config.HOST === "0.0.0.0" ? "localhost" : config.HOST}:${config.PORT}`);
   });
 
-  let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     console.info(`${signal}: terminando las peticiones en curso…`);
     server.close();
     server.closeIdleConnections();
+    // A client that keeps its connection busy must not hold the shutdown forever.
+    const deadline = setTimeout(() => server.closeAllConnections(), 25_000);
     await new Promise((resolve) => server.on("close", resolve));
+    clearTimeout(deadline);
     await services.close();
     await embedded?.stop();
     console.info("Oficina detenida.");
