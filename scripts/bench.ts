@@ -7,6 +7,7 @@
  *   npm run bench -- --escala --gastos 1000000   … and at 1 000 000 (long: opt-in)
  *   options: --segundos S (per run, default 5) · --conexiones 1,10,50 · --pantallas gastos,inicio,…
  *            --sin-sentry · --perfil (server CPU profile into bench/) · --mantener (keep the temp dir)
+ *            --datos DIR (keep the loaded database in DIR and reuse it next time: for quick re-runs)
  *
  * What it does: copies the working tree's app into a temp dir and builds it there (`remix build`,
  * production); starts a fresh embedded PostgreSQL there with pg_stat_statements, applies the
@@ -49,10 +50,12 @@ type Opciones = {
   sentry: boolean;
   perfil: boolean;
   mantener: boolean;
+  /** A PostgreSQL data dir to keep and reuse between runs (loaded once), instead of a fresh one. */
+  datos: string | null;
 };
 
 function opciones(argv: string[]): Opciones {
-  const o: Opciones = { gastos: 100_000, escala: false, segundos: 5, conexiones: [1, 10, 50], pantallas: null, sentry: true, perfil: false, mantener: false };
+  const o: Opciones = { gastos: 100_000, escala: false, segundos: 5, conexiones: [1, 10, 50], pantallas: null, sentry: true, perfil: false, mantener: false, datos: null };
   for (let i = 0; i < argv.length; i++) {
     const [flag, enLinea] = argv[i]!.split(/=(.*)/s, 2) as [string, string | undefined];
     const valor = () => enLinea ?? argv[++i] ?? "";
@@ -80,6 +83,9 @@ function opciones(argv: string[]): Opciones {
         break;
       case "--mantener":
         o.mantener = true;
+        break;
+      case "--datos":
+        o.datos = path.resolve(valor());
         break;
       default:
         throw new Error(`Opción desconocida: ${flag} (lea la cabecera de scripts/bench.ts)`);
@@ -238,11 +244,12 @@ async function iniciarSesion(base: string, email: string): Promise<string> {
 // The database: fresh, loaded, with statement statistics
 // ---------------------------------------------------------------------------------------------
 
-async function arrancarBase(tmp: string) {
-  const embebida = await startEmbeddedPostgres(path.join(tmp, "datos"), {
+async function arrancarBase(dir: string) {
+  if (existsSync(dir)) chmodSync(dir, 0o755);
+  const embebida = await startEmbeddedPostgres(dir, {
     settings: ["shared_preload_libraries=pg_stat_statements", "pg_stat_statements.track=top", "pg_stat_statements.track_utility=on"],
   });
-  const postmaster = Number(readFileSync(path.join(tmp, "datos", "postgres", "postmaster.pid"), "utf8").split("\n")[0]);
+  const postmaster = Number(readFileSync(path.join(dir, "postgres", "postmaster.pid"), "utf8").split("\n")[0]);
   limpiezas.push(async () => {
     log(`deteniendo PostgreSQL (pid ${postmaster})`);
     await embebida.stop();
@@ -280,14 +287,14 @@ async function cargarHasta(db: Kysely<any>, objetivo: number, demo: number) {
   log(`${faltan.toLocaleString("es-ES")} gastos cargados en ${((Date.now() - t0) / 1000).toFixed(0)} s`);
 }
 
-type Sentencias = { total: number; consultas: number; transaccion: number; rls: number; detalle: { query: string; calls: number }[] };
+type Sentencias = { total: number; consultas: number; transaccion: number; rls: number; msSql: number; detalle: { query: string; calls: number; ms: number }[] };
 
 /** Statements per request from pg_stat_statements over `n` requests made by `hacer` one after another. */
 async function sentenciasPorPeticion(db: Kysely<any>, n: number, hacer: (i: number) => Promise<void>): Promise<Sentencias> {
   await sql`select bench.pg_stat_statements_reset()`.execute(db);
   for (let i = 0; i < n; i++) await hacer(i);
-  const { rows } = await sql<{ query: string; calls: number }>`
-    select query, calls::int as calls from bench.pg_stat_statements
+  const { rows } = await sql<{ query: string; calls: number; ms: number }>`
+    select query, calls::int as calls, (total_exec_time + total_plan_time)::float8 as ms from bench.pg_stat_statements
      where dbid = (select oid from pg_database where datname = current_database()) and query not ilike '%pg_stat_statements%'
      order by calls desc`.execute(db);
   const tipo = (q: string) => (/^\s*(begin|commit|rollback|start transaction)\b/i.test(q) ? "transaccion" : /set_config\('role'/i.test(q) ? "rls" : "consultas");
@@ -298,7 +305,9 @@ async function sentenciasPorPeticion(db: Kysely<any>, n: number, hacer: (i: numb
     consultas: redondo(suma("consultas")),
     transaccion: redondo(suma("transaccion")),
     rls: redondo(suma("rls")),
-    detalle: rows.map((r) => ({ query: r.query.replace(/\s+/g, " ").slice(0, 240), calls: redondo(r.calls / n) })),
+    /** Time PostgreSQL spent planning and executing them, per request. */
+    msSql: Math.round((rows.reduce((a, r) => a + r.ms, 0) / n) * 100) / 100,
+    detalle: rows.map((r) => ({ query: r.query.replace(/\s+/g, " ").slice(0, 400), calls: redondo(r.calls / n), ms: Math.round((r.ms / n) * 100) / 100 })),
   };
 }
 
@@ -440,6 +449,7 @@ type Carga = {
   maxima: number | null;
   codigos: Record<string, number>;
   erroresConexion: number;
+  sinRespuesta: number;
   timeouts: number;
   bytesPorRespuesta: number;
 };
@@ -480,7 +490,7 @@ function errores(c: Carga, p: Pantalla) {
     const n = Number(codigo);
     return p.crear ? n < 200 || n >= 400 : n < 200 || n >= 300;
   });
-  return malos.reduce((a, [, n]) => a + n, 0) + c.erroresConexion + c.timeouts;
+  return malos.reduce((a, [, n]) => a + n, 0) + c.erroresConexion + c.timeouts + c.sinRespuesta;
 }
 
 type Medida = Carga & {
@@ -572,7 +582,7 @@ async function main() {
   const { app, mapas } = copiarYCompilar(tmp);
 
   log("arrancando PostgreSQL integrado con pg_stat_statements…");
-  const { embebida, db, postmaster } = await arrancarBase(tmp);
+  const { embebida, db, postmaster } = await arrancarBase(o.datos ?? path.join(tmp, "datos"));
   const { rows: demoRows } = await sql<{ n: number }>`select count(*)::int as n from public.gastos`.execute(db);
   const demo = demoRows[0]!.n;
 

@@ -95,6 +95,8 @@ process.stdout.write(
     maxima: ordenados.length ? Math.round(ordenados[ordenados.length - 1] * 100) / 100 : null,
     codigos,
     erroresConexion: resultado.errors,
+    // Sent but not answered when the run's time was up (a page slower than the run itself).
+    sinRespuesta: Math.max(0, (resultado.requests?.sent ?? 0) - tiempos.length),
     timeouts: resultado.timeouts,
     bytesPorRespuesta: tiempos.length ? Math.round(bytes / tiempos.length) : 0,
   })}\n`,
