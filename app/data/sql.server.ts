@@ -25,6 +25,11 @@ export function createDatabase(url: string, max = 10): DB {
   const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 5_000 });
   // An idle client's error (database restarted) must not crash the process; the pool drops it.
   pool.on("error", () => {});
+  // Nor may a checked-out client's: pg-pool removes its listener while a request holds the client,
+  // and a connection ended by the server between two statements of a transaction ("terminating
+  // connection due to administrator command") was an unhandled 'error' event that killed the
+  // process. The request in flight fails with its error; the broken client is dropped on release.
+  pool.on("connect", (client) => client.on("error", () => {}));
   return new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
 }
 
