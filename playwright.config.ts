@@ -1,12 +1,11 @@
 import { defineConfig, devices } from "@playwright/test";
+import { E2E_DATA_DIR, E2E_PORT as PORT } from "./tests/e2e/entorno";
 
 /**
  * Every journey runs twice: with JavaScript and without it. Chromium is Debian's (/usr/bin/chromium);
  * the app runs from the production build on its own embedded Postgres with the demo data.
  */
-const PORT = Number(process.env.E2E_PORT ?? 3210);
 export const BASE_URL = `http://127.0.0.1:${PORT}`;
-export const E2E_DATA_DIR = ".tmp/e2e-data";
 
 const chromium = {
   ...devices["Desktop Chrome"],

@@ -123,7 +123,8 @@ async function main() {
     "*",
     createRequestHandler({
       build,
-      mode: production ? "production" : "development",
+      // Remix's development mode only where someone is developing; tests run what production runs.
+      mode: config.NODE_ENV === "development" ? "development" : "production",
       getLoadContext: (req, res) => ({ services, cspNonce: res.locals.cspNonce as string, clientIp: req.ip ?? "", appendCookie: (cookie: string) => void res.append("Set-Cookie", cookie) }),
     }),
   );

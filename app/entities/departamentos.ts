@@ -37,4 +37,5 @@ export const departamentos: Entity = {
   defaultOrder: { column: "nombre", ascending: true },
   labelColumn: "nombre",
   permisos: SOLO_ADMIN,
+  duplicados: { codigo: ["codigo"] },
 };

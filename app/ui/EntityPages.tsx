@@ -6,6 +6,7 @@ import type { Options } from "~/entities/crud.server";
 import { formatValue, type Formats } from "~/lib/format";
 import type { ListState } from "~/lib/list-query";
 import type { RootData } from "~/root";
+import { ConfirmDialog } from "./ConfirmDialog";
 import { ConformForm, FieldControl, toFormValues, useServerForm } from "./forms";
 import { History } from "./History";
 import { csvHref, DataTable, FilterForm, Pagination } from "./lists";
@@ -215,8 +216,8 @@ export function EntityRecordPage({ entity, children }: { entity: Entity; childre
           {actionData.deleteError}
         </div>
       ) : null}
-      {confirmDelete && can.eliminar ? (
-        <section className="confirmar" aria-labelledby="confirmar-titulo">
+      {confirmDelete && can.eliminar && !actionData?.deleteError ? (
+        <ConfirmDialog titleId="confirmar-titulo" cancelHref={self}>
           <h2 id="confirmar-titulo">¿Eliminar {entity.gender === "f" ? "la" : "el"} {entity.singular} «{name}»?</h2>
           <p>Esta acción no se puede deshacer.</p>
           <Form method="post" className="acciones">
@@ -226,7 +227,7 @@ export function EntityRecordPage({ entity, children }: { entity: Entity; childre
             </button>
             <Link to={self}>Cancelar</Link>
           </Form>
-        </section>
+        </ConfirmDialog>
       ) : null}
       {can.editar ? (
         <EditForm entity={entity} record={actionData?.current ?? record} options={options} actionData={actionData} volver={volver} campos={campos} />

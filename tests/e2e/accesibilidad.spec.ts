@@ -70,7 +70,7 @@ const screens: Screen[] = [
     open: async (p) => {
       await openDepartamento(p, "Ventas Norte");
       await p.getByRole("link", { name: "Eliminar departamento…" }).click();
-      await expect(p.getByRole("region", { name: "¿Eliminar el departamento «Ventas Norte»?" })).toBeVisible();
+      await expect(p.getByRole("dialog", { name: "¿Eliminar el departamento «Ventas Norte»?" })).toBeVisible();
     },
   },
   {

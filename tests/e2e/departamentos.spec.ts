@@ -218,7 +218,7 @@ test("eliminar con paso de confirmación; «Cancelar» lo conserva", async ({ pa
   const nombre = unique("Borrable");
   await createDepartamento(page, { nombre, codigo: uniqueCode("D") });
   await openDepartamento(page, nombre);
-  const confirmar = page.getByRole("region", { name: `¿Eliminar el departamento «${nombre}»?` });
+  const confirmar = page.getByRole("dialog", { name: `¿Eliminar el departamento «${nombre}»?` });
 
   await page.getByRole("link", { name: "Eliminar departamento…" }).click();
   await expect(confirmar).toBeVisible();
@@ -239,7 +239,7 @@ test("eliminar con paso de confirmación; «Cancelar» lo conserva", async ({ pa
 test("no se elimina un departamento con registros asociados", async ({ page }) => {
   await openDepartamento(page, "Tecnología");
   await page.getByRole("link", { name: "Eliminar departamento…" }).click();
-  await page.getByRole("region", { name: "¿Eliminar el departamento «Tecnología»?" }).getByRole("button", { name: "Sí, eliminar" }).click();
+  await page.getByRole("dialog", { name: "¿Eliminar el departamento «Tecnología»?" }).getByRole("button", { name: "Sí, eliminar" }).click();
   await expect(page.getByRole("alert")).toContainText(/No se puede eliminar: tiene .+\. Desactívelo en su lugar\./);
   await expect(page.getByRole("heading", { level: 1, name: "Tecnología" })).toBeVisible();
   await page.goto("/departamentos?q=Tecnolog%C3%ADa");

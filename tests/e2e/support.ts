@@ -2,6 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test as base, type Page } from "@playwright/test";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { E2E_DATA_DIR } from "./entorno";
 
 /** The demo accounts the seed creates (README lists them). */
 export const DEMO_PASSWORD = "demo-oficina-2026";
@@ -33,7 +34,7 @@ export function unique(prefix: string) {
 
 /** The last confirmation link the dev outbox holds for `email` (DATA_DIR/correo/<email>.txt). */
 export function lastMailLink(email: string): string | null {
-  const file = path.resolve(".tmp/e2e-data/correo", `${email.toLowerCase()}.txt`);
+  const file = path.resolve(E2E_DATA_DIR, "correo", `${email.toLowerCase()}.txt`);
   if (!existsSync(file)) return null;
   const links = readFileSync(file, "utf8").match(/https?:\/\/\S+/g);
   return links?.at(-1) ?? null;

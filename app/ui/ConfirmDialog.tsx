@@ -1,0 +1,29 @@
+import { useNavigate } from "@remix-run/react";
+import { useEffect, useRef, type ReactNode } from "react";
+
+/**
+ * The delete confirmation. The server renders it as an open <dialog> in the page — a plain
+ * confirm step that works without JavaScript. With JavaScript it becomes a modal (focus kept
+ * inside, Escape cancels) the moment it hydrates.
+ */
+export function ConfirmDialog({ titleId, cancelHref, children }: { titleId: string; cancelHref: string; children: ReactNode }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const navigate = useNavigate();
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog || typeof dialog.showModal !== "function") return;
+    dialog.close();
+    dialog.showModal();
+    const cancel = (event: Event) => {
+      event.preventDefault();
+      navigate(cancelHref, { replace: true });
+    };
+    dialog.addEventListener("cancel", cancel);
+    return () => dialog.removeEventListener("cancel", cancel);
+  }, [cancelHref, navigate]);
+  return (
+    <dialog ref={ref} open className="confirmar" aria-labelledby={titleId}>
+      {children}
+    </dialog>
+  );
+}

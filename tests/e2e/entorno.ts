@@ -1,0 +1,6 @@
+/**
+ * Where the end-to-end server runs. Port and data directory go together, so two runs at once
+ * (two terminals, two engineers) use `E2E_PORT` to stay out of each other's way.
+ */
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 3210);
+export const E2E_DATA_DIR = `.tmp/e2e-data-${E2E_PORT}`;
