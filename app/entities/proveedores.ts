@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { Permisos } from "~/auth/permissions";
 import { CATEGORIAS_PROVEEDOR, PAISES, TIPOS_PERSONA, isValueOf } from "~/lib/constants";
 import { ibanError, normalizeIban } from "~/lib/iban";

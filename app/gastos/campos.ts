@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { date, text, type Field } from "~/entities/fields";
 import type { Transicion } from "./reglas";
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { ESTADO_GASTO_VALUES } from "~/lib/constants";
 import { isISODate } from "~/lib/dates";
 import { isMoneyString } from "~/lib/money";

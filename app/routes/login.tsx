@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useNavigation, useSearchParams } from "@remix-run/react";
-import { z } from "zod";
+import * as z from "zod";
 import { currentUser } from "~/auth/session.server";
 import { clearFailures, isLocked, recordFailure } from "~/auth/throttle.server";
 import { email, text } from "~/entities/fields";
