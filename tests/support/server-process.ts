@@ -300,6 +300,8 @@ export class Browser {
   constructor(
     readonly base: string,
     readonly extraHeaders: Record<string, string> = {},
+    /** Its own connection pool (e.g. one keep-alive connection per simulated person). */
+    readonly agent?: http.Agent,
   ) {}
 
   cookieHeader() {
@@ -320,12 +322,13 @@ export class Browser {
   }
 
   async get(pathAndQuery: string, headers: Record<string, string> = {}) {
-    return this.absorb(await httpRequest(this.base, pathAndQuery, { headers: { ...this.extraHeaders, Cookie: this.cookieHeader(), ...headers } }));
+    return this.absorb(await httpRequest(this.base, pathAndQuery, { agent: this.agent, headers: { ...this.extraHeaders, Cookie: this.cookieHeader(), ...headers } }));
   }
 
   async post(pathAndQuery: string, form: Record<string, string | string[]> | [string, string][], headers: Record<string, string> = {}) {
     return this.absorb(
       await httpRequest(this.base, pathAndQuery, {
+        agent: this.agent,
         method: "POST",
         body: formBody(form),
         headers: {
