@@ -1,4 +1,5 @@
 import { CompiledQuery, Kysely, PostgresDialect, sql, type Transaction } from "kysely";
+import { createHash } from "node:crypto";
 import pg from "pg";
 import {
   Conflict,
@@ -21,8 +22,33 @@ pg.types.setTypeParser(20, (v: string) => Number(v));
 
 type DB = Kysely<any>;
 
+/** Statements each connection keeps prepared, at most (then further ones run unnamed, as before). */
+const MAX_PREPARED = 500;
+
+/**
+ * A pg client that runs every parameterised statement as a named (prepared) one, as PostgREST
+ * does: each connection parses a statement's text once and PostgreSQL may keep its plan. The
+ * gastos_vista queries (six joins, row-level security on every table) cost more to plan than to
+ * run. Names are a hash of the text, so a name always means the same statement. Plans still
+ * follow the role and the claims of each transaction: row-level security is evaluated as before
+ * (PostgreSQL replans a cached plan when the role it was made for changes).
+ */
+class PreparingClient extends pg.Client {
+  private readonly preparados = new Set<string>();
+  override query(config: any, values?: any, callback?: any): any {
+    if (typeof config === "string" && Array.isArray(values) && values.length > 0) {
+      const name = `o_${createHash("sha1").update(config).digest("base64url")}`;
+      if (this.preparados.has(name) || this.preparados.size < MAX_PREPARED) {
+        this.preparados.add(name);
+        return super.query({ name, text: config, values }, callback);
+      }
+    }
+    return super.query(config, values, callback);
+  }
+}
+
 export function createDatabase(url: string, max = 10): DB {
-  const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 5_000 });
+  const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 5_000, Client: PreparingClient });
   // An idle client's error (database restarted) must not crash the process; the pool drops it.
   pool.on("error", () => {});
   // Nor may a checked-out client's: pg-pool removes its listener while a request holds the client,
