@@ -32,7 +32,7 @@ import { migrate } from "../app/data/migrate.server";
 import { createDatabase } from "../app/data/sql.server";
 import { addDaysISO, todayISO } from "../app/lib/dates";
 import { jsInicial, type JsInicial } from "./bench/js-inicial";
-import { addGastos, DEMO_ACCOUNTS, DEMO_PASSWORD, seedIfEmpty } from "./seed";
+import { addGastos, DEFAULT_DEMO_GASTOS, DEMO_ACCOUNTS, DEMO_PASSWORD, seedIfEmpty } from "./seed";
 
 const RAIZ = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const ESCALONES = [10_000, 100_000, 1_000_000];
@@ -247,7 +247,7 @@ async function iniciarSesion(base: string, email: string): Promise<string> {
 async function arrancarBase(dir: string) {
   if (existsSync(dir)) chmodSync(dir, 0o755);
   const embebida = await startEmbeddedPostgres(dir, {
-    settings: ["shared_preload_libraries=pg_stat_statements", "pg_stat_statements.track=top", "pg_stat_statements.track_utility=on"],
+    settings: ["shared_preload_libraries=pg_stat_statements", "pg_stat_statements.track=top", "pg_stat_statements.track_utility=on", "pg_stat_statements.track_planning=on"],
   });
   const postmaster = Number(readFileSync(path.join(dir, "postgres", "postmaster.pid"), "utf8").split("\n")[0]);
   limpiezas.push(async () => {
@@ -287,27 +287,37 @@ async function cargarHasta(db: Kysely<any>, objetivo: number, demo: number) {
   log(`${faltan.toLocaleString("es-ES")} gastos cargados en ${((Date.now() - t0) / 1000).toFixed(0)} s`);
 }
 
-type Sentencias = { total: number; consultas: number; transaccion: number; rls: number; msSql: number; detalle: { query: string; calls: number; ms: number }[] };
+type Sentencias = {
+  total: number;
+  consultas: number;
+  transaccion: number;
+  rls: number;
+  /** Time PostgreSQL spent planning and executing them, per request (ms). */
+  msPlan: number;
+  msEjecucion: number;
+  detalle: { query: string; calls: number; msPlan: number; msEjecucion: number }[];
+};
 
 /** Statements per request from pg_stat_statements over `n` requests made by `hacer` one after another. */
 async function sentenciasPorPeticion(db: Kysely<any>, n: number, hacer: (i: number) => Promise<void>): Promise<Sentencias> {
   await sql`select bench.pg_stat_statements_reset()`.execute(db);
   for (let i = 0; i < n; i++) await hacer(i);
-  const { rows } = await sql<{ query: string; calls: number; ms: number }>`
-    select query, calls::int as calls, (total_exec_time + total_plan_time)::float8 as ms from bench.pg_stat_statements
+  const { rows } = await sql<{ query: string; calls: number; plan: number; exec: number }>`
+    select query, calls::int as calls, total_plan_time::float8 as plan, total_exec_time::float8 as exec from bench.pg_stat_statements
      where dbid = (select oid from pg_database where datname = current_database()) and query not ilike '%pg_stat_statements%'
      order by calls desc`.execute(db);
   const tipo = (q: string) => (/^\s*(begin|commit|rollback|start transaction)\b/i.test(q) ? "transaccion" : /set_config\('role'/i.test(q) ? "rls" : "consultas");
   const suma = (t: string) => rows.filter((r) => tipo(r.query) === t).reduce((a, r) => a + r.calls, 0) / n;
   const redondo = (x: number) => Math.round(x * 10) / 10;
+  const centesimas = (x: number) => Math.round(x * 100) / 100;
   return {
     total: redondo(rows.reduce((a, r) => a + r.calls, 0) / n),
     consultas: redondo(suma("consultas")),
     transaccion: redondo(suma("transaccion")),
     rls: redondo(suma("rls")),
-    /** Time PostgreSQL spent planning and executing them, per request. */
-    msSql: Math.round((rows.reduce((a, r) => a + r.ms, 0) / n) * 100) / 100,
-    detalle: rows.map((r) => ({ query: r.query.replace(/\s+/g, " ").slice(0, 400), calls: redondo(r.calls / n), ms: Math.round((r.ms / n) * 100) / 100 })),
+    msPlan: centesimas(rows.reduce((a, r) => a + r.plan, 0) / n),
+    msEjecucion: centesimas(rows.reduce((a, r) => a + r.exec, 0) / n),
+    detalle: rows.map((r) => ({ query: r.query.replace(/\s+/g, " ").slice(0, 400), calls: redondo(r.calls / n), msPlan: centesimas(r.plan / n), msEjecucion: centesimas(r.exec / n) })),
   };
 }
 
@@ -537,14 +547,14 @@ function tabla(filas: Fila[], conexiones: number[]) {
   for (const c of conexiones) {
     const s = suelo?.medidas[c];
     lineas.push(`\n### ${c} ${c === 1 ? "conexión" : "conexiones"}\n`);
-    lineas.push("| pantalla | pet/s | p50 ms | p95 ms | p99 ms | errores | pet/s ÷ suelo | p95 ÷ suelo | CPU node ms/pet | CPU postgres ms/pet | RSS pico MiB | HTML KiB (gzip) | SQL/petición (consultas + BEGIN/COMMIT + rol) |");
+    lineas.push("| pantalla | pet/s | p50 ms | p95 ms | p99 ms | errores | pet/s ÷ suelo | p95 ÷ suelo | CPU node ms/pet | CPU postgres ms/pet | RSS pico MiB | HTML KiB (gzip) | SQL/petición (consultas + BEGIN/COMMIT + rol); ms de planificación + ejecución |");
     lineas.push("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
     for (const f of filas) {
       const m = f.medidas[c];
       if (!m) continue;
       const ratioRps = s ? m.rps / s.rps : NaN;
       const ratioP95 = s && s.p95 && m.p95 ? m.p95 / s.p95 : NaN;
-      const sqlTxt = f.sentencias ? `${f.sentencias.total} (${f.sentencias.consultas} + ${f.sentencias.transaccion} + ${f.sentencias.rls})` : "—";
+      const sqlTxt = f.sentencias ? `${f.sentencias.total} (${f.sentencias.consultas} + ${f.sentencias.transaccion} + ${f.sentencias.rls}); ${ms(f.sentencias.msPlan)} + ${ms(f.sentencias.msEjecucion)} ms` : "—";
       const html = f.html.bytes ? `${kb(f.html.bytes)} (${kb(f.html.gzip)})` : "—";
       lineas.push(
         `| ${f.pantalla.nombre} | ${m.rps.toFixed(0)} | ${ms(m.p50)} | ${ms(m.p95)} | ${ms(m.p99)} | ${m.errores} | ${f.pantalla.id === "suelo" ? "1" : veces(ratioRps)} | ${f.pantalla.id === "suelo" ? "1" : veces(ratioP95)} | ${m.cpuMsNodo} | ${m.cpuMsPostgres} | ${m.picoRssMiB} | ${html} | ${sqlTxt} |`,
@@ -584,8 +594,8 @@ async function main() {
 
   log("arrancando PostgreSQL integrado con pg_stat_statements…");
   const { embebida, db, postmaster } = await arrancarBase(o.datos ?? path.join(tmp, "datos"));
-  const { rows: demoRows } = await sql<{ n: number }>`select count(*)::int as n from public.gastos`.execute(db);
-  const demo = demoRows[0]!.n;
+  // seedIfEmpty loads the demo's gastos once; a reused database (--datos) already has them.
+  const demo = DEFAULT_DEMO_GASTOS;
 
   const servidor = await arrancarServidor(app, tmp, embebida.url, o);
   log(`servidor en ${servidor.base} (pid ${servidor.pid})`);
