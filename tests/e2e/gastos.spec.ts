@@ -242,7 +242,7 @@ administrador("marcar como pagado (fecha y referencia) y el historial dice quié
 empleado("la cuenta y la suma «·» de la lista cambian con el filtro; el CSV del filtro abre en Excel", async ({ page }) => {
   const prefijo = unique("Suma");
   const a = 1234;
-  const b = centimosAlAzar() + 2000; // always more than a
+  const b = centimosAlAzar() + 150_000; // always more than a, and over 1.000 € (grouped)
   const folioA = await crearGasto(page, { descripcion: `${prefijo} A`, centimos: a, categoria: "Mensajería" });
   const folioB = await crearGasto(page, { descripcion: `${prefijo} B`, centimos: b, categoria: "Formación" });
 

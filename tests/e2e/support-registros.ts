@@ -30,9 +30,9 @@ export function diaMadrid(days = 0) {
 /** «2026-11-22» → «22/11/2026», as the screens show dates. */
 export const fechaES = (iso: string) => iso.split("-").reverse().join("/");
 
-/** An amount as the screens show it: «1.234,56 €» (the space before € is a no-break space). */
+/** An amount as the screens show it: «1.234,56 €», grouped from 1.000 (the space before € is a no-break space). */
 export function euros(cents: number) {
-  return new Intl.NumberFormat("es-ES", { style: "currency", currency: "EUR" }).format(cents / 100);
+  return new Intl.NumberFormat("es-ES", { style: "currency", currency: "EUR", useGrouping: "always" }).format(cents / 100);
 }
 
 /** A regular expression that finds `text` literally. */
