@@ -152,6 +152,10 @@ export function storeErrorFromPostgres(error: {
       return new Invalid("Valor no válido", column);
     case "42501":
       return new Forbidden("No tiene permiso para hacer esto");
+    // NUL in text ("invalid byte sequence for encoding UTF8: 0x00"), or \u0000 in JSON.
+    case "22021":
+    case "22P05":
+      return new Invalid("Hay un carácter no válido en lo escrito; escríbalo de nuevo");
     default:
       return null;
   }

@@ -6,7 +6,7 @@ import { requireUser, type Signed } from "~/auth/session.server";
 import { Conflict, Forbidden, Invalid, NotFound, Referenced, UUID, type Filter, type ListQuery, type Row, type Store } from "~/data/store";
 import { CSV_BOM, csvLine } from "~/lib/csv";
 import { formatValue, type Formats } from "~/lib/format";
-import { parseListState, toListQuery, viewFilters } from "~/lib/list-query";
+import { parseListState, sinControl, toListQuery, viewFilters } from "~/lib/list-query";
 import { once } from "~/lib/once.server";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { capitalize, done, entitySchema, type Entity } from "./entity";
@@ -31,7 +31,7 @@ export type Options = Record<string, { options: Option[]; truncated: boolean; bu
 export function optionSearches(entity: Entity, url: URL): Record<string, string> {
   const out: Record<string, string> = {};
   for (const table of refTables(entity)) {
-    const term = url.searchParams.get(`buscar_${table}`)?.trim().slice(0, 100);
+    const term = sinControl(url.searchParams.get(`buscar_${table}`))?.trim().slice(0, 100);
     if (term) out[table] = term;
   }
   return out;

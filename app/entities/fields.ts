@@ -37,6 +37,10 @@ function optional<T extends z.ZodType>(schema: T) {
   return schema.optional().transform((v) => v ?? null);
 }
 
+/** PostgreSQL cannot store the NUL character: it is refused here, with a message, not by the database with a 500. */
+const sinNul = (v: string) => !v.includes("\u0000");
+const nulMessage = (label: string) => `${label}: tiene un carácter no válido (quizá al pegar el texto); escríbalo de nuevo`;
+
 export function text(
   name: string,
   label: string,
@@ -53,7 +57,7 @@ export function text(
   const what = lower(label);
   // Passwords are taken exactly as typed; everything else loses stray spaces at the ends.
   const base = z.string({ error: `Escriba ${what}` });
-  let s = (o.type === "password" ? base : base.trim()).max(o.max, { error: `${label}: como máximo ${o.max} caracteres` });
+  let s = (o.type === "password" ? base : base.trim()).max(o.max, { error: `${label}: como máximo ${o.max} caracteres` }).refine(sinNul, { error: nulMessage(label) });
   if (o.min && o.min > 1) s = s.min(o.min, { error: `${label}: al menos ${o.min} caracteres` });
   if (o.min) s = s.min(1, { error: `Escriba ${what}` });
   let schema: z.ZodType = o.uppercase ? s.transform((v) => v.toUpperCase()) : s;
@@ -69,7 +73,7 @@ export function text(
 }
 
 export function textarea(name: string, label: string, o: Common & { max: number }): Field {
-  const schema = z.string().trim().max(o.max, { error: `${label}: como máximo ${o.max} caracteres` });
+  const schema = z.string().trim().max(o.max, { error: `${label}: como máximo ${o.max} caracteres` }).refine(sinNul, { error: nulMessage(label) });
   return { name, label, required: false, hint: o.hint, input: { type: "textarea", maxLength: o.max }, schema: optional(schema) };
 }
 

@@ -24,6 +24,11 @@ export type ListState = {
   vista?: string;
 };
 
+/** Search terms and filter values never need control characters (and PostgreSQL refuses NUL). */
+export function sinControl(value: string | null | undefined): string | undefined {
+  return value?.replace(/[\u0000-\u001f\u007f]/g, " ");
+}
+
 export function parseListState(entity: Entity, params: URLSearchParams): ListState {
   const sortable = new Set(entity.columns.filter((c) => c.sortable).map((c) => c.name));
   const orden = sortable.has(params.get("orden") ?? "") ? params.get("orden")! : entity.defaultOrder.column;
@@ -34,11 +39,11 @@ export function parseListState(entity: Entity, params: URLSearchParams): ListSta
   const pagina = Math.max(1, toInt(params.get("pagina")) ?? 1);
   const filtros: Record<string, string> = {};
   for (const filter of entity.filters) {
-    const value = params.get(filter.name)?.trim();
+    const value = sinControl(params.get(filter.name))?.trim();
     if (value && filterValue(filter, value) !== undefined) filtros[filter.name] = value;
   }
   const vista = entity.vistas?.find((v) => v.name === params.get("vista"))?.name;
-  return { q: (params.get("q") ?? "").trim().slice(0, 100), orden, dir, pagina, porPagina, filtros, ...(vista ? { vista } : {}) };
+  return { q: (sinControl(params.get("q")) ?? "").trim().slice(0, 100), orden, dir, pagina, porPagina, filtros, ...(vista ? { vista } : {}) };
 }
 
 export function toListQuery(entity: Entity, state: ListState, extra: Filter[] = []): ListQuery {
