@@ -24,7 +24,7 @@ if (!live) {
   console.info(
     "store-supabase-live: omitido — no hay proyecto de Supabase configurado. Defina SUPABASE_URL, SUPABASE_ANON_KEY y SUPABASE_SERVICE_ROLE_KEY de un proyecto de pruebas y ejecute `npm run test:supabase` (docs/supabase.md).",
   );
-  describe.skip("contrato del almacén — Supabase (proyecto real)", () => {
+  describe.skipIf(!live)("contrato del almacén — Supabase (proyecto real)", () => {
     it("necesita SUPABASE_URL, SUPABASE_ANON_KEY y SUPABASE_SERVICE_ROLE_KEY", () => {});
   });
 } else {
