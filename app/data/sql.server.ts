@@ -22,11 +22,17 @@ pg.types.setTypeParser(20, (v: string) => Number(v));
 
 type DB = Kysely<any>;
 
+/** Not prepared: transaction control and the cursor and EXPLAIN statements. */
+const UTILITY = /^\s*(begin|commit|rollback|start|savepoint|release|declare|fetch|close|explain)\b/i;
+
+/** Without parameters only a single SELECT is prepared (others keep pg's simple protocol: several statements, VACUUM…). */
+const SINGLE_SELECT = /^\s*(select|with)\b[^;]*$/i;
+
 /** Statements each connection keeps prepared, at most (then further ones run unnamed, as before). */
 const MAX_PREPARED = 500;
 
 /**
- * A pg client that runs every parameterised statement as a named (prepared) one, as PostgREST
+ * A pg client that runs every statement (but transaction control) as a named (prepared) one, as PostgREST
  * does: each connection parses a statement's text once and PostgreSQL may keep its plan. The
  * gastos_vista queries (six joins, row-level security on every table) cost more to plan than to
  * run. Names are a hash of the text, so a name always means the same statement. Plans still
@@ -36,7 +42,7 @@ const MAX_PREPARED = 500;
 class PreparingClient extends pg.Client {
   private readonly preparados = new Set<string>();
   override query(config: any, values?: any, callback?: any): any {
-    if (typeof config === "string" && Array.isArray(values) && values.length > 0) {
+    if (typeof config === "string" && Array.isArray(values) && !UTILITY.test(config) && (values.length > 0 || SINGLE_SELECT.test(config))) {
       const name = `o_${createHash("sha1").update(config).digest("base64url")}`;
       if (this.preparados.has(name) || this.preparados.size < MAX_PREPARED) {
         this.preparados.add(name);
@@ -94,9 +100,11 @@ export function sqlStore(db: DB, userId: string): Store {
         const from = identifier(source);
         const query = await withSearchIds(trx, listQuery);
         const filtered = () => applyWhere(trx.selectFrom(from), query);
-        let rowsQuery = filtered().selectAll().limit(query.limit).offset(query.offset);
-        for (const o of query.order ?? []) rowsQuery = rowsQuery.orderBy(identifier(o.column), o.ascending ? "asc" : "desc");
-        rowsQuery = rowsQuery.orderBy("id", tieBreak(query));
+        const sorted = <Q extends { orderBy: (...args: any[]) => Q }>(q: Q) => {
+          for (const o of query.order ?? []) q = q.orderBy(identifier(o.column), o.ascending ? "asc" : "desc");
+          return q.orderBy("id", tieBreak(query));
+        };
+        let rowsQuery = sorted(filtered().selectAll().limit(literal(query.limit)).offset(literal(query.offset)));
         const rows = (await rowsQuery.execute()) as T[];
 
         const sums: Record<string, string> = {};
@@ -198,7 +206,7 @@ async function estimateTotal(
 ): Promise<{ estimated: boolean; total: number; sums: Record<string, string> }> {
   let capped = filtered.select(sql<number>`1`.as("uno"));
   for (const column of sum) capped = capped.select(sql.ref(identifier(column)).as(`c_${column}`));
-  let agg = trx.selectFrom(capped.limit(EXACT_COUNT_LIMIT + 1).as("t")).select(sql<number>`count(*)::int`.as("n"));
+  let agg = trx.selectFrom(capped.limit(literal(EXACT_COUNT_LIMIT + 1)).as("t")).select(sql<number>`count(*)::int`.as("n"));
   for (const column of sum) agg = agg.select(sql<string>`coalesce(sum(${sql.ref(`t.c_${column}`)}), 0)::text`.as(`sum_${column}`));
   const result = (await agg.executeTakeFirstOrThrow()) as Row;
   const n = Number(result.n);
@@ -230,6 +238,16 @@ async function withSearchIds(trx: Transaction<any>, query: ListQuery): Promise<L
  */
 function tieBreak(query: ListQuery): "asc" | "desc" {
   return query.order?.[0]?.ascending === false ? "desc" : "asc";
+}
+
+/**
+ * A page's LIMIT and OFFSET written into the statement, not passed as parameters: a prepared
+ * statement's generic plan then knows how few rows are wanted (with `LIMIT $1` the planner
+ * assumes a tenth of the table and may sort everything), so PostgreSQL can keep the plan instead
+ * of planning the gastos_vista query again on every request.
+ */
+function literal(n: number) {
+  return Number.isSafeInteger(n) && n >= 0 ? sql.lit(n) : n;
 }
 
 /** Rows per FETCH of `stream`. */
