@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import {
+  agent,
   Browser,
   clusterDir,
   clusterState,
@@ -32,10 +33,12 @@ const dataDir = workDir("fallos");
 let server: ServerProcess | undefined;
 let org: Awaited<ReturnType<typeof createOrganisation>>;
 const KILLS = Number(process.env.FAULT_KILLS ?? 20);
+/** One port for every restart, so people stay signed in across them (sessions live in the database). */
+let port: number;
 
 async function start(env: Record<string, string> = {}) {
   const started = Date.now();
-  server = await startServer({ dataDir, nodeEnv: "production", env });
+  server = await startServer({ dataDir, nodeEnv: "production", env, port });
   return Date.now() - started;
 }
 
@@ -47,6 +50,7 @@ async function signedIn(who: Account) {
 
 beforeAll(async () => {
   removeDataDir(dataDir);
+  port = await freePort();
   await start();
   org = await withOwner(dataDir, (c) =>
     createOrganisation(c, [
@@ -80,7 +84,7 @@ type Tracked = { id: string; version: number; descripcion: string; estado: strin
 type Pending = { kind: "crear"; descripcion: string } | { kind: "guardar"; id: string; descripcion: string } | { kind: "enviar"; id: string };
 
 describe("SIGKILL en mitad de una serie de escrituras", () => {
-  it(`${KILLS} veces, alternando el servidor solo y el servidor con su Postgres: toda escritura confirmada (302) está, nada a medias`, async () => {
+  it(`${KILLS} veces, alternando el servidor solo y el servidor con su Postgres: toda escritura confirmada (302) está, nada a medias`, { timeout: 900_000 }, async () => {
     const tracked = new Map<string, Tracked>();
     const unconfirmedCreates: string[] = [];
     let confirmed = 0;
@@ -89,8 +93,8 @@ describe("SIGKILL en mitad de una serie de escrituras", () => {
     const restarts: number[] = [];
     let seq = 0;
 
+    const writers = await Promise.all([org.accounts.elena!, org.accounts.elena!, org.accounts.eva!, org.accounts.eva!].map(signedIn));
     for (let round = 1; round <= KILLS; round++) {
-      const writers = await Promise.all([org.accounts.elena!, org.accounts.elena!, org.accounts.eva!, org.accounts.eva!].map(signedIn));
       let confirmedThisRound = 0;
       let killed = false;
       const pendings: Pending[] = [];
@@ -148,6 +152,7 @@ describe("SIGKILL en mitad de una serie de escrituras", () => {
       else server!.signalGroup("SIGKILL");
       await server!.exited;
       await Promise.all(loops);
+      agent.destroy(); // no keep-alive socket of the dead server is reused after the restart
       for (const p of pendings) if (p?.kind === "crear") unconfirmedCreates.push(p.descripcion);
 
       restarts.push(await start());
