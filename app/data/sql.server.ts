@@ -82,8 +82,53 @@ export async function asUser<T>(db: DB, userId: string, fn: (trx: Transaction<an
   }
 }
 
+/**
+ * Reads (`list`, `get`) started in the same turn of the event loop — a loader's `Promise.all`
+ * — share one transaction as the user instead of opening one each: one BEGIN, one set_config
+ * and one COMMIT for all of them. Same role, same claims, so the same row-level security; each
+ * read still runs its own statements. If any of them fails, that transaction is rolled back and
+ * the reads that failed run again, each in its own transaction as before, so a failure (or a
+ * read that failed only because another one aborted the shared transaction) ends exactly as it
+ * did with one transaction per call; the reads that had succeeded keep their rows. Writes, `rpc`
+ * (which may write) and `stream` keep a transaction of their own.
+ */
+function readBatcher(db: DB, userId: string) {
+  type Task = { fn: (trx: Transaction<any>) => Promise<unknown>; resolve: (value: any) => void; reject: (error: unknown) => void };
+  let pending: Task[] | null = null;
+  const alone = (t: Task) => void asUser(db, userId, t.fn).then(t.resolve, t.reject);
+  async function flush(tasks: Task[]) {
+    if (tasks.length === 1) return alone(tasks[0]!);
+    let settled: PromiseSettledResult<unknown>[] = [];
+    try {
+      await asUser(db, userId, async (trx) => {
+        settled = await Promise.allSettled(tasks.map((t) => t.fn(trx)));
+        if (settled.some((s) => s.status === "rejected")) throw new Error("rollback");
+      });
+    } catch {
+      // Retried below, one by one.
+    }
+    tasks.forEach((t, i) => {
+      const s = settled[i];
+      if (s?.status === "fulfilled") t.resolve(s.value);
+      else alone(t);
+    });
+  }
+  return <T>(fn: (trx: Transaction<any>) => Promise<T>): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      if (!pending) {
+        const batch: Task[] = (pending = []);
+        setImmediate(() => {
+          pending = null;
+          void flush(batch);
+        });
+      }
+      pending.push({ fn, resolve, reject });
+    });
+}
+
 export function sqlStore(db: DB, userId: string): Store {
   const run = <T>(fn: (trx: Transaction<any>) => Promise<T>) => asUser(db, userId, fn);
+  const read = readBatcher(db, userId);
 
   /** After an update/delete touched no row: tell apart gone, changed meanwhile, and not allowed. */
   async function whyUntouched(trx: Transaction<any>, table: string, id: string, version?: number): Promise<never> {
@@ -96,7 +141,7 @@ export function sqlStore(db: DB, userId: string): Store {
 
   return {
     async list<T>(source: string, listQuery: ListQuery): Promise<ListResult<T>> {
-      return run(async (trx) => {
+      return read(async (trx) => {
         const from = identifier(source);
         const query = await withSearchIds(trx, listQuery);
         const filtered = () => applyWhere(trx.selectFrom(from), query);
@@ -128,7 +173,7 @@ export function sqlStore(db: DB, userId: string): Store {
 
     async get<T>(source: string, id: string): Promise<T> {
       if (!UUID.test(id)) throw new NotFound("El registro no existe");
-      const row = await run((trx) => trx.selectFrom(identifier(source)).selectAll().where("id", "=", id).executeTakeFirst());
+      const row = await read((trx) => trx.selectFrom(identifier(source)).selectAll().where("id", "=", id).executeTakeFirst());
       if (!row) throw new NotFound("El registro no existe o no tiene acceso a él");
       return row as T;
     },
