@@ -150,6 +150,11 @@ export function sqlStore(db: DB, userId: string): Store {
           return q.orderBy("id", tieBreak(query));
         };
         let rowsQuery = sorted(filtered().selectAll().limit(literal(query.limit)).offset(literal(query.offset)));
+        if (query.base && (await inBase(trx, query))) {
+          // The page's ids from the table (no joins while sorting and skipping), then their rows from the view.
+          const ids = sorted(applyWhere(trx.selectFrom(identifier(query.base)), query).select("id").limit(literal(query.limit)).offset(literal(query.offset)));
+          rowsQuery = sorted(trx.selectFrom(from).selectAll().where(sql<boolean>`id = any(array(${ids}))`));
+        }
         const rows = (await rowsQuery.execute()) as T[];
 
         const sums: Record<string, string> = {};
@@ -275,6 +280,29 @@ async function withSearchIds(trx: Transaction<any>, query: ListQuery): Promise<L
   const { rows } = await sql<{ ids: string[] | null }>`select ${sql.raw(`public.${identifier(query.search.fn)}`)}(${term}) as ids`.execute(trx);
   const ids = rows[0]?.ids ?? [];
   return { ...query, search: undefined, filters: [...(query.filters ?? []), { column: "id", op: "in", value: ids }] };
+}
+
+/** Columns of each table, read once per process (for `ListQuery.base`). */
+const baseColumns = new Map<string, Promise<Set<string>>>();
+
+/** Whether every column the query filters, searches or sorts by is a column of `query.base`. */
+async function inBase(trx: Transaction<any>, query: ListQuery): Promise<boolean> {
+  const base = identifier(query.base!);
+  let known = baseColumns.get(base);
+  if (!known) {
+    known = sql<{ name: string }>`select attname::text as name from pg_attribute where attrelid = ${base}::regclass and attnum > 0 and not attisdropped`
+      .execute(trx)
+      .then((r) => new Set(r.rows.map((c) => c.name)));
+    baseColumns.set(base, known);
+    known.catch(() => baseColumns.delete(base));
+  }
+  const columns = await known;
+  const used = [
+    ...(query.filters ?? []).map((f) => f.column),
+    ...(query.order ?? []).map((o) => o.column),
+    ...(query.search?.term.trim() ? [...query.search.columns, ...(query.search.refs ?? []).map((r) => r.column)] : []),
+  ];
+  return used.every((c) => columns.has(c));
 }
 
 /**

@@ -30,6 +30,14 @@ export type ListQuery = {
   count?: "exact" | "estimated" | "none";
   /** Columns to sum over the whole filter (e.g. importe), as exact decimal strings (not with an estimated count). */
   sum?: string[];
+  /**
+   * The table `source` is a view of, one view row per table row (a security-invoker view that
+   * only adds columns through left joins on keys, like gastos_vista). An adapter may find the
+   * page's ids in `base` first, when every filter, search column and sort key is a column of it,
+   * and read only those rows from the view: the joins then run for one page, not for every
+   * match sorted (same rows, same order).
+   */
+  base?: string;
 };
 
 /** With `count: "estimated"`, up to this many matches are counted (and summed) exactly. */

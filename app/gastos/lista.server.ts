@@ -46,7 +46,7 @@ export async function gastosLoader({ request, context }: Args) {
 
   const [result, aCargo, record] = await Promise.all([
     // Count and sum over the whole filter; a huge filter gets an estimate and no sum (ADR 0006).
-    store.list<Row>(gastos.view, { ...query, count: "estimated", sum: ["importe"] }),
+    store.list<Row>(gastos.view, { ...query, count: "estimated", sum: ["importe"], base: gastos.table }),
     departamentosACargo(store, user.id),
     gastoId ? getOr404<Row & GastoClave>(store, gastos.view, gastoId) : Promise.resolve(null),
   ]);
