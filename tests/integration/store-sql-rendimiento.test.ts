@@ -1,0 +1,94 @@
+import type pg from "pg";
+import { createDatabase, sqlStore } from "~/data/sql.server";
+import { NotFound, type ListQuery, type Row } from "~/data/store";
+import { connect, createUser } from "../support/as-user";
+import { createTestDatabase } from "../support/database";
+
+/**
+ * What the SQL adapter does for speed (docs/decisions/0008-performance.md) must not change what
+ * it answers: reads started together share a transaction but fail one by one, and
+ * `ListQuery.base` (ids from the table, rows from the view) gives the same page as the view alone.
+ */
+let client: pg.Client;
+let db: ReturnType<typeof createDatabase>;
+let admin: string;
+let empleado: string;
+
+beforeAll(async () => {
+  const url = await createTestDatabase();
+  client = await connect(url);
+  db = createDatabase(url, 2);
+  admin = await createUser(client, { email: "rend-admin@oficina.test", nombre: "Ana", rol: "administrador" });
+  empleado = await createUser(client, { email: "rend-empleado@oficina.test", nombre: "Eva" });
+  const { rows: d } = await client.query("insert into departamentos (nombre, codigo) values ('Ventas', 'VEN'), ('Compras', 'COM') returning id");
+  const { rows: s } = await client.query("insert into sucursales (nombre, codigo, direccion, ciudad) values ('Madrid', 'MAD', 'Gran Vía 1', 'Madrid') returning id");
+  const { rows: p } = await client.query(
+    "insert into proveedores (razon_social, nombre_comercial, tipo_persona, nif) values ('Restaurantes Unidos SL', 'La Tasca', 'empresa', 'B12345674'), ('Zeta Viajes SA', null, 'empresa', 'A58818501') returning id",
+  );
+  const hoy = new Date();
+  for (let i = 0; i < 60; i++) {
+    const fecha = new Date(hoy.getTime() - (i % 20) * 86_400_000).toISOString().slice(0, 10);
+    await client.query(
+      `insert into gastos (descripcion, fecha_gasto, categoria, importe, metodo_pago, solicitante_id, departamento_id, sucursal_id, proveedor_id)
+       values ($1, $2, $3, $4, 'efectivo', $5, $6, $7, $8)`,
+      [`Gasto ${i}`, fecha, i % 3 ? "comidas" : "alojamiento", `${1 + ((i * 37) % 50)}.${String(i % 100).padStart(2, "0")}`, i % 4 ? empleado : admin, d[i % 2].id, s[0].id, p[i % 2].id],
+    );
+  }
+});
+
+afterAll(async () => {
+  await client?.end();
+  await db?.destroy();
+});
+
+describe("lecturas en el mismo turno (una transacción compartida)", () => {
+  it("cada una devuelve lo suyo, como si fueran solas", async () => {
+    const store = sqlStore(db, empleado);
+    const query: ListQuery = { order: [{ column: "descripcion", ascending: true }], limit: 100, offset: 0, count: "exact" };
+    const [juntas, departamentos, yo] = await Promise.all([store.list<Row>("gastos", query), store.list<Row>("departamentos", { limit: 10, offset: 0 }), store.get<Row>("usuarios", empleado)]);
+    const sola = await sqlStore(db, empleado).list<Row>("gastos", query);
+    expect(juntas).toEqual(sola);
+    // Row-level security as the user: the empleado sees only their own gastos.
+    expect(juntas.total).toBe(45);
+    expect(juntas.rows.every((r) => r.solicitante_id === empleado)).toBe(true);
+    expect(departamentos.rows).toHaveLength(2);
+    expect(yo.id).toBe(empleado);
+  });
+
+  it("si una falla, falla sola con su propio error y las demás responden", async () => {
+    const store = sqlStore(db, admin);
+    const [bien, mal, noExiste, despues] = await Promise.allSettled([
+      store.list<Row>("gastos", { limit: 5, offset: 0, count: "exact" }),
+      // A database error (not a uuid) aborts the shared transaction…
+      store.list<Row>("gastos", { filters: [{ column: "departamento_id", op: "eq", value: "no-es-un-uuid" }], limit: 5, offset: 0 }),
+      store.get<Row>("gastos", "00000000-0000-4000-8000-000000000000"),
+      // …and a read queued after it in that transaction still gets its rows.
+      store.list<Row>("departamentos", { limit: 10, offset: 0, count: "exact" }),
+    ]);
+    expect(bien.status === "fulfilled" && bien.value.total).toBe(60);
+    expect(mal.status).toBe("rejected");
+    expect(String((mal as PromiseRejectedResult).reason?.message ?? (mal as PromiseRejectedResult).reason)).not.toMatch(/current transaction is aborted/);
+    expect(noExiste.status === "rejected" && noExiste.reason).toBeInstanceOf(NotFound);
+    expect(despues.status === "fulfilled" && despues.value.total).toBe(2);
+  });
+});
+
+describe("ListQuery.base: los ids en la tabla, las filas en la vista", () => {
+  const casos: [string, Omit<ListQuery, "limit" | "offset">][] = [
+    ["por fecha descendente", { order: [{ column: "fecha_gasto", ascending: false }] }],
+    ["por importe con filtros", { order: [{ column: "importe", ascending: false }], filters: [{ column: "categoria", op: "eq", value: "comidas" }] }],
+    ["por descripción, ascendente", { order: [{ column: "descripcion", ascending: true }] }],
+    ["por un nombre de la vista (sin base)", { order: [{ column: "proveedor_nombre", ascending: true }] }],
+    ["búsqueda por columnas y proveedor", { search: { columns: ["descripcion"], term: "tasca", refs: [{ column: "proveedor_id", table: "proveedores", columns: ["razon_social", "nombre_comercial"] }] } }],
+  ];
+  for (const [nombre, parcial] of casos)
+    it(nombre, async () => {
+      for (const user of [admin, empleado])
+        for (const offset of [0, 7, 40]) {
+          const query: ListQuery = { ...parcial, limit: 10, offset, count: "estimated", sum: ["importe"] };
+          const conBase = await sqlStore(db, user).list<Row>("gastos_vista", { ...query, base: "gastos" });
+          const sinBase = await sqlStore(db, user).list<Row>("gastos_vista", query);
+          expect(conBase).toEqual(sinBase);
+        }
+    });
+});
