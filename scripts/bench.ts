@@ -8,6 +8,7 @@
  *   options: --segundos S (per run, default 5) · --conexiones 1,10,50 · --pantallas gastos,inicio,…
  *            --sin-sentry · --perfil (server CPU profile into bench/) · --mantener (keep the temp dir)
  *            --datos DIR (keep the loaded database in DIR and reuse it next time: for quick re-runs)
+ *            --salida DIR (where results.json and ultimo.md go; default bench/)
  *
  * What it does: copies the working tree's app into a temp dir and builds it there (`remix build`,
  * production); starts a fresh embedded PostgreSQL there with pg_stat_statements, applies the
@@ -52,10 +53,12 @@ type Opciones = {
   mantener: boolean;
   /** A PostgreSQL data dir to keep and reuse between runs (loaded once), instead of a fresh one. */
   datos: string | null;
+  /** Where results.json and ultimo.md go (default bench/). */
+  salida: string;
 };
 
 function opciones(argv: string[]): Opciones {
-  const o: Opciones = { gastos: 100_000, escala: false, segundos: 5, conexiones: [1, 10, 50], pantallas: null, sentry: true, perfil: false, mantener: false, datos: null };
+  const o: Opciones = { gastos: 100_000, escala: false, segundos: 5, conexiones: [1, 10, 50], pantallas: null, sentry: true, perfil: false, mantener: false, datos: null, salida: path.join(RAIZ, "bench") };
   for (let i = 0; i < argv.length; i++) {
     const [flag, enLinea] = argv[i]!.split(/=(.*)/s, 2) as [string, string | undefined];
     const valor = () => enLinea ?? argv[++i] ?? "";
@@ -86,6 +89,9 @@ function opciones(argv: string[]): Opciones {
         break;
       case "--datos":
         o.datos = path.resolve(valor());
+        break;
+      case "--salida":
+        o.salida = path.resolve(valor());
         break;
       default:
         throw new Error(`Opción desconocida: ${flag} (lea la cabecera de scripts/bench.ts)`);
@@ -679,12 +685,12 @@ async function main() {
   const texto = informe.join("\n");
   console.log(texto);
 
-  mkdirSync(path.join(RAIZ, "bench"), { recursive: true });
+  mkdirSync(o.salida, { recursive: true });
   writeFileSync(
-    path.join(RAIZ, "bench", "results.json"),
+    path.join(o.salida, "results.json"),
     `${JSON.stringify({ maquina: equipo, opciones: o, gastos: { sinteticos: o.gastos, demo, final: total[0]!.n }, parametros: p, js, pantallas: filas, escala, rssPicoMiB: rssFinal, duracionSegundos: Math.round((Date.now() - inicio) / 1000) }, null, 2)}\n`,
   );
-  writeFileSync(path.join(RAIZ, "bench", "ultimo.md"), `${texto}\n`);
+  writeFileSync(path.join(o.salida, "ultimo.md"), `${texto}\n`);
   const fallos = filas.flatMap((f) => Object.values(f.medidas).map((m) => m.errores)).reduce((a, b) => a + b, 0);
   if (fallos) throw new Error(`${fallos} respuestas con error durante la carga`);
 }
