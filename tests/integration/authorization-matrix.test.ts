@@ -107,7 +107,7 @@ async function snapshot() {
   return rows[0]!;
 }
 
-type Expect = "ok" | "login" | 403 | 404 | 405 | 409 | "sin-cambio";
+type Expect = "ok" | "login" | 400 | 403 | 404 | 405 | 409 | "sin-cambio";
 type Result = { status: number; location: string | null; body: string; error?: string };
 
 async function call(fn: (() => unknown) | null): Promise<Result> {
@@ -391,7 +391,7 @@ describe("rutas × métodos × roles × tipo de registro", () => {
     return { ...form, ...cambio };
   }
 
-  function nuevoForm(entity: Entity) {
+  function nuevoForm(entity: Entity): Record<string, string> {
     seq += 1;
     const code = `N${seq}Y${Math.random().toString(36).slice(2, 6).toUpperCase()}`;
     if (entity === departamentos) return { intent: "crear", nombre: `Nuevo ${code}`, codigo: code, activo: "on" };
@@ -416,7 +416,7 @@ describe("rutas × métodos × roles × tipo de registro", () => {
           const kind = referenciado ? "con gastos que dependen de él" : "sin dependencias";
           const r = await maestro(entity, referenciado);
           await cell(`${entity.path}/{id} ver · ${a} · ${kind}`, signed ? "ok" : "login", () => call(() => m.record.loader(args(`${entity.path}/${r.id}`, a, { params: { id: r.id } }))));
-          const cambio = entity === sucursales ? { provincia: `Provincia ${seq}` } : { notas: `Nota de la matriz ${seq}` };
+          const cambio: Record<string, string> = entity === sucursales ? { provincia: `Provincia ${seq}` } : { notas: `Nota de la matriz ${seq}` };
           await cell(
             `${entity.path}/{id} guardar · ${a} · ${kind}`,
             allow(m.editan),

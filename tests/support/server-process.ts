@@ -71,8 +71,10 @@ export type ServerProcess = {
 
 /** Starts the server without waiting for it (e.g. a second server that must refuse to start). */
 export function spawnServer(o: ServerOptions & { port: number }): ServerProcess {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !/^(DATABASE_URL|SUPABASE_|SENTRY_|APP_URL|TRUST_PROXY|NODE_OPTIONS|VITEST)/.test(k)) env[k] = v;
+  // The parent's environment without what would point the server elsewhere (or load vitest in it).
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([k, v]) => v !== undefined && !/^(DATABASE_URL|SUPABASE_|SENTRY_|APP_URL|TRUST_PROXY|NODE_OPTIONS|VITEST)/.test(k)),
+  ) as NodeJS.ProcessEnv;
   Object.assign(env, {
     NODE_ENV: o.nodeEnv ?? "test",
     PORT: String(o.port),
