@@ -9,6 +9,7 @@ import {
   Scripts,
   ScrollRestoration,
   useLoaderData,
+  useLocation,
   useRouteError,
   useRouteLoaderData,
 } from "@remix-run/react";
@@ -116,7 +117,21 @@ export function Layout({ children }: { children: ReactNode }) {
 
 export default function App() {
   useLoaderData<RootData>();
+  useFocusOnHashTarget();
   return <Outlet />;
+}
+
+/**
+ * After a client-side navigation to `…#contenido` (the redirect after an action), move keyboard
+ * focus there as the browser does on a full page load, so the next Tab starts at the flash.
+ */
+function useFocusOnHashTarget() {
+  const location = useLocation();
+  useEffect(() => {
+    if (!location.hash) return;
+    const target = document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    if (target?.hasAttribute("tabindex") && !target.contains(document.activeElement)) target.focus({ preventScroll: true });
+  }, [location.key, location.hash]);
 }
 
 /** The generic error screen (SPEC §8) and the plain 404 and 403 screens. Never a stack trace. */
