@@ -193,19 +193,27 @@ function rssKiB(pid: number, campo: "VmRSS" | "VmHWM" = "VmRSS"): number {
  * core, and milliseconds in all), counted from when `fn` calls `empieza` (after its warm-up).
  */
 async function muestreando<T>(servidor: number, postmaster: number, fn: (empieza: () => void) => Promise<T>) {
-  const pg = () => [postmaster, ...hijosDe(postmaster)].reduce((a, p) => a + cpuDe(p), 0);
+  // Per process: one that ends during the run (an autovacuum worker) must not make the sum go down.
+  const pgPorPid = () => new Map([postmaster, ...hijosDe(postmaster)].map((p) => [p, cpuDe(p)]));
+  let pgInicio = pgPorPid();
+  const pg = () => {
+    let total = 0;
+    for (const [pid, ticks] of pgPorPid()) total += ticks - (pgInicio.get(pid) ?? 0);
+    return total;
+  };
   let pico = rssKiB(servidor);
   const reloj = setInterval(() => (pico = Math.max(pico, rssKiB(servidor))), 100);
   let t0 = process.hrtime.bigint();
-  let [nodo0, pg0] = [cpuDe(servidor), pg()];
+  let nodo0 = cpuDe(servidor);
   const empieza = () => {
     t0 = process.hrtime.bigint();
-    [nodo0, pg0] = [cpuDe(servidor), pg()];
+    nodo0 = cpuDe(servidor);
+    pgInicio = pgPorPid();
   };
   try {
     const valor = await fn(empieza);
     const segundos = Number(process.hrtime.bigint() - t0) / 1e9;
-    const [nodo, postgres] = [cpuDe(servidor) - nodo0, pg() - pg0];
+    const [nodo, postgres] = [cpuDe(servidor) - nodo0, pg()];
     return {
       valor,
       picoRssMiB: Math.round(Math.max(pico, rssKiB(servidor)) / 1024),
@@ -520,7 +528,23 @@ type Medida = Carga & {
   cpuMsPostgres: number;
 };
 
+/**
+ * Until the server has finished what the last run left in flight (a run ends on time, not when
+ * the server has answered everything): no statement running in PostgreSQL and the server's CPU
+ * quiet, twice in a row. Otherwise the next screen's statements and CPU would include them.
+ */
+async function esperarReposo(ctx: Contexto, pid: number) {
+  let quietas = 0;
+  for (let i = 0; i < 240 && quietas < 2; i++) {
+    const antes = cpuDe(pid);
+    await new Promise((r) => setTimeout(r, 250));
+    const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where state = 'active' and pid <> pg_backend_pid() and backend_type = 'client backend'`.execute(ctx.db);
+    quietas = cpuDe(pid) - antes <= 3 && rows[0]!.n === 0 ? quietas + 1 : 0;
+  }
+}
+
 async function medir(ctx: Contexto, pid: number, postmaster: number, p: Pantalla, conexiones: number, segundos: number, proveedorId: string): Promise<Medida> {
+  await esperarReposo(ctx, pid);
   const { valor, picoRssMiB, cpuNodo, cpuPostgres, msNodo, msPostgres } = await muestreando(pid, postmaster, (empieza) => cargar(ctx, p, conexiones, segundos, proveedorId, empieza));
   const hechas = valor.peticiones || 1;
   const redondo = (x: number) => Math.round(x * 100) / 100;
@@ -643,6 +667,7 @@ async function main() {
     let sentencias: Sentencias | null = null;
     if (pantalla.id !== "suelo") {
       const headers: Record<string, string> = { Cookie: cookies[pantalla.como!] };
+      await esperarReposo(ctx, servidor.pid);
       sentencias = await sentenciasPorPeticion(db, MUESTRA_SQL, async (i) => {
         const r = pantalla.crear
           ? await pedir(ctx.base, pantalla.ruta, { method: "POST", body: cuerpoCrear(p.proveedor.id, i), headers: { ...headers, Origin: ctx.base, "Content-Type": "application/x-www-form-urlencoded" } })
@@ -655,6 +680,7 @@ async function main() {
     for (const c of o.conexiones) medidas[c] = await medir(ctx, servidor.pid, postmaster, pantalla, c, o.segundos, p.proveedor.id);
     if (pantalla.crear) {
       // Every 302 must be a new gasto (the warm-up's too), and nothing else may have created one.
+      await esperarReposo(ctx, servidor.pid);
       const despues = (await sql<{ n: number }>`select count(*)::int as n from public.gastos`.execute(db)).rows[0]!.n;
       const redirigidas = Object.values(medidas).reduce((a, m) => a + (m.codigos["302"] ?? 0), 0);
       log(`crear: ${despues - antes} gastos nuevos, ${redirigidas} redirecciones medidas (más las del calentamiento)`);
