@@ -107,11 +107,14 @@ function opciones(argv: string[]): Opciones {
 // ---------------------------------------------------------------------------------------------
 
 const log = (linea: string) => console.error(`[bench] ${linea}`);
-let limpiezas: (() => Promise<void> | void)[] = [];
-async function limpiar() {
-  const pendientes = limpiezas.reverse();
-  limpiezas = [];
-  for (const paso of pendientes) await Promise.resolve(paso()).catch((e) => log(`limpieza: ${(e as Error).message}`));
+const limpiezas: (() => Promise<void> | void)[] = [];
+let limpiando: Promise<void> | null = null;
+/** Stops what was started, last first; a second call (a signal while main fails) waits for the same one. */
+function limpiar(): Promise<void> {
+  limpiando ??= (async () => {
+    for (const paso of limpiezas.reverse()) await Promise.resolve(paso()).catch((e) => log(`limpieza: ${(e as Error).message}`));
+  })();
+  return limpiando;
 }
 for (const senal of ["SIGINT", "SIGTERM"] as const)
   process.on(senal, () => {
