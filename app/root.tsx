@@ -10,6 +10,7 @@ import {
   ScrollRestoration,
   useLoaderData,
   useLocation,
+  useNavigationType,
   useRouteError,
   useRouteLoaderData,
 } from "@remix-run/react";
@@ -124,14 +125,17 @@ export default function App() {
 /**
  * After a client-side navigation to `…#contenido` (the redirect after an action), move keyboard
  * focus there as the browser does on a full page load, so the next Tab starts at the flash.
+ * Only for the router's own navigations: a fragment link (`#nuevo`) or back/forward is a POP the
+ * browser has already focused, and the person may have tabbed on before this effect runs.
  */
 function useFocusOnHashTarget() {
   const location = useLocation();
+  const navigationType = useNavigationType();
   useEffect(() => {
-    if (!location.hash) return;
+    if (!location.hash || navigationType === "POP") return;
     const target = document.getElementById(decodeURIComponent(location.hash.slice(1)));
     if (target?.hasAttribute("tabindex") && !target.contains(document.activeElement)) target.focus({ preventScroll: true });
-  }, [location.key, location.hash]);
+  }, [location.key, location.hash, navigationType]);
 }
 
 /** The generic error screen (SPEC §8) and the plain 404 and 403 screens. Never a stack trace. */

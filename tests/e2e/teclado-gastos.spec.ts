@@ -18,6 +18,7 @@ test("con el teclado: un empleado crea y envía un gasto; el aprobador lo aprueb
   await pressUntilFocused(page, page.getByRole("link", { name: "Nuevo gasto" }));
   await page.keyboard.press("Enter");
   const form = page.getByRole("region", { name: "Nuevo gasto" });
+  await expect(form.getByRole("heading", { name: "Nuevo gasto" })).toBeFocused();
   await page.keyboard.press("Tab");
   const descripcionField = form.getByLabel("Descripción");
   await expect(descripcionField).toBeFocused();

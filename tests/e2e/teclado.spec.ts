@@ -88,6 +88,7 @@ test("con el teclado: saltar al contenido, entrar, ir a Departamentos y crear un
   await pressUntilFocused(page, page.getByRole("link", { name: "Nuevo departamento" }));
   await page.keyboard.press("Enter");
   const form = createForm(page, "departamento");
+  await expect(form.getByRole("heading", { name: "Nuevo departamento" })).toBeFocused();
   await page.keyboard.press("Tab");
   const nombreField = form.getByLabel("Nombre");
   await expect(nombreField).toBeFocused();
