@@ -149,11 +149,13 @@ export function sqlStore(db: DB, userId: string): Store {
           for (const o of query.order ?? []) q = q.orderBy(identifier(o.column), o.ascending ? "asc" : "desc");
           return q.orderBy("id", tieBreak(query));
         };
-        let rowsQuery = sorted(filtered().selectAll().limit(literal(query.limit)).offset(query.offset));
+        const selected = <Q extends { selectAll: () => any; select: (columns: string[]) => any }>(q: Q): ReturnType<Q["selectAll"]> =>
+          query.columns ? q.select(query.columns.map(identifier)) : q.selectAll();
+        let rowsQuery = sorted(selected(filtered()).limit(literal(query.limit)).offset(query.offset));
         if (query.base && (await inBase(trx, query))) {
           // The page's ids from the table (no joins while sorting and skipping), then their rows from the view.
           const ids = sorted(applyWhere(trx.selectFrom(identifier(query.base)), query).select("id").limit(literal(query.limit)).offset(query.offset));
-          rowsQuery = sorted(trx.selectFrom(from).selectAll().where(sql<boolean>`id = any(array(${ids}))`));
+          rowsQuery = sorted(selected(trx.selectFrom(from)).where(sql<boolean>`id = any(array(${ids}))`));
         }
         const rows = (await rowsQuery.execute()) as T[];
 

@@ -21,6 +21,8 @@ export type ListQuery = {
    */
   search?: { columns: string[]; term: string; refs?: { column: string; table: string; columns: string[] }[]; fn?: string };
   order?: { column: string; ascending: boolean }[];
+  /** The columns each row carries (default: all of them). */
+  columns?: string[];
   limit: number;
   offset: number;
   /**

@@ -86,7 +86,7 @@ export function supabaseStore(conn: SupabaseConnection, accessToken: string): St
       };
 
       // The page. With "estimated", the planner's count comes with it (PostgREST runs EXPLAIN).
-      let rowsQuery = filtered("*", query.count === "estimated" ? { count: "planned" } : counting ? { count: "exact" } : undefined);
+      let rowsQuery = filtered(query.columns?.map(identifier).join(",") ?? "*", query.count === "estimated" ? { count: "planned" } : counting ? { count: "exact" } : undefined);
       for (const o of query.order ?? []) rowsQuery = rowsQuery.order(identifier(o.column), { ascending: o.ascending });
       rowsQuery = rowsQuery.order("id", { ascending: true }).range(query.offset, query.offset + query.limit - 1);
 

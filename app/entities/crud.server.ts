@@ -9,7 +9,7 @@ import { formatValue, type Formats } from "~/lib/format";
 import { parseListState, sinControl, toListQuery, viewFilters } from "~/lib/list-query";
 import { once } from "~/lib/once.server";
 import { safeRedirect } from "~/lib/safe-redirect";
-import { capitalize, done, entitySchema, type Entity } from "./entity";
+import { capitalize, done, entitySchema, listColumns, type Entity } from "./entity";
 import type { Option } from "./fields";
 import { OPTION_SOURCES } from "./index";
 
@@ -83,6 +83,7 @@ export async function loadOptions(store: Store, entity: Entity, include?: Row, s
       const { rows, total } = await store.list<Row>(source, {
         search: term ? { columns: [label], term } : undefined,
         order: [{ column: label, ascending: true }],
+        columns: ["id", label],
         limit: MAX_OPTIONS,
         offset: 0,
         count: "exact",
@@ -93,7 +94,7 @@ export async function loadOptions(store: Store, entity: Entity, include?: Row, s
       ];
       const current = names.flatMap((name) => (typeof include?.[name] === "string" && UUID.test(include[name] as string) ? [include[name] as string] : []));
       const missing = [...new Set(current)].filter((id) => !rows.some((r) => r.id === id));
-      if (missing.length) rows.push(...(await store.list<Row>(source, { filters: [{ column: "id", op: "in", value: missing }], limit: missing.length, offset: 0, count: "none" })).rows);
+      if (missing.length) rows.push(...(await store.list<Row>(source, { filters: [{ column: "id", op: "in", value: missing }], columns: ["id", label], limit: missing.length, offset: 0, count: "none" })).rows);
       out[table] = { options: rows.map((r) => ({ value: String(r.id), label: String(r[label] ?? "") })), truncated: total > MAX_OPTIONS, ...(term ? { busqueda: term } : {}) };
     }),
   );
@@ -110,7 +111,7 @@ export async function listLoader(entity: Entity, { request, context }: Args) {
     if (url.pathname === entity.path) throw redirect(`${entity.path}/exportar${url.search}`);
     return csvResponse(entity, store, query, formats(context));
   }
-  const [result, options] = await Promise.all([store.list(entity.view, query), loadOptions(store, entity, state.filtros, optionSearches(entity, url))]);
+  const [result, options] = await Promise.all([store.list(entity.view, { ...query, columns: listColumns(entity) }), loadOptions(store, entity, state.filtros, optionSearches(entity, url))]);
   return json({
     state,
     result,

@@ -59,6 +59,8 @@ export type Entity = {
   gender: "m" | "f";
   fields: readonly Field[];
   columns: readonly Column[];
+  /** What a list row needs besides `id` and its columns (e.g. a gasto's version, for bulk approval). */
+  rowFields?: readonly string[];
   /** Columns searched by `q` (case-insensitive substring). */
   search: readonly string[];
   /** Related tables also searched by `q` (e.g. a gasto's proveedor by its names). */
@@ -98,6 +100,11 @@ export type Entity = {
 };
 
 /** The fields a form writes: never read-only ones; only `campos` when given. */
+/** The columns a list page reads: only what its rows show and need, not the whole record. */
+export function listColumns(entity: Entity): string[] {
+  return [...new Set(["id", ...entity.columns.map((c) => c.name), ...(entity.rowFields ?? [])])];
+}
+
 export function writableFields(entity: Entity, campos?: readonly string[] | null) {
   return entity.fields.filter((f) => !f.readOnly && (!campos || campos.includes(f.name)));
 }

@@ -77,6 +77,8 @@ export const gastos: Entity = {
     { name: "solicitante_nombre", label: "Solicitante", sortable: true },
     { name: "departamento_nombre", label: "Departamento", sortable: true },
   ],
+  // The bulk approval's checkboxes: «id:version», and never on one's own gasto.
+  rowFields: ["version", "solicitante_id"],
   search: ["folio", "descripcion", "numero_factura"],
   // The supplier's names live in proveedores: searched there (indexed), then matched by id.
   searchRefs: [{ column: "proveedor_id", table: "proveedores", columns: ["razon_social", "nombre_comercial"] }],

@@ -1,7 +1,8 @@
 import { json, redirect, type AppLoadContext } from "@remix-run/node";
 import { requireUser, type Signed } from "~/auth/session.server";
 import { EXACT_COUNT_LIMIT, UUID, type Row, type Store } from "~/data/store";
-import { csvResponse, formats, getOr404, loadHistory, loadOptions, notFound, optionSearches, permissions, type Options } from "~/entities/crud.server";
+import { csvResponse, formats, getOr404, loadHistory, loadOptions, notFound, optionSearches, permissions } from "~/entities/crud.server";
+import { listColumns } from "~/entities/entity";
 import { BUSQUEDA_MINIMA, CAMPOS_NO_ADMIN, gastos, ORDEN_SOLO_FILTRADO } from "~/entities/gastos";
 import { todayISO } from "~/lib/dates";
 import { parseListState } from "~/lib/list-query";
@@ -46,13 +47,13 @@ export async function gastosLoader({ request, context }: Args) {
 
   const [result, aCargo, record] = await Promise.all([
     // Count and sum over the whole filter; a huge filter gets an estimate and no sum (ADR 0006).
-    store.list<Row>(gastos.view, { ...query, count: "estimated", sum: ["importe"], base: gastos.table }),
+    store.list<Row>(gastos.view, { ...query, columns: listColumns(gastos), count: "estimated", sum: ["importe"], base: gastos.table }),
     departamentosACargo(store, user.id),
     gastoId ? getOr404<Row & GastoClave>(store, gastos.view, gastoId) : Promise.resolve(null),
   ]);
-  const [options, proveedoresActivos, panel, masivo] = await Promise.all([
+  const [options, proveedoresInactivos, panel, masivo] = await Promise.all([
     loadOptions(store, gastos, { ...state.filtros, ...(record ?? {}) }, optionSearches(gastos, url)),
-    activos(store),
+    inactivos(store),
     record ? panelDe(signed, record, aCargo, url) : Promise.resolve(null),
     (masivoAccion === "aprobar" || masivoAccion === "rechazar") && apruebaEnBloque(actor(user), aCargo)
       ? contarMasivo(url, signed).then((c) => ({ accion: masivoAccion, ...c, maximo: MASIVO_MAXIMO }))
@@ -66,8 +67,9 @@ export async function gastosLoader({ request, context }: Args) {
     busquedaCorta: state.q.length > 0 && state.q.length < BUSQUEDA_MINIMA,
     result,
     options,
-    // The create form offers active suppliers only (the database refuses inactive ones too).
-    formOptions: { ...options, proveedores: { ...options.proveedores!, options: proveedoresActivos(options.proveedores?.options ?? []) } } as Options,
+    // The create form offers active suppliers only (the database refuses inactive ones too); the
+    // page gets their ids, not a second copy of every option.
+    proveedoresInactivos,
     can: permissions(gastos, user),
     user: { id: user.id, rol: user.rol },
     enBloque: apruebaEnBloque(actor(user), aCargo),
@@ -87,11 +89,10 @@ function defaultsFor(user: Signed["user"]): Record<string, string> {
   return out;
 }
 
-/** Ids of active suppliers, to filter the create form's select. */
-async function activos(store: Store) {
-  const { rows } = await store.list<Row>("proveedores", { filters: [{ column: "activo", op: "eq", value: false }], limit: 1000, offset: 0, count: "none" });
-  const inactivos = new Set(rows.map((r) => String(r.id)));
-  return (options: { value: string; label: string }[]) => options.filter((o) => !inactivos.has(o.value));
+/** Ids of inactive suppliers, left out of the create form's select. */
+async function inactivos(store: Store) {
+  const { rows } = await store.list<Row>("proveedores", { filters: [{ column: "activo", op: "eq", value: false }], columns: ["id"], limit: 1000, offset: 0, count: "none" });
+  return rows.map((r) => String(r.id));
 }
 
 /** The record panel: the gasto, what this person may do with it now, its history. */

@@ -2,6 +2,7 @@
  * Dates without times travel as ISO strings ("2026-11-22") and are computed in UTC so that no
  * time zone or daylight-saving change can shift a day. "Today" is the office's day (Madrid).
  */
+import { dateTimeFormat } from "./intl";
 
 export const DEFAULT_TIME_ZONE = "Europe/Madrid";
 
@@ -49,12 +50,7 @@ function assertISODate(iso: string): void {
 
 /** The calendar date in `timeZone` at instant `now`, as `YYYY-MM-DD`. */
 export function todayISO(timeZone = DEFAULT_TIME_ZONE, now: Date = new Date()): string {
-  const parts = new Intl.DateTimeFormat("en-CA", {
-    timeZone,
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-  }).formatToParts(now);
+  const parts = dateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).formatToParts(now);
   const get = (type: string) => parts.find((p) => p.type === type)!.value;
   return `${get("year")}-${get("month")}-${get("day")}`;
 }
@@ -73,19 +69,11 @@ export function diffDaysISO(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 }
 
-/** Building an Intl formatter costs far more than using one (a CSV of a million rows): keep them. */
-const dateFormats = new Map<string, Intl.DateTimeFormat>();
-function dateFormat(locale: string) {
-  let f = dateFormats.get(locale);
-  if (!f) dateFormats.set(locale, (f = new Intl.DateTimeFormat(locale, { day: "2-digit", month: "2-digit", year: "numeric", timeZone: "UTC" })));
-  return f;
-}
-
 /** "2026-11-22" → "22/11/2026" (es-ES). Also accepts a timestamp and uses its UTC date part. */
 export function formatDate(iso: string, locale = "es-ES"): string {
   const date = iso.length > 10 ? iso.slice(0, 10) : iso;
   assertISODate(date);
-  return dateFormat(locale).format(new Date(`${date}T00:00:00Z`));
+  return dateTimeFormat(locale, { day: "2-digit", month: "2-digit", year: "numeric", timeZone: "UTC" }).format(new Date(`${date}T00:00:00Z`));
 }
 
 /** A timestamp (ISO string or Date) → "22/11/2026, 14:05" in the office's time zone. */
@@ -96,14 +84,7 @@ export function formatDateTime(
 ): string {
   const d = timestamp instanceof Date ? timestamp : new Date(timestamp);
   if (Number.isNaN(d.getTime())) throw new TypeError(`Fecha no válida: ${String(timestamp)}`);
-  return new Intl.DateTimeFormat(locale, {
-    day: "2-digit",
-    month: "2-digit",
-    year: "numeric",
-    hour: "2-digit",
-    minute: "2-digit",
-    timeZone,
-  }).format(d);
+  return dateTimeFormat(locale, { day: "2-digit", month: "2-digit", year: "numeric", hour: "2-digit", minute: "2-digit", timeZone }).format(d);
 }
 
 /** "2026-11-22" → "2026-11". */
@@ -147,9 +128,5 @@ export function lastMonthKeys(count: number, lastKey: string): string[] {
 export function formatMonthKey(key: string, locale = "es-ES", style: "short" | "long" = "short"): string {
   const [y, m] = assertMonthKey(key);
   const d = new Date(Date.UTC(y, m - 1, 1));
-  return new Intl.DateTimeFormat(locale, {
-    month: style,
-    year: "numeric",
-    timeZone: "UTC",
-  }).format(d);
+  return dateTimeFormat(locale, { month: style, year: "numeric", timeZone: "UTC" }).format(d);
 }

@@ -2,6 +2,7 @@
  * Money is never a float here: amounts travel as canonical decimal strings ("1234.56", what
  * Postgres returns for numeric(14,2)) and arithmetic is done on BigInt cents.
  */
+import { numberFormat } from "./intl";
 
 /** numeric(14,2): at most 12 integer digits. */
 const MAX_INTEGER_DIGITS = 12;
@@ -115,9 +116,6 @@ export function compareMoney(a: string, b: string): -1 | 0 | 1 {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
-/** Built once per locale and currency (building one costs far more than formatting). */
-const moneyFormats = new Map<string, Intl.NumberFormat>();
-
 /**
  * "1234.56" → "1.234,56 €" (es-ES). Strings are passed to Intl as exact decimals, never through
  * a float. es-ES does not group four-digit numbers by default, hence useGrouping "always".
@@ -129,10 +127,7 @@ export function formatMoney(value: string | number, locale = "es-ES", currency =
   if (typeof value === "number" && !Number.isFinite(value)) {
     throw new TypeError(`Importe no válido: ${value}`);
   }
-  const key = `${locale}|${currency}`;
-  let f = moneyFormats.get(key);
-  if (!f) moneyFormats.set(key, (f = new Intl.NumberFormat(locale, { style: "currency", currency, useGrouping: "always" })));
-  return f.format(value as Intl.StringNumericLiteral | number);
+  return numberFormat(locale, { style: "currency", currency, useGrouping: "always" }).format(value as Intl.StringNumericLiteral | number);
 }
 
 /** "1234.5" → "1234,50": plain decimal comma, no grouping, for CSV read by a Spanish Excel. */

@@ -1,5 +1,6 @@
 import { CATEGORIAS_GASTO, ESTADOS_GASTO, labelOf } from "~/lib/constants";
 import { formatDate, formatMonthKey, monthRange } from "~/lib/dates";
+import { dateTimeFormat, numberFormat } from "~/lib/intl";
 import type { Formats } from "~/lib/format";
 import { formatMoney, subtractMoney, sumMoney } from "~/lib/money";
 import { BarChart, type BarDatum } from "~/ui/BarChart";
@@ -19,13 +20,13 @@ function useFmt({ locale, currency }: Formats) {
   return {
     dinero: (v: string) => formatMoney(v, locale, currency),
     // Grouped like the amounts («1.061», not «1061»), so a column of counts lines up.
-    numero: (n: number) => new Intl.NumberFormat(locale, { useGrouping: "always" }).format(n),
-    gastos: (n: number) => `${new Intl.NumberFormat(locale, { useGrouping: "always" }).format(n)} ${n === 1 ? "gasto" : "gastos"}`,
+    numero: (n: number) => numberFormat(locale, { useGrouping: "always" }).format(n),
+    gastos: (n: number) => `${numberFormat(locale, { useGrouping: "always" }).format(n)} ${n === 1 ? "gasto" : "gastos"}`,
     fecha: (iso: string) => formatDate(iso, locale),
     mes: (key: string) => formatMonthKey(key, locale, "long"),
     /** Compact currency for chart axes: «1,2 M €», «850 mil €». */
     compacto: (n: number) =>
-      new Intl.NumberFormat(locale, { style: "currency", currency, notation: "compact", minimumFractionDigits: 0, maximumFractionDigits: 1 }).format(n),
+      numberFormat(locale, { style: "currency", currency, notation: "compact", minimumFractionDigits: 0, maximumFractionDigits: 1 }).format(n),
   };
 }
 
@@ -277,7 +278,7 @@ export function UltimosMeses({ panel, formats }: Props) {
   const f = useFmt(formats);
   const meses = panel.meses;
   if (!meses || meses.length === 0) return null;
-  const corto = new Intl.DateTimeFormat(formats.locale, { month: "short", timeZone: "UTC" });
+  const corto = dateTimeFormat(formats.locale, { month: "short", timeZone: "UTC" });
   const mayor = meses.reduce((a, b) => (escala(b.importe) > escala(a.importe) ? b : a));
   const total = sumMoney(meses.map((m) => m.importe));
   const primero = f.mes(meses[0]!.mes);

@@ -28,7 +28,7 @@ type Data = {
   busquedaCorta: boolean;
   result: { rows: Row[]; total: number; estimated: boolean; sums: Record<string, string> };
   options: Options;
-  formOptions: Options;
+  proveedoresInactivos: string[];
   can: { crear: boolean };
   user: { id: string; rol: string };
   enBloque: boolean;
@@ -150,7 +150,7 @@ export default function Gastos() {
         </div>
         {panel ? <Panel panel={panel} options={options} formats={formats} cerrar={lista} aqui={aqui} action={`${accion}#gasto`} /> : null}
       </div>
-      {data.can.crear ? <CreateForm entity={gastos} options={data.formOptions} envio={data.envio} defaults={data.defaults} campos={data.campos} intent="crear" action={`${accion}#nuevo`} /> : null}
+      {data.can.crear ? <CreateForm entity={gastos} options={sinInactivos(options, data.proveedoresInactivos)} envio={data.envio} defaults={data.defaults} campos={data.campos} intent="crear" action={`${accion}#nuevo`} /> : null}
       {/* The search steps of selects with more than 200 options (GET forms outside the forms above). */}
       <OptionSearchForms options={options} />
     </>
@@ -178,3 +178,11 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
   const panel = (data as unknown as Data | undefined)?.panel;
   return pageTitle(panel ? String(panel.record.folio) : undefined, gastos.title);
 };
+
+/** The create form's options: inactive suppliers are not offered (the database refuses them too). */
+function sinInactivos(options: Options, inactivos: string[]): Options {
+  const proveedores = options.proveedores;
+  if (!proveedores || !inactivos.length) return options;
+  const fuera = new Set(inactivos);
+  return { ...options, proveedores: { ...proveedores, options: proveedores.options.filter((o) => !fuera.has(o.value)) } };
+}

@@ -239,7 +239,10 @@ describe("lista: visibilidad por rol (RLS a través del loader)", () => {
       const todos = await list("?estado=pendiente&por_pagina=100", u.cookie);
       const perfil = await app.db.selectFrom("usuarios").select(["id", "rol", "departamento_id"]).where("id", "=", u.id).executeTakeFirstOrThrow();
       const aCargo = (await app.db.selectFrom("departamentos").select("id").where("responsable_id", "=", u.id).execute()).map((d) => String(d.id));
-      const esperados = todos.result.rows.filter((g: any) => puedeAprobar(perfil as any, g, aCargo)).map((g: any) => g.id);
+      // The list's rows carry only what it shows: the rule is checked on the whole records.
+      const visiblesIds = todos.result.rows.map((g: any) => String(g.id));
+      const registros = visiblesIds.length ? await app.db.selectFrom("gastos").selectAll().where("id", "in", visiblesIds).execute() : [];
+      const esperados = registros.filter((g: any) => puedeAprobar(perfil as any, g, aCargo)).map((g: any) => g.id);
       expect(data.result.rows.map((g: any) => g.id).sort()).toEqual(esperados.sort());
       expect(data.state.vista).toBe("pendientes");
     }

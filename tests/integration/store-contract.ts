@@ -214,6 +214,14 @@ export function storeContract(name: string, setup: () => Promise<ContractWorld>)
         expect(countOnly.sums).toEqual({ importe: "135.35" });
       });
 
+      it("columns: cada fila trae solo esas columnas, con el mismo filtro, orden, total y suma", async () => {
+        const base: ListQuery = { filters: [{ column: "departamento_id", op: "eq", value: dep.alfa!.id }], order: [{ column: "importe", ascending: true }], limit: 2, offset: 1, count: "exact", sum: ["importe"] };
+        const all = await w.admin.list<Row>("gastos_vista", base);
+        const some = await w.admin.list<Row>("gastos_vista", { ...base, columns: ["id", "importe", "proveedor_nombre"] });
+        expect(some.rows).toEqual(all.rows.map((r) => ({ id: r.id, importe: r.importe, proveedor_nombre: r.proveedor_nombre })));
+        expect({ total: some.total, sums: some.sums }).toEqual({ total: all.total, sums: all.sums });
+      });
+
       it("la búsqueda alcanza tablas relacionadas (refs): un gasto por la razón social o el nombre comercial de su proveedor", async () => {
         const refs = [{ column: "proveedor_id", table: "proveedores", columns: ["razon_social", "nombre_comercial"] }];
         const base: ListQuery = { filters: [{ column: "departamento_id", op: "eq", value: dep.alfa!.id }], limit: 25, offset: 0, count: "exact", sum: ["importe"] };

@@ -89,6 +89,9 @@ describe("ListQuery.base: los ids en la tabla, las filas en la vista", () => {
           const conBase = await sqlStore(db, user).list<Row>("gastos_vista", { ...query, base: "gastos" });
           const sinBase = await sqlStore(db, user).list<Row>("gastos_vista", query);
           expect(conBase).toEqual(sinBase);
+          const columns = ["id", "folio", "importe", "proveedor_nombre"];
+          const soloColumnas = await sqlStore(db, user).list<Row>("gastos_vista", { ...query, base: "gastos", columns });
+          expect(soloColumnas).toEqual({ ...sinBase, rows: sinBase.rows.map((r) => Object.fromEntries(columns.map((c) => [c, r[c]]))) });
         }
     });
 });
