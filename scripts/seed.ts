@@ -996,7 +996,8 @@ async function viaRapidaDisponible(db: DB): Promise<boolean> {
  * Vía rápida de la carga masiva: lo mismo que harían los disparadores de alta, pero por lotes.
  * Dentro de la transacción del lote (y solo en ella: el cambio de catálogo es transaccional y el
  * bloqueo de ALTER TABLE hace esperar a quien escriba gastos mientras tanto):
- * - desactiva gastos_asignar_folio, gastos_validar y registrar_historial (las claves foráneas y
+ * - desactiva gastos_asignar_folio, gastos_validar, registrar_historial y contar_cambio (que se
+ *   avanza una vez al final; las claves foráneas y
  *   cualquier otro disparador siguen activos);
  * - reserva en gastos_folio_contador un tramo de números por año de creado_en (el mismo año y la
  *   misma zona horaria que usaría el disparador) y pone los folios GAS-AAAA-NNNNN en orden;
@@ -1009,8 +1010,10 @@ async function viaRapidaDisponible(db: DB): Promise<boolean> {
  */
 async function insertGastosRapido(trx: Trx, gastos: Gasto[]): Promise<void> {
   if (gastos.length === 0) return;
+  // contar_cambio too: its events wait for the commit, and ALTER TABLE refuses a table with any
+  // pending. The change counter is advanced once below instead.
   await sql`alter table public.gastos
-    disable trigger gastos_asignar_folio, disable trigger gastos_validar, disable trigger registrar_historial`.execute(trx);
+    disable trigger gastos_asignar_folio, disable trigger gastos_validar, disable trigger registrar_historial, disable trigger contar_cambio`.execute(trx);
 
   const creados = gastos.map((g) => g.creado_en);
   const { rows: tramos } = await sql<{ anio: number; base: number }>`
@@ -1050,8 +1053,9 @@ async function insertGastosRapido(trx: Trx, gastos: Gasto[]): Promise<void> {
      where g.id = any(${rows.map((r) => r.id)}::uuid[])
      order by g.creado_en, g.folio`.execute(trx);
 
+  await sql`update interno.cambios set n = n + 1`.execute(trx);
   await sql`alter table public.gastos
-    enable trigger gastos_asignar_folio, enable trigger gastos_validar, enable trigger registrar_historial`.execute(trx);
+    enable trigger gastos_asignar_folio, enable trigger gastos_validar, enable trigger registrar_historial, enable trigger contar_cambio`.execute(trx);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -70,12 +70,13 @@ export function createDatabase(url: string, max = 10): DB {
  * `authenticated` and the JWT claims in `request.jwt.claims`, so the schema's row-level
  * security applies to the embedded backend exactly as on Supabase.
  */
-export async function asUser<T>(db: DB, userId: string, fn: (trx: Transaction<any>) => Promise<T>): Promise<T> {
+export async function asUser<T>(db: DB, userId: string, fn: (trx: Transaction<any>, cambios: string) => Promise<T>): Promise<T> {
   const claims = JSON.stringify({ sub: userId, role: "authenticated", aud: "authenticated" });
   try {
     return await db.transaction().execute(async (trx) => {
-      await sql`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${claims}, true)`.execute(trx);
-      return fn(trx);
+      // With the role, the data's change counter (migration 20261122000040), read before anything is counted.
+      const { rows } = await sql<{ cambios: string }>`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${claims}, true), interno.cambios()::text as cambios`.execute(trx);
+      return fn(trx, rows[0]!.cambios);
     });
   } catch (error) {
     throw storeErrorFromPostgres(error as pg.DatabaseError) ?? error;
@@ -93,15 +94,15 @@ export async function asUser<T>(db: DB, userId: string, fn: (trx: Transaction<an
  * (which may write) and `stream` keep a transaction of their own.
  */
 function readBatcher(db: DB, userId: string) {
-  type Task = { fn: (trx: Transaction<any>) => Promise<unknown>; resolve: (value: any) => void; reject: (error: unknown) => void };
+  type Task = { fn: (trx: Transaction<any>, cambios: string) => Promise<unknown>; resolve: (value: any) => void; reject: (error: unknown) => void };
   let pending: Task[] | null = null;
   const alone = (t: Task) => void asUser(db, userId, t.fn).then(t.resolve, t.reject);
   async function flush(tasks: Task[]) {
     if (tasks.length === 1) return alone(tasks[0]!);
     let settled: PromiseSettledResult<unknown>[] = [];
     try {
-      await asUser(db, userId, async (trx) => {
-        settled = await Promise.allSettled(tasks.map((t) => t.fn(trx)));
+      await asUser(db, userId, async (trx, cambios) => {
+        settled = await Promise.allSettled(tasks.map((t) => t.fn(trx, cambios)));
         if (settled.some((s) => s.status === "rejected")) throw new Error("rollback");
       });
     } catch {
@@ -113,7 +114,7 @@ function readBatcher(db: DB, userId: string) {
       else alone(t);
     });
   }
-  return <T>(fn: (trx: Transaction<any>) => Promise<T>): Promise<T> =>
+  return <T>(fn: (trx: Transaction<any>, cambios: string) => Promise<T>): Promise<T> =>
     new Promise<T>((resolve, reject) => {
       if (!pending) {
         const batch: Task[] = (pending = []);
@@ -141,8 +142,10 @@ export function sqlStore(db: DB, userId: string): Store {
 
   return {
     async list<T>(source: string, listQuery: ListQuery): Promise<ListResult<T>> {
-      return read(async (trx) => {
+      return read(async (trx, cambios) => {
         const from = identifier(source);
+        // The count and sums are kept while nothing has changed (per database, user and filter).
+        const aggregate = <A>(compute: () => Promise<A>) => remembered(db, [cambios, userId, source, listQuery.filters, listQuery.search, listQuery.sum, listQuery.count], compute);
         const query = await withSearchIds(trx, listQuery);
         const filtered = () => applyWhere(trx.selectFrom(from), query);
         const sorted = <Q extends { orderBy: (...args: any[]) => Q }>(q: Q) => {
@@ -163,14 +166,14 @@ export function sqlStore(db: DB, userId: string): Store {
         let total = rows.length + query.offset;
         const needAggregate = (query.sum?.length ?? 0) > 0 || rows.length === query.limit || query.offset > 0;
         if (query.count === "estimated" && needAggregate) {
-          const estimate = await estimateTotal(trx, filtered(), query.sum ?? []);
+          const estimate = await aggregate(() => estimateTotal(trx, filtered(), query.sum ?? []));
           return estimate.estimated ? { rows, total: Math.max(estimate.total, total), estimated: true, sums } : { rows, total: estimate.total, estimated: false, sums: estimate.sums };
         }
         if (query.count !== "none" && needAggregate) {
           let agg = filtered().select(sql<number>`count(*)::int`.as("total"));
           for (const column of query.sum ?? [])
             agg = agg.select(sql<string>`coalesce(sum(${sql.ref(identifier(column))}), 0)::text`.as(`sum_${column}`));
-          const result = (await agg.executeTakeFirstOrThrow()) as Row;
+          const result = await aggregate(async () => (await agg.executeTakeFirstOrThrow()) as Row);
           total = Number(result.total);
           for (const column of query.sum ?? []) sums[column] = String(result[`sum_${column}`]);
         }
@@ -242,6 +245,33 @@ export function sqlStore(db: DB, userId: string): Store {
       });
     },
   };
+}
+
+/**
+ * Counts and sums already computed, per database: valid while the change counter read at the
+ * start of the transaction (interno.cambios(), advanced by every committed write to the tables
+ * lists depend on) has not moved. Counting under row-level security reads up to 10 001 rows per
+ * request (ADR 0006); a person paging, sorting or coming back to a list pays it once per change.
+ * Keyed by the user too: row-level security makes the same filter count differently per person.
+ */
+const AGGREGATES_KEPT = 2000;
+const aggregates = new WeakMap<DB, Map<string, unknown>>();
+
+async function remembered<A>(db: DB, key: unknown[], compute: () => Promise<A>): Promise<A> {
+  let kept = aggregates.get(db);
+  if (!kept) aggregates.set(db, (kept = new Map()));
+  const k = JSON.stringify(key);
+  if (kept.has(k)) {
+    const hit = kept.get(k) as A;
+    // Most recently used last: the oldest is the first to go.
+    kept.delete(k);
+    kept.set(k, hit);
+    return hit;
+  }
+  const value = await compute();
+  kept.set(k, value);
+  if (kept.size > AGGREGATES_KEPT) kept.delete(kept.keys().next().value!);
+  return value;
 }
 
 /**

@@ -95,3 +95,58 @@ describe("ListQuery.base: los ids en la tabla, las filas en la vista", () => {
         }
     });
 });
+
+describe("la cuenta y la suma se guardan mientras nada cambia (interno.cambios)", () => {
+  const query: ListQuery = { filters: [{ column: "categoria", op: "eq", value: "combustible" }], limit: 5, offset: 0, count: "estimated", sum: ["importe"] };
+  const nuevo = (descripcion: string, solicitante: string) =>
+    client.query(
+      `insert into gastos (descripcion, fecha_gasto, categoria, importe, metodo_pago, solicitante_id, departamento_id, sucursal_id)
+       select $1, current_date, 'combustible', '10.00', 'efectivo', $2, (select id from departamentos where codigo = 'VEN'), (select id from sucursales where codigo = 'MAD')
+       returning id`,
+      [descripcion, solicitante],
+    );
+
+  it("se reutilizan: una fila escrita sin pasar por los disparadores no se cuenta hasta que el contador avanza", async () => {
+    const antes = await sqlStore(db, admin).list<Row>("gastos_vista", query);
+    // With contar_cambio off the counter stays where it was: the kept count is served…
+    await client.query("begin; alter table gastos disable trigger contar_cambio");
+    try {
+      await nuevo("Sin contador", admin);
+      await client.query("alter table gastos enable trigger contar_cambio; commit");
+    } catch (error) {
+      await client.query("rollback");
+      throw error;
+    }
+    const guardada = await sqlStore(db, admin).list<Row>("gastos_vista", query);
+    expect({ total: guardada.total, sums: guardada.sums }).toEqual({ total: antes.total, sums: antes.sums });
+    // …and the rows themselves are always read afresh.
+    expect(guardada.rows.map((r) => r.descripcion)).toContain("Sin contador");
+    await client.query("update interno.cambios set n = n + 1");
+    const nueva = await sqlStore(db, admin).list<Row>("gastos_vista", query);
+    expect(nueva.total).toBe(antes.total + 1);
+    expect(Number(nueva.sums.importe)).toBeCloseTo(Number(antes.sums.importe ?? 0) + 10, 2);
+  });
+
+  it("cualquier escritura confirmada las renueva: alta, cambio, baja y TRUNCATE de otra tabla", async () => {
+    const cuenta = async (user = admin) => (await sqlStore(db, user).list<Row>("gastos_vista", query)).total;
+    const inicial = await cuenta();
+    const { rows } = await nuevo("Con contador", admin);
+    expect(await cuenta()).toBe(inicial + 1);
+    await client.query("update gastos set categoria = 'comidas' where id = $1", [rows[0].id]);
+    expect(await cuenta()).toBe(inicial);
+    // A rolled-back write changes nothing, and the count stays right.
+    await client.query("begin");
+    await nuevo("Deshecho", admin);
+    await client.query("rollback");
+    expect(await cuenta()).toBe(inicial);
+    // Visibility follows usuarios under RLS: the empleado made administrador sees everyone's.
+    const suya = await cuenta(empleado);
+    await client.query("update usuarios set rol = 'administrador' where id = $1", [empleado]);
+    expect(await cuenta(empleado)).toBe(inicial);
+    await client.query("update usuarios set rol = 'empleado' where id = $1", [empleado]);
+    expect(await cuenta(empleado)).toBe(suya);
+    const { rows: n } = await client.query("select n from interno.cambios");
+    await client.query("truncate public.proveedores cascade");
+    expect((await client.query("select n from interno.cambios")).rows[0].n).not.toBe(n[0].n);
+  });
+});
