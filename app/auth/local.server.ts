@@ -4,6 +4,10 @@ import { sql, type Kysely } from "kysely";
 import type { Mailer } from "./mail.server";
 import { hashPassword, verifyPassword } from "./password.server";
 import type { AuthBackend, AuthSession } from "./port";
+import type { CurrentUser } from "./session.server";
+
+/** The profile's columns a request needs (session.server.ts CurrentUser). */
+const PROFILE = ["id", "nombre", "apellidos", "email", "rol", "departamento_id", "sucursal_id", "aprobador_id", "activo"] as const satisfies readonly (keyof CurrentUser)[];
 
 const SESSION_DAYS = 7;
 const CONFIRM_HOURS = 48;
@@ -67,14 +71,18 @@ export function localAuth(options: {
       const token = await cookie.parse(request.headers.get("Cookie"));
       const headers = new Headers();
       if (typeof token !== "string") return { session: null, headers };
+      // The session and its active profile in one statement (as the owner: the same row the
+      // user sees of themself under RLS while active); an inactive or missing profile is left
+      // to currentUser, which ends the sessions.
       const row = await db
-        .selectFrom("auth.local_sessions")
-        .select("user_id")
-        .where("token_hash", "=", sha256(token))
-        .where("expires_at", ">", sql<Date>`now()`)
+        .selectFrom("auth.local_sessions as s")
+        .leftJoin("public.usuarios as u", (join) => join.onRef("u.id", "=", "s.user_id").on("u.activo", "=", true))
+        .select(["s.user_id", sql<CurrentUser | null>`case when u.id is not null then jsonb_build_object(${sql.raw(PROFILE.map((c) => `'${c}', u.${c}`).join(", "))}) end`.as("profile")])
+        .where("s.token_hash", "=", sha256(token))
+        .where("s.expires_at", ">", sql<Date>`now()`)
         .executeTakeFirst();
       if (!row) headers.append("Set-Cookie", await cookie.serialize("", { maxAge: 0 }));
-      const session: AuthSession | null = row ? { userId: row.user_id } : null;
+      const session: AuthSession | null = row ? { userId: row.user_id, ...(row.profile ? { profile: row.profile } : {}) } : null;
       return { session, headers };
     },
 

@@ -1,3 +1,4 @@
+import type { CurrentUser } from "./session.server";
 /**
  * The accounts port. Adapters: local.server.ts (accounts and sessions in our own Postgres) and
  * supabase.server.ts (Supabase Auth). Both answer in the same terms, so routes never branch.
@@ -6,6 +7,11 @@ export type AuthSession = {
   userId: string;
   /** The user's JWT where the backend has one (Supabase); the SQL store needs only the id. */
   accessToken?: string;
+  /**
+   * The user's active profile, where the backend reads it with the session in one statement
+   * (local): then nobody reads it again. Without it, it is read as the user, under RLS.
+   */
+  profile?: CurrentUser;
 };
 
 export type SignInResult =

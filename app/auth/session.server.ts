@@ -28,6 +28,7 @@ export function currentUser(request: Request, context: AppLoadContext): Promise<
     headers.forEach((value, key) => key.toLowerCase() === "set-cookie" && context.appendCookie(value));
     if (!session) return null;
     const store = storeFor(session);
+    if (session.profile?.activo) return { user: session.profile, store };
     try {
       const user = await store.get<CurrentUser>("usuarios", session.userId);
       if (!user.activo) throw new NotFound("inactivo");

@@ -45,15 +45,20 @@ export async function gastosLoader({ request, context }: Args) {
     }
   }
 
-  const [result, aCargo, record] = await Promise.all([
+  // Everything the page needs is read in one transaction (reads started together share one,
+  // sql.server.ts): the options wait for the record only when a panel is open, since its
+  // current values must be among them.
+  const opciones = (record: Row | null) => loadOptions(store, gastos, { ...state.filtros, ...(record ?? {}) }, optionSearches(gastos, url));
+  const [result, aCargo, record, sinPanel, proveedoresInactivos] = await Promise.all([
     // Count and sum over the whole filter; a huge filter gets an estimate and no sum (ADR 0006).
     store.list<Row>(gastos.view, { ...query, columns: listColumns(gastos), count: "estimated", sum: ["importe"], base: gastos.table }),
     departamentosACargo(store, user.id),
     gastoId ? getOr404<Row & GastoClave>(store, gastos.view, gastoId) : Promise.resolve(null),
-  ]);
-  const [options, proveedoresInactivos, panel, masivo] = await Promise.all([
-    loadOptions(store, gastos, { ...state.filtros, ...(record ?? {}) }, optionSearches(gastos, url)),
+    gastoId ? Promise.resolve(null) : opciones(null),
     inactivos(store),
+  ]);
+  const [options, panel, masivo] = await Promise.all([
+    sinPanel ?? opciones(record),
     record ? panelDe(signed, record, aCargo, url) : Promise.resolve(null),
     (masivoAccion === "aprobar" || masivoAccion === "rechazar") && apruebaEnBloque(actor(user), aCargo)
       ? contarMasivo(url, signed).then((c) => ({ accion: masivoAccion, ...c, maximo: MASIVO_MAXIMO }))
