@@ -99,12 +99,12 @@ export type Entity = {
   duplicados?: Record<string, readonly string[]>;
 };
 
-/** The fields a form writes: never read-only ones; only `campos` when given. */
 /** The columns a list page reads: only what its rows show and need, not the whole record. */
 export function listColumns(entity: Entity): string[] {
   return [...new Set(["id", ...entity.columns.map((c) => c.name), ...(entity.rowFields ?? [])])];
 }
 
+/** The fields a form writes: never read-only ones; only `campos` when given. */
 export function writableFields(entity: Entity, campos?: readonly string[] | null) {
   return entity.fields.filter((f) => !f.readOnly && (!campos || campos.includes(f.name)));
 }
