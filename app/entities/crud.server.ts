@@ -219,7 +219,7 @@ export async function createAction(entity: Entity, { request, context }: Args, o
   const formData = await request.formData();
   const intent = intentOf(formData);
   return once(formData.get("_envio"), async () => {
-    const submission = parseWithZod(formData, { schema: entitySchema(entity, { campos: o.campos }) });
+    const submission = parseWithZod(formData, { schema: entitySchema(z, entity, { campos: o.campos }) });
     if (submission.status !== "success") return json({ ...intent, result: submission.reply() }, { status: 400 });
     let values = submission.value as Row;
     if (o.prepare) {
@@ -331,7 +331,7 @@ export async function recordAction(
 
   if (intent !== "guardar") throw json({ message: "Acción desconocida." }, { status: 400 });
   if (!can.editar) forbidden();
-  const submission = parseWithZod(formData, { schema: entitySchema(entity, { campos: writableNames(entity, user, id), id }) });
+  const submission = parseWithZod(formData, { schema: entitySchema(z, entity, { campos: writableNames(entity, user, id), id }) });
   if (submission.status !== "success") return json({ intent, result: submission.reply() }, { status: 400 });
   if (!version.success) return json({ intent, result: submission.reply({ formErrors: ["Falta la versión del registro: recargue la página."] }) }, { status: 400 });
   let values = submission.value as Row;

@@ -1,7 +1,7 @@
-import type { z } from "zod";
+import type * as Zod from "zod";
 import type { Permisos, Rol } from "~/auth/permissions";
 import type { Filter } from "~/data/store";
-import { formSchema, type Field, type Option } from "./fields";
+import { formSchema, type Field, type Option, type Z } from "./fields";
 
 /**
  * Everything the generic list and record machinery needs to serve one kind of record.
@@ -79,7 +79,7 @@ export type Entity = {
    * Runs even when other fields failed (so the error summary lists everything at once): `values`
    * may lack a field or hold it unparsed, check before use. `record.id` is set when editing.
    */
-  refine?: (values: Record<string, any>, ctx: z.RefinementCtx, record: { id?: string }) => void;
+  refine?: (values: Record<string, any>, ctx: Zod.RefinementCtx, record: { id?: string }) => void;
   /** Last touch on the parsed values before they are written (e.g. the NIF normalised by country). */
   normalize?: (values: Record<string, any>) => Record<string, any>;
   /** Initial values of the «Nuevo …» form. */
@@ -110,9 +110,9 @@ export function writableFields(entity: Entity, campos?: readonly string[] | null
 }
 
 /** The form schema of an entity (server and browser alike): its writable fields, cross-field rules, normalisation. */
-export function entitySchema(entity: Entity, o: { campos?: readonly string[] | null; id?: string } = {}) {
+export function entitySchema(z: Z, entity: Entity, o: { campos?: readonly string[] | null; id?: string } = {}) {
   const { refine, normalize } = entity;
-  const schema = formSchema(writableFields(entity, o.campos), refine && ((values, ctx) => refine(values, ctx, { id: o.id })), { always: true });
+  const schema = formSchema(z, writableFields(entity, o.campos), refine && ((values, ctx) => refine(values, ctx, { id: o.id })), { always: true });
   return normalize ? schema.transform((values) => normalize(values)) : schema;
 }
 

@@ -1,4 +1,4 @@
-import * as z from "zod";
+import type * as Zod from "zod";
 import { parseDateInput } from "~/lib/dates";
 import { parseMoney } from "~/lib/money";
 
@@ -6,7 +6,13 @@ import { parseMoney } from "~/lib/money";
  * A field is declared once: its label, how it is typed in a form, and how the server parses it
  * (a zod schema with Spanish messages that say what to type). Forms, list columns, CSV headers,
  * filters and tests all read these declarations.
+ *
+ * The schema is a function of the zod namespace rather than a schema: this module does not load
+ * zod, so the pages that show fields do not ship it on first load (ADR 0008). The server passes
+ * its zod; the browser passes the one it loads after the page works (ui/forms.tsx).
  */
+export type Z = typeof Zod.z;
+export type Schema = (z: Z) => Zod.ZodType<any>;
 export type Option = { value: string; label: string };
 
 export type FieldInput =
@@ -23,7 +29,7 @@ export type Field = {
   label: string;
   required: boolean;
   input: FieldInput;
-  schema: z.ZodType<any>;
+  schema: Schema;
   hint?: string;
   /** Shown but never written by the form (e.g. email from the account, folio from the database). */
   readOnly?: boolean;
@@ -33,8 +39,13 @@ type Common = { required?: boolean; hint?: string };
 const lower = (label: string) => label.charAt(0).toLowerCase() + label.slice(1);
 
 /** Optional fields store NULL when left empty, so clearing a field really clears it. */
-function optional<T extends z.ZodType>(schema: T) {
+function optional<T extends Zod.ZodType>(schema: T) {
   return schema.optional().transform((v) => v ?? null);
+}
+
+/** The field's schema as given when required, else optional (empty → NULL). */
+function required(o: Common, schema: (z: Z) => Zod.ZodType): Schema {
+  return (z) => (o.required ? schema(z) : optional(schema(z)));
 }
 
 /** PostgreSQL cannot store the NUL character: it is refused here, with a message, not by the database with a 500. */
@@ -55,26 +66,29 @@ export function text(
   },
 ): Field {
   const what = lower(label);
-  // Passwords are taken exactly as typed; everything else loses stray spaces at the ends.
-  const base = z.string({ error: `Escriba ${what}` });
-  let s = (o.type === "password" ? base : base.trim()).max(o.max, { error: `${label}: como máximo ${o.max} caracteres` }).refine(sinNul, { error: nulMessage(label) });
-  if (o.min && o.min > 1) s = s.min(o.min, { error: `${label}: al menos ${o.min} caracteres` });
-  if (o.min) s = s.min(1, { error: `Escriba ${what}` });
-  let schema: z.ZodType = o.uppercase ? s.transform((v) => v.toUpperCase()) : s;
-  if (o.pattern) schema = schema.pipe(z.string().regex(o.pattern, { error: o.patternMessage ?? `Revise ${what}` }));
+  const schema = (z: Z) => {
+    // Passwords are taken exactly as typed; everything else loses stray spaces at the ends.
+    const base = z.string({ error: `Escriba ${what}` });
+    let s = (o.type === "password" ? base : base.trim()).max(o.max, { error: `${label}: como máximo ${o.max} caracteres` }).refine(sinNul, { error: nulMessage(label) });
+    if (o.min && o.min > 1) s = s.min(o.min, { error: `${label}: al menos ${o.min} caracteres` });
+    if (o.min) s = s.min(1, { error: `Escriba ${what}` });
+    let out: Zod.ZodType = o.uppercase ? s.transform((v) => v.toUpperCase()) : s;
+    if (o.pattern) out = out.pipe(z.string().regex(o.pattern, { error: o.patternMessage ?? `Revise ${what}` }));
+    return o.required ? out : optional(out);
+  };
   return {
     name,
     label,
     required: Boolean(o.required),
     hint: o.hint,
     input: { type: o.type ?? "text", maxLength: o.max, autoComplete: o.autoComplete, uppercase: o.uppercase },
-    schema: o.required ? schema : optional(schema),
+    schema,
   };
 }
 
 export function textarea(name: string, label: string, o: Common & { max: number }): Field {
-  const schema = z.string().trim().max(o.max, { error: `${label}: como máximo ${o.max} caracteres` }).refine(sinNul, { error: nulMessage(label) });
-  return { name, label, required: false, hint: o.hint, input: { type: "textarea", maxLength: o.max }, schema: optional(schema) };
+  const schema = (z: Z) => optional(z.string().trim().max(o.max, { error: `${label}: como máximo ${o.max} caracteres` }).refine(sinNul, { error: nulMessage(label) }));
+  return { name, label, required: false, hint: o.hint, input: { type: "textarea", maxLength: o.max }, schema };
 }
 
 export function code(name: string, label: string, o: Common = {}): Field {
@@ -90,13 +104,15 @@ export function code(name: string, label: string, o: Common = {}): Field {
 }
 
 export function email(name: string, label: string, o: Common = {}): Field {
-  const schema = z
-    .string({ error: `Escriba ${lower(label)}` })
-    .trim()
-    .toLowerCase()
-    .max(254, { error: `${label}: como máximo 254 caracteres` })
-    .pipe(z.email({ error: `Escriba un correo válido, por ejemplo nombre@empresa.es` }));
-  return { name, label, required: Boolean(o.required), hint: o.hint, input: { type: "email", maxLength: 254, autoComplete: "email" }, schema: o.required ? schema : optional(schema) };
+  const schema = required(o, (z) =>
+    z
+      .string({ error: `Escriba ${lower(label)}` })
+      .trim()
+      .toLowerCase()
+      .max(254, { error: `${label}: como máximo 254 caracteres` })
+      .pipe(z.email({ error: `Escriba un correo válido, por ejemplo nombre@empresa.es` })),
+  );
+  return { name, label, required: Boolean(o.required), hint: o.hint, input: { type: "email", maxLength: 254, autoComplete: "email" }, schema };
 }
 
 export function phone(name: string, label: string, o: Common = {}): Field {
@@ -112,7 +128,8 @@ export function phone(name: string, label: string, o: Common = {}): Field {
 /** A web address: «www.empresa.es» is kept as «https://www.empresa.es»; only http and https. */
 export function url(name: string, label: string, o: Common = {}): Field {
   const message = `${label}: escriba una dirección web, por ejemplo https://www.empresa.es`;
-  const schema = z
+  const schema = required(o, (z) =>
+    z
     .string({ error: `Escriba ${lower(label)}` })
     .trim()
     .transform((v, ctx) => {
@@ -132,31 +149,33 @@ export function url(name: string, label: string, o: Common = {}): Field {
         return z.NEVER;
       }
       return full;
-    });
-  return { name, label, required: Boolean(o.required), hint: o.hint, input: { type: "url", maxLength: 200, autoComplete: "url" }, schema: o.required ? schema : optional(schema) };
+    }),
+  );
+  return { name, label, required: Boolean(o.required), hint: o.hint, input: { type: "url", maxLength: 200, autoComplete: "url" }, schema };
 }
 
 export function select(name: string, label: string, options: readonly Option[], o: Common = {}): Field {
   const values = options.map((x) => x.value) as [string, ...string[]];
-  const schema = z.enum(values, { error: `Elija ${lower(label)} de la lista` });
-  return { name, label, required: Boolean(o.required), hint: o.hint, input: { type: "select", options }, schema: o.required ? schema : optional(schema) };
+  const schema = required(o, (z) => z.enum(values, { error: `Elija ${lower(label)} de la lista` }));
+  return { name, label, required: Boolean(o.required), hint: o.hint, input: { type: "select", options }, schema };
 }
 
 /** A foreign key: the form sends the related record's id. */
 export function ref(name: string, label: string, table: string, o: Common = {}): Field {
-  const schema = z.uuid({ error: `Elija ${lower(label)} de la lista` });
-  return { name, label, required: Boolean(o.required), hint: o.hint, input: { type: "ref", table }, schema: o.required ? schema : optional(schema) };
+  const schema = required(o, (z) => z.uuid({ error: `Elija ${lower(label)} de la lista` }));
+  return { name, label, required: Boolean(o.required), hint: o.hint, input: { type: "ref", table }, schema };
 }
 
 export function checkbox(name: string, label: string, o: Common = {}): Field {
   // An unchecked box sends nothing: that means false.
-  const schema = z.boolean().optional().transform((v) => v ?? false);
+  const schema = (z: Z) => z.boolean().optional().transform((v) => v ?? false);
   return { name, label, required: false, hint: o.hint, input: { type: "checkbox" }, schema };
 }
 
 export function money(name: string, label: string, o: Common & { positive?: boolean; max?: number }): Field {
   const max = o.max ?? 999_999_999_999.99;
-  const schema = z
+  const schema = required(o, (z) =>
+    z
     .string({ error: `Escriba ${lower(label)}, por ejemplo 125,50` })
     .transform((v, ctx) => {
       const parsed = parseMoney(v);
@@ -174,20 +193,23 @@ export function money(name: string, label: string, o: Common & { positive?: bool
         return z.NEVER;
       }
       return parsed;
-    });
-  return { name, label, required: Boolean(o.required), hint: o.hint, input: { type: "money" }, schema: o.required ? schema : optional(schema) };
+    }),
+  );
+  return { name, label, required: Boolean(o.required), hint: o.hint, input: { type: "money" }, schema };
 }
 
 export function date(name: string, label: string, o: Common = {}): Field {
-  const schema = z.string({ error: `Escriba ${lower(label)}, por ejemplo 31/01/2026` }).transform((v, ctx) => {
-    const iso = parseDateInput(v);
-    if (!iso) {
-      ctx.addIssue({ code: "custom", message: `${label}: escriba una fecha válida, por ejemplo 31/01/2026` });
-      return z.NEVER;
-    }
-    return iso;
-  });
-  return { name, label, required: Boolean(o.required), hint: o.hint, input: { type: "date" }, schema: o.required ? schema : optional(schema) };
+  const schema = required(o, (z) =>
+    z.string({ error: `Escriba ${lower(label)}, por ejemplo 31/01/2026` }).transform((v, ctx) => {
+      const iso = parseDateInput(v);
+      if (!iso) {
+        ctx.addIssue({ code: "custom", message: `${label}: escriba una fecha válida, por ejemplo 31/01/2026` });
+        return z.NEVER;
+      }
+      return iso;
+    }),
+  );
+  return { name, label, required: Boolean(o.required), hint: o.hint, input: { type: "date" }, schema };
 }
 
 /**
@@ -195,11 +217,12 @@ export function date(name: string, label: string, o: Common = {}): Field {
  * unknown ones such as `rol` smuggled into a profile form are dropped), plus cross-field rules.
  */
 export function formSchema(
+  z: Z,
   fields: readonly Field[],
-  refine?: (values: Record<string, any>, ctx: z.RefinementCtx) => void,
+  refine?: (values: Record<string, any>, ctx: Zod.RefinementCtx) => void,
   o: { always?: boolean } = {},
 ) {
-  const schema = z.object(Object.fromEntries(fields.filter((f) => !f.readOnly).map((f) => [f.name, f.schema])));
+  const schema = z.object(Object.fromEntries(fields.filter((f) => !f.readOnly).map((f) => [f.name, f.schema(z)])));
   // `always`: run the rules even when a field already failed, so every error shows at once.
   return refine ? schema.superRefine(refine, o.always ? { when: () => true } : undefined) : schema;
 }

@@ -1,4 +1,3 @@
-import * as z from "zod";
 import type { Permisos } from "~/auth/permissions";
 import { CATEGORIAS_PROVEEDOR, PAISES, TIPOS_PERSONA, isValueOf } from "~/lib/constants";
 import { ibanError, normalizeIban } from "~/lib/iban";
@@ -11,7 +10,8 @@ const PERMISOS: Permisos = { crear: ["administrador", "aprobador"], editar: ["ad
 /** IBAN: spaces and a leading «IBAN» dropped, upper case, ISO 13616 mod-97 check. */
 const iban: Field = {
   ...text("iban", "IBAN", { max: 42, hint: "Opcional. Por ejemplo ES91 2100 0418 4502 0005 1332; se guarda sin espacios." }),
-  schema: z
+  schema: (z) =>
+    z
     .string()
     .transform((v, ctx) => {
       const value = normalizeIban(v);

@@ -181,7 +181,7 @@ function TransicionForm({ t, record, lastResult, hoy, action }: { t: Transicion;
   const campos = CAMPOS_TRANSICION[t];
   const [form, fields] = useServerForm({
     id: `${t}-gasto`,
-    schema: formSchema(campos),
+    schema: (z) => formSchema(z, campos),
     lastResult,
     defaultValue: t === "pagar" ? { fecha_pago: hoy } : undefined,
   });

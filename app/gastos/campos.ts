@@ -1,4 +1,3 @@
-import * as z from "zod";
 import { date, text, type Field } from "~/entities/fields";
 import type { Transicion } from "./reglas";
 
@@ -9,11 +8,12 @@ import type { Transicion } from "./reglas";
  */
 const motivo = (hint: string): Field => ({
   ...text("motivo", "Motivo", { required: true, min: 1, max: 1000, hint }),
-  schema: z
-    .string({ error: "Escriba el motivo" })
-    .trim()
-    .min(1, { error: "Escriba el motivo" })
-    .max(1000, { error: "Motivo: como máximo 1000 caracteres" }),
+  schema: (z) =>
+    z
+      .string({ error: "Escriba el motivo" })
+      .trim()
+      .min(1, { error: "Escriba el motivo" })
+      .max(1000, { error: "Motivo: como máximo 1000 caracteres" }),
 });
 
 export const CAMPOS_TRANSICION: Record<Transicion, readonly Field[]> = {

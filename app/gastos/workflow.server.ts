@@ -1,4 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
+import * as z from "zod";
 import { json, type AppLoadContext } from "@remix-run/node";
 import type { Signed } from "~/auth/session.server";
 import { Conflict, Forbidden, Invalid, NotFound, UUID, type Row, type Store } from "~/data/store";
@@ -69,7 +70,7 @@ export async function transicion(t: Transicion, { request, context, signed, form
   if (!puedeActuar(actor(user), gasto, t, aCargo)) forbidden(t === "aprobar" || t === "rechazar" ? permisoAprobar(user.id, gasto) : undefined);
 
   const campos = CAMPOS_TRANSICION[t];
-  const submission = parseWithZod(formData, { schema: formSchema(campos) });
+  const submission = parseWithZod(formData, { schema: formSchema(z, campos) });
   if (submission.status !== "success") return json({ intent: t, result: submission.reply() }, { status: 400 });
 
   const folio = String(gasto.folio);

@@ -4,7 +4,7 @@ import { useActionData, useNavigation, useSearchParams } from "@remix-run/react"
 import * as z from "zod";
 import { currentUser } from "~/auth/session.server";
 import { clearFailures, isLocked, recordFailure } from "~/auth/throttle.server";
-import { email, text } from "~/entities/fields";
+import { email, text, type Z } from "~/entities/fields";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { pageTitle } from "~/ui/EntityPages";
 import { ConformForm, FieldControl, useServerForm } from "~/ui/forms";
@@ -27,8 +27,8 @@ const fields = {
   ],
 };
 const schemas = {
-  iniciar: z.object({ email: correo.schema, password: z.string({ error: "Escriba su contraseña" }).max(200) }),
-  crear: z.object({ nombre: fields.crear[0]!.schema, email: correo.schema, password: fields.crear[2]!.schema }),
+  iniciar: (z: Z) => z.object({ email: correo.schema(z), password: z.string({ error: "Escriba su contraseña" }).max(200) }),
+  crear: (z: Z) => z.object({ nombre: fields.crear[0]!.schema(z), email: correo.schema(z), password: fields.crear[2]!.schema(z) }),
 };
 
 const WRONG = "Correo o contraseña incorrectos";
@@ -44,7 +44,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const intent = formData.get("intent");
 
   if (intent === "iniciar") {
-    const submission = parseWithZod(formData, { schema: schemas.iniciar });
+    const submission = parseWithZod(formData, { schema: schemas.iniciar(z) });
     if (submission.status !== "success") return json({ intent, result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
     const { email, password } = submission.value;
     if (isLocked(email, context.clientIp))
@@ -65,7 +65,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
 
   if (intent === "crear") {
-    const submission = parseWithZod(formData, { schema: schemas.crear });
+    const submission = parseWithZod(formData, { schema: schemas.crear(z) });
     if (submission.status !== "success") return json({ intent, result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
     const domain = submission.value.email.split("@")[1] ?? "";
     if (config.SIGNUP_ALLOWED_DOMAINS.length && !config.SIGNUP_ALLOWED_DOMAINS.includes(domain))

@@ -2,17 +2,17 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { json, redirect, type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData } from "@remix-run/react";
 import * as z from "zod";
-import { email } from "~/entities/fields";
+import { email, type Z } from "~/entities/fields";
 import { pageTitle } from "~/ui/EntityPages";
 import { ConformForm, FieldControl, useServerForm } from "~/ui/forms";
 
 const correo = email("email", "Correo electrónico", { required: true });
-const schema = z.object({ email: correo.schema });
+const schema = (z: Z) => z.object({ email: correo.schema(z) });
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await request.formData();
   if (formData.get("intent") !== "reenviar") throw json({ message: "Acción desconocida." }, { status: 400 });
-  const submission = parseWithZod(formData, { schema });
+  const submission = parseWithZod(formData, { schema: schema(z) });
   if (submission.status !== "success") return json({ result: submission.reply() }, { status: 400 });
   await context.services.auth.resendConfirmation(request, submission.value.email);
   // The same answer whether or not the account exists.

@@ -165,7 +165,7 @@ export function CreateForm({
   const navigation = useNavigation();
   const [form, fields] = useServerForm({
     id: `nuevo-${entity.table}`,
-    schema: entitySchema(entity, { campos }),
+    schema: (z) => entitySchema(z, entity, { campos }),
     lastResult: actionData?.result,
     defaultValue: defaults,
   });
@@ -273,7 +273,7 @@ export function EditForm({
   const writable = new Set(writableFields(entity, campos).map((f) => f.name));
   const [form, fields] = useServerForm({
     id: `editar-${entity.table}`,
-    schema: entitySchema(entity, { campos, id: record.id }),
+    schema: (z) => entitySchema(z, entity, { campos, id: record.id }),
     lastResult: actionData?.result,
     defaultValue: toFormValues(entity.fields, record),
   });

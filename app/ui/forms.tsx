@@ -1,9 +1,7 @@
 import { getFormProps, useForm, type FieldMetadata, type FormMetadata, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link } from "@remix-run/react";
-import { useEffect, useRef, type ReactNode } from "react";
-import type { z } from "zod";
-import type { Field } from "~/entities/fields";
+import { useEffect, useRef, useState, type ReactNode } from "react";
+import type { Field, Schema } from "~/entities/fields";
 
 /**
  * Forms are native HTML posted to the route's action; conform adds validation as you type when
@@ -12,10 +10,12 @@ import type { Field } from "~/entities/fields";
  */
 export function useServerForm(options: {
   id: string;
-  schema: z.ZodType<any>;
+  /** Built with the browser's zod once it has loaded (validation as you type starts then). */
+  schema: Schema;
   lastResult?: SubmissionResult<string[]> | null;
   defaultValue?: Record<string, string | undefined>;
 }) {
+  const validacion = useValidacion();
   return useForm<Record<string, any>>({
     id: options.id,
     lastResult: options.lastResult,
@@ -25,8 +25,27 @@ export function useServerForm(options: {
     // the errors follow what is typed.
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: options.schema }),
+    onValidate: validacion ? ({ formData }) => validacion.parseWithZod(formData, { schema: options.schema(validacion.z) }) : undefined,
   });
+}
+
+type Validacion = typeof import("./validacion");
+let validacionCargando: Promise<Validacion> | undefined;
+
+/** ui/validacion.ts, loaded once per page after hydration; null until it arrives. */
+function useValidacion(): Validacion | null {
+  const [validacion, setValidacion] = useState<Validacion | null>(null);
+  useEffect(() => {
+    let montado = true;
+    (validacionCargando ??= import("./validacion")).then(
+      (m) => montado && setValidacion(m),
+      () => (validacionCargando = undefined), // offline for a moment: the server still validates
+    );
+    return () => {
+      montado = false;
+    };
+  }, []);
+  return validacion;
 }
 
 export function ConformForm({

@@ -82,6 +82,27 @@ test("crear con errores: resumen, mensaje junto a cada campo, valores conservado
   await expect(page.getByText("No hay departamentos que coincidan con la búsqueda.")).toBeVisible();
 });
 
+test("con JavaScript, los errores siguen lo que se escribe sin ir al servidor (la validación llega después de la página)", async ({ page }, testInfo) => {
+  test.skip(!jsEnabled(testInfo.project.name), "sin JavaScript el servidor valida cada envío");
+  await page.goto("/departamentos");
+  const form = createForm(page, "departamento");
+  const codigo = form.getByLabel("Código");
+  await form.getByLabel("Nombre").fill(unique("Al escribir"));
+  await codigo.fill("MAL CÓDIGO");
+  await form.getByRole("button", { name: "Crear departamento" }).click();
+  await expect(codigo).toHaveAttribute("aria-invalid", "true");
+
+  // From now on every keystroke is checked in the browser: no request leaves the page.
+  const posts: string[] = [];
+  page.on("request", (r) => void (r.method() !== "GET" && posts.push(r.url())));
+  await codigo.fill("BIEN-01");
+  await expect(codigo).not.toHaveAttribute("aria-invalid", "true");
+  await codigo.fill("MAL CÓDIGO");
+  await expect(codigo).toHaveAttribute("aria-invalid", "true");
+  await expect(codigo).toHaveAccessibleDescription(/Código: de 2 a 10 letras/);
+  expect(posts).toEqual([]);
+});
+
 test("buscar, ordenar, filtrar, paginar, exportar y volver a la misma lista tras guardar", async ({ page }) => {
   const prefijo = unique("Orden");
   const tallo = uniqueCode("O").slice(0, 7);
