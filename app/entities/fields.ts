@@ -66,7 +66,7 @@ export function text(
   },
 ): Field {
   const what = lower(label);
-  const schema = (z: Z) => {
+  const schema = required(o, (z) => {
     // Passwords are taken exactly as typed; everything else loses stray spaces at the ends.
     const base = z.string({ error: `Escriba ${what}` });
     let s = (o.type === "password" ? base : base.trim()).max(o.max, { error: `${label}: como máximo ${o.max} caracteres` }).refine(sinNul, { error: nulMessage(label) });
@@ -74,8 +74,8 @@ export function text(
     if (o.min) s = s.min(1, { error: `Escriba ${what}` });
     let out: Zod.ZodType = o.uppercase ? s.transform((v) => v.toUpperCase()) : s;
     if (o.pattern) out = out.pipe(z.string().regex(o.pattern, { error: o.patternMessage ?? `Revise ${what}` }));
-    return o.required ? out : optional(out);
-  };
+    return out;
+  });
   return {
     name,
     label,

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/auth/session.server";
+import { dateTimeFormat } from "~/lib/intl";
 import { cargarPanel } from "~/panel/cargar.server";
 import { NUEVO_GASTO_HREF } from "~/panel/enlaces";
 import { Categorias, MisGastos, Pendientes, Presupuestos, Proveedores, UltimosGastos, UltimosMeses } from "~/panel/Secciones";
@@ -21,7 +22,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export default function Panel() {
   const { nombre, panel } = useLoaderData<typeof loader>();
   const formats = useFormats();
-  const hoy = new Intl.DateTimeFormat(formats.locale, { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" }).format(
+  const hoy = dateTimeFormat(formats.locale, { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" }).format(
     new Date(`${panel.hoy}T00:00:00Z`),
   );
   return (

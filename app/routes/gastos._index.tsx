@@ -8,6 +8,7 @@ import { gastosLoader } from "~/gastos/lista.server";
 import { Panel, type PanelData } from "~/gastos/Panel";
 import { EXACT_COUNT_LIMIT } from "~/data/store";
 import { listHref, type ListState } from "~/lib/list-query";
+import { numberFormat } from "~/lib/intl";
 import { formatMoney } from "~/lib/money";
 import { CreateForm, OptionSearchForms, pageTitle, useFormats } from "~/ui/EntityPages";
 import { csvHref, DataTable, FilterForm, ListViews, Pagination } from "~/ui/lists";
@@ -161,7 +162,7 @@ export default function Gastos() {
 function resumenDe(result: Data["result"], formats: { locale: string; currency: string }) {
   const { total, estimated } = result;
   if (estimated) {
-    const aprox = new Intl.NumberFormat(formats.locale, { notation: "compact", compactDisplay: "long", maximumFractionDigits: 1 }).format(total);
+    const aprox = numberFormat(formats.locale, { notation: "compact", compactDisplay: "long", maximumFractionDigits: 1 }).format(total);
     const de = /(millón|millones)$/.test(aprox) ? " de" : "";
     return {
       cuenta: `≈ ${aprox}${de} gastos`,

@@ -30,17 +30,6 @@ begin
 end
 $$;
 
--- TRUNCATE (pruebas, mantenimiento) no admite triggers de restricción: avanza en el acto.
-create function interno.contar_vaciado() returns trigger
-language plpgsql security definer
-set search_path = ''
-as $$
-begin
-  update interno.cambios set n = n + 1;
-  return null;
-end
-$$;
-
 do $$
 declare
   tabla text;
@@ -49,9 +38,10 @@ begin
     execute format(
       'create constraint trigger contar_cambio after insert or update or delete on public.%I
          deferrable initially deferred for each row execute function interno.contar_cambio()', tabla);
+    -- TRUNCATE (pruebas, mantenimiento) no admite triggers de restricción: avanza en el acto.
     execute format(
       'create trigger contar_vaciado after truncate on public.%I
-         for each statement execute function interno.contar_vaciado()', tabla);
+         for each statement execute function interno.contar_cambio()', tabla);
   end loop;
 end
 $$;
@@ -65,4 +55,3 @@ as $$ select n from interno.cambios $$;
 revoke all on function interno.cambios() from public;
 grant execute on function interno.cambios() to authenticated, service_role;
 revoke all on function interno.contar_cambio() from public;
-revoke all on function interno.contar_vaciado() from public;
