@@ -7,6 +7,8 @@ import { createDatabase, sqlStore } from "./data/sql.server";
 import type { Store } from "./data/store";
 import type { Config } from "./lib/env.server";
 import { createFlash, type FlashStore } from "./lib/flash.server";
+import { sqlOnce, type Once } from "./lib/once.server";
+import { sqlThrottle, type SignInThrottle } from "./auth/throttle.server";
 
 /**
  * What a request needs from the outside world, built once at start-up from configuration and
@@ -16,6 +18,10 @@ export type Services = {
   config: Config;
   auth: AuthBackend;
   flash: FlashStore;
+  /** Double-submit guard of create forms (shared by every server process where it can be). */
+  once: Once;
+  /** Failed sign-ins per account and per address. */
+  throttle: SignInThrottle;
   /** The data, as seen by this signed-in user (row-level security applies). */
   storeFor(session: AuthSession): Store;
   /** Throws when the database cannot answer. */
@@ -40,6 +46,8 @@ export function sqlServices(config: Config, databaseUrl: string): Services & { d
     db,
     auth,
     flash: createFlash(config.SESSION_SECRET, config.NODE_ENV === "production"),
+    once: sqlOnce(db),
+    throttle: sqlThrottle(db),
     storeFor: (session) => sqlStore(db, session.userId),
     ping: async () => {
       await sql`select 1`.execute(db);

@@ -1,7 +1,9 @@
 import { supabaseAuth } from "./auth/supabase.server";
 import { supabaseStore, type SupabaseConnection } from "./data/supabase.server";
 import type { Config } from "./lib/env.server";
+import { memoryThrottle } from "./auth/throttle.server";
 import { createFlash } from "./lib/flash.server";
+import { memoryOnce } from "./lib/once.server";
 import type { Services } from "./services.server";
 
 /**
@@ -21,6 +23,9 @@ export function supabaseServices(config: Config, o: { fetch?: typeof fetch } = {
     config,
     auth: supabaseAuth({ ...conn, secure: production, siteUrl: config.APP_URL }),
     flash: createFlash(config.SESSION_SECRET, production),
+    // In memory: a Supabase deployment is served by one process (ADR 0009).
+    once: memoryOnce(),
+    throttle: memoryThrottle(),
     storeFor(session) {
       if (!session.accessToken) throw new Error("La sesión de Supabase no trae el JWT del usuario");
       return supabaseStore(conn, session.accessToken);

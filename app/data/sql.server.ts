@@ -142,7 +142,10 @@ export function sqlStore(db: DB, userId: string): Store {
 
   return {
     async list<T>(source: string, listQuery: ListQuery): Promise<ListResult<T>> {
-      return read(async (trx, cambios) => {
+      return read((trx, cambios) =>
+        listQuery.keep ? remembered(db, [cambios, userId, source, "keep", listQuery], () => readList<T>(trx, cambios)) : readList<T>(trx, cambios),
+      );
+      async function readList<T>(trx: Transaction<any>, cambios: string): Promise<ListResult<T>> {
         const from = identifier(source);
         // The count and sums are kept while nothing has changed (per database, user and filter).
         const aggregate = <A>(compute: () => Promise<A>) => remembered(db, [cambios, userId, source, listQuery.filters, listQuery.search, listQuery.sum, listQuery.count], compute);
@@ -178,7 +181,7 @@ export function sqlStore(db: DB, userId: string): Store {
           for (const column of query.sum ?? []) sums[column] = String(result[`sum_${column}`]);
         }
         return { rows, total, estimated: false, sums };
-      });
+      }
     },
 
     async get<T>(source: string, id: string): Promise<T> {
@@ -248,11 +251,12 @@ export function sqlStore(db: DB, userId: string): Store {
 }
 
 /**
- * Counts and sums already computed, per database: valid while the change counter read at the
- * start of the transaction (interno.cambios(), advanced by every committed write to the tables
- * lists depend on) has not moved. Counting under row-level security reads up to 10 001 rows per
- * request (ADR 0006); a person paging, sorting or coming back to a list pays it once per change.
- * Keyed by the user too: row-level security makes the same filter count differently per person.
+ * Counts and sums already computed, and `keep` lists (option lists), per database: valid while
+ * the change counter read at the start of the transaction (interno.cambios(), advanced by every
+ * committed write to the tables lists depend on) has not moved. Counting under row-level
+ * security reads up to 10 001 rows per request (ADR 0006); a person paging, sorting or coming
+ * back to a list pays it once per change. Keyed by the user too: row-level security makes the
+ * same filter count differently per person.
  */
 const AGGREGATES_KEPT = 2000;
 const aggregates = new WeakMap<DB, Map<string, unknown>>();

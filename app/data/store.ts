@@ -40,6 +40,12 @@ export type ListQuery = {
    * match sorted (same rows, same order).
    */
   base?: string;
+  /**
+   * Side data read on every visit (option lists, the departments a person is in charge of): an
+   * adapter may answer with the result of the same user's identical read while nothing has
+   * changed since (the SQL adapter: interno.cambios). The rows are then shared: never mutated.
+   */
+  keep?: boolean;
 };
 
 /** With `count: "estimated"`, up to this many matches are counted (and summed) exactly. */

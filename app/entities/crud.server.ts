@@ -7,7 +7,6 @@ import { Conflict, Forbidden, Invalid, NotFound, Referenced, UUID, type Filter, 
 import { CSV_BOM, csvLine } from "~/lib/csv";
 import { formatValue, type Formats } from "~/lib/format";
 import { parseListState, sinControl, toListQuery, viewFilters } from "~/lib/list-query";
-import { once } from "~/lib/once.server";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { capitalize, done, entitySchema, listColumns, type Entity } from "./entity";
 import type { Option } from "./fields";
@@ -80,21 +79,24 @@ export async function loadOptions(store: Store, entity: Entity, include?: Row, s
     [...refTables(entity)].map(async (table) => {
       const { source, label } = OPTION_SOURCES[table]!;
       const term = search[table];
-      const { rows, total } = await store.list<Row>(source, {
+      const first = await store.list<Row>(source, {
         search: term ? { columns: [label], term } : undefined,
         order: [{ column: label, ascending: true }],
         columns: ["id", label],
         limit: MAX_OPTIONS,
         offset: 0,
         count: "exact",
+        keep: true,
       });
+      const { total } = first;
+      const rows = [...first.rows];
       const names = [
         ...entity.fields.flatMap((f) => (f.input.type === "ref" && f.input.table === table ? [f.name] : [])),
         ...entity.filters.flatMap((f) => (f.kind === "ref" && f.table === table ? [f.name] : [])),
       ];
       const current = names.flatMap((name) => (typeof include?.[name] === "string" && UUID.test(include[name] as string) ? [include[name] as string] : []));
       const missing = [...new Set(current)].filter((id) => !rows.some((r) => r.id === id));
-      if (missing.length) rows.push(...(await store.list<Row>(source, { filters: [{ column: "id", op: "in", value: missing }], columns: ["id", label], limit: missing.length, offset: 0, count: "none" })).rows);
+      if (missing.length) rows.push(...(await store.list<Row>(source, { filters: [{ column: "id", op: "in", value: missing }], columns: ["id", label], limit: missing.length, offset: 0, count: "none", keep: true })).rows);
       out[table] = { options: rows.map((r) => ({ value: String(r.id), label: String(r[label] ?? "") })), truncated: total > MAX_OPTIONS, ...(term ? { busqueda: term } : {}) };
     }),
   );
@@ -218,7 +220,7 @@ export async function createAction(entity: Entity, { request, context }: Args, o
   if (!puede(entity.permisos, "crear", user)) forbidden();
   const formData = await request.formData();
   const intent = intentOf(formData);
-  return once(formData.get("_envio"), async () => {
+  return context.services.once(user.id, formData.get("_envio"), async () => {
     const submission = parseWithZod(formData, { schema: entitySchema(z, entity, { campos: o.campos }) });
     if (submission.status !== "success") return json({ ...intent, result: submission.reply() }, { status: 400 });
     let values = submission.value as Row;

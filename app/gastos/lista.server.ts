@@ -96,7 +96,7 @@ function defaultsFor(user: Signed["user"]): Record<string, string> {
 
 /** Ids of inactive suppliers, left out of the create form's select. */
 async function inactivos(store: Store) {
-  const { rows } = await store.list<Row>("proveedores", { filters: [{ column: "activo", op: "eq", value: false }], columns: ["id"], limit: 1000, offset: 0, count: "none" });
+  const { rows } = await store.list<Row>("proveedores", { filters: [{ column: "activo", op: "eq", value: false }], columns: ["id"], limit: 1000, offset: 0, count: "none", keep: true });
   return rows.map((r) => String(r.id));
 }
 

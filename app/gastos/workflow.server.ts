@@ -27,9 +27,11 @@ type Ctx = { request: Request; context: AppLoadContext; signed: Signed; formData
 export async function departamentosACargo(store: Store, userId: string): Promise<string[]> {
   const { rows } = await store.list<Row>("departamentos", {
     filters: [{ column: "responsable_id", op: "eq", value: userId }],
+    columns: ["id"],
     limit: 1000,
     offset: 0,
     count: "none",
+    keep: true,
   });
   return rows.map((r) => String(r.id));
 }

@@ -3,7 +3,6 @@ import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { useActionData, useNavigation, useSearchParams } from "@remix-run/react";
 import * as z from "zod";
 import { currentUser } from "~/auth/session.server";
-import { clearFailures, isLocked, recordFailure } from "~/auth/throttle.server";
 import { email, text, type Z } from "~/entities/fields";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { pageTitle } from "~/ui/EntityPages";
@@ -39,7 +38,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const { auth, config, flash } = context.services;
+  const { auth, config, flash, throttle } = context.services;
   const formData = await request.formData();
   const intent = formData.get("intent");
 
@@ -47,11 +46,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const submission = parseWithZod(formData, { schema: schemas.iniciar(z) });
     if (submission.status !== "success") return json({ intent, result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
     const { email, password } = submission.value;
-    if (isLocked(email, context.clientIp))
+    if (await throttle.isLocked(email, context.clientIp))
       return json({ intent, result: submission.reply({ formErrors: ["Demasiados intentos fallidos. Espere 15 minutos antes de volver a intentarlo."], hideFields: ["password"] }) }, { status: 429 });
     const result = await auth.signIn(request, email, password);
     if (!result.ok) {
-      if (result.reason === "credentials") recordFailure(email, context.clientIp);
+      if (result.reason === "credentials") await throttle.recordFailure(email, context.clientIp);
       const message =
         result.reason === "unconfirmed"
           ? "Confirme su correo antes de iniciar sesión: abra el enlace que le enviamos o pida otro en «Reenviar el correo»."
@@ -60,7 +59,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
             : WRONG;
       return json({ intent, result: submission.reply({ formErrors: [message], hideFields: ["password"] }) }, { status: 400 });
     }
-    clearFailures(email);
+    await throttle.clearFailures(email);
     return redirect(safeRedirect(formData.get("redirectTo"), "/"), { headers: result.headers });
   }
 

@@ -1,0 +1,20 @@
+-- Lo que comparten los procesos del servidor local (node:cluster, ADR 0009): los envíos ya
+-- atendidos (protección contra el doble envío de un formulario) y los inicios de sesión fallidos.
+-- Solo el propietario (el servidor) los toca; en Supabase no existen (allí sirve un proceso).
+create table if not exists auth.local_submissions (
+  key text primary key,            -- usuario + el token _envio del formulario
+  status smallint,                 -- nulo mientras el primer envío se está atendiendo
+  location text,
+  set_cookie text[],
+  created_at timestamptz not null default now()
+);
+create index if not exists local_submissions_created_at_idx on auth.local_submissions (created_at);
+
+create table if not exists auth.local_sign_in_failures (
+  key text not null,               -- 'cuenta:<correo>' o 'ip:<dirección>'
+  at timestamptz not null default now()
+);
+create index if not exists local_sign_in_failures_key_at_idx on auth.local_sign_in_failures (key, at);
+
+revoke all on auth.local_submissions, auth.local_sign_in_failures from public, anon, authenticated;
+grant all on auth.local_submissions, auth.local_sign_in_failures to service_role;
