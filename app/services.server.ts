@@ -8,6 +8,8 @@ import type { Store } from "./data/store";
 import type { Config } from "./lib/env.server";
 import { createFlash, type FlashStore } from "./lib/flash.server";
 import { sqlOnce, type Once } from "./lib/once.server";
+import { SqlRateLimitStore } from "./lib/rate-limit.server";
+import type { Store as RateLimitStore } from "express-rate-limit";
 import { sqlThrottle, type SignInThrottle } from "./auth/throttle.server";
 
 /**
@@ -22,6 +24,8 @@ export type Services = {
   once: Once;
   /** Failed sign-ins per account and per address. */
   throttle: SignInThrottle;
+  /** Where express-rate-limit counts when every server process must count together (else: in memory). */
+  rateLimitStore?: (prefix: string) => RateLimitStore;
   /** The data, as seen by this signed-in user (row-level security applies). */
   storeFor(session: AuthSession): Store;
   /** Throws when the database cannot answer. */
@@ -48,6 +52,7 @@ export function sqlServices(config: Config, databaseUrl: string): Services & { d
     flash: createFlash(config.SESSION_SECRET, config.NODE_ENV === "production"),
     once: sqlOnce(db),
     throttle: sqlThrottle(db),
+    rateLimitStore: (prefix) => new SqlRateLimitStore(db, prefix),
     storeFor: (session) => sqlStore(db, session.userId),
     ping: async () => {
       await sql`select 1`.execute(db);

@@ -1,3 +1,4 @@
+import os from "node:os";
 import { z } from "zod";
 
 /**
@@ -16,6 +17,8 @@ export interface Env {
   TRUST_PROXY?: boolean | number | string;
   /** Sign-in/sign-up POSTs allowed per address per 15 minutes; default 10. */
   RATE_LIMIT_LOGIN: number;
+  /** Server processes answering requests (node:cluster); default one per core. Supabase: always 1. */
+  WEB_CONCURRENCY: number;
   NODE_ENV: NodeEnv;
   DATA_DIR: string;
   DATABASE_URL?: string;
@@ -94,6 +97,11 @@ const schema = z.object({
     .default("10")
     .refine((v) => /^\d{1,6}$/.test(v) && +v >= 1, { error: "debe ser un número entero mayor que 0" })
     .transform(Number),
+  WEB_CONCURRENCY: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || (/^\d{1,3}$/.test(v) && +v >= 1), { error: "debe ser un número entero mayor que 0" })
+    .transform((v) => (v === undefined ? os.availableParallelism() : Number(v))),
   NODE_ENV: z
     .enum(["development", "production", "test"], { error: "debe ser development, production o test" })
     .default("development"),

@@ -1,5 +1,6 @@
 -- Lo que comparten los procesos del servidor local (node:cluster, ADR 0009): los envíos ya
--- atendidos (protección contra el doble envío de un formulario) y los inicios de sesión fallidos.
+-- atendidos (protección contra el doble envío de un formulario), los inicios de sesión fallidos y
+-- los contadores de express-rate-limit.
 -- Solo el propietario (el servidor) los toca; en Supabase no existen (allí sirve un proceso).
 create table if not exists auth.local_submissions (
   key text primary key,            -- usuario + el token _envio del formulario
@@ -16,5 +17,11 @@ create table if not exists auth.local_sign_in_failures (
 );
 create index if not exists local_sign_in_failures_key_at_idx on auth.local_sign_in_failures (key, at);
 
-revoke all on auth.local_submissions, auth.local_sign_in_failures from public, anon, authenticated;
-grant all on auth.local_submissions, auth.local_sign_in_failures to service_role;
+create table if not exists auth.local_rate_limits (
+  key text primary key,            -- límite + dirección
+  hits integer not null,
+  reset_at timestamptz not null
+);
+
+revoke all on auth.local_submissions, auth.local_sign_in_failures, auth.local_rate_limits from public, anon, authenticated;
+grant all on auth.local_submissions, auth.local_sign_in_failures, auth.local_rate_limits to service_role;

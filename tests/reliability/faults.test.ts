@@ -1,6 +1,8 @@
+import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import net from "node:net";
+import os from "node:os";
 import path from "node:path";
 import {
   agent,
@@ -294,6 +296,55 @@ describe("un segundo servidor sobre el mismo DATA_DIR", () => {
     expect(postmasterInfo(dataDir)).toEqual(before);
     expect((await httpRequest(server!.url, "/healthz")).status).toBe(200);
     figure(`Fallos — segundo servidor en el mismo DATA_DIR: sale con código 1 y «${second.output().trim().split("\n").pop()}»`);
+  });
+});
+
+/** The server's worker processes (node:cluster): its node children, not its Postgres. */
+function workerPids(primary: number): number[] {
+  const out = spawnSync("ps", ["-o", "pid=,args=", "--ppid", String(primary)], { encoding: "utf8" }).stdout;
+  return out
+    .split("\n")
+    .filter((line) => line.includes("server.ts"))
+    .map((line) => Number(line.trim().split(/\s+/)[0]));
+}
+
+describe("un proceso del servidor muere (node:cluster)", () => {
+  it("el primario arranca otro; las páginas siguen respondiendo, ninguna con 5xx", async () => {
+    const before = workerPids(server!.pid);
+    expect(before).toHaveLength(os.availableParallelism());
+    const elena = await signedIn(org.accounts.elena!);
+    let stop = false;
+    const seen = { ok: 0, cortadas: 0, otras: [] as number[] };
+    const load = (async () => {
+      while (!stop) {
+        const r = await elena.get("/gastos").catch(() => null);
+        if (!r) seen.cortadas += 1;
+        else if (r.status === 200) seen.ok += 1;
+        else seen.otras.push(r.status);
+      }
+    })();
+    await sleep(500);
+    const started = Date.now();
+    process.kill(before[0]!, "SIGKILL");
+    let after: number[] = [];
+    while (Date.now() - started < 30_000) {
+      after = workerPids(server!.pid);
+      if (after.length === before.length && !after.includes(before[0]!) && (await httpRequest(server!.url, "/healthz")).status === 200) break;
+      await sleep(100);
+    }
+    const replacedMs = Date.now() - started;
+    await sleep(1_000);
+    stop = true;
+    await load;
+    expect(after).toHaveLength(before.length);
+    expect(after).not.toContain(before[0]);
+    expect(server!.output()).toMatch(new RegExp(`El proceso ${before[0]} terminó \\(SIGKILL\\); se arranca otro`));
+    expect(seen.otras).toEqual([]);
+    expect(seen.ok).toBeGreaterThan(10);
+    figure(
+      `Fallos — SIGKILL a uno de los ${before.length} procesos del servidor: sustituido en ${(replacedMs / 1000).toFixed(1)} s; ${seen.ok} páginas servidas mientras, ` +
+        `${seen.cortadas} conexiones cortadas (las que atendía el proceso muerto), 0 respuestas 5xx`,
+    );
   });
 });
 

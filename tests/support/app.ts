@@ -42,7 +42,7 @@ export async function createTestApp(env: Record<string, string> = {}) {
     return { services, cspNonce: "test", clientIp: "127.0.0.1", appendCookie: () => {} };
   }
 
-  return { services, db: services.db, config, createUser, context, close: () => services.close() };
+  return { services, db: services.db, config, url, createUser, context, close: () => services.close() };
 }
 
 /** A Request like the browser sends: the session cookie and, for POSTs, a urlencoded form. */
