@@ -55,10 +55,12 @@ type Opciones = {
   datos: string | null;
   /** Where results.json and ultimo.md go (default bench/). */
   salida: string;
+  /** WEB_CONCURRENCY for the server (default: the server's own, one process per core). */
+  procesos: number | null;
 };
 
 function opciones(argv: string[]): Opciones {
-  const o: Opciones = { gastos: 100_000, escala: false, segundos: 5, conexiones: [1, 10, 50], pantallas: null, sentry: true, perfil: false, mantener: false, datos: null, salida: path.join(RAIZ, "bench") };
+  const o: Opciones = { gastos: 100_000, escala: false, segundos: 5, conexiones: [1, 10, 50], pantallas: null, sentry: true, perfil: false, mantener: false, datos: null, salida: path.join(RAIZ, "bench"), procesos: null };
   for (let i = 0; i < argv.length; i++) {
     const [flag, enLinea] = argv[i]!.split(/=(.*)/s, 2) as [string, string | undefined];
     const valor = () => enLinea ?? argv[++i] ?? "";
@@ -93,10 +95,14 @@ function opciones(argv: string[]): Opciones {
       case "--salida":
         o.salida = path.resolve(valor());
         break;
+      case "--procesos":
+        o.procesos = Number(valor());
+        break;
       default:
         throw new Error(`Opción desconocida: ${flag} (lea la cabecera de scripts/bench.ts)`);
     }
   }
+  if (o.procesos !== null && !(Number.isInteger(o.procesos) && o.procesos >= 1)) throw new Error("--procesos espera un número entero positivo");
   if (!Number.isSafeInteger(o.gastos) || o.gastos < 1) throw new Error("--gastos espera un número entero positivo");
   if (!(o.segundos > 0) || o.conexiones.some((c) => !Number.isInteger(c) || c < 1)) throw new Error("--segundos o --conexiones no válidos");
   return o;
@@ -190,6 +196,20 @@ function rssKiB(pid: number, campo: "VmRSS" | "VmHWM" = "VmRSS"): number {
     return 0;
   }
 }
+/** The server's workers (node:cluster): its node children that run server.ts (not tsx's esbuild). */
+function trabajadoresDe(servidor: number): number[] {
+  return hijosDe(servidor).filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("server.ts");
+    } catch {
+      return false;
+    }
+  });
+}
+/** The server is a primary and its workers: CPU and memory are theirs together. */
+const servidorPids = (servidor: number) => [servidor, ...trabajadoresDe(servidor)];
+const cpuServidor = (servidor: number) => servidorPids(servidor).reduce((t, p) => t + cpuDe(p), 0);
+const rssServidor = (servidor: number, campo: "VmRSS" | "VmHWM" = "VmRSS") => servidorPids(servidor).reduce((t, p) => t + rssKiB(p, campo), 0);
 
 /**
  * While `fn` runs: the server's peak RSS, and CPU used by the server and by PostgreSQL (% of one
@@ -204,25 +224,32 @@ async function muestreando<T>(servidor: number, postmaster: number, fn: (empieza
     for (const [pid, ticks] of pgPorPid()) total += ticks - (pgInicio.get(pid) ?? 0);
     return total;
   };
-  let pico = rssKiB(servidor);
-  const reloj = setInterval(() => (pico = Math.max(pico, rssKiB(servidor))), 100);
+  // Per process too: a worker replaced during the run must not make the sum go down.
+  const nodoPorPid = () => new Map(servidorPids(servidor).map((p) => [p, cpuDe(p)]));
+  let nodoInicio = nodoPorPid();
+  const nodo = () => {
+    let total = 0;
+    for (const [pid, ticks] of nodoPorPid()) total += ticks - (nodoInicio.get(pid) ?? 0);
+    return total;
+  };
+  let pico = rssServidor(servidor);
+  const reloj = setInterval(() => (pico = Math.max(pico, rssServidor(servidor))), 100);
   let t0 = process.hrtime.bigint();
-  let nodo0 = cpuDe(servidor);
   const empieza = () => {
     t0 = process.hrtime.bigint();
-    nodo0 = cpuDe(servidor);
+    nodoInicio = nodoPorPid();
     pgInicio = pgPorPid();
   };
   try {
     const valor = await fn(empieza);
     const segundos = Number(process.hrtime.bigint() - t0) / 1e9;
-    const [nodo, postgres] = [cpuDe(servidor) - nodo0, pg()];
+    const [nodoTicks, postgres] = [nodo(), pg()];
     return {
       valor,
-      picoRssMiB: Math.round(Math.max(pico, rssKiB(servidor)) / 1024),
-      cpuNodo: Math.round((nodo / TICKS / segundos) * 100),
+      picoRssMiB: Math.round(Math.max(pico, rssServidor(servidor)) / 1024),
+      cpuNodo: Math.round((nodoTicks / TICKS / segundos) * 100),
       cpuPostgres: Math.round((postgres / TICKS / segundos) * 100),
-      msNodo: (nodo * 1000) / TICKS,
+      msNodo: (nodoTicks * 1000) / TICKS,
       msPostgres: (postgres * 1000) / TICKS,
     };
   } finally {
@@ -360,6 +387,7 @@ async function arrancarServidor(app: string, tmp: string, databaseUrl: string, o
       DATA_DIR: path.join(tmp, "datos-app"),
       SESSION_SECRET: randomBytes(32).toString("hex"),
       RATE_LIMIT_LOGIN: "100000",
+      ...(o.procesos ? { WEB_CONCURRENCY: String(o.procesos) } : {}),
       // Sentry on as in production, to a DSN on this machine that nothing listens to (no event is expected: errors must be 0).
       ...(o.sentry ? { SENTRY_DSN: "http://bench@127.0.0.1:9/1", SENTRY_ENVIRONMENT: "bench" } : {}),
     },
@@ -539,10 +567,10 @@ type Medida = Carga & {
 async function esperarReposo(ctx: Contexto, pid: number) {
   let quietas = 0;
   for (let i = 0; i < 240 && quietas < 2; i++) {
-    const antes = cpuDe(pid);
+    const antes = cpuServidor(pid);
     await new Promise((r) => setTimeout(r, 250));
     const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where state = 'active' and pid <> pg_backend_pid() and backend_type = 'client backend'`.execute(ctx.db);
-    quietas = cpuDe(pid) - antes <= 3 && rows[0]!.n === 0 ? quietas + 1 : 0;
+    quietas = cpuServidor(pid) - antes <= 3 && rows[0]!.n === 0 ? quietas + 1 : 0;
   }
 }
 
@@ -693,12 +721,13 @@ async function main() {
   }
 
   const equipo = maquina();
-  const rssFinal = Math.round(rssKiB(servidor.pid, "VmHWM") / 1024);
+  const rssFinal = Math.round(rssServidor(servidor.pid, "VmHWM") / 1024);
+  const trabajadores = trabajadoresDe(servidor.pid).length;
   const { rows: total } = await sql<{ n: number }>`select count(*)::int as n from public.gastos`.execute(db);
   const informe = [
     `## Oficina — bench, ${o.gastos.toLocaleString("es-ES")} gastos sintéticos (+ ${demo.toLocaleString("es-ES")} de demostración; ${total[0]!.n.toLocaleString("es-ES")} al terminar)`,
     "",
-    `Máquina: ${equipo.nproc} núcleos, ${equipo.modelo}, ${equipo.memoriaGiB} GiB, Node ${equipo.node}, ${equipo.fecha.slice(0, 10)}. ${o.segundos} s por medida (tras 1 s de calentamiento), carga desde otro proceso en la misma máquina; Sentry ${o.sentry ? "activo" : "desactivado"}. Pico de memoria del servidor en toda la ejecución (VmHWM): ${rssFinal} MiB. Carga media de la máquina al empezar ${cargaInicial.join(" / ")}, al terminar ${equipo.cargaMedia.join(" / ")} (1/5/15 min; con otros procesos ocupando los núcleos, las cifras absolutas bajan: compare las razones con el suelo).`,
+    `Máquina: ${equipo.nproc} núcleos, ${equipo.modelo}, ${equipo.memoriaGiB} GiB, Node ${equipo.node}, ${equipo.fecha.slice(0, 10)}. ${o.segundos} s por medida (tras 1 s de calentamiento), carga desde otro proceso en la misma máquina; Sentry ${o.sentry ? "activo" : "desactivado"}. Servidor: un proceso primario y ${trabajadores} ${trabajadores === 1 ? "trabajador" : "trabajadores"} (node:cluster; CPU y memoria del servidor son las de todos). Pico de memoria del servidor en toda la ejecución (VmHWM, suma de los procesos): ${rssFinal} MiB. Carga media de la máquina al empezar ${cargaInicial.join(" / ")}, al terminar ${equipo.cargaMedia.join(" / ")} (1/5/15 min; con otros procesos ocupando los núcleos, las cifras absolutas bajan: compare las razones con el suelo).`,
     "",
     `Filtro de «página 40»: estado=${p.filtro.estado}, departamento con más gastos (${p.filtro.n.toLocaleString("es-ES")} coincidencias al elegirlo), fechas ${addDaysISO(todayISO(), -270)}…${addDaysISO(todayISO(), -90)}, por importe descendente.`,
     tabla(filas, o.conexiones),
