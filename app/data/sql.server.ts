@@ -28,6 +28,12 @@ const UTILITY = /^\s*(begin|commit|rollback|start|savepoint|release|declare|fetc
 /** Without parameters only a single SELECT is prepared (others keep pg's simple protocol: several statements, VACUUM…). */
 const SINGLE_SELECT = /^\s*(select|with)\b[^;]*$/i;
 
+/**
+ * A statement that starts with this comment is planned with its values every time (sent
+ * unnamed): see `withValues`.
+ */
+const WITH_VALUES = "/* planificada con sus valores */ ";
+
 /** Statements each connection keeps prepared, at most (then further ones run unnamed, as before): ~100 × ≤ 260 KB. */
 const MAX_PREPARED = 100;
 
@@ -42,7 +48,7 @@ const MAX_PREPARED = 100;
 class PreparingClient extends pg.Client {
   private readonly preparados = new Set<string>();
   override query(config: any, values?: any, callback?: any): any {
-    if (typeof config === "string" && Array.isArray(values) && !UTILITY.test(config) && (values.length > 0 || SINGLE_SELECT.test(config))) {
+    if (typeof config === "string" && Array.isArray(values) && !UTILITY.test(config) && !config.startsWith(WITH_VALUES) && (values.length > 0 || SINGLE_SELECT.test(config))) {
       const name = `o_${createHash("sha1").update(config).digest("base64url")}`;
       if (this.preparados.has(name) || this.preparados.size < MAX_PREPARED) {
         this.preparados.add(name);
@@ -163,7 +169,7 @@ export function sqlStore(db: DB, userId: string): Store {
           const ids = sorted(applyWhere(trx.selectFrom(identifier(query.base)), query).select("id").limit(literal(query.limit)).offset(query.offset));
           rowsQuery = sorted(selected(trx.selectFrom(from)).where(sql<boolean>`id = any(array(${ids}))`));
         }
-        const rows = (await rowsQuery.execute()) as T[];
+        const rows = (await withValues(trx, rowsQuery, query)) as T[];
 
         const sums: Record<string, string> = {};
         let total = rows.length + query.offset;
@@ -303,6 +309,20 @@ async function estimateTotal(
   const parsed = (typeof json === "string" ? JSON.parse(json) : json) as { Plan?: { "Plan Rows"?: number } }[];
   const plan = Number(parsed?.[0]?.Plan?.["Plan Rows"] ?? 0);
   return { estimated: true, total: Math.max(Math.round(plan), EXACT_COUNT_LIMIT + 1), sums: {} };
+}
+
+/**
+ * The page's rows. A prepared statement's generic plan cannot know how much of the table a range
+ * (`fecha_gasto between $1 and $2`) keeps, and assumes 0.5 %: at 1 000 000 gastos it then sorted
+ * the matches of a department instead of walking the (estado, departamento_id, importe) index,
+ * 60 ms instead of 6 (ADR 0008). A page filtered by a range is planned with its values, which
+ * costs ~3 ms of planning; every other page keeps its prepared plan.
+ */
+async function withValues(trx: Transaction<any>, rowsQuery: { compile(): CompiledQuery; execute(): Promise<unknown[]> }, query: ListQuery): Promise<unknown[]> {
+  const ranged = (query.filters ?? []).some((f) => ["gt", "gte", "lt", "lte"].includes(f.op));
+  if (!ranged) return rowsQuery.execute();
+  const compiled = rowsQuery.compile();
+  return (await trx.executeQuery(CompiledQuery.raw(WITH_VALUES + compiled.sql, [...compiled.parameters]))).rows;
 }
 
 /**

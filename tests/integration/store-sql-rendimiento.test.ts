@@ -13,9 +13,10 @@ let client: pg.Client;
 let db: ReturnType<typeof createDatabase>;
 let admin: string;
 let empleado: string;
+let url: string;
 
 beforeAll(async () => {
-  const url = await createTestDatabase();
+  url = await createTestDatabase();
   client = await connect(url);
   db = createDatabase(url, 2);
   admin = await createUser(client, { email: "rend-admin@oficina.test", nombre: "Ana", rol: "administrador" });
@@ -148,5 +149,49 @@ describe("la cuenta y la suma se guardan mientras nada cambia (interno.cambios)"
     const { rows: n } = await client.query("select n from interno.cambios");
     await client.query("truncate public.proveedores cascade");
     expect((await client.query("select n from interno.cambios")).rows[0].n).not.toBe(n[0].n);
+  });
+});
+
+describe("listas `keep` (opciones de los selectores): se guardan mientras nada cambia", () => {
+  const query: ListQuery = { order: [{ column: "nombre", ascending: true }], columns: ["id", "nombre"], limit: 200, offset: 0, count: "exact", keep: true };
+  it("la misma lectura de la misma persona se sirve guardada hasta que el contador avanza; la de otra persona, no", async () => {
+    const antes = await sqlStore(db, admin).list<Row>("departamentos", query);
+    await client.query("begin; alter table departamentos disable trigger contar_cambio");
+    try {
+      await client.query("insert into departamentos (nombre, codigo) values ('Zeta oculto', 'ZOC')");
+      await client.query("alter table departamentos enable trigger contar_cambio; commit");
+    } catch (error) {
+      await client.query("rollback");
+      throw error;
+    }
+    expect(await sqlStore(db, admin).list<Row>("departamentos", query)).toEqual(antes);
+    // Not kept (another user, or without `keep`): read afresh.
+    expect((await sqlStore(db, empleado).list<Row>("departamentos", query)).rows.map((r) => r.nombre)).toContain("Zeta oculto");
+    expect((await sqlStore(db, admin).list<Row>("departamentos", { ...query, keep: false })).rows.map((r) => r.nombre)).toContain("Zeta oculto");
+    await client.query("update interno.cambios set n = n + 1");
+    expect((await sqlStore(db, admin).list<Row>("departamentos", query)).rows.map((r) => r.nombre)).toContain("Zeta oculto");
+  });
+});
+
+describe("una página filtrada por un rango se planifica con sus valores", () => {
+  it("no queda preparada (el plan genérico no sabe cuánto deja pasar un rango); sin rango, sí; la misma página en los dos casos", async () => {
+    // One connection, so the statements it keeps prepared are the ones this test made.
+    const una = createDatabase(url, 1);
+    try {
+      const hoy = new Date().toISOString().slice(0, 10);
+      const desde = new Date(Date.now() - 10 * 86_400_000).toISOString().slice(0, 10);
+      const pagina: ListQuery = { order: [{ column: "importe", ascending: false }], limit: 5, offset: 5, count: "none", base: "gastos", columns: ["id", "importe", "fecha_gasto"] };
+      const rango: ListQuery = { ...pagina, filters: [{ column: "fecha_gasto", op: "gte", value: desde }, { column: "fecha_gasto", op: "lte", value: hoy }] };
+      const preparadas = async () =>
+        (await una.selectFrom("pg_prepared_statements").select("statement").execute()).map((r) => String(r.statement)).filter((t) => t.includes("any(array("));
+      const conRango = await sqlStore(una, admin).list<Row>("gastos_vista", rango);
+      expect(await preparadas()).toEqual([]);
+      expect(conRango).toEqual(await sqlStore(db, admin).list<Row>("gastos_vista", { ...rango, base: undefined }));
+      expect(conRango.rows.every((r) => String(r.fecha_gasto) >= desde && String(r.fecha_gasto) <= hoy)).toBe(true);
+      await sqlStore(una, admin).list<Row>("gastos_vista", pagina);
+      expect(await preparadas()).toHaveLength(1);
+    } finally {
+      await una.destroy();
+    }
   });
 });
