@@ -134,8 +134,24 @@ function readBatcher(db: DB, userId: string) {
 }
 
 export function sqlStore(db: DB, userId: string): Store {
-  const run = <T>(fn: (trx: Transaction<any>) => Promise<T>) => asUser(db, userId, fn);
-  const read = readBatcher(db, userId);
+  // The change counter this store's last read saw (a store serves one request). A `keep` read that
+  // comes after it needs no transaction of its own when its result is kept for that value: the
+  // page is read as of one moment anyway. A write through this store forgets it.
+  let seen: string | undefined;
+  const run = async <T>(fn: (trx: Transaction<any>) => Promise<T>) => {
+    seen = undefined;
+    try {
+      return await asUser(db, userId, fn);
+    } finally {
+      seen = undefined;
+    }
+  };
+  const batched = readBatcher(db, userId);
+  const read = <T>(fn: (trx: Transaction<any>, cambios: string) => Promise<T>) =>
+    batched((trx, cambios) => {
+      seen = cambios;
+      return fn(trx, cambios);
+    });
 
   /** After an update/delete touched no row: tell apart gone, changed meanwhile, and not allowed. */
   async function whyUntouched(trx: Transaction<any>, table: string, id: string, version?: number): Promise<never> {
@@ -148,9 +164,12 @@ export function sqlStore(db: DB, userId: string): Store {
 
   return {
     async list<T>(source: string, listQuery: ListQuery): Promise<ListResult<T>> {
-      return read((trx, cambios) =>
-        listQuery.keep ? remembered(db, [cambios, userId, source, "keep", listQuery], () => readList<T>(trx, cambios)) : readList<T>(trx, cambios),
-      );
+      const keptKey = (cambios: string) => [cambios, userId, source, "keep", listQuery];
+      if (listQuery.keep && seen !== undefined) {
+        const hit = kept<ListResult<T>>(db, keptKey(seen));
+        if (hit) return hit;
+      }
+      return read((trx, cambios) => (listQuery.keep ? remembered(db, keptKey(cambios), () => readList<T>(trx, cambios)) : readList<T>(trx, cambios)));
       async function readList<T>(trx: Transaction<any>, cambios: string): Promise<ListResult<T>> {
         const from = identifier(source);
         // The count and sums are kept while nothing has changed (per database, user and filter).
@@ -267,20 +286,26 @@ export function sqlStore(db: DB, userId: string): Store {
 const AGGREGATES_KEPT = 2000;
 const aggregates = new WeakMap<DB, Map<string, unknown>>();
 
-async function remembered<A>(db: DB, key: unknown[], compute: () => Promise<A>): Promise<A> {
-  let kept = aggregates.get(db);
-  if (!kept) aggregates.set(db, (kept = new Map()));
+/** The value kept under `key`, if any (and it becomes the most recently used). */
+function kept<A>(db: DB, key: unknown[]): A | undefined {
+  const all = aggregates.get(db);
   const k = JSON.stringify(key);
-  if (kept.has(k)) {
-    const hit = kept.get(k) as A;
-    // Most recently used last: the oldest is the first to go.
-    kept.delete(k);
-    kept.set(k, hit);
-    return hit;
-  }
+  if (!all?.has(k)) return undefined;
+  const hit = all.get(k) as A;
+  // Most recently used last: the oldest is the first to go.
+  all.delete(k);
+  all.set(k, hit);
+  return hit;
+}
+
+async function remembered<A>(db: DB, key: unknown[], compute: () => Promise<A>): Promise<A> {
+  const hit = kept<A>(db, key);
+  if (hit !== undefined) return hit;
+  let all = aggregates.get(db);
+  if (!all) aggregates.set(db, (all = new Map()));
   const value = await compute();
-  kept.set(k, value);
-  if (kept.size > AGGREGATES_KEPT) kept.delete(kept.keys().next().value!);
+  all.set(JSON.stringify(key), value);
+  if (all.size > AGGREGATES_KEPT) all.delete(all.keys().next().value!);
   return value;
 }
 

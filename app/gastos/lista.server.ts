@@ -49,17 +49,18 @@ export async function gastosLoader({ request, context }: Args) {
   // sql.server.ts): the options wait for the record only when a panel is open, since its
   // current values must be among them.
   const opciones = (record: Row | null) => loadOptions(store, gastos, { ...state.filtros, ...(record ?? {}) }, optionSearches(gastos, url));
-  const [result, aCargo, record, sinPanel, proveedoresInactivos] = await Promise.all([
+  const [result, aCargo, record, history, sinPanel, proveedoresInactivos] = await Promise.all([
     // Count and sum over the whole filter; a huge filter gets an estimate and no sum (ADR 0006).
     store.list<Row>(gastos.view, { ...query, columns: listColumns(gastos), count: "estimated", sum: ["importe"], base: gastos.table }),
     departamentosACargo(store, user.id),
     gastoId ? getOr404<Row & GastoClave>(store, gastos.view, gastoId) : Promise.resolve(null),
+    // Read with the record (it shows nothing if the record is not visible: the page is a 404 then).
+    gastoId ? loadHistory(store, gastos.table, gastoId) : Promise.resolve([]),
     gastoId ? Promise.resolve(null) : opciones(null),
     inactivos(store),
   ]);
-  const [options, panel, masivo] = await Promise.all([
+  const [options, masivo] = await Promise.all([
     sinPanel ?? opciones(record),
-    record ? panelDe(signed, record, aCargo, url) : Promise.resolve(null),
     (masivoAccion === "aprobar" || masivoAccion === "rechazar") && apruebaEnBloque(actor(user), aCargo)
       ? contarMasivo(url, signed).then((c) => ({ accion: masivoAccion, ...c, maximo: MASIVO_MAXIMO }))
       : Promise.resolve(null),
@@ -81,7 +82,7 @@ export async function gastosLoader({ request, context }: Args) {
     envio: crypto.randomUUID(),
     campos: admin ? null : [...CAMPOS_NO_ADMIN],
     defaults: defaultsFor(user),
-    panel,
+    panel: record ? panelDe(signed, record, history, aCargo, url) : null,
     masivo,
   });
 }
@@ -101,11 +102,10 @@ async function inactivos(store: Store) {
 }
 
 /** The record panel: the gasto, what this person may do with it now, its history. */
-async function panelDe(signed: Signed, record: Row & GastoClave, aCargo: string[], url: URL) {
-  const { user, store } = signed;
-  const id = String(record.id);
+function panelDe(signed: Signed, record: Row & GastoClave, historial: Row[], aCargo: string[], url: URL) {
+  const { user } = signed;
   // importe_centimos is an indexable copy of importe (migration 20261122000011), not a change to show.
-  const history = (await loadHistory(store, gastos.table, id)).map((h) => {
+  const history = historial.map((h) => {
     const { importe_centimos: _copia, ...cambios } = (h.cambios ?? {}) as Record<string, unknown>;
     return { ...h, cambios };
   });

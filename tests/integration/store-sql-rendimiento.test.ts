@@ -171,6 +171,22 @@ describe("listas `keep` (opciones de los selectores): se guardan mientras nada c
     await client.query("update interno.cambios set n = n + 1");
     expect((await sqlStore(db, admin).list<Row>("departamentos", query)).rows.map((r) => r.nombre)).toContain("Zeta oculto");
   });
+
+  it("dentro de una petición, tras una lectura, se sirven sin volver a la base; una escritura de la misma petición las renueva", async () => {
+    const una = createDatabase(url, 1);
+    const peticion = sqlStore(una, admin);
+    await peticion.list<Row>("gastos_vista", { limit: 1, offset: 0, count: "none" });
+    const antes = await peticion.list<Row>("departamentos", query);
+    // With its connections gone, any statement would fail: the kept read does not need one.
+    await una.destroy();
+    expect(await peticion.list<Row>("departamentos", query)).toBe(antes);
+    await expect(peticion.list<Row>("departamentos", { ...query, keep: false })).rejects.toThrow();
+
+    const otra = sqlStore(db, admin);
+    await otra.list<Row>("departamentos", query);
+    await otra.insert("departamentos", { nombre: "Nuevo en la petición", codigo: "NPE" });
+    expect((await otra.list<Row>("departamentos", query)).rows.map((r) => r.nombre)).toContain("Nuevo en la petición");
+  });
 });
 
 describe("una página filtrada por un rango se planifica con sus valores", () => {
