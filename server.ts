@@ -23,7 +23,7 @@ const MAX_BODY_BYTES = 1024 * 1024;
 /**
  * One primary process owns the database (the embedded PostgreSQL, its migrations, the demo data)
  * and starts WEB_CONCURRENCY workers (default: one per core) that answer the requests on the same
- * port (node:cluster; ADR 0009). What the workers must agree on lives in the database: sessions,
+ * port (node:cluster; ADR 0010). What the workers must agree on lives in the database: sessions,
  * double-submit tokens, failed sign-ins, rate limits. A worker that dies is replaced; a signal
  * stops the workers first (each finishes its requests) and the database last.
  */

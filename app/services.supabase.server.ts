@@ -23,7 +23,7 @@ export function supabaseServices(config: Config, o: { fetch?: typeof fetch } = {
     config,
     auth: supabaseAuth({ ...conn, secure: production, siteUrl: config.APP_URL }),
     flash: createFlash(config.SESSION_SECRET, production),
-    // In memory: a Supabase deployment is served by one process (ADR 0009).
+    // In memory: a Supabase deployment is served by one process (ADR 0010).
     once: memoryOnce(),
     throttle: memoryThrottle(),
     storeFor(session) {

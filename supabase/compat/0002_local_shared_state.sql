@@ -1,4 +1,4 @@
--- Lo que comparten los procesos del servidor local (node:cluster, ADR 0009): los envíos ya
+-- Lo que comparten los procesos del servidor local (node:cluster, ADR 0010): los envíos ya
 -- atendidos (protección contra el doble envío de un formulario), los inicios de sesión fallidos y
 -- los contadores de express-rate-limit.
 -- Solo el propietario (el servidor) los toca; en Supabase no existen (allí sirve un proceso).

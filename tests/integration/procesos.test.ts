@@ -6,7 +6,7 @@ import { sqlServices } from "~/services.server";
 import { createTestApp, request, respond } from "../support/app";
 
 /**
- * The server runs several processes (node:cluster, ADR 0009). What they must agree on lives in
+ * The server runs several processes (node:cluster, ADR 0010). What they must agree on lives in
  * the database; here two services built on the same database stand for two processes, each with
  * its own connection pool, as the workers have.
  */

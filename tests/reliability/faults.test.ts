@@ -1,4 +1,3 @@
-import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import net from "node:net";
@@ -21,6 +20,7 @@ import {
   startServer,
   stopServer,
   withOwner,
+  workerPids,
   type ServerProcess,
 } from "../support/server-process";
 import { createOrganisation, figure, follow, gastoForm, gastoIdOf, guardarForm, LEAKS, PASSWORD, textOf, workDir, type Account } from "./support";
@@ -298,15 +298,6 @@ describe("un segundo servidor sobre el mismo DATA_DIR", () => {
     figure(`Fallos — segundo servidor en el mismo DATA_DIR: sale con código 1 y «${second.output().trim().split("\n").pop()}»`);
   });
 });
-
-/** The server's worker processes (node:cluster): its node children, not its Postgres. */
-function workerPids(primary: number): number[] {
-  const out = spawnSync("ps", ["-o", "pid=,args=", "--ppid", String(primary)], { encoding: "utf8" }).stdout;
-  return out
-    .split("\n")
-    .filter((line) => line.includes("server.ts"))
-    .map((line) => Number(line.trim().split(/\s+/)[0]));
-}
 
 describe("un proceso del servidor muere (node:cluster)", () => {
   it("el primario arranca otro; las páginas siguen respondiendo, ninguna con 5xx", async () => {

@@ -150,7 +150,7 @@ it(`${SECONDS} s a ${CONNECTIONS} conexiones, lecturas y escrituras mezcladas: 0
   figure(
     `Carga sostenida: ${elapsed.toFixed(0)} s a ${CONNECTIONS} conexiones, ${total} peticiones (${(total / elapsed).toFixed(0)}/s; ${writes} escrituras), errores: ${failed}; ` +
       `latencia mediana ${median(ms).toFixed(0)} ms, p95 ${percentile(ms, 95).toFixed(0)} ms, p99 ${percentile(ms, 99).toFixed(0)} ms; ` +
-      `memoria del servidor (RSS) ${rssStart.toFixed(0)} MB tras ${warmup.toFixed(0)} s de calentamiento → ${rssEnd.toFixed(0)} MB al final (máximo ${rssMax.toFixed(0)} MB)${elapsed >= 200 ? "" : " [prueba corta: solo se informa]"}; ` +
+      `memoria del servidor (RSS del primario y sus trabajadores) ${rssStart.toFixed(0)} MB tras ${warmup.toFixed(0)} s de calentamiento → ${rssEnd.toFixed(0)} MB al final (máximo ${rssMax.toFixed(0)} MB)${elapsed >= 200 ? "" : " [prueba corta: solo se informa]"}; ` +
       `gastos de la carga: ${written.map((r) => `${r.n} ${r.estado}`).join(", ")}; ${avisos} aprobaciones en bloque con alguna fila ya cambiada`,
   );
   console.info(`RSS (s → MB): ${rss.filter((_, i) => i % 5 === 0).map((r) => `${r.t.toFixed(0)}→${r.mb.toFixed(0)}`).join(" ")}`);

@@ -347,10 +347,25 @@ export function sleep(ms: number) {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** Resident memory of a process in MB (Linux /proc). */
-export function rssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+/** The server's worker processes (node:cluster): its node children, not its Postgres. */
+export function workerPids(primary: number): number[] {
+  const out = spawnSync("ps", ["-o", "pid=,args=", "--ppid", String(primary)], { encoding: "utf8" }).stdout;
+  return out
+    .split("\n")
+    .filter((line) => line.includes("server.ts"))
+    .map((line) => Number(line.trim().split(/\s+/)[0]));
+}
+
+/** Resident memory of the server in MB (Linux /proc): its primary and its workers together. */
+export function rssMb(primary: number): number {
+  let kb = 0;
+  for (const pid of [primary, ...workerPids(primary)]) {
+    try {
+      kb += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
+    } catch {
+      // a worker that just ended
+    }
+  }
   return kb / 1024;
 }
 
