@@ -283,12 +283,12 @@ export function sqlStore(db: DB, userId: string): Store {
  * back to a list pays it once per change. Keyed by the user too: row-level security makes the
  * same filter count differently per person.
  */
-const AGGREGATES_KEPT = 2000;
-const aggregates = new WeakMap<DB, Map<string, unknown>>();
+const RESULTS_KEPT = 2000;
+const keptResults = new WeakMap<DB, Map<string, unknown>>();
 
 /** The value kept under `key`, if any (and it becomes the most recently used). */
 function kept<A>(db: DB, key: unknown[]): A | undefined {
-  const all = aggregates.get(db);
+  const all = keptResults.get(db);
   const k = JSON.stringify(key);
   if (!all?.has(k)) return undefined;
   const hit = all.get(k) as A;
@@ -301,11 +301,11 @@ function kept<A>(db: DB, key: unknown[]): A | undefined {
 async function remembered<A>(db: DB, key: unknown[], compute: () => Promise<A>): Promise<A> {
   const hit = kept<A>(db, key);
   if (hit !== undefined) return hit;
-  let all = aggregates.get(db);
-  if (!all) aggregates.set(db, (all = new Map()));
+  let all = keptResults.get(db);
+  if (!all) keptResults.set(db, (all = new Map()));
   const value = await compute();
   all.set(JSON.stringify(key), value);
-  if (all.size > AGGREGATES_KEPT) all.delete(all.keys().next().value!);
+  if (all.size > RESULTS_KEPT) all.delete(all.keys().next().value!);
   return value;
 }
 
