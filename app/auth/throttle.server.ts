@@ -1,4 +1,5 @@
 import { sql, type Kysely } from "kysely";
+import { sweeper } from "../lib/sweep.server";
 
 /**
  * Failed sign-ins counted per account (the email typed, whether or not it exists) and per
@@ -46,7 +47,7 @@ export function memoryThrottle(clock = () => Date.now()): SignInThrottle {
 /** In the database (`auth.local_sign_in_failures`), shared by every process of the server. */
 export function sqlThrottle(db: Kysely<any>): SignInThrottle {
   const window = sql`now() - make_interval(secs => ${WINDOW_MS / 1000})`;
-  let sweptAt = 0;
+  const sweep = sweeper(db, sql`delete from auth.local_sign_in_failures where at <= ${window}`);
   return {
     async isLocked(email, ip) {
       const [account, address] = keys(email, ip);
@@ -58,10 +59,7 @@ export function sqlThrottle(db: Kysely<any>): SignInThrottle {
       return rows[0]?.locked ?? false;
     },
     async recordFailure(email, ip) {
-      if (Date.now() - sweptAt > 60_000) {
-        sweptAt = Date.now();
-        await sql`delete from auth.local_sign_in_failures where at <= ${window}`.execute(db);
-      }
+      await sweep();
       const [account, address] = keys(email, ip);
       await sql`insert into auth.local_sign_in_failures (key) values (${account!.key}), (${address!.key})`.execute(db);
     },

@@ -139,7 +139,6 @@ export function sqlStore(db: DB, userId: string): Store {
   // page is read as of one moment anyway. A write through this store forgets it.
   let seen: string | undefined;
   const run = async <T>(fn: (trx: Transaction<any>) => Promise<T>) => {
-    seen = undefined;
     try {
       return await asUser(db, userId, fn);
     } finally {

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from "kysely";
+import { sweeper } from "./sweep.server";
 
 /**
  * Double-submit guard for create forms: each rendered form carries a random `_envio` token, and
@@ -43,14 +44,11 @@ const POLL_MS = 50;
  * submission claims the token with an insert, a duplicate waits for its answer and replays it.
  */
 export function sqlOnce(db: Kysely<any>): Once {
-  let sweptAt = 0;
+  const sweep = sweeper(db, sql`delete from auth.local_submissions where created_at < now() - make_interval(secs => ${TTL_MS / 1000})`);
   return async (scope, token, run) => {
     if (!isToken(token)) return run();
     const key = `${scope}:${token}`;
-    if (Date.now() - sweptAt > 60_000) {
-      sweptAt = Date.now();
-      await sql`delete from auth.local_submissions where created_at < now() - make_interval(secs => ${TTL_MS / 1000})`.execute(db);
-    }
+    await sweep();
     for (;;) {
       const claim = await sql`insert into auth.local_submissions (key) values (${key}) on conflict (key) do nothing returning key`.execute(db);
       if (claim.rows.length) break;

@@ -1,5 +1,6 @@
 import type { IncrementResponse, Options, Store } from "express-rate-limit";
 import { sql, type Kysely } from "kysely";
+import { sweeper } from "./sweep.server";
 
 /**
  * express-rate-limit's counters in the database (`auth.local_rate_limits`), so every process of
@@ -9,22 +10,21 @@ import { sql, type Kysely } from "kysely";
 export class SqlRateLimitStore implements Store {
   localKeys = false;
   private windowMs = 60_000;
-  private sweptAt = 0;
+  private readonly sweep: () => Promise<void>;
 
   constructor(
     private readonly db: Kysely<any>,
     readonly prefix: string,
-  ) {}
+  ) {
+    this.sweep = sweeper(db, sql`delete from auth.local_rate_limits where reset_at < now()`);
+  }
 
   init(options: Options) {
     this.windowMs = options.windowMs;
   }
 
   async increment(key: string): Promise<IncrementResponse> {
-    if (Date.now() - this.sweptAt > 60_000) {
-      this.sweptAt = Date.now();
-      await sql`delete from auth.local_rate_limits where reset_at < now()`.execute(this.db);
-    }
+    await this.sweep();
     const { rows } = await sql<{ hits: number; reset_ms: number }>`
       insert into auth.local_rate_limits as r (key, hits, reset_at)
       values (${this.prefix + key}, 1, now() + make_interval(secs => ${this.windowMs / 1000}))
