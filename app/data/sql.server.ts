@@ -173,7 +173,7 @@ export function sqlStore(db: DB, userId: string): Store {
         const from = identifier(source);
         // The count and sums are kept while nothing has changed (per database, user and filter).
         const aggregate = <A>(compute: () => Promise<A>) => remembered(db, [cambios, userId, source, listQuery.filters, listQuery.search, listQuery.sum, listQuery.count], compute);
-        const query = await withSearchIds(trx, listQuery);
+        const { query, many } = await withSearchIds(trx, listQuery, listQuery.count === "exact" ? null : EXACT_COUNT_LIMIT, { db, key: [cambios, userId] });
         const filtered = () => applyWhere(trx.selectFrom(from), query);
         const sorted = <Q extends { orderBy: (...args: any[]) => Q }>(q: Q) => {
           for (const o of query.order ?? []) q = q.orderBy(identifier(o.column), o.ascending ? "asc" : "desc");
@@ -193,7 +193,9 @@ export function sqlStore(db: DB, userId: string): Store {
         let total = rows.length + query.offset;
         const needAggregate = (query.sum?.length ?? 0) > 0 || rows.length === query.limit || query.offset > 0;
         if (query.count === "estimated" && needAggregate) {
-          const estimate = await aggregate(() => estimateTotal(trx, filtered(), query.sum ?? []));
+          // A search with more matches than the cap, and nothing else: the function's estimate.
+          const alone = many !== undefined && !listQuery.filters?.length;
+          const estimate = alone ? { estimated: true, total: many, sums: {} } : await aggregate(() => estimateTotal(trx, filtered(), query.sum ?? [], many));
           return estimate.estimated ? { rows, total: Math.max(estimate.total, total), estimated: true, sums } : { rows, total: estimate.total, estimated: false, sums: estimate.sums };
         }
         if (query.count !== "none" && needAggregate) {
@@ -246,7 +248,7 @@ export function sqlStore(db: DB, userId: string): Store {
     async stream<T>(source: string, query: ListQuery, onPage: (rows: T[]) => Promise<void>): Promise<void> {
       // A cursor in one transaction as the user: each FETCH continues where the last stopped.
       await run(async (trx) => {
-        let q = applyWhere(trx.selectFrom(identifier(source)), await withSearchIds(trx, query)).selectAll();
+        let q = applyWhere(trx.selectFrom(identifier(source)), (await withSearchIds(trx, query, null)).query).selectAll();
         for (const o of query.order ?? []) q = q.orderBy(identifier(o.column), o.ascending ? "asc" : "desc");
         const compiled = q.orderBy("id", tieBreak(query)).compile();
         await trx.executeQuery(CompiledQuery.raw(`declare exportacion no scroll cursor for ${compiled.sql}`, [...compiled.parameters]));
@@ -300,9 +302,12 @@ function kept<A>(db: DB, key: unknown[]): A | undefined {
 async function remembered<A>(db: DB, key: unknown[], compute: () => Promise<A>): Promise<A> {
   const hit = kept<A>(db, key);
   if (hit !== undefined) return hit;
+  return keep(db, key, await compute());
+}
+
+function keep<A>(db: DB, key: unknown[], value: A): A {
   let all = keptResults.get(db);
   if (!all) keptResults.set(db, (all = new Map()));
-  const value = await compute();
   all.set(JSON.stringify(key), value);
   if (all.size > RESULTS_KEPT) all.delete(all.keys().next().value!);
   return value;
@@ -313,12 +318,14 @@ async function remembered<A>(db: DB, key: unknown[], compute: () => Promise<A>):
  * summing `sum` on the way: up to the limit, that is the exact count and the exact sums. Past
  * it, the planner's row estimate for the filter (EXPLAIN, nothing more is read) is the answer,
  * at least the cap, without sums. (Capping first means a planner that underestimates never
- * leads to an unbounded count.)
+ * leads to an unbounded count.) `atMost`: a known bound (a broad search's own estimate: the
+ * planner cannot estimate a substring search, and more filters only keep fewer).
  */
 async function estimateTotal(
   trx: Transaction<any>,
   filtered: { select: (...args: any[]) => any },
   sum: string[],
+  atMost = Infinity,
 ): Promise<{ estimated: boolean; total: number; sums: Record<string, string> }> {
   let capped = filtered.select(sql<number>`1`.as("uno"));
   for (const column of sum) capped = capped.select(sql.ref(identifier(column)).as(`c_${column}`));
@@ -332,7 +339,7 @@ async function estimateTotal(
   const json = explained.rows[0]?.["QUERY PLAN"];
   const parsed = (typeof json === "string" ? JSON.parse(json) : json) as { Plan?: { "Plan Rows"?: number } }[];
   const plan = Number(parsed?.[0]?.Plan?.["Plan Rows"] ?? 0);
-  return { estimated: true, total: Math.max(Math.round(plan), EXACT_COUNT_LIMIT + 1), sums: {} };
+  return { estimated: true, total: Math.max(Math.min(Math.round(plan), atMost), EXACT_COUNT_LIMIT + 1), sums: {} };
 }
 
 /**
@@ -350,17 +357,29 @@ async function withValues(trx: Transaction<any>, rowsQuery: { compile(): Compile
 }
 
 /**
- * `search.fn` (ListQuery): the function's ids, read once per request, become an `id = any(…)`
- * filter, so the row query and the count both use the primary key. They travel as one text
- * (`a,b,c`), not as a uuid[]: a broad term matches tens of thousands of gastos, and parsing that
- * array in node and writing it back as a parameter cost ~50 ms of node's CPU per search at
- * 1 000 000 gastos (ADR 0008); a text is passed through untouched.
+ * `search.fn` (ListQuery): the function reads at most `cap` + 1 matches through the trigram
+ * indexes (migration 20261122000042). Up to `cap`, their ids become an `id = any(…)` filter, so
+ * the row query and the count both use the primary key; they travel as one text (`a,b,c`), not
+ * as a uuid[], which node would parse and write back (~50 ms of CPU per broad search at
+ * 1 000 000 gastos, ADR 0008). Past `cap`, the search stays a condition on the rows: with that
+ * many matches, walking the sort's index finds a page after reading few rows, and `many` is the
+ * function's estimate of how many there are. That answer is kept while nothing changes (it is
+ * small; a list of ids is not). Without `cap` (the export), all the ids.
  */
-async function withSearchIds(trx: Transaction<any>, query: ListQuery): Promise<ListQuery> {
+async function withSearchIds(trx: Transaction<any>, query: ListQuery, cap: number | null, keptAs?: { db: DB; key: unknown[] }): Promise<{ query: ListQuery; many?: number }> {
   const term = query.search?.term.trim();
-  if (!term || !query.search?.fn) return query;
-  const { rows } = await sql<{ ids: string | null }>`select array_to_string(${sql.raw(`public.${identifier(query.search.fn)}`)}(${term}), ',') as ids`.execute(trx);
-  return { ...query, search: undefined, filters: [...(query.filters ?? []), { column: "id", op: "in", value: new IdsText(rows[0]?.ids ?? "") }] };
+  const fn = query.search?.fn;
+  if (!term || !fn) return { query };
+  const key = keptAs && [...keptAs.key, "busqueda", fn, term, cap];
+  let many = keptAs && kept<number>(keptAs.db, key!);
+  if (many === undefined) {
+    const { rows } = await sql<{ ids: string | null; coincidencias: number }>`select ids, coincidencias from ${sql.raw(`public.${identifier(fn)}`)}(${term}, ${cap})`.execute(trx);
+    const found = rows[0];
+    if (found && found.ids !== null) return { query: { ...query, search: undefined, filters: [...(query.filters ?? []), { column: "id", op: "in", value: new IdsText(found.ids) }] } };
+    many = Number(found?.coincidencias ?? 0);
+    if (keptAs) keep(keptAs.db, key!, many);
+  }
+  return { query: { ...query, search: { ...query.search!, fn: undefined } }, many };
 }
 
 /** Ids (uuids) as one comma-separated text, for an `in` filter. */

@@ -86,3 +86,54 @@ describe("cuenta estimada y suma a escala", () => {
     expect(r.sums.importe).toBe((N * 10.25 + 300.3).toFixed(2));
   });
 });
+
+describe("una búsqueda con más coincidencias que las que se cuentan (ADR 0008, cuarta ronda)", () => {
+  const rpc = (who: { id: string }, p_tope: number | null) =>
+    sqlStore(app.db, who.id).rpc<{ ids: string | null; coincidencias: number }[]>("buscar_gastos", { p_termino: "carga", p_tope });
+
+  it("la función lee hasta el tope: debajo, los ids; encima, ninguno y una estimación", async () => {
+    const [pocas] = await sqlStore(app.db, admin.id).rpc<{ ids: string; coincidencias: number }[]>("buscar_gastos", { p_termino: "Carga 9999", p_tope: 10 });
+    expect(pocas).toMatchObject({ coincidencias: 1 });
+    expect(pocas!.ids).toMatch(/^[0-9a-f-]{36}$/);
+    const [muchas] = await rpc(admin, 100);
+    expect(muchas!.ids).toBeNull();
+    expect(Number(muchas!.coincidencias)).toBeGreaterThan(N * 0.5);
+    expect(Number(muchas!.coincidencias)).toBeLessThan(N * 2);
+    // Without a cap (the export), every id.
+    const [todas] = await rpc(admin, null);
+    expect(todas!.ids!.split(",")).toHaveLength(N);
+    // Visibility as gastos_select: the empleado sees none of the administrador's gastos.
+    expect(await rpc(empleado, 100)).toEqual([{ ids: "", coincidencias: 0 }]);
+  });
+
+  it("la lista: la página en su orden, cada fila coincide, la cuenta estimada y marcada", async () => {
+    const { result } = await list("?q=carga", admin.cookie);
+    expect(result).toMatchObject({ estimated: true, sums: {} });
+    expect(result.total).toBeGreaterThan(EXACT_COUNT_LIMIT);
+    expect(result.total).toBeLessThan(N * 2);
+    expect(result.rows).toHaveLength(25);
+    expect(result.rows.every((r: { descripcion: string }) => r.descripcion.startsWith("Carga "))).toBe(true);
+    // The same page as a plain substring search over the view, in the same order (date, then id).
+    const plain = await sqlStore(app.db, admin.id).list<{ id: string }>("gastos_vista", {
+      search: { columns: ["descripcion"], term: "carga" },
+      order: [{ column: "fecha_gasto", ascending: false }],
+      limit: 25,
+      offset: 25,
+      count: "none",
+    });
+    const segunda = await list("?q=carga&pagina=2", admin.cookie);
+    expect(segunda.result.rows.map((r: { id: string }) => r.id)).toEqual(plain.rows.map((r) => r.id));
+  });
+
+  it("con más filtros que la dejan en pocas, cuenta y suma exactas", async () => {
+    const hoy = todayISO();
+    // «Carga i» with i % 300 = 0 is dated today: 35 of them.
+    const { result } = await list(`?q=carga&desde=${hoy}&hasta=${hoy}`, admin.cookie);
+    expect(result).toMatchObject({ total: 35, estimated: false, sums: { importe: (35 * 10.25).toFixed(2) } });
+  });
+
+  it("el CSV de esa búsqueda trae todas las coincidencias", async () => {
+    const r = await respond(() => loader({ request: request("/gastos/exportar?q=carga&formato=csv", { cookie: admin.cookie }), context: app.context(), params: {} }));
+    expect((await r.text()).trim().split("\r\n")).toHaveLength(1 + N);
+  });
+});

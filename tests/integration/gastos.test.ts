@@ -250,7 +250,7 @@ describe("lista: visibilidad por rol (RLS a través del loader)", () => {
     expect((await list("?vista=pendientes", empleado.cookie)).result.rows).toHaveLength(0);
   });
   it("la función de búsqueda indexada (buscar_gastos) solo devuelve ids de gastos que quien la llama ve", async () => {
-    const ids = async (u: U) => new Set(await sqlStore(app.db, u.id).rpc<string[]>("buscar_gastos", { p_termino: "visibilidad" }));
+    const ids = async (u: U) => new Set((await sqlStore(app.db, u.id).rpc<{ ids: string }[]>("buscar_gastos", { p_termino: "visibilidad" }))[0]!.ids.split(","));
     expect(await ids(empleado)).toEqual(new Set([ids0().empleado]));
     expect(await ids(aprobador)).toEqual(new Set([ids0().empleado, ids0().aprobador]));
     expect((await ids(admin)).size).toBe(4);
