@@ -1,5 +1,5 @@
 import express, { type Express, type Request, type Response } from "express";
-import { rateLimit } from "express-rate-limit";
+import { rateLimit, type Store } from "express-rate-limit";
 
 /**
  * The same-origin tunnel for the browser's Sentry envelopes (SPEC §8), modelled on
@@ -70,11 +70,15 @@ export function monitoringTunnel(configuredDsn: string | undefined, fetchImpl: t
   };
 }
 
-/** POST /monitoring: rate limited, body capped (413 past it), then the tunnel; other methods 405. */
-export function mountMonitoring(app: Express, configuredDsn: string | undefined, fetchImpl: typeof fetch = fetch) {
+/**
+ * POST /monitoring: rate limited, body capped (413 past it), then the tunnel; other methods 405.
+ * `store`: where the limit counts (shared by every worker: services.rateLimitStore); without
+ * one, in this process's memory.
+ */
+export function mountMonitoring(app: Express, configuredDsn: string | undefined, fetchImpl: typeof fetch = fetch, store?: Store) {
   app.post(
     "/monitoring",
-    rateLimit({ windowMs: 60_000, limit: 120, standardHeaders: "draft-8", legacyHeaders: false }),
+    rateLimit({ windowMs: 60_000, limit: 120, standardHeaders: "draft-8", legacyHeaders: false, store, passOnStoreError: true }),
     express.raw({ type: () => true, limit: MAX_ENVELOPE_BYTES }),
     monitoringTunnel(configuredDsn, fetchImpl),
   );

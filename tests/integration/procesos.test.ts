@@ -1,9 +1,13 @@
 import { memoryOnce } from "~/lib/once.server";
 import { memoryThrottle } from "~/auth/throttle.server";
+import express from "express";
+import type { AddressInfo } from "node:net";
+import { mountMonitoring } from "~/lib/monitoring.server";
 import { SqlRateLimitStore } from "~/lib/rate-limit.server";
 import { action } from "~/routes/departamentos._index";
 import { sqlServices } from "~/services.server";
 import { createTestApp, request, respond } from "../support/app";
+import { envelope, startFakeIngest } from "../support/fake-sentry";
 
 /**
  * The server runs several processes (node:cluster, ADR 0010). What they must agree on lives in
@@ -132,5 +136,28 @@ describe("límite de envíos de express-rate-limit entre procesos (auth.local_ra
     expect((await b.increment("10.3.3.3")).totalHits).toBe(1);
     await a.resetKey("10.3.3.3");
     expect((await b.increment("10.3.3.3")).totalHits).toBe(1);
+  });
+});
+
+describe("el túnel de Sentry (/monitoring) entre procesos", () => {
+  it("sus 120 envíos por minuto y dirección son para todos los procesos, no para cada uno", async () => {
+    const ingest = await startFakeIngest();
+    const servers = [app.services, otro].map((services) => {
+      const worker = express();
+      mountMonitoring(worker, ingest.dsn(), fetch, services.rateLimitStore!("monitoring:"));
+      return worker.listen(0, "127.0.0.1");
+    });
+    try {
+      await Promise.all(servers.map((s) => new Promise((r) => s.once("listening", r))));
+      const post = (i: number) => fetch(`http://127.0.0.1:${(servers[i % 2]!.address() as AddressInfo).port}/monitoring`, { method: "POST", body: envelope(ingest.dsn()) });
+      const statuses: number[] = [];
+      for (let i = 0; i < 121; i++) statuses.push((await post(i)).status);
+      expect(statuses.slice(0, 120).every((s) => s === 200)).toBe(true);
+      expect(statuses[120]).toBe(429);
+      expect(ingest.received).toHaveLength(120);
+    } finally {
+      servers.forEach((s) => s.close());
+      await ingest.close();
+    }
   });
 });
