@@ -173,7 +173,7 @@ export function sqlStore(db: DB, userId: string): Store {
         const from = identifier(source);
         // The count and sums are kept while nothing has changed (per database, user and filter).
         const aggregate = <A>(compute: () => Promise<A>) => remembered(db, [cambios, userId, source, listQuery.filters, listQuery.search, listQuery.sum, listQuery.count], compute);
-        const { query, many } = await withSearchIds(trx, listQuery, listQuery.count === "exact" ? null : EXACT_COUNT_LIMIT, { db, key: [cambios, userId] });
+        const { query, found } = await withSearchIds(trx, listQuery, listQuery.count === "exact" ? null : EXACT_COUNT_LIMIT, { db, key: [cambios, userId] });
         const filtered = () => applyWhere(trx.selectFrom(from), query);
         const sorted = <Q extends { orderBy: (...args: any[]) => Q }>(q: Q) => {
           for (const o of query.order ?? []) q = q.orderBy(identifier(o.column), o.ascending ? "asc" : "desc");
@@ -193,9 +193,9 @@ export function sqlStore(db: DB, userId: string): Store {
         let total = rows.length + query.offset;
         const needAggregate = (query.sum?.length ?? 0) > 0 || rows.length === query.limit || query.offset > 0;
         if (query.count === "estimated" && needAggregate) {
-          // A search with more matches than the cap, and nothing else: the function's estimate.
-          const alone = many !== undefined && !listQuery.filters?.length;
-          const estimate = alone ? { estimated: true, total: many, sums: {} } : await aggregate(() => estimateTotal(trx, filtered(), query.sum ?? [], many));
+          // A search of many matches and nothing else: what the search function said.
+          const alone = found && !listQuery.filters?.length && (found.estimated || (query.sum ?? []).every((c) => c in found.sums));
+          const estimate = alone ? found : await aggregate(() => estimateTotal(trx, filtered(), query.sum ?? [], found?.total));
           return estimate.estimated ? { rows, total: Math.max(estimate.total, total), estimated: true, sums } : { rows, total: estimate.total, estimated: false, sums: estimate.sums };
         }
         if (query.count !== "none" && needAggregate) {
@@ -326,7 +326,7 @@ async function estimateTotal(
   filtered: { select: (...args: any[]) => any },
   sum: string[],
   atMost = Infinity,
-): Promise<{ estimated: boolean; total: number; sums: Record<string, string> }> {
+): Promise<Aggregate> {
   let capped = filtered.select(sql<number>`1`.as("uno"));
   for (const column of sum) capped = capped.select(sql.ref(identifier(column)).as(`c_${column}`));
   let agg = trx.selectFrom(capped.limit(literal(EXACT_COUNT_LIMIT + 1)).as("t")).select(sql<number>`count(*)::int`.as("n"));
@@ -358,29 +358,38 @@ async function withValues(trx: Transaction<any>, rowsQuery: { compile(): Compile
 
 /**
  * `search.fn` (ListQuery): the function reads at most `cap` + 1 matches through the trigram
- * indexes (migration 20261122000042). Up to `cap`, their ids become an `id = any(…)` filter, so
- * the row query and the count both use the primary key; they travel as one text (`a,b,c`), not
- * as a uuid[], which node would parse and write back (~50 ms of CPU per broad search at
- * 1 000 000 gastos, ADR 0008). Past `cap`, the search stays a condition on the rows: with that
- * many matches, walking the sort's index finds a page after reading few rows, and `many` is the
- * function's estimate of how many there are. That answer is kept while nothing changes (it is
- * small; a list of ids is not). Without `cap` (the export), all the ids.
+ * indexes (migration 20261122000042) and says how many there are and what they add up to (exact
+ * up to `cap`, an estimate past it). When the matches are few, their ids come too and become an
+ * `id = any(…)` filter, so the row query and the count use the primary key; they travel as one
+ * text (`a,b,c`), not as a uuid[] that node would parse and write back (ADR 0008). When they are
+ * many, the search stays a condition on the rows instead: walking the sort's index finds a page
+ * after reading fewer rows than sorting all the matches would, and `found` (small) is kept while
+ * nothing changes, so paging or coming back costs only the page. Without `cap` (the export),
+ * always the ids.
  */
-async function withSearchIds(trx: Transaction<any>, query: ListQuery, cap: number | null, keptAs?: { db: DB; key: unknown[] }): Promise<{ query: ListQuery; many?: number }> {
+async function withSearchIds(
+  trx: Transaction<any>,
+  query: ListQuery,
+  cap: number | null,
+  keptAs?: { db: DB; key: unknown[] },
+): Promise<{ query: ListQuery; found?: Aggregate }> {
   const term = query.search?.term.trim();
   const fn = query.search?.fn;
   if (!term || !fn) return { query };
   const key = keptAs && [...keptAs.key, "busqueda", fn, term, cap];
-  let many = keptAs && kept<number>(keptAs.db, key!);
-  if (many === undefined) {
-    const { rows } = await sql<{ ids: string | null; coincidencias: number }>`select ids, coincidencias from ${sql.raw(`public.${identifier(fn)}`)}(${term}, ${cap})`.execute(trx);
-    const found = rows[0];
-    if (found && found.ids !== null) return { query: { ...query, search: undefined, filters: [...(query.filters ?? []), { column: "id", op: "in", value: new IdsText(found.ids) }] } };
-    many = Number(found?.coincidencias ?? 0);
-    if (keptAs) keep(keptAs.db, key!, many);
+  let found = keptAs && kept<Aggregate>(keptAs.db, key!);
+  if (!found) {
+    const { rows } = await sql<{ ids: string | null; coincidencias: number; exacto: boolean; sumas: Record<string, string> | null }>`
+      select ids, coincidencias, exacto, sumas from ${sql.raw(`public.${identifier(fn)}`)}(${term}, ${cap})`.execute(trx);
+    const r = rows[0] ?? { ids: "", coincidencias: 0, exacto: true, sumas: null };
+    if (r.ids !== null) return { query: { ...query, search: undefined, filters: [...(query.filters ?? []), { column: "id", op: "in", value: new IdsText(r.ids) }] } };
+    found = { total: Number(r.coincidencias), estimated: !r.exacto, sums: r.sumas ?? {} };
+    if (keptAs) keep(keptAs.db, key!, found);
   }
-  return { query: { ...query, search: { ...query.search!, fn: undefined } }, many };
+  return { query: { ...query, search: { ...query.search!, fn: undefined } }, found };
 }
+
+type Aggregate = { estimated: boolean; total: number; sums: Record<string, string> };
 
 /** Ids (uuids) as one comma-separated text, for an `in` filter. */
 class IdsText {

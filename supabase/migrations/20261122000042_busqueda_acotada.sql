@@ -3,18 +3,21 @@
 -- buscar_gastos(término) devolvía todos los ids visibles que coinciden: con 1 000 000 de gastos,
 -- una palabra frecuente son 22 000 ids, ~120 ms de PostgreSQL y un texto de 800 KB de ida y
 -- vuelta en cada búsqueda, para mostrar 25. Ahora lee como mucho p_tope + 1 coincidencias (el
--- mapa de bits de los índices de trigramas se recorre hasta ahí y para):
---   * hasta p_tope: los ids (texto 'a,b,c') y cuántos son; la lista filtra por id, como antes;
---   * más de p_tope: ids nulo y una estimación de cuántos son (por una muestra de unas 250
---     páginas). La lista aplica entonces la búsqueda como condición y recorre el índice de su
---     orden: con tantas coincidencias, la página llega tras leer pocas filas.
--- Sin p_tope devuelve todos (la exportación). La consulta se planifica con el patrón escrito (SQL
--- dinámico): con el patrón como parámetro, el plan genérico con LIMIT recorría la tabla entera
--- para términos raros (1,5–2,5 s). Misma regla de visibilidad que la política gastos_select.
+-- mapa de bits de los índices de trigramas se recorre hasta ahí y para) y responde:
+--   * cuántas son y la suma de su importe, exactas, hasta p_tope; más allá, una estimación (una
+--     muestra de unas 250 páginas) y sin suma (`exacto` lo dice);
+--   * sus ids (texto 'a,b,c') solo si son pocas: menos de 5·√(filas de la tabla). Entonces la
+--     lista lee y ordena esas filas por id. Si son más, sale más barato aplicar la búsqueda como
+--     condición y recorrer el índice del orden de la lista: la página llega tras leer unas
+--     25 · filas / coincidencias filas, menos que las coincidencias mismas.
+-- Sin p_tope devuelve todos los ids (la exportación). La consulta se planifica con el patrón
+-- escrito (SQL dinámico): con el patrón como parámetro, el plan genérico con LIMIT recorría la
+-- tabla entera para términos raros (1,5–2,5 s). Misma regla de visibilidad que gastos_select.
+
 drop function public.buscar_gastos(text);
 
 create function public.buscar_gastos(p_termino text, p_tope integer default null)
-returns table (ids text, coincidencias bigint)
+returns table (ids text, coincidencias bigint, exacto boolean, sumas jsonb)
 language plpgsql stable security definer
 set search_path = ''
 -- Solo mapas de bits: sin esto, con LIMIT, el plan prefería leer la tabla en orden.
@@ -27,12 +30,15 @@ declare
   v_departamentos uuid[];
   v_patron text;
   v_donde text;
-  v_ids uuid[];
+  v_n bigint;
+  v_suma text;
+  v_ids text;
+  v_pocas bigint;
   v_muestra bigint;
   v_porcentaje numeric;
 begin
   if v_rol is null or nullif(btrim(coalesce(p_termino, '')), '') is null then
-    return query select ''::text, 0::bigint;
+    return query select ''::text, 0::bigint, true, jsonb_build_object('importe', '0');
     return;
   end if;
   v_patron := quote_literal('%' || replace(replace(replace(btrim(p_termino), '\', '\\'), '%', '\%'), '_', '\_') || '%');
@@ -52,17 +58,22 @@ begin
     v_donde := v_donde || format(' and (g.solicitante_id = %1$L or g.aprobador_id = %1$L or g.departamento_id = any (%2$L::uuid[]))',
       v_yo, array_remove(v_departamentos, null));
   end if;
-  execute format('select array(select g.id from public.gastos g where %s limit %s)', v_donde, coalesce((p_tope + 1)::text, 'all'))
-    into v_ids;
-  if p_tope is null or cardinality(v_ids) <= p_tope then
-    return query select array_to_string(v_ids, ','), cardinality(v_ids)::bigint;
+  v_pocas := case when p_tope is null then null
+    else greatest(200, 5 * sqrt(greatest(0, (select c.reltuples from pg_catalog.pg_class c where c.oid = 'public.gastos'::regclass))))::bigint end;
+  execute format(
+    'select count(*), coalesce(sum(x.importe), 0)::text, case when %s then string_agg(x.id::text, %L) else null end
+       from (select g.id, g.importe from public.gastos g where %s limit %s) x',
+    case when v_pocas is null then 'true' else format('count(*) <= %s', v_pocas) end, ',', v_donde, coalesce((p_tope + 1)::text, 'all'))
+    into v_n, v_suma, v_ids;
+  if p_tope is null or v_n <= p_tope then
+    return query select coalesce(v_ids, case when v_n = 0 then '' end), v_n, true, jsonb_build_object('importe', v_suma);
     return;
   end if;
   -- Unas 250 páginas de la tabla (el 1 % con 1 000 000 de gastos; toda, si es pequeña).
   v_porcentaje := least(100, 25000.0 / greatest(1, (select c.relpages from pg_catalog.pg_class c where c.oid = 'public.gastos'::regclass)));
   execute format('select round(count(*) * 100 / %s) from public.gastos g tablesample system (%s) repeatable (0) where %s', v_porcentaje, v_porcentaje, v_donde)
     into v_muestra;
-  return query select null::text, greatest(p_tope + 1, v_muestra);
+  return query select null::text, greatest(p_tope + 1, v_muestra), false, null::jsonb;
 end
 $$;
 

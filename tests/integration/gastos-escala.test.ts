@@ -103,7 +103,28 @@ describe("una búsqueda con más coincidencias que las que se cuentan (ADR 0008,
     const [todas] = await rpc(admin, null);
     expect(todas!.ids!.split(",")).toHaveLength(N);
     // Visibility as gastos_select: the empleado sees none of the administrador's gastos.
-    expect(await rpc(empleado, 100)).toEqual([{ ids: "", coincidencias: 0 }]);
+    expect(await rpc(empleado, 100)).toEqual([{ ids: "", coincidencias: 0, exacto: true, sumas: { importe: "0" } }]);
+  });
+
+  it("entre pocas y el tope: la cuenta y la suma exactas, sin ids (la lista recorre su orden)", async () => {
+    // «Carga 1…»: 1612 matches, more than 5·√(filas) ≈ 512, fewer than the cap.
+    const [medio] = await sqlStore(app.db, admin.id).rpc<{ ids: string | null; coincidencias: number; exacto: boolean; sumas: Record<string, string> }[]>("buscar_gastos", { p_termino: "Carga 1", p_tope: EXACT_COUNT_LIMIT });
+    expect(medio).toEqual({ ids: null, coincidencias: 1612, exacto: true, sumas: { importe: (1612 * 10.25).toFixed(2) } });
+    const { result } = await list("?q=Carga+1", admin.cookie);
+    expect(result).toMatchObject({ total: 1612, estimated: false, sums: { importe: (1612 * 10.25).toFixed(2) } });
+    expect(result.rows).toHaveLength(25);
+    expect(result.rows.every((r: { descripcion: string }) => r.descripcion.startsWith("Carga 1"))).toBe(true);
+    // Paging and coming back: the same answer (kept), the same rows as a plain substring search.
+    const plain = await sqlStore(app.db, admin.id).list<{ id: string }>("gastos_vista", {
+      search: { columns: ["descripcion"], term: "Carga 1" },
+      order: [{ column: "fecha_gasto", ascending: false }],
+      limit: 25,
+      offset: 50,
+      count: "none",
+    });
+    const tercera = await list("?q=Carga+1&pagina=3", admin.cookie);
+    expect(tercera.result).toMatchObject({ total: 1612, estimated: false });
+    expect(tercera.result.rows.map((r: { id: string }) => r.id)).toEqual(plain.rows.map((r) => r.id));
   });
 
   it("la lista: la página en su orden, cada fila coincide, la cuenta estimada y marcada", async () => {
