@@ -161,14 +161,20 @@ export function sqlStore(db: DB, userId: string): Store {
     throw new Forbidden("No tiene permiso para modificar este registro");
   }
 
+  /**
+   * A read whose result is kept per change counter value (`keep`): after this request's first
+   * read, a kept result for the value it saw needs no transaction at all.
+   */
+  const keptRead = <T>(key: unknown[], fn: (trx: Transaction<any>, cambios: string) => Promise<T>): Promise<T> => {
+    const hit = seen === undefined ? undefined : kept<T>(db, [seen, userId, ...key]);
+    if (hit !== undefined) return Promise.resolve(hit);
+    return read((trx, cambios) => remembered(db, [cambios, userId, ...key], () => fn(trx, cambios)));
+  };
+
   return {
     async list<T>(source: string, listQuery: ListQuery): Promise<ListResult<T>> {
-      const keptKey = (cambios: string) => [cambios, userId, source, "keep", listQuery];
-      if (listQuery.keep && seen !== undefined) {
-        const hit = kept<ListResult<T>>(db, keptKey(seen));
-        if (hit) return hit;
-      }
-      return read((trx, cambios) => (listQuery.keep ? remembered(db, keptKey(cambios), () => readList<T>(trx, cambios)) : readList<T>(trx, cambios)));
+      if (listQuery.keep) return keptRead([source, "keep", listQuery], (trx, cambios) => readList<T>(trx, cambios));
+      return read((trx, cambios) => readList<T>(trx, cambios));
       async function readList<T>(trx: Transaction<any>, cambios: string): Promise<ListResult<T>> {
         const from = identifier(source);
         // The count and sums are kept while nothing has changed (per database, user and filter).
@@ -260,20 +266,22 @@ export function sqlStore(db: DB, userId: string): Store {
       });
     },
 
-    async rpc<T>(fn: string, args: Row): Promise<T> {
-      return run(async (trx) => {
-        const names = Object.keys(args).map(identifier);
-        const params = sql.join(names.map((n) => sql`${sql.raw(n)} => ${args[n]}`));
-        // Like PostgREST: a function returning a table gives its rows, a scalar one its value.
-        const result = await sql<Row>`select * from ${sql.raw(`public.${identifier(fn)}`)}(${params}) as r`.execute(trx);
-        const scalar = (result as unknown as { fields?: { name: string }[] }).fields;
-        const columns = Object.keys(result.rows[0] ?? {});
-        if (columns.length === 1 && columns[0] === "r") return result.rows[0]!.r as T;
-        if (!result.rows.length && scalar?.length === 1 && scalar[0]!.name === "r") return null as T;
-        return result.rows as T;
-      });
+    async rpc<T>(fn: string, args: Row, o: { keep?: boolean } = {}): Promise<T> {
+      return o.keep ? keptRead(["rpc", fn, args], (trx) => call<T>(trx, fn, args)) : run((trx) => call<T>(trx, fn, args));
     },
   };
+}
+
+/** A database function's answer, like PostgREST's: a function returning a table gives its rows, a scalar one its value. */
+async function call<T>(trx: Transaction<any>, fn: string, args: Row): Promise<T> {
+  const names = Object.keys(args).map(identifier);
+  const params = sql.join(names.map((n) => sql`${sql.raw(n)} => ${args[n]}`));
+  const result = await sql<Row>`select * from ${sql.raw(`public.${identifier(fn)}`)}(${params}) as r`.execute(trx);
+  const scalar = (result as unknown as { fields?: { name: string }[] }).fields;
+  const columns = Object.keys(result.rows[0] ?? {});
+  if (columns.length === 1 && columns[0] === "r") return result.rows[0]!.r as T;
+  if (!result.rows.length && scalar?.length === 1 && scalar[0]!.name === "r") return null as T;
+  return result.rows as T;
 }
 
 /**

@@ -66,7 +66,12 @@ export interface Store {
   /** Updates only when `version` still matches; Conflict when someone changed it meanwhile. */
   update<T = Row>(table: string, id: string, version: number, values: Row): Promise<T>;
   remove(table: string, id: string, version?: number): Promise<void>;
-  rpc<T = unknown>(fn: string, args: Row): Promise<T>;
+  /**
+   * Calls a database function. `keep`: it only reads (the tables behind interno.cambios), so, as
+   * with `ListQuery.keep`, an adapter may answer with the same user's identical call while
+   * nothing has changed since. Otherwise it may write, in a transaction of its own.
+   */
+  rpc<T = unknown>(fn: string, args: Row, o?: { keep?: boolean }): Promise<T>;
   /**
    * Optional: every row of the query (its limit and offset ignored), in its order, page by page
    * (`onPage` awaited before the next page is read), from one consistent snapshot. For exports of

@@ -8,6 +8,7 @@ import { panelSchema, type PanelData } from "./datos";
  * `hoy` is the office's day (Europe/Madrid), so «este mes» does not depend on the server's zone.
  */
 export async function cargarPanel(store: Store, hoy: string = todayISO()): Promise<PanelData> {
-  const raw = await store.rpc<unknown>("panel", { p_hoy: hoy });
+  // It only reads, and depends on nothing but the data and the day: kept while nothing changes.
+  const raw = await store.rpc<unknown>("panel", { p_hoy: hoy }, { keep: true });
   return panelSchema.parse(raw);
 }

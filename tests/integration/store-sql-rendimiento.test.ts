@@ -189,6 +189,31 @@ describe("listas `keep` (opciones de los selectores): se guardan mientras nada c
   });
 });
 
+describe("funciones de solo lectura con `keep` (el panel de inicio)", () => {
+  it("se sirven guardadas, por persona y argumentos, hasta que el contador avanza; sin `keep`, se leen", async () => {
+    const { rows } = await client.query("select id from departamentos where codigo = 'VEN'");
+    const args = { p_tabla: "departamentos", p_id: rows[0].id };
+    const gastosDe = (r: { tabla: string; total: number }[]) => r.find((x) => x.tabla === "gastos")?.total ?? 0;
+    const antes = await sqlStore(db, admin).rpc<{ tabla: string; total: number }[]>("referencias", args, { keep: true });
+    await client.query("begin; alter table gastos disable trigger contar_cambio");
+    try {
+      await client.query(
+        `insert into gastos (descripcion, fecha_gasto, categoria, importe, metodo_pago, solicitante_id, departamento_id, sucursal_id)
+         select 'Oculto', current_date, 'comidas', 1, 'efectivo', $1, $2, id from sucursales limit 1`,
+        [admin, rows[0].id],
+      );
+      await client.query("alter table gastos enable trigger contar_cambio; commit");
+    } catch (error) {
+      await client.query("rollback");
+      throw error;
+    }
+    expect(await sqlStore(db, admin).rpc("referencias", args, { keep: true })).toEqual(antes);
+    expect(gastosDe(await sqlStore(db, admin).rpc("referencias", args))).toBe(gastosDe(antes) + 1);
+    await client.query("update interno.cambios set n = n + 1");
+    expect(gastosDe(await sqlStore(db, admin).rpc("referencias", args, { keep: true }))).toBe(gastosDe(antes) + 1);
+  });
+});
+
 describe("una página filtrada por un rango se planifica con sus valores", () => {
   it("no queda preparada (el plan genérico no sabe cuánto deja pasar un rango); sin rango, sí; la misma página en los dos casos", async () => {
     // One connection, so the statements it keeps prepared are the ones this test made.
