@@ -87,6 +87,15 @@ describe("cuenta estimada y suma a escala", () => {
   });
 });
 
+describe("el orden por defecto (fecha y después id) lo sirve un índice", () => {
+  it("la página sale del índice en orden, sin ordenar las filas de una fecha (migración 20261122000043)", async () => {
+    const plan = await sql<{ "QUERY PLAN": unknown }>`explain (format json) select id from gastos order by fecha_gasto desc, id desc limit 25 offset 50`.execute(app.db);
+    const text = JSON.stringify(plan.rows[0]!["QUERY PLAN"]);
+    expect(text).toContain("gastos_fecha_gasto_id_idx");
+    expect(text).not.toMatch(/"Node Type":"(Incremental )?Sort"/);
+  });
+});
+
 describe("una búsqueda con más coincidencias que las que se cuentan (ADR 0008, cuarta ronda)", () => {
   const rpc = (who: { id: string }, p_tope: number | null) =>
     sqlStore(app.db, who.id).rpc<{ ids: string | null; coincidencias: number }[]>("buscar_gastos", { p_termino: "carga", p_tope });
