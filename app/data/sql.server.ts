@@ -179,7 +179,7 @@ export function sqlStore(db: DB, userId: string): Store {
         const from = identifier(source);
         // The count and sums are kept while nothing has changed (per database, user and filter).
         const aggregate = <A>(compute: () => Promise<A>) => remembered(db, [cambios, userId, source, listQuery.filters, listQuery.search, listQuery.sum, listQuery.count], compute);
-        const { query, found } = await withSearchIds(trx, listQuery, listQuery.count === "exact" ? null : EXACT_COUNT_LIMIT, { db, key: [cambios, userId] });
+        const { query, found } = await withSearchFunction(trx, listQuery, listQuery.count === "exact" ? null : EXACT_COUNT_LIMIT, { db, key: [cambios, userId] });
         const filtered = () => applyWhere(trx.selectFrom(from), query);
         const sorted = <Q extends { orderBy: (...args: any[]) => Q }>(q: Q) => {
           for (const o of query.order ?? []) q = q.orderBy(identifier(o.column), o.ascending ? "asc" : "desc");
@@ -254,7 +254,7 @@ export function sqlStore(db: DB, userId: string): Store {
     async stream<T>(source: string, query: ListQuery, onPage: (rows: T[]) => Promise<void>): Promise<void> {
       // A cursor in one transaction as the user: each FETCH continues where the last stopped.
       await run(async (trx) => {
-        let q = applyWhere(trx.selectFrom(identifier(source)), (await withSearchIds(trx, query, null)).query).selectAll();
+        let q = applyWhere(trx.selectFrom(identifier(source)), (await withSearchFunction(trx, query, null)).query).selectAll();
         for (const o of query.order ?? []) q = q.orderBy(identifier(o.column), o.ascending ? "asc" : "desc");
         const compiled = q.orderBy("id", tieBreak(query)).compile();
         await trx.executeQuery(CompiledQuery.raw(`declare exportacion no scroll cursor for ${compiled.sql}`, [...compiled.parameters]));
@@ -375,7 +375,7 @@ async function withValues(trx: Transaction<any>, rowsQuery: { compile(): Compile
  * nothing changes, so paging or coming back costs only the page. Without `cap` (the export),
  * always the ids.
  */
-async function withSearchIds(
+async function withSearchFunction(
   trx: Transaction<any>,
   query: ListQuery,
   cap: number | null,
