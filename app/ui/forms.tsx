@@ -120,18 +120,20 @@ export function FieldControl({
    */
   search?: { form: string; name: string; value?: string; shown: number };
 }) {
-  const hintId = field.hint ? `${meta.id}-ayuda` : undefined;
-  const errorId = meta.errors?.length ? meta.errorId : undefined;
+  // Read once: every read of a Conform metadata property builds its metadata afresh.
+  const { id, name, errors, initialValue, key } = meta;
+  const hintId = field.hint ? `${id}-ayuda` : undefined;
+  const errorId = errors?.length ? meta.errorId : undefined;
   const common = {
-    id: meta.id,
-    name: meta.name,
+    id,
+    name,
     "aria-invalid": errorId ? true : undefined,
     "aria-describedby": [hintId, errorId].filter(Boolean).join(" ") || undefined,
     disabled,
   } as const;
-  const value = typeof meta.initialValue === "string" ? meta.initialValue : undefined;
+  const value = typeof initialValue === "string" ? initialValue : undefined;
   const label = (
-    <label htmlFor={meta.id}>
+    <label htmlFor={id}>
       {field.label}
       {field.required ? <span className="obligatorio"> (obligatorio)</span> : null}
     </label>
@@ -146,7 +148,7 @@ export function FieldControl({
       {errorId ? (
         <p className="error-campo" id={errorId}>
           <span className="visually-hidden">Error: </span>
-          {meta.errors![0]}
+          {errors![0]}
           {errorLink ? (
             <>
               {". "}
@@ -162,7 +164,7 @@ export function FieldControl({
   if (input.type === "checkbox") {
     return (
       <div className={`campo campo-casilla${errorId ? " campo-con-error" : ""}`}>
-        <input type="checkbox" {...common} defaultChecked={meta.initialValue === "on"} key={`${meta.key}`} />
+        <input type="checkbox" {...common} defaultChecked={initialValue === "on"} key={`${key}`} />
         {label}
         {extra}
       </div>
@@ -171,11 +173,11 @@ export function FieldControl({
 
   let control: ReactNode;
   if (input.type === "textarea") {
-    control = <textarea {...common} defaultValue={value} maxLength={input.maxLength} rows={4} key={meta.key} />;
+    control = <textarea {...common} defaultValue={value} maxLength={input.maxLength} rows={4} key={key} />;
   } else if (input.type === "select" || input.type === "ref") {
     const list = input.type === "select" ? input.options : (options ?? []);
     control = (
-      <select {...common} defaultValue={value ?? ""} key={meta.key}>
+      <select {...common} defaultValue={value ?? ""} key={key}>
         <option value="">{field.required ? "Elija una opción" : "— Ninguno —"}</option>
         {list.map((o) => (
           <option key={o.value} value={o.value}>
@@ -185,7 +187,7 @@ export function FieldControl({
       </select>
     );
     if (search) {
-      const searchId = `${meta.id}-buscar`;
+      const searchId = `${id}-buscar`;
       control = (
         <>
           {control}
@@ -206,9 +208,9 @@ export function FieldControl({
       );
     }
   } else if (input.type === "money") {
-    control = <input type="text" inputMode="decimal" autoComplete="off" {...common} defaultValue={value} key={meta.key} className="importe" />;
+    control = <input type="text" inputMode="decimal" autoComplete="off" {...common} defaultValue={value} key={key} className="importe" />;
   } else if (input.type === "date") {
-    control = <input type="date" {...common} defaultValue={value} key={meta.key} />;
+    control = <input type="date" {...common} defaultValue={value} key={key} />;
   } else {
     control = (
       <input
@@ -218,7 +220,7 @@ export function FieldControl({
         maxLength={input.maxLength}
         autoComplete={input.autoComplete ?? "off"}
         className={input.uppercase ? "mayusculas" : undefined}
-        key={meta.key}
+        key={key}
       />
     );
   }
