@@ -182,7 +182,7 @@ async function worker(config: Config) {
   });
   app.use(["/login", "/signup-confirmation", "/auth/confirm"], limitAccounts);
 
-  mountMonitoring(app, config.SENTRY_DSN, fetch, services.rateLimitStore?.("monitoring:"));
+  mountMonitoring(app, config.SENTRY_DSN, services.rateLimitStore?.("monitoring:"));
 
   app.get("/healthz", async (_req, res) => {
     try {

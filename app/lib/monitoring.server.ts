@@ -32,7 +32,7 @@ export function ingestUrl(dsn: Dsn) {
   return `${dsn.protocol}//${dsn.host}${dsn.pathPrefix}/api/${dsn.projectId}/envelope/?sentry_key=${encodeURIComponent(dsn.publicKey)}&sentry_version=7`;
 }
 
-export function monitoringTunnel(configuredDsn: string | undefined, fetchImpl: typeof fetch = fetch) {
+export function monitoringTunnel(configuredDsn: string | undefined) {
   const allowed = configuredDsn ? parseDsn(configuredDsn) : null;
   const refuse = (res: Response, status: number, reason: string) => {
     console.warn(`/monitoring: sobre rechazado (${status}): ${reason}`);
@@ -54,7 +54,7 @@ export function monitoringTunnel(configuredDsn: string | undefined, fetchImpl: t
     if (!sameDsn(dsn, allowed)) return refuse(res, 403, `DSN no permitido (${dsn.host}, proyecto ${dsn.projectId})`);
 
     try {
-      const upstream = await fetchImpl(ingestUrl(allowed), {
+      const upstream = await fetch(ingestUrl(allowed), {
         method: "POST",
         body: new Uint8Array(body),
         headers: { "Content-Type": "application/x-sentry-envelope" },
@@ -75,12 +75,12 @@ export function monitoringTunnel(configuredDsn: string | undefined, fetchImpl: t
  * `store`: where the limit counts (shared by every worker: services.rateLimitStore); without
  * one, in this process's memory.
  */
-export function mountMonitoring(app: Express, configuredDsn: string | undefined, fetchImpl: typeof fetch = fetch, store?: Store) {
+export function mountMonitoring(app: Express, configuredDsn: string | undefined, store?: Store) {
   app.post(
     "/monitoring",
     rateLimit({ windowMs: 60_000, limit: 120, standardHeaders: "draft-8", legacyHeaders: false, store, passOnStoreError: true }),
     express.raw({ type: () => true, limit: MAX_ENVELOPE_BYTES }),
-    monitoringTunnel(configuredDsn, fetchImpl),
+    monitoringTunnel(configuredDsn),
   );
   app.all("/monitoring", (_req, res) => void res.status(405).set("Allow", "POST").end());
 }

@@ -144,7 +144,7 @@ describe("el túnel de Sentry (/monitoring) entre procesos", () => {
     const ingest = await startFakeIngest();
     const servers = [app.services, otro].map((services) => {
       const worker = express();
-      mountMonitoring(worker, ingest.dsn(), fetch, services.rateLimitStore!("monitoring:"));
+      mountMonitoring(worker, ingest.dsn(), services.rateLimitStore!("monitoring:"));
       return worker.listen(0, "127.0.0.1");
     });
     try {
