@@ -309,6 +309,20 @@ async function arrancarBase(dir: string) {
   return { embebida, db, postmaster };
 }
 
+/**
+ * Removes the gastos earlier runs' create screen added to a reused database (--datos), with their
+ * history: thousands per run, all of one requester and dated today, which made the create
+ * screen's duplicate check (same requester, date, amount and supplier) read them all on later
+ * runs — a reused database would no longer measure what a fresh one does.
+ */
+async function quitarGastosDePrueba(db: Kysely<any>) {
+  const { rows } = await sql<{ id: string }>`delete from public.gastos where descripcion like 'Gasto de prueba de %' returning id`.execute(db);
+  if (!rows.length) return;
+  await sql`delete from public.historial where tabla = 'gastos' and registro_id = any(${rows.map((r) => r.id)}::uuid[])`.execute(db);
+  await sql`vacuum analyze public.gastos`.execute(db);
+  log(`${rows.length} gastos de ejecuciones anteriores de «crear» quitados`);
+}
+
 /** Loads synthetic gastos until there are `objetivo` of them besides the demo's, fast (no fsync while loading). */
 async function cargarHasta(db: Kysely<any>, objetivo: number, demo: number) {
   const { rows } = await sql<{ n: number }>`select count(*)::int as n from public.gastos`.execute(db);
@@ -662,6 +676,7 @@ async function main() {
 
   log("arrancando PostgreSQL integrado con pg_stat_statements…");
   const { embebida, db, postmaster } = await arrancarBase(o.datos ?? path.join(tmp, "datos"));
+  await quitarGastosDePrueba(db);
   // seedIfEmpty loads the demo's gastos once; a reused database (--datos) already has them.
   const demo = DEFAULT_DEMO_GASTOS;
 
