@@ -245,7 +245,7 @@ function refuseCrossOrigin(config: Config) {
     if (["GET", "HEAD", "OPTIONS"].includes(req.method)) return next();
     const site = req.get("Sec-Fetch-Site");
     const origin = req.get("Origin");
-    const ours = config.APP_URL ? new URL(config.APP_URL).origin : `${req.protocol}://${req.get("Host")}`;
+    const ours = config.APP_URL_DEFAULTED ? `${req.protocol}://${req.get("Host")}` : config.APP_URL;
     const sameSite = site ? site === "same-origin" && (!origin || origin === ours) : origin === ours;
     if (sameSite) return next();
     console.warn(`Petición ${req.method} ${req.path} rechazada: origen ${origin ?? "ausente"}, Sec-Fetch-Site ${site ?? "ausente"}`);

@@ -27,6 +27,10 @@ describe("loadEnv", () => {
       MAIL_FROM: "Oficina <no-responder@oficina.local>",
       SESSION_SECRET: DEV_SESSION_SECRET,
       SENTRY_ENVIRONMENT: "test",
+      SIGNUP_MODE: "abierto",
+      PERMITIR_ADMIN_UNICO: false,
+      APP_URL: "http://localhost:3000",
+      APP_URL_DEFAULTED: true,
     });
     expect(cfg.DATABASE_URL).toBeUndefined();
     expect(cfg.SUPABASE_URL).toBeUndefined();
@@ -85,7 +89,9 @@ describe("loadEnv", () => {
       SENTRY_ENVIRONMENT: "production",
       APP_COUNTRY: "MX",
       SIGNUP_ALLOWED_DOMAINS: ["empresa.es", "filial.com.mx"],
+      SIGNUP_MODE: "dominio",
       APP_URL: "https://oficina.empresa.es",
+      APP_URL_DEFAULTED: false,
     });
   });
 
@@ -122,6 +128,9 @@ describe("loadEnv", () => {
     ["MAIL_FROM", "Oficina", "MAIL_FROM debe ser una dirección de correo"],
     ["MAIL_FROM", "a b@c.d", "MAIL_FROM debe ser una dirección de correo"],
     ["APP_URL", "oficina.empresa.es", "APP_URL debe ser el origen público"],
+    ["SIGNUP_MODE", "cerrado", "SIGNUP_MODE debe ser abierto, dominio o invitacion"],
+    ["SIGNUP_MODE", "dominio", "SIGNUP_ALLOWED_DOMAINS es obligatoria cuando SIGNUP_MODE es dominio"],
+    ["PERMITIR_ADMIN_UNICO", "quizá", "PERMITIR_ADMIN_UNICO debe ser 1 o 0"],
     ["APP_URL", "https://oficina.empresa.es/app", "APP_URL debe ser el origen público"],
     ["RATE_LIMIT_LOGIN", "0", "RATE_LIMIT_LOGIN debe ser un número entero mayor que 0"],
   ])("refuses %s=%j", (name, value, message) => {

@@ -8,6 +8,7 @@ import { z } from "zod";
  */
 
 export type NodeEnv = "development" | "production" | "test";
+export type SignupMode = "abierto" | "dominio" | "invitacion";
 
 export interface Env {
   PORT: number;
@@ -32,12 +33,28 @@ export interface Env {
   APP_LOCALE: string;
   APP_CURRENCY: string;
   APP_COUNTRY: string;
-  /** Lower-case domains; empty means anyone may sign up. */
+  /** Lower-case domains that may sign up in SIGNUP_MODE «dominio». */
   SIGNUP_ALLOWED_DOMAINS: string[];
+  /**
+   * Who may create an account (SPEC §6): anyone, only SIGNUP_ALLOWED_DOMAINS, or only people an
+   * administrador invited. Default: «dominio» when SIGNUP_ALLOWED_DOMAINS is set, else «abierto».
+   */
+  SIGNUP_MODE: SignupMode;
+  /**
+   * An installation with a single administrador may let that person both approve and mark paid
+   * (SPEC §3, separation of duties); recorded in the gasto's history.
+   */
+  PERMITIR_ADMIN_UNICO: boolean;
   SMTP_URL?: string;
   MAIL_FROM: string;
-  /** Public origin without trailing slash, e.g. "https://oficina.example.com". */
-  APP_URL?: string;
+  /**
+   * Public origin without trailing slash, e.g. "https://oficina.example.com". Links in mails are
+   * built from it and nothing else (never from the request's Host). Default:
+   * `http://localhost:$PORT`, which is what the README's `npm start` serves.
+   */
+  APP_URL: string;
+  /** Whether APP_URL was set explicitly (a real deployment) or is the localhost default. */
+  APP_URL_DEFAULTED: boolean;
 }
 
 export type Config = Env;
@@ -149,6 +166,11 @@ const schema = z.object({
     .refine((list) => list.every((d) => DOMAIN.test(d)), {
       error: "debe ser una lista de dominios separados por comas, p. ej. empresa.es,empresa.com",
     }),
+  SIGNUP_MODE: z.enum(["abierto", "dominio", "invitacion"], { error: "debe ser abierto, dominio o invitacion" }).optional(),
+  PERMITIR_ADMIN_UNICO: z
+    .enum(["0", "1", "true", "false"], { error: "debe ser 1 o 0" })
+    .default("0")
+    .transform((v) => v === "1" || v === "true"),
   SMTP_URL: optionalUrl(["smtp:", "smtps:"], "debe ser una URL smtp:// o smtps://, p. ej. smtps://usuario:clave@smtp.empresa.es:465"),
   MAIL_FROM: z
     .string()
@@ -192,6 +214,9 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
   if (clean.SUPABASE_URL && !clean.SUPABASE_ANON_KEY && !problems.has("SUPABASE_ANON_KEY")) {
     problems.set("SUPABASE_ANON_KEY", "SUPABASE_ANON_KEY es obligatoria cuando se define SUPABASE_URL");
   }
+  if (clean.SIGNUP_MODE === "dominio" && !clean.SIGNUP_ALLOWED_DOMAINS && !problems.has("SIGNUP_ALLOWED_DOMAINS")) {
+    problems.set("SIGNUP_ALLOWED_DOMAINS", "SIGNUP_ALLOWED_DOMAINS es obligatoria cuando SIGNUP_MODE es dominio");
+  }
   if (nodeEnv === "production" && !clean.SESSION_SECRET) {
     problems.set("SESSION_SECRET", "SESSION_SECRET es obligatoria en producción (al menos 32 caracteres)");
   }
@@ -210,6 +235,9 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
   }
   return {
     ...cfg,
+    SIGNUP_MODE: cfg.SIGNUP_MODE ?? (cfg.SIGNUP_ALLOWED_DOMAINS.length ? "dominio" : "abierto"),
+    APP_URL: cfg.APP_URL ?? `http://localhost:${cfg.PORT}`,
+    APP_URL_DEFAULTED: cfg.APP_URL === undefined,
     SESSION_SECRET: sessionSecret,
     SENTRY_ENVIRONMENT: cfg.SENTRY_ENVIRONMENT ?? cfg.NODE_ENV,
   };

@@ -67,7 +67,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const submission = parseWithZod(formData, { schema: schemas.crear(z) });
     if (submission.status !== "success") return json({ intent, result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
     const domain = submission.value.email.split("@")[1] ?? "";
-    if (config.SIGNUP_ALLOWED_DOMAINS.length && !config.SIGNUP_ALLOWED_DOMAINS.includes(domain))
+    if (config.SIGNUP_MODE === "dominio" && !config.SIGNUP_ALLOWED_DOMAINS.includes(domain))
       return json(
         { intent, result: submission.reply({ fieldErrors: { email: [`Solo pueden crear cuenta correos de: ${config.SIGNUP_ALLOWED_DOMAINS.join(", ")}`] }, hideFields: ["password"] }) },
         { status: 400 },
