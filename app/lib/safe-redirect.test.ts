@@ -81,6 +81,11 @@ const MORE_BAD_URLS = [
   "/" + "a".repeat(3000),
 ];
 
+// Dot segments that normalise a path into a protocol-relative URL (found by probing: "/.//evil"
+// was answered with «Location: //evil»), in every spelling a browser or URL parser accepts.
+const DOT_PREFIXES = ["/.", "/./.", "/..", "/../..", "/x/..", "/x/y/../..", "/x/./..", "/%2e", "/%2E", "/.%2e", "/%2e%2e", "/x/%2e%2e", "/x/.%2E", "/x/%2E."];
+const DOT_SEGMENT_URLS = DOT_PREFIXES.flatMap((prefix) => ["//evil.example/phish", "//evil.example", "///evil.example"].map((rest) => prefix + rest));
+
 const GOOD_URLS: [string, string][] = [
   ["/", "/"],
   ["/gastos", "/gastos"],
@@ -95,6 +100,9 @@ const GOOD_URLS: [string, string][] = [
   ["/proveedores?q=a%2Fb", "/proveedores?q=a%2Fb"],
   ["/gastos?q=100%25", "/gastos?q=100%25"],
   ["/a/../gastos", "/gastos"],
+  ["/./gastos", "/gastos"],
+  ["/%2e/gastos", "/gastos"],
+  ["/x/../gastos", "/gastos"],
 ];
 
 describe("safeRedirect", () => {
@@ -104,6 +112,11 @@ describe("safeRedirect", () => {
   });
 
   it.each(MORE_BAD_URLS)("rejects %j", (url) => {
+    expect(isSafeRedirect(url)).toBe(false);
+    expect(safeRedirect(url, "/gastos")).toBe("/gastos");
+  });
+
+  it.each(DOT_SEGMENT_URLS)("rejects dot segments that normalise to another host: %j", (url) => {
     expect(isSafeRedirect(url)).toBe(false);
     expect(safeRedirect(url, "/gastos")).toBe("/gastos");
   });
@@ -121,7 +134,7 @@ describe("safeRedirect", () => {
   );
 
   it("never returns something a browser would read as another host", () => {
-    for (const url of [...DJANGO_BAD_URLS, ...MORE_BAD_URLS, ...GOOD_URLS.map(([u]) => u)]) {
+    for (const url of [...DJANGO_BAD_URLS, ...MORE_BAD_URLS, ...DOT_SEGMENT_URLS, ...GOOD_URLS.map(([u]) => u)]) {
       const result = safeRedirect(url);
       const resolved = new URL(result, "https://oficina.example.com");
       expect(resolved.origin).toBe("https://oficina.example.com");

@@ -45,7 +45,10 @@ export function isSafeRedirect(to: unknown): to is string {
   } catch {
     return false;
   }
-  return url.origin === BASE;
+  // What leaves is the normalised value, and dot segments can turn a harmless path into a
+  // protocol-relative one: "/.//evil.com", "/x/..//evil.com" and "/%2e//evil.com" all normalise
+  // to "//evil.com". So the value we would return must pass the same checks.
+  return url.origin === BASE && looksSafe(url.pathname);
 }
 
 /**
