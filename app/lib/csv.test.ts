@@ -2,30 +2,30 @@ import { CSV_BOM, csvCell, csvLine, toCsv } from "./csv";
 
 describe("csvCell", () => {
   it.each([
-    ["plain", "plain"],
+    ["plain", '"plain"'],
     ["", ""],
-    ["Café Señor", "Café Señor"],
-    ["a,b", "a,b"], // comma is not our separator
+    ["Café Señor", '"Café Señor"'],
+    ["a,b", '"a,b"'], // quoted: a reader may split on commas
     ["a;b", '"a;b"'],
     ['di "hola"', '"di ""hola"""'],
     ['"', '""""'],
     ["línea1\nlínea2", '"línea1\nlínea2"'],
     ["línea1\r\nlínea2", '"línea1\r\nlínea2"'],
-    ["  espacios  ", "  espacios  "],
-  ])("text %j → %j", (value, expected) => {
+    ["  espacios  ", '"  espacios  "'],
+  ])("text %j → %j (always quoted)", (value, expected) => {
     expect(csvCell(value)).toBe(expected);
   });
 
   it.each([
-    ["=1+1", "'=1+1"],
+    ["=1+1", `"'=1+1"`],
     ["=HYPERLINK(\"http://evil\";\"x\")", '"\'=HYPERLINK(""http://evil"";""x"")"'],
-    ["+34 600 000 000", "'+34 600 000 000"],
-    ["-2+3", "'-2+3"],
-    ["-cmd|' /C calc'!A0", "'-cmd|' /C calc'!A0"],
-    ["@SUM(A1)", "'@SUM(A1)"],
-    ["\t=1", "'\t=1"],
-    ["\r=1", "\"'\r=1\""],
-    ["\n=1", "\"'\n=1\""],
+    ["+34 600 000 000", `"'+34 600 000 000"`],
+    ["-2+3", `"'-2+3"`],
+    ["-cmd|' /C calc'!A0", `"'-cmd|' /C calc'!A0"`],
+    ["@SUM(A1)", `"'@SUM(A1)"`],
+    ["\t=1", `"'\t'=1"`],
+    ["\r=1", "\"'\r'=1\""],
+    ["\n=1", "\"'\n'=1\""],
     ["=a;b", "\"'=a;b\""],
   ])("neutralises formula %j → %j", (value, expected) => {
     expect(csvCell(value)).toBe(expected);
@@ -40,10 +40,34 @@ describe("csvCell", () => {
     expect(csvCell(value)).toBe(expected);
   });
 
-  it("does not neutralise a formula character in the middle", () => {
-    expect(csvCell("a=b")).toBe("a=b");
-    expect(csvCell("correo@empresa.es")).toBe("correo@empresa.es");
-    expect(csvCell("GAS-2026-00001")).toBe("GAS-2026-00001");
+  it("does not neutralise a formula character in the middle of a word", () => {
+    expect(csvCell("a=b")).toBe('"a=b"');
+    expect(csvCell("correo@empresa.es")).toBe('"correo@empresa.es"');
+    expect(csvCell("GAS-2026-00001")).toBe('"GAS-2026-00001"');
+    expect(csvCell("Madrid - Barcelona")).toBe('"Madrid - Barcelona"');
+  });
+
+  // Found by probing: opened with a comma separator, the text after a comma is a cell of its own.
+  it.each([
+    ["Comida,=10*10+SUM(A1:A2),", `"Comida,'=10*10+SUM(A1:A2),"`],
+    ["Comida, =1+1", `"Comida, '=1+1"`],
+    ['Comida,"=1+1"', `"Comida,""'=1+1"""`],
+    ["a|@SUM(A1)", `"a|'@SUM(A1)"`],
+    ["a\t+1", `"a\t'+1"`],
+    ["línea\n-cmd", `"línea\n'-cmd"`],
+    ["x;=1;=2", `"x;'=1;'=2"`],
+  ])("neutralises a formula after any separator: %j → %j", (value, expected) => {
+    expect(csvCell(value)).toBe(expected);
+  });
+
+  it("no cell of any line, split on any plausible separator, starts a formula", () => {
+    const hostile = ["Comida,=10*10+SUM(A1:A2),", 'x,"=1"', "a;@b", "a|-c", "a\t+d", "ok"];
+    const line = csvLine(hostile);
+    for (const separator of [",", ";", "\t", "|"]) {
+      for (const cell of line.trimEnd().split(/\r?\n/).flatMap((l) => l.split(separator))) {
+        expect(cell.replace(/^[\s"]+/, "")).not.toMatch(/^[=+\-@]/);
+      }
+    }
   });
 
   it("writes numbers with decimal comma, never neutralised", () => {
@@ -55,8 +79,8 @@ describe("csvCell", () => {
   });
 
   it("writes booleans in Spanish and null/undefined as empty", () => {
-    expect(csvCell(true)).toBe("Sí");
-    expect(csvCell(false)).toBe("No");
+    expect(csvCell(true)).toBe('"Sí"');
+    expect(csvCell(false)).toBe('"No"');
     expect(csvCell(null)).toBe("");
     expect(csvCell(undefined)).toBe("");
   });
@@ -64,7 +88,7 @@ describe("csvCell", () => {
 
 describe("csvLine and toCsv", () => {
   it("joins with ; and ends with CRLF", () => {
-    expect(csvLine(["a", 1, null, true, "x;y"])).toBe('a;1;;Sí;"x;y"\r\n');
+    expect(csvLine(["a", 1, null, true, "x;y"])).toBe('"a";1;;"Sí";"x;y"\r\n');
     expect(csvLine([])).toBe("\r\n");
   });
 
@@ -78,19 +102,19 @@ describe("csvLine and toCsv", () => {
     );
     expect(csv).toBe(
       CSV_BOM +
-        "Folio;Descripción;Importe\r\n" +
-        "GAS-2026-00001;Comida con cliente;1234,56\r\n" +
-        "GAS-2026-00002;'=cmd;-5,00\r\n",
+        '"Folio";"Descripción";"Importe"\r\n' +
+        '"GAS-2026-00001";"Comida con cliente";1234,56\r\n' +
+        `"GAS-2026-00002";"'=cmd";-5,00\r\n`,
     );
     expect(csv.charCodeAt(0)).toBe(0xfeff);
   });
 
   it("can leave the BOM out", () => {
-    expect(toCsv(["a"], [], { bom: false })).toBe("a\r\n");
+    expect(toCsv(["a"], [], { bom: false })).toBe('"a"\r\n');
   });
 
   it("neutralises headers too", () => {
-    expect(toCsv(["=x"], [], { bom: false })).toBe("'=x\r\n");
+    expect(toCsv(["=x"], [], { bom: false })).toBe(`"'=x"\r\n`);
   });
 
   it("round-trips through a simple ;-parser", () => {

@@ -2,11 +2,14 @@
  * CSV that a Spanish Excel opens correctly: UTF-8 with BOM, `;` separator, CRLF line ends.
  *
  * CSV injection: a text cell that starts with `=`, `+`, `-`, `@`, TAB, CR or LF could be run as
- * a formula, so it gets a leading `'`. Decision: a cell that is a plain number — a JS number, or
- * text that is only an optionally signed number such as "-12,50" (what formatDecimalComma
- * produces for a negative amount) — is left alone: it cannot carry a formula and must stay a
- * number in Excel. Anything else starting with those characters is neutralised, e.g. the phone
- * "+34 600 000 000" becomes "'+34 600 000 000".
+ * a formula, so it gets a leading `'`. The same holds after any character another program may
+ * take for a separator or a line end (`,` `;` TAB `|` CR LF, with quotes or spaces between): a
+ * spreadsheet opened with a comma separator splits «Comida,=10*10+SUM(A1:A2)» into a second cell
+ * that is a formula. So every text cell is quoted, and every formula start inside it after such
+ * a character is neutralised too. Decision: a cell that is a plain number — a JS number, or text
+ * that is only an optionally signed number such as "-12,50" (what formatDecimalComma produces for
+ * a negative amount) — is left alone and unquoted: it cannot carry a formula and must stay a
+ * number in Excel. E.g. the phone "+34 600 000 000" becomes "'+34 600 000 000".
  */
 
 export const CSV_BOM = "\uFEFF";
@@ -16,8 +19,9 @@ export const CSV_EOL = "\r\n";
 export type CsvCell = string | number | boolean | null | undefined;
 
 const FORMULA_START = /^[=+\-@\t\r\n]/;
+/** A formula start after something a CSV reader may split on (a separator or a line end). */
+const FORMULA_AFTER_SEPARATOR = /([,;\t|\r\n][\s"]*)(?=[=+\-@])/g;
 const PLAIN_NUMBER = /^[+-]?\d+([.,]\d+)?$/;
-const NEEDS_QUOTES = /[;"\r\n]/;
 
 /** One cell, escaped and neutralised. */
 export function csvCell(value: CsvCell): string {
@@ -31,8 +35,10 @@ export function csvCell(value: CsvCell): string {
   } else {
     text = value;
   }
-  if (FORMULA_START.test(text) && !PLAIN_NUMBER.test(text)) text = `'${text}`;
-  return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  if (text === "" || PLAIN_NUMBER.test(text)) return text;
+  if (FORMULA_START.test(text)) text = `'${text}`;
+  text = text.replace(FORMULA_AFTER_SEPARATOR, "$1'");
+  return `"${text.replace(/"/g, '""')}"`;
 }
 
 /** One line, CRLF included: write it straight to a stream. */

@@ -163,10 +163,10 @@ test("buscar, ordenar, filtrar, paginar, exportar y volver a la misma lista tras
   const bytes = await readFile(await download.path());
   expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
   const csv = bytes.subarray(3).toString("utf8");
-  expect(csv.startsWith("Nombre;Código;Departamento superior;Responsable;Centro de coste;Presupuesto mensual;Activo")).toBe(true);
+  expect(csv.startsWith('"Nombre";"Código";"Departamento superior";"Responsable";"Centro de coste";"Presupuesto mensual";"Activo"')).toBe(true);
   const lines = csv.trim().split(/\r?\n/);
   expect(lines).toHaveLength(4);
-  expect(lines.slice(1).map((l) => l.split(";")[0])).toEqual(expect.arrayContaining([`${prefijo} A`, `${prefijo} B`, `${prefijo} C`]));
+  expect(lines.slice(1).map((l) => l.split(";")[0]!.replace(/^"(.*)"$/, "$1"))).toEqual(expect.arrayContaining([`${prefijo} A`, `${prefijo} B`, `${prefijo} C`]));
 
   // Open a record from the filtered, sorted list; saving returns to that very list.
   await header(page, "Código").getByRole("link").click();

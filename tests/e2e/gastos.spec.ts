@@ -272,10 +272,11 @@ empleado("la cuenta y la suma «·» de la lista cambian con el filtro; el CSV d
   expect(download.suggestedFilename()).toMatch(/^gastos-\d{4}-\d{2}-\d{2}\.csv$/);
   const bytes = await readFile(await download.path());
   expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
-  const lines = bytes.subarray(3).toString("utf8").trim().split(/\r?\n/);
-  expect(lines[0]).toBe("Folio;Fecha;Descripción;Proveedor;Categoría;Importe;Estado;Solicitante;Departamento");
+  // Text cells are quoted (so no reader splits them into formulas); these contain no quotes or `;`.
+  const lines = bytes.subarray(3).toString("utf8").trim().split(/\r?\n/).map((l) => l.split(";").map((c) => c.replace(/^"(.*)"$/, "$1")));
+  expect(lines[0]?.join(";")).toBe("Folio;Fecha;Descripción;Proveedor;Categoría;Importe;Estado;Solicitante;Departamento");
   expect(lines).toHaveLength(3);
-  const porFolio = Object.fromEntries(lines.slice(1).map((l) => [l.split(";")[0], l.split(";")]));
+  const porFolio = Object.fromEntries(lines.slice(1).map((cells) => [cells[0], cells]));
   expect(porFolio[folioA]).toEqual([folioA, fechaES(diaMadrid()), `${prefijo} A`, "", "Mensajería", "12,34", "Borrador", "Elena Empleada", "Ventas Norte"]);
   expect(porFolio[folioB]?.[5]).toBe(importeTecleado(b));
   expect(porFolio[folioB]?.[4]).toBe("Formación");

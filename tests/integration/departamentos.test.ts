@@ -91,7 +91,7 @@ describe("lista", () => {
     const bytes = new Uint8Array(await r.arrayBuffer());
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]); // UTF-8 BOM, so Excel reads the accents
     const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes).slice(1);
-    expect(text.startsWith("Nombre;Código;Departamento superior;Responsable;Centro de coste;Presupuesto mensual;Activo\r\n")).toBe(true);
+    expect(text.startsWith('"Nombre";"Código";"Departamento superior";"Responsable";"Centro de coste";"Presupuesto mensual";"Activo"\r\n')).toBe(true);
     expect(text.trim().split("\r\n")).toHaveLength(13);
   });
 

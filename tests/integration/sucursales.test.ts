@@ -119,8 +119,8 @@ describe("lista", () => {
     // The list's CSV is served at /sucursales/exportar (a resource route calling this same loader).
     const r = await respond(() => listLoader({ request: request("/sucursales/exportar?pais=ES&formato=csv", { cookie: empleado.cookie }), context: app.context(), params: {} }));
     const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(new Uint8Array(await r.arrayBuffer())).slice(1);
-    expect(text.split("\r\n")[0]).toBe("Nombre;Código;Ciudad;Provincia / Estado;País;Responsable;Teléfono;Activa");
-    expect(text).toContain("Barcelona Diagonal;BCN;Barcelona;;España;;;Sí");
+    expect(text.split("\r\n")[0]).toBe('"Nombre";"Código";"Ciudad";"Provincia / Estado";"País";"Responsable";"Teléfono";"Activa"');
+    expect(text).toContain('"Barcelona Diagonal";"BCN";"Barcelona";;"España";;;"Sí"');
     expect(text).not.toContain("Guadalajara");
   });
 });
