@@ -15,9 +15,14 @@ export async function guardarAjustes(databaseUrl: string, ajustes: { PERMITIR_AD
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    await client.query("update interno.ajustes set permitir_admin_unico = $1, actualizado_en = now() where unica and permitir_admin_unico is distinct from $1", [
-      ajustes.PERMITIR_ADMIN_UNICO,
-    ]);
+    // A change also advances interno.cambios: what the SQL adapter keeps (alcance_aprobacion) is read anew.
+    await client.query(
+      `with cambio as (
+         update interno.ajustes set permitir_admin_unico = $1, actualizado_en = now()
+          where unica and permitir_admin_unico is distinct from $1 returning 1)
+       update interno.cambios set n = n + 1 where exists (select 1 from cambio)`,
+      [ajustes.PERMITIR_ADMIN_UNICO],
+    );
     if (!ajustes.PERMITIR_ADMIN_UNICO) return { aviso: null };
     const { rows } = await client.query<{ n: number }>("select count(*)::int as n from public.usuarios where rol = 'administrador' and activo");
     const n = rows[0]?.n ?? 0;
