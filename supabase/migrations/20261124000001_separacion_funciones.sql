@@ -274,6 +274,8 @@ begin
   end if;
   select coalesce(nullif(btrim(concat_ws(' ', s.nombre, s.apellidos)), ''), s.email) into v_solicitante
     from public.usuarios s where s.id = g.solicitante_id;
+  -- Never a null message: null means «may approve».
+  v_solicitante := coalesce(v_solicitante, 'el solicitante');
   if g.creado_por_id = p_actor then
     return 'Usted creó este gasto en nombre de ' || v_solicitante || ': debe ' || p_accion || 'lo otra persona.';
   end if;
