@@ -202,13 +202,15 @@ update public.gastos g
   from (
     select distinct on (h.registro_id) h.registro_id, h.actor_id
       from public.historial h
+      join public.gastos x on x.id = h.registro_id
      where h.actor_id is not null and h.tabla = 'gastos' and h.accion = 'modificacion'
+       and h.actor_id <> x.solicitante_id
        and h.cambios ?| array['descripcion', 'fecha_gasto', 'categoria', 'importe', 'importe_impuestos',
                               'metodo_pago', 'proveedor_id', 'numero_factura', 'solicitante_id',
                               'departamento_id', 'sucursal_id', 'notas']
      order by h.registro_id, h.id desc
   ) e
- where e.registro_id = g.id and e.actor_id <> g.solicitante_id
+ where e.registro_id = g.id
    and exists (select 1 from public.usuarios u where u.id = e.actor_id);
 
 alter table public.gastos enable trigger user;
@@ -528,44 +530,6 @@ create trigger reasignar_pendientes after update of rol, activo on public.usuari
   for each row
   when (old.activo and old.rol in ('aprobador', 'administrador') and (not new.activo or new.rol = 'empleado'))
   execute function interno.reasignar_pendientes();
-
--- Los pendientes de hoy asignados a quien ya no los podría tener por la regla del solicitante
--- (inactivo, empleado, o elegido por el departamento del gasto): se reasignan una vez, con nota.
--- El alcance de cada aprobador se calcula una vez, no por gasto.
-do $$
-declare
-  g record;
-  v_nuevo uuid;
-  v_nombre text;
-begin
-  for g in
-    with asignados as (
-      select a.id, a.rol, a.activo, interno.solicitantes_de(a.id) as alcance
-        from public.usuarios a
-       where a.id in (select x.aprobador_id from public.gastos x where x.estado = 'pendiente')
-    )
-    select x.id, x.solicitante_id, x.creado_por_id, x.editado_por_id, x.aprobador_id
-      from public.gastos x
-      join asignados a on a.id = x.aprobador_id
-     where x.estado = 'pendiente'
-       and not (a.activo and a.rol in ('aprobador', 'administrador')
-                and x.solicitante_id <> a.id
-                and x.creado_por_id is distinct from a.id and x.editado_por_id is distinct from a.id
-                and (a.rol = 'administrador' or x.solicitante_id = any (a.alcance)))
-     order by x.id
-  loop
-    v_nuevo := interno.elegir_aprobador(g.solicitante_id, array[g.creado_por_id, g.editado_por_id, g.aprobador_id]);
-    select coalesce(nullif(btrim(concat_ws(' ', u.nombre, u.apellidos)), ''), u.email) into v_nombre
-      from public.usuarios u where u.id = v_nuevo;
-    perform set_config('oficina.nota_historial',
-      'Reasignado al aplicar la separación de funciones: el aprobador anterior no puede aprobarlo. '
-      || coalesce('Lo aprueba ahora ' || v_nombre || '.', 'No queda nadie que pueda aprobarlo: un administrador debe revisarlo.'),
-      true);
-    update public.gastos set aprobador_id = v_nuevo where id = g.id;
-  end loop;
-  perform set_config('oficina.nota_historial', '', true);
-end
-$$;
 
 -- ---------------------------------------------------------------------------------------------
 -- Visibilidad (RLS): también los gastos de las personas cuyos gastos aprueba
@@ -892,3 +856,47 @@ revoke execute on function public.alcance_aprobacion() from public, anon;
 
 grant execute on function interno.solicitantes_a_cargo() to authenticated, service_role;
 grant execute on function public.alcance_aprobacion() to authenticated, service_role;
+
+-- ---------------------------------------------------------------------------------------------
+-- Reasignación única de los pendientes existentes
+-- ---------------------------------------------------------------------------------------------
+
+-- Los pendientes de hoy asignados a quien ya no los podría tener por la regla del solicitante
+-- (inactivo, empleado, o elegido por el departamento del gasto): se reasignan una vez, con nota.
+-- Al final del archivo: cada cambio deja un evento diferido de contar_cambio, y con eventos
+-- pendientes PostgreSQL no admite más DDL sobre gastos en la misma transacción.
+-- El alcance de cada aprobador se calcula una vez, no por gasto.
+do $$
+declare
+  g record;
+  v_nuevo uuid;
+  v_nombre text;
+begin
+  for g in
+    with asignados as (
+      select a.id, a.rol, a.activo, interno.solicitantes_de(a.id) as alcance
+        from public.usuarios a
+       where a.id in (select x.aprobador_id from public.gastos x where x.estado = 'pendiente')
+    )
+    select x.id, x.solicitante_id, x.creado_por_id, x.editado_por_id, x.aprobador_id
+      from public.gastos x
+      join asignados a on a.id = x.aprobador_id
+     where x.estado = 'pendiente'
+       and not (a.activo and a.rol in ('aprobador', 'administrador')
+                and x.solicitante_id <> a.id
+                and x.creado_por_id is distinct from a.id and x.editado_por_id is distinct from a.id
+                and (a.rol = 'administrador' or x.solicitante_id = any (a.alcance)))
+     order by x.id
+  loop
+    v_nuevo := interno.elegir_aprobador(g.solicitante_id, array[g.creado_por_id, g.editado_por_id, g.aprobador_id]);
+    select coalesce(nullif(btrim(concat_ws(' ', u.nombre, u.apellidos)), ''), u.email) into v_nombre
+      from public.usuarios u where u.id = v_nuevo;
+    perform set_config('oficina.nota_historial',
+      'Reasignado al aplicar la separación de funciones: el aprobador anterior no puede aprobarlo. '
+      || coalesce('Lo aprueba ahora ' || v_nombre || '.', 'No queda nadie que pueda aprobarlo: un administrador debe revisarlo.'),
+      true);
+    update public.gastos set aprobador_id = v_nuevo where id = g.id;
+  end loop;
+  perform set_config('oficina.nota_historial', '', true);
+end
+$$;
