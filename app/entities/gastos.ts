@@ -100,10 +100,9 @@ export const gastos: Entity = {
   vistas: [
     { name: "mios", label: "Mis gastos", filters: (user) => [{ column: "solicitante_id", op: "eq", value: user.id }] },
     {
-      // What this person can approve: row-level security already limits the list to what they
-      // see (own, assigned, their department, departments in their charge, or all for an
-      // administrador), and of those exactly the ones not their own are theirs to approve
-      // (interno.puede_aprobar_gasto). tests/integration/gastos.test.ts checks the equivalence.
+      // What this person can approve: pending, and gastos_vista.puede_aprobar (the rule of
+      // aprobar_gasto, SPEC §3 separation of duties), which app/gastos/consulta.server.ts adds.
+      // tests/integration/separacion-funciones.test.ts checks the equivalence.
       name: "pendientes",
       label: "Mis pendientes de aprobar",
       roles: ["aprobador", "administrador"],

@@ -18,6 +18,8 @@ export type PanelData = {
   record: Row;
   history: any[];
   transiciones: Transicion[];
+  /** Why this approver or administrador may not approve (or mark paid) this gasto: separation of duties. */
+  separacion?: string | null;
   editar: boolean;
   eliminar: boolean;
   confirmarEliminar: boolean;
@@ -35,6 +37,8 @@ const CAMPOS_FLUJO: readonly Field[] = [
   text("motivo_rechazo", "Motivo", { max: 1000 }),
   date("fecha_pago", "Fecha de pago"),
   text("referencia_pago", "Referencia de pago", { max: 100 }),
+  ref("creado_por_id", "Creado por", "usuarios"),
+  ref("editado_por_id", "Editado en nombre del solicitante por", "usuarios"),
 ];
 
 /**
@@ -114,6 +118,7 @@ export function Panel({
           </Form>
         </section>
       ) : null}
+      {panel.separacion ? <p className="aviso">{panel.separacion}</p> : null}
       {panel.transiciones.length > 0 ? (
         <section aria-labelledby="gasto-acciones" className="acciones-flujo">
           <h3 id="gasto-acciones">Acciones</h3>
@@ -148,7 +153,7 @@ export function Panel({
           </Link>
         </p>
       ) : null}
-      <History entries={panel.history} fields={[...gastos.fields, ...CAMPOS_FLUJO]} formats={formats} show={show} />
+      <History entries={panel.history} fields={[...gastos.fields, ...CAMPOS_FLUJO]} formats={formats} show={show} labels={{ nota: "Nota" }} />
     </section>
   );
 }

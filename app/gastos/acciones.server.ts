@@ -4,7 +4,7 @@ import { UUID, type Filter, type Row } from "~/data/store";
 import { createAction, forbidden, getOr404, notFound, recordAction, redirectWithFlash } from "~/entities/crud.server";
 import { CAMPOS_NO_ADMIN, gastos } from "~/entities/gastos";
 import { esSuyo, esTransicion, type GastoClave } from "./reglas";
-import { actor, departamentosACargo, masivo, seleccion, transicion } from "./workflow.server";
+import { actor, alcanceAprobacion, masivo, seleccion, transicion } from "./workflow.server";
 
 type Args = { request: Request; context: AppLoadContext };
 
@@ -24,11 +24,11 @@ export async function gastosAction({ request, context }: Args) {
   if (intent === "crear") return createAction(gastos, { request, context }, crear(signed));
   if (intent === "guardar" || intent === "eliminar") return borrador(intent, { request, context }, signed, formData, url);
 
-  const aCargo = await departamentosACargo(signed.store, signed.user.id);
+  const alcance = await alcanceAprobacion(signed.store);
   const ctx = { request, context, signed, formData, volver };
-  if (esTransicion(intent)) return transicion(intent, ctx, aCargo);
-  if (intent === "aprobar_seleccion" || intent === "rechazar_seleccion") return seleccion(intent, ctx, aCargo);
-  if (intent === "masivo") return masivo({ ...ctx, volver: volverA(url, ["masivo"]) }, aCargo);
+  if (esTransicion(intent)) return transicion(intent, ctx, alcance);
+  if (intent === "aprobar_seleccion" || intent === "rechazar_seleccion") return seleccion(intent, ctx, alcance);
+  if (intent === "masivo") return masivo({ ...ctx, volver: volverA(url, ["masivo"]) }, alcance);
   throw json({ message: "Acción desconocida." }, { status: 400 });
 }
 

@@ -9,7 +9,10 @@ import { toListQuery, viewFilters, type ListState } from "~/lib/list-query";
  * so it acts on exactly the gastos the list shows.
  */
 export function consultaGastos(state: ListState, user: Signed["user"], extra: Filter[] = []) {
-  const query = toListQuery(gastos, state, [...viewFilters(gastos, state, user), ...extra]);
+  // «Mis pendientes de aprobar»: what the database says this person may approve (the view's
+  // puede_aprobar, the rule of aprobar_gasto), not merely what they see that is not theirs.
+  const pendientes: Filter[] = state.vista === "pendientes" ? [{ column: "puede_aprobar", op: "eq", value: true }] : [];
+  const query = toListQuery(gastos, state, [...viewFilters(gastos, state, user), ...pendientes, ...extra]);
   return state.q.length < BUSQUEDA_MINIMA ? { ...query, search: undefined } : query;
 }
 

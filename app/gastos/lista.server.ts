@@ -6,9 +6,9 @@ import { listColumns } from "~/entities/entity";
 import { BUSQUEDA_MINIMA, CAMPOS_NO_ADMIN, gastos, ORDEN_SOLO_FILTRADO } from "~/entities/gastos";
 import { todayISO } from "~/lib/dates";
 import { parseListState } from "~/lib/list-query";
-import { apruebaEnBloque, esSuyo, transicionesDisponibles, type GastoClave } from "./reglas";
+import { apruebaEnBloque, esSuyo, motivoNoAprueba, motivoNoPaga, transicionesDisponibles, type Alcance, type GastoClave } from "./reglas";
 import { consultaGastos } from "./consulta.server";
-import { actor, contarMasivo, departamentosACargo, MASIVO_MAXIMO } from "./workflow.server";
+import { actor, alcanceAprobacion, contarMasivo, MASIVO_MAXIMO } from "./workflow.server";
 
 type Args = { request: Request; context: AppLoadContext };
 
@@ -49,10 +49,11 @@ export async function gastosLoader({ request, context }: Args) {
   // sql.server.ts): the options wait for the record only when a panel is open, since its
   // current values must be among them.
   const opciones = (record: Row | null) => loadOptions(store, gastos, { ...state.filtros, ...(record ?? {}) }, optionSearches(gastos, url));
-  const [result, aCargo, record, history, sinPanel, proveedoresInactivos] = await Promise.all([
+  const [result, alcance, record, history, sinPanel, proveedoresInactivos] = await Promise.all([
     // Count and sum over the whole filter; a huge filter gets an estimate and no sum (ADR 0006).
-    store.list<Row>(gastos.view, { ...query, columns: listColumns(gastos), count: "estimated", sum: ["importe"], base: gastos.table }),
-    departamentosACargo(store, user.id),
+    // puede_aprobar: the rows whose checkbox the bulk approval offers (the database's rule).
+    store.list<Row>(gastos.view, { ...query, columns: [...listColumns(gastos), "puede_aprobar"], count: "estimated", sum: ["importe"], base: gastos.table }),
+    alcanceAprobacion(store),
     gastoId ? getOr404<Row & GastoClave>(store, gastos.view, gastoId) : Promise.resolve(null),
     // Read with the record (it shows nothing if the record is not visible: the page is a 404 then).
     gastoId ? loadHistory(store, gastos.table, gastoId) : Promise.resolve([]),
@@ -61,7 +62,7 @@ export async function gastosLoader({ request, context }: Args) {
   ]);
   const [options, masivo] = await Promise.all([
     sinPanel ?? opciones(record),
-    (masivoAccion === "aprobar" || masivoAccion === "rechazar") && apruebaEnBloque(actor(user), aCargo)
+    (masivoAccion === "aprobar" || masivoAccion === "rechazar") && apruebaEnBloque(actor(user))
       ? contarMasivo(url, signed).then((c) => ({ accion: masivoAccion, ...c, maximo: MASIVO_MAXIMO }))
       : Promise.resolve(null),
   ]);
@@ -78,11 +79,11 @@ export async function gastosLoader({ request, context }: Args) {
     proveedoresInactivos,
     can: permissions(gastos, user),
     user: { id: user.id, rol: user.rol },
-    enBloque: apruebaEnBloque(actor(user), aCargo),
+    enBloque: apruebaEnBloque(actor(user)),
     envio: crypto.randomUUID(),
     campos: admin ? null : [...CAMPOS_NO_ADMIN],
     defaults: defaultsFor(user),
-    panel: record ? panelDe(signed, record, history, aCargo, url) : null,
+    panel: record ? panelDe(signed, record, history, alcance, url) : null,
     masivo,
   });
 }
@@ -102,7 +103,7 @@ async function inactivos(store: Store) {
 }
 
 /** The record panel: the gasto, what this person may do with it now, its history. */
-function panelDe(signed: Signed, record: Row & GastoClave, historial: Row[], aCargo: string[], url: URL) {
+function panelDe(signed: Signed, record: Row & GastoClave, historial: Row[], alcance: Alcance, url: URL) {
   const { user } = signed;
   // importe_centimos is an indexable copy of importe (migration 20261122000011), not a change to show.
   const history = historial.map((h) => {
@@ -114,11 +115,26 @@ function panelDe(signed: Signed, record: Row & GastoClave, historial: Row[], aCa
   return {
     record,
     history,
-    transiciones: transicionesDisponibles(actor(user), record, aCargo),
+    transiciones: transicionesDisponibles(actor(user), record, alcance),
+    // Why a button this person would otherwise expect is not offered (separation of duties).
+    separacion: separacion(signed, record, alcance),
     editar: suyo && borrador,
     eliminar: suyo && borrador,
     confirmarEliminar: url.searchParams.has("eliminar") && suyo && borrador,
     campos: user.rol === "administrador" ? null : [...CAMPOS_NO_ADMIN],
     hoy: todayISO(),
   };
+}
+
+/**
+ * A note for an approver or administrador who may not act on this gasto because of the
+ * separation of duties (SPEC §3): they created or edited it on someone's behalf, or approved it
+ * and may not mark it paid. Null otherwise (the buttons say the rest).
+ */
+function separacion({ user }: Signed, g: Row & GastoClave, alcance: Alcance): string | null {
+  const yo = actor(user);
+  if (g.estado === "pendiente" && g.solicitante_id !== user.id && user.rol !== "empleado" && (g.creado_por_id === user.id || g.editado_por_id === user.id))
+    return motivoNoAprueba(yo, g, alcance);
+  if (g.estado === "aprobado" && user.rol === "administrador") return motivoNoPaga(yo, g, alcance);
+  return null;
 }

@@ -9,7 +9,7 @@ import { gastos } from "~/entities/gastos";
 import { parseListState } from "~/lib/list-query";
 import { consultaGastos } from "./consulta.server";
 import { CAMPOS_TRANSICION } from "./campos";
-import { apruebaEnBloque, puedeActuar, TRANSICIONES, type Actor, type GastoClave, type Transicion } from "./reglas";
+import { apruebaEnBloque, motivoNoActua, SIN_ALCANCE, TRANSICIONES, type Actor, type Alcance, type GastoClave, type Transicion } from "./reglas";
 
 /**
  * The workflow from the route: one transition on one gasto (the panel's buttons), and bulk
@@ -23,17 +23,15 @@ export const MASIVO_MAXIMO = 500;
 
 type Ctx = { request: Request; context: AppLoadContext; signed: Signed; formData: FormData; volver: string };
 
-/** Departments whose responsable is this user (they approve those gastos too). */
-export async function departamentosACargo(store: Store, userId: string): Promise<string[]> {
-  const { rows } = await store.list<Row>("departamentos", {
-    filters: [{ column: "responsable_id", op: "eq", value: userId }],
-    columns: ["id"],
-    limit: 1000,
-    offset: 0,
-    count: "none",
-    keep: true,
-  });
-  return rows.map((r) => String(r.id));
+/**
+ * This person's approval rights as the database computes them (public.alcance_aprobacion): whose
+ * gastos they approve, and the installation's PERMITIR_ADMIN_UNICO. Read on every request (kept
+ * while nothing changes), so a demotion counts at once; the functions check it all again.
+ */
+export async function alcanceAprobacion(store: Store): Promise<Alcance> {
+  const r = await store.rpc<{ solicitantes: string[] | null; permitir_admin_unico: boolean } | null>("alcance_aprobacion", {}, { keep: true });
+  if (!r) return SIN_ALCANCE;
+  return { solicitantes: (r.solicitantes ?? []).map(String), permitir_admin_unico: r.permitir_admin_unico === true };
 }
 
 export function actor(user: Signed["user"]): Actor {
@@ -62,14 +60,15 @@ function argumentos(t: Transicion, values: Row): Row {
 const CAMPO_DE_COLUMNA: Record<string, string> = { motivo_rechazo: "motivo", fecha_pago: "fecha_pago", referencia_pago: "referencia_pago" };
 
 /** One transition from the panel: hidden `intent`, `id`, `version`; back to the same URL with a flash. */
-export async function transicion(t: Transicion, { request, context, signed, formData, volver }: Ctx, aCargo: readonly string[]) {
+export async function transicion(t: Transicion, { request, context, signed, formData, volver }: Ctx, alcance: Alcance) {
   const { user, store } = signed;
   const id = String(formData.get("id") ?? "");
   if (!UUID.test(id)) notFound("El gasto no existe o no tiene acceso a él.");
   const version = Number(formData.get("version"));
   if (!Number.isInteger(version) || version < 1) throw json({ message: "Falta la versión del gasto: recargue la página." }, { status: 400 });
   const gasto = await getOr404<Row & GastoClave>(store, gastos.view, id);
-  if (!puedeActuar(actor(user), gasto, t, aCargo)) forbidden(t === "aprobar" || t === "rechazar" ? permisoAprobar(user.id, gasto) : undefined);
+  const no = motivoNoActua(actor(user), gasto, t, alcance);
+  if (no) forbidden(no);
 
   const campos = CAMPOS_TRANSICION[t];
   const submission = parseWithZod(formData, { schema: formSchema(z, campos) });
@@ -92,14 +91,10 @@ export async function transicion(t: Transicion, { request, context, signed, form
   }
 }
 
-function permisoAprobar(userId: string, g: GastoClave) {
-  return g.solicitante_id === userId ? "No puede aprobar ni rechazar sus propios gastos." : "No tiene permiso para aprobar ni rechazar este gasto.";
-}
-
 type Resultado = { hechos: string[]; rechazados: { folio: string; motivo: string }[]; avisos: string[] };
 
 /** Runs one transition on each gasto, one by one; each is checked (and may be refused) on its own. */
-async function enBloque(store: Store, user: Actor, t: "aprobar" | "rechazar", items: { id: string; version: number | null }[], motivo: string | null, aCargo: readonly string[]) {
+async function enBloque(store: Store, user: Actor, t: "aprobar" | "rechazar", items: { id: string; version: number | null }[], motivo: string | null, alcance: Alcance) {
   const ids = [...new Set(items.map((i) => i.id))];
   const { rows } = await store.list<Row & GastoClave>(gastos.view, { filters: [{ column: "id", op: "in", value: ids }], limit: ids.length, offset: 0, count: "none" });
   const byId = new Map(rows.map((r) => [String(r.id), r]));
@@ -114,8 +109,9 @@ async function enBloque(store: Store, user: Actor, t: "aprobar" | "rechazar", it
       continue;
     }
     const folio = String(g.folio);
-    if (!puedeActuar(user, g, t, aCargo)) {
-      out.rechazados.push({ folio, motivo: permisoAprobar(user.id, g) });
+    const no = motivoNoActua(user, g, t, alcance);
+    if (no) {
+      out.rechazados.push({ folio, motivo: no });
       continue;
     }
     try {
@@ -156,9 +152,9 @@ function motivoMasivo(formData: FormData): string | null {
 }
 
 /** Bulk approve/reject of the checked rows (`seleccion` = «id:version» each). */
-export async function seleccion(intent: "aprobar_seleccion" | "rechazar_seleccion", { request, context, signed, formData, volver }: Ctx, aCargo: readonly string[]) {
+export async function seleccion(intent: "aprobar_seleccion" | "rechazar_seleccion", { request, context, signed, formData, volver }: Ctx, alcance: Alcance) {
   const { user, store } = signed;
-  if (!apruebaEnBloque(actor(user), aCargo)) forbidden();
+  if (!apruebaEnBloque(actor(user))) forbidden();
   const t = intent === "aprobar_seleccion" ? "aprobar" : "rechazar";
   const raw = formData.getAll("seleccion").map(String);
   const items = raw.flatMap((v) => {
@@ -170,17 +166,21 @@ export async function seleccion(intent: "aprobar_seleccion" | "rechazar_seleccio
   if (items.length === 0) errores.seleccion = "Marque al menos un gasto de la lista.";
   if (t === "rechazar" && !motivo) errores.motivo = "Escriba el motivo del rechazo: se guarda en cada gasto rechazado.";
   if (Object.keys(errores).length) return json({ intent, errores, seleccion: raw, motivo: String(formData.get("motivo") ?? "") }, { status: 400 });
-  const r = resumen(t, await enBloque(store, actor(user), t, items, motivo, aCargo));
+  const r = resumen(t, await enBloque(store, actor(user), t, items, motivo, alcance));
   return redirectWithFlash(context, request, volver, r.message, r.kind, undefined, r.detalles);
 }
 
-/** The query «aplicar a todos los que coinciden» works on: the list's, limited to what this person can approve now. */
+/**
+ * The query «aplicar a todos los que coinciden» works on: the list's, limited to what this person
+ * can approve now (gastos_vista.puede_aprobar: the database's rule, so nothing is offered that
+ * aprobar_gasto would refuse).
+ */
 export function filtrosMasivos(url: URL, signed: Signed) {
   const state = parseListState(gastos, url.searchParams);
   return {
     query: consultaGastos(state, signed.user, [
       { column: "estado", op: "eq", value: "pendiente" },
-      { column: "solicitante_id", op: "neq", value: signed.user.id },
+      { column: "puede_aprobar", op: "eq", value: true },
     ]),
   };
 }
@@ -193,9 +193,9 @@ export async function contarMasivo(url: URL, signed: Signed) {
 }
 
 /** «Aplicar a todos los que coinciden con el filtro», after the confirm step: the first MASIVO_MAXIMO. */
-export async function masivo({ request, context, signed, formData, volver }: Ctx, aCargo: readonly string[]) {
+export async function masivo({ request, context, signed, formData, volver }: Ctx, alcance: Alcance) {
   const { user, store } = signed;
-  if (!apruebaEnBloque(actor(user), aCargo)) forbidden();
+  if (!apruebaEnBloque(actor(user))) forbidden();
   const accion = formData.get("accion");
   if (accion !== "aprobar" && accion !== "rechazar") throw json({ message: "Acción desconocida." }, { status: 400 });
   const motivo = motivoMasivo(formData);
@@ -204,6 +204,6 @@ export async function masivo({ request, context, signed, formData, volver }: Ctx
   const { query } = filtrosMasivos(new URL(request.url), signed);
   const { rows } = await store.list<Row>(gastos.view, { ...query, limit: MASIVO_MAXIMO, offset: 0, count: "none" });
   if (rows.length === 0) return redirectWithFlash(context, request, volver, "Ningún gasto pendiente de aprobar coincide con el filtro: no se ha cambiado nada.", "aviso");
-  const r = resumen(accion, await enBloque(store, actor(user), accion, rows.map((g) => ({ id: String(g.id), version: Number(g.version) })), motivo, aCargo));
+  const r = resumen(accion, await enBloque(store, actor(user), accion, rows.map((g) => ({ id: String(g.id), version: Number(g.version) })), motivo, alcance));
   return redirectWithFlash(context, request, volver, r.message, r.kind, undefined, r.detalles);
 }

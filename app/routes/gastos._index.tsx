@@ -52,7 +52,8 @@ export default function Gastos() {
   const aqui = panel ? listHref(gastos.path, state, { gasto: panel.record.id }) : lista;
   const filtered = Boolean(state.q) || Object.keys(state.filtros).length > 0 || Boolean(state.vista);
   const resumen = resumenDe(result, formats);
-  const seleccionable = (row: Row) => row.estado === "pendiente" && row.solicitante_id !== user.id;
+  // Only what the database would let this person approve (gastos_vista.puede_aprobar).
+  const seleccionable = (row: Row) => row.estado === "pendiente" && row.puede_aprobar === true;
   const pendientes = data.enBloque && result.rows.some(seleccionable);
   // Over a filter too big to count, related names are not offered for sorting (ADR 0006).
   const entity = result.estimated ? { ...gastos, columns: gastos.columns.map((c) => ((ORDEN_SOLO_FILTRADO as readonly string[]).includes(c.name) ? { ...c, sortable: false } : c)) } : gastos;

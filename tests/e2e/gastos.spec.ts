@@ -239,6 +239,19 @@ administrador("marcar como pagado (fecha y referencia) y el historial dice quié
   await expect(pago.getByRole("row", { name: /^Referencia de pago/ })).toContainText(referencia);
 });
 
+administrador("quien aprueba un gasto no lo marca como pagado: no se le ofrece y la ficha dice por qué (SPEC §3)", async ({ page, browser }) => {
+  const [folio] = await gastosPendientes(browser, [{ descripcion: unique("Separación"), centimos: centimosAlAzar() }]);
+  await abrirGasto(page, folio!, "pendientes");
+  await transicion(page, folio!, "Aprobar", `Gasto ${folio} aprobado.`);
+  const panel = await abrirGasto(page, folio!);
+  await expect(titulo(page, folio!)).toHaveText(`Gasto ${folio} Aprobado`);
+  const acciones = panel.getByRole("region", { name: "Acciones" });
+  await expect(acciones.getByRole("button", { name: "Revertir aprobación" })).toBeVisible();
+  await expect(acciones.getByRole("button", { name: "Marcar como pagado" })).toHaveCount(0);
+  await expect(panel.getByText("Usted aprobó este gasto: debe marcarlo como pagado otro administrador.")).toBeVisible();
+  await expectNoAxeViolations(page);
+});
+
 empleado("la cuenta y la suma «·» de la lista cambian con el filtro; el CSV del filtro abre en Excel", async ({ page }) => {
   const prefijo = unique("Suma");
   const a = 1234;

@@ -157,7 +157,7 @@ const args = (path: string, a: Actor, o: { form?: Record<string, string | string
 // ---------------------------------------------------------------------------------------------
 
 type Estado = "borrador" | "pendiente" | "aprobado" | "rechazado";
-type G = { id: string; version: number; folio: string; solicitante_id: string; aprobador_id: string | null; departamento_id: string; estado: string };
+type G = { id: string; version: number; folio: string; solicitante_id: string; aprobador_id: string | null; aprobado_por_id: string | null; departamento_id: string; estado: string };
 
 /** The approver the chain would assign (SPEC §3), fixed for this world. */
 function aprobadorDe(solicitante: U): U {
@@ -243,6 +243,8 @@ function esperado(intent: Intent, a: Actor, g: G): Expect {
     case "rechazar":
       return !visible ? 404 : puedeAprobar(me, g) ? "ok" : 403;
     case "pagar":
+      // Separation of duties (SPEC §3): whoever approved it does not mark it paid.
+      return !visible ? 404 : admin && g.aprobado_por_id !== me.id ? "ok" : 403;
     case "revertir":
       return !visible ? 404 : admin ? "ok" : 403;
     case "aprobar_seleccion":

@@ -1,5 +1,5 @@
 import { sqlStore } from "~/data/sql.server";
-import { puedeAprobar } from "~/gastos/reglas";
+import { puedeAprobar, SIN_ALCANCE, type Alcance } from "~/gastos/reglas";
 import { addDaysISO, todayISO } from "~/lib/dates";
 import { action, loader } from "~/routes/gastos._index";
 import { createTestApp, ORIGIN, request, respond } from "../support/app";
@@ -95,7 +95,9 @@ async function enEstado(u: U, estado: "borrador" | "pendiente" | "aprobado" | "r
   g = await row(g.id);
   if (estado === "pendiente") return g;
   if (estado === "rechazado") await rpc(admin, "rechazar_gasto", { p_id: g.id, p_version: g.version, p_motivo: "Falta el ticket" });
-  else await rpc(admin, "aprobar_gasto", { p_id: g.id, p_version: g.version });
+  // Approved by the solicitante's approver where there is one, so an administrador may pay it
+  // (whoever approved a gasto does not mark it paid, SPEC §3).
+  else await rpc(u === empleado ? aprobador : u === empleado2 ? aprobador2 : admin, "aprobar_gasto", { p_id: g.id, p_version: g.version });
   g = await row(g.id);
   if (estado === "pagado") {
     await rpc(admin, "pagar_gasto", { p_id: g.id, p_version: g.version, p_fecha_pago: hoy, p_referencia: "TR-1" });
@@ -238,11 +240,11 @@ describe("lista: visibilidad por rol (RLS a través del loader)", () => {
       const data = await list("?vista=pendientes&por_pagina=100", u.cookie);
       const todos = await list("?estado=pendiente&por_pagina=100", u.cookie);
       const perfil = await app.db.selectFrom("usuarios").select(["id", "rol", "departamento_id"]).where("id", "=", u.id).executeTakeFirstOrThrow();
-      const aCargo = (await app.db.selectFrom("departamentos").select("id").where("responsable_id", "=", u.id).execute()).map((d) => String(d.id));
+      const alcance = (await sqlStore(app.db, u.id).rpc<Alcance | null>("alcance_aprobacion", {})) ?? SIN_ALCANCE;
       // The list's rows carry only what it shows: the rule is checked on the whole records.
       const visiblesIds = todos.result.rows.map((g: any) => String(g.id));
       const registros = visiblesIds.length ? await app.db.selectFrom("gastos").selectAll().where("id", "in", visiblesIds).execute() : [];
-      const esperados = registros.filter((g: any) => puedeAprobar(perfil as any, g, aCargo)).map((g: any) => g.id);
+      const esperados = registros.filter((g: any) => puedeAprobar(perfil as any, g, alcance)).map((g: any) => g.id);
       expect(data.result.rows.map((g: any) => g.id).sort()).toEqual(esperados.sort());
       expect(data.state.vista).toBe("pendientes");
     }
@@ -371,13 +373,23 @@ describe("flujo: cada transición como cada rol", () => {
     const propio = await enEstado(aprobador, "pendiente");
     const r = await act(aprobador, "aprobar", propio);
     expect(r.status).toBe(403);
-    expect(await r.text()).toMatch(/No puede aprobar ni rechazar sus propios gastos/);
+    expect(await r.text()).toMatch(/No puede aprobar sus propios gastos/);
     expect((await row(propio.id)).estado).toBe("pendiente");
     expect((await act(admin, "aprobar", propio)).status).toBe(302);
 
+    // Compras' responsable approves Compras' people — only with an approving role (SPEC §4: an
+    // empleado approves nothing, even as responsable).
     const deCompras = await enEstado(empleado2, "pendiente");
-    expect((await act(responsable, "aprobar", deCompras)).status).toBe(302);
-    expect(await row(deCompras.id)).toMatchObject({ estado: "aprobado", aprobado_por_id: responsable.id });
+    const r2 = await act(responsable, "aprobar", deCompras);
+    expect(r2.status).toBe(403);
+    expect(await r2.text()).toMatch(/Su rol es empleado/);
+    await app.db.updateTable("usuarios").set({ rol: "aprobador" }).where("id", "=", responsable.id).execute();
+    try {
+      expect((await act(responsable, "aprobar", await row(deCompras.id))).status).toBe(302);
+      expect(await row(deCompras.id)).toMatchObject({ estado: "aprobado", aprobado_por_id: responsable.id });
+    } finally {
+      await app.db.updateTable("usuarios").set({ rol: "empleado" }).where("id", "=", responsable.id).execute();
+    }
   });
 
   it("aprobar por encima del presupuesto mensual aprueba y avisa (flash «aviso»)", async () => {
@@ -562,7 +574,7 @@ describe("ficha: acciones visibles, edición y borrado del borrador, historial",
     const { panel } = await list(`?gasto=${g.id}`, empleado.cookie);
     const estados = panel.history.filter((h: any) => h.cambios?.estado).map((h: any) => [h.cambios.estado.despues, h.actor_nombre]);
     expect(estados).toEqual([
-      ["aprobado", "Ana"],
+      ["aprobado", "Pablo"],
       ["pendiente", "Elena"],
       ["borrador", "Elena"], // the «alta»
     ]);
@@ -583,7 +595,7 @@ describe("aprobar y rechazar en bloque", () => {
     const flash = await flashOf(r);
     expect(flash?.kind).toBe("aviso");
     expect(flash?.message).toMatch(/^Aprobados 2 de 5 gastos\. 3 no se pudieron aprobar/);
-    expect(flash?.detalles?.join("\n")).toMatch(new RegExp(`${propio.folio}: No puede aprobar ni rechazar sus propios gastos`));
+    expect(flash?.detalles?.join("\n")).toMatch(new RegExp(`${propio.folio}: No puede aprobar sus propios gastos`));
     expect(flash?.detalles?.join("\n")).toMatch(new RegExp(`${borrador.folio}: El gasto ya no está pendiente`));
     expect(flash?.detalles?.join("\n")).toMatch(/no existe o no tiene acceso/);
     // Ventas is over its budget: one warning line for the department, not one per gasto.
@@ -634,10 +646,11 @@ describe("aprobar y rechazar en bloque", () => {
     expect((await row(fuera.id)).estado).toBe("pendiente");
   });
 
-  it("un empleado (sin departamento a cargo) no aprueba en bloque: 403", async () => {
+  it("un empleado (aunque sea responsable de un departamento) no aprueba en bloque: 403", async () => {
     const g = await enEstado(empleado2, "pendiente");
     expect((await post({ intent: "aprobar_seleccion", seleccion: [`${g.id}:${g.version}`] }, empleado.cookie)).status).toBe(403);
     expect((await list("", empleado.cookie)).enBloque).toBe(false);
-    expect((await list("", responsable.cookie)).enBloque).toBe(true);
+    expect((await list("", responsable.cookie)).enBloque).toBe(false);
+    expect((await post({ intent: "aprobar_seleccion", seleccion: [`${g.id}:${g.version}`] }, responsable.cookie)).status).toBe(403);
   });
 });

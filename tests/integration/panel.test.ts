@@ -18,8 +18,10 @@ import { createTestApp, ORIGIN, request } from "../support/app";
 let app: Awaited<ReturnType<typeof createTestApp>>;
 const hoy = todayISO();
 
-type Usuario = { id: string; email: string; rol: "administrador" | "aprobador" | "empleado"; departamento_id: string | null; activo: boolean; nombre: string; apellidos: string | null };
+type Usuario = { id: string; email: string; rol: "administrador" | "aprobador" | "empleado"; departamento_id: string | null; aprobador_id: string | null; activo: boolean; nombre: string; apellidos: string | null };
 type Gasto = {
+  creado_por_id: string | null;
+  editado_por_id: string | null;
   id: string;
   folio: string;
   descripcion: string;
@@ -45,14 +47,14 @@ afterAll(() => app?.close());
 // ------------------------------------------------------------------------------------------
 
 async function snapshot() {
-  const usuarios = (await sql<Usuario>`select id, email, rol, departamento_id, activo, nombre, apellidos from usuarios`.execute(app.db)).rows;
-  const departamentos = (await sql<{ id: string; nombre: string; presupuesto_mensual: string | null; responsable_id: string | null; activo: boolean }>`
-    select id, nombre, presupuesto_mensual, responsable_id, activo from departamentos`.execute(app.db)).rows;
+  const usuarios = (await sql<Usuario>`select id, email, rol, departamento_id, aprobador_id, activo, nombre, apellidos from usuarios`.execute(app.db)).rows;
+  const departamentos = (await sql<{ id: string; nombre: string; presupuesto_mensual: string | null; responsable_id: string | null; departamento_padre_id: string | null; activo: boolean }>`
+    select id, nombre, presupuesto_mensual, responsable_id, departamento_padre_id, activo from departamentos`.execute(app.db)).rows;
   const proveedores = (await sql<{ id: string; razon_social: string; nombre_comercial: string | null }>`
     select id, razon_social, nombre_comercial from proveedores`.execute(app.db)).rows;
   // creado_en as text in UTC with microseconds: compares as the timestamps do.
   const gastos = (await sql<Gasto>`
-    select id, folio, descripcion, solicitante_id, aprobador_id, departamento_id, estado, importe, fecha_gasto, categoria, proveedor_id,
+    select id, folio, descripcion, solicitante_id, aprobador_id, creado_por_id, editado_por_id, departamento_id, estado, importe, fecha_gasto, categoria, proveedor_id,
            to_char(creado_en at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS.US') as creado_en
       from gastos`.execute(app.db)).rows;
   return { usuarios, departamentos, proveedores, gastos };
@@ -64,12 +66,28 @@ const aprobado = (g: Gasto) => g.estado === "aprobado" || g.estado === "pagado";
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const total = (gs: Gasto[]) => ({ cuenta: gs.length, importe: sumMoney(gs.map((g) => g.importe)) });
 
-/** SPEC §4: who may approve (never their own): assigned, responsable of the department, an aprobador of it, or any administrador. */
+/**
+ * SPEC §3/§4: who may approve — an active aprobador or administrador; never their own, nor one
+ * they created or last edited on someone's behalf; an administrador anything else; an aprobador
+ * the one assigned to them and those of the solicitantes they approve for: whose aprobador they
+ * are, of their own department, or of a department in their charge or below it. Decided by the
+ * solicitante, never by the gasto's department.
+ */
 function puedeAprobar(u: Usuario, g: Gasto, s: Snapshot) {
-  if (g.solicitante_id === u.id) return false;
-  if (u.rol === "administrador") return true;
-  const aCargo = s.departamentos.filter((d) => d.responsable_id === u.id).map((d) => d.id);
-  return g.aprobador_id === u.id || aCargo.includes(g.departamento_id) || (u.rol === "aprobador" && g.departamento_id === u.departamento_id);
+  if (!u.activo || u.rol === "empleado") return false;
+  if (g.solicitante_id === u.id || g.creado_por_id === u.id || g.editado_por_id === u.id) return false;
+  if (u.rol === "administrador" || g.aprobador_id === u.id) return true;
+  const aCargo = new Set(s.departamentos.filter((d) => d.responsable_id === u.id).map((d) => d.id));
+  for (let crece = true; crece; ) {
+    crece = false;
+    for (const d of s.departamentos)
+      if (d.departamento_padre_id && aCargo.has(d.departamento_padre_id) && !aCargo.has(d.id)) {
+        aCargo.add(d.id);
+        crece = true;
+      }
+  }
+  const sol = s.usuarios.find((x) => x.id === g.solicitante_id)!;
+  return sol.aprobador_id === u.id || (sol.departamento_id !== null && (sol.departamento_id === u.departamento_id || aCargo.has(sol.departamento_id)));
 }
 
 function expected(u: Usuario, s: Snapshot): PanelData {
@@ -279,7 +297,9 @@ describe("los totales aprobados siguen a los gastos", () => {
     await store.rpc("aprobar_gasto", { p_id: a!.id, p_version: await version(a!.id) });
     await store.rpc("aprobar_gasto", { p_id: b!.id, p_version: await version(b!.id) });
     await store.rpc("rechazar_gasto", { p_id: c!.id, p_version: await version(c!.id), p_motivo: "Sin ticket" });
-    await store.rpc("pagar_gasto", { p_id: a!.id, p_version: await version(a!.id), p_fecha_pago: hoy, p_referencia: "TRF-1" });
+    // Paid by another administrador: whoever approved a gasto does not mark it paid (SPEC §3).
+    const tesorero = s.usuarios.find((x) => x.rol === "administrador" && x.activo && x.id !== admin.id)!;
+    await sqlStore(app.db, tesorero.id).rpc("pagar_gasto", { p_id: a!.id, p_version: await version(a!.id), p_fecha_pago: hoy, p_referencia: "TRF-1" });
     await store.rpc("revertir_gasto", { p_id: b!.id, p_version: await version(b!.id), p_motivo: "Importe mal" });
     await adminCoincide();
 

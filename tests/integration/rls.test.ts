@@ -86,7 +86,8 @@ beforeAll(async () => {
   u.aprobadorCompras = await createUser(db, { email: "apro2@example.com", nombre: "Bruno", rol: "aprobador", departamento_id: dep.compras });
   u.empleado = await createUser(db, { email: "emp@example.com", nombre: "Elena", departamento_id: dep.ventas, sucursal_id: sucursal });
   u.empleado2 = await createUser(db, { email: "emp2@example.com", nombre: "Emilio", departamento_id: dep.compras });
-  u.responsable = await createUser(db, { email: "resp@example.com", nombre: "Rosa", departamento_id: dep.compras });
+  // Responsable of Compras and an aprobador by role (SPEC §4: an empleado approves nothing, even as responsable).
+  u.responsable = await createUser(db, { email: "resp@example.com", nombre: "Rosa", rol: "aprobador", departamento_id: dep.compras });
   u.jefe = await createUser(db, { email: "jefe@example.com", nombre: "Jorge", departamento_id: dep.direccion });
   u.inactivo = await createUser(db, { email: "off@example.com", nombre: "Íñigo", departamento_id: dep.ventas, activo: false });
   await db.query("update departamentos set responsable_id = $1 where id = $2", [u.responsable, dep.compras]);
@@ -254,6 +255,12 @@ describe("gastos: visibilidad", () => {
   });
   it("responsable del departamento (aunque sea empleado): los de su departamento", async () => {
     expect(await visibles(u.responsable)).toEqual([deEmpleado2]);
+    await db.query("update usuarios set rol = 'empleado' where id = $1", [u.responsable]);
+    try {
+      expect(await visibles(u.responsable)).toEqual([deEmpleado2]);
+    } finally {
+      await db.query("update usuarios set rol = 'aprobador' where id = $1", [u.responsable]);
+    }
   });
   it("inactivo: ninguno, ni siquiera los suyos", async () => {
     const propio = (await nuevoGasto(u.inactivo, dep.ventas)).id;
@@ -413,7 +420,8 @@ describe("gastos: flujo", () => {
     it("…salvo que no tenga rol de aprobador (un empleado no aprueba)", async () => {
       await db.query("update usuarios set aprobador_id = $1 where id = $2", [u.empleado2, u.empleado]);
       try {
-        expect(await asignado(u.empleado, dep.compras)).toBe(u.responsable);
+        // Charged to Compras, but the chain is the solicitante's (Ventas → Dirección: nobody) → an administrador.
+        expect(await asignado(u.empleado, dep.compras)).toBe(u.admin);
       } finally {
         await db.query("update usuarios set aprobador_id = null where id = $1", [u.empleado]);
       }
@@ -424,9 +432,13 @@ describe("gastos: flujo", () => {
     it("3) el responsable de un departamento superior", async () => {
       await db.query("update departamentos set responsable_id = $1 where id = $2", [u.jefe, dep.direccion]);
       try {
+        // An empleado responsable is skipped (SPEC §4); as an aprobador he is the one.
+        expect(await asignado(u.empleado, dep.ventas)).toBe(u.admin);
+        await db.query("update usuarios set rol = 'aprobador' where id = $1", [u.jefe]);
         expect(await asignado(u.empleado, dep.ventas)).toBe(u.jefe);
       } finally {
         await db.query("update departamentos set responsable_id = null where id = $1", [dep.direccion]);
+        await db.query("update usuarios set rol = 'empleado' where id = $1", [u.jefe]);
       }
     });
     it("4) un administrador; nunca el propio solicitante", async () => {
@@ -460,7 +472,7 @@ describe("gastos: flujo", () => {
     expect(await gasto(g1)).toMatchObject({ aprobado_por_id: u.aprobador });
     expect((await gasto(g1)).fecha_aprobacion).toBeInstanceOf(Date);
 
-    // Compras expense: the responsable (an empleado by role) approves it.
+    // Compras expense: the responsable approves it.
     const g2 = await pendiente(u.empleado2, dep.compras);
     expect((await rpc(u.responsable, "aprobar_gasto", [g2, 2])).estado).toBe("aprobado");
 
@@ -471,11 +483,17 @@ describe("gastos: flujo", () => {
     expect(own.message).toBe("No puede aprobar sus propios gastos.");
     expect((await rpc(u.admin, "aprobar_gasto", [g3, 2])).estado).toBe("aprobado");
 
-    // The admin's own expense: not by the admin.
+    // The admin's own expense: not by the admin; charged to Compras, yet not Compras' responsable
+    // (the cost centre picks no approver); their own aprobador, yes.
     const g4 = await nuevoGasto(u.admin, dep.compras);
-    await rpc(u.admin, "enviar_gasto", [g4.id, 1]);
-    expect((await pgError(rpc(u.admin, "aprobar_gasto", [g4.id, 2]))).code).toBe("OFPRM");
-    expect((await rpc(u.responsable, "aprobar_gasto", [g4.id, 2])).estado).toBe("aprobado");
+    await db.query("update usuarios set aprobador_id = $1 where id = $2", [u.responsable, u.admin]);
+    try {
+      await rpc(u.admin, "enviar_gasto", [g4.id, 1]);
+      expect((await pgError(rpc(u.admin, "aprobar_gasto", [g4.id, 2]))).code).toBe("OFPRM");
+      expect((await rpc(u.responsable, "aprobar_gasto", [g4.id, 2])).estado).toBe("aprobado");
+    } finally {
+      await db.query("update usuarios set aprobador_id = null where id = $1", [u.admin]);
+    }
 
     // An aprobador from another department who is the assigned approver can approve.
     await db.query("update usuarios set aprobador_id = $1 where id = $2", [u.aprobadorCompras, u.empleado]);
@@ -535,8 +553,8 @@ describe("gastos: flujo", () => {
 
   it("pagar y revertir: solo administrador, con sus datos obligatorios", async () => {
     const aprobado = async () => {
-      const g = await nuevoGasto(u.empleado, dep.compras);
-      await rpc(u.empleado, "enviar_gasto", [g.id, 1]);
+      const g = await nuevoGasto(u.empleado2, dep.compras);
+      await rpc(u.empleado2, "enviar_gasto", [g.id, 1]);
       await rpc(u.responsable, "aprobar_gasto", [g.id, 2]);
       return g.id;
     };
@@ -563,13 +581,13 @@ describe("gastos: flujo", () => {
   });
 
   it("el historial registra cada transición con su actor", async () => {
-    const g = await nuevoGasto(u.empleado, dep.compras);
-    await rpc(u.empleado, "enviar_gasto", [g.id, 1]);
+    const g = await nuevoGasto(u.empleado2, dep.compras);
+    await rpc(u.empleado2, "enviar_gasto", [g.id, 1]);
     await rpc(u.responsable, "aprobar_gasto", [g.id, 2]);
-    const { rows } = await asUser(db, u.empleado, (q) =>
+    const { rows } = await asUser(db, u.empleado2, (q) =>
       q("select accion, actor_id, actor_nombre, cambios from historial_vista where tabla = 'gastos' and registro_id = $1 order by id", [g.id]),
     );
-    expect(rows.map((r) => [r.accion, r.actor_id])).toEqual([["alta", null], ["modificacion", u.empleado], ["modificacion", u.responsable]]);
+    expect(rows.map((r) => [r.accion, r.actor_id])).toEqual([["alta", null], ["modificacion", u.empleado2], ["modificacion", u.responsable]]);
     expect(rows[1].cambios.estado).toEqual({ antes: "borrador", despues: "pendiente" });
     expect(rows[2].cambios.estado).toEqual({ antes: "pendiente", despues: "aprobado" });
     expect(rows[2].actor_nombre).toBe("Rosa");

@@ -1,0 +1,38 @@
+import pg from "pg";
+
+/**
+ * The installation's settings the database itself must know (interno.ajustes, migration
+ * 20261124000001): today only PERMITIR_ADMIN_UNICO — whether whoever approved a gasto may also
+ * mark it paid (SPEC §3). The row is writable only by the database owner, so no client, not even
+ * one calling PostgREST with its own JWT, can change it; the SQL backend's server writes it at
+ * start-up, after the migrations, from its configuration. On Supabase it is set once by hand
+ * (docs/supabase.md).
+ *
+ * Returns a warning for the start-up log when the setting is on although the installation has
+ * more than one active administrador (then separation of duties was possible and is waived).
+ */
+export async function guardarAjustes(databaseUrl: string, ajustes: { PERMITIR_ADMIN_UNICO: boolean }): Promise<{ aviso: string | null }> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    // A change also advances interno.cambios: what the SQL adapter keeps (alcance_aprobacion) is read anew.
+    await client.query(
+      `with cambio as (
+         update interno.ajustes set permitir_admin_unico = $1, actualizado_en = now()
+          where unica and permitir_admin_unico is distinct from $1 returning 1)
+       update interno.cambios set n = n + 1 where exists (select 1 from cambio)`,
+      [ajustes.PERMITIR_ADMIN_UNICO],
+    );
+    if (!ajustes.PERMITIR_ADMIN_UNICO) return { aviso: null };
+    const { rows } = await client.query<{ n: number }>("select count(*)::int as n from public.usuarios where rol = 'administrador' and activo");
+    const n = rows[0]?.n ?? 0;
+    return {
+      aviso:
+        n > 1
+          ? `PERMITIR_ADMIN_UNICO=1 con ${n} administradores activos: quien aprueba un gasto también puede marcarlo como pagado (queda en el historial). Quítelo si otro administrador puede pagar.`
+          : null,
+    };
+  } finally {
+    await client.end();
+  }
+}
