@@ -218,7 +218,7 @@ async function worker(config: Config) {
     if (["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"].includes(req.method)) return next();
     res.status(405).set({ Allow: "GET, HEAD, POST", "Cache-Control": "no-store", Connection: "close" }).type("text/plain; charset=utf-8").send("Método no admitido.");
   });
-  app.use(refuseCrossOrigin());
+  app.use(refuseCrossOrigin(config.APP_URL));
   app.use(compression());
 
   app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
@@ -242,10 +242,11 @@ async function worker(config: Config) {
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers)) for (const v of [value ?? []].flat()) headers.append(name, v);
     // Remix compares Origin with Host (or an untrusted X-Forwarded-Host) and throws — a 500 —
-    // when they differ, as they do behind a proxy: both were checked above, so it sees ours.
+    // when they differ, as they do behind a proxy that forwards neither: Host and Origin were
+    // checked above (refuseCrossOrigin), so it gets ours and no Origin to compare.
     headers.set("Host", new URL(origin).host);
     headers.delete("X-Forwarded-Host");
-    if (refusal) headers.delete("Origin");
+    headers.delete("Origin");
     let body: Buffer | undefined;
     if (req.method !== "GET" && req.method !== "HEAD") {
       if (!refusal) {
@@ -329,17 +330,19 @@ async function worker(config: Config) {
 /**
  * A state-changing request must come from one of our own pages (as Django's CSRF check does with
  * Origin): the browser's Sec-Fetch-Site says same-origin, or its Origin is ours — APP_URL, or the
- * loopback origin the request came to (res.locals.origin, never an arbitrary Host). Anything else
+ * loopback origin the request came to (res.locals.origin; never an arbitrary Host). Anything else
  * — a foreign site, `null`, no Origin at all — is refused before it reaches a route, on the app's
  * own error page (or plainly, for the paths Remix does not serve).
  */
-function refuseCrossOrigin() {
+function refuseCrossOrigin(appUrl: string) {
   return (req: Request, res: Response, next: NextFunction) => {
     if (["GET", "HEAD", "OPTIONS"].includes(req.method)) return next();
     const site = req.get("Sec-Fetch-Site");
     const origin = req.get("Origin");
-    const ours = res.locals.origin as string;
-    const sameSite = site ? site === "same-origin" && (!origin || origin === ours) : origin === ours;
+    // APP_URL is always ours (a proxy may hand us its requests with a loopback Host); a loopback
+    // origin only when the request came to that loopback origin.
+    const ours = (o: string | undefined) => o === appUrl || o === res.locals.origin;
+    const sameSite = site ? site === "same-origin" && (!origin || ours(origin)) : ours(origin);
     if (sameSite) return next();
     console.warn(`Petición ${req.method} ${req.path} rechazada: origen ${origin ?? "ausente"}, Sec-Fetch-Site ${site ?? "ausente"}`);
     const render = req.app.locals.renderRefusal as ((req: Request, res: Response, refusal: Refusal, next: NextFunction) => void) | undefined;
