@@ -147,8 +147,9 @@ describe("campos sin límite (agujero 5)", () => {
     const b = "----limite";
     return { type: `multipart/form-data; boundary=${b}`, body: Array.from({ length: n }, (_, i) => `--${b}\r\nContent-Disposition: form-data; name="campo${i}"\r\n\r\nv\r\n`).join("") + `--${b}--\r\n` };
   };
+  // Addressed as the public site is (APP_URL's host and origin), which the old edge let through too.
   const send = (type: string, body: string) =>
-    httpRequest(server.url, "/login", { method: "POST", body, headers: { "Content-Type": type, Origin: server.url, "Sec-Fetch-Site": "same-origin" } });
+    httpRequest(server.url, "/login", { method: "POST", body, headers: { Host: "oficina.example", "Content-Type": type, Origin: APP_URL, "Sec-Fetch-Site": "same-origin" } });
 
   it("80 000 campos: 413 en la página de la aplicación, sin devolver el envío y sin gastar CPU; 1 000 campos pasan", async () => {
     const body = many(80_000);
@@ -266,8 +267,8 @@ describe("el limitador de Express en /login ya no existe (issue 15, agujero 2)",
   it("30 inicios de sesión correctos seguidos desde una misma dirección: todos entran", async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 30; i++) {
-      const b = new Browser(server.url);
-      const r = await b.post("/login", { intent: "iniciar", email: org.accounts.elena!.email, password: PASSWORD, redirectTo: "/" });
+      const b = new Browser(server.url, { Host: "oficina.example" });
+      const r = await b.post("/login", { intent: "iniciar", email: org.accounts.elena!.email, password: PASSWORD, redirectTo: "/" }, { Origin: APP_URL });
       statuses.push(r.status);
     }
     figure(`Inicios de sesión correctos desde una dirección: ${statuses.filter((s) => s === 302).length} de ${statuses.length} entran`);
