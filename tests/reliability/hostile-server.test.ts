@@ -138,6 +138,19 @@ describe("CSRF: un POST que no viene de Oficina", () => {
   });
 });
 
+describe("Host detrás de un proxy de confianza (TRUST_PROXY)", () => {
+  it("X-Forwarded-Host decide el Host: el de APP_URL pasa, otro recibe 400 (issue 15, agujero 4)", async () => {
+    const as = (xfh: string) => httpRequest(server.url, "/login", { headers: { "X-Forwarded-Host": xfh, "X-Forwarded-Proto": "https" } });
+    const good = await as("app.oficina.test");
+    const evil = await as("evil.example");
+    const listed = await as("evil.example, app.oficina.test");
+    figure(`TRUST_PROXY: X-Forwarded-Host de APP_URL → ${good.status}, ajeno → ${evil.status}, ajeno seguido del bueno → ${listed.status}`);
+    expect(good.status).toBe(200);
+    expect([evil.status, listed.status]).toEqual([400, 400]);
+    expect(evil.text()).toContain("Dirección no válida");
+  });
+});
+
 // ---------------------------------------------------------------------------------------------
 
 // Django, tests/utils_tests/test_http.py (URLHasAllowedHostAndSchemeTests.test_bad_urls), and
