@@ -255,8 +255,8 @@ async function worker(config: Config) {
         else body = read.body;
       }
       if (refusal) {
-        // The rest of the body is not read: the connection cannot carry another request.
-        res.set("Connection", "close");
+        // What is left of the body Node reads and discards after the answer (so the client sees
+        // it), within the server's requestTimeout; no route ever gets it.
         body = Buffer.alloc(0);
         headers.set("Content-Type", "application/x-www-form-urlencoded");
         headers.delete("Transfer-Encoding");
