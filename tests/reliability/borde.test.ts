@@ -250,6 +250,10 @@ describe("métodos, rutas y cabeceras raras", () => {
     const upper = await raw(post("/MONITORING", "text/plain", "{}"));
     const traversal = await raw(get("/build/%2e%2e/%2e%2e/package.json"));
     const nul = await raw(get("/login%00"));
+    // Node's own limits (16 KB of headers): 431 before anything of ours runs.
+    const longUrl = await raw(get(`/login?q=${"a".repeat(20_000)}`));
+    const bigHeader = await raw(get("/login", here(), `X-Relleno: ${"a".repeat(20_000)}\r\n`));
+    const head = await raw(`HEAD /login HTTP/1.1\r\nHost: ${here()}\r\nConnection: close\r\n\r\n`);
     figure(`Métodos: ${Object.entries(methods).map(([m, s]) => `${m} ${s}`).join(", ")}; /%6Donitoring → ${enc.status}, /%68ealthz con Host ajeno → ${encHealth.status}, /MONITORING → ${upper.status} (el túnel, sin Sentry), /build/%2e%2e/… → ${traversal.status}`);
     // CONNECT: Node closes the connection itself (no tunnel is offered); TRACK: Node's parser, 400.
     expect(Object.entries(methods).filter(([m, s]) => !(s === 405 || (m === "CONNECT" && s === 0) || (m === "TRACK" && s === 400)))).toEqual([]);
@@ -258,6 +262,9 @@ describe("métodos, rutas y cabeceras raras", () => {
     expect(upper.status).toBe(404);
     expect(traversal.body).not.toContain('"name": "oficina"');
     expect(nul.status).not.toBe(500);
+    expect([longUrl.status, bigHeader.status]).toEqual([431, 431]);
+    expect([head.status, head.body]).toEqual([200, ""]);
+    expect(head.head).toMatch(/cache-control: private, no-store/i);
   });
 });
 
