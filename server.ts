@@ -1,9 +1,7 @@
-import { createRequestHandler } from "@remix-run/express";
 import * as Sentry from "@sentry/remix";
-import type { ServerBuild } from "@remix-run/node";
+import { createRequestHandler, writeReadableStreamToWritable, type ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
-import { rateLimit } from "express-rate-limit";
 import helmet from "helmet";
 import cluster from "node:cluster";
 import { randomBytes } from "node:crypto";
@@ -12,13 +10,12 @@ import { pathToFileURL } from "node:url";
 import { startEmbeddedPostgres, type EmbeddedDatabase } from "./app/data/embedded.server";
 import { migrate } from "./app/data/migrate.server";
 import { createDatabase } from "./app/data/sql.server";
-import { backendKind, loadEnv, type Config } from "./app/lib/env.server";
+import { bodyPolicyFor, hostOf, inspectBody, placeOf, REFUSALS, sessionSecretFromDataDir, type BodyPolicy, type Refusal } from "./app/lib/edge.server";
+import { backendKind, DEFAULT_DATA_DIR, loadEnv, type Config } from "./app/lib/env.server";
 import { withErrorDigests } from "./app/lib/errors.server";
 import { mountMonitoring } from "./app/lib/monitoring.server";
 import { sqlServices, type Services } from "./app/services.server";
 import { supabaseServices } from "./app/services.supabase.server";
-
-const MAX_BODY_BYTES = 1024 * 1024;
 
 /**
  * One primary process owns the database (the embedded PostgreSQL, its migrations, the demo data)
@@ -30,6 +27,12 @@ const MAX_BODY_BYTES = 1024 * 1024;
 async function main() {
   let config: Config;
   try {
+    if (cluster.isPrimary && !process.env.SESSION_SECRET?.trim()) {
+      // No SESSION_SECRET: this installation's own, kept in DATA_DIR; the workers inherit it.
+      const { secret, created, file } = sessionSecretFromDataDir(process.env.DATA_DIR?.trim() || DEFAULT_DATA_DIR);
+      process.env.SESSION_SECRET = secret;
+      console.info(`SESSION_SECRET no está definida: se usa la clave ${created ? "generada ahora en" : "guardada en"} ${file}. Con varios servidores sobre una misma base de datos, defina SESSION_SECRET igual en todos.`);
+    }
     config = loadEnv();
   } catch (error) {
     console.error((error as Error).message);
@@ -54,10 +57,15 @@ async function primary(config: Config) {
       console.info(`Base de datos integrada en ${path.resolve(config.DATA_DIR)}`);
     }
     await migrate(databaseUrl, (line) => console.info(line));
-    if (config.NODE_ENV !== "production") {
+    // Demo accounts share a public password: only for a try-out at http://localhost (APP_URL
+    // unset), never where APP_URL says this is a real installation, whatever NODE_ENV says.
+    if (config.APP_URL_DEFAULTED) {
       const { seedIfEmpty } = await import("./scripts/seed");
       const db = createDatabase(databaseUrl, 2);
-      await seedIfEmpty(db, (line) => console.info(line)).finally(() => db.destroy());
+      const loaded = await seedIfEmpty(db, (line) => console.info(line)).finally(() => db.destroy());
+      if (!loaded) console.info("Datos de demostración: no se cargan (la base de datos ya tiene usuarios).");
+    } else {
+      console.info("Datos de demostración: no se cargan (APP_URL está definida: instalación real).");
     }
   }
 
@@ -90,7 +98,13 @@ async function primary(config: Config) {
 
   cluster.on("listening", (w) => {
     ready.add(w.id);
-    if (ready.size === workers) console.info(`Oficina escuchando en http://${config.HOST === "0.0.0.0" ? "localhost" : config.HOST}:${config.PORT} (${workers} ${workers === 1 ? "proceso" : "procesos"})`);
+    if (ready.size !== workers) return;
+    console.info(`Oficina escuchando en http://${config.HOST === "0.0.0.0" ? "localhost" : config.HOST}:${config.PORT} (${workers} ${workers === 1 ? "proceso" : "procesos"}, ${config.NODE_ENV})`);
+    console.info(
+      config.APP_URL_DEFAULTED
+        ? `Los enlaces de los correos usarán ${config.APP_URL}; defina APP_URL en una instalación real (solo se atienden peticiones a localhost).`
+        : `Los enlaces de los correos usarán ${config.APP_URL} (APP_URL); se atienden peticiones a ${new URL(config.APP_URL).host} y a localhost.`,
+    );
   });
   cluster.on("exit", (w, code, signal) => {
     if (stopping) return;
@@ -120,11 +134,15 @@ async function primary(config: Config) {
 }
 
 async function worker(config: Config) {
-  const production = config.NODE_ENV === "production";
+  // HSTS, upgrade-insecure-requests and Secure cookies follow the public origin, not NODE_ENV:
+  // `npm start` (production) on http://localhost must still work in a browser.
+  const https = config.APP_URL.startsWith("https:");
   const services: Services = backendKind(config) === "supabase" ? supabaseServices(config) : sqlServices(config, config.DATABASE_URL!);
 
   const reportToSentry = config.SENTRY_DSN ? (error: unknown) => Sentry.captureException(error) : undefined;
   const build = withErrorDigests((await import(pathToFileURL(path.resolve("build/index.js")).href)) as ServerBuild, reportToSentry);
+  // Remix's development mode (stack traces in answers) only where someone is developing.
+  const remix = createRequestHandler(build, config.NODE_ENV === "development" ? "development" : "production");
   // Set at SIGINT/SIGTERM: responses then say «Connection: close», so busy keep-alive clients let go.
   let stopping = false;
   const app = express();
@@ -134,6 +152,7 @@ async function worker(config: Config) {
   });
   app.disable("x-powered-by");
   if (config.TRUST_PROXY) app.set("trust proxy", config.TRUST_PROXY);
+  const trusted = (req: Request) => Boolean(config.TRUST_PROXY) && (app.get("trust proxy fn") as (addr: string | undefined, i: number) => boolean)(req.socket.remoteAddress, 0);
 
   app.use((_req, res, next) => {
     res.locals.cspNonce = randomBytes(16).toString("base64");
@@ -154,37 +173,18 @@ async function worker(config: Config) {
           "frame-ancestors": ["'none'"],
           "base-uri": ["'none'"],
           "object-src": ["'none'"],
-          ...(production ? { "upgrade-insecure-requests": [] } : {}),
+          ...(https ? { "upgrade-insecure-requests": [] } : {}),
         },
       },
-      strictTransportSecurity: production ? { maxAge: 63072000, includeSubDomains: true } : false,
+      strictTransportSecurity: https ? { maxAge: 63072000, includeSubDomains: true } : false,
       referrerPolicy: { policy: "same-origin" },
       crossOriginEmbedderPolicy: false,
     }),
   );
-  app.use(refuseCrossOrigin(config));
-  app.use(limitBody);
-  app.use(compression());
 
-  app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
-  app.use(express.static("public", { maxAge: "1h" }));
-
-  const limitAccounts = rateLimit({
-    windowMs: 15 * 60_000,
-    limit: config.RATE_LIMIT_LOGIN,
-    standardHeaders: "draft-8",
-    legacyHeaders: false,
-    store: services.rateLimitStore?.("cuentas:"),
-    // A database that does not answer must not turn every sign-in into an error page.
-    passOnStoreError: true,
-    skip: (req) => req.method !== "POST",
-    handler: (_req, res) => res.status(429).type("text/plain; charset=utf-8").send("Demasiados intentos. Espere unos minutos y vuelva a intentarlo."),
-  });
-  app.use(["/login", "/signup-confirmation", "/auth/confirm"], limitAccounts);
-
-  mountMonitoring(app, config.SENTRY_DSN, services.rateLimitStore?.("monitoring:"));
-
+  // Load balancers probe by address, with any Host: the one path that answers it.
   app.get("/healthz", async (_req, res) => {
+    res.set("Cache-Control", "no-store");
     try {
       await services.ping();
       res.type("text/plain").send("ok");
@@ -193,24 +193,116 @@ async function worker(config: Config) {
     }
   });
 
-  app.all(
-    "*",
-    createRequestHandler({
-      build,
-      // Remix's development mode only where someone is developing; tests run what production runs.
-      mode: config.NODE_ENV === "development" ? "development" : "production",
-      getLoadContext: (req, res) => ({ services, cspNonce: res.locals.cspNonce as string, clientIp: req.ip ?? "", appendCookie: (cookie: string) => void res.append("Set-Cookie", cookie) }),
-    }),
-  );
+  // Every other request must be addressed to APP_URL's host or to a loopback name (issue 15).
+  app.use((req, res, next) => {
+    const place = placeOf(hostOf((name) => req.get(name), trusted(req)), req.protocol, { appUrl: config.APP_URL });
+    // The request target must be a path: not «*», not an absolute URL naming another host.
+    if (place.ok && req.originalUrl.startsWith("/")) {
+      res.locals.origin = place.origin;
+      return next();
+    }
+    console.warn(`Petición ${req.method} rechazada: ${place.ok ? "destino que no es una ruta" : place.reason}`);
+    res
+      .status(400)
+      .set({ "Cache-Control": "no-store", Connection: "close" })
+      .type("html")
+      .send(
+        `<!DOCTYPE html><html lang="es"><head><meta charset="utf-8"><title>Dirección no válida — Oficina</title><link rel="stylesheet" href="/estilos.css"></head>` +
+          `<body><main><h1>Dirección no válida</h1><p>Oficina no atiende peticiones dirigidas a esta dirección. Entre por la dirección habitual de Oficina.</p>` +
+          `<p>Si administra esta instalación: defina <code>APP_URL</code> con la dirección pública de Oficina.</p></main></body></html>`,
+      );
+  });
 
-  // Body-parser refusals (too large, malformed) answer plainly: never an HTML stack trace.
+  // What a browser form or Remix sends. Others (TRACE, PROPFIND, OPTIONS…) have nothing to reach.
+  app.use((req, res, next) => {
+    if (["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"].includes(req.method)) return next();
+    res.status(405).set({ Allow: "GET, HEAD, POST", "Cache-Control": "no-store", Connection: "close" }).type("text/plain; charset=utf-8").send("Método no admitido.");
+  });
+  app.use(refuseCrossOrigin(config.APP_URL));
+  app.use(compression());
+
+  app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
+  app.use(express.static("public", { maxAge: "1h" }));
+
+  mountMonitoring(app, config.SENTRY_DSN, services.rateLimitStore?.("monitoring:"));
+
+  /**
+   * Remix, with the request built here rather than by @remix-run/express: its URL on the origin
+   * checked above (never the client's Host or X-Forwarded-Host), and its body read, measured and
+   * checked before any route sees it (edge.server.ts: inspectBody). A refusal — here or by the
+   * origin check — is answered by Remix too, with an empty body and `refusal` in the context
+   * (errors.server.ts), so it shows in the app's own layout with its status.
+   */
+  const handle = async (req: Request, res: Response, refusal?: Refusal) => {
+    const controller = new AbortController();
+    res.on("close", () => {
+      if (!res.writableFinished) controller.abort();
+    });
+    const origin = res.locals.origin as string;
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) for (const v of [value ?? []].flat()) headers.append(name, v);
+    // Remix compares Origin with Host (or an untrusted X-Forwarded-Host) and throws — a 500 —
+    // when they differ, as they do behind a proxy that forwards neither: Host and Origin were
+    // checked above (refuseCrossOrigin), so it gets ours and no Origin to compare.
+    headers.set("Host", new URL(origin).host);
+    headers.delete("X-Forwarded-Host");
+    headers.delete("Origin");
+    let body: Buffer | undefined;
+    if (req.method !== "GET" && req.method !== "HEAD") {
+      if (!refusal) {
+        const read = await readBody(req, bodyPolicyFor(req.path));
+        if ("refusal" in read) refusal = read.refusal;
+        else body = read.body;
+      }
+      if (refusal) {
+        // What is left of the body Node reads and discards after the answer (so the client sees
+        // it), within the server's requestTimeout; no route ever gets it.
+        body = Buffer.alloc(0);
+        headers.set("Content-Type", "application/x-www-form-urlencoded");
+        headers.delete("Transfer-Encoding");
+      } else {
+        const inspected = await inspectBody(req.get("Content-Type"), body!, bodyPolicyFor(req.path));
+        if (inspected.ok) headers.set("Content-Type", inspected.contentType);
+        else {
+          refusal = inspected.refusal;
+          body = Buffer.alloc(0);
+          headers.set("Content-Type", "application/x-www-form-urlencoded");
+        }
+      }
+      headers.set("Content-Length", String(body!.length));
+      if (refusal) console.warn(`Petición ${req.method} ${req.path} rechazada (${refusal.status}): ${refusal.message}`);
+    }
+    const request = new Request(`${origin}${req.originalUrl}`, { method: req.method, headers, body: body && new Uint8Array(body), signal: controller.signal });
+    const response = await remix(request, {
+      services,
+      cspNonce: res.locals.cspNonce as string,
+      clientIp: req.ip ?? "",
+      appendCookie: (cookie: string) => void res.append("Set-Cookie", cookie),
+      ...(refusal ? { refusal } : {}),
+    } as never);
+    // Pages and data carry who is signed in: no cache may keep them (static files keep theirs).
+    response.headers.set("Cache-Control", "private, no-store");
+    res.statusMessage = response.statusText;
+    res.status(response.status);
+    for (const [name, value] of response.headers.entries()) res.append(name, value);
+    if (response.body) await writeReadableStreamToWritable(response.body, res);
+    else res.end();
+  };
+  app.locals.renderRefusal = (req: Request, res: Response, refusal: Refusal, next: NextFunction) => handle(req, res, refusal).catch(next);
+  app.all("*", (req, res, next) => void handle(req, res).catch(next));
+
+  // Anything that still escapes answers plainly: never an HTML stack trace.
   app.use((error: { status?: number; type?: string }, _req: Request, res: Response, _next: NextFunction) => {
     const status = error.status && error.status >= 400 && error.status < 500 ? error.status : 500;
     if (status === 500) console.error(error);
-    res.status(status).type("text/plain; charset=utf-8").send(status === 413 ? "El envío es demasiado grande." : "Petición no válida.");
+    if (res.headersSent) return void res.destroy();
+    res.status(status).set("Cache-Control", "no-store").type("text/plain; charset=utf-8").send(status === 413 ? "El envío es demasiado grande." : "Petición no válida.");
   });
 
   const server = app.listen(config.PORT, config.HOST);
+  // A body that never completes (shorter than its Content-Length) does not hold a worker's
+  // socket for Node's default 5 minutes; every form here fits in 1 MiB.
+  server.requestTimeout = 60_000;
   server.on("error", (error) => {
     console.error(`No se pudo escuchar en ${config.HOST}:${config.PORT}: ${error.message}`);
     process.exit(1);
@@ -237,30 +329,54 @@ async function worker(config: Config) {
 
 /**
  * A state-changing request must come from one of our own pages (as Django's CSRF check does with
- * Origin): the browser's Sec-Fetch-Site says same-origin, or its Origin is ours. Anything else —
- * a foreign site, `null`, no Origin at all — is refused before it reaches a route.
+ * Origin): the browser's Sec-Fetch-Site says same-origin, or its Origin is ours — APP_URL, or the
+ * loopback origin the request came to (res.locals.origin; never an arbitrary Host). Anything else
+ * — a foreign site, `null`, no Origin at all — is refused before it reaches a route, on the app's
+ * own error page (or plainly, for the paths Remix does not serve).
  */
-function refuseCrossOrigin(config: Config) {
+function refuseCrossOrigin(appUrl: string) {
   return (req: Request, res: Response, next: NextFunction) => {
     if (["GET", "HEAD", "OPTIONS"].includes(req.method)) return next();
     const site = req.get("Sec-Fetch-Site");
     const origin = req.get("Origin");
-    const ours = config.APP_URL_DEFAULTED ? `${req.protocol}://${req.get("Host")}` : config.APP_URL;
-    const sameSite = site ? site === "same-origin" && (!origin || origin === ours) : origin === ours;
+    // APP_URL is always ours (a proxy may hand us its requests with a loopback Host); a loopback
+    // origin only when the request came to that loopback origin.
+    const ours = (o: string | undefined) => o === appUrl || o === res.locals.origin;
+    const sameSite = site ? site === "same-origin" && (!origin || ours(origin)) : ours(origin);
     if (sameSite) return next();
     console.warn(`Petición ${req.method} ${req.path} rechazada: origen ${origin ?? "ausente"}, Sec-Fetch-Site ${site ?? "ausente"}`);
-    res.status(403).type("text/plain; charset=utf-8").send("Petición rechazada: el formulario no procede de Oficina.");
+    const render = req.app.locals.renderRefusal as ((req: Request, res: Response, refusal: Refusal, next: NextFunction) => void) | undefined;
+    if (render && !/^\/monitoring\/?$/i.test(req.path)) return render(req, res, REFUSALS.crossOrigin, next);
+    res.status(403).set({ "Cache-Control": "no-store", Connection: "close" }).type("text/plain; charset=utf-8").send(REFUSALS.crossOrigin.message);
   };
 }
 
-function limitBody(req: Request, res: Response, next: NextFunction) {
-  if (["GET", "HEAD", "OPTIONS"].includes(req.method)) return next();
+/**
+ * Reads the whole body (forms only: at most `maxBytes`), refusing before reading when the
+ * declared length is too large or missing, and stopping as soon as it is exceeded.
+ */
+function readBody(req: Request, { maxBytes }: BodyPolicy): Promise<{ body: Buffer } | { refusal: Refusal }> {
   const length = req.get("Content-Length");
-  if (length === undefined && req.get("Transfer-Encoding"))
-    return void res.status(411).type("text/plain; charset=utf-8").send("Falta Content-Length.");
-  if (Number(length) > MAX_BODY_BYTES)
-    return void res.status(413).type("text/plain; charset=utf-8").send("El envío es demasiado grande.");
-  next();
+  if (length === undefined && req.get("Transfer-Encoding")) return Promise.resolve({ refusal: REFUSALS.lengthRequired });
+  if (Number(length) > maxBytes) return Promise.resolve({ refusal: REFUSALS.tooLarge });
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = (result: { body: Buffer } | { refusal: Refusal }) => {
+      req.off("data", onData).off("end", onEnd).off("error", onError).off("aborted", onError);
+      resolve(result);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        req.pause();
+        done({ refusal: REFUSALS.tooLarge });
+      } else chunks.push(chunk);
+    };
+    const onEnd = () => done({ body: Buffer.concat(chunks, size) });
+    const onError = () => done({ refusal: REFUSALS.malformed });
+    req.on("data", onData).on("end", onEnd).on("error", onError).on("aborted", onError);
+  });
 }
 
 main().catch((error) => {

@@ -42,6 +42,7 @@ export const meta: MetaFunction = ({ error }) => [{ title: error ? `${errorTitle
 function errorTitle(error: unknown) {
   if (isRouteErrorResponse(error) && error.status === 404) return "Página no encontrada";
   if (isRouteErrorResponse(error) && error.status === 403) return "Acceso denegado";
+  if (isRouteErrorResponse(error) && error.status === 413) return "Envío demasiado grande";
   if (isRouteErrorResponse(error) && error.status < 500) return "Petición no válida";
   return "Error";
 }

@@ -43,13 +43,13 @@ export function sqlServices(config: Config, databaseUrl: string): Services & { d
       outboxDir: path.join(config.DATA_DIR, "correo"),
     }),
     secrets: [config.SESSION_SECRET],
-    secure: config.NODE_ENV === "production",
+    secure: config.APP_URL.startsWith("https:"),
   });
   return {
     config,
     db,
     auth,
-    flash: createFlash(config.SESSION_SECRET, config.NODE_ENV === "production"),
+    flash: createFlash(config.SESSION_SECRET, config.APP_URL.startsWith("https:")),
     once: sqlOnce(db),
     throttle: sqlThrottle(db),
     rateLimitStore: (prefix) => new SqlRateLimitStore(db, prefix),

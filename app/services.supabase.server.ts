@@ -18,7 +18,7 @@ export function supabaseServices(config: Config, o: { fetch?: typeof fetch } = {
   const { SUPABASE_URL: url, SUPABASE_ANON_KEY: anonKey } = config;
   if (!url || !anonKey) throw new Error("El backend de Supabase necesita SUPABASE_URL y SUPABASE_ANON_KEY");
   const conn: SupabaseConnection = { url: url.replace(/\/+$/, ""), anonKey, fetch: o.fetch };
-  const production = config.NODE_ENV === "production";
+  const production = config.APP_URL.startsWith("https:"); // Secure cookies where the public origin is https
   return {
     config,
     auth: supabaseAuth({ ...conn, secure: production, siteUrl: config.APP_URL }),

@@ -17,7 +17,6 @@ describe("loadEnv", () => {
     expect(cfg).toMatchObject({
       PORT: 3000,
       HOST: "0.0.0.0",
-      RATE_LIMIT_LOGIN: 10,
       NODE_ENV: "test",
       DATA_DIR: "./data",
       APP_LOCALE: "es-ES",
@@ -35,6 +34,7 @@ describe("loadEnv", () => {
     expect(cfg.DATABASE_URL).toBeUndefined();
     expect(cfg.SUPABASE_URL).toBeUndefined();
     expect(cfg.TRUST_PROXY).toBeUndefined();
+    expect("RATE_LIMIT_LOGIN" in cfg).toBe(false);
     expect(DEV_SESSION_SECRET.length).toBeGreaterThanOrEqual(32);
   });
 
@@ -62,7 +62,7 @@ describe("loadEnv", () => {
       PORT: "8080",
       HOST: "127.0.0.1",
       TRUST_PROXY: "1",
-      RATE_LIMIT_LOGIN: "20",
+      RATE_LIMIT_LOGIN: "20", // gone (issue 15): ignored, as any unknown variable
       DATA_DIR: "/var/lib/oficina",
       DATABASE_URL: "postgresql://oficina:clave@db:5432/oficina",
       SUPABASE_URL: "https://abc.supabase.co",
@@ -83,7 +83,6 @@ describe("loadEnv", () => {
       PORT: 8080,
       HOST: "127.0.0.1",
       TRUST_PROXY: 1,
-      RATE_LIMIT_LOGIN: 20,
       NODE_ENV: "production",
       SESSION_SECRET: SECRET,
       SENTRY_ENVIRONMENT: "production",
@@ -132,7 +131,6 @@ describe("loadEnv", () => {
     ["SIGNUP_MODE", "dominio", "SIGNUP_ALLOWED_DOMAINS es obligatoria cuando SIGNUP_MODE es dominio"],
     ["PERMITIR_ADMIN_UNICO", "quizá", "PERMITIR_ADMIN_UNICO debe ser 1 o 0"],
     ["APP_URL", "https://oficina.empresa.es/app", "APP_URL debe ser el origen público"],
-    ["RATE_LIMIT_LOGIN", "0", "RATE_LIMIT_LOGIN debe ser un número entero mayor que 0"],
   ])("refuses %s=%j", (name, value, message) => {
     const text = bad({ NODE_ENV: "test", [name]: value });
     expect(text).toMatch(/^Configuración no válida: /);

@@ -16,8 +16,6 @@ export interface Env {
   HOST: string;
   /** Express "trust proxy": unset (false), true, a hop count, or addresses/subnets. */
   TRUST_PROXY?: boolean | number | string;
-  /** Sign-in/sign-up POSTs allowed per address per 15 minutes; default 10. */
-  RATE_LIMIT_LOGIN: number;
   /** Server processes answering requests (node:cluster); default one per core. Supabase: always 1. */
   WEB_CONCURRENCY: number;
   NODE_ENV: NodeEnv;
@@ -59,7 +57,12 @@ export interface Env {
 
 export type Config = Env;
 
-/** Used only outside production when SESSION_SECRET is unset. */
+export const DEFAULT_DATA_DIR = "./data";
+
+/**
+ * Used only outside production when SESSION_SECRET is unset and no server chose one (scripts,
+ * tests): server.ts itself uses DATA_DIR/session-secret instead (lib/edge.server.ts).
+ */
 export const DEV_SESSION_SECRET = "oficina-dev-session-secret-no-usar-en-produccion";
 
 function urlWith(value: string, protocols: string[]): URL | null {
@@ -109,11 +112,6 @@ const schema = z.object({
       if (v === "true") return true;
       return /^\d+$/.test(v) ? Number(v) : v;
     }),
-  RATE_LIMIT_LOGIN: z
-    .string()
-    .default("10")
-    .refine((v) => /^\d{1,6}$/.test(v) && +v >= 1, { error: "debe ser un número entero mayor que 0" })
-    .transform(Number),
   WEB_CONCURRENCY: z
     .string()
     .optional()
@@ -122,7 +120,7 @@ const schema = z.object({
   NODE_ENV: z
     .enum(["development", "production", "test"], { error: "debe ser development, production o test" })
     .default("development"),
-  DATA_DIR: z.string().default("./data"),
+  DATA_DIR: z.string().default(DEFAULT_DATA_DIR),
   DATABASE_URL: optionalUrl(["postgres:", "postgresql:"], "debe ser una URL postgres://usuario:clave@servidor:5432/base"),
   SUPABASE_URL: optionalUrl(["https:", "http:"], "debe ser una URL http(s)://, p. ej. https://xyz.supabase.co"),
   SUPABASE_ANON_KEY: z.string().optional(),
@@ -218,6 +216,7 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     problems.set("SIGNUP_ALLOWED_DOMAINS", "SIGNUP_ALLOWED_DOMAINS es obligatoria cuando SIGNUP_MODE es dominio");
   }
   if (nodeEnv === "production" && !clean.SESSION_SECRET) {
+    // server.ts sets it (from DATA_DIR/session-secret) before it gets here.
     problems.set("SESSION_SECRET", "SESSION_SECRET es obligatoria en producción (al menos 32 caracteres)");
   }
 

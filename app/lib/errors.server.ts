@@ -4,10 +4,19 @@ import { randomUUID } from "node:crypto";
 export type ErrorReporter = (error: unknown, request: Request) => string | undefined;
 
 /**
+ * Set by the Express edge (server.ts) in the load context when it refused a request before any
+ * parsing (too many fields, malformed body, foreign origin): the request then reaches Remix with
+ * an empty body only so that the refusal is shown in the app's own layout (root loader, error
+ * screen), and no route's loader or action runs.
+ */
+export type EdgeRefusal = { status: number; message: string };
+
+/**
  * Every loader and action of the build, wrapped once: an unexpected error (not a Response the
  * route threw on purpose) is logged — and reported to Sentry when it is on — under an id, and
  * becomes a 500 whose body carries only that id (the digest the error screen shows). No message,
- * stack or SQL leaves the server.
+ * stack or SQL leaves the server. A request the edge refused never reaches a route's own loader or
+ * action: they throw the refusal (EdgeRefusal) instead, which the root error screen shows.
  */
 export function withErrorDigests(build: ServerBuild, report: ErrorReporter = () => undefined): ServerBuild {
   const routes = Object.fromEntries(
@@ -15,7 +24,9 @@ export function withErrorDigests(build: ServerBuild, report: ErrorReporter = () 
       const module = { ...route.module };
       for (const key of ["loader", "action"] as const) {
         const handler = route.module[key];
-        if (handler) module[key] = (async (args: { request: Request }) => {
+        if (handler) module[key] = (async (args: { request: Request; context?: { refusal?: EdgeRefusal } }) => {
+          const refusal = args.context?.refusal;
+          if (refusal && id !== "root") throw json({ message: refusal.message }, { status: refusal.status });
           try {
             return await (handler as (a: typeof args) => unknown)(args);
           } catch (error) {

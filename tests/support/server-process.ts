@@ -36,8 +36,16 @@ export function buildOnce(): Promise<void> {
 export type ServerOptions = {
   dataDir: string;
   port?: number;
-  /** production: no demo data, Secure cookies, HSTS. Default "test" (demo data on first start). */
-  nodeEnv?: "production" | "test" | "development";
+  /**
+   * Default "test". Demo data is loaded on a first start only when APP_URL is unset; for
+   * "production" APP_URL defaults here to http://127.0.0.1:$port (an empty system, http cookies).
+   * null: NODE_ENV unset (what `npm start` itself must set).
+   */
+  nodeEnv?: "production" | "test" | "development" | null;
+  /** Default: a fixed test secret. null: unset (the server keeps its own in DATA_DIR). */
+  sessionSecret?: string | null;
+  /** Run the server command of package.json's `npm start` (without its `remix build`) through sh. */
+  npmStart?: boolean;
   env?: Record<string, string>;
   /** How long to wait for /healthz (first start with demo data takes longest). */
   timeoutMs?: number;
@@ -66,16 +74,33 @@ export function spawnServer(o: ServerOptions & { port: number }): ServerProcess 
   const env = Object.fromEntries(
     Object.entries(process.env).filter(([k, v]) => v !== undefined && !/^(DATABASE_URL|SUPABASE_|SENTRY_|APP_URL|TRUST_PROXY|NODE_OPTIONS|VITEST)/.test(k)),
   ) as NodeJS.ProcessEnv;
+  delete (env as Record<string, string | undefined>).NODE_ENV;
+  delete env.SESSION_SECRET;
+  const nodeEnv = o.nodeEnv === undefined ? "test" : o.nodeEnv;
+  const secret = o.sessionSecret === undefined ? "secreto-de-sesion-de-pruebas-de-fiabilidad-0123456789" : o.sessionSecret;
   Object.assign(env, {
-    NODE_ENV: o.nodeEnv ?? "test",
+    ...(nodeEnv ? { NODE_ENV: nodeEnv } : {}),
+    ...(secret ? { SESSION_SECRET: secret } : {}),
+    ...(nodeEnv === "production" ? { APP_URL: `http://127.0.0.1:${o.port}` } : {}),
     PORT: String(o.port),
     HOST: "127.0.0.1",
     DATA_DIR: o.dataDir,
-    SESSION_SECRET: "secreto-de-sesion-de-pruebas-de-fiabilidad-0123456789",
-    RATE_LIMIT_LOGIN: "100000",
     ...o.env,
   });
-  const child = spawn(process.execPath, ["--import", "tsx", "--import", "./app/instrument.server.ts", "server.ts"], {
+  let command = process.execPath;
+  let args = ["--import", "tsx", "--import", "./app/instrument.server.ts", "server.ts"];
+  if (o.npmStart) {
+    // «remix build && VAR=x tsx …»: its assignments and command, run without a shell (signals
+    // reach tsx, which hands them to the server).
+    const words = String(JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")).scripts.start).replace(/^remix build && /, "").split(/\s+/);
+    while (/^[A-Z_]+=/.test(words[0]!)) {
+      const [name, value] = words.shift()!.split("=");
+      env[name!] = value;
+    }
+    command = path.join(ROOT, "node_modules/.bin", words.shift()!);
+    args = words;
+  }
+  const child = spawn(command, args, {
     cwd: ROOT,
     env,
     detached: true,
