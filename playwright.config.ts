@@ -45,7 +45,6 @@ export default defineConfig({
       HOST: "127.0.0.1",
       DATA_DIR: E2E_DATA_DIR,
       NODE_ENV: "test",
-      RATE_LIMIT_LOGIN: "100000",
       SESSION_SECRET: "e2e-secreto-de-sesion-de-al-menos-32-caracteres",
     },
   },

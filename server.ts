@@ -9,6 +9,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { startEmbeddedPostgres, type EmbeddedDatabase } from "./app/data/embedded.server";
 import { migrate } from "./app/data/migrate.server";
+import { guardarAjustes } from "./app/gastos/ajustes.server";
 import { createDatabase } from "./app/data/sql.server";
 import { bodyPolicyFor, hostOf, inspectBody, placeOf, REFUSALS, sessionSecretFromDataDir, type BodyPolicy, type Refusal } from "./app/lib/edge.server";
 import { backendKind, DEFAULT_DATA_DIR, loadEnv, type Config } from "./app/lib/env.server";
@@ -57,6 +58,8 @@ async function primary(config: Config) {
       console.info(`Base de datos integrada en ${path.resolve(config.DATA_DIR)}`);
     }
     await migrate(databaseUrl, (line) => console.info(line));
+    const { aviso } = await guardarAjustes(databaseUrl, config);
+    if (aviso) console.warn(aviso);
     // Demo accounts share a public password: only for a try-out at http://localhost (APP_URL
     // unset), never where APP_URL says this is a real installation, whatever NODE_ENV says.
     if (config.APP_URL_DEFAULTED) {

@@ -402,7 +402,7 @@ async function arrancarServidor(app: string, tmp: string, databaseUrl: string, o
       DATABASE_URL: databaseUrl,
       DATA_DIR: path.join(tmp, "datos-app"),
       SESSION_SECRET: randomBytes(32).toString("hex"),
-      RATE_LIMIT_LOGIN: "100000",
+      APP_URL: base,
       ...(o.procesos ? { WEB_CONCURRENCY: String(o.procesos) } : {}),
       // Sentry on as in production, to a DSN on this machine that nothing listens to (no event is expected: errors must be 0).
       ...(o.sentry ? { SENTRY_DSN: "http://bench@127.0.0.1:9/1", SENTRY_ENVIRONMENT: "bench" } : {}),
