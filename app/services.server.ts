@@ -44,6 +44,7 @@ export function sqlServices(config: Config, databaseUrl: string): Services & { d
     }),
     secrets: [config.SESSION_SECRET],
     secure: config.NODE_ENV === "production",
+    appUrl: config.APP_URL,
   });
   return {
     config,

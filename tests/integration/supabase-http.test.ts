@@ -447,7 +447,7 @@ const ORIGIN = "http://oficina.test";
 const EMAIL = "eva@example.com";
 
 function authBackend(secure = false) {
-  return supabaseAuth({ url: base, anonKey: ANON, secure });
+  return supabaseAuth({ url: base, anonKey: ANON, secure, siteUrl: ORIGIN });
 }
 
 function sessionBody(accessToken: string, o: { expiresIn?: number; refresh?: string } = {}) {
