@@ -29,11 +29,14 @@ export async function action(args: ActionFunctionArgs) {
     if (user.id !== params.id) throw json({ message: "Solo puede cambiar su propia contraseña." }, { status: 403 });
     const submission = parseWithZod(form, { schema: changePasswordSchema(z) });
     const hidden = { hideFields: ["actual", "password", "confirmacion"] };
-    if (submission.status !== "success") return json({ intent, result: submission.reply(hidden) }, { status: 400 });
+    // Not `result`: that key belongs to the record's edit form on the same page.
+    if (submission.status !== "success") return json({ intent, contrasena: submission.reply(hidden) }, { status: 400 });
     const result = await context.services.auth.changePassword(request, submission.value.actual, submission.value.password);
-    if (!result.ok) return json({ intent, result: submission.reply({ ...hidden, fieldErrors: { actual: ["La contraseña actual no es correcta"] } }) }, { status: 400 });
-    result.headers.forEach((value, key) => key.toLowerCase() === "set-cookie" && context.appendCookie(value));
-    return redirectWithFlash(context, request, `/usuarios/${user.id}`, "Contraseña cambiada. Se han cerrado sus otras sesiones; esta sigue abierta.");
+    if (!result.ok) return json({ intent, contrasena: submission.reply({ ...hidden, fieldErrors: { actual: ["La contraseña actual no es correcta"] } }) }, { status: 400 });
+    const response = await redirectWithFlash(context, request, `/usuarios/${user.id}`, "Contraseña cambiada. Se han cerrado sus otras sesiones; esta sigue abierta.");
+    // Supabase re-authenticated: this browser's session continues under the new tokens.
+    for (const cookie of result.headers.getSetCookie()) response.headers.append("Set-Cookie", cookie);
+    return response;
   }
 
   if (intent === "guardar" && form.get("confirmar_degradacion") !== "1") {
@@ -86,7 +89,7 @@ function ConfirmarDegradacion({ pierde, campos }: { pierde: string[]; campos: [s
 function CambiarContrasena() {
   const actionData = useActionData<typeof action>();
   const lastResult =
-    actionData && "intent" in actionData && actionData.intent === "cambiar_contrasena" && "result" in actionData ? (actionData.result as SubmissionResult<string[]>) : undefined;
+    actionData && "intent" in actionData && actionData.intent === "cambiar_contrasena" && "contrasena" in actionData ? (actionData.contrasena as SubmissionResult<string[]>) : undefined;
   const [form, fields] = useServerForm({ id: "contrasena", schema: changePasswordSchema, lastResult });
   return (
     <section aria-labelledby="titulo-contrasena" className="panel">

@@ -620,10 +620,10 @@ describe("cuentas sobre Supabase Auth", () => {
 
     handlers = [];
     on("POST", "/auth/v1/verify", gotrueError(403, "otp_expired", "Email link is invalid or has expired"));
-    expect(await authBackend().confirm(new Request(`${ORIGIN}/auth/confirm`), "viejo", "email")).toEqual({ ok: false });
+    expect(await authBackend().confirm(new Request(`${ORIGIN}/auth/confirm`), "viejo", "email")).toEqual({ ok: false, reason: "caducado" });
 
     requests = [];
-    expect(await authBackend().confirm(new Request(`${ORIGIN}/auth/confirm`), "x", "recovery")).toEqual({ ok: false });
+    expect(await authBackend().confirm(new Request(`${ORIGIN}/auth/confirm`), "x", "recovery")).toEqual({ ok: false, reason: "no_valido" });
     expect(requests).toEqual([]);
   });
 
