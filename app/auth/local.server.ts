@@ -211,8 +211,24 @@ export function localAuth(options: {
 
     async signIn(_request, email, password) {
       const user = await userByEmail(email);
-      const valid = await verifyPassword(password, user?.encrypted_password);
-      if (!user || !valid) return { ok: false, reason: "credentials" };
+      if (!user) {
+        // A pending sign-up: its own password says «confirm your email first»; one scrypt
+        // either way (against the dummy hash when there is nothing), so timing tells nothing.
+        const pending = await db
+          .selectFrom("auth.local_tokens")
+          .select("password_hash")
+          .where("kind", "=", "confirm")
+          .where("used_at", "is", null)
+          .where("expires_at", ">", sql<Date>`now()`)
+          .where(sql`lower(email)`, "=", email.trim().toLowerCase())
+          .orderBy("created_at", "desc")
+          .limit(1)
+          .executeTakeFirst();
+        const matches = await verifyPassword(password, pending?.password_hash);
+        return { ok: false, reason: matches ? "unconfirmed" : "credentials" };
+      }
+      const valid = await verifyPassword(password, user.encrypted_password);
+      if (!valid) return { ok: false, reason: "credentials" };
       if (!user.email_confirmed_at) return { ok: false, reason: "unconfirmed" };
       // No profile (deleted) counts as inactive: the account alone grants nothing.
       if (user.activo !== true) return { ok: false, reason: "inactive" };

@@ -79,4 +79,4 @@ export default function Confirm() {
   );
 }
 
-export const meta: MetaFunction = () => [...pageTitle("Confirmar la cuenta"), { name: "referrer", content: "no-referrer" }];
+export const meta: MetaFunction = () => [...pageTitle("Confirmar la cuenta"), { name: "referrer", content: "same-origin" }];

@@ -114,7 +114,7 @@ export default function Recuperar() {
           <Failure reason={failure} />
         ) : (
           <section aria-labelledby="titulo-cambiar" className="panel">
-            <h2 id="titulo-cambiar">Contraseña nueva</h2>
+            <h2 id="titulo-cambiar">Escriba su nueva contraseña dos veces</h2>
             <ConformForm form={cambiar}>
               <input type="hidden" name="token" value={token} />
               <FieldControl field={nuevaField} meta={cambiarFields.password} />
@@ -158,5 +158,6 @@ export default function Recuperar() {
   );
 }
 
-// The token is in the URL: no Referer carries it to another site.
-export const meta: MetaFunction = () => [...pageTitle("Restablecer la contraseña"), { name: "referrer", content: "no-referrer" }];
+// The token is in the URL: no Referer carries it to another site ("no-referrer" would also make
+// the form's Origin «null», which the server rightly refuses).
+export const meta: MetaFunction = () => [...pageTitle("Restablecer la contraseña"), { name: "referrer", content: "same-origin" }];
