@@ -89,6 +89,15 @@ describe("alta: las credenciales pendientes son las del enlace (agujero 3)", () 
     for (const link of [intruderLink, ownerLink]) expect(await json(await confirm(tokenOf(link)))).toEqual({ reason: "ya_confirmada" });
   });
 
+  it("antes de confirmar, la contraseña de SU alta dice «confirme su correo»; otra cualquiera, lo de siempre", async () => {
+    const email = fresh("pendiente");
+    await signUp("Pendiente", email, "contraseña-pendiente");
+    const r = await signIn(email, "contraseña-pendiente");
+    expect(r.status).toBe(400);
+    expect((await json(r)).result.error[""][0]).toMatch(/^Confirme su correo antes de iniciar sesión/);
+    expect((await json(await signIn(email, "otra-contraseña-x"))).result.error[""][0]).toBe("Correo o contraseña incorrectos");
+  });
+
   it("una cuenta sin confirmar de antes (con perfil): el enlace aplica la contraseña y el nombre de su alta", async () => {
     const email = fresh("antigua");
     // As the old code left it: account + profile created at sign-up, with the intruder's password.
