@@ -271,3 +271,24 @@ test("restablecer y cambiar la contraseña solo con el teclado", async ({ page }
   await page.keyboard.press("Enter");
   await expect(page.getByRole("heading", { level: 1, name: "Panel" })).toBeVisible();
 });
+
+test("por rutas con codificación porcentual (/%6Cogin, /%73ignup-confirmation) rigen los mismos límites: 429, Retry-After y la página normal", async ({ request, baseURL }, testInfo) => {
+  test.skip(testInfo.project.name !== "sin-js", "HTTP directo: una vez basta");
+  const headers = { Origin: baseURL!, "Sec-Fetch-Site": "same-origin" };
+  const email = uniqueEmail("bloqueo");
+  const post = (path: string, form: Record<string, string>) => request.post(path, { form, headers, maxRedirects: 0 });
+  for (let i = 0; i < 5; i++) expect((await post("/%6Cogin", { intent: "iniciar", email, password: "equivocada", redirectTo: "/" })).status()).toBe(400);
+  const locked = await post("/%6Cogin", { intent: "iniciar", email, password: "equivocada", redirectTo: "/" });
+  expect(locked.status()).toBe(429);
+  expect(Number(locked.headers()["retry-after"])).toBeGreaterThan(60);
+  const page = await locked.text();
+  expect(page).toContain("<title>Iniciar sesión — Oficina</title>");
+  expect(page).toContain("Demasiados intentos fallidos con este correo. Espere 15 minutos");
+
+  const inbox = uniqueEmail("buzon");
+  for (let i = 0; i < 3; i++) expect((await post("/%73ignup-confirmation", { intent: "reenviar", email: inbox })).status()).toBe(302);
+  const fourth = await post("/%73ignup-confirmation", { intent: "reenviar", email: inbox });
+  expect(fourth.status()).toBe(429);
+  expect(fourth.headers()["retry-after"]).toMatch(/^\d+$/);
+  expect(await fourth.text()).toContain("Ha pedido demasiados correos para esta dirección");
+});
