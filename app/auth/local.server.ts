@@ -1,6 +1,7 @@
 import { createCookie } from "@remix-run/node";
 import { createHash, randomBytes } from "node:crypto";
 import { sql, type Kysely } from "kysely";
+import { sweeper } from "../lib/sweep.server";
 import type { Mailer } from "./mail.server";
 import { TOKEN_HOURS } from "./forms";
 import { hashPassword, verifyPassword } from "./password.server";
@@ -62,11 +63,15 @@ export function localAuth(options: {
     return new Headers({ "Set-Cookie": await cookie.serialize(token) });
   }
 
+  // Dead tokens are kept a week (to tell «ya se usó» from «no válido»), then go.
+  const sweepTokens = sweeper(db, sql`delete from auth.local_tokens where coalesce(used_at, expires_at) < now() - interval '7 days'`);
+
   /**
    * A new token of `kind`; every earlier live one of the same kind for that account (or pending
    * sign-up's email) dies in the same transaction.
    */
   async function issue(kind: Kind, target: { userId?: string | null; email: string; passwordHash?: string | null; nombre?: string | null }) {
+    await sweepTokens();
     const token = randomBytes(32).toString("base64url");
     const email = target.email.trim().toLowerCase();
     await db.transaction().execute(async (trx) => {
@@ -112,6 +117,8 @@ export function localAuth(options: {
     });
   }
 
+  // No text typed by whoever asked goes into the mail (a sign-up's name would let anyone write
+  // to any inbox in our name).
   function mailFor(kind: Kind, email: string, token: string) {
     const url = link(LANDING[kind], token);
     const hours = TOKEN_HOURS[kind];
@@ -119,7 +126,7 @@ export function localAuth(options: {
     const texts: Record<Kind, { subject: string; text: string }> = {
       confirm: {
         subject: "Confirme su cuenta de Oficina",
-        text: `Hola:\n\nPara activar su cuenta de Oficina abra este enlace y pulse «Confirmar mi cuenta»:\n${url}\n\nEl enlace caduca en ${lasts} y solo sirve una vez. Si no ha creado una cuenta, ignore este mensaje.`,
+        text: `Hola:\n\nAlguien ha pedido una cuenta de Oficina para este correo. Si ha sido usted, abra este enlace y pulse «Confirmar mi cuenta»; entrará con la contraseña que eligió en ese alta:\n${url}\n\nEl enlace caduca en ${lasts} y solo sirve una vez; si pide otro, este deja de servir. Si no ha creado una cuenta, ignore este mensaje.`,
       },
       recuperar: {
         subject: "Restablezca su contraseña de Oficina",
