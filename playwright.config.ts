@@ -44,6 +44,8 @@ export default defineConfig({
       PORT: String(PORT),
       HOST: "127.0.0.1",
       DATA_DIR: E2E_DATA_DIR,
+      // Mailed links are built from APP_URL only (never the Host): the origin the tests browse.
+      APP_URL: BASE_URL,
       NODE_ENV: "test",
       SESSION_SECRET: "e2e-secreto-de-sesion-de-al-menos-32-caracteres",
     },

@@ -60,15 +60,15 @@ async function primary(config: Config) {
     await migrate(databaseUrl, (line) => console.info(line));
     const { aviso } = await guardarAjustes(databaseUrl, config);
     if (aviso) console.warn(aviso);
-    // Demo accounts share a public password: only for a try-out at http://localhost (APP_URL
-    // unset), never where APP_URL says this is a real installation, whatever NODE_ENV says.
-    if (config.APP_URL_DEFAULTED) {
+    // Demo accounts share a public password: only for a try-out on this machine (APP_URL unset,
+    // or localhost), never where APP_URL names a real installation, whatever NODE_ENV says.
+    if (config.APP_URL_LOOPBACK) {
       const { seedIfEmpty } = await import("./scripts/seed");
       const db = createDatabase(databaseUrl, 2);
       const loaded = await seedIfEmpty(db, (line) => console.info(line)).finally(() => db.destroy());
       if (!loaded) console.info("Datos de demostración: no se cargan (la base de datos ya tiene usuarios).");
     } else {
-      console.info("Datos de demostración: no se cargan (APP_URL está definida: instalación real).");
+      console.info("Datos de demostración: no se cargan (APP_URL no es esta máquina: instalación real).");
     }
   }
 
@@ -104,7 +104,7 @@ async function primary(config: Config) {
     if (ready.size !== workers) return;
     console.info(`Oficina escuchando en http://${config.HOST === "0.0.0.0" ? "localhost" : config.HOST}:${config.PORT} (${workers} ${workers === 1 ? "proceso" : "procesos"}, ${config.NODE_ENV})`);
     console.info(
-      config.APP_URL_DEFAULTED
+      config.APP_URL_LOOPBACK
         ? `Los enlaces de los correos usarán ${config.APP_URL}; defina APP_URL en una instalación real (solo se atienden peticiones a localhost).`
         : `Los enlaces de los correos usarán ${config.APP_URL} (APP_URL); se atienden peticiones a ${new URL(config.APP_URL).host} y a localhost.`,
     );

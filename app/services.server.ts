@@ -44,6 +44,7 @@ export function sqlServices(config: Config, databaseUrl: string): Services & { d
     }),
     secrets: [config.SESSION_SECRET],
     secure: config.APP_URL.startsWith("https:"),
+    appUrl: config.APP_URL,
   });
   return {
     config,

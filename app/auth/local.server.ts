@@ -1,27 +1,35 @@
 import { createCookie } from "@remix-run/node";
 import { createHash, randomBytes } from "node:crypto";
 import { sql, type Kysely } from "kysely";
+import { sweeper } from "../lib/sweep.server";
 import type { Mailer } from "./mail.server";
+import { TOKEN_HOURS } from "./forms";
 import { hashPassword, verifyPassword } from "./password.server";
-import type { AuthBackend, AuthSession } from "./port";
+import type { AuthBackend, AuthSession, TokenFailure } from "./port";
 import type { CurrentUser } from "./session.server";
 
 /** The profile's columns a request needs (session.server.ts CurrentUser). */
 const PROFILE = ["id", "nombre", "apellidos", "email", "rol", "departamento_id", "sucursal_id", "aprobador_id", "activo"] as const satisfies readonly (keyof CurrentUser)[];
 
 const SESSION_DAYS = 7;
-const CONFIRM_HOURS = 48;
+type Kind = keyof typeof TOKEN_HOURS;
+const LANDING: Record<Kind, string> = { confirm: "/auth/confirm", recuperar: "/auth/recuperar", invitacion: "/auth/invitacion" };
 
 /**
  * Accounts in our own Postgres: `auth.users` (the compat table shaped like Supabase's), sessions
- * in `auth.local_sessions` and confirmation tokens in `auth.local_tokens`. Only SHA-256 hashes of
- * tokens are stored, so a database leak does not hand out sessions.
+ * in `auth.local_sessions` and mailed tokens in `auth.local_tokens`. Only SHA-256 hashes of
+ * tokens are stored, so a database leak does not hand out sessions or links.
+ *
+ * A sign-up is only a pending token carrying its own credentials until its link is used: no
+ * account, no profile (so no «first account», no name) exists before someone proves the inbox.
  */
 export function localAuth(options: {
   db: Kysely<any>;
   mail: Mailer;
   secrets: string[];
   secure: boolean;
+  /** The public origin every mailed link is built from (never the request's Host). */
+  appUrl: string;
 }): AuthBackend {
   const { db, mail } = options;
   const cookie = createCookie("oficina_sesion", {
@@ -32,29 +40,104 @@ export function localAuth(options: {
     secrets: options.secrets,
     maxAge: SESSION_DAYS * 24 * 3600,
   });
+  const link = (path: string, token: string) => {
+    const url = new URL(path, options.appUrl);
+    url.searchParams.set("token", token);
+    return url.toString();
+  };
+  /**
+   * Mails leave without the answer waiting for them: how long an SMTP server takes must not tell
+   * whether a mail was sent (the account exists) or not. The dev outbox writes synchronously.
+   */
+  const send = (m: Parameters<Mailer>[0]) => {
+    mail(m).catch((error) => console.error(`[correo] No se pudo enviar «${m.subject}» a ${m.to}: ${(error as Error).message}`));
+  };
 
-  async function startSession(userId: string): Promise<Headers> {
+  async function startSession(userId: string, conn: Kysely<any> = db): Promise<Headers> {
     const token = randomBytes(32).toString("base64url");
-    await db
+    await conn
       .insertInto("auth.local_sessions")
       .values({ token_hash: sha256(token), user_id: userId, expires_at: sql`now() + make_interval(days => ${SESSION_DAYS})` })
       .execute();
-    await db.updateTable("auth.users").set({ last_sign_in_at: sql`now()` }).where("id", "=", userId).execute();
+    await conn.updateTable("auth.users").set({ last_sign_in_at: sql`now()` }).where("id", "=", userId).execute();
     return new Headers({ "Set-Cookie": await cookie.serialize(token) });
   }
 
-  async function sendConfirmation(request: Request, userId: string, email: string) {
+  // Dead tokens are kept a week (to tell «ya se usó» from «no válido»), then go.
+  const sweepTokens = sweeper(db, sql`delete from auth.local_tokens where coalesce(used_at, expires_at) < now() - interval '7 days'`);
+
+  /**
+   * A new token of `kind`; every earlier live one of the same kind for that account (or pending
+   * sign-up's email) dies in the same transaction.
+   */
+  async function issue(kind: Kind, target: { userId?: string | null; email: string; passwordHash?: string | null; nombre?: string | null }) {
+    await sweepTokens();
     const token = randomBytes(32).toString("base64url");
-    await db
-      .insertInto("auth.local_tokens")
-      .values({ token_hash: sha256(token), user_id: userId, kind: "confirm", expires_at: sql`now() + make_interval(hours => ${CONFIRM_HOURS})` })
-      .execute();
-    const link = new URL(`/auth/confirm?token=${token}`, request.url).toString();
-    await mail({
-      to: email,
-      subject: "Confirme su cuenta de Oficina",
-      text: `Hola:\n\nPara activar su cuenta de Oficina abra este enlace y pulse «Confirmar mi cuenta»:\n${link}\n\nEl enlace caduca en ${CONFIRM_HOURS} horas. Si no ha creado una cuenta, ignore este mensaje.`,
+    const email = target.email.trim().toLowerCase();
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable("auth.local_tokens")
+        .set({ used_at: sql`now()` })
+        .where("kind", "=", kind)
+        .where("used_at", "is", null)
+        .where((eb) => eb.or([eb(sql`lower(email)`, "=", email), ...(target.userId ? [eb("user_id", "=", target.userId)] : [])]))
+        .execute();
+      await trx
+        .insertInto("auth.local_tokens")
+        .values({
+          token_hash: sha256(token),
+          user_id: target.userId ?? null,
+          email,
+          password_hash: target.passwordHash ?? null,
+          nombre: target.nombre ?? null,
+          kind,
+          expires_at: sql`now() + make_interval(hours => ${TOKEN_HOURS[kind]})`,
+        })
+        .execute();
     });
+    return token;
+  }
+
+  /**
+   * What `issue` costs, without a token: the same sibling update in a transaction that commits
+   * like a write (txid_current() gives it an id, so its commit is flushed too). The path where no
+   * mail goes out then takes as long as the path where one does.
+   */
+  async function decoy(kind: Kind, email: string) {
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable("auth.local_tokens")
+        .set({ used_at: sql`now()` })
+        .where("kind", "=", kind)
+        .where("used_at", "is", null)
+        .where(sql`lower(email)`, "=", email.trim().toLowerCase())
+        .where(sql<boolean>`false`)
+        .execute();
+      await sql`select txid_current()`.execute(trx);
+    });
+  }
+
+  // No text typed by whoever asked goes into the mail (a sign-up's name would let anyone write
+  // to any inbox in our name).
+  function mailFor(kind: Kind, email: string, token: string) {
+    const url = link(LANDING[kind], token);
+    const hours = TOKEN_HOURS[kind];
+    const lasts = hours === 1 ? "1 hora" : hours % 24 === 0 ? `${hours / 24 === 1 ? "24 horas" : `${hours / 24} días`}` : `${hours} horas`;
+    const texts: Record<Kind, { subject: string; text: string }> = {
+      confirm: {
+        subject: "Confirme su cuenta de Oficina",
+        text: `Hola:\n\nAlguien ha pedido una cuenta de Oficina para este correo. Si ha sido usted, abra este enlace y pulse «Confirmar mi cuenta»; entrará con la contraseña que eligió en ese alta:\n${url}\n\nEl enlace caduca en ${lasts} y solo sirve una vez; si pide otro, este deja de servir. Si no ha creado una cuenta, ignore este mensaje.`,
+      },
+      recuperar: {
+        subject: "Restablezca su contraseña de Oficina",
+        text: `Hola:\n\nPara elegir una contraseña nueva abra este enlace:\n${url}\n\nEl enlace caduca en ${lasts} y solo sirve una vez. Si no lo ha pedido usted, ignore este mensaje: su contraseña no cambia.`,
+      },
+      invitacion: {
+        subject: "Le han invitado a Oficina",
+        text: `Hola:\n\nUn administrador le ha invitado a Oficina. Para elegir su contraseña y entrar abra este enlace:\n${url}\n\nEl enlace caduca en ${lasts} y solo sirve una vez.`,
+      },
+    };
+    send({ to: email, ...texts[kind] });
   }
 
   async function userByEmail(email: string) {
@@ -64,6 +147,53 @@ export function localAuth(options: {
       .select(["u.id", "u.email", "u.encrypted_password", "u.email_confirmed_at", "p.activo"])
       .where("u.email", "=", email.trim().toLowerCase())
       .executeTakeFirst();
+  }
+
+  /** A token row as it is, to tell why it cannot be used. */
+  async function tokenRow(token: string, kind: Kind) {
+    return db
+      .selectFrom("auth.local_tokens")
+      .select(["user_id", "email", "password_hash", "nombre", "used_at", sql<boolean>`expires_at <= now()`.as("expired")])
+      .where("token_hash", "=", sha256(token))
+      .where("kind", "=", kind)
+      .executeTakeFirst();
+  }
+  const failure = (row: { used_at: unknown; expired: boolean } | undefined): TokenFailure =>
+    !row ? "no_valido" : row.used_at ? "usado" : row.expired ? "caducado" : "no_valido";
+
+  /** Uses a live token up (once, even under concurrent requests) and kills its siblings. */
+  async function consume(trx: Kysely<any>, token: string, kind: Kind) {
+    const row = await trx
+      .updateTable("auth.local_tokens")
+      .set({ used_at: sql`now()` })
+      .where("token_hash", "=", sha256(token))
+      .where("kind", "=", kind)
+      .where("used_at", "is", null)
+      .where("expires_at", ">", sql<Date>`now()`)
+      .returning(["user_id", "email", "password_hash", "nombre"])
+      .executeTakeFirst();
+    if (!row) return undefined;
+    await trx
+      .updateTable("auth.local_tokens")
+      .set({ used_at: sql`now()` })
+      .where("kind", "=", kind)
+      .where("used_at", "is", null)
+      .where((eb) => eb.or([...(row.email ? [eb(sql`lower(email)`, "=", String(row.email).toLowerCase())] : []), ...(row.user_id ? [eb("user_id", "=", row.user_id)] : [])]))
+      .execute();
+    return row as { user_id: string | null; email: string | null; password_hash: string | null; nombre: string | null };
+  }
+
+  async function sessionUser(request: Request) {
+    const token = await cookie.parse(request.headers.get("Cookie"));
+    if (typeof token !== "string") return null;
+    const row = await db
+      .selectFrom("auth.local_sessions as s")
+      .innerJoin("auth.users as u", "u.id", "s.user_id")
+      .select(["u.id", "u.encrypted_password", "s.token_hash"])
+      .where("s.token_hash", "=", sha256(token))
+      .where("s.expires_at", ">", sql<Date>`now()`)
+      .executeTakeFirst();
+    return row ?? null;
   }
 
   return {
@@ -88,62 +218,168 @@ export function localAuth(options: {
 
     async signIn(_request, email, password) {
       const user = await userByEmail(email);
-      const valid = await verifyPassword(password, user?.encrypted_password);
-      if (!user || !valid) return { ok: false, reason: "credentials" };
+      if (!user) {
+        // A pending sign-up: its own password says «confirm your email first»; one scrypt
+        // either way (against the dummy hash when there is nothing), so timing tells nothing.
+        const pending = await db
+          .selectFrom("auth.local_tokens")
+          .select("password_hash")
+          .where("kind", "=", "confirm")
+          .where("used_at", "is", null)
+          .where("expires_at", ">", sql<Date>`now()`)
+          .where(sql`lower(email)`, "=", email.trim().toLowerCase())
+          .orderBy("created_at", "desc")
+          .limit(1)
+          .executeTakeFirst();
+        const matches = await verifyPassword(password, pending?.password_hash);
+        return { ok: false, reason: matches ? "unconfirmed" : "credentials" };
+      }
+      const valid = await verifyPassword(password, user.encrypted_password);
+      if (!valid) return { ok: false, reason: "credentials" };
       if (!user.email_confirmed_at) return { ok: false, reason: "unconfirmed" };
       // No profile (deleted) counts as inactive: the account alone grants nothing.
       if (user.activo !== true) return { ok: false, reason: "inactive" };
       return { ok: true, session: { userId: user.id }, headers: await startSession(user.id) };
     },
 
-    async signUp(request, input) {
+    async signUp(_request, input) {
       const email = input.email.trim().toLowerCase();
+      // Hashed on every path: the time taken must not tell a taken email from a free one.
+      const passwordHash = await hashPassword(input.password);
       const existing = await userByEmail(email);
-      if (existing) {
-        // Same outcome as a new account, so sign-up cannot be used to learn who has one.
-        if (!existing.email_confirmed_at) await sendConfirmation(request, existing.id, email);
-        else
-          await mail({
-            to: email,
-            subject: "Ya tiene una cuenta en Oficina",
-            text: `Alguien intentó crear una cuenta con este correo, pero ya existe. Inicie sesión en ${new URL("/login", request.url)}.`,
-          });
+      if (existing?.email_confirmed_at) {
+        // Same outcome (and the same database work) as a new sign-up, without touching the account.
+        await decoy("confirm", email);
+        send({
+          to: email,
+          subject: "Ya tiene una cuenta en Oficina",
+          text: `Alguien intentó crear una cuenta con este correo, pero ya existe. Inicie sesión en ${new URL("/login", options.appUrl)}. Si no recuerda la contraseña, pulse allí «¿Ha olvidado su contraseña?».`,
+        });
         return;
       }
-      const user = await db
-        .insertInto("auth.users")
-        .values({
-          email,
-          encrypted_password: await hashPassword(input.password),
-          raw_user_meta_data: JSON.stringify({ nombre: input.nombre }),
-        })
-        .returning("id")
-        .executeTakeFirstOrThrow();
-      await sendConfirmation(request, user.id, email);
+      // A pending sign-up (or an unconfirmed account from before): this one replaces it. Its
+      // credentials travel with its token and reach auth.users only when its link is used.
+      const token = await issue("confirm", { userId: existing?.id ?? null, email, passwordHash, nombre: input.nombre });
+      mailFor("confirm", email, token);
     },
 
-    async resendConfirmation(request, email) {
-      const user = await userByEmail(email);
-      if (user && !user.email_confirmed_at) await sendConfirmation(request, user.id, user.email);
+    async resendConfirmation(_request, email) {
+      const normal = email.trim().toLowerCase();
+      const [user, pending] = await Promise.all([
+        userByEmail(normal),
+        db
+          .selectFrom("auth.local_tokens")
+          .select(["user_id", "password_hash", "nombre"])
+          .where("kind", "=", "confirm")
+          .where(sql`lower(email)`, "=", normal)
+          .orderBy("created_at", "desc")
+          .limit(1)
+          .executeTakeFirst(),
+      ]);
+      if (user?.email_confirmed_at || (!user && !pending?.password_hash)) return decoy("confirm", normal);
+      // The latest sign-up's credentials again (a resend is not a new sign-up).
+      const token = await issue("confirm", { userId: user?.id ?? pending?.user_id ?? null, email: normal, passwordHash: pending?.password_hash ?? null, nombre: pending?.nombre ?? null });
+      mailFor("confirm", normal, token);
     },
 
     async confirm(_request, token) {
-      const row = await db
-        .updateTable("auth.local_tokens")
-        .set({ used_at: sql`now()` })
-        .where("token_hash", "=", sha256(token))
-        .where("kind", "=", "confirm")
-        .where("used_at", "is", null)
-        .where("expires_at", ">", sql<Date>`now()`)
-        .returning("user_id")
-        .executeTakeFirst();
-      if (!row) return { ok: false };
-      await db
-        .updateTable("auth.users")
-        .set({ email_confirmed_at: sql`coalesce(email_confirmed_at, now())` })
-        .where("id", "=", row.user_id)
-        .execute();
-      return { ok: true, headers: await startSession(row.user_id) };
+      const row = await tokenRow(token, "confirm");
+      if (!row) return { ok: false, reason: "no_valido" };
+      const email = row.email ?? (row.user_id ? (await db.selectFrom("auth.users").select("email").where("id", "=", row.user_id).executeTakeFirst())?.email : null);
+      const account = email ? await userByEmail(email) : undefined;
+      if (account?.email_confirmed_at) return { ok: false, reason: "ya_confirmada" };
+      if (row.used_at || row.expired) return { ok: false, reason: failure(row) };
+      try {
+        const userId = await db.transaction().execute(async (trx) => {
+          const used = await consume(trx, token, "confirm");
+          if (!used) return null;
+          const nombre = used.nombre?.trim() || null;
+          const existing = await trx.selectFrom("auth.users").select(["id", "email_confirmed_at"]).where("email", "=", email!).forUpdate().executeTakeFirst();
+          if (existing?.email_confirmed_at) return "ya_confirmada" as const;
+          if (existing) {
+            // An unconfirmed account (an invitation, or from before pending sign-ups): the
+            // credentials of THIS link's sign-up win; its owner has just proved the inbox.
+            await trx
+              .updateTable("auth.users")
+              .set({
+                email_confirmed_at: sql`now()`,
+                ...(used.password_hash ? { encrypted_password: used.password_hash } : {}),
+                ...(nombre ? { raw_user_meta_data: sql`coalesce(raw_user_meta_data, '{}'::jsonb) || jsonb_build_object('nombre', ${nombre}::text)` } : {}),
+              })
+              .where("id", "=", existing.id)
+              .execute();
+            if (nombre) await trx.updateTable("public.usuarios").set({ nombre: nombre.slice(0, 80) }).where("id", "=", existing.id).execute();
+            await trx.deleteFrom("auth.local_sessions").where("user_id", "=", existing.id).execute();
+            return existing.id as string;
+          }
+          // The account (and, by its trigger, the profile) is born confirmed.
+          const created = await trx
+            .insertInto("auth.users")
+            .values({ email, encrypted_password: used.password_hash, email_confirmed_at: sql`now()`, raw_user_meta_data: JSON.stringify({ nombre: nombre ?? "" }) })
+            .returning("id")
+            .executeTakeFirstOrThrow();
+          return created.id as string;
+        });
+        if (userId === "ya_confirmada") return { ok: false, reason: "ya_confirmada" };
+        if (!userId) return { ok: false, reason: failure(await tokenRow(token, "confirm")) };
+        return { ok: true, headers: await startSession(userId) };
+      } catch (error) {
+        // Two links of one address used at the same instant: the other one created the account.
+        if ((error as { code?: string }).code === "23505") return { ok: false, reason: "ya_confirmada" };
+        throw error;
+      }
+    },
+
+    async sendToken(purpose, email) {
+      const user = await userByEmail(email);
+      // A deactivated account gets nothing: its password would open nothing.
+      const eligible = user && user.activo === true && (purpose === "recuperar" || !user.email_confirmed_at);
+      if (!eligible) {
+        await decoy(purpose, email);
+        return;
+      }
+      const token = await issue(purpose, { userId: user.id, email: user.email });
+      mailFor(purpose, user.email, token);
+    },
+
+    async checkToken(token, purpose) {
+      const row = await tokenRow(token, purpose);
+      return row && !row.used_at && !row.expired ? { ok: true } : { ok: false, reason: failure(row) };
+    },
+
+    async setPasswordWithToken(_request, token, purpose, password) {
+      const passwordHash = await hashPassword(password);
+      const result = await db.transaction().execute(async (trx) => {
+        const used = await consume(trx, token, purpose);
+        if (!used?.user_id) return null;
+        const user = await trx
+          .updateTable("auth.users")
+          .set({ encrypted_password: passwordHash, email_confirmed_at: sql`coalesce(email_confirmed_at, now())` })
+          .where("id", "=", used.user_id)
+          .returning(["id", "email"])
+          .executeTakeFirst();
+        if (!user) return null;
+        // A new password ends every session of the account (one may be the intruder's).
+        await trx.deleteFrom("auth.local_sessions").where("user_id", "=", user.id).execute();
+        const profile = await trx.selectFrom("public.usuarios").select("activo").where("id", "=", user.id).executeTakeFirst();
+        return { id: user.id as string, email: user.email as string, active: profile?.activo === true };
+      });
+      if (!result) return { ok: false, reason: failure(await tokenRow(token, purpose)) };
+      if (!result.active) return { ok: false, reason: "inactivo" };
+      return { ok: true, email: result.email, headers: await startSession(result.id) };
+    },
+
+    async changePassword(request, current, next) {
+      const user = await sessionUser(request);
+      const valid = await verifyPassword(current, user?.encrypted_password);
+      if (!user || !valid) return { ok: false, reason: "credentials" };
+      const passwordHash = await hashPassword(next);
+      await db.transaction().execute(async (trx) => {
+        await trx.updateTable("auth.users").set({ encrypted_password: passwordHash }).where("id", "=", user.id).execute();
+        // Every other session ends; this one stays.
+        await trx.deleteFrom("auth.local_sessions").where("user_id", "=", user.id).where("token_hash", "<>", user.token_hash).execute();
+      });
+      return { ok: true, headers: new Headers() };
     },
 
     async signOut(request) {

@@ -1,7 +1,7 @@
 import { createServerClient, parseCookieHeader, serializeCookieHeader } from "@supabase/ssr";
 import { createClient, isAuthApiError, isAuthRetryableFetchError, type SupabaseClient } from "@supabase/supabase-js";
 import { NoRealtime, toStoreError, userClient, type SupabaseConnection } from "../data/supabase.server";
-import type { AuthBackend, AuthSession } from "./port";
+import type { AuthBackend, AuthSession, TokenFailure } from "./port";
 
 /**
  * Accounts through Supabase Auth (GoTrue), with the session in cookies written by @supabase/ssr
@@ -18,8 +18,8 @@ export const AUTH_COOKIE = "sb-oficina-auth-token";
 
 export type SupabaseAuthOptions = SupabaseConnection & {
   secure: boolean;
-  /** Public origin (APP_URL) for the confirmation link's redirect; default: the request's. */
-  siteUrl?: string;
+  /** Public origin (APP_URL): every link Supabase mails points here, never to the request's Host. */
+  siteUrl: string;
 };
 
 /** The email OTP types a confirmation link may carry (`type=` in the link). */
@@ -67,8 +67,13 @@ export function supabaseAuth(options: SupabaseAuthOptions): AuthBackend {
     });
   }
 
-  function confirmUrl(request: Request) {
-    return new URL("/auth/confirm", options.siteUrl ?? request.url).toString();
+  function confirmUrl(_request?: Request) {
+    return new URL("/auth/confirm", options.siteUrl).toString();
+  }
+
+  /** GoTrue's answer to a used or expired link, in the port's terms. */
+  function tokenFailure(error: { code?: string; status?: number } | null): TokenFailure {
+    return error?.code === "otp_expired" ? "caducado" : "no_valido";
   }
 
   /** The profile must be active; read under the user's own JWT (an inactive user sees no rows). */
@@ -81,6 +86,15 @@ export function supabaseAuth(options: SupabaseAuthOptions): AuthBackend {
   /** Refuses to go on when Supabase Auth cannot be reached: that is an outage, not a wrong password. */
   function unreachable(error: unknown): never {
     throw new Error(`Supabase Auth no responde: ${(error as Error).message ?? "error de red"}`);
+  }
+
+  /**
+   * POST /logout?scope=others: revokes every refresh token of the user but this session's. Access
+   * tokens already issued stay valid until they expire (GoTrue cannot recall a JWT).
+   */
+  async function endOthers(supabase: SupabaseClient) {
+    const { error } = await supabase.auth.signOut({ scope: "others" });
+    if (error && !isAuthApiError(error)) console.warn(`Supabase Auth no cerró las otras sesiones: ${error.message}`);
   }
 
   return {
@@ -142,19 +156,84 @@ export function supabaseAuth(options: SupabaseAuthOptions): AuthBackend {
     },
 
     async confirm(request, token, type = "email") {
-      if (!CONFIRM_TYPES.has(type)) return { ok: false };
+      if (!CONFIRM_TYPES.has(type)) return { ok: false, reason: "no_valido" };
       const headers = new Headers();
       const supabase = serverClient(request, headers);
       const { data, error } = await supabase.auth.verifyOtp({ token_hash: token, type: type as "email" | "signup" });
       if (error || !data.session || !data.user) {
         if (isAuthRetryableFetchError(error)) unreachable(error);
-        return { ok: false };
+        // GoTrue does not tell a used link from one that never existed: both are «no válido».
+        return { ok: false, reason: tokenFailure(error) };
       }
       if (!(await profileActive(data.session.access_token, data.user.id))) {
         await supabase.auth.signOut({ scope: "local" });
-        return { ok: false };
+        return { ok: false, reason: "no_valido" };
       }
       remember(data.user.id, data.session.access_token, data.session.expires_at);
+      return { ok: true, headers };
+    },
+
+    async sendToken(purpose, email) {
+      if (purpose === "invitacion")
+        // Inviting someone creates their account: only the service-role key may, and this
+        // adapter never holds it (ADR 0007). The Supabase dashboard's «Invite user» does it.
+        throw new Error("Con Supabase, las invitaciones se envían desde el panel de Supabase (necesitan la clave service-role)");
+      const { error } = await plain.auth.resetPasswordForEmail(email.trim().toLowerCase(), { redirectTo: new URL("/auth/recuperar", options.siteUrl).toString() });
+      if (isAuthRetryableFetchError(error)) unreachable(error);
+      // Same outcome whatever happened (an unknown email must not show): the reason goes to the log.
+      if (error) console.warn(`Supabase Auth no envió el correo de recuperación: ${error.code ?? error.status ?? "sin código"}`);
+    },
+
+    async checkToken() {
+      // verifyOtp is the only check GoTrue offers, and it uses the token up.
+      return null;
+    },
+
+    async setPasswordWithToken(request, token, purpose, password) {
+      const headers = new Headers();
+      const supabase = serverClient(request, headers);
+      const { data, error } = await supabase.auth.verifyOtp({ token_hash: token, type: purpose === "recuperar" ? "recovery" : "invite" });
+      if (error || !data.session || !data.user) {
+        if (isAuthRetryableFetchError(error)) unreachable(error);
+        return { ok: false, reason: tokenFailure(error) };
+      }
+      const updated = await supabase.auth.updateUser({ password });
+      if (updated.error) {
+        if (isAuthRetryableFetchError(updated.error)) unreachable(updated.error);
+        await supabase.auth.signOut({ scope: "local" });
+        throw new Error(`Supabase Auth no cambió la contraseña: ${updated.error.code ?? updated.error.status ?? "sin código"}`);
+      }
+      // Every other session of the account ends (their refresh tokens are revoked).
+      await endOthers(supabase);
+      if (!(await profileActive(data.session.access_token, data.user.id))) {
+        await supabase.auth.signOut({ scope: "local" });
+        return { ok: false, reason: "inactivo" };
+      }
+      remember(data.user.id, data.session.access_token, data.session.expires_at);
+      return { ok: true, headers, email: data.user.email ?? "" };
+    },
+
+    async changePassword(request, current, next) {
+      const headers = new Headers();
+      const supabase = serverClient(request, headers);
+      const { data: who, error: whoError } = await supabase.auth.getUser();
+      if (whoError || !who.user?.email) {
+        if (isAuthRetryableFetchError(whoError)) unreachable(whoError);
+        return { ok: false, reason: "credentials" };
+      }
+      // GoTrue's updateUser does not ask for the current password: re-authenticate first.
+      const check = await supabase.auth.signInWithPassword({ email: who.user.email, password: current });
+      if (check.error || !check.data.session) {
+        if (isAuthRetryableFetchError(check.error)) unreachable(check.error);
+        return { ok: false, reason: "credentials" };
+      }
+      const updated = await supabase.auth.updateUser({ password: next });
+      if (updated.error) {
+        if (isAuthRetryableFetchError(updated.error)) unreachable(updated.error);
+        throw new Error(`Supabase Auth no cambió la contraseña: ${updated.error.code ?? updated.error.status ?? "sin código"}`);
+      }
+      await endOthers(supabase);
+      remember(who.user.id, check.data.session.access_token, check.data.session.expires_at);
       return { ok: true, headers };
     },
 

@@ -29,7 +29,7 @@ describe("loadEnv", () => {
       SIGNUP_MODE: "abierto",
       PERMITIR_ADMIN_UNICO: false,
       APP_URL: "http://localhost:3000",
-      APP_URL_DEFAULTED: true,
+      APP_URL_LOOPBACK: true,
     });
     expect(cfg.DATABASE_URL).toBeUndefined();
     expect(cfg.SUPABASE_URL).toBeUndefined();
@@ -48,6 +48,16 @@ describe("loadEnv", () => {
     } finally {
       warn.mockRestore();
     }
+  });
+
+  it.each([
+    ["http://127.0.0.1:3210", true],
+    ["http://[::1]:8080", true],
+    ["http://localhost", true],
+    ["http://oficina.test:3000", false],
+    ["https://oficina.empresa.es", false],
+  ])("APP_URL %s names this machine only: %s", (value, loopback) => {
+    expect(loadEnv({ NODE_ENV: "test", APP_URL: value }).APP_URL_LOOPBACK).toBe(loopback);
   });
 
   it("treats empty strings as unset", () => {
@@ -90,7 +100,7 @@ describe("loadEnv", () => {
       SIGNUP_ALLOWED_DOMAINS: ["empresa.es", "filial.com.mx"],
       SIGNUP_MODE: "dominio",
       APP_URL: "https://oficina.empresa.es",
-      APP_URL_DEFAULTED: false,
+      APP_URL_LOOPBACK: false,
     });
   });
 

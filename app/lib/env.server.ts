@@ -51,8 +51,11 @@ export interface Env {
    * `http://localhost:$PORT`, which is what the README's `npm start` serves.
    */
   APP_URL: string;
-  /** Whether APP_URL was set explicitly (a real deployment) or is the localhost default. */
-  APP_URL_DEFAULTED: boolean;
+  /**
+   * APP_URL names this machine (localhost, 127.0.0.1, [::1]; the default does): a try-out, not an
+   * installation others reach. Only then does a first start load demo data (public passwords).
+   */
+  APP_URL_LOOPBACK: boolean;
 }
 
 export type Config = Env;
@@ -225,6 +228,7 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
   }
 
   const cfg = result.data;
+  const appUrl = cfg.APP_URL ?? `http://localhost:${cfg.PORT}`;
   let sessionSecret = cfg.SESSION_SECRET;
   if (sessionSecret === undefined) {
     if (cfg.NODE_ENV === "development") {
@@ -235,8 +239,8 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
   return {
     ...cfg,
     SIGNUP_MODE: cfg.SIGNUP_MODE ?? (cfg.SIGNUP_ALLOWED_DOMAINS.length ? "dominio" : "abierto"),
-    APP_URL: cfg.APP_URL ?? `http://localhost:${cfg.PORT}`,
-    APP_URL_DEFAULTED: cfg.APP_URL === undefined,
+    APP_URL: appUrl,
+    APP_URL_LOOPBACK: ["localhost", "127.0.0.1", "[::1]"].includes(new URL(appUrl).hostname),
     SESSION_SECRET: sessionSecret,
     SENTRY_ENVIRONMENT: cfg.SENTRY_ENVIRONMENT ?? cfg.NODE_ENV,
   };

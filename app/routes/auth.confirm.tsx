@@ -4,7 +4,8 @@ import { pageTitle } from "~/ui/EntityPages";
 
 /**
  * The landing of the confirmation mail. GET only shows a button: mail scanners that follow links
- * must not use up the token. The POST confirms and signs the person in.
+ * must not use up the token. The POST confirms and signs the person in; every way it can fail
+ * says what to do next.
  */
 export function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
@@ -15,27 +16,53 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await request.formData();
   const token = String(formData.get("token") ?? "");
   const type = String(formData.get("type") ?? "email");
-  const result = token && token.length <= 200 ? await context.services.auth.confirm(request, token, type) : { ok: false as const };
-  if (!result.ok) return json({ error: "El enlace no es válido o ha caducado. Pida uno nuevo." }, { status: 400 });
+  const result = token && token.length <= 200 ? await context.services.auth.confirm(request, token, type) : { ok: false as const, reason: "no_valido" as const };
+  if (!result.ok) return json({ reason: result.reason }, { status: result.reason === "ya_confirmada" ? 409 : 400 });
   const headers = new Headers(result.headers);
   headers.append("Set-Cookie", await context.services.flash.set(request, { kind: "exito", message: "Cuenta confirmada. Le damos la bienvenida a Oficina." }));
   return redirect("/", { headers });
 }
 
+function Failure({ reason }: { reason: "ya_confirmada" | "caducado" | "usado" | "no_valido" }) {
+  if (reason === "ya_confirmada")
+    return (
+      <div className="aviso" role="alert">
+        <p>Su cuenta ya está confirmada: este enlace ya no hace falta.</p>
+        <p>
+          <Link to="/login">Iniciar sesión</Link>
+        </p>
+      </div>
+    );
+  const why =
+    reason === "caducado"
+      ? "El enlace ha caducado: los enlaces de confirmación sirven 24 horas."
+      : reason === "usado"
+        ? "Este enlace ya no sirve: se envió otro más reciente, o ya se usó."
+        : "El enlace no es válido. Compruebe que ha abierto el enlace completo del correo más reciente.";
+  return (
+    <div className="aviso aviso-error" role="alert">
+      <p>{why}</p>
+      <p>
+        Pida un enlace nuevo en <Link to="/signup-confirmation">Reenviar el correo de confirmación</Link>, o vuelva a crear la cuenta desde{" "}
+        <Link to="/login">Iniciar sesión</Link>.
+      </p>
+    </div>
+  );
+}
+
 export default function Confirm() {
   const { token, type } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
+  if (actionData?.reason)
+    return (
+      <div className="acceso">
+        <h1>Confirmar la cuenta</h1>
+        <Failure reason={actionData.reason} />
+      </div>
+    );
   return (
     <div className="acceso">
       <h1>Confirmar la cuenta</h1>
-      {actionData?.error ? (
-        <div className="aviso aviso-error" role="alert">
-          <p>{actionData.error}</p>
-          <p>
-            <Link to="/signup-confirmation">Reenviar el correo de confirmación</Link>
-          </p>
-        </div>
-      ) : null}
       {token ? (
         <Form method="post">
           <input type="hidden" name="token" value={token} />
@@ -52,4 +79,4 @@ export default function Confirm() {
   );
 }
 
-export const meta: MetaFunction = () => pageTitle("Confirmar la cuenta");
+export const meta: MetaFunction = () => [...pageTitle("Confirmar la cuenta"), { name: "referrer", content: "same-origin" }];

@@ -1,28 +1,23 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { useActionData, useNavigation, useSearchParams } from "@remix-run/react";
+import { Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import * as z from "zod";
+import { correoField, INVITATION_ONLY, minutos, PASSWORD_HINT, retryAfterHeaders } from "~/auth/forms";
 import { currentUser } from "~/auth/session.server";
-import { email, text, type Z } from "~/entities/fields";
+import { MAIL_LIMIT, mailKey, SIGNUP_LIMIT, signUpKey } from "~/auth/throttle.server";
+import { text, type Z } from "~/entities/fields";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { pageTitle } from "~/ui/EntityPages";
 import { ConformForm, FieldControl, useServerForm } from "~/ui/forms";
 
 /** Sign in and sign up, two forms on one page (SPEC §6); `intent` tells them apart. */
-const correo = email("email", "Correo electrónico", { required: true });
+const correo = correoField;
 const fields = {
   iniciar: [correo, text("password", "Contraseña", { required: true, min: 1, max: 200, type: "password", autoComplete: "current-password" })],
   crear: [
     text("nombre", "Nombre", { required: true, min: 1, max: 80, autoComplete: "name" }),
     correo,
-    text("password", "Contraseña", {
-      required: true,
-      min: 12,
-      max: 200,
-      type: "password",
-      autoComplete: "new-password",
-      hint: "Al menos 12 caracteres. Una frase fácil de recordar es una buena contraseña.",
-    }),
+    text("password", "Contraseña", { required: true, min: 12, max: 200, type: "password", autoComplete: "new-password", hint: PASSWORD_HINT }),
   ],
 };
 const schemas = {
@@ -34,20 +29,30 @@ const WRONG = "Correo o contraseña incorrectos";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   if (await currentUser(request, context)) throw redirect("/");
-  return null;
+  return json({ signupOpen: context.services.config.SIGNUP_MODE !== "invitacion" });
 }
+
+export const headers = retryAfterHeaders;
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { auth, config, flash, throttle } = context.services;
   const formData = await request.formData();
   const intent = formData.get("intent");
+  const tooMany = <T,>(retryAfter: number, body: T) => json(body, { status: 429, headers: { "Retry-After": String(retryAfter) } });
 
   if (intent === "iniciar") {
     const submission = parseWithZod(formData, { schema: schemas.iniciar(z) });
     if (submission.status !== "success") return json({ intent, result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
     const { email, password } = submission.value;
-    if (await throttle.isLocked(email, context.clientIp))
-      return json({ intent, result: submission.reply({ formErrors: ["Demasiados intentos fallidos. Espere 15 minutos antes de volver a intentarlo."], hideFields: ["password"] }) }, { status: 429 });
+    // Only failures count (SPEC §6): per account (5) and per address (hundreds: one office, one NAT).
+    const locked = await throttle.lockedFor(email, context.clientIp);
+    if (locked) {
+      const message =
+        locked.scope === "cuenta"
+          ? `Demasiados intentos fallidos con este correo. Espere ${minutos(locked.retryAfter)} o elija una contraseña nueva con «¿Ha olvidado su contraseña?», que desbloquea la cuenta al momento.`
+          : `Demasiados intentos fallidos desde su red. Espere ${minutos(locked.retryAfter)} antes de volver a intentarlo.`;
+      return tooMany(locked.retryAfter, { intent, result: submission.reply({ formErrors: [message], hideFields: ["password"] }) });
+    }
     const result = await auth.signIn(request, email, password);
     if (!result.ok) {
       if (result.reason === "credentials") await throttle.recordFailure(email, context.clientIp);
@@ -64,6 +69,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
 
   if (intent === "crear") {
+    if (config.SIGNUP_MODE === "invitacion") return json({ intent, result: { status: "error" as const, error: { "": [INVITATION_ONLY] } } }, { status: 403 });
     const submission = parseWithZod(formData, { schema: schemas.crear(z) });
     if (submission.status !== "success") return json({ intent, result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
     const domain = submission.value.email.split("@")[1] ?? "";
@@ -72,6 +78,22 @@ export async function action({ request, context }: ActionFunctionArgs) {
         { intent, result: submission.reply({ fieldErrors: { email: [`Solo pueden crear cuenta correos de: ${config.SIGNUP_ALLOWED_DOMAINS.join(", ")}`] }, hideFields: ["password"] }) },
         { status: 400 },
       );
+    // Accounts created per address, then mails per inbox: no flood of accounts, no mail bombing.
+    const perAddress = await throttle.take(signUpKey(context.clientIp), SIGNUP_LIMIT.limit, SIGNUP_LIMIT.windowMs);
+    if (perAddress)
+      return tooMany(perAddress.retryAfter, {
+        intent,
+        result: submission.reply({ formErrors: [`Se han creado demasiadas cuentas desde su red. Espere ${minutos(perAddress.retryAfter)} o pida a un administrador que le invite.`], hideFields: ["password"] }),
+      });
+    const perInbox = await throttle.take(mailKey("confirmacion", submission.value.email), MAIL_LIMIT.limit, MAIL_LIMIT.windowMs);
+    if (perInbox)
+      return tooMany(perInbox.retryAfter, {
+        intent,
+        result: submission.reply({
+          formErrors: [`Ha pedido demasiados correos para esta dirección: no hemos enviado otro. Espere ${minutos(perInbox.retryAfter)} o use el enlace del último correo que recibió (mire también en el correo no deseado).`],
+          hideFields: ["password"],
+        }),
+      });
     await auth.signUp(request, submission.value);
     const cookie = await flash.set(request, { kind: "exito", message: `Le hemos enviado un correo a ${submission.value.email} con el enlace para activar su cuenta.` });
     return redirect("/signup-confirmation", { headers: { "Set-Cookie": cookie } });
@@ -81,6 +103,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function Login() {
+  const { signupOpen } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const [params] = useSearchParams();
   const navigation = useNavigation();
@@ -104,19 +127,26 @@ export default function Login() {
               </button>
             </div>
           </ConformForm>
+          <p>
+            <Link to="/auth/recuperar">¿Ha olvidado su contraseña?</Link>
+          </p>
         </section>
         <section aria-labelledby="titulo-crear" className="panel">
-          <h2 id="titulo-crear">Crear cuenta</h2>
-          <ConformForm form={signUp}>
-            {fields.crear.map((f) => (
-              <FieldControl key={f.name} field={f} meta={signUpFields[f.name as "email"]} />
-            ))}
-            <div className="acciones">
-              <button type="submit" name="intent" value="crear" disabled={busy("crear")}>
-                {busy("crear") ? "Creando…" : "Crear cuenta"}
-              </button>
-            </div>
-          </ConformForm>
+          <h2 id="titulo-crear">{signupOpen ? "Crear cuenta" : "¿No tiene cuenta?"}</h2>
+          {signupOpen ? (
+            <ConformForm form={signUp}>
+              {fields.crear.map((f) => (
+                <FieldControl key={f.name} field={f} meta={signUpFields[f.name as "email"]} />
+              ))}
+              <div className="acciones">
+                <button type="submit" name="intent" value="crear" disabled={busy("crear")}>
+                  {busy("crear") ? "Creando…" : "Crear cuenta"}
+                </button>
+              </div>
+            </ConformForm>
+          ) : (
+            <p>{INVITATION_ONLY} Pídasela a la persona que administra Oficina en su empresa.</p>
+          )}
         </section>
       </div>
     </div>

@@ -1,17 +1,123 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { recordAction, recordLoader } from "~/entities/crud.server";
+import type { SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
+import * as z from "zod";
+import { actualField, changePasswordSchema, nuevaField, repetirField } from "~/auth/forms";
+import { requireUser } from "~/auth/session.server";
+import { recordAction, recordLoader, redirectWithFlash } from "~/entities/crud.server";
 import { usuarios } from "~/entities/usuarios";
+import { ConfirmDialog } from "~/ui/ConfirmDialog";
 import { EntityRecordPage, pageTitle } from "~/ui/EntityPages";
+import { ConformForm, FieldControl, useServerForm } from "~/ui/forms";
 
-export const loader = (args: LoaderFunctionArgs) => recordLoader(usuarios, args);
-/** A deactivated user's sessions end at once (their next request is refused anyway: see session.server). */
-export const action = (args: ActionFunctionArgs) =>
-  recordAction(usuarios, args, {
+export const loader = (args: LoaderFunctionArgs) =>
+  recordLoader(usuarios, args, { extra: async ({ user, id }) => ({ propio: user.id === id }) });
+
+/**
+ * Besides the record's own actions: the signed-in user's password (own profile only), and a
+ * confirm step before an administrador takes away their own rights (SPEC §6, hole 12): the
+ * first POST only shows what they will lose; the second, with `confirmar_degradacion`, saves.
+ */
+export async function action(args: ActionFunctionArgs) {
+  const { request, context, params } = args;
+  const form = await request.clone().formData();
+  const intent = form.get("intent");
+
+  if (intent === "cambiar_contrasena") {
+    const { user } = await requireUser(request, context);
+    if (user.id !== params.id) throw json({ message: "Solo puede cambiar su propia contraseña." }, { status: 403 });
+    const submission = parseWithZod(form, { schema: changePasswordSchema(z) });
+    const hidden = { hideFields: ["actual", "password", "confirmacion"] };
+    // Not `result`: that key belongs to the record's edit form on the same page.
+    if (submission.status !== "success") return json({ intent, contrasena: submission.reply(hidden) }, { status: 400 });
+    const result = await context.services.auth.changePassword(request, submission.value.actual, submission.value.password);
+    if (!result.ok) return json({ intent, contrasena: submission.reply({ ...hidden, fieldErrors: { actual: ["La contraseña actual no es correcta"] } }) }, { status: 400 });
+    const response = await redirectWithFlash(context, request, `/usuarios/${user.id}`, "Contraseña cambiada. Se han cerrado sus otras sesiones; esta sigue abierta.");
+    // Supabase re-authenticated: this browser's session continues under the new tokens.
+    for (const cookie of result.headers.getSetCookie()) response.headers.append("Set-Cookie", cookie);
+    return response;
+  }
+
+  if (intent === "guardar" && form.get("confirmar_degradacion") !== "1") {
+    const { user } = await requireUser(request, context);
+    const demotes = form.has("rol") && form.get("rol") !== "administrador";
+    const deactivates = form.has("rol") && form.get("activo") !== "on";
+    if (user.id === params.id && user.rol === "administrador" && (demotes || deactivates)) {
+      const pierde = [
+        ...(demotes ? [`Dejará de ser administrador (pasará a ${form.get("rol") === "aprobador" ? "aprobador" : "empleado"}): no podrá gestionar usuarios, departamentos ni sucursales, ni marcar gastos como pagados, ni deshacerlo usted.`] : []),
+        ...(deactivates ? ["Desactivará su propia cuenta: su sesión se cerrará y no podrá volver a entrar hasta que otro administrador la reactive."] : []),
+      ];
+      const campos = [...form.entries()].filter(([k, v]) => k !== "intent" && typeof v === "string") as [string, string][];
+      return json({ intent: "confirmar_degradacion" as const, pierde, campos });
+    }
+  }
+
+  return recordAction(usuarios, args, {
+    /** A deactivated user's sessions end at once (their next request is refused anyway: see session.server). */
     afterSave: async (saved) => {
-      if (saved.activo === false) await args.context.services.auth.endSessionsOf(String(saved.id));
+      if (saved.activo === false) await context.services.auth.endSessionsOf(String(saved.id));
     },
   });
+}
+
+function ConfirmarDegradacion({ pierde, campos }: { pierde: string[]; campos: [string, string][] }) {
+  const location = useLocation();
+  return (
+    <ConfirmDialog titleId="degradacion-titulo" cancelHref={location.pathname + location.search}>
+      <h2 id="degradacion-titulo">¿Quitarse sus propios permisos de administrador?</h2>
+      <ul>
+        {pierde.map((p) => (
+          <li key={p}>{p}</li>
+        ))}
+      </ul>
+      <p>Solo otro administrador podrá devolvérselos.</p>
+      <Form method="post" className="acciones">
+        {campos.map(([name, value], i) => (
+          <input key={`${name}-${i}`} type="hidden" name={name} value={value} />
+        ))}
+        <input type="hidden" name="confirmar_degradacion" value="1" />
+        <button type="submit" name="intent" value="guardar" className="peligro">
+          Sí, guardar los cambios
+        </button>
+        <Link to={location.pathname + location.search}>Cancelar</Link>
+      </Form>
+    </ConfirmDialog>
+  );
+}
+
+function CambiarContrasena() {
+  const actionData = useActionData<typeof action>();
+  const lastResult =
+    actionData && "intent" in actionData && actionData.intent === "cambiar_contrasena" && "contrasena" in actionData ? (actionData.contrasena as SubmissionResult<string[]>) : undefined;
+  const [form, fields] = useServerForm({ id: "contrasena", schema: changePasswordSchema, lastResult });
+  return (
+    <section aria-labelledby="titulo-contrasena" className="panel">
+      <h2 id="titulo-contrasena">Cambiar mi contraseña</h2>
+      <p>Al cambiarla se cierran sus sesiones en otros navegadores; esta sigue abierta.</p>
+      <ConformForm form={form}>
+        <FieldControl field={actualField} meta={fields.actual} />
+        <FieldControl field={nuevaField} meta={fields.password} />
+        <FieldControl field={repetirField} meta={fields.confirmacion} />
+        <div className="acciones">
+          <button type="submit" name="intent" value="cambiar_contrasena">
+            Cambiar la contraseña
+          </button>
+        </div>
+      </ConformForm>
+    </section>
+  );
+}
+
 export default function Usuario() {
-  return <EntityRecordPage entity={usuarios} />;
+  const { propio } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const confirmar = actionData && "intent" in actionData && actionData.intent === "confirmar_degradacion" ? (actionData as { pierde: string[]; campos: [string, string][] }) : null;
+  return (
+    <EntityRecordPage entity={usuarios}>
+      {confirmar ? <ConfirmarDegradacion pierde={confirmar.pierde} campos={confirmar.campos} /> : null}
+      {propio ? <CambiarContrasena /> : null}
+    </EntityRecordPage>
+  );
 }
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data ? String(data.record.nombre_completo ?? data.record.nombre) : undefined, usuarios.title);

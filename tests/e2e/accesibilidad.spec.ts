@@ -44,6 +44,16 @@ const screens: Screen[] = [
       await expect(p.getByRole("alert")).toBeVisible();
     },
   },
+  { name: "/auth/recuperar", open: (p) => p.goto("/auth/recuperar") },
+  {
+    name: "/auth/recuperar con errores",
+    open: async (p) => {
+      await p.goto("/auth/recuperar");
+      await p.getByRole("button", { name: "Enviarme el enlace" }).click();
+      await expect(p.getByRole("alert")).toBeVisible();
+    },
+  },
+  { name: "/auth/recuperar con enlace no válido", open: (p) => p.goto("/auth/recuperar?token=x") },
   { name: "Panel (administrador)", role: "administrador", open: (p) => p.goto("/") },
   { name: "Panel (aprobador)", role: "aprobador", open: (p) => p.goto("/") },
   { name: "Panel (empleado)", role: "empleado", open: (p) => p.goto("/") },
@@ -95,6 +105,17 @@ const screens: Screen[] = [
   { name: "ficha de sucursal", role: "administrador", open: firstRecord("/sucursales") },
   { name: "/usuarios", role: "administrador", open: (p) => p.goto("/usuarios") },
   { name: "ficha de usuario", role: "administrador", open: firstRecord("/usuarios") },
+  {
+    name: "mi ficha con «Cambiar mi contraseña» con errores",
+    role: "empleado",
+    open: async (p) => {
+      await p.goto("/");
+      await p.getByRole("banner").getByTitle("Mi perfil").click();
+      const section = p.getByRole("region", { name: "Cambiar mi contraseña" });
+      await section.getByRole("button", { name: "Cambiar la contraseña" }).click();
+      await expect(section.getByRole("alert")).toBeVisible();
+    },
+  },
 ];
 
 for (const screen of screens) {

@@ -6,6 +6,14 @@ import { ACCOUNTS, DEMO_PASSWORD, expect, jsEnabled, lastMailLink, unique, uniqu
  * confirm, sign out, sign in. Every account is new (unique email), so tests never share one.
  */
 const PASSWORD = "una frase larga para entrar";
+// Journeys of several pages and two browsers: more than the default 30 s on a shared machine.
+test.describe.configure({ timeout: 90_000 });
+
+/** A mailed link (built from APP_URL) as a path on the server under test. */
+const here = (link: string) => {
+  const url = new URL(link);
+  return url.pathname + url.search;
+};
 
 const signInForm = (page: Page) => page.getByRole("region", { name: "Iniciar sesión" });
 const signUpForm = (page: Page) => page.getByRole("region", { name: "Crear cuenta" });
@@ -32,11 +40,11 @@ test("crear cuenta, confirmar desde el correo, cerrar sesión y volver a entrar"
   await signUp(page, nombre, email);
 
   await expect(page).toHaveURL("/signup-confirmation");
-  await expect(page.getByRole("heading", { level: 1, name: "Revisa tu correo" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Revise su correo" })).toBeVisible();
   await expect(page.getByRole("status")).toContainText(email);
 
-  const link = await waitForMailLink(email);
-  expect(new URL(link).pathname).toBe("/auth/confirm");
+  const link = here(await waitForMailLink(email));
+  expect(new URL(link, "http://x").pathname).toBe("/auth/confirm");
 
   // Opening the link only shows a button: a mail scanner following it cannot use up the token.
   await page.goto(link);
@@ -56,7 +64,8 @@ test("crear cuenta, confirmar desde el correo, cerrar sesión y volver a entrar"
   const used = await context.newPage();
   await used.goto(link);
   await used.getByRole("button", { name: "Confirmar mi cuenta" }).click();
-  await expect(used.getByRole("alert")).toContainText("El enlace no es válido o ha caducado.");
+  await expect(used.getByRole("alert")).toContainText("Su cuenta ya está confirmada");
+  await expect(used.getByRole("alert").getByRole("link", { name: "Iniciar sesión" })).toHaveAttribute("href", "/login");
   await used.close();
 
   // Sign out: the session ends on the server, not only in this browser.
@@ -121,7 +130,7 @@ test("contraseña corta al crear cuenta: resumen con enlace, campo marcado y dat
 test("una cuenta sin confirmar no puede entrar; «Reenviar el correo» manda un enlace nuevo que sí sirve", async ({ page }) => {
   const email = uniqueEmail("pendiente");
   await signUp(page, unique("Pendiente"), email);
-  await expect(page.getByRole("heading", { level: 1, name: "Revisa tu correo" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Revise su correo" })).toBeVisible();
   const first = await waitForMailLink(email);
 
   await page.goto("/login");
@@ -133,10 +142,10 @@ test("una cuenta sin confirmar no puede entrar; «Reenviar el correo» manda un 
   const reenviar = page.getByRole("region", { name: "Reenviar el correo" });
   await reenviar.getByLabel("Correo electrónico").fill(email);
   await reenviar.getByRole("button", { name: "Reenviar el correo" }).click();
-  await expect(page.getByRole("status")).toHaveText("Si hay una cuenta pendiente de confirmar con ese correo, le hemos enviado un enlace nuevo.");
+  await expect(page.getByRole("status")).toHaveText("Si hay una cuenta pendiente de confirmar con ese correo, le hemos enviado un enlace nuevo. Los enlaces anteriores ya no sirven.");
   await expect.poll(() => lastMailLink(email)).not.toBe(first);
 
-  await page.goto(lastMailLink(email)!);
+  await page.goto(here(lastMailLink(email)!));
   await page.getByRole("button", { name: "Confirmar mi cuenta" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Panel" })).toBeVisible();
 });
@@ -149,3 +158,137 @@ for (const destino of ["https://evil.example/robar", "//evil.example/robar", "/\
     expect(page.url()).toBe(`${baseURL}/`);
   });
 }
+
+/** A new confirmed account, signed in on `page`. */
+async function newAccount(page: Page, prefix: string) {
+  const nombre = unique(prefix);
+  const email = uniqueEmail(prefix.toLowerCase());
+  await signUp(page, nombre, email);
+  await expect(page.getByRole("heading", { level: 1, name: "Revise su correo" })).toBeVisible();
+  await page.goto(here(await waitForMailLink(email)));
+  await page.getByRole("button", { name: "Confirmar mi cuenta" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Panel" })).toBeVisible();
+  return { nombre, email };
+}
+
+test("«¿Ha olvidado su contraseña?»: correo, enlace, la nueva dos veces; entra y su otra sesión se cierra", async ({ page, browser }, testInfo) => {
+  const { email } = await newAccount(page, "Olvido");
+  const elsewhere = await browser.newContext({ javaScriptEnabled: jsEnabled(testInfo.project.name) });
+  const other = await elsewhere.newPage();
+  await other.goto(`${testInfo.project.use.baseURL}/login`);
+  await fillSignIn(other, email, PASSWORD);
+  await expect(other.getByRole("heading", { level: 1, name: "Panel" })).toBeVisible();
+
+  await page.getByRole("button", { name: "Cerrar sesión" }).click();
+  await page.getByRole("link", { name: "¿Ha olvidado su contraseña?" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "¿Ha olvidado su contraseña?" })).toBeVisible();
+  const before = lastMailLink(email);
+  await page.getByLabel("Correo electrónico").fill(email);
+  await page.getByRole("button", { name: "Enviarme el enlace" }).click();
+  await expect(page.getByRole("status")).toContainText(`Si hay una cuenta con ${email}, le hemos enviado un enlace`);
+  await expect.poll(() => lastMailLink(email)).not.toBe(before);
+  const link = here(lastMailLink(email)!);
+  expect(link).toMatch(/^\/auth\/recuperar\?token=/);
+
+  await page.goto(link);
+  await expect(page.getByRole("heading", { level: 1, name: "Elegir una contraseña nueva" })).toBeVisible();
+  await page.getByLabel(/^Contraseña nueva/).fill("la contraseña recuperada");
+  await page.getByLabel("Repita la contraseña nueva").fill("otra distinta del todo");
+  await page.getByRole("button", { name: "Guardar la contraseña y entrar" }).click();
+  await expect(page.getByRole("alert")).toContainText("Las dos contraseñas no coinciden");
+  await expect(page.getByLabel("Repita la contraseña nueva")).toHaveAttribute("aria-invalid", "true");
+
+  await page.getByLabel(/^Contraseña nueva/).fill("la contraseña recuperada");
+  await page.getByLabel("Repita la contraseña nueva").fill("la contraseña recuperada");
+  await page.getByRole("button", { name: "Guardar la contraseña y entrar" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Panel" })).toBeVisible();
+  await expect(page.getByRole("status")).toHaveText("Contraseña cambiada. Ha iniciado sesión; las demás sesiones de su cuenta se han cerrado.");
+
+  // The other browser's session ended; the link cannot be used again.
+  await other.goto(`${testInfo.project.use.baseURL}/departamentos`);
+  await expect(other).toHaveURL(/\/login\?redirectTo=/);
+  await other.goto(`${testInfo.project.use.baseURL}${link}`);
+  await expect(other.getByRole("alert")).toContainText("Este enlace ya no sirve");
+  await expect(other.getByRole("alert").getByRole("link", { name: "Pedir un enlace nuevo" })).toBeVisible();
+  await elsewhere.close();
+});
+
+test("cambiar mi contraseña en mi ficha: pide la actual, cierra la otra sesión y mantiene esta", async ({ page, browser }, testInfo) => {
+  const { nombre, email } = await newAccount(page, "Cambio");
+  const elsewhere = await browser.newContext({ javaScriptEnabled: jsEnabled(testInfo.project.name) });
+  const other = await elsewhere.newPage();
+  await other.goto(`${testInfo.project.use.baseURL}/login`);
+  await fillSignIn(other, email, PASSWORD);
+  await expect(other.getByRole("heading", { level: 1, name: "Panel" })).toBeVisible();
+
+  await page.getByRole("banner").getByRole("link", { name: nombre }).click();
+  const section = page.getByRole("region", { name: "Cambiar mi contraseña" });
+  await section.getByLabel("Contraseña actual").fill("no es la actual");
+  await section.getByLabel(/^Contraseña nueva/).fill("mi contraseña cambiada");
+  await section.getByLabel("Repita la contraseña nueva").fill("mi contraseña cambiada");
+  await section.getByRole("button", { name: "Cambiar la contraseña" }).click();
+  await expect(section.getByRole("alert")).toContainText("La contraseña actual no es correcta");
+
+  await section.getByLabel("Contraseña actual").fill(PASSWORD);
+  await section.getByLabel(/^Contraseña nueva/).fill("mi contraseña cambiada");
+  await section.getByLabel("Repita la contraseña nueva").fill("mi contraseña cambiada");
+  await section.getByRole("button", { name: "Cambiar la contraseña" }).click();
+  await expect(page.getByRole("status")).toHaveText("Contraseña cambiada. Se han cerrado sus otras sesiones; esta sigue abierta.");
+  await page.goto("/departamentos");
+  await expect(page.getByRole("heading", { level: 1, name: "Departamentos" })).toBeVisible();
+  await other.goto(`${testInfo.project.use.baseURL}/departamentos`);
+  await expect(other).toHaveURL(/\/login\?redirectTo=/);
+  await fillSignIn(other, email, "mi contraseña cambiada");
+  await expect(other.getByRole("heading", { level: 1, name: "Departamentos" })).toBeVisible();
+  await elsewhere.close();
+});
+
+test("restablecer y cambiar la contraseña solo con el teclado", async ({ page }) => {
+  const { email } = await newAccount(page, "Teclado");
+  await page.getByRole("button", { name: "Cerrar sesión" }).click();
+  await expect(page).toHaveURL("/login");
+  // From the password field, Tab reaches the sign-in button and then «¿Ha olvidado su contraseña?».
+  await signInForm(page).getByLabel("Contraseña").focus();
+  await page.keyboard.press("Tab");
+  await expect(signInForm(page).getByRole("button", { name: "Iniciar sesión" })).toBeFocused();
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("link", { name: "¿Ha olvidado su contraseña?" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("heading", { level: 1, name: "¿Ha olvidado su contraseña?" })).toBeVisible();
+  await page.getByLabel("Correo electrónico").focus();
+  await page.keyboard.type(email);
+  const before = lastMailLink(email);
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("status")).toContainText("le hemos enviado un enlace");
+  await expect.poll(() => lastMailLink(email)).not.toBe(before);
+
+  await page.goto(here(lastMailLink(email)!));
+  await page.getByLabel(/^Contraseña nueva/).focus();
+  await page.keyboard.type("contraseña por teclado");
+  await page.keyboard.press("Tab");
+  await expect(page.getByLabel("Repita la contraseña nueva")).toBeFocused();
+  await page.keyboard.type("contraseña por teclado");
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("heading", { level: 1, name: "Panel" })).toBeVisible();
+});
+
+test("por rutas con codificación porcentual (/%6Cogin, /%73ignup-confirmation) rigen los mismos límites: 429, Retry-After y la página normal", async ({ request, baseURL }, testInfo) => {
+  test.skip(testInfo.project.name !== "sin-js", "HTTP directo: una vez basta");
+  const headers = { Origin: baseURL!, "Sec-Fetch-Site": "same-origin" };
+  const email = uniqueEmail("bloqueo");
+  const post = (path: string, form: Record<string, string>) => request.post(path, { form, headers, maxRedirects: 0 });
+  for (let i = 0; i < 5; i++) expect((await post("/%6Cogin", { intent: "iniciar", email, password: "equivocada", redirectTo: "/" })).status()).toBe(400);
+  const locked = await post("/%6Cogin", { intent: "iniciar", email, password: "equivocada", redirectTo: "/" });
+  expect(locked.status()).toBe(429);
+  expect(Number(locked.headers()["retry-after"])).toBeGreaterThan(60);
+  const page = await locked.text();
+  expect(page).toContain("<title>Iniciar sesión — Oficina</title>");
+  expect(page).toContain("Demasiados intentos fallidos con este correo. Espere 15 minutos");
+
+  const inbox = uniqueEmail("buzon");
+  for (let i = 0; i < 3; i++) expect((await post("/%73ignup-confirmation", { intent: "reenviar", email: inbox })).status()).toBe(302);
+  const fourth = await post("/%73ignup-confirmation", { intent: "reenviar", email: inbox });
+  expect(fourth.status()).toBe(429);
+  expect(fourth.headers()["retry-after"]).toMatch(/^\d+$/);
+  expect(await fourth.text()).toContain("Ha pedido demasiados correos para esta dirección");
+});

@@ -7,6 +7,7 @@ import { usuarios } from "~/entities/usuarios";
 import { todayISO } from "~/lib/dates";
 import { generateValidCif } from "~/lib/nif";
 import * as auth_confirm from "~/routes/auth.confirm";
+import * as auth_recuperar from "~/routes/auth.recuperar";
 import * as dep_id from "~/routes/departamentos.$id";
 import * as dep_index from "~/routes/departamentos._index";
 import * as dep_csv from "~/routes/departamentos.exportar";
@@ -514,6 +515,13 @@ describe("rutas × métodos × roles × tipo de registro", () => {
       await cell(`/login GET · ${a}`, signed ? "ok" : "ok", () => call(() => login.loader(args("/login", a))), async (r) => (signed ? (r.status === 302 && r.location === "/" ? null : `llegó ${r.status}`) : r.status === 200 ? null : `llegó ${r.status}`));
       await cell(`/signup-confirmation POST desconocido · ${a}`, 400, () => call(() => signup.action(args("/signup-confirmation", a, { form: { intent: "otra" } }))));
       await cell(`/auth/confirm POST con código falso · ${a}`, 400, () => call(() => auth_confirm.action(args("/auth/confirm", a, { form: { token: "no-es-un-codigo", type: "email" } }))));
+      // Password reset: open to anyone (the token is the credential), never a 500.
+      await cell(`/auth/recuperar GET · ${a}`, "ok", () => call(() => auth_recuperar.loader(args("/auth/recuperar", a))));
+      await cell(`/auth/recuperar?token=falso GET · ${a}`, "ok", () => call(() => auth_recuperar.loader(args("/auth/recuperar?token=no-es-un-codigo", a))));
+      await cell(`/auth/recuperar POST desconocido · ${a}`, 400, () => call(() => auth_recuperar.action(args("/auth/recuperar", a, { form: { intent: "otra" } }))));
+      await cell(`/auth/recuperar POST con código falso · ${a}`, 400, () =>
+        call(() => auth_recuperar.action(args("/auth/recuperar", a, { form: { intent: "cambiar", token: "no-es-un-codigo", password: "una contraseña larga", confirmacion: "una contraseña larga" } }))),
+      );
     }
     // Sign-out last: it ends the sessions the cells above used.
     for (const a of ACTORES) {

@@ -1,5 +1,5 @@
 import { memoryOnce } from "~/lib/once.server";
-import { memoryThrottle } from "~/auth/throttle.server";
+import { LIMITS, memoryThrottle } from "~/auth/throttle.server";
 import express from "express";
 import type { AddressInfo } from "node:net";
 import { mountMonitoring } from "~/lib/monitoring.server";
@@ -98,8 +98,8 @@ describe("intentos fallidos de inicio de sesión entre procesos (auth.local_sign
     expect(await app.services.throttle.isLocked(email, "10.9.9.9")).toBe(false);
   });
 
-  it("treinta fallos desde una dirección la bloquean para cualquier cuenta", async () => {
-    for (let i = 0; i < 30; i++) await (i % 2 ? otro : app.services).throttle.recordFailure(`cuenta${i}@oficina.test`, "10.1.1.1");
+  it("LIMITS.direccion fallos desde una dirección la bloquean para cualquier cuenta", async () => {
+    for (let i = 0; i < LIMITS.direccion; i++) await (i % 2 ? otro : app.services).throttle.recordFailure(`cuenta${i}@oficina.test`, "10.1.1.1");
     expect(await otro.throttle.isLocked("nueva@oficina.test", "10.1.1.1")).toBe(true);
     expect(await otro.throttle.isLocked("nueva@oficina.test", "10.1.1.2")).toBe(false);
   });

@@ -35,7 +35,7 @@ if (!live) {
     auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
     realtime: { transport: NoRealtime as never },
   });
-  const auth = supabaseAuth({ url: url!, anonKey: anonKey!, secure: false });
+  const auth = supabaseAuth({ url: url!, anonKey: anonKey!, secure: false, siteUrl: "http://localhost:3000" });
   const created: string[] = [];
 
   /** A confirmed account with its profile set by the owner; returns its id. */

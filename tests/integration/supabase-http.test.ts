@@ -447,7 +447,7 @@ const ORIGIN = "http://oficina.test";
 const EMAIL = "eva@example.com";
 
 function authBackend(secure = false) {
-  return supabaseAuth({ url: base, anonKey: ANON, secure });
+  return supabaseAuth({ url: base, anonKey: ANON, secure, siteUrl: ORIGIN });
 }
 
 function sessionBody(accessToken: string, o: { expiresIn?: number; refresh?: string } = {}) {
@@ -620,11 +620,81 @@ describe("cuentas sobre Supabase Auth", () => {
 
     handlers = [];
     on("POST", "/auth/v1/verify", gotrueError(403, "otp_expired", "Email link is invalid or has expired"));
-    expect(await authBackend().confirm(new Request(`${ORIGIN}/auth/confirm`), "viejo", "email")).toEqual({ ok: false });
+    expect(await authBackend().confirm(new Request(`${ORIGIN}/auth/confirm`), "viejo", "email")).toEqual({ ok: false, reason: "caducado" });
 
     requests = [];
-    expect(await authBackend().confirm(new Request(`${ORIGIN}/auth/confirm`), "x", "recovery")).toEqual({ ok: false });
+    expect(await authBackend().confirm(new Request(`${ORIGIN}/auth/confirm`), "x", "recovery")).toEqual({ ok: false, reason: "no_valido" });
     expect(requests).toEqual([]);
+  });
+
+  it("sendToken recuperar: POST /recover con redirect_to desde APP_URL aunque el Host sea otro; la misma respuesta si GoTrue lo rechaza; invitación: error claro", async () => {
+    on("POST", "/auth/v1/recover", { body: {} });
+    await authBackend().sendToken("recuperar", " Eva@Example.com ");
+    expect(requests.map((r) => `${r.method} ${r.path}`)).toEqual(["POST /auth/v1/recover"]);
+    expect(requests[0]!.body).toMatchObject({ email: "eva@example.com" });
+    expect(requests[0]!.params.get("redirect_to")).toBe(`${ORIGIN}/auth/recuperar`);
+    expect(JSON.stringify(requests[0])).not.toContain("evil.example");
+
+    handlers = [];
+    on("POST", "/auth/v1/recover", gotrueError(429, "over_email_send_rate_limit", "For security purposes…"));
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    await expect(authBackend().sendToken("recuperar", EMAIL)).resolves.toBeUndefined();
+    warn.mockRestore();
+    await expect(authBackend().sendToken("invitacion", EMAIL)).rejects.toThrow(/service-role/);
+    expect(await authBackend().checkToken("x", "recuperar")).toBeNull();
+  });
+
+  it("setPasswordWithToken recuperar: POST /verify {type: recovery, token_hash}, PUT /user {password}, POST /logout?scope=others; abre la sesión", async () => {
+    on("POST", "/auth/v1/verify", { body: sessionBody(JWT) });
+    on("PUT", "/auth/v1/user", { body: userBody() });
+    on("POST", "/auth/v1/logout", { status: 204 });
+    on("GET", "/rest/v1/usuarios", { body: [{ id: USER_ID, activo: true }] });
+    const result = await authBackend().setPasswordWithToken(new Request("http://evil.example/auth/recuperar", { method: "POST" }), "hash_de_recuperacion", "recuperar", "una contraseña nueva");
+    expect(result).toMatchObject({ ok: true, email: EMAIL });
+    expect(requests.map((r) => `${r.method} ${r.path}${r.query ? `?${r.query}` : ""}`)).toEqual([
+      "POST /auth/v1/verify",
+      "PUT /auth/v1/user",
+      "POST /auth/v1/logout?scope=others",
+      `GET /rest/v1/usuarios?select=id,activo&id=eq.${USER_ID}`,
+    ]);
+    expect(requests[0]!.body).toMatchObject({ token_hash: "hash_de_recuperacion", type: "recovery" });
+    expect(requests[1]!.body).toMatchObject({ password: "una contraseña nueva" });
+    expect(requests[1]!.headers.authorization).toBe(`Bearer ${JWT}`);
+    expect(requests[2]!.headers.authorization).toBe(`Bearer ${JWT}`);
+    expect((result as { headers: Headers }).headers.getSetCookie()[0]).toMatch(new RegExp(`^${AUTH_COOKIE}=base64-.*HttpOnly`, "i"));
+
+    handlers = [];
+    requests = [];
+    on("POST", "/auth/v1/verify", gotrueError(403, "otp_expired", "Email link is invalid or has expired"));
+    expect(await authBackend().setPasswordWithToken(new Request(`${ORIGIN}/auth/recuperar`), "viejo", "recuperar", "una contraseña nueva")).toEqual({ ok: false, reason: "caducado" });
+    expect(requests.map((r) => r.path)).toEqual(["/auth/v1/verify"]);
+  });
+
+  it("changePassword: GET /user, reautentica con POST /token (contraseña actual), PUT /user, POST /logout?scope=others; la actual mal → sin cambios", async () => {
+    const cookie = sessionCookie(sessionBody(JWT));
+    const fresh = jwt({ sub: USER_ID, role: "authenticated", n: 3 });
+    on("GET", "/auth/v1/user", { body: userBody() });
+    on("POST", "/auth/v1/token", (req) => ((req.body as { password?: string }).password === "la actual de eva" ? { body: sessionBody(fresh, { refresh: "refresco-3" }) } : gotrueError(400, "invalid_credentials", "Invalid login credentials")));
+    on("PUT", "/auth/v1/user", { body: userBody() });
+    on("POST", "/auth/v1/logout", { status: 204 });
+
+    expect(await authBackend().changePassword(new Request(`${ORIGIN}/usuarios/${USER_ID}`, { method: "POST", headers: { Cookie: cookie } }), "otra", "una contraseña nueva")).toEqual({ ok: false, reason: "credentials" });
+    expect(requests.some((r) => r.method === "PUT")).toBe(false);
+
+    requests = [];
+    const ok = await authBackend().changePassword(new Request(`${ORIGIN}/usuarios/${USER_ID}`, { method: "POST", headers: { Cookie: cookie } }), "la actual de eva", "una contraseña nueva");
+    expect(ok.ok).toBe(true);
+    expect(requests.map((r) => `${r.method} ${r.path}?${r.query}`)).toEqual([
+      "GET /auth/v1/user?",
+      "POST /auth/v1/token?grant_type=password",
+      "PUT /auth/v1/user?",
+      "POST /auth/v1/logout?scope=others",
+    ]);
+    expect(requests[1]!.body).toMatchObject({ email: EMAIL, password: "la actual de eva" });
+    expect(requests[2]!.body).toMatchObject({ password: "una contraseña nueva" });
+    // This browser continues on the re-authenticated session; the others' refresh tokens are revoked.
+    expect(requests[3]!.headers.authorization).toBe(`Bearer ${fresh}`);
+    expect(cookieFrom((ok as { headers: Headers }).headers)).toContain(AUTH_COOKIE);
   });
 
   it("signOut: POST /logout?scope=local con el JWT de la sesión y las cookies borradas", async () => {

@@ -154,10 +154,10 @@ describe("administrador", () => {
 
   it("el último administrador activo no puede quitarse el rol ni desactivarse: error en el campo, nada cambia", async () => {
     const before = await row(admin.id);
-    const demote = await post(admin.id, await adminForm(admin.id, { rol: "empleado" }));
+    const demote = await post(admin.id, await adminForm(admin.id, { rol: "empleado", confirmar_degradacion: "1" }));
     expect(demote.status).toBe(400);
     expect((await json(demote)).result.error.rol[0]).toBe("No se puede quitar el rol de administrador al último administrador activo.");
-    const deactivate = await post(admin.id, await adminForm(admin.id, { activo: "" }));
+    const deactivate = await post(admin.id, await adminForm(admin.id, { activo: "", confirmar_degradacion: "1" }));
     expect(deactivate.status).toBe(400);
     expect((await json(deactivate)).result.error.activo[0]).toBe("No se puede desactivar al último administrador activo.");
     expect(await row(admin.id)).toEqual(before);
@@ -165,10 +165,28 @@ describe("administrador", () => {
     expect((await post(admin.id, { intent: "eliminar", version: String(before.version) })).status).toBe(403);
   });
 
-  it("con otro administrador activo, sí puede cambiarse el rol", async () => {
+  it("con otro administrador activo, sí puede cambiarse el rol, tras confirmar lo que pierde (sin JS: un segundo POST)", async () => {
     const segundo = await app.createUser({ nombre: "Berta", rol: "administrador" });
-    expect((await post(segundo.id, await adminForm(segundo.id, { rol: "aprobador" }), segundo.cookie)).status).toBe(302);
+    const form = await adminForm(segundo.id, { rol: "aprobador" });
+    const before = await row(segundo.id);
+    // First POST: nothing changes; the page says what they will lose and carries the same values.
+    const ask = await post(segundo.id, form, segundo.cookie);
+    expect(ask.status).toBe(200);
+    const body = await json(ask);
+    expect(body.intent).toBe("confirmar_degradacion");
+    expect(body.pierde.join(" ")).toMatch(/Dejará de ser administrador \(pasará a aprobador\)/);
+    expect(Object.fromEntries(body.campos)).toMatchObject({ rol: "aprobador", version: form.version });
+    expect(await row(segundo.id)).toEqual(before);
+    // Deactivating oneself asks too.
+    const off = await json(await post(segundo.id, { ...form, rol: "administrador", activo: "" }, segundo.cookie));
+    expect(off.pierde.join(" ")).toMatch(/Desactivará su propia cuenta/);
+    expect(await row(segundo.id)).toEqual(before);
+    // Second POST, with the confirm flag: saved.
+    expect((await post(segundo.id, { ...Object.fromEntries(body.campos), intent: "guardar", confirmar_degradacion: "1" }, segundo.cookie)).status).toBe(302);
     expect((await row(segundo.id)).rol).toBe("aprobador");
+    // Another person's rol (not one's own) needs no confirm step.
+    const tercero = await app.createUser({ nombre: "Tere", rol: "administrador" });
+    expect((await post(tercero.id, await adminForm(tercero.id, { rol: "empleado" }))).status).toBe(302);
   });
 
   it("desactivar a un usuario cierra sus sesiones al instante: su cookie deja de valer, incluso si se reactiva", async () => {

@@ -37,8 +37,9 @@ export type ServerOptions = {
   dataDir: string;
   port?: number;
   /**
-   * Default "test". Demo data is loaded on a first start only when APP_URL is unset; for
-   * "production" APP_URL defaults here to http://127.0.0.1:$port (an empty system, http cookies).
+   * Default "test". Demo data is loaded on a first start only when APP_URL names this machine;
+   * for "production" APP_URL defaults here to a public-looking http://oficina.test:$port (a real
+   * installation: an empty system, http cookies). Requests still go to 127.0.0.1 (loopback).
    * null: NODE_ENV unset (what `npm start` itself must set).
    */
   nodeEnv?: "production" | "test" | "development" | null;
@@ -81,7 +82,7 @@ export function spawnServer(o: ServerOptions & { port: number }): ServerProcess 
   Object.assign(env, {
     ...(nodeEnv ? { NODE_ENV: nodeEnv } : {}),
     ...(secret ? { SESSION_SECRET: secret } : {}),
-    ...(nodeEnv === "production" ? { APP_URL: `http://127.0.0.1:${o.port}` } : {}),
+    ...(nodeEnv === "production" ? { APP_URL: `http://oficina.test:${o.port}` } : {}),
     PORT: String(o.port),
     HOST: "127.0.0.1",
     DATA_DIR: o.dataDir,
