@@ -117,7 +117,7 @@ describe("dos servidores sobre una base de datos", () => {
         .reduce((n, f) => n + (readFileSync(f, "utf8").match(/^Asunto:/gm)?.length ?? 0), 0);
     const ask = async (email: string) => {
       const statuses: number[] = [];
-      for (let i = 0; i < 8; i++) statuses.push((await new Browser(servers[i % 2]!.url).post("/auth/recuperar", { intent: "recuperar", email })).status);
+      for (let i = 0; i < 8; i++) statuses.push((await new Browser(servers[i % 2]!.url).post("/auth/recuperar", { intent: "pedir", email })).status);
       return statuses;
     };
     const real = org.accounts.bruno!.email;
