@@ -210,6 +210,9 @@ const BAD_URLS = [
   "//example.com@127.0.0.1",
   "http://127.0.0.1@example.com",
   "/gastos\r\nLocation: https://example.com",
+  // Dot segments that normalise into a protocol-relative URL (issue 15, hole 1: «/.//evil» was
+  // answered «Location: //evil»).
+  ...["/.", "/..", "/x/..", "/x/y/../..", "/%2e", "/%2E", "/.%2e", "/%2e%2e", "/x/%2e%2e"].flatMap((p) => [`${p}//evil.example/phish`, `${p}///evil.example`]),
 ];
 
 describe("redirectTo y volver nunca salen del sitio", () => {
