@@ -27,7 +27,7 @@ const SIN_INVITACIONES =
 const entidad = {
   ...usuarios,
   intro:
-    "Un administrador invita a cada persona con el formulario «Invitar a una persona»; la persona elige su contraseña con el enlace que recibe por correo. Cada uno puede editar su propio perfil.",
+    "Las personas entran con una invitación de un administrador (formulario «Invitar a una persona»: eligen su contraseña con el enlace que reciben por correo) o, donde está permitido, registrándose con «Crear cuenta» en la página de inicio de sesión. Cada uno puede editar su propio perfil.",
 };
 
 const campo = (name: string) => usuarios.fields.find((f) => f.name === name)!;
