@@ -242,7 +242,7 @@ describe("negativas: nada cambia", () => {
     const { id } = (await account(email))!;
     const other = fresh("forzada2");
     const before = await snapshot();
-    for (const form of [
+    for (const form of <Record<string, string>[]>[
       { intent: "invitar", _envio: crypto.randomUUID(), nombre: "X", email: other, rol: "administrador" },
       { intent: "reenviar", id: String(id) },
       { intent: "cancelar", id: String(id) },
