@@ -247,7 +247,7 @@ describe("negativas: nada cambia", () => {
       { intent: "reenviar", id: String(id) },
       { intent: "cancelar", id: String(id) },
     ]) {
-      expect((await post(empleado.cookie, form)).status).toBe(403);
+      expect((await post(empleado.cookie, form)).status, form.intent).toBe(403);
     }
     expect(await snapshot()).toEqual(before);
     expect(mails(other)).toEqual([]);
@@ -256,6 +256,16 @@ describe("negativas: nada cambia", () => {
     const anon = await post("", { intent: "invitar", nombre: "X", email: other, rol: "empleado" });
     expect(anon.status).toBe(302);
     expect(anon.headers.get("Location")).toMatch(/^\/login/);
+  });
+
+  it("la base de datos es la segunda valla: el perfil se escribe como quien invita, y un no administrador no crea nada", async () => {
+    const before = await snapshot();
+    const email = fresh("valla");
+    await expect(
+      app.services.invitations!.create(empleado.id, { nombre: "X", apellidos: null, email, rol: "administrador", departamento_id: null, sucursal_id: null, aprobador_id: null }),
+    ).rejects.toThrow(/Solo un administrador/);
+    expect(await snapshot()).toEqual(before);
+    expect(await account(email)).toBeUndefined();
   });
 
   it("un correo con cuenta activa (o con invitación pendiente) se rechaza con un error en el campo", async () => {
