@@ -333,3 +333,20 @@ describe("SIGNUP_MODE=invitacion", () => {
     }
   });
 });
+
+describe("Supabase (sin clave de servicio)", () => {
+  it("sin servicio de invitaciones la pantalla lo explica y un POST forzado recibe 400 con la misma explicación, sin escribir nada", async () => {
+    const context = { ...ctx(), services: { ...app.services, invitations: undefined } };
+    const data = await json(await respond(() => usuariosRoute.loader({ request: request("/usuarios", { cookie: admin.cookie }), context, params: {} })));
+    expect(data.invitar).toEqual({ disponible: false, pendientes: [] });
+    const before = await snapshot();
+    const email = fresh("supabase");
+    const r = await respond(() =>
+      usuariosRoute.action({ request: request("/usuarios?index", { cookie: admin.cookie, form: { intent: "invitar", _envio: crypto.randomUUID(), nombre: "X", email, rol: "empleado" } }), context: { ...context, signed: undefined }, params: {} }),
+    );
+    expect(r.status).toBe(400);
+    expect((await json(r)).message).toMatch(/^En esta instalación las invitaciones se envían desde el panel de Supabase/);
+    expect(await snapshot()).toEqual(before);
+    expect(mails(email)).toEqual([]);
+  });
+});
