@@ -69,11 +69,13 @@ export function sqlInvitations(db: Kysely<any>): Invitations {
       const row = await db
         .selectFrom("auth.users as u")
         .leftJoin("public.invitaciones as i", "i.usuario_id", "u.id")
-        .select(["u.email_confirmed_at", "i.usuario_id as invitada"])
+        .leftJoin("public.usuarios as p", "p.id", "u.id")
+        .select(["u.email_confirmed_at", "i.usuario_id as invitada", "p.activo"])
         .where("u.email", "=", email.trim().toLowerCase())
         .executeTakeFirst();
       if (!row) return null;
-      return row.invitada && !row.email_confirmed_at ? "pendiente" : "cuenta";
+      // Pending is what the list shows: unconfirmed and active (a deactivated one is «an account»).
+      return row.invitada && !row.email_confirmed_at && row.activo ? "pendiente" : "cuenta";
     },
 
     async create(adminId, input) {
