@@ -11,6 +11,7 @@ import { sqlOnce, type Once } from "./lib/once.server";
 import { SqlRateLimitStore } from "./lib/rate-limit.server";
 import type { Store as RateLimitStore } from "express-rate-limit";
 import { sqlThrottle, type SignInThrottle } from "./auth/throttle.server";
+import { sqlInvitations, type Invitations } from "./auth/invitations.server";
 
 /**
  * What a request needs from the outside world, built once at start-up from configuration and
@@ -26,6 +27,11 @@ export type Services = {
   throttle: SignInThrottle;
   /** Where express-rate-limit counts when every server process must count together (else: in memory). */
   rateLimitStore?: (prefix: string) => RateLimitStore;
+  /**
+   * Invitations by an administrador (ADR 0013). Absent where the backend cannot create accounts
+   * without the service-role key (Supabase): the screen explains that instead.
+   */
+  invitations?: Invitations;
   /** The data, as seen by this signed-in user (row-level security applies). */
   storeFor(session: AuthSession): Store;
   /** Throws when the database cannot answer. */
@@ -54,6 +60,7 @@ export function sqlServices(config: Config, databaseUrl: string): Services & { d
     once: sqlOnce(db),
     throttle: sqlThrottle(db),
     rateLimitStore: (prefix) => new SqlRateLimitStore(db, prefix),
+    invitations: sqlInvitations(db),
     storeFor: (session) => sqlStore(db, session.userId),
     ping: async () => {
       await sql`select 1`.execute(db);

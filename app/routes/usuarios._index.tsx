@@ -1,11 +1,250 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { listLoader } from "~/entities/crud.server";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import * as z from "zod";
+import { correoField, minutos, retryAfterHeaders, TOKEN_HOURS } from "~/auth/forms";
+import type { PendingInvitation } from "~/auth/invitations.server";
+import { requireUser } from "~/auth/session.server";
+import { MAIL_LIMIT, mailKey } from "~/auth/throttle.server";
+import { forbidden, listLoader, redirectWithFlash, storeErrorReply, type Options } from "~/entities/crud.server";
+import { formSchema, type Field, type Z } from "~/entities/fields";
 import { usuarios } from "~/entities/usuarios";
-import { EntityListPage, pageTitle } from "~/ui/EntityPages";
+import { ROLES } from "~/lib/constants";
+import { formatDateTime } from "~/lib/dates";
+import { EntityListPage, pageTitle, useFormats } from "~/ui/EntityPages";
+import { ConformForm, FieldControl, useServerForm } from "~/ui/forms";
 
-// No action: profiles are born with their accounts (sign-up), never created here.
-export const loader = (args: LoaderFunctionArgs) => listLoader(usuarios, args);
+/**
+ * The people of the office, and (for administradores) invitations (SPEC §6, ADR 0013): the
+ * «Invitar a una persona» form and the pending invitations, each of which can be resent or
+ * cancelled. Profiles are not created here any other way: an account's profile is born with it.
+ */
+const DIAS = TOKEN_HOURS.invitacion / 24;
+const SOLO_ADMIN = "Solo un administrador puede invitar a personas o gestionar las invitaciones.";
+const SIN_INVITACIONES =
+  "En esta instalación las invitaciones se envían desde el panel de Supabase (Authentication → Users → Invite user): crear cuentas desde aquí exigiría la clave de servicio, que esta aplicación no usa. Cuando la persona acepte y entre por primera vez, asígnele aquí su rol, departamento, sucursal y aprobador.";
+
+const entidad = {
+  ...usuarios,
+  intro:
+    "Las personas entran con una invitación de un administrador (formulario «Invitar a una persona»: eligen su contraseña con el enlace que reciben por correo) o, donde está permitido, registrándose con «Crear cuenta» en la página de inicio de sesión. Cada uno puede editar su propio perfil.",
+};
+
+const campo = (name: string) => usuarios.fields.find((f) => f.name === name)!;
+const INVITAR_CAMPOS: Field[] = [
+  campo("nombre"),
+  campo("apellidos"),
+  { ...correoField, hint: `Recibirá aquí el enlace para elegir su contraseña (caduca en ${DIAS} días).` },
+  campo("rol"),
+  campo("departamento_id"),
+  campo("sucursal_id"),
+  campo("aprobador_id"),
+];
+const invitarSchema = (z: Z) => formSchema(z, INVITAR_CAMPOS);
+
+export const headers = retryAfterHeaders;
+
+export async function loader(args: LoaderFunctionArgs) {
+  const list = await listLoader(entidad, args);
+  const data = await list.json();
+  const { user } = await requireUser(args.request, args.context);
+  const invitations = args.context.services.invitations;
+  const invitar =
+    user.rol !== "administrador" ? null : invitations ? { disponible: true as const, pendientes: await invitations.pending() } : { disponible: false as const, pendientes: [] as PendingInvitation[] };
+  return json({ ...data, invitar });
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const { user, store } = await requireUser(request, context);
+  if (user.rol !== "administrador") forbidden(SOLO_ADMIN);
+  const { auth, invitations, throttle, once } = context.services;
+  if (!invitations) throw json({ message: SIN_INVITACIONES }, { status: 400 });
+  const formData = await request.formData();
+  const intent = formData.get("intent");
+
+  if (intent === "invitar")
+    return once(user.id, formData.get("_envio"), async () => {
+      const submission = parseWithZod(formData, { schema: invitarSchema(z) });
+      if (submission.status !== "success") return json({ intent, result: submission.reply() }, { status: 400 });
+      const v = submission.value as { nombre: string; apellidos: string | null; email: string; rol: (typeof ROLES)[number]["value"]; departamento_id: string | null; sucursal_id: string | null; aprobador_id: string | null };
+      const emailTaken = (reason: "cuenta" | "pendiente") =>
+        json(
+          {
+            intent,
+            result: submission.reply({
+              fieldErrors: {
+                email: [
+                  reason === "cuenta"
+                    ? `Ya hay una cuenta con ${v.email}: esa persona ya puede entrar (si está desactivada, actívela en su ficha)`
+                    : `Ya hay una invitación pendiente para ${v.email}: reenvíela desde «Invitaciones pendientes»`,
+                ],
+              },
+            }),
+          },
+          { status: 400 },
+        );
+      const taken = await invitations.taken(v.email);
+      if (taken) return emailTaken(taken);
+      // The same per-inbox mail limit as every other mail (no mail bombing, even by an administrador).
+      const refused = await throttle.take(mailKey("invitacion", v.email), MAIL_LIMIT.limit, MAIL_LIMIT.windowMs);
+      if (refused)
+        return json(
+          { intent, result: submission.reply({ formErrors: [`Se han enviado demasiados correos a ${v.email}: no hemos invitado a nadie. Espere ${minutos(refused.retryAfter)}.`] }) },
+          { status: 429, headers: { "Retry-After": String(refused.retryAfter) } },
+        );
+      let created;
+      try {
+        created = await invitations.create(user.id, v);
+      } catch (error) {
+        return storeErrorReply(usuarios, store, submission, error, formData);
+      }
+      if (!created.ok) return emailTaken(created.reason);
+      await auth.sendToken("invitacion", v.email);
+      return redirectWithFlash(context, request, "/usuarios", `Invitación enviada a ${v.email}. El enlace caduca en ${DIAS} días y solo sirve una vez.`);
+    });
+
+  if (intent === "reenviar" || intent === "cancelar") {
+    const pending = await invitations.get(String(formData.get("id") ?? ""));
+    if (!pending) return redirectWithFlash(context, request, "/usuarios", "Esa invitación ya no está pendiente: la persona ya la aceptó o se canceló.", "aviso");
+    if (intent === "cancelar") {
+      const cancelled = await invitations.cancel(user.id, pending.id);
+      if (!cancelled) return redirectWithFlash(context, request, "/usuarios", "Esa invitación ya no está pendiente: la persona ya la aceptó o se canceló.", "aviso");
+      return redirectWithFlash(
+        context,
+        request,
+        "/usuarios",
+        cancelled.result === "eliminada"
+          ? `Invitación de ${cancelled.email} cancelada: el enlace ya no sirve y la cuenta pendiente se ha eliminado.`
+          : `Invitación de ${cancelled.email} cancelada: el enlace ya no sirve. La cuenta se ha desactivado en lugar de eliminarse porque otros registros ya la mencionan.`,
+      );
+    }
+    const refused = await throttle.take(mailKey("invitacion", pending.email), MAIL_LIMIT.limit, MAIL_LIMIT.windowMs);
+    if (refused)
+      return json(
+        { intent, id: pending.id, error: `Se han enviado demasiados correos a ${pending.email}: no hemos enviado otro. Espere ${minutos(refused.retryAfter)}; mientras, sirve el enlace del último correo.` },
+        { status: 429, headers: { "Retry-After": String(refused.retryAfter) } },
+      );
+    await auth.sendToken("invitacion", pending.email);
+    await invitations.sent(pending.id);
+    return redirectWithFlash(context, request, "/usuarios", `Invitación reenviada a ${pending.email}. El enlace anterior ya no sirve; el nuevo caduca en ${DIAS} días.`);
+  }
+
+  throw json({ message: "Acción desconocida." }, { status: 400 });
+}
+
+type ActionData = { intent?: string; result?: Parameters<typeof useServerForm>[0]["lastResult"]; id?: string; error?: string } | undefined;
+
+function InvitarForm({ options, envio }: { options: Options; envio: string }) {
+  const data = useActionData<ActionData>();
+  const navigation = useNavigation();
+  const [form, fields] = useServerForm({ id: "invitar", schema: invitarSchema, lastResult: data?.intent === "invitar" ? data.result : undefined, defaultValue: { rol: "empleado" } });
+  const busy = navigation.state === "submitting" && navigation.formData?.get("_envio") === envio;
+  return (
+    <section aria-labelledby="invitar" className="panel">
+      <h2 id="invitar" tabIndex={-1}>
+        Invitar a una persona
+      </h2>
+      <p>Recibirá un correo con un enlace para elegir su contraseña; al entrar tendrá el rol, el departamento, la sucursal y el aprobador que elija aquí.</p>
+      <ConformForm form={form} action="/usuarios?index#invitar">
+        <input type="hidden" name="_envio" value={envio} />
+        <input type="hidden" name="intent" value="invitar" />
+        {INVITAR_CAMPOS.map((field) => (
+          <FieldControl key={field.name} field={field} meta={fields[field.name]!} options={field.input.type === "ref" ? options[field.input.table]?.options : undefined} />
+        ))}
+        <div className="acciones">
+          <button type="submit" disabled={busy}>
+            {busy ? "Enviando…" : "Enviar la invitación"}
+          </button>
+        </div>
+      </ConformForm>
+    </section>
+  );
+}
+
+function Pendientes({ pendientes }: { pendientes: PendingInvitation[] }) {
+  const data = useActionData<ActionData>();
+  const { locale } = useFormats();
+  const rol = (value: string) => ROLES.find((r) => r.value === value)?.label ?? value;
+  return (
+    <section aria-labelledby="pendientes" className="panel">
+      <h2 id="pendientes" tabIndex={-1}>
+        Invitaciones pendientes
+      </h2>
+      {data?.error ? (
+        <div className="aviso aviso-error" role="alert">
+          {data.error}
+        </div>
+      ) : null}
+      {pendientes.length === 0 ? (
+        <p>No hay invitaciones pendientes.</p>
+      ) : (
+        <div className="tabla-contenedor">
+          <table>
+            <caption className="visually-hidden">Invitaciones pendientes: {pendientes.length}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Persona</th>
+                <th scope="col">Rol</th>
+                <th scope="col">Departamento</th>
+                <th scope="col">Enviada</th>
+                <th scope="col">Enlace</th>
+                <th scope="col">Acciones</th>
+              </tr>
+            </thead>
+            <tbody>
+              {pendientes.map((p) => (
+                <tr key={p.id}>
+                  <th scope="row">
+                    {p.nombre_completo}
+                    <br />
+                    <span className="ayuda">{p.email}</span>
+                  </th>
+                  <td>{rol(p.rol)}</td>
+                  <td>{p.departamento_nombre ?? "—"}</td>
+                  <td>
+                    {formatDateTime(p.enviada_en, locale)}
+                    {p.invitada_por_nombre ? ` por ${p.invitada_por_nombre}` : ""}
+                  </td>
+                  <td>{p.caduca_en ? `Caduca el ${formatDateTime(p.caduca_en, locale)}` : "Caducado: reenvíe la invitación"}</td>
+                  <td>
+                    <Form method="post" action="/usuarios?index#pendientes" className="acciones">
+                      <input type="hidden" name="id" value={p.id} />
+                      <button type="submit" name="intent" value="reenviar" className="secundario" aria-label={`Reenviar la invitación de ${p.email}`}>
+                        Reenviar
+                      </button>
+                      <button type="submit" name="intent" value="cancelar" className="peligro" aria-label={`Cancelar la invitación de ${p.email}`}>
+                        Cancelar
+                      </button>
+                    </Form>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
 export default function Usuarios() {
-  return <EntityListPage entity={usuarios} />;
+  const { invitar, options, envio } = useLoaderData<typeof loader>();
+  return (
+    <EntityListPage entity={entidad}>
+      {invitar ? (
+        invitar.disponible ? (
+          <>
+            <Pendientes pendientes={invitar.pendientes} />
+            <InvitarForm options={options as Options} envio={envio as string} />
+          </>
+        ) : (
+          <section aria-labelledby="invitar" className="panel">
+            <h2 id="invitar">Invitar a una persona</h2>
+            <p>{SIN_INVITACIONES}</p>
+          </section>
+        )
+      ) : null}
+    </EntityListPage>
+  );
 }
 export const meta: MetaFunction = () => pageTitle(usuarios.title);

@@ -1,5 +1,5 @@
 import { test as base, type Page } from "@playwright/test";
-import { as, createForm, expect, expectNoAxeViolations, openDepartamento, type Role } from "./support";
+import { as, createForm, expect, expectNoAxeViolations, openDepartamento, uniqueEmail, waitForMailLink, type Role } from "./support";
 
 /**
  * Every screen, as the person who sees it: axe finds no violations, the page is in Spanish, has
@@ -14,7 +14,8 @@ async function expectAccessiblePage(page: Page) {
   await expectNoAxeViolations(page);
 }
 
-type Screen = { name: string; role?: Role; open: (page: Page) => Promise<unknown> };
+/** `slow`: a journey of several pages before the audit (more than the default 30 s on a busy machine). */
+type Screen = { name: string; role?: Role; open: (page: Page) => Promise<unknown>; slow?: boolean };
 
 /** Opens a list and, from its first row, the first record. */
 const firstRecord = (path: string) => async (page: Page) => {
@@ -106,6 +107,40 @@ const screens: Screen[] = [
   { name: "/usuarios", role: "administrador", open: (p) => p.goto("/usuarios") },
   { name: "ficha de usuario", role: "administrador", open: firstRecord("/usuarios") },
   {
+    name: "/usuarios: invitar a una persona con errores, con invitaciones pendientes",
+    role: "administrador",
+    slow: true,
+    open: async (p) => {
+      await p.goto("/usuarios");
+      const form = p.getByRole("region", { name: "Invitar a una persona" });
+      await form.getByLabel("Nombre").fill("Accesible");
+      await form.getByLabel("Correo electrónico").fill(uniqueEmail("axe"));
+      await form.getByRole("button", { name: "Enviar la invitación" }).click();
+      await expect(p.getByRole("region", { name: "Invitaciones pendientes" }).getByRole("row")).not.toHaveCount(0);
+      await p.getByRole("region", { name: "Invitar a una persona" }).getByRole("button", { name: "Enviar la invitación" }).click();
+      await expect(p.getByRole("region", { name: "Invitar a una persona" }).getByRole("alert")).toBeVisible();
+    },
+  },
+  { name: "/auth/invitacion con enlace no válido", open: (p) => p.goto("/auth/invitacion?token=x") },
+  {
+    name: "/auth/invitacion: elegir la contraseña (con errores)",
+    role: "administrador",
+    slow: true,
+    open: async (p) => {
+      const email = uniqueEmail("axe-inv");
+      await p.goto("/usuarios");
+      const form = p.getByRole("region", { name: "Invitar a una persona" });
+      await form.getByLabel("Nombre").fill("Accesible");
+      await form.getByLabel("Correo electrónico").fill(email);
+      await form.getByRole("button", { name: "Enviar la invitación" }).click();
+      const link = new URL(await waitForMailLink(email));
+      await p.context().clearCookies();
+      await p.goto(link.pathname + link.search);
+      await p.getByRole("button", { name: "Guardar la contraseña y entrar" }).click();
+      await expect(p.getByRole("alert")).toBeVisible();
+    },
+  },
+  {
     name: "mi ficha con «Cambiar mi contraseña» con errores",
     role: "empleado",
     open: async (p) => {
@@ -121,6 +156,7 @@ const screens: Screen[] = [
 for (const screen of screens) {
   const test = screen.role ? as(screen.role) : base;
   test(`accesible: ${screen.name}`, async ({ page }) => {
+    if (screen.slow) test.slow();
     await screen.open(page);
     await expectAccessiblePage(page);
   });

@@ -7,6 +7,7 @@ import { usuarios } from "~/entities/usuarios";
 import { todayISO } from "~/lib/dates";
 import { generateValidCif } from "~/lib/nif";
 import * as auth_confirm from "~/routes/auth.confirm";
+import * as auth_invitacion from "~/routes/auth.invitacion";
 import * as auth_recuperar from "~/routes/auth.recuperar";
 import * as dep_id from "~/routes/departamentos.$id";
 import * as dep_index from "~/routes/departamentos._index";
@@ -104,7 +105,8 @@ async function snapshot() {
       (select md5(coalesce(string_agg(t::text, '|' order by t.id), '')) from public.gastos t) as gastos,
       -- The history is append-only and written by triggers on every change: its last id and size suffice.
       (select concat(max(id), '/', count(*)) from public.historial) as historial,
-      (select md5(coalesce(string_agg(t::text, '|' order by t.id), '')) from auth.users t) as cuentas`.execute(app.db);
+      (select md5(coalesce(string_agg(t::text, '|' order by t.id), '')) from auth.users t) as cuentas,
+      (select md5(coalesce(string_agg(t::text, '|' order by t.usuario_id), '')) from public.invitaciones t) as invitaciones`.execute(app.db);
   return rows[0]!;
 }
 
@@ -460,8 +462,21 @@ describe("rutas × métodos × roles × tipo de registro", () => {
       const signed = a !== "anonimo" && a !== "inactivo";
       await cell(`/usuarios lista · ${a}`, signed ? "ok" : "login", () => call(() => usu_index.loader(args("/usuarios", a))));
       await cell(`/usuarios/exportar · ${a}`, signed ? "ok" : "login", () => call(() => usu_csv.loader(args("/usuarios/exportar", a))));
-      // There is no «Nuevo usuario»: the route has no action (Remix answers 405).
-      await cell(`/usuarios crear · ${a}`, 405, () => call("action" in usu_index ? () => (usu_index as any).action(args("/usuarios?index", a, { form: { nombre: "X" } })) : null));
+      // There is no «Nuevo usuario»: people are invited (intent «invitar»), by administradores only.
+      const refused = a === "administrador" ? 400 : signed ? 403 : "login";
+      await cell(`/usuarios crear · ${a}`, refused, () => call(() => usu_index.action(args("/usuarios?index", a, { form: { nombre: "X" } }))));
+      seq += 1;
+      const invitada = `invitada${seq}@oficina.test`;
+      await cell(
+        `/usuarios invitar · ${a}`,
+        a === "administrador" ? "ok" : signed ? 403 : "login",
+        () => call(() => usu_index.action(args("/usuarios?index", a, { form: { intent: "invitar", _envio: crypto.randomUUID(), nombre: "Invitada", email: invitada, rol: "administrador" } }))),
+        async () => ((await app.db.selectFrom("auth.users").select("id").where("email", "=", invitada).executeTakeFirst()) ? null : "no se creó la cuenta invitada"),
+      );
+      const pendiente = await app.services.invitations!.create(u.admin.id, { nombre: "Pendiente", apellidos: null, email: `pendiente${seq}@oficina.test`, rol: "empleado", departamento_id: null, sucursal_id: null, aprobador_id: null });
+      const pid = pendiente.ok ? pendiente.id : "";
+      for (const intent of ["reenviar", "cancelar"])
+        await cell(`/usuarios ${intent} invitación · ${a}`, a === "administrador" ? "ok" : signed ? 403 : "login", () => call(() => usu_index.action(args("/usuarios?index", a, { form: { intent, id: pid } }))));
       const mine = me ?? u.empleadoA;
       const otroDep = mine.departamento === dep.B ? dep.A : dep.B;
       for (const [kind, target] of [
@@ -515,6 +530,13 @@ describe("rutas × métodos × roles × tipo de registro", () => {
       await cell(`/login GET · ${a}`, signed ? "ok" : "ok", () => call(() => login.loader(args("/login", a))), async (r) => (signed ? (r.status === 302 && r.location === "/" ? null : `llegó ${r.status}`) : r.status === 200 ? null : `llegó ${r.status}`));
       await cell(`/signup-confirmation POST desconocido · ${a}`, 400, () => call(() => signup.action(args("/signup-confirmation", a, { form: { intent: "otra" } }))));
       await cell(`/auth/confirm POST con código falso · ${a}`, 400, () => call(() => auth_confirm.action(args("/auth/confirm", a, { form: { token: "no-es-un-codigo", type: "email" } }))));
+      // The invitation's landing: open to anyone (the token is the credential), never a 500.
+      await cell(`/auth/invitacion GET · ${a}`, "ok", () => call(() => auth_invitacion.loader(args("/auth/invitacion", a))));
+      await cell(`/auth/invitacion?token=falso GET · ${a}`, "ok", () => call(() => auth_invitacion.loader(args("/auth/invitacion?token=no-es-un-codigo", a))));
+      await cell(`/auth/invitacion POST desconocido · ${a}`, 400, () => call(() => auth_invitacion.action(args("/auth/invitacion", a, { form: { intent: "otra" } }))));
+      await cell(`/auth/invitacion POST con código falso · ${a}`, 400, () =>
+        call(() => auth_invitacion.action(args("/auth/invitacion", a, { form: { intent: "aceptar", token: "no-es-un-codigo", password: "una contraseña larga", confirmacion: "una contraseña larga" } }))),
+      );
       // Password reset: open to anyone (the token is the credential), never a 500.
       await cell(`/auth/recuperar GET · ${a}`, "ok", () => call(() => auth_recuperar.loader(args("/auth/recuperar", a))));
       await cell(`/auth/recuperar?token=falso GET · ${a}`, "ok", () => call(() => auth_recuperar.loader(args("/auth/recuperar?token=no-es-un-codigo", a))));
@@ -631,6 +653,9 @@ describe("la base de datos como cada rol (RLS)", () => {
       await dbCell(`usuarios update otro · ${name}`, user, (trx) => count(trx, sql`update public.usuarios set puesto = 'RLS' where id = ${otro}`), anon ? "42501" : admin ? 1 : 0);
       await dbCell(`usuarios update email · ${name}`, user, (trx) => count(trx, sql`update public.usuarios set email = 'otro@oficina.test' where id = ${otro}`), "42501");
       await dbCell(`usuarios delete otro · ${name}`, user, (trx) => count(trx, sql`delete from public.usuarios where id = ${otro}`), anon ? "42501" : admin ? 1 : 0);
+      // Invitations: only the server (the owner) reads or writes them, administradores included (ADR 0013).
+      for (const op of ["select * from public.invitaciones", `insert into public.invitaciones (usuario_id) values ('${otro}')`, "update public.invitaciones set enviada_en = now()", "delete from public.invitaciones"])
+        await dbCell(`invitaciones ${op.split(" ")[0]} · ${name}`, user, (trx) => count(trx, sql.raw(op)), "42501");
       for (const op of ["insert into public.historial (tabla, registro_id, accion) values ('gastos', gen_random_uuid(), 'alta')", "update public.historial set accion = 'baja'", "delete from public.historial"])
         await dbCell(`historial ${op.split(" ")[0]} · ${name}`, user, (trx) => count(trx, sql.raw(op)), "42501");
     }

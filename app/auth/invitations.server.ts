@@ -1,0 +1,195 @@
+import { sql, type Kysely, type Transaction } from "kysely";
+import { Forbidden, storeErrorFromPostgres } from "../data/store";
+import type { Rol } from "./permissions";
+
+/**
+ * Invitations (SPEC §6) on the local backend, ADR 0013. An invited person is an account in
+ * auth.users without a confirmed email and without a password, its profile already carrying the
+ * rol / departamento / sucursal / aprobador the administrador chose, plus a row in
+ * public.invitaciones (who invited, when the last link left). It is pending while the account is
+ * unconfirmed; the mailed link (auth.sendToken("invitacion")) confirms it.
+ *
+ * Account rows are written as the owner (only the server touches auth.*), with the inviting
+ * administrador's id in the JWT claims so the profile's history names them; the profile's
+ * fields are written as that administrador, under row-level security and the same triggers as
+ * the edit form.
+ */
+export type InvitationInput = {
+  nombre: string;
+  apellidos: string | null;
+  email: string;
+  rol: Rol;
+  departamento_id: string | null;
+  sucursal_id: string | null;
+  aprobador_id: string | null;
+};
+
+export type PendingInvitation = {
+  id: string;
+  email: string;
+  nombre_completo: string;
+  rol: Rol;
+  departamento_nombre: string | null;
+  sucursal_nombre: string | null;
+  invitada_por_nombre: string | null;
+  enviada_en: string;
+  /** When the live link expires; null when there is none (expired): resend it. */
+  caduca_en: string | null;
+};
+
+/** Why an email cannot be invited: it has an account, or a pending invitation already. */
+export type Taken = "cuenta" | "pendiente";
+
+export type Invitations = {
+  taken(email: string): Promise<Taken | null>;
+  create(adminId: string, input: InvitationInput): Promise<{ ok: true; id: string } | { ok: false; reason: Taken }>;
+  /** The pending invitations (the newest first; at most `limit`). */
+  pending(limit?: number): Promise<PendingInvitation[]>;
+  /** A pending invitation's account, or null when it is not pending (accepted, cancelled, unknown). */
+  get(id: string): Promise<{ id: string; email: string } | null>;
+  /** Records that a link was sent now. */
+  sent(id: string): Promise<void>;
+  /**
+   * Kills the links and removes the pending account; when other records already point to it
+   * (chosen as someone's aprobador, a department's responsable…) it is deactivated instead.
+   * Null when it was not pending.
+   */
+  cancel(adminId: string, id: string): Promise<{ email: string; result: "eliminada" | "desactivada" } | null>;
+};
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function sqlInvitations(db: Kysely<any>): Invitations {
+  /** auth.uid() is the administrador for the history triggers; the role stays the owner's. */
+  const actAs = (trx: Transaction<any>, adminId: string) =>
+    sql`select set_config('request.jwt.claims', ${JSON.stringify({ sub: adminId, role: "authenticated", aud: "authenticated" })}, true)`.execute(trx);
+
+  const invitations: Invitations = {
+    async taken(email) {
+      const row = await db
+        .selectFrom("auth.users as u")
+        .leftJoin("public.invitaciones as i", "i.usuario_id", "u.id")
+        .leftJoin("public.usuarios as p", "p.id", "u.id")
+        .select(["u.email_confirmed_at", "i.usuario_id as invitada", "p.activo"])
+        .where("u.email", "=", email.trim().toLowerCase())
+        .executeTakeFirst();
+      if (!row) return null;
+      // Pending is what the list shows: unconfirmed and active (a deactivated one is «an account»).
+      return row.invitada && !row.email_confirmed_at && row.activo ? "pendiente" : "cuenta";
+    },
+
+    async create(adminId, input) {
+      const email = input.email.trim().toLowerCase();
+      const before = await invitations.taken(email);
+      if (before) return { ok: false, reason: before };
+      try {
+        const id = await db.transaction().execute(async (trx) => {
+          await actAs(trx, adminId);
+          // The profile is born (trigger interno.crear_perfil_usuario) as empleado, active.
+          const { id } = await trx
+            .insertInto("auth.users")
+            .values({ email, raw_user_meta_data: JSON.stringify({ nombre: input.nombre }) })
+            .returning("id")
+            .executeTakeFirstOrThrow();
+          await trx.insertInto("public.invitaciones").values({ usuario_id: id, invitada_por: adminId }).execute();
+          // From here on, as the administrador: RLS, column privileges and the profile's
+          // triggers (separation of duties, own aprobador…) judge the choice as in the edit form.
+          await sql`select set_config('role', 'authenticated', true)`.execute(trx);
+          const updated = await trx
+            .updateTable("public.usuarios")
+            .set({
+              nombre: input.nombre,
+              apellidos: input.apellidos,
+              rol: input.rol,
+              departamento_id: input.departamento_id,
+              sucursal_id: input.sucursal_id,
+              aprobador_id: input.aprobador_id,
+            })
+            .where("id", "=", id)
+            .returning("id")
+            .executeTakeFirst();
+          if (!updated) throw new Forbidden("Solo un administrador puede invitar a personas.");
+          return String(id);
+        });
+        return { ok: true, id };
+      } catch (error) {
+        if (error instanceof Forbidden) throw error;
+        const e = error as { code?: string; constraint?: string };
+        // Two administradores inviting the same address at once: the other one won.
+        if (e.code === "23505" && /users_email/.test(e.constraint ?? "")) return { ok: false, reason: (await invitations.taken(email)) ?? "cuenta" };
+        throw storeErrorFromPostgres(error as never) ?? error;
+      }
+    },
+
+    async pending(limit = 200) {
+      const { rows } = await sql<PendingInvitation>`
+        select u.id, u.email,
+               concat_ws(' ', p.nombre, p.apellidos) as nombre_completo,
+               p.rol, d.nombre as departamento_nombre, s.nombre as sucursal_nombre,
+               concat_ws(' ', a.nombre, a.apellidos) as invitada_por_nombre,
+               i.enviada_en,
+               (select max(t.expires_at) from auth.local_tokens t
+                 where t.user_id = u.id and t.kind = 'invitacion' and t.used_at is null and t.expires_at > now()) as caduca_en
+        from public.invitaciones i
+        join auth.users u on u.id = i.usuario_id
+        join public.usuarios p on p.id = u.id
+        left join public.departamentos d on d.id = p.departamento_id
+        left join public.sucursales s on s.id = p.sucursal_id
+        left join public.usuarios a on a.id = i.invitada_por
+        where u.email_confirmed_at is null and p.activo
+        order by i.enviada_en desc, u.email
+        limit ${limit}`.execute(db);
+      return rows.map((r) => ({ ...r, enviada_en: new Date(r.enviada_en).toISOString(), caduca_en: r.caduca_en ? new Date(r.caduca_en).toISOString() : null }));
+    },
+
+    async get(id) {
+      if (!UUID.test(id)) return null;
+      const row = await db
+        .selectFrom("public.invitaciones as i")
+        .innerJoin("auth.users as u", "u.id", "i.usuario_id")
+        .innerJoin("public.usuarios as p", "p.id", "u.id")
+        .select(["u.id", "u.email"])
+        .where("i.usuario_id", "=", id)
+        .where("u.email_confirmed_at", "is", null)
+        .where("p.activo", "=", true)
+        .executeTakeFirst();
+      return row ? { id: String(row.id), email: String(row.email) } : null;
+    },
+
+    async sent(id) {
+      await db.updateTable("public.invitaciones").set({ enviada_en: sql`now()` }).where("usuario_id", "=", id).execute();
+    },
+
+    async cancel(adminId, id) {
+      if (!UUID.test(id)) return null;
+      return db.transaction().execute(async (trx) => {
+        const row = await trx
+          .selectFrom("public.invitaciones as i")
+          .innerJoin("auth.users as u", "u.id", "i.usuario_id")
+          .select(["u.id", "u.email", "u.email_confirmed_at", "u.last_sign_in_at"])
+          .where("i.usuario_id", "=", id)
+          .forUpdate()
+          .executeTakeFirst();
+        // Accepted in the meantime (or never signed in but confirmed): no longer an invitation.
+        if (!row || row.email_confirmed_at || row.last_sign_in_at) return null;
+        await actAs(trx, adminId);
+        // Every link of the account dies first, whatever happens to the account.
+        await trx.updateTable("auth.local_tokens").set({ used_at: sql`now()` }).where("user_id", "=", id).where("used_at", "is", null).execute();
+        await trx.deleteFrom("public.invitaciones").where("usuario_id", "=", id).execute();
+        await sql`savepoint cancelar`.execute(trx);
+        try {
+          // The profile, its sessions and tokens go with the account (on delete cascade).
+          await trx.deleteFrom("auth.users").where("id", "=", id).execute();
+          return { email: String(row.email), result: "eliminada" as const };
+        } catch (error) {
+          if ((error as { code?: string }).code !== "23503") throw error;
+          await sql`rollback to savepoint cancelar`.execute(trx);
+          await trx.updateTable("public.usuarios").set({ activo: false }).where("id", "=", id).execute();
+          await trx.deleteFrom("auth.local_sessions").where("user_id", "=", id).execute();
+          return { email: String(row.email), result: "desactivada" as const };
+        }
+      });
+    },
+  };
+  return invitations;
+}
