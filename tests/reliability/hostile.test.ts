@@ -146,8 +146,9 @@ type Action = {
   created?: (row: Record<string, any>, actor: U) => string | null;
 };
 
-const SYSTEM = ["version", "actualizado_en", "importe_centimos"];
-const EXTRAS = ["rol", "solicitante_id", "version", "estado", "folio", "id", "aprobado_por_id", "aprobador_id", "activo", "email", "creado_en", "fecha_aprobacion", "motivo_rechazo", "intent"];
+// Written by the database itself on every change (authorship: separation of duties, ADR 0012).
+const SYSTEM = ["version", "actualizado_en", "importe_centimos", "editado_por_id"];
+const EXTRAS = ["rol", "solicitante_id", "version", "estado", "folio", "id", "aprobado_por_id", "aprobador_id", "activo", "email", "creado_en", "fecha_aprobacion", "motivo_rechazo", "intent", "creado_por_id", "editado_por_id"];
 const extraValue = fc.constantFrom("administrador", "aprobado", "pagado", "GAS-1999-00001", "00000000-0000-4000-8000-000000000001", "1", "999", "on", "2020-01-01");
 
 const ctxArgs = (path: string, actor: U | null, body: URLSearchParams, params: Record<string, string> = {}) => ({
