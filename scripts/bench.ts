@@ -138,7 +138,7 @@ function ejecutar(comando: string, args: string[], cwd: string) {
 /** The working tree's app, copied as it is now (other people may edit it while we measure), built for production. */
 function copiarYCompilar(tmp: string) {
   const app = path.join(tmp, "app");
-  for (const nombre of ["app", "supabase", "server.ts", "remix.config.js", "tsconfig.json", "package.json"])
+  for (const nombre of ["app", "supabase", "scripts", "server.ts", "remix.config.js", "tsconfig.json", "package.json"])
     cpSync(path.join(RAIZ, nombre), path.join(app, nombre), { recursive: true, filter: (f) => !/\.test\.tsx?$/.test(f) });
   cpSync(path.join(RAIZ, "public"), path.join(app, "public"), { recursive: true, filter: (f) => !f.includes(`${path.sep}public${path.sep}build`) });
   symlinkSync(path.join(RAIZ, "node_modules"), path.join(app, "node_modules"), "dir");
