@@ -6,5 +6,10 @@ export default {
   serverDependenciesToBundle: [/^@conform-to\//],
   browserNodeBuiltinsPolyfill: { modules: {} },
   // Single fetch stays off: loaders return json() with status codes the no-JS path relies on.
-  future: { v3_fetcherPersist: true, v3_relativeSplatPath: true, v3_throwAbortReason: true, v3_lazyRouteDiscovery: true },
+  future: {
+    v3_fetcherPersist: true,
+    v3_relativeSplatPath: true,
+    v3_throwAbortReason: true,
+    v3_lazyRouteDiscovery: true,
+  },
 };

@@ -11,7 +11,16 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from "./app/data/embedde
 import { migrate } from "./app/data/migrate.server";
 import { guardarAjustes } from "./app/gastos/ajustes.server";
 import { createDatabase } from "./app/data/sql.server";
-import { bodyPolicyFor, hostOf, inspectBody, placeOf, REFUSALS, sessionSecretFromDataDir, type BodyPolicy, type Refusal } from "./app/lib/edge.server";
+import {
+  bodyPolicyFor,
+  hostOf,
+  inspectBody,
+  placeOf,
+  REFUSALS,
+  sessionSecretFromDataDir,
+  type BodyPolicy,
+  type Refusal,
+} from "./app/lib/edge.server";
 import { backendKind, DEFAULT_DATA_DIR, loadEnv, type Config } from "./app/lib/env.server";
 import { withErrorDigests } from "./app/lib/errors.server";
 import { mountMonitoring } from "./app/lib/monitoring.server";
@@ -32,7 +41,9 @@ async function main() {
       // No SESSION_SECRET: this installation's own, kept in DATA_DIR; the workers inherit it.
       const { secret, created, file } = sessionSecretFromDataDir(process.env.DATA_DIR?.trim() || DEFAULT_DATA_DIR);
       process.env.SESSION_SECRET = secret;
-      console.info(`SESSION_SECRET no está definida: se usa la clave ${created ? "generada ahora en" : "guardada en"} ${file}. Con varios servidores sobre una misma base de datos, defina SESSION_SECRET igual en todos.`);
+      console.info(
+        `SESSION_SECRET no está definida: se usa la clave ${created ? "generada ahora en" : "guardada en"} ${file}. Con varios servidores sobre una misma base de datos, defina SESSION_SECRET igual en todos.`,
+      );
     }
     config = loadEnv();
   } catch (error) {
@@ -50,7 +61,8 @@ async function primary(config: Config) {
   if (kind === "supabase") {
     // The schema is applied with `supabase db push` (docs/supabase.md): no migrations, no seed here.
     console.info(`Backend: Supabase (${new URL(config.SUPABASE_URL!).host})`);
-    if (config.SUPABASE_SERVICE_ROLE_KEY) console.warn("SUPABASE_SERVICE_ROLE_KEY está definida pero Oficina no la usa: quítela del entorno del servidor.");
+    if (config.SUPABASE_SERVICE_ROLE_KEY)
+      console.warn("SUPABASE_SERVICE_ROLE_KEY está definida pero Oficina no la usa: quítela del entorno del servidor.");
   } else {
     if (!databaseUrl) {
       embedded = await startEmbeddedPostgres(config.DATA_DIR);
@@ -102,7 +114,9 @@ async function primary(config: Config) {
   cluster.on("listening", (w) => {
     ready.add(w.id);
     if (ready.size !== workers) return;
-    console.info(`Oficina escuchando en http://${config.HOST === "0.0.0.0" ? "localhost" : config.HOST}:${config.PORT} (${workers} ${workers === 1 ? "proceso" : "procesos"}, ${config.NODE_ENV})`);
+    console.info(
+      `Oficina escuchando en http://${config.HOST === "0.0.0.0" ? "localhost" : config.HOST}:${config.PORT} (${workers} ${workers === 1 ? "proceso" : "procesos"}, ${config.NODE_ENV})`,
+    );
     console.info(
       config.APP_URL_LOOPBACK
         ? `Los enlaces de los correos usarán ${config.APP_URL}; defina APP_URL en una instalación real (solo se atienden peticiones a localhost).`
@@ -140,10 +154,14 @@ async function worker(config: Config) {
   // HSTS, upgrade-insecure-requests and Secure cookies follow the public origin, not NODE_ENV:
   // `npm start` (production) on http://localhost must still work in a browser.
   const https = config.APP_URL.startsWith("https:");
-  const services: Services = backendKind(config) === "supabase" ? supabaseServices(config) : sqlServices(config, config.DATABASE_URL!);
+  const services: Services =
+    backendKind(config) === "supabase" ? supabaseServices(config) : sqlServices(config, config.DATABASE_URL!);
 
   const reportToSentry = config.SENTRY_DSN ? (error: unknown) => Sentry.captureException(error) : undefined;
-  const build = withErrorDigests((await import(pathToFileURL(path.resolve("build/index.js")).href)) as ServerBuild, reportToSentry);
+  const build = withErrorDigests(
+    (await import(pathToFileURL(path.resolve("build/index.js")).href)) as ServerBuild,
+    reportToSentry,
+  );
   // Remix's development mode (stack traces in answers) only where someone is developing.
   const remix = createRequestHandler(build, config.NODE_ENV === "development" ? "development" : "production");
   // Set at SIGINT/SIGTERM: responses then say «Connection: close», so busy keep-alive clients let go.
@@ -155,7 +173,9 @@ async function worker(config: Config) {
   });
   app.disable("x-powered-by");
   if (config.TRUST_PROXY) app.set("trust proxy", config.TRUST_PROXY);
-  const trusted = (req: Request) => Boolean(config.TRUST_PROXY) && (app.get("trust proxy fn") as (addr: string | undefined, i: number) => boolean)(req.socket.remoteAddress, 0);
+  const trusted = (req: Request) =>
+    Boolean(config.TRUST_PROXY) &&
+    (app.get("trust proxy fn") as (addr: string | undefined, i: number) => boolean)(req.socket.remoteAddress, 0);
 
   app.use((_req, res, next) => {
     res.locals.cspNonce = randomBytes(16).toString("base64");
@@ -198,7 +218,11 @@ async function worker(config: Config) {
 
   // Every other request must be addressed to APP_URL's host or to a loopback name (issue 15).
   app.use((req, res, next) => {
-    const place = placeOf(hostOf((name) => req.get(name), trusted(req)), req.protocol, { appUrl: config.APP_URL });
+    const place = placeOf(
+      hostOf((name) => req.get(name), trusted(req)),
+      req.protocol,
+      { appUrl: config.APP_URL },
+    );
     // The request target must be a path: not «*», not an absolute URL naming another host.
     if (place.ok && req.originalUrl.startsWith("/")) {
       res.locals.origin = place.origin;
@@ -219,7 +243,11 @@ async function worker(config: Config) {
   // What a browser form or Remix sends. Others (TRACE, PROPFIND, OPTIONS…) have nothing to reach.
   app.use((req, res, next) => {
     if (["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"].includes(req.method)) return next();
-    res.status(405).set({ Allow: "GET, HEAD, POST", "Cache-Control": "no-store", Connection: "close" }).type("text/plain; charset=utf-8").send("Método no admitido.");
+    res
+      .status(405)
+      .set({ Allow: "GET, HEAD, POST", "Cache-Control": "no-store", Connection: "close" })
+      .type("text/plain; charset=utf-8")
+      .send("Método no admitido.");
   });
   app.use(refuseCrossOrigin(config.APP_URL));
   app.use(compression());
@@ -243,7 +271,8 @@ async function worker(config: Config) {
     });
     const origin = res.locals.origin as string;
     const headers = new Headers();
-    for (const [name, value] of Object.entries(req.headers)) for (const v of [value ?? []].flat()) headers.append(name, v);
+    for (const [name, value] of Object.entries(req.headers))
+      for (const v of [value ?? []].flat()) headers.append(name, v);
     // Remix compares Origin with Host (or an untrusted X-Forwarded-Host) and throws — a 500 —
     // when they differ, as they do behind a proxy that forwards neither: Host and Origin were
     // checked above (refuseCrossOrigin), so it gets ours and no Origin to compare.
@@ -275,7 +304,12 @@ async function worker(config: Config) {
       headers.set("Content-Length", String(body!.length));
       if (refusal) console.warn(`Petición ${req.method} ${req.path} rechazada (${refusal.status}): ${refusal.message}`);
     }
-    const request = new Request(`${origin}${req.originalUrl}`, { method: req.method, headers, body: body && new Uint8Array(body), signal: controller.signal });
+    const request = new Request(`${origin}${req.originalUrl}`, {
+      method: req.method,
+      headers,
+      body: body && new Uint8Array(body),
+      signal: controller.signal,
+    });
     const response = await remix(request, {
       services,
       cspNonce: res.locals.cspNonce as string,
@@ -291,7 +325,8 @@ async function worker(config: Config) {
     if (response.body) await writeReadableStreamToWritable(response.body, res);
     else res.end();
   };
-  app.locals.renderRefusal = (req: Request, res: Response, refusal: Refusal, next: NextFunction) => handle(req, res, refusal).catch(next);
+  app.locals.renderRefusal = (req: Request, res: Response, refusal: Refusal, next: NextFunction) =>
+    handle(req, res, refusal).catch(next);
   app.all("*", (req, res, next) => void handle(req, res).catch(next));
 
   // Anything that still escapes answers plainly: never an HTML stack trace.
@@ -299,7 +334,11 @@ async function worker(config: Config) {
     const status = error.status && error.status >= 400 && error.status < 500 ? error.status : 500;
     if (status === 500) console.error(error);
     if (res.headersSent) return void res.destroy();
-    res.status(status).set("Cache-Control", "no-store").type("text/plain; charset=utf-8").send(status === 413 ? "El envío es demasiado grande." : "Petición no válida.");
+    res
+      .status(status)
+      .set("Cache-Control", "no-store")
+      .type("text/plain; charset=utf-8")
+      .send(status === 413 ? "El envío es demasiado grande." : "Petición no válida.");
   });
 
   const server = app.listen(config.PORT, config.HOST);
@@ -347,10 +386,17 @@ function refuseCrossOrigin(appUrl: string) {
     const ours = (o: string | undefined) => o === appUrl || o === res.locals.origin;
     const sameSite = site ? site === "same-origin" && (!origin || ours(origin)) : ours(origin);
     if (sameSite) return next();
-    console.warn(`Petición ${req.method} ${req.path} rechazada: origen ${origin ?? "ausente"}, Sec-Fetch-Site ${site ?? "ausente"}`);
-    const render = req.app.locals.renderRefusal as ((req: Request, res: Response, refusal: Refusal, next: NextFunction) => void) | undefined;
+    console.warn(
+      `Petición ${req.method} ${req.path} rechazada: origen ${origin ?? "ausente"}, Sec-Fetch-Site ${site ?? "ausente"}`,
+    );
+    const render = req.app.locals.renderRefusal as
+      ((req: Request, res: Response, refusal: Refusal, next: NextFunction) => void) | undefined;
     if (render && !/^\/monitoring\/?$/i.test(req.path)) return render(req, res, REFUSALS.crossOrigin, next);
-    res.status(403).set({ "Cache-Control": "no-store", Connection: "close" }).type("text/plain; charset=utf-8").send(REFUSALS.crossOrigin.message);
+    res
+      .status(403)
+      .set({ "Cache-Control": "no-store", Connection: "close" })
+      .type("text/plain; charset=utf-8")
+      .send(REFUSALS.crossOrigin.message);
   };
 }
 
@@ -360,7 +406,8 @@ function refuseCrossOrigin(appUrl: string) {
  */
 function readBody(req: Request, { maxBytes }: BodyPolicy): Promise<{ body: Buffer } | { refusal: Refusal }> {
   const length = req.get("Content-Length");
-  if (length === undefined && req.get("Transfer-Encoding")) return Promise.resolve({ refusal: REFUSALS.lengthRequired });
+  if (length === undefined && req.get("Transfer-Encoding"))
+    return Promise.resolve({ refusal: REFUSALS.lengthRequired });
   if (Number(length) > maxBytes) return Promise.resolve({ refusal: REFUSALS.tooLarge });
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];

@@ -7,7 +7,13 @@ import { scrubEvent } from "~/lib/sentry-scrub";
 const sentry = (window as { ENV?: { sentry?: { dsn: string; environment?: string; release?: string } } }).ENV?.sentry;
 if (sentry) {
   void import("@sentry/remix").then((Sentry) =>
-    Sentry.init({ ...sentry, tunnel: "/monitoring", sendDefaultPii: false, tracesSampleRate: 0, beforeSend: scrubEvent }),
+    Sentry.init({
+      ...sentry,
+      tunnel: "/monitoring",
+      sendDefaultPii: false,
+      tracesSampleRate: 0,
+      beforeSend: scrubEvent,
+    }),
   );
 }
 

@@ -27,10 +27,21 @@ export const links = () => [
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const signed = await currentUser(request, context);
   const { flash, setCookie } = await context.services.flash.take(request);
-  const { APP_LOCALE: locale, APP_CURRENCY: currency, SENTRY_DSN: dsn, SENTRY_ENVIRONMENT: environment, SENTRY_RELEASE: release } = context.services.config;
+  const {
+    APP_LOCALE: locale,
+    APP_CURRENCY: currency,
+    SENTRY_DSN: dsn,
+    SENTRY_ENVIRONMENT: environment,
+    SENTRY_RELEASE: release,
+  } = context.services.config;
   const headers = new Headers();
   if (setCookie) headers.append("Set-Cookie", setCookie);
-  const user = signed && { id: signed.user.id, nombre: signed.user.nombre, apellidos: signed.user.apellidos, rol: signed.user.rol };
+  const user = signed && {
+    id: signed.user.id,
+    nombre: signed.user.nombre,
+    apellidos: signed.user.apellidos,
+    rol: signed.user.rol,
+  };
   const sentry = dsn ? { dsn, environment, release } : null;
   return json({ user, flash, formats: { locale, currency }, sentry }, { headers });
 }
@@ -108,7 +119,12 @@ export function Layout({ children }: { children: ReactNode }) {
         </main>
         {data?.sentry ? (
           // Read by entry.client before hydration; `<` escaped so no value can close the script.
-          <script nonce={nonce} dangerouslySetInnerHTML={{ __html: `window.ENV=${JSON.stringify({ sentry: data.sentry }).replace(/</g, "\\u003c")}` }} />
+          <script
+            nonce={nonce}
+            dangerouslySetInnerHTML={{
+              __html: `window.ENV=${JSON.stringify({ sentry: data.sentry }).replace(/</g, "\\u003c")}`,
+            }}
+          />
         ) : null}
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
@@ -135,7 +151,8 @@ function useFocusOnHashTarget() {
   useEffect(() => {
     if (!location.hash || navigationType === "POP") return;
     const target = document.getElementById(decodeURIComponent(location.hash.slice(1)));
-    if (target?.hasAttribute("tabindex") && !target.contains(document.activeElement)) target.focus({ preventScroll: true });
+    if (target?.hasAttribute("tabindex") && !target.contains(document.activeElement))
+      target.focus({ preventScroll: true });
   }, [location.key, location.hash, navigationType]);
 }
 
@@ -167,7 +184,9 @@ export function ErrorBoundary() {
   const browserDigest = useBrowserDigest(server ? null : error);
   const digest = isRouteErrorResponse(error) ? error.data?.digest : browserDigest;
   return (
-    <ErrorScreen heading={`Error de la aplicación: se produjo una excepción en ${server ? "el servidor" : "el navegador"}`}>
+    <ErrorScreen
+      heading={`Error de la aplicación: se produjo una excepción en ${server ? "el servidor" : "el navegador"}`}
+    >
       {digest ? (
         <p>
           Código: <code>{digest}</code>

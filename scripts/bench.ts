@@ -24,7 +24,19 @@
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
@@ -62,7 +74,19 @@ type Opciones = {
 };
 
 function opciones(argv: string[]): Opciones {
-  const o: Opciones = { gastos: 100_000, escala: false, segundos: 5, conexiones: [1, 10, 50], pantallas: null, sentry: true, perfil: false, mantener: false, datos: null, salida: path.join(RAIZ, "bench"), procesos: null };
+  const o: Opciones = {
+    gastos: 100_000,
+    escala: false,
+    segundos: 5,
+    conexiones: [1, 10, 50],
+    pantallas: null,
+    sentry: true,
+    perfil: false,
+    mantener: false,
+    datos: null,
+    salida: path.join(RAIZ, "bench"),
+    procesos: null,
+  };
   for (let i = 0; i < argv.length; i++) {
     const [flag, enLinea] = argv[i]!.split(/=(.*)/s, 2) as [string, string | undefined];
     const valor = () => enLinea ?? argv[++i] ?? "";
@@ -104,9 +128,11 @@ function opciones(argv: string[]): Opciones {
         throw new Error(`Opción desconocida: ${flag} (lea la cabecera de scripts/bench.ts)`);
     }
   }
-  if (o.procesos !== null && !(Number.isInteger(o.procesos) && o.procesos >= 1)) throw new Error("--procesos espera un número entero positivo");
+  if (o.procesos !== null && !(Number.isInteger(o.procesos) && o.procesos >= 1))
+    throw new Error("--procesos espera un número entero positivo");
   if (!Number.isSafeInteger(o.gastos) || o.gastos < 1) throw new Error("--gastos espera un número entero positivo");
-  if (!(o.segundos > 0) || o.conexiones.some((c) => !Number.isInteger(c) || c < 1)) throw new Error("--segundos o --conexiones no válidos");
+  if (!(o.segundos > 0) || o.conexiones.some((c) => !Number.isInteger(c) || c < 1))
+    throw new Error("--segundos o --conexiones no válidos");
   return o;
 }
 
@@ -120,7 +146,8 @@ let limpiando: Promise<void> | null = null;
 /** Stops what was started, last first; a second call (a signal while main fails) waits for the same one. */
 function limpiar(): Promise<void> {
   limpiando ??= (async () => {
-    for (const paso of limpiezas.reverse()) await Promise.resolve(paso()).catch((e) => log(`limpieza: ${(e as Error).message}`));
+    for (const paso of limpiezas.reverse())
+      await Promise.resolve(paso()).catch((e) => log(`limpieza: ${(e as Error).message}`));
   })();
   return limpiando;
 }
@@ -131,7 +158,12 @@ for (const senal of ["SIGINT", "SIGTERM"] as const)
   });
 
 function ejecutar(comando: string, args: string[], cwd: string) {
-  const r = spawnSync(comando, args, { cwd, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8", env: { ...process.env, NODE_ENV: "production" } });
+  const r = spawnSync(comando, args, {
+    cwd,
+    stdio: ["ignore", "pipe", "pipe"],
+    encoding: "utf8",
+    env: { ...process.env, NODE_ENV: "production" },
+  });
   if (r.status !== 0) throw new Error(`${comando} ${args.join(" ")} falló:\n${r.stdout}\n${r.stderr}`);
 }
 
@@ -139,8 +171,14 @@ function ejecutar(comando: string, args: string[], cwd: string) {
 function copiarYCompilar(tmp: string) {
   const app = path.join(tmp, "app");
   for (const nombre of ["app", "supabase", "scripts", "server.ts", "remix.config.js", "tsconfig.json", "package.json"])
-    cpSync(path.join(RAIZ, nombre), path.join(app, nombre), { recursive: true, filter: (f) => !/\.test\.tsx?$/.test(f) });
-  cpSync(path.join(RAIZ, "public"), path.join(app, "public"), { recursive: true, filter: (f) => !f.includes(`${path.sep}public${path.sep}build`) });
+    cpSync(path.join(RAIZ, nombre), path.join(app, nombre), {
+      recursive: true,
+      filter: (f) => !/\.test\.tsx?$/.test(f),
+    });
+  cpSync(path.join(RAIZ, "public"), path.join(app, "public"), {
+    recursive: true,
+    filter: (f) => !f.includes(`${path.sep}public${path.sep}build`),
+  });
   symlinkSync(path.join(RAIZ, "node_modules"), path.join(app, "node_modules"), "dir");
   // With source maps, to tell what the browser's chunks are made of; the maps are then moved out
   // of public/ and the comment naming them removed, so the served bytes are the plain build's.
@@ -211,7 +249,8 @@ function trabajadoresDe(servidor: number): number[] {
 /** The server is a primary and its workers: CPU and memory are theirs together. */
 const servidorPids = (servidor: number) => [servidor, ...trabajadoresDe(servidor)];
 const cpuServidor = (servidor: number) => servidorPids(servidor).reduce((t, p) => t + cpuDe(p), 0);
-const rssServidor = (servidor: number, campo: "VmRSS" | "VmHWM" = "VmRSS") => servidorPids(servidor).reduce((t, p) => t + rssKiB(p, campo), 0);
+const rssServidor = (servidor: number, campo: "VmRSS" | "VmHWM" = "VmRSS") =>
+  servidorPids(servidor).reduce((t, p) => t + rssKiB(p, campo), 0);
 
 /**
  * While `fn` runs: the server's peak RSS, and CPU used by the server and by PostgreSQL (% of one
@@ -264,12 +303,18 @@ async function muestreando<T>(servidor: number, postmaster: number, fn: (empieza
 // ---------------------------------------------------------------------------------------------
 
 type Respuesta = { status: number; headers: http.IncomingHttpHeaders; cuerpo: Buffer };
-function pedir(base: string, ruta: string, o: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Respuesta> {
+function pedir(
+  base: string,
+  ruta: string,
+  o: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Respuesta> {
   return new Promise((resolve, reject) => {
     const req = http.request(new URL(ruta, base), { method: o.method ?? "GET", headers: o.headers }, (res) => {
       const trozos: Buffer[] = [];
       res.on("data", (c: Buffer) => trozos.push(c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, cuerpo: Buffer.concat(trozos) }));
+      res.on("end", () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, cuerpo: Buffer.concat(trozos) }),
+      );
       res.on("error", reject);
     });
     req.on("error", reject);
@@ -280,8 +325,15 @@ function pedir(base: string, ruta: string, o: { method?: string; headers?: Recor
 
 async function iniciarSesion(base: string, email: string): Promise<string> {
   const body = new URLSearchParams({ intent: "iniciar", email, password: DEMO_PASSWORD, redirectTo: "/" }).toString();
-  const r = await pedir(base, "/login", { method: "POST", body, headers: { Origin: base, "Content-Type": "application/x-www-form-urlencoded" } });
-  const cookie = [r.headers["set-cookie"] ?? []].flat().map((c) => /^(oficina_sesion=[^;]+)/.exec(c)?.[1]).find(Boolean);
+  const r = await pedir(base, "/login", {
+    method: "POST",
+    body,
+    headers: { Origin: base, "Content-Type": "application/x-www-form-urlencoded" },
+  });
+  const cookie = [r.headers["set-cookie"] ?? []]
+    .flat()
+    .map((c) => /^(oficina_sesion=[^;]+)/.exec(c)?.[1])
+    .find(Boolean);
   if (r.status !== 302 || !cookie) throw new Error(`No se pudo iniciar sesión como ${email}: ${r.status}`);
   return cookie;
 }
@@ -293,7 +345,12 @@ async function iniciarSesion(base: string, email: string): Promise<string> {
 async function arrancarBase(dir: string) {
   if (existsSync(dir)) chmodSync(dir, 0o755);
   const embebida = await startEmbeddedPostgres(dir, {
-    settings: ["shared_preload_libraries=pg_stat_statements", "pg_stat_statements.track=top", "pg_stat_statements.track_utility=on", "pg_stat_statements.track_planning=on"],
+    settings: [
+      "shared_preload_libraries=pg_stat_statements",
+      "pg_stat_statements.track=top",
+      "pg_stat_statements.track_utility=on",
+      "pg_stat_statements.track_planning=on",
+    ],
   });
   const postmaster = Number(readFileSync(path.join(dir, "postgres", "postmaster.pid"), "utf8").split("\n")[0]);
   limpiezas.push(async () => {
@@ -316,9 +373,13 @@ async function arrancarBase(dir: string) {
  * runs — a reused database would no longer measure what a fresh one does.
  */
 async function quitarGastosDePrueba(db: Kysely<any>) {
-  const { rows } = await sql<{ id: string }>`delete from public.gastos where descripcion like 'Gasto de prueba de %' returning id`.execute(db);
+  const { rows } = await sql<{
+    id: string;
+  }>`delete from public.gastos where descripcion like 'Gasto de prueba de %' returning id`.execute(db);
   if (!rows.length) return;
-  await sql`delete from public.historial where tabla = 'gastos' and registro_id = any(${rows.map((r) => r.id)}::uuid[])`.execute(db);
+  await sql`delete from public.historial where tabla = 'gastos' and registro_id = any(${rows.map((r) => r.id)}::uuid[])`.execute(
+    db,
+  );
   await sql`vacuum analyze public.gastos`.execute(db);
   log(`${rows.length} gastos de ejecuciones anteriores de «crear» quitados`);
 }
@@ -359,14 +420,23 @@ type Sentencias = {
 };
 
 /** Statements per request from pg_stat_statements over `n` requests made by `hacer` one after another. */
-async function sentenciasPorPeticion(db: Kysely<any>, n: number, hacer: (i: number) => Promise<void>): Promise<Sentencias> {
+async function sentenciasPorPeticion(
+  db: Kysely<any>,
+  n: number,
+  hacer: (i: number) => Promise<void>,
+): Promise<Sentencias> {
   await sql`select bench.pg_stat_statements_reset()`.execute(db);
   for (let i = 0; i < n; i++) await hacer(i);
   const { rows } = await sql<{ query: string; calls: number; plan: number; exec: number }>`
     select query, calls::int as calls, total_plan_time::float8 as plan, total_exec_time::float8 as exec from bench.pg_stat_statements
      where dbid = (select oid from pg_database where datname = current_database()) and query not ilike '%pg_stat_statements%'
      order by calls desc`.execute(db);
-  const tipo = (q: string) => (/^\s*(begin|commit|rollback|start transaction)\b/i.test(q) ? "transaccion" : /set_config\('role'/i.test(q) ? "rls" : "consultas");
+  const tipo = (q: string) =>
+    /^\s*(begin|commit|rollback|start transaction)\b/i.test(q)
+      ? "transaccion"
+      : /set_config\('role'/i.test(q)
+        ? "rls"
+        : "consultas";
   const suma = (t: string) => rows.filter((r) => tipo(r.query) === t).reduce((a, r) => a + r.calls, 0) / n;
   const redondo = (x: number) => Math.round(x * 10) / 10;
   const centesimas = (x: number) => Math.round(x * 100) / 100;
@@ -377,7 +447,12 @@ async function sentenciasPorPeticion(db: Kysely<any>, n: number, hacer: (i: numb
     rls: redondo(suma("rls")),
     msPlan: centesimas(rows.reduce((a, r) => a + r.plan, 0) / n),
     msEjecucion: centesimas(rows.reduce((a, r) => a + r.exec, 0) / n),
-    detalle: rows.map((r) => ({ query: r.query.replace(/\s+/g, " ").slice(0, 400), calls: redondo(r.calls / n), msPlan: centesimas(r.plan / n), msEjecucion: centesimas(r.exec / n) })),
+    detalle: rows.map((r) => ({
+      query: r.query.replace(/\s+/g, " ").slice(0, 400),
+      calls: redondo(r.calls / n),
+      msPlan: centesimas(r.plan / n),
+      msEjecucion: centesimas(r.exec / n),
+    })),
   };
 }
 
@@ -389,7 +464,14 @@ async function arrancarServidor(app: string, tmp: string, databaseUrl: string, o
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const perfiles = path.join(tmp, "perfiles");
-  const args = [...(o.perfil ? ["--cpu-prof", `--cpu-prof-dir=${perfiles}`] : []), "--import", "tsx", "--import", "./app/instrument.server.ts", "server.ts"];
+  const args = [
+    ...(o.perfil ? ["--cpu-prof", `--cpu-prof-dir=${perfiles}`] : []),
+    "--import",
+    "tsx",
+    "--import",
+    "./app/instrument.server.ts",
+    "server.ts",
+  ];
   const hijo: ChildProcess = spawn(process.execPath, args, {
     cwd: app,
     stdio: ["ignore", "pipe", "pipe"],
@@ -417,7 +499,10 @@ async function arrancarServidor(app: string, tmp: string, databaseUrl: string, o
     if (terminado) return;
     log(`deteniendo el servidor (pid ${hijo.pid})`);
     hijo.kill("SIGTERM");
-    const fin = await Promise.race([new Promise((r) => hijo.once("exit", () => r(true))), new Promise((r) => setTimeout(() => r(false), 15_000))]);
+    const fin = await Promise.race([
+      new Promise((r) => hijo.once("exit", () => r(true))),
+      new Promise((r) => setTimeout(() => r(false), 15_000)),
+    ]);
     if (!fin) hijo.kill("SIGKILL");
     if (o.perfil && existsSync(perfiles)) {
       mkdirSync(path.join(RAIZ, "bench"), { recursive: true });
@@ -427,7 +512,10 @@ async function arrancarServidor(app: string, tmp: string, databaseUrl: string, o
   });
   for (let i = 0; ; i++) {
     if (terminado) throw new Error(`El servidor terminó al arrancar:\n${salida.join("")}`);
-    const ok = await pedir(base, "/healthz").then((r) => r.status === 200, () => false);
+    const ok = await pedir(base, "/healthz").then(
+      (r) => r.status === 200,
+      () => false,
+    );
     if (ok) break;
     if (i > 600) throw new Error(`El servidor no respondió en 60 s:\n${salida.join("")}`);
     await new Promise((r) => setTimeout(r, 100));
@@ -466,7 +554,12 @@ async function elegirParametros(ctx: Contexto) {
   const pendientes = await pedir(ctx.base, "/gastos?vista=pendientes", { headers: { Cookie: ctx.cookies.aprobador } });
   const gasto = /[?&;]gasto=([0-9a-f-]{36})/.exec(pendientes.cuerpo.toString())?.[1];
   if (!gasto) throw new Error("El aprobador no tiene gastos pendientes en la lista");
-  const { rows: prov } = await sql<{ id: string; razon_social: string }>`select id, razon_social from public.proveedores where activo order by razon_social limit 1 offset 7`.execute(ctx.db);
+  const { rows: prov } = await sql<{
+    id: string;
+    razon_social: string;
+  }>`select id, razon_social from public.proveedores where activo order by razon_social limit 1 offset 7`.execute(
+    ctx.db,
+  );
   const proveedor = prov[0]!;
   // A supplier's word for the search: the way people look for «that hotel bill».
   const palabra = proveedor.razon_social.split(/\s+/).find((w) => w.length >= 5) ?? proveedor.razon_social.slice(0, 5);
@@ -475,14 +568,54 @@ async function elegirParametros(ctx: Contexto) {
 
 function pantallas(p: Awaited<ReturnType<typeof elegirParametros>>): Pantalla[] {
   return [
-    { id: "suelo", nombre: "suelo: HTML estático del tamaño de /gastos", ruta: "/suelo.html", contiene: "<h1>Gastos</h1>" },
+    {
+      id: "suelo",
+      nombre: "suelo: HTML estático del tamaño de /gastos",
+      ruta: "/suelo.html",
+      contiene: "<h1>Gastos</h1>",
+    },
     // What Remix + React cost on this machine before any page of ours does work: a small page with no session and no SQL.
-    { id: "techo", nombre: "techo del marco: /login sin sesión (6 KiB, sin SQL)", ruta: "/login", contiene: "Iniciar sesión" },
-    { id: "gastos", nombre: "/gastos (vista por defecto, aprobador)", ruta: "/gastos", como: "aprobador", contiene: "<h1>Gastos</h1>" },
-    { id: "filtrado", nombre: "/gastos estado+departamento+fechas, por importe, página 40 (admin)", ruta: p.filtrado, como: "administrador", contiene: "<h1>Gastos</h1>" },
-    { id: "ficha", nombre: "/gastos?gasto={id} (ficha, aprobador)", ruta: `/gastos?gasto=${p.gasto}`, como: "aprobador", contiene: 'id="gasto"' },
-    { id: "busqueda", nombre: `/gastos?q=${p.palabra} (búsqueda, admin)`, ruta: `/gastos?q=${encodeURIComponent(p.palabra)}`, como: "administrador", contiene: "<h1>Gastos</h1>" },
-    { id: "proveedores", nombre: `/proveedores?q=${p.palabra} (admin)`, ruta: `/proveedores?q=${encodeURIComponent(p.palabra)}`, como: "administrador", contiene: "<h1>Proveedores</h1>" },
+    {
+      id: "techo",
+      nombre: "techo del marco: /login sin sesión (6 KiB, sin SQL)",
+      ruta: "/login",
+      contiene: "Iniciar sesión",
+    },
+    {
+      id: "gastos",
+      nombre: "/gastos (vista por defecto, aprobador)",
+      ruta: "/gastos",
+      como: "aprobador",
+      contiene: "<h1>Gastos</h1>",
+    },
+    {
+      id: "filtrado",
+      nombre: "/gastos estado+departamento+fechas, por importe, página 40 (admin)",
+      ruta: p.filtrado,
+      como: "administrador",
+      contiene: "<h1>Gastos</h1>",
+    },
+    {
+      id: "ficha",
+      nombre: "/gastos?gasto={id} (ficha, aprobador)",
+      ruta: `/gastos?gasto=${p.gasto}`,
+      como: "aprobador",
+      contiene: 'id="gasto"',
+    },
+    {
+      id: "busqueda",
+      nombre: `/gastos?q=${p.palabra} (búsqueda, admin)`,
+      ruta: `/gastos?q=${encodeURIComponent(p.palabra)}`,
+      como: "administrador",
+      contiene: "<h1>Gastos</h1>",
+    },
+    {
+      id: "proveedores",
+      nombre: `/proveedores?q=${p.palabra} (admin)`,
+      ruta: `/proveedores?q=${encodeURIComponent(p.palabra)}`,
+      como: "administrador",
+      contiene: "<h1>Proveedores</h1>",
+    },
     { id: "inicio", nombre: "/ (panel, admin)", ruta: "/", como: "administrador", contiene: "<h1>Panel</h1>" },
     { id: "crear", nombre: "POST /gastos crear (aprobador)", ruta: "/gastos?index", como: "aprobador", crear: true },
   ];
@@ -497,7 +630,8 @@ async function comprobar(ctx: Contexto, p: Pantalla) {
   if (p.crear) return { bytes: 0, gzip: 0 };
   const headers: Record<string, string> = { ...(p.como ? { Cookie: ctx.cookies[p.como] } : {}) };
   const r = await pedir(ctx.base, p.ruta, { headers });
-  if (r.status !== 200 || (p.contiene && !r.cuerpo.toString().includes(p.contiene))) throw new Error(`${p.ruta} respondió ${r.status} sin «${p.contiene}»: ${r.cuerpo.toString().slice(0, 300)}`);
+  if (r.status !== 200 || (p.contiene && !r.cuerpo.toString().includes(p.contiene)))
+    throw new Error(`${p.ruta} respondió ${r.status} sin «${p.contiene}»: ${r.cuerpo.toString().slice(0, 300)}`);
   const comprimida = await pedir(ctx.base, p.ruta, { headers: { ...headers, ...CABECERAS_NAVEGADOR } });
   return { bytes: r.cuerpo.length, gzip: comprimida.cuerpo.length };
 }
@@ -530,17 +664,31 @@ type Carga = {
   bytesPorRespuesta: number;
 };
 
-function cargar(ctx: Contexto, p: Pantalla, conexiones: number, segundos: number, proveedorId: string, empieza: () => void = () => {}): Promise<Carga> {
+function cargar(
+  ctx: Contexto,
+  p: Pantalla,
+  conexiones: number,
+  segundos: number,
+  proveedorId: string,
+  empieza: () => void = () => {},
+): Promise<Carga> {
   const config = {
     url: `${ctx.base}${p.ruta}`,
     conexiones,
     segundos,
     maximo: TOPE_PETICIONES,
-    cabeceras: { ...CABECERAS_NAVEGADOR, ...(p.como ? { cookie: ctx.cookies[p.como] } : {}), ...(p.crear ? { origin: ctx.base } : {}) },
+    cabeceras: {
+      ...CABECERAS_NAVEGADOR,
+      ...(p.como ? { cookie: ctx.cookies[p.como] } : {}),
+      ...(p.crear ? { origin: ctx.base } : {}),
+    },
     ...(p.crear ? { crear: { path: p.ruta, fecha: todayISO(), proveedorId } } : {}),
   };
   return new Promise((resolve, reject) => {
-    const hijo = spawn(process.execPath, [path.join(RAIZ, "scripts/bench/carga.mjs"), JSON.stringify(config)], { cwd: RAIZ, stdio: ["ignore", "pipe", "pipe"] });
+    const hijo = spawn(process.execPath, [path.join(RAIZ, "scripts/bench/carga.mjs"), JSON.stringify(config)], {
+      cwd: RAIZ,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let out = "";
     let err = "";
     hijo.stdout.on("data", (c: Buffer) => (out += c));
@@ -590,17 +738,41 @@ async function esperarReposo(ctx: Contexto, pid: number) {
   for (let i = 0; i < 240 && quietas < 2; i++) {
     const antes = cpuServidor(pid);
     await new Promise((r) => setTimeout(r, 250));
-    const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where state = 'active' and pid <> pg_backend_pid() and backend_type = 'client backend'`.execute(ctx.db);
+    const { rows } = await sql<{
+      n: number;
+    }>`select count(*)::int as n from pg_stat_activity where state = 'active' and pid <> pg_backend_pid() and backend_type = 'client backend'`.execute(
+      ctx.db,
+    );
     quietas = cpuServidor(pid) - antes <= 3 && rows[0]!.n === 0 ? quietas + 1 : 0;
   }
 }
 
-async function medir(ctx: Contexto, pid: number, postmaster: number, p: Pantalla, conexiones: number, segundos: number, proveedorId: string): Promise<Medida> {
+async function medir(
+  ctx: Contexto,
+  pid: number,
+  postmaster: number,
+  p: Pantalla,
+  conexiones: number,
+  segundos: number,
+  proveedorId: string,
+): Promise<Medida> {
   await esperarReposo(ctx, pid);
-  const { valor, picoRssMiB, cpuNodo, cpuPostgres, msNodo, msPostgres } = await muestreando(pid, postmaster, (empieza) => cargar(ctx, p, conexiones, segundos, proveedorId, empieza));
+  const { valor, picoRssMiB, cpuNodo, cpuPostgres, msNodo, msPostgres } = await muestreando(
+    pid,
+    postmaster,
+    (empieza) => cargar(ctx, p, conexiones, segundos, proveedorId, empieza),
+  );
   const hechas = valor.peticiones || 1;
   const redondo = (x: number) => Math.round(x * 100) / 100;
-  const m = { ...valor, errores: errores(valor, p), picoRssMiB, cpuNodo, cpuPostgres, cpuMsNodo: redondo(msNodo / hechas), cpuMsPostgres: redondo(msPostgres / hechas) };
+  const m = {
+    ...valor,
+    errores: errores(valor, p),
+    picoRssMiB,
+    cpuNodo,
+    cpuPostgres,
+    cpuMsNodo: redondo(msNodo / hechas),
+    cpuMsPostgres: redondo(msPostgres / hechas),
+  };
   log(
     `${p.id} × ${conexiones}: ${m.rps} pet/s, p50 ${m.p50} ms, p95 ${m.p95} ms, p99 ${m.p99} ms, errores ${m.errores}, node ${cpuNodo} % (${m.cpuMsNodo} ms/pet), postgres ${cpuPostgres} % (${m.cpuMsPostgres} ms/pet)`,
   );
@@ -614,14 +786,26 @@ async function medir(ctx: Contexto, pid: number, postmaster: number, p: Pantalla
 function maquina() {
   const modelo = /model name\s*:\s*(.*)/.exec(readFileSync("/proc/cpuinfo", "utf8"))?.[1] ?? os.cpus()[0]?.model ?? "?";
   const carga = os.loadavg().map((x) => Math.round(x * 10) / 10);
-  return { nproc: os.availableParallelism(), modelo, memoriaGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version, fecha: new Date().toISOString(), cargaMedia: carga };
+  return {
+    nproc: os.availableParallelism(),
+    modelo,
+    memoriaGiB: Math.round(os.totalmem() / 2 ** 30),
+    node: process.version,
+    fecha: new Date().toISOString(),
+    cargaMedia: carga,
+  };
 }
 
 const ms = (x: number | null) => (x === null ? "—" : x < 10 ? x.toFixed(1) : String(Math.round(x)));
 const veces = (x: number) => (x >= 10 ? x.toFixed(0) : x.toFixed(2));
 const kb = (b: number) => (b / 1024).toFixed(1);
 
-type Fila = { pantalla: Pantalla; html: { bytes: number; gzip: number }; sentencias: Sentencias | null; medidas: Record<number, Medida> };
+type Fila = {
+  pantalla: Pantalla;
+  html: { bytes: number; gzip: number };
+  sentencias: Sentencias | null;
+  medidas: Record<number, Medida>;
+};
 
 function tabla(filas: Fila[], conexiones: number[]) {
   const suelo = filas.find((f) => f.pantalla.id === "suelo");
@@ -629,14 +813,18 @@ function tabla(filas: Fila[], conexiones: number[]) {
   for (const c of conexiones) {
     const s = suelo?.medidas[c];
     lineas.push(`\n### ${c} ${c === 1 ? "conexión" : "conexiones"}\n`);
-    lineas.push("| pantalla | pet/s | p50 ms | p95 ms | p99 ms | errores | pet/s ÷ suelo | p95 ÷ suelo | CPU node ms/pet | CPU postgres ms/pet | RSS pico MiB | HTML KiB (gzip) | SQL/petición (consultas + BEGIN/COMMIT + rol); ms de planificación + ejecución |");
+    lineas.push(
+      "| pantalla | pet/s | p50 ms | p95 ms | p99 ms | errores | pet/s ÷ suelo | p95 ÷ suelo | CPU node ms/pet | CPU postgres ms/pet | RSS pico MiB | HTML KiB (gzip) | SQL/petición (consultas + BEGIN/COMMIT + rol); ms de planificación + ejecución |",
+    );
     lineas.push("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
     for (const f of filas) {
       const m = f.medidas[c];
       if (!m) continue;
       const ratioRps = s ? m.rps / s.rps : NaN;
       const ratioP95 = s && s.p95 && m.p95 ? m.p95 / s.p95 : NaN;
-      const sqlTxt = f.sentencias ? `${f.sentencias.total} (${f.sentencias.consultas} + ${f.sentencias.transaccion} + ${f.sentencias.rls}); ${ms(f.sentencias.msPlan)} + ${ms(f.sentencias.msEjecucion)} ms` : "—";
+      const sqlTxt = f.sentencias
+        ? `${f.sentencias.total} (${f.sentencias.consultas} + ${f.sentencias.transaccion} + ${f.sentencias.rls}); ${ms(f.sentencias.msPlan)} + ${ms(f.sentencias.msEjecucion)} ms`
+        : "—";
       const html = f.html.bytes ? `${kb(f.html.bytes)} (${kb(f.html.gzip)})` : "—";
       lineas.push(
         `| ${f.pantalla.nombre} | ${m.rps.toFixed(0)} | ${ms(m.p50)} | ${ms(m.p95)} | ${ms(m.p99)} | ${m.errores} | ${f.pantalla.id === "suelo" ? "1" : veces(ratioRps)} | ${f.pantalla.id === "suelo" ? "1" : veces(ratioP95)} | ${m.cpuMsNodo} | ${m.cpuMsPostgres} | ${m.picoRssMiB} | ${html} | ${sqlTxt} |`,
@@ -647,15 +835,28 @@ function tabla(filas: Fila[], conexiones: number[]) {
 }
 
 function tablaJs(js: JsInicial) {
-  const l = [`\nJavaScript en la primera carga de /gastos: **${kb(js.totalGzip)} KiB gzip** (${kb(js.totalBytes)} KiB sin comprimir), ${js.trozos.length} archivos\n`];
+  const l = [
+    `\nJavaScript en la primera carga de /gastos: **${kb(js.totalGzip)} KiB gzip** (${kb(js.totalBytes)} KiB sin comprimir), ${js.trozos.length} archivos\n`,
+  ];
   l.push("| archivo | KiB | KiB gzip | contenido (bytes sin comprimir) |", "|---|---:|---:|---|");
   for (const t of js.trozos) {
-    const partes = Object.entries(t.partes).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${kb(v)}`).join(", ");
+    const partes = Object.entries(t.partes)
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, v]) => `${k} ${kb(v)}`)
+      .join(", ");
     l.push(`| ${t.archivo} | ${kb(t.bytes)} | ${kb(t.gzip)} | ${partes || "—"} |`);
   }
-  l.push("", `Por partes (KiB gzip, en proporción): ${Object.entries(js.partesGzip).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${kb(v)}`).join(" · ")}`);
+  l.push(
+    "",
+    `Por partes (KiB gzip, en proporción): ${Object.entries(js.partesGzip)
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, v]) => `${k} ${kb(v)}`)
+      .join(" · ")}`,
+  );
   if (js.sentryDiferido.length)
-    l.push(`Sentry del navegador, después de la carga y solo con DSN: ${js.sentryDiferido.map((s) => `${s.archivo} ${kb(s.gzip)} KiB gzip`).join(", ")}`);
+    l.push(
+      `Sentry del navegador, después de la carga y solo con DSN: ${js.sentryDiferido.map((s) => `${s.archivo} ${kb(s.gzip)} KiB gzip`).join(", ")}`,
+    );
   return l.join("\n");
 }
 
@@ -682,7 +883,10 @@ async function main() {
 
   const servidor = await arrancarServidor(app, tmp, embebida.url, o);
   log(`servidor en ${servidor.base} (pid ${servidor.pid})`);
-  const cookies = { aprobador: await iniciarSesion(servidor.base, DEMO_ACCOUNTS.aprobador), administrador: await iniciarSesion(servidor.base, DEMO_ACCOUNTS.administrador) };
+  const cookies = {
+    aprobador: await iniciarSesion(servidor.base, DEMO_ACCOUNTS.aprobador),
+    administrador: await iniciarSesion(servidor.base, DEMO_ACCOUNTS.administrador),
+  };
   const ctx: Contexto = { base: servidor.base, cookies, db };
 
   const escala: { gastos: number; total: number; coincidencias: number; medidas: Record<string, Medida> }[] = [];
@@ -700,7 +904,9 @@ async function main() {
       medidas[p.id] = await medir(ctx, servidor.pid, postmaster, p, 10, o.segundos, parametros.proveedor.id);
     }
     const { rows: total } = await sql<{ n: number }>`select count(*)::int as n from public.gastos`.execute(db);
-    const { rows: coincide } = await sql<{ n: number }>`select count(*)::int as n from public.gastos where estado = ${parametros.filtro.estado} and departamento_id = ${parametros.filtro.departamento_id}
+    const { rows: coincide } = await sql<{
+      n: number;
+    }>`select count(*)::int as n from public.gastos where estado = ${parametros.filtro.estado} and departamento_id = ${parametros.filtro.departamento_id}
       and fecha_gasto between ${addDaysISO(todayISO(), -270)} and ${addDaysISO(todayISO(), -90)}`.execute(db);
     escala.push({ gastos: n, total: total[0]!.n, coincidencias: coincide[0]!.n, medidas });
     if (i < escalones.length - 1) continue;
@@ -723,14 +929,25 @@ async function main() {
       await esperarReposo(ctx, servidor.pid);
       sentencias = await sentenciasPorPeticion(db, MUESTRA_SQL, async (i) => {
         const r = pantalla.crear
-          ? await pedir(ctx.base, pantalla.ruta, { method: "POST", body: cuerpoCrear(p.proveedor.id, i), headers: { ...headers, Origin: ctx.base, "Content-Type": "application/x-www-form-urlencoded" } })
+          ? await pedir(ctx.base, pantalla.ruta, {
+              method: "POST",
+              body: cuerpoCrear(p.proveedor.id, i),
+              headers: { ...headers, Origin: ctx.base, "Content-Type": "application/x-www-form-urlencoded" },
+            })
           : await pedir(ctx.base, pantalla.ruta, { headers });
-        if (r.status !== (pantalla.crear ? 302 : 200) || (pantalla.crear && !String(r.headers.location).includes("gasto="))) throw new Error(`${pantalla.ruta}: ${r.status} ${r.headers.location ?? ""}`);
+        if (
+          r.status !== (pantalla.crear ? 302 : 200) ||
+          (pantalla.crear && !String(r.headers.location).includes("gasto="))
+        )
+          throw new Error(`${pantalla.ruta}: ${r.status} ${r.headers.location ?? ""}`);
       });
     }
-    const antes = pantalla.crear ? (await sql<{ n: number }>`select count(*)::int as n from public.gastos`.execute(db)).rows[0]!.n : 0;
+    const antes = pantalla.crear
+      ? (await sql<{ n: number }>`select count(*)::int as n from public.gastos`.execute(db)).rows[0]!.n
+      : 0;
     const medidas: Record<number, Medida> = {};
-    for (const c of o.conexiones) medidas[c] = await medir(ctx, servidor.pid, postmaster, pantalla, c, o.segundos, p.proveedor.id);
+    for (const c of o.conexiones)
+      medidas[c] = await medir(ctx, servidor.pid, postmaster, pantalla, c, o.segundos, p.proveedor.id);
     if (pantalla.crear) {
       // Every 302 must be a new gasto (the warm-up's too), and nothing else may have created one.
       await esperarReposo(ctx, servidor.pid);
@@ -756,10 +973,18 @@ async function main() {
     tablaJs(js),
   ];
   if (escala.length) {
-    informe.push("", "### Crecimiento de /gastos con el número de gastos (10 conexiones)", "", "| gastos sintéticos | total | pantalla | pet/s | p50 ms | p95 ms | p99 ms | errores |", "|---:|---:|---|---:|---:|---:|---:|---:|");
+    informe.push(
+      "",
+      "### Crecimiento de /gastos con el número de gastos (10 conexiones)",
+      "",
+      "| gastos sintéticos | total | pantalla | pet/s | p50 ms | p95 ms | p99 ms | errores |",
+      "|---:|---:|---|---:|---:|---:|---:|---:|",
+    );
     for (const e of escala)
       for (const [id, m] of Object.entries(e.medidas))
-        informe.push(`| ${e.gastos.toLocaleString("es-ES")} | ${e.total.toLocaleString("es-ES")} | ${id}${id === "filtrado" ? ` (${e.coincidencias} coincidencias)` : ""} | ${m.rps.toFixed(0)} | ${ms(m.p50)} | ${ms(m.p95)} | ${ms(m.p99)} | ${m.errores} |`);
+        informe.push(
+          `| ${e.gastos.toLocaleString("es-ES")} | ${e.total.toLocaleString("es-ES")} | ${id}${id === "filtrado" ? ` (${e.coincidencias} coincidencias)` : ""} | ${m.rps.toFixed(0)} | ${ms(m.p50)} | ${ms(m.p95)} | ${ms(m.p99)} | ${m.errores} |`,
+        );
   }
   informe.push("", `Duración total: ${((Date.now() - inicio) / 1000).toFixed(0)} s.`);
   const texto = informe.join("\n");

@@ -132,7 +132,20 @@ function isoOfMs(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
 }
 
-const MESES = ["enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre", "noviembre", "diciembre"];
+const MESES = [
+  "enero",
+  "febrero",
+  "marzo",
+  "abril",
+  "mayo",
+  "junio",
+  "julio",
+  "agosto",
+  "septiembre",
+  "octubre",
+  "noviembre",
+  "diciembre",
+];
 
 function mesDe(iso: string): string {
   return `${MESES[Number(iso.slice(5, 7)) - 1]} de ${iso.slice(0, 4)}`;
@@ -162,12 +175,72 @@ type SucursalDef = {
 };
 
 const SUCURSALES: SucursalDef[] = [
-  { codigo: "MAD", nombre: "Madrid — Sede central", direccion: "Calle de Alcalá 120, 4.ª planta", ciudad: "Madrid", provincia: "Madrid", codigo_postal: "28009", telefono: "+34 914 352 100", email: "madrid@oficina.example", responsable: "isabel.ramos@oficina.example" },
-  { codigo: "BCN", nombre: "Barcelona", direccion: "Avinguda Diagonal 477, 6.º", ciudad: "Barcelona", provincia: "Barcelona", codigo_postal: "08036", telefono: "+34 934 101 200", email: "barcelona@oficina.example", responsable: "sergio.delgado@oficina.example" },
-  { codigo: "VLC", nombre: "Valencia", direccion: "Calle de Colón 32, 2.º", ciudad: "Valencia", provincia: "Valencia", codigo_postal: "46004", telefono: "+34 963 510 300", email: "valencia@oficina.example", responsable: "beatriz.herrera@oficina.example" },
-  { codigo: "SVQ", nombre: "Sevilla", direccion: "Avenida de la Constitución 21, 3.º", ciudad: "Sevilla", provincia: "Sevilla", codigo_postal: "41004", telefono: "+34 954 220 400", email: "sevilla@oficina.example", responsable: "marta.romero@oficina.example" },
-  { codigo: "BIO", nombre: "Bilbao", direccion: "Gran Vía de Don Diego López de Haro 45, 5.º", ciudad: "Bilbao", provincia: "Bizkaia", codigo_postal: "48011", telefono: "+34 944 150 500", email: "bilbao@oficina.example", responsable: "ivan.marquez@oficina.example" },
-  { codigo: "ZAZ", nombre: "Zaragoza", direccion: "Paseo de la Independencia 24, 1.º", ciudad: "Zaragoza", provincia: "Zaragoza", codigo_postal: "50004", telefono: "+34 976 230 600", email: "zaragoza@oficina.example", responsable: "andres.molina@oficina.example" },
+  {
+    codigo: "MAD",
+    nombre: "Madrid — Sede central",
+    direccion: "Calle de Alcalá 120, 4.ª planta",
+    ciudad: "Madrid",
+    provincia: "Madrid",
+    codigo_postal: "28009",
+    telefono: "+34 914 352 100",
+    email: "madrid@oficina.example",
+    responsable: "isabel.ramos@oficina.example",
+  },
+  {
+    codigo: "BCN",
+    nombre: "Barcelona",
+    direccion: "Avinguda Diagonal 477, 6.º",
+    ciudad: "Barcelona",
+    provincia: "Barcelona",
+    codigo_postal: "08036",
+    telefono: "+34 934 101 200",
+    email: "barcelona@oficina.example",
+    responsable: "sergio.delgado@oficina.example",
+  },
+  {
+    codigo: "VLC",
+    nombre: "Valencia",
+    direccion: "Calle de Colón 32, 2.º",
+    ciudad: "Valencia",
+    provincia: "Valencia",
+    codigo_postal: "46004",
+    telefono: "+34 963 510 300",
+    email: "valencia@oficina.example",
+    responsable: "beatriz.herrera@oficina.example",
+  },
+  {
+    codigo: "SVQ",
+    nombre: "Sevilla",
+    direccion: "Avenida de la Constitución 21, 3.º",
+    ciudad: "Sevilla",
+    provincia: "Sevilla",
+    codigo_postal: "41004",
+    telefono: "+34 954 220 400",
+    email: "sevilla@oficina.example",
+    responsable: "marta.romero@oficina.example",
+  },
+  {
+    codigo: "BIO",
+    nombre: "Bilbao",
+    direccion: "Gran Vía de Don Diego López de Haro 45, 5.º",
+    ciudad: "Bilbao",
+    provincia: "Bizkaia",
+    codigo_postal: "48011",
+    telefono: "+34 944 150 500",
+    email: "bilbao@oficina.example",
+    responsable: "ivan.marquez@oficina.example",
+  },
+  {
+    codigo: "ZAZ",
+    nombre: "Zaragoza",
+    direccion: "Paseo de la Independencia 24, 1.º",
+    ciudad: "Zaragoza",
+    provincia: "Zaragoza",
+    codigo_postal: "50004",
+    telefono: "+34 976 230 600",
+    email: "zaragoza@oficina.example",
+    responsable: "andres.molina@oficina.example",
+  },
 ];
 
 type DepartamentoDef = {
@@ -181,17 +254,101 @@ type DepartamentoDef = {
 };
 
 const DEPARTAMENTOS: DepartamentoDef[] = [
-  { codigo: "DIR", nombre: "Dirección General", padre: null, centro_costo: "CC-100", presupuesto: 6000, responsable: "carmen.ortega@oficina.example", notas: "Comité de dirección y asistencia a dirección." },
-  { codigo: "FIN", nombre: "Finanzas", padre: "DIR", centro_costo: "CC-110", presupuesto: 4500, responsable: "javier.morales@oficina.example", notas: "Contabilidad, tesorería y control de gestión. Tramita los pagos de los gastos aprobados." },
-  { codigo: "COM", nombre: "Comercial", padre: "DIR", centro_costo: "CC-200", presupuesto: 5000, responsable: "raul.castillo@oficina.example" },
-  { codigo: "VNO", nombre: "Ventas Norte", padre: "COM", centro_costo: "CC-210", presupuesto: 9000, responsable: DEMO_ACCOUNTS.aprobador, notas: "Zona norte: País Vasco, Cantabria, Asturias, Galicia, Navarra, La Rioja, Aragón y Madrid." },
-  { codigo: "VSU", nombre: "Ventas Sur", padre: "COM", centro_costo: "CC-220", presupuesto: 5000, responsable: "marta.romero@oficina.example", notas: "Zona sur y Levante: Andalucía, Murcia, Comunidad Valenciana y Canarias." },
-  { codigo: "TEC", nombre: "Tecnología", padre: "DIR", centro_costo: "CC-300", presupuesto: 1500, responsable: "sergio.delgado@oficina.example" },
-  { codigo: "SIS", nombre: "Sistemas", padre: "TEC", centro_costo: "CC-310", presupuesto: 3500, responsable: "lucia.navarro@oficina.example", notas: "Infraestructura, puestos de trabajo, telefonía y soporte." },
-  { codigo: "DES", nombre: "Desarrollo", padre: "TEC", centro_costo: "CC-320", presupuesto: 4000, responsable: "beatriz.herrera@oficina.example" },
-  { codigo: "RRHH", nombre: "Recursos Humanos", padre: "DIR", centro_costo: "CC-400", presupuesto: 3000, responsable: "isabel.ramos@oficina.example", notas: "Selección, formación y relaciones laborales." },
-  { codigo: "OPE", nombre: "Operaciones", padre: "DIR", centro_costo: "CC-500", presupuesto: 2500, responsable: "andres.molina@oficina.example" },
-  { codigo: "MKT", nombre: "Marketing", padre: "DIR", centro_costo: "CC-600", presupuesto: 6000, responsable: "nuria.serrano@oficina.example", notas: "Marca, eventos, ferias y campañas." },
+  {
+    codigo: "DIR",
+    nombre: "Dirección General",
+    padre: null,
+    centro_costo: "CC-100",
+    presupuesto: 6000,
+    responsable: "carmen.ortega@oficina.example",
+    notas: "Comité de dirección y asistencia a dirección.",
+  },
+  {
+    codigo: "FIN",
+    nombre: "Finanzas",
+    padre: "DIR",
+    centro_costo: "CC-110",
+    presupuesto: 4500,
+    responsable: "javier.morales@oficina.example",
+    notas: "Contabilidad, tesorería y control de gestión. Tramita los pagos de los gastos aprobados.",
+  },
+  {
+    codigo: "COM",
+    nombre: "Comercial",
+    padre: "DIR",
+    centro_costo: "CC-200",
+    presupuesto: 5000,
+    responsable: "raul.castillo@oficina.example",
+  },
+  {
+    codigo: "VNO",
+    nombre: "Ventas Norte",
+    padre: "COM",
+    centro_costo: "CC-210",
+    presupuesto: 9000,
+    responsable: DEMO_ACCOUNTS.aprobador,
+    notas: "Zona norte: País Vasco, Cantabria, Asturias, Galicia, Navarra, La Rioja, Aragón y Madrid.",
+  },
+  {
+    codigo: "VSU",
+    nombre: "Ventas Sur",
+    padre: "COM",
+    centro_costo: "CC-220",
+    presupuesto: 5000,
+    responsable: "marta.romero@oficina.example",
+    notas: "Zona sur y Levante: Andalucía, Murcia, Comunidad Valenciana y Canarias.",
+  },
+  {
+    codigo: "TEC",
+    nombre: "Tecnología",
+    padre: "DIR",
+    centro_costo: "CC-300",
+    presupuesto: 1500,
+    responsable: "sergio.delgado@oficina.example",
+  },
+  {
+    codigo: "SIS",
+    nombre: "Sistemas",
+    padre: "TEC",
+    centro_costo: "CC-310",
+    presupuesto: 3500,
+    responsable: "lucia.navarro@oficina.example",
+    notas: "Infraestructura, puestos de trabajo, telefonía y soporte.",
+  },
+  {
+    codigo: "DES",
+    nombre: "Desarrollo",
+    padre: "TEC",
+    centro_costo: "CC-320",
+    presupuesto: 4000,
+    responsable: "beatriz.herrera@oficina.example",
+  },
+  {
+    codigo: "RRHH",
+    nombre: "Recursos Humanos",
+    padre: "DIR",
+    centro_costo: "CC-400",
+    presupuesto: 3000,
+    responsable: "isabel.ramos@oficina.example",
+    notas: "Selección, formación y relaciones laborales.",
+  },
+  {
+    codigo: "OPE",
+    nombre: "Operaciones",
+    padre: "DIR",
+    centro_costo: "CC-500",
+    presupuesto: 2500,
+    responsable: "andres.molina@oficina.example",
+  },
+  {
+    codigo: "MKT",
+    nombre: "Marketing",
+    padre: "DIR",
+    centro_costo: "CC-600",
+    presupuesto: 6000,
+    responsable: "nuria.serrano@oficina.example",
+    notas: "Marca, eventos, ferias y campañas.",
+  },
 ];
 
 type UsuarioDef = {
@@ -209,49 +366,341 @@ type UsuarioDef = {
 
 const USUARIOS: UsuarioDef[] = [
   // Las tres cuentas de demostración, primero (la primera cuenta del sistema es administradora).
-  { nombre: "Ana", apellidos: "Administradora", email: DEMO_ACCOUNTS.administrador, rol: "administrador", departamento: "FIN", sucursal: "MAD", puesto: "Responsable de administración" },
-  { nombre: "Pablo", apellidos: "Aprobador", email: DEMO_ACCOUNTS.aprobador, rol: "aprobador", departamento: "VNO", sucursal: "MAD", puesto: "Jefe de ventas zona norte" },
-  { nombre: "Elena", apellidos: "Empleada", email: DEMO_ACCOUNTS.empleado, rol: "empleado", departamento: "VNO", sucursal: "MAD", puesto: "Comercial", aprobador: DEMO_ACCOUNTS.aprobador },
+  {
+    nombre: "Ana",
+    apellidos: "Administradora",
+    email: DEMO_ACCOUNTS.administrador,
+    rol: "administrador",
+    departamento: "FIN",
+    sucursal: "MAD",
+    puesto: "Responsable de administración",
+  },
+  {
+    nombre: "Pablo",
+    apellidos: "Aprobador",
+    email: DEMO_ACCOUNTS.aprobador,
+    rol: "aprobador",
+    departamento: "VNO",
+    sucursal: "MAD",
+    puesto: "Jefe de ventas zona norte",
+  },
+  {
+    nombre: "Elena",
+    apellidos: "Empleada",
+    email: DEMO_ACCOUNTS.empleado,
+    rol: "empleado",
+    departamento: "VNO",
+    sucursal: "MAD",
+    puesto: "Comercial",
+    aprobador: DEMO_ACCOUNTS.aprobador,
+  },
   // Administradores
-  { nombre: "Javier", apellidos: "Morales Ibáñez", rol: "administrador", departamento: "FIN", sucursal: "MAD", puesto: "Director financiero" },
-  { nombre: "Lucía", apellidos: "Navarro Gil", rol: "administrador", departamento: "SIS", sucursal: "BCN", puesto: "Responsable de sistemas" },
+  {
+    nombre: "Javier",
+    apellidos: "Morales Ibáñez",
+    rol: "administrador",
+    departamento: "FIN",
+    sucursal: "MAD",
+    puesto: "Director financiero",
+  },
+  {
+    nombre: "Lucía",
+    apellidos: "Navarro Gil",
+    rol: "administrador",
+    departamento: "SIS",
+    sucursal: "BCN",
+    puesto: "Responsable de sistemas",
+  },
   // Aprobadores (responsables de departamento)
-  { nombre: "Carmen", apellidos: "Ortega Lozano", rol: "aprobador", departamento: "DIR", sucursal: "MAD", puesto: "Directora general", aprobador: null },
-  { nombre: "Raúl", apellidos: "Castillo Vega", rol: "aprobador", departamento: "COM", sucursal: "MAD", puesto: "Director comercial" },
-  { nombre: "Marta", apellidos: "Romero Sanz", rol: "aprobador", departamento: "VSU", sucursal: "SVQ", puesto: "Jefa de ventas zona sur" },
-  { nombre: "Sergio", apellidos: "Delgado Prieto", rol: "aprobador", departamento: "TEC", sucursal: "BCN", puesto: "Director de tecnología" },
-  { nombre: "Beatriz", apellidos: "Herrera Campos", rol: "aprobador", departamento: "DES", sucursal: "VLC", puesto: "Jefa de desarrollo" },
-  { nombre: "Isabel", apellidos: "Ramos Fuentes", rol: "aprobador", departamento: "RRHH", sucursal: "MAD", puesto: "Directora de personas" },
-  { nombre: "Andrés", apellidos: "Molina Cano", rol: "aprobador", departamento: "OPE", sucursal: "ZAZ", puesto: "Director de operaciones" },
-  { nombre: "Nuria", apellidos: "Serrano Marín", rol: "aprobador", departamento: "MKT", sucursal: "BCN", puesto: "Directora de marketing" },
+  {
+    nombre: "Carmen",
+    apellidos: "Ortega Lozano",
+    rol: "aprobador",
+    departamento: "DIR",
+    sucursal: "MAD",
+    puesto: "Directora general",
+    aprobador: null,
+  },
+  {
+    nombre: "Raúl",
+    apellidos: "Castillo Vega",
+    rol: "aprobador",
+    departamento: "COM",
+    sucursal: "MAD",
+    puesto: "Director comercial",
+  },
+  {
+    nombre: "Marta",
+    apellidos: "Romero Sanz",
+    rol: "aprobador",
+    departamento: "VSU",
+    sucursal: "SVQ",
+    puesto: "Jefa de ventas zona sur",
+  },
+  {
+    nombre: "Sergio",
+    apellidos: "Delgado Prieto",
+    rol: "aprobador",
+    departamento: "TEC",
+    sucursal: "BCN",
+    puesto: "Director de tecnología",
+  },
+  {
+    nombre: "Beatriz",
+    apellidos: "Herrera Campos",
+    rol: "aprobador",
+    departamento: "DES",
+    sucursal: "VLC",
+    puesto: "Jefa de desarrollo",
+  },
+  {
+    nombre: "Isabel",
+    apellidos: "Ramos Fuentes",
+    rol: "aprobador",
+    departamento: "RRHH",
+    sucursal: "MAD",
+    puesto: "Directora de personas",
+  },
+  {
+    nombre: "Andrés",
+    apellidos: "Molina Cano",
+    rol: "aprobador",
+    departamento: "OPE",
+    sucursal: "ZAZ",
+    puesto: "Director de operaciones",
+  },
+  {
+    nombre: "Nuria",
+    apellidos: "Serrano Marín",
+    rol: "aprobador",
+    departamento: "MKT",
+    sucursal: "BCN",
+    puesto: "Directora de marketing",
+  },
   // Empleados
-  { nombre: "Jorge", apellidos: "Martín Rubio", rol: "empleado", departamento: "VNO", sucursal: "BIO", puesto: "Comercial" },
-  { nombre: "Laura", apellidos: "Gómez Pascual", rol: "empleado", departamento: "VNO", sucursal: "ZAZ", puesto: "Comercial" },
-  { nombre: "Daniel", apellidos: "Ruiz Herrero", rol: "empleado", departamento: "VNO", sucursal: "BIO", puesto: "Key account manager", aprobador: null },
-  { nombre: "Cristina", apellidos: "Díaz Moreno", rol: "empleado", departamento: "VSU", sucursal: "SVQ", puesto: "Comercial" },
-  { nombre: "Alberto", apellidos: "Muñoz Santos", rol: "empleado", departamento: "VSU", sucursal: "VLC", puesto: "Comercial" },
-  { nombre: "Rocío", apellidos: "Jiménez Vidal", rol: "empleado", departamento: "VSU", sucursal: "SVQ", puesto: "Técnica comercial", aprobador: null },
-  { nombre: "Miguel", apellidos: "Álvarez Torres", rol: "empleado", departamento: "COM", sucursal: "MAD", puesto: "Responsable de grandes cuentas" },
-  { nombre: "Marcos", apellidos: "Ferrer Benítez", rol: "empleado", departamento: "COM", sucursal: "BCN", puesto: "Preventa" },
-  { nombre: "Sara", apellidos: "Domínguez León", rol: "empleado", departamento: "FIN", sucursal: "MAD", puesto: "Técnica de contabilidad" },
-  { nombre: "Francisco", apellidos: "Vázquez Reyes", rol: "empleado", departamento: "FIN", sucursal: "MAD", puesto: "Controller" },
-  { nombre: "Paula", apellidos: "Gil Cabrera", rol: "empleado", departamento: "FIN", sucursal: "BCN", puesto: "Administrativa contable", activo: false },
-  { nombre: "Adrián", apellidos: "Blanco Suárez", rol: "empleado", departamento: "SIS", sucursal: "BCN", puesto: "Técnico de sistemas" },
-  { nombre: "Irene", apellidos: "Castro Ortiz", rol: "empleado", departamento: "SIS", sucursal: "MAD", puesto: "Técnica de soporte", aprobador: null },
-  { nombre: "Hugo", apellidos: "Rubio Medina", rol: "empleado", departamento: "DES", sucursal: "VLC", puesto: "Desarrollador sénior" },
-  { nombre: "Claudia", apellidos: "Sanz Garrido", rol: "empleado", departamento: "DES", sucursal: "VLC", puesto: "Desarrolladora" },
-  { nombre: "Diego", apellidos: "Núñez Calvo", rol: "empleado", departamento: "DES", sucursal: "BCN", puesto: "Desarrollador" },
-  { nombre: "Alba", apellidos: "Iglesias Peña", rol: "empleado", departamento: "DES", sucursal: "VLC", puesto: "Diseñadora de producto", aprobador: null },
-  { nombre: "Víctor", apellidos: "Guerrero Méndez", rol: "empleado", departamento: "TEC", sucursal: "BCN", puesto: "Arquitecto de software" },
-  { nombre: "Silvia", apellidos: "Cortés Santiago", rol: "empleado", departamento: "RRHH", sucursal: "MAD", puesto: "Técnica de selección" },
-  { nombre: "Pedro", apellidos: "Lorenzo Flores", rol: "empleado", departamento: "RRHH", sucursal: "SVQ", puesto: "Técnico de formación", activo: false },
-  { nombre: "Natalia", apellidos: "Aguilar Pastor", rol: "empleado", departamento: "OPE", sucursal: "ZAZ", puesto: "Coordinadora de logística" },
-  { nombre: "Rubén", apellidos: "Caballero Nieto", rol: "empleado", departamento: "OPE", sucursal: "ZAZ", puesto: "Técnico de compras" },
-  { nombre: "Lorena", apellidos: "Vidal Crespo", rol: "empleado", departamento: "OPE", sucursal: "VLC", puesto: "Técnica de operaciones", aprobador: null },
-  { nombre: "Iván", apellidos: "Márquez Soler", rol: "empleado", departamento: "OPE", sucursal: "BIO", puesto: "Jefe de almacén" },
-  { nombre: "Patricia", apellidos: "Herrera Bravo", rol: "empleado", departamento: "MKT", sucursal: "BCN", puesto: "Responsable de eventos" },
-  { nombre: "Álvaro", apellidos: "Pascual Rojas", rol: "empleado", departamento: "MKT", sucursal: "MAD", puesto: "Especialista en marketing digital" },
-  { nombre: "Teresa", apellidos: "Montero Vera", rol: "empleado", departamento: "DIR", sucursal: "MAD", puesto: "Asistente de dirección" },
+  {
+    nombre: "Jorge",
+    apellidos: "Martín Rubio",
+    rol: "empleado",
+    departamento: "VNO",
+    sucursal: "BIO",
+    puesto: "Comercial",
+  },
+  {
+    nombre: "Laura",
+    apellidos: "Gómez Pascual",
+    rol: "empleado",
+    departamento: "VNO",
+    sucursal: "ZAZ",
+    puesto: "Comercial",
+  },
+  {
+    nombre: "Daniel",
+    apellidos: "Ruiz Herrero",
+    rol: "empleado",
+    departamento: "VNO",
+    sucursal: "BIO",
+    puesto: "Key account manager",
+    aprobador: null,
+  },
+  {
+    nombre: "Cristina",
+    apellidos: "Díaz Moreno",
+    rol: "empleado",
+    departamento: "VSU",
+    sucursal: "SVQ",
+    puesto: "Comercial",
+  },
+  {
+    nombre: "Alberto",
+    apellidos: "Muñoz Santos",
+    rol: "empleado",
+    departamento: "VSU",
+    sucursal: "VLC",
+    puesto: "Comercial",
+  },
+  {
+    nombre: "Rocío",
+    apellidos: "Jiménez Vidal",
+    rol: "empleado",
+    departamento: "VSU",
+    sucursal: "SVQ",
+    puesto: "Técnica comercial",
+    aprobador: null,
+  },
+  {
+    nombre: "Miguel",
+    apellidos: "Álvarez Torres",
+    rol: "empleado",
+    departamento: "COM",
+    sucursal: "MAD",
+    puesto: "Responsable de grandes cuentas",
+  },
+  {
+    nombre: "Marcos",
+    apellidos: "Ferrer Benítez",
+    rol: "empleado",
+    departamento: "COM",
+    sucursal: "BCN",
+    puesto: "Preventa",
+  },
+  {
+    nombre: "Sara",
+    apellidos: "Domínguez León",
+    rol: "empleado",
+    departamento: "FIN",
+    sucursal: "MAD",
+    puesto: "Técnica de contabilidad",
+  },
+  {
+    nombre: "Francisco",
+    apellidos: "Vázquez Reyes",
+    rol: "empleado",
+    departamento: "FIN",
+    sucursal: "MAD",
+    puesto: "Controller",
+  },
+  {
+    nombre: "Paula",
+    apellidos: "Gil Cabrera",
+    rol: "empleado",
+    departamento: "FIN",
+    sucursal: "BCN",
+    puesto: "Administrativa contable",
+    activo: false,
+  },
+  {
+    nombre: "Adrián",
+    apellidos: "Blanco Suárez",
+    rol: "empleado",
+    departamento: "SIS",
+    sucursal: "BCN",
+    puesto: "Técnico de sistemas",
+  },
+  {
+    nombre: "Irene",
+    apellidos: "Castro Ortiz",
+    rol: "empleado",
+    departamento: "SIS",
+    sucursal: "MAD",
+    puesto: "Técnica de soporte",
+    aprobador: null,
+  },
+  {
+    nombre: "Hugo",
+    apellidos: "Rubio Medina",
+    rol: "empleado",
+    departamento: "DES",
+    sucursal: "VLC",
+    puesto: "Desarrollador sénior",
+  },
+  {
+    nombre: "Claudia",
+    apellidos: "Sanz Garrido",
+    rol: "empleado",
+    departamento: "DES",
+    sucursal: "VLC",
+    puesto: "Desarrolladora",
+  },
+  {
+    nombre: "Diego",
+    apellidos: "Núñez Calvo",
+    rol: "empleado",
+    departamento: "DES",
+    sucursal: "BCN",
+    puesto: "Desarrollador",
+  },
+  {
+    nombre: "Alba",
+    apellidos: "Iglesias Peña",
+    rol: "empleado",
+    departamento: "DES",
+    sucursal: "VLC",
+    puesto: "Diseñadora de producto",
+    aprobador: null,
+  },
+  {
+    nombre: "Víctor",
+    apellidos: "Guerrero Méndez",
+    rol: "empleado",
+    departamento: "TEC",
+    sucursal: "BCN",
+    puesto: "Arquitecto de software",
+  },
+  {
+    nombre: "Silvia",
+    apellidos: "Cortés Santiago",
+    rol: "empleado",
+    departamento: "RRHH",
+    sucursal: "MAD",
+    puesto: "Técnica de selección",
+  },
+  {
+    nombre: "Pedro",
+    apellidos: "Lorenzo Flores",
+    rol: "empleado",
+    departamento: "RRHH",
+    sucursal: "SVQ",
+    puesto: "Técnico de formación",
+    activo: false,
+  },
+  {
+    nombre: "Natalia",
+    apellidos: "Aguilar Pastor",
+    rol: "empleado",
+    departamento: "OPE",
+    sucursal: "ZAZ",
+    puesto: "Coordinadora de logística",
+  },
+  {
+    nombre: "Rubén",
+    apellidos: "Caballero Nieto",
+    rol: "empleado",
+    departamento: "OPE",
+    sucursal: "ZAZ",
+    puesto: "Técnico de compras",
+  },
+  {
+    nombre: "Lorena",
+    apellidos: "Vidal Crespo",
+    rol: "empleado",
+    departamento: "OPE",
+    sucursal: "VLC",
+    puesto: "Técnica de operaciones",
+    aprobador: null,
+  },
+  {
+    nombre: "Iván",
+    apellidos: "Márquez Soler",
+    rol: "empleado",
+    departamento: "OPE",
+    sucursal: "BIO",
+    puesto: "Jefe de almacén",
+  },
+  {
+    nombre: "Patricia",
+    apellidos: "Herrera Bravo",
+    rol: "empleado",
+    departamento: "MKT",
+    sucursal: "BCN",
+    puesto: "Responsable de eventos",
+  },
+  {
+    nombre: "Álvaro",
+    apellidos: "Pascual Rojas",
+    rol: "empleado",
+    departamento: "MKT",
+    sucursal: "MAD",
+    puesto: "Especialista en marketing digital",
+  },
+  {
+    nombre: "Teresa",
+    apellidos: "Montero Vera",
+    rol: "empleado",
+    departamento: "DIR",
+    sucursal: "MAD",
+    puesto: "Asistente de dirección",
+  },
 ];
 
 function emailOf(u: UsuarioDef): string {
@@ -290,79 +739,772 @@ type ProveedorDef = {
 
 const PROVEEDORES: ProveedorDef[] = [
   // Viajes
-  { razon_social: "Hoteles Mediterráneo Levante S.L.", nombre_comercial: "Hotel Mediterráneo Valencia", nif: "B", categoria: "viajes", ciudad: "Valencia", provincia: "Valencia", codigo_postal: "46023", direccion: "Avenida de Francia 18", dominio: "hotelmediterraneo", gastos: ["alojamiento", "comidas"], iban: true, notas: "Tarifa de empresa con desayuno incluido." },
-  { razon_social: "Hostelería Gran Vía Madrid S.A.", nombre_comercial: "Hotel Gran Vía 21", nif: "A", categoria: "viajes", ciudad: "Madrid", provincia: "Madrid", codigo_postal: "28013", direccion: "Gran Vía 21", dominio: "hotelgranvia21", gastos: ["alojamiento", "comidas"], iban: true },
-  { razon_social: "Alojamientos Ría de Bilbao S.L.", nombre_comercial: "Hotel Abando Plaza", nif: "B", categoria: "viajes", ciudad: "Bilbao", provincia: "Bizkaia", codigo_postal: "48008", direccion: "Calle de Hurtado de Amézaga 9", dominio: "abandoplaza", gastos: ["alojamiento"], iban: true },
-  { razon_social: "Hoteles del Guadalquivir S.L.", nombre_comercial: "Hotel Triana Centro", nif: "B", categoria: "viajes", ciudad: "Sevilla", provincia: "Sevilla", codigo_postal: "41010", direccion: "Calle de San Jacinto 40", dominio: "hoteltriana", gastos: ["alojamiento"], iban: false },
-  { razon_social: "Gestión Hotelera Ebro S.L.", nombre_comercial: "Hotel Pilar Plaza", nif: "B", categoria: "viajes", ciudad: "Zaragoza", provincia: "Zaragoza", codigo_postal: "50003", direccion: "Plaza del Pilar 11", dominio: "hotelpilarplaza", gastos: ["alojamiento"], iban: true },
-  { razon_social: "Hotel Diagonal Nou S.L.", nif: "B", categoria: "viajes", ciudad: "Barcelona", provincia: "Barcelona", codigo_postal: "08019", direccion: "Avinguda Diagonal 205", dominio: "diagonalnou", gastos: ["alojamiento", "comidas"], iban: false },
-  { razon_social: "Viajes Corporativos Atlántico S.A.", nombre_comercial: "Atlántico Business Travel", nif: "A", categoria: "viajes", ciudad: "Madrid", provincia: "Madrid", codigo_postal: "28046", direccion: "Paseo de la Castellana 141, planta 9", dominio: "atlanticotravel", gastos: ["viajes_transporte", "alojamiento"], iban: true, notas: "Agencia de viajes de empresa: billetes de avión y tren, facturación mensual." },
-  { razon_social: "Aerolíneas Peninsulares S.A.", nombre_comercial: "AeroPenínsula", nif: "A", categoria: "viajes", ciudad: "Palma", provincia: "Illes Balears", codigo_postal: "07007", direccion: "Camí de Son Fangos 100", dominio: "aeropeninsula", gastos: ["viajes_transporte"] },
-  { razon_social: "Ibertren Alta Velocidad S.A.", nombre_comercial: "Ibertren", nif: "A", categoria: "viajes", ciudad: "Madrid", provincia: "Madrid", codigo_postal: "28045", direccion: "Avenida de la Ciudad de Barcelona 8", dominio: "ibertren", gastos: ["viajes_transporte"] },
-  { razon_social: "Radio Taxi Castellana S. Coop.", nombre_comercial: "Radio Taxi Castellana", nif: "F", categoria: "viajes", ciudad: "Madrid", provincia: "Madrid", codigo_postal: "28020", direccion: "Calle de Orense 34", dominio: "taxicastellana", gastos: ["viajes_transporte"] },
-  { razon_social: "Taxi Metropolità de Barcelona S. Coop.", nombre_comercial: "Taxi Metropolità", nif: "F", categoria: "viajes", ciudad: "Barcelona", provincia: "Barcelona", codigo_postal: "08015", direccion: "Carrer de Sepúlveda 72", dominio: "taximetropolita", gastos: ["viajes_transporte"] },
-  { razon_social: "Alquiler de Vehículos Meseta S.L.", nombre_comercial: "Meseta Rent a Car", nif: "B", categoria: "viajes", ciudad: "Valladolid", provincia: "Valladolid", codigo_postal: "47012", direccion: "Avenida de Segovia 55", dominio: "mesetarentacar", gastos: ["viajes_transporte"], iban: true },
+  {
+    razon_social: "Hoteles Mediterráneo Levante S.L.",
+    nombre_comercial: "Hotel Mediterráneo Valencia",
+    nif: "B",
+    categoria: "viajes",
+    ciudad: "Valencia",
+    provincia: "Valencia",
+    codigo_postal: "46023",
+    direccion: "Avenida de Francia 18",
+    dominio: "hotelmediterraneo",
+    gastos: ["alojamiento", "comidas"],
+    iban: true,
+    notas: "Tarifa de empresa con desayuno incluido.",
+  },
+  {
+    razon_social: "Hostelería Gran Vía Madrid S.A.",
+    nombre_comercial: "Hotel Gran Vía 21",
+    nif: "A",
+    categoria: "viajes",
+    ciudad: "Madrid",
+    provincia: "Madrid",
+    codigo_postal: "28013",
+    direccion: "Gran Vía 21",
+    dominio: "hotelgranvia21",
+    gastos: ["alojamiento", "comidas"],
+    iban: true,
+  },
+  {
+    razon_social: "Alojamientos Ría de Bilbao S.L.",
+    nombre_comercial: "Hotel Abando Plaza",
+    nif: "B",
+    categoria: "viajes",
+    ciudad: "Bilbao",
+    provincia: "Bizkaia",
+    codigo_postal: "48008",
+    direccion: "Calle de Hurtado de Amézaga 9",
+    dominio: "abandoplaza",
+    gastos: ["alojamiento"],
+    iban: true,
+  },
+  {
+    razon_social: "Hoteles del Guadalquivir S.L.",
+    nombre_comercial: "Hotel Triana Centro",
+    nif: "B",
+    categoria: "viajes",
+    ciudad: "Sevilla",
+    provincia: "Sevilla",
+    codigo_postal: "41010",
+    direccion: "Calle de San Jacinto 40",
+    dominio: "hoteltriana",
+    gastos: ["alojamiento"],
+    iban: false,
+  },
+  {
+    razon_social: "Gestión Hotelera Ebro S.L.",
+    nombre_comercial: "Hotel Pilar Plaza",
+    nif: "B",
+    categoria: "viajes",
+    ciudad: "Zaragoza",
+    provincia: "Zaragoza",
+    codigo_postal: "50003",
+    direccion: "Plaza del Pilar 11",
+    dominio: "hotelpilarplaza",
+    gastos: ["alojamiento"],
+    iban: true,
+  },
+  {
+    razon_social: "Hotel Diagonal Nou S.L.",
+    nif: "B",
+    categoria: "viajes",
+    ciudad: "Barcelona",
+    provincia: "Barcelona",
+    codigo_postal: "08019",
+    direccion: "Avinguda Diagonal 205",
+    dominio: "diagonalnou",
+    gastos: ["alojamiento", "comidas"],
+    iban: false,
+  },
+  {
+    razon_social: "Viajes Corporativos Atlántico S.A.",
+    nombre_comercial: "Atlántico Business Travel",
+    nif: "A",
+    categoria: "viajes",
+    ciudad: "Madrid",
+    provincia: "Madrid",
+    codigo_postal: "28046",
+    direccion: "Paseo de la Castellana 141, planta 9",
+    dominio: "atlanticotravel",
+    gastos: ["viajes_transporte", "alojamiento"],
+    iban: true,
+    notas: "Agencia de viajes de empresa: billetes de avión y tren, facturación mensual.",
+  },
+  {
+    razon_social: "Aerolíneas Peninsulares S.A.",
+    nombre_comercial: "AeroPenínsula",
+    nif: "A",
+    categoria: "viajes",
+    ciudad: "Palma",
+    provincia: "Illes Balears",
+    codigo_postal: "07007",
+    direccion: "Camí de Son Fangos 100",
+    dominio: "aeropeninsula",
+    gastos: ["viajes_transporte"],
+  },
+  {
+    razon_social: "Ibertren Alta Velocidad S.A.",
+    nombre_comercial: "Ibertren",
+    nif: "A",
+    categoria: "viajes",
+    ciudad: "Madrid",
+    provincia: "Madrid",
+    codigo_postal: "28045",
+    direccion: "Avenida de la Ciudad de Barcelona 8",
+    dominio: "ibertren",
+    gastos: ["viajes_transporte"],
+  },
+  {
+    razon_social: "Radio Taxi Castellana S. Coop.",
+    nombre_comercial: "Radio Taxi Castellana",
+    nif: "F",
+    categoria: "viajes",
+    ciudad: "Madrid",
+    provincia: "Madrid",
+    codigo_postal: "28020",
+    direccion: "Calle de Orense 34",
+    dominio: "taxicastellana",
+    gastos: ["viajes_transporte"],
+  },
+  {
+    razon_social: "Taxi Metropolità de Barcelona S. Coop.",
+    nombre_comercial: "Taxi Metropolità",
+    nif: "F",
+    categoria: "viajes",
+    ciudad: "Barcelona",
+    provincia: "Barcelona",
+    codigo_postal: "08015",
+    direccion: "Carrer de Sepúlveda 72",
+    dominio: "taximetropolita",
+    gastos: ["viajes_transporte"],
+  },
+  {
+    razon_social: "Alquiler de Vehículos Meseta S.L.",
+    nombre_comercial: "Meseta Rent a Car",
+    nif: "B",
+    categoria: "viajes",
+    ciudad: "Valladolid",
+    provincia: "Valladolid",
+    codigo_postal: "47012",
+    direccion: "Avenida de Segovia 55",
+    dominio: "mesetarentacar",
+    gastos: ["viajes_transporte"],
+    iban: true,
+  },
   // Suministros
-  { razon_social: "Estaciones de Servicio Norte S.A.", nombre_comercial: "Gasolineras Norte", nif: "A", categoria: "suministros", ciudad: "Santander", provincia: "Cantabria", codigo_postal: "39011", direccion: "Calle de Castilla 88", dominio: "gasolinerasnorte", gastos: ["combustible"] },
-  { razon_social: "Carburantes del Sur S.L.", nombre_comercial: "Petrosur", nif: "B", categoria: "suministros", ciudad: "Córdoba", provincia: "Córdoba", codigo_postal: "14014", direccion: "Polígono Las Quemadas, parcela 12", dominio: "petrosur", gastos: ["combustible"] },
-  { razon_social: "Aparcamientos Urbanos Centro S.A.", nombre_comercial: "ParkCentro", nif: "A", categoria: "otros", ciudad: "Madrid", provincia: "Madrid", codigo_postal: "28014", direccion: "Calle de Alcalá 48", dominio: "parkcentro", gastos: ["aparcamiento_peajes"] },
-  { razon_social: "Autopistas del Ebro Concesionaria S.A.", nif: "A", categoria: "otros", ciudad: "Zaragoza", provincia: "Zaragoza", codigo_postal: "50012", direccion: "Carretera de Logroño, km 6", dominio: "autopistasebro", gastos: ["aparcamiento_peajes"] },
-  { razon_social: "Papelería Técnica Castellana S.L.", nombre_comercial: "Papelería La Castellana", nif: "B", categoria: "suministros", ciudad: "Madrid", provincia: "Madrid", codigo_postal: "28006", direccion: "Calle de Velázquez 63", dominio: "papelerialacastellana", gastos: ["material_oficina"], iban: true },
-  { razon_social: "Suministros de Oficina Turia S.L.", nombre_comercial: "OfiTuria", nif: "B", categoria: "suministros", ciudad: "Valencia", provincia: "Valencia", codigo_postal: "46015", direccion: "Avenida de Pío XII 29", dominio: "ofituria", gastos: ["material_oficina"], iban: true },
-  { razon_social: "Mobiliario y Equipamiento de Oficina 2000 S.L.", nombre_comercial: "Ofimueble 2000", nif: "B", categoria: "suministros", ciudad: "Getafe", provincia: "Madrid", codigo_postal: "28906", direccion: "Calle de la Confianza 4, polígono Los Olivos", dominio: "ofimueble2000", gastos: ["material_oficina", "mantenimiento_reparaciones"], iban: true },
-  { razon_social: "Distribuciones Ofimáticas del Norte S.L.", nif: "B", categoria: "suministros", ciudad: "Oviedo", provincia: "Asturias", codigo_postal: "33012", direccion: "Calle de Fray Ceferino 21", dominio: "ofimaticasnorte", gastos: ["material_oficina"], activo: false, notas: "Cerró su delegación en 2025: usar OfiTuria o Papelería La Castellana." },
+  {
+    razon_social: "Estaciones de Servicio Norte S.A.",
+    nombre_comercial: "Gasolineras Norte",
+    nif: "A",
+    categoria: "suministros",
+    ciudad: "Santander",
+    provincia: "Cantabria",
+    codigo_postal: "39011",
+    direccion: "Calle de Castilla 88",
+    dominio: "gasolinerasnorte",
+    gastos: ["combustible"],
+  },
+  {
+    razon_social: "Carburantes del Sur S.L.",
+    nombre_comercial: "Petrosur",
+    nif: "B",
+    categoria: "suministros",
+    ciudad: "Córdoba",
+    provincia: "Córdoba",
+    codigo_postal: "14014",
+    direccion: "Polígono Las Quemadas, parcela 12",
+    dominio: "petrosur",
+    gastos: ["combustible"],
+  },
+  {
+    razon_social: "Aparcamientos Urbanos Centro S.A.",
+    nombre_comercial: "ParkCentro",
+    nif: "A",
+    categoria: "otros",
+    ciudad: "Madrid",
+    provincia: "Madrid",
+    codigo_postal: "28014",
+    direccion: "Calle de Alcalá 48",
+    dominio: "parkcentro",
+    gastos: ["aparcamiento_peajes"],
+  },
+  {
+    razon_social: "Autopistas del Ebro Concesionaria S.A.",
+    nif: "A",
+    categoria: "otros",
+    ciudad: "Zaragoza",
+    provincia: "Zaragoza",
+    codigo_postal: "50012",
+    direccion: "Carretera de Logroño, km 6",
+    dominio: "autopistasebro",
+    gastos: ["aparcamiento_peajes"],
+  },
+  {
+    razon_social: "Papelería Técnica Castellana S.L.",
+    nombre_comercial: "Papelería La Castellana",
+    nif: "B",
+    categoria: "suministros",
+    ciudad: "Madrid",
+    provincia: "Madrid",
+    codigo_postal: "28006",
+    direccion: "Calle de Velázquez 63",
+    dominio: "papelerialacastellana",
+    gastos: ["material_oficina"],
+    iban: true,
+  },
+  {
+    razon_social: "Suministros de Oficina Turia S.L.",
+    nombre_comercial: "OfiTuria",
+    nif: "B",
+    categoria: "suministros",
+    ciudad: "Valencia",
+    provincia: "Valencia",
+    codigo_postal: "46015",
+    direccion: "Avenida de Pío XII 29",
+    dominio: "ofituria",
+    gastos: ["material_oficina"],
+    iban: true,
+  },
+  {
+    razon_social: "Mobiliario y Equipamiento de Oficina 2000 S.L.",
+    nombre_comercial: "Ofimueble 2000",
+    nif: "B",
+    categoria: "suministros",
+    ciudad: "Getafe",
+    provincia: "Madrid",
+    codigo_postal: "28906",
+    direccion: "Calle de la Confianza 4, polígono Los Olivos",
+    dominio: "ofimueble2000",
+    gastos: ["material_oficina", "mantenimiento_reparaciones"],
+    iban: true,
+  },
+  {
+    razon_social: "Distribuciones Ofimáticas del Norte S.L.",
+    nif: "B",
+    categoria: "suministros",
+    ciudad: "Oviedo",
+    provincia: "Asturias",
+    codigo_postal: "33012",
+    direccion: "Calle de Fray Ceferino 21",
+    dominio: "ofimaticasnorte",
+    gastos: ["material_oficina"],
+    activo: false,
+    notas: "Cerró su delegación en 2025: usar OfiTuria o Papelería La Castellana.",
+  },
   // Tecnología
-  { razon_social: "Telecomunicaciones Peninsulares S.A.", nombre_comercial: "TelePenínsula", nif: "A", categoria: "tecnologia", ciudad: "Madrid", provincia: "Madrid", codigo_postal: "28050", direccion: "Ronda de la Comunicación 5", dominio: "telepeninsula", gastos: ["telefonia_internet"], iban: true, notas: "Contrato de telefonía móvil y fibra de todas las sucursales." },
-  { razon_social: "Fibra y Datos Levante S.L.", nombre_comercial: "FibraLev", nif: "B", categoria: "tecnologia", ciudad: "Alicante", provincia: "Alicante", codigo_postal: "03008", direccion: "Avenida de Aguilera 36", dominio: "fibralev", gastos: ["telefonia_internet"], iban: true },
-  { razon_social: "Soluciones Cloud Ibérica S.L.", nombre_comercial: "NubeIbérica", nif: "B", categoria: "tecnologia", ciudad: "Barcelona", provincia: "Barcelona", codigo_postal: "08018", direccion: "Carrer de Pujades 77, 22@", dominio: "nubeiberica", gastos: ["software_suscripciones"], iban: true },
-  { razon_social: "Software de Gestión Arroyo S.L.", nombre_comercial: "Arroyo ERP", nif: "B", categoria: "tecnologia", ciudad: "Málaga", provincia: "Málaga", codigo_postal: "29590", direccion: "Calle de Severo Ochoa 16, Parque Tecnológico", dominio: "arroyoerp", gastos: ["software_suscripciones", "formacion"], iban: true },
-  { razon_social: "Ciberseguridad Bastión S.L.", nif: "B", categoria: "tecnologia", ciudad: "León", provincia: "León", codigo_postal: "24009", direccion: "Avenida de los Peregrinos 3", dominio: "bastionseguridad", gastos: ["servicios_profesionales", "software_suscripciones"], iban: true },
-  { razon_social: "Informática Zaragozana S.L.", nombre_comercial: "InfoZar", nif: "B", categoria: "tecnologia", ciudad: "Zaragoza", provincia: "Zaragoza", codigo_postal: "50009", direccion: "Calle de Francisco de Vitoria 17", dominio: "infozar", gastos: ["mantenimiento_reparaciones", "material_oficina"], activo: false },
-  { razon_social: "Nimbus Collaboration Software Ltd", nombre_comercial: "Nimbus", nif: "IE6388047V", pais: "IE", categoria: "tecnologia", ciudad: "Dublín", provincia: "Leinster", codigo_postal: "D02 X285", direccion: "25 Grand Canal Square", dominio: "nimbus-software", gastos: ["software_suscripciones"], iban: "IE", notas: "Proveedor de la UE: factura sin IVA (inversión del sujeto pasivo)." },
-  { razon_social: "Plataforma Digital Lusitana Lda.", nif: "PT509876541", pais: "PT", categoria: "tecnologia", ciudad: "Lisboa", provincia: "Lisboa", codigo_postal: "1050-094", direccion: "Avenida da República 50", dominio: "lusitana-digital", gastos: ["software_suscripciones"] },
+  {
+    razon_social: "Telecomunicaciones Peninsulares S.A.",
+    nombre_comercial: "TelePenínsula",
+    nif: "A",
+    categoria: "tecnologia",
+    ciudad: "Madrid",
+    provincia: "Madrid",
+    codigo_postal: "28050",
+    direccion: "Ronda de la Comunicación 5",
+    dominio: "telepeninsula",
+    gastos: ["telefonia_internet"],
+    iban: true,
+    notas: "Contrato de telefonía móvil y fibra de todas las sucursales.",
+  },
+  {
+    razon_social: "Fibra y Datos Levante S.L.",
+    nombre_comercial: "FibraLev",
+    nif: "B",
+    categoria: "tecnologia",
+    ciudad: "Alicante",
+    provincia: "Alicante",
+    codigo_postal: "03008",
+    direccion: "Avenida de Aguilera 36",
+    dominio: "fibralev",
+    gastos: ["telefonia_internet"],
+    iban: true,
+  },
+  {
+    razon_social: "Soluciones Cloud Ibérica S.L.",
+    nombre_comercial: "NubeIbérica",
+    nif: "B",
+    categoria: "tecnologia",
+    ciudad: "Barcelona",
+    provincia: "Barcelona",
+    codigo_postal: "08018",
+    direccion: "Carrer de Pujades 77, 22@",
+    dominio: "nubeiberica",
+    gastos: ["software_suscripciones"],
+    iban: true,
+  },
+  {
+    razon_social: "Software de Gestión Arroyo S.L.",
+    nombre_comercial: "Arroyo ERP",
+    nif: "B",
+    categoria: "tecnologia",
+    ciudad: "Málaga",
+    provincia: "Málaga",
+    codigo_postal: "29590",
+    direccion: "Calle de Severo Ochoa 16, Parque Tecnológico",
+    dominio: "arroyoerp",
+    gastos: ["software_suscripciones", "formacion"],
+    iban: true,
+  },
+  {
+    razon_social: "Ciberseguridad Bastión S.L.",
+    nif: "B",
+    categoria: "tecnologia",
+    ciudad: "León",
+    provincia: "León",
+    codigo_postal: "24009",
+    direccion: "Avenida de los Peregrinos 3",
+    dominio: "bastionseguridad",
+    gastos: ["servicios_profesionales", "software_suscripciones"],
+    iban: true,
+  },
+  {
+    razon_social: "Informática Zaragozana S.L.",
+    nombre_comercial: "InfoZar",
+    nif: "B",
+    categoria: "tecnologia",
+    ciudad: "Zaragoza",
+    provincia: "Zaragoza",
+    codigo_postal: "50009",
+    direccion: "Calle de Francisco de Vitoria 17",
+    dominio: "infozar",
+    gastos: ["mantenimiento_reparaciones", "material_oficina"],
+    activo: false,
+  },
+  {
+    razon_social: "Nimbus Collaboration Software Ltd",
+    nombre_comercial: "Nimbus",
+    nif: "IE6388047V",
+    pais: "IE",
+    categoria: "tecnologia",
+    ciudad: "Dublín",
+    provincia: "Leinster",
+    codigo_postal: "D02 X285",
+    direccion: "25 Grand Canal Square",
+    dominio: "nimbus-software",
+    gastos: ["software_suscripciones"],
+    iban: "IE",
+    notas: "Proveedor de la UE: factura sin IVA (inversión del sujeto pasivo).",
+  },
+  {
+    razon_social: "Plataforma Digital Lusitana Lda.",
+    nif: "PT509876541",
+    pais: "PT",
+    categoria: "tecnologia",
+    ciudad: "Lisboa",
+    provincia: "Lisboa",
+    codigo_postal: "1050-094",
+    direccion: "Avenida da República 50",
+    dominio: "lusitana-digital",
+    gastos: ["software_suscripciones"],
+  },
   // Servicios profesionales y formación
-  { razon_social: "Asesoría Fiscal y Contable Medina S.L.P.", nif: "B", categoria: "servicios_profesionales", ciudad: "Madrid", provincia: "Madrid", codigo_postal: "28010", direccion: "Calle de Zurbano 45", dominio: "asesoriamedina", gastos: ["servicios_profesionales"], iban: true },
-  { razon_social: "Bufete Lozano y Asociados S.L.P.", nif: "B", categoria: "servicios_profesionales", ciudad: "Sevilla", provincia: "Sevilla", codigo_postal: "41001", direccion: "Calle de la Sierpes 48", dominio: "bufetelozano", gastos: ["servicios_profesionales"], iban: true },
-  { razon_social: "Consultoría de Procesos Cierzo S.L.", nif: "B", categoria: "servicios_profesionales", ciudad: "Zaragoza", provincia: "Zaragoza", codigo_postal: "50001", direccion: "Calle del Coso 98", dominio: "cierzoconsultoria", gastos: ["servicios_profesionales", "formacion"], iban: true },
-  { razon_social: "Miren Etxeberria Arrieta", nombre_comercial: "Traducciones Etxeberria", nif: "DNI", categoria: "servicios_profesionales", ciudad: "Donostia / San Sebastián", provincia: "Gipuzkoa", codigo_postal: "20004", direccion: "Calle de San Martín 12, 3.º izq.", gastos: ["servicios_profesionales"], iban: true, notas: "Traductora jurada de inglés y euskera." },
-  { razon_social: "Javier Ortiz Lamas", nombre_comercial: "Ortiz Arquitectura Técnica", nif: "DNI", categoria: "servicios_profesionales", ciudad: "Valladolid", provincia: "Valladolid", codigo_postal: "47004", direccion: "Calle de Santiago 7, 2.º", gastos: ["servicios_profesionales", "mantenimiento_reparaciones"], iban: true },
-  { razon_social: "Formación Empresarial Giralda S.L.", nif: "B", categoria: "servicios_profesionales", ciudad: "Sevilla", provincia: "Sevilla", codigo_postal: "41018", direccion: "Avenida de San Francisco Javier 9", dominio: "formaciongiralda", gastos: ["formacion"], iban: true },
-  { razon_social: "Academia de Idiomas Babel Centro S.L.", nombre_comercial: "Babel Idiomas", nif: "B", categoria: "servicios_profesionales", ciudad: "Madrid", provincia: "Madrid", codigo_postal: "28004", direccion: "Calle de Fuencarral 80", dominio: "babelidiomas", gastos: ["formacion"], iban: true },
-  { razon_social: "Escuela de Negocios del Cantábrico", nif: "G", categoria: "servicios_profesionales", ciudad: "Santander", provincia: "Cantabria", codigo_postal: "39005", direccion: "Avenida de los Castros 44", dominio: "encantabrico", gastos: ["formacion"], iban: true },
-  { razon_social: "Prevención de Riesgos Laborales Atalaya S.L.", nif: "B", categoria: "servicios_profesionales", ciudad: "Murcia", provincia: "Murcia", codigo_postal: "30008", direccion: "Avenida de la Libertad 6", dominio: "prlatalaya", gastos: ["servicios_profesionales", "formacion"], iban: true },
-  { razon_social: "Talento Sur Recursos Humanos S.L.", nif: "B", categoria: "servicios_profesionales", ciudad: "Granada", provincia: "Granada", codigo_postal: "18005", direccion: "Camino de Ronda 101", dominio: "talentosur", gastos: ["servicios_profesionales"] },
+  {
+    razon_social: "Asesoría Fiscal y Contable Medina S.L.P.",
+    nif: "B",
+    categoria: "servicios_profesionales",
+    ciudad: "Madrid",
+    provincia: "Madrid",
+    codigo_postal: "28010",
+    direccion: "Calle de Zurbano 45",
+    dominio: "asesoriamedina",
+    gastos: ["servicios_profesionales"],
+    iban: true,
+  },
+  {
+    razon_social: "Bufete Lozano y Asociados S.L.P.",
+    nif: "B",
+    categoria: "servicios_profesionales",
+    ciudad: "Sevilla",
+    provincia: "Sevilla",
+    codigo_postal: "41001",
+    direccion: "Calle de la Sierpes 48",
+    dominio: "bufetelozano",
+    gastos: ["servicios_profesionales"],
+    iban: true,
+  },
+  {
+    razon_social: "Consultoría de Procesos Cierzo S.L.",
+    nif: "B",
+    categoria: "servicios_profesionales",
+    ciudad: "Zaragoza",
+    provincia: "Zaragoza",
+    codigo_postal: "50001",
+    direccion: "Calle del Coso 98",
+    dominio: "cierzoconsultoria",
+    gastos: ["servicios_profesionales", "formacion"],
+    iban: true,
+  },
+  {
+    razon_social: "Miren Etxeberria Arrieta",
+    nombre_comercial: "Traducciones Etxeberria",
+    nif: "DNI",
+    categoria: "servicios_profesionales",
+    ciudad: "Donostia / San Sebastián",
+    provincia: "Gipuzkoa",
+    codigo_postal: "20004",
+    direccion: "Calle de San Martín 12, 3.º izq.",
+    gastos: ["servicios_profesionales"],
+    iban: true,
+    notas: "Traductora jurada de inglés y euskera.",
+  },
+  {
+    razon_social: "Javier Ortiz Lamas",
+    nombre_comercial: "Ortiz Arquitectura Técnica",
+    nif: "DNI",
+    categoria: "servicios_profesionales",
+    ciudad: "Valladolid",
+    provincia: "Valladolid",
+    codigo_postal: "47004",
+    direccion: "Calle de Santiago 7, 2.º",
+    gastos: ["servicios_profesionales", "mantenimiento_reparaciones"],
+    iban: true,
+  },
+  {
+    razon_social: "Formación Empresarial Giralda S.L.",
+    nif: "B",
+    categoria: "servicios_profesionales",
+    ciudad: "Sevilla",
+    provincia: "Sevilla",
+    codigo_postal: "41018",
+    direccion: "Avenida de San Francisco Javier 9",
+    dominio: "formaciongiralda",
+    gastos: ["formacion"],
+    iban: true,
+  },
+  {
+    razon_social: "Academia de Idiomas Babel Centro S.L.",
+    nombre_comercial: "Babel Idiomas",
+    nif: "B",
+    categoria: "servicios_profesionales",
+    ciudad: "Madrid",
+    provincia: "Madrid",
+    codigo_postal: "28004",
+    direccion: "Calle de Fuencarral 80",
+    dominio: "babelidiomas",
+    gastos: ["formacion"],
+    iban: true,
+  },
+  {
+    razon_social: "Escuela de Negocios del Cantábrico",
+    nif: "G",
+    categoria: "servicios_profesionales",
+    ciudad: "Santander",
+    provincia: "Cantabria",
+    codigo_postal: "39005",
+    direccion: "Avenida de los Castros 44",
+    dominio: "encantabrico",
+    gastos: ["formacion"],
+    iban: true,
+  },
+  {
+    razon_social: "Prevención de Riesgos Laborales Atalaya S.L.",
+    nif: "B",
+    categoria: "servicios_profesionales",
+    ciudad: "Murcia",
+    provincia: "Murcia",
+    codigo_postal: "30008",
+    direccion: "Avenida de la Libertad 6",
+    dominio: "prlatalaya",
+    gastos: ["servicios_profesionales", "formacion"],
+    iban: true,
+  },
+  {
+    razon_social: "Talento Sur Recursos Humanos S.L.",
+    nif: "B",
+    categoria: "servicios_profesionales",
+    ciudad: "Granada",
+    provincia: "Granada",
+    codigo_postal: "18005",
+    direccion: "Camino de Ronda 101",
+    dominio: "talentosur",
+    gastos: ["servicios_profesionales"],
+  },
   // Logística
-  { razon_social: "Mensajería Urgente Peninsular S.L.", nombre_comercial: "MensaExpress", nif: "B", categoria: "logistica", ciudad: "Coslada", provincia: "Madrid", codigo_postal: "28821", direccion: "Avenida de la Fundición 14", dominio: "mensaexpress", gastos: ["mensajeria"], iban: true },
-  { razon_social: "Transportes y Paquetería Ebro S.L.", nif: "B", categoria: "logistica", ciudad: "Zaragoza", provincia: "Zaragoza", codigo_postal: "50197", direccion: "Plataforma Logística PLAZA, calle Osaka 3", dominio: "paqueteriaebro", gastos: ["mensajeria"], iban: true },
-  { razon_social: "Logística Integral Puerto de Valencia S.A.", nif: "A", categoria: "logistica", ciudad: "Valencia", provincia: "Valencia", codigo_postal: "46024", direccion: "Muelle del Turia, edificio 2", dominio: "lipvalencia", gastos: ["mensajeria"] },
-  { razon_social: "Correo Rápido Andaluz S.L.", nif: "B", categoria: "logistica", ciudad: "Málaga", provincia: "Málaga", codigo_postal: "29004", direccion: "Calle de Hilera 5", dominio: "correorapidoandaluz", gastos: ["mensajeria"], activo: false, notas: "Dado de baja: incidencias repetidas en las entregas." },
+  {
+    razon_social: "Mensajería Urgente Peninsular S.L.",
+    nombre_comercial: "MensaExpress",
+    nif: "B",
+    categoria: "logistica",
+    ciudad: "Coslada",
+    provincia: "Madrid",
+    codigo_postal: "28821",
+    direccion: "Avenida de la Fundición 14",
+    dominio: "mensaexpress",
+    gastos: ["mensajeria"],
+    iban: true,
+  },
+  {
+    razon_social: "Transportes y Paquetería Ebro S.L.",
+    nif: "B",
+    categoria: "logistica",
+    ciudad: "Zaragoza",
+    provincia: "Zaragoza",
+    codigo_postal: "50197",
+    direccion: "Plataforma Logística PLAZA, calle Osaka 3",
+    dominio: "paqueteriaebro",
+    gastos: ["mensajeria"],
+    iban: true,
+  },
+  {
+    razon_social: "Logística Integral Puerto de Valencia S.A.",
+    nif: "A",
+    categoria: "logistica",
+    ciudad: "Valencia",
+    provincia: "Valencia",
+    codigo_postal: "46024",
+    direccion: "Muelle del Turia, edificio 2",
+    dominio: "lipvalencia",
+    gastos: ["mensajeria"],
+  },
+  {
+    razon_social: "Correo Rápido Andaluz S.L.",
+    nif: "B",
+    categoria: "logistica",
+    ciudad: "Málaga",
+    provincia: "Málaga",
+    codigo_postal: "29004",
+    direccion: "Calle de Hilera 5",
+    dominio: "correorapidoandaluz",
+    gastos: ["mensajeria"],
+    activo: false,
+    notas: "Dado de baja: incidencias repetidas en las entregas.",
+  },
   // Mantenimiento
-  { razon_social: "Mantenimientos Integrales Bizkaia S.L.", nif: "B", categoria: "mantenimiento", ciudad: "Barakaldo", provincia: "Bizkaia", codigo_postal: "48903", direccion: "Calle de Juan de Garay 8", dominio: "mibizkaia", gastos: ["mantenimiento_reparaciones"], iban: true },
-  { razon_social: "Climatización Levante Confort S.L.", nif: "B", categoria: "mantenimiento", ciudad: "Valencia", provincia: "Valencia", codigo_postal: "46017", direccion: "Avenida del Cid 120", dominio: "levanteconfort", gastos: ["mantenimiento_reparaciones"], iban: true },
-  { razon_social: "Limpiezas Profesionales Albor S.L.", nif: "B", categoria: "mantenimiento", ciudad: "Madrid", provincia: "Madrid", codigo_postal: "28039", direccion: "Calle de Bravo Murillo 310", dominio: "limpiezasalbor", gastos: ["mantenimiento_reparaciones", "otros"], iban: true },
-  { razon_social: "Electricidad Hermanos Soto S.C.", nif: "J", categoria: "mantenimiento", ciudad: "Sevilla", provincia: "Sevilla", codigo_postal: "41009", direccion: "Calle de Arroyo 61", gastos: ["mantenimiento_reparaciones"], iban: true },
-  { razon_social: "Talleres Mecánicos Ronda Sur S.L.", nif: "B", categoria: "mantenimiento", ciudad: "Getafe", provincia: "Madrid", codigo_postal: "28903", direccion: "Avenida de las Ciudades 33", dominio: "tallerrondasur", gastos: ["mantenimiento_reparaciones"] },
-  { razon_social: "Carlos Benítez Rocha", nombre_comercial: "Cerrajería Benítez 24 h", nif: "NIE", categoria: "mantenimiento", ciudad: "Barcelona", provincia: "Barcelona", codigo_postal: "08026", direccion: "Carrer de Sant Antoni Maria Claret 230", gastos: ["mantenimiento_reparaciones"] },
+  {
+    razon_social: "Mantenimientos Integrales Bizkaia S.L.",
+    nif: "B",
+    categoria: "mantenimiento",
+    ciudad: "Barakaldo",
+    provincia: "Bizkaia",
+    codigo_postal: "48903",
+    direccion: "Calle de Juan de Garay 8",
+    dominio: "mibizkaia",
+    gastos: ["mantenimiento_reparaciones"],
+    iban: true,
+  },
+  {
+    razon_social: "Climatización Levante Confort S.L.",
+    nif: "B",
+    categoria: "mantenimiento",
+    ciudad: "Valencia",
+    provincia: "Valencia",
+    codigo_postal: "46017",
+    direccion: "Avenida del Cid 120",
+    dominio: "levanteconfort",
+    gastos: ["mantenimiento_reparaciones"],
+    iban: true,
+  },
+  {
+    razon_social: "Limpiezas Profesionales Albor S.L.",
+    nif: "B",
+    categoria: "mantenimiento",
+    ciudad: "Madrid",
+    provincia: "Madrid",
+    codigo_postal: "28039",
+    direccion: "Calle de Bravo Murillo 310",
+    dominio: "limpiezasalbor",
+    gastos: ["mantenimiento_reparaciones", "otros"],
+    iban: true,
+  },
+  {
+    razon_social: "Electricidad Hermanos Soto S.C.",
+    nif: "J",
+    categoria: "mantenimiento",
+    ciudad: "Sevilla",
+    provincia: "Sevilla",
+    codigo_postal: "41009",
+    direccion: "Calle de Arroyo 61",
+    gastos: ["mantenimiento_reparaciones"],
+    iban: true,
+  },
+  {
+    razon_social: "Talleres Mecánicos Ronda Sur S.L.",
+    nif: "B",
+    categoria: "mantenimiento",
+    ciudad: "Getafe",
+    provincia: "Madrid",
+    codigo_postal: "28903",
+    direccion: "Avenida de las Ciudades 33",
+    dominio: "tallerrondasur",
+    gastos: ["mantenimiento_reparaciones"],
+  },
+  {
+    razon_social: "Carlos Benítez Rocha",
+    nombre_comercial: "Cerrajería Benítez 24 h",
+    nif: "NIE",
+    categoria: "mantenimiento",
+    ciudad: "Barcelona",
+    provincia: "Barcelona",
+    codigo_postal: "08026",
+    direccion: "Carrer de Sant Antoni Maria Claret 230",
+    gastos: ["mantenimiento_reparaciones"],
+  },
   // Marketing
-  { razon_social: "Agencia Creativa Mirador S.L.", nif: "B", categoria: "marketing", ciudad: "Barcelona", provincia: "Barcelona", codigo_postal: "08012", direccion: "Carrer de Verdi 15", dominio: "miradorcreativa", gastos: ["servicios_profesionales", "otros"], iban: true },
-  { razon_social: "Gráficas Alhambra S.L.", nombre_comercial: "Imprenta Alhambra", nif: "B", categoria: "marketing", ciudad: "Granada", provincia: "Granada", codigo_postal: "18015", direccion: "Polígono Juncaril, calle Loja 20", dominio: "graficasalhambra", gastos: ["material_oficina", "otros"], iban: true },
-  { razon_social: "Eventos y Congresos Mediterránea S.L.", nif: "B", categoria: "marketing", ciudad: "Alicante", provincia: "Alicante", codigo_postal: "03001", direccion: "Rambla de Méndez Núñez 24", dominio: "congresosmediterranea", gastos: ["atenciones_clientes", "otros"], iban: true },
-  { razon_social: "Publicidad Exterior Meridiano S.A.", nif: "A", categoria: "marketing", ciudad: "Madrid", provincia: "Madrid", codigo_postal: "28036", direccion: "Calle de Orense 70", dominio: "meridianopublicidad", gastos: ["otros"] },
-  { razon_social: "Lucía Prats Vilanova", nombre_comercial: "Prats Foto y Vídeo", nif: "DNI", categoria: "marketing", ciudad: "Girona", provincia: "Girona", codigo_postal: "17002", direccion: "Carrer de la Força 9", gastos: ["servicios_profesionales"], iban: true },
+  {
+    razon_social: "Agencia Creativa Mirador S.L.",
+    nif: "B",
+    categoria: "marketing",
+    ciudad: "Barcelona",
+    provincia: "Barcelona",
+    codigo_postal: "08012",
+    direccion: "Carrer de Verdi 15",
+    dominio: "miradorcreativa",
+    gastos: ["servicios_profesionales", "otros"],
+    iban: true,
+  },
+  {
+    razon_social: "Gráficas Alhambra S.L.",
+    nombre_comercial: "Imprenta Alhambra",
+    nif: "B",
+    categoria: "marketing",
+    ciudad: "Granada",
+    provincia: "Granada",
+    codigo_postal: "18015",
+    direccion: "Polígono Juncaril, calle Loja 20",
+    dominio: "graficasalhambra",
+    gastos: ["material_oficina", "otros"],
+    iban: true,
+  },
+  {
+    razon_social: "Eventos y Congresos Mediterránea S.L.",
+    nif: "B",
+    categoria: "marketing",
+    ciudad: "Alicante",
+    provincia: "Alicante",
+    codigo_postal: "03001",
+    direccion: "Rambla de Méndez Núñez 24",
+    dominio: "congresosmediterranea",
+    gastos: ["atenciones_clientes", "otros"],
+    iban: true,
+  },
+  {
+    razon_social: "Publicidad Exterior Meridiano S.A.",
+    nif: "A",
+    categoria: "marketing",
+    ciudad: "Madrid",
+    provincia: "Madrid",
+    codigo_postal: "28036",
+    direccion: "Calle de Orense 70",
+    dominio: "meridianopublicidad",
+    gastos: ["otros"],
+  },
+  {
+    razon_social: "Lucía Prats Vilanova",
+    nombre_comercial: "Prats Foto y Vídeo",
+    nif: "DNI",
+    categoria: "marketing",
+    ciudad: "Girona",
+    provincia: "Girona",
+    codigo_postal: "17002",
+    direccion: "Carrer de la Força 9",
+    gastos: ["servicios_profesionales"],
+    iban: true,
+  },
   // Hostelería y otros
-  { razon_social: "Restaurante Casa Urrutia S.L.", nif: "B", categoria: "otros", ciudad: "Bilbao", provincia: "Bizkaia", codigo_postal: "48005", direccion: "Plaza Nueva 6", dominio: "casaurrutia", gastos: ["comidas", "atenciones_clientes"] },
-  { razon_social: "Grupo Hostelero La Alameda S.L.", nombre_comercial: "Asador La Alameda", nif: "B", categoria: "otros", ciudad: "Sevilla", provincia: "Sevilla", codigo_postal: "41002", direccion: "Alameda de Hércules 31", dominio: "asadorlaalameda", gastos: ["comidas", "atenciones_clientes"] },
-  { razon_social: "Cafetería Restaurante El Cruce S.L.", nif: "B", categoria: "otros", ciudad: "Zaragoza", provincia: "Zaragoza", codigo_postal: "50010", direccion: "Avenida de Madrid 190", gastos: ["comidas"], activo: false },
-  { razon_social: "Restauración Colectiva Meseta S.L.", nombre_comercial: "Catering Meseta", nif: "B", categoria: "otros", ciudad: "Madrid", provincia: "Madrid", codigo_postal: "28022", direccion: "Calle de Albasanz 16", dominio: "cateringmeseta", gastos: ["comidas", "atenciones_clientes"], iban: true },
-  { razon_social: "Marisquería O Porto Vello S.L.", nif: "B", categoria: "otros", ciudad: "Vigo", provincia: "Pontevedra", codigo_postal: "36202", direccion: "Rúa de Montero Ríos 14", gastos: ["comidas", "atenciones_clientes"] },
-  { razon_social: "Vinoteca Rioja Alta S.L.", nombre_comercial: "Rioja Alta Regalos de Empresa", nif: "B", categoria: "otros", ciudad: "Logroño", provincia: "La Rioja", codigo_postal: "26001", direccion: "Calle del Laurel 22", dominio: "riojaaltaregalos", gastos: ["atenciones_clientes"], iban: true },
-  { razon_social: "Montserrat Puig Casals", nombre_comercial: "Floristería Jardí de Gràcia", nif: "DNI", categoria: "otros", ciudad: "Barcelona", provincia: "Barcelona", codigo_postal: "08012", direccion: "Carrer Gran de Gràcia 140", gastos: ["atenciones_clientes", "otros"] },
+  {
+    razon_social: "Restaurante Casa Urrutia S.L.",
+    nif: "B",
+    categoria: "otros",
+    ciudad: "Bilbao",
+    provincia: "Bizkaia",
+    codigo_postal: "48005",
+    direccion: "Plaza Nueva 6",
+    dominio: "casaurrutia",
+    gastos: ["comidas", "atenciones_clientes"],
+  },
+  {
+    razon_social: "Grupo Hostelero La Alameda S.L.",
+    nombre_comercial: "Asador La Alameda",
+    nif: "B",
+    categoria: "otros",
+    ciudad: "Sevilla",
+    provincia: "Sevilla",
+    codigo_postal: "41002",
+    direccion: "Alameda de Hércules 31",
+    dominio: "asadorlaalameda",
+    gastos: ["comidas", "atenciones_clientes"],
+  },
+  {
+    razon_social: "Cafetería Restaurante El Cruce S.L.",
+    nif: "B",
+    categoria: "otros",
+    ciudad: "Zaragoza",
+    provincia: "Zaragoza",
+    codigo_postal: "50010",
+    direccion: "Avenida de Madrid 190",
+    gastos: ["comidas"],
+    activo: false,
+  },
+  {
+    razon_social: "Restauración Colectiva Meseta S.L.",
+    nombre_comercial: "Catering Meseta",
+    nif: "B",
+    categoria: "otros",
+    ciudad: "Madrid",
+    provincia: "Madrid",
+    codigo_postal: "28022",
+    direccion: "Calle de Albasanz 16",
+    dominio: "cateringmeseta",
+    gastos: ["comidas", "atenciones_clientes"],
+    iban: true,
+  },
+  {
+    razon_social: "Marisquería O Porto Vello S.L.",
+    nif: "B",
+    categoria: "otros",
+    ciudad: "Vigo",
+    provincia: "Pontevedra",
+    codigo_postal: "36202",
+    direccion: "Rúa de Montero Ríos 14",
+    gastos: ["comidas", "atenciones_clientes"],
+  },
+  {
+    razon_social: "Vinoteca Rioja Alta S.L.",
+    nombre_comercial: "Rioja Alta Regalos de Empresa",
+    nif: "B",
+    categoria: "otros",
+    ciudad: "Logroño",
+    provincia: "La Rioja",
+    codigo_postal: "26001",
+    direccion: "Calle del Laurel 22",
+    dominio: "riojaaltaregalos",
+    gastos: ["atenciones_clientes"],
+    iban: true,
+  },
+  {
+    razon_social: "Montserrat Puig Casals",
+    nombre_comercial: "Floristería Jardí de Gràcia",
+    nif: "DNI",
+    categoria: "otros",
+    ciudad: "Barcelona",
+    provincia: "Barcelona",
+    codigo_postal: "08012",
+    direccion: "Carrer Gran de Gràcia 140",
+    gastos: ["atenciones_clientes", "otros"],
+  },
 ];
 
 const PREFIJO_TELEFONO: Record<string, string> = {
-  Madrid: "91", Barcelona: "93", Valencia: "96", Alicante: "96", Sevilla: "95", "Córdoba": "957", "Málaga": "95",
-  Granada: "958", Bizkaia: "94", Gipuzkoa: "943", Zaragoza: "976", Cantabria: "942", Asturias: "98",
-  Valladolid: "983", "León": "987", Murcia: "968", "La Rioja": "941", Pontevedra: "986", Girona: "972",
+  Madrid: "91",
+  Barcelona: "93",
+  Valencia: "96",
+  Alicante: "96",
+  Sevilla: "95",
+  Córdoba: "957",
+  Málaga: "95",
+  Granada: "958",
+  Bizkaia: "94",
+  Gipuzkoa: "943",
+  Zaragoza: "976",
+  Cantabria: "942",
+  Asturias: "98",
+  Valladolid: "983",
+  León: "987",
+  Murcia: "968",
+  "La Rioja": "941",
+  Pontevedra: "986",
+  Girona: "972",
   "Illes Balears": "971",
 };
 
@@ -483,26 +1625,79 @@ const PLANTILLAS: Record<CategoriaGasto, Plantilla[]> = {
 };
 
 const CIUDADES = [
-  "Madrid", "Barcelona", "Valencia", "Sevilla", "Bilbao", "Zaragoza", "Málaga", "Valladolid", "A Coruña",
-  "Vigo", "Alicante", "Murcia", "Palma", "Santander", "Pamplona", "San Sebastián", "Granada", "Córdoba",
-  "Oviedo", "Las Palmas", "Salamanca", "Logroño", "Burgos", "Tarragona", "Girona", "León", "Cádiz", "Vitoria",
+  "Madrid",
+  "Barcelona",
+  "Valencia",
+  "Sevilla",
+  "Bilbao",
+  "Zaragoza",
+  "Málaga",
+  "Valladolid",
+  "A Coruña",
+  "Vigo",
+  "Alicante",
+  "Murcia",
+  "Palma",
+  "Santander",
+  "Pamplona",
+  "San Sebastián",
+  "Granada",
+  "Córdoba",
+  "Oviedo",
+  "Las Palmas",
+  "Salamanca",
+  "Logroño",
+  "Burgos",
+  "Tarragona",
+  "Girona",
+  "León",
+  "Cádiz",
+  "Vitoria",
 ];
 const EXTRANJERO = ["Lisboa", "París", "Londres", "Milán", "Fráncfort", "Ciudad de México", "Bruselas", "Oporto"];
 const CLIENTES = [
-  "Grupo Alvarado", "Construcciones Ibarra", "Talleres Urbieta", "Distribuciones Levante", "Bodegas Valdecruz",
-  "Clínica San Rafael", "Hierros del Nervión", "Frutas Hermanos Ledesma", "Logística Meridiana",
-  "Cerámicas del Turia", "Seguros La Previsora", "Hoteles Costa Azahar", "Laboratorios Almagro",
-  "Textil Montcada", "Papelera del Ebro", "Inmobiliaria Castellana Norte", "Renovables Moncayo",
-  "Conservas Ría de Arousa", "Automoción Getafe", "Editorial Sol y Luna",
+  "Grupo Alvarado",
+  "Construcciones Ibarra",
+  "Talleres Urbieta",
+  "Distribuciones Levante",
+  "Bodegas Valdecruz",
+  "Clínica San Rafael",
+  "Hierros del Nervión",
+  "Frutas Hermanos Ledesma",
+  "Logística Meridiana",
+  "Cerámicas del Turia",
+  "Seguros La Previsora",
+  "Hoteles Costa Azahar",
+  "Laboratorios Almagro",
+  "Textil Montcada",
+  "Papelera del Ebro",
+  "Inmobiliaria Castellana Norte",
+  "Renovables Moncayo",
+  "Conservas Ría de Arousa",
+  "Automoción Getafe",
+  "Editorial Sol y Luna",
 ];
 const CURSOS = [
-  "Excel avanzado", "liderazgo de equipos", "negociación comercial", "prevención de riesgos laborales",
-  "inglés de negocios", "Power BI", "ciberseguridad para usuarios", "gestión ágil de proyectos",
-  "contabilidad para no financieros", "protección de datos (RGPD)",
+  "Excel avanzado",
+  "liderazgo de equipos",
+  "negociación comercial",
+  "prevención de riesgos laborales",
+  "inglés de negocios",
+  "Power BI",
+  "ciberseguridad para usuarios",
+  "gestión ágil de proyectos",
+  "contabilidad para no financieros",
+  "protección de datos (RGPD)",
 ];
 const TEMAS = [
-  "comercio electrónico", "transformación digital", "gestión de personas", "logística", "marketing digital",
-  "ciberseguridad", "finanzas corporativas", "inteligencia artificial aplicada",
+  "comercio electrónico",
+  "transformación digital",
+  "gestión de personas",
+  "logística",
+  "marketing digital",
+  "ciberseguridad",
+  "finanzas corporativas",
+  "inteligencia artificial aplicada",
 ];
 const MOTIVOS_RECHAZO = [
   "Falta el ticket o la factura: adjúntela y vuelva a enviarlo.",
@@ -548,11 +1743,75 @@ function grupoDe(codigo: string | null | undefined): Grupo {
 }
 
 const PESOS_CATEGORIA: Record<Grupo, Partial<Record<CategoriaGasto, number>>> = {
-  ventas: { alojamiento: 16, comidas: 18, viajes_transporte: 20, combustible: 12, aparcamiento_peajes: 10, atenciones_clientes: 10, telefonia_internet: 3, material_oficina: 2, mensajeria: 3, formacion: 2, otros: 2, software_suscripciones: 1, servicios_profesionales: 1 },
-  tecnologia: { software_suscripciones: 18, material_oficina: 12, telefonia_internet: 10, formacion: 10, viajes_transporte: 10, alojamiento: 6, comidas: 10, mantenimiento_reparaciones: 8, servicios_profesionales: 4, mensajeria: 3, aparcamiento_peajes: 3, otros: 3 },
-  operaciones: { mensajeria: 16, mantenimiento_reparaciones: 14, combustible: 14, material_oficina: 12, viajes_transporte: 10, aparcamiento_peajes: 8, comidas: 10, alojamiento: 6, telefonia_internet: 4, formacion: 3, otros: 3 },
-  marketing: { servicios_profesionales: 12, atenciones_clientes: 14, viajes_transporte: 12, alojamiento: 10, comidas: 12, otros: 12, software_suscripciones: 8, material_oficina: 6, mensajeria: 6, formacion: 4, aparcamiento_peajes: 4 },
-  general: { comidas: 14, viajes_transporte: 14, alojamiento: 8, formacion: 12, servicios_profesionales: 10, material_oficina: 10, telefonia_internet: 6, software_suscripciones: 6, atenciones_clientes: 6, mensajeria: 5, aparcamiento_peajes: 4, otros: 5 },
+  ventas: {
+    alojamiento: 16,
+    comidas: 18,
+    viajes_transporte: 20,
+    combustible: 12,
+    aparcamiento_peajes: 10,
+    atenciones_clientes: 10,
+    telefonia_internet: 3,
+    material_oficina: 2,
+    mensajeria: 3,
+    formacion: 2,
+    otros: 2,
+    software_suscripciones: 1,
+    servicios_profesionales: 1,
+  },
+  tecnologia: {
+    software_suscripciones: 18,
+    material_oficina: 12,
+    telefonia_internet: 10,
+    formacion: 10,
+    viajes_transporte: 10,
+    alojamiento: 6,
+    comidas: 10,
+    mantenimiento_reparaciones: 8,
+    servicios_profesionales: 4,
+    mensajeria: 3,
+    aparcamiento_peajes: 3,
+    otros: 3,
+  },
+  operaciones: {
+    mensajeria: 16,
+    mantenimiento_reparaciones: 14,
+    combustible: 14,
+    material_oficina: 12,
+    viajes_transporte: 10,
+    aparcamiento_peajes: 8,
+    comidas: 10,
+    alojamiento: 6,
+    telefonia_internet: 4,
+    formacion: 3,
+    otros: 3,
+  },
+  marketing: {
+    servicios_profesionales: 12,
+    atenciones_clientes: 14,
+    viajes_transporte: 12,
+    alojamiento: 10,
+    comidas: 12,
+    otros: 12,
+    software_suscripciones: 8,
+    material_oficina: 6,
+    mensajeria: 6,
+    formacion: 4,
+    aparcamiento_peajes: 4,
+  },
+  general: {
+    comidas: 14,
+    viajes_transporte: 14,
+    alojamiento: 8,
+    formacion: 12,
+    servicios_profesionales: 10,
+    material_oficina: 10,
+    telefonia_internet: 6,
+    software_suscripciones: 6,
+    atenciones_clientes: 6,
+    mensajeria: 5,
+    aparcamiento_peajes: 4,
+    otros: 5,
+  },
 };
 
 const PESOS_METODO: Record<CategoriaGasto, Partial<Record<MetodoPago, number>>> = {
@@ -617,8 +1876,16 @@ type Ctx = {
 /** `deBaja`: proveedores que se darán de baja al terminar (solo pueden tener gastos antiguos). */
 async function loadContext(trx: Trx | DB, deBaja: ReadonlySet<string> = new Set()): Promise<Ctx> {
   const usuarios = await sql<{
-    id: string; email: string; rol: Rol; activo: boolean; departamento_id: string | null; sucursal_id: string | null;
-    aprobador_id: string | null; creado_en: string; codigo: string | null; ciudad: string | null;
+    id: string;
+    email: string;
+    rol: Rol;
+    activo: boolean;
+    departamento_id: string | null;
+    sucursal_id: string | null;
+    aprobador_id: string | null;
+    creado_en: string;
+    codigo: string | null;
+    ciudad: string | null;
   }>`
     select u.id, u.email, u.rol, u.activo, u.departamento_id, u.sucursal_id, u.aprobador_id,
            u.creado_en::text as creado_en, d.codigo, s.ciudad
@@ -626,9 +1893,20 @@ async function loadContext(trx: Trx | DB, deBaja: ReadonlySet<string> = new Set(
     left join public.departamentos d on d.id = u.departamento_id
     left join public.sucursales s on s.id = u.sucursal_id
     order by u.creado_en, u.id`.execute(trx);
-  const departamentos = await sql<{ id: string; codigo: string; responsable_id: string | null; departamento_padre_id: string | null }>`
+  const departamentos = await sql<{
+    id: string;
+    codigo: string;
+    responsable_id: string | null;
+    departamento_padre_id: string | null;
+  }>`
     select id, codigo, responsable_id, departamento_padre_id from public.departamentos order by codigo`.execute(trx);
-  const proveedores = await sql<{ id: string; nif: string; razon_social: string; categoria: CategoriaProveedor; activo: boolean }>`
+  const proveedores = await sql<{
+    id: string;
+    nif: string;
+    razon_social: string;
+    categoria: CategoriaProveedor;
+    activo: boolean;
+  }>`
     select id, nif, razon_social, categoria, activo from public.proveedores order by razon_social, id`.execute(trx);
 
   const porNombre = new Map(PROVEEDORES.map((p) => [p.razon_social, p]));
@@ -643,7 +1921,12 @@ async function loadContext(trx: Trx | DB, deBaja: ReadonlySet<string> = new Set(
     ahora: Date.now() - MINUTE,
   };
   for (const d of departamentos.rows) {
-    ctx.departamentos.set(d.id, { id: d.id, codigo: d.codigo, responsable_id: d.responsable_id, padre_id: d.departamento_padre_id });
+    ctx.departamentos.set(d.id, {
+      id: d.id,
+      codigo: d.codigo,
+      responsable_id: d.responsable_id,
+      padre_id: d.departamento_padre_id,
+    });
   }
   for (const u of usuarios.rows) {
     const grupo = grupoDe(u.codigo);
@@ -666,7 +1949,11 @@ async function loadContext(trx: Trx | DB, deBaja: ReadonlySet<string> = new Set(
   for (const p of proveedores.rows) {
     const def = porNombre.get(p.razon_social);
     const activo = p.activo && !deBaja.has(p.razon_social);
-    const proveedor: CtxProveedor = { id: p.id, activo, gastos: def?.gastos ?? GASTOS_POR_CATEGORIA_PROVEEDOR[p.categoria] ?? ["otros"] };
+    const proveedor: CtxProveedor = {
+      id: p.id,
+      activo,
+      gastos: def?.gastos ?? GASTOS_POR_CATEGORIA_PROVEEDOR[p.categoria] ?? ["otros"],
+    };
     // La base de datos no admite gastos nuevos de un proveedor ya inactivo.
     if (!p.activo) continue;
     for (const cat of proveedor.gastos) {
@@ -684,7 +1971,12 @@ async function loadContext(trx: Trx | DB, deBaja: ReadonlySet<string> = new Set(
 /** El aprobador que asignaría `enviar_gasto` (misma cadena que interno.elegir_aprobador). */
 function elegirAprobador(ctx: Ctx, solicitante: CtxUsuario): string | null {
   const propio = solicitante.aprobador_id ? ctx.porId.get(solicitante.aprobador_id) : undefined;
-  if (propio && propio.id !== solicitante.id && propio.activo && (propio.rol === "aprobador" || propio.rol === "administrador")) {
+  if (
+    propio &&
+    propio.id !== solicitante.id &&
+    propio.activo &&
+    (propio.rol === "aprobador" || propio.rol === "administrador")
+  ) {
     return propio.id;
   }
   let departamento = ctx.departamentos.get(solicitante.departamento_id);
@@ -1013,7 +2305,9 @@ async function insertGastosRapido(trx: Trx, gastos: Gasto[]): Promise<void> {
   // contar_cambio too: its events wait for the commit, and ALTER TABLE refuses a table with any
   // pending. The change counter is advanced once below instead.
   await sql`alter table public.gastos
-    disable trigger gastos_asignar_folio, disable trigger gastos_validar, disable trigger registrar_historial, disable trigger contar_cambio`.execute(trx);
+    disable trigger gastos_asignar_folio, disable trigger gastos_validar, disable trigger registrar_historial, disable trigger contar_cambio`.execute(
+    trx,
+  );
 
   const creados = gastos.map((g) => g.creado_en);
   const { rows: tramos } = await sql<{ anio: number; base: number }>`
@@ -1055,7 +2349,9 @@ async function insertGastosRapido(trx: Trx, gastos: Gasto[]): Promise<void> {
 
   await sql`update interno.cambios set n = n + 1`.execute(trx);
   await sql`alter table public.gastos
-    enable trigger gastos_asignar_folio, enable trigger gastos_validar, enable trigger registrar_historial, enable trigger contar_cambio`.execute(trx);
+    enable trigger gastos_asignar_folio, enable trigger gastos_validar, enable trigger registrar_historial, enable trigger contar_cambio`.execute(
+    trx,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1206,7 +2502,7 @@ async function seedBase(trx: Trx, options: SeedOptions, log: Log): Promise<void>
       iban = `IE${ibanCheckDigits("IE", bban)}${bban}`;
     }
     const fisica = p.nif === "DNI" || p.nif === "NIE";
-    const prefijo = pais === "ES" ? PREFIJO_TELEFONO[p.provincia] ?? "9" : null;
+    const prefijo = pais === "ES" ? (PREFIJO_TELEFONO[p.provincia] ?? "9") : null;
     const email = p.dominio
       ? `${rng.pick(["facturacion", "administracion", "info", "clientes"])}@${p.dominio}.example`
       : `${slugEmail(p.razon_social.split(" ").slice(0, 2).join(" "))}@correo.example`;
@@ -1257,7 +2553,11 @@ async function seedBase(trx: Trx, options: SeedOptions, log: Log): Promise<void>
   }
   // Más pendientes para el aprobador de demostración, de su equipo de Ventas Norte.
   const ventasNorte = ctx.usuarios.filter(
-    (u) => u.departamento_id === elena.departamento_id && u.activo && u.id !== elena.id && u.email !== DEMO_ACCOUNTS.aprobador,
+    (u) =>
+      u.departamento_id === elena.departamento_id &&
+      u.activo &&
+      u.id !== elena.id &&
+      u.email !== DEMO_ACCOUNTS.aprobador,
   );
   for (const u of ventasNorte) {
     for (let i = 0; i < 3 && gastos.length < totalGastos; i++) {
@@ -1268,7 +2568,11 @@ async function seedBase(trx: Trx, options: SeedOptions, log: Log): Promise<void>
   const todos = new Elegidor(ctx.usuarios);
   while (gastos.length < totalGastos) {
     // Tres de cada cuatro repartidos en los 18 meses; el resto, en los dos últimos meses.
-    gastos.push(rng.chance(0.75) ? gastoAlAzar(rng, ctx, activos, todos, 0, DAYS_BACK - 3) : gastoAlAzar(rng, ctx, activos, todos, 0, 60));
+    gastos.push(
+      rng.chance(0.75)
+        ? gastoAlAzar(rng, ctx, activos, todos, 0, DAYS_BACK - 3)
+        : gastoAlAzar(rng, ctx, activos, todos, 0, 60),
+    );
   }
   gastos.sort((a, b) => a.creado_ms - b.creado_ms);
   for (let i = 0; i < gastos.length; i += 1000) await insertGastos(trx, gastos.slice(i, i + 1000));
@@ -1345,14 +2649,18 @@ export async function addGastos(db: DB, count: number, options: AddGastosOptions
 
   const ctx = await loadContext(db);
   const activos = ctx.usuarios.filter((u) => u.activo);
-  if (activos.length === 0) throw new Error("No hay usuarios activos con departamento y sucursal a los que asignar gastos.");
+  if (activos.length === 0)
+    throw new Error("No hay usuarios activos con departamento y sucursal a los que asignar gastos.");
   const elegidor = new Elegidor(activos);
   const { rows } = await sql<{ n: number }>`select count(*)::int as n from public.gastos`.execute(db);
   // Determinista para el mismo estado de partida, distinto en cada ejecución sucesiva.
   const rng = new Rng(((options.seed ?? DEFAULT_SEED) ^ Math.imul(rows[0]?.n ?? 0, 0x9e3779b1)) >>> 0);
 
   const rapida = options.fast ?? (await viaRapidaDisponible(db));
-  if (!rapida) log("Carga masiva con los disparadores de alta por fila (no es propietario de gastos o el esquema ha cambiado): será más lenta.");
+  if (!rapida)
+    log(
+      "Carga masiva con los disparadores de alta por fila (no es propietario de gastos o el esquema ha cambiado): será más lenta.",
+    );
   const lotes = Math.ceil(count / batchSize);
   const inicio = Date.now();
   let hechos = 0;
@@ -1380,7 +2688,9 @@ export async function addGastos(db: DB, count: number, options: AddGastosOptions
     if (Math.floor((hechos * 10) / count) > avisado) {
       avisado = Math.floor((hechos * 10) / count);
       const segundos = (Date.now() - inicio) / 1000;
-      log(`Gastos sintéticos: ${hechos.toLocaleString("es-ES")} de ${count.toLocaleString("es-ES")} (${segundos.toFixed(0)} s, ${Math.round(hechos / Math.max(segundos, 0.001)).toLocaleString("es-ES")} por segundo)`);
+      log(
+        `Gastos sintéticos: ${hechos.toLocaleString("es-ES")} de ${count.toLocaleString("es-ES")} (${segundos.toFixed(0)} s, ${Math.round(hechos / Math.max(segundos, 0.001)).toLocaleString("es-ES")} por segundo)`,
+      );
     }
   }
   await sql`analyze public.gastos`.execute(db);
@@ -1456,7 +2766,9 @@ async function main() {
       await addGastos(db, args.gastos, { seed: args.seed, log });
     }
     const { rows } = await sql<{ n: number }>`select count(*)::int as n from public.gastos`.execute(db);
-    log(`Listo en ${((Date.now() - inicio) / 1000).toFixed(1)} s: ${(rows[0]?.n ?? 0).toLocaleString("es-ES")} gastos en total.`);
+    log(
+      `Listo en ${((Date.now() - inicio) / 1000).toFixed(1)} s: ${(rows[0]?.n ?? 0).toLocaleString("es-ES")} gastos en total.`,
+    );
   } finally {
     await db.destroy();
     await embedded?.stop();

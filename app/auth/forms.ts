@@ -10,9 +10,28 @@ export const TOKEN_HOURS = { confirm: 24, recuperar: 1, invitacion: 7 * 24 } as 
 
 export const correoField = email("email", "Correo electrónico", { required: true });
 export const PASSWORD_HINT = "Al menos 12 caracteres. Una frase fácil de recordar es una buena contraseña.";
-export const nuevaField = text("password", "Contraseña nueva", { required: true, min: 12, max: 200, type: "password", autoComplete: "new-password", hint: PASSWORD_HINT });
-export const repetirField = text("confirmacion", "Repita la contraseña nueva", { required: true, min: 1, max: 200, type: "password", autoComplete: "new-password" });
-export const actualField = text("actual", "Contraseña actual", { required: true, min: 1, max: 200, type: "password", autoComplete: "current-password" });
+export const nuevaField = text("password", "Contraseña nueva", {
+  required: true,
+  min: 12,
+  max: 200,
+  type: "password",
+  autoComplete: "new-password",
+  hint: PASSWORD_HINT,
+});
+export const repetirField = text("confirmacion", "Repita la contraseña nueva", {
+  required: true,
+  min: 1,
+  max: 200,
+  type: "password",
+  autoComplete: "new-password",
+});
+export const actualField = text("actual", "Contraseña actual", {
+  required: true,
+  min: 1,
+  max: 200,
+  type: "password",
+  autoComplete: "current-password",
+});
 
 export const INVITATION_ONLY = "Para entrar en Oficina necesita una invitación de un administrador.";
 

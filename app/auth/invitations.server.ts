@@ -62,7 +62,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function sqlInvitations(db: Kysely<any>): Invitations {
   /** auth.uid() is the administrador for the history triggers; the role stays the owner's. */
   const actAs = (trx: Transaction<any>, adminId: string) =>
-    sql`select set_config('request.jwt.claims', ${JSON.stringify({ sub: adminId, role: "authenticated", aud: "authenticated" })}, true)`.execute(trx);
+    sql`select set_config('request.jwt.claims', ${JSON.stringify({ sub: adminId, role: "authenticated", aud: "authenticated" })}, true)`.execute(
+      trx,
+    );
 
   const invitations: Invitations = {
     async taken(email) {
@@ -116,7 +118,8 @@ export function sqlInvitations(db: Kysely<any>): Invitations {
         if (error instanceof Forbidden) throw error;
         const e = error as { code?: string; constraint?: string };
         // Two administradores inviting the same address at once: the other one won.
-        if (e.code === "23505" && /users_email/.test(e.constraint ?? "")) return { ok: false, reason: (await invitations.taken(email)) ?? "cuenta" };
+        if (e.code === "23505" && /users_email/.test(e.constraint ?? ""))
+          return { ok: false, reason: (await invitations.taken(email)) ?? "cuenta" };
         throw storeErrorFromPostgres(error as never) ?? error;
       }
     },
@@ -139,7 +142,11 @@ export function sqlInvitations(db: Kysely<any>): Invitations {
         where u.email_confirmed_at is null and p.activo
         order by i.enviada_en desc, u.email
         limit ${limit}`.execute(db);
-      return rows.map((r) => ({ ...r, enviada_en: new Date(r.enviada_en).toISOString(), caduca_en: r.caduca_en ? new Date(r.caduca_en).toISOString() : null }));
+      return rows.map((r) => ({
+        ...r,
+        enviada_en: new Date(r.enviada_en).toISOString(),
+        caduca_en: r.caduca_en ? new Date(r.caduca_en).toISOString() : null,
+      }));
     },
 
     async get(id) {
@@ -157,7 +164,11 @@ export function sqlInvitations(db: Kysely<any>): Invitations {
     },
 
     async sent(id) {
-      await db.updateTable("public.invitaciones").set({ enviada_en: sql`now()` }).where("usuario_id", "=", id).execute();
+      await db
+        .updateTable("public.invitaciones")
+        .set({ enviada_en: sql`now()` })
+        .where("usuario_id", "=", id)
+        .execute();
     },
 
     async cancel(adminId, id) {
@@ -174,7 +185,12 @@ export function sqlInvitations(db: Kysely<any>): Invitations {
         if (!row || row.email_confirmed_at || row.last_sign_in_at) return null;
         await actAs(trx, adminId);
         // Every link of the account dies first, whatever happens to the account.
-        await trx.updateTable("auth.local_tokens").set({ used_at: sql`now()` }).where("user_id", "=", id).where("used_at", "is", null).execute();
+        await trx
+          .updateTable("auth.local_tokens")
+          .set({ used_at: sql`now()` })
+          .where("user_id", "=", id)
+          .where("used_at", "is", null)
+          .execute();
         await trx.deleteFrom("public.invitaciones").where("usuario_id", "=", id).execute();
         await sql`savepoint cancelar`.execute(trx);
         try {

@@ -9,11 +9,25 @@ import type { AuthBackend, AuthSession, TokenFailure } from "./port";
 import type { CurrentUser } from "./session.server";
 
 /** The profile's columns a request needs (session.server.ts CurrentUser). */
-const PROFILE = ["id", "nombre", "apellidos", "email", "rol", "departamento_id", "sucursal_id", "aprobador_id", "activo"] as const satisfies readonly (keyof CurrentUser)[];
+const PROFILE = [
+  "id",
+  "nombre",
+  "apellidos",
+  "email",
+  "rol",
+  "departamento_id",
+  "sucursal_id",
+  "aprobador_id",
+  "activo",
+] as const satisfies readonly (keyof CurrentUser)[];
 
 const SESSION_DAYS = 7;
 type Kind = keyof typeof TOKEN_HOURS;
-const LANDING: Record<Kind, string> = { confirm: "/auth/confirm", recuperar: "/auth/recuperar", invitacion: "/auth/invitacion" };
+const LANDING: Record<Kind, string> = {
+  confirm: "/auth/confirm",
+  recuperar: "/auth/recuperar",
+  invitacion: "/auth/invitacion",
+};
 
 /**
  * Accounts in our own Postgres: `auth.users` (the compat table shaped like Supabase's), sessions
@@ -50,27 +64,43 @@ export function localAuth(options: {
    * whether a mail was sent (the account exists) or not. The dev outbox writes synchronously.
    */
   const send = (m: Parameters<Mailer>[0]) => {
-    mail(m).catch((error) => console.error(`[correo] No se pudo enviar «${m.subject}» a ${m.to}: ${(error as Error).message}`));
+    mail(m).catch((error) =>
+      console.error(`[correo] No se pudo enviar «${m.subject}» a ${m.to}: ${(error as Error).message}`),
+    );
   };
 
   async function startSession(userId: string, conn: Kysely<any> = db): Promise<Headers> {
     const token = randomBytes(32).toString("base64url");
     await conn
       .insertInto("auth.local_sessions")
-      .values({ token_hash: sha256(token), user_id: userId, expires_at: sql`now() + make_interval(days => ${SESSION_DAYS})` })
+      .values({
+        token_hash: sha256(token),
+        user_id: userId,
+        expires_at: sql`now() + make_interval(days => ${SESSION_DAYS})`,
+      })
       .execute();
-    await conn.updateTable("auth.users").set({ last_sign_in_at: sql`now()` }).where("id", "=", userId).execute();
+    await conn
+      .updateTable("auth.users")
+      .set({ last_sign_in_at: sql`now()` })
+      .where("id", "=", userId)
+      .execute();
     return new Headers({ "Set-Cookie": await cookie.serialize(token) });
   }
 
   // Dead tokens are kept a week (to tell «ya se usó» from «no válido»), then go.
-  const sweepTokens = sweeper(db, sql`delete from auth.local_tokens where coalesce(used_at, expires_at) < now() - interval '7 days'`);
+  const sweepTokens = sweeper(
+    db,
+    sql`delete from auth.local_tokens where coalesce(used_at, expires_at) < now() - interval '7 days'`,
+  );
 
   /**
    * A new token of `kind`; every earlier live one of the same kind for that account (or pending
    * sign-up's email) dies in the same transaction.
    */
-  async function issue(kind: Kind, target: { userId?: string | null; email: string; passwordHash?: string | null; nombre?: string | null }) {
+  async function issue(
+    kind: Kind,
+    target: { userId?: string | null; email: string; passwordHash?: string | null; nombre?: string | null },
+  ) {
     await sweepTokens();
     const token = randomBytes(32).toString("base64url");
     const email = target.email.trim().toLowerCase();
@@ -80,7 +110,9 @@ export function localAuth(options: {
         .set({ used_at: sql`now()` })
         .where("kind", "=", kind)
         .where("used_at", "is", null)
-        .where((eb) => eb.or([eb(sql`lower(email)`, "=", email), ...(target.userId ? [eb("user_id", "=", target.userId)] : [])]))
+        .where((eb) =>
+          eb.or([eb(sql`lower(email)`, "=", email), ...(target.userId ? [eb("user_id", "=", target.userId)] : [])]),
+        )
         .execute();
       await trx
         .insertInto("auth.local_tokens")
@@ -122,7 +154,12 @@ export function localAuth(options: {
   function mailFor(kind: Kind, email: string, token: string) {
     const url = link(LANDING[kind], token);
     const hours = TOKEN_HOURS[kind];
-    const lasts = hours === 1 ? "1 hora" : hours % 24 === 0 ? `${hours / 24 === 1 ? "24 horas" : `${hours / 24} días`}` : `${hours} horas`;
+    const lasts =
+      hours === 1
+        ? "1 hora"
+        : hours % 24 === 0
+          ? `${hours / 24 === 1 ? "24 horas" : `${hours / 24} días`}`
+          : `${hours} horas`;
     const texts: Record<Kind, { subject: string; text: string }> = {
       confirm: {
         subject: "Confirme su cuenta de Oficina",
@@ -153,7 +190,14 @@ export function localAuth(options: {
   async function tokenRow(token: string, kind: Kind) {
     return db
       .selectFrom("auth.local_tokens")
-      .select(["user_id", "email", "password_hash", "nombre", "used_at", sql<boolean>`expires_at <= now()`.as("expired")])
+      .select([
+        "user_id",
+        "email",
+        "password_hash",
+        "nombre",
+        "used_at",
+        sql<boolean>`expires_at <= now()`.as("expired"),
+      ])
       .where("token_hash", "=", sha256(token))
       .where("kind", "=", kind)
       .executeTakeFirst();
@@ -178,7 +222,12 @@ export function localAuth(options: {
       .set({ used_at: sql`now()` })
       .where("kind", "=", kind)
       .where("used_at", "is", null)
-      .where((eb) => eb.or([...(row.email ? [eb(sql`lower(email)`, "=", String(row.email).toLowerCase())] : []), ...(row.user_id ? [eb("user_id", "=", row.user_id)] : [])]))
+      .where((eb) =>
+        eb.or([
+          ...(row.email ? [eb(sql`lower(email)`, "=", String(row.email).toLowerCase())] : []),
+          ...(row.user_id ? [eb("user_id", "=", row.user_id)] : []),
+        ]),
+      )
       .execute();
     return row as { user_id: string | null; email: string | null; password_hash: string | null; nombre: string | null };
   }
@@ -207,12 +256,19 @@ export function localAuth(options: {
       const row = await db
         .selectFrom("auth.local_sessions as s")
         .leftJoin("public.usuarios as u", (join) => join.onRef("u.id", "=", "s.user_id").on("u.activo", "=", true))
-        .select(["s.user_id", sql<CurrentUser | null>`case when u.id is not null then jsonb_build_object(${sql.raw(PROFILE.map((c) => `'${c}', u.${c}`).join(", "))}) end`.as("profile")])
+        .select([
+          "s.user_id",
+          sql<CurrentUser | null>`case when u.id is not null then jsonb_build_object(${sql.raw(PROFILE.map((c) => `'${c}', u.${c}`).join(", "))}) end`.as(
+            "profile",
+          ),
+        ])
         .where("s.token_hash", "=", sha256(token))
         .where("s.expires_at", ">", sql<Date>`now()`)
         .executeTakeFirst();
       if (!row) headers.append("Set-Cookie", await cookie.serialize("", { maxAge: 0 }));
-      const session: AuthSession | null = row ? { userId: row.user_id, ...(row.profile ? { profile: row.profile } : {}) } : null;
+      const session: AuthSession | null = row
+        ? { userId: row.user_id, ...(row.profile ? { profile: row.profile } : {}) }
+        : null;
       return { session, headers };
     },
 
@@ -278,14 +334,23 @@ export function localAuth(options: {
       ]);
       if (user?.email_confirmed_at || (!user && !pending?.password_hash)) return decoy("confirm", normal);
       // The latest sign-up's credentials again (a resend is not a new sign-up).
-      const token = await issue("confirm", { userId: user?.id ?? pending?.user_id ?? null, email: normal, passwordHash: pending?.password_hash ?? null, nombre: pending?.nombre ?? null });
+      const token = await issue("confirm", {
+        userId: user?.id ?? pending?.user_id ?? null,
+        email: normal,
+        passwordHash: pending?.password_hash ?? null,
+        nombre: pending?.nombre ?? null,
+      });
       mailFor("confirm", normal, token);
     },
 
     async confirm(_request, token) {
       const row = await tokenRow(token, "confirm");
       if (!row) return { ok: false, reason: "no_valido" };
-      const email = row.email ?? (row.user_id ? (await db.selectFrom("auth.users").select("email").where("id", "=", row.user_id).executeTakeFirst())?.email : null);
+      const email =
+        row.email ??
+        (row.user_id
+          ? (await db.selectFrom("auth.users").select("email").where("id", "=", row.user_id).executeTakeFirst())?.email
+          : null);
       const account = email ? await userByEmail(email) : undefined;
       if (account?.email_confirmed_at) return { ok: false, reason: "ya_confirmada" };
       if (row.used_at || row.expired) return { ok: false, reason: failure(row) };
@@ -294,7 +359,12 @@ export function localAuth(options: {
           const used = await consume(trx, token, "confirm");
           if (!used) return null;
           const nombre = used.nombre?.trim() || null;
-          const existing = await trx.selectFrom("auth.users").select(["id", "email_confirmed_at"]).where("email", "=", email!).forUpdate().executeTakeFirst();
+          const existing = await trx
+            .selectFrom("auth.users")
+            .select(["id", "email_confirmed_at"])
+            .where("email", "=", email!)
+            .forUpdate()
+            .executeTakeFirst();
           if (existing?.email_confirmed_at) return "ya_confirmada" as const;
           if (existing) {
             // An unconfirmed account (an invitation, or from before pending sign-ups): the
@@ -304,18 +374,32 @@ export function localAuth(options: {
               .set({
                 email_confirmed_at: sql`now()`,
                 ...(used.password_hash ? { encrypted_password: used.password_hash } : {}),
-                ...(nombre ? { raw_user_meta_data: sql`coalesce(raw_user_meta_data, '{}'::jsonb) || jsonb_build_object('nombre', ${nombre}::text)` } : {}),
+                ...(nombre
+                  ? {
+                      raw_user_meta_data: sql`coalesce(raw_user_meta_data, '{}'::jsonb) || jsonb_build_object('nombre', ${nombre}::text)`,
+                    }
+                  : {}),
               })
               .where("id", "=", existing.id)
               .execute();
-            if (nombre) await trx.updateTable("public.usuarios").set({ nombre: nombre.slice(0, 80) }).where("id", "=", existing.id).execute();
+            if (nombre)
+              await trx
+                .updateTable("public.usuarios")
+                .set({ nombre: nombre.slice(0, 80) })
+                .where("id", "=", existing.id)
+                .execute();
             await trx.deleteFrom("auth.local_sessions").where("user_id", "=", existing.id).execute();
             return existing.id as string;
           }
           // The account (and, by its trigger, the profile) is born confirmed.
           const created = await trx
             .insertInto("auth.users")
-            .values({ email, encrypted_password: used.password_hash, email_confirmed_at: sql`now()`, raw_user_meta_data: JSON.stringify({ nombre: nombre ?? "" }) })
+            .values({
+              email,
+              encrypted_password: used.password_hash,
+              email_confirmed_at: sql`now()`,
+              raw_user_meta_data: JSON.stringify({ nombre: nombre ?? "" }),
+            })
             .returning("id")
             .executeTakeFirstOrThrow();
           return created.id as string;
@@ -361,7 +445,11 @@ export function localAuth(options: {
         if (!user) return null;
         // A new password ends every session of the account (one may be the intruder's).
         await trx.deleteFrom("auth.local_sessions").where("user_id", "=", user.id).execute();
-        const profile = await trx.selectFrom("public.usuarios").select("activo").where("id", "=", user.id).executeTakeFirst();
+        const profile = await trx
+          .selectFrom("public.usuarios")
+          .select("activo")
+          .where("id", "=", user.id)
+          .executeTakeFirst();
         return { id: user.id as string, email: user.email as string, active: profile?.activo === true };
       });
       if (!result) return { ok: false, reason: failure(await tokenRow(token, purpose)) };
@@ -375,16 +463,25 @@ export function localAuth(options: {
       if (!user || !valid) return { ok: false, reason: "credentials" };
       const passwordHash = await hashPassword(next);
       await db.transaction().execute(async (trx) => {
-        await trx.updateTable("auth.users").set({ encrypted_password: passwordHash }).where("id", "=", user.id).execute();
+        await trx
+          .updateTable("auth.users")
+          .set({ encrypted_password: passwordHash })
+          .where("id", "=", user.id)
+          .execute();
         // Every other session ends; this one stays.
-        await trx.deleteFrom("auth.local_sessions").where("user_id", "=", user.id).where("token_hash", "<>", user.token_hash).execute();
+        await trx
+          .deleteFrom("auth.local_sessions")
+          .where("user_id", "=", user.id)
+          .where("token_hash", "<>", user.token_hash)
+          .execute();
       });
       return { ok: true, headers: new Headers() };
     },
 
     async signOut(request) {
       const token = await cookie.parse(request.headers.get("Cookie"));
-      if (typeof token === "string") await db.deleteFrom("auth.local_sessions").where("token_hash", "=", sha256(token)).execute();
+      if (typeof token === "string")
+        await db.deleteFrom("auth.local_sessions").where("token_hash", "=", sha256(token)).execute();
       return new Headers({ "Set-Cookie": await cookie.serialize("", { maxAge: 0 }) });
     },
 

@@ -26,8 +26,7 @@ export type TokenPurpose = "recuperar" | "invitacion";
 export type TokenFailure = "caducado" | "usado" | "no_valido";
 export type ConfirmResult = { ok: true; headers: Headers } | { ok: false; reason: TokenFailure | "ya_confirmada" };
 export type PasswordResult =
-  | { ok: true; headers: Headers; email: string }
-  | { ok: false; reason: TokenFailure | "inactivo" };
+  { ok: true; headers: Headers; email: string } | { ok: false; reason: TokenFailure | "inactivo" };
 
 export interface AuthBackend {
   /** Who is asking; `headers` carries any refreshed cookies and must reach the response. */
@@ -55,9 +54,18 @@ export interface AuthBackend {
    * Sets the password through a mailed token (single use; its siblings die), confirms the email
    * (the mail reached its owner), ends every session of the account and opens a new one.
    */
-  setPasswordWithToken(request: Request, token: string, purpose: TokenPurpose, password: string): Promise<PasswordResult>;
+  setPasswordWithToken(
+    request: Request,
+    token: string,
+    purpose: TokenPurpose,
+    password: string,
+  ): Promise<PasswordResult>;
   /** The signed-in user's new password, given the current one; ends their other sessions. */
-  changePassword(request: Request, current: string, next: string): Promise<{ ok: true; headers: Headers } | { ok: false; reason: "credentials" }>;
+  changePassword(
+    request: Request,
+    current: string,
+    next: string,
+  ): Promise<{ ok: true; headers: Headers } | { ok: false; reason: "credentials" }>;
   signOut(request: Request): Promise<Headers>;
   /** Ends every session of a user at once (deactivation). */
   endSessionsOf(userId: string): Promise<void>;

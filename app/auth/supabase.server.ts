@@ -50,7 +50,11 @@ export function supabaseAuth(options: SupabaseAuthOptions): AuthBackend {
   function serverClient(request: Request, headers: Headers): SupabaseClient {
     return createServerClient(options.url, options.anonKey, {
       cookies: {
-        getAll: () => parseCookieHeader(request.headers.get("Cookie") ?? "").map(({ name, value }) => ({ name, value: value ?? "" })),
+        getAll: () =>
+          parseCookieHeader(request.headers.get("Cookie") ?? "").map(({ name, value }) => ({
+            name,
+            value: value ?? "",
+          })),
         setAll: (cookies, cacheHeaders) => {
           for (const { name, value, options: o } of cookies) {
             // The library may write the same removal once per auth event: send each line once.
@@ -78,7 +82,11 @@ export function supabaseAuth(options: SupabaseAuthOptions): AuthBackend {
 
   /** The profile must be active; read under the user's own JWT (an inactive user sees no rows). */
   async function profileActive(accessToken: string, userId: string): Promise<boolean> {
-    const { data, error, status } = await userClient(conn, accessToken).from("usuarios").select("id,activo").eq("id", userId).maybeSingle();
+    const { data, error, status } = await userClient(conn, accessToken)
+      .from("usuarios")
+      .select("id,activo")
+      .eq("id", userId)
+      .maybeSingle();
     if (error) throw toStoreError(error, status);
     return (data as { activo?: boolean } | null)?.activo === true;
   }
@@ -150,9 +158,14 @@ export function supabaseAuth(options: SupabaseAuthOptions): AuthBackend {
 
     async resendConfirmation(request, email) {
       const supabase = serverClient(request, new Headers());
-      const { error } = await supabase.auth.resend({ type: "signup", email: email.trim().toLowerCase(), options: { emailRedirectTo: confirmUrl(request) } });
+      const { error } = await supabase.auth.resend({
+        type: "signup",
+        email: email.trim().toLowerCase(),
+        options: { emailRedirectTo: confirmUrl(request) },
+      });
       if (isAuthRetryableFetchError(error)) unreachable(error);
-      if (error) console.warn(`Supabase Auth no reenvió la confirmación: ${error.code ?? error.status ?? "sin código"}`);
+      if (error)
+        console.warn(`Supabase Auth no reenvió la confirmación: ${error.code ?? error.status ?? "sin código"}`);
     },
 
     async confirm(request, token, type = "email") {
@@ -177,11 +190,16 @@ export function supabaseAuth(options: SupabaseAuthOptions): AuthBackend {
       if (purpose === "invitacion")
         // Inviting someone creates their account: only the service-role key may, and this
         // adapter never holds it (ADR 0007). The Supabase dashboard's «Invite user» does it.
-        throw new Error("Con Supabase, las invitaciones se envían desde el panel de Supabase (necesitan la clave service-role)");
-      const { error } = await plain.auth.resetPasswordForEmail(email.trim().toLowerCase(), { redirectTo: new URL("/auth/recuperar", options.siteUrl).toString() });
+        throw new Error(
+          "Con Supabase, las invitaciones se envían desde el panel de Supabase (necesitan la clave service-role)",
+        );
+      const { error } = await plain.auth.resetPasswordForEmail(email.trim().toLowerCase(), {
+        redirectTo: new URL("/auth/recuperar", options.siteUrl).toString(),
+      });
       if (isAuthRetryableFetchError(error)) unreachable(error);
       // Same outcome whatever happened (an unknown email must not show): the reason goes to the log.
-      if (error) console.warn(`Supabase Auth no envió el correo de recuperación: ${error.code ?? error.status ?? "sin código"}`);
+      if (error)
+        console.warn(`Supabase Auth no envió el correo de recuperación: ${error.code ?? error.status ?? "sin código"}`);
     },
 
     async checkToken() {
@@ -192,7 +210,10 @@ export function supabaseAuth(options: SupabaseAuthOptions): AuthBackend {
     async setPasswordWithToken(request, token, purpose, password) {
       const headers = new Headers();
       const supabase = serverClient(request, headers);
-      const { data, error } = await supabase.auth.verifyOtp({ token_hash: token, type: purpose === "recuperar" ? "recovery" : "invite" });
+      const { data, error } = await supabase.auth.verifyOtp({
+        token_hash: token,
+        type: purpose === "recuperar" ? "recovery" : "invite",
+      });
       if (error || !data.session || !data.user) {
         if (isAuthRetryableFetchError(error)) unreachable(error);
         return { ok: false, reason: tokenFailure(error) };
@@ -201,7 +222,9 @@ export function supabaseAuth(options: SupabaseAuthOptions): AuthBackend {
       if (updated.error) {
         if (isAuthRetryableFetchError(updated.error)) unreachable(updated.error);
         await supabase.auth.signOut({ scope: "local" });
-        throw new Error(`Supabase Auth no cambió la contraseña: ${updated.error.code ?? updated.error.status ?? "sin código"}`);
+        throw new Error(
+          `Supabase Auth no cambió la contraseña: ${updated.error.code ?? updated.error.status ?? "sin código"}`,
+        );
       }
       // Every other session of the account ends (their refresh tokens are revoked).
       await endOthers(supabase);
@@ -230,7 +253,9 @@ export function supabaseAuth(options: SupabaseAuthOptions): AuthBackend {
       const updated = await supabase.auth.updateUser({ password: next });
       if (updated.error) {
         if (isAuthRetryableFetchError(updated.error)) unreachable(updated.error);
-        throw new Error(`Supabase Auth no cambió la contraseña: ${updated.error.code ?? updated.error.status ?? "sin código"}`);
+        throw new Error(
+          `Supabase Auth no cambió la contraseña: ${updated.error.code ?? updated.error.status ?? "sin código"}`,
+        );
       }
       await endOthers(supabase);
       remember(who.user.id, check.data.session.access_token, check.data.session.expires_at);
@@ -269,7 +294,9 @@ export function supabaseAuth(options: SupabaseAuthOptions): AuthBackend {
 function authCookieNames(request: Request): string[] {
   return parseCookieHeader(request.headers.get("Cookie") ?? "")
     .map((c) => c.name)
-    .filter((name) => name === AUTH_COOKIE || name.startsWith(`${AUTH_COOKIE}.`) || name === `${AUTH_COOKIE}-code-verifier`);
+    .filter(
+      (name) => name === AUTH_COOKIE || name.startsWith(`${AUTH_COOKIE}.`) || name === `${AUTH_COOKIE}-code-verifier`,
+    );
 }
 
 /** Expires every auth cookie the request carried that the library has not expired already. */
@@ -281,5 +308,9 @@ function clearAuthCookies(request: Request, headers: Headers, secure: boolean) {
       .map((c) => c.slice(0, c.indexOf("="))),
   );
   for (const name of authCookieNames(request))
-    if (!expired.has(name)) headers.append("Set-Cookie", serializeCookieHeader(name, "", { path: "/", maxAge: 0, httpOnly: true, sameSite: "lax", secure }));
+    if (!expired.has(name))
+      headers.append(
+        "Set-Cookie",
+        serializeCookieHeader(name, "", { path: "/", maxAge: 0, httpOnly: true, sameSite: "lax", secure }),
+      );
 }

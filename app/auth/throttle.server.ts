@@ -38,7 +38,8 @@ const keys = (email: string, ip: string) => [
   { key: accountKey(email), limit: LIMITS.cuenta, scope: "cuenta" as const },
   { key: `ip:${ip}`, limit: LIMITS.direccion, scope: "direccion" as const },
 ];
-export const mailKey = (purpose: "confirmacion" | "recuperar" | "invitacion", email: string) => `correo:${purpose}:${normal(email)}`;
+export const mailKey = (purpose: "confirmacion" | "recuperar" | "invitacion", email: string) =>
+  `correo:${purpose}:${normal(email)}`;
 export const signUpKey = (ip: string) => `altas:${ip}`;
 
 /** In the process's memory: for a backend served by one process (Supabase). */
@@ -57,7 +58,8 @@ export function memoryThrottle(clock = () => Date.now()): SignInThrottle {
       for (const { key, limit, scope } of keys(email, ip)) {
         const list = recent(key, now);
         // The lock lasts until the limit-th most recent failure leaves the window.
-        if (list.length >= limit) return { scope, retryAfter: Math.max(1, Math.ceil((list[list.length - limit]! + WINDOW_MS - now) / 1000)) };
+        if (list.length >= limit)
+          return { scope, retryAfter: Math.max(1, Math.ceil((list[list.length - limit]! + WINDOW_MS - now) / 1000)) };
       }
       return null;
     },

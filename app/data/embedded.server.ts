@@ -35,7 +35,11 @@ export async function freePort(): Promise<number> {
 
 export async function startEmbeddedPostgres(
   dataDir: string,
-  options: { log?: (line: string) => void; fsync?: boolean; /** More `-c name=value` settings (e.g. the bench's pg_stat_statements). */ settings?: string[] } = {},
+  options: {
+    log?: (line: string) => void;
+    fsync?: boolean;
+    /** More `-c name=value` settings (e.g. the bench's pg_stat_statements). */ settings?: string[];
+  } = {},
 ): Promise<EmbeddedDatabase> {
   const root = path.resolve(dataDir);
   const clusterDir = path.join(root, "postgres");
@@ -65,14 +69,19 @@ export async function startEmbeddedPostgres(
   const viaSocket = path.join(socketDir, `.s.PGSQL.${port}`).length <= 100;
   const flags = ["-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200"];
   if (viaSocket) flags.push("-c", `unix_socket_directories=${socketDir}`);
-  if (options.fsync === false) flags.push("-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off");
+  if (options.fsync === false)
+    flags.push("-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off");
   for (const setting of options.settings ?? []) flags.push("-c", setting);
 
   // Its last lines say why it did not start, if it does not.
   const recent: string[] = [];
   const remember = (message: unknown) => {
     options.log?.(String(message));
-    recent.push(...String(message).split("\n").filter((line) => line.trim()));
+    recent.push(
+      ...String(message)
+        .split("\n")
+        .filter((line) => line.trim()),
+    );
     recent.splice(0, Math.max(0, recent.length - 20));
   };
   const pg = new EmbeddedPostgres({
@@ -97,7 +106,8 @@ export async function startEmbeddedPostgres(
         await pg.start();
         break;
       } catch (error) {
-        if (error || attempt === START_ATTEMPTS) throw error ?? new Error(`PostgreSQL no arrancó en ${clusterDir}: ${recent.slice(-4).join(" · ")}`);
+        if (error || attempt === START_ATTEMPTS)
+          throw error ?? new Error(`PostgreSQL no arrancó en ${clusterDir}: ${recent.slice(-4).join(" · ")}`);
         await new Promise((resolve) => setTimeout(resolve, attempt * 500));
       }
     }
@@ -162,11 +172,16 @@ async function stopOrphanedPostgres(root: string, clusterDir: string) {
   const pid = Number(readFileSync(pidFile, "utf8").split("\n")[0]);
   if (!pid || !isRunning(pid)) return; // a stale file: PostgreSQL itself deals with it
   if (!isPostmasterOf(pid, clusterDir))
-    throw new Error(`La base de datos de ${root} ya está en uso por otro proceso (pid ${pid}). Deténgalo o use otro DATA_DIR.`);
-  console.warn(`PostgreSQL de ${root} seguía en marcha (pid ${pid}) sin su servidor de Oficina, que terminó sin detenerlo: se detiene antes de arrancar.`);
+    throw new Error(
+      `La base de datos de ${root} ya está en uso por otro proceso (pid ${pid}). Deténgalo o use otro DATA_DIR.`,
+    );
+  console.warn(
+    `PostgreSQL de ${root} seguía en marcha (pid ${pid}) sin su servidor de Oficina, que terminó sin detenerlo: se detiene antes de arrancar.`,
+  );
   process.kill(pid, "SIGINT");
   for (let waited = 0; isRunning(pid); waited += 100) {
-    if (waited > 60_000) throw new Error(`El PostgreSQL que quedó en marcha en ${root} (pid ${pid}) no se detuvo en 60 s.`);
+    if (waited > 60_000)
+      throw new Error(`El PostgreSQL que quedó en marcha en ${root} (pid ${pid}) no se detuvo en 60 s.`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

@@ -18,7 +18,9 @@ export async function migrate(databaseUrl: string, log: (line: string) => void =
     await client.query(`create schema if not exists supabase_migrations;
       create table if not exists supabase_migrations.schema_migrations (
         version text primary key, name text, statements text[])`);
-    const { rows } = await client.query<{ version: string }>("select version from supabase_migrations.schema_migrations");
+    const { rows } = await client.query<{ version: string }>(
+      "select version from supabase_migrations.schema_migrations",
+    );
     const applied = new Set(rows.map((r) => r.version));
 
     for (const { version, name, file } of pending(applied)) {
@@ -26,7 +28,10 @@ export async function migrate(databaseUrl: string, log: (line: string) => void =
       await client.query("begin");
       try {
         await client.query(sql);
-        await client.query("insert into supabase_migrations.schema_migrations (version, name) values ($1, $2)", [version, name]);
+        await client.query("insert into supabase_migrations.schema_migrations (version, name) values ($1, $2)", [
+          version,
+          name,
+        ]);
         await client.query("commit");
         log(`migración aplicada: ${path.relative(process.cwd(), file)}`);
       } catch (error) {

@@ -48,7 +48,13 @@ const MAX_PREPARED = 100;
 class PreparingClient extends pg.Client {
   private readonly preparados = new Set<string>();
   override query(config: any, values?: any, callback?: any): any {
-    if (typeof config === "string" && Array.isArray(values) && !UTILITY.test(config) && !config.startsWith(WITH_VALUES) && (values.length > 0 || SINGLE_SELECT.test(config))) {
+    if (
+      typeof config === "string" &&
+      Array.isArray(values) &&
+      !UTILITY.test(config) &&
+      !config.startsWith(WITH_VALUES) &&
+      (values.length > 0 || SINGLE_SELECT.test(config))
+    ) {
       const name = `o_${createHash("sha1").update(config).digest("base64url")}`;
       if (this.preparados.has(name) || this.preparados.size < MAX_PREPARED) {
         this.preparados.add(name);
@@ -60,7 +66,13 @@ class PreparingClient extends pg.Client {
 }
 
 export function createDatabase(url: string, max = 10): DB {
-  const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 5_000, Client: PreparingClient });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    idleTimeoutMillis: 30_000,
+    connectionTimeoutMillis: 5_000,
+    Client: PreparingClient,
+  });
   // An idle client's error (database restarted) must not crash the process; the pool drops it.
   pool.on("error", () => {});
   // Nor may a checked-out client's: pg-pool removes its listener while a request holds the client,
@@ -76,12 +88,20 @@ export function createDatabase(url: string, max = 10): DB {
  * `authenticated` and the JWT claims in `request.jwt.claims`, so the schema's row-level
  * security applies to the embedded backend exactly as on Supabase.
  */
-export async function asUser<T>(db: DB, userId: string, fn: (trx: Transaction<any>, cambios: string) => Promise<T>): Promise<T> {
+export async function asUser<T>(
+  db: DB,
+  userId: string,
+  fn: (trx: Transaction<any>, cambios: string) => Promise<T>,
+): Promise<T> {
   const claims = JSON.stringify({ sub: userId, role: "authenticated", aud: "authenticated" });
   try {
     return await db.transaction().execute(async (trx) => {
       // With the role, the data's change counter (migration 20261122000040), read before anything is counted.
-      const { rows } = await sql<{ cambios: string }>`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${claims}, true), interno.cambios()::text as cambios`.execute(trx);
+      const { rows } = await sql<{
+        cambios: string;
+      }>`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${claims}, true), interno.cambios()::text as cambios`.execute(
+        trx,
+      );
       return fn(trx, rows[0]!.cambios);
     });
   } catch (error) {
@@ -100,7 +120,11 @@ export async function asUser<T>(db: DB, userId: string, fn: (trx: Transaction<an
  * (which may write) and `stream` keep a transaction of their own.
  */
 function readBatcher(db: DB, userId: string) {
-  type Task = { fn: (trx: Transaction<any>, cambios: string) => Promise<unknown>; resolve: (value: any) => void; reject: (error: unknown) => void };
+  type Task = {
+    fn: (trx: Transaction<any>, cambios: string) => Promise<unknown>;
+    resolve: (value: any) => void;
+    reject: (error: unknown) => void;
+  };
   let pending: Task[] | null = null;
   const alone = (t: Task) => void asUser(db, userId, t.fn).then(t.resolve, t.reject);
   async function flush(tasks: Task[]) {
@@ -178,19 +202,35 @@ export function sqlStore(db: DB, userId: string): Store {
       async function readList<T>(trx: Transaction<any>, cambios: string): Promise<ListResult<T>> {
         const from = identifier(source);
         // The count and sums are kept while nothing has changed (per database, user and filter).
-        const aggregate = <A>(compute: () => Promise<A>) => remembered(db, [cambios, userId, source, listQuery.filters, listQuery.search, listQuery.sum, listQuery.count], compute);
-        const { query, found } = await withSearchFunction(trx, listQuery, listQuery.count === "exact" ? null : EXACT_COUNT_LIMIT, { db, key: [cambios, userId] });
+        const aggregate = <A>(compute: () => Promise<A>) =>
+          remembered(
+            db,
+            [cambios, userId, source, listQuery.filters, listQuery.search, listQuery.sum, listQuery.count],
+            compute,
+          );
+        const { query, found } = await withSearchFunction(
+          trx,
+          listQuery,
+          listQuery.count === "exact" ? null : EXACT_COUNT_LIMIT,
+          { db, key: [cambios, userId] },
+        );
         const filtered = () => applyWhere(trx.selectFrom(from), query);
         const sorted = <Q extends { orderBy: (...args: any[]) => Q }>(q: Q) => {
           for (const o of query.order ?? []) q = q.orderBy(identifier(o.column), o.ascending ? "asc" : "desc");
           return q.orderBy("id", tieBreak(query));
         };
-        const selected = <Q extends { selectAll: () => any; select: (columns: string[]) => any }>(q: Q): ReturnType<Q["selectAll"]> =>
-          query.columns ? q.select(query.columns.map(identifier)) : q.selectAll();
+        const selected = <Q extends { selectAll: () => any; select: (columns: string[]) => any }>(
+          q: Q,
+        ): ReturnType<Q["selectAll"]> => (query.columns ? q.select(query.columns.map(identifier)) : q.selectAll());
         let rowsQuery = sorted(selected(filtered()).limit(literal(query.limit)).offset(query.offset));
         if (query.base && (await inBase(trx, query))) {
           // The page's ids from the table (no joins while sorting and skipping), then their rows from the view.
-          const ids = sorted(applyWhere(trx.selectFrom(identifier(query.base)), query).select("id").limit(literal(query.limit)).offset(query.offset));
+          const ids = sorted(
+            applyWhere(trx.selectFrom(identifier(query.base)), query)
+              .select("id")
+              .limit(literal(query.limit))
+              .offset(query.offset),
+          );
           rowsQuery = sorted(selected(trx.selectFrom(from)).where(sql<boolean>`id = any(array(${ids}))`));
         }
         const rows = (await withValues(trx, rowsQuery, query)) as T[];
@@ -200,9 +240,14 @@ export function sqlStore(db: DB, userId: string): Store {
         const needAggregate = (query.sum?.length ?? 0) > 0 || rows.length === query.limit || query.offset > 0;
         if (query.count === "estimated" && needAggregate) {
           // A search of many matches and nothing else: what the search function said.
-          const alone = found && !listQuery.filters?.length && (found.estimated || (query.sum ?? []).every((c) => c in found.sums));
-          const estimate = alone ? found : await aggregate(() => estimateTotal(trx, filtered(), query.sum ?? [], found?.total));
-          return estimate.estimated ? { rows, total: Math.max(estimate.total, total), estimated: true, sums } : { rows, total: estimate.total, estimated: false, sums: estimate.sums };
+          const alone =
+            found && !listQuery.filters?.length && (found.estimated || (query.sum ?? []).every((c) => c in found.sums));
+          const estimate = alone
+            ? found
+            : await aggregate(() => estimateTotal(trx, filtered(), query.sum ?? [], found?.total));
+          return estimate.estimated
+            ? { rows, total: Math.max(estimate.total, total), estimated: true, sums }
+            : { rows, total: estimate.total, estimated: false, sums: estimate.sums };
         }
         if (query.count !== "none" && needAggregate) {
           let agg = filtered().select(sql<number>`count(*)::int`.as("total"));
@@ -218,13 +263,22 @@ export function sqlStore(db: DB, userId: string): Store {
 
     async get<T>(source: string, id: string): Promise<T> {
       if (!UUID.test(id)) throw new NotFound("El registro no existe");
-      const row = await read((trx) => trx.selectFrom(identifier(source)).selectAll().where("id", "=", id).executeTakeFirst());
+      const row = await read((trx) =>
+        trx.selectFrom(identifier(source)).selectAll().where("id", "=", id).executeTakeFirst(),
+      );
       if (!row) throw new NotFound("El registro no existe o no tiene acceso a él");
       return row as T;
     },
 
     async insert<T>(table: string, values: Row): Promise<T> {
-      return run(async (trx) => (await trx.insertInto(identifier(table)).values(columns(values)).returningAll().executeTakeFirstOrThrow()) as T);
+      return run(
+        async (trx) =>
+          (await trx
+            .insertInto(identifier(table))
+            .values(columns(values))
+            .returningAll()
+            .executeTakeFirstOrThrow()) as T,
+      );
     },
 
     async update<T>(table: string, id: string, version: number, values: Row): Promise<T> {
@@ -254,10 +308,15 @@ export function sqlStore(db: DB, userId: string): Store {
     async stream<T>(source: string, query: ListQuery, onPage: (rows: T[]) => Promise<void>): Promise<void> {
       // A cursor in one transaction as the user: each FETCH continues where the last stopped.
       await run(async (trx) => {
-        let q = applyWhere(trx.selectFrom(identifier(source)), (await withSearchFunction(trx, query, null)).query).selectAll();
+        let q = applyWhere(
+          trx.selectFrom(identifier(source)),
+          (await withSearchFunction(trx, query, null)).query,
+        ).selectAll();
         for (const o of query.order ?? []) q = q.orderBy(identifier(o.column), o.ascending ? "asc" : "desc");
         const compiled = q.orderBy("id", tieBreak(query)).compile();
-        await trx.executeQuery(CompiledQuery.raw(`declare exportacion no scroll cursor for ${compiled.sql}`, [...compiled.parameters]));
+        await trx.executeQuery(
+          CompiledQuery.raw(`declare exportacion no scroll cursor for ${compiled.sql}`, [...compiled.parameters]),
+        );
         for (;;) {
           const { rows } = await sql<T>`fetch forward ${sql.raw(String(STREAM_PAGE))} from exportacion`.execute(trx);
           if (rows.length) await onPage(rows as T[]);
@@ -267,7 +326,9 @@ export function sqlStore(db: DB, userId: string): Store {
     },
 
     async rpc<T>(fn: string, args: Row, o: { keep?: boolean } = {}): Promise<T> {
-      return o.keep ? keptRead(["rpc", fn, args], (trx) => call<T>(trx, fn, args)) : run((trx) => call<T>(trx, fn, args));
+      return o.keep
+        ? keptRead(["rpc", fn, args], (trx) => call<T>(trx, fn, args))
+        : run((trx) => call<T>(trx, fn, args));
     },
   };
 }
@@ -337,13 +398,19 @@ async function estimateTotal(
 ): Promise<Aggregate> {
   let capped = filtered.select(sql<number>`1`.as("uno"));
   for (const column of sum) capped = capped.select(sql.ref(identifier(column)).as(`c_${column}`));
-  let agg = trx.selectFrom(capped.limit(literal(EXACT_COUNT_LIMIT + 1)).as("t")).select(sql<number>`count(*)::int`.as("n"));
-  for (const column of sum) agg = agg.select(sql<string>`coalesce(sum(${sql.ref(`t.c_${column}`)}), 0)::text`.as(`sum_${column}`));
+  let agg = trx
+    .selectFrom(capped.limit(literal(EXACT_COUNT_LIMIT + 1)).as("t"))
+    .select(sql<number>`count(*)::int`.as("n"));
+  for (const column of sum)
+    agg = agg.select(sql<string>`coalesce(sum(${sql.ref(`t.c_${column}`)}), 0)::text`.as(`sum_${column}`));
   const result = (await agg.executeTakeFirstOrThrow()) as Row;
   const n = Number(result.n);
-  if (n <= EXACT_COUNT_LIMIT) return { estimated: false, total: n, sums: Object.fromEntries(sum.map((c) => [c, String(result[`sum_${c}`])])) };
+  if (n <= EXACT_COUNT_LIMIT)
+    return { estimated: false, total: n, sums: Object.fromEntries(sum.map((c) => [c, String(result[`sum_${c}`])])) };
   const compiled = filtered.select(sql<number>`1`.as("uno")).compile();
-  const explained = await trx.executeQuery<{ "QUERY PLAN": unknown }>(CompiledQuery.raw(`explain (format json) ${compiled.sql}`, [...compiled.parameters]));
+  const explained = await trx.executeQuery<{ "QUERY PLAN": unknown }>(
+    CompiledQuery.raw(`explain (format json) ${compiled.sql}`, [...compiled.parameters]),
+  );
   const json = explained.rows[0]?.["QUERY PLAN"];
   const parsed = (typeof json === "string" ? JSON.parse(json) : json) as { Plan?: { "Plan Rows"?: number } }[];
   const plan = Number(parsed?.[0]?.Plan?.["Plan Rows"] ?? 0);
@@ -357,7 +424,11 @@ async function estimateTotal(
  * 60 ms instead of 6 (ADR 0008). A page filtered by a range is planned with its values, which
  * costs ~3 ms of planning; every other page keeps its prepared plan.
  */
-async function withValues(trx: Transaction<any>, rowsQuery: { compile(): CompiledQuery; execute(): Promise<unknown[]> }, query: ListQuery): Promise<unknown[]> {
+async function withValues(
+  trx: Transaction<any>,
+  rowsQuery: { compile(): CompiledQuery; execute(): Promise<unknown[]> },
+  query: ListQuery,
+): Promise<unknown[]> {
   const ranged = (query.filters ?? []).some((f) => ["gt", "gte", "lt", "lte"].includes(f.op));
   if (!ranged) return rowsQuery.execute();
   const compiled = rowsQuery.compile();
@@ -387,10 +458,24 @@ async function withSearchFunction(
   const key = keptAs && [...keptAs.key, "busqueda", fn, term, cap];
   let found = keptAs && kept<Aggregate>(keptAs.db, key!);
   if (!found) {
-    const { rows } = await sql<{ ids: string | null; coincidencias: number; exacto: boolean; sumas: Record<string, string> | null }>`
-      select ids, coincidencias, exacto, sumas from ${sql.raw(`public.${identifier(fn)}`)}(${term}, ${cap})`.execute(trx);
+    const { rows } = await sql<{
+      ids: string | null;
+      coincidencias: number;
+      exacto: boolean;
+      sumas: Record<string, string> | null;
+    }>`
+      select ids, coincidencias, exacto, sumas from ${sql.raw(`public.${identifier(fn)}`)}(${term}, ${cap})`.execute(
+      trx,
+    );
     const r = rows[0] ?? { ids: "", coincidencias: 0, exacto: true, sumas: null };
-    if (r.ids !== null) return { query: { ...query, search: undefined, filters: [...(query.filters ?? []), { column: "id", op: "in", value: new IdsText(r.ids) }] } };
+    if (r.ids !== null)
+      return {
+        query: {
+          ...query,
+          search: undefined,
+          filters: [...(query.filters ?? []), { column: "id", op: "in", value: new IdsText(r.ids) }],
+        },
+      };
     found = { total: Number(r.coincidencias), estimated: !r.exacto, sums: r.sumas ?? {} };
     if (keptAs) keep(keptAs.db, key!, found);
   }
@@ -412,7 +497,9 @@ async function inBase(trx: Transaction<any>, query: ListQuery): Promise<boolean>
   const base = identifier(query.base!);
   let known = baseColumns.get(base);
   if (!known) {
-    known = sql<{ name: string }>`select attname::text as name from pg_attribute where attrelid = ${base}::regclass and attnum > 0 and not attisdropped`
+    known = sql<{
+      name: string;
+    }>`select attname::text as name from pg_attribute where attrelid = ${base}::regclass and attnum > 0 and not attisdropped`
       .execute(trx)
       .then((r) => new Set(r.rows.map((c) => c.name)));
     baseColumns.set(base, known);
@@ -493,7 +580,10 @@ function applyFilter<Q extends { where: (...args: any[]) => Q }>(q: Q, { column,
     case "lte":
       return q.where(col, "<=", value);
     case "in":
-      if (value instanceof IdsText) return value.text ? q.where(sql<boolean>`${sql.ref(col)} = any(string_to_array(${value.text}, ',')::uuid[])`) : q.where(sql`false`);
+      if (value instanceof IdsText)
+        return value.text
+          ? q.where(sql<boolean>`${sql.ref(col)} = any(string_to_array(${value.text}, ',')::uuid[])`)
+          : q.where(sql`false`);
       // One array parameter, however many values.
       return (value as unknown[]).length ? q.where(sql<boolean>`${sql.ref(col)} = any(${value})`) : q.where(sql`false`);
     case "is_null":

@@ -19,7 +19,12 @@ export type ListQuery = {
    * that same rule, through indexes: under row-level security PostgreSQL uses no index for ILIKE
    * (not LEAKPROOF). An adapter may use it instead of the columns and refs (same result).
    */
-  search?: { columns: string[]; term: string; refs?: { column: string; table: string; columns: string[] }[]; fn?: string };
+  search?: {
+    columns: string[];
+    term: string;
+    refs?: { column: string; table: string; columns: string[] }[];
+    fn?: string;
+  };
   order?: { column: string; ascending: boolean }[];
   /** The columns each row carries (default: all of them). */
   columns?: string[];

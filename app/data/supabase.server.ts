@@ -43,7 +43,8 @@ export class NoRealtime {
 
 /** A supabase-js client whose every request carries `accessToken` (never the service-role key). */
 export function userClient(conn: SupabaseConnection, accessToken: string): SupabaseClient {
-  if (!accessToken) throw new Error("Falta el JWT del usuario: el almacén de Supabase solo trabaja en nombre de un usuario.");
+  if (!accessToken)
+    throw new Error("Falta el JWT del usuario: el almacén de Supabase solo trabaja en nombre de un usuario.");
   return createClient(conn.url, conn.anonKey, {
     accessToken: async () => accessToken,
     realtime: { transport: NoRealtime as never },
@@ -74,7 +75,12 @@ export function supabaseStore(conn: SupabaseConnection, accessToken: string): St
       const sumColumns = (query.sum ?? []).map(identifier);
       if ((query.filters ?? []).some(matchesNothing)) {
         // Like `where false` in SQL: no request can find anything.
-        return { rows: [], total: counting ? 0 : query.offset, estimated: false, sums: counting ? Object.fromEntries(sumColumns.map((c) => [c, "0"])) : {} };
+        return {
+          rows: [],
+          total: counting ? 0 : query.offset,
+          estimated: false,
+          sums: counting ? Object.fromEntries(sumColumns.map((c) => [c, "0"])) : {},
+        };
       }
       const search = searchParts(query.search);
       /** The list's filter and search on `select` (the search's related tables as empty embeds). */
@@ -86,12 +92,18 @@ export function supabaseStore(conn: SupabaseConnection, accessToken: string): St
       };
 
       // The page. With "estimated", the planner's count comes with it (PostgREST runs EXPLAIN).
-      let rowsQuery = filtered(query.columns?.map(identifier).join(",") ?? "*", query.count === "estimated" ? { count: "planned" } : counting ? { count: "exact" } : undefined);
+      let rowsQuery = filtered(
+        query.columns?.map(identifier).join(",") ?? "*",
+        query.count === "estimated" ? { count: "planned" } : counting ? { count: "exact" } : undefined,
+      );
       for (const o of query.order ?? []) rowsQuery = rowsQuery.order(identifier(o.column), { ascending: o.ascending });
       rowsQuery = rowsQuery.order("id", { ascending: true }).range(query.offset, query.offset + query.limit - 1);
 
       const exactSums = () => (sumColumns.length ? client.rpc(SUM_FUNCTION, sumArgs(from, sumColumns, query)) : null);
-      const [rowsAnswer, sumsAnswer] = await Promise.all([rowsQuery, query.count === "exact" || query.count === undefined ? exactSums() : null]);
+      const [rowsAnswer, sumsAnswer] = await Promise.all([
+        rowsQuery,
+        query.count === "exact" || query.count === undefined ? exactSums() : null,
+      ]);
       if (rowsAnswer.error) throw toStoreError(rowsAnswer.error, rowsAnswer.status);
       const rows = (rowsAnswer.data ?? []) as T[];
       const seen = rows.length + query.offset;
@@ -106,9 +118,13 @@ export function supabaseStore(conn: SupabaseConnection, accessToken: string): St
         if (planned > EXACT_COUNT_LIMIT) {
           const probe = await filtered("id").range(EXACT_COUNT_LIMIT, EXACT_COUNT_LIMIT);
           if (probe.error) throw toStoreError(probe.error, probe.status);
-          if (probe.data?.length) return { rows, total: Math.max(planned, EXACT_COUNT_LIMIT + 1, seen), estimated: true, sums: {} };
+          if (probe.data?.length)
+            return { rows, total: Math.max(planned, EXACT_COUNT_LIMIT + 1, seen), estimated: true, sums: {} };
         }
-        const [countAnswer, estimatedSums] = await Promise.all([filtered("id", { count: "exact", head: true }), exactSums()]);
+        const [countAnswer, estimatedSums] = await Promise.all([
+          filtered("id", { count: "exact", head: true }),
+          exactSums(),
+        ]);
         if (countAnswer.error) throw toStoreError(countAnswer.error, countAnswer.status);
         return { rows, total: countAnswer.count ?? seen, estimated: false, sums: sumsOf(sumColumns, estimatedSums) };
       }
@@ -168,15 +184,24 @@ export function supabaseStore(conn: SupabaseConnection, accessToken: string): St
  * same mapping as the SQL adapter; what has no typed meaning becomes a plain Error (a 500 page,
  * never the raw text on screen).
  */
-export function toStoreError(error: { code?: string; message?: string; details?: string | null; hint?: string | null }, status: number): Error {
+export function toStoreError(
+  error: { code?: string; message?: string; details?: string | null; hint?: string | null },
+  status: number,
+): Error {
   const typed = storeErrorFromPostgres(error);
   if (typed) return typed;
   // PGRST116: an object was asked for (`Accept: application/vnd.pgrst.object+json`) and no row came.
   if (error.code === "PGRST116") return new NotFound("El registro no existe o no tiene acceso a él");
   if (status === 401 || status === 403)
-    return new Forbidden(error.code === "PGRST301" || error.code === "PGRST303" ? "La sesión ha caducado: vuelva a iniciar sesión" : "No tiene permiso para hacer esto");
+    return new Forbidden(
+      error.code === "PGRST301" || error.code === "PGRST303"
+        ? "La sesión ha caducado: vuelva a iniciar sesión"
+        : "No tiene permiso para hacer esto",
+    );
   if (status === 0) return new Error(`No se pudo contactar con Supabase: ${error.message ?? ""}`.trim());
-  return new Error(`Supabase respondió ${status}${error.code ? ` (${error.code})` : ""}: ${error.message ?? "error desconocido"}`);
+  return new Error(
+    `Supabase respondió ${status}${error.code ? ` (${error.code})` : ""}: ${error.message ?? "error desconocido"}`,
+  );
 }
 
 function columns(values: Row): Row {
@@ -261,7 +286,8 @@ export function searchParts(search: ListQuery["search"]): { embeds: string[]; or
   const pattern = quoted(`*${likeEscape(term)}*`);
   const like = (columns: string[]) => columns.map((c) => `${identifier(c)}.ilike.${pattern}`);
   const tables = refs.map((r) => identifier(r.table));
-  if (new Set(tables).size !== tables.length) throw new Error("La búsqueda admite una sola referencia por tabla relacionada");
+  if (new Set(tables).size !== tables.length)
+    throw new Error("La búsqueda admite una sola referencia por tabla relacionada");
   return {
     embeds: refs.map((r) => `${identifier(r.table)}!${identifier(r.column)}()`),
     or: [
@@ -271,7 +297,10 @@ export function searchParts(search: ListQuery["search"]): { embeds: string[]; or
   };
 }
 
-function sumsOf(columns: string[], answer: { data: unknown; error: unknown; status: number } | null): Record<string, string> {
+function sumsOf(
+  columns: string[],
+  answer: { data: unknown; error: unknown; status: number } | null,
+): Record<string, string> {
   if (!answer) return {};
   if (answer.error) throw toStoreError(answer.error as { code?: string; message?: string }, answer.status);
   const sums: Record<string, string> = {};
@@ -293,14 +322,23 @@ export function sumArgs(source: string, sumColumns: string[], query: ListQuery):
     p_filtros: (query.filters ?? []).map(({ column, op, value }) => ({
       column: identifier(column),
       op,
-      value: value instanceof Date ? value.toISOString() : Array.isArray(value) ? value.map((v) => (v instanceof Date ? v.toISOString() : String(v))) : value ?? null,
+      value:
+        value instanceof Date
+          ? value.toISOString()
+          : Array.isArray(value)
+            ? value.map((v) => (v instanceof Date ? v.toISOString() : String(v)))
+            : (value ?? null),
     })),
     p_busqueda:
       search && term && (search.columns.length || search.refs?.length)
         ? {
             columns: search.columns.map(identifier),
             term,
-            refs: (search.refs ?? []).map((r) => ({ column: identifier(r.column), table: identifier(r.table), columns: r.columns.map(identifier) })),
+            refs: (search.refs ?? []).map((r) => ({
+              column: identifier(r.column),
+              table: identifier(r.table),
+              columns: r.columns.map(identifier),
+            })),
           }
         : null,
   };

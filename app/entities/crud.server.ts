@@ -3,7 +3,18 @@ import { json, redirect, type AppLoadContext } from "@remix-run/node";
 import { z } from "zod";
 import { puede, type Accion } from "~/auth/permissions";
 import { requireUser, type Signed } from "~/auth/session.server";
-import { Conflict, Forbidden, Invalid, NotFound, Referenced, UUID, type Filter, type ListQuery, type Row, type Store } from "~/data/store";
+import {
+  Conflict,
+  Forbidden,
+  Invalid,
+  NotFound,
+  Referenced,
+  UUID,
+  type Filter,
+  type ListQuery,
+  type Row,
+  type Store,
+} from "~/data/store";
 import { CSV_BOM, csvLine } from "~/lib/csv";
 import { formatValue, type Formats } from "~/lib/format";
 import { parseListState, sinControl, toListQuery, viewFilters } from "~/lib/list-query";
@@ -30,7 +41,9 @@ export type Options = Record<string, { options: Option[]; truncated: boolean; bu
 export function optionSearches(entity: Entity, url: URL): Record<string, string> {
   const out: Record<string, string> = {};
   for (const table of refTables(entity)) {
-    const term = sinControl(url.searchParams.get(`buscar_${table}`))?.trim().slice(0, 100);
+    const term = sinControl(url.searchParams.get(`buscar_${table}`))
+      ?.trim()
+      .slice(0, 100);
     if (term) out[table] = term;
   }
   return out;
@@ -56,7 +69,11 @@ export function formats(context: AppLoadContext): Formats {
 
 /** What the user may do; on a record page `entity.acceso` (if any) decides editar/eliminar for that record. */
 export function permissions(entity: Entity, user: Signed["user"], recordId?: string): Record<Accion, boolean> {
-  const can = { crear: puede(entity.permisos, "crear", user), editar: puede(entity.permisos, "editar", user), eliminar: puede(entity.permisos, "eliminar", user) };
+  const can = {
+    crear: puede(entity.permisos, "crear", user),
+    editar: puede(entity.permisos, "editar", user),
+    eliminar: puede(entity.permisos, "eliminar", user),
+  };
   if (recordId === undefined || !entity.acceso) return can;
   const { editar, eliminar } = entity.acceso(user, recordId);
   return { ...can, editar, eliminar };
@@ -73,7 +90,12 @@ export function writableNames(entity: Entity, user: Signed["user"], recordId: st
  * MAX_OPTIONS, so saving a record never clears a value its select could not show. `search`
  * narrows a table's options to those whose label contains the term.
  */
-export async function loadOptions(store: Store, entity: Entity, include?: Row, search: Record<string, string> = {}): Promise<Options> {
+export async function loadOptions(
+  store: Store,
+  entity: Entity,
+  include?: Row,
+  search: Record<string, string> = {},
+): Promise<Options> {
   const out: Options = {};
   await Promise.all(
     [...refTables(entity)].map(async (table) => {
@@ -94,10 +116,28 @@ export async function loadOptions(store: Store, entity: Entity, include?: Row, s
         ...entity.fields.flatMap((f) => (f.input.type === "ref" && f.input.table === table ? [f.name] : [])),
         ...entity.filters.flatMap((f) => (f.kind === "ref" && f.table === table ? [f.name] : [])),
       ];
-      const current = names.flatMap((name) => (typeof include?.[name] === "string" && UUID.test(include[name] as string) ? [include[name] as string] : []));
+      const current = names.flatMap((name) =>
+        typeof include?.[name] === "string" && UUID.test(include[name] as string) ? [include[name] as string] : [],
+      );
       const missing = [...new Set(current)].filter((id) => !rows.some((r) => r.id === id));
-      if (missing.length) rows.push(...(await store.list<Row>(source, { filters: [{ column: "id", op: "in", value: missing }], columns: ["id", label], limit: missing.length, offset: 0, count: "none", keep: true })).rows);
-      out[table] = { options: rows.map((r) => ({ value: String(r.id), label: String(r[label] ?? "") })), truncated: total > MAX_OPTIONS, ...(term ? { busqueda: term } : {}) };
+      if (missing.length)
+        rows.push(
+          ...(
+            await store.list<Row>(source, {
+              filters: [{ column: "id", op: "in", value: missing }],
+              columns: ["id", label],
+              limit: missing.length,
+              offset: 0,
+              count: "none",
+              keep: true,
+            })
+          ).rows,
+        );
+      out[table] = {
+        options: rows.map((r) => ({ value: String(r.id), label: String(r[label] ?? "") })),
+        truncated: total > MAX_OPTIONS,
+        ...(term ? { busqueda: term } : {}),
+      };
     }),
   );
   return out;
@@ -113,7 +153,10 @@ export async function listLoader(entity: Entity, { request, context }: Args) {
     if (url.pathname === entity.path) throw redirect(`${entity.path}/exportar${url.search}`);
     return csvResponse(entity, store, query, formats(context));
   }
-  const [result, options] = await Promise.all([store.list(entity.view, { ...query, columns: listColumns(entity) }), loadOptions(store, entity, state.filtros, optionSearches(entity, url))]);
+  const [result, options] = await Promise.all([
+    store.list(entity.view, { ...query, columns: listColumns(entity) }),
+    loadOptions(store, entity, state.filtros, optionSearches(entity, url)),
+  ]);
   return json({
     state,
     result,
@@ -137,7 +180,15 @@ export function csvResponse(entity: Entity, store: Store, query: ListQuery, f: F
   const lines = (rows: Row[]) =>
     encoder.encode(
       rows
-        .map((row) => csvLine(columns.map((c) => (c.kind === "money" && row[c.name] != null ? String(row[c.name]).replace(".", ",") : formatValue(c, row[c.name], f)))))
+        .map((row) =>
+          csvLine(
+            columns.map((c) =>
+              c.kind === "money" && row[c.name] != null
+                ? String(row[c.name]).replace(".", ",")
+                : formatValue(c, row[c.name], f),
+            ),
+          ),
+        )
         .join(""),
     );
   let offset = 0;
@@ -152,7 +203,8 @@ export function csvResponse(entity: Entity, store: Store, query: ListQuery, f: F
           .stream<Row>(entity.view, query, async (rows) => {
             if (cancelled) throw new Error("Descarga cancelada");
             controller.enqueue(lines(rows));
-            while (!cancelled && (controller.desiredSize ?? 1) <= 0) await new Promise<void>((resolve) => (wake = resolve));
+            while (!cancelled && (controller.desiredSize ?? 1) <= 0)
+              await new Promise<void>((resolve) => (wake = resolve));
           })
           .then(
             () => !cancelled && controller.close(),
@@ -206,7 +258,11 @@ export type CreateOptions = {
   /** Completes the parsed values before the insert (defaults from the user); field errors refuse it. */
   prepare?: (values: Row, signed: Signed) => Promise<{ values: Row } | { fieldErrors: Record<string, string[]> }>;
   /** Where to go and what to say after the insert (default: the same list, «… creado»). */
-  done?: (row: Row, signed: Signed, url: URL) => Promise<{ to?: string; message?: string; kind?: FlashKind; enlace?: FlashLink }>;
+  done?: (
+    row: Row,
+    signed: Signed,
+    url: URL,
+  ) => Promise<{ to?: string; message?: string; kind?: FlashKind; enlace?: FlashLink }>;
 };
 
 /**
@@ -226,7 +282,8 @@ export async function createAction(entity: Entity, { request, context }: Args, o
     let values = submission.value as Row;
     if (o.prepare) {
       const prepared = await o.prepare(values, signed);
-      if ("fieldErrors" in prepared) return json({ ...intent, result: submission.reply({ fieldErrors: prepared.fieldErrors }) }, { status: 400 });
+      if ("fieldErrors" in prepared)
+        return json({ ...intent, result: submission.reply({ fieldErrors: prepared.fieldErrors }) }, { status: 400 });
       values = prepared.values;
     }
     try {
@@ -234,7 +291,14 @@ export async function createAction(entity: Entity, { request, context }: Args, o
       const url = new URL(request.url);
       url.searchParams.delete("index");
       const next = (await o.done?.(row, signed, url)) ?? {};
-      return redirectWithFlash(context, request, next.to ?? url.pathname + url.search, next.message ?? `${done(entity, "cread")}: ${row[entity.labelColumn]}`, next.kind, next.enlace);
+      return redirectWithFlash(
+        context,
+        request,
+        next.to ?? url.pathname + url.search,
+        next.message ?? `${done(entity, "cread")}: ${row[entity.labelColumn]}`,
+        next.kind,
+        next.enlace,
+      );
     } catch (error) {
       return storeErrorReply(entity, store, submission, error, formData);
     }
@@ -322,9 +386,16 @@ export async function recordAction(
       await store.remove(entity.table, id, version.success ? version.data : undefined);
       return redirectWithFlash(context, request, o.volver?.eliminado ?? volver, done(entity, "eliminad"));
     } catch (error) {
-      if (error instanceof Referenced) return json({ deleteError: await referencedMessage(store, entity, id) }, { status: 409 });
+      if (error instanceof Referenced)
+        return json({ deleteError: await referencedMessage(store, entity, id) }, { status: 409 });
       if (error instanceof Conflict)
-        return json({ deleteError: "Otra persona modificó este registro mientras lo miraba. Revise los datos actuales antes de eliminarlo." }, { status: 409 });
+        return json(
+          {
+            deleteError:
+              "Otra persona modificó este registro mientras lo miraba. Revise los datos actuales antes de eliminarlo.",
+          },
+          { status: 409 },
+        );
       if (error instanceof NotFound) notFound();
       if (error instanceof Forbidden) forbidden();
       throw error;
@@ -333,13 +404,20 @@ export async function recordAction(
 
   if (intent !== "guardar") throw json({ message: "Acción desconocida." }, { status: 400 });
   if (!can.editar) forbidden();
-  const submission = parseWithZod(formData, { schema: entitySchema(z, entity, { campos: writableNames(entity, user, id), id }) });
+  const submission = parseWithZod(formData, {
+    schema: entitySchema(z, entity, { campos: writableNames(entity, user, id), id }),
+  });
   if (submission.status !== "success") return json({ intent, result: submission.reply() }, { status: 400 });
-  if (!version.success) return json({ intent, result: submission.reply({ formErrors: ["Falta la versión del registro: recargue la página."] }) }, { status: 400 });
+  if (!version.success)
+    return json(
+      { intent, result: submission.reply({ formErrors: ["Falta la versión del registro: recargue la página."] }) },
+      { status: 400 },
+    );
   let values = submission.value as Row;
   if (o.prepare) {
     const prepared = await o.prepare(values, { user, store });
-    if ("fieldErrors" in prepared) return json({ intent, result: submission.reply({ fieldErrors: prepared.fieldErrors }) }, { status: 400 });
+    if ("fieldErrors" in prepared)
+      return json({ intent, result: submission.reply({ fieldErrors: prepared.fieldErrors }) }, { status: 400 });
     values = prepared.values;
   }
   try {
@@ -350,7 +428,15 @@ export async function recordAction(
     if (error instanceof Conflict) {
       const current = await getOr404<Row>(store, entity.view, id);
       return json(
-        { intent, result: submission.reply({ formErrors: ["Otra persona modificó este registro mientras lo editaba. Compare sus cambios con los valores actuales y vuelva a guardar."] }), current },
+        {
+          intent,
+          result: submission.reply({
+            formErrors: [
+              "Otra persona modificó este registro mientras lo editaba. Compare sus cambios con los valores actuales y vuelva a guardar.",
+            ],
+          }),
+          current,
+        },
         { status: 409 },
       );
     }
@@ -382,16 +468,23 @@ export async function storeErrorReply(
     const field = error instanceof Invalid ? entity.fields.find((f) => f.name === error.field) : undefined;
     const values = (submission.value ?? {}) as Row;
     const duplicate = Boolean(field) && error.message === "Ya existe un registro con este valor";
-    const shown = field ? String(typeof values[field.name] === "string" ? values[field.name] : (formData.get(field.name) ?? "")).trim() : "";
+    const shown = field
+      ? String(typeof values[field.name] === "string" ? values[field.name] : (formData.get(field.name) ?? "")).trim()
+      : "";
     const message =
       field && duplicate
         ? `Ya existe ${entity.gender === "f" ? "una" : "un"} ${entity.singular} con ${inSentence(field.label)} «${shown}»`
         : error.message === "Valor no válido" && field
           ? `Revise ${field.label.toLowerCase()}`
           : error.message;
-    const reply = field ? submission.reply({ fieldErrors: { [field.name]: [message] } }) : submission.reply({ formErrors: [message] });
+    const reply = field
+      ? submission.reply({ fieldErrors: { [field.name]: [message] } })
+      : submission.reply({ formErrors: [message] });
     const existente = field && duplicate ? await findExisting(entity, store, field.name, values, selfId) : null;
-    return json({ ...intentOf(formData), result: reply, ...(existente ? { existente } : {}) }, { status: error instanceof Conflict ? 409 : 400 });
+    return json(
+      { ...intentOf(formData), result: reply, ...(existente ? { existente } : {}) },
+      { status: error instanceof Conflict ? 409 : 400 },
+    );
   }
   throw error;
 }
@@ -402,20 +495,39 @@ async function findExisting(entity: Entity, store: Store, field: string, values:
   if (!columns || columns.some((c) => values[c] === undefined || values[c] === null)) return null;
   const filters: Filter[] = columns.map((column) => ({ column, op: "eq", value: values[column] }));
   if (selfId) filters.push({ column: "id", op: "neq", value: selfId });
-  const { rows } = await store.list<Row>(entity.view, { filters, limit: 1, offset: 0, count: "none" }).catch(() => ({ rows: [] as Row[] }));
+  const { rows } = await store
+    .list<Row>(entity.view, { filters, limit: 1, offset: 0, count: "none" })
+    .catch(() => ({ rows: [] as Row[] }));
   const row = rows[0];
-  return row ? { campo: field, href: `${entity.path}/${String(row.id)}`, nombre: String(row[entity.labelColumn] ?? "") } : null;
+  return row
+    ? { campo: field, href: `${entity.path}/${String(row.id)}`, nombre: String(row[entity.labelColumn] ?? "") }
+    : null;
 }
 
 async function referencedMessage(store: Store, entity: Entity, id: string) {
-  const rows = await store.rpc<{ tabla: string; total: number }[] | null>("referencias", { p_tabla: entity.table, p_id: id }).catch(() => null);
-  const parts = (rows ?? []).filter((r) => Number(r.total) > 0).map((r) => `${r.total} ${Number(r.total) === 1 ? singularOf(r.tabla) : r.tabla} asociad${r.tabla === "sucursales" ? "a" : "o"}${Number(r.total) === 1 ? "" : "s"}`);
+  const rows = await store
+    .rpc<{ tabla: string; total: number }[] | null>("referencias", { p_tabla: entity.table, p_id: id })
+    .catch(() => null);
+  const parts = (rows ?? [])
+    .filter((r) => Number(r.total) > 0)
+    .map(
+      (r) =>
+        `${r.total} ${Number(r.total) === 1 ? singularOf(r.tabla) : r.tabla} asociad${r.tabla === "sucursales" ? "a" : "o"}${Number(r.total) === 1 ? "" : "s"}`,
+    );
   const what = parts.length ? parts.join(", ") : "registros asociados";
   return `No se puede eliminar: tiene ${what}. ${entity.fields.some((f) => f.name === "activo") ? `Desactív${entity.gender === "f" ? "ela" : "elo"} en su lugar.` : ""}`.trim();
 }
 
 function singularOf(table: string) {
-  return { gastos: "gasto", usuarios: "usuario", departamentos: "departamento", sucursales: "sucursal", proveedores: "proveedor" }[table] ?? table;
+  return (
+    {
+      gastos: "gasto",
+      usuarios: "usuario",
+      departamentos: "departamento",
+      sucursales: "sucursal",
+      proveedores: "proveedor",
+    }[table] ?? table
+  );
 }
 
 export async function getOr404<T>(store: Store, source: string, id: string): Promise<T> {

@@ -14,7 +14,9 @@ export const departamentos: Entity = {
     text("nombre", "Nombre", { required: true, min: 2, max: 80 }),
     code("codigo", "Código"),
     ref("departamento_padre_id", "Departamento superior", "departamentos"),
-    ref("responsable_id", "Responsable", "usuarios", { hint: "Aprueba los gastos del departamento si el empleado no tiene aprobador." }),
+    ref("responsable_id", "Responsable", "usuarios", {
+      hint: "Aprueba los gastos del departamento si el empleado no tiene aprobador.",
+    }),
     text("centro_costo", "Centro de coste", { max: 20 }),
     money("presupuesto_mensual", "Presupuesto mensual", { hint: "En euros, por ejemplo 12.000,00" }),
     checkbox("activo", "Activo"),
@@ -32,7 +34,13 @@ export const departamentos: Entity = {
   search: ["nombre", "codigo", "centro_costo"],
   filters: [
     { name: "activo", label: "Activo", kind: "boolean", column: "activo" },
-    { name: "padre", label: "Departamento superior", kind: "ref", column: "departamento_padre_id", table: "departamentos" },
+    {
+      name: "padre",
+      label: "Departamento superior",
+      kind: "ref",
+      column: "departamento_padre_id",
+      table: "departamentos",
+    },
   ],
   defaultOrder: { column: "nombre", ascending: true },
   labelColumn: "nombre",

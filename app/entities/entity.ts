@@ -91,7 +91,10 @@ export type Entity = {
    * replaces `permisos.editar/eliminar` on the record page; `campos` limits the fields written
    * (the others are shown, not posted, and dropped if posted anyway).
    */
-  acceso?: (user: { id: string; rol: Rol }, recordId: string) => { editar: boolean; eliminar: boolean; campos?: readonly string[] };
+  acceso?: (
+    user: { id: string; rol: Rol },
+    recordId: string,
+  ) => { editar: boolean; eliminar: boolean; campos?: readonly string[] };
   /**
    * Unique fields whose duplicate links to the existing record: field → the columns that find it
    * (e.g. `{ nif: ["pais", "nif"] }`).
@@ -112,7 +115,12 @@ export function writableFields(entity: Entity, campos?: readonly string[] | null
 /** The form schema of an entity (server and browser alike): its writable fields, cross-field rules, normalisation. */
 export function entitySchema(z: Z, entity: Entity, o: { campos?: readonly string[] | null; id?: string } = {}) {
   const { refine, normalize } = entity;
-  const schema = formSchema(z, writableFields(entity, o.campos), refine && ((values, ctx) => refine(values, ctx, { id: o.id })), { always: true });
+  const schema = formSchema(
+    z,
+    writableFields(entity, o.campos),
+    refine && ((values, ctx) => refine(values, ctx, { id: o.id })),
+    { always: true },
+  );
   return normalize ? schema.transform((values) => normalize(values)) : schema;
 }
 

@@ -16,7 +16,12 @@ export type Schema = (z: Z) => Zod.ZodType<any>;
 export type Option = { value: string; label: string };
 
 export type FieldInput =
-  | { type: "text" | "email" | "tel" | "url" | "password"; maxLength?: number; autoComplete?: string; uppercase?: boolean }
+  | {
+      type: "text" | "email" | "tel" | "url" | "password";
+      maxLength?: number;
+      autoComplete?: string;
+      uppercase?: boolean;
+    }
   | { type: "textarea"; maxLength: number }
   | { type: "select"; options: readonly Option[] }
   | { type: "ref"; table: string }
@@ -50,7 +55,8 @@ function required(o: Common, schema: (z: Z) => Zod.ZodType): Schema {
 
 /** PostgreSQL cannot store the NUL character: it is refused here, with a message, not by the database with a 500. */
 const sinNul = (v: string) => !v.includes("\u0000");
-const nulMessage = (label: string) => `${label}: tiene un carácter no válido (quizá al pegar el texto); escríbalo de nuevo`;
+const nulMessage = (label: string) =>
+  `${label}: tiene un carácter no válido (quizá al pegar el texto); escríbalo de nuevo`;
 
 export function text(
   name: string,
@@ -69,7 +75,9 @@ export function text(
   const schema = required(o, (z) => {
     // Passwords are taken exactly as typed; everything else loses stray spaces at the ends.
     const base = z.string({ error: `Escriba ${what}` });
-    let s = (o.type === "password" ? base : base.trim()).max(o.max, { error: `${label}: como máximo ${o.max} caracteres` }).refine(sinNul, { error: nulMessage(label) });
+    let s = (o.type === "password" ? base : base.trim())
+      .max(o.max, { error: `${label}: como máximo ${o.max} caracteres` })
+      .refine(sinNul, { error: nulMessage(label) });
     if (o.min && o.min > 1) s = s.min(o.min, { error: `${label}: al menos ${o.min} caracteres` });
     if (o.min) s = s.min(1, { error: `Escriba ${what}` });
     let out: Zod.ZodType = o.uppercase ? s.transform((v) => v.toUpperCase()) : s;
@@ -87,7 +95,14 @@ export function text(
 }
 
 export function textarea(name: string, label: string, o: Common & { max: number }): Field {
-  const schema = (z: Z) => optional(z.string().trim().max(o.max, { error: `${label}: como máximo ${o.max} caracteres` }).refine(sinNul, { error: nulMessage(label) }));
+  const schema = (z: Z) =>
+    optional(
+      z
+        .string()
+        .trim()
+        .max(o.max, { error: `${label}: como máximo ${o.max} caracteres` })
+        .refine(sinNul, { error: nulMessage(label) }),
+    );
   return { name, label, required: false, hint: o.hint, input: { type: "textarea", maxLength: o.max }, schema };
 }
 
@@ -112,7 +127,14 @@ export function email(name: string, label: string, o: Common = {}): Field {
       .max(254, { error: `${label}: como máximo 254 caracteres` })
       .pipe(z.email({ error: `Escriba un correo válido, por ejemplo nombre@empresa.es` })),
   );
-  return { name, label, required: Boolean(o.required), hint: o.hint, input: { type: "email", maxLength: 254, autoComplete: "email" }, schema };
+  return {
+    name,
+    label,
+    required: Boolean(o.required),
+    hint: o.hint,
+    input: { type: "email", maxLength: 254, autoComplete: "email" },
+    schema,
+  };
 }
 
 export function phone(name: string, label: string, o: Common = {}): Field {
@@ -130,28 +152,35 @@ export function url(name: string, label: string, o: Common = {}): Field {
   const message = `${label}: escriba una dirección web, por ejemplo https://www.empresa.es`;
   const schema = required(o, (z) =>
     z
-    .string({ error: `Escriba ${lower(label)}` })
-    .trim()
-    .transform((v, ctx) => {
-      const full = /^[a-z][a-z0-9+.-]*:/i.test(v) ? v : `https://${v}`;
-      let parsed: URL | null = null;
-      try {
-        parsed = new URL(full);
-      } catch {
-        parsed = null;
-      }
-      if (!parsed || !/^https?:$/.test(parsed.protocol) || !parsed.hostname.includes(".") || /\s/.test(v)) {
-        ctx.addIssue({ code: "custom", message });
-        return z.NEVER;
-      }
-      if (full.length > 200) {
-        ctx.addIssue({ code: "custom", message: `${label}: como máximo 200 caracteres` });
-        return z.NEVER;
-      }
-      return full;
-    }),
+      .string({ error: `Escriba ${lower(label)}` })
+      .trim()
+      .transform((v, ctx) => {
+        const full = /^[a-z][a-z0-9+.-]*:/i.test(v) ? v : `https://${v}`;
+        let parsed: URL | null = null;
+        try {
+          parsed = new URL(full);
+        } catch {
+          parsed = null;
+        }
+        if (!parsed || !/^https?:$/.test(parsed.protocol) || !parsed.hostname.includes(".") || /\s/.test(v)) {
+          ctx.addIssue({ code: "custom", message });
+          return z.NEVER;
+        }
+        if (full.length > 200) {
+          ctx.addIssue({ code: "custom", message: `${label}: como máximo 200 caracteres` });
+          return z.NEVER;
+        }
+        return full;
+      }),
   );
-  return { name, label, required: Boolean(o.required), hint: o.hint, input: { type: "url", maxLength: 200, autoComplete: "url" }, schema };
+  return {
+    name,
+    label,
+    required: Boolean(o.required),
+    hint: o.hint,
+    input: { type: "url", maxLength: 200, autoComplete: "url" },
+    schema,
+  };
 }
 
 export function select(name: string, label: string, options: readonly Option[], o: Common = {}): Field {
@@ -168,19 +197,24 @@ export function ref(name: string, label: string, table: string, o: Common = {}):
 
 export function checkbox(name: string, label: string, o: Common = {}): Field {
   // An unchecked box sends nothing: that means false.
-  const schema = (z: Z) => z.boolean().optional().transform((v) => v ?? false);
+  const schema = (z: Z) =>
+    z
+      .boolean()
+      .optional()
+      .transform((v) => v ?? false);
   return { name, label, required: false, hint: o.hint, input: { type: "checkbox" }, schema };
 }
 
 export function money(name: string, label: string, o: Common & { positive?: boolean; max?: number }): Field {
   const max = o.max ?? 999_999_999_999.99;
   const schema = required(o, (z) =>
-    z
-    .string({ error: `Escriba ${lower(label)}, por ejemplo 125,50` })
-    .transform((v, ctx) => {
+    z.string({ error: `Escriba ${lower(label)}, por ejemplo 125,50` }).transform((v, ctx) => {
       const parsed = parseMoney(v);
       if (parsed === null) {
-        ctx.addIssue({ code: "custom", message: `${label}: escriba un importe con hasta 2 decimales, por ejemplo 1.234,56` });
+        ctx.addIssue({
+          code: "custom",
+          message: `${label}: escriba un importe con hasta 2 decimales, por ejemplo 1.234,56`,
+        });
         return z.NEVER;
       }
       const n = Number(parsed);

@@ -56,7 +56,12 @@ export const gastos: Entity = {
     text("descripcion", "Descripción", { required: true, min: 3, max: 255 }),
     date("fecha_gasto", "Fecha", { required: true, hint: "No puede ser futura ni de hace más de un año." }),
     select("categoria", "Categoría", CATEGORIAS_GASTO, { required: true }),
-    money("importe", "Importe", { required: true, positive: true, max: 1_000_000, hint: "Con IVA, hasta 2 decimales, por ejemplo 125,50" }),
+    money("importe", "Importe", {
+      required: true,
+      positive: true,
+      max: 1_000_000,
+      hint: "Con IVA, hasta 2 decimales, por ejemplo 125,50",
+    }),
     money("importe_impuestos", "Impuestos", { hint: "Opcional: la parte del importe que son impuestos." }),
     select("metodo_pago", "Método de pago", METODOS_PAGO, { required: true }),
     ref("proveedor_id", "Proveedor", "proveedores", { hint: "Solo proveedores activos." }),
@@ -115,17 +120,40 @@ export const gastos: Entity = {
   defaultOrder: { column: "fecha_gasto", ascending: false },
   labelColumn: "folio",
   permisos: PERMISOS,
-  acceso: (user) => ({ editar: true, eliminar: true, campos: user.rol === "administrador" ? undefined : CAMPOS_NO_ADMIN }),
+  acceso: (user) => ({
+    editar: true,
+    eliminar: true,
+    campos: user.rol === "administrador" ? undefined : CAMPOS_NO_ADMIN,
+  }),
   refine: (values, ctx) => {
     const fecha = values.fecha_gasto;
     if (typeof fecha === "string" && /^\d{4}-\d{2}-\d{2}$/.test(fecha)) {
       const hoy = todayISO();
-      if (fecha > hoy) ctx.addIssue({ code: "custom", path: ["fecha_gasto"], message: "Fecha: no puede ser futura; escriba la fecha del ticket o la factura" });
+      if (fecha > hoy)
+        ctx.addIssue({
+          code: "custom",
+          path: ["fecha_gasto"],
+          message: "Fecha: no puede ser futura; escriba la fecha del ticket o la factura",
+        });
       else if (fecha < addDaysISO(hoy, -ANTIGUEDAD_MAXIMA_DIAS))
-        ctx.addIssue({ code: "custom", path: ["fecha_gasto"], message: `Fecha: no puede ser de hace más de ${ANTIGUEDAD_MAXIMA_DIAS} días` });
+        ctx.addIssue({
+          code: "custom",
+          path: ["fecha_gasto"],
+          message: `Fecha: no puede ser de hace más de ${ANTIGUEDAD_MAXIMA_DIAS} días`,
+        });
     }
     const { importe, importe_impuestos: impuestos } = values;
-    if (typeof importe === "string" && typeof impuestos === "string" && isMoneyString(importe) && isMoneyString(impuestos) && compareMoney(impuestos, importe) > 0)
-      ctx.addIssue({ code: "custom", path: ["importe_impuestos"], message: "Impuestos: no pueden ser mayores que el importe" });
+    if (
+      typeof importe === "string" &&
+      typeof impuestos === "string" &&
+      isMoneyString(importe) &&
+      isMoneyString(impuestos) &&
+      compareMoney(impuestos, importe) > 0
+    )
+      ctx.addIssue({
+        code: "custom",
+        path: ["importe_impuestos"],
+        message: "Impuestos: no pueden ser mayores que el importe",
+      });
   },
 };

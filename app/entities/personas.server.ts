@@ -3,10 +3,18 @@ import type { Row, Store } from "~/data/store";
 /** How many people a department's or branch's page lists; the rest are one link away (the filtered user list). */
 export const PERSONAS_MAX = 50;
 
-export type Personas = { total: number; filtro: string; rows: { id: string; nombre: string; puesto: string | null; rol: string; activo: boolean }[] };
+export type Personas = {
+  total: number;
+  filtro: string;
+  rows: { id: string; nombre: string; puesto: string | null; rol: string; activo: boolean }[];
+};
 
 /** The people (usuarios) of a department or branch, for its record page. */
-export async function personasDe(store: Store, por: "departamento" | "sucursal", id: string): Promise<{ personas: Personas }> {
+export async function personasDe(
+  store: Store,
+  por: "departamento" | "sucursal",
+  id: string,
+): Promise<{ personas: Personas }> {
   const { rows, total } = await store.list<Row>("usuarios_vista", {
     filters: [{ column: `${por}_id`, op: "eq", value: id }],
     order: [{ column: "nombre_completo", ascending: true }],
@@ -18,7 +26,13 @@ export async function personasDe(store: Store, por: "departamento" | "sucursal",
     personas: {
       total,
       filtro: `/usuarios?${por}=${encodeURIComponent(id)}`,
-      rows: rows.map((r) => ({ id: String(r.id), nombre: String(r.nombre_completo ?? r.nombre ?? ""), puesto: (r.puesto as string | null) ?? null, rol: String(r.rol), activo: Boolean(r.activo) })),
+      rows: rows.map((r) => ({
+        id: String(r.id),
+        nombre: String(r.nombre_completo ?? r.nombre ?? ""),
+        puesto: (r.puesto as string | null) ?? null,
+        rol: String(r.rol),
+        activo: Boolean(r.activo),
+      })),
     },
   };
 }

@@ -5,26 +5,33 @@ import { normalizeNif, validateNif } from "~/lib/nif";
 import type { Entity } from "./entity";
 import { checkbox, email, phone, select, text, textarea, url, type Field } from "./fields";
 
-const PERMISOS: Permisos = { crear: ["administrador", "aprobador"], editar: ["administrador", "aprobador"], eliminar: ["administrador"] };
+const PERMISOS: Permisos = {
+  crear: ["administrador", "aprobador"],
+  editar: ["administrador", "aprobador"],
+  eliminar: ["administrador"],
+};
 
 /** IBAN: spaces and a leading «IBAN» dropped, upper case, ISO 13616 mod-97 check. */
 const iban: Field = {
-  ...text("iban", "IBAN", { max: 42, hint: "Opcional. Por ejemplo ES91 2100 0418 4502 0005 1332; se guarda sin espacios." }),
+  ...text("iban", "IBAN", {
+    max: 42,
+    hint: "Opcional. Por ejemplo ES91 2100 0418 4502 0005 1332; se guarda sin espacios.",
+  }),
   schema: (z) =>
     z
-    .string()
-    .transform((v, ctx) => {
-      const value = normalizeIban(v);
-      if (value === "") return null;
-      const problem = ibanError(value);
-      if (problem) {
-        ctx.addIssue({ code: "custom", message: problem });
-        return z.NEVER;
-      }
-      return value;
-    })
-    .optional()
-    .transform((v) => v ?? null),
+      .string()
+      .transform((v, ctx) => {
+        const value = normalizeIban(v);
+        if (value === "") return null;
+        const problem = ibanError(value);
+        if (problem) {
+          ctx.addIssue({ code: "custom", message: problem });
+          return z.NEVER;
+        }
+        return value;
+      })
+      .optional()
+      .transform((v) => v ?? null),
 };
 
 export const proveedores: Entity = {
@@ -80,7 +87,11 @@ export const proveedores: Entity = {
   // The tax id's rules depend on the country (and, in Mexico, on the kind of person).
   refine: (values, ctx) => {
     if (typeof values.nif !== "string" || values.nif === "" || !isValueOf(PAISES, values.pais)) return;
-    const problem = validateNif(values.nif, values.pais, isValueOf(TIPOS_PERSONA, values.tipo_persona) ? values.tipo_persona : undefined);
+    const problem = validateNif(
+      values.nif,
+      values.pais,
+      isValueOf(TIPOS_PERSONA, values.tipo_persona) ? values.tipo_persona : undefined,
+    );
     if (problem) ctx.addIssue({ code: "custom", path: ["nif"], message: problem });
   },
   normalize: (values) => ({ ...values, nif: normalizeNif(values.nif, values.pais) }),

@@ -36,7 +36,9 @@ export const usuarios: Entity = {
     }),
     text("puesto", "Puesto", { max: 80, autoComplete: "organization-title" }),
     phone("telefono", "Teléfono"),
-    checkbox("activo", "Activo", { hint: "Un usuario inactivo no puede iniciar sesión; al desactivarlo se cierran sus sesiones." }),
+    checkbox("activo", "Activo", {
+      hint: "Un usuario inactivo no puede iniciar sesión; al desactivarlo se cierran sus sesiones.",
+    }),
   ],
   columns: [
     { name: "nombre_completo", label: "Nombre", link: true, sortable: true },
@@ -64,6 +66,10 @@ export const usuarios: Entity = {
       : { editar: user.id === id, eliminar: false, campos: CAMPOS_PERFIL_PROPIO },
   refine: (values, ctx, record) => {
     if (record.id && values.aprobador_id && values.aprobador_id === record.id)
-      ctx.addIssue({ code: "custom", path: ["aprobador_id"], message: "Elija como aprobador a otra persona: nadie aprueba sus propios gastos." });
+      ctx.addIssue({
+        code: "custom",
+        path: ["aprobador_id"],
+        message: "Elija como aprobador a otra persona: nadie aprueba sus propios gastos.",
+      });
   },
 };

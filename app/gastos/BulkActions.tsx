@@ -9,14 +9,25 @@ import { Form, Link, useActionData } from "@remix-run/react";
  */
 export const BULK_FORM_ID = "acciones-masivas";
 
-type BulkData = { intent?: string; errores?: Record<string, string>; seleccion?: string[]; motivo?: string } | undefined;
+type BulkData =
+  { intent?: string; errores?: Record<string, string>; seleccion?: string[]; motivo?: string } | undefined;
 
 export function useBulkData(): BulkData {
   const data = useActionData<BulkData>();
-  return data?.intent === "aprobar_seleccion" || data?.intent === "rechazar_seleccion" || data?.intent === "masivo" ? data : undefined;
+  return data?.intent === "aprobar_seleccion" || data?.intent === "rechazar_seleccion" || data?.intent === "masivo"
+    ? data
+    : undefined;
 }
 
-export function BulkActions({ aqui, hayPendientes, action }: { aqui: string; hayPendientes: boolean; action?: string }) {
+export function BulkActions({
+  aqui,
+  hayPendientes,
+  action,
+}: {
+  aqui: string;
+  hayPendientes: boolean;
+  action?: string;
+}) {
   const data = useBulkData();
   const errores = data?.intent !== "masivo" ? data?.errores : undefined;
   const sep = aqui.includes("?") ? "&" : "?";
@@ -37,7 +48,9 @@ export function BulkActions({ aqui, hayPendientes, action }: { aqui: string; hay
       ) : null}
       {hayPendientes ? (
         <Form method="post" id={BULK_FORM_ID} className="formulario" action={action}>
-          <p className="ayuda">Marque los gastos en la columna «Seleccionar» de la tabla. Cada gasto se comprueba por separado.</p>
+          <p className="ayuda">
+            Marque los gastos en la columna «Seleccionar» de la tabla. Cada gasto se comprueba por separado.
+          </p>
           <div className={`campo${errores?.motivo ? " campo-con-error" : ""}`}>
             <label htmlFor="masivo-motivo">Motivo del rechazo (solo para rechazar)</label>
             {errores?.motivo ? (
@@ -96,18 +109,22 @@ export function ConfirmMasivo({
   return (
     <section id="masivo-confirmar" className="confirmar" aria-labelledby="masivo-titulo" tabIndex={-1}>
       <h2 id="masivo-titulo">
-        ¿{verbo.charAt(0).toUpperCase() + verbo.slice(1)} {masivo.estimado ? `unos ${n}` : n} {masivo.total === 1 ? "gasto pendiente" : "gastos pendientes"} que coinciden con el filtro?
+        ¿{verbo.charAt(0).toUpperCase() + verbo.slice(1)} {masivo.estimado ? `unos ${n}` : n}{" "}
+        {masivo.total === 1 ? "gasto pendiente" : "gastos pendientes"} que coinciden con el filtro?
       </h2>
       {masivo.total === 0 ? (
         <p>
-          Ningún gasto pendiente que usted pueda aprobar coincide con el filtro. <Link to={cancelar}>Volver a la lista</Link>
+          Ningún gasto pendiente que usted pueda aprobar coincide con el filtro.{" "}
+          <Link to={cancelar}>Volver a la lista</Link>
         </p>
       ) : (
         <>
           <p>
             Solo los pendientes de aprobación que no son suyos.
-            {masivo.total > masivo.maximo ? ` Se aplicará a los ${masivo.maximo.toLocaleString(locale)} primeros en el orden de la lista; repita para el resto.` : ""} Cada
-            gasto se comprueba por separado y al terminar verá cuántos se hicieron y cuáles no, y por qué.
+            {masivo.total > masivo.maximo
+              ? ` Se aplicará a los ${masivo.maximo.toLocaleString(locale)} primeros en el orden de la lista; repita para el resto.`
+              : ""}{" "}
+            Cada gasto se comprueba por separado y al terminar verá cuántos se hicieron y cuáles no, y por qué.
           </p>
           <Form method="post" className="formulario" action={action}>
             <input type="hidden" name="intent" value="masivo" />
@@ -135,7 +152,8 @@ export function ConfirmMasivo({
             ) : null}
             <div className="acciones">
               <button type="submit" className={masivo.accion === "rechazar" ? "peligro" : undefined}>
-                Sí, {verbo} {masivo.total > masivo.maximo ? `los ${masivo.maximo.toLocaleString(locale)} primeros` : "todos"}
+                Sí, {verbo}{" "}
+                {masivo.total > masivo.maximo ? `los ${masivo.maximo.toLocaleString(locale)} primeros` : "todos"}
               </button>
               <Link to={cancelar}>Cancelar</Link>
             </div>

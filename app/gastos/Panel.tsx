@@ -26,7 +26,8 @@ export type PanelData = {
   campos: string[] | null;
   hoy: string;
 };
-type ActionData = { intent?: string; result?: SubmissionResult<string[]>; current?: Row; deleteError?: string } | undefined;
+type ActionData =
+  { intent?: string; result?: SubmissionResult<string[]>; current?: Row; deleteError?: string } | undefined;
 
 /** The columns the workflow writes (not in the form), declared for the record's sheet and its history. */
 const CAMPOS_FLUJO: readonly Field[] = [
@@ -85,7 +86,9 @@ export function Panel({
     { label: "Estado", value: estadoLabel(estado) },
     { label: "Aprobador", value: String(record.aprobador_nombre ?? "—") },
     ...(record.aprobado_por_id ? [{ label: "Aprobado por", value: String(record.aprobado_por_nombre ?? "—") }] : []),
-    ...(record.fecha_aprobacion ? [{ label: "Fecha de aprobación", value: formatTimestamp(String(record.fecha_aprobacion), formats) }] : []),
+    ...(record.fecha_aprobacion
+      ? [{ label: "Fecha de aprobación", value: formatTimestamp(String(record.fecha_aprobacion), formats) }]
+      : []),
     ...(record.motivo_rechazo ? [{ label: "Motivo", value: String(record.motivo_rechazo) }] : []),
     ...(record.fecha_pago ? [{ label: "Fecha de pago", value: show(CAMPOS_FLUJO[5]!, record.fecha_pago) }] : []),
     ...(record.referencia_pago ? [{ label: "Referencia de pago", value: String(record.referencia_pago) }] : []),
@@ -123,7 +126,14 @@ export function Panel({
         <section aria-labelledby="gasto-acciones" className="acciones-flujo">
           <h3 id="gasto-acciones">Acciones</h3>
           {panel.transiciones.map((t) => (
-            <TransicionForm key={t} t={t} record={record} lastResult={data?.intent === t ? data.result : undefined} hoy={panel.hoy} action={action} />
+            <TransicionForm
+              key={t}
+              t={t}
+              record={record}
+              lastResult={data?.intent === t ? data.result : undefined}
+              hoy={panel.hoy}
+              action={action}
+            />
           ))}
         </section>
       ) : null}
@@ -153,7 +163,13 @@ export function Panel({
           </Link>
         </p>
       ) : null}
-      <History entries={panel.history} fields={[...gastos.fields, ...CAMPOS_FLUJO]} formats={formats} show={show} labels={{ nota: "Nota" }} />
+      <History
+        entries={panel.history}
+        fields={[...gastos.fields, ...CAMPOS_FLUJO]}
+        formats={formats}
+        show={show}
+        labels={{ nota: "Nota" }}
+      />
     </section>
   );
 }
@@ -172,7 +188,10 @@ function useFocoPanel(id: string, version: number) {
     previo.current = { id, version };
     if (!panel) return;
     const abierto = (!antes || antes.id !== id) && location.hash === "#gasto";
-    const perdido = antes?.id === id && antes.version !== version && (document.activeElement === document.body || document.activeElement === null);
+    const perdido =
+      antes?.id === id &&
+      antes.version !== version &&
+      (document.activeElement === document.body || document.activeElement === null);
     if (abierto || perdido) panel.focus();
   }, [id, version, location.hash]);
 }
@@ -182,7 +201,19 @@ function estadoLabel(estado: string) {
 }
 
 /** One workflow button as its own form: hidden intent, id and version, plus what it asks for. */
-function TransicionForm({ t, record, lastResult, hoy, action }: { t: Transicion; record: Row; lastResult?: SubmissionResult<string[]>; hoy: string; action?: string }) {
+function TransicionForm({
+  t,
+  record,
+  lastResult,
+  hoy,
+  action,
+}: {
+  t: Transicion;
+  record: Row;
+  lastResult?: SubmissionResult<string[]>;
+  hoy: string;
+  action?: string;
+}) {
   const campos = CAMPOS_TRANSICION[t];
   const [form, fields] = useServerForm({
     id: `${t}-gasto`,

@@ -22,7 +22,8 @@ export async function gastosAction({ request, context }: Args) {
   const volver = volverA(url);
 
   if (intent === "crear") return createAction(gastos, { request, context }, crear(signed));
-  if (intent === "guardar" || intent === "eliminar") return borrador(intent, { request, context }, signed, formData, url);
+  if (intent === "guardar" || intent === "eliminar")
+    return borrador(intent, { request, context }, signed, formData, url);
 
   const alcance = await alcanceAprobacion(signed.store);
   const ctx = { request, context, signed, formData, volver };
@@ -57,14 +58,23 @@ function crear(signed: Signed) {
       const solicitante = admin && typeof values.solicitante_id === "string" ? values.solicitante_id : user.id;
       let perfil: { departamento_id: string | null; sucursal_id: string | null } = user;
       if (solicitante !== user.id) {
-        const { rows } = await store.list<Row>("usuarios", { filters: [{ column: "id", op: "eq", value: solicitante }], limit: 1, offset: 0, count: "none" });
+        const { rows } = await store.list<Row>("usuarios", {
+          filters: [{ column: "id", op: "eq", value: solicitante }],
+          limit: 1,
+          offset: 0,
+          count: "none",
+        });
         if (!rows[0]) return { fieldErrors: { solicitante_id: ["Solicitante: elija una persona de la lista"] } };
-        perfil = { departamento_id: (rows[0].departamento_id as string | null) ?? null, sucursal_id: (rows[0].sucursal_id as string | null) ?? null };
+        perfil = {
+          departamento_id: (rows[0].departamento_id as string | null) ?? null,
+          sucursal_id: (rows[0].sucursal_id as string | null) ?? null,
+        };
       }
       const departamento_id = values.departamento_id ?? perfil.departamento_id;
       const sucursal_id = values.sucursal_id ?? perfil.sucursal_id;
       const fieldErrors: Record<string, string[]> = {};
-      if (!departamento_id) fieldErrors.departamento_id = ["Departamento: elíjalo (el solicitante no tiene uno en su perfil)"];
+      if (!departamento_id)
+        fieldErrors.departamento_id = ["Departamento: elíjalo (el solicitante no tiene uno en su perfil)"];
       if (!sucursal_id) fieldErrors.sucursal_id = ["Sucursal: elíjala (el solicitante no tiene una en su perfil)"];
       if (Object.keys(fieldErrors).length) return { fieldErrors };
       return { values: { ...values, solicitante_id: solicitante, departamento_id, sucursal_id } };
@@ -76,7 +86,8 @@ function crear(signed: Signed) {
       here.set("gasto", String(row.id));
       const to = `${url.pathname}?${here.toString()}#contenido`;
       const otro = await duplicado(store, row);
-      if (!otro) return { to, message: `Gasto creado: ${row.folio}. Revíselo y envíelo a aprobación cuando esté listo.` };
+      if (!otro)
+        return { to, message: `Gasto creado: ${row.folio}. Revíselo y envíelo a aprobación cuando esté listo.` };
       here.set("gasto", String(otro.id));
       return {
         to,
@@ -94,10 +105,18 @@ async function duplicado(store: Signed["store"], row: Row) {
     { column: "solicitante_id", op: "eq", value: row.solicitante_id },
     { column: "fecha_gasto", op: "eq", value: row.fecha_gasto },
     { column: "importe", op: "eq", value: row.importe },
-    row.proveedor_id ? { column: "proveedor_id", op: "eq", value: row.proveedor_id } : { column: "proveedor_id", op: "is_null" },
+    row.proveedor_id
+      ? { column: "proveedor_id", op: "eq", value: row.proveedor_id }
+      : { column: "proveedor_id", op: "is_null" },
     { column: "id", op: "neq", value: row.id },
   ];
-  const { rows } = await store.list<Row>(gastos.table, { filters, order: [{ column: "creado_en", ascending: true }], limit: 1, offset: 0, count: "none" });
+  const { rows } = await store.list<Row>(gastos.table, {
+    filters,
+    order: [{ column: "creado_en", ascending: true }],
+    limit: 1,
+    offset: 0,
+    count: "none",
+  });
   return rows[0] ?? null;
 }
 
@@ -106,7 +125,8 @@ async function borrador(intent: "guardar" | "eliminar", args: Args, signed: Sign
   const id = String(formData.get("id") ?? url.searchParams.get("gasto") ?? "");
   if (!UUID.test(id)) notFound("El gasto no existe o no tiene acceso a él.");
   const gasto = await getOr404<Row & GastoClave>(signed.store, gastos.view, id);
-  if (!esSuyo(actor(signed.user), gasto)) forbidden("Solo el solicitante o un administrador pueden editar o eliminar este gasto.");
+  if (!esSuyo(actor(signed.user), gasto))
+    forbidden("Solo el solicitante o un administrador pueden editar o eliminar este gasto.");
   const panel = volverA(url);
   if (gasto.estado !== "borrador")
     return redirectWithFlash(
@@ -116,5 +136,9 @@ async function borrador(intent: "guardar" | "eliminar", args: Args, signed: Sign
       `El gasto ${gasto.folio} ya no está en borrador: otra persona lo ha cambiado, y solo un borrador se edita o se elimina.`,
       "error",
     );
-  return recordAction(gastos, { ...args, params: { id } }, { volver: { guardado: panel, eliminado: volverA(url, ["gasto"]) }, prepare: crear(signed).prepare });
+  return recordAction(
+    gastos,
+    { ...args, params: { id } },
+    { volver: { guardado: panel, eliminado: volverA(url, ["gasto"]) }, prepare: crear(signed).prepare },
+  );
 }

@@ -11,7 +11,10 @@ import pg from "pg";
  * Returns a warning for the start-up log when the setting is on although the installation has
  * more than one active administrador (then separation of duties was possible and is waived).
  */
-export async function guardarAjustes(databaseUrl: string, ajustes: { PERMITIR_ADMIN_UNICO: boolean }): Promise<{ aviso: string | null }> {
+export async function guardarAjustes(
+  databaseUrl: string,
+  ajustes: { PERMITIR_ADMIN_UNICO: boolean },
+): Promise<{ aviso: string | null }> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
@@ -24,7 +27,9 @@ export async function guardarAjustes(databaseUrl: string, ajustes: { PERMITIR_AD
       [ajustes.PERMITIR_ADMIN_UNICO],
     );
     if (!ajustes.PERMITIR_ADMIN_UNICO) return { aviso: null };
-    const { rows } = await client.query<{ n: number }>("select count(*)::int as n from public.usuarios where rol = 'administrador' and activo");
+    const { rows } = await client.query<{ n: number }>(
+      "select count(*)::int as n from public.usuarios where rol = 'administrador' and activo",
+    );
     const n = rows[0]?.n ?? 0;
     return {
       aviso:

@@ -24,7 +24,12 @@ export const CAMPOS_TRANSICION: Record<Transicion, readonly Field[]> = {
   reabrir: [],
   pagar: [
     date("fecha_pago", "Fecha de pago", { required: true }),
-    text("referencia_pago", "Referencia de pago", { required: true, min: 1, max: 100, hint: "Por ejemplo el número de la transferencia." }),
+    text("referencia_pago", "Referencia de pago", {
+      required: true,
+      min: 1,
+      max: 100,
+      hint: "Por ejemplo el número de la transferencia.",
+    }),
   ],
   revertir: [motivo("Por qué se revierte la aprobación; queda en el historial.")],
 };

@@ -15,4 +15,3 @@ export function consultaGastos(state: ListState, user: Signed["user"], extra: Fi
   const query = toListQuery(gastos, state, [...viewFilters(gastos, state, user), ...pendientes, ...extra]);
   return state.q.length < BUSQUEDA_MINIMA ? { ...query, search: undefined } : query;
 }
-

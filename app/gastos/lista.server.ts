@@ -1,12 +1,29 @@
 import { json, redirect, type AppLoadContext } from "@remix-run/node";
 import { requireUser, type Signed } from "~/auth/session.server";
 import { EXACT_COUNT_LIMIT, UUID, type Row, type Store } from "~/data/store";
-import { csvResponse, formats, getOr404, loadHistory, loadOptions, notFound, optionSearches, permissions } from "~/entities/crud.server";
+import {
+  csvResponse,
+  formats,
+  getOr404,
+  loadHistory,
+  loadOptions,
+  notFound,
+  optionSearches,
+  permissions,
+} from "~/entities/crud.server";
 import { listColumns } from "~/entities/entity";
 import { BUSQUEDA_MINIMA, CAMPOS_NO_ADMIN, gastos, ORDEN_SOLO_FILTRADO } from "~/entities/gastos";
 import { todayISO } from "~/lib/dates";
 import { parseListState } from "~/lib/list-query";
-import { apruebaEnBloque, esSuyo, motivoNoAprueba, motivoNoPaga, transicionesDisponibles, type Alcance, type GastoClave } from "./reglas";
+import {
+  apruebaEnBloque,
+  esSuyo,
+  motivoNoAprueba,
+  motivoNoPaga,
+  transicionesDisponibles,
+  type Alcance,
+  type GastoClave,
+} from "./reglas";
 import { consultaGastos } from "./consulta.server";
 import { actor, alcanceAprobacion, contarMasivo, MASIVO_MAXIMO } from "./workflow.server";
 
@@ -48,11 +65,18 @@ export async function gastosLoader({ request, context }: Args) {
   // Everything the page needs is read in one transaction (reads started together share one,
   // sql.server.ts): the options wait for the record only when a panel is open, since its
   // current values must be among them.
-  const opciones = (record: Row | null) => loadOptions(store, gastos, { ...state.filtros, ...(record ?? {}) }, optionSearches(gastos, url));
+  const opciones = (record: Row | null) =>
+    loadOptions(store, gastos, { ...state.filtros, ...(record ?? {}) }, optionSearches(gastos, url));
   const [result, alcance, record, history, sinPanel, proveedoresInactivos] = await Promise.all([
     // Count and sum over the whole filter; a huge filter gets an estimate and no sum (ADR 0006).
     // puede_aprobar: the rows whose checkbox the bulk approval offers (the database's rule).
-    store.list<Row>(gastos.view, { ...query, columns: [...listColumns(gastos), "puede_aprobar"], count: "estimated", sum: ["importe"], base: gastos.table }),
+    store.list<Row>(gastos.view, {
+      ...query,
+      columns: [...listColumns(gastos), "puede_aprobar"],
+      count: "estimated",
+      sum: ["importe"],
+      base: gastos.table,
+    }),
     alcanceAprobacion(store),
     gastoId ? getOr404<Row & GastoClave>(store, gastos.view, gastoId) : Promise.resolve(null),
     // Read with the record (it shows nothing if the record is not visible: the page is a 404 then).
@@ -98,7 +122,14 @@ function defaultsFor(user: Signed["user"]): Record<string, string> {
 
 /** Ids of inactive suppliers, left out of the create form's select. */
 async function inactivos(store: Store) {
-  const { rows } = await store.list<Row>("proveedores", { filters: [{ column: "activo", op: "eq", value: false }], columns: ["id"], limit: 1000, offset: 0, count: "none", keep: true });
+  const { rows } = await store.list<Row>("proveedores", {
+    filters: [{ column: "activo", op: "eq", value: false }],
+    columns: ["id"],
+    limit: 1000,
+    offset: 0,
+    count: "none",
+    keep: true,
+  });
   return rows.map((r) => String(r.id));
 }
 
@@ -133,7 +164,12 @@ function panelDe(signed: Signed, record: Row & GastoClave, historial: Row[], alc
  */
 function separacion({ user }: Signed, g: Row & GastoClave, alcance: Alcance): string | null {
   const yo = actor(user);
-  if (g.estado === "pendiente" && g.solicitante_id !== user.id && user.rol !== "empleado" && (g.creado_por_id === user.id || g.editado_por_id === user.id))
+  if (
+    g.estado === "pendiente" &&
+    g.solicitante_id !== user.id &&
+    user.rol !== "empleado" &&
+    (g.creado_por_id === user.id || g.editado_por_id === user.id)
+  )
     return motivoNoAprueba(yo, g, alcance);
   if (g.estado === "aprobado" && user.rol === "administrador") return motivoNoPaga(yo, g, alcance);
   return null;

@@ -18,12 +18,28 @@ export const TRANSICIONES: Record<
   { desde: EstadoGasto; boton: string; funcion: string; hecho: string; peligro?: boolean }
 > = {
   enviar: { desde: "borrador", boton: "Enviar a aprobación", funcion: "enviar_gasto", hecho: "enviado a aprobación" },
-  retirar: { desde: "pendiente", boton: "Retirar", funcion: "retirar_gasto", hecho: "retirado: vuelve a estar en borrador" },
+  retirar: {
+    desde: "pendiente",
+    boton: "Retirar",
+    funcion: "retirar_gasto",
+    hecho: "retirado: vuelve a estar en borrador",
+  },
   aprobar: { desde: "pendiente", boton: "Aprobar", funcion: "aprobar_gasto", hecho: "aprobado" },
   rechazar: { desde: "pendiente", boton: "Rechazar", funcion: "rechazar_gasto", hecho: "rechazado", peligro: true },
-  reabrir: { desde: "rechazado", boton: "Reabrir", funcion: "reabrir_gasto", hecho: "reabierto: vuelve a estar en borrador" },
+  reabrir: {
+    desde: "rechazado",
+    boton: "Reabrir",
+    funcion: "reabrir_gasto",
+    hecho: "reabierto: vuelve a estar en borrador",
+  },
   pagar: { desde: "aprobado", boton: "Marcar como pagado", funcion: "pagar_gasto", hecho: "marcado como pagado" },
-  revertir: { desde: "aprobado", boton: "Revertir aprobación", funcion: "revertir_gasto", hecho: "vuelve a estar pendiente de aprobación", peligro: true },
+  revertir: {
+    desde: "aprobado",
+    boton: "Revertir aprobación",
+    funcion: "revertir_gasto",
+    hecho: "vuelve a estar pendiente de aprobación",
+    peligro: true,
+  },
 };
 
 export const TRANSICIONES_ORDEN = Object.keys(TRANSICIONES) as Transicion[];
@@ -64,19 +80,29 @@ export function puedeAprobar(user: Actor, g: GastoClave, alcance: Alcance): bool
 }
 
 /** Why not (the database's wording for the same cases), or null when they may. */
-export function motivoNoAprueba(user: Actor, g: GastoClave, alcance: Alcance, accion: "aprobar" | "rechazar" = "aprobar"): string | null {
+export function motivoNoAprueba(
+  user: Actor,
+  g: GastoClave,
+  alcance: Alcance,
+  accion: "aprobar" | "rechazar" = "aprobar",
+): string | null {
   if (g.solicitante_id === user.id) return `No puede ${accion} sus propios gastos.`;
-  if (user.rol !== "aprobador" && user.rol !== "administrador") return `Su rol es empleado: no puede ${accion} gastos. Si cree que debería, hable con un administrador.`;
-  if (g.creado_por_id === user.id) return `Usted creó este gasto en nombre de otra persona: debe ${accion}lo otra persona.`;
-  if (g.editado_por_id === user.id) return `Usted editó este gasto en nombre de otra persona: debe ${accion}lo otra persona.`;
-  if (user.rol === "administrador" || g.aprobador_id === user.id || alcance.solicitantes.includes(g.solicitante_id)) return null;
+  if (user.rol !== "aprobador" && user.rol !== "administrador")
+    return `Su rol es empleado: no puede ${accion} gastos. Si cree que debería, hable con un administrador.`;
+  if (g.creado_por_id === user.id)
+    return `Usted creó este gasto en nombre de otra persona: debe ${accion}lo otra persona.`;
+  if (g.editado_por_id === user.id)
+    return `Usted editó este gasto en nombre de otra persona: debe ${accion}lo otra persona.`;
+  if (user.rol === "administrador" || g.aprobador_id === user.id || alcance.solicitantes.includes(g.solicitante_id))
+    return null;
   return `No tiene permiso para ${accion} este gasto: lo ${accion === "aprobar" ? "aprueban" : "rechazan"} el aprobador del solicitante, los responsables de su departamento o un administrador.`;
 }
 
 /** Mark paid: an administrador who did not approve it (unless the installation allows it). */
 export function motivoNoPaga(user: Actor, g: GastoClave, alcance: Alcance): string | null {
   if (user.rol !== "administrador") return "Solo un administrador puede marcar gastos como pagados.";
-  if (g.aprobado_por_id === user.id && !alcance.permitir_admin_unico) return "Usted aprobó este gasto: debe marcarlo como pagado otro administrador.";
+  if (g.aprobado_por_id === user.id && !alcance.permitir_admin_unico)
+    return "Usted aprobó este gasto: debe marcarlo como pagado otro administrador.";
   return null;
 }
 

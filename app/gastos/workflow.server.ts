@@ -9,7 +9,16 @@ import { gastos } from "~/entities/gastos";
 import { parseListState } from "~/lib/list-query";
 import { consultaGastos } from "./consulta.server";
 import { CAMPOS_TRANSICION } from "./campos";
-import { apruebaEnBloque, motivoNoActua, SIN_ALCANCE, TRANSICIONES, type Actor, type Alcance, type GastoClave, type Transicion } from "./reglas";
+import {
+  apruebaEnBloque,
+  motivoNoActua,
+  SIN_ALCANCE,
+  TRANSICIONES,
+  type Actor,
+  type Alcance,
+  type GastoClave,
+  type Transicion,
+} from "./reglas";
 
 /**
  * The workflow from the route: one transition on one gasto (the panel's buttons), and bulk
@@ -29,7 +38,11 @@ type Ctx = { request: Request; context: AppLoadContext; signed: Signed; formData
  * while nothing changes), so a demotion counts at once; the functions check it all again.
  */
 export async function alcanceAprobacion(store: Store): Promise<Alcance> {
-  const r = await store.rpc<{ solicitantes: string[] | null; permitir_admin_unico: boolean } | null>("alcance_aprobacion", {}, { keep: true });
+  const r = await store.rpc<{ solicitantes: string[] | null; permitir_admin_unico: boolean } | null>(
+    "alcance_aprobacion",
+    {},
+    { keep: true },
+  );
   if (!r) return SIN_ALCANCE;
   return { solicitantes: (r.solicitantes ?? []).map(String), permitir_admin_unico: r.permitir_admin_unico === true };
 }
@@ -47,7 +60,11 @@ function motivoDe(error: unknown): string {
 
 /** Calls the transition's function; `extra` are its own arguments (motivo, fecha y referencia de pago). */
 async function ejecutar(store: Store, t: Transicion, id: string, version: number, extra: Row = {}) {
-  return store.rpc<{ id: string; estado: string; version: number; aviso: string | null }>(TRANSICIONES[t].funcion, { p_id: id, p_version: version, ...extra });
+  return store.rpc<{ id: string; estado: string; version: number; aviso: string | null }>(TRANSICIONES[t].funcion, {
+    p_id: id,
+    p_version: version,
+    ...extra,
+  });
 }
 
 function argumentos(t: Transicion, values: Row): Row {
@@ -57,7 +74,11 @@ function argumentos(t: Transicion, values: Row): Row {
 }
 
 /** The form field a database error about `column` belongs to. */
-const CAMPO_DE_COLUMNA: Record<string, string> = { motivo_rechazo: "motivo", fecha_pago: "fecha_pago", referencia_pago: "referencia_pago" };
+const CAMPO_DE_COLUMNA: Record<string, string> = {
+  motivo_rechazo: "motivo",
+  fecha_pago: "fecha_pago",
+  referencia_pago: "referencia_pago",
+};
 
 /** One transition from the panel: hidden `intent`, `id`, `version`; back to the same URL with a flash. */
 export async function transicion(t: Transicion, { request, context, signed, formData, volver }: Ctx, alcance: Alcance) {
@@ -65,7 +86,8 @@ export async function transicion(t: Transicion, { request, context, signed, form
   const id = String(formData.get("id") ?? "");
   if (!UUID.test(id)) notFound("El gasto no existe o no tiene acceso a él.");
   const version = Number(formData.get("version"));
-  if (!Number.isInteger(version) || version < 1) throw json({ message: "Falta la versión del gasto: recargue la página." }, { status: 400 });
+  if (!Number.isInteger(version) || version < 1)
+    throw json({ message: "Falta la versión del gasto: recargue la página." }, { status: 400 });
   const gasto = await getOr404<Row & GastoClave>(store, gastos.view, id);
   const no = motivoNoActua(actor(user), gasto, t, alcance);
   if (no) forbidden(no);
@@ -85,7 +107,10 @@ export async function transicion(t: Transicion, { request, context, signed, form
     if (error instanceof Forbidden) forbidden(error.message);
     const campo = error instanceof Invalid && error.field ? CAMPO_DE_COLUMNA[error.field] : undefined;
     if (campo && campos.some((f) => f.name === campo))
-      return json({ intent: t, result: submission.reply({ fieldErrors: { [campo]: [(error as Invalid).message] } }) }, { status: 400 });
+      return json(
+        { intent: t, result: submission.reply({ fieldErrors: { [campo]: [(error as Invalid).message] } }) },
+        { status: 400 },
+      );
     // Someone else acted first (Conflict) or the database refused for a reason without a field.
     return redirectWithFlash(context, request, volver, `Gasto ${folio}: ${motivoDe(error)}`, "error");
   }
@@ -94,9 +119,21 @@ export async function transicion(t: Transicion, { request, context, signed, form
 type Resultado = { hechos: string[]; rechazados: { folio: string; motivo: string }[]; avisos: string[] };
 
 /** Runs one transition on each gasto, one by one; each is checked (and may be refused) on its own. */
-async function enBloque(store: Store, user: Actor, t: "aprobar" | "rechazar", items: { id: string; version: number | null }[], motivo: string | null, alcance: Alcance) {
+async function enBloque(
+  store: Store,
+  user: Actor,
+  t: "aprobar" | "rechazar",
+  items: { id: string; version: number | null }[],
+  motivo: string | null,
+  alcance: Alcance,
+) {
   const ids = [...new Set(items.map((i) => i.id))];
-  const { rows } = await store.list<Row & GastoClave>(gastos.view, { filters: [{ column: "id", op: "in", value: ids }], limit: ids.length, offset: 0, count: "none" });
+  const { rows } = await store.list<Row & GastoClave>(gastos.view, {
+    filters: [{ column: "id", op: "in", value: ids }],
+    limit: ids.length,
+    offset: 0,
+    count: "none",
+  });
   const byId = new Map(rows.map((r) => [String(r.id), r]));
   const out: Resultado = { hechos: [], rechazados: [], avisos: [] };
   const seen = new Set<string>();
@@ -115,7 +152,13 @@ async function enBloque(store: Store, user: Actor, t: "aprobar" | "rechazar", it
       continue;
     }
     try {
-      const hecho = await ejecutar(store, t, item.id, item.version ?? Number(g.version), t === "rechazar" ? { p_motivo: motivo } : {});
+      const hecho = await ejecutar(
+        store,
+        t,
+        item.id,
+        item.version ?? Number(g.version),
+        t === "rechazar" ? { p_motivo: motivo } : {},
+      );
       out.hechos.push(folio);
       if (hecho?.aviso) {
         // One line per department and month: the latest total replaces the earlier ones.
@@ -139,7 +182,9 @@ function resumen(t: "aprobar" | "rechazar", r: Resultado) {
     r.rechazados.length === 0
       ? `${verbo} ${r.hechos.length} ${r.hechos.length === 1 ? "gasto" : "gastos"}.`
       : `${verbo} ${r.hechos.length} de ${total} gastos. ${r.rechazados.length === 1 ? "Uno no se pudo" : `${r.rechazados.length} no se pudieron`} ${t === "aprobar" ? "aprobar" : "rechazar"}:`;
-  const detalles = r.rechazados.slice(0, MAX_DETALLES).map((x) => `${x.folio}: ${x.motivo.length > 160 ? `${x.motivo.slice(0, 157)}…` : x.motivo}`);
+  const detalles = r.rechazados
+    .slice(0, MAX_DETALLES)
+    .map((x) => `${x.folio}: ${x.motivo.length > 160 ? `${x.motivo.slice(0, 157)}…` : x.motivo}`);
   if (r.rechazados.length > MAX_DETALLES) detalles.push(`y ${r.rechazados.length - MAX_DETALLES} más.`);
   for (const aviso of r.avisos.slice(0, 3)) detalles.push(`Aviso: ${aviso}`);
   const kind = r.hechos.length === 0 ? "error" : r.rechazados.length > 0 || r.avisos.length > 0 ? "aviso" : "exito";
@@ -152,7 +197,11 @@ function motivoMasivo(formData: FormData): string | null {
 }
 
 /** Bulk approve/reject of the checked rows (`seleccion` = «id:version» each). */
-export async function seleccion(intent: "aprobar_seleccion" | "rechazar_seleccion", { request, context, signed, formData, volver }: Ctx, alcance: Alcance) {
+export async function seleccion(
+  intent: "aprobar_seleccion" | "rechazar_seleccion",
+  { request, context, signed, formData, volver }: Ctx,
+  alcance: Alcance,
+) {
   const { user, store } = signed;
   if (!apruebaEnBloque(actor(user))) forbidden();
   const t = intent === "aprobar_seleccion" ? "aprobar" : "rechazar";
@@ -165,7 +214,8 @@ export async function seleccion(intent: "aprobar_seleccion" | "rechazar_seleccio
   const errores: Record<string, string> = {};
   if (items.length === 0) errores.seleccion = "Marque al menos un gasto de la lista.";
   if (t === "rechazar" && !motivo) errores.motivo = "Escriba el motivo del rechazo: se guarda en cada gasto rechazado.";
-  if (Object.keys(errores).length) return json({ intent, errores, seleccion: raw, motivo: String(formData.get("motivo") ?? "") }, { status: 400 });
+  if (Object.keys(errores).length)
+    return json({ intent, errores, seleccion: raw, motivo: String(formData.get("motivo") ?? "") }, { status: 400 });
   const r = resumen(t, await enBloque(store, actor(user), t, items, motivo, alcance));
   return redirectWithFlash(context, request, volver, r.message, r.kind, undefined, r.detalles);
 }
@@ -200,10 +250,34 @@ export async function masivo({ request, context, signed, formData, volver }: Ctx
   if (accion !== "aprobar" && accion !== "rechazar") throw json({ message: "Acción desconocida." }, { status: 400 });
   const motivo = motivoMasivo(formData);
   if (accion === "rechazar" && !motivo)
-    return json({ intent: "masivo", errores: { motivo: "Escriba el motivo del rechazo: se guarda en cada gasto rechazado." }, motivo: "" }, { status: 400 });
+    return json(
+      {
+        intent: "masivo",
+        errores: { motivo: "Escriba el motivo del rechazo: se guarda en cada gasto rechazado." },
+        motivo: "",
+      },
+      { status: 400 },
+    );
   const { query } = filtrosMasivos(new URL(request.url), signed);
   const { rows } = await store.list<Row>(gastos.view, { ...query, limit: MASIVO_MAXIMO, offset: 0, count: "none" });
-  if (rows.length === 0) return redirectWithFlash(context, request, volver, "Ningún gasto pendiente de aprobar coincide con el filtro: no se ha cambiado nada.", "aviso");
-  const r = resumen(accion, await enBloque(store, actor(user), accion, rows.map((g) => ({ id: String(g.id), version: Number(g.version) })), motivo, alcance));
+  if (rows.length === 0)
+    return redirectWithFlash(
+      context,
+      request,
+      volver,
+      "Ningún gasto pendiente de aprobar coincide con el filtro: no se ha cambiado nada.",
+      "aviso",
+    );
+  const r = resumen(
+    accion,
+    await enBloque(
+      store,
+      actor(user),
+      accion,
+      rows.map((g) => ({ id: String(g.id), version: Number(g.version) })),
+      motivo,
+      alcance,
+    ),
+  );
   return redirectWithFlash(context, request, volver, r.message, r.kind, undefined, r.detalles);
 }

@@ -19,39 +19,83 @@ describe("constants", () => {
   // The database check constraints use exactly these slugs.
   it("has the expense categories of SPEC §9", () => {
     expect(slugs(CATEGORIAS_GASTO)).toEqual([
-      "alojamiento", "comidas", "viajes_transporte", "combustible", "aparcamiento_peajes",
-      "material_oficina", "telefonia_internet", "software_suscripciones", "formacion",
-      "atenciones_clientes", "mensajeria", "mantenimiento_reparaciones",
-      "servicios_profesionales", "otros",
+      "alojamiento",
+      "comidas",
+      "viajes_transporte",
+      "combustible",
+      "aparcamiento_peajes",
+      "material_oficina",
+      "telefonia_internet",
+      "software_suscripciones",
+      "formacion",
+      "atenciones_clientes",
+      "mensajeria",
+      "mantenimiento_reparaciones",
+      "servicios_profesionales",
+      "otros",
     ]);
     expect(labels(CATEGORIAS_GASTO)).toEqual([
-      "Alojamiento", "Comidas", "Viajes y transporte", "Combustible", "Aparcamiento y peajes",
-      "Material de oficina", "Telefonía e internet", "Software y suscripciones", "Formación",
-      "Atenciones a clientes", "Mensajería", "Mantenimiento y reparaciones",
-      "Servicios profesionales", "Otros",
+      "Alojamiento",
+      "Comidas",
+      "Viajes y transporte",
+      "Combustible",
+      "Aparcamiento y peajes",
+      "Material de oficina",
+      "Telefonía e internet",
+      "Software y suscripciones",
+      "Formación",
+      "Atenciones a clientes",
+      "Mensajería",
+      "Mantenimiento y reparaciones",
+      "Servicios profesionales",
+      "Otros",
     ]);
     expect(CATEGORIA_GASTO_VALUES).toEqual(slugs(CATEGORIAS_GASTO));
   });
 
   it("has the payment methods", () => {
     expect(slugs(METODOS_PAGO)).toEqual([
-      "efectivo", "tarjeta_credito", "tarjeta_debito", "tarjeta_corporativa", "transferencia",
-      "domiciliacion", "cheque", "caja_chica",
+      "efectivo",
+      "tarjeta_credito",
+      "tarjeta_debito",
+      "tarjeta_corporativa",
+      "transferencia",
+      "domiciliacion",
+      "cheque",
+      "caja_chica",
     ]);
     expect(labels(METODOS_PAGO)).toEqual([
-      "Efectivo", "Tarjeta de crédito", "Tarjeta de débito", "Tarjeta corporativa",
-      "Transferencia bancaria", "Domiciliación", "Cheque", "Caja chica",
+      "Efectivo",
+      "Tarjeta de crédito",
+      "Tarjeta de débito",
+      "Tarjeta corporativa",
+      "Transferencia bancaria",
+      "Domiciliación",
+      "Cheque",
+      "Caja chica",
     ]);
   });
 
   it("has the supplier categories", () => {
     expect(slugs(CATEGORIAS_PROVEEDOR)).toEqual([
-      "suministros", "servicios_profesionales", "tecnologia", "viajes", "logistica",
-      "mantenimiento", "marketing", "otros",
+      "suministros",
+      "servicios_profesionales",
+      "tecnologia",
+      "viajes",
+      "logistica",
+      "mantenimiento",
+      "marketing",
+      "otros",
     ]);
     expect(labels(CATEGORIAS_PROVEEDOR)).toEqual([
-      "Suministros", "Servicios profesionales", "Tecnología", "Viajes", "Logística",
-      "Mantenimiento", "Marketing", "Otros",
+      "Suministros",
+      "Servicios profesionales",
+      "Tecnología",
+      "Viajes",
+      "Logística",
+      "Mantenimiento",
+      "Marketing",
+      "Otros",
     ]);
   });
 

@@ -50,7 +50,9 @@ function assertISODate(iso: string): void {
 
 /** The calendar date in `timeZone` at instant `now`, as `YYYY-MM-DD`. */
 export function todayISO(timeZone = DEFAULT_TIME_ZONE, now: Date = new Date()): string {
-  const parts = dateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).formatToParts(now);
+  const parts = dateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).formatToParts(
+    now,
+  );
   const get = (type: string) => parts.find((p) => p.type === type)!.value;
   return `${get("year")}-${get("month")}-${get("day")}`;
 }
@@ -73,18 +75,23 @@ export function diffDaysISO(from: string, to: string): number {
 export function formatDate(iso: string, locale = "es-ES"): string {
   const date = iso.length > 10 ? iso.slice(0, 10) : iso;
   assertISODate(date);
-  return dateTimeFormat(locale, { day: "2-digit", month: "2-digit", year: "numeric", timeZone: "UTC" }).format(new Date(`${date}T00:00:00Z`));
+  return dateTimeFormat(locale, { day: "2-digit", month: "2-digit", year: "numeric", timeZone: "UTC" }).format(
+    new Date(`${date}T00:00:00Z`),
+  );
 }
 
 /** A timestamp (ISO string or Date) → "22/11/2026, 14:05" in the office's time zone. */
-export function formatDateTime(
-  timestamp: string | Date,
-  locale = "es-ES",
-  timeZone = DEFAULT_TIME_ZONE,
-): string {
+export function formatDateTime(timestamp: string | Date, locale = "es-ES", timeZone = DEFAULT_TIME_ZONE): string {
   const d = timestamp instanceof Date ? timestamp : new Date(timestamp);
   if (Number.isNaN(d.getTime())) throw new TypeError(`Fecha no válida: ${String(timestamp)}`);
-  return dateTimeFormat(locale, { day: "2-digit", month: "2-digit", year: "numeric", hour: "2-digit", minute: "2-digit", timeZone }).format(d);
+  return dateTimeFormat(locale, {
+    day: "2-digit",
+    month: "2-digit",
+    year: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    timeZone,
+  }).format(d);
 }
 
 /** "2026-11-22" → "2026-11". */

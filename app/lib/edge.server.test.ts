@@ -17,15 +17,29 @@ describe("placeOf: the origin a request was addressed to", () => {
     expect(placeOf(host, "http", { appUrl })).toEqual({ ok: true, origin });
   });
 
-  it.each([undefined, "", "evil.example", "oficina.empresa.es.evil.example", "evil.example@localhost", "localhost.", "127.0.0.2", "localhost:99999", "a b", "x/y", "localhost:3000, evil.example", "[::2]:3000", "0.0.0.0:3000"])(
-    "refuses %j",
-    (host) => {
-      expect(placeOf(host, "http", { appUrl }).ok).toBe(false);
-    },
-  );
+  it.each([
+    undefined,
+    "",
+    "evil.example",
+    "oficina.empresa.es.evil.example",
+    "evil.example@localhost",
+    "localhost.",
+    "127.0.0.2",
+    "localhost:99999",
+    "a b",
+    "x/y",
+    "localhost:3000, evil.example",
+    "[::2]:3000",
+    "0.0.0.0:3000",
+  ])("refuses %j", (host) => {
+    expect(placeOf(host, "http", { appUrl }).ok).toBe(false);
+  });
 
   it("APP_URL itself on the default localhost: the origin the browser is at, whatever the port", () => {
-    expect(placeOf("localhost:8080", "http", { appUrl: "http://localhost:3000" })).toEqual({ ok: true, origin: "http://localhost:8080" });
+    expect(placeOf("localhost:8080", "http", { appUrl: "http://localhost:3000" })).toEqual({
+      ok: true,
+      origin: "http://localhost:8080",
+    });
   });
 });
 
@@ -43,23 +57,52 @@ describe("inspectBody", () => {
   const policy = bodyPolicyFor("/login");
   const form = (n: number) => Buffer.from(Array.from({ length: n }, (_, i) => `f${i}=v`).join("&"));
   const multipart = (n: number, end = true) =>
-    Buffer.from(Array.from({ length: n }, (_, i) => `--B\r\nContent-Disposition: form-data; name="f${i}"\r\n\r\nv\r\n`).join("") + (end ? "--B--\r\n" : ""));
+    Buffer.from(
+      Array.from({ length: n }, (_, i) => `--B\r\nContent-Disposition: form-data; name="f${i}"\r\n\r\nv\r\n`).join("") +
+        (end ? "--B--\r\n" : ""),
+    );
 
   it("lets forms up to MAX_FIELDS fields through and refuses one more (413)", async () => {
     expect(MAX_FIELDS).toBe(1000);
-    expect(await inspectBody("application/x-www-form-urlencoded", form(1000), policy)).toEqual({ ok: true, contentType: "application/x-www-form-urlencoded" });
-    expect(await inspectBody("application/x-www-form-urlencoded", form(1001), policy)).toMatchObject({ ok: false, refusal: { status: 413 } });
+    expect(await inspectBody("application/x-www-form-urlencoded", form(1000), policy)).toEqual({
+      ok: true,
+      contentType: "application/x-www-form-urlencoded",
+    });
+    expect(await inspectBody("application/x-www-form-urlencoded", form(1001), policy)).toMatchObject({
+      ok: false,
+      refusal: { status: 413 },
+    });
     expect(await inspectBody("multipart/form-data; boundary=B", multipart(1000), policy)).toMatchObject({ ok: true });
-    expect(await inspectBody('multipart/form-data; boundary="B"', multipart(1001), policy)).toMatchObject({ ok: false, refusal: { status: 413 } });
+    expect(await inspectBody('multipart/form-data; boundary="B"', multipart(1001), policy)).toMatchObject({
+      ok: false,
+      refusal: { status: 413 },
+    });
   });
 
   it("refuses malformed multipart (400) and what is not a form (415); an empty body is an empty form", async () => {
-    expect(await inspectBody("multipart/form-data", multipart(1), policy)).toMatchObject({ ok: false, refusal: { status: 400 } });
-    expect(await inspectBody("multipart/form-data; boundary=B", multipart(2, false), policy)).toMatchObject({ ok: false, refusal: { status: 400 } });
-    expect(await inspectBody("multipart/form-data; boundary=B", Buffer.from("--B\r\nContent-Disp"), policy)).toMatchObject({ ok: false, refusal: { status: 400 } });
-    expect(await inspectBody("application/json", Buffer.from("{}"), policy)).toMatchObject({ ok: false, refusal: { status: 415 } });
-    expect(await inspectBody(undefined, Buffer.from("a=b"), policy)).toMatchObject({ ok: false, refusal: { status: 415 } });
-    expect(await inspectBody(undefined, Buffer.alloc(0), policy)).toEqual({ ok: true, contentType: "application/x-www-form-urlencoded" });
+    expect(await inspectBody("multipart/form-data", multipart(1), policy)).toMatchObject({
+      ok: false,
+      refusal: { status: 400 },
+    });
+    expect(await inspectBody("multipart/form-data; boundary=B", multipart(2, false), policy)).toMatchObject({
+      ok: false,
+      refusal: { status: 400 },
+    });
+    expect(
+      await inspectBody("multipart/form-data; boundary=B", Buffer.from("--B\r\nContent-Disp"), policy),
+    ).toMatchObject({ ok: false, refusal: { status: 400 } });
+    expect(await inspectBody("application/json", Buffer.from("{}"), policy)).toMatchObject({
+      ok: false,
+      refusal: { status: 415 },
+    });
+    expect(await inspectBody(undefined, Buffer.from("a=b"), policy)).toMatchObject({
+      ok: false,
+      refusal: { status: 415 },
+    });
+    expect(await inspectBody(undefined, Buffer.alloc(0), policy)).toEqual({
+      ok: true,
+      contentType: "application/x-www-form-urlencoded",
+    });
   });
 });
 

@@ -18,8 +18,7 @@ export type Origins = {
 
 export type Place =
   /** `origin` is what a same-site form carries and what request.url is built on. */
-  | { ok: true; origin: string }
-  | { ok: false; reason: string };
+  { ok: true; origin: string } | { ok: false; reason: string };
 
 /**
  * The origin a request was addressed to, from its Host (or, behind a trusted proxy, the first
@@ -84,17 +83,28 @@ export function bodyPolicyFor(rawPath: string): BodyPolicy {
 export type Refusal = { status: number; message: string };
 
 export const REFUSALS = {
-  tooLarge: { status: 413, message: "El envío es demasiado grande. Reduzca el texto de los campos y vuelva a intentarlo." },
-  tooManyFields: { status: 413, message: "El formulario tiene demasiados campos. Envíe menos elementos a la vez y vuelva a intentarlo." },
+  tooLarge: {
+    status: 413,
+    message: "El envío es demasiado grande. Reduzca el texto de los campos y vuelva a intentarlo.",
+  },
+  tooManyFields: {
+    status: 413,
+    message: "El formulario tiene demasiados campos. Envíe menos elementos a la vez y vuelva a intentarlo.",
+  },
   lengthRequired: { status: 411, message: "Falta Content-Length: el envío debe indicar su tamaño." },
-  malformed: { status: 400, message: "El formulario llegó incompleto o mal formado. Vuelva a la página y envíelo de nuevo." },
+  malformed: {
+    status: 400,
+    message: "El formulario llegó incompleto o mal formado. Vuelva a la página y envíelo de nuevo.",
+  },
   unsupported: { status: 415, message: "El envío no tiene el formato de un formulario." },
-  crossOrigin: { status: 403, message: "Petición rechazada: el formulario no procede de Oficina. Vuelva a la página de Oficina y envíelo desde allí." },
+  crossOrigin: {
+    status: 403,
+    message:
+      "Petición rechazada: el formulario no procede de Oficina. Vuelva a la página de Oficina y envíelo desde allí.",
+  },
 } satisfies Record<string, Refusal>;
 
-export type Inspected =
-  | { ok: true; contentType: string }
-  | { ok: false; refusal: Refusal };
+export type Inspected = { ok: true; contentType: string } | { ok: false; refusal: Refusal };
 
 /**
  * Checks a buffered body before anything parses it: a form encoding, at most `maxFields` fields,
@@ -103,12 +113,18 @@ export type Inspected =
  * request should carry on (an empty body without one becomes an empty urlencoded form, so an
  * action's `request.formData()` never throws on it).
  */
-export async function inspectBody(contentType: string | undefined, body: Buffer, { maxFields }: BodyPolicy): Promise<Inspected> {
+export async function inspectBody(
+  contentType: string | undefined,
+  body: Buffer,
+  { maxFields }: BodyPolicy,
+): Promise<Inspected> {
   const type = (contentType ?? "").split(";")[0]!.trim().toLowerCase();
-  if (body.length === 0 && (type === "" || type === "application/x-www-form-urlencoded")) return { ok: true, contentType: "application/x-www-form-urlencoded" };
+  if (body.length === 0 && (type === "" || type === "application/x-www-form-urlencoded"))
+    return { ok: true, contentType: "application/x-www-form-urlencoded" };
   if (type === "application/x-www-form-urlencoded") {
     let fields = 1;
-    for (let i = body.indexOf(0x26); i !== -1; i = body.indexOf(0x26, i + 1)) if (++fields > maxFields) return { ok: false, refusal: REFUSALS.tooManyFields };
+    for (let i = body.indexOf(0x26); i !== -1; i = body.indexOf(0x26, i + 1))
+      if (++fields > maxFields) return { ok: false, refusal: REFUSALS.tooManyFields };
     return { ok: true, contentType: contentType! };
   }
   if (type === "multipart/form-data") {
@@ -154,10 +170,14 @@ export function sessionSecretFromDataDir(dataDir: string): { secret: string; cre
     }
     created = true;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw new Error(`No se pudo crear ${file}: ${(error as Error).message}`);
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST")
+      throw new Error(`No se pudo crear ${file}: ${(error as Error).message}`);
   }
   const stat = lstatSync(file);
-  if (!stat.isFile()) throw new Error(`${file} no es un archivo normal: bórrelo (se generará otra clave de sesión) o defina SESSION_SECRET.`);
+  if (!stat.isFile())
+    throw new Error(
+      `${file} no es un archivo normal: bórrelo (se generará otra clave de sesión) o defina SESSION_SECRET.`,
+    );
   if ((stat.mode & 0o077) !== 0)
     throw new Error(
       `${file} tiene permisos ${(stat.mode & 0o777).toString(8).padStart(4, "0")}: otros usuarios podrían leer la clave de sesión. ` +
@@ -165,6 +185,8 @@ export function sessionSecretFromDataDir(dataDir: string): { secret: string; cre
     );
   const secret = readFileSync(file, "utf8").trim();
   if (!/^[A-Za-z0-9_-]{32,512}$/.test(secret))
-    throw new Error(`${file} no contiene una clave de sesión válida (32 a 512 caracteres A-Z, a-z, 0-9, - o _): bórrelo para generar otra o defina SESSION_SECRET.`);
+    throw new Error(
+      `${file} no contiene una clave de sesión válida (32 a 512 caracteres A-Z, a-z, 0-9, - o _): bórrelo para generar otra o defina SESSION_SECRET.`,
+    );
   return { secret, created, file };
 }

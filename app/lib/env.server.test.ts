@@ -160,7 +160,9 @@ describe("loadEnv", () => {
     expect(bad({ NODE_ENV: "test", SUPABASE_URL: "https://abc.supabase.co" })).toContain(
       "SUPABASE_ANON_KEY es obligatoria cuando se define SUPABASE_URL",
     );
-    expect(loadEnv({ NODE_ENV: "test", SUPABASE_URL: "https://abc.supabase.co", SUPABASE_ANON_KEY: "k" }).SUPABASE_ANON_KEY).toBe("k");
+    expect(
+      loadEnv({ NODE_ENV: "test", SUPABASE_URL: "https://abc.supabase.co", SUPABASE_ANON_KEY: "k" }).SUPABASE_ANON_KEY,
+    ).toBe("k");
   });
 
   it("names every bad variable at once", () => {

@@ -118,13 +118,18 @@ const schema = z.object({
   WEB_CONCURRENCY: z
     .string()
     .optional()
-    .refine((v) => v === undefined || (/^\d{1,3}$/.test(v) && +v >= 1), { error: "debe ser un número entero mayor que 0" })
+    .refine((v) => v === undefined || (/^\d{1,3}$/.test(v) && +v >= 1), {
+      error: "debe ser un número entero mayor que 0",
+    })
     .transform((v) => (v === undefined ? os.availableParallelism() : Number(v))),
   NODE_ENV: z
     .enum(["development", "production", "test"], { error: "debe ser development, production o test" })
     .default("development"),
   DATA_DIR: z.string().default(DEFAULT_DATA_DIR),
-  DATABASE_URL: optionalUrl(["postgres:", "postgresql:"], "debe ser una URL postgres://usuario:clave@servidor:5432/base"),
+  DATABASE_URL: optionalUrl(
+    ["postgres:", "postgresql:"],
+    "debe ser una URL postgres://usuario:clave@servidor:5432/base",
+  ),
   SUPABASE_URL: optionalUrl(["https:", "http:"], "debe ser una URL http(s)://, p. ej. https://xyz.supabase.co"),
   SUPABASE_ANON_KEY: z.string().optional(),
   SUPABASE_SERVICE_ROLE_KEY: z.string().optional(),
@@ -167,12 +172,17 @@ const schema = z.object({
     .refine((list) => list.every((d) => DOMAIN.test(d)), {
       error: "debe ser una lista de dominios separados por comas, p. ej. empresa.es,empresa.com",
     }),
-  SIGNUP_MODE: z.enum(["abierto", "dominio", "invitacion"], { error: "debe ser abierto, dominio o invitacion" }).optional(),
+  SIGNUP_MODE: z
+    .enum(["abierto", "dominio", "invitacion"], { error: "debe ser abierto, dominio o invitacion" })
+    .optional(),
   PERMITIR_ADMIN_UNICO: z
     .enum(["0", "1", "true", "false"], { error: "debe ser 1 o 0" })
     .default("0")
     .transform((v) => v === "1" || v === "true"),
-  SMTP_URL: optionalUrl(["smtp:", "smtps:"], "debe ser una URL smtp:// o smtps://, p. ej. smtps://usuario:clave@smtp.empresa.es:465"),
+  SMTP_URL: optionalUrl(
+    ["smtp:", "smtps:"],
+    "debe ser una URL smtp:// o smtps://, p. ej. smtps://usuario:clave@smtp.empresa.es:465",
+  ),
   MAIL_FROM: z
     .string()
     .default("Oficina <no-responder@oficina.local>")

@@ -24,18 +24,19 @@ export function withErrorDigests(build: ServerBuild, report: ErrorReporter = () 
       const module = { ...route.module };
       for (const key of ["loader", "action"] as const) {
         const handler = route.module[key];
-        if (handler) module[key] = (async (args: { request: Request; context?: { refusal?: EdgeRefusal } }) => {
-          const refusal = args.context?.refusal;
-          if (refusal && id !== "root") throw json({ message: refusal.message }, { status: refusal.status });
-          try {
-            return await (handler as (a: typeof args) => unknown)(args);
-          } catch (error) {
-            if (error instanceof Response) throw error;
-            const digest = report(error, args.request) ?? randomUUID().slice(0, 8);
-            console.error(`[error ${digest}] ${args.request.method} ${new URL(args.request.url).pathname}:`, error);
-            throw json({ digest }, { status: 500 });
-          }
-        }) as never;
+        if (handler)
+          module[key] = (async (args: { request: Request; context?: { refusal?: EdgeRefusal } }) => {
+            const refusal = args.context?.refusal;
+            if (refusal && id !== "root") throw json({ message: refusal.message }, { status: refusal.status });
+            try {
+              return await (handler as (a: typeof args) => unknown)(args);
+            } catch (error) {
+              if (error instanceof Response) throw error;
+              const digest = report(error, args.request) ?? randomUUID().slice(0, 8);
+              console.error(`[error ${digest}] ${args.request.method} ${new URL(args.request.url).pathname}:`, error);
+              throw json({ digest }, { status: 500 });
+            }
+          }) as never;
       }
       return [id, { ...route, module }];
     }),

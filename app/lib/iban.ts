@@ -2,18 +2,72 @@
 
 /** Lengths from the SWIFT IBAN registry for the countries we are likely to meet. */
 export const IBAN_LENGTHS: Readonly<Record<string, number>> = {
-  AD: 24, AT: 20, BE: 16, BG: 22, BR: 29, CH: 21, CY: 28, CZ: 24, DE: 22, DK: 18, EE: 20,
-  ES: 24, FI: 18, FR: 27, GB: 22, GI: 23, GR: 27, HR: 21, HU: 28, IE: 22, IS: 26, IT: 27,
-  LI: 21, LT: 20, LU: 20, LV: 21, MC: 27, MT: 31, NL: 18, NO: 15, PL: 28, PT: 25, RO: 24,
-  SE: 24, SI: 19, SK: 24, SM: 27, TR: 26,
+  AD: 24,
+  AT: 20,
+  BE: 16,
+  BG: 22,
+  BR: 29,
+  CH: 21,
+  CY: 28,
+  CZ: 24,
+  DE: 22,
+  DK: 18,
+  EE: 20,
+  ES: 24,
+  FI: 18,
+  FR: 27,
+  GB: 22,
+  GI: 23,
+  GR: 27,
+  HR: 21,
+  HU: 28,
+  IE: 22,
+  IS: 26,
+  IT: 27,
+  LI: 21,
+  LT: 20,
+  LU: 20,
+  LV: 21,
+  MC: 27,
+  MT: 31,
+  NL: 18,
+  NO: 15,
+  PL: 28,
+  PT: 25,
+  RO: 24,
+  SE: 24,
+  SI: 19,
+  SK: 24,
+  SM: 27,
+  TR: 26,
 };
 
 /** Countries in our lists that do not use IBAN (Mexico uses the 18-digit CLABE). */
-const NON_IBAN = new Set(["MX", "US", "CA", "AR", "CL", "CO", "PE", "UY", "EC", "VE", "BO", "PY", "CN", "JP", "AU", "IN"]);
+const NON_IBAN = new Set([
+  "MX",
+  "US",
+  "CA",
+  "AR",
+  "CL",
+  "CO",
+  "PE",
+  "UY",
+  "EC",
+  "VE",
+  "BO",
+  "PY",
+  "CN",
+  "JP",
+  "AU",
+  "IN",
+]);
 
 /** Strips whitespace (also no-break spaces) and a leading "IBAN", upper-cases. */
 export function normalizeIban(s: string): string {
-  return String(s ?? "").replace(/\s/g, "").toUpperCase().replace(/^IBAN/, "");
+  return String(s ?? "")
+    .replace(/\s/g, "")
+    .toUpperCase()
+    .replace(/^IBAN/, "");
 }
 
 /** Remainder mod 97 of the number formed by the rearranged IBAN, one character at a time. */
@@ -43,7 +97,8 @@ export function validateIban(s: string): boolean {
 export function ibanError(s: string): string | null {
   if (validateIban(s)) return null;
   const country = normalizeIban(s).slice(0, 2);
-  if (NON_IBAN.has(country)) return `Las cuentas de ${country} no usan IBAN; déjelo vacío e indique la cuenta en las notas.`;
+  if (NON_IBAN.has(country))
+    return `Las cuentas de ${country} no usan IBAN; déjelo vacío e indique la cuenta en las notas.`;
   const length = IBAN_LENGTHS[country];
   return length
     ? `Escriba un IBAN válido: ${country} y ${length - 2} caracteres más, p. ej. ES91 2100 0418 4502 0005 1332.`

@@ -43,7 +43,15 @@ export function parseListState(entity: Entity, params: URLSearchParams): ListSta
     if (value && filterValue(filter, value) !== undefined) filtros[filter.name] = value;
   }
   const vista = entity.vistas?.find((v) => v.name === params.get("vista"))?.name;
-  return { q: (sinControl(params.get("q")) ?? "").trim().slice(0, 100), orden, dir, pagina, porPagina, filtros, ...(vista ? { vista } : {}) };
+  return {
+    q: (sinControl(params.get("q")) ?? "").trim().slice(0, 100),
+    orden,
+    dir,
+    pagina,
+    porPagina,
+    filtros,
+    ...(vista ? { vista } : {}),
+  };
 }
 
 export function toListQuery(entity: Entity, state: ListState, extra: Filter[] = []): ListQuery {
@@ -55,7 +63,9 @@ export function toListQuery(entity: Entity, state: ListState, extra: Filter[] = 
     const op =
       filter.kind === "text" && filter.match === "contains"
         ? "ilike"
-        : (({ date_from: "gte", money_min: "gte", date_to: "lte", money_max: "lte" } as const)[filter.kind as "date_from"] ?? "eq");
+        : (({ date_from: "gte", money_min: "gte", date_to: "lte", money_max: "lte" } as const)[
+            filter.kind as "date_from"
+          ] ?? "eq");
     if (value !== undefined) filters.push({ column: filter.column, op, value });
   }
   return {
@@ -64,7 +74,9 @@ export function toListQuery(entity: Entity, state: ListState, extra: Filter[] = 
       ? {
           columns: [...entity.search],
           term: state.q,
-          ...(entity.searchRefs?.length ? { refs: entity.searchRefs.map((r) => ({ ...r, columns: [...r.columns] })) } : {}),
+          ...(entity.searchRefs?.length
+            ? { refs: entity.searchRefs.map((r) => ({ ...r, columns: [...r.columns] })) }
+            : {}),
           ...(entity.searchFunction ? { fn: entity.searchFunction } : {}),
         }
       : undefined,
@@ -115,7 +127,8 @@ export function listHref(path: string, state: ListState, changes: Record<string,
     pagina: state.pagina === 1 ? undefined : state.pagina,
     ...changes,
   };
-  for (const [key, value] of Object.entries(merged)) if (value !== undefined && value !== "") params.set(key, String(value));
+  for (const [key, value] of Object.entries(merged))
+    if (value !== undefined && value !== "") params.set(key, String(value));
   const search = params.toString();
   return search ? `${path}?${search}` : path;
 }

@@ -127,7 +127,9 @@ export function formatMoney(value: string | number, locale = "es-ES", currency =
   if (typeof value === "number" && !Number.isFinite(value)) {
     throw new TypeError(`Importe no válido: ${value}`);
   }
-  return numberFormat(locale, { style: "currency", currency, useGrouping: "always" }).format(value as Intl.StringNumericLiteral | number);
+  return numberFormat(locale, { style: "currency", currency, useGrouping: "always" }).format(
+    value as Intl.StringNumericLiteral | number,
+  );
 }
 
 /** "1234.5" → "1234,50": plain decimal comma, no grouping, for CSV read by a Spanish Excel. */

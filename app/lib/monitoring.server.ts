@@ -17,15 +17,28 @@ export function parseDsn(value: string): Dsn | null {
     const url = new URL(value);
     const segments = url.pathname.split("/").filter(Boolean);
     const projectId = segments.pop();
-    if (!url.username || !projectId || !/^\d+$/.test(projectId) || !["http:", "https:"].includes(url.protocol)) return null;
-    return { protocol: url.protocol, host: url.host, pathPrefix: segments.length ? `/${segments.join("/")}` : "", publicKey: url.username, projectId };
+    if (!url.username || !projectId || !/^\d+$/.test(projectId) || !["http:", "https:"].includes(url.protocol))
+      return null;
+    return {
+      protocol: url.protocol,
+      host: url.host,
+      pathPrefix: segments.length ? `/${segments.join("/")}` : "",
+      publicKey: url.username,
+      projectId,
+    };
   } catch {
     return null;
   }
 }
 
 function sameDsn(a: Dsn, b: Dsn) {
-  return a.protocol === b.protocol && a.host === b.host && a.pathPrefix === b.pathPrefix && a.publicKey === b.publicKey && a.projectId === b.projectId;
+  return (
+    a.protocol === b.protocol &&
+    a.host === b.host &&
+    a.pathPrefix === b.pathPrefix &&
+    a.publicKey === b.publicKey &&
+    a.projectId === b.projectId
+  );
 }
 
 export function ingestUrl(dsn: Dsn) {
@@ -78,7 +91,14 @@ export function monitoringTunnel(configuredDsn: string | undefined) {
 export function mountMonitoring(app: Express, configuredDsn: string | undefined, store?: Store) {
   app.post(
     "/monitoring",
-    rateLimit({ windowMs: 60_000, limit: 120, standardHeaders: "draft-8", legacyHeaders: false, store, passOnStoreError: true }),
+    rateLimit({
+      windowMs: 60_000,
+      limit: 120,
+      standardHeaders: "draft-8",
+      legacyHeaders: false,
+      store,
+      passOnStoreError: true,
+    }),
     express.raw({ type: () => true, limit: MAX_ENVELOPE_BYTES }),
     monitoringTunnel(configuredDsn),
   );

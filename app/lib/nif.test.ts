@@ -204,13 +204,16 @@ describe("generators", () => {
     expect(generateValidCif(42)).toBe(generateValidCif(42));
   });
 
-  it.each(["A", "B", "E", "H", "P", "Q", "S", "N", "W", "G", "J", "U", "V"])("generates a valid CIF of type %s", (type) => {
-    for (let n = 0; n < 50; n++) {
-      const cif = generateValidCif(n, type);
-      expect(cif[0]).toBe(type);
-      expect(validateNif(cif, "ES")).toBeNull();
-    }
-  });
+  it.each(["A", "B", "E", "H", "P", "Q", "S", "N", "W", "G", "J", "U", "V"])(
+    "generates a valid CIF of type %s",
+    (type) => {
+      for (let n = 0; n < 50; n++) {
+        const cif = generateValidCif(n, type);
+        expect(cif[0]).toBe(type);
+        expect(validateNif(cif, "ES")).toBeNull();
+      }
+    },
+  );
 
   it("refuses an unknown CIF type", () => {
     expect(() => generateValidCif(1, "I")).toThrow(RangeError);

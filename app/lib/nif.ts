@@ -10,7 +10,9 @@ const CIF_CONTROL_LETTERS = "JABCDEFGHI";
 
 /** Upper case; no whitespace, dots or dashes; for ES without a leading "ES" (VAT prefix). */
 export function normalizeNif(raw: string, pais: string): string {
-  let s = String(raw ?? "").toUpperCase().replace(/[\s.\-]/g, "");
+  let s = String(raw ?? "")
+    .toUpperCase()
+    .replace(/[\s.\-]/g, "");
   // No Spanish NIF starts with "ES" (a CIF's second character is a digit), so this is safe.
   if (pais.toUpperCase() === "ES" && s.startsWith("ES")) s = s.slice(2);
   return s;
@@ -55,7 +57,9 @@ function validateEs(nif: string): string | null {
   m = /^([KLM])(\d{7})([A-Z])$/.exec(nif);
   if (m) {
     const expected = dniLetter(m[2]!);
-    return m[3] === expected ? null : `La letra de control del NIF no es correcta: para ${m[1]}${m[2]} es la ${expected}.`;
+    return m[3] === expected
+      ? null
+      : `La letra de control del NIF no es correcta: para ${m[1]}${m[2]} es la ${expected}.`;
   }
   m = /^([ABCDEFGHJNPQRSUVW])(\d{7})([0-9A-J])$/.exec(nif);
   if (m) {
@@ -65,7 +69,11 @@ function validateEs(nif: string): string | null {
     // the other types are found with either.
     const wantsLetter = "PQSNW".includes(type) || digits.startsWith("00");
     const wantsDigit = "ABEH".includes(type);
-    const ok = wantsLetter ? control === letter : wantsDigit ? control === digit : control === digit || control === letter;
+    const ok = wantsLetter
+      ? control === letter
+      : wantsDigit
+        ? control === digit
+        : control === digit || control === letter;
     if (ok) return null;
     const expected = wantsLetter ? letter : wantsDigit ? digit : `${digit} o ${letter}`;
     return `El carácter de control del CIF no es correcto: para ${type}${digits} es ${expected}.`;

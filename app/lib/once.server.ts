@@ -44,15 +44,26 @@ const POLL_MS = 50;
  * submission claims the token with an insert, a duplicate waits for its answer and replays it.
  */
 export function sqlOnce(db: Kysely<any>): Once {
-  const sweep = sweeper(db, sql`delete from auth.local_submissions where created_at < now() - make_interval(secs => ${TTL_MS / 1000})`);
+  const sweep = sweeper(
+    db,
+    sql`delete from auth.local_submissions where created_at < now() - make_interval(secs => ${TTL_MS / 1000})`,
+  );
   return async (scope, token, run) => {
     if (!isToken(token)) return run();
     const key = `${scope}:${token}`;
     await sweep();
     for (;;) {
-      const claim = await sql`insert into auth.local_submissions (key) values (${key}) on conflict (key) do nothing returning key`.execute(db);
+      const claim =
+        await sql`insert into auth.local_submissions (key) values (${key}) on conflict (key) do nothing returning key`.execute(
+          db,
+        );
       if (claim.rows.length) break;
-      const { rows } = await sql<{ status: number | null; location: string | null; set_cookie: string[] | null; age_ms: number }>`
+      const { rows } = await sql<{
+        status: number | null;
+        location: string | null;
+        set_cookie: string[] | null;
+        age_ms: number;
+      }>`
         select status, location, set_cookie, extract(epoch from now() - created_at) * 1000 as age_ms
         from auth.local_submissions where key = ${key}`.execute(db);
       const first = rows[0];

@@ -36,7 +36,9 @@ export class SqlRateLimitStore implements Store {
   }
 
   async decrement(key: string) {
-    await sql`update auth.local_rate_limits set hits = greatest(hits - 1, 0) where key = ${this.prefix + key}`.execute(this.db);
+    await sql`update auth.local_rate_limits set hits = greatest(hits - 1, 0) where key = ${this.prefix + key}`.execute(
+      this.db,
+    );
   }
 
   async resetKey(key: string) {

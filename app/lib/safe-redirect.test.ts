@@ -83,8 +83,25 @@ const MORE_BAD_URLS = [
 
 // Dot segments that normalise a path into a protocol-relative URL (found by probing: "/.//evil"
 // was answered with «Location: //evil»), in every spelling a browser or URL parser accepts.
-const DOT_PREFIXES = ["/.", "/./.", "/..", "/../..", "/x/..", "/x/y/../..", "/x/./..", "/%2e", "/%2E", "/.%2e", "/%2e%2e", "/x/%2e%2e", "/x/.%2E", "/x/%2E."];
-const DOT_SEGMENT_URLS = DOT_PREFIXES.flatMap((prefix) => ["//evil.example/phish", "//evil.example", "///evil.example"].map((rest) => prefix + rest));
+const DOT_PREFIXES = [
+  "/.",
+  "/./.",
+  "/..",
+  "/../..",
+  "/x/..",
+  "/x/y/../..",
+  "/x/./..",
+  "/%2e",
+  "/%2E",
+  "/.%2e",
+  "/%2e%2e",
+  "/x/%2e%2e",
+  "/x/.%2E",
+  "/x/%2E.",
+];
+const DOT_SEGMENT_URLS = DOT_PREFIXES.flatMap((prefix) =>
+  ["//evil.example/phish", "//evil.example", "///evil.example"].map((rest) => prefix + rest),
+);
 
 const GOOD_URLS: [string, string][] = [
   ["/", "/"],
@@ -93,7 +110,10 @@ const GOOD_URLS: [string, string][] = [
   ["/view/?param=https://example.com", "/view/?param=https://example.com"],
   ["/view?param=ftp://example.com", "/view?param=ftp://example.com"],
   ["/url%20with%20spaces/", "/url%20with%20spaces/"],
-  ["/gastos?gasto=3f1c2d4e-0000-4000-8000-000000000001&volver=%2Fgastos", "/gastos?gasto=3f1c2d4e-0000-4000-8000-000000000001&volver=%2Fgastos"],
+  [
+    "/gastos?gasto=3f1c2d4e-0000-4000-8000-000000000001&volver=%2Fgastos",
+    "/gastos?gasto=3f1c2d4e-0000-4000-8000-000000000001&volver=%2Fgastos",
+  ],
   ["/gastos?estado=pendiente&pagina=2#tabla", "/gastos?estado=pendiente&pagina=2#tabla"],
   ["/departamentos/3f1c2d4e-0000-4000-8000-000000000001", "/departamentos/3f1c2d4e-0000-4000-8000-000000000001"],
   ["/gastos?q=café", "/gastos?q=caf%C3%A9"], // ASCII-only result, safe in a Location header

@@ -5,7 +5,20 @@ import { Categorias, MisGastos, Pendientes, Presupuestos, Proveedores, UltimosGa
 
 /** The panel's sections rendered to HTML as the server sends them (no browser, no JavaScript). */
 const formats = { locale: "es-ES", currency: "EUR" };
-const MESES = ["2025-12", "2026-01", "2026-02", "2026-03", "2026-04", "2026-05", "2026-06", "2026-07", "2026-08", "2026-09", "2026-10", "2026-11"];
+const MESES = [
+  "2025-12",
+  "2026-01",
+  "2026-02",
+  "2026-03",
+  "2026-04",
+  "2026-05",
+  "2026-06",
+  "2026-07",
+  "2026-08",
+  "2026-09",
+  "2026-10",
+  "2026-11",
+];
 
 const base: PanelData = {
   rol: "administrador",
@@ -19,11 +32,29 @@ const base: PanelData = {
     { estado: "pagado", cuenta: 3, importe: "0.10" },
   ],
   este_mes: { cuenta: 1, importe: "10.00" },
-  ultimos: [{ id: "11111111-1111-4111-8111-111111111111", folio: "GAS-2026-00001", fecha_gasto: "2026-11-20", descripcion: "Taxi <al> aeropuerto", importe: "10.00", estado: "borrador" }],
+  ultimos: [
+    {
+      id: "11111111-1111-4111-8111-111111111111",
+      folio: "GAS-2026-00001",
+      fecha_gasto: "2026-11-20",
+      descripcion: "Taxi <al> aeropuerto",
+      importe: "10.00",
+      estado: "borrador",
+    },
+  ],
   pendientes: {
     cuenta: 12,
     importe: "99999.99",
-    mas_antiguos: [{ id: "22222222-2222-4222-8222-222222222222", folio: "GAS-2026-00002", fecha_gasto: "2026-10-01", descripcion: "Hotel", importe: "99.99", solicitante_nombre: "Elena Ruiz" }],
+    mas_antiguos: [
+      {
+        id: "22222222-2222-4222-8222-222222222222",
+        folio: "GAS-2026-00002",
+        fecha_gasto: "2026-10-01",
+        descripcion: "Hotel",
+        importe: "99.99",
+        solicitante_nombre: "Elena Ruiz",
+      },
+    ],
   },
   presupuestos: [
     { id: "a", nombre: "Comercial", presupuesto: "5000.00", aprobado: "6234.56", cuenta: 7, excedido: true },
@@ -40,7 +71,11 @@ const base: PanelData = {
 };
 
 const html = (node: React.ReactElement) => renderToStaticMarkup(node);
-const texto = (markup: string) => markup.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").replace(/&amp;/g, "&");
+const texto = (markup: string) =>
+  markup
+    .replace(/<[^>]+>/g, " ")
+    .replace(/\s+/g, " ")
+    .replace(/&amp;/g, "&");
 const nbsp = (s: string) => s.replace(/[\u00a0\u202f]/g, " ");
 
 describe("secciones del panel", () => {
@@ -65,7 +100,9 @@ describe("secciones del panel", () => {
     const out = html(<UltimosGastos panel={base} formats={formats} />);
     expect(out).toContain("Taxi &lt;al&gt; aeropuerto");
     expect(out).toContain('href="/gastos?gasto=11111111-1111-4111-8111-111111111111#gasto"');
-    expect(html(<UltimosGastos panel={{ ...base, ultimos: [] }} formats={formats} />)).toContain("Todavía no ha registrado ningún gasto.");
+    expect(html(<UltimosGastos panel={{ ...base, ultimos: [] }} formats={formats} />)).toContain(
+      "Todavía no ha registrado ningún gasto.",
+    );
   });
 
   it("pendientes: cuenta, importe, los más antiguos y «ver todos»; nada si no es para su rol", () => {
@@ -73,9 +110,20 @@ describe("secciones del panel", () => {
     expect(t).toContain("12 gastos por 99.999,99 € esperan su aprobación.");
     expect(t).toContain("Los 1 más antiguos");
     expect(t).toContain("Elena Ruiz");
-    expect(html(<Pendientes panel={base} formats={formats} />)).toContain('href="/gastos?vista=pendientes&amp;orden=fecha_gasto&amp;dir=asc"');
+    expect(html(<Pendientes panel={base} formats={formats} />)).toContain(
+      'href="/gastos?vista=pendientes&amp;orden=fecha_gasto&amp;dir=asc"',
+    );
     expect(html(<Pendientes panel={{ ...base, pendientes: null }} formats={formats} />)).toBe("");
-    expect(texto(html(<Pendientes panel={{ ...base, pendientes: { cuenta: 0, importe: "0.00", mas_antiguos: [] } }} formats={formats} />))).toContain("No tiene gastos pendientes de aprobar.");
+    expect(
+      texto(
+        html(
+          <Pendientes
+            panel={{ ...base, pendientes: { cuenta: 0, importe: "0.00", mas_antiguos: [] } }}
+            formats={formats}
+          />,
+        ),
+      ),
+    ).toContain("No tiene gastos pendientes de aprobar.");
   });
 
   it("presupuestos: el que se pasa se señala con texto e icono (no solo color) en el aviso, el gráfico y la tabla", () => {
@@ -91,8 +139,12 @@ describe("secciones del panel", () => {
     expect(nbsp(out)).toContain(
       '<title id="grafico-presupuestos-titulo">Aprobado en noviembre de 2026 por departamento frente a su presupuesto mensual: 3 departamentos; 1 por encima del presupuesto: Comercial.</title>',
     );
-    expect(out).toMatch(/<rect class="grafico-barra grafico-barra-marcada"[^>]*fill="url\(#grafico-presupuestos-rayado\)"/);
-    expect(out).toMatch(/<text class="grafico-etiqueta"[^>]*>⚠ <!-- -->Comercial<\/text>|<text class="grafico-etiqueta"[^>]*>⚠ Comercial<\/text>/);
+    expect(out).toMatch(
+      /<rect class="grafico-barra grafico-barra-marcada"[^>]*fill="url\(#grafico-presupuestos-rayado\)"/,
+    );
+    expect(out).toMatch(
+      /<text class="grafico-etiqueta"[^>]*>⚠ <!-- -->Comercial<\/text>|<text class="grafico-etiqueta"[^>]*>⚠ Comercial<\/text>/,
+    );
     expect((out.match(/class="grafico-referencia"/g) ?? []).length).toBe(2 + 1); // two budgets + the legend
     // The table equivalent, closed, opened by its summary.
     expect(out).toMatch(/<details class="grafico-tabla"[^>]*><summary>Ver como tabla<\/summary>/);
@@ -101,7 +153,9 @@ describe("secciones del panel", () => {
 
   it("presupuestos sin ninguno excedido lo dice", () => {
     const panel = { ...base, presupuestos: base.presupuestos!.map((d) => ({ ...d, excedido: false })) };
-    expect(texto(html(<Presupuestos panel={panel} formats={formats} />))).toContain("Ningún departamento supera su presupuesto este mes.");
+    expect(texto(html(<Presupuestos panel={panel} formats={formats} />))).toContain(
+      "Ningún departamento supera su presupuesto este mes.",
+    );
   });
 
   it("últimos 12 meses: barras verticales con escala en euros abreviados y meses en español; la tabla con los 12", () => {
@@ -121,13 +175,27 @@ describe("secciones del panel", () => {
     expect(nbsp(texto(cat))).toContain("Viajes y transporte 800,00 € 4");
     expect(cat).toContain('href="/gastos?categoria=viajes_transporte&amp;desde=2026-08-25&amp;hasta=2026-11-22"');
     const prov = html(<Proveedores panel={base} formats={formats} />);
-    expect(prov).toContain('href="/gastos?proveedor=33333333-3333-4333-8333-333333333333&amp;desde=2026-08-25&amp;hasta=2026-11-22"');
-    expect(texto(html(<Proveedores panel={{ ...base, proveedores: [] }} formats={formats} />))).toContain("No hay gastos aprobados con proveedor");
+    expect(prov).toContain(
+      'href="/gastos?proveedor=33333333-3333-4333-8333-333333333333&amp;desde=2026-08-25&amp;hasta=2026-11-22"',
+    );
+    expect(texto(html(<Proveedores panel={{ ...base, proveedores: [] }} formats={formats} />))).toContain(
+      "No hay gastos aprobados con proveedor",
+    );
   });
 
   it("las secciones del administrador no se pintan para otros roles", () => {
-    const empleado: PanelData = { ...base, rol: "empleado", pendientes: null, presupuestos: null, meses: null, noventa_dias: null, categorias: null, proveedores: null };
-    for (const Seccion of [Pendientes, Presupuestos, UltimosMeses, Categorias, Proveedores]) expect(html(<Seccion panel={empleado} formats={formats} />)).toBe("");
+    const empleado: PanelData = {
+      ...base,
+      rol: "empleado",
+      pendientes: null,
+      presupuestos: null,
+      meses: null,
+      noventa_dias: null,
+      categorias: null,
+      proveedores: null,
+    };
+    for (const Seccion of [Pendientes, Presupuestos, UltimosMeses, Categorias, Proveedores])
+      expect(html(<Seccion panel={empleado} formats={formats} />)).toBe("");
   });
 });
 

@@ -21,12 +21,19 @@ function useFmt({ locale, currency }: Formats) {
     dinero: (v: string) => formatMoney(v, locale, currency),
     // Grouped like the amounts («1.061», not «1061»), so a column of counts lines up.
     numero: (n: number) => numberFormat(locale, { useGrouping: "always" }).format(n),
-    gastos: (n: number) => `${numberFormat(locale, { useGrouping: "always" }).format(n)} ${n === 1 ? "gasto" : "gastos"}`,
+    gastos: (n: number) =>
+      `${numberFormat(locale, { useGrouping: "always" }).format(n)} ${n === 1 ? "gasto" : "gastos"}`,
     fecha: (iso: string) => formatDate(iso, locale),
     mes: (key: string) => formatMonthKey(key, locale, "long"),
     /** Compact currency for chart axes: «1,2 M €», «850 mil €». */
     compacto: (n: number) =>
-      numberFormat(locale, { style: "currency", currency, notation: "compact", minimumFractionDigits: 0, maximumFractionDigits: 1 }).format(n),
+      numberFormat(locale, {
+        style: "currency",
+        currency,
+        notation: "compact",
+        minimumFractionDigits: 0,
+        maximumFractionDigits: 1,
+      }).format(n),
   };
 }
 
@@ -45,7 +52,8 @@ export function MisGastos({ panel, formats }: Props) {
     <section className="panel panel-seccion" aria-labelledby="mis-gastos">
       <h2 id="mis-gastos">Mis gastos</h2>
       <p className="panel-cifra">
-        Este mes ({f.mes(mes)}): <strong>{f.dinero(panel.este_mes.importe)}</strong> en {f.gastos(panel.este_mes.cuenta)}.{" "}
+        Este mes ({f.mes(mes)}): <strong>{f.dinero(panel.este_mes.importe)}</strong> en{" "}
+        {f.gastos(panel.este_mes.cuenta)}.{" "}
         <a href={misGastosHref({ desde: panel.mes.desde, hasta: panel.mes.hasta })}>Ver mis gastos de este mes</a>
       </p>
       <div className="tabla-contenedor">
@@ -160,7 +168,11 @@ export function Pendientes({ panel, formats }: Props) {
           </p>
           <div className="tabla-contenedor">
             <table>
-              <caption>{p.cuenta > p.mas_antiguos.length ? `Los ${p.mas_antiguos.length} más antiguos` : "Del más antiguo al más reciente"}</caption>
+              <caption>
+                {p.cuenta > p.mas_antiguos.length
+                  ? `Los ${p.mas_antiguos.length} más antiguos`
+                  : "Del más antiguo al más reciente"}
+              </caption>
               <thead>
                 <tr>
                   <th scope="col">Folio</th>
@@ -238,13 +250,15 @@ export function Presupuestos({ panel, formats }: Props) {
         <div className="panel-excedidos">
           <p>
             <strong>
-              {ICONO_AVISO} {POR_ENCIMA}: {excedidos.length === 1 ? "1 departamento" : `${excedidos.length} departamentos`}
+              {ICONO_AVISO} {POR_ENCIMA}:{" "}
+              {excedidos.length === 1 ? "1 departamento" : `${excedidos.length} departamentos`}
             </strong>
           </p>
           <ul>
             {excedidos.map((d) => (
               <li key={d.id}>
-                {d.nombre}: {f.dinero(d.aprobado)} aprobados de {f.dinero(d.presupuesto!)} ({f.dinero(subtractMoney(d.aprobado, d.presupuesto!))} más)
+                {d.nombre}: {f.dinero(d.aprobado)} aprobados de {f.dinero(d.presupuesto!)} (
+                {f.dinero(subtractMoney(d.aprobado, d.presupuesto!))} más)
               </li>
             ))}
           </ul>
@@ -397,7 +411,13 @@ function Top90(props: {
           id={`grafico-${props.id}`}
           title={`${props.etiqueta === "Categoría" ? "Categorías" : "Proveedores"} con más importe aprobado, ${rango}`}
           summary={`Las ${filas.length} ${props.sujeto} con más importe aprobado ${rango}; la primera, ${primera.label}, con ${f.dinero(primera.importe)}.`}
-          data={filas.map((r) => ({ key: r.key, label: r.label, value: escala(r.importe), valueText: f.dinero(r.importe), href: r.href }))}
+          data={filas.map((r) => ({
+            key: r.key,
+            label: r.label,
+            value: escala(r.importe),
+            valueText: f.dinero(r.importe),
+            href: r.href,
+          }))}
           labelHeader={props.etiqueta}
           valueHeader="Aprobado"
           columns={[{ header: "Gastos", numeric: true, cell: (d) => f.numero(cuentas.get(d.key) ?? 0) }]}

@@ -28,8 +28,20 @@ export function pendientesHref() {
 }
 
 /** Every gasto the user sees in a date range, optionally of one department, category or supplier. */
-export function gastosHref(o: { desde: string; hasta: string; departamento?: string; categoria?: string; proveedor?: string }) {
-  return href({ departamento: o.departamento, categoria: o.categoria, proveedor: o.proveedor, desde: o.desde, hasta: o.hasta });
+export function gastosHref(o: {
+  desde: string;
+  hasta: string;
+  departamento?: string;
+  categoria?: string;
+  proveedor?: string;
+}) {
+  return href({
+    departamento: o.departamento,
+    categoria: o.categoria,
+    proveedor: o.proveedor,
+    desde: o.desde,
+    hasta: o.hasta,
+  });
 }
 
 export const NUEVO_GASTO_HREF = `${GASTOS}#nuevo`;

@@ -4,7 +4,15 @@ import { requireUser } from "~/auth/session.server";
 import { dateTimeFormat } from "~/lib/intl";
 import { cargarPanel } from "~/panel/cargar.server";
 import { NUEVO_GASTO_HREF } from "~/panel/enlaces";
-import { Categorias, MisGastos, Pendientes, Presupuestos, Proveedores, UltimosGastos, UltimosMeses } from "~/panel/Secciones";
+import {
+  Categorias,
+  MisGastos,
+  Pendientes,
+  Presupuestos,
+  Proveedores,
+  UltimosGastos,
+  UltimosMeses,
+} from "~/panel/Secciones";
 import { pageTitle, useFormats } from "~/ui/EntityPages";
 
 /**
@@ -22,9 +30,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export default function Panel() {
   const { nombre, panel } = useLoaderData<typeof loader>();
   const formats = useFormats();
-  const hoy = dateTimeFormat(formats.locale, { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" }).format(
-    new Date(`${panel.hoy}T00:00:00Z`),
-  );
+  const hoy = dateTimeFormat(formats.locale, {
+    day: "numeric",
+    month: "long",
+    year: "numeric",
+    timeZone: "UTC",
+  }).format(new Date(`${panel.hoy}T00:00:00Z`));
   return (
     <>
       <div className="titulo-pagina">

@@ -9,17 +9,29 @@ import { pageTitle } from "~/ui/EntityPages";
  */
 export function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
-  return json({ token: url.searchParams.get("token") ?? url.searchParams.get("token_hash") ?? "", type: url.searchParams.get("type") ?? "email" });
+  return json({
+    token: url.searchParams.get("token") ?? url.searchParams.get("token_hash") ?? "",
+    type: url.searchParams.get("type") ?? "email",
+  });
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await request.formData();
   const token = String(formData.get("token") ?? "");
   const type = String(formData.get("type") ?? "email");
-  const result = token && token.length <= 200 ? await context.services.auth.confirm(request, token, type) : { ok: false as const, reason: "no_valido" as const };
+  const result =
+    token && token.length <= 200
+      ? await context.services.auth.confirm(request, token, type)
+      : { ok: false as const, reason: "no_valido" as const };
   if (!result.ok) return json({ reason: result.reason }, { status: result.reason === "ya_confirmada" ? 409 : 400 });
   const headers = new Headers(result.headers);
-  headers.append("Set-Cookie", await context.services.flash.set(request, { kind: "exito", message: "Cuenta confirmada. Le damos la bienvenida a Oficina." }));
+  headers.append(
+    "Set-Cookie",
+    await context.services.flash.set(request, {
+      kind: "exito",
+      message: "Cuenta confirmada. Le damos la bienvenida a Oficina.",
+    }),
+  );
   return redirect("/", { headers });
 }
 
@@ -43,8 +55,8 @@ function Failure({ reason }: { reason: "ya_confirmada" | "caducado" | "usado" | 
     <div className="aviso aviso-error" role="alert">
       <p>{why}</p>
       <p>
-        Pida un enlace nuevo en <Link to="/signup-confirmation">Reenviar el correo de confirmación</Link>, o vuelva a crear la cuenta desde{" "}
-        <Link to="/login">Iniciar sesión</Link>.
+        Pida un enlace nuevo en <Link to="/signup-confirmation">Reenviar el correo de confirmación</Link>, o vuelva a
+        crear la cuenta desde <Link to="/login">Iniciar sesión</Link>.
       </p>
     </div>
   );
@@ -72,11 +84,15 @@ export default function Confirm() {
         </Form>
       ) : (
         <p>
-          Falta el código del enlace. Abra el enlace completo del correo o <Link to="/signup-confirmation">pida uno nuevo</Link>.
+          Falta el código del enlace. Abra el enlace completo del correo o{" "}
+          <Link to="/signup-confirmation">pida uno nuevo</Link>.
         </p>
       )}
     </div>
   );
 }
 
-export const meta: MetaFunction = () => [...pageTitle("Confirmar la cuenta"), { name: "referrer", content: "same-origin" }];
+export const meta: MetaFunction = () => [
+  ...pageTitle("Confirmar la cuenta"),
+  { name: "referrer", content: "same-origin" },
+];

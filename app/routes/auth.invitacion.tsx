@@ -34,11 +34,19 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const hidden = { hideFields: ["password", "confirmacion"] };
   if (submission.status !== "success") return json({ result: submission.reply(hidden), reason: null }, { status: 400 });
   const result =
-    token && token.length <= 200 ? await auth.setPasswordWithToken(request, token, "invitacion", submission.value.password) : { ok: false as const, reason: "no_valido" as const };
+    token && token.length <= 200
+      ? await auth.setPasswordWithToken(request, token, "invitacion", submission.value.password)
+      : { ok: false as const, reason: "no_valido" as const };
   if (!result.ok) return json({ result: submission.reply(hidden), reason: result.reason }, { status: 400 });
   await throttle.clearFailures(result.email);
   const headers = new Headers(result.headers);
-  headers.append("Set-Cookie", await flash.set(request, { kind: "exito", message: "Bienvenido a Oficina: su contraseña está guardada y ha iniciado sesión." }));
+  headers.append(
+    "Set-Cookie",
+    await flash.set(request, {
+      kind: "exito",
+      message: "Bienvenido a Oficina: su contraseña está guardada y ha iniciado sesión.",
+    }),
+  );
   return redirect("/", { headers });
 }
 
@@ -93,4 +101,7 @@ export default function Invitacion() {
 }
 
 // The token is in the URL: no Referer carries it to another site.
-export const meta: MetaFunction = () => [...pageTitle("Aceptar la invitación"), { name: "referrer", content: "same-origin" }];
+export const meta: MetaFunction = () => [
+  ...pageTitle("Aceptar la invitación"),
+  { name: "referrer", content: "same-origin" },
+];

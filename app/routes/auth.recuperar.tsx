@@ -2,7 +2,15 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import * as z from "zod";
-import { correoField, minutos, newPasswordSchema, nuevaField, repetirField, retryAfterHeaders, TOKEN_HOURS } from "~/auth/forms";
+import {
+  correoField,
+  minutos,
+  newPasswordSchema,
+  nuevaField,
+  repetirField,
+  retryAfterHeaders,
+  TOKEN_HOURS,
+} from "~/auth/forms";
 import type { TokenFailure } from "~/auth/port";
 import { MAIL_LIMIT, mailKey } from "~/auth/throttle.server";
 import type { Z } from "~/entities/fields";
@@ -25,7 +33,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const token = url.searchParams.get("token") ?? url.searchParams.get("token_hash") ?? "";
   if (!token) return json({ token: "", state: null });
-  const state = token.length > 200 ? { ok: false as const, reason: "no_valido" as const } : await context.services.auth.checkToken(token, "recuperar");
+  const state =
+    token.length > 200
+      ? { ok: false as const, reason: "no_valido" as const }
+      : await context.services.auth.checkToken(token, "recuperar");
   return json({ token, state: state && !state.ok ? state.reason : null });
 }
 
@@ -36,16 +47,23 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
   if (intent === "pedir") {
     const submission = parseWithZod(formData, { schema: pedirSchema(z) });
-    if (submission.status !== "success") return json({ intent, result: submission.reply(), reason: null }, { status: 400 });
+    if (submission.status !== "success")
+      return json({ intent, result: submission.reply(), reason: null }, { status: 400 });
     // Counted per inbox whether or not an account has it: the refusal reveals nothing either.
-    const refused = await throttle.take(mailKey("recuperar", submission.value.email), MAIL_LIMIT.limit, MAIL_LIMIT.windowMs);
+    const refused = await throttle.take(
+      mailKey("recuperar", submission.value.email),
+      MAIL_LIMIT.limit,
+      MAIL_LIMIT.windowMs,
+    );
     if (refused)
       return json(
         {
           intent,
           reason: null,
           result: submission.reply({
-            formErrors: [`Ha pedido demasiados correos para esta dirección: no hemos enviado otro. Espere ${minutos(refused.retryAfter)} o use el enlace del último correo que recibió (mire también en el correo no deseado).`],
+            formErrors: [
+              `Ha pedido demasiados correos para esta dirección: no hemos enviado otro. Espere ${minutos(refused.retryAfter)} o use el enlace del último correo que recibió (mire también en el correo no deseado).`,
+            ],
           }),
         },
         { status: 429, headers: { "Retry-After": String(refused.retryAfter) } },
@@ -61,16 +79,29 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (intent === "cambiar") {
     const token = String(formData.get("token") ?? "");
     const submission = parseWithZod(formData, { schema: newPasswordSchema(z) });
-    if (submission.status !== "success") return json({ intent, result: submission.reply({ hideFields: ["password", "confirmacion"] }), reason: null }, { status: 400 });
+    if (submission.status !== "success")
+      return json(
+        { intent, result: submission.reply({ hideFields: ["password", "confirmacion"] }), reason: null },
+        { status: 400 },
+      );
     const result =
-      token && token.length <= 200 ? await auth.setPasswordWithToken(request, token, "recuperar", submission.value.password) : { ok: false as const, reason: "no_valido" as const };
-    if (!result.ok) return json({ intent, result: submission.reply({ hideFields: ["password", "confirmacion"] }), reason: result.reason }, { status: 400 });
+      token && token.length <= 200
+        ? await auth.setPasswordWithToken(request, token, "recuperar", submission.value.password)
+        : { ok: false as const, reason: "no_valido" as const };
+    if (!result.ok)
+      return json(
+        { intent, result: submission.reply({ hideFields: ["password", "confirmacion"] }), reason: result.reason },
+        { status: 400 },
+      );
     // A reset unlocks the account (SPEC §6).
     await throttle.clearFailures(result.email);
     const headers = new Headers(result.headers);
     headers.append(
       "Set-Cookie",
-      await flash.set(request, { kind: "exito", message: "Contraseña cambiada. Ha iniciado sesión; las demás sesiones de su cuenta se han cerrado." }),
+      await flash.set(request, {
+        kind: "exito",
+        message: "Contraseña cambiada. Ha iniciado sesión; las demás sesiones de su cuenta se han cerrado.",
+      }),
     );
     return redirect("/", { headers });
   }
@@ -102,8 +133,16 @@ function Failure({ reason }: { reason: TokenFailure | "inactivo" }) {
 export default function Recuperar() {
   const { token, state } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const [pedir, pedirFields] = useServerForm({ id: "pedir", schema: pedirSchema, lastResult: actionData?.intent === "pedir" ? actionData.result : undefined });
-  const [cambiar, cambiarFields] = useServerForm({ id: "cambiar", schema: newPasswordSchema, lastResult: actionData?.intent === "cambiar" ? actionData.result : undefined });
+  const [pedir, pedirFields] = useServerForm({
+    id: "pedir",
+    schema: pedirSchema,
+    lastResult: actionData?.intent === "pedir" ? actionData.result : undefined,
+  });
+  const [cambiar, cambiarFields] = useServerForm({
+    id: "cambiar",
+    schema: newPasswordSchema,
+    lastResult: actionData?.intent === "cambiar" ? actionData.result : undefined,
+  });
   const failure = actionData?.reason ?? state;
 
   if (token)
@@ -137,8 +176,8 @@ export default function Recuperar() {
     <div className="acceso">
       <h1>¿Ha olvidado su contraseña?</h1>
       <p>
-        Escriba el correo de su cuenta y le enviaremos un enlace para elegir una contraseña nueva. El enlace caduca en {TOKEN_HOURS.recuperar} hora y
-        solo sirve una vez.
+        Escriba el correo de su cuenta y le enviaremos un enlace para elegir una contraseña nueva. El enlace caduca en{" "}
+        {TOKEN_HOURS.recuperar} hora y solo sirve una vez.
       </p>
       <section aria-labelledby="titulo-pedir" className="panel">
         <h2 id="titulo-pedir">Restablecer la contraseña</h2>
@@ -160,4 +199,7 @@ export default function Recuperar() {
 
 // The token is in the URL: no Referer carries it to another site ("no-referrer" would also make
 // the form's Origin «null», which the server rightly refuses).
-export const meta: MetaFunction = () => [...pageTitle("Restablecer la contraseña"), { name: "referrer", content: "same-origin" }];
+export const meta: MetaFunction = () => [
+  ...pageTitle("Restablecer la contraseña"),
+  { name: "referrer", content: "same-origin" },
+];

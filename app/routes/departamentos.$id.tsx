@@ -6,7 +6,8 @@ import { personasDe } from "~/entities/personas.server";
 import { EntityRecordPage, pageTitle } from "~/ui/EntityPages";
 import { PersonasSection } from "~/ui/Personas";
 
-export const loader = (args: LoaderFunctionArgs) => recordLoader(departamentos, args, { extra: ({ store, id }) => personasDe(store, "departamento", id) });
+export const loader = (args: LoaderFunctionArgs) =>
+  recordLoader(departamentos, args, { extra: ({ store, id }) => personasDe(store, "departamento", id) });
 export const action = (args: ActionFunctionArgs) => recordAction(departamentos, args);
 export default function Departamento() {
   const { personas } = useLoaderData<typeof loader>();
@@ -16,4 +17,5 @@ export default function Departamento() {
     </EntityRecordPage>
   );
 }
-export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data ? String(data.record.nombre) : undefined, departamentos.title);
+export const meta: MetaFunction<typeof loader> = ({ data }) =>
+  pageTitle(data ? String(data.record.nombre) : undefined, departamentos.title);

@@ -56,7 +56,14 @@ export default function Gastos() {
   const seleccionable = (row: Row) => row.estado === "pendiente" && row.puede_aprobar === true;
   const pendientes = data.enBloque && result.rows.some(seleccionable);
   // Over a filter too big to count, related names are not offered for sorting (ADR 0006).
-  const entity = result.estimated ? { ...gastos, columns: gastos.columns.map((c) => ((ORDEN_SOLO_FILTRADO as readonly string[]).includes(c.name) ? { ...c, sortable: false } : c)) } : gastos;
+  const entity = result.estimated
+    ? {
+        ...gastos,
+        columns: gastos.columns.map((c) =>
+          (ORDEN_SOLO_FILTRADO as readonly string[]).includes(c.name) ? { ...c, sortable: false } : c,
+        ),
+      }
+    : gastos;
   return (
     <>
       <div className="titulo-pagina">
@@ -67,7 +74,14 @@ export default function Gastos() {
           </a>
         ) : null}
       </div>
-      <ListViews entity={gastos} state={state} rol={user.rol} todos={user.rol === "administrador" ? "Todos" : user.rol === "aprobador" ? "Todos los que puedo ver" : undefined} />
+      <ListViews
+        entity={gastos}
+        state={state}
+        rol={user.rol}
+        todos={
+          user.rol === "administrador" ? "Todos" : user.rol === "aprobador" ? "Todos los que puedo ver" : undefined
+        }
+      />
       <FilterForm entity={gastos} state={state} options={options} />
       {data.busquedaCorta ? (
         <p className="aviso aviso-aviso" role="status">
@@ -79,7 +93,9 @@ export default function Gastos() {
           {data.avisoOrden}
         </p>
       ) : null}
-      {masivo ? <ConfirmMasivo masivo={masivo} cancelar={lista} locale={formats.locale} action={`${accion}#masivo-confirmar`} /> : null}
+      {masivo ? (
+        <ConfirmMasivo masivo={masivo} cancelar={lista} locale={formats.locale} action={`${accion}#masivo-confirmar`} />
+      ) : null}
       <div className={panel ? "gastos-con-panel" : "gastos-sin-panel"}>
         <div className="gastos-lista">
           <div className="resumen-lista">
@@ -148,11 +164,32 @@ export default function Gastos() {
               )}
             </div>
           )}
-          {data.enBloque ? <BulkActions aqui={lista} hayPendientes={pendientes} action={`${accion}#masivas-titulo`} /> : null}
+          {data.enBloque ? (
+            <BulkActions aqui={lista} hayPendientes={pendientes} action={`${accion}#masivas-titulo`} />
+          ) : null}
         </div>
-        {panel ? <Panel panel={panel} options={options} formats={formats} cerrar={lista} aqui={aqui} action={`${accion}#gasto`} /> : null}
+        {panel ? (
+          <Panel
+            panel={panel}
+            options={options}
+            formats={formats}
+            cerrar={lista}
+            aqui={aqui}
+            action={`${accion}#gasto`}
+          />
+        ) : null}
       </div>
-      {data.can.crear ? <CreateForm entity={gastos} options={sinInactivos(options, data.proveedoresInactivos)} envio={data.envio} defaults={data.defaults} campos={data.campos} intent="crear" action={`${accion}#nuevo`} /> : null}
+      {data.can.crear ? (
+        <CreateForm
+          entity={gastos}
+          options={sinInactivos(options, data.proveedoresInactivos)}
+          envio={data.envio}
+          defaults={data.defaults}
+          campos={data.campos}
+          intent="crear"
+          action={`${accion}#nuevo`}
+        />
+      ) : null}
       {/* The search steps of selects with more than 200 options (GET forms outside the forms above). */}
       <OptionSearchForms options={options} />
     </>
@@ -163,7 +200,11 @@ export default function Gastos() {
 function resumenDe(result: Data["result"], formats: { locale: string; currency: string }) {
   const { total, estimated } = result;
   if (estimated) {
-    const aprox = numberFormat(formats.locale, { notation: "compact", compactDisplay: "long", maximumFractionDigits: 1 }).format(total);
+    const aprox = numberFormat(formats.locale, {
+      notation: "compact",
+      compactDisplay: "long",
+      maximumFractionDigits: 1,
+    }).format(total);
     const de = /(millón|millones)$/.test(aprox) ? " de" : "";
     return {
       cuenta: `≈ ${aprox}${de} gastos`,
@@ -186,5 +227,8 @@ function sinInactivos(options: Options, inactivos: string[]): Options {
   const proveedores = options.proveedores;
   if (!proveedores || !inactivos.length) return options;
   const fuera = new Set(inactivos);
-  return { ...options, proveedores: { ...proveedores, options: proveedores.options.filter((o) => !fuera.has(o.value)) } };
+  return {
+    ...options,
+    proveedores: { ...proveedores, options: proveedores.options.filter((o) => !fuera.has(o.value)) },
+  };
 }

@@ -13,16 +13,34 @@ import { ConformForm, FieldControl, useServerForm } from "~/ui/forms";
 /** Sign in and sign up, two forms on one page (SPEC §6); `intent` tells them apart. */
 const correo = correoField;
 const fields = {
-  iniciar: [correo, text("password", "Contraseña", { required: true, min: 1, max: 200, type: "password", autoComplete: "current-password" })],
+  iniciar: [
+    correo,
+    text("password", "Contraseña", {
+      required: true,
+      min: 1,
+      max: 200,
+      type: "password",
+      autoComplete: "current-password",
+    }),
+  ],
   crear: [
     text("nombre", "Nombre", { required: true, min: 1, max: 80, autoComplete: "name" }),
     correo,
-    text("password", "Contraseña", { required: true, min: 12, max: 200, type: "password", autoComplete: "new-password", hint: PASSWORD_HINT }),
+    text("password", "Contraseña", {
+      required: true,
+      min: 12,
+      max: 200,
+      type: "password",
+      autoComplete: "new-password",
+      hint: PASSWORD_HINT,
+    }),
   ],
 };
 const schemas = {
-  iniciar: (z: Z) => z.object({ email: correo.schema(z), password: z.string({ error: "Escriba su contraseña" }).max(200) }),
-  crear: (z: Z) => z.object({ nombre: fields.crear[0]!.schema(z), email: correo.schema(z), password: fields.crear[2]!.schema(z) }),
+  iniciar: (z: Z) =>
+    z.object({ email: correo.schema(z), password: z.string({ error: "Escriba su contraseña" }).max(200) }),
+  crear: (z: Z) =>
+    z.object({ nombre: fields.crear[0]!.schema(z), email: correo.schema(z), password: fields.crear[2]!.schema(z) }),
 };
 
 const WRONG = "Correo o contraseña incorrectos";
@@ -38,11 +56,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { auth, config, flash, throttle } = context.services;
   const formData = await request.formData();
   const intent = formData.get("intent");
-  const tooMany = <T,>(retryAfter: number, body: T) => json(body, { status: 429, headers: { "Retry-After": String(retryAfter) } });
+  const tooMany = <T,>(retryAfter: number, body: T) =>
+    json(body, { status: 429, headers: { "Retry-After": String(retryAfter) } });
 
   if (intent === "iniciar") {
     const submission = parseWithZod(formData, { schema: schemas.iniciar(z) });
-    if (submission.status !== "success") return json({ intent, result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
+    if (submission.status !== "success")
+      return json({ intent, result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
     const { email, password } = submission.value;
     // Only failures count (SPEC §6): per account (5) and per address (hundreds: one office, one NAT).
     const locked = await throttle.lockedFor(email, context.clientIp);
@@ -51,7 +71,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
         locked.scope === "cuenta"
           ? `Demasiados intentos fallidos con este correo. Espere ${minutos(locked.retryAfter)} o elija una contraseña nueva con «¿Ha olvidado su contraseña?», que desbloquea la cuenta al momento.`
           : `Demasiados intentos fallidos desde su red. Espere ${minutos(locked.retryAfter)} antes de volver a intentarlo.`;
-      return tooMany(locked.retryAfter, { intent, result: submission.reply({ formErrors: [message], hideFields: ["password"] }) });
+      return tooMany(locked.retryAfter, {
+        intent,
+        result: submission.reply({ formErrors: [message], hideFields: ["password"] }),
+      });
     }
     const result = await auth.signIn(request, email, password);
     if (!result.ok) {
@@ -62,20 +85,33 @@ export async function action({ request, context }: ActionFunctionArgs) {
           : result.reason === "inactive"
             ? "Su cuenta está desactivada. Hable con un administrador."
             : WRONG;
-      return json({ intent, result: submission.reply({ formErrors: [message], hideFields: ["password"] }) }, { status: 400 });
+      return json(
+        { intent, result: submission.reply({ formErrors: [message], hideFields: ["password"] }) },
+        { status: 400 },
+      );
     }
     await throttle.clearFailures(email);
     return redirect(safeRedirect(formData.get("redirectTo"), "/"), { headers: result.headers });
   }
 
   if (intent === "crear") {
-    if (config.SIGNUP_MODE === "invitacion") return json({ intent, result: { status: "error" as const, error: { "": [INVITATION_ONLY] } } }, { status: 403 });
+    if (config.SIGNUP_MODE === "invitacion")
+      return json({ intent, result: { status: "error" as const, error: { "": [INVITATION_ONLY] } } }, { status: 403 });
     const submission = parseWithZod(formData, { schema: schemas.crear(z) });
-    if (submission.status !== "success") return json({ intent, result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
+    if (submission.status !== "success")
+      return json({ intent, result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
     const domain = submission.value.email.split("@")[1] ?? "";
     if (config.SIGNUP_MODE === "dominio" && !config.SIGNUP_ALLOWED_DOMAINS.includes(domain))
       return json(
-        { intent, result: submission.reply({ fieldErrors: { email: [`Solo pueden crear cuenta correos de: ${config.SIGNUP_ALLOWED_DOMAINS.join(", ")}`] }, hideFields: ["password"] }) },
+        {
+          intent,
+          result: submission.reply({
+            fieldErrors: {
+              email: [`Solo pueden crear cuenta correos de: ${config.SIGNUP_ALLOWED_DOMAINS.join(", ")}`],
+            },
+            hideFields: ["password"],
+          }),
+        },
         { status: 400 },
       );
     // Accounts created per address, then mails per inbox: no flood of accounts, no mail bombing.
@@ -83,19 +119,33 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (perAddress)
       return tooMany(perAddress.retryAfter, {
         intent,
-        result: submission.reply({ formErrors: [`Se han creado demasiadas cuentas desde su red. Espere ${minutos(perAddress.retryAfter)} o pida a un administrador que le invite.`], hideFields: ["password"] }),
+        result: submission.reply({
+          formErrors: [
+            `Se han creado demasiadas cuentas desde su red. Espere ${minutos(perAddress.retryAfter)} o pida a un administrador que le invite.`,
+          ],
+          hideFields: ["password"],
+        }),
       });
-    const perInbox = await throttle.take(mailKey("confirmacion", submission.value.email), MAIL_LIMIT.limit, MAIL_LIMIT.windowMs);
+    const perInbox = await throttle.take(
+      mailKey("confirmacion", submission.value.email),
+      MAIL_LIMIT.limit,
+      MAIL_LIMIT.windowMs,
+    );
     if (perInbox)
       return tooMany(perInbox.retryAfter, {
         intent,
         result: submission.reply({
-          formErrors: [`Ha pedido demasiados correos para esta dirección: no hemos enviado otro. Espere ${minutos(perInbox.retryAfter)} o use el enlace del último correo que recibió (mire también en el correo no deseado).`],
+          formErrors: [
+            `Ha pedido demasiados correos para esta dirección: no hemos enviado otro. Espere ${minutos(perInbox.retryAfter)} o use el enlace del último correo que recibió (mire también en el correo no deseado).`,
+          ],
           hideFields: ["password"],
         }),
       });
     await auth.signUp(request, submission.value);
-    const cookie = await flash.set(request, { kind: "exito", message: `Le hemos enviado un correo a ${submission.value.email} con el enlace para activar su cuenta.` });
+    const cookie = await flash.set(request, {
+      kind: "exito",
+      message: `Le hemos enviado un correo a ${submission.value.email} con el enlace para activar su cuenta.`,
+    });
     return redirect("/signup-confirmation", { headers: { "Set-Cookie": cookie } });
   }
 
@@ -108,8 +158,16 @@ export default function Login() {
   const [params] = useSearchParams();
   const navigation = useNavigation();
   const busy = (intent: string) => navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
-  const [signIn, signInFields] = useServerForm({ id: "iniciar", schema: schemas.iniciar, lastResult: actionData?.intent === "iniciar" ? actionData.result : undefined });
-  const [signUp, signUpFields] = useServerForm({ id: "crear", schema: schemas.crear, lastResult: actionData?.intent === "crear" ? actionData.result : undefined });
+  const [signIn, signInFields] = useServerForm({
+    id: "iniciar",
+    schema: schemas.iniciar,
+    lastResult: actionData?.intent === "iniciar" ? actionData.result : undefined,
+  });
+  const [signUp, signUpFields] = useServerForm({
+    id: "crear",
+    schema: schemas.crear,
+    lastResult: actionData?.intent === "crear" ? actionData.result : undefined,
+  });
   return (
     <div className="acceso">
       <h1>Oficina</h1>

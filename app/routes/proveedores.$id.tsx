@@ -9,7 +9,13 @@ import { EntityRecordPage, pageTitle, useFormats } from "~/ui/EntityPages";
 export const loader = (args: LoaderFunctionArgs) =>
   recordLoader(proveedores, args, {
     extra: async ({ store, id, user }) => {
-      const { total, sums } = await store.list("gastos_vista", { filters: [{ column: "proveedor_id", op: "eq", value: id }], limit: 0, offset: 0, count: "exact", sum: ["importe"] });
+      const { total, sums } = await store.list("gastos_vista", {
+        filters: [{ column: "proveedor_id", op: "eq", value: id }],
+        limit: 0,
+        offset: 0,
+        count: "exact",
+        sum: ["importe"],
+      });
       return { gastos: { total, importe: sums.importe ?? "0", todos: user.rol === "administrador" } };
     },
   });
@@ -30,11 +36,14 @@ export default function Proveedor() {
         </p>
         {gastos.total > 0 ? (
           <p>
-            <Link to={`/gastos?proveedor=${encodeURIComponent(String(record.id))}`}>Ver los gastos de este proveedor</Link>
+            <Link to={`/gastos?proveedor=${encodeURIComponent(String(record.id))}`}>
+              Ver los gastos de este proveedor
+            </Link>
           </p>
         ) : null}
       </section>
     </EntityRecordPage>
   );
 }
-export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data ? String(data.record.razon_social) : undefined, proveedores.title);
+export const meta: MetaFunction<typeof loader> = ({ data }) =>
+  pageTitle(data ? String(data.record.razon_social) : undefined, proveedores.title);

@@ -21,7 +21,10 @@ export default function SentryExamplePage() {
   return (
     <>
       <h1>Página de prueba de errores</h1>
-      <p>Sirve para comprobar que los errores llegan al sistema de monitorización y que la pantalla de error muestra su código.</p>
+      <p>
+        Sirve para comprobar que los errores llegan al sistema de monitorización y que la pantalla de error muestra su
+        código.
+      </p>
       <section className="panel" aria-labelledby="navegador">
         <h2 id="navegador">Error en el navegador</h2>
         <p>Necesita JavaScript.</p>

@@ -20,12 +20,18 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const submission = parseWithZod(formData, { schema: schema(z) });
   if (submission.status !== "success") return json({ result: submission.reply() }, { status: 400 });
   // Counted per inbox whether or not an account is pending there: the refusal reveals nothing.
-  const refused = await throttle.take(mailKey("confirmacion", submission.value.email), MAIL_LIMIT.limit, MAIL_LIMIT.windowMs);
+  const refused = await throttle.take(
+    mailKey("confirmacion", submission.value.email),
+    MAIL_LIMIT.limit,
+    MAIL_LIMIT.windowMs,
+  );
   if (refused)
     return json(
       {
         result: submission.reply({
-          formErrors: [`Ha pedido demasiados correos para esta dirección: no hemos enviado otro. Espere ${minutos(refused.retryAfter)} o use el enlace del último correo que recibió (mire también en el correo no deseado).`],
+          formErrors: [
+            `Ha pedido demasiados correos para esta dirección: no hemos enviado otro. Espere ${minutos(refused.retryAfter)} o use el enlace del último correo que recibió (mire también en el correo no deseado).`,
+          ],
         }),
       },
       { status: 429, headers: { "Retry-After": String(refused.retryAfter) } },
@@ -34,7 +40,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   // The same answer whether or not the account exists.
   const cookie = await flash.set(request, {
     kind: "exito",
-    message: "Si hay una cuenta pendiente de confirmar con ese correo, le hemos enviado un enlace nuevo. Los enlaces anteriores ya no sirven.",
+    message:
+      "Si hay una cuenta pendiente de confirmar con ese correo, le hemos enviado un enlace nuevo. Los enlaces anteriores ya no sirven.",
   });
   return redirect("/signup-confirmation", { headers: { "Set-Cookie": cookie } });
 }
@@ -45,10 +52,13 @@ export default function SignupConfirmation() {
   return (
     <div className="acceso">
       <h1>Revise su correo</h1>
-      <p>Le hemos enviado un enlace para confirmar su cuenta. Ábralo y pulse «Confirmar mi cuenta» para entrar en Oficina.</p>
       <p>
-        El enlace caduca en {TOKEN_HOURS.confirm} horas y solo sirve una vez. Si no lo encuentra, mire en la carpeta de correo no deseado o pida otro
-        aquí: el nuevo sustituye a los anteriores.
+        Le hemos enviado un enlace para confirmar su cuenta. Ábralo y pulse «Confirmar mi cuenta» para entrar en
+        Oficina.
+      </p>
+      <p>
+        El enlace caduca en {TOKEN_HOURS.confirm} horas y solo sirve una vez. Si no lo encuentra, mire en la carpeta de
+        correo no deseado o pida otro aquí: el nuevo sustituye a los anteriores.
       </p>
       <section aria-labelledby="titulo-reenviar" className="panel">
         <h2 id="titulo-reenviar">Reenviar el correo</h2>

@@ -6,7 +6,8 @@ import { sucursales } from "~/entities/sucursales";
 import { EntityRecordPage, pageTitle } from "~/ui/EntityPages";
 import { PersonasSection } from "~/ui/Personas";
 
-export const loader = (args: LoaderFunctionArgs) => recordLoader(sucursales, args, { extra: ({ store, id }) => personasDe(store, "sucursal", id) });
+export const loader = (args: LoaderFunctionArgs) =>
+  recordLoader(sucursales, args, { extra: ({ store, id }) => personasDe(store, "sucursal", id) });
 export const action = (args: ActionFunctionArgs) => recordAction(sucursales, args);
 export default function Sucursal() {
   const { personas } = useLoaderData<typeof loader>();
@@ -16,4 +17,5 @@ export default function Sucursal() {
     </EntityRecordPage>
   );
 }
-export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data ? String(data.record.nombre) : undefined, sucursales.title);
+export const meta: MetaFunction<typeof loader> = ({ data }) =>
+  pageTitle(data ? String(data.record.nombre) : undefined, sucursales.title);

@@ -31,9 +31,25 @@ export async function action(args: ActionFunctionArgs) {
     const hidden = { hideFields: ["actual", "password", "confirmacion"] };
     // Not `result`: that key belongs to the record's edit form on the same page.
     if (submission.status !== "success") return json({ intent, contrasena: submission.reply(hidden) }, { status: 400 });
-    const result = await context.services.auth.changePassword(request, submission.value.actual, submission.value.password);
-    if (!result.ok) return json({ intent, contrasena: submission.reply({ ...hidden, fieldErrors: { actual: ["La contraseña actual no es correcta"] } }) }, { status: 400 });
-    const response = await redirectWithFlash(context, request, `/usuarios/${user.id}`, "Contraseña cambiada. Se han cerrado sus otras sesiones; esta sigue abierta.");
+    const result = await context.services.auth.changePassword(
+      request,
+      submission.value.actual,
+      submission.value.password,
+    );
+    if (!result.ok)
+      return json(
+        {
+          intent,
+          contrasena: submission.reply({ ...hidden, fieldErrors: { actual: ["La contraseña actual no es correcta"] } }),
+        },
+        { status: 400 },
+      );
+    const response = await redirectWithFlash(
+      context,
+      request,
+      `/usuarios/${user.id}`,
+      "Contraseña cambiada. Se han cerrado sus otras sesiones; esta sigue abierta.",
+    );
     // Supabase re-authenticated: this browser's session continues under the new tokens.
     for (const cookie of result.headers.getSetCookie()) response.headers.append("Set-Cookie", cookie);
     return response;
@@ -45,10 +61,21 @@ export async function action(args: ActionFunctionArgs) {
     const deactivates = form.has("rol") && form.get("activo") !== "on";
     if (user.id === params.id && user.rol === "administrador" && (demotes || deactivates)) {
       const pierde = [
-        ...(demotes ? [`Dejará de ser administrador (pasará a ${form.get("rol") === "aprobador" ? "aprobador" : "empleado"}): no podrá gestionar usuarios, departamentos ni sucursales, ni marcar gastos como pagados, ni deshacerlo usted.`] : []),
-        ...(deactivates ? ["Desactivará su propia cuenta: su sesión se cerrará y no podrá volver a entrar hasta que otro administrador la reactive."] : []),
+        ...(demotes
+          ? [
+              `Dejará de ser administrador (pasará a ${form.get("rol") === "aprobador" ? "aprobador" : "empleado"}): no podrá gestionar usuarios, departamentos ni sucursales, ni marcar gastos como pagados, ni deshacerlo usted.`,
+            ]
+          : []),
+        ...(deactivates
+          ? [
+              "Desactivará su propia cuenta: su sesión se cerrará y no podrá volver a entrar hasta que otro administrador la reactive.",
+            ]
+          : []),
       ];
-      const campos = [...form.entries()].filter(([k, v]) => k !== "intent" && typeof v === "string") as [string, string][];
+      const campos = [...form.entries()].filter(([k, v]) => k !== "intent" && typeof v === "string") as [
+        string,
+        string,
+      ][];
       return json({ intent: "confirmar_degradacion" as const, pierde, campos });
     }
   }
@@ -89,7 +116,9 @@ function ConfirmarDegradacion({ pierde, campos }: { pierde: string[]; campos: [s
 function CambiarContrasena() {
   const actionData = useActionData<typeof action>();
   const lastResult =
-    actionData && "intent" in actionData && actionData.intent === "cambiar_contrasena" && "contrasena" in actionData ? (actionData.contrasena as SubmissionResult<string[]>) : undefined;
+    actionData && "intent" in actionData && actionData.intent === "cambiar_contrasena" && "contrasena" in actionData
+      ? (actionData.contrasena as SubmissionResult<string[]>)
+      : undefined;
   const [form, fields] = useServerForm({ id: "contrasena", schema: changePasswordSchema, lastResult });
   return (
     <section aria-labelledby="titulo-contrasena" className="panel">
@@ -112,7 +141,10 @@ function CambiarContrasena() {
 export default function Usuario() {
   const { propio } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const confirmar = actionData && "intent" in actionData && actionData.intent === "confirmar_degradacion" ? (actionData as { pierde: string[]; campos: [string, string][] }) : null;
+  const confirmar =
+    actionData && "intent" in actionData && actionData.intent === "confirmar_degradacion"
+      ? (actionData as { pierde: string[]; campos: [string, string][] })
+      : null;
   return (
     <EntityRecordPage entity={usuarios}>
       {confirmar ? <ConfirmarDegradacion pierde={confirmar.pierde} campos={confirmar.campos} /> : null}
@@ -120,4 +152,5 @@ export default function Usuario() {
     </EntityRecordPage>
   );
 }
-export const meta: MetaFunction<typeof loader> = ({ data }) => pageTitle(data ? String(data.record.nombre_completo ?? data.record.nombre) : undefined, usuarios.title);
+export const meta: MetaFunction<typeof loader> = ({ data }) =>
+  pageTitle(data ? String(data.record.nombre_completo ?? data.record.nombre) : undefined, usuarios.title);

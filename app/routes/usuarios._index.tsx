@@ -50,7 +50,11 @@ export async function loader(args: LoaderFunctionArgs) {
   const { user } = await requireUser(args.request, args.context);
   const invitations = args.context.services.invitations;
   const invitar =
-    user.rol !== "administrador" ? null : invitations ? { disponible: true as const, pendientes: await invitations.pending() } : { disponible: false as const, pendientes: [] as PendingInvitation[] };
+    user.rol !== "administrador"
+      ? null
+      : invitations
+        ? { disponible: true as const, pendientes: await invitations.pending() }
+        : { disponible: false as const, pendientes: [] as PendingInvitation[] };
   return json({ ...data, invitar });
 }
 
@@ -66,7 +70,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return once(user.id, formData.get("_envio"), async () => {
       const submission = parseWithZod(formData, { schema: invitarSchema(z) });
       if (submission.status !== "success") return json({ intent, result: submission.reply() }, { status: 400 });
-      const v = submission.value as { nombre: string; apellidos: string | null; email: string; rol: (typeof ROLES)[number]["value"]; departamento_id: string | null; sucursal_id: string | null; aprobador_id: string | null };
+      const v = submission.value as {
+        nombre: string;
+        apellidos: string | null;
+        email: string;
+        rol: (typeof ROLES)[number]["value"];
+        departamento_id: string | null;
+        sucursal_id: string | null;
+        aprobador_id: string | null;
+      };
       const emailTaken = (reason: "cuenta" | "pendiente") =>
         json(
           {
@@ -89,7 +101,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
       const refused = await throttle.take(mailKey("invitacion", v.email), MAIL_LIMIT.limit, MAIL_LIMIT.windowMs);
       if (refused)
         return json(
-          { intent, result: submission.reply({ formErrors: [`Se han enviado demasiados correos a ${v.email}: no hemos invitado a nadie. Espere ${minutos(refused.retryAfter)}.`] }) },
+          {
+            intent,
+            result: submission.reply({
+              formErrors: [
+                `Se han enviado demasiados correos a ${v.email}: no hemos invitado a nadie. Espere ${minutos(refused.retryAfter)}.`,
+              ],
+            }),
+          },
           { status: 429, headers: { "Retry-After": String(refused.retryAfter) } },
         );
       let created;
@@ -100,15 +119,34 @@ export async function action({ request, context }: ActionFunctionArgs) {
       }
       if (!created.ok) return emailTaken(created.reason);
       await auth.sendToken("invitacion", v.email);
-      return redirectWithFlash(context, request, "/usuarios", `Invitación enviada a ${v.email}. El enlace caduca en ${DIAS} días y solo sirve una vez.`);
+      return redirectWithFlash(
+        context,
+        request,
+        "/usuarios",
+        `Invitación enviada a ${v.email}. El enlace caduca en ${DIAS} días y solo sirve una vez.`,
+      );
     });
 
   if (intent === "reenviar" || intent === "cancelar") {
     const pending = await invitations.get(String(formData.get("id") ?? ""));
-    if (!pending) return redirectWithFlash(context, request, "/usuarios", "Esa invitación ya no está pendiente: la persona ya la aceptó o se canceló.", "aviso");
+    if (!pending)
+      return redirectWithFlash(
+        context,
+        request,
+        "/usuarios",
+        "Esa invitación ya no está pendiente: la persona ya la aceptó o se canceló.",
+        "aviso",
+      );
     if (intent === "cancelar") {
       const cancelled = await invitations.cancel(user.id, pending.id);
-      if (!cancelled) return redirectWithFlash(context, request, "/usuarios", "Esa invitación ya no está pendiente: la persona ya la aceptó o se canceló.", "aviso");
+      if (!cancelled)
+        return redirectWithFlash(
+          context,
+          request,
+          "/usuarios",
+          "Esa invitación ya no está pendiente: la persona ya la aceptó o se canceló.",
+          "aviso",
+        );
       return redirectWithFlash(
         context,
         request,
@@ -121,35 +159,59 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const refused = await throttle.take(mailKey("invitacion", pending.email), MAIL_LIMIT.limit, MAIL_LIMIT.windowMs);
     if (refused)
       return json(
-        { intent, id: pending.id, error: `Se han enviado demasiados correos a ${pending.email}: no hemos enviado otro. Espere ${minutos(refused.retryAfter)}; mientras, sirve el enlace del último correo.` },
+        {
+          intent,
+          id: pending.id,
+          error: `Se han enviado demasiados correos a ${pending.email}: no hemos enviado otro. Espere ${minutos(refused.retryAfter)}; mientras, sirve el enlace del último correo.`,
+        },
         { status: 429, headers: { "Retry-After": String(refused.retryAfter) } },
       );
     await auth.sendToken("invitacion", pending.email);
     await invitations.sent(pending.id);
-    return redirectWithFlash(context, request, "/usuarios", `Invitación reenviada a ${pending.email}. El enlace anterior ya no sirve; el nuevo caduca en ${DIAS} días.`);
+    return redirectWithFlash(
+      context,
+      request,
+      "/usuarios",
+      `Invitación reenviada a ${pending.email}. El enlace anterior ya no sirve; el nuevo caduca en ${DIAS} días.`,
+    );
   }
 
   throw json({ message: "Acción desconocida." }, { status: 400 });
 }
 
-type ActionData = { intent?: string; result?: Parameters<typeof useServerForm>[0]["lastResult"]; id?: string; error?: string } | undefined;
+type ActionData =
+  | { intent?: string; result?: Parameters<typeof useServerForm>[0]["lastResult"]; id?: string; error?: string }
+  | undefined;
 
 function InvitarForm({ options, envio }: { options: Options; envio: string }) {
   const data = useActionData<ActionData>();
   const navigation = useNavigation();
-  const [form, fields] = useServerForm({ id: "invitar", schema: invitarSchema, lastResult: data?.intent === "invitar" ? data.result : undefined, defaultValue: { rol: "empleado" } });
+  const [form, fields] = useServerForm({
+    id: "invitar",
+    schema: invitarSchema,
+    lastResult: data?.intent === "invitar" ? data.result : undefined,
+    defaultValue: { rol: "empleado" },
+  });
   const busy = navigation.state === "submitting" && navigation.formData?.get("_envio") === envio;
   return (
     <section aria-labelledby="invitar" className="panel">
       <h2 id="invitar" tabIndex={-1}>
         Invitar a una persona
       </h2>
-      <p>Recibirá un correo con un enlace para elegir su contraseña; al entrar tendrá el rol, el departamento, la sucursal y el aprobador que elija aquí.</p>
+      <p>
+        Recibirá un correo con un enlace para elegir su contraseña; al entrar tendrá el rol, el departamento, la
+        sucursal y el aprobador que elija aquí.
+      </p>
       <ConformForm form={form} action="/usuarios?index#invitar">
         <input type="hidden" name="_envio" value={envio} />
         <input type="hidden" name="intent" value="invitar" />
         {INVITAR_CAMPOS.map((field) => (
-          <FieldControl key={field.name} field={field} meta={fields[field.name]!} options={field.input.type === "ref" ? options[field.input.table]?.options : undefined} />
+          <FieldControl
+            key={field.name}
+            field={field}
+            meta={fields[field.name]!}
+            options={field.input.type === "ref" ? options[field.input.table]?.options : undefined}
+          />
         ))}
         <div className="acciones">
           <button type="submit" disabled={busy}>
@@ -205,14 +267,30 @@ function Pendientes({ pendientes }: { pendientes: PendingInvitation[] }) {
                     {formatDateTime(p.enviada_en, locale)}
                     {p.invitada_por_nombre ? ` por ${p.invitada_por_nombre}` : ""}
                   </td>
-                  <td>{p.caduca_en ? `Caduca el ${formatDateTime(p.caduca_en, locale)}` : "Caducado: reenvíe la invitación"}</td>
+                  <td>
+                    {p.caduca_en
+                      ? `Caduca el ${formatDateTime(p.caduca_en, locale)}`
+                      : "Caducado: reenvíe la invitación"}
+                  </td>
                   <td>
                     <Form method="post" action="/usuarios?index#pendientes" className="acciones">
                       <input type="hidden" name="id" value={p.id} />
-                      <button type="submit" name="intent" value="reenviar" className="secundario" aria-label={`Reenviar la invitación de ${p.email}`}>
+                      <button
+                        type="submit"
+                        name="intent"
+                        value="reenviar"
+                        className="secundario"
+                        aria-label={`Reenviar la invitación de ${p.email}`}
+                      >
                         Reenviar
                       </button>
-                      <button type="submit" name="intent" value="cancelar" className="peligro" aria-label={`Cancelar la invitación de ${p.email}`}>
+                      <button
+                        type="submit"
+                        name="intent"
+                        value="cancelar"
+                        className="peligro"
+                        aria-label={`Cancelar la invitación de ${p.email}`}
+                      >
                         Cancelar
                       </button>
                     </Form>

@@ -148,7 +148,12 @@ function HorizontalBars({ id, summary, data, referenceLegend, flagLegend }: BarC
                 y2={y + H.row - 2}
               />
             ) : null}
-            <text className="grafico-valor" x={H.label + Math.max(visible, d.reference != null ? scale(d.reference) : 0) + 6} y={middle} dominantBaseline="central">
+            <text
+              className="grafico-valor"
+              x={H.label + Math.max(visible, d.reference != null ? scale(d.reference) : 0) + 6}
+              y={middle}
+              dominantBaseline="central"
+            >
               {d.valueText}
             </text>
           </g>
@@ -166,7 +171,14 @@ function HorizontalBars({ id, summary, data, referenceLegend, flagLegend }: BarC
           ) : null}
           {hasFlag && flagLegend ? (
             <g transform={`translate(${hasReference && referenceLegend ? 170 : 0}, 0)`}>
-              <rect className="grafico-barra grafico-barra-marcada" x={0} y={2} width={24} height={12} fill={`url(#${id}-rayado)`} />
+              <rect
+                className="grafico-barra grafico-barra-marcada"
+                x={0}
+                y={2}
+                width={24}
+                height={12}
+                fill={`url(#${id}-rayado)`}
+              />
               <text x={30} y={8} dominantBaseline="central">
                 {flagLegend}
               </text>
@@ -204,7 +216,13 @@ function VerticalBars({ id, summary, data, tickText = String }: BarChartProps) {
       <title id={`${id}-titulo`}>{summary}</title>
       {ticks.map((t) => (
         <g key={t}>
-          <line className={t === 0 ? "grafico-eje" : "grafico-rejilla"} x1={V.left} x2={V.width - V.right} y1={y(t)} y2={y(t)} />
+          <line
+            className={t === 0 ? "grafico-eje" : "grafico-rejilla"}
+            x1={V.left}
+            x2={V.width - V.right}
+            y1={y(t)}
+            y2={y(t)}
+          />
           <text className="grafico-escala" x={V.left - 8} y={y(t)} textAnchor="end" dominantBaseline="central">
             {tickText(t)}
           </text>
@@ -217,7 +235,13 @@ function VerticalBars({ id, summary, data, tickText = String }: BarChartProps) {
         const lines = d.axisLabel ?? [d.label];
         return (
           <g key={d.key}>
-            <rect className="grafico-barra" x={x} y={d.value > 0 ? Math.min(top, V.top + plotHeight - 1.5) : top} width={barWidth} height={d.value > 0 ? Math.max(height, 1.5) : 0} />
+            <rect
+              className="grafico-barra"
+              x={x}
+              y={d.value > 0 ? Math.min(top, V.top + plotHeight - 1.5) : top}
+              width={barWidth}
+              height={d.value > 0 ? Math.max(height, 1.5) : 0}
+            />
             <text className="grafico-etiqueta" x={x + barWidth / 2} y={V.height - V.bottom + 16} textAnchor="middle">
               {lines.map((line, n) => (
                 <tspan key={n} x={x + barWidth / 2} dy={n === 0 ? 0 : 15}>
@@ -235,7 +259,14 @@ function VerticalBars({ id, summary, data, tickText = String }: BarChartProps) {
 function Patterns({ id }: { id: string }) {
   return (
     <defs>
-      <pattern id={`${id}-rayado`} className="grafico-rayado" patternUnits="userSpaceOnUse" width={8} height={8} patternTransform="rotate(45)">
+      <pattern
+        id={`${id}-rayado`}
+        className="grafico-rayado"
+        patternUnits="userSpaceOnUse"
+        width={8}
+        height={8}
+        patternTransform="rotate(45)"
+      >
         <rect className="grafico-rayado-fondo" x={0} y={0} width={8} height={8} />
         <line className="grafico-rayado-linea" x1={0} y1={0} x2={0} y2={8} />
       </pattern>

@@ -6,7 +6,15 @@ import { useEffect, useRef, type ReactNode } from "react";
  * confirm step that works without JavaScript. With JavaScript it becomes a modal (focus kept
  * inside, Escape cancels) the moment it hydrates.
  */
-export function ConfirmDialog({ titleId, cancelHref, children }: { titleId: string; cancelHref: string; children: ReactNode }) {
+export function ConfirmDialog({
+  titleId,
+  cancelHref,
+  children,
+}: {
+  titleId: string;
+  cancelHref: string;
+  children: ReactNode;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   const navigate = useNavigate();
   useEffect(() => {

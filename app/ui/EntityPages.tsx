@@ -1,5 +1,13 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation, useRouteLoaderData } from "@remix-run/react";
+import {
+  Form,
+  Link,
+  useActionData,
+  useLoaderData,
+  useLocation,
+  useNavigation,
+  useRouteLoaderData,
+} from "@remix-run/react";
 import type { ReactNode } from "react";
 import { entitySchema, nuevo, writableFields, type Entity } from "~/entities/entity";
 import type { Options } from "~/entities/crud.server";
@@ -21,13 +29,24 @@ type ListData = {
   envio: string;
   defaults: Record<string, string>;
 };
-type RecordData = { record: Row; history: any[]; options: Options; can: Can; campos: string[] | null; volver: string; confirmDelete: boolean };
+type RecordData = {
+  record: Row;
+  history: any[];
+  options: Options;
+  can: Can;
+  campos: string[] | null;
+  volver: string;
+  confirmDelete: boolean;
+};
 /** `existente`: the record that already holds a unique value the form sent. */
 type Existente = { campo: string; href: string; nombre: string };
-type ActionData = { result?: SubmissionResult<string[]>; current?: Row; deleteError?: string; existente?: Existente } | undefined;
+type ActionData =
+  { result?: SubmissionResult<string[]>; current?: Row; deleteError?: string; existente?: Existente } | undefined;
 
 function errorLinkFor(field: string, existente?: Existente) {
-  return existente && existente.campo === field ? { href: existente.href, text: `Abrir «${existente.nombre}»` } : undefined;
+  return existente && existente.campo === field
+    ? { href: existente.href, text: `Abrir «${existente.nombre}»` }
+    : undefined;
 }
 
 /** The search step of a related-record select whose options were cut short (or are being searched). */
@@ -125,7 +144,11 @@ export function EntityListPage({ entity, children }: { entity: Entity; children?
           ) : (
             <p>
               Todavía no hay {entity.plural}.
-              {can.crear ? ` Cree ${entity.gender === "f" ? "la primera" : "el primero"} con el formulario «${nuevo(entity)}».` : entity.intro ? ` ${entity.intro}` : ""}
+              {can.crear
+                ? ` Cree ${entity.gender === "f" ? "la primera" : "el primero"} con el formulario «${nuevo(entity)}».`
+                : entity.intro
+                  ? ` ${entity.intro}`
+                  : ""}
             </p>
           )}
         </div>
@@ -218,7 +241,9 @@ export function EntityRecordPage({ entity, children }: { entity: Entity; childre
       ) : null}
       {confirmDelete && can.eliminar && !actionData?.deleteError ? (
         <ConfirmDialog titleId="confirmar-titulo" cancelHref={self}>
-          <h2 id="confirmar-titulo">¿Eliminar {entity.gender === "f" ? "la" : "el"} {entity.singular} «{name}»?</h2>
+          <h2 id="confirmar-titulo">
+            ¿Eliminar {entity.gender === "f" ? "la" : "el"} {entity.singular} «{name}»?
+          </h2>
           <p>Esta acción no se puede deshacer.</p>
           <Form method="post" className="acciones">
             <input type="hidden" name="version" value={record.version} />
@@ -230,7 +255,14 @@ export function EntityRecordPage({ entity, children }: { entity: Entity; childre
         </ConfirmDialog>
       ) : null}
       {can.editar ? (
-        <EditForm entity={entity} record={actionData?.current ?? record} options={options} actionData={actionData} volver={volver} campos={campos} />
+        <EditForm
+          entity={entity}
+          record={actionData?.current ?? record}
+          options={options}
+          actionData={actionData}
+          volver={volver}
+          campos={campos}
+        />
       ) : (
         <ReadOnly entity={entity} record={record} formats={formats} options={options} />
       )}
@@ -242,7 +274,12 @@ export function EntityRecordPage({ entity, children }: { entity: Entity; childre
         </p>
       ) : null}
       {children}
-      <History entries={history} fields={entity.fields} formats={formats} show={(field, value) => displayField(field, value, formats, options)} />
+      <History
+        entries={history}
+        fields={entity.fields}
+        formats={formats}
+        show={(field, value) => displayField(field, value, formats, options)}
+      />
       {can.editar ? <OptionSearchForms options={options} /> : null}
     </>
   );
@@ -287,7 +324,8 @@ export function EditForm({
         {entity.fields.map((field) =>
           !writable.has(field.name) ? (
             <p key={field.name} className="campo">
-              <span className="etiqueta">{field.label}</span> {displayField(field, record[field.name], formats, options)}
+              <span className="etiqueta">{field.label}</span>{" "}
+              {displayField(field, record[field.name], formats, options)}
             </p>
           ) : (
             <FieldControl
@@ -330,7 +368,17 @@ function CurrentValues({ entity, current, options }: { entity: Entity; current: 
   );
 }
 
-function ReadOnly({ entity, record, formats, options }: { entity: Entity; record: Row; formats: Formats; options: Options }) {
+function ReadOnly({
+  entity,
+  record,
+  formats,
+  options,
+}: {
+  entity: Entity;
+  record: Row;
+  formats: Formats;
+  options: Options;
+}) {
   return (
     <section aria-labelledby="datos" className="panel">
       <h2 id="datos">Datos</h2>
@@ -348,8 +396,18 @@ function ReadOnly({ entity, record, formats, options }: { entity: Entity; record
 
 export function displayField(field: Entity["fields"][number], value: unknown, formats: Formats, options: Options) {
   const input = field.input;
-  const kind = input.type === "money" ? "money" : input.type === "date" ? "date" : input.type === "checkbox" ? "boolean" : input.type === "select" ? "option" : "text";
-  const opts = input.type === "select" ? input.options : input.type === "ref" ? options[input.table]?.options : undefined;
+  const kind =
+    input.type === "money"
+      ? "money"
+      : input.type === "date"
+        ? "date"
+        : input.type === "checkbox"
+          ? "boolean"
+          : input.type === "select"
+            ? "option"
+            : "text";
+  const opts =
+    input.type === "select" ? input.options : input.type === "ref" ? options[input.table]?.options : undefined;
   const shown = formatValue({ kind: input.type === "ref" ? "option" : kind, options: opts }, value, formats);
   return shown || "—";
 }

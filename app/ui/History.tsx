@@ -1,7 +1,13 @@
 import { formatTimestamp, type Formats } from "~/lib/format";
 import type { Field } from "~/entities/fields";
 
-type Entry = { id: number; accion: string; actor_nombre: string | null; creado_en: string; cambios: Record<string, { antes: unknown; despues: unknown }> | null };
+type Entry = {
+  id: number;
+  accion: string;
+  actor_nombre: string | null;
+  creado_en: string;
+  cambios: Record<string, { antes: unknown; despues: unknown }> | null;
+};
 
 const ACCIONES: Record<string, string> = { alta: "Alta", modificacion: "Modificación", baja: "Baja" };
 
@@ -39,7 +45,8 @@ export function History({
           {entries.map((e) => (
             <li key={e.id}>
               <p>
-                <strong>{ACCIONES[e.accion] ?? e.accion}</strong> · {formatTimestamp(e.creado_en, formats)} · {e.actor_nombre ?? "Sistema"}
+                <strong>{ACCIONES[e.accion] ?? e.accion}</strong> · {formatTimestamp(e.creado_en, formats)} ·{" "}
+                {e.actor_nombre ?? "Sistema"}
               </p>
               {e.cambios && Object.keys(e.cambios).length > 0 ? (
                 <table>

@@ -1,10 +1,20 @@
 import { Link } from "@remix-run/react";
 import { labelOf, ROLES } from "~/lib/constants";
 
-type Personas = { total: number; filtro: string; rows: { id: string; nombre: string; puesto: string | null; rol: string; activo: boolean }[] };
+type Personas = {
+  total: number;
+  filtro: string;
+  rows: { id: string; nombre: string; puesto: string | null; rol: string; activo: boolean }[];
+};
 
 /** «Personas»: who belongs to a department or branch, each name linking to their profile. */
-export function PersonasSection({ personas, donde }: { personas: Personas; donde: "en este departamento" | "en esta sucursal" }) {
+export function PersonasSection({
+  personas,
+  donde,
+}: {
+  personas: Personas;
+  donde: "en este departamento" | "en esta sucursal";
+}) {
   const { total, rows, filtro } = personas;
   return (
     <section aria-labelledby="personas" className="panel">

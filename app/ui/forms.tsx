@@ -25,7 +25,9 @@ export function useServerForm(options: {
     // the errors follow what is typed.
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
-    onValidate: validacion ? ({ formData }) => validacion.parseWithZod(formData, { schema: options.schema(validacion.z) }) : undefined,
+    onValidate: validacion
+      ? ({ formData }) => validacion.parseWithZod(formData, { schema: options.schema(validacion.z) })
+      : undefined,
   });
 }
 
@@ -199,7 +201,15 @@ export function FieldControl({
               La búsqueda recarga la página: hágala antes de rellenar el resto.
             </p>
             <label htmlFor={searchId}>Buscar {field.label.toLowerCase()}</label>
-            <input type="search" id={searchId} name={search.name} form={search.form} defaultValue={search.value} maxLength={100} aria-describedby={`${searchId}-ayuda`} />
+            <input
+              type="search"
+              id={searchId}
+              name={search.name}
+              form={search.form}
+              defaultValue={search.value}
+              maxLength={100}
+              aria-describedby={`${searchId}-ayuda`}
+            />
             <button type="submit" form={search.form} className="secundario">
               Buscar
             </button>
@@ -208,7 +218,17 @@ export function FieldControl({
       );
     }
   } else if (input.type === "money") {
-    control = <input type="text" inputMode="decimal" autoComplete="off" {...common} defaultValue={value} key={key} className="importe" />;
+    control = (
+      <input
+        type="text"
+        inputMode="decimal"
+        autoComplete="off"
+        {...common}
+        defaultValue={value}
+        key={key}
+        className="importe"
+      />
+    );
   } else if (input.type === "date") {
     control = <input type="date" {...common} defaultValue={value} key={key} />;
   } else {

@@ -10,7 +10,17 @@ import { DEFAULT_PAGE_SIZE, listHref, PAGE_SIZES, type ListState } from "~/lib/l
  */
 type Options = Record<string, { options: { value: string; label: string }[]; truncated: boolean }>;
 
-export function FilterForm({ entity, state, options, children }: { entity: Entity; state: ListState; options: Options; children?: ReactNode }) {
+export function FilterForm({
+  entity,
+  state,
+  options,
+  children,
+}: {
+  entity: Entity;
+  state: ListState;
+  options: Options;
+  children?: ReactNode;
+}) {
   return (
     <Form method="get" className="filtros" role="search" aria-label={`Buscar ${entity.plural}`}>
       <div className="campo">
@@ -43,7 +53,16 @@ export function FilterForm({ entity, state, options, children }: { entity: Entit
           );
         } else {
           const type = filter.kind.startsWith("date") ? "date" : "text";
-          control = <input id={id} name={filter.name} type={type} defaultValue={value} key={value} inputMode={filter.kind.startsWith("money") ? "decimal" : undefined} />;
+          control = (
+            <input
+              id={id}
+              name={filter.name}
+              type={type}
+              defaultValue={value}
+              key={value}
+              inputMode={filter.kind.startsWith("money") ? "decimal" : undefined}
+            />
+          );
         }
         return (
           <div className="campo" key={filter.name}>
@@ -113,7 +132,12 @@ export function DataTable<Row extends Record<string, unknown>>({
               {leading ? <td>{leading.cell(row)}</td> : null}
               {entity.columns.map((column) => {
                 const text = formatValue(column, row[column.name], formats);
-                const shown = column.badge && text ? <span className={`insignia insignia-${String(row[column.name])}`}>{text}</span> : text;
+                const shown =
+                  column.badge && text ? (
+                    <span className={`insignia insignia-${String(row[column.name])}`}>{text}</span>
+                  ) : (
+                    text
+                  );
                 return (
                   <td key={column.name} className={column.kind === "money" ? "numero" : undefined}>
                     {column.link ? (
@@ -143,7 +167,8 @@ function SortHeader({ entity, column, state }: { entity: Entity; column: Column;
       <Link to={listHref(entity.path, state, { orden: column.name, dir: nextDir, pagina: undefined })}>
         {column.label}
         <span className="visually-hidden">
-          {active ? `, ordenado ${state.dir === "asc" ? "ascendente" : "descendente"}` : ""}. Ordenar {nextDir === "asc" ? "ascendente" : "descendente"}
+          {active ? `, ordenado ${state.dir === "asc" ? "ascendente" : "descendente"}` : ""}. Ordenar{" "}
+          {nextDir === "asc" ? "ascendente" : "descendente"}
         </span>
         <span aria-hidden="true" className="flecha">
           {active ? (state.dir === "asc" ? " ▲" : " ▼") : ""}
@@ -154,11 +179,23 @@ function SortHeader({ entity, column, state }: { entity: Entity; column: Column;
 }
 
 /** `estimated`: the total is the planner's estimate, so the last page is not offered by number. */
-export function Pagination({ path, state, total, estimated }: { path: string; state: ListState; total: number; estimated?: boolean }) {
+export function Pagination({
+  path,
+  state,
+  total,
+  estimated,
+}: {
+  path: string;
+  state: ListState;
+  total: number;
+  estimated?: boolean;
+}) {
   const pages = Math.max(1, Math.ceil(total / state.porPagina));
   if (pages <= 1) return null;
   const page = Math.min(state.pagina, pages);
-  const around = [1, page - 2, page - 1, page, page + 1, page + 2, ...(estimated ? [] : [pages])].filter((p, i, all) => p >= 1 && p <= pages && all.indexOf(p) === i).sort((a, b) => a - b);
+  const around = [1, page - 2, page - 1, page, page + 1, page + 2, ...(estimated ? [] : [pages])]
+    .filter((p, i, all) => p >= 1 && p <= pages && all.indexOf(p) === i)
+    .sort((a, b) => a - b);
   return (
     <nav className="paginacion" aria-label="Paginación">
       <ul>
@@ -206,10 +243,22 @@ export function csvHref(path: string, state: ListState) {
  * The entity's one-click views (`?vista=`) offered to this role, plus `todos` (the list with no
  * view) when given a label. Links, so they work without JavaScript; the current one is marked.
  */
-export function ListViews({ entity, state, rol, todos }: { entity: Entity; state: ListState; rol: string; todos?: string }) {
+export function ListViews({
+  entity,
+  state,
+  rol,
+  todos,
+}: {
+  entity: Entity;
+  state: ListState;
+  rol: string;
+  todos?: string;
+}) {
   const views = (entity.vistas ?? []).filter((v) => !v.roles || v.roles.some((r) => r === rol));
   if (views.length === 0 && !todos) return null;
-  const links = [...views.map((v) => ({ name: v.name, label: v.label, href: `${entity.path}?vista=${encodeURIComponent(v.name)}` }))];
+  const links = [
+    ...views.map((v) => ({ name: v.name, label: v.label, href: `${entity.path}?vista=${encodeURIComponent(v.name)}` })),
+  ];
   if (todos) links.push({ name: "", label: todos, href: entity.path });
   return (
     <nav className="vistas" aria-label={`Vistas de ${entity.plural}`}>

@@ -1,5 +1,14 @@
 import { test as base, type Page } from "@playwright/test";
-import { as, createForm, expect, expectNoAxeViolations, openDepartamento, uniqueEmail, waitForMailLink, type Role } from "./support";
+import {
+  as,
+  createForm,
+  expect,
+  expectNoAxeViolations,
+  openDepartamento,
+  uniqueEmail,
+  waitForMailLink,
+  type Role,
+} from "./support";
 
 /**
  * Every screen, as the person who sees it: axe finds no violations, the page is in Spanish, has
@@ -95,7 +104,11 @@ const screens: Screen[] = [
     },
   },
   { name: "/departamentos (empleado)", role: "empleado", open: (p) => p.goto("/departamentos") },
-  { name: "ficha de departamento (empleado, solo lectura)", role: "empleado", open: (p) => openDepartamento(p, "Ventas Norte") },
+  {
+    name: "ficha de departamento (empleado, solo lectura)",
+    role: "empleado",
+    open: (p) => openDepartamento(p, "Ventas Norte"),
+  },
   { name: "404", role: "administrador", open: (p) => p.goto("/departamentos/00000000-0000-4000-8000-000000000000") },
   { name: "/sentry-example-page", role: "empleado", open: (p) => p.goto("/sentry-example-page") },
   { name: "/gastos", role: "administrador", open: (p) => p.goto("/gastos") },
@@ -117,7 +130,10 @@ const screens: Screen[] = [
       await form.getByLabel("Correo electrónico").fill(uniqueEmail("axe"));
       await form.getByRole("button", { name: "Enviar la invitación" }).click();
       await expect(p.getByRole("region", { name: "Invitaciones pendientes" }).getByRole("row")).not.toHaveCount(0);
-      await p.getByRole("region", { name: "Invitar a una persona" }).getByRole("button", { name: "Enviar la invitación" }).click();
+      await p
+        .getByRole("region", { name: "Invitar a una persona" })
+        .getByRole("button", { name: "Enviar la invitación" })
+        .click();
       await expect(p.getByRole("region", { name: "Invitar a una persona" }).getByRole("alert")).toBeVisible();
     },
   },

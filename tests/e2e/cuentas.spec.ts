@@ -1,5 +1,14 @@
 import { test, type Page } from "@playwright/test";
-import { ACCOUNTS, DEMO_PASSWORD, expect, jsEnabled, lastMailLink, unique, uniqueEmail, waitForMailLink } from "./support";
+import {
+  ACCOUNTS,
+  DEMO_PASSWORD,
+  expect,
+  jsEnabled,
+  lastMailLink,
+  unique,
+  uniqueEmail,
+  waitForMailLink,
+} from "./support";
 
 /**
  * Accounts (SPEC §6) as a person goes through them, signed out: sign up, the mail's link,
@@ -102,7 +111,9 @@ test("contraseña equivocada y correo desconocido dan el mismo mensaje", async (
   expect(await alert.innerText()).toBe(knownAccount);
 });
 
-test("contraseña corta al crear cuenta: resumen con enlace, campo marcado y datos conservados", async ({ page }, testInfo) => {
+test("contraseña corta al crear cuenta: resumen con enlace, campo marcado y datos conservados", async ({
+  page,
+}, testInfo) => {
   const nombre = unique("Corta");
   const email = uniqueEmail("corta");
   await signUp(page, nombre, email, "corta");
@@ -127,7 +138,9 @@ test("contraseña corta al crear cuenta: resumen con enlace, campo marcado y dat
   expect(lastMailLink(email)).toBeNull();
 });
 
-test("una cuenta sin confirmar no puede entrar; «Reenviar el correo» manda un enlace nuevo que sí sirve", async ({ page }) => {
+test("una cuenta sin confirmar no puede entrar; «Reenviar el correo» manda un enlace nuevo que sí sirve", async ({
+  page,
+}) => {
   const email = uniqueEmail("pendiente");
   await signUp(page, unique("Pendiente"), email);
   await expect(page.getByRole("heading", { level: 1, name: "Revise su correo" })).toBeVisible();
@@ -142,7 +155,9 @@ test("una cuenta sin confirmar no puede entrar; «Reenviar el correo» manda un 
   const reenviar = page.getByRole("region", { name: "Reenviar el correo" });
   await reenviar.getByLabel("Correo electrónico").fill(email);
   await reenviar.getByRole("button", { name: "Reenviar el correo" }).click();
-  await expect(page.getByRole("status")).toHaveText("Si hay una cuenta pendiente de confirmar con ese correo, le hemos enviado un enlace nuevo. Los enlaces anteriores ya no sirven.");
+  await expect(page.getByRole("status")).toHaveText(
+    "Si hay una cuenta pendiente de confirmar con ese correo, le hemos enviado un enlace nuevo. Los enlaces anteriores ya no sirven.",
+  );
   await expect.poll(() => lastMailLink(email)).not.toBe(first);
 
   await page.goto(here(lastMailLink(email)!));
@@ -171,7 +186,10 @@ async function newAccount(page: Page, prefix: string) {
   return { nombre, email };
 }
 
-test("«¿Ha olvidado su contraseña?»: correo, enlace, la nueva dos veces; entra y su otra sesión se cierra", async ({ page, browser }, testInfo) => {
+test("«¿Ha olvidado su contraseña?»: correo, enlace, la nueva dos veces; entra y su otra sesión se cierra", async ({
+  page,
+  browser,
+}, testInfo) => {
   const { email } = await newAccount(page, "Olvido");
   const elsewhere = await browser.newContext({ javaScriptEnabled: jsEnabled(testInfo.project.name) });
   const other = await elsewhere.newPage();
@@ -202,7 +220,9 @@ test("«¿Ha olvidado su contraseña?»: correo, enlace, la nueva dos veces; ent
   await page.getByLabel("Repita la contraseña nueva").fill("la contraseña recuperada");
   await page.getByRole("button", { name: "Guardar la contraseña y entrar" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Panel" })).toBeVisible();
-  await expect(page.getByRole("status")).toHaveText("Contraseña cambiada. Ha iniciado sesión; las demás sesiones de su cuenta se han cerrado.");
+  await expect(page.getByRole("status")).toHaveText(
+    "Contraseña cambiada. Ha iniciado sesión; las demás sesiones de su cuenta se han cerrado.",
+  );
 
   // The other browser's session ended; the link cannot be used again.
   await other.goto(`${testInfo.project.use.baseURL}/departamentos`);
@@ -213,7 +233,10 @@ test("«¿Ha olvidado su contraseña?»: correo, enlace, la nueva dos veces; ent
   await elsewhere.close();
 });
 
-test("cambiar mi contraseña en mi ficha: pide la actual, cierra la otra sesión y mantiene esta", async ({ page, browser }, testInfo) => {
+test("cambiar mi contraseña en mi ficha: pide la actual, cierra la otra sesión y mantiene esta", async ({
+  page,
+  browser,
+}, testInfo) => {
   const { nombre, email } = await newAccount(page, "Cambio");
   const elsewhere = await browser.newContext({ javaScriptEnabled: jsEnabled(testInfo.project.name) });
   const other = await elsewhere.newPage();
@@ -233,7 +256,9 @@ test("cambiar mi contraseña en mi ficha: pide la actual, cierra la otra sesión
   await section.getByLabel(/^Contraseña nueva/).fill("mi contraseña cambiada");
   await section.getByLabel("Repita la contraseña nueva").fill("mi contraseña cambiada");
   await section.getByRole("button", { name: "Cambiar la contraseña" }).click();
-  await expect(page.getByRole("status")).toHaveText("Contraseña cambiada. Se han cerrado sus otras sesiones; esta sigue abierta.");
+  await expect(page.getByRole("status")).toHaveText(
+    "Contraseña cambiada. Se han cerrado sus otras sesiones; esta sigue abierta.",
+  );
   await page.goto("/departamentos");
   await expect(page.getByRole("heading", { level: 1, name: "Departamentos" })).toBeVisible();
   await other.goto(`${testInfo.project.use.baseURL}/departamentos`);
@@ -272,12 +297,18 @@ test("restablecer y cambiar la contraseña solo con el teclado", async ({ page }
   await expect(page.getByRole("heading", { level: 1, name: "Panel" })).toBeVisible();
 });
 
-test("por rutas con codificación porcentual (/%6Cogin, /%73ignup-confirmation) rigen los mismos límites: 429, Retry-After y la página normal", async ({ request, baseURL }, testInfo) => {
+test("por rutas con codificación porcentual (/%6Cogin, /%73ignup-confirmation) rigen los mismos límites: 429, Retry-After y la página normal", async ({
+  request,
+  baseURL,
+}, testInfo) => {
   test.skip(testInfo.project.name !== "sin-js", "HTTP directo: una vez basta");
   const headers = { Origin: baseURL!, "Sec-Fetch-Site": "same-origin" };
   const email = uniqueEmail("bloqueo");
   const post = (path: string, form: Record<string, string>) => request.post(path, { form, headers, maxRedirects: 0 });
-  for (let i = 0; i < 5; i++) expect((await post("/%6Cogin", { intent: "iniciar", email, password: "equivocada", redirectTo: "/" })).status()).toBe(400);
+  for (let i = 0; i < 5; i++)
+    expect(
+      (await post("/%6Cogin", { intent: "iniciar", email, password: "equivocada", redirectTo: "/" })).status(),
+    ).toBe(400);
   const locked = await post("/%6Cogin", { intent: "iniciar", email, password: "equivocada", redirectTo: "/" });
   expect(locked.status()).toBe(429);
   expect(Number(locked.headers()["retry-after"])).toBeGreaterThan(60);
@@ -286,7 +317,8 @@ test("por rutas con codificación porcentual (/%6Cogin, /%73ignup-confirmation) 
   expect(page).toContain("Demasiados intentos fallidos con este correo. Espere 15 minutos");
 
   const inbox = uniqueEmail("buzon");
-  for (let i = 0; i < 3; i++) expect((await post("/%73ignup-confirmation", { intent: "reenviar", email: inbox })).status()).toBe(302);
+  for (let i = 0; i < 3; i++)
+    expect((await post("/%73ignup-confirmation", { intent: "reenviar", email: inbox })).status()).toBe(302);
   const fourth = await post("/%73ignup-confirmation", { intent: "reenviar", email: inbox });
   expect(fourth.status()).toBe(429);
   expect(fourth.headers()["retry-after"]).toMatch(/^\d+$/);

@@ -10,13 +10,23 @@ import { as, createDepartamento, createForm, expect, jsEnabled, openDepartamento
 const test = as("administrador");
 
 const searchRegion = (page: Page) => page.getByRole("search", { name: "Buscar departamentos" });
-const dataRows = (page: Page) => page.getByRole("table").getByRole("row").filter({ has: page.getByRole("cell") });
+const dataRows = (page: Page) =>
+  page
+    .getByRole("table")
+    .getByRole("row")
+    .filter({ has: page.getByRole("cell") });
 const header = (page: Page, label: string) => page.getByRole("columnheader", { name: new RegExp(`^${label}\\b`) });
 
 test("crear: mensaje de confirmación y la fila aparece en la lista", async ({ page }) => {
   const nombre = unique("Alta");
   const codigo = uniqueCode("A");
-  await createDepartamento(page, { nombre, codigo: codigo.toLowerCase(), centro: "CC-E2E", presupuesto: "1.234,56", notas: "Creado por la prueba" });
+  await createDepartamento(page, {
+    nombre,
+    codigo: codigo.toLowerCase(),
+    centro: "CC-E2E",
+    presupuesto: "1.234,56",
+    notas: "Creado por la prueba",
+  });
   // Back on the list, with the flash announced as a status.
   await expect(page).toHaveURL(/\/departamentos(\?|$)/);
   await expect(page.getByRole("heading", { level: 1, name: "Departamentos" })).toBeVisible();
@@ -31,7 +41,9 @@ test("crear: mensaje de confirmación y la fila aparece en la lista", async ({ p
   await expect(row).toContainText("Sí");
 });
 
-test("crear con errores: resumen, mensaje junto a cada campo, valores conservados y nada creado", async ({ page }, testInfo) => {
+test("crear con errores: resumen, mensaje junto a cada campo, valores conservados y nada creado", async ({
+  page,
+}, testInfo) => {
   const nombre = unique("Inválido");
   await page.goto("/departamentos");
   const form = createForm(page, "departamento");
@@ -47,7 +59,10 @@ test("crear con errores: resumen, mensaje junto a cada campo, valores conservado
   const codigoMsg = "Código: de 2 a 10 letras sin tilde, números o guiones, por ejemplo ADM-01";
   const presupuestoMsg = "Presupuesto mensual: debe ser 0 o más";
   await expect(summary.getByRole("link", { name: codigoMsg })).toHaveAttribute("href", "#nuevo-departamentos-codigo");
-  await expect(summary.getByRole("link", { name: presupuestoMsg })).toHaveAttribute("href", "#nuevo-departamentos-presupuesto_mensual");
+  await expect(summary.getByRole("link", { name: presupuestoMsg })).toHaveAttribute(
+    "href",
+    "#nuevo-departamentos-presupuesto_mensual",
+  );
 
   // Each message is next to its field and tied to it.
   const codigo = form.getByLabel("Código");
@@ -82,7 +97,9 @@ test("crear con errores: resumen, mensaje junto a cada campo, valores conservado
   await expect(page.getByText("No hay departamentos que coincidan con la búsqueda.")).toBeVisible();
 });
 
-test("tras un envío rechazado, con JavaScript los errores siguen lo que se escribe sin ir al servidor; sin él, cambian al volver a enviar", async ({ page }, testInfo) => {
+test("tras un envío rechazado, con JavaScript los errores siguen lo que se escribe sin ir al servidor; sin él, cambian al volver a enviar", async ({
+  page,
+}, testInfo) => {
   await page.goto("/departamentos");
   const form = createForm(page, "departamento");
   const codigo = form.getByLabel("Código");
@@ -108,7 +125,10 @@ test("tras un envío rechazado, con JavaScript los errores siguen lo que se escr
     await form.getByLabel("Presupuesto mensual").fill("-5");
     await form.getByRole("button", { name: "Crear departamento" }).click();
     await expect(createForm(page, "departamento").getByLabel("Código")).not.toHaveAttribute("aria-invalid", "true");
-    await expect(createForm(page, "departamento").getByLabel("Presupuesto mensual")).toHaveAttribute("aria-invalid", "true");
+    await expect(createForm(page, "departamento").getByLabel("Presupuesto mensual")).toHaveAttribute(
+      "aria-invalid",
+      "true",
+    );
     expect(posts).toHaveLength(1);
   }
 });
@@ -116,7 +136,11 @@ test("tras un envío rechazado, con JavaScript los errores siguen lo que se escr
 test("buscar, ordenar, filtrar, paginar, exportar y volver a la misma lista tras guardar", async ({ page }) => {
   const prefijo = unique("Orden");
   const tallo = uniqueCode("O").slice(0, 7);
-  for (const [letra, activo] of [["A", true], ["B", false], ["C", true]] as const)
+  for (const [letra, activo] of [
+    ["A", true],
+    ["B", false],
+    ["C", true],
+  ] as const)
     await createDepartamento(page, { nombre: `${prefijo} ${letra}`, codigo: `${tallo}-${letra}`, activo });
 
   // Search with the GET form: the state is in the URL.
@@ -163,10 +187,16 @@ test("buscar, ordenar, filtrar, paginar, exportar y volver a la misma lista tras
   const bytes = await readFile(await download.path());
   expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
   const csv = bytes.subarray(3).toString("utf8");
-  expect(csv.startsWith('"Nombre";"Código";"Departamento superior";"Responsable";"Centro de coste";"Presupuesto mensual";"Activo"')).toBe(true);
+  expect(
+    csv.startsWith(
+      '"Nombre";"Código";"Departamento superior";"Responsable";"Centro de coste";"Presupuesto mensual";"Activo"',
+    ),
+  ).toBe(true);
   const lines = csv.trim().split(/\r?\n/);
   expect(lines).toHaveLength(4);
-  expect(lines.slice(1).map((l) => l.split(";")[0]!.replace(/^"(.*)"$/, "$1"))).toEqual(expect.arrayContaining([`${prefijo} A`, `${prefijo} B`, `${prefijo} C`]));
+  expect(lines.slice(1).map((l) => l.split(";")[0]!.replace(/^"(.*)"$/, "$1"))).toEqual(
+    expect.arrayContaining([`${prefijo} A`, `${prefijo} B`, `${prefijo} C`]),
+  );
 
   // Open a record from the filtered, sorted list; saving returns to that very list.
   await header(page, "Código").getByRole("link").click();
@@ -214,7 +244,9 @@ test("paginación y tamaño de página", async ({ page }) => {
   await expect(paginacion.getByRole("link", { name: "Siguiente" })).toBeVisible();
 });
 
-test("edición con datos antiguos: se rechaza, se muestran los valores actuales y no se sobrescribe nada", async ({ page }) => {
+test("edición con datos antiguos: se rechaza, se muestran los valores actuales y no se sobrescribe nada", async ({
+  page,
+}) => {
   const nombre = unique("Concurrente");
   await createDepartamento(page, { nombre, codigo: uniqueCode("S"), centro: "CC-ORIG" });
   await openDepartamento(page, nombre);
@@ -270,7 +302,10 @@ test("eliminar con paso de confirmación; «Cancelar» lo conserva", async ({ pa
 test("no se elimina un departamento con registros asociados", async ({ page }) => {
   await openDepartamento(page, "Tecnología");
   await page.getByRole("link", { name: "Eliminar departamento…" }).click();
-  await page.getByRole("dialog", { name: "¿Eliminar el departamento «Tecnología»?" }).getByRole("button", { name: "Sí, eliminar" }).click();
+  await page
+    .getByRole("dialog", { name: "¿Eliminar el departamento «Tecnología»?" })
+    .getByRole("button", { name: "Sí, eliminar" })
+    .click();
   await expect(page.getByRole("alert")).toContainText(/No se puede eliminar: tiene .+\. Desactívelo en su lugar\./);
   await expect(page.getByRole("heading", { level: 1, name: "Tecnología" })).toBeVisible();
   await page.goto("/departamentos?q=Tecnolog%C3%ADa");
@@ -303,9 +338,17 @@ empleado("un empleado ve la lista y las fichas sin poder cambiar nada", async ({
     maxRedirects: 0,
   });
   expect(crear.status()).toBe(403);
-  const guardar = await page.request.post(recordUrl, { headers, form: { intent: "guardar", version: "1", nombre: "Hackeado", codigo: "VNO" }, maxRedirects: 0 });
+  const guardar = await page.request.post(recordUrl, {
+    headers,
+    form: { intent: "guardar", version: "1", nombre: "Hackeado", codigo: "VNO" },
+    maxRedirects: 0,
+  });
   expect(guardar.status()).toBe(403);
-  const eliminar = await page.request.post(recordUrl, { headers, form: { intent: "eliminar", version: "1" }, maxRedirects: 0 });
+  const eliminar = await page.request.post(recordUrl, {
+    headers,
+    form: { intent: "eliminar", version: "1" },
+    maxRedirects: 0,
+  });
   expect(eliminar.status()).toBe(403);
 
   await page.goto(`/departamentos?q=${encodeURIComponent(nombre)}`);

@@ -10,11 +10,15 @@ const test = as("empleado");
 test("error en el servidor: pantalla de error con su código", async ({ page }) => {
   await page.goto("/sentry-example-page");
   await expect(page.getByRole("heading", { level: 1, name: "Página de prueba de errores" })).toBeVisible();
-  const responded = page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname === "/sentry-example-page");
+  const responded = page.waitForResponse(
+    (r) => r.request().method() === "POST" && new URL(r.url()).pathname === "/sentry-example-page",
+  );
   await page.getByRole("button", { name: "Provocar un error en el servidor" }).click();
   expect((await responded).status()).toBe(500);
 
-  await expect(page.getByRole("heading", { level: 1, name: "Error de la aplicación: se produjo una excepción en el servidor" })).toBeVisible();
+  await expect(
+    page.getByRole("heading", { level: 1, name: "Error de la aplicación: se produjo una excepción en el servidor" }),
+  ).toBeVisible();
   await expect(page.getByText(/^Código: \S{6,}$/)).toBeVisible();
   await expect(page).toHaveTitle("Error — Oficina");
   await expect(page.getByRole("link", { name: "Volver al inicio" })).toHaveAttribute("href", "/");
@@ -23,7 +27,9 @@ test("error en el servidor: pantalla de error con su código", async ({ page }) 
   expect(await page.getByRole("main").innerText()).not.toMatch(/\bat .+:\d+:\d+/);
 });
 
-test("error en el navegador: con JavaScript, pantalla de error con su código; sin él, la página lo avisa", async ({ page }, testInfo) => {
+test("error en el navegador: con JavaScript, pantalla de error con su código; sin él, la página lo avisa", async ({
+  page,
+}, testInfo) => {
   await page.goto("/sentry-example-page");
   const navegador = page.getByRole("region", { name: "Error en el navegador" });
   await expect(navegador).toContainText("Necesita JavaScript.");
@@ -34,7 +40,9 @@ test("error en el navegador: con JavaScript, pantalla de error con su código; s
     return;
   }
   await navegador.getByRole("button", { name: "Provocar un error en el navegador" }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "Error de la aplicación: se produjo una excepción en el navegador" })).toBeVisible();
+  await expect(
+    page.getByRole("heading", { level: 1, name: "Error de la aplicación: se produjo una excepción en el navegador" }),
+  ).toBeVisible();
   await expect(page.getByText(/^Código: \S{6,}$/)).toBeVisible();
   await expect(page.getByRole("link", { name: "Volver al inicio" })).toBeVisible();
   expect(await page.getByRole("main").innerText()).not.toContain("Error de prueba de Sentry");

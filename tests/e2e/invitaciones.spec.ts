@@ -19,7 +19,10 @@ const here = (link: string) => {
 const inviteForm = (page: Page) => page.getByRole("region", { name: "Invitar a una persona" });
 const pendientes = (page: Page) => page.getByRole("region", { name: "Invitaciones pendientes" });
 
-async function invite(page: Page, o: { nombre: string; apellidos?: string; email: string; rol?: string; departamento?: string }) {
+async function invite(
+  page: Page,
+  o: { nombre: string; apellidos?: string; email: string; rol?: string; departamento?: string },
+) {
   await page.goto("/usuarios");
   const form = inviteForm(page);
   await form.getByLabel("Nombre").fill(o.nombre);
@@ -32,7 +35,11 @@ async function invite(page: Page, o: { nombre: string; apellidos?: string; email
 
 /** A signed-out browser of the invited person's own, with the same JavaScript setting. */
 async function invitee(browser: Browser) {
-  const context = await browser.newContext({ javaScriptEnabled: jsEnabled(base.info().project.name), locale: "es-ES", baseURL: base.info().project.use.baseURL });
+  const context = await browser.newContext({
+    javaScriptEnabled: jsEnabled(base.info().project.name),
+    locale: "es-ES",
+    baseURL: base.info().project.use.baseURL,
+  });
   return { page: await context.newPage(), close: () => context.close() };
 }
 
@@ -45,79 +52,97 @@ async function choosePassword(page: Page, password = PASSWORD, repeat = password
   await page.getByRole("button", { name: "Guardar la contraseña y entrar" }).click();
 }
 
-admin("el administrador invita; la persona abre el enlace del correo, elige su contraseña y entra con el rol elegido", async ({ page, browser }) => {
-  const email = uniqueEmail("invitada");
-  await invite(page, { nombre: "Irene", apellidos: "Invitada Ruiz", email, rol: "Aprobador", departamento: "Tecnología" });
-  // Without JavaScript the form's «#invitar» stays in the address after the redirect.
-  await expect(page).toHaveURL(/\/usuarios(#invitar)?$/);
-  await expect(page.getByRole("status")).toContainText(`Invitación enviada a ${email}`);
-  const row = pendientes(page).getByRole("row").filter({ hasText: email });
-  await expect(row).toContainText("Irene Invitada Ruiz");
-  await expect(row).toContainText("Aprobador");
-  await expect(row).toContainText("Tecnología");
-  await expect(row).toContainText(/Caduca el/);
+admin(
+  "el administrador invita; la persona abre el enlace del correo, elige su contraseña y entra con el rol elegido",
+  async ({ page, browser }) => {
+    const email = uniqueEmail("invitada");
+    await invite(page, {
+      nombre: "Irene",
+      apellidos: "Invitada Ruiz",
+      email,
+      rol: "Aprobador",
+      departamento: "Tecnología",
+    });
+    // Without JavaScript the form's «#invitar» stays in the address after the redirect.
+    await expect(page).toHaveURL(/\/usuarios(#invitar)?$/);
+    await expect(page.getByRole("status")).toContainText(`Invitación enviada a ${email}`);
+    const row = pendientes(page).getByRole("row").filter({ hasText: email });
+    await expect(row).toContainText("Irene Invitada Ruiz");
+    await expect(row).toContainText("Aprobador");
+    await expect(row).toContainText("Tecnología");
+    await expect(row).toContainText(/Caduca el/);
 
-  const link = here(await waitForMailLink(email));
-  expect(new URL(link, "http://x").pathname).toBe("/auth/invitacion");
-  const them = await invitee(browser);
-  try {
-    const p = them.page;
-    await p.goto(link);
-    await expect(p.getByRole("heading", { level: 1, name: "Bienvenido a Oficina" })).toBeVisible();
-    // Opening it again (a mail scanner did first) still shows the form: the GET uses nothing up.
-    await p.reload();
-    await expect(p.getByRole("heading", { level: 2, name: "Elija su contraseña" })).toBeVisible();
-    await expect(p.getByRole("alert")).toHaveCount(0);
+    const link = here(await waitForMailLink(email));
+    expect(new URL(link, "http://x").pathname).toBe("/auth/invitacion");
+    const them = await invitee(browser);
+    try {
+      const p = them.page;
+      await p.goto(link);
+      await expect(p.getByRole("heading", { level: 1, name: "Bienvenido a Oficina" })).toBeVisible();
+      // Opening it again (a mail scanner did first) still shows the form: the GET uses nothing up.
+      await p.reload();
+      await expect(p.getByRole("heading", { level: 2, name: "Elija su contraseña" })).toBeVisible();
+      await expect(p.getByRole("alert")).toHaveCount(0);
 
-    // Too short and not matching: the same page says why; nothing is used up.
-    await choosePassword(p, "corta", "otra");
-    await expect(p.getByRole("alert").getByRole("heading", { name: /^Hay \d+ errores?$/ })).toBeVisible();
-    await choosePassword(p);
-    await expect(p).toHaveURL("/");
-    await expect(p.getByRole("heading", { level: 1, name: "Panel" })).toBeVisible();
-    await expect(p.getByRole("status")).toHaveText("Bienvenido a Oficina: su contraseña está guardada y ha iniciado sesión.");
-    await expect(p.getByRole("banner")).toContainText("Irene Invitada Ruiz");
-    // The rol the administrador chose: an aprobador's panel.
-    await expect(p.getByRole("heading", { level: 2, name: "Pendientes de aprobar" })).toBeVisible();
+      // Too short and not matching: the same page says why; nothing is used up.
+      await choosePassword(p, "corta", "otra");
+      await expect(p.getByRole("alert").getByRole("heading", { name: /^Hay \d+ errores?$/ })).toBeVisible();
+      await choosePassword(p);
+      await expect(p).toHaveURL("/");
+      await expect(p.getByRole("heading", { level: 1, name: "Panel" })).toBeVisible();
+      await expect(p.getByRole("status")).toHaveText(
+        "Bienvenido a Oficina: su contraseña está guardada y ha iniciado sesión.",
+      );
+      await expect(p.getByRole("banner")).toContainText("Irene Invitada Ruiz");
+      // The rol the administrador chose: an aprobador's panel.
+      await expect(p.getByRole("heading", { level: 2, name: "Pendientes de aprobar" })).toBeVisible();
 
-    // The link served once.
-    await p.goto(link);
-    await expect(p.getByRole("alert")).toContainText("Este enlace ya no sirve");
-  } finally {
-    await them.close();
-  }
-  await page.goto("/usuarios");
-  await expect(pendientes(page)).not.toContainText(email);
-});
-
-admin("reenviar deja inútil el enlace anterior; cancelar deja inútil el nuevo y quita la cuenta pendiente", async ({ page, browser }) => {
-  const email = uniqueEmail("reenvio");
-  await invite(page, { nombre: "Rita", email });
-  await expect(page.getByRole("status")).toContainText(`Invitación enviada a ${email}`);
-  const first = here(await waitForMailLink(email));
-
-  await pendientes(page).getByRole("button", { name: `Reenviar la invitación de ${email}` }).click();
-  await expect(page.getByRole("status")).toContainText(`Invitación reenviada a ${email}`);
-  await expect.poll(() => here(lastMailLink(email)!)).not.toBe(first);
-  const second = here(await waitForMailLink(email));
-
-  const them = await invitee(browser);
-  try {
-    await them.page.goto(first);
-    await expect(them.page.getByRole("alert")).toContainText("Pida a un administrador que le envíe otra invitación.");
-    await expect(nueva(them.page)).toHaveCount(0);
-
-    await pendientes(page).getByRole("button", { name: `Cancelar la invitación de ${email}` }).click();
-    await expect(page.getByRole("status")).toContainText(`Invitación de ${email} cancelada`);
+      // The link served once.
+      await p.goto(link);
+      await expect(p.getByRole("alert")).toContainText("Este enlace ya no sirve");
+    } finally {
+      await them.close();
+    }
+    await page.goto("/usuarios");
     await expect(pendientes(page)).not.toContainText(email);
-    await expect(page.getByRole("table", { name: /^Usuarios/ })).not.toContainText(email);
+  },
+);
 
-    await them.page.goto(second);
-    await expect(them.page.getByRole("alert")).toContainText("Pida a un administrador que le envíe otra invitación.");
-  } finally {
-    await them.close();
-  }
-});
+admin(
+  "reenviar deja inútil el enlace anterior; cancelar deja inútil el nuevo y quita la cuenta pendiente",
+  async ({ page, browser }) => {
+    const email = uniqueEmail("reenvio");
+    await invite(page, { nombre: "Rita", email });
+    await expect(page.getByRole("status")).toContainText(`Invitación enviada a ${email}`);
+    const first = here(await waitForMailLink(email));
+
+    await pendientes(page)
+      .getByRole("button", { name: `Reenviar la invitación de ${email}` })
+      .click();
+    await expect(page.getByRole("status")).toContainText(`Invitación reenviada a ${email}`);
+    await expect.poll(() => here(lastMailLink(email)!)).not.toBe(first);
+    const second = here(await waitForMailLink(email));
+
+    const them = await invitee(browser);
+    try {
+      await them.page.goto(first);
+      await expect(them.page.getByRole("alert")).toContainText("Pida a un administrador que le envíe otra invitación.");
+      await expect(nueva(them.page)).toHaveCount(0);
+
+      await pendientes(page)
+        .getByRole("button", { name: `Cancelar la invitación de ${email}` })
+        .click();
+      await expect(page.getByRole("status")).toContainText(`Invitación de ${email} cancelada`);
+      await expect(pendientes(page)).not.toContainText(email);
+      await expect(page.getByRole("table", { name: /^Usuarios/ })).not.toContainText(email);
+
+      await them.page.goto(second);
+      await expect(them.page.getByRole("alert")).toContainText("Pida a un administrador que le envíe otra invitación.");
+    } finally {
+      await them.close();
+    }
+  },
+);
 
 admin("un correo que ya tiene cuenta se rechaza en el campo, sin enviar nada", async ({ page }) => {
   await invite(page, { nombre: "Otra", email: ACCOUNTS.empleado });

@@ -1,5 +1,14 @@
 import { test as base } from "@playwright/test";
-import { ACCOUNTS, as, createDepartamento, DEMO_PASSWORD, expect, openDepartamento, unique, uniqueCode } from "./support";
+import {
+  ACCOUNTS,
+  as,
+  createDepartamento,
+  DEMO_PASSWORD,
+  expect,
+  openDepartamento,
+  unique,
+  uniqueCode,
+} from "./support";
 
 /**
  * What the server promises whatever the browser does: headers, the cross-origin check on every
@@ -56,7 +65,9 @@ anon("la cookie de sesión es HttpOnly y SameSite=Lax", async ({ request, baseUR
     maxRedirects: 0,
   });
   expect(r.status()).toBe(302);
-  const cookie = r.headersArray().find((x) => x.name.toLowerCase() === "set-cookie" && x.value.startsWith("oficina_sesion="))?.value ?? "";
+  const cookie =
+    r.headersArray().find((x) => x.name.toLowerCase() === "set-cookie" && x.value.startsWith("oficina_sesion="))
+      ?.value ?? "";
   expect(cookie).toMatch(/;\s*HttpOnly/i);
   expect(cookie).toMatch(/;\s*SameSite=Lax/i);
   expect(cookie).toMatch(/;\s*Path=\//i);
@@ -67,7 +78,8 @@ admin("la sesión guardada en el navegador tampoco es legible desde la página",
   const sesion = (await context.cookies()).find((c) => c.name === "oficina_sesion");
   expect(sesion).toMatchObject({ httpOnly: true, sameSite: "Lax" });
   await expect(page.getByRole("heading", { level: 1, name: "Panel" })).toBeVisible();
-  if (admin.info().project.name !== "sin-js") expect(await page.evaluate(() => document.cookie)).not.toContain("oficina_sesion");
+  if (admin.info().project.name !== "sin-js")
+    expect(await page.evaluate(() => document.cookie)).not.toContain("oficina_sesion");
 });
 
 admin("un POST que no viene de Oficina se rechaza con 403 y no cambia nada", async ({ page, baseURL }) => {
@@ -91,7 +103,9 @@ admin("un POST que no viene de Oficina se rechaza con 403 y no cambia nada", asy
     expect(await r.text(), intento.name).toContain("Petición rechazada");
   }
   // Sign-out is a POST too: a foreign page cannot end the session.
-  expect((await page.request.post("/logout", { headers: { Origin: "https://evil.example" }, maxRedirects: 0 })).status()).toBe(403);
+  expect(
+    (await page.request.post("/logout", { headers: { Origin: "https://evil.example" }, maxRedirects: 0 })).status(),
+  ).toBe(403);
 
   // The same request from our own origin goes through (so the 403s above were the origin check).
   const propio = unique("Propio");
@@ -121,7 +135,11 @@ admin("envíos demasiado grandes y acciones desconocidas se rechazan", async ({ 
   expect(big.status()).toBe(413);
 
   await openDepartamento(page, "Ventas Norte");
-  const unknown = await page.request.post(page.url(), { headers: { Origin: baseURL! }, form: { intent: "borrar-todo" }, maxRedirects: 0 });
+  const unknown = await page.request.post(page.url(), {
+    headers: { Origin: baseURL! },
+    form: { intent: "borrar-todo" },
+    maxRedirects: 0,
+  });
   expect(unknown.status()).toBe(400);
 });
 

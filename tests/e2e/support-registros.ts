@@ -21,7 +21,12 @@ export async function anonPage(browser: Browser): Promise<Page> {
 
 /** `YYYY-MM-DD` in Madrid (the office's day), `days` from today. */
 export function diaMadrid(days = 0) {
-  const hoy = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Madrid", year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date());
+  const hoy = new Intl.DateTimeFormat("en-CA", {
+    timeZone: "Europe/Madrid",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+  }).format(new Date());
   const d = new Date(`${hoy}T00:00:00Z`);
   d.setUTCDate(d.getUTCDate() + days);
   return d.toISOString().slice(0, 10);
@@ -32,7 +37,9 @@ export const fechaES = (iso: string) => iso.split("-").reverse().join("/");
 
 /** An amount as the screens show it: «1.234,56 €», grouped from 1.000 (the space before € is a no-break space). */
 export function euros(cents: number) {
-  return new Intl.NumberFormat("es-ES", { style: "currency", currency: "EUR", useGrouping: "always" }).format(cents / 100);
+  return new Intl.NumberFormat("es-ES", { style: "currency", currency: "EUR", useGrouping: "always" }).format(
+    cents / 100,
+  );
 }
 
 /** A regular expression that finds `text` literally. */
@@ -83,12 +90,20 @@ export async function openRecord(page: Page, path: string, q: string, name: stri
 // ——— Gastos ———
 
 /** The open gasto's panel beside the list. */
-export const panelGasto = (page: Page, folio?: string) => page.getByRole("region", { name: folio ? new RegExp(`^Gasto ${folio}\\b`) : /^Gasto GAS-/ });
+export const panelGasto = (page: Page, folio?: string) =>
+  page.getByRole("region", { name: folio ? new RegExp(`^Gasto ${folio}\\b`) : /^Gasto GAS-/ });
 
 /** The flash message after an action (a status, or an alert when it is an error). */
 export const flash = (page: Page) => page.getByRole("status").or(page.getByRole("alert")).first();
 
-export type NuevoGasto = { descripcion: string; centimos: number; categoria?: string; metodo?: string; proveedor?: string; factura?: string };
+export type NuevoGasto = {
+  descripcion: string;
+  centimos: number;
+  categoria?: string;
+  metodo?: string;
+  proveedor?: string;
+  factura?: string;
+};
 
 /**
  * Creates a gasto with the «Nuevo gasto» form of `/gastos` (as whoever `page` is signed in as) and
@@ -120,7 +135,10 @@ export async function abrirGasto(page: Page, folio: string, vista?: string) {
 
 /** Presses a workflow button of the open panel and waits for its flash. */
 export async function transicion(page: Page, folio: string, boton: string, hecho: RegExp | string) {
-  await panelGasto(page, folio).getByRole("region", { name: "Acciones" }).getByRole("button", { name: boton, exact: true }).click();
+  await panelGasto(page, folio)
+    .getByRole("region", { name: "Acciones" })
+    .getByRole("button", { name: boton, exact: true })
+    .click();
   await expect(flash(page)).toContainText(hecho);
 }
 

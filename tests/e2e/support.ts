@@ -53,12 +53,21 @@ export async function expectNoAxeViolations(page: Page) {
   else {
     const html = await page.content();
     const url = page.url();
-    const twinContext = await page.context().browser()!.newContext({ javaScriptEnabled: true, viewport: page.viewportSize(), locale: "es-ES" });
+    const twinContext = await page
+      .context()
+      .browser()!
+      .newContext({ javaScriptEnabled: true, viewport: page.viewportSize(), locale: "es-ES" });
     try {
       const twin = await twinContext.newPage();
       await twin.route(
         (u) => u.href === url,
-        (route) => route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", headers: { "Content-Security-Policy": "script-src 'none'" }, body: html }),
+        (route) =>
+          route.fulfill({
+            status: 200,
+            contentType: "text/html; charset=utf-8",
+            headers: { "Content-Security-Policy": "script-src 'none'" },
+            body: html,
+          }),
       );
       await twin.goto(url);
       results = await new AxeBuilder({ page: twin }).analyze();
@@ -66,14 +75,18 @@ export async function expectNoAxeViolations(page: Page) {
       await twinContext.close();
     }
   }
-  expect(results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`)).toEqual([]);
+  expect(
+    results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`),
+  ).toEqual([]);
 }
 
 export const jsEnabled = (projectName: string) => projectName !== "sin-js";
 
 /** A unique departamento/sucursal code: 2–10 of [A-Z0-9-], different for every call. */
 export function uniqueCode(prefix = "E") {
-  return `${prefix}${Date.now().toString(36).slice(-4)}${Math.random().toString(36).slice(2, 7)}`.toUpperCase().slice(0, 10);
+  return `${prefix}${Date.now().toString(36).slice(-4)}${Math.random().toString(36).slice(2, 7)}`
+    .toUpperCase()
+    .slice(0, 10);
 }
 
 /** A unique email at the demo domain, for sign-up journeys. */
@@ -84,14 +97,24 @@ export function uniqueEmail(prefix = "e2e") {
 /** Waits until the dev outbox holds a confirmation link for `email` and returns it. */
 export async function waitForMailLink(email: string): Promise<string> {
   let link: string | null = null;
-  await expect.poll(() => (link = lastMailLink(email)), { message: `correo de confirmación para ${email}` }).not.toBeNull();
+  await expect
+    .poll(() => (link = lastMailLink(email)), { message: `correo de confirmación para ${email}` })
+    .not.toBeNull();
   return link!;
 }
 
 /** The create form of a list page («Nuevo departamento», «Nueva sucursal»…). */
-export const createForm = (page: Page, singular: string) => page.getByRole("region", { name: new RegExp(`^Nuev[oa] ${singular}$`) });
+export const createForm = (page: Page, singular: string) =>
+  page.getByRole("region", { name: new RegExp(`^Nuev[oa] ${singular}$`) });
 
-export type NuevoDepartamento = { nombre: string; codigo: string; activo?: boolean; centro?: string; presupuesto?: string; notas?: string };
+export type NuevoDepartamento = {
+  nombre: string;
+  codigo: string;
+  activo?: boolean;
+  centro?: string;
+  presupuesto?: string;
+  notas?: string;
+};
 
 /** Creates a departamento through the list page's form (as a signed-in administrador). */
 export async function createDepartamento(page: Page, d: NuevoDepartamento) {

@@ -10,7 +10,10 @@ import { flash, pageAs, panelGasto, pressUntilFocused } from "./support-registro
 const test = as("empleado");
 test.describe.configure({ timeout: 90_000 });
 
-test("con el teclado: un empleado crea y envía un gasto; el aprobador lo aprueba desde el panel", async ({ page, browser }) => {
+test("con el teclado: un empleado crea y envía un gasto; el aprobador lo aprueba desde el panel", async ({
+  page,
+  browser,
+}) => {
   const descripcion = unique("Teclado gasto");
   await page.goto("/gastos?vista=mios");
 
@@ -60,12 +63,19 @@ test("con el teclado: un empleado crea y envía un gasto; el aprobador lo aprueb
   await pressUntilFocused(page, enviar);
   await page.keyboard.press("Enter");
   await expect(flash(page)).toContainText(`Gasto ${folio} enviado a aprobación.`);
-  await expect(panel.getByRole("heading", { level: 2, name: /^Gasto GAS-/ })).toHaveText(`Gasto ${folio} Pendiente de aprobación`);
+  await expect(panel.getByRole("heading", { level: 2, name: /^Gasto GAS-/ })).toHaveText(
+    `Gasto ${folio} Pendiente de aprobación`,
+  );
 
   // Pablo: «Mis pendientes de aprobar», the search box, the folio's link, «Aprobar».
   const pablo = await pageAs(browser, "aprobador");
   await pablo.goto("/gastos");
-  await pressUntilFocused(pablo, pablo.getByRole("navigation", { name: "Vistas de gastos" }).getByRole("link", { name: "Mis pendientes de aprobar" }));
+  await pressUntilFocused(
+    pablo,
+    pablo
+      .getByRole("navigation", { name: "Vistas de gastos" })
+      .getByRole("link", { name: "Mis pendientes de aprobar" }),
+  );
   await pablo.keyboard.press("Enter");
   await expect(pablo).toHaveURL(/vista=pendientes/);
   await pressUntilFocused(pablo, pablo.getByRole("search", { name: "Buscar gastos" }).getByLabel("Buscar"));
@@ -78,8 +88,12 @@ test("con el teclado: un empleado crea y envía un gasto; el aprobador lo aprueb
   await pressUntilFocused(pablo, enlace);
   await pablo.keyboard.press("Enter");
   const suPanel = panelGasto(pablo, folio);
-  await expect(suPanel.getByRole("heading", { level: 2, name: /^Gasto GAS-/ })).toHaveText(`Gasto ${folio} Pendiente de aprobación`);
-  const aprobar = suPanel.getByRole("region", { name: "Acciones" }).getByRole("button", { name: "Aprobar", exact: true });
+  await expect(suPanel.getByRole("heading", { level: 2, name: /^Gasto GAS-/ })).toHaveText(
+    `Gasto ${folio} Pendiente de aprobación`,
+  );
+  const aprobar = suPanel
+    .getByRole("region", { name: "Acciones" })
+    .getByRole("button", { name: "Aprobar", exact: true });
   await pressUntilFocused(pablo, aprobar);
   await pablo.keyboard.press("Enter");
   await expect(flash(pablo)).toContainText(`Gasto ${folio} aprobado.`);

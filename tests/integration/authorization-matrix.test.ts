@@ -42,14 +42,23 @@ import { createTestApp, request, respond } from "../support/app";
  * Each cell records its failure instead of stopping the test, so one run lists all of them.
  */
 let app: Awaited<ReturnType<typeof createTestApp>>;
-type U = { id: string; email: string; cookie: string; rol: "administrador" | "aprobador" | "empleado"; departamento: string };
+type U = {
+  id: string;
+  email: string;
+  cookie: string;
+  rol: "administrador" | "aprobador" | "empleado";
+  departamento: string;
+};
 
 const ACTORES = ["anonimo", "empleado", "aprobador", "administrador", "inactivo"] as const;
 type Actor = (typeof ACTORES)[number];
 
 let dep: { A: string; B: string; C: string };
 let suc: string;
-const u = {} as Record<"admin" | "admin2" | "jefeC" | "aprobadorA" | "empleadoA" | "colegaA" | "empleadoB" | "aprobadorB" | "inactivo", U>;
+const u = {} as Record<
+  "admin" | "admin2" | "jefeC" | "aprobadorA" | "empleadoA" | "colegaA" | "empleadoB" | "aprobadorB" | "inactivo",
+  U
+>;
 const hoy = todayISO();
 let cells = 0;
 const failures: string[] = [];
@@ -64,12 +73,28 @@ function cookieOf(a: Actor) {
 
 beforeAll(async () => {
   app = await createTestApp();
-  const d = async (nombre: string, codigo: string) => String((await app.db.insertInto("departamentos").values({ nombre, codigo }).returning("id").executeTakeFirstOrThrow()).id);
+  const d = async (nombre: string, codigo: string) =>
+    String(
+      (await app.db.insertInto("departamentos").values({ nombre, codigo }).returning("id").executeTakeFirstOrThrow())
+        .id,
+    );
   dep = { A: await d("Ventas", "VEN"), B: await d("Compras", "COM"), C: await d("Dirección", "DIR") };
-  suc = String((await app.db.insertInto("sucursales").values({ nombre: "Madrid", codigo: "MAD", direccion: "Gran Vía 1", ciudad: "Madrid" }).returning("id").executeTakeFirstOrThrow()).id);
+  suc = String(
+    (
+      await app.db
+        .insertInto("sucursales")
+        .values({ nombre: "Madrid", codigo: "MAD", direccion: "Gran Vía 1", ciudad: "Madrid" })
+        .returning("id")
+        .executeTakeFirstOrThrow()
+    ).id,
+  );
   const make = async (key: keyof typeof u, rol: U["rol"], departamento: string, aprobador?: U) => {
     const created = await app.createUser({ nombre: key, rol });
-    await app.db.updateTable("usuarios").set({ departamento_id: departamento, sucursal_id: suc, aprobador_id: aprobador?.id ?? null }).where("id", "=", created.id).execute();
+    await app.db
+      .updateTable("usuarios")
+      .set({ departamento_id: departamento, sucursal_id: suc, aprobador_id: aprobador?.id ?? null })
+      .where("id", "=", created.id)
+      .execute();
     u[key] = { ...created, rol, departamento };
   };
   await make("admin", "administrador", dep.C);
@@ -106,7 +131,9 @@ async function snapshot() {
       -- The history is append-only and written by triggers on every change: its last id and size suffice.
       (select concat(max(id), '/', count(*)) from public.historial) as historial,
       (select md5(coalesce(string_agg(t::text, '|' order by t.id), '')) from auth.users t) as cuentas,
-      (select md5(coalesce(string_agg(t::text, '|' order by t.usuario_id), '')) from public.invitaciones t) as invitaciones`.execute(app.db);
+      (select md5(coalesce(string_agg(t::text, '|' order by t.usuario_id), '')) from public.invitaciones t) as invitaciones`.execute(
+    app.db,
+  );
   return rows[0]!;
 }
 
@@ -127,7 +154,12 @@ async function call(fn: (() => unknown) | null): Promise<Result> {
  * One cell: runs the request, checks the status for the expected outcome, the database unchanged
  * when refused, and `done` (the effect) when allowed.
  */
-async function cell(name: string, expected: Expect, run: () => Promise<Result>, done?: (r: Result) => Promise<string | null>) {
+async function cell(
+  name: string,
+  expected: Expect,
+  run: () => Promise<Result>,
+  done?: (r: Result) => Promise<string | null>,
+) {
   cells += 1;
   const before = expected === "ok" ? null : await snapshot();
   const r = await run();
@@ -149,7 +181,11 @@ async function cell(name: string, expected: Expect, run: () => Promise<Result>, 
   if (changed.length) fail(`la base de datos cambió (${changed.join(", ")})`);
 }
 
-const args = (path: string, a: Actor, o: { form?: Record<string, string | string[]>; params?: Record<string, string> } = {}) => ({
+const args = (
+  path: string,
+  a: Actor,
+  o: { form?: Record<string, string | string[]>; params?: Record<string, string> } = {},
+) => ({
   request: request(path, { cookie: cookieOf(a), form: o.form }),
   context: app.context(),
   params: o.params ?? {},
@@ -160,7 +196,16 @@ const args = (path: string, a: Actor, o: { form?: Record<string, string | string
 // ---------------------------------------------------------------------------------------------
 
 type Estado = "borrador" | "pendiente" | "aprobado" | "rechazado";
-type G = { id: string; version: number; folio: string; solicitante_id: string; aprobador_id: string | null; aprobado_por_id: string | null; departamento_id: string; estado: string };
+type G = {
+  id: string;
+  version: number;
+  folio: string;
+  solicitante_id: string;
+  aprobador_id: string | null;
+  aprobado_por_id: string | null;
+  departamento_id: string;
+  estado: string;
+};
 
 /** The approver the chain would assign (SPEC §3), fixed for this world. */
 function aprobadorDe(solicitante: U): U {
@@ -175,25 +220,51 @@ async function gasto(solicitante: U, estado: Estado, o: { aprobador?: U } = {}):
   seq += 1;
   const g = await app.db
     .insertInto("gastos")
-    .values({ descripcion: `Gasto de la matriz ${seq}`, fecha_gasto: hoy, categoria: "comidas", importe: `${10 + seq}.00`, metodo_pago: "efectivo", solicitante_id: solicitante.id, departamento_id: solicitante.departamento, sucursal_id: suc })
+    .values({
+      descripcion: `Gasto de la matriz ${seq}`,
+      fecha_gasto: hoy,
+      categoria: "comidas",
+      importe: `${10 + seq}.00`,
+      metodo_pago: "efectivo",
+      solicitante_id: solicitante.id,
+      departamento_id: solicitante.departamento,
+      sucursal_id: suc,
+    })
     .returning("id")
     .executeTakeFirstOrThrow();
   if (estado !== "borrador") {
     const aprobador = o.aprobador ?? aprobadorDe(solicitante);
     const extra =
-      estado === "aprobado" ? { aprobado_por_id: aprobador.id, fecha_aprobacion: sql`now()` } : estado === "rechazado" ? { motivo_rechazo: "Falta el ticket" } : {};
-    await app.db.updateTable("gastos").set({ estado, aprobador_id: aprobador.id, ...extra }).where("id", "=", g.id).execute();
+      estado === "aprobado"
+        ? { aprobado_por_id: aprobador.id, fecha_aprobacion: sql`now()` }
+        : estado === "rechazado"
+          ? { motivo_rechazo: "Falta el ticket" }
+          : {};
+    await app.db
+      .updateTable("gastos")
+      .set({ estado, aprobador_id: aprobador.id, ...extra })
+      .where("id", "=", g.id)
+      .execute();
   }
   return (await app.db.selectFrom("gastos").selectAll().where("id", "=", g.id).executeTakeFirstOrThrow()) as G;
 }
 
 /** SPEC §4 «gastos: see», as an oracle independent of the app's code. */
 function ve(actor: U, g: G) {
-  return actor.rol === "administrador" || g.solicitante_id === actor.id || g.aprobador_id === actor.id || (actor.rol === "aprobador" && g.departamento_id === actor.departamento);
+  return (
+    actor.rol === "administrador" ||
+    g.solicitante_id === actor.id ||
+    g.aprobador_id === actor.id ||
+    (actor.rol === "aprobador" && g.departamento_id === actor.departamento)
+  );
 }
 function puedeAprobar(actor: U, g: G) {
   if (g.solicitante_id === actor.id) return false;
-  return actor.rol === "administrador" || g.aprobador_id === actor.id || (actor.rol === "aprobador" && g.departamento_id === actor.departamento);
+  return (
+    actor.rol === "administrador" ||
+    g.aprobador_id === actor.id ||
+    (actor.rol === "aprobador" && g.departamento_id === actor.departamento)
+  );
 }
 
 /** The kinds of gasto for an actor: own, a colleague's (same department), another department's; an approver also one assigned from elsewhere. */
@@ -206,11 +277,24 @@ function kindsFor(a: Actor): { kind: string; solicitante: U; aprobador?: U }[] {
     { kind: "de otra persona del departamento", solicitante: colega },
     { kind: "de otro departamento", solicitante: otro },
   ];
-  if (a === "aprobador") kinds.push({ kind: "asignado de otro departamento", solicitante: u.empleadoB, aprobador: u.aprobadorA } as never);
+  if (a === "aprobador")
+    kinds.push({ kind: "asignado de otro departamento", solicitante: u.empleadoB, aprobador: u.aprobadorA } as never);
   return kinds;
 }
 
-type Intent = "ver" | "guardar" | "eliminar" | "enviar" | "retirar" | "aprobar" | "rechazar" | "reabrir" | "pagar" | "revertir" | "aprobar_seleccion" | "rechazar_seleccion";
+type Intent =
+  | "ver"
+  | "guardar"
+  | "eliminar"
+  | "enviar"
+  | "retirar"
+  | "aprobar"
+  | "rechazar"
+  | "reabrir"
+  | "pagar"
+  | "revertir"
+  | "aprobar_seleccion"
+  | "rechazar_seleccion";
 const DESDE: Record<Intent, Estado> = {
   ver: "pendiente",
   guardar: "borrador",
@@ -225,7 +309,17 @@ const DESDE: Record<Intent, Estado> = {
   aprobar_seleccion: "pendiente",
   rechazar_seleccion: "pendiente",
 };
-const A: Partial<Record<Intent, string>> = { enviar: "pendiente", retirar: "borrador", aprobar: "aprobado", rechazar: "rechazado", reabrir: "borrador", pagar: "pagado", revertir: "pendiente", aprobar_seleccion: "aprobado", rechazar_seleccion: "rechazado" };
+const A: Partial<Record<Intent, string>> = {
+  enviar: "pendiente",
+  retirar: "borrador",
+  aprobar: "aprobado",
+  rechazar: "rechazado",
+  reabrir: "borrador",
+  pagar: "pagado",
+  revertir: "pendiente",
+  aprobar_seleccion: "aprobado",
+  rechazar_seleccion: "rechazado",
+};
 
 function esperado(intent: Intent, a: Actor, g: G): Expect {
   const me = actorUser(a);
@@ -285,7 +379,10 @@ function formFor(intent: Intent, g: G, a: Actor): Record<string, string | string
   }
 }
 
-const row = (table: string, id: string) => app.db.selectFrom(table).selectAll().where("id", "=", id).executeTakeFirst() as Promise<Record<string, any> | undefined>;
+const row = (table: string, id: string) =>
+  app.db.selectFrom(table).selectAll().where("id", "=", id).executeTakeFirst() as Promise<
+    Record<string, any> | undefined
+  >;
 
 describe("rutas × métodos × roles × tipo de registro", () => {
   it("gastos: ver, editar, eliminar, cada transición y las acciones en bloque", async () => {
@@ -297,18 +394,29 @@ describe("rutas × métodos × roles × tipo de registro", () => {
           const expected = esperado(intent, a, g);
           const name = `gastos ${intent} · ${a} · ${k.kind}`;
           if (intent === "ver") {
-            await cell(name, expected, () => call(() => gastos_index.loader(args(`/gastos?gasto=${g.id}`, a))), async (r) => {
-              const data = JSON.parse(r.body);
-              return data.panel?.record?.id === g.id ? null : "la ficha no es la del gasto";
-            });
+            await cell(
+              name,
+              expected,
+              () => call(() => gastos_index.loader(args(`/gastos?gasto=${g.id}`, a))),
+              async (r) => {
+                const data = JSON.parse(r.body);
+                return data.panel?.record?.id === g.id ? null : "la ficha no es la del gasto";
+              },
+            );
             continue;
           }
-          await cell(name, expected, () => call(() => gastos_index.action(args(`/gastos?gasto=${g.id}`, a, { form: formFor(intent, g, a) }))), async (r) => {
-            const now = await row("gastos", g.id);
-            if (intent === "eliminar") return now ? "el gasto sigue ahí" : null;
-            if (intent === "guardar") return now?.descripcion?.startsWith("Editado en la matriz") ? null : `no se guardó (${r.status})`;
-            return now?.estado === A[intent] ? null : `estado ${now?.estado}, se esperaba ${A[intent]}`;
-          });
+          await cell(
+            name,
+            expected,
+            () => call(() => gastos_index.action(args(`/gastos?gasto=${g.id}`, a, { form: formFor(intent, g, a) }))),
+            async (r) => {
+              const now = await row("gastos", g.id);
+              if (intent === "eliminar") return now ? "el gasto sigue ahí" : null;
+              if (intent === "guardar")
+                return now?.descripcion?.startsWith("Editado en la matriz") ? null : `no se guardó (${r.status})`;
+              return now?.estado === A[intent] ? null : `estado ${now?.estado}, se esperaba ${A[intent]}`;
+            },
+          );
         }
       }
     }
@@ -321,22 +429,44 @@ describe("rutas × métodos × roles × tipo de registro", () => {
     for (const s of [u.admin, u.jefeC, u.aprobadorA, u.empleadoA, u.colegaA, u.empleadoB])
       for (const e of ["borrador", "pendiente", "aprobado", "rechazado"] as Estado[]) {
         const g = await gasto(s, e);
-        await app.db.updateTable("gastos").set({ descripcion: `Lista de la matriz ${g.folio}` }).where("id", "=", g.id).execute();
+        await app.db
+          .updateTable("gastos")
+          .set({ descripcion: `Lista de la matriz ${g.folio}` })
+          .where("id", "=", g.id)
+          .execute();
       }
-    const todos = (await app.db.selectFrom("gastos").selectAll().where("descripcion", "like", "Lista de la matriz%").execute()) as G[];
+    const todos = (await app.db
+      .selectFrom("gastos")
+      .selectAll()
+      .where("descripcion", "like", "Lista de la matriz%")
+      .execute()) as G[];
     const filtro = `q=${encodeURIComponent("Lista de la matriz")}`;
     for (const a of ACTORES) {
       const me = actorUser(a);
       const visibles = me && a !== "inactivo" ? new Set(todos.filter((g) => ve(me, g)).map((g) => g.id)) : null;
-      await cell(`gastos lista · ${a}`, visibles ? "ok" : "login", () => call(() => gastos_index.loader(args(`/gastos?por_pagina=100&${filtro}`, a))), async (r) => {
-        const ids = new Set((JSON.parse(r.body).result.rows as { id: string }[]).map((x) => x.id));
-        return ids.size === visibles!.size && [...ids].every((id) => visibles!.has(id)) ? null : `ve ${ids.size} gastos, debería ver ${visibles!.size}`;
-      });
-      await cell(`gastos CSV · ${a}`, visibles ? "ok" : "login", () => call(() => gastos_csv.loader(args(`/gastos/exportar?${filtro}`, a))), async (r) => {
-        const folios = new Set([...r.body.matchAll(/GAS-\d{4}-\d{5}/g)].map((m) => m[0]));
-        const esperados = new Set(todos.filter((g) => visibles!.has(g.id)).map((g) => g.folio));
-        return folios.size === esperados.size && [...folios].every((f) => esperados.has(f)) ? null : `el CSV trae ${folios.size} folios, debería traer ${esperados.size}`;
-      });
+      await cell(
+        `gastos lista · ${a}`,
+        visibles ? "ok" : "login",
+        () => call(() => gastos_index.loader(args(`/gastos?por_pagina=100&${filtro}`, a))),
+        async (r) => {
+          const ids = new Set((JSON.parse(r.body).result.rows as { id: string }[]).map((x) => x.id));
+          return ids.size === visibles!.size && [...ids].every((id) => visibles!.has(id))
+            ? null
+            : `ve ${ids.size} gastos, debería ver ${visibles!.size}`;
+        },
+      );
+      await cell(
+        `gastos CSV · ${a}`,
+        visibles ? "ok" : "login",
+        () => call(() => gastos_csv.loader(args(`/gastos/exportar?${filtro}`, a))),
+        async (r) => {
+          const folios = new Set([...r.body.matchAll(/GAS-\d{4}-\d{5}/g)].map((m) => m[0]));
+          const esperados = new Set(todos.filter((g) => visibles!.has(g.id)).map((g) => g.folio));
+          return folios.size === esperados.size && [...folios].every((f) => esperados.has(f))
+            ? null
+            : `el CSV trae ${folios.size} folios, debería traer ${esperados.size}`;
+        },
+      );
       const descripcion = `Alta de la matriz ${a} ${++seq}`;
       await cell(
         `gastos crear (con solicitante_id de otra persona) · ${a}`,
@@ -344,14 +474,28 @@ describe("rutas × métodos × roles × tipo de registro", () => {
         () =>
           call(() =>
             gastos_index.action(
-              args("/gastos?index", a, { form: { intent: "crear", descripcion, fecha_gasto: hoy, categoria: "comidas", importe: "33,10", metodo_pago: "efectivo", solicitante_id: u.colegaA.id, departamento_id: dep.A, sucursal_id: suc } }),
+              args("/gastos?index", a, {
+                form: {
+                  intent: "crear",
+                  descripcion,
+                  fecha_gasto: hoy,
+                  categoria: "comidas",
+                  importe: "33,10",
+                  metodo_pago: "efectivo",
+                  solicitante_id: u.colegaA.id,
+                  departamento_id: dep.A,
+                  sucursal_id: suc,
+                },
+              }),
             ),
           ),
         async () => {
           const creado = await app.db.selectFrom("gastos").selectAll().where("descripcion", "=", descripcion).execute();
           if (creado.length !== 1) return `${creado.length} gastos creados`;
           const quien = a === "administrador" ? u.colegaA.id : me!.id;
-          return creado[0]!.solicitante_id === quien && creado[0]!.estado === "borrador" ? null : `solicitante ${creado[0]!.solicitante_id}, estado ${creado[0]!.estado}`;
+          return creado[0]!.solicitante_id === quien && creado[0]!.estado === "borrador"
+            ? null
+            : `solicitante ${creado[0]!.solicitante_id}, estado ${creado[0]!.estado}`;
         },
       );
     }
@@ -359,12 +503,44 @@ describe("rutas × métodos × roles × tipo de registro", () => {
   });
 
   // Departamentos, sucursales, proveedores: the same machinery, different permissions.
-  type Maestro = { entity: Entity; index: { loader: any; action?: any }; record: { loader: any; action: any }; csv: { loader: any }; crean: readonly Actor[]; editan: readonly Actor[]; eliminan: readonly Actor[] };
+  type Maestro = {
+    entity: Entity;
+    index: { loader: any; action?: any };
+    record: { loader: any; action: any };
+    csv: { loader: any };
+    crean: readonly Actor[];
+    editan: readonly Actor[];
+    eliminan: readonly Actor[];
+  };
   const ADMIN = ["administrador"] as const;
   const maestros: Maestro[] = [
-    { entity: departamentos, index: dep_index, record: dep_id, csv: dep_csv, crean: ADMIN, editan: ADMIN, eliminan: ADMIN },
-    { entity: sucursales, index: suc_index, record: suc_id, csv: suc_csv, crean: ADMIN, editan: ADMIN, eliminan: ADMIN },
-    { entity: proveedores, index: prov_index, record: prov_id, csv: prov_csv, crean: ["administrador", "aprobador"], editan: ["administrador", "aprobador"], eliminan: ADMIN },
+    {
+      entity: departamentos,
+      index: dep_index,
+      record: dep_id,
+      csv: dep_csv,
+      crean: ADMIN,
+      editan: ADMIN,
+      eliminan: ADMIN,
+    },
+    {
+      entity: sucursales,
+      index: suc_index,
+      record: suc_id,
+      csv: suc_csv,
+      crean: ADMIN,
+      editan: ADMIN,
+      eliminan: ADMIN,
+    },
+    {
+      entity: proveedores,
+      index: prov_index,
+      record: prov_id,
+      csv: prov_csv,
+      crean: ["administrador", "aprobador"],
+      editan: ["administrador", "aprobador"],
+      eliminan: ADMIN,
+    },
   ];
 
   /** A fresh record as the owner; `referenciado`: a gasto or a person points to it. */
@@ -376,12 +552,25 @@ describe("rutas × métodos × roles × tipo de registro", () => {
         ? { nombre: `Departamento ${code}`, codigo: code }
         : entity === sucursales
           ? { nombre: `Sucursal ${code}`, codigo: code, direccion: "Calle Mayor 1", ciudad: "Toledo" }
-          : { razon_social: `Proveedor ${code} SL`, tipo_persona: "empresa", pais: "ES", nif: generateValidCif(900_000 + seq * 7919), categoria: "otros" };
-    const id = String((await app.db.insertInto(entity.table).values(values).returning("id").executeTakeFirstOrThrow()).id);
+          : {
+              razon_social: `Proveedor ${code} SL`,
+              tipo_persona: "empresa",
+              pais: "ES",
+              nif: generateValidCif(900_000 + seq * 7919),
+              categoria: "otros",
+            };
+    const id = String(
+      (await app.db.insertInto(entity.table).values(values).returning("id").executeTakeFirstOrThrow()).id,
+    );
     if (referenciado) {
-      const column = entity === departamentos ? "departamento_id" : entity === sucursales ? "sucursal_id" : "proveedor_id";
+      const column =
+        entity === departamentos ? "departamento_id" : entity === sucursales ? "sucursal_id" : "proveedor_id";
       const g = await gasto(u.empleadoA, "borrador");
-      await app.db.updateTable("gastos").set({ [column]: id }).where("id", "=", g.id).execute();
+      await app.db
+        .updateTable("gastos")
+        .set({ [column]: id })
+        .where("id", "=", g.id)
+        .execute();
     }
     return (await row(entity.table, id))!;
   }
@@ -400,8 +589,25 @@ describe("rutas × métodos × roles × tipo de registro", () => {
     seq += 1;
     const code = `N${seq}Y${Math.random().toString(36).slice(2, 6).toUpperCase()}`;
     if (entity === departamentos) return { intent: "crear", nombre: `Nuevo ${code}`, codigo: code, activo: "on" };
-    if (entity === sucursales) return { intent: "crear", nombre: `Nueva ${code}`, codigo: code, direccion: "Calle Real 2", ciudad: "Ávila", pais: "ES", activo: "on" };
-    return { intent: "crear", razon_social: `Nuevo ${code} SA`, tipo_persona: "empresa", pais: "ES", nif: generateValidCif(500_000 + seq * 104_729, "A"), categoria: "otros", activo: "on" };
+    if (entity === sucursales)
+      return {
+        intent: "crear",
+        nombre: `Nueva ${code}`,
+        codigo: code,
+        direccion: "Calle Real 2",
+        ciudad: "Ávila",
+        pais: "ES",
+        activo: "on",
+      };
+    return {
+      intent: "crear",
+      razon_social: `Nuevo ${code} SA`,
+      tipo_persona: "empresa",
+      pais: "ES",
+      nif: generateValidCif(500_000 + seq * 104_729, "A"),
+      categoria: "otros",
+      activo: "on",
+    };
   }
 
   it("departamentos, sucursales y proveedores: lista, CSV, ficha, alta, edición y baja (con y sin registros que dependan)", async () => {
@@ -410,22 +616,50 @@ describe("rutas × métodos × roles × tipo de registro", () => {
       for (const a of ACTORES) {
         const signed = a !== "anonimo" && a !== "inactivo";
         const allow = (who: readonly Actor[]): Expect => (!signed ? "login" : who.includes(a) ? "ok" : 403);
-        await cell(`${entity.path} lista · ${a}`, signed ? "ok" : "login", () => call(() => m.index.loader(args(entity.path, a))));
-        await cell(`${entity.path}/exportar · ${a}`, signed ? "ok" : "login", () => call(() => m.csv.loader(args(`${entity.path}/exportar`, a))));
+        await cell(`${entity.path} lista · ${a}`, signed ? "ok" : "login", () =>
+          call(() => m.index.loader(args(entity.path, a))),
+        );
+        await cell(`${entity.path}/exportar · ${a}`, signed ? "ok" : "login", () =>
+          call(() => m.csv.loader(args(`${entity.path}/exportar`, a))),
+        );
         const alta = nuevoForm(entity);
-        await cell(`${entity.path} crear · ${a}`, allow(m.crean), () => call(() => m.index.action(args(`${entity.path}?index`, a, { form: alta }))), async () => {
-          const n = await app.db.selectFrom(entity.table).select("id").where(entity.labelColumn === "razon_social" ? "razon_social" : "nombre", "=", entity === proveedores ? alta.razon_social! : alta.nombre!).execute();
-          return n.length === 1 ? null : `${n.length} creados`;
-        });
+        await cell(
+          `${entity.path} crear · ${a}`,
+          allow(m.crean),
+          () => call(() => m.index.action(args(`${entity.path}?index`, a, { form: alta }))),
+          async () => {
+            const n = await app.db
+              .selectFrom(entity.table)
+              .select("id")
+              .where(
+                entity.labelColumn === "razon_social" ? "razon_social" : "nombre",
+                "=",
+                entity === proveedores ? alta.razon_social! : alta.nombre!,
+              )
+              .execute();
+            return n.length === 1 ? null : `${n.length} creados`;
+          },
+        );
         for (const referenciado of [false, true]) {
           const kind = referenciado ? "con gastos que dependen de él" : "sin dependencias";
           const r = await maestro(entity, referenciado);
-          await cell(`${entity.path}/{id} ver · ${a} · ${kind}`, signed ? "ok" : "login", () => call(() => m.record.loader(args(`${entity.path}/${r.id}`, a, { params: { id: r.id } }))));
-          const cambio: Record<string, string> = entity === sucursales ? { provincia: `Provincia ${seq}` } : { notas: `Nota de la matriz ${seq}` };
+          await cell(`${entity.path}/{id} ver · ${a} · ${kind}`, signed ? "ok" : "login", () =>
+            call(() => m.record.loader(args(`${entity.path}/${r.id}`, a, { params: { id: r.id } }))),
+          );
+          const cambio: Record<string, string> =
+            entity === sucursales ? { provincia: `Provincia ${seq}` } : { notas: `Nota de la matriz ${seq}` };
           await cell(
             `${entity.path}/{id} guardar · ${a} · ${kind}`,
             allow(m.editan),
-            () => call(() => m.record.action(args(`${entity.path}/${r.id}`, a, { params: { id: r.id }, form: formDe(entity, r, "guardar", cambio) }))),
+            () =>
+              call(() =>
+                m.record.action(
+                  args(`${entity.path}/${r.id}`, a, {
+                    params: { id: r.id },
+                    form: formDe(entity, r, "guardar", cambio),
+                  }),
+                ),
+              ),
             async () => {
               const now = await row(entity.table, r.id);
               const [k, v] = Object.entries(cambio)[0]!;
@@ -437,7 +671,15 @@ describe("rutas × métodos × roles × tipo de registro", () => {
           await cell(
             `${entity.path}/{id} eliminar · ${a} · ${kind}`,
             eliminar,
-            () => call(() => m.record.action(args(`${entity.path}/${r.id}`, a, { params: { id: r.id }, form: { intent: "eliminar", version: String(fresh!.version) } }))),
+            () =>
+              call(() =>
+                m.record.action(
+                  args(`${entity.path}/${r.id}`, a, {
+                    params: { id: r.id },
+                    form: { intent: "eliminar", version: String(fresh!.version) },
+                  }),
+                ),
+              ),
             async () => ((await row(entity.table, r.id)) ? "sigue ahí" : null),
           );
         }
@@ -451,32 +693,72 @@ describe("rutas × métodos × roles × tipo de registro", () => {
       seq += 1;
       const { id } = await app.db
         .insertInto("auth.users")
-        .values({ email: `matriz${seq}@oficina.test`, email_confirmed_at: sql`now()`, raw_user_meta_data: JSON.stringify({ nombre: `Persona ${seq}` }) })
+        .values({
+          email: `matriz${seq}@oficina.test`,
+          email_confirmed_at: sql`now()`,
+          raw_user_meta_data: JSON.stringify({ nombre: `Persona ${seq}` }),
+        })
         .returning("id")
         .executeTakeFirstOrThrow();
-      await app.db.updateTable("usuarios").set({ departamento_id: departamento, sucursal_id: suc, rol: "empleado" }).where("id", "=", id).execute();
+      await app.db
+        .updateTable("usuarios")
+        .set({ departamento_id: departamento, sucursal_id: suc, rol: "empleado" })
+        .where("id", "=", id)
+        .execute();
       return String(id);
     };
     for (const a of ACTORES) {
       const me = actorUser(a);
       const signed = a !== "anonimo" && a !== "inactivo";
-      await cell(`/usuarios lista · ${a}`, signed ? "ok" : "login", () => call(() => usu_index.loader(args("/usuarios", a))));
-      await cell(`/usuarios/exportar · ${a}`, signed ? "ok" : "login", () => call(() => usu_csv.loader(args("/usuarios/exportar", a))));
+      await cell(`/usuarios lista · ${a}`, signed ? "ok" : "login", () =>
+        call(() => usu_index.loader(args("/usuarios", a))),
+      );
+      await cell(`/usuarios/exportar · ${a}`, signed ? "ok" : "login", () =>
+        call(() => usu_csv.loader(args("/usuarios/exportar", a))),
+      );
       // There is no «Nuevo usuario»: people are invited (intent «invitar»), by administradores only.
       const refused = a === "administrador" ? 400 : signed ? 403 : "login";
-      await cell(`/usuarios crear · ${a}`, refused, () => call(() => usu_index.action(args("/usuarios?index", a, { form: { nombre: "X" } }))));
+      await cell(`/usuarios crear · ${a}`, refused, () =>
+        call(() => usu_index.action(args("/usuarios?index", a, { form: { nombre: "X" } }))),
+      );
       seq += 1;
       const invitada = `invitada${seq}@oficina.test`;
       await cell(
         `/usuarios invitar · ${a}`,
         a === "administrador" ? "ok" : signed ? 403 : "login",
-        () => call(() => usu_index.action(args("/usuarios?index", a, { form: { intent: "invitar", _envio: crypto.randomUUID(), nombre: "Invitada", email: invitada, rol: "administrador" } }))),
-        async () => ((await app.db.selectFrom("auth.users").select("id").where("email", "=", invitada).executeTakeFirst()) ? null : "no se creó la cuenta invitada"),
+        () =>
+          call(() =>
+            usu_index.action(
+              args("/usuarios?index", a, {
+                form: {
+                  intent: "invitar",
+                  _envio: crypto.randomUUID(),
+                  nombre: "Invitada",
+                  email: invitada,
+                  rol: "administrador",
+                },
+              }),
+            ),
+          ),
+        async () =>
+          (await app.db.selectFrom("auth.users").select("id").where("email", "=", invitada).executeTakeFirst())
+            ? null
+            : "no se creó la cuenta invitada",
       );
-      const pendiente = await app.services.invitations!.create(u.admin.id, { nombre: "Pendiente", apellidos: null, email: `pendiente${seq}@oficina.test`, rol: "empleado", departamento_id: null, sucursal_id: null, aprobador_id: null });
+      const pendiente = await app.services.invitations!.create(u.admin.id, {
+        nombre: "Pendiente",
+        apellidos: null,
+        email: `pendiente${seq}@oficina.test`,
+        rol: "empleado",
+        departamento_id: null,
+        sucursal_id: null,
+        aprobador_id: null,
+      });
       const pid = pendiente.ok ? pendiente.id : "";
       for (const intent of ["reenviar", "cancelar"])
-        await cell(`/usuarios ${intent} invitación · ${a}`, a === "administrador" ? "ok" : signed ? 403 : "login", () => call(() => usu_index.action(args("/usuarios?index", a, { form: { intent, id: pid } }))));
+        await cell(`/usuarios ${intent} invitación · ${a}`, a === "administrador" ? "ok" : signed ? 403 : "login", () =>
+          call(() => usu_index.action(args("/usuarios?index", a, { form: { intent, id: pid } }))),
+        );
       const mine = me ?? u.empleadoA;
       const otroDep = mine.departamento === dep.B ? dep.A : dep.B;
       for (const [kind, target] of [
@@ -486,18 +768,32 @@ describe("rutas × métodos × roles × tipo de registro", () => {
       ] as const) {
         const id = await target();
         const propio = id === me?.id;
-        await cell(`/usuarios/{id} ver · ${a} · ${kind}`, signed ? "ok" : "login", () => call(() => usu_id.loader(args(`/usuarios/${id}`, a, { params: { id } }))));
+        await cell(`/usuarios/{id} ver · ${a} · ${kind}`, signed ? "ok" : "login", () =>
+          call(() => usu_id.loader(args(`/usuarios/${id}`, a, { params: { id } }))),
+        );
         const r = (await row("usuarios", id))!;
         const puesto = `Puesto ${++seq}`;
         const guardar: Expect = !signed ? "login" : propio || a === "administrador" ? "ok" : 403;
         await cell(
           `/usuarios/{id} guardar · ${a} · ${kind}`,
           guardar,
-          () => call(() => usu_id.action(args(`/usuarios/${id}`, a, { params: { id }, form: formDe(usuarios, r, "guardar", { puesto, ...(propio && a !== "administrador" ? { rol: "administrador", activo: "" } : {}) }) }))),
+          () =>
+            call(() =>
+              usu_id.action(
+                args(`/usuarios/${id}`, a, {
+                  params: { id },
+                  form: formDe(usuarios, r, "guardar", {
+                    puesto,
+                    ...(propio && a !== "administrador" ? { rol: "administrador", activo: "" } : {}),
+                  }),
+                }),
+              ),
+            ),
           async () => {
             const now = (await row("usuarios", id))!;
             if (now.puesto !== puesto) return "el puesto no se guardó";
-            if (propio && a !== "administrador" && (now.rol !== r.rol || now.activo !== r.activo)) return "cambió su propio rol o estado";
+            if (propio && a !== "administrador" && (now.rol !== r.rol || now.activo !== r.activo))
+              return "cambió su propio rol o estado";
             return null;
           },
         );
@@ -506,7 +802,12 @@ describe("rutas × métodos × roles × tipo de registro", () => {
         await cell(
           `/usuarios/{id} eliminar · ${a} · ${kind}`,
           eliminar,
-          () => call(() => usu_id.action(args(`/usuarios/${id}`, a, { params: { id }, form: { intent: "eliminar", version: String(v) } }))),
+          () =>
+            call(() =>
+              usu_id.action(
+                args(`/usuarios/${id}`, a, { params: { id }, form: { intent: "eliminar", version: String(v) } }),
+              ),
+            ),
           async () => ((await row("usuarios", id)) ? "sigue ahí" : null),
         );
       }
@@ -518,37 +819,105 @@ describe("rutas × métodos × roles × tipo de registro", () => {
     for (const a of ACTORES) {
       const signed = a !== "anonimo" && a !== "inactivo";
       await cell(`/ · ${a}`, signed ? "ok" : "login", () => call(() => home.loader(args("/", a))));
-      await cell(`/ruta-que-no-existe · ${a}`, signed ? 404 : "login", () => call(() => splat.loader(args("/ruta-que-no-existe", a, { params: { "*": "ruta-que-no-existe" } }))));
-      await cell(`/sentry-example-page GET · ${a}`, signed ? "ok" : "login", () => call(() => sentry.loader(args("/sentry-example-page", a))));
+      await cell(`/ruta-que-no-existe · ${a}`, signed ? 404 : "login", () =>
+        call(() => splat.loader(args("/ruta-que-no-existe", a, { params: { "*": "ruta-que-no-existe" } }))),
+      );
+      await cell(`/sentry-example-page GET · ${a}`, signed ? "ok" : "login", () =>
+        call(() => sentry.loader(args("/sentry-example-page", a))),
+      );
       // Signed in, the action throws on purpose (the error screen); signed out, it is the sign-in wall.
-      if (!signed) await cell(`/sentry-example-page POST · ${a}`, "login", () => call(() => sentry.action(args("/sentry-example-page", a, { form: {} }))));
+      if (!signed)
+        await cell(`/sentry-example-page POST · ${a}`, "login", () =>
+          call(() => sentry.action(args("/sentry-example-page", a, { form: {} }))),
+        );
       else {
         cells += 1;
         const r = await call(() => sentry.action(args("/sentry-example-page", a, { form: {} })));
-        if (r.error !== "Error de prueba de Sentry en el servidor") failures.push(`/sentry-example-page POST · ${a}: se esperaba el error de prueba, llegó ${r.status} ${r.error ?? ""}`);
+        if (r.error !== "Error de prueba de Sentry en el servidor")
+          failures.push(
+            `/sentry-example-page POST · ${a}: se esperaba el error de prueba, llegó ${r.status} ${r.error ?? ""}`,
+          );
       }
-      await cell(`/login GET · ${a}`, signed ? "ok" : "ok", () => call(() => login.loader(args("/login", a))), async (r) => (signed ? (r.status === 302 && r.location === "/" ? null : `llegó ${r.status}`) : r.status === 200 ? null : `llegó ${r.status}`));
-      await cell(`/signup-confirmation POST desconocido · ${a}`, 400, () => call(() => signup.action(args("/signup-confirmation", a, { form: { intent: "otra" } }))));
-      await cell(`/auth/confirm POST con código falso · ${a}`, 400, () => call(() => auth_confirm.action(args("/auth/confirm", a, { form: { token: "no-es-un-codigo", type: "email" } }))));
+      await cell(
+        `/login GET · ${a}`,
+        signed ? "ok" : "ok",
+        () => call(() => login.loader(args("/login", a))),
+        async (r) =>
+          signed
+            ? r.status === 302 && r.location === "/"
+              ? null
+              : `llegó ${r.status}`
+            : r.status === 200
+              ? null
+              : `llegó ${r.status}`,
+      );
+      await cell(`/signup-confirmation POST desconocido · ${a}`, 400, () =>
+        call(() => signup.action(args("/signup-confirmation", a, { form: { intent: "otra" } }))),
+      );
+      await cell(`/auth/confirm POST con código falso · ${a}`, 400, () =>
+        call(() =>
+          auth_confirm.action(args("/auth/confirm", a, { form: { token: "no-es-un-codigo", type: "email" } })),
+        ),
+      );
       // The invitation's landing: open to anyone (the token is the credential), never a 500.
-      await cell(`/auth/invitacion GET · ${a}`, "ok", () => call(() => auth_invitacion.loader(args("/auth/invitacion", a))));
-      await cell(`/auth/invitacion?token=falso GET · ${a}`, "ok", () => call(() => auth_invitacion.loader(args("/auth/invitacion?token=no-es-un-codigo", a))));
-      await cell(`/auth/invitacion POST desconocido · ${a}`, 400, () => call(() => auth_invitacion.action(args("/auth/invitacion", a, { form: { intent: "otra" } }))));
+      await cell(`/auth/invitacion GET · ${a}`, "ok", () =>
+        call(() => auth_invitacion.loader(args("/auth/invitacion", a))),
+      );
+      await cell(`/auth/invitacion?token=falso GET · ${a}`, "ok", () =>
+        call(() => auth_invitacion.loader(args("/auth/invitacion?token=no-es-un-codigo", a))),
+      );
+      await cell(`/auth/invitacion POST desconocido · ${a}`, 400, () =>
+        call(() => auth_invitacion.action(args("/auth/invitacion", a, { form: { intent: "otra" } }))),
+      );
       await cell(`/auth/invitacion POST con código falso · ${a}`, 400, () =>
-        call(() => auth_invitacion.action(args("/auth/invitacion", a, { form: { intent: "aceptar", token: "no-es-un-codigo", password: "una contraseña larga", confirmacion: "una contraseña larga" } }))),
+        call(() =>
+          auth_invitacion.action(
+            args("/auth/invitacion", a, {
+              form: {
+                intent: "aceptar",
+                token: "no-es-un-codigo",
+                password: "una contraseña larga",
+                confirmacion: "una contraseña larga",
+              },
+            }),
+          ),
+        ),
       );
       // Password reset: open to anyone (the token is the credential), never a 500.
-      await cell(`/auth/recuperar GET · ${a}`, "ok", () => call(() => auth_recuperar.loader(args("/auth/recuperar", a))));
-      await cell(`/auth/recuperar?token=falso GET · ${a}`, "ok", () => call(() => auth_recuperar.loader(args("/auth/recuperar?token=no-es-un-codigo", a))));
-      await cell(`/auth/recuperar POST desconocido · ${a}`, 400, () => call(() => auth_recuperar.action(args("/auth/recuperar", a, { form: { intent: "otra" } }))));
+      await cell(`/auth/recuperar GET · ${a}`, "ok", () =>
+        call(() => auth_recuperar.loader(args("/auth/recuperar", a))),
+      );
+      await cell(`/auth/recuperar?token=falso GET · ${a}`, "ok", () =>
+        call(() => auth_recuperar.loader(args("/auth/recuperar?token=no-es-un-codigo", a))),
+      );
+      await cell(`/auth/recuperar POST desconocido · ${a}`, 400, () =>
+        call(() => auth_recuperar.action(args("/auth/recuperar", a, { form: { intent: "otra" } }))),
+      );
       await cell(`/auth/recuperar POST con código falso · ${a}`, 400, () =>
-        call(() => auth_recuperar.action(args("/auth/recuperar", a, { form: { intent: "cambiar", token: "no-es-un-codigo", password: "una contraseña larga", confirmacion: "una contraseña larga" } }))),
+        call(() =>
+          auth_recuperar.action(
+            args("/auth/recuperar", a, {
+              form: {
+                intent: "cambiar",
+                token: "no-es-un-codigo",
+                password: "una contraseña larga",
+                confirmacion: "una contraseña larga",
+              },
+            }),
+          ),
+        ),
       );
     }
     // Sign-out last: it ends the sessions the cells above used.
     for (const a of ACTORES) {
-      await cell(`/logout POST · ${a}`, "ok", () => call(() => logout.action(args("/logout", a, { form: {} }))), async (r) => (r.location === "/login" ? null : `llegó a ${r.location}`));
-      if (a !== "anonimo") await cell(`/ tras cerrar sesión · ${a}`, "login", () => call(() => home.loader(args("/", a))));
+      await cell(
+        `/logout POST · ${a}`,
+        "ok",
+        () => call(() => logout.action(args("/logout", a, { form: {} }))),
+        async (r) => (r.location === "/login" ? null : `llegó a ${r.location}`),
+      );
+      if (a !== "anonimo")
+        await cell(`/ tras cerrar sesión · ${a}`, "login", () => call(() => home.loader(args("/", a))));
     }
     expect(failures).toEqual([]);
   });
@@ -561,12 +930,18 @@ describe("rutas × métodos × roles × tipo de registro", () => {
 const ROLLBACK = new Error("rollback");
 
 /** Runs `fn` as `who` (null: anon) the way the app and PostgREST do. Rolls back when `rollback`. */
-async function asRole<T>(who: U | null, fn: (trx: Transaction<any>) => Promise<T>, rollback: boolean): Promise<{ value?: T; code?: string }> {
+async function asRole<T>(
+  who: U | null,
+  fn: (trx: Transaction<any>) => Promise<T>,
+  rollback: boolean,
+): Promise<{ value?: T; code?: string }> {
   let value: T | undefined;
   try {
     await app.db.transaction().execute(async (trx) => {
       const claims = who ? { sub: who.id, role: "authenticated" } : { role: "anon" };
-      await sql`select set_config('role', ${who ? "authenticated" : "anon"}, true), set_config('request.jwt.claims', ${JSON.stringify(claims)}, true)`.execute(trx);
+      await sql`select set_config('role', ${who ? "authenticated" : "anon"}, true), set_config('request.jwt.claims', ${JSON.stringify(claims)}, true)`.execute(
+        trx,
+      );
       value = await fn(trx);
       if (rollback) throw ROLLBACK;
     });
@@ -578,7 +953,12 @@ async function asRole<T>(who: U | null, fn: (trx: Transaction<any>) => Promise<T
 }
 
 /** Expected: a row count (select/update/delete), "ok" (insert accepted), or the SQLSTATE of the refusal. */
-async function dbCell(name: string, who: U | null, statement: (trx: Transaction<any>) => Promise<number>, expected: number | "ok" | "42501" | "OFPRM") {
+async function dbCell(
+  name: string,
+  who: U | null,
+  statement: (trx: Transaction<any>) => Promise<number>,
+  expected: number | "ok" | "42501" | "OFPRM",
+) {
   cells += 1;
   const allowedChange = expected === "ok" || (typeof expected === "number" && expected > 0 && !/select/.test(name));
   const before = allowedChange ? null : await snapshot();
@@ -593,7 +973,10 @@ async function dbCell(name: string, who: U | null, statement: (trx: Transaction<
 }
 
 /** Rows an update/delete touched (0 when row-level security hid every row). */
-const count = async (trx: Transaction<any>, q: { execute: (trx: Transaction<any>) => Promise<{ numAffectedRows?: bigint }> }) => Number((await q.execute(trx)).numAffectedRows ?? 0);
+const count = async (
+  trx: Transaction<any>,
+  q: { execute: (trx: Transaction<any>) => Promise<{ numAffectedRows?: bigint }> },
+) => Number((await q.execute(trx)).numAffectedRows ?? 0);
 
 describe("la base de datos como cada rol (RLS)", () => {
   const ROLES: [Actor, () => U | null][] = [
@@ -607,26 +990,70 @@ describe("la base de datos como cada rol (RLS)", () => {
   it("departamentos, sucursales y proveedores: ver todos los activos; escribir según el rol", async () => {
     const tables: [string, readonly string[], readonly string[], () => Record<string, unknown>][] = [
       ["departamentos", ["administrador"], ["administrador"], () => ({ nombre: `RLS ${++seq}`, codigo: `RLS${seq}` })],
-      ["sucursales", ["administrador"], ["administrador"], () => ({ nombre: `RLS ${++seq}`, codigo: `RLS${seq}`, direccion: "Calle 1", ciudad: "Lugo" })],
-      ["proveedores", ["administrador", "aprobador"], ["administrador"], () => ({ razon_social: `RLS ${++seq} SL`, tipo_persona: "empresa", pais: "ES", nif: generateValidCif(700_000 + seq * 31), categoria: "otros" })],
+      [
+        "sucursales",
+        ["administrador"],
+        ["administrador"],
+        () => ({ nombre: `RLS ${++seq}`, codigo: `RLS${seq}`, direccion: "Calle 1", ciudad: "Lugo" }),
+      ],
+      [
+        "proveedores",
+        ["administrador", "aprobador"],
+        ["administrador"],
+        () => ({
+          razon_social: `RLS ${++seq} SL`,
+          tipo_persona: "empresa",
+          pais: "ES",
+          nif: generateValidCif(700_000 + seq * 31),
+          categoria: "otros",
+        }),
+      ],
     ];
     for (const [table, writers, deleters, values] of tables) {
       for (const [name, who] of ROLES) {
         const user = who();
         const anon = user === null;
         const active = !anon && name !== "inactivo";
-        const target = String((await app.db.insertInto(table).values(values()).returning("id").executeTakeFirstOrThrow()).id);
-        await dbCell(`${table} select · ${name}`, user, async (trx) => (await sql`select id from public.${sql.table(table)} where id = ${target}`.execute(trx)).rows.length, anon ? "42501" : active ? 1 : 0);
+        const target = String(
+          (await app.db.insertInto(table).values(values()).returning("id").executeTakeFirstOrThrow()).id,
+        );
+        await dbCell(
+          `${table} select · ${name}`,
+          user,
+          async (trx) =>
+            (await sql`select id from public.${sql.table(table)} where id = ${target}`.execute(trx)).rows.length,
+          anon ? "42501" : active ? 1 : 0,
+        );
         const v = values();
         await dbCell(
           `${table} insert · ${name}`,
           user,
-          async (trx) => (await sql`insert into public.${sql.table(table)} (${sql.join(Object.keys(v).map((k) => sql.ref(k)))}) values (${sql.join(Object.values(v))})`.execute(trx), 1),
+          async (trx) => (
+            await sql`insert into public.${sql.table(table)} (${sql.join(Object.keys(v).map((k) => sql.ref(k)))}) values (${sql.join(Object.values(v))})`.execute(
+              trx,
+            ),
+            1
+          ),
           anon ? "42501" : active && writers.includes(name) ? "ok" : "42501",
         );
-        await dbCell(`${table} update · ${name}`, user, (trx) => count(trx, sql`update public.${sql.table(table)} set activo = false where id = ${target}`), anon ? "42501" : active && writers.includes(name) ? 1 : 0);
-        await dbCell(`${table} delete · ${name}`, user, (trx) => count(trx, sql`delete from public.${sql.table(table)} where id = ${target}`), anon ? "42501" : active && deleters.includes(name) ? 1 : 0);
-        await dbCell(`${table} update version · ${name}`, user, (trx) => count(trx, sql`update public.${sql.table(table)} set version = 99 where id = ${target}`), "42501");
+        await dbCell(
+          `${table} update · ${name}`,
+          user,
+          (trx) => count(trx, sql`update public.${sql.table(table)} set activo = false where id = ${target}`),
+          anon ? "42501" : active && writers.includes(name) ? 1 : 0,
+        );
+        await dbCell(
+          `${table} delete · ${name}`,
+          user,
+          (trx) => count(trx, sql`delete from public.${sql.table(table)} where id = ${target}`),
+          anon ? "42501" : active && deleters.includes(name) ? 1 : 0,
+        );
+        await dbCell(
+          `${table} update version · ${name}`,
+          user,
+          (trx) => count(trx, sql`update public.${sql.table(table)} set version = 99 where id = ${target}`),
+          "42501",
+        );
       }
     }
     expect(failures).toEqual([]);
@@ -640,23 +1067,79 @@ describe("la base de datos como cada rol (RLS)", () => {
       const admin = name === "administrador";
       seq += 1;
       const otro = String(
-        (await app.db.insertInto("auth.users").values({ email: `rls${seq}@oficina.test`, raw_user_meta_data: "{}" }).returning("id").executeTakeFirstOrThrow()).id,
+        (
+          await app.db
+            .insertInto("auth.users")
+            .values({ email: `rls${seq}@oficina.test`, raw_user_meta_data: "{}" })
+            .returning("id")
+            .executeTakeFirstOrThrow()
+        ).id,
       );
       await app.db.updateTable("usuarios").set({ departamento_id: dep.A }).where("id", "=", otro).execute();
       const self = user?.id ?? u.empleadoA.id;
-      await dbCell(`usuarios select · ${name}`, user, async (trx) => (await sql`select id from public.usuarios where id in (${self}, ${otro})`.execute(trx)).rows.length, anon ? "42501" : active ? 2 : 0);
-      await dbCell(`usuarios insert · ${name}`, user, async (trx) => (await sql`insert into public.usuarios (id, nombre, email) values (gen_random_uuid(), 'X', ${`x${seq}@oficina.test`})`.execute(trx), 1), "42501");
+      await dbCell(
+        `usuarios select · ${name}`,
+        user,
+        async (trx) =>
+          (await sql`select id from public.usuarios where id in (${self}, ${otro})`.execute(trx)).rows.length,
+        anon ? "42501" : active ? 2 : 0,
+      );
+      await dbCell(
+        `usuarios insert · ${name}`,
+        user,
+        async (trx) => (
+          await sql`insert into public.usuarios (id, nombre, email) values (gen_random_uuid(), 'X', ${`x${seq}@oficina.test`})`.execute(
+            trx,
+          ),
+          1
+        ),
+        "42501",
+      );
       if (!anon) {
-        await dbCell(`usuarios update propio puesto · ${name}`, user, (trx) => count(trx, sql`update public.usuarios set puesto = 'RLS' where id = ${self}`), active ? 1 : 0);
-        await dbCell(`usuarios update propio rol · ${name}`, user, (trx) => count(trx, sql`update public.usuarios set rol = 'administrador' where id = ${self}`), admin ? 1 : active ? "OFPRM" : 0);
+        await dbCell(
+          `usuarios update propio puesto · ${name}`,
+          user,
+          (trx) => count(trx, sql`update public.usuarios set puesto = 'RLS' where id = ${self}`),
+          active ? 1 : 0,
+        );
+        await dbCell(
+          `usuarios update propio rol · ${name}`,
+          user,
+          (trx) => count(trx, sql`update public.usuarios set rol = 'administrador' where id = ${self}`),
+          admin ? 1 : active ? "OFPRM" : 0,
+        );
       }
-      await dbCell(`usuarios update otro · ${name}`, user, (trx) => count(trx, sql`update public.usuarios set puesto = 'RLS' where id = ${otro}`), anon ? "42501" : admin ? 1 : 0);
-      await dbCell(`usuarios update email · ${name}`, user, (trx) => count(trx, sql`update public.usuarios set email = 'otro@oficina.test' where id = ${otro}`), "42501");
-      await dbCell(`usuarios delete otro · ${name}`, user, (trx) => count(trx, sql`delete from public.usuarios where id = ${otro}`), anon ? "42501" : admin ? 1 : 0);
+      await dbCell(
+        `usuarios update otro · ${name}`,
+        user,
+        (trx) => count(trx, sql`update public.usuarios set puesto = 'RLS' where id = ${otro}`),
+        anon ? "42501" : admin ? 1 : 0,
+      );
+      await dbCell(
+        `usuarios update email · ${name}`,
+        user,
+        (trx) => count(trx, sql`update public.usuarios set email = 'otro@oficina.test' where id = ${otro}`),
+        "42501",
+      );
+      await dbCell(
+        `usuarios delete otro · ${name}`,
+        user,
+        (trx) => count(trx, sql`delete from public.usuarios where id = ${otro}`),
+        anon ? "42501" : admin ? 1 : 0,
+      );
       // Invitations: only the server (the owner) reads or writes them, administradores included (ADR 0013).
-      for (const op of ["select * from public.invitaciones", `insert into public.invitaciones (usuario_id) values ('${otro}')`, "update public.invitaciones set enviada_en = now()", "delete from public.invitaciones"])
+      for (const op of [
+        "select * from public.invitaciones",
+        `insert into public.invitaciones (usuario_id) values ('${otro}')`,
+        "update public.invitaciones set enviada_en = now()",
+        "delete from public.invitaciones",
+      ])
         await dbCell(`invitaciones ${op.split(" ")[0]} · ${name}`, user, (trx) => count(trx, sql.raw(op)), "42501");
-      for (const op of ["insert into public.historial (tabla, registro_id, accion) values ('gastos', gen_random_uuid(), 'alta')", "update public.historial set accion = 'baja'", "delete from public.historial"])
+      for (const op of [
+        "insert into public.historial (tabla, registro_id, accion) values ('gastos', gen_random_uuid(), 'alta')",
+        "update public.historial set accion = 'baja'",
+        "delete from public.historial",
+      ])
         await dbCell(`historial ${op.split(" ")[0]} · ${name}`, user, (trx) => count(trx, sql.raw(op)), "42501");
     }
     expect(failures).toEqual([]);
@@ -687,15 +1170,44 @@ describe("la base de datos como cada rol (RLS)", () => {
           const g = await gasto(k.solicitante, estado, { aprobador: (k as { aprobador?: U }).aprobador });
           const label = `gastos ${estado} ${k.kind} · ${name}`;
           const visible = active && ve(me, g);
-          const editable = active && estado === "borrador" && (g.solicitante_id === me.id || me.rol === "administrador");
-          await dbCell(`${label} select`, user, async (trx) => (await sql`select id from public.gastos where id = ${g.id}`.execute(trx)).rows.length, anon ? "42501" : visible ? 1 : 0);
-          await dbCell(`${label} historial select`, user, async (trx) => ((await sql`select id from public.historial where registro_id = ${g.id}`.execute(trx)).rows.length > 0 ? 1 : 0), anon ? "42501" : visible ? 1 : 0);
-          await dbCell(`${label} update`, user, (trx) => count(trx, sql`update public.gastos set notas = 'RLS' where id = ${g.id}`), anon ? "42501" : editable ? 1 : 0);
-          await dbCell(`${label} delete`, user, (trx) => count(trx, sql`delete from public.gastos where id = ${g.id}`), anon ? "42501" : editable ? 1 : 0);
+          const editable =
+            active && estado === "borrador" && (g.solicitante_id === me.id || me.rol === "administrador");
+          await dbCell(
+            `${label} select`,
+            user,
+            async (trx) => (await sql`select id from public.gastos where id = ${g.id}`.execute(trx)).rows.length,
+            anon ? "42501" : visible ? 1 : 0,
+          );
+          await dbCell(
+            `${label} historial select`,
+            user,
+            async (trx) =>
+              (await sql`select id from public.historial where registro_id = ${g.id}`.execute(trx)).rows.length > 0
+                ? 1
+                : 0,
+            anon ? "42501" : visible ? 1 : 0,
+          );
+          await dbCell(
+            `${label} update`,
+            user,
+            (trx) => count(trx, sql`update public.gastos set notas = 'RLS' where id = ${g.id}`),
+            anon ? "42501" : editable ? 1 : 0,
+          );
+          await dbCell(
+            `${label} delete`,
+            user,
+            (trx) => count(trx, sql`delete from public.gastos where id = ${g.id}`),
+            anon ? "42501" : editable ? 1 : 0,
+          );
           // The columns only the workflow writes: tried on the borrador, the one state that is otherwise editable.
           if (estado === "borrador")
             for (const [column, value] of PROHIBIDAS)
-              await dbCell(`${label} update ${column}`, user, (trx) => count(trx, sql`update public.gastos set ${sql.ref(column)} = ${value} where id = ${g.id}`), "42501");
+              await dbCell(
+                `${label} update ${column}`,
+                user,
+                (trx) => count(trx, sql`update public.gastos set ${sql.ref(column)} = ${value} where id = ${g.id}`),
+                "42501",
+              );
         }
         // Insert for themself (the solicitante of the kind): allowed only for their own, or an administrador.
         const propio = k.solicitante.id === me.id;
@@ -704,7 +1216,10 @@ describe("la base de datos como cada rol (RLS)", () => {
           user,
           async (trx) => (
             await sql`insert into public.gastos (descripcion, fecha_gasto, categoria, importe, metodo_pago, solicitante_id, departamento_id, sucursal_id)
-                      values ('RLS', ${hoy}, 'comidas', 1, 'efectivo', ${k.solicitante.id}, ${k.solicitante.departamento}, ${suc})`.execute(trx), 1
+                      values ('RLS', ${hoy}, 'comidas', 1, 'efectivo', ${k.solicitante.id}, ${k.solicitante.departamento}, ${suc})`.execute(
+              trx,
+            ),
+            1
           ),
           active && (propio || me.rol === "administrador") ? "ok" : "42501",
         );
@@ -713,7 +1228,10 @@ describe("la base de datos como cada rol (RLS)", () => {
           user,
           async (trx) => (
             await sql`insert into public.gastos (descripcion, fecha_gasto, categoria, importe, metodo_pago, solicitante_id, departamento_id, sucursal_id, estado)
-                      values ('RLS', ${hoy}, 'comidas', 1, 'efectivo', ${me.id}, ${me.departamento}, ${suc}, 'aprobado')`.execute(trx), 1
+                      values ('RLS', ${hoy}, 'comidas', 1, 'efectivo', ${me.id}, ${me.departamento}, ${suc}, 'aprobado')`.execute(
+              trx,
+            ),
+            1
           ),
           "42501",
         );

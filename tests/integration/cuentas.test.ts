@@ -48,16 +48,32 @@ function lastLink(email: string, pathPrefix: string) {
 }
 const tokenOf = (link: string) => new URL(link).searchParams.get("token")!;
 
-const login = (form: Record<string, string>, context = ctx(), path = "/login") => respond(() => loginRoute.action({ request: request(path, { form }), context, params: {} }));
-const signUp = (nombre: string, email: string, password: string, context = ctx()) => login({ intent: "crear", nombre, email, password }, context);
-const signIn = (email: string, password: string, context = ctx()) => login({ intent: "iniciar", email, password, redirectTo: "/" }, context);
-const confirm = (token: string) => respond(() => confirmRoute.action({ request: request("/auth/confirm", { form: { token, type: "email" } }), context: ctx(), params: {} }));
-const cookieOf = (r: Response) => r.headers.getSetCookie().find((c) => c.startsWith("oficina_sesion="))!.split(";")[0]!;
+const login = (form: Record<string, string>, context = ctx(), path = "/login") =>
+  respond(() => loginRoute.action({ request: request(path, { form }), context, params: {} }));
+const signUp = (nombre: string, email: string, password: string, context = ctx()) =>
+  login({ intent: "crear", nombre, email, password }, context);
+const signIn = (email: string, password: string, context = ctx()) =>
+  login({ intent: "iniciar", email, password, redirectTo: "/" }, context);
+const confirm = (token: string) =>
+  respond(() =>
+    confirmRoute.action({
+      request: request("/auth/confirm", { form: { token, type: "email" } }),
+      context: ctx(),
+      params: {},
+    }),
+  );
+const cookieOf = (r: Response) =>
+  r.headers
+    .getSetCookie()
+    .find((c) => c.startsWith("oficina_sesion="))!
+    .split(";")[0]!;
 const signedIn = async (cookie: string) => (await currentUser(request("/", { cookie }), app.context()))?.user ?? null;
 
 describe("alta: las credenciales pendientes son las del enlace (agujero 3)", () => {
   it("un alta sin confirmar no crea cuenta ni perfil: no se queda con «la primera cuenta» (administrador) ni con un nombre", async () => {
-    expect(Number((await sql<{ n: number }>`select count(*)::int as n from public.usuarios`.execute(app.db)).rows[0]!.n)).toBe(0);
+    expect(
+      Number((await sql<{ n: number }>`select count(*)::int as n from public.usuarios`.execute(app.db)).rows[0]!.n),
+    ).toBe(0);
     const intruso = fresh("nadie");
     expect((await signUp("Administrador General", intruso, "contraseña-del-intruso")).status).toBe(302);
     expect(await app.db.selectFrom("auth.users").select("id").where("email", "=", intruso).execute()).toEqual([]);
@@ -66,7 +82,9 @@ describe("alta: las credenciales pendientes son las del enlace (agujero 3)", () 
     const real = fresh("primera");
     await signUp("Primera Persona", real, "contraseña-de-la-primera");
     expect((await confirm(tokenOf(lastLink(real, "/auth/confirm")))).status).toBe(302);
-    expect(await app.db.selectFrom("usuarios").select(["nombre", "rol"]).where("email", "=", real).executeTakeFirstOrThrow()).toEqual({ nombre: "Primera Persona", rol: "administrador" });
+    expect(
+      await app.db.selectFrom("usuarios").select(["nombre", "rol"]).where("email", "=", real).executeTakeFirstOrThrow(),
+    ).toEqual({ nombre: "Primera Persona", rol: "administrador" });
   });
 
   it("quien se da de alta antes con el correo de otro no entra: la dueña confirma con SU enlace y valen SU contraseña y SU nombre", async () => {
@@ -86,7 +104,8 @@ describe("alta: las credenciales pendientes son las del enlace (agujero 3)", () 
     expect((await signIn(ceo, "contraseña-del-intruso")).status).toBe(400);
     expect((await signIn(ceo, "contraseña-de-carmen")).status).toBe(302);
     // After the account is confirmed, every earlier link says so (and opens nothing).
-    for (const link of [intruderLink, ownerLink]) expect(await json(await confirm(tokenOf(link)))).toEqual({ reason: "ya_confirmada" });
+    for (const link of [intruderLink, ownerLink])
+      expect(await json(await confirm(tokenOf(link)))).toEqual({ reason: "ya_confirmada" });
   });
 
   it("antes de confirmar, la contraseña de SU alta dice «confirme su correo»; otra cualquiera, lo de siempre", async () => {
@@ -95,16 +114,23 @@ describe("alta: las credenciales pendientes son las del enlace (agujero 3)", () 
     const r = await signIn(email, "contraseña-pendiente");
     expect(r.status).toBe(400);
     expect((await json(r)).result.error[""][0]).toMatch(/^Confirme su correo antes de iniciar sesión/);
-    expect((await json(await signIn(email, "otra-contraseña-x"))).result.error[""][0]).toBe("Correo o contraseña incorrectos");
+    expect((await json(await signIn(email, "otra-contraseña-x"))).result.error[""][0]).toBe(
+      "Correo o contraseña incorrectos",
+    );
   });
 
   it("una cuenta sin confirmar de antes (con perfil): el enlace aplica la contraseña y el nombre de su alta", async () => {
     const email = fresh("antigua");
     // As the old code left it: account + profile created at sign-up, with the intruder's password.
-    await app.db.insertInto("auth.users").values({ email, encrypted_password: "scrypt$x", raw_user_meta_data: JSON.stringify({ nombre: "Intruso" }) }).execute();
+    await app.db
+      .insertInto("auth.users")
+      .values({ email, encrypted_password: "scrypt$x", raw_user_meta_data: JSON.stringify({ nombre: "Intruso" }) })
+      .execute();
     await signUp("Dueña", email, "contraseña-de-la-duena");
     expect((await confirm(tokenOf(lastLink(email, "/auth/confirm")))).status).toBe(302);
-    expect(await app.db.selectFrom("usuarios").select("nombre").where("email", "=", email).executeTakeFirstOrThrow()).toEqual({ nombre: "Dueña" });
+    expect(
+      await app.db.selectFrom("usuarios").select("nombre").where("email", "=", email).executeTakeFirstOrThrow(),
+    ).toEqual({ nombre: "Dueña" });
     expect((await signIn(email, "contraseña-de-la-duena")).status).toBe(302);
   });
 
@@ -115,18 +141,39 @@ describe("alta: las credenciales pendientes son las del enlace (agujero 3)", () 
     const stored = await app.db.selectFrom("auth.local_tokens").selectAll().where("email", "=", email).execute();
     expect(stored).toHaveLength(1);
     expect(JSON.stringify(stored)).not.toContain(first);
-    const hours = await sql<{ h: number }>`select extract(epoch from expires_at - created_at) / 3600 as h from auth.local_tokens where email = ${email}`.execute(app.db);
+    const hours = await sql<{
+      h: number;
+    }>`select extract(epoch from expires_at - created_at) / 3600 as h from auth.local_tokens where email = ${email}`.execute(
+      app.db,
+    );
     expect(Number(hours.rows[0]!.h)).toBe(24);
 
-    const resend = await respond(() => reenviarRoute.action({ request: request("/signup-confirmation", { form: { intent: "reenviar", email } }), context: ctx(), params: {} }));
+    const resend = await respond(() =>
+      reenviarRoute.action({
+        request: request("/signup-confirmation", { form: { intent: "reenviar", email } }),
+        context: ctx(),
+        params: {},
+      }),
+    );
     expect(resend.status).toBe(302);
     const second = tokenOf(lastLink(email, "/auth/confirm"));
     expect(await json(await confirm(first))).toEqual({ reason: "usado" });
     expect(await json(await confirm("no-existe"))).toEqual({ reason: "no_valido" });
-    await app.db.updateTable("auth.local_tokens").set({ expires_at: sql`now() - interval '1 minute'` }).where("email", "=", email).where("used_at", "is", null).execute();
+    await app.db
+      .updateTable("auth.local_tokens")
+      .set({ expires_at: sql`now() - interval '1 minute'` })
+      .where("email", "=", email)
+      .where("used_at", "is", null)
+      .execute();
     expect(await json(await confirm(second))).toEqual({ reason: "caducado" });
     // Expired: resend offers a new one, with the same sign-up's credentials.
-    await respond(() => reenviarRoute.action({ request: request("/signup-confirmation", { form: { intent: "reenviar", email } }), context: ctx(), params: {} }));
+    await respond(() =>
+      reenviarRoute.action({
+        request: request("/signup-confirmation", { form: { intent: "reenviar", email } }),
+        context: ctx(),
+        params: {},
+      }),
+    );
     expect((await confirm(tokenOf(lastLink(email, "/auth/confirm")))).status).toBe(302);
     expect((await signIn(email, "contraseña-de-tomas")).status).toBe(302);
   });
@@ -136,13 +183,35 @@ describe("enlaces de los correos solo desde APP_URL (agujero 4)", () => {
   it("con Host: evil.example, los enlaces de alta, «ya tiene cuenta» y recuperación apuntan a APP_URL", async () => {
     const email = fresh("host");
     const evil = (path: string, form: Record<string, string>) =>
-      new Request(`http://evil.example${path}`, { method: "POST", headers: { Host: "evil.example", "Content-Type": "application/x-www-form-urlencoded", Origin: "http://evil.example" }, body: new URLSearchParams(form) });
-    await loginRoute.action({ request: evil("/login", { intent: "crear", nombre: "Hugo", email, password: "contraseña-de-hugo" }), context: ctx(), params: {} });
+      new Request(`http://evil.example${path}`, {
+        method: "POST",
+        headers: {
+          Host: "evil.example",
+          "Content-Type": "application/x-www-form-urlencoded",
+          Origin: "http://evil.example",
+        },
+        body: new URLSearchParams(form),
+      });
+    await loginRoute.action({
+      request: evil("/login", { intent: "crear", nombre: "Hugo", email, password: "contraseña-de-hugo" }),
+      context: ctx(),
+      params: {},
+    });
     await confirm(tokenOf(lastLink(email, "/auth/confirm")));
-    await loginRoute.action({ request: evil("/login", { intent: "crear", nombre: "Hugo", email, password: "contraseña-de-hugo" }), context: ctx(), params: {} });
-    await recuperarRoute.action({ request: evil("/auth/recuperar", { intent: "pedir", email }), context: ctx(), params: {} }).catch((r) => r);
+    await loginRoute.action({
+      request: evil("/login", { intent: "crear", nombre: "Hugo", email, password: "contraseña-de-hugo" }),
+      context: ctx(),
+      params: {},
+    });
+    await recuperarRoute
+      .action({ request: evil("/auth/recuperar", { intent: "pedir", email }), context: ctx(), params: {} })
+      .catch((r) => r);
     const links = mails(email).flatMap((m) => [...m.text.matchAll(/https?:\/\/\S+/g)].map((x) => x[0]));
-    expect(mails(email).map((m) => m.subject)).toEqual(["Confirme su cuenta de Oficina", "Ya tiene una cuenta en Oficina", "Restablezca su contraseña de Oficina"]);
+    expect(mails(email).map((m) => m.subject)).toEqual([
+      "Confirme su cuenta de Oficina",
+      "Ya tiene una cuenta en Oficina",
+      "Restablezca su contraseña de Oficina",
+    ]);
     expect(links.length).toBeGreaterThanOrEqual(3);
     for (const link of links) expect(new URL(link).origin).toBe(APP_URL);
     expect(links.join(" ")).not.toContain("evil.example");
@@ -172,17 +241,34 @@ describe("el tiempo de respuesta no dice quién tiene cuenta (agujero 7)", () =>
     const existing: number[] = [];
     for (let i = 0; i < 30; i++) {
       // Interleaved, so a slow moment of the machine hits both alike.
-      free.push(await timed(async () => expect((await signUp("Libre", fresh("libre"), "contraseña-larga-libre")).status).toBe(302)));
-      existing.push(await timed(async () => expect((await signUp("Otra", taken[i]!.email, "contraseña-larga-otra")).status).toBe(302)));
+      free.push(
+        await timed(async () =>
+          expect((await signUp("Libre", fresh("libre"), "contraseña-larga-libre")).status).toBe(302),
+        ),
+      );
+      existing.push(
+        await timed(async () =>
+          expect((await signUp("Otra", taken[i]!.email, "contraseña-larga-otra")).status).toBe(302),
+        ),
+      );
     }
     const [a, b] = [median(free), median(existing)];
-    console.info(`[tiempos] alta: correo libre ${a.toFixed(1)} ms, correo con cuenta ${b.toFixed(1)} ms (medianas de 30)`);
+    console.info(
+      `[tiempos] alta: correo libre ${a.toFixed(1)} ms, correo con cuenta ${b.toFixed(1)} ms (medianas de 30)`,
+    );
     expect(Math.max(a, b) / Math.min(a, b)).toBeLessThan(1.5);
   });
 
   it("recuperación (POST /auth/recuperar, intent pedir) con un correo con cuenta y con uno desconocido: medianas de 30 parecidas", async () => {
     const known = await manyUsers("Conocida");
-    const ask = (email: string) => respond(() => recuperarRoute.action({ request: request("/auth/recuperar", { form: { intent: "pedir", email } }), context: ctx(), params: {} }));
+    const ask = (email: string) =>
+      respond(() =>
+        recuperarRoute.action({
+          request: request("/auth/recuperar", { form: { intent: "pedir", email } }),
+          context: ctx(),
+          params: {},
+        }),
+      );
     const yes: number[] = [];
     const no: number[] = [];
     for (let i = 0; i < 30; i++) {
@@ -206,7 +292,8 @@ describe("límites (agujero 2, SPEC §6 «Throttling»)", () => {
   it("una oficina tras un NAT: 40 fallos de 10 personas (4 cada una) no bloquean a nadie", async () => {
     const office = ctx("192.0.2.20");
     const people = (await manyUsers("Persona")).slice(0, 10);
-    for (const p of people) for (let i = 0; i < 4; i++) expect((await signIn(p.email, "equivocada", office)).status).toBe(400);
+    for (const p of people)
+      for (let i = 0; i < 4; i++) expect((await signIn(p.email, "equivocada", office)).status).toBe(400);
     for (const p of people) expect((await signIn(p.email, PASSWORD, office)).status).toBe(302);
     expect(LIMITS.direccion).toBeGreaterThanOrEqual(300);
   }, 60_000);
@@ -219,16 +306,38 @@ describe("límites (agujero 2, SPEC §6 «Throttling»)", () => {
     const locked = await signIn(victim.email, "equivocada", office);
     expect(locked.status).toBe(429);
     expect(Number(locked.headers.get("Retry-After"))).toBeGreaterThan(14 * 60);
-    expect((await json(locked)).result.error[""][0]).toMatch(/Demasiados intentos fallidos con este correo\. Espere 15 minutos o elija una contraseña nueva con «¿Ha olvidado su contraseña\?»/);
+    expect((await json(locked)).result.error[""][0]).toMatch(
+      /Demasiados intentos fallidos con este correo\. Espere 15 minutos o elija una contraseña nueva con «¿Ha olvidado su contraseña\?»/,
+    );
     // Even the right password waits; a colleague at the same address signs in.
     expect((await signIn(victim.email, PASSWORD, office)).status).toBe(429);
     expect((await signIn(colleague.email, PASSWORD, office)).status).toBe(302);
     // The same limits whatever path reached the action (the router decoded `/%6Cogin`).
-    expect((await login({ intent: "iniciar", email: victim.email, password: PASSWORD, redirectTo: "/" }, office, "/%6Cogin")).status).toBe(429);
+    expect(
+      (await login({ intent: "iniciar", email: victim.email, password: PASSWORD, redirectTo: "/" }, office, "/%6Cogin"))
+        .status,
+    ).toBe(429);
 
-    await recuperarRoute.action({ request: request("/auth/recuperar", { form: { intent: "pedir", email: victim.email } }), context: ctx(), params: {} }).catch((r) => r);
+    await recuperarRoute
+      .action({
+        request: request("/auth/recuperar", { form: { intent: "pedir", email: victim.email } }),
+        context: ctx(),
+        params: {},
+      })
+      .catch((r) => r);
     const reset = await respond(() =>
-      recuperarRoute.action({ request: request("/auth/recuperar", { form: { intent: "cambiar", token: tokenOf(lastLink(victim.email, "/auth/recuperar")), password: "una contraseña nueva", confirmacion: "una contraseña nueva" } }), context: ctx(), params: {} }),
+      recuperarRoute.action({
+        request: request("/auth/recuperar", {
+          form: {
+            intent: "cambiar",
+            token: tokenOf(lastLink(victim.email, "/auth/recuperar")),
+            password: "una contraseña nueva",
+            confirmacion: "una contraseña nueva",
+          },
+        }),
+        context: ctx(),
+        params: {},
+      }),
     );
     expect(reset.status).toBe(302);
     expect((await signIn(victim.email, "una contraseña nueva", office)).status).toBe(302);
@@ -236,18 +345,34 @@ describe("límites (agujero 2, SPEC §6 «Throttling»)", () => {
 
   it("el cuarto correo a un mismo buzón en la hora no se envía y se dice (alta, reenvío y recuperación)", async () => {
     const inbox = fresh("buzon");
-    for (let i = 0; i < MAIL_LIMIT.limit; i++) expect((await signUp("Buzón", inbox, "contraseña-del-buzon", ctx())).status).toBe(302);
+    for (let i = 0; i < MAIL_LIMIT.limit; i++)
+      expect((await signUp("Buzón", inbox, "contraseña-del-buzon", ctx())).status).toBe(302);
     expect(mails(inbox)).toHaveLength(3);
     const fourth = await signUp("Buzón", inbox, "contraseña-del-buzon", ctx());
     expect(fourth.status).toBe(429);
     expect(Number(fourth.headers.get("Retry-After"))).toBeGreaterThan(0);
-    expect((await json(fourth)).result.error[""][0]).toMatch(/^Ha pedido demasiados correos para esta dirección: no hemos enviado otro\. Espere \d+ minutos/);
-    const resend = await respond(() => reenviarRoute.action({ request: request("/signup-confirmation", { form: { intent: "reenviar", email: inbox } }), context: ctx(), params: {} }));
+    expect((await json(fourth)).result.error[""][0]).toMatch(
+      /^Ha pedido demasiados correos para esta dirección: no hemos enviado otro\. Espere \d+ minutos/,
+    );
+    const resend = await respond(() =>
+      reenviarRoute.action({
+        request: request("/signup-confirmation", { form: { intent: "reenviar", email: inbox } }),
+        context: ctx(),
+        params: {},
+      }),
+    );
     expect(resend.status).toBe(429);
     expect(mails(inbox)).toHaveLength(3);
 
     const known = (await app.createUser({ nombre: "Reset" })).email;
-    const ask = () => respond(() => recuperarRoute.action({ request: request("/auth/recuperar", { form: { intent: "pedir", email: known } }), context: ctx(), params: {} }));
+    const ask = () =>
+      respond(() =>
+        recuperarRoute.action({
+          request: request("/auth/recuperar", { form: { intent: "pedir", email: known } }),
+          context: ctx(),
+          params: {},
+        }),
+      );
     for (let i = 0; i < 3; i++) expect((await ask()).status).toBe(302);
     const refused = await ask();
     expect(refused.status).toBe(429);
@@ -257,7 +382,8 @@ describe("límites (agujero 2, SPEC §6 «Throttling»)", () => {
 
   it("como mucho SIGNUP_LIMIT altas por hora desde una dirección", async () => {
     const address = ctx("192.0.2.40");
-    for (let i = 0; i < SIGNUP_LIMIT.limit; i++) expect((await signUp("Alta", fresh("cupo"), "contraseña-de-alta-1", address)).status).toBe(302);
+    for (let i = 0; i < SIGNUP_LIMIT.limit; i++)
+      expect((await signUp("Alta", fresh("cupo"), "contraseña-de-alta-1", address)).status).toBe(302);
     const over = await signUp("Alta", fresh("cupo"), "contraseña-de-alta-1", address);
     expect(over.status).toBe(429);
     expect((await json(over)).result.error[""][0]).toMatch(/Se han creado demasiadas cuentas desde su red/);
@@ -266,10 +392,28 @@ describe("límites (agujero 2, SPEC §6 «Throttling»)", () => {
 });
 
 describe("«¿Ha olvidado su contraseña?»", () => {
-  const ask = (email: string) => respond(() => recuperarRoute.action({ request: request("/auth/recuperar", { form: { intent: "pedir", email } }), context: ctx(), params: {} }));
+  const ask = (email: string) =>
+    respond(() =>
+      recuperarRoute.action({
+        request: request("/auth/recuperar", { form: { intent: "pedir", email } }),
+        context: ctx(),
+        params: {},
+      }),
+    );
   const change = (token: string, password: string, confirmacion = password) =>
-    respond(() => recuperarRoute.action({ request: request("/auth/recuperar", { form: { intent: "cambiar", token, password, confirmacion } }), context: ctx(), params: {} }));
-  const state = async (token: string) => json(await respond(() => recuperarRoute.loader({ request: request(`/auth/recuperar?token=${token}`), context: ctx(), params: {} })));
+    respond(() =>
+      recuperarRoute.action({
+        request: request("/auth/recuperar", { form: { intent: "cambiar", token, password, confirmacion } }),
+        context: ctx(),
+        params: {},
+      }),
+    );
+  const state = async (token: string) =>
+    json(
+      await respond(() =>
+        recuperarRoute.loader({ request: request(`/auth/recuperar?token=${token}`), context: ctx(), params: {} }),
+      ),
+    );
 
   it("la misma respuesta con o sin cuenta; enlace de 1 h y un solo uso; contraseña dos veces; entra y las demás sesiones se cierran", async () => {
     const u = await app.createUser({ nombre: "Rita" });
@@ -283,7 +427,17 @@ describe("«¿Ha olvidado su contraseña?»", () => {
     expect(a.headers.get("Location")).toBe(b.headers.get("Location"));
     expect(mails(unknown)).toEqual([]);
     const first = tokenOf(lastLink(u.email, "/auth/recuperar"));
-    expect(Number((await sql<{ h: number }>`select extract(epoch from expires_at - created_at) / 3600 as h from auth.local_tokens where kind = 'recuperar' and user_id = ${u.id} and used_at is null`.execute(app.db)).rows[0]!.h)).toBe(1);
+    expect(
+      Number(
+        (
+          await sql<{
+            h: number;
+          }>`select extract(epoch from expires_at - created_at) / 3600 as h from auth.local_tokens where kind = 'recuperar' and user_id = ${u.id} and used_at is null`.execute(
+            app.db,
+          )
+        ).rows[0]!.h,
+      ),
+    ).toBe(1);
     expect(await state(first)).toEqual({ token: first, state: null });
 
     await ask(u.email);
@@ -309,7 +463,12 @@ describe("«¿Ha olvidado su contraseña?»", () => {
 
     await ask(u.email);
     const late = tokenOf(lastLink(u.email, "/auth/recuperar"));
-    await app.db.updateTable("auth.local_tokens").set({ expires_at: sql`now() - interval '1 second'` }).where("user_id", "=", u.id).where("used_at", "is", null).execute();
+    await app.db
+      .updateTable("auth.local_tokens")
+      .set({ expires_at: sql`now() - interval '1 second'` })
+      .where("user_id", "=", u.id)
+      .where("used_at", "is", null)
+      .execute();
     expect(await state(late)).toMatchObject({ state: "caducado" });
     expect(await state("inventado")).toMatchObject({ state: "no_valido" });
   });
@@ -317,19 +476,37 @@ describe("«¿Ha olvidado su contraseña?»", () => {
 
 describe("cambiar mi contraseña en mi ficha", () => {
   const post = (id: string, cookie: string, form: Record<string, string>) =>
-    respond(() => usuarioRoute.action({ request: request(`/usuarios/${id}`, { cookie, form: { intent: "cambiar_contrasena", ...form } }), context: ctx(), params: { id } }));
+    respond(() =>
+      usuarioRoute.action({
+        request: request(`/usuarios/${id}`, { cookie, form: { intent: "cambiar_contrasena", ...form } }),
+        context: ctx(),
+        params: { id },
+      }),
+    );
 
   it("pide la actual; la nueva dos veces; cierra las demás sesiones y mantiene esta", async () => {
     const u = await app.createUser({ nombre: "Marta" });
     const elsewhere = cookieOf(await signIn(u.email, PASSWORD));
-    const wrong = await post(u.id, u.cookie, { actual: "no-es-esta", password: "contraseña nueva de marta", confirmacion: "contraseña nueva de marta" });
+    const wrong = await post(u.id, u.cookie, {
+      actual: "no-es-esta",
+      password: "contraseña nueva de marta",
+      confirmacion: "contraseña nueva de marta",
+    });
     expect(wrong.status).toBe(400);
     expect((await json(wrong)).contrasena.error.actual[0]).toBe("La contraseña actual no es correcta");
-    const mismatch = await post(u.id, u.cookie, { actual: PASSWORD, password: "contraseña nueva de marta", confirmacion: "otra cosa distinta" });
+    const mismatch = await post(u.id, u.cookie, {
+      actual: PASSWORD,
+      password: "contraseña nueva de marta",
+      confirmacion: "otra cosa distinta",
+    });
     expect((await json(mismatch)).contrasena.error.confirmacion[0]).toMatch(/no coinciden/);
     expect((await signIn(u.email, PASSWORD)).status).toBe(302);
 
-    const ok = await post(u.id, u.cookie, { actual: PASSWORD, password: "contraseña nueva de marta", confirmacion: "contraseña nueva de marta" });
+    const ok = await post(u.id, u.cookie, {
+      actual: PASSWORD,
+      password: "contraseña nueva de marta",
+      confirmacion: "contraseña nueva de marta",
+    });
     expect(ok.status).toBe(302);
     expect(ok.headers.get("Location")).toBe(`/usuarios/${u.id}`);
     expect(await signedIn(u.cookie)).toMatchObject({ id: u.id });
@@ -338,24 +515,54 @@ describe("cambiar mi contraseña en mi ficha", () => {
     expect((await signIn(u.email, "contraseña nueva de marta")).status).toBe(302);
 
     const other = await app.createUser({ nombre: "Otro" });
-    expect((await post(other.id, u.cookie, { actual: "contraseña nueva de marta", password: "x".repeat(12), confirmacion: "x".repeat(12) })).status).toBe(403);
+    expect(
+      (
+        await post(other.id, u.cookie, {
+          actual: "contraseña nueva de marta",
+          password: "x".repeat(12),
+          confirmacion: "x".repeat(12),
+        })
+      ).status,
+    ).toBe(403);
   });
 });
 
 describe("invitaciones: la primitiva para la pantalla de invitaciones", () => {
   it("sendToken('invitacion') a una cuenta sin confirmar: enlace de 7 días a /auth/invitacion; setPasswordWithToken confirma y abre sesión", async () => {
     const email = fresh("invitada");
-    const { id } = await app.db.insertInto("auth.users").values({ email, raw_user_meta_data: JSON.stringify({ nombre: "Invitada" }) }).returning("id").executeTakeFirstOrThrow();
+    const { id } = await app.db
+      .insertInto("auth.users")
+      .values({ email, raw_user_meta_data: JSON.stringify({ nombre: "Invitada" }) })
+      .returning("id")
+      .executeTakeFirstOrThrow();
     await app.services.auth.sendToken("invitacion", email);
     const link = lastLink(email, "/auth/invitacion");
     expect(new URL(link).origin).toBe(APP_URL);
     expect(await app.services.auth.checkToken(tokenOf(link), "invitacion")).toEqual({ ok: true });
     expect(await app.services.auth.checkToken(tokenOf(link), "recuperar")).toEqual({ ok: false, reason: "no_valido" });
-    const result = await app.services.auth.setPasswordWithToken(request("/auth/invitacion"), tokenOf(link), "invitacion", "la contraseña de la invitada");
+    const result = await app.services.auth.setPasswordWithToken(
+      request("/auth/invitacion"),
+      tokenOf(link),
+      "invitacion",
+      "la contraseña de la invitada",
+    );
     expect(result).toMatchObject({ ok: true, email });
     expect((await signIn(email, "la contraseña de la invitada")).status).toBe(302);
-    expect(await app.services.auth.setPasswordWithToken(request("/auth/invitacion"), tokenOf(link), "invitacion", "otra más larga aún")).toEqual({ ok: false, reason: "usado" });
-    expect(await app.db.selectFrom("auth.users").select(sql<boolean>`email_confirmed_at is not null`.as("c")).where("id", "=", id).executeTakeFirstOrThrow()).toEqual({ c: true });
+    expect(
+      await app.services.auth.setPasswordWithToken(
+        request("/auth/invitacion"),
+        tokenOf(link),
+        "invitacion",
+        "otra más larga aún",
+      ),
+    ).toEqual({ ok: false, reason: "usado" });
+    expect(
+      await app.db
+        .selectFrom("auth.users")
+        .select(sql<boolean>`email_confirmed_at is not null`.as("c"))
+        .where("id", "=", id)
+        .executeTakeFirstOrThrow(),
+    ).toEqual({ c: true });
   });
 });
 
@@ -364,11 +571,21 @@ describe("SIGNUP_MODE", () => {
     const closed = await createTestApp({ APP_URL, DATA_DIR, SIGNUP_MODE: "invitacion" });
     try {
       const context = { ...closed.context(), clientIp: "198.51.100.1" };
-      expect(await json(await respond(() => loginRoute.loader({ request: request("/login"), context, params: {} })))).toEqual({ signupOpen: false });
+      expect(
+        await json(await respond(() => loginRoute.loader({ request: request("/login"), context, params: {} }))),
+      ).toEqual({ signupOpen: false });
       const email = fresh("cerrado");
-      const r = await respond(() => loginRoute.action({ request: request("/login", { form: { intent: "crear", nombre: "X", email, password: "contraseña-larga-x" } }), context, params: {} }));
+      const r = await respond(() =>
+        loginRoute.action({
+          request: request("/login", { form: { intent: "crear", nombre: "X", email, password: "contraseña-larga-x" } }),
+          context,
+          params: {},
+        }),
+      );
       expect(r.status).toBe(403);
-      expect(JSON.stringify(await json(r))).toContain("Para entrar en Oficina necesita una invitación de un administrador");
+      expect(JSON.stringify(await json(r))).toContain(
+        "Para entrar en Oficina necesita una invitación de un administrador",
+      );
       expect(await closed.db.selectFrom("auth.local_tokens").select("email").execute()).toEqual([]);
       expect(mails(email)).toEqual([]);
     } finally {
@@ -377,7 +594,9 @@ describe("SIGNUP_MODE", () => {
   });
 
   it("abierto: el loader ofrece «Crear cuenta»", async () => {
-    expect(await json(await respond(() => loginRoute.loader({ request: request("/login"), context: ctx(), params: {} })))).toEqual({ signupOpen: true });
+    expect(
+      await json(await respond(() => loginRoute.loader({ request: request("/login"), context: ctx(), params: {} }))),
+    ).toEqual({ signupOpen: true });
   });
 });
 

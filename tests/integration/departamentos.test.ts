@@ -14,18 +14,34 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const count = async () => Number((await app.db.selectFrom("departamentos").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+const count = async () =>
+  Number(
+    (
+      await app.db
+        .selectFrom("departamentos")
+        .select((eb) => eb.fn.countAll().as("n"))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 const create = (form: Record<string, string>, cookie = admin.cookie, path = "/departamentos?index") =>
   respond(() => createAction({ request: request(path, { cookie, form }), context: app.context(), params: {} }));
 const json = async (r: Response) => JSON.parse(await r.text());
 
 describe("crear", () => {
   it("crea un departamento, normaliza el código y vuelve a la lista con un aviso", async () => {
-    const r = await create({ nombre: "  Compras  ", codigo: "com-1", activo: "on", presupuesto_mensual: "1.234,50" }, admin.cookie, "/departamentos?q=x&orden=codigo");
+    const r = await create(
+      { nombre: "  Compras  ", codigo: "com-1", activo: "on", presupuesto_mensual: "1.234,50" },
+      admin.cookie,
+      "/departamentos?q=x&orden=codigo",
+    );
     expect(r.status).toBe(302);
     expect(r.headers.get("Location")).toBe("/departamentos?q=x&orden=codigo");
     expect(r.headers.get("Set-Cookie")).toContain("oficina_aviso=");
-    const row = await app.db.selectFrom("departamentos").selectAll().where("codigo", "=", "COM-1").executeTakeFirstOrThrow();
+    const row = await app.db
+      .selectFrom("departamentos")
+      .selectAll()
+      .where("codigo", "=", "COM-1")
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ nombre: "Compras", activo: true, presupuesto_mensual: "1234.50", version: 1 });
   });
 
@@ -69,15 +85,28 @@ describe("crear", () => {
   it("HTML y metacaracteres SQL se guardan tal cual, como texto", async () => {
     const nombre = `<script>alert(1)</script>'; drop table departamentos; --`;
     expect((await create({ nombre, codigo: "XSS" })).status).toBe(302);
-    const row = await app.db.selectFrom("departamentos").select("nombre").where("codigo", "=", "XSS").executeTakeFirstOrThrow();
+    const row = await app.db
+      .selectFrom("departamentos")
+      .select("nombre")
+      .where("codigo", "=", "XSS")
+      .executeTakeFirstOrThrow();
     expect(row.nombre).toBe(nombre);
   });
 });
 
 describe("lista", () => {
   it("busca, ordena, pagina y cuenta en el servidor", async () => {
-    for (let i = 0; i < 12; i++) await create({ nombre: `Zona ${String(i).padStart(2, "0")}`, codigo: `ZON-${i}`, activo: i % 2 ? "on" : "" });
-    const r = await respond(() => listLoader({ request: request("/departamentos?q=zona&activo=si&orden=codigo&dir=desc&por_pagina=5&pagina=2", { cookie: empleado.cookie }), context: app.context(), params: {} }));
+    for (let i = 0; i < 12; i++)
+      await create({ nombre: `Zona ${String(i).padStart(2, "0")}`, codigo: `ZON-${i}`, activo: i % 2 ? "on" : "" });
+    const r = await respond(() =>
+      listLoader({
+        request: request("/departamentos?q=zona&activo=si&orden=codigo&dir=desc&por_pagina=5&pagina=2", {
+          cookie: empleado.cookie,
+        }),
+        context: app.context(),
+        params: {},
+      }),
+    );
     const data = await json(r);
     expect(data.result.total).toBe(6);
     expect(data.result.rows.map((row: { codigo: string }) => row.codigo)).toEqual(["ZON-1"]); // text order: ZON-9, 7, 5, 3, 11 | 1
@@ -86,30 +115,55 @@ describe("lista", () => {
   });
 
   it("exporta CSV (BOM, punto y coma, cabeceras en español) de todo el filtro", async () => {
-    const r = await respond(() => listLoader({ request: request("/departamentos/exportar?q=zona&formato=csv", { cookie: admin.cookie }), context: app.context(), params: {} }));
+    const r = await respond(() =>
+      listLoader({
+        request: request("/departamentos/exportar?q=zona&formato=csv", { cookie: admin.cookie }),
+        context: app.context(),
+        params: {},
+      }),
+    );
     expect(r.headers.get("Content-Type")).toContain("text/csv");
     const bytes = new Uint8Array(await r.arrayBuffer());
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]); // UTF-8 BOM, so Excel reads the accents
     const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes).slice(1);
-    expect(text.startsWith('"Nombre";"Código";"Departamento superior";"Responsable";"Centro de coste";"Presupuesto mensual";"Activo"\r\n')).toBe(true);
+    expect(
+      text.startsWith(
+        '"Nombre";"Código";"Departamento superior";"Responsable";"Centro de coste";"Presupuesto mensual";"Activo"\r\n',
+      ),
+    ).toBe(true);
     expect(text.trim().split("\r\n")).toHaveLength(13);
   });
 
   it("sin sesión redirige a /login con redirectTo", async () => {
-    const r = await respond(() => listLoader({ request: request("/departamentos?q=a"), context: app.context(), params: {} }));
+    const r = await respond(() =>
+      listLoader({ request: request("/departamentos?q=a"), context: app.context(), params: {} }),
+    );
     expect(r.status).toBe(302);
     expect(r.headers.get("Location")).toBe("/login?redirectTo=%2Fdepartamentos%3Fq%3Da");
   });
 });
 
 describe("ficha", () => {
-  const rec = async (codigo: string) => app.db.selectFrom("departamentos").selectAll().where("codigo", "=", codigo).executeTakeFirstOrThrow();
+  const rec = async (codigo: string) =>
+    app.db.selectFrom("departamentos").selectAll().where("codigo", "=", codigo).executeTakeFirstOrThrow();
   const post = (id: string, form: Record<string, string>, cookie = admin.cookie, search = "") =>
-    respond(() => recordAction({ request: request(`/departamentos/${id}${search}`, { cookie, form }), context: app.context(), params: { id } }));
+    respond(() =>
+      recordAction({
+        request: request(`/departamentos/${id}${search}`, { cookie, form }),
+        context: app.context(),
+        params: { id },
+      }),
+    );
 
   it("id mal formado o desconocido: 404", async () => {
     for (const id of ["no-es-un-uuid", crypto.randomUUID()]) {
-      const r = await respond(() => recordLoader({ request: request(`/departamentos/${id}`, { cookie: admin.cookie }), context: app.context(), params: { id } }));
+      const r = await respond(() =>
+        recordLoader({
+          request: request(`/departamentos/${id}`, { cookie: admin.cookie }),
+          context: app.context(),
+          params: { id },
+        }),
+      );
       expect(r.status).toBe(404);
     }
   });
@@ -117,19 +171,37 @@ describe("ficha", () => {
   it("edita con versión, vuelve a la lista filtrada y deja historial", async () => {
     await create({ nombre: "Calidad", codigo: "CAL" });
     const d = await rec("CAL");
-    const r = await post(d.id, { intent: "guardar", version: "1", nombre: "Calidad y Procesos", codigo: "CAL", activo: "on" }, admin.cookie, `?volver=${encodeURIComponent("/departamentos?q=cal")}`);
+    const r = await post(
+      d.id,
+      { intent: "guardar", version: "1", nombre: "Calidad y Procesos", codigo: "CAL", activo: "on" },
+      admin.cookie,
+      `?volver=${encodeURIComponent("/departamentos?q=cal")}`,
+    );
     expect(r.status).toBe(302);
     expect(r.headers.get("Location")).toBe("/departamentos?q=cal");
     expect(await rec("CAL")).toMatchObject({ nombre: "Calidad y Procesos", version: 2 });
-    const data = await json(await respond(() => recordLoader({ request: request(`/departamentos/${d.id}`, { cookie: admin.cookie }), context: app.context(), params: { id: d.id } })));
-    expect(data.history[0]).toMatchObject({ accion: "modificacion", cambios: { nombre: { antes: "Calidad", despues: "Calidad y Procesos" } } });
+    const data = await json(
+      await respond(() =>
+        recordLoader({
+          request: request(`/departamentos/${d.id}`, { cookie: admin.cookie }),
+          context: app.context(),
+          params: { id: d.id },
+        }),
+      ),
+    );
+    expect(data.history[0]).toMatchObject({
+      accion: "modificacion",
+      cambios: { nombre: { antes: "Calidad", despues: "Calidad y Procesos" } },
+    });
     expect(data.history[0].actor_nombre).toMatch(/Ana/);
   });
 
   it("guardar sobre una versión antigua se rechaza (409) mostrando los valores actuales; nada se sobrescribe", async () => {
     await create({ nombre: "Auditoría", codigo: "AUD" });
     const d = await rec("AUD");
-    expect((await post(d.id, { intent: "guardar", version: "1", nombre: "Auditoría Interna", codigo: "AUD" })).status).toBe(302);
+    expect(
+      (await post(d.id, { intent: "guardar", version: "1", nombre: "Auditoría Interna", codigo: "AUD" })).status,
+    ).toBe(302);
     const r = await post(d.id, { intent: "guardar", version: "1", nombre: "Auditoría Externa", codigo: "AUD" });
     expect(r.status).toBe(409);
     const data = await json(r);
@@ -143,7 +215,13 @@ describe("ficha", () => {
     const padre = await rec("PAD");
     await create({ nombre: "Hijo", codigo: "HIJ", departamento_padre_id: padre.id });
     const hijo = await rec("HIJ");
-    const r = await post(padre.id, { intent: "guardar", version: String(padre.version), nombre: "Padre", codigo: "PAD", departamento_padre_id: hijo.id });
+    const r = await post(padre.id, {
+      intent: "guardar",
+      version: String(padre.version),
+      nombre: "Padre",
+      codigo: "PAD",
+      departamento_padre_id: hijo.id,
+    });
     expect(r.status).toBe(400);
     expect((await json(r)).result.error.departamento_padre_id[0]).toBeTruthy();
     expect((await rec("PAD")).departamento_padre_id).toBeNull();
@@ -156,16 +234,31 @@ describe("ficha", () => {
     expect((await json(refused)).deleteError).toMatch(/^No se puede eliminar: tiene 1 departamento asociado/);
     expect(await rec("PAD")).toBeTruthy();
     const hijo = await rec("HIJ");
-    const ok = await post(hijo.id, { intent: "eliminar", version: String(hijo.version) }, admin.cookie, `?volver=${encodeURIComponent("//evil.example")}`);
+    const ok = await post(
+      hijo.id,
+      { intent: "eliminar", version: String(hijo.version) },
+      admin.cookie,
+      `?volver=${encodeURIComponent("//evil.example")}`,
+    );
     expect(ok.status).toBe(302);
     expect(ok.headers.get("Location")).toBe("/departamentos");
-    expect(await app.db.selectFrom("departamentos").select("id").where("id", "=", hijo.id).executeTakeFirst()).toBeUndefined();
+    expect(
+      await app.db.selectFrom("departamentos").select("id").where("id", "=", hijo.id).executeTakeFirst(),
+    ).toBeUndefined();
   });
 
   it("intent desconocido: 400; empleado que intenta editar: 403 y nada cambia", async () => {
     const d = await rec("CAL");
     expect((await post(d.id, { intent: "borrar-todo" })).status).toBe(400);
-    expect((await post(d.id, { intent: "guardar", version: String(d.version), nombre: "Hackeado", codigo: "CAL" }, empleado.cookie)).status).toBe(403);
+    expect(
+      (
+        await post(
+          d.id,
+          { intent: "guardar", version: String(d.version), nombre: "Hackeado", codigo: "CAL" },
+          empleado.cookie,
+        )
+      ).status,
+    ).toBe(403);
     expect((await rec("CAL")).nombre).toBe("Calidad y Procesos");
   });
 });

@@ -11,7 +11,11 @@ const ROOT = path.resolve(__dirname, "../..");
  */
 it("cargar embedded.server no cambia el código de salida del proceso", () => {
   const script = `await import(${JSON.stringify(path.join(ROOT, "app/data/embedded.server.ts"))}); process.exitCode = 3;`;
-  const r = spawnSync(path.join(ROOT, "node_modules/.bin/tsx"), ["--eval", script, "--input-type=module"], { cwd: ROOT, encoding: "utf8", timeout: 60_000 });
+  const r = spawnSync(path.join(ROOT, "node_modules/.bin/tsx"), ["--eval", script, "--input-type=module"], {
+    cwd: ROOT,
+    encoding: "utf8",
+    timeout: 60_000,
+  });
   expect(r.stderr).toBe("");
   expect(r.status).toBe(3);
 });

@@ -19,8 +19,20 @@ beforeAll(async () => {
   app = await createTestApp();
   admin = await app.createUser({ nombre: "Ana", rol: "administrador" });
   empleado = await app.createUser({ nombre: "Elena", rol: "empleado" });
-  const dep = (await app.db.insertInto("departamentos").values({ nombre: "Ventas", codigo: "VEN" }).returning("id").executeTakeFirstOrThrow()).id;
-  const suc = (await app.db.insertInto("sucursales").values({ nombre: "Madrid", codigo: "MAD", direccion: "Gran Vía 1", ciudad: "Madrid" }).returning("id").executeTakeFirstOrThrow()).id;
+  const dep = (
+    await app.db
+      .insertInto("departamentos")
+      .values({ nombre: "Ventas", codigo: "VEN" })
+      .returning("id")
+      .executeTakeFirstOrThrow()
+  ).id;
+  const suc = (
+    await app.db
+      .insertInto("sucursales")
+      .values({ nombre: "Madrid", codigo: "MAD", direccion: "Gran Vía 1", ciudad: "Madrid" })
+      .returning("id")
+      .executeTakeFirstOrThrow()
+  ).id;
   // As the owner, like a bulk load: N gastos of the administrador, three formación ones of the empleado.
   await sql`
     insert into gastos (descripcion, fecha_gasto, categoria, importe, metodo_pago, solicitante_id, departamento_id, sucursal_id)
@@ -34,7 +46,14 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => app.close());
 
-const list = async (search: string, cookie: string) => JSON.parse(await (await respond(() => loader({ request: request(`/gastos${search}`, { cookie }), context: app.context(), params: {} }))).text());
+const list = async (search: string, cookie: string) =>
+  JSON.parse(
+    await (
+      await respond(() =>
+        loader({ request: request(`/gastos${search}`, { cookie }), context: app.context(), params: {} }),
+      )
+    ).text(),
+  );
 
 describe("cuenta estimada y suma a escala", () => {
   it("más de EXACT_COUNT_LIMIT coincidencias: la estimación del planificador, marcada, sin suma", async () => {
@@ -66,14 +85,29 @@ describe("cuenta estimada y suma a escala", () => {
   it("justo por debajo del límite se cuenta exacto aunque el planificador crea que son más", async () => {
     const store = sqlStore(app.db, admin.id);
     // «Carga 1…» matches 1, 10–19, 100–199, 1000–1999, 10000–10500: 1612 rows, whatever the estimate says.
-    const r = await store.list("gastos_vista", { search: { columns: ["descripcion"], term: "Carga 1" }, limit: 5, offset: 0, count: "estimated", sum: ["importe"] });
+    const r = await store.list("gastos_vista", {
+      search: { columns: ["descripcion"], term: "Carga 1" },
+      limit: 5,
+      offset: 0,
+      count: "estimated",
+      sum: ["importe"],
+    });
     expect(r).toMatchObject({ total: 1612, estimated: false, sums: { importe: (1612 * 10.25).toFixed(2) } });
   });
 
   it("el CSV de todo el filtro sale entero, en el orden de la lista, aunque sean miles de filas", async () => {
-    const r = await respond(() => loader({ request: request("/gastos/exportar?orden=importe&dir=desc&formato=csv", { cookie: admin.cookie }), context: app.context(), params: {} }));
+    const r = await respond(() =>
+      loader({
+        request: request("/gastos/exportar?orden=importe&dir=desc&formato=csv", { cookie: admin.cookie }),
+        context: app.context(),
+        params: {},
+      }),
+    );
     const text = await r.text();
-    const lines = text.replace(/^\uFEFF/, "").trim().split("\r\n");
+    const lines = text
+      .replace(/^\uFEFF/, "")
+      .trim()
+      .split("\r\n");
     expect(lines).toHaveLength(1 + N + 3);
     expect(lines[1]).toMatch(/;"Curso \d";;"Formación";100,10;"Borrador";"Elena";"Ventas"$/);
     expect(lines.at(-1)).toMatch(/;"Comidas";10,25;"Borrador";"Ana";"Ventas"$/);
@@ -81,7 +115,12 @@ describe("cuenta estimada y suma a escala", () => {
   });
 
   it("«exact» sigue contando todo", async () => {
-    const r = await sqlStore(app.db, admin.id).list("gastos", { limit: 1, offset: 0, count: "exact", sum: ["importe"] });
+    const r = await sqlStore(app.db, admin.id).list("gastos", {
+      limit: 1,
+      offset: 0,
+      count: "exact",
+      sum: ["importe"],
+    });
     expect(r).toMatchObject({ total: N + 3, estimated: false });
     expect(r.sums.importe).toBe((N * 10.25 + 300.3).toFixed(2));
   });
@@ -89,7 +128,11 @@ describe("cuenta estimada y suma a escala", () => {
 
 describe("el orden por defecto (fecha y después id) lo sirve un índice", () => {
   it("la página sale del índice en orden, sin ordenar las filas de una fecha (migración 20261122000043)", async () => {
-    const plan = await sql<{ "QUERY PLAN": unknown }>`explain (format json) select id from gastos order by fecha_gasto desc, id desc limit 25 offset 50`.execute(app.db);
+    const plan = await sql<{
+      "QUERY PLAN": unknown;
+    }>`explain (format json) select id from gastos order by fecha_gasto desc, id desc limit 25 offset 50`.execute(
+      app.db,
+    );
     const text = JSON.stringify(plan.rows[0]!["QUERY PLAN"]);
     expect(text).toContain("gastos_fecha_gasto_id_idx");
     expect(text).not.toMatch(/"Node Type":"(Incremental )?Sort"/);
@@ -101,11 +144,19 @@ describe("la página filtrada por estado, departamento y fechas, por importe, sa
     // As after autovacuum. (Which pages end all-visible depends on what else runs, so the test
     // checks the plan's shape, not its heap fetches: a covering index gives an index-only path.)
     await sql`vacuum analyze gastos`.execute(app.db);
-    const { id: dep } = await app.db.selectFrom("departamentos").select("id").where("codigo", "=", "VEN").executeTakeFirstOrThrow();
+    const { id: dep } = await app.db
+      .selectFrom("departamentos")
+      .select("id")
+      .where("codigo", "=", "VEN")
+      .executeTakeFirstOrThrow();
     for (const who of [admin, empleado]) {
       const plan = await asUser(app.db, who.id, (trx) =>
-        sql<{ "QUERY PLAN": unknown }>`explain (format json) select id from gastos where estado = 'borrador' and departamento_id = ${dep}
-          and fecha_gasto between ${todayISO()}::date - 250 and ${todayISO()}::date - 50 order by importe desc, id desc limit 25 offset 975`.execute(trx),
+        sql<{
+          "QUERY PLAN": unknown;
+        }>`explain (format json) select id from gastos where estado = 'borrador' and departamento_id = ${dep}
+          and fecha_gasto between ${todayISO()}::date - 250 and ${todayISO()}::date - 50 order by importe desc, id desc limit 25 offset 975`.execute(
+          trx,
+        ),
       );
       const text = JSON.stringify(plan.rows[0]!["QUERY PLAN"]);
       expect(text).toContain('"Node Type":"Index Only Scan"');
@@ -116,7 +167,10 @@ describe("la página filtrada por estado, departamento y fechas, por importe, sa
 
 describe("una búsqueda con más coincidencias que las que se cuentan (ADR 0008, cuarta ronda)", () => {
   const rpc = (who: { id: string }, p_tope: number | null) =>
-    sqlStore(app.db, who.id).rpc<{ ids: string | null; coincidencias: number }[]>("buscar_gastos", { p_termino: "carga", p_tope });
+    sqlStore(app.db, who.id).rpc<{ ids: string | null; coincidencias: number }[]>("buscar_gastos", {
+      p_termino: "carga",
+      p_tope,
+    });
   /** The ids of page `pagina` of a plain substring search over the view, in the list's order (date, then id). */
   const plainPage = async (term: string, pagina: number) =>
     (
@@ -130,7 +184,10 @@ describe("una búsqueda con más coincidencias que las que se cuentan (ADR 0008,
     ).rows.map((r) => r.id);
 
   it("la función lee hasta el tope: debajo, los ids; encima, ninguno y una estimación", async () => {
-    const [pocas] = await sqlStore(app.db, admin.id).rpc<{ ids: string; coincidencias: number }[]>("buscar_gastos", { p_termino: "Carga 9999", p_tope: 10 });
+    const [pocas] = await sqlStore(app.db, admin.id).rpc<{ ids: string; coincidencias: number }[]>("buscar_gastos", {
+      p_termino: "Carga 9999",
+      p_tope: 10,
+    });
     expect(pocas).toMatchObject({ coincidencias: 1 });
     expect(pocas!.ids).toMatch(/^[0-9a-f-]{36}$/);
     const [muchas] = await rpc(admin, 100);
@@ -146,8 +203,15 @@ describe("una búsqueda con más coincidencias que las que se cuentan (ADR 0008,
 
   it("entre pocas y el tope: la cuenta y la suma exactas, sin ids (la lista recorre su orden)", async () => {
     // «Carga 1…»: 1612 matches, more than 5·√(filas) ≈ 512, fewer than the cap.
-    const [medio] = await sqlStore(app.db, admin.id).rpc<{ ids: string | null; coincidencias: number; exacto: boolean; sumas: Record<string, string> }[]>("buscar_gastos", { p_termino: "Carga 1", p_tope: EXACT_COUNT_LIMIT });
-    expect(medio).toEqual({ ids: null, coincidencias: 1612, exacto: true, sumas: { importe: (1612 * 10.25).toFixed(2) } });
+    const [medio] = await sqlStore(app.db, admin.id).rpc<
+      { ids: string | null; coincidencias: number; exacto: boolean; sumas: Record<string, string> }[]
+    >("buscar_gastos", { p_termino: "Carga 1", p_tope: EXACT_COUNT_LIMIT });
+    expect(medio).toEqual({
+      ids: null,
+      coincidencias: 1612,
+      exacto: true,
+      sumas: { importe: (1612 * 10.25).toFixed(2) },
+    });
     const { result } = await list("?q=Carga+1", admin.cookie);
     expect(result).toMatchObject({ total: 1612, estimated: false, sums: { importe: (1612 * 10.25).toFixed(2) } });
     expect(result.rows).toHaveLength(25);
@@ -178,7 +242,13 @@ describe("una búsqueda con más coincidencias que las que se cuentan (ADR 0008,
   });
 
   it("el CSV de esa búsqueda trae todas las coincidencias", async () => {
-    const r = await respond(() => loader({ request: request("/gastos/exportar?q=carga&formato=csv", { cookie: admin.cookie }), context: app.context(), params: {} }));
+    const r = await respond(() =>
+      loader({
+        request: request("/gastos/exportar?q=carga&formato=csv", { cookie: admin.cookie }),
+        context: app.context(),
+        params: {},
+      }),
+    );
     expect((await r.text()).trim().split("\r\n")).toHaveLength(1 + N);
   });
 });

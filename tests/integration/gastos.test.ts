@@ -26,17 +26,45 @@ beforeAll(async () => {
   empleado2 = await app.createUser({ nombre: "Eva", rol: "empleado" });
   responsable = await app.createUser({ nombre: "Rosa", rol: "empleado" });
   const d = async (nombre: string, codigo: string, o: Record<string, unknown> = {}) =>
-    String((await app.db.insertInto("departamentos").values({ nombre, codigo, ...o }).returning("id").executeTakeFirstOrThrow()).id);
+    String(
+      (
+        await app.db
+          .insertInto("departamentos")
+          .values({ nombre, codigo, ...o })
+          .returning("id")
+          .executeTakeFirstOrThrow()
+      ).id,
+    );
   dep = {
     ventas: await d("Ventas", "VEN", { presupuesto_mensual: "1000.00" }),
     compras: await d("Compras", "COM", { responsable_id: responsable.id }),
     direccion: await d("Dirección", "DIR"),
   };
-  suc = String((await app.db.insertInto("sucursales").values({ nombre: "Madrid", codigo: "MAD", direccion: "Gran Vía 1", ciudad: "Madrid" }).returning("id").executeTakeFirstOrThrow()).id);
+  suc = String(
+    (
+      await app.db
+        .insertInto("sucursales")
+        .values({ nombre: "Madrid", codigo: "MAD", direccion: "Gran Vía 1", ciudad: "Madrid" })
+        .returning("id")
+        .executeTakeFirstOrThrow()
+    ).id,
+  );
   const p = async (razon_social: string, nif: string, activo: boolean) =>
-    String((await app.db.insertInto("proveedores").values({ razon_social, nif, tipo_persona: "empresa", activo }).returning("id").executeTakeFirstOrThrow()).id);
-  prov = { activo: await p("Papelería La Castellana", "B11111111", true), inactivo: await p("Cerrada SL", "B22222222", false) };
-  const perfil = (u: U, o: Record<string, unknown>) => app.db.updateTable("usuarios").set(o).where("id", "=", u.id).execute();
+    String(
+      (
+        await app.db
+          .insertInto("proveedores")
+          .values({ razon_social, nif, tipo_persona: "empresa", activo })
+          .returning("id")
+          .executeTakeFirstOrThrow()
+      ).id,
+    );
+  prov = {
+    activo: await p("Papelería La Castellana", "B11111111", true),
+    inactivo: await p("Cerrada SL", "B22222222", false),
+  };
+  const perfil = (u: U, o: Record<string, unknown>) =>
+    app.db.updateTable("usuarios").set(o).where("id", "=", u.id).execute();
   await perfil(admin, { departamento_id: dep.direccion, sucursal_id: suc });
   await perfil(aprobador, { departamento_id: dep.ventas, sucursal_id: suc });
   await perfil(aprobador2, { departamento_id: dep.compras, sucursal_id: suc });
@@ -53,7 +81,8 @@ afterAll(() => app.close());
 const json = async (r: Response) => JSON.parse(await r.text());
 const post = (form: Record<string, string | string[]>, cookie: string, path = "/gastos?index") =>
   respond(() => action({ request: request(path, { cookie, form }), context: app.context(), params: {} }));
-const load = (search: string, cookie: string) => respond(() => loader({ request: request(`/gastos${search}`, { cookie }), context: app.context(), params: {} }));
+const load = (search: string, cookie: string) =>
+  respond(() => loader({ request: request(`/gastos${search}`, { cookie }), context: app.context(), params: {} }));
 const list = async (search: string, cookie: string) => {
   const r = await load(search, cookie);
   if (r.status !== 200) throw new Error(`Esperaba 200, llegó ${r.status}: ${await r.text()}`);
@@ -66,8 +95,17 @@ async function flashOf(r: Response) {
   return (await app.services.flash.take(new Request(ORIGIN, { headers: { Cookie: cookie } }))).flash;
 }
 type Gasto = Record<string, any> & { id: string; version: number; folio: string; fecha_gasto: string };
-const row = (id: string) => app.db.selectFrom("gastos").selectAll().where("id", "=", id).executeTakeFirstOrThrow() as Promise<Gasto>;
-const countGastos = async () => Number((await app.db.selectFrom("gastos").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+const row = (id: string) =>
+  app.db.selectFrom("gastos").selectAll().where("id", "=", id).executeTakeFirstOrThrow() as Promise<Gasto>;
+const countGastos = async () =>
+  Number(
+    (
+      await app.db
+        .selectFrom("gastos")
+        .select((eb) => eb.fn.countAll().as("n"))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 const form = (o: Record<string, string> = {}) => ({
   intent: "crear",
   descripcion: "Comida con cliente",
@@ -81,23 +119,36 @@ let seq = 0;
 /** A gasto created through the form by `u` (distinct importe each, so no duplicate warning). */
 async function nuevo(u: U, o: Record<string, string> = {}) {
   seq += 1;
-  const r = await post(form({ importe: `${10 + seq},${String(seq % 100).padStart(2, "0")}`, descripcion: `Gasto de prueba ${seq}`, ...o }), u.cookie);
+  const r = await post(
+    form({ importe: `${10 + seq},${String(seq % 100).padStart(2, "0")}`, descripcion: `Gasto de prueba ${seq}`, ...o }),
+    u.cookie,
+  );
   if (r.status !== 302) throw new Error(`Esperaba 302, llegó ${r.status}: ${await r.text()}`);
   const id = new URL(r.headers.get("Location")!, ORIGIN).searchParams.get("gasto")!;
   return row(id);
 }
 /** Runs a workflow function directly as `u` (to set a state up). */
-const rpc = (u: U, fn: string, args: Record<string, unknown>) => sqlStore(app.db, u.id).rpc<{ version: number }>(fn, args);
-async function enEstado(u: U, estado: "borrador" | "pendiente" | "aprobado" | "rechazado" | "pagado", o: Record<string, string> = {}) {
+const rpc = (u: U, fn: string, args: Record<string, unknown>) =>
+  sqlStore(app.db, u.id).rpc<{ version: number }>(fn, args);
+async function enEstado(
+  u: U,
+  estado: "borrador" | "pendiente" | "aprobado" | "rechazado" | "pagado",
+  o: Record<string, string> = {},
+) {
   let g = await nuevo(u, o);
   if (estado === "borrador") return g;
   await rpc(u, "enviar_gasto", { p_id: g.id, p_version: g.version });
   g = await row(g.id);
   if (estado === "pendiente") return g;
-  if (estado === "rechazado") await rpc(admin, "rechazar_gasto", { p_id: g.id, p_version: g.version, p_motivo: "Falta el ticket" });
+  if (estado === "rechazado")
+    await rpc(admin, "rechazar_gasto", { p_id: g.id, p_version: g.version, p_motivo: "Falta el ticket" });
   // Approved by the solicitante's approver where there is one, so an administrador may pay it
   // (whoever approved a gasto does not mark it paid, SPEC §3).
-  else await rpc(u === empleado ? aprobador : u === empleado2 ? aprobador2 : admin, "aprobar_gasto", { p_id: g.id, p_version: g.version });
+  else
+    await rpc(u === empleado ? aprobador : u === empleado2 ? aprobador2 : admin, "aprobar_gasto", {
+      p_id: g.id,
+      p_version: g.version,
+    });
   g = await row(g.id);
   if (estado === "pagado") {
     await rpc(admin, "pagar_gasto", { p_id: g.id, p_version: g.version, p_fecha_pago: hoy, p_referencia: "TR-1" });
@@ -105,14 +156,23 @@ async function enEstado(u: U, estado: "borrador" | "pendiente" | "aprobado" | "r
   }
   return g;
 }
-const act = (u: U, intent: string, g: { id: string; version: number }, extra: Record<string, string> = {}, path = `/gastos?gasto=${g.id}&estado=pendiente`) =>
-  post({ intent, id: g.id, version: String(g.version), ...extra }, u.cookie, path);
+const act = (
+  u: U,
+  intent: string,
+  g: { id: string; version: number },
+  extra: Record<string, string> = {},
+  path = `/gastos?gasto=${g.id}&estado=pendiente`,
+) => post({ intent, id: g.id, version: String(g.version), ...extra }, u.cookie, path);
 
 // ------------------------------------------------------------------------------------------
 
 describe("crear", () => {
   it("un empleado crea su gasto: solicitante él, departamento y sucursal de su perfil, folio de la base de datos; abre su ficha", async () => {
-    const r = await post(form({ importe: "1.234,56", numero_factura: "F-1", proveedor_id: prov.activo }), empleado.cookie, "/gastos?index&estado=borrador");
+    const r = await post(
+      form({ importe: "1.234,56", numero_factura: "F-1", proveedor_id: prov.activo }),
+      empleado.cookie,
+      "/gastos?index&estado=borrador",
+    );
     expect(r.status).toBe(302);
     const location = new URL(r.headers.get("Location")!, ORIGIN);
     expect(location.pathname).toBe("/gastos");
@@ -120,19 +180,42 @@ describe("crear", () => {
     expect(location.searchParams.has("index")).toBe(false);
     expect(location.hash).toBe("#contenido"); // the top, where the flash is; the panel is open beside the list
     const g = await row(location.searchParams.get("gasto")!);
-    expect(g).toMatchObject({ solicitante_id: empleado.id, departamento_id: dep.ventas, sucursal_id: suc, estado: "borrador", importe: "1234.56", version: 1 });
+    expect(g).toMatchObject({
+      solicitante_id: empleado.id,
+      departamento_id: dep.ventas,
+      sucursal_id: suc,
+      estado: "borrador",
+      importe: "1234.56",
+      version: 1,
+    });
     expect(g.folio).toMatch(/^GAS-\d{4}-\d{5}$/);
     expect((await flashOf(r))?.message).toMatch(new RegExp(`Gasto creado: ${g.folio}`));
   });
 
   it("los campos colados en el formulario (estado, folio, aprobado_por_id, solicitante_id, version) se ignoran", async () => {
     const r = await post(
-      form({ estado: "aprobado", folio: "GAS-1999-99999", aprobado_por_id: admin.id, aprobador_id: admin.id, solicitante_id: empleado2.id, version: "99", fecha_aprobacion: hoy, importe: "77,00" }),
+      form({
+        estado: "aprobado",
+        folio: "GAS-1999-99999",
+        aprobado_por_id: admin.id,
+        aprobador_id: admin.id,
+        solicitante_id: empleado2.id,
+        version: "99",
+        fecha_aprobacion: hoy,
+        importe: "77,00",
+      }),
       empleado.cookie,
     );
     expect(r.status).toBe(302);
     const g = await row(new URL(r.headers.get("Location")!, ORIGIN).searchParams.get("gasto")!);
-    expect(g).toMatchObject({ solicitante_id: empleado.id, estado: "borrador", aprobado_por_id: null, aprobador_id: null, fecha_aprobacion: null, version: 1 });
+    expect(g).toMatchObject({
+      solicitante_id: empleado.id,
+      estado: "borrador",
+      aprobado_por_id: null,
+      aprobador_id: null,
+      fecha_aprobacion: null,
+      version: 1,
+    });
     expect(g.folio).not.toBe("GAS-1999-99999");
   });
 
@@ -178,7 +261,11 @@ describe("crear", () => {
     const primero = await post(datos, empleado.cookie);
     expect((await flashOf(primero))?.kind).toBe("exito");
     const firstId = new URL(primero.headers.get("Location")!, ORIGIN).searchParams.get("gasto")!;
-    const segundo = await post({ ...datos, descripcion: "Otra descripción" }, empleado.cookie, "/gastos?index&q=comida");
+    const segundo = await post(
+      { ...datos, descripcion: "Otra descripción" },
+      empleado.cookie,
+      "/gastos?index&q=comida",
+    );
     expect(segundo.status).toBe(302);
     const flash = await flashOf(segundo);
     const first = await row(firstId);
@@ -230,7 +317,12 @@ describe("lista: visibilidad por rol (RLS a través del loader)", () => {
     expect(await visibles(admin)).toEqual(new Set(Object.values(ids)));
   });
   it("la ficha de un gasto que no ve es un 404, como un id desconocido o mal formado", async () => {
-    for (const search of [`?gasto=${ids.empleado}`, `?gasto=${crypto.randomUUID()}`, "?gasto=no-es-un-uuid", "?gasto=1%27%20or%201=1"]) {
+    for (const search of [
+      `?gasto=${ids.empleado}`,
+      `?gasto=${crypto.randomUUID()}`,
+      "?gasto=no-es-un-uuid",
+      "?gasto=1%27%20or%201=1",
+    ]) {
       const r = await load(search, empleado2.cookie);
       expect(r.status, search).toBe(404);
     }
@@ -239,20 +331,33 @@ describe("lista: visibilidad por rol (RLS a través del loader)", () => {
     for (const u of [admin, aprobador, aprobador2, responsable, empleado]) {
       const data = await list("?vista=pendientes&por_pagina=100", u.cookie);
       const todos = await list("?estado=pendiente&por_pagina=100", u.cookie);
-      const perfil = await app.db.selectFrom("usuarios").select(["id", "rol", "departamento_id"]).where("id", "=", u.id).executeTakeFirstOrThrow();
+      const perfil = await app.db
+        .selectFrom("usuarios")
+        .select(["id", "rol", "departamento_id"])
+        .where("id", "=", u.id)
+        .executeTakeFirstOrThrow();
       const alcance = (await sqlStore(app.db, u.id).rpc<Alcance | null>("alcance_aprobacion", {})) ?? SIN_ALCANCE;
       // The list's rows carry only what it shows: the rule is checked on the whole records.
       const visiblesIds = todos.result.rows.map((g: any) => String(g.id));
-      const registros = visiblesIds.length ? await app.db.selectFrom("gastos").selectAll().where("id", "in", visiblesIds).execute() : [];
+      const registros = visiblesIds.length
+        ? await app.db.selectFrom("gastos").selectAll().where("id", "in", visiblesIds).execute()
+        : [];
       const esperados = registros.filter((g: any) => puedeAprobar(perfil as any, g, alcance)).map((g: any) => g.id);
       expect(data.result.rows.map((g: any) => g.id).sort()).toEqual(esperados.sort());
       expect(data.state.vista).toBe("pendientes");
     }
-    expect((await list("?vista=pendientes", aprobador.cookie)).result.rows.map((g: any) => g.id)).toContain(ids.empleado);
+    expect((await list("?vista=pendientes", aprobador.cookie)).result.rows.map((g: any) => g.id)).toContain(
+      ids.empleado,
+    );
     expect((await list("?vista=pendientes", empleado.cookie)).result.rows).toHaveLength(0);
   });
   it("la función de búsqueda indexada (buscar_gastos) solo devuelve ids de gastos que quien la llama ve", async () => {
-    const ids = async (u: U) => new Set((await sqlStore(app.db, u.id).rpc<{ ids: string }[]>("buscar_gastos", { p_termino: "visibilidad" }))[0]!.ids.split(","));
+    const ids = async (u: U) =>
+      new Set(
+        (
+          await sqlStore(app.db, u.id).rpc<{ ids: string }[]>("buscar_gastos", { p_termino: "visibilidad" })
+        )[0]!.ids.split(","),
+      );
     expect(await ids(empleado)).toEqual(new Set([ids0().empleado]));
     expect(await ids(aprobador)).toEqual(new Set([ids0().empleado, ids0().aprobador]));
     expect((await ids(admin)).size).toBe(4);
@@ -275,7 +380,12 @@ describe("lista: visibilidad por rol (RLS a través del loader)", () => {
 describe("lista: filtros, orden, cuenta y suma", () => {
   beforeAll(async () => {
     const base = { descripcion: "Filtro taxi aeropuerto", categoria: "viajes_transporte", metodo_pago: "efectivo" };
-    await nuevo(empleado2, { ...base, importe: "10,10", fecha_gasto: addDaysISO(hoy, -10), numero_factura: "TK-778899" });
+    await nuevo(empleado2, {
+      ...base,
+      importe: "10,10",
+      fecha_gasto: addDaysISO(hoy, -10),
+      numero_factura: "TK-778899",
+    });
     await nuevo(empleado2, { ...base, importe: "20,20", fecha_gasto: addDaysISO(hoy, -5), proveedor_id: prov.activo });
     await nuevo(empleado2, { ...base, importe: "30,30", fecha_gasto: hoy, categoria: "comidas" });
   });
@@ -309,13 +419,31 @@ describe("lista: filtros, orden, cuenta y suma", () => {
     expect(uno.total).toBe(1);
     const folio = uno.rows[0].folio;
     expect((await list(`?q=${folio}`, admin.cookie)).result.total).toBe(1);
-    expect((await list(`?q=filtro%20taxi&departamento=${dep.compras}&sucursal=${suc}&solicitante=${empleado2.id}`, admin.cookie)).result.total).toBe(3);
+    expect(
+      (
+        await list(
+          `?q=filtro%20taxi&departamento=${dep.compras}&sucursal=${suc}&solicitante=${empleado2.id}`,
+          admin.cookie,
+        )
+      ).result.total,
+    ).toBe(3);
     expect((await list(`?q=filtro%20taxi&departamento=${dep.ventas}`, admin.cookie)).result.total).toBe(0);
   });
 
   it("ordena por cada columna de la tabla sin error; un orden desconocido cae en la fecha", async () => {
-    for (const orden of ["folio", "fecha_gasto", "descripcion", "proveedor_nombre", "categoria", "importe", "estado", "solicitante_nombre", "departamento_nombre"]) {
-      for (const dir of ["asc", "desc"]) expect((await list(`?q=filtro%20taxi&orden=${orden}&dir=${dir}`, admin.cookie)).result.total).toBe(3);
+    for (const orden of [
+      "folio",
+      "fecha_gasto",
+      "descripcion",
+      "proveedor_nombre",
+      "categoria",
+      "importe",
+      "estado",
+      "solicitante_nombre",
+      "departamento_nombre",
+    ]) {
+      for (const dir of ["asc", "desc"])
+        expect((await list(`?q=filtro%20taxi&orden=${orden}&dir=${dir}`, admin.cookie)).result.total).toBe(3);
     }
     expect((await list("?orden=drop%20table&dir=asc", admin.cookie)).state.orden).toBe("fecha_gasto");
   });
@@ -325,13 +453,21 @@ describe("lista: filtros, orden, cuenta y suma", () => {
     expect(page.status).toBe(302); // the page itself sends the browser to the resource route
     expect(page.headers.get("Location")).toBe("/gastos/exportar?q=filtro%20taxi&formato=csv");
     const r = await respond(() =>
-      loader({ request: request("/gastos/exportar?q=filtro%20taxi&por_pagina=1&orden=importe&dir=asc&formato=csv", { cookie: admin.cookie }), context: app.context(), params: {} }),
+      loader({
+        request: request("/gastos/exportar?q=filtro%20taxi&por_pagina=1&orden=importe&dir=asc&formato=csv", {
+          cookie: admin.cookie,
+        }),
+        context: app.context(),
+        params: {},
+      }),
     );
     expect(r.headers.get("Content-Type")).toContain("text/csv");
     const bytes = new Uint8Array(await r.arrayBuffer());
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const lines = new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes).slice(1).trim().split("\r\n");
-    expect(lines[0]).toBe('"Folio";"Fecha";"Descripción";"Proveedor";"Categoría";"Importe";"Estado";"Solicitante";"Departamento"');
+    expect(lines[0]).toBe(
+      '"Folio";"Fecha";"Descripción";"Proveedor";"Categoría";"Importe";"Estado";"Solicitante";"Departamento"',
+    );
     expect(lines).toHaveLength(4);
     expect(lines[1]).toMatch(/;"Filtro taxi aeropuerto";;"Viajes y transporte";10,10;"Borrador";"Eva";"Compras"$/);
     expect(lines[2]).toMatch(/;"Papelería La Castellana";"Viajes y transporte";20,20;/);
@@ -443,7 +579,11 @@ describe("flujo: cada transición como cada rol", () => {
     expect((await act(admin, "revertir", g, { motivo: "" })).status).toBe(400);
     expect((await row(g.id)).estado).toBe("aprobado");
     expect((await act(admin, "revertir", g, { motivo: "Importe mal copiado" })).status).toBe(302);
-    expect(await row(g.id)).toMatchObject({ estado: "pendiente", motivo_rechazo: "Importe mal copiado", aprobado_por_id: null });
+    expect(await row(g.id)).toMatchObject({
+      estado: "pendiente",
+      motivo_rechazo: "Importe mal copiado",
+      aprobado_por_id: null,
+    });
   });
 
   it("una transición que otra persona ya hizo: mensaje claro, nada se aplica dos veces", async () => {
@@ -464,7 +604,9 @@ describe("flujo: cada transición como cada rol", () => {
     const flashes = [await flashOf(a), await flashOf(b)];
     // The winner's flash is «exito», or «aviso» when Ventas is over budget by now.
     expect(flashes.map((f) => (f?.kind === "error" ? "error" : "hecho")).sort()).toEqual(["error", "hecho"]);
-    expect(flashes.find((f) => f?.kind === "error")?.message).toMatch(/ya no está pendiente de aprobación|Otra persona modificó este gasto/);
+    expect(flashes.find((f) => f?.kind === "error")?.message).toMatch(
+      /ya no está pendiente de aprobación|Otra persona modificó este gasto/,
+    );
     const cambios = await app.db
       .selectFrom("historial")
       .select("cambios")
@@ -485,9 +627,29 @@ describe("flujo: cada transición como cada rol", () => {
 
 describe("flujo: la matriz completa sobre un gasto de Elena (Ventas; su aprobador es Pablo)", () => {
   type Esperado = "ok" | 403 | 404;
-  const desde = { enviar: "borrador", retirar: "pendiente", aprobar: "pendiente", rechazar: "pendiente", reabrir: "rechazado", pagar: "aprobado", revertir: "aprobado" } as const;
-  const a = { enviar: "pendiente", retirar: "borrador", aprobar: "aprobado", rechazar: "rechazado", reabrir: "borrador", pagar: "pagado", revertir: "pendiente" } as const;
-  const extra: Record<string, Record<string, string>> = { rechazar: { motivo: "No procede" }, revertir: { motivo: "Revisión" }, pagar: { fecha_pago: hoy, referencia_pago: "TR-M" } };
+  const desde = {
+    enviar: "borrador",
+    retirar: "pendiente",
+    aprobar: "pendiente",
+    rechazar: "pendiente",
+    reabrir: "rechazado",
+    pagar: "aprobado",
+    revertir: "aprobado",
+  } as const;
+  const a = {
+    enviar: "pendiente",
+    retirar: "borrador",
+    aprobar: "aprobado",
+    rechazar: "rechazado",
+    reabrir: "borrador",
+    pagar: "pagado",
+    revertir: "pendiente",
+  } as const;
+  const extra: Record<string, Record<string, string>> = {
+    rechazar: { motivo: "No procede" },
+    revertir: { motivo: "Revisión" },
+    pagar: { fecha_pago: hoy, referencia_pago: "TR-M" },
+  };
   // empleado = the solicitante; empleado2 and aprobador2: Compras (do not see it); responsable: of Compras.
   const matriz: Record<keyof typeof desde, Record<string, Esperado>> = {
     enviar: { empleado: "ok", empleado2: 404, aprobador: 403, aprobador2: 404, responsable: 404, admin: "ok" },
@@ -500,7 +662,9 @@ describe("flujo: la matriz completa sobre un gasto de Elena (Ventas; su aprobado
   };
   const quien = () => ({ empleado, empleado2, aprobador, aprobador2, responsable, admin }) as Record<string, U>;
   for (const [t, fila] of Object.entries(matriz) as [keyof typeof desde, Record<string, Esperado>][]) {
-    it(`${t}: ${Object.entries(fila).map(([r, e]) => `${r} ${e}`).join(", ")}`, async () => {
+    it(`${t}: ${Object.entries(fila)
+      .map(([r, e]) => `${r} ${e}`)
+      .join(", ")}`, async () => {
       for (const [rol, esperado] of Object.entries(fila)) {
         const g = await enEstado(empleado, desde[t]);
         const r = await act(quien()[rol]!, t, g, extra[t] ?? {});
@@ -535,26 +699,66 @@ describe("ficha: acciones visibles, edición y borrado del borrador, historial",
     const g = await enEstado(empleado, "borrador");
     const path = `/gastos?gasto=${g.id}&categoria=comidas`;
     // Departamento and sucursal left empty: the solicitante's, as when creating.
-    const campos = { descripcion: "Cena con cliente", fecha_gasto: g.fecha_gasto, categoria: "comidas", importe: "50,00", metodo_pago: "efectivo" };
-    expect((await post({ intent: "guardar", version: String(g.version), ...campos }, aprobador.cookie, path)).status).toBe(403);
-    const r = await post({ intent: "guardar", version: String(g.version), ...campos, solicitante_id: empleado2.id }, empleado.cookie, path);
+    const campos = {
+      descripcion: "Cena con cliente",
+      fecha_gasto: g.fecha_gasto,
+      categoria: "comidas",
+      importe: "50,00",
+      metodo_pago: "efectivo",
+    };
+    expect(
+      (await post({ intent: "guardar", version: String(g.version), ...campos }, aprobador.cookie, path)).status,
+    ).toBe(403);
+    const r = await post(
+      { intent: "guardar", version: String(g.version), ...campos, solicitante_id: empleado2.id },
+      empleado.cookie,
+      path,
+    );
     expect(r.status, await r.clone().text()).toBe(302);
     expect(r.headers.get("Location")).toBe(`${path}#contenido`);
-    expect(await row(g.id)).toMatchObject({ descripcion: "Cena con cliente", importe: "50.00", solicitante_id: empleado.id, departamento_id: dep.ventas, sucursal_id: suc, version: g.version + 1 });
-    const stale = await post({ intent: "guardar", version: String(g.version), ...campos, descripcion: "Otra cosa" }, empleado.cookie, path);
+    expect(await row(g.id)).toMatchObject({
+      descripcion: "Cena con cliente",
+      importe: "50.00",
+      solicitante_id: empleado.id,
+      departamento_id: dep.ventas,
+      sucursal_id: suc,
+      version: g.version + 1,
+    });
+    const stale = await post(
+      { intent: "guardar", version: String(g.version), ...campos, descripcion: "Otra cosa" },
+      empleado.cookie,
+      path,
+    );
     expect(stale.status).toBe(409);
     const data = await json(stale);
     expect(data.intent).toBe("guardar");
     expect(data.current.descripcion).toBe("Cena con cliente");
     const { panel } = await list(`?gasto=${g.id}`, empleado.cookie);
-    expect(panel.history[0]).toMatchObject({ accion: "modificacion", cambios: { descripcion: { despues: "Cena con cliente" } } });
+    expect(panel.history[0]).toMatchObject({
+      accion: "modificacion",
+      cambios: { descripcion: { despues: "Cena con cliente" } },
+    });
   });
 
   it("un gasto enviado ya no se edita ni se elimina", async () => {
     const g = await enEstado(empleado, "pendiente");
-    const r = await post({ intent: "guardar", version: String(g.version), descripcion: "Cambiado", fecha_gasto: g.fecha_gasto, categoria: "comidas", importe: "1", metodo_pago: "efectivo" }, empleado.cookie, `/gastos?gasto=${g.id}`);
+    const r = await post(
+      {
+        intent: "guardar",
+        version: String(g.version),
+        descripcion: "Cambiado",
+        fecha_gasto: g.fecha_gasto,
+        categoria: "comidas",
+        importe: "1",
+        metodo_pago: "efectivo",
+      },
+      empleado.cookie,
+      `/gastos?gasto=${g.id}`,
+    );
     expect((await flashOf(r))?.message).toMatch(/ya no está en borrador/);
-    expect((await post({ intent: "eliminar", version: String(g.version) }, empleado.cookie, `/gastos?gasto=${g.id}`)).status).toBe(302);
+    expect(
+      (await post({ intent: "eliminar", version: String(g.version) }, empleado.cookie, `/gastos?gasto=${g.id}`)).status,
+    ).toBe(302);
     expect((await row(g.id)).descripcion).not.toBe("Cambiado");
   });
 
@@ -563,7 +767,11 @@ describe("ficha: acciones visibles, edición y borrado del borrador, historial",
     expect((await list(`?gasto=${g.id}`, empleado.cookie)).panel.confirmarEliminar).toBe(false);
     expect((await list(`?gasto=${g.id}&eliminar=1`, empleado.cookie)).panel.confirmarEliminar).toBe(true);
     expect((await list(`?gasto=${g.id}&eliminar=1`, aprobador.cookie)).panel.confirmarEliminar).toBe(false);
-    const r = await post({ intent: "eliminar", id: g.id, version: String(g.version) }, empleado.cookie, `/gastos?index&q=x&gasto=${g.id}&eliminar=1`);
+    const r = await post(
+      { intent: "eliminar", id: g.id, version: String(g.version) },
+      empleado.cookie,
+      `/gastos?index&q=x&gasto=${g.id}&eliminar=1`,
+    );
     expect(r.status).toBe(302);
     expect(r.headers.get("Location")).toBe("/gastos?q=x#contenido");
     expect(await app.db.selectFrom("gastos").select("id").where("id", "=", g.id).executeTakeFirst()).toBeUndefined();
@@ -572,7 +780,9 @@ describe("ficha: acciones visibles, edición y borrado del borrador, historial",
   it("el historial recoge cada cambio de estado con quién", async () => {
     const g = await enEstado(empleado, "aprobado");
     const { panel } = await list(`?gasto=${g.id}`, empleado.cookie);
-    const estados = panel.history.filter((h: any) => h.cambios?.estado).map((h: any) => [h.cambios.estado.despues, h.actor_nombre]);
+    const estados = panel.history
+      .filter((h: any) => h.cambios?.estado)
+      .map((h: any) => [h.cambios.estado.despues, h.actor_nombre]);
     expect(estados).toEqual([
       ["aprobado", "Pablo"],
       ["pendiente", "Elena"],
@@ -589,7 +799,11 @@ describe("aprobar y rechazar en bloque", () => {
     const borrador = await enEstado(empleado, "borrador");
     const ajeno = await enEstado(empleado2, "pendiente"); // Compras: not visible to aprobador
     const sel = [ok1, ok2, propio, borrador, ajeno].map((g) => `${g.id}:${g.version}`);
-    const r = await post({ intent: "aprobar_seleccion", seleccion: sel }, aprobador.cookie, "/gastos?index&vista=pendientes");
+    const r = await post(
+      { intent: "aprobar_seleccion", seleccion: sel },
+      aprobador.cookie,
+      "/gastos?index&vista=pendientes",
+    );
     expect(r.status).toBe(302);
     expect(r.headers.get("Location")).toBe("/gastos?vista=pendientes#contenido");
     const flash = await flashOf(r);
@@ -637,7 +851,11 @@ describe("aprobar y rechazar en bloque", () => {
     const fuera = await enEstado(empleado, "pendiente", { descripcion: "Fuera del lote" });
     const confirm = await list(`?q=${marca}&masivo=aprobar`, aprobador.cookie);
     expect(confirm.masivo).toMatchObject({ accion: "aprobar", total: 2, estimado: false });
-    const r = await post({ intent: "masivo", accion: "aprobar" }, aprobador.cookie, `/gastos?index&q=${marca}&masivo=aprobar`);
+    const r = await post(
+      { intent: "masivo", accion: "aprobar" },
+      aprobador.cookie,
+      `/gastos?index&q=${marca}&masivo=aprobar`,
+    );
     expect(r.headers.get("Location")).toBe(`/gastos?q=${marca}#contenido`);
     expect(await flashOf(r)).toMatchObject({ message: "Aprobados 2 gastos." });
     expect((await row(a.id)).estado).toBe("aprobado");
@@ -648,9 +866,13 @@ describe("aprobar y rechazar en bloque", () => {
 
   it("un empleado (aunque sea responsable de un departamento) no aprueba en bloque: 403", async () => {
     const g = await enEstado(empleado2, "pendiente");
-    expect((await post({ intent: "aprobar_seleccion", seleccion: [`${g.id}:${g.version}`] }, empleado.cookie)).status).toBe(403);
+    expect(
+      (await post({ intent: "aprobar_seleccion", seleccion: [`${g.id}:${g.version}`] }, empleado.cookie)).status,
+    ).toBe(403);
     expect((await list("", empleado.cookie)).enBloque).toBe(false);
     expect((await list("", responsable.cookie)).enBloque).toBe(false);
-    expect((await post({ intent: "aprobar_seleccion", seleccion: [`${g.id}:${g.version}`] }, responsable.cookie)).status).toBe(403);
+    expect(
+      (await post({ intent: "aprobar_seleccion", seleccion: [`${g.id}:${g.version}`] }, responsable.cookie)).status,
+    ).toBe(403);
   });
 });

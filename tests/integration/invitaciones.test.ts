@@ -30,8 +30,24 @@ beforeAll(async () => {
   admin = await app.createUser({ nombre: "Ana Admin", rol: "administrador" });
   empleado = await app.createUser({ nombre: "Eva Empleada", rol: "empleado" });
   aprobador = await app.createUser({ nombre: "Pablo Aprobador", rol: "aprobador" });
-  dep = String((await app.db.insertInto("departamentos").values({ nombre: "Ventas", codigo: "VEN" }).returning("id").executeTakeFirstOrThrow()).id);
-  suc = String((await app.db.insertInto("sucursales").values({ nombre: "Madrid", codigo: "MAD", direccion: "Gran Vía 1", ciudad: "Madrid" }).returning("id").executeTakeFirstOrThrow()).id);
+  dep = String(
+    (
+      await app.db
+        .insertInto("departamentos")
+        .values({ nombre: "Ventas", codigo: "VEN" })
+        .returning("id")
+        .executeTakeFirstOrThrow()
+    ).id,
+  );
+  suc = String(
+    (
+      await app.db
+        .insertInto("sucursales")
+        .values({ nombre: "Madrid", codigo: "MAD", direccion: "Gran Vía 1", ciudad: "Madrid" })
+        .returning("id")
+        .executeTakeFirstOrThrow()
+    ).id,
+  );
 });
 afterAll(() => app.close());
 
@@ -58,19 +74,67 @@ function lastLink(email: string) {
 }
 const tokenOf = (link: string) => new URL(link).searchParams.get("token")!;
 
-const post = (cookie: string, form: Record<string, string>) => respond(() => usuariosRoute.action({ request: request("/usuarios?index", { cookie, form }), context: ctx(), params: {} }));
+const post = (cookie: string, form: Record<string, string>) =>
+  respond(() =>
+    usuariosRoute.action({ request: request("/usuarios?index", { cookie, form }), context: ctx(), params: {} }),
+  );
 const invite = (form: Record<string, string>, cookie = admin.cookie) =>
-  post(cookie, { intent: "invitar", _envio: crypto.randomUUID(), nombre: "Lucía", apellidos: "", rol: "empleado", departamento_id: "", sucursal_id: "", aprobador_id: "", ...form });
-const listData = async (cookie = admin.cookie) => json(await respond(() => usuariosRoute.loader({ request: request("/usuarios", { cookie }), context: ctx(), params: {} })));
-const landing = async (token: string) => json(await respond(() => invitacionRoute.loader({ request: request(`/auth/invitacion?token=${encodeURIComponent(token)}`), context: ctx(), params: {} })));
+  post(cookie, {
+    intent: "invitar",
+    _envio: crypto.randomUUID(),
+    nombre: "Lucía",
+    apellidos: "",
+    rol: "empleado",
+    departamento_id: "",
+    sucursal_id: "",
+    aprobador_id: "",
+    ...form,
+  });
+const listData = async (cookie = admin.cookie) =>
+  json(
+    await respond(() =>
+      usuariosRoute.loader({ request: request("/usuarios", { cookie }), context: ctx(), params: {} }),
+    ),
+  );
+const landing = async (token: string) =>
+  json(
+    await respond(() =>
+      invitacionRoute.loader({
+        request: request(`/auth/invitacion?token=${encodeURIComponent(token)}`),
+        context: ctx(),
+        params: {},
+      }),
+    ),
+  );
 const accept = (token: string, password = "la contraseña de lucía", confirmacion = password) =>
-  respond(() => invitacionRoute.action({ request: request("/auth/invitacion", { form: { intent: "aceptar", token, password, confirmacion } }), context: ctx(), params: {} }));
+  respond(() =>
+    invitacionRoute.action({
+      request: request("/auth/invitacion", { form: { intent: "aceptar", token, password, confirmacion } }),
+      context: ctx(),
+      params: {},
+    }),
+  );
 const signIn = (email: string, password: string) =>
-  respond(() => loginRoute.action({ request: request("/login", { form: { intent: "iniciar", email, password, redirectTo: "/" } }), context: ctx(), params: {} }));
-const cookieOf = (r: Response) => r.headers.getSetCookie().find((c) => c.startsWith("oficina_sesion="))!.split(";")[0]!;
+  respond(() =>
+    loginRoute.action({
+      request: request("/login", { form: { intent: "iniciar", email, password, redirectTo: "/" } }),
+      context: ctx(),
+      params: {},
+    }),
+  );
+const cookieOf = (r: Response) =>
+  r.headers
+    .getSetCookie()
+    .find((c) => c.startsWith("oficina_sesion="))!
+    .split(";")[0]!;
 const signedIn = async (cookie: string) => (await currentUser(request("/", { cookie }), app.context()))?.user ?? null;
 const account = (email: string) =>
-  app.db.selectFrom("auth.users as u").leftJoin("usuarios as p", "p.id", "u.id").select(["u.id", "u.email_confirmed_at", "u.encrypted_password", "p.rol", "p.activo"]).where("u.email", "=", email).executeTakeFirst();
+  app.db
+    .selectFrom("auth.users as u")
+    .leftJoin("usuarios as p", "p.id", "u.id")
+    .select(["u.id", "u.email_confirmed_at", "u.encrypted_password", "p.rol", "p.activo"])
+    .where("u.email", "=", email)
+    .executeTakeFirst();
 
 async function snapshot() {
   const { rows } = await sql<Record<string, string>>`
@@ -86,23 +150,56 @@ async function snapshot() {
 describe("invitar: del formulario de /usuarios a la sesión de la persona invitada", () => {
   it("el administrador invita; llega el correo; el GET del enlace no lo gasta; el POST fija la contraseña y entra con el rol, departamento, sucursal y aprobador elegidos", async () => {
     const email = fresh("lucia");
-    const r = await invite({ nombre: "Lucía", apellidos: "Pérez Gil", email, rol: "aprobador", departamento_id: dep, sucursal_id: suc, aprobador_id: aprobador.id });
+    const r = await invite({
+      nombre: "Lucía",
+      apellidos: "Pérez Gil",
+      email,
+      rol: "aprobador",
+      departamento_id: dep,
+      sucursal_id: suc,
+      aprobador_id: aprobador.id,
+    });
     expect(r.status).toBe(302);
     expect(r.headers.get("Location")).toBe("/usuarios");
 
     // Pending: an unconfirmed account without password, the profile as chosen, listed.
     const pending = await account(email);
-    expect(pending).toMatchObject({ email_confirmed_at: null, encrypted_password: null, rol: "aprobador", activo: true });
-    const profile = await app.db.selectFrom("usuarios").selectAll().where("id", "=", pending!.id).executeTakeFirstOrThrow();
-    expect(profile).toMatchObject({ nombre: "Lucía", apellidos: "Pérez Gil", departamento_id: dep, sucursal_id: suc, aprobador_id: aprobador.id });
+    expect(pending).toMatchObject({
+      email_confirmed_at: null,
+      encrypted_password: null,
+      rol: "aprobador",
+      activo: true,
+    });
+    const profile = await app.db
+      .selectFrom("usuarios")
+      .selectAll()
+      .where("id", "=", pending!.id)
+      .executeTakeFirstOrThrow();
+    expect(profile).toMatchObject({
+      nombre: "Lucía",
+      apellidos: "Pérez Gil",
+      departamento_id: dep,
+      sucursal_id: suc,
+      aprobador_id: aprobador.id,
+    });
     // The history names the administrador, on the creation and on the choice of rol.
-    const history = await app.db.selectFrom("historial").select(["accion", "actor_id"]).where("registro_id", "=", pending!.id).orderBy("id").execute();
+    const history = await app.db
+      .selectFrom("historial")
+      .select(["accion", "actor_id"])
+      .where("registro_id", "=", pending!.id)
+      .orderBy("id")
+      .execute();
     expect(history.length).toBeGreaterThan(0);
     expect(history.every((h) => h.actor_id === admin.id)).toBe(true);
     const listed = (await listData()).invitar;
     expect(listed.disponible).toBe(true);
     expect(listed.pendientes.map((p: { email: string }) => p.email)).toContain(email);
-    expect(listed.pendientes.find((p: { email: string }) => p.email === email)).toMatchObject({ nombre_completo: "Lucía Pérez Gil", rol: "aprobador", departamento_nombre: "Ventas", invitada_por_nombre: "Ana Admin" });
+    expect(listed.pendientes.find((p: { email: string }) => p.email === email)).toMatchObject({
+      nombre_completo: "Lucía Pérez Gil",
+      rol: "aprobador",
+      departamento_nombre: "Ventas",
+      invitada_por_nombre: "Ana Admin",
+    });
 
     // The mail: from APP_URL, to /auth/invitacion, 7 days.
     const [mail] = mails(email);
@@ -112,7 +209,13 @@ describe("invitar: del formulario de /usuarios a la sesión de la persona invita
     expect(new URL(link).origin).toBe(APP_URL);
     const token = tokenOf(link);
     // The stored token is a hash, not the token.
-    expect(await app.db.selectFrom("auth.local_tokens").select("token_hash").where("token_hash", "=", token).executeTakeFirst()).toBeUndefined();
+    expect(
+      await app.db
+        .selectFrom("auth.local_tokens")
+        .select("token_hash")
+        .where("token_hash", "=", token)
+        .executeTakeFirst(),
+    ).toBeUndefined();
 
     // A mail scanner (or the person) opening the link twice uses nothing up.
     expect(await landing(token)).toEqual({ token, state: null });
@@ -129,7 +232,14 @@ describe("invitar: del formulario de /usuarios a la sesión de la persona invita
     expect(done.status).toBe(302);
     expect(done.headers.get("Location")).toBe("/");
     const me = await signedIn(cookieOf(done));
-    expect(me).toMatchObject({ email, rol: "aprobador", departamento_id: dep, sucursal_id: suc, aprobador_id: aprobador.id, nombre: "Lucía" });
+    expect(me).toMatchObject({
+      email,
+      rol: "aprobador",
+      departamento_id: dep,
+      sucursal_id: suc,
+      aprobador_id: aprobador.id,
+      nombre: "Lucía",
+    });
     expect((await account(email))!.email_confirmed_at).not.toBeNull();
 
     // Single use; no longer pending; the password works.
@@ -143,18 +253,31 @@ describe("invitar: del formulario de /usuarios a la sesión de la persona invita
 
   it("enlaces que no sirven: no válido, sin token, caducado; cada uno dice qué hacer", async () => {
     expect(await landing("no-es-un-codigo")).toEqual({ token: "no-es-un-codigo", state: "no_valido" });
-    expect(await json(await respond(() => invitacionRoute.loader({ request: request("/auth/invitacion"), context: ctx(), params: {} })))).toMatchObject({ state: "no_valido" });
+    expect(
+      await json(
+        await respond(() =>
+          invitacionRoute.loader({ request: request("/auth/invitacion"), context: ctx(), params: {} }),
+        ),
+      ),
+    ).toMatchObject({ state: "no_valido" });
     const email = fresh("caduca");
     expect((await invite({ email })).status).toBe(302);
     const token = tokenOf(lastLink(email));
-    await app.db.updateTable("auth.local_tokens").set({ expires_at: sql`now() - interval '1 minute'` }).where("kind", "=", "invitacion").where("email", "=", email).execute();
+    await app.db
+      .updateTable("auth.local_tokens")
+      .set({ expires_at: sql`now() - interval '1 minute'` })
+      .where("kind", "=", "invitacion")
+      .where("email", "=", email)
+      .execute();
     expect(await landing(token)).toEqual({ token, state: "caducado" });
     const r = await accept(token);
     expect(r.status).toBe(400);
     expect((await json(r)).reason).toBe("caducado");
     expect((await account(email))!.email_confirmed_at).toBeNull();
     // The pending list says so.
-    expect((await listData()).invitar.pendientes.find((p: { email: string }) => p.email === email)).toMatchObject({ caduca_en: null });
+    expect((await listData()).invitar.pendientes.find((p: { email: string }) => p.email === email)).toMatchObject({
+      caduca_en: null,
+    });
   });
 });
 
@@ -178,13 +301,16 @@ describe("reenviar y cancelar", () => {
     const email = fresh("limite");
     await invite({ email }); // 1
     const { id } = (await account(email))!;
-    for (let i = 1; i < MAIL_LIMIT.limit; i++) expect((await post(admin.cookie, { intent: "reenviar", id: String(id) })).status).toBe(302);
+    for (let i = 1; i < MAIL_LIMIT.limit; i++)
+      expect((await post(admin.cookie, { intent: "reenviar", id: String(id) })).status).toBe(302);
     const sent = mails(email).length;
     expect(sent).toBe(MAIL_LIMIT.limit);
     const refused = await post(admin.cookie, { intent: "reenviar", id: String(id) });
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(0);
-    expect((await json(refused)).error).toMatch(/^Se han enviado demasiados correos a .*: no hemos enviado otro\. Espere \d+ minutos/);
+    expect((await json(refused)).error).toMatch(
+      /^Se han enviado demasiados correos a .*: no hemos enviado otro\. Espere \d+ minutos/,
+    );
     expect(mails(email)).toHaveLength(sent);
   });
 
@@ -228,7 +354,8 @@ describe("reenviar y cancelar", () => {
     expect((await accept(tokenOf(lastLink(email)))).status).toBe(302);
     const { id } = (await account(email))!;
     const before = await snapshot();
-    for (const intent of ["reenviar", "cancelar"]) expect((await post(admin.cookie, { intent, id: String(id) })).status).toBe(302);
+    for (const intent of ["reenviar", "cancelar"])
+      expect((await post(admin.cookie, { intent, id: String(id) })).status).toBe(302);
     expect(await snapshot()).toEqual(before);
     expect(await account(email)).toMatchObject({ activo: true });
   });
@@ -262,7 +389,15 @@ describe("negativas: nada cambia", () => {
     const before = await snapshot();
     const email = fresh("valla");
     await expect(
-      app.services.invitations!.create(empleado.id, { nombre: "X", apellidos: null, email, rol: "administrador", departamento_id: null, sucursal_id: null, aprobador_id: null }),
+      app.services.invitations!.create(empleado.id, {
+        nombre: "X",
+        apellidos: null,
+        email,
+        rol: "administrador",
+        departamento_id: null,
+        sucursal_id: null,
+        aprobador_id: null,
+      }),
     ).rejects.toThrow(/Solo un administrador/);
     expect(await snapshot()).toEqual(before);
     expect(await account(email)).toBeUndefined();
@@ -281,7 +416,9 @@ describe("negativas: nada cambia", () => {
     const after = await snapshot();
     const twice = await invite({ email });
     expect(twice.status).toBe(400);
-    expect((await json(twice)).result.error.email[0]).toMatch(/^Ya hay una invitación pendiente para .*: reenvíela desde «Invitaciones pendientes»/);
+    expect((await json(twice)).result.error.email[0]).toMatch(
+      /^Ya hay una invitación pendiente para .*: reenvíela desde «Invitaciones pendientes»/,
+    );
     expect(await snapshot()).toEqual(after);
     expect(mails(email)).toHaveLength(1);
   });
@@ -318,16 +455,37 @@ describe("SIGNUP_MODE=invitacion", () => {
       const context = { ...closed.context(), clientIp: "198.51.100.9" };
       const email = fresh("cerrada");
       const r = await respond(() =>
-        usuariosRoute.action({ request: request("/usuarios?index", { cookie: boss.cookie, form: { intent: "invitar", _envio: crypto.randomUUID(), nombre: "Nueva", email, rol: "empleado" } }), context, params: {} }),
+        usuariosRoute.action({
+          request: request("/usuarios?index", {
+            cookie: boss.cookie,
+            form: { intent: "invitar", _envio: crypto.randomUUID(), nombre: "Nueva", email, rol: "empleado" },
+          }),
+          context,
+          params: {},
+        }),
       );
       expect(r.status).toBe(302);
       const token = tokenOf(lastLink(email));
       const done = await respond(() =>
-        invitacionRoute.action({ request: request("/auth/invitacion", { form: { intent: "aceptar", token, password: "contraseña de la nueva", confirmacion: "contraseña de la nueva" } }), context, params: {} }),
+        invitacionRoute.action({
+          request: request("/auth/invitacion", {
+            form: {
+              intent: "aceptar",
+              token,
+              password: "contraseña de la nueva",
+              confirmacion: "contraseña de la nueva",
+            },
+          }),
+          context,
+          params: {},
+        }),
       );
       expect(done.status).toBe(302);
       // A fresh context: the one above remembers the administrador who posted the invitation.
-      expect((await currentUser(request("/", { cookie: cookieOf(done) }), closed.context()))?.user).toMatchObject({ email, rol: "empleado" });
+      expect((await currentUser(request("/", { cookie: cookieOf(done) }), closed.context()))?.user).toMatchObject({
+        email,
+        rol: "empleado",
+      });
     } finally {
       await closed.close();
     }
@@ -337,15 +495,28 @@ describe("SIGNUP_MODE=invitacion", () => {
 describe("Supabase (sin clave de servicio)", () => {
   it("sin servicio de invitaciones la pantalla lo explica y un POST forzado recibe 400 con la misma explicación, sin escribir nada", async () => {
     const context = { ...ctx(), services: { ...app.services, invitations: undefined } };
-    const data = await json(await respond(() => usuariosRoute.loader({ request: request("/usuarios", { cookie: admin.cookie }), context, params: {} })));
+    const data = await json(
+      await respond(() =>
+        usuariosRoute.loader({ request: request("/usuarios", { cookie: admin.cookie }), context, params: {} }),
+      ),
+    );
     expect(data.invitar).toEqual({ disponible: false, pendientes: [] });
     const before = await snapshot();
     const email = fresh("supabase");
     const r = await respond(() =>
-      usuariosRoute.action({ request: request("/usuarios?index", { cookie: admin.cookie, form: { intent: "invitar", _envio: crypto.randomUUID(), nombre: "X", email, rol: "empleado" } }), context: { ...context, signed: undefined }, params: {} }),
+      usuariosRoute.action({
+        request: request("/usuarios?index", {
+          cookie: admin.cookie,
+          form: { intent: "invitar", _envio: crypto.randomUUID(), nombre: "X", email, rol: "empleado" },
+        }),
+        context: { ...context, signed: undefined },
+        params: {},
+      }),
     );
     expect(r.status).toBe(400);
-    expect((await json(r)).message).toMatch(/^En esta instalación las invitaciones se envían desde el panel de Supabase/);
+    expect((await json(r)).message).toMatch(
+      /^En esta instalación las invitaciones se envían desde el panel de Supabase/,
+    );
     expect(await snapshot()).toEqual(before);
     expect(mails(email)).toEqual([]);
   });

@@ -14,7 +14,10 @@ import { withDatabase } from "../support/global-setup";
  * supabase/migrations creates what Supabase already has, or uses what only compat creates.
  */
 const ROOT = path.resolve("supabase");
-const sqlFiles = (dir: string) => readdirSync(path.join(ROOT, dir)).filter((f) => f.endsWith(".sql")).sort();
+const sqlFiles = (dir: string) =>
+  readdirSync(path.join(ROOT, dir))
+    .filter((f) => f.endsWith(".sql"))
+    .sort();
 const read = (dir: string, file: string) => readFileSync(path.join(ROOT, dir, file), "utf8");
 /** The SQL without comments, lower-case, whitespace collapsed. */
 const code = (text: string) =>
@@ -54,14 +57,22 @@ describe("migraciones sobre una base de datos vacía", () => {
       ...sqlFiles("compat").map((f) => `compat_${f.split("_")[0]}`),
       ...sqlFiles("migrations").map((f) => f.split("_")[0]!),
     ];
-    const { rows } = await client.query<{ version: string }>("select version from supabase_migrations.schema_migrations order by version");
+    const { rows } = await client.query<{ version: string }>(
+      "select version from supabase_migrations.schema_migrations order by version",
+    );
     expect(rows.map((r) => r.version).sort()).toEqual([...expected].sort());
     expect(lines).toHaveLength(expected.length);
     expect(lines[0]).toMatch(/compat/);
 
-    const { rows: tables } = await client.query<{ tablename: string }>("select tablename from pg_tables where schemaname = 'public' order by 1");
-    expect(tables.map((t) => t.tablename)).toEqual(expect.arrayContaining(["departamentos", "gastos", "historial", "proveedores", "sucursales", "usuarios"]));
-    const { rows: fns } = await client.query("select 1 from pg_proc where proname = 'sumar_lista' and pronamespace = 'public'::regnamespace and not prosecdef");
+    const { rows: tables } = await client.query<{ tablename: string }>(
+      "select tablename from pg_tables where schemaname = 'public' order by 1",
+    );
+    expect(tables.map((t) => t.tablename)).toEqual(
+      expect.arrayContaining(["departamentos", "gastos", "historial", "proveedores", "sucursales", "usuarios"]),
+    );
+    const { rows: fns } = await client.query(
+      "select 1 from pg_proc where proname = 'sumar_lista' and pronamespace = 'public'::regnamespace and not prosecdef",
+    );
     expect(fns).toHaveLength(1);
   });
 
@@ -72,7 +83,9 @@ describe("migraciones sobre una base de datos vacía", () => {
   });
 
   it("el alta de una cuenta en auth.users crea su perfil: la primera, administrador; las demás, empleado", async () => {
-    await client.query("insert into auth.users (email, raw_user_meta_data) values ('Primera@Example.com', '{\"nombre\":\"Ana\"}'), ('segunda@example.com', '{}')");
+    await client.query(
+      "insert into auth.users (email, raw_user_meta_data) values ('Primera@Example.com', '{\"nombre\":\"Ana\"}'), ('segunda@example.com', '{}')",
+    );
     const { rows } = await client.query("select email, nombre, rol from public.usuarios order by creado_en, email");
     expect(rows).toEqual([
       { email: "primera@example.com", nombre: "Ana", rol: "administrador" },
@@ -92,11 +105,17 @@ describe("supabase/migrations no crea lo que Supabase ya tiene", () => {
   const forbidden: [string, RegExp][] = [
     ["create schema auth", /create schema (if not exists )?"?auth"?\b/],
     ["create schema extensions", /create schema (if not exists )?"?extensions"?\b/],
-    ["create role anon|authenticated|service_role", /create role (if not exists )?"?(anon|authenticated|service_role)"?\b/],
+    [
+      "create role anon|authenticated|service_role",
+      /create role (if not exists )?"?(anon|authenticated|service_role)"?\b/,
+    ],
     ["create function auth.*", /create (or replace )?function "?auth"?\./],
     ["create table/view/type auth.*", /create (table|view|type|sequence|index)( if not exists)? "?auth"?\./],
     ["alter/drop de objetos de auth", /(alter|drop) (table|function|view|type|schema)( if exists)? "?auth"?\b/],
-    ["objetos que solo crea compat (auth.local_*, auth.normalizar_usuario)", /auth\.(local_sessions|local_tokens|normalizar_usuario)/],
+    [
+      "objetos que solo crea compat (auth.local_*, auth.normalizar_usuario)",
+      /auth\.(local_sessions|local_tokens|normalizar_usuario)/,
+    ],
   ];
 
   for (const [label, pattern] of forbidden) {
@@ -107,15 +126,21 @@ describe("supabase/migrations no crea lo que Supabase ya tiene", () => {
   }
 
   it("lo que Supabase ya tiene está en compat, que solo se aplica en PostgreSQL normal", () => {
-    const compat = sqlFiles("compat").map((f) => code(read("compat", f))).join("\n");
+    const compat = sqlFiles("compat")
+      .map((f) => code(read("compat", f)))
+      .join("\n");
     expect(compat).toMatch(/create schema if not exists auth/);
-    for (const role of ["anon", "authenticated", "service_role"]) expect(compat).toMatch(new RegExp(`create role ${role}\\b`));
-    for (const fn of ["uid", "role", "email", "jwt"]) expect(compat).toMatch(new RegExp(`create or replace function auth\\.${fn}\\(\\)`));
+    for (const role of ["anon", "authenticated", "service_role"])
+      expect(compat).toMatch(new RegExp(`create role ${role}\\b`));
+    for (const fn of ["uid", "role", "email", "jwt"])
+      expect(compat).toMatch(new RegExp(`create or replace function auth\\.${fn}\\(\\)`));
     expect(compat).toMatch(/create table if not exists auth\.users/);
   });
 
   it("las comprobaciones detectan lo prohibido (no pasan por no mirar)", () => {
-    const bad = code("-- comentario: create schema auth\ncreate schema if not exists auth; create or replace function auth.uid() returns uuid; CREATE ROLE anon;");
+    const bad = code(
+      "-- comentario: create schema auth\ncreate schema if not exists auth; create or replace function auth.uid() returns uuid; CREATE ROLE anon;",
+    );
     expect(forbidden.filter(([, p]) => p.test(bad)).map(([l]) => l)).toEqual([
       "create schema auth",
       "create role anon|authenticated|service_role",

@@ -26,7 +26,11 @@ async function tunnel(configuredDsn: string | undefined) {
   const server = app.listen(0, "127.0.0.1");
   await new Promise((r) => server.once("listening", r));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { post: (body: string) => fetch(`${base}/monitoring`, { method: "POST", body }), base, close: () => server.close() };
+  return {
+    post: (body: string) => fetch(`${base}/monitoring`, { method: "POST", body }),
+    base,
+    close: () => server.close(),
+  };
 }
 
 it("reenvía a la ingesta configurada un sobre con el DSN exacto, sin devolver su respuesta", async () => {

@@ -18,7 +18,16 @@ import { createTestApp, ORIGIN, request } from "../support/app";
 let app: Awaited<ReturnType<typeof createTestApp>>;
 const hoy = todayISO();
 
-type Usuario = { id: string; email: string; rol: "administrador" | "aprobador" | "empleado"; departamento_id: string | null; aprobador_id: string | null; activo: boolean; nombre: string; apellidos: string | null };
+type Usuario = {
+  id: string;
+  email: string;
+  rol: "administrador" | "aprobador" | "empleado";
+  departamento_id: string | null;
+  aprobador_id: string | null;
+  activo: boolean;
+  nombre: string;
+  apellidos: string | null;
+};
 type Gasto = {
   creado_por_id: string | null;
   editado_por_id: string | null;
@@ -47,16 +56,35 @@ afterAll(() => app?.close());
 // ------------------------------------------------------------------------------------------
 
 async function snapshot() {
-  const usuarios = (await sql<Usuario>`select id, email, rol, departamento_id, aprobador_id, activo, nombre, apellidos from usuarios`.execute(app.db)).rows;
-  const departamentos = (await sql<{ id: string; nombre: string; presupuesto_mensual: string | null; responsable_id: string | null; departamento_padre_id: string | null; activo: boolean }>`
-    select id, nombre, presupuesto_mensual, responsable_id, departamento_padre_id, activo from departamentos`.execute(app.db)).rows;
-  const proveedores = (await sql<{ id: string; razon_social: string; nombre_comercial: string | null }>`
-    select id, razon_social, nombre_comercial from proveedores`.execute(app.db)).rows;
+  const usuarios = (
+    await sql<Usuario>`select id, email, rol, departamento_id, aprobador_id, activo, nombre, apellidos from usuarios`.execute(
+      app.db,
+    )
+  ).rows;
+  const departamentos = (
+    await sql<{
+      id: string;
+      nombre: string;
+      presupuesto_mensual: string | null;
+      responsable_id: string | null;
+      departamento_padre_id: string | null;
+      activo: boolean;
+    }>`
+    select id, nombre, presupuesto_mensual, responsable_id, departamento_padre_id, activo from departamentos`.execute(
+      app.db,
+    )
+  ).rows;
+  const proveedores = (
+    await sql<{ id: string; razon_social: string; nombre_comercial: string | null }>`
+    select id, razon_social, nombre_comercial from proveedores`.execute(app.db)
+  ).rows;
   // creado_en as text in UTC with microseconds: compares as the timestamps do.
-  const gastos = (await sql<Gasto>`
+  const gastos = (
+    await sql<Gasto>`
     select id, folio, descripcion, solicitante_id, aprobador_id, creado_por_id, editado_por_id, departamento_id, estado, importe, fecha_gasto, categoria, proveedor_id,
            to_char(creado_en at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS.US') as creado_en
-      from gastos`.execute(app.db)).rows;
+      from gastos`.execute(app.db)
+  ).rows;
   return { usuarios, departamentos, proveedores, gastos };
 }
 type Snapshot = Awaited<ReturnType<typeof snapshot>>;
@@ -78,7 +106,7 @@ function puedeAprobar(u: Usuario, g: Gasto, s: Snapshot) {
   if (g.solicitante_id === u.id || g.creado_por_id === u.id || g.editado_por_id === u.id) return false;
   if (u.rol === "administrador" || g.aprobador_id === u.id) return true;
   const aCargo = new Set(s.departamentos.filter((d) => d.responsable_id === u.id).map((d) => d.id));
-  for (let crece = true; crece; ) {
+  for (let crece = true; crece;) {
     crece = false;
     for (const d of s.departamentos)
       if (d.departamento_padre_id && aCargo.has(d.departamento_padre_id) && !aCargo.has(d.id)) {
@@ -87,20 +115,32 @@ function puedeAprobar(u: Usuario, g: Gasto, s: Snapshot) {
       }
   }
   const sol = s.usuarios.find((x) => x.id === g.solicitante_id)!;
-  return sol.aprobador_id === u.id || (sol.departamento_id !== null && (sol.departamento_id === u.departamento_id || aCargo.has(sol.departamento_id)));
+  return (
+    sol.aprobador_id === u.id ||
+    (sol.departamento_id !== null && (sol.departamento_id === u.departamento_id || aCargo.has(sol.departamento_id)))
+  );
 }
 
 function expected(u: Usuario, s: Snapshot): PanelData {
   const { from: desdeMes, to: hastaMes } = monthRange(monthKey(hoy));
   const propios = s.gastos.filter((g) => g.solicitante_id === u.id);
-  const recientes = [...propios].sort((a, b) => cmp(b.fecha_gasto, a.fecha_gasto) || cmp(b.creado_en, a.creado_en) || cmp(a.id, b.id));
+  const recientes = [...propios].sort(
+    (a, b) => cmp(b.fecha_gasto, a.fecha_gasto) || cmp(b.creado_en, a.creado_en) || cmp(a.id, b.id),
+  );
   const base = {
     rol: u.rol,
     hoy,
     mes: { desde: desdeMes, hasta: hastaMes },
     propios: ESTADOS.map((estado) => ({ estado, ...total(propios.filter((g) => g.estado === estado)) })),
     este_mes: total(propios.filter((g) => g.fecha_gasto >= desdeMes && g.fecha_gasto <= hastaMes)),
-    ultimos: recientes.slice(0, 5).map((g) => ({ id: g.id, folio: g.folio, fecha_gasto: g.fecha_gasto, descripcion: g.descripcion, importe: g.importe, estado: g.estado })),
+    ultimos: recientes.slice(0, 5).map((g) => ({
+      id: g.id,
+      folio: g.folio,
+      fecha_gasto: g.fecha_gasto,
+      descripcion: g.descripcion,
+      importe: g.importe,
+      estado: g.estado,
+    })),
     pendientes: null,
     presupuestos: null,
     meses: null,
@@ -147,7 +187,10 @@ function expected(u: Usuario, s: Snapshot): PanelData {
       cuenta: t.cuenta,
       excedido: d.presupuesto_mensual !== null && compareMoney(t.importe, d.presupuesto_mensual) > 0,
     }));
-  base.meses = lastMonthKeys(12, monthKey(hoy)).map((mes) => ({ mes, ...total(aprobados.filter((g) => g.fecha_gasto.startsWith(mes))) }));
+  base.meses = lastMonthKeys(12, monthKey(hoy)).map((mes) => ({
+    mes,
+    ...total(aprobados.filter((g) => g.fecha_gasto.startsWith(mes))),
+  }));
   const desde90 = addDaysISO(hoy, -89);
   base.noventa_dias = { desde: desde90, hasta: hoy };
   const ultimos90 = aprobados.filter((g) => g.fecha_gasto >= desde90 && g.fecha_gasto <= hoy);
@@ -181,7 +224,11 @@ async function cookieOf(email: string) {
 }
 
 async function panelPorLoader(email: string) {
-  const data = await loader({ request: request("/", { cookie: await cookieOf(email) }), context: app.context(), params: {} });
+  const data = await loader({
+    request: request("/", { cookie: await cookieOf(email) }),
+    context: app.context(),
+    params: {},
+  });
   return data as unknown as { nombre: string; panel: PanelData };
 }
 
@@ -230,7 +277,8 @@ describe("un empleado solo ve lo suyo", () => {
     const u = usuarioDe(s, DEMO_ACCOUNTS.empleado);
     const { panel } = await panelPorLoader(DEMO_ACCOUNTS.empleado);
     expect(panel.rol).toBe("empleado");
-    for (const k of ["pendientes", "presupuestos", "meses", "noventa_dias", "categorias", "proveedores"] as const) expect(panel[k]).toBeNull();
+    for (const k of ["pendientes", "presupuestos", "meses", "noventa_dias", "categorias", "proveedores"] as const)
+      expect(panel[k]).toBeNull();
     const propios = s.gastos.filter((g) => g.solicitante_id === u.id);
     for (const g of panel.ultimos) expect(propios.map((p) => p.id)).toContain(g.id);
     expect(sumMoney(panel.propios.map((e) => e.importe))).toBe(sumMoney(propios.map((g) => g.importe)));
@@ -245,15 +293,31 @@ describe("un empleado solo ve lo suyo", () => {
     const s = await snapshot();
     for (const email of [DEMO_ACCOUNTS.empleado, DEMO_ACCOUNTS.aprobador]) {
       const u = usuarioDe(s, email);
-      const filas = await asUser(app.db, u.id, async (trx) => (await sql`select count(*)::int as n from interno.gastos_aprobados_totales`.execute(trx)).rows);
+      const filas = await asUser(
+        app.db,
+        u.id,
+        async (trx) => (await sql`select count(*)::int as n from interno.gastos_aprobados_totales`.execute(trx)).rows,
+      );
       expect(filas).toEqual([{ n: 0 }]);
       await expect(
-        asUser(app.db, u.id, (trx) => sql`select interno.gastos_aprobados_aplicar(array[current_date], array[gen_random_uuid()], array['otros'], array[null::uuid], array[1000000::numeric], array[1])`.execute(trx)),
+        asUser(app.db, u.id, (trx) =>
+          sql`select interno.gastos_aprobados_aplicar(array[current_date], array[gen_random_uuid()], array['otros'], array[null::uuid], array[1000000::numeric], array[1])`.execute(
+            trx,
+          ),
+        ),
       ).rejects.toThrow(/permission denied|permiso/i);
-      await expect(asUser(app.db, u.id, (trx) => sql`select interno.gastos_aprobados_recalcular()`.execute(trx))).rejects.toThrow(/permission denied|permiso/i);
+      await expect(
+        asUser(app.db, u.id, (trx) => sql`select interno.gastos_aprobados_recalcular()`.execute(trx)),
+      ).rejects.toThrow(/permission denied|permiso/i);
     }
     const admin = usuarioDe(s, DEMO_ACCOUNTS.administrador);
-    const n = await asUser(app.db, admin.id, async (trx) => (await sql<{ n: number }>`select count(*)::int as n from interno.gastos_aprobados_totales`.execute(trx)).rows[0]!.n);
+    const n = await asUser(
+      app.db,
+      admin.id,
+      async (trx) =>
+        (await sql<{ n: number }>`select count(*)::int as n from interno.gastos_aprobados_totales`.execute(trx))
+          .rows[0]!.n,
+    );
     expect(n).toBeGreaterThan(0);
   });
 
@@ -271,8 +335,12 @@ describe("un empleado solo ve lo suyo", () => {
 
 describe("los totales aprobados siguen a los gastos", () => {
   async function totales() {
-    return (await sql<{ tipo: string; fecha: string; clave: string; cuenta: number; importe: string }>`
-      select tipo, fecha, clave, cuenta, importe::text from interno.gastos_aprobados_totales where cuenta <> 0 order by 1, 2, 3`.execute(app.db)).rows;
+    return (
+      await sql<{ tipo: string; fecha: string; clave: string; cuenta: number; importe: string }>`
+      select tipo, fecha, clave, cuenta, importe::text from interno.gastos_aprobados_totales where cuenta <> 0 order by 1, 2, 3`.execute(
+        app.db,
+      )
+    ).rows;
   }
   async function recalculados() {
     await sql`select interno.gastos_aprobados_recalcular()`.execute(app.db);
@@ -287,11 +355,16 @@ describe("los totales aprobados siguen a los gastos", () => {
   it("al aprobar, pagar, revertir, rechazar y con cambios del propietario (importe, fecha, departamento, categoría, proveedor, borrado, alta)", async () => {
     const s = await snapshot();
     const admin = usuarioDe(s, DEMO_ACCOUNTS.administrador);
-    const pendientes = s.gastos.filter((g) => g.estado === "pendiente" && g.solicitante_id !== admin.id && g.fecha_gasto >= addDaysISO(hoy, -20));
+    const pendientes = s.gastos.filter(
+      (g) => g.estado === "pendiente" && g.solicitante_id !== admin.id && g.fecha_gasto >= addDaysISO(hoy, -20),
+    );
     expect(pendientes.length).toBeGreaterThanOrEqual(3);
     const [a, b, c] = pendientes;
     const store = sqlStore(app.db, admin.id);
-    const version = async (id: string) => Number((await app.db.selectFrom("gastos").select("version").where("id", "=", id).executeTakeFirstOrThrow()).version);
+    const version = async (id: string) =>
+      Number(
+        (await app.db.selectFrom("gastos").select("version").where("id", "=", id).executeTakeFirstOrThrow()).version,
+      );
 
     // Through the workflow, as the administrador (row-level security, SECURITY DEFINER functions).
     await store.rpc("aprobar_gasto", { p_id: a!.id, p_version: await version(a!.id) });
@@ -299,7 +372,12 @@ describe("los totales aprobados siguen a los gastos", () => {
     await store.rpc("rechazar_gasto", { p_id: c!.id, p_version: await version(c!.id), p_motivo: "Sin ticket" });
     // Paid by another administrador: whoever approved a gasto does not mark it paid (SPEC §3).
     const tesorero = s.usuarios.find((x) => x.rol === "administrador" && x.activo && x.id !== admin.id)!;
-    await sqlStore(app.db, tesorero.id).rpc("pagar_gasto", { p_id: a!.id, p_version: await version(a!.id), p_fecha_pago: hoy, p_referencia: "TRF-1" });
+    await sqlStore(app.db, tesorero.id).rpc("pagar_gasto", {
+      p_id: a!.id,
+      p_version: await version(a!.id),
+      p_fecha_pago: hoy,
+      p_referencia: "TRF-1",
+    });
     await store.rpc("revertir_gasto", { p_id: b!.id, p_version: await version(b!.id), p_motivo: "Importe mal" });
     await adminCoincide();
 
@@ -308,7 +386,10 @@ describe("los totales aprobados siguen a los gastos", () => {
     const proveedor = s.proveedores.find((p) => p.id !== a!.proveedor_id)!;
     await sql`update gastos set importe = importe + 10.05, fecha_gasto = fecha_gasto - 40, departamento_id = ${otro.id},
                  categoria = 'formacion', proveedor_id = ${proveedor.id} where id = ${a!.id}`.execute(app.db);
-    const pagados = s.gastos.filter((g) => g.estado === "pagado").slice(0, 50).map((g) => g.id);
+    const pagados = s.gastos
+      .filter((g) => g.estado === "pagado")
+      .slice(0, 50)
+      .map((g) => g.id);
     await sql`update gastos set proveedor_id = null where id = any(${pagados}::uuid[])`.execute(app.db);
     const victima = s.gastos.find((g) => g.estado === "aprobado")!;
     await sql`delete from gastos where id = ${victima.id}`.execute(app.db);
@@ -316,7 +397,9 @@ describe("los totales aprobados siguen a los gastos", () => {
                                   estado, aprobado_por_id, fecha_aprobacion, fecha_pago, referencia_pago, proveedor_id)
               select 'Carga ' || n, ${hoy}::date - (n % 80), 'comidas', 12.34 * n, 'efectivo', g.solicitante_id, g.departamento_id, g.sucursal_id,
                      'pagado', ${admin.id}, now(), ${hoy}::date, 'REF-' || n, g.proveedor_id
-                from generate_series(1, 200) n, (select * from gastos where proveedor_id is not null limit 1) g`.execute(app.db);
+                from generate_series(1, 200) n, (select * from gastos where proveedor_id is not null limit 1) g`.execute(
+      app.db,
+    );
     await adminCoincide();
 
     // The trigger-kept totals are exactly what a rebuild from gastos gives.

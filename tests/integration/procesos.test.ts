@@ -34,7 +34,15 @@ const proceso = (n: 1 | 2) => (n === 1 ? app.context() : { ...app.context(), ser
 const crear = (n: 1 | 2, form: Record<string, string>, cookie = ana.cookie) =>
   respond(() => action({ request: request("/departamentos", { cookie, form }), context: proceso(n), params: {} }));
 const cuantos = async (nombre: string) =>
-  Number((await app.db.selectFrom("departamentos").select((eb) => eb.fn.countAll().as("n")).where("nombre", "=", nombre).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await app.db
+        .selectFrom("departamentos")
+        .select((eb) => eb.fn.countAll().as("n"))
+        .where("nombre", "=", nombre)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 describe("doble envío entre procesos (auth.local_submissions)", () => {
   it("el mismo formulario enviado a la vez a dos procesos crea un registro; los dos reciben la misma redirección", async () => {
@@ -68,7 +76,10 @@ describe("doble envío entre procesos (auth.local_submissions)", () => {
 
   it("un primer envío que quedó a medias (su proceso murió) no bloquea el reenvío para siempre", async () => {
     const _envio = crypto.randomUUID();
-    await app.db.insertInto("auth.local_submissions").values({ key: `${ana.id}:${_envio}`, created_at: new Date(Date.now() - 60_000) }).execute();
+    await app.db
+      .insertInto("auth.local_submissions")
+      .values({ key: `${ana.id}:${_envio}`, created_at: new Date(Date.now() - 60_000) })
+      .execute();
     expect((await crear(2, { nombre: "Huérfano", codigo: "HUE", _envio })).status).toBe(302);
     expect(await cuantos("Huérfano")).toBe(1);
   });
@@ -99,13 +110,19 @@ describe("intentos fallidos de inicio de sesión entre procesos (auth.local_sign
   });
 
   it("LIMITS.direccion fallos desde una dirección la bloquean para cualquier cuenta", async () => {
-    for (let i = 0; i < LIMITS.direccion; i++) await (i % 2 ? otro : app.services).throttle.recordFailure(`cuenta${i}@oficina.test`, "10.1.1.1");
+    for (let i = 0; i < LIMITS.direccion; i++)
+      await (i % 2 ? otro : app.services).throttle.recordFailure(`cuenta${i}@oficina.test`, "10.1.1.1");
     expect(await otro.throttle.isLocked("nueva@oficina.test", "10.1.1.1")).toBe(true);
     expect(await otro.throttle.isLocked("nueva@oficina.test", "10.1.1.2")).toBe(false);
   });
 
   it("fuera de la ventana de 15 minutos los fallos ya no cuentan", async () => {
-    await app.db.insertInto("auth.local_sign_in_failures").values(Array.from({ length: 5 }, () => ({ key: "cuenta:vieja@oficina.test", at: new Date(Date.now() - 16 * 60_000) }))).execute();
+    await app.db
+      .insertInto("auth.local_sign_in_failures")
+      .values(
+        Array.from({ length: 5 }, () => ({ key: "cuenta:vieja@oficina.test", at: new Date(Date.now() - 16 * 60_000) })),
+      )
+      .execute();
     expect(await app.services.throttle.isLocked("vieja@oficina.test", "10.2.2.2")).toBe(false);
   });
 
@@ -149,7 +166,11 @@ describe("el túnel de Sentry (/monitoring) entre procesos", () => {
     });
     try {
       await Promise.all(servers.map((s) => new Promise((r) => s.once("listening", r))));
-      const post = (i: number) => fetch(`http://127.0.0.1:${(servers[i % 2]!.address() as AddressInfo).port}/monitoring`, { method: "POST", body: envelope(ingest.dsn()) });
+      const post = (i: number) =>
+        fetch(`http://127.0.0.1:${(servers[i % 2]!.address() as AddressInfo).port}/monitoring`, {
+          method: "POST",
+          body: envelope(ingest.dsn()),
+        });
       const statuses: number[] = [];
       for (let i = 0; i < 121; i++) statuses.push((await post(i)).status);
       expect(statuses.slice(0, 120).every((s) => s === 200)).toBe(true);

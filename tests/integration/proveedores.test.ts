@@ -17,27 +17,68 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 const json = async (r: Response) => JSON.parse(await r.text());
-const count = async () => Number((await app.db.selectFrom("proveedores").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
-const byNif = (nif: string, pais = "ES") => app.db.selectFrom("proveedores").selectAll().where("nif", "=", nif).where("pais", "=", pais).executeTakeFirstOrThrow();
-const base = (o: Record<string, string> = {}) => ({ razon_social: "Suministros Norte SL", tipo_persona: "empresa", pais: "ES", nif: "B12345674", categoria: "suministros", activo: "on", ...o });
+const count = async () =>
+  Number(
+    (
+      await app.db
+        .selectFrom("proveedores")
+        .select((eb) => eb.fn.countAll().as("n"))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+const byNif = (nif: string, pais = "ES") =>
+  app.db
+    .selectFrom("proveedores")
+    .selectAll()
+    .where("nif", "=", nif)
+    .where("pais", "=", pais)
+    .executeTakeFirstOrThrow();
+const base = (o: Record<string, string> = {}) => ({
+  razon_social: "Suministros Norte SL",
+  tipo_persona: "empresa",
+  pais: "ES",
+  nif: "B12345674",
+  categoria: "suministros",
+  activo: "on",
+  ...o,
+});
 const create = (form: Record<string, string>, cookie = admin.cookie, path = "/proveedores?index") =>
   respond(() => createAction({ request: request(path, { cookie, form }), context: app.context(), params: {} }));
 const list = (search: string, cookie = admin.cookie) =>
-  respond(() => listLoader({ request: request(`/proveedores${search}`, { cookie }), context: app.context(), params: {} })).then(json);
-const load = (id: string, cookie = admin.cookie) => respond(() => recordLoader({ request: request(`/proveedores/${id}`, { cookie }), context: app.context(), params: { id } }));
+  respond(() =>
+    listLoader({ request: request(`/proveedores${search}`, { cookie }), context: app.context(), params: {} }),
+  ).then(json);
+const load = (id: string, cookie = admin.cookie) =>
+  respond(() =>
+    recordLoader({ request: request(`/proveedores/${id}`, { cookie }), context: app.context(), params: { id } }),
+  );
 const post = (id: string, form: Record<string, string>, cookie = admin.cookie) =>
-  respond(() => recordAction({ request: request(`/proveedores/${id}`, { cookie, form }), context: app.context(), params: { id } }));
+  respond(() =>
+    recordAction({ request: request(`/proveedores/${id}`, { cookie, form }), context: app.context(), params: { id } }),
+  );
 /** Creates and expects success; returns the stored row. */
 async function created(form: Record<string, string>, cookie = admin.cookie) {
   const r = await create(form, cookie);
   if (r.status !== 302) throw new Error(`Esperaba 302, llegó ${r.status}: ${await r.text()}`);
-  return byNif(form.nif!.toUpperCase().replace(/[\s.-]/g, "").replace(/^ES(?=\w{9}$)/, ""), form.pais);
+  return byNif(
+    form
+      .nif!.toUpperCase()
+      .replace(/[\s.-]/g, "")
+      .replace(/^ES(?=\w{9}$)/, ""),
+    form.pais,
+  );
 }
 
 describe("crear: NIF por país, IBAN, web", () => {
   it("normaliza el NIF español (mayúsculas, sin espacios, puntos, guiones ni prefijo ES), el IBAN y la web", async () => {
     const r = await create(
-      base({ nif: " es b-12.345.674 ", iban: "es91 2100 0418 4502 0005 1332", sitio_web: "www.suministros-norte.es", email: "Pedidos@Norte.ES", telefono: "+34 600 000 000" }),
+      base({
+        nif: " es b-12.345.674 ",
+        iban: "es91 2100 0418 4502 0005 1332",
+        sitio_web: "www.suministros-norte.es",
+        email: "Pedidos@Norte.ES",
+        telefono: "+34 600 000 000",
+      }),
       admin.cookie,
       "/proveedores?categoria=suministros",
     );
@@ -58,7 +99,10 @@ describe("crear: NIF por país, IBAN, web", () => {
     ["NIE", { nif: "x-1234567-l", tipo_persona: "persona_fisica", razon_social: "John Smith" }],
     ["CIF de sociedad anónima", { nif: "A58818501", razon_social: "Grandes Almacenes SA" }],
     ["RFC de persona moral (MX)", { pais: "MX", nif: "ABC-680524-P76", razon_social: "Comercializadora ABC SA de CV" }],
-    ["RFC de persona física (MX)", { pais: "MX", nif: "gode 561231 gr8", tipo_persona: "persona_fisica", razon_social: "Eduardo Gómez" }],
+    [
+      "RFC de persona física (MX)",
+      { pais: "MX", nif: "gode 561231 gr8", tipo_persona: "persona_fisica", razon_social: "Eduardo Gómez" },
+    ],
     ["ID fiscal de otro país (genérico)", { pais: "FR", nif: "FR 12 345678901", razon_social: "Fournitures SARL" }],
   ])("acepta un %s válido", async (_what, o) => {
     const row = await created(base(o));
@@ -66,13 +110,33 @@ describe("crear: NIF por país, IBAN, web", () => {
   });
 
   it.each([
-    ["DNI con letra equivocada", { nif: "12345678A", tipo_persona: "persona_fisica" }, /La letra del DNI no es correcta: para 12345678 es la Z/],
+    [
+      "DNI con letra equivocada",
+      { nif: "12345678A", tipo_persona: "persona_fisica" },
+      /La letra del DNI no es correcta: para 12345678 es la Z/,
+    ],
     ["NIE con letra equivocada", { nif: "X1234567A" }, /La letra del NIE no es correcta/],
-    ["CIF con dígito de control equivocado", { nif: "B12345670" }, /carácter de control del CIF no es correcto: para B1234567 es 4/],
+    [
+      "CIF con dígito de control equivocado",
+      { nif: "B12345670" },
+      /carácter de control del CIF no es correcto: para B1234567 es 4/,
+    ],
     ["NIF español sin forma conocida", { nif: "123" }, /Escriba un NIF español válido/],
-    ["RFC con fecha inexistente", { pais: "MX", nif: "GODE561331GR8", tipo_persona: "persona_fisica" }, /La fecha del RFC \(AAMMDD\) no es una fecha válida/],
-    ["RFC de persona física para una empresa", { pais: "MX", nif: "GODE561231GR8", tipo_persona: "empresa" }, /El RFC de una empresa \(persona moral\) tiene 12 caracteres/],
-    ["RFC de empresa para una persona física", { pais: "MX", nif: "ABC680524P76", tipo_persona: "persona_fisica" }, /El RFC de una persona física tiene 13 caracteres/],
+    [
+      "RFC con fecha inexistente",
+      { pais: "MX", nif: "GODE561331GR8", tipo_persona: "persona_fisica" },
+      /La fecha del RFC \(AAMMDD\) no es una fecha válida/,
+    ],
+    [
+      "RFC de persona física para una empresa",
+      { pais: "MX", nif: "GODE561231GR8", tipo_persona: "empresa" },
+      /El RFC de una empresa \(persona moral\) tiene 12 caracteres/,
+    ],
+    [
+      "RFC de empresa para una persona física",
+      { pais: "MX", nif: "ABC680524P76", tipo_persona: "persona_fisica" },
+      /El RFC de una persona física tiene 13 caracteres/,
+    ],
     ["ID genérico demasiado corto", { pais: "FR", nif: "A1" }, /entre 3 y 20 caracteres/],
   ])("rechaza %s con un mensaje en el campo NIF, sin escribir nada", async (_what, o, message) => {
     const before = await count();
@@ -85,7 +149,15 @@ describe("crear: NIF por país, IBAN, web", () => {
 
   it("todos los errores a la vez (el NIF también), con IBAN y web no válidos; nada escrito", async () => {
     const before = await count();
-    const r = await create({ razon_social: "", tipo_persona: "empresa", pais: "ES", nif: "12345678A", iban: "ES91 2100 0418 4502 0005 1333", sitio_web: "javascript:alert(1)", categoria: "nada" });
+    const r = await create({
+      razon_social: "",
+      tipo_persona: "empresa",
+      pais: "ES",
+      nif: "12345678A",
+      iban: "ES91 2100 0418 4502 0005 1333",
+      sitio_web: "javascript:alert(1)",
+      categoria: "nada",
+    });
     expect(r.status).toBe(400);
     const { result } = await json(r);
     expect(Object.keys(result.error).sort()).toEqual(["categoria", "iban", "nif", "razon_social", "sitio_web"]);
@@ -107,7 +179,11 @@ describe("crear: NIF por país, IBAN, web", () => {
     expect(r.status).toBe(400);
     const data = await json(r);
     expect(data.result.error.nif[0]).toBe("Ya existe un proveedor con NIF / RFC / ID fiscal «B12345674»");
-    expect(data.existente).toEqual({ campo: "nif", href: `/proveedores/${existing.id}`, nombre: "Suministros Norte SL" });
+    expect(data.existente).toEqual({
+      campo: "nif",
+      href: `/proveedores/${existing.id}`,
+      nombre: "Suministros Norte SL",
+    });
     expect(await count()).toBe(before);
     // The same tax id in another country is another supplier.
     expect((await create(base({ razon_social: "Otro país", pais: "PT", nif: "B12345674" }))).status).toBe(302);
@@ -131,7 +207,15 @@ describe("permisos", () => {
     expect((await create(base({ razon_social: "Intruso", nif: "B11111119" }), empleado.cookie)).status).toBe(403);
     expect(await count()).toBe(before);
     const p = await byNif("B12345674");
-    expect((await post(p.id, { intent: "guardar", version: String(p.version), ...base({ razon_social: "Cambiado" }) }, empleado.cookie)).status).toBe(403);
+    expect(
+      (
+        await post(
+          p.id,
+          { intent: "guardar", version: String(p.version), ...base({ razon_social: "Cambiado" }) },
+          empleado.cookie,
+        )
+      ).status,
+    ).toBe(403);
     expect((await post(p.id, { intent: "eliminar", version: String(p.version) }, empleado.cookie)).status).toBe(403);
     expect(await byNif("B12345674")).toEqual(p);
   });
@@ -139,11 +223,26 @@ describe("permisos", () => {
   it("aprobador: crea y edita, pero no elimina (403, sigue ahí)", async () => {
     const data = await list("", aprobador.cookie);
     expect(data.can).toEqual({ crear: true, editar: true, eliminar: false });
-    const p = await created(base({ razon_social: "Logística Sur", nif: "B11111119", categoria: "logistica" }), aprobador.cookie);
-    const r = await post(p.id, { intent: "guardar", version: "1", ...base({ razon_social: "Logística Sur SL", nif: "B11111119", categoria: "logistica" }) }, aprobador.cookie);
+    const p = await created(
+      base({ razon_social: "Logística Sur", nif: "B11111119", categoria: "logistica" }),
+      aprobador.cookie,
+    );
+    const r = await post(
+      p.id,
+      {
+        intent: "guardar",
+        version: "1",
+        ...base({ razon_social: "Logística Sur SL", nif: "B11111119", categoria: "logistica" }),
+      },
+      aprobador.cookie,
+    );
     expect(r.status).toBe(302);
     expect(await byNif("B11111119")).toMatchObject({ razon_social: "Logística Sur SL", version: 2 });
-    expect((await json(await load(p.id, aprobador.cookie))).can).toEqual({ crear: true, editar: true, eliminar: false });
+    expect((await json(await load(p.id, aprobador.cookie))).can).toEqual({
+      crear: true,
+      editar: true,
+      eliminar: false,
+    });
     expect((await post(p.id, { intent: "eliminar", version: "2" }, aprobador.cookie)).status).toBe(403);
     expect(await byNif("B11111119")).toBeTruthy();
   });
@@ -152,7 +251,11 @@ describe("permisos", () => {
 describe("lista", () => {
   it("filtra por categoría, país y activo; busca por NIF", async () => {
     const p = await byNif("B11111119");
-    await post(p.id, { intent: "guardar", version: String(p.version), ...base({ razon_social: "Logística Sur SL", nif: "B11111119", categoria: "logistica", activo: "" }) });
+    await post(p.id, {
+      intent: "guardar",
+      version: String(p.version),
+      ...base({ razon_social: "Logística Sur SL", nif: "B11111119", categoria: "logistica", activo: "" }),
+    });
     expect((await list("?categoria=logistica")).result.rows.map((r: { nif: string }) => r.nif)).toEqual(["B11111119"]);
     expect((await list("?categoria=logistica&activo=si")).result.total).toBe(0);
     const mx = await list("?pais=MX&orden=nif");
@@ -166,8 +269,16 @@ describe("ficha", () => {
     const p = await byNif("B12345674");
     const empty = await json(await load(p.id));
     expect(empty.gastos).toEqual({ total: 0, importe: "0", todos: true });
-    const { id: departamento_id } = await app.db.insertInto("departamentos").values({ nombre: "Compras", codigo: "COM" }).returning("id").executeTakeFirstOrThrow();
-    const { id: sucursal_id } = await app.db.insertInto("sucursales").values({ nombre: "Central", codigo: "CEN", direccion: "Calle 1", ciudad: "Madrid" }).returning("id").executeTakeFirstOrThrow();
+    const { id: departamento_id } = await app.db
+      .insertInto("departamentos")
+      .values({ nombre: "Compras", codigo: "COM" })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const { id: sucursal_id } = await app.db
+      .insertInto("sucursales")
+      .values({ nombre: "Central", codigo: "CEN", direccion: "Calle 1", ciudad: "Madrid" })
+      .returning("id")
+      .executeTakeFirstOrThrow();
     const gasto = (solicitante_id: string, importe: string) => ({
       descripcion: "Material",
       fecha_gasto: new Date().toISOString().slice(0, 10),
@@ -179,16 +290,25 @@ describe("ficha", () => {
       departamento_id,
       sucursal_id,
     });
-    await app.db.insertInto("gastos").values([gasto(empleado.id, "100.10"), gasto(empleado.id, "20.00"), gasto(admin.id, "1000.00")]).execute();
+    await app.db
+      .insertInto("gastos")
+      .values([gasto(empleado.id, "100.10"), gasto(empleado.id, "20.00"), gasto(admin.id, "1000.00")])
+      .execute();
     expect((await json(await load(p.id))).gastos).toEqual({ total: 3, importe: "1120.10", todos: true });
-    expect((await json(await load(p.id, empleado.cookie))).gastos).toEqual({ total: 2, importe: "120.10", todos: false });
+    expect((await json(await load(p.id, empleado.cookie))).gastos).toEqual({
+      total: 2,
+      importe: "120.10",
+      todos: false,
+    });
   });
 
   it("eliminar un proveedor con gastos se rechaza con el mensaje y nada cambia", async () => {
     const p = await byNif("B12345674");
     const r = await post(p.id, { intent: "eliminar", version: String(p.version) });
     expect(r.status).toBe(409);
-    expect((await json(r)).deleteError).toBe("No se puede eliminar: tiene 3 gastos asociados. Desactívelo en su lugar.");
+    expect((await json(r)).deleteError).toBe(
+      "No se puede eliminar: tiene 3 gastos asociados. Desactívelo en su lugar.",
+    );
     expect(await byNif("B12345674")).toEqual(p);
   });
 
@@ -196,22 +316,44 @@ describe("ficha", () => {
     const p = await byNif("B11111119");
     const r = await post(p.id, { intent: "eliminar", version: String(p.version) });
     expect(r.status).toBe(302);
-    expect(await app.db.selectFrom("proveedores").select("id").where("id", "=", p.id).executeTakeFirst()).toBeUndefined();
+    expect(
+      await app.db.selectFrom("proveedores").select("id").where("id", "=", p.id).executeTakeFirst(),
+    ).toBeUndefined();
   });
 
   it("editar con un NIF que ya tiene otro proveedor: error con enlace al otro (no a sí mismo)", async () => {
     const other = await byNif("B12345674");
     const p = await byNif("12345678Z");
-    const r = await post(p.id, { intent: "guardar", version: String(p.version), ...base({ razon_social: "María Pérez", tipo_persona: "empresa", nif: "b12345674" }) });
+    const r = await post(p.id, {
+      intent: "guardar",
+      version: String(p.version),
+      ...base({ razon_social: "María Pérez", tipo_persona: "empresa", nif: "b12345674" }),
+    });
     expect(r.status).toBe(400);
-    expect((await json(r)).existente).toEqual({ campo: "nif", href: `/proveedores/${other.id}`, nombre: "Suministros Norte SL" });
+    expect((await json(r)).existente).toEqual({
+      campo: "nif",
+      href: `/proveedores/${other.id}`,
+      nombre: "Suministros Norte SL",
+    });
     expect(await byNif("12345678Z")).toEqual(p);
   });
 
   it("guardar sobre una versión antigua: 409 con los valores actuales; nada se sobrescribe", async () => {
     const p = await byNif("A58818501");
-    expect((await post(p.id, { intent: "guardar", version: "1", ...base({ razon_social: "Grandes Almacenes SAU", nif: "A58818501" }) })).status).toBe(302);
-    const r = await post(p.id, { intent: "guardar", version: "1", ...base({ razon_social: "Pisado", nif: "A58818501" }) });
+    expect(
+      (
+        await post(p.id, {
+          intent: "guardar",
+          version: "1",
+          ...base({ razon_social: "Grandes Almacenes SAU", nif: "A58818501" }),
+        })
+      ).status,
+    ).toBe(302);
+    const r = await post(p.id, {
+      intent: "guardar",
+      version: "1",
+      ...base({ razon_social: "Pisado", nif: "A58818501" }),
+    });
     expect(r.status).toBe(409);
     expect((await json(r)).current).toMatchObject({ razon_social: "Grandes Almacenes SAU", version: 2 });
     expect((await byNif("A58818501")).razon_social).toBe("Grandes Almacenes SAU");

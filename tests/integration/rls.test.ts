@@ -9,7 +9,10 @@ import { asUser, connect, createUser, pgError } from "../support/as-user";
 
 let url: string;
 let db: pg.Client;
-const u = {} as Record<"admin" | "aprobador" | "aprobadorCompras" | "empleado" | "empleado2" | "responsable" | "inactivo" | "jefe", string>;
+const u = {} as Record<
+  "admin" | "aprobador" | "aprobadorCompras" | "empleado" | "empleado2" | "responsable" | "inactivo" | "jefe",
+  string
+>;
 const dep = {} as Record<"direccion" | "ventas" | "compras", string>;
 let sucursal: string;
 let proveedor: string;
@@ -75,21 +78,50 @@ beforeAll(async () => {
   dep.direccion = await d("Dirección", "DIR");
   dep.ventas = await d("Ventas", "VEN", { departamento_padre_id: dep.direccion, presupuesto_mensual: "100.00" });
   dep.compras = await d("Compras", "COM");
-  sucursal = (await db.query(
-    "insert into sucursales (nombre, codigo, direccion, ciudad) values ('Madrid', 'MAD', 'Gran Vía 1', 'Madrid') returning id",
-  )).rows[0].id;
-  proveedor = (await db.query(
-    "insert into proveedores (razon_social, tipo_persona, pais, nif, categoria) values ('Restaurante Sol SL', 'empresa', 'ES', 'B11111111', 'otros') returning id",
-  )).rows[0].id;
+  sucursal = (
+    await db.query(
+      "insert into sucursales (nombre, codigo, direccion, ciudad) values ('Madrid', 'MAD', 'Gran Vía 1', 'Madrid') returning id",
+    )
+  ).rows[0].id;
+  proveedor = (
+    await db.query(
+      "insert into proveedores (razon_social, tipo_persona, pais, nif, categoria) values ('Restaurante Sol SL', 'empresa', 'ES', 'B11111111', 'otros') returning id",
+    )
+  ).rows[0].id;
 
-  u.aprobador = await createUser(db, { email: "apro@example.com", nombre: "Alba", rol: "aprobador", departamento_id: dep.ventas });
-  u.aprobadorCompras = await createUser(db, { email: "apro2@example.com", nombre: "Bruno", rol: "aprobador", departamento_id: dep.compras });
-  u.empleado = await createUser(db, { email: "emp@example.com", nombre: "Elena", departamento_id: dep.ventas, sucursal_id: sucursal });
+  u.aprobador = await createUser(db, {
+    email: "apro@example.com",
+    nombre: "Alba",
+    rol: "aprobador",
+    departamento_id: dep.ventas,
+  });
+  u.aprobadorCompras = await createUser(db, {
+    email: "apro2@example.com",
+    nombre: "Bruno",
+    rol: "aprobador",
+    departamento_id: dep.compras,
+  });
+  u.empleado = await createUser(db, {
+    email: "emp@example.com",
+    nombre: "Elena",
+    departamento_id: dep.ventas,
+    sucursal_id: sucursal,
+  });
   u.empleado2 = await createUser(db, { email: "emp2@example.com", nombre: "Emilio", departamento_id: dep.compras });
   // Responsable of Compras and an aprobador by role (SPEC §4: an empleado approves nothing, even as responsable).
-  u.responsable = await createUser(db, { email: "resp@example.com", nombre: "Rosa", rol: "aprobador", departamento_id: dep.compras });
+  u.responsable = await createUser(db, {
+    email: "resp@example.com",
+    nombre: "Rosa",
+    rol: "aprobador",
+    departamento_id: dep.compras,
+  });
   u.jefe = await createUser(db, { email: "jefe@example.com", nombre: "Jorge", departamento_id: dep.direccion });
-  u.inactivo = await createUser(db, { email: "off@example.com", nombre: "Íñigo", departamento_id: dep.ventas, activo: false });
+  u.inactivo = await createUser(db, {
+    email: "off@example.com",
+    nombre: "Íñigo",
+    departamento_id: dep.ventas,
+    activo: false,
+  });
   await db.query("update departamentos set responsable_id = $1 where id = $2", [u.responsable, dep.compras]);
 });
 
@@ -99,11 +131,22 @@ afterAll(async () => {
 
 describe("anon", () => {
   it("no tiene ningún privilegio en las tablas, vistas ni funciones", async () => {
-    for (const t of ["departamentos", "sucursales", "proveedores", "usuarios", "gastos", "historial", "gastos_vista", "usuarios_vista"]) {
+    for (const t of [
+      "departamentos",
+      "sucursales",
+      "proveedores",
+      "usuarios",
+      "gastos",
+      "historial",
+      "gastos_vista",
+      "usuarios_vista",
+    ]) {
       const err = await pgError(asUser(db, null, (q) => q(`select count(*) from public.${t}`)));
       expect(err.code, t).toBe("42501");
     }
-    const ins = await pgError(asUser(db, null, (q) => q("insert into departamentos (nombre, codigo) values ('Anon', 'ANON')")));
+    const ins = await pgError(
+      asUser(db, null, (q) => q("insert into departamentos (nombre, codigo) values ('Anon', 'ANON')")),
+    );
     expect(ins.code).toBe("42501");
     const fn = await pgError(asUser(db, null, (q) => q("select public.aprobar_gasto(gen_random_uuid(), 1)")));
     expect(fn.code).toBe("42501");
@@ -133,12 +176,16 @@ describe("departamentos y sucursales", () => {
 
   it("solo el administrador crea, edita y elimina", async () => {
     for (const who of [u.aprobador, u.empleado, u.inactivo]) {
-      const err = await pgError(asUser(db, who, (q) => q("insert into departamentos (nombre, codigo) values ('Nuevo', 'NEW')")));
+      const err = await pgError(
+        asUser(db, who, (q) => q("insert into departamentos (nombre, codigo) values ('Nuevo', 'NEW')")),
+      );
       expect(err.code).toBe("42501");
       expect(await change(who, "update departamentos set nombre = 'Hackeado' where id = $1", [dep.compras])).toBe(0);
       expect(await change(who, "delete from departamentos where id = $1", [dep.compras])).toBe(0);
       const err2 = await pgError(
-        asUser(db, who, (q) => q("insert into sucursales (nombre, codigo, direccion, ciudad) values ('X', 'XX', 'c', 'c')")),
+        asUser(db, who, (q) =>
+          q("insert into sucursales (nombre, codigo, direccion, ciudad) values ('X', 'XX', 'c', 'c')"),
+        ),
       );
       expect(err2.code).toBe("42501");
       expect(await change(who, "update sucursales set nombre = 'Hackeada' where id = $1", [sucursal])).toBe(0);
@@ -157,7 +204,9 @@ describe("departamentos y sucursales", () => {
   });
 
   it("ni el administrador puede escribir version, id ni creado_en", async () => {
-    const err = await pgError(asUser(db, u.admin, (q) => q("update departamentos set version = 99 where id = $1", [dep.compras])));
+    const err = await pgError(
+      asUser(db, u.admin, (q) => q("update departamentos set version = 99 where id = $1", [dep.compras])),
+    );
     expect(err.code).toBe("42501");
   });
 });
@@ -165,7 +214,8 @@ describe("departamentos y sucursales", () => {
 describe("proveedores", () => {
   it("empleado solo ve; aprobador crea y edita; solo el administrador elimina", async () => {
     expect(await count(u.empleado, "select id from proveedores")).toHaveLength(1);
-    const ins = "insert into proveedores (razon_social, tipo_persona, pais, nif, categoria) values ($1, 'empresa', 'ES', $2, 'tecnologia') returning id";
+    const ins =
+      "insert into proveedores (razon_social, tipo_persona, pais, nif, categoria) values ($1, 'empresa', 'ES', $2, 'tecnologia') returning id";
     const err = await pgError(asUser(db, u.empleado, (q) => q(ins, ["Por empleado SL", "B22222222"])));
     expect(err.code).toBe("42501");
     expect(await change(u.empleado, "update proveedores set notas = 'x' where id = $1", [proveedor])).toBe(0);
@@ -184,27 +234,53 @@ describe("usuarios", () => {
     expect(await count(u.empleado, "select id from usuarios")).toHaveLength(8);
     expect(await count(u.empleado, "select id from usuarios_vista")).toHaveLength(8);
     const err = await pgError(
-      asUser(db, u.admin, (q) => q("insert into usuarios (id, email, nombre) values (gen_random_uuid(), 'x@example.com', 'X')")),
+      asUser(db, u.admin, (q) =>
+        q("insert into usuarios (id, email, nombre) values (gen_random_uuid(), 'x@example.com', 'X')"),
+      ),
     );
     expect(err.code).toBe("42501");
   });
 
   it("cada uno edita su perfil, pero no su rol, su estado ni su correo", async () => {
-    expect(await change(u.empleado, "update usuarios set puesto = 'Comercial', telefono = '+34 600 000 000' where id = $1", [u.empleado])).toBe(1);
+    expect(
+      await change(u.empleado, "update usuarios set puesto = 'Comercial', telefono = '+34 600 000 000' where id = $1", [
+        u.empleado,
+      ]),
+    ).toBe(1);
     expect(await change(u.empleado, "update usuarios set puesto = 'Pirata' where id = $1", [u.empleado2])).toBe(0);
 
-    const rol = await pgError(asUser(db, u.empleado, (q) => q("update usuarios set rol = 'administrador' where id = $1", [u.empleado])));
+    const rol = await pgError(
+      asUser(db, u.empleado, (q) => q("update usuarios set rol = 'administrador' where id = $1", [u.empleado])),
+    );
     expect([rol.code, rol.detail]).toEqual(["OFPRM", "rol"]);
-    const activo = await pgError(asUser(db, u.aprobador, (q) => q("update usuarios set activo = false where id = $1", [u.aprobador])));
+    const activo = await pgError(
+      asUser(db, u.aprobador, (q) => q("update usuarios set activo = false where id = $1", [u.aprobador])),
+    );
     expect([activo.code, activo.detail]).toEqual(["OFPRM", "activo"]);
-    const email = await pgError(asUser(db, u.empleado, (q) => q("update usuarios set email = 'otro@example.com' where id = $1", [u.empleado])));
+    const email = await pgError(
+      asUser(db, u.empleado, (q) => q("update usuarios set email = 'otro@example.com' where id = $1", [u.empleado])),
+    );
     expect(email.code).toBe("42501");
-    const depto = await pgError(asUser(db, u.aprobador, (q) => q("update usuarios set departamento_id = $2 where id = $1", [u.aprobador, dep.compras])));
+    const depto = await pgError(
+      asUser(db, u.aprobador, (q) =>
+        q("update usuarios set departamento_id = $2 where id = $1", [u.aprobador, dep.compras]),
+      ),
+    );
     expect([depto.code, depto.detail]).toEqual(["OFPRM", "departamento_id"]);
-    const apro = await pgError(asUser(db, u.empleado, (q) => q("update usuarios set aprobador_id = $2 where id = $1", [u.empleado, u.aprobador])));
+    const apro = await pgError(
+      asUser(db, u.empleado, (q) =>
+        q("update usuarios set aprobador_id = $2 where id = $1", [u.empleado, u.aprobador]),
+      ),
+    );
     expect([apro.code, apro.detail]).toEqual(["OFPRM", "aprobador_id"]);
     // Sending the unchanged values back (a full profile form) is fine.
-    expect(await change(u.empleado, "update usuarios set departamento_id = departamento_id, aprobador_id = aprobador_id, nombre = 'Elena' where id = $1", [u.empleado])).toBe(1);
+    expect(
+      await change(
+        u.empleado,
+        "update usuarios set departamento_id = departamento_id, aprobador_id = aprobador_id, nombre = 'Elena' where id = $1",
+        [u.empleado],
+      ),
+    ).toBe(1);
     const inactivo = await change(u.inactivo, "update usuarios set puesto = 'x' where id = $1", [u.inactivo]);
     expect(inactivo).toBe(0);
 
@@ -215,8 +291,18 @@ describe("usuarios", () => {
   it("el administrador cambia rol y activo de otros y elimina", async () => {
     expect(await change(u.admin, "update usuarios set rol = 'aprobador' where id = $1", [u.jefe])).toBe(1);
     expect(await change(u.admin, "update usuarios set rol = 'empleado' where id = $1", [u.jefe])).toBe(1);
-    expect(await change(u.admin, "update usuarios set activo = false, departamento_id = $2 where id = $1", [u.jefe, dep.ventas])).toBe(1);
-    expect(await change(u.admin, "update usuarios set activo = true, departamento_id = $2 where id = $1", [u.jefe, dep.direccion])).toBe(1);
+    expect(
+      await change(u.admin, "update usuarios set activo = false, departamento_id = $2 where id = $1", [
+        u.jefe,
+        dep.ventas,
+      ]),
+    ).toBe(1);
+    expect(
+      await change(u.admin, "update usuarios set activo = true, departamento_id = $2 where id = $1", [
+        u.jefe,
+        dep.direccion,
+      ]),
+    ).toBe(1);
     expect(await change(u.empleado, "delete from usuarios where id = $1", [u.jefe])).toBe(0);
     const extra = await createUser(db, { email: "temporal@example.com" });
     expect(await change(u.aprobador, "delete from usuarios where id = $1", [extra])).toBe(0);
@@ -268,22 +354,39 @@ describe("gastos: visibilidad", () => {
     expect(rows).toHaveLength(0);
   });
   it("el historial de un gasto sigue la visibilidad del gasto", async () => {
-    const { rows: suyo } = await asUser(db, u.empleado, (q) => q("select id from historial where registro_id = $1", [deEmpleado]));
+    const { rows: suyo } = await asUser(db, u.empleado, (q) =>
+      q("select id from historial where registro_id = $1", [deEmpleado]),
+    );
     expect(suyo.length).toBeGreaterThan(0);
-    const { rows: ajeno } = await asUser(db, u.empleado, (q) => q("select id from historial_vista where registro_id = $1", [deEmpleado2]));
+    const { rows: ajeno } = await asUser(db, u.empleado, (q) =>
+      q("select id from historial_vista where registro_id = $1", [deEmpleado2]),
+    );
     expect(ajeno).toHaveLength(0);
-    const { rows: dep_ } = await asUser(db, u.empleado, (q) => q("select id from historial where tabla = 'departamentos'"));
+    const { rows: dep_ } = await asUser(db, u.empleado, (q) =>
+      q("select id from historial where tabla = 'departamentos'"),
+    );
     expect(dep_.length).toBeGreaterThan(0);
   });
 });
 
 describe("gastos: escritura directa", () => {
   const campos = "descripcion, fecha_gasto, categoria, importe, metodo_pago, departamento_id, sucursal_id";
-  const valores = (dept: string) => [`Billete de tren`, hoy(), "viajes_transporte", "55.20", "tarjeta_debito", dept, sucursal];
+  const valores = (dept: string) => [
+    `Billete de tren`,
+    hoy(),
+    "viajes_transporte",
+    "55.20",
+    "tarjeta_debito",
+    dept,
+    sucursal,
+  ];
 
   it("un empleado crea borradores propios; el solicitante por defecto es él", async () => {
     const { rows } = await asUser(db, u.empleado, (q) =>
-      q(`insert into gastos (${campos}) values ($1, $2, $3, $4, $5, $6, $7) returning solicitante_id, estado, folio, version`, valores(dep.ventas)),
+      q(
+        `insert into gastos (${campos}) values ($1, $2, $3, $4, $5, $6, $7) returning solicitante_id, estado, folio, version`,
+        valores(dep.ventas),
+      ),
     );
     expect(rows[0]).toMatchObject({ solicitante_id: u.empleado, estado: "borrador", version: 1 });
     expect(rows[0].folio).toMatch(/^GAS-\d{4}-\d{5}$/);
@@ -291,7 +394,10 @@ describe("gastos: escritura directa", () => {
 
   it("departamento y sucursal por defecto: los del solicitante", async () => {
     const { rows } = await asUser(db, u.empleado, (q) =>
-      q("insert into gastos (descripcion, fecha_gasto, categoria, importe, metodo_pago) values ('Papel', $1, 'material_oficina', '9.99', 'efectivo') returning departamento_id, sucursal_id", [hoy()]),
+      q(
+        "insert into gastos (descripcion, fecha_gasto, categoria, importe, metodo_pago) values ('Papel', $1, 'material_oficina', '9.99', 'efectivo') returning departamento_id, sucursal_id",
+        [hoy()],
+      ),
     );
     expect(rows[0]).toEqual({ departamento_id: dep.ventas, sucursal_id: sucursal });
   });
@@ -300,22 +406,36 @@ describe("gastos: escritura directa", () => {
     const before = (await db.query("select count(*)::int as n from gastos")).rows[0].n;
     const err = await pgError(
       asUser(db, u.empleado, (q) =>
-        q(`insert into gastos (${campos}, solicitante_id) values ($1, $2, $3, $4, $5, $6, $7, $8)`, [...valores(dep.compras), u.empleado2]),
+        q(`insert into gastos (${campos}, solicitante_id) values ($1, $2, $3, $4, $5, $6, $7, $8)`, [
+          ...valores(dep.compras),
+          u.empleado2,
+        ]),
       ),
     );
     expect(err.code).toBe("42501");
     expect((await db.query("select count(*)::int as n from gastos")).rows[0].n).toBe(before);
     const { rows } = await asUser(db, u.admin, (q) =>
-      q(`insert into gastos (${campos}, solicitante_id) values ($1, $2, $3, $4, $5, $6, $7, $8) returning solicitante_id`, [...valores(dep.compras), u.empleado2]),
+      q(
+        `insert into gastos (${campos}, solicitante_id) values ($1, $2, $3, $4, $5, $6, $7, $8) returning solicitante_id`,
+        [...valores(dep.compras), u.empleado2],
+      ),
     );
     expect(rows[0].solicitante_id).toBe(u.empleado2);
   });
 
   it("nadie escribe estado, folio, aprobador ni datos de pago directamente", async () => {
     const g = await nuevoGasto(u.empleado, dep.ventas);
-    for (const set of ["estado = 'aprobado'", "folio = 'GAS-1999-00001'", `aprobador_id = '${u.empleado}'`,
-      `aprobado_por_id = '${u.admin}'`, "fecha_aprobacion = now()", "motivo_rechazo = 'x'", "fecha_pago = current_date",
-      "referencia_pago = 'x'", "version = 7"]) {
+    for (const set of [
+      "estado = 'aprobado'",
+      "folio = 'GAS-1999-00001'",
+      `aprobador_id = '${u.empleado}'`,
+      `aprobado_por_id = '${u.admin}'`,
+      "fecha_aprobacion = now()",
+      "motivo_rechazo = 'x'",
+      "fecha_pago = current_date",
+      "referencia_pago = 'x'",
+      "version = 7",
+    ]) {
       for (const who of [u.empleado, u.admin]) {
         const err = await pgError(asUser(db, who, (q) => q(`update gastos set ${set} where id = $1`, [g.id])));
         expect(err.code, set).toBe("42501");
@@ -323,7 +443,10 @@ describe("gastos: escritura directa", () => {
     }
     const err = await pgError(
       asUser(db, u.admin, (q) =>
-        q(`insert into gastos (${campos}, estado) values ($1, $2, $3, $4, $5, $6, $7, 'aprobado')`, valores(dep.ventas)),
+        q(
+          `insert into gastos (${campos}, estado) values ($1, $2, $3, $4, $5, $6, $7, 'aprobado')`,
+          valores(dep.ventas),
+        ),
       ),
     );
     expect(err.code).toBe("42501");
@@ -333,12 +456,16 @@ describe("gastos: escritura directa", () => {
   it("solo se editan y eliminan borradores, propios (o cualquiera, el administrador)", async () => {
     const propio = await nuevoGasto(u.empleado, dep.ventas);
     const ajeno = await nuevoGasto(u.empleado2, dep.compras);
-    expect(await change(u.empleado, "update gastos set importe = 31 where id = $1 and version = 1", [propio.id])).toBe(1);
+    expect(await change(u.empleado, "update gastos set importe = 31 where id = $1 and version = 1", [propio.id])).toBe(
+      1,
+    );
     expect(await change(u.empleado, "update gastos set importe = 31 where id = $1", [ajeno.id])).toBe(0);
     // The department's aprobador sees it but cannot edit it.
     expect(await change(u.aprobador, "update gastos set importe = 99 where id = $1", [propio.id])).toBe(0);
     // Handing it over to someone else is not allowed.
-    const err = await pgError(asUser(db, u.empleado, (q) => q("update gastos set solicitante_id = $2 where id = $1", [propio.id, u.empleado2])));
+    const err = await pgError(
+      asUser(db, u.empleado, (q) => q("update gastos set solicitante_id = $2 where id = $1", [propio.id, u.empleado2])),
+    );
     expect(err.code).toBe("42501");
 
     await rpc(u.empleado, "enviar_gasto", [propio.id, 2]);
@@ -357,7 +484,10 @@ describe("gastos: escritura directa", () => {
     );
     const err = await pgError(
       asUser(db, u.empleado, (q) =>
-        q(`insert into gastos (${campos}, proveedor_id) values ($1, $2, $3, $4, $5, $6, $7, $8)`, [...valores(dep.ventas), rows[0].id]),
+        q(`insert into gastos (${campos}, proveedor_id) values ($1, $2, $3, $4, $5, $6, $7, $8)`, [
+          ...valores(dep.ventas),
+          rows[0].id,
+        ]),
       ),
     );
     expect([err.code, err.detail]).toEqual(["OFINV", "proveedor_id"]);
@@ -367,7 +497,10 @@ describe("gastos: escritura directa", () => {
     for (const fecha of ["2099-01-01", "2000-01-01"]) {
       const err = await pgError(
         asUser(db, u.empleado, (q) =>
-          q("insert into gastos (descripcion, fecha_gasto, categoria, importe, metodo_pago) values ('Cena', $1, 'comidas', '10', 'efectivo')", [fecha]),
+          q(
+            "insert into gastos (descripcion, fecha_gasto, categoria, importe, metodo_pago) values ('Cena', $1, 'comidas', '10', 'efectivo')",
+            [fecha],
+          ),
         ),
       );
       expect([err.code, err.detail]).toEqual(["OFINV", "fecha_gasto"]);
@@ -520,7 +653,9 @@ describe("gastos: flujo", () => {
     expect((await rpc(u.aprobador, "aprobar_gasto", [a.id, 2])).aviso).toBeNull();
     const r = await rpc(u.aprobador, "aprobar_gasto", [b.id, 2]);
     expect(r.estado).toBe("aprobado");
-    expect(r.aviso).toMatch(/^El departamento Ventas supera su presupuesto mensual de \w+ de \d{4}: 110,00 aprobados frente a un presupuesto de 100,00\.$/);
+    expect(r.aviso).toMatch(
+      /^El departamento Ventas supera su presupuesto mensual de \w+ de \d{4}: 110,00 aprobados frente a un presupuesto de 100,00\.$/,
+    );
   });
 
   it("rechazar (motivo obligatorio) → reabrir (solicitante) → enviar", async () => {
@@ -531,7 +666,10 @@ describe("gastos: flujo", () => {
     expect((await pgError(rpc(u.empleado, "rechazar_gasto", [g.id, 2, "no"]))).code).toBe("OFPRM");
     expect((await gasto(g.id)).estado).toBe("pendiente");
 
-    expect(await rpc(u.aprobador, "rechazar_gasto", [g.id, 2, "Falta el ticket"])).toMatchObject({ estado: "rechazado", version: 3 });
+    expect(await rpc(u.aprobador, "rechazar_gasto", [g.id, 2, "Falta el ticket"])).toMatchObject({
+      estado: "rechazado",
+      version: 3,
+    });
     expect((await gasto(g.id)).motivo_rechazo).toBe("Falta el ticket");
 
     expect((await pgError(rpc(u.aprobador, "reabrir_gasto", [g.id, 3]))).code).toBe("OFPRM");
@@ -576,8 +714,15 @@ describe("gastos: flujo", () => {
     expect((await pgError(rpc(u.responsable, "revertir_gasto", [h, 3, "no"]))).code).toBe("OFPRM");
     const sinMotivo = await pgError(rpc(u.admin, "revertir_gasto", [h, 3, null]));
     expect([sinMotivo.code, sinMotivo.detail]).toEqual(["OFINV", "motivo_rechazo"]);
-    expect(await rpc(u.admin, "revertir_gasto", [h, 3, "Importe mal"])).toMatchObject({ estado: "pendiente", version: 4 });
-    expect(await gasto(h)).toMatchObject({ aprobado_por_id: null, fecha_aprobacion: null, motivo_rechazo: "Importe mal" });
+    expect(await rpc(u.admin, "revertir_gasto", [h, 3, "Importe mal"])).toMatchObject({
+      estado: "pendiente",
+      version: 4,
+    });
+    expect(await gasto(h)).toMatchObject({
+      aprobado_por_id: null,
+      fecha_aprobacion: null,
+      motivo_rechazo: "Importe mal",
+    });
   });
 
   it("el historial registra cada transición con su actor", async () => {
@@ -585,9 +730,16 @@ describe("gastos: flujo", () => {
     await rpc(u.empleado2, "enviar_gasto", [g.id, 1]);
     await rpc(u.responsable, "aprobar_gasto", [g.id, 2]);
     const { rows } = await asUser(db, u.empleado2, (q) =>
-      q("select accion, actor_id, actor_nombre, cambios from historial_vista where tabla = 'gastos' and registro_id = $1 order by id", [g.id]),
+      q(
+        "select accion, actor_id, actor_nombre, cambios from historial_vista where tabla = 'gastos' and registro_id = $1 order by id",
+        [g.id],
+      ),
     );
-    expect(rows.map((r) => [r.accion, r.actor_id])).toEqual([["alta", null], ["modificacion", u.empleado2], ["modificacion", u.responsable]]);
+    expect(rows.map((r) => [r.accion, r.actor_id])).toEqual([
+      ["alta", null],
+      ["modificacion", u.empleado2],
+      ["modificacion", u.responsable],
+    ]);
     expect(rows[1].cambios.estado).toEqual({ antes: "borrador", despues: "pendiente" });
     expect(rows[2].cambios.estado).toEqual({ antes: "pendiente", despues: "aprobado" });
     expect(rows[2].actor_nombre).toBe("Rosa");
@@ -623,9 +775,18 @@ describe("gastos: flujo", () => {
   });
 
   it("referencias() exige un usuario activo", async () => {
-    expect((await pgError(asUser(db, u.inactivo, (q) => q("select public.referencias('usuarios', $1)", [u.empleado])))).code).toBe("OFPRM");
-    const { rows } = await asUser(db, u.empleado, (q) => q("select public.referencias('usuarios', $1) as r", [u.responsable]));
-    expect(rows[0].r).toEqual(expect.arrayContaining([{ tabla: "departamentos", total: 1 }, { tabla: "gastos", total: expect.any(Number) }]));
+    expect(
+      (await pgError(asUser(db, u.inactivo, (q) => q("select public.referencias('usuarios', $1)", [u.empleado])))).code,
+    ).toBe("OFPRM");
+    const { rows } = await asUser(db, u.empleado, (q) =>
+      q("select public.referencias('usuarios', $1) as r", [u.responsable]),
+    );
+    expect(rows[0].r).toEqual(
+      expect.arrayContaining([
+        { tabla: "departamentos", total: 1 },
+        { tabla: "gastos", total: expect.any(Number) },
+      ]),
+    );
   });
 });
 

@@ -69,9 +69,14 @@ describe("objetos del esquema", () => {
     expect(tables).toEqual(
       expect.arrayContaining(["departamentos", "sucursales", "proveedores", "usuarios", "gastos", "historial"]),
     );
-    expect(views.sort()).toEqual(
-      ["departamentos_vista", "gastos_vista", "historial_vista", "proveedores_vista", "sucursales_vista", "usuarios_vista"],
-    );
+    expect(views.sort()).toEqual([
+      "departamentos_vista",
+      "gastos_vista",
+      "historial_vista",
+      "proveedores_vista",
+      "sucursales_vista",
+      "usuarios_vista",
+    ]);
   });
 
   it("tiene las columnas comunes en cada tabla de entidad", async () => {
@@ -102,13 +107,26 @@ describe("objetos del esquema", () => {
     );
     expect(cols.map((c) => c.column_name)).toEqual(
       expect.arrayContaining([
-        "folio", "estado", "importe", "version", "proveedor_nombre", "solicitante_nombre",
-        "departamento_nombre", "sucursal_nombre", "aprobador_nombre", "aprobado_por_nombre",
+        "folio",
+        "estado",
+        "importe",
+        "version",
+        "proveedor_nombre",
+        "solicitante_nombre",
+        "departamento_nombre",
+        "sucursal_nombre",
+        "aprobador_nombre",
+        "aprobado_por_nombre",
       ]),
     );
     const g = await insertGasto();
     const { rows: vista } = await db.query("select * from gastos_vista where id = $1", [g.id]);
-    expect(vista[0]).toMatchObject({ solicitante_nombre: "Eva", departamento_nombre: "Ventas", sucursal_nombre: "Madrid", aprobador_nombre: null });
+    expect(vista[0]).toMatchObject({
+      solicitante_nombre: "Eva",
+      departamento_nombre: "Ventas",
+      sucursal_nombre: "Madrid",
+      aprobador_nombre: null,
+    });
     const { rows: u } = await db.query("select nombre_completo from usuarios_vista where id = $1", [admin]);
     expect(u[0].nombre_completo).toBe("Ana Pérez");
   });
@@ -130,8 +148,12 @@ describe("compatibilidad con Supabase (supabase/compat)", () => {
     try {
       const none = await db.query("select auth.uid() as uid, auth.role() as role, auth.jwt() as jwt");
       expect(none.rows[0]).toEqual({ uid: null, role: null, jwt: null });
-      await db.query("select set_config('request.jwt.claims', $1, true)", [JSON.stringify({ sub: admin, role: "authenticated", email: "ana@example.com" })]);
-      const { rows } = await db.query("select auth.uid() as uid, auth.role() as role, auth.email() as email, auth.jwt() ->> 'sub' as sub");
+      await db.query("select set_config('request.jwt.claims', $1, true)", [
+        JSON.stringify({ sub: admin, role: "authenticated", email: "ana@example.com" }),
+      ]);
+      const { rows } = await db.query(
+        "select auth.uid() as uid, auth.role() as role, auth.email() as email, auth.jwt() ->> 'sub' as sub",
+      );
       expect(rows[0]).toEqual({ uid: admin, role: "authenticated", email: "ana@example.com", sub: admin });
       await db.query("select set_config('request.jwt.claim.sub', $1, true)", [empleado]);
       expect((await db.query("select auth.uid() as uid")).rows[0].uid).toBe(empleado);
@@ -157,11 +179,24 @@ describe("compatibilidad con Supabase (supabase/compat)", () => {
   });
 
   it("auth.users guarda el correo en minúsculas y las sesiones caen con la cuenta", async () => {
-    const { rows } = await db.query("insert into auth.users (email) values ('  Mixto@Example.COM ') returning id, email");
+    const { rows } = await db.query(
+      "insert into auth.users (email) values ('  Mixto@Example.COM ') returning id, email",
+    );
     expect(rows[0].email).toBe("mixto@example.com");
-    await db.query("insert into auth.local_sessions (token_hash, user_id, expires_at) values ('h1', $1, now() + interval '1 day')", [rows[0].id]);
-    await db.query("insert into auth.local_tokens (token_hash, user_id, kind, expires_at) values ('t1', $1, 'confirm', now() + interval '1 day')", [rows[0].id]);
-    const kind = await pgError(db.query("insert into auth.local_tokens (token_hash, user_id, kind, expires_at) values ('t2', $1, 'otro', now())", [rows[0].id]));
+    await db.query(
+      "insert into auth.local_sessions (token_hash, user_id, expires_at) values ('h1', $1, now() + interval '1 day')",
+      [rows[0].id],
+    );
+    await db.query(
+      "insert into auth.local_tokens (token_hash, user_id, kind, expires_at) values ('t1', $1, 'confirm', now() + interval '1 day')",
+      [rows[0].id],
+    );
+    const kind = await pgError(
+      db.query(
+        "insert into auth.local_tokens (token_hash, user_id, kind, expires_at) values ('t2', $1, 'otro', now())",
+        [rows[0].id],
+      ),
+    );
     expect(kind.code).toBe("23514");
     await db.query("delete from auth.users where id = $1", [rows[0].id]);
     expect((await db.query("select count(*)::int as n from auth.local_sessions")).rows[0].n).toBe(0);
@@ -183,7 +218,10 @@ describe("folio de los gastos", () => {
 
   it("no cambia al actualizar", async () => {
     const g = await insertGasto();
-    const { rows } = await db.query("update gastos set folio = 'X', descripcion = 'Otro taxi' where id = $1 returning folio", [g.id]);
+    const { rows } = await db.query(
+      "update gastos set folio = 'X', descripcion = 'Otro taxi' where id = $1 returning folio",
+      [g.id],
+    );
     expect(rows[0].folio).toBe(g.folio);
   });
 });
@@ -238,7 +276,9 @@ describe("historial", () => {
 
   it("no se puede escribir ni borrar como usuario", async () => {
     const err = await pgError(
-      asUser(db, admin, (q) => q("insert into historial (tabla, registro_id, accion) values ('x', gen_random_uuid(), 'alta')")),
+      asUser(db, admin, (q) =>
+        q("insert into historial (tabla, registro_id, accion) values ('x', gen_random_uuid(), 'alta')"),
+      ),
     );
     expect(err.code).toBe("42501");
     const del = await pgError(asUser(db, admin, (q) => q("delete from historial")));
@@ -251,7 +291,9 @@ describe("restricciones", () => {
     const a = await insertDepartamento("Dirección", "DIR");
     const b = await insertDepartamento("Finanzas", "FIN", { departamento_padre_id: a.id });
     const c = await insertDepartamento("Tesorería", "TES", { departamento_padre_id: b.id });
-    const err = await pgError(db.query("update departamentos set departamento_padre_id = $1 where id = $2", [c.id, a.id]));
+    const err = await pgError(
+      db.query("update departamentos set departamento_padre_id = $1 where id = $2", [c.id, a.id]),
+    );
     expect(err.code).toBe("OFINV");
     expect(err.detail).toBe("departamento_padre_id");
     const self = await pgError(db.query("update departamentos set departamento_padre_id = id where id = $1", [a.id]));
@@ -277,7 +319,8 @@ describe("restricciones", () => {
   });
 
   it("proveedores: (pais, nif) único como proveedores_nif_key", async () => {
-    const sql = "insert into proveedores (razon_social, tipo_persona, pais, nif, categoria) values ($1, 'empresa', $2, $3, 'tecnologia')";
+    const sql =
+      "insert into proveedores (razon_social, tipo_persona, pais, nif, categoria) values ($1, 'empresa', $2, $3, 'tecnologia')";
     await db.query(sql, ["Acme SL", "ES", "B12345678"]);
     await db.query(sql, ["Acme MX", "MX", "B12345678"]);
     const err = await pgError(db.query(sql, ["Acme bis", "ES", "b12345678"]));
@@ -288,7 +331,9 @@ describe("restricciones", () => {
   it("importes y enumeraciones por CHECK con su nombre", async () => {
     expect((await pgError(insertGasto({ importe: "0" }))).constraint).toBe("gastos_importe_check");
     expect((await pgError(insertGasto({ importe: "1000000.01" }))).constraint).toBe("gastos_importe_check");
-    expect((await pgError(insertGasto({ importe: "10", importe_impuestos: "11" }))).constraint).toBe("gastos_importe_impuestos_check");
+    expect((await pgError(insertGasto({ importe: "10", importe_impuestos: "11" }))).constraint).toBe(
+      "gastos_importe_impuestos_check",
+    );
     const cat = await pgError(insertGasto({ categoria: "juergas" }));
     expect([cat.code, cat.constraint]).toEqual(["23514", "gastos_categoria_check"]);
     expect((await pgError(insertGasto({ metodo_pago: "bitcoin" }))).constraint).toBe("gastos_metodo_pago_check");
@@ -303,12 +348,18 @@ describe("restricciones", () => {
     expect(err.code).toBe("23503");
     expect(err.constraint).toBe("gastos_departamento_id_fkey");
     // Called the way both store adapters call an rpc: one jsonb value.
-    const { rows } = await asUser(db, empleado, (q) => q("select public.referencias(p_tabla => 'departamentos', p_id => $1) as r", [d.id]));
+    const { rows } = await asUser(db, empleado, (q) =>
+      q("select public.referencias(p_tabla => 'departamentos', p_id => $1) as r", [d.id]),
+    );
     expect(rows[0].r).toEqual([{ tabla: "gastos", total: 2 }]);
     const libre = await insertDepartamento("Sin uso", "LIBRE");
-    const { rows: none } = await asUser(db, empleado, (q) => q("select public.referencias('departamentos', $1) as r", [libre.id]));
+    const { rows: none } = await asUser(db, empleado, (q) =>
+      q("select public.referencias('departamentos', $1) as r", [libre.id]),
+    );
     expect(none[0].r).toEqual([]);
-    const unknown = await pgError(asUser(db, empleado, (q) => q("select public.referencias('auth.users', $1)", [libre.id])));
+    const unknown = await pgError(
+      asUser(db, empleado, (q) => q("select public.referencias('auth.users', $1)", [libre.id])),
+    );
     expect(unknown.code).toBe("OFINV");
   });
 
@@ -318,7 +369,9 @@ describe("restricciones", () => {
   });
 
   it("no se puede dejar el sistema sin administrador activo", async () => {
-    const demote = await pgError(asUser(db, admin, (q) => q("update usuarios set rol = 'empleado' where id = $1", [admin])));
+    const demote = await pgError(
+      asUser(db, admin, (q) => q("update usuarios set rol = 'empleado' where id = $1", [admin])),
+    );
     expect([demote.code, demote.detail]).toEqual(["OFINV", "rol"]);
     const off = await pgError(asUser(db, admin, (q) => q("update usuarios set activo = false where id = $1", [admin])));
     expect([off.code, off.detail]).toEqual(["OFINV", "activo"]);
@@ -337,7 +390,9 @@ describe("cuentas → perfiles", () => {
         "insert into auth.users (email, raw_user_meta_data) values ('Jefa@Example.com', '{\"nombre\":\"Julia\"}') returning id",
       );
       const second = await fresh.query("insert into auth.users (email) values ('pepe.gomez@example.com') returning id");
-      const { rows } = await fresh.query("select id, email, nombre, rol, activo from usuarios order by creado_en, email");
+      const { rows } = await fresh.query(
+        "select id, email, nombre, rol, activo from usuarios order by creado_en, email",
+      );
       expect(rows).toEqual([
         { id: first.rows[0].id, email: "jefa@example.com", nombre: "Julia", rol: "administrador", activo: true },
         { id: second.rows[0].id, email: "pepe.gomez@example.com", nombre: "pepe.gomez", rol: "empleado", activo: true },

@@ -48,10 +48,14 @@ describe("seedIfEmpty", () => {
     const departamentos = await count(sql`select count(*)::int as n from departamentos`);
     expect(departamentos).toBeGreaterThanOrEqual(9);
     expect(departamentos).toBeLessThanOrEqual(12);
-    expect(await count(sql`select count(*)::int as n from departamentos where departamento_padre_id is not null`)).toBeGreaterThan(5);
+    expect(
+      await count(sql`select count(*)::int as n from departamentos where departamento_padre_id is not null`),
+    ).toBeGreaterThan(5);
     expect(await count(sql`select count(*)::int as n from departamentos where responsable_id is null`)).toBe(0);
     expect(await count(sql`select count(*)::int as n from sucursales`)).toBe(6);
-    expect(await count(sql`select count(*)::int as n from sucursales where pais = 'ES' and telefono like '+34 %'`)).toBe(6);
+    expect(
+      await count(sql`select count(*)::int as n from sucursales where pais = 'ES' and telefono like '+34 %'`),
+    ).toBe(6);
     expect(await count(sql`select count(*)::int as n from proveedores`)).toBe(60);
     expect(await count(sql`select count(*)::int as n from proveedores where not activo`)).toBeGreaterThanOrEqual(2);
   });
@@ -69,8 +73,17 @@ describe("seedIfEmpty", () => {
   it("creates 40 usuarios with the three demo accounts and their roles", async () => {
     expect(await count(sql`select count(*)::int as n from usuarios`)).toBe(40);
     expect(await count(sql`select count(*)::int as n from auth.users where email_confirmed_at is not null`)).toBe(40);
-    const { rows } = await sql<{ email: string; nombre: string; rol: string; id: string; aprobador_id: string | null; departamento_id: string }>`
-      select email, nombre, rol, id, aprobador_id, departamento_id from usuarios where email like '%@oficina.example'`.execute(db);
+    const { rows } = await sql<{
+      email: string;
+      nombre: string;
+      rol: string;
+      id: string;
+      aprobador_id: string | null;
+      departamento_id: string;
+    }>`
+      select email, nombre, rol, id, aprobador_id, departamento_id from usuarios where email like '%@oficina.example'`.execute(
+      db,
+    );
     const by = (email: string) => rows.find((r) => r.email === email)!;
     const admin = by(DEMO_ACCOUNTS.administrador);
     const aprobador = by(DEMO_ACCOUNTS.aprobador);
@@ -83,13 +96,18 @@ describe("seedIfEmpty", () => {
       select responsable_id from departamentos where id = ${empleado.departamento_id}`.execute(db);
     expect(dep[0]!.responsable_id).toBe(aprobador.id);
 
-    const roles = await sql<{ rol: string; n: number }>`select rol, count(*)::int as n from usuarios group by rol`.execute(db);
+    const roles = await sql<{
+      rol: string;
+      n: number;
+    }>`select rol, count(*)::int as n from usuarios group by rol`.execute(db);
     const n = Object.fromEntries(roles.rows.map((r) => [r.rol, r.n]));
     expect(n.administrador).toBe(3);
     expect(n.aprobador).toBeGreaterThanOrEqual(6);
     expect(n.empleado).toBeGreaterThanOrEqual(20);
     expect(await count(sql`select count(*)::int as n from usuarios where not activo`)).toBeGreaterThanOrEqual(2);
-    expect(await count(sql`select count(*)::int as n from usuarios where departamento_id is null or sucursal_id is null`)).toBe(0);
+    expect(
+      await count(sql`select count(*)::int as n from usuarios where departamento_id is null or sucursal_id is null`),
+    ).toBe(0);
   });
 
   it("lets every account sign in with the demo password (one shared hash)", async () => {
@@ -102,14 +120,22 @@ describe("seedIfEmpty", () => {
 
   it("creates 3000 gastos in every estado with folios from the database", async () => {
     expect(await count(sql`select count(*)::int as n from gastos`)).toBe(3000);
-    const { rows } = await sql<{ estado: string; n: number }>`select estado, count(*)::int as n from gastos group by estado`.execute(db);
+    const { rows } = await sql<{
+      estado: string;
+      n: number;
+    }>`select estado, count(*)::int as n from gastos group by estado`.execute(db);
     const n = Object.fromEntries(rows.map((r) => [r.estado, r.n]));
-    for (const estado of ["borrador", "pendiente", "aprobado", "rechazado", "pagado"]) expect(n[estado], estado).toBeGreaterThan(20);
+    for (const estado of ["borrador", "pendiente", "aprobado", "rechazado", "pagado"])
+      expect(n[estado], estado).toBeGreaterThan(20);
     expect(n.pagado).toBeGreaterThan(n.borrador);
 
     expect(await count(sql`select count(*)::int as n from gastos where folio !~ '^GAS-\\d{4}-\\d{5,}$'`)).toBe(0);
     // Folio year = year of creado_en, numbered in order of creation, and the counter is consistent.
-    expect(await count(sql`select count(*)::int as n from gastos where substr(folio, 5, 4)::int <> extract(year from creado_en)::int`)).toBe(0);
+    expect(
+      await count(
+        sql`select count(*)::int as n from gastos where substr(folio, 5, 4)::int <> extract(year from creado_en)::int`,
+      ),
+    ).toBe(0);
     const { rows: contador } = await sql<{ anio: number; ultimo: number; n: number }>`
       select c.anio, c.ultimo, (select count(*)::int from gastos g where substr(g.folio, 5, 4)::int = c.anio) as n
       from gastos_folio_contador c`.execute(db);
@@ -124,20 +150,44 @@ describe("seedIfEmpty", () => {
     expect(await bad(sql`g.estado <> 'borrador' and g.aprobador_id is null`)).toBe(0);
     expect(await bad(sql`g.estado = 'borrador' and g.aprobador_id is not null`)).toBe(0);
     expect(await bad(sql`g.aprobador_id = g.solicitante_id or g.aprobado_por_id = g.solicitante_id`)).toBe(0);
-    expect(await bad(sql`g.estado in ('aprobado', 'pagado') and (g.aprobado_por_id is null or g.fecha_aprobacion is null)`)).toBe(0);
-    expect(await bad(sql`g.estado not in ('aprobado', 'pagado') and (g.aprobado_por_id is not null or g.fecha_aprobacion is not null)`)).toBe(0);
+    expect(
+      await bad(sql`g.estado in ('aprobado', 'pagado') and (g.aprobado_por_id is null or g.fecha_aprobacion is null)`),
+    ).toBe(0);
+    expect(
+      await bad(
+        sql`g.estado not in ('aprobado', 'pagado') and (g.aprobado_por_id is not null or g.fecha_aprobacion is not null)`,
+      ),
+    ).toBe(0);
     expect(await bad(sql`g.estado = 'rechazado' and g.motivo_rechazo is null`)).toBe(0);
-    expect(await bad(sql`g.estado = 'pagado' and (g.fecha_pago is null or g.referencia_pago is null or g.fecha_pago < g.fecha_gasto or g.fecha_pago > ${today}::date)`)).toBe(0);
-    expect(await bad(sql`g.creado_en > now() or g.fecha_aprobacion > now() or g.fecha_aprobacion < g.creado_en`)).toBe(0);
-    expect(await bad(sql`exists (select 1 from usuarios u where u.id = g.solicitante_id
-      and (u.departamento_id <> g.departamento_id or u.sucursal_id <> g.sucursal_id))`)).toBe(0);
+    expect(
+      await bad(
+        sql`g.estado = 'pagado' and (g.fecha_pago is null or g.referencia_pago is null or g.fecha_pago < g.fecha_gasto or g.fecha_pago > ${today}::date)`,
+      ),
+    ).toBe(0);
+    expect(await bad(sql`g.creado_en > now() or g.fecha_aprobacion > now() or g.fecha_aprobacion < g.creado_en`)).toBe(
+      0,
+    );
+    expect(
+      await bad(sql`exists (select 1 from usuarios u where u.id = g.solicitante_id
+      and (u.departamento_id <> g.departamento_id or u.sucursal_id <> g.sucursal_id))`),
+    ).toBe(0);
     expect(await bad(sql`g.importe::text !~ '^\\d+\\.\\d{2}$'`)).toBe(0);
     // Most have a proveedor; recent ones only active proveedores.
     expect(await bad(sql`g.proveedor_id is not null`)).toBeGreaterThan(2000);
-    expect(await bad(sql`g.fecha_gasto > ${today}::date - 150 and exists (select 1 from proveedores p where p.id = g.proveedor_id and not p.activo)`)).toBe(0);
+    expect(
+      await bad(
+        sql`g.fecha_gasto > ${today}::date - 150 and exists (select 1 from proveedores p where p.id = g.proveedor_id and not p.activo)`,
+      ),
+    ).toBe(0);
     // History: one alta per gasto, dated like the gasto.
-    expect(await count(sql`select count(*)::int as n from historial where tabla = 'gastos' and accion = 'alta'`)).toBe(3000);
-    expect(await count(sql`select count(*)::int as n from historial h join gastos g on g.id = h.registro_id where h.creado_en <> g.creado_en`)).toBe(0);
+    expect(await count(sql`select count(*)::int as n from historial where tabla = 'gastos' and accion = 'alta'`)).toBe(
+      3000,
+    );
+    expect(
+      await count(
+        sql`select count(*)::int as n from historial h join gastos g on g.id = h.registro_id where h.creado_en <> g.creado_en`,
+      ),
+    ).toBe(0);
   });
 
   it("gives the demo empleado gastos in every estado and the demo aprobador pendientes to approve", async () => {
@@ -145,7 +195,8 @@ describe("seedIfEmpty", () => {
       select g.estado, count(*)::int as n from gastos g join usuarios u on u.id = g.solicitante_id
       where u.email = ${DEMO_ACCOUNTS.empleado} group by g.estado`.execute(db);
     const n = Object.fromEntries(rows.map((r) => [r.estado, r.n]));
-    for (const estado of ["borrador", "pendiente", "aprobado", "rechazado", "pagado"]) expect(n[estado], estado).toBeGreaterThanOrEqual(3);
+    for (const estado of ["borrador", "pendiente", "aprobado", "rechazado", "pagado"])
+      expect(n[estado], estado).toBeGreaterThanOrEqual(3);
 
     const pendientes = await sql<{ solicitantes: number; n: number }>`
       select count(distinct g.solicitante_id)::int as solicitantes, count(*)::int as n
@@ -177,7 +228,11 @@ describe("addGastos (bulk)", () => {
   it("adds the gastos with valid, gap-free folios and a consistent per-year counter", async () => {
     expect(await count(sql`select count(*)::int as n from gastos`)).toBe(4500);
     expect(await count(sql`select count(*)::int as n from gastos where folio !~ '^GAS-\\d{4}-\\d{5,}$'`)).toBe(0);
-    expect(await count(sql`select count(*)::int as n from gastos where substr(folio, 5, 4)::int <> extract(year from creado_en)::int`)).toBe(0);
+    expect(
+      await count(
+        sql`select count(*)::int as n from gastos where substr(folio, 5, 4)::int <> extract(year from creado_en)::int`,
+      ),
+    ).toBe(0);
     const { rows } = await sql<{ anio: number; ultimo: number; n: number; max: number }>`
       select c.anio, c.ultimo, count(g.id)::int as n, max(substr(g.folio, 10)::int) as max
       from gastos_folio_contador c left join gastos g on substr(g.folio, 5, 4)::int = c.anio
@@ -186,10 +241,18 @@ describe("addGastos (bulk)", () => {
   });
 
   it("writes the same history as the triggers, dated like each gasto, and leaves the triggers on", async () => {
-    expect(await count(sql`select count(*)::int as n from historial where tabla = 'gastos' and accion = 'alta'`)).toBe(4500);
-    expect(await count(sql`select count(*)::int as n from historial h join gastos g on g.id = h.registro_id
-      where h.tabla = 'gastos' and (h.cambios <> ${altaEsperada} or h.creado_en <> g.creado_en or h.actor_id is not null)`)).toBe(0);
-    expect(await count(sql`select count(*)::int as n from pg_trigger where tgrelid = 'public.gastos'::regclass and tgenabled = 'D'`)).toBe(0);
+    expect(await count(sql`select count(*)::int as n from historial where tabla = 'gastos' and accion = 'alta'`)).toBe(
+      4500,
+    );
+    expect(
+      await count(sql`select count(*)::int as n from historial h join gastos g on g.id = h.registro_id
+      where h.tabla = 'gastos' and (h.cambios <> ${altaEsperada} or h.creado_en <> g.creado_en or h.actor_id is not null)`),
+    ).toBe(0);
+    expect(
+      await count(
+        sql`select count(*)::int as n from pg_trigger where tgrelid = 'public.gastos'::regclass and tgenabled = 'D'`,
+      ),
+    ).toBe(0);
 
     // The next gasto still gets its folio from the trigger, right after the bulk ones.
     const { rows } = await sql<{ folio: string; anio: number }>`
@@ -197,8 +260,12 @@ describe("addGastos (bulk)", () => {
       select 'Taxi aeropuerto', current_date, 'viajes_transporte', '30.00', 'efectivo', u.id, u.departamento_id, u.sucursal_id
       from usuarios u where u.email = ${DEMO_ACCOUNTS.empleado}
       returning folio, extract(year from creado_en)::int as anio`.execute(db);
-    const antes = await count(sql`select count(*)::int as n from gastos where substr(folio, 5, 4)::int = ${rows[0]!.anio} and folio <> ${rows[0]!.folio}`);
-    const { rows: contador } = await sql<{ ultimo: number }>`select ultimo from gastos_folio_contador where anio = ${rows[0]!.anio}`.execute(db);
+    const antes = await count(
+      sql`select count(*)::int as n from gastos where substr(folio, 5, 4)::int = ${rows[0]!.anio} and folio <> ${rows[0]!.folio}`,
+    );
+    const { rows: contador } = await sql<{
+      ultimo: number;
+    }>`select ultimo from gastos_folio_contador where anio = ${rows[0]!.anio}`.execute(db);
     expect(contador[0]!.ultimo).toBe(antes + 1);
     expect(Number(rows[0]!.folio.slice(9))).toBe(antes + 1);
   });
@@ -208,8 +275,14 @@ describe("addGastos (bulk)", () => {
     expect(await bad(sql`g.estado <> 'borrador' and g.aprobador_id is null`)).toBe(0);
     expect(await bad(sql`g.aprobador_id = g.solicitante_id or g.aprobado_por_id = g.solicitante_id`)).toBe(0);
     // Inactive proveedores only on old gastos (the bulk loader uses active ones only).
-    expect(await bad(sql`exists (select 1 from proveedores p where p.id = g.proveedor_id and not p.activo) and g.fecha_gasto > current_date - 180`)).toBe(0);
-    expect(await bad(sql`exists (select 1 from usuarios u where u.id = g.solicitante_id
-      and (not u.activo and g.fecha_gasto > current_date - 200 or u.departamento_id <> g.departamento_id))`)).toBe(0);
+    expect(
+      await bad(
+        sql`exists (select 1 from proveedores p where p.id = g.proveedor_id and not p.activo) and g.fecha_gasto > current_date - 180`,
+      ),
+    ).toBe(0);
+    expect(
+      await bad(sql`exists (select 1 from usuarios u where u.id = g.solicitante_id
+      and (not u.activo and g.fecha_gasto > current_date - 200 or u.departamento_id <> g.departamento_id))`),
+    ).toBe(0);
   });
 });

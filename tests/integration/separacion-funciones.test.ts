@@ -35,15 +35,36 @@ beforeAll(async () => {
   emilio = await app.createUser({ nombre: "Emilio", rol: "empleado" }); // Compras
   dario = await app.createUser({ nombre: "Darío", rol: "aprobador" }); // Dirección's responsable
   const d = async (nombre: string, codigo: string, o: Record<string, unknown> = {}) =>
-    String((await app.db.insertInto("departamentos").values({ nombre, codigo, ...o }).returning("id").executeTakeFirstOrThrow()).id);
+    String(
+      (
+        await app.db
+          .insertInto("departamentos")
+          .values({ nombre, codigo, ...o })
+          .returning("id")
+          .executeTakeFirstOrThrow()
+      ).id,
+    );
   const direccion = await d("Dirección", "DIR", { responsable_id: dario.id });
   dep = {
     direccion,
     ventas: await d("Ventas", "VEN", { departamento_padre_id: direccion }),
     compras: await d("Compras", "COM", { responsable_id: carla.id }),
   };
-  suc = String((await app.db.insertInto("sucursales").values({ nombre: "Madrid", codigo: "MAD", direccion: "Gran Vía 1", ciudad: "Madrid" }).returning("id").executeTakeFirstOrThrow()).id);
-  const perfil = (u: U, o: Record<string, unknown>) => app.db.updateTable("usuarios").set({ sucursal_id: suc, ...o }).where("id", "=", u.id).execute();
+  suc = String(
+    (
+      await app.db
+        .insertInto("sucursales")
+        .values({ nombre: "Madrid", codigo: "MAD", direccion: "Gran Vía 1", ciudad: "Madrid" })
+        .returning("id")
+        .executeTakeFirstOrThrow()
+    ).id,
+  );
+  const perfil = (u: U, o: Record<string, unknown>) =>
+    app.db
+      .updateTable("usuarios")
+      .set({ sucursal_id: suc, ...o })
+      .where("id", "=", u.id)
+      .execute();
   await perfil(admin, { departamento_id: dep.direccion });
   await perfil(admin2, { departamento_id: dep.direccion });
   await perfil(pablo, { departamento_id: dep.ventas });
@@ -59,15 +80,18 @@ afterAll(() => app?.close());
 const json = async (r: Response) => JSON.parse(await r.text());
 const post = (form: Record<string, string | string[]>, cookie: string, path = "/gastos?index") =>
   respond(() => action({ request: request(path, { cookie, form }), context: app.context(), params: {} }));
-const load = (search: string, cookie: string) => respond(() => loader({ request: request(`/gastos${search}`, { cookie }), context: app.context(), params: {} }));
+const load = (search: string, cookie: string) =>
+  respond(() => loader({ request: request(`/gastos${search}`, { cookie }), context: app.context(), params: {} }));
 const list = async (search: string, cookie: string) => {
   const r = await load(search, cookie);
   if (r.status !== 200) throw new Error(`Esperaba 200, llegó ${r.status}: ${await r.text()}`);
   return json(r);
 };
 type Gasto = Record<string, any> & { id: string; version: number; folio: string };
-const row = (id: string) => app.db.selectFrom("gastos").selectAll().where("id", "=", id).executeTakeFirstOrThrow() as Promise<Gasto>;
-const rpc = (u: U, fn: string, args: Record<string, unknown>) => sqlStore(app.db, u.id).rpc<{ version: number }>(fn, args);
+const row = (id: string) =>
+  app.db.selectFrom("gastos").selectAll().where("id", "=", id).executeTakeFirstOrThrow() as Promise<Gasto>;
+const rpc = (u: U, fn: string, args: Record<string, unknown>) =>
+  sqlStore(app.db, u.id).rpc<{ version: number }>(fn, args);
 /** The database error of a call that must fail (SQLSTATE and message). */
 async function refused(p: Promise<unknown>) {
   try {
@@ -82,7 +106,15 @@ let seq = 0;
 /** A gasto created through the form by `u` (for `solicitante` when an administrador says so). */
 async function nuevo(u: U, o: Record<string, string> = {}) {
   seq += 1;
-  const form = { intent: "crear", descripcion: `Separación ${seq}`, fecha_gasto: hoy, categoria: "comidas", importe: `${20 + seq},00`, metodo_pago: "efectivo", ...o };
+  const form = {
+    intent: "crear",
+    descripcion: `Separación ${seq}`,
+    fecha_gasto: hoy,
+    categoria: "comidas",
+    importe: `${20 + seq},00`,
+    metodo_pago: "efectivo",
+    ...o,
+  };
   const r = await post(form, u.cookie);
   if (r.status !== 302) throw new Error(`Esperaba 302, llegó ${r.status}: ${await r.text()}`);
   return row(new URL(r.headers.get("Location")!, ORIGIN).searchParams.get("gasto")!);
@@ -98,7 +130,13 @@ async function pendienteDe(u: U, o: Record<string, string> = {}) {
   return enviado(u, await nuevo(u, o));
 }
 const historial = (id: string) =>
-  app.db.selectFrom("historial").selectAll().where("tabla", "=", "gastos").where("registro_id", "=", id).orderBy("id").execute() as Promise<{ actor_id: string | null; cambios: any }[]>;
+  app.db
+    .selectFrom("historial")
+    .selectAll()
+    .where("tabla", "=", "gastos")
+    .where("registro_id", "=", id)
+    .orderBy("id")
+    .execute() as Promise<{ actor_id: string | null; cambios: any }[]>;
 
 // ------------------------------------------------------------------------------------------
 
@@ -139,7 +177,9 @@ describe("quién aprueba lo decide el solicitante, no el departamento del gasto 
     const p = await pendienteDe(elena, { departamento_id: dep.compras });
     // Pablo is an aprobador of Ventas (Elena's department), not the assigned one.
     expect(p.aprobador_id).not.toBe(pablo.id);
-    expect((await list("?vista=pendientes&por_pagina=100", pablo.cookie)).result.rows.map((x: any) => x.id)).toContain(p.id);
+    expect((await list("?vista=pendientes&por_pagina=100", pablo.cookie)).result.rows.map((x: any) => x.id)).toContain(
+      p.id,
+    );
     expect((await act(pablo, "aprobar", p)).status).toBe(302);
     expect((await row(p.id)).aprobado_por_id).toBe(pablo.id);
   });
@@ -154,7 +194,11 @@ describe("los derechos se comprueban al actuar (hueco a)", () => {
       // The page Pablo has open offers «Aprobar»…
       expect((await list(`?gasto=${p.id}`, pablo.cookie)).panel.transiciones).toEqual(["aprobar", "rechazar"]);
       // …an administrador demotes him (as the app does: under RLS, with the version)…
-      const yo = await app.db.selectFrom("usuarios").select("version").where("id", "=", pablo.id).executeTakeFirstOrThrow();
+      const yo = await app.db
+        .selectFrom("usuarios")
+        .select("version")
+        .where("id", "=", pablo.id)
+        .executeTakeFirstOrThrow();
       await sqlStore(app.db, admin.id).update("usuarios", pablo.id, Number(yo.version), { rol: "empleado" });
       // …and his next click, with the same cookie and the version he saw, is refused.
       const r = await act(pablo, "aprobar", p);
@@ -166,7 +210,9 @@ describe("los derechos se comprueban al actuar (hueco a)", () => {
       const h = (await historial(p.id)).at(-1)!;
       expect(h.actor_id).toBe(admin.id);
       expect(h.cambios.aprobador_id).toEqual({ antes: pablo.id, despues: dario.id });
-      expect(h.cambios.nota.despues).toMatch(/^Reasignado: Pablo ya no puede aprobarlo \(ahora es empleado\)\. Lo aprueba ahora Darío\.$/);
+      expect(h.cambios.nota.despues).toMatch(
+        /^Reasignado: Pablo ya no puede aprobarlo \(ahora es empleado\)\. Lo aprueba ahora Darío\.$/,
+      );
       // His aprobador_id still points at him: a new gasto skips him.
       expect((await pendienteDe(elena)).aprobador_id).toBe(dario.id);
       // No bulk approval for him, nothing in his «pendientes».
@@ -185,11 +231,17 @@ describe("los derechos se comprueban al actuar (hueco a)", () => {
       const ahora = await row(p.id);
       expect(ahora.aprobador_id).not.toBe(carla.id); // reassigned (the trigger runs for the owner too)
       // She still sees Compras' gastos as its responsable, but the function reads her role now.
-      const { rows } = await sqlStore(app.db, carla.id).list("gastos", { filters: [{ column: "id", op: "eq", value: p.id }], limit: 1, offset: 0 });
+      const { rows } = await sqlStore(app.db, carla.id).list("gastos", {
+        filters: [{ column: "id", op: "eq", value: p.id }],
+        limit: 1,
+        offset: 0,
+      });
       expect(rows).toHaveLength(1);
       const err = await refused(rpc(carla, "aprobar_gasto", { p_id: p.id, p_version: ahora.version }));
       expect(err.message).toMatch(/^Su rol es empleado: no puede aprobar gastos/);
-      const err2 = await refused(rpc(carla, "rechazar_gasto", { p_id: p.id, p_version: ahora.version, p_motivo: "No" }));
+      const err2 = await refused(
+        rpc(carla, "rechazar_gasto", { p_id: p.id, p_version: ahora.version, p_motivo: "No" }),
+      );
       expect(err2.message).toMatch(/^Su rol es empleado: no puede rechazar gastos/);
       expect((await row(p.id)).estado).toBe("pendiente");
     } finally {
@@ -200,7 +252,11 @@ describe("los derechos se comprueban al actuar (hueco a)", () => {
   it("un aprobador desactivado: sus pendientes se reasignan con historial y su sesión no aprueba", async () => {
     const p = await pendienteDe(emilio);
     expect(p.aprobador_id).toBe(carla.id);
-    const yo = await app.db.selectFrom("usuarios").select("version").where("id", "=", carla.id).executeTakeFirstOrThrow();
+    const yo = await app.db
+      .selectFrom("usuarios")
+      .select("version")
+      .where("id", "=", carla.id)
+      .executeTakeFirstOrThrow();
     await sqlStore(app.db, admin2.id).update("usuarios", carla.id, Number(yo.version), { activo: false });
     try {
       const ahora = await row(p.id);
@@ -238,23 +294,45 @@ describe("quien crea o edita un gasto en nombre de otro no lo aprueba", () => {
       const p = await enviado(emilio, g);
       // The fallback administrador is never its author.
       expect(p.aprobador_id).toBe(admin2.id);
-      expect((await list(`?gasto=${p.id}`, admin.cookie)).panel).toMatchObject({ transiciones: ["retirar"], separacion: expect.stringMatching(/^Usted creó este gasto en nombre de otra persona/) });
+      expect((await list(`?gasto=${p.id}`, admin.cookie)).panel).toMatchObject({
+        transiciones: ["retirar"],
+        separacion: expect.stringMatching(/^Usted creó este gasto en nombre de otra persona/),
+      });
       const r = await act(admin, "aprobar", p);
       expect(r.status).toBe(403);
       const err = await refused(rpc(admin, "aprobar_gasto", { p_id: p.id, p_version: p.version }));
       expect(err.message).toBe("Usted creó este gasto en nombre de Emilio: debe aprobarlo otra persona.");
-      expect((await list("?vista=pendientes&por_pagina=100", admin.cookie)).result.rows.map((x: any) => x.id)).not.toContain(p.id);
+      expect(
+        (await list("?vista=pendientes&por_pagina=100", admin.cookie)).result.rows.map((x: any) => x.id),
+      ).not.toContain(p.id);
       expect((await act(admin2, "aprobar", p)).status).toBe(302);
     } finally {
-      await app.db.updateTable("departamentos").set({ responsable_id: carla.id }).where("id", "=", dep.compras).execute();
+      await app.db
+        .updateTable("departamentos")
+        .set({ responsable_id: carla.id })
+        .where("id", "=", dep.compras)
+        .execute();
     }
   });
 
   it("editado por un administrador en nombre del solicitante: él no lo aprueba, aunque el solicitante lo toque después", async () => {
     const g = await nuevo(emilio);
     expect(g.creado_por_id).toBe(emilio.id);
-    const campos = { descripcion: "Corregido por administración", fecha_gasto: hoy, categoria: "comidas", importe: "77,00", metodo_pago: "efectivo", solicitante_id: emilio.id, departamento_id: dep.compras, sucursal_id: suc };
-    const r = await post({ intent: "guardar", id: g.id, version: String(g.version), ...campos }, admin2.cookie, `/gastos?gasto=${g.id}`);
+    const campos = {
+      descripcion: "Corregido por administración",
+      fecha_gasto: hoy,
+      categoria: "comidas",
+      importe: "77,00",
+      metodo_pago: "efectivo",
+      solicitante_id: emilio.id,
+      departamento_id: dep.compras,
+      sucursal_id: suc,
+    };
+    const r = await post(
+      { intent: "guardar", id: g.id, version: String(g.version), ...campos },
+      admin2.cookie,
+      `/gastos?gasto=${g.id}`,
+    );
     expect(r.status, await r.clone().text()).toBe(302);
     expect((await row(g.id)).editado_por_id).toBe(admin2.id);
     // Emilio edits it himself afterwards: the last edit on his behalf is still admin2's.
@@ -283,11 +361,16 @@ describe("quien aprobó no marca como pagado (salvo PERMITIR_ADMIN_UNICO, y qued
     const p = await pendienteDe(emilio);
     await rpc(admin, "aprobar_gasto", { p_id: p.id, p_version: p.version });
     const a = await row(p.id);
-    expect((await list(`?gasto=${a.id}`, admin.cookie)).panel).toMatchObject({ transiciones: ["revertir"], separacion: "Usted aprobó este gasto: debe marcarlo como pagado otro administrador." });
+    expect((await list(`?gasto=${a.id}`, admin.cookie)).panel).toMatchObject({
+      transiciones: ["revertir"],
+      separacion: "Usted aprobó este gasto: debe marcarlo como pagado otro administrador.",
+    });
     const r = await act(admin, "pagar", a, { fecha_pago: hoy, referencia_pago: "TR-1" });
     expect(r.status).toBe(403);
     expect(await r.text()).toMatch(/Usted aprobó este gasto: debe marcarlo como pagado otro administrador/);
-    const err = await refused(rpc(admin, "pagar_gasto", { p_id: a.id, p_version: a.version, p_fecha_pago: hoy, p_referencia: "TR-1" }));
+    const err = await refused(
+      rpc(admin, "pagar_gasto", { p_id: a.id, p_version: a.version, p_fecha_pago: hoy, p_referencia: "TR-1" }),
+    );
     expect(err.message).toBe("Usted aprobó este gasto: debe marcarlo como pagado otro administrador.");
     expect((await row(a.id)).estado).toBe("aprobado");
     expect((await act(admin2, "pagar", a, { fecha_pago: hoy, referencia_pago: "TR-1" })).status).toBe(302);
@@ -298,14 +381,18 @@ describe("quien aprobó no marca como pagado (salvo PERMITIR_ADMIN_UNICO, y qued
     const p = await pendienteDe(emilio);
     await rpc(admin, "aprobar_gasto", { p_id: p.id, p_version: p.version });
     const a = await row(p.id);
-    expect(await guardarAjustes(app.url, { PERMITIR_ADMIN_UNICO: true })).toEqual({ aviso: expect.stringMatching(/^PERMITIR_ADMIN_UNICO=1 con 2 administradores activos/) });
+    expect(await guardarAjustes(app.url, { PERMITIR_ADMIN_UNICO: true })).toEqual({
+      aviso: expect.stringMatching(/^PERMITIR_ADMIN_UNICO=1 con 2 administradores activos/),
+    });
     try {
       expect((await list(`?gasto=${a.id}`, admin.cookie)).panel.transiciones).toEqual(["pagar", "revertir"]);
       expect((await act(admin, "pagar", a, { fecha_pago: hoy, referencia_pago: "TR-2" })).status).toBe(302);
       const h = (await historial(a.id)).at(-1)!;
       expect(h.actor_id).toBe(admin.id);
       expect(h.cambios.estado).toEqual({ antes: "aprobado", despues: "pagado" });
-      expect(h.cambios.nota.despues).toMatch(/la misma persona: lo permite esta instalación \(PERMITIR_ADMIN_UNICO=1\)/);
+      expect(h.cambios.nota.despues).toMatch(
+        /la misma persona: lo permite esta instalación \(PERMITIR_ADMIN_UNICO=1\)/,
+      );
     } finally {
       expect(await guardarAjustes(app.url, { PERMITIR_ADMIN_UNICO: false })).toEqual({ aviso: null });
     }
@@ -316,7 +403,9 @@ describe("quien aprobó no marca como pagado (salvo PERMITIR_ADMIN_UNICO, y qued
       const err = await app.db
         .transaction()
         .execute(async (trx) => {
-          await sql`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${JSON.stringify({ sub: who.id, role: "authenticated" })}, true)`.execute(trx);
+          await sql`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${JSON.stringify({ sub: who.id, role: "authenticated" })}, true)`.execute(
+            trx,
+          );
           await sql`update interno.ajustes set permitir_admin_unico = true`.execute(trx);
         })
         .then(
@@ -336,8 +425,15 @@ describe("una sola regla: funciones, lista, casillas, «aprobar todos» y panel"
     await pendienteDe(elena, { departamento_id: dep.compras });
     await pendienteDe(emilio);
     await pendienteDe(pablo);
-    await enviado(emilio, await nuevo(admin2, { solicitante_id: emilio.id, departamento_id: dep.compras, sucursal_id: suc }));
-    const pendientes = (await app.db.selectFrom("gastos").selectAll().where("estado", "=", "pendiente").execute()) as Gasto[];
+    await enviado(
+      emilio,
+      await nuevo(admin2, { solicitante_id: emilio.id, departamento_id: dep.compras, sucursal_id: suc }),
+    );
+    const pendientes = (await app.db
+      .selectFrom("gastos")
+      .selectAll()
+      .where("estado", "=", "pendiente")
+      .execute()) as Gasto[];
     for (const u of [admin, admin2, pablo, carla, elena, emilio, dario]) {
       const { rows } = await sqlStore(app.db, u.id).list<{ id: string; puede_aprobar: boolean }>("gastos_vista", {
         filters: [{ column: "estado", op: "eq", value: "pendiente" }],
@@ -351,7 +447,9 @@ describe("una sola regla: funciones, lista, casillas, «aprobar todos» y panel"
         const acepta = await app.db
           .transaction()
           .execute(async (trx) => {
-            await sql`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${JSON.stringify({ sub: u.id, role: "authenticated" })}, true)`.execute(trx);
+            await sql`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${JSON.stringify({ sub: u.id, role: "authenticated" })}, true)`.execute(
+              trx,
+            );
             await sql`select public.aprobar_gasto(${g.id}::uuid, ${g.version}::integer)`.execute(trx);
             throw new Error("deshacer");
           })
@@ -364,9 +462,16 @@ describe("una sola regla: funciones, lista, casillas, «aprobar todos» y panel"
         expect(new Set(vista.result.rows.map((x: any) => x.id)), u.email).toEqual(segunVista);
         const masivo = await list("?estado=pendiente&masivo=aprobar", u.cookie);
         expect(masivo.masivo.total, u.email).toBe(segunVista.size);
-        const panel = await json(await respond(() => panelLoader({ request: request("/", { cookie: u.cookie }), context: app.context(), params: {} })));
+        const panel = await json(
+          await respond(() =>
+            panelLoader({ request: request("/", { cookie: u.cookie }), context: app.context(), params: {} }),
+          ),
+        );
         expect(panel.panel.pendientes.cuenta, u.email).toBe(segunVista.size);
-        expect(panel.panel.pendientes.mas_antiguos.every((x: any) => segunVista.has(x.id)), u.email).toBe(true);
+        expect(
+          panel.panel.pendientes.mas_antiguos.every((x: any) => segunVista.has(x.id)),
+          u.email,
+        ).toBe(true);
       }
     }
   });

@@ -13,7 +13,10 @@ import { withDatabase } from "../support/global-setup";
  */
 const ROOT = path.resolve("supabase");
 const MIA = "20261124000001_separacion_funciones.sql";
-const files = (dir: string) => readdirSync(path.join(ROOT, dir)).filter((f) => f.endsWith(".sql")).sort();
+const files = (dir: string) =>
+  readdirSync(path.join(ROOT, dir))
+    .filter((f) => f.endsWith(".sql"))
+    .sort();
 
 let client: pg.Client;
 
@@ -28,12 +31,16 @@ beforeAll(async () => {
   await client.connect();
   // The schema as it was before this migration.
   for (const f of files("compat")) await client.query(readFileSync(path.join(ROOT, "compat", f), "utf8"));
-  for (const f of files("migrations").filter((f) => f < MIA)) await client.query(readFileSync(path.join(ROOT, "migrations", f), "utf8"));
+  for (const f of files("migrations").filter((f) => f < MIA))
+    await client.query(readFileSync(path.join(ROOT, "migrations", f), "utf8"));
 });
 afterAll(() => client?.end());
 
 async function usuario(email: string, o: Record<string, unknown> = {}) {
-  const { rows } = await client.query("insert into auth.users (email, raw_user_meta_data) values ($1, $2) returning id", [email, JSON.stringify({ nombre: email.split("@")[0] })]);
+  const { rows } = await client.query(
+    "insert into auth.users (email, raw_user_meta_data) values ($1, $2) returning id",
+    [email, JSON.stringify({ nombre: email.split("@")[0] })],
+  );
   const id = rows[0].id as string;
   for (const [k, v] of Object.entries(o)) await client.query(`update usuarios set ${k} = $2 where id = $1`, [id, v]);
   return id;
@@ -42,7 +49,9 @@ async function usuario(email: string, o: Record<string, unknown> = {}) {
 async function como<T>(user: string, sql: string, params: unknown[] = []): Promise<T[]> {
   await client.query("begin");
   try {
-    await client.query("select set_config('role', 'authenticated', true), set_config('request.jwt.claims', $1, true)", [JSON.stringify({ sub: user, role: "authenticated" })]);
+    await client.query("select set_config('role', 'authenticated', true), set_config('request.jwt.claims', $1, true)", [
+      JSON.stringify({ sub: user, role: "authenticated" }),
+    ]);
     const { rows } = await client.query(sql, params);
     await client.query("commit");
     return rows as T[];
@@ -54,9 +63,17 @@ async function como<T>(user: string, sql: string, params: unknown[] = []): Promi
 
 it("recupera la autoría del historial y reasigna los pendientes mal asignados, con nota", async () => {
   const admin = await usuario("ana@oficina.test"); // the first account: administrador
-  const ventas = (await client.query("insert into departamentos (nombre, codigo) values ('Ventas', 'VEN') returning id")).rows[0].id;
-  const compras = (await client.query("insert into departamentos (nombre, codigo) values ('Compras', 'COM') returning id")).rows[0].id;
-  const suc = (await client.query("insert into sucursales (nombre, codigo, direccion, ciudad) values ('Madrid', 'MAD', 'Gran Vía 1', 'Madrid') returning id")).rows[0].id;
+  const ventas = (
+    await client.query("insert into departamentos (nombre, codigo) values ('Ventas', 'VEN') returning id")
+  ).rows[0].id;
+  const compras = (
+    await client.query("insert into departamentos (nombre, codigo) values ('Compras', 'COM') returning id")
+  ).rows[0].id;
+  const suc = (
+    await client.query(
+      "insert into sucursales (nombre, codigo, direccion, ciudad) values ('Madrid', 'MAD', 'Gran Vía 1', 'Madrid') returning id",
+    )
+  ).rows[0].id;
   const carlos = await usuario("carlos@oficina.test", { rol: "aprobador", departamento_id: compras });
   const rosa = await usuario("rosa@oficina.test", { departamento_id: ventas }); // empleado
   const elena = await usuario("elena@oficina.test", { departamento_id: ventas, sucursal_id: suc });
@@ -82,8 +99,13 @@ it("recupera la autoría del historial y reasigna los pendientes mal asignados, 
   const editado = await alta(elena);
   await como(admin, "update gastos set descripcion = 'Corregido' where id = $1", [editado.id]);
   await como(elena, "update gastos set notas = 'Visto' where id = $1", [editado.id]);
-  const antes = (await client.query("select id, aprobador_id from gastos where id = any($1)", [[porCentro.id, aEmpleada.id]])).rows;
-  expect(Object.fromEntries(antes.map((r) => [r.id, r.aprobador_id]))).toEqual({ [porCentro.id]: carlos, [aEmpleada.id]: rosa });
+  const antes = (
+    await client.query("select id, aprobador_id from gastos where id = any($1)", [[porCentro.id, aEmpleada.id]])
+  ).rows;
+  expect(Object.fromEntries(antes.map((r) => [r.id, r.aprobador_id]))).toEqual({
+    [porCentro.id]: carlos,
+    [aEmpleada.id]: rosa,
+  });
 
   await client.query("begin");
   await client.query(readFileSync(path.join(ROOT, "migrations", MIA), "utf8"));
@@ -95,15 +117,22 @@ it("recupera la autoría del historial y reasigna los pendientes mal asignados, 
   for (const id of [porCentro.id, aEmpleada.id]) {
     const ahora = await g(id);
     expect(ahora).toMatchObject({ estado: "pendiente", aprobador_id: admin });
-    const { rows } = await client.query("select actor_id, cambios from historial where tabla = 'gastos' and registro_id = $1 order by id desc limit 1", [id]);
+    const { rows } = await client.query(
+      "select actor_id, cambios from historial where tabla = 'gastos' and registro_id = $1 order by id desc limit 1",
+      [id],
+    );
     expect(rows[0].actor_id).toBeNull();
     expect(rows[0].cambios.nota.despues).toMatch(/^Reasignado al aplicar la separación de funciones/);
   }
   // Nothing else was touched: the backfill wrote no history and bumped no version.
   expect((await g(deAdmin.id)).version).toBe(1);
-  const { rows: h } = await client.query("select count(*)::int as n from historial where registro_id = $1", [deAdmin.id]);
+  const { rows: h } = await client.query("select count(*)::int as n from historial where registro_id = $1", [
+    deAdmin.id,
+  ]);
   expect(h[0].n).toBe(1);
   // The triggers are on again.
-  const { rows: t } = await client.query("select count(*)::int as n from pg_trigger where tgrelid = 'public.gastos'::regclass and not tgisinternal and tgenabled = 'D'");
+  const { rows: t } = await client.query(
+    "select count(*)::int as n from pg_trigger where tgrelid = 'public.gastos'::regclass and not tgisinternal and tgenabled = 'D'",
+  );
   expect(t[0].n).toBe(0);
 });

@@ -44,7 +44,10 @@ export function storeContract(name: string, setup: () => Promise<ContractWorld>)
     let gastoAdmin: Row;
 
     const depIds = () => Object.values(dep).map((d) => d.id as string);
-    const inDeps = (extra: ListQuery["filters"] = []): ListQuery["filters"] => [{ column: "id", op: "in", value: depIds() }, ...extra];
+    const inDeps = (extra: ListQuery["filters"] = []): ListQuery["filters"] => [
+      { column: "id", op: "in", value: depIds() },
+      ...extra,
+    ];
     const names = (rows: Row[]) => rows.map((r) => String(r.nombre).slice(tag.length + 1));
 
     beforeAll(async () => {
@@ -61,11 +64,32 @@ export function storeContract(name: string, setup: () => Promise<ContractWorld>)
       let n = 0;
       for (const [key, values] of fixtures) {
         n += 1;
-        dep[key] = await w.admin.insert("departamentos", { ...values, nombre: `${tag} ${values.nombre}`, codigo: `${tag}-${n}`.toLowerCase() });
+        dep[key] = await w.admin.insert("departamentos", {
+          ...values,
+          nombre: `${tag} ${values.nombre}`,
+          codigo: `${tag}-${n}`.toLowerCase(),
+        });
       }
-      proveedor = await w.admin.insert("proveedores", { razon_social: `${tag} Transportes Ñu, S.A.`, nombre_comercial: "Ñu Express", tipo_persona: "empresa", pais: "ES", nif: `X${tag}7`, categoria: "logistica" });
-      sucursal = await w.admin.insert("sucursales", { nombre: `${tag} Central`, codigo: `${tag}-S`, direccion: "Calle Mayor 1", ciudad: "Madrid", pais: "ES" });
-      for (const [descripcion, importe, proveedor_id] of [["Taxi al aeropuerto", "10.10", null], ["Comida con cliente (50%)", "20.25", proveedor.id], ["Hotel", "100.00", null]] as const)
+      proveedor = await w.admin.insert("proveedores", {
+        razon_social: `${tag} Transportes Ñu, S.A.`,
+        nombre_comercial: "Ñu Express",
+        tipo_persona: "empresa",
+        pais: "ES",
+        nif: `X${tag}7`,
+        categoria: "logistica",
+      });
+      sucursal = await w.admin.insert("sucursales", {
+        nombre: `${tag} Central`,
+        codigo: `${tag}-S`,
+        direccion: "Calle Mayor 1",
+        ciudad: "Madrid",
+        pais: "ES",
+      });
+      for (const [descripcion, importe, proveedor_id] of [
+        ["Taxi al aeropuerto", "10.10", null],
+        ["Comida con cliente (50%)", "20.25", proveedor.id],
+        ["Hotel", "100.00", null],
+      ] as const)
         gastos.push(
           await w.empleado.insert("gastos", {
             descripcion: `${tag} ${descripcion}`,
@@ -95,21 +119,40 @@ export function storeContract(name: string, setup: () => Promise<ContractWorld>)
 
     describe("insert y get", () => {
       it("insert devuelve la fila guardada: id, versión 1, valores normalizados por la base de datos", () => {
-        expect(dep.alfa).toMatchObject({ nombre: `${tag} Alfa`, codigo: `${tag}-1`, version: 1, activo: true, presupuesto_mensual: "1000.00" });
+        expect(dep.alfa).toMatchObject({
+          nombre: `${tag} Alfa`,
+          codigo: `${tag}-1`,
+          version: 1,
+          activo: true,
+          presupuesto_mensual: "1000.00",
+        });
         expect(dep.alfa!.id).toMatch(/^[0-9a-f-]{36}$/);
-        expect(gastos[0]).toMatchObject({ estado: "borrador", solicitante_id: w.empleadoId, importe: "10.10", version: 1 });
+        expect(gastos[0]).toMatchObject({
+          estado: "borrador",
+          solicitante_id: w.empleadoId,
+          importe: "10.10",
+          version: 1,
+        });
         expect(gastos[0]!.folio).toMatch(/^GAS-\d{4}-\d{5,}$/);
       });
 
       it("get devuelve la fila (también de una vista); NotFound si no existe o el id no es un UUID", async () => {
-        expect(await w.admin.get("departamentos", dep.beta!.id as string)).toMatchObject({ nombre: `${tag} Beta`, version: 1 });
-        expect(await w.admin.get("gastos_vista", gastos[0]!.id as string)).toMatchObject({ departamento_nombre: `${tag} Alfa`, sucursal_nombre: `${tag} Central` });
+        expect(await w.admin.get("departamentos", dep.beta!.id as string)).toMatchObject({
+          nombre: `${tag} Beta`,
+          version: 1,
+        });
+        expect(await w.admin.get("gastos_vista", gastos[0]!.id as string)).toMatchObject({
+          departamento_nombre: `${tag} Alfa`,
+          sucursal_nombre: `${tag} Central`,
+        });
         expect(await rejection(w.admin.get("departamentos", MISSING))).toBeInstanceOf(NotFound);
         expect(await rejection(w.admin.get("departamentos", "no-es-un-uuid"))).toBeInstanceOf(NotFound);
       });
 
       it("insert con un valor repetido o fuera de regla: Invalid con la columna", async () => {
-        const repetido = await rejection(w.admin.insert("departamentos", { nombre: `${tag} Otro`, codigo: `${tag}-1` }));
+        const repetido = await rejection(
+          w.admin.insert("departamentos", { nombre: `${tag} Otro`, codigo: `${tag}-1` }),
+        );
         expect(repetido).toBeInstanceOf(Invalid);
         expect((repetido as Invalid).field).toBe("codigo");
         const corto = await rejection(w.admin.insert("departamentos", { nombre: "X", codigo: `${tag}-X` }));
@@ -121,9 +164,13 @@ export function storeContract(name: string, setup: () => Promise<ContractWorld>)
       });
 
       it("insert que la seguridad a nivel de fila no permite: Forbidden", async () => {
-        expect(await rejection(w.empleado.insert("departamentos", { nombre: `${tag} Ajeno`, codigo: `${tag}-E` }))).toBeInstanceOf(Forbidden);
+        expect(
+          await rejection(w.empleado.insert("departamentos", { nombre: `${tag} Ajeno`, codigo: `${tag}-E` })),
+        ).toBeInstanceOf(Forbidden);
         // Un gasto a nombre de otra persona: solo un administrador.
-        expect(await rejection(w.empleado.insert("gastos", { ...pick(gastos[0]!), solicitante_id: w.adminId }))).toBeInstanceOf(Forbidden);
+        expect(
+          await rejection(w.empleado.insert("gastos", { ...pick(gastos[0]!), solicitante_id: w.adminId })),
+        ).toBeInstanceOf(Forbidden);
       });
     });
 
@@ -140,37 +187,90 @@ export function storeContract(name: string, setup: () => Promise<ContractWorld>)
         expect(page.estimated).toBe(false);
         // Descending by name: Ventas, Guion_bajo, Compras, Beta, Barra, Asterisco, Alfa.
         expect(names(page.rows)).toEqual(["Guion_bajo", 'Compras "centrales"', "Beta"]);
-        const last = await w.admin.list("departamentos_vista", { filters: inDeps(), order: [{ column: "nombre", ascending: true }], limit: 25, offset: 6, count: "exact" });
+        const last = await w.admin.list("departamentos_vista", {
+          filters: inDeps(),
+          order: [{ column: "nombre", ascending: true }],
+          limit: 25,
+          offset: 6,
+          count: "exact",
+        });
         expect(names(last.rows)).toEqual(["Ventas 100% (norte), sur"]);
         expect(last.total).toBe(7);
       });
 
       it("operadores de filtro: eq, neq, gt, gte, lt, lte, in, is_null, not_null", async () => {
         const q = async (filters: ListQuery["filters"]) =>
-          names((await w.admin.list("departamentos", { filters: inDeps(filters), order: [{ column: "nombre", ascending: true }], limit: 25, offset: 0 })).rows);
+          names(
+            (
+              await w.admin.list("departamentos", {
+                filters: inDeps(filters),
+                order: [{ column: "nombre", ascending: true }],
+                limit: 25,
+                offset: 0,
+              })
+            ).rows,
+          );
         expect(await q([{ column: "codigo", op: "eq", value: `${tag}-2` }])).toEqual(["Beta"]);
         expect(await q([{ column: "presupuesto_mensual", op: "gt", value: "1000" }])).toEqual(["Beta"]);
         expect(await q([{ column: "presupuesto_mensual", op: "gte", value: "1000.00" }])).toEqual(["Alfa", "Beta"]);
-        expect(await q([{ column: "presupuesto_mensual", op: "lt", value: "1000" }])).toEqual(["Ventas 100% (norte), sur"]);
-        expect(await q([{ column: "presupuesto_mensual", op: "lte", value: "1000" }])).toEqual(["Alfa", "Ventas 100% (norte), sur"]);
+        expect(await q([{ column: "presupuesto_mensual", op: "lt", value: "1000" }])).toEqual([
+          "Ventas 100% (norte), sur",
+        ]);
+        expect(await q([{ column: "presupuesto_mensual", op: "lte", value: "1000" }])).toEqual([
+          "Alfa",
+          "Ventas 100% (norte), sur",
+        ]);
         expect(await q([{ column: "presupuesto_mensual", op: "neq", value: "0" }])).toEqual(["Alfa", "Beta"]);
-        expect(await q([{ column: "centro_costo", op: "is_null" }])).toEqual(["Asterisco*", "Barra\\invertida", "Beta", 'Compras "centrales"']);
-        expect(await q([{ column: "centro_costo", op: "not_null" }])).toEqual(["Alfa", "Guion_bajo", "Ventas 100% (norte), sur"]);
-        expect(await q([{ column: "centro_costo", op: "in", value: ["CTR-1", "CTR-3", "(no, existe)"] }])).toEqual(["Alfa", "Guion_bajo"]);
+        expect(await q([{ column: "centro_costo", op: "is_null" }])).toEqual([
+          "Asterisco*",
+          "Barra\\invertida",
+          "Beta",
+          'Compras "centrales"',
+        ]);
+        expect(await q([{ column: "centro_costo", op: "not_null" }])).toEqual([
+          "Alfa",
+          "Guion_bajo",
+          "Ventas 100% (norte), sur",
+        ]);
+        expect(await q([{ column: "centro_costo", op: "in", value: ["CTR-1", "CTR-3", "(no, existe)"] }])).toEqual([
+          "Alfa",
+          "Guion_bajo",
+        ]);
         expect(await q([{ column: "activo", op: "eq", value: true }])).toHaveLength(7);
       });
 
       it("`in` con una lista vacía o una comparación con null no encuentran nada", async () => {
-        const empty = await w.admin.list("gastos_vista", { filters: [{ column: "id", op: "in", value: [] }], limit: 25, offset: 0, count: "exact", sum: ["importe"] });
+        const empty = await w.admin.list("gastos_vista", {
+          filters: [{ column: "id", op: "in", value: [] }],
+          limit: 25,
+          offset: 0,
+          count: "exact",
+          sum: ["importe"],
+        });
         expect(empty).toEqual({ rows: [], total: 0, estimated: false, sums: { importe: "0" } });
-        const nulo = await w.admin.list("departamentos", { filters: inDeps([{ column: "centro_costo", op: "eq", value: null }]), limit: 25, offset: 0, count: "exact" });
+        const nulo = await w.admin.list("departamentos", {
+          filters: inDeps([{ column: "centro_costo", op: "eq", value: null }]),
+          limit: 25,
+          offset: 0,
+          count: "exact",
+        });
         expect(nulo.rows).toEqual([]);
         expect(nulo.total).toBe(0);
       });
 
       it("la búsqueda trata %, _, *, \\, comillas, comas, puntos y paréntesis como texto", async () => {
         const search = async (term: string) =>
-          names((await w.admin.list("departamentos_vista", { filters: inDeps(), search: { columns: ["nombre", "codigo", "centro_costo"], term }, order: [{ column: "nombre", ascending: true }], limit: 25, offset: 0 })).rows);
+          names(
+            (
+              await w.admin.list("departamentos_vista", {
+                filters: inDeps(),
+                search: { columns: ["nombre", "codigo", "centro_costo"], term },
+                order: [{ column: "nombre", ascending: true }],
+                limit: 25,
+                offset: 0,
+              })
+            ).rows,
+          );
         expect(await search("100% (norte), sur")).toEqual(["Ventas 100% (norte), sur"]);
         expect(await search("%")).toEqual(["Ventas 100% (norte), sur"]);
         expect(await search("_")).toEqual(["Guion_bajo"]);
@@ -185,27 +285,53 @@ export function storeContract(name: string, setup: () => Promise<ContractWorld>)
       });
 
       it("sin total: total = offset + filas, sin consultar el recuento", async () => {
-        const r = await w.admin.list("departamentos", { filters: inDeps(), order: [{ column: "nombre", ascending: true }], limit: 2, offset: 4, count: "none" });
-        expect(names(r.rows)).toEqual(["Compras \"centrales\"", "Guion_bajo"]);
+        const r = await w.admin.list("departamentos", {
+          filters: inDeps(),
+          order: [{ column: "nombre", ascending: true }],
+          limit: 2,
+          offset: 4,
+          count: "none",
+        });
+        expect(names(r.rows)).toEqual(['Compras "centrales"', "Guion_bajo"]);
         expect(r.total).toBe(6);
       });
 
       it("suma exacta en decimal sobre todo el filtro (no solo la página), con búsqueda", async () => {
-        const base: ListQuery = { filters: [{ column: "departamento_id", op: "eq", value: dep.alfa!.id }], limit: 1, offset: 0, count: "exact", sum: ["importe"] };
+        const base: ListQuery = {
+          filters: [{ column: "departamento_id", op: "eq", value: dep.alfa!.id }],
+          limit: 1,
+          offset: 0,
+          count: "exact",
+          sum: ["importe"],
+        };
         const all = await w.admin.list("gastos_vista", base);
         expect(all.total).toBe(4);
         expect(all.rows).toHaveLength(1);
         expect(all.sums).toEqual({ importe: "135.35" });
 
-        const filtered = await w.admin.list("gastos_vista", { ...base, filters: [...base.filters!, { column: "importe", op: "gte", value: "20.25" }, { column: "estado", op: "in", value: ["borrador", "pendiente"] }] });
+        const filtered = await w.admin.list("gastos_vista", {
+          ...base,
+          filters: [
+            ...base.filters!,
+            { column: "importe", op: "gte", value: "20.25" },
+            { column: "estado", op: "in", value: ["borrador", "pendiente"] },
+          ],
+        });
         expect(filtered.total).toBe(2);
         expect(filtered.sums).toEqual({ importe: "120.25" });
 
-        const searched = await w.admin.list("gastos_vista", { ...base, search: { columns: ["descripcion", "folio"], term: "(50%)" } });
+        const searched = await w.admin.list("gastos_vista", {
+          ...base,
+          search: { columns: ["descripcion", "folio"], term: "(50%)" },
+        });
         expect(searched.total).toBe(1);
         expect(searched.sums).toEqual({ importe: "20.25" });
 
-        const none = await w.admin.list("gastos_vista", { ...base, limit: 0, search: { columns: ["descripcion"], term: "no existe nada así" } });
+        const none = await w.admin.list("gastos_vista", {
+          ...base,
+          limit: 0,
+          search: { columns: ["descripcion"], term: "no existe nada así" },
+        });
         expect(none).toEqual({ rows: [], total: 0, estimated: false, sums: { importe: "0" } });
 
         const countOnly = await w.admin.list("gastos_vista", { ...base, limit: 0 });
@@ -215,36 +341,85 @@ export function storeContract(name: string, setup: () => Promise<ContractWorld>)
       });
 
       it("columns: cada fila trae solo esas columnas, con el mismo filtro, orden, total y suma", async () => {
-        const base: ListQuery = { filters: [{ column: "departamento_id", op: "eq", value: dep.alfa!.id }], order: [{ column: "importe", ascending: true }], limit: 2, offset: 1, count: "exact", sum: ["importe"] };
+        const base: ListQuery = {
+          filters: [{ column: "departamento_id", op: "eq", value: dep.alfa!.id }],
+          order: [{ column: "importe", ascending: true }],
+          limit: 2,
+          offset: 1,
+          count: "exact",
+          sum: ["importe"],
+        };
         const all = await w.admin.list<Row>("gastos_vista", base);
-        const some = await w.admin.list<Row>("gastos_vista", { ...base, columns: ["id", "importe", "proveedor_nombre"] });
-        expect(some.rows).toEqual(all.rows.map((r) => ({ id: r.id, importe: r.importe, proveedor_nombre: r.proveedor_nombre })));
+        const some = await w.admin.list<Row>("gastos_vista", {
+          ...base,
+          columns: ["id", "importe", "proveedor_nombre"],
+        });
+        expect(some.rows).toEqual(
+          all.rows.map((r) => ({ id: r.id, importe: r.importe, proveedor_nombre: r.proveedor_nombre })),
+        );
         expect({ total: some.total, sums: some.sums }).toEqual({ total: all.total, sums: all.sums });
       });
 
       it("la búsqueda alcanza tablas relacionadas (refs): un gasto por la razón social o el nombre comercial de su proveedor", async () => {
         const refs = [{ column: "proveedor_id", table: "proveedores", columns: ["razon_social", "nombre_comercial"] }];
-        const base: ListQuery = { filters: [{ column: "departamento_id", op: "eq", value: dep.alfa!.id }], limit: 25, offset: 0, count: "exact", sum: ["importe"] };
-        const byName = await w.admin.list("gastos_vista", { ...base, search: { columns: ["descripcion", "folio"], term: "transportes ñu, s.a.", refs } });
+        const base: ListQuery = {
+          filters: [{ column: "departamento_id", op: "eq", value: dep.alfa!.id }],
+          limit: 25,
+          offset: 0,
+          count: "exact",
+          sum: ["importe"],
+        };
+        const byName = await w.admin.list("gastos_vista", {
+          ...base,
+          search: { columns: ["descripcion", "folio"], term: "transportes ñu, s.a.", refs },
+        });
         expect(byName.rows.map((r) => r.id)).toEqual([gastos[1]!.id]);
         expect(byName).toMatchObject({ total: 1, sums: { importe: "20.25" } });
         // Either a column of the row or the related table: an OR.
-        const either = await w.admin.list("gastos_vista", { ...base, order: [{ column: "importe", ascending: true }], search: { columns: ["descripcion"], term: "EXPRESS", refs } });
+        const either = await w.admin.list("gastos_vista", {
+          ...base,
+          order: [{ column: "importe", ascending: true }],
+          search: { columns: ["descripcion"], term: "EXPRESS", refs },
+        });
         expect(either.rows.map((r) => r.id)).toEqual([gastos[1]!.id]);
         // «te»: «Material», «Hotel» and «Comida con cliente» by their description, the last also by «Transportes».
-        const both = await w.admin.list("gastos_vista", { ...base, order: [{ column: "importe", ascending: true }], search: { columns: ["descripcion"], term: "te", refs } });
+        const both = await w.admin.list("gastos_vista", {
+          ...base,
+          order: [{ column: "importe", ascending: true }],
+          search: { columns: ["descripcion"], term: "te", refs },
+        });
         expect(both.rows.map((r) => r.importe)).toEqual(["5.00", "20.25", "100.00"]);
         expect(both.sums).toEqual({ importe: "125.25" });
         // Without refs the related table is not searched.
-        expect((await w.admin.list("gastos_vista", { ...base, search: { columns: ["descripcion"], term: "express" } })).total).toBe(0);
-        const none = await w.admin.list("gastos_vista", { ...base, search: { columns: ["descripcion"], term: "Ñu Express (no)", refs } });
+        expect(
+          (await w.admin.list("gastos_vista", { ...base, search: { columns: ["descripcion"], term: "express" } }))
+            .total,
+        ).toBe(0);
+        const none = await w.admin.list("gastos_vista", {
+          ...base,
+          search: { columns: ["descripcion"], term: "Ñu Express (no)", refs },
+        });
         expect(none).toMatchObject({ rows: [], total: 0, sums: { importe: "0" } });
       });
 
       it("count «estimated» con pocas coincidencias: total y suma exactos, sin marcar como estimación", async () => {
-        const query: ListQuery = { filters: [{ column: "departamento_id", op: "eq", value: dep.alfa!.id }], limit: 2, offset: 0, count: "estimated", sum: ["importe"] };
-        expect(await w.admin.list("gastos_vista", query)).toMatchObject({ total: 4, estimated: false, sums: { importe: "135.35" } });
-        expect(await w.empleado.list("gastos_vista", { ...query, offset: 2 })).toMatchObject({ total: 3, estimated: false, sums: { importe: "130.35" } });
+        const query: ListQuery = {
+          filters: [{ column: "departamento_id", op: "eq", value: dep.alfa!.id }],
+          limit: 2,
+          offset: 0,
+          count: "estimated",
+          sum: ["importe"],
+        };
+        expect(await w.admin.list("gastos_vista", query)).toMatchObject({
+          total: 4,
+          estimated: false,
+          sums: { importe: "135.35" },
+        });
+        expect(await w.empleado.list("gastos_vista", { ...query, offset: 2 })).toMatchObject({
+          total: 3,
+          estimated: false,
+          sums: { importe: "130.35" },
+        });
         const page = await w.admin.list("gastos_vista", { ...query, limit: 25, sum: undefined });
         expect(page).toMatchObject({ total: 4, estimated: false, sums: {} });
         expect(page.rows).toHaveLength(4);
@@ -267,30 +442,51 @@ export function storeContract(name: string, setup: () => Promise<ContractWorld>)
 
     describe("update", () => {
       it("con la versión vigente guarda y sube la versión", async () => {
-        const updated = await w.admin.update("departamentos", dep.beta!.id as string, 1, { nombre: `${tag} Beta 2`, notas: undefined });
+        const updated = await w.admin.update("departamentos", dep.beta!.id as string, 1, {
+          nombre: `${tag} Beta 2`,
+          notas: undefined,
+        });
         expect(updated).toMatchObject({ id: dep.beta!.id, nombre: `${tag} Beta 2`, version: 2 });
         dep.beta = updated;
       });
 
       it("con una versión antigua: Conflict, y nada cambia", async () => {
-        expect(await rejection(w.admin.update("departamentos", dep.beta!.id as string, 1, { nombre: `${tag} Pisado` }))).toBeInstanceOf(Conflict);
-        expect(await w.admin.get("departamentos", dep.beta!.id as string)).toMatchObject({ nombre: `${tag} Beta 2`, version: 2 });
+        expect(
+          await rejection(w.admin.update("departamentos", dep.beta!.id as string, 1, { nombre: `${tag} Pisado` })),
+        ).toBeInstanceOf(Conflict);
+        expect(await w.admin.get("departamentos", dep.beta!.id as string)).toMatchObject({
+          nombre: `${tag} Beta 2`,
+          version: 2,
+        });
       });
 
       it("de un registro que no existe (o que no ve): NotFound, no Conflict", async () => {
-        expect(await rejection(w.admin.update("departamentos", MISSING, 1, { nombre: `${tag} Nadie` }))).toBeInstanceOf(NotFound);
-        expect(await rejection(w.admin.update("departamentos", "no-es-un-uuid", 1, { nombre: `${tag} Nadie` }))).toBeInstanceOf(NotFound);
+        expect(await rejection(w.admin.update("departamentos", MISSING, 1, { nombre: `${tag} Nadie` }))).toBeInstanceOf(
+          NotFound,
+        );
+        expect(
+          await rejection(w.admin.update("departamentos", "no-es-un-uuid", 1, { nombre: `${tag} Nadie` })),
+        ).toBeInstanceOf(NotFound);
         // The admin's expense is invisible to the empleado: not found, whatever the version.
-        expect(await rejection(w.empleado.update("gastos", gastoAdmin.id as string, 1, { descripcion: `${tag} Ajeno` }))).toBeInstanceOf(NotFound);
+        expect(
+          await rejection(w.empleado.update("gastos", gastoAdmin.id as string, 1, { descripcion: `${tag} Ajeno` })),
+        ).toBeInstanceOf(NotFound);
       });
 
       it("de un registro que ve pero no puede cambiar: Forbidden", async () => {
-        expect(await rejection(w.empleado.update("departamentos", dep.alfa!.id as string, 1, { nombre: `${tag} Mío` }))).toBeInstanceOf(Forbidden);
-        expect(await w.admin.get("departamentos", dep.alfa!.id as string)).toMatchObject({ nombre: `${tag} Alfa`, version: 1 });
+        expect(
+          await rejection(w.empleado.update("departamentos", dep.alfa!.id as string, 1, { nombre: `${tag} Mío` })),
+        ).toBeInstanceOf(Forbidden);
+        expect(await w.admin.get("departamentos", dep.alfa!.id as string)).toMatchObject({
+          nombre: `${tag} Alfa`,
+          version: 1,
+        });
       });
 
       it("con un valor fuera de regla: Invalid con la columna, y nada cambia", async () => {
-        const error = await rejection(w.admin.update("departamentos", dep.alfa!.id as string, 1, { codigo: "no válido!" }));
+        const error = await rejection(
+          w.admin.update("departamentos", dep.alfa!.id as string, 1, { codigo: "no válido!" }),
+        );
         expect(error).toBeInstanceOf(Invalid);
         expect((error as Invalid).field).toBe("codigo");
       });
@@ -306,7 +502,9 @@ export function storeContract(name: string, setup: () => Promise<ContractWorld>)
         expect(await rejection(w.admin.remove("departamentos", dep.beta!.id as string, 1))).toBeInstanceOf(Conflict);
         expect(await rejection(w.admin.remove("departamentos", MISSING, 1))).toBeInstanceOf(NotFound);
         expect(await rejection(w.admin.remove("departamentos", MISSING))).toBeInstanceOf(NotFound);
-        expect(await rejection(w.empleado.remove("departamentos", dep.asterisco!.id as string))).toBeInstanceOf(Forbidden);
+        expect(await rejection(w.empleado.remove("departamentos", dep.asterisco!.id as string))).toBeInstanceOf(
+          Forbidden,
+        );
       });
 
       it("con la versión vigente elimina; después, NotFound", async () => {
@@ -324,24 +522,36 @@ export function storeContract(name: string, setup: () => Promise<ContractWorld>)
         const gasto = gastos[2]!;
         const sent = await w.empleado.rpc<Row>("enviar_gasto", { p_id: gasto.id, p_version: gasto.version });
         expect(sent).toMatchObject({ id: gasto.id, estado: "pendiente", version: 2, aviso: null });
-        expect(await rejection(w.empleado.rpc("enviar_gasto", { p_id: gasto.id, p_version: gasto.version }))).toBeInstanceOf(Conflict);
+        expect(
+          await rejection(w.empleado.rpc("enviar_gasto", { p_id: gasto.id, p_version: gasto.version })),
+        ).toBeInstanceOf(Conflict);
         expect(await w.empleado.get("gastos", gasto.id as string)).toMatchObject({ estado: "pendiente", version: 2 });
         // Only borradores may be edited: RLS refuses the visible, now pending, expense.
-        expect(await rejection(w.empleado.update("gastos", gasto.id as string, 2, { descripcion: `${tag} Cambio` }))).toBeInstanceOf(Forbidden);
+        expect(
+          await rejection(w.empleado.update("gastos", gasto.id as string, 2, { descripcion: `${tag} Cambio` })),
+        ).toBeInstanceOf(Forbidden);
       });
 
       it("los errores del flujo llegan tipados: NotFound, Forbidden, Invalid", async () => {
-        expect(await rejection(w.empleado.rpc("enviar_gasto", { p_id: gastoAdmin.id, p_version: 1 }))).toBeInstanceOf(NotFound);
+        expect(await rejection(w.empleado.rpc("enviar_gasto", { p_id: gastoAdmin.id, p_version: 1 }))).toBeInstanceOf(
+          NotFound,
+        );
         const pendiente = gastos[2]!;
         // The solicitante never approves their own expense.
-        expect(await rejection(w.empleado.rpc("aprobar_gasto", { p_id: pendiente.id, p_version: 2 }))).toBeInstanceOf(Forbidden);
-        const motivo = await rejection(w.admin.rpc("rechazar_gasto", { p_id: pendiente.id, p_version: 2, p_motivo: "  " }));
+        expect(await rejection(w.empleado.rpc("aprobar_gasto", { p_id: pendiente.id, p_version: 2 }))).toBeInstanceOf(
+          Forbidden,
+        );
+        const motivo = await rejection(
+          w.admin.rpc("rechazar_gasto", { p_id: pendiente.id, p_version: 2, p_motivo: "  " }),
+        );
         expect(motivo).toBeInstanceOf(Invalid);
         expect((motivo as Invalid).field).toBe("motivo_rechazo");
       });
 
       it("una función que devuelve jsonb da el mismo valor por cualquier adaptador", async () => {
-        expect(await w.admin.rpc("referencias", { p_tabla: "departamentos", p_id: dep.alfa!.id })).toEqual([{ tabla: "gastos", total: 4 }]);
+        expect(await w.admin.rpc("referencias", { p_tabla: "departamentos", p_id: dep.alfa!.id })).toEqual([
+          { tabla: "gastos", total: 4 },
+        ]);
         expect(await w.admin.rpc("referencias", { p_tabla: "departamentos", p_id: dep.guion!.id })).toEqual([]);
       });
     });

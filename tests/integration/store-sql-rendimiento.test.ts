@@ -21,8 +21,12 @@ beforeAll(async () => {
   db = createDatabase(url, 2);
   admin = await createUser(client, { email: "rend-admin@oficina.test", nombre: "Ana", rol: "administrador" });
   empleado = await createUser(client, { email: "rend-empleado@oficina.test", nombre: "Eva" });
-  const { rows: d } = await client.query("insert into departamentos (nombre, codigo) values ('Ventas', 'VEN'), ('Compras', 'COM') returning id");
-  const { rows: s } = await client.query("insert into sucursales (nombre, codigo, direccion, ciudad) values ('Madrid', 'MAD', 'Gran Vía 1', 'Madrid') returning id");
+  const { rows: d } = await client.query(
+    "insert into departamentos (nombre, codigo) values ('Ventas', 'VEN'), ('Compras', 'COM') returning id",
+  );
+  const { rows: s } = await client.query(
+    "insert into sucursales (nombre, codigo, direccion, ciudad) values ('Madrid', 'MAD', 'Gran Vía 1', 'Madrid') returning id",
+  );
   const { rows: p } = await client.query(
     "insert into proveedores (razon_social, nombre_comercial, tipo_persona, nif) values ('Restaurantes Unidos SL', 'La Tasca', 'empresa', 'B12345674'), ('Zeta Viajes SA', null, 'empresa', 'A58818501') returning id",
   );
@@ -32,7 +36,16 @@ beforeAll(async () => {
     await client.query(
       `insert into gastos (descripcion, fecha_gasto, categoria, importe, metodo_pago, solicitante_id, departamento_id, sucursal_id, proveedor_id)
        values ($1, $2, $3, $4, 'efectivo', $5, $6, $7, $8)`,
-      [`Gasto ${i}`, fecha, i % 3 ? "comidas" : "alojamiento", `${1 + ((i * 37) % 50)}.${String(i % 100).padStart(2, "0")}`, i % 4 ? empleado : admin, d[i % 2].id, s[0].id, p[i % 2].id],
+      [
+        `Gasto ${i}`,
+        fecha,
+        i % 3 ? "comidas" : "alojamiento",
+        `${1 + ((i * 37) % 50)}.${String(i % 100).padStart(2, "0")}`,
+        i % 4 ? empleado : admin,
+        d[i % 2].id,
+        s[0].id,
+        p[i % 2].id,
+      ],
     );
   }
 });
@@ -45,8 +58,17 @@ afterAll(async () => {
 describe("lecturas en el mismo turno (una transacción compartida)", () => {
   it("cada una devuelve lo suyo, como si fueran solas", async () => {
     const store = sqlStore(db, empleado);
-    const query: ListQuery = { order: [{ column: "descripcion", ascending: true }], limit: 100, offset: 0, count: "exact" };
-    const [juntas, departamentos, yo] = await Promise.all([store.list<Row>("gastos", query), store.list<Row>("departamentos", { limit: 10, offset: 0 }), store.get<Row>("usuarios", empleado)]);
+    const query: ListQuery = {
+      order: [{ column: "descripcion", ascending: true }],
+      limit: 100,
+      offset: 0,
+      count: "exact",
+    };
+    const [juntas, departamentos, yo] = await Promise.all([
+      store.list<Row>("gastos", query),
+      store.list<Row>("departamentos", { limit: 10, offset: 0 }),
+      store.get<Row>("usuarios", empleado),
+    ]);
     const sola = await sqlStore(db, empleado).list<Row>("gastos", query);
     expect(juntas).toEqual(sola);
     // Row-level security as the user: the empleado sees only their own gastos.
@@ -61,14 +83,20 @@ describe("lecturas en el mismo turno (una transacción compartida)", () => {
     const [bien, mal, noExiste, despues] = await Promise.allSettled([
       store.list<Row>("gastos", { limit: 5, offset: 0, count: "exact" }),
       // A database error (not a uuid) aborts the shared transaction…
-      store.list<Row>("gastos", { filters: [{ column: "departamento_id", op: "eq", value: "no-es-un-uuid" }], limit: 5, offset: 0 }),
+      store.list<Row>("gastos", {
+        filters: [{ column: "departamento_id", op: "eq", value: "no-es-un-uuid" }],
+        limit: 5,
+        offset: 0,
+      }),
       store.get<Row>("gastos", "00000000-0000-4000-8000-000000000000"),
       // …and a read queued after it in that transaction still gets its rows.
       store.list<Row>("departamentos", { limit: 10, offset: 0, count: "exact" }),
     ]);
     expect(bien.status === "fulfilled" && bien.value.total).toBe(60);
     expect(mal.status).toBe("rejected");
-    expect(String((mal as PromiseRejectedResult).reason?.message ?? (mal as PromiseRejectedResult).reason)).not.toMatch(/current transaction is aborted/);
+    expect(String((mal as PromiseRejectedResult).reason?.message ?? (mal as PromiseRejectedResult).reason)).not.toMatch(
+      /current transaction is aborted/,
+    );
     expect(noExiste.status === "rejected" && noExiste.reason).toBeInstanceOf(NotFound);
     expect(despues.status === "fulfilled" && despues.value.total).toBe(2);
   });
@@ -77,10 +105,25 @@ describe("lecturas en el mismo turno (una transacción compartida)", () => {
 describe("ListQuery.base: los ids en la tabla, las filas en la vista", () => {
   const casos: [string, Omit<ListQuery, "limit" | "offset">][] = [
     ["por fecha descendente", { order: [{ column: "fecha_gasto", ascending: false }] }],
-    ["por importe con filtros", { order: [{ column: "importe", ascending: false }], filters: [{ column: "categoria", op: "eq", value: "comidas" }] }],
+    [
+      "por importe con filtros",
+      {
+        order: [{ column: "importe", ascending: false }],
+        filters: [{ column: "categoria", op: "eq", value: "comidas" }],
+      },
+    ],
     ["por descripción, ascendente", { order: [{ column: "descripcion", ascending: true }] }],
     ["por un nombre de la vista (sin base)", { order: [{ column: "proveedor_nombre", ascending: true }] }],
-    ["búsqueda por columnas y proveedor", { search: { columns: ["descripcion"], term: "tasca", refs: [{ column: "proveedor_id", table: "proveedores", columns: ["razon_social", "nombre_comercial"] }] } }],
+    [
+      "búsqueda por columnas y proveedor",
+      {
+        search: {
+          columns: ["descripcion"],
+          term: "tasca",
+          refs: [{ column: "proveedor_id", table: "proveedores", columns: ["razon_social", "nombre_comercial"] }],
+        },
+      },
+    ],
   ];
   for (const [nombre, parcial] of casos)
     it(nombre, async () => {
@@ -91,14 +134,27 @@ describe("ListQuery.base: los ids en la tabla, las filas en la vista", () => {
           const sinBase = await sqlStore(db, user).list<Row>("gastos_vista", query);
           expect(conBase).toEqual(sinBase);
           const columns = ["id", "folio", "importe", "proveedor_nombre"];
-          const soloColumnas = await sqlStore(db, user).list<Row>("gastos_vista", { ...query, base: "gastos", columns });
-          expect(soloColumnas).toEqual({ ...sinBase, rows: sinBase.rows.map((r) => Object.fromEntries(columns.map((c) => [c, r[c]]))) });
+          const soloColumnas = await sqlStore(db, user).list<Row>("gastos_vista", {
+            ...query,
+            base: "gastos",
+            columns,
+          });
+          expect(soloColumnas).toEqual({
+            ...sinBase,
+            rows: sinBase.rows.map((r) => Object.fromEntries(columns.map((c) => [c, r[c]]))),
+          });
         }
     });
 });
 
 describe("la cuenta y la suma se guardan mientras nada cambia (interno.cambios)", () => {
-  const query: ListQuery = { filters: [{ column: "categoria", op: "eq", value: "combustible" }], limit: 5, offset: 0, count: "estimated", sum: ["importe"] };
+  const query: ListQuery = {
+    filters: [{ column: "categoria", op: "eq", value: "combustible" }],
+    limit: 5,
+    offset: 0,
+    count: "estimated",
+    sum: ["importe"],
+  };
   const nuevo = (descripcion: string, solicitante: string) =>
     client.query(
       `insert into gastos (descripcion, fecha_gasto, categoria, importe, metodo_pago, solicitante_id, departamento_id, sucursal_id)
@@ -153,7 +209,14 @@ describe("la cuenta y la suma se guardan mientras nada cambia (interno.cambios)"
 });
 
 describe("listas `keep` (opciones de los selectores): se guardan mientras nada cambia", () => {
-  const query: ListQuery = { order: [{ column: "nombre", ascending: true }], columns: ["id", "nombre"], limit: 200, offset: 0, count: "exact", keep: true };
+  const query: ListQuery = {
+    order: [{ column: "nombre", ascending: true }],
+    columns: ["id", "nombre"],
+    limit: 200,
+    offset: 0,
+    count: "exact",
+    keep: true,
+  };
   it("la misma lectura de la misma persona se sirve guardada hasta que el contador avanza; la de otra persona, no", async () => {
     const antes = await sqlStore(db, admin).list<Row>("departamentos", query);
     await client.query("begin; alter table departamentos disable trigger contar_cambio");
@@ -166,10 +229,16 @@ describe("listas `keep` (opciones de los selectores): se guardan mientras nada c
     }
     expect(await sqlStore(db, admin).list<Row>("departamentos", query)).toEqual(antes);
     // Not kept (another user, or without `keep`): read afresh.
-    expect((await sqlStore(db, empleado).list<Row>("departamentos", query)).rows.map((r) => r.nombre)).toContain("Zeta oculto");
-    expect((await sqlStore(db, admin).list<Row>("departamentos", { ...query, keep: false })).rows.map((r) => r.nombre)).toContain("Zeta oculto");
+    expect((await sqlStore(db, empleado).list<Row>("departamentos", query)).rows.map((r) => r.nombre)).toContain(
+      "Zeta oculto",
+    );
+    expect(
+      (await sqlStore(db, admin).list<Row>("departamentos", { ...query, keep: false })).rows.map((r) => r.nombre),
+    ).toContain("Zeta oculto");
     await client.query("update interno.cambios set n = n + 1");
-    expect((await sqlStore(db, admin).list<Row>("departamentos", query)).rows.map((r) => r.nombre)).toContain("Zeta oculto");
+    expect((await sqlStore(db, admin).list<Row>("departamentos", query)).rows.map((r) => r.nombre)).toContain(
+      "Zeta oculto",
+    );
   });
 
   it("dentro de una petición, tras una lectura, se sirven sin volver a la base; una escritura de la misma petición las renueva", async () => {
@@ -194,7 +263,9 @@ describe("funciones de solo lectura con `keep` (el panel de inicio)", () => {
     const { rows } = await client.query("select id from departamentos where codigo = 'VEN'");
     const args = { p_tabla: "departamentos", p_id: rows[0].id };
     const gastosDe = (r: { tabla: string; total: number }[]) => r.find((x) => x.tabla === "gastos")?.total ?? 0;
-    const antes = await sqlStore(db, admin).rpc<{ tabla: string; total: number }[]>("referencias", args, { keep: true });
+    const antes = await sqlStore(db, admin).rpc<{ tabla: string; total: number }[]>("referencias", args, {
+      keep: true,
+    });
     await client.query("begin; alter table gastos disable trigger contar_cambio");
     try {
       await client.query(
@@ -221,10 +292,25 @@ describe("una página filtrada por un rango se planifica con sus valores", () =>
     try {
       const hoy = new Date().toISOString().slice(0, 10);
       const desde = new Date(Date.now() - 10 * 86_400_000).toISOString().slice(0, 10);
-      const pagina: ListQuery = { order: [{ column: "importe", ascending: false }], limit: 5, offset: 5, count: "none", base: "gastos", columns: ["id", "importe", "fecha_gasto"] };
-      const rango: ListQuery = { ...pagina, filters: [{ column: "fecha_gasto", op: "gte", value: desde }, { column: "fecha_gasto", op: "lte", value: hoy }] };
+      const pagina: ListQuery = {
+        order: [{ column: "importe", ascending: false }],
+        limit: 5,
+        offset: 5,
+        count: "none",
+        base: "gastos",
+        columns: ["id", "importe", "fecha_gasto"],
+      };
+      const rango: ListQuery = {
+        ...pagina,
+        filters: [
+          { column: "fecha_gasto", op: "gte", value: desde },
+          { column: "fecha_gasto", op: "lte", value: hoy },
+        ],
+      };
       const preparadas = async () =>
-        (await una.selectFrom("pg_prepared_statements").select("statement").execute()).map((r) => String(r.statement)).filter((t) => t.includes("any(array("));
+        (await una.selectFrom("pg_prepared_statements").select("statement").execute())
+          .map((r) => String(r.statement))
+          .filter((t) => t.includes("any(array("));
       const conRango = await sqlStore(una, admin).list<Row>("gastos_vista", rango);
       expect(await preparadas()).toEqual([]);
       expect(conRango).toEqual(await sqlStore(db, admin).list<Row>("gastos_vista", { ...rango, base: undefined }));

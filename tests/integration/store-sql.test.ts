@@ -17,8 +17,16 @@ let owner: pg.Client | undefined;
 storeContract("adaptador SQL (Postgres real)", async () => {
   const url = await createTestDatabase();
   owner = await connect(url);
-  const adminId = await createUser(owner, { email: "contrato-admin@oficina.test", nombre: "Ana", rol: "administrador" });
-  const empleadoId = await createUser(owner, { email: "contrato-empleado@oficina.test", nombre: "Eva", rol: "empleado" });
+  const adminId = await createUser(owner, {
+    email: "contrato-admin@oficina.test",
+    nombre: "Ana",
+    rol: "administrador",
+  });
+  const empleadoId = await createUser(owner, {
+    email: "contrato-empleado@oficina.test",
+    nombre: "Eva",
+    rol: "empleado",
+  });
   const db = createDatabase(url, 4);
   return {
     admin: sqlStore(db, adminId),
@@ -44,10 +52,16 @@ describe("public.sumar_lista (la suma del backend de Supabase) suma lo mismo que
     db = createDatabase(url, 2);
     admin = await createUser(client, { email: "suma-admin@oficina.test", nombre: "Ana", rol: "administrador" });
     empleado = await createUser(client, { email: "suma-empleado@oficina.test", nombre: "Eva" });
-    const { rows: d } = await client.query("insert into departamentos (nombre, codigo) values ('Ventas', 'VEN') returning id");
+    const { rows: d } = await client.query(
+      "insert into departamentos (nombre, codigo) values ('Ventas', 'VEN') returning id",
+    );
     departamento = d[0].id;
-    const { rows: s } = await client.query("insert into sucursales (nombre, codigo, direccion, ciudad) values ('Madrid', 'MAD', 'Gran Vía 1', 'Madrid') returning id");
-    const { rows: p } = await client.query("insert into proveedores (razon_social, nombre_comercial, tipo_persona, nif) values ('Restaurantes Unidos SL', 'La Tasca', 'empresa', 'B12345674') returning id");
+    const { rows: s } = await client.query(
+      "insert into sucursales (nombre, codigo, direccion, ciudad) values ('Madrid', 'MAD', 'Gran Vía 1', 'Madrid') returning id",
+    );
+    const { rows: p } = await client.query(
+      "insert into proveedores (razon_social, nombre_comercial, tipo_persona, nif) values ('Restaurantes Unidos SL', 'La Tasca', 'empresa', 'B12345674') returning id",
+    );
     const today = new Date().toISOString().slice(0, 10);
     for (const [who, descripcion, importe, categoria, proveedor] of [
       [empleado, "Taxi 100% (aeropuerto)", "12.34", "viajes_transporte", null],
@@ -69,16 +83,59 @@ describe("public.sumar_lista (la suma del backend de Supabase) suma lo mismo que
 
   const queries: [string, Omit<ListQuery, "limit" | "offset">][] = [
     ["sin filtro", {}],
-    ["eq + in", { filters: [{ column: "departamento_id", op: "eq", value: "" }, { column: "categoria", op: "in", value: ["comidas", "alojamiento"] }] }],
-    ["gt/lte sobre dinero", { filters: [{ column: "importe", op: "gt", value: "12.34" }, { column: "importe", op: "lte", value: 90 }] }],
-    ["neq, is_null, not_null", { filters: [{ column: "categoria", op: "neq", value: "comidas" }, { column: "proveedor_id", op: "is_null" }, { column: "folio", op: "not_null" }] }],
+    [
+      "eq + in",
+      {
+        filters: [
+          { column: "departamento_id", op: "eq", value: "" },
+          { column: "categoria", op: "in", value: ["comidas", "alojamiento"] },
+        ],
+      },
+    ],
+    [
+      "gt/lte sobre dinero",
+      {
+        filters: [
+          { column: "importe", op: "gt", value: "12.34" },
+          { column: "importe", op: "lte", value: 90 },
+        ],
+      },
+    ],
+    [
+      "neq, is_null, not_null",
+      {
+        filters: [
+          { column: "categoria", op: "neq", value: "comidas" },
+          { column: "proveedor_id", op: "is_null" },
+          { column: "folio", op: "not_null" },
+        ],
+      },
+    ],
     ["búsqueda con %", { search: { columns: ["descripcion", "folio"], term: "100%" } }],
     ["búsqueda con _", { search: { columns: ["descripcion"], term: "a_e" } }],
     ["búsqueda con \\", { search: { columns: ["descripcion"], term: " \\ " } }],
     ["ilike como filtro", { filters: [{ column: "descripcion", op: "ilike" as never, value: "OTEL" }] }],
     ["in vacío en la función", { filters: [{ column: "categoria", op: "in", value: [] }] }],
-    ["búsqueda en una tabla relacionada (refs)", { search: { columns: ["descripcion"], term: "tasca", refs: [{ column: "proveedor_id", table: "proveedores", columns: ["razon_social", "nombre_comercial"] }] } }],
-    ["refs o columnas", { search: { columns: ["descripcion"], term: "ta", refs: [{ column: "proveedor_id", table: "proveedores", columns: ["razon_social", "nombre_comercial"] }] } }],
+    [
+      "búsqueda en una tabla relacionada (refs)",
+      {
+        search: {
+          columns: ["descripcion"],
+          term: "tasca",
+          refs: [{ column: "proveedor_id", table: "proveedores", columns: ["razon_social", "nombre_comercial"] }],
+        },
+      },
+    ],
+    [
+      "refs o columnas",
+      {
+        search: {
+          columns: ["descripcion"],
+          term: "ta",
+          refs: [{ column: "proveedor_id", table: "proveedores", columns: ["razon_social", "nombre_comercial"] }],
+        },
+      },
+    ],
   ];
 
   for (const [label, partial] of queries) {
@@ -97,7 +154,13 @@ describe("public.sumar_lista (la suma del backend de Supabase) suma lo mismo que
         const { rows } = await asUser(
           client,
           user,
-          (q) => q("select public.sumar_lista($1, $2, $3::jsonb, $4::jsonb) as r", [args.p_fuente, args.p_columnas, JSON.stringify(args.p_filtros), JSON.stringify(args.p_busqueda)]),
+          (q) =>
+            q("select public.sumar_lista($1, $2, $3::jsonb, $4::jsonb) as r", [
+              args.p_fuente,
+              args.p_columnas,
+              JSON.stringify(args.p_filtros),
+              JSON.stringify(args.p_busqueda),
+            ]),
           { rollback: true },
         );
         expect(rows[0].r).toEqual(expected);
@@ -107,15 +170,28 @@ describe("public.sumar_lista (la suma del backend de Supabase) suma lo mismo que
 
   it("suma solo lo que el usuario ve (security invoker) y rechaza nombres que no son identificadores", async () => {
     const sum = async (user: string, fuente: string, columnas: string[], filtros: unknown = []) =>
-      (await asUser(client, user, (q) => q("select public.sumar_lista($1, $2, $3::jsonb) as r", [fuente, columnas, JSON.stringify(filtros)]), { rollback: true })).rows[0].r;
+      (
+        await asUser(
+          client,
+          user,
+          (q) => q("select public.sumar_lista($1, $2, $3::jsonb) as r", [fuente, columnas, JSON.stringify(filtros)]),
+          { rollback: true },
+        )
+      ).rows[0].r;
     expect(await sum(admin, "gastos", ["importe"])).toEqual({ importe: "159.13" });
     expect(await sum(empleado, "gastos", ["importe"])).toEqual({ importe: "159.12" });
     await expect(sum(admin, 'gastos" where false --', ["importe"])).rejects.toMatchObject({ code: "OFINV" });
     await expect(sum(admin, "gastos", ["importe) from gastos --"])).rejects.toMatchObject({ code: "OFINV" });
-    await expect(sum(admin, "gastos", ["importe"], [{ column: "importe", op: "; drop table gastos", value: 1 }])).rejects.toMatchObject({ code: "OFINV" });
+    await expect(
+      sum(admin, "gastos", ["importe"], [{ column: "importe", op: "; drop table gastos", value: 1 }]),
+    ).rejects.toMatchObject({ code: "OFINV" });
     // Values are literals, never SQL.
-    expect(await sum(admin, "gastos", ["importe"], [{ column: "descripcion", op: "eq", value: "x' or true --" }])).toEqual({ importe: "0" });
+    expect(
+      await sum(admin, "gastos", ["importe"], [{ column: "descripcion", op: "eq", value: "x' or true --" }]),
+    ).toEqual({ importe: "0" });
     // anon may not call it at all.
-    await expect(asUser(client, null, (q) => q("select public.sumar_lista('gastos', '{importe}')"), { rollback: true })).rejects.toMatchObject({ code: "42501" });
+    await expect(
+      asUser(client, null, (q) => q("select public.sumar_lista('gastos', '{importe}')"), { rollback: true }),
+    ).rejects.toMatchObject({ code: "42501" });
   });
 });

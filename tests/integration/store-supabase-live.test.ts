@@ -41,11 +41,19 @@ if (!live) {
   /** A confirmed account with its profile set by the owner; returns its id. */
   async function account(nombre: string, rol: "administrador" | "empleado") {
     const email = `oficina-prueba-${tag}-${nombre.toLowerCase()}@example.com`;
-    const { data, error } = await service.auth.admin.createUser({ email, password: PASSWORD, email_confirm: true, user_metadata: { nombre } });
+    const { data, error } = await service.auth.admin.createUser({
+      email,
+      password: PASSWORD,
+      email_confirm: true,
+      user_metadata: { nombre },
+    });
     if (error || !data.user) throw new Error(`No se pudo crear la cuenta de prueba: ${error?.message}`);
     created.push(data.user.id);
     const { error: profile } = await service.from("usuarios").update({ rol, activo: true }).eq("id", data.user.id);
-    if (profile) throw new Error(`No se pudo dar el rol: ${profile.message} (¿se aplicaron las migraciones con supabase db push?)`);
+    if (profile)
+      throw new Error(
+        `No se pudo dar el rol: ${profile.message} (¿se aplicaron las migraciones con supabase db push?)`,
+      );
     return { id: data.user.id, email };
   }
 
@@ -59,7 +67,11 @@ if (!live) {
   async function cleanUp() {
     if (!created.length) return;
     await service.from("gastos").delete().in("solicitante_id", created);
-    const { data: history } = await service.from("historial").select("tabla, registro_id").in("actor_id", created).eq("accion", "alta");
+    const { data: history } = await service
+      .from("historial")
+      .select("tabla, registro_id")
+      .in("actor_id", created)
+      .eq("accion", "alta");
     for (const table of ["departamentos", "sucursales", "proveedores"]) {
       const ids = (history ?? []).filter((h) => h.tabla === table).map((h) => h.registro_id as string);
       if (ids.length) await service.from(table).delete().in("id", ids);
@@ -92,7 +104,9 @@ if (!live) {
     afterAll(cleanUp);
 
     it("credenciales erróneas: «credentials», sin cookies", async () => {
-      expect(await auth.signIn(new Request(`${ORIGIN}/login`, { method: "POST" }), user.email, "no-es-la-clave-123")).toEqual({ ok: false, reason: "credentials" });
+      expect(
+        await auth.signIn(new Request(`${ORIGIN}/login`, { method: "POST" }), user.email, "no-es-la-clave-123"),
+      ).toEqual({ ok: false, reason: "credentials" });
     });
 
     it("inicio de sesión → cookie → getSession valida el JWT con Supabase Auth; cerrar sesión la invalida", async () => {
@@ -104,10 +118,15 @@ if (!live) {
       expect(cookie).toMatch(/^sb-oficina-auth-token=/);
       const { session } = await auth.getSession(new Request(ORIGIN, { headers: { Cookie: cookie } }));
       expect(session).toEqual({ userId: user.id, accessToken: started.session.accessToken });
-      const me = await supabaseStore({ url: url!, anonKey: anonKey! }, session!.accessToken!).get<{ email: string }>("usuarios", user.id);
+      const me = await supabaseStore({ url: url!, anonKey: anonKey! }, session!.accessToken!).get<{ email: string }>(
+        "usuarios",
+        user.id,
+      );
       expect(me.email).toBe(user.email);
 
-      const cleared = await auth.signOut(new Request(`${ORIGIN}/logout`, { method: "POST", headers: { Cookie: cookie } }));
+      const cleared = await auth.signOut(
+        new Request(`${ORIGIN}/logout`, { method: "POST", headers: { Cookie: cookie } }),
+      );
       expect(cleared.getSetCookie().some((c) => /max-age=0/i.test(c))).toBe(true);
       expect((await auth.getSession(new Request(ORIGIN, { headers: { Cookie: cookie } }))).session).toBeNull();
     });
@@ -116,8 +135,14 @@ if (!live) {
       const before = await signIn(user.email);
       await service.from("usuarios").update({ activo: false }).eq("id", user.id);
       try {
-        expect(await auth.signIn(new Request(`${ORIGIN}/login`, { method: "POST" }), user.email, PASSWORD)).toEqual({ ok: false, reason: "inactive" });
-        const { rows } = await supabaseStore({ url: url!, anonKey: anonKey! }, before.session.accessToken!).list("departamentos", { limit: 1, offset: 0, count: "exact" });
+        expect(await auth.signIn(new Request(`${ORIGIN}/login`, { method: "POST" }), user.email, PASSWORD)).toEqual({
+          ok: false,
+          reason: "inactive",
+        });
+        const { rows } = await supabaseStore({ url: url!, anonKey: anonKey! }, before.session.accessToken!).list(
+          "departamentos",
+          { limit: 1, offset: 0, count: "exact" },
+        );
         expect(rows).toEqual([]);
         await auth.endSessionsOf(user.id);
       } finally {

@@ -17,39 +17,94 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 const json = async (r: Response) => JSON.parse(await r.text());
-const count = async () => Number((await app.db.selectFrom("sucursales").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
-const rec = (codigo: string) => app.db.selectFrom("sucursales").selectAll().where("codigo", "=", codigo).executeTakeFirstOrThrow();
-const base = (o: Record<string, string> = {}) => ({ nombre: "Madrid Centro", codigo: "MAD", direccion: "Gran Vía 1", ciudad: "Madrid", pais: "ES", activo: "on", ...o });
+const count = async () =>
+  Number(
+    (
+      await app.db
+        .selectFrom("sucursales")
+        .select((eb) => eb.fn.countAll().as("n"))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+const rec = (codigo: string) =>
+  app.db.selectFrom("sucursales").selectAll().where("codigo", "=", codigo).executeTakeFirstOrThrow();
+const base = (o: Record<string, string> = {}) => ({
+  nombre: "Madrid Centro",
+  codigo: "MAD",
+  direccion: "Gran Vía 1",
+  ciudad: "Madrid",
+  pais: "ES",
+  activo: "on",
+  ...o,
+});
 const create = (form: Record<string, string>, cookie = admin.cookie, path = "/sucursales?index") =>
   respond(() => createAction({ request: request(path, { cookie, form }), context: app.context(), params: {} }));
 const list = (search: string, cookie = admin.cookie) =>
-  respond(() => listLoader({ request: request(`/sucursales${search}`, { cookie }), context: app.context(), params: {} })).then(json);
-const load = (id: string, cookie = admin.cookie) => respond(() => recordLoader({ request: request(`/sucursales/${id}`, { cookie }), context: app.context(), params: { id } }));
+  respond(() =>
+    listLoader({ request: request(`/sucursales${search}`, { cookie }), context: app.context(), params: {} }),
+  ).then(json);
+const load = (id: string, cookie = admin.cookie) =>
+  respond(() =>
+    recordLoader({ request: request(`/sucursales/${id}`, { cookie }), context: app.context(), params: { id } }),
+  );
 const post = (id: string, form: Record<string, string>, cookie = admin.cookie, search = "") =>
-  respond(() => recordAction({ request: request(`/sucursales/${id}${search}`, { cookie, form }), context: app.context(), params: { id } }));
+  respond(() =>
+    recordAction({
+      request: request(`/sucursales/${id}${search}`, { cookie, form }),
+      context: app.context(),
+      params: { id },
+    }),
+  );
 
 describe("crear", () => {
   it("el formulario «Nueva sucursal» propone el país configurado y la marca activa", async () => {
     const data = await list("");
     expect(data.defaults).toMatchObject({ pais: "ES", activo: "on" });
     expect(data.can).toEqual({ crear: true, editar: true, eliminar: true });
-    expect(data.options.usuarios.options.map((o: { label: string }) => o.label)).toEqual(expect.arrayContaining(["Ana", "Pablo", "Elena"]));
+    expect(data.options.usuarios.options.map((o: { label: string }) => o.label)).toEqual(
+      expect.arrayContaining(["Ana", "Pablo", "Elena"]),
+    );
   });
 
   it("crea una sucursal con todos los campos, normaliza código y vuelve a la lista con aviso", async () => {
     const r = await create(
-      base({ codigo: "mad-1", provincia: "Madrid", codigo_postal: "28013", telefono: "+34 912 345 678", email: " Madrid@Empresa.ES ", responsable_id: aprobador.id }),
+      base({
+        codigo: "mad-1",
+        provincia: "Madrid",
+        codigo_postal: "28013",
+        telefono: "+34 912 345 678",
+        email: " Madrid@Empresa.ES ",
+        responsable_id: aprobador.id,
+      }),
       admin.cookie,
       "/sucursales?pais=ES",
     );
     expect(r.status).toBe(302);
     expect(r.headers.get("Location")).toBe("/sucursales?pais=ES");
-    expect(await rec("MAD-1")).toMatchObject({ nombre: "Madrid Centro", ciudad: "Madrid", pais: "ES", email: "madrid@empresa.es", telefono: "+34 912 345 678", responsable_id: aprobador.id, activo: true, version: 1 });
+    expect(await rec("MAD-1")).toMatchObject({
+      nombre: "Madrid Centro",
+      ciudad: "Madrid",
+      pais: "ES",
+      email: "madrid@empresa.es",
+      telefono: "+34 912 345 678",
+      responsable_id: aprobador.id,
+      activo: true,
+      version: 1,
+    });
   });
 
   it("datos no válidos: 400, mensajes en español en cada campo, valores conservados, nada escrito", async () => {
     const before = await count();
-    const r = await create({ nombre: "B", codigo: "no vale", direccion: "", ciudad: "", pais: "XX", telefono: "llámame", email: "no-es-correo", responsable_id: "123" });
+    const r = await create({
+      nombre: "B",
+      codigo: "no vale",
+      direccion: "",
+      ciudad: "",
+      pais: "XX",
+      telefono: "llámame",
+      email: "no-es-correo",
+      responsable_id: "123",
+    });
     expect(r.status).toBe(400);
     const { result } = await json(r);
     expect(result.error.nombre[0]).toMatch(/al menos 2 caracteres/);
@@ -91,8 +146,18 @@ describe("crear", () => {
 describe("lista", () => {
   beforeAll(async () => {
     await create(base({ nombre: "Barcelona Diagonal", codigo: "BCN", ciudad: "Barcelona", direccion: "Diagonal 1" }));
-    await create(base({ nombre: "Guadalajara", codigo: "GDL", ciudad: "Guadalajara", direccion: "Av. Vallarta 1", pais: "MX" }));
-    await create(base({ nombre: "Madrid Norte (cerrada)", codigo: "MADN", ciudad: "MADRID", direccion: "Castellana 200", activo: "" }));
+    await create(
+      base({ nombre: "Guadalajara", codigo: "GDL", ciudad: "Guadalajara", direccion: "Av. Vallarta 1", pais: "MX" }),
+    );
+    await create(
+      base({
+        nombre: "Madrid Norte (cerrada)",
+        codigo: "MADN",
+        ciudad: "MADRID",
+        direccion: "Castellana 200",
+        activo: "",
+      }),
+    );
   });
 
   it("filtra por ciudad (contiene, sin distinguir mayúsculas), país y activa; cuenta en el servidor", async () => {
@@ -117,9 +182,17 @@ describe("lista", () => {
 
   it("exporta CSV con cabeceras en español", async () => {
     // The list's CSV is served at /sucursales/exportar (a resource route calling this same loader).
-    const r = await respond(() => listLoader({ request: request("/sucursales/exportar?pais=ES&formato=csv", { cookie: empleado.cookie }), context: app.context(), params: {} }));
+    const r = await respond(() =>
+      listLoader({
+        request: request("/sucursales/exportar?pais=ES&formato=csv", { cookie: empleado.cookie }),
+        context: app.context(),
+        params: {},
+      }),
+    );
     const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(new Uint8Array(await r.arrayBuffer())).slice(1);
-    expect(text.split("\r\n")[0]).toBe('"Nombre";"Código";"Ciudad";"Provincia / Estado";"País";"Responsable";"Teléfono";"Activa"');
+    expect(text.split("\r\n")[0]).toBe(
+      '"Nombre";"Código";"Ciudad";"Provincia / Estado";"País";"Responsable";"Teléfono";"Activa"',
+    );
     expect(text).toContain('"Barcelona Diagonal";"BCN";"Barcelona";;"España";;;"Sí"');
     expect(text).not.toContain("Guadalajara");
   });
@@ -128,9 +201,17 @@ describe("lista", () => {
 describe("ficha", () => {
   it("muestra a las personas de la sucursal, con enlace a su ficha", async () => {
     const s = await rec("BCN");
-    await app.db.updateTable("usuarios").set({ sucursal_id: s.id, apellidos: "Ruiz", puesto: "Contable" }).where("id", "=", empleado.id).execute();
+    await app.db
+      .updateTable("usuarios")
+      .set({ sucursal_id: s.id, apellidos: "Ruiz", puesto: "Contable" })
+      .where("id", "=", empleado.id)
+      .execute();
     const data = await json(await load(s.id, empleado.cookie));
-    expect(data.personas).toMatchObject({ total: 1, filtro: `/usuarios?sucursal=${s.id}`, rows: [{ id: empleado.id, nombre: "Elena Ruiz", puesto: "Contable", rol: "empleado", activo: true }] });
+    expect(data.personas).toMatchObject({
+      total: 1,
+      filtro: `/usuarios?sucursal=${s.id}`,
+      rows: [{ id: empleado.id, nombre: "Elena Ruiz", puesto: "Contable", rol: "empleado", activo: true }],
+    });
     expect(data.can).toEqual({ crear: false, editar: false, eliminar: false });
     const vacia = await json(await load((await rec("GDL")).id));
     expect(vacia.personas).toMatchObject({ total: 0, rows: [] });
@@ -142,17 +223,40 @@ describe("ficha", () => {
 
   it("edita con versión, vuelve a la lista filtrada y deja historial", async () => {
     const s = await rec("GDL");
-    const r = await post(s.id, { intent: "guardar", version: "1", ...base({ nombre: "Guadalajara Centro", codigo: "GDL", ciudad: "Guadalajara", direccion: "Av. Vallarta 2", pais: "MX", provincia: "Jalisco" }) }, admin.cookie, `?volver=${encodeURIComponent("/sucursales?pais=MX")}`);
+    const r = await post(
+      s.id,
+      {
+        intent: "guardar",
+        version: "1",
+        ...base({
+          nombre: "Guadalajara Centro",
+          codigo: "GDL",
+          ciudad: "Guadalajara",
+          direccion: "Av. Vallarta 2",
+          pais: "MX",
+          provincia: "Jalisco",
+        }),
+      },
+      admin.cookie,
+      `?volver=${encodeURIComponent("/sucursales?pais=MX")}`,
+    );
     expect(r.status).toBe(302);
     expect(r.headers.get("Location")).toBe("/sucursales?pais=MX");
     expect(await rec("GDL")).toMatchObject({ nombre: "Guadalajara Centro", provincia: "Jalisco", version: 2 });
     const data = await json(await load(s.id));
-    expect(data.history[0]).toMatchObject({ accion: "modificacion", cambios: { nombre: { antes: "Guadalajara", despues: "Guadalajara Centro" } } });
+    expect(data.history[0]).toMatchObject({
+      accion: "modificacion",
+      cambios: { nombre: { antes: "Guadalajara", despues: "Guadalajara Centro" } },
+    });
   });
 
   it("guardar sobre una versión antigua: 409 con los valores actuales; nada se sobrescribe", async () => {
     const s = await rec("GDL");
-    const r = await post(s.id, { intent: "guardar", version: "1", ...base({ nombre: "Pisada", codigo: "GDL", pais: "MX" }) });
+    const r = await post(s.id, {
+      intent: "guardar",
+      version: "1",
+      ...base({ nombre: "Pisada", codigo: "GDL", pais: "MX" }),
+    });
     expect(r.status).toBe(409);
     const data = await json(r);
     expect(data.result.error[""][0]).toMatch(/Otra persona modificó este registro/);
@@ -165,7 +269,15 @@ describe("ficha", () => {
     ["aprobador", () => aprobador],
   ])("%s: no edita ni elimina (403) y la sucursal queda igual", async (_rol, who) => {
     const s = await rec("GDL");
-    expect((await post(s.id, { intent: "guardar", version: String(s.version), ...base({ nombre: "Hackeada", codigo: "GDL", pais: "MX" }) }, who().cookie)).status).toBe(403);
+    expect(
+      (
+        await post(
+          s.id,
+          { intent: "guardar", version: String(s.version), ...base({ nombre: "Hackeada", codigo: "GDL", pais: "MX" }) },
+          who().cookie,
+        )
+      ).status,
+    ).toBe(403);
     expect((await post(s.id, { intent: "eliminar", version: String(s.version) }, who().cookie)).status).toBe(403);
     expect(await rec("GDL")).toEqual(s);
   });
@@ -174,12 +286,21 @@ describe("ficha", () => {
     const s = await rec("BCN");
     const refused = await post(s.id, { intent: "eliminar", version: String(s.version) });
     expect(refused.status).toBe(409);
-    expect((await json(refused)).deleteError).toBe("No se puede eliminar: tiene 1 usuario asociado. Desactívela en su lugar.");
+    expect((await json(refused)).deleteError).toBe(
+      "No se puede eliminar: tiene 1 usuario asociado. Desactívela en su lugar.",
+    );
     expect(await rec("BCN")).toEqual(s);
     const libre = await rec("MADN");
-    const ok = await post(libre.id, { intent: "eliminar", version: String(libre.version) }, admin.cookie, `?volver=${encodeURIComponent("/sucursales?ciudad=mad")}`);
+    const ok = await post(
+      libre.id,
+      { intent: "eliminar", version: String(libre.version) },
+      admin.cookie,
+      `?volver=${encodeURIComponent("/sucursales?ciudad=mad")}`,
+    );
     expect(ok.status).toBe(302);
     expect(ok.headers.get("Location")).toBe("/sucursales?ciudad=mad");
-    expect(await app.db.selectFrom("sucursales").select("id").where("id", "=", libre.id).executeTakeFirst()).toBeUndefined();
+    expect(
+      await app.db.selectFrom("sucursales").select("id").where("id", "=", libre.id).executeTakeFirst(),
+    ).toBeUndefined();
   });
 });

@@ -3,7 +3,16 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { AUTH_COOKIE, supabaseAuth } from "~/auth/supabase.server";
-import { Conflict, EXACT_COUNT_LIMIT, Forbidden, Invalid, NotFound, Referenced, StoreError, type Row } from "~/data/store";
+import {
+  Conflict,
+  EXACT_COUNT_LIMIT,
+  Forbidden,
+  Invalid,
+  NotFound,
+  Referenced,
+  StoreError,
+  type Row,
+} from "~/data/store";
 import { supabaseStore } from "~/data/supabase.server";
 import { loadEnv } from "~/lib/env.server";
 import { supabaseServices } from "~/services.supabase.server";
@@ -44,7 +53,9 @@ let handlers: Handler[] = [];
 
 /** Answers `method path` (path without the query) with `answer`, as often as asked. */
 function on(method: string, pathname: string, answer: Answer | ((req: Recorded) => Answer)) {
-  handlers.push((req) => (req.method === method && req.path === pathname ? (typeof answer === "function" ? answer(req) : answer) : undefined));
+  handlers.push((req) =>
+    req.method === method && req.path === pathname ? (typeof answer === "function" ? answer(req) : answer) : undefined,
+  );
 }
 
 beforeAll(async () => {
@@ -58,12 +69,20 @@ beforeAll(async () => {
       try {
         body = text ? JSON.parse(text) : undefined;
       } catch {}
-      const recorded: Recorded = { method: req.method!, path: url.pathname, query: decodeURIComponent(url.search.slice(1)), params: url.searchParams, headers: req.headers, body };
+      const recorded: Recorded = {
+        method: req.method!,
+        path: url.pathname,
+        query: decodeURIComponent(url.search.slice(1)),
+        params: url.searchParams,
+        headers: req.headers,
+        body,
+      };
       requests.push(recorded);
       let answer: Answer | undefined;
       for (const h of handlers) if ((answer = h(recorded))) break;
       answer ??= { status: 500, body: { message: `sin respuesta preparada para ${req.method} ${url.pathname}` } };
-      const payload = answer.body === undefined ? "" : typeof answer.body === "string" ? answer.body : JSON.stringify(answer.body);
+      const payload =
+        answer.body === undefined ? "" : typeof answer.body === "string" ? answer.body : JSON.stringify(answer.body);
       res.writeHead(answer.status ?? 200, { "Content-Type": "application/json; charset=utf-8", ...answer.headers });
       res.end(payload);
     });
@@ -98,7 +117,12 @@ function expectUserRequest(req: Recorded) {
   expect(req.headers.authorization).toBe(`Bearer ${JWT}`);
 }
 
-const pgError = (code: string, message: string, details: string | null = null, hint: string | null = null) => ({ code, message, details, hint });
+const pgError = (code: string, message: string, details: string | null = null, hint: string | null = null) => ({
+  code,
+  message,
+  details,
+  hint,
+});
 
 describe("almacén sobre PostgREST: list", () => {
   it("filtros, búsqueda, orden y rango en la URL; total del Content-Range; suma por rpc con los mismos filtros", async () => {
@@ -116,7 +140,11 @@ describe("almacén sobre PostgREST: list", () => {
         { column: "aprobador_id", op: "not_null" },
         { column: "numero_factura", op: "ilike", value: "F-1%" },
       ],
-      search: { columns: ["descripcion", "folio"], term: " taxi (T4), 50%_\\* ", refs: [{ column: "proveedor_id", table: "proveedores", columns: ["razon_social", "nombre_comercial"] }] },
+      search: {
+        columns: ["descripcion", "folio"],
+        term: " taxi (T4), 50%_\\* ",
+        refs: [{ column: "proveedor_id", table: "proveedores", columns: ["razon_social", "nombre_comercial"] }],
+      },
       order: [{ column: "fecha_gasto", ascending: false }],
       limit: 25,
       offset: 25,
@@ -174,14 +202,24 @@ describe("almacén sobre PostgREST: list", () => {
 
   it("la búsqueda no puede inyectar filtros: comas, puntos, paréntesis y comillas quedan dentro del valor", async () => {
     on("GET", "/rest/v1/departamentos_vista", { headers: { "Content-Range": "0-0/1" }, body: [] });
-    await store().list("departamentos_vista", { search: { columns: ["nombre"], term: 'x",id.not.is.null,nombre.eq."y' }, limit: 5, offset: 0, count: "exact" });
+    await store().list("departamentos_vista", {
+      search: { columns: ["nombre"], term: 'x",id.not.is.null,nombre.eq."y' },
+      limit: 5,
+      offset: 0,
+      count: "exact",
+    });
     // Inside the quotes, \" is a quote: PostgREST reads one value, `*x",id.not.is.null,nombre.eq."y*`.
     expect(requests[0]!.params.get("or")).toBe('(nombre.ilike."*x\\",id.not.is.null,nombre.eq.\\"y*")');
   });
 
   it("count «none»: sin recuento ni suma; el total es offset + filas", async () => {
     on("GET", "/rest/v1/departamentos", { headers: { "Content-Range": "10-11/*" }, body: [{ id: ID }, { id: ID }] });
-    const none = await store().list("departamentos", { limit: 2, offset: 10, count: "none", sum: ["presupuesto_mensual"] });
+    const none = await store().list("departamentos", {
+      limit: 2,
+      offset: 10,
+      count: "none",
+      sum: ["presupuesto_mensual"],
+    });
     expect(requests[0]!.headers.prefer).toBeUndefined();
     expect(requests[0]!.params.get("offset")).toBe("10");
     expect(none).toEqual({ rows: [{ id: ID }, { id: ID }], total: 12, estimated: false, sums: {} });
@@ -189,14 +227,27 @@ describe("almacén sobre PostgREST: list", () => {
   });
 
   describe("count «estimated» (como el adaptador SQL, con EXACT_COUNT_LIMIT = " + EXACT_COUNT_LIMIT + ")", () => {
-    const query = { filters: [{ column: "estado", op: "eq" as const, value: "pendiente" }], limit: 2, offset: 0, count: "estimated" as const, sum: ["importe"] };
+    const query = {
+      filters: [{ column: "estado", op: "eq" as const, value: "pendiente" }],
+      limit: 2,
+      offset: 0,
+      count: "estimated" as const,
+      sum: ["importe"],
+    };
     const page = [{ id: ID }, { id: ID }];
 
     it("el plan dice más del límite y existe la fila límite + 1: la estimación, marcada, sin suma", async () => {
       on("GET", "/rest/v1/gastos_vista", (req) =>
-        req.params.get("select") === "*" ? { status: 206, headers: { "Content-Range": "0-1/48210" }, body: page } : { body: [{ id: ID }] },
+        req.params.get("select") === "*"
+          ? { status: 206, headers: { "Content-Range": "0-1/48210" }, body: page }
+          : { body: [{ id: ID }] },
       );
-      expect(await store().list("gastos_vista", query)).toEqual({ rows: page, total: 48210, estimated: true, sums: {} });
+      expect(await store().list("gastos_vista", query)).toEqual({
+        rows: page,
+        total: 48210,
+        estimated: true,
+        sums: {},
+      });
       const [rows, probe] = requests;
       expect(rows!.headers.prefer).toBe("count=planned");
       expect(probe!.query).toBe(`select=id&estado=eq.pendiente&offset=${EXACT_COUNT_LIMIT}&limit=1`);
@@ -207,11 +258,18 @@ describe("almacén sobre PostgREST: list", () => {
 
     it("el plan exagera (no existe la fila límite + 1): recuento exacto (HEAD) y suma", async () => {
       on("GET", "/rest/v1/gastos_vista", (req) =>
-        req.params.get("select") === "*" ? { status: 206, headers: { "Content-Range": "0-1/25000" }, body: page } : { body: [] },
+        req.params.get("select") === "*"
+          ? { status: 206, headers: { "Content-Range": "0-1/25000" }, body: page }
+          : { body: [] },
       );
       on("HEAD", "/rest/v1/gastos_vista", { status: 206, headers: { "Content-Range": "*/1612" } });
       on("POST", "/rest/v1/rpc/sumar_lista", { body: { importe: "16523.00" } });
-      expect(await store().list("gastos_vista", query)).toEqual({ rows: page, total: 1612, estimated: false, sums: { importe: "16523.00" } });
+      expect(await store().list("gastos_vista", query)).toEqual({
+        rows: page,
+        total: 1612,
+        estimated: false,
+        sums: { importe: "16523.00" },
+      });
       const head = requests.find((r) => r.method === "HEAD")!;
       expect(head.query).toBe("select=id&estado=eq.pendiente");
       expect(head.headers.prefer).toBe("count=exact");
@@ -222,13 +280,23 @@ describe("almacén sobre PostgREST: list", () => {
       on("GET", "/rest/v1/gastos_vista", { status: 206, headers: { "Content-Range": "0-1/40" }, body: page });
       on("HEAD", "/rest/v1/gastos_vista", { status: 206, headers: { "Content-Range": "*/37" } });
       on("POST", "/rest/v1/rpc/sumar_lista", { body: { importe: "370.00" } });
-      expect(await store().list("gastos_vista", query)).toEqual({ rows: page, total: 37, estimated: false, sums: { importe: "370.00" } });
+      expect(await store().list("gastos_vista", query)).toEqual({
+        rows: page,
+        total: 37,
+        estimated: false,
+        sums: { importe: "370.00" },
+      });
       expect(requests.map((r) => r.method).sort()).toEqual(["GET", "HEAD", "POST"]);
     });
 
     it("página incompleta desde el principio y sin suma: el total son las filas, sin más peticiones", async () => {
       on("GET", "/rest/v1/gastos_vista", { headers: { "Content-Range": "0-0/3" }, body: [{ id: ID }] });
-      expect(await store().list("gastos_vista", { ...query, sum: undefined })).toEqual({ rows: [{ id: ID }], total: 1, estimated: false, sums: {} });
+      expect(await store().list("gastos_vista", { ...query, sum: undefined })).toEqual({
+        rows: [{ id: ID }],
+        total: 1,
+        estimated: false,
+        sums: {},
+      });
       expect(requests).toHaveLength(1);
     });
   });
@@ -238,31 +306,55 @@ describe("almacén sobre PostgREST: list", () => {
       { column: "solicitante_id", table: "usuarios", columns: ["nombre"] },
       { column: "aprobador_id", table: "usuarios", columns: ["nombre"] },
     ];
-    await expect(store().list("gastos_vista", { search: { columns: [], term: "ana", refs }, limit: 1, offset: 0 })).rejects.toThrow(/una sola referencia por tabla/);
+    await expect(
+      store().list("gastos_vista", { search: { columns: [], term: "ana", refs }, limit: 1, offset: 0 }),
+    ).rejects.toThrow(/una sola referencia por tabla/);
     expect(requests).toEqual([]);
   });
 
   it("limit 0 pide limit=0 (solo el total) y `in` vacío no hace ninguna petición", async () => {
     on("GET", "/rest/v1/gastos_vista", { headers: { "Content-Range": "*/7" }, body: [] });
-    expect(await store().list("gastos_vista", { limit: 0, offset: 0, count: "exact" })).toEqual({ rows: [], total: 7, estimated: false, sums: {} });
+    expect(await store().list("gastos_vista", { limit: 0, offset: 0, count: "exact" })).toEqual({
+      rows: [],
+      total: 7,
+      estimated: false,
+      sums: {},
+    });
     expect(requests[0]!.params.get("limit")).toBe("0");
 
     requests = [];
-    const empty = await store().list("gastos_vista", { filters: [{ column: "id", op: "in", value: [] }], limit: 25, offset: 0, count: "exact", sum: ["importe"] });
+    const empty = await store().list("gastos_vista", {
+      filters: [{ column: "id", op: "in", value: [] }],
+      limit: 25,
+      offset: 0,
+      count: "exact",
+      sum: ["importe"],
+    });
     expect(empty).toEqual({ rows: [], total: 0, estimated: false, sums: { importe: "0" } });
     expect(requests).toEqual([]);
   });
 
   it("un nombre de tabla o columna que no es un identificador no sale nunca en una URL", async () => {
     await expect(store().list("gastos;drop", { limit: 1, offset: 0 })).rejects.toThrow(/Identificador no válido/);
-    await expect(store().list("gastos", { filters: [{ column: "a.b", op: "eq", value: 1 }], limit: 1, offset: 0 })).rejects.toThrow(/Identificador no válido/);
-    await expect(store().list("gastos", { order: [{ column: "importe.desc,id", ascending: true }], limit: 1, offset: 0 })).rejects.toThrow(/Identificador no válido/);
+    await expect(
+      store().list("gastos", { filters: [{ column: "a.b", op: "eq", value: 1 }], limit: 1, offset: 0 }),
+    ).rejects.toThrow(/Identificador no válido/);
+    await expect(
+      store().list("gastos", { order: [{ column: "importe.desc,id", ascending: true }], limit: 1, offset: 0 }),
+    ).rejects.toThrow(/Identificador no válido/);
     expect(requests).toEqual([]);
   });
 
   it("errores de la lista: 400 de PostgREST con código de Postgres → error tipado; 401 → Forbidden", async () => {
-    on("GET", "/rest/v1/gastos_vista", { status: 400, body: pgError("22P02", 'invalid input syntax for type uuid: "x"') });
-    expect(await rejection(store().list("gastos_vista", { filters: [{ column: "id", op: "eq", value: "x" }], limit: 1, offset: 0 }))).toBeInstanceOf(Invalid);
+    on("GET", "/rest/v1/gastos_vista", {
+      status: 400,
+      body: pgError("22P02", 'invalid input syntax for type uuid: "x"'),
+    });
+    expect(
+      await rejection(
+        store().list("gastos_vista", { filters: [{ column: "id", op: "eq", value: "x" }], limit: 1, offset: 0 }),
+      ),
+    ).toBeInstanceOf(Invalid);
     handlers = [];
     on("GET", "/rest/v1/gastos_vista", { status: 401, body: pgError("PGRST301", "JWT expired") });
     const expired = await rejection(store().list("gastos_vista", { limit: 1, offset: 0 }));
@@ -283,7 +375,10 @@ describe("almacén sobre PostgREST: get, insert, update, remove, rpc", () => {
     on("GET", "/rest/v1/departamentos", { body: [] });
     expect(await rejection(store().get("departamentos", ID))).toBeInstanceOf(NotFound);
     handlers = [];
-    on("GET", "/rest/v1/departamentos", { status: 406, body: pgError("PGRST116", "JSON object requested, multiple (or no) rows returned", "The result contains 0 rows") });
+    on("GET", "/rest/v1/departamentos", {
+      status: 406,
+      body: pgError("PGRST116", "JSON object requested, multiple (or no) rows returned", "The result contains 0 rows"),
+    });
     expect(await rejection(store().get("departamentos", ID))).toBeInstanceOf(NotFound);
 
     requests = [];
@@ -294,7 +389,14 @@ describe("almacén sobre PostgREST: get, insert, update, remove, rpc", () => {
   it("insert: POST con Prefer return=representation y el cuerpo sin undefined; 201 → la fila", async () => {
     const row = { id: ID, nombre: "Ventas", codigo: "VEN", version: 1 };
     on("POST", "/rest/v1/departamentos", { status: 201, body: [row] });
-    expect(await store().insert("departamentos", { nombre: "Ventas", codigo: "ven", notas: undefined, presupuesto_mensual: null })).toEqual(row);
+    expect(
+      await store().insert("departamentos", {
+        nombre: "Ventas",
+        codigo: "ven",
+        notas: undefined,
+        presupuesto_mensual: null,
+      }),
+    ).toEqual(row);
     const req = requests[0]!;
     expectUserRequest(req);
     expect(req.query).toBe("select=*");
@@ -306,25 +408,44 @@ describe("almacén sobre PostgREST: get, insert, update, remove, rpc", () => {
   it("insert: 409 23505 → Invalid con la columna de la restricción; 403 42501 → Forbidden; 400 OFINV → Invalid con su columna y mensaje", async () => {
     on("POST", "/rest/v1/departamentos", {
       status: 409,
-      body: pgError("23505", 'duplicate key value violates unique constraint "departamentos_codigo_key"', "Key (codigo)=(VEN) already exists."),
+      body: pgError(
+        "23505",
+        'duplicate key value violates unique constraint "departamentos_codigo_key"',
+        "Key (codigo)=(VEN) already exists.",
+      ),
     });
     const dup = await rejection(store().insert("departamentos", { nombre: "Ventas", codigo: "VEN" }));
     expect(dup).toBeInstanceOf(Invalid);
     expect((dup as Invalid).field).toBe("codigo");
 
     handlers = [];
-    on("POST", "/rest/v1/departamentos", { status: 403, body: pgError("42501", 'new row violates row-level security policy for table "departamentos"') });
-    expect(await rejection(store().insert("departamentos", { nombre: "Ventas", codigo: "VEN" }))).toBeInstanceOf(Forbidden);
+    on("POST", "/rest/v1/departamentos", {
+      status: 403,
+      body: pgError("42501", 'new row violates row-level security policy for table "departamentos"'),
+    });
+    expect(await rejection(store().insert("departamentos", { nombre: "Ventas", codigo: "VEN" }))).toBeInstanceOf(
+      Forbidden,
+    );
 
     handlers = [];
-    on("POST", "/rest/v1/gastos", { status: 400, body: pgError("OFINV", "La fecha del gasto no puede ser futura.", "fecha_gasto") });
+    on("POST", "/rest/v1/gastos", {
+      status: 400,
+      body: pgError("OFINV", "La fecha del gasto no puede ser futura.", "fecha_gasto"),
+    });
     const invalid = await rejection(store().insert("gastos", { fecha_gasto: "2999-01-01" }));
     expect(invalid).toBeInstanceOf(Invalid);
     expect(invalid.message).toBe("La fecha del gasto no puede ser futura.");
     expect((invalid as Invalid).field).toBe("fecha_gasto");
 
     handlers = [];
-    on("POST", "/rest/v1/gastos", { status: 409, body: pgError("23503", 'insert or update on table "gastos" violates foreign key constraint "gastos_proveedor_id_fkey"', `Key (proveedor_id)=(${ID}) is not present in table "proveedores".`) });
+    on("POST", "/rest/v1/gastos", {
+      status: 409,
+      body: pgError(
+        "23503",
+        'insert or update on table "gastos" violates foreign key constraint "gastos_proveedor_id_fkey"',
+        `Key (proveedor_id)=(${ID}) is not present in table "proveedores".`,
+      ),
+    });
     const fk = await rejection(store().insert("gastos", { proveedor_id: ID }));
     expect(fk).toBeInstanceOf(Invalid);
     expect((fk as Invalid).field).toBe("proveedor_id");
@@ -332,7 +453,11 @@ describe("almacén sobre PostgREST: get, insert, update, remove, rpc", () => {
 
   it("update: PATCH ?id=eq.…&version=eq.…&select=* con return=representation → la fila nueva", async () => {
     on("PATCH", "/rest/v1/departamentos", { body: [{ id: ID, nombre: "Compras", version: 4 }] });
-    expect(await store().update("departamentos", ID, 3, { nombre: "Compras", notas: undefined })).toEqual({ id: ID, nombre: "Compras", version: 4 });
+    expect(await store().update("departamentos", ID, 3, { nombre: "Compras", notas: undefined })).toEqual({
+      id: ID,
+      nombre: "Compras",
+      version: 4,
+    });
     const req = requests[0]!;
     expectUserRequest(req);
     expect(req.query).toBe(`id=eq.${ID}&version=eq.3&select=*`);
@@ -366,12 +491,22 @@ describe("almacén sobre PostgREST: get, insert, update, remove, rpc", () => {
     on("PATCH", "/rest/v1/usuarios", { status: 400, body: pgError("OFCNF", "Otra persona lo ha cambiado", "version") });
     expect(await rejection(store().update("usuarios", ID, 1, { nombre: "Eva" }))).toBeInstanceOf(Conflict);
     handlers = [];
-    on("PATCH", "/rest/v1/usuarios", { status: 400, body: pgError("23514", 'new row for relation "usuarios" violates check constraint "usuarios_telefono_check"', "Failing row contains (…).") });
+    on("PATCH", "/rest/v1/usuarios", {
+      status: 400,
+      body: pgError(
+        "23514",
+        'new row for relation "usuarios" violates check constraint "usuarios_telefono_check"',
+        "Failing row contains (…).",
+      ),
+    });
     const check = await rejection(store().update("usuarios", ID, 1, { telefono: "abc" }));
     expect(check).toBeInstanceOf(Invalid);
     expect((check as Invalid).field).toBe("telefono");
     handlers = [];
-    on("PATCH", "/rest/v1/usuarios", { status: 400, body: pgError("OFPRM", "Solo un administrador puede cambiar el rol de un usuario.", "rol") });
+    on("PATCH", "/rest/v1/usuarios", {
+      status: 400,
+      body: pgError("OFPRM", "Solo un administrador puede cambiar el rol de un usuario.", "rol"),
+    });
     expect(await rejection(store().update("usuarios", ID, 1, { rol: "administrador" }))).toBeInstanceOf(Forbidden);
   });
 
@@ -406,15 +541,28 @@ describe("almacén sobre PostgREST: get, insert, update, remove, rpc", () => {
 
   it("rpc: POST /rpc/<función> con los argumentos como cuerpo; el valor de la función; OFCNF/OFNTF/OFPRM tipados", async () => {
     on("POST", "/rest/v1/rpc/enviar_gasto", { body: { id: ID, estado: "pendiente", version: 2, aviso: null } });
-    expect(await store().rpc("enviar_gasto", { p_id: ID, p_version: 1 })).toEqual({ id: ID, estado: "pendiente", version: 2, aviso: null });
+    expect(await store().rpc("enviar_gasto", { p_id: ID, p_version: 1 })).toEqual({
+      id: ID,
+      estado: "pendiente",
+      version: 2,
+      aviso: null,
+    });
     const req = requests[0]!;
     expectUserRequest(req);
     expect(req.body).toEqual({ p_id: ID, p_version: 1 });
     expect(req.headers.prefer).toBeUndefined();
 
-    for (const [code, type] of [["OFCNF", Conflict], ["OFNTF", NotFound], ["OFPRM", Forbidden], ["OFINV", Invalid]] as const) {
+    for (const [code, type] of [
+      ["OFCNF", Conflict],
+      ["OFNTF", NotFound],
+      ["OFPRM", Forbidden],
+      ["OFINV", Invalid],
+    ] as const) {
       handlers = [];
-      on("POST", "/rest/v1/rpc/aprobar_gasto", { status: 400, body: pgError(code, `mensaje ${code}`, code === "OFINV" ? "motivo_rechazo" : "") });
+      on("POST", "/rest/v1/rpc/aprobar_gasto", {
+        status: 400,
+        body: pgError(code, `mensaje ${code}`, code === "OFINV" ? "motivo_rechazo" : ""),
+      });
       const error = await rejection(store().rpc("aprobar_gasto", { p_id: ID, p_version: 2 }));
       expect(error).toBeInstanceOf(type);
       expect(error.message).toBe(`mensaje ${code}`);
@@ -463,11 +611,24 @@ function sessionBody(accessToken: string, o: { expiresIn?: number; refresh?: str
 }
 
 function userBody() {
-  return { id: USER_ID, aud: "authenticated", role: "authenticated", email: EMAIL, email_confirmed_at: "2026-11-01T10:00:00Z", app_metadata: { provider: "email" }, user_metadata: { nombre: "Eva" }, created_at: "2026-11-01T10:00:00Z" };
+  return {
+    id: USER_ID,
+    aud: "authenticated",
+    role: "authenticated",
+    email: EMAIL,
+    email_confirmed_at: "2026-11-01T10:00:00Z",
+    app_metadata: { provider: "email" },
+    user_metadata: { nombre: "Eva" },
+    created_at: "2026-11-01T10:00:00Z",
+  };
 }
 
 const GOTRUE = { "X-Supabase-Api-Version": "2024-01-01" };
-const gotrueError = (status: number, code: string, message: string): Answer => ({ status, headers: GOTRUE, body: { code, message } });
+const gotrueError = (status: number, code: string, message: string): Answer => ({
+  status,
+  headers: GOTRUE,
+  body: { code, message },
+});
 
 /** The cookie our session lives in, as the browser would send it back. */
 function cookieFrom(headers: Headers): string {
@@ -551,10 +712,16 @@ describe("cuentas sobre Supabase Auth", () => {
 
   it("getSession con el token caducado: lo renueva (refresh_token), valida el nuevo y lo devuelve en Set-Cookie", async () => {
     const fresh = jwt({ sub: USER_ID, role: "authenticated", n: 2 });
-    on("POST", "/auth/v1/token", (req) => (req.query === "grant_type=refresh_token" ? { body: sessionBody(fresh, { refresh: "refresco-2" }) } : { status: 400, body: {} }));
+    on("POST", "/auth/v1/token", (req) =>
+      req.query === "grant_type=refresh_token"
+        ? { body: sessionBody(fresh, { refresh: "refresco-2" }) }
+        : { status: 400, body: {} },
+    );
     on("GET", "/auth/v1/user", { body: userBody() });
     const expired = { ...sessionBody(JWT), expires_at: Math.floor(Date.now() / 1000) - 60 };
-    const { session, headers } = await authBackend().getSession(new Request(ORIGIN, { headers: { Cookie: sessionCookie(expired) } }));
+    const { session, headers } = await authBackend().getSession(
+      new Request(ORIGIN, { headers: { Cookie: sessionCookie(expired) } }),
+    );
 
     expect(session).toEqual({ userId: USER_ID, accessToken: fresh });
     const [refresh, user] = requests;
@@ -563,15 +730,28 @@ describe("cuentas sobre Supabase Auth", () => {
     const cookie = headers.getSetCookie();
     expect(cookie).toHaveLength(1);
     expect(cookie[0]).toMatch(/; HttpOnly/i);
-    const stored = JSON.parse(Buffer.from(cookie[0]!.split(";")[0]!.split("=")[1]!.replace(/^base64-/, ""), "base64url").toString());
+    const stored = JSON.parse(
+      Buffer.from(
+        cookie[0]!
+          .split(";")[0]!
+          .split("=")[1]!
+          .replace(/^base64-/, ""),
+        "base64url",
+      ).toString(),
+    );
     expect(stored).toMatchObject({ access_token: fresh, refresh_token: "refresco-2" });
   });
 
   it("getSession con una sesión revocada (403 session_not_found) o un JWT inválido: sin sesión y las cookies se borran", async () => {
-    for (const answer of [gotrueError(403, "session_not_found", "Session from session_id claim in JWT does not exist"), gotrueError(401, "bad_jwt", "invalid JWT")]) {
+    for (const answer of [
+      gotrueError(403, "session_not_found", "Session from session_id claim in JWT does not exist"),
+      gotrueError(401, "bad_jwt", "invalid JWT"),
+    ]) {
       handlers = [];
       on("GET", "/auth/v1/user", answer);
-      const { session, headers } = await authBackend().getSession(new Request(ORIGIN, { headers: { Cookie: sessionCookie(sessionBody(JWT)) } }));
+      const { session, headers } = await authBackend().getSession(
+        new Request(ORIGIN, { headers: { Cookie: sessionCookie(sessionBody(JWT)) } }),
+      );
       expect(session).toBeNull();
       const cleared = headers.getSetCookie().filter((c) => c.startsWith(`${AUTH_COOKIE}=;`));
       // Once, although the library writes the removal on each auth event.
@@ -582,16 +762,26 @@ describe("cuentas sobre Supabase Auth", () => {
 
   it("signUp: POST /signup con redirect_to a /auth/confirm y el nombre en los metadatos; el mismo resultado si Supabase lo rechaza", async () => {
     on("POST", "/auth/v1/signup", { body: { ...userBody(), email_confirmed_at: null, identities: [] } });
-    await authBackend().signUp(new Request(`${ORIGIN}/login`, { method: "POST" }), { nombre: "Eva", email: " EVA@example.com", password: "contraseña-larga-1" });
+    await authBackend().signUp(new Request(`${ORIGIN}/login`, { method: "POST" }), {
+      nombre: "Eva",
+      email: " EVA@example.com",
+      password: "contraseña-larga-1",
+    });
     const req = requests[0]!;
     expect(req.params.get("redirect_to")).toBe(`${ORIGIN}/auth/confirm`);
     expect(req.headers.apikey).toBe(ANON);
-    expect(req.body).toMatchObject({ email: "eva@example.com", password: "contraseña-larga-1", data: { nombre: "Eva" } });
+    expect(req.body).toMatchObject({
+      email: "eva@example.com",
+      password: "contraseña-larga-1",
+      data: { nombre: "Eva" },
+    });
 
     handlers = [];
     on("POST", "/auth/v1/signup", gotrueError(422, "weak_password", "Password should contain…"));
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
-    await expect(authBackend().signUp(new Request(`${ORIGIN}/login`), { nombre: "Eva", email: EMAIL, password: "x".repeat(12) })).resolves.toBeUndefined();
+    await expect(
+      authBackend().signUp(new Request(`${ORIGIN}/login`), { nombre: "Eva", email: EMAIL, password: "x".repeat(12) }),
+    ).resolves.toBeUndefined();
     expect(warn).toHaveBeenCalledWith(expect.stringContaining("weak_password"));
     warn.mockRestore();
 
@@ -599,7 +789,11 @@ describe("cuentas sobre Supabase Auth", () => {
     handlers = [];
     requests = [];
     on("POST", "/auth/v1/signup", { body: userBody() });
-    await withSite.signUp(new Request("http://10.0.0.5:3000/login"), { nombre: "Eva", email: EMAIL, password: "x".repeat(12) });
+    await withSite.signUp(new Request("http://10.0.0.5:3000/login"), {
+      nombre: "Eva",
+      email: EMAIL,
+      password: "x".repeat(12),
+    });
     expect(requests[0]!.params.get("redirect_to")).toBe("https://oficina.empresa.es/auth/confirm");
   });
 
@@ -613,17 +807,29 @@ describe("cuentas sobre Supabase Auth", () => {
   it("confirm: POST /verify {token_hash, type}; abre la sesión (Set-Cookie); enlace caducado → ok:false; tipo desconocido → sin petición", async () => {
     on("POST", "/auth/v1/verify", { body: sessionBody(JWT) });
     on("GET", "/rest/v1/usuarios", { body: [{ id: USER_ID, activo: true }] });
-    const ok = await authBackend().confirm(new Request(`${ORIGIN}/auth/confirm`, { method: "POST" }), "pkce_abc123", "email");
+    const ok = await authBackend().confirm(
+      new Request(`${ORIGIN}/auth/confirm`, { method: "POST" }),
+      "pkce_abc123",
+      "email",
+    );
     expect(ok.ok).toBe(true);
     expect(requests[0]!.body).toMatchObject({ token_hash: "pkce_abc123", type: "email" });
-    expect((ok as { headers: Headers }).headers.getSetCookie()[0]).toMatch(new RegExp(`^${AUTH_COOKIE}=base64-.*HttpOnly`, "i"));
+    expect((ok as { headers: Headers }).headers.getSetCookie()[0]).toMatch(
+      new RegExp(`^${AUTH_COOKIE}=base64-.*HttpOnly`, "i"),
+    );
 
     handlers = [];
     on("POST", "/auth/v1/verify", gotrueError(403, "otp_expired", "Email link is invalid or has expired"));
-    expect(await authBackend().confirm(new Request(`${ORIGIN}/auth/confirm`), "viejo", "email")).toEqual({ ok: false, reason: "caducado" });
+    expect(await authBackend().confirm(new Request(`${ORIGIN}/auth/confirm`), "viejo", "email")).toEqual({
+      ok: false,
+      reason: "caducado",
+    });
 
     requests = [];
-    expect(await authBackend().confirm(new Request(`${ORIGIN}/auth/confirm`), "x", "recovery")).toEqual({ ok: false, reason: "no_valido" });
+    expect(await authBackend().confirm(new Request(`${ORIGIN}/auth/confirm`), "x", "recovery")).toEqual({
+      ok: false,
+      reason: "no_valido",
+    });
     expect(requests).toEqual([]);
   });
 
@@ -649,7 +855,12 @@ describe("cuentas sobre Supabase Auth", () => {
     on("PUT", "/auth/v1/user", { body: userBody() });
     on("POST", "/auth/v1/logout", { status: 204 });
     on("GET", "/rest/v1/usuarios", { body: [{ id: USER_ID, activo: true }] });
-    const result = await authBackend().setPasswordWithToken(new Request("http://evil.example/auth/recuperar", { method: "POST" }), "hash_de_recuperacion", "recuperar", "una contraseña nueva");
+    const result = await authBackend().setPasswordWithToken(
+      new Request("http://evil.example/auth/recuperar", { method: "POST" }),
+      "hash_de_recuperacion",
+      "recuperar",
+      "una contraseña nueva",
+    );
     expect(result).toMatchObject({ ok: true, email: EMAIL });
     expect(requests.map((r) => `${r.method} ${r.path}${r.query ? `?${r.query}` : ""}`)).toEqual([
       "POST /auth/v1/verify",
@@ -661,12 +872,21 @@ describe("cuentas sobre Supabase Auth", () => {
     expect(requests[1]!.body).toMatchObject({ password: "una contraseña nueva" });
     expect(requests[1]!.headers.authorization).toBe(`Bearer ${JWT}`);
     expect(requests[2]!.headers.authorization).toBe(`Bearer ${JWT}`);
-    expect((result as { headers: Headers }).headers.getSetCookie()[0]).toMatch(new RegExp(`^${AUTH_COOKIE}=base64-.*HttpOnly`, "i"));
+    expect((result as { headers: Headers }).headers.getSetCookie()[0]).toMatch(
+      new RegExp(`^${AUTH_COOKIE}=base64-.*HttpOnly`, "i"),
+    );
 
     handlers = [];
     requests = [];
     on("POST", "/auth/v1/verify", gotrueError(403, "otp_expired", "Email link is invalid or has expired"));
-    expect(await authBackend().setPasswordWithToken(new Request(`${ORIGIN}/auth/recuperar`), "viejo", "recuperar", "una contraseña nueva")).toEqual({ ok: false, reason: "caducado" });
+    expect(
+      await authBackend().setPasswordWithToken(
+        new Request(`${ORIGIN}/auth/recuperar`),
+        "viejo",
+        "recuperar",
+        "una contraseña nueva",
+      ),
+    ).toEqual({ ok: false, reason: "caducado" });
     expect(requests.map((r) => r.path)).toEqual(["/auth/v1/verify"]);
   });
 
@@ -674,15 +894,29 @@ describe("cuentas sobre Supabase Auth", () => {
     const cookie = sessionCookie(sessionBody(JWT));
     const fresh = jwt({ sub: USER_ID, role: "authenticated", n: 3 });
     on("GET", "/auth/v1/user", { body: userBody() });
-    on("POST", "/auth/v1/token", (req) => ((req.body as { password?: string }).password === "la actual de eva" ? { body: sessionBody(fresh, { refresh: "refresco-3" }) } : gotrueError(400, "invalid_credentials", "Invalid login credentials")));
+    on("POST", "/auth/v1/token", (req) =>
+      (req.body as { password?: string }).password === "la actual de eva"
+        ? { body: sessionBody(fresh, { refresh: "refresco-3" }) }
+        : gotrueError(400, "invalid_credentials", "Invalid login credentials"),
+    );
     on("PUT", "/auth/v1/user", { body: userBody() });
     on("POST", "/auth/v1/logout", { status: 204 });
 
-    expect(await authBackend().changePassword(new Request(`${ORIGIN}/usuarios/${USER_ID}`, { method: "POST", headers: { Cookie: cookie } }), "otra", "una contraseña nueva")).toEqual({ ok: false, reason: "credentials" });
+    expect(
+      await authBackend().changePassword(
+        new Request(`${ORIGIN}/usuarios/${USER_ID}`, { method: "POST", headers: { Cookie: cookie } }),
+        "otra",
+        "una contraseña nueva",
+      ),
+    ).toEqual({ ok: false, reason: "credentials" });
     expect(requests.some((r) => r.method === "PUT")).toBe(false);
 
     requests = [];
-    const ok = await authBackend().changePassword(new Request(`${ORIGIN}/usuarios/${USER_ID}`, { method: "POST", headers: { Cookie: cookie } }), "la actual de eva", "una contraseña nueva");
+    const ok = await authBackend().changePassword(
+      new Request(`${ORIGIN}/usuarios/${USER_ID}`, { method: "POST", headers: { Cookie: cookie } }),
+      "la actual de eva",
+      "una contraseña nueva",
+    );
     expect(ok.ok).toBe(true);
     expect(requests.map((r) => `${r.method} ${r.path}?${r.query}`)).toEqual([
       "GET /auth/v1/user?",
@@ -699,7 +933,9 @@ describe("cuentas sobre Supabase Auth", () => {
 
   it("signOut: POST /logout?scope=local con el JWT de la sesión y las cookies borradas", async () => {
     on("POST", "/auth/v1/logout", { status: 204 });
-    const headers = await authBackend().signOut(new Request(`${ORIGIN}/logout`, { method: "POST", headers: { Cookie: sessionCookie(sessionBody(JWT)) } }));
+    const headers = await authBackend().signOut(
+      new Request(`${ORIGIN}/logout`, { method: "POST", headers: { Cookie: sessionCookie(sessionBody(JWT)) } }),
+    );
     expect(requests.map((r) => `${r.method} ${r.path}?${r.query}`)).toEqual(["POST /auth/v1/logout?scope=local"]);
     expect(requests[0]!.headers.authorization).toBe(`Bearer ${JWT}`);
     const cookies = headers.getSetCookie();
@@ -710,7 +946,9 @@ describe("cuentas sobre Supabase Auth", () => {
   it("signOut con Supabase Auth caído: las cookies se borran igualmente", async () => {
     on("POST", "/auth/v1/logout", { status: 502, body: {} });
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
-    const headers = await authBackend().signOut(new Request(`${ORIGIN}/logout`, { method: "POST", headers: { Cookie: sessionCookie(sessionBody(JWT)) } }));
+    const headers = await authBackend().signOut(
+      new Request(`${ORIGIN}/logout`, { method: "POST", headers: { Cookie: sessionCookie(sessionBody(JWT)) } }),
+    );
     warn.mockRestore();
     expect(headers.getSetCookie().some((c) => c.startsWith(`${AUTH_COOKIE}=;`) && /max-age=0/i.test(c))).toBe(true);
   });
@@ -734,7 +972,13 @@ describe("cuentas sobre Supabase Auth", () => {
 });
 
 describe("supabaseServices", () => {
-  const config = () => loadEnv({ NODE_ENV: "test", SUPABASE_URL: `${base}/`, SUPABASE_ANON_KEY: ANON, SUPABASE_SERVICE_ROLE_KEY: "clave-de-servicio-secreta" });
+  const config = () =>
+    loadEnv({
+      NODE_ENV: "test",
+      SUPABASE_URL: `${base}/`,
+      SUPABASE_ANON_KEY: ANON,
+      SUPABASE_SERVICE_ROLE_KEY: "clave-de-servicio-secreta",
+    });
 
   it("ping pregunta a /auth/v1/health; storeFor usa el JWT de la sesión; la clave de servicio no sale en ninguna petición", async () => {
     on("GET", "/auth/v1/health", { body: { version: "v2", name: "GoTrue" } });
@@ -760,7 +1004,8 @@ describe("supabaseServices", () => {
         if (statSync(file).isDirectory()) walk(file);
         else if (/\.(ts|tsx)$/.test(name) && !/\.server\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name)) {
           const text = readFileSync(file, "utf8");
-          if (/from\s+["'](@supabase\/|[^"']*supabase\.server|[^"']*services\.supabase\.server)/.test(text)) offenders.push(file);
+          if (/from\s+["'](@supabase\/|[^"']*supabase\.server|[^"']*services\.supabase\.server)/.test(text))
+            offenders.push(file);
           if (/SUPABASE_SERVICE_ROLE_KEY/.test(text)) offenders.push(file);
         }
       }

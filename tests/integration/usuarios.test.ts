@@ -21,22 +21,52 @@ beforeAll(async () => {
   aprobador = await app.createUser({ nombre: "Pablo", rol: "aprobador" });
   empleado = await app.createUser({ nombre: "Elena", rol: "empleado" });
   otro = await app.createUser({ nombre: "Óscar", rol: "empleado" });
-  departamento = (await app.db.insertInto("departamentos").values({ nombre: "Ventas", codigo: "VEN" }).returning("id").executeTakeFirstOrThrow()).id;
-  sucursal = (await app.db.insertInto("sucursales").values({ nombre: "Sevilla", codigo: "SEV", direccion: "Calle Sierpes 1", ciudad: "Sevilla" }).returning("id").executeTakeFirstOrThrow()).id;
+  departamento = (
+    await app.db
+      .insertInto("departamentos")
+      .values({ nombre: "Ventas", codigo: "VEN" })
+      .returning("id")
+      .executeTakeFirstOrThrow()
+  ).id;
+  sucursal = (
+    await app.db
+      .insertInto("sucursales")
+      .values({ nombre: "Sevilla", codigo: "SEV", direccion: "Calle Sierpes 1", ciudad: "Sevilla" })
+      .returning("id")
+      .executeTakeFirstOrThrow()
+  ).id;
 });
 afterAll(() => app.close());
 
 const json = async (r: Response) => JSON.parse(await r.text());
 const row = (id: string) => app.db.selectFrom("usuarios").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
 const list = (search: string, cookie = admin.cookie) =>
-  respond(() => listRoute.loader({ request: request(`/usuarios${search}`, { cookie }), context: app.context(), params: {} })).then(json);
-const load = (id: string, cookie = admin.cookie) => respond(() => recordLoader({ request: request(`/usuarios/${id}`, { cookie }), context: app.context(), params: { id } }));
+  respond(() =>
+    listRoute.loader({ request: request(`/usuarios${search}`, { cookie }), context: app.context(), params: {} }),
+  ).then(json);
+const load = (id: string, cookie = admin.cookie) =>
+  respond(() =>
+    recordLoader({ request: request(`/usuarios/${id}`, { cookie }), context: app.context(), params: { id } }),
+  );
 const post = (id: string, form: Record<string, string>, cookie = admin.cookie) =>
-  respond(() => recordAction({ request: request(`/usuarios/${id}`, { cookie, form }), context: app.context(), params: { id } }));
+  respond(() =>
+    recordAction({ request: request(`/usuarios/${id}`, { cookie, form }), context: app.context(), params: { id } }),
+  );
 /** The whole form an administrador sends for `u`, with changes. */
 async function adminForm(id: string, o: Record<string, string> = {}) {
   const u = await row(id);
-  return { intent: "guardar", version: String(u.version), nombre: u.nombre, apellidos: u.apellidos ?? "", rol: u.rol, activo: u.activo ? "on" : "", departamento_id: u.departamento_id ?? "", sucursal_id: u.sucursal_id ?? "", aprobador_id: u.aprobador_id ?? "", ...o };
+  return {
+    intent: "guardar",
+    version: String(u.version),
+    nombre: u.nombre,
+    apellidos: u.apellidos ?? "",
+    rol: u.rol,
+    activo: u.activo ? "on" : "",
+    departamento_id: u.departamento_id ?? "",
+    sucursal_id: u.sucursal_id ?? "",
+    aprobador_id: u.aprobador_id ?? "",
+    ...o,
+  };
 }
 
 describe("lista", () => {
@@ -53,7 +83,11 @@ describe("lista", () => {
   });
 
   it("filtra por rol, departamento, sucursal y activo; busca por correo", async () => {
-    await app.db.updateTable("usuarios").set({ departamento_id: departamento, sucursal_id: sucursal }).where("id", "=", otro.id).execute();
+    await app.db
+      .updateTable("usuarios")
+      .set({ departamento_id: departamento, sucursal_id: sucursal })
+      .where("id", "=", otro.id)
+      .execute();
     const ids = (data: { result: { rows: { id: string }[] } }) => data.result.rows.map((r) => r.id);
     expect(ids(await list("?rol=aprobador", empleado.cookie))).toEqual([aprobador.id]);
     expect(ids(await list(`?departamento=${departamento}`))).toEqual([otro.id]);
@@ -61,7 +95,12 @@ describe("lista", () => {
     expect((await list("?activo=no")).result.total).toBe(0);
     expect(ids(await list(`?q=${encodeURIComponent(empleado.email.slice(0, 8))}`))).toEqual([empleado.id]);
     const data = await list("?orden=nombre_completo&dir=desc");
-    expect(data.result.rows.map((r: { nombre_completo: string }) => r.nombre_completo)).toEqual(["Óscar", "Pablo", "Elena", "Ana"]);
+    expect(data.result.rows.map((r: { nombre_completo: string }) => r.nombre_completo)).toEqual([
+      "Óscar",
+      "Pablo",
+      "Elena",
+      "Ana",
+    ]);
   });
 });
 
@@ -98,31 +137,56 @@ describe("perfil propio (no administrador)", () => {
     );
     expect(r.status).toBe(302);
     const after = await row(empleado.id);
-    expect(after).toMatchObject({ apellidos: "García Ruiz", puesto: "Técnica de compras", telefono: "+34 600 111 222", sucursal_id: sucursal, version: before.version + 1 });
-    expect(after).toMatchObject({ rol: "empleado", activo: true, departamento_id: null, aprobador_id: null, email: before.email });
+    expect(after).toMatchObject({
+      apellidos: "García Ruiz",
+      puesto: "Técnica de compras",
+      telefono: "+34 600 111 222",
+      sucursal_id: sucursal,
+      version: before.version + 1,
+    });
+    expect(after).toMatchObject({
+      rol: "empleado",
+      activo: true,
+      departamento_id: null,
+      aprobador_id: null,
+      email: before.email,
+    });
   });
 
   it("la base de datos también rechaza que cambie su rol o su estado (aunque la ruta se saltara)", async () => {
     const store = app.services.storeFor({ userId: empleado.id });
     const u = await row(empleado.id);
-    await expect(store.update("usuarios", empleado.id, u.version, { rol: "administrador" })).rejects.toBeInstanceOf(Forbidden);
+    await expect(store.update("usuarios", empleado.id, u.version, { rol: "administrador" })).rejects.toBeInstanceOf(
+      Forbidden,
+    );
     await expect(store.update("usuarios", empleado.id, u.version, { activo: false })).rejects.toBeInstanceOf(Forbidden);
-    await expect(store.update("usuarios", empleado.id, u.version, { departamento_id: departamento })).rejects.toBeInstanceOf(Forbidden);
+    await expect(
+      store.update("usuarios", empleado.id, u.version, { departamento_id: departamento }),
+    ).rejects.toBeInstanceOf(Forbidden);
     expect(await row(empleado.id)).toEqual(u);
   });
 
   it("no edita ni elimina el perfil de otro (403) y nada cambia", async () => {
     const before = await row(otro.id);
     for (const who of [empleado, aprobador]) {
-      expect((await post(otro.id, { intent: "guardar", version: String(before.version), nombre: "Cambiado" }, who.cookie)).status).toBe(403);
-      expect((await post(otro.id, { intent: "eliminar", version: String(before.version) }, who.cookie)).status).toBe(403);
+      expect(
+        (await post(otro.id, { intent: "guardar", version: String(before.version), nombre: "Cambiado" }, who.cookie))
+          .status,
+      ).toBe(403);
+      expect((await post(otro.id, { intent: "eliminar", version: String(before.version) }, who.cookie)).status).toBe(
+        403,
+      );
     }
     expect(await row(otro.id)).toEqual(before);
   });
 
   it("datos no válidos: 400 con mensajes en español; nada cambia", async () => {
     const before = await row(empleado.id);
-    const r = await post(empleado.id, { intent: "guardar", version: String(before.version), nombre: "", telefono: "abc", puesto: "x".repeat(81) }, empleado.cookie);
+    const r = await post(
+      empleado.id,
+      { intent: "guardar", version: String(before.version), nombre: "", telefono: "abc", puesto: "x".repeat(81) },
+      empleado.cookie,
+    );
     expect(r.status).toBe(400);
     const { result } = await json(r);
     expect(result.error.nombre[0]).toMatch(/Escriba nombre/);
@@ -134,9 +198,23 @@ describe("perfil propio (no administrador)", () => {
 
 describe("administrador", () => {
   it("edita todo de otro usuario, también rol, activo, departamento y aprobador", async () => {
-    const r = await post(otro.id, await adminForm(otro.id, { rol: "aprobador", departamento_id: departamento, aprobador_id: aprobador.id, puesto: "Jefe de zona" }));
+    const r = await post(
+      otro.id,
+      await adminForm(otro.id, {
+        rol: "aprobador",
+        departamento_id: departamento,
+        aprobador_id: aprobador.id,
+        puesto: "Jefe de zona",
+      }),
+    );
     expect(r.status).toBe(302);
-    expect(await row(otro.id)).toMatchObject({ rol: "aprobador", departamento_id: departamento, aprobador_id: aprobador.id, puesto: "Jefe de zona", activo: true });
+    expect(await row(otro.id)).toMatchObject({
+      rol: "aprobador",
+      departamento_id: departamento,
+      aprobador_id: aprobador.id,
+      puesto: "Jefe de zona",
+      activo: true,
+    });
     const data = await json(await load(otro.id));
     expect(data.can).toEqual({ crear: false, editar: true, eliminar: true });
     expect(data.campos).toBeNull();
@@ -150,17 +228,24 @@ describe("administrador", () => {
     expect((await json(r)).result.error.aprobador_id[0]).toMatch(/otra persona/);
     expect(await row(otro.id)).toEqual(before);
     const store = app.services.storeFor({ userId: admin.id });
-    await expect(store.update("usuarios", otro.id, before.version, { aprobador_id: otro.id })).rejects.toMatchObject({ constructor: Invalid, field: "aprobador_id" });
+    await expect(store.update("usuarios", otro.id, before.version, { aprobador_id: otro.id })).rejects.toMatchObject({
+      constructor: Invalid,
+      field: "aprobador_id",
+    });
   });
 
   it("el último administrador activo no puede quitarse el rol ni desactivarse: error en el campo, nada cambia", async () => {
     const before = await row(admin.id);
     const demote = await post(admin.id, await adminForm(admin.id, { rol: "empleado", confirmar_degradacion: "1" }));
     expect(demote.status).toBe(400);
-    expect((await json(demote)).result.error.rol[0]).toBe("No se puede quitar el rol de administrador al último administrador activo.");
+    expect((await json(demote)).result.error.rol[0]).toBe(
+      "No se puede quitar el rol de administrador al último administrador activo.",
+    );
     const deactivate = await post(admin.id, await adminForm(admin.id, { activo: "", confirmar_degradacion: "1" }));
     expect(deactivate.status).toBe(400);
-    expect((await json(deactivate)).result.error.activo[0]).toBe("No se puede desactivar al último administrador activo.");
+    expect((await json(deactivate)).result.error.activo[0]).toBe(
+      "No se puede desactivar al último administrador activo.",
+    );
     expect(await row(admin.id)).toEqual(before);
     expect((await json(await load(admin.id))).can.eliminar).toBe(false); // not their own profile either
     expect((await post(admin.id, { intent: "eliminar", version: String(before.version) })).status).toBe(403);
@@ -183,7 +268,15 @@ describe("administrador", () => {
     expect(off.pierde.join(" ")).toMatch(/Desactivará su propia cuenta/);
     expect(await row(segundo.id)).toEqual(before);
     // Second POST, with the confirm flag: saved.
-    expect((await post(segundo.id, { ...Object.fromEntries(body.campos), intent: "guardar", confirmar_degradacion: "1" }, segundo.cookie)).status).toBe(302);
+    expect(
+      (
+        await post(
+          segundo.id,
+          { ...Object.fromEntries(body.campos), intent: "guardar", confirmar_degradacion: "1" },
+          segundo.cookie,
+        )
+      ).status,
+    ).toBe(302);
     expect((await row(segundo.id)).rol).toBe("aprobador");
     // Another person's rol (not one's own) needs no confirm step.
     const tercero = await app.createUser({ nombre: "Tere", rol: "administrador" });
@@ -192,7 +285,8 @@ describe("administrador", () => {
 
   it("desactivar a un usuario cierra sus sesiones al instante: su cookie deja de valer, incluso si se reactiva", async () => {
     const victima = await app.createUser({ nombre: "Víctor", rol: "empleado" });
-    const sessions = () => app.db.selectFrom("auth.local_sessions").select("token_hash").where("user_id", "=", victima.id).execute();
+    const sessions = () =>
+      app.db.selectFrom("auth.local_sessions").select("token_hash").where("user_id", "=", victima.id).execute();
     expect(await currentUser(request("/", { cookie: victima.cookie }), app.context())).not.toBeNull();
     expect(await sessions()).toHaveLength(1);
 
@@ -222,7 +316,9 @@ describe("administrador", () => {
     const a = await row(aprobador.id);
     const refused = await post(aprobador.id, { intent: "eliminar", version: String(a.version) });
     expect(refused.status).toBe(409);
-    expect((await json(refused)).deleteError).toBe("No se puede eliminar: tiene 1 usuario asociado. Desactívelo en su lugar.");
+    expect((await json(refused)).deleteError).toBe(
+      "No se puede eliminar: tiene 1 usuario asociado. Desactívelo en su lugar.",
+    );
     expect(await row(aprobador.id)).toEqual(a);
 
     const libre = await app.createUser({ nombre: "Temporal" });
@@ -230,7 +326,9 @@ describe("administrador", () => {
     const ok = await post(libre.id, { intent: "eliminar", version: String(u.version) });
     expect(ok.status).toBe(302);
     expect(ok.headers.get("Location")).toBe("/usuarios");
-    expect(await app.db.selectFrom("usuarios").select("id").where("id", "=", libre.id).executeTakeFirst()).toBeUndefined();
+    expect(
+      await app.db.selectFrom("usuarios").select("id").where("id", "=", libre.id).executeTakeFirst(),
+    ).toBeUndefined();
   });
 });
 
@@ -238,9 +336,17 @@ describe("campos relacionados", () => {
   it("con más de 200 opciones, el valor actual de la ficha siempre está entre ellas (guardar no lo borra)", async () => {
     await app.db
       .insertInto("departamentos")
-      .values(Array.from({ length: 205 }, (_, i) => ({ nombre: `Área ${String(i).padStart(3, "0")}`, codigo: `A-${i}` })))
+      .values(
+        Array.from({ length: 205 }, (_, i) => ({ nombre: `Área ${String(i).padStart(3, "0")}`, codigo: `A-${i}` })),
+      )
       .execute();
-    const ultimo = (await app.db.insertInto("departamentos").values({ nombre: "Zona última", codigo: "ZZZ" }).returning("id").executeTakeFirstOrThrow()).id;
+    const ultimo = (
+      await app.db
+        .insertInto("departamentos")
+        .values({ nombre: "Zona última", codigo: "ZZZ" })
+        .returning("id")
+        .executeTakeFirstOrThrow()
+    ).id;
     await app.db.updateTable("usuarios").set({ departamento_id: ultimo }).where("id", "=", empleado.id).execute();
     const data = await json(await load(empleado.id, empleado.cookie));
     expect(data.options.departamentos.truncated).toBe(true);
@@ -248,23 +354,52 @@ describe("campos relacionados", () => {
   });
 
   it("paso de búsqueda sin JavaScript: ?buscar_departamentos= filtra las opciones en el servidor", async () => {
-    const r = await respond(() => recordLoader({ request: request(`/usuarios/${otro.id}?buscar_departamentos=${encodeURIComponent("área 20")}`, { cookie: admin.cookie }), context: app.context(), params: { id: otro.id } }));
+    const r = await respond(() =>
+      recordLoader({
+        request: request(`/usuarios/${otro.id}?buscar_departamentos=${encodeURIComponent("área 20")}`, {
+          cookie: admin.cookie,
+        }),
+        context: app.context(),
+        params: { id: otro.id },
+      }),
+    );
     const data = await json(r);
     expect(data.options.departamentos.busqueda).toBe("área 20");
     expect(data.options.departamentos.truncated).toBe(false);
     // «Área 200» … «Área 204», plus the record's current department (Ventas), always present.
-    expect(data.options.departamentos.options.map((o: { label: string }) => o.label).sort()).toEqual(["Ventas", "Área 200", "Área 201", "Área 202", "Área 203", "Área 204"].sort());
+    expect(data.options.departamentos.options.map((o: { label: string }) => o.label).sort()).toEqual(
+      ["Ventas", "Área 200", "Área 201", "Área 202", "Área 203", "Área 204"].sort(),
+    );
     const lista = await list(`?buscar_departamentos=zona&departamento=${departamento}`);
-    expect(lista.options.departamentos.options.map((o: { label: string }) => o.label).sort()).toEqual(["Ventas", "Zona última"]);
+    expect(lista.options.departamentos.options.map((o: { label: string }) => o.label).sort()).toEqual([
+      "Ventas",
+      "Zona última",
+    ]);
   });
 
   it("las fichas de departamento y sucursal listan a su gente", async () => {
     const { loader: depLoader } = await import("~/routes/departamentos.$id");
     const { loader: sucLoader } = await import("~/routes/sucursales.$id");
-    const dep = await json(await respond(() => depLoader({ request: request(`/departamentos/${departamento}`, { cookie: empleado.cookie }), context: app.context(), params: { id: departamento } })));
+    const dep = await json(
+      await respond(() =>
+        depLoader({
+          request: request(`/departamentos/${departamento}`, { cookie: empleado.cookie }),
+          context: app.context(),
+          params: { id: departamento },
+        }),
+      ),
+    );
     expect(dep.personas.rows.map((p: { id: string }) => p.id)).toEqual([otro.id]);
     expect(dep.personas.filtro).toBe(`/usuarios?departamento=${departamento}`);
-    const suc = await json(await respond(() => sucLoader({ request: request(`/sucursales/${sucursal}`, { cookie: empleado.cookie }), context: app.context(), params: { id: sucursal } })));
+    const suc = await json(
+      await respond(() =>
+        sucLoader({
+          request: request(`/sucursales/${sucursal}`, { cookie: empleado.cookie }),
+          context: app.context(),
+          params: { id: sucursal },
+        }),
+      ),
+    );
     expect(suc.personas.rows.map((p: { nombre: string }) => p.nombre).sort()).toEqual(["Elena García Ruiz", "Óscar"]);
   });
 });

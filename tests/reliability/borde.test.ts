@@ -1,7 +1,19 @@
 import { chmodSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import { Browser, freePort, httpRequest, killEverything, median, removeDataDir, startServer, stopServer, withOwner, workerPids, type ServerProcess } from "../support/server-process";
+import {
+  Browser,
+  freePort,
+  httpRequest,
+  killEverything,
+  median,
+  removeDataDir,
+  startServer,
+  stopServer,
+  withOwner,
+  workerPids,
+  type ServerProcess,
+} from "../support/server-process";
 import { createOrganisation, figure, LEAKS, PASSWORD, workDir } from "./support";
 
 /**
@@ -21,7 +33,12 @@ beforeAll(async () => {
   // An explicit APP_URL: a real installation (no demo data), https (Secure cookies, HSTS).
   server = await startServer({ dataDir, nodeEnv: "production", env: { APP_URL } });
   port = server.port;
-  org = await withOwner(dataDir, (c) => createOrganisation(c, [{ key: "admin", rol: "administrador" }, { key: "elena", rol: "empleado" }]));
+  org = await withOwner(dataDir, (c) =>
+    createOrganisation(c, [
+      { key: "admin", rol: "administrador" },
+      { key: "elena", rol: "empleado" },
+    ]),
+  );
 });
 
 afterAll(async () => {
@@ -31,7 +48,10 @@ afterAll(async () => {
 });
 
 /** Raw HTTP/1.1 over a socket: headers and request line exactly as written. */
-function raw(text: string | Buffer, o: { port?: number; halfClose?: boolean; waitMs?: number } = {}): Promise<{ status: number; head: string; body: string }> {
+function raw(
+  text: string | Buffer,
+  o: { port?: number; halfClose?: boolean; waitMs?: number } = {},
+): Promise<{ status: number; head: string; body: string }> {
   return new Promise((resolve) => {
     const socket = net.connect(o.port ?? port, "127.0.0.1");
     const chunks: Buffer[] = [];
@@ -54,11 +74,17 @@ const ours = () => `Origin: http://${here()}\r\nSec-Fetch-Site: same-origin\r\n`
 function post(target: string, contentType: string | null, body: string, o: { length?: number; extra?: string } = {}) {
   return `POST ${target} HTTP/1.1\r\nHost: ${here()}\r\n${ours()}${contentType ? `Content-Type: ${contentType}\r\n` : ""}Content-Length: ${o.length ?? Buffer.byteLength(body)}\r\n${o.extra ?? ""}Connection: close\r\n\r\n${body}`;
 }
-const get = (target: string, host = here(), extra = "") => `GET ${target} HTTP/1.1\r\nHost: ${host}\r\n${extra}Connection: close\r\n\r\n`;
+const get = (target: string, host = here(), extra = "") =>
+  `GET ${target} HTTP/1.1\r\nHost: ${host}\r\n${extra}Connection: close\r\n\r\n`;
 
 /** The app's own layout (root.tsx) with no stack, path or SQL in it. */
 function isAppPage(body: string) {
-  return body.includes('class="marca"') && body.includes("</html>") && !LEAKS.some((l) => l.test(body)) && !body.includes(path.resolve("."));
+  return (
+    body.includes('class="marca"') &&
+    body.includes("</html>") &&
+    !LEAKS.some((l) => l.test(body)) &&
+    !body.includes(path.resolve("."))
+  );
 }
 
 /** The server's output once it contains `text` (the primary logs after the workers listen). */
@@ -90,9 +116,27 @@ describe("Host: solo APP_URL y los nombres de loopback (agujero 4)", () => {
   it("otro Host: 400 con una página breve en castellano; APP_URL, localhost, 127.0.0.1 y [::1] pasan; /healthz responde a cualquiera", async () => {
     const refused: string[] = [];
     const answered: string[] = [];
-    for (const host of ["evil.example", `evil.example:${port}`, "10.0.0.1", "oficina.example.evil.example", "evil.example@localhost", "localhost.", "127.0.0.2", `localhost:99999`, "a b", "", `localhost:${port}, evil.example`]) {
+    for (const host of [
+      "evil.example",
+      `evil.example:${port}`,
+      "10.0.0.1",
+      "oficina.example.evil.example",
+      "evil.example@localhost",
+      "localhost.",
+      "127.0.0.2",
+      `localhost:99999`,
+      "a b",
+      "",
+      `localhost:${port}, evil.example`,
+    ]) {
       const r = await raw(get("/login", host));
-      if (r.status === 400 && r.body.includes("Dirección no válida") && r.body.includes("APP_URL") && !r.body.includes("<script")) refused.push(host);
+      if (
+        r.status === 400 &&
+        r.body.includes("Dirección no válida") &&
+        r.body.includes("APP_URL") &&
+        !r.body.includes("<script")
+      )
+        refused.push(host);
       else answered.push(`${JSON.stringify(host)} → ${r.status}`);
     }
     const ok: string[] = [];
@@ -106,8 +150,12 @@ describe("Host: solo APP_URL y los nombres de loopback (agujero 4)", () => {
     const health = await raw(get("/healthz", "10.0.0.7:8080"));
     // Not a path: «*» and an absolute URL naming another host.
     const star = await raw(`OPTIONS * HTTP/1.1\r\nHost: ${here()}\r\nConnection: close\r\n\r\n`);
-    const absolute = await raw(`GET http://evil.example/login HTTP/1.1\r\nHost: ${here()}\r\nConnection: close\r\n\r\n`);
-    figure(`Host: ${refused.length} Host ajenos o mal formados → 400 con página en castellano; APP_URL y loopback → 200; /healthz con cualquier Host → ${health.status}; «OPTIONS *» → ${star.status}, forma absoluta → ${absolute.status}`);
+    const absolute = await raw(
+      `GET http://evil.example/login HTTP/1.1\r\nHost: ${here()}\r\nConnection: close\r\n\r\n`,
+    );
+    figure(
+      `Host: ${refused.length} Host ajenos o mal formados → 400 con página en castellano; APP_URL y loopback → 200; /healthz con cualquier Host → ${health.status}; «OPTIONS *» → ${star.status}, forma absoluta → ${absolute.status}`,
+    );
     expect(answered).toEqual([]);
     expect(ok).toEqual([]);
     expect(xfh.status).toBe(200);
@@ -118,7 +166,9 @@ describe("Host: solo APP_URL y los nombres de loopback (agujero 4)", () => {
   it("el Origin de un formulario es APP_URL o el origen loopback al que llegó, nunca el de un Host cualquiera; Origin ≠ Host con APP_URL no da 500", async () => {
     const form = "intent=iniciar&email=nadie%40oficina.example&password=mala-clave&redirectTo=%2F";
     const send = (host: string, origin: string | null, extra = "") =>
-      raw(`POST /login HTTP/1.1\r\nHost: ${host}\r\n${origin ? `Origin: ${origin}\r\n` : ""}${extra}Content-Type: application/x-www-form-urlencoded\r\nContent-Length: ${form.length}\r\nConnection: close\r\n\r\n${form}`);
+      raw(
+        `POST /login HTTP/1.1\r\nHost: ${host}\r\n${origin ? `Origin: ${origin}\r\n` : ""}${extra}Content-Type: application/x-www-form-urlencoded\r\nContent-Length: ${form.length}\r\nConnection: close\r\n\r\n${form}`,
+      );
     // Behind a proxy that forwards neither Host nor X-Forwarded-Host: loopback Host, APP_URL's Origin.
     const proxied = await send(here(), APP_URL);
     const direct = await send(here(), `http://${here()}`);
@@ -127,7 +177,9 @@ describe("Host: solo APP_URL y los nombres de loopback (agujero 4)", () => {
     const otherLoopback = await send(here(), `http://localhost:${port}`);
     const forgedXfh = await send(here(), "http://evil.example", "X-Forwarded-Host: evil.example\r\n");
     const appHostOtherOrigin = await send("oficina.example", "http://oficina.example");
-    figure(`Origin: APP_URL con Host loopback → ${proxied.status}, loopback → ${direct.status}, APP_URL → ${viaAppHost.status}; ajeno → ${foreign.status}, otro loopback → ${otherLoopback.status}, X-Forwarded-Host falso → ${forgedXfh.status}`);
+    figure(
+      `Origin: APP_URL con Host loopback → ${proxied.status}, loopback → ${direct.status}, APP_URL → ${viaAppHost.status}; ajeno → ${foreign.status}, otro loopback → ${otherLoopback.status}, X-Forwarded-Host falso → ${forgedXfh.status}`,
+    );
     // 400: the login form's own answer to a wrong password (it reached the action).
     expect([proxied.status, direct.status, viaAppHost.status]).toEqual([400, 400, 400]);
     for (const r of [proxied, direct, viaAppHost]) expect(r.body).toContain("Correo o contraseña incorrectos");
@@ -142,20 +194,35 @@ describe("Host: solo APP_URL y los nombres de loopback (agujero 4)", () => {
 // ---------------------------------------------------------------------------------------------
 
 describe("campos sin límite (agujero 5)", () => {
-  const many = (n: number) => ["intent=iniciar", "email=a%40b.es", "password=x", ...Array.from({ length: n - 3 }, (_, i) => `campo${i}=v`)].join("&");
+  const many = (n: number) =>
+    ["intent=iniciar", "email=a%40b.es", "password=x", ...Array.from({ length: n - 3 }, (_, i) => `campo${i}=v`)].join(
+      "&",
+    );
   const multipart = (n: number) => {
     const b = "----limite";
-    return { type: `multipart/form-data; boundary=${b}`, body: Array.from({ length: n }, (_, i) => `--${b}\r\nContent-Disposition: form-data; name="campo${i}"\r\n\r\nv\r\n`).join("") + `--${b}--\r\n` };
+    return {
+      type: `multipart/form-data; boundary=${b}`,
+      body:
+        Array.from(
+          { length: n },
+          (_, i) => `--${b}\r\nContent-Disposition: form-data; name="campo${i}"\r\n\r\nv\r\n`,
+        ).join("") + `--${b}--\r\n`,
+    };
   };
   // Addressed as the public site is (APP_URL's host and origin), which the old edge let through too.
   const send = (type: string, body: string) =>
-    httpRequest(server.url, "/login", { method: "POST", body, headers: { Host: "oficina.example", "Content-Type": type, Origin: APP_URL, "Sec-Fetch-Site": "same-origin" } });
+    httpRequest(server.url, "/login", {
+      method: "POST",
+      body,
+      headers: { Host: "oficina.example", "Content-Type": type, Origin: APP_URL, "Sec-Fetch-Site": "same-origin" },
+    });
 
   it("80 000 campos: 413 en la página de la aplicación, sin devolver el envío y sin gastar CPU; 1 000 campos pasan", async () => {
     const body = many(80_000);
     const cpu: number[] = [];
     let last = await send("application/x-www-form-urlencoded", body);
-    for (let i = 0; i < 3; i++) cpu.push(await cpuOf(async () => (last = await send("application/x-www-form-urlencoded", body))));
+    for (let i = 0; i < 3; i++)
+      cpu.push(await cpuOf(async () => (last = await send("application/x-www-form-urlencoded", body))));
     const small: number[] = [];
     for (let i = 0; i < 3; i++) small.push(await cpuOf(() => send("application/x-www-form-urlencoded", many(3))));
     figure(
@@ -192,25 +259,62 @@ describe("cuerpos mal formados (agujero 11)", () => {
     const b = "XX";
     const cases: [string, string, number][] = [
       ["multipart sin boundary", post("/login", "multipart/form-data", "intent=iniciar"), 400],
-      ["multipart truncado", post("/login", `multipart/form-data; boundary=${b}`, `--${b}\r\nContent-Disposition: form-data; name="intent"\r\n\r\niniciar\r\n--${b}\r\nContent-Disp`), 400],
+      [
+        "multipart truncado",
+        post(
+          "/login",
+          `multipart/form-data; boundary=${b}`,
+          `--${b}\r\nContent-Disposition: form-data; name="intent"\r\n\r\niniciar\r\n--${b}\r\nContent-Disp`,
+        ),
+        400,
+      ],
       ["multipart vacío", post("/login", `multipart/form-data; boundary=${b}`, ""), 400],
-      ["multipart sin cierre", post("/login", `multipart/form-data; boundary=${b}`, `--${b}\r\nContent-Disposition: form-data; name="intent"\r\n\r\niniciar\r\n`), 400],
+      [
+        "multipart sin cierre",
+        post(
+          "/login",
+          `multipart/form-data; boundary=${b}`,
+          `--${b}\r\nContent-Disposition: form-data; name="intent"\r\n\r\niniciar\r\n`,
+        ),
+        400,
+      ],
       ["JSON", post("/login", "application/json", '{"intent":"iniciar"}'), 415],
       ["text/plain", post("/login", "text/plain", "intent=iniciar"), 415],
       ["sin Content-Type", post("/login", null, "intent=iniciar"), 415],
-      ["multipart a gastos", post("/gastos?index", `multipart/form-data; boundary=${b}`, `--${b}\r\nContent-Disposition: form-data; name="intent"\r\n\r\ncrear`), 400],
-      ["chunked sin Content-Length", `POST /login HTTP/1.1\r\nHost: ${here()}\r\n${ours()}Content-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n3\r\na=b\r\n0\r\n\r\n`, 411],
-      ["urlencoded con % sueltos", post("/login", "application/x-www-form-urlencoded", "intent=iniciar&email=%E0%A4%A&password=%&%%%=%ZZ"), 400],
+      [
+        "multipart a gastos",
+        post(
+          "/gastos?index",
+          `multipart/form-data; boundary=${b}`,
+          `--${b}\r\nContent-Disposition: form-data; name="intent"\r\n\r\ncrear`,
+        ),
+        400,
+      ],
+      [
+        "chunked sin Content-Length",
+        `POST /login HTTP/1.1\r\nHost: ${here()}\r\n${ours()}Content-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n3\r\na=b\r\n0\r\n\r\n`,
+        411,
+      ],
+      [
+        "urlencoded con % sueltos",
+        post("/login", "application/x-www-form-urlencoded", "intent=iniciar&email=%E0%A4%A&password=%&%%%=%ZZ"),
+        400,
+      ],
     ];
     const wrong: string[] = [];
     for (const [name, text, expected] of cases) {
       const r = await raw(text);
-      if (r.status !== expected || !isAppPage(r.body)) wrong.push(`${name}: ${r.status} (se esperaba ${expected}${isAppPage(r.body) ? "" : ", sin la página"})`);
+      if (r.status !== expected || !isAppPage(r.body))
+        wrong.push(`${name}: ${r.status} (se esperaba ${expected}${isAppPage(r.body) ? "" : ", sin la página"})`);
     }
     // The client stops half-way: nothing to answer to, but never a 500 nor a stuck worker.
-    const short = await raw(post("/login", "application/x-www-form-urlencoded", "intent=ini", { length: 100 }), { halfClose: true });
+    const short = await raw(post("/login", "application/x-www-form-urlencoded", "intent=ini", { length: 100 }), {
+      halfClose: true,
+    });
     const after = await httpRequest(server.url, "/healthz");
-    figure(`Cuerpos mal formados: ${cases.length - wrong.length} de ${cases.length} casos con 400/411/415 y la página de la aplicación; cuerpo más corto que Content-Length → ${short.status || "conexión cerrada"}`);
+    figure(
+      `Cuerpos mal formados: ${cases.length - wrong.length} de ${cases.length} casos con 400/411/415 y la página de la aplicación; cuerpo más corto que Content-Length → ${short.status || "conexión cerrada"}`,
+    );
     expect(wrong).toEqual([]);
     expect(short.status).not.toBe(500);
     expect(after.status).toBe(200);
@@ -225,10 +329,15 @@ describe("Cache-Control (agujero 9)", () => {
     const admin = new Browser(server.url);
     await admin.signIn(org.accounts.admin!.email, PASSWORD);
     const seen: Record<string, string | undefined> = {};
-    for (const p of ["/", "/gastos", "/?_data=root", "/gastos?_data=routes%2Fgastos._index", "/no-existe", "/login"]) seen[p] = (await admin.get(p)).headers["cache-control"];
+    for (const p of ["/", "/gastos", "/?_data=root", "/gastos?_data=routes%2Fgastos._index", "/no-existe", "/login"])
+      seen[p] = (await admin.get(p)).headers["cache-control"];
     seen["anónimo /"] = (await httpRequest(server.url, "/")).headers["cache-control"];
     const css = (await httpRequest(server.url, "/estilos.css")).headers["cache-control"];
-    figure(`Cache-Control: ${Object.entries(seen).map(([p, v]) => `${p} «${v}»`).join(", ")}; /estilos.css «${css}»`);
+    figure(
+      `Cache-Control: ${Object.entries(seen)
+        .map(([p, v]) => `${p} «${v}»`)
+        .join(", ")}; /estilos.css «${css}»`,
+    );
     for (const [p, v] of Object.entries(seen)) expect(v, p).toBe("private, no-store");
     expect(css).toMatch(/max-age=3600/);
   });
@@ -242,7 +351,10 @@ describe("métodos, rutas y cabeceras raras", () => {
     for (const m of ["TRACE", "PROPFIND", "OPTIONS", "CONNECT", "TRACK"]) {
       const r = await raw(`${m} /login HTTP/1.1\r\nHost: ${here()}\r\nConnection: close\r\n\r\n`);
       methods[m] = r.status;
-      expect(LEAKS.some((l) => l.test(r.body)), m).toBe(false);
+      expect(
+        LEAKS.some((l) => l.test(r.body)),
+        m,
+      ).toBe(false);
     }
     // Encoded: Express does not match them (its own routes), Remix's splat answers — never the tunnel.
     const enc = await raw(post("/%6Donitoring", "text/plain", "{}"));
@@ -254,9 +366,19 @@ describe("métodos, rutas y cabeceras raras", () => {
     const longUrl = await raw(get(`/login?q=${"a".repeat(20_000)}`));
     const bigHeader = await raw(get("/login", here(), `X-Relleno: ${"a".repeat(20_000)}\r\n`));
     const head = await raw(`HEAD /login HTTP/1.1\r\nHost: ${here()}\r\nConnection: close\r\n\r\n`);
-    figure(`Métodos: ${Object.entries(methods).map(([m, s]) => `${m} ${s}`).join(", ")}; /%6Donitoring → ${enc.status}, /%68ealthz con Host ajeno → ${encHealth.status}, /MONITORING → ${upper.status} (el túnel, sin Sentry), /build/%2e%2e/… → ${traversal.status}`);
+    figure(
+      `Métodos: ${Object.entries(methods)
+        .map(([m, s]) => `${m} ${s}`)
+        .join(
+          ", ",
+        )}; /%6Donitoring → ${enc.status}, /%68ealthz con Host ajeno → ${encHealth.status}, /MONITORING → ${upper.status} (el túnel, sin Sentry), /build/%2e%2e/… → ${traversal.status}`,
+    );
     // CONNECT: Node closes the connection itself (no tunnel is offered); TRACK: Node's parser, 400.
-    expect(Object.entries(methods).filter(([m, s]) => !(s === 405 || (m === "CONNECT" && s === 0) || (m === "TRACK" && s === 400)))).toEqual([]);
+    expect(
+      Object.entries(methods).filter(
+        ([m, s]) => !(s === 405 || (m === "CONNECT" && s === 0) || (m === "TRACK" && s === 400)),
+      ),
+    ).toEqual([]);
     expect([405, 415]).toContain(enc.status);
     expect(encHealth.status).toBe(400);
     expect(upper.status).toBe(404);
@@ -275,10 +397,16 @@ describe("el limitador de Express en /login ya no existe (issue 15, agujero 2)",
     const statuses: number[] = [];
     for (let i = 0; i < 30; i++) {
       const b = new Browser(server.url, { Host: "oficina.example" });
-      const r = await b.post("/login", { intent: "iniciar", email: org.accounts.elena!.email, password: PASSWORD, redirectTo: "/" }, { Origin: APP_URL });
+      const r = await b.post(
+        "/login",
+        { intent: "iniciar", email: org.accounts.elena!.email, password: PASSWORD, redirectTo: "/" },
+        { Origin: APP_URL },
+      );
       statuses.push(r.status);
     }
-    figure(`Inicios de sesión correctos desde una dirección: ${statuses.filter((s) => s === 302).length} de ${statuses.length} entran`);
+    figure(
+      `Inicios de sesión correctos desde una dirección: ${statuses.filter((s) => s === 302).length} de ${statuses.length} entran`,
+    );
     expect(statuses.every((s) => s === 302)).toBe(true);
   });
 });
@@ -294,64 +422,73 @@ describe("npm start es producción (agujero 10)", () => {
     removeDataDir(fresh);
   });
 
-  it(
-    "sin NODE_ENV ni SESSION_SECRET ni APP_URL: producción, datos de demostración, clave propia 0600 que sobrevive al reinicio, sin trazas; rechaza una clave legible por otros",
-    async () => {
-      removeDataDir(fresh);
-      const p = await freePort();
-      const base = { dataDir: fresh, port: p, nodeEnv: null, sessionSecret: null, npmStart: true, timeoutMs: 600_000 } as const;
-      started = await startServer(base);
-      const log = await logged(started, "Los enlaces de los correos");
-      const secretFile = path.join(fresh, "session-secret");
-      const mode = statSync(secretFile).mode & 0o777;
-      const secret = readFileSync(secretFile, "utf8");
-      // Remix's production mode: no stack, no absolute path.
-      const nope = await httpRequest(started.url, "/login?_data=routes/nope");
-      const page = await httpRequest(started.url, "/login");
-      // Demo data (a fresh machine, APP_URL unset): the README's accounts work, over plain http.
-      const demo = new Browser(`http://localhost:${p}`);
-      const signed = await demo.post("/login", { intent: "iniciar", email: "administrador@oficina.example", password: "demo-oficina-2026", redirectTo: "/" });
-      const cookie = signed.setCookies.find((c) => c.startsWith("oficina_sesion="));
-      await stopServer(started);
+  it("sin NODE_ENV ni SESSION_SECRET ni APP_URL: producción, datos de demostración, clave propia 0600 que sobrevive al reinicio, sin trazas; rechaza una clave legible por otros", async () => {
+    removeDataDir(fresh);
+    const p = await freePort();
+    const base = {
+      dataDir: fresh,
+      port: p,
+      nodeEnv: null,
+      sessionSecret: null,
+      npmStart: true,
+      timeoutMs: 600_000,
+    } as const;
+    started = await startServer(base);
+    const log = await logged(started, "Los enlaces de los correos");
+    const secretFile = path.join(fresh, "session-secret");
+    const mode = statSync(secretFile).mode & 0o777;
+    const secret = readFileSync(secretFile, "utf8");
+    // Remix's production mode: no stack, no absolute path.
+    const nope = await httpRequest(started.url, "/login?_data=routes/nope");
+    const page = await httpRequest(started.url, "/login");
+    // Demo data (a fresh machine, APP_URL unset): the README's accounts work, over plain http.
+    const demo = new Browser(`http://localhost:${p}`);
+    const signed = await demo.post("/login", {
+      intent: "iniciar",
+      email: "administrador@oficina.example",
+      password: "demo-oficina-2026",
+      redirectTo: "/",
+    });
+    const cookie = signed.setCookies.find((c) => c.startsWith("oficina_sesion="));
+    await stopServer(started);
 
-      started = await startServer(base);
-      const again = readFileSync(secretFile, "utf8");
-      const stillSignedIn = await demo.get("/");
-      const log2 = await logged(started, "Los enlaces de los correos");
-      await stopServer(started);
+    started = await startServer(base);
+    const again = readFileSync(secretFile, "utf8");
+    const stillSignedIn = await demo.get("/");
+    const log2 = await logged(started, "Los enlaces de los correos");
+    await stopServer(started);
 
-      chmodSync(secretFile, 0o644);
-      started = await startServer(base).catch((e: Error) => e as never);
-      const refusedOpen = started instanceof Error ? started.message : "arrancó";
-      started = undefined;
-      chmodSync(secretFile, 0o600);
-      writeFileSync(secretFile, "corta\n", { mode: 0o600 });
-      started = await startServer(base).catch((e: Error) => e as never);
-      const refusedBad = started instanceof Error ? started.message : "arrancó";
-      started = undefined;
+    chmodSync(secretFile, 0o644);
+    started = await startServer(base).catch((e: Error) => e as never);
+    const refusedOpen = started instanceof Error ? started.message : "arrancó";
+    started = undefined;
+    chmodSync(secretFile, 0o600);
+    writeFileSync(secretFile, "corta\n", { mode: 0o600 });
+    started = await startServer(base).catch((e: Error) => e as never);
+    const refusedBad = started instanceof Error ? started.message : "arrancó";
+    started = undefined;
 
-      figure(
-        `npm start: ${/production\)/.test(log) ? "producción" : "NO producción"}; /login?_data=routes/nope → ${nope.status} ${nope.text().slice(0, 60)}; ` +
-          `clave de sesión generada en DATA_DIR (modo ${mode.toString(8)}), la misma tras reiniciar: ${secret === again}; sesión válida tras reiniciar: ${stillSignedIn.status === 200}; ` +
-          `cookie Secure en http://localhost: ${/;\s*Secure/i.test(cookie ?? "")}; HSTS: ${page.headers["strict-transport-security"] ? "sí" : "no"}`,
-      );
-      expect(log).toMatch(/procesos?, production\)/);
-      expect(log).toContain(`Los enlaces de los correos usarán http://localhost:${p}; defina APP_URL en una instalación real`);
-      expect(log).toContain("Datos de demostración cargados");
-      expect(log2).toContain("Datos de demostración: no se cargan (la base de datos ya tiene usuarios)");
-      expect(nope.text()).not.toMatch(/stack|node_modules|\/work\/|at getInternalRouterError/);
-      expect(mode).toBe(0o600);
-      expect(secret).toMatch(/^[A-Za-z0-9_-]{64}\n$/);
-      expect(again).toBe(secret);
-      expect(signed.status).toBe(302);
-      expect(cookie).not.toMatch(/;\s*Secure/i);
-      expect(page.headers["strict-transport-security"]).toBeUndefined();
-      expect(page.headers["content-security-policy"]).not.toContain("upgrade-insecure-requests");
-      expect(stillSignedIn.status).toBe(200);
-      expect(refusedOpen).toContain("tiene permisos 0644");
-      expect(refusedBad).toContain("no contiene una clave de sesión válida");
-    },
-    900_000,
-  );
+    figure(
+      `npm start: ${/production\)/.test(log) ? "producción" : "NO producción"}; /login?_data=routes/nope → ${nope.status} ${nope.text().slice(0, 60)}; ` +
+        `clave de sesión generada en DATA_DIR (modo ${mode.toString(8)}), la misma tras reiniciar: ${secret === again}; sesión válida tras reiniciar: ${stillSignedIn.status === 200}; ` +
+        `cookie Secure en http://localhost: ${/;\s*Secure/i.test(cookie ?? "")}; HSTS: ${page.headers["strict-transport-security"] ? "sí" : "no"}`,
+    );
+    expect(log).toMatch(/procesos?, production\)/);
+    expect(log).toContain(
+      `Los enlaces de los correos usarán http://localhost:${p}; defina APP_URL en una instalación real`,
+    );
+    expect(log).toContain("Datos de demostración cargados");
+    expect(log2).toContain("Datos de demostración: no se cargan (la base de datos ya tiene usuarios)");
+    expect(nope.text()).not.toMatch(/stack|node_modules|\/work\/|at getInternalRouterError/);
+    expect(mode).toBe(0o600);
+    expect(secret).toMatch(/^[A-Za-z0-9_-]{64}\n$/);
+    expect(again).toBe(secret);
+    expect(signed.status).toBe(302);
+    expect(cookie).not.toMatch(/;\s*Secure/i);
+    expect(page.headers["strict-transport-security"]).toBeUndefined();
+    expect(page.headers["content-security-policy"]).not.toContain("upgrade-insecure-requests");
+    expect(stillSignedIn.status).toBe(200);
+    expect(refusedOpen).toContain("tiene permisos 0644");
+    expect(refusedBad).toContain("no contiene una clave de sesión válida");
+  }, 900_000);
 });
-

@@ -23,7 +23,19 @@ import {
   workerPids,
   type ServerProcess,
 } from "../support/server-process";
-import { createOrganisation, figure, follow, gastoForm, gastoIdOf, guardarForm, LEAKS, PASSWORD, textOf, workDir, type Account } from "./support";
+import {
+  createOrganisation,
+  figure,
+  follow,
+  gastoForm,
+  gastoIdOf,
+  guardarForm,
+  LEAKS,
+  PASSWORD,
+  textOf,
+  workDir,
+  type Account,
+} from "./support";
 
 /**
  * Faults against a real server process on its own embedded Postgres (production mode, fsync on):
@@ -73,7 +85,10 @@ beforeEach(async () => {
 });
 
 afterEach((ctx) => {
-  if (ctx.task.result?.state === "fail") console.error(`Salida del servidor (pid ${server?.pid}, vivo: ${server?.alive()}):\n${server?.output().slice(-3000)}`);
+  if (ctx.task.result?.state === "fail")
+    console.error(
+      `Salida del servidor (pid ${server?.pid}, vivo: ${server?.alive()}):\n${server?.output().slice(-3000)}`,
+    );
 });
 
 afterAll(async () => {
@@ -83,133 +98,173 @@ afterAll(async () => {
 });
 
 type Tracked = { id: string; version: number; descripcion: string; estado: string };
-type Pending = { kind: "crear"; descripcion: string } | { kind: "guardar"; id: string; descripcion: string } | { kind: "enviar"; id: string };
+type Pending =
+  | { kind: "crear"; descripcion: string }
+  | { kind: "guardar"; id: string; descripcion: string }
+  | { kind: "enviar"; id: string };
 
 describe("SIGKILL en mitad de una serie de escrituras", () => {
-  it(`${KILLS} veces, alternando el servidor solo y el servidor con su Postgres: toda escritura confirmada (302) está, nada a medias`, { timeout: 900_000 }, async () => {
-    const tracked = new Map<string, Tracked>();
-    const unconfirmedCreates: string[] = [];
-    let confirmed = 0;
-    let lost = 0;
-    const problems: string[] = [];
-    const restarts: number[] = [];
-    let seq = 0;
+  it(
+    `${KILLS} veces, alternando el servidor solo y el servidor con su Postgres: toda escritura confirmada (302) está, nada a medias`,
+    { timeout: 900_000 },
+    async () => {
+      const tracked = new Map<string, Tracked>();
+      const unconfirmedCreates: string[] = [];
+      let confirmed = 0;
+      let lost = 0;
+      const problems: string[] = [];
+      const restarts: number[] = [];
+      let seq = 0;
 
-    const writers = await Promise.all([org.accounts.elena!, org.accounts.elena!, org.accounts.eva!, org.accounts.eva!].map(signedIn));
-    for (let round = 1; round <= KILLS; round++) {
-      let confirmedThisRound = 0;
-      let killed = false;
-      const pendings: Pending[] = [];
+      const writers = await Promise.all(
+        [org.accounts.elena!, org.accounts.elena!, org.accounts.eva!, org.accounts.eva!].map(signedIn),
+      );
+      for (let round = 1; round <= KILLS; round++) {
+        let confirmedThisRound = 0;
+        let killed = false;
+        const pendings: Pending[] = [];
 
-      const loop = async (browser: Browser, w: number) => {
-        const mine = () => [...tracked.values()].filter((g) => g.descripcion.includes(`-w${w}-`) && g.estado === "borrador");
-        while (!killed) {
-          seq += 1;
-          const dice = seq % 5;
-          const candidates = mine();
-          let pending: Pending;
-          try {
-            if (dice < 3 || candidates.length === 0) {
-              const descripcion = `r${round}-w${w}-n${seq}`;
-              pending = { kind: "crear", descripcion };
-              pendings[w] = pending;
-              const r = await browser.post("/gastos?index", gastoForm({ descripcion, importe: `${1 + (seq % 900)},${String(seq % 100).padStart(2, "0")}` }));
-              if (r.status !== 302) throw new Error(`crear: ${r.status}`);
-              const id = gastoIdOf(r.location)!;
-              tracked.set(id, { id, version: 1, descripcion, estado: "borrador" });
-            } else {
-              const g = candidates[seq % candidates.length]!;
-              if (dice === 3) {
-                const descripcion = `${g.descripcion.split("~")[0]}~e${seq}`;
-                pending = { kind: "guardar", id: g.id, descripcion };
+        const loop = async (browser: Browser, w: number) => {
+          const mine = () =>
+            [...tracked.values()].filter((g) => g.descripcion.includes(`-w${w}-`) && g.estado === "borrador");
+          while (!killed) {
+            seq += 1;
+            const dice = seq % 5;
+            const candidates = mine();
+            let pending: Pending;
+            try {
+              if (dice < 3 || candidates.length === 0) {
+                const descripcion = `r${round}-w${w}-n${seq}`;
+                pending = { kind: "crear", descripcion };
                 pendings[w] = pending;
-                const r = await browser.post(`/gastos?gasto=${g.id}`, guardarForm(g, { descripcion }));
-                if (r.status !== 302) throw new Error(`guardar: ${r.status} ${r.text().slice(0, 200)}`);
-                Object.assign(g, { descripcion, version: g.version + 1 });
+                const r = await browser.post(
+                  "/gastos?index",
+                  gastoForm({ descripcion, importe: `${1 + (seq % 900)},${String(seq % 100).padStart(2, "0")}` }),
+                );
+                if (r.status !== 302) throw new Error(`crear: ${r.status}`);
+                const id = gastoIdOf(r.location)!;
+                tracked.set(id, { id, version: 1, descripcion, estado: "borrador" });
               } else {
-                pending = { kind: "enviar", id: g.id };
-                pendings[w] = pending;
-                const r = await browser.post(`/gastos?gasto=${g.id}`, { intent: "enviar", id: g.id, version: String(g.version) });
-                if (r.status !== 302) throw new Error(`enviar: ${r.status}`);
-                Object.assign(g, { estado: "pendiente", version: g.version + 1 });
+                const g = candidates[seq % candidates.length]!;
+                if (dice === 3) {
+                  const descripcion = `${g.descripcion.split("~")[0]}~e${seq}`;
+                  pending = { kind: "guardar", id: g.id, descripcion };
+                  pendings[w] = pending;
+                  const r = await browser.post(`/gastos?gasto=${g.id}`, guardarForm(g, { descripcion }));
+                  if (r.status !== 302) throw new Error(`guardar: ${r.status} ${r.text().slice(0, 200)}`);
+                  Object.assign(g, { descripcion, version: g.version + 1 });
+                } else {
+                  pending = { kind: "enviar", id: g.id };
+                  pendings[w] = pending;
+                  const r = await browser.post(`/gastos?gasto=${g.id}`, {
+                    intent: "enviar",
+                    id: g.id,
+                    version: String(g.version),
+                  });
+                  if (r.status !== 302) throw new Error(`enviar: ${r.status}`);
+                  Object.assign(g, { estado: "pendiente", version: g.version + 1 });
+                }
               }
+              delete pendings[w];
+              confirmed += 1;
+              confirmedThisRound += 1;
+            } catch (error) {
+              if (!killed) problems.push(`ronda ${round}, escritor ${w}: ${(error as Error).message}`);
+              return;
             }
-            delete pendings[w];
-            confirmed += 1;
-            confirmedThisRound += 1;
-          } catch (error) {
-            if (!killed) problems.push(`ronda ${round}, escritor ${w}: ${(error as Error).message}`);
-            return;
           }
-        }
-      };
+        };
 
-      const loops = writers.map((b, w) => loop(b, w));
-      // Kill once writes are flowing, at a random moment.
-      while (confirmedThisRound < 3 && server!.alive()) await sleep(10);
-      await sleep(Math.floor(Math.random() * 300));
-      const alone = round % 2 === 1;
-      killed = true;
-      if (alone) server!.signal("SIGKILL");
-      else server!.signalGroup("SIGKILL");
-      await server!.exited;
-      await Promise.all(loops);
-      agent.destroy(); // no keep-alive socket of the dead server is reused after the restart
-      for (const p of pendings) if (p?.kind === "crear") unconfirmedCreates.push(p.descripcion);
+        const loops = writers.map((b, w) => loop(b, w));
+        // Kill once writes are flowing, at a random moment.
+        while (confirmedThisRound < 3 && server!.alive()) await sleep(10);
+        await sleep(Math.floor(Math.random() * 300));
+        const alone = round % 2 === 1;
+        killed = true;
+        if (alone) server!.signal("SIGKILL");
+        else server!.signalGroup("SIGKILL");
+        await server!.exited;
+        await Promise.all(loops);
+        agent.destroy(); // no keep-alive socket of the dead server is reused after the restart
+        for (const p of pendings) if (p?.kind === "crear") unconfirmedCreates.push(p.descripcion);
 
-      restarts.push(await start());
+        restarts.push(await start());
 
-      // Every confirmed write is there; the one in flight is either wholly there or not at all.
-      await withOwner(dataDir, async (c) => {
-        const { rows } = await c.query<Tracked>("select id, version, descripcion, estado from gastos where id = any($1::uuid[])", [[...tracked.keys()]]);
-        const byId = new Map(rows.map((r) => [r.id, r]));
-        for (const g of tracked.values()) {
-          const row = byId.get(g.id);
-          const inFlight = pendings.find((p) => p && p.kind !== "crear" && p.id === g.id) as Exclude<Pending, { kind: "crear" }> | undefined;
-          const matches = row && row.descripcion === g.descripcion && row.estado === g.estado && row.version === g.version;
-          const matchesInFlight =
-            row &&
-            inFlight &&
-            row.version === g.version + 1 &&
-            (inFlight.kind === "guardar" ? row.descripcion === inFlight.descripcion && row.estado === g.estado : row.estado === "pendiente" && row.descripcion === g.descripcion);
-          if (!matches && !matchesInFlight) {
-            lost += 1;
-            problems.push(`ronda ${round}: ${g.id} esperado ${JSON.stringify(g)}, en la base ${JSON.stringify(row ?? null)}`);
+        // Every confirmed write is there; the one in flight is either wholly there or not at all.
+        await withOwner(dataDir, async (c) => {
+          const { rows } = await c.query<Tracked>(
+            "select id, version, descripcion, estado from gastos where id = any($1::uuid[])",
+            [[...tracked.keys()]],
+          );
+          const byId = new Map(rows.map((r) => [r.id, r]));
+          for (const g of tracked.values()) {
+            const row = byId.get(g.id);
+            const inFlight = pendings.find((p) => p && p.kind !== "crear" && p.id === g.id) as
+              Exclude<Pending, { kind: "crear" }> | undefined;
+            const matches =
+              row && row.descripcion === g.descripcion && row.estado === g.estado && row.version === g.version;
+            const matchesInFlight =
+              row &&
+              inFlight &&
+              row.version === g.version + 1 &&
+              (inFlight.kind === "guardar"
+                ? row.descripcion === inFlight.descripcion && row.estado === g.estado
+                : row.estado === "pendiente" && row.descripcion === g.descripcion);
+            if (!matches && !matchesInFlight) {
+              lost += 1;
+              problems.push(
+                `ronda ${round}: ${g.id} esperado ${JSON.stringify(g)}, en la base ${JSON.stringify(row ?? null)}`,
+              );
+            }
+            if (row) Object.assign(g, row);
           }
-          if (row) Object.assign(g, row);
-        }
-        const dup = await c.query("select descripcion, count(*)::int as n from gastos group by descripcion having count(*) > 1");
-        for (const d of dup.rows) problems.push(`ronda ${round}: duplicado ${d.descripcion} ×${d.n}`);
-      });
-    }
+          const dup = await c.query(
+            "select descripcion, count(*)::int as n from gastos group by descripcion having count(*) > 1",
+          );
+          for (const d of dup.rows) problems.push(`ronda ${round}: duplicado ${d.descripcion} ×${d.n}`);
+        });
+      }
 
-    // Nothing half-written: each gasto has its «alta», one «modificación» per version step, an
-    // approver when pending, and no history points to a gasto that is not there.
-    const consistency = await withOwner(dataDir, async (c) => {
-      const { rows } = await c.query(`
+      // Nothing half-written: each gasto has its «alta», one «modificación» per version step, an
+      // approver when pending, and no history points to a gasto that is not there.
+      const consistency = await withOwner(dataDir, async (c) => {
+        const { rows } = await c.query(`
         select g.id, g.version, g.estado, g.aprobador_id, g.folio,
                count(*) filter (where h.accion = 'alta')::int as altas,
                count(*) filter (where h.accion = 'modificacion')::int as modificaciones
         from gastos g left join historial h on h.tabla = 'gastos' and h.registro_id = g.id
         group by g.id`);
-      const bad = rows.filter((r) => r.altas !== 1 || r.modificaciones !== r.version - 1 || (r.estado === "pendiente" && !r.aprobador_id) || !/^GAS-\d{4}-\d{5}$/.test(r.folio));
-      const orphans = (await c.query("select count(*)::int as n from historial h where tabla = 'gastos' and not exists (select 1 from gastos g where g.id = h.registro_id)")).rows[0].n;
-      const created = (await c.query("select count(*)::int as n from gastos where descripcion = any($1)", [unconfirmedCreates])).rows[0].n;
-      return { total: rows.length, bad, orphans, unconfirmedPresent: created };
-    });
-    for (const b of consistency.bad) problems.push(`a medias: ${JSON.stringify(b)}`);
-    if (consistency.orphans) problems.push(`${consistency.orphans} filas de historial sin su gasto`);
+        const bad = rows.filter(
+          (r) =>
+            r.altas !== 1 ||
+            r.modificaciones !== r.version - 1 ||
+            (r.estado === "pendiente" && !r.aprobador_id) ||
+            !/^GAS-\d{4}-\d{5}$/.test(r.folio),
+        );
+        const orphans = (
+          await c.query(
+            "select count(*)::int as n from historial h where tabla = 'gastos' and not exists (select 1 from gastos g where g.id = h.registro_id)",
+          )
+        ).rows[0].n;
+        const created = (
+          await c.query("select count(*)::int as n from gastos where descripcion = any($1)", [unconfirmedCreates])
+        ).rows[0].n;
+        return { total: rows.length, bad, orphans, unconfirmedPresent: created };
+      });
+      for (const b of consistency.bad) problems.push(`a medias: ${JSON.stringify(b)}`);
+      if (consistency.orphans) problems.push(`${consistency.orphans} filas de historial sin su gasto`);
 
-    figure(
-      `Fallos — SIGKILL ×${KILLS} (${Math.ceil(KILLS / 2)} al servidor solo, ${Math.floor(KILLS / 2)} al servidor con su Postgres): ` +
-        `${confirmed} escrituras confirmadas, escrituras confirmadas perdidas: ${lost}; ${consistency.total} gastos comprobados, ` +
-        `${consistency.bad.length} a medias, ${consistency.orphans} historiales huérfanos; ${unconfirmedCreates.length} altas sin respuesta al morir ` +
-        `(${consistency.unconfirmedPresent} llegaron a guardarse, enteras); rearranque: mediana ${(median(restarts) / 1000).toFixed(1)} s`,
-    );
-    expect(problems).toEqual([]);
-    expect(lost).toBe(0);
-    expect(confirmed).toBeGreaterThanOrEqual(KILLS * 3);
-  });
+      figure(
+        `Fallos — SIGKILL ×${KILLS} (${Math.ceil(KILLS / 2)} al servidor solo, ${Math.floor(KILLS / 2)} al servidor con su Postgres): ` +
+          `${confirmed} escrituras confirmadas, escrituras confirmadas perdidas: ${lost}; ${consistency.total} gastos comprobados, ` +
+          `${consistency.bad.length} a medias, ${consistency.orphans} historiales huérfanos; ${unconfirmedCreates.length} altas sin respuesta al morir ` +
+          `(${consistency.unconfirmedPresent} llegaron a guardarse, enteras); rearranque: mediana ${(median(restarts) / 1000).toFixed(1)} s`,
+      );
+      expect(problems).toEqual([]);
+      expect(lost).toBe(0);
+      expect(confirmed).toBeGreaterThanOrEqual(KILLS * 3);
+    },
+  );
 });
 
 describe("SIGTERM", () => {
@@ -225,7 +280,9 @@ describe("SIGTERM", () => {
         await new Promise((resolve) => socket.once("connect", resolve));
         const chunks: Buffer[] = [];
         socket.on("data", (c) => chunks.push(c));
-        const closed = new Promise<string>((resolve) => socket.on("close", () => resolve(Buffer.concat(chunks).toString("utf8"))));
+        const closed = new Promise<string>((resolve) =>
+          socket.on("close", () => resolve(Buffer.concat(chunks).toString("utf8"))),
+        );
         socket.write(
           `POST /gastos?index HTTP/1.1\r\nHost: 127.0.0.1:${server!.port}\r\nOrigin: ${server!.url}\r\nSec-Fetch-Site: same-origin\r\n` +
             `Content-Type: application/x-www-form-urlencoded\r\nContent-Length: ${Buffer.byteLength(body)}\r\nCookie: ${elena.cookieHeader()}\r\nConnection: close\r\n\r\n`,
@@ -247,7 +304,13 @@ describe("SIGTERM", () => {
     await sleep(300);
     // Fresh connections, so a GET is either read by the server (then it must finish) or never accepted.
     const gets = Array.from({ length: 10 }, () =>
-      httpRequest(server!.url, "/gastos", { agent: false, headers: { Cookie: admin.cookieHeader(), Connection: "close" } }).then((r) => r.status, (e: Error) => e.message),
+      httpRequest(server!.url, "/gastos", {
+        agent: false,
+        headers: { Cookie: admin.cookieHeader(), Connection: "close" },
+      }).then(
+        (r) => r.status,
+        (e: Error) => e.message,
+      ),
     );
     await sleep(30);
     const t = Date.now();
@@ -274,7 +337,15 @@ describe("SIGTERM", () => {
     expect(clusterState(dataDir)).toBe("shut down");
 
     const restart = await start();
-    const written = await withOwner(dataDir, async (c) => (await c.query("select count(*)::int as n from gastos where descripcion = any($1)", [slow.map((s) => s.descripcion)])).rows[0].n);
+    const written = await withOwner(
+      dataDir,
+      async (c) =>
+        (
+          await c.query("select count(*)::int as n from gastos where descripcion = any($1)", [
+            slow.map((s) => s.descripcion),
+          ])
+        ).rows[0].n,
+    );
     expect(written).toBe(slow.length);
     expect(server!.output()).not.toMatch(/seguía en marcha/);
     figure(
@@ -295,7 +366,9 @@ describe("un segundo servidor sobre el mismo DATA_DIR", () => {
     expect(second.output()).toContain(`ya está en uso por otro servidor de Oficina (pid ${server!.pid})`);
     expect(postmasterInfo(dataDir)).toEqual(before);
     expect((await httpRequest(server!.url, "/healthz")).status).toBe(200);
-    figure(`Fallos — segundo servidor en el mismo DATA_DIR: sale con código 1 y «${second.output().trim().split("\n").pop()}»`);
+    figure(
+      `Fallos — segundo servidor en el mismo DATA_DIR: sale con código 1 y «${second.output().trim().split("\n").pop()}»`,
+    );
   });
 });
 
@@ -320,7 +393,12 @@ describe("un proceso del servidor muere (node:cluster)", () => {
     let after: number[] = [];
     while (Date.now() - started < 30_000) {
       after = workerPids(server!.pid);
-      if (after.length === before.length && !after.includes(before[0]!) && (await httpRequest(server!.url, "/healthz")).status === 200) break;
+      if (
+        after.length === before.length &&
+        !after.includes(before[0]!) &&
+        (await httpRequest(server!.url, "/healthz")).status === 200
+      )
+        break;
       await sleep(100);
     }
     const replacedMs = Date.now() - started;
@@ -357,7 +435,11 @@ describe("la base de datos se detiene con carga", () => {
         } else seen.otros.push(`${r.status} ${r.text().slice(0, 100)}`);
       }
     };
-    const loops = [load(admin, ["/gastos", "/", "/departamentos"]), load(elena, ["/gastos", "/proveedores", "/"]), load(admin, ["/usuarios", "/sucursales"])];
+    const loops = [
+      load(admin, ["/gastos", "/", "/departamentos"]),
+      load(elena, ["/gastos", "/proveedores", "/"]),
+      load(admin, ["/usuarios", "/sucursales"]),
+    ];
     onTestFinished(() => {
       stop = true;
     });
@@ -373,7 +455,14 @@ describe("la base de datos se detiene con carga", () => {
     expect(server!.alive()).toBe(true);
 
     const log = path.join(clusterDir(dataDir), "reinicio.log");
-    const started = pgCtl(dataDir, ["start", "-w", "-l", log, "-o", `-p ${pm.port} -c listen_addresses=127.0.0.1 -c max_connections=200`]);
+    const started = pgCtl(dataDir, [
+      "start",
+      "-w",
+      "-l",
+      log,
+      "-o",
+      `-p ${pm.port} -c listen_addresses=127.0.0.1 -c max_connections=200`,
+    ]);
     expect(started.status, started.output).toBe(0);
     const upAt = Date.now();
     let recovered = -1;
@@ -388,7 +477,10 @@ describe("la base de datos se detiene con carga", () => {
     await sleep(1000);
     stop = true;
     await Promise.all(loops);
-    const after = await Promise.all([admin.get("/"), elena.post("/gastos?index", gastoForm({ descripcion: `con-base-${randomUUID().slice(0, 8)}` }))]);
+    const after = await Promise.all([
+      admin.get("/"),
+      elena.post("/gastos?index", gastoForm({ descripcion: `con-base-${randomUUID().slice(0, 8)}` })),
+    ]);
 
     expect(health.status).toBe(503);
     expect(page.status).toBe(500);
@@ -413,11 +505,16 @@ describe("la base de datos se detiene con carga", () => {
     server!.signal("SIGTERM");
     const exit = await Promise.race([server!.exited, sleep(30_000).then(() => null)]);
     const exitMs = Date.now() - t;
-    expect(exit, `SIGTERM no terminó el servidor en 30 s:\n${server!.output().slice(-2000)}`).toEqual({ code: 0, signal: null });
+    expect(exit, `SIGTERM no terminó el servidor en 30 s:\n${server!.output().slice(-2000)}`).toEqual({
+      code: 0,
+      signal: null,
+    });
     // The Postgres started by hand is left for the next start to stop (as after a crash).
     const again = await start();
     expect(server!.output()).toMatch(/seguía en marcha/);
-    figure(`Fallos — tras la caída de la base, SIGTERM sale con 0 en ${(exitMs / 1000).toFixed(1)} s y el siguiente arranque detiene el Postgres huérfano y arranca en ${(again / 1000).toFixed(1)} s`);
+    figure(
+      `Fallos — tras la caída de la base, SIGTERM sale con 0 en ${(exitMs / 1000).toFixed(1)} s y el siguiente arranque detiene el Postgres huérfano y arranca en ${(again / 1000).toFixed(1)} s`,
+    );
   });
 });
 
@@ -442,7 +539,13 @@ describe("Sentry inalcanzable", () => {
       errors.push({ status: r.status, ms: performance.now() - t, html: r.text() });
     }
     const envelope = `${JSON.stringify({ dsn, sent_at: new Date().toISOString() })}\n${JSON.stringify({ type: "event" })}\n${JSON.stringify({ message: "prueba" })}\n`;
-    const tunnel = await timed(() => httpRequest(server!.url, "/monitoring", { method: "POST", body: envelope, headers: { Origin: server!.url, "Sec-Fetch-Site": "same-origin", "Content-Type": "text/plain" } }));
+    const tunnel = await timed(() =>
+      httpRequest(server!.url, "/monitoring", {
+        method: "POST",
+        body: envelope,
+        headers: { Origin: server!.url, "Sec-Fetch-Site": "same-origin", "Content-Type": "text/plain" },
+      }),
+    );
     const afterPages = [];
     for (let i = 0; i < 10; i++) afterPages.push(await timed(() => admin.get("/gastos")));
 
@@ -472,45 +575,106 @@ describe("carreras: dos personas sobre lo mismo, envíos dobles", () => {
     let races = 0;
     for (let i = 0; i < ROUNDS; i++) {
       const codigo = `R${randomUUID().slice(0, 6).toUpperCase()}`;
-      const id = await withOwner(dataDir, async (c) => (await c.query("insert into departamentos (nombre, codigo) values ($1, $2) returning id", [`Carrera ${codigo}`, codigo])).rows[0].id as string);
-      const form = (notas: string) => ({ intent: "guardar", version: "1", nombre: `Carrera ${codigo}`, codigo, departamento_padre_id: "", responsable_id: "", centro_costo: "", presupuesto_mensual: "", activo: "on", notas });
-      const [ra, rb] = await Promise.all([a.post(`/departamentos/${id}`, form("de Ana")), b.post(`/departamentos/${id}`, form("de Bea"))]);
+      const id = await withOwner(
+        dataDir,
+        async (c) =>
+          (
+            await c.query("insert into departamentos (nombre, codigo) values ($1, $2) returning id", [
+              `Carrera ${codigo}`,
+              codigo,
+            ])
+          ).rows[0].id as string,
+      );
+      const form = (notas: string) => ({
+        intent: "guardar",
+        version: "1",
+        nombre: `Carrera ${codigo}`,
+        codigo,
+        departamento_padre_id: "",
+        responsable_id: "",
+        centro_costo: "",
+        presupuesto_mensual: "",
+        activo: "on",
+        notas,
+      });
+      const [ra, rb] = await Promise.all([
+        a.post(`/departamentos/${id}`, form("de Ana")),
+        b.post(`/departamentos/${id}`, form("de Bea")),
+      ]);
       const statuses = [ra.status, rb.status].sort();
       expect(statuses).toEqual([302, 409]);
       const loser = ra.status === 409 ? ra : rb;
       expect(textOf(loser.text())).toContain("Otra persona modificó este registro mientras lo editaba");
-      const row = await withOwner(dataDir, async (c) => (await c.query("select notas, version from departamentos where id = $1", [id])).rows[0]);
+      const row = await withOwner(
+        dataDir,
+        async (c) => (await c.query("select notas, version from departamentos where id = $1", [id])).rows[0],
+      );
       expect(row).toEqual({ notas: ra.status === 302 ? "de Ana" : "de Bea", version: 2 });
-      const mods = await withOwner(dataDir, async (c) => (await c.query("select count(*)::int as n from historial where registro_id = $1 and accion = 'modificacion'", [id])).rows[0].n);
+      const mods = await withOwner(
+        dataDir,
+        async (c) =>
+          (
+            await c.query(
+              "select count(*)::int as n from historial where registro_id = $1 and accion = 'modificacion'",
+              [id],
+            )
+          ).rows[0].n,
+      );
       expect(mods).toBe(1);
       races += 1;
     }
-    figure(`Carreras — ediciones simultáneas del mismo registro: ${races} carreras, ${races} ganadores únicos, ${races} avisos 409 «Otra persona modificó…», 0 actualizaciones perdidas`);
+    figure(
+      `Carreras — ediciones simultáneas del mismo registro: ${races} carreras, ${races} ganadores únicos, ${races} avisos 409 «Otra persona modificó…», 0 actualizaciones perdidas`,
+    );
   });
 
   it("dos aprobaciones a la vez del mismo gasto: una gana, la otra lo dice; una sola transición en el historial", async () => {
-    const [elena, apro, admin] = await Promise.all([signedIn(org.accounts.elena!), signedIn(org.accounts.aprobador!), signedIn(org.accounts.admin!)]);
+    const [elena, apro, admin] = await Promise.all([
+      signedIn(org.accounts.elena!),
+      signedIn(org.accounts.aprobador!),
+      signedIn(org.accounts.admin!),
+    ]);
     for (let i = 0; i < ROUNDS; i++) {
-      const r = await elena.post("/gastos?index", gastoForm({ descripcion: `aprobar-a-la-vez-${i}-${randomUUID().slice(0, 6)}`, importe: `${100 + i},00` }));
+      const r = await elena.post(
+        "/gastos?index",
+        gastoForm({ descripcion: `aprobar-a-la-vez-${i}-${randomUUID().slice(0, 6)}`, importe: `${100 + i},00` }),
+      );
       const id = gastoIdOf(r.location)!;
       expect((await elena.post(`/gastos?gasto=${id}`, { intent: "enviar", id, version: "1" })).status).toBe(302);
-      const [x, y] = await Promise.all([apro.post(`/gastos?gasto=${id}`, { intent: "aprobar", id, version: "2" }), admin.post(`/gastos?gasto=${id}`, { intent: "aprobar", id, version: "2" })]);
+      const [x, y] = await Promise.all([
+        apro.post(`/gastos?gasto=${id}`, { intent: "aprobar", id, version: "2" }),
+        admin.post(`/gastos?gasto=${id}`, { intent: "aprobar", id, version: "2" }),
+      ]);
       expect([x.status, y.status]).toEqual([302, 302]);
       const pages = [textOf(await follow(apro, x.location)), textOf(await follow(admin, y.location))];
-      const row = await withOwner(dataDir, async (c) => (await c.query("select estado, version, aprobado_por_id from gastos where id = $1", [id])).rows[0]);
+      const row = await withOwner(
+        dataDir,
+        async (c) => (await c.query("select estado, version, aprobado_por_id from gastos where id = $1", [id])).rows[0],
+      );
       expect(row.estado).toBe("aprobado");
       expect(row.version).toBe(3);
       expect([org.accounts.aprobador!.id, org.accounts.admin!.id]).toContain(row.aprobado_por_id);
-      const [winnerPage, loserPage] = row.aprobado_por_id === org.accounts.aprobador!.id ? pages : [pages[1]!, pages[0]!];
+      const [winnerPage, loserPage] =
+        row.aprobado_por_id === org.accounts.aprobador!.id ? pages : [pages[1]!, pages[0]!];
       expect(winnerPage).toMatch(/Gasto GAS-\d{4}-\d{5} aprobado\./);
-      expect(loserPage).toMatch(/Gasto GAS-\d{4}-\d{5}: (El gasto ya no está pendiente de aprobación: otra persona lo ha cambiado|Otra persona modificó este gasto)/);
+      expect(loserPage).toMatch(
+        /Gasto GAS-\d{4}-\d{5}: (El gasto ya no está pendiente de aprobación: otra persona lo ha cambiado|Otra persona modificó este gasto)/,
+      );
       const transitions = await withOwner(
         dataDir,
-        async (c) => (await c.query("select count(*)::int as n from historial where registro_id = $1 and cambios -> 'estado' ->> 'despues' = 'aprobado'", [id])).rows[0].n,
+        async (c) =>
+          (
+            await c.query(
+              "select count(*)::int as n from historial where registro_id = $1 and cambios -> 'estado' ->> 'despues' = 'aprobado'",
+              [id],
+            )
+          ).rows[0].n,
       );
       expect(transitions).toBe(1);
     }
-    figure(`Carreras — aprobaciones simultáneas: ${ROUNDS} carreras, una aprobación cada vez, la otra persona recibe el aviso, 1 transición en el historial`);
+    figure(
+      `Carreras — aprobaciones simultáneas: ${ROUNDS} carreras, una aprobación cada vez, la otra persona recibe el aviso, 1 transición en el historial`,
+    );
   });
 
   it("formularios enviados dos (o cinco) veces a la vez: un solo registro, una sola transición", async () => {
@@ -520,22 +684,43 @@ describe("carreras: dos personas sobre lo mismo, envíos dobles", () => {
       const rs = await Promise.all(Array.from({ length: i % 2 ? 5 : 2 }, () => elena.post("/gastos?index", form)));
       for (const r of rs) expect(r.status).toBe(302);
       expect(new Set(rs.map((r) => gastoIdOf(r.location))).size).toBe(1);
-      const n = await withOwner(dataDir, async (c) => (await c.query("select count(*)::int as n from gastos where descripcion = $1", [form.descripcion])).rows[0].n);
+      const n = await withOwner(
+        dataDir,
+        async (c) =>
+          (await c.query("select count(*)::int as n from gastos where descripcion = $1", [form.descripcion])).rows[0].n,
+      );
       expect(n).toBe(1);
 
       const id = gastoIdOf(rs[0]!.location)!;
-      const sends = await Promise.all([1, 2].map(() => elena.post(`/gastos?gasto=${id}`, { intent: "enviar", id, version: "1" })));
+      const sends = await Promise.all(
+        [1, 2].map(() => elena.post(`/gastos?gasto=${id}`, { intent: "enviar", id, version: "1" })),
+      );
       expect(sends.map((s) => s.status)).toEqual([302, 302]);
-      const h = await withOwner(dataDir, async (c) => (await c.query("select count(*)::int as n from historial where registro_id = $1 and cambios -> 'estado' ->> 'despues' = 'pendiente'", [id])).rows[0].n);
+      const h = await withOwner(
+        dataDir,
+        async (c) =>
+          (
+            await c.query(
+              "select count(*)::int as n from historial where registro_id = $1 and cambios -> 'estado' ->> 'despues' = 'pendiente'",
+              [id],
+            )
+          ).rows[0].n,
+      );
       expect(h).toBe(1);
 
       const codigo = `D${randomUUID().slice(0, 6).toUpperCase()}`;
       const dep = { intent: "crear", nombre: `Doble ${codigo}`, codigo, activo: "on", _envio: randomUUID() };
       const ds = await Promise.all([admin.post("/departamentos?index", dep), admin.post("/departamentos?index", dep)]);
       expect(ds.map((d) => d.status)).toEqual([302, 302]);
-      const nd = await withOwner(dataDir, async (c) => (await c.query("select count(*)::int as n from departamentos where codigo = $1", [codigo])).rows[0].n);
+      const nd = await withOwner(
+        dataDir,
+        async (c) =>
+          (await c.query("select count(*)::int as n from departamentos where codigo = $1", [codigo])).rows[0].n,
+      );
       expect(nd).toBe(1);
     }
-    figure(`Carreras — envíos dobles: ${ROUNDS} altas de gasto (×2 y ×5), ${ROUNDS} «Enviar» ×2 y ${ROUNDS} altas de departamento ×2: 0 duplicados, 0 transiciones repetidas`);
+    figure(
+      `Carreras — envíos dobles: ${ROUNDS} altas de gasto (×2 y ×5), ${ROUNDS} «Enviar» ×2 y ${ROUNDS} altas de departamento ×2: 0 duplicados, 0 transiciones repetidas`,
+    );
   });
 });

@@ -51,10 +51,30 @@ beforeAll(async () => {
   otro = { ...(await app.createUser({ nombre: "Óscar", rol: "empleado" })), rol: "empleado" };
   // Not among the fuzzed actors (whose profiles the fuzz may leave without a branch): types amounts.
   contable = { ...(await app.createUser({ nombre: "Carmen", rol: "empleado" })), rol: "empleado" };
-  dep = String((await app.db.insertInto("departamentos").values({ nombre: "Ventas", codigo: "VEN", responsable_id: aprobador.id }).returning("id").executeTakeFirstOrThrow()).id);
-  suc = String((await app.db.insertInto("sucursales").values({ nombre: "Madrid", codigo: "MAD", direccion: "Gran Vía 1", ciudad: "Madrid" }).returning("id").executeTakeFirstOrThrow()).id);
+  dep = String(
+    (
+      await app.db
+        .insertInto("departamentos")
+        .values({ nombre: "Ventas", codigo: "VEN", responsable_id: aprobador.id })
+        .returning("id")
+        .executeTakeFirstOrThrow()
+    ).id,
+  );
+  suc = String(
+    (
+      await app.db
+        .insertInto("sucursales")
+        .values({ nombre: "Madrid", codigo: "MAD", direccion: "Gran Vía 1", ciudad: "Madrid" })
+        .returning("id")
+        .executeTakeFirstOrThrow()
+    ).id,
+  );
   for (const u of [admin, aprobador, empleado, otro, contable])
-    await app.db.updateTable("usuarios").set({ departamento_id: dep, sucursal_id: suc, aprobador_id: u === empleado || u === otro ? aprobador.id : null }).where("id", "=", u.id).execute();
+    await app.db
+      .updateTable("usuarios")
+      .set({ departamento_id: dep, sucursal_id: suc, aprobador_id: u === empleado || u === otro ? aprobador.id : null })
+      .where("id", "=", u.id)
+      .execute();
 });
 afterAll(() => app?.close());
 
@@ -62,19 +82,47 @@ afterAll(() => app?.close());
 // What hostile values look like
 // ---------------------------------------------------------------------------------------------
 
-const LOCALES = ["es-ES", "en-US", "de-DE", "fr-FR", "de-CH", "en-IN", "ar-EG", "fa-IR", "hi-IN", "ja-JP", "pt-BR", "ru-RU", "it-IT", "nl-NL", "sv-SE", "pl-PL", "bn-BD", "th-TH-u-nu-thai"];
+const LOCALES = [
+  "es-ES",
+  "en-US",
+  "de-DE",
+  "fr-FR",
+  "de-CH",
+  "en-IN",
+  "ar-EG",
+  "fa-IR",
+  "hi-IN",
+  "ja-JP",
+  "pt-BR",
+  "ru-RU",
+  "it-IT",
+  "nl-NL",
+  "sv-SE",
+  "pl-PL",
+  "bn-BD",
+  "th-TH-u-nu-thai",
+];
 
 /** A number as some locale writes it: grouping or not, 0–3 decimals, currency or not, any sign. */
 const localeNumber = fc
   .record({
     locale: fc.constantFrom(...LOCALES),
-    value: fc.oneof(fc.double({ min: -2_000_000, max: 2_000_000, noNaN: true }), fc.integer({ min: 0, max: 1_000_000 }), fc.constantFrom(0, 0.01, 0.005, 999_999.99, 1_000_000, 1_000_000.01, 1e15)),
+    value: fc.oneof(
+      fc.double({ min: -2_000_000, max: 2_000_000, noNaN: true }),
+      fc.integer({ min: 0, max: 1_000_000 }),
+      fc.constantFrom(0, 0.01, 0.005, 999_999.99, 1_000_000, 1_000_000.01, 1e15),
+    ),
     digits: fc.integer({ min: 0, max: 3 }),
     grouping: fc.boolean(),
     currency: fc.boolean(),
   })
   .map(({ locale, value, digits, grouping, currency }) =>
-    new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: grouping, ...(currency ? { style: "currency", currency: "EUR" } : {}) }).format(value),
+    new Intl.NumberFormat(locale, {
+      minimumFractionDigits: digits,
+      maximumFractionDigits: digits,
+      useGrouping: grouping,
+      ...(currency ? { style: "currency", currency: "EUR" } : {}),
+    }).format(value),
   );
 
 const NASTY = [
@@ -92,7 +140,7 @@ const NASTY = [
   "%00",
   "%",
   "../../etc/passwd",
-  "=HYPERLINK(\"http://evil\")",
+  '=HYPERLINK("http://evil")',
   "+34 600",
   "@SUM(1)",
   "null",
@@ -121,7 +169,10 @@ const hostile = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom(...NASTY) },
   { weight: 3, arbitrary: fc.string({ maxLength: 40 }) },
   { weight: 3, arbitrary: fc.string({ unit: "binary", maxLength: 40 }) },
-  { weight: 2, arbitrary: fc.string({ unit: fc.integer({ min: 0, max: 31 }).map((c) => String.fromCharCode(c)), maxLength: 10 }) },
+  {
+    weight: 2,
+    arbitrary: fc.string({ unit: fc.integer({ min: 0, max: 31 }).map((c) => String.fromCharCode(c)), maxLength: 10 }),
+  },
   { weight: 3, arbitrary: localeNumber },
   { weight: 1, arbitrary: fc.integer({ min: 300, max: 200_000 }).map((n) => "Ñ".repeat(n)) },
   { weight: 1, arbitrary: fc.uuid().map(String) },
@@ -148,13 +199,44 @@ type Action = {
 
 // Written by the database itself on every change (authorship: separation of duties, ADR 0012).
 const SYSTEM = ["version", "actualizado_en", "importe_centimos", "editado_por_id"];
-const EXTRAS = ["rol", "solicitante_id", "version", "estado", "folio", "id", "aprobado_por_id", "aprobador_id", "activo", "email", "creado_en", "fecha_aprobacion", "motivo_rechazo", "intent", "creado_por_id", "editado_por_id"];
-const extraValue = fc.constantFrom("administrador", "aprobado", "pagado", "GAS-1999-00001", "00000000-0000-4000-8000-000000000001", "1", "999", "on", "2020-01-01");
+const EXTRAS = [
+  "rol",
+  "solicitante_id",
+  "version",
+  "estado",
+  "folio",
+  "id",
+  "aprobado_por_id",
+  "aprobador_id",
+  "activo",
+  "email",
+  "creado_en",
+  "fecha_aprobacion",
+  "motivo_rechazo",
+  "intent",
+  "creado_por_id",
+  "editado_por_id",
+];
+const extraValue = fc.constantFrom(
+  "administrador",
+  "aprobado",
+  "pagado",
+  "GAS-1999-00001",
+  "00000000-0000-4000-8000-000000000001",
+  "1",
+  "999",
+  "on",
+  "2020-01-01",
+);
 
 const ctxArgs = (path: string, actor: U | null, body: URLSearchParams, params: Record<string, string> = {}) => ({
   request: new Request(new URL(path, ORIGIN), {
     method: "POST",
-    headers: { Origin: ORIGIN, "Content-Type": "application/x-www-form-urlencoded", ...(actor ? { Cookie: actor.cookie } : {}) },
+    headers: {
+      Origin: ORIGIN,
+      "Content-Type": "application/x-www-form-urlencoded",
+      ...(actor ? { Cookie: actor.cookie } : {}),
+    },
     body,
   }),
   context: app.context(),
@@ -182,19 +264,39 @@ function recordForm(entity: Entity, row: Record<string, any>) {
 async function gastoEn(solicitante: U, estado: "borrador" | "pendiente" | "aprobado" | "rechazado") {
   const g = await app.db
     .insertInto("gastos")
-    .values({ descripcion: `Fuzz ${++seq}`, fecha_gasto: hoy, categoria: "comidas", importe: `${seq % 900}.5`, metodo_pago: "efectivo", solicitante_id: solicitante.id, departamento_id: dep, sucursal_id: suc })
+    .values({
+      descripcion: `Fuzz ${++seq}`,
+      fecha_gasto: hoy,
+      categoria: "comidas",
+      importe: `${seq % 900}.5`,
+      metodo_pago: "efectivo",
+      solicitante_id: solicitante.id,
+      departamento_id: dep,
+      sucursal_id: suc,
+    })
     .returning("id")
     .executeTakeFirstOrThrow();
   if (estado !== "borrador")
     await app.db
       .updateTable("gastos")
-      .set({ estado, aprobador_id: aprobador.id, ...(estado === "aprobado" ? { aprobado_por_id: aprobador.id, fecha_aprobacion: sql`now()` } : estado === "rechazado" ? { motivo_rechazo: "x" } : {}) })
+      .set({
+        estado,
+        aprobador_id: aprobador.id,
+        ...(estado === "aprobado"
+          ? { aprobado_por_id: aprobador.id, fecha_aprobacion: sql`now()` }
+          : estado === "rechazado"
+            ? { motivo_rechazo: "x" }
+            : {}),
+      })
       .where("id", "=", g.id)
       .execute();
   return String(g.id);
 }
 
-const row = (table: string, id: string) => app.db.selectFrom(table).selectAll().where("id", "=", id).executeTakeFirst() as Promise<Record<string, any> | undefined>;
+const row = (table: string, id: string) =>
+  app.db.selectFrom(table).selectAll().where("id", "=", id).executeTakeFirst() as Promise<
+    Record<string, any> | undefined
+  >;
 
 function maestro(entity: Entity, index: { action: any }, record: { action: any }, editors: () => U[]): Action[] {
   const fresh = async () => {
@@ -204,14 +306,47 @@ function maestro(entity: Entity, index: { action: any }, record: { action: any }
         ? { nombre: `Dep ${c}`, codigo: c }
         : entity === sucursales
           ? { nombre: `Suc ${c}`, codigo: c, direccion: "Calle 1", ciudad: "Lugo" }
-          : { razon_social: `Prov ${c} SL`, tipo_persona: "empresa", pais: "ES", nif: generateValidCif(100_000 + seq * 7919), categoria: "otros" };
+          : {
+              razon_social: `Prov ${c} SL`,
+              tipo_persona: "empresa",
+              pais: "ES",
+              nif: generateValidCif(100_000 + seq * 7919),
+              categoria: "otros",
+            };
     return String((await app.db.insertInto(entity.table).values(values).returning("id").executeTakeFirstOrThrow()).id);
   };
   const createForm = (): Record<string, string> => {
     const c = code();
-    if (entity === departamentos) return { intent: "crear", nombre: `Nuevo ${c}`, codigo: c, presupuesto_mensual: "1.000,00", activo: "on", _envio: randomUUID() };
-    if (entity === sucursales) return { intent: "crear", nombre: `Nueva ${c}`, codigo: c, direccion: "Calle 2", ciudad: "Ávila", pais: "ES", activo: "on", _envio: randomUUID() };
-    return { intent: "crear", razon_social: `Nuevo ${c} SA`, tipo_persona: "empresa", pais: "ES", nif: generateValidCif(600_000 + seq * 104_729, "A"), categoria: "otros", activo: "on", _envio: randomUUID() };
+    if (entity === departamentos)
+      return {
+        intent: "crear",
+        nombre: `Nuevo ${c}`,
+        codigo: c,
+        presupuesto_mensual: "1.000,00",
+        activo: "on",
+        _envio: randomUUID(),
+      };
+    if (entity === sucursales)
+      return {
+        intent: "crear",
+        nombre: `Nueva ${c}`,
+        codigo: c,
+        direccion: "Calle 2",
+        ciudad: "Ávila",
+        pais: "ES",
+        activo: "on",
+        _envio: randomUUID(),
+      };
+    return {
+      intent: "crear",
+      razon_social: `Nuevo ${c} SA`,
+      tipo_persona: "empresa",
+      pais: "ES",
+      nif: generateValidCif(600_000 + seq * 104_729, "A"),
+      categoria: "otros",
+      activo: "on",
+      _envio: randomUUID(),
+    };
   };
   const writes = () => writableFields(entity).map((f) => f.name);
   return [
@@ -222,7 +357,8 @@ function maestro(entity: Entity, index: { action: any }, record: { action: any }
       form: createForm,
       run: (c, body) => index.action(ctxArgs(`${entity.path}?index`, c.actor, body)),
       writes,
-      created: (r) => (r.version === 1 && r.id !== "00000000-0000-4000-8000-000000000001" ? null : `versión ${r.version}, id ${r.id}`),
+      created: (r) =>
+        r.version === 1 && r.id !== "00000000-0000-4000-8000-000000000001" ? null : `versión ${r.version}, id ${r.id}`,
     },
     {
       name: `${entity.path}/{id} guardar`,
@@ -245,14 +381,56 @@ function maestro(entity: Entity, index: { action: any }, record: { action: any }
   ];
 }
 
-const TRANSICION: Record<string, { desde: "borrador" | "pendiente" | "aprobado" | "rechazado"; quien: () => U; solicitante: () => U; campos: string[]; extra?: Record<string, string> }> = {
+const TRANSICION: Record<
+  string,
+  {
+    desde: "borrador" | "pendiente" | "aprobado" | "rechazado";
+    quien: () => U;
+    solicitante: () => U;
+    campos: string[];
+    extra?: Record<string, string>;
+  }
+> = {
   enviar: { desde: "borrador", quien: () => empleado, solicitante: () => empleado, campos: ["estado", "aprobador_id"] },
-  retirar: { desde: "pendiente", quien: () => empleado, solicitante: () => empleado, campos: ["estado", "aprobador_id"] },
-  aprobar: { desde: "pendiente", quien: () => aprobador, solicitante: () => empleado, campos: ["estado", "aprobado_por_id", "fecha_aprobacion"] },
-  rechazar: { desde: "pendiente", quien: () => aprobador, solicitante: () => empleado, campos: ["estado", "motivo_rechazo"], extra: { motivo: "Falta el ticket" } },
-  reabrir: { desde: "rechazado", quien: () => empleado, solicitante: () => empleado, campos: ["estado", "motivo_rechazo", "aprobador_id"] },
-  pagar: { desde: "aprobado", quien: () => admin, solicitante: () => empleado, campos: ["estado", "fecha_pago", "referencia_pago"], extra: { fecha_pago: hoy, referencia_pago: "TR-1" } },
-  revertir: { desde: "aprobado", quien: () => admin, solicitante: () => empleado, campos: ["estado", "aprobado_por_id", "fecha_aprobacion", "motivo_rechazo"], extra: { motivo: "Error" } },
+  retirar: {
+    desde: "pendiente",
+    quien: () => empleado,
+    solicitante: () => empleado,
+    campos: ["estado", "aprobador_id"],
+  },
+  aprobar: {
+    desde: "pendiente",
+    quien: () => aprobador,
+    solicitante: () => empleado,
+    campos: ["estado", "aprobado_por_id", "fecha_aprobacion"],
+  },
+  rechazar: {
+    desde: "pendiente",
+    quien: () => aprobador,
+    solicitante: () => empleado,
+    campos: ["estado", "motivo_rechazo"],
+    extra: { motivo: "Falta el ticket" },
+  },
+  reabrir: {
+    desde: "rechazado",
+    quien: () => empleado,
+    solicitante: () => empleado,
+    campos: ["estado", "motivo_rechazo", "aprobador_id"],
+  },
+  pagar: {
+    desde: "aprobado",
+    quien: () => admin,
+    solicitante: () => empleado,
+    campos: ["estado", "fecha_pago", "referencia_pago"],
+    extra: { fecha_pago: hoy, referencia_pago: "TR-1" },
+  },
+  revertir: {
+    desde: "aprobado",
+    quien: () => admin,
+    solicitante: () => empleado,
+    campos: ["estado", "aprobado_por_id", "fecha_aprobacion", "motivo_rechazo"],
+    extra: { motivo: "Error" },
+  },
 };
 
 function actions(): Action[] {
@@ -266,7 +444,8 @@ function actions(): Action[] {
     _envio: randomUUID(),
     ...(c.actor.rol === "administrador" ? { solicitante_id: otro.id } : {}),
   });
-  const gastoWrites = (u: U) => (u.rol === "administrador" ? [...CAMPOS_NO_ADMIN, "solicitante_id"] : [...CAMPOS_NO_ADMIN]);
+  const gastoWrites = (u: U) =>
+    u.rol === "administrador" ? [...CAMPOS_NO_ADMIN, "solicitante_id"] : [...CAMPOS_NO_ADMIN];
   return [
     ...maestro(departamentos, dep_index, dep_id, () => [admin]),
     ...maestro(sucursales, suc_index, suc_id, () => [admin]),
@@ -297,9 +476,18 @@ function actions(): Action[] {
       run: (c, body) => gastos_index.action(ctxArgs("/gastos?index", c.actor, body)),
       writes: gastoWrites,
       created: (r, actor) => {
-        if (r.estado !== "borrador" || r.aprobador_id || r.aprobado_por_id || r.fecha_aprobacion || r.motivo_rechazo || r.version !== 1) return `alta con ${JSON.stringify({ estado: r.estado, aprobador_id: r.aprobador_id, version: r.version })}`;
+        if (
+          r.estado !== "borrador" ||
+          r.aprobador_id ||
+          r.aprobado_por_id ||
+          r.fecha_aprobacion ||
+          r.motivo_rechazo ||
+          r.version !== 1
+        )
+          return `alta con ${JSON.stringify({ estado: r.estado, aprobador_id: r.aprobador_id, version: r.version })}`;
         if (!/^GAS-\d{4}-\d{5}$/.test(r.folio) || r.folio === "GAS-1999-00001") return `folio ${r.folio}`;
-        if (actor.rol !== "administrador" && r.solicitante_id !== actor.id) return `solicitante ${r.solicitante_id} en lugar de ${actor.id}`;
+        if (actor.rol !== "administrador" && r.solicitante_id !== actor.id)
+          return `solicitante ${r.solicitante_id} en lugar de ${actor.id}`;
         return null;
       },
     },
@@ -308,7 +496,17 @@ function actions(): Action[] {
       actors: [admin, empleado],
       table: "gastos",
       target: () => gastoEn(empleado, "borrador"),
-      form: (c) => ({ intent: "guardar", id: c.target!, version: c.version, descripcion: "Editado", fecha_gasto: hoy, categoria: "comidas", importe: "12,00", metodo_pago: "efectivo", ...(c.actor.rol === "administrador" ? { solicitante_id: empleado.id } : {}) }),
+      form: (c) => ({
+        intent: "guardar",
+        id: c.target!,
+        version: c.version,
+        descripcion: "Editado",
+        fecha_gasto: hoy,
+        categoria: "comidas",
+        importe: "12,00",
+        metodo_pago: "efectivo",
+        ...(c.actor.rol === "administrador" ? { solicitante_id: empleado.id } : {}),
+      }),
       run: (c, body) => gastos_index.action(ctxArgs(`/gastos?gasto=${c.target}`, c.actor, body)),
       writes: gastoWrites,
     },
@@ -321,36 +519,37 @@ function actions(): Action[] {
       run: (c, body) => gastos_index.action(ctxArgs(`/gastos?gasto=${c.target}`, c.actor, body)),
       writes: gastoWrites,
     },
-    ...Object.entries(TRANSICION).map(
-      ([t, d]): Action => ({
-        name: `/gastos ${t}`,
-        actors: [d.quien()],
-        table: "gastos",
-        target: async () => {
-          const id = await gastoEn(d.solicitante(), d.desde);
-          return id;
-        },
-        form: (c) => ({ intent: t, id: c.target!, version: c.version, ...d.extra }),
-        run: (c, body) => gastos_index.action(ctxArgs(`/gastos?gasto=${c.target}`, c.actor, body)),
-        writes: () => d.campos,
-      }),
-    ),
-    ...(["aprobar_seleccion", "rechazar_seleccion", "masivo"] as const).map(
-      (intent): Action => ({
-        name: `/gastos ${intent}`,
-        actors: [aprobador, admin],
-        table: "gastos",
-        target: () => gastoEn(empleado, "pendiente"),
-        form: (c) => ({ intent, seleccion: `${c.target}:${c.version}`, motivo: "Sin ticket", accion: "aprobar" }),
-        run: (c, body) => gastos_index.action(ctxArgs(`/gastos?q=Fuzz`, c.actor, body)),
-        writes: () => ["estado", "aprobado_por_id", "fecha_aprobacion", "motivo_rechazo"],
-      }),
-    ),
+    ...Object.entries(TRANSICION).map(([t, d]): Action => ({
+      name: `/gastos ${t}`,
+      actors: [d.quien()],
+      table: "gastos",
+      target: async () => {
+        const id = await gastoEn(d.solicitante(), d.desde);
+        return id;
+      },
+      form: (c) => ({ intent: t, id: c.target!, version: c.version, ...d.extra }),
+      run: (c, body) => gastos_index.action(ctxArgs(`/gastos?gasto=${c.target}`, c.actor, body)),
+      writes: () => d.campos,
+    })),
+    ...(["aprobar_seleccion", "rechazar_seleccion", "masivo"] as const).map((intent): Action => ({
+      name: `/gastos ${intent}`,
+      actors: [aprobador, admin],
+      table: "gastos",
+      target: () => gastoEn(empleado, "pendiente"),
+      form: (c) => ({ intent, seleccion: `${c.target}:${c.version}`, motivo: "Sin ticket", accion: "aprobar" }),
+      run: (c, body) => gastos_index.action(ctxArgs(`/gastos?q=Fuzz`, c.actor, body)),
+      writes: () => ["estado", "aprobado_por_id", "fecha_aprobacion", "motivo_rechazo"],
+    })),
     {
       name: "/login iniciar",
       actors: [empleado],
       table: null,
-      form: () => ({ intent: "iniciar", email: empleado.email, password: "contraseña-incorrecta", redirectTo: "/gastos" }),
+      form: () => ({
+        intent: "iniciar",
+        email: empleado.email,
+        password: "contraseña-incorrecta",
+        redirectTo: "/gastos",
+      }),
       run: (_c, body) => login.action(ctxArgs("/login", null, body)),
       writes: () => [],
     },
@@ -358,7 +557,12 @@ function actions(): Action[] {
       name: "/login crear",
       actors: [empleado],
       table: null,
-      form: () => ({ intent: "crear", nombre: "Nueva", email: `fuzz${++seq}@oficina.test`, password: "una contraseña larga" }),
+      form: () => ({
+        intent: "crear",
+        nombre: "Nueva",
+        email: `fuzz${++seq}@oficina.test`,
+        password: "una contraseña larga",
+      }),
       run: (_c, body) => login.action(ctxArgs("/login", null, body)),
       writes: () => [],
     },
@@ -389,12 +593,20 @@ function actions(): Action[] {
   ];
 }
 
-type Mutation = { op: "set" | "drop" | "dup"; field: number; value: string } | { op: "extra"; name: string; value: string };
+type Mutation =
+  { op: "set" | "drop" | "dup"; field: number; value: string } | { op: "extra"; name: string; value: string };
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   { weight: 5, arbitrary: fc.record({ op: fc.constant("set" as const), field: fc.nat(), value: hostile }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant("drop" as const), field: fc.nat(), value: fc.constant("") }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant("dup" as const), field: fc.nat(), value: hostile }) },
-  { weight: 3, arbitrary: fc.record({ op: fc.constant("extra" as const), name: fc.constantFrom(...EXTRAS), value: fc.oneof(extraValue, hostile) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      op: fc.constant("extra" as const),
+      name: fc.constantFrom(...EXTRAS),
+      value: fc.oneof(extraValue, hostile),
+    }),
+  },
 );
 
 describe("acciones con entradas hostiles (fast-check)", () => {
@@ -407,66 +619,89 @@ describe("acciones con entradas hostiles (fast-check)", () => {
     const perAction = new Map<string, number>();
 
     await fc.assert(
-      fc.asyncProperty(fc.nat(), fc.nat(), fc.array(mutation, { minLength: 0, maxLength: 6 }), async (which, who, mutations) => {
-        const action = all[which % all.length]!;
-        const actor = action.actors[who % action.actors.length]!;
-        const target = action.target ? await action.target(actor) : null;
-        const before = target && action.table ? await row(action.table, target) : null;
-        const c: Ctx = { actor, target, version: String(before?.version ?? 1) };
-        let base = action.form(c);
-        if (target && Object.keys(base).length === 0) {
-          const entity = action.table === "usuarios" ? usuarios : action.table === "departamentos" ? departamentos : action.table === "sucursales" ? sucursales : proveedores;
-          base = recordForm(entity, (await row(action.table!, target))!);
-        }
-        const entries: [string, string][] = Object.entries(base);
-        for (const m of mutations) {
-          if (m.op === "extra") entries.push([m.name, m.value]);
-          else if (entries.length) {
-            const i = m.field % entries.length;
-            if (m.op === "set") entries[i] = [entries[i]![0], m.value];
-            else if (m.op === "drop") entries.splice(i, 1);
-            else entries.push([entries[i]![0], m.value]);
+      fc.asyncProperty(
+        fc.nat(),
+        fc.nat(),
+        fc.array(mutation, { minLength: 0, maxLength: 6 }),
+        async (which, who, mutations) => {
+          const action = all[which % all.length]!;
+          const actor = action.actors[who % action.actors.length]!;
+          const target = action.target ? await action.target(actor) : null;
+          const before = target && action.table ? await row(action.table, target) : null;
+          const c: Ctx = { actor, target, version: String(before?.version ?? 1) };
+          let base = action.form(c);
+          if (target && Object.keys(base).length === 0) {
+            const entity =
+              action.table === "usuarios"
+                ? usuarios
+                : action.table === "departamentos"
+                  ? departamentos
+                  : action.table === "sucursales"
+                    ? sucursales
+                    : proveedores;
+            base = recordForm(entity, (await row(action.table!, target))!);
           }
-        }
-        const body = new URLSearchParams(entries);
-        const known = action.created ? new Set((await app.db.selectFrom(action.table!).select("id").execute()).map((r) => String(r.id))) : null;
+          const entries: [string, string][] = Object.entries(base);
+          for (const m of mutations) {
+            if (m.op === "extra") entries.push([m.name, m.value]);
+            else if (entries.length) {
+              const i = m.field % entries.length;
+              if (m.op === "set") entries[i] = [entries[i]![0], m.value];
+              else if (m.op === "drop") entries.splice(i, 1);
+              else entries.push([entries[i]![0], m.value]);
+            }
+          }
+          const body = new URLSearchParams(entries);
+          const known = action.created
+            ? new Set((await app.db.selectFrom(action.table!).select("id").execute()).map((r) => String(r.id)))
+            : null;
 
-        sent += 1;
-        perAction.set(action.name, (perAction.get(action.name) ?? 0) + 1);
-        let status: number;
-        try {
-          const r = await action.run(c, body);
-          status = r instanceof Response ? r.status : 200;
-        } catch (thrown) {
-          if (thrown instanceof Response) status = thrown.status;
-          else {
-            errors5xx.push(`${action.name} como ${actor.rol}: ${(thrown as Error).message} con ${JSON.stringify(entries).slice(0, 300)}`);
-            return;
+          sent += 1;
+          perAction.set(action.name, (perAction.get(action.name) ?? 0) + 1);
+          let status: number;
+          try {
+            const r = await action.run(c, body);
+            status = r instanceof Response ? r.status : 200;
+          } catch (thrown) {
+            if (thrown instanceof Response) status = thrown.status;
+            else {
+              errors5xx.push(
+                `${action.name} como ${actor.rol}: ${(thrown as Error).message} con ${JSON.stringify(entries).slice(0, 300)}`,
+              );
+              return;
+            }
           }
-        }
-        if (status >= 500) errors5xx.push(`${action.name} como ${actor.rol}: ${status} con ${JSON.stringify(entries).slice(0, 300)}`);
-        if (status !== 302 || !action.table) return;
-        accepted += 1;
+          if (status >= 500)
+            errors5xx.push(`${action.name} como ${actor.rol}: ${status} con ${JSON.stringify(entries).slice(0, 300)}`);
+          if (status !== 302 || !action.table) return;
+          accepted += 1;
 
-        // What the accepted request wrote: only the columns its form allows this person.
-        if (before) {
-          const after = await row(action.table, target!);
-          if (!after) return; // deleted (eliminar)
-          const allowed = new Set([...action.writes(actor), ...SYSTEM]);
-          for (const column of Object.keys(after)) {
-            if (allowed.has(column)) continue;
-            if (JSON.stringify(after[column]) !== JSON.stringify(before[column])) forbidden.push(`${action.name} como ${actor.rol} escribió ${column}: ${JSON.stringify(before[column])} → ${JSON.stringify(after[column])}`);
+          // What the accepted request wrote: only the columns its form allows this person.
+          if (before) {
+            const after = await row(action.table, target!);
+            if (!after) return; // deleted (eliminar)
+            const allowed = new Set([...action.writes(actor), ...SYSTEM]);
+            for (const column of Object.keys(after)) {
+              if (allowed.has(column)) continue;
+              if (JSON.stringify(after[column]) !== JSON.stringify(before[column]))
+                forbidden.push(
+                  `${action.name} como ${actor.rol} escribió ${column}: ${JSON.stringify(before[column])} → ${JSON.stringify(after[column])}`,
+                );
+            }
           }
-        }
-        if (known && action.created) {
-          const fresh = (await app.db.selectFrom(action.table).selectAll().execute()).filter((r) => !known.has(String(r.id)));
-          if (fresh.length > 1 && action.table !== "gastos") forbidden.push(`${action.name}: ${fresh.length} filas nuevas en un alta`);
-          for (const r of fresh) {
-            const problem = action.created(r, actor);
-            if (problem) forbidden.push(`${action.name} como ${actor.rol}: ${problem}`);
+          if (known && action.created) {
+            const fresh = (await app.db.selectFrom(action.table).selectAll().execute()).filter(
+              (r) => !known.has(String(r.id)),
+            );
+            if (fresh.length > 1 && action.table !== "gastos")
+              forbidden.push(`${action.name}: ${fresh.length} filas nuevas en un alta`);
+            for (const r of fresh) {
+              const problem = action.created(r, actor);
+              if (problem) forbidden.push(`${action.name} como ${actor.rol}: ${problem}`);
+            }
           }
-        }
-      }),
+        },
+      ),
       { numRuns: RUNS, seed: SEED, endOnFailure: true },
     );
 
@@ -481,46 +716,97 @@ describe("acciones con entradas hostiles (fast-check)", () => {
   it("listas, fichas y exportaciones con parámetros de URL hostiles: ningún 5xx", async () => {
     // A lone surrogate cannot travel in a URL (a browser sends U+FFFD; encodeURIComponent throws):
     // the path is written as a browser would, the loader still gets the raw id as its param.
-    const enRuta = (id: string) => encodeURIComponent(id.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD"));
-    const KEYS = ["q", "orden", "dir", "pagina", "por_pagina", "estado", "categoria", "departamento", "sucursal", "proveedor", "solicitante", "desde", "hasta", "importe_min", "importe_max", "activo", "vista", "gasto", "masivo", "buscar_proveedores", "buscar_usuarios", "buscar_departamentos", "volver", "formato", "rol", "padre", "eliminar"];
+    const enRuta = (id: string) =>
+      encodeURIComponent(
+        id.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD"),
+      );
+    const KEYS = [
+      "q",
+      "orden",
+      "dir",
+      "pagina",
+      "por_pagina",
+      "estado",
+      "categoria",
+      "departamento",
+      "sucursal",
+      "proveedor",
+      "solicitante",
+      "desde",
+      "hasta",
+      "importe_min",
+      "importe_max",
+      "activo",
+      "vista",
+      "gasto",
+      "masivo",
+      "buscar_proveedores",
+      "buscar_usuarios",
+      "buscar_departamentos",
+      "volver",
+      "formato",
+      "rol",
+      "padre",
+      "eliminar",
+    ];
     const loaders: [string, (url: string, u: U, id: string) => Promise<unknown>][] = [
       ["/gastos", (url, u) => gastos_index.loader(getArgs(`/gastos?${url}`, u))],
-      ["/gastos/exportar", async (url, u) => {
-        const r = (await gastos_csv.loader(getArgs(`/gastos/exportar?${url}`, u))) as Response;
-        await r.text();
-        return r;
-      }],
+      [
+        "/gastos/exportar",
+        async (url, u) => {
+          const r = (await gastos_csv.loader(getArgs(`/gastos/exportar?${url}`, u))) as Response;
+          await r.text();
+          return r;
+        },
+      ],
       ["/departamentos", (url, u) => dep_index.loader(getArgs(`/departamentos?${url}`, u))],
-      ["/departamentos/exportar", async (url, u) => {
-        const r = (await dep_csv.loader(getArgs(`/departamentos/exportar?${url}`, u))) as Response;
-        await r.text();
-        return r;
-      }],
+      [
+        "/departamentos/exportar",
+        async (url, u) => {
+          const r = (await dep_csv.loader(getArgs(`/departamentos/exportar?${url}`, u))) as Response;
+          await r.text();
+          return r;
+        },
+      ],
       ["/proveedores", (url, u) => prov_index.loader(getArgs(`/proveedores?${url}`, u))],
       ["/usuarios", (url, u) => usu_index.loader(getArgs(`/usuarios?${url}`, u))],
-      ["/departamentos/{id}", (url, u, id) => dep_id.loader({ ...getArgs(`/departamentos/${enRuta(id)}?${url}`, u), params: { id } })],
-      ["/usuarios/{id}", (url, u, id) => usu_id.loader({ ...getArgs(`/usuarios/${enRuta(id)}?${url}`, u), params: { id } })],
+      [
+        "/departamentos/{id}",
+        (url, u, id) => dep_id.loader({ ...getArgs(`/departamentos/${enRuta(id)}?${url}`, u), params: { id } }),
+      ],
+      [
+        "/usuarios/{id}",
+        (url, u, id) => usu_id.loader({ ...getArgs(`/usuarios/${enRuta(id)}?${url}`, u), params: { id } }),
+      ],
     ];
     let sent = 0;
     const errors: string[] = [];
     await fc.assert(
-      fc.asyncProperty(fc.nat(), fc.nat(), fc.array(fc.tuple(fc.constantFrom(...KEYS), hostile), { maxLength: 5 }), hostile, async (which, who, params, id) => {
-        const [name, load] = loaders[which % loaders.length]!;
-        const u = [admin, aprobador, empleado][who % 3]!;
-        const query = new URLSearchParams(params.map(([k, v]) => [k, v.slice(0, 3000)])).toString();
-        sent += 1;
-        try {
-          const r = await load(query, u, id.slice(0, 200));
-          if (r instanceof Response && r.status >= 500) errors.push(`${name}?${query.slice(0, 200)}: ${r.status}`);
-        } catch (thrown) {
-          if (thrown instanceof Response) {
-            if (thrown.status >= 500) errors.push(`${name}?${query.slice(0, 200)}: ${thrown.status}`);
-          } else errors.push(`${name}?${query.slice(0, 200)} como ${u.rol}: ${(thrown as Error).message}`);
-        }
-      }),
+      fc.asyncProperty(
+        fc.nat(),
+        fc.nat(),
+        fc.array(fc.tuple(fc.constantFrom(...KEYS), hostile), { maxLength: 5 }),
+        hostile,
+        async (which, who, params, id) => {
+          const [name, load] = loaders[which % loaders.length]!;
+          const u = [admin, aprobador, empleado][who % 3]!;
+          const query = new URLSearchParams(params.map(([k, v]) => [k, v.slice(0, 3000)])).toString();
+          sent += 1;
+          try {
+            const r = await load(query, u, id.slice(0, 200));
+            if (r instanceof Response && r.status >= 500) errors.push(`${name}?${query.slice(0, 200)}: ${r.status}`);
+          } catch (thrown) {
+            if (thrown instanceof Response) {
+              if (thrown.status >= 500) errors.push(`${name}?${query.slice(0, 200)}: ${thrown.status}`);
+            } else errors.push(`${name}?${query.slice(0, 200)} como ${u.rol}: ${(thrown as Error).message}`);
+          }
+        },
+      ),
       { numRuns: Math.round(RUNS / 3), seed: SEED },
     );
-    figure(`Parámetros de URL hostiles: ${sent} peticiones a ${loaders.length} listas, fichas y exportaciones, respuestas 5xx: ${errors.length}`);
+    figure(
+      `Parámetros de URL hostiles: ${sent} peticiones a ${loaders.length} listas, fichas y exportaciones, respuestas 5xx: ${errors.length}`,
+    );
     expect(errors).toEqual([]);
   });
 
@@ -536,22 +822,46 @@ describe("acciones con entradas hostiles (fast-check)", () => {
         fc.boolean(),
         fc.boolean(),
         async (locale, cents, digits, grouping, currency) => {
-          const value = digits === 0 ? Math.round(cents / 100) || 1 : digits === 1 ? Math.round(cents / 10) / 10 : cents / 100;
-          const typed = new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: grouping, ...(currency ? { style: "currency", currency: "EUR" } : {}) }).format(value);
+          const value =
+            digits === 0 ? Math.round(cents / 100) || 1 : digits === 1 ? Math.round(cents / 10) / 10 : cents / 100;
+          const typed = new Intl.NumberFormat(locale, {
+            minimumFractionDigits: digits,
+            maximumFractionDigits: digits,
+            useGrouping: grouping,
+            ...(currency ? { style: "currency", currency: "EUR" } : {}),
+          }).format(value);
           const descripcion = `Importe ${++seq}`;
           sent += 1;
-          const body = new URLSearchParams({ intent: "crear", descripcion, fecha_gasto: hoy, categoria: "comidas", importe: typed, metodo_pago: "efectivo", _envio: randomUUID() });
-          const r = (await gastos_index.action(ctxArgs("/gastos?index", contable, body)).catch((e: unknown) => e)) as Response;
-          if (!(r instanceof Response) || r.status >= 500) return void misread.push(`${typed}: ${r instanceof Response ? r.status : String(r)}`);
+          const body = new URLSearchParams({
+            intent: "crear",
+            descripcion,
+            fecha_gasto: hoy,
+            categoria: "comidas",
+            importe: typed,
+            metodo_pago: "efectivo",
+            _envio: randomUUID(),
+          });
+          const r = (await gastos_index
+            .action(ctxArgs("/gastos?index", contable, body))
+            .catch((e: unknown) => e)) as Response;
+          if (!(r instanceof Response) || r.status >= 500)
+            return void misread.push(`${typed}: ${r instanceof Response ? r.status : String(r)}`);
           if (r.status !== 302) return;
           accepted += 1;
-          const stored = await app.db.selectFrom("gastos").select("importe").where("descripcion", "=", descripcion).executeTakeFirstOrThrow();
-          if (stored.importe !== value.toFixed(2)) misread.push(`${locale} «${typed}» (${value.toFixed(2)}) se guardó como ${stored.importe}`);
+          const stored = await app.db
+            .selectFrom("gastos")
+            .select("importe")
+            .where("descripcion", "=", descripcion)
+            .executeTakeFirstOrThrow();
+          if (stored.importe !== value.toFixed(2))
+            misread.push(`${locale} «${typed}» (${value.toFixed(2)}) se guardó como ${stored.importe}`);
         },
       ),
       { numRuns: 400, seed: SEED },
     );
-    figure(`Importes en el formato de ${LOCALES.length} idiomas: ${sent} envíos, ${accepted} aceptados, ${misread.length} leídos como otro importe`);
+    figure(
+      `Importes en el formato de ${LOCALES.length} idiomas: ${sent} envíos, ${accepted} aceptados, ${misread.length} leídos como otro importe`,
+    );
     expect(misread).toEqual([]);
     expect(accepted).toBeGreaterThan(50);
   });

@@ -1,5 +1,18 @@
 import http from "node:http";
-import { Browser, killEverything, median, percentile, removeDataDir, rssMb, sleep, startServer, stopServer, withOwner, type HttpResponse, type ServerProcess } from "../support/server-process";
+import {
+  Browser,
+  killEverything,
+  median,
+  percentile,
+  removeDataDir,
+  rssMb,
+  sleep,
+  startServer,
+  stopServer,
+  withOwner,
+  type HttpResponse,
+  type ServerProcess,
+} from "../support/server-process";
 import { createOrganisation, figure, gastoForm, gastoIdOf, guardarForm, PASSWORD, workDir } from "./support";
 
 /**
@@ -26,138 +39,186 @@ afterAll(async () => {
   removeDataDir(dataDir);
 });
 
-it(`${SECONDS} s a ${CONNECTIONS} conexiones, lecturas y escrituras mezcladas: 0 errores y memoria estable`, { timeout: (SECONDS + 240) * 1000 }, async () => {
-  const org = await withOwner(dataDir, (c) =>
-    createOrganisation(c, [
-      { key: "jefa", rol: "aprobador" },
-      ...Array.from({ length: 8 }, (_, i) => ({ key: `e${i}`, rol: "empleado" as const, aprobador: "jefa" })),
-    ]),
-  );
-  const ids = await withOwner(dataDir, async (c) => ({
-    proveedores: (await c.query("select id from proveedores order by razon_social limit 20")).rows.map((r) => r.id as string),
-    gastos: (await c.query("select id from gastos order by folio limit 50")).rows.map((r) => r.id as string),
-  }));
+it(
+  `${SECONDS} s a ${CONNECTIONS} conexiones, lecturas y escrituras mezcladas: 0 errores y memoria estable`,
+  { timeout: (SECONDS + 240) * 1000 },
+  async () => {
+    const org = await withOwner(dataDir, (c) =>
+      createOrganisation(c, [
+        { key: "jefa", rol: "aprobador" },
+        ...Array.from({ length: 8 }, (_, i) => ({ key: `e${i}`, rol: "empleado" as const, aprobador: "jefa" })),
+      ]),
+    );
+    const ids = await withOwner(dataDir, async (c) => ({
+      proveedores: (await c.query("select id from proveedores order by razon_social limit 20")).rows.map(
+        (r) => r.id as string,
+      ),
+      gastos: (await c.query("select id from gastos order by folio limit 50")).rows.map((r) => r.id as string),
+    }));
 
-  const person = async (email: string, password: string) => {
-    const b = new Browser(server.url, {}, new http.Agent({ keepAlive: true, maxSockets: 1 }));
-    await b.signIn(email, password);
-    return b;
-  };
+    const person = async (email: string, password: string) => {
+      const b = new Browser(server.url, {}, new http.Agent({ keepAlive: true, maxSockets: 1 }));
+      await b.signIn(email, password);
+      return b;
+    };
 
-  type Sample = { ms: number; ok: boolean; what: string };
-  const samples: Sample[] = [];
-  const errors: string[] = [];
-  let avisos = 0;
-  const deadline = Date.now() + SECONDS * 1000;
-  const timed = async (what: string, expected: number, fn: () => Promise<HttpResponse>) => {
-    const t = performance.now();
-    try {
-      const r = await fn();
-      const ok = r.status === expected;
-      samples.push({ ms: performance.now() - t, ok, what });
-      if (!ok && errors.length < 50) errors.push(`${what}: ${r.status} ${r.text().slice(0, 200)}`);
-      return r;
-    } catch (error) {
-      samples.push({ ms: performance.now() - t, ok: false, what });
-      if (errors.length < 50) errors.push(`${what}: ${(error as Error).message}`);
-      return null;
-    }
-  };
-
-  const pick = <T>(list: T[], i: number) => list[i % list.length]!;
-  const READS = (i: number, admin: boolean) => [
-    "/",
-    "/gastos",
-    `/gastos?q=${pick(["comida", "taxi", "hotel", "material", "GAS-20"], i)}`,
-    `/gastos?estado=${pick(["pendiente", "aprobado", "borrador"], i)}&orden=importe&dir=desc`,
-    `/gastos?pagina=${1 + (i % 5)}`,
-    // Any gasto's panel only for the administrador (the others get a 404 for what they cannot see).
-    admin ? `/gastos?gasto=${pick(ids.gastos, i)}` : "/gastos?vista=mios",
-    "/departamentos",
-    `/proveedores?pagina=${1 + (i % 3)}`,
-    `/proveedores/${pick(ids.proveedores, i)}`,
-    "/sucursales",
-    "/usuarios?orden=nombre_completo",
-  ];
-
-  // 8 readers (the demo administrador, aprobador and empleado), 8 people writing their gastos,
-  // 1 approver approving in bulk, 3 readers who also export CSV: 20 connections.
-  const readers = await Promise.all(Array.from({ length: 11 }, (_, i) => person(DEMO.email(pick(["administrador", "aprobador", "empleado"], i)), DEMO.password)));
-  const writers = await Promise.all(Array.from({ length: 8 }, (_, i) => person(org.accounts[`e${i}`]!.email, PASSWORD)));
-  const jefa = await person(org.accounts.jefa!.email, PASSWORD);
-
-  const rss: { t: number; mb: number }[] = [];
-  const started = Date.now();
-  const sampler = (async () => {
-    while (Date.now() < deadline) {
-      rss.push({ t: (Date.now() - started) / 1000, mb: rssMb(server.pid) });
-      await sleep(2000);
-    }
-  })();
-
-  const reader = async (b: Browser, w: number) => {
-    for (let i = w; Date.now() < deadline; i++) {
-      const path = pick(READS(i, w % 3 === 0), i * 7 + w);
-      await timed(`GET ${path.split("?")[0]}`, 200, () => b.get(path));
-      if (w >= 8 && i % 15 === 0) await timed("GET /exportar", 200, () => b.get(pick(["/gastos/exportar?estado=pendiente", "/proveedores/exportar", "/departamentos/exportar"], i)));
-    }
-  };
-  const writer = async (b: Browser, w: number) => {
-    for (let i = 0; Date.now() < deadline; i++) {
-      const created = await timed("POST crear", 302, () => b.post("/gastos?index", gastoForm({ descripcion: `Carga ${w}-${i}`, importe: `${1 + ((w * 997 + i) % 9000)},${String(i % 100).padStart(2, "0")}` })));
-      const id = gastoIdOf(created?.location ?? null);
-      if (!id) continue;
-      await timed("GET ficha", 200, () => b.get(`/gastos?gasto=${id}`));
-      const edited = await timed("POST guardar", 302, () => b.post(`/gastos?gasto=${id}`, guardarForm({ id, version: 1 }, { descripcion: `Carga ${w}-${i} (revisado)` })));
-      if (edited) await timed("POST enviar", 302, () => b.post(`/gastos?gasto=${id}`, { intent: "enviar", id, version: "2" }));
-      if (i % 5 === 0) await timed("GET /", 200, () => b.get("/"));
-    }
-  };
-  const approver = async (b: Browser) => {
-    while (Date.now() < deadline) {
-      const list = await timed("GET pendientes", 200, () => b.get("/gastos?vista=pendientes&por_pagina=50"));
-      const seleccion = [...(list?.text() ?? "").matchAll(/name="seleccion"[^>]*value="([0-9a-f-]{36}:\d+)"/g)].map((m) => m[1]!).slice(0, 20);
-      if (seleccion.length === 0) {
-        await sleep(200);
-        continue;
+    type Sample = { ms: number; ok: boolean; what: string };
+    const samples: Sample[] = [];
+    const errors: string[] = [];
+    let avisos = 0;
+    const deadline = Date.now() + SECONDS * 1000;
+    const timed = async (what: string, expected: number, fn: () => Promise<HttpResponse>) => {
+      const t = performance.now();
+      try {
+        const r = await fn();
+        const ok = r.status === expected;
+        samples.push({ ms: performance.now() - t, ok, what });
+        if (!ok && errors.length < 50) errors.push(`${what}: ${r.status} ${r.text().slice(0, 200)}`);
+        return r;
+      } catch (error) {
+        samples.push({ ms: performance.now() - t, ok: false, what });
+        if (errors.length < 50) errors.push(`${what}: ${(error as Error).message}`);
+        return null;
       }
-      const r = await timed("POST aprobar_seleccion", 302, () => b.post("/gastos?vista=pendientes&por_pagina=50", { intent: "aprobar_seleccion", seleccion }));
-      if (r?.location) {
-        const page = await timed("GET tras aprobar", 200, () => b.get(r.location!));
-        if (page && /no se pudo|no se pudieron/.test(page.text())) avisos += 1;
+    };
+
+    const pick = <T>(list: T[], i: number) => list[i % list.length]!;
+    const READS = (i: number, admin: boolean) => [
+      "/",
+      "/gastos",
+      `/gastos?q=${pick(["comida", "taxi", "hotel", "material", "GAS-20"], i)}`,
+      `/gastos?estado=${pick(["pendiente", "aprobado", "borrador"], i)}&orden=importe&dir=desc`,
+      `/gastos?pagina=${1 + (i % 5)}`,
+      // Any gasto's panel only for the administrador (the others get a 404 for what they cannot see).
+      admin ? `/gastos?gasto=${pick(ids.gastos, i)}` : "/gastos?vista=mios",
+      "/departamentos",
+      `/proveedores?pagina=${1 + (i % 3)}`,
+      `/proveedores/${pick(ids.proveedores, i)}`,
+      "/sucursales",
+      "/usuarios?orden=nombre_completo",
+    ];
+
+    // 8 readers (the demo administrador, aprobador and empleado), 8 people writing their gastos,
+    // 1 approver approving in bulk, 3 readers who also export CSV: 20 connections.
+    const readers = await Promise.all(
+      Array.from({ length: 11 }, (_, i) =>
+        person(DEMO.email(pick(["administrador", "aprobador", "empleado"], i)), DEMO.password),
+      ),
+    );
+    const writers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => person(org.accounts[`e${i}`]!.email, PASSWORD)),
+    );
+    const jefa = await person(org.accounts.jefa!.email, PASSWORD);
+
+    const rss: { t: number; mb: number }[] = [];
+    const started = Date.now();
+    const sampler = (async () => {
+      while (Date.now() < deadline) {
+        rss.push({ t: (Date.now() - started) / 1000, mb: rssMb(server.pid) });
+        await sleep(2000);
       }
-    }
-  };
+    })();
 
-  await Promise.all([...readers.map((b, w) => reader(b, w)), ...writers.map((b, w) => writer(b, w)), approver(jefa), sampler]);
-  const elapsed = (Date.now() - started) / 1000;
+    const reader = async (b: Browser, w: number) => {
+      for (let i = w; Date.now() < deadline; i++) {
+        const path = pick(READS(i, w % 3 === 0), i * 7 + w);
+        await timed(`GET ${path.split("?")[0]}`, 200, () => b.get(path));
+        if (w >= 8 && i % 15 === 0)
+          await timed("GET /exportar", 200, () =>
+            b.get(pick(["/gastos/exportar?estado=pendiente", "/proveedores/exportar", "/departamentos/exportar"], i)),
+          );
+      }
+    };
+    const writer = async (b: Browser, w: number) => {
+      for (let i = 0; Date.now() < deadline; i++) {
+        const created = await timed("POST crear", 302, () =>
+          b.post(
+            "/gastos?index",
+            gastoForm({
+              descripcion: `Carga ${w}-${i}`,
+              importe: `${1 + ((w * 997 + i) % 9000)},${String(i % 100).padStart(2, "0")}`,
+            }),
+          ),
+        );
+        const id = gastoIdOf(created?.location ?? null);
+        if (!id) continue;
+        await timed("GET ficha", 200, () => b.get(`/gastos?gasto=${id}`));
+        const edited = await timed("POST guardar", 302, () =>
+          b.post(`/gastos?gasto=${id}`, guardarForm({ id, version: 1 }, { descripcion: `Carga ${w}-${i} (revisado)` })),
+        );
+        if (edited)
+          await timed("POST enviar", 302, () => b.post(`/gastos?gasto=${id}`, { intent: "enviar", id, version: "2" }));
+        if (i % 5 === 0) await timed("GET /", 200, () => b.get("/"));
+      }
+    };
+    const approver = async (b: Browser) => {
+      while (Date.now() < deadline) {
+        const list = await timed("GET pendientes", 200, () => b.get("/gastos?vista=pendientes&por_pagina=50"));
+        const seleccion = [...(list?.text() ?? "").matchAll(/name="seleccion"[^>]*value="([0-9a-f-]{36}:\d+)"/g)]
+          .map((m) => m[1]!)
+          .slice(0, 20);
+        if (seleccion.length === 0) {
+          await sleep(200);
+          continue;
+        }
+        const r = await timed("POST aprobar_seleccion", 302, () =>
+          b.post("/gastos?vista=pendientes&por_pagina=50", { intent: "aprobar_seleccion", seleccion }),
+        );
+        if (r?.location) {
+          const page = await timed("GET tras aprobar", 200, () => b.get(r.location!));
+          if (page && /no se pudo|no se pudieron/.test(page.text())) avisos += 1;
+        }
+      }
+    };
 
-  const written = await withOwner(dataDir, async (c) => (await c.query("select estado, count(*)::int as n from gastos where descripcion like 'Carga %' group by estado order by estado")).rows);
-  const total = samples.length;
-  const failed = samples.filter((s) => !s.ok).length;
-  const ms = samples.map((s) => s.ms);
-  // Memory: after a warm-up (V8 grows its heap for the first minute or so under this load: 300 →
-  // 600 MB, then it holds), the average of the first and last tenth of the rest.
-  const warmup = Math.min(90, elapsed * 0.3);
-  const steady = rss.filter((r) => r.t >= warmup);
-  const tenth = Math.max(1, Math.floor(steady.length / 10));
-  const avg = (xs: { mb: number }[]) => xs.reduce((a, x) => a + x.mb, 0) / xs.length;
-  const rssStart = avg(steady.slice(0, tenth));
-  const rssEnd = avg(steady.slice(-tenth));
-  const rssMax = Math.max(...rss.map((r) => r.mb));
-  const writes = samples.filter((s) => s.what.startsWith("POST")).length;
+    await Promise.all([
+      ...readers.map((b, w) => reader(b, w)),
+      ...writers.map((b, w) => writer(b, w)),
+      approver(jefa),
+      sampler,
+    ]);
+    const elapsed = (Date.now() - started) / 1000;
 
-  figure(
-    `Carga sostenida: ${elapsed.toFixed(0)} s a ${CONNECTIONS} conexiones, ${total} peticiones (${(total / elapsed).toFixed(0)}/s; ${writes} escrituras), errores: ${failed}; ` +
-      `latencia mediana ${median(ms).toFixed(0)} ms, p95 ${percentile(ms, 95).toFixed(0)} ms, p99 ${percentile(ms, 99).toFixed(0)} ms; ` +
-      `memoria del servidor (RSS del primario y sus trabajadores) ${rssStart.toFixed(0)} MB tras ${warmup.toFixed(0)} s de calentamiento → ${rssEnd.toFixed(0)} MB al final (máximo ${rssMax.toFixed(0)} MB)${elapsed >= 200 ? "" : " [prueba corta: solo se informa]"}; ` +
-      `gastos de la carga: ${written.map((r) => `${r.n} ${r.estado}`).join(", ")}; ${avisos} aprobaciones en bloque con alguna fila ya cambiada`,
-  );
-  console.info(`RSS (s → MB): ${rss.filter((_, i) => i % 5 === 0).map((r) => `${r.t.toFixed(0)}→${r.mb.toFixed(0)}`).join(" ")}`);
-  expect(errors).toEqual([]);
-  expect(failed).toBe(0);
-  expect(server.alive()).toBe(true);
-  // Flat: the end within 25 % (or 40 MB) of the start once warm; a shortened run (SOAK_SECONDS
-  // under 200) is too short to leave the warm-up behind, so it only reports.
-  if (elapsed >= 200) expect(rssEnd).toBeLessThan(Math.max(rssStart * 1.25, rssStart + 40));
-});
+    const written = await withOwner(
+      dataDir,
+      async (c) =>
+        (
+          await c.query(
+            "select estado, count(*)::int as n from gastos where descripcion like 'Carga %' group by estado order by estado",
+          )
+        ).rows,
+    );
+    const total = samples.length;
+    const failed = samples.filter((s) => !s.ok).length;
+    const ms = samples.map((s) => s.ms);
+    // Memory: after a warm-up (V8 grows its heap for the first minute or so under this load: 300 →
+    // 600 MB, then it holds), the average of the first and last tenth of the rest.
+    const warmup = Math.min(90, elapsed * 0.3);
+    const steady = rss.filter((r) => r.t >= warmup);
+    const tenth = Math.max(1, Math.floor(steady.length / 10));
+    const avg = (xs: { mb: number }[]) => xs.reduce((a, x) => a + x.mb, 0) / xs.length;
+    const rssStart = avg(steady.slice(0, tenth));
+    const rssEnd = avg(steady.slice(-tenth));
+    const rssMax = Math.max(...rss.map((r) => r.mb));
+    const writes = samples.filter((s) => s.what.startsWith("POST")).length;
+
+    figure(
+      `Carga sostenida: ${elapsed.toFixed(0)} s a ${CONNECTIONS} conexiones, ${total} peticiones (${(total / elapsed).toFixed(0)}/s; ${writes} escrituras), errores: ${failed}; ` +
+        `latencia mediana ${median(ms).toFixed(0)} ms, p95 ${percentile(ms, 95).toFixed(0)} ms, p99 ${percentile(ms, 99).toFixed(0)} ms; ` +
+        `memoria del servidor (RSS del primario y sus trabajadores) ${rssStart.toFixed(0)} MB tras ${warmup.toFixed(0)} s de calentamiento → ${rssEnd.toFixed(0)} MB al final (máximo ${rssMax.toFixed(0)} MB)${elapsed >= 200 ? "" : " [prueba corta: solo se informa]"}; ` +
+        `gastos de la carga: ${written.map((r) => `${r.n} ${r.estado}`).join(", ")}; ${avisos} aprobaciones en bloque con alguna fila ya cambiada`,
+    );
+    console.info(
+      `RSS (s → MB): ${rss
+        .filter((_, i) => i % 5 === 0)
+        .map((r) => `${r.t.toFixed(0)}→${r.mb.toFixed(0)}`)
+        .join(" ")}`,
+    );
+    expect(errors).toEqual([]);
+    expect(failed).toBe(0);
+    expect(server.alive()).toBe(true);
+    // Flat: the end within 25 % (or 40 MB) of the start once warm; a shortened run (SOAK_SECONDS
+    // under 200) is too short to leave the warm-up behind, so it only reports.
+    if (elapsed >= 200) expect(rssEnd).toBeLessThan(Math.max(rssStart * 1.25, rssStart + 40));
+  },
+);

@@ -29,29 +29,39 @@ export type Account = { id: string; email: string; rol: "administrador" | "aprob
  * A small organisation, written as the owner: two departments, a branch, and accounts
  * (confirmed, with PASSWORD). `aprobador_de` gives an empleado their approver.
  */
-export async function createOrganisation(client: pg.Client, people: { key: string; rol: Account["rol"]; departamento?: "ventas" | "compras"; aprobador?: string }[]) {
+export async function createOrganisation(
+  client: pg.Client,
+  people: { key: string; rol: Account["rol"]; departamento?: "ventas" | "compras"; aprobador?: string }[],
+) {
   const tag = randomUUID().slice(0, 6).toUpperCase();
-  const dep = async (nombre: string, codigo: string) => (await client.query("insert into departamentos (nombre, codigo) values ($1, $2) returning id", [`${nombre} ${tag}`, `${codigo}-${tag}`])).rows[0].id as string;
+  const dep = async (nombre: string, codigo: string) =>
+    (
+      await client.query("insert into departamentos (nombre, codigo) values ($1, $2) returning id", [
+        `${nombre} ${tag}`,
+        `${codigo}-${tag}`,
+      ])
+    ).rows[0].id as string;
   const departamentos = { ventas: await dep("Ventas", "V"), compras: await dep("Compras", "C") };
-  const sucursal = (await client.query("insert into sucursales (nombre, codigo, direccion, ciudad) values ($1, $2, 'Gran Vía 1', 'Madrid') returning id", [`Madrid ${tag}`, `M-${tag}`])).rows[0].id as string;
+  const sucursal = (
+    await client.query(
+      "insert into sucursales (nombre, codigo, direccion, ciudad) values ($1, $2, 'Gran Vía 1', 'Madrid') returning id",
+      [`Madrid ${tag}`, `M-${tag}`],
+    )
+  ).rows[0].id as string;
   const hash = await hashPassword(PASSWORD);
   const accounts: Record<string, Account> = {};
   for (const p of people) {
     const email = `${p.key}-${tag.toLowerCase()}@fiabilidad.test`;
     const id = (
-      await client.query("insert into auth.users (email, encrypted_password, email_confirmed_at, raw_user_meta_data) values ($1, $2, now(), $3) returning id", [
-        email,
-        hash,
-        JSON.stringify({ nombre: p.key }),
-      ])
+      await client.query(
+        "insert into auth.users (email, encrypted_password, email_confirmed_at, raw_user_meta_data) values ($1, $2, now(), $3) returning id",
+        [email, hash, JSON.stringify({ nombre: p.key })],
+      )
     ).rows[0].id as string;
-    await client.query("update usuarios set rol = $2, departamento_id = $3, sucursal_id = $4, aprobador_id = $5 where id = $1", [
-      id,
-      p.rol,
-      departamentos[p.departamento ?? "ventas"],
-      sucursal,
-      p.aprobador ? accounts[p.aprobador]!.id : null,
-    ]);
+    await client.query(
+      "update usuarios set rol = $2, departamento_id = $3, sucursal_id = $4, aprobador_id = $5 where id = $1",
+      [id, p.rol, departamentos[p.departamento ?? "ventas"], sucursal, p.aprobador ? accounts[p.aprobador]!.id : null],
+    );
     accounts[p.key] = { id, email, rol: p.rol };
   }
   return { departamentos, sucursal, accounts };
@@ -118,4 +128,12 @@ export function textOf(html: string) {
 }
 
 /** What a stack trace or an internal error looks like on a page (none may reach it). */
-export const LEAKS = [/\n\s+at [\w.<>]+ \(/, /node_modules\//, /ECONNREFUSED/, /\bSQLSTATE\b/, /terminating connection/i, /\berror: relation\b/i, /TypeError|ReferenceError/];
+export const LEAKS = [
+  /\n\s+at [\w.<>]+ \(/,
+  /node_modules\//,
+  /ECONNREFUSED/,
+  /\bSQLSTATE\b/,
+  /terminating connection/i,
+  /\berror: relation\b/i,
+  /TypeError|ReferenceError/,
+];

@@ -19,12 +19,19 @@ export async function createTestApp(env: Record<string, string> = {}) {
   let passwordHash: string | undefined;
 
   /** An account and its profile, created as the owner (confirmed, active). */
-  async function createUser(o: { nombre?: string; email?: string; rol?: "administrador" | "aprobador" | "empleado"; activo?: boolean } = {}) {
+  async function createUser(
+    o: { nombre?: string; email?: string; rol?: "administrador" | "aprobador" | "empleado"; activo?: boolean } = {},
+  ) {
     passwordHash ??= await hashPassword(PASSWORD);
     const email = (o.email ?? `u${Math.random().toString(36).slice(2, 10)}@oficina.test`).toLowerCase();
     const { id } = await services.db
       .insertInto("auth.users")
-      .values({ email, encrypted_password: passwordHash, email_confirmed_at: sql`now()`, raw_user_meta_data: JSON.stringify({ nombre: o.nombre ?? "Prueba" }) })
+      .values({
+        email,
+        encrypted_password: passwordHash,
+        email_confirmed_at: sql`now()`,
+        raw_user_meta_data: JSON.stringify({ nombre: o.nombre ?? "Prueba" }),
+      })
       .returning("id")
       .executeTakeFirstOrThrow();
     await services.db
@@ -46,7 +53,10 @@ export async function createTestApp(env: Record<string, string> = {}) {
 }
 
 /** A Request like the browser sends: the session cookie and, for POSTs, a urlencoded form. */
-export function request(path: string, o: { cookie?: string; form?: Record<string, string | string[]>; method?: string } = {}) {
+export function request(
+  path: string,
+  o: { cookie?: string; form?: Record<string, string | string[]>; method?: string } = {},
+) {
   const headers = new Headers({ Origin: ORIGIN });
   if (o.cookie) headers.set("Cookie", o.cookie);
   let body: URLSearchParams | undefined;

@@ -26,10 +26,9 @@ export async function asUser<T>(
   await client.query("begin");
   try {
     if (userId === null) {
-      await client.query(
-        "select set_config('role', 'anon', true), set_config('request.jwt.claims', $1, true)",
-        [JSON.stringify({ role: "anon" })],
-      );
+      await client.query("select set_config('role', 'anon', true), set_config('request.jwt.claims', $1, true)", [
+        JSON.stringify({ role: "anon" }),
+      ]);
     } else {
       await client.query(
         "select set_config('role', 'authenticated', true), set_config('request.jwt.claims', $1, true)",

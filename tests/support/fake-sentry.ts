@@ -13,7 +13,12 @@ export async function startFakeIngest(answer: { status?: number; location?: stri
     const chunks: Buffer[] = [];
     req.on("data", (c) => chunks.push(c));
     req.on("end", () => {
-      received.push({ method: req.method!, url: req.url!, headers: req.headers, body: Buffer.concat(chunks).toString("utf8") });
+      received.push({
+        method: req.method!,
+        url: req.url!,
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString("utf8"),
+      });
       res.writeHead(answer.status ?? 200, answer.location ? { Location: answer.location } : {});
       res.end('{"id":"upstream-secret-body"}');
     });

@@ -25,13 +25,16 @@ export function buildOnce(): Promise<void> {
   built ??= (async () => {
     if (process.env.RELIABILITY_SKIP_BUILD === "1" && existsSync(path.join(ROOT, "build/index.js"))) return;
     const started = Date.now();
-    const r = spawnSync(path.join(ROOT, "node_modules/.bin/remix"), ["build"], { cwd: ROOT, encoding: "utf8", env: { ...process.env, NODE_ENV: "production" } });
+    const r = spawnSync(path.join(ROOT, "node_modules/.bin/remix"), ["build"], {
+      cwd: ROOT,
+      encoding: "utf8",
+      env: { ...process.env, NODE_ENV: "production" },
+    });
     if (r.status !== 0) throw new Error(`remix build falló (${r.status}):\n${r.stdout}\n${r.stderr}`);
     console.info(`Compilación de producción lista en ${((Date.now() - started) / 1000).toFixed(1)} s`);
   })();
   return built;
 }
-
 
 export type ServerOptions = {
   dataDir: string;
@@ -73,12 +76,16 @@ export type ServerProcess = {
 export function spawnServer(o: ServerOptions & { port: number }): ServerProcess {
   // The parent's environment without what would point the server elsewhere (or load vitest in it).
   const env = Object.fromEntries(
-    Object.entries(process.env).filter(([k, v]) => v !== undefined && !/^(DATABASE_URL|SUPABASE_|SENTRY_|APP_URL|TRUST_PROXY|NODE_OPTIONS|VITEST)/.test(k)),
+    Object.entries(process.env).filter(
+      ([k, v]) =>
+        v !== undefined && !/^(DATABASE_URL|SUPABASE_|SENTRY_|APP_URL|TRUST_PROXY|NODE_OPTIONS|VITEST)/.test(k),
+    ),
   ) as NodeJS.ProcessEnv;
   delete (env as Record<string, string | undefined>).NODE_ENV;
   delete env.SESSION_SECRET;
   const nodeEnv = o.nodeEnv === undefined ? "test" : o.nodeEnv;
-  const secret = o.sessionSecret === undefined ? "secreto-de-sesion-de-pruebas-de-fiabilidad-0123456789" : o.sessionSecret;
+  const secret =
+    o.sessionSecret === undefined ? "secreto-de-sesion-de-pruebas-de-fiabilidad-0123456789" : o.sessionSecret;
   Object.assign(env, {
     ...(nodeEnv ? { NODE_ENV: nodeEnv } : {}),
     ...(secret ? { SESSION_SECRET: secret } : {}),
@@ -93,7 +100,9 @@ export function spawnServer(o: ServerOptions & { port: number }): ServerProcess 
   if (o.npmStart) {
     // «remix build && VAR=x tsx …»: its assignments and command, run without a shell (signals
     // reach tsx, which hands them to the server).
-    const words = String(JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")).scripts.start).replace(/^remix build && /, "").split(/\s+/);
+    const words = String(JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")).scripts.start)
+      .replace(/^remix build && /, "")
+      .split(/\s+/);
     while (/^[A-Z_]+=/.test(words[0]!)) {
       const [name, value] = words.shift()!.split("=");
       env[name!] = value;
@@ -245,17 +254,27 @@ export async function withOwner<T>(dataDir: string, fn: (client: pg.Client) => P
  * The cluster state recorded in global/pg_control (ControlFileData.state, offset 16):
  * 1 shut down cleanly, 6 in production (running, or killed without a shutdown checkpoint).
  */
-export function clusterState(dataDir: string): "shut down" | "in production" | "in crash recovery" | "shutting down" | `otro (${number})` {
+export function clusterState(
+  dataDir: string,
+): "shut down" | "in production" | "in crash recovery" | "shutting down" | `otro (${number})` {
   const buffer = readFileSync(path.join(clusterDir(dataDir), "global/pg_control"));
   const state = buffer.readUInt32LE(16);
-  return ({ 1: "shut down", 3: "shutting down", 4: "in crash recovery", 6: "in production" } as const)[state as 1] ?? `otro (${state})`;
+  return (
+    ({ 1: "shut down", 3: "shutting down", 4: "in crash recovery", 6: "in production" } as const)[state as 1] ??
+    `otro (${state})`
+  );
 }
 
 /** pg_ctl of the embedded binaries, run as the cluster's owner (postgres refuses to run as root). */
 export function pgCtl(dataDir: string, args: string[], timeoutMs = 60_000) {
   const st = statSync(clusterDir(dataDir));
   const asOwner = process.getuid?.() === 0 ? { uid: st.uid, gid: st.gid } : {};
-  const r = spawnSync(path.join(BIN, "pg_ctl"), ["-D", clusterDir(dataDir), ...args], { encoding: "utf8", timeout: timeoutMs, ...asOwner, env: { ...process.env, LC_MESSAGES: "C" } });
+  const r = spawnSync(path.join(BIN, "pg_ctl"), ["-D", clusterDir(dataDir), ...args], {
+    encoding: "utf8",
+    timeout: timeoutMs,
+    ...asOwner,
+    env: { ...process.env, LC_MESSAGES: "C" },
+  });
   return { status: r.status, output: `${r.stdout ?? ""}${r.stderr ?? ""}` };
 }
 
@@ -265,19 +284,39 @@ export function pgCtl(dataDir: string, args: string[], timeoutMs = 60_000) {
 
 export const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 
-export type HttpResponse = { status: number; headers: http.IncomingHttpHeaders; body: Buffer; text: () => string; location: string | null; setCookies: string[] };
+export type HttpResponse = {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+  text: () => string;
+  location: string | null;
+  setCookies: string[];
+};
 
 export function httpRequest(
   base: string,
   pathAndQuery: string,
-  o: { method?: string; headers?: Record<string, string>; body?: string | Buffer; timeoutMs?: number; agent?: http.Agent | false } = {},
+  o: {
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string | Buffer;
+    timeoutMs?: number;
+    agent?: http.Agent | false;
+  } = {},
 ): Promise<HttpResponse> {
   const url = new URL(pathAndQuery, base);
   return new Promise((resolve, reject) => {
     const headers: Record<string, string | number> = { ...o.headers };
     if (o.body !== undefined) headers["Content-Length"] = Buffer.byteLength(o.body);
     const req = http.request(
-      { host: url.hostname, port: url.port, path: url.pathname + url.search, method: o.method ?? "GET", headers, agent: o.agent ?? agent },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname + url.search,
+        method: o.method ?? "GET",
+        headers,
+        agent: o.agent ?? agent,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (c: Buffer) => chunks.push(c));
@@ -297,7 +336,9 @@ export function httpRequest(
       },
     );
     req.on("error", reject);
-    req.setTimeout(o.timeoutMs ?? 60_000, () => req.destroy(new Error(`Sin respuesta en ${o.timeoutMs ?? 60_000} ms: ${o.method ?? "GET"} ${pathAndQuery}`)));
+    req.setTimeout(o.timeoutMs ?? 60_000, () =>
+      req.destroy(new Error(`Sin respuesta en ${o.timeoutMs ?? 60_000} ms: ${o.method ?? "GET"} ${pathAndQuery}`)),
+    );
     if (o.body !== undefined) req.write(o.body);
     req.end();
   });
@@ -305,7 +346,9 @@ export function httpRequest(
 
 export function formBody(form: Record<string, string | string[]> | [string, string][]): string {
   const params = new URLSearchParams();
-  const entries = Array.isArray(form) ? form : Object.entries(form).flatMap(([k, v]) => [v].flat().map((x) => [k, x] as [string, string]));
+  const entries = Array.isArray(form)
+    ? form
+    : Object.entries(form).flatMap(([k, v]) => [v].flat().map((x) => [k, x] as [string, string]));
   for (const [k, v] of entries) params.append(k, v);
   return params.toString();
 }
@@ -333,7 +376,9 @@ export class Browser {
       const eq = pair!.indexOf("=");
       const name = pair!.slice(0, eq).trim();
       const value = pair!.slice(eq + 1).trim();
-      const expired = attrs.some((a) => /^\s*max-age=0\s*$/i.test(a) || (/^\s*expires=/i.test(a) && Date.parse(a.split("=")[1]!) < Date.now()));
+      const expired = attrs.some(
+        (a) => /^\s*max-age=0\s*$/i.test(a) || (/^\s*expires=/i.test(a) && Date.parse(a.split("=")[1]!) < Date.now()),
+      );
       if (expired || value === "") this.cookies.delete(name);
       else this.cookies.set(name, value);
     }
@@ -341,10 +386,19 @@ export class Browser {
   }
 
   async get(pathAndQuery: string, headers: Record<string, string> = {}) {
-    return this.absorb(await httpRequest(this.base, pathAndQuery, { agent: this.agent, headers: { ...this.extraHeaders, Cookie: this.cookieHeader(), ...headers } }));
+    return this.absorb(
+      await httpRequest(this.base, pathAndQuery, {
+        agent: this.agent,
+        headers: { ...this.extraHeaders, Cookie: this.cookieHeader(), ...headers },
+      }),
+    );
   }
 
-  async post(pathAndQuery: string, form: Record<string, string | string[]> | [string, string][], headers: Record<string, string> = {}) {
+  async post(
+    pathAndQuery: string,
+    form: Record<string, string | string[]> | [string, string][],
+    headers: Record<string, string> = {},
+  ) {
     return this.absorb(
       await httpRequest(this.base, pathAndQuery, {
         agent: this.agent,
@@ -364,7 +418,8 @@ export class Browser {
 
   async signIn(email: string, password: string) {
     const r = await this.post("/login", { intent: "iniciar", email, password, redirectTo: "/" });
-    if (r.status !== 302) throw new Error(`No se pudo iniciar sesión como ${email}: ${r.status} ${r.text().slice(0, 500)}`);
+    if (r.status !== 302)
+      throw new Error(`No se pudo iniciar sesión como ${email}: ${r.status} ${r.text().slice(0, 500)}`);
     return r;
   }
 }
