@@ -104,7 +104,8 @@ async function catalogue(url: string) {
                  from pg_class c join pg_namespace n on n.oid = c.relnamespace
                 where c.relkind = 'v' and n.nspname in ${SCHEMAS}`),
     );
-    const functions = await q(`select n.nspname || '.' || p.proname || '(' || pg_get_function_identity_arguments(p.oid) || ')' as sig,
+    const functions =
+      await q(`select n.nspname || '.' || p.proname || '(' || pg_get_function_identity_arguments(p.oid) || ')' as sig,
                                       pg_get_function_arguments(p.oid) as args, pg_get_function_result(p.oid) as result,
                                       l.lanname, p.provolatile, p.prosecdef, p.proconfig, p.proacl::text,
                                       p.proisstrict, p.proleakproof, p.prosrc
@@ -143,9 +144,15 @@ async function main() {
     for (const f of onlyOld) console.log(`- ${f}`);
     for (const f of onlyNew) console.log(`+ ${f}`);
     const bodyDiff = [...old.bodies.keys()].filter((k) => now.bodies.has(k) && now.bodies.get(k) !== old.bodies.get(k));
-    const code = (body = "") => body.replace(/--[^\n]*/g, "").replace(/\s+/g, " ").trim();
+    const code = (body = "") =>
+      body
+        .replace(/--[^\n]*/g, "")
+        .replace(/\s+/g, " ")
+        .trim();
     const commentsOnly = bodyDiff.filter((k) => code(now.bodies.get(k)) === code(old.bodies.get(k)));
-    console.log(`\n${old.facts.size} facts before, ${now.facts.size} after; ${onlyOld.length} only before, ${onlyNew.length} only after.`);
+    console.log(
+      `\n${old.facts.size} facts before, ${now.facts.size} after; ${onlyOld.length} only before, ${onlyNew.length} only after.`,
+    );
     console.log(`Function bodies that differ (${bodyDiff.length}): ${bodyDiff.sort().join(", ") || "none"}`);
     console.log(`... of which only in comments: ${commentsOnly.sort().join(", ") || "none"}`);
     process.exitCode = onlyOld.length + onlyNew.length > 0 ? 1 : 0;
