@@ -25,10 +25,7 @@
 -- }
 -- «Aprobado» es aprobado + pagado (como el aviso de presupuesto de aprobar_gasto), por fecha_gasto.
 --
--- Medido con 1 023 000 gastos (scripts/seed.ts --gastos 1000000, 40 usuarios; EXPLAIN ANALYZE por
--- sentencia con auto_explain): 15–30 ms por llamada para cualquier rol, todo por índice (sin
--- lecturas secuenciales de gastos); lo más caro son los propios por estado de una persona con
--- 46 000 gastos (index-only scan de gastos_solicitante_panel_idx).
+-- Cada sección se lee por índice, sin recorrer gastos (mediciones: ADR 0016, «Moved from comments»).
 
 -- ---------------------------------------------------------------------------------------------
 -- Totales de lo aprobado, mantenidos por disparador
