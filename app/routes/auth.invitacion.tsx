@@ -2,7 +2,7 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { TOKEN_HOURS } from "~/auth/forms";
 import { LinkFailure, NewPasswordForm } from "~/auth/LinkForms";
-import { choosePassword, linkFailure, linkToken } from "~/auth/links.server";
+import { choosePassword, linkFailure, linkToken, plausibleToken } from "~/auth/links.server";
 import type { TokenFailure } from "~/auth/port";
 import { pageTitle } from "~/ui/EntityPages";
 
@@ -16,7 +16,9 @@ const DIAS = TOKEN_HOURS.invitacion / 24;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const token = linkToken(request);
-  return json({ token, state: await linkFailure(context, token, "invitacion") });
+  const state = await linkFailure(context, token, "invitacion");
+  // What cannot be a token is not sent back to the page.
+  return json({ token: plausibleToken(token) ? token : "", state });
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

@@ -1,3 +1,4 @@
+import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
@@ -66,49 +67,61 @@ const WHY: Record<TokenFailure | "inactivo", string> = {
 export default function Recuperar() {
   const { token, state } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const failure = actionData?.reason ?? state;
   return (
     <div className="acceso">
       {token ? (
-        <>
-          <h1>Elegir una contraseña nueva</h1>
-          {failure ? (
-            <LinkFailure why={WHY[failure]}>
-              {failure === "inactivo" ? null : (
-                <p>
-                  <Link to="/auth/recuperar">Pedir un enlace nuevo</Link>
-                </p>
-              )}
-            </LinkFailure>
-          ) : (
-            <NewPasswordForm
-              id="cambiar"
-              title="Escriba su nueva contraseña dos veces"
-              token={token}
-              intent="cambiar"
-              lastResult={actionData?.intent === "cambiar" ? actionData.result : undefined}
-            />
-          )}
-        </>
+        <Cambiar
+          token={token}
+          failure={actionData?.reason ?? state}
+          lastResult={actionData?.intent === "cambiar" ? actionData.result : undefined}
+        />
       ) : (
-        <>
-          <h1>¿Ha olvidado su contraseña?</h1>
-          <p>
-            Escriba el correo de su cuenta y le enviaremos un enlace para elegir una contraseña nueva. El enlace caduca
-            en {TOKEN_HOURS.recuperar} hora y solo sirve una vez.
-          </p>
-          <EmailForm
-            id="pedir"
-            title="Restablecer la contraseña"
-            button="Enviarme el enlace"
-            lastResult={actionData?.intent === "pedir" ? actionData.result : undefined}
-          />
-        </>
+        <Pedir lastResult={actionData?.intent === "pedir" ? actionData.result : undefined} />
       )}
       <p>
         <Link to="/login">Volver a iniciar sesión</Link>
       </p>
     </div>
+  );
+}
+
+type LastResult = SubmissionResult<string[]> | undefined;
+
+function Pedir({ lastResult }: { lastResult: LastResult }) {
+  return (
+    <>
+      <h1>¿Ha olvidado su contraseña?</h1>
+      <p>
+        Escriba el correo de su cuenta y le enviaremos un enlace para elegir una contraseña nueva. El enlace caduca en{" "}
+        {TOKEN_HOURS.recuperar} hora y solo sirve una vez.
+      </p>
+      <EmailForm id="pedir" title="Restablecer la contraseña" button="Enviarme el enlace" lastResult={lastResult} />
+    </>
+  );
+}
+
+function Cambiar(props: { token: string; failure: TokenFailure | "inactivo" | null; lastResult: LastResult }) {
+  return (
+    <>
+      <h1>Elegir una contraseña nueva</h1>
+      {props.failure ? (
+        <LinkFailure why={WHY[props.failure]}>
+          {props.failure === "inactivo" ? null : (
+            <p>
+              <Link to="/auth/recuperar">Pedir un enlace nuevo</Link>
+            </p>
+          )}
+        </LinkFailure>
+      ) : (
+        <NewPasswordForm
+          id="cambiar"
+          title="Escriba su nueva contraseña dos veces"
+          token={props.token}
+          intent="cambiar"
+          lastResult={props.lastResult}
+        />
+      )}
+    </>
   );
 }
 
