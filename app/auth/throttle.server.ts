@@ -40,8 +40,8 @@ const keys = (email: string, ip: string) => [
   { key: accountKey(email), limit: LIMITS.cuenta, scope: "cuenta" as const },
   { key: `ip:${ip}`, limit: LIMITS.direccion, scope: "direccion" as const },
 ];
-export const mailKey = (purpose: "confirmacion" | "recuperar" | "invitacion", email: string) =>
-  `correo:${purpose}:${normal(email)}`;
+type MailPurpose = "confirmacion" | "recuperar" | "invitacion";
+export const mailKey = (purpose: MailPurpose, email: string) => `correo:${purpose}:${normal(email)}`;
 export const signUpKey = (ip: string) => `altas:${ip}`;
 
 /**
@@ -50,7 +50,7 @@ export const signUpKey = (ip: string) => `altas:${ip}`;
  */
 export async function mailRefusal(
   throttle: SignInThrottle,
-  purpose: Parameters<typeof mailKey>[0],
+  purpose: MailPurpose,
   email: string,
 ): Promise<{ retryAfter: number; message: string } | null> {
   const refused = await throttle.take(mailKey(purpose, email), MAIL_LIMIT.limit, MAIL_LIMIT.windowMs);
