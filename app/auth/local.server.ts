@@ -93,6 +93,21 @@ export function localAuth(options: {
     sql`delete from auth.local_tokens where coalesce(used_at, expires_at) < now() - interval '7 days'`,
   );
 
+  /** Kills the live tokens of `kind` sent to `email` or to the account `userId`. */
+  function killLive(conn: typeof db, kind: Kind, owner: { email?: string | null; userId?: string | null }) {
+    return conn
+      .updateTable("auth.local_tokens")
+      .set({ used_at: sql`now()` })
+      .where("kind", "=", kind)
+      .where("used_at", "is", null)
+      .where((eb) =>
+        eb.or([
+          ...(owner.email ? [eb(sql`lower(email)`, "=", owner.email.toLowerCase())] : []),
+          ...(owner.userId ? [eb("user_id", "=", owner.userId)] : []),
+        ]),
+      );
+  }
+
   /**
    * A new token of `kind`; every earlier live one of the same kind for that account (or pending
    * sign-up's email) dies in the same transaction.
@@ -105,15 +120,7 @@ export function localAuth(options: {
     const token = randomBytes(32).toString("base64url");
     const email = target.email.trim().toLowerCase();
     await db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable("auth.local_tokens")
-        .set({ used_at: sql`now()` })
-        .where("kind", "=", kind)
-        .where("used_at", "is", null)
-        .where((eb) =>
-          eb.or([eb(sql`lower(email)`, "=", email), ...(target.userId ? [eb("user_id", "=", target.userId)] : [])]),
-        )
-        .execute();
+      await killLive(trx, kind, { email, userId: target.userId }).execute();
       await trx
         .insertInto("auth.local_tokens")
         .values({
@@ -137,12 +144,7 @@ export function localAuth(options: {
    */
   async function decoy(kind: Kind, email: string) {
     await db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable("auth.local_tokens")
-        .set({ used_at: sql`now()` })
-        .where("kind", "=", kind)
-        .where("used_at", "is", null)
-        .where(sql`lower(email)`, "=", email.trim().toLowerCase())
+      await killLive(trx, kind, { email: email.trim() })
         .where(sql<boolean>`false`)
         .execute();
       await sql`select txid_current()`.execute(trx);
@@ -217,18 +219,7 @@ export function localAuth(options: {
       .returning(["user_id", "email", "password_hash", "nombre"])
       .executeTakeFirst();
     if (!row) return undefined;
-    await trx
-      .updateTable("auth.local_tokens")
-      .set({ used_at: sql`now()` })
-      .where("kind", "=", kind)
-      .where("used_at", "is", null)
-      .where((eb) =>
-        eb.or([
-          ...(row.email ? [eb(sql`lower(email)`, "=", String(row.email).toLowerCase())] : []),
-          ...(row.user_id ? [eb("user_id", "=", row.user_id)] : []),
-        ]),
-      )
-      .execute();
+    await killLive(trx, kind, { email: row.email, userId: row.user_id }).execute();
     return row as { user_id: string | null; email: string | null; password_hash: string | null; nombre: string | null };
   }
 
