@@ -23,22 +23,32 @@ export function findChromium() {
   const chosen = process.env.CHROMIUM_PATH?.trim();
   if (chosen) return existsSync(chosen) ? chosen : null;
   if (existsSync(DEBIAN_CHROMIUM)) return DEBIAN_CHROMIUM;
-  return existsSync(chromium.executablePath()) ? undefined : null;
+  return playwrightHasChromium() ? undefined : null;
+}
+
+function playwrightHasChromium() {
+  try {
+    return existsSync(chromium.executablePath());
+  } catch {
+    // A platform Playwright has no build of its Chromium for.
+    return false;
+  }
 }
 
 /** The command that gives this machine a browser for the tests. */
 function advice() {
   if (process.env.CHROMIUM_PATH?.trim())
     return `CHROMIUM_PATH=${process.env.CHROMIUM_PATH} no existe: corríjala o quítela del entorno.`;
-  if (existsSync("/etc/debian_version"))
-    return `Instálelo con:\n\n  sudo apt-get update && sudo apt-get install -y ${DEBIAN_PACKAGES.join(" ")}\n`;
+  if (existsSync("/etc/debian_version")) {
+    const sudo = process.getuid?.() === 0 ? "" : "sudo ";
+    return `Instálelo con:\n\n  ${sudo}apt-get update && ${sudo}apt-get install -y ${DEBIAN_PACKAGES.join(" ")}\n`;
+  }
   return `Instale el de Playwright con:\n\n  npx playwright install chromium\n\no indique uno con CHROMIUM_PATH=/ruta/al/chromium.`;
 }
 
 function main() {
   if (findChromium() !== null) return;
-  const root = process.getuid?.() === 0;
-  if (root && existsSync("/etc/debian_version") && !process.env.CHROMIUM_PATH?.trim()) {
+  if (process.getuid?.() === 0 && existsSync("/etc/debian_version") && !process.env.CHROMIUM_PATH?.trim()) {
     console.info(`No hay Chromium para las pruebas de navegador: instalando ${DEBIAN_PACKAGES.join(" ")} de Debian…`);
     const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
     for (const args of [
