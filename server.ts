@@ -152,6 +152,7 @@ async function primary(config: Config) {
   for (let i = 0; i < workers; i++) cluster.fork(env);
 }
 
+/** Whether anyone has an account yet: the demo data is only for a database nobody uses. */
 async function hasUsers(databaseUrl: string) {
   const db = createDatabase(databaseUrl, 1);
   try {
