@@ -182,7 +182,7 @@ function copiarYCompilar(tmp: string) {
   symlinkSync(path.join(RAIZ, "node_modules"), path.join(app, "node_modules"), "dir");
   // With source maps, to tell what the browser's chunks are made of; the maps are then moved out
   // of public/ and the comment naming them removed, so the served bytes are the plain build's.
-  ejecutar(path.join(RAIZ, "node_modules/.bin/remix"), ["build", "--sourcemap", app], app);
+  ejecutar(process.execPath, ["scripts/build.mjs", "--sourcemap"], app);
   const mapas = path.join(tmp, "mapas");
   const mover = (dir: string) => {
     for (const nombre of readdirSync(dir, { withFileTypes: true })) {
@@ -236,11 +236,11 @@ function rssKiB(pid: number, campo: "VmRSS" | "VmHWM" = "VmRSS"): number {
     return 0;
   }
 }
-/** The server's workers (node:cluster): its node children that run server.ts (not tsx's esbuild). */
+/** The server's workers (node:cluster): its node children that run build/server.js (not Postgres). */
 function trabajadoresDe(servidor: number): number[] {
   return hijosDe(servidor).filter((pid) => {
     try {
-      return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("server.ts");
+      return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("build/server.js");
     } catch {
       return false;
     }
@@ -467,10 +467,8 @@ async function arrancarServidor(app: string, tmp: string, databaseUrl: string, o
   const args = [
     ...(o.perfil ? ["--cpu-prof", `--cpu-prof-dir=${perfiles}`] : []),
     "--import",
-    "tsx",
-    "--import",
-    "./app/instrument.server.ts",
-    "server.ts",
+    "./build/instrument.js",
+    "build/server.js",
   ];
   const hijo: ChildProcess = spawn(process.execPath, args, {
     cwd: app,

@@ -86,49 +86,25 @@ export interface Store {
   stream?<T = Row>(source: string, query: ListQuery, onPage: (rows: T[]) => Promise<void>): Promise<void>;
 }
 
-const KIND = Symbol.for("oficina.store-error");
-
 export class StoreError extends Error {
-  static readonly kind: string = "StoreError";
-  readonly [KIND]: string;
   constructor(
     message: string,
     readonly field?: string,
   ) {
     super(message);
     this.name = new.target.name;
-    this[KIND] = (new.target as typeof StoreError).kind;
-  }
-  /**
-   * `instanceof` by kind, not by class object: the server builds its services from the sources
-   * (server.ts) while the Remix build bundles its own copy of this module, so an error thrown by
-   * the store must still be recognised by the routes' `error instanceof NotFound`.
-   */
-  static [Symbol.hasInstance](value: unknown): boolean {
-    const kind = (value as { [KIND]?: unknown } | null)?.[KIND];
-    return typeof kind === "string" && (this.kind === StoreError.kind || kind === this.kind);
   }
 }
 /** The record does not exist or this user may not see it. */
-export class NotFound extends StoreError {
-  static override readonly kind = "NotFound";
-}
+export class NotFound extends StoreError {}
 /** Someone else changed the record first (stale version or a transition already made). */
-export class Conflict extends StoreError {
-  static override readonly kind = "Conflict";
-}
+export class Conflict extends StoreError {}
 /** The user may not do this (row-level security or a workflow rule). */
-export class Forbidden extends StoreError {
-  static override readonly kind = "Forbidden";
-}
+export class Forbidden extends StoreError {}
 /** Other records point to this one; it cannot be deleted. */
-export class Referenced extends StoreError {
-  static override readonly kind = "Referenced";
-}
+export class Referenced extends StoreError {}
 /** The database refused the values; `field` names the column when known. */
-export class Invalid extends StoreError {
-  static override readonly kind = "Invalid";
-}
+export class Invalid extends StoreError {}
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
 /** Table, view, column and function names come from entity definitions; check them anyway. */
