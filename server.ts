@@ -10,7 +10,7 @@ import { pathToFileURL } from "node:url";
 import { startEmbeddedPostgres, type EmbeddedDatabase } from "./app/data/embedded.server";
 import { migrate } from "./app/data/migrate.server";
 import { guardarAjustes } from "./app/gastos/ajustes.server";
-import { createDatabase } from "./app/data/sql.server";
+import { createDatabase } from "./app/data/sql/connection.server";
 import {
   bodyPolicyFor,
   hostOf,

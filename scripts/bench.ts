@@ -44,7 +44,7 @@ import { fileURLToPath } from "node:url";
 import { sql, type Kysely } from "kysely";
 import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from "../app/data/embedded.server";
 import { migrate } from "../app/data/migrate.server";
-import { createDatabase } from "../app/data/sql.server";
+import { createDatabase } from "../app/data/sql/connection.server";
 import { addDaysISO, todayISO } from "../app/lib/dates";
 import { jsInicial, type JsInicial } from "./bench/js-inicial";
 import { addGastos, DEFAULT_DEMO_GASTOS, DEMO_ACCOUNTS, DEMO_PASSWORD, seedIfEmpty } from "./seed";

@@ -2746,7 +2746,7 @@ async function main() {
   const log = (line: string) => console.info(line);
   const { startEmbeddedPostgres } = await import("../app/data/embedded.server");
   const { migrate } = await import("../app/data/migrate.server");
-  const { createDatabase } = await import("../app/data/sql.server");
+  const { createDatabase } = await import("../app/data/sql/connection.server");
 
   let url = args.databaseUrl ?? process.env.DATABASE_URL;
   let embedded: Awaited<ReturnType<typeof startEmbeddedPostgres>> | undefined;

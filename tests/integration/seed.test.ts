@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import { sql } from "kysely";
 import { verifyPassword } from "../../app/auth/password.server";
-import { createDatabase } from "../../app/data/sql.server";
+import { createDatabase } from "../../app/data/sql/connection.server";
 import { todayISO } from "../../app/lib/dates";
 import { validateIban } from "../../app/lib/iban";
 import { validateNif } from "../../app/lib/nif";

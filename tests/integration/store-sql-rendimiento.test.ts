@@ -1,5 +1,7 @@
 import type pg from "pg";
-import { createDatabase, sqlStore } from "~/data/sql.server";
+import { sql } from "kysely";
+import { sqlStore } from "~/data/sql/adapter.server";
+import { createDatabase } from "~/data/sql/connection.server";
 import { NotFound, type ListQuery, type Row } from "~/data/store";
 import { connect, createUser } from "../support/as-user";
 import { createTestDatabase } from "../support/database";
@@ -308,8 +310,8 @@ describe("una página filtrada por un rango se planifica con sus valores", () =>
         ],
       };
       const preparadas = async () =>
-        (await una.selectFrom("pg_prepared_statements").select("statement").execute())
-          .map((r) => String(r.statement))
+        (await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(una)).rows
+          .map((r) => r.statement)
           .filter((t) => t.includes("any(array("));
       const conRango = await sqlStore(una, admin).list<Row>("gastos_vista", rango);
       expect(await preparadas()).toEqual([]);
