@@ -1,5 +1,6 @@
 import path from "node:path";
 import { sql, type Kysely } from "kysely";
+import type { Database } from "./data/database";
 import { localAuth } from "./auth/local.server";
 import { createMailer } from "./auth/mail.server";
 import type { AuthBackend, AuthSession } from "./auth/port";
@@ -40,7 +41,7 @@ export type Services = {
   close(): Promise<void>;
 };
 
-export function sqlServices(config: Config, databaseUrl: string): Services & { db: Kysely<any> } {
+export function sqlServices(config: Config, databaseUrl: string): Services & { db: Kysely<Database> } {
   const db = createDatabase(databaseUrl);
   const auth = localAuth({
     db,

@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Transaction } from "kysely";
+import type { Database } from "../data/database";
 import { Forbidden, storeErrorFromPostgres } from "../data/store";
 import type { Rol } from "./permissions";
 
@@ -59,9 +60,9 @@ export type Invitations = {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export function sqlInvitations(db: Kysely<any>): Invitations {
+export function sqlInvitations(db: Kysely<Database>): Invitations {
   /** auth.uid() is the administrador for the history triggers; the role stays the owner's. */
-  const actAs = (trx: Transaction<any>, adminId: string) =>
+  const actAs = (trx: Transaction<Database>, adminId: string) =>
     sql`select set_config('request.jwt.claims', ${JSON.stringify({ sub: adminId, role: "authenticated", aud: "authenticated" })}, true)`.execute(
       trx,
     );

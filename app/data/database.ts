@@ -24,23 +24,23 @@ export type Numeric = ColumnType<string, number | string, number | string>;
 export interface AuthLocalRateLimits {
   hits: number;
   key: string;
-  reset_at: string;
+  reset_at: ColumnType<string, Date | string, Date | string>;
 }
 
 export interface AuthLocalSessions {
-  created_at: Generated<string>;
-  expires_at: string;
+  created_at: Generated<ColumnType<string, Date | string, Date | string>>;
+  expires_at: ColumnType<string, Date | string, Date | string>;
   token_hash: string;
   user_id: string;
 }
 
 export interface AuthLocalSignInFailures {
-  at: Generated<string>;
+  at: Generated<ColumnType<string, Date | string, Date | string>>;
   key: string;
 }
 
 export interface AuthLocalSubmissions {
-  created_at: Generated<string>;
+  created_at: Generated<ColumnType<string, Date | string, Date | string>>;
   key: string;
   location: string | null;
   set_cookie: string[] | null;
@@ -48,34 +48,34 @@ export interface AuthLocalSubmissions {
 }
 
 export interface AuthLocalTokens {
-  created_at: Generated<string>;
+  created_at: Generated<ColumnType<string, Date | string, Date | string>>;
   email: string | null;
-  expires_at: string;
+  expires_at: ColumnType<string, Date | string, Date | string>;
   kind: string;
   nombre: string | null;
   password_hash: string | null;
   token_hash: string;
-  used_at: string | null;
+  used_at: ColumnType<string, Date | string, Date | string> | null;
   user_id: string | null;
 }
 
 export interface AuthUsers {
-  created_at: Generated<string>;
+  created_at: Generated<ColumnType<string, Date | string, Date | string>>;
   email: string | null;
-  email_confirmed_at: string | null;
+  email_confirmed_at: ColumnType<string, Date | string, Date | string> | null;
   encrypted_password: string | null;
   id: Generated<string>;
-  last_sign_in_at: string | null;
+  last_sign_in_at: ColumnType<string, Date | string, Date | string> | null;
   raw_user_meta_data: Generated<Json | null>;
-  updated_at: Generated<string>;
+  updated_at: Generated<ColumnType<string, Date | string, Date | string>>;
 }
 
 export interface Departamentos {
   activo: Generated<boolean>;
-  actualizado_en: Generated<string>;
+  actualizado_en: Generated<ColumnType<string, Date | string, Date | string>>;
   centro_costo: string | null;
   codigo: string;
-  creado_en: Generated<string>;
+  creado_en: Generated<ColumnType<string, Date | string, Date | string>>;
   departamento_padre_id: string | null;
   id: Generated<string>;
   nombre: string;
@@ -87,10 +87,10 @@ export interface Departamentos {
 
 export interface DepartamentosVista {
   activo: boolean | null;
-  actualizado_en: string | null;
+  actualizado_en: ColumnType<string, Date | string, Date | string> | null;
   centro_costo: string | null;
   codigo: string | null;
-  creado_en: string | null;
+  creado_en: ColumnType<string, Date | string, Date | string> | null;
   departamento_padre_id: string | null;
   departamento_padre_nombre: string | null;
   id: string | null;
@@ -103,11 +103,11 @@ export interface DepartamentosVista {
 }
 
 export interface Gastos {
-  actualizado_en: Generated<string>;
+  actualizado_en: Generated<ColumnType<string, Date | string, Date | string>>;
   aprobado_por_id: string | null;
   aprobador_id: string | null;
   categoria: string;
-  creado_en: Generated<string>;
+  creado_en: Generated<ColumnType<string, Date | string, Date | string>>;
   /**
    * Quien dio de alta el gasto (auth.uid() al insertar; null en cargas del propietario).
    */
@@ -119,10 +119,10 @@ export interface Gastos {
    */
   editado_por_id: string | null;
   estado: Generated<string>;
-  fecha_aprobacion: string | null;
+  fecha_aprobacion: ColumnType<string, Date | string, Date | string> | null;
   fecha_gasto: string;
   fecha_pago: string | null;
-  folio: string;
+  folio: Generated<string>;
   id: Generated<string>;
   importe: Numeric;
   importe_centimos: Generated<number | null>;
@@ -144,20 +144,20 @@ export interface GastosFolioContador {
 }
 
 export interface GastosVista {
-  actualizado_en: string | null;
+  actualizado_en: ColumnType<string, Date | string, Date | string> | null;
   aprobado_por_id: string | null;
   aprobado_por_nombre: string | null;
   aprobador_id: string | null;
   aprobador_nombre: string | null;
   categoria: string | null;
-  creado_en: string | null;
+  creado_en: ColumnType<string, Date | string, Date | string> | null;
   creado_por_id: string | null;
   departamento_id: string | null;
   departamento_nombre: string | null;
   descripcion: string | null;
   editado_por_id: string | null;
   estado: string | null;
-  fecha_aprobacion: string | null;
+  fecha_aprobacion: ColumnType<string, Date | string, Date | string> | null;
   fecha_gasto: string | null;
   fecha_pago: string | null;
   folio: string | null;
@@ -184,7 +184,7 @@ export interface Historial {
   accion: string;
   actor_id: string | null;
   cambios: Generated<Json>;
-  creado_en: Generated<string>;
+  creado_en: Generated<ColumnType<string, Date | string, Date | string>>;
   id: Generated<number>;
   registro_id: string;
   tabla: string;
@@ -195,14 +195,14 @@ export interface HistorialVista {
   actor_id: string | null;
   actor_nombre: string | null;
   cambios: Json | null;
-  creado_en: string | null;
+  creado_en: ColumnType<string, Date | string, Date | string> | null;
   id: number | null;
   registro_id: string | null;
   tabla: string | null;
 }
 
 export interface InternoAjustes {
-  actualizado_en: Generated<string>;
+  actualizado_en: Generated<ColumnType<string, Date | string, Date | string>>;
   permitir_admin_unico: Generated<boolean>;
   unica: Generated<boolean>;
 }
@@ -221,19 +221,19 @@ export interface InternoGastosAprobadosTotales {
 }
 
 export interface Invitaciones {
-  creada_en: Generated<string>;
-  enviada_en: Generated<string>;
+  creada_en: Generated<ColumnType<string, Date | string, Date | string>>;
+  enviada_en: Generated<ColumnType<string, Date | string, Date | string>>;
   invitada_por: string | null;
   usuario_id: string;
 }
 
 export interface Proveedores {
   activo: Generated<boolean>;
-  actualizado_en: Generated<string>;
+  actualizado_en: Generated<ColumnType<string, Date | string, Date | string>>;
   categoria: Generated<string>;
   ciudad: string | null;
   codigo_postal: string | null;
-  creado_en: Generated<string>;
+  creado_en: Generated<ColumnType<string, Date | string, Date | string>>;
   direccion: string | null;
   email: string | null;
   iban: string | null;
@@ -252,11 +252,11 @@ export interface Proveedores {
 
 export interface ProveedoresVista {
   activo: boolean | null;
-  actualizado_en: string | null;
+  actualizado_en: ColumnType<string, Date | string, Date | string> | null;
   categoria: string | null;
   ciudad: string | null;
   codigo_postal: string | null;
-  creado_en: string | null;
+  creado_en: ColumnType<string, Date | string, Date | string> | null;
   direccion: string | null;
   email: string | null;
   iban: string | null;
@@ -275,11 +275,11 @@ export interface ProveedoresVista {
 
 export interface Sucursales {
   activo: Generated<boolean>;
-  actualizado_en: Generated<string>;
+  actualizado_en: Generated<ColumnType<string, Date | string, Date | string>>;
   ciudad: string;
   codigo: string;
   codigo_postal: string | null;
-  creado_en: Generated<string>;
+  creado_en: Generated<ColumnType<string, Date | string, Date | string>>;
   direccion: string;
   email: string | null;
   id: Generated<string>;
@@ -293,11 +293,11 @@ export interface Sucursales {
 
 export interface SucursalesVista {
   activo: boolean | null;
-  actualizado_en: string | null;
+  actualizado_en: ColumnType<string, Date | string, Date | string> | null;
   ciudad: string | null;
   codigo: string | null;
   codigo_postal: string | null;
-  creado_en: string | null;
+  creado_en: ColumnType<string, Date | string, Date | string> | null;
   direccion: string | null;
   email: string | null;
   id: string | null;
@@ -312,10 +312,10 @@ export interface SucursalesVista {
 
 export interface Usuarios {
   activo: Generated<boolean>;
-  actualizado_en: Generated<string>;
+  actualizado_en: Generated<ColumnType<string, Date | string, Date | string>>;
   apellidos: string | null;
   aprobador_id: string | null;
-  creado_en: Generated<string>;
+  creado_en: Generated<ColumnType<string, Date | string, Date | string>>;
   departamento_id: string | null;
   email: string;
   id: Generated<string>;
@@ -329,11 +329,11 @@ export interface Usuarios {
 
 export interface UsuariosVista {
   activo: boolean | null;
-  actualizado_en: string | null;
+  actualizado_en: ColumnType<string, Date | string, Date | string> | null;
   apellidos: string | null;
   aprobador_id: string | null;
   aprobador_nombre: string | null;
-  creado_en: string | null;
+  creado_en: ColumnType<string, Date | string, Date | string> | null;
   departamento_id: string | null;
   departamento_nombre: string | null;
   email: string | null;
@@ -348,7 +348,7 @@ export interface UsuariosVista {
   version: number | null;
 }
 
-export interface Database {
+interface Tables {
   "auth.local_rate_limits": AuthLocalRateLimits;
   "auth.local_sessions": AuthLocalSessions;
   "auth.local_sign_in_failures": AuthLocalSignInFailures;
@@ -373,3 +373,8 @@ export interface Database {
   usuarios: Usuarios;
   usuarios_vista: UsuariosVista;
 }
+
+/** Every table and view of the schema; those in `public` also as `public.<name>`. */
+export type Database = Tables & {
+  [K in keyof Tables as K extends `${string}.${string}` ? never : `public.${K}`]: Tables[K];
+};

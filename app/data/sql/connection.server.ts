@@ -55,8 +55,13 @@ export async function asUser<T>(db: Kysely<Database>, userId: string, fn: AsUser
 /**
  * The store port names tables, views and columns at run time (entity declarations, each name
  * checked by `identifier`), so the adapter's queries cannot be typed against the generated
- * schema: it sees the database as tables of unknown columns. This is the one place it does.
+ * schema: it sees the database as tables of unknown columns, through `anyTables`, and only there
+ * (and in tests that walk every entity).
  */
 export type AnyTables = Record<string, Record<string, unknown>>;
 export type AnyTrx = Transaction<AnyTables>;
-export const anyTables = (trx: Transaction<Database>): AnyTrx => trx as unknown as AnyTrx;
+export function anyTables(db: Transaction<Database>): AnyTrx;
+export function anyTables(db: Kysely<Database>): Kysely<AnyTables>;
+export function anyTables(db: Kysely<Database>): Kysely<AnyTables> {
+  return db as unknown as Kysely<AnyTables>;
+}
