@@ -938,14 +938,16 @@ async function asRole<T>(
 ): Promise<{ value?: T; code?: string }> {
   let value: T | undefined;
   try {
-    await anyTables(app.db).transaction().execute(async (trx) => {
-      const claims = who ? { sub: who.id, role: "authenticated" } : { role: "anon" };
-      await sql`select set_config('role', ${who ? "authenticated" : "anon"}, true), set_config('request.jwt.claims', ${JSON.stringify(claims)}, true)`.execute(
-        trx,
-      );
-      value = await fn(trx);
-      if (rollback) throw ROLLBACK;
-    });
+    await anyTables(app.db)
+      .transaction()
+      .execute(async (trx) => {
+        const claims = who ? { sub: who.id, role: "authenticated" } : { role: "anon" };
+        await sql`select set_config('role', ${who ? "authenticated" : "anon"}, true), set_config('request.jwt.claims', ${JSON.stringify(claims)}, true)`.execute(
+          trx,
+        );
+        value = await fn(trx);
+        if (rollback) throw ROLLBACK;
+      });
     return { value };
   } catch (error) {
     if (error === ROLLBACK) return { value };
