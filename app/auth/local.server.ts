@@ -184,7 +184,7 @@ export function localAuth(options: {
       .leftJoin("public.usuarios as p", "p.id", "u.id")
       .select(["u.id", "u.email", "u.encrypted_password", "u.email_confirmed_at", "p.activo"])
       .where("u.email", "=", email.trim().toLowerCase())
-      .$narrowType<{ email: string }>() // found by it
+      .$narrowType<{ email: string }>() // it was found by its email
       .executeTakeFirst();
   }
 
