@@ -9,6 +9,7 @@ import {
   UUID,
   type ListQuery,
   type ListResult,
+  type ReadOptions,
   type Row,
   type Store,
 } from "../store";
@@ -30,8 +31,8 @@ export function sqlStore(db: Kysely<Database>, userId: string): Store {
   const { run, read, keptRead } = transactions(db, userId);
 
   return {
-    async list<T>(source: string, listQuery: ListQuery): Promise<ListResult<T>> {
-      if (listQuery.keep) return keptRead([source, "keep", listQuery], (trx, cambios) => readList<T>(trx, cambios));
+    async list<T>(source: string, listQuery: ListQuery, o: ReadOptions = {}): Promise<ListResult<T>> {
+      if (o.keep) return keptRead([source, "keep", listQuery], (trx, cambios) => readList<T>(trx, cambios));
       return read((trx, cambios) => readList<T>(trx, cambios));
       async function readList<T>(trx: AnyTrx, cambios: string): Promise<ListResult<T>> {
         const from = identifier(source);
@@ -142,7 +143,7 @@ export function sqlStore(db: Kysely<Database>, userId: string): Store {
       });
     },
 
-    async rpc<T>(fn: string, args: Row, o: { keep?: boolean } = {}): Promise<T> {
+    async rpc<T>(fn: string, args: Row, o: ReadOptions = {}): Promise<T> {
       return o.keep
         ? keptRead(["rpc", fn, args], (trx) => call<T>(trx, fn, args))
         : run((trx) => call<T>(trx, fn, args));

@@ -31,9 +31,8 @@ export class PreparingClient extends pg.Client {
   private readonly preparados = new Set<string>();
   // pg.Client#query has a dozen overloads (config object or text, values, callback, submittable);
   // an override must accept them all and hand them on unchanged, which only `any` can express.
-  /* eslint-disable @typescript-eslint/no-explicit-any */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   override query(config: any, values?: any, callback?: any): any {
-    /* eslint-enable @typescript-eslint/no-explicit-any */
     if (
       typeof config === "string" &&
       Array.isArray(values) &&
