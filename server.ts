@@ -13,7 +13,7 @@ import path from "node:path";
 import { startEmbeddedPostgres, type EmbeddedDatabase } from "./app/data/embedded.server";
 import { migrate } from "./app/data/migrate.server";
 import { guardarAjustes } from "./app/gastos/ajustes.server";
-import { createDatabase } from "./app/data/sql.server";
+import { createDatabase } from "./app/data/sql/connection.server";
 import {
   bodyPolicyFor,
   hostOf,

@@ -42,9 +42,10 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { sql, type Kysely } from "kysely";
+import type { Database } from "../app/data/database";
 import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from "../app/data/embedded.server";
 import { migrate } from "../app/data/migrate.server";
-import { createDatabase } from "../app/data/sql.server";
+import { createDatabase } from "../app/data/sql/connection.server";
 import { addDaysISO, todayISO } from "../app/lib/dates";
 import { jsInicial, type JsInicial } from "./bench/js-inicial";
 import { addGastos, DEFAULT_DEMO_GASTOS, DEMO_ACCOUNTS, DEMO_PASSWORD, seedIfEmpty } from "./seed";
@@ -372,7 +373,7 @@ async function arrancarBase(dir: string) {
  * screen's duplicate check (same requester, date, amount and supplier) read them all on later
  * runs — a reused database would no longer measure what a fresh one does.
  */
-async function quitarGastosDePrueba(db: Kysely<any>) {
+async function quitarGastosDePrueba(db: Kysely<Database>) {
   const { rows } = await sql<{
     id: string;
   }>`delete from public.gastos where descripcion like 'Gasto de prueba de %' returning id`.execute(db);
@@ -385,7 +386,7 @@ async function quitarGastosDePrueba(db: Kysely<any>) {
 }
 
 /** Loads synthetic gastos until there are `objetivo` of them besides the demo's, fast (no fsync while loading). */
-async function cargarHasta(db: Kysely<any>, objetivo: number, demo: number) {
+async function cargarHasta(db: Kysely<Database>, objetivo: number, demo: number) {
   const { rows } = await sql<{ n: number }>`select count(*)::int as n from public.gastos`.execute(db);
   const faltan = objetivo + demo - rows[0]!.n;
   if (faltan <= 0) return;
@@ -421,7 +422,7 @@ type Sentencias = {
 
 /** Statements per request from pg_stat_statements over `n` requests made by `hacer` one after another. */
 async function sentenciasPorPeticion(
-  db: Kysely<any>,
+  db: Kysely<Database>,
   n: number,
   hacer: (i: number) => Promise<void>,
 ): Promise<Sentencias> {
@@ -536,7 +537,7 @@ type Pantalla = {
   contiene?: string;
 };
 
-type Contexto = { base: string; cookies: Record<"aprobador" | "administrador", string>; db: Kysely<any> };
+type Contexto = { base: string; cookies: Record<"aprobador" | "administrador", string>; db: Kysely<Database> };
 
 async function elegirParametros(ctx: Contexto) {
   const hoy = todayISO();

@@ -19,6 +19,7 @@
  * aprobador@oficina.example y empleado@oficina.example.
  */
 import { sql, type Kysely, type Transaction } from "kysely";
+import type { Database } from "../app/data/database";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { hashPassword } from "../app/auth/password.server";
@@ -27,8 +28,8 @@ import { addDaysISO, diffDaysISO, todayISO } from "../app/lib/dates";
 import { generateValidEsIban, ibanCheckDigits } from "../app/lib/iban";
 import { generateValidCif, generateValidDni, generateValidNie } from "../app/lib/nif";
 
-type DB = Kysely<any>;
-type Trx = Transaction<any>;
+type DB = Kysely<Database>;
+type Trx = Transaction<Database>;
 type Log = (line: string) => void;
 
 export const DEMO_PASSWORD = "demo-oficina-2026";
@@ -2746,7 +2747,7 @@ async function main() {
   const log = (line: string) => console.info(line);
   const { startEmbeddedPostgres } = await import("../app/data/embedded.server");
   const { migrate } = await import("../app/data/migrate.server");
-  const { createDatabase } = await import("../app/data/sql.server");
+  const { createDatabase } = await import("../app/data/sql/connection.server");
 
   let url = args.databaseUrl ?? process.env.DATABASE_URL;
   let embedded: Awaited<ReturnType<typeof startEmbeddedPostgres>> | undefined;

@@ -1,4 +1,5 @@
-import { sql, type Kysely } from "kysely";
+import { sql, type Kysely, type Transaction } from "kysely";
+import type { Database } from "../data/database";
 import { Forbidden, storeErrorFromPostgres, UUID } from "../data/store";
 import type { Rol } from "./permissions";
 import type { CurrentUser } from "./session.server";
@@ -51,9 +52,9 @@ export type Invitations = {
   cancel(adminId: string, id: string): Promise<{ email: string; result: "eliminada" | "desactivada" } | null>;
 };
 
-export function sqlInvitations(db: Kysely<any>): Invitations {
+export function sqlInvitations(db: Kysely<Database>): Invitations {
   /** In a transaction: auth.uid() is the administrador for the history triggers; the role stays the owner's. */
-  const actAs = (trx: typeof db, adminId: string) =>
+  const actAs = (trx: Transaction<Database>, adminId: string) =>
     sql`select set_config('request.jwt.claims', ${JSON.stringify({ sub: adminId, role: "authenticated", aud: "authenticated" })}, true)`.execute(
       trx,
     );

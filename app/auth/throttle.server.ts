@@ -1,5 +1,6 @@
 import { json } from "@remix-run/node";
 import { sql, type Kysely } from "kysely";
+import type { Database } from "../data/database";
 import { sweeper } from "../lib/sweep.server";
 import { minutos } from "./forms";
 
@@ -113,7 +114,7 @@ export function memoryThrottle(clock = () => Date.now()): SignInThrottle {
  * In the database, shared by every process of the server: failures in
  * `auth.local_sign_in_failures`, counters in `auth.local_rate_limits`.
  */
-export function sqlThrottle(db: Kysely<any>): SignInThrottle {
+export function sqlThrottle(db: Kysely<Database>): SignInThrottle {
   const window = sql`now() - make_interval(secs => ${WINDOW_MS / 1000})`;
   const sweep = sweeper(db, sql`delete from auth.local_sign_in_failures where at <= ${window}`);
   const sweepCounters = sweeper(db, sql`delete from auth.local_rate_limits where reset_at < now()`);

@@ -1,7 +1,8 @@
 import type { Kysely } from "kysely";
 import { sql } from "kysely";
+import type { Database } from "../../app/data/database";
 import { verifyPassword } from "../../app/auth/password.server";
-import { createDatabase } from "../../app/data/sql.server";
+import { createDatabase } from "../../app/data/sql/connection.server";
 import { todayISO } from "../../app/lib/dates";
 import { validateIban } from "../../app/lib/iban";
 import { validateNif } from "../../app/lib/nif";
@@ -13,7 +14,7 @@ import { createTestDatabase } from "../support/database";
  * and the bulk loader behind `tsx scripts/seed.ts --gastos N`.
  */
 
-let db: Kysely<any>;
+let db: Kysely<Database>;
 let lines: string[];
 let seeded: boolean;
 let seconds: number;
