@@ -12,109 +12,123 @@ export type Plantilla = {
   iva: number; // % incluido en el importe
 };
 
-const P = (texto: string, min: number, max: number, iva: number): Plantilla => ({ texto, min, max, iva });
+/**
+ * Una tabla de plantillas, una por línea: importe mínimo y máximo en euros, IVA incluido en el
+ * importe (%) y la descripción, con huecos {ciudad}, {origen}, {cliente}, {mes}… que rellena el
+ * generador.
+ */
+function plantillas(tabla: string): Plantilla[] {
+  return tabla
+    .trim()
+    .split("\n")
+    .map((linea) => {
+      const m = /^(\d+)\s+(\d+)\s+(\d+)\s+(.+)$/.exec(linea.trim());
+      if (!m) throw new Error(`Plantilla mal escrita: ${linea}`);
+      return { texto: m[4]!, min: Number(m[1]), max: Number(m[2]), iva: Number(m[3]) };
+    });
+}
 
 export const PLANTILLAS: Record<CategoriaGasto, Plantilla[]> = {
-  alojamiento: [
-    P("Hotel en {ciudad} — visita cliente", 85, 190, 10),
-    P("Hotel en {ciudad} — feria sectorial", 110, 260, 10),
-    P("Alojamiento {noches} noches en {ciudad} — reunión con {cliente}", 160, 620, 10),
-    P("Hotel en {ciudad} — formación interna", 75, 150, 10),
-    P("Hotel en {ciudad} — visita a la sucursal", 80, 165, 10),
-  ],
-  comidas: [
-    P("Comida de trabajo con {cliente}", 28, 140, 10),
-    P("Cena de equipo en {ciudad}", 60, 320, 10),
-    P("Dietas viaje a {ciudad}", 25, 90, 10),
-    P("Menú del día — jornada en {ciudad}", 12, 28, 10),
-    P("Desayuno de trabajo — reunión de departamento", 14, 65, 10),
-  ],
-  viajes_transporte: [
-    P("Taxi aeropuerto", 22, 45, 10),
-    P("Taxi a las oficinas de {cliente}", 9, 32, 10),
-    P("Tren {origen}–{ciudad} ida y vuelta", 45, 190, 10),
-    P("Vuelo {origen}–{ciudad} — visita cliente", 90, 420, 10),
-    P("Alquiler de coche en {ciudad}", 55, 240, 21),
-    P("Autobús {origen}–{ciudad}", 12, 48, 10),
-  ],
-  combustible: [
-    P("Gasolina — ruta comercial por {ciudad}", 45, 95, 21),
-    P("Gasóleo del vehículo de empresa", 50, 110, 21),
-    P("Repostaje en viaje a {ciudad}", 40, 85, 21),
-  ],
-  aparcamiento_peajes: [
-    P("Aparcamiento del aeropuerto de {origen}", 18, 75, 21),
-    P("Peaje autopista {origen}–{ciudad}", 6, 38, 21),
-    P("Parking en el centro de {ciudad} — visita a {cliente}", 4, 24, 21),
-    P("Zona azul en {ciudad}", 2, 9, 21),
-  ],
-  material_oficina: [
-    P("Tóner y papel para la oficina de {origen}", 45, 260, 21),
-    P("Material de oficina — cuadernos, bolígrafos y pósits", 12, 70, 21),
-    P("Archivadores y carpetas para el archivo", 18, 95, 21),
-    P("Silla ergonómica para puesto de trabajo", 160, 420, 21),
-    P("Auriculares con micrófono para videollamadas", 35, 140, 21),
-    P("Cartuchos de impresora", 30, 120, 21),
-  ],
-  telefonia_internet: [
-    P("Factura de telefonía móvil — {mes}", 25, 90, 21),
-    P("Fibra de la oficina de {origen} — {mes}", 45, 160, 21),
-    P("Tarjeta SIM de datos para portátil", 15, 40, 21),
-    P("Itinerancia de datos — viaje a {extranjero}", 10, 65, 21),
-  ],
-  software_suscripciones: [
-    P("Suscripción anual a herramienta de diseño", 240, 720, 21),
-    P("Licencias de ofimática — {mes}", 60, 420, 21),
-    P("Servicio de videoconferencia — {mes}", 14, 95, 21),
-    P("Almacenamiento en la nube — {mes}", 10, 180, 21),
-    P("Licencia de software de contabilidad", 90, 650, 21),
-    P("Certificado SSL del dominio corporativo", 40, 260, 21),
-  ],
-  formacion: [
-    P("Curso de {curso}", 120, 950, 21),
-    P("Inscripción en congreso de {tema}", 180, 890, 21),
-    P("Libros técnicos de {tema}", 25, 140, 4),
-    P("Clases de inglés — {mes}", 90, 240, 0),
-    P("Certificación profesional en {tema}", 250, 1600, 21),
-  ],
-  atenciones_clientes: [
-    P("Comida con {cliente} — cierre de contrato", 80, 360, 10),
-    P("Obsequio de empresa para {cliente}", 40, 220, 21),
-    P("Cesta de productos para {cliente}", 45, 160, 10),
-    P("Cena con el equipo de {cliente} en {ciudad}", 120, 480, 10),
-    P("Entradas para evento con {cliente}", 60, 300, 21),
-  ],
-  mensajeria: [
-    P("Envío urgente de documentación a {ciudad}", 8, 45, 21),
-    P("Mensajería de contratos firmados a {cliente}", 9, 35, 21),
-    P("Envío de muestras a {cliente}", 18, 120, 21),
-    P("Paquetería de material a la sucursal de {ciudad}", 15, 90, 21),
-  ],
-  mantenimiento_reparaciones: [
-    P("Reparación del aire acondicionado — oficina de {origen}", 180, 1400, 21),
-    P("Mantenimiento de impresora multifunción", 70, 320, 21),
-    P("Revisión del vehículo de empresa", 140, 620, 21),
-    P("Cambio de cerradura — sala de archivo", 90, 280, 21),
-    P("Reparación de portátil", 60, 390, 21),
-    P("Mantenimiento preventivo de extintores", 80, 240, 21),
-  ],
-  servicios_profesionales: [
-    P("Asesoría fiscal — {mes}", 300, 1200, 21),
-    P("Honorarios de notaría — poderes", 120, 480, 21),
-    P("Traducción jurada de contrato al inglés", 180, 900, 21),
-    P("Consultoría de procesos — fase {n}", 1200, 6800, 21),
-    P("Auditoría de seguridad informática", 1500, 7500, 21),
-    P("Diseño de campaña para {ciudad}", 600, 3800, 21),
-    P("Reportaje fotográfico del evento de {cliente}", 250, 950, 21),
-  ],
-  otros: [
-    P("Flores para la recepción de {origen}", 20, 90, 10),
-    P("Café y agua para la oficina de {origen}", 25, 140, 10),
-    P("Tasas administrativas", 10, 180, 0),
-    P("Fotocopias y encuadernación de la propuesta para {cliente}", 8, 60, 21),
-    P("Cuota de asociación profesional", 60, 350, 0),
-    P("Material para stand de feria en {ciudad}", 90, 900, 21),
-  ],
+  alojamiento: plantillas(`
+      85   190  10  Hotel en {ciudad} — visita cliente
+     110   260  10  Hotel en {ciudad} — feria sectorial
+     160   620  10  Alojamiento {noches} noches en {ciudad} — reunión con {cliente}
+      75   150  10  Hotel en {ciudad} — formación interna
+      80   165  10  Hotel en {ciudad} — visita a la sucursal
+  `),
+  comidas: plantillas(`
+      28   140  10  Comida de trabajo con {cliente}
+      60   320  10  Cena de equipo en {ciudad}
+      25    90  10  Dietas viaje a {ciudad}
+      12    28  10  Menú del día — jornada en {ciudad}
+      14    65  10  Desayuno de trabajo — reunión de departamento
+  `),
+  viajes_transporte: plantillas(`
+      22    45  10  Taxi aeropuerto
+       9    32  10  Taxi a las oficinas de {cliente}
+      45   190  10  Tren {origen}–{ciudad} ida y vuelta
+      90   420  10  Vuelo {origen}–{ciudad} — visita cliente
+      55   240  21  Alquiler de coche en {ciudad}
+      12    48  10  Autobús {origen}–{ciudad}
+  `),
+  combustible: plantillas(`
+      45    95  21  Gasolina — ruta comercial por {ciudad}
+      50   110  21  Gasóleo del vehículo de empresa
+      40    85  21  Repostaje en viaje a {ciudad}
+  `),
+  aparcamiento_peajes: plantillas(`
+      18    75  21  Aparcamiento del aeropuerto de {origen}
+       6    38  21  Peaje autopista {origen}–{ciudad}
+       4    24  21  Parking en el centro de {ciudad} — visita a {cliente}
+       2     9  21  Zona azul en {ciudad}
+  `),
+  material_oficina: plantillas(`
+      45   260  21  Tóner y papel para la oficina de {origen}
+      12    70  21  Material de oficina — cuadernos, bolígrafos y pósits
+      18    95  21  Archivadores y carpetas para el archivo
+     160   420  21  Silla ergonómica para puesto de trabajo
+      35   140  21  Auriculares con micrófono para videollamadas
+      30   120  21  Cartuchos de impresora
+  `),
+  telefonia_internet: plantillas(`
+      25    90  21  Factura de telefonía móvil — {mes}
+      45   160  21  Fibra de la oficina de {origen} — {mes}
+      15    40  21  Tarjeta SIM de datos para portátil
+      10    65  21  Itinerancia de datos — viaje a {extranjero}
+  `),
+  software_suscripciones: plantillas(`
+     240   720  21  Suscripción anual a herramienta de diseño
+      60   420  21  Licencias de ofimática — {mes}
+      14    95  21  Servicio de videoconferencia — {mes}
+      10   180  21  Almacenamiento en la nube — {mes}
+      90   650  21  Licencia de software de contabilidad
+      40   260  21  Certificado SSL del dominio corporativo
+  `),
+  formacion: plantillas(`
+     120   950  21  Curso de {curso}
+     180   890  21  Inscripción en congreso de {tema}
+      25   140   4  Libros técnicos de {tema}
+      90   240   0  Clases de inglés — {mes}
+     250  1600  21  Certificación profesional en {tema}
+  `),
+  atenciones_clientes: plantillas(`
+      80   360  10  Comida con {cliente} — cierre de contrato
+      40   220  21  Obsequio de empresa para {cliente}
+      45   160  10  Cesta de productos para {cliente}
+     120   480  10  Cena con el equipo de {cliente} en {ciudad}
+      60   300  21  Entradas para evento con {cliente}
+  `),
+  mensajeria: plantillas(`
+       8    45  21  Envío urgente de documentación a {ciudad}
+       9    35  21  Mensajería de contratos firmados a {cliente}
+      18   120  21  Envío de muestras a {cliente}
+      15    90  21  Paquetería de material a la sucursal de {ciudad}
+  `),
+  mantenimiento_reparaciones: plantillas(`
+     180  1400  21  Reparación del aire acondicionado — oficina de {origen}
+      70   320  21  Mantenimiento de impresora multifunción
+     140   620  21  Revisión del vehículo de empresa
+      90   280  21  Cambio de cerradura — sala de archivo
+      60   390  21  Reparación de portátil
+      80   240  21  Mantenimiento preventivo de extintores
+  `),
+  servicios_profesionales: plantillas(`
+     300  1200  21  Asesoría fiscal — {mes}
+     120   480  21  Honorarios de notaría — poderes
+     180   900  21  Traducción jurada de contrato al inglés
+    1200  6800  21  Consultoría de procesos — fase {n}
+    1500  7500  21  Auditoría de seguridad informática
+     600  3800  21  Diseño de campaña para {ciudad}
+     250   950  21  Reportaje fotográfico del evento de {cliente}
+  `),
+  otros: plantillas(`
+      20    90  10  Flores para la recepción de {origen}
+      25   140  10  Café y agua para la oficina de {origen}
+      10   180   0  Tasas administrativas
+       8    60  21  Fotocopias y encuadernación de la propuesta para {cliente}
+      60   350   0  Cuota de asociación profesional
+      90   900  21  Material para stand de feria en {ciudad}
+  `),
 };
 
 export const CIUDADES = [
