@@ -1,7 +1,8 @@
 import type * as Zod from "zod";
 import type { Permisos, Rol } from "~/auth/permissions";
 import type { Filter } from "~/data/store";
-import { formSchema, type Field, type Option, type Z } from "./fields";
+import type { Option } from "~/lib/constants";
+import { formSchema, type Field, type Z } from "./fields";
 
 /**
  * Everything the generic list and record machinery needs to serve one kind of record.
@@ -73,6 +74,8 @@ export type Entity = {
   defaultOrder: { column: string; ascending: boolean };
   /** How a record is named in headings and in other records' selects. */
   labelColumn: string;
+  /** What other records' selects of this entity read `labelColumn` from, when not the table (e.g. a view). */
+  optionsFrom?: string;
   permisos: Permisos;
   /**
    * Rules across fields (e.g. the NIF format depends on the country); add issues with `path: [field]`.
@@ -82,18 +85,19 @@ export type Entity = {
   refine?: (values: Record<string, any>, ctx: Zod.RefinementCtx, record: { id?: string }) => void;
   /** Last touch on the parsed values before they are written (e.g. the NIF normalised by country). */
   normalize?: (values: Record<string, any>) => Record<string, any>;
-  /** Initial values of the «Nuevo …» form. */
+  /** Initial values of the «Nuevo …» form (a checkbox: "on" starts it ticked). */
   defaults?: (ctx: { country: string; userId: string }) => Record<string, string>;
   /** A sentence under the list's heading (e.g. where the records come from). */
   intro?: string;
   /**
-   * Per-record permissions when they depend on who asks (a user edits their own profile):
-   * replaces `permisos.editar/eliminar` on the record page; `campos` limits the fields written
-   * (the others are shown, not posted, and dropped if posted anyway).
+   * Permissions that depend on who asks (a user edits their own profile). On a record page
+   * (`recordId`) `editar`/`eliminar` replace `permisos.editar/eliminar`. `campos` limits the
+   * fields this user writes, in the «Nuevo …» form (no `recordId`) and on a record: the others
+   * are shown, not posted, and dropped if posted anyway. The only source of who writes what.
    */
   acceso?: (
     user: { id: string; rol: Rol },
-    recordId: string,
+    recordId?: string,
   ) => { editar: boolean; eliminar: boolean; campos?: readonly string[] };
   /**
    * Unique fields whose duplicate links to the existing record: field → the columns that find it

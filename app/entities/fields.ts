@@ -1,4 +1,5 @@
 import type * as Zod from "zod";
+import type { Option } from "~/lib/constants";
 import { parseDateInput } from "~/lib/dates";
 import { parseMoney } from "~/lib/money";
 
@@ -13,7 +14,6 @@ import { parseMoney } from "~/lib/money";
  */
 export type Z = typeof Zod.z;
 export type Schema = (z: Z) => Zod.ZodType<any>;
-export type Option = { value: string; label: string };
 
 export type FieldInput =
   | {

@@ -1,7 +1,7 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link, useActionData, useLocation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import type { Options } from "~/entities/crud.server";
+import type { Options } from "~/crud/crud.server";
 import { date, ref, select, text, type Field } from "~/entities/fields";
 import { gastos } from "~/entities/gastos";
 import { ESTADOS_GASTO } from "~/lib/constants";

@@ -10,11 +10,13 @@ import {
   notFound,
   optionSearches,
   permissions,
-} from "~/entities/crud.server";
+  writableNames,
+} from "~/crud/crud.server";
+import { parseListState } from "~/crud/list-query";
 import { listColumns } from "~/entities/entity";
-import { BUSQUEDA_MINIMA, CAMPOS_NO_ADMIN, gastos, ORDEN_SOLO_FILTRADO } from "~/entities/gastos";
+import { BUSQUEDA_MINIMA, gastos, ORDEN_SOLO_FILTRADO } from "~/entities/gastos";
 import { todayISO } from "~/lib/dates";
-import { parseListState } from "~/lib/list-query";
+import { numberFormat } from "~/lib/intl";
 import {
   apruebaEnBloque,
   esSuyo,
@@ -38,12 +40,13 @@ export async function gastosLoader({ request, context }: Args) {
   const signed = await requireUser(request, context);
   const { user, store } = signed;
   const url = new URL(request.url);
+  const f = formats(context);
   let state = parseListState(gastos, url.searchParams);
   let query = consultaGastos(state, user);
   if (url.searchParams.get("formato") === "csv") {
     // A page request cannot be answered with a file: the CSV is the resource route /gastos/exportar.
     if (url.pathname === gastos.path) throw redirect(`${gastos.path}/exportar${url.search}`);
-    return csvResponse(gastos, store, query, formats(context));
+    return csvResponse(gastos, store, query, f);
   }
 
   const gastoId = url.searchParams.get("gasto");
@@ -56,7 +59,7 @@ export async function gastosLoader({ request, context }: Args) {
     const probe = await store.list(gastos.view, { ...query, limit: 0, offset: 0, count: "estimated" });
     if (probe.estimated) {
       const columna = gastos.columns.find((c) => c.name === state.orden)?.label.toLowerCase();
-      avisoOrden = `Para ordenar por ${columna}, filtre hasta ${EXACT_COUNT_LIMIT.toLocaleString("es-ES")} gastos o menos; mientras, se ordenan por fecha.`;
+      avisoOrden = `Para ordenar por ${columna}, filtre hasta ${numberFormat(f.locale).format(EXACT_COUNT_LIMIT)} gastos o menos; mientras, se ordenan por fecha.`;
       state = { ...state, orden: gastos.defaultOrder.column, dir: "desc" };
       query = consultaGastos(state, user);
     }
@@ -72,7 +75,7 @@ export async function gastosLoader({ request, context }: Args) {
     // puede_aprobar: the rows whose checkbox the bulk approval offers (the database's rule).
     store.list<Row>(gastos.view, {
       ...query,
-      columns: [...listColumns(gastos), "puede_aprobar"],
+      columns: listColumns(gastos),
       count: "estimated",
       sum: ["importe"],
       base: gastos.table,
@@ -91,7 +94,6 @@ export async function gastosLoader({ request, context }: Args) {
       : Promise.resolve(null),
   ]);
 
-  const admin = user.rol === "administrador";
   return json({
     state,
     avisoOrden,
@@ -105,7 +107,7 @@ export async function gastosLoader({ request, context }: Args) {
     user: { id: user.id, rol: user.rol },
     enBloque: apruebaEnBloque(actor(user)),
     envio: crypto.randomUUID(),
-    campos: admin ? null : [...CAMPOS_NO_ADMIN],
+    campos: writableNames(gastos, user),
     defaults: defaultsFor(user),
     panel: record ? panelDe(signed, record, history, alcance, url) : null,
     masivo,
@@ -152,7 +154,7 @@ function panelDe(signed: Signed, record: Row & GastoClave, historial: Row[], alc
     editar: suyo && borrador,
     eliminar: suyo && borrador,
     confirmarEliminar: url.searchParams.has("eliminar") && suyo && borrador,
-    campos: user.rol === "administrador" ? null : [...CAMPOS_NO_ADMIN],
+    campos: writableNames(gastos, user, String(record.id)),
     hoy: todayISO(),
   };
 }

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { recordAction, recordLoader } from "~/entities/crud.server";
+import { recordAction, recordLoader } from "~/crud/crud.server";
 import { departamentos } from "~/entities/departamentos";
-import { personasDe } from "~/entities/personas.server";
+import { personasDe } from "~/crud/personas.server";
 import { EntityRecordPage, pageTitle } from "~/ui/EntityPages";
 import { PersonasSection } from "~/ui/Personas";
 

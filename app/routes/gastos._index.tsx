@@ -1,13 +1,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useFormAction, useLoaderData } from "@remix-run/react";
-import type { Options } from "~/entities/crud.server";
+import type { Options } from "~/crud/crud.server";
 import { BUSQUEDA_MINIMA, gastos, ORDEN_SOLO_FILTRADO } from "~/entities/gastos";
 import { gastosAction } from "~/gastos/acciones.server";
 import { BULK_FORM_ID, BulkActions, ConfirmMasivo, useBulkData } from "~/gastos/BulkActions";
 import { gastosLoader } from "~/gastos/lista.server";
 import { Panel, type PanelData } from "~/gastos/Panel";
 import { EXACT_COUNT_LIMIT } from "~/data/store";
-import { listHref, type ListState } from "~/lib/list-query";
+import { listHref, type ListState } from "~/crud/list-query";
 import { numberFormat } from "~/lib/intl";
 import { formatMoney } from "~/lib/money";
 import { CreateForm, OptionSearchForms, pageTitle, useFormats } from "~/ui/EntityPages";

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { recordAction, recordLoader } from "~/entities/crud.server";
+import { recordAction, recordLoader } from "~/crud/crud.server";
 import { proveedores } from "~/entities/proveedores";
 import { formatMoney } from "~/lib/money";
 import { EntityRecordPage, pageTitle, useFormats } from "~/ui/EntityPages";

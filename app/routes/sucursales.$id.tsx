@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { recordAction, recordLoader } from "~/entities/crud.server";
-import { personasDe } from "~/entities/personas.server";
+import { recordAction, recordLoader } from "~/crud/crud.server";
+import { personasDe } from "~/crud/personas.server";
 import { sucursales } from "~/entities/sucursales";
 import { EntityRecordPage, pageTitle } from "~/ui/EntityPages";
 import { PersonasSection } from "~/ui/Personas";

@@ -6,7 +6,7 @@ import { correoField, minutos, retryAfterHeaders, TOKEN_HOURS } from "~/auth/for
 import type { PendingInvitation } from "~/auth/invitations.server";
 import { requireUser } from "~/auth/session.server";
 import { MAIL_LIMIT, mailKey } from "~/auth/throttle.server";
-import { forbidden, listLoader, redirectWithFlash, storeErrorReply, type Options } from "~/entities/crud.server";
+import { forbidden, listLoader, redirectWithFlash, storeErrorReply, type Options } from "~/crud/crud.server";
 import { formSchema, type Field, type Z } from "~/entities/fields";
 import { usuarios } from "~/entities/usuarios";
 import { ROLES } from "~/lib/constants";

@@ -10,9 +10,10 @@ import {
 } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { entitySchema, nuevo, writableFields, type Entity } from "~/entities/entity";
-import type { Options } from "~/entities/crud.server";
-import { formatValue, type Formats } from "~/lib/format";
-import type { ListState } from "~/lib/list-query";
+import type { Options } from "~/crud/crud.server";
+import { formatValue } from "~/crud/cells";
+import type { Formats } from "~/lib/format";
+import type { ListState } from "~/crud/list-query";
 import type { RootData } from "~/root";
 import { ConfirmDialog } from "./ConfirmDialog";
 import { ConformForm, FieldControl, toFormValues, useServerForm } from "./forms";

@@ -1,8 +1,9 @@
 import { Form, Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 import type { Column, Entity } from "~/entities/entity";
-import { formatValue, type Formats } from "~/lib/format";
-import { DEFAULT_PAGE_SIZE, listHref, PAGE_SIZES, type ListState } from "~/lib/list-query";
+import { formatValue } from "~/crud/cells";
+import type { Formats } from "~/lib/format";
+import { DEFAULT_PAGE_SIZE, listHref, PAGE_SIZES, type ListState } from "~/crud/list-query";
 
 /**
  * The list machinery every screen shares: filter form (GET, so the URL is the state), a table

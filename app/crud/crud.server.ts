@@ -15,13 +15,14 @@ import {
   type Row,
   type Store,
 } from "~/data/store";
+import { capitalize, done, entitySchema, listColumns, type Entity } from "~/entities/entity";
+import { entityOf } from "~/entities/index";
+import type { Option } from "~/lib/constants";
 import { CSV_BOM, csvLine } from "~/lib/csv";
-import { formatValue, type Formats } from "~/lib/format";
-import { parseListState, sinControl, toListQuery, viewFilters } from "~/lib/list-query";
+import type { Formats } from "~/lib/format";
 import { safeRedirect } from "~/lib/safe-redirect";
-import { capitalize, done, entitySchema, listColumns, type Entity } from "./entity";
-import type { Option } from "./fields";
-import { OPTION_SOURCES } from "./index";
+import { csvValue } from "./cells";
+import { parseListState, sinControl, toListQuery, viewFilters } from "./list-query";
 
 /**
  * The generic server side of every list and record screen: loaders and actions take an entity
@@ -79,9 +80,10 @@ export function permissions(entity: Entity, user: Signed["user"], recordId?: str
   return { ...can, editar, eliminar };
 }
 
-/** The fields this user writes on this record (null: every writable field). */
-export function writableNames(entity: Entity, user: Signed["user"], recordId: string): readonly string[] | null {
-  return entity.acceso?.(user, recordId).campos ?? null;
+/** The fields this user writes on this record, or in the «Nuevo …» form without `recordId` (null: every writable field). */
+export function writableNames(entity: Entity, user: Signed["user"], recordId?: string): string[] | null {
+  const campos = entity.acceso?.(user, recordId).campos;
+  return campos ? [...campos] : null;
 }
 
 /**
@@ -99,7 +101,9 @@ export async function loadOptions(
   const out: Options = {};
   await Promise.all(
     [...refTables(entity)].map(async (table) => {
-      const { source, label } = OPTION_SOURCES[table]!;
+      const related = entityOf(table)!;
+      const source = related.optionsFrom ?? related.table;
+      const label = related.labelColumn;
       const term = search[table];
       const first = await store.list<Row>(source, {
         search: term ? { columns: [label], term } : undefined,
@@ -162,8 +166,9 @@ export async function listLoader(entity: Entity, { request, context }: Args) {
     result,
     options,
     can: permissions(entity, user),
+    campos: writableNames(entity, user),
     envio: crypto.randomUUID(),
-    defaults: { activo: "on", ...entity.defaults?.({ country: context.services.config.APP_COUNTRY, userId: user.id }) },
+    defaults: entity.defaults?.({ country: context.services.config.APP_COUNTRY, userId: user.id }) ?? {},
   });
 }
 
@@ -181,13 +186,7 @@ export function csvResponse(entity: Entity, store: Store, query: ListQuery, f: F
     encoder.encode(
       rows
         .map((row) =>
-          csvLine(
-            columns.map((c) =>
-              c.kind === "money" && row[c.name] != null
-                ? String(row[c.name]).replace(".", ",")
-                : formatValue(c, row[c.name], f),
-            ),
-          ),
+          csvLine(columns.map((c) => csvValue(c, row[c.name], f))),
         )
         .join(""),
     );
@@ -253,8 +252,6 @@ export function csvExport<A extends Args>(args: A, list: (args: A) => Promise<Re
 
 /** What a create may adjust (all optional; without them the generic behaviour). */
 export type CreateOptions = {
-  /** The fields this user writes (others are dropped if posted). */
-  campos?: readonly string[] | null;
   /** Completes the parsed values before the insert (defaults from the user); field errors refuse it. */
   prepare?: (values: Row, signed: Signed) => Promise<{ values: Row } | { fieldErrors: Record<string, string[]> }>;
   /** Where to go and what to say after the insert (default: the same list, «… creado»). */
@@ -277,7 +274,8 @@ export async function createAction(entity: Entity, { request, context }: Args, o
   const formData = await request.formData();
   const intent = intentOf(formData);
   return context.services.once(user.id, formData.get("_envio"), async () => {
-    const submission = parseWithZod(formData, { schema: entitySchema(z, entity, { campos: o.campos }) });
+    const campos = writableNames(entity, user);
+    const submission = parseWithZod(formData, { schema: entitySchema(z, entity, { campos }) });
     if (submission.status !== "success") return json({ ...intent, result: submission.reply() }, { status: 400 });
     let values = submission.value as Row;
     if (o.prepare) {
@@ -510,24 +508,14 @@ async function referencedMessage(store: Store, entity: Entity, id: string) {
     .catch(() => null);
   const parts = (rows ?? [])
     .filter((r) => Number(r.total) > 0)
-    .map(
-      (r) =>
-        `${r.total} ${Number(r.total) === 1 ? singularOf(r.tabla) : r.tabla} asociad${r.tabla === "sucursales" ? "a" : "o"}${Number(r.total) === 1 ? "" : "s"}`,
-    );
+    .map((r) => {
+      const one = Number(r.total) === 1;
+      const related = entityOf(r.tabla);
+      const name = related ? (one ? related.singular : related.plural) : r.tabla;
+      return `${r.total} ${name} asociad${related?.gender === "f" ? "a" : "o"}${one ? "" : "s"}`;
+    });
   const what = parts.length ? parts.join(", ") : "registros asociados";
   return `No se puede eliminar: tiene ${what}. ${entity.fields.some((f) => f.name === "activo") ? `Desactív${entity.gender === "f" ? "ela" : "elo"} en su lugar.` : ""}`.trim();
-}
-
-function singularOf(table: string) {
-  return (
-    {
-      gastos: "gasto",
-      usuarios: "usuario",
-      departamentos: "departamento",
-      sucursales: "sucursal",
-      proveedores: "proveedor",
-    }[table] ?? table
-  );
 }
 
 export async function getOr404<T>(store: Store, source: string, id: string): Promise<T> {
