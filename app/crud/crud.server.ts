@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { json, redirect, type AppLoadContext } from "@remix-run/node";
+import { json, redirect, type AppLoadContext, type SerializeFrom, type TypedResponse } from "@remix-run/node";
 import { z } from "zod";
 import { puede, type Accion } from "~/auth/permissions";
 import { requireUser, type Signed } from "~/auth/session.server";
@@ -147,21 +147,36 @@ export async function loadOptions(
   return out;
 }
 
-export async function listLoader(entity: Entity, { request, context }: Args) {
-  const { user, store } = await requireUser(request, context);
+/** A stored record as the screens read it: every table has an id and a version. */
+export type StoredRow = Row & { id: string; version: number };
+
+/** A list screen: its data (`listData`), or with `?formato=csv` the whole filter as CSV (see csvExport). */
+export async function listLoader(entity: Entity, args: Args) {
+  const signed = await requireUser(args.request, args.context);
+  const url = new URL(args.request.url);
+  if (url.searchParams.get("formato") !== "csv") return json(await listData(entity, signed, args));
+  csvToExport(entity, url);
+  const state = parseListState(entity, url.searchParams);
+  const query = toListQuery(entity, state, viewFilters(entity, state, signed.user));
+  return csvResponse(entity, signed.store, query, formats(args.context));
+}
+
+/** A screen's loader cannot answer a browser's page request with a file: `?formato=csv` goes to /exportar. */
+export function csvToExport(entity: Entity, url: URL) {
+  if (url.searchParams.get("formato") === "csv" && url.pathname === entity.path)
+    throw redirect(`${entity.path}/exportar${url.search}`);
+}
+
+/** What a list screen shows. */
+export async function listData(entity: Entity, { user, store }: Signed, { request, context }: Args) {
   const url = new URL(request.url);
   const state = parseListState(entity, url.searchParams);
   const query = toListQuery(entity, state, viewFilters(entity, state, user));
-  if (url.searchParams.get("formato") === "csv") {
-    // A screen's loader cannot answer a browser's page request with a file: send it to /exportar.
-    if (url.pathname === entity.path) throw redirect(`${entity.path}/exportar${url.search}`);
-    return csvResponse(entity, store, query, formats(context));
-  }
   const [result, options] = await Promise.all([
-    store.list(entity.view, { ...query, columns: listColumns(entity) }),
+    store.list<StoredRow>(entity.view, { ...query, columns: listColumns(entity) }),
     loadOptions(store, entity, state.filtros, optionSearches(entity, url)),
   ]);
-  return json({
+  return {
     state,
     result,
     options,
@@ -169,16 +184,18 @@ export async function listLoader(entity: Entity, { request, context }: Args) {
     campos: writableNames(entity, user),
     envio: crypto.randomUUID(),
     defaults: entity.defaults?.({ country: context.services.config.APP_COUNTRY, userId: user.id }) ?? {},
-  });
+  };
 }
+export type ListData = SerializeFrom<typeof listLoader>;
 
 /**
  * The whole filtered list (`query`, its page ignored) as CSV for Excel, streamed (no row cap):
  * with the store's `stream` (one cursor, one snapshot) when it has one, else page by page. The
  * client's pace drives the reading (a page is read when the previous one has been taken), and a
- * closed download stops it.
+ * closed download stops it. Typed as a response with no page data (`never`), so a loader that
+ * answers either with CSV or with JSON still has its data inferred (`useLoaderData<typeof loader>`).
  */
-export function csvResponse(entity: Entity, store: Store, query: ListQuery, f: Formats) {
+export function csvResponse(entity: Entity, store: Store, query: ListQuery, f: Formats): TypedResponse<never> {
   const columns = entity.columns;
   const encoder = new TextEncoder();
   const PAGE = 1000;
@@ -235,7 +252,7 @@ export function csvResponse(entity: Entity, store: Store, query: ListQuery, f: F
       "Content-Disposition": `attachment; filename="${entity.plural}-${day}.csv"`,
       "Cache-Control": "no-store",
     },
-  });
+  }) as TypedResponse<never>;
 }
 
 /**
@@ -316,11 +333,11 @@ function intentOf(formData: FormData): { intent?: string } {
 export async function recordLoader<X extends Record<string, unknown> = {}>(
   entity: Entity,
   { request, context, params }: Args,
-  o: { extra?: (ctx: Signed & { id: string; record: Row }) => Promise<X> } = {},
+  o: { extra?: (ctx: Signed & { id: string; record: StoredRow }) => Promise<X> } = {},
 ) {
   const { user, store } = await requireUser(request, context);
   const id = params?.id ?? "";
-  const record = await getOr404<Row>(store, entity.view, id);
+  const record = await getOr404<StoredRow>(store, entity.view, id);
   const url = new URL(request.url);
   const [history, options, extra] = await Promise.all([
     loadHistory(store, entity.table, id),
@@ -338,9 +355,20 @@ export async function recordLoader<X extends Record<string, unknown> = {}>(
     confirmDelete: url.searchParams.has("eliminar"),
   });
 }
+/** What every record page shows (EntityRecordPage reads it; a route's `extra` adds to it). */
+export type RecordData = SerializeFrom<typeof recordLoader<{}>>;
+
+/** One change in a record's history, written by the database's triggers. */
+export type HistoryEntry = {
+  id: number;
+  accion: string;
+  actor_nombre: string | null;
+  creado_en: string;
+  cambios: Record<string, { antes: unknown; despues: unknown }> | null;
+};
 
 export async function loadHistory(store: Store, table: string, id: string) {
-  const { rows } = await store.list<Row>("historial_vista", {
+  const { rows } = await store.list<HistoryEntry>("historial_vista", {
     filters: [
       { column: "tabla", op: "eq", value: table },
       { column: "registro_id", op: "eq", value: id },

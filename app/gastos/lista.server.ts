@@ -1,8 +1,9 @@
-import { json, redirect, type AppLoadContext } from "@remix-run/node";
+import { json, type AppLoadContext } from "@remix-run/node";
 import { requireUser, type Signed } from "~/auth/session.server";
 import { EXACT_COUNT_LIMIT, UUID, type Row, type Store } from "~/data/store";
 import {
   csvResponse,
+  csvToExport,
   formats,
   getOr404,
   loadHistory,
@@ -11,6 +12,8 @@ import {
   optionSearches,
   permissions,
   writableNames,
+  type HistoryEntry,
+  type StoredRow,
 } from "~/crud/crud.server";
 import { parseListState } from "~/crud/list-query";
 import { listColumns } from "~/entities/entity";
@@ -44,14 +47,15 @@ export async function gastosLoader({ request, context }: Args) {
   let state = parseListState(gastos, url.searchParams);
   let query = consultaGastos(state, user);
   if (url.searchParams.get("formato") === "csv") {
-    // A page request cannot be answered with a file: the CSV is the resource route /gastos/exportar.
-    if (url.pathname === gastos.path) throw redirect(`${gastos.path}/exportar${url.search}`);
+    csvToExport(gastos, url);
     return csvResponse(gastos, store, query, f);
   }
 
   const gastoId = url.searchParams.get("gasto");
   if (gastoId !== null && !UUID.test(gastoId)) notFound("El gasto no existe o no tiene acceso a él.");
-  const masivoAccion = url.searchParams.get("masivo");
+  const masivoParam = url.searchParams.get("masivo");
+  const masivoAccion: "aprobar" | "rechazar" | null =
+    masivoParam === "aprobar" || masivoParam === "rechazar" ? masivoParam : null;
 
   // Sorting by a related name only on a filter counted exactly; else by date, and say why.
   let avisoOrden: string | null = null;
@@ -73,7 +77,7 @@ export async function gastosLoader({ request, context }: Args) {
   const [result, alcance, record, history, sinPanel, proveedoresInactivos] = await Promise.all([
     // Count and sum over the whole filter; a huge filter gets an estimate and no sum (ADR 0006).
     // puede_aprobar: the rows whose checkbox the bulk approval offers (the database's rule).
-    store.list<Row>(gastos.view, {
+    store.list<StoredRow>(gastos.view, {
       ...query,
       columns: listColumns(gastos),
       count: "estimated",
@@ -81,7 +85,7 @@ export async function gastosLoader({ request, context }: Args) {
       base: gastos.table,
     }),
     alcanceAprobacion(store),
-    gastoId ? getOr404<Row & GastoClave>(store, gastos.view, gastoId) : Promise.resolve(null),
+    gastoId ? getOr404<StoredRow & GastoClave>(store, gastos.view, gastoId) : Promise.resolve(null),
     // Read with the record (it shows nothing if the record is not visible: the page is a 404 then).
     gastoId ? loadHistory(store, gastos.table, gastoId) : Promise.resolve([]),
     gastoId ? Promise.resolve(null) : opciones(null),
@@ -89,7 +93,7 @@ export async function gastosLoader({ request, context }: Args) {
   ]);
   const [options, masivo] = await Promise.all([
     sinPanel ?? opciones(record),
-    (masivoAccion === "aprobar" || masivoAccion === "rechazar") && apruebaEnBloque(actor(user))
+    masivoAccion && apruebaEnBloque(actor(user))
       ? contarMasivo(url, signed).then((c) => ({ accion: masivoAccion, ...c, maximo: MASIVO_MAXIMO }))
       : Promise.resolve(null),
   ]);
@@ -136,11 +140,17 @@ async function inactivos(store: Store) {
 }
 
 /** The record panel: the gasto, what this person may do with it now, its history. */
-function panelDe(signed: Signed, record: Row & GastoClave, historial: Row[], alcance: Alcance, url: URL) {
+function panelDe(
+  signed: Signed,
+  record: StoredRow & GastoClave,
+  historial: HistoryEntry[],
+  alcance: Alcance,
+  url: URL,
+) {
   const { user } = signed;
   // importe_centimos is an indexable copy of importe (migration 20261122000011), not a change to show.
   const history = historial.map((h) => {
-    const { importe_centimos: _copia, ...cambios } = (h.cambios ?? {}) as Record<string, unknown>;
+    const { importe_centimos: _copia, ...cambios } = h.cambios ?? {};
     return { ...h, cambios };
   });
   const suyo = esSuyo(actor(user), record);

@@ -1,13 +1,7 @@
-import { formatTimestamp, type Formats } from "~/lib/format";
+import type { SerializeFrom } from "@remix-run/node";
+import type { HistoryEntry } from "~/crud/crud.server";
 import type { Field } from "~/entities/fields";
-
-type Entry = {
-  id: number;
-  accion: string;
-  actor_nombre: string | null;
-  creado_en: string;
-  cambios: Record<string, { antes: unknown; despues: unknown }> | null;
-};
+import { formatTimestamp, type Formats } from "~/lib/format";
 
 const ACCIONES: Record<string, string> = { alta: "Alta", modificacion: "Modificación", baja: "Baja" };
 
@@ -23,7 +17,8 @@ export function History({
   labels = {},
   show = (_field, value) => plain(value),
 }: {
-  entries: Entry[];
+  /** As the loader sent them. */
+  entries: SerializeFrom<HistoryEntry>[];
   fields: readonly Field[];
   formats: Formats;
   labels?: Record<string, string>;
