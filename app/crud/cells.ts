@@ -23,5 +23,7 @@ export function formatValue(column: Pick<Column, "kind" | "options">, value: unk
 
 /** A CSV cell: as on screen, except amounts, which stay plain numbers a spreadsheet can add up. */
 export function csvValue(column: Pick<Column, "kind" | "options">, value: unknown, f: Formats): string {
-  return column.kind === "money" && value != null ? formatDecimal(String(value), f.locale) : formatValue(column, value, f);
+  return column.kind === "money" && value != null
+    ? formatDecimal(String(value), f.locale)
+    : formatValue(column, value, f);
 }

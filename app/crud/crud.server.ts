@@ -16,7 +16,7 @@ import {
   type Store,
 } from "~/data/store";
 import { capitalize, done, entitySchema, listColumns, type Entity } from "~/entities/entity";
-import { entityOf } from "~/entities/index";
+import { ENTITIES, entityOf } from "~/entities/index";
 import type { Option } from "~/lib/constants";
 import { CSV_BOM, csvLine } from "~/lib/csv";
 import type { Formats } from "~/lib/format";
@@ -29,6 +29,9 @@ import { parseListState, sinControl, toListQuery, viewFilters } from "./list-que
  * declaration and do the rest (permissions, parsing, store calls, typed errors → Spanish messages).
  */
 type Args = { request: Request; context: AppLoadContext; params?: Record<string, string | undefined> };
+
+/** The navigation's sections after «Panel»: every entity, in the registry's order (the root loader sends them). */
+export const SECTIONS = ENTITIES.map((e) => ({ to: e.path, label: e.title }));
 
 export const MAX_OPTIONS = 200;
 /**
@@ -200,13 +203,7 @@ export function csvResponse(entity: Entity, store: Store, query: ListQuery, f: F
   const encoder = new TextEncoder();
   const PAGE = 1000;
   const lines = (rows: Row[]) =>
-    encoder.encode(
-      rows
-        .map((row) =>
-          csvLine(columns.map((c) => csvValue(c, row[c.name], f))),
-        )
-        .join(""),
-    );
+    encoder.encode(rows.map((row) => csvLine(columns.map((c) => csvValue(c, row[c.name], f)))).join(""));
   let offset = 0;
   let wake: (() => void) | null = null;
   let cancelled = false;
@@ -330,7 +327,7 @@ function intentOf(formData: FormData): { intent?: string } {
  * A record page's data. `extra` adds the route's own sections (e.g. the people of a department),
  * read with the same store, as the same user.
  */
-export async function recordLoader<X extends Record<string, unknown> = {}>(
+export async function recordLoader<X extends object = object>(
   entity: Entity,
   { request, context, params }: Args,
   o: { extra?: (ctx: Signed & { id: string; record: StoredRow }) => Promise<X> } = {},
@@ -356,7 +353,7 @@ export async function recordLoader<X extends Record<string, unknown> = {}>(
   });
 }
 /** What every record page shows (EntityRecordPage reads it; a route's `extra` adds to it). */
-export type RecordData = SerializeFrom<typeof recordLoader<{}>>;
+export type RecordData = SerializeFrom<typeof recordLoader<object>>;
 
 /** One change in a record's history, written by the database's triggers. */
 export type HistoryEntry = {
@@ -483,7 +480,11 @@ function inSentence(label: string) {
 export async function storeErrorReply(
   entity: Entity,
   store: Store,
-  submission: { reply: (o?: any) => unknown; payload?: unknown; value?: unknown },
+  submission: {
+    reply: (o?: { formErrors?: string[]; fieldErrors?: Record<string, string[]> }) => unknown;
+    payload?: unknown;
+    value?: unknown;
+  },
   error: unknown,
   formData: FormData,
   selfId?: string,

@@ -25,6 +25,7 @@ export type ListState = {
 
 /** Search terms and filter values never need control characters (and PostgreSQL refuses NUL). */
 export function sinControl(value: string | null | undefined): string | undefined {
+  // eslint-disable-next-line no-control-regex -- control characters are what it replaces
   return value?.replace(/[\u0000-\u001f\u007f]/g, " ");
 }
 

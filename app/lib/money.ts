@@ -141,5 +141,9 @@ export function formatDecimal(value: string, locale: string): string {
 }
 
 function decimalSeparator(locale: string) {
-  return numberFormat(locale).formatToParts(1.5).find((p) => p.type === "decimal")?.value ?? ".";
+  return (
+    numberFormat(locale)
+      .formatToParts(1.5)
+      .find((p) => p.type === "decimal")?.value ?? "."
+  );
 }

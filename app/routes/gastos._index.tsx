@@ -37,7 +37,8 @@ export default function Gastos() {
   const filtered = Boolean(state.q) || Object.keys(state.filtros).length > 0 || Boolean(state.vista);
   const resumen = resumenDe(result, formats);
   // Only what the database would let this person approve (gastos_vista.puede_aprobar).
-  const seleccionable = (row: Data["result"]["rows"][number]) => row.estado === "pendiente" && row.puede_aprobar === true;
+  const seleccionable = (row: Data["result"]["rows"][number]) =>
+    row.estado === "pendiente" && row.puede_aprobar === true;
   const pendientes = data.enBloque && result.rows.some(seleccionable);
   // Over a filter too big to count, related names are not offered for sorting (ADR 0006).
   const entity = result.estimated

@@ -6,14 +6,7 @@ import { correoField, minutos, retryAfterHeaders, TOKEN_HOURS } from "~/auth/for
 import type { PendingInvitation } from "~/auth/invitations.server";
 import { requireUser } from "~/auth/session.server";
 import { MAIL_LIMIT, mailKey } from "~/auth/throttle.server";
-import {
-  csvToExport,
-  forbidden,
-  listData,
-  redirectWithFlash,
-  storeErrorReply,
-  type Options,
-} from "~/crud/crud.server";
+import { csvToExport, forbidden, listData, redirectWithFlash, storeErrorReply, type Options } from "~/crud/crud.server";
 import { formSchema, type Field, type Z } from "~/entities/fields";
 import { usuarios } from "~/entities/usuarios";
 import { labelOf, ROLES } from "~/lib/constants";
@@ -136,25 +129,19 @@ export async function action({ request, context }: ActionFunctionArgs) {
     });
 
   if (intent === "reenviar" || intent === "cancelar") {
-    const pending = await invitations.get(String(formData.get("id") ?? ""));
-    if (!pending)
-      return redirectWithFlash(
+    const yaNoPendiente = () =>
+      redirectWithFlash(
         context,
         request,
         "/usuarios",
         "Esa invitación ya no está pendiente: la persona ya la aceptó o se canceló.",
         "aviso",
       );
+    const pending = await invitations.get(String(formData.get("id") ?? ""));
+    if (!pending) return yaNoPendiente();
     if (intent === "cancelar") {
       const cancelled = await invitations.cancel(user.id, pending.id);
-      if (!cancelled)
-        return redirectWithFlash(
-          context,
-          request,
-          "/usuarios",
-          "Esa invitación ya no está pendiente: la persona ya la aceptó o se canceló.",
-          "aviso",
-        );
+      if (!cancelled) return yaNoPendiente();
       return redirectWithFlash(
         context,
         request,

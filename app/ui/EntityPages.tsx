@@ -37,7 +37,7 @@ function EntityField({
   existente,
 }: {
   field: Field;
-  meta: FieldMetadata<any>;
+  meta: FieldMetadata<unknown>;
   options: Options;
   existente?: Existente;
 }) {
@@ -91,6 +91,12 @@ export function useFormats(): Formats {
 
 export function pageTitle(...parts: (string | undefined)[]) {
   return [{ title: [...parts.filter(Boolean), "Oficina"].join(" — ") }];
+}
+
+/** A record page's title: the record's name, the section, the application. */
+export function recordMeta(entity: Entity) {
+  return ({ data }: { data: RecordData | undefined }) =>
+    pageTitle(data ? String(data.record[entity.labelColumn]) : undefined, entity.title);
 }
 
 export function EntityListPage({ entity, children }: { entity: Entity; children?: ReactNode }) {
@@ -158,7 +164,9 @@ export function EntityListPage({ entity, children }: { entity: Entity; children?
         </div>
       )}
       {children}
-      {can.crear ? <CreateForm entity={entity} options={options} envio={envio} defaults={defaults} campos={campos} /> : null}
+      {can.crear ? (
+        <CreateForm entity={entity} options={options} envio={envio} defaults={defaults} campos={campos} />
+      ) : null}
       {can.crear ? <OptionSearchForms options={options} /> : null}
     </>
   );
