@@ -5,8 +5,10 @@ import type { Option } from "~/lib/constants";
 import { formSchema, type Field, type Z } from "./fields";
 
 /**
- * Everything the generic list and record machinery needs to serve one kind of record.
- * One file per entity declares it; routes stay a few lines long.
+ * Everything the generic list and record machinery (app/crud/, app/ui/) needs to serve one kind
+ * of record. One file per entity declares it, plain data the browser shares; routes stay a few
+ * lines long. Every property is a feature any entity may use: gastos happens to be the one that
+ * needs `rowFields`, `searchRefs`, `searchFunction` and `vistas` today.
  */
 export type ColumnKind = "text" | "money" | "date" | "boolean" | "option";
 
