@@ -27,39 +27,38 @@ type ActionData =
   { result?: SubmissionResult<string[]>; current?: Row; deleteError?: string; existente?: Existente } | undefined;
 
 /**
- * One field of a record form: a related record's select gets its options and, when they were cut
- * short (or are being searched), a search step; a duplicate's error links to the record holding it.
+ * The control of one field of a record form, given the form's fields: a related record's select
+ * gets its options and, when they were cut short (or are being searched), a search step; a
+ * duplicate's error links to the record holding it.
  */
-function EntityField({
-  field,
-  meta,
-  options,
-  existente,
-}: {
-  field: Field;
-  meta: FieldMetadata<unknown>;
-  options: Options;
-  existente?: Existente;
-}) {
-  const related = field.input.type === "ref" ? options[field.input.table] : undefined;
-  const table = field.input.type === "ref" ? field.input.table : "";
-  return (
-    <FieldControl
-      field={field}
-      meta={meta}
-      options={related?.options}
-      errorLink={
-        existente && existente.campo === field.name
-          ? { href: existente.href, text: `Abrir «${existente.nombre}»` }
-          : undefined
-      }
-      search={
-        related && (related.truncated || related.busqueda)
-          ? { form: `buscar-${table}`, name: `buscar_${table}`, value: related.busqueda, shown: related.options.length }
-          : undefined
-      }
-    />
-  );
+function fieldControls(fields: Record<string, FieldMetadata<unknown>>, options: Options, existente?: Existente) {
+  return function control(field: Field) {
+    const related = field.input.type === "ref" ? options[field.input.table] : undefined;
+    const table = field.input.type === "ref" ? field.input.table : "";
+    return (
+      <FieldControl
+        key={field.name}
+        field={field}
+        meta={fields[field.name]!}
+        options={related?.options}
+        errorLink={
+          existente && existente.campo === field.name
+            ? { href: existente.href, text: `Abrir «${existente.nombre}»` }
+            : undefined
+        }
+        search={
+          related && (related.truncated || related.busqueda)
+            ? {
+                form: `buscar-${table}`,
+                name: `buscar_${table}`,
+                value: related.busqueda,
+                shown: related.options.length,
+              }
+            : undefined
+        }
+      />
+    );
+  };
 }
 
 /**
@@ -213,15 +212,7 @@ export function CreateForm({
       <ConformForm form={form} action={action}>
         <input type="hidden" name="_envio" value={envio} />
         {intent ? <input type="hidden" name="intent" value={intent} /> : null}
-        {writableFields(entity, campos).map((field) => (
-          <EntityField
-            key={field.name}
-            field={field}
-            meta={fields[field.name]!}
-            options={options}
-            existente={actionData?.existente}
-          />
-        ))}
+        {writableFields(entity, campos).map(fieldControls(fields, options, actionData?.existente))}
         <div className="acciones">
           <button type="submit" disabled={busy}>
             {busy ? "Creando…" : `Crear ${entity.singular}`}
@@ -326,6 +317,7 @@ export function EditForm({
     defaultValue: toFormValues(entity.fields, record),
   });
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "guardar";
+  const control = fieldControls(fields, options, actionData?.existente);
   return (
     <section aria-labelledby="editar" className="panel">
       <h2 id="editar">Datos</h2>
@@ -339,13 +331,7 @@ export function EditForm({
               {displayField(field, record[field.name], formats, options)}
             </p>
           ) : (
-            <EntityField
-              key={field.name}
-              field={field}
-              meta={fields[field.name]!}
-              options={options}
-              existente={actionData?.existente}
-            />
+            control(field)
           ),
         )}
         <div className="acciones">
