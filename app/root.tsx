@@ -208,6 +208,8 @@ function useBrowserDigest(error: unknown) {
     } else {
       const id = Math.random().toString(16).slice(2, 10);
       console.error(`[error ${id}]`, error);
+      // Set after the error is logged, in the browser only: the server's render shows no code.
+      // eslint-disable-next-line react-hooks/set-state-in-effect
       setDigest(id);
     }
   }, [error]);

@@ -84,9 +84,9 @@ export type Entity = {
    * Runs even when other fields failed (so the error summary lists everything at once): `values`
    * may lack a field or hold it unparsed, check before use. `record.id` is set when editing.
    */
-  refine?: (values: Record<string, any>, ctx: Zod.RefinementCtx, record: { id?: string }) => void;
+  refine?: (values: Record<string, unknown>, ctx: Zod.RefinementCtx, record: { id?: string }) => void;
   /** Last touch on the parsed values before they are written (e.g. the NIF normalised by country). */
-  normalize?: (values: Record<string, any>) => Record<string, any>;
+  normalize?: (values: Record<string, unknown>) => Record<string, unknown>;
   /** Initial values of the «Nuevo …» form (a checkbox: "on" starts it ticked). */
   defaults?: (ctx: { country: string; userId: string }) => Record<string, string>;
   /** A sentence under the list's heading (e.g. where the records come from). */

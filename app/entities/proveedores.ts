@@ -94,6 +94,6 @@ export const proveedores: Entity = {
     );
     if (problem) ctx.addIssue({ code: "custom", path: ["nif"], message: problem });
   },
-  normalize: (values) => ({ ...values, nif: normalizeNif(values.nif, values.pais) }),
+  normalize: (values) => ({ ...values, nif: normalizeNif(String(values.nif), String(values.pais)) }),
   duplicados: { nif: ["pais", "nif"] },
 };
