@@ -25,7 +25,7 @@ export function History({
   show?: (field: Field, value: unknown) => string;
 }) {
   const fieldOf = (name: string) => fields.find((f) => f.name === name);
-  const labelOf = (name: string) => fieldOf(name)?.label ?? labels[name] ?? name;
+  const labelFor = (name: string) => fieldOf(name)?.label ?? labels[name] ?? name;
   const valueOf = (name: string, value: unknown) => {
     const field = fieldOf(name);
     return value === null || value === undefined || value === "" ? "—" : field ? show(field, value) : plain(value);
@@ -56,7 +56,7 @@ export function History({
                   <tbody>
                     {Object.entries(e.cambios).map(([name, change]) => (
                       <tr key={name}>
-                        <th scope="row">{labelOf(name)}</th>
+                        <th scope="row">{labelFor(name)}</th>
                         <td>{valueOf(name, change.antes)}</td>
                         <td>{valueOf(name, change.despues)}</td>
                       </tr>
