@@ -76,7 +76,7 @@ export async function gastosLoader({ request, context }: Args) {
     loadOptions(store, gastos, { ...state.filtros, ...(record ?? {}) }, optionSearches(gastos, url));
   const [result, alcance, record, history, sinPanel, proveedoresInactivos] = await Promise.all([
     // Count and sum over the whole filter; a huge filter gets an estimate and no sum (ADR 0006).
-    // puede_aprobar: the rows whose checkbox the bulk approval offers (the database's rule).
+    // Its columns include puede_aprobar (gastos.rowFields): the rows whose checkbox the bulk approval offers.
     store.list<StoredRow>(gastos.view, {
       ...query,
       columns: listColumns(gastos),
@@ -164,7 +164,7 @@ function panelDe(
     editar: suyo && borrador,
     eliminar: suyo && borrador,
     confirmarEliminar: url.searchParams.has("eliminar") && suyo && borrador,
-    campos: writableNames(gastos, user, String(record.id)),
+    campos: writableNames(gastos, user, record.id),
     hoy: todayISO(),
   };
 }
