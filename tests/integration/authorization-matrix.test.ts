@@ -1,4 +1,4 @@
-import { sql, type Transaction } from "kysely";
+import { sql } from "kysely";
 import { writableFields, type Entity } from "~/entities/entity";
 import { departamentos } from "~/entities/departamentos";
 import { proveedores } from "~/entities/proveedores";
@@ -29,7 +29,7 @@ import * as suc_csv from "~/routes/sucursales.exportar";
 import * as usu_id from "~/routes/usuarios.$id";
 import * as usu_index from "~/routes/usuarios._index";
 import * as usu_csv from "~/routes/usuarios.exportar";
-import { createTestApp, request, respond } from "../support/app";
+import { createTestApp, request, respond, type RouteModule, type TestTransaction } from "../support/app";
 
 /**
  * The authorization matrix (issue 8), in the manner of Django's AdminViewPermissionsTest: every
@@ -379,10 +379,10 @@ function formFor(intent: Intent, g: G, a: Actor): Record<string, string | string
   }
 }
 
+/** A row of any table, as stored. */
+type Fila = { id: string; version: number; [column: string]: unknown };
 const row = (table: string, id: string) =>
-  app.db.selectFrom(table).selectAll().where("id", "=", id).executeTakeFirst() as Promise<
-    Record<string, any> | undefined
-  >;
+  app.db.selectFrom(table).selectAll().where("id", "=", id).executeTakeFirst() as Promise<Fila | undefined>;
 
 describe("rutas × métodos × roles × tipo de registro", () => {
   it("gastos: ver, editar, eliminar, cada transición y las acciones en bloque", async () => {
@@ -413,7 +413,9 @@ describe("rutas × métodos × roles × tipo de registro", () => {
               const now = await row("gastos", g.id);
               if (intent === "eliminar") return now ? "el gasto sigue ahí" : null;
               if (intent === "guardar")
-                return now?.descripcion?.startsWith("Editado en la matriz") ? null : `no se guardó (${r.status})`;
+                return String(now?.descripcion).startsWith("Editado en la matriz")
+                  ? null
+                  : `no se guardó (${r.status})`;
               return now?.estado === A[intent] ? null : `estado ${now?.estado}, se esperaba ${A[intent]}`;
             },
           );
@@ -505,9 +507,9 @@ describe("rutas × métodos × roles × tipo de registro", () => {
   // Departamentos, sucursales, proveedores: the same machinery, different permissions.
   type Maestro = {
     entity: Entity;
-    index: { loader: any; action?: any };
-    record: { loader: any; action: any };
-    csv: { loader: any };
+    index: Required<RouteModule>;
+    record: Required<RouteModule>;
+    csv: RouteModule;
     crean: readonly Actor[];
     editan: readonly Actor[];
     eliminan: readonly Actor[];
@@ -576,7 +578,7 @@ describe("rutas × métodos × roles × tipo de registro", () => {
   }
 
   /** The record form as its page posts it, from the row (every writable field). */
-  function formDe(entity: Entity, r: Record<string, any>, intent: string, cambio: Record<string, string>) {
+  function formDe(entity: Entity, r: Fila, intent: string, cambio: Record<string, string>) {
     const form: Record<string, string> = { intent, version: String(r.version) };
     for (const f of writableFields(entity)) {
       const v = r[f.name];
@@ -932,7 +934,7 @@ const ROLLBACK = new Error("rollback");
 /** Runs `fn` as `who` (null: anon) the way the app and PostgREST do. Rolls back when `rollback`. */
 async function asRole<T>(
   who: U | null,
-  fn: (trx: Transaction<any>) => Promise<T>,
+  fn: (trx: TestTransaction) => Promise<T>,
   rollback: boolean,
 ): Promise<{ value?: T; code?: string }> {
   let value: T | undefined;
@@ -956,7 +958,7 @@ async function asRole<T>(
 async function dbCell(
   name: string,
   who: U | null,
-  statement: (trx: Transaction<any>) => Promise<number>,
+  statement: (trx: TestTransaction) => Promise<number>,
   expected: number | "ok" | "42501" | "OFPRM",
 ) {
   cells += 1;
@@ -974,8 +976,8 @@ async function dbCell(
 
 /** Rows an update/delete touched (0 when row-level security hid every row). */
 const count = async (
-  trx: Transaction<any>,
-  q: { execute: (trx: Transaction<any>) => Promise<{ numAffectedRows?: bigint }> },
+  trx: TestTransaction,
+  q: { execute: (trx: TestTransaction) => Promise<{ numAffectedRows?: bigint }> },
 ) => Number((await q.execute(trx)).numAffectedRows ?? 0);
 
 describe("la base de datos como cada rol (RLS)", () => {

@@ -24,7 +24,7 @@ import * as suc_id from "~/routes/sucursales.$id";
 import * as suc_index from "~/routes/sucursales._index";
 import * as usu_id from "~/routes/usuarios.$id";
 import * as usu_index from "~/routes/usuarios._index";
-import { createTestApp, ORIGIN } from "../support/app";
+import { createTestApp, ORIGIN, type RouteModule } from "../support/app";
 import { figure } from "./support";
 
 /**
@@ -190,11 +190,11 @@ type Action = {
   /** A fresh record to act on (null: a create). */
   target?: (actor: U) => Promise<string>;
   form: (c: Ctx) => Record<string, string>;
-  run: (c: Ctx, body: URLSearchParams) => Promise<unknown>;
+  run: (c: Ctx, body: URLSearchParams) => unknown;
   /** Columns this person's form may change (besides version, actualizado_en and derived ones). */
   writes: (actor: U) => readonly string[];
   /** For a create: what a new row must look like whatever was posted. */
-  created?: (row: Record<string, any>, actor: U) => string | null;
+  created?: (row: Fila, actor: U) => string | null;
 };
 
 // Written by the database itself on every change (authorship: separation of duties, ADR 0012).
@@ -252,7 +252,7 @@ const getArgs = (path: string, actor: U) => ({
 let seq = 0;
 const code = () => `F${++seq}${Math.random().toString(36).slice(2, 5).toUpperCase()}`;
 
-function recordForm(entity: Entity, row: Record<string, any>) {
+function recordForm(entity: Entity, row: Fila) {
   const form: Record<string, string> = { intent: "guardar", version: String(row.version) };
   for (const f of writableFields(entity)) {
     const v = row[f.name];
@@ -293,12 +293,17 @@ async function gastoEn(solicitante: U, estado: "borrador" | "pendiente" | "aprob
   return String(g.id);
 }
 
+/** A row of any table, as stored. */
+type Fila = { id: string; version: number; [column: string]: unknown };
 const row = (table: string, id: string) =>
-  app.db.selectFrom(table).selectAll().where("id", "=", id).executeTakeFirst() as Promise<
-    Record<string, any> | undefined
-  >;
+  app.db.selectFrom(table).selectAll().where("id", "=", id).executeTakeFirst() as Promise<Fila | undefined>;
 
-function maestro(entity: Entity, index: { action: any }, record: { action: any }, editors: () => U[]): Action[] {
+function maestro(
+  entity: Entity,
+  index: Required<RouteModule>,
+  record: Required<RouteModule>,
+  editors: () => U[],
+): Action[] {
   const fresh = async () => {
     const c = code();
     const values =
@@ -485,7 +490,7 @@ function actions(): Action[] {
           r.version !== 1
         )
           return `alta con ${JSON.stringify({ estado: r.estado, aprobador_id: r.aprobador_id, version: r.version })}`;
-        if (!/^GAS-\d{4}-\d{5}$/.test(r.folio) || r.folio === "GAS-1999-00001") return `folio ${r.folio}`;
+        if (!/^GAS-\d{4}-\d{5}$/.test(String(r.folio)) || r.folio === "GAS-1999-00001") return `folio ${r.folio}`;
         if (actor.rol !== "administrador" && r.solicitante_id !== actor.id)
           return `solicitante ${r.solicitante_id} en lugar de ${actor.id}`;
         return null;
@@ -696,7 +701,7 @@ describe("acciones con entradas hostiles (fast-check)", () => {
             if (fresh.length > 1 && action.table !== "gastos")
               forbidden.push(`${action.name}: ${fresh.length} filas nuevas en un alta`);
             for (const r of fresh) {
-              const problem = action.created(r, actor);
+              const problem = action.created(r as Fila, actor);
               if (problem) forbidden.push(`${action.name} como ${actor.rol}: ${problem}`);
             }
           }

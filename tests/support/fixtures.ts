@@ -1,0 +1,59 @@
+import type { TestApp } from "./app";
+
+/**
+ * The records a test stands on, written straight into the database as its owner (no form, no
+ * row-level security): what the test is about goes through the routes, its setting does not.
+ */
+type Db = TestApp["db"];
+
+/** A departamento; returns its id. */
+export async function insertDepartamento(
+  db: Db,
+  values: {
+    nombre: string;
+    codigo: string;
+    presupuesto_mensual?: string;
+    responsable_id?: string;
+    departamento_padre_id?: string;
+  },
+): Promise<string> {
+  const { id } = await db.insertInto("departamentos").values(values).returning("id").executeTakeFirstOrThrow();
+  return String(id);
+}
+
+/** A sucursal (Madrid's unless told otherwise); returns its id. */
+export async function insertSucursal(
+  db: Db,
+  values: { nombre: string; codigo: string; direccion: string; ciudad: string } = MADRID,
+): Promise<string> {
+  const { id } = await db.insertInto("sucursales").values(values).returning("id").executeTakeFirstOrThrow();
+  return String(id);
+}
+const MADRID = { nombre: "Madrid", codigo: "MAD", direccion: "Gran Vía 1", ciudad: "Madrid" };
+
+/** A proveedor; returns its id. */
+export async function insertProveedor(
+  db: Db,
+  values: { razon_social: string; nif: string; tipo_persona: string; activo?: boolean },
+): Promise<string> {
+  const { id } = await db.insertInto("proveedores").values(values).returning("id").executeTakeFirstOrThrow();
+  return String(id);
+}
+
+/** Sets fields of a person's profile (usuarios row). */
+export function setProfile(
+  db: Db,
+  userId: string,
+  values: { departamento_id?: string; sucursal_id?: string; aprobador_id?: string | null },
+) {
+  return db.updateTable("usuarios").set(values).where("id", "=", userId).execute();
+}
+
+/** How many rows a table holds. */
+export async function countRows(db: Db, table: "departamentos" | "sucursales" | "proveedores" | "gastos") {
+  const { n } = await db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll().as("n"))
+    .executeTakeFirstOrThrow();
+  return Number(n);
+}
