@@ -30,6 +30,7 @@ import * as usu_id from "~/routes/usuarios.$id";
 import * as usu_index from "~/routes/usuarios._index";
 import * as usu_csv from "~/routes/usuarios.exportar";
 import { createTestApp, request, respond, type RouteModule, type TestTransaction } from "../support/app";
+import { insertDepartamento, insertMaestro, insertSucursal, setProfile } from "../support/fixtures";
 
 /**
  * The authorization matrix (issue 8), in the manner of Django's AdminViewPermissionsTest: every
@@ -73,28 +74,16 @@ function cookieOf(a: Actor) {
 
 beforeAll(async () => {
   app = await createTestApp();
-  const d = async (nombre: string, codigo: string) =>
-    String(
-      (await app.db.insertInto("departamentos").values({ nombre, codigo }).returning("id").executeTakeFirstOrThrow())
-        .id,
-    );
+  const d = (nombre: string, codigo: string) => insertDepartamento(app.db, { nombre, codigo });
   dep = { A: await d("Ventas", "VEN"), B: await d("Compras", "COM"), C: await d("Dirección", "DIR") };
-  suc = String(
-    (
-      await app.db
-        .insertInto("sucursales")
-        .values({ nombre: "Madrid", codigo: "MAD", direccion: "Gran Vía 1", ciudad: "Madrid" })
-        .returning("id")
-        .executeTakeFirstOrThrow()
-    ).id,
-  );
+  suc = await insertSucursal(app.db);
   const make = async (key: keyof typeof u, rol: U["rol"], departamento: string, aprobador?: U) => {
     const created = await app.createUser({ nombre: key, rol });
-    await app.db
-      .updateTable("usuarios")
-      .set({ departamento_id: departamento, sucursal_id: suc, aprobador_id: aprobador?.id ?? null })
-      .where("id", "=", created.id)
-      .execute();
+    await setProfile(app.db, created.id, {
+      departamento_id: departamento,
+      sucursal_id: suc,
+      aprobador_id: aprobador?.id ?? null,
+    });
     u[key] = { ...created, rol, departamento };
   };
   await make("admin", "administrador", dep.C);
@@ -549,21 +538,7 @@ describe("rutas × métodos × roles × tipo de registro", () => {
   async function maestro(entity: Entity, referenciado: boolean) {
     seq += 1;
     const code = `M${seq}X${Math.random().toString(36).slice(2, 6).toUpperCase()}`;
-    const values =
-      entity === departamentos
-        ? { nombre: `Departamento ${code}`, codigo: code }
-        : entity === sucursales
-          ? { nombre: `Sucursal ${code}`, codigo: code, direccion: "Calle Mayor 1", ciudad: "Toledo" }
-          : {
-              razon_social: `Proveedor ${code} SL`,
-              tipo_persona: "empresa",
-              pais: "ES",
-              nif: generateValidCif(900_000 + seq * 7919),
-              categoria: "otros",
-            };
-    const id = String(
-      (await app.db.insertInto(entity.table).values(values).returning("id").executeTakeFirstOrThrow()).id,
-    );
+    const id = await insertMaestro(app.db, entity.table, code, 900_000 + seq * 7919);
     if (referenciado) {
       const column =
         entity === departamentos ? "departamento_id" : entity === sucursales ? "sucursal_id" : "proveedor_id";

@@ -25,6 +25,7 @@ import * as suc_index from "~/routes/sucursales._index";
 import * as usu_id from "~/routes/usuarios.$id";
 import * as usu_index from "~/routes/usuarios._index";
 import { createTestApp, ORIGIN, type RouteModule } from "../support/app";
+import { insertDepartamento, insertMaestro, insertSucursal, setProfile } from "../support/fixtures";
 import { figure } from "./support";
 
 /**
@@ -51,30 +52,14 @@ beforeAll(async () => {
   otro = { ...(await app.createUser({ nombre: "Óscar", rol: "empleado" })), rol: "empleado" };
   // Not among the fuzzed actors (whose profiles the fuzz may leave without a branch): types amounts.
   contable = { ...(await app.createUser({ nombre: "Carmen", rol: "empleado" })), rol: "empleado" };
-  dep = String(
-    (
-      await app.db
-        .insertInto("departamentos")
-        .values({ nombre: "Ventas", codigo: "VEN", responsable_id: aprobador.id })
-        .returning("id")
-        .executeTakeFirstOrThrow()
-    ).id,
-  );
-  suc = String(
-    (
-      await app.db
-        .insertInto("sucursales")
-        .values({ nombre: "Madrid", codigo: "MAD", direccion: "Gran Vía 1", ciudad: "Madrid" })
-        .returning("id")
-        .executeTakeFirstOrThrow()
-    ).id,
-  );
+  dep = await insertDepartamento(app.db, { nombre: "Ventas", codigo: "VEN", responsable_id: aprobador.id });
+  suc = await insertSucursal(app.db);
   for (const u of [admin, aprobador, empleado, otro, contable])
-    await app.db
-      .updateTable("usuarios")
-      .set({ departamento_id: dep, sucursal_id: suc, aprobador_id: u === empleado || u === otro ? aprobador.id : null })
-      .where("id", "=", u.id)
-      .execute();
+    await setProfile(app.db, u.id, {
+      departamento_id: dep,
+      sucursal_id: suc,
+      aprobador_id: u === empleado || u === otro ? aprobador.id : null,
+    });
 });
 afterAll(() => app?.close());
 
@@ -304,22 +289,7 @@ function maestro(
   record: Required<RouteModule>,
   editors: () => U[],
 ): Action[] {
-  const fresh = async () => {
-    const c = code();
-    const values =
-      entity === departamentos
-        ? { nombre: `Dep ${c}`, codigo: c }
-        : entity === sucursales
-          ? { nombre: `Suc ${c}`, codigo: c, direccion: "Calle 1", ciudad: "Lugo" }
-          : {
-              razon_social: `Prov ${c} SL`,
-              tipo_persona: "empresa",
-              pais: "ES",
-              nif: generateValidCif(100_000 + seq * 7919),
-              categoria: "otros",
-            };
-    return String((await app.db.insertInto(entity.table).values(values).returning("id").executeTakeFirstOrThrow()).id);
-  };
+  const fresh = () => insertMaestro(app.db, entity.table, code(), 100_000 + seq * 7919);
   const createForm = (): Record<string, string> => {
     const c = code();
     if (entity === departamentos)

@@ -1,3 +1,4 @@
+import { generateValidCif } from "~/lib/nif";
 import type { TestApp } from "./app";
 
 /**
@@ -37,6 +38,34 @@ export async function insertProveedor(
   values: { razon_social: string; nif: string; tipo_persona: string; activo?: boolean },
 ): Promise<string> {
   const { id } = await db.insertInto("proveedores").values(values).returning("id").executeTakeFirstOrThrow();
+  return String(id);
+}
+
+/**
+ * A fresh departamento, sucursal or proveedor named after `code` (unique per call); `n` picks a
+ * valid, distinct NIF for a proveedor. Returns its id.
+ */
+export async function insertMaestro(db: Db, table: string, code: string, n: number): Promise<string> {
+  if (table === "departamentos") return insertDepartamento(db, { nombre: `Departamento ${code}`, codigo: code });
+  if (table === "sucursales")
+    return insertSucursal(db, {
+      nombre: `Sucursal ${code}`,
+      codigo: code,
+      direccion: "Calle Mayor 1",
+      ciudad: "Toledo",
+    });
+  if (table !== "proveedores") throw new Error(`${table} no es un maestro`);
+  const { id } = await db
+    .insertInto("proveedores")
+    .values({
+      razon_social: `Proveedor ${code} SL`,
+      tipo_persona: "empresa",
+      pais: "ES",
+      nif: generateValidCif(n),
+      categoria: "otros",
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
   return String(id);
 }
 
