@@ -30,7 +30,7 @@ import * as usu_id from "~/routes/usuarios.$id";
 import * as usu_index from "~/routes/usuarios._index";
 import * as usu_csv from "~/routes/usuarios.exportar";
 import { createTestApp, request, respond, type RouteModule, type TestTransaction } from "../support/app";
-import { insertDepartamento, insertMaestro, insertSucursal, setProfile } from "../support/fixtures";
+import { insertDepartamento, insertMaestro, insertSucursal, setProfile, tableHashes } from "../support/fixtures";
 
 /**
  * The authorization matrix (issue 8), in the manner of Django's AdminViewPermissionsTest: every
@@ -108,23 +108,17 @@ afterAll(async () => {
 // Helpers
 // ---------------------------------------------------------------------------------------------
 
-/** One hash per table (as the owner): «the database is unchanged» is every hash equal. */
-async function snapshot() {
-  const { rows } = await sql<Record<string, string>>`
-    select
-      (select md5(coalesce(string_agg(t::text, '|' order by t.id), '')) from public.departamentos t) as departamentos,
-      (select md5(coalesce(string_agg(t::text, '|' order by t.id), '')) from public.sucursales t) as sucursales,
-      (select md5(coalesce(string_agg(t::text, '|' order by t.id), '')) from public.proveedores t) as proveedores,
-      (select md5(coalesce(string_agg(t::text, '|' order by t.id), '')) from public.usuarios t) as usuarios,
-      (select md5(coalesce(string_agg(t::text, '|' order by t.id), '')) from public.gastos t) as gastos,
-      -- The history is append-only and written by triggers on every change: its last id and size suffice.
-      (select concat(max(id), '/', count(*)) from public.historial) as historial,
-      (select md5(coalesce(string_agg(t::text, '|' order by t.id), '')) from auth.users t) as cuentas,
-      (select md5(coalesce(string_agg(t::text, '|' order by t.usuario_id), '')) from public.invitaciones t) as invitaciones`.execute(
-    app.db,
-  );
-  return rows[0]!;
-}
+/** «The database is unchanged»: every table's hash equal (history included). */
+const snapshot = () =>
+  tableHashes(app.db, {
+    departamentos: ["public.departamentos", "id"],
+    sucursales: ["public.sucursales", "id"],
+    proveedores: ["public.proveedores", "id"],
+    usuarios: ["public.usuarios", "id"],
+    gastos: ["public.gastos", "id"],
+    cuentas: ["auth.users", "id"],
+    invitaciones: ["public.invitaciones", "usuario_id"],
+  });
 
 type Expect = "ok" | "login" | 400 | 403 | 404 | 405 | 409 | "sin-cambio";
 type Result = { status: number; location: string | null; body: string; error?: string };

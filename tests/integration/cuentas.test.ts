@@ -47,6 +47,15 @@ const confirm = (token: string) =>
     }),
   );
 const signedIn = (cookie: string) => signedInUser(app, cookie);
+/** «¿Ha olvidado su contraseña?»: asks for the reset mail. */
+const ask = (email: string) =>
+  respond(() =>
+    recuperarRoute.action({
+      request: request("/auth/recuperar", { form: { intent: "pedir", email } }),
+      context: ctx(),
+      params: {},
+    }),
+  );
 
 describe("alta: las credenciales pendientes son las del enlace (agujero 3)", () => {
   it("un alta sin confirmar no crea cuenta ni perfil: no se queda con «la primera cuenta» (administrador) ni con un nombre", async () => {
@@ -244,14 +253,6 @@ describe("el tiempo de respuesta no dice quién tiene cuenta (agujero 7)", () =>
 
   it("recuperación (POST /auth/recuperar, intent pedir) con un correo con cuenta y con uno desconocido: medianas de 30 parecidas", async () => {
     const known = await manyUsers("Conocida");
-    const ask = (email: string) =>
-      respond(() =>
-        recuperarRoute.action({
-          request: request("/auth/recuperar", { form: { intent: "pedir", email } }),
-          context: ctx(),
-          params: {},
-        }),
-      );
     const yes: number[] = [];
     const no: number[] = [];
     for (let i = 0; i < 30; i++) {
@@ -375,14 +376,6 @@ describe("límites (agujero 2, SPEC §6 «Throttling»)", () => {
 });
 
 describe("«¿Ha olvidado su contraseña?»", () => {
-  const ask = (email: string) =>
-    respond(() =>
-      recuperarRoute.action({
-        request: request("/auth/recuperar", { form: { intent: "pedir", email } }),
-        context: ctx(),
-        params: {},
-      }),
-    );
   const change = (token: string, password: string, confirmacion = password) =>
     respond(() =>
       recuperarRoute.action({

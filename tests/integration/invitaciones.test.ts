@@ -10,7 +10,7 @@ import * as loginRoute from "~/routes/login";
 import * as usuariosRoute from "~/routes/usuarios._index";
 import { outbox, sessionCookieOf, signedInUser, tokenOf } from "../support/accounts";
 import { createTestApp, json, request, respond } from "../support/app";
-import { insertDepartamento, insertSucursal } from "../support/fixtures";
+import { insertDepartamento, insertSucursal, tableHashes } from "../support/fixtures";
 
 /**
  * Invitations (SPEC §6, ADR 0013) through the real routes and the local adapter on a real
@@ -99,16 +99,13 @@ const account = (email: string) =>
     .where("u.email", "=", email)
     .executeTakeFirst();
 
-async function snapshot() {
-  const { rows } = await sql<Record<string, string>>`
-    select
-      (select md5(coalesce(string_agg(t::text, '|' order by t.id), '')) from auth.users t) as cuentas,
-      (select md5(coalesce(string_agg(t::text, '|' order by t.id), '')) from public.usuarios t) as usuarios,
-      (select md5(coalesce(string_agg(t::text, '|' order by t.usuario_id), '')) from public.invitaciones t) as invitaciones,
-      (select md5(coalesce(string_agg(t::text, '|' order by t.token_hash), '')) from auth.local_tokens t) as tokens,
-      (select concat(max(id), '/', count(*)) from public.historial) as historial`.execute(app.db);
-  return rows[0]!;
-}
+const snapshot = () =>
+  tableHashes(app.db, {
+    cuentas: ["auth.users", "id"],
+    usuarios: ["public.usuarios", "id"],
+    invitaciones: ["public.invitaciones", "usuario_id"],
+    tokens: ["auth.local_tokens", "token_hash"],
+  });
 
 describe("invitar: del formulario de /usuarios a la sesión de la persona invitada", () => {
   it("el administrador invita; llega el correo; el GET del enlace no lo gasta; el POST fija la contraseña y entra con el rol, departamento, sucursal y aprobador elegidos", async () => {

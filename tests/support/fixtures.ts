@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { generateValidCif } from "~/lib/nif";
 import type { TestApp } from "./app";
 
@@ -85,4 +86,19 @@ export async function countRows(db: Db, table: "departamentos" | "sucursales" | 
     .select((eb) => eb.fn.countAll().as("n"))
     .executeTakeFirstOrThrow();
   return Number(n);
+}
+
+/**
+ * One hash per table, read as the owner: «the database is unchanged» is every hash equal. Each
+ * entry names a table and the column that orders its rows. The history is always there: it is
+ * append-only and written by triggers on every change, so its last id and size suffice.
+ */
+export async function tableHashes(db: Db, tables: Record<string, [table: string, orderBy: string]>) {
+  const hashes = Object.entries(tables).map(
+    ([name, [table, orderBy]]) =>
+      sql`(select md5(coalesce(string_agg(t::text, '|' order by ${sql.ref(`t.${orderBy}`)}), '')) from ${sql.table(table)} t) as ${sql.ref(name)}`,
+  );
+  const { rows } = await sql<Record<string, string>>`
+    select ${sql.join(hashes)}, (select concat(max(id), '/', count(*)) from public.historial) as historial`.execute(db);
+  return rows[0]!;
 }
