@@ -57,7 +57,7 @@ async function sendGroup(o: DeliveryOptions, mensajeId: string, userId: string) 
     .select(["email", "nombre"])
     .where("id", "=", userId)
     .executeTakeFirstOrThrow();
-  const lector: Lector = { nombre: persona.nombre, userId, appUrl: o.appUrl, locale: o.locale, currency: o.currency };
+  const lector: Lector = { nombre: persona.nombre, appUrl: o.appUrl, locale: o.locale, currency: o.currency };
   const rows = await sql<{
     resumen_fecha: string | null;
     tipo: Aviso["tipo"] | null;
@@ -77,7 +77,7 @@ async function sendGroup(o: DeliveryOptions, mensajeId: string, userId: string) 
     to: persona.email,
     ...correo,
     messageId: `<${mensajeId}@${new URL(o.appUrl).hostname}>`,
-    headers: { "List-Unsubscribe": `<${preferencesUrl(o.appUrl, userId)}>` },
+    headers: { "List-Unsubscribe": `<${preferencesUrl(o.appUrl)}>` },
   });
 }
 

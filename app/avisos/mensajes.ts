@@ -30,7 +30,7 @@ export const ETIQUETA_TIPO: Record<TipoAviso, string> = {
 };
 
 /** Who reads the message, and how numbers and dates are written for them. */
-export type Lector = { nombre: string; userId: string; appUrl: string; locale: string; currency: string };
+export type Lector = { nombre: string; appUrl: string; locale: string; currency: string };
 type Formato = Pick<Lector, "locale" | "currency">;
 
 const importe = (d: DatosAviso, f: Formato) => formatMoney(String(d.importe), f.locale, f.currency);
@@ -115,12 +115,12 @@ function mensaje(
 }
 
 const enlaceGasto = (appUrl: string, id: string | null) => (id ? `${appUrl}/gastos?gasto=${id}` : undefined);
-const pie = (appUrl: string, userId: string) =>
-  `Puede elegir qué avisos recibe por correo en su perfil: ${preferencesUrl(appUrl, userId)}`;
+const pie = (appUrl: string) =>
+  `Puede elegir qué avisos recibe por correo en sus preferencias: ${preferencesUrl(appUrl)}`;
 
-/** Where the mail's List-Unsubscribe and footer lead: the person's own profile, avisos section. */
-export function preferencesUrl(appUrl: string, userId: string) {
-  return `${appUrl}/usuarios/${userId}#avisos`;
+/** Where the mail's List-Unsubscribe and footer lead: the person's avisos preferences. */
+export function preferencesUrl(appUrl: string) {
+  return `${appUrl}/avisos/preferencias`;
 }
 
 /**
@@ -135,13 +135,13 @@ export function correoDeAvisos(avisos: readonly Aviso[], o: Lector): Correo {
   }));
   if (avisos.length === 1) {
     const a = avisos[0]!;
-    return mensaje(ASUNTO[a.tipo](a.datos), `Hola, ${o.nombre}:`, lineas, pie(o.appUrl, o.userId));
+    return mensaje(ASUNTO[a.tipo](a.datos), `Hola, ${o.nombre}:`, lineas, pie(o.appUrl));
   }
   return mensaje(
     `${avisos.length} avisos de sus gastos`,
     `Hola, ${o.nombre}. Tiene ${avisos.length} avisos:`,
     lineas,
-    pie(o.appUrl, o.userId),
+    pie(o.appUrl),
   );
 }
 
@@ -158,6 +158,6 @@ export function correoResumen(pendientes: readonly Pendiente[], total: number, o
     `Tiene ${n} de aprobar`,
     `Hola, ${o.nombre}. Tiene ${n} de aprobar, los más antiguos primero:`,
     lineas,
-    pie(o.appUrl, o.userId),
+    pie(o.appUrl),
   );
 }

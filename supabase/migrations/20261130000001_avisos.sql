@@ -292,6 +292,91 @@ as $$
   select count(*)::integer from leidos
 $$;
 
+-- Lo que ve la pantalla de preferencias: el canal de cada tipo para quien pregunta (lo elegido o
+-- el predeterminado), los predeterminados y la hora del resumen (null: sin resumen).
+create function public.preferencias_avisos_propias() returns jsonb
+language sql stable
+set search_path = ''
+as $$
+  select jsonb_build_object(
+    'canales', (select jsonb_object_agg(d.tipo, coalesce(p.canal, d.canal))
+                  from public.avisos_predeterminados d
+                  left join public.preferencias_avisos p on p.tipo = d.tipo and p.usuario_id = (select auth.uid())),
+    'predeterminados', (select jsonb_object_agg(d.tipo, d.canal) from public.avisos_predeterminados d),
+    'resumen_hora', (select r.hora from public.resumen_diario r where r.usuario_id = (select auth.uid())))
+$$;
+
+-- Las preferencias propias, de una vez (canal por tipo; hora del resumen diario o null).
+create function public.guardar_preferencias_avisos(p_canales jsonb, p_resumen_hora integer) returns void
+language plpgsql
+set search_path = ''
+as $$
+begin
+  delete from public.preferencias_avisos where usuario_id = (select auth.uid());
+  insert into public.preferencias_avisos (usuario_id, tipo, canal)
+  select (select auth.uid()), e.key, e.value #>> '{}' from jsonb_each(p_canales) e;
+  delete from public.resumen_diario where usuario_id = (select auth.uid());
+  if p_resumen_hora is not null then
+    insert into public.resumen_diario (usuario_id, hora) values ((select auth.uid()), p_resumen_hora);
+  end if;
+end
+$$;
+
+-- Los predeterminados de la instalación (la política de la tabla: solo un administrador).
+create function public.guardar_avisos_predeterminados(p_canales jsonb) returns integer
+language sql
+set search_path = ''
+as $$
+  with cambiados as (
+    update public.avisos_predeterminados d set canal = e.value #>> '{}'
+      from jsonb_each(p_canales) e
+     where d.tipo = e.key
+    returning 1
+  )
+  select count(*)::integer from cambiados
+$$;
+
+-- Para administradores: los correos que no se pudieron entregar, con el último error.
+create function public.correos_fallidos() returns jsonb
+language plpgsql stable security definer
+set search_path = ''
+as $$
+begin
+  if not (select interno.es_admin()) then
+    raise exception using errcode = 'OFPRM', detail = '',
+      message = 'Solo un administrador puede ver los correos no entregados.';
+  end if;
+  return coalesce((
+    select jsonb_agg(f order by f.creado_en desc)
+      from (select c.id, u.email as destinatario, a.tipo, a.datos ->> 'folio' as folio,
+                   c.resumen_fecha, c.intentos, c.ultimo_error, c.creado_en
+              from interno.correos c
+              join public.usuarios u on u.id = c.destinatario_id
+              left join public.avisos a on a.id = c.aviso_id
+             where c.estado = 'fallido'
+             order by c.creado_en desc
+             limit 100) f), '[]'::jsonb);
+end
+$$;
+
+create function public.reintentar_correos_fallidos() returns integer
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  v_n integer;
+begin
+  if not (select interno.es_admin()) then
+    raise exception using errcode = 'OFPRM', detail = '',
+      message = 'Solo un administrador puede reintentar los correos no entregados.';
+  end if;
+  update interno.correos set estado = 'pendiente', intentos = 0, disponible_en = now(), reclamado_hasta = null
+   where estado = 'fallido';
+  get diagnostics v_n = row_count;
+  return v_n;
+end
+$$;
+
 -- ---------------------------------------------------------------------------------------------
 -- Privilegios y RLS
 -- ---------------------------------------------------------------------------------------------
@@ -303,8 +388,14 @@ revoke execute on function interno.canal_aviso(uuid, text), interno.avisar(uuid,
   interno.gastos_avisar(), interno.reclamar_correos(integer, interval), interno.correo_enviado(text),
   interno.correo_fallido(text, text), interno.programar_resumenes(text)
   from public, anon, authenticated;
-revoke execute on function public.marcar_avisos_leidos(uuid[]) from public, anon;
-grant execute on function public.marcar_avisos_leidos(uuid[]) to authenticated, service_role;
+revoke execute on function public.marcar_avisos_leidos(uuid[]), public.guardar_preferencias_avisos(jsonb, integer),
+  public.preferencias_avisos_propias(),
+  public.guardar_avisos_predeterminados(jsonb), public.correos_fallidos(), public.reintentar_correos_fallidos()
+  from public, anon;
+grant execute on function public.marcar_avisos_leidos(uuid[]), public.guardar_preferencias_avisos(jsonb, integer),
+  public.preferencias_avisos_propias(),
+  public.guardar_avisos_predeterminados(jsonb), public.correos_fallidos(), public.reintentar_correos_fallidos()
+  to authenticated, service_role;
 
 grant select, update (leido_en) on public.avisos to authenticated;
 grant select on public.avisos_predeterminados to authenticated;

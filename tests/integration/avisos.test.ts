@@ -260,7 +260,7 @@ describe("entrega por correo", () => {
     expect(m.text).toContain(`https://oficina.example.test/gastos?gasto=${g.id}`);
     expect(m.text).toMatch(/lo envió Elena/);
     expect(m.html).toContain(`<a href="https://oficina.example.test/gastos?gasto=${g.id}">`);
-    expect(m.headers?.["List-Unsubscribe"]).toBe(`<https://oficina.example.test/usuarios/${pablo.id}#avisos>`);
+    expect(m.headers?.["List-Unsubscribe"]).toBe("<https://oficina.example.test/avisos/preferencias>");
     expect(m.messageId).toMatch(/^<[0-9a-f-]{36}@oficina\.example\.test>$/);
     expect((await correos())[0]).toMatchObject({ estado: "enviado", intentos: 1 });
     expect(await deliverDue(delivery(async (x) => void sent.push(x)))).toMatchObject({ sent: 0 });
@@ -416,5 +416,99 @@ describe("RLS: cada cual lee y marca solo los suyos; la cola de correo es del se
     } finally {
       await client.end();
     }
+  });
+});
+
+describe("pantallas: /avisos y /avisos/preferencias", () => {
+  const load = async (mod: { loader: (a: never) => unknown }, p: string, u: U) => {
+    const r = await respond(() =>
+      mod.loader({ request: request(p, { cookie: u.cookie }), context: app.context(), params: {} } as never),
+    );
+    expect(r.status, await r.clone().text()).toBe(200);
+    return JSON.parse(await r.text());
+  };
+  const send = (mod: { action: (a: never) => unknown }, p: string, u: U, form: Record<string, string>) =>
+    respond(() =>
+      mod.action({ request: request(p, { cookie: u.cookie, form }), context: app.context(), params: {} } as never),
+    );
+
+  it("la lista, los nuevos primero, y «marcar todos como leídos»", async () => {
+    const avisosRoute = await import("~/routes/avisos._index");
+    const g1 = await act(elena, "enviar", await nuevo(elena));
+    const g2 = await act(marta, "enviar", await nuevo(marta));
+    const antes = await load(avisosRoute, "/avisos", pablo);
+    expect(antes).toMatchObject({ total: 2, sinLeer: 2 });
+    expect(antes.avisos.map((a: { datos: { folio: string } }) => a.datos.folio)).toEqual([g2.folio, g1.folio]);
+    expect(await load(avisosRoute, "/avisos", elena)).toMatchObject({ total: 0, sinLeer: 0 });
+    const uno = await send(avisosRoute, "/avisos", pablo, { id: antes.avisos[0].id });
+    expect(uno.status).toBe(302);
+    expect(await load(avisosRoute, "/avisos", pablo)).toMatchObject({ sinLeer: 1 });
+    // Someone else's id marks nothing.
+    await send(avisosRoute, "/avisos", elena, { id: antes.avisos[1].id });
+    expect(await load(avisosRoute, "/avisos", pablo)).toMatchObject({ sinLeer: 1 });
+    expect((await send(avisosRoute, "/avisos", pablo, {})).status).toBe(302);
+    expect(await load(avisosRoute, "/avisos", pablo)).toMatchObject({ total: 2, sinLeer: 0 });
+  });
+
+  it("las preferencias propias se guardan; un valor que no está en la lista se dice y no cambia nada", async () => {
+    const pref = await import("~/routes/avisos.preferencias");
+    expect(await load(pref, "/avisos/preferencias", elena)).toMatchObject({
+      canales: { enviado: "correo", aprobado: "correo", rechazado: "correo", pagado: "correo", revertido: "correo" },
+      resumenHora: null,
+      puedeResumen: false,
+      admin: false,
+      fallidos: null,
+    });
+    const todos = { enviado: "correo", aprobado: "app", rechazado: "correo", pagado: "nada", revertido: "correo" };
+    const bad = await send(pref, "/avisos/preferencias", elena, { ...todos, pagado: "fax", intent: "guardar" });
+    expect(bad.status).toBe(400);
+    expect(JSON.parse(await bad.text()).errores).toEqual({ pagado: "Elija cómo quiere el aviso «Su gasto se paga»." });
+    const resumenEmpleado = await send(pref, "/avisos/preferencias", elena, {
+      ...todos,
+      resumen_hora: "8",
+      intent: "guardar",
+    });
+    expect(resumenEmpleado.status).toBe(400);
+    expect(await app.db.selectFrom("preferencias_avisos").selectAll().execute()).toEqual([]);
+    expect((await send(pref, "/avisos/preferencias", elena, { ...todos, intent: "guardar" })).status).toBe(302);
+    expect((await load(pref, "/avisos/preferencias", elena)).canales).toEqual(todos);
+    expect(
+      (await send(pref, "/avisos/preferencias", pablo, { ...todos, resumen_hora: "8", intent: "guardar" })).status,
+    ).toBe(302);
+    expect(await load(pref, "/avisos/preferencias", pablo)).toMatchObject({ resumenHora: 8, puedeResumen: true });
+    await app.db.deleteFrom("preferencias_avisos").execute();
+    await app.db.deleteFrom("resumen_diario").execute();
+  });
+
+  it("los predeterminados y los correos no entregados: solo administradores", async () => {
+    const pref = await import("~/routes/avisos.preferencias");
+    const todos = {
+      defecto_enviado: "correo",
+      defecto_aprobado: "correo",
+      defecto_rechazado: "correo",
+      defecto_pagado: "app",
+      defecto_revertido: "correo",
+    };
+    expect((await send(pref, "/avisos/preferencias", pablo, { ...todos, intent: "predeterminados" })).status).toBe(403);
+    expect((await send(pref, "/avisos/preferencias", admin, { ...todos, intent: "predeterminados" })).status).toBe(302);
+    expect((await load(pref, "/avisos/preferencias", elena)).canales.pagado).toBe("app");
+    await sql`update public.avisos_predeterminados set canal = 'correo'`.execute(app.db);
+    // A mail that failed for good shows with its error, and «Reintentar todos» queues it again.
+    await act(elena, "enviar", await nuevo(elena));
+    await sql`update interno.correos set estado = 'fallido', intentos = 8, ultimo_error = '550 mailbox unavailable'`.execute(
+      app.db,
+    );
+    const vista = await load(pref, "/avisos/preferencias", admin);
+    expect(vista.fallidos).toEqual([
+      expect.objectContaining({
+        destinatario: pablo.email,
+        tipo: "enviado",
+        intentos: 8,
+        ultimo_error: "550 mailbox unavailable",
+      }),
+    ]);
+    expect((await send(pref, "/avisos/preferencias", pablo, { intent: "reintentar" })).status).toBe(403);
+    expect((await send(pref, "/avisos/preferencias", admin, { intent: "reintentar" })).status).toBe(302);
+    expect(await correos()).toEqual([expect.objectContaining({ estado: "pendiente", intentos: 0 })]);
   });
 });
