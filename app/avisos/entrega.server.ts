@@ -1,5 +1,9 @@
+import path from "node:path";
 import { sql, type Kysely } from "kysely";
-import type { Mailer } from "~/auth/mail.server";
+import { createMailer, type Mailer } from "~/auth/mail.server";
+import { createDatabase } from "~/data/sql.server";
+import { DEFAULT_TIME_ZONE } from "~/lib/dates";
+import type { Env } from "~/lib/env.server";
 import { correoDeAvisos, correoResumen, preferencesUrl, type Aviso, type Lector, type Pendiente } from "./mensajes";
 
 /**
@@ -119,6 +123,34 @@ export function startDelivery(o: DeliveryOptions & { everyMs: number; log?: (lin
       stopped = true;
       clearTimeout(timer);
       await running;
+    },
+  };
+}
+
+/**
+ * The worker as the server's primary process (or `npm run avisos`) runs it: its own small pool
+ * on the owner's connection, the configured mailer (SMTP_URL, else the development outbox).
+ */
+export function startAvisos(config: Env, databaseUrl: string) {
+  const db = createDatabase(databaseUrl, 2);
+  const worker = startDelivery({
+    db,
+    mail: createMailer({
+      smtpUrl: config.SMTP_URL,
+      from: config.MAIL_FROM,
+      outboxDir: path.join(config.DATA_DIR, "correo"),
+    }),
+    appUrl: config.APP_URL,
+    locale: config.APP_LOCALE,
+    currency: config.APP_CURRENCY,
+    timeZone: DEFAULT_TIME_ZONE,
+    everyMs: config.AVISOS_INTERVALO_SEGUNDOS * 1000,
+    log: (line) => console.info(line),
+  });
+  return {
+    async stop() {
+      await worker.stop();
+      await db.destroy();
     },
   };
 }

@@ -97,6 +97,7 @@ create index correos_mensaje_idx on interno.correos (mensaje_id);
 
 alter table interno.ajustes
   add column avisos_espera interval not null default interval '1 minute',
+  add column avisos_reintento interval not null default interval '30 seconds',
   add column avisos_intentos integer not null default 8;
 
 -- ---------------------------------------------------------------------------------------------
@@ -241,7 +242,7 @@ as $$
    where mensaje_id = p_mensaje_id and estado = 'pendiente'
 $$;
 
--- Un fallo: se reintenta con espera creciente (30 s, 1 min, 2 min… hasta 1 h); tras
+-- Un fallo: se reintenta con espera creciente (avisos_reintento, 30 s: 30 s, 1 min, 2 min… hasta 1 h); tras
 -- interno.ajustes.avisos_intentos intentos queda 'fallido', visible para administradores.
 create function interno.correo_fallido(p_mensaje_id text, p_error text) returns void
 language sql
@@ -250,7 +251,8 @@ as $$
   update interno.correos c
      set estado = case when c.intentos >= (select a.avisos_intentos from interno.ajustes a where a.unica)
                        then 'fallido' else 'pendiente' end,
-         disponible_en = now() + least(interval '1 hour', interval '30 seconds' * power(2, greatest(c.intentos - 1, 0))),
+         disponible_en = now() + least(interval '1 hour',
+           (select a.avisos_reintento from interno.ajustes a where a.unica) * power(2, greatest(c.intentos - 1, 0))),
          reclamado_hasta = null,
          ultimo_error = left(p_error, 500)
    where c.mensaje_id = p_mensaje_id and c.estado = 'pendiente'
