@@ -162,6 +162,7 @@ beforeAll(async () => {
   await stopServer(first);
   org = await withDb((c) =>
     createOrganisation(c, [
+      { key: "admin", rol: "administrador" },
       ...Array.from({ length: 6 }, (_, i) => ({ key: `aprobador${i}`, rol: "aprobador" as const })),
       ...Array.from({ length: 24 }, (_, i) => ({
         key: `empleado${i}`,
