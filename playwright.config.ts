@@ -1,9 +1,11 @@
 import { defineConfig, devices } from "@playwright/test";
+import { findChromium } from "./scripts/browser.mjs";
 import { E2E_DATA_DIR, E2E_PORT as PORT } from "./tests/e2e/entorno";
 
 /**
- * Every journey runs twice: with JavaScript and without it. Chromium is Debian's (/usr/bin/chromium);
- * the app runs from the production build on its own embedded Postgres with the demo data.
+ * Every journey runs twice: with JavaScript and without it. Chromium is CHROMIUM_PATH, Debian's
+ * or Playwright's own (scripts/browser.mjs); the app runs from the production build (built first
+ * when a source changed) on its own embedded Postgres with the demo data.
  */
 export const BASE_URL = `http://127.0.0.1:${PORT}`;
 
@@ -12,7 +14,7 @@ const chromium = {
   locale: "es-ES",
   timezoneId: "Europe/Madrid",
   launchOptions: {
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    executablePath: findChromium() ?? undefined,
     args: [
       "--no-sandbox",
       "--disable-gpu",
@@ -39,7 +41,7 @@ export default defineConfig({
     { name: "sin-js", use: { ...chromium, javaScriptEnabled: false }, dependencies: ["preparar"] },
   ],
   webServer: {
-    command: `rm -rf ${E2E_DATA_DIR} && tsx --import ./app/instrument.server.ts server.ts`,
+    command: `node scripts/build.mjs --if-stale && rm -rf ${E2E_DATA_DIR} && exec node --import ./build/instrument.js build/server.js`,
     url: `${BASE_URL}/healthz`,
     timeout: 120_000,
     reuseExistingServer: false,

@@ -1,5 +1,11 @@
-/** Classic Remix compiler (no Vite): ESM server build in build/, browser assets in public/build/. */
+/**
+ * Classic Remix compiler (no Vite): browser assets in public/build/; the server (server.ts) and
+ * every route in one ESM file, build/server.js, so each app module exists once (ADR 0014).
+ * `npm run build` (scripts/build.mjs) runs this and builds the two programs beside it.
+ */
 export default {
+  server: "server.ts",
+  serverBuildPath: "build/server.js",
   ignoredRouteFiles: ["**/.*", "**/*.test.{ts,tsx}"],
   serverModuleFormat: "esm",
   serverPlatform: "node",

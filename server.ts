@@ -1,17 +1,20 @@
 import * as Sentry from "@sentry/remix";
 import { createRequestHandler, writeReadableStreamToWritable, type ServerBuild } from "@remix-run/node";
+// The routes, bundled with this file by `remix build` (remix.config.js `server`): one module graph.
+import * as remixBuild from "@remix-run/dev/server-build";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import helmet from "helmet";
+import { sql } from "kysely";
+import { spawn } from "node:child_process";
 import cluster from "node:cluster";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { startEmbeddedPostgres, type EmbeddedDatabase } from "./app/data/embedded.server";
 import { migrate } from "./app/data/migrate.server";
 import { startAvisos } from "./app/avisos/entrega.server";
 import { guardarAjustes } from "./app/gastos/ajustes.server";
-import { createDatabase } from "./app/data/sql.server";
+import { createDatabase } from "./app/data/sql/connection.server";
 import {
   bodyPolicyFor,
   hostOf,
@@ -76,10 +79,9 @@ async function primary(config: Config) {
     // Demo accounts share a public password: only for a try-out on this machine (APP_URL unset,
     // or localhost), never where APP_URL names a real installation, whatever NODE_ENV says.
     if (config.APP_URL_LOOPBACK) {
-      const { seedIfEmpty } = await import("./scripts/seed");
-      const db = createDatabase(databaseUrl, 2);
-      const loaded = await seedIfEmpty(db, (line) => console.info(line)).finally(() => db.destroy());
-      if (!loaded) console.info("Datos de demostración: no se cargan (la base de datos ya tiene usuarios).");
+      if (await hasUsers(databaseUrl))
+        console.info("Datos de demostración: no se cargan (la base de datos ya tiene usuarios).");
+      else await loadDemoData(databaseUrl);
     } else {
       console.info("Datos de demostración: no se cargan (APP_URL no es esta máquina: instalación real).");
     }
@@ -155,6 +157,37 @@ async function primary(config: Config) {
   for (let i = 0; i < workers; i++) cluster.fork(env);
 }
 
+/** Whether anyone has an account yet: the demo data is only for a database nobody uses. */
+async function hasUsers(databaseUrl: string) {
+  const db = createDatabase(databaseUrl, 1);
+  try {
+    const { rows } = await sql<{ hay: boolean }>`select exists (select 1 from public.usuarios) as hay`.execute(db);
+    return rows[0]!.hay;
+  } finally {
+    await db.destroy();
+  }
+}
+
+/**
+ * The demo data on a first start: the seed is a program of its own (scripts/seed.ts, built to
+ * build/seed.js), run as a child process, so the server never loads its code. It loads only into
+ * an empty database, under a lock: two servers starting at once do not load it twice.
+ */
+function loadDemoData(databaseUrl: string) {
+  return new Promise<void>((resolve, reject) => {
+    const child = spawn(process.execPath, [path.resolve("build/seed.js")], {
+      env: { ...process.env, DATABASE_URL: databaseUrl },
+      stdio: ["ignore", "inherit", "inherit"],
+    });
+    child.on("error", reject);
+    child.on("exit", (code, signal) =>
+      code === 0
+        ? resolve()
+        : reject(new Error(`la carga de los datos de demostración terminó con ${signal ?? `código ${code}`}`)),
+    );
+  });
+}
+
 async function worker(config: Config) {
   // HSTS, upgrade-insecure-requests and Secure cookies follow the public origin, not NODE_ENV:
   // `npm start` (production) on http://localhost must still work in a browser.
@@ -163,10 +196,7 @@ async function worker(config: Config) {
     backendKind(config) === "supabase" ? supabaseServices(config) : sqlServices(config, config.DATABASE_URL!);
 
   const reportToSentry = config.SENTRY_DSN ? (error: unknown) => Sentry.captureException(error) : undefined;
-  const build = withErrorDigests(
-    (await import(pathToFileURL(path.resolve("build/index.js")).href)) as ServerBuild,
-    reportToSentry,
-  );
+  const build = withErrorDigests(remixBuild as ServerBuild, reportToSentry);
   // Remix's development mode (stack traces in answers) only where someone is developing.
   const remix = createRequestHandler(build, config.NODE_ENV === "development" ? "development" : "production");
   // Set at SIGINT/SIGTERM: responses then say «Connection: close», so busy keep-alive clients let go.

@@ -1,7 +1,9 @@
 /**
- * Loaded before anything else (`tsx --import ./app/instrument.server.ts server.ts`) so Sentry can
- * hook into the server from the start. With no SENTRY_DSN nothing is initialised and nothing
- * touches the network.
+ * Loaded before anything else (`node --import ./build/instrument.js build/server.js`; built by
+ * scripts/build.mjs) so Sentry can hook into the server's modules as they load: it cannot be part
+ * of the server's own bundle, whose imports are all loaded before its first line runs. It holds
+ * only this and what it needs (the configuration parser, the scrubber). With no SENTRY_DSN
+ * nothing is initialised and nothing touches the network.
  */
 import * as Sentry from "@sentry/remix";
 import { loadEnv } from "./lib/env.server";

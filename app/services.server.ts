@@ -1,9 +1,11 @@
 import path from "node:path";
 import { sql, type Kysely } from "kysely";
+import type { Database } from "./data/database";
 import { localAuth } from "./auth/local.server";
 import { createMailer } from "./auth/mail.server";
 import type { AuthBackend, AuthSession } from "./auth/port";
-import { createDatabase, sqlStore } from "./data/sql.server";
+import { sqlStore } from "./data/sql/adapter.server";
+import { createDatabase } from "./data/sql/connection.server";
 import type { Store } from "./data/store";
 import type { Config } from "./lib/env.server";
 import { createFlash, type FlashStore } from "./lib/flash.server";
@@ -39,7 +41,7 @@ export type Services = {
   close(): Promise<void>;
 };
 
-export function sqlServices(config: Config, databaseUrl: string): Services & { db: Kysely<any> } {
+export function sqlServices(config: Config, databaseUrl: string): Services & { db: Kysely<Database> } {
   const db = createDatabase(databaseUrl);
   const auth = localAuth({
     db,

@@ -42,9 +42,10 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { sql, type Kysely } from "kysely";
+import type { Database } from "../app/data/database";
 import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from "../app/data/embedded.server";
 import { migrate } from "../app/data/migrate.server";
-import { createDatabase } from "../app/data/sql.server";
+import { createDatabase } from "../app/data/sql/connection.server";
 import { addDaysISO, todayISO } from "../app/lib/dates";
 import { jsInicial, type JsInicial } from "./bench/js-inicial";
 import { addGastos, DEFAULT_DEMO_GASTOS, DEMO_ACCOUNTS, DEMO_PASSWORD, seedIfEmpty } from "./seed";
@@ -182,7 +183,7 @@ function copiarYCompilar(tmp: string) {
   symlinkSync(path.join(RAIZ, "node_modules"), path.join(app, "node_modules"), "dir");
   // With source maps, to tell what the browser's chunks are made of; the maps are then moved out
   // of public/ and the comment naming them removed, so the served bytes are the plain build's.
-  ejecutar(path.join(RAIZ, "node_modules/.bin/remix"), ["build", "--sourcemap", app], app);
+  ejecutar(process.execPath, ["scripts/build.mjs", "--sourcemap"], app);
   const mapas = path.join(tmp, "mapas");
   const mover = (dir: string) => {
     for (const nombre of readdirSync(dir, { withFileTypes: true })) {
@@ -236,11 +237,11 @@ function rssKiB(pid: number, campo: "VmRSS" | "VmHWM" = "VmRSS"): number {
     return 0;
   }
 }
-/** The server's workers (node:cluster): its node children that run server.ts (not tsx's esbuild). */
+/** The server's workers (node:cluster): its node children that run build/server.js (not Postgres). */
 function trabajadoresDe(servidor: number): number[] {
   return hijosDe(servidor).filter((pid) => {
     try {
-      return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("server.ts");
+      return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("build/server.js");
     } catch {
       return false;
     }
@@ -372,7 +373,7 @@ async function arrancarBase(dir: string) {
  * screen's duplicate check (same requester, date, amount and supplier) read them all on later
  * runs — a reused database would no longer measure what a fresh one does.
  */
-async function quitarGastosDePrueba(db: Kysely<any>) {
+async function quitarGastosDePrueba(db: Kysely<Database>) {
   const { rows } = await sql<{
     id: string;
   }>`delete from public.gastos where descripcion like 'Gasto de prueba de %' returning id`.execute(db);
@@ -385,7 +386,7 @@ async function quitarGastosDePrueba(db: Kysely<any>) {
 }
 
 /** Loads synthetic gastos until there are `objetivo` of them besides the demo's, fast (no fsync while loading). */
-async function cargarHasta(db: Kysely<any>, objetivo: number, demo: number) {
+async function cargarHasta(db: Kysely<Database>, objetivo: number, demo: number) {
   const { rows } = await sql<{ n: number }>`select count(*)::int as n from public.gastos`.execute(db);
   const faltan = objetivo + demo - rows[0]!.n;
   if (faltan <= 0) return;
@@ -421,7 +422,7 @@ type Sentencias = {
 
 /** Statements per request from pg_stat_statements over `n` requests made by `hacer` one after another. */
 async function sentenciasPorPeticion(
-  db: Kysely<any>,
+  db: Kysely<Database>,
   n: number,
   hacer: (i: number) => Promise<void>,
 ): Promise<Sentencias> {
@@ -467,10 +468,8 @@ async function arrancarServidor(app: string, tmp: string, databaseUrl: string, o
   const args = [
     ...(o.perfil ? ["--cpu-prof", `--cpu-prof-dir=${perfiles}`] : []),
     "--import",
-    "tsx",
-    "--import",
-    "./app/instrument.server.ts",
-    "server.ts",
+    "./build/instrument.js",
+    "build/server.js",
   ];
   const hijo: ChildProcess = spawn(process.execPath, args, {
     cwd: app,
@@ -538,7 +537,7 @@ type Pantalla = {
   contiene?: string;
 };
 
-type Contexto = { base: string; cookies: Record<"aprobador" | "administrador", string>; db: Kysely<any> };
+type Contexto = { base: string; cookies: Record<"aprobador" | "administrador", string>; db: Kysely<Database> };
 
 async function elegirParametros(ctx: Contexto) {
   const hoy = todayISO();

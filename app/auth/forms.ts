@@ -9,15 +9,23 @@ import { email, text, type Z } from "~/entities/fields";
 export const TOKEN_HOURS = { confirm: 24, recuperar: 1, invitacion: 7 * 24 } as const;
 
 export const correoField = email("email", "Correo electrónico", { required: true });
-export const PASSWORD_HINT = "Al menos 12 caracteres. Una frase fácil de recordar es una buena contraseña.";
-export const nuevaField = text("password", "Contraseña nueva", {
-  required: true,
-  min: 12,
-  max: 200,
-  type: "password",
-  autoComplete: "new-password",
-  hint: PASSWORD_HINT,
-});
+const PASSWORD_HINT = "Al menos 12 caracteres. Una frase fácil de recordar es una buena contraseña.";
+
+/** A password being chosen: the rules of SPEC §6, said under the field. */
+export const chosenPasswordField = (label: string) =>
+  text("password", label, {
+    required: true,
+    min: 12,
+    max: 200,
+    type: "password",
+    autoComplete: "new-password",
+    hint: PASSWORD_HINT,
+  });
+/** A password typed to prove who one is: any length the account may have. */
+export const knownPasswordField = (name: string, label: string) =>
+  text(name, label, { required: true, min: 1, max: 200, type: "password", autoComplete: "current-password" });
+
+export const nuevaField = chosenPasswordField("Contraseña nueva");
 export const repetirField = text("confirmacion", "Repita la contraseña nueva", {
   required: true,
   min: 1,
@@ -25,13 +33,10 @@ export const repetirField = text("confirmacion", "Repita la contraseña nueva", 
   type: "password",
   autoComplete: "new-password",
 });
-export const actualField = text("actual", "Contraseña actual", {
-  required: true,
-  min: 1,
-  max: 200,
-  type: "password",
-  autoComplete: "current-password",
-});
+export const actualField = knownPasswordField("actual", "Contraseña actual");
+
+/** The forms that only ask for an email (a reset link, the confirmation mail again). */
+export const emailSchema = (z: Z) => z.object({ email: correoField.schema(z) });
 
 export const INVITATION_ONLY = "Para entrar en Oficina necesita una invitación de un administrador.";
 

@@ -1,6 +1,8 @@
 import { sql, type Kysely, type Transaction } from "kysely";
-import { Forbidden, storeErrorFromPostgres } from "../data/store";
+import type { Database } from "../data/database";
+import { Forbidden, storeErrorFromPostgres, UUID } from "../data/store";
 import type { Rol } from "./permissions";
+import type { CurrentUser } from "./session.server";
 
 /**
  * Invitations (SPEC §6) on the local backend, ADR 0013. An invited person is an account in
@@ -14,15 +16,8 @@ import type { Rol } from "./permissions";
  * fields are written as that administrador, under row-level security and the same triggers as
  * the edit form.
  */
-export type InvitationInput = {
-  nombre: string;
-  apellidos: string | null;
-  email: string;
-  rol: Rol;
-  departamento_id: string | null;
-  sucursal_id: string | null;
-  aprobador_id: string | null;
-};
+/** The profile the administrador chose: the person's, less what the account brings. */
+export type InvitationInput = Omit<CurrentUser, "id" | "activo">;
 
 export type PendingInvitation = {
   id: string;
@@ -57,11 +52,9 @@ export type Invitations = {
   cancel(adminId: string, id: string): Promise<{ email: string; result: "eliminada" | "desactivada" } | null>;
 };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function sqlInvitations(db: Kysely<any>): Invitations {
-  /** auth.uid() is the administrador for the history triggers; the role stays the owner's. */
-  const actAs = (trx: Transaction<any>, adminId: string) =>
+export function sqlInvitations(db: Kysely<Database>): Invitations {
+  /** In a transaction: auth.uid() is the administrador for the history triggers; the role stays the owner's. */
+  const actAs = (trx: Transaction<Database>, adminId: string) =>
     sql`select set_config('request.jwt.claims', ${JSON.stringify({ sub: adminId, role: "authenticated", aud: "authenticated" })}, true)`.execute(
       trx,
     );

@@ -1,6 +1,7 @@
 import { createCookie } from "@remix-run/node";
 import { createHash, randomBytes } from "node:crypto";
 import { sql, type Kysely } from "kysely";
+import type { Database } from "../data/database";
 import { sweeper } from "../lib/sweep.server";
 import type { Mailer } from "./mail.server";
 import { TOKEN_HOURS } from "./forms";
@@ -38,7 +39,7 @@ const LANDING: Record<Kind, string> = {
  * account, no profile (so no «first account», no name) exists before someone proves the inbox.
  */
 export function localAuth(options: {
-  db: Kysely<any>;
+  db: Kysely<Database>;
   mail: Mailer;
   secrets: string[];
   secure: boolean;
@@ -69,7 +70,7 @@ export function localAuth(options: {
     );
   };
 
-  async function startSession(userId: string, conn: Kysely<any> = db): Promise<Headers> {
+  async function startSession(userId: string, conn: Kysely<Database> = db): Promise<Headers> {
     const token = randomBytes(32).toString("base64url");
     await conn
       .insertInto("auth.local_sessions")
@@ -93,6 +94,21 @@ export function localAuth(options: {
     sql`delete from auth.local_tokens where coalesce(used_at, expires_at) < now() - interval '7 days'`,
   );
 
+  /** Kills the live tokens of `kind` sent to `email` or to the account `userId`. */
+  function killLive(conn: typeof db, kind: Kind, owner: { email?: string | null; userId?: string | null }) {
+    return conn
+      .updateTable("auth.local_tokens")
+      .set({ used_at: sql`now()` })
+      .where("kind", "=", kind)
+      .where("used_at", "is", null)
+      .where((eb) =>
+        eb.or([
+          ...(owner.email ? [eb(sql`lower(email)`, "=", owner.email.toLowerCase())] : []),
+          ...(owner.userId ? [eb("user_id", "=", owner.userId)] : []),
+        ]),
+      );
+  }
+
   /**
    * A new token of `kind`; every earlier live one of the same kind for that account (or pending
    * sign-up's email) dies in the same transaction.
@@ -105,15 +121,7 @@ export function localAuth(options: {
     const token = randomBytes(32).toString("base64url");
     const email = target.email.trim().toLowerCase();
     await db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable("auth.local_tokens")
-        .set({ used_at: sql`now()` })
-        .where("kind", "=", kind)
-        .where("used_at", "is", null)
-        .where((eb) =>
-          eb.or([eb(sql`lower(email)`, "=", email), ...(target.userId ? [eb("user_id", "=", target.userId)] : [])]),
-        )
-        .execute();
+      await killLive(trx, kind, { email, userId: target.userId }).execute();
       await trx
         .insertInto("auth.local_tokens")
         .values({
@@ -137,12 +145,7 @@ export function localAuth(options: {
    */
   async function decoy(kind: Kind, email: string) {
     await db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable("auth.local_tokens")
-        .set({ used_at: sql`now()` })
-        .where("kind", "=", kind)
-        .where("used_at", "is", null)
-        .where(sql`lower(email)`, "=", email.trim().toLowerCase())
+      await killLive(trx, kind, { email: email.trim() })
         .where(sql<boolean>`false`)
         .execute();
       await sql`select txid_current()`.execute(trx);
@@ -183,6 +186,7 @@ export function localAuth(options: {
       .leftJoin("public.usuarios as p", "p.id", "u.id")
       .select(["u.id", "u.email", "u.encrypted_password", "u.email_confirmed_at", "p.activo"])
       .where("u.email", "=", email.trim().toLowerCase())
+      .$narrowType<{ email: string }>() // it was found by its email
       .executeTakeFirst();
   }
 
@@ -206,29 +210,18 @@ export function localAuth(options: {
     !row ? "no_valido" : row.used_at ? "usado" : row.expired ? "caducado" : "no_valido";
 
   /** Uses a live token up (once, even under concurrent requests) and kills its siblings. */
-  async function consume(trx: Kysely<any>, token: string, kind: Kind) {
+  async function consume(trx: Kysely<Database>, token: string, kind: Kind) {
     const row = await trx
       .updateTable("auth.local_tokens")
       .set({ used_at: sql`now()` })
       .where("token_hash", "=", sha256(token))
       .where("kind", "=", kind)
       .where("used_at", "is", null)
-      .where("expires_at", ">", sql<Date>`now()`)
+      .where("expires_at", ">", sql<string>`now()`)
       .returning(["user_id", "email", "password_hash", "nombre"])
       .executeTakeFirst();
     if (!row) return undefined;
-    await trx
-      .updateTable("auth.local_tokens")
-      .set({ used_at: sql`now()` })
-      .where("kind", "=", kind)
-      .where("used_at", "is", null)
-      .where((eb) =>
-        eb.or([
-          ...(row.email ? [eb(sql`lower(email)`, "=", String(row.email).toLowerCase())] : []),
-          ...(row.user_id ? [eb("user_id", "=", row.user_id)] : []),
-        ]),
-      )
-      .execute();
+    await killLive(trx, kind, { email: row.email, userId: row.user_id }).execute();
     return row as { user_id: string | null; email: string | null; password_hash: string | null; nombre: string | null };
   }
 
@@ -240,7 +233,7 @@ export function localAuth(options: {
       .innerJoin("auth.users as u", "u.id", "s.user_id")
       .select(["u.id", "u.encrypted_password", "s.token_hash"])
       .where("s.token_hash", "=", sha256(token))
-      .where("s.expires_at", ">", sql<Date>`now()`)
+      .where("s.expires_at", ">", sql<string>`now()`)
       .executeTakeFirst();
     return row ?? null;
   }
@@ -263,7 +256,7 @@ export function localAuth(options: {
           ),
         ])
         .where("s.token_hash", "=", sha256(token))
-        .where("s.expires_at", ">", sql<Date>`now()`)
+        .where("s.expires_at", ">", sql<string>`now()`)
         .executeTakeFirst();
       if (!row) headers.append("Set-Cookie", await cookie.serialize("", { maxAge: 0 }));
       const session: AuthSession | null = row
@@ -282,7 +275,7 @@ export function localAuth(options: {
           .select("password_hash")
           .where("kind", "=", "confirm")
           .where("used_at", "is", null)
-          .where("expires_at", ">", sql<Date>`now()`)
+          .where("expires_at", ">", sql<string>`now()`)
           .where(sql`lower(email)`, "=", email.trim().toLowerCase())
           .orderBy("created_at", "desc")
           .limit(1)

@@ -1,5 +1,8 @@
+import { json } from "@remix-run/node";
 import { sql, type Kysely } from "kysely";
+import type { Database } from "../data/database";
 import { sweeper } from "../lib/sweep.server";
+import { minutos } from "./forms";
 
 /**
  * SPEC §6 «Throttling»: protects accounts, never locks out an office.
@@ -38,9 +41,31 @@ const keys = (email: string, ip: string) => [
   { key: accountKey(email), limit: LIMITS.cuenta, scope: "cuenta" as const },
   { key: `ip:${ip}`, limit: LIMITS.direccion, scope: "direccion" as const },
 ];
-export const mailKey = (purpose: "confirmacion" | "recuperar" | "invitacion", email: string) =>
-  `correo:${purpose}:${normal(email)}`;
+type MailPurpose = "confirmacion" | "recuperar" | "invitacion";
+export const mailKey = (purpose: MailPurpose, email: string) => `correo:${purpose}:${normal(email)}`;
 export const signUpKey = (ip: string) => `altas:${ip}`;
+
+/**
+ * Counts one mail to `email` for `purpose` whether or not an account is there (so the refusal
+ * reveals nothing either): null while within MAIL_LIMIT, else the wait and what to tell.
+ */
+export async function mailRefusal(
+  throttle: SignInThrottle,
+  purpose: MailPurpose,
+  email: string,
+): Promise<{ retryAfter: number; message: string } | null> {
+  const refused = await throttle.take(mailKey(purpose, email), MAIL_LIMIT.limit, MAIL_LIMIT.windowMs);
+  return (
+    refused && {
+      retryAfter: refused.retryAfter,
+      message: `Ha pedido demasiados correos para esta dirección: no hemos enviado otro. Espere ${minutos(refused.retryAfter)} o use el enlace del último correo que recibió (mire también en el correo no deseado).`,
+    }
+  );
+}
+
+/** The page again with status 429 and `Retry-After` (forms.ts retryAfterHeaders carries it). */
+export const tooMany = <T>(retryAfter: number, body: T) =>
+  json(body, { status: 429, headers: { "Retry-After": String(retryAfter) } });
 
 /** In the process's memory: for a backend served by one process (Supabase). */
 export function memoryThrottle(clock = () => Date.now()): SignInThrottle {
@@ -89,7 +114,7 @@ export function memoryThrottle(clock = () => Date.now()): SignInThrottle {
  * In the database, shared by every process of the server: failures in
  * `auth.local_sign_in_failures`, counters in `auth.local_rate_limits`.
  */
-export function sqlThrottle(db: Kysely<any>): SignInThrottle {
+export function sqlThrottle(db: Kysely<Database>): SignInThrottle {
   const window = sql`now() - make_interval(secs => ${WINDOW_MS / 1000})`;
   const sweep = sweeper(db, sql`delete from auth.local_sign_in_failures where at <= ${window}`);
   const sweepCounters = sweeper(db, sql`delete from auth.local_rate_limits where reset_at < now()`);

@@ -1,7 +1,8 @@
 import path from "node:path";
 import { sql, type Kysely } from "kysely";
 import { createMailer, type Mailer } from "~/auth/mail.server";
-import { createDatabase } from "~/data/sql.server";
+import type { Database } from "~/data/database";
+import { createDatabase } from "~/data/sql/connection.server";
 import { DEFAULT_TIME_ZONE } from "~/lib/dates";
 import type { Env } from "~/lib/env.server";
 import { correoDeAvisos, correoResumen, preferencesUrl, type Aviso, type Lector, type Pendiente } from "./mensajes";
@@ -16,7 +17,7 @@ import { correoDeAvisos, correoResumen, preferencesUrl, type Aviso, type Lector,
  */
 export type DeliveryOptions = {
   /** The database owner's connection (the outbox is not readable by `authenticated`). */
-  db: Kysely<any>;
+  db: Kysely<Database>;
   mail: Mailer;
   appUrl: string;
   locale: string;

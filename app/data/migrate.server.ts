@@ -6,6 +6,10 @@ import pg from "pg";
  * Applies supabase/compat (only on plain Postgres: what Supabase already has) and then
  * supabase/migrations, each file once, in name order, each in its own transaction. Applied files
  * are recorded in supabase_migrations.schema_migrations, the table the Supabase CLI uses.
+ *
+ * A database that recorded a migration this tree no longer has (one made before the baseline of
+ * ADR 0016) is refused before anything is applied: the baseline would collide with its tables,
+ * and there is no upgrade path from the old chain.
  */
 const ROOT = path.resolve(process.cwd(), "supabase");
 
@@ -22,8 +26,11 @@ export async function migrate(databaseUrl: string, log: (line: string) => void =
       "select version from supabase_migrations.schema_migrations",
     );
     const applied = new Set(rows.map((r) => r.version));
+    const files = sqlFilesInOrder();
+    const unknown = [...applied].filter((version) => !files.some((f) => f.version === version)).sort();
+    if (unknown.length > 0) throw new Error(obsoleteDatabase(unknown));
 
-    for (const { version, name, file } of pending(applied)) {
+    for (const { version, name, file } of files.filter((f) => !applied.has(f.version))) {
       const sql = readFileSync(file, "utf8");
       await client.query("begin");
       try {
@@ -45,12 +52,23 @@ export async function migrate(databaseUrl: string, log: (line: string) => void =
   }
 }
 
-function pending(applied: Set<string>) {
-  const files = [
+function sqlFilesInOrder() {
+  return [
     ...sqlFiles(path.join(ROOT, "compat")).map((f) => ({ ...f, version: `compat_${f.version}` })),
     ...sqlFiles(path.join(ROOT, "migrations")),
   ];
-  return files.filter((f) => !applied.has(f.version));
+}
+
+function obsoleteDatabase(versions: string[]) {
+  const list =
+    versions.length > 3 ? `${versions[0]} … ${versions.at(-1)}, ${versions.length} en total` : versions.join(", ");
+  return (
+    `La base de datos se creó con migraciones anteriores a la versión base de supabase/migrations ` +
+    `(${list}), que ya no existen y no se pueden actualizar. Empiece con una base de ` +
+    `datos vacía: con la base de datos integrada, detenga el servidor, borre el directorio ` +
+    `DATA_DIR/postgres (./data/postgres por defecto) y arranque de nuevo; con DATABASE_URL, use una ` +
+    `base de datos nueva.`
+  );
 }
 
 function sqlFiles(dir: string) {

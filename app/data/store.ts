@@ -1,6 +1,6 @@
 /**
  * The store port: what routes may ask of the data, whichever backend serves it.
- * Adapters: sql.server.ts (Kysely over Postgres) and supabase.server.ts (PostgREST).
+ * Adapters: sql/adapter.server.ts (Kysely over Postgres) and supabase.server.ts (PostgREST).
  * Both run every call as the signed-in user, so row-level security decides what is visible.
  */
 export type Row = Record<string, unknown>;
@@ -45,12 +45,6 @@ export type ListQuery = {
    * match sorted (same rows, same order).
    */
   base?: string;
-  /**
-   * Side data read on every visit (option lists, the departments a person is in charge of): an
-   * adapter may answer with the result of the same user's identical read while nothing has
-   * changed since (the SQL adapter: interno.cambios). The rows are then shared: never mutated.
-   */
-  keep?: boolean;
 };
 
 /** With `count: "estimated"`, up to this many matches are counted (and summed) exactly. */
@@ -63,20 +57,25 @@ export type ListResult<T = Row> = {
   sums: Record<string, string>;
 };
 
+/**
+ * How a read may be served, apart from what it reads. `keep`: side data read on every visit
+ * (option lists, the departments a person is in charge of, a panel), by a caller that never
+ * mutates what it gets: an adapter may answer with the result of the same user's identical read
+ * while nothing has changed since (the SQL adapter: interno.cambios), sharing the rows. For `rpc`,
+ * the function must only read the tables behind interno.cambios.
+ */
+export type ReadOptions = { keep?: boolean };
+
 export interface Store {
-  list<T = Row>(source: string, query: ListQuery): Promise<ListResult<T>>;
+  list<T = Row>(source: string, query: ListQuery, o?: ReadOptions): Promise<ListResult<T>>;
   /** One row by id; throws NotFound when missing or not visible. */
   get<T = Row>(source: string, id: string): Promise<T>;
   insert<T = Row>(table: string, values: Row): Promise<T>;
   /** Updates only when `version` still matches; Conflict when someone changed it meanwhile. */
   update<T = Row>(table: string, id: string, version: number, values: Row): Promise<T>;
   remove(table: string, id: string, version?: number): Promise<void>;
-  /**
-   * Calls a database function. `keep`: it only reads (the tables behind interno.cambios), so, as
-   * with `ListQuery.keep`, an adapter may answer with the same user's identical call while
-   * nothing has changed since. Otherwise it may write, in a transaction of its own.
-   */
-  rpc<T = unknown>(fn: string, args: Row, o?: { keep?: boolean }): Promise<T>;
+  /** Calls a database function; without `keep` it may write, in a transaction of its own. */
+  rpc<T = unknown>(fn: string, args: Row, o?: ReadOptions): Promise<T>;
   /**
    * Optional: every row of the query (its limit and offset ignored), in its order, page by page
    * (`onPage` awaited before the next page is read), from one consistent snapshot. For exports of
@@ -86,49 +85,25 @@ export interface Store {
   stream?<T = Row>(source: string, query: ListQuery, onPage: (rows: T[]) => Promise<void>): Promise<void>;
 }
 
-const KIND = Symbol.for("oficina.store-error");
-
 export class StoreError extends Error {
-  static readonly kind: string = "StoreError";
-  readonly [KIND]: string;
   constructor(
     message: string,
     readonly field?: string,
   ) {
     super(message);
     this.name = new.target.name;
-    this[KIND] = (new.target as typeof StoreError).kind;
-  }
-  /**
-   * `instanceof` by kind, not by class object: the server builds its services from the sources
-   * (server.ts) while the Remix build bundles its own copy of this module, so an error thrown by
-   * the store must still be recognised by the routes' `error instanceof NotFound`.
-   */
-  static [Symbol.hasInstance](value: unknown): boolean {
-    const kind = (value as { [KIND]?: unknown } | null)?.[KIND];
-    return typeof kind === "string" && (this.kind === StoreError.kind || kind === this.kind);
   }
 }
 /** The record does not exist or this user may not see it. */
-export class NotFound extends StoreError {
-  static override readonly kind = "NotFound";
-}
+export class NotFound extends StoreError {}
 /** Someone else changed the record first (stale version or a transition already made). */
-export class Conflict extends StoreError {
-  static override readonly kind = "Conflict";
-}
+export class Conflict extends StoreError {}
 /** The user may not do this (row-level security or a workflow rule). */
-export class Forbidden extends StoreError {
-  static override readonly kind = "Forbidden";
-}
+export class Forbidden extends StoreError {}
 /** Other records point to this one; it cannot be deleted. */
-export class Referenced extends StoreError {
-  static override readonly kind = "Referenced";
-}
+export class Referenced extends StoreError {}
 /** The database refused the values; `field` names the column when known. */
-export class Invalid extends StoreError {
-  static override readonly kind = "Invalid";
-}
+export class Invalid extends StoreError {}
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
 /** Table, view, column and function names come from entity definitions; check them anyway. */

@@ -101,15 +101,18 @@ export async function loadOptions(
     [...refTables(entity)].map(async (table) => {
       const { source, label } = OPTION_SOURCES[table]!;
       const term = search[table];
-      const first = await store.list<Row>(source, {
-        search: term ? { columns: [label], term } : undefined,
-        order: [{ column: label, ascending: true }],
-        columns: ["id", label],
-        limit: MAX_OPTIONS,
-        offset: 0,
-        count: "exact",
-        keep: true,
-      });
+      const first = await store.list<Row>(
+        source,
+        {
+          search: term ? { columns: [label], term } : undefined,
+          order: [{ column: label, ascending: true }],
+          columns: ["id", label],
+          limit: MAX_OPTIONS,
+          offset: 0,
+          count: "exact",
+        },
+        { keep: true },
+      );
       const { total } = first;
       const rows = [...first.rows];
       const names = [
@@ -123,14 +126,17 @@ export async function loadOptions(
       if (missing.length)
         rows.push(
           ...(
-            await store.list<Row>(source, {
-              filters: [{ column: "id", op: "in", value: missing }],
-              columns: ["id", label],
-              limit: missing.length,
-              offset: 0,
-              count: "none",
-              keep: true,
-            })
+            await store.list<Row>(
+              source,
+              {
+                filters: [{ column: "id", op: "in", value: missing }],
+                columns: ["id", label],
+                limit: missing.length,
+                offset: 0,
+                count: "none",
+              },
+              { keep: true },
+            )
           ).rows,
         );
       out[table] = {

@@ -63,8 +63,8 @@ export async function gastosLoader({ request, context }: Args) {
   }
 
   // Everything the page needs is read in one transaction (reads started together share one,
-  // sql.server.ts): the options wait for the record only when a panel is open, since its
-  // current values must be among them.
+  // sql/performance/transactions.server.ts): the options wait for the record only when a panel
+  // is open, since its current values must be among them.
   const opciones = (record: Row | null) =>
     loadOptions(store, gastos, { ...state.filtros, ...(record ?? {}) }, optionSearches(gastos, url));
   const [result, alcance, record, history, sinPanel, proveedoresInactivos] = await Promise.all([
@@ -122,14 +122,17 @@ function defaultsFor(user: Signed["user"]): Record<string, string> {
 
 /** Ids of inactive suppliers, left out of the create form's select. */
 async function inactivos(store: Store) {
-  const { rows } = await store.list<Row>("proveedores", {
-    filters: [{ column: "activo", op: "eq", value: false }],
-    columns: ["id"],
-    limit: 1000,
-    offset: 0,
-    count: "none",
-    keep: true,
-  });
+  const { rows } = await store.list<Row>(
+    "proveedores",
+    {
+      filters: [{ column: "activo", op: "eq", value: false }],
+      columns: ["id"],
+      limit: 1000,
+      offset: 0,
+      count: "none",
+    },
+    { keep: true },
+  );
   return rows.map((r) => String(r.id));
 }
 

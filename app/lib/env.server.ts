@@ -85,11 +85,19 @@ function urlWith(value: string, protocols: string[]): URL | null {
   }
 }
 
-const optionalUrl = (protocols: string[], error: string) =>
+/** Unset, or a URL with one of `protocols` that passes `check`. */
+const optionalUrl = (protocols: string[], error: string, check: (url: URL) => boolean = () => true) =>
   z
     .string()
     .optional()
-    .refine((v) => v === undefined || urlWith(v, protocols) !== null, { error });
+    .refine(
+      (v) => {
+        if (v === undefined) return true;
+        const url = urlWith(v, protocols);
+        return !!url && check(url);
+      },
+      { error },
+    );
 
 const DOMAIN = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 const MAILBOX = /^(?:[^<>]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/;
@@ -153,17 +161,11 @@ const schema = z.object({
   SUPABASE_ANON_KEY: z.string().optional(),
   SUPABASE_SERVICE_ROLE_KEY: z.string().optional(),
   SESSION_SECRET: z.string().min(32, { error: "debe tener al menos 32 caracteres" }).optional(),
-  SENTRY_DSN: z
-    .string()
-    .optional()
-    .refine(
-      (v) => {
-        if (v === undefined) return true;
-        const url = urlWith(v, ["https:", "http:"]);
-        return !!url && url.username !== "" && /^\/(.*\/)?\d+$/.test(url.pathname);
-      },
-      { error: "debe ser un DSN de Sentry, p. ej. https://clave@o0.ingest.sentry.io/123" },
-    ),
+  SENTRY_DSN: optionalUrl(
+    ["https:", "http:"],
+    "debe ser un DSN de Sentry, p. ej. https://clave@o0.ingest.sentry.io/123",
+    (url) => url.username !== "" && /^\/(.*\/)?\d+$/.test(url.pathname),
+  ),
   SENTRY_ENVIRONMENT: z.string().optional(),
   SENTRY_RELEASE: z.string().optional(),
   APP_LOCALE: z
@@ -215,18 +217,11 @@ const schema = z.object({
   AVISOS_INTERVALO_SEGUNDOS: seconds("10", 0.05, 3600),
   AVISOS_ESPERA_SEGUNDOS: seconds("60", 0, 3600),
   AVISOS_REINTENTO_SEGUNDOS: seconds("30", 0.1, 3600),
-  APP_URL: z
-    .string()
-    .optional()
-    .refine(
-      (v) => {
-        if (v === undefined) return true;
-        const url = urlWith(v, ["https:", "http:"]);
-        return !!url && url.pathname === "/" && !url.search && !url.hash && !url.username;
-      },
-      { error: "debe ser el origen público de la aplicación, p. ej. https://oficina.empresa.es" },
-    )
-    .transform((v) => (v === undefined ? undefined : new URL(v).origin)),
+  APP_URL: optionalUrl(
+    ["https:", "http:"],
+    "debe ser el origen público de la aplicación, p. ej. https://oficina.empresa.es",
+    (url) => url.pathname === "/" && !url.search && !url.hash && !url.username,
+  ).transform((v) => (v === undefined ? undefined : new URL(v).origin)),
 });
 
 /** Parses `source`; throws «Configuración no válida: VAR …; VAR …» naming every bad variable. */

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from "kysely";
+import type { Database } from "../data/database";
 import { sweeper } from "./sweep.server";
 
 /**
@@ -43,7 +44,7 @@ const POLL_MS = 50;
  * In the database (`auth.local_submissions`), shared by every process of the server: the first
  * submission claims the token with an insert, a duplicate waits for its answer and replays it.
  */
-export function sqlOnce(db: Kysely<any>): Once {
+export function sqlOnce(db: Kysely<Database>): Once {
   const sweep = sweeper(
     db,
     sql`delete from auth.local_submissions where created_at < now() - make_interval(secs => ${TTL_MS / 1000})`,

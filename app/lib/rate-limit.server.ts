@@ -1,5 +1,6 @@
 import type { IncrementResponse, Options, Store } from "express-rate-limit";
 import { sql, type Kysely } from "kysely";
+import type { Database } from "../data/database";
 import { sweeper } from "./sweep.server";
 
 /**
@@ -13,7 +14,7 @@ export class SqlRateLimitStore implements Store {
   private readonly sweep: () => Promise<void>;
 
   constructor(
-    private readonly db: Kysely<any>,
+    private readonly db: Kysely<Database>,
     readonly prefix: string,
   ) {
     this.sweep = sweeper(db, sql`delete from auth.local_rate_limits where reset_at < now()`);

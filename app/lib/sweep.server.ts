@@ -1,11 +1,12 @@
 import type { Kysely, RawBuilder } from "kysely";
+import type { Database } from "../data/database";
 
 /**
  * Deletes the expired rows of a table of shared state (double-submit tokens, failed sign-ins,
  * rate limits) at most once a minute per process, in whichever request comes by: no timer to
  * stop at shutdown, and a request pays it rarely.
  */
-export function sweeper(db: Kysely<any>, deleteExpired: RawBuilder<unknown>): () => Promise<void> {
+export function sweeper(db: Kysely<Database>, deleteExpired: RawBuilder<unknown>): () => Promise<void> {
   let sweptAt = 0;
   return async () => {
     if (Date.now() - sweptAt < 60_000) return;

@@ -3,6 +3,7 @@ import { formatDate, formatMonthKey, monthRange } from "~/lib/dates";
 import { dateTimeFormat, numberFormat } from "~/lib/intl";
 import type { Formats } from "~/lib/format";
 import { formatMoney, subtractMoney, sumMoney } from "~/lib/money";
+import type { ReactNode } from "react";
 import { BarChart, type BarDatum } from "~/ui/BarChart";
 import type { PanelData } from "./datos";
 import { gastoHref, gastosHref, misGastosHref, pendientesHref } from "./enlaces";
@@ -49,8 +50,7 @@ export function MisGastos({ panel, formats }: Props) {
   const total = panel.propios.reduce((n, e) => n + e.cuenta, 0);
   const mes = panel.mes.desde.slice(0, 7);
   return (
-    <section className="panel panel-seccion" aria-labelledby="mis-gastos">
-      <h2 id="mis-gastos">Mis gastos</h2>
+    <Seccion id="mis-gastos" titulo="Mis gastos">
       <p className="panel-cifra">
         Este mes ({f.mes(mes)}): <strong>{f.dinero(panel.este_mes.importe)}</strong> en{" "}
         {f.gastos(panel.este_mes.cuenta)}.{" "}
@@ -92,56 +92,40 @@ export function MisGastos({ panel, formats }: Props) {
           </tfoot>
         </table>
       </div>
-    </section>
+    </Seccion>
   );
 }
 
 export function UltimosGastos({ panel, formats }: Props) {
   const f = useFmt(formats);
   return (
-    <section className="panel panel-seccion" aria-labelledby="ultimos-gastos">
-      <h2 id="ultimos-gastos">Mis últimos gastos</h2>
+    <Seccion id="ultimos-gastos" titulo="Mis últimos gastos">
       {panel.ultimos.length === 0 ? (
         <p>Todavía no ha registrado ningún gasto.</p>
       ) : (
         <>
-          <div className="tabla-contenedor">
-            <table>
-              <caption className="visually-hidden">Mis cinco gastos más recientes</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Folio</th>
-                  <th scope="col">Fecha</th>
-                  <th scope="col">Descripción</th>
-                  <th scope="col" className="numero">
-                    Importe
-                  </th>
-                  <th scope="col">Estado</th>
-                </tr>
-              </thead>
-              <tbody>
-                {panel.ultimos.map((g) => (
-                  <tr key={g.id}>
-                    <td className="panel-folio">
-                      <a href={gastoHref(g.id)}>{g.folio}</a>
-                    </td>
-                    <td>{f.fecha(g.fecha_gasto)}</td>
-                    <td>{g.descripcion}</td>
-                    <td className="numero">{f.dinero(g.importe)}</td>
-                    <td>
-                      <span className={`insignia insignia-${g.estado}`}>{labelOf(ESTADOS_GASTO, g.estado)}</span>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <TablaGastos
+            caption="Mis cinco gastos más recientes"
+            captionOculto
+            gastos={panel.ultimos}
+            columnas={[
+              { header: "Fecha", cell: (g) => f.fecha(g.fecha_gasto) },
+              { header: "Descripción", cell: (g) => g.descripcion },
+              { header: "Importe", numeric: true, cell: (g) => f.dinero(g.importe) },
+              {
+                header: "Estado",
+                cell: (g) => (
+                  <span className={`insignia insignia-${g.estado}`}>{labelOf(ESTADOS_GASTO, g.estado)}</span>
+                ),
+              },
+            ]}
+          />
           <p>
             <a href={misGastosHref()}>Ver todos mis gastos</a>
           </p>
         </>
       )}
-    </section>
+    </Seccion>
   );
 }
 
@@ -154,8 +138,7 @@ export function Pendientes({ panel, formats }: Props) {
   const p = panel.pendientes;
   if (!p) return null;
   return (
-    <section className="panel panel-seccion" aria-labelledby="pendientes-aprobar">
-      <h2 id="pendientes-aprobar">Pendientes de aprobar</h2>
+    <Seccion id="pendientes-aprobar" titulo="Pendientes de aprobar">
       {p.cuenta === 0 ? (
         <p>No tiene gastos pendientes de aprobar.</p>
       ) : (
@@ -166,45 +149,26 @@ export function Pendientes({ panel, formats }: Props) {
             </a>{" "}
             esperan su aprobación.
           </p>
-          <div className="tabla-contenedor">
-            <table>
-              <caption>
-                {p.cuenta > p.mas_antiguos.length
-                  ? `Los ${p.mas_antiguos.length} más antiguos`
-                  : "Del más antiguo al más reciente"}
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Folio</th>
-                  <th scope="col">Fecha</th>
-                  <th scope="col">Solicitante</th>
-                  <th scope="col">Descripción</th>
-                  <th scope="col" className="numero">
-                    Importe
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {p.mas_antiguos.map((g) => (
-                  <tr key={g.id}>
-                    <td className="panel-folio">
-                      <a href={gastoHref(g.id)}>{g.folio}</a>
-                    </td>
-                    <td>{f.fecha(g.fecha_gasto)}</td>
-                    <td>{g.solicitante_nombre ?? ""}</td>
-                    <td>{g.descripcion}</td>
-                    <td className="numero">{f.dinero(g.importe)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <TablaGastos
+            caption={
+              p.cuenta > p.mas_antiguos.length
+                ? `Los ${p.mas_antiguos.length} más antiguos`
+                : "Del más antiguo al más reciente"
+            }
+            gastos={p.mas_antiguos}
+            columnas={[
+              { header: "Fecha", cell: (g) => f.fecha(g.fecha_gasto) },
+              { header: "Solicitante", cell: (g) => g.solicitante_nombre ?? "" },
+              { header: "Descripción", cell: (g) => g.descripcion },
+              { header: "Importe", numeric: true, cell: (g) => f.dinero(g.importe) },
+            ]}
+          />
           <p>
             <a href={pendientesHref()}>Ver todos los pendientes de aprobar</a>
           </p>
         </>
       )}
-    </section>
+    </Seccion>
   );
 }
 
@@ -240,8 +204,7 @@ export function Presupuestos({ panel, formats }: Props) {
       ? "ninguno por encima del presupuesto."
       : `${excedidos.length} por encima del presupuesto: ${excedidos.map((d) => d.nombre).join(", ")}.`);
   return (
-    <section className="panel panel-seccion" aria-labelledby="presupuestos">
-      <h2 id="presupuestos">Presupuesto del mes por departamento</h2>
+    <Seccion id="presupuestos" titulo="Presupuesto del mes por departamento">
       <p>
         Aprobado y pagado en {mes}, por fecha del gasto, frente al presupuesto mensual de cada departamento (la línea
         vertical).
@@ -284,7 +247,7 @@ export function Presupuestos({ panel, formats }: Props) {
           ]}
         />
       )}
-    </section>
+    </Seccion>
   );
 }
 
@@ -311,8 +274,7 @@ export function UltimosMeses({ panel, formats }: Props) {
   });
   const cuentas = new Map(meses.map((m) => [m.mes, m.cuenta]));
   return (
-    <section className="panel panel-seccion" aria-labelledby="ultimos-meses">
-      <h2 id="ultimos-meses">Aprobado en los últimos 12 meses</h2>
+    <Seccion id="ultimos-meses" titulo="Aprobado en los últimos 12 meses">
       <p>
         Total de {primero} a {ultimo}: <strong>{f.dinero(total)}</strong>.
       </p>
@@ -327,7 +289,7 @@ export function UltimosMeses({ panel, formats }: Props) {
         tickText={f.compacto}
         columns={[{ header: "Gastos", numeric: true, cell: (d) => f.numero(cuentas.get(d.key) ?? 0) }]}
       />
-    </section>
+    </Seccion>
   );
 }
 
@@ -399,8 +361,7 @@ function Top90(props: {
   const cuentas = new Map(filas.map((r) => [r.key, r.cuenta]));
   const primera = filas[0];
   return (
-    <section className="panel panel-seccion" aria-labelledby={props.id}>
-      <h2 id={props.id}>{props.titulo}</h2>
+    <Seccion id={props.id} titulo={props.titulo}>
       <p>
         Las {filas.length > 1 ? `${filas.length} ` : ""}con más importe aprobado y pagado, {rango}.
       </p>
@@ -423,6 +384,58 @@ function Top90(props: {
           columns={[{ header: "Gastos", numeric: true, cell: (d) => f.numero(cuentas.get(d.key) ?? 0) }]}
         />
       )}
+    </Seccion>
+  );
+}
+
+function Seccion({ id, titulo, children }: { id: string; titulo: string; children: ReactNode }) {
+  return (
+    <section className="panel panel-seccion" aria-labelledby={id}>
+      <h2 id={id}>{titulo}</h2>
+      {children}
     </section>
+  );
+}
+
+type Columna<G> = { header: string; numeric?: boolean; cell: (g: G) => ReactNode };
+
+/** A few gastos, each row led by its folio linking to the gasto. */
+function TablaGastos<G extends { id: string; folio: string }>(props: {
+  caption: string;
+  captionOculto?: boolean;
+  gastos: G[];
+  columnas: Columna<G>[];
+}) {
+  const numero = (c: Columna<G>) => (c.numeric ? "numero" : undefined);
+  return (
+    <div className="tabla-contenedor">
+      <table>
+        <caption className={props.captionOculto ? "visually-hidden" : undefined}>{props.caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Folio</th>
+            {props.columnas.map((c) => (
+              <th key={c.header} scope="col" className={numero(c)}>
+                {c.header}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {props.gastos.map((g) => (
+            <tr key={g.id}>
+              <td className="panel-folio">
+                <a href={gastoHref(g.id)}>{g.folio}</a>
+              </td>
+              {props.columnas.map((c) => (
+                <td key={c.header} className={numero(c)}>
+                  {c.cell(g)}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }

@@ -1,5 +1,8 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { LinkFailure } from "~/auth/LinkForms";
+import { linkToken, plausibleToken } from "~/auth/links.server";
+import type { TokenFailure } from "~/auth/port";
 import { pageTitle } from "~/ui/EntityPages";
 
 /**
@@ -8,21 +11,16 @@ import { pageTitle } from "~/ui/EntityPages";
  * says what to do next.
  */
 export function loader({ request }: LoaderFunctionArgs) {
-  const url = new URL(request.url);
-  return json({
-    token: url.searchParams.get("token") ?? url.searchParams.get("token_hash") ?? "",
-    type: url.searchParams.get("type") ?? "email",
-  });
+  return json({ token: linkToken(request), type: new URL(request.url).searchParams.get("type") ?? "email" });
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await request.formData();
   const token = String(formData.get("token") ?? "");
   const type = String(formData.get("type") ?? "email");
-  const result =
-    token && token.length <= 200
-      ? await context.services.auth.confirm(request, token, type)
-      : { ok: false as const, reason: "no_valido" as const };
+  const result = plausibleToken(token)
+    ? await context.services.auth.confirm(request, token, type)
+    : { ok: false as const, reason: "no_valido" as const };
   if (!result.ok) return json({ reason: result.reason }, { status: result.reason === "ya_confirmada" ? 409 : 400 });
   const headers = new Headers(result.headers);
   headers.append(
@@ -35,7 +33,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return redirect("/", { headers });
 }
 
-function Failure({ reason }: { reason: "ya_confirmada" | "caducado" | "usado" | "no_valido" }) {
+const WHY: Record<TokenFailure, string> = {
+  caducado: "El enlace ha caducado: los enlaces de confirmación sirven 24 horas.",
+  usado: "Este enlace ya no sirve: se envió otro más reciente, o ya se usó.",
+  no_valido: "El enlace no es válido. Compruebe que ha abierto el enlace completo del correo más reciente.",
+};
+
+function Failure({ reason }: { reason: TokenFailure | "ya_confirmada" }) {
   if (reason === "ya_confirmada")
     return (
       <div className="aviso" role="alert">
@@ -45,20 +49,13 @@ function Failure({ reason }: { reason: "ya_confirmada" | "caducado" | "usado" | 
         </p>
       </div>
     );
-  const why =
-    reason === "caducado"
-      ? "El enlace ha caducado: los enlaces de confirmación sirven 24 horas."
-      : reason === "usado"
-        ? "Este enlace ya no sirve: se envió otro más reciente, o ya se usó."
-        : "El enlace no es válido. Compruebe que ha abierto el enlace completo del correo más reciente.";
   return (
-    <div className="aviso aviso-error" role="alert">
-      <p>{why}</p>
+    <LinkFailure why={WHY[reason]}>
       <p>
         Pida un enlace nuevo en <Link to="/signup-confirmation">Reenviar el correo de confirmación</Link>, o vuelva a
         crear la cuenta desde <Link to="/login">Iniciar sesión</Link>.
       </p>
-    </div>
+    </LinkFailure>
   );
 }
 

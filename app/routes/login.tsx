@@ -2,45 +2,33 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import * as z from "zod";
-import { correoField, INVITATION_ONLY, minutos, PASSWORD_HINT, retryAfterHeaders } from "~/auth/forms";
+import {
+  chosenPasswordField,
+  correoField,
+  INVITATION_ONLY,
+  knownPasswordField,
+  minutos,
+  retryAfterHeaders,
+} from "~/auth/forms";
 import { currentUser } from "~/auth/session.server";
-import { MAIL_LIMIT, mailKey, SIGNUP_LIMIT, signUpKey } from "~/auth/throttle.server";
+import { mailRefusal, SIGNUP_LIMIT, signUpKey, tooMany } from "~/auth/throttle.server";
 import { text, type Z } from "~/entities/fields";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { pageTitle } from "~/ui/EntityPages";
 import { ConformForm, FieldControl, useServerForm } from "~/ui/forms";
 
 /** Sign in and sign up, two forms on one page (SPEC §6); `intent` tells them apart. */
-const correo = correoField;
+const nombreField = text("nombre", "Nombre", { required: true, min: 1, max: 80, autoComplete: "name" });
+const nuevaField = chosenPasswordField("Contraseña");
 const fields = {
-  iniciar: [
-    correo,
-    text("password", "Contraseña", {
-      required: true,
-      min: 1,
-      max: 200,
-      type: "password",
-      autoComplete: "current-password",
-    }),
-  ],
-  crear: [
-    text("nombre", "Nombre", { required: true, min: 1, max: 80, autoComplete: "name" }),
-    correo,
-    text("password", "Contraseña", {
-      required: true,
-      min: 12,
-      max: 200,
-      type: "password",
-      autoComplete: "new-password",
-      hint: PASSWORD_HINT,
-    }),
-  ],
+  iniciar: [correoField, knownPasswordField("password", "Contraseña")],
+  crear: [nombreField, correoField, nuevaField],
 };
 const schemas = {
   iniciar: (z: Z) =>
-    z.object({ email: correo.schema(z), password: z.string({ error: "Escriba su contraseña" }).max(200) }),
+    z.object({ email: correoField.schema(z), password: z.string({ error: "Escriba su contraseña" }).max(200) }),
   crear: (z: Z) =>
-    z.object({ nombre: fields.crear[0]!.schema(z), email: correo.schema(z), password: fields.crear[2]!.schema(z) }),
+    z.object({ nombre: nombreField.schema(z), email: correoField.schema(z), password: nuevaField.schema(z) }),
 };
 
 const WRONG = "Correo o contraseña incorrectos";
@@ -56,8 +44,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { auth, config, flash, throttle } = context.services;
   const formData = await request.formData();
   const intent = formData.get("intent");
-  const tooMany = <T,>(retryAfter: number, body: T) =>
-    json(body, { status: 429, headers: { "Retry-After": String(retryAfter) } });
 
   if (intent === "iniciar") {
     const submission = parseWithZod(formData, { schema: schemas.iniciar(z) });
@@ -126,20 +112,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
           hideFields: ["password"],
         }),
       });
-    const perInbox = await throttle.take(
-      mailKey("confirmacion", submission.value.email),
-      MAIL_LIMIT.limit,
-      MAIL_LIMIT.windowMs,
-    );
+    const perInbox = await mailRefusal(throttle, "confirmacion", submission.value.email);
     if (perInbox)
       return tooMany(perInbox.retryAfter, {
         intent,
-        result: submission.reply({
-          formErrors: [
-            `Ha pedido demasiados correos para esta dirección: no hemos enviado otro. Espere ${minutos(perInbox.retryAfter)} o use el enlace del último correo que recibió (mire también en el correo no deseado).`,
-          ],
-          hideFields: ["password"],
-        }),
+        result: submission.reply({ formErrors: [perInbox.message], hideFields: ["password"] }),
       });
     await auth.signUp(request, submission.value);
     const cookie = await flash.set(request, {
@@ -156,8 +133,6 @@ export default function Login() {
   const { signupOpen } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const [params] = useSearchParams();
-  const navigation = useNavigation();
-  const busy = (intent: string) => navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
   const [signIn, signInFields] = useServerForm({
     id: "iniciar",
     schema: schemas.iniciar,
@@ -179,11 +154,7 @@ export default function Login() {
             {fields.iniciar.map((f) => (
               <FieldControl key={f.name} field={f} meta={signInFields[f.name as "email"]} />
             ))}
-            <div className="acciones">
-              <button type="submit" name="intent" value="iniciar" disabled={busy("iniciar")}>
-                {busy("iniciar") ? "Entrando…" : "Iniciar sesión"}
-              </button>
-            </div>
+            <Submit intent="iniciar" label="Iniciar sesión" busyLabel="Entrando…" />
           </ConformForm>
           <p>
             <Link to="/auth/recuperar">¿Ha olvidado su contraseña?</Link>
@@ -196,17 +167,26 @@ export default function Login() {
               {fields.crear.map((f) => (
                 <FieldControl key={f.name} field={f} meta={signUpFields[f.name as "email"]} />
               ))}
-              <div className="acciones">
-                <button type="submit" name="intent" value="crear" disabled={busy("crear")}>
-                  {busy("crear") ? "Creando…" : "Crear cuenta"}
-                </button>
-              </div>
+              <Submit intent="crear" label="Crear cuenta" busyLabel="Creando…" />
             </ConformForm>
           ) : (
             <p>{INVITATION_ONLY} Pídasela a la persona que administra Oficina en su empresa.</p>
           )}
         </section>
       </div>
+    </div>
+  );
+}
+
+/** The form's button, which says it is working while its own form is being sent. */
+function Submit({ intent, label, busyLabel }: { intent: string; label: string; busyLabel: string }) {
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
+  return (
+    <div className="acciones">
+      <button type="submit" name="intent" value={intent} disabled={busy}>
+        {busy ? busyLabel : label}
+      </button>
     </div>
   );
 }

@@ -107,16 +107,28 @@ create table if not exists auth.local_sessions (
 );
 create index if not exists local_sessions_user_id_idx on auth.local_sessions (user_id);
 
--- Tokens de un solo uso (confirmación de correo).
+-- Tokens de un solo uso del backend local, para todos sus fines (SPEC §6):
+--   confirm     alta pendiente: lleva SUS credenciales (correo, hash de la contraseña y nombre),
+--               que solo pasan a auth.users al confirmar; así un alta sin confirmar no crea cuenta
+--               ni perfil (ni «primera cuenta» ni nombre) y volver a darse de alta no pisa nada;
+--   recuperar   restablecer la contraseña (1 h);
+--   invitacion  elegir la contraseña de una cuenta creada por un administrador (7 días).
 create table if not exists auth.local_tokens (
   token_hash text primary key,
-  user_id uuid not null references auth.users (id) on delete cascade,
-  kind text not null check (kind in ('confirm')),
+  user_id uuid references auth.users (id) on delete cascade,
+  kind text not null,
   created_at timestamptz not null default now(),
   expires_at timestamptz not null,
-  used_at timestamptz
+  used_at timestamptz,
+  email text,
+  password_hash text,
+  nombre text,
+  constraint local_tokens_kind_check check (kind in ('confirm', 'recuperar', 'invitacion')),
+  constraint local_tokens_destino_check
+    check (user_id is not null or (kind = 'confirm' and email is not null and password_hash is not null))
 );
 create index if not exists local_tokens_user_id_idx on auth.local_tokens (user_id);
+create index if not exists local_tokens_email_idx on auth.local_tokens (lower(email)) where email is not null;
 
 -- Nada de auth.* para los roles de la API: solo el propietario (el servidor) toca las cuentas.
 revoke all on all tables in schema auth from public, anon, authenticated;

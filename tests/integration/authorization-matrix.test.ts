@@ -6,6 +6,7 @@ import { sucursales } from "~/entities/sucursales";
 import { usuarios } from "~/entities/usuarios";
 import { todayISO } from "~/lib/dates";
 import { generateValidCif } from "~/lib/nif";
+import { anyTables, type AnyTables } from "~/data/sql/connection.server";
 import * as auth_confirm from "~/routes/auth.confirm";
 import * as auth_invitacion from "~/routes/auth.invitacion";
 import * as auth_recuperar from "~/routes/auth.recuperar";
@@ -236,7 +237,7 @@ async function gasto(solicitante: U, estado: Estado, o: { aprobador?: U } = {}):
     const aprobador = o.aprobador ?? aprobadorDe(solicitante);
     const extra =
       estado === "aprobado"
-        ? { aprobado_por_id: aprobador.id, fecha_aprobacion: sql`now()` }
+        ? { aprobado_por_id: aprobador.id, fecha_aprobacion: sql<string>`now()` }
         : estado === "rechazado"
           ? { motivo_rechazo: "Falta el ticket" }
           : {};
@@ -380,7 +381,7 @@ function formFor(intent: Intent, g: G, a: Actor): Record<string, string | string
 }
 
 const row = (table: string, id: string) =>
-  app.db.selectFrom(table).selectAll().where("id", "=", id).executeTakeFirst() as Promise<
+  anyTables(app.db).selectFrom(table).selectAll().where("id", "=", id).executeTakeFirst() as Promise<
     Record<string, any> | undefined
   >;
 
@@ -560,7 +561,7 @@ describe("rutas × métodos × roles × tipo de registro", () => {
               categoria: "otros",
             };
     const id = String(
-      (await app.db.insertInto(entity.table).values(values).returning("id").executeTakeFirstOrThrow()).id,
+      (await anyTables(app.db).insertInto(entity.table).values(values).returning("id").executeTakeFirstOrThrow()).id,
     );
     if (referenciado) {
       const column =
@@ -628,7 +629,7 @@ describe("rutas × métodos × roles × tipo de registro", () => {
           allow(m.crean),
           () => call(() => m.index.action(args(`${entity.path}?index`, a, { form: alta }))),
           async () => {
-            const n = await app.db
+            const n = await anyTables(app.db)
               .selectFrom(entity.table)
               .select("id")
               .where(
@@ -932,19 +933,21 @@ const ROLLBACK = new Error("rollback");
 /** Runs `fn` as `who` (null: anon) the way the app and PostgREST do. Rolls back when `rollback`. */
 async function asRole<T>(
   who: U | null,
-  fn: (trx: Transaction<any>) => Promise<T>,
+  fn: (trx: Transaction<AnyTables>) => Promise<T>,
   rollback: boolean,
 ): Promise<{ value?: T; code?: string }> {
   let value: T | undefined;
   try {
-    await app.db.transaction().execute(async (trx) => {
-      const claims = who ? { sub: who.id, role: "authenticated" } : { role: "anon" };
-      await sql`select set_config('role', ${who ? "authenticated" : "anon"}, true), set_config('request.jwt.claims', ${JSON.stringify(claims)}, true)`.execute(
-        trx,
-      );
-      value = await fn(trx);
-      if (rollback) throw ROLLBACK;
-    });
+    await anyTables(app.db)
+      .transaction()
+      .execute(async (trx) => {
+        const claims = who ? { sub: who.id, role: "authenticated" } : { role: "anon" };
+        await sql`select set_config('role', ${who ? "authenticated" : "anon"}, true), set_config('request.jwt.claims', ${JSON.stringify(claims)}, true)`.execute(
+          trx,
+        );
+        value = await fn(trx);
+        if (rollback) throw ROLLBACK;
+      });
     return { value };
   } catch (error) {
     if (error === ROLLBACK) return { value };
@@ -956,7 +959,7 @@ async function asRole<T>(
 async function dbCell(
   name: string,
   who: U | null,
-  statement: (trx: Transaction<any>) => Promise<number>,
+  statement: (trx: Transaction<AnyTables>) => Promise<number>,
   expected: number | "ok" | "42501" | "OFPRM",
 ) {
   cells += 1;
@@ -974,8 +977,8 @@ async function dbCell(
 
 /** Rows an update/delete touched (0 when row-level security hid every row). */
 const count = async (
-  trx: Transaction<any>,
-  q: { execute: (trx: Transaction<any>) => Promise<{ numAffectedRows?: bigint }> },
+  trx: Transaction<AnyTables>,
+  q: { execute: (trx: Transaction<AnyTables>) => Promise<{ numAffectedRows?: bigint }> },
 ) => Number((await q.execute(trx)).numAffectedRows ?? 0);
 
 describe("la base de datos como cada rol (RLS)", () => {
@@ -1015,7 +1018,7 @@ describe("la base de datos como cada rol (RLS)", () => {
         const anon = user === null;
         const active = !anon && name !== "inactivo";
         const target = String(
-          (await app.db.insertInto(table).values(values()).returning("id").executeTakeFirstOrThrow()).id,
+          (await anyTables(app.db).insertInto(table).values(values()).returning("id").executeTakeFirstOrThrow()).id,
         );
         await dbCell(
           `${table} select · ${name}`,

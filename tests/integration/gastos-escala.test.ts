@@ -1,5 +1,6 @@
 import { sql } from "kysely";
-import { asUser, sqlStore } from "~/data/sql.server";
+import { sqlStore } from "~/data/sql/adapter.server";
+import { asUser } from "~/data/sql/connection.server";
 import { EXACT_COUNT_LIMIT } from "~/data/store";
 import { todayISO } from "~/lib/dates";
 import { loader } from "~/routes/gastos._index";

@@ -1,4 +1,4 @@
-import { sqlStore } from "~/data/sql.server";
+import { sqlStore } from "~/data/sql/adapter.server";
 import { puedeAprobar, SIN_ALCANCE, type Alcance } from "~/gastos/reglas";
 import { addDaysISO, todayISO } from "~/lib/dates";
 import { action, loader } from "~/routes/gastos._index";

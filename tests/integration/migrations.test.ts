@@ -94,6 +94,41 @@ describe("migraciones sobre una base de datos vacía", () => {
   });
 });
 
+describe("una base de datos local creada antes de la versión base (ADR 0016)", () => {
+  it("se rechaza con un mensaje en español que dice qué hacer, sin aplicar nada", async () => {
+    const server = inject("databaseServerUrl");
+    const name = `oficina_anterior_${randomBytes(5).toString("hex")}`;
+    const admin = new pg.Client({ connectionString: server });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const url = withDatabase(server, name);
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      // What the old chain recorded: its compat files and its own migration names.
+      await client.query(`create schema supabase_migrations;
+        create table supabase_migrations.schema_migrations (version text primary key, name text, statements text[]);
+        insert into supabase_migrations.schema_migrations (version, name) values
+          ('compat_0001', 'supabase_compat'), ('compat_0003', 'local_tokens_pending'),
+          ('20261122000001', 'esquema'), ('20261124000002', 'invitaciones')`);
+      const lines: string[] = [];
+      await expect(migrate(url, (line) => lines.push(line))).rejects.toThrow(
+        /anteriores a la versión base de supabase\/migrations \(20261122000001, 20261124000002, compat_0003\).*borre el directorio DATA_DIR\/postgres/,
+      );
+      expect(lines).toEqual([]);
+      const { rows } = await client.query("select count(*)::int as n from supabase_migrations.schema_migrations");
+      expect(rows[0].n).toBe(4);
+      const { rows: tables } = await client.query(
+        "select count(*)::int as n from pg_tables where schemaname = 'public'",
+      );
+      expect(tables[0].n).toBe(0);
+    } finally {
+      await client.end();
+    }
+  });
+});
+
 describe("supabase/migrations no crea lo que Supabase ya tiene", () => {
   const migrations = sqlFiles("migrations").map((f) => ({ file: f, sql: code(read("migrations", f)) }));
 

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
-import { asUser, sqlStore } from "~/data/sql.server";
+import { sqlStore } from "~/data/sql/adapter.server";
+import { asUser } from "~/data/sql/connection.server";
 import { cargarPanel } from "~/panel/cargar.server";
 import type { PanelData } from "~/panel/datos";
 import { addDaysISO, lastMonthKeys, monthKey, monthRange, todayISO } from "~/lib/dates";

@@ -1,11 +1,12 @@
 import type { Kysely } from "kysely";
 import { sql } from "kysely";
+import type { Database } from "../../app/data/database";
 import { verifyPassword } from "../../app/auth/password.server";
-import { createDatabase } from "../../app/data/sql.server";
+import { createDatabase } from "../../app/data/sql/connection.server";
 import { todayISO } from "../../app/lib/dates";
 import { validateIban } from "../../app/lib/iban";
 import { validateNif } from "../../app/lib/nif";
-import { addGastos, DEMO_ACCOUNTS, DEMO_PASSWORD, seedIfEmpty } from "../../scripts/seed";
+import { addGastos, DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemo, seedIfEmpty } from "../../scripts/seed";
 import { createTestDatabase } from "../support/database";
 
 /**
@@ -13,7 +14,7 @@ import { createTestDatabase } from "../support/database";
  * and the bulk loader behind `tsx scripts/seed.ts --gastos N`.
  */
 
-let db: Kysely<any>;
+let db: Kysely<Database>;
 let lines: string[];
 let seeded: boolean;
 let seconds: number;
@@ -205,6 +206,33 @@ describe("seedIfEmpty", () => {
     expect(pendientes.rows[0]!.n).toBeGreaterThanOrEqual(10);
     expect(pendientes.rows[0]!.solicitantes).toBeGreaterThanOrEqual(3);
   });
+
+  it("seeds the same data again from the same seed, and other data from another", async () => {
+    // Ids, folios and text of gastos, people and proveedores; not what depends on the clock.
+    const fingerprint = async (target: typeof db) => {
+      const { rows } = await sql<{ f: string }>`
+        select md5(string_agg(x, '|' order by x)) as f from (
+          select g.folio || g.descripcion || g.importe || g.estado || u.email || coalesce(p.nif, '') as x
+            from gastos g join usuarios u on u.id = g.solicitante_id left join proveedores p on p.id = g.proveedor_id
+          union all select u.id || u.email || u.rol || u.telefono from usuarios u
+          union all select p.id || p.nif || p.email || coalesce(p.iban, '') from proveedores p
+        ) t`.execute(target);
+      return rows[0]!.f;
+    };
+    const seeded = await fingerprint(db);
+    for (const [seed, same] of [
+      [undefined, true],
+      [7, false],
+    ] as const) {
+      const other = createDatabase(await createTestDatabase(), 2);
+      try {
+        await seedDemo(other, { seed });
+        expect((await fingerprint(other)) === seeded, `seed ${seed}`).toBe(same);
+      } finally {
+        await other.destroy();
+      }
+    }
+  }, 60_000);
 
   it("does nothing the second time", async () => {
     const logged: string[] = [];

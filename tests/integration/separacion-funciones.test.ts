@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import { sqlStore } from "~/data/sql.server";
+import { sqlStore } from "~/data/sql/adapter.server";
 import { guardarAjustes } from "~/gastos/ajustes.server";
 import { todayISO } from "~/lib/dates";
 import { loader as panelLoader } from "~/routes/_index";

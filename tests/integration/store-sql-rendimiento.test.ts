@@ -1,5 +1,7 @@
 import type pg from "pg";
-import { createDatabase, sqlStore } from "~/data/sql.server";
+import { sql } from "kysely";
+import { sqlStore } from "~/data/sql/adapter.server";
+import { createDatabase } from "~/data/sql/connection.server";
 import { NotFound, type ListQuery, type Row } from "~/data/store";
 import { connect, createUser } from "../support/as-user";
 import { createTestDatabase } from "../support/database";
@@ -215,10 +217,10 @@ describe("listas `keep` (opciones de los selectores): se guardan mientras nada c
     limit: 200,
     offset: 0,
     count: "exact",
-    keep: true,
   };
+  const keep = { keep: true };
   it("la misma lectura de la misma persona se sirve guardada hasta que el contador avanza; la de otra persona, no", async () => {
-    const antes = await sqlStore(db, admin).list<Row>("departamentos", query);
+    const antes = await sqlStore(db, admin).list<Row>("departamentos", query, keep);
     await client.query("begin; alter table departamentos disable trigger contar_cambio");
     try {
       await client.query("insert into departamentos (nombre, codigo) values ('Zeta oculto', 'ZOC')");
@@ -227,16 +229,16 @@ describe("listas `keep` (opciones de los selectores): se guardan mientras nada c
       await client.query("rollback");
       throw error;
     }
-    expect(await sqlStore(db, admin).list<Row>("departamentos", query)).toEqual(antes);
+    expect(await sqlStore(db, admin).list<Row>("departamentos", query, keep)).toEqual(antes);
     // Not kept (another user, or without `keep`): read afresh.
-    expect((await sqlStore(db, empleado).list<Row>("departamentos", query)).rows.map((r) => r.nombre)).toContain(
+    expect((await sqlStore(db, empleado).list<Row>("departamentos", query, keep)).rows.map((r) => r.nombre)).toContain(
       "Zeta oculto",
     );
-    expect(
-      (await sqlStore(db, admin).list<Row>("departamentos", { ...query, keep: false })).rows.map((r) => r.nombre),
-    ).toContain("Zeta oculto");
-    await client.query("update interno.cambios set n = n + 1");
     expect((await sqlStore(db, admin).list<Row>("departamentos", query)).rows.map((r) => r.nombre)).toContain(
+      "Zeta oculto",
+    );
+    await client.query("update interno.cambios set n = n + 1");
+    expect((await sqlStore(db, admin).list<Row>("departamentos", query, keep)).rows.map((r) => r.nombre)).toContain(
       "Zeta oculto",
     );
   });
@@ -245,16 +247,18 @@ describe("listas `keep` (opciones de los selectores): se guardan mientras nada c
     const una = createDatabase(url, 1);
     const peticion = sqlStore(una, admin);
     await peticion.list<Row>("gastos_vista", { limit: 1, offset: 0, count: "none" });
-    const antes = await peticion.list<Row>("departamentos", query);
+    const antes = await peticion.list<Row>("departamentos", query, keep);
     // With its connections gone, any statement would fail: the kept read does not need one.
     await una.destroy();
-    expect(await peticion.list<Row>("departamentos", query)).toBe(antes);
-    await expect(peticion.list<Row>("departamentos", { ...query, keep: false })).rejects.toThrow();
+    expect(await peticion.list<Row>("departamentos", query, keep)).toBe(antes);
+    await expect(peticion.list<Row>("departamentos", query)).rejects.toThrow();
 
     const otra = sqlStore(db, admin);
-    await otra.list<Row>("departamentos", query);
+    await otra.list<Row>("departamentos", query, keep);
     await otra.insert("departamentos", { nombre: "Nuevo en la petición", codigo: "NPE" });
-    expect((await otra.list<Row>("departamentos", query)).rows.map((r) => r.nombre)).toContain("Nuevo en la petición");
+    expect((await otra.list<Row>("departamentos", query, keep)).rows.map((r) => r.nombre)).toContain(
+      "Nuevo en la petición",
+    );
   });
 });
 
@@ -308,8 +312,8 @@ describe("una página filtrada por un rango se planifica con sus valores", () =>
         ],
       };
       const preparadas = async () =>
-        (await una.selectFrom("pg_prepared_statements").select("statement").execute())
-          .map((r) => String(r.statement))
+        (await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(una)).rows
+          .map((r) => r.statement)
           .filter((t) => t.includes("any(array("));
       const conRango = await sqlStore(una, admin).list<Row>("gastos_vista", rango);
       expect(await preparadas()).toEqual([]);

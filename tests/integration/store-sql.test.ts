@@ -1,5 +1,6 @@
 import type pg from "pg";
-import { createDatabase, sqlStore } from "~/data/sql.server";
+import { sqlStore } from "~/data/sql/adapter.server";
+import { createDatabase } from "~/data/sql/connection.server";
 import type { ListQuery } from "~/data/store";
 import { sumArgs } from "~/data/supabase.server";
 import { asUser, connect, createUser } from "../support/as-user";

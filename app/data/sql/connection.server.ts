@@ -1,0 +1,67 @@
+import { Kysely, PostgresDialect, sql, type Transaction } from "kysely";
+import pg from "pg";
+import type { Database } from "../database";
+import { storeErrorFromPostgres } from "../store";
+import { PreparingClient } from "./performance/prepared.server";
+
+// Dates, timestamps and numerics stay strings: no time-zone shifts, no floats for money.
+// (scripts/db-types.ts generates app/data/database.ts with the same types.)
+for (const oid of [1082, 1114, 1184, 1700]) pg.types.setTypeParser(oid, (v: string) => v);
+pg.types.setTypeParser(20, (v: string) => Number(v));
+
+export function createDatabase(url: string, max = 10): Kysely<Database> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    idleTimeoutMillis: 30_000,
+    connectionTimeoutMillis: 5_000,
+    Client: PreparingClient,
+  });
+  // An idle client's error (database restarted) must not crash the process; the pool drops it.
+  pool.on("error", () => {});
+  // Nor may a checked-out client's: pg-pool removes its listener while a request holds the client,
+  // and a connection ended by the server between two statements of a transaction ("terminating
+  // connection due to administrator command") was an unhandled 'error' event that killed the
+  // process. The request in flight fails with its error; the broken client is dropped on release.
+  pool.on("connect", (client) => client.on("error", () => {}));
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+}
+
+/** What runs inside `asUser`: the transaction, and the data's change counter as it began. */
+export type AsUser<T> = (trx: Transaction<Database>, cambios: string) => Promise<T>;
+
+/**
+ * Runs `fn` in one transaction as the given user, the way PostgREST does it: role
+ * `authenticated` and the JWT claims in `request.jwt.claims`, so the schema's row-level
+ * security applies to the embedded backend exactly as on Supabase.
+ */
+export async function asUser<T>(db: Kysely<Database>, userId: string, fn: AsUser<T>): Promise<T> {
+  const claims = JSON.stringify({ sub: userId, role: "authenticated", aud: "authenticated" });
+  try {
+    return await db.transaction().execute(async (trx) => {
+      // With the role, the data's change counter (migration 20261122000040), read before anything is counted.
+      const { rows } = await sql<{
+        cambios: string;
+      }>`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${claims}, true), interno.cambios()::text as cambios`.execute(
+        trx,
+      );
+      return fn(trx, rows[0]!.cambios);
+    });
+  } catch (error) {
+    throw storeErrorFromPostgres(error as pg.DatabaseError) ?? error;
+  }
+}
+
+/**
+ * The store port names tables, views and columns at run time (entity declarations, each name
+ * checked by `identifier`), so the adapter's queries cannot be typed against the generated
+ * schema: it sees the database as tables of unknown columns, through `anyTables`, and only there
+ * (and in tests that walk every entity).
+ */
+export type AnyTables = Record<string, Record<string, unknown>>;
+export type AnyTrx = Transaction<AnyTables>;
+export function anyTables(db: Transaction<Database>): AnyTrx;
+export function anyTables(db: Kysely<Database>): Kysely<AnyTables>;
+export function anyTables(db: Kysely<Database>): Kysely<AnyTables> {
+  return db as unknown as Kysely<AnyTables>;
+}

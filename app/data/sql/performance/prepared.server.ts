@@ -1,0 +1,81 @@
+import { CompiledQuery, sql } from "kysely";
+import { createHash } from "node:crypto";
+import pg from "pg";
+import type { ListQuery } from "../../store";
+import type { AnyTrx } from "../connection.server";
+
+/** Not prepared: transaction control and the cursor and EXPLAIN statements. */
+const UTILITY = /^\s*(begin|commit|rollback|start|savepoint|release|declare|fetch|close|explain)\b/i;
+
+/** Without parameters only a single SELECT is prepared (others keep pg's simple protocol: several statements, VACUUM…). */
+const SINGLE_SELECT = /^\s*(select|with)\b[^;]*$/i;
+
+/**
+ * A statement that starts with this comment is planned with its values every time (sent
+ * unnamed): see `withValues`.
+ */
+const WITH_VALUES = "/* planificada con sus valores */ ";
+
+/** Statements each connection keeps prepared, at most (then further ones run unnamed): each kept plan holds memory (ADR 0008). */
+const MAX_PREPARED = 100;
+
+/**
+ * A pg client that runs every statement (but transaction control) as a named (prepared) one, as PostgREST
+ * does: each connection parses a statement's text once and PostgreSQL may keep its plan. The
+ * gastos_vista queries (six joins, row-level security on every table) cost more to plan than to
+ * run. Names are a hash of the text, so a name always means the same statement. Plans still
+ * follow the role and the claims of each transaction: row-level security is evaluated as before
+ * (PostgreSQL replans a cached plan when the role it was made for changes).
+ */
+export class PreparingClient extends pg.Client {
+  private readonly preparados = new Set<string>();
+  // pg.Client#query has a dozen overloads (config object or text, values, callback, submittable);
+  // an override must accept them all and hand them on unchanged, which only `any` can express.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  override query(config: any, values?: any, callback?: any): any {
+    if (
+      typeof config === "string" &&
+      Array.isArray(values) &&
+      !UTILITY.test(config) &&
+      !config.startsWith(WITH_VALUES) &&
+      (values.length > 0 || SINGLE_SELECT.test(config))
+    ) {
+      const name = `o_${createHash("sha1").update(config).digest("base64url")}`;
+      if (this.preparados.has(name) || this.preparados.size < MAX_PREPARED) {
+        this.preparados.add(name);
+        return super.query({ name, text: config, values }, callback);
+      }
+    }
+    return super.query(config, values, callback);
+  }
+}
+
+/**
+ * The page's rows. A prepared statement's generic plan cannot know how much of the table a range
+ * (`fecha_gasto between $1 and $2`) keeps, and assumes 0.5 %: at 1 000 000 gastos it then sorted
+ * the matches of a department instead of walking the (estado, departamento_id, importe) index
+ * (ADR 0008). A page filtered by a range is planned with its values; every other page keeps its
+ * prepared plan.
+ */
+export async function withValues<R>(
+  trx: AnyTrx,
+  rowsQuery: { compile(): CompiledQuery<R>; execute(): Promise<R[]> },
+  query: ListQuery,
+): Promise<R[]> {
+  const ranged = (query.filters ?? []).some((f) => ["gt", "gte", "lt", "lte"].includes(f.op));
+  if (!ranged) return rowsQuery.execute();
+  const compiled = rowsQuery.compile();
+  return (await trx.executeQuery(CompiledQuery.raw(WITH_VALUES + compiled.sql, [...compiled.parameters]))).rows as R[];
+}
+
+/**
+ * A page's LIMIT written into the statement, not passed as a parameter: a prepared statement's
+ * generic plan then knows how few rows are wanted (with `LIMIT $1` the planner assumes a tenth of
+ * the table and may sort everything), so PostgreSQL can keep the plan instead of planning the
+ * gastos_vista query again on every request. OFFSET stays a parameter (a generic plan with it
+ * still walks the sort index), so each page does not become a statement of its own: a kept
+ * gastos_vista plan takes a lot of the connection's memory (ADR 0008).
+ */
+export function literal(n: number) {
+  return Number.isSafeInteger(n) && n >= 0 ? sql.lit(n) : n;
+}

@@ -1,0 +1,80 @@
+import { sql, type SelectQueryBuilder } from "kysely";
+import { identifier, type Filter, type ListQuery } from "../store";
+import type { AnyTables } from "./connection.server";
+
+/** A select over a table or view named at run time. */
+export type Select<O> = SelectQueryBuilder<AnyTables, string, O>;
+
+/** Ids (uuids) as one comma-separated text, for an `in` filter (performance/search.server.ts). */
+export class IdsText {
+  constructor(readonly text: string) {}
+}
+
+/** The list's filters and search, as the WHERE of `query`. */
+export function applyWhere<O>(query: Select<O>, list: ListQuery): Select<O> {
+  let q = query;
+  for (const filter of list.filters ?? []) q = applyFilter(q, filter);
+  const term = list.search?.term.trim();
+  if (term && (list.search?.columns.length || list.search?.refs?.length)) {
+    const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const like = (c: string) => sql<boolean>`${sql.ref(identifier(c))}::text ilike ${pattern}`;
+    // A related table's matches as an array (an init plan run once), so `= any(...)` can use the
+    // foreign key's index inside the OR (a plain IN (subquery) there would be checked row by row).
+    const refs = (list.search!.refs ?? []).map(
+      (r) =>
+        sql<boolean>`${sql.ref(identifier(r.column))} = any(array(select x.id from ${sql.table(identifier(r.table))} x where ${sql.join(
+          r.columns.map((c) => sql`x.${sql.ref(identifier(c))}::text ilike ${pattern}`),
+          sql` or `,
+        )}))`,
+    );
+    q = q.where(sql<boolean>`(${sql.join([...list.search!.columns.map(like), ...refs], sql` or `)})`);
+  }
+  return q;
+}
+
+function applyFilter<O>(q: Select<O>, { column, op, value }: Filter): Select<O> {
+  const col = identifier(column);
+  switch (op) {
+    case "eq":
+      return q.where(col, "=", value);
+    case "neq":
+      return q.where(col, "<>", value);
+    case "gt":
+      return q.where(col, ">", value);
+    case "gte":
+      return q.where(col, ">=", value);
+    case "lt":
+      return q.where(col, "<", value);
+    case "lte":
+      return q.where(col, "<=", value);
+    case "in":
+      if (value instanceof IdsText)
+        return value.text
+          ? q.where(sql<boolean>`${sql.ref(col)} = any(string_to_array(${value.text}, ',')::uuid[])`)
+          : q.where(sql<boolean>`false`);
+      // One array parameter, however many values.
+      return (value as unknown[]).length
+        ? q.where(sql<boolean>`${sql.ref(col)} = any(${value})`)
+        : q.where(sql<boolean>`false`);
+    case "is_null":
+      return q.where(col, "is", null);
+    case "not_null":
+      return q.where(col, "is not", null);
+    case "ilike":
+      return q.where(sql`${sql.ref(col)}::text`, "ilike", `%${String(value).replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  }
+}
+
+/** The list's sort, then `id` for a stable order. */
+export function applyOrder<O>(q: Select<O>, query: ListQuery): Select<O> {
+  for (const o of query.order ?? []) q = q.orderBy(identifier(o.column), o.ascending ? "asc" : "desc");
+  return q.orderBy("id", tieBreak(query));
+}
+
+/**
+ * The last sort key, for a stable order: `id`, in the direction of the first key, so one index
+ * on (column, id) serves both directions (backwards for descending).
+ */
+function tieBreak(query: ListQuery): "asc" | "desc" {
+  return query.order?.[0]?.ascending === false ? "desc" : "asc";
+}

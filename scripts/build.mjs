@@ -1,0 +1,96 @@
+/**
+ * `npm run build`: Oficina compiled for `node` (ADR 0014).
+ *
+ *   build/server.js       server.ts and the whole app, one module graph (`remix build`, remix.config.js)
+ *   build/instrument.js   Sentry's set-up, loaded before it with `node --import`
+ *   build/seed.js         the demo data loader (scripts/seed.ts), a program of its own
+ *   build/avisos.js       the avisos mail worker on its own (scripts/avisos.ts, `npm run avisos`)
+ *   public/build/         the browser's assets
+ *
+ * `--if-stale` builds only when build/ is missing or a source changed after the last build (the
+ * mtime of build/.stamp, written last). `--sourcemap` adds source maps (scripts/bench.ts).
+ * Plain JavaScript, so that it runs with `node` alone.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const STAMP = path.join(ROOT, "build/.stamp");
+/** What the build is made of; a directory counts too (its mtime changes when a file is removed). */
+const SOURCES = [
+  "app",
+  "server.ts",
+  "scripts/seed.ts",
+  "scripts/seed",
+  "scripts/avisos.ts",
+  "scripts/build.mjs",
+  "remix.config.js",
+  "tsconfig.json",
+  "package.json",
+  "package-lock.json",
+];
+
+/** The newest mtime under `file` (ms), 0 when it does not exist. */
+function newest(file) {
+  let stat;
+  try {
+    stat = statSync(file);
+  } catch {
+    return 0;
+  }
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let latest = stat.mtimeMs;
+  for (const name of readdirSync(file)) latest = Math.max(latest, newest(path.join(file, name)));
+  return latest;
+}
+
+export function isStale() {
+  if (!existsSync(STAMP)) return true;
+  const built = statSync(STAMP).mtimeMs;
+  return SOURCES.some((source) => newest(path.join(ROOT, source)) > built);
+}
+
+export async function build({ sourcemap = false } = {}) {
+  const started = Date.now();
+  rmSync(STAMP, { force: true });
+  // The Remix CLI and esbuild of @remix-run/dev (a development dependency, like the build itself).
+  const require = createRequire(path.join(ROOT, "node_modules/@remix-run/dev/package.json"));
+  const remix = spawnSync(
+    process.execPath,
+    [require.resolve("./dist/cli.js"), "build", ...(sourcemap ? ["--sourcemap"] : [])],
+    { cwd: ROOT, stdio: "inherit", env: { ...process.env, NODE_ENV: "production" } },
+  );
+  if (remix.status !== 0) throw new Error(`remix build falló (${remix.signal ?? `código ${remix.status}`})`);
+  const esbuild = await import(require.resolve("esbuild"));
+  await esbuild.build({
+    absWorkingDir: ROOT,
+    entryPoints: { instrument: "app/instrument.server.ts", seed: "scripts/seed.ts", avisos: "scripts/avisos.ts" },
+    outdir: "build",
+    bundle: true,
+    packages: "external",
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    sourcemap,
+    logLevel: "warning",
+  });
+  writeFileSync(STAMP, `${new Date().toISOString()}\n`);
+  console.info(`Compilación lista en ${((Date.now() - started) / 1000).toFixed(1)} s (build/).`);
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const args = process.argv.slice(2);
+  const unknown = args.filter((a) => a !== "--if-stale" && a !== "--sourcemap");
+  if (unknown.length) {
+    console.error(`Opción desconocida: ${unknown.join(" ")} (use --if-stale, --sourcemap)`);
+    process.exit(2);
+  }
+  if (args.includes("--if-stale") && !isStale()) process.exit(0);
+  build({ sourcemap: args.includes("--sourcemap") }).catch((error) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}
