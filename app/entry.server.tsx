@@ -23,6 +23,8 @@ export default function handleRequest(
   const nonce = loadContext.cspNonce;
   return new Promise((resolve, reject) => {
     let rendered = false;
+    // Set once `abort` exists (below); the render callbacks, declared first, clear it.
+    // eslint-disable-next-line prefer-const
     let timeout: ReturnType<typeof setTimeout> | undefined;
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext.Provider value={nonce}>

@@ -16,6 +16,7 @@ import {
 } from "@remix-run/react";
 import { useEffect, useState, type ReactNode } from "react";
 import { currentUser } from "~/auth/session.server";
+import { SECTIONS } from "~/crud/crud.server";
 import { Flash } from "~/ui/Flash";
 import { useNonce } from "~/ui/nonce";
 
@@ -43,7 +44,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     rol: signed.user.rol,
   };
   const sentry = dsn ? { dsn, environment, release } : null;
-  return json({ user, flash, formats: { locale, currency }, sentry }, { headers });
+  return json({ user, flash, formats: { locale, currency }, sentry, sections: user ? SECTIONS : [] }, { headers });
 }
 
 export type RootData = typeof loader;
@@ -57,15 +58,6 @@ function errorTitle(error: unknown) {
   if (isRouteErrorResponse(error) && error.status < 500) return "Petición no válida";
   return "Error";
 }
-
-const SECTIONS = [
-  { to: "/", label: "Panel", end: true },
-  { to: "/gastos", label: "Gastos" },
-  { to: "/departamentos", label: "Departamentos" },
-  { to: "/proveedores", label: "Proveedores" },
-  { to: "/sucursales", label: "Sucursales" },
-  { to: "/usuarios", label: "Usuarios" },
-];
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
@@ -91,9 +83,14 @@ export function Layout({ children }: { children: ReactNode }) {
             <>
               <nav aria-label="Secciones">
                 <ul>
-                  {SECTIONS.map((s) => (
+                  <li>
+                    <NavLink to="/" end prefetch="intent">
+                      Panel
+                    </NavLink>
+                  </li>
+                  {data.sections.map((s) => (
                     <li key={s.to}>
-                      <NavLink to={s.to} end={s.end} prefetch="intent">
+                      <NavLink to={s.to} prefetch="intent">
                         {s.label}
                       </NavLink>
                     </li>
@@ -159,6 +156,8 @@ function useFocusOnHashTarget() {
 /** The generic error screen (SPEC §8) and the plain 404 and 403 screens. Never a stack trace. */
 export function ErrorBoundary() {
   const error = useRouteError();
+  const server = isRouteErrorResponse(error) || (error instanceof Error && error.message === "Unexpected Server Error");
+  const browserDigest = useBrowserDigest(server ? null : error);
   if (isRouteErrorResponse(error) && error.status === 404) {
     return (
       <ErrorScreen heading="No encontramos lo que busca">
@@ -180,8 +179,6 @@ export function ErrorBoundary() {
       </ErrorScreen>
     );
   }
-  const server = isRouteErrorResponse(error) || (error instanceof Error && error.message === "Unexpected Server Error");
-  const browserDigest = useBrowserDigest(server ? null : error);
   const digest = isRouteErrorResponse(error) ? error.data?.digest : browserDigest;
   return (
     <ErrorScreen
@@ -211,6 +208,8 @@ function useBrowserDigest(error: unknown) {
     } else {
       const id = Math.random().toString(16).slice(2, 10);
       console.error(`[error ${id}]`, error);
+      // Set after the error is logged, in the browser only: the server's render shows no code.
+      // eslint-disable-next-line react-hooks/set-state-in-effect
       setDigest(id);
     }
   }, [error]);

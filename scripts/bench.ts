@@ -43,7 +43,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../app/data/database";
-import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from "../app/data/embedded.server";
+import { freePort, startEmbeddedPostgres } from "../app/data/embedded.server";
 import { migrate } from "../app/data/migrate.server";
 import { createDatabase } from "../app/data/sql/connection.server";
 import { addDaysISO, todayISO } from "../app/lib/dates";

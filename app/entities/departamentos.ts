@@ -45,5 +45,6 @@ export const departamentos: Entity = {
   defaultOrder: { column: "nombre", ascending: true },
   labelColumn: "nombre",
   permisos: SOLO_ADMIN,
+  defaults: () => ({ activo: "on" }),
   duplicados: { codigo: ["codigo"] },
 };

@@ -1,11 +1,14 @@
 import type * as Zod from "zod";
 import type { Permisos, Rol } from "~/auth/permissions";
 import type { Filter } from "~/data/store";
-import { formSchema, type Field, type Option, type Z } from "./fields";
+import type { Option } from "~/lib/constants";
+import { formSchema, type Field, type Z } from "./fields";
 
 /**
- * Everything the generic list and record machinery needs to serve one kind of record.
- * One file per entity declares it; routes stay a few lines long.
+ * Everything the generic list and record machinery (app/crud/, app/ui/) needs to serve one kind
+ * of record. One file per entity declares it, plain data the browser shares; routes stay a few
+ * lines long. Every property is a feature any entity may use: gastos happens to be the one that
+ * needs `rowFields`, `searchRefs`, `searchFunction` and `vistas` today.
  */
 export type ColumnKind = "text" | "money" | "date" | "boolean" | "option";
 
@@ -73,27 +76,30 @@ export type Entity = {
   defaultOrder: { column: string; ascending: boolean };
   /** How a record is named in headings and in other records' selects. */
   labelColumn: string;
+  /** What other records' selects of this entity read `labelColumn` from, when not the table (e.g. a view). */
+  optionsFrom?: string;
   permisos: Permisos;
   /**
    * Rules across fields (e.g. the NIF format depends on the country); add issues with `path: [field]`.
    * Runs even when other fields failed (so the error summary lists everything at once): `values`
    * may lack a field or hold it unparsed, check before use. `record.id` is set when editing.
    */
-  refine?: (values: Record<string, any>, ctx: Zod.RefinementCtx, record: { id?: string }) => void;
+  refine?: (values: Record<string, unknown>, ctx: Zod.RefinementCtx, record: { id?: string }) => void;
   /** Last touch on the parsed values before they are written (e.g. the NIF normalised by country). */
-  normalize?: (values: Record<string, any>) => Record<string, any>;
-  /** Initial values of the «Nuevo …» form. */
+  normalize?: (values: Record<string, unknown>) => Record<string, unknown>;
+  /** Initial values of the «Nuevo …» form (a checkbox: "on" starts it ticked). */
   defaults?: (ctx: { country: string; userId: string }) => Record<string, string>;
   /** A sentence under the list's heading (e.g. where the records come from). */
   intro?: string;
   /**
-   * Per-record permissions when they depend on who asks (a user edits their own profile):
-   * replaces `permisos.editar/eliminar` on the record page; `campos` limits the fields written
-   * (the others are shown, not posted, and dropped if posted anyway).
+   * Permissions that depend on who asks (a user edits their own profile). On a record page
+   * (`recordId`) `editar`/`eliminar` replace `permisos.editar/eliminar`. `campos` limits the
+   * fields this user writes, in the «Nuevo …» form (no `recordId`) and on a record: the others
+   * are shown, not posted, and dropped if posted anyway. The only source of who writes what.
    */
   acceso?: (
     user: { id: string; rol: Rol },
-    recordId: string,
+    recordId?: string,
   ) => { editar: boolean; eliminar: boolean; campos?: readonly string[] };
   /**
    * Unique fields whose duplicate links to the existing record: field → the columns that find it

@@ -1,4 +1,5 @@
 import type * as Zod from "zod";
+import type { Option } from "~/lib/constants";
 import { parseDateInput } from "~/lib/dates";
 import { parseMoney } from "~/lib/money";
 
@@ -12,8 +13,9 @@ import { parseMoney } from "~/lib/money";
  * its zod; the browser passes the one it loads after the page works (ui/forms.tsx).
  */
 export type Z = typeof Zod.z;
+// A form's parsed values are typed by the form that reads them (e.g. the sign-in's email).
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Schema = (z: Z) => Zod.ZodType<any>;
-export type Option = { value: string; label: string };
 
 export type FieldInput =
   | {
@@ -253,7 +255,7 @@ export function date(name: string, label: string, o: Common = {}): Field {
 export function formSchema(
   z: Z,
   fields: readonly Field[],
-  refine?: (values: Record<string, any>, ctx: Zod.RefinementCtx) => void,
+  refine?: (values: Record<string, unknown>, ctx: Zod.RefinementCtx) => void,
   o: { always?: boolean } = {},
 ) {
   const schema = z.object(Object.fromEntries(fields.filter((f) => !f.readOnly).map((f) => [f.name, f.schema(z)])));

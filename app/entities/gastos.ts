@@ -82,8 +82,9 @@ export const gastos: Entity = {
     { name: "solicitante_nombre", label: "Solicitante", sortable: true },
     { name: "departamento_nombre", label: "Departamento", sortable: true },
   ],
-  // The bulk approval's checkboxes: «id:version», and never on one's own gasto.
-  rowFields: ["version", "solicitante_id"],
+  // The bulk approval's checkboxes: «id:version», never on one's own gasto, and only where the
+  // database would accept the approval (gastos_vista.puede_aprobar).
+  rowFields: ["version", "solicitante_id", "puede_aprobar"],
   search: ["folio", "descripcion", "numero_factura"],
   // The supplier's names live in proveedores: searched there (indexed), then matched by id.
   searchRefs: [{ column: "proveedor_id", table: "proveedores", columns: ["razon_social", "nombre_comercial"] }],
@@ -106,7 +107,7 @@ export const gastos: Entity = {
     { name: "mios", label: "Mis gastos", filters: (user) => [{ column: "solicitante_id", op: "eq", value: user.id }] },
     {
       // What this person can approve: pending, and gastos_vista.puede_aprobar (the rule of
-      // aprobar_gasto, SPEC §3 separation of duties), which app/gastos/consulta.server.ts adds.
+      // aprobar_gasto, SPEC §3 separation of duties), not merely what they see that is not theirs.
       // tests/integration/separacion-funciones.test.ts checks the equivalence.
       name: "pendientes",
       label: "Mis pendientes de aprobar",
@@ -114,6 +115,7 @@ export const gastos: Entity = {
       filters: (user) => [
         { column: "estado", op: "eq", value: "pendiente" },
         { column: "solicitante_id", op: "neq", value: user.id },
+        { column: "puede_aprobar", op: "eq", value: true },
       ],
     },
   ],

@@ -1,16 +1,17 @@
 import { departamentos } from "./departamentos";
 import type { Entity } from "./entity";
+import { gastos } from "./gastos";
 import { proveedores } from "./proveedores";
 import { sucursales } from "./sucursales";
 import { usuarios } from "./usuarios";
 
-/** Every entity by table name, for related-record selects and the navigation. */
-export const ENTITIES: Record<string, Entity> = { departamentos, sucursales, proveedores, usuarios };
+/**
+ * Every entity, in the order of the navigation. The machinery finds here what it says of another
+ * table: where a related-record select reads its options, and how a related record is named
+ * («3 sucursales asociadas»). Server side only: the browser loads just the entity of its page.
+ */
+export const ENTITIES: readonly Entity[] = [gastos, departamentos, proveedores, sucursales, usuarios];
 
-/** Where the options of a foreign-key select come from: the related table's view and label column. */
-export const OPTION_SOURCES: Record<string, { source: string; label: string }> = {
-  departamentos: { source: "departamentos", label: "nombre" },
-  sucursales: { source: "sucursales", label: "nombre" },
-  proveedores: { source: "proveedores", label: "razon_social" },
-  usuarios: { source: "usuarios_vista", label: "nombre_completo" },
-};
+export function entityOf(table: string): Entity | undefined {
+  return ENTITIES.find((e) => e.table === table);
+}

@@ -83,7 +83,7 @@ export const proveedores: Entity = {
   defaultOrder: { column: "razon_social", ascending: true },
   labelColumn: "razon_social",
   permisos: PERMISOS,
-  defaults: ({ country }) => ({ pais: country, tipo_persona: "empresa" }),
+  defaults: ({ country }) => ({ activo: "on", pais: country, tipo_persona: "empresa" }),
   // The tax id's rules depend on the country (and, in Mexico, on the kind of person).
   refine: (values, ctx) => {
     if (typeof values.nif !== "string" || values.nif === "" || !isValueOf(PAISES, values.pais)) return;
@@ -94,6 +94,6 @@ export const proveedores: Entity = {
     );
     if (problem) ctx.addIssue({ code: "custom", path: ["nif"], message: problem });
   },
-  normalize: (values) => ({ ...values, nif: normalizeNif(values.nif, values.pais) }),
+  normalize: (values) => ({ ...values, nif: normalizeNif(String(values.nif), String(values.pais)) }),
   duplicados: { nif: ["pais", "nif"] },
 };

@@ -43,5 +43,5 @@ export const sucursales: Entity = {
   defaultOrder: { column: "nombre", ascending: true },
   labelColumn: "nombre",
   permisos: SOLO_ADMIN,
-  defaults: ({ country }) => ({ pais: country }),
+  defaults: ({ country }) => ({ activo: "on", pais: country }),
 };

@@ -58,6 +58,7 @@ export const usuarios: Entity = {
   ],
   defaultOrder: { column: "nombre_completo", ascending: true },
   labelColumn: "nombre_completo",
+  optionsFrom: "usuarios_vista",
   permisos: PERMISOS,
   acceso: (user, id) =>
     user.rol === "administrador"

@@ -1,7 +1,8 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link, useActionData, useLocation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import type { Options } from "~/entities/crud.server";
+import type { SerializeFrom } from "@remix-run/node";
+import type { Options, StoredRow } from "~/crud/crud.server";
 import { date, ref, select, text, type Field } from "~/entities/fields";
 import { gastos } from "~/entities/gastos";
 import { ESTADOS_GASTO } from "~/lib/constants";
@@ -11,21 +12,12 @@ import { ConformForm, FieldControl, useServerForm } from "~/ui/forms";
 import { History } from "~/ui/History";
 import { formSchema } from "~/entities/fields";
 import { CAMPOS_TRANSICION } from "./campos";
+import type { gastosLoader } from "./lista.server";
 import { TRANSICIONES, type Transicion } from "./reglas";
 
-type Row = Record<string, unknown> & { id: string; version: number };
-export type PanelData = {
-  record: Row;
-  history: any[];
-  transiciones: Transicion[];
-  /** Why this approver or administrador may not approve (or mark paid) this gasto: separation of duties. */
-  separacion?: string | null;
-  editar: boolean;
-  eliminar: boolean;
-  confirmarEliminar: boolean;
-  campos: string[] | null;
-  hoy: string;
-};
+type Row = StoredRow;
+/** The open gasto, as `/gastos`' loader sends it (`panelDe` in lista.server.ts). */
+export type PanelData = NonNullable<SerializeFrom<typeof gastosLoader>["panel"]>;
 type ActionData =
   { intent?: string; result?: SubmissionResult<string[]>; current?: Row; deleteError?: string } | undefined;
 

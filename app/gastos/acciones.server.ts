@@ -1,8 +1,8 @@
 import { json, type AppLoadContext } from "@remix-run/node";
 import { requireUser, type Signed } from "~/auth/session.server";
 import { UUID, type Filter, type Row } from "~/data/store";
-import { createAction, forbidden, getOr404, notFound, recordAction, redirectWithFlash } from "~/entities/crud.server";
-import { CAMPOS_NO_ADMIN, gastos } from "~/entities/gastos";
+import { createAction, forbidden, getOr404, notFound, recordAction, redirectWithFlash } from "~/crud/crud.server";
+import { gastos } from "~/entities/gastos";
 import { esSuyo, esTransicion, type GastoClave } from "./reglas";
 import { actor, alcanceAprobacion, masivo, seleccion, transicion } from "./workflow.server";
 
@@ -53,7 +53,6 @@ export function volverA(url: URL, quitar: string[] = []) {
 function crear(signed: Signed) {
   const admin = signed.user.rol === "administrador";
   return {
-    campos: admin ? null : CAMPOS_NO_ADMIN,
     async prepare(values: Row, { user, store }: Signed) {
       const solicitante = admin && typeof values.solicitante_id === "string" ? values.solicitante_id : user.id;
       let perfil: { departamento_id: string | null; sucursal_id: string | null } = user;

@@ -1,8 +1,9 @@
-import { json, redirect, type AppLoadContext } from "@remix-run/node";
+import { json, type AppLoadContext } from "@remix-run/node";
 import { requireUser, type Signed } from "~/auth/session.server";
 import { EXACT_COUNT_LIMIT, UUID, type Row, type Store } from "~/data/store";
 import {
   csvResponse,
+  csvToExport,
   formats,
   getOr404,
   loadHistory,
@@ -10,11 +11,15 @@ import {
   notFound,
   optionSearches,
   permissions,
-} from "~/entities/crud.server";
+  writableNames,
+  type HistoryEntry,
+  type StoredRow,
+} from "~/crud/crud.server";
+import { parseListState } from "~/crud/list-query";
 import { listColumns } from "~/entities/entity";
-import { BUSQUEDA_MINIMA, CAMPOS_NO_ADMIN, gastos, ORDEN_SOLO_FILTRADO } from "~/entities/gastos";
+import { BUSQUEDA_MINIMA, gastos, ORDEN_SOLO_FILTRADO } from "~/entities/gastos";
 import { todayISO } from "~/lib/dates";
-import { parseListState } from "~/lib/list-query";
+import { numberFormat } from "~/lib/intl";
 import {
   apruebaEnBloque,
   esSuyo,
@@ -38,17 +43,19 @@ export async function gastosLoader({ request, context }: Args) {
   const signed = await requireUser(request, context);
   const { user, store } = signed;
   const url = new URL(request.url);
+  const f = formats(context);
   let state = parseListState(gastos, url.searchParams);
   let query = consultaGastos(state, user);
   if (url.searchParams.get("formato") === "csv") {
-    // A page request cannot be answered with a file: the CSV is the resource route /gastos/exportar.
-    if (url.pathname === gastos.path) throw redirect(`${gastos.path}/exportar${url.search}`);
-    return csvResponse(gastos, store, query, formats(context));
+    csvToExport(gastos, url);
+    return csvResponse(gastos, store, query, f);
   }
 
   const gastoId = url.searchParams.get("gasto");
   if (gastoId !== null && !UUID.test(gastoId)) notFound("El gasto no existe o no tiene acceso a él.");
-  const masivoAccion = url.searchParams.get("masivo");
+  const masivoParam = url.searchParams.get("masivo");
+  const masivoAccion: "aprobar" | "rechazar" | null =
+    masivoParam === "aprobar" || masivoParam === "rechazar" ? masivoParam : null;
 
   // Sorting by a related name only on a filter counted exactly; else by date, and say why.
   let avisoOrden: string | null = null;
@@ -56,7 +63,7 @@ export async function gastosLoader({ request, context }: Args) {
     const probe = await store.list(gastos.view, { ...query, limit: 0, offset: 0, count: "estimated" });
     if (probe.estimated) {
       const columna = gastos.columns.find((c) => c.name === state.orden)?.label.toLowerCase();
-      avisoOrden = `Para ordenar por ${columna}, filtre hasta ${EXACT_COUNT_LIMIT.toLocaleString("es-ES")} gastos o menos; mientras, se ordenan por fecha.`;
+      avisoOrden = `Para ordenar por ${columna}, filtre hasta ${numberFormat(f.locale).format(EXACT_COUNT_LIMIT)} gastos o menos; mientras, se ordenan por fecha.`;
       state = { ...state, orden: gastos.defaultOrder.column, dir: "desc" };
       query = consultaGastos(state, user);
     }
@@ -69,16 +76,16 @@ export async function gastosLoader({ request, context }: Args) {
     loadOptions(store, gastos, { ...state.filtros, ...(record ?? {}) }, optionSearches(gastos, url));
   const [result, alcance, record, history, sinPanel, proveedoresInactivos] = await Promise.all([
     // Count and sum over the whole filter; a huge filter gets an estimate and no sum (ADR 0006).
-    // puede_aprobar: the rows whose checkbox the bulk approval offers (the database's rule).
-    store.list<Row>(gastos.view, {
+    // Its columns include puede_aprobar (gastos.rowFields): the rows whose checkbox the bulk approval offers.
+    store.list<StoredRow>(gastos.view, {
       ...query,
-      columns: [...listColumns(gastos), "puede_aprobar"],
+      columns: listColumns(gastos),
       count: "estimated",
       sum: ["importe"],
       base: gastos.table,
     }),
     alcanceAprobacion(store),
-    gastoId ? getOr404<Row & GastoClave>(store, gastos.view, gastoId) : Promise.resolve(null),
+    gastoId ? getOr404<StoredRow & GastoClave>(store, gastos.view, gastoId) : Promise.resolve(null),
     // Read with the record (it shows nothing if the record is not visible: the page is a 404 then).
     gastoId ? loadHistory(store, gastos.table, gastoId) : Promise.resolve([]),
     gastoId ? Promise.resolve(null) : opciones(null),
@@ -86,12 +93,11 @@ export async function gastosLoader({ request, context }: Args) {
   ]);
   const [options, masivo] = await Promise.all([
     sinPanel ?? opciones(record),
-    (masivoAccion === "aprobar" || masivoAccion === "rechazar") && apruebaEnBloque(actor(user))
+    masivoAccion && apruebaEnBloque(actor(user))
       ? contarMasivo(url, signed).then((c) => ({ accion: masivoAccion, ...c, maximo: MASIVO_MAXIMO }))
       : Promise.resolve(null),
   ]);
 
-  const admin = user.rol === "administrador";
   return json({
     state,
     avisoOrden,
@@ -105,7 +111,7 @@ export async function gastosLoader({ request, context }: Args) {
     user: { id: user.id, rol: user.rol },
     enBloque: apruebaEnBloque(actor(user)),
     envio: crypto.randomUUID(),
-    campos: admin ? null : [...CAMPOS_NO_ADMIN],
+    campos: writableNames(gastos, user),
     defaults: defaultsFor(user),
     panel: record ? panelDe(signed, record, history, alcance, url) : null,
     masivo,
@@ -137,11 +143,17 @@ async function inactivos(store: Store) {
 }
 
 /** The record panel: the gasto, what this person may do with it now, its history. */
-function panelDe(signed: Signed, record: Row & GastoClave, historial: Row[], alcance: Alcance, url: URL) {
+function panelDe(
+  signed: Signed,
+  record: StoredRow & GastoClave,
+  historial: HistoryEntry[],
+  alcance: Alcance,
+  url: URL,
+) {
   const { user } = signed;
   // importe_centimos is an indexable copy of importe (migration 20261122000011), not a change to show.
   const history = historial.map((h) => {
-    const { importe_centimos: _copia, ...cambios } = (h.cambios ?? {}) as Record<string, unknown>;
+    const { importe_centimos: _copia, ...cambios } = h.cambios ?? {};
     return { ...h, cambios };
   });
   const suyo = esSuyo(actor(user), record);
@@ -155,7 +167,7 @@ function panelDe(signed: Signed, record: Row & GastoClave, historial: Row[], alc
     editar: suyo && borrador,
     eliminar: suyo && borrador,
     confirmarEliminar: url.searchParams.has("eliminar") && suyo && borrador,
-    campos: user.rol === "administrador" ? null : [...CAMPOS_NO_ADMIN],
+    campos: writableNames(gastos, user, record.id),
     hoy: todayISO(),
   };
 }

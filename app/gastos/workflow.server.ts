@@ -3,10 +3,10 @@ import * as z from "zod";
 import { json, type AppLoadContext } from "@remix-run/node";
 import type { Signed } from "~/auth/session.server";
 import { Conflict, Forbidden, Invalid, NotFound, UUID, type Row, type Store } from "~/data/store";
-import { forbidden, getOr404, notFound, redirectWithFlash } from "~/entities/crud.server";
+import { forbidden, getOr404, notFound, redirectWithFlash } from "~/crud/crud.server";
 import { formSchema } from "~/entities/fields";
 import { gastos } from "~/entities/gastos";
-import { parseListState } from "~/lib/list-query";
+import { parseListState } from "~/crud/list-query";
 import { consultaGastos } from "./consulta.server";
 import { CAMPOS_TRANSICION } from "./campos";
 import {

@@ -125,14 +125,6 @@ export const PAISES = [
 export type Pais = (typeof PAISES)[number]["value"];
 export const PAIS_VALUES = values(PAISES);
 
-/** Lists (SPEC §5). */
-export const POR_PAGINA_DEFECTO = 25;
-export const POR_PAGINA_MAXIMO = 100;
-
-/** Gastos (SPEC §2): importe ≤ 1 000 000; fecha not older than 365 days. */
-export const IMPORTE_MAXIMO = "1000000.00";
-export const ANTIGUEDAD_MAXIMA_GASTO_DIAS = 365;
-
 /** The label for `value`, or the value itself when unknown (never a blank cell); "" for null. */
 export function labelOf(list: readonly Option[], value: string | null | undefined): string {
   if (value === null || value === undefined || value === "") return "";

@@ -7,8 +7,8 @@
  * spreadsheet opened with a comma separator splits «Comida,=10*10+SUM(A1:A2)» into a second cell
  * that is a formula. So every text cell is quoted, and every formula start inside it after such
  * a character is neutralised too. Decision: a cell that is a plain number — a JS number, or text
- * that is only an optionally signed number such as "-12,50" (what formatDecimalComma produces for
- * a negative amount) — is left alone and unquoted: it cannot carry a formula and must stay a
+ * that is only an optionally signed number such as "-12,50" (what formatDecimal produces for a
+ * negative amount) — is left alone and unquoted: it cannot carry a formula and must stay a
  * number in Excel. E.g. the phone "+34 600 000 000" becomes "'+34 600 000 000".
  */
 

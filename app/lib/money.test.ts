@@ -1,7 +1,7 @@
 import {
   addMoney,
   compareMoney,
-  formatDecimalComma,
+  formatDecimal,
   formatMoney,
   fromCents,
   isMoneyString,
@@ -187,15 +187,16 @@ describe("formatMoney", () => {
   });
 });
 
-describe("formatDecimalComma", () => {
+describe("formatDecimal", () => {
   it.each([
-    ["1234.56", "1234,56"],
-    ["1234.5", "1234,50"],
-    ["1234", "1234,00"],
-    ["0", "0,00"],
-    ["-3.00", "-3,00"],
-    ["1000000.00", "1000000,00"],
-  ])("%j → %j", (v, expected) => {
-    expect(formatDecimalComma(v)).toBe(expected);
+    ["1234.56", "es-ES", "1234,56"],
+    ["1234.5", "es-ES", "1234,5"],
+    ["1234", "es-ES", "1234"],
+    ["-3.00", "es-ES", "-3,00"],
+    ["1000000.00", "es-ES", "1000000,00"],
+    ["1234.56", "es-MX", "1234.56"],
+    ["1234.56", "en-GB", "1234.56"],
+  ])("%j in %s → %j", (v, locale, expected) => {
+    expect(formatDecimal(v, locale)).toBe(expected);
   });
 });

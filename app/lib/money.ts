@@ -132,7 +132,18 @@ export function formatMoney(value: string | number, locale = "es-ES", currency =
   );
 }
 
-/** "1234.5" → "1234,50": plain decimal comma, no grouping, for CSV read by a Spanish Excel. */
-export function formatDecimalComma(value: string): string {
-  return fromCents(toCents(value)).replace(".", ",");
+/**
+ * An amount as a spreadsheet of `locale` reads a plain number: its digits as they are, with the
+ * locale's decimal separator and no grouping or currency ("1234.56" → "1234,56" in es-ES), for CSV.
+ */
+export function formatDecimal(value: string, locale: string): string {
+  return value.replace(".", decimalSeparator(locale));
+}
+
+function decimalSeparator(locale: string) {
+  return (
+    numberFormat(locale)
+      .formatToParts(1.5)
+      .find((p) => p.type === "decimal")?.value ?? "."
+  );
 }

@@ -12,7 +12,7 @@ const CIF_CONTROL_LETTERS = "JABCDEFGHI";
 export function normalizeNif(raw: string, pais: string): string {
   let s = String(raw ?? "")
     .toUpperCase()
-    .replace(/[\s.\-]/g, "");
+    .replace(/[\s.-]/g, "");
   // No Spanish NIF starts with "ES" (a CIF's second character is a digit), so this is safe.
   if (pais.toUpperCase() === "ES" && s.startsWith("ES")) s = s.slice(2);
   return s;

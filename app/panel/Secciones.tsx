@@ -4,7 +4,7 @@ import { dateTimeFormat, numberFormat } from "~/lib/intl";
 import type { Formats } from "~/lib/format";
 import { formatMoney, subtractMoney, sumMoney } from "~/lib/money";
 import type { ReactNode } from "react";
-import { BarChart, type BarDatum } from "~/ui/BarChart";
+import { BarChart, ICONO_AVISO, type BarDatum } from "~/ui/BarChart";
 import type { PanelData } from "./datos";
 import { gastoHref, gastosHref, misGastosHref, pendientesHref } from "./enlaces";
 
@@ -15,7 +15,6 @@ import { gastoHref, gastosHref, misGastosHref, pendientesHref } from "./enlaces"
 type Props = { panel: PanelData; formats: Formats };
 
 export const POR_ENCIMA = "Por encima del presupuesto";
-const ICONO_AVISO = "⚠";
 
 function useFmt({ locale, currency }: Formats) {
   return {

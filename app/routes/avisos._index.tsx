@@ -3,7 +3,7 @@ import { Form, Link, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/auth/session.server";
 import { detalle, titulo, type Aviso } from "~/avisos/mensajes";
 import { UUID } from "~/data/store";
-import { redirectWithFlash } from "~/entities/crud.server";
+import { redirectWithFlash } from "~/crud/crud.server";
 import { formatTimestamp } from "~/lib/format";
 import { pageTitle, useFormats } from "~/ui/EntityPages";
 

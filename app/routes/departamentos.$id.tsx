@@ -1,14 +1,16 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { recordAction, recordLoader } from "~/entities/crud.server";
+import { recordAction, recordLoader } from "~/crud/crud.server";
+import { personasDe } from "~/crud/personas.server";
 import { departamentos } from "~/entities/departamentos";
-import { personasDe } from "~/entities/personas.server";
-import { EntityRecordPage, pageTitle } from "~/ui/EntityPages";
+import { EntityRecordPage, recordMeta } from "~/ui/EntityPages";
 import { PersonasSection } from "~/ui/Personas";
 
 export const loader = (args: LoaderFunctionArgs) =>
-  recordLoader(departamentos, args, { extra: ({ store, id }) => personasDe(store, "departamento", id) });
+  recordLoader(departamentos, args, { extra: personasDe("departamento") });
 export const action = (args: ActionFunctionArgs) => recordAction(departamentos, args);
+export const meta = recordMeta(departamentos);
+
 export default function Departamento() {
   const { personas } = useLoaderData<typeof loader>();
   return (
@@ -17,5 +19,3 @@ export default function Departamento() {
     </EntityRecordPage>
   );
 }
-export const meta: MetaFunction<typeof loader> = ({ data }) =>
-  pageTitle(data ? String(data.record.nombre) : undefined, departamentos.title);

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { createAction, listLoader } from "~/entities/crud.server";
+import { createAction, listLoader } from "~/crud/crud.server";
 import { departamentos } from "~/entities/departamentos";
 import { EntityListPage, pageTitle } from "~/ui/EntityPages";
 

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { csvExport, listLoader } from "~/entities/crud.server";
+import { csvExport, listLoader } from "~/crud/crud.server";
 import { departamentos } from "~/entities/departamentos";
 
 /** «Exportar CSV» of the list: a resource route (see csvExport). */

@@ -1,13 +1,13 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction, SerializeFrom } from "@remix-run/node";
 import { Link, useFormAction, useLoaderData } from "@remix-run/react";
-import type { Options } from "~/entities/crud.server";
+import type { Options } from "~/crud/crud.server";
 import { BUSQUEDA_MINIMA, gastos, ORDEN_SOLO_FILTRADO } from "~/entities/gastos";
 import { gastosAction } from "~/gastos/acciones.server";
 import { BULK_FORM_ID, BulkActions, ConfirmMasivo, useBulkData } from "~/gastos/BulkActions";
 import { gastosLoader } from "~/gastos/lista.server";
-import { Panel, type PanelData } from "~/gastos/Panel";
+import { Panel } from "~/gastos/Panel";
 import { EXACT_COUNT_LIMIT } from "~/data/store";
-import { listHref, type ListState } from "~/lib/list-query";
+import { listHref } from "~/crud/list-query";
 import { numberFormat } from "~/lib/intl";
 import { formatMoney } from "~/lib/money";
 import { CreateForm, OptionSearchForms, pageTitle, useFormats } from "~/ui/EntityPages";
@@ -22,26 +22,10 @@ import { csvHref, DataTable, FilterForm, ListViews, Pagination } from "~/ui/list
 export const loader = (args: LoaderFunctionArgs) => gastosLoader(args);
 export const action = (args: ActionFunctionArgs) => gastosAction(args);
 
-type Row = Record<string, unknown> & { id: string; version: number };
-type Data = {
-  state: ListState;
-  avisoOrden: string | null;
-  busquedaCorta: boolean;
-  result: { rows: Row[]; total: number; estimated: boolean; sums: Record<string, string> };
-  options: Options;
-  proveedoresInactivos: string[];
-  can: { crear: boolean };
-  user: { id: string; rol: string };
-  enBloque: boolean;
-  envio: string;
-  campos: string[] | null;
-  defaults: Record<string, string>;
-  panel: PanelData | null;
-  masivo: { accion: "aprobar" | "rechazar"; total: number; estimado: boolean; maximo: number } | null;
-};
+type Data = SerializeFrom<typeof loader>;
 
 export default function Gastos() {
-  const data = useLoaderData<typeof loader>() as unknown as Data;
+  const data = useLoaderData<typeof loader>();
   const { state, result, options, panel, masivo, user } = data;
   const formats = useFormats();
   const bulk = useBulkData();
@@ -53,7 +37,8 @@ export default function Gastos() {
   const filtered = Boolean(state.q) || Object.keys(state.filtros).length > 0 || Boolean(state.vista);
   const resumen = resumenDe(result, formats);
   // Only what the database would let this person approve (gastos_vista.puede_aprobar).
-  const seleccionable = (row: Row) => row.estado === "pendiente" && row.puede_aprobar === true;
+  const seleccionable = (row: Data["result"]["rows"][number]) =>
+    row.estado === "pendiente" && row.puede_aprobar === true;
   const pendientes = data.enBloque && result.rows.some(seleccionable);
   // Over a filter too big to count, related names are not offered for sorting (ADR 0006).
   const entity = result.estimated
@@ -217,10 +202,8 @@ function resumenDe(result: Data["result"], formats: { locale: string; currency: 
   };
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => {
-  const panel = (data as unknown as Data | undefined)?.panel;
-  return pageTitle(panel ? String(panel.record.folio) : undefined, gastos.title);
-};
+export const meta: MetaFunction<typeof loader> = ({ data }) =>
+  pageTitle(data?.panel ? String(data.panel.record.folio) : undefined, gastos.title);
 
 /** The create form's options: inactive suppliers are not offered (the database refuses them too). */
 function sinInactivos(options: Options, inactivos: string[]): Options {

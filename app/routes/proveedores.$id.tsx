@@ -1,9 +1,9 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { recordAction, recordLoader } from "~/entities/crud.server";
+import { recordAction, recordLoader } from "~/crud/crud.server";
 import { proveedores } from "~/entities/proveedores";
 import { formatMoney } from "~/lib/money";
-import { EntityRecordPage, pageTitle, useFormats } from "~/ui/EntityPages";
+import { EntityRecordPage, recordMeta, useFormats } from "~/ui/EntityPages";
 
 /** The supplier's expenses the user may see (row-level security decides): how many and their total. */
 export const loader = (args: LoaderFunctionArgs) =>
@@ -45,5 +45,4 @@ export default function Proveedor() {
     </EntityRecordPage>
   );
 }
-export const meta: MetaFunction<typeof loader> = ({ data }) =>
-  pageTitle(data ? String(data.record.razon_social) : undefined, proveedores.title);
+export const meta = recordMeta(proveedores);

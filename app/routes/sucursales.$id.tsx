@@ -1,14 +1,15 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { recordAction, recordLoader } from "~/entities/crud.server";
-import { personasDe } from "~/entities/personas.server";
+import { recordAction, recordLoader } from "~/crud/crud.server";
+import { personasDe } from "~/crud/personas.server";
 import { sucursales } from "~/entities/sucursales";
-import { EntityRecordPage, pageTitle } from "~/ui/EntityPages";
+import { EntityRecordPage, recordMeta } from "~/ui/EntityPages";
 import { PersonasSection } from "~/ui/Personas";
 
-export const loader = (args: LoaderFunctionArgs) =>
-  recordLoader(sucursales, args, { extra: ({ store, id }) => personasDe(store, "sucursal", id) });
+export const loader = (args: LoaderFunctionArgs) => recordLoader(sucursales, args, { extra: personasDe("sucursal") });
 export const action = (args: ActionFunctionArgs) => recordAction(sucursales, args);
+export const meta = recordMeta(sucursales);
+
 export default function Sucursal() {
   const { personas } = useLoaderData<typeof loader>();
   return (
@@ -17,5 +18,3 @@ export default function Sucursal() {
     </EntityRecordPage>
   );
 }
-export const meta: MetaFunction<typeof loader> = ({ data }) =>
-  pageTitle(data ? String(data.record.nombre) : undefined, sucursales.title);

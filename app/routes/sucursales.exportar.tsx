@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { csvExport, listLoader } from "~/entities/crud.server";
+import { csvExport, listLoader } from "~/crud/crud.server";
 import { sucursales } from "~/entities/sucursales";
 
 /** «Exportar CSV» of the list: a resource route (see csvExport). */

@@ -5,7 +5,7 @@ import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-ru
 import * as z from "zod";
 import { actualField, changePasswordSchema, nuevaField, repetirField } from "~/auth/forms";
 import { requireUser } from "~/auth/session.server";
-import { recordAction, recordLoader, redirectWithFlash } from "~/entities/crud.server";
+import { recordAction, recordLoader, redirectWithFlash } from "~/crud/crud.server";
 import { usuarios } from "~/entities/usuarios";
 import { ConfirmDialog } from "~/ui/ConfirmDialog";
 import { EntityRecordPage, pageTitle } from "~/ui/EntityPages";

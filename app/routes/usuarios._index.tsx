@@ -6,10 +6,10 @@ import { correoField, minutos, retryAfterHeaders, TOKEN_HOURS } from "~/auth/for
 import type { PendingInvitation } from "~/auth/invitations.server";
 import { requireUser } from "~/auth/session.server";
 import { MAIL_LIMIT, mailKey } from "~/auth/throttle.server";
-import { forbidden, listLoader, redirectWithFlash, storeErrorReply, type Options } from "~/entities/crud.server";
+import { csvToExport, forbidden, listData, redirectWithFlash, storeErrorReply, type Options } from "~/crud/crud.server";
 import { formSchema, type Field, type Z } from "~/entities/fields";
 import { usuarios } from "~/entities/usuarios";
-import { ROLES } from "~/lib/constants";
+import { labelOf, ROLES } from "~/lib/constants";
 import { formatDateTime } from "~/lib/dates";
 import { EntityListPage, pageTitle, useFormats } from "~/ui/EntityPages";
 import { ConformForm, FieldControl, useServerForm } from "~/ui/forms";
@@ -45,9 +45,10 @@ const invitarSchema = (z: Z) => formSchema(z, INVITAR_CAMPOS);
 export const headers = retryAfterHeaders;
 
 export async function loader(args: LoaderFunctionArgs) {
-  const list = await listLoader(entidad, args);
-  const data = await list.json();
-  const { user } = await requireUser(args.request, args.context);
+  const signed = await requireUser(args.request, args.context);
+  csvToExport(entidad, new URL(args.request.url));
+  const data = await listData(entidad, signed, args);
+  const { user } = signed;
   const invitations = args.context.services.invitations;
   const invitar =
     user.rol !== "administrador"
@@ -128,25 +129,19 @@ export async function action({ request, context }: ActionFunctionArgs) {
     });
 
   if (intent === "reenviar" || intent === "cancelar") {
-    const pending = await invitations.get(String(formData.get("id") ?? ""));
-    if (!pending)
-      return redirectWithFlash(
+    const yaNoPendiente = () =>
+      redirectWithFlash(
         context,
         request,
         "/usuarios",
         "Esa invitación ya no está pendiente: la persona ya la aceptó o se canceló.",
         "aviso",
       );
+    const pending = await invitations.get(String(formData.get("id") ?? ""));
+    if (!pending) return yaNoPendiente();
     if (intent === "cancelar") {
       const cancelled = await invitations.cancel(user.id, pending.id);
-      if (!cancelled)
-        return redirectWithFlash(
-          context,
-          request,
-          "/usuarios",
-          "Esa invitación ya no está pendiente: la persona ya la aceptó o se canceló.",
-          "aviso",
-        );
+      if (!cancelled) return yaNoPendiente();
       return redirectWithFlash(
         context,
         request,
@@ -223,10 +218,14 @@ function InvitarForm({ options, envio }: { options: Options; envio: string }) {
   );
 }
 
+const BOTONES_INVITACION = [
+  { intent: "reenviar", texto: "Reenviar", className: "secundario" },
+  { intent: "cancelar", texto: "Cancelar", className: "peligro" },
+] as const;
+
 function Pendientes({ pendientes }: { pendientes: PendingInvitation[] }) {
   const data = useActionData<ActionData>();
   const { locale } = useFormats();
-  const rol = (value: string) => ROLES.find((r) => r.value === value)?.label ?? value;
   return (
     <section aria-labelledby="pendientes" className="panel">
       <h2 id="pendientes" tabIndex={-1}>
@@ -261,7 +260,7 @@ function Pendientes({ pendientes }: { pendientes: PendingInvitation[] }) {
                     <br />
                     <span className="ayuda">{p.email}</span>
                   </th>
-                  <td>{rol(p.rol)}</td>
+                  <td>{labelOf(ROLES, p.rol)}</td>
                   <td>{p.departamento_nombre ?? "—"}</td>
                   <td>
                     {formatDateTime(p.enviada_en, locale)}
@@ -275,24 +274,18 @@ function Pendientes({ pendientes }: { pendientes: PendingInvitation[] }) {
                   <td>
                     <Form method="post" action="/usuarios?index#pendientes" className="acciones">
                       <input type="hidden" name="id" value={p.id} />
-                      <button
-                        type="submit"
-                        name="intent"
-                        value="reenviar"
-                        className="secundario"
-                        aria-label={`Reenviar la invitación de ${p.email}`}
-                      >
-                        Reenviar
-                      </button>
-                      <button
-                        type="submit"
-                        name="intent"
-                        value="cancelar"
-                        className="peligro"
-                        aria-label={`Cancelar la invitación de ${p.email}`}
-                      >
-                        Cancelar
-                      </button>
+                      {BOTONES_INVITACION.map((b) => (
+                        <button
+                          key={b.intent}
+                          type="submit"
+                          name="intent"
+                          value={b.intent}
+                          className={b.className}
+                          aria-label={`${b.texto} la invitación de ${p.email}`}
+                        >
+                          {b.texto}
+                        </button>
+                      ))}
                     </Form>
                   </td>
                 </tr>
@@ -313,7 +306,7 @@ export default function Usuarios() {
         invitar.disponible ? (
           <>
             <Pendientes pendientes={invitar.pendientes} />
-            <InvitarForm options={options as Options} envio={envio as string} />
+            <InvitarForm options={options} envio={envio} />
           </>
         ) : (
           <section aria-labelledby="invitar" className="panel">

@@ -48,7 +48,8 @@ export type BarChartProps = {
   tickText?: (value: number) => string;
 };
 
-const ICONO_AVISO = "⚠";
+/** The mark of a flagged bar, also in the legends and sentences that explain it. */
+export const ICONO_AVISO = "⚠";
 
 export function BarChart(props: BarChartProps) {
   const { id, title, data, labelHeader, valueHeader, columns = [] } = props;

@@ -1,4 +1,4 @@
-import type { SubmissionResult } from "@conform-to/react";
+import type { FieldMetadata, SubmissionResult } from "@conform-to/react";
 import {
   Form,
   Link,
@@ -9,53 +9,56 @@ import {
   useRouteLoaderData,
 } from "@remix-run/react";
 import type { ReactNode } from "react";
+import { formatValue } from "~/crud/cells";
+import type { ListData, Options, RecordData, StoredRow } from "~/crud/crud.server";
 import { entitySchema, nuevo, writableFields, type Entity } from "~/entities/entity";
-import type { Options } from "~/entities/crud.server";
-import { formatValue, type Formats } from "~/lib/format";
-import type { ListState } from "~/lib/list-query";
+import type { Field } from "~/entities/fields";
+import type { Formats } from "~/lib/format";
 import type { RootData } from "~/root";
 import { ConfirmDialog } from "./ConfirmDialog";
 import { ConformForm, FieldControl, toFormValues, useServerForm } from "./forms";
 import { History } from "./History";
 import { csvHref, DataTable, FilterForm, Pagination } from "./lists";
 
-type Row = Record<string, unknown> & { id: string; version: number };
-type Can = { crear: boolean; editar: boolean; eliminar: boolean };
-type ListData = {
-  state: ListState;
-  result: { rows: Row[]; total: number; estimated: boolean; sums: Record<string, string> };
-  options: Options;
-  can: Can;
-  envio: string;
-  defaults: Record<string, string>;
-};
-type RecordData = {
-  record: Row;
-  history: any[];
-  options: Options;
-  can: Can;
-  campos: string[] | null;
-  volver: string;
-  confirmDelete: boolean;
-};
+type Row = StoredRow;
 /** `existente`: the record that already holds a unique value the form sent. */
 type Existente = { campo: string; href: string; nombre: string };
 type ActionData =
   { result?: SubmissionResult<string[]>; current?: Row; deleteError?: string; existente?: Existente } | undefined;
 
-function errorLinkFor(field: string, existente?: Existente) {
-  return existente && existente.campo === field
-    ? { href: existente.href, text: `Abrir «${existente.nombre}»` }
-    : undefined;
-}
-
-/** The search step of a related-record select whose options were cut short (or are being searched). */
-function searchFor(field: Entity["fields"][number], options: Options) {
-  if (field.input.type !== "ref") return undefined;
-  const table = field.input.table;
-  const o = options[table];
-  if (!o || (!o.truncated && !o.busqueda)) return undefined;
-  return { form: `buscar-${table}`, name: `buscar_${table}`, value: o.busqueda, shown: o.options.length };
+/**
+ * The control of one field of a record form, given the form's fields: a related record's select
+ * gets its options and, when they were cut short (or are being searched), a search step; a
+ * duplicate's error links to the record holding it.
+ */
+function fieldControls(fields: Record<string, FieldMetadata<unknown>>, options: Options, existente?: Existente) {
+  return function control(field: Field) {
+    const related = field.input.type === "ref" ? options[field.input.table] : undefined;
+    const table = field.input.type === "ref" ? field.input.table : "";
+    return (
+      <FieldControl
+        key={field.name}
+        field={field}
+        meta={fields[field.name]!}
+        options={related?.options}
+        errorLink={
+          existente && existente.campo === field.name
+            ? { href: existente.href, text: `Abrir «${existente.nombre}»` }
+            : undefined
+        }
+        search={
+          related && (related.truncated || related.busqueda)
+            ? {
+                form: `buscar-${table}`,
+                name: `buscar_${table}`,
+                value: related.busqueda,
+                shown: related.options.length,
+              }
+            : undefined
+        }
+      />
+    );
+  };
 }
 
 /**
@@ -89,8 +92,14 @@ export function pageTitle(...parts: (string | undefined)[]) {
   return [{ title: [...parts.filter(Boolean), "Oficina"].join(" — ") }];
 }
 
+/** A record page's title: the record's name, the section, the application. */
+export function recordMeta(entity: Entity) {
+  return ({ data }: { data: RecordData | undefined }) =>
+    pageTitle(data ? String(data.record[entity.labelColumn]) : undefined, entity.title);
+}
+
 export function EntityListPage({ entity, children }: { entity: Entity; children?: ReactNode }) {
-  const { state, result, options, can, envio, defaults } = useLoaderData<ListData>();
+  const { state, result, options, can, campos, envio, defaults } = useLoaderData<ListData>();
   const formats = useFormats();
   const location = useLocation();
   const here = location.pathname + location.search;
@@ -154,7 +163,9 @@ export function EntityListPage({ entity, children }: { entity: Entity; children?
         </div>
       )}
       {children}
-      {can.crear ? <CreateForm entity={entity} options={options} envio={envio} defaults={defaults} /> : null}
+      {can.crear ? (
+        <CreateForm entity={entity} options={options} envio={envio} defaults={defaults} campos={campos} />
+      ) : null}
       {can.crear ? <OptionSearchForms options={options} /> : null}
     </>
   );
@@ -201,16 +212,7 @@ export function CreateForm({
       <ConformForm form={form} action={action}>
         <input type="hidden" name="_envio" value={envio} />
         {intent ? <input type="hidden" name="intent" value={intent} /> : null}
-        {writableFields(entity, campos).map((field) => (
-          <FieldControl
-            key={field.name}
-            field={field}
-            meta={fields[field.name]!}
-            options={field.input.type === "ref" ? options[field.input.table]?.options : undefined}
-            errorLink={errorLinkFor(field.name, actionData?.existente)}
-            search={searchFor(field, options)}
-          />
-        ))}
+        {writableFields(entity, campos).map(fieldControls(fields, options, actionData?.existente))}
         <div className="acciones">
           <button type="submit" disabled={busy}>
             {busy ? "Creando…" : `Crear ${entity.singular}`}
@@ -315,6 +317,7 @@ export function EditForm({
     defaultValue: toFormValues(entity.fields, record),
   });
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "guardar";
+  const control = fieldControls(fields, options, actionData?.existente);
   return (
     <section aria-labelledby="editar" className="panel">
       <h2 id="editar">Datos</h2>
@@ -328,14 +331,7 @@ export function EditForm({
               {displayField(field, record[field.name], formats, options)}
             </p>
           ) : (
-            <FieldControl
-              key={field.name}
-              field={field}
-              meta={fields[field.name]!}
-              options={field.input.type === "ref" ? options[field.input.table]?.options : undefined}
-              errorLink={errorLinkFor(field.name, actionData?.existente)}
-              search={searchFor(field, options)}
-            />
+            control(field)
           ),
         )}
         <div className="acciones">
@@ -394,7 +390,7 @@ function ReadOnly({
   );
 }
 
-export function displayField(field: Entity["fields"][number], value: unknown, formats: Formats, options: Options) {
+export function displayField(field: Field, value: unknown, formats: Formats, options: Options) {
   const input = field.input;
   const kind =
     input.type === "money"

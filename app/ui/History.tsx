@@ -1,13 +1,7 @@
-import { formatTimestamp, type Formats } from "~/lib/format";
+import type { SerializeFrom } from "@remix-run/node";
+import type { HistoryEntry } from "~/crud/crud.server";
 import type { Field } from "~/entities/fields";
-
-type Entry = {
-  id: number;
-  accion: string;
-  actor_nombre: string | null;
-  creado_en: string;
-  cambios: Record<string, { antes: unknown; despues: unknown }> | null;
-};
+import { formatTimestamp, type Formats } from "~/lib/format";
 
 const ACCIONES: Record<string, string> = { alta: "Alta", modificacion: "Modificación", baja: "Baja" };
 
@@ -23,14 +17,15 @@ export function History({
   labels = {},
   show = (_field, value) => plain(value),
 }: {
-  entries: Entry[];
+  /** As the loader sent them. */
+  entries: SerializeFrom<HistoryEntry>[];
   fields: readonly Field[];
   formats: Formats;
   labels?: Record<string, string>;
   show?: (field: Field, value: unknown) => string;
 }) {
   const fieldOf = (name: string) => fields.find((f) => f.name === name);
-  const labelOf = (name: string) => fieldOf(name)?.label ?? labels[name] ?? name;
+  const labelFor = (name: string) => fieldOf(name)?.label ?? labels[name] ?? name;
   const valueOf = (name: string, value: unknown) => {
     const field = fieldOf(name);
     return value === null || value === undefined || value === "" ? "—" : field ? show(field, value) : plain(value);
@@ -61,7 +56,7 @@ export function History({
                   <tbody>
                     {Object.entries(e.cambios).map(([name, change]) => (
                       <tr key={name}>
-                        <th scope="row">{labelOf(name)}</th>
+                        <th scope="row">{labelFor(name)}</th>
                         <td>{valueOf(name, change.antes)}</td>
                         <td>{valueOf(name, change.despues)}</td>
                       </tr>

@@ -1,11 +1,6 @@
 import { Link } from "@remix-run/react";
+import type { Personas } from "~/crud/personas.server";
 import { labelOf, ROLES } from "~/lib/constants";
-
-type Personas = {
-  total: number;
-  filtro: string;
-  rows: { id: string; nombre: string; puesto: string | null; rol: string; activo: boolean }[];
-};
 
 /** «Personas»: who belongs to a department or branch, each name linking to their profile. */
 export function PersonasSection({

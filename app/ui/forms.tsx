@@ -2,6 +2,7 @@ import { getFormProps, useForm, type FieldMetadata, type FormMetadata, type Subm
 import { Form, Link } from "@remix-run/react";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import type { Field, Schema } from "~/entities/fields";
+import type * as ValidacionModule from "./validacion";
 
 /**
  * Forms are native HTML posted to the route's action; conform adds validation as you type when
@@ -16,7 +17,7 @@ export function useServerForm(options: {
   defaultValue?: Record<string, string | undefined>;
 }) {
   const validacion = useValidacion();
-  return useForm<Record<string, any>>({
+  return useForm<Record<string, unknown>>({
     id: options.id,
     lastResult: options.lastResult,
     defaultValue: options.defaultValue,
@@ -31,7 +32,7 @@ export function useServerForm(options: {
   });
 }
 
-type Validacion = typeof import("./validacion");
+type Validacion = typeof ValidacionModule;
 let validacionCargando: Promise<Validacion> | undefined;
 
 /** ui/validacion.ts, loaded once per page after hydration; null until it arrives. */
@@ -57,7 +58,7 @@ export function ConformForm({
   action,
   className,
 }: {
-  form: FormMetadata<any>;
+  form: FormMetadata<Record<string, unknown>>;
   children: ReactNode;
   method?: "post";
   action?: string;
@@ -72,7 +73,7 @@ export function ConformForm({
 }
 
 /** «Hay N errores»: one link per error to its field; takes focus when it appears. */
-export function ErrorSummary({ form }: { form: FormMetadata<any> }) {
+export function ErrorSummary({ form }: { form: FormMetadata<Record<string, unknown>> }) {
   const ref = useRef<HTMLDivElement>(null);
   const fieldErrors = Object.entries(form.allErrors).filter(([name]) => name !== form.id && name !== "");
   const formErrors = form.errors ?? [];
@@ -111,7 +112,7 @@ export function FieldControl({
   search,
 }: {
   field: Field;
-  meta: FieldMetadata<any>;
+  meta: FieldMetadata<unknown>;
   options?: { value: string; label: string }[];
   disabled?: boolean;
   /** A link shown with the field's error (e.g. to the record that already has this value). */

@@ -1,14 +1,15 @@
 import { Form, Link } from "@remix-run/react";
 import type { ReactNode } from "react";
+import type { Options } from "~/crud/crud.server";
 import type { Column, Entity } from "~/entities/entity";
-import { formatValue, type Formats } from "~/lib/format";
-import { DEFAULT_PAGE_SIZE, listHref, PAGE_SIZES, type ListState } from "~/lib/list-query";
+import { formatValue } from "~/crud/cells";
+import type { Formats } from "~/lib/format";
+import { DEFAULT_PAGE_SIZE, listHref, PAGE_SIZES, type ListState } from "~/crud/list-query";
 
 /**
  * The list machinery every screen shares: filter form (GET, so the URL is the state), a table
  * whose headers are sort links with aria-sort, the count, pagination, CSV export.
  */
-type Options = Record<string, { options: { value: string; label: string }[]; truncated: boolean }>;
 
 export function FilterForm({
   entity,
@@ -234,7 +235,7 @@ export function Pagination({
   );
 }
 
-/** The filtered list as CSV: `{path}/exportar` is a resource route (see csvExport in crud.server). */
+/** The filtered list as CSV: `{path}/exportar` is a resource route (see csvExport in app/crud/crud.server.ts). */
 export function csvHref(path: string, state: ListState) {
   return listHref(`${path}/exportar`, { ...state, pagina: 1, porPagina: DEFAULT_PAGE_SIZE }, {});
 }

@@ -5,6 +5,7 @@ import {
   expect,
   jsEnabled,
   lastMailLink,
+  pathOf,
   unique,
   uniqueEmail,
   waitForMailLink,
@@ -17,12 +18,6 @@ import {
 const PASSWORD = "una frase larga para entrar";
 // Journeys of several pages and two browsers: more than the default 30 s on a shared machine.
 test.describe.configure({ timeout: 90_000 });
-
-/** A mailed link (built from APP_URL) as a path on the server under test. */
-const here = (link: string) => {
-  const url = new URL(link);
-  return url.pathname + url.search;
-};
 
 const signInForm = (page: Page) => page.getByRole("region", { name: "Iniciar sesión" });
 const signUpForm = (page: Page) => page.getByRole("region", { name: "Crear cuenta" });
@@ -52,7 +47,7 @@ test("crear cuenta, confirmar desde el correo, cerrar sesión y volver a entrar"
   await expect(page.getByRole("heading", { level: 1, name: "Revise su correo" })).toBeVisible();
   await expect(page.getByRole("status")).toContainText(email);
 
-  const link = here(await waitForMailLink(email));
+  const link = pathOf(await waitForMailLink(email));
   expect(new URL(link, "http://x").pathname).toBe("/auth/confirm");
 
   // Opening the link only shows a button: a mail scanner following it cannot use up the token.
@@ -160,7 +155,7 @@ test("una cuenta sin confirmar no puede entrar; «Reenviar el correo» manda un 
   );
   await expect.poll(() => lastMailLink(email)).not.toBe(first);
 
-  await page.goto(here(lastMailLink(email)!));
+  await page.goto(pathOf(lastMailLink(email)!));
   await page.getByRole("button", { name: "Confirmar mi cuenta" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Panel" })).toBeVisible();
 });
@@ -180,7 +175,7 @@ async function newAccount(page: Page, prefix: string) {
   const email = uniqueEmail(prefix.toLowerCase());
   await signUp(page, nombre, email);
   await expect(page.getByRole("heading", { level: 1, name: "Revise su correo" })).toBeVisible();
-  await page.goto(here(await waitForMailLink(email)));
+  await page.goto(pathOf(await waitForMailLink(email)));
   await page.getByRole("button", { name: "Confirmar mi cuenta" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Panel" })).toBeVisible();
   return { nombre, email };
@@ -205,7 +200,7 @@ test("«¿Ha olvidado su contraseña?»: correo, enlace, la nueva dos veces; ent
   await page.getByRole("button", { name: "Enviarme el enlace" }).click();
   await expect(page.getByRole("status")).toContainText(`Si hay una cuenta con ${email}, le hemos enviado un enlace`);
   await expect.poll(() => lastMailLink(email)).not.toBe(before);
-  const link = here(lastMailLink(email)!);
+  const link = pathOf(lastMailLink(email)!);
   expect(link).toMatch(/^\/auth\/recuperar\?token=/);
 
   await page.goto(link);
@@ -287,7 +282,7 @@ test("restablecer y cambiar la contraseña solo con el teclado", async ({ page }
   await expect(page.getByRole("status")).toContainText("le hemos enviado un enlace");
   await expect.poll(() => lastMailLink(email)).not.toBe(before);
 
-  await page.goto(here(lastMailLink(email)!));
+  await page.goto(pathOf(lastMailLink(email)!));
   await page.getByLabel(/^Contraseña nueva/).focus();
   await page.keyboard.type("contraseña por teclado");
   await page.keyboard.press("Tab");

@@ -1,5 +1,15 @@
 import { test as base, type Browser, type Locator, type Page } from "@playwright/test";
-import { ACCOUNTS, as, expect, jsEnabled, lastMailLink, uniqueEmail, waitForMailLink } from "./support";
+import {
+  ACCOUNTS,
+  as,
+  expect,
+  jsEnabled,
+  lastMailLink,
+  pathOf,
+  pressUntilFocused,
+  uniqueEmail,
+  waitForMailLink,
+} from "./support";
 
 /**
  * Invitations (SPEC §6, ADR 0013) as people go through them: an administrador invites on
@@ -12,10 +22,6 @@ const PASSWORD = "la contraseña de la invitada";
 // Two browsers and several pages per journey on a shared machine.
 base.describe.configure({ timeout: 90_000 });
 
-const here = (link: string) => {
-  const url = new URL(link);
-  return url.pathname + url.search;
-};
 const inviteForm = (page: Page) => page.getByRole("region", { name: "Invitar a una persona" });
 const pendientes = (page: Page) => page.getByRole("region", { name: "Invitaciones pendientes" });
 
@@ -72,7 +78,7 @@ admin(
     await expect(row).toContainText("Tecnología");
     await expect(row).toContainText(/Caduca el/);
 
-    const link = here(await waitForMailLink(email));
+    const link = pathOf(await waitForMailLink(email));
     expect(new URL(link, "http://x").pathname).toBe("/auth/invitacion");
     const them = await invitee(browser);
     try {
@@ -114,14 +120,14 @@ admin(
     const email = uniqueEmail("reenvio");
     await invite(page, { nombre: "Rita", email });
     await expect(page.getByRole("status")).toContainText(`Invitación enviada a ${email}`);
-    const first = here(await waitForMailLink(email));
+    const first = pathOf(await waitForMailLink(email));
 
     await pendientes(page)
       .getByRole("button", { name: `Reenviar la invitación de ${email}` })
       .click();
     await expect(page.getByRole("status")).toContainText(`Invitación reenviada a ${email}`);
-    await expect.poll(() => here(lastMailLink(email)!)).not.toBe(first);
-    const second = here(await waitForMailLink(email));
+    await expect.poll(() => pathOf(lastMailLink(email)!)).not.toBe(first);
+    const second = pathOf(await waitForMailLink(email));
 
     const them = await invitee(browser);
     try {
@@ -159,21 +165,7 @@ as("empleado")("quien no es administrador no ve el formulario ni las invitacione
   await expect(pendientes(page)).toHaveCount(0);
 });
 
-async function hasFocus(target: Locator) {
-  try {
-    await expect(target).toBeFocused({ timeout: 1 });
-    return true;
-  } catch {
-    return false;
-  }
-}
-async function tabTo(page: Page, target: Locator, max = 120) {
-  for (let i = 0; i < max; i++) {
-    await page.keyboard.press("Tab");
-    if (await hasFocus(target)) return;
-  }
-  throw new Error(`Tab ×${max} no llegó a ${target}`);
-}
+const tabTo = (page: Page, target: Locator, max?: number) => pressUntilFocused(page, target, "Tab", max);
 
 admin("solo con el teclado: invitar, y la persona invitada elige su contraseña y entra", async ({ page, browser }) => {
   const email = uniqueEmail("teclado");
@@ -195,7 +187,7 @@ admin("solo con el teclado: invitar, y la persona invitada elige su contraseña 
   const them = await invitee(browser);
   try {
     const p = them.page;
-    await p.goto(here(await waitForMailLink(email)));
+    await p.goto(pathOf(await waitForMailLink(email)));
     await tabTo(p, nueva(p));
     await p.keyboard.type(PASSWORD);
     await p.keyboard.press("Tab");

@@ -1,4 +1,4 @@
-import type { Browser, Locator, Page } from "@playwright/test";
+import type { Browser, Page } from "@playwright/test";
 import { expect, storageStateOf, waitForMailLink, type Role } from "./support";
 
 /**
@@ -161,24 +161,3 @@ export const NOMBRES: Record<Role, string> = {
   aprobador: "Pablo Aprobador",
   empleado: "Elena Empleada",
 };
-
-// ——— Keyboard ———
-
-/** Presses `key` (Tab by default) until `target` has the focus. */
-export async function pressUntilFocused(page: Page, target: Locator, key = "Tab", max = 120) {
-  for (let i = 0; i < max; i++) {
-    await page.keyboard.press(key);
-    if (await focused(target)) return;
-  }
-  throw new Error(`${key} ×${max} no llegó a ${target}`);
-}
-
-/** Without JavaScript `evaluate` never returns: ask with a one-shot expectation instead. */
-async function focused(target: Locator) {
-  try {
-    await expect(target).toBeFocused({ timeout: 1 });
-    return true;
-  } catch {
-    return false;
-  }
-}

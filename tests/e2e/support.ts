@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test as base, type Page } from "@playwright/test";
+import { expect, test as base, type Locator, type Page } from "@playwright/test";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { E2E_DATA_DIR } from "./entorno";
@@ -94,6 +94,12 @@ export function uniqueEmail(prefix = "e2e") {
   return `${prefix}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}@oficina.example`;
 }
 
+/** A mailed link (built from APP_URL) as a path on the server under test. */
+export function pathOf(link: string) {
+  const url = new URL(link);
+  return url.pathname + url.search;
+}
+
 /** Waits until the dev outbox holds a confirmation link for `email` and returns it. */
 export async function waitForMailLink(email: string): Promise<string> {
   let link: string | null = null;
@@ -135,4 +141,23 @@ export async function openDepartamento(page: Page, nombre: string) {
   await page.goto(`/departamentos?q=${encodeURIComponent(nombre)}`);
   await page.getByRole("table").getByRole("link", { name: nombre, exact: true }).click();
   await expect(page.getByRole("heading", { level: 1, name: nombre })).toBeVisible();
+}
+
+/** Presses `key` (Tab by default) until `target` has the focus. */
+export async function pressUntilFocused(page: Page, target: Locator, key = "Tab", max = 120) {
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press(key);
+    if (await focused(target)) return;
+  }
+  throw new Error(`${key} ×${max} no llegó a ${target}`);
+}
+
+/** Without JavaScript `evaluate` never returns: ask with a one-shot expectation instead. */
+async function focused(target: Locator) {
+  try {
+    await expect(target).toBeFocused({ timeout: 1 });
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -1,5 +1,5 @@
-import { as, expect, unique } from "./support";
-import { flash, pageAs, panelGasto, pressUntilFocused } from "./support-registros";
+import { as, expect, pressUntilFocused, unique } from "./support";
+import { flash, pageAs, panelGasto } from "./support-registros";
 
 /**
  * Gastos with the keyboard only (SPEC: the back office is used entirely from the keyboard): Tab,

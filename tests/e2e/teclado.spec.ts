@@ -1,29 +1,22 @@
 import { test, type Locator, type Page } from "@playwright/test";
-import { ACCOUNTS, createForm, DEMO_PASSWORD, expect, jsEnabled, unique, uniqueCode } from "./support";
+import {
+  ACCOUNTS,
+  createForm,
+  DEMO_PASSWORD,
+  expect,
+  jsEnabled,
+  pressUntilFocused,
+  unique,
+  uniqueCode,
+} from "./support";
 
 /**
  * Keyboard only (SPEC: the back office is used entirely from the keyboard): Tab, Shift+Tab,
  * Enter, Space and arrow keys, and typing into the focused field. No clicks, no fill().
  */
 
-/** Whether `target` has the focus now (one check, no waiting). */
-async function hasFocus(target: Locator) {
-  try {
-    await expect(target).toBeFocused({ timeout: 1 });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Presses `key` (Tab by default) until `target` has the focus. */
-async function pressUntilFocused(page: Page, target: Locator, key = "Tab", max = 80) {
-  for (let i = 0; i < max; i++) {
-    await page.keyboard.press(key);
-    if (await hasFocus(target)) return;
-  }
-  throw new Error(`${key} ×${max} no llegó a ${target}`);
-}
+/** Tab until `target` has the focus, within 80 presses. */
+const tabTo = (page: Page, target: Locator) => pressUntilFocused(page, target, "Tab", 80);
 
 /**
  * The focused element shows it: its outline is drawn (computed style, where scripts can run) and
@@ -78,14 +71,14 @@ test("con el teclado: saltar al contenido, entrar, ir a Departamentos y crear un
   // Through the nav to Departamentos.
   const nav = page.getByRole("navigation", { name: "Secciones" });
   const departamentos = nav.getByRole("link", { name: "Departamentos" });
-  await pressUntilFocused(page, departamentos);
+  await tabTo(page, departamentos);
   await expectFocusVisible(page, departamentos);
   await page.keyboard.press("Enter");
   await expect(page.getByRole("heading", { level: 1, name: "Departamentos" })).toBeVisible();
   await expect(page).toHaveURL("/departamentos");
 
   // «Nuevo departamento» takes the focus to the form.
-  await pressUntilFocused(page, page.getByRole("link", { name: "Nuevo departamento" }));
+  await tabTo(page, page.getByRole("link", { name: "Nuevo departamento" }));
   await page.keyboard.press("Enter");
   const form = createForm(page, "departamento");
   await expect(form.getByRole("heading", { name: "Nuevo departamento" })).toBeFocused();
@@ -115,19 +108,19 @@ test("con el teclado: saltar al contenido, entrar, ir a Departamentos y crear un
   await expect(superior).not.toHaveValue("");
   const superiorId = await superior.inputValue();
 
-  await pressUntilFocused(page, form.getByLabel("Centro de coste"));
+  await tabTo(page, form.getByLabel("Centro de coste"));
   await page.keyboard.type("CC-TECLA");
 
   // A checkbox, toggled with Space.
   const activo = form.getByRole("checkbox", { name: "Activo" });
-  await pressUntilFocused(page, activo);
+  await tabTo(page, activo);
   await expect(activo).toBeChecked();
   await expectFocusVisible(page, activo);
   await page.keyboard.press("Space");
   await expect(activo).not.toBeChecked();
 
   const crear = form.getByRole("button", { name: "Crear departamento" });
-  await pressUntilFocused(page, crear);
+  await tabTo(page, crear);
   await expectFocusVisible(page, crear);
   await page.keyboard.press("Enter");
   await expect(page.getByRole("status")).toHaveText(`Departamento creado: ${nombre}`);

@@ -1,4 +1,5 @@
-import { sql, type Transaction } from "kysely";
+import { sql } from "kysely";
+import { anyTables } from "~/data/sql/connection.server";
 import { writableFields, type Entity } from "~/entities/entity";
 import { departamentos } from "~/entities/departamentos";
 import { proveedores } from "~/entities/proveedores";
@@ -6,7 +7,6 @@ import { sucursales } from "~/entities/sucursales";
 import { usuarios } from "~/entities/usuarios";
 import { todayISO } from "~/lib/dates";
 import { generateValidCif } from "~/lib/nif";
-import { anyTables, type AnyTables } from "~/data/sql/connection.server";
 import * as auth_confirm from "~/routes/auth.confirm";
 import * as auth_invitacion from "~/routes/auth.invitacion";
 import * as auth_recuperar from "~/routes/auth.recuperar";
@@ -30,7 +30,8 @@ import * as suc_csv from "~/routes/sucursales.exportar";
 import * as usu_id from "~/routes/usuarios.$id";
 import * as usu_index from "~/routes/usuarios._index";
 import * as usu_csv from "~/routes/usuarios.exportar";
-import { createTestApp, request, respond } from "../support/app";
+import { createTestApp, request, respond, type RouteModule, type TestTransaction } from "../support/app";
+import { insertDepartamento, insertMaestro, insertSucursal, setProfile, tableHashes } from "../support/fixtures";
 
 /**
  * The authorization matrix (issue 8), in the manner of Django's AdminViewPermissionsTest: every
@@ -74,28 +75,16 @@ function cookieOf(a: Actor) {
 
 beforeAll(async () => {
   app = await createTestApp();
-  const d = async (nombre: string, codigo: string) =>
-    String(
-      (await app.db.insertInto("departamentos").values({ nombre, codigo }).returning("id").executeTakeFirstOrThrow())
-        .id,
-    );
+  const d = (nombre: string, codigo: string) => insertDepartamento(app.db, { nombre, codigo });
   dep = { A: await d("Ventas", "VEN"), B: await d("Compras", "COM"), C: await d("Dirección", "DIR") };
-  suc = String(
-    (
-      await app.db
-        .insertInto("sucursales")
-        .values({ nombre: "Madrid", codigo: "MAD", direccion: "Gran Vía 1", ciudad: "Madrid" })
-        .returning("id")
-        .executeTakeFirstOrThrow()
-    ).id,
-  );
+  suc = await insertSucursal(app.db);
   const make = async (key: keyof typeof u, rol: U["rol"], departamento: string, aprobador?: U) => {
     const created = await app.createUser({ nombre: key, rol });
-    await app.db
-      .updateTable("usuarios")
-      .set({ departamento_id: departamento, sucursal_id: suc, aprobador_id: aprobador?.id ?? null })
-      .where("id", "=", created.id)
-      .execute();
+    await setProfile(app.db, created.id, {
+      departamento_id: departamento,
+      sucursal_id: suc,
+      aprobador_id: aprobador?.id ?? null,
+    });
     u[key] = { ...created, rol, departamento };
   };
   await make("admin", "administrador", dep.C);
@@ -120,23 +109,17 @@ afterAll(async () => {
 // Helpers
 // ---------------------------------------------------------------------------------------------
 
-/** One hash per table (as the owner): «the database is unchanged» is every hash equal. */
-async function snapshot() {
-  const { rows } = await sql<Record<string, string>>`
-    select
-      (select md5(coalesce(string_agg(t::text, '|' order by t.id), '')) from public.departamentos t) as departamentos,
-      (select md5(coalesce(string_agg(t::text, '|' order by t.id), '')) from public.sucursales t) as sucursales,
-      (select md5(coalesce(string_agg(t::text, '|' order by t.id), '')) from public.proveedores t) as proveedores,
-      (select md5(coalesce(string_agg(t::text, '|' order by t.id), '')) from public.usuarios t) as usuarios,
-      (select md5(coalesce(string_agg(t::text, '|' order by t.id), '')) from public.gastos t) as gastos,
-      -- The history is append-only and written by triggers on every change: its last id and size suffice.
-      (select concat(max(id), '/', count(*)) from public.historial) as historial,
-      (select md5(coalesce(string_agg(t::text, '|' order by t.id), '')) from auth.users t) as cuentas,
-      (select md5(coalesce(string_agg(t::text, '|' order by t.usuario_id), '')) from public.invitaciones t) as invitaciones`.execute(
-    app.db,
-  );
-  return rows[0]!;
-}
+/** «The database is unchanged»: every table's hash equal (history included). */
+const snapshot = () =>
+  tableHashes(app.db, {
+    departamentos: ["public.departamentos", "id"],
+    sucursales: ["public.sucursales", "id"],
+    proveedores: ["public.proveedores", "id"],
+    usuarios: ["public.usuarios", "id"],
+    gastos: ["public.gastos", "id"],
+    cuentas: ["auth.users", "id"],
+    invitaciones: ["public.invitaciones", "usuario_id"],
+  });
 
 type Expect = "ok" | "login" | 400 | 403 | 404 | 405 | 409 | "sin-cambio";
 type Result = { status: number; location: string | null; body: string; error?: string };
@@ -380,10 +363,10 @@ function formFor(intent: Intent, g: G, a: Actor): Record<string, string | string
   }
 }
 
+/** A row of any table, as stored. */
+type Fila = { id: string; version: number; [column: string]: unknown };
 const row = (table: string, id: string) =>
-  anyTables(app.db).selectFrom(table).selectAll().where("id", "=", id).executeTakeFirst() as Promise<
-    Record<string, any> | undefined
-  >;
+  anyTables(app.db).selectFrom(table).selectAll().where("id", "=", id).executeTakeFirst() as Promise<Fila | undefined>;
 
 describe("rutas × métodos × roles × tipo de registro", () => {
   it("gastos: ver, editar, eliminar, cada transición y las acciones en bloque", async () => {
@@ -414,7 +397,9 @@ describe("rutas × métodos × roles × tipo de registro", () => {
               const now = await row("gastos", g.id);
               if (intent === "eliminar") return now ? "el gasto sigue ahí" : null;
               if (intent === "guardar")
-                return now?.descripcion?.startsWith("Editado en la matriz") ? null : `no se guardó (${r.status})`;
+                return String(now?.descripcion).startsWith("Editado en la matriz")
+                  ? null
+                  : `no se guardó (${r.status})`;
               return now?.estado === A[intent] ? null : `estado ${now?.estado}, se esperaba ${A[intent]}`;
             },
           );
@@ -506,9 +491,9 @@ describe("rutas × métodos × roles × tipo de registro", () => {
   // Departamentos, sucursales, proveedores: the same machinery, different permissions.
   type Maestro = {
     entity: Entity;
-    index: { loader: any; action?: any };
-    record: { loader: any; action: any };
-    csv: { loader: any };
+    index: Required<RouteModule>;
+    record: Required<RouteModule>;
+    csv: RouteModule;
     crean: readonly Actor[];
     editan: readonly Actor[];
     eliminan: readonly Actor[];
@@ -548,21 +533,7 @@ describe("rutas × métodos × roles × tipo de registro", () => {
   async function maestro(entity: Entity, referenciado: boolean) {
     seq += 1;
     const code = `M${seq}X${Math.random().toString(36).slice(2, 6).toUpperCase()}`;
-    const values =
-      entity === departamentos
-        ? { nombre: `Departamento ${code}`, codigo: code }
-        : entity === sucursales
-          ? { nombre: `Sucursal ${code}`, codigo: code, direccion: "Calle Mayor 1", ciudad: "Toledo" }
-          : {
-              razon_social: `Proveedor ${code} SL`,
-              tipo_persona: "empresa",
-              pais: "ES",
-              nif: generateValidCif(900_000 + seq * 7919),
-              categoria: "otros",
-            };
-    const id = String(
-      (await anyTables(app.db).insertInto(entity.table).values(values).returning("id").executeTakeFirstOrThrow()).id,
-    );
+    const id = await insertMaestro(app.db, entity.table, code, 900_000 + seq * 7919);
     if (referenciado) {
       const column =
         entity === departamentos ? "departamento_id" : entity === sucursales ? "sucursal_id" : "proveedor_id";
@@ -577,7 +548,7 @@ describe("rutas × métodos × roles × tipo de registro", () => {
   }
 
   /** The record form as its page posts it, from the row (every writable field). */
-  function formDe(entity: Entity, r: Record<string, any>, intent: string, cambio: Record<string, string>) {
+  function formDe(entity: Entity, r: Fila, intent: string, cambio: Record<string, string>) {
     const form: Record<string, string> = { intent, version: String(r.version) };
     for (const f of writableFields(entity)) {
       const v = r[f.name];
@@ -933,21 +904,19 @@ const ROLLBACK = new Error("rollback");
 /** Runs `fn` as `who` (null: anon) the way the app and PostgREST do. Rolls back when `rollback`. */
 async function asRole<T>(
   who: U | null,
-  fn: (trx: Transaction<AnyTables>) => Promise<T>,
+  fn: (trx: TestTransaction) => Promise<T>,
   rollback: boolean,
 ): Promise<{ value?: T; code?: string }> {
   let value: T | undefined;
   try {
-    await anyTables(app.db)
-      .transaction()
-      .execute(async (trx) => {
-        const claims = who ? { sub: who.id, role: "authenticated" } : { role: "anon" };
-        await sql`select set_config('role', ${who ? "authenticated" : "anon"}, true), set_config('request.jwt.claims', ${JSON.stringify(claims)}, true)`.execute(
-          trx,
-        );
-        value = await fn(trx);
-        if (rollback) throw ROLLBACK;
-      });
+    await app.db.transaction().execute(async (trx) => {
+      const claims = who ? { sub: who.id, role: "authenticated" } : { role: "anon" };
+      await sql`select set_config('role', ${who ? "authenticated" : "anon"}, true), set_config('request.jwt.claims', ${JSON.stringify(claims)}, true)`.execute(
+        trx,
+      );
+      value = await fn(trx);
+      if (rollback) throw ROLLBACK;
+    });
     return { value };
   } catch (error) {
     if (error === ROLLBACK) return { value };
@@ -959,7 +928,7 @@ async function asRole<T>(
 async function dbCell(
   name: string,
   who: U | null,
-  statement: (trx: Transaction<AnyTables>) => Promise<number>,
+  statement: (trx: TestTransaction) => Promise<number>,
   expected: number | "ok" | "42501" | "OFPRM",
 ) {
   cells += 1;
@@ -977,8 +946,8 @@ async function dbCell(
 
 /** Rows an update/delete touched (0 when row-level security hid every row). */
 const count = async (
-  trx: Transaction<AnyTables>,
-  q: { execute: (trx: Transaction<AnyTables>) => Promise<{ numAffectedRows?: bigint }> },
+  trx: TestTransaction,
+  q: { execute: (trx: TestTransaction) => Promise<{ numAffectedRows?: bigint }> },
 ) => Number((await q.execute(trx)).numAffectedRows ?? 0);
 
 describe("la base de datos como cada rol (RLS)", () => {

@@ -1,16 +1,16 @@
-import { mkdtempSync, readFileSync, existsSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "kysely";
 import type { AppLoadContext } from "@remix-run/node";
-import { currentUser } from "~/auth/session.server";
 import { LIMITS, MAIL_LIMIT, SIGNUP_LIMIT } from "~/auth/throttle.server";
 import * as confirmRoute from "~/routes/auth.confirm";
 import * as recuperarRoute from "~/routes/auth.recuperar";
 import * as loginRoute from "~/routes/login";
 import * as reenviarRoute from "~/routes/signup-confirmation";
 import * as usuarioRoute from "~/routes/usuarios.$id";
-import { createTestApp, ORIGIN, PASSWORD, request, respond } from "../support/app";
+import { outbox, sessionCookieOf, signedInUser, tokenOf } from "../support/accounts";
+import { createTestApp, json, ORIGIN, PASSWORD, request, respond } from "../support/app";
 
 /**
  * Accounts (SPEC §6) through the real routes and the local adapter on a real Postgres: the holes
@@ -30,23 +30,7 @@ let seq = 0;
 const fresh = (p = "p") => `${p}${++seq}-${Math.random().toString(36).slice(2, 8)}@empresa.es`;
 /** A different address per test, so the per-address counters of one test never meet another's. */
 const ctx = (clientIp = `10.0.${seq % 250}.${++seq % 250}`): AppLoadContext => ({ ...app.context(), clientIp });
-const json = async (r: Response) => JSON.parse(await r.text());
-
-function mails(email: string): { subject: string; text: string }[] {
-  const file = path.join(DATA_DIR, "correo", `${email.toLowerCase()}.txt`);
-  if (!existsSync(file)) return [];
-  return readFileSync(file, "utf8")
-    .split("\n---\n")
-    .filter((m) => m.trim())
-    .map((m) => ({ subject: m.split("\n")[0]!.replace(/^Asunto: /, ""), text: m }));
-}
-function lastLink(email: string, pathPrefix: string) {
-  const all = mails(email).flatMap((m) => [...m.text.matchAll(/https?:\/\/\S+/g)].map((x) => x[0]));
-  const link = all.filter((l) => new URL(l).pathname.startsWith(pathPrefix)).at(-1);
-  if (!link) throw new Error(`No hay enlace ${pathPrefix} en el correo de ${email}`);
-  return link;
-}
-const tokenOf = (link: string) => new URL(link).searchParams.get("token")!;
+const { mails, lastLink } = outbox(DATA_DIR);
 
 const login = (form: Record<string, string>, context = ctx(), path = "/login") =>
   respond(() => loginRoute.action({ request: request(path, { form }), context, params: {} }));
@@ -62,12 +46,16 @@ const confirm = (token: string) =>
       params: {},
     }),
   );
-const cookieOf = (r: Response) =>
-  r.headers
-    .getSetCookie()
-    .find((c) => c.startsWith("oficina_sesion="))!
-    .split(";")[0]!;
-const signedIn = async (cookie: string) => (await currentUser(request("/", { cookie }), app.context()))?.user ?? null;
+const signedIn = (cookie: string) => signedInUser(app, cookie);
+/** «¿Ha olvidado su contraseña?»: asks for the reset mail. */
+const ask = (email: string) =>
+  respond(() =>
+    recuperarRoute.action({
+      request: request("/auth/recuperar", { form: { intent: "pedir", email } }),
+      context: ctx(),
+      params: {},
+    }),
+  );
 
 describe("alta: las credenciales pendientes son las del enlace (agujero 3)", () => {
   it("un alta sin confirmar no crea cuenta ni perfil: no se queda con «la primera cuenta» (administrador) ni con un nombre", async () => {
@@ -99,7 +87,11 @@ describe("alta: las credenciales pendientes son las del enlace (agujero 3)", () 
     expect(await json(await confirm(tokenOf(intruderLink)))).toEqual({ reason: "usado" });
     const ok = await confirm(tokenOf(ownerLink));
     expect(ok.status).toBe(302);
-    expect(await signedIn(cookieOf(ok))).toMatchObject({ email: ceo, nombre: "Carmen Directora", rol: "empleado" });
+    expect(await signedIn(sessionCookieOf(ok))).toMatchObject({
+      email: ceo,
+      nombre: "Carmen Directora",
+      rol: "empleado",
+    });
 
     expect((await signIn(ceo, "contraseña-del-intruso")).status).toBe(400);
     expect((await signIn(ceo, "contraseña-de-carmen")).status).toBe(302);
@@ -261,14 +253,6 @@ describe("el tiempo de respuesta no dice quién tiene cuenta (agujero 7)", () =>
 
   it("recuperación (POST /auth/recuperar, intent pedir) con un correo con cuenta y con uno desconocido: medianas de 30 parecidas", async () => {
     const known = await manyUsers("Conocida");
-    const ask = (email: string) =>
-      respond(() =>
-        recuperarRoute.action({
-          request: request("/auth/recuperar", { form: { intent: "pedir", email } }),
-          context: ctx(),
-          params: {},
-        }),
-      );
     const yes: number[] = [];
     const no: number[] = [];
     for (let i = 0; i < 30; i++) {
@@ -392,14 +376,6 @@ describe("límites (agujero 2, SPEC §6 «Throttling»)", () => {
 });
 
 describe("«¿Ha olvidado su contraseña?»", () => {
-  const ask = (email: string) =>
-    respond(() =>
-      recuperarRoute.action({
-        request: request("/auth/recuperar", { form: { intent: "pedir", email } }),
-        context: ctx(),
-        params: {},
-      }),
-    );
   const change = (token: string, password: string, confirmacion = password) =>
     respond(() =>
       recuperarRoute.action({
@@ -418,7 +394,7 @@ describe("«¿Ha olvidado su contraseña?»", () => {
   it("la misma respuesta con o sin cuenta; enlace de 1 h y un solo uso; contraseña dos veces; entra y las demás sesiones se cierran", async () => {
     const u = await app.createUser({ nombre: "Rita" });
     const other = await signIn(u.email, PASSWORD);
-    const otherCookie = cookieOf(other);
+    const otherCookie = sessionCookieOf(other);
     expect(await signedIn(otherCookie)).not.toBeNull();
 
     const unknown = fresh("nadie");
@@ -454,7 +430,7 @@ describe("«¿Ha olvidado su contraseña?»", () => {
     const ok = await change(second, "una contraseña nueva");
     expect(ok.status).toBe(302);
     expect(ok.headers.get("Location")).toBe("/");
-    expect(await signedIn(cookieOf(ok))).toMatchObject({ id: u.id });
+    expect(await signedIn(sessionCookieOf(ok))).toMatchObject({ id: u.id });
     expect(await signedIn(otherCookie)).toBeNull();
     expect(await signedIn(u.cookie)).toBeNull();
     expect(await json(await change(second, "otra contraseña más"))).toMatchObject({ reason: "usado" });
@@ -486,7 +462,7 @@ describe("cambiar mi contraseña en mi ficha", () => {
 
   it("pide la actual; la nueva dos veces; cierra las demás sesiones y mantiene esta", async () => {
     const u = await app.createUser({ nombre: "Marta" });
-    const elsewhere = cookieOf(await signIn(u.email, PASSWORD));
+    const elsewhere = sessionCookieOf(await signIn(u.email, PASSWORD));
     const wrong = await post(u.id, u.cookie, {
       actual: "no-es-esta",
       password: "contraseña nueva de marta",

@@ -1,11 +1,12 @@
-import { action as createAction, loader as listLoader } from "~/routes/departamentos._index";
-import { action as recordAction, loader as recordLoader } from "~/routes/departamentos.$id";
-import { createTestApp, request, respond } from "../support/app";
+import * as listRoute from "~/routes/departamentos._index";
+import * as recordRoute from "~/routes/departamentos.$id";
+import { createTestApp, json, request, respond, type TestApp, type TestUser } from "../support/app";
+import { entityPages } from "../support/entity-pages";
+import { countRows } from "../support/fixtures";
 
 /** Departamentos through its real loaders and actions: the generic machinery every entity uses. */
-let app: Awaited<ReturnType<typeof createTestApp>>;
-let admin: Awaited<ReturnType<typeof app.createUser>>;
-let empleado: Awaited<ReturnType<typeof app.createUser>>;
+let app: TestApp;
+let admin: TestUser, empleado: TestUser;
 
 beforeAll(async () => {
   app = await createTestApp();
@@ -14,18 +15,11 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const count = async () =>
-  Number(
-    (
-      await app.db
-        .selectFrom("departamentos")
-        .select((eb) => eb.fn.countAll().as("n"))
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
-const create = (form: Record<string, string>, cookie = admin.cookie, path = "/departamentos?index") =>
-  respond(() => createAction({ request: request(path, { cookie, form }), context: app.context(), params: {} }));
-const json = async (r: Response) => JSON.parse(await r.text());
+const { create, list, load, post } = entityPages("/departamentos", { index: listRoute, record: recordRoute }, () => ({
+  app,
+  cookie: admin.cookie,
+}));
+const count = () => countRows(app.db, "departamentos");
 
 describe("crear", () => {
   it("crea un departamento, normaliza el código y vuelve a la lista con un aviso", async () => {
@@ -98,16 +92,7 @@ describe("lista", () => {
   it("busca, ordena, pagina y cuenta en el servidor", async () => {
     for (let i = 0; i < 12; i++)
       await create({ nombre: `Zona ${String(i).padStart(2, "0")}`, codigo: `ZON-${i}`, activo: i % 2 ? "on" : "" });
-    const r = await respond(() =>
-      listLoader({
-        request: request("/departamentos?q=zona&activo=si&orden=codigo&dir=desc&por_pagina=5&pagina=2", {
-          cookie: empleado.cookie,
-        }),
-        context: app.context(),
-        params: {},
-      }),
-    );
-    const data = await json(r);
+    const data = await list("?q=zona&activo=si&orden=codigo&dir=desc&por_pagina=5&pagina=2", empleado.cookie);
     expect(data.result.total).toBe(6);
     expect(data.result.rows.map((row: { codigo: string }) => row.codigo)).toEqual(["ZON-1"]); // text order: ZON-9, 7, 5, 3, 11 | 1
     expect(data.state).toMatchObject({ q: "zona", orden: "codigo", dir: "desc", pagina: 2, porPagina: 5 });
@@ -116,7 +101,7 @@ describe("lista", () => {
 
   it("exporta CSV (BOM, punto y coma, cabeceras en español) de todo el filtro", async () => {
     const r = await respond(() =>
-      listLoader({
+      listRoute.loader({
         request: request("/departamentos/exportar?q=zona&formato=csv", { cookie: admin.cookie }),
         context: app.context(),
         params: {},
@@ -136,7 +121,7 @@ describe("lista", () => {
 
   it("sin sesión redirige a /login con redirectTo", async () => {
     const r = await respond(() =>
-      listLoader({ request: request("/departamentos?q=a"), context: app.context(), params: {} }),
+      listRoute.loader({ request: request("/departamentos?q=a"), context: app.context(), params: {} }),
     );
     expect(r.status).toBe(302);
     expect(r.headers.get("Location")).toBe("/login?redirectTo=%2Fdepartamentos%3Fq%3Da");
@@ -146,24 +131,10 @@ describe("lista", () => {
 describe("ficha", () => {
   const rec = async (codigo: string) =>
     app.db.selectFrom("departamentos").selectAll().where("codigo", "=", codigo).executeTakeFirstOrThrow();
-  const post = (id: string, form: Record<string, string>, cookie = admin.cookie, search = "") =>
-    respond(() =>
-      recordAction({
-        request: request(`/departamentos/${id}${search}`, { cookie, form }),
-        context: app.context(),
-        params: { id },
-      }),
-    );
 
   it("id mal formado o desconocido: 404", async () => {
     for (const id of ["no-es-un-uuid", crypto.randomUUID()]) {
-      const r = await respond(() =>
-        recordLoader({
-          request: request(`/departamentos/${id}`, { cookie: admin.cookie }),
-          context: app.context(),
-          params: { id },
-        }),
-      );
+      const r = await load(id);
       expect(r.status).toBe(404);
     }
   });
@@ -180,15 +151,7 @@ describe("ficha", () => {
     expect(r.status).toBe(302);
     expect(r.headers.get("Location")).toBe("/departamentos?q=cal");
     expect(await rec("CAL")).toMatchObject({ nombre: "Calidad y Procesos", version: 2 });
-    const data = await json(
-      await respond(() =>
-        recordLoader({
-          request: request(`/departamentos/${d.id}`, { cookie: admin.cookie }),
-          context: app.context(),
-          params: { id: d.id },
-        }),
-      ),
-    );
+    const data = await json(await load(d.id));
     expect(data.history[0]).toMatchObject({
       accion: "modificacion",
       cambios: { nombre: { antes: "Calidad", despues: "Calidad y Procesos" } },

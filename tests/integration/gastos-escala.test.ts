@@ -4,36 +4,24 @@ import { asUser } from "~/data/sql/connection.server";
 import { EXACT_COUNT_LIMIT } from "~/data/store";
 import { todayISO } from "~/lib/dates";
 import { loader } from "~/routes/gastos._index";
-import { createTestApp, request, respond } from "../support/app";
+import { createTestApp, request, respond, type TestApp, type TestUser } from "../support/app";
+import { insertDepartamento, insertSucursal } from "../support/fixtures";
 
 /**
  * The gastos list over more rows than are counted exactly (EXACT_COUNT_LIMIT): the count is the
  * planner's estimate, marked as such, without a sum; a filter that narrows it is exact again,
  * with its sum. (Decision and EXPLAIN findings: docs/decisions/0006-gastos-list-at-scale.md.)
  */
-let app: Awaited<ReturnType<typeof createTestApp>>;
-let admin: Awaited<ReturnType<typeof app.createUser>>;
-let empleado: Awaited<ReturnType<typeof app.createUser>>;
+let app: TestApp;
+let admin: TestUser, empleado: TestUser;
 const N = EXACT_COUNT_LIMIT + 500;
 
 beforeAll(async () => {
   app = await createTestApp();
   admin = await app.createUser({ nombre: "Ana", rol: "administrador" });
   empleado = await app.createUser({ nombre: "Elena", rol: "empleado" });
-  const dep = (
-    await app.db
-      .insertInto("departamentos")
-      .values({ nombre: "Ventas", codigo: "VEN" })
-      .returning("id")
-      .executeTakeFirstOrThrow()
-  ).id;
-  const suc = (
-    await app.db
-      .insertInto("sucursales")
-      .values({ nombre: "Madrid", codigo: "MAD", direccion: "Gran Vía 1", ciudad: "Madrid" })
-      .returning("id")
-      .executeTakeFirstOrThrow()
-  ).id;
+  const dep = await insertDepartamento(app.db, { nombre: "Ventas", codigo: "VEN" });
+  const suc = await insertSucursal(app.db);
   // As the owner, like a bulk load: N gastos of the administrador, three formación ones of the empleado.
   await sql`
     insert into gastos (descripcion, fecha_gasto, categoria, importe, metodo_pago, solicitante_id, departamento_id, sucursal_id)

@@ -1,8 +1,11 @@
+import type { Rol } from "~/auth/permissions";
 import { sqlStore } from "~/data/sql/adapter.server";
-import { puedeAprobar, SIN_ALCANCE, type Alcance } from "~/gastos/reglas";
+import { puedeAprobar, SIN_ALCANCE, type Alcance, type GastoClave } from "~/gastos/reglas";
 import { addDaysISO, todayISO } from "~/lib/dates";
-import { action, loader } from "~/routes/gastos._index";
-import { createTestApp, ORIGIN, request, respond } from "../support/app";
+import { loader } from "~/routes/gastos._index";
+import { createTestApp, json, ORIGIN, request, respond } from "../support/app";
+import { countRows, insertDepartamento, insertProveedor, insertSucursal, setProfile } from "../support/fixtures";
+import { gastosPage, type FilaLista } from "../support/gastos";
 
 /**
  * /gastos through its real loader and action, on a real Postgres under row-level security:
@@ -25,52 +28,24 @@ beforeAll(async () => {
   empleado = await app.createUser({ nombre: "Elena", rol: "empleado" });
   empleado2 = await app.createUser({ nombre: "Eva", rol: "empleado" });
   responsable = await app.createUser({ nombre: "Rosa", rol: "empleado" });
-  const d = async (nombre: string, codigo: string, o: Record<string, unknown> = {}) =>
-    String(
-      (
-        await app.db
-          .insertInto("departamentos")
-          .values({ nombre, codigo, ...o })
-          .returning("id")
-          .executeTakeFirstOrThrow()
-      ).id,
-    );
   dep = {
-    ventas: await d("Ventas", "VEN", { presupuesto_mensual: "1000.00" }),
-    compras: await d("Compras", "COM", { responsable_id: responsable.id }),
-    direccion: await d("Dirección", "DIR"),
+    ventas: await insertDepartamento(app.db, { nombre: "Ventas", codigo: "VEN", presupuesto_mensual: "1000.00" }),
+    compras: await insertDepartamento(app.db, { nombre: "Compras", codigo: "COM", responsable_id: responsable.id }),
+    direccion: await insertDepartamento(app.db, { nombre: "Dirección", codigo: "DIR" }),
   };
-  suc = String(
-    (
-      await app.db
-        .insertInto("sucursales")
-        .values({ nombre: "Madrid", codigo: "MAD", direccion: "Gran Vía 1", ciudad: "Madrid" })
-        .returning("id")
-        .executeTakeFirstOrThrow()
-    ).id,
-  );
-  const p = async (razon_social: string, nif: string, activo: boolean) =>
-    String(
-      (
-        await app.db
-          .insertInto("proveedores")
-          .values({ razon_social, nif, tipo_persona: "empresa", activo })
-          .returning("id")
-          .executeTakeFirstOrThrow()
-      ).id,
-    );
+  suc = await insertSucursal(app.db);
+  const p = (razon_social: string, nif: string, activo: boolean) =>
+    insertProveedor(app.db, { razon_social, nif, tipo_persona: "empresa", activo });
   prov = {
     activo: await p("Papelería La Castellana", "B11111111", true),
     inactivo: await p("Cerrada SL", "B22222222", false),
   };
-  const perfil = (u: U, o: Record<string, unknown>) =>
-    app.db.updateTable("usuarios").set(o).where("id", "=", u.id).execute();
-  await perfil(admin, { departamento_id: dep.direccion, sucursal_id: suc });
-  await perfil(aprobador, { departamento_id: dep.ventas, sucursal_id: suc });
-  await perfil(aprobador2, { departamento_id: dep.compras, sucursal_id: suc });
-  await perfil(empleado, { departamento_id: dep.ventas, sucursal_id: suc, aprobador_id: aprobador.id });
-  await perfil(empleado2, { departamento_id: dep.compras, sucursal_id: suc });
-  await perfil(responsable, { departamento_id: dep.direccion, sucursal_id: suc });
+  await setProfile(app.db, admin.id, { departamento_id: dep.direccion, sucursal_id: suc });
+  await setProfile(app.db, aprobador.id, { departamento_id: dep.ventas, sucursal_id: suc });
+  await setProfile(app.db, aprobador2.id, { departamento_id: dep.compras, sucursal_id: suc });
+  await setProfile(app.db, empleado.id, { departamento_id: dep.ventas, sucursal_id: suc, aprobador_id: aprobador.id });
+  await setProfile(app.db, empleado2.id, { departamento_id: dep.compras, sucursal_id: suc });
+  await setProfile(app.db, responsable.id, { departamento_id: dep.direccion, sucursal_id: suc });
 });
 afterAll(() => app.close());
 
@@ -78,34 +53,16 @@ afterAll(() => app.close());
 // Helpers
 // ------------------------------------------------------------------------------------------
 
-const json = async (r: Response) => JSON.parse(await r.text());
-const post = (form: Record<string, string | string[]>, cookie: string, path = "/gastos?index") =>
-  respond(() => action({ request: request(path, { cookie, form }), context: app.context(), params: {} }));
-const load = (search: string, cookie: string) =>
-  respond(() => loader({ request: request(`/gastos${search}`, { cookie }), context: app.context(), params: {} }));
-const list = async (search: string, cookie: string) => {
-  const r = await load(search, cookie);
-  if (r.status !== 200) throw new Error(`Esperaba 200, llegó ${r.status}: ${await r.text()}`);
-  return json(r);
-};
+const { post, load, list, row, created } = gastosPage(() => app);
 /** The flash message a redirect carries (read as the next page would). */
 async function flashOf(r: Response) {
   const cookie = r.headers.get("Set-Cookie")?.split(";")[0];
   if (!cookie) return null;
   return (await app.services.flash.take(new Request(ORIGIN, { headers: { Cookie: cookie } }))).flash;
 }
-type Gasto = Record<string, any> & { id: string; version: number; folio: string; fecha_gasto: string };
-const row = (id: string) =>
-  app.db.selectFrom("gastos").selectAll().where("id", "=", id).executeTakeFirstOrThrow() as Promise<Gasto>;
-const countGastos = async () =>
-  Number(
-    (
-      await app.db
-        .selectFrom("gastos")
-        .select((eb) => eb.fn.countAll().as("n"))
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
+/** An entry of the record panel's history. */
+type Cambio = { cambios: { estado?: { despues: string } } | null; actor_nombre: string };
+const countGastos = () => countRows(app.db, "gastos");
 const form = (o: Record<string, string> = {}) => ({
   intent: "crear",
   descripcion: "Comida con cliente",
@@ -119,13 +76,16 @@ let seq = 0;
 /** A gasto created through the form by `u` (distinct importe each, so no duplicate warning). */
 async function nuevo(u: U, o: Record<string, string> = {}) {
   seq += 1;
-  const r = await post(
-    form({ importe: `${10 + seq},${String(seq % 100).padStart(2, "0")}`, descripcion: `Gasto de prueba ${seq}`, ...o }),
-    u.cookie,
+  return created(
+    await post(
+      form({
+        importe: `${10 + seq},${String(seq % 100).padStart(2, "0")}`,
+        descripcion: `Gasto de prueba ${seq}`,
+        ...o,
+      }),
+      u.cookie,
+    ),
   );
-  if (r.status !== 302) throw new Error(`Esperaba 302, llegó ${r.status}: ${await r.text()}`);
-  const id = new URL(r.headers.get("Location")!, ORIGIN).searchParams.get("gasto")!;
-  return row(id);
 }
 /** Runs a workflow function directly as `u` (to set a state up). */
 const rpc = (u: U, fn: string, args: Record<string, unknown>) =>
@@ -335,18 +295,19 @@ describe("lista: visibilidad por rol (RLS a través del loader)", () => {
         .selectFrom("usuarios")
         .select(["id", "rol", "departamento_id"])
         .where("id", "=", u.id)
+        .$narrowType<{ rol: Rol }>()
         .executeTakeFirstOrThrow();
       const alcance = (await sqlStore(app.db, u.id).rpc<Alcance | null>("alcance_aprobacion", {})) ?? SIN_ALCANCE;
       // The list's rows carry only what it shows: the rule is checked on the whole records.
-      const visiblesIds = todos.result.rows.map((g: any) => String(g.id));
+      const visiblesIds = todos.result.rows.map((g: FilaLista) => String(g.id));
       const registros = visiblesIds.length
         ? await app.db.selectFrom("gastos").selectAll().where("id", "in", visiblesIds).execute()
         : [];
-      const esperados = registros.filter((g: any) => puedeAprobar(perfil as any, g, alcance)).map((g: any) => g.id);
-      expect(data.result.rows.map((g: any) => g.id).sort()).toEqual(esperados.sort());
+      const esperados = registros.filter((g) => puedeAprobar(perfil, g as GastoClave, alcance)).map((g) => g.id);
+      expect(data.result.rows.map((g: FilaLista) => g.id).sort()).toEqual(esperados.sort());
       expect(data.state.vista).toBe("pendientes");
     }
-    expect((await list("?vista=pendientes", aprobador.cookie)).result.rows.map((g: any) => g.id)).toContain(
+    expect((await list("?vista=pendientes", aprobador.cookie)).result.rows.map((g: FilaLista) => g.id)).toContain(
       ids.empleado,
     );
     expect((await list("?vista=pendientes", empleado.cookie)).result.rows).toHaveLength(0);
@@ -373,7 +334,7 @@ describe("lista: visibilidad por rol (RLS a través del loader)", () => {
 
   it("«Mis gastos»: solo los del solicitante, también para un administrador", async () => {
     const data = await list("?vista=mios&q=Visibilidad", admin.cookie);
-    expect(data.result.rows.map((g: any) => g.id)).toEqual([ids.admin]);
+    expect(data.result.rows.map((g: FilaLista) => g.id)).toEqual([ids.admin]);
   });
 });
 
@@ -393,9 +354,9 @@ describe("lista: filtros, orden, cuenta y suma", () => {
   it("cuenta y suma el importe de todo el filtro, no solo de la página", async () => {
     const data = await list("?q=filtro%20taxi&por_pagina=1&orden=importe&dir=asc", empleado2.cookie);
     expect(data.result).toMatchObject({ total: 3, estimated: false, sums: { importe: "60.60" } });
-    expect(data.result.rows.map((g: any) => g.importe)).toEqual(["10.10"]);
+    expect(data.result.rows.map((g: FilaLista) => g.importe)).toEqual(["10.10"]);
     const page2 = await list("?q=filtro%20taxi&por_pagina=1&pagina=2&orden=importe&dir=desc", empleado2.cookie);
-    expect(page2.result.rows.map((g: any) => g.importe)).toEqual(["20.20"]);
+    expect(page2.result.rows.map((g: FilaLista) => g.importe)).toEqual(["20.20"]);
     expect(page2.result.sums.importe).toBe("60.60");
   });
 
@@ -610,10 +571,11 @@ describe("flujo: cada transición como cada rol", () => {
     const cambios = await app.db
       .selectFrom("historial")
       .select("cambios")
+      .$castTo<Pick<Cambio, "cambios">>()
       .where("tabla", "=", "gastos")
       .where("registro_id", "=", g.id)
       .execute();
-    expect(cambios.filter((h: any) => h.cambios?.estado?.despues === "aprobado")).toHaveLength(1);
+    expect(cambios.filter((h: Pick<Cambio, "cambios">) => h.cambios?.estado?.despues === "aprobado")).toHaveLength(1);
   });
 
   it("acción desconocida: 400; sin versión: 400; id mal formado: 404", async () => {
@@ -781,8 +743,8 @@ describe("ficha: acciones visibles, edición y borrado del borrador, historial",
     const g = await enEstado(empleado, "aprobado");
     const { panel } = await list(`?gasto=${g.id}`, empleado.cookie);
     const estados = panel.history
-      .filter((h: any) => h.cambios?.estado)
-      .map((h: any) => [h.cambios.estado.despues, h.actor_nombre]);
+      .filter((h: Cambio) => h.cambios?.estado)
+      .map((h: Cambio) => [h.cambios!.estado!.despues, h.actor_nombre]);
     expect(estados).toEqual([
       ["aprobado", "Pablo"],
       ["pendiente", "Elena"],

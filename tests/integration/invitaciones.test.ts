@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, existsSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "kysely";
@@ -8,7 +8,9 @@ import { MAIL_LIMIT } from "~/auth/throttle.server";
 import * as invitacionRoute from "~/routes/auth.invitacion";
 import * as loginRoute from "~/routes/login";
 import * as usuariosRoute from "~/routes/usuarios._index";
-import { createTestApp, request, respond } from "../support/app";
+import { outbox, sessionCookieOf, signedInUser, tokenOf } from "../support/accounts";
+import { createTestApp, json, request, respond } from "../support/app";
+import { insertDepartamento, insertSucursal, tableHashes } from "../support/fixtures";
 
 /**
  * Invitations (SPEC §6, ADR 0013) through the real routes and the local adapter on a real
@@ -30,49 +32,16 @@ beforeAll(async () => {
   admin = await app.createUser({ nombre: "Ana Admin", rol: "administrador" });
   empleado = await app.createUser({ nombre: "Eva Empleada", rol: "empleado" });
   aprobador = await app.createUser({ nombre: "Pablo Aprobador", rol: "aprobador" });
-  dep = String(
-    (
-      await app.db
-        .insertInto("departamentos")
-        .values({ nombre: "Ventas", codigo: "VEN" })
-        .returning("id")
-        .executeTakeFirstOrThrow()
-    ).id,
-  );
-  suc = String(
-    (
-      await app.db
-        .insertInto("sucursales")
-        .values({ nombre: "Madrid", codigo: "MAD", direccion: "Gran Vía 1", ciudad: "Madrid" })
-        .returning("id")
-        .executeTakeFirstOrThrow()
-    ).id,
-  );
+  dep = await insertDepartamento(app.db, { nombre: "Ventas", codigo: "VEN" });
+  suc = await insertSucursal(app.db);
 });
 afterAll(() => app.close());
 
 let seq = 0;
 const fresh = (p = "inv") => `${p}${++seq}-${Math.random().toString(36).slice(2, 8)}@empresa.es`;
 const ctx = (): AppLoadContext => ({ ...app.context(), clientIp: `10.1.${seq % 250}.${++seq % 250}` });
-const json = async (r: Response) => JSON.parse(await r.text());
-
-function mails(email: string): { subject: string; text: string }[] {
-  const file = path.join(DATA_DIR, "correo", `${email.toLowerCase()}.txt`);
-  if (!existsSync(file)) return [];
-  return readFileSync(file, "utf8")
-    .split("\n---\n")
-    .filter((m) => m.trim())
-    .map((m) => ({ subject: m.split("\n")[0]!.replace(/^Asunto: /, ""), text: m }));
-}
-function lastLink(email: string) {
-  const link = mails(email)
-    .flatMap((m) => [...m.text.matchAll(/https?:\/\/\S+/g)].map((x) => x[0]))
-    .filter((l) => new URL(l).pathname === "/auth/invitacion")
-    .at(-1);
-  if (!link) throw new Error(`No hay enlace de invitación en el correo de ${email}`);
-  return link;
-}
-const tokenOf = (link: string) => new URL(link).searchParams.get("token")!;
+const { mails, lastLink } = outbox(DATA_DIR);
+const invitationLink = (email: string) => lastLink(email, "/auth/invitacion");
 
 const post = (cookie: string, form: Record<string, string>) =>
   respond(() =>
@@ -122,12 +91,6 @@ const signIn = (email: string, password: string) =>
       params: {},
     }),
   );
-const cookieOf = (r: Response) =>
-  r.headers
-    .getSetCookie()
-    .find((c) => c.startsWith("oficina_sesion="))!
-    .split(";")[0]!;
-const signedIn = async (cookie: string) => (await currentUser(request("/", { cookie }), app.context()))?.user ?? null;
 const account = (email: string) =>
   app.db
     .selectFrom("auth.users as u")
@@ -136,16 +99,13 @@ const account = (email: string) =>
     .where("u.email", "=", email)
     .executeTakeFirst();
 
-async function snapshot() {
-  const { rows } = await sql<Record<string, string>>`
-    select
-      (select md5(coalesce(string_agg(t::text, '|' order by t.id), '')) from auth.users t) as cuentas,
-      (select md5(coalesce(string_agg(t::text, '|' order by t.id), '')) from public.usuarios t) as usuarios,
-      (select md5(coalesce(string_agg(t::text, '|' order by t.usuario_id), '')) from public.invitaciones t) as invitaciones,
-      (select md5(coalesce(string_agg(t::text, '|' order by t.token_hash), '')) from auth.local_tokens t) as tokens,
-      (select concat(max(id), '/', count(*)) from public.historial) as historial`.execute(app.db);
-  return rows[0]!;
-}
+const snapshot = () =>
+  tableHashes(app.db, {
+    cuentas: ["auth.users", "id"],
+    usuarios: ["public.usuarios", "id"],
+    invitaciones: ["public.invitaciones", "usuario_id"],
+    tokens: ["auth.local_tokens", "token_hash"],
+  });
 
 describe("invitar: del formulario de /usuarios a la sesión de la persona invitada", () => {
   it("el administrador invita; llega el correo; el GET del enlace no lo gasta; el POST fija la contraseña y entra con el rol, departamento, sucursal y aprobador elegidos", async () => {
@@ -205,7 +165,7 @@ describe("invitar: del formulario de /usuarios a la sesión de la persona invita
     const [mail] = mails(email);
     expect(mail!.subject).toBe("Le han invitado a Oficina");
     expect(mail!.text).toContain("caduca en 7 días");
-    const link = lastLink(email);
+    const link = invitationLink(email);
     expect(new URL(link).origin).toBe(APP_URL);
     const token = tokenOf(link);
     // The stored token is a hash, not the token.
@@ -231,7 +191,7 @@ describe("invitar: del formulario de /usuarios a la sesión de la persona invita
     const done = await accept(token);
     expect(done.status).toBe(302);
     expect(done.headers.get("Location")).toBe("/");
-    const me = await signedIn(cookieOf(done));
+    const me = await signedInUser(app, sessionCookieOf(done));
     expect(me).toMatchObject({
       email,
       rol: "aprobador",
@@ -262,7 +222,7 @@ describe("invitar: del formulario de /usuarios a la sesión de la persona invita
     ).toMatchObject({ state: "no_valido" });
     const email = fresh("caduca");
     expect((await invite({ email })).status).toBe(302);
-    const token = tokenOf(lastLink(email));
+    const token = tokenOf(invitationLink(email));
     await app.db
       .updateTable("auth.local_tokens")
       .set({ expires_at: sql`now() - interval '1 minute'` })
@@ -285,12 +245,12 @@ describe("reenviar y cancelar", () => {
   it("reenviar mata el enlace anterior; el nuevo sirve", async () => {
     const email = fresh("reenvio");
     await invite({ email });
-    const first = tokenOf(lastLink(email));
+    const first = tokenOf(invitationLink(email));
     const { id } = (await account(email))!;
     const r = await post(admin.cookie, { intent: "reenviar", id: String(id) });
     expect(r.status).toBe(302);
     expect(mails(email)).toHaveLength(2);
-    const second = tokenOf(lastLink(email));
+    const second = tokenOf(invitationLink(email));
     expect(second).not.toBe(first);
     expect(await landing(first)).toEqual({ token: first, state: "usado" });
     expect((await accept(first)).status).toBe(400);
@@ -317,7 +277,7 @@ describe("reenviar y cancelar", () => {
   it("cancelar deja el enlace inútil y elimina la cuenta pendiente (y su perfil)", async () => {
     const email = fresh("cancelada");
     await invite({ email, rol: "administrador" });
-    const token = tokenOf(lastLink(email));
+    const token = tokenOf(invitationLink(email));
     const { id } = (await account(email))!;
     const r = await post(admin.cookie, { intent: "cancelar", id: String(id) });
     expect(r.status).toBe(302);
@@ -334,7 +294,7 @@ describe("reenviar y cancelar", () => {
   it("cancelar una invitación cuya cuenta ya mencionan otros registros la desactiva en su lugar; el enlace tampoco sirve", async () => {
     const email = fresh("mencionada");
     await invite({ email, rol: "aprobador" });
-    const token = tokenOf(lastLink(email));
+    const token = tokenOf(invitationLink(email));
     const { id } = (await account(email))!;
     await app.db.updateTable("usuarios").set({ aprobador_id: id }).where("id", "=", empleado.id).execute();
     try {
@@ -351,7 +311,7 @@ describe("reenviar y cancelar", () => {
   it("reenviar o cancelar una invitación ya aceptada no hace nada (aviso)", async () => {
     const email = fresh("aceptada");
     await invite({ email });
-    expect((await accept(tokenOf(lastLink(email)))).status).toBe(302);
+    expect((await accept(tokenOf(invitationLink(email)))).status).toBe(302);
     const { id } = (await account(email))!;
     const before = await snapshot();
     for (const intent of ["reenviar", "cancelar"])
@@ -465,7 +425,7 @@ describe("SIGNUP_MODE=invitacion", () => {
         }),
       );
       expect(r.status).toBe(302);
-      const token = tokenOf(lastLink(email));
+      const token = tokenOf(invitationLink(email));
       const done = await respond(() =>
         invitacionRoute.action({
           request: request("/auth/invitacion", {
@@ -482,7 +442,9 @@ describe("SIGNUP_MODE=invitacion", () => {
       );
       expect(done.status).toBe(302);
       // A fresh context: the one above remembers the administrador who posted the invitation.
-      expect((await currentUser(request("/", { cookie: cookieOf(done) }), closed.context()))?.user).toMatchObject({
+      expect(
+        (await currentUser(request("/", { cookie: sessionCookieOf(done) }), closed.context()))?.user,
+      ).toMatchObject({
         email,
         rol: "empleado",
       });

@@ -1,12 +1,12 @@
-import { action as createAction, loader as listLoader } from "~/routes/proveedores._index";
-import { action as recordAction, loader as recordLoader } from "~/routes/proveedores.$id";
-import { createTestApp, request, respond } from "../support/app";
+import * as listRoute from "~/routes/proveedores._index";
+import * as recordRoute from "~/routes/proveedores.$id";
+import { createTestApp, json, type TestApp, type TestUser } from "../support/app";
+import { entityPages } from "../support/entity-pages";
+import { countRows } from "../support/fixtures";
 
 /** Proveedores through their real loaders and actions, on a real Postgres under RLS. */
-let app: Awaited<ReturnType<typeof createTestApp>>;
-let admin: Awaited<ReturnType<typeof app.createUser>>;
-let aprobador: Awaited<ReturnType<typeof app.createUser>>;
-let empleado: Awaited<ReturnType<typeof app.createUser>>;
+let app: TestApp;
+let admin: TestUser, aprobador: TestUser, empleado: TestUser;
 
 beforeAll(async () => {
   app = await createTestApp();
@@ -16,16 +16,11 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const json = async (r: Response) => JSON.parse(await r.text());
-const count = async () =>
-  Number(
-    (
-      await app.db
-        .selectFrom("proveedores")
-        .select((eb) => eb.fn.countAll().as("n"))
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
+const { create, list, load, post } = entityPages("/proveedores", { index: listRoute, record: recordRoute }, () => ({
+  app,
+  cookie: admin.cookie,
+}));
+const count = () => countRows(app.db, "proveedores");
 const byNif = (nif: string, pais = "ES") =>
   app.db
     .selectFrom("proveedores")
@@ -42,20 +37,6 @@ const base = (o: Record<string, string> = {}) => ({
   activo: "on",
   ...o,
 });
-const create = (form: Record<string, string>, cookie = admin.cookie, path = "/proveedores?index") =>
-  respond(() => createAction({ request: request(path, { cookie, form }), context: app.context(), params: {} }));
-const list = (search: string, cookie = admin.cookie) =>
-  respond(() =>
-    listLoader({ request: request(`/proveedores${search}`, { cookie }), context: app.context(), params: {} }),
-  ).then(json);
-const load = (id: string, cookie = admin.cookie) =>
-  respond(() =>
-    recordLoader({ request: request(`/proveedores/${id}`, { cookie }), context: app.context(), params: { id } }),
-  );
-const post = (id: string, form: Record<string, string>, cookie = admin.cookie) =>
-  respond(() =>
-    recordAction({ request: request(`/proveedores/${id}`, { cookie, form }), context: app.context(), params: { id } }),
-  );
 /** Creates and expects success; returns the stored row. */
 async function created(form: Record<string, string>, cookie = admin.cookie) {
   const r = await create(form, cookie);

@@ -3,8 +3,9 @@ import { sqlStore } from "~/data/sql/adapter.server";
 import { guardarAjustes } from "~/gastos/ajustes.server";
 import { todayISO } from "~/lib/dates";
 import { loader as panelLoader } from "~/routes/_index";
-import { action, loader } from "~/routes/gastos._index";
-import { createTestApp, ORIGIN, request, respond } from "../support/app";
+import { createTestApp, json, ORIGIN, request, respond } from "../support/app";
+import { insertDepartamento, insertSucursal, setProfile } from "../support/fixtures";
+import { gastosPage, type FilaLista, type Gasto } from "../support/gastos";
 
 /**
  * SPEC §3 «Separation of duties» (issue 15, hole 6), through the real loaders and actions and
@@ -34,62 +35,27 @@ beforeAll(async () => {
   elena = await app.createUser({ nombre: "Elena", rol: "empleado" }); // Ventas
   emilio = await app.createUser({ nombre: "Emilio", rol: "empleado" }); // Compras
   dario = await app.createUser({ nombre: "Darío", rol: "aprobador" }); // Dirección's responsable
-  const d = async (nombre: string, codigo: string, o: Record<string, unknown> = {}) =>
-    String(
-      (
-        await app.db
-          .insertInto("departamentos")
-          .values({ nombre, codigo, ...o })
-          .returning("id")
-          .executeTakeFirstOrThrow()
-      ).id,
-    );
-  const direccion = await d("Dirección", "DIR", { responsable_id: dario.id });
+  const direccion = await insertDepartamento(app.db, { nombre: "Dirección", codigo: "DIR", responsable_id: dario.id });
   dep = {
     direccion,
-    ventas: await d("Ventas", "VEN", { departamento_padre_id: direccion }),
-    compras: await d("Compras", "COM", { responsable_id: carla.id }),
+    ventas: await insertDepartamento(app.db, { nombre: "Ventas", codigo: "VEN", departamento_padre_id: direccion }),
+    compras: await insertDepartamento(app.db, { nombre: "Compras", codigo: "COM", responsable_id: carla.id }),
   };
-  suc = String(
-    (
-      await app.db
-        .insertInto("sucursales")
-        .values({ nombre: "Madrid", codigo: "MAD", direccion: "Gran Vía 1", ciudad: "Madrid" })
-        .returning("id")
-        .executeTakeFirstOrThrow()
-    ).id,
-  );
-  const perfil = (u: U, o: Record<string, unknown>) =>
-    app.db
-      .updateTable("usuarios")
-      .set({ sucursal_id: suc, ...o })
-      .where("id", "=", u.id)
-      .execute();
-  await perfil(admin, { departamento_id: dep.direccion });
-  await perfil(admin2, { departamento_id: dep.direccion });
-  await perfil(pablo, { departamento_id: dep.ventas });
-  await perfil(carla, { departamento_id: dep.compras });
-  await perfil(elena, { departamento_id: dep.ventas });
-  await perfil(emilio, { departamento_id: dep.compras });
-  await perfil(dario, { departamento_id: dep.direccion });
+  suc = await insertSucursal(app.db);
+  const perfil = (u: U, departamento_id: string) => setProfile(app.db, u.id, { sucursal_id: suc, departamento_id });
+  await perfil(admin, dep.direccion);
+  await perfil(admin2, dep.direccion);
+  await perfil(pablo, dep.ventas);
+  await perfil(carla, dep.compras);
+  await perfil(elena, dep.ventas);
+  await perfil(emilio, dep.compras);
+  await perfil(dario, dep.direccion);
 });
 afterAll(() => app?.close());
 
 // ------------------------------------------------------------------------------------------
 
-const json = async (r: Response) => JSON.parse(await r.text());
-const post = (form: Record<string, string | string[]>, cookie: string, path = "/gastos?index") =>
-  respond(() => action({ request: request(path, { cookie, form }), context: app.context(), params: {} }));
-const load = (search: string, cookie: string) =>
-  respond(() => loader({ request: request(`/gastos${search}`, { cookie }), context: app.context(), params: {} }));
-const list = async (search: string, cookie: string) => {
-  const r = await load(search, cookie);
-  if (r.status !== 200) throw new Error(`Esperaba 200, llegó ${r.status}: ${await r.text()}`);
-  return json(r);
-};
-type Gasto = Record<string, any> & { id: string; version: number; folio: string };
-const row = (id: string) =>
-  app.db.selectFrom("gastos").selectAll().where("id", "=", id).executeTakeFirstOrThrow() as Promise<Gasto>;
+const { post, list, row, created } = gastosPage(() => app);
 const rpc = (u: U, fn: string, args: Record<string, unknown>) =>
   sqlStore(app.db, u.id).rpc<{ version: number }>(fn, args);
 /** The database error of a call that must fail (SQLSTATE and message). */
@@ -115,9 +81,7 @@ async function nuevo(u: U, o: Record<string, string> = {}) {
     metodo_pago: "efectivo",
     ...o,
   };
-  const r = await post(form, u.cookie);
-  if (r.status !== 302) throw new Error(`Esperaba 302, llegó ${r.status}: ${await r.text()}`);
-  return row(new URL(r.headers.get("Location")!, ORIGIN).searchParams.get("gasto")!);
+  return created(await post(form, u.cookie));
 }
 const act = (u: U, intent: string, g: { id: string; version: number }, extra: Record<string, string> = {}) =>
   post({ intent, id: g.id, version: String(g.version), ...extra }, u.cookie, `/gastos?gasto=${g.id}`);
@@ -136,7 +100,8 @@ const historial = (id: string) =>
     .where("tabla", "=", "gastos")
     .where("registro_id", "=", id)
     .orderBy("id")
-    .execute() as Promise<{ actor_id: string | null; cambios: any }[]>;
+    .$castTo<{ actor_id: string | null; cambios: Record<string, { antes?: unknown; despues: unknown }> }>()
+    .execute();
 
 // ------------------------------------------------------------------------------------------
 
@@ -161,9 +126,9 @@ describe("quién aprueba lo decide el solicitante, no el departamento del gasto 
     expect((await row(p.id)).estado).toBe("pendiente");
     // Nor does a checkbox, «Mis pendientes de aprobar» or the confirm step of «aprobar todos» offer it to her.
     const pendientes = await list("?vista=pendientes&por_pagina=100", carla.cookie);
-    expect(pendientes.result.rows.map((x: any) => x.id)).not.toContain(p.id);
+    expect(pendientes.result.rows.map((x: FilaLista) => x.id)).not.toContain(p.id);
     const todos = await list(`?estado=pendiente&por_pagina=100`, carla.cookie);
-    expect(todos.result.rows.find((x: any) => x.id === p.id)?.puede_aprobar).toBe(false);
+    expect(todos.result.rows.find((x: FilaLista) => x.id === p.id)?.puede_aprobar).toBe(false);
     const bulk = await post({ intent: "aprobar_seleccion", seleccion: [`${p.id}:${p.version}`] }, carla.cookie);
     expect(bulk.status).toBe(302);
     expect((await row(p.id)).estado).toBe("pendiente");
@@ -177,9 +142,9 @@ describe("quién aprueba lo decide el solicitante, no el departamento del gasto 
     const p = await pendienteDe(elena, { departamento_id: dep.compras });
     // Pablo is an aprobador of Ventas (Elena's department), not the assigned one.
     expect(p.aprobador_id).not.toBe(pablo.id);
-    expect((await list("?vista=pendientes&por_pagina=100", pablo.cookie)).result.rows.map((x: any) => x.id)).toContain(
-      p.id,
-    );
+    expect(
+      (await list("?vista=pendientes&por_pagina=100", pablo.cookie)).result.rows.map((x: FilaLista) => x.id),
+    ).toContain(p.id);
     expect((await act(pablo, "aprobar", p)).status).toBe(302);
     expect((await row(p.id)).aprobado_por_id).toBe(pablo.id);
   });
@@ -303,7 +268,7 @@ describe("quien crea o edita un gasto en nombre de otro no lo aprueba", () => {
       const err = await refused(rpc(admin, "aprobar_gasto", { p_id: p.id, p_version: p.version }));
       expect(err.message).toBe("Usted creó este gasto en nombre de Emilio: debe aprobarlo otra persona.");
       expect(
-        (await list("?vista=pendientes&por_pagina=100", admin.cookie)).result.rows.map((x: any) => x.id),
+        (await list("?vista=pendientes&por_pagina=100", admin.cookie)).result.rows.map((x: FilaLista) => x.id),
       ).not.toContain(p.id);
       expect((await act(admin2, "aprobar", p)).status).toBe(302);
     } finally {
@@ -459,7 +424,7 @@ describe("una sola regla: funciones, lista, casillas, «aprobar todos» y panel"
       // «Mis pendientes de aprobar», the panel's list and «aprobar todos» count the same gastos.
       if (u !== elena && u !== emilio) {
         const vista = await list("?vista=pendientes&por_pagina=100", u.cookie);
-        expect(new Set(vista.result.rows.map((x: any) => x.id)), u.email).toEqual(segunVista);
+        expect(new Set(vista.result.rows.map((x: FilaLista) => x.id)), u.email).toEqual(segunVista);
         const masivo = await list("?estado=pendiente&masivo=aprobar", u.cookie);
         expect(masivo.masivo.total, u.email).toBe(segunVista.size);
         const panel = await json(
@@ -469,7 +434,7 @@ describe("una sola regla: funciones, lista, casillas, «aprobar todos» y panel"
         );
         expect(panel.panel.pendientes.cuenta, u.email).toBe(segunVista.size);
         expect(
-          panel.panel.pendientes.mas_antiguos.every((x: any) => segunVista.has(x.id)),
+          panel.panel.pendientes.mas_antiguos.every((x: FilaLista) => segunVista.has(x.id)),
           u.email,
         ).toBe(true);
       }

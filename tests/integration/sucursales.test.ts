@@ -1,12 +1,12 @@
-import { action as createAction, loader as listLoader } from "~/routes/sucursales._index";
-import { action as recordAction, loader as recordLoader } from "~/routes/sucursales.$id";
-import { createTestApp, request, respond } from "../support/app";
+import * as listRoute from "~/routes/sucursales._index";
+import * as recordRoute from "~/routes/sucursales.$id";
+import { createTestApp, json, request, respond, type TestApp, type TestUser } from "../support/app";
+import { entityPages } from "../support/entity-pages";
+import { countRows } from "../support/fixtures";
 
 /** Sucursales through their real loaders and actions, on a real Postgres under RLS. */
-let app: Awaited<ReturnType<typeof createTestApp>>;
-let admin: Awaited<ReturnType<typeof app.createUser>>;
-let aprobador: Awaited<ReturnType<typeof app.createUser>>;
-let empleado: Awaited<ReturnType<typeof app.createUser>>;
+let app: TestApp;
+let admin: TestUser, aprobador: TestUser, empleado: TestUser;
 
 beforeAll(async () => {
   app = await createTestApp();
@@ -16,16 +16,11 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const json = async (r: Response) => JSON.parse(await r.text());
-const count = async () =>
-  Number(
-    (
-      await app.db
-        .selectFrom("sucursales")
-        .select((eb) => eb.fn.countAll().as("n"))
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
+const { create, list, load, post } = entityPages("/sucursales", { index: listRoute, record: recordRoute }, () => ({
+  app,
+  cookie: admin.cookie,
+}));
+const count = () => countRows(app.db, "sucursales");
 const rec = (codigo: string) =>
   app.db.selectFrom("sucursales").selectAll().where("codigo", "=", codigo).executeTakeFirstOrThrow();
 const base = (o: Record<string, string> = {}) => ({
@@ -37,24 +32,6 @@ const base = (o: Record<string, string> = {}) => ({
   activo: "on",
   ...o,
 });
-const create = (form: Record<string, string>, cookie = admin.cookie, path = "/sucursales?index") =>
-  respond(() => createAction({ request: request(path, { cookie, form }), context: app.context(), params: {} }));
-const list = (search: string, cookie = admin.cookie) =>
-  respond(() =>
-    listLoader({ request: request(`/sucursales${search}`, { cookie }), context: app.context(), params: {} }),
-  ).then(json);
-const load = (id: string, cookie = admin.cookie) =>
-  respond(() =>
-    recordLoader({ request: request(`/sucursales/${id}`, { cookie }), context: app.context(), params: { id } }),
-  );
-const post = (id: string, form: Record<string, string>, cookie = admin.cookie, search = "") =>
-  respond(() =>
-    recordAction({
-      request: request(`/sucursales/${id}${search}`, { cookie, form }),
-      context: app.context(),
-      params: { id },
-    }),
-  );
 
 describe("crear", () => {
   it("el formulario «Nueva sucursal» propone el país configurado y la marca activa", async () => {
@@ -183,7 +160,7 @@ describe("lista", () => {
   it("exporta CSV con cabeceras en español", async () => {
     // The list's CSV is served at /sucursales/exportar (a resource route calling this same loader).
     const r = await respond(() =>
-      listLoader({
+      listRoute.loader({
         request: request("/sucursales/exportar?pais=ES&formato=csv", { cookie: empleado.cookie }),
         context: app.context(),
         params: {},

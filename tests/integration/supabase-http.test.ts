@@ -68,7 +68,9 @@ beforeAll(async () => {
       let body: unknown = text;
       try {
         body = text ? JSON.parse(text) : undefined;
-      } catch {}
+      } catch {
+        // not JSON: recorded as the text it is
+      }
       const recorded: Recorded = {
         method: req.method!,
         path: url.pathname,

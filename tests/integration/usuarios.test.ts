@@ -2,12 +2,14 @@ import { currentUser } from "~/auth/session.server";
 import { Forbidden, Invalid } from "~/data/store";
 import { CAMPOS_PERFIL_PROPIO } from "~/entities/usuarios";
 import * as listRoute from "~/routes/usuarios._index";
-import { action as recordAction, loader as recordLoader } from "~/routes/usuarios.$id";
-import { createTestApp, request, respond } from "../support/app";
+import * as recordRoute from "~/routes/usuarios.$id";
+import { createTestApp, json, request, respond, type TestApp, type TestUser } from "../support/app";
+import { entityPages } from "../support/entity-pages";
+import { insertDepartamento, insertSucursal, setProfile } from "../support/fixtures";
 
 /** Usuarios through their real loaders and actions, on a real Postgres under RLS. */
-let app: Awaited<ReturnType<typeof createTestApp>>;
-type U = Awaited<ReturnType<typeof app.createUser>>;
+let app: TestApp;
+type U = TestUser;
 let admin: U;
 let aprobador: U;
 let empleado: U;
@@ -21,37 +23,21 @@ beforeAll(async () => {
   aprobador = await app.createUser({ nombre: "Pablo", rol: "aprobador" });
   empleado = await app.createUser({ nombre: "Elena", rol: "empleado" });
   otro = await app.createUser({ nombre: "Óscar", rol: "empleado" });
-  departamento = (
-    await app.db
-      .insertInto("departamentos")
-      .values({ nombre: "Ventas", codigo: "VEN" })
-      .returning("id")
-      .executeTakeFirstOrThrow()
-  ).id;
-  sucursal = (
-    await app.db
-      .insertInto("sucursales")
-      .values({ nombre: "Sevilla", codigo: "SEV", direccion: "Calle Sierpes 1", ciudad: "Sevilla" })
-      .returning("id")
-      .executeTakeFirstOrThrow()
-  ).id;
+  departamento = await insertDepartamento(app.db, { nombre: "Ventas", codigo: "VEN" });
+  sucursal = await insertSucursal(app.db, {
+    nombre: "Sevilla",
+    codigo: "SEV",
+    direccion: "Calle Sierpes 1",
+    ciudad: "Sevilla",
+  });
 });
 afterAll(() => app.close());
 
-const json = async (r: Response) => JSON.parse(await r.text());
 const row = (id: string) => app.db.selectFrom("usuarios").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
-const list = (search: string, cookie = admin.cookie) =>
-  respond(() =>
-    listRoute.loader({ request: request(`/usuarios${search}`, { cookie }), context: app.context(), params: {} }),
-  ).then(json);
-const load = (id: string, cookie = admin.cookie) =>
-  respond(() =>
-    recordLoader({ request: request(`/usuarios/${id}`, { cookie }), context: app.context(), params: { id } }),
-  );
-const post = (id: string, form: Record<string, string>, cookie = admin.cookie) =>
-  respond(() =>
-    recordAction({ request: request(`/usuarios/${id}`, { cookie, form }), context: app.context(), params: { id } }),
-  );
+const { list, load, post } = entityPages("/usuarios", { index: listRoute, record: recordRoute }, () => ({
+  app,
+  cookie: admin.cookie,
+}));
 /** The whole form an administrador sends for `u`, with changes. */
 async function adminForm(id: string, o: Record<string, string> = {}) {
   const u = await row(id);
@@ -340,14 +326,8 @@ describe("campos relacionados", () => {
         Array.from({ length: 205 }, (_, i) => ({ nombre: `Área ${String(i).padStart(3, "0")}`, codigo: `A-${i}` })),
       )
       .execute();
-    const ultimo = (
-      await app.db
-        .insertInto("departamentos")
-        .values({ nombre: "Zona última", codigo: "ZZZ" })
-        .returning("id")
-        .executeTakeFirstOrThrow()
-    ).id;
-    await app.db.updateTable("usuarios").set({ departamento_id: ultimo }).where("id", "=", empleado.id).execute();
+    const ultimo = await insertDepartamento(app.db, { nombre: "Zona última", codigo: "ZZZ" });
+    await setProfile(app.db, empleado.id, { departamento_id: ultimo });
     const data = await json(await load(empleado.id, empleado.cookie));
     expect(data.options.departamentos.truncated).toBe(true);
     expect(data.options.departamentos.options).toContainEqual({ value: ultimo, label: "Zona última" });
@@ -355,7 +335,7 @@ describe("campos relacionados", () => {
 
   it("paso de búsqueda sin JavaScript: ?buscar_departamentos= filtra las opciones en el servidor", async () => {
     const r = await respond(() =>
-      recordLoader({
+      recordRoute.loader({
         request: request(`/usuarios/${otro.id}?buscar_departamentos=${encodeURIComponent("área 20")}`, {
           cookie: admin.cookie,
         }),

@@ -5,7 +5,6 @@ import {
   Browser,
   freePort,
   httpRequest,
-  killEverything,
   median,
   removeDataDir,
   startServer,
@@ -14,6 +13,7 @@ import {
   workerPids,
   type ServerProcess,
 } from "../support/server-process";
+import { disposeServer, startOnEmptyDataDir } from "../support/server-suite";
 import { createOrganisation, figure, LEAKS, PASSWORD, workDir } from "./support";
 
 /**
@@ -29,9 +29,8 @@ let org: Awaited<ReturnType<typeof createOrganisation>>;
 let port: number;
 
 beforeAll(async () => {
-  removeDataDir(dataDir);
   // An explicit APP_URL: a real installation (no demo data), https (Secure cookies, HSTS).
-  server = await startServer({ dataDir, nodeEnv: "production", env: { APP_URL } });
+  server = await startOnEmptyDataDir({ dataDir, nodeEnv: "production", env: { APP_URL } });
   port = server.port;
   org = await withOwner(dataDir, (c) =>
     createOrganisation(c, [
@@ -41,11 +40,7 @@ beforeAll(async () => {
   );
 });
 
-afterAll(async () => {
-  if (server?.alive()) await stopServer(server).catch(() => undefined);
-  await killEverything(server, dataDir);
-  removeDataDir(dataDir);
-});
+afterAll(() => disposeServer(server, dataDir));
 
 /** Raw HTTP/1.1 over a socket: headers and request line exactly as written. */
 function raw(
@@ -417,9 +412,7 @@ describe("npm start es producción (agujero 10)", () => {
   const fresh = workDir("borde-npm-start");
   let started: ServerProcess | undefined;
   afterAll(async () => {
-    if (started?.alive()) await stopServer(started).catch(() => undefined);
-    await killEverything(started, fresh);
-    removeDataDir(fresh);
+    await disposeServer(started, fresh);
   });
 
   it("sin NODE_ENV ni SESSION_SECRET ni APP_URL: producción, datos de demostración, clave propia 0600 que sobrevive al reinicio, sin trazas; rechaza una clave legible por otros", async () => {

@@ -23,6 +23,7 @@ import {
   workerPids,
   type ServerProcess,
 } from "../support/server-process";
+import { disposeServer } from "../support/server-suite";
 import {
   createOrganisation,
   figure,
@@ -91,11 +92,7 @@ afterEach((ctx) => {
     );
 });
 
-afterAll(async () => {
-  if (server?.alive()) await stopServer(server).catch(() => undefined);
-  await killEverything(server, dataDir);
-  removeDataDir(dataDir);
-});
+afterAll(() => disposeServer(server, dataDir));
 
 type Tracked = { id: string; version: number; descripcion: string; estado: string };
 type Pending =

@@ -1,18 +1,15 @@
 import http from "node:http";
 import {
   Browser,
-  killEverything,
   median,
   percentile,
-  removeDataDir,
   rssMb,
   sleep,
-  startServer,
-  stopServer,
   withOwner,
   type HttpResponse,
   type ServerProcess,
 } from "../support/server-process";
+import { disposeServer, startOnEmptyDataDir } from "../support/server-suite";
 import { createOrganisation, figure, gastoForm, gastoIdOf, guardarForm, PASSWORD, workDir } from "./support";
 
 /**
@@ -29,15 +26,10 @@ let server: ServerProcess;
 const DEMO = { email: (r: string) => `${r}@oficina.example`, password: "demo-oficina-2026" };
 
 beforeAll(async () => {
-  removeDataDir(dataDir);
-  server = await startServer({ dataDir, nodeEnv: "test" });
+  server = await startOnEmptyDataDir({ dataDir, nodeEnv: "test" });
 });
 
-afterAll(async () => {
-  if (server?.alive()) await stopServer(server).catch(() => undefined);
-  await killEverything(server, dataDir);
-  removeDataDir(dataDir);
-});
+afterAll(() => disposeServer(server, dataDir));
 
 it(
   `${SECONDS} s a ${CONNECTIONS} conexiones, lecturas y escrituras mezcladas: 0 errores y memoria estable`,

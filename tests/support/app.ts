@@ -1,5 +1,5 @@
-import type { AppLoadContext } from "@remix-run/node";
-import { sql } from "kysely";
+import type { ActionFunctionArgs, AppLoadContext, LoaderFunctionArgs } from "@remix-run/node";
+import { sql, type Kysely, type Transaction } from "kysely";
 import { hashPassword } from "~/auth/password.server";
 import { loadEnv } from "~/lib/env.server";
 import { sqlServices } from "~/services.server";
@@ -52,6 +52,17 @@ export async function createTestApp(env: Record<string, string> = {}) {
   return { services, db: services.db, config, url, createUser, context, close: () => services.close() };
 }
 
+export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
+/** A signed-in account made by `createUser`: its id, email and session cookie. */
+export type TestUser = Awaited<ReturnType<TestApp["createUser"]>>;
+/** A transaction on the test database, typed by the same schema as `app.db`. */
+export type TestTransaction = TestApp["db"] extends Kysely<infer Schema> ? Transaction<Schema> : never;
+/** A route module's loader and action, as the tests call them. */
+export type RouteModule = {
+  loader: (args: LoaderFunctionArgs) => unknown;
+  action?: (args: ActionFunctionArgs) => unknown;
+};
+
 /** A Request like the browser sends: the session cookie and, for POSTs, a urlencoded form. */
 export function request(
   path: string,
@@ -67,6 +78,9 @@ export function request(
   }
   return new Request(new URL(path, ORIGIN), { method: o.method ?? (o.form ? "POST" : "GET"), headers, body });
 }
+
+/** The JSON body of a loader's or action's Response. */
+export const json = async (r: Response) => JSON.parse(await r.text());
 
 /** Runs a loader/action and returns its Response, whether it was returned or thrown. */
 export async function respond(run: () => unknown): Promise<Response> {

@@ -9,12 +9,13 @@ export type Personas = {
   rows: { id: string; nombre: string; puesto: string | null; rol: string; activo: boolean }[];
 };
 
-/** The people (usuarios) of a department or branch, for its record page. */
-export async function personasDe(
-  store: Store,
-  por: "departamento" | "sucursal",
-  id: string,
-): Promise<{ personas: Personas }> {
+/** The people (usuarios) of a department or branch, for its record page (a `recordLoader` extra). */
+export const personasDe =
+  (por: "departamento" | "sucursal") =>
+  ({ store, id }: { store: Store; id: string }) =>
+    personas(store, por, id);
+
+async function personas(store: Store, por: "departamento" | "sucursal", id: string): Promise<{ personas: Personas }> {
   const { rows, total } = await store.list<Row>("usuarios_vista", {
     filters: [{ column: `${por}_id`, op: "eq", value: id }],
     order: [{ column: "nombre_completo", ascending: true }],

@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { json, redirect, type AppLoadContext } from "@remix-run/node";
+import { json, redirect, type AppLoadContext, type SerializeFrom, type TypedResponse } from "@remix-run/node";
 import { z } from "zod";
 import { puede, type Accion } from "~/auth/permissions";
 import { requireUser, type Signed } from "~/auth/session.server";
@@ -15,19 +15,23 @@ import {
   type Row,
   type Store,
 } from "~/data/store";
+import { capitalize, done, entitySchema, listColumns, type Entity } from "~/entities/entity";
+import { ENTITIES, entityOf } from "~/entities/index";
+import type { Option } from "~/lib/constants";
 import { CSV_BOM, csvLine } from "~/lib/csv";
-import { formatValue, type Formats } from "~/lib/format";
-import { parseListState, sinControl, toListQuery, viewFilters } from "~/lib/list-query";
+import type { Formats } from "~/lib/format";
 import { safeRedirect } from "~/lib/safe-redirect";
-import { capitalize, done, entitySchema, listColumns, type Entity } from "./entity";
-import type { Option } from "./fields";
-import { OPTION_SOURCES } from "./index";
+import { csvValue } from "./cells";
+import { parseListState, sinControl, toListQuery, viewFilters } from "./list-query";
 
 /**
  * The generic server side of every list and record screen: loaders and actions take an entity
  * declaration and do the rest (permissions, parsing, store calls, typed errors → Spanish messages).
  */
 type Args = { request: Request; context: AppLoadContext; params?: Record<string, string | undefined> };
+
+/** The navigation's sections after «Panel»: every entity, in the registry's order (the root loader sends them). */
+export const SECTIONS = ENTITIES.map((e) => ({ to: e.path, label: e.title }));
 
 export const MAX_OPTIONS = 200;
 /**
@@ -79,9 +83,10 @@ export function permissions(entity: Entity, user: Signed["user"], recordId?: str
   return { ...can, editar, eliminar };
 }
 
-/** The fields this user writes on this record (null: every writable field). */
-export function writableNames(entity: Entity, user: Signed["user"], recordId: string): readonly string[] | null {
-  return entity.acceso?.(user, recordId).campos ?? null;
+/** The fields this user writes on this record, or in the «Nuevo …» form without `recordId` (null: every writable field). */
+export function writableNames(entity: Entity, user: Signed["user"], recordId?: string): string[] | null {
+  const campos = entity.acceso?.(user, recordId).campos;
+  return campos ? [...campos] : null;
 }
 
 /**
@@ -99,7 +104,9 @@ export async function loadOptions(
   const out: Options = {};
   await Promise.all(
     [...refTables(entity)].map(async (table) => {
-      const { source, label } = OPTION_SOURCES[table]!;
+      const related = entityOf(table)!;
+      const source = related.optionsFrom ?? related.table;
+      const label = related.labelColumn;
       const term = search[table];
       const first = await store.list<Row>(
         source,
@@ -149,54 +156,60 @@ export async function loadOptions(
   return out;
 }
 
-export async function listLoader(entity: Entity, { request, context }: Args) {
-  const { user, store } = await requireUser(request, context);
+/** A stored record as the screens read it: every table has an id and a version. */
+export type StoredRow = Row & { id: string; version: number };
+
+/** A list screen: its data (`listData`), or with `?formato=csv` the whole filter as CSV (see csvExport). */
+export async function listLoader(entity: Entity, args: Args) {
+  const signed = await requireUser(args.request, args.context);
+  const url = new URL(args.request.url);
+  if (url.searchParams.get("formato") !== "csv") return json(await listData(entity, signed, args));
+  csvToExport(entity, url);
+  const state = parseListState(entity, url.searchParams);
+  const query = toListQuery(entity, state, viewFilters(entity, state, signed.user));
+  return csvResponse(entity, signed.store, query, formats(args.context));
+}
+
+/** A screen's loader cannot answer a browser's page request with a file: `?formato=csv` goes to /exportar. */
+export function csvToExport(entity: Entity, url: URL) {
+  if (url.searchParams.get("formato") === "csv" && url.pathname === entity.path)
+    throw redirect(`${entity.path}/exportar${url.search}`);
+}
+
+/** What a list screen shows. */
+export async function listData(entity: Entity, { user, store }: Signed, { request, context }: Args) {
   const url = new URL(request.url);
   const state = parseListState(entity, url.searchParams);
   const query = toListQuery(entity, state, viewFilters(entity, state, user));
-  if (url.searchParams.get("formato") === "csv") {
-    // A screen's loader cannot answer a browser's page request with a file: send it to /exportar.
-    if (url.pathname === entity.path) throw redirect(`${entity.path}/exportar${url.search}`);
-    return csvResponse(entity, store, query, formats(context));
-  }
   const [result, options] = await Promise.all([
-    store.list(entity.view, { ...query, columns: listColumns(entity) }),
+    store.list<StoredRow>(entity.view, { ...query, columns: listColumns(entity) }),
     loadOptions(store, entity, state.filtros, optionSearches(entity, url)),
   ]);
-  return json({
+  return {
     state,
     result,
     options,
     can: permissions(entity, user),
+    campos: writableNames(entity, user),
     envio: crypto.randomUUID(),
-    defaults: { activo: "on", ...entity.defaults?.({ country: context.services.config.APP_COUNTRY, userId: user.id }) },
-  });
+    defaults: entity.defaults?.({ country: context.services.config.APP_COUNTRY, userId: user.id }) ?? {},
+  };
 }
+export type ListData = SerializeFrom<typeof listLoader>;
 
 /**
  * The whole filtered list (`query`, its page ignored) as CSV for Excel, streamed (no row cap):
  * with the store's `stream` (one cursor, one snapshot) when it has one, else page by page. The
  * client's pace drives the reading (a page is read when the previous one has been taken), and a
- * closed download stops it.
+ * closed download stops it. Typed as a response with no page data (`never`), so a loader that
+ * answers either with CSV or with JSON still has its data inferred (`useLoaderData<typeof loader>`).
  */
-export function csvResponse(entity: Entity, store: Store, query: ListQuery, f: Formats) {
+export function csvResponse(entity: Entity, store: Store, query: ListQuery, f: Formats): TypedResponse<never> {
   const columns = entity.columns;
   const encoder = new TextEncoder();
   const PAGE = 1000;
   const lines = (rows: Row[]) =>
-    encoder.encode(
-      rows
-        .map((row) =>
-          csvLine(
-            columns.map((c) =>
-              c.kind === "money" && row[c.name] != null
-                ? String(row[c.name]).replace(".", ",")
-                : formatValue(c, row[c.name], f),
-            ),
-          ),
-        )
-        .join(""),
-    );
+    encoder.encode(rows.map((row) => csvLine(columns.map((c) => csvValue(c, row[c.name], f)))).join(""));
   let offset = 0;
   let wake: (() => void) | null = null;
   let cancelled = false;
@@ -242,7 +255,7 @@ export function csvResponse(entity: Entity, store: Store, query: ListQuery, f: F
       "Content-Disposition": `attachment; filename="${entity.plural}-${day}.csv"`,
       "Cache-Control": "no-store",
     },
-  });
+  }) as TypedResponse<never>;
 }
 
 /**
@@ -259,8 +272,6 @@ export function csvExport<A extends Args>(args: A, list: (args: A) => Promise<Re
 
 /** What a create may adjust (all optional; without them the generic behaviour). */
 export type CreateOptions = {
-  /** The fields this user writes (others are dropped if posted). */
-  campos?: readonly string[] | null;
   /** Completes the parsed values before the insert (defaults from the user); field errors refuse it. */
   prepare?: (values: Row, signed: Signed) => Promise<{ values: Row } | { fieldErrors: Record<string, string[]> }>;
   /** Where to go and what to say after the insert (default: the same list, «… creado»). */
@@ -283,7 +294,8 @@ export async function createAction(entity: Entity, { request, context }: Args, o
   const formData = await request.formData();
   const intent = intentOf(formData);
   return context.services.once(user.id, formData.get("_envio"), async () => {
-    const submission = parseWithZod(formData, { schema: entitySchema(z, entity, { campos: o.campos }) });
+    const campos = writableNames(entity, user);
+    const submission = parseWithZod(formData, { schema: entitySchema(z, entity, { campos }) });
     if (submission.status !== "success") return json({ ...intent, result: submission.reply() }, { status: 400 });
     let values = submission.value as Row;
     if (o.prepare) {
@@ -321,14 +333,14 @@ function intentOf(formData: FormData): { intent?: string } {
  * A record page's data. `extra` adds the route's own sections (e.g. the people of a department),
  * read with the same store, as the same user.
  */
-export async function recordLoader<X extends Record<string, unknown> = {}>(
+export async function recordLoader<X extends object = object>(
   entity: Entity,
   { request, context, params }: Args,
-  o: { extra?: (ctx: Signed & { id: string; record: Row }) => Promise<X> } = {},
+  o: { extra?: (ctx: Signed & { id: string; record: StoredRow }) => Promise<X> } = {},
 ) {
   const { user, store } = await requireUser(request, context);
   const id = params?.id ?? "";
-  const record = await getOr404<Row>(store, entity.view, id);
+  const record = await getOr404<StoredRow>(store, entity.view, id);
   const url = new URL(request.url);
   const [history, options, extra] = await Promise.all([
     loadHistory(store, entity.table, id),
@@ -346,9 +358,20 @@ export async function recordLoader<X extends Record<string, unknown> = {}>(
     confirmDelete: url.searchParams.has("eliminar"),
   });
 }
+/** What every record page shows (EntityRecordPage reads it; a route's `extra` adds to it). */
+export type RecordData = SerializeFrom<typeof recordLoader<object>>;
+
+/** One change in a record's history, written by the database's triggers. */
+export type HistoryEntry = {
+  id: number;
+  accion: string;
+  actor_nombre: string | null;
+  creado_en: string;
+  cambios: Record<string, { antes: unknown; despues: unknown }> | null;
+};
 
 export async function loadHistory(store: Store, table: string, id: string) {
-  const { rows } = await store.list<Row>("historial_vista", {
+  const { rows } = await store.list<HistoryEntry>("historial_vista", {
     filters: [
       { column: "tabla", op: "eq", value: table },
       { column: "registro_id", op: "eq", value: id },
@@ -463,7 +486,11 @@ function inSentence(label: string) {
 export async function storeErrorReply(
   entity: Entity,
   store: Store,
-  submission: { reply: (o?: any) => unknown; payload?: unknown; value?: unknown },
+  submission: {
+    reply: (o?: { formErrors?: string[]; fieldErrors?: Record<string, string[]> }) => unknown;
+    payload?: unknown;
+    value?: unknown;
+  },
   error: unknown,
   formData: FormData,
   selfId?: string,
@@ -516,24 +543,14 @@ async function referencedMessage(store: Store, entity: Entity, id: string) {
     .catch(() => null);
   const parts = (rows ?? [])
     .filter((r) => Number(r.total) > 0)
-    .map(
-      (r) =>
-        `${r.total} ${Number(r.total) === 1 ? singularOf(r.tabla) : r.tabla} asociad${r.tabla === "sucursales" ? "a" : "o"}${Number(r.total) === 1 ? "" : "s"}`,
-    );
+    .map((r) => {
+      const one = Number(r.total) === 1;
+      const related = entityOf(r.tabla);
+      const name = related ? (one ? related.singular : related.plural) : r.tabla;
+      return `${r.total} ${name} asociad${related?.gender === "f" ? "a" : "o"}${one ? "" : "s"}`;
+    });
   const what = parts.length ? parts.join(", ") : "registros asociados";
   return `No se puede eliminar: tiene ${what}. ${entity.fields.some((f) => f.name === "activo") ? `Desactív${entity.gender === "f" ? "ela" : "elo"} en su lugar.` : ""}`.trim();
-}
-
-function singularOf(table: string) {
-  return (
-    {
-      gastos: "gasto",
-      usuarios: "usuario",
-      departamentos: "departamento",
-      sucursales: "sucursal",
-      proveedores: "proveedor",
-    }[table] ?? table
-  );
 }
 
 export async function getOr404<T>(store: Store, source: string, id: string): Promise<T> {

@@ -1,8 +1,8 @@
-import type { Filter, ListQuery } from "~/data/store";
 import type { Rol } from "~/auth/permissions";
+import { UUID, type Filter, type ListQuery } from "~/data/store";
 import type { Entity, ListFilter } from "~/entities/entity";
-import { parseDateInput } from "./dates";
-import { parseMoney, toCents } from "./money";
+import { parseDateInput } from "~/lib/dates";
+import { parseMoney, toCents } from "~/lib/money";
 
 /**
  * The URL is the list's state: `q`, `orden`, `dir`, `pagina`, `por_pagina` and the entity's
@@ -10,7 +10,6 @@ import { parseMoney, toCents } from "./money";
  */
 export const PAGE_SIZES = [10, 25, 50, 100] as const;
 export const DEFAULT_PAGE_SIZE = 25;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export type ListState = {
   q: string;
@@ -26,6 +25,7 @@ export type ListState = {
 
 /** Search terms and filter values never need control characters (and PostgreSQL refuses NUL). */
 export function sinControl(value: string | null | undefined): string | undefined {
+  // eslint-disable-next-line no-control-regex -- control characters are what it replaces
   return value?.replace(/[\u0000-\u001f\u007f]/g, " ");
 }
 

@@ -1,0 +1,29 @@
+import type { Column } from "~/entities/entity";
+import { labelOf } from "~/lib/constants";
+import { formatDate } from "~/lib/dates";
+import type { Formats } from "~/lib/format";
+import { formatDecimal, formatMoney } from "~/lib/money";
+
+/** A value as a person reads it, in a table cell or a CSV cell. */
+export function formatValue(column: Pick<Column, "kind" | "options">, value: unknown, f: Formats): string {
+  if (value === null || value === undefined || value === "") return "";
+  switch (column.kind) {
+    case "money":
+      return formatMoney(String(value), f.locale, f.currency);
+    case "date":
+      return formatDate(String(value), f.locale);
+    case "boolean":
+      return value ? "Sí" : "No";
+    case "option":
+      return labelOf(column.options ?? [], String(value));
+    default:
+      return String(value);
+  }
+}
+
+/** A CSV cell: as on screen, except amounts, which stay plain numbers a spreadsheet can add up. */
+export function csvValue(column: Pick<Column, "kind" | "options">, value: unknown, f: Formats): string {
+  return column.kind === "money" && value != null
+    ? formatDecimal(String(value), f.locale)
+    : formatValue(column, value, f);
+}
