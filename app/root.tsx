@@ -101,14 +101,7 @@ export function Layout({ children }: { children: ReactNode }) {
               </nav>
               <div className="usuario">
                 <NavLink to="/avisos" prefetch="intent">
-                  Avisos
-                  {user.avisos > 0 ? (
-                    <>
-                      {" "}
-                      ({user.avisos}
-                      <span className="visually-hidden"> sin leer</span>)
-                    </>
-                  ) : null}
+                  {user.avisos > 0 ? `Avisos (${user.avisos} sin leer)` : "Avisos"}
                 </NavLink>
                 <a href={`/usuarios/${user.id}`} title="Mi perfil">
                   {user.nombre} {user.apellidos ?? ""}

@@ -84,8 +84,9 @@ export default function Avisos() {
                 {a.leido_en ? null : (
                   <Form method="post">
                     <input type="hidden" name="id" value={a.id} />
-                    <button type="submit">
-                      Marcar como leído<span className="visually-hidden">: {a.datos.folio}</span>
+                    {/* The visible words first, then which aviso: several such buttons on one page. */}
+                    <button type="submit" aria-label={`Marcar como leído: ${a.datos.folio}`}>
+                      Marcar como leído
                     </button>
                   </Form>
                 )}
