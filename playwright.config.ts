@@ -57,6 +57,9 @@ export default defineConfig({
       APP_URL: BASE_URL,
       NODE_ENV: "test",
       SESSION_SECRET: "e2e-secreto-de-sesion-de-al-menos-32-caracteres",
+      // Avisos by mail at once (no grouping wait), delivered every half second.
+      AVISOS_ESPERA_SEGUNDOS: "0",
+      AVISOS_INTERVALO_SEGUNDOS: "0.5",
     },
   },
 });

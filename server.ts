@@ -12,6 +12,7 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { startEmbeddedPostgres, type EmbeddedDatabase } from "./app/data/embedded.server";
 import { migrate } from "./app/data/migrate.server";
+import { startAvisos } from "./app/avisos/entrega.server";
 import { guardarAjustes } from "./app/gastos/ajustes.server";
 import { createDatabase } from "./app/data/sql/connection.server";
 import {
@@ -86,6 +87,9 @@ async function primary(config: Config) {
     }
   }
 
+  // The avisos outbox is delivered by this process, not by the workers (ADR 0017).
+  const avisos = databaseUrl && config.AVISOS_ENTREGA ? startAvisos(config, databaseUrl) : null;
+
   // On Supabase the double-submit guard and the sign-in throttle are in memory: one process.
   const workers = kind === "supabase" ? 1 : config.WEB_CONCURRENCY;
   const env = databaseUrl && !config.DATABASE_URL ? { DATABASE_URL: databaseUrl } : {};
@@ -108,6 +112,7 @@ async function primary(config: Config) {
           }),
       ),
     );
+    await avisos?.stop();
     await embedded?.stop();
     if (code === 0) console.info("Oficina detenida.");
     process.exit(code);

@@ -17,6 +17,7 @@ import {
 import { useEffect, useState, type ReactNode } from "react";
 import { currentUser } from "~/auth/session.server";
 import { SECTIONS } from "~/crud/crud.server";
+import { avisosSinLeer } from "~/avisos/sin-leer.server";
 import { Flash } from "~/ui/Flash";
 import { useNonce } from "~/ui/nonce";
 
@@ -42,6 +43,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     nombre: signed.user.nombre,
     apellidos: signed.user.apellidos,
     rol: signed.user.rol,
+    avisos: await avisosSinLeer(signed),
   };
   const sentry = dsn ? { dsn, environment, release } : null;
   return json({ user, flash, formats: { locale, currency }, sentry, sections: user ? SECTIONS : [] }, { headers });
@@ -98,6 +100,9 @@ export function Layout({ children }: { children: ReactNode }) {
                 </ul>
               </nav>
               <div className="usuario">
+                <NavLink to="/avisos" prefetch="intent">
+                  {user.avisos > 0 ? `Avisos (${user.avisos} sin leer)` : "Avisos"}
+                </NavLink>
                 <a href={`/usuarios/${user.id}`} title="Mi perfil">
                   {user.nombre} {user.apellidos ?? ""}
                 </a>

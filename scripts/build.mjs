@@ -4,6 +4,7 @@
  *   build/server.js       server.ts and the whole app, one module graph (`remix build`, remix.config.js)
  *   build/instrument.js   Sentry's set-up, loaded before it with `node --import`
  *   build/seed.js         the demo data loader (scripts/seed.ts), a program of its own
+ *   build/avisos.js       the avisos mail worker on its own (scripts/avisos.ts, `npm run avisos`)
  *   public/build/         the browser's assets
  *
  * `--if-stale` builds only when build/ is missing or a source changed after the last build (the
@@ -24,6 +25,7 @@ const SOURCES = [
   "server.ts",
   "scripts/seed.ts",
   "scripts/seed",
+  "scripts/avisos.ts",
   "scripts/build.mjs",
   "remix.config.js",
   "tsconfig.json",
@@ -65,7 +67,7 @@ export async function build({ sourcemap = false } = {}) {
   const esbuild = await import(require.resolve("esbuild"));
   await esbuild.build({
     absWorkingDir: ROOT,
-    entryPoints: { instrument: "app/instrument.server.ts", seed: "scripts/seed.ts" },
+    entryPoints: { instrument: "app/instrument.server.ts", seed: "scripts/seed.ts", avisos: "scripts/avisos.ts" },
     outdir: "build",
     bundle: true,
     packages: "external",

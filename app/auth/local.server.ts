@@ -244,14 +244,14 @@ export function localAuth(options: {
       const headers = new Headers();
       if (typeof token !== "string") return { session: null, headers };
       // The session and its active profile in one statement (as the owner: the same row the
-      // user sees of themself under RLS while active); an inactive or missing profile is left
-      // to currentUser, which ends the sessions.
+      // user sees of themself under RLS while active), with the header's unread avisos count;
+      // an inactive or missing profile is left to currentUser, which ends the sessions.
       const row = await db
         .selectFrom("auth.local_sessions as s")
         .leftJoin("public.usuarios as u", (join) => join.onRef("u.id", "=", "s.user_id").on("u.activo", "=", true))
         .select([
           "s.user_id",
-          sql<CurrentUser | null>`case when u.id is not null then jsonb_build_object(${sql.raw(PROFILE.map((c) => `'${c}', u.${c}`).join(", "))}) end`.as(
+          sql<CurrentUser | null>`case when u.id is not null then jsonb_build_object(${sql.raw(PROFILE.map((c) => `'${c}', u.${c}`).join(", "))}, 'avisos_sin_leer', (select count(*) from public.avisos a where a.destinatario_id = u.id and a.leido_en is null)) end`.as(
             "profile",
           ),
         ])

@@ -1,13 +1,24 @@
-import { appendFileSync, mkdirSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { appendFileSync, existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import nodemailer from "nodemailer";
 
-export type Mail = { to: string; subject: string; text: string };
+export type Mail = {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  /** `<id@host>`: a retried send carries the same id, so it is recognised as the same message. */
+  messageId?: string;
+  headers?: Record<string, string>;
+};
 export type Mailer = (mail: Mail) => Promise<void>;
 
 /**
  * SMTP when SMTP_URL is set. Otherwise the development outbox: the mail goes to the server log
  * and is appended to DATA_DIR/correo/<address>.txt, where the end-to-end tests read the link.
+ * Like a mail store, it keeps one copy per Message-ID (ids/<sha256>.eml, written whole by a
+ * rename): a send retried after a crash (same id) is counted in <sha256>.repetidos, not kept twice.
  */
 export function createMailer(options: { smtpUrl?: string; from: string; outboxDir: string }): Mailer {
   if (options.smtpUrl) {
@@ -19,7 +30,20 @@ export function createMailer(options: { smtpUrl?: string; from: string; outboxDi
   return async (mail) => {
     console.info(`[correo] Para: ${mail.to} · ${mail.subject}\n${mail.text}`);
     mkdirSync(options.outboxDir, { recursive: true });
+    const id = mail.messageId ? `Message-ID: ${mail.messageId}\n` : "";
+    const message = `${id}Asunto: ${mail.subject}\n${mail.text}\n---\n`;
+    if (mail.messageId) {
+      const ids = path.join(options.outboxDir, "ids");
+      mkdirSync(ids, { recursive: true });
+      const stored = path.join(ids, createHash("sha256").update(mail.messageId).digest("hex"));
+      if (existsSync(`${stored}.eml`)) {
+        appendFileSync(`${stored}.repetidos`, "1\n");
+        return;
+      }
+      writeFileSync(`${stored}.tmp`, `Para: ${mail.to}\n${message}`);
+      renameSync(`${stored}.tmp`, `${stored}.eml`);
+    }
     const file = path.join(options.outboxDir, `${mail.to.toLowerCase().replace(/[^a-z0-9@._-]/g, "_")}.txt`);
-    appendFileSync(file, `Asunto: ${mail.subject}\n${mail.text}\n---\n`);
+    appendFileSync(file, message);
   };
 }

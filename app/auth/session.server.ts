@@ -12,6 +12,8 @@ export type CurrentUser = {
   sucursal_id: string | null;
   aprobador_id: string | null;
   activo: boolean;
+  /** Unread avisos, when the backend reads them with the session (the header's «Avisos (N)»). */
+  avisos_sin_leer?: number;
 };
 
 export type Signed = { user: CurrentUser; store: Store };

@@ -3,9 +3,16 @@
  * `npm run db:types` (scripts/db-types.ts, kysely-codegen): do not edit; run it after a migration.
  */
 import type { ColumnType } from "kysely";
+import type { IPostgresInterval } from "postgres-interval";
 
 export type Generated<T> =
   T extends ColumnType<infer S, infer I, infer U> ? ColumnType<S, I | undefined, U> : ColumnType<T, T | undefined, T>;
+
+export type Interval = ColumnType<
+  IPostgresInterval,
+  IPostgresInterval | number | string,
+  IPostgresInterval | number | string
+>;
 
 export type Json = JsonValue;
 
@@ -68,6 +75,21 @@ export interface AuthUsers {
   last_sign_in_at: ColumnType<string, Date | string, Date | string> | null;
   raw_user_meta_data: Generated<Json | null>;
   updated_at: Generated<ColumnType<string, Date | string, Date | string>>;
+}
+
+export interface Avisos {
+  creado_en: Generated<ColumnType<string, Date | string, Date | string>>;
+  datos: Json;
+  destinatario_id: string;
+  gasto_id: string | null;
+  id: Generated<string>;
+  leido_en: ColumnType<string, Date | string, Date | string> | null;
+  tipo: string;
+}
+
+export interface AvisosPredeterminados {
+  canal: string;
+  tipo: string;
 }
 
 export interface Departamentos {
@@ -203,6 +225,9 @@ export interface HistorialVista {
 
 export interface InternoAjustes {
   actualizado_en: Generated<ColumnType<string, Date | string, Date | string>>;
+  avisos_espera: Generated<Interval>;
+  avisos_intentos: Generated<number>;
+  avisos_reintento: Generated<Interval>;
   permitir_admin_unico: Generated<boolean>;
   unica: Generated<boolean>;
 }
@@ -210,6 +235,21 @@ export interface InternoAjustes {
 export interface InternoCambios {
   n: Generated<number>;
   unica: Generated<boolean>;
+}
+
+export interface InternoCorreos {
+  aviso_id: string | null;
+  creado_en: Generated<ColumnType<string, Date | string, Date | string>>;
+  destinatario_id: string;
+  disponible_en: Generated<ColumnType<string, Date | string, Date | string>>;
+  enviado_en: ColumnType<string, Date | string, Date | string> | null;
+  estado: Generated<string>;
+  id: Generated<string>;
+  intentos: Generated<number>;
+  mensaje_id: string | null;
+  reclamado_hasta: ColumnType<string, Date | string, Date | string> | null;
+  resumen_fecha: string | null;
+  ultimo_error: string | null;
 }
 
 export interface InternoGastosAprobadosTotales {
@@ -224,6 +264,12 @@ export interface Invitaciones {
   creada_en: Generated<ColumnType<string, Date | string, Date | string>>;
   enviada_en: Generated<ColumnType<string, Date | string, Date | string>>;
   invitada_por: string | null;
+  usuario_id: string;
+}
+
+export interface PreferenciasAvisos {
+  canal: string;
+  tipo: string;
   usuario_id: string;
 }
 
@@ -271,6 +317,11 @@ export interface ProveedoresVista {
   telefono: string | null;
   tipo_persona: string | null;
   version: number | null;
+}
+
+export interface ResumenDiario {
+  hora: number;
+  usuario_id: string;
 }
 
 export interface Sucursales {
@@ -355,6 +406,8 @@ interface Tables {
   "auth.local_submissions": AuthLocalSubmissions;
   "auth.local_tokens": AuthLocalTokens;
   "auth.users": AuthUsers;
+  avisos: Avisos;
+  avisos_predeterminados: AvisosPredeterminados;
   departamentos: Departamentos;
   departamentos_vista: DepartamentosVista;
   gastos: Gastos;
@@ -364,10 +417,13 @@ interface Tables {
   historial_vista: HistorialVista;
   "interno.ajustes": InternoAjustes;
   "interno.cambios": InternoCambios;
+  "interno.correos": InternoCorreos;
   "interno.gastos_aprobados_totales": InternoGastosAprobadosTotales;
   invitaciones: Invitaciones;
+  preferencias_avisos: PreferenciasAvisos;
   proveedores: Proveedores;
   proveedores_vista: ProveedoresVista;
+  resumen_diario: ResumenDiario;
   sucursales: Sucursales;
   sucursales_vista: SucursalesVista;
   usuarios: Usuarios;

@@ -2,8 +2,8 @@ import pg from "pg";
 
 /**
  * The installation's settings the database itself must know (interno.ajustes, migration
- * 20261124000001): today only PERMITIR_ADMIN_UNICO — whether whoever approved a gasto may also
- * mark it paid (SPEC §3). The row is writable only by the database owner, so no client, not even
+ * 20261124000001): PERMITIR_ADMIN_UNICO — whether whoever approved a gasto may also mark it
+ * paid (SPEC §3) — and the avisos outbox's waits. The row is writable only by the database owner, so no client, not even
  * one calling PostgREST with its own JWT, can change it; the SQL backend's server writes it at
  * start-up, after the migrations, from its configuration. On Supabase it is set once by hand
  * (docs/supabase.md).
@@ -13,7 +13,7 @@ import pg from "pg";
  */
 export async function guardarAjustes(
   databaseUrl: string,
-  ajustes: { PERMITIR_ADMIN_UNICO: boolean },
+  ajustes: { PERMITIR_ADMIN_UNICO: boolean; AVISOS_ESPERA_SEGUNDOS?: number; AVISOS_REINTENTO_SEGUNDOS?: number },
 ): Promise<{ aviso: string | null }> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
@@ -25,6 +25,14 @@ export async function guardarAjustes(
           where unica and permitir_admin_unico is distinct from $1 returning 1)
        update interno.cambios set n = n + 1 where exists (select 1 from cambio)`,
       [ajustes.PERMITIR_ADMIN_UNICO],
+    );
+    // The avisos outbox's timing (ADR 0017): read by the database functions that queue and retry mail.
+    await client.query(
+      `update interno.ajustes
+          set avisos_espera = coalesce($1 * interval '1 second', avisos_espera),
+              avisos_reintento = coalesce($2 * interval '1 second', avisos_reintento)
+        where unica`,
+      [ajustes.AVISOS_ESPERA_SEGUNDOS ?? null, ajustes.AVISOS_REINTENTO_SEGUNDOS ?? null],
     );
     if (!ajustes.PERMITIR_ADMIN_UNICO) return { aviso: null };
     const { rows } = await client.query<{ n: number }>(

@@ -56,6 +56,14 @@ export interface Env {
    * installation others reach. Only then does a first start load demo data (public passwords).
    */
   APP_URL_LOOPBACK: boolean;
+  /** Avisos (SPEC §3): whether this server's primary process delivers the mail outbox. */
+  AVISOS_ENTREGA: boolean;
+  /** Seconds between delivery passes. */
+  AVISOS_INTERVALO_SEGUNDOS: number;
+  /** Seconds an aviso waits before it is mailed, so a bulk action gives one mail per person. */
+  AVISOS_ESPERA_SEGUNDOS: number;
+  /** First retry after a failed send, doubling each time (up to an hour). */
+  AVISOS_REINTENTO_SEGUNDOS: number;
 }
 
 export type Config = Env;
@@ -104,6 +112,17 @@ function isSupportedLocale(v: string): boolean {
 
 function isSupportedCurrency(v: string): boolean {
   return /^[A-Z]{3}$/.test(v) && Intl.supportedValuesOf("currency").includes(v);
+}
+
+/** A number of seconds between `min` and `max` (decimals allowed). */
+function seconds(fallback: string, min: number, max: number) {
+  return z
+    .string()
+    .default(fallback)
+    .refine((v) => /^\d+(\.\d+)?$/.test(v) && +v >= min && +v <= max, {
+      error: `debe ser un número de segundos entre ${min} y ${max}`,
+    })
+    .transform(Number);
 }
 
 const schema = z.object({
@@ -191,6 +210,13 @@ const schema = z.object({
     .refine((v) => MAILBOX.test(v.trim()), {
       error: "debe ser una dirección de correo, p. ej. Oficina <no-responder@empresa.es>",
     }),
+  AVISOS_ENTREGA: z
+    .enum(["0", "1", "true", "false"], { error: "debe ser 1 o 0" })
+    .default("1")
+    .transform((v) => v === "1" || v === "true"),
+  AVISOS_INTERVALO_SEGUNDOS: seconds("10", 0.05, 3600),
+  AVISOS_ESPERA_SEGUNDOS: seconds("60", 0, 3600),
+  AVISOS_REINTENTO_SEGUNDOS: seconds("30", 0.1, 3600),
   APP_URL: optionalUrl(
     ["https:", "http:"],
     "debe ser el origen público de la aplicación, p. ej. https://oficina.empresa.es",

@@ -65,6 +65,8 @@ const screens: Screen[] = [
   },
   { name: "/auth/recuperar con enlace no válido", open: (p) => p.goto("/auth/recuperar?token=x") },
   { name: "Panel (administrador)", role: "administrador", open: (p) => p.goto("/") },
+  { name: "/avisos", role: "aprobador", open: (p) => p.goto("/avisos") },
+  { name: "/avisos/preferencias (administrador)", role: "administrador", open: (p) => p.goto("/avisos/preferencias") },
   { name: "Panel (aprobador)", role: "aprobador", open: (p) => p.goto("/") },
   { name: "Panel (empleado)", role: "empleado", open: (p) => p.goto("/") },
   { name: "/departamentos", role: "administrador", open: (p) => p.goto("/departamentos") },

@@ -1,0 +1,163 @@
+import { formatDate } from "~/lib/dates";
+import { formatMoney } from "~/lib/money";
+
+/**
+ * What each aviso says, in the app and by mail (SPEC §3 «Avisos»). Plain data in, Spanish text
+ * out: the delivery worker and the avisos page share these sentences.
+ */
+export type TipoAviso = "enviado" | "aprobado" | "rechazado" | "pagado" | "revertido";
+export const TIPOS_AVISO: readonly TipoAviso[] = ["enviado", "aprobado", "rechazado", "pagado", "revertido"];
+
+export type DatosAviso = {
+  folio: string;
+  descripcion: string;
+  importe: string | number;
+  solicitante?: string;
+  motivo?: string;
+  fecha_pago?: string;
+  referencia_pago?: string;
+};
+
+export type Aviso = { tipo: TipoAviso; gasto_id: string | null; datos: DatosAviso };
+
+/** What a person chooses per kind of aviso, in the preferences form. */
+export const ETIQUETA_TIPO: Record<TipoAviso, string> = {
+  enviado: "Un gasto espera su aprobación",
+  aprobado: "Su gasto se aprueba",
+  rechazado: "Su gasto se rechaza",
+  pagado: "Su gasto se paga",
+  revertido: "Se revierte la aprobación de su gasto",
+};
+
+/** Who reads the message, and how numbers and dates are written for them. */
+export type Lector = { nombre: string; appUrl: string; locale: string; currency: string };
+type Formato = Pick<Lector, "locale" | "currency">;
+
+const importe = (d: DatosAviso, f: Formato) => formatMoney(String(d.importe), f.locale, f.currency);
+
+/** One line: «GAS-2026-00012 «Taxi aeropuerto» (45,20 €) espera su aprobación: lo envió Elena Gil». */
+export function titulo(a: Aviso, f: Formato): string {
+  const d = a.datos;
+  const gasto = `${d.folio} «${d.descripcion}» (${importe(d, f)})`;
+  switch (a.tipo) {
+    case "enviado":
+      return `${gasto} espera su aprobación${d.solicitante ? `: lo envió ${d.solicitante}` : ""}`;
+    case "aprobado":
+      return `Su gasto ${gasto} está aprobado`;
+    case "rechazado":
+      return `Su gasto ${gasto} se ha rechazado`;
+    case "pagado":
+      return `Su gasto ${gasto} está pagado`;
+    case "revertido":
+      return `Se ha revertido la aprobación de su gasto ${gasto}`;
+  }
+}
+
+/** The details under the title: the motivo, the payment. */
+export function detalle(a: Aviso, f: Formato): string | null {
+  const d = a.datos;
+  if ((a.tipo === "rechazado" || a.tipo === "revertido") && d.motivo) return `Motivo: ${d.motivo}`;
+  if (a.tipo === "pagado" && d.fecha_pago)
+    return `Pagado el ${formatDate(d.fecha_pago, f.locale)}${d.referencia_pago ? `, referencia ${d.referencia_pago}` : ""}`;
+  return null;
+}
+
+const ASUNTO: Record<TipoAviso, (d: DatosAviso) => string> = {
+  enviado: (d) => `${d.folio} espera su aprobación`,
+  aprobado: (d) => `Su gasto ${d.folio} está aprobado`,
+  rechazado: (d) => `Su gasto ${d.folio} se ha rechazado`,
+  pagado: (d) => `Su gasto ${d.folio} está pagado`,
+  revertido: (d) => `Se ha revertido la aprobación de ${d.folio}`,
+};
+
+export type Correo = { subject: string; text: string; html: string };
+export type Pendiente = {
+  id: string;
+  folio: string;
+  descripcion: string;
+  importe: string;
+  solicitante: string;
+  fecha_gasto: string;
+};
+
+const escape = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+
+function mensaje(
+  subject: string,
+  saludo: string,
+  lineas: { texto: string; detalle?: string | null; enlace?: string }[],
+  pie: string,
+): Correo {
+  const text = [
+    saludo,
+    "",
+    ...lineas.flatMap((l) => [
+      `- ${l.texto}`,
+      ...(l.detalle ? [`  ${l.detalle}`] : []),
+      ...(l.enlace ? [`  ${l.enlace}`] : []),
+    ]),
+    "",
+    pie,
+  ].join("\n");
+  const html = [
+    `<p>${escape(saludo)}</p>`,
+    "<ul>",
+    ...lineas.map(
+      (l) =>
+        `<li>${l.enlace ? `<a href="${escape(l.enlace)}">${escape(l.texto)}</a>` : escape(l.texto)}` +
+        `${l.detalle ? `<br>${escape(l.detalle)}` : ""}</li>`,
+    ),
+    "</ul>",
+    `<p>${escape(pie)}</p>`,
+  ].join("\n");
+  return { subject, text, html };
+}
+
+const enlaceGasto = (appUrl: string, id: string | null) => (id ? `${appUrl}/gastos?gasto=${id}` : undefined);
+const pie = (appUrl: string) =>
+  `Puede elegir qué avisos recibe por correo en sus preferencias: ${preferencesUrl(appUrl)}`;
+
+/** Where the mail's List-Unsubscribe and footer lead: the person's avisos preferences. */
+export function preferencesUrl(appUrl: string) {
+  return `${appUrl}/avisos/preferencias`;
+}
+
+/**
+ * One mail for the avisos that went out together (a bulk approval gives one mail per person, not
+ * one per gasto).
+ */
+export function correoDeAvisos(avisos: readonly Aviso[], o: Lector): Correo {
+  const lineas = avisos.map((a) => ({
+    texto: titulo(a, o),
+    detalle: detalle(a, o),
+    enlace: enlaceGasto(o.appUrl, a.gasto_id),
+  }));
+  if (avisos.length === 1) {
+    const a = avisos[0]!;
+    return mensaje(ASUNTO[a.tipo](a.datos), `Hola, ${o.nombre}:`, lineas, pie(o.appUrl));
+  }
+  return mensaje(
+    `${avisos.length} avisos de sus gastos`,
+    `Hola, ${o.nombre}. Tiene ${avisos.length} avisos:`,
+    lineas,
+    pie(o.appUrl),
+  );
+}
+
+/** The daily digest: «Tiene N gastos pendientes de aprobar», oldest first. */
+export function correoResumen(pendientes: readonly Pendiente[], total: number, o: Lector): Correo {
+  const n = total === 1 ? "1 gasto pendiente" : `${total} gastos pendientes`;
+  const lineas = pendientes.map((p) => ({
+    texto: `${p.folio} «${p.descripcion}» (${formatMoney(p.importe, o.locale, o.currency)}), de ${p.solicitante}, del ${formatDate(p.fecha_gasto, o.locale)}`,
+    enlace: enlaceGasto(o.appUrl, p.id),
+  }));
+  if (total > pendientes.length)
+    lineas.push({ texto: `Y ${total - pendientes.length} más`, enlace: `${o.appUrl}/gastos?vista=pendientes` });
+  return mensaje(
+    `Tiene ${n} de aprobar`,
+    `Hola, ${o.nombre}. Tiene ${n} de aprobar, los más antiguos primero:`,
+    lineas,
+    pie(o.appUrl),
+  );
+}

@@ -1,0 +1,111 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { requireUser } from "~/auth/session.server";
+import { detalle, titulo, type Aviso } from "~/avisos/mensajes";
+import { UUID } from "~/data/store";
+import { redirectWithFlash } from "~/crud/crud.server";
+import { formatTimestamp } from "~/lib/format";
+import { pageTitle, useFormats } from "~/ui/EntityPages";
+
+/**
+ * `/avisos` — what the workflow told this person (SPEC §3 «Avisos», issue 20): newest first,
+ * each linking to its gasto, unread ones marked in text; «Marcar todos como leídos». Plain links
+ * and forms: the same without JavaScript. Row-level security shows each person only their own.
+ */
+const POR_PAGINA = 50;
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { store } = await requireUser(request, context);
+  const pagina = Math.max(1, Math.min(1000, Number(new URL(request.url).searchParams.get("pagina")) || 1));
+  const [lista, sinLeer] = await Promise.all([
+    store.list<Aviso & { id: string; creado_en: string; leido_en: string | null }>("avisos", {
+      columns: ["id", "tipo", "gasto_id", "datos", "creado_en", "leido_en"],
+      order: [{ column: "creado_en", ascending: false }],
+      limit: POR_PAGINA,
+      offset: (pagina - 1) * POR_PAGINA,
+      count: "exact",
+    }),
+    store.list("avisos", { filters: [{ column: "leido_en", op: "is_null" }], limit: 0, offset: 0, count: "exact" }),
+  ]);
+  return {
+    avisos: lista.rows,
+    total: lista.total,
+    sinLeer: sinLeer.total,
+    pagina,
+    paginas: Math.ceil(lista.total / POR_PAGINA),
+  };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const { store } = await requireUser(request, context);
+  const form = await request.formData();
+  const id = String(form.get("id") ?? "");
+  const ids = id && UUID.test(id) ? [id] : null;
+  const n = await store.rpc<number>("marcar_avisos_leidos", { p_ids: ids });
+  const mensaje = ids
+    ? "Aviso marcado como leído."
+    : n === 1
+      ? "1 aviso marcado como leído."
+      : `${n} avisos marcados como leídos.`;
+  return redirectWithFlash(context, request, "/avisos", mensaje);
+}
+
+export default function Avisos() {
+  const { avisos, total, sinLeer, pagina, paginas } = useLoaderData<typeof loader>();
+  const formats = useFormats();
+  return (
+    <>
+      <div className="titulo-pagina">
+        <h1>Avisos</h1>
+        <Link className="boton" to="/avisos/preferencias">
+          Preferencias de avisos
+        </Link>
+      </div>
+      <p className="intro" id="avisos-resumen">
+        {total === 0
+          ? "No tiene avisos. Aquí aparecerán los gastos que esperan su aprobación y los cambios en los suyos."
+          : `${sinLeer === 0 ? "Ningún aviso sin leer" : sinLeer === 1 ? "1 aviso sin leer" : `${sinLeer} avisos sin leer`} de ${total}.`}
+      </p>
+      {sinLeer > 0 ? (
+        <Form method="post">
+          <button type="submit">Marcar todos como leídos</button>
+        </Form>
+      ) : null}
+      {avisos.length > 0 ? (
+        <ol className="lista-avisos" aria-describedby="avisos-resumen">
+          {avisos.map((a) => {
+            const extra = detalle(a, formats);
+            return (
+              <li key={a.id} className={a.leido_en ? undefined : "sin-leer"}>
+                {a.leido_en ? null : <strong className="etiqueta">Sin leer</strong>}{" "}
+                {a.gasto_id ? <Link to={`/gastos?gasto=${a.gasto_id}`}>{titulo(a, formats)}</Link> : titulo(a, formats)}
+                {extra ? <p>{extra}</p> : null}
+                <p className="fecha">{formatTimestamp(a.creado_en, formats)}</p>
+                {a.leido_en ? null : (
+                  <Form method="post">
+                    <input type="hidden" name="id" value={a.id} />
+                    {/* The visible words first, then which aviso: several such buttons on one page. */}
+                    <button type="submit" aria-label={`Marcar como leído: ${a.datos.folio}`}>
+                      Marcar como leído
+                    </button>
+                  </Form>
+                )}
+              </li>
+            );
+          })}
+        </ol>
+      ) : null}
+      {paginas > 1 ? (
+        <nav aria-label="Páginas de avisos" className="paginacion">
+          {pagina > 1 ? <Link to={`/avisos?pagina=${pagina - 1}`}>Anteriores</Link> : null}{" "}
+          <span>
+            Página {pagina} de {paginas}
+          </span>{" "}
+          {pagina < paginas ? <Link to={`/avisos?pagina=${pagina + 1}`}>Siguientes</Link> : null}
+        </nav>
+      ) : null}
+    </>
+  );
+}
+
+export const meta: MetaFunction = () => pageTitle("Avisos");

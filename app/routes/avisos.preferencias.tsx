@@ -1,0 +1,248 @@
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { requireUser } from "~/auth/session.server";
+import { ETIQUETA_TIPO, TIPOS_AVISO, type TipoAviso } from "~/avisos/mensajes";
+import { forbidden, redirectWithFlash } from "~/crud/crud.server";
+import { formatTimestamp } from "~/lib/format";
+import { pageTitle, useFormats } from "~/ui/EntityPages";
+
+/**
+ * `/avisos/preferencias` — how each kind of aviso reaches this person (SPEC §3 «Avisos»): by mail
+ * (and in the app), only in the app, or not at all; aprobadores may take one daily digest instead
+ * of a mail per gasto. Administradores also set the defaults for everyone and see the mails that
+ * could not be delivered (with the last error), and send them again. The mails' List-Unsubscribe
+ * leads here.
+ */
+type Canal = "correo" | "app" | "nada";
+const CANALES: readonly { value: Canal; label: string }[] = [
+  { value: "correo", label: "Por correo y en la aplicación" },
+  { value: "app", label: "Solo en la aplicación" },
+  { value: "nada", label: "No avisarme" },
+];
+const HORAS = Array.from({ length: 24 }, (_, h) => h);
+type Fallido = {
+  id: string;
+  destinatario: string;
+  tipo: TipoAviso | null;
+  folio: string | null;
+  resumen_fecha: string | null;
+  intentos: number;
+  ultimo_error: string | null;
+  creado_en: string;
+};
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { user, store } = await requireUser(request, context);
+  const admin = user.rol === "administrador";
+  const [propias, fallidos] = await Promise.all([
+    store.rpc<{
+      canales: Record<TipoAviso, Canal>;
+      predeterminados: Record<TipoAviso, Canal>;
+      resumen_hora: number | null;
+    }>("preferencias_avisos_propias", {}),
+    admin ? store.rpc<Fallido[]>("correos_fallidos", {}) : Promise.resolve(null),
+  ]);
+  return {
+    canales: propias.canales,
+    porDefecto: propias.predeterminados,
+    resumenHora: propias.resumen_hora,
+    puedeResumen: user.rol !== "empleado",
+    admin,
+    fallidos,
+  };
+}
+
+function leerCanales(form: FormData, prefijo: string) {
+  const canales: Partial<Record<TipoAviso, Canal>> = {};
+  const errores: Record<string, string> = {};
+  for (const t of TIPOS_AVISO) {
+    const v = form.get(`${prefijo}${t}`);
+    if (v === "correo" || v === "app" || v === "nada") canales[t] = v;
+    else errores[`${prefijo}${t}`] = `Elija cómo quiere el aviso «${ETIQUETA_TIPO[t]}».`;
+  }
+  return { canales, errores };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const { user, store } = await requireUser(request, context);
+  const form = await request.formData();
+  const intent = form.get("intent");
+  if (intent === "predeterminados" || intent === "reintentar") {
+    if (user.rol !== "administrador") forbidden("Solo un administrador cambia los avisos predeterminados.");
+    if (intent === "reintentar") {
+      const n = await store.rpc<number>("reintentar_correos_fallidos", {});
+      return redirectWithFlash(
+        context,
+        request,
+        "/avisos/preferencias#fallidos",
+        n === 1 ? "1 correo se enviará de nuevo." : `${n} correos se enviarán de nuevo.`,
+      );
+    }
+    const { canales, errores } = leerCanales(form, "defecto_");
+    if (Object.keys(errores).length) return json({ errores }, { status: 400 });
+    await store.rpc("guardar_avisos_predeterminados", { p_canales: canales });
+    return redirectWithFlash(context, request, "/avisos/preferencias", "Avisos predeterminados guardados.");
+  }
+  const { canales, errores } = leerCanales(form, "");
+  const rawHora = String(form.get("resumen_hora") ?? "");
+  const hora = rawHora === "" ? null : /^\d{1,2}$/.test(rawHora) && Number(rawHora) <= 23 ? Number(rawHora) : NaN;
+  if (Number.isNaN(hora)) errores.resumen_hora = "Elija una hora de la lista o «Sin resumen diario».";
+  if (hora !== null && user.rol === "empleado")
+    errores.resumen_hora = "El resumen diario es para quien aprueba gastos.";
+  if (Object.keys(errores).length) return json({ errores }, { status: 400 });
+  await store.rpc("guardar_preferencias_avisos", { p_canales: canales, p_resumen_hora: hora });
+  return redirectWithFlash(context, request, "/avisos/preferencias", "Preferencias de avisos guardadas.");
+}
+
+function CanalesFieldsets({
+  prefijo,
+  valores,
+  errores,
+}: {
+  prefijo: string;
+  valores: Record<string, Canal>;
+  errores?: Record<string, string>;
+}) {
+  return TIPOS_AVISO.map((t) => {
+    const name = `${prefijo}${t}`;
+    const error = errores?.[name];
+    return (
+      <fieldset
+        key={t}
+        className={error ? "campo campo-con-error" : "campo"}
+        aria-describedby={error ? `${name}-error` : undefined}
+      >
+        <legend>{ETIQUETA_TIPO[t]}</legend>
+        {error ? (
+          <p className="error-campo" id={`${name}-error`}>
+            {error}
+          </p>
+        ) : null}
+        {CANALES.map((c) => (
+          <label key={c.value} className="campo-casilla">
+            <input type="radio" name={name} value={c.value} defaultChecked={valores[t] === c.value} /> {c.label}
+          </label>
+        ))}
+      </fieldset>
+    );
+  });
+}
+
+export default function PreferenciasAvisos() {
+  const { canales, porDefecto, resumenHora, puedeResumen, admin, fallidos } = useLoaderData<typeof loader>();
+  const data = useActionData<typeof action>();
+  const errores = data?.errores;
+  const formats = useFormats();
+  return (
+    <>
+      <nav aria-label="Migas de pan" className="migas">
+        <Link to="/avisos">Avisos</Link>
+      </nav>
+      <h1>Preferencias de avisos</h1>
+      {errores ? (
+        <div className="resumen-errores" role="alert" tabIndex={-1}>
+          <h2>Revise lo marcado</h2>
+          <ul>
+            {Object.entries(errores).map(([k, v]) => (
+              <li key={k}>
+                <a href={`#${k}-error`}>{v}</a>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      <Form method="post" className="formulario" id="avisos">
+        <CanalesFieldsets prefijo="" valores={canales} errores={errores} />
+        {puedeResumen ? (
+          <div className={errores?.resumen_hora ? "campo campo-con-error" : "campo"}>
+            <label htmlFor="resumen_hora">Resumen diario de gastos pendientes de aprobar</label>
+            <p className="ayuda" id="resumen_hora-ayuda">
+              Con resumen, los gastos que esperan su aprobación no le llegan uno a uno por correo: recibe uno al día con
+              todos, los más antiguos primero. En la aplicación los sigue viendo al momento.
+            </p>
+            {errores?.resumen_hora ? (
+              <p className="error-campo" id="resumen_hora-error">
+                {errores.resumen_hora}
+              </p>
+            ) : null}
+            <select
+              id="resumen_hora"
+              name="resumen_hora"
+              defaultValue={resumenHora === null ? "" : String(resumenHora)}
+              aria-describedby={`resumen_hora-ayuda${errores?.resumen_hora ? " resumen_hora-error" : ""}`}
+            >
+              <option value="">Sin resumen diario</option>
+              {HORAS.map((h) => (
+                <option key={h} value={h}>
+                  Cada día a las {String(h).padStart(2, "0")}:00
+                </option>
+              ))}
+            </select>
+          </div>
+        ) : null}
+        <div className="acciones">
+          <button type="submit" name="intent" value="guardar">
+            Guardar preferencias
+          </button>
+        </div>
+      </Form>
+      {admin ? (
+        <>
+          <h2>Avisos predeterminados</h2>
+          <p className="intro">
+            Lo que recibe quien no ha elegido. Cada persona puede cambiarlo en estas preferencias.
+          </p>
+          <Form method="post" className="formulario">
+            <CanalesFieldsets prefijo="defecto_" valores={porDefecto} errores={errores} />
+            <div className="acciones">
+              <button type="submit" name="intent" value="predeterminados">
+                Guardar predeterminados
+              </button>
+            </div>
+          </Form>
+          <h2 id="fallidos">Correos no entregados</h2>
+          {fallidos && fallidos.length > 0 ? (
+            <>
+              <div className="tabla-contenedor">
+                <table>
+                  <caption className="visually-hidden">
+                    Correos que no se pudieron entregar tras varios intentos
+                  </caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">Para</th>
+                      <th scope="col">Aviso</th>
+                      <th scope="col">Intentos</th>
+                      <th scope="col">Último error</th>
+                      <th scope="col">Escrito</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {fallidos.map((f) => (
+                      <tr key={f.id}>
+                        <td>{f.destinatario}</td>
+                        <td>{f.tipo ? `${ETIQUETA_TIPO[f.tipo]} (${f.folio})` : "Resumen diario"}</td>
+                        <td>{f.intentos}</td>
+                        <td>{f.ultimo_error}</td>
+                        <td>{formatTimestamp(f.creado_en, formats)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              <Form method="post">
+                <button type="submit" name="intent" value="reintentar">
+                  Reintentar todos
+                </button>
+              </Form>
+            </>
+          ) : (
+            <p>Ninguno: todos los correos se han entregado o están en camino.</p>
+          )}
+        </>
+      ) : null}
+    </>
+  );
+}
+
+export const meta: MetaFunction = () => pageTitle("Preferencias de avisos");

@@ -1,0 +1,108 @@
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { E2E_DATA_DIR } from "./entorno";
+import { ACCOUNTS, as, expect, expectNoAxeViolations, pressUntilFocused, unique } from "./support";
+import { centimosAlAzar, gastosPendientes } from "./support-registros";
+
+/**
+ * Avisos (SPEC §3, issue 20) as people meet them, JS on and off: the header's «Avisos (N)», the
+ * list, marking read, the link to the gasto, the mail (the development outbox), and the
+ * preferences, by keyboard. Every test works on its own gastos; the two projects change
+ * different preferences, so they never undo each other.
+ */
+const aprobador = as("aprobador");
+const empleado = as("empleado");
+const administrador = as("administrador");
+
+/** What the development outbox holds for `email` (DATA_DIR/correo/<email>.txt). */
+function mailbox(email: string) {
+  const file = path.resolve(E2E_DATA_DIR, "correo", `${email}.txt`);
+  return existsSync(file) ? readFileSync(file, "utf8") : "";
+}
+
+aprobador(
+  "un gasto enviado: «Avisos (N sin leer)» en la cabecera, el aviso en la lista, su ficha, marcarlo leído y el correo",
+  async ({ page, browser }) => {
+    const descripcion = unique("Aviso de envío");
+    const [folio] = await gastosPendientes(browser, [{ descripcion, centimos: centimosAlAzar() }]);
+
+    await page.goto("/");
+    const enlace = page.getByRole("banner").getByRole("link", { name: /^Avisos \(\d+ sin leer\)$/ });
+    await expect(enlace).toBeVisible();
+    await enlace.click();
+    await expect(page).toHaveURL("/avisos");
+    await expect(page.getByRole("heading", { level: 1, name: "Avisos" })).toBeVisible();
+    await expect(page.getByText(/^\d+ avisos? sin leer de \d+\.$/)).toBeVisible();
+
+    const aviso = page.getByRole("listitem").filter({ hasText: folio! });
+    await expect(aviso).toContainText("Sin leer");
+    await expect(aviso).toContainText(`${folio} «${descripcion}»`);
+    await expect(aviso).toContainText("espera su aprobación: lo envió Elena");
+    await expectNoAxeViolations(page);
+
+    await aviso.getByRole("button", { name: `Marcar como leído: ${folio}` }).click();
+    await expect(page.getByText("Aviso marcado como leído.")).toBeVisible();
+    const leido = page.getByRole("listitem").filter({ hasText: folio! });
+    await expect(leido).not.toContainText("Sin leer");
+    await expect(leido.getByRole("button")).toHaveCount(0);
+
+    await leido.getByRole("link", { name: new RegExp(folio!) }).click();
+    await expect(page).toHaveURL(/\/gastos\?gasto=[0-9a-f-]{36}/);
+    await expect(page.getByRole("heading", { name: new RegExp(`Gasto ${folio}`) })).toBeVisible();
+
+    // The mail: subject, the link straight to the record, and where to change preferences.
+    await expect
+      .poll(() => mailbox(ACCOUNTS.aprobador).includes(`Asunto: ${folio} espera su aprobación`), { timeout: 20_000 })
+      .toBe(true);
+    const correo = mailbox(ACCOUNTS.aprobador)
+      .split("---")
+      .find((m) => m.includes(`Asunto: ${folio} `))!;
+    expect(correo).toMatch(/\/gastos\?gasto=[0-9a-f-]{36}/);
+    expect(correo).toContain("/avisos/preferencias");
+  },
+);
+
+empleado("preferencias de avisos con el teclado: elegir «Solo en la aplicación» y guardar", async ({ page }, info) => {
+  // Each project changes its own kind of aviso: both run at once against the same account.
+  const tipo = info.project.name === "sin-js" ? "Se revierte la aprobación de su gasto" : "Su gasto se paga";
+  await page.goto("/avisos");
+  await pressUntilFocused(page, page.getByRole("link", { name: "Preferencias de avisos" }));
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL("/avisos/preferencias");
+  await expect(page.getByRole("heading", { level: 1, name: "Preferencias de avisos" })).toBeVisible();
+  const grupo = page.getByRole("group", { name: tipo });
+  await expect(grupo.getByRole("radio", { name: "Por correo y en la aplicación" })).toBeChecked();
+  // An empleado is not offered the daily digest (it is for whoever approves).
+  await expect(page.getByLabel("Resumen diario de gastos pendientes de aprobar")).toHaveCount(0);
+  await expectNoAxeViolations(page);
+
+  await pressUntilFocused(page, grupo.getByRole("radio", { name: "Por correo y en la aplicación" }));
+  await page.keyboard.press("ArrowDown");
+  await expect(grupo.getByRole("radio", { name: "Solo en la aplicación" })).toBeChecked();
+  await pressUntilFocused(page, page.getByRole("button", { name: "Guardar preferencias" }));
+  await page.keyboard.press("Enter");
+  await expect(page.getByText("Preferencias de avisos guardadas.")).toBeVisible();
+  await expect(
+    page.getByRole("group", { name: tipo }).getByRole("radio", { name: "Solo en la aplicación" }),
+  ).toBeChecked();
+
+  // Back as it was, for the next run.
+  await page.getByRole("group", { name: tipo }).getByRole("radio", { name: "Por correo y en la aplicación" }).check();
+  await page.getByRole("button", { name: "Guardar preferencias" }).click();
+  await expect(page.getByText("Preferencias de avisos guardadas.")).toBeVisible();
+});
+
+// The administrador (not Pablo, whose mails the first test reads): a digest would hold back his.
+administrador("quien aprueba puede pedir el resumen diario en lugar de un correo por gasto", async ({ page }, info) => {
+  administrador.skip(info.project.name === "sin-js", "una sola cuenta: lo prueba un proyecto");
+  await page.goto("/avisos/preferencias");
+  const hora = page.getByLabel("Resumen diario de gastos pendientes de aprobar");
+  await expect(hora).toHaveValue("");
+  await hora.selectOption({ label: "Cada día a las 08:00" });
+  await page.getByRole("button", { name: "Guardar preferencias" }).click();
+  await expect(page.getByText("Preferencias de avisos guardadas.")).toBeVisible();
+  await expect(page.getByLabel("Resumen diario de gastos pendientes de aprobar")).toHaveValue("8");
+  await page.getByLabel("Resumen diario de gastos pendientes de aprobar").selectOption({ label: "Sin resumen diario" });
+  await page.getByRole("button", { name: "Guardar preferencias" }).click();
+  await expect(page.getByLabel("Resumen diario de gastos pendientes de aprobar")).toHaveValue("");
+});
