@@ -2,7 +2,7 @@ import pg from "pg";
 
 /**
  * The installation's settings the database itself must know (interno.ajustes, migration
- * 20261124000001): today only PERMITIR_ADMIN_UNICO — whether whoever approved a gasto may also
+ * 20261125000005_flujo): today only PERMITIR_ADMIN_UNICO — whether whoever approved a gasto may also
  * mark it paid (SPEC §3). The row is writable only by the database owner, so no client, not even
  * one calling PostgREST with its own JWT, can change it; the SQL backend's server writes it at
  * start-up, after the migrations, from its configuration. On Supabase it is set once by hand
