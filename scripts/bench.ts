@@ -10,10 +10,11 @@
  *            --datos DIR (keep the loaded database in DIR and reuse it next time: for quick re-runs)
  *            --salida DIR (where results.json and ultimo.md go; default bench/)
  *
- * What it does: copies the working tree's app into a temp dir and builds it there (`remix build`,
- * production); starts a fresh embedded PostgreSQL there with pg_stat_statements, applies the
- * migrations and loads the demo records plus N synthetic gastos (scripts/seed.ts); starts the
- * server (`server.ts`, NODE_ENV=production) as a child process; signs in as an aprobador and an
+ * What it does: copies the working tree's app into a temp dir and builds it there for production
+ * (scripts/build.mjs, as `npm run build`); starts a fresh embedded PostgreSQL there with
+ * pg_stat_statements, applies the migrations and loads the demo records plus N synthetic gastos
+ * (scripts/seed.ts); starts the server as `npm start` does (`node build/server.js`,
+ * NODE_ENV=production) as a child process; signs in as an aprobador and an
  * administrador; and drives load from a second process (scripts/bench/carga.mjs, autocannon) on
  * loopback. The floor is a static file with the bytes of the `/gastos` page, served by the same
  * server from its public/ dir: every screen is also reported as a ratio to it. The framework's

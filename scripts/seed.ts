@@ -2,12 +2,13 @@
  * Datos de demostración de Oficina: la entrada pública y la línea de órdenes.
  *
  * - `seedIfEmpty(db, log)`: si `public.usuarios` está vacía, carga los datos de demostración
- *   (lo llama server.ts al arrancar fuera de producción). Devuelve si ha cargado algo.
+ *   (lo hace la línea de órdenes de abajo, que server.ts ejecuta compilada, build/seed.js, en el
+ *   primer arranque cuando APP_URL es esta máquina). Devuelve si ha cargado algo.
  * - `seedDemo(db, { gastos, seed })`: carga los datos base (departamentos, sucursales,
  *   proveedores, 40 usuarios y `gastos` gastos) en una transacción. Determinista: mismo `seed`,
  *   mismos datos (relativos a la fecha de hoy).
  * - `addGastos(db, n, { seed, log })`: añade n gastos sintéticos a lo que ya haya (carga masiva).
- * - CLI: `tsx scripts/seed.ts --gastos 100000 [--database-url URL] [--seed N]`. Sin URL (ni
+ * - CLI: `npm run seed -- --gastos 100000 [--database-url URL] [--seed N]`. Sin URL (ni
  *   DATABASE_URL) arranca el Postgres integrado de DATA_DIR (./data por defecto), aplica las
  *   migraciones, carga los datos base si la base está vacía y añade los gastos pedidos.
  *

@@ -52,7 +52,7 @@ export function userClient(conn: SupabaseConnection, accessToken: string): Supab
   });
 }
 
-/** Function of the migration 20261122000020 that sums columns over a list's filter (see there). */
+/** Function of the migration 20261125000007_escala that sums columns over a list's filter (see there). */
 export const SUM_FUNCTION = "sumar_lista";
 
 export function supabaseStore(conn: SupabaseConnection, accessToken: string): Store {

@@ -88,7 +88,7 @@ export const gastos: Entity = {
   search: ["folio", "descripcion", "numero_factura"],
   // The supplier's names live in proveedores: searched there (indexed), then matched by id.
   searchRefs: [{ column: "proveedor_id", table: "proveedores", columns: ["razon_social", "nombre_comercial"] }],
-  // The same search through the trigram indexes (under RLS a plain ILIKE uses none): migration 20261122000010.
+  // The same search through the trigram indexes (under RLS a plain ILIKE uses none): migration 20261125000007_escala.
   searchFunction: "buscar_gastos",
   filters: [
     { name: "estado", label: "Estado", kind: "select", column: "estado", options: ESTADOS_GASTO },
@@ -99,7 +99,8 @@ export const gastos: Entity = {
     { name: "solicitante", label: "Solicitante", kind: "ref", column: "solicitante_id", table: "usuarios" },
     { name: "desde", label: "Fecha desde", kind: "date_from", column: "fecha_gasto" },
     { name: "hasta", label: "Fecha hasta", kind: "date_to", column: "fecha_gasto" },
-    // In cents: an indexable copy of importe under RLS (migration 20261122000011).
+    // In cents: an indexable copy of importe under RLS (the column in migration 20261125000001_esquema,
+    // its index in 20261125000007_escala).
     { name: "importe_min", label: "Importe mínimo", kind: "money_min", column: "importe_centimos", centimos: true },
     { name: "importe_max", label: "Importe máximo", kind: "money_max", column: "importe_centimos", centimos: true },
   ],

@@ -151,7 +151,7 @@ function panelDe(
   url: URL,
 ) {
   const { user } = signed;
-  // importe_centimos is an indexable copy of importe (migration 20261122000011), not a change to show.
+  // importe_centimos is an indexable copy of importe (migration 20261125000001_esquema), not a change to show.
   const history = historial.map((h) => {
     const { importe_centimos: _copia, ...cambios } = h.cambios ?? {};
     return { ...h, cambios };

@@ -4,7 +4,7 @@ import { isISODate } from "~/lib/dates";
 import { isMoneyString } from "~/lib/money";
 
 /**
- * What `public.panel(p_hoy)` returns (supabase/migrations/20261122000030_panel.sql), checked on
+ * What `public.panel(p_hoy)` returns (supabase/migrations/20261125000006_panel.sql), checked on
  * the way in: amounts stay exact decimal strings ("1234.50"), dates ISO strings. Sections that are
  * not for the user's role come back null.
  */

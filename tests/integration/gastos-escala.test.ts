@@ -116,7 +116,7 @@ describe("cuenta estimada y suma a escala", () => {
 });
 
 describe("el orden por defecto (fecha y después id) lo sirve un índice", () => {
-  it("la página sale del índice en orden, sin ordenar las filas de una fecha (migración 20261122000043)", async () => {
+  it("la página sale del índice en orden, sin ordenar las filas de una fecha (gastos_fecha_gasto_id_idx)", async () => {
     const plan = await sql<{
       "QUERY PLAN": unknown;
     }>`explain (format json) select id from gastos order by fecha_gasto desc, id desc limit 25 offset 50`.execute(
@@ -129,7 +129,7 @@ describe("el orden por defecto (fecha y después id) lo sirve un índice", () =>
 });
 
 describe("la página filtrada por estado, departamento y fechas, por importe, sale del índice", () => {
-  it("un index-only scan también con la visibilidad (RLS) de quien mira (migración 20261122000044)", async () => {
+  it("un index-only scan también con la visibilidad (RLS) de quien mira (gastos_estado_departamento_importe_idx)", async () => {
     // As after autovacuum. (Which pages end all-visible depends on what else runs, so the test
     // checks the plan's shape, not its heap fetches: a covering index gives an index-only path.)
     await sql`vacuum analyze gastos`.execute(app.db);

@@ -10,8 +10,8 @@ import { addGastos, DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemo, seedIfEmpty } from "
 import { createTestDatabase } from "../support/database";
 
 /**
- * The demo data seeded into an empty database (scripts/seed.ts), as server.ts does at start-up,
- * and the bulk loader behind `tsx scripts/seed.ts --gastos N`.
+ * The demo data seeded into an empty database (scripts/seed.ts), as build/seed.js does on the
+ * server's first start, and the bulk loader behind `npm run seed -- --gastos N`.
  */
 
 let db: Kysely<Database>;

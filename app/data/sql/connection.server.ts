@@ -39,7 +39,7 @@ export async function asUser<T>(db: Kysely<Database>, userId: string, fn: AsUser
   const claims = JSON.stringify({ sub: userId, role: "authenticated", aud: "authenticated" });
   try {
     return await db.transaction().execute(async (trx) => {
-      // With the role, the data's change counter (migration 20261122000040), read before anything is counted.
+      // With the role, the data's change counter (migration 20261125000007_escala), read before anything is counted.
       const { rows } = await sql<{
         cambios: string;
       }>`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${claims}, true), interno.cambios()::text as cambios`.execute(

@@ -8,8 +8,8 @@ import { keep, kept } from "./kept.server";
 
 /**
  * `search.fn` (ListQuery): the function reads at most `cap` + 1 matches through the trigram
- * indexes (migration 20261122000042) and says how many there are and what they add up to (exact
- * up to `cap`, an estimate past it). When the matches are few, their ids come too and become an
+ * indexes (migration 20261125000007_escala) and says how many there are and what they add up to
+ * (exact up to `cap`, an estimate past it). When the matches are few, their ids come too and become an
  * `id = any(…)` filter, so the row query and the count use the primary key; they travel as one
  * text (`a,b,c`), not as a uuid[] that node would parse and write back (ADR 0008). When they are
  * many, the search stays a condition on the rows instead: walking the sort's index finds a page
