@@ -420,6 +420,17 @@ create trigger gastos_asignar_folio before insert on public.gastos
 -- authenticated no tiene privilegio sobre ella y, con un JWT, lo que llegue se sustituye por lo
 -- que dice auth.uid(). Las cargas masivas de scripts/seed.ts desactivan este disparador y dejan la
 -- autoría vacía, como corresponde a una carga del propietario.
+-- Los datos de un gasto que escribe un formulario: la fila sin las columnas del flujo (estado,
+-- aprobación, pago), las de control y las derivadas. Una columna nueva cuenta sola.
+create function interno.gastos_datos(g public.gastos) returns jsonb
+language sql immutable
+set search_path = ''
+as $$
+  select to_jsonb(g) - array['id', 'folio', 'estado', 'aprobador_id', 'aprobado_por_id', 'fecha_aprobacion',
+                             'motivo_rechazo', 'fecha_pago', 'referencia_pago', 'creado_en', 'actualizado_en',
+                             'version', 'creado_por_id', 'editado_por_id', 'importe_centimos']
+$$;
+
 create function interno.gastos_validar() returns trigger
 language plpgsql security definer
 set search_path = ''
@@ -448,15 +459,10 @@ begin
     if v_uid is not null then
       new.creado_por_id := old.creado_por_id;
       new.editado_por_id := old.editado_por_id;
-      -- Editar los datos (no una transición del flujo) por cuenta de otra persona.
+      -- Editar los datos (no una transición del flujo) por cuenta de otra persona: cualquier
+      -- columna que no sea del flujo ni de control, también las que se añadan después.
       if v_uid <> new.solicitante_id
-         and (new.descripcion, new.fecha_gasto, new.categoria, new.importe, new.importe_impuestos,
-              new.metodo_pago, new.proveedor_id, new.numero_factura, new.solicitante_id,
-              new.departamento_id, new.sucursal_id, new.notas)
-             is distinct from
-             (old.descripcion, old.fecha_gasto, old.categoria, old.importe, old.importe_impuestos,
-              old.metodo_pago, old.proveedor_id, old.numero_factura, old.solicitante_id,
-              old.departamento_id, old.sucursal_id, old.notas) then
+         and interno.gastos_datos(new) is distinct from interno.gastos_datos(old) then
         new.editado_por_id := v_uid;
       end if;
     end if;
