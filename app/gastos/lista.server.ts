@@ -104,8 +104,9 @@ export async function gastosLoader({ request, context }: Args) {
     busquedaCorta: state.q.length > 0 && state.q.length < BUSQUEDA_MINIMA,
     result,
     options,
-    // The create form offers active suppliers only (the database refuses inactive ones too); the
-    // page gets their ids, not a second copy of every option.
+    // The create and edit forms offer active suppliers only (the database refuses choosing an
+    // inactive one); the filters offer them all, to find old gastos. The page gets their ids, not
+    // a second copy of every option.
     proveedoresInactivos,
     can: permissions(gastos, user),
     user: { id: user.id, rol: user.rol },
@@ -118,15 +119,16 @@ export async function gastosLoader({ request, context }: Args) {
   });
 }
 
-/** The new gasto's initial values: today, the user as solicitante, their department and branch. */
+/**
+ * The new gasto's initial values: today and the user as solicitante. Department and branch start
+ * empty: on save they come from the solicitante's profile (acciones.server.ts), whoever the
+ * solicitante ends up being, so an administrador's own never sticks to someone else's gasto.
+ */
 function defaultsFor(user: Signed["user"]): Record<string, string> {
-  const out: Record<string, string> = { fecha_gasto: todayISO(), solicitante_id: user.id };
-  if (user.departamento_id) out.departamento_id = user.departamento_id;
-  if (user.sucursal_id) out.sucursal_id = user.sucursal_id;
-  return out;
+  return { fecha_gasto: todayISO(), solicitante_id: user.id };
 }
 
-/** Ids of inactive suppliers, left out of the create form's select. */
+/** Ids of inactive suppliers, left out of the create and edit forms' selects. */
 async function inactivos(store: Store) {
   const { rows } = await store.list<Row>(
     "proveedores",
