@@ -1,11 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction, SerializeFrom } from "@remix-run/node";
 import { Link, useFormAction, useLoaderData } from "@remix-run/react";
-import type { Options } from "~/crud/crud.server";
 import { BUSQUEDA_MINIMA, gastos, ORDEN_SOLO_FILTRADO } from "~/entities/gastos";
 import { gastosAction } from "~/gastos/acciones.server";
 import { BULK_FORM_ID, BulkActions, ConfirmMasivo, useBulkData } from "~/gastos/BulkActions";
 import { gastosLoader } from "~/gastos/lista.server";
-import { Panel } from "~/gastos/Panel";
+import { Panel, sinInactivos } from "~/gastos/Panel";
 import { EXACT_COUNT_LIMIT } from "~/data/store";
 import { listHref } from "~/crud/list-query";
 import { numberFormat } from "~/lib/intl";
@@ -157,6 +156,7 @@ export default function Gastos() {
           <Panel
             panel={panel}
             options={options}
+            inactivos={data.proveedoresInactivos}
             formats={formats}
             cerrar={lista}
             aqui={aqui}
@@ -205,13 +205,4 @@ function resumenDe(result: Data["result"], formats: { locale: string; currency: 
 export const meta: MetaFunction<typeof loader> = ({ data }) =>
   pageTitle(data?.panel ? String(data.panel.record.folio) : undefined, gastos.title);
 
-/** The create form's options: inactive suppliers are not offered (the database refuses them too). */
-function sinInactivos(options: Options, inactivos: string[]): Options {
-  const proveedores = options.proveedores;
-  if (!proveedores || !inactivos.length) return options;
-  const fuera = new Set(inactivos);
-  return {
-    ...options,
-    proveedores: { ...proveedores, options: proveedores.options.filter((o) => !fuera.has(o.value)) },
-  };
-}
+
