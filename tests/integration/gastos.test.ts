@@ -194,10 +194,7 @@ describe("crear", () => {
     expect(g).toMatchObject({ solicitante_id: empleado.id, departamento_id: dep.ventas, sucursal_id: suc });
     // Chosen by hand, they stay.
     const h = await created(
-      await post(
-        form({ solicitante_id: empleado.id, departamento_id: dep.compras, importe: "14,00" }),
-        admin.cookie,
-      ),
+      await post(form({ solicitante_id: empleado.id, departamento_id: dep.compras, importe: "14,00" }), admin.cookie),
     );
     expect(h).toMatchObject({ solicitante_id: empleado.id, departamento_id: dep.compras });
   });
@@ -375,6 +372,43 @@ describe("lista: visibilidad por rol (RLS a través del loader)", () => {
   it("«Mis gastos»: solo los del solicitante, también para un administrador", async () => {
     const data = await list("?vista=mios&q=Visibilidad", admin.cookie);
     expect(data.result.rows.map((g: FilaLista) => g.id)).toEqual([ids.admin]);
+  });
+});
+
+describe("un nombre por proveedor en todas partes", () => {
+  it("«Nombre comercial (Razón social)» en la lista, la ficha, los filtros y los selectores; sin nombre comercial, la razón social", async () => {
+    const conAmbos = await app.db
+      .insertInto("proveedores")
+      .values({
+        razon_social: "Hostelería Gómez SL",
+        nombre_comercial: "Bar Pepe",
+        nif: "B33333333",
+        tipo_persona: "empresa",
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const igual = await app.db
+      .insertInto("proveedores")
+      .values({
+        razon_social: "Taxi Madrid SL",
+        nombre_comercial: "taxi madrid sl",
+        nif: "B44444444",
+        tipo_persona: "empresa",
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const g = await nuevo(empleado, { proveedor_id: conAmbos.id, descripcion: "Nombre de proveedor" });
+    await nuevo(empleado, { proveedor_id: igual.id, descripcion: "Nombre de proveedor igual" });
+    const data = await list(`?q=Nombre de proveedor&gasto=${g.id}`, empleado.cookie);
+    const opciones = new Map(
+      data.options.proveedores.options.map((o: { value: string; label: string }) => [o.value, o.label]),
+    );
+    expect(opciones.get(conAmbos.id)).toBe("Bar Pepe (Hostelería Gómez SL)");
+    expect(opciones.get(igual.id)).toBe("Taxi Madrid SL");
+    expect(opciones.get(prov.activo)).toBe("Papelería La Castellana");
+    const nombres = data.result.rows.map((r: { proveedor_nombre: string }) => r.proveedor_nombre).sort();
+    expect(nombres).toEqual(["Bar Pepe (Hostelería Gómez SL)", "Taxi Madrid SL"]);
+    expect(data.panel.record.proveedor_nombre).toBe("Bar Pepe (Hostelería Gómez SL)");
   });
 });
 
