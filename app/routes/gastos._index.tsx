@@ -204,5 +204,3 @@ function resumenDe(result: Data["result"], formats: { locale: string; currency: 
 
 export const meta: MetaFunction<typeof loader> = ({ data }) =>
   pageTitle(data?.panel ? String(data.panel.record.folio) : undefined, gastos.title);
-
-
