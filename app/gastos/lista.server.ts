@@ -13,6 +13,7 @@ import {
   permissions,
   writableNames,
   type HistoryEntry,
+  type Options,
   type StoredRow,
 } from "~/crud/crud.server";
 import { parseListState } from "~/crud/list-query";
@@ -29,6 +30,7 @@ import {
   type Alcance,
   type GastoClave,
 } from "./reglas";
+import type { Perfil } from "./AyudaSolicitante";
 import { consultaGastos } from "./consulta.server";
 import { actor, alcanceAprobacion, contarMasivo, MASIVO_MAXIMO } from "./workflow.server";
 
@@ -91,8 +93,10 @@ export async function gastosLoader({ request, context }: Args) {
     gastoId ? Promise.resolve(null) : opciones(null),
     inactivos(store),
   ]);
-  const [options, masivo] = await Promise.all([
-    sinPanel ?? opciones(record),
+  const [[options, perfiles], masivo] = await Promise.all([
+    (sinPanel ? Promise.resolve(sinPanel) : opciones(record)).then(
+      async (o) => [o, await perfilesSolicitantes(store, user, o)] as const,
+    ),
     masivoAccion && apruebaEnBloque(actor(user))
       ? contarMasivo(url, signed).then((c) => ({ accion: masivoAccion, ...c, maximo: MASIVO_MAXIMO }))
       : Promise.resolve(null),
@@ -114,6 +118,7 @@ export async function gastosLoader({ request, context }: Args) {
     envio: crypto.randomUUID(),
     campos: writableNames(gastos, user),
     defaults: defaultsFor(user),
+    perfiles,
     panel: record ? panelDe(signed, record, history, alcance, url) : null,
     masivo,
   });
@@ -126,6 +131,37 @@ export async function gastosLoader({ request, context }: Args) {
  */
 function defaultsFor(user: Signed["user"]): Record<string, string> {
   return { fecha_gasto: todayISO(), solicitante_id: user.id };
+}
+
+/**
+ * The department and branch «Nuevo gasto» would take from each solicitante it offers (an
+ * administrador's select; anyone else is the solicitante), for the hints under those fields.
+ */
+async function perfilesSolicitantes(
+  store: Store,
+  user: Signed["user"],
+  options: Options,
+): Promise<Record<string, Perfil>> {
+  const ids = user.rol === "administrador" ? (options.usuarios?.options ?? []).map((o) => o.value) : [user.id];
+  if (!ids.length) return {};
+  const { rows } = await store.list<Row>(
+    "usuarios_vista",
+    {
+      filters: [{ column: "id", op: "in", value: ids }],
+      columns: ["id", "departamento_nombre", "sucursal_nombre"],
+      limit: ids.length,
+      offset: 0,
+      count: "none",
+    },
+    { keep: true },
+  );
+  const nombre = (v: unknown) => (typeof v === "string" && v ? v : null);
+  return Object.fromEntries(
+    rows.map((r) => [
+      String(r.id),
+      { departamento: nombre(r.departamento_nombre), sucursal: nombre(r.sucursal_nombre) },
+    ]),
+  );
 }
 
 /** Ids of inactive suppliers, left out of the create and edit forms' selects. */

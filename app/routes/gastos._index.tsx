@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction, SerializeFro
 import { Link, useFormAction, useLoaderData } from "@remix-run/react";
 import { BUSQUEDA_MINIMA, gastos, ORDEN_SOLO_FILTRADO } from "~/entities/gastos";
 import { gastosAction } from "~/gastos/acciones.server";
+import { useAyudaSolicitante } from "~/gastos/AyudaSolicitante";
 import { BULK_FORM_ID, BulkActions, ConfirmMasivo, useBulkData } from "~/gastos/BulkActions";
 import { gastosLoader } from "~/gastos/lista.server";
 import { Panel, sinInactivos } from "~/gastos/Panel";
@@ -28,6 +29,7 @@ export default function Gastos() {
   const { state, result, options, panel, masivo, user } = data;
   const formats = useFormats();
   const bulk = useBulkData();
+  const ayuda = useAyudaSolicitante(gastos, data.perfiles, user);
   // Each form posts to this page with the anchor of its section: without JavaScript, a refused
   // post shows the page at the form and its errors, not at the top.
   const accion = useFormAction();
@@ -165,15 +167,18 @@ export default function Gastos() {
         ) : null}
       </div>
       {data.can.crear ? (
-        <CreateForm
-          entity={gastos}
-          options={sinInactivos(options, data.proveedoresInactivos)}
-          envio={data.envio}
-          defaults={data.defaults}
-          campos={data.campos}
-          intent="crear"
-          action={`${accion}#nuevo`}
-        />
+        // The solicitante's select changes the hints of department and branch (useAyudaSolicitante).
+        <div onChange={ayuda.onChange}>
+          <CreateForm
+            entity={ayuda.entity}
+            options={sinInactivos(options, data.proveedoresInactivos)}
+            envio={data.envio}
+            defaults={data.defaults}
+            campos={data.campos}
+            intent="crear"
+            action={`${accion}#nuevo`}
+          />
+        </div>
       ) : null}
       {/* The search steps of selects with more than 200 options (GET forms outside the forms above). */}
       <OptionSearchForms options={options} />

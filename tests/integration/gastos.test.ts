@@ -189,6 +189,9 @@ describe("crear", () => {
   it("departamento y sucursal empiezan vacíos y se toman del solicitante al guardar, también el elegido por un administrador", async () => {
     const data = await list("", admin.cookie);
     expect(data.defaults).toEqual({ fecha_gasto: hoy, solicitante_id: admin.id });
+    // What the form says it will use, per solicitante offered (an empleado: only themself).
+    expect(data.perfiles[empleado.id]).toEqual({ departamento: "Ventas", sucursal: expect.any(String) });
+    expect(Object.keys((await list("", empleado.cookie)).perfiles)).toEqual([empleado.id]);
     // The form as the page gives it, another solicitante chosen: hers, not the administrador's (Dirección).
     const g = await created(await post(form({ solicitante_id: empleado.id, importe: "13,00" }), admin.cookie));
     expect(g).toMatchObject({ solicitante_id: empleado.id, departamento_id: dep.ventas, sucursal_id: suc });
