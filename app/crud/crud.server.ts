@@ -106,7 +106,7 @@ export async function loadOptions(
     [...refTables(entity)].map(async (table) => {
       const related = entityOf(table)!;
       const source = related.optionsFrom ?? related.table;
-      const label = related.labelColumn;
+      const label = related.optionLabel ?? related.labelColumn;
       const term = search[table];
       const first = await store.list<Row>(
         source,

@@ -308,6 +308,7 @@ export interface ProveedoresVista {
   iban: string | null;
   id: string | null;
   nif: string | null;
+  nombre: string | null;
   nombre_comercial: string | null;
   notas: string | null;
   pais: string | null;

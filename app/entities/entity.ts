@@ -78,6 +78,8 @@ export type Entity = {
   labelColumn: string;
   /** What other records' selects of this entity read `labelColumn` from, when not the table (e.g. a view). */
   optionsFrom?: string;
+  /** The column of `optionsFrom` that names a record in other records' selects and filters, when not `labelColumn`. */
+  optionLabel?: string;
   permisos: Permisos;
   /**
    * Rules across fields (e.g. the NIF format depends on the country); add issues with `path: [field]`.

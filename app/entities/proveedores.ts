@@ -82,6 +82,10 @@ export const proveedores: Entity = {
   ],
   defaultOrder: { column: "razon_social", ascending: true },
   labelColumn: "razon_social",
+  // Elsewhere (gastos' selects, filters, history; gastos_vista.proveedor_nombre) one name:
+  // «Nombre comercial (Razón social)», or the razón social alone (migration 20261126000002).
+  optionsFrom: "proveedores_vista",
+  optionLabel: "nombre",
   permisos: PERMISOS,
   defaults: ({ country }) => ({ activo: "on", pais: country, tipo_persona: "empresa" }),
   // The tax id's rules depend on the country (and, in Mexico, on the kind of person).

@@ -10,8 +10,7 @@ import { formatTimestamp, type Formats } from "~/lib/format";
 import { displayField, EditForm } from "~/ui/EntityPages";
 import { ConformForm, FieldControl, useServerForm } from "~/ui/forms";
 import { History } from "~/ui/History";
-import { formSchema } from "~/entities/fields";
-import { CAMPOS_TRANSICION } from "./campos";
+import { CAMPOS_TRANSICION, esquemaTransicion } from "./campos";
 import type { gastosLoader } from "./lista.server";
 import { TRANSICIONES, type Transicion } from "./reglas";
 
@@ -42,6 +41,7 @@ const CAMPOS_FLUJO: readonly Field[] = [
 export function Panel({
   panel,
   options,
+  inactivos,
   formats,
   cerrar,
   aqui,
@@ -49,6 +49,8 @@ export function Panel({
 }: {
   panel: PanelData;
   options: Options;
+  /** Inactive suppliers: not offered in the edit form (unless the gasto already has one). */
+  inactivos: string[];
   formats: Formats;
   cerrar: string;
   aqui: string;
@@ -141,7 +143,7 @@ export function Panel({
         <EditForm
           entity={gastos}
           record={data?.intent === "guardar" && data.current ? data.current : record}
-          options={options}
+          options={sinInactivos(options, inactivos, record.proveedor_id)}
           actionData={data?.intent === "guardar" ? data : undefined}
           volver={aqui}
           campos={panel.campos}
@@ -209,7 +211,7 @@ function TransicionForm({
   const campos = CAMPOS_TRANSICION[t];
   const [form, fields] = useServerForm({
     id: `${t}-gasto`,
-    schema: (z) => formSchema(z, campos),
+    schema: (z) => esquemaTransicion(z, t, record.fecha_gasto),
     lastResult,
     defaultValue: t === "pagar" ? { fecha_pago: hoy } : undefined,
   });
@@ -229,4 +231,18 @@ function TransicionForm({
       </div>
     </ConformForm>
   );
+}
+
+/**
+ * A form's options without inactive suppliers (choosing one is refused, by the database too), but
+ * with `actual`, the one a borrador already has, so saving it does not clear it.
+ */
+export function sinInactivos(options: Options, inactivos: readonly string[], actual?: unknown): Options {
+  const proveedores = options.proveedores;
+  if (!proveedores || !inactivos.length) return options;
+  const fuera = new Set(inactivos.filter((id) => id !== actual));
+  return {
+    ...options,
+    proveedores: { ...proveedores, options: proveedores.options.filter((o) => !fuera.has(o.value)) },
+  };
 }

@@ -1,7 +1,18 @@
+import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type AppLoadContext } from "@remix-run/node";
+import * as z from "zod";
 import { requireUser, type Signed } from "~/auth/session.server";
 import { UUID, type Filter, type Row } from "~/data/store";
-import { createAction, forbidden, getOr404, notFound, recordAction, redirectWithFlash } from "~/crud/crud.server";
+import {
+  createAction,
+  forbidden,
+  getOr404,
+  notFound,
+  recordAction,
+  redirectWithFlash,
+  writableNames,
+} from "~/crud/crud.server";
+import { entitySchema } from "~/entities/entity";
 import { gastos } from "~/entities/gastos";
 import { esSuyo, esTransicion, type GastoClave } from "./reglas";
 import { actor, alcanceAprobacion, masivo, seleccion, transicion } from "./workflow.server";
@@ -21,7 +32,11 @@ export async function gastosAction({ request, context }: Args) {
   const url = new URL(request.url);
   const volver = volverA(url);
 
-  if (intent === "crear") return createAction(gastos, { request, context }, crear(signed));
+  if (intent === "crear")
+    return (
+      (await todosLosErrores(formData, signed, preparar(signed), { intent })) ??
+      createAction(gastos, { request, context }, { ...preparar(signed), done: creado })
+    );
   if (intent === "guardar" || intent === "eliminar")
     return borrador(intent, { request, context }, signed, formData, url);
 
@@ -47,14 +62,18 @@ export function volverA(url: URL, quitar: string[] = []) {
 }
 
 /**
- * «Nuevo gasto»: solicitante (only administradores choose), department and branch from the
- * solicitante when left empty (also when saving a borrador), duplicate warning.
+ * What the form cannot know by itself, for «Nuevo gasto» and for saving a borrador: the
+ * solicitante (only administradores choose; when editing, the one it has), department and branch
+ * from the solicitante's profile when left empty, and a supplier still active (the database
+ * refuses an inactive one too; when editing, only a change is checked).
  */
-function crear(signed: Signed) {
+function preparar(signed: Signed, actual?: Row) {
   const admin = signed.user.rol === "administrador";
   return {
     async prepare(values: Row, { user, store }: Signed) {
-      const solicitante = admin && typeof values.solicitante_id === "string" ? values.solicitante_id : user.id;
+      const elegido = admin && typeof values.solicitante_id === "string" ? values.solicitante_id : null;
+      const solicitante = elegido ?? (actual ? String(actual.solicitante_id) : user.id);
+      const fieldErrors: Record<string, string[]> = {};
       let perfil: { departamento_id: string | null; sucursal_id: string | null } = user;
       if (solicitante !== user.id) {
         const { rows } = await store.list<Row>("usuarios", {
@@ -63,38 +82,85 @@ function crear(signed: Signed) {
           offset: 0,
           count: "none",
         });
-        if (!rows[0]) return { fieldErrors: { solicitante_id: ["Solicitante: elija una persona de la lista"] } };
+        if (!rows[0]) fieldErrors.solicitante_id = ["Solicitante: elija una persona de la lista"];
         perfil = {
-          departamento_id: (rows[0].departamento_id as string | null) ?? null,
-          sucursal_id: (rows[0].sucursal_id as string | null) ?? null,
+          departamento_id: (rows[0]?.departamento_id as string | null) ?? null,
+          sucursal_id: (rows[0]?.sucursal_id as string | null) ?? null,
         };
       }
       const departamento_id = values.departamento_id ?? perfil.departamento_id;
       const sucursal_id = values.sucursal_id ?? perfil.sucursal_id;
-      const fieldErrors: Record<string, string[]> = {};
-      if (!departamento_id)
+      if (!departamento_id && !fieldErrors.solicitante_id)
         fieldErrors.departamento_id = ["Departamento: elíjalo (el solicitante no tiene uno en su perfil)"];
-      if (!sucursal_id) fieldErrors.sucursal_id = ["Sucursal: elíjala (el solicitante no tiene una en su perfil)"];
+      if (!sucursal_id && !fieldErrors.solicitante_id)
+        fieldErrors.sucursal_id = ["Sucursal: elíjala (el solicitante no tiene una en su perfil)"];
+      const proveedor = values.proveedor_id;
+      if (typeof proveedor === "string" && proveedor !== actual?.proveedor_id) {
+        const { rows } = await store.list<Row>("proveedores", {
+          filters: [{ column: "id", op: "eq", value: proveedor }],
+          columns: ["id", "activo"],
+          limit: 1,
+          offset: 0,
+          count: "none",
+        });
+        if (!rows[0]) fieldErrors.proveedor_id = ["Elija proveedor de la lista"];
+        else if (rows[0].activo === false)
+          fieldErrors.proveedor_id = ["El proveedor está desactivado: elija un proveedor activo."];
+      }
       if (Object.keys(fieldErrors).length) return { fieldErrors };
       return { values: { ...values, solicitante_id: solicitante, departamento_id, sucursal_id } };
     },
-    async done(row: Row, { store }: Signed, url: URL) {
-      const here = new URLSearchParams(url.search);
-      here.delete("eliminar");
-      here.delete("masivo");
-      here.set("gasto", String(row.id));
-      const to = `${url.pathname}?${here.toString()}#contenido`;
-      const otro = await duplicado(store, row);
-      if (!otro)
-        return { to, message: `Gasto creado: ${row.folio}. Revíselo y envíelo a aprobación cuando esté listo.` };
-      here.set("gasto", String(otro.id));
-      return {
-        to,
-        kind: "aviso" as const,
-        message: `Gasto creado: ${row.folio}. Atención: parece un duplicado de ${otro.folio} (mismo solicitante, fecha, importe y proveedor).`,
-        enlace: { href: `${url.pathname}?${here.toString()}#gasto`, texto: `Ver ${otro.folio}` },
-      };
+  };
+}
+
+/**
+ * A form its schema refuses also gets what `prepare` finds wrong (a solicitante without a
+ * department, an inactive supplier), so one submit shows every error; null when the schema
+ * accepts it (the generic action then parses and prepares it as usual).
+ */
+async function todosLosErrores(
+  formData: FormData,
+  signed: Signed,
+  { prepare }: ReturnType<typeof preparar>,
+  o: { intent: string; id?: string },
+) {
+  const campos = writableNames(gastos, signed.user, o.id);
+  const submission = parseWithZod(formData, { schema: entitySchema(z, gastos, { campos, id: o.id }) });
+  if (submission.status === "success") return null;
+  const uuid = (name: string) => {
+    const v = formData.get(name);
+    return typeof v === "string" && UUID.test(v.trim()) && (!campos || campos.includes(name)) ? v.trim() : null;
+  };
+  const prepared = await prepare(
+    {
+      solicitante_id: uuid("solicitante_id"),
+      departamento_id: uuid("departamento_id"),
+      sucursal_id: uuid("sucursal_id"),
+      proveedor_id: uuid("proveedor_id"),
     },
+    signed,
+  );
+  const extra = ("fieldErrors" in prepared && prepared.fieldErrors) || {};
+  // A field the schema refused keeps the schema's message.
+  const fieldErrors = Object.fromEntries(Object.entries(extra).filter(([name]) => !submission.error?.[name]?.length));
+  return json({ intent: o.intent, result: submission.reply({ fieldErrors }) }, { status: 400 });
+}
+
+/** After «Nuevo gasto»: its panel, with a warning when it looks like a duplicate. */
+async function creado(row: Row, { store }: Signed, url: URL) {
+  const here = new URLSearchParams(url.search);
+  here.delete("eliminar");
+  here.delete("masivo");
+  here.set("gasto", String(row.id));
+  const to = `${url.pathname}?${here.toString()}#contenido`;
+  const otro = await duplicado(store, row);
+  if (!otro) return { to, message: `Gasto creado: ${row.folio}. Revíselo y envíelo a aprobación cuando esté listo.` };
+  here.set("gasto", String(otro.id));
+  return {
+    to,
+    kind: "aviso" as const,
+    message: `Gasto creado: ${row.folio}. Atención: parece un duplicado de ${otro.folio} (mismo solicitante, fecha, importe y proveedor).`,
+    enlace: { href: `${url.pathname}?${here.toString()}#gasto`, texto: `Ver ${otro.folio}` },
   };
 }
 
@@ -135,9 +201,14 @@ async function borrador(intent: "guardar" | "eliminar", args: Args, signed: Sign
       `El gasto ${gasto.folio} ya no está en borrador: otra persona lo ha cambiado, y solo un borrador se edita o se elimina.`,
       "error",
     );
+  const preparado = preparar(signed, gasto);
+  if (intent === "guardar") {
+    const refused = await todosLosErrores(formData, signed, preparado, { intent, id });
+    if (refused) return refused;
+  }
   return recordAction(
     gastos,
     { ...args, params: { id } },
-    { volver: { guardado: panel, eliminado: volverA(url, ["gasto"]) }, prepare: crear(signed).prepare },
+    { volver: { guardado: panel, eliminado: volverA(url, ["gasto"]) }, prepare: preparado.prepare },
   );
 }

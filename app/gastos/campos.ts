@@ -1,4 +1,5 @@
-import { date, text, type Field } from "~/entities/fields";
+import { date, formSchema, text, type Field, type Z } from "~/entities/fields";
+import { todayISO } from "~/lib/dates";
 import type { Transicion } from "./reglas";
 
 /**
@@ -33,3 +34,28 @@ export const CAMPOS_TRANSICION: Record<Transicion, readonly Field[]> = {
   ],
   revertir: [motivo("Por qué se revierte la aprobación; queda en el historial.")],
 };
+
+/**
+ * The form schema of transition `t` on a gasto dated `fecha_gasto`: its fields plus the rules
+ * pagar_gasto checks (a payment date neither future nor before the expense), run even when
+ * another field failed, so one submit shows every error (the database checks them again).
+ */
+export function esquemaTransicion(z: Z, t: Transicion, fechaGasto: unknown) {
+  if (t !== "pagar") return formSchema(z, CAMPOS_TRANSICION[t]);
+  return formSchema(
+    z,
+    CAMPOS_TRANSICION[t],
+    (values, ctx) => {
+      const fecha = values.fecha_pago;
+      if (typeof fecha !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(fecha)) return;
+      const message =
+        fecha > todayISO()
+          ? "Fecha de pago: no puede ser futura"
+          : typeof fechaGasto === "string" && fecha < fechaGasto
+            ? "Fecha de pago: no puede ser anterior a la fecha del gasto"
+            : null;
+      if (message) ctx.addIssue({ code: "custom", path: ["fecha_pago"], message });
+    },
+    { always: true },
+  );
+}

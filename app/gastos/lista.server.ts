@@ -13,6 +13,7 @@ import {
   permissions,
   writableNames,
   type HistoryEntry,
+  type Options,
   type StoredRow,
 } from "~/crud/crud.server";
 import { parseListState } from "~/crud/list-query";
@@ -29,6 +30,7 @@ import {
   type Alcance,
   type GastoClave,
 } from "./reglas";
+import type { Perfil } from "./AyudaSolicitante";
 import { consultaGastos } from "./consulta.server";
 import { actor, alcanceAprobacion, contarMasivo, MASIVO_MAXIMO } from "./workflow.server";
 
@@ -91,8 +93,10 @@ export async function gastosLoader({ request, context }: Args) {
     gastoId ? Promise.resolve(null) : opciones(null),
     inactivos(store),
   ]);
-  const [options, masivo] = await Promise.all([
-    sinPanel ?? opciones(record),
+  const [[options, perfiles], masivo] = await Promise.all([
+    (sinPanel ? Promise.resolve(sinPanel) : opciones(record)).then(
+      async (o) => [o, await perfilesSolicitantes(store, user, o)] as const,
+    ),
     masivoAccion && apruebaEnBloque(actor(user))
       ? contarMasivo(url, signed).then((c) => ({ accion: masivoAccion, ...c, maximo: MASIVO_MAXIMO }))
       : Promise.resolve(null),
@@ -104,8 +108,9 @@ export async function gastosLoader({ request, context }: Args) {
     busquedaCorta: state.q.length > 0 && state.q.length < BUSQUEDA_MINIMA,
     result,
     options,
-    // The create form offers active suppliers only (the database refuses inactive ones too); the
-    // page gets their ids, not a second copy of every option.
+    // The create and edit forms offer active suppliers only (the database refuses choosing an
+    // inactive one); the filters offer them all, to find old gastos. The page gets their ids, not
+    // a second copy of every option.
     proveedoresInactivos,
     can: permissions(gastos, user),
     user: { id: user.id, rol: user.rol },
@@ -113,20 +118,53 @@ export async function gastosLoader({ request, context }: Args) {
     envio: crypto.randomUUID(),
     campos: writableNames(gastos, user),
     defaults: defaultsFor(user),
+    perfiles,
     panel: record ? panelDe(signed, record, history, alcance, url) : null,
     masivo,
   });
 }
 
-/** The new gasto's initial values: today, the user as solicitante, their department and branch. */
+/**
+ * The new gasto's initial values: today and the user as solicitante. Department and branch start
+ * empty: on save they come from the solicitante's profile (acciones.server.ts), whoever the
+ * solicitante ends up being, so an administrador's own never sticks to someone else's gasto.
+ */
 function defaultsFor(user: Signed["user"]): Record<string, string> {
-  const out: Record<string, string> = { fecha_gasto: todayISO(), solicitante_id: user.id };
-  if (user.departamento_id) out.departamento_id = user.departamento_id;
-  if (user.sucursal_id) out.sucursal_id = user.sucursal_id;
-  return out;
+  return { fecha_gasto: todayISO(), solicitante_id: user.id };
 }
 
-/** Ids of inactive suppliers, left out of the create form's select. */
+/**
+ * The department and branch «Nuevo gasto» would take from each solicitante it offers (an
+ * administrador's select; anyone else is the solicitante), for the hints under those fields.
+ */
+async function perfilesSolicitantes(
+  store: Store,
+  user: Signed["user"],
+  options: Options,
+): Promise<Record<string, Perfil>> {
+  const ids = user.rol === "administrador" ? (options.usuarios?.options ?? []).map((o) => o.value) : [user.id];
+  if (!ids.length) return {};
+  const { rows } = await store.list<Row>(
+    "usuarios_vista",
+    {
+      filters: [{ column: "id", op: "in", value: ids }],
+      columns: ["id", "departamento_nombre", "sucursal_nombre"],
+      limit: ids.length,
+      offset: 0,
+      count: "none",
+    },
+    { keep: true },
+  );
+  const nombre = (v: unknown) => (typeof v === "string" && v ? v : null);
+  return Object.fromEntries(
+    rows.map((r) => [
+      String(r.id),
+      { departamento: nombre(r.departamento_nombre), sucursal: nombre(r.sucursal_nombre) },
+    ]),
+  );
+}
+
+/** Ids of inactive suppliers, left out of the create and edit forms' selects. */
 async function inactivos(store: Store) {
   const { rows } = await store.list<Row>(
     "proveedores",

@@ -4,11 +4,10 @@ import { json, type AppLoadContext } from "@remix-run/node";
 import type { Signed } from "~/auth/session.server";
 import { Conflict, Forbidden, Invalid, NotFound, UUID, type Row, type Store } from "~/data/store";
 import { forbidden, getOr404, notFound, redirectWithFlash } from "~/crud/crud.server";
-import { formSchema } from "~/entities/fields";
 import { gastos } from "~/entities/gastos";
 import { parseListState } from "~/crud/list-query";
 import { consultaGastos } from "./consulta.server";
-import { CAMPOS_TRANSICION } from "./campos";
+import { CAMPOS_TRANSICION, esquemaTransicion } from "./campos";
 import {
   apruebaEnBloque,
   motivoNoActua,
@@ -93,7 +92,7 @@ export async function transicion(t: Transicion, { request, context, signed, form
   if (no) forbidden(no);
 
   const campos = CAMPOS_TRANSICION[t];
-  const submission = parseWithZod(formData, { schema: formSchema(z, campos) });
+  const submission = parseWithZod(formData, { schema: esquemaTransicion(z, t, gasto.fecha_gasto) });
   if (submission.status !== "success") return json({ intent: t, result: submission.reply() }, { status: 400 });
 
   const folio = String(gasto.folio);

@@ -1,11 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction, SerializeFrom } from "@remix-run/node";
 import { Link, useFormAction, useLoaderData } from "@remix-run/react";
-import type { Options } from "~/crud/crud.server";
 import { BUSQUEDA_MINIMA, gastos, ORDEN_SOLO_FILTRADO } from "~/entities/gastos";
 import { gastosAction } from "~/gastos/acciones.server";
+import { useAyudaSolicitante } from "~/gastos/AyudaSolicitante";
 import { BULK_FORM_ID, BulkActions, ConfirmMasivo, useBulkData } from "~/gastos/BulkActions";
 import { gastosLoader } from "~/gastos/lista.server";
-import { Panel } from "~/gastos/Panel";
+import { Panel, sinInactivos } from "~/gastos/Panel";
 import { EXACT_COUNT_LIMIT } from "~/data/store";
 import { listHref } from "~/crud/list-query";
 import { numberFormat } from "~/lib/intl";
@@ -29,6 +29,7 @@ export default function Gastos() {
   const { state, result, options, panel, masivo, user } = data;
   const formats = useFormats();
   const bulk = useBulkData();
+  const ayuda = useAyudaSolicitante(gastos, data.perfiles, user);
   // Each form posts to this page with the anchor of its section: without JavaScript, a refused
   // post shows the page at the form and its errors, not at the top.
   const accion = useFormAction();
@@ -157,6 +158,7 @@ export default function Gastos() {
           <Panel
             panel={panel}
             options={options}
+            inactivos={data.proveedoresInactivos}
             formats={formats}
             cerrar={lista}
             aqui={aqui}
@@ -165,15 +167,18 @@ export default function Gastos() {
         ) : null}
       </div>
       {data.can.crear ? (
-        <CreateForm
-          entity={gastos}
-          options={sinInactivos(options, data.proveedoresInactivos)}
-          envio={data.envio}
-          defaults={data.defaults}
-          campos={data.campos}
-          intent="crear"
-          action={`${accion}#nuevo`}
-        />
+        // The solicitante's select changes the hints of department and branch (useAyudaSolicitante).
+        <div onChange={ayuda.onChange}>
+          <CreateForm
+            entity={ayuda.entity}
+            options={sinInactivos(options, data.proveedoresInactivos)}
+            envio={data.envio}
+            defaults={data.defaults}
+            campos={data.campos}
+            intent="crear"
+            action={`${accion}#nuevo`}
+          />
+        </div>
       ) : null}
       {/* The search steps of selects with more than 200 options (GET forms outside the forms above). */}
       <OptionSearchForms options={options} />
@@ -204,14 +209,3 @@ function resumenDe(result: Data["result"], formats: { locale: string; currency: 
 
 export const meta: MetaFunction<typeof loader> = ({ data }) =>
   pageTitle(data?.panel ? String(data.panel.record.folio) : undefined, gastos.title);
-
-/** The create form's options: inactive suppliers are not offered (the database refuses them too). */
-function sinInactivos(options: Options, inactivos: string[]): Options {
-  const proveedores = options.proveedores;
-  if (!proveedores || !inactivos.length) return options;
-  const fuera = new Set(inactivos);
-  return {
-    ...options,
-    proveedores: { ...proveedores, options: proveedores.options.filter((o) => !fuera.has(o.value)) },
-  };
-}

@@ -233,13 +233,16 @@ async function gasto(solicitante: U, estado: Estado, o: { aprobador?: U } = {}):
   return (await app.db.selectFrom("gastos").selectAll().where("id", "=", g.id).executeTakeFirstOrThrow()) as G;
 }
 
-/** SPEC §4 «gastos: see», as an oracle independent of the app's code. */
+/**
+ * SPEC §4 «gastos: see», as an oracle independent of the app's code. A borrador is private to its
+ * solicitante and the administradores (issue 18): no one approves it yet.
+ */
 function ve(actor: U, g: G) {
   return (
     actor.rol === "administrador" ||
     g.solicitante_id === actor.id ||
-    g.aprobador_id === actor.id ||
-    (actor.rol === "aprobador" && g.departamento_id === actor.departamento)
+    (g.estado !== "borrador" &&
+      (g.aprobador_id === actor.id || (actor.rol === "aprobador" && g.departamento_id === actor.departamento)))
   );
 }
 function puedeAprobar(actor: U, g: G) {

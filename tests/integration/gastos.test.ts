@@ -186,6 +186,40 @@ describe("crear", () => {
     expect(g).toMatchObject({ solicitante_id: empleado2.id, departamento_id: dep.compras });
   });
 
+  it("departamento y sucursal empiezan vacíos y se toman del solicitante al guardar, también el elegido por un administrador", async () => {
+    const data = await list("", admin.cookie);
+    expect(data.defaults).toEqual({ fecha_gasto: hoy, solicitante_id: admin.id });
+    // What the form says it will use, per solicitante offered (an empleado: only themself).
+    expect(data.perfiles[empleado.id]).toEqual({ departamento: "Ventas", sucursal: expect.any(String) });
+    expect(Object.keys((await list("", empleado.cookie)).perfiles)).toEqual([empleado.id]);
+    // The form as the page gives it, another solicitante chosen: hers, not the administrador's (Dirección).
+    const g = await created(await post(form({ solicitante_id: empleado.id, importe: "13,00" }), admin.cookie));
+    expect(g).toMatchObject({ solicitante_id: empleado.id, departamento_id: dep.ventas, sucursal_id: suc });
+    // Chosen by hand, they stay.
+    const h = await created(
+      await post(form({ solicitante_id: empleado.id, departamento_id: dep.compras, importe: "14,00" }), admin.cookie),
+    );
+    expect(h).toMatchObject({ solicitante_id: empleado.id, departamento_id: dep.compras });
+  });
+
+  it("todos los errores a la vez: los del formulario y los que dependen de otros datos (perfil del solicitante, proveedor)", async () => {
+    const sinPerfil = await app.createUser({ nombre: "Sonia", rol: "empleado" });
+    const before = await countGastos();
+    const r = await post(
+      form({ solicitante_id: sinPerfil.id, importe: "0", proveedor_id: prov.inactivo }),
+      admin.cookie,
+    );
+    expect(r.status).toBe(400);
+    const { intent, result } = await json(r);
+    expect(intent).toBe("crear");
+    expect(Object.keys(result.error).sort()).toEqual(["departamento_id", "importe", "proveedor_id", "sucursal_id"]);
+    expect(result.error.importe[0]).toMatch(/mayor que 0/);
+    expect(result.error.departamento_id[0]).toMatch(/no tiene uno en su perfil/);
+    expect(result.error.proveedor_id[0]).toMatch(/desactivado/);
+    expect(result.initialValue).toMatchObject({ importe: "0", solicitante_id: sinPerfil.id });
+    expect(await countGastos()).toBe(before);
+  });
+
   it("valida según SPEC §2 con mensajes en español, 400, y no escribe nada", async () => {
     const before = await countGastos();
     const cases: [Record<string, string>, string, RegExp][] = [
@@ -254,6 +288,8 @@ describe("lista: visibilidad por rol (RLS a través del loader)", () => {
       empleado2: (await enEstado(empleado2, "pendiente", { descripcion: "Visibilidad empleado2" })).id,
       aprobador: (await enEstado(aprobador, "borrador", { descripcion: "Visibilidad aprobador" })).id,
       admin: (await enEstado(admin, "borrador", { descripcion: "Visibilidad admin" })).id,
+      // Elena's borrador: hers and the administradores' alone, not her aprobador's nor her department's.
+      borrador: (await enEstado(empleado, "borrador", { descripcion: "Visibilidad borrador" })).id,
     };
   });
   const visibles = async (u: U) => {
@@ -262,11 +298,15 @@ describe("lista: visibilidad por rol (RLS a través del loader)", () => {
   };
 
   it("empleado: solo los suyos", async () => {
-    expect(await visibles(empleado)).toEqual(new Set([ids.empleado]));
+    expect(await visibles(empleado)).toEqual(new Set([ids.empleado, ids.borrador]));
     expect(await visibles(empleado2)).toEqual(new Set([ids.empleado2]));
   });
-  it("aprobador: los suyos, los asignados y los de su departamento", async () => {
+  it("aprobador: los suyos, los asignados y los de su departamento, salvo los borradores ajenos", async () => {
     expect(await visibles(aprobador)).toEqual(new Set([ids.empleado, ids.aprobador]));
+    expect((await load(`?gasto=${ids.borrador}`, aprobador.cookie)).status).toBe(404);
+    expect(
+      (await list("?estado=borrador&por_pagina=100", aprobador.cookie)).result.rows.map((r: FilaLista) => r.id),
+    ).not.toContain(ids.borrador);
     // aprobador2 is in Compras: sees empleado2's (same department), not Ventas'.
     expect(await visibles(aprobador2)).toEqual(new Set([ids.empleado2]));
   });
@@ -319,9 +359,9 @@ describe("lista: visibilidad por rol (RLS a través del loader)", () => {
           await sqlStore(app.db, u.id).rpc<{ ids: string }[]>("buscar_gastos", { p_termino: "visibilidad" })
         )[0]!.ids.split(","),
       );
-    expect(await ids(empleado)).toEqual(new Set([ids0().empleado]));
+    expect(await ids(empleado)).toEqual(new Set([ids0().empleado, ids0().borrador]));
     expect(await ids(aprobador)).toEqual(new Set([ids0().empleado, ids0().aprobador]));
-    expect((await ids(admin)).size).toBe(4);
+    expect((await ids(admin)).size).toBe(5);
   });
   const ids0 = () => ids;
 
@@ -335,6 +375,43 @@ describe("lista: visibilidad por rol (RLS a través del loader)", () => {
   it("«Mis gastos»: solo los del solicitante, también para un administrador", async () => {
     const data = await list("?vista=mios&q=Visibilidad", admin.cookie);
     expect(data.result.rows.map((g: FilaLista) => g.id)).toEqual([ids.admin]);
+  });
+});
+
+describe("un nombre por proveedor en todas partes", () => {
+  it("«Nombre comercial (Razón social)» en la lista, la ficha, los filtros y los selectores; sin nombre comercial, la razón social", async () => {
+    const conAmbos = await app.db
+      .insertInto("proveedores")
+      .values({
+        razon_social: "Hostelería Gómez SL",
+        nombre_comercial: "Bar Pepe",
+        nif: "B33333333",
+        tipo_persona: "empresa",
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const igual = await app.db
+      .insertInto("proveedores")
+      .values({
+        razon_social: "Taxi Madrid SL",
+        nombre_comercial: "taxi madrid sl",
+        nif: "B44444444",
+        tipo_persona: "empresa",
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const g = await nuevo(empleado, { proveedor_id: conAmbos.id, descripcion: "Nombre de proveedor" });
+    await nuevo(empleado, { proveedor_id: igual.id, descripcion: "Nombre de proveedor igual" });
+    const data = await list(`?q=Nombre de proveedor&gasto=${g.id}`, empleado.cookie);
+    const opciones = new Map(
+      data.options.proveedores.options.map((o: { value: string; label: string }) => [o.value, o.label]),
+    );
+    expect(opciones.get(conAmbos.id)).toBe("Bar Pepe (Hostelería Gómez SL)");
+    expect(opciones.get(igual.id)).toBe("Taxi Madrid SL");
+    expect(opciones.get(prov.activo)).toBe("Papelería La Castellana");
+    const nombres = data.result.rows.map((r: { proveedor_nombre: string }) => r.proveedor_nombre).sort();
+    expect(nombres).toEqual(["Bar Pepe (Hostelería Gómez SL)", "Taxi Madrid SL"]);
+    expect(data.panel.record.proveedor_nombre).toBe("Bar Pepe (Hostelería Gómez SL)");
   });
 });
 
@@ -438,8 +515,9 @@ describe("lista: filtros, orden, cuenta y suma", () => {
 describe("flujo: cada transición como cada rol", () => {
   it("enviar: el solicitante (asigna su aprobador) y el administrador; nadie más; rechazado no cambia nada", async () => {
     const g = await enEstado(empleado, "borrador");
-    expect((await act(aprobador, "enviar", g)).status).toBe(403);
-    expect((await act(empleado2, "enviar", g)).status).toBe(404); // not even visible
+    // Someone else's borrador is not even visible, to her aprobador neither.
+    expect((await act(aprobador, "enviar", g)).status).toBe(404);
+    expect((await act(empleado2, "enviar", g)).status).toBe(404);
     expect(await row(g.id)).toMatchObject({ estado: "borrador", version: g.version });
     const r = await act(empleado, "enviar", g);
     expect(r.status).toBe(302);
@@ -529,6 +607,15 @@ describe("flujo: cada transición como cada rol", () => {
     const futura = await act(admin, "pagar", g, { fecha_pago: addDaysISO(hoy, 5), referencia_pago: "TR-9" });
     expect(futura.status).toBe(400);
     expect((await json(futura)).result.error.fecha_pago[0]).toMatch(/no puede ser futura/);
+    // Every error at once: a future date and no reference, both in one answer.
+    const dos = await act(admin, "pagar", g, { fecha_pago: addDaysISO(hoy, 5), referencia_pago: "" });
+    expect(dos.status).toBe(400);
+    const { result } = await json(dos);
+    expect(result.error.fecha_pago[0]).toMatch(/no puede ser futura/);
+    expect(result.error.referencia_pago[0]).toMatch(/Escriba referencia de pago/);
+    // Before the expense's own date: said by the form, with the reference's error too.
+    const antes = await act(admin, "pagar", g, { fecha_pago: addDaysISO(g.fecha_gasto, -1), referencia_pago: " " });
+    expect(Object.keys((await json(antes)).result.error).sort()).toEqual(["fecha_pago", "referencia_pago"]);
     expect((await row(g.id)).estado).toBe("aprobado");
     expect((await act(admin, "pagar", g, { fecha_pago: hoy, referencia_pago: "TR-9" })).status).toBe(302);
     expect(await row(g.id)).toMatchObject({ estado: "pagado", referencia_pago: "TR-9", fecha_pago: hoy });
@@ -614,7 +701,8 @@ describe("flujo: la matriz completa sobre un gasto de Elena (Ventas; su aprobado
   };
   // empleado = the solicitante; empleado2 and aprobador2: Compras (do not see it); responsable: of Compras.
   const matriz: Record<keyof typeof desde, Record<string, Esperado>> = {
-    enviar: { empleado: "ok", empleado2: 404, aprobador: 403, aprobador2: 404, responsable: 404, admin: "ok" },
+    // A borrador is private (issue 18): her aprobador does not see it.
+    enviar: { empleado: "ok", empleado2: 404, aprobador: 404, aprobador2: 404, responsable: 404, admin: "ok" },
     retirar: { empleado: "ok", empleado2: 404, aprobador: 403, aprobador2: 404, responsable: 404, admin: "ok" },
     aprobar: { empleado: 403, empleado2: 404, aprobador: "ok", aprobador2: 404, responsable: 404, admin: "ok" },
     rechazar: { empleado: 403, empleado2: 404, aprobador: "ok", aprobador2: 404, responsable: 404, admin: "ok" },
@@ -657,7 +745,7 @@ describe("ficha: acciones visibles, edición y borrado del borrador, historial",
     expect((await list(`?gasto=${aprobado.id}`, aprobador.cookie)).panel.transiciones).toEqual([]);
   });
 
-  it("edita el borrador con su versión y vuelve a la misma ficha; otra persona: 403; una versión antigua: 409 con los valores actuales", async () => {
+  it("edita el borrador con su versión y vuelve a la misma ficha; otra persona: 404; una versión antigua: 409 con los valores actuales", async () => {
     const g = await enEstado(empleado, "borrador");
     const path = `/gastos?gasto=${g.id}&categoria=comidas`;
     // Departamento and sucursal left empty: the solicitante's, as when creating.
@@ -668,9 +756,10 @@ describe("ficha: acciones visibles, edición y borrado del borrador, historial",
       importe: "50,00",
       metodo_pago: "efectivo",
     };
+    // Someone else's borrador does not exist for anyone but its solicitante and administradores.
     expect(
       (await post({ intent: "guardar", version: String(g.version), ...campos }, aprobador.cookie, path)).status,
-    ).toBe(403);
+    ).toBe(404);
     const r = await post(
       { intent: "guardar", version: String(g.version), ...campos, solicitante_id: empleado2.id },
       empleado.cookie,
@@ -702,6 +791,33 @@ describe("ficha: acciones visibles, edición y borrado del borrador, historial",
     });
   });
 
+  it("al guardar un borrador, todos los errores a la vez; su proveedor ya desactivado se conserva", async () => {
+    const g = await enEstado(empleado, "borrador", { proveedor_id: prov.activo });
+    const path = `/gastos?gasto=${g.id}`;
+    const campos = {
+      intent: "guardar",
+      version: String(g.version),
+      descripcion: "Cena",
+      fecha_gasto: g.fecha_gasto,
+      categoria: "comidas",
+      importe: "abc",
+      metodo_pago: "efectivo",
+    };
+    const r = await post({ ...campos, proveedor_id: prov.inactivo }, empleado.cookie, path);
+    expect(r.status).toBe(400);
+    const { intent, result } = await json(r);
+    expect(intent).toBe("guardar");
+    expect(Object.keys(result.error).sort()).toEqual(["importe", "proveedor_id"]);
+    // A supplier deactivated after it was chosen stays (only choosing one is refused).
+    await app.db.updateTable("proveedores").set({ activo: false }).where("id", "=", prov.activo).execute();
+    try {
+      const ok = await post({ ...campos, importe: "9,99", proveedor_id: prov.activo }, empleado.cookie, path);
+      expect(ok.status, await ok.clone().text()).toBe(302);
+    } finally {
+      await app.db.updateTable("proveedores").set({ activo: true }).where("id", "=", prov.activo).execute();
+    }
+  });
+
   it("un gasto enviado ya no se edita ni se elimina", async () => {
     const g = await enEstado(empleado, "pendiente");
     const r = await post(
@@ -728,7 +844,7 @@ describe("ficha: acciones visibles, edición y borrado del borrador, historial",
     const g = await enEstado(empleado, "borrador");
     expect((await list(`?gasto=${g.id}`, empleado.cookie)).panel.confirmarEliminar).toBe(false);
     expect((await list(`?gasto=${g.id}&eliminar=1`, empleado.cookie)).panel.confirmarEliminar).toBe(true);
-    expect((await list(`?gasto=${g.id}&eliminar=1`, aprobador.cookie)).panel.confirmarEliminar).toBe(false);
+    expect((await load(`?gasto=${g.id}&eliminar=1`, aprobador.cookie)).status).toBe(404); // a borrador is private
     const r = await post(
       { intent: "eliminar", id: g.id, version: String(g.version) },
       empleado.cookie,
@@ -758,9 +874,9 @@ describe("aprobar y rechazar en bloque", () => {
     const ok1 = await enEstado(empleado, "pendiente");
     const ok2 = await enEstado(empleado, "pendiente");
     const propio = await enEstado(aprobador, "pendiente");
-    const borrador = await enEstado(empleado, "borrador");
+    const rechazado = await enEstado(empleado, "rechazado");
     const ajeno = await enEstado(empleado2, "pendiente"); // Compras: not visible to aprobador
-    const sel = [ok1, ok2, propio, borrador, ajeno].map((g) => `${g.id}:${g.version}`);
+    const sel = [ok1, ok2, propio, rechazado, ajeno].map((g) => `${g.id}:${g.version}`);
     const r = await post(
       { intent: "aprobar_seleccion", seleccion: sel },
       aprobador.cookie,
@@ -772,14 +888,14 @@ describe("aprobar y rechazar en bloque", () => {
     expect(flash?.kind).toBe("aviso");
     expect(flash?.message).toMatch(/^Aprobados 2 de 5 gastos\. 3 no se pudieron aprobar/);
     expect(flash?.detalles?.join("\n")).toMatch(new RegExp(`${propio.folio}: No puede aprobar sus propios gastos`));
-    expect(flash?.detalles?.join("\n")).toMatch(new RegExp(`${borrador.folio}: El gasto ya no está pendiente`));
+    expect(flash?.detalles?.join("\n")).toMatch(new RegExp(`${rechazado.folio}: El gasto ya no está pendiente`));
     expect(flash?.detalles?.join("\n")).toMatch(/no existe o no tiene acceso/);
     // Ventas is over its budget: one warning line for the department, not one per gasto.
     expect(flash?.detalles?.filter((d) => d.startsWith("Aviso: El departamento Ventas"))).toHaveLength(1);
     expect((await row(ok1.id)).estado).toBe("aprobado");
     expect((await row(ok2.id)).estado).toBe("aprobado");
     expect((await row(propio.id)).estado).toBe("pendiente");
-    expect((await row(borrador.id)).estado).toBe("borrador");
+    expect((await row(rechazado.id)).estado).toBe("rechazado");
     expect((await row(ajeno.id)).estado).toBe("pendiente");
   });
 

@@ -209,7 +209,13 @@ function expected(u: Usuario, s: Snapshot): PanelData {
   base.categorias = top((g) => g.categoria).map(({ k, cuenta, importe }) => ({ categoria: k, cuenta, importe }));
   base.proveedores = top((g) => g.proveedor_id).map(({ k, cuenta, importe }) => {
     const p = s.proveedores.find((x) => x.id === k)!;
-    return { id: k, nombre: p.nombre_comercial?.trim() || p.razon_social, cuenta, importe };
+    // One name per supplier everywhere (issue 18): «Nombre comercial (Razón social)», else the razón social.
+    const comercial = p.nombre_comercial?.trim();
+    const nombre =
+      comercial && comercial.toLowerCase() !== p.razon_social.trim().toLowerCase()
+        ? `${comercial} (${p.razon_social})`
+        : p.razon_social;
+    return { id: k, nombre, cuenta, importe };
   });
   return base;
 }
@@ -288,6 +294,19 @@ describe("un empleado solo ve lo suyo", () => {
     const enPanel = JSON.stringify(panel).match(/GAS-\d{4}-\d{5,}/g) ?? [];
     expect(enPanel.length).toBeGreaterThan(0);
     for (const folio of enPanel) expect(folios.has(folio), folio).toBe(true);
+  });
+
+  it("un aprobador no ve en su panel borradores ajenos (son privados de su solicitante)", async () => {
+    const s = await snapshot();
+    const u = usuarioDe(s, DEMO_ACCOUNTS.aprobador);
+    const ajenos = new Set(
+      s.gastos.filter((g) => g.estado === "borrador" && g.solicitante_id !== u.id).map((g) => g.folio),
+    );
+    expect(ajenos.size).toBeGreaterThan(0);
+    const { panel } = await panelPorLoader(DEMO_ACCOUNTS.aprobador);
+    const enPanel = JSON.stringify(panel).match(/GAS-\d{4}-\d{5,}/g) ?? [];
+    expect(enPanel.length).toBeGreaterThan(0);
+    for (const folio of enPanel) expect(ajenos.has(folio), folio).toBe(false);
   });
 
   it("ni llamando a la base de datos directamente: los totales aprobados son solo de administradores", async () => {

@@ -315,10 +315,11 @@ describe("gastos: visibilidad", () => {
   let deEmpleado2: string;
   let deAprobador: string;
 
+  // Sent (pendiente): what others may see; a borrador is its solicitante's alone (below).
   beforeAll(async () => {
-    deEmpleado = (await nuevoGasto(u.empleado, dep.ventas)).id;
-    deEmpleado2 = (await nuevoGasto(u.empleado2, dep.compras)).id;
-    deAprobador = (await nuevoGasto(u.aprobador, dep.ventas)).id;
+    deEmpleado = (await nuevoGasto(u.empleado, dep.ventas, { estado: "pendiente" })).id;
+    deEmpleado2 = (await nuevoGasto(u.empleado2, dep.compras, { estado: "pendiente" })).id;
+    deAprobador = (await nuevoGasto(u.aprobador, dep.ventas, { estado: "pendiente" })).id;
   });
 
   const visibles = async (who: string) => {
@@ -347,6 +348,32 @@ describe("gastos: visibilidad", () => {
     } finally {
       await db.query("update usuarios set rol = 'aprobador' where id = $1", [u.responsable]);
     }
+  });
+  it("un borrador solo lo ven su solicitante y los administradores: ni su aprobador, ni su departamento, ni su responsable", async () => {
+    const borrador = (await nuevoGasto(u.empleado2, dep.compras, { aprobador_id: u.responsable })).id;
+    const ve = async (who: string) =>
+      (await asUser(db, who, (q) => q("select id from gastos_vista where id = $1", [borrador]))).rows.length === 1;
+    expect(await ve(u.empleado2)).toBe(true);
+    expect(await ve(u.admin)).toBe(true);
+    // aprobador_id, the department's aprobador, its responsable: all saw it before.
+    for (const who of [u.responsable, u.aprobadorCompras, u.empleado]) expect(await ve(who)).toBe(false);
+    // Nor through its history, the indexed search or a workflow function (as if it did not exist).
+    const { rows: historia } = await asUser(db, u.aprobadorCompras, (q) =>
+      q("select id from historial_vista where registro_id = $1", [borrador]),
+    );
+    expect(historia).toHaveLength(0);
+    const folio = (await gasto(borrador)).folio as string;
+    const { rows: busqueda } = await asUser(db, u.aprobadorCompras, (q) =>
+      q("select ids, coincidencias from public.buscar_gastos($1, 100)", [folio]),
+    );
+    expect(busqueda[0]).toMatchObject({ coincidencias: "0" });
+    const e = await pgError(rpc(u.responsable, "rechazar_gasto", [borrador, 1, "No"]));
+    expect(e.code).toBe("OFNTF");
+    // Sent, it is theirs to see; back to borrador (withdrawn), private again.
+    await rpc(u.empleado2, "enviar_gasto", [borrador, 1]);
+    for (const who of [u.responsable, u.aprobadorCompras]) expect(await ve(who)).toBe(true);
+    await rpc(u.empleado2, "retirar_gasto", [borrador, 2]);
+    for (const who of [u.responsable, u.aprobadorCompras]) expect(await ve(who)).toBe(false);
   });
   it("inactivo: ninguno, ni siquiera los suyos", async () => {
     const propio = (await nuevoGasto(u.inactivo, dep.ventas)).id;
@@ -511,7 +538,8 @@ describe("gastos: escritura directa", () => {
 describe("gastos: flujo", () => {
   it("enviar: solicitante o administrador; otros no", async () => {
     const g = await nuevoGasto(u.empleado, dep.ventas);
-    expect((await pgError(rpc(u.aprobador, "enviar_gasto", [g.id, 1]))).code).toBe("OFPRM");
+    // Someone else's borrador does not exist for them, even for the department's aprobador.
+    expect((await pgError(rpc(u.aprobador, "enviar_gasto", [g.id, 1]))).code).toBe("OFNTF");
     expect((await pgError(rpc(u.empleado2, "enviar_gasto", [g.id, 1]))).code).toBe("OFNTF");
     expect((await pgError(rpc(u.inactivo, "enviar_gasto", [g.id, 1]))).code).toBe("OFPRM");
     expect((await pgError(rpc(u.empleado, "enviar_gasto", [gen(), 1]))).code).toBe("OFNTF");

@@ -1,0 +1,143 @@
+import type { Page } from "@playwright/test";
+import { as, expect, jsEnabled, unique } from "./support";
+import {
+  abrirGasto,
+  centimosAlAzar,
+  crearGasto,
+  diaMadrid,
+  flash,
+  gastosPendientes,
+  importeTecleado,
+  NOMBRES,
+  pageAs,
+  panelGasto,
+  transicion,
+} from "./support-registros";
+
+/**
+ * Issue 18, the gastos side, as the demo people see it, with JavaScript and without: every error
+ * of a form at once, department and branch that follow the solicitante, drafts private to their
+ * solicitante, inactive suppliers not offered where they cannot be chosen, and one name per
+ * supplier everywhere.
+ */
+const empleado = as("empleado");
+const aprobador = as("aprobador");
+const administrador = as("administrador");
+// Journeys across several people: more than the default 30 s on a busy machine.
+administrador.describe.configure({ timeout: 90_000 });
+aprobador.describe.configure({ timeout: 90_000 });
+
+/** A seeded supplier with both names, and an inactive one (scripts/seed/catalog/proveedores.ts). */
+const HOTEL = "Hotel Mediterráneo Valencia (Hoteles Mediterráneo Levante S.L.)";
+const INACTIVO = "Distribuciones Ofimáticas del Norte S.L.";
+
+const nuevoGasto = (page: Page) => page.getByRole("region", { name: "Nuevo gasto" });
+const resumenErrores = (page: Page, region: ReturnType<Page["getByRole"]>) =>
+  region.getByRole("alert").filter({ has: page.getByRole("heading", { name: /^Hay \d+ errores?$/ }) });
+
+administrador(
+  "«Marcar como pagado» con fecha futura y sin referencia: los dos errores a la vez",
+  async ({ page, browser }) => {
+    const [folio] = await gastosPendientes(browser, [
+      { descripcion: unique("Pago en dos errores"), centimos: centimosAlAzar() },
+    ]);
+    // Approved by Pablo (Elena's aprobador): the administradora may mark it paid.
+    const pablo = await pageAs(browser, "aprobador");
+    await abrirGasto(pablo, folio!, "pendientes");
+    await transicion(pablo, folio!, "Aprobar", `Gasto ${folio} aprobado.`);
+    await pablo.context().close();
+
+    const panel = await abrirGasto(page, folio!);
+    const pagar = panel.getByRole("region", { name: "Acciones" });
+    await pagar.getByLabel("Fecha de pago").fill(diaMadrid(5));
+    await pagar.getByLabel("Referencia de pago").fill("");
+    await pagar.getByRole("button", { name: "Marcar como pagado" }).click();
+    const resumen = resumenErrores(page, panelGasto(page, folio));
+    await expect(resumen.getByRole("heading")).toHaveText("Hay 2 errores");
+    await expect(resumen.getByRole("link", { name: /Fecha de pago: no puede ser futura/ })).toBeVisible();
+    await expect(resumen.getByRole("link", { name: /Escriba referencia de pago/ })).toBeVisible();
+    await expect(panelGasto(page, folio).getByRole("heading", { level: 2, name: /^Gasto / })).toHaveText(
+      `Gasto ${folio} Aprobado`,
+    );
+  },
+);
+
+administrador(
+  "«Nuevo gasto» para otra persona: departamento y sucursal vacíos, se toman de la solicitante; un proveedor inactivo no se ofrece",
+  async ({ page }, testInfo) => {
+    await page.goto("/gastos?vista=mios");
+    const form = nuevoGasto(page);
+    await expect(form.getByLabel("Departamento")).toHaveValue("");
+    await expect(form.getByLabel("Sucursal")).toHaveValue("");
+    // Not offered where choosing it is refused; still in the list's filter, to find its old gastos.
+    await expect(form.getByLabel("Proveedor").getByRole("option", { name: INACTIVO })).toHaveCount(0);
+    await expect(
+      page
+        .getByRole("search", { name: "Buscar gastos" })
+        .getByLabel("Proveedor")
+        .getByRole("option", { name: INACTIVO }),
+    ).toHaveCount(1);
+
+    await form.getByLabel("Solicitante").selectOption({ label: NOMBRES.empleado });
+    if (jsEnabled(testInfo.project.name)) {
+      // With JavaScript the form says what it will use for the chosen solicitante.
+      await expect(form.getByText("Si lo deja vacío, el del solicitante: Ventas Norte.")).toBeVisible();
+      await expect(form.getByText("Si lo deja vacío, la del solicitante: Madrid — Sede central.")).toBeVisible();
+    }
+    const descripcion = unique("Para Elena");
+    await form.getByLabel("Descripción").fill(descripcion);
+    await form.getByLabel("Categoría").selectOption({ label: "Comidas" });
+    await form.getByLabel("Importe (obligatorio)").fill(importeTecleado(centimosAlAzar()));
+    await form.getByLabel("Método de pago").selectOption({ label: "Tarjeta corporativa" });
+    await form.getByRole("button", { name: "Crear gasto" }).click();
+    await expect(flash(page)).toContainText(/Gasto creado: GAS-\d{4}-\d{5}/);
+    const folio = /GAS-\d{4}-\d{5}/.exec(await flash(page).innerText())![0];
+    const ficha = panelGasto(page, folio).locator("dl.ficha");
+    await expect(ficha.locator("div", { has: page.locator("dt", { hasText: /^Departamento$/ }) })).toContainText(
+      "Ventas Norte",
+    );
+    await expect(ficha.locator("div", { has: page.locator("dt", { hasText: /^Solicitante$/ }) })).toContainText(
+      NOMBRES.empleado,
+    );
+  },
+);
+
+empleado("sin elegir nada, el formulario dice qué departamento y sucursal usará: los suyos", async ({ page }) => {
+  await page.goto("/gastos?vista=mios");
+  const form = nuevoGasto(page);
+  await expect(form.getByText("Si lo deja vacío, el suyo: Ventas Norte.")).toBeVisible();
+  await expect(form.getByText("Si lo deja vacío, la suya: Madrid — Sede central.")).toBeVisible();
+});
+
+aprobador("un borrador es privado: el aprobador no lo ve hasta que se envía", async ({ page, browser }) => {
+  const descripcion = unique("Borrador privado");
+  const elena = await pageAs(browser, "empleado");
+  const folio = await crearGasto(elena, { descripcion, centimos: centimosAlAzar() });
+
+  const buscar = async () => {
+    await page.goto(`/gastos?q=${encodeURIComponent(descripcion)}`);
+    return page.getByRole("table").getByRole("link", { name: folio, exact: true });
+  };
+  await expect(await buscar()).toHaveCount(0);
+  await expect(page.getByText("No hay gastos que coincidan con la búsqueda.")).toBeVisible();
+
+  await transicion(elena, folio, "Enviar a aprobación", `Gasto ${folio} enviado a aprobación.`);
+  await elena.context().close();
+  await expect(await buscar()).toHaveCount(1);
+});
+
+empleado("un nombre por proveedor: el mismo en el formulario, la lista, el filtro y la ficha", async ({ page }) => {
+  const descripcion = unique("Noche en Valencia");
+  const folio = await crearGasto(page, {
+    descripcion,
+    centimos: centimosAlAzar(),
+    categoria: "Alojamiento",
+    proveedor: HOTEL,
+  });
+  await expect(panelGasto(page, folio).locator("dl.ficha")).toContainText(HOTEL);
+  await page.goto(`/gastos?q=${encodeURIComponent(descripcion)}`);
+  await expect(page.getByRole("table").getByRole("row", { name: new RegExp(folio) })).toContainText(HOTEL);
+  await expect(
+    page.getByRole("search", { name: "Buscar gastos" }).getByLabel("Proveedor").getByRole("option", { name: HOTEL }),
+  ).toHaveCount(1);
+});
