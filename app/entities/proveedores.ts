@@ -83,7 +83,8 @@ export const proveedores: Entity = {
   defaultOrder: { column: "razon_social", ascending: true },
   labelColumn: "razon_social",
   // Elsewhere (gastos' selects, filters, history; gastos_vista.proveedor_nombre) one name:
-  // «Nombre comercial (Razón social)», or the razón social alone (migration 20261126000002).
+  // «Nombre comercial (Razón social)», or the razón social alone (interno.nombre_proveedor,
+  // supabase/migrations/20261125000004_rls.sql).
   optionsFrom: "proveedores_vista",
   optionLabel: "nombre",
   permisos: PERMISOS,

@@ -179,21 +179,26 @@ create policy usuarios_update on public.usuarios for update to authenticated
 create policy usuarios_delete on public.usuarios for delete to authenticated
   using ((select interno.es_admin()));
 
--- gastos: ver, administrador todos; los propios; los asignados; un aprobador los de su
--- departamento; el responsable los de su departamento; quien los aprueba por su relación con el
--- solicitante (interno.solicitantes_a_cargo). Crear, editar y eliminar: solo borradores,
--- propios o (administrador) de cualquiera.
+-- gastos: ver, administrador todos; los propios; y, salvo borradores, los asignados, un
+-- aprobador los de su departamento, el responsable los de su departamento y quien los aprueba por
+-- su relación con el solicitante (interno.solicitantes_a_cargo). Un borrador es un gasto a medio
+-- escribir: solo lo ven su solicitante y los administradores; al enviarlo lo ven quienes lo
+-- aprueban, y si vuelve a borrador (retirar, reabrir) deja de verse otra vez. La misma regla está
+-- en interno.puede_ver_gasto (20261125000005_flujo.sql) y en buscar_gastos
+-- (20261125000007_escala.sql); gastos_vista, historial_vista y el panel la siguen solos.
+-- Crear, editar y eliminar: solo borradores, propios o (administrador) de cualquiera.
 create policy gastos_select on public.gastos for select to authenticated
   using (
     (select interno.rol_actual()) is not null
     and (
       (select interno.es_admin())
       or solicitante_id = (select auth.uid())
-      or aprobador_id = (select auth.uid())
-      or ((select interno.rol_actual()) = 'aprobador'
-          and departamento_id = (select interno.departamento_actual()))
-      or departamento_id = any ((select interno.departamentos_a_cargo())::uuid[])
-      or solicitante_id = any ((select interno.solicitantes_a_cargo())::uuid[])
+      or (estado <> 'borrador'
+          and (aprobador_id = (select auth.uid())
+               or ((select interno.rol_actual()) = 'aprobador'
+                   and departamento_id = (select interno.departamento_actual()))
+               or departamento_id = any ((select interno.departamentos_a_cargo())::uuid[])
+               or solicitante_id = any ((select interno.solicitantes_a_cargo())::uuid[])))
     )
   );
 create policy gastos_insert on public.gastos for insert to authenticated
@@ -233,6 +238,23 @@ create policy historial_select on public.historial for select to authenticated
 -- tests/integration/separacion-funciones.test.ts comprueba que coinciden.
 -- ---------------------------------------------------------------------------------------------
 
+-- Un solo nombre para cada proveedor en todas partes (listas, fichas, filtros, selectores,
+-- historial, panel): «Nombre comercial (Razón social)» si tiene un nombre comercial distinto de su
+-- razón social, y si no la razón social: se reconoce por el nombre de la calle y se identifica
+-- por el legal.
+create function interno.nombre_proveedor(p_razon_social text, p_nombre_comercial text) returns text
+language sql immutable
+set search_path = ''
+as $$
+  select case
+    when nullif(btrim(p_nombre_comercial), '') is null
+         or lower(btrim(p_nombre_comercial)) = lower(btrim(p_razon_social)) then p_razon_social
+    else btrim(p_nombre_comercial) || ' (' || p_razon_social || ')'
+  end
+$$;
+revoke execute on function interno.nombre_proveedor(text, text) from public, anon;
+grant execute on function interno.nombre_proveedor(text, text) to authenticated, service_role;
+
 create view public.departamentos_vista with (security_invoker = true) as
 select d.*,
        p.nombre as departamento_padre_nombre,
@@ -247,8 +269,10 @@ select s.*,
 from public.sucursales s
 left join public.usuarios r on r.id = s.responsable_id;
 
+-- Las opciones de los selectores y filtros de proveedor leen `nombre` de aquí (app/entities/proveedores.ts).
 create view public.proveedores_vista with (security_invoker = true) as
-select p.* from public.proveedores p;
+select p.*, interno.nombre_proveedor(p.razon_social, p.nombre_comercial) as nombre
+from public.proveedores p;
 
 create view public.usuarios_vista with (security_invoker = true) as
 select u.*,
@@ -273,7 +297,7 @@ begin
   drop view if exists public.gastos_vista;
   create view public.gastos_vista with (security_invoker = true) as
   select g.*,
-         coalesce(nullif(btrim(p.nombre_comercial), ''), p.razon_social) as proveedor_nombre,
+         interno.nombre_proveedor(p.razon_social, p.nombre_comercial) as proveedor_nombre,
          nullif(btrim(concat_ws(' ', so.nombre, so.apellidos)), '') as solicitante_nombre,
          d.nombre as departamento_nombre,
          s.nombre as sucursal_nombre,

@@ -54,9 +54,11 @@ $$;
 -- Quién ve y quién aprueba
 -- ---------------------------------------------------------------------------------------------
 
--- ¿Ve el usuario actual este gasto? La misma regla que la política gastos_select, para la fila
--- bloqueada como propietario (una política no se puede llamar). Nunca null.
-create function interno.puede_ver_gasto(p_solicitante_id uuid, p_aprobador_id uuid, p_departamento_id uuid)
+-- ¿Ve el usuario actual este gasto? La misma regla que la política gastos_select (los borradores,
+-- solo su solicitante y los administradores), para la fila bloqueada como propietario (una
+-- política no se puede llamar). Nunca null.
+create function interno.puede_ver_gasto(p_solicitante_id uuid, p_aprobador_id uuid, p_departamento_id uuid,
+  p_estado text)
 returns boolean
 language sql stable security definer
 set search_path = ''
@@ -66,11 +68,12 @@ as $$
     and (
       (select interno.es_admin())
       or p_solicitante_id = (select auth.uid())
-      or p_aprobador_id = (select auth.uid())
-      or ((select interno.rol_actual()) = 'aprobador'
-          and p_departamento_id = (select interno.departamento_actual()))
-      or p_departamento_id = any ((select interno.departamentos_a_cargo())::uuid[])
-      or p_solicitante_id = any ((select interno.solicitantes_a_cargo())::uuid[])
+      or (p_estado <> 'borrador'
+          and (p_aprobador_id = (select auth.uid())
+               or ((select interno.rol_actual()) = 'aprobador'
+                   and p_departamento_id = (select interno.departamento_actual()))
+               or p_departamento_id = any ((select interno.departamentos_a_cargo())::uuid[])
+               or p_solicitante_id = any ((select interno.solicitantes_a_cargo())::uuid[])))
     ),
     false)
 $$;
@@ -189,7 +192,7 @@ begin
       message = 'Su usuario no está activo o la sesión no es válida.';
   end if;
   select * into g from public.gastos where id = p_id for update;
-  if not found or not interno.puede_ver_gasto(g.solicitante_id, g.aprobador_id, g.departamento_id) then
+  if not found or not interno.puede_ver_gasto(g.solicitante_id, g.aprobador_id, g.departamento_id, g.estado) then
     raise exception using errcode = 'OFNTF', detail = '',
       message = 'El gasto no existe o no tiene acceso a él.';
   end if;

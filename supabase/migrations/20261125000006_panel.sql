@@ -22,6 +22,7 @@
 --   "noventa_dias": null | {"desde", "hasta"}
 --   "categorias": null | [{"categoria", "cuenta", "importe"}, …]      las 8 con más importe
 --   "proveedores": null | [{"id", "nombre", "cuenta", "importe"}, …]  los 8 con más importe
+--                 ("nombre": interno.nombre_proveedor, el mismo que en las listas)
 -- }
 -- «Aprobado» es aprobado + pagado (como el aviso de presupuesto de aprobar_gasto), por fecha_gasto.
 --
@@ -337,7 +338,7 @@ begin
 
   select coalesce(jsonb_agg(jsonb_build_object(
            'id', p.id,
-           'nombre', coalesce(nullif(btrim(p.nombre_comercial), ''), p.razon_social),
+           'nombre', interno.nombre_proveedor(p.razon_social, p.nombre_comercial),
            'cuenta', c.cuenta, 'importe', c.importe::text)
            order by c.importe desc, c.clave), '[]'::jsonb)
     into v_seccion

@@ -31,8 +31,8 @@ create index gastos_estado_departamento_importe_idx on public.gastos (estado, de
 -- Con RLS, PostgreSQL solo usa en un índice las condiciones con operadores LEAKPROOF, y ILIKE no
 -- lo es: `descripcion ilike '%taxi%'` leería la tabla entera aunque existan los índices de
 -- trigramas. buscar_gastos(término, tope) hace la búsqueda como propietaria (sin RLS, con los
--- índices gin_trgm) y aplica ella misma la regla de visibilidad de la política gastos_select, así
--- que solo cuenta gastos que quien la llama puede ver. Misma regla que la búsqueda por columnas:
+-- índices gin_trgm) y aplica ella misma la regla de visibilidad de la política gastos_select (los
+-- borradores ajenos no cuentan), así que solo cuenta gastos que quien la llama puede ver. Misma regla que la búsqueda por columnas:
 -- subcadena sin distinguir mayúsculas en folio, descripción, número de factura y razón social o
 -- nombre comercial del proveedor. Lee como mucho p_tope + 1 coincidencias y responde:
 --   * cuántas son y la suma de su importe, exactas, hasta p_tope; más allá, una estimación (una
@@ -83,8 +83,8 @@ begin
   if v_rol <> 'administrador' then
     v_departamentos := (select interno.departamentos_a_cargo())
       || case when v_rol = 'aprobador' then array[(select interno.departamento_actual())] else '{}'::uuid[] end;
-    v_donde := v_donde || format(' and (g.solicitante_id = %1$L or g.aprobador_id = %1$L or g.departamento_id = any (%2$L::uuid[]) or g.solicitante_id = any (%3$L::uuid[]))',
-      v_yo, array_remove(v_departamentos, null), (select interno.solicitantes_a_cargo()));
+    v_donde := v_donde || format(' and (g.solicitante_id = %1$L or (g.estado <> %4$L and (g.aprobador_id = %1$L or g.departamento_id = any (%2$L::uuid[]) or g.solicitante_id = any (%3$L::uuid[]))))',
+      v_yo, array_remove(v_departamentos, null), (select interno.solicitantes_a_cargo()), 'borrador');
   end if;
   v_pocas := case when p_tope is null then null
     else greatest(200, 5 * sqrt(greatest(0, (select c.reltuples from pg_catalog.pg_class c where c.oid = 'public.gastos'::regclass))))::bigint end;
