@@ -20,6 +20,7 @@ import {
   openRecord,
   pageAs,
   signUpAndConfirm,
+  transicion,
 } from "./support-registros";
 
 /**
@@ -292,7 +293,8 @@ aprobador(
     await expect(gastos).toContainText("Este proveedor no tiene gastos");
     await expect(gastos.getByRole("link")).toHaveCount(0);
 
-    // Elena (in Pablo's department) records two gastos with this supplier.
+    // Elena (in Pablo's department) records two gastos with this supplier and sends them: her
+    // drafts are hers alone (SPEC §4), what Pablo sees is what waits for him.
     const a = centimosAlAzar();
     const b = centimosAlAzar();
     const elena = await pageAs(browser, "empleado");
@@ -300,6 +302,8 @@ aprobador(
       await crearGasto(elena, { descripcion: unique("Con proveedor"), centimos: a, proveedor: razon }),
       await crearGasto(elena, { descripcion: unique("Con proveedor"), centimos: b, proveedor: razon }),
     ];
+    for (const folio of folios)
+      await transicion(elena, folio, "Enviar a aprobación", `Gasto ${folio} enviado a aprobación.`);
     await elena.context().close();
 
     await page.reload();
