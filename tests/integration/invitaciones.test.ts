@@ -349,7 +349,7 @@ describe("negativas: nada cambia", () => {
     const before = await snapshot();
     const email = fresh("valla");
     await expect(
-      app.services.invitations!.create(empleado.id, {
+      app.services.invitations!(app.services.storeFor({ userId: empleado.id })).create(empleado.id, {
         nombre: "X",
         apellidos: null,
         email,
