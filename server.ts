@@ -65,8 +65,12 @@ async function primary(config: Config) {
   if (kind === "supabase") {
     // The schema is applied with `supabase db push` (docs/supabase.md): no migrations, no seed here.
     console.info(`Backend: Supabase (${new URL(config.SUPABASE_URL!).host})`);
-    if (config.SUPABASE_SERVICE_ROLE_KEY)
-      console.warn("SUPABASE_SERVICE_ROLE_KEY está definida pero Oficina no la usa: quítela del entorno del servidor.");
+    // Says whether the key is set, never what it is.
+    console.info(
+      config.SUPABASE_SERVICE_ROLE_KEY
+        ? "Invitaciones: desde /usuarios (con la clave de servicio, solo para la API de administración de Supabase Auth)"
+        : "Invitaciones: desde el panel de Supabase (sin SUPABASE_SERVICE_ROLE_KEY)",
+    );
   } else {
     if (!databaseUrl) {
       embedded = await startEmbeddedPostgres(config.DATA_DIR);

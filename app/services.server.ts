@@ -30,10 +30,11 @@ export type Services = {
   /** Where express-rate-limit counts when every server process must count together (else: in memory). */
   rateLimitStore?: (prefix: string) => RateLimitStore;
   /**
-   * Invitations by an administrador (ADR 0013). Absent where the backend cannot create accounts
-   * without the service-role key (Supabase): the screen explains that instead.
+   * Invitations by an administrador (ADR 0013), acting as the signed-in administrador whose
+   * store is given. Absent where the backend cannot create accounts (Supabase without the
+   * service-role key): the screen explains that instead.
    */
-  invitations?: Invitations;
+  invitations?: (store: Store) => Invitations;
   /** The data, as seen by this signed-in user (row-level security applies). */
   storeFor(session: AuthSession): Store;
   /** Throws when the database cannot answer. */
@@ -54,6 +55,7 @@ export function sqlServices(config: Config, databaseUrl: string): Services & { d
     secure: config.APP_URL.startsWith("https:"),
     appUrl: config.APP_URL,
   });
+  const invitations = sqlInvitations(db);
   return {
     config,
     db,
@@ -62,7 +64,7 @@ export function sqlServices(config: Config, databaseUrl: string): Services & { d
     once: sqlOnce(db),
     throttle: sqlThrottle(db),
     rateLimitStore: (prefix) => new SqlRateLimitStore(db, prefix),
-    invitations: sqlInvitations(db),
+    invitations: () => invitations,
     storeFor: (session) => sqlStore(db, session.userId),
     ping: async () => {
       await sql`select 1`.execute(db);

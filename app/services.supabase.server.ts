@@ -1,4 +1,5 @@
-import { supabaseAuth } from "./auth/supabase.server";
+import { supabaseInvitations } from "./auth/invitations.server";
+import { supabaseAdmin, supabaseAuth } from "./auth/supabase.server";
 import { supabaseStore, type SupabaseConnection } from "./data/supabase.server";
 import type { Config } from "./lib/env.server";
 import { memoryThrottle } from "./auth/throttle.server";
@@ -11,17 +12,28 @@ import type { Services } from "./services.server";
  * accounts, PostgREST for data, always as the signed-in user. The schema is applied beforehand
  * with `supabase db push` (docs/supabase.md); nothing is migrated or seeded from here.
  *
- * SUPABASE_SERVICE_ROLE_KEY is deliberately not read: no operation of the app needs to bypass
- * row-level security (docs/decisions/0007-supabase-backend.md).
+ * SUPABASE_SERVICE_ROLE_KEY, when set, is read here and only handed to Supabase Auth's admin API
+ * (`supabaseAdmin`) for invitations; data is never read or written with it. Without it there are
+ * no invitations (the screen explains how to invite from the Supabase dashboard).
+ * docs/decisions/0007-supabase-backend.md.
  */
+/**
+ * Supabase Auth's invitation links live as long as the project's «Email OTP Expiration», at most
+ * one day (docs/supabase.md asks for that maximum). Used to show when a pending one expires.
+ */
+const INVITE_LINK_HOURS = 24;
+
 export function supabaseServices(config: Config, o: { fetch?: typeof fetch } = {}): Services {
   const { SUPABASE_URL: url, SUPABASE_ANON_KEY: anonKey } = config;
   if (!url || !anonKey) throw new Error("El backend de Supabase necesita SUPABASE_URL y SUPABASE_ANON_KEY");
   const conn: SupabaseConnection = { url: url.replace(/\/+$/, ""), anonKey, fetch: o.fetch };
   const production = config.APP_URL.startsWith("https:"); // Secure cookies where the public origin is https
+  const serviceKey = config.SUPABASE_SERVICE_ROLE_KEY?.trim();
+  const admin = serviceKey ? supabaseAdmin(conn, serviceKey) : undefined;
   return {
     config,
-    auth: supabaseAuth({ ...conn, secure: production, siteUrl: config.APP_URL }),
+    auth: supabaseAuth({ ...conn, secure: production, siteUrl: config.APP_URL, admin }),
+    invitations: admin ? (store) => supabaseInvitations({ admin, store, linkHours: INVITE_LINK_HOURS }) : undefined,
     flash: createFlash(config.SESSION_SECRET, production),
     // In memory: a Supabase deployment is served by one process (ADR 0010).
     once: memoryOnce(),

@@ -1,13 +1,19 @@
+import type { GoTrueAdminApi } from "@supabase/supabase-js";
 import { sql, type Kysely, type Transaction } from "kysely";
 import type { Database } from "../data/database";
-import { Forbidden, storeErrorFromPostgres, UUID } from "../data/store";
+import { Forbidden, storeErrorFromPostgres, UUID, type Store } from "../data/store";
 import type { Rol } from "./permissions";
 import type { CurrentUser } from "./session.server";
 
 /**
- * Invitations (SPEC §6) on the local backend, ADR 0013. An invited person is an account in
+ * Invitations (SPEC §6), ADR 0013: `sqlInvitations` for the local backend, `supabaseInvitations`
+ * for Supabase with the service-role key. Both write the profile through the same database
+ * function, public.invitar, as the inviting administrador.
+ *
+ * On the local backend: An invited person is an account in
  * auth.users without a confirmed email and without a password, its profile already carrying the
- * rol / departamento / sucursal / aprobador the administrador chose, plus a row in
+ * rol / departamento / sucursal / aprobador the administrador chose (written by public.invitar:
+ * an unconfirmed account gets no profile from the auth.users trigger), plus a row in
  * public.invitaciones (who invited, when the last link left). It is pending while the account is
  * unconfirmed; the mailed link (auth.sendToken("invitacion")) confirms it.
  *
@@ -52,7 +58,31 @@ export type Invitations = {
   cancel(adminId: string, id: string): Promise<{ email: string; result: "eliminada" | "desactivada" } | null>;
 };
 
+/** What public.invitar answers: the new invitation's account, or why the address is taken. */
+type Invited = { id?: string; ocupado?: Taken };
+
+/** public.invitar's arguments: the administrador's choice, the same call on both backends. */
+function invitarArgs(email: string, input: InvitationInput) {
+  return {
+    p_email: email,
+    p_nombre: input.nombre,
+    p_apellidos: input.apellidos,
+    p_rol: input.rol,
+    p_departamento_id: input.departamento_id,
+    p_sucursal_id: input.sucursal_id,
+    p_aprobador_id: input.aprobador_id,
+  };
+}
+
 export function sqlInvitations(db: Kysely<Database>): Invitations {
+  async function invite(trx: Transaction<Database>, email: string, input: InvitationInput): Promise<Invited> {
+    const a = invitarArgs(email, input);
+    const { rows } = await sql<{ r: Invited }>`
+      select public.invitar(${a.p_email}, ${a.p_nombre}, ${a.p_apellidos}, ${a.p_rol},
+        ${a.p_departamento_id}::uuid, ${a.p_sucursal_id}::uuid, ${a.p_aprobador_id}::uuid) as r`.execute(trx);
+    return rows[0]!.r;
+  }
+
   /** In a transaction: auth.uid() is the administrador for the history triggers; the role stays the owner's. */
   const actAs = (trx: Transaction<Database>, adminId: string) =>
     sql`select set_config('request.jwt.claims', ${JSON.stringify({ sub: adminId, role: "authenticated", aud: "authenticated" })}, true)`.execute(
@@ -78,34 +108,21 @@ export function sqlInvitations(db: Kysely<Database>): Invitations {
       const before = await invitations.taken(email);
       if (before) return { ok: false, reason: before };
       try {
-        const id = await db.transaction().execute(async (trx) => {
+        const result = await db.transaction().execute(async (trx) => {
           await actAs(trx, adminId);
-          // The profile is born (trigger interno.crear_perfil_usuario) as empleado, active.
-          const { id } = await trx
+          // Unconfirmed: no profile yet (interno.crear_perfil_usuario waits for the confirmation).
+          await trx
             .insertInto("auth.users")
             .values({ email, raw_user_meta_data: JSON.stringify({ nombre: input.nombre }) })
-            .returning("id")
-            .executeTakeFirstOrThrow();
-          await trx.insertInto("public.invitaciones").values({ usuario_id: id, invitada_por: adminId }).execute();
-          // From here on, as the administrador: RLS, column privileges and the profile's
-          // triggers (separation of duties, own aprobador…) judge the choice as in the edit form.
+            .execute();
+          // From here on, as the administrador: public.invitar writes the profile and the
+          // invitation, and RLS, column privileges and the profile's triggers (separation of
+          // duties, own aprobador…) judge the choice as in the edit form. Same as on Supabase.
           await sql`select set_config('role', 'authenticated', true)`.execute(trx);
-          const updated = await trx
-            .updateTable("public.usuarios")
-            .set({
-              nombre: input.nombre,
-              apellidos: input.apellidos,
-              rol: input.rol,
-              departamento_id: input.departamento_id,
-              sucursal_id: input.sucursal_id,
-              aprobador_id: input.aprobador_id,
-            })
-            .where("id", "=", id)
-            .returning("id")
-            .executeTakeFirst();
-          if (!updated) throw new Forbidden("Solo un administrador puede invitar a personas.");
-          return String(id);
+          return invite(trx, email, input);
         });
+        if (result.ocupado) return { ok: false, reason: result.ocupado };
+        const id = result.id!;
         return { ok: true, id };
       } catch (error) {
         if (error instanceof Forbidden) throw error;
@@ -198,6 +215,110 @@ export function sqlInvitations(db: Kysely<Database>): Invitations {
           return { email: String(row.email), result: "desactivada" as const };
         }
       });
+    },
+  };
+  return invitations;
+}
+
+/**
+ * Invitations on Supabase (ADR 0007, 0013), only where SUPABASE_SERVICE_ROLE_KEY is configured.
+ * The service-role key is used for Supabase Auth's admin endpoints only (`admin`): creating the
+ * unconfirmed account (POST /admin/users, no mail: auth.sendToken("invitacion") sends the
+ * invitation, as on the local backend) and deleting it when an invitation is cancelled. Every
+ * read and write of the profile and of public.invitaciones goes through PostgREST with the
+ * administrador's own JWT (`store`): public.invitar and its siblings, under RLS and the
+ * profile's triggers, exactly as on the local backend.
+ */
+export function supabaseInvitations(o: {
+  admin: GoTrueAdminApi;
+  /** The signed-in administrador's store. */
+  store: Store;
+  /** How long Supabase Auth's invitation links live (the project's «Email OTP Expiration»). */
+  linkHours: number;
+}): Invitations {
+  const { admin, store } = o;
+  const normal = (email: string) => email.trim().toLowerCase();
+
+  /** Deletes an account Oficina created a moment ago and could not complete. */
+  async function undo(userId: string) {
+    const { error } = await admin.deleteUser(userId);
+    if (error) console.warn(`Supabase Auth no eliminó una cuenta invitada a medias: ${error.code ?? error.status}`);
+  }
+
+  const invitations: Invitations = {
+    async taken(email) {
+      return (await store.rpc<Taken | null>("invitacion_estado", { p_email: normal(email) })) ?? null;
+    },
+
+    async create(_adminId, input) {
+      const email = normal(input.email);
+      const before = await invitations.taken(email);
+      if (before) return { ok: false, reason: before };
+      const { data, error } = await admin.createUser({
+        email,
+        email_confirm: false,
+        user_metadata: { nombre: input.nombre },
+      });
+      // email_exists: an unconfirmed sign-up of that address (taken() let it through): the
+      // invitation takes that account over; the link the person uses decides its password.
+      if (error && error.code !== "email_exists")
+        throw new Error(`Supabase Auth no creó la cuenta invitada: ${error.code ?? error.status ?? "sin código"}`);
+      const created = error ? null : (data.user?.id ?? null);
+      let result: Invited;
+      try {
+        result = await store.rpc<Invited>("invitar", invitarArgs(email, input));
+      } catch (failure) {
+        if (created) await undo(created);
+        throw failure;
+      }
+      if (result.ocupado) {
+        if (created) await undo(created);
+        return { ok: false, reason: result.ocupado };
+      }
+      return { ok: true, id: String(result.id) };
+    },
+
+    async pending(limit = 200) {
+      const rows = await store.rpc<Omit<PendingInvitation, "caduca_en">[]>("invitaciones_pendientes", {
+        p_limite: limit,
+      });
+      return rows.map((r) => {
+        // Supabase Auth does not say when a link expires: the last one left at enviada_en.
+        const expires = new Date(r.enviada_en).getTime() + o.linkHours * 3_600_000;
+        return {
+          ...r,
+          enviada_en: new Date(r.enviada_en).toISOString(),
+          caduca_en: expires > Date.now() ? new Date(expires).toISOString() : null,
+        };
+      });
+    },
+
+    async get(id) {
+      if (!UUID.test(id)) return null;
+      const [row] = await store.rpc<{ id: string; email: string }[]>("invitaciones_pendientes", {
+        p_limite: 1,
+        p_id: id,
+      });
+      return row ? { id: String(row.id), email: String(row.email) } : null;
+    },
+
+    async sent(id) {
+      await store.rpc("invitacion_enviada", { p_id: id });
+    },
+
+    async cancel(_adminId, id) {
+      if (!UUID.test(id)) return null;
+      const answer = await store.rpc<{ email: string; resultado: "eliminar" | "desactivada" } | null>(
+        "cancelar_invitacion",
+        { p_id: id },
+      );
+      if (!answer) return null;
+      if (answer.resultado === "desactivada") return { email: answer.email, result: "desactivada" };
+      // Deleting the account kills its link; the profile and the invitation go with it (cascade).
+      const { error } = await admin.deleteUser(id);
+      if (error)
+        throw new Error(`Supabase Auth no eliminó la cuenta invitada: ${error.code ?? error.status ?? "sin código"}`);
+      return { email: answer.email, result: "eliminada" };
     },
   };
   return invitations;

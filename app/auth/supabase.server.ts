@@ -1,5 +1,11 @@
 import { createServerClient, parseCookieHeader, serializeCookieHeader } from "@supabase/ssr";
-import { createClient, isAuthApiError, isAuthRetryableFetchError, type SupabaseClient } from "@supabase/supabase-js";
+import {
+  createClient,
+  isAuthApiError,
+  isAuthRetryableFetchError,
+  type GoTrueAdminApi,
+  type SupabaseClient,
+} from "@supabase/supabase-js";
 import { NoRealtime, toStoreError, userClient, type SupabaseConnection } from "../data/supabase.server";
 import type { AuthBackend, AuthSession, TokenFailure } from "./port";
 
@@ -12,7 +18,9 @@ import type { AuthBackend, AuthSession, TokenFailure } from "./port";
  * - Every cookie @supabase/ssr writes (sign-in, refreshed tokens, sign-out) is collected as a
  *   `Set-Cookie` header in the `headers` this adapter returns, so it reaches the browser.
  * - Cookies are HttpOnly, SameSite=Lax, Secure in production: no browser code reads them.
- * - No service-role key here: nothing in the port needs one (see endSessionsOf).
+ * - The service-role key is used only where SUPABASE_SERVICE_ROLE_KEY is configured, and only
+ *   for Supabase Auth's admin endpoints (`supabaseAdmin`): sending invitations. Nothing else in
+ *   the port needs it (see endSessionsOf).
  */
 export const AUTH_COOKIE = "sb-oficina-auth-token";
 
@@ -20,7 +28,22 @@ export type SupabaseAuthOptions = SupabaseConnection & {
   secure: boolean;
   /** Public origin (APP_URL): every link Supabase mails points here, never to the request's Host. */
   siteUrl: string;
+  /** Supabase Auth's admin API (service-role key), where configured: invitations need it. */
+  admin?: GoTrueAdminApi;
 };
+
+/**
+ * Supabase Auth's admin API with the service-role key. Server-only: the key goes as `apikey` and
+ * bearer to /auth/v1/admin/* and /auth/v1/invite and nowhere else (never to PostgREST, never to
+ * a browser or a log).
+ */
+export function supabaseAdmin(conn: SupabaseConnection, serviceRoleKey: string): GoTrueAdminApi {
+  return createClient(conn.url, serviceRoleKey, {
+    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+    realtime: { transport: NoRealtime as never },
+    global: conn.fetch ? { fetch: conn.fetch } : {},
+  }).auth.admin;
+}
 
 /** The email OTP types a confirmation link may carry (`type=` in the link). */
 const CONFIRM_TYPES = new Set(["email", "signup"]);
@@ -105,6 +128,27 @@ export function supabaseAuth(options: SupabaseAuthOptions): AuthBackend {
     if (error && !isAuthApiError(error)) console.warn(`Supabase Auth no cerró las otras sesiones: ${error.message}`);
   }
 
+  /**
+   * POST /invite (service-role key) for an account that exists and is unconfirmed: Supabase Auth
+   * mails a new link (the previous one dies) to /auth/invitacion. The account and its profile are
+   * created beforehand (invitations.server.ts), as on the local backend.
+   */
+  async function invite(email: string) {
+    if (!options.admin)
+      // Inviting someone needs the service-role key; without it the Supabase dashboard does it.
+      throw new Error(
+        "Con Supabase, las invitaciones se envían desde el panel de Supabase si el servidor no tiene la clave service-role",
+      );
+    const { error } = await options.admin.inviteUserByEmail(email, {
+      redirectTo: new URL("/auth/invitacion", options.siteUrl).toString(),
+    });
+    if (isAuthRetryableFetchError(error)) unreachable(error);
+    // Accepted in the meantime (or signed up and confirmed): nothing to send, as on the local backend.
+    if (error?.code === "email_exists") return;
+    // An administrador is waiting for this mail: a refusal (e.g. the project's mail rate limit) is an error.
+    if (error) throw new Error(`Supabase Auth no envió la invitación: ${error.code ?? error.status ?? "sin código"}`);
+  }
+
   return {
     async getSession(request) {
       const headers = new Headers();
@@ -187,12 +231,7 @@ export function supabaseAuth(options: SupabaseAuthOptions): AuthBackend {
     },
 
     async sendToken(purpose, email) {
-      if (purpose === "invitacion")
-        // Inviting someone creates their account: only the service-role key may, and this
-        // adapter never holds it (ADR 0007). The Supabase dashboard's «Invite user» does it.
-        throw new Error(
-          "Con Supabase, las invitaciones se envían desde el panel de Supabase (necesitan la clave service-role)",
-        );
+      if (purpose === "invitacion") return invite(email.trim().toLowerCase());
       const { error } = await plain.auth.resetPasswordForEmail(email.trim().toLowerCase(), {
         redirectTo: new URL("/auth/recuperar", options.siteUrl).toString(),
       });

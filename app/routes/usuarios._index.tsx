@@ -22,7 +22,7 @@ import { ConformForm, FieldControl, useServerForm } from "~/ui/forms";
 const DIAS = TOKEN_HOURS.invitacion / 24;
 const SOLO_ADMIN = "Solo un administrador puede invitar a personas o gestionar las invitaciones.";
 const SIN_INVITACIONES =
-  "En esta instalación las invitaciones se envían desde el panel de Supabase (Authentication → Users → Invite user): crear cuentas desde aquí exigiría la clave de servicio, que esta aplicación no usa. Cuando la persona acepte y entre por primera vez, asígnele aquí su rol, departamento, sucursal y aprobador.";
+  "En esta instalación las invitaciones se envían desde el panel de Supabase (Authentication → Users → Invite user): para enviarlas desde aquí, el servidor necesita la clave de servicio de Supabase, que no tiene configurada. Cuando la persona acepte y entre por primera vez, asígnele aquí su rol, departamento, sucursal y aprobador.";
 
 const entidad = {
   ...usuarios,
@@ -49,7 +49,7 @@ export async function loader(args: LoaderFunctionArgs) {
   csvToExport(entidad, new URL(args.request.url));
   const data = await listData(entidad, signed, args);
   const { user } = signed;
-  const invitations = args.context.services.invitations;
+  const invitations = args.context.services.invitations?.(signed.store);
   const invitar =
     user.rol !== "administrador"
       ? null
@@ -62,7 +62,8 @@ export async function loader(args: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const { user, store } = await requireUser(request, context);
   if (user.rol !== "administrador") forbidden(SOLO_ADMIN);
-  const { auth, invitations, throttle, once } = context.services;
+  const { auth, throttle, once } = context.services;
+  const invitations = context.services.invitations?.(store);
   if (!invitations) throw json({ message: SIN_INVITACIONES }, { status: 400 });
   const formData = await request.formData();
   const intent = formData.get("intent");

@@ -720,15 +720,18 @@ describe("rutas × métodos × roles × tipo de registro", () => {
             ? null
             : "no se creó la cuenta invitada",
       );
-      const pendiente = await app.services.invitations!.create(u.admin.id, {
-        nombre: "Pendiente",
-        apellidos: null,
-        email: `pendiente${seq}@oficina.test`,
-        rol: "empleado",
-        departamento_id: null,
-        sucursal_id: null,
-        aprobador_id: null,
-      });
+      const pendiente = await app.services.invitations!(app.services.storeFor({ userId: u.admin.id })).create(
+        u.admin.id,
+        {
+          nombre: "Pendiente",
+          apellidos: null,
+          email: `pendiente${seq}@oficina.test`,
+          rol: "empleado",
+          departamento_id: null,
+          sucursal_id: null,
+          aprobador_id: null,
+        },
+      );
       const pid = pendiente.ok ? pendiente.id : "";
       for (const intent of ["reenviar", "cancelar"])
         await cell(`/usuarios ${intent} invitación · ${a}`, a === "administrador" ? "ok" : signed ? 403 : "login", () =>
@@ -1045,7 +1048,7 @@ describe("la base de datos como cada rol (RLS)", () => {
         (
           await app.db
             .insertInto("auth.users")
-            .values({ email: `rls${seq}@oficina.test`, raw_user_meta_data: "{}" })
+            .values({ email: `rls${seq}@oficina.test`, email_confirmed_at: sql`now()`, raw_user_meta_data: "{}" })
             .returning("id")
             .executeTakeFirstOrThrow()
         ).id,

@@ -10,6 +10,8 @@ import * as loginRoute from "~/routes/login";
 import * as reenviarRoute from "~/routes/signup-confirmation";
 import * as usuarioRoute from "~/routes/usuarios.$id";
 import { outbox, sessionCookieOf, signedInUser, tokenOf } from "../support/accounts";
+import { connect } from "../support/as-user";
+import { createTestDatabase } from "../support/database";
 import { createTestApp, json, ORIGIN, PASSWORD, request, respond } from "../support/app";
 
 /**
@@ -114,10 +116,12 @@ describe("alta: las credenciales pendientes son las del enlace (agujero 3)", () 
   it("una cuenta sin confirmar de antes (con perfil): el enlace aplica la contraseña y el nombre de su alta", async () => {
     const email = fresh("antigua");
     // As the old code left it: account + profile created at sign-up, with the intruder's password.
-    await app.db
+    const { id } = await app.db
       .insertInto("auth.users")
       .values({ email, encrypted_password: "scrypt$x", raw_user_meta_data: JSON.stringify({ nombre: "Intruso" }) })
-      .execute();
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    await app.db.insertInto("usuarios").values({ id, email, nombre: "Intruso" }).execute();
     await signUp("Dueña", email, "contraseña-de-la-duena");
     expect((await confirm(tokenOf(lastLink(email, "/auth/confirm")))).status).toBe(302);
     expect(
@@ -168,6 +172,66 @@ describe("alta: las credenciales pendientes son las del enlace (agujero 3)", () 
     );
     expect((await confirm(tokenOf(lastLink(email, "/auth/confirm")))).status).toBe(302);
     expect((await signIn(email, "contraseña-de-tomas")).status).toBe(302);
+  });
+});
+
+describe("el perfil nace al confirmar (también con Supabase Auth, que crea auth.users al darse de alta)", () => {
+  // What GoTrue does: the auth.users row is inserted unconfirmed on sign-up and
+  // email_confirmed_at is set when the link is used. On an empty system.
+  it("un alta sin confirmar no tiene perfil ni es «la primera cuenta»; al confirmar nace el perfil, administrador solo si es la primera confirmada", async () => {
+    const db = await connect(await createTestDatabase());
+    try {
+      const profiles = async () =>
+        (await db.query("select email, nombre, rol from usuarios order by creado_en, email")).rows;
+      const intruder = await db.query(
+        "insert into auth.users (email, raw_user_meta_data) values ('jefa@empresa.es', '{\"nombre\":\"Intruso\"}') returning id",
+      );
+      await db.query("insert into auth.users (email) values ('otra@empresa.es')");
+      expect(await profiles()).toEqual([]);
+
+      // The real owner of another address confirms first: she is the first account.
+      const owner = await db.query(
+        "insert into auth.users (email, raw_user_meta_data) values ('duena@empresa.es', '{\"nombre\":\"Dueña\"}') returning id",
+      );
+      await db.query("update auth.users set email_confirmed_at = now() where id = $1", [owner.rows[0].id]);
+      expect(await profiles()).toEqual([{ email: "duena@empresa.es", nombre: "Dueña", rol: "administrador" }]);
+
+      // Confirming the earlier unconfirmed sign-up creates its profile then, as empleado.
+      await db.query("update auth.users set email_confirmed_at = now() where id = $1", [intruder.rows[0].id]);
+      expect(await profiles()).toEqual([
+        { email: "duena@empresa.es", nombre: "Dueña", rol: "administrador" },
+        { email: "jefa@empresa.es", nombre: "Intruso", rol: "empleado" },
+      ]);
+      // Later updates of a confirmed account (a new confirmation date, a deleted profile) create nothing.
+      await db.query("delete from usuarios where id = $1", [intruder.rows[0].id]);
+      await db.query("update auth.users set email_confirmed_at = now() where id = $1", [intruder.rows[0].id]);
+      expect((await profiles()).map((p) => p.email)).toEqual(["duena@empresa.es"]);
+      // An account created already confirmed (local backend, Supabase dashboard) has it at once.
+      await db.query("insert into auth.users (email, email_confirmed_at) values ('nueva@empresa.es', now())");
+      expect((await profiles()).map((p) => p.rol)).toEqual(["administrador", "empleado"]);
+    } finally {
+      await db.end();
+    }
+  });
+
+  it("una invitación pendiente (sin confirmar, con el perfil que escribió el administrador) no cuenta como «la primera cuenta»", async () => {
+    const db = await connect(await createTestDatabase());
+    try {
+      const invited = await db.query("insert into auth.users (email) values ('invitada@empresa.es') returning id");
+      await db.query(
+        "insert into usuarios (id, email, nombre, rol) values ($1, 'invitada@empresa.es', 'Invitada', 'aprobador')",
+        [invited.rows[0].id],
+      );
+      await db.query("insert into auth.users (email, email_confirmed_at) values ('primera@empresa.es', now())");
+      // Confirming the invitation keeps the administrador's choice.
+      await db.query("update auth.users set email_confirmed_at = now() where id = $1", [invited.rows[0].id]);
+      expect((await db.query("select email, rol from usuarios order by email")).rows).toEqual([
+        { email: "invitada@empresa.es", rol: "aprobador" },
+        { email: "primera@empresa.es", rol: "administrador" },
+      ]);
+    } finally {
+      await db.end();
+    }
   });
 });
 
@@ -511,6 +575,8 @@ describe("invitaciones: la primitiva para la pantalla de invitaciones", () => {
       .values({ email, raw_user_meta_data: JSON.stringify({ nombre: "Invitada" }) })
       .returning("id")
       .executeTakeFirstOrThrow();
+    // Unconfirmed: the profile is the one an invitation writes (public.invitar), not the trigger's.
+    await app.db.insertInto("usuarios").values({ id, email, nombre: "Invitada" }).execute();
     await app.services.auth.sendToken("invitacion", email);
     const link = lastLink(email, "/auth/invitacion");
     expect(new URL(link).origin).toBe(APP_URL);

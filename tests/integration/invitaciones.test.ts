@@ -349,7 +349,7 @@ describe("negativas: nada cambia", () => {
     const before = await snapshot();
     const email = fresh("valla");
     await expect(
-      app.services.invitations!.create(empleado.id, {
+      app.services.invitations!(app.services.storeFor({ userId: empleado.id })).create(empleado.id, {
         nombre: "X",
         apellidos: null,
         email,
@@ -450,6 +450,96 @@ describe("SIGNUP_MODE=invitacion", () => {
       });
     } finally {
       await closed.close();
+    }
+  });
+});
+
+describe("las funciones de invitaciones que usa el backend de Supabase (por PostgREST, con el JWT del administrador)", () => {
+  // The same database functions supabaseInvitations calls through PostgREST, called here through
+  // the SQL adapter's rpc (role authenticated and the user's claims, as PostgREST does).
+  const as = (id: string) => app.services.storeFor({ userId: id });
+
+  it("estado, invitar (también sobre un alta sin confirmar sin perfil), pendientes, enviada; quien no es administrador no puede", async () => {
+    const email = fresh("supa");
+    expect(await as(admin.id).rpc("invitacion_estado", { p_email: empleado.email.toUpperCase() })).toBe("cuenta");
+    expect(await as(admin.id).rpc("invitacion_estado", { p_email: email })).toBeNull();
+    // What Supabase Auth leaves after a sign-up nobody confirmed: an account without a profile.
+    const { id } = await app.db.insertInto("auth.users").values({ email }).returning("id").executeTakeFirstOrThrow();
+    expect(await as(admin.id).rpc("invitacion_estado", { p_email: email })).toBeNull();
+    const args = {
+      p_email: email,
+      p_nombre: "Sara",
+      p_apellidos: "Gil",
+      p_rol: "aprobador",
+      p_departamento_id: dep,
+      p_sucursal_id: null,
+      p_aprobador_id: aprobador.id,
+    };
+    await expect(as(empleado.id).rpc("invitar", args)).rejects.toThrow(/Solo un administrador/);
+    expect(await as(admin.id).rpc("invitar", args)).toEqual({ id });
+    expect(await account(email)).toMatchObject({ rol: "aprobador", activo: true, email_confirmed_at: null });
+    expect(await as(admin.id).rpc("invitar", args)).toEqual({ ocupado: "pendiente" });
+    expect(await as(admin.id).rpc("invitacion_estado", { p_email: email })).toBe("pendiente");
+
+    const list = await as(admin.id).rpc<{ id: string; email: string }[]>("invitaciones_pendientes", { p_limite: 200 });
+    expect(list.find((p) => p.email === email)).toMatchObject({
+      id,
+      nombre_completo: "Sara Gil",
+      rol: "aprobador",
+      departamento_nombre: "Ventas",
+      invitada_por_nombre: "Ana Admin",
+    });
+    expect(await as(admin.id).rpc("invitaciones_pendientes", { p_limite: 1, p_id: id })).toEqual([
+      expect.objectContaining({ id, email }),
+    ]);
+    const sentBefore = await app.db
+      .selectFrom("invitaciones")
+      .select("enviada_en")
+      .where("usuario_id", "=", id)
+      .executeTakeFirstOrThrow();
+    await as(admin.id).rpc("invitacion_enviada", { p_id: id });
+    const sentAfter = await app.db
+      .selectFrom("invitaciones")
+      .select("enviada_en")
+      .where("usuario_id", "=", id)
+      .executeTakeFirstOrThrow();
+    expect(new Date(sentAfter.enviada_en).getTime()).toBeGreaterThan(new Date(sentBefore.enviada_en).getTime());
+
+    for (const [fn, a] of [
+      ["invitacion_estado", { p_email: email }],
+      ["invitaciones_pendientes", { p_limite: 10 }],
+      ["invitacion_enviada", { p_id: id }],
+      ["cancelar_invitacion", { p_id: id }],
+    ] as const)
+      await expect(as(empleado.id).rpc(fn, a), fn).rejects.toThrow(/Solo un administrador/);
+    // Confirming keeps the administrador's choice (the trigger does not touch an existing profile).
+    await app.db
+      .updateTable("auth.users")
+      .set({ email_confirmed_at: sql`now()` })
+      .where("id", "=", id)
+      .execute();
+    expect(await account(email)).toMatchObject({ rol: "aprobador" });
+    expect(await as(admin.id).rpc("invitaciones_pendientes", { p_limite: 1, p_id: id })).toEqual([]);
+    expect(await as(admin.id).rpc("cancelar_invitacion", { p_id: id })).toBeNull();
+  });
+
+  it("cancelar_invitacion: «eliminar» sin cambiar nada (la cuenta la borra Supabase Auth); si otros la mencionan, la desactiva", async () => {
+    const email = fresh("supa-cancelar");
+    await invite({ email });
+    const { id } = (await account(email))!;
+    const before = await snapshot();
+    expect(await as(admin.id).rpc("cancelar_invitacion", { p_id: id })).toEqual({ email, resultado: "eliminar" });
+    expect(await snapshot()).toEqual(before);
+
+    await app.db.updateTable("usuarios").set({ aprobador_id: id }).where("id", "=", empleado.id).execute();
+    try {
+      expect(await as(admin.id).rpc("cancelar_invitacion", { p_id: id })).toEqual({ email, resultado: "desactivada" });
+      expect(await account(email)).toMatchObject({ activo: false });
+      expect(
+        await app.db.selectFrom("invitaciones").select("usuario_id").where("usuario_id", "=", id).execute(),
+      ).toEqual([]);
+    } finally {
+      await app.db.updateTable("usuarios").set({ aprobador_id: null }).where("id", "=", empleado.id).execute();
     }
   });
 });

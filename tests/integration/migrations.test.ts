@@ -82,9 +82,9 @@ describe("migraciones sobre una base de datos vacía", () => {
     expect(lines).toEqual([]);
   });
 
-  it("el alta de una cuenta en auth.users crea su perfil: la primera, administrador; las demás, empleado", async () => {
+  it("una cuenta confirmada en auth.users tiene su perfil: la primera, administrador; las demás, empleado", async () => {
     await client.query(
-      "insert into auth.users (email, raw_user_meta_data) values ('Primera@Example.com', '{\"nombre\":\"Ana\"}'), ('segunda@example.com', '{}')",
+      "insert into auth.users (email, raw_user_meta_data, email_confirmed_at) values ('Primera@Example.com', '{\"nombre\":\"Ana\"}', now()), ('segunda@example.com', '{}', now())",
     );
     const { rows } = await client.query("select email, nombre, rol from public.usuarios order by creado_en, email");
     expect(rows).toEqual([

@@ -387,9 +387,11 @@ describe("cuentas → perfiles", () => {
     const fresh = await connect(await createTestDatabase());
     try {
       const first = await fresh.query(
-        "insert into auth.users (email, raw_user_meta_data) values ('Jefa@Example.com', '{\"nombre\":\"Julia\"}') returning id",
+        "insert into auth.users (email, raw_user_meta_data, email_confirmed_at) values ('Jefa@Example.com', '{\"nombre\":\"Julia\"}', now()) returning id",
       );
-      const second = await fresh.query("insert into auth.users (email) values ('pepe.gomez@example.com') returning id");
+      const second = await fresh.query(
+        "insert into auth.users (email, email_confirmed_at) values ('pepe.gomez@example.com', now()) returning id",
+      );
       const { rows } = await fresh.query(
         "select id, email, nombre, rol, activo from usuarios order by creado_en, email",
       );
@@ -414,7 +416,9 @@ describe("cuentas → perfiles", () => {
     const clients = await Promise.all([connect(url), connect(url), connect(url)]);
     try {
       await Promise.all(
-        clients.map((c, i) => c.query("insert into auth.users (email) values ($1)", [`u${i}@example.com`])),
+        clients.map((c, i) =>
+          c.query("insert into auth.users (email, email_confirmed_at) values ($1, now())", [`u${i}@example.com`]),
+        ),
       );
       const { rows } = await clients[0].query("select rol, count(*)::int as n from usuarios group by rol order by rol");
       expect(rows).toEqual([

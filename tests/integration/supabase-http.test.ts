@@ -973,6 +973,256 @@ describe("cuentas sobre Supabase Auth", () => {
   });
 });
 
+// ---------------------------------------------------------------------------------------------
+// Invitations with the service-role key (ADR 0007, 0013)
+// ---------------------------------------------------------------------------------------------
+
+const SERVICE = "clave-de-servicio-secreta";
+const INVITED = "44444444-4444-4444-8444-444444444444";
+
+/** The service-role key as GoTrue's admin endpoints expect it, and only there. */
+function expectAdminRequest(req: Recorded) {
+  expect(req.path === "/auth/v1/invite" || req.path.startsWith("/auth/v1/admin/")).toBe(true);
+  expect(req.headers.apikey).toBe(SERVICE);
+  expect(req.headers.authorization).toBe(`Bearer ${SERVICE}`);
+}
+
+/** Everything else: never the service-role key. */
+function expectNoServiceKey(req: Recorded) {
+  expect(JSON.stringify(req.headers)).not.toContain(SERVICE);
+  expect(JSON.stringify(req.body ?? "")).not.toContain(SERVICE);
+}
+
+const invitedUser = (o: object = {}) => ({
+  ...userBody(),
+  id: INVITED,
+  email: "lucia@example.com",
+  email_confirmed_at: null,
+  ...o,
+});
+
+describe("invitaciones sobre Supabase (con la clave de servicio)", () => {
+  const services = () =>
+    supabaseServices(
+      loadEnv({
+        NODE_ENV: "test",
+        APP_URL: ORIGIN,
+        SUPABASE_URL: base,
+        SUPABASE_ANON_KEY: ANON,
+        SUPABASE_SERVICE_ROLE_KEY: SERVICE,
+      }),
+    );
+  const invitations = () => services().invitations!(supabaseStore({ url: base, anonKey: ANON }, JWT));
+  const choice = {
+    nombre: "Lucía",
+    apellidos: "Pérez",
+    email: " Lucia@Example.com",
+    rol: "aprobador" as const,
+    departamento_id: ID,
+    sucursal_id: null,
+    aprobador_id: USER_ID,
+  };
+  const invitarBody = {
+    p_email: "lucia@example.com",
+    p_nombre: "Lucía",
+    p_apellidos: "Pérez",
+    p_rol: "aprobador",
+    p_departamento_id: ID,
+    p_sucursal_id: null,
+    p_aprobador_id: USER_ID,
+  };
+
+  it("sin la clave de servicio no hay invitaciones (la pantalla lo explica) y sendToken('invitacion') lo dice", async () => {
+    const without = supabaseServices(loadEnv({ NODE_ENV: "test", SUPABASE_URL: base, SUPABASE_ANON_KEY: ANON }));
+    expect(without.invitations).toBeUndefined();
+    await expect(without.auth.sendToken("invitacion", EMAIL)).rejects.toThrow(/service-role/);
+    expect(requests).toEqual([]);
+  });
+
+  it("invitar: ¿ocupado? por rpc con el JWT del administrador; la cuenta sin confirmar con POST /admin/users (clave de servicio, sin correo); el perfil con rpc invitar (JWT del administrador); después sendToken envía POST /invite", async () => {
+    on("POST", "/rest/v1/rpc/invitacion_estado", { body: null });
+    on("POST", "/auth/v1/admin/users", { body: invitedUser() });
+    on("POST", "/rest/v1/rpc/invitar", { body: { id: INVITED } });
+    on("POST", "/auth/v1/invite", { body: invitedUser({ invited_at: "2026-11-24T10:00:00Z" }) });
+
+    expect(await invitations().create(USER_ID, choice)).toEqual({ ok: true, id: INVITED });
+    await services().auth.sendToken("invitacion", choice.email);
+
+    expect(requests.map((r) => `${r.method} ${r.path}${r.query ? `?${r.query}` : ""}`)).toEqual([
+      "POST /rest/v1/rpc/invitacion_estado",
+      "POST /auth/v1/admin/users",
+      "POST /rest/v1/rpc/invitar",
+      `POST /auth/v1/invite?redirect_to=${ORIGIN}/auth/invitacion`,
+    ]);
+    const [estado, cuenta, invitar, invite] = requests;
+    expectUserRequest(estado!);
+    expect(estado!.body).toEqual({ p_email: "lucia@example.com" });
+    expectAdminRequest(cuenta!);
+    expect(cuenta!.body).toEqual({
+      email: "lucia@example.com",
+      email_confirm: false,
+      user_metadata: { nombre: "Lucía" },
+    });
+    expectUserRequest(invitar!);
+    expect(invitar!.body).toEqual(invitarBody);
+    expectAdminRequest(invite!);
+    expect(invite!.body).toMatchObject({ email: "lucia@example.com" });
+    for (const r of [estado!, invitar!]) expectNoServiceKey(r);
+  });
+
+  it("invitar: correo con cuenta o con invitación pendiente → el motivo, sin crear nada; un alta sin confirmar de ese correo (email_exists) se reutiliza", async () => {
+    for (const reason of ["cuenta", "pendiente"] as const) {
+      handlers = [];
+      requests = [];
+      // A function returning text: PostgREST answers a JSON string.
+      on("POST", "/rest/v1/rpc/invitacion_estado", { body: JSON.stringify(reason) });
+      expect(await invitations().create(USER_ID, choice)).toEqual({ ok: false, reason });
+      expect(requests.map((r) => r.path)).toEqual(["/rest/v1/rpc/invitacion_estado"]);
+    }
+
+    handlers = [];
+    requests = [];
+    on("POST", "/rest/v1/rpc/invitacion_estado", { body: null });
+    on(
+      "POST",
+      "/auth/v1/admin/users",
+      gotrueError(422, "email_exists", "A user with this email address has already been registered"),
+    );
+    on("POST", "/rest/v1/rpc/invitar", { body: { id: INVITED } });
+    expect(await invitations().create(USER_ID, choice)).toEqual({ ok: true, id: INVITED });
+    expect(requests.map((r) => r.path)).toEqual([
+      "/rest/v1/rpc/invitacion_estado",
+      "/auth/v1/admin/users",
+      "/rest/v1/rpc/invitar",
+    ]);
+  });
+
+  it("invitar: si la base de datos rechaza la elección (OFINV, OFPRM) o otro administrador ganó, la cuenta recién creada se borra (DELETE /admin/users/<id>) y el error llega tipado", async () => {
+    for (const [code, type] of [
+      ["OFINV", Invalid],
+      ["OFPRM", Forbidden],
+    ] as const) {
+      handlers = [];
+      requests = [];
+      on("POST", "/rest/v1/rpc/invitacion_estado", { body: null });
+      on("POST", "/auth/v1/admin/users", { body: invitedUser() });
+      on("POST", "/rest/v1/rpc/invitar", { status: 400, body: pgError(code, `mensaje ${code}`, "aprobador_id") });
+      on("DELETE", `/auth/v1/admin/users/${INVITED}`, { body: {} });
+      const error = await rejection(invitations().create(USER_ID, choice));
+      expect(error).toBeInstanceOf(type);
+      expect(requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+        "POST /rest/v1/rpc/invitacion_estado",
+        "POST /auth/v1/admin/users",
+        "POST /rest/v1/rpc/invitar",
+        `DELETE /auth/v1/admin/users/${INVITED}`,
+      ]);
+      expectAdminRequest(requests[3]!);
+    }
+
+    handlers = [];
+    requests = [];
+    on("POST", "/rest/v1/rpc/invitacion_estado", { body: null });
+    on("POST", "/auth/v1/admin/users", { body: invitedUser() });
+    on("POST", "/rest/v1/rpc/invitar", { body: { ocupado: "pendiente" } });
+    on("DELETE", `/auth/v1/admin/users/${INVITED}`, { body: {} });
+    expect(await invitations().create(USER_ID, choice)).toEqual({ ok: false, reason: "pendiente" });
+    expect(requests.at(-1)!.method).toBe("DELETE");
+  });
+
+  it("pendientes, una pendiente y «enviada»: rpc con el JWT del administrador; caduca_en desde el último envío", async () => {
+    const recent = new Date(Date.now() - 3_600_000).toISOString();
+    const old = new Date(Date.now() - 30 * 3_600_000).toISOString();
+    const row = (id: string, enviada_en: string) => ({
+      id,
+      email: "lucia@example.com",
+      nombre_completo: "Lucía Pérez",
+      rol: "aprobador",
+      departamento_nombre: "Ventas",
+      sucursal_nombre: null,
+      invitada_por_nombre: "Eva",
+      enviada_en,
+    });
+    on("POST", "/rest/v1/rpc/invitaciones_pendientes", (req) =>
+      (req.body as { p_id?: string }).p_id
+        ? { body: [row(INVITED, recent)] }
+        : { body: [row(INVITED, recent), row(ID, old)] },
+    );
+    on("POST", "/rest/v1/rpc/invitacion_enviada", { status: 204 });
+
+    const list = await invitations().pending();
+    expect(list[0]).toMatchObject({
+      id: INVITED,
+      caduca_en: new Date(Date.parse(recent) + 24 * 3_600_000).toISOString(),
+    });
+    expect(list[1]).toMatchObject({ id: ID, caduca_en: null });
+    expect(await invitations().get(INVITED)).toEqual({ id: INVITED, email: "lucia@example.com" });
+    expect(await invitations().get("no-es-un-id")).toBeNull();
+    await invitations().sent(INVITED);
+
+    expect(requests.map((r) => [r.path, r.body])).toEqual([
+      ["/rest/v1/rpc/invitaciones_pendientes", { p_limite: 200 }],
+      ["/rest/v1/rpc/invitaciones_pendientes", { p_limite: 1, p_id: INVITED }],
+      ["/rest/v1/rpc/invitacion_enviada", { p_id: INVITED }],
+    ]);
+    for (const r of requests) expectUserRequest(r);
+  });
+
+  it("reenviar: POST /invite otra vez (Supabase Auth manda un enlace nuevo); ya confirmada (email_exists) → nada; otra negativa → error, no silencio", async () => {
+    on("POST", "/auth/v1/invite", { body: invitedUser() });
+    await services().auth.sendToken("invitacion", "lucia@example.com");
+    expectAdminRequest(requests[0]!);
+
+    handlers = [];
+    on(
+      "POST",
+      "/auth/v1/invite",
+      gotrueError(422, "email_exists", "A user with this email address has already been registered"),
+    );
+    await expect(services().auth.sendToken("invitacion", "lucia@example.com")).resolves.toBeUndefined();
+
+    handlers = [];
+    on("POST", "/auth/v1/invite", gotrueError(429, "over_email_send_rate_limit", "Email rate limit exceeded"));
+    await expect(services().auth.sendToken("invitacion", "lucia@example.com")).rejects.toThrow(
+      /no envió la invitación: over_email_send_rate_limit/,
+    );
+  });
+
+  it("cancelar: rpc cancelar_invitacion con el JWT del administrador; «eliminar» → DELETE /admin/users/<id>; «desactivada» → nada más; ya no pendiente → null", async () => {
+    on("POST", "/rest/v1/rpc/cancelar_invitacion", { body: { email: "lucia@example.com", resultado: "eliminar" } });
+    on("DELETE", `/auth/v1/admin/users/${INVITED}`, { body: {} });
+    expect(await invitations().cancel(USER_ID, INVITED)).toEqual({ email: "lucia@example.com", result: "eliminada" });
+    expect(requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      "POST /rest/v1/rpc/cancelar_invitacion",
+      `DELETE /auth/v1/admin/users/${INVITED}`,
+    ]);
+    expectUserRequest(requests[0]!);
+    expect(requests[0]!.body).toEqual({ p_id: INVITED });
+    expectAdminRequest(requests[1]!);
+
+    handlers = [];
+    requests = [];
+    on("POST", "/rest/v1/rpc/cancelar_invitacion", { body: { email: "lucia@example.com", resultado: "desactivada" } });
+    expect(await invitations().cancel(USER_ID, INVITED)).toEqual({ email: "lucia@example.com", result: "desactivada" });
+    expect(requests.map((r) => r.path)).toEqual(["/rest/v1/rpc/cancelar_invitacion"]);
+
+    handlers = [];
+    requests = [];
+    on("POST", "/rest/v1/rpc/cancelar_invitacion", { body: null });
+    expect(await invitations().cancel(USER_ID, INVITED)).toBeNull();
+    expect(await invitations().cancel(USER_ID, "x")).toBeNull();
+    expect(requests).toHaveLength(1);
+
+    // Supabase Auth cannot delete the account: an error, and the invitation stays pending.
+    handlers = [];
+    on("POST", "/rest/v1/rpc/cancelar_invitacion", { body: { email: "lucia@example.com", resultado: "eliminar" } });
+    on("DELETE", `/auth/v1/admin/users/${INVITED}`, {
+      status: 500,
+      body: { code: "unexpected_failure", message: "Database error deleting user" },
+    });
+    await expect(invitations().cancel(USER_ID, INVITED)).rejects.toThrow(/no eliminó la cuenta invitada/);
+  });
+});
+
 describe("supabaseServices", () => {
   const config = () =>
     loadEnv({

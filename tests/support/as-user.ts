@@ -56,8 +56,8 @@ export async function pgError(promise: Promise<unknown>): Promise<pg.DatabaseErr
 }
 
 /**
- * Creates an account as the owner (insert into auth.users → the trigger creates its usuarios
- * row) and then sets the profile fields given. Returns the user id.
+ * Creates a confirmed account as the owner (insert into auth.users → the trigger creates its
+ * usuarios row) and then sets the profile fields given. Returns the user id.
  */
 export async function createUser(
   client: pg.ClientBase,
@@ -73,7 +73,7 @@ export async function createUser(
   },
 ): Promise<string> {
   const { rows } = await client.query<{ id: string }>(
-    "insert into auth.users (email, raw_user_meta_data) values ($1, $2) returning id",
+    "insert into auth.users (email, raw_user_meta_data, email_confirmed_at) values ($1, $2, now()) returning id",
     [fields.email, JSON.stringify(fields.nombre ? { nombre: fields.nombre } : {})],
   );
   const id = rows[0].id;
