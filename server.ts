@@ -332,7 +332,8 @@ async function worker(config: Config) {
             : bodyStream(req)
         : undefined;
     if (streamed) {
-      // Whatever the route leaves unread is discarded after the answer, on a connection then closed.
+      // Whatever the route leaves unread is read and discarded after the answer (at most
+      // policy.maxBytes, declared), so the client sees the answer and the connection stays usable.
       res.on("finish", streamed.discard);
     } else if (req.method !== "GET" && req.method !== "HEAD") {
       if (!refusal) {
@@ -374,10 +375,12 @@ async function worker(config: Config) {
     } as never);
     // Pages and data carry who is signed in: no cache may keep them (static files keep theirs).
     response.headers.set("Cache-Control", "private, no-store");
-    if (streamed && !req.complete) res.setHeader("Connection", "close");
     res.statusMessage = response.statusText;
     res.status(response.status);
-    for (const [name, value] of response.headers.entries()) res.append(name, value);
+    for (const [name, value] of response.headers.entries())
+      // A route's own isolation headers (the receipts' download) replace the edge's defaults.
+      if (name === "content-security-policy" || name === "x-content-type-options") res.setHeader(name, value);
+      else res.append(name, value);
     if (response.body) await writeReadableStreamToWritable(response.body, res);
     else res.end();
   };

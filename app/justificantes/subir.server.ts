@@ -123,10 +123,17 @@ async function recibir(request: Request, almacen: ReturnType<typeof almacenLocal
   } catch {
     throw new SubidaRechazada(400, "El formulario llegó mal formado. Vuelva a la página y envíelo de nuevo.");
   }
+  let failed = false;
+  // Deferred: busboy reports a limit from inside its own write, and destroying it there makes it
+  // touch a file stream it has already dropped (an exception no caller can catch).
   const fail = (error: SubidaRechazada) => {
-    body.unpipe(bb);
-    body.destroy();
-    bb.destroy(error);
+    if (failed) return;
+    failed = true;
+    setImmediate(() => {
+      body.unpipe(bb);
+      body.destroy();
+      bb.destroy(error);
+    });
   };
   try {
     await new Promise<void>((resolve, reject) => {

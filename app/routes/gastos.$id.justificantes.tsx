@@ -64,7 +64,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     if (error instanceof SubidaRechazada)
       throw new Response(JSON.stringify({ message: error.message }), {
         status: error.status,
-        headers: { "Content-Type": "application/json; charset=utf-8", Connection: "close" },
+        headers: { "Content-Type": "application/json; charset=utf-8" },
       });
     throw error;
   }
