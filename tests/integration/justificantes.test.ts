@@ -238,6 +238,26 @@ describe("adjuntar", () => {
   });
 });
 
+describe("a la vez", () => {
+  it("dos subidas a la vez al mismo gasto: nunca más de 10 (la base de datos ordena las dos)", async () => {
+    const g = await nuevo(empleado);
+    const lote = (desde: number) =>
+      Promise.all(
+        Array.from({ length: 6 }, async (_, i) => ({
+          nombre: `ticket-${desde + i}.png`,
+          datos: await sharp({ create: { width: 50 + desde + i, height: 9, channels: 3, background: "gray" } })
+            .png()
+            .toBuffer(),
+        })),
+      );
+    const [a, b] = await Promise.all([subir(empleado, g.id, await lote(0)), subir(empleado, g.id, await lote(6))]);
+    expect(await filas(g.id)).toHaveLength(10);
+    const detalles = [...((await flashOf(a))?.detalles ?? []), ...((await flashOf(b))?.detalles ?? [])];
+    expect(detalles).toHaveLength(2);
+    expect(detalles.every((d) => /como mucho 10 justificantes|ya tiene 10 justificantes/.test(d))).toBe(true);
+  });
+});
+
 describe("quién", () => {
   it("subir al gasto de otra persona: 403 (lo ve) o 404 (no lo ve), y nada guardado", async () => {
     const g = await nuevo(empleado);
