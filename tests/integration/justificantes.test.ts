@@ -6,6 +6,7 @@ import { sqlStore } from "~/data/sql/adapter.server";
 import { guardarAjustes } from "~/gastos/ajustes.server";
 import { barrerJustificantes } from "~/justificantes/subir.server";
 import { todayISO } from "~/lib/dates";
+import { loadEnv } from "~/lib/env.server";
 import { action } from "~/routes/gastos.$id.justificantes";
 import { loader } from "~/routes/justificantes.$id";
 import { createTestApp, ORIGIN, request, respond, type TestApp, type TestUser } from "../support/app";
@@ -343,6 +344,21 @@ describe("quitar y el flujo", () => {
     // Nor directly: the policy and the trigger hold without the route.
     await expect(sqlStore(app.db, empleado.id).remove("justificantes", dos!.id)).rejects.toThrow();
     expect(await filas(g.id)).toHaveLength(1);
+  });
+
+  it("JUSTIFICANTE_OBLIGATORIO_DESDE en la configuración: un importe, 0 por defecto, «no» para nunca", () => {
+    const desde = (v?: string) =>
+      loadEnv({ SESSION_SECRET: "s".repeat(40), ...(v === undefined ? {} : { JUSTIFICANTE_OBLIGATORIO_DESDE: v }) })
+        .JUSTIFICANTE_OBLIGATORIO_DESDE;
+    expect([desde(), desde("50"), desde("50,5"), desde("1200.00"), desde("no")]).toEqual([
+      "0",
+      "50",
+      "50.5",
+      "1200.00",
+      null,
+    ]);
+    expect(() => desde("cincuenta")).toThrow(/JUSTIFICANTE_OBLIGATORIO_DESDE.*importe/);
+    expect(() => desde("-5")).toThrow(/JUSTIFICANTE_OBLIGATORIO_DESDE/);
   });
 
   it("JUSTIFICANTE_OBLIGATORIO_DESDE: enviar sin justificante se rechaza en la base de datos, con su mensaje", async () => {
