@@ -14,10 +14,13 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from "./app/data/embedde
 import { migrate } from "./app/data/migrate.server";
 import { startAvisos } from "./app/avisos/entrega.server";
 import { guardarAjustes } from "./app/gastos/ajustes.server";
+import { barrerJustificantes } from "./app/justificantes/subir.server";
 import { createDatabase } from "./app/data/sql/connection.server";
 import {
   bodyPolicyFor,
   hostOf,
+  MAX_BODY_BYTES,
+  MAX_FIELDS,
   inspectBody,
   placeOf,
   REFUSALS,
@@ -80,6 +83,8 @@ async function primary(config: Config) {
     await migrate(databaseUrl, (line) => console.info(line));
     const { aviso } = await guardarAjustes(databaseUrl, config);
     if (aviso) console.warn(aviso);
+    const barridos = await barrerJustificantes(databaseUrl, config.DATA_DIR);
+    if (barridos) console.info(`Justificantes: ${barridos} archivos sin uso eliminados.`);
     // Demo accounts share a public password: only for a try-out on this machine (APP_URL unset,
     // or localhost), never where APP_URL names a real installation, whatever NODE_ENV says.
     if (config.APP_URL_LOOPBACK) {
@@ -319,9 +324,24 @@ async function worker(config: Config) {
     headers.delete("X-Forwarded-Host");
     headers.delete("Origin");
     let body: Buffer | undefined;
-    if (req.method !== "GET" && req.method !== "HEAD") {
+    // A route with a streaming policy (the receipts upload) reads its multipart body itself, as
+    // it arrives; only its declared length is checked here. Other encodings get the defaults.
+    const policy = bodyPolicyFor(req.path);
+    const streamed =
+      !refusal && policy.stream && /^multipart\/form-data/i.test(req.get("Content-Type") ?? "")
+        ? req.get("Content-Length") === undefined
+          ? ((refusal = REFUSALS.lengthRequired), undefined)
+          : Number(req.get("Content-Length")) > policy.maxBytes
+            ? ((refusal = REFUSALS.tooLarge), undefined)
+            : bodyStream(req)
+        : undefined;
+    if (streamed) {
+      // Whatever the route leaves unread is read and discarded after the answer (at most
+      // policy.maxBytes, declared), so the client sees the answer and the connection stays usable.
+      res.on("finish", streamed.discard);
+    } else if (req.method !== "GET" && req.method !== "HEAD") {
       if (!refusal) {
-        const read = await readBody(req, bodyPolicyFor(req.path));
+        const read = await readBody(req, policy.stream ? DEFAULT_POLICY : policy);
         if ("refusal" in read) refusal = read.refusal;
         else body = read.body;
       }
@@ -332,7 +352,7 @@ async function worker(config: Config) {
         headers.set("Content-Type", "application/x-www-form-urlencoded");
         headers.delete("Transfer-Encoding");
       } else {
-        const inspected = await inspectBody(req.get("Content-Type"), body!, bodyPolicyFor(req.path));
+        const inspected = await inspectBody(req.get("Content-Type"), body!, policy.stream ? DEFAULT_POLICY : policy);
         if (inspected.ok) headers.set("Content-Type", inspected.contentType);
         else {
           refusal = inspected.refusal;
@@ -346,9 +366,10 @@ async function worker(config: Config) {
     const request = new Request(`${origin}${req.originalUrl}`, {
       method: req.method,
       headers,
-      body: body && new Uint8Array(body),
+      body: streamed ? streamed.stream : body && new Uint8Array(body),
       signal: controller.signal,
-    });
+      ...(streamed ? { duplex: "half" } : {}),
+    } as RequestInit);
     const response = await remix(request, {
       services,
       cspNonce: res.locals.cspNonce as string,
@@ -360,7 +381,10 @@ async function worker(config: Config) {
     response.headers.set("Cache-Control", "private, no-store");
     res.statusMessage = response.statusText;
     res.status(response.status);
-    for (const [name, value] of response.headers.entries()) res.append(name, value);
+    for (const [name, value] of response.headers.entries())
+      // A route's own isolation headers (the receipts' download) replace the edge's defaults.
+      if (name === "content-security-policy" || name === "x-content-type-options") res.setHeader(name, value);
+      else res.append(name, value);
     if (response.body) await writeReadableStreamToWritable(response.body, res);
     else res.end();
   };
@@ -437,6 +461,45 @@ function refuseCrossOrigin(appUrl: string) {
       .type("text/plain; charset=utf-8")
       .send(REFUSALS.crossOrigin.message);
   };
+}
+
+const DEFAULT_POLICY: BodyPolicy = { maxBytes: MAX_BODY_BYTES, maxFields: MAX_FIELDS };
+
+/**
+ * The request's body as a web stream read on demand (back-pressure reaches the socket), and
+ * `discard`: drop what is left unread without keeping it.
+ */
+function bodyStream(req: Request) {
+  let done = false;
+  const onData = (chunk: Buffer) => {
+    if (done) return;
+    controller.enqueue(new Uint8Array(chunk));
+    if ((controller.desiredSize ?? 0) <= 0) req.pause();
+  };
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  const discard = () => {
+    if (done) return;
+    done = true;
+    req.off("data", onData);
+    if (!req.complete) req.resume();
+  };
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      start(c) {
+        controller = c;
+        req.on("data", onData);
+        req.pause();
+        req.on("end", () => !done && ((done = true), controller.close()));
+        req.on("error", (error) => !done && ((done = true), controller.error(error)));
+      },
+      pull() {
+        req.resume();
+      },
+      cancel: discard,
+    },
+    { highWaterMark: 4 },
+  );
+  return { stream, discard };
 }
 
 /**

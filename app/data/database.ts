@@ -228,6 +228,7 @@ export interface InternoAjustes {
   avisos_espera: Generated<Interval>;
   avisos_intentos: Generated<number>;
   avisos_reintento: Generated<Interval>;
+  justificante_obligatorio_desde: Generated<Numeric | null>;
   permitir_admin_unico: Generated<boolean>;
   unica: Generated<boolean>;
 }
@@ -265,6 +266,18 @@ export interface Invitaciones {
   enviada_en: Generated<ColumnType<string, Date | string, Date | string>>;
   invitada_por: string | null;
   usuario_id: string;
+}
+
+export interface Justificantes {
+  bytes: number;
+  creado_en: Generated<ColumnType<string, Date | string, Date | string>>;
+  gasto_id: string;
+  id: Generated<string>;
+  miniatura: string | null;
+  nombre: string;
+  sha256: string;
+  subido_por_id: Generated<string | null>;
+  tipo: string;
 }
 
 export interface PreferenciasAvisos {
@@ -421,6 +434,7 @@ interface Tables {
   "interno.correos": InternoCorreos;
   "interno.gastos_aprobados_totales": InternoGastosAprobadosTotales;
   invitaciones: Invitaciones;
+  justificantes: Justificantes;
   preferencias_avisos: PreferenciasAvisos;
   proveedores: Proveedores;
   proveedores_vista: ProveedoresVista;

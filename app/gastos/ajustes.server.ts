@@ -14,7 +14,13 @@ import pg from "pg";
  */
 export async function guardarAjustes(
   databaseUrl: string,
-  ajustes: { PERMITIR_ADMIN_UNICO: boolean; AVISOS_ESPERA_SEGUNDOS?: number; AVISOS_REINTENTO_SEGUNDOS?: number },
+  ajustes: {
+    PERMITIR_ADMIN_UNICO: boolean;
+    AVISOS_ESPERA_SEGUNDOS?: number;
+    AVISOS_REINTENTO_SEGUNDOS?: number;
+    /** Absent: left as it is; null: never required (migration 20261127000001_justificantes). */
+    JUSTIFICANTE_OBLIGATORIO_DESDE?: string | null;
+  },
 ): Promise<{ aviso: string | null }> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
@@ -35,6 +41,11 @@ export async function guardarAjustes(
         where unica`,
       [ajustes.AVISOS_ESPERA_SEGUNDOS ?? null, ajustes.AVISOS_REINTENTO_SEGUNDOS ?? null],
     );
+    // Read by enviar_gasto: from which importe a gasto needs a justificante to be sent.
+    if (ajustes.JUSTIFICANTE_OBLIGATORIO_DESDE !== undefined)
+      await client.query("update interno.ajustes set justificante_obligatorio_desde = $1 where unica", [
+        ajustes.JUSTIFICANTE_OBLIGATORIO_DESDE,
+      ]);
     if (!ajustes.PERMITIR_ADMIN_UNICO) return { aviso: null };
     const { rows } = await client.query<{ n: number }>(
       "select count(*)::int as n from public.usuarios where rol = 'administrador' and activo",

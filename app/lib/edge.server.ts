@@ -66,7 +66,11 @@ export const MAX_BODY_BYTES = 1024 * 1024;
  */
 export const MAX_FIELDS = 1000;
 
-export type BodyPolicy = { maxBytes: number; maxFields: number };
+/**
+ * `stream`: a multipart body is handed to the route as it arrives (only its declared length is
+ * checked here); the route parses it with its own limits. Other encodings keep the defaults.
+ */
+export type BodyPolicy = { maxBytes: number; maxFields: number; stream?: boolean };
 
 /**
  * Per-route exceptions to the limits, matched on the raw path (an encoded variant falls back to
@@ -74,7 +78,13 @@ export type BodyPolicy = { maxBytes: number; maxFields: number };
  * more, e.g. a future receipts upload (≤ 10 MB each): its entry raises maxBytes for its path, and
  * such a route should then stream its multipart body itself instead of having it buffered here.
  */
-export const BODY_POLICIES: { path: RegExp; policy: BodyPolicy }[] = [];
+export const BODY_POLICIES: { path: RegExp; policy: BodyPolicy }[] = [
+  // Receipts (ADR 0018): up to 10 files of 10 MB each in one form, streamed to disk by the route.
+  {
+    path: /^\/gastos\/[0-9a-fA-F-]{36}\/justificantes$/,
+    policy: { maxBytes: 10 * (10 * 1024 * 1024 + 64 * 1024) + 64 * 1024, maxFields: 40, stream: true },
+  },
+];
 
 export function bodyPolicyFor(rawPath: string): BodyPolicy {
   return BODY_POLICIES.find((p) => p.path.test(rawPath))?.policy ?? { maxBytes: MAX_BODY_BYTES, maxFields: MAX_FIELDS };

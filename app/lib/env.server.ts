@@ -43,6 +43,11 @@ export interface Env {
    * (SPEC §3, separation of duties); recorded in the gasto's history.
    */
   PERMITIR_ADMIN_UNICO: boolean;
+  /**
+   * Importe (a decimal string) from which «Enviar a aprobación» needs a justificante (SPEC §2);
+   * "0" (default): always; null («no»): never.
+   */
+  JUSTIFICANTE_OBLIGATORIO_DESDE: string | null;
   SMTP_URL?: string;
   MAIL_FROM: string;
   /**
@@ -200,6 +205,14 @@ const schema = z.object({
     .enum(["0", "1", "true", "false"], { error: "debe ser 1 o 0" })
     .default("0")
     .transform((v) => v === "1" || v === "true"),
+  JUSTIFICANTE_OBLIGATORIO_DESDE: z
+    .string()
+    .default("0")
+    .transform((v) => v.trim())
+    .refine((v) => v === "no" || /^\d{1,12}([.,]\d{1,2})?$/.test(v), {
+      error: "debe ser un importe (p. ej. 0, 50 o 50,00) o «no» (nunca obligatorio)",
+    })
+    .transform((v) => (v === "no" ? null : v.replace(",", "."))),
   SMTP_URL: optionalUrl(
     ["smtp:", "smtps:"],
     "debe ser una URL smtp:// o smtps://, p. ej. smtps://usuario:clave@smtp.empresa.es:465",

@@ -25,6 +25,12 @@ export default async function setup(project: TestProject) {
   await admin.query("create database oficina_template");
   await admin.end();
   await migrate(withDatabase(server.url, "oficina_template"));
+  // Receipts are not required in the template (the suites send gastos without any); the tests
+  // of the rule turn it on in their own database (tests/integration/justificantes.test.ts).
+  const template = new pg.Client({ connectionString: withDatabase(server.url, "oficina_template") });
+  await template.connect();
+  await template.query("update interno.ajustes set justificante_obligatorio_desde = null");
+  await template.end();
   project.provide("databaseServerUrl", server.url);
   return async () => {
     await server.stop();

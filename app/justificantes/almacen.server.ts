@@ -1,0 +1,138 @@
+import { createHash, randomBytes } from "node:crypto";
+import { createReadStream, createWriteStream } from "node:fs";
+import { mkdir, open, readdir, rename, rm, stat, utimes } from "node:fs/promises";
+import path from "node:path";
+import type { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { Transform } from "node:stream";
+
+/**
+ * Where the receipts' bytes live (ADR 0018): content-addressed by SHA-256, so the same ticket
+ * attached twice is one file and a name can never point at other content. The database says
+ * which gasto holds which hash; this port only stores and returns bytes.
+ */
+export interface Almacen {
+  /** Stores the stream's bytes (refusing more than `maxBytes`) and returns their hash. */
+  put(stream: Readable, o?: { maxBytes?: number }): Promise<{ sha256: string; bytes: number }>;
+  /** The stored bytes, or null when nothing is stored under that hash. */
+  get(sha256: string): Promise<Readable | null>;
+  remove(sha256: string): Promise<void>;
+}
+
+export class DemasiadoGrande extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`más de ${maxBytes} bytes`);
+  }
+}
+
+const HASH = /^[0-9a-f]{64}$/;
+/** Stored files younger than this are never swept: an upload may be between its put and its row. */
+export const GRACIA_MS = 60 * 60 * 1000;
+
+/**
+ * DATA_DIR/justificantes/: `ab/abcdef…` per hash, and `tmp/` for what is being written. A file
+ * is written to `tmp/`, fsynced and renamed into place, so a crash never leaves a partial file
+ * under a hash name (only a temp file, which the next start's sweep removes).
+ */
+export function almacenLocal(dataDir: string): Almacen & {
+  dir: string;
+  /** A fresh path in tmp/ for a caller that stages bytes before deciding to store them. */
+  temporal(): Promise<string>;
+  /** Removes temp files and stored files no row references (`referenciados`) and older than `graciaMs`. */
+  barrer(referenciados: (hashes: string[]) => Promise<Set<string>>, o?: { graciaMs?: number }): Promise<number>;
+} {
+  const dir = path.resolve(dataDir, "justificantes");
+  const tmp = path.join(dir, "tmp");
+  const fileOf = (sha256: string) => {
+    if (!HASH.test(sha256)) throw new Error("hash no válido");
+    return path.join(dir, sha256.slice(0, 2), sha256);
+  };
+  async function temporal() {
+    await mkdir(tmp, { recursive: true, mode: 0o700 });
+    return path.join(tmp, `${Date.now()}-${randomBytes(8).toString("hex")}`);
+  }
+
+  return {
+    dir,
+    temporal,
+    async put(stream, { maxBytes = Infinity } = {}) {
+      const temp = await temporal();
+      const hash = createHash("sha256");
+      let bytes = 0;
+      const count = new Transform({
+        transform(chunk: Buffer, _enc, done) {
+          bytes += chunk.length;
+          if (bytes > maxBytes) return done(new DemasiadoGrande(maxBytes));
+          hash.update(chunk);
+          done(null, chunk);
+        },
+      });
+      try {
+        await pipeline(stream, count, createWriteStream(temp, { flags: "wx", mode: 0o600 }));
+        const handle = await open(temp, "r");
+        try {
+          await handle.sync();
+        } finally {
+          await handle.close();
+        }
+        const sha256 = hash.digest("hex");
+        const file = fileOf(sha256);
+        await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+        await rename(temp, file);
+        // The directory entry too, so the rename survives a power cut.
+        const dirHandle = await open(path.dirname(file), "r");
+        try {
+          await dirHandle.sync();
+        } finally {
+          await dirHandle.close();
+        }
+        // A fresh mtime keeps the sweep's grace for content that was already stored.
+        const now = new Date();
+        await utimes(file, now, now);
+        return { sha256, bytes };
+      } catch (error) {
+        await rm(temp, { force: true });
+        throw error;
+      }
+    },
+    async get(sha256) {
+      const file = fileOf(sha256);
+      try {
+        await stat(file);
+      } catch {
+        return null;
+      }
+      return createReadStream(file);
+    },
+    async remove(sha256) {
+      await rm(fileOf(sha256), { force: true });
+    },
+    async barrer(referenciados, { graciaMs = GRACIA_MS } = {}) {
+      let removed = 0;
+      await rm(tmp, { recursive: true, force: true });
+      let prefixes: string[];
+      try {
+        prefixes = await readdir(dir);
+      } catch {
+        return 0;
+      }
+      for (const prefix of prefixes.filter((p) => /^[0-9a-f]{2}$/.test(p))) {
+        const names = (await readdir(path.join(dir, prefix))).filter((n) => HASH.test(n));
+        if (names.length === 0) continue;
+        const kept = await referenciados(names);
+        for (const name of names) {
+          if (kept.has(name)) continue;
+          const file = path.join(dir, prefix, name);
+          const { mtimeMs } = await stat(file);
+          if (Date.now() - mtimeMs < graciaMs) continue;
+          await rm(file, { force: true });
+          removed++;
+        }
+      }
+      return removed;
+    },
+  };
+}
+
+/** Streams a stored file's bytes (for the processing step, which reads what it staged). */
+export const leerArchivo = (file: string) => createReadStream(file);

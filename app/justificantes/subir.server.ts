@@ -1,0 +1,205 @@
+import { createReadStream, createWriteStream } from "node:fs";
+import { rm } from "node:fs/promises";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { ReadableStream as WebReadableStream } from "node:stream/web";
+import busboy from "busboy";
+import pg from "pg";
+import { StoreError, type Store } from "~/data/store";
+import { almacenLocal, type Almacen } from "./almacen.server";
+import { MAX_BYTES, procesar } from "./procesar.server";
+
+export const MAX_POR_GASTO = 10;
+
+export type Duplicado = { gasto_id: string; folio: string; nombre: string };
+export type Subida = {
+  adjuntados: { id: string; nombre: string; duplicados: Duplicado[] }[];
+  rechazados: { nombre: string; motivo: string }[];
+};
+
+/** The upload was cut short (a file over 10 MB, a malformed body): nothing of it is stored. */
+export class SubidaRechazada extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const almacenes = new Map<string, ReturnType<typeof almacenLocal>>();
+/** The local store of this installation's DATA_DIR (one per process). */
+export function almacenDe(dataDir: string) {
+  let almacen = almacenes.get(dataDir);
+  if (!almacen) almacenes.set(dataDir, (almacen = almacenLocal(dataDir)));
+  return almacen;
+}
+
+/** A file name as a label only: control characters out, at most 255 characters, never a path. */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what it removes
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+
+export function nombreLimpio(nombre: string): string {
+  const limpio = [...nombre.normalize("NFC").replace(CONTROL, "").trim()].slice(0, 255).join("");
+  return limpio || "justificante";
+}
+
+/**
+ * Reads a multipart body as it arrives: each file goes to a temp file of its own (never whole in
+ * memory), and a file over 10 MB stops the upload at that point (SubidaRechazada, 413) with every
+ * temp file removed. Then each file is checked and processed (procesar.server.ts), stored and
+ * recorded as the user — the database has the last word (RLS, borrador, at most 10). A refused
+ * file leaves the gasto and its other files as they were.
+ */
+export async function subirJustificantes(
+  request: Request,
+  o: { gastoId: string; store: Store; almacen: ReturnType<typeof almacenLocal>; existentes: number },
+): Promise<Subida> {
+  const staged = await recibir(request, o.almacen);
+  const subida: Subida = { adjuntados: [], rechazados: [] };
+  try {
+    let total = o.existentes;
+    for (const { nombre, archivo } of staged) {
+      if (total >= MAX_POR_GASTO) {
+        subida.rechazados.push({ nombre, motivo: `el gasto ya tiene ${MAX_POR_GASTO} justificantes, el máximo` });
+        continue;
+      }
+      const procesado = await procesar(archivo);
+      if (!procesado.ok) {
+        subida.rechazados.push({ nombre, motivo: procesado.motivo });
+        continue;
+      }
+      const contenido = await guardar(o.almacen, procesado.contenido);
+      const miniatura = procesado.miniatura ? (await guardar(o.almacen, procesado.miniatura)).sha256 : null;
+      try {
+        const fila = await o.store.insert<{ id: string }>("justificantes", {
+          gasto_id: o.gastoId,
+          nombre,
+          tipo: procesado.tipo,
+          bytes: contenido.bytes,
+          sha256: contenido.sha256,
+          miniatura,
+        });
+        total++;
+        const duplicados = await o.store.rpc<Duplicado[]>("gastos_con_justificante", {
+          p_sha256: contenido.sha256,
+          p_excepto: o.gastoId,
+        });
+        subida.adjuntados.push({ id: fila.id, nombre, duplicados });
+      } catch (error) {
+        // The stored bytes stay until the sweep: another row may hold the same content.
+        if (!(error instanceof StoreError)) throw error;
+        subida.rechazados.push({ nombre, motivo: error.message.replace(/\.$/, "") });
+      }
+    }
+  } finally {
+    await Promise.all(staged.map((s) => rm(s.archivo, { force: true })));
+  }
+  return subida;
+}
+
+const guardar = (almacen: Almacen, contenido: Buffer | { archivo: string }) =>
+  almacen.put(Buffer.isBuffer(contenido) ? Readable.from([contenido]) : createReadStream(contenido.archivo), {
+    maxBytes: MAX_BYTES,
+  });
+
+type Staged = { nombre: string; archivo: string };
+
+async function recibir(request: Request, almacen: ReturnType<typeof almacenLocal>): Promise<Staged[]> {
+  const contentType = request.headers.get("Content-Type") ?? "";
+  if (!/^multipart\/form-data/i.test(contentType) || !request.body)
+    throw new SubidaRechazada(415, "Envíe los justificantes con el formulario de adjuntar archivos.");
+  const staged: Staged[] = [];
+  const writes: Promise<void>[] = [];
+  const body = Readable.fromWeb(request.body as WebReadableStream);
+  let bb: busboy.Busboy;
+  try {
+    bb = busboy({
+      headers: { "content-type": contentType },
+      defParamCharset: "utf8",
+      preservePath: true, // the name is only a label: kept as the person sees it
+      limits: { fileSize: MAX_BYTES, files: MAX_POR_GASTO + 1, fields: 20, fieldSize: 4096, parts: 40 },
+    });
+  } catch {
+    throw new SubidaRechazada(400, "El formulario llegó mal formado. Vuelva a la página y envíelo de nuevo.");
+  }
+  let failed = false;
+  // Deferred: busboy reports a limit from inside its own write, and destroying it there makes it
+  // touch a file stream it has already dropped (an exception no caller can catch).
+  const fail = (error: SubidaRechazada) => {
+    if (failed) return;
+    failed = true;
+    setImmediate(() => {
+      body.unpipe(bb);
+      body.destroy();
+      bb.destroy(error);
+    });
+  };
+  try {
+    await new Promise<void>((resolve, reject) => {
+      bb.on("file", (_field, stream, info) => {
+        const nombre = nombreLimpio(info.filename ?? "");
+        if (!info.filename) {
+          stream.resume(); // an empty file input
+          return;
+        }
+        // In the order the files came, whatever order their temp files are opened in.
+        const entry = { nombre, archivo: "" };
+        staged.push(entry);
+        const write = almacen.temporal().then(async (archivo) => {
+          entry.archivo = archivo;
+          stream.on("limit", () =>
+            fail(new SubidaRechazada(413, `«${nombre}» ocupa más de 10 MB: no se ha adjuntado ningún archivo.`)),
+          );
+          await pipeline(stream, createWriteStream(archivo, { flags: "wx", mode: 0o600 }));
+        });
+        writes.push(write);
+        write.catch(() => {}); // reported through `fail` or the body's own error
+      });
+      bb.on("filesLimit", () =>
+        fail(new SubidaRechazada(413, `Un gasto admite como mucho ${MAX_POR_GASTO} justificantes.`)),
+      );
+      bb.on("partsLimit", () => fail(new SubidaRechazada(413, "El formulario tiene demasiadas partes.")));
+      bb.on("error", (error) =>
+        reject(
+          error instanceof SubidaRechazada
+            ? error
+            : new SubidaRechazada(
+                400,
+                "El formulario llegó incompleto o mal formado. Vuelva a la página y envíelo de nuevo.",
+              ),
+        ),
+      );
+      bb.on("close", resolve);
+      body.on("error", (error) => bb.destroy(error));
+      body.pipe(bb);
+    });
+    await Promise.all(writes);
+    return staged;
+  } catch (error) {
+    await Promise.allSettled(writes);
+    await Promise.all(staged.filter((s) => s.archivo).map((s) => rm(s.archivo, { force: true })));
+    throw error;
+  }
+}
+
+/**
+ * The start-up sweep (ADR 0018): temp files of uploads a crash cut short, and stored files no
+ * row references any more (their justificante or gasto was deleted), as the database owner.
+ */
+export async function barrerJustificantes(databaseUrl: string, dataDir: string, o?: { graciaMs?: number }) {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    return await almacenDe(dataDir).barrer(async (hashes) => {
+      const { rows } = await client.query<{ h: string }>(
+        `select sha256 as h from public.justificantes where sha256 = any($1)
+         union select miniatura from public.justificantes where miniatura = any($1)`,
+        [hashes],
+      );
+      return new Set(rows.map((r) => r.h));
+    }, o);
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,105 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { requireUser } from "~/auth/session.server";
+import { forbidden, getOr404, notFound, redirectWithFlash } from "~/crud/crud.server";
+import { Forbidden, NotFound, StoreError, UUID } from "~/data/store";
+import { almacenDe, subirJustificantes, SubidaRechazada } from "~/justificantes/subir.server";
+
+/**
+ * Adds receipts to a gasto (multipart, streamed: its own body policy in app/lib/edge.server.ts)
+ * or removes one (`intent=eliminar`, an ordinary form). Both only while the gasto is a borrador
+ * and by whoever may edit it; the database checks the same again. Back to the gasto's panel.
+ */
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const { user, store } = await requireUser(request, context);
+  const id = params.id ?? "";
+  if (!UUID.test(id)) notFound();
+  const gasto = await getOr404<{ id: string; folio: string; estado: string; solicitante_id: string }>(
+    store,
+    "gastos",
+    id,
+  );
+  // Refused before a byte is read: nothing of someone else's upload is ever stored.
+  if (gasto.solicitante_id !== user.id && user.rol !== "administrador")
+    forbidden("Solo el solicitante o un administrador pueden cambiar los justificantes de este gasto.");
+  if (gasto.estado !== "borrador")
+    forbidden("Los justificantes solo se pueden añadir o quitar mientras el gasto está en borrador.");
+  const volver = `/gastos?gasto=${id}`;
+
+  if (!/^multipart\/form-data/i.test(request.headers.get("Content-Type") ?? "")) {
+    const form = await request.formData();
+    if (form.get("intent") !== "eliminar") notFound();
+    const justificanteId = String(form.get("justificante") ?? "");
+    if (!UUID.test(justificanteId)) notFound();
+    const j = await getOr404<{ gasto_id: string; nombre: string }>(store, "justificantes", justificanteId);
+    if (j.gasto_id !== id) notFound();
+    try {
+      await store.remove("justificantes", justificanteId);
+    } catch (error) {
+      if (error instanceof NotFound) notFound();
+      if (error instanceof Forbidden) forbidden(error.message);
+      if (error instanceof StoreError) return redirectWithFlash(context, request, volver, error.message, "error");
+      throw error;
+    }
+    return redirectWithFlash(context, request, volver, `Justificante «${j.nombre}» quitado.`);
+  }
+
+  const existentes = (
+    await store.list("justificantes", {
+      filters: [{ column: "gasto_id", op: "eq", value: id }],
+      columns: ["id"],
+      limit: 20,
+      offset: 0,
+      count: "none",
+    })
+  ).rows.length;
+  let subida;
+  try {
+    subida = await subirJustificantes(request, {
+      gastoId: id,
+      store,
+      almacen: almacenDe(context.services.config.DATA_DIR),
+      existentes,
+    });
+  } catch (error) {
+    if (error instanceof SubidaRechazada)
+      throw new Response(JSON.stringify({ message: error.message }), {
+        status: error.status,
+        headers: { "Content-Type": "application/json; charset=utf-8" },
+      });
+    throw error;
+  }
+  const detalles = subida.rechazados.map((r) => `«${r.nombre}» no se ha adjuntado: ${r.motivo}.`);
+  const duplicado = subida.adjuntados.find((a) => a.duplicados.length > 0);
+  const n = subida.adjuntados.length;
+  if (duplicado) {
+    const otro = duplicado.duplicados[0]!;
+    return redirectWithFlash(
+      context,
+      request,
+      volver,
+      `«${duplicado.nombre}» ya está adjunto a otro gasto (${otro.folio}): compruebe que no se reclama dos veces.`,
+      "aviso",
+      { href: `/gastos?gasto=${otro.gasto_id}`, texto: `Ver el gasto ${otro.folio}` },
+      detalles,
+    );
+  }
+  if (n === 0)
+    return redirectWithFlash(
+      context,
+      request,
+      volver,
+      detalles.length ? "No se ha adjuntado ningún archivo." : "No eligió ningún archivo.",
+      "error",
+      undefined,
+      detalles,
+    );
+  return redirectWithFlash(
+    context,
+    request,
+    volver,
+    n === 1 ? "Justificante adjuntado." : `${n} justificantes adjuntados.`,
+    detalles.length ? "aviso" : "exito",
+    undefined,
+    detalles,
+  );
+}

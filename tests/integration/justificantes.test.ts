@@ -1,0 +1,451 @@
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import sharp from "sharp";
+import { sqlStore } from "~/data/sql/adapter.server";
+import { guardarAjustes } from "~/gastos/ajustes.server";
+import { barrerJustificantes } from "~/justificantes/subir.server";
+import { todayISO } from "~/lib/dates";
+import { loadEnv } from "~/lib/env.server";
+import { action } from "~/routes/gastos.$id.justificantes";
+import { loader } from "~/routes/justificantes.$id";
+import { createTestApp, ORIGIN, request, respond, type TestApp, type TestUser } from "../support/app";
+import { insertDepartamento, insertSucursal, setProfile } from "../support/fixtures";
+import { gastosPage } from "../support/gastos";
+import { archivos, formulario, malos } from "../support/justificantes";
+
+/**
+ * Receipts (SPEC §2, ADR 0018) through the real routes on a real Postgres under RLS, with the
+ * local store in a directory of this file's own: what is accepted and how it is stored, every
+ * bad kind refused with its reason, the limits, who may add, see and remove, the history, the
+ * rule for sending, duplicates and the sweep.
+ */
+let app: TestApp;
+let dataDir: string;
+let admin: TestUser, aprobador: TestUser, empleado: TestUser, empleado2: TestUser;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(path.join(tmpdir(), "oficina-justificantes-"));
+  app = await createTestApp({ DATA_DIR: dataDir });
+  admin = await app.createUser({ nombre: "Ana", rol: "administrador" });
+  aprobador = await app.createUser({ nombre: "Pablo", rol: "aprobador" });
+  empleado = await app.createUser({ nombre: "Elena", rol: "empleado" });
+  empleado2 = await app.createUser({ nombre: "Eva", rol: "empleado" });
+  const ventas = await insertDepartamento(app.db, { nombre: "Ventas", codigo: "VEN" });
+  const compras = await insertDepartamento(app.db, { nombre: "Compras", codigo: "COM" });
+  const suc = await insertSucursal(app.db);
+  await setProfile(app.db, aprobador.id, { departamento_id: ventas, sucursal_id: suc });
+  await setProfile(app.db, empleado.id, { departamento_id: ventas, sucursal_id: suc, aprobador_id: aprobador.id });
+  await setProfile(app.db, empleado2.id, { departamento_id: compras, sucursal_id: suc });
+  await setProfile(app.db, admin.id, { departamento_id: compras, sucursal_id: suc });
+});
+afterAll(async () => {
+  await app.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const { post, created, row } = gastosPage(() => app);
+let seq = 0;
+async function nuevo(u: TestUser, importe?: string) {
+  seq += 1;
+  const form = {
+    intent: "crear",
+    descripcion: `Taxi al aeropuerto ${seq}`,
+    fecha_gasto: todayISO(),
+    categoria: "comidas",
+    importe: importe ?? `${20 + seq},${String(seq % 100).padStart(2, "0")}`,
+    metodo_pago: "tarjeta_corporativa",
+  };
+  return created(await post(form, u.cookie));
+}
+
+function subir(u: TestUser, gastoId: string, files: Parameters<typeof formulario>[0]) {
+  const req = new Request(new URL(`/gastos/${gastoId}/justificantes`, ORIGIN), {
+    method: "POST",
+    headers: { Origin: ORIGIN, Cookie: u.cookie },
+    body: formulario(files),
+  });
+  return respond(() => action({ request: req, context: app.context(), params: { id: gastoId } }));
+}
+const eliminar = (u: TestUser, gastoId: string, justificante: string) =>
+  respond(() =>
+    action({
+      request: request(`/gastos/${gastoId}/justificantes`, {
+        cookie: u.cookie,
+        form: { intent: "eliminar", justificante },
+      }),
+      context: app.context(),
+      params: { id: gastoId },
+    }),
+  );
+const descargar = (u: TestUser, id: string, query = "") =>
+  respond(() =>
+    loader({
+      request: request(`/justificantes/${id}${query}`, { cookie: u.cookie }),
+      context: app.context(),
+      params: { id },
+    }),
+  );
+
+async function flashOf(r: Response) {
+  const cookie = r.headers.get("Set-Cookie")?.split(";")[0];
+  if (!cookie) return null;
+  return (await app.services.flash.take(new Request(ORIGIN, { headers: { Cookie: cookie } }))).flash;
+}
+const filas = (gastoId: string) =>
+  app.db.selectFrom("justificantes").selectAll().where("gasto_id", "=", gastoId).orderBy("creado_en").execute();
+/** Every stored file (temp files included), as names under DATA_DIR/justificantes. */
+function almacenados(): string[] {
+  const dir = path.join(dataDir, "justificantes");
+  try {
+    return readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => e.name);
+  } catch {
+    return [];
+  }
+}
+
+describe("adjuntar", () => {
+  it("acepta JPEG, PNG, WebP y PDF por su contenido; las imágenes, derechas, sin metadatos y con miniatura", async () => {
+    const g = await nuevo(empleado);
+    const r = await subir(empleado, g.id, [
+      { nombre: "ticket.jpg", datos: await archivos.jpeg() },
+      { nombre: "foto.png", datos: await archivos.png(), tipo: "application/octet-stream" },
+      { nombre: "captura", datos: await archivos.webp(), tipo: "text/plain" },
+      { nombre: "factura.pdf", datos: archivos.pdf(), tipo: "application/pdf" },
+    ]);
+    expect(r.status).toBe(302);
+    expect(r.headers.get("Location")).toBe(`/gastos?gasto=${g.id}`);
+    expect(await flashOf(r)).toMatchObject({ message: "4 justificantes adjuntados.", kind: "exito" });
+    const rows = await filas(g.id);
+    expect(rows.map((j) => [j.nombre, j.tipo, j.subido_por_id])).toEqual([
+      ["ticket.jpg", "image/jpeg", empleado.id],
+      ["foto.png", "image/png", empleado.id],
+      ["captura", "image/webp", empleado.id],
+      ["factura.pdf", "application/pdf", empleado.id],
+    ]);
+    expect(rows.slice(0, 3).every((j) => j.miniatura)).toBe(true);
+    expect(rows[3]!.miniatura).toBeNull();
+
+    const jpeg = await descargar(aprobador, rows[0]!.id); // the approver sees the gasto: and its receipts
+    expect(jpeg.status).toBe(200);
+    expect(Object.fromEntries(jpeg.headers)).toMatchObject({
+      "content-type": "image/jpeg",
+      "content-disposition": `inline; filename="ticket.jpg"; filename*=UTF-8''ticket.jpg`,
+      "x-content-type-options": "nosniff",
+      "content-security-policy": "sandbox; default-src 'none'",
+      "cache-control": "private, no-store",
+    });
+    const stored = Buffer.from(await jpeg.arrayBuffer());
+    expect(stored.length).toBe(rows[0]!.bytes);
+    const meta = await sharp(stored).metadata();
+    expect([meta.width, meta.height]).toEqual([30, 40]); // orientation 6 applied
+    expect(meta.exif).toBeUndefined();
+    expect(meta.orientation).toBeUndefined();
+
+    const mini = await descargar(empleado, rows[1]!.id, "?miniatura");
+    expect(mini.headers.get("Content-Type")).toBe("image/webp");
+    expect((await sharp(Buffer.from(await mini.arrayBuffer())).metadata()).format).toBe("webp");
+    const pdf = await descargar(empleado, rows[3]!.id);
+    expect(Buffer.from(await pdf.arrayBuffer())).toEqual(archivos.pdf()); // PDFs kept as they are
+  });
+
+  it("rechaza cada tipo malo con su motivo y el nombre del archivo; el gasto y sus otros archivos, intactos", async () => {
+    const g = await nuevo(empleado);
+    await subir(empleado, g.id, [{ nombre: "bueno.png", datos: await archivos.png() }]);
+    const before = almacenados().length;
+    const r = await subir(empleado, g.id, [
+      { nombre: "dibujo.svg", datos: malos.svg(), tipo: "image/svg+xml" },
+      { nombre: "pagina.jpg", datos: malos.html() },
+      { nombre: "programa.jpg", datos: malos.exe() },
+      { nombre: "cortado.jpg", datos: await malos.truncado() },
+      { nombre: "doble.jpg", datos: await malos.poliglota() },
+      { nombre: "activo.pdf", datos: malos.pdfConCodigo(), tipo: "application/pdf" },
+      { nombre: "bomba.png", datos: malos.bomba(), tipo: "image/png" },
+      { nombre: "vacio.jpg", datos: Buffer.alloc(0) },
+    ]);
+    expect(r.status).toBe(302);
+    const flash = await flashOf(r);
+    expect(flash?.message).toBe("No se ha adjuntado ningún archivo.");
+    expect(flash?.detalles).toEqual([
+      expect.stringMatching(/^«dibujo\.svg» no se ha adjuntado: es una página web o imagen SVG: solo se admiten/),
+      expect.stringMatching(/^«pagina\.jpg» no se ha adjuntado: es una página web o imagen SVG/),
+      expect.stringMatching(/^«programa\.jpg» no se ha adjuntado: es un programa ejecutable/),
+      expect.stringMatching(/^«cortado\.jpg» no se ha adjuntado: la imagen está incompleta/),
+      expect.stringMatching(/^«doble\.jpg» no se ha adjuntado: .*un archivo doble/),
+      expect.stringMatching(/^«activo\.pdf» no se ha adjuntado: el PDF contiene código/),
+      expect.stringMatching(/^«bomba\.png» no se ha adjuntado: la imagen tiene demasiados píxeles/),
+      "«vacio.jpg» no se ha adjuntado: el archivo está vacío.",
+    ]);
+    expect((await filas(g.id)).map((j) => j.nombre)).toEqual(["bueno.png"]);
+    expect(almacenados().length).toBe(before); // nothing stored, no temp file left
+    expect((await row(g.id)).version).toBe(g.version);
+  });
+
+  it("los nombres se guardan como texto: caracteres de ruta, Unicode y RTL; descarga con filename* codificado", async () => {
+    const g = await nuevo(empleado);
+    const nombres = [
+      "../../etc/passwd.jpg",
+      "C:\\Windows\\system32\\x.jpg",
+      "recibo \u202Egpj.exe",
+      "タクシー領収書 ñ.jpg",
+    ];
+    const datos = await archivos.jpeg();
+    await subir(
+      empleado,
+      g.id,
+      nombres.map((nombre) => ({ nombre, datos })),
+    );
+    const rows = await filas(g.id);
+    expect(rows.map((j) => j.nombre)).toEqual(nombres);
+    expect(almacenados().every((n) => /^[0-9a-f]{64}$/.test(n))).toBe(true);
+    const r = await descargar(empleado, rows[0]!.id);
+    expect(r.headers.get("Content-Disposition")).toBe(
+      `inline; filename=".._.._etc_passwd.jpg"; filename*=UTF-8''..%2F..%2Fetc%2Fpasswd.jpg`,
+    );
+  });
+
+  it("como mucho 10 por gasto: el undécimo se rechaza y no se guarda", async () => {
+    const g = await nuevo(empleado);
+    const files = await Promise.all(
+      Array.from({ length: 10 }, async (_, i) => ({
+        nombre: `ticket-${i + 1}.png`,
+        datos: await sharp({ create: { width: 10 + i, height: 10, channels: 3, background: "white" } })
+          .png()
+          .toBuffer(),
+      })),
+    );
+    expect(await flashOf(await subir(empleado, g.id, files))).toMatchObject({
+      message: "10 justificantes adjuntados.",
+    });
+    const before = almacenados().length;
+    const r = await subir(empleado, g.id, [{ nombre: "once.pdf", datos: archivos.pdf() }]);
+    expect((await flashOf(r))?.detalles).toEqual([
+      "«once.pdf» no se ha adjuntado: el gasto ya tiene 10 justificantes, el máximo.",
+    ]);
+    expect(await filas(g.id)).toHaveLength(10);
+    expect(almacenados().length).toBe(before);
+    // The database itself refuses the 11th, whatever the route does.
+    await expect(
+      sqlStore(app.db, empleado.id).insert("justificantes", {
+        gasto_id: g.id,
+        nombre: "directo.pdf",
+        tipo: "application/pdf",
+        bytes: 10,
+        sha256: "a".repeat(64),
+      }),
+    ).rejects.toThrow(/como mucho 10 justificantes/);
+  });
+});
+
+describe("a la vez", () => {
+  it("dos subidas a la vez al mismo gasto: nunca más de 10 (la base de datos ordena las dos)", async () => {
+    const g = await nuevo(empleado);
+    const lote = (desde: number) =>
+      Promise.all(
+        Array.from({ length: 6 }, async (_, i) => ({
+          nombre: `ticket-${desde + i}.png`,
+          datos: await sharp({ create: { width: 50 + desde + i, height: 9, channels: 3, background: "gray" } })
+            .png()
+            .toBuffer(),
+        })),
+      );
+    const [a, b] = await Promise.all([subir(empleado, g.id, await lote(0)), subir(empleado, g.id, await lote(6))]);
+    expect(await filas(g.id)).toHaveLength(10);
+    const detalles = [...((await flashOf(a))?.detalles ?? []), ...((await flashOf(b))?.detalles ?? [])];
+    expect(detalles).toHaveLength(2);
+    expect(detalles.every((d) => /como mucho 10 justificantes|ya tiene 10 justificantes/.test(d))).toBe(true);
+  });
+});
+
+describe("quién", () => {
+  it("subir al gasto de otra persona: 403 (lo ve) o 404 (no lo ve), y nada guardado", async () => {
+    const g = await nuevo(empleado);
+    const before = almacenados().length;
+    const datos = await archivos.png();
+    const r = await subir(aprobador, g.id, [{ nombre: "ajeno.png", datos }]);
+    expect(r.status).toBe(403);
+    expect((await r.json()).message).toMatch(/Solo el solicitante o un administrador/);
+    expect((await subir(empleado2, g.id, [{ nombre: "ajeno.png", datos }])).status).toBe(404);
+    expect(await filas(g.id)).toHaveLength(0);
+    expect(almacenados().length).toBe(before);
+    // A direct insert as the user is refused by RLS too.
+    await expect(
+      sqlStore(app.db, empleado2.id).insert("justificantes", {
+        gasto_id: g.id,
+        nombre: "x.pdf",
+        tipo: "application/pdf",
+        bytes: 1,
+        sha256: "b".repeat(64),
+      }),
+    ).rejects.toThrow();
+    // An administrador may attach to anyone's borrador.
+    expect((await subir(admin, g.id, [{ nombre: "del-admin.png", datos }])).status).toBe(302);
+    expect((await filas(g.id)).map((j) => j.subido_por_id)).toEqual([admin.id]);
+  });
+
+  it("descargar el de otra persona: 404, como uno que no existe", async () => {
+    const g = await nuevo(empleado);
+    await subir(empleado, g.id, [{ nombre: "mio.pdf", datos: archivos.pdf() }]);
+    const [j] = await filas(g.id);
+    expect((await descargar(empleado2, j!.id)).status).toBe(404);
+    expect((await descargar(empleado2, "00000000-0000-4000-8000-000000000000")).status).toBe(404);
+    expect((await descargar(empleado2, "no-es-un-id")).status).toBe(404);
+    expect((await descargar(admin, j!.id)).status).toBe(200);
+  });
+});
+
+describe("quitar y el flujo", () => {
+  it("quitar solo en borrador, por quien puede editarlo; altas y bajas en el historial del gasto", async () => {
+    const g = await nuevo(empleado);
+    await subir(empleado, g.id, [
+      { nombre: "uno.pdf", datos: archivos.pdf() },
+      { nombre: "dos.png", datos: await archivos.png() },
+    ]);
+    const [uno, dos] = await filas(g.id);
+    expect((await eliminar(aprobador, g.id, uno!.id)).status).toBe(403);
+    expect((await eliminar(empleado2, g.id, uno!.id)).status).toBe(404);
+    const r = await eliminar(empleado, g.id, uno!.id);
+    expect(r.status).toBe(302);
+    expect((await flashOf(r))?.message).toBe("Justificante «uno.pdf» quitado.");
+    expect((await filas(g.id)).map((j) => j.nombre)).toEqual(["dos.png"]);
+
+    const historial = await app.db
+      .selectFrom("historial")
+      .select(["accion", "actor_id", "cambios"])
+      .where("tabla", "=", "gastos")
+      .where("registro_id", "=", g.id)
+      .orderBy("id")
+      .execute();
+    expect(historial.slice(1)).toEqual([
+      {
+        accion: "modificacion",
+        actor_id: empleado.id,
+        cambios: { justificantes: { antes: null, despues: "uno.pdf" } },
+      },
+      {
+        accion: "modificacion",
+        actor_id: empleado.id,
+        cambios: { justificantes: { antes: null, despues: "dos.png" } },
+      },
+      {
+        accion: "modificacion",
+        actor_id: empleado.id,
+        cambios: { justificantes: { antes: "uno.pdf", despues: null } },
+      },
+    ]);
+
+    await sqlStore(app.db, empleado.id).rpc("enviar_gasto", { p_id: g.id, p_version: g.version });
+    const enviado = await eliminar(empleado, g.id, dos!.id);
+    expect(enviado.status).toBe(403);
+    expect((await enviado.json()).message).toMatch(/mientras el gasto está en borrador/);
+    expect((await subir(empleado, g.id, [{ nombre: "tarde.pdf", datos: archivos.pdf() }])).status).toBe(403);
+    // Nor directly: the policy and the trigger hold without the route.
+    await expect(sqlStore(app.db, empleado.id).remove("justificantes", dos!.id)).rejects.toThrow();
+    expect(await filas(g.id)).toHaveLength(1);
+  });
+
+  it("JUSTIFICANTE_OBLIGATORIO_DESDE en la configuración: un importe, 0 por defecto, «no» para nunca", () => {
+    const desde = (v?: string) =>
+      loadEnv({ SESSION_SECRET: "s".repeat(40), ...(v === undefined ? {} : { JUSTIFICANTE_OBLIGATORIO_DESDE: v }) })
+        .JUSTIFICANTE_OBLIGATORIO_DESDE;
+    expect([desde(), desde("50"), desde("50,5"), desde("1200.00"), desde("no")]).toEqual([
+      "0",
+      "50",
+      "50.5",
+      "1200.00",
+      null,
+    ]);
+    expect(() => desde("cincuenta")).toThrow(/JUSTIFICANTE_OBLIGATORIO_DESDE.*importe/);
+    expect(() => desde("-5")).toThrow(/JUSTIFICANTE_OBLIGATORIO_DESDE/);
+  });
+
+  it("JUSTIFICANTE_OBLIGATORIO_DESDE: enviar sin justificante se rechaza en la base de datos, con su mensaje", async () => {
+    const enviar = (u: TestUser, g: { id: string; version: number }) =>
+      sqlStore(app.db, u.id).rpc("enviar_gasto", { p_id: g.id, p_version: g.version });
+    try {
+      await guardarAjustes(app.url, { PERMITIR_ADMIN_UNICO: false, JUSTIFICANTE_OBLIGATORIO_DESDE: "0" });
+      const g = await nuevo(empleado);
+      await expect(enviar(empleado, g)).rejects.toThrow(
+        "Adjunte el justificante (ticket o factura) antes de enviar el gasto a aprobación.",
+      );
+      expect((await row(g.id)).estado).toBe("borrador");
+      await subir(empleado, g.id, [{ nombre: "ticket.pdf", datos: archivos.pdf() }]);
+      await enviar(empleado, g);
+      expect((await row(g.id)).estado).toBe("pendiente");
+
+      await guardarAjustes(app.url, { PERMITIR_ADMIN_UNICO: false, JUSTIFICANTE_OBLIGATORIO_DESDE: "100.00" });
+      await enviar(empleado, await nuevo(empleado, "99,99")); // below: not required
+      await expect(enviar(empleado, await nuevo(empleado, "100,00"))).rejects.toThrow(/es obligatorio desde 100,00\.$/);
+      // Through the list's form too: the Spanish message, nothing changed.
+      const g2 = await nuevo(empleado, "150,00");
+      const r = await post(
+        { intent: "enviar", id: g2.id, version: String(g2.version) },
+        empleado.cookie,
+        `/gastos?gasto=${g2.id}`,
+      );
+      expect(JSON.stringify(await flashOf(r)) + (await r.text())).toMatch(/Adjunte el justificante/);
+      expect((await row(g2.id)).estado).toBe("borrador");
+    } finally {
+      await guardarAjustes(app.url, { PERMITIR_ADMIN_UNICO: false, JUSTIFICANTE_OBLIGATORIO_DESDE: null });
+    }
+  });
+
+  it("eliminar el gasto elimina sus justificantes; el barrido quita los archivos que nadie usa y los temporales", async () => {
+    const g = await nuevo(empleado);
+    const datos = await sharp({ create: { width: 77, height: 7, channels: 3, background: "blue" } })
+      .png()
+      .toBuffer();
+    await subir(empleado, g.id, [{ nombre: "solo-aqui.png", datos }]);
+    const [j] = await filas(g.id);
+    await post(
+      { intent: "eliminar", id: g.id, version: String((await row(g.id)).version) },
+      empleado.cookie,
+      `/gastos?gasto=${g.id}`,
+    );
+    expect(await filas(g.id)).toHaveLength(0);
+    const tmp = path.join(dataDir, "justificantes", "tmp");
+    const { mkdirSync, writeFileSync } = await import("node:fs");
+    mkdirSync(tmp, { recursive: true });
+    writeFileSync(path.join(tmp, "cortado-por-un-sigkill"), "medio archivo");
+    expect(await barrerJustificantes(app.url, dataDir)).toBe(0); // within the grace: kept
+    expect(almacenados()).toContain(j!.sha256);
+    const removed = await barrerJustificantes(app.url, dataDir, { graciaMs: 0 });
+    expect(removed).toBeGreaterThanOrEqual(2); // the image and its thumbnail
+    const left = almacenados();
+    expect(left).not.toContain(j!.sha256);
+    expect(left).not.toContain(j!.miniatura);
+    expect(left).not.toContain("cortado-por-un-sigkill");
+    // What rows still reference is kept.
+    const [otro] = await app.db.selectFrom("justificantes").select("sha256").limit(1).execute();
+    expect(left).toContain(otro!.sha256);
+  });
+});
+
+describe("duplicados", () => {
+  it("el mismo contenido en otro gasto: aviso con enlace; la función devuelve solo los gastos que quien pregunta ve", async () => {
+    const datos = await sharp({ create: { width: 33, height: 11, channels: 3, background: "green" } })
+      .png()
+      .toBuffer();
+    const primero = await nuevo(empleado);
+    await subir(empleado, primero.id, [{ nombre: "taxi.png", datos }]);
+    const segundo = await nuevo(empleado);
+    const r = await subir(empleado, segundo.id, [{ nombre: "taxi-otra-vez.png", datos }]);
+    expect(await flashOf(r)).toMatchObject({
+      kind: "aviso",
+      message: `«taxi-otra-vez.png» ya está adjunto a otro gasto (${primero.folio}): compruebe que no se reclama dos veces.`,
+      enlace: { href: `/gastos?gasto=${primero.id}`, texto: `Ver el gasto ${primero.folio}` },
+    });
+    const [j] = await filas(segundo.id);
+    const como = (u: TestUser) =>
+      sqlStore(app.db, u.id).rpc<{ gasto_id: string; folio: string }[]>("gastos_con_justificante", {
+        p_sha256: j!.sha256,
+        p_excepto: segundo.id,
+      });
+    expect((await como(empleado)).map((d) => d.gasto_id)).toEqual([primero.id]);
+    expect(await como(empleado2)).toEqual([]); // sees neither gasto
+    // Still attached: a duplicate is a warning, not a refusal.
+    expect(await filas(segundo.id)).toHaveLength(1);
+  });
+});
