@@ -45,7 +45,7 @@ export interface Env {
   PERMITIR_ADMIN_UNICO: boolean;
   /**
    * Importe (a decimal string) from which «Enviar a aprobación» needs a justificante (SPEC §2);
-   * "0" (default): always; null («no»): never.
+   * "0": always; null («no», the default until the forms can attach files — issue 17): never.
    */
   JUSTIFICANTE_OBLIGATORIO_DESDE: string | null;
   SMTP_URL?: string;
@@ -207,7 +207,7 @@ const schema = z.object({
     .transform((v) => v === "1" || v === "true"),
   JUSTIFICANTE_OBLIGATORIO_DESDE: z
     .string()
-    .default("0")
+    .default("no")
     .transform((v) => v.trim())
     .refine((v) => v === "no" || /^\d{1,12}([.,]\d{1,2})?$/.test(v), {
       error: "debe ser un importe (p. ej. 0, 50 o 50,00) o «no» (nunca obligatorio)",

@@ -8,9 +8,10 @@
 
 -- null: nunca obligatorio; 0 (predeterminado): siempre. Lo escribe el servidor al arrancar
 -- (JUSTIFICANTE_OBLIGATORIO_DESDE); en Supabase, a mano (docs/supabase.md).
-alter table interno.ajustes add column justificante_obligatorio_desde numeric(14, 2) default 0
+-- Sin valor (null: nunca obligatorio) mientras los formularios no permitan adjuntar: la regla de
+-- SPEC §2 («siempre», 0) se activa con JUSTIFICANTE_OBLIGATORIO_DESDE hasta que llegue la interfaz.
+alter table interno.ajustes add column justificante_obligatorio_desde numeric(14, 2)
   constraint ajustes_justificante_obligatorio_desde_check check (justificante_obligatorio_desde >= 0);
-update interno.ajustes set justificante_obligatorio_desde = 0;
 
 -- ---------------------------------------------------------------------------------------------
 -- Tabla
