@@ -274,7 +274,7 @@ export function csvExport<A extends Args>(args: A, list: (args: A) => Promise<Re
 export type CreateOptions = {
   /** Completes the parsed values before the insert (defaults from the user); field errors refuse it. */
   prepare?: (values: Row, signed: Signed) => Promise<{ values: Row } | { fieldErrors: Record<string, string[]> }>;
-  /** Where to go and what to say after the insert (default: the same list, «… creado»). */
+  /** Where to go and what to say after the insert (default: the new record, «… creado», with the list to go back to). */
   done?: (
     row: Row,
     signed: Signed,
@@ -283,7 +283,8 @@ export type CreateOptions = {
 };
 
 /**
- * POST on the list page: the «Nuevo …» form. Redirects back to the same list with a flash.
+ * POST on the list page: the «Nuevo …» form. Redirects to the new record (its «Volver» goes back
+ * to the same list, filters kept), with a flash: on the list the new row may be on another page.
  * A refused form's reply carries the posted `intent`, if any, so a page with several forms
  * shows the errors on the right one.
  */
@@ -312,7 +313,7 @@ export async function createAction(entity: Entity, { request, context }: Args, o
       return redirectWithFlash(
         context,
         request,
-        next.to ?? url.pathname + url.search,
+        next.to ?? `${entity.path}/${String(row.id)}?volver=${encodeURIComponent(url.pathname + url.search)}`,
         next.message ?? `${done(entity, "cread")}: ${row[entity.labelColumn]}`,
         next.kind,
         next.enlace,
