@@ -20,6 +20,7 @@ import { ENTITIES, entityOf } from "~/entities/index";
 import type { Option } from "~/lib/constants";
 import { CSV_BOM, csvLine } from "~/lib/csv";
 import type { Formats } from "~/lib/format";
+import { cuenta } from "~/lib/plural";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { csvValue } from "./cells";
 import { parseListState, sinControl, toListQuery, viewFilters } from "./list-query";
@@ -545,10 +546,11 @@ async function referencedMessage(store: Store, entity: Entity, id: string) {
   const parts = (rows ?? [])
     .filter((r) => Number(r.total) > 0)
     .map((r) => {
-      const one = Number(r.total) === 1;
       const related = entityOf(r.tabla);
-      const name = related ? (one ? related.singular : related.plural) : r.tabla;
-      return `${r.total} ${name} asociad${related?.gender === "f" ? "a" : "o"}${one ? "" : "s"}`;
+      const a = related?.gender === "f" ? "a" : "o";
+      return related
+        ? cuenta(Number(r.total), `${related.singular} asociad${a}`, `${related.plural} asociad${a}s`)
+        : cuenta(Number(r.total), `registro en ${r.tabla}`, `registros en ${r.tabla}`);
     });
   const what = parts.length ? parts.join(", ") : "registros asociados";
   return `No se puede eliminar: tiene ${what}. ${entity.fields.some((f) => f.name === "activo") ? `Desactív${entity.gender === "f" ? "ela" : "elo"} en su lugar.` : ""}`.trim();

@@ -15,6 +15,7 @@ import type { ListData, Options, RecordData, StoredRow } from "~/crud/crud.serve
 import { entitySchema, nuevo, writableFields, type Entity } from "~/entities/entity";
 import type { Field } from "~/entities/fields";
 import type { Formats } from "~/lib/format";
+import { cuenta } from "~/lib/plural";
 import type { RootData } from "~/root";
 import { ConfirmDialog } from "./ConfirmDialog";
 import { anchorIds, ConformForm, FieldControl, toFormValues, useServerForm } from "./forms";
@@ -105,7 +106,7 @@ export function EntityListPage({ entity, children }: { entity: Entity; children?
   const location = useLocation();
   const here = location.pathname + location.search;
   const filtered = Boolean(state.q) || Object.keys(state.filtros).length > 0;
-  const count = `${result.total.toLocaleString(formats.locale)} ${result.total === 1 ? entity.singular : entity.plural}`;
+  const count = cuenta(result.total, entity.singular, entity.plural, formats.locale);
   return (
     <>
       <div className="titulo-pagina">
