@@ -182,7 +182,8 @@ function InvitarForm({ options, envio }: { options: Options; envio: string }) {
   const data = useActionData<ActionData>();
   const navigation = useNavigation();
   const [form, fields] = useServerForm({
-    id: "invitar",
+    // Not «invitar»: that id is the fragment the form lands on (its heading, or its error summary).
+    id: "invitacion",
     schema: invitarSchema,
     lastResult: data?.intent === "invitar" ? data.result : undefined,
     defaultValue: { rol: "empleado" },
