@@ -1,5 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
-import { as, createForm, expect, unique, uniqueCode } from "./support";
+import { as, createForm, expect, expectNoAxeViolations, unique, uniqueCode } from "./support";
 import { cifAlAzar } from "./support-registros";
 
 /**
@@ -41,6 +41,7 @@ for (const alta of altas)
     await alta.fill(form);
     await form.getByRole("button", { name: `Crear ${alta.singular}` }).click();
     await expectSummaryAtHand(form.getByRole("alert"), /^Hay \d+ errores?$/);
+    await expectNoAxeViolations(page);
     // The form is still the one named «Nuevo …» (its heading kept as the region's name).
     await expect(form).toHaveCount(1);
   });
@@ -109,6 +110,7 @@ test("/gastos: un importe ilegible se dice junto al filtro y la lista no se filt
   await expect(campo).toHaveAttribute("aria-invalid", "true");
   await expect(campo).toHaveAccessibleDescription(`Error: ${mensaje}`);
   expect(await total(page)).toBe(todos);
+  await expectNoAxeViolations(page);
 });
 
 test("/gastos: «desde» después de «hasta» se dice y no se aplica", async ({ page }) => {
