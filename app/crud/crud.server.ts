@@ -20,6 +20,7 @@ import { ENTITIES, entityOf } from "~/entities/index";
 import type { Option } from "~/lib/constants";
 import { CSV_BOM, csvLine } from "~/lib/csv";
 import type { Formats } from "~/lib/format";
+import { cuenta } from "~/lib/plural";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { csvValue } from "./cells";
 import { parseListState, sinControl, toListQuery, viewFilters } from "./list-query";
@@ -274,7 +275,7 @@ export function csvExport<A extends Args>(args: A, list: (args: A) => Promise<Re
 export type CreateOptions = {
   /** Completes the parsed values before the insert (defaults from the user); field errors refuse it. */
   prepare?: (values: Row, signed: Signed) => Promise<{ values: Row } | { fieldErrors: Record<string, string[]> }>;
-  /** Where to go and what to say after the insert (default: the same list, «… creado»). */
+  /** Where to go and what to say after the insert (default: the new record, «… creado», with the list to go back to). */
   done?: (
     row: Row,
     signed: Signed,
@@ -283,7 +284,8 @@ export type CreateOptions = {
 };
 
 /**
- * POST on the list page: the «Nuevo …» form. Redirects back to the same list with a flash.
+ * POST on the list page: the «Nuevo …» form. Redirects to the new record (its «Volver» goes back
+ * to the same list, filters kept), with a flash: on the list the new row may be on another page.
  * A refused form's reply carries the posted `intent`, if any, so a page with several forms
  * shows the errors on the right one.
  */
@@ -312,7 +314,7 @@ export async function createAction(entity: Entity, { request, context }: Args, o
       return redirectWithFlash(
         context,
         request,
-        next.to ?? url.pathname + url.search,
+        next.to ?? `${entity.path}/${String(row.id)}?volver=${encodeURIComponent(url.pathname + url.search)}`,
         next.message ?? `${done(entity, "cread")}: ${row[entity.labelColumn]}`,
         next.kind,
         next.enlace,
@@ -544,10 +546,11 @@ async function referencedMessage(store: Store, entity: Entity, id: string) {
   const parts = (rows ?? [])
     .filter((r) => Number(r.total) > 0)
     .map((r) => {
-      const one = Number(r.total) === 1;
       const related = entityOf(r.tabla);
-      const name = related ? (one ? related.singular : related.plural) : r.tabla;
-      return `${r.total} ${name} asociad${related?.gender === "f" ? "a" : "o"}${one ? "" : "s"}`;
+      const a = related?.gender === "f" ? "a" : "o";
+      return related
+        ? cuenta(Number(r.total), `${related.singular} asociad${a}`, `${related.plural} asociad${a}s`)
+        : cuenta(Number(r.total), `registro en ${r.tabla}`, `registros en ${r.tabla}`);
     });
   const what = parts.length ? parts.join(", ") : "registros asociados";
   return `No se puede eliminar: tiene ${what}. ${entity.fields.some((f) => f.name === "activo") ? `Desactív${entity.gender === "f" ? "ela" : "elo"} en su lugar.` : ""}`.trim();

@@ -6,7 +6,9 @@ import { parseMoney, toCents } from "~/lib/money";
 
 /**
  * The URL is the list's state: `q`, `orden`, `dir`, `pagina`, `por_pagina` and the entity's
- * filters. Anything unknown or malformed is ignored rather than failing the page.
+ * filters. Unknown parameters and malformed paging are ignored rather than failing the page; a
+ * filter value that cannot be read (an amount «abc», «desde» after «hasta») is not applied and is
+ * said in `errores`, so the filter form shows it instead of silently listing everything.
  */
 export const PAGE_SIZES = [10, 25, 50, 100] as const;
 export const DEFAULT_PAGE_SIZE = 25;
@@ -21,6 +23,8 @@ export type ListState = {
   filtros: Record<string, string>;
   /** The one-click view (`?vista=`, one of `entity.vistas`), if any. */
   vista?: string;
+  /** Filter values that cannot be read, by filter name: what was typed and why it was not applied. */
+  errores: Record<string, { valor: string; mensaje: string }>;
 };
 
 /** Search terms and filter values never need control characters (and PostgreSQL refuses NUL). */
@@ -38,9 +42,30 @@ export function parseListState(entity: Entity, params: URLSearchParams): ListSta
   const porPagina = Math.min(100, Math.max(1, toInt(params.get("por_pagina")) ?? DEFAULT_PAGE_SIZE));
   const pagina = Math.max(1, toInt(params.get("pagina")) ?? 1);
   const filtros: Record<string, string> = {};
+  const errores: ListState["errores"] = {};
   for (const filter of entity.filters) {
-    const value = sinControl(params.get(filter.name))?.trim();
-    if (value && filterValue(filter, value) !== undefined) filtros[filter.name] = value;
+    const value = sinControl(params.get(filter.name))?.trim().slice(0, 100);
+    if (!value) continue;
+    if (filterValue(filter, value) !== undefined) filtros[filter.name] = value;
+    else errores[filter.name] = { valor: value, mensaje: unreadable(filter) };
+  }
+  for (const [from, to] of rangePairs(entity)) {
+    const a = filtros[from.name];
+    const b = filtros[to.name];
+    if (a === undefined || b === undefined || compareRange(from, filterValue(from, a), filterValue(to, b)) <= 0)
+      continue;
+    // Neither end is applied: which one was mistyped is the user's call, and half a range misleads.
+    delete filtros[from.name];
+    delete filtros[to.name];
+    const desde = from.kind === "date_from";
+    errores[to.name] = {
+      valor: b,
+      mensaje: `«${to.label}» debe ser ${desde ? "igual o posterior a" : "igual o mayor que"} «${from.label}»`,
+    };
+    errores[from.name] = {
+      valor: a,
+      mensaje: `«${from.label}» es ${desde ? "posterior a" : "mayor que"} «${to.label}»`,
+    };
   }
   const vista = entity.vistas?.find((v) => v.name === params.get("vista"))?.name;
   return {
@@ -51,7 +76,40 @@ export function parseListState(entity: Entity, params: URLSearchParams): ListSta
     porPagina,
     filtros,
     ...(vista ? { vista } : {}),
+    errores,
   };
+}
+
+/** Why a filter value is not applied, in the words of the filter form. */
+function unreadable(filter: ListFilter): string {
+  const label = filter.label.toLowerCase();
+  switch (filter.kind) {
+    case "money_min":
+    case "money_max":
+      return `Escriba ${label} como un importe, por ejemplo 1.234,50`;
+    case "date_from":
+    case "date_to":
+      return `Escriba ${label} como una fecha real, por ejemplo 31/12/2026`;
+    case "boolean":
+      return `Elija Sí, No o Todos en «${filter.label}»`;
+    default:
+      return `Elija ${label} de la lista`;
+  }
+}
+
+/** The «desde»/«hasta» filters over the same column (dates or amounts), as pairs. */
+function rangePairs(entity: Entity): [ListFilter, ListFilter][] {
+  return entity.filters.flatMap((from) => {
+    const end = from.kind === "date_from" ? "date_to" : from.kind === "money_min" ? "money_max" : null;
+    const to = end && entity.filters.find((f) => f.kind === end && f.column === from.column);
+    return to ? [[from, to] as [ListFilter, ListFilter]] : [];
+  });
+}
+
+/** Dates compare as ISO text; amounts as numbers (cents as integers, euros as decimals). */
+function compareRange(filter: ListFilter, a: unknown, b: unknown): number {
+  if (filter.kind === "date_from") return String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
+  return Number(a) - Number(b);
 }
 
 export function toListQuery(entity: Entity, state: ListState, extra: Filter[] = []): ListQuery {

@@ -12,7 +12,7 @@ import { usuarios } from "~/entities/usuarios";
 import { labelOf, ROLES } from "~/lib/constants";
 import { formatDateTime } from "~/lib/dates";
 import { EntityListPage, pageTitle, useFormats } from "~/ui/EntityPages";
-import { ConformForm, FieldControl, useServerForm } from "~/ui/forms";
+import { anchorIds, ConformForm, FieldControl, useServerForm } from "~/ui/forms";
 
 /**
  * The people of the office, and (for administradores) invitations (SPEC §6, ADR 0013): the
@@ -183,22 +183,25 @@ function InvitarForm({ options, envio }: { options: Options; envio: string }) {
   const data = useActionData<ActionData>();
   const navigation = useNavigation();
   const [form, fields] = useServerForm({
-    id: "invitar",
+    // Not «invitar»: that id is the fragment the form lands on (its heading, or its error summary).
+    id: "invitacion",
     schema: invitarSchema,
     lastResult: data?.intent === "invitar" ? data.result : undefined,
     defaultValue: { rol: "empleado" },
   });
   const busy = navigation.state === "submitting" && navigation.formData?.get("_envio") === envio;
+  // A refused invitation lands (`#invitar`) on the error summary, focused, even without JavaScript.
+  const ids = anchorIds(form, "invitar");
   return (
-    <section aria-labelledby="invitar" className="panel">
-      <h2 id="invitar" tabIndex={-1}>
+    <section aria-labelledby={ids.heading} className="panel">
+      <h2 id={ids.heading} tabIndex={-1}>
         Invitar a una persona
       </h2>
       <p>
         Recibirá un correo con un enlace para elegir su contraseña; al entrar tendrá el rol, el departamento, la
         sucursal y el aprobador que elija aquí.
       </p>
-      <ConformForm form={form} action="/usuarios?index#invitar">
+      <ConformForm form={form} action="/usuarios?index#invitar" summaryId={ids.summary}>
         <input type="hidden" name="_envio" value={envio} />
         <input type="hidden" name="intent" value="invitar" />
         {INVITAR_CAMPOS.map((field) => (

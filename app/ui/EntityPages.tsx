@@ -3,6 +3,7 @@ import {
   Form,
   Link,
   useActionData,
+  useFormAction,
   useLoaderData,
   useLocation,
   useNavigation,
@@ -14,9 +15,10 @@ import type { ListData, Options, RecordData, StoredRow } from "~/crud/crud.serve
 import { entitySchema, nuevo, writableFields, type Entity } from "~/entities/entity";
 import type { Field } from "~/entities/fields";
 import type { Formats } from "~/lib/format";
+import { cuenta } from "~/lib/plural";
 import type { RootData } from "~/root";
 import { ConfirmDialog } from "./ConfirmDialog";
-import { ConformForm, FieldControl, toFormValues, useServerForm } from "./forms";
+import { anchorIds, ConformForm, FieldControl, toFormValues, useServerForm } from "./forms";
 import { History } from "./History";
 import { csvHref, DataTable, FilterForm, Pagination } from "./lists";
 
@@ -104,7 +106,7 @@ export function EntityListPage({ entity, children }: { entity: Entity; children?
   const location = useLocation();
   const here = location.pathname + location.search;
   const filtered = Boolean(state.q) || Object.keys(state.filtros).length > 0;
-  const count = `${result.total.toLocaleString(formats.locale)} ${result.total === 1 ? entity.singular : entity.plural}`;
+  const count = cuenta(result.total, entity.singular, entity.plural, formats.locale);
   return (
     <>
       <div className="titulo-pagina">
@@ -191,7 +193,7 @@ export function CreateForm({
   defaults: Record<string, string>;
   campos?: readonly string[] | null;
   intent?: string;
-  /** Where the form posts (default: this page), e.g. with `#nuevo` so a refused post shows the form without JavaScript. */
+  /** Where the form posts; it should end with `#nuevo`, so a refused post without JavaScript lands on the error summary (default: this page's action, `#nuevo`). */
   action?: string;
 }) {
   const data = useActionData<ActionData & { intent?: string }>();
@@ -204,12 +206,14 @@ export function CreateForm({
     defaultValue: defaults,
   });
   const busy = navigation.state === "submitting" && navigation.formData?.get("_envio") === envio;
+  const here = useFormAction();
+  const ids = anchorIds(form, "nuevo");
   return (
-    <section aria-labelledby="nuevo" className="panel">
-      <h2 id="nuevo" tabIndex={-1}>
+    <section aria-labelledby={ids.heading} className="panel">
+      <h2 id={ids.heading} tabIndex={-1}>
         {nuevo(entity)}
       </h2>
-      <ConformForm form={form} action={action}>
+      <ConformForm form={form} action={action ?? `${here}#nuevo`} summaryId={ids.summary}>
         <input type="hidden" name="_envio" value={envio} />
         {intent ? <input type="hidden" name="intent" value={intent} /> : null}
         {writableFields(entity, campos).map(fieldControls(fields, options, actionData?.existente))}

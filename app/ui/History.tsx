@@ -1,6 +1,7 @@
 import type { SerializeFrom } from "@remix-run/node";
 import type { HistoryEntry } from "~/crud/crud.server";
 import type { Field } from "~/entities/fields";
+import { formatDate, isISODate } from "~/lib/dates";
 import { formatTimestamp, type Formats } from "~/lib/format";
 
 const ACCIONES: Record<string, string> = { alta: "Alta", modificacion: "Modificación", baja: "Baja" };
@@ -8,14 +9,15 @@ const ACCIONES: Record<string, string> = { alta: "Alta", modificacion: "Modifica
 /**
  * «Historial de cambios»: who, when, which fields, old and new values (written by database
  * triggers). `show` renders a declared field's value as the record page does (names of related
- * records, formatted amounts); other columns (estado, folio…) are shown as stored.
+ * records, formatted amounts, option labels); a timestamp is shown as the rest of the UI shows
+ * one whatever its field says, and other columns are read by their shape (see `stored`).
  */
 export function History({
   entries,
   fields,
   formats,
   labels = {},
-  show = (_field, value) => plain(value),
+  show = (_field, value) => stored(value, formats),
 }: {
   /** As the loader sent them. */
   entries: SerializeFrom<HistoryEntry>[];
@@ -28,7 +30,9 @@ export function History({
   const labelFor = (name: string) => fieldOf(name)?.label ?? labels[name] ?? name;
   const valueOf = (name: string, value: unknown) => {
     const field = fieldOf(name);
-    return value === null || value === undefined || value === "" ? "—" : field ? show(field, value) : plain(value);
+    if (value === null || value === undefined || value === "") return "—";
+    if (isTimestamp(value)) return formatTimestamp(value, formats);
+    return field ? show(field, value) : stored(value, formats);
   };
   return (
     <section aria-labelledby="historial" className="historial">
@@ -72,8 +76,17 @@ export function History({
   );
 }
 
-function plain(value: unknown) {
+/** A date with a time and a zone, as PostgreSQL writes a timestamptz into the history's JSON. */
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}(:?\d{2})?)$/;
+const isTimestamp = (value: unknown): value is string =>
+  typeof value === "string" && TIMESTAMP.test(value) && !Number.isNaN(Date.parse(value));
+
+/** A column no field declares: dates, timestamps and yes/no as everywhere else; the rest as stored. */
+function stored(value: unknown, formats: Formats) {
   if (value === null || value === undefined || value === "") return "—";
   if (typeof value === "boolean") return value ? "Sí" : "No";
+  if (isTimestamp(value)) return formatTimestamp(value, formats);
+  if (isISODate(value)) return formatDate(value, formats.locale);
+  if (typeof value === "object") return JSON.stringify(value);
   return String(value);
 }

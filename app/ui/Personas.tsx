@@ -1,6 +1,7 @@
 import { Link } from "@remix-run/react";
 import type { Personas } from "~/crud/personas.server";
 import { labelOf, ROLES } from "~/lib/constants";
+import { cuenta, plural } from "~/lib/plural";
 
 /** «Personas»: who belongs to a department or branch, each name linking to their profile. */
 export function PersonasSection({
@@ -19,7 +20,7 @@ export function PersonasSection({
       ) : (
         <>
           <p>
-            {total === 1 ? `1 persona ${donde}.` : `${total} personas ${donde}.`}
+            {cuenta(total, "persona", "personas")} {donde}.
             {total > rows.length ? ` Se muestran las ${rows.length} primeras.` : ""}
           </p>
           <ul className="lista-personas">
@@ -32,7 +33,7 @@ export function PersonasSection({
             ))}
           </ul>
           <p>
-            <Link to={filtro}>{total === 1 ? "Ver en la lista de usuarios" : "Ver todas en la lista de usuarios"}</Link>
+            <Link to={filtro}>{plural(total, "Ver en la lista de usuarios", "Ver todas en la lista de usuarios")}</Link>
           </p>
         </>
       )}

@@ -2,6 +2,7 @@ import { getFormProps, useForm, type FieldMetadata, type FormMetadata, type Subm
 import { Form, Link } from "@remix-run/react";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import type { Field, Schema } from "~/entities/fields";
+import { cuenta } from "~/lib/plural";
 import type * as ValidacionModule from "./validacion";
 
 /**
@@ -57,23 +58,37 @@ export function ConformForm({
   method = "post",
   action,
   className,
+  summaryId,
 }: {
   form: FormMetadata<Record<string, unknown>>;
   children: ReactNode;
   method?: "post";
   action?: string;
   className?: string;
+  /** The error summary's id while it shows (see `anchorIds`). */
+  summaryId?: string;
 }) {
   return (
     <Form method={method} action={action} {...getFormProps(form)} noValidate className={className ?? "formulario"}>
-      <ErrorSummary form={form} />
+      <ErrorSummary form={form} id={summaryId} />
       {children}
     </Form>
   );
 }
 
+/**
+ * A form reached by a fragment (`#nuevo`, the form's action ends with it so a refused post
+ * without JavaScript lands there): the fragment names the heading, or the error summary while
+ * there are errors, so the browser itself scrolls to the summary and focuses it (GOV.UK pattern,
+ * no script needed). `heading` is the heading's id, for `aria-labelledby`.
+ */
+export function anchorIds(form: FormMetadata<Record<string, unknown>>, anchor: string) {
+  const errors = Object.keys(form.allErrors).length > 0 || (form.errors?.length ?? 0) > 0;
+  return errors ? { heading: `${anchor}-titulo`, summary: anchor } : { heading: anchor, summary: undefined };
+}
+
 /** «Hay N errores»: one link per error to its field; takes focus when it appears. */
-export function ErrorSummary({ form }: { form: FormMetadata<Record<string, unknown>> }) {
+export function ErrorSummary({ form, id }: { form: FormMetadata<Record<string, unknown>>; id?: string }) {
   const ref = useRef<HTMLDivElement>(null);
   const fieldErrors = Object.entries(form.allErrors).filter(([name]) => name !== form.id && name !== "");
   const formErrors = form.errors ?? [];
@@ -86,8 +101,15 @@ export function ErrorSummary({ form }: { form: FormMetadata<Record<string, unkno
   }, [form.status, signature]);
   if (count === 0) return null;
   return (
-    <div className="resumen-errores" role="alert" aria-labelledby={`${form.id}-resumen`} tabIndex={-1} ref={ref}>
-      <h2 id={`${form.id}-resumen`}>{count === 1 ? "Hay 1 error" : `Hay ${count} errores`}</h2>
+    <div
+      className="resumen-errores"
+      id={id}
+      role="alert"
+      aria-labelledby={`${form.id}-resumen`}
+      tabIndex={-1}
+      ref={ref}
+    >
+      <h2 id={`${form.id}-resumen`}>Hay {cuenta(count, "error", "errores")}</h2>
       <ul>
         {formErrors.map((message) => (
           <li key={message}>{message}</li>

@@ -1,10 +1,11 @@
 import { Form, Link } from "@remix-run/react";
-import type { ReactNode } from "react";
+import { useEffect, useRef, type ReactNode } from "react";
 import type { Options } from "~/crud/crud.server";
 import type { Column, Entity } from "~/entities/entity";
 import { formatValue } from "~/crud/cells";
 import type { Formats } from "~/lib/format";
 import { DEFAULT_PAGE_SIZE, listHref, PAGE_SIZES, type ListState } from "~/crud/list-query";
+import { cuenta, plural } from "~/lib/plural";
 
 /**
  * The list machinery every screen shares: filter form (GET, so the URL is the state), a table
@@ -22,19 +23,31 @@ export function FilterForm({
   options: Options;
   children?: ReactNode;
 }) {
+  const errores = Object.entries(state.errores);
   return (
-    <Form method="get" className="filtros" role="search" aria-label={`Buscar ${entity.plural}`}>
+    <Form
+      method="get"
+      action={`${entity.path}#filtros-errores`}
+      className="filtros"
+      role="search"
+      aria-label={`Buscar ${entity.plural}`}
+    >
+      <FilterErrors errores={errores} />
       <div className="campo">
         <label htmlFor="filtro-q">Buscar</label>
         <input id="filtro-q" type="search" name="q" defaultValue={state.q} key={state.q} maxLength={100} />
       </div>
       {entity.filters.map((filter) => {
         const id = `filtro-${filter.name}`;
-        const value = state.filtros[filter.name] ?? "";
+        const error = state.errores[filter.name];
+        const value = state.filtros[filter.name] ?? error?.valor ?? "";
+        const invalid = error
+          ? ({ "aria-invalid": true, "aria-describedby": `${id}-error` } as const)
+          : ({} as Record<string, never>);
         let control: ReactNode;
         if (filter.kind === "boolean") {
           control = (
-            <select id={id} name={filter.name} defaultValue={value} key={value}>
+            <select id={id} name={filter.name} defaultValue={value} key={value} {...invalid}>
               <option value="">Todos</option>
               <option value="si">Sí</option>
               <option value="no">No</option>
@@ -43,7 +56,7 @@ export function FilterForm({
         } else if (filter.kind === "select" || filter.kind === "ref") {
           const list = filter.kind === "select" ? filter.options : (options[filter.table]?.options ?? []);
           control = (
-            <select id={id} name={filter.name} defaultValue={value} key={value}>
+            <select id={id} name={filter.name} defaultValue={value} key={value} {...invalid}>
               <option value="">Todos</option>
               {list.map((o) => (
                 <option key={o.value} value={o.value}>
@@ -62,12 +75,19 @@ export function FilterForm({
               defaultValue={value}
               key={value}
               inputMode={filter.kind.startsWith("money") ? "decimal" : undefined}
+              {...invalid}
             />
           );
         }
         return (
-          <div className="campo" key={filter.name}>
+          <div className={error ? "campo campo-con-error" : "campo"} key={filter.name}>
             <label htmlFor={id}>{filter.label}</label>
+            {error ? (
+              <p className="error-campo" id={`${id}-error`}>
+                <span className="visually-hidden">Error: </span>
+                {error.mensaje}
+              </p>
+            ) : null}
             {control}
           </div>
         );
@@ -91,6 +111,40 @@ export function FilterForm({
         <Link to={entity.path}>Quitar filtros</Link>
       </div>
     </Form>
+  );
+}
+
+/**
+ * The filter values that were not applied, GOV.UK style: a summary linking to each filter, focused
+ * when it appears. Without JavaScript the form's `#filtros-errores` fragment does the focusing.
+ */
+function FilterErrors({ errores }: { errores: [string, { mensaje: string }][] }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const signature = JSON.stringify(errores);
+  useEffect(() => {
+    if (errores.length > 0) ref.current?.focus();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- a new verdict, not every render
+  }, [signature]);
+  if (errores.length === 0) return null;
+  return (
+    <div
+      className="resumen-errores"
+      id="filtros-errores"
+      role="alert"
+      aria-labelledby="filtros-errores-titulo"
+      tabIndex={-1}
+      ref={ref}
+    >
+      <h2 id="filtros-errores-titulo">Hay {cuenta(errores.length, "error", "errores")} en los filtros</h2>
+      <p>La lista se muestra sin {plural(errores.length, "ese filtro", "esos filtros")}.</p>
+      <ul>
+        {errores.map(([name, e]) => (
+          <li key={name}>
+            <a href={`#filtro-${name}`}>{e.mensaje}</a>
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }
 

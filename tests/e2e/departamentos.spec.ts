@@ -17,7 +17,7 @@ const dataRows = (page: Page) =>
     .filter({ has: page.getByRole("cell") });
 const header = (page: Page, label: string) => page.getByRole("columnheader", { name: new RegExp(`^${label}\\b`) });
 
-test("crear: mensaje de confirmación y la fila aparece en la lista", async ({ page }) => {
+test("crear: mensaje de confirmación, se abre su ficha y la fila aparece en la lista", async ({ page }) => {
   const nombre = unique("Alta");
   const codigo = uniqueCode("A");
   await createDepartamento(page, {
@@ -27,9 +27,9 @@ test("crear: mensaje de confirmación y la fila aparece en la lista", async ({ p
     presupuesto: "1.234,56",
     notas: "Creado por la prueba",
   });
-  // Back on the list, with the flash announced as a status.
-  await expect(page).toHaveURL(/\/departamentos(\?|$)/);
-  await expect(page.getByRole("heading", { level: 1, name: "Departamentos" })).toBeVisible();
+  // On the new record (its row may be on another page of the list), with the flash announced as a status.
+  await expect(page).toHaveURL(/\/departamentos\/[0-9a-f-]{36}\?volver=%2Fdepartamentos(#nuevo)?$/);
+  await expect(page.getByRole("heading", { level: 1, name: nombre })).toBeVisible();
 
   await page.goto(`/departamentos?q=${encodeURIComponent(nombre)}`);
   await expect(page.getByText("1 departamento con estos filtros")).toBeVisible();
@@ -41,9 +41,7 @@ test("crear: mensaje de confirmación y la fila aparece en la lista", async ({ p
   await expect(row).toContainText("Sí");
 });
 
-test("crear con errores: resumen, mensaje junto a cada campo, valores conservados y nada creado", async ({
-  page,
-}, testInfo) => {
+test("crear con errores: resumen, mensaje junto a cada campo, valores conservados y nada creado", async ({ page }) => {
   const nombre = unique("Inválido");
   await page.goto("/departamentos");
   const form = createForm(page, "departamento");
@@ -55,7 +53,9 @@ test("crear con errores: resumen, mensaje junto a cada campo, valores conservado
 
   const summary = form.getByRole("alert");
   await expect(summary.getByRole("heading", { name: "Hay 2 errores" })).toBeVisible();
-  if (jsEnabled(testInfo.project.name)) await expect(summary).toBeFocused();
+  // Focused and in view, without JavaScript too (the form posts to «#nuevo», the summary's id then).
+  await expect(summary).toBeFocused();
+  await expect(summary).toBeInViewport();
   const codigoMsg = "Código: de 2 a 10 letras sin tilde, números o guiones, por ejemplo ADM-01";
   const presupuestoMsg = "Presupuesto mensual: debe ser 0 o más";
   await expect(summary.getByRole("link", { name: codigoMsg })).toHaveAttribute("href", "#nuevo-departamentos-codigo");

@@ -5,7 +5,6 @@ import {
   createForm,
   expect,
   expectNoAxeViolations,
-  jsEnabled,
   unique,
   uniqueCode,
   uniqueEmail,
@@ -122,7 +121,7 @@ administrador("sucursal: crear, ver en la lista, editar y eliminar con paso de c
 
 administrador(
   "sucursal con errores: resumen, mensajes junto a cada campo, valores conservados y nada creado",
-  async ({ page }, testInfo) => {
+  async ({ page }) => {
     const nombre = unique("Sucursal mala");
     await page.goto("/sucursales");
     const form = createForm(page, "sucursal");
@@ -136,7 +135,8 @@ administrador(
 
     const summary = form.getByRole("alert");
     await expect(summary.getByRole("heading", { name: "Hay 4 errores" })).toBeVisible();
-    if (jsEnabled(testInfo.project.name)) await expect(summary).toBeFocused();
+    await expect(summary).toBeFocused();
+    await expect(summary).toBeInViewport();
     const mensajes = {
       codigo: "Código: de 2 a 10 letras sin tilde, números o guiones, por ejemplo ADM-01",
       direccion: "Escriba dirección",
@@ -241,6 +241,8 @@ aprobador(
     const form = await enviarProveedor(page, { razon, nif: "12345678-a", iban: "ES91 2100 0418 4502 0005 1333" });
     const summary = form.getByRole("alert");
     await expect(summary.getByRole("heading", { name: "Hay 2 errores" })).toBeVisible();
+    await expect(summary).toBeFocused();
+    await expect(summary).toBeInViewport();
     const nif = form.getByLabel("NIF / RFC / ID fiscal");
     await expect(nif).toHaveAttribute("aria-invalid", "true");
     await expect(nif).toHaveAccessibleDescription(/La letra del DNI no es correcta: para 12345678 es la Z\./);

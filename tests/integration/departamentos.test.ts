@@ -22,20 +22,24 @@ const { create, list, load, post } = entityPages("/departamentos", { index: list
 const count = () => countRows(app.db, "departamentos");
 
 describe("crear", () => {
-  it("crea un departamento, normaliza el código y vuelve a la lista con un aviso", async () => {
+  it("crea un departamento, normaliza el código y va a su ficha (volver: la lista filtrada) con un aviso", async () => {
     const r = await create(
       { nombre: "  Compras  ", codigo: "com-1", activo: "on", presupuesto_mensual: "1.234,50" },
       admin.cookie,
       "/departamentos?q=x&orden=codigo",
     );
     expect(r.status).toBe(302);
-    expect(r.headers.get("Location")).toBe("/departamentos?q=x&orden=codigo");
     expect(r.headers.get("Set-Cookie")).toContain("oficina_aviso=");
     const row = await app.db
       .selectFrom("departamentos")
       .selectAll()
       .where("codigo", "=", "COM-1")
       .executeTakeFirstOrThrow();
+    // The new row may not be on the list's first page: its record is where it can be seen and corrected.
+    expect(r.headers.get("Location")).toBe(
+      `/departamentos/${row.id}?volver=${encodeURIComponent("/departamentos?q=x&orden=codigo")}`,
+    );
+    expect((await load(row.id)).status).toBe(200);
     expect(row).toMatchObject({ nombre: "Compras", activo: true, presupuesto_mensual: "1234.50", version: 1 });
   });
 

@@ -64,7 +64,11 @@ describe("crear: NIF por país, IBAN, web", () => {
       "/proveedores?categoria=suministros",
     );
     expect(r.status).toBe(302);
-    expect(r.headers.get("Location")).toBe("/proveedores?categoria=suministros");
+    // To the new record, whose «Volver» is the list as it was.
+    const { id } = await byNif("B12345674");
+    expect(r.headers.get("Location")).toBe(
+      `/proveedores/${id}?volver=${encodeURIComponent("/proveedores?categoria=suministros")}`,
+    );
     expect(await byNif("B12345674")).toMatchObject({
       razon_social: "Suministros Norte SL",
       iban: "ES9121000418450200051332",

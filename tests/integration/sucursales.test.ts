@@ -43,7 +43,7 @@ describe("crear", () => {
     );
   });
 
-  it("crea una sucursal con todos los campos, normaliza código y vuelve a la lista con aviso", async () => {
+  it("crea una sucursal con todos los campos, normaliza código y va a su ficha con aviso", async () => {
     const r = await create(
       base({
         codigo: "mad-1",
@@ -57,7 +57,8 @@ describe("crear", () => {
       "/sucursales?pais=ES",
     );
     expect(r.status).toBe(302);
-    expect(r.headers.get("Location")).toBe("/sucursales?pais=ES");
+    const { id } = await rec("MAD-1");
+    expect(r.headers.get("Location")).toBe(`/sucursales/${id}?volver=${encodeURIComponent("/sucursales?pais=ES")}`);
     expect(await rec("MAD-1")).toMatchObject({
       nombre: "Madrid Centro",
       ciudad: "Madrid",
