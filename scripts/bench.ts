@@ -571,7 +571,7 @@ function pantallas(p: Awaited<ReturnType<typeof elegirParametros>>): Pantalla[] 
     {
       id: "suelo",
       nombre: "suelo: HTML estático del tamaño de /gastos",
-      ruta: "/suelo.html",
+      ruta: "/build/suelo.html",
       contiene: "<h1>Gastos</h1>",
     },
     // What Remix + React cost on this machine before any page of ours does work: a small page with no session and no SQL.
@@ -915,7 +915,8 @@ async function main() {
 
   // The floor: the bytes of the /gastos page, as a static file of the same server.
   const paginaGastos = await pedir(ctx.base, "/gastos", { headers: { Cookie: cookies.aprobador } });
-  writeFileSync(path.join(app, "public", "suelo.html"), paginaGastos.cuerpo);
+  // Under /build/: the server serves static files only under their own prefixes (and public/'s files listed at start).
+  writeFileSync(path.join(app, "public", "build", "suelo.html"), paginaGastos.cuerpo);
   const js = jsInicial(paginaGastos.cuerpo.toString(), path.join(app, "public"), mapas);
 
   writeFileSync(path.join(tmp, "gastos.html"), paginaGastos.cuerpo);
