@@ -30,6 +30,7 @@ import {
 } from "./app/lib/edge.server";
 import { backendKind, DEFAULT_DATA_DIR, loadEnv, type Config } from "./app/lib/env.server";
 import { withErrorDigests } from "./app/lib/errors.server";
+import { mountStatic } from "./app/lib/static.server";
 import { mountMonitoring } from "./app/lib/monitoring.server";
 import { sqlServices, type Services } from "./app/services.server";
 import { supabaseServices } from "./app/services.supabase.server";
@@ -296,8 +297,7 @@ async function worker(config: Config) {
   app.use(refuseCrossOrigin(config.APP_URL));
   app.use(compression());
 
-  app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
-  app.use(express.static("public", { maxAge: "1h" }));
+  mountStatic(app, "public");
 
   mountMonitoring(app, config.SENTRY_DSN, services.rateLimitStore?.("monitoring:"));
 

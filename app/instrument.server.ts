@@ -5,7 +5,9 @@
  * only this and what it needs (the configuration parser, the scrubber). With no SENTRY_DSN
  * nothing is initialised and nothing touches the network.
  */
-import * as Sentry from "@sentry/remix";
+// @sentry/node's own init, not @sentry/remix's: see below. (@sentry/remix's dependency; the
+// server's captureException and sentryHandleError reach the same client, which is global.)
+import * as Sentry from "@sentry/node";
 import { loadEnv } from "./lib/env.server";
 import { scrubEvent } from "./lib/sentry-scrub";
 
@@ -22,6 +24,15 @@ try {
       beforeSend: scrubEvent,
       // No tracesSampleRate, not even 0: any value turns on the automatic performance
       // integrations (pg, Express… through OpenTelemetry), ~5 ms of CPU per page (ADR 0008).
+      // Errors are all we send from the server, and what made a page cost more with a DSN was
+      // per-request machinery for tracing we do not do: @sentry/remix's init wraps Remix's
+      // request handler (an isolation scope, the request copied, the root loader's JSON parsed
+      // and rebuilt to add trace ids), the Http integration gives each request an
+      // OpenTelemetry context, and OpenTelemetry's context manager follows every async step.
+      // Without a scope per request, console breadcrumbs would gather across requests and
+      // travel with another person's error: they go too (ADR 0008, sixth round).
+      skipOpenTelemetrySetup: true,
+      integrations: (defaults) => defaults.filter((i) => !["Http", "Console"].includes(i.name)),
     });
 } catch {
   // A bad configuration is reported by server.ts with a clear message; nothing to do here.

