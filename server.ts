@@ -205,7 +205,18 @@ async function worker(config: Config) {
   const services: Services =
     backendKind(config) === "supabase" ? supabaseServices(config) : sqlServices(config, config.DATABASE_URL!);
 
-  const reportToSentry = config.SENTRY_DSN ? (error: unknown) => Sentry.captureException(error) : undefined;
+  // The request's method, URL and headers go with the error only (no per-request instrumentation:
+  // ADR 0008, sixth round); the scrubber drops the query, cookies and all but a few headers.
+  const reportToSentry = config.SENTRY_DSN
+    ? (error: unknown, request: globalThis.Request) =>
+        Sentry.withScope((scope) => {
+          scope.addEventProcessor((event) => ({
+            ...event,
+            request: { method: request.method, url: request.url, headers: Object.fromEntries(request.headers) },
+          }));
+          return Sentry.captureException(error);
+        })
+    : undefined;
   const build = withErrorDigests(remixBuild as ServerBuild, reportToSentry);
   // Remix's development mode (stack traces in answers) only where someone is developing.
   const remix = createRequestHandler(build, config.NODE_ENV === "development" ? "development" : "production");
