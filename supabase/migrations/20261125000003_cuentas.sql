@@ -1,5 +1,21 @@
--- Oficina: cada cuenta nueva (auth.users, de Supabase o de supabase/compat) tiene su perfil en
--- public.usuarios. La primera cuenta de un sistema vacío es administrador; las demás, empleado.
+-- Oficina: cada cuenta (auth.users, de Supabase o de supabase/compat) tiene su perfil en
+-- public.usuarios, que nace cuando la cuenta queda confirmada, no al darse de alta (issue 15).
+--
+-- Supabase Auth crea la fila de auth.users al darse de alta, sin confirmar, y se queda con la
+-- contraseña de la primera alta de ese correo. Con el perfil creado en ese momento, quien se
+-- diera de alta antes con el correo de otra persona tendría perfil, nombre y, en un sistema
+-- vacío, «la primera cuenta» (administrador). Regla, igual en los dos backends:
+--
+--   * el perfil nace cuando la cuenta queda confirmada: al insertarla ya confirmada (backend
+--     integrado, cuentas creadas confirmadas desde el panel) o cuando email_confirmed_at pasa de
+--     null a una fecha (el enlace de Supabase Auth);
+--   * una invitación es la única cuenta sin confirmar con perfil: lo escribe el administrador
+--     que invita (public.invitar, 20261125000008_invitaciones.sql), y al confirmarse la cuenta
+--     el perfil se queda como está;
+--   * la primera cuenta confirmada de un sistema vacío es administrador; las demás, empleado.
+--
+-- Aquí solo se crean disparadores sobre auth.users, nunca se borran: en Supabase solo el dueño
+-- de auth.users puede borrarlos.
 
 create function interno.crear_perfil_usuario() returns trigger
 language plpgsql security definer
@@ -10,9 +26,18 @@ declare
   v_email text := lower(btrim(coalesce(new.email, '')));
   v_nombre text;
 begin
-  -- "La primera cuenta" sin carreras: dos altas simultáneas se serializan aquí.
+  if new.email_confirmed_at is null or (tg_op = 'UPDATE' and old.email_confirmed_at is not null) then
+    return null;
+  end if;
+
+  -- "La primera cuenta" sin carreras: dos confirmaciones simultáneas se serializan aquí.
   perform pg_advisory_xact_lock(hashtext('oficina.usuarios.primera_cuenta'));
-  if exists (select 1 from public.usuarios) then
+  -- Invitada: su perfil lo escribió el administrador al invitarla.
+  if exists (select 1 from public.usuarios u where u.id = new.id) then
+    return null;
+  end if;
+  if exists (select 1 from public.usuarios u join auth.users a on a.id = u.id
+             where a.email_confirmed_at is not null) then
     v_rol := 'empleado';
   else
     v_rol := 'administrador';
@@ -32,6 +57,11 @@ $$;
 
 create trigger crear_perfil_usuario after insert on auth.users
   for each row execute function interno.crear_perfil_usuario();
+
+create trigger crear_perfil_al_confirmar after update of email_confirmed_at on auth.users
+  for each row
+  when (old.email_confirmed_at is null and new.email_confirmed_at is not null)
+  execute function interno.crear_perfil_usuario();
 
 create function interno.sincronizar_email_usuario() returns trigger
 language plpgsql security definer
