@@ -227,6 +227,9 @@ export async function seleccion(
 export function filtrosMasivos(url: URL, signed: Signed) {
   const state = parseListState(gastos, url.searchParams);
   return {
+    // A filter value that cannot be read is not applied to the list: acting on «all that match»
+    // would then act on more than the person asked for. Refused until it is corrected.
+    ilegibles: Object.keys(state.errores).length > 0,
     query: consultaGastos(state, signed.user, [
       { column: "estado", op: "eq", value: "pendiente" },
       { column: "puede_aprobar", op: "eq", value: true },
@@ -236,7 +239,8 @@ export function filtrosMasivos(url: URL, signed: Signed) {
 
 /** How many pending gastos the confirm step would act on (exact up to the store's limit). */
 export async function contarMasivo(url: URL, signed: Signed) {
-  const { query } = filtrosMasivos(url, signed);
+  const { query, ilegibles } = filtrosMasivos(url, signed);
+  if (ilegibles) return { total: 0, estimado: false };
   const r = await signed.store.list(gastos.view, { ...query, limit: 1, offset: 0, count: "estimated" });
   return { total: r.total, estimado: r.estimated };
 }
@@ -257,7 +261,15 @@ export async function masivo({ request, context, signed, formData, volver }: Ctx
       },
       { status: 400 },
     );
-  const { query } = filtrosMasivos(new URL(request.url), signed);
+  const { query, ilegibles } = filtrosMasivos(new URL(request.url), signed);
+  if (ilegibles)
+    return redirectWithFlash(
+      context,
+      request,
+      volver,
+      "El filtro tiene valores que no se pueden leer: corríjalos antes de aplicar la acción a todos los que coinciden. No se ha cambiado nada.",
+      "error",
+    );
   const { rows } = await store.list<Row>(gastos.view, { ...query, limit: MASIVO_MAXIMO, offset: 0, count: "none" });
   if (rows.length === 0)
     return redirectWithFlash(

@@ -942,6 +942,20 @@ describe("aprobar y rechazar en bloque", () => {
     expect((await row(fuera.id)).estado).toBe("pendiente");
   });
 
+  it("«aplicar a todos»: con un filtro que no se puede leer no se ofrece ni se aplica (el filtro no se aplicaría)", async () => {
+    const marca = `Ilegible-${Date.now()}`;
+    const a = await enEstado(empleado, "pendiente", { descripcion: `${marca} uno` });
+    const confirm = await list(`?q=${marca}&importe_max=abc&masivo=aprobar`, aprobador.cookie);
+    expect(confirm.masivo).toMatchObject({ accion: "aprobar", total: 0 });
+    const r = await post(
+      { intent: "masivo", accion: "aprobar" },
+      aprobador.cookie,
+      `/gastos?index&q=${marca}&importe_max=abc&masivo=aprobar`,
+    );
+    expect(await flashOf(r)).toMatchObject({ kind: "error", message: expect.stringMatching(/no se pueden leer/) });
+    expect((await row(a.id)).estado).toBe("pendiente");
+  });
+
   it("un empleado (aunque sea responsable de un departamento) no aprueba en bloque: 403", async () => {
     const g = await enEstado(empleado2, "pendiente");
     expect(
