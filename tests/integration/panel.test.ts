@@ -435,3 +435,28 @@ describe("los totales aprobados siguen a los gastos", () => {
     await adminCoincide();
   });
 });
+
+describe("el panel se sirve de los resultados guardados mientras nada cambia", () => {
+  it("una escritura que no avanza interno.cambios no se ve; cuando avanza, sí", async () => {
+    const admin = usuarioDe(await snapshot(), DEMO_ACCOUNTS.administrador);
+    const primero = await cargarPanel(sqlStore(app.db, admin.id), hoy);
+    const gasto = primero.ultimos[0]!;
+    // A change the counter does not see (its trigger off): only a kept answer still shows the old text.
+    const cambiarSinContar = (descripcion: string) =>
+      app.db.transaction().execute(async (trx) => {
+        await sql`alter table public.gastos disable trigger contar_cambio`.execute(trx);
+        await sql`update public.gastos set descripcion = ${descripcion} where id = ${gasto.id}`.execute(trx);
+        await sql`alter table public.gastos enable trigger contar_cambio`.execute(trx);
+      });
+    await cambiarSinContar("Cambiada sin avisar");
+    try {
+      expect(await cargarPanel(sqlStore(app.db, admin.id), hoy)).toEqual(primero);
+      await sql`update interno.cambios set n = n + 1`.execute(app.db);
+      const despues = await cargarPanel(sqlStore(app.db, admin.id), hoy);
+      expect(despues.ultimos[0]).toEqual({ ...gasto, descripcion: "Cambiada sin avisar" });
+    } finally {
+      await cambiarSinContar(gasto.descripcion);
+      await sql`update interno.cambios set n = n + 1`.execute(app.db);
+    }
+  });
+});
