@@ -13,13 +13,11 @@ import {
   anonPage,
   centimosAlAzar,
   cifAlAzar,
-  crearGasto,
   euros,
+  gastosPendientes,
   literal,
   openRecord,
-  pageAs,
   signUpAndConfirm,
-  transicion,
 } from "./support-registros";
 
 /**
@@ -299,14 +297,10 @@ aprobador(
     // drafts are hers alone (SPEC §4), what Pablo sees is what waits for him.
     const a = centimosAlAzar();
     const b = centimosAlAzar();
-    const elena = await pageAs(browser, "empleado");
-    const folios = [
-      await crearGasto(elena, { descripcion: unique("Con proveedor"), centimos: a, proveedor: razon }),
-      await crearGasto(elena, { descripcion: unique("Con proveedor"), centimos: b, proveedor: razon }),
-    ];
-    for (const folio of folios)
-      await transicion(elena, folio, "Enviar a aprobación", `Gasto ${folio} enviado a aprobación.`);
-    await elena.context().close();
+    const folios = await gastosPendientes(browser, [
+      { descripcion: unique("Con proveedor"), centimos: a, proveedor: razon },
+      { descripcion: unique("Con proveedor"), centimos: b, proveedor: razon },
+    ]);
 
     await page.reload();
     await expect(gastos).toContainText(`2 gastos por un total de ${euros(a + b)} que usted pueda ver.`);
