@@ -49,6 +49,7 @@ import { migrate } from "../app/data/migrate.server";
 import { createDatabase } from "../app/data/sql/connection.server";
 import { addDaysISO, todayISO } from "../app/lib/dates";
 import { jsInicial, type JsInicial } from "./bench/js-inicial";
+import { cpuDe, hijosDe, servidorPids } from "./bench/proc";
 import { addGastos, DEFAULT_DEMO_GASTOS, DEMO_ACCOUNTS, DEMO_PASSWORD, seedIfEmpty } from "./seed";
 
 const RAIZ = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -221,27 +222,6 @@ function copiarYCompilar(tmp: string) {
 // ---------------------------------------------------------------------------------------------
 
 const TICKS = 100;
-function cpuDe(pid: number): number {
-  try {
-    const campos = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return Number(campos[11]) + Number(campos[12]);
-  } catch {
-    return 0;
-  }
-}
-function hijosDe(pid: number): number[] {
-  const out: number[] = [];
-  for (const nombre of readdirSync("/proc")) {
-    if (!/^\d+$/.test(nombre)) continue;
-    try {
-      const ppid = Number(readFileSync(`/proc/${nombre}/stat`, "utf8").split(") ")[1]!.split(" ")[1]);
-      if (ppid === pid) out.push(Number(nombre));
-    } catch {
-      /* gone */
-    }
-  }
-  return out;
-}
 function rssKiB(pid: number, campo: "VmRSS" | "VmHWM" = "VmRSS"): number {
   try {
     const m = new RegExp(`${campo}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, "utf8"));
@@ -250,18 +230,7 @@ function rssKiB(pid: number, campo: "VmRSS" | "VmHWM" = "VmRSS"): number {
     return 0;
   }
 }
-/** The server's workers (node:cluster): its node children that run build/server.js (not Postgres). */
-function trabajadoresDe(servidor: number): number[] {
-  return hijosDe(servidor).filter((pid) => {
-    try {
-      return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("build/server.js");
-    } catch {
-      return false;
-    }
-  });
-}
-/** The server is a primary and its workers: CPU and memory are theirs together. */
-const servidorPids = (servidor: number) => [servidor, ...trabajadoresDe(servidor)];
+
 const cpuServidor = (servidor: number) => servidorPids(servidor).reduce((t, p) => t + cpuDe(p), 0);
 const rssServidor = (servidor: number, campo: "VmRSS" | "VmHWM" = "VmRSS") =>
   servidorPids(servidor).reduce((t, p) => t + rssKiB(p, campo), 0);
@@ -976,7 +945,7 @@ async function main() {
 
   const equipo = maquina();
   const rssFinal = Math.round(rssServidor(servidor.pid, "VmHWM") / 1024);
-  const trabajadores = trabajadoresDe(servidor.pid).length;
+  const trabajadores = servidorPids(servidor.pid).length - 1;
   const { rows: total } = await sql<{ n: number }>`select count(*)::int as n from public.gastos`.execute(db);
   const informe = [
     `## Oficina — bench, ${o.gastos.toLocaleString("es-ES")} gastos sintéticos (+ ${demo.toLocaleString("es-ES")} de demostración; ${total[0]!.n.toLocaleString("es-ES")} al terminar)`,

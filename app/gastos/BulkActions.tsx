@@ -1,4 +1,5 @@
 import { Form, Link, useActionData } from "@remix-run/react";
+import { cuenta, plural } from "~/lib/plural";
 
 /**
  * Bulk approve/reject for approvers. The rows' checkboxes (`seleccion`, «id:version») sit in the
@@ -36,7 +37,7 @@ export function BulkActions({
       <h2 id="masivas-titulo">Aprobar o rechazar varios</h2>
       {errores ? (
         <div className="resumen-errores" role="alert" tabIndex={-1}>
-          <h3>{Object.keys(errores).length === 1 ? "Hay 1 error" : `Hay ${Object.keys(errores).length} errores`}</h3>
+          <h3>Hay {cuenta(Object.keys(errores).length, "error", "errores")}</h3>
           <ul>
             {Object.entries(errores).map(([campo, mensaje]) => (
               <li key={campo}>
@@ -110,7 +111,7 @@ export function ConfirmMasivo({
     <section id="masivo-confirmar" className="confirmar" aria-labelledby="masivo-titulo" tabIndex={-1}>
       <h2 id="masivo-titulo">
         ¿{verbo.charAt(0).toUpperCase() + verbo.slice(1)} {masivo.estimado ? `unos ${n}` : n}{" "}
-        {masivo.total === 1 ? "gasto pendiente" : "gastos pendientes"} que coinciden con el filtro?
+        {plural(masivo.total, "gasto pendiente que coincide", "gastos pendientes que coinciden")} con el filtro?
       </h2>
       {masivo.total === 0 ? (
         <p>

@@ -1,4 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
+import { cuenta, plural } from "~/lib/plural";
 import * as z from "zod";
 import { json, type AppLoadContext } from "@remix-run/node";
 import type { Signed } from "~/auth/session.server";
@@ -176,11 +177,14 @@ const MAX_DETALLES = 8;
 /** «Aprobados 3 de 5 gastos.» plus, one line each, what was refused and why (the first few). */
 function resumen(t: "aprobar" | "rechazar", r: Resultado) {
   const total = r.hechos.length + r.rechazados.length;
-  const verbo = t === "aprobar" ? "Aprobados" : "Rechazados";
+  const verbo =
+    t === "aprobar"
+      ? plural(r.hechos.length, "Aprobado", "Aprobados")
+      : plural(r.hechos.length, "Rechazado", "Rechazados");
   const message =
     r.rechazados.length === 0
-      ? `${verbo} ${r.hechos.length} ${r.hechos.length === 1 ? "gasto" : "gastos"}.`
-      : `${verbo} ${r.hechos.length} de ${total} gastos. ${r.rechazados.length === 1 ? "Uno no se pudo" : `${r.rechazados.length} no se pudieron`} ${t === "aprobar" ? "aprobar" : "rechazar"}:`;
+      ? `${verbo} ${cuenta(r.hechos.length, "gasto", "gastos")}.`
+      : `${verbo} ${r.hechos.length} de ${cuenta(total, "gasto", "gastos")}. ${r.rechazados.length === 1 ? "Uno no se pudo" : `${r.rechazados.length} no se pudieron`} ${t === "aprobar" ? "aprobar" : "rechazar"}:`;
   const detalles = r.rechazados
     .slice(0, MAX_DETALLES)
     .map((x) => `${x.folio}: ${x.motivo.length > 160 ? `${x.motivo.slice(0, 157)}…` : x.motivo}`);

@@ -14,10 +14,11 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { cpuDe, servidorPids } from "./proc";
 import { freePort, startEmbeddedPostgres } from "../../app/data/embedded.server";
 
 const AQUI = path.dirname(fileURLToPath(import.meta.url));
@@ -75,28 +76,6 @@ function opciones(argv: string[]) {
   };
 }
 
-function cpuDe(pid: number): number {
-  try {
-    const campos = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return Number(campos[11]) + Number(campos[12]);
-  } catch {
-    return 0;
-  }
-}
-function pidsDe(primario: number): number[] {
-  const hijos: number[] = [];
-  for (const n of readdirSync("/proc")) {
-    if (!/^\d+$/.test(n)) continue;
-    try {
-      const stat = readFileSync(`/proc/${n}/stat`, "utf8").split(") ")[1]!.split(" ");
-      if (Number(stat[1]) === primario && readFileSync(`/proc/${n}/cmdline`, "utf8").includes("build/server.js"))
-        hijos.push(Number(n));
-    } catch {
-      /* gone */
-    }
-  }
-  return [primario, ...hijos];
-}
 
 const detener: (() => Promise<void>)[] = [];
 
@@ -153,7 +132,7 @@ function cargar(url: string, pid: number, conexiones: number, segundos: number) 
     hijo.stderr.on("data", (c: Buffer) => {
       err += c;
       if (!pids.length && err.includes("#midiendo")) {
-        pids = pidsDe(pid);
+        pids = servidorPids(pid);
         inicio = pids.map(cpuDe);
       }
     });

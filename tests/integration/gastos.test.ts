@@ -913,6 +913,12 @@ describe("aprobar y rechazar en bloque", () => {
     expect(await row(b.id)).toMatchObject({ estado: "rechazado", motivo_rechazo: "Duplicados" });
   });
 
+  it("el resultado concuerda con el número: «Aprobado 1 gasto.»", async () => {
+    const g = await enEstado(empleado, "pendiente");
+    const r = await post({ intent: "aprobar_seleccion", seleccion: [`${g.id}:${g.version}`] }, aprobador.cookie);
+    expect((await flashOf(r))?.message).toBe("Aprobado 1 gasto.");
+  });
+
   it("una selección con una versión antigua se rechaza para esa fila", async () => {
     const g = await enEstado(empleado, "pendiente");
     await app.db.updateTable("gastos").set({ notas: "cambiado" }).where("id", "=", g.id).execute();
