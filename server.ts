@@ -77,7 +77,7 @@ async function primary(config: Config) {
     );
   } else {
     if (!databaseUrl) {
-      embedded = await startEmbeddedPostgres(config.DATA_DIR);
+      embedded = await startEmbeddedPostgres(config.DATA_DIR, { avoidPort: config.PORT });
       databaseUrl = embedded.url;
       console.info(`Base de datos integrada en ${path.resolve(config.DATA_DIR)}`);
     }

@@ -39,6 +39,11 @@ export async function startEmbeddedPostgres(
     log?: (line: string) => void;
     fsync?: boolean;
     /** More `-c name=value` settings (e.g. the bench's pg_stat_statements). */ settings?: string[];
+    /**
+     * A port Postgres must not take: the app's own, which it binds only later (the kernel may hand
+     * a just-released port out again).
+     */
+    avoidPort?: number;
   } = {},
 ): Promise<EmbeddedDatabase> {
   const root = path.resolve(dataDir);
@@ -59,7 +64,8 @@ export async function startEmbeddedPostgres(
   const fresh = !existsSync(path.join(clusterDir, "PG_VERSION"));
   if (fresh) writeFileSync(passwordFile, randomBytes(24).toString("hex"), { mode: 0o600 });
   const password = readFileSync(passwordFile, "utf8").trim();
-  const port = await freePort();
+  let port = await freePort();
+  while (port === options.avoidPort) port = await freePort();
 
   // The server talks to it over a Unix socket: a query over loopback TCP cost the server ~0.3 ms
   // of CPU in writev (the kernel's whole TCP path runs in the sender), a third of its time under
