@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/auth/session.server";
 import { detalle, titulo, type Aviso } from "~/avisos/mensajes";
+import { avisosSinLeer } from "~/avisos/sin-leer.server";
 import { UUID } from "~/data/store";
 import { redirectWithFlash } from "~/crud/crud.server";
 import { formatTimestamp } from "~/lib/format";
@@ -15,8 +16,10 @@ import { pageTitle, useFormats } from "~/ui/EntityPages";
 const POR_PAGINA = 50;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { store } = await requireUser(request, context);
+  const signed = await requireUser(request, context);
+  const { store } = signed;
   const pagina = Math.max(1, Math.min(1000, Number(new URL(request.url).searchParams.get("pagina")) || 1));
+  // The unread count is the header's (read with the session where the backend can).
   const [lista, sinLeer] = await Promise.all([
     store.list<Aviso & { id: string; creado_en: string; leido_en: string | null }>("avisos", {
       columns: ["id", "tipo", "gasto_id", "datos", "creado_en", "leido_en"],
@@ -25,12 +28,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       offset: (pagina - 1) * POR_PAGINA,
       count: "exact",
     }),
-    store.list("avisos", { filters: [{ column: "leido_en", op: "is_null" }], limit: 0, offset: 0, count: "exact" }),
+    avisosSinLeer(signed),
   ]);
   return {
     avisos: lista.rows,
     total: lista.total,
-    sinLeer: sinLeer.total,
+    sinLeer,
     pagina,
     paginas: Math.ceil(lista.total / POR_PAGINA),
   };
@@ -39,8 +42,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const { store } = await requireUser(request, context);
   const form = await request.formData();
-  const id = String(form.get("id") ?? "");
-  const ids = id && UUID.test(id) ? [id] : null;
+  // No id: all of them. An id that is not one changes nothing (never «all» by mistake).
+  const id = form.has("id") ? String(form.get("id")) : null;
+  if (id !== null && !UUID.test(id))
+    return redirectWithFlash(context, request, "/avisos", "Ese aviso no existe. No se ha marcado nada.", "error");
+  const ids = id === null ? null : [id];
   const n = await store.rpc<number>("marcar_avisos_leidos", { p_ids: ids });
   const mensaje = ids
     ? "Aviso marcado como leído."

@@ -443,6 +443,10 @@ describe("pantallas: /avisos y /avisos/preferencias", () => {
     const uno = await send(avisosRoute, "/avisos", pablo, { id: antes.avisos[0].id });
     expect(uno.status).toBe(302);
     expect(await load(avisosRoute, "/avisos", pablo)).toMatchObject({ sinLeer: 1 });
+    // A malformed id marks nothing (not «all»).
+    const malo = await send(avisosRoute, "/avisos", pablo, { id: "no-es-un-id" });
+    expect(malo.status).toBe(302);
+    expect(await load(avisosRoute, "/avisos", pablo)).toMatchObject({ sinLeer: 1 });
     // Someone else's id marks nothing.
     await send(avisosRoute, "/avisos", elena, { id: antes.avisos[1].id });
     expect(await load(avisosRoute, "/avisos", pablo)).toMatchObject({ sinLeer: 1 });
