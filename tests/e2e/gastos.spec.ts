@@ -172,8 +172,9 @@ aprobador(
     await expect(page.getByRole("link", { name: "Mis pendientes de aprobar" })).toHaveAttribute("aria-current", "page");
     await buscador(page).getByLabel("Buscar").fill(prefijo);
     await buscador(page).getByRole("button", { name: "Filtrar" }).click();
+    await expect(page).toHaveURL(/[?&]q=/);
     await expect(page).toHaveURL(/vista=pendientes/);
-    await expect(page.getByText("2 gastos con estos filtros")).toBeVisible();
+    await expect(resumen(page)).toHaveText(/^2 gastos con estos filtros · /);
     await expect(fila(page, primero!)).toContainText("Pendiente de aprobación");
     await expect(fila(page, segundo!)).toContainText("Elena Empleada");
     const listaFiltrada = page.url();
@@ -194,7 +195,7 @@ aprobador(
 
     // Reject the second: without a motivo, a Spanish error and nothing changes.
     await page.goto(listaFiltrada);
-    await expect(page.getByText("1 gasto con estos filtros")).toBeVisible();
+    await expect(resumen(page)).toHaveText(/^1 gasto con estos filtros · /);
     await fila(page, segundo!).getByRole("link", { name: segundo! }).click();
     const panel2 = panelGasto(page, segundo);
     const acciones = panel2.getByRole("region", { name: "Acciones" });
@@ -218,7 +219,7 @@ aprobador(
 
     // Neither is pending any more.
     await page.goto(listaFiltrada);
-    await expect(page.getByText("0 gastos con estos filtros")).toBeVisible();
+    await expect(resumen(page)).toHaveText(/^0 gastos con estos filtros · /);
   },
 );
 
