@@ -12,7 +12,7 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { startEmbeddedPostgres, type EmbeddedDatabase } from "./app/data/embedded.server";
 import { migrate } from "./app/data/migrate.server";
-import { startAvisos } from "./app/avisos/entrega.server";
+import { sqlAvisos, startAvisos } from "./app/avisos/entrega.server";
 import { guardarAjustes } from "./app/gastos/ajustes.server";
 import { barrerJustificantes } from "./app/justificantes/subir.server";
 import { createDatabase } from "./app/data/sql/connection.server";
@@ -33,7 +33,7 @@ import { withErrorDigests } from "./app/lib/errors.server";
 import { mountStatic } from "./app/lib/static.server";
 import { mountMonitoring } from "./app/lib/monitoring.server";
 import { sqlServices, type Services } from "./app/services.server";
-import { supabaseServices } from "./app/services.supabase.server";
+import { supabaseAvisosOutbox, supabaseServices } from "./app/services.supabase.server";
 
 /**
  * One primary process owns the database (the embedded PostgreSQL, its migrations, the demo data)
@@ -97,8 +97,18 @@ async function primary(config: Config) {
     }
   }
 
-  // The avisos outbox is delivered by this process, not by the workers (ADR 0017).
-  const avisos = databaseUrl && config.AVISOS_ENTREGA ? startAvisos(config, databaseUrl) : null;
+  // The avisos outbox is delivered by this process, not by the workers (ADR 0017); on Supabase
+  // through PostgREST with the service-role key.
+  const outbox = !config.AVISOS_ENTREGA
+    ? undefined
+    : kind === "supabase"
+      ? supabaseAvisosOutbox(config)
+      : databaseUrl
+        ? sqlAvisos(databaseUrl)
+        : undefined;
+  if (kind === "supabase" && config.AVISOS_ENTREGA && !outbox)
+    console.info("Avisos: solo en la aplicación; sin SUPABASE_SERVICE_ROLE_KEY no se envían por correo.");
+  const avisos = outbox ? startAvisos(config, outbox) : null;
 
   // On Supabase the double-submit guard and the sign-in throttle are in memory: one process.
   const workers = kind === "supabase" ? 1 : config.WEB_CONCURRENCY;

@@ -1,3 +1,5 @@
+import type { Outbox } from "./avisos/entrega.server";
+import { supabaseOutbox } from "./avisos/supabase.server";
 import { supabaseInvitations } from "./auth/invitations.server";
 import { supabaseAdmin, supabaseAuth } from "./auth/supabase.server";
 import { supabaseStore, type SupabaseConnection } from "./data/supabase.server";
@@ -13,8 +15,10 @@ import type { Services } from "./services.server";
  * with `supabase db push` (docs/supabase.md); nothing is migrated or seeded from here.
  *
  * SUPABASE_SERVICE_ROLE_KEY, when set, is read here and only handed to Supabase Auth's admin API
- * (`supabaseAdmin`) for invitations; data is never read or written with it. Without it there are
- * no invitations (the screen explains how to invite from the Supabase dashboard).
+ * (`supabaseAdmin`) for invitations and to the avisos mail worker (`supabaseAvisosOutbox`, the
+ * `entrega_*` functions only); requests on behalf of a person never carry it. Without it there
+ * are no invitations (the screen explains how to invite from the Supabase dashboard) and avisos
+ * stay in the app, not mailed.
  * docs/decisions/0007-supabase-backend.md.
  */
 /**
@@ -52,4 +56,15 @@ export function supabaseServices(config: Config, o: { fetch?: typeof fetch } = {
     },
     async close() {},
   };
+}
+
+/**
+ * The avisos mail outbox of the Supabase project, for the worker the primary process (or `npm run
+ * avisos`) runs: through PostgREST with the service-role key, since there is no database
+ * connection here. Undefined without the key: avisos are then only in the app.
+ */
+export function supabaseAvisosOutbox(config: Config, o: { fetch?: typeof fetch } = {}): Outbox | undefined {
+  const url = config.SUPABASE_URL?.replace(/\/+$/, "");
+  const serviceKey = config.SUPABASE_SERVICE_ROLE_KEY?.trim();
+  return url && serviceKey ? supabaseOutbox({ url, fetch: o.fetch }, serviceKey) : undefined;
 }

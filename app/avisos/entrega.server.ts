@@ -15,9 +15,53 @@ import { correoDeAvisos, correoResumen, preferencesUrl, type Aviso, type Lector,
  * claimed; when the claim expires they are sent again with the same Message-ID, which mail
  * clients (and the development outbox) recognise as the same message.
  */
+/** One mail to one person: the claimed rows that share a Message-ID, with all the mail says. */
+export type Envio = {
+  mensaje_id: string;
+  /** Null only if the person is gone: the send fails and is retried, then listed as undelivered. */
+  email: string | null;
+  nombre: string | null;
+  avisos: Aviso[];
+  /** A daily digest (no avisos): what is pending now, oldest first, and how many in all. */
+  pendientes: Pendiente[] | null;
+  total_pendientes: number | null;
+};
+
+/**
+ * The outbox as the sender sees it: the database functions `entrega_*` of the avisos migration,
+ * called by the owner's connection (SQL backend) or by the service role through PostgREST
+ * (Supabase: `supabaseOutbox`). The same SQL decides in both.
+ */
+export type Outbox = {
+  scheduleDigests(timeZone: string): Promise<number>;
+  claim(people: number, lease: string): Promise<Envio[]>;
+  sent(mensajeId: string): Promise<void>;
+  failed(mensajeId: string, error: string): Promise<void>;
+};
+
+export function sqlOutbox(db: Kysely<Database>): Outbox {
+  return {
+    async scheduleDigests(timeZone) {
+      const r = await sql<{ n: number }>`select public.entrega_programar_resumenes(${timeZone}) as n`.execute(db);
+      return Number(r.rows[0]?.n ?? 0);
+    },
+    async claim(people, lease) {
+      const r = await sql<{ e: Envio[] }>`select public.entrega_reclamar(${people}, ${lease}::interval) as e`.execute(
+        db,
+      );
+      return r.rows[0]?.e ?? [];
+    },
+    async sent(mensajeId) {
+      await sql`select public.entrega_enviado(${mensajeId})`.execute(db);
+    },
+    async failed(mensajeId, error) {
+      await sql`select public.entrega_fallido(${mensajeId}, ${error})`.execute(db);
+    },
+  };
+}
+
 export type DeliveryOptions = {
-  /** The database owner's connection (the outbox is not readable by `authenticated`). */
-  db: Kysely<Database>;
+  outbox: Outbox;
   mail: Mailer;
   appUrl: string;
   locale: string;
@@ -33,71 +77,38 @@ export type Pass = { sent: number; failed: number; digests: number };
 
 /** One pass: schedule the daily digests that are due, then send what is due. */
 export async function deliverDue(o: DeliveryOptions): Promise<Pass> {
-  const digests = await sql<{ n: number }>`select interno.programar_resumenes(${o.timeZone}) as n`.execute(o.db);
-  const claimed = await sql<{ id: string; mensaje_id: string; destinatario_id: string }>`
-    select id, mensaje_id, destinatario_id from interno.reclamar_correos(${o.batch ?? 50}, ${o.lease ?? "2 minutes"}::interval)`.execute(
-    o.db,
-  );
-  const groups = new Map<string, string>();
-  for (const row of claimed.rows) groups.set(row.mensaje_id, row.destinatario_id);
-  const pass: Pass = { sent: 0, failed: 0, digests: Number(digests.rows[0]?.n ?? 0) };
-  for (const [mensajeId, userId] of groups) {
+  const digests = await o.outbox.scheduleDigests(o.timeZone);
+  const envios = await o.outbox.claim(o.batch ?? 50, o.lease ?? "2 minutes");
+  const pass: Pass = { sent: 0, failed: 0, digests };
+  for (const envio of envios) {
     try {
-      await sendGroup(o, mensajeId, userId);
-      await sql`select interno.correo_enviado(${mensajeId})`.execute(o.db);
+      await send(o, envio);
+      await o.outbox.sent(envio.mensaje_id);
       pass.sent += 1;
     } catch (error) {
-      await sql`select interno.correo_fallido(${mensajeId}, ${String((error as Error)?.message ?? error)})`.execute(
-        o.db,
-      );
+      await o.outbox.failed(envio.mensaje_id, String((error as Error)?.message ?? error));
       pass.failed += 1;
     }
   }
   return pass;
 }
 
-async function sendGroup(o: DeliveryOptions, mensajeId: string, userId: string) {
-  const persona = await o.db
-    .selectFrom("usuarios")
-    .select(["email", "nombre"])
-    .where("id", "=", userId)
-    .executeTakeFirstOrThrow();
-  const lector: Lector = { nombre: persona.nombre, appUrl: o.appUrl, locale: o.locale, currency: o.currency };
-  const rows = await sql<{
-    resumen_fecha: string | null;
-    tipo: Aviso["tipo"] | null;
-    gasto_id: string | null;
-    datos: Aviso["datos"] | null;
-  }>`
-    select c.resumen_fecha::text, a.tipo, a.gasto_id, a.datos
-      from interno.correos c left join public.avisos a on a.id = c.aviso_id
-     where c.mensaje_id = ${mensajeId} and c.estado = 'pendiente'
-     order by c.creado_en, c.id`.execute(o.db);
-  const avisos = rows.rows
-    .filter((r) => r.tipo && r.datos)
-    .map((r) => ({ tipo: r.tipo!, gasto_id: r.gasto_id, datos: r.datos! }));
-  const correo = avisos.length > 0 ? correoDeAvisos(avisos, lector) : await digest(o, userId, lector);
+async function send(o: DeliveryOptions, envio: Envio) {
+  if (!envio.email) throw new Error("El destinatario ya no existe");
+  const lector: Lector = { nombre: envio.nombre ?? "", appUrl: o.appUrl, locale: o.locale, currency: o.currency };
+  const correo =
+    envio.avisos.length > 0
+      ? correoDeAvisos(envio.avisos, lector)
+      : envio.pendientes?.length
+        ? correoResumen(envio.pendientes, Number(envio.total_pendientes), lector)
+        : null;
   if (!correo) return; // a digest whose pendientes were all approved meanwhile: nothing to say
   await o.mail({
-    to: persona.email,
+    to: envio.email,
     ...correo,
-    messageId: `<${mensajeId}@${new URL(o.appUrl).hostname}>`,
+    messageId: `<${envio.mensaje_id}@${new URL(o.appUrl).hostname}>`,
     headers: { "List-Unsubscribe": `<${preferencesUrl(o.appUrl)}>` },
   });
-}
-
-const DIGEST_ROWS = 20;
-
-async function digest(o: DeliveryOptions, userId: string, lector: Lector) {
-  const pendientes = await sql<Pendiente & { total: number }>`
-    select g.id, g.folio, g.descripcion, g.importe::text as importe, g.fecha_gasto::text as fecha_gasto,
-           trim(u.nombre || ' ' || coalesce(u.apellidos, '')) as solicitante, count(*) over () as total
-      from public.gastos g join public.usuarios u on u.id = g.solicitante_id
-     where g.aprobador_id = ${userId} and g.estado = 'pendiente'
-     order by g.actualizado_en, g.id
-     limit ${DIGEST_ROWS}`.execute(o.db);
-  if (pendientes.rows.length === 0) return null;
-  return correoResumen(pendientes.rows, Number(pendientes.rows[0]!.total), lector);
 }
 
 /**
@@ -129,13 +140,13 @@ export function startDelivery(o: DeliveryOptions & { everyMs: number; log?: (lin
 }
 
 /**
- * The worker as the server's primary process (or `npm run avisos`) runs it: its own small pool
- * on the owner's connection, the configured mailer (SMTP_URL, else the development outbox).
+ * The worker as the server's primary process (or `npm run avisos`) runs it, on the given outbox
+ * (`sqlAvisos` for a database connection, `supabaseOutbox` on Supabase) with the configured
+ * mailer (SMTP_URL, else the development outbox).
  */
-export function startAvisos(config: Env, databaseUrl: string) {
-  const db = createDatabase(databaseUrl, 2);
+export function startAvisos(config: Env, outbox: Outbox & { close?: () => Promise<void> }) {
   const worker = startDelivery({
-    db,
+    outbox,
     mail: createMailer({
       smtpUrl: config.SMTP_URL,
       from: config.MAIL_FROM,
@@ -151,7 +162,13 @@ export function startAvisos(config: Env, databaseUrl: string) {
   return {
     async stop() {
       await worker.stop();
-      await db.destroy();
+      await outbox.close?.();
     },
   };
+}
+
+/** The outbox over its own small pool on the owner's connection (the SQL backend). */
+export function sqlAvisos(databaseUrl: string) {
+  const db = createDatabase(databaseUrl, 2);
+  return { ...sqlOutbox(db), close: () => db.destroy() };
 }

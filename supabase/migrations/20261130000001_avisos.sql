@@ -280,6 +280,74 @@ begin
 end
 $$;
 
+-- La entrega, tal como la llama quien envía: el propietario de la base de datos (servidor SQL) o
+-- service_role por PostgREST (Supabase, donde el servidor no tiene conexión a la base de datos).
+-- Las mismas funciones en los dos casos; nadie más puede llamarlas.
+
+-- Los resúmenes diarios que tocan ya (ver interno.programar_resumenes).
+create function public.entrega_programar_resumenes(p_zona text) returns integer
+language sql security definer
+set search_path = ''
+as $$
+  select interno.programar_resumenes(p_zona)
+$$;
+
+-- Reclama lo que toca (interno.reclamar_correos) y devuelve un envío por mensaje_id con todo lo
+-- que lleva el correo: a quién, los avisos en orden, o, si es un resumen diario, lo pendiente de
+-- aprobar ahora (los 20 más antiguos y el total). Dos sentencias: la segunda ve lo reclamado.
+create function public.entrega_reclamar(p_personas integer, p_plazo interval) returns jsonb
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  v_mensajes text[];
+begin
+  select coalesce(array_agg(distinct r.mensaje_id), '{}') into v_mensajes
+    from interno.reclamar_correos(p_personas, p_plazo) r;
+  return coalesce((
+    select jsonb_agg(jsonb_build_object(
+             'mensaje_id', e.mensaje_id,
+             'email', u.email,
+             'nombre', u.nombre,
+             'avisos', e.avisos,
+             'pendientes', case when jsonb_array_length(e.avisos) = 0 then (
+               select coalesce(jsonb_agg(p.fila order by p.actualizado_en, p.id), '[]'::jsonb)
+                 from (select g.id, g.actualizado_en,
+                              jsonb_build_object('id', g.id, 'folio', g.folio, 'descripcion', g.descripcion,
+                                'importe', g.importe::text, 'fecha_gasto', g.fecha_gasto::text,
+                                'solicitante', trim(s.nombre || ' ' || coalesce(s.apellidos, ''))) as fila
+                         from public.gastos g join public.usuarios s on s.id = g.solicitante_id
+                        where g.aprobador_id = e.destinatario_id and g.estado = 'pendiente'
+                        order by g.actualizado_en, g.id
+                        limit 20) p) end,
+             'total_pendientes', case when jsonb_array_length(e.avisos) = 0 then (
+               select count(*) from public.gastos g
+                where g.aprobador_id = e.destinatario_id and g.estado = 'pendiente') end)
+           order by e.mensaje_id)
+      from (select c.mensaje_id, min(c.destinatario_id::text)::uuid as destinatario_id,
+                   coalesce(jsonb_agg(jsonb_build_object('tipo', a.tipo, 'gasto_id', a.gasto_id, 'datos', a.datos)
+                                      order by c.creado_en, c.id) filter (where a.id is not null), '[]'::jsonb) as avisos
+              from interno.correos c left join public.avisos a on a.id = c.aviso_id
+             where c.mensaje_id = any (v_mensajes) and c.estado = 'pendiente'
+             group by c.mensaje_id) e
+      left join public.usuarios u on u.id = e.destinatario_id), '[]'::jsonb);
+end
+$$;
+
+create function public.entrega_enviado(p_mensaje_id text) returns void
+language sql security definer
+set search_path = ''
+as $$
+  select interno.correo_enviado(p_mensaje_id)
+$$;
+
+create function public.entrega_fallido(p_mensaje_id text, p_error text) returns void
+language sql security definer
+set search_path = ''
+as $$
+  select interno.correo_fallido(p_mensaje_id, p_error)
+$$;
+
 -- Marcar como leídos los avisos propios (todos, o los indicados).
 create function public.marcar_avisos_leidos(p_ids uuid[] default null) returns integer
 language sql
@@ -390,6 +458,12 @@ revoke execute on function interno.canal_aviso(uuid, text), interno.avisar(uuid,
   interno.gastos_avisar(), interno.reclamar_correos(integer, interval), interno.correo_enviado(text),
   interno.correo_fallido(text, text), interno.programar_resumenes(text)
   from public, anon, authenticated;
+revoke execute on function public.entrega_programar_resumenes(text), public.entrega_reclamar(integer, interval),
+  public.entrega_enviado(text), public.entrega_fallido(text, text)
+  from public, anon, authenticated;
+grant execute on function public.entrega_programar_resumenes(text), public.entrega_reclamar(integer, interval),
+  public.entrega_enviado(text), public.entrega_fallido(text, text)
+  to service_role;
 revoke execute on function public.marcar_avisos_leidos(uuid[]), public.guardar_preferencias_avisos(jsonb, integer),
   public.preferencias_avisos_propias(),
   public.guardar_avisos_predeterminados(jsonb), public.correos_fallidos(), public.reintentar_correos_fallidos()

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { sql } from "kysely";
 import { createMailer, type Mail } from "~/auth/mail.server";
-import { deliverDue, type DeliveryOptions } from "~/avisos/entrega.server";
+import { deliverDue, sqlOutbox, type DeliveryOptions, type Outbox } from "~/avisos/entrega.server";
 import { todayISO } from "~/lib/dates";
 import { action } from "~/routes/gastos._index";
 import { createTestApp, ORIGIN, request, respond } from "../support/app";
@@ -119,7 +119,7 @@ function delivery(
   mail: DeliveryOptions["mail"] = createMailer({ from: "oficina@example.test", outboxDir: outbox }),
 ): DeliveryOptions {
   return {
-    db: app.db,
+    outbox: sqlOutbox(app.db),
     mail,
     appUrl: "https://oficina.example.test",
     locale: "es-ES",
@@ -267,6 +267,39 @@ describe("entrega por correo", () => {
     expect(sent).toHaveLength(1);
   });
 
+  it("como service_role (lo que hace PostgREST para el worker de Supabase): las mismas funciones, el mismo correo", async () => {
+    const client = await connect(app.url);
+    // Each call as PostgREST makes it: one transaction, the role switched to the key's role.
+    const asServiceRole = async <T>(text: string, values: unknown[]): Promise<T> => {
+      await client.query("begin");
+      try {
+        await client.query("set local role service_role");
+        const r = await client.query(text, values);
+        await client.query("commit");
+        return r.rows[0]?.r as T;
+      } catch (error) {
+        await client.query("rollback");
+        throw error;
+      }
+    };
+    const outbox: Outbox = {
+      scheduleDigests: (zone) => asServiceRole("select public.entrega_programar_resumenes($1) as r", [zone]),
+      claim: (n, lease) => asServiceRole("select public.entrega_reclamar($1, $2::interval) as r", [n, lease]),
+      sent: (id) => asServiceRole("select public.entrega_enviado($1) as r", [id]),
+      failed: (id, e) => asServiceRole("select public.entrega_fallido($1, $2) as r", [id, e]),
+    };
+    try {
+      const g = await act(elena, "enviar", await nuevo(elena));
+      const sent: Mail[] = [];
+      expect(await deliverDue({ ...delivery(async (m) => void sent.push(m)), outbox })).toMatchObject({ sent: 1 });
+      expect(sent.map((m) => [m.to, m.subject])).toEqual([[pablo.email, `${g.folio} espera su aprobación`]]);
+      expect((await correos())[0]).toMatchObject({ estado: "enviado", intentos: 1 });
+      expect(await deliverDue({ ...delivery(async (m) => void sent.push(m)), outbox })).toMatchObject({ sent: 0 });
+    } finally {
+      await client.end();
+    }
+  });
+
   it("una aprobación en bloque de 12 gastos manda un correo a la solicitante, no 12", async () => {
     const gs = [];
     for (let i = 0; i < 12; i++) gs.push(await act(elena, "enviar", await nuevo(elena)));
@@ -407,6 +440,14 @@ describe("RLS: cada cual lee y marca solo los suyos; la cola de correo es del se
       expect(f.code).toBe("42501");
       const h = await pgError(asUser(client, pablo.id, (q) => q("select interno.reclamar_correos(1, '1 minute')")));
       expect(h.code).toBe("42501");
+      // The sender's functions (what the service role calls on Supabase) are nobody else's.
+      for (const call of [
+        "select public.entrega_reclamar(1, '1 minute')",
+        "select public.entrega_enviado('x')",
+        "select public.entrega_fallido('x', 'y')",
+        "select public.entrega_programar_resumenes('Europe/Madrid')",
+      ])
+        expect((await pgError(asUser(client, admin.id, (q) => q(call)))).code).toBe("42501");
       // Only an administrador changes the defaults.
       expect(
         await asUser(client, elena.id, (q) =>

@@ -2,6 +2,8 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
+import { deliverDue, type Envio } from "~/avisos/entrega.server";
+import type { Mail } from "~/auth/mail.server";
 import { AUTH_COOKIE, supabaseAuth } from "~/auth/supabase.server";
 import {
   Conflict,
@@ -15,7 +17,7 @@ import {
 } from "~/data/store";
 import { supabaseStore } from "~/data/supabase.server";
 import { loadEnv } from "~/lib/env.server";
-import { supabaseServices } from "~/services.supabase.server";
+import { supabaseAvisosOutbox, supabaseServices } from "~/services.supabase.server";
 
 /**
  * The Supabase adapters at their HTTP boundary. No Supabase service can run here, so a loopback
@@ -1264,6 +1266,133 @@ describe("supabaseServices", () => {
     };
     walk(path.resolve("app"));
     expect(offenders).toEqual([]);
+  });
+});
+
+describe("avisos por correo sobre Supabase (el worker, con la clave de servicio)", () => {
+  const outbox = (key: string | null = SERVICE) =>
+    supabaseAvisosOutbox(
+      loadEnv({
+        NODE_ENV: "test",
+        SUPABASE_URL: `${base}/`,
+        SUPABASE_ANON_KEY: ANON,
+        ...(key ? { SUPABASE_SERVICE_ROLE_KEY: key } : {}),
+      }),
+    );
+  const delivery = (mail: (m: Mail) => Promise<void>) => ({
+    outbox: outbox()!,
+    mail,
+    appUrl: ORIGIN,
+    locale: "es-ES",
+    currency: "EUR",
+    timeZone: "Europe/Madrid",
+  });
+  const enviado: Envio = {
+    mensaje_id: "5f0e4f7e-1c2b-4c1d-9a3e-0f6f1b2c3d4e",
+    email: "pablo@example.com",
+    nombre: "Pablo",
+    avisos: [
+      {
+        tipo: "enviado",
+        gasto_id: ID,
+        datos: { folio: "GAS-2026-00007", descripcion: "Taxi", importe: "45.20", solicitante: "Elena" },
+      },
+    ],
+    pendientes: null,
+    total_pendientes: null,
+  };
+  const resumen: Envio = {
+    mensaje_id: "6a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+    email: "marta@example.com",
+    nombre: "Marta",
+    avisos: [],
+    pendientes: [
+      {
+        id: ID,
+        folio: "GAS-2026-00003",
+        descripcion: "Hotel",
+        importe: "120.00",
+        solicitante: "Elena Gil",
+        fecha_gasto: "2026-11-20",
+      },
+    ],
+    total_pendientes: 1,
+  };
+  /** Every request of the worker: the service-role key as apikey and bearer, to /rest/v1/rpc/entrega_* only. */
+  function expectWorkerRequest(req: Recorded) {
+    expect(req.method).toBe("POST");
+    expect(req.path).toMatch(/^\/rest\/v1\/rpc\/entrega_(programar_resumenes|reclamar|enviado|fallido)$/);
+    expect(req.headers.apikey).toBe(SERVICE);
+    expect(req.headers.authorization).toBe(`Bearer ${SERVICE}`);
+  }
+
+  it("sin la clave de servicio no hay worker (los avisos quedan en la aplicación) y no se pide nada", () => {
+    expect(outbox(null)).toBeUndefined();
+    expect(outbox("  ")).toBeUndefined();
+    expect(requests).toEqual([]);
+  });
+
+  it("una pasada: programa resúmenes, reclama por rpc, manda cada envío y lo marca enviado o fallido con el error", async () => {
+    const fallido: Envio = {
+      ...enviado,
+      mensaje_id: "7b2c3d4e-5f6a-4b7c-8d9e-0f1a2b3c4d5e",
+      email: "rebota@example.com",
+    };
+    on("POST", "/rest/v1/rpc/entrega_programar_resumenes", { body: 1 });
+    on("POST", "/rest/v1/rpc/entrega_reclamar", { body: [enviado, resumen, fallido] });
+    on("POST", "/rest/v1/rpc/entrega_enviado", { status: 204 });
+    on("POST", "/rest/v1/rpc/entrega_fallido", { status: 204 });
+    const sent: Mail[] = [];
+    const pass = await deliverDue(
+      delivery(async (m) => {
+        if (m.to === "rebota@example.com") throw new Error("550 5.1.1 Buzón desconocido");
+        sent.push(m);
+      }),
+    );
+
+    expect(pass).toEqual({ sent: 2, failed: 1, digests: 1 });
+    for (const r of requests) expectWorkerRequest(r);
+    expect(requests.map((r) => [r.path.replace("/rest/v1/rpc/", ""), r.body])).toEqual([
+      ["entrega_programar_resumenes", { p_zona: "Europe/Madrid" }],
+      ["entrega_reclamar", { p_personas: 50, p_plazo: "2 minutes" }],
+      ["entrega_enviado", { p_mensaje_id: enviado.mensaje_id }],
+      ["entrega_enviado", { p_mensaje_id: resumen.mensaje_id }],
+      ["entrega_fallido", { p_mensaje_id: fallido.mensaje_id, p_error: "550 5.1.1 Buzón desconocido" }],
+    ]);
+    // The mails are written here from what the database sent back: nothing else is read.
+    expect(sent.map((m) => [m.to, m.subject, m.messageId])).toEqual([
+      ["pablo@example.com", "GAS-2026-00007 espera su aprobación", `<${enviado.mensaje_id}@oficina.test>`],
+      ["marta@example.com", "Tiene 1 gasto pendiente de aprobar", `<${resumen.mensaje_id}@oficina.test>`],
+    ]);
+    expect(sent[0]!.text).toContain(`${ORIGIN}/gastos?gasto=${ID}`);
+    expect(sent[0]!.headers?.["List-Unsubscribe"]).toBe(`<${ORIGIN}/avisos/preferencias>`);
+    expect(sent[1]!.text).toContain("GAS-2026-00003");
+  });
+
+  it("si PostgREST rechaza la llamada (clave equivocada, función ausente), la pasada falla sin mandar nada", async () => {
+    on("POST", "/rest/v1/rpc/entrega_programar_resumenes", { body: 0 });
+    on("POST", "/rest/v1/rpc/entrega_reclamar", {
+      status: 404,
+      body: pgError("PGRST202", "Could not find the function public.entrega_reclamar(p_personas, p_plazo)"),
+    });
+    const sent: Mail[] = [];
+    await expect(deliverDue(delivery(async (m) => void sent.push(m)))).rejects.toThrow(
+      /entrega_reclamar: Could not find the function/,
+    );
+    expect(sent).toEqual([]);
+    expect(requests.map((r) => r.path)).toEqual([
+      "/rest/v1/rpc/entrega_programar_resumenes",
+      "/rest/v1/rpc/entrega_reclamar",
+    ]);
+
+    handlers = [];
+    requests = [];
+    on("POST", "/rest/v1/rpc/entrega_programar_resumenes", {
+      status: 401,
+      body: pgError("42501", "permission denied for function entrega_programar_resumenes"),
+    });
+    await expect(deliverDue(delivery(async (m) => void sent.push(m)))).rejects.toThrow(/permission denied/);
+    expect(requests).toHaveLength(1);
   });
 });
 
