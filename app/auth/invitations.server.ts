@@ -2,6 +2,7 @@ import type { GoTrueAdminApi } from "@supabase/supabase-js";
 import { sql, type Kysely, type Transaction } from "kysely";
 import type { Database } from "../data/database";
 import { Forbidden, storeErrorFromPostgres, UUID, type Store } from "../data/store";
+import { TOKEN_HOURS } from "./forms";
 import type { Rol } from "./permissions";
 import type { CurrentUser } from "./session.server";
 
@@ -42,6 +43,8 @@ export type PendingInvitation = {
 export type Taken = "cuenta" | "pendiente";
 
 export type Invitations = {
+  /** How long the links this backend sends live (the screens and messages say it). */
+  linkHours: number;
   taken(email: string): Promise<Taken | null>;
   create(adminId: string, input: InvitationInput): Promise<{ ok: true; id: string } | { ok: false; reason: Taken }>;
   /** The pending invitations (the newest first; at most `limit`). */
@@ -57,6 +60,11 @@ export type Invitations = {
    */
   cancel(adminId: string, id: string): Promise<{ email: string; result: "eliminada" | "desactivada" } | null>;
 };
+
+/** «7 días», «24 horas»: a link's life as the invitation screens say it. */
+export function linkLife(hours: number): string {
+  return hours >= 48 && hours % 24 === 0 ? `${hours / 24} días` : hours === 1 ? "1 hora" : `${hours} horas`;
+}
 
 /** What public.invitar answers: the new invitation's account, or why the address is taken. */
 type Invited = { id?: string; ocupado?: Taken };
@@ -90,6 +98,8 @@ export function sqlInvitations(db: Kysely<Database>): Invitations {
     );
 
   const invitations: Invitations = {
+    // The local backend's own links (auth/local.server.ts).
+    linkHours: TOKEN_HOURS.invitacion,
     async taken(email) {
       const row = await db
         .selectFrom("auth.users as u")
@@ -246,6 +256,7 @@ export function supabaseInvitations(o: {
   }
 
   const invitations: Invitations = {
+    linkHours: o.linkHours,
     async taken(email) {
       return (await store.rpc<Taken | null>("invitacion_estado", { p_email: normal(email) })) ?? null;
     },

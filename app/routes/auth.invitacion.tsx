@@ -1,18 +1,17 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { TOKEN_HOURS } from "~/auth/forms";
 import { LinkFailure, NewPasswordForm } from "~/auth/LinkForms";
 import { choosePassword, linkFailure, linkToken, plausibleToken } from "~/auth/links.server";
 import type { TokenFailure } from "~/auth/port";
 import { pageTitle } from "~/ui/EntityPages";
 
 /**
- * The invitation's landing (SPEC §6): the mailed link (7 days, single use) comes here with
- * `token` (local) or `token_hash` (Supabase). The person chooses a password twice; that confirms
- * the account and signs them in with the rol and the rest the administrador chose.
+ * The invitation's landing (SPEC §6): the mailed link (single use; 7 days locally, a day on
+ * Supabase) comes here with `token` (local) or `token_hash` (Supabase). The person chooses a
+ * password twice; that confirms the account and signs them in with the rol and the rest the
+ * administrador chose.
  * GET never uses the token up (mail scanners follow links): it only says whether it still works.
  */
-const DIAS = TOKEN_HOURS.invitacion / 24;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const token = linkToken(request);
@@ -29,7 +28,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 const WHY: Record<TokenFailure | "inactivo", string> = {
-  caducado: `El enlace de la invitación ha caducado: sirve ${DIAS} días.`,
+  // No number of days: how long a link lives depends on the backend (and, on Supabase, the project).
+  caducado: "El enlace de la invitación ha caducado.",
   usado:
     "Este enlace ya no sirve: ya se usó, se envió otro más reciente o se canceló la invitación. Si ya eligió su contraseña, inicie sesión con ella.",
   inactivo: "Su contraseña se ha guardado, pero su cuenta está desactivada. Hable con un administrador.",

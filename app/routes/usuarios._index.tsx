@@ -2,8 +2,8 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import * as z from "zod";
-import { correoField, minutos, retryAfterHeaders, TOKEN_HOURS } from "~/auth/forms";
-import type { PendingInvitation } from "~/auth/invitations.server";
+import { correoField, minutos, retryAfterHeaders } from "~/auth/forms";
+import { linkLife, type PendingInvitation } from "~/auth/invitations.server";
 import { requireUser } from "~/auth/session.server";
 import { MAIL_LIMIT, mailKey } from "~/auth/throttle.server";
 import { csvToExport, forbidden, listData, redirectWithFlash, storeErrorReply, type Options } from "~/crud/crud.server";
@@ -19,7 +19,6 @@ import { anchorIds, ConformForm, FieldControl, useServerForm } from "~/ui/forms"
  * «Invitar a una persona» form and the pending invitations, each of which can be resent or
  * cancelled. Profiles are not created here any other way: an account's profile is born with it.
  */
-const DIAS = TOKEN_HOURS.invitacion / 24;
 const SOLO_ADMIN = "Solo un administrador puede invitar a personas o gestionar las invitaciones.";
 const SIN_INVITACIONES =
   "En esta instalación las invitaciones se envían desde el panel de Supabase (Authentication → Users → Invite user): para enviarlas desde aquí, el servidor necesita la clave de servicio de Supabase, que no tiene configurada. Cuando la persona acepte y entre por primera vez, asígnele aquí su rol, departamento, sucursal y aprobador.";
@@ -31,16 +30,18 @@ const entidad = {
 };
 
 const campo = (name: string) => usuarios.fields.find((f) => f.name === name)!;
-const INVITAR_CAMPOS: Field[] = [
+/** The form's fields; `vida` is how long this backend's links live (7 días locally, 24 horas on Supabase). */
+const invitarCampos = (vida: string): Field[] => [
   campo("nombre"),
   campo("apellidos"),
-  { ...correoField, hint: `Recibirá aquí el enlace para elegir su contraseña (caduca en ${DIAS} días).` },
+  { ...correoField, hint: `Recibirá aquí el enlace para elegir su contraseña (caduca en ${vida}).` },
   campo("rol"),
   campo("departamento_id"),
   campo("sucursal_id"),
   campo("aprobador_id"),
 ];
-const invitarSchema = (z: Z) => formSchema(z, INVITAR_CAMPOS);
+// A hint never changes what is valid: the schema does not need the links' life.
+const invitarSchema = (z: Z) => formSchema(z, invitarCampos(""));
 
 export const headers = retryAfterHeaders;
 
@@ -54,8 +55,12 @@ export async function loader(args: LoaderFunctionArgs) {
     user.rol !== "administrador"
       ? null
       : invitations
-        ? { disponible: true as const, pendientes: await invitations.pending() }
-        : { disponible: false as const, pendientes: [] as PendingInvitation[] };
+        ? {
+            disponible: true as const,
+            pendientes: await invitations.pending(),
+            vida: linkLife(invitations.linkHours),
+          }
+        : { disponible: false as const, pendientes: [] as PendingInvitation[], vida: "" };
   return json({ ...data, invitar });
 }
 
@@ -125,7 +130,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
         context,
         request,
         "/usuarios",
-        `Invitación enviada a ${v.email}. El enlace caduca en ${DIAS} días y solo sirve una vez.`,
+        `Invitación enviada a ${v.email}. El enlace caduca en ${linkLife(invitations.linkHours)} y solo sirve una vez.`,
       );
     });
 
@@ -168,7 +173,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       context,
       request,
       "/usuarios",
-      `Invitación reenviada a ${pending.email}. El enlace anterior ya no sirve; el nuevo caduca en ${DIAS} días.`,
+      `Invitación reenviada a ${pending.email}. El enlace anterior ya no sirve; el nuevo caduca en ${linkLife(invitations.linkHours)}.`,
     );
   }
 
@@ -179,7 +184,7 @@ type ActionData =
   | { intent?: string; result?: Parameters<typeof useServerForm>[0]["lastResult"]; id?: string; error?: string }
   | undefined;
 
-function InvitarForm({ options, envio }: { options: Options; envio: string }) {
+function InvitarForm({ options, envio, vida }: { options: Options; envio: string; vida: string }) {
   const data = useActionData<ActionData>();
   const navigation = useNavigation();
   const [form, fields] = useServerForm({
@@ -204,7 +209,7 @@ function InvitarForm({ options, envio }: { options: Options; envio: string }) {
       <ConformForm form={form} action="/usuarios?index#invitar" summaryId={ids.summary}>
         <input type="hidden" name="_envio" value={envio} />
         <input type="hidden" name="intent" value="invitar" />
-        {INVITAR_CAMPOS.map((field) => (
+        {invitarCampos(vida).map((field) => (
           <FieldControl
             key={field.name}
             field={field}
@@ -310,7 +315,7 @@ export default function Usuarios() {
         invitar.disponible ? (
           <>
             <Pendientes pendientes={invitar.pendientes} />
-            <InvitarForm options={options} envio={envio} />
+            <InvitarForm options={options} envio={envio} vida={invitar.vida} />
           </>
         ) : (
           <section aria-labelledby="invitar" className="panel">
