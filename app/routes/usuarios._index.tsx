@@ -60,7 +60,7 @@ export async function loader(args: LoaderFunctionArgs) {
             pendientes: await invitations.pending(),
             vida: linkLife(invitations.linkHours),
           }
-        : { disponible: false as const, pendientes: [] as PendingInvitation[], vida: "" };
+        : { disponible: false as const, pendientes: [] as PendingInvitation[] };
   return json({ ...data, invitar });
 }
 

@@ -17,6 +17,8 @@ import {
 } from "~/data/store";
 import { supabaseStore } from "~/data/supabase.server";
 import { loadEnv } from "~/lib/env.server";
+import { linkLife } from "~/auth/invitations.server";
+import * as usuariosRoute from "~/routes/usuarios._index";
 import { supabaseAvisosOutbox, supabaseServices } from "~/services.supabase.server";
 
 /**
@@ -1167,6 +1169,40 @@ describe("invitaciones sobre Supabase (con la clave de servicio)", () => {
       ["/rest/v1/rpc/invitacion_enviada", { p_id: INVITED }],
     ]);
     for (const r of requests) expectUserRequest(r);
+  });
+
+  it("la pantalla dice lo que dura el enlace de Supabase (24 horas), no los 7 días de los enlaces locales", async () => {
+    expect(invitations().linkHours).toBe(24);
+    expect([linkLife(24), linkLife(7 * 24), linkLife(1)]).toEqual(["24 horas", "7 días", "1 hora"]);
+    // /usuarios as the signed-in administrador, over the fake PostgREST: every list empty.
+    on("POST", "/rest/v1/rpc/invitaciones_pendientes", { body: [] });
+    handlers.push((req) =>
+      req.method === "GET" ? { status: 200, headers: { "Content-Range": "*/0" }, body: [] } : undefined,
+    );
+    const admin = {
+      id: USER_ID,
+      nombre: "Eva",
+      apellidos: null,
+      email: EMAIL,
+      rol: "administrador" as const,
+      departamento_id: null,
+      sucursal_id: null,
+      aprobador_id: null,
+      activo: true,
+    };
+    const response = await usuariosRoute.loader({
+      request: new Request(`${ORIGIN}/usuarios`),
+      params: {},
+      context: {
+        services: services(),
+        cspNonce: "",
+        clientIp: "127.0.0.1",
+        appendCookie: () => {},
+        signed: Promise.resolve({ user: admin, store: supabaseStore({ url: base, anonKey: ANON }, JWT) }),
+      },
+    });
+    const data = (await response.json()) as { invitar: { disponible: boolean; vida: string } };
+    expect(data.invitar).toMatchObject({ disponible: true, vida: "24 horas" });
   });
 
   it("reenviar: POST /invite otra vez (Supabase Auth manda un enlace nuevo); ya confirmada (email_exists) → nada; otra negativa → error, no silencio", async () => {
