@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import pg from "pg";
 import { E2E_DATA_DIR } from "./entorno";
+import { enLaBaseDeDatos } from "./support-base-de-datos";
 import { ACCOUNTS, as, expect, expectNoAxeViolations, pressUntilFocused, unique } from "./support";
 import { centimosAlAzar, gastosPendientes } from "./support-registros";
 
@@ -19,22 +19,6 @@ const administrador = as("administrador");
 function mailbox(email: string) {
   const file = path.resolve(E2E_DATA_DIR, "correo", `${email}.txt`);
   return existsSync(file) ? readFileSync(file, "utf8") : "";
-}
-
-/**
- * SQL on the end-to-end server's own embedded database (its port from postmaster.pid, its password
- * from DATA_DIR): only to arrange what no screen can, a mail the mail server refused for good.
- */
-async function enLaBaseDeDatos<T>(text: string, values: unknown[]): Promise<T[]> {
-  const pid = readFileSync(path.resolve(E2E_DATA_DIR, "postgres", "postmaster.pid"), "utf8").split("\n");
-  const password = readFileSync(path.resolve(E2E_DATA_DIR, "postgres.password"), "utf8").trim();
-  const client = new pg.Client({ host: "127.0.0.1", port: Number(pid[3]), user: "postgres", password });
-  await client.connect();
-  try {
-    return (await client.query(text, values)).rows as T[];
-  } finally {
-    await client.end();
-  }
 }
 
 aprobador(
