@@ -23,7 +23,8 @@ import type { Services } from "./services.server";
  */
 /**
  * Supabase Auth's invitation links live as long as the project's «Email OTP Expiration», at most
- * one day (docs/supabase.md asks for that maximum). Used to show when a pending one expires.
+ * one day (docs/supabase.md asks for that maximum). Shown on the screens and used for when a
+ * pending one expires.
  */
 const INVITE_LINK_HOURS = 24;
 
