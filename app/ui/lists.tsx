@@ -193,61 +193,63 @@ export function DataTable<Row extends Record<string, unknown>>({
   const entity = useForRole(declared);
   useFocusReturnsToRow(selectedId);
   return (
-    // On a phone (estilos.css «Lists as cards») every row is a card of «label: value» lines,
-    // led by its record link; the labels come from data-etiqueta.
-    <div className="tabla-contenedor" id={RESULTS_ID} tabIndex={-1}>
-      <table className="tabla-lista">
-        <caption className="visually-hidden">{caption}</caption>
-        <thead>
-          <tr>
-            {leading ? <th scope="col">{leading.header}</th> : null}
-            {entity.columns.map((column) => (
-              <SortHeader key={column.name} entity={entity} column={column} state={state} />
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={String(row.id)} className={selectedId === row.id ? "seleccionada" : undefined}>
-              {leading ? (
-                <td
-                  className="celda-previa"
-                  data-etiqueta={leading.label ?? (typeof leading.header === "string" ? leading.header : undefined)}
-                >
-                  {leading.cell(row)}
-                </td>
-              ) : null}
-              {entity.columns.map((column) => {
-                const text = formatValue(column, row[column.name], formats);
-                const shown =
-                  column.badge && text ? (
-                    <span className={`insignia insignia-${String(row[column.name])}`}>{text}</span>
-                  ) : (
-                    text
-                  );
-                const className = [column.kind === "money" ? "numero" : "", column.link ? "celda-registro" : ""]
-                  .filter(Boolean)
-                  .join(" ");
-                return (
-                  <td key={column.name} className={className || undefined} data-etiqueta={column.label}>
-                    {column.link ? (
-                      <Link
-                        to={recordHref(row)}
-                        id={rowAnchor(row.id)}
-                        aria-current={selectedId === row.id ? "true" : undefined}
-                      >
-                        {text || "(sin nombre)"}
-                      </Link>
-                    ) : (
-                      shown
-                    )}
-                  </td>
-                );
-              })}
+    // Narrow (estilos.css, «A list of records»), every row is a card of «label: value» lines led
+    // by its record link; the labels come from data-etiqueta.
+    <div className="lista-registros" id={RESULTS_ID} tabIndex={-1}>
+      <div className="tabla-contenedor">
+        <table className="tabla-lista">
+          <caption className="visually-hidden">{caption}</caption>
+          <thead>
+            <tr>
+              {leading ? <th scope="col">{leading.header}</th> : null}
+              {entity.columns.map((column) => (
+                <SortHeader key={column.name} entity={entity} column={column} state={state} />
+              ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={String(row.id)} className={selectedId === row.id ? "seleccionada" : undefined}>
+                {leading ? (
+                  <td
+                    className="celda-previa"
+                    data-etiqueta={leading.label ?? (typeof leading.header === "string" ? leading.header : undefined)}
+                  >
+                    {leading.cell(row)}
+                  </td>
+                ) : null}
+                {entity.columns.map((column) => {
+                  const text = formatValue(column, row[column.name], formats);
+                  const shown =
+                    column.badge && text ? (
+                      <span className={`insignia insignia-${String(row[column.name])}`}>{text}</span>
+                    ) : (
+                      text
+                    );
+                  const className = [column.kind === "money" ? "numero" : "", column.link ? "celda-registro" : ""]
+                    .filter(Boolean)
+                    .join(" ");
+                  return (
+                    <td key={column.name} className={className || undefined} data-etiqueta={column.label}>
+                      {column.link ? (
+                        <Link
+                          to={recordHref(row)}
+                          id={rowAnchor(row.id)}
+                          aria-current={selectedId === row.id ? "true" : undefined}
+                        >
+                          {text || "(sin nombre)"}
+                        </Link>
+                      ) : (
+                        shown
+                      )}
+                    </td>
+                  );
+                })}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </div>
   );
 }
