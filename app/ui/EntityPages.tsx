@@ -268,7 +268,7 @@ export function EntityRecordPage({ entity, children }: { entity: Entity; childre
           record={actionData?.current ?? record}
           options={options}
           actionData={actionData}
-          volver={back}
+          volver={volver}
           campos={campos}
         />
       ) : (
