@@ -10,6 +10,7 @@ import {
   ScrollRestoration,
   useLoaderData,
   useLocation,
+  useMatches,
   useNavigationType,
   useRouteError,
   useRouteLoaderData,
@@ -19,6 +20,7 @@ import { currentUser } from "~/auth/session.server";
 import { SECTIONS } from "~/crud/crud.server";
 import { avisosSinLeer } from "~/avisos/sin-leer.server";
 import { Flash } from "~/ui/Flash";
+import { RESULTS_ID } from "~/ui/lists";
 import { useNonce } from "~/ui/nonce";
 
 export const links = () => [
@@ -65,6 +67,7 @@ export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   const data = useRouteLoaderData<RootData>("root");
   const user = data?.user;
+  const results = useHasResults();
   return (
     <html lang="es">
       <head>
@@ -77,6 +80,11 @@ export function Layout({ children }: { children: ReactNode }) {
         <a className="saltar" href="#contenido">
           Saltar al contenido
         </a>
+        {results ? (
+          <a className="saltar" href={`#${RESULTS_ID}`}>
+            Saltar a los resultados
+          </a>
+        ) : null}
         <header className="cabecera">
           <a className="marca" href="/">
             Oficina
@@ -133,6 +141,16 @@ export function Layout({ children }: { children: ReactNode }) {
       </body>
     </html>
   );
+}
+
+/**
+ * A list page with rows (its loader's `result.rows`, as every list's does) gets a second skip
+ * link, past the views and filters to the table (DataTable's RESULTS_ID).
+ */
+function useHasResults() {
+  const data = useMatches().at(-1)?.data as { result?: { rows?: unknown } } | undefined;
+  const rows = data?.result?.rows;
+  return Array.isArray(rows) && rows.length > 0;
 }
 
 export default function App() {

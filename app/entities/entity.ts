@@ -22,6 +22,8 @@ export type Column = {
   sortable?: boolean;
   /** Shown as a text badge (e.g. a state), styled by value but always readable as text. */
   badge?: boolean;
+  /** Shown only to these roles (e.g. who asked for a gasto, pointless to someone who sees only their own). */
+  roles?: readonly Rol[];
 };
 
 /**
@@ -39,7 +41,8 @@ export type ListView = {
 /** Search in a related table: `column` (a foreign key) matches the ids whose `columns` contain the term. */
 export type SearchRef = { column: string; table: string; columns: readonly string[] };
 
-export type ListFilter =
+/** `roles`: offered only to these roles, as a column's `roles`. */
+export type ListFilter = { roles?: readonly Rol[] } & (
   | { name: string; label: string; kind: "boolean"; column: string }
   | { name: string; label: string; kind: "select"; column: string; options: readonly Option[] }
   | { name: string; label: string; kind: "ref"; column: string; table: string }
@@ -47,7 +50,8 @@ export type ListFilter =
   | { name: string; label: string; kind: "text"; column: string; match?: "exact" | "contains" }
   | { name: string; label: string; kind: "date_from" | "date_to"; column: string }
   /** `centimos`: the column holds the amount in integer cents (an indexable copy); the typed amount is converted. */
-  | { name: string; label: string; kind: "money_min" | "money_max"; column: string; centimos?: boolean };
+  | { name: string; label: string; kind: "money_min" | "money_max"; column: string; centimos?: boolean }
+);
 
 export type Entity = {
   table: string;
@@ -113,6 +117,13 @@ export type Entity = {
 /** The columns a list page reads: only what its rows show and need, not the whole record. */
 export function listColumns(entity: Entity): string[] {
   return [...new Set(["id", ...entity.columns.map((c) => c.name), ...(entity.rowFields ?? [])])];
+}
+
+/** The entity as a list shows it to `rol`: without the columns and filters meant for other roles. */
+export function forRole(entity: Entity, rol: Rol | undefined): Entity {
+  const shown = (item: { roles?: readonly Rol[] }) => !item.roles || (rol !== undefined && item.roles.includes(rol));
+  if (![...entity.columns, ...entity.filters].some((item) => item.roles)) return entity;
+  return { ...entity, columns: entity.columns.filter(shown), filters: entity.filters.filter(shown) };
 }
 
 /** The fields a form writes: never read-only ones; only `campos` when given. */

@@ -43,6 +43,9 @@ export const ORDEN_SOLO_FILTRADO = ["proveedor_nombre", "solicitante_nombre", "d
 /** Shorter search terms cannot use the trigram indexes: they are not searched (ADR 0006). */
 export const BUSQUEDA_MINIMA = 3;
 
+/** Who sees other people's gastos: an empleado sees only their own, so «Solicitante» is not shown to them. */
+const CON_EQUIPO = ["administrador", "aprobador"] as const;
+
 export const gastos: Entity = {
   table: "gastos",
   view: "gastos_vista",
@@ -79,7 +82,7 @@ export const gastos: Entity = {
     { name: "categoria", label: "Categoría", kind: "option", options: CATEGORIAS_GASTO, sortable: true },
     { name: "importe", label: "Importe", kind: "money", sortable: true },
     { name: "estado", label: "Estado", kind: "option", options: ESTADOS_GASTO, sortable: true, badge: true },
-    { name: "solicitante_nombre", label: "Solicitante", sortable: true },
+    { name: "solicitante_nombre", label: "Solicitante", sortable: true, roles: CON_EQUIPO },
     { name: "departamento_nombre", label: "Departamento", sortable: true },
   ],
   // The bulk approval's checkboxes: «id:version», never on one's own gasto, and only where the
@@ -96,7 +99,14 @@ export const gastos: Entity = {
     { name: "departamento", label: "Departamento", kind: "ref", column: "departamento_id", table: "departamentos" },
     { name: "sucursal", label: "Sucursal", kind: "ref", column: "sucursal_id", table: "sucursales" },
     { name: "proveedor", label: "Proveedor", kind: "ref", column: "proveedor_id", table: "proveedores" },
-    { name: "solicitante", label: "Solicitante", kind: "ref", column: "solicitante_id", table: "usuarios" },
+    {
+      name: "solicitante",
+      label: "Solicitante",
+      kind: "ref",
+      column: "solicitante_id",
+      table: "usuarios",
+      roles: CON_EQUIPO,
+    },
     { name: "desde", label: "Fecha desde", kind: "date_from", column: "fecha_gasto" },
     { name: "hasta", label: "Fecha hasta", kind: "date_to", column: "fecha_gasto" },
     // In cents: an indexable copy of importe under RLS (the column in migration 20261125000001_esquema,

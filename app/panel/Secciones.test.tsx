@@ -108,7 +108,7 @@ describe("secciones del panel", () => {
   it("pendientes: cuenta, importe, los más antiguos y «ver todos»; nada si no es para su rol", () => {
     const t = nbsp(texto(html(<Pendientes panel={base} formats={formats} />)));
     expect(t).toContain("12 gastos por 99.999,99 € esperan su aprobación.");
-    expect(t).toContain("Los 1 más antiguos");
+    expect(t).toContain("El más antiguo");
     expect(t).toContain("Elena Ruiz");
     expect(html(<Pendientes panel={base} formats={formats} />)).toContain(
       'href="/gastos?vista=pendientes&amp;orden=fecha_gasto&amp;dir=asc"',
@@ -124,6 +124,27 @@ describe("secciones del panel", () => {
         ),
       ),
     ).toContain("No tiene gastos pendientes de aprobar.");
+  });
+
+  it("las frases concuerdan con la cuenta: 1 gasto espera, 1 departamento, el proveedor, las 2 categorías", () => {
+    const uno = { ...base, pendientes: { ...base.pendientes!, cuenta: 1, importe: "99.99" } };
+    const pendiente = nbsp(texto(html(<Pendientes panel={uno} formats={formats} />)));
+    expect(pendiente).toContain("1 gasto por 99,99 € espera su aprobación.");
+    expect(pendiente).toContain("El gasto pendiente");
+    const dos = { ...base, pendientes: { ...base.pendientes!, cuenta: 2 } };
+    expect(nbsp(texto(html(<Pendientes panel={dos} formats={formats} />)))).toContain(
+      "2 gastos por 99.999,99 € esperan",
+    );
+    const solo = { ...base, presupuestos: base.presupuestos!.slice(0, 1) };
+    expect(html(<Presupuestos panel={solo} formats={formats} />)).toContain(
+      "presupuesto mensual: 1 departamento; 1 por encima",
+    );
+    const prov = nbsp(texto(html(<Proveedores panel={base} formats={formats} />)));
+    expect(prov).toContain("El proveedor con más importe aprobado y pagado, del");
+    expect(prov).not.toMatch(/Las? \d* ?proveedores?/);
+    const cat = nbsp(texto(html(<Categorias panel={base} formats={formats} />)));
+    expect(cat).toContain("Las 2 categorías con más importe aprobado y pagado, del");
+    expect(cat).toContain("; la primera, Viajes y transporte, con 800,00 €.");
   });
 
   it("presupuestos: el que se pasa se señala con texto e icono (no solo color) en el aviso, el gráfico y la tabla", () => {

@@ -3,6 +3,7 @@ import { formatDate, formatMonthKey, monthRange } from "~/lib/dates";
 import { dateTimeFormat, numberFormat } from "~/lib/intl";
 import type { Formats } from "~/lib/format";
 import { formatMoney, subtractMoney, sumMoney } from "~/lib/money";
+import { cuenta, plural } from "~/lib/plural";
 import type { ReactNode } from "react";
 import { BarChart, ICONO_AVISO, type BarDatum } from "~/ui/BarChart";
 import type { PanelData } from "./datos";
@@ -22,7 +23,7 @@ function useFmt({ locale, currency }: Formats) {
     // Grouped like the amounts («1.061», not «1061»), so a column of counts lines up.
     numero: (n: number) => numberFormat(locale, { useGrouping: "always" }).format(n),
     gastos: (n: number) =>
-      `${numberFormat(locale, { useGrouping: "always" }).format(n)} ${n === 1 ? "gasto" : "gastos"}`,
+      `${numberFormat(locale, { useGrouping: "always" }).format(n)} ${plural(n, "gasto", "gastos")}`,
     fecha: (iso: string) => formatDate(iso, locale),
     mes: (key: string) => formatMonthKey(key, locale, "long"),
     /** Compact currency for chart axes: «1,2 M €», «850 mil €». */
@@ -146,13 +147,15 @@ export function Pendientes({ panel, formats }: Props) {
             <a href={pendientesHref()}>
               <strong>{f.gastos(p.cuenta)}</strong> por <strong>{f.dinero(p.importe)}</strong>
             </a>{" "}
-            esperan su aprobación.
+            {plural(p.cuenta, "espera", "esperan")} su aprobación.
           </p>
           <TablaGastos
             caption={
-              p.cuenta > p.mas_antiguos.length
-                ? `Los ${p.mas_antiguos.length} más antiguos`
-                : "Del más antiguo al más reciente"
+              p.cuenta === 1
+                ? "El gasto pendiente"
+                : p.cuenta > p.mas_antiguos.length
+                  ? plural(p.mas_antiguos.length, "El más antiguo", `Los ${p.mas_antiguos.length} más antiguos`)
+                  : "Del más antiguo al más reciente"
             }
             gastos={p.mas_antiguos}
             columnas={[
@@ -198,7 +201,7 @@ export function Presupuestos({ panel, formats }: Props) {
     href: gastosHref({ departamento: d.id, desde: panel.mes.desde, hasta: panel.mes.hasta }),
   }));
   const resumen =
-    `Aprobado en ${mes} por departamento frente a su presupuesto mensual: ${filas.length} departamentos; ` +
+    `Aprobado en ${mes} por departamento frente a su presupuesto mensual: ${cuenta(filas.length, "departamento", "departamentos", formats.locale)}; ` +
     (excedidos.length === 0
       ? "ninguno por encima del presupuesto."
       : `${excedidos.length} por encima del presupuesto: ${excedidos.map((d) => d.nombre).join(", ")}.`);
@@ -212,8 +215,7 @@ export function Presupuestos({ panel, formats }: Props) {
         <div className="panel-excedidos">
           <p>
             <strong>
-              {ICONO_AVISO} {POR_ENCIMA}:{" "}
-              {excedidos.length === 1 ? "1 departamento" : `${excedidos.length} departamentos`}
+              {ICONO_AVISO} {POR_ENCIMA}: {cuenta(excedidos.length, "departamento", "departamentos", formats.locale)}
             </strong>
           </p>
           <ul>
@@ -301,7 +303,7 @@ export function Categorias({ panel, formats }: Props) {
     <Top90
       id="categorias"
       titulo="Categorías de los últimos 90 días"
-      sujeto="categorías"
+      sujeto={{ singular: "categoría", plural: "categorías", genero: "f" }}
       etiqueta="Categoría"
       periodo={periodo}
       formats={formats}
@@ -326,7 +328,7 @@ export function Proveedores({ panel, formats }: Props) {
     <Top90
       id="proveedores"
       titulo="Proveedores de los últimos 90 días"
-      sujeto="proveedores"
+      sujeto={{ singular: "proveedor", plural: "proveedores", genero: "m" }}
       etiqueta="Proveedor"
       periodo={periodo}
       formats={formats}
@@ -347,7 +349,8 @@ type FilaTop = { key: string; label: string; importe: string; cuenta: number; hr
 function Top90(props: {
   id: string;
   titulo: string;
-  sujeto: string;
+  /** What the ranking counts, for sentences that agree with it («Las 5 categorías», «El proveedor»). */
+  sujeto: { singular: string; plural: string; genero: "f" | "m" };
   etiqueta: string;
   periodo: { desde: string; hasta: string };
   filas: FilaTop[];
@@ -359,10 +362,14 @@ function Top90(props: {
   const rango = `del ${f.fecha(periodo.desde)} al ${f.fecha(periodo.hasta)}`;
   const cuentas = new Map(filas.map((r) => [r.key, r.cuenta]));
   const primera = filas[0];
+  const { singular, plural: varios, genero } = props.sujeto;
+  const [el, los, primero] = genero === "f" ? ["La", "Las", "la primera"] : ["El", "Los", "el primero"];
+  const quienes =
+    filas.length === 1 ? `${el} ${singular}` : `${los} ${filas.length > 1 ? `${filas.length} ` : ""}${varios}`;
   return (
     <Seccion id={props.id} titulo={props.titulo}>
       <p>
-        Las {filas.length > 1 ? `${filas.length} ` : ""}con más importe aprobado y pagado, {rango}.
+        {quienes} con más importe aprobado y pagado, {rango}.
       </p>
       {!primera ? (
         <p>{props.vacio}</p>
@@ -370,7 +377,11 @@ function Top90(props: {
         <BarChart
           id={`grafico-${props.id}`}
           title={`${props.etiqueta === "Categoría" ? "Categorías" : "Proveedores"} con más importe aprobado, ${rango}`}
-          summary={`Las ${filas.length} ${props.sujeto} con más importe aprobado ${rango}; la primera, ${primera.label}, con ${f.dinero(primera.importe)}.`}
+          summary={
+            filas.length === 1
+              ? `${quienes} con más importe aprobado ${rango}: ${primera.label}, con ${f.dinero(primera.importe)}.`
+              : `${quienes} con más importe aprobado ${rango}; ${primero}, ${primera.label}, con ${f.dinero(primera.importe)}.`
+          }
           data={filas.map((r) => ({
             key: r.key,
             label: r.label,

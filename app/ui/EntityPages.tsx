@@ -20,7 +20,7 @@ import type { RootData } from "~/root";
 import { ConfirmDialog } from "./ConfirmDialog";
 import { anchorIds, ConformForm, FieldControl, toFormValues, useServerForm } from "./forms";
 import { History } from "./History";
-import { csvHref, DataTable, FilterForm, Pagination } from "./lists";
+import { backToRow, csvHref, DataTable, FilterForm, Pagination } from "./lists";
 
 type Row = StoredRow;
 /** `existente`: the record that already holds a unique value the form sent. */
@@ -234,10 +234,12 @@ export function EntityRecordPage({ entity, children }: { entity: Entity; childre
   const location = useLocation();
   const name = String(record[entity.labelColumn] ?? "");
   const self = `${location.pathname}?volver=${encodeURIComponent(volver)}`;
+  // Back in the list, at this record's row (and its link focused), not at the top.
+  const back = backToRow(volver, record.id);
   return (
     <>
       <p className="migas">
-        <Link to={volver}>← Volver a {entity.plural}</Link>
+        <Link to={back}>← Volver a {entity.plural}</Link>
       </p>
       <h1>{name}</h1>
       {actionData?.deleteError ? (

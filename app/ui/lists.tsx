@@ -1,19 +1,39 @@
-import { Form, Link } from "@remix-run/react";
+import { Form, Link, useLocation, useRouteLoaderData } from "@remix-run/react";
 import { useEffect, useRef, type ReactNode } from "react";
 import type { Options } from "~/crud/crud.server";
-import type { Column, Entity } from "~/entities/entity";
+import { forRole, type Column, type Entity } from "~/entities/entity";
 import { formatValue } from "~/crud/cells";
 import type { Formats } from "~/lib/format";
 import { DEFAULT_PAGE_SIZE, listHref, PAGE_SIZES, type ListState } from "~/crud/list-query";
 import { cuenta, plural } from "~/lib/plural";
+import type { RootData } from "~/root";
 
 /**
  * The list machinery every screen shares: filter form (GET, so the URL is the state), a table
- * whose headers are sort links with aria-sort, the count, pagination, CSV export.
+ * whose headers are sort links with aria-sort, the count, pagination, CSV export. Columns and
+ * filters declared for some roles only (`roles`) are left out for the others.
  */
 
+/** The entity as the signed-in person's role sees it in a list. */
+function useForRole(entity: Entity) {
+  return forRole(entity, useRouteLoaderData<RootData>("root")?.user?.rol);
+}
+
+/** The id of a row's record link: a fragment (`#fila-{id}`) brings a person back to that row. */
+export function rowAnchor(id: unknown) {
+  return `fila-${String(id)}`;
+}
+
+/** `href` landing on the row of record `id` in its list (see rowAnchor). */
+export function backToRow(href: string, id: unknown) {
+  return `${href.replace(/#.*$/, "")}#${rowAnchor(id)}`;
+}
+
+/** The target of the layout's «Saltar a los resultados» link (app/root.tsx). */
+export const RESULTS_ID = "resultados";
+
 export function FilterForm({
-  entity,
+  entity: declared,
   state,
   options,
   children,
@@ -23,6 +43,7 @@ export function FilterForm({
   options: Options;
   children?: ReactNode;
 }) {
+  const entity = useForRole(declared);
   const errores = Object.entries(state.errores);
   return (
     <Form
@@ -149,7 +170,7 @@ function FilterErrors({ errores }: { errores: [string, { mensaje: string }][] })
 }
 
 export function DataTable<Row extends Record<string, unknown>>({
-  entity,
+  entity: declared,
   rows,
   state,
   formats,
@@ -164,53 +185,93 @@ export function DataTable<Row extends Record<string, unknown>>({
   formats: Formats;
   caption: string;
   recordHref: (row: Row) => string;
-  /** An extra first cell per row (e.g. a selection checkbox). */
-  leading?: { header: ReactNode; cell: (row: Row) => ReactNode };
+  /** An extra first cell per row (e.g. a selection checkbox); `label` names it on a phone's card. */
+  leading?: { header: ReactNode; label?: string; cell: (row: Row) => ReactNode };
   /** The row whose record is open beside the list (marked, and its link says so). */
   selectedId?: string;
 }) {
+  const entity = useForRole(declared);
+  useFocusReturnsToRow(selectedId);
   return (
-    <div className="tabla-contenedor">
-      <table>
-        <caption className="visually-hidden">{caption}</caption>
-        <thead>
-          <tr>
-            {leading ? <th scope="col">{leading.header}</th> : null}
-            {entity.columns.map((column) => (
-              <SortHeader key={column.name} entity={entity} column={column} state={state} />
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={String(row.id)} className={selectedId === row.id ? "seleccionada" : undefined}>
-              {leading ? <td>{leading.cell(row)}</td> : null}
-              {entity.columns.map((column) => {
-                const text = formatValue(column, row[column.name], formats);
-                const shown =
-                  column.badge && text ? (
-                    <span className={`insignia insignia-${String(row[column.name])}`}>{text}</span>
-                  ) : (
-                    text
-                  );
-                return (
-                  <td key={column.name} className={column.kind === "money" ? "numero" : undefined}>
-                    {column.link ? (
-                      <Link to={recordHref(row)} aria-current={selectedId === row.id ? "true" : undefined}>
-                        {text || "(sin nombre)"}
-                      </Link>
-                    ) : (
-                      shown
-                    )}
-                  </td>
-                );
-              })}
+    // Narrow (estilos.css, «A list of records»), every row is a card of «label: value» lines led
+    // by its record link; the labels come from data-etiqueta.
+    <div className="lista-registros" id={RESULTS_ID} tabIndex={-1}>
+      <div className="tabla-contenedor">
+        <table className="tabla-lista">
+          <caption className="visually-hidden">{caption}</caption>
+          <thead>
+            <tr>
+              {leading ? <th scope="col">{leading.header}</th> : null}
+              {entity.columns.map((column) => (
+                <SortHeader key={column.name} entity={entity} column={column} state={state} />
+              ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={String(row.id)} className={selectedId === row.id ? "seleccionada" : undefined}>
+                {leading ? (
+                  <td
+                    className="celda-previa"
+                    data-etiqueta={leading.label ?? (typeof leading.header === "string" ? leading.header : undefined)}
+                  >
+                    {leading.cell(row)}
+                  </td>
+                ) : null}
+                {entity.columns.map((column) => {
+                  const text = formatValue(column, row[column.name], formats);
+                  const shown =
+                    column.badge && text ? (
+                      <span className={`insignia insignia-${String(row[column.name])}`}>{text}</span>
+                    ) : (
+                      text
+                    );
+                  const className = [column.kind === "money" ? "numero" : "", column.link ? "celda-registro" : ""]
+                    .filter(Boolean)
+                    .join(" ");
+                  return (
+                    <td key={column.name} className={className || undefined} data-etiqueta={column.label}>
+                      {column.link ? (
+                        <Link
+                          to={recordHref(row)}
+                          id={rowAnchor(row.id)}
+                          aria-current={selectedId === row.id ? "true" : undefined}
+                        >
+                          {text || "(sin nombre)"}
+                        </Link>
+                      ) : (
+                        shown
+                      )}
+                    </td>
+                  );
+                })}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </div>
   );
+}
+
+/**
+ * Back from a record, keyboard focus goes to that record's link in the list, not to the page's
+ * start: when the record open beside the list closes (`selectedId` goes away), or when the URL
+ * names a row (`#fila-{id}`, the way back from a record page). Without JavaScript the fragment
+ * alone lands there. Only when nothing else holds focus (the close link has just gone).
+ */
+function useFocusReturnsToRow(selectedId: string | undefined) {
+  const location = useLocation();
+  const previous = useRef(selectedId);
+  useEffect(() => {
+    const closed = previous.current && !selectedId ? previous.current : undefined;
+    previous.current = selectedId;
+    const named = location.hash.startsWith("#fila-") ? decodeURIComponent(location.hash.slice(6)) : undefined;
+    const id = closed ?? named;
+    const link = id ? document.getElementById(rowAnchor(id)) : null;
+    const free = !document.activeElement || document.activeElement === document.body;
+    if (link && free) link.focus();
+  }, [selectedId, location.key, location.hash]);
 }
 
 function SortHeader({ entity, column, state }: { entity: Entity; column: Column; state: ListState }) {

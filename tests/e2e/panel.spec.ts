@@ -198,7 +198,7 @@ admin.describe("gráficos del administrador", () => {
       },
       {
         seccion: "Proveedores de los últimos 90 días",
-        nombre: /^Las \d+ proveedores con más importe aprobado del /,
+        nombre: /^(Los \d+ proveedores|El proveedor) con más importe aprobado del /,
         cabecera: "Proveedor",
       },
     ];

@@ -65,7 +65,7 @@ test("tras crear un departamento se abre su ficha; «Volver» lleva a la lista c
   await expect(page).toHaveURL(/\/departamentos\/[0-9a-f-]{36}\?volver=/);
   await expect(page.getByRole("heading", { level: 1, name: nombre })).toBeVisible();
   await page.getByRole("link", { name: "← Volver a departamentos" }).click();
-  await expect(page).toHaveURL(/\/departamentos\?orden=codigo&dir=desc$/);
+  await expect(page).toHaveURL(/\/departamentos\?orden=codigo&dir=desc#fila-[0-9a-f-]{36}$/);
 });
 
 test("tras crear un proveedor o una sucursal se abre su ficha", async ({ page }) => {
