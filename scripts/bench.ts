@@ -443,6 +443,9 @@ async function sentenciasPorPeticion(
 // The server
 // ---------------------------------------------------------------------------------------------
 
+/** What the server printed, shown when the run fails (a 500 says little without it). */
+let salidaDelServidor: string[] = [];
+
 async function arrancarServidor(app: string, tmp: string, databaseUrl: string, o: Opciones) {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
@@ -472,6 +475,7 @@ async function arrancarServidor(app: string, tmp: string, databaseUrl: string, o
     },
   });
   const salida: string[] = [];
+  salidaDelServidor = salida;
   hijo.stdout!.on("data", (c: Buffer) => salida.push(c.toString()));
   hijo.stderr!.on("data", (c: Buffer) => salida.push(c.toString()));
   let terminado = false;
@@ -534,7 +538,10 @@ async function elegirParametros(ctx: Contexto) {
   // A gasto the aprobador may act on, as the list offers it to them.
   const pendientes = await pedir(ctx.base, "/gastos?vista=pendientes", { headers: { Cookie: ctx.cookies.aprobador } });
   const gasto = /[?&;]gasto=([0-9a-f-]{36})/.exec(pendientes.cuerpo.toString())?.[1];
-  if (!gasto) throw new Error("El aprobador no tiene gastos pendientes en la lista");
+  if (!gasto)
+    throw new Error(
+      `El aprobador no tiene gastos pendientes en la lista (${pendientes.status}): ${pendientes.cuerpo.toString().slice(0, 300)}`,
+    );
   const { rows: prov } = await sql<{
     id: string;
     razon_social: string;
@@ -988,6 +995,8 @@ main()
   .then(() => limpiar())
   .catch(async (error) => {
     console.error(error instanceof Error ? error.stack : error);
+    if (salidaDelServidor.length)
+      console.error(`[bench] salida del servidor:\n${salidaDelServidor.join("").slice(-4000)}`);
     await limpiar();
     process.exit(1);
   });
