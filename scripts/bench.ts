@@ -414,8 +414,9 @@ async function sentenciasPorPeticion(
     select query, calls::int as calls, total_plan_time::float8 as plan, total_exec_time::float8 as exec from bench.pg_stat_statements
      where dbid = (select oid from pg_database where datname = current_database()) and query not ilike '%pg_stat_statements%'
      order by calls desc`.execute(db);
+  // A leading comment (the adapter marks some statements: prepared.server.ts) does not change what a statement is.
   const tipo = (q: string) =>
-    /^\s*(begin|commit|rollback|start transaction)\b/i.test(q)
+    /^\s*(\/\*.*?\*\/\s*)?(begin|commit|rollback|start transaction)\b/is.test(q)
       ? "transaccion"
       : /set_config\('role'/i.test(q)
         ? "rls"
