@@ -31,6 +31,7 @@ import {
 import { backendKind, DEFAULT_DATA_DIR, loadEnv, type Config } from "./app/lib/env.server";
 import { withErrorDigests } from "./app/lib/errors.server";
 import { mountStatic } from "./app/lib/static.server";
+import { rememberRouteMatching } from "./app/lib/route-matching.server";
 import { mountMonitoring } from "./app/lib/monitoring.server";
 import { sqlServices, type Services } from "./app/services.server";
 import { supabaseAvisosOutbox, supabaseServices } from "./app/services.supabase.server";
@@ -228,6 +229,8 @@ async function worker(config: Config) {
         })
     : undefined;
   const build = withErrorDigests(remixBuild as ServerBuild, reportToSentry);
+  // Remix 2 flattens, ranks and compiles the route tree on every match: keep the answers (ADR 0008).
+  rememberRouteMatching();
   // Remix's development mode (stack traces in answers) only where someone is developing.
   const remix = createRequestHandler(build, config.NODE_ENV === "development" ? "development" : "production");
   // Set at SIGINT/SIGTERM: responses then say «Connection: close», so busy keep-alive clients let go.

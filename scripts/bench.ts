@@ -414,8 +414,9 @@ async function sentenciasPorPeticion(
     select query, calls::int as calls, total_plan_time::float8 as plan, total_exec_time::float8 as exec from bench.pg_stat_statements
      where dbid = (select oid from pg_database where datname = current_database()) and query not ilike '%pg_stat_statements%'
      order by calls desc`.execute(db);
+  // A leading comment (the adapter marks some statements: prepared.server.ts) does not change what a statement is.
   const tipo = (q: string) =>
-    /^\s*(begin|commit|rollback|start transaction)\b/i.test(q)
+    /^\s*(\/\*.*?\*\/\s*)?(begin|commit|rollback|start transaction)\b/is.test(q)
       ? "transaccion"
       : /set_config\('role'/i.test(q)
         ? "rls"
@@ -442,6 +443,9 @@ async function sentenciasPorPeticion(
 // ---------------------------------------------------------------------------------------------
 // The server
 // ---------------------------------------------------------------------------------------------
+
+/** What the server printed, shown when the run fails (a 500 says little without it). */
+let salidaDelServidor: string[] = [];
 
 async function arrancarServidor(app: string, tmp: string, databaseUrl: string, o: Opciones) {
   const port = await freePort();
@@ -472,6 +476,7 @@ async function arrancarServidor(app: string, tmp: string, databaseUrl: string, o
     },
   });
   const salida: string[] = [];
+  salidaDelServidor = salida;
   hijo.stdout!.on("data", (c: Buffer) => salida.push(c.toString()));
   hijo.stderr!.on("data", (c: Buffer) => salida.push(c.toString()));
   let terminado = false;
@@ -534,7 +539,10 @@ async function elegirParametros(ctx: Contexto) {
   // A gasto the aprobador may act on, as the list offers it to them.
   const pendientes = await pedir(ctx.base, "/gastos?vista=pendientes", { headers: { Cookie: ctx.cookies.aprobador } });
   const gasto = /[?&;]gasto=([0-9a-f-]{36})/.exec(pendientes.cuerpo.toString())?.[1];
-  if (!gasto) throw new Error("El aprobador no tiene gastos pendientes en la lista");
+  if (!gasto)
+    throw new Error(
+      `El aprobador no tiene gastos pendientes en la lista (${pendientes.status}): ${pendientes.cuerpo.toString().slice(0, 300)}`,
+    );
   const { rows: prov } = await sql<{
     id: string;
     razon_social: string;
@@ -988,6 +996,8 @@ main()
   .then(() => limpiar())
   .catch(async (error) => {
     console.error(error instanceof Error ? error.stack : error);
+    if (salidaDelServidor.length)
+      console.error(`[bench] salida del servidor:\n${salidaDelServidor.join("").slice(-4000)}`);
     await limpiar();
     process.exit(1);
   });

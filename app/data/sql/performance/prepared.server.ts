@@ -16,6 +16,12 @@ const SINGLE_SELECT = /^\s*(select|with)\b[^;]*$/i;
  */
 const WITH_VALUES = "/* planificada con sus valores */ ";
 
+/**
+ * A text that starts with this comment holds several statements sent in one message (simple
+ * protocol, no parameters): the answer is the last statement's, as if it had been sent alone.
+ */
+export const IN_ONE_TRIP = "/* en un viaje */ ";
+
 /** Statements each connection keeps prepared, at most (then further ones run unnamed): each kept plan holds memory (ADR 0008). */
 const MAX_PREPARED = 100;
 
@@ -33,6 +39,10 @@ export class PreparingClient extends pg.Client {
   // an override must accept them all and hand them on unchanged, which only `any` can express.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   override query(config: any, values?: any, callback?: any): any {
+    if (typeof config === "string" && config.startsWith(IN_ONE_TRIP) && !callback)
+      return (super.query(config) as unknown as Promise<pg.QueryResult | pg.QueryResult[]>).then((r) =>
+        Array.isArray(r) ? r[r.length - 1] : r,
+      );
     if (
       typeof config === "string" &&
       Array.isArray(values) &&
