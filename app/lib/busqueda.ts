@@ -58,5 +58,5 @@ export function normalizarBusqueda(texto: string): string {
  */
 export function palabrasBusqueda(q: string): string[] {
   const palabras = [...new Set(q.split(/\s+/).map(normalizarBusqueda).filter(Boolean))];
-  return palabras.filter((p, i) => !palabras.some((o, j) => j !== i && o.includes(p) && (o !== p || j < i)));
+  return palabras.filter((p) => !palabras.some((o) => o !== p && o.includes(p)));
 }

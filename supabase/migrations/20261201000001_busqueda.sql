@@ -185,7 +185,7 @@ declare
   v_muestra bigint;
   v_porcentaje numeric;
 begin
-  v_palabras := array(select btrim(x) from unnest(coalesce(p_palabras, '{}')) as y (x) where btrim(x) <> '');
+  v_palabras := array(select x from unnest(coalesce(p_palabras, '{}')) as y (x) where btrim(x) <> '');
   if v_rol is null or cardinality(v_palabras) = 0 then
     return query select ''::text, 0::bigint, true, jsonb_build_object('importe', '0');
     return;
@@ -314,7 +314,7 @@ begin
   if p_busqueda is not null then
     v_palabras := case
       when jsonb_typeof(p_busqueda -> 'words') = 'array' then
-        array(select btrim(x) from jsonb_array_elements_text(p_busqueda -> 'words') as y (x) where btrim(x) <> '')
+        array(select x from jsonb_array_elements_text(p_busqueda -> 'words') as y (x) where btrim(x) <> '')
       else array_remove(array[nullif(btrim(coalesce(p_busqueda ->> 'term', '')), '')], null)
     end;
     foreach v_palabra in array v_palabras loop
