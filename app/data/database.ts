@@ -294,6 +294,7 @@ export interface Proveedores {
   activo: Generated<boolean>;
   actualizado_en: Generated<ColumnType<string, Date | string, Date | string>>;
   busqueda: Generated<string>;
+  busqueda_nombre: Generated<string>;
   categoria: Generated<string>;
   ciudad: string | null;
   codigo_postal: string | null;
@@ -318,6 +319,7 @@ export interface ProveedoresVista {
   activo: boolean | null;
   actualizado_en: ColumnType<string, Date | string, Date | string> | null;
   busqueda: string | null;
+  busqueda_nombre: string | null;
   categoria: string | null;
   ciudad: string | null;
   codigo_postal: string | null;

@@ -87,7 +87,7 @@ export const gastos: Entity = {
   rowFields: ["version", "solicitante_id", "puede_aprobar"],
   search: ["busqueda"], // folio, descripcion, numero_factura: migration 20261201000001_busqueda
   // The supplier's names live in proveedores: searched there (indexed), then matched by id.
-  searchRefs: [{ column: "proveedor_id", table: "proveedores", columns: ["busqueda"] }],
+  searchRefs: [{ column: "proveedor_id", table: "proveedores", columns: ["busqueda_nombre"] }],
   // The same search through the trigram indexes (under RLS a plain ILIKE uses none): migration 20261125000007_escala.
   searchFunction: "buscar_gastos",
   filters: [

@@ -4,7 +4,7 @@
 -- Cada tabla con lista lleva `busqueda`: el texto de sus columnas buscables, en minúsculas y sin
 -- acentos (interno.normalizar), calculado por la base de datos al escribir (columna generada).
 -- La aplicación parte lo que se escribe en palabras, las normaliza igual (app/lib/busqueda.ts) y
--- pide que cada una esté en `busqueda` —o, en un gasto, en la de su proveedor—: «hotel barcelona»
+-- pide que cada una esté en `busqueda` —o, en un gasto, en los nombres de su proveedor—: «hotel barcelona»
 -- encuentra «Hotel en Barcelona», «cafe» encuentra «Café». Es un `ilike '%palabra%'` por palabra,
 -- que PostgREST también sabe pedir, así que los dos adaptadores devuelven las mismas filas; un
 -- índice de trigramas por tabla lo sirve. Solo entran columnas que ve quien ve la fila (nunca
@@ -33,6 +33,9 @@ alter table public.gastos add column busqueda text not null generated always as 
 alter table public.proveedores add column busqueda text not null generated always as (interno.normalizar(
   razon_social || ' ' || coalesce(nombre_comercial, '') || ' ' || nif || ' ' || coalesce(email, '') || ' '
   || coalesce(ciudad, ''))) stored;
+-- Lo que busca un gasto en su proveedor: solo sus nombres (no su ciudad, correo ni NIF).
+alter table public.proveedores add column busqueda_nombre text not null generated always as (interno.normalizar(
+  razon_social || ' ' || coalesce(nombre_comercial, ''))) stored;
 alter table public.departamentos add column busqueda text not null generated always as (interno.normalizar(
   nombre || ' ' || codigo || ' ' || coalesce(centro_costo, ''))) stored;
 alter table public.sucursales add column busqueda text not null generated always as (interno.normalizar(
@@ -48,11 +51,12 @@ drop index public.gastos_descripcion_trgm_idx, public.gastos_folio_trgm_idx, pub
   public.usuarios_nombre_trgm_idx, public.usuarios_apellidos_trgm_idx, public.usuarios_email_trgm_idx;
 create index gastos_busqueda_idx on public.gastos using gin (busqueda extensions.gin_trgm_ops);
 create index proveedores_busqueda_idx on public.proveedores using gin (busqueda extensions.gin_trgm_ops);
+create index proveedores_busqueda_nombre_idx on public.proveedores using gin (busqueda_nombre extensions.gin_trgm_ops);
 create index departamentos_busqueda_idx on public.departamentos using gin (busqueda extensions.gin_trgm_ops);
 create index sucursales_busqueda_idx on public.sucursales using gin (busqueda extensions.gin_trgm_ops);
 create index usuarios_busqueda_idx on public.usuarios using gin (busqueda extensions.gin_trgm_ops);
 
--- `busqueda` se deriva de otras columnas: no es un cambio que contar en el historial.
+-- `busqueda` y `busqueda_nombre` se derivan de otras columnas: no son un cambio que contar en el historial.
 create or replace function interno.registrar_historial() returns trigger
 language plpgsql security definer
 set search_path = ''
@@ -64,7 +68,7 @@ declare
   v_accion text;
   v_id uuid;
   v_nota text := nullif(current_setting('oficina.nota_historial', true), '');
-  v_excluidas text[] := array['id', 'creado_en', 'actualizado_en', 'version', 'busqueda'];
+  v_excluidas text[] := array['id', 'creado_en', 'actualizado_en', 'version', 'busqueda', 'busqueda_nombre'];
 begin
   if tg_op = 'INSERT' then
     v_accion := 'alta';
@@ -154,7 +158,7 @@ select interno.crear_gastos_vista();
 -- Lo mismo que en 20261125000007_escala (como propietaria, con los índices de trigramas y la regla
 -- de visibilidad de gastos_select escrita; tope, ids o estimación), ahora sobre `busqueda`: cada
 -- una de p_palabras (ya normalizadas por quien llama, como en la condición de la lista) está en el
--- texto del gasto o en el de su proveedor. Las palabras de menos de tres letras no tienen
+-- texto del gasto o en los nombres de su proveedor. Las palabras de menos de tres letras no tienen
 -- trigramas: si hay alguna más larga, se comprueban solo en las filas que esa encuentra (escritas
 -- de forma que el índice no las use). La forma con un término (p_termino) busca ese texto entero,
 -- como una sola palabra.
@@ -195,7 +199,7 @@ begin
     v_patron := quote_literal('%' || replace(replace(replace(v_palabra, '\', '\\'), '%', '\%'), '_', '\_') || '%');
     v_donde := v_donde || format($w$
       and (%2$s ilike %1$s
-        or g.proveedor_id = any (array(select p.id from public.proveedores p where p.busqueda ilike %1$s)))
+        or g.proveedor_id = any (array(select p.id from public.proveedores p where p.busqueda_nombre ilike %1$s)))
     $w$, v_patron, case when v_larga and char_length(v_palabra) < 3 then '(g.busqueda || '''')' else 'g.busqueda' end);
   end loop;
   -- La visibilidad con sus valores escritos: el plan cruza los índices de quien busca con los

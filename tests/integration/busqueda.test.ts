@@ -122,6 +122,8 @@ describe("/gastos", () => {
     // One word in the supplier's trade name, the other in the description.
     expect(await buscar("noviembre movistar")).toEqual(["linea"]);
     expect(await buscar("barcelo")).toEqual(["hotel"]);
+    // The supplier's names only: not its NIF (the proveedores list finds it by NIF).
+    expect(await buscar(generateValidCif(11))).toEqual([]);
     // Every word must match: one that does not empties the list.
     expect(await buscar("hotel madrid")).toEqual([]);
   });
@@ -177,6 +179,9 @@ describe("los registros", () => {
     expect(names(await proveedoresPages.list("?q=S.A."), "razon_social").sort()).toEqual([
       "Hoteles Barceló, S.A.",
       "Telefónica Móviles España, S.A.U.",
+    ]);
+    expect(names(await proveedoresPages.list(`?q=${generateValidCif(11).toLowerCase()}`), "nombre_comercial")).toEqual([
+      "Movistar",
     ]);
     expect(names(await departamentosPages.list("?q=general%20DIRECCION"), "nombre")).toEqual(["Dirección General"]);
     expect(names(await sucursalesPages.list("?q=malaga%20larios"), "nombre")).toEqual(["Málaga Centro"]);
