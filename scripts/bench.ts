@@ -552,7 +552,21 @@ async function elegirParametros(ctx: Contexto) {
   const proveedor = prov[0]!;
   // A supplier's word for the search: the way people look for «that hotel bill».
   const palabra = proveedor.razon_social.split(/\s+/).find((w) => w.length >= 5) ?? proveedor.razon_social.slice(0, 5);
-  return { filtrado, filtro, gasto, proveedor, palabra };
+  // Two words as people type them (issue 18): one of a gasto's description without its accent and
+  // its supplier's name in capitals, in the other order — «telefonica movil» for «Móvil… (Telefónica)».
+  const { rows: conAcento } = await sql<{ descripcion: string; razon_social: string }>`
+    select g.descripcion, p.razon_social from public.gastos g join public.proveedores p on p.id = g.proveedor_id
+     where g.descripcion ~ '[áéíóúñ][a-z]' order by g.id limit 1`.execute(ctx.db);
+  const ejemplo = conAcento[0] ?? { descripcion: "Café", razon_social: proveedor.razon_social };
+  const acentuada = ejemplo.descripcion.split(/\s+/).find((w) => /[áéíóúñ]/.test(w))!;
+  const sinAcento = acentuada
+    .normalize("NFD")
+    .replace(/\p{M}/gu, "")
+    .replace(/[^\p{L}\p{N}]/gu, "")
+    .toLowerCase();
+  const deProveedor = ejemplo.razon_social.split(/\s+/).find((w) => w.length >= 5) ?? ejemplo.razon_social;
+  const palabras = `${deProveedor.toUpperCase()} ${sinAcento}`;
+  return { filtrado, filtro, gasto, proveedor, palabra, palabras };
 }
 
 function pantallas(p: Awaited<ReturnType<typeof elegirParametros>>): Pantalla[] {
@@ -597,6 +611,13 @@ function pantallas(p: Awaited<ReturnType<typeof elegirParametros>>): Pantalla[] 
       id: "busqueda",
       nombre: `/gastos?q=${p.palabra} (búsqueda, admin)`,
       ruta: `/gastos?q=${encodeURIComponent(p.palabra)}`,
+      como: "administrador",
+      contiene: "<h1>Gastos</h1>",
+    },
+    {
+      id: "busqueda-palabras",
+      nombre: `/gastos?q=${p.palabras} (dos palabras, sin acentos, admin)`,
+      ruta: `/gastos?q=${encodeURIComponent(p.palabras)}`,
       como: "administrador",
       contiene: "<h1>Gastos</h1>",
     },
@@ -888,7 +909,9 @@ async function main() {
     await cargarHasta(db, n, demo);
     parametros ??= await elegirParametros(ctx);
     if (!o.escala) break;
-    const lista = pantallas(parametros).filter((p) => ["gastos", "filtrado", "busqueda"].includes(p.id));
+    const lista = pantallas(parametros).filter((p) =>
+      ["gastos", "filtrado", "busqueda", "busqueda-palabras"].includes(p.id),
+    );
     const medidas: Record<string, Medida> = {};
     for (const p of lista) {
       await comprobar(ctx, p);

@@ -1,6 +1,7 @@
 import type { Rol } from "~/auth/permissions";
 import { UUID, type Filter, type ListQuery } from "~/data/store";
 import type { Entity, ListFilter } from "~/entities/entity";
+import { palabrasBusqueda } from "~/lib/busqueda";
 import { parseDateInput } from "~/lib/dates";
 import { parseMoney, toCents } from "~/lib/money";
 
@@ -114,6 +115,8 @@ function compareRange(filter: ListFilter, a: unknown, b: unknown): number {
 
 export function toListQuery(entity: Entity, state: ListState, extra: Filter[] = []): ListQuery {
   const filters: Filter[] = [...extra];
+  // Every word, without accents or capitals, as the `busqueda` columns hold the text (app/lib/busqueda.ts).
+  const words = palabrasBusqueda(state.q);
   for (const filter of entity.filters) {
     const raw = state.filtros[filter.name];
     if (raw === undefined) continue;
@@ -128,10 +131,11 @@ export function toListQuery(entity: Entity, state: ListState, extra: Filter[] = 
   }
   return {
     filters,
-    search: state.q
+    search: words.length
       ? {
           columns: [...entity.search],
           term: state.q,
+          words,
           ...(entity.searchRefs?.length
             ? { refs: entity.searchRefs.map((r) => ({ ...r, columns: [...r.columns] })) }
             : {}),

@@ -95,6 +95,7 @@ export interface AvisosPredeterminados {
 export interface Departamentos {
   activo: Generated<boolean>;
   actualizado_en: Generated<ColumnType<string, Date | string, Date | string>>;
+  busqueda: Generated<string>;
   centro_costo: string | null;
   codigo: string;
   creado_en: Generated<ColumnType<string, Date | string, Date | string>>;
@@ -110,6 +111,7 @@ export interface Departamentos {
 export interface DepartamentosVista {
   activo: boolean | null;
   actualizado_en: ColumnType<string, Date | string, Date | string> | null;
+  busqueda: string | null;
   centro_costo: string | null;
   codigo: string | null;
   creado_en: ColumnType<string, Date | string, Date | string> | null;
@@ -128,6 +130,7 @@ export interface Gastos {
   actualizado_en: Generated<ColumnType<string, Date | string, Date | string>>;
   aprobado_por_id: string | null;
   aprobador_id: string | null;
+  busqueda: Generated<string>;
   categoria: string;
   creado_en: Generated<ColumnType<string, Date | string, Date | string>>;
   /**
@@ -171,6 +174,7 @@ export interface GastosVista {
   aprobado_por_nombre: string | null;
   aprobador_id: string | null;
   aprobador_nombre: string | null;
+  busqueda: string | null;
   categoria: string | null;
   creado_en: ColumnType<string, Date | string, Date | string> | null;
   creado_por_id: string | null;
@@ -289,6 +293,8 @@ export interface PreferenciasAvisos {
 export interface Proveedores {
   activo: Generated<boolean>;
   actualizado_en: Generated<ColumnType<string, Date | string, Date | string>>;
+  busqueda: Generated<string>;
+  busqueda_nombre: Generated<string>;
   categoria: Generated<string>;
   ciudad: string | null;
   codigo_postal: string | null;
@@ -312,6 +318,8 @@ export interface Proveedores {
 export interface ProveedoresVista {
   activo: boolean | null;
   actualizado_en: ColumnType<string, Date | string, Date | string> | null;
+  busqueda: string | null;
+  busqueda_nombre: string | null;
   categoria: string | null;
   ciudad: string | null;
   codigo_postal: string | null;
@@ -341,6 +349,7 @@ export interface ResumenDiario {
 export interface Sucursales {
   activo: Generated<boolean>;
   actualizado_en: Generated<ColumnType<string, Date | string, Date | string>>;
+  busqueda: Generated<string>;
   ciudad: string;
   codigo: string;
   codigo_postal: string | null;
@@ -359,6 +368,7 @@ export interface Sucursales {
 export interface SucursalesVista {
   activo: boolean | null;
   actualizado_en: ColumnType<string, Date | string, Date | string> | null;
+  busqueda: string | null;
   ciudad: string | null;
   codigo: string | null;
   codigo_postal: string | null;
@@ -380,6 +390,7 @@ export interface Usuarios {
   actualizado_en: Generated<ColumnType<string, Date | string, Date | string>>;
   apellidos: string | null;
   aprobador_id: string | null;
+  busqueda: Generated<string>;
   creado_en: Generated<ColumnType<string, Date | string, Date | string>>;
   departamento_id: string | null;
   email: string;
@@ -398,6 +409,7 @@ export interface UsuariosVista {
   apellidos: string | null;
   aprobador_id: string | null;
   aprobador_nombre: string | null;
+  busqueda: string | null;
   creado_en: ColumnType<string, Date | string, Date | string> | null;
   departamento_id: string | null;
   departamento_nombre: string | null;

@@ -12,16 +12,19 @@ export type Filter = { column: string; op: FilterOp; value?: unknown };
 export type ListQuery = {
   filters?: Filter[];
   /**
-   * Case-insensitive substring search, OR-ed over the columns. `refs`: also rows whose foreign
-   * key `column` points at a row of `table` whose `columns` contain the term (e.g. a gasto's
-   * proveedor by razón social), so the search can use the related table's indexes. `fn`: a
-   * database function `fn(term) → uuid[]` returning the ids of the visible rows that match by
-   * that same rule, through indexes: under row-level security PostgreSQL uses no index for ILIKE
-   * (not LEAKPROOF). An adapter may use it instead of the columns and refs (same result).
+   * Case-insensitive substring search: each of `words` (without them, the trimmed term as one
+   * word) is contained in one of the columns, or in one of `refs`: rows whose foreign key
+   * `column` points at a row of `table` whose `columns` contain it (e.g. a gasto's proveedor by
+   * its name), so the search can use the related table's indexes. The caller normalises the
+   * words as the columns are (app/lib/busqueda.ts for the `busqueda` columns). `fn`: a database
+   * function `fn(words, cap)` finding the visible rows that match by that same rule through
+   * indexes (performance/search.server.ts): under row-level security PostgreSQL uses no index
+   * for ILIKE (not LEAKPROOF). An adapter may use it instead of the columns and refs.
    */
   search?: {
     columns: string[];
     term: string;
+    words?: string[];
     refs?: { column: string; table: string; columns: string[] }[];
     fn?: string;
   };
@@ -46,6 +49,14 @@ export type ListQuery = {
    */
   base?: string;
 };
+
+/** The words `search` must all find: `words`, or else the whole trimmed term; none when empty. */
+export function searchWords(search: ListQuery["search"]): string[] {
+  if (!search) return [];
+  if (search.words) return search.words.filter((w) => w.trim() !== "");
+  const term = search.term.trim();
+  return term ? [term] : [];
+}
 
 /** With `count: "estimated"`, up to this many matches are counted (and summed) exactly. */
 export const EXACT_COUNT_LIMIT = 10_000;

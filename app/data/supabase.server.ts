@@ -5,6 +5,7 @@ import {
   identifier,
   NotFound,
   storeErrorFromPostgres,
+  searchWords,
   UUID,
   EXACT_COUNT_LIMIT,
   type Filter,
@@ -273,28 +274,32 @@ export function likeEscape(term: string): string {
 }
 
 /**
- * `search` as PostgREST parameters: `or=(col.ilike."*term*",…)` over the columns, and for each
- * related table in `refs` an empty embed (`proveedores!proveedor_id()`, not in the output) filtered
- * with `proveedores.or=(…)`, which the top-level `or` includes as `proveedores.not.is.null` —
- * PostgREST's "null filtering on embedded resources". The related table is read under the
- * user's RLS, as in the SQL adapter's `column = any(array(select id from table where …))`.
+ * `search` as PostgREST parameters, one `or=(col.ilike."*word*",…)` per word (PostgREST ANDs
+ * them). For each related table in `refs`, an empty embed (`proveedores!proveedor_id()`, not in
+ * the output) filtered with `proveedores.or=(…)`, which that word's `or` includes as
+ * `proveedores.not.is.null` — PostgREST's "null filtering on embedded resources". Each further
+ * word needs its own embed, named by an alias (`proveedores_2:proveedores!proveedor_id()`). The
+ * related table is read under the user's RLS, as in the SQL adapter's
+ * `column = any(array(select id from table where …))`.
  */
 export function searchParts(search: ListQuery["search"]): { embeds: string[]; or: { table?: string; body: string }[] } {
-  const term = search?.term.trim();
   const refs = search?.refs ?? [];
-  if (!term || !(search?.columns.length || refs.length)) return { embeds: [], or: [] };
-  const pattern = quoted(`*${likeEscape(term)}*`);
-  const like = (columns: string[]) => columns.map((c) => `${identifier(c)}.ilike.${pattern}`);
+  const words = searchWords(search);
+  if (!words.length || !(search?.columns.length || refs.length)) return { embeds: [], or: [] };
   const tables = refs.map((r) => identifier(r.table));
   if (new Set(tables).size !== tables.length)
     throw new Error("La búsqueda admite una sola referencia por tabla relacionada");
-  return {
-    embeds: refs.map((r) => `${identifier(r.table)}!${identifier(r.column)}()`),
-    or: [
-      { body: [...like(search!.columns), ...tables.map((t) => `${t}.not.is.null`)].join(",") },
-      ...refs.map((r) => ({ table: identifier(r.table), body: like(r.columns).join(",") })),
-    ],
-  };
+  const embeds: string[] = [];
+  const or: { table?: string; body: string }[] = [];
+  words.forEach((word, i) => {
+    const pattern = quoted(`*${likeEscape(word)}*`);
+    const like = (columns: string[]) => columns.map((c) => `${identifier(c)}.ilike.${pattern}`);
+    const aliases = tables.map((t) => (i === 0 ? t : `${t}_${i + 1}`));
+    refs.forEach((r, j) => embeds.push(`${i === 0 ? "" : `${aliases[j]}:`}${tables[j]}!${identifier(r.column)}()`));
+    or.push({ body: [...like(search!.columns), ...aliases.map((a) => `${a}.not.is.null`)].join(",") });
+    refs.forEach((r, j) => or.push({ table: aliases[j], body: like(r.columns).join(",") }));
+  });
+  return { embeds, or };
 }
 
 function sumsOf(
@@ -316,6 +321,7 @@ function sumsOf(
 export function sumArgs(source: string, sumColumns: string[], query: ListQuery): Row {
   const search = query.search;
   const term = search?.term.trim();
+  const words = searchWords(search);
   return {
     p_fuente: identifier(source),
     p_columnas: sumColumns.map(identifier),
@@ -330,10 +336,11 @@ export function sumArgs(source: string, sumColumns: string[], query: ListQuery):
             : (value ?? null),
     })),
     p_busqueda:
-      search && term && (search.columns.length || search.refs?.length)
+      search && words.length && (search.columns.length || search.refs?.length)
         ? {
             columns: search.columns.map(identifier),
             term,
+            ...(search.words ? { words } : {}),
             refs: (search.refs ?? []).map((r) => ({
               column: identifier(r.column),
               table: identifier(r.table),

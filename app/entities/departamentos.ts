@@ -31,7 +31,7 @@ export const departamentos: Entity = {
     { name: "presupuesto_mensual", label: "Presupuesto mensual", kind: "money", sortable: true },
     { name: "activo", label: "Activo", kind: "boolean", sortable: true },
   ],
-  search: ["nombre", "codigo", "centro_costo"],
+  search: ["busqueda"], // nombre, codigo, centro_costo: migration 20261201000001_busqueda
   filters: [
     { name: "activo", label: "Activo", kind: "boolean", column: "activo" },
     {

@@ -88,9 +88,9 @@ export const gastos: Entity = {
   // The bulk approval's checkboxes: «id:version», never on one's own gasto, and only where the
   // database would accept the approval (gastos_vista.puede_aprobar).
   rowFields: ["version", "solicitante_id", "puede_aprobar"],
-  search: ["folio", "descripcion", "numero_factura"],
+  search: ["busqueda"], // folio, descripcion, numero_factura: migration 20261201000001_busqueda
   // The supplier's names live in proveedores: searched there (indexed), then matched by id.
-  searchRefs: [{ column: "proveedor_id", table: "proveedores", columns: ["razon_social", "nombre_comercial"] }],
+  searchRefs: [{ column: "proveedor_id", table: "proveedores", columns: ["busqueda_nombre"] }],
   // The same search through the trigram indexes (under RLS a plain ILIKE uses none): migration 20261125000007_escala.
   searchFunction: "buscar_gastos",
   filters: [

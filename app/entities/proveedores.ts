@@ -74,7 +74,7 @@ export const proveedores: Entity = {
     { name: "ciudad", label: "Ciudad", sortable: true },
     { name: "activo", label: "Activo", kind: "boolean", sortable: true },
   ],
-  search: ["razon_social", "nombre_comercial", "nif", "email", "ciudad"],
+  search: ["busqueda"], // razon_social, nombre_comercial, nif, email, ciudad: migration 20261201000001_busqueda
   filters: [
     { name: "categoria", label: "Categoría", kind: "select", column: "categoria", options: CATEGORIAS_PROVEEDOR },
     { name: "pais", label: "País", kind: "select", column: "pais", options: PAISES },

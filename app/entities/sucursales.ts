@@ -34,7 +34,7 @@ export const sucursales: Entity = {
     { name: "telefono", label: "Teléfono" },
     { name: "activo", label: "Activa", kind: "boolean", sortable: true },
   ],
-  search: ["nombre", "codigo", "ciudad", "direccion", "provincia"],
+  search: ["busqueda"], // nombre, codigo, ciudad, direccion, provincia: migration 20261201000001_busqueda
   filters: [
     { name: "activo", label: "Activa", kind: "boolean", column: "activo" },
     { name: "ciudad", label: "Ciudad", kind: "text", column: "ciudad", match: "contains" },

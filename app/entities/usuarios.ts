@@ -49,7 +49,7 @@ export const usuarios: Entity = {
     { name: "puesto", label: "Puesto", sortable: true },
     { name: "activo", label: "Activo", kind: "boolean", sortable: true },
   ],
-  search: ["nombre", "apellidos", "email", "puesto"],
+  search: ["busqueda"], // nombre, apellidos, email, puesto: migration 20261201000001_busqueda
   filters: [
     { name: "rol", label: "Rol", kind: "select", column: "rol", options: ROLES },
     { name: "departamento", label: "Departamento", kind: "ref", column: "departamento_id", table: "departamentos" },

@@ -160,11 +160,11 @@ describe("una búsqueda con más coincidencias que las que se cuentan (ADR 0008,
       p_termino: "carga",
       p_tope,
     });
-  /** The ids of page `pagina` of a plain substring search over the view, in the list's order (date, then id). */
+  /** The ids of page `pagina` of a plain search over the view (each word in `busqueda`), in the list's order (date, then id). */
   const plainPage = async (term: string, pagina: number) =>
     (
       await sqlStore(app.db, admin.id).list<{ id: string }>("gastos_vista", {
-        search: { columns: ["descripcion"], term },
+        search: { columns: ["busqueda"], term, words: term.toLowerCase().split(" ") },
         order: [{ column: "fecha_gasto", ascending: false }],
         limit: 25,
         offset: 25 * (pagina - 1),
@@ -201,13 +201,25 @@ describe("una búsqueda con más coincidencias que las que se cuentan (ADR 0008,
       exacto: true,
       sumas: { importe: (1612 * 10.25).toFixed(2) },
     });
+    // The list searches word by word (issue 18): «carga» and «1» anywhere, the folio too.
+    const { rows: cuenta } = await sql<{
+      n: number;
+    }>`select count(*)::int as n from gastos where busqueda like '%carga%' and busqueda like '%1%'`.execute(app.db);
+    const n = cuenta[0]!.n;
+    expect(n).toBeGreaterThan(1612);
+    expect(n).toBeLessThan(EXACT_COUNT_LIMIT);
     const { result } = await list("?q=Carga+1", admin.cookie);
-    expect(result).toMatchObject({ total: 1612, estimated: false, sums: { importe: (1612 * 10.25).toFixed(2) } });
+    expect(result).toMatchObject({ total: n, estimated: false, sums: { importe: (n * 10.25).toFixed(2) } });
     expect(result.rows).toHaveLength(25);
-    expect(result.rows.every((r: { descripcion: string }) => r.descripcion.startsWith("Carga 1"))).toBe(true);
-    // Paging and coming back: the same answer (kept), the same rows as a plain substring search.
+    expect(
+      result.rows.every(
+        (r: { descripcion: string; folio: string }) =>
+          /^Carga /.test(r.descripcion) && `${r.folio} ${r.descripcion}`.includes("1"),
+      ),
+    ).toBe(true);
+    // Paging and coming back: the same answer (kept), the same rows as a plain search.
     const tercera = await list("?q=Carga+1&pagina=3", admin.cookie);
-    expect(tercera.result).toMatchObject({ total: 1612, estimated: false });
+    expect(tercera.result).toMatchObject({ total: n, estimated: false });
     expect(tercera.result.rows.map((r: { id: string }) => r.id)).toEqual(await plainPage("Carga 1", 3));
   });
 

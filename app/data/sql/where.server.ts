@@ -1,5 +1,5 @@
 import { sql, type SelectQueryBuilder } from "kysely";
-import { identifier, type Filter, type ListQuery } from "../store";
+import { identifier, searchWords, type Filter, type ListQuery } from "../store";
 import type { AnyTables } from "./connection.server";
 
 /** A select over a table or view named at run time. */
@@ -14,20 +14,22 @@ export class IdsText {
 export function applyWhere<O>(query: Select<O>, list: ListQuery): Select<O> {
   let q = query;
   for (const filter of list.filters ?? []) q = applyFilter(q, filter);
-  const term = list.search?.term.trim();
-  if (term && (list.search?.columns.length || list.search?.refs?.length)) {
-    const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const search = list.search;
+  if (!search || !(search.columns.length || search.refs?.length)) return q;
+  // Every word somewhere: one condition per word, each an OR over the columns and related tables.
+  for (const word of searchWords(search)) {
+    const pattern = `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     const like = (c: string) => sql<boolean>`${sql.ref(identifier(c))}::text ilike ${pattern}`;
     // A related table's matches as an array (an init plan run once), so `= any(...)` can use the
     // foreign key's index inside the OR (a plain IN (subquery) there would be checked row by row).
-    const refs = (list.search!.refs ?? []).map(
+    const refs = (search.refs ?? []).map(
       (r) =>
         sql<boolean>`${sql.ref(identifier(r.column))} = any(array(select x.id from ${sql.table(identifier(r.table))} x where ${sql.join(
           r.columns.map((c) => sql`x.${sql.ref(identifier(c))}::text ilike ${pattern}`),
           sql` or `,
         )}))`,
     );
-    q = q.where(sql<boolean>`(${sql.join([...list.search!.columns.map(like), ...refs], sql` or `)})`);
+    q = q.where(sql<boolean>`(${sql.join([...search.columns.map(like), ...refs], sql` or `)})`);
   }
   return q;
 }

@@ -1,16 +1,16 @@
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../../database";
-import { identifier, type ListQuery } from "../../store";
+import { identifier, searchWords, type ListQuery } from "../../store";
 import type { AnyTrx } from "../connection.server";
 import { IdsText } from "../where.server";
 import type { Aggregate } from "./estimate.server";
 import { keep, kept } from "./kept.server";
 
 /**
- * `search.fn` (ListQuery): the function reads at most `cap` + 1 matches through the trigram
- * indexes (migration 20261125000007_escala) and says how many there are and what they add up to
- * (exact up to `cap`, an estimate past it). When the matches are few, their ids come too and become an
- * `id = any(…)` filter, so the row query and the count use the primary key; they travel as one
+ * `search.fn` (ListQuery): the function, given the search's words, reads at most `cap` + 1
+ * matches through the trigram indexes (migrations 20261125000007_escala, 20261201000001_busqueda)
+ * and says how many there are and what they add up to (exact up to `cap`, an estimate past it).
+ * When the matches are few, their ids come too and become an `id = any(…)` filter, so the row query and the count use the primary key; they travel as one
  * text (`a,b,c`), not as a uuid[] that node would parse and write back (ADR 0008). When they are
  * many, the search stays a condition on the rows instead: walking the sort's index finds a page
  * after reading fewer rows than sorting all the matches would, and `found` (small) is kept while
@@ -23,10 +23,10 @@ export async function withSearchFunction(
   cap: number | null,
   keptAs?: { db: Kysely<Database>; key: unknown[] },
 ): Promise<{ query: ListQuery; found?: Aggregate }> {
-  const term = query.search?.term.trim();
+  const words = searchWords(query.search);
   const fn = query.search?.fn;
-  if (!term || !fn) return { query };
-  const key = keptAs && [...keptAs.key, "busqueda", fn, term, cap];
+  if (!words.length || !fn) return { query };
+  const key = keptAs && [...keptAs.key, "busqueda", fn, words, cap];
   let found = keptAs && kept<Aggregate>(keptAs.db, key!)?.value;
   if (!found) {
     const { rows } = await sql<{
@@ -35,7 +35,7 @@ export async function withSearchFunction(
       exacto: boolean;
       sumas: Record<string, string> | null;
     }>`
-      select ids, coincidencias, exacto, sumas from ${sql.raw(`public.${identifier(fn)}`)}(${term}, ${cap})`.execute(
+      select ids, coincidencias, exacto, sumas from ${sql.raw(`public.${identifier(fn)}`)}(${words}::text[], ${cap})`.execute(
       trx,
     );
     const r = rows[0] ?? { ids: "", coincidencias: 0, exacto: true, sumas: null };

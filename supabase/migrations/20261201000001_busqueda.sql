@@ -1,0 +1,362 @@
+-- Oficina: la búsqueda sin acentos, sin mayúsculas y palabra a palabra (SPEC §5, issue 18).
+-- Decisión: docs/decisions/0019-busqueda.md.
+--
+-- Cada tabla con lista lleva `busqueda`: el texto de sus columnas buscables, en minúsculas y sin
+-- acentos (interno.normalizar), calculado por la base de datos al escribir (columna generada).
+-- La aplicación parte lo que se escribe en palabras, las normaliza igual (app/lib/busqueda.ts) y
+-- pide que cada una esté en `busqueda` —o, en un gasto, en los nombres de su proveedor—: «hotel barcelona»
+-- encuentra «Hotel en Barcelona», «cafe» encuentra «Café». Es un `ilike '%palabra%'` por palabra,
+-- que PostgREST también sabe pedir, así que los dos adaptadores devuelven las mismas filas; un
+-- índice de trigramas por tabla lo sirve. Solo entran columnas que ve quien ve la fila (nunca
+-- notas ni teléfonos): buscar no revela nada que la lista o la ficha no muestren.
+
+create extension if not exists unaccent with schema extensions;
+
+-- unaccent() es STABLE (lee su diccionario, que podría cambiar); con el diccionario escrito y
+-- fijo se declara IMMUTABLE para poder usarla en columnas generadas e índices. Primero quita los
+-- acentos y después pasa a minúsculas: así «É» da «e» sea cual sea la configuración regional.
+create function interno.normalizar(p_texto text) returns text
+language sql immutable strict parallel safe
+set search_path = ''
+as $$ select lower(extensions.unaccent('extensions.unaccent'::regdictionary, p_texto)) $$;
+
+revoke all on function interno.normalizar(text) from public;
+grant execute on function interno.normalizar(text) to anon, authenticated, service_role;
+
+-- ---------------------------------------------------------------------------------------------
+-- El texto buscable de cada tabla (lo que la lista dice que se busca: app/entities/*.ts)
+-- ---------------------------------------------------------------------------------------------
+-- Las columnas se unen con un espacio: una palabra (sin espacios) nunca empareja a caballo de dos.
+
+alter table public.gastos add column busqueda text not null generated always as (interno.normalizar(
+  folio || ' ' || descripcion || ' ' || coalesce(numero_factura, ''))) stored;
+alter table public.proveedores add column busqueda text not null generated always as (interno.normalizar(
+  razon_social || ' ' || coalesce(nombre_comercial, '') || ' ' || nif || ' ' || coalesce(email, '') || ' '
+  || coalesce(ciudad, ''))) stored;
+-- Lo que busca un gasto en su proveedor: solo sus nombres (no su ciudad, correo ni NIF).
+alter table public.proveedores add column busqueda_nombre text not null generated always as (interno.normalizar(
+  razon_social || ' ' || coalesce(nombre_comercial, ''))) stored;
+alter table public.departamentos add column busqueda text not null generated always as (interno.normalizar(
+  nombre || ' ' || codigo || ' ' || coalesce(centro_costo, ''))) stored;
+alter table public.sucursales add column busqueda text not null generated always as (interno.normalizar(
+  nombre || ' ' || codigo || ' ' || ciudad || ' ' || direccion || ' ' || coalesce(provincia, ''))) stored;
+alter table public.usuarios add column busqueda text not null generated always as (interno.normalizar(
+  nombre || ' ' || coalesce(apellidos, '') || ' ' || email || ' ' || coalesce(puesto, ''))) stored;
+
+-- Un índice de trigramas por tabla sobre su texto buscable sustituye a los de cada columna.
+drop index public.gastos_descripcion_trgm_idx, public.gastos_folio_trgm_idx, public.gastos_numero_factura_trgm_idx,
+  public.proveedores_razon_social_trgm_idx, public.proveedores_nombre_comercial_trgm_idx,
+  public.proveedores_nif_trgm_idx, public.departamentos_nombre_trgm_idx, public.departamentos_codigo_trgm_idx,
+  public.sucursales_nombre_trgm_idx, public.sucursales_codigo_trgm_idx, public.sucursales_ciudad_trgm_idx,
+  public.usuarios_nombre_trgm_idx, public.usuarios_apellidos_trgm_idx, public.usuarios_email_trgm_idx;
+create index gastos_busqueda_idx on public.gastos using gin (busqueda extensions.gin_trgm_ops);
+create index proveedores_busqueda_idx on public.proveedores using gin (busqueda extensions.gin_trgm_ops);
+create index proveedores_busqueda_nombre_idx on public.proveedores using gin (busqueda_nombre extensions.gin_trgm_ops);
+create index departamentos_busqueda_idx on public.departamentos using gin (busqueda extensions.gin_trgm_ops);
+create index sucursales_busqueda_idx on public.sucursales using gin (busqueda extensions.gin_trgm_ops);
+create index usuarios_busqueda_idx on public.usuarios using gin (busqueda extensions.gin_trgm_ops);
+
+-- `busqueda` y `busqueda_nombre` se derivan de otras columnas: no son un cambio que contar en el historial.
+create or replace function interno.registrar_historial() returns trigger
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  v_antes jsonb;
+  v_despues jsonb;
+  v_cambios jsonb;
+  v_accion text;
+  v_id uuid;
+  v_nota text := nullif(current_setting('oficina.nota_historial', true), '');
+  v_excluidas text[] := array['id', 'creado_en', 'actualizado_en', 'version', 'busqueda', 'busqueda_nombre'];
+begin
+  if tg_op = 'INSERT' then
+    v_accion := 'alta';
+    v_id := new.id;
+    v_despues := to_jsonb(new);
+    select coalesce(jsonb_object_agg(d.key, jsonb_build_object('antes', null, 'despues', d.value)), '{}'::jsonb)
+      into v_cambios
+    from jsonb_each(v_despues) d
+    where d.value <> 'null'::jsonb and d.key <> all (v_excluidas);
+  elsif tg_op = 'UPDATE' then
+    v_accion := 'modificacion';
+    v_id := new.id;
+    v_antes := to_jsonb(old);
+    v_despues := to_jsonb(new);
+    select coalesce(jsonb_object_agg(d.key, jsonb_build_object('antes', v_antes -> d.key, 'despues', d.value)), '{}'::jsonb)
+      into v_cambios
+    from jsonb_each(v_despues) d
+    where d.key <> all (v_excluidas) and (v_antes -> d.key) is distinct from d.value;
+    if v_cambios = '{}'::jsonb then
+      return null;
+    end if;
+  else
+    v_accion := 'baja';
+    v_id := old.id;
+    v_antes := to_jsonb(old);
+    select coalesce(jsonb_object_agg(d.key, jsonb_build_object('antes', d.value, 'despues', null)), '{}'::jsonb)
+      into v_cambios
+    from jsonb_each(v_antes) d
+    where d.value <> 'null'::jsonb and d.key <> all (v_excluidas);
+  end if;
+
+  if v_nota is not null then
+    v_cambios := v_cambios || jsonb_build_object('nota', jsonb_build_object('antes', null, 'despues', v_nota));
+  end if;
+
+  insert into public.historial (tabla, registro_id, accion, actor_id, cambios)
+  values (tg_table_name, v_id, v_accion, (select auth.uid()), v_cambios);
+  return null;
+end
+$$;
+-- ---------------------------------------------------------------------------------------------
+-- Las vistas de las listas, con `busqueda` (su `*` se expande al crearlas)
+-- ---------------------------------------------------------------------------------------------
+
+drop view public.departamentos_vista, public.sucursales_vista, public.proveedores_vista, public.usuarios_vista;
+
+create view public.departamentos_vista with (security_invoker = true) as
+select d.*,
+       p.nombre as departamento_padre_nombre,
+       nullif(btrim(concat_ws(' ', r.nombre, r.apellidos)), '') as responsable_nombre
+from public.departamentos d
+left join public.departamentos p on p.id = d.departamento_padre_id
+left join public.usuarios r on r.id = d.responsable_id;
+
+create view public.sucursales_vista with (security_invoker = true) as
+select s.*,
+       nullif(btrim(concat_ws(' ', r.nombre, r.apellidos)), '') as responsable_nombre
+from public.sucursales s
+left join public.usuarios r on r.id = s.responsable_id;
+
+-- Las opciones de los selectores y filtros de proveedor leen `nombre` de aquí (app/entities/proveedores.ts).
+create view public.proveedores_vista with (security_invoker = true) as
+select p.*, interno.nombre_proveedor(p.razon_social, p.nombre_comercial) as nombre
+from public.proveedores p;
+
+create view public.usuarios_vista with (security_invoker = true) as
+select u.*,
+       nullif(btrim(concat_ws(' ', u.nombre, u.apellidos)), '') as nombre_completo,
+       d.nombre as departamento_nombre,
+       s.nombre as sucursal_nombre,
+       nullif(btrim(concat_ws(' ', a.nombre, a.apellidos)), '') as aprobador_nombre
+from public.usuarios u
+left join public.departamentos d on d.id = u.departamento_id
+left join public.sucursales s on s.id = u.sucursal_id
+left join public.usuarios a on a.id = u.aprobador_id;
+
+revoke all on public.departamentos_vista, public.sucursales_vista, public.proveedores_vista, public.usuarios_vista
+  from public, anon, authenticated;
+grant select on public.departamentos_vista, public.sucursales_vista, public.proveedores_vista, public.usuarios_vista
+  to authenticated, service_role;
+
+select interno.crear_gastos_vista();
+
+-- ---------------------------------------------------------------------------------------------
+-- buscar_gastos, palabra a palabra
+-- ---------------------------------------------------------------------------------------------
+-- Lo mismo que en 20261125000007_escala (como propietaria, con los índices de trigramas y la regla
+-- de visibilidad de gastos_select escrita; tope, ids o estimación), ahora sobre `busqueda`: cada
+-- una de p_palabras (ya normalizadas por quien llama, como en la condición de la lista) está en el
+-- texto del gasto o en los nombres de su proveedor. Las palabras de menos de tres letras no tienen
+-- trigramas: si hay alguna más larga, se comprueban solo en las filas que esa encuentra (escritas
+-- de forma que el índice no las use). La forma con un término (p_termino) busca ese texto entero,
+-- como una sola palabra.
+
+drop function public.buscar_gastos(text, integer);
+
+create function public.buscar_gastos(p_palabras text[], p_tope integer default null)
+returns table (ids text, coincidencias bigint, exacto boolean, sumas jsonb)
+language plpgsql stable security definer
+set search_path = ''
+-- Solo mapas de bits: sin esto, con LIMIT, el plan prefería leer la tabla en orden.
+set enable_seqscan = off
+set enable_indexscan = off
+as $$
+declare
+  v_rol text := (select interno.rol_actual());
+  v_yo uuid := (select auth.uid());
+  v_departamentos uuid[];
+  v_palabras text[];
+  v_palabra text;
+  v_larga boolean;
+  v_patron text;
+  v_donde text := 'true';
+  v_n bigint;
+  v_suma text;
+  v_ids text;
+  v_pocas bigint;
+  v_muestra bigint;
+  v_porcentaje numeric;
+begin
+  v_palabras := array(select x from unnest(coalesce(p_palabras, '{}')) as y (x) where btrim(x) <> '');
+  if v_rol is null or cardinality(v_palabras) = 0 then
+    return query select ''::text, 0::bigint, true, jsonb_build_object('importe', '0');
+    return;
+  end if;
+  v_larga := exists (select from unnest(v_palabras) as z (p) where char_length(p) >= 3);
+  foreach v_palabra in array v_palabras loop
+    v_patron := quote_literal('%' || replace(replace(replace(v_palabra, '\', '\\'), '%', '\%'), '_', '\_') || '%');
+    v_donde := v_donde || format($w$
+      and (%2$s ilike %1$s
+        or g.proveedor_id = any (array(select p.id from public.proveedores p where p.busqueda_nombre ilike %1$s)))
+    $w$, v_patron, case when v_larga and char_length(v_palabra) < 3 then '(g.busqueda || '''')' else 'g.busqueda' end);
+  end loop;
+  -- La visibilidad con sus valores escritos: el plan cruza los índices de quien busca con los
+  -- de trigramas en lugar de leer cada coincidencia.
+  if v_rol <> 'administrador' then
+    v_departamentos := (select interno.departamentos_a_cargo())
+      || case when v_rol = 'aprobador' then array[(select interno.departamento_actual())] else '{}'::uuid[] end;
+    v_donde := v_donde || format(' and (g.solicitante_id = %1$L or (g.estado <> %4$L and (g.aprobador_id = %1$L or g.departamento_id = any (%2$L::uuid[]) or g.solicitante_id = any (%3$L::uuid[]))))',
+      v_yo, array_remove(v_departamentos, null), (select interno.solicitantes_a_cargo()), 'borrador');
+  end if;
+  v_pocas := case when p_tope is null then null
+    else greatest(200, 5 * sqrt(greatest(0, (select c.reltuples from pg_catalog.pg_class c where c.oid = 'public.gastos'::regclass))))::bigint end;
+  execute format(
+    'select count(*), coalesce(sum(x.importe), 0)::text, case when %s then string_agg(x.id::text, %L) else null end
+       from (select g.id, g.importe from public.gastos g where %s limit %s) x',
+    case when v_pocas is null then 'true' else format('count(*) <= %s', v_pocas) end, ',', v_donde, coalesce((p_tope + 1)::text, 'all'))
+    into v_n, v_suma, v_ids;
+  if p_tope is null or v_n <= p_tope then
+    return query select coalesce(v_ids, case when v_n = 0 then '' end), v_n, true, jsonb_build_object('importe', v_suma);
+    return;
+  end if;
+  -- Unas 250 páginas de la tabla (toda, si es pequeña).
+  v_porcentaje := least(100, 25000.0 / greatest(1, (select c.relpages from pg_catalog.pg_class c where c.oid = 'public.gastos'::regclass)));
+  execute format('select round(count(*) * 100 / %s) from public.gastos g tablesample system (%s) repeatable (0) where %s', v_porcentaje, v_porcentaje, v_donde)
+    into v_muestra;
+  return query select null::text, greatest(p_tope + 1, v_muestra), false, null::jsonb;
+end
+$$;
+
+create function public.buscar_gastos(p_termino text, p_tope integer default null)
+returns table (ids text, coincidencias bigint, exacto boolean, sumas jsonb)
+language sql stable
+set search_path = ''
+as $$ select * from public.buscar_gastos(array[interno.normalizar(p_termino)], p_tope) $$;
+
+revoke execute on function public.buscar_gastos(text[], integer) from public, anon, authenticated;
+grant execute on function public.buscar_gastos(text[], integer) to authenticated, service_role;
+revoke execute on function public.buscar_gastos(text, integer) from public, anon, authenticated;
+grant execute on function public.buscar_gastos(text, integer) to authenticated, service_role;
+
+-- ---------------------------------------------------------------------------------------------
+-- sumar_lista: la misma búsqueda palabra a palabra (`words` en p_busqueda)
+-- ---------------------------------------------------------------------------------------------
+
+create or replace function public.sumar_lista(
+  p_fuente text,
+  p_columnas text[],
+  p_filtros jsonb default '[]'::jsonb,
+  p_busqueda jsonb default null
+) returns jsonb
+language plpgsql stable security invoker
+set search_path = ''
+as $$
+declare
+  v_identificador constant text := '^[a-z_][a-z0-9_]*$';
+  v_condiciones text[] := array['true'];
+  v_sumas text[] := '{}';
+  v_busqueda text[] := '{}';
+  v_filtro jsonb;
+  v_ref jsonb;
+  v_columna text;
+  v_tabla text;
+  v_op text;
+  v_patron text;
+  v_en_ref text[];
+  v_palabras text[];
+  v_palabra text;
+  v_resultado jsonb;
+begin
+  if p_fuente is null or p_fuente !~ v_identificador then
+    raise exception using errcode = 'OFINV', detail = '', message = 'Origen de datos no válido.';
+  end if;
+
+  foreach v_columna in array coalesce(p_columnas, '{}') loop
+    if v_columna !~ v_identificador then
+      raise exception using errcode = 'OFINV', detail = '', message = 'Columna no válida: ' || v_columna;
+    end if;
+    v_sumas := v_sumas || format('%L, coalesce(sum(%I), 0)::text', v_columna, v_columna);
+  end loop;
+  if cardinality(v_sumas) = 0 then
+    return '{}'::jsonb;
+  end if;
+
+  for v_filtro in select e from jsonb_array_elements(coalesce(p_filtros, '[]'::jsonb)) as x (e) loop
+    v_columna := v_filtro ->> 'column';
+    v_op := v_filtro ->> 'op';
+    if v_columna is null or v_columna !~ v_identificador then
+      raise exception using errcode = 'OFINV', detail = '', message = 'Columna de filtro no válida.';
+    end if;
+    v_condiciones := v_condiciones || case v_op
+      when 'eq' then format('%I = %L', v_columna, v_filtro ->> 'value')
+      when 'neq' then format('%I <> %L', v_columna, v_filtro ->> 'value')
+      when 'gt' then format('%I > %L', v_columna, v_filtro ->> 'value')
+      when 'gte' then format('%I >= %L', v_columna, v_filtro ->> 'value')
+      when 'lt' then format('%I < %L', v_columna, v_filtro ->> 'value')
+      when 'lte' then format('%I <= %L', v_columna, v_filtro ->> 'value')
+      -- Como PostgREST: `= any('{…}')`, un literal de array que toma el tipo de la columna.
+      when 'in' then format('%I = any(%L)', v_columna,
+        coalesce((select array_agg(v)::text
+                  from jsonb_array_elements_text(
+                    case jsonb_typeof(v_filtro -> 'value') when 'array' then v_filtro -> 'value' else '[]'::jsonb end) as y (v)),
+                 '{}'))
+      when 'is_null' then format('%I is null', v_columna)
+      when 'not_null' then format('%I is not null', v_columna)
+      when 'ilike' then format('%I::text ilike %L', v_columna,
+        '%' || regexp_replace(coalesce(v_filtro ->> 'value', ''), '([\\%_])', '\\\1', 'g') || '%')
+      else null
+    end;
+    if v_condiciones[cardinality(v_condiciones)] is null then
+      raise exception using errcode = 'OFINV', detail = '', message = 'Operador de filtro no válido: ' || coalesce(v_op, '');
+    end if;
+  end loop;
+
+  -- Búsqueda: cada palabra (`words`; sin ellas, el término entero) está, sin distinguir
+  -- mayúsculas, en alguna de las columnas o en alguna tabla relacionada.
+  if p_busqueda is not null then
+    v_palabras := case
+      when jsonb_typeof(p_busqueda -> 'words') = 'array' then
+        array(select x from jsonb_array_elements_text(p_busqueda -> 'words') as y (x) where btrim(x) <> '')
+      else array_remove(array[nullif(btrim(coalesce(p_busqueda ->> 'term', '')), '')], null)
+    end;
+    foreach v_palabra in array v_palabras loop
+      v_patron := '%' || regexp_replace(v_palabra, '([\\%_])', '\\\1', 'g') || '%';
+      v_busqueda := '{}';
+      for v_columna in select c from jsonb_array_elements_text(coalesce(p_busqueda -> 'columns', '[]'::jsonb)) as z (c) loop
+        if v_columna !~ v_identificador then
+          raise exception using errcode = 'OFINV', detail = '', message = 'Columna de búsqueda no válida.';
+        end if;
+        v_busqueda := v_busqueda || format('%I::text ilike %L', v_columna, v_patron);
+      end loop;
+      for v_ref in select r from jsonb_array_elements(coalesce(p_busqueda -> 'refs', '[]'::jsonb)) as w (r) loop
+        v_columna := v_ref ->> 'column';
+        v_tabla := v_ref ->> 'table';
+        if v_columna is null or v_columna !~ v_identificador or v_tabla is null or v_tabla !~ v_identificador then
+          raise exception using errcode = 'OFINV', detail = '', message = 'Referencia de búsqueda no válida.';
+        end if;
+        v_en_ref := '{}';
+        for v_op in select c from jsonb_array_elements_text(coalesce(v_ref -> 'columns', '[]'::jsonb)) as q (c) loop
+          if v_op !~ v_identificador then
+            raise exception using errcode = 'OFINV', detail = '', message = 'Columna de búsqueda no válida.';
+          end if;
+          v_en_ref := v_en_ref || format('x.%I::text ilike %L', v_op, v_patron);
+        end loop;
+        if cardinality(v_en_ref) > 0 then
+          v_busqueda := v_busqueda || format('%I = any(array(select x.id from public.%I x where %s))',
+            v_columna, v_tabla, array_to_string(v_en_ref, ' or '));
+        end if;
+      end loop;
+      if cardinality(v_busqueda) > 0 then
+        v_condiciones := v_condiciones || ('(' || array_to_string(v_busqueda, ' or ') || ')');
+      end if;
+    end loop;
+  end if;
+
+  execute format('select jsonb_build_object(%s) from public.%I where %s',
+    array_to_string(v_sumas, ', '), p_fuente, array_to_string(v_condiciones, ' and '))
+  into v_resultado;
+  return v_resultado;
+end
+$$;
