@@ -169,7 +169,7 @@ async function insertGastosRapido(trx: Trx, gastos: Gasto[]): Promise<void> {
     select 'gastos', g.id, 'alta', null,
            (select coalesce(jsonb_object_agg(d.key, jsonb_build_object('antes', null, 'despues', d.value)), '{}'::jsonb)
               from jsonb_each(to_jsonb(g)) d
-             where d.value <> 'null'::jsonb and d.key <> all (array['id', 'creado_en', 'actualizado_en', 'version'])),
+             where d.value <> 'null'::jsonb and d.key <> all (array['id', 'creado_en', 'actualizado_en', 'version', 'busqueda'])),
            g.creado_en
       from public.gastos g
      where g.id = any(${rows.map((r) => r.id)}::uuid[])

@@ -56,6 +56,17 @@ create index departamentos_busqueda_idx on public.departamentos using gin (busqu
 create index sucursales_busqueda_idx on public.sucursales using gin (busqueda extensions.gin_trgm_ops);
 create index usuarios_busqueda_idx on public.usuarios using gin (busqueda extensions.gin_trgm_ops);
 
+-- Tampoco son datos que alguien edite: en un disparador BEFORE las columnas generadas aún valen
+-- null en `new`, y sin quitarlas toda transición contaría como «editado por cuenta de otro».
+create or replace function interno.gastos_datos(g public.gastos) returns jsonb
+language sql immutable
+set search_path = ''
+as $$
+  select to_jsonb(g) - array['id', 'folio', 'estado', 'aprobador_id', 'aprobado_por_id', 'fecha_aprobacion',
+                             'motivo_rechazo', 'fecha_pago', 'referencia_pago', 'creado_en', 'actualizado_en',
+                             'version', 'creado_por_id', 'editado_por_id', 'importe_centimos', 'busqueda']
+$$;
+
 -- `busqueda` y `busqueda_nombre` se derivan de otras columnas: no son un cambio que contar en el historial.
 create or replace function interno.registrar_historial() returns trigger
 language plpgsql security definer

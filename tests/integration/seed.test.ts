@@ -246,7 +246,7 @@ describe("seedIfEmpty", () => {
 describe("addGastos (bulk)", () => {
   /** What registrar_historial writes for an insert. */
   const altaEsperada = sql`(select coalesce(jsonb_object_agg(d.key, jsonb_build_object('antes', null, 'despues', d.value)), '{}'::jsonb)
-    from jsonb_each(to_jsonb(g)) d where d.value <> 'null'::jsonb and d.key <> all (array['id', 'creado_en', 'actualizado_en', 'version']))`;
+    from jsonb_each(to_jsonb(g)) d where d.value <> 'null'::jsonb and d.key <> all (array['id', 'creado_en', 'actualizado_en', 'version', 'busqueda']))`;
 
   beforeAll(async () => {
     await addGastos(db, 1200, { batchSize: 500 }); // fast path: folio and history set-based
