@@ -56,7 +56,7 @@ export async function gastosAction({ request, context }: Args) {
  */
 export function volverA(url: URL, quitar: string[] = []) {
   const params = new URLSearchParams(url.search);
-  for (const key of ["index", "eliminar", "masivo", ...quitar]) params.delete(key);
+  for (const key of ["index", "eliminar", "quitar", "masivo", ...quitar]) params.delete(key);
   const search = params.toString();
   return `${url.pathname}${search ? `?${search}` : ""}#contenido`;
 }

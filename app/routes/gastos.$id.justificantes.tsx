@@ -3,6 +3,7 @@ import { requireUser } from "~/auth/session.server";
 import { forbidden, getOr404, notFound, redirectWithFlash } from "~/crud/crud.server";
 import { Forbidden, NotFound, StoreError, UUID } from "~/data/store";
 import { almacenDe, subirJustificantes, SubidaRechazada } from "~/justificantes/subir.server";
+import { safeRedirect } from "~/lib/safe-redirect";
 
 /**
  * Adds receipts to a gasto (multipart, streamed: its own body policy in app/lib/edge.server.ts)
@@ -23,7 +24,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     forbidden("Solo el solicitante o un administrador pueden cambiar los justificantes de este gasto.");
   if (gasto.estado !== "borrador")
     forbidden("Los justificantes solo se pueden añadir o quitar mientras el gasto está en borrador.");
-  const volver = `/gastos?gasto=${id}`;
+  const volver = volverDe(request, id);
 
   if (!/^multipart\/form-data/i.test(request.headers.get("Content-Type") ?? "")) {
     const form = await request.formData();
@@ -102,4 +103,16 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     undefined,
     detalles,
   );
+}
+
+/**
+ * Back to the page the form was on (`?volver=`: the list's filters and this gasto's panel), at the
+ * top where the message is; only `/gastos` with this gasto open, else that panel alone.
+ */
+function volverDe(request: Request, id: string) {
+  const pedido = safeRedirect(new URL(request.url).searchParams.get("volver"), "");
+  const url = pedido ? new URL(pedido, "http://oficina.invalid") : null;
+  if (!url || url.pathname !== "/gastos" || url.searchParams.get("gasto") !== id) return `/gastos?gasto=${id}`;
+  for (const p of ["quitar", "eliminar", "masivo", "index"]) url.searchParams.delete(p);
+  return `${url.pathname}${url.search}#contenido`;
 }
