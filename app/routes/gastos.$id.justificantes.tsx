@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { requireUser } from "~/auth/session.server";
 import { forbidden, getOr404, notFound, redirectWithFlash } from "~/crud/crud.server";
 import { Forbidden, NotFound, StoreError, UUID } from "~/data/store";
-import { almacenDe, subirJustificantes, SubidaRechazada } from "~/justificantes/subir.server";
+import { almacenDe, resumenSubida, subirJustificantes, SubidaRechazada } from "~/justificantes/subir.server";
 import { safeRedirect } from "~/lib/safe-redirect";
 
 /**
@@ -69,21 +69,9 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       });
     throw error;
   }
-  const detalles = subida.rechazados.map((r) => `«${r.nombre}» no se ha adjuntado: ${r.motivo}.`);
-  const duplicado = subida.adjuntados.find((a) => a.duplicados.length > 0);
-  const n = subida.adjuntados.length;
-  if (duplicado) {
-    const otro = duplicado.duplicados[0]!;
-    return redirectWithFlash(
-      context,
-      request,
-      volver,
-      `«${duplicado.nombre}» ya está adjunto a otro gasto (${otro.folio}): compruebe que no se reclama dos veces.`,
-      "aviso",
-      { href: `/gastos?gasto=${otro.gasto_id}`, texto: `Ver el gasto ${otro.folio}` },
-      detalles,
-    );
-  }
+  const { n, detalles, message, duplicado } = resumenSubida(subida);
+  if (duplicado)
+    return redirectWithFlash(context, request, volver, duplicado.message, "aviso", duplicado.enlace, detalles);
   if (n === 0)
     return redirectWithFlash(
       context,
@@ -94,15 +82,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       undefined,
       detalles,
     );
-  return redirectWithFlash(
-    context,
-    request,
-    volver,
-    n === 1 ? "Justificante adjuntado." : `${n} justificantes adjuntados.`,
-    detalles.length ? "aviso" : "exito",
-    undefined,
-    detalles,
-  );
+  return redirectWithFlash(context, request, volver, message, detalles.length ? "aviso" : "exito", undefined, detalles);
 }
 
 /**

@@ -8,6 +8,7 @@ import { barrerJustificantes } from "~/justificantes/subir.server";
 import { todayISO } from "~/lib/dates";
 import { loadEnv } from "~/lib/env.server";
 import { action } from "~/routes/gastos.$id.justificantes";
+import { action as crear } from "~/routes/gastos._index";
 import { loader } from "~/routes/justificantes.$id";
 import { createTestApp, ORIGIN, request, respond, type TestApp, type TestUser } from "../support/app";
 import { insertDepartamento, insertSucursal, setProfile } from "../support/fixtures";
@@ -44,7 +45,7 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-const { post, created, row } = gastosPage(() => app);
+const { post, created, row, list } = gastosPage(() => app);
 let seq = 0;
 async function nuevo(u: TestUser, importe?: string) {
   seq += 1;
@@ -236,6 +237,72 @@ describe("adjuntar", () => {
         sha256: "a".repeat(64),
       }),
     ).rejects.toThrow(/como mucho 10 justificantes/);
+  });
+});
+
+describe("en los formularios", () => {
+  /** «Nuevo gasto» as the browser sends it with files: multipart, fields and files together. */
+  function crearCon(u: TestUser, campos: Record<string, string>, files: Parameters<typeof formulario>[0]) {
+    const body = formulario(files);
+    for (const [k, v] of Object.entries(campos)) body.append(k, v);
+    const req = new Request(new URL("/gastos?index", ORIGIN), {
+      method: "POST",
+      headers: { Origin: ORIGIN, Cookie: u.cookie },
+      body,
+    });
+    return respond(() => crear({ request: req, context: app.context(), params: {} }));
+  }
+  const campos = (descripcion: string) => ({
+    intent: "crear",
+    _envio: crypto.randomUUID(),
+    descripcion,
+    fecha_gasto: todayISO(),
+    categoria: "comidas",
+    importe: "18,40",
+    metodo_pago: "tarjeta_corporativa",
+  });
+
+  it("«Nuevo gasto» con dos archivos: el gasto y sus justificantes; uno malo se nombra y el gasto se crea igual", async () => {
+    const r = await crearCon(empleado, campos("Cena con cliente"), [
+      { nombre: "ticket-cena.jpg", datos: await archivos.jpeg() },
+      { nombre: "factura.pdf", datos: archivos.pdf(), tipo: "application/pdf" },
+      { nombre: "virus.jpg", datos: malos.exe() },
+    ]);
+    const g = await created(r);
+    expect(g.descripcion).toBe("Cena con cliente");
+    expect((await filas(g.id)).map((j) => j.nombre)).toEqual(["ticket-cena.jpg", "factura.pdf"]);
+    const flash = await flashOf(r);
+    expect(flash?.kind).toBe("aviso");
+    expect(flash?.message).toMatch(/^Gasto creado: .+ 2 justificantes adjuntados\. «virus\.jpg» no se ha adjuntado: /);
+    expect(almacenados().filter((n) => /^\d+-/.test(n))).toEqual([]); // no temp file left
+
+    // The panel lists them for its solicitante, who may still attach and remove (borrador).
+    const { panel } = (await list(`?gasto=${g.id}&quitar=${(await filas(g.id))[1]!.id}`, empleado.cookie)) as {
+      panel: { justificantes: { nombre: string }[]; adjuntar: boolean; confirmarQuitar: { nombre: string } | null };
+    };
+    expect(panel.justificantes.map((j) => j.nombre)).toEqual(["ticket-cena.jpg", "factura.pdf"]);
+    expect(panel.adjuntar).toBe(true);
+    expect(panel.confirmarQuitar?.nombre).toBe("factura.pdf");
+  });
+
+  it("un formulario con errores no crea nada ni guarda archivos; otra acción en multipart, 400", async () => {
+    const antes = await app.db
+      .selectFrom("justificantes")
+      .select((e) => e.fn.countAll().as("n"))
+      .executeTakeFirst();
+    const r = await crearCon(empleado, { ...campos("x"), importe: "" }, [
+      { nombre: "ticket.png", datos: await archivos.png() },
+    ]);
+    expect(r.status).toBe(400);
+    const r2 = await crearCon(empleado, { ...campos("Taxi"), intent: "aprobar_seleccion" }, [
+      { nombre: "ticket.png", datos: await archivos.png() },
+    ]);
+    expect(r2.status).toBe(400);
+    const despues = await app.db
+      .selectFrom("justificantes")
+      .select((e) => e.fn.countAll().as("n"))
+      .executeTakeFirst();
+    expect(despues).toEqual(antes);
   });
 });
 
@@ -433,7 +500,7 @@ describe("duplicados", () => {
     expect(await flashOf(r)).toMatchObject({
       kind: "aviso",
       message: `«taxi-otra-vez.png» ya está adjunto a otro gasto (${primero.folio}): compruebe que no se reclama dos veces.`,
-      enlace: { href: `/gastos?gasto=${primero.id}`, texto: `Ver el gasto ${primero.folio}` },
+      enlace: { href: `/gastos?gasto=${primero.id}#gasto`, texto: `Ver el gasto ${primero.folio}` },
     });
     const [j] = await filas(segundo.id);
     const como = (u: TestUser) =>
