@@ -187,6 +187,7 @@ export interface GastosVista {
   importe: Numeric | null;
   importe_centimos: number | null;
   importe_impuestos: Numeric | null;
+  justificantes: number | null;
   metodo_pago: string | null;
   motivo_rechazo: string | null;
   notas: string | null;

@@ -10,7 +10,7 @@ import { formSchema, type Field, type Z } from "./fields";
  * lines long. Every property is a feature any entity may use: gastos happens to be the one that
  * needs `rowFields`, `searchRefs`, `searchFunction` and `vistas` today.
  */
-export type ColumnKind = "text" | "money" | "date" | "boolean" | "option";
+export type ColumnKind = "text" | "money" | "date" | "boolean" | "option" | "count";
 
 export type Column = {
   name: string;
@@ -22,6 +22,11 @@ export type Column = {
   sortable?: boolean;
   /** Shown as a text badge (e.g. a state), styled by value but always readable as text. */
   badge?: boolean;
+  /**
+   * `kind: "count"`: what is counted, for the cell («2 justificantes», empty when none; `icono`
+   * shown instead of the words, which stay for screen readers). The CSV has the number.
+   */
+  contar?: { singular: string; plural: string; icono?: string };
 };
 
 /**

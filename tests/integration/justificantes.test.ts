@@ -277,9 +277,12 @@ describe("en los formularios", () => {
     expect(almacenados().filter((n) => /^\d+-/.test(n))).toEqual([]); // no temp file left
 
     // The panel lists them for its solicitante, who may still attach and remove (borrador).
-    const { panel } = (await list(`?gasto=${g.id}&quitar=${(await filas(g.id))[1]!.id}`, empleado.cookie)) as {
+    const { panel, result } = (await list(`?gasto=${g.id}&quitar=${(await filas(g.id))[1]!.id}`, empleado.cookie)) as {
       panel: { justificantes: { nombre: string }[]; adjuntar: boolean; confirmarQuitar: { nombre: string } | null };
+      result: { rows: { id: string; justificantes: number }[] };
     };
+    // The list's paperclip column counts them.
+    expect(result.rows.find((f) => f.id === g.id)?.justificantes).toBe(2);
     expect(panel.justificantes.map((j) => j.nombre)).toEqual(["ticket-cena.jpg", "factura.pdf"]);
     expect(panel.adjuntar).toBe(true);
     expect(panel.confirmarQuitar?.nombre).toBe("factura.pdf");
