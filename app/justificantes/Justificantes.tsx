@@ -88,8 +88,8 @@ export function Justificantes({
                 {tipoCorto(j.tipo)} · {tamano(j.bytes, locale)}
               </span>
               {adjuntar ? (
-                <Link to={quitar(j)} className="quitar-justificante">
-                  Quitar<span className="visually-hidden"> «{j.nombre}»</span>…
+                <Link to={quitar(j)} className="quitar-justificante" aria-label={`Quitar «${j.nombre}»…`}>
+                  Quitar…
                 </Link>
               ) : null}
             </li>

@@ -6,11 +6,9 @@
 -- Ajuste: importe desde el que un gasto no se envía a aprobación sin justificante
 -- ---------------------------------------------------------------------------------------------
 
--- null: nunca obligatorio; 0 (predeterminado): siempre. Lo escribe el servidor al arrancar
--- (JUSTIFICANTE_OBLIGATORIO_DESDE); en Supabase, a mano (docs/supabase.md).
--- Sin valor (null: nunca obligatorio) mientras los formularios no permitan adjuntar: la regla de
--- SPEC §2 («siempre», 0) se activa con JUSTIFICANTE_OBLIGATORIO_DESDE hasta que llegue la interfaz.
-alter table interno.ajustes add column justificante_obligatorio_desde numeric(14, 2)
+-- null: nunca obligatorio; 0 (predeterminado, SPEC §2): siempre. Lo escribe el servidor al
+-- arrancar (JUSTIFICANTE_OBLIGATORIO_DESDE); en Supabase, a mano (docs/supabase.md).
+alter table interno.ajustes add column justificante_obligatorio_desde numeric(14, 2) default 0
   constraint ajustes_justificante_obligatorio_desde_check check (justificante_obligatorio_desde >= 0);
 
 -- ---------------------------------------------------------------------------------------------

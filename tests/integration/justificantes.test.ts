@@ -414,12 +414,12 @@ describe("quitar y el flujo", () => {
     expect(await filas(g.id)).toHaveLength(1);
   });
 
-  it("JUSTIFICANTE_OBLIGATORIO_DESDE en la configuración: un importe, o «no» (nunca; por defecto hasta que se pueda adjuntar)", () => {
+  it("JUSTIFICANTE_OBLIGATORIO_DESDE en la configuración: un importe (por defecto 0: siempre), o «no» (nunca)", () => {
     const desde = (v?: string) =>
       loadEnv({ SESSION_SECRET: "s".repeat(40), ...(v === undefined ? {} : { JUSTIFICANTE_OBLIGATORIO_DESDE: v }) })
         .JUSTIFICANTE_OBLIGATORIO_DESDE;
     expect([desde(), desde("50"), desde("50,5"), desde("1200.00"), desde("no")]).toEqual([
-      null,
+      "0",
       "50",
       "50.5",
       "1200.00",
@@ -446,14 +446,18 @@ describe("quitar y el flujo", () => {
       await guardarAjustes(app.url, { PERMITIR_ADMIN_UNICO: false, JUSTIFICANTE_OBLIGATORIO_DESDE: "100.00" });
       await enviar(empleado, await nuevo(empleado, "99,99")); // below: not required
       await expect(enviar(empleado, await nuevo(empleado, "100,00"))).rejects.toThrow(/es obligatorio desde 100,00\.$/);
-      // Through the list's form too: the Spanish message, nothing changed.
       const g2 = await nuevo(empleado, "150,00");
       const r = await post(
         { intent: "enviar", id: g2.id, version: String(g2.version) },
         empleado.cookie,
         `/gastos?gasto=${g2.id}`,
       );
-      expect(JSON.stringify(await flashOf(r)) + (await r.text())).toMatch(/Adjunte el justificante/);
+      // Through the list's form too: the Spanish message with a link to the panel's file field.
+      expect(await flashOf(r)).toMatchObject({
+        kind: "error",
+        message: `Gasto ${g2.folio}: Adjunte el justificante (ticket o factura) antes de enviar el gasto a aprobación: es obligatorio desde 100,00.`,
+        enlace: { href: `/gastos?gasto=${g2.id}#justificantes-archivos`, texto: "Adjuntar el justificante" },
+      });
       expect((await row(g2.id)).estado).toBe("borrador");
     } finally {
       await guardarAjustes(app.url, { PERMITIR_ADMIN_UNICO: false, JUSTIFICANTE_OBLIGATORIO_DESDE: null });
