@@ -3,6 +3,7 @@ import { formatDate, formatMonthKey, monthRange } from "~/lib/dates";
 import { dateTimeFormat, numberFormat } from "~/lib/intl";
 import type { Formats } from "~/lib/format";
 import { formatMoney, subtractMoney, sumMoney } from "~/lib/money";
+import { cuenta } from "~/lib/plural";
 import type { ReactNode } from "react";
 import { BarChart, ICONO_AVISO, type BarDatum } from "~/ui/BarChart";
 import type { PanelData } from "./datos";
@@ -160,6 +161,17 @@ export function Pendientes({ panel, formats }: Props) {
               { header: "Solicitante", cell: (g) => g.solicitante_nombre ?? "" },
               { header: "Descripción", cell: (g) => g.descripcion },
               { header: "Importe", numeric: true, cell: (g) => f.dinero(g.importe) },
+              {
+                header: "Justificantes",
+                cell: (g) =>
+                  g.justificantes === undefined ? (
+                    ""
+                  ) : g.justificantes === 0 ? (
+                    <strong className="sin-justificante">Sin justificante</strong>
+                  ) : (
+                    cuenta(g.justificantes, "justificante", "justificantes", formats.locale)
+                  ),
+              },
             ]}
           />
           <p>
