@@ -229,7 +229,7 @@ export interface InternoAjustes {
   avisos_espera: Generated<Interval>;
   avisos_intentos: Generated<number>;
   avisos_reintento: Generated<Interval>;
-  justificante_obligatorio_desde: Numeric | null;
+  justificante_obligatorio_desde: Generated<Numeric | null>;
   permitir_admin_unico: Generated<boolean>;
   unica: Generated<boolean>;
 }

@@ -77,24 +77,28 @@ export async function gastosLoader({ request, context }: Args) {
   // is open, since its current values must be among them.
   const opciones = (record: Row | null) =>
     loadOptions(store, gastos, { ...state.filtros, ...(record ?? {}) }, optionSearches(gastos, url));
-  const [result, alcance, record, history, justificantes, sinPanel, proveedoresInactivos] = await Promise.all([
-    // Count and sum over the whole filter; a huge filter gets an estimate and no sum (ADR 0006).
-    // Its columns include puede_aprobar (gastos.rowFields): the rows whose checkbox the bulk approval offers.
-    store.list<StoredRow>(gastos.view, {
-      ...query,
-      columns: listColumns(gastos),
-      count: "estimated",
-      sum: ["importe"],
-      base: gastos.table,
-    }),
-    alcanceAprobacion(store),
-    gastoId ? getOr404<StoredRow & GastoClave>(store, gastos.view, gastoId) : Promise.resolve(null),
-    // Read with the record (it shows nothing if the record is not visible: the page is a 404 then).
-    gastoId ? loadHistory(store, gastos.table, gastoId) : Promise.resolve([]),
-    gastoId ? justificantesDe(store, gastoId) : Promise.resolve([]),
-    gastoId ? Promise.resolve(null) : opciones(null),
-    inactivos(store),
-  ]);
+  const [result, alcance, record, history, justificantes, duplicados, sinPanel, proveedoresInactivos] =
+    await Promise.all([
+      // Count and sum over the whole filter; a huge filter gets an estimate and no sum (ADR 0006).
+      // Its columns include puede_aprobar (gastos.rowFields): the rows whose checkbox the bulk approval offers.
+      store.list<StoredRow>(gastos.view, {
+        ...query,
+        columns: listColumns(gastos),
+        count: "estimated",
+        sum: ["importe"],
+        base: gastos.table,
+      }),
+      alcanceAprobacion(store),
+      gastoId ? getOr404<StoredRow & GastoClave>(store, gastos.view, gastoId) : Promise.resolve(null),
+      // Read with the record (it shows nothing if the record is not visible: the page is a 404 then).
+      gastoId ? loadHistory(store, gastos.table, gastoId) : Promise.resolve([]),
+      gastoId ? justificantesDe(store, gastoId) : Promise.resolve([]),
+      gastoId
+        ? store.rpc<Duplicado[]>("justificantes_duplicados", { p_gasto: gastoId })
+        : Promise.resolve([] as Duplicado[]),
+      gastoId ? Promise.resolve(null) : opciones(null),
+      inactivos(store),
+    ]);
   const [[options, perfiles], masivo] = await Promise.all([
     (sinPanel ? Promise.resolve(sinPanel) : opciones(record)).then(
       async (o) => [o, await perfilesSolicitantes(store, user, o)] as const,
@@ -121,7 +125,7 @@ export async function gastosLoader({ request, context }: Args) {
     campos: writableNames(gastos, user),
     defaults: defaultsFor(user),
     perfiles,
-    panel: record ? panelDe(signed, record, history, justificantes, alcance, url) : null,
+    panel: record ? panelDe(signed, record, history, conDuplicados(justificantes, duplicados), alcance, url) : null,
     masivo,
   });
 }
@@ -189,7 +193,15 @@ export type JustificanteFila = {
   tipo: string;
   bytes: number;
   miniatura: string | null;
+  /** Another gasto (one this person sees) with the same content: a receipt claimed twice? */
+  duplicado?: { gasto_id: string; folio: string } | null;
 };
+type Duplicado = { justificante_id: string; gasto_id: string; folio: string };
+
+function conDuplicados(filas: JustificanteFila[], duplicados: Duplicado[]): JustificanteFila[] {
+  const de = new Map(duplicados.map((d) => [d.justificante_id, { gasto_id: d.gasto_id, folio: d.folio }]));
+  return filas.map((j) => ({ ...j, duplicado: de.get(j.id) ?? null }));
+}
 
 /** The gasto's receipts in the order they were attached (RLS: whoever sees the gasto sees them). */
 async function justificantesDe(store: Store, gastoId: string) {

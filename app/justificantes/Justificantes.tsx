@@ -2,7 +2,14 @@ import { Form, Link } from "@remix-run/react";
 import { numberFormat } from "~/lib/intl";
 import { cuenta } from "~/lib/plural";
 
-export type JustificanteVista = { id: string; nombre: string; tipo: string; bytes: number; miniatura: string | null };
+export type JustificanteVista = {
+  id: string;
+  nombre: string;
+  tipo: string;
+  bytes: number;
+  miniatura: string | null;
+  duplicado?: { gasto_id: string; folio: string } | null;
+};
 
 /** The file input of every form that attaches receipts (the record panel and «Nuevo gasto»). */
 export const CAMPO_ARCHIVOS = "justificantes";
@@ -87,6 +94,12 @@ export function Justificantes({
               <span className="detalle-justificante">
                 {tipoCorto(j.tipo)} · {tamano(j.bytes, locale)}
               </span>
+              {j.duplicado ? (
+                <span className="duplicado-justificante">
+                  <strong>Aviso:</strong> también está en{" "}
+                  <a href={`/gastos?gasto=${j.duplicado.gasto_id}#gasto`}>{j.duplicado.folio}</a>
+                </span>
+              ) : null}
               {adjuntar ? (
                 <Link to={quitar(j)} className="quitar-justificante" aria-label={`Quitar «${j.nombre}»…`}>
                   Quitar…
@@ -96,6 +109,12 @@ export function Justificantes({
           ))}
         </ul>
       )}
+      {adjuntar && justificantes.some((j) => j.duplicado) ? (
+        <p className="aviso aviso-aviso">
+          Algún justificante ya está adjunto a otro gasto. Si es correcto (por ejemplo, una factura con varios
+          conceptos), explique el motivo en «Notas» antes de enviarlo a aprobación; si no, quítelo.
+        </p>
+      ) : null}
       {adjuntar && n < 10 ? (
         <Form method="post" encType="multipart/form-data" action={accion} className="formulario adjuntar">
           <CampoArchivos id="justificantes-archivos" etiqueta="Adjuntar justificantes" />

@@ -192,6 +192,21 @@ as $$
    order by g.id, j.creado_en
 $$;
 
+-- Los justificantes de un gasto que también están (mismo contenido) en otro que quien pregunta ve:
+-- el panel del gasto lo dice junto a cada uno, al solicitante y a quien aprueba.
+create function public.justificantes_duplicados(p_gasto uuid)
+returns table (justificante_id uuid, gasto_id uuid, folio text)
+language sql stable security invoker
+set search_path = ''
+as $$
+  select distinct on (j.id) j.id, g.id, g.folio
+    from public.justificantes j
+    join public.justificantes o on o.sha256 = j.sha256 and o.gasto_id <> j.gasto_id
+    join public.gastos g on g.id = o.gasto_id
+   where j.gasto_id = p_gasto
+   order by j.id, o.creado_en
+$$;
+
 -- ---------------------------------------------------------------------------------------------
 -- Enviar a aprobación: con justificante desde el importe que fije la instalación
 -- ---------------------------------------------------------------------------------------------
@@ -231,5 +246,7 @@ $$;
 
 revoke execute on function interno.justificantes_reglas(), interno.justificantes_historial(),
   interno.justificante_obligatorio_desde() from public, anon;
+revoke execute on function public.justificantes_duplicados(uuid) from public, anon;
+grant execute on function public.justificantes_duplicados(uuid) to authenticated, service_role;
 revoke execute on function public.gastos_con_justificante(text, uuid) from public, anon;
 grant execute on function public.gastos_con_justificante(text, uuid) to authenticated, service_role;

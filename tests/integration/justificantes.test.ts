@@ -519,5 +519,12 @@ describe("duplicados", () => {
     expect(await como(empleado2)).toEqual([]); // sees neither gasto
     // Still attached: a duplicate is a warning, not a refusal.
     expect(await filas(segundo.id)).toHaveLength(1);
+    // The panel says it beside the receipt, with the other gasto's folio (only to those who see it).
+    type Panel = { panel: { justificantes: { nombre: string; duplicado: { folio: string } | null }[] } };
+    const panel = (u: TestUser) => list(`?gasto=${segundo.id}`, u.cookie) as Promise<Panel>;
+    expect((await panel(empleado)).panel.justificantes).toMatchObject([
+      { nombre: "taxi-otra-vez.png", duplicado: { folio: primero.folio } },
+    ]);
+    expect((await panel(admin)).panel.justificantes[0]!.duplicado?.folio).toBe(primero.folio);
   });
 });
