@@ -130,6 +130,10 @@ test("el mismo ticket en otro gasto: aviso con enlace al primero; se adjunta igu
   });
   await expect(flash(page)).toContainText(`«${ticket.name}» ya está adjunto a otro gasto (${primero})`);
   await expect(region(page, segundo).getByRole("img", { name: ticket.name })).toBeVisible();
+  // The panel keeps saying it beside the receipt, and how to go on: a reason in «Notas», or remove it.
+  await expect(region(page, segundo).getByText("también está en")).toBeVisible();
+  await expect(region(page, segundo).getByRole("link", { name: primero, exact: true })).toBeVisible();
+  await expect(region(page, segundo).getByText(/explique el motivo en «Notas»/)).toBeVisible();
   await expectNoAxeViolations(page);
   await flash(page)
     .getByRole("link", { name: `Ver el gasto ${primero}` })
