@@ -1,4 +1,5 @@
 import { Form, Link } from "@remix-run/react";
+import { useState } from "react";
 import { numberFormat } from "~/lib/intl";
 import { cuenta } from "~/lib/plural";
 
@@ -14,21 +15,50 @@ export type JustificanteVista = {
 /** The file input of every form that attaches receipts (the record panel and «Nuevo gasto»). */
 export const CAMPO_ARCHIVOS = "justificantes";
 export const ACCEPT = "image/*,application/pdf";
+/** As procesar.server.ts's MAX_BYTES (kept apart: that module is server-only). */
+const MAX_BYTES_ARCHIVO = 10 * 1024 * 1024;
 export const AYUDA_ARCHIVOS =
   "Fotografía o escaneo del ticket o la factura: JPEG, PNG, WebP o PDF, hasta 10 MB cada uno y 10 por gasto.";
 
 /**
  * The file field: a plain `<input type="file" multiple>` (on a phone it offers the camera), so
  * it works without JavaScript; the server checks each file by its content, not by this `accept`.
+ * With JavaScript, the chosen files are listed with their size, and one over 10 MB is pointed out
+ * before it is sent (the server refuses it anyway).
  */
 export function CampoArchivos({ id, etiqueta }: { id: string; etiqueta: string }) {
+  const [elegidos, setElegidos] = useState<{ nombre: string; bytes: number }[]>([]);
   return (
     <div className="campo campo-archivos">
       <label htmlFor={id}>{etiqueta}</label>
       <p className="ayuda" id={`${id}-ayuda`}>
         {AYUDA_ARCHIVOS}
       </p>
-      <input id={id} type="file" name={CAMPO_ARCHIVOS} multiple accept={ACCEPT} aria-describedby={`${id}-ayuda`} />
+      <input
+        id={id}
+        type="file"
+        name={CAMPO_ARCHIVOS}
+        multiple
+        accept={ACCEPT}
+        aria-describedby={`${id}-ayuda`}
+        onChange={(e) =>
+          setElegidos([...(e.currentTarget.files ?? [])].map((f) => ({ nombre: f.name, bytes: f.size })))
+        }
+      />
+      <div aria-live="polite">
+        {elegidos.length ? (
+          <ul className="archivos-elegidos" aria-label="Archivos elegidos">
+            {elegidos.map((f, i) => (
+              <li key={i}>
+                {f.nombre} · {tamano(f.bytes, "es-ES")}
+                {f.bytes > MAX_BYTES_ARCHIVO ? (
+                  <strong className="error-archivo"> — ocupa más de 10 MB: no se podrá adjuntar</strong>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </div>
     </div>
   );
 }
@@ -116,7 +146,15 @@ export function Justificantes({
         </p>
       ) : null}
       {adjuntar && n < 10 ? (
-        <Form method="post" encType="multipart/form-data" action={accion} className="formulario adjuntar">
+        // Keyed by the receipts: after an upload (with JavaScript the page is not reloaded) the
+        // field starts empty again, so the same files are not sent twice.
+        <Form
+          key={justificantes.map((j) => j.id).join()}
+          method="post"
+          encType="multipart/form-data"
+          action={accion}
+          className="formulario adjuntar"
+        >
           <CampoArchivos id="justificantes-archivos" etiqueta="Adjuntar justificantes" />
           <div className="acciones">
             <button type="submit">Adjuntar</button>

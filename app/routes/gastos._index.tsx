@@ -178,7 +178,8 @@ export default function Gastos() {
             campos={data.campos}
             intent="crear"
             action={`${accion}#nuevo`}
-            archivos={<CampoArchivos id="nuevo-justificantes" etiqueta="Justificantes" />}
+            // Keyed by the form's load: a new gasto's form starts with no files chosen.
+            archivos={<CampoArchivos key={data.envio} id="nuevo-justificantes" etiqueta="Justificantes" />}
           />
         </div>
       ) : null}

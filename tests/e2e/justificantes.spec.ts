@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
 import sharp from "sharp";
-import { as, expect, expectNoAxeViolations, pressUntilFocused, unique } from "./support";
+import { as, expect, expectNoAxeViolations, jsEnabled, pressUntilFocused, unique } from "./support";
 import {
   abrirGasto,
   centimosAlAzar,
@@ -84,7 +84,7 @@ test("crear con dos justificantes, ver las miniaturas y enviar; el aprobador abr
 
 test("sin justificante no se envía: el mensaje lleva al campo; adjuntado en el panel, sí; un archivo malo se nombra", async ({
   page,
-}) => {
+}, testInfo) => {
   const folio = await crearGasto(page, {
     descripcion: unique("Taxi sin ticket"),
     centimos: centimosAlAzar(),
@@ -103,6 +103,11 @@ test("sin justificante no se envía: el mensaje lleva al campo; adjuntado en el 
   await campo.setInputFiles([
     { name: "ticket-falso.jpg", mimeType: "image/jpeg", buffer: Buffer.from("<html><script>alert(1)</script>") },
   ]);
+  // With JavaScript the chosen files are listed before sending.
+  if (jsEnabled(testInfo.project.name))
+    await expect(region(page, folio).getByRole("list", { name: "Archivos elegidos" })).toContainText(
+      "ticket-falso.jpg",
+    );
   await region(page, folio).getByRole("button", { name: "Adjuntar", exact: true }).click();
   await expect(flash(page)).toContainText("No se ha adjuntado ningún archivo.");
   await expect(flash(page)).toContainText("«ticket-falso.jpg» no se ha adjuntado:");
