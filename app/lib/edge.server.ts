@@ -84,7 +84,7 @@ export const BODY_POLICIES: { path: RegExp; policy: BodyPolicy }[] = [
     path: /^\/gastos\/[0-9a-fA-F-]{36}\/justificantes$/,
     policy: { maxBytes: 10 * (10 * 1024 * 1024 + 64 * 1024) + 64 * 1024, maxFields: 40, stream: true },
   },
-  // «Nuevo gasto» with its receipts: the same, plus the form's fields (only a multipart body streams).
+  // «Nuevo gasto» with its receipts: the same, plus the form's fields (only a multipart body over 1 MiB streams).
   {
     path: /^\/gastos$/,
     policy: { maxBytes: 10 * (10 * 1024 * 1024 + 64 * 1024) + 1024 * 1024, maxFields: 40, stream: true },
