@@ -62,8 +62,6 @@ export default defineConfig({
       // Avisos by mail at once (no grouping wait), delivered every half second.
       AVISOS_ESPERA_SEGUNDOS: "0",
       AVISOS_INTERVALO_SEGUNDOS: "0.5",
-      // The specs send gastos without receipts (the receipts' own spec will turn this on).
-      JUSTIFICANTE_OBLIGATORIO_DESDE: "no",
     },
   },
 });

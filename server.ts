@@ -348,12 +348,17 @@ async function worker(config: Config) {
     headers.delete("X-Forwarded-Host");
     headers.delete("Origin");
     let body: Buffer | undefined;
-    // A route with a streaming policy (the receipts upload) reads its multipart body itself, as
-    // it arrives; only its declared length is checked here. Other encodings get the defaults.
+    // A route with a streaming policy (the receipts upload) reads a multipart body larger than
+    // the ordinary limit itself, as it arrives; only its declared length is checked here. A body
+    // within the ordinary limit, or in another encoding, gets the ordinary checks first.
     const policy = bodyPolicyFor(req.path);
+    const declared = req.get("Content-Length");
     const streamed =
-      !refusal && policy.stream && /^multipart\/form-data/i.test(req.get("Content-Type") ?? "")
-        ? req.get("Content-Length") === undefined
+      !refusal &&
+      policy.stream &&
+      /^multipart\/form-data/i.test(req.get("Content-Type") ?? "") &&
+      (declared === undefined || Number(declared) > MAX_BODY_BYTES)
+        ? declared === undefined
           ? ((refusal = REFUSALS.lengthRequired), undefined)
           : Number(req.get("Content-Length")) > policy.maxBytes
             ? ((refusal = REFUSALS.tooLarge), undefined)

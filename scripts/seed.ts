@@ -99,7 +99,8 @@ async function main() {
   const inicio = Date.now();
   try {
     await migrate(url, log);
-    await seedIfEmpty(db, log, { seed: args.seed });
+    // The receipts' files go where the server reads them (DATA_DIR, as app/lib/env.server.ts).
+    await seedIfEmpty(db, log, { seed: args.seed, dataDir: process.env.DATA_DIR || "./data" });
     if (args.gastos > 0) {
       log(`Añadiendo ${args.gastos.toLocaleString("es-ES")} gastos sintéticos…`);
       await addGastos(db, args.gastos, { seed: args.seed, log });

@@ -1,12 +1,17 @@
 import type { Column } from "~/entities/entity";
 import { labelOf } from "~/lib/constants";
+import { cuenta } from "~/lib/plural";
 import { formatDate } from "~/lib/dates";
 import type { Formats } from "~/lib/format";
 import { formatDecimal, formatMoney } from "~/lib/money";
 
 /** A value as a person reads it, in a table cell or a CSV cell. */
-export function formatValue(column: Pick<Column, "kind" | "options">, value: unknown, f: Formats): string {
+export function formatValue(column: Pick<Column, "kind" | "options" | "contar">, value: unknown, f: Formats): string {
   if (value === null || value === undefined || value === "") return "";
+  if (column.kind === "count") {
+    const n = Number(value);
+    return n ? cuenta(n, column.contar?.singular ?? "", column.contar?.plural ?? "", f.locale).trim() : "";
+  }
   switch (column.kind) {
     case "money":
       return formatMoney(String(value), f.locale, f.currency);
@@ -22,7 +27,8 @@ export function formatValue(column: Pick<Column, "kind" | "options">, value: unk
 }
 
 /** A CSV cell: as on screen, except amounts, which stay plain numbers a spreadsheet can add up. */
-export function csvValue(column: Pick<Column, "kind" | "options">, value: unknown, f: Formats): string {
+export function csvValue(column: Pick<Column, "kind" | "options" | "contar">, value: unknown, f: Formats): string {
+  if (column.kind === "count") return String(Number(value ?? 0));
   return column.kind === "money" && value != null
     ? formatDecimal(String(value), f.locale)
     : formatValue(column, value, f);

@@ -191,6 +191,7 @@ export interface GastosVista {
   importe: Numeric | null;
   importe_centimos: number | null;
   importe_impuestos: Numeric | null;
+  justificantes: number | null;
   metodo_pago: string | null;
   motivo_rechazo: string | null;
   notas: string | null;
@@ -232,7 +233,7 @@ export interface InternoAjustes {
   avisos_espera: Generated<Interval>;
   avisos_intentos: Generated<number>;
   avisos_reintento: Generated<Interval>;
-  justificante_obligatorio_desde: Numeric | null;
+  justificante_obligatorio_desde: Generated<Numeric | null>;
   permitir_admin_unico: Generated<boolean>;
   unica: Generated<boolean>;
 }

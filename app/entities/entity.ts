@@ -10,7 +10,7 @@ import { formSchema, type Field, type Z } from "./fields";
  * lines long. Every property is a feature any entity may use: gastos happens to be the one that
  * needs `rowFields`, `searchRefs`, `searchFunction` and `vistas` today.
  */
-export type ColumnKind = "text" | "money" | "date" | "boolean" | "option";
+export type ColumnKind = "text" | "money" | "date" | "boolean" | "option" | "count";
 
 export type Column = {
   name: string;
@@ -24,6 +24,11 @@ export type Column = {
   badge?: boolean;
   /** Shown only to these roles (e.g. who asked for a gasto, pointless to someone who sees only their own). */
   roles?: readonly Rol[];
+  /**
+   * `kind: "count"`: what is counted, for the cell («2 justificantes», empty when none; `icono`
+   * shown instead of the words, which stay for screen readers). The CSV has the number.
+   */
+  contar?: { singular: string; plural: string; icono?: string };
 };
 
 /**

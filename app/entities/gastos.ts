@@ -84,6 +84,12 @@ export const gastos: Entity = {
     { name: "estado", label: "Estado", kind: "option", options: ESTADOS_GASTO, sortable: true, badge: true },
     { name: "solicitante_nombre", label: "Solicitante", sortable: true, roles: CON_EQUIPO },
     { name: "departamento_nombre", label: "Departamento", sortable: true },
+    {
+      name: "justificantes",
+      label: "Justificantes",
+      kind: "count",
+      contar: { singular: "justificante", plural: "justificantes", icono: "📎" },
+    },
   ],
   // The bulk approval's checkboxes: «id:version», never on one's own gasto, and only where the
   // database would accept the approval (gastos_vista.puede_aprobar).

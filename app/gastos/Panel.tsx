@@ -10,6 +10,7 @@ import { formatTimestamp, type Formats } from "~/lib/format";
 import { displayField, EditForm } from "~/ui/EntityPages";
 import { ConformForm, FieldControl, useServerForm } from "~/ui/forms";
 import { History } from "~/ui/History";
+import { Justificantes } from "~/justificantes/Justificantes";
 import { CAMPOS_TRANSICION, esquemaTransicion } from "./campos";
 import type { gastosLoader } from "./lista.server";
 import { TRANSICIONES, type Transicion } from "./reglas";
@@ -139,6 +140,14 @@ export function Panel({
           </div>
         ))}
       </dl>
+      <Justificantes
+        gastoId={String(record.id)}
+        justificantes={panel.justificantes}
+        adjuntar={panel.adjuntar}
+        confirmarQuitar={panel.confirmarQuitar}
+        aqui={aqui}
+        locale={formats.locale}
+      />
       {panel.editar ? (
         <EditForm
           entity={gastos}

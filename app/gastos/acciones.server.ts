@@ -14,6 +14,7 @@ import {
 } from "~/crud/crud.server";
 import { entitySchema } from "~/entities/entity";
 import { gastos } from "~/entities/gastos";
+import { adjuntar, almacenDe, descartar, recibir, resumenSubida, SubidaRechazada } from "~/justificantes/subir.server";
 import { esSuyo, esTransicion, type GastoClave } from "./reglas";
 import { actor, alcanceAprobacion, masivo, seleccion, transicion } from "./workflow.server";
 
@@ -27,6 +28,9 @@ type Args = { request: Request; context: AppLoadContext };
  */
 export async function gastosAction({ request, context }: Args) {
   const signed = await requireUser(request, context);
+  // Only «Nuevo gasto» sends files (multipart, streamed to temp files by its own parser).
+  if (/^multipart\/form-data/i.test(request.headers.get("Content-Type") ?? ""))
+    return crearConJustificantes({ request, context }, signed);
   const formData = await request.clone().formData();
   const intent = formData.get("intent");
   const url = new URL(request.url);
@@ -49,6 +53,55 @@ export async function gastosAction({ request, context }: Args) {
 }
 
 /**
+ * «Nuevo gasto» with receipts: the body is streamed (files to temp files, never whole in memory),
+ * the fields go through the usual create action, and once the gasto exists its files are attached
+ * as for the panel (each refused one named with its reason; the gasto is created all the same).
+ */
+async function crearConJustificantes({ request, context }: Args, signed: Signed) {
+  const almacen = almacenDe(context.services.config.DATA_DIR);
+  let recibido;
+  try {
+    recibido = await recibir(request, almacen, { maxCampo: 64 * 1024 });
+  } catch (error) {
+    if (error instanceof SubidaRechazada) throw json({ message: error.message }, { status: error.status });
+    throw error;
+  }
+  const { archivos, campos } = recibido;
+  try {
+    const formData = new URLSearchParams(campos);
+    if (formData.get("intent") !== "crear") throw json({ message: "Acción desconocida." }, { status: 400 });
+    const headers = new Headers(request.headers);
+    headers.set("Content-Type", "application/x-www-form-urlencoded");
+    headers.delete("Content-Length");
+    const soloCampos = new Request(request.url, { method: "POST", headers, body: formData });
+    const fd = await soloCampos.clone().formData();
+    const args = { request: soloCampos, context };
+    return (
+      (await todosLosErrores(fd, signed, preparar(signed), { intent: "crear" })) ??
+      (await createAction(gastos, args, {
+        ...preparar(signed),
+        async done(row, s, url) {
+          const hecho = await creado(row, s, url);
+          if (!archivos.length) return hecho;
+          const subida = await adjuntar(archivos, { gastoId: String(row.id), store: s.store, almacen, existentes: 0 });
+          const r = resumenSubida(subida);
+          const partes = [hecho.message, r.message, ...r.detalles, r.duplicado?.message].filter(Boolean);
+          const aviso = hecho.kind === "aviso" || r.detalles.length > 0 || r.duplicado;
+          return {
+            ...hecho,
+            message: partes.join(" "),
+            kind: aviso ? ("aviso" as const) : hecho.kind,
+            enlace: hecho.enlace ?? r.duplicado?.enlace,
+          };
+        },
+      }))
+    );
+  } finally {
+    await descartar(archivos);
+  }
+}
+
+/**
  * The same page without the one-shot parameters (`index`, a confirm step), at `#contenido`: the
  * top of the page, where the flash is. (The forms post to their own section's anchor, so a
  * refused post shows its errors there without JavaScript; a redirect without a fragment would
@@ -56,7 +109,7 @@ export async function gastosAction({ request, context }: Args) {
  */
 export function volverA(url: URL, quitar: string[] = []) {
   const params = new URLSearchParams(url.search);
-  for (const key of ["index", "eliminar", "masivo", ...quitar]) params.delete(key);
+  for (const key of ["index", "eliminar", "quitar", "masivo", ...quitar]) params.delete(key);
   const search = params.toString();
   return `${url.pathname}${search ? `?${search}` : ""}#contenido`;
 }

@@ -31,6 +31,7 @@ import {
   type GastoClave,
 } from "./reglas";
 import type { Perfil } from "./AyudaSolicitante";
+import { MAX_POR_GASTO } from "~/justificantes/subir.server";
 import { consultaGastos } from "./consulta.server";
 import { actor, alcanceAprobacion, contarMasivo, MASIVO_MAXIMO } from "./workflow.server";
 
@@ -76,23 +77,28 @@ export async function gastosLoader({ request, context }: Args) {
   // is open, since its current values must be among them.
   const opciones = (record: Row | null) =>
     loadOptions(store, gastos, { ...state.filtros, ...(record ?? {}) }, optionSearches(gastos, url));
-  const [result, alcance, record, history, sinPanel, proveedoresInactivos] = await Promise.all([
-    // Count and sum over the whole filter; a huge filter gets an estimate and no sum (ADR 0006).
-    // Its columns include puede_aprobar (gastos.rowFields): the rows whose checkbox the bulk approval offers.
-    store.list<StoredRow>(gastos.view, {
-      ...query,
-      columns: listColumns(gastos),
-      count: "estimated",
-      sum: ["importe"],
-      base: gastos.table,
-    }),
-    alcanceAprobacion(store),
-    gastoId ? getOr404<StoredRow & GastoClave>(store, gastos.view, gastoId) : Promise.resolve(null),
-    // Read with the record (it shows nothing if the record is not visible: the page is a 404 then).
-    gastoId ? loadHistory(store, gastos.table, gastoId) : Promise.resolve([]),
-    gastoId ? Promise.resolve(null) : opciones(null),
-    inactivos(store),
-  ]);
+  const [result, alcance, record, history, justificantes, duplicados, sinPanel, proveedoresInactivos] =
+    await Promise.all([
+      // Count and sum over the whole filter; a huge filter gets an estimate and no sum (ADR 0006).
+      // Its columns include puede_aprobar (gastos.rowFields): the rows whose checkbox the bulk approval offers.
+      store.list<StoredRow>(gastos.view, {
+        ...query,
+        columns: listColumns(gastos),
+        count: "estimated",
+        sum: ["importe"],
+        base: gastos.table,
+      }),
+      alcanceAprobacion(store),
+      gastoId ? getOr404<StoredRow & GastoClave>(store, gastos.view, gastoId) : Promise.resolve(null),
+      // Read with the record (it shows nothing if the record is not visible: the page is a 404 then).
+      gastoId ? loadHistory(store, gastos.table, gastoId) : Promise.resolve([]),
+      gastoId ? justificantesDe(store, gastoId) : Promise.resolve([]),
+      gastoId
+        ? store.rpc<Duplicado[]>("justificantes_duplicados", { p_gasto: gastoId })
+        : Promise.resolve([] as Duplicado[]),
+      gastoId ? Promise.resolve(null) : opciones(null),
+      inactivos(store),
+    ]);
   const [[options, perfiles], masivo] = await Promise.all([
     (sinPanel ? Promise.resolve(sinPanel) : opciones(record)).then(
       async (o) => [o, await perfilesSolicitantes(store, user, o)] as const,
@@ -119,7 +125,7 @@ export async function gastosLoader({ request, context }: Args) {
     campos: writableNames(gastos, user),
     defaults: defaultsFor(user),
     perfiles,
-    panel: record ? panelDe(signed, record, history, alcance, url) : null,
+    panel: record ? panelDe(signed, record, history, conDuplicados(justificantes, duplicados), alcance, url) : null,
     masivo,
   });
 }
@@ -180,11 +186,45 @@ async function inactivos(store: Store) {
   return rows.map((r) => String(r.id));
 }
 
-/** The record panel: the gasto, what this person may do with it now, its history. */
+/** A receipt as the panel lists it (ADR 0018); its bytes come from `/justificantes/{id}`. */
+export type JustificanteFila = {
+  id: string;
+  nombre: string;
+  tipo: string;
+  bytes: number;
+  miniatura: string | null;
+  /** Another gasto (one this person sees) with the same content: a receipt claimed twice? */
+  duplicado?: { gasto_id: string; folio: string } | null;
+};
+type Duplicado = { justificante_id: string; gasto_id: string; folio: string };
+
+function conDuplicados(filas: JustificanteFila[], duplicados: Duplicado[]): JustificanteFila[] {
+  const de = new Map(duplicados.map((d) => [d.justificante_id, { gasto_id: d.gasto_id, folio: d.folio }]));
+  return filas.map((j) => ({ ...j, duplicado: de.get(j.id) ?? null }));
+}
+
+/** The gasto's receipts in the order they were attached (RLS: whoever sees the gasto sees them). */
+async function justificantesDe(store: Store, gastoId: string) {
+  const { rows } = await store.list<JustificanteFila>("justificantes", {
+    filters: [{ column: "gasto_id", op: "eq", value: gastoId }],
+    columns: ["id", "nombre", "tipo", "bytes", "miniatura"],
+    order: [
+      { column: "creado_en", ascending: true },
+      { column: "id", ascending: true },
+    ],
+    limit: MAX_POR_GASTO,
+    offset: 0,
+    count: "none",
+  });
+  return rows;
+}
+
+/** The record panel: the gasto, what this person may do with it now, its receipts, its history. */
 function panelDe(
   signed: Signed,
   record: StoredRow & GastoClave,
   historial: HistoryEntry[],
+  justificantes: JustificanteFila[],
   alcance: Alcance,
   url: URL,
 ) {
@@ -205,6 +245,12 @@ function panelDe(
     editar: suyo && borrador,
     eliminar: suyo && borrador,
     confirmarEliminar: url.searchParams.has("eliminar") && suyo && borrador,
+    justificantes,
+    // Attach and remove: the gasto's editors, while it is a borrador (the database checks again).
+    adjuntar: suyo && borrador,
+    // «Quitar…» asks first, like deleting the gasto: `?quitar={id}` shows the confirm step.
+    confirmarQuitar:
+      suyo && borrador ? (justificantes.find((j) => j.id === url.searchParams.get("quitar")) ?? null) : null,
     campos: writableNames(gastos, user, record.id),
     hoy: todayISO(),
   };

@@ -55,47 +55,82 @@ export async function subirJustificantes(
   request: Request,
   o: { gastoId: string; store: Store; almacen: ReturnType<typeof almacenLocal>; existentes: number },
 ): Promise<Subida> {
-  const staged = await recibir(request, o.almacen);
-  const subida: Subida = { adjuntados: [], rechazados: [] };
+  const { archivos } = await recibir(request, o.almacen);
   try {
-    let total = o.existentes;
-    for (const { nombre, archivo } of staged) {
-      if (total >= MAX_POR_GASTO) {
-        subida.rechazados.push({ nombre, motivo: `el gasto ya tiene ${MAX_POR_GASTO} justificantes, el máximo` });
-        continue;
-      }
-      const procesado = await procesar(archivo);
-      if (!procesado.ok) {
-        subida.rechazados.push({ nombre, motivo: procesado.motivo });
-        continue;
-      }
-      const contenido = await guardar(o.almacen, procesado.contenido);
-      const miniatura = procesado.miniatura ? (await guardar(o.almacen, procesado.miniatura)).sha256 : null;
-      try {
-        const fila = await o.store.insert<{ id: string }>("justificantes", {
-          gasto_id: o.gastoId,
-          nombre,
-          tipo: procesado.tipo,
-          bytes: contenido.bytes,
-          sha256: contenido.sha256,
-          miniatura,
-        });
-        total++;
-        const duplicados = await o.store.rpc<Duplicado[]>("gastos_con_justificante", {
-          p_sha256: contenido.sha256,
-          p_excepto: o.gastoId,
-        });
-        subida.adjuntados.push({ id: fila.id, nombre, duplicados });
-      } catch (error) {
-        // The stored bytes stay until the sweep: another row may hold the same content.
-        if (!(error instanceof StoreError)) throw error;
-        subida.rechazados.push({ nombre, motivo: error.message.replace(/\.$/, "") });
-      }
-    }
+    return await adjuntar(archivos, o);
   } finally {
-    await Promise.all(staged.map((s) => rm(s.archivo, { force: true })));
+    await descartar(archivos);
+  }
+}
+
+/** Removes the temp files of a body read with `recibir`. */
+export const descartar = (archivos: Staged[]) =>
+  Promise.all(archivos.filter((s) => s.archivo).map((s) => rm(s.archivo, { force: true })));
+
+/**
+ * Checks, processes, stores and records files `recibir` staged, in order, for one gasto that has
+ * `existentes` already. Each refusal is reported by name; the temp files stay for the caller.
+ */
+export async function adjuntar(
+  staged: Staged[],
+  o: { gastoId: string; store: Store; almacen: Almacen; existentes: number },
+): Promise<Subida> {
+  const subida: Subida = { adjuntados: [], rechazados: [] };
+  let total = o.existentes;
+  for (const { nombre, archivo } of staged) {
+    if (total >= MAX_POR_GASTO) {
+      subida.rechazados.push({ nombre, motivo: `el gasto ya tiene ${MAX_POR_GASTO} justificantes, el máximo` });
+      continue;
+    }
+    const procesado = await procesar(archivo);
+    if (!procesado.ok) {
+      subida.rechazados.push({ nombre, motivo: procesado.motivo });
+      continue;
+    }
+    const contenido = await guardar(o.almacen, procesado.contenido);
+    const miniatura = procesado.miniatura ? (await guardar(o.almacen, procesado.miniatura)).sha256 : null;
+    try {
+      const fila = await o.store.insert<{ id: string }>("justificantes", {
+        gasto_id: o.gastoId,
+        nombre,
+        tipo: procesado.tipo,
+        bytes: contenido.bytes,
+        sha256: contenido.sha256,
+        miniatura,
+      });
+      total++;
+      const duplicados = await o.store.rpc<Duplicado[]>("gastos_con_justificante", {
+        p_sha256: contenido.sha256,
+        p_excepto: o.gastoId,
+      });
+      subida.adjuntados.push({ id: fila.id, nombre, duplicados });
+    } catch (error) {
+      // The stored bytes stay until the sweep: another row may hold the same content.
+      if (!(error instanceof StoreError)) throw error;
+      subida.rechazados.push({ nombre, motivo: error.message.replace(/\.$/, "") });
+    }
   }
   return subida;
+}
+
+/** What happened to each file, in Spanish: the flash's message, kind, link and details. */
+export function resumenSubida(subida: Subida) {
+  const detalles = subida.rechazados.map((r) => `«${r.nombre}» no se ha adjuntado: ${r.motivo}.`);
+  const n = subida.adjuntados.length;
+  const duplicado = subida.adjuntados.find((a) => a.duplicados.length > 0);
+  const otro = duplicado?.duplicados[0];
+  return {
+    n,
+    detalles,
+    message: n === 0 ? "" : n === 1 ? "Justificante adjuntado." : `${n} justificantes adjuntados.`,
+    duplicado:
+      duplicado && otro
+        ? {
+            message: `«${duplicado.nombre}» ya está adjunto a otro gasto (${otro.folio}): compruebe que no se reclama dos veces.`,
+            enlace: { href: `/gastos?gasto=${otro.gasto_id}#gasto`, texto: `Ver el gasto ${otro.folio}` },
+          }
+        : null,
+  };
 }
 
 const guardar = (almacen: Almacen, contenido: Buffer | { archivo: string }) =>
@@ -103,13 +138,22 @@ const guardar = (almacen: Almacen, contenido: Buffer | { archivo: string }) =>
     maxBytes: MAX_BYTES,
   });
 
-type Staged = { nombre: string; archivo: string };
+export type Staged = { nombre: string; archivo: string };
 
-async function recibir(request: Request, almacen: ReturnType<typeof almacenLocal>): Promise<Staged[]> {
+/**
+ * Streams a multipart body: files to temp files (in the order they came), the other fields
+ * (at most 40, each at most `maxCampo` bytes) to `campos`. Refuses with SubidaRechazada.
+ */
+export async function recibir(
+  request: Request,
+  almacen: ReturnType<typeof almacenLocal>,
+  { maxCampo = 4096 }: { maxCampo?: number } = {},
+): Promise<{ archivos: Staged[]; campos: [string, string][] }> {
   const contentType = request.headers.get("Content-Type") ?? "";
   if (!/^multipart\/form-data/i.test(contentType) || !request.body)
     throw new SubidaRechazada(415, "Envíe los justificantes con el formulario de adjuntar archivos.");
   const staged: Staged[] = [];
+  const campos: [string, string][] = [];
   const writes: Promise<void>[] = [];
   const body = Readable.fromWeb(request.body as WebReadableStream);
   let bb: busboy.Busboy;
@@ -118,7 +162,7 @@ async function recibir(request: Request, almacen: ReturnType<typeof almacenLocal
       headers: { "content-type": contentType },
       defParamCharset: "utf8",
       preservePath: true, // the name is only a label: kept as the person sees it
-      limits: { fileSize: MAX_BYTES, files: MAX_POR_GASTO + 1, fields: 20, fieldSize: 4096, parts: 40 },
+      limits: { fileSize: MAX_BYTES, files: MAX_POR_GASTO + 1, fields: 40, fieldSize: maxCampo, parts: 60 },
     });
   } catch {
     throw new SubidaRechazada(400, "El formulario llegó mal formado. Vuelva a la página y envíelo de nuevo.");
@@ -156,6 +200,11 @@ async function recibir(request: Request, almacen: ReturnType<typeof almacenLocal
         writes.push(write);
         write.catch(() => {}); // reported through `fail` or the body's own error
       });
+      bb.on("field", (name, value, info) => {
+        if (info.valueTruncated) fail(new SubidaRechazada(413, "Un campo del formulario es demasiado largo."));
+        else campos.push([name, value]);
+      });
+      bb.on("fieldsLimit", () => fail(new SubidaRechazada(413, "El formulario tiene demasiados campos.")));
       bb.on("filesLimit", () =>
         fail(new SubidaRechazada(413, `Un gasto admite como mucho ${MAX_POR_GASTO} justificantes.`)),
       );
@@ -175,7 +224,7 @@ async function recibir(request: Request, almacen: ReturnType<typeof almacenLocal
       body.pipe(bb);
     });
     await Promise.all(writes);
-    return staged;
+    return { archivos: staged, campos };
   } catch (error) {
     await Promise.allSettled(writes);
     await Promise.all(staged.filter((s) => s.archivo).map((s) => rm(s.archivo, { force: true })));

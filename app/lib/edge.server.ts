@@ -67,8 +67,9 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 export const MAX_FIELDS = 1000;
 
 /**
- * `stream`: a multipart body is handed to the route as it arrives (only its declared length is
- * checked here); the route parses it with its own limits. Other encodings keep the defaults.
+ * `stream`: a multipart body over MAX_BODY_BYTES is handed to the route as it arrives (only its
+ * declared length is checked here); the route parses it with its own limits. Smaller ones and
+ * other encodings keep the defaults.
  */
 export type BodyPolicy = { maxBytes: number; maxFields: number; stream?: boolean };
 
@@ -83,6 +84,11 @@ export const BODY_POLICIES: { path: RegExp; policy: BodyPolicy }[] = [
   {
     path: /^\/gastos\/[0-9a-fA-F-]{36}\/justificantes$/,
     policy: { maxBytes: 10 * (10 * 1024 * 1024 + 64 * 1024) + 64 * 1024, maxFields: 40, stream: true },
+  },
+  // «Nuevo gasto» with its receipts: the same, plus the form's fields (only a multipart body over 1 MiB streams).
+  {
+    path: /^\/gastos$/,
+    policy: { maxBytes: 10 * (10 * 1024 * 1024 + 64 * 1024) + 1024 * 1024, maxFields: 40, stream: true },
   },
 ];
 

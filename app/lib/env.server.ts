@@ -207,7 +207,7 @@ const schema = z.object({
     .transform((v) => v === "1" || v === "true"),
   JUSTIFICANTE_OBLIGATORIO_DESDE: z
     .string()
-    .default("no")
+    .default("0")
     .transform((v) => v.trim())
     .refine((v) => v === "no" || /^\d{1,12}([.,]\d{1,2})?$/.test(v), {
       error: "debe ser un importe (p. ej. 0, 50 o 50,00) o «no» (nunca obligatorio)",

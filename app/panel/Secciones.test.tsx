@@ -105,6 +105,18 @@ describe("secciones del panel", () => {
     );
   });
 
+  it("pendientes: a cuáles les falta el justificante, en palabras", () => {
+    const g = base.pendientes!.mas_antiguos[0]!;
+    const con = (n: number) => ({
+      ...base,
+      pendientes: { ...base.pendientes!, mas_antiguos: [{ ...g, justificantes: n }] },
+    });
+    expect(texto(html(<Pendientes panel={con(0)} formats={formats} />))).toContain("Sin justificante");
+    const dos = texto(html(<Pendientes panel={con(2)} formats={formats} />));
+    expect(dos).toContain("2 justificantes");
+    expect(dos).not.toContain("Sin justificante");
+  });
+
   it("pendientes: cuenta, importe, los más antiguos y «ver todos»; nada si no es para su rol", () => {
     const t = nbsp(texto(html(<Pendientes panel={base} formats={formats} />)));
     expect(t).toContain("12 gastos por 99.999,99 € esperan su aprobación.");

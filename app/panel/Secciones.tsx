@@ -163,6 +163,17 @@ export function Pendientes({ panel, formats }: Props) {
               { header: "Solicitante", cell: (g) => g.solicitante_nombre ?? "" },
               { header: "Descripción", cell: (g) => g.descripcion },
               { header: "Importe", numeric: true, cell: (g) => f.dinero(g.importe) },
+              {
+                header: "Justificantes",
+                cell: (g) =>
+                  g.justificantes === undefined ? (
+                    ""
+                  ) : g.justificantes === 0 ? (
+                    <strong className="sin-justificante">Sin justificante</strong>
+                  ) : (
+                    cuenta(g.justificantes, "justificante", "justificantes", formats.locale)
+                  ),
+              },
             ]}
           />
           <p>

@@ -10,5 +10,23 @@ import { panelSchema, type PanelData } from "./datos";
 export async function cargarPanel(store: Store, hoy: string = todayISO()): Promise<PanelData> {
   // It only reads, and depends on nothing but the data and the day: kept while nothing changes.
   const raw = await store.rpc<unknown>("panel", { p_hoy: hoy }, { keep: true });
-  return panelSchema.parse(raw);
+  const panel = panelSchema.parse(raw);
+  // Which of the oldest pending ones lack a receipt (SPEC §2): their count, from gastos_vista.
+  const pendientes = panel.pendientes?.mas_antiguos ?? [];
+  if (pendientes.length) {
+    const { rows } = await store.list<{ id: string; justificantes: number }>(
+      "gastos_vista",
+      {
+        filters: [{ column: "id", op: "in", value: pendientes.map((g) => g.id) }],
+        columns: ["id", "justificantes"],
+        limit: pendientes.length,
+        offset: 0,
+        count: "none",
+      },
+      { keep: true },
+    );
+    const n = new Map(rows.map((r) => [r.id, Number(r.justificantes)]));
+    for (const g of pendientes) g.justificantes = n.get(g.id) ?? 0;
+  }
+  return panel;
 }

@@ -32,7 +32,13 @@ export const panelSchema = z.object({
     .object({
       cuenta,
       importe: dinero,
-      mas_antiguos: z.array(gastoResumido.extend({ solicitante_nombre: z.string().nullable() })),
+      mas_antiguos: z.array(
+        gastoResumido.extend({
+          solicitante_nombre: z.string().nullable(),
+          /** How many receipts it has (added by cargarPanel, not by public.panel). */
+          justificantes: cuenta.optional(),
+        }),
+      ),
     })
     .nullable(),
   presupuestos: z

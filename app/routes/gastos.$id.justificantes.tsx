@@ -2,7 +2,8 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { requireUser } from "~/auth/session.server";
 import { forbidden, getOr404, notFound, redirectWithFlash } from "~/crud/crud.server";
 import { Forbidden, NotFound, StoreError, UUID } from "~/data/store";
-import { almacenDe, subirJustificantes, SubidaRechazada } from "~/justificantes/subir.server";
+import { almacenDe, resumenSubida, subirJustificantes, SubidaRechazada } from "~/justificantes/subir.server";
+import { safeRedirect } from "~/lib/safe-redirect";
 
 /**
  * Adds receipts to a gasto (multipart, streamed: its own body policy in app/lib/edge.server.ts)
@@ -23,7 +24,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     forbidden("Solo el solicitante o un administrador pueden cambiar los justificantes de este gasto.");
   if (gasto.estado !== "borrador")
     forbidden("Los justificantes solo se pueden añadir o quitar mientras el gasto está en borrador.");
-  const volver = `/gastos?gasto=${id}`;
+  const volver = volverDe(request, id);
 
   if (!/^multipart\/form-data/i.test(request.headers.get("Content-Type") ?? "")) {
     const form = await request.formData();
@@ -68,21 +69,9 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       });
     throw error;
   }
-  const detalles = subida.rechazados.map((r) => `«${r.nombre}» no se ha adjuntado: ${r.motivo}.`);
-  const duplicado = subida.adjuntados.find((a) => a.duplicados.length > 0);
-  const n = subida.adjuntados.length;
-  if (duplicado) {
-    const otro = duplicado.duplicados[0]!;
-    return redirectWithFlash(
-      context,
-      request,
-      volver,
-      `«${duplicado.nombre}» ya está adjunto a otro gasto (${otro.folio}): compruebe que no se reclama dos veces.`,
-      "aviso",
-      { href: `/gastos?gasto=${otro.gasto_id}`, texto: `Ver el gasto ${otro.folio}` },
-      detalles,
-    );
-  }
+  const { n, detalles, message, duplicado } = resumenSubida(subida);
+  if (duplicado)
+    return redirectWithFlash(context, request, volver, duplicado.message, "aviso", duplicado.enlace, detalles);
   if (n === 0)
     return redirectWithFlash(
       context,
@@ -93,13 +82,17 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       undefined,
       detalles,
     );
-  return redirectWithFlash(
-    context,
-    request,
-    volver,
-    n === 1 ? "Justificante adjuntado." : `${n} justificantes adjuntados.`,
-    detalles.length ? "aviso" : "exito",
-    undefined,
-    detalles,
-  );
+  return redirectWithFlash(context, request, volver, message, detalles.length ? "aviso" : "exito", undefined, detalles);
+}
+
+/**
+ * Back to the page the form was on (`?volver=`: the list's filters and this gasto's panel), at the
+ * top where the message is; only `/gastos` with this gasto open, else that panel alone.
+ */
+function volverDe(request: Request, id: string) {
+  const pedido = safeRedirect(new URL(request.url).searchParams.get("volver"), "");
+  const url = pedido ? new URL(pedido, "http://oficina.invalid") : null;
+  if (!url || url.pathname !== "/gastos" || url.searchParams.get("gasto") !== id) return `/gastos?gasto=${id}`;
+  for (const p of ["quitar", "eliminar", "masivo", "index"]) url.searchParams.delete(p);
+  return `${url.pathname}${url.search}#contenido`;
 }

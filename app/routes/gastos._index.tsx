@@ -6,6 +6,7 @@ import { useAyudaSolicitante } from "~/gastos/AyudaSolicitante";
 import { BULK_FORM_ID, BulkActions, ConfirmMasivo, useBulkData } from "~/gastos/BulkActions";
 import { gastosLoader } from "~/gastos/lista.server";
 import { Panel, sinInactivos } from "~/gastos/Panel";
+import { CampoArchivos } from "~/justificantes/Justificantes";
 import { EXACT_COUNT_LIMIT } from "~/data/store";
 import { listHref } from "~/crud/list-query";
 import { numberFormat } from "~/lib/intl";
@@ -177,6 +178,8 @@ export default function Gastos() {
             campos={data.campos}
             intent="crear"
             action={`${accion}#nuevo`}
+            // Keyed by the form's load: a new gasto's form starts with no files chosen.
+            archivos={<CampoArchivos key={data.envio} id="nuevo-justificantes" etiqueta="Justificantes" />}
           />
         </div>
       ) : null}

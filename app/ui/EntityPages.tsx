@@ -186,6 +186,7 @@ export function CreateForm({
   campos,
   intent,
   action,
+  archivos,
 }: {
   entity: Entity;
   options: Options;
@@ -193,6 +194,8 @@ export function CreateForm({
   defaults: Record<string, string>;
   campos?: readonly string[] | null;
   intent?: string;
+  /** A file field after the entity's fields; the form is then sent as `multipart/form-data`. */
+  archivos?: ReactNode;
   /** Where the form posts; it should end with `#nuevo`, so a refused post without JavaScript lands on the error summary (default: this page's action, `#nuevo`). */
   action?: string;
 }) {
@@ -213,10 +216,16 @@ export function CreateForm({
       <h2 id={ids.heading} tabIndex={-1}>
         {nuevo(entity)}
       </h2>
-      <ConformForm form={form} action={action ?? `${here}#nuevo`} summaryId={ids.summary}>
+      <ConformForm
+        form={form}
+        action={action ?? `${here}#nuevo`}
+        summaryId={ids.summary}
+        encType={archivos ? "multipart/form-data" : undefined}
+      >
         <input type="hidden" name="_envio" value={envio} />
         {intent ? <input type="hidden" name="intent" value={intent} /> : null}
         {writableFields(entity, campos).map(fieldControls(fields, options, actionData?.existente))}
+        {archivos}
         <div className="acciones">
           <button type="submit" disabled={busy}>
             {busy ? "Creando…" : `Crear ${entity.singular}`}

@@ -59,17 +59,27 @@ export function ConformForm({
   action,
   className,
   summaryId,
+  encType,
 }: {
   form: FormMetadata<Record<string, unknown>>;
   children: ReactNode;
   method?: "post";
   action?: string;
+  /** `multipart/form-data` for a form with a file input (its route must read the body as a stream). */
+  encType?: "multipart/form-data";
   className?: string;
   /** The error summary's id while it shows (see `anchorIds`). */
   summaryId?: string;
 }) {
   return (
-    <Form method={method} action={action} {...getFormProps(form)} noValidate className={className ?? "formulario"}>
+    <Form
+      method={method}
+      action={action}
+      encType={encType}
+      {...getFormProps(form)}
+      noValidate
+      className={className ?? "formulario"}
+    >
       <ErrorSummary form={form} id={summaryId} />
       {children}
     </Form>

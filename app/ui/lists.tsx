@@ -223,6 +223,13 @@ export function DataTable<Row extends Record<string, unknown>>({
                   const shown =
                     column.badge && text ? (
                       <span className={`insignia insignia-${String(row[column.name])}`}>{text}</span>
+                    ) : column.kind === "count" && text && column.contar?.icono ? (
+                      <>
+                        <span aria-hidden="true" title={text}>
+                          {column.contar.icono} {Number(row[column.name]).toLocaleString(formats.locale)}
+                        </span>
+                        <span className="visually-hidden">{text}</span>
+                      </>
                     ) : (
                       text
                     );

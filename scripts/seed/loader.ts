@@ -12,6 +12,7 @@ import type { Database } from "../../app/data/database";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "./catalog/organization";
 import { batchGastos, buildContext, type ContextRows, demoGastos, Elegidor, type Gasto } from "./generator/gastos";
 import { generateOrganization, PROVEEDORES_DE_BAJA } from "./generator/organization";
+import { seedJustificantes } from "./justificantes";
 import { DEFAULT_SEED, Rng } from "./generator/random";
 
 type DB = Kysely<Database>;
@@ -183,7 +184,12 @@ async function insertGastosRapido(trx: Trx, gastos: Gasto[]): Promise<void> {
 // Datos de demostración
 // ---------------------------------------------------------------------------------------------
 
-export type SeedOptions = { gastos?: number; seed?: number };
+export type SeedOptions = {
+  gastos?: number;
+  seed?: number;
+  /** Where the server keeps receipts (its DATA_DIR): with it, some gastos get a demo ticket. */
+  dataDir?: string;
+};
 
 async function seedBase(trx: Trx, options: SeedOptions, log: Log): Promise<void> {
   const totalGastos = options.gastos ?? DEFAULT_DEMO_GASTOS;
@@ -225,6 +231,11 @@ async function seedBase(trx: Trx, options: SeedOptions, log: Log): Promise<void>
   const ctx = await readContext(trx, new Set(PROVEEDORES_DE_BAJA));
   const gastos = demoGastos(rng, ctx, totalGastos);
   for (let i = 0; i < gastos.length; i += 1000) await insertGastos(trx, gastos.slice(i, i + 1000));
+
+  if (options.dataDir) {
+    const n = await seedJustificantes(trx, options.dataDir);
+    log(`Datos de demostración: ${n} justificantes (tickets generados)…`);
+  }
 
   log(`Datos de demostración: ${PROVEEDORES_DE_BAJA.length} proveedores dados de baja…`);
   await trx

@@ -6,11 +6,9 @@
 -- Ajuste: importe desde el que un gasto no se envía a aprobación sin justificante
 -- ---------------------------------------------------------------------------------------------
 
--- null: nunca obligatorio; 0 (predeterminado): siempre. Lo escribe el servidor al arrancar
--- (JUSTIFICANTE_OBLIGATORIO_DESDE); en Supabase, a mano (docs/supabase.md).
--- Sin valor (null: nunca obligatorio) mientras los formularios no permitan adjuntar: la regla de
--- SPEC §2 («siempre», 0) se activa con JUSTIFICANTE_OBLIGATORIO_DESDE hasta que llegue la interfaz.
-alter table interno.ajustes add column justificante_obligatorio_desde numeric(14, 2)
+-- null: nunca obligatorio; 0 (predeterminado, SPEC §2): siempre. Lo escribe el servidor al
+-- arrancar (JUSTIFICANTE_OBLIGATORIO_DESDE); en Supabase, a mano (docs/supabase.md).
+alter table interno.ajustes add column justificante_obligatorio_desde numeric(14, 2) default 0
   constraint ajustes_justificante_obligatorio_desde_check check (justificante_obligatorio_desde >= 0);
 
 -- ---------------------------------------------------------------------------------------------
@@ -135,6 +133,50 @@ grant select, delete on public.justificantes to authenticated;
 grant insert (gasto_id, nombre, tipo, bytes, sha256, miniatura) on public.justificantes to authenticated;
 
 -- ---------------------------------------------------------------------------------------------
+-- La lista de gastos: cuántos justificantes tiene cada uno (el clip de la lista, la columna del CSV)
+-- ---------------------------------------------------------------------------------------------
+
+-- La misma vista de 20261125000004_rls.sql más `justificantes`: contados como los ve quien
+-- pregunta (la política de arriba), es decir, todos los del gasto que ve.
+create or replace function interno.crear_gastos_vista() returns void
+language plpgsql
+set search_path = ''
+as $fn$
+begin
+  drop view if exists public.gastos_vista;
+  create view public.gastos_vista with (security_invoker = true) as
+  select g.*,
+         interno.nombre_proveedor(p.razon_social, p.nombre_comercial) as proveedor_nombre,
+         nullif(btrim(concat_ws(' ', so.nombre, so.apellidos)), '') as solicitante_nombre,
+         d.nombre as departamento_nombre,
+         s.nombre as sucursal_nombre,
+         nullif(btrim(concat_ws(' ', ap.nombre, ap.apellidos)), '') as aprobador_nombre,
+         nullif(btrim(concat_ws(' ', apr.nombre, apr.apellidos)), '') as aprobado_por_nombre,
+         coalesce(
+           (select interno.rol_actual()) in ('aprobador', 'administrador')
+           and g.solicitante_id <> (select auth.uid())
+           and g.creado_por_id is distinct from (select auth.uid())
+           and g.editado_por_id is distinct from (select auth.uid())
+           and ((select interno.rol_actual()) = 'administrador'
+                or g.aprobador_id = (select auth.uid())
+                or g.solicitante_id = any ((select interno.solicitantes_a_cargo())::uuid[])),
+           false) as puede_aprobar,
+         (select count(*)::integer from public.justificantes j where j.gasto_id = g.id) as justificantes
+  from public.gastos g
+  left join public.proveedores p on p.id = g.proveedor_id
+  left join public.usuarios so on so.id = g.solicitante_id
+  left join public.departamentos d on d.id = g.departamento_id
+  left join public.sucursales s on s.id = g.sucursal_id
+  left join public.usuarios ap on ap.id = g.aprobador_id
+  left join public.usuarios apr on apr.id = g.aprobado_por_id;
+  revoke all on public.gastos_vista from public, anon, authenticated;
+  grant select on public.gastos_vista to authenticated, service_role;
+end
+$fn$;
+revoke all on function interno.crear_gastos_vista() from public, anon, authenticated;
+select interno.crear_gastos_vista();
+
+-- ---------------------------------------------------------------------------------------------
 -- Duplicados: otros gastos (que quien pregunta puede ver) con el mismo contenido
 -- ---------------------------------------------------------------------------------------------
 
@@ -148,6 +190,21 @@ as $$
     join public.gastos g on g.id = j.gasto_id
    where j.sha256 = p_sha256 and g.id is distinct from p_excepto
    order by g.id, j.creado_en
+$$;
+
+-- Los justificantes de un gasto que también están (mismo contenido) en otro que quien pregunta ve:
+-- el panel del gasto lo dice junto a cada uno, al solicitante y a quien aprueba.
+create function public.justificantes_duplicados(p_gasto uuid)
+returns table (justificante_id uuid, gasto_id uuid, folio text)
+language sql stable security invoker
+set search_path = ''
+as $$
+  select distinct on (j.id) j.id, g.id, g.folio
+    from public.justificantes j
+    join public.justificantes o on o.sha256 = j.sha256 and o.gasto_id <> j.gasto_id
+    join public.gastos g on g.id = o.gasto_id
+   where j.gasto_id = p_gasto
+   order by j.id, o.creado_en
 $$;
 
 -- ---------------------------------------------------------------------------------------------
@@ -189,5 +246,7 @@ $$;
 
 revoke execute on function interno.justificantes_reglas(), interno.justificantes_historial(),
   interno.justificante_obligatorio_desde() from public, anon;
+revoke execute on function public.justificantes_duplicados(uuid) from public, anon;
+grant execute on function public.justificantes_duplicados(uuid) to authenticated, service_role;
 revoke execute on function public.gastos_con_justificante(text, uuid) from public, anon;
 grant execute on function public.gastos_con_justificante(text, uuid) to authenticated, service_role;

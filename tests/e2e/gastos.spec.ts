@@ -347,7 +347,7 @@ empleado(
       .split(/\r?\n/)
       .map((l) => l.split(";").map((c) => c.replace(/^"(.*)"$/, "$1")));
     expect(lines[0]?.join(";")).toBe(
-      "Folio;Fecha;Descripción;Proveedor;Categoría;Importe;Estado;Solicitante;Departamento",
+      "Folio;Fecha;Descripción;Proveedor;Categoría;Importe;Estado;Solicitante;Departamento;Justificantes",
     );
     expect(lines).toHaveLength(3);
     const porFolio = Object.fromEntries(lines.slice(1).map((cells) => [cells[0], cells]));
@@ -361,6 +361,7 @@ empleado(
       "Borrador",
       "Elena Empleada",
       "Ventas Norte",
+      "1", // crearGasto attaches one receipt
     ]);
     expect(porFolio[folioB]?.[5]).toBe(importeTecleado(b));
     expect(porFolio[folioB]?.[4]).toBe("Formación");

@@ -1,4 +1,6 @@
 import type { Browser, Page } from "@playwright/test";
+import { randomBytes, randomInt, randomUUID } from "node:crypto";
+import sharp from "sharp";
 import { expect, storageStateOf, waitForMailLink, type Role } from "./support";
 
 /**
@@ -103,7 +105,30 @@ export type NuevoGasto = {
   metodo?: string;
   proveedor?: string;
   factura?: string;
+  /** Receipts attached in the form (default one, made here: «Enviar a aprobación» needs one). */
+  justificantes?: Justificante[];
 };
+
+export type Justificante = { name: string; mimeType: string; buffer: Buffer };
+
+/**
+ * A receipt image made for the test (no binary fixtures): a small PNG of a random colour and
+ * size, so no two tests attach the same content (that would be a duplicate warning).
+ */
+export async function justificantePng(name = `ticket-${randomUUID().slice(0, 8)}.png`): Promise<Justificante> {
+  const [r, g, b] = randomBytes(3);
+  const buffer = await sharp({
+    create: {
+      width: 40 + randomInt(200),
+      height: 30 + randomInt(200),
+      channels: 3,
+      background: { r: r!, g: g!, b: b! },
+    },
+  })
+    .png()
+    .toBuffer();
+  return { name, mimeType: "image/png", buffer };
+}
 
 /**
  * Creates a gasto with the «Nuevo gasto» form of `/gastos` (as whoever `page` is signed in as) and
@@ -118,6 +143,8 @@ export async function crearGasto(page: Page, g: NuevoGasto): Promise<string> {
   await form.getByLabel("Método de pago").selectOption({ label: g.metodo ?? "Tarjeta corporativa" });
   if (g.proveedor) await form.getByLabel("Proveedor").selectOption({ label: g.proveedor });
   if (g.factura) await form.getByLabel("Nº de factura / ticket").fill(g.factura);
+  const justificantes = g.justificantes ?? [await justificantePng()];
+  if (justificantes.length) await form.getByLabel("Justificantes").setInputFiles(justificantes);
   await form.getByRole("button", { name: "Crear gasto" }).click();
   await expect(flash(page)).toContainText(/Gasto creado: GAS-\d{4}-\d{5}/);
   const folio = /GAS-\d{4}-\d{5}/.exec(await flash(page).innerText())![0];

@@ -1,5 +1,5 @@
 import { as, expect, pressUntilFocused, unique } from "./support";
-import { flash, pageAs, panelGasto } from "./support-registros";
+import { flash, justificantePng, pageAs, panelGasto } from "./support-registros";
 
 /**
  * Gastos with the keyboard only (SPEC: the back office is used entirely from the keyboard): Tab,
@@ -48,6 +48,12 @@ test("con el teclado: un empleado crea y envía un gasto; el aprobador lo aprueb
   await pressUntilFocused(page, metodo);
   await page.keyboard.press("ArrowDown");
   await expect(metodo).not.toHaveValue("");
+
+  // The receipt: the file field is reached by Tab like any other; the file chooser is the
+  // operating system's, so the file is handed to the focused input.
+  const archivos = form.getByLabel("Justificantes");
+  await pressUntilFocused(page, archivos);
+  await archivos.setInputFiles(await justificantePng());
 
   await pressUntilFocused(page, form.getByRole("button", { name: "Crear gasto" }));
   await page.keyboard.press("Enter");

@@ -504,10 +504,10 @@ describe("lista: filtros, orden, cuenta y suma", () => {
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const lines = new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes).slice(1).trim().split("\r\n");
     expect(lines[0]).toBe(
-      '"Folio";"Fecha";"Descripción";"Proveedor";"Categoría";"Importe";"Estado";"Solicitante";"Departamento"',
+      '"Folio";"Fecha";"Descripción";"Proveedor";"Categoría";"Importe";"Estado";"Solicitante";"Departamento";"Justificantes"',
     );
     expect(lines).toHaveLength(4);
-    expect(lines[1]).toMatch(/;"Filtro taxi aeropuerto";;"Viajes y transporte";10,10;"Borrador";"Eva";"Compras"$/);
+    expect(lines[1]).toMatch(/;"Filtro taxi aeropuerto";;"Viajes y transporte";10,10;"Borrador";"Eva";"Compras";0$/);
     expect(lines[2]).toMatch(/;"Papelería La Castellana";"Viajes y transporte";20,20;/);
   });
 });

@@ -8,6 +8,7 @@ import { barrerJustificantes } from "~/justificantes/subir.server";
 import { todayISO } from "~/lib/dates";
 import { loadEnv } from "~/lib/env.server";
 import { action } from "~/routes/gastos.$id.justificantes";
+import { action as crear } from "~/routes/gastos._index";
 import { loader } from "~/routes/justificantes.$id";
 import { createTestApp, ORIGIN, request, respond, type TestApp, type TestUser } from "../support/app";
 import { insertDepartamento, insertSucursal, setProfile } from "../support/fixtures";
@@ -44,7 +45,7 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-const { post, created, row } = gastosPage(() => app);
+const { post, created, row, list } = gastosPage(() => app);
 let seq = 0;
 async function nuevo(u: TestUser, importe?: string) {
   seq += 1;
@@ -239,6 +240,75 @@ describe("adjuntar", () => {
   });
 });
 
+describe("en los formularios", () => {
+  /** «Nuevo gasto» as the browser sends it with files: multipart, fields and files together. */
+  function crearCon(u: TestUser, campos: Record<string, string>, files: Parameters<typeof formulario>[0]) {
+    const body = formulario(files);
+    for (const [k, v] of Object.entries(campos)) body.append(k, v);
+    const req = new Request(new URL("/gastos?index", ORIGIN), {
+      method: "POST",
+      headers: { Origin: ORIGIN, Cookie: u.cookie },
+      body,
+    });
+    return respond(() => crear({ request: req, context: app.context(), params: {} }));
+  }
+  const campos = (descripcion: string) => ({
+    intent: "crear",
+    _envio: crypto.randomUUID(),
+    descripcion,
+    fecha_gasto: todayISO(),
+    categoria: "comidas",
+    importe: "18,40",
+    metodo_pago: "tarjeta_corporativa",
+  });
+
+  it("«Nuevo gasto» con dos archivos: el gasto y sus justificantes; uno malo se nombra y el gasto se crea igual", async () => {
+    const r = await crearCon(empleado, campos("Cena con cliente"), [
+      { nombre: "ticket-cena.jpg", datos: await archivos.jpeg() },
+      { nombre: "factura.pdf", datos: archivos.pdf(), tipo: "application/pdf" },
+      { nombre: "virus.jpg", datos: malos.exe() },
+    ]);
+    const g = await created(r);
+    expect(g.descripcion).toBe("Cena con cliente");
+    expect((await filas(g.id)).map((j) => j.nombre)).toEqual(["ticket-cena.jpg", "factura.pdf"]);
+    const flash = await flashOf(r);
+    expect(flash?.kind).toBe("aviso");
+    expect(flash?.message).toMatch(/^Gasto creado: .+ 2 justificantes adjuntados\. «virus\.jpg» no se ha adjuntado: /);
+    expect(almacenados().filter((n) => /^\d+-/.test(n))).toEqual([]); // no temp file left
+
+    // The panel lists them for its solicitante, who may still attach and remove (borrador).
+    const { panel, result } = (await list(`?gasto=${g.id}&quitar=${(await filas(g.id))[1]!.id}`, empleado.cookie)) as {
+      panel: { justificantes: { nombre: string }[]; adjuntar: boolean; confirmarQuitar: { nombre: string } | null };
+      result: { rows: { id: string; justificantes: number }[] };
+    };
+    // The list's paperclip column counts them.
+    expect(result.rows.find((f) => f.id === g.id)?.justificantes).toBe(2);
+    expect(panel.justificantes.map((j) => j.nombre)).toEqual(["ticket-cena.jpg", "factura.pdf"]);
+    expect(panel.adjuntar).toBe(true);
+    expect(panel.confirmarQuitar?.nombre).toBe("factura.pdf");
+  });
+
+  it("un formulario con errores no crea nada ni guarda archivos; otra acción en multipart, 400", async () => {
+    const antes = await app.db
+      .selectFrom("justificantes")
+      .select((e) => e.fn.countAll().as("n"))
+      .executeTakeFirst();
+    const r = await crearCon(empleado, { ...campos("x"), importe: "" }, [
+      { nombre: "ticket.png", datos: await archivos.png() },
+    ]);
+    expect(r.status).toBe(400);
+    const r2 = await crearCon(empleado, { ...campos("Taxi"), intent: "aprobar_seleccion" }, [
+      { nombre: "ticket.png", datos: await archivos.png() },
+    ]);
+    expect(r2.status).toBe(400);
+    const despues = await app.db
+      .selectFrom("justificantes")
+      .select((e) => e.fn.countAll().as("n"))
+      .executeTakeFirst();
+    expect(despues).toEqual(antes);
+  });
+});
+
 describe("a la vez", () => {
   it("dos subidas a la vez al mismo gasto: nunca más de 10 (la base de datos ordena las dos)", async () => {
     const g = await nuevo(empleado);
@@ -344,12 +414,12 @@ describe("quitar y el flujo", () => {
     expect(await filas(g.id)).toHaveLength(1);
   });
 
-  it("JUSTIFICANTE_OBLIGATORIO_DESDE en la configuración: un importe, o «no» (nunca; por defecto hasta que se pueda adjuntar)", () => {
+  it("JUSTIFICANTE_OBLIGATORIO_DESDE en la configuración: un importe (por defecto 0: siempre), o «no» (nunca)", () => {
     const desde = (v?: string) =>
       loadEnv({ SESSION_SECRET: "s".repeat(40), ...(v === undefined ? {} : { JUSTIFICANTE_OBLIGATORIO_DESDE: v }) })
         .JUSTIFICANTE_OBLIGATORIO_DESDE;
     expect([desde(), desde("50"), desde("50,5"), desde("1200.00"), desde("no")]).toEqual([
-      null,
+      "0",
       "50",
       "50.5",
       "1200.00",
@@ -376,14 +446,18 @@ describe("quitar y el flujo", () => {
       await guardarAjustes(app.url, { PERMITIR_ADMIN_UNICO: false, JUSTIFICANTE_OBLIGATORIO_DESDE: "100.00" });
       await enviar(empleado, await nuevo(empleado, "99,99")); // below: not required
       await expect(enviar(empleado, await nuevo(empleado, "100,00"))).rejects.toThrow(/es obligatorio desde 100,00\.$/);
-      // Through the list's form too: the Spanish message, nothing changed.
       const g2 = await nuevo(empleado, "150,00");
       const r = await post(
         { intent: "enviar", id: g2.id, version: String(g2.version) },
         empleado.cookie,
         `/gastos?gasto=${g2.id}`,
       );
-      expect(JSON.stringify(await flashOf(r)) + (await r.text())).toMatch(/Adjunte el justificante/);
+      // Through the list's form too: the Spanish message with a link to the panel's file field.
+      expect(await flashOf(r)).toMatchObject({
+        kind: "error",
+        message: `Gasto ${g2.folio}: Adjunte el justificante (ticket o factura) antes de enviar el gasto a aprobación: es obligatorio desde 100,00.`,
+        enlace: { href: `/gastos?gasto=${g2.id}#justificantes-archivos`, texto: "Adjuntar el justificante" },
+      });
       expect((await row(g2.id)).estado).toBe("borrador");
     } finally {
       await guardarAjustes(app.url, { PERMITIR_ADMIN_UNICO: false, JUSTIFICANTE_OBLIGATORIO_DESDE: null });
@@ -433,7 +507,7 @@ describe("duplicados", () => {
     expect(await flashOf(r)).toMatchObject({
       kind: "aviso",
       message: `«taxi-otra-vez.png» ya está adjunto a otro gasto (${primero.folio}): compruebe que no se reclama dos veces.`,
-      enlace: { href: `/gastos?gasto=${primero.id}`, texto: `Ver el gasto ${primero.folio}` },
+      enlace: { href: `/gastos?gasto=${primero.id}#gasto`, texto: `Ver el gasto ${primero.folio}` },
     });
     const [j] = await filas(segundo.id);
     const como = (u: TestUser) =>
@@ -445,5 +519,12 @@ describe("duplicados", () => {
     expect(await como(empleado2)).toEqual([]); // sees neither gasto
     // Still attached: a duplicate is a warning, not a refusal.
     expect(await filas(segundo.id)).toHaveLength(1);
+    // The panel says it beside the receipt, with the other gasto's folio (only to those who see it).
+    type Panel = { panel: { justificantes: { nombre: string; duplicado: { folio: string } | null }[] } };
+    const panel = (u: TestUser) => list(`?gasto=${segundo.id}`, u.cookie) as Promise<Panel>;
+    expect((await panel(empleado)).panel.justificantes).toMatchObject([
+      { nombre: "taxi-otra-vez.png", duplicado: { folio: primero.folio } },
+    ]);
+    expect((await panel(admin)).panel.justificantes[0]!.duplicado?.folio).toBe(primero.folio);
   });
 });

@@ -86,7 +86,13 @@ async function snapshot() {
            to_char(creado_en at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS.US') as creado_en
       from gastos`.execute(app.db)
   ).rows;
-  return { usuarios, departamentos, proveedores, gastos };
+  const justificantes = new Map(
+    (
+      await sql<{ gasto_id: string; n: number }>`
+      select gasto_id, count(*)::int as n from justificantes group by gasto_id`.execute(app.db)
+    ).rows.map((r) => [r.gasto_id, r.n]),
+  );
+  return { usuarios, departamentos, proveedores, gastos, justificantes };
 }
 type Snapshot = Awaited<ReturnType<typeof snapshot>>;
 
@@ -167,6 +173,7 @@ function expected(u: Usuario, s: Snapshot): PanelData {
       descripcion: g.descripcion,
       importe: g.importe,
       solicitante_nombre: nombre(g.solicitante_id),
+      justificantes: s.justificantes.get(g.id) ?? 0,
     })),
   };
   if (u.rol !== "administrador") return base;
