@@ -7,13 +7,13 @@ import { ACCOUNTS, as, expect, expectNoAxeViolations, jsEnabled, pressUntilFocus
  * Layout and keyboard (issue 18): every screen fits a 390 px phone and a 1366 px screen without
  * scrolling sideways; on a phone each list row is a card led by its record link; list pages
  * have a skip link to their results; back from a record, the focus is on its row; an empleado
- * is not offered the «Solicitante» column and filter. `npm run capturas` (CAPTURAS=1) also
- * writes screenshots of the main screens to docs/capturas/ (named screen-width-role); a plain
- * test run leaves the checked-in ones alone.
+ * is not offered the «Solicitante» column and filter. Every run with JavaScript also writes
+ * screenshots of the main screens (named screen-width-role) to capturas/ — not kept in git —
+ * or, with `npm run capturas`, to docs/capturas/, the copy kept in the repository.
  */
 
 const WIDTHS = [390, 1366] as const;
-const CAPTURAS = path.resolve("docs/capturas");
+const CAPTURAS = path.resolve(process.env.CAPTURAS ?? "capturas");
 
 /**
  * Runs `fn` in the page as it is now. Without JavaScript `evaluate` never returns, so there the
@@ -117,7 +117,7 @@ for (const role of Object.keys(ACCOUNTS) as Role[]) {
         for (const screen of SCREENS) {
           await screen.open(page);
           await expectNoSidewaysScroll(page, screen.name);
-          if (screen.capture && process.env.CAPTURAS && jsEnabled(info.project.name)) {
+          if (screen.capture && jsEnabled(info.project.name)) {
             mkdirSync(CAPTURAS, { recursive: true });
             await page.screenshot({ path: path.join(CAPTURAS, `${screen.name}-${width}-${role}.png`) });
           }
