@@ -282,7 +282,23 @@ function useFocusReturnsToRow(selectedId: string | undefined) {
 }
 
 function SortHeader({ entity, column, state }: { entity: Entity; column: Column; state: ListState }) {
-  if (!column.sortable) return <th scope="col">{column.label}</th>;
+  if (!column.sortable)
+    return (
+      <th scope="col">
+        {column.contar?.icono ? (
+          // A count shown as an icon gets an icon header too: the column stays narrow, its name
+          // is still what a screen reader announces.
+          <>
+            <span aria-hidden="true" title={column.label}>
+              {column.contar.icono}
+            </span>
+            <span className="visually-hidden">{column.label}</span>
+          </>
+        ) : (
+          column.label
+        )}
+      </th>
+    );
   const active = state.orden === column.name;
   const nextDir = active && state.dir === "asc" ? "desc" : "asc";
   return (
