@@ -28,7 +28,7 @@ export type Column = {
    * `kind: "count"`: what is counted, for the cell («2 justificantes», empty when none; `icono`
    * shown instead of the words, which stay for screen readers). The CSV has the number.
    */
-  contar?: { singular: string; plural: string; icono?: string };
+  contar?: { singular: string; plural: string; icono?: "clip" }; // icons drawn by app/ui/Icono.tsx
 };
 
 /**

@@ -88,7 +88,7 @@ export const gastos: Entity = {
       name: "justificantes",
       label: "Justificantes",
       kind: "count",
-      contar: { singular: "justificante", plural: "justificantes", icono: "📎" },
+      contar: { singular: "justificante", plural: "justificantes", icono: "clip" },
     },
   ],
   // The bulk approval's checkboxes: «id:version», never on one's own gasto, and only where the

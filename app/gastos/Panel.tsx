@@ -171,7 +171,7 @@ export function Panel({
         fields={[...gastos.fields, ...CAMPOS_FLUJO]}
         formats={formats}
         show={show}
-        labels={{ nota: "Nota" }}
+        labels={{ nota: "Nota", justificantes: "Justificantes" }}
       />
     </section>
   );

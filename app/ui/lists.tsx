@@ -2,6 +2,7 @@ import { Form, Link, useLocation, useRouteLoaderData } from "@remix-run/react";
 import { useEffect, useRef, type ReactNode } from "react";
 import type { Options } from "~/crud/crud.server";
 import { forRole, type Column, type Entity } from "~/entities/entity";
+import { Icono } from "./Icono";
 import { formatValue } from "~/crud/cells";
 import type { Formats } from "~/lib/format";
 import { DEFAULT_PAGE_SIZE, listHref, PAGE_SIZES, type ListState } from "~/crud/list-query";
@@ -225,8 +226,9 @@ export function DataTable<Row extends Record<string, unknown>>({
                       <span className={`insignia insignia-${String(row[column.name])}`}>{text}</span>
                     ) : column.kind === "count" && text && column.contar?.icono ? (
                       <>
-                        <span aria-hidden="true" title={text}>
-                          {column.contar.icono} {Number(row[column.name]).toLocaleString(formats.locale)}
+                        <span aria-hidden="true" title={text} className="recuento">
+                          <Icono nombre={column.contar.icono} />{" "}
+                          {Number(row[column.name]).toLocaleString(formats.locale)}
                         </span>
                         <span className="visually-hidden">{text}</span>
                       </>
@@ -289,8 +291,8 @@ function SortHeader({ entity, column, state }: { entity: Entity; column: Column;
           // A count shown as an icon gets an icon header too: the column stays narrow, its name
           // is still what a screen reader announces.
           <>
-            <span aria-hidden="true" title={column.label}>
-              {column.contar.icono}
+            <span title={column.label}>
+              <Icono nombre={column.contar.icono} />
             </span>
             <span className="visually-hidden">{column.label}</span>
           </>
