@@ -51,7 +51,7 @@ export async function gastosLoader({ request, context }: Args) {
   let query = consultaGastos(state, user);
   if (url.searchParams.get("formato") === "csv") {
     csvToExport(gastos, url);
-    return csvResponse(gastos, store, query, f);
+    return csvResponse(gastos, store, query, f, user.rol);
   }
 
   const gastoId = url.searchParams.get("gasto");

@@ -12,7 +12,7 @@ import { listHref } from "~/crud/list-query";
 import { numberFormat } from "~/lib/intl";
 import { formatMoney } from "~/lib/money";
 import { CreateForm, OptionSearchForms, pageTitle, useFormats } from "~/ui/EntityPages";
-import { csvHref, DataTable, FilterForm, ListViews, Pagination } from "~/ui/lists";
+import { backToRow, csvHref, DataTable, FilterForm, ListViews, Pagination } from "~/ui/lists";
 
 /**
  * `/gastos` (SPEC §1–§5, issue 4): the list with its filters, views, count and sum; bulk
@@ -161,7 +161,8 @@ export default function Gastos() {
             options={options}
             inactivos={data.proveedoresInactivos}
             formats={formats}
-            cerrar={lista}
+            // Back at the row's link, with or without JavaScript (the fragment is the row's anchor).
+            cerrar={backToRow(lista, panel.record.id)}
             aqui={aqui}
             action={`${accion}#gasto`}
           />

@@ -222,10 +222,8 @@ as("administrador").describe("listas", () => {
 
   as("administrador")(
     "al cerrar un gasto abierto junto a la lista, el foco vuelve a su fila",
-    async ({ page }, info) => {
-      // Without JavaScript the close link must carry the row's fragment: app/routes/gastos._index.tsx
-      // passes `cerrar={backToRow(lista, panel.record.id)}` to the Panel (see the report of issue 18).
-      base.skip(!jsEnabled(info.project.name), "sin JavaScript, el enlace de cierre aún no lleva #fila-");
+    async ({ page }) => {
+      // The close link carries the row's fragment, so this holds without JavaScript too.
       await page.goto("/gastos");
       const link = page.locator("#resultados a[id^='fila-']").nth(1);
       const folio = (await link.innerText()).trim();
