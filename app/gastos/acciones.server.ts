@@ -199,13 +199,15 @@ async function todosLosErrores(
   return json({ intent: o.intent, result: submission.reply({ fieldErrors }) }, { status: 400 });
 }
 
-/** After «Nuevo gasto»: its panel, with a warning when it looks like a duplicate. */
+/**
+ * After «Nuevo gasto»: its panel, focused (`#gasto`), so «Enviar a aprobación» is the next few
+ * Tabs; the flash is a live region, read out all the same. A warning when it looks like a duplicate.
+ */
 async function creado(row: Row, { store }: Signed, url: URL) {
   const here = new URLSearchParams(url.search);
-  here.delete("eliminar");
-  here.delete("masivo");
+  for (const key of ["index", "eliminar", "masivo", "nuevo"]) here.delete(key);
   here.set("gasto", String(row.id));
-  const to = `${url.pathname}?${here.toString()}#contenido`;
+  const to = `${url.pathname}?${here.toString()}#gasto`;
   const otro = await duplicado(store, row);
   if (!otro) return { to, message: `Gasto creado: ${row.folio}. Revíselo y envíelo a aprobación cuando esté listo.` };
   here.set("gasto", String(otro.id));

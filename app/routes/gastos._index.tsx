@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction, SerializeFrom } from "@remix-run/node";
-import { Link, useFormAction, useLoaderData } from "@remix-run/react";
+import { Link, useFormAction, useLoaderData, useSearchParams } from "@remix-run/react";
 import { BUSQUEDA_MINIMA, gastos, ORDEN_SOLO_FILTRADO } from "~/entities/gastos";
 import { gastosAction } from "~/gastos/acciones.server";
 import { useAyudaSolicitante } from "~/gastos/AyudaSolicitante";
@@ -17,7 +17,8 @@ import { backToRow, csvHref, DataTable, FilterForm, ListViews, Pagination } from
 /**
  * `/gastos` (SPEC §1–§5, issue 4): the list with its filters, views, count and sum; bulk
  * approve/reject; the «Nuevo gasto» form; and, with `?gasto={id}`, the expense's panel beside
- * the list (there is no `/gastos/{id}`). Server side in app/gastos/: lista.server.ts (loader),
+ * the list (there is no `/gastos/{id}`). `?nuevo=1` puts «Nuevo gasto» in that panel's place, a
+ * few keys from the top of the page instead of below the whole list. Server side in app/gastos/: lista.server.ts (loader),
  * acciones.server.ts (every POST, by `intent`), workflow.server.ts (transitions and bulk).
  */
 export const loader = (args: LoaderFunctionArgs) => gastosLoader(args);
@@ -36,6 +37,8 @@ export default function Gastos() {
   const accion = useFormAction();
   const lista = listHref(gastos.path, state, {});
   const aqui = panel ? listHref(gastos.path, state, { gasto: panel.record.id }) : lista;
+  const [searchParams] = useSearchParams();
+  const nuevoEnPanel = data.can.crear && !panel && searchParams.get("nuevo") === "1";
   const filtered = Boolean(state.q) || Object.keys(state.filtros).length > 0 || Boolean(state.vista);
   const resumen = resumenDe(result, formats);
   // Only what the database would let this person approve (gastos_vista.puede_aprobar).
@@ -51,14 +54,30 @@ export default function Gastos() {
         ),
       }
     : gastos;
+  const formularioNuevo = (
+    // The solicitante's select changes the hints of department and branch (useAyudaSolicitante).
+    <div onChange={ayuda.onChange}>
+      <CreateForm
+        entity={ayuda.entity}
+        options={sinInactivos(options, data.proveedoresInactivos)}
+        envio={data.envio}
+        defaults={data.defaults}
+        campos={data.campos}
+        intent="crear"
+        action={`${accion}#nuevo`}
+        // Keyed by the form's load: a new gasto's form starts with no files chosen.
+        archivos={<CampoArchivos key={data.envio} id="nuevo-justificantes" etiqueta="Justificantes" />}
+      />
+    </div>
+  );
   return (
     <>
       <div className="titulo-pagina">
         <h1>Gastos</h1>
         {data.can.crear ? (
-          <a className="boton" href="#nuevo">
+          <Link className="boton" to={`${listHref(gastos.path, state, { nuevo: 1 })}#nuevo`}>
             Nuevo gasto
-          </a>
+          </Link>
         ) : null}
       </div>
       <ListViews
@@ -83,7 +102,7 @@ export default function Gastos() {
       {masivo ? (
         <ConfirmMasivo masivo={masivo} cancelar={lista} locale={formats.locale} action={`${accion}#masivo-confirmar`} />
       ) : null}
-      <div className={panel ? "gastos-con-panel" : "gastos-sin-panel"}>
+      <div className={panel || nuevoEnPanel ? "gastos-con-panel" : "gastos-sin-panel"}>
         <div className="gastos-lista">
           <div className="resumen-lista">
             <p aria-live="polite">
@@ -167,23 +186,16 @@ export default function Gastos() {
             action={`${accion}#gasto`}
           />
         ) : null}
+        {nuevoEnPanel ? (
+          <div className="panel-nuevo-gasto">
+            {formularioNuevo}
+            <p className="cerrar-panel">
+              <Link to={lista}>Cerrar sin crear y volver a la lista</Link>
+            </p>
+          </div>
+        ) : null}
       </div>
-      {data.can.crear ? (
-        // The solicitante's select changes the hints of department and branch (useAyudaSolicitante).
-        <div onChange={ayuda.onChange}>
-          <CreateForm
-            entity={ayuda.entity}
-            options={sinInactivos(options, data.proveedoresInactivos)}
-            envio={data.envio}
-            defaults={data.defaults}
-            campos={data.campos}
-            intent="crear"
-            action={`${accion}#nuevo`}
-            // Keyed by the form's load: a new gasto's form starts with no files chosen.
-            archivos={<CampoArchivos key={data.envio} id="nuevo-justificantes" etiqueta="Justificantes" />}
-          />
-        </div>
-      ) : null}
+      {data.can.crear && !nuevoEnPanel ? formularioNuevo : null}
       {/* The search steps of selects with more than 200 options (GET forms outside the forms above). */}
       <OptionSearchForms options={options} />
     </>
