@@ -121,6 +121,7 @@ export async function gastosLoader({ request, context }: Args) {
     can: permissions(gastos, user),
     user: { id: user.id, rol: user.rol },
     enBloque: apruebaEnBloque(actor(user)),
+    hoy: todayISO(),
     envio: crypto.randomUUID(),
     campos: writableNames(gastos, user),
     defaults: defaultsFor(user),

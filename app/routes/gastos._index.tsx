@@ -3,7 +3,7 @@ import { Link, useFormAction, useLoaderData, useSearchParams } from "@remix-run/
 import { BUSQUEDA_MINIMA, gastos, ORDEN_SOLO_FILTRADO } from "~/entities/gastos";
 import { gastosAction } from "~/gastos/acciones.server";
 import { useAyudaSolicitante } from "~/gastos/AyudaSolicitante";
-import { BULK_FORM_ID, BulkActions, ConfirmMasivo, useBulkData } from "~/gastos/BulkActions";
+import { BULK_FORM_ID, BulkActions, ConfirmMasivo, SELECCIONAR_TODOS, useBulkData } from "~/gastos/BulkActions";
 import { gastosLoader } from "~/gastos/lista.server";
 import { Panel, sinInactivos } from "~/gastos/Panel";
 import { CampoArchivos } from "~/justificantes/Justificantes";
@@ -35,16 +35,26 @@ export default function Gastos() {
   // Each form posts to this page with the anchor of its section: without JavaScript, a refused
   // post shows the page at the form and its errors, not at the top.
   const accion = useFormAction();
+  const [searchParams] = useSearchParams();
   const lista = listHref(gastos.path, state, {});
   const aqui = panel ? listHref(gastos.path, state, { gasto: panel.record.id }) : lista;
-  const [searchParams] = useSearchParams();
   const nuevoEnPanel = data.can.crear && !panel && searchParams.get("nuevo") === "1";
   const filtered = Boolean(state.q) || Object.keys(state.filtros).length > 0 || Boolean(state.vista);
   const resumen = resumenDe(result, formats);
-  // Only what the database would let this person approve (gastos_vista.puede_aprobar).
-  const seleccionable = (row: Data["result"]["rows"][number]) =>
-    row.estado === "pendiente" && row.puede_aprobar === true;
-  const pendientes = data.enBloque && result.rows.some(seleccionable);
+  // Only what the database would let this person approve (gastos_vista.puede_aprobar), and for
+  // an administrador what is approved, to mark as paid.
+  type Fila = Data["result"]["rows"][number];
+  const aprobable = (row: Fila) => row.estado === "pendiente" && row.puede_aprobar === true;
+  const pagable = (row: Fila) => user.rol === "administrador" && row.estado === "aprobado";
+  const seleccionable = (row: Fila) => aprobable(row) || pagable(row);
+  const pendientes = data.enBloque && result.rows.some(aprobable);
+  const aprobados = data.enBloque && result.rows.some(pagable);
+  // «Seleccionar todos los de esta página» without JavaScript: the same page, every box checked.
+  const todos = searchParams.get(SELECCIONAR_TODOS) === "todos";
+  const todosHref = `${listHref(gastos.path, state, { ...(panel ? { gasto: panel.record.id } : {}), [SELECCIONAR_TODOS]: "todos" })}#masivas-titulo`;
+  // «Aprobar todos los que coinciden» only where the filter can hold pendientes.
+  const estadoFiltrado = state.filtros.estado;
+  const masivos = result.total > 0 && (!estadoFiltrado || String(estadoFiltrado).split(",").includes("pendiente"));
   // Over a filter too big to count, related names are not offered for sorting (ADR 0006).
   const entity = result.estimated
     ? {
@@ -129,19 +139,21 @@ export default function Gastos() {
                   recordHref={(row) => `${listHref(gastos.path, state, { gasto: row.id })}#gasto`}
                   selectedId={panel?.record.id}
                   leading={
-                    pendientes
+                    pendientes || aprobados
                       ? {
                           header: "Seleccionar",
                           cell: (row) =>
                             seleccionable(row) ? (
                               <>
                                 <input
+                                  // Keyed by «todos»: following that link with JavaScript remounts the boxes checked.
+                                  key={todos ? "todos" : "uno"}
                                   type="checkbox"
                                   id={`sel-${row.id}`}
                                   name="seleccion"
                                   form={BULK_FORM_ID}
                                   value={`${row.id}:${row.version}`}
-                                  defaultChecked={bulk?.seleccion?.includes(`${row.id}:${row.version}`)}
+                                  defaultChecked={todos || bulk?.seleccion?.includes(`${row.id}:${row.version}`)}
                                 />
                                 <label htmlFor={`sel-${row.id}`} className="visually-hidden">
                                   Seleccionar {String(row.folio)}
@@ -171,7 +183,15 @@ export default function Gastos() {
             </div>
           )}
           {data.enBloque ? (
-            <BulkActions aqui={lista} hayPendientes={pendientes} action={`${accion}#masivas-titulo`} />
+            <BulkActions
+              aqui={lista}
+              todosHref={todosHref}
+              hayPendientes={pendientes}
+              hayAprobados={aprobados}
+              masivos={masivos}
+              hoy={data.hoy}
+              action={`${accion}#masivas-titulo`}
+            />
           ) : null}
         </div>
         {panel ? (
