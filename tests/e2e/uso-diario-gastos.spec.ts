@@ -210,3 +210,28 @@ administrador("en bloque: «Marcar como pagados» varios con una fecha y una ref
   await page.goto(`/gastos?q=${encodeURIComponent(prefijo)}`);
   for (const folio of folios) await expect(page.getByRole("row", { name: new RegExp(folio) })).toContainText("Pagado");
 });
+
+empleado(
+  "«Nuevo gasto» se abre en un panel junto a la lista, arriba del todo al teclado; sus errores se ven allí",
+  async ({ page }) => {
+    await page.goto("/gastos?vista=mios");
+    await page.getByRole("main").getByRole("link", { name: "Nuevo gasto" }).click();
+    await expect(page).toHaveURL(/[?&]nuevo=1.*#nuevo$/);
+    const form = nuevoGasto(page);
+    await expect(form).toHaveCount(1);
+    await expect(form.getByRole("heading", { name: "Nuevo gasto" })).toBeFocused();
+    await expectNoAxeViolations(page);
+
+    await form.getByRole("button", { name: "Crear gasto" }).click();
+    const resumen = resumenErrores(page, form);
+    await expect(resumen).toBeVisible();
+    await expect(resumen).toBeInViewport();
+    await expect(page).toHaveURL(/[?&]nuevo=1/);
+    await expect(resumen.getByRole("link", { name: "Escriba descripción" })).toBeVisible();
+
+    await page.getByRole("link", { name: "Cerrar sin crear y volver a la lista" }).click();
+    await expect(page).not.toHaveURL(/nuevo=1/);
+    // Without ?nuevo the form is still at the end of the list, as before.
+    await expect(nuevoGasto(page)).toHaveCount(1);
+  },
+);
