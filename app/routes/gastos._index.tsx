@@ -16,10 +16,11 @@ import { backToRow, csvHref, DataTable, FilterForm, ListViews, Pagination } from
 
 /**
  * `/gastos` (SPEC §1–§5, issue 4): the list with its filters, views, count and sum; bulk
- * approve/reject; the «Nuevo gasto» form; and, with `?gasto={id}`, the expense's panel beside
+ * approve/reject and pay; the «Nuevo gasto» form; and, with `?gasto={id}`, the expense's panel beside
  * the list (there is no `/gastos/{id}`). `?nuevo=1` puts «Nuevo gasto» in that panel's place, a
- * few keys from the top of the page instead of below the whole list. Server side in app/gastos/: lista.server.ts (loader),
- * acciones.server.ts (every POST, by `intent`), workflow.server.ts (transitions and bulk).
+ * few keys from the top of the page instead of below the whole list. Server side in app/gastos/:
+ * lista.server.ts (loader), acciones.server.ts (every POST, by `intent`), workflow.server.ts
+ * (transitions and bulk).
  */
 export const loader = (args: LoaderFunctionArgs) => gastosLoader(args);
 export const action = (args: ActionFunctionArgs) => gastosAction(args);
