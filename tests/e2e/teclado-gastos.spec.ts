@@ -75,6 +75,7 @@ test("con el teclado: un empleado crea y envía un gasto; el aprobador aprueba e
   await expect(panel.getByRole("heading", { level: 2, name: /^Gasto GAS-/ })).toHaveText(
     `Gasto ${folio} Pendiente de aprobación`,
   );
+  test.info().annotations.push({ type: "teclas para crear y enviar", description: String(k.total) });
   expect(k.total, "teclas para crear y enviar un gasto").toBeLessThanOrEqual(CREAR_Y_ENVIAR);
 
   // What the keyboard chose is what was stored (checked by looking).
@@ -108,6 +109,7 @@ test("con el teclado: un empleado crea y envía un gasto; el aprobador aprueba e
   await p.press("Enter");
   await expect(flash(pablo)).toContainText(`Gasto ${suFolio} aprobado.`);
   await expect(suPanel.getByRole("heading", { level: 2, name: /^Gasto GAS-/ })).toHaveText(`Gasto ${suFolio} Aprobado`);
+  test.info().annotations.push({ type: "teclas para aprobar desde el panel", description: String(p.total) });
   expect(p.total, "teclas para aprobar el primer pendiente desde el panel").toBeLessThanOrEqual(APROBAR_DESDE_EL_PANEL);
   await pablo.context().close();
 });
