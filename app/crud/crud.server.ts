@@ -15,7 +15,7 @@ import {
   type Row,
   type Store,
 } from "~/data/store";
-import { capitalize, done, entitySchema, listColumns, type Entity } from "~/entities/entity";
+import { capitalize, done, entitySchema, forRole, listColumns, type Entity } from "~/entities/entity";
 import { ENTITIES, entityOf } from "~/entities/index";
 import type { Option } from "~/lib/constants";
 import { CSV_BOM, csvLine } from "~/lib/csv";
@@ -168,7 +168,7 @@ export async function listLoader(entity: Entity, args: Args) {
   csvToExport(entity, url);
   const state = parseListState(entity, url.searchParams);
   const query = toListQuery(entity, state, viewFilters(entity, state, signed.user));
-  return csvResponse(entity, signed.store, query, formats(args.context));
+  return csvResponse(entity, signed.store, query, formats(args.context), signed.user.rol);
 }
 
 /** A screen's loader cannot answer a browser's page request with a file: `?formato=csv` goes to /exportar. */
@@ -204,9 +204,16 @@ export type ListData = SerializeFrom<typeof listLoader>;
  * client's pace drives the reading (a page is read when the previous one has been taken), and a
  * closed download stops it. Typed as a response with no page data (`never`), so a loader that
  * answers either with CSV or with JSON still has its data inferred (`useLoaderData<typeof loader>`).
+ * The columns are the list's for this role (`roles` on a column, as the table shows them).
  */
-export function csvResponse(entity: Entity, store: Store, query: ListQuery, f: Formats): TypedResponse<never> {
-  const columns = entity.columns;
+export function csvResponse(
+  entity: Entity,
+  store: Store,
+  query: ListQuery,
+  f: Formats,
+  rol: Signed["user"]["rol"],
+): TypedResponse<never> {
+  const columns = forRole(entity, rol).columns;
   const encoder = new TextEncoder();
   const PAGE = 1000;
   const lines = (rows: Row[]) =>

@@ -1,92 +1,210 @@
 import { Form, Link, useActionData } from "@remix-run/react";
+import { useEffect, useState } from "react";
 import { cuenta, plural } from "~/lib/plural";
 
 /**
- * Bulk approve/reject for approvers. The rows' checkboxes (`seleccion`, «id:version») sit in the
- * table and join this form through the `form` attribute, so it is one plain HTML form that
- * works without JavaScript. The motivo is a textarea, so pressing Enter while typing it never
- * submits the wrong button. «Aplicar a todos los que coinciden» goes through a confirm step
- * (`?masivo=aprobar|rechazar`, a GET) that says how many.
+ * Bulk actions on the list: approve/reject (aprobadores and administradores) and mark as paid
+ * (administradores, one date and reference for all). The rows' checkboxes (`seleccion`,
+ * «id:version») sit in the table and join this form through the `form` attribute, so it is one
+ * plain HTML form that works without JavaScript. «Seleccionar todos los de esta página» is a link
+ * that reloads the page with every box checked (`?seleccionar=todos`); with JavaScript it checks
+ * them in place, and «N seleccionados» follows every change. The motivo is a textarea, so
+ * pressing Enter while typing it never submits the wrong button. «Aplicar a todos los que
+ * coinciden» goes through a confirm step (`?masivo=aprobar|rechazar`, a GET) that says how many.
  */
 export const BULK_FORM_ID = "acciones-masivas";
+/** `?seleccionar=todos`: the page with every selectable row checked (the no-JavaScript «select all»). */
+export const SELECCIONAR_TODOS = "seleccionar";
 
 type BulkData =
-  { intent?: string; errores?: Record<string, string>; seleccion?: string[]; motivo?: string } | undefined;
+  | {
+      intent?: string;
+      errores?: Record<string, string>;
+      seleccion?: string[];
+      motivo?: string;
+      fecha_pago?: string;
+      referencia_pago?: string;
+    }
+  | undefined;
+
+const INTENTS = ["aprobar_seleccion", "rechazar_seleccion", "pagar_seleccion", "masivo"];
 
 export function useBulkData(): BulkData {
   const data = useActionData<BulkData>();
-  return data?.intent === "aprobar_seleccion" || data?.intent === "rechazar_seleccion" || data?.intent === "masivo"
-    ? data
-    : undefined;
+  return data?.intent && INTENTS.includes(data.intent) ? data : undefined;
 }
+
+const casillas = () =>
+  Array.from(document.querySelectorAll<HTMLInputElement>(`input[form="${BULK_FORM_ID}"][name="seleccion"]`));
+
+/** How many rows are checked, kept up to date as they change (JavaScript only: null before it runs). */
+function useSeleccionados() {
+  const [n, setN] = useState<number | null>(null);
+  useEffect(() => {
+    const update = () => setN(casillas().filter((c) => c.checked).length);
+    update();
+    document.addEventListener("change", update);
+    return () => document.removeEventListener("change", update);
+  });
+  return n;
+}
+
+const ERROR_ANCLA: Record<string, string> = {
+  motivo: "#masivo-motivo",
+  fecha_pago: "#masivo-fecha-pago",
+  referencia_pago: "#masivo-referencia-pago",
+};
 
 export function BulkActions({
   aqui,
+  todosHref,
   hayPendientes,
+  hayAprobados,
+  masivos,
+  hoy,
   action,
 }: {
   aqui: string;
+  /** This page with every selectable row checked. */
+  todosHref: string;
+  /** Rows on this page this person may approve or reject. */
   hayPendientes: boolean;
+  /** Approved rows on this page an administrador may mark as paid. */
+  hayAprobados: boolean;
+  /** Whether the filter can contain pendientes: only then «aprobar todos los que coinciden». */
+  masivos: boolean;
+  hoy: string;
   action?: string;
 }) {
   const data = useBulkData();
   const errores = data?.intent !== "masivo" ? data?.errores : undefined;
+  const seleccionados = useSeleccionados();
   const sep = aqui.includes("?") ? "&" : "?";
+  const pagar = hayAprobados;
+  const marcarTodos = (marcar: boolean) => (event: React.MouseEvent) => {
+    event.preventDefault();
+    for (const c of casillas()) c.checked = marcar;
+    document.dispatchEvent(new Event("change"));
+  };
+  const error = (campo: string) =>
+    errores?.[campo] ? (
+      <p className="error-campo" id={`${ERROR_ANCLA[campo]!.slice(1)}-error`}>
+        <span className="visually-hidden">Error: </span>
+        {errores[campo]}
+      </p>
+    ) : null;
+  const invalido = (campo: string) =>
+    errores?.[campo]
+      ? { "aria-invalid": true as const, "aria-describedby": `${ERROR_ANCLA[campo]!.slice(1)}-error` }
+      : {};
   return (
     <section className="panel acciones-masivas" aria-labelledby="masivas-titulo">
-      <h2 id="masivas-titulo">Aprobar o rechazar varios</h2>
+      <h2 id="masivas-titulo">{pagar ? "Aprobar, rechazar o pagar varios" : "Aprobar o rechazar varios"}</h2>
       {errores ? (
         <div className="resumen-errores" role="alert" tabIndex={-1}>
           <h3>Hay {cuenta(Object.keys(errores).length, "error", "errores")}</h3>
           <ul>
             {Object.entries(errores).map(([campo, mensaje]) => (
               <li key={campo}>
-                <a href={campo === "motivo" ? "#masivo-motivo" : "#tabla-gastos"}>{mensaje}</a>
+                <a href={ERROR_ANCLA[campo] ?? "#tabla-gastos"}>{mensaje}</a>
               </li>
             ))}
           </ul>
         </div>
       ) : null}
-      {hayPendientes ? (
+      {hayPendientes || hayAprobados ? (
         <Form method="post" id={BULK_FORM_ID} className="formulario" action={action}>
           <p className="ayuda">
             Marque los gastos en la columna «Seleccionar» de la tabla. Cada gasto se comprueba por separado.
           </p>
-          <div className={`campo${errores?.motivo ? " campo-con-error" : ""}`}>
-            <label htmlFor="masivo-motivo">Motivo del rechazo (solo para rechazar)</label>
-            {errores?.motivo ? (
-              <p className="error-campo" id="masivo-motivo-error">
-                <span className="visually-hidden">Error: </span>
-                {errores.motivo}
-              </p>
+          <p className="seleccion-pagina">
+            <Link to={todosHref} onClick={seleccionados === null ? undefined : marcarTodos(true)}>
+              Seleccionar todos los de esta página
+            </Link>
+            {seleccionados !== null && seleccionados > 0 ? (
+              <>
+                {" · "}
+                <a href={aqui} onClick={marcarTodos(false)}>
+                  Quitar la selección
+                </a>
+              </>
             ) : null}
-            <textarea
-              id="masivo-motivo"
-              name="motivo"
-              rows={2}
-              maxLength={1000}
-              defaultValue={data?.motivo}
-              aria-invalid={errores?.motivo ? true : undefined}
-              aria-describedby={errores?.motivo ? "masivo-motivo-error" : undefined}
-            />
-          </div>
-          <div className="acciones">
-            <button type="submit" name="intent" value="aprobar_seleccion">
-              Aprobar seleccionados
-            </button>
-            <button type="submit" name="intent" value="rechazar_seleccion" className="peligro">
-              Rechazar seleccionados
-            </button>
-          </div>
+          </p>
+          {seleccionados !== null ? (
+            <p className="seleccionados" aria-live="polite">
+              {cuenta(seleccionados, "seleccionado", "seleccionados")}
+            </p>
+          ) : null}
+          {hayPendientes ? (
+            <fieldset>
+              <legend>Aprobar o rechazar</legend>
+              <div className={`campo${errores?.motivo ? " campo-con-error" : ""}`}>
+                <label htmlFor="masivo-motivo">Motivo del rechazo (solo para rechazar)</label>
+                {error("motivo")}
+                <textarea
+                  id="masivo-motivo"
+                  name="motivo"
+                  rows={2}
+                  maxLength={1000}
+                  defaultValue={data?.motivo}
+                  {...invalido("motivo")}
+                />
+              </div>
+              <div className="acciones">
+                <button type="submit" name="intent" value="aprobar_seleccion">
+                  Aprobar seleccionados
+                </button>
+                <button type="submit" name="intent" value="rechazar_seleccion" className="peligro">
+                  Rechazar seleccionados
+                </button>
+              </div>
+            </fieldset>
+          ) : null}
+          {pagar ? (
+            <fieldset>
+              <legend>Marcar como pagados (la misma fecha y referencia para todos)</legend>
+              <div className={`campo${errores?.fecha_pago ? " campo-con-error" : ""}`}>
+                <label htmlFor="masivo-fecha-pago">Fecha de pago</label>
+                {error("fecha_pago")}
+                <input
+                  type="date"
+                  id="masivo-fecha-pago"
+                  name="fecha_pago"
+                  max={hoy}
+                  defaultValue={data?.fecha_pago ?? hoy}
+                  {...invalido("fecha_pago")}
+                />
+              </div>
+              <div className={`campo${errores?.referencia_pago ? " campo-con-error" : ""}`}>
+                <label htmlFor="masivo-referencia-pago">Referencia de pago</label>
+                {error("referencia_pago")}
+                <input
+                  type="text"
+                  id="masivo-referencia-pago"
+                  name="referencia_pago"
+                  maxLength={100}
+                  defaultValue={data?.referencia_pago}
+                  {...invalido("referencia_pago")}
+                />
+              </div>
+              <div className="acciones">
+                <button type="submit" name="intent" value="pagar_seleccion">
+                  Marcar como pagados
+                </button>
+              </div>
+            </fieldset>
+          ) : null}
         </Form>
       ) : (
         <p>En esta página no hay gastos pendientes que pueda aprobar.</p>
       )}
-      <p>
-        O bien, a todos los pendientes que coinciden con el filtro:{" "}
-        <Link to={`${aqui}${sep}masivo=aprobar#masivo-confirmar`}>aprobar todos…</Link> ·{" "}
-        <Link to={`${aqui}${sep}masivo=rechazar#masivo-confirmar`}>rechazar todos…</Link>
-      </p>
+      {masivos ? (
+        <p>
+          O bien, a todos los pendientes que coinciden con el filtro:{" "}
+          <Link to={`${aqui}${sep}masivo=aprobar#masivo-confirmar`}>aprobar todos…</Link> ·{" "}
+          <Link to={`${aqui}${sep}masivo=rechazar#masivo-confirmar`}>rechazar todos…</Link>
+        </p>
+      ) : null}
     </section>
   );
 }

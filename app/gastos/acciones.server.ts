@@ -16,14 +16,14 @@ import { entitySchema } from "~/entities/entity";
 import { gastos } from "~/entities/gastos";
 import { adjuntar, almacenDe, descartar, recibir, resumenSubida, SubidaRechazada } from "~/justificantes/subir.server";
 import { esSuyo, esTransicion, type GastoClave } from "./reglas";
-import { actor, alcanceAprobacion, masivo, seleccion, transicion } from "./workflow.server";
+import { actor, alcanceAprobacion, esSeleccion, masivo, seleccion, transicion } from "./workflow.server";
 
 type Args = { request: Request; context: AppLoadContext };
 
 /**
  * Every POST of `/gastos`, by its hidden `intent`: crear (the «Nuevo gasto» form), guardar and
  * eliminar (the panel's borrador), one workflow transition (enviar, retirar, aprobar, rechazar,
- * reabrir, pagar, revertir), bulk (aprobar_seleccion, rechazar_seleccion, masivo). Anything else
+ * reabrir, pagar, revertir), bulk (aprobar_seleccion, rechazar_seleccion, pagar_seleccion, masivo). Anything else
  * is a 400. Each returns to the same URL (the list's filters and the open panel) with a flash.
  */
 export async function gastosAction({ request, context }: Args) {
@@ -47,7 +47,7 @@ export async function gastosAction({ request, context }: Args) {
   const alcance = await alcanceAprobacion(signed.store);
   const ctx = { request, context, signed, formData, volver };
   if (esTransicion(intent)) return transicion(intent, ctx, alcance);
-  if (intent === "aprobar_seleccion" || intent === "rechazar_seleccion") return seleccion(intent, ctx, alcance);
+  if (esSeleccion(intent)) return seleccion(intent, ctx, alcance);
   if (intent === "masivo") return masivo({ ...ctx, volver: volverA(url, ["masivo"]) }, alcance);
   throw json({ message: "Acción desconocida." }, { status: 400 });
 }
@@ -109,7 +109,7 @@ async function crearConJustificantes({ request, context }: Args, signed: Signed)
  */
 export function volverA(url: URL, quitar: string[] = []) {
   const params = new URLSearchParams(url.search);
-  for (const key of ["index", "eliminar", "quitar", "masivo", ...quitar]) params.delete(key);
+  for (const key of ["index", "eliminar", "quitar", "masivo", "seleccionar", "nuevo", ...quitar]) params.delete(key);
   const search = params.toString();
   return `${url.pathname}${search ? `?${search}` : ""}#contenido`;
 }
@@ -199,13 +199,15 @@ async function todosLosErrores(
   return json({ intent: o.intent, result: submission.reply({ fieldErrors }) }, { status: 400 });
 }
 
-/** After «Nuevo gasto»: its panel, with a warning when it looks like a duplicate. */
+/**
+ * After «Nuevo gasto»: its panel, focused (`#gasto`), so «Enviar a aprobación» is the next few
+ * Tabs; the flash is a live region, read out all the same. A warning when it looks like a duplicate.
+ */
 async function creado(row: Row, { store }: Signed, url: URL) {
   const here = new URLSearchParams(url.search);
-  here.delete("eliminar");
-  here.delete("masivo");
+  for (const key of ["index", "eliminar", "masivo", "nuevo"]) here.delete(key);
   here.set("gasto", String(row.id));
-  const to = `${url.pathname}?${here.toString()}#contenido`;
+  const to = `${url.pathname}?${here.toString()}#gasto`;
   const otro = await duplicado(store, row);
   if (!otro) return { to, message: `Gasto creado: ${row.folio}. Revíselo y envíelo a aprobación cuando esté listo.` };
   here.set("gasto", String(otro.id));

@@ -51,7 +51,7 @@ export async function gastosLoader({ request, context }: Args) {
   let query = consultaGastos(state, user);
   if (url.searchParams.get("formato") === "csv") {
     csvToExport(gastos, url);
-    return csvResponse(gastos, store, query, f);
+    return csvResponse(gastos, store, query, f, user.rol);
   }
 
   const gastoId = url.searchParams.get("gasto");
@@ -121,6 +121,7 @@ export async function gastosLoader({ request, context }: Args) {
     can: permissions(gastos, user),
     user: { id: user.id, rol: user.rol },
     enBloque: apruebaEnBloque(actor(user)),
+    hoy: todayISO(),
     envio: crypto.randomUUID(),
     campos: writableNames(gastos, user),
     defaults: defaultsFor(user),

@@ -124,13 +124,19 @@ export async function transicion(t: Transicion, { request, context, signed, form
 
 type Resultado = { hechos: string[]; rechazados: { folio: string; motivo: string }[]; avisos: string[] };
 
-/** Runs one transition on each gasto, one by one; each is checked (and may be refused) on its own. */
+/** The transitions done in bulk: approve or reject (aprobadores), mark as paid (administradores). */
+type EnBloque = "aprobar" | "rechazar" | "pagar";
+
+/**
+ * Runs one transition on each gasto, one by one; each is checked (and may be refused) on its own.
+ * `extra` are the function's own arguments, the same for every gasto (motivo; fecha y referencia de pago).
+ */
 async function enBloque(
   store: Store,
   user: Actor,
-  t: "aprobar" | "rechazar",
+  t: EnBloque,
   items: { id: string; version: number | null }[],
-  motivo: string | null,
+  extra: Row,
   alcance: Alcance,
 ) {
   const ids = [...new Set(items.map((i) => i.id))];
@@ -158,13 +164,7 @@ async function enBloque(
       continue;
     }
     try {
-      const hecho = await ejecutar(
-        store,
-        t,
-        item.id,
-        item.version ?? Number(g.version),
-        t === "rechazar" ? { p_motivo: motivo } : {},
-      );
+      const hecho = await ejecutar(store, t, item.id, item.version ?? Number(g.version), extra);
       out.hechos.push(folio);
       if (hecho?.aviso) {
         // One line per department and month: the latest total replaces the earlier ones.
@@ -179,25 +179,39 @@ async function enBloque(
 }
 
 const MAX_DETALLES = 8;
+const MAX_FOLIOS = 20;
 
-/** «Aprobados 3 de 5 gastos.» plus, one line each, what was refused and why (the first few). */
-function resumen(t: "aprobar" | "rechazar", r: Resultado) {
+const PARTICIPIO: Record<EnBloque, [string, string]> = {
+  aprobar: ["Aprobado", "Aprobados"],
+  rechazar: ["Rechazado", "Rechazados"],
+  pagar: ["Marcado como pagado", "Marcados como pagados"],
+};
+const INFINITIVO: Record<EnBloque, string> = { aprobar: "aprobar", rechazar: "rechazar", pagar: "marcar como pagado" };
+
+/**
+ * «Aprobados 3 de 5 gastos.», then the folios it changed, then one line each for what was
+ * refused and why (the first few).
+ */
+function resumen(t: EnBloque, r: Resultado) {
   const total = r.hechos.length + r.rechazados.length;
-  const verbo =
-    t === "aprobar"
-      ? plural(r.hechos.length, "Aprobado", "Aprobados")
-      : plural(r.hechos.length, "Rechazado", "Rechazados");
+  const verbo = plural(r.hechos.length, ...PARTICIPIO[t]);
   const message =
     r.rechazados.length === 0
       ? `${verbo} ${cuenta(r.hechos.length, "gasto", "gastos")}.`
-      : `${verbo} ${r.hechos.length} de ${cuenta(total, "gasto", "gastos")}. ${r.rechazados.length === 1 ? "Uno no se pudo" : `${r.rechazados.length} no se pudieron`} ${t === "aprobar" ? "aprobar" : "rechazar"}:`;
+      : `${verbo} ${r.hechos.length} de ${cuenta(total, "gasto", "gastos")}. ${r.rechazados.length === 1 ? "Uno no se pudo" : `${r.rechazados.length} no se pudieron`} ${INFINITIVO[t]}:`;
+  const hechos =
+    r.hechos.length === 0
+      ? []
+      : [
+          `${verbo}: ${r.hechos.slice(0, MAX_FOLIOS).join(", ")}${r.hechos.length > MAX_FOLIOS ? ` y ${r.hechos.length - MAX_FOLIOS} más` : ""}.`,
+        ];
   const detalles = r.rechazados
     .slice(0, MAX_DETALLES)
     .map((x) => `${x.folio}: ${x.motivo.length > 160 ? `${x.motivo.slice(0, 157)}…` : x.motivo}`);
   if (r.rechazados.length > MAX_DETALLES) detalles.push(`y ${r.rechazados.length - MAX_DETALLES} más.`);
   for (const aviso of r.avisos.slice(0, 3)) detalles.push(`Aviso: ${aviso}`);
   const kind = r.hechos.length === 0 ? "error" : r.rechazados.length > 0 || r.avisos.length > 0 ? "aviso" : "exito";
-  return { message, detalles, kind } as const;
+  return { message, detalles: [...hechos, ...detalles], kind: kind as "error" | "aviso" | "exito" };
 }
 
 function motivoMasivo(formData: FormData): string | null {
@@ -205,15 +219,28 @@ function motivoMasivo(formData: FormData): string | null {
   return motivo ? motivo.slice(0, 1000) : null;
 }
 
-/** Bulk approve/reject of the checked rows (`seleccion` = «id:version» each). */
+/** The bulk intents of the checked rows and their transition. */
+export const SELECCION = {
+  aprobar_seleccion: "aprobar",
+  rechazar_seleccion: "rechazar",
+  pagar_seleccion: "pagar",
+} as const;
+export type IntentSeleccion = keyof typeof SELECCION;
+export const esSeleccion = (intent: unknown): intent is IntentSeleccion =>
+  typeof intent === "string" && Object.hasOwn(SELECCION, intent);
+
+/**
+ * Bulk approve/reject, or mark as paid (administradores: one date and reference for all), of the
+ * checked rows (`seleccion` = «id:version» each).
+ */
 export async function seleccion(
-  intent: "aprobar_seleccion" | "rechazar_seleccion",
+  intent: IntentSeleccion,
   { request, context, signed, formData, volver }: Ctx,
   alcance: Alcance,
 ) {
   const { user, store } = signed;
-  if (!apruebaEnBloque(actor(user))) forbidden();
-  const t = intent === "aprobar_seleccion" ? "aprobar" : "rechazar";
+  const t = SELECCION[intent];
+  if (t === "pagar" ? user.rol !== "administrador" : !apruebaEnBloque(actor(user))) forbidden();
   const raw = formData.getAll("seleccion").map(String);
   const items = raw.flatMap((v) => {
     const [id, version] = v.split(":");
@@ -223,9 +250,28 @@ export async function seleccion(
   const errores: Record<string, string> = {};
   if (items.length === 0) errores.seleccion = "Marque al menos un gasto de la lista.";
   if (t === "rechazar" && !motivo) errores.motivo = "Escriba el motivo del rechazo: se guarda en cada gasto rechazado.";
+  let extra: Row = t === "rechazar" ? { p_motivo: motivo } : {};
+  if (t === "pagar") {
+    // The date's and reference's own rules, all at once; each gasto's date is checked by the database.
+    const pago = parseWithZod(formData, { schema: esquemaTransicion(z, "pagar", null) });
+    if (pago.status === "success") extra = argumentos("pagar", pago.value as Row);
+    else
+      for (const [campo, mensajes] of Object.entries(pago.error ?? {}))
+        if (mensajes?.[0] && campo) errores[campo] = mensajes[0];
+  }
   if (Object.keys(errores).length)
-    return json({ intent, errores, seleccion: raw, motivo: String(formData.get("motivo") ?? "") }, { status: 400 });
-  const r = resumen(t, await enBloque(store, actor(user), t, items, motivo, alcance));
+    return json(
+      {
+        intent,
+        errores,
+        seleccion: raw,
+        motivo: String(formData.get("motivo") ?? ""),
+        fecha_pago: String(formData.get("fecha_pago") ?? ""),
+        referencia_pago: String(formData.get("referencia_pago") ?? ""),
+      },
+      { status: 400 },
+    );
+  const r = resumen(t, await enBloque(store, actor(user), t, items, extra, alcance));
   return redirectWithFlash(context, request, volver, r.message, r.kind, undefined, r.detalles);
 }
 
@@ -296,7 +342,7 @@ export async function masivo({ request, context, signed, formData, volver }: Ctx
       actor(user),
       accion,
       rows.map((g) => ({ id: String(g.id), version: Number(g.version) })),
-      motivo,
+      accion === "rechazar" ? { p_motivo: motivo } : {},
       alcance,
     ),
   );

@@ -47,11 +47,12 @@ export default function Panel() {
       <p className="intro">
         Hola, {nombre}. Su resumen a {hoy}.
       </p>
+      {/* What waits for this person comes first: the oldest pending gasto is a few Tabs from the top. */}
+      <Pendientes panel={panel} formats={formats} />
       <div className="panel-rejilla panel-rejilla-propia">
         <MisGastos panel={panel} formats={formats} />
         <UltimosGastos panel={panel} formats={formats} />
       </div>
-      <Pendientes panel={panel} formats={formats} />
       <Presupuestos panel={panel} formats={formats} />
       <UltimosMeses panel={panel} formats={formats} />
       <div className="panel-rejilla">

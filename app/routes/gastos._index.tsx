@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction, SerializeFrom } from "@remix-run/node";
-import { Link, useFormAction, useLoaderData } from "@remix-run/react";
+import { Link, useFormAction, useLoaderData, useSearchParams } from "@remix-run/react";
 import { BUSQUEDA_MINIMA, gastos, ORDEN_SOLO_FILTRADO } from "~/entities/gastos";
 import { gastosAction } from "~/gastos/acciones.server";
 import { useAyudaSolicitante } from "~/gastos/AyudaSolicitante";
-import { BULK_FORM_ID, BulkActions, ConfirmMasivo, useBulkData } from "~/gastos/BulkActions";
+import { BULK_FORM_ID, BulkActions, ConfirmMasivo, SELECCIONAR_TODOS, useBulkData } from "~/gastos/BulkActions";
 import { gastosLoader } from "~/gastos/lista.server";
 import { Panel, sinInactivos } from "~/gastos/Panel";
 import { CampoArchivos } from "~/justificantes/Justificantes";
@@ -12,13 +12,15 @@ import { listHref } from "~/crud/list-query";
 import { numberFormat } from "~/lib/intl";
 import { formatMoney } from "~/lib/money";
 import { CreateForm, OptionSearchForms, pageTitle, useFormats } from "~/ui/EntityPages";
-import { csvHref, DataTable, FilterForm, ListViews, Pagination } from "~/ui/lists";
+import { backToRow, csvHref, DataTable, FilterForm, ListViews, Pagination } from "~/ui/lists";
 
 /**
  * `/gastos` (SPEC §1–§5, issue 4): the list with its filters, views, count and sum; bulk
- * approve/reject; the «Nuevo gasto» form; and, with `?gasto={id}`, the expense's panel beside
- * the list (there is no `/gastos/{id}`). Server side in app/gastos/: lista.server.ts (loader),
- * acciones.server.ts (every POST, by `intent`), workflow.server.ts (transitions and bulk).
+ * approve/reject and pay; the «Nuevo gasto» form; and, with `?gasto={id}`, the expense's panel beside
+ * the list (there is no `/gastos/{id}`). `?nuevo=1` puts «Nuevo gasto» in that panel's place, a
+ * few keys from the top of the page instead of below the whole list. Server side in app/gastos/:
+ * lista.server.ts (loader), acciones.server.ts (every POST, by `intent`), workflow.server.ts
+ * (transitions and bulk).
  */
 export const loader = (args: LoaderFunctionArgs) => gastosLoader(args);
 export const action = (args: ActionFunctionArgs) => gastosAction(args);
@@ -34,14 +36,26 @@ export default function Gastos() {
   // Each form posts to this page with the anchor of its section: without JavaScript, a refused
   // post shows the page at the form and its errors, not at the top.
   const accion = useFormAction();
+  const [searchParams] = useSearchParams();
   const lista = listHref(gastos.path, state, {});
   const aqui = panel ? listHref(gastos.path, state, { gasto: panel.record.id }) : lista;
+  const nuevoEnPanel = data.can.crear && !panel && searchParams.get("nuevo") === "1";
   const filtered = Boolean(state.q) || Object.keys(state.filtros).length > 0 || Boolean(state.vista);
   const resumen = resumenDe(result, formats);
-  // Only what the database would let this person approve (gastos_vista.puede_aprobar).
-  const seleccionable = (row: Data["result"]["rows"][number]) =>
-    row.estado === "pendiente" && row.puede_aprobar === true;
-  const pendientes = data.enBloque && result.rows.some(seleccionable);
+  // Only what the database would let this person approve (gastos_vista.puede_aprobar), and for
+  // an administrador what is approved, to mark as paid.
+  type Fila = Data["result"]["rows"][number];
+  const aprobable = (row: Fila) => row.estado === "pendiente" && row.puede_aprobar === true;
+  const pagable = (row: Fila) => user.rol === "administrador" && row.estado === "aprobado";
+  const seleccionable = (row: Fila) => aprobable(row) || pagable(row);
+  const pendientes = data.enBloque && result.rows.some(aprobable);
+  const aprobados = data.enBloque && result.rows.some(pagable);
+  // «Seleccionar todos los de esta página» without JavaScript: the same page, every box checked.
+  const todos = searchParams.get(SELECCIONAR_TODOS) === "todos";
+  const todosHref = `${listHref(gastos.path, state, { ...(panel ? { gasto: panel.record.id } : {}), [SELECCIONAR_TODOS]: "todos" })}#masivas-titulo`;
+  // «Aprobar todos los que coinciden» only where the filter can hold pendientes.
+  const estadoFiltrado = state.filtros.estado;
+  const masivos = result.total > 0 && (!estadoFiltrado || String(estadoFiltrado).split(",").includes("pendiente"));
   // Over a filter too big to count, related names are not offered for sorting (ADR 0006).
   const entity = result.estimated
     ? {
@@ -51,14 +65,30 @@ export default function Gastos() {
         ),
       }
     : gastos;
+  const formularioNuevo = (
+    // The solicitante's select changes the hints of department and branch (useAyudaSolicitante).
+    <div onChange={ayuda.onChange}>
+      <CreateForm
+        entity={ayuda.entity}
+        options={sinInactivos(options, data.proveedoresInactivos)}
+        envio={data.envio}
+        defaults={data.defaults}
+        campos={data.campos}
+        intent="crear"
+        action={`${accion}#nuevo`}
+        // Keyed by the form's load: a new gasto's form starts with no files chosen.
+        archivos={<CampoArchivos key={data.envio} id="nuevo-justificantes" etiqueta="Justificantes" />}
+      />
+    </div>
+  );
   return (
     <>
       <div className="titulo-pagina">
         <h1>Gastos</h1>
         {data.can.crear ? (
-          <a className="boton" href="#nuevo">
+          <Link className="boton" to={`${listHref(gastos.path, state, { nuevo: 1 })}#nuevo`}>
             Nuevo gasto
-          </a>
+          </Link>
         ) : null}
       </div>
       <ListViews
@@ -83,7 +113,7 @@ export default function Gastos() {
       {masivo ? (
         <ConfirmMasivo masivo={masivo} cancelar={lista} locale={formats.locale} action={`${accion}#masivo-confirmar`} />
       ) : null}
-      <div className={panel ? "gastos-con-panel" : "gastos-sin-panel"}>
+      <div className={panel || nuevoEnPanel ? "gastos-con-panel" : "gastos-sin-panel"}>
         <div className="gastos-lista">
           <div className="resumen-lista">
             <p aria-live="polite">
@@ -110,19 +140,21 @@ export default function Gastos() {
                   recordHref={(row) => `${listHref(gastos.path, state, { gasto: row.id })}#gasto`}
                   selectedId={panel?.record.id}
                   leading={
-                    pendientes
+                    pendientes || aprobados
                       ? {
                           header: "Seleccionar",
                           cell: (row) =>
                             seleccionable(row) ? (
                               <>
                                 <input
+                                  // Keyed by «todos»: following that link with JavaScript remounts the boxes checked.
+                                  key={todos ? "todos" : "uno"}
                                   type="checkbox"
                                   id={`sel-${row.id}`}
                                   name="seleccion"
                                   form={BULK_FORM_ID}
                                   value={`${row.id}:${row.version}`}
-                                  defaultChecked={bulk?.seleccion?.includes(`${row.id}:${row.version}`)}
+                                  defaultChecked={todos || bulk?.seleccion?.includes(`${row.id}:${row.version}`)}
                                 />
                                 <label htmlFor={`sel-${row.id}`} className="visually-hidden">
                                   Seleccionar {String(row.folio)}
@@ -152,7 +184,15 @@ export default function Gastos() {
             </div>
           )}
           {data.enBloque ? (
-            <BulkActions aqui={lista} hayPendientes={pendientes} action={`${accion}#masivas-titulo`} />
+            <BulkActions
+              aqui={lista}
+              todosHref={todosHref}
+              hayPendientes={pendientes}
+              hayAprobados={aprobados}
+              masivos={masivos}
+              hoy={data.hoy}
+              action={`${accion}#masivas-titulo`}
+            />
           ) : null}
         </div>
         {panel ? (
@@ -161,28 +201,22 @@ export default function Gastos() {
             options={options}
             inactivos={data.proveedoresInactivos}
             formats={formats}
-            cerrar={lista}
+            // Back at the row's link, with or without JavaScript (the fragment is the row's anchor).
+            cerrar={backToRow(lista, panel.record.id)}
             aqui={aqui}
             action={`${accion}#gasto`}
           />
         ) : null}
+        {nuevoEnPanel ? (
+          <div className="panel-nuevo-gasto">
+            {formularioNuevo}
+            <p className="cerrar-panel">
+              <Link to={lista}>Cerrar sin crear y volver a la lista</Link>
+            </p>
+          </div>
+        ) : null}
       </div>
-      {data.can.crear ? (
-        // The solicitante's select changes the hints of department and branch (useAyudaSolicitante).
-        <div onChange={ayuda.onChange}>
-          <CreateForm
-            entity={ayuda.entity}
-            options={sinInactivos(options, data.proveedoresInactivos)}
-            envio={data.envio}
-            defaults={data.defaults}
-            campos={data.campos}
-            intent="crear"
-            action={`${accion}#nuevo`}
-            // Keyed by the form's load: a new gasto's form starts with no files chosen.
-            archivos={<CampoArchivos key={data.envio} id="nuevo-justificantes" etiqueta="Justificantes" />}
-          />
-        </div>
-      ) : null}
+      {data.can.crear && !nuevoEnPanel ? formularioNuevo : null}
       {/* The search steps of selects with more than 200 options (GET forms outside the forms above). */}
       <OptionSearchForms options={options} />
     </>

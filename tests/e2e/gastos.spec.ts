@@ -346,8 +346,9 @@ empleado(
       .trim()
       .split(/\r?\n/)
       .map((l) => l.split(";").map((c) => c.replace(/^"(.*)"$/, "$1")));
+    // An empleado's CSV has the list's columns for their role: no «Solicitante» (every row is theirs).
     expect(lines[0]?.join(";")).toBe(
-      "Folio;Fecha;Descripción;Proveedor;Categoría;Importe;Estado;Solicitante;Departamento;Justificantes",
+      "Folio;Fecha;Descripción;Proveedor;Categoría;Importe;Estado;Departamento;Justificantes",
     );
     expect(lines).toHaveLength(3);
     const porFolio = Object.fromEntries(lines.slice(1).map((cells) => [cells[0], cells]));
@@ -359,7 +360,6 @@ empleado(
       "Mensajería",
       "12,34",
       "Borrador",
-      "Elena Empleada",
       "Ventas Norte",
       "1", // crearGasto attaches one receipt
     ]);

@@ -143,13 +143,35 @@ export async function openDepartamento(page: Page, nombre: string) {
   await expect(page.getByRole("heading", { level: 1, name: nombre })).toBeVisible();
 }
 
-/** Presses `key` (Tab by default) until `target` has the focus. */
+/** Presses `key` (Tab by default) until `target` has the focus; returns how many presses it took. */
 export async function pressUntilFocused(page: Page, target: Locator, key = "Tab", max = 120) {
-  for (let i = 0; i < max; i++) {
+  for (let i = 1; i <= max; i++) {
     await page.keyboard.press(key);
-    if (await focused(target)) return;
+    if (await focused(target)) return i;
   }
   throw new Error(`${key} ×${max} no llegó a ${target}`);
+}
+
+/**
+ * A keyboard that counts: every navigation key (Tab, Shift+Tab, Enter, Space, arrows) pressed
+ * through it adds one, so a journey can assert how many keys it took. Typing a field's value
+ * goes through `type` and is not counted.
+ */
+export function tecladoContado(page: Page) {
+  let total = 0;
+  return {
+    get total() {
+      return total;
+    },
+    async press(key: string) {
+      total += 1;
+      await page.keyboard.press(key);
+    },
+    async hasta(target: Locator, key = "Tab", max = 60) {
+      total += await pressUntilFocused(page, target, key, max);
+    },
+    type: (text: string) => page.keyboard.type(text),
+  };
 }
 
 /** Without JavaScript `evaluate` never returns: ask with a one-shot expectation instead. */

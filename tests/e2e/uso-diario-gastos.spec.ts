@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { as, expect, jsEnabled, unique } from "./support";
+import { as, expect, expectNoAxeViolations, jsEnabled, unique } from "./support";
 import {
   abrirGasto,
   centimosAlAzar,
@@ -141,3 +141,97 @@ empleado("un nombre por proveedor: el mismo en el formulario, la lista, el filtr
     page.getByRole("search", { name: "Buscar gastos" }).getByLabel("Proveedor").getByRole("option", { name: HOTEL }),
   ).toHaveCount(1);
 });
+
+aprobador(
+  "en bloque: «Seleccionar todos los de esta página», cuántos hay marcados, y el resultado nombra los folios",
+  async ({ page, browser }, testInfo) => {
+    const prefijo = unique("Todos de la página");
+    const folios = await gastosPendientes(browser, [
+      { descripcion: `${prefijo} uno`, centimos: centimosAlAzar() },
+      { descripcion: `${prefijo} dos`, centimos: centimosAlAzar() },
+    ]);
+    await page.goto(`/gastos?vista=pendientes&q=${encodeURIComponent(prefijo)}`);
+    await expect(page.getByText("2 gastos con estos filtros")).toBeVisible();
+    const bloque = page.getByRole("region", { name: "Aprobar o rechazar varios" });
+    // The filter holds pendientes: «aprobar todos los que coinciden» is offered.
+    await expect(bloque.getByRole("link", { name: "aprobar todos…" })).toBeVisible();
+    const js = jsEnabled(testInfo.project.name);
+    if (js) await expect(bloque.getByText("0 seleccionados")).toBeVisible();
+    await bloque.getByRole("link", { name: "Seleccionar todos los de esta página" }).click();
+    for (const folio of folios)
+      await expect(page.getByRole("checkbox", { name: `Seleccionar ${folio}` })).toBeChecked();
+    if (js) {
+      await expect(bloque.getByText("2 seleccionados")).toBeVisible();
+      await page.getByRole("checkbox", { name: `Seleccionar ${folios[0]}` }).uncheck();
+      await expect(bloque.getByText("1 seleccionado", { exact: true })).toBeVisible();
+      await page.getByRole("checkbox", { name: `Seleccionar ${folios[0]}` }).check();
+    }
+    await expectNoAxeViolations(page);
+    await bloque.getByRole("button", { name: "Aprobar seleccionados" }).click();
+    await expect(flash(page)).toContainText("Aprobados 2 gastos.");
+    for (const folio of folios) await expect(flash(page)).toContainText(folio);
+    // Back on the list, nothing is left checked by «todos».
+    await expect(page).not.toHaveURL(/seleccionar=todos/);
+
+    // A filter that cannot hold pendientes does not offer «aprobar todos los que coinciden».
+    await page.goto(`/gastos?estado=aprobado&q=${encodeURIComponent(prefijo)}`);
+    await expect(page.getByText("2 gastos con estos filtros")).toBeVisible();
+    await expect(page.getByRole("link", { name: "aprobar todos…" })).toHaveCount(0);
+  },
+);
+
+administrador("en bloque: «Marcar como pagados» varios con una fecha y una referencia", async ({ page, browser }) => {
+  const prefijo = unique("Pago en bloque");
+  const folios = await gastosPendientes(browser, [
+    { descripcion: `${prefijo} uno`, centimos: centimosAlAzar() },
+    { descripcion: `${prefijo} dos`, centimos: centimosAlAzar() },
+  ]);
+  // Approved by Pablo (Elena's aprobador): the administradora may mark them paid.
+  const pablo = await pageAs(browser, "aprobador");
+  for (const folio of folios) {
+    await abrirGasto(pablo, folio, "pendientes");
+    await transicion(pablo, folio, "Aprobar", `Gasto ${folio} aprobado.`);
+  }
+  await pablo.context().close();
+
+  await page.goto(`/gastos?estado=aprobado&q=${encodeURIComponent(prefijo)}`);
+  const bloque = page.getByRole("region", { name: "Aprobar, rechazar o pagar varios" });
+  await bloque.getByRole("link", { name: "Seleccionar todos los de esta página" }).click();
+  for (const folio of folios) await expect(page.getByRole("checkbox", { name: `Seleccionar ${folio}` })).toBeChecked();
+  const pago = bloque.getByRole("group", { name: /^Marcar como pagados/ });
+  await expect(pago.getByLabel("Fecha de pago")).toHaveValue(diaMadrid());
+  await pago.getByLabel("Referencia de pago").fill("TR-BLOQUE-1");
+  await pago.getByRole("button", { name: "Marcar como pagados" }).click();
+  await expect(flash(page)).toContainText("Marcados como pagados 2 gastos.");
+  for (const folio of folios) {
+    await expect(flash(page)).toContainText(folio);
+    await expect(page.getByRole("row", { name: new RegExp(folio) })).toHaveCount(0);
+  }
+  await page.goto(`/gastos?q=${encodeURIComponent(prefijo)}`);
+  for (const folio of folios) await expect(page.getByRole("row", { name: new RegExp(folio) })).toContainText("Pagado");
+});
+
+empleado(
+  "«Nuevo gasto» se abre en un panel junto a la lista, arriba del todo al teclado; sus errores se ven allí",
+  async ({ page }) => {
+    await page.goto("/gastos?vista=mios");
+    await page.getByRole("main").getByRole("link", { name: "Nuevo gasto" }).click();
+    await expect(page).toHaveURL(/[?&]nuevo=1.*#nuevo$/);
+    const form = nuevoGasto(page);
+    await expect(form).toHaveCount(1);
+    await expect(form.getByRole("heading", { name: "Nuevo gasto" })).toBeFocused();
+    await expectNoAxeViolations(page);
+
+    await form.getByRole("button", { name: "Crear gasto" }).click();
+    const resumen = resumenErrores(page, form);
+    await expect(resumen).toBeVisible();
+    await expect(resumen).toBeInViewport();
+    await expect(page).toHaveURL(/[?&]nuevo=1/);
+    await expect(resumen.getByRole("link", { name: "Escriba descripción" })).toBeVisible();
+
+    await page.getByRole("link", { name: "Cerrar sin crear y volver a la lista" }).click();
+    await expect(page).not.toHaveURL(/nuevo=1/);
+    // Without ?nuevo the form is still at the end of the list, as before.
+    await expect(nuevoGasto(page)).toHaveCount(1);
+  },
+);

@@ -138,7 +138,7 @@ describe("crear", () => {
     expect(location.pathname).toBe("/gastos");
     expect(location.searchParams.get("estado")).toBe("borrador");
     expect(location.searchParams.has("index")).toBe(false);
-    expect(location.hash).toBe("#contenido"); // the top, where the flash is; the panel is open beside the list
+    expect(location.hash).toBe("#gasto"); // the new panel, focused: «Enviar a aprobación» is a few Tabs away
     const g = await row(location.searchParams.get("gasto")!);
     expect(g).toMatchObject({
       solicitante_id: empleado.id,

@@ -1,0 +1,157 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sqlStore } from "~/data/sql/adapter.server";
+import { addDaysISO, todayISO } from "~/lib/dates";
+import { loader as exportar } from "~/routes/gastos.exportar";
+import { createTestApp, ORIGIN, request, respond } from "../support/app";
+import { insertDepartamento, insertSucursal, setProfile } from "../support/fixtures";
+import { gastosPage } from "../support/gastos";
+
+/**
+ * Bulk actions of /gastos (issue 18) through the real action on a real Postgres: the result
+ * names the folios changed and those refused with why; «Marcar como pagados» for
+ * administradores with one date and reference for all (every error at once); and the CSV an
+ * empleado downloads has the columns the list shows them (no «Solicitante»).
+ */
+let app: Awaited<ReturnType<typeof createTestApp>>;
+type U = Awaited<ReturnType<typeof app.createUser>>;
+let admin: U, aprobador: U, empleado: U;
+const hoy = todayISO();
+
+beforeAll(async () => {
+  app = await createTestApp();
+  admin = await app.createUser({ nombre: "Ana", rol: "administrador" });
+  aprobador = await app.createUser({ nombre: "Pablo", rol: "aprobador" });
+  empleado = await app.createUser({ nombre: "Elena", rol: "empleado" });
+  const ventas = await insertDepartamento(app.db, { nombre: "Ventas", codigo: "VEN" });
+  const suc = await insertSucursal(app.db);
+  await setProfile(app.db, admin.id, { departamento_id: ventas, sucursal_id: suc });
+  await setProfile(app.db, aprobador.id, { departamento_id: ventas, sucursal_id: suc });
+  await setProfile(app.db, empleado.id, { departamento_id: ventas, sucursal_id: suc, aprobador_id: aprobador.id });
+});
+afterAll(() => app.close());
+
+const { post, row, created } = gastosPage(() => app);
+async function flashOf(r: Response) {
+  const cookie = r.headers.get("Set-Cookie")?.split(";")[0];
+  if (!cookie) return null;
+  return (await app.services.flash.take(new Request(ORIGIN, { headers: { Cookie: cookie } }))).flash;
+}
+const rpc = (u: U, fn: string, args: Record<string, unknown>) =>
+  sqlStore(app.db, u.id).rpc<{ version: number }>(fn, args);
+let seq = 0;
+/** A gasto of Elena's in `estado` (approved by Pablo, her aprobador). */
+async function gasto(estado: "borrador" | "pendiente" | "aprobado", descripcion = "Gasto en bloque") {
+  seq += 1;
+  let g = await created(
+    await post(
+      {
+        intent: "crear",
+        descripcion: `${descripcion} ${seq}`,
+        fecha_gasto: hoy,
+        categoria: "comidas",
+        importe: `${20 + seq},00`,
+        metodo_pago: "tarjeta_corporativa",
+      },
+      empleado.cookie,
+    ),
+  );
+  if (estado === "borrador") return g;
+  await rpc(empleado, "enviar_gasto", { p_id: g.id, p_version: g.version });
+  g = await row(g.id);
+  if (estado === "aprobado") {
+    await rpc(aprobador, "aprobar_gasto", { p_id: g.id, p_version: g.version });
+    g = await row(g.id);
+  }
+  return g;
+}
+const sel = (...gs: { id: string; version: number }[]) => gs.map((g) => `${g.id}:${g.version}`);
+
+describe("acciones en bloque", () => {
+  it("aprobar: el resultado nombra los folios aprobados y los rechazados con el porqué", async () => {
+    const a = await gasto("pendiente");
+    const b = await gasto("pendiente");
+    const aprobado = await gasto("aprobado");
+    const r = await post({ intent: "aprobar_seleccion", seleccion: sel(a, b, aprobado) }, aprobador.cookie);
+    expect(r.status).toBe(302);
+    const flash = await flashOf(r);
+    expect(flash?.message).toBe("Aprobados 2 de 3 gastos. Uno no se pudo aprobar:");
+    expect(flash?.detalles?.[0]).toBe(`Aprobados: ${a.folio}, ${b.folio}.`);
+    expect(flash?.detalles?.[1]).toMatch(new RegExp(`^${aprobado.folio}: .*pendiente`));
+    expect((await row(a.id)).estado).toBe("aprobado");
+  });
+
+  it("marcar como pagados: un administrador, una fecha y una referencia para todos; lo que no está aprobado se dice", async () => {
+    const a = await gasto("aprobado");
+    const b = await gasto("aprobado");
+    const pendiente = await gasto("pendiente");
+    const r = await post(
+      { intent: "pagar_seleccion", seleccion: sel(a, b, pendiente), fecha_pago: hoy, referencia_pago: "TR-BLOQUE" },
+      admin.cookie,
+      "/gastos?index&estado=aprobado",
+    );
+    expect(r.status).toBe(302);
+    expect(r.headers.get("Location")).toBe("/gastos?estado=aprobado#contenido");
+    const flash = await flashOf(r);
+    expect(flash?.kind).toBe("aviso");
+    expect(flash?.message).toBe("Marcados como pagados 2 de 3 gastos. Uno no se pudo marcar como pagado:");
+    expect(flash?.detalles?.[0]).toBe(`Marcados como pagados: ${a.folio}, ${b.folio}.`);
+    expect(flash?.detalles?.[1]).toMatch(new RegExp(`^${pendiente.folio}: `));
+    for (const g of [a, b])
+      expect(await row(g.id)).toMatchObject({ estado: "pagado", fecha_pago: hoy, referencia_pago: "TR-BLOQUE" });
+    expect((await row(pendiente.id)).estado).toBe("pendiente");
+  });
+
+  it("marcar como pagados: fecha futura y sin referencia, los dos errores a la vez y nada cambia", async () => {
+    const a = await gasto("aprobado");
+    const r = await post(
+      { intent: "pagar_seleccion", seleccion: sel(a), fecha_pago: addDaysISO(hoy, 3), referencia_pago: " " },
+      admin.cookie,
+    );
+    expect(r.status).toBe(400);
+    const body = await r.json();
+    expect(Object.keys(body.errores).sort()).toEqual(["fecha_pago", "referencia_pago"]);
+    expect(body.errores.fecha_pago).toMatch(/futura/);
+    expect((await row(a.id)).estado).toBe("aprobado");
+  });
+
+  it("marcar como pagados es solo de administradores", async () => {
+    const a = await gasto("aprobado");
+    const r = await post(
+      { intent: "pagar_seleccion", seleccion: sel(a), fecha_pago: hoy, referencia_pago: "TR-2" },
+      aprobador.cookie,
+    );
+    expect(r.status).toBe(403);
+    expect((await row(a.id)).estado).toBe("aprobado");
+  });
+
+  it("volver tras la acción quita «seleccionar todos»: la lista no vuelve con todo marcado", async () => {
+    const a = await gasto("pendiente");
+    const r = await post(
+      { intent: "aprobar_seleccion", seleccion: sel(a) },
+      aprobador.cookie,
+      "/gastos?index&vista=pendientes&seleccionar=todos",
+    );
+    expect(r.headers.get("Location")).toBe("/gastos?vista=pendientes#contenido");
+  });
+});
+
+describe("CSV", () => {
+  const cabecera = async (u: U) => {
+    const r = await respond(() =>
+      exportar({
+        request: request("/gastos/exportar?formato=csv", { cookie: u.cookie }),
+        context: app.context(),
+        params: {},
+      }),
+    );
+    const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(await r.arrayBuffer());
+    return text.slice(1).split("\r\n")[0];
+  };
+
+  it("el de un empleado no tiene «Solicitante», como su lista; el de un aprobador sí", async () => {
+    await gasto("borrador");
+    expect(await cabecera(empleado)).not.toContain('"Solicitante"');
+    expect(await cabecera(empleado)).toContain('"Importe"');
+    expect(await cabecera(aprobador)).toContain('"Solicitante"');
+  });
+});
