@@ -44,4 +44,4 @@ export function gastosHref(o: {
   });
 }
 
-export const NUEVO_GASTO_HREF = `${GASTOS}#nuevo`;
+export const NUEVO_GASTO_HREF = `${GASTOS}?nuevo=1#nuevo`;

@@ -142,7 +142,10 @@ export default function Gastos() {
                   leading={
                     pendientes || aprobados
                       ? {
-                          header: "Seleccionar",
+                          // Named for screen readers only: the boxes say what they select, and
+                          // a visible word would cost the width the table needs at 1366 px.
+                          header: <span className="visually-hidden">Seleccionar</span>,
+                          label: "Seleccionar",
                           cell: (row) =>
                             seleccionable(row) ? (
                               <>

@@ -84,7 +84,7 @@ for (const role of ["empleado", "aprobador", "administrador"] as const) {
         5,
       );
 
-      await expect(page.getByRole("link", { name: "Nuevo gasto" })).toHaveAttribute("href", "/gastos#nuevo");
+      await expect(page.getByRole("link", { name: "Nuevo gasto" })).toHaveAttribute("href", "/gastos?nuevo=1#nuevo");
       await expectNoAxeViolations(page);
     });
 
