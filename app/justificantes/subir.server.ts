@@ -6,6 +6,7 @@ import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import busboy from "busboy";
 import pg from "pg";
 import { StoreError, type Store } from "~/data/store";
+import type { Services } from "~/services.server";
 import { almacenLocal, type Almacen } from "./almacen.server";
 import { MAX_BYTES, procesar } from "./procesar.server";
 
@@ -35,6 +36,11 @@ export function almacenDe(dataDir: string) {
   return almacen;
 }
 
+/** The receipts' store for this user: the backend's (Supabase Storage) or DATA_DIR's. */
+export function almacenPara(services: Services, store: Store): Almacen {
+  return services.almacenFor?.(store) ?? almacenDe(services.config.DATA_DIR);
+}
+
 /** A file name as a label only: control characters out, at most 255 characters, never a path. */
 // eslint-disable-next-line no-control-regex -- control characters are exactly what it removes
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
@@ -53,9 +59,9 @@ export function nombreLimpio(nombre: string): string {
  */
 export async function subirJustificantes(
   request: Request,
-  o: { gastoId: string; store: Store; almacen: ReturnType<typeof almacenLocal>; existentes: number },
+  o: { gastoId: string; store: Store; almacen: Almacen; staging: Staging; existentes: number },
 ): Promise<Subida> {
-  const { archivos } = await recibir(request, o.almacen);
+  const { archivos } = await recibir(request, o.staging);
   try {
     return await adjuntar(archivos, o);
   } finally {
@@ -87,8 +93,11 @@ export async function adjuntar(
       subida.rechazados.push({ nombre, motivo: procesado.motivo });
       continue;
     }
-    const contenido = await guardar(o.almacen, procesado.contenido);
-    const miniatura = procesado.miniatura ? (await guardar(o.almacen, procesado.miniatura)).sha256 : null;
+    const donde = { gasto: o.gastoId };
+    const contenido = await guardar(o.almacen, procesado.contenido, { ...donde, tipo: procesado.tipo });
+    const miniatura = procesado.miniatura
+      ? (await guardar(o.almacen, procesado.miniatura, { ...donde, tipo: "image/webp" })).sha256
+      : null;
     try {
       const fila = await o.store.insert<{ id: string }>("justificantes", {
         gasto_id: o.gastoId,
@@ -133,10 +142,14 @@ export function resumenSubida(subida: Subida) {
   };
 }
 
-const guardar = (almacen: Almacen, contenido: Buffer | { archivo: string }) =>
+const guardar = (almacen: Almacen, contenido: Buffer | { archivo: string }, o: { gasto: string; tipo: string }) =>
   almacen.put(Buffer.isBuffer(contenido) ? Readable.from([contenido]) : createReadStream(contenido.archivo), {
+    ...o,
     maxBytes: MAX_BYTES,
   });
+
+/** Where a body's files wait while they are read and checked: DATA_DIR/justificantes/tmp. */
+export type Staging = { temporal(): Promise<string> };
 
 export type Staged = { nombre: string; archivo: string };
 
@@ -146,7 +159,7 @@ export type Staged = { nombre: string; archivo: string };
  */
 export async function recibir(
   request: Request,
-  almacen: ReturnType<typeof almacenLocal>,
+  almacen: Staging,
   { maxCampo = 4096 }: { maxCampo?: number } = {},
 ): Promise<{ archivos: Staged[]; campos: [string, string][] }> {
   const contentType = request.headers.get("Content-Type") ?? "";

@@ -250,3 +250,46 @@ revoke execute on function public.justificantes_duplicados(uuid) from public, an
 grant execute on function public.justificantes_duplicados(uuid) to authenticated, service_role;
 revoke execute on function public.gastos_con_justificante(text, uuid) from public, anon;
 grant execute on function public.gastos_con_justificante(text, uuid) to authenticated, service_role;
+
+-- ---------------------------------------------------------------------------------------------
+-- Supabase Storage: un bucket privado con la visibilidad del gasto (docs/supabase.md)
+-- ---------------------------------------------------------------------------------------------
+
+-- Con Supabase los archivos viven en este bucket, como `<gasto>/<sha256>`; el servidor los sube
+-- y los lee con el JWT de quien ha iniciado sesión. Privado: ningún archivo tiene una dirección
+-- pública. Los mismos límites que comprueba el servidor, por si alguien sube directamente.
+-- (En PostgreSQL normal, supabase/compat/0003_storage.sql da estas tablas sin guardar archivos.)
+insert into storage.buckets (id, name, public, file_size_limit, allowed_mime_types)
+values ('justificantes', 'justificantes', false, 10485760,
+        array['image/jpeg', 'image/png', 'image/webp', 'application/pdf'])
+on conflict (id) do update set public = false, file_size_limit = excluded.file_size_limit,
+  allowed_mime_types = excluded.allowed_mime_types;
+
+-- Leer: solo un archivo que un justificante de ese mismo gasto nombra (contenido o miniatura),
+-- visto a través de la política de justificantes, que es la del gasto. Sin la fila (aún no
+-- insertada, o ya quitada) nadie lo lee.
+create policy justificantes_leer on storage.objects for select to authenticated
+  using (
+    bucket_id = 'justificantes'
+    and exists (select 1 from public.justificantes j
+                 where j.gasto_id::text = (storage.foldername(name))[1]
+                   and storage.filename(name) in (j.sha256, j.miniatura))
+  );
+-- Subir y quitar: quien puede cambiar los justificantes del gasto (la regla de la tabla), en su
+-- carpeta y con un nombre que es un hash. Subir va antes de insertar la fila.
+create policy justificantes_subir on storage.objects for insert to authenticated
+  with check (
+    bucket_id = 'justificantes'
+    and array_length(storage.foldername(name), 1) = 1
+    and storage.filename(name) ~ '^[0-9a-f]{64}$'
+    and exists (select 1 from public.gastos g
+                 where g.id::text = (storage.foldername(name))[1] and g.estado = 'borrador'
+                   and (g.solicitante_id = (select auth.uid()) or (select interno.es_admin())))
+  );
+create policy justificantes_quitar on storage.objects for delete to authenticated
+  using (
+    bucket_id = 'justificantes'
+    and exists (select 1 from public.gastos g
+                 where g.id::text = (storage.foldername(name))[1] and g.estado = 'borrador'
+                   and (g.solicitante_id = (select auth.uid()) or (select interno.es_admin())))
+  );
