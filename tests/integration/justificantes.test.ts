@@ -1,6 +1,7 @@
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { sql } from "kysely";
 import sharp from "sharp";
 import { sqlStore } from "~/data/sql/adapter.server";
 import { guardarAjustes } from "~/gastos/ajustes.server";
@@ -526,5 +527,85 @@ describe("duplicados", () => {
       { nombre: "taxi-otra-vez.png", duplicado: { folio: primero.folio } },
     ]);
     expect((await panel(admin)).panel.justificantes[0]!.duplicado?.folio).toBe(primero.folio);
+  });
+});
+
+describe("el bucket de Supabase Storage (sus políticas, creadas aquí sobre supabase/compat/0003_storage.sql)", () => {
+  /** Runs `q` as `u` through PostgREST's role and claims, in a transaction rolled back at the end. */
+  async function como<T>(u: TestUser, q: (db: typeof app.db) => Promise<T>): Promise<T> {
+    let result: T;
+    const rollback = new Error("rollback");
+    try {
+      await app.db.transaction().execute(async (trx) => {
+        await sql`select set_config('role', 'authenticated', true),
+          set_config('request.jwt.claims', ${JSON.stringify({ sub: u.id, role: "authenticated" })}, true)`.execute(trx);
+        result = await q(trx);
+        throw rollback;
+      });
+    } catch (error) {
+      if (error !== rollback) throw error;
+    }
+    return result!;
+  }
+  const subirObjeto = (u: TestUser, name: string) =>
+    como(u, (db) =>
+      sql`insert into storage.objects (bucket_id, name) values ('justificantes', ${name})`.execute(db).then(() => "ok"),
+    );
+  const leerObjeto = async (u: TestUser, name: string) => {
+    await sql`insert into storage.objects (bucket_id, name) values ('justificantes', ${name})
+      on conflict do nothing`.execute(app.db);
+    return como(
+      u,
+      async (db) =>
+        (await sql<{ name: string }>`select name from storage.objects where name = ${name}`.execute(db)).rows.length,
+    );
+  };
+
+  it("es privado, con los tipos y el tamaño de un justificante", async () => {
+    const { rows } = await sql<{ public: boolean; file_size_limit: number; allowed_mime_types: string[] }>`
+      select public, file_size_limit, allowed_mime_types from storage.buckets where id = 'justificantes'`.execute(
+      app.db,
+    );
+    expect(rows).toEqual([
+      {
+        public: false,
+        file_size_limit: 10485760,
+        allowed_mime_types: ["image/jpeg", "image/png", "image/webp", "application/pdf"],
+      },
+    ]);
+  });
+
+  it("da a cada archivo exactamente la visibilidad de su gasto; sube y quita quien puede editarlo", async () => {
+    const g = await nuevo(empleado);
+    await subir(empleado, g.id, [{ nombre: "ticket.pdf", datos: archivos.pdf() }]);
+    const [j] = await filas(g.id);
+    const propio = `${g.id}/${j!.sha256}`;
+    const otro = "f".repeat(64);
+
+    // Upload: the gasto's editors, into its folder, a hash as name; nobody else.
+    expect(await subirObjeto(empleado, `${g.id}/${otro}`)).toBe("ok");
+    expect(await subirObjeto(admin, `${g.id}/${otro}`)).toBe("ok");
+    await expect(subirObjeto(empleado2, `${g.id}/${otro}`)).rejects.toThrow(/row-level security/);
+    await expect(subirObjeto(aprobador, `${g.id}/${otro}`)).rejects.toThrow(/row-level security/);
+    await expect(subirObjeto(empleado, `${g.id}/ticket.html`)).rejects.toThrow(/row-level security/);
+    await expect(subirObjeto(empleado, otro)).rejects.toThrow(/row-level security/);
+
+    // Read: only a file a row of that gasto names, by whoever sees the gasto.
+    expect(await leerObjeto(empleado, propio)).toBe(1);
+    expect(await leerObjeto(admin, propio)).toBe(1);
+    expect(await leerObjeto(empleado2, propio)).toBe(0);
+    expect(await leerObjeto(empleado, `${g.id}/${otro}`)).toBe(0); // no row names it
+    // Knowing the hash opens nothing: the same content under another gasto's folder is that gasto's.
+    const ajeno = await nuevo(empleado2);
+    expect(await leerObjeto(empleado2, `${ajeno.id}/${j!.sha256}`)).toBe(0);
+
+    // Sent for approval: its approver now sees the file; its editors can no longer add or remove.
+    await sqlStore(app.db, empleado.id).rpc("enviar_gasto", { p_id: g.id, p_version: (await row(g.id)).version });
+    expect(await leerObjeto(aprobador, propio)).toBe(1);
+    await expect(subirObjeto(empleado, `${g.id}/${otro}`)).rejects.toThrow(/row-level security/);
+    const quitados = await como(empleado, async (db) =>
+      Number((await sql`delete from storage.objects where name = ${propio}`.execute(db)).numAffectedRows),
+    );
+    expect(quitados).toBe(0);
   });
 });
