@@ -530,6 +530,81 @@ describe("duplicados", () => {
   });
 });
 
+describe("enviar un gasto con un justificante duplicado", () => {
+  it("pide el «Motivo del duplicado» (en la función de la base de datos) y lo deja en el historial", async () => {
+    const datos = await sharp({ create: { width: 33, height: 21, channels: 3, background: { r: 9, g: 99, b: 199 } } })
+      .png()
+      .toBuffer();
+    const primero = await nuevo(empleado);
+    await subir(empleado, primero.id, [{ nombre: "taxi.png", datos }]);
+    // On empleado2's own gasto: the other gasto is one empleado2 cannot see, and is asked all the same.
+    const segundo = await nuevo(empleado2);
+    await subir(empleado2, segundo.id, [{ nombre: "taxi.png", datos }]);
+    const enviar = (motivo?: string) =>
+      post(
+        {
+          intent: "enviar",
+          id: segundo.id,
+          version: "1",
+          ...(motivo === undefined ? {} : { motivo_duplicado: motivo }),
+        },
+        empleado2.cookie,
+        `/gastos?gasto=${segundo.id}`,
+      );
+    const mensaje =
+      "Un justificante de este gasto ya está adjunto a otro gasto: indique el motivo del duplicado para enviarlo a aprobación.";
+    for (const motivo of [undefined, "   "]) {
+      const r = await enviar(motivo);
+      expect(r.status).toBe(400);
+      const body = (await r.json()) as { intent: string; result: { error: Record<string, string[]> } };
+      expect(body.intent).toBe("enviar");
+      expect(body.result.error.motivo_duplicado).toEqual([mensaje]);
+      expect((await row(segundo.id)).estado).toBe("borrador");
+    }
+    // Directly too: the rule is the function's, whatever backend calls it.
+    await expect(
+      sqlStore(app.db, empleado2.id).rpc("enviar_gasto", { p_id: segundo.id, p_version: 1 }),
+    ).rejects.toThrow(mensaje);
+    await expect(
+      sqlStore(app.db, empleado2.id).rpc("enviar_gasto", {
+        p_id: segundo.id,
+        p_version: 1,
+        p_motivo_duplicado: "x".repeat(501),
+      }),
+    ).rejects.toThrow(/500 caracteres/);
+    // The panel's flag for the send form (only for a gasto the caller sees).
+    expect(await sqlStore(app.db, empleado2.id).rpc("gasto_lleva_duplicado", { p_gasto: segundo.id })).toBe(true);
+    expect(await sqlStore(app.db, empleado2.id).rpc("gasto_lleva_duplicado", { p_gasto: primero.id })).toBe(false);
+
+    const r = await enviar("Ticket compartido con Elena: cada uno paga su mitad");
+    expect(r.status).toBe(302);
+    expect((await row(segundo.id)).estado).toBe("pendiente");
+    const historial = await app.db
+      .selectFrom("historial")
+      .select(["actor_id", "cambios"])
+      .where("registro_id", "=", segundo.id)
+      .orderBy("id")
+      .execute();
+    expect(historial.at(-1)).toEqual({
+      actor_id: empleado2.id,
+      cambios: { motivo_duplicado: { antes: null, despues: "Ticket compartido con Elena: cada uno paga su mitad" } },
+    });
+    // A gasto without a duplicate is sent as before, with no reason asked.
+    const solo = await nuevo(empleado2);
+    const unico = await sharp({ create: { width: 34, height: 21, channels: 3, background: { r: 9, g: 99, b: 199 } } })
+      .png()
+      .toBuffer();
+    await subir(empleado2, solo.id, [{ nombre: "unico.png", datos: unico }]);
+    const r2 = await post(
+      { intent: "enviar", id: solo.id, version: "1" },
+      empleado2.cookie,
+      `/gastos?gasto=${solo.id}`,
+    );
+    expect(r2.status).toBe(302);
+    expect((await row(solo.id)).estado).toBe("pendiente");
+  });
+});
+
 describe("el bucket de Supabase Storage (sus políticas, creadas aquí sobre supabase/compat/0003_storage.sql)", () => {
   /** Runs `q` as `u` through PostgREST's role and claims, in a transaction rolled back at the end. */
   async function como<T>(u: TestUser, q: (db: typeof app.db) => Promise<T>): Promise<T> {
