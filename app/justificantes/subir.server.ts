@@ -94,10 +94,17 @@ export async function adjuntar(
       continue;
     }
     const donde = { gasto: o.gastoId };
-    const contenido = await guardar(o.almacen, procesado.contenido, { ...donde, tipo: procesado.tipo });
-    const miniatura = procesado.miniatura
-      ? (await guardar(o.almacen, procesado.miniatura, { ...donde, tipo: "image/webp" })).sha256
-      : null;
+    let contenido, miniatura;
+    try {
+      contenido = await guardar(o.almacen, procesado.contenido, { ...donde, tipo: procesado.tipo });
+      miniatura = procesado.miniatura
+        ? (await guardar(o.almacen, procesado.miniatura, { ...donde, tipo: "image/webp" })).sha256
+        : null;
+    } catch (error) {
+      if (!sinEspacio(error)) throw error;
+      subida.rechazados.push({ nombre, motivo: "el servidor no tiene espacio en disco (avise a un administrador)" });
+      continue;
+    }
     try {
       const fila = await o.store.insert<{ id: string }>("justificantes", {
         gasto_id: o.gastoId,
@@ -120,6 +127,15 @@ export async function adjuntar(
     }
   }
   return subida;
+}
+
+/**
+ * The disk (or the process's file-size limit, or a quota) refused a write. A store's write fails
+ * whole (temp file, then rename), so nothing half-written is left to clean up.
+ */
+function sinEspacio(error: unknown) {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return code === "ENOSPC" || code === "EFBIG" || code === "EDQUOT";
 }
 
 /** What happened to each file, in Spanish: the flash's message, kind, link and details. */
@@ -241,6 +257,11 @@ export async function recibir(
   } catch (error) {
     await Promise.allSettled(writes);
     await Promise.all(staged.filter((s) => s.archivo).map((s) => rm(s.archivo, { force: true })));
+    if (sinEspacio(error))
+      throw new SubidaRechazada(
+        507,
+        "El servidor no tiene espacio en disco para guardar los justificantes: no se ha adjuntado ningún archivo y el gasto no ha cambiado. Avise a un administrador.",
+      );
     throw error;
   }
 }
