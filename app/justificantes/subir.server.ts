@@ -129,6 +129,14 @@ export async function adjuntar(
   return subida;
 }
 
+const SIN_ESPACIO =
+  "El servidor no tiene espacio en disco para guardar los justificantes: no se ha adjuntado ningún archivo y el gasto no ha cambiado. Avise a un administrador.";
+const noGuardado = () =>
+  new SubidaRechazada(
+    500,
+    "No se han podido guardar los archivos en el servidor: no se ha adjuntado ninguno y el gasto no ha cambiado. Inténtelo de nuevo y, si vuelve a pasar, avise a un administrador.",
+  );
+
 /**
  * The disk (or the process's file-size limit, or a quota) refused a write. A store's write fails
  * whole (temp file, then rename), so nothing half-written is left to clean up.
@@ -227,7 +235,8 @@ export async function recibir(
           await pipeline(stream, createWriteStream(archivo, { flags: "wx", mode: 0o600 }));
         });
         writes.push(write);
-        write.catch(() => {}); // reported through `fail` or the body's own error
+        // A failed write (the disk full) ends the upload at once: busboy would wait for a reader.
+        write.catch((error: unknown) => fail(sinEspacio(error) ? new SubidaRechazada(507, SIN_ESPACIO) : noGuardado()));
       });
       bb.on("field", (name, value, info) => {
         if (info.valueTruncated) fail(new SubidaRechazada(413, "Un campo del formulario es demasiado largo."));
@@ -255,13 +264,11 @@ export async function recibir(
     await Promise.all(writes);
     return { archivos: staged, campos };
   } catch (error) {
-    await Promise.allSettled(writes);
+    const settled = await Promise.allSettled(writes);
     await Promise.all(staged.filter((s) => s.archivo).map((s) => rm(s.archivo, { force: true })));
-    if (sinEspacio(error))
-      throw new SubidaRechazada(
-        507,
-        "El servidor no tiene espacio en disco para guardar los justificantes: no se ha adjuntado ningún archivo y el gasto no ha cambiado. Avise a un administrador.",
-      );
+    // Whatever busboy made of it, a write the disk refused is what the person must hear about.
+    if (sinEspacio(error) || settled.some((r) => r.status === "rejected" && sinEspacio(r.reason)))
+      throw new SubidaRechazada(507, SIN_ESPACIO);
     throw error;
   }
 }

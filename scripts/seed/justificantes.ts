@@ -85,7 +85,9 @@ export async function seedJustificantes(trx: Transaction<Database>, dataDir: str
         Buffer.isBuffer(p.contenido) ? Readable.from([p.contenido]) : createReadStream(p.contenido.archivo),
         { gasto: g.id, tipo: p.tipo },
       );
-      const miniatura = p.miniatura ? await almacen.put(Readable.from([p.miniatura]), { gasto: g.id, tipo: "image/webp" }) : null;
+      const miniatura = p.miniatura
+        ? await almacen.put(Readable.from([p.miniatura]), { gasto: g.id, tipo: "image/webp" })
+        : null;
       await trx
         .insertInto("public.justificantes")
         .values({
