@@ -20,7 +20,8 @@ export function MotivoDuplicado() {
   const marcado = data?.panel?.justificantes?.some((j) => j.duplicado) ?? false;
   if (!marcado && !error) return null;
   const previo = (devuelto?.initialValue as Record<string, unknown> | undefined)?.[CAMPO_MOTIVO_DUPLICADO];
-  const id = "enviar-motivo-duplicado";
+  // The id the form's error summary links to (`${form id}-${name}`, ui/forms.tsx).
+  const id = `enviar-gasto-${CAMPO_MOTIVO_DUPLICADO}`;
   return (
     <div className={`campo${error ? " campo-con-error" : ""}`}>
       <label htmlFor={id}>
