@@ -94,6 +94,16 @@ async function flashOf(r: Response) {
   if (!cookie) return null;
   return (await app.services.flash.take(new Request(ORIGIN, { headers: { Cookie: cookie } }))).flash;
 }
+let unicos = 0;
+/** A receipt no other gasto has: one that is also elsewhere needs a reason to be sent. */
+const unico = () => {
+  unicos += 1;
+  return sharp({
+    create: { width: 50 + unicos, height: 17, channels: 3, background: { r: unicos % 256, g: 7, b: 77 } },
+  })
+    .png()
+    .toBuffer();
+};
 const filas = (gastoId: string) =>
   app.db.selectFrom("justificantes").selectAll().where("gasto_id", "=", gastoId).orderBy("creado_en").execute();
 /** Every stored file (temp files included), as names under DATA_DIR/justificantes. */
@@ -370,7 +380,7 @@ describe("quitar y el flujo", () => {
     const g = await nuevo(empleado);
     await subir(empleado, g.id, [
       { nombre: "uno.pdf", datos: archivos.pdf() },
-      { nombre: "dos.png", datos: await archivos.png() },
+      { nombre: "dos.png", datos: await unico() },
     ]);
     const [uno, dos] = await filas(g.id);
     expect((await eliminar(aprobador, g.id, uno!.id)).status).toBe(404);
@@ -440,7 +450,7 @@ describe("quitar y el flujo", () => {
         "Adjunte el justificante (ticket o factura) antes de enviar el gasto a aprobación.",
       );
       expect((await row(g.id)).estado).toBe("borrador");
-      await subir(empleado, g.id, [{ nombre: "ticket.pdf", datos: archivos.pdf() }]);
+      await subir(empleado, g.id, [{ nombre: "ticket.png", datos: await unico() }]);
       await enviar(empleado, g);
       expect((await row(g.id)).estado).toBe("pendiente");
 
@@ -652,7 +662,7 @@ describe("el bucket de Supabase Storage (sus políticas, creadas aquí sobre sup
 
   it("da a cada archivo exactamente la visibilidad de su gasto; sube y quita quien puede editarlo", async () => {
     const g = await nuevo(empleado);
-    await subir(empleado, g.id, [{ nombre: "ticket.pdf", datos: archivos.pdf() }]);
+    await subir(empleado, g.id, [{ nombre: "ticket.png", datos: await unico() }]);
     const [j] = await filas(g.id);
     const propio = `${g.id}/${j!.sha256}`;
     const otro = "f".repeat(64);
