@@ -7,6 +7,7 @@ import type { AuthBackend, AuthSession } from "./auth/port";
 import { sqlStore } from "./data/sql/adapter.server";
 import { createDatabase } from "./data/sql/connection.server";
 import type { Store } from "./data/store";
+import type { Almacen } from "./justificantes/almacen.server";
 import type { Config } from "./lib/env.server";
 import { createFlash, type FlashStore } from "./lib/flash.server";
 import { sqlOnce, type Once } from "./lib/once.server";
@@ -35,6 +36,8 @@ export type Services = {
    * service-role key): the screen explains that instead.
    */
   invitations?: (store: Store) => Invitations;
+  /** Where receipts' bytes live when not in DATA_DIR (Supabase Storage), as the user of `store`. */
+  almacenFor?: (store: Store) => Almacen;
   /** The data, as seen by this signed-in user (row-level security applies). */
   storeFor(session: AuthSession): Store;
   /** Throws when the database cannot answer. */

@@ -7,6 +7,9 @@ import type { Config } from "./lib/env.server";
 import { memoryThrottle } from "./auth/throttle.server";
 import { createFlash } from "./lib/flash.server";
 import { memoryOnce } from "./lib/once.server";
+import type { Store } from "./data/store";
+import { almacenSupabase } from "./justificantes/almacen.supabase.server";
+import { almacenDe } from "./justificantes/subir.server";
 import type { Services } from "./services.server";
 
 /**
@@ -35,6 +38,10 @@ export function supabaseServices(config: Config, o: { fetch?: typeof fetch } = {
   const production = config.APP_URL.startsWith("https:"); // Secure cookies where the public origin is https
   const serviceKey = config.SUPABASE_SERVICE_ROLE_KEY?.trim();
   const admin = serviceKey ? supabaseAdmin(conn, serviceKey) : undefined;
+  // Each store's JWT, so its receipts are read and written in Storage as the same user.
+  const tokens = new WeakMap<Store, string>();
+  // Uploads are staged (hashed and counted) in DATA_DIR/justificantes/tmp before they go up.
+  const staging = almacenDe(config.DATA_DIR);
   return {
     config,
     auth: supabaseAuth({ ...conn, secure: production, siteUrl: config.APP_URL, admin }),
@@ -45,7 +52,14 @@ export function supabaseServices(config: Config, o: { fetch?: typeof fetch } = {
     throttle: memoryThrottle(),
     storeFor(session) {
       if (!session.accessToken) throw new Error("La sesión de Supabase no trae el JWT del usuario");
-      return supabaseStore(conn, session.accessToken);
+      const store = supabaseStore(conn, session.accessToken);
+      tokens.set(store, session.accessToken);
+      return store;
+    },
+    almacenFor(store) {
+      const accessToken = tokens.get(store);
+      if (!accessToken) throw new Error("Este almacén de datos no es de una sesión de Supabase");
+      return almacenSupabase({ ...conn, accessToken, temporal: staging.temporal });
     },
     async ping() {
       // Supabase Auth's health check answers only when it can reach the project's database.

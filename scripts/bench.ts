@@ -24,7 +24,7 @@
  * and removes the temp dir.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import {
   chmodSync,
   cpSync,
@@ -538,7 +538,8 @@ async function elegirParametros(ctx: Contexto) {
   const filtrado = `/gastos?${new URLSearchParams({ estado: filtro.estado, departamento: filtro.departamento_id, desde, hasta, orden: "importe", dir: "desc", pagina: "40" })}`;
   // A gasto the aprobador may act on, as the list offers it to them.
   const pendientes = await pedir(ctx.base, "/gastos?vista=pendientes", { headers: { Cookie: ctx.cookies.aprobador } });
-  const gasto = /[?&;]gasto=([0-9a-f-]{36})/.exec(pendientes.cuerpo.toString())?.[1];
+  const enLista = [...pendientes.cuerpo.toString().matchAll(/[?&;]gasto=([0-9a-f-]{36})/g)].map((m) => m[1]!);
+  const gasto = enLista[0];
   if (!gasto)
     throw new Error(
       `El aprobador no tiene gastos pendientes en la lista (${pendientes.status}): ${pendientes.cuerpo.toString().slice(0, 300)}`,
@@ -566,7 +567,38 @@ async function elegirParametros(ctx: Contexto) {
     .toLowerCase();
   const deProveedor = ejemplo.razon_social.split(/\s+/).find((w) => w.length >= 5) ?? ejemplo.razon_social;
   const palabras = `${deProveedor.toUpperCase()} ${sinAcento}`;
-  return { filtrado, filtro, gasto, proveedor, palabra, palabras };
+  const conJustificantes = await tresJustificantes(ctx.db, enLista.find((id) => id !== gasto) ?? gasto);
+  return { filtrado, filtro, gasto, conJustificantes, proveedor, palabra, palabras };
+}
+
+/**
+ * Gives gasto `id` exactly three receipts (as the owner, as the demo seed does), for the record
+ * panel's row with receipts: their thumbnails, names and the duplicates check are what that row
+ * adds. The bench reads pages, not files, so the rows need no bytes behind them.
+ */
+async function tresJustificantes(db: Kysely<Database>, id: string) {
+  const h = (s: string) => createHash("sha256").update(s).digest("hex");
+  await db.deleteFrom("public.justificantes").where("gasto_id", "=", id).execute();
+  const { solicitante_id } = await db
+    .selectFrom("public.gastos")
+    .select("solicitante_id")
+    .where("id", "=", id)
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto("public.justificantes")
+    .values(
+      ["ticket-taxi.jpg", "factura-hotel.pdf", "ticket-comida.png"].map((nombre) => ({
+        gasto_id: id,
+        nombre,
+        tipo: nombre.endsWith(".pdf") ? "application/pdf" : nombre.endsWith(".png") ? "image/png" : "image/jpeg",
+        bytes: 180_000,
+        sha256: h(`bench ${id} ${nombre}`),
+        miniatura: nombre.endsWith(".pdf") ? null : h(`bench ${id} ${nombre} miniatura`),
+        subido_por_id: solicitante_id,
+      })),
+    )
+    .execute();
+  return id;
 }
 
 function pantallas(p: Awaited<ReturnType<typeof elegirParametros>>): Pantalla[] {
@@ -606,6 +638,13 @@ function pantallas(p: Awaited<ReturnType<typeof elegirParametros>>): Pantalla[] 
       ruta: `/gastos?gasto=${p.gasto}`,
       como: "aprobador",
       contiene: 'id="gasto"',
+    },
+    {
+      id: "ficha-justificantes",
+      nombre: "/gastos?gasto={id} con 3 justificantes (ficha, aprobador)",
+      ruta: `/gastos?gasto=${p.conJustificantes}`,
+      como: "aprobador",
+      contiene: "factura-hotel.pdf",
     },
     {
       id: "busqueda",

@@ -14,7 +14,7 @@ import {
 } from "~/crud/crud.server";
 import { entitySchema } from "~/entities/entity";
 import { gastos } from "~/entities/gastos";
-import { adjuntar, almacenDe, descartar, recibir, resumenSubida, SubidaRechazada } from "~/justificantes/subir.server";
+import { adjuntar, almacenDe, almacenPara, descartar, recibir, resumenSubida, SubidaRechazada } from "~/justificantes/subir.server";
 import { esSuyo, esTransicion, type GastoClave } from "./reglas";
 import { actor, alcanceAprobacion, esSeleccion, masivo, seleccion, transicion } from "./workflow.server";
 
@@ -58,10 +58,10 @@ export async function gastosAction({ request, context }: Args) {
  * as for the panel (each refused one named with its reason; the gasto is created all the same).
  */
 async function crearConJustificantes({ request, context }: Args, signed: Signed) {
-  const almacen = almacenDe(context.services.config.DATA_DIR);
+  const almacen = almacenPara(context.services, signed.store);
   let recibido;
   try {
-    recibido = await recibir(request, almacen, { maxCampo: 64 * 1024 });
+    recibido = await recibir(request, almacenDe(context.services.config.DATA_DIR), { maxCampo: 64 * 1024 });
   } catch (error) {
     if (error instanceof SubidaRechazada) throw json({ message: error.message }, { status: error.status });
     throw error;

@@ -98,7 +98,11 @@ export async function transicion(t: Transicion, { request, context, signed, form
 
   const folio = String(gasto.folio);
   try {
-    const hecho = await ejecutar(store, t, id, version, argumentos(t, submission.value as Row));
+    const hecho = await ejecutar(store, t, id, version, {
+      ...argumentos(t, submission.value as Row),
+      // Asked by the send form only when a receipt is also on another gasto (MotivoDuplicado).
+      ...(t === "enviar" ? { p_motivo_duplicado: String(formData.get("motivo_duplicado") ?? "").trim() || null } : {}),
+    });
     const message = `Gasto ${folio} ${TRANSICIONES[t].hecho}.`;
     if (hecho?.aviso) return redirectWithFlash(context, request, volver, `${message} Aviso: ${hecho.aviso}`, "aviso");
     return redirectWithFlash(context, request, volver, message);
@@ -109,6 +113,11 @@ export async function transicion(t: Transicion, { request, context, signed, form
     if (campo && campos.some((f) => f.name === campo))
       return json(
         { intent: t, result: submission.reply({ fieldErrors: { [campo]: [(error as Invalid).message] } }) },
+        { status: 400 },
+      );
+    if (error instanceof Invalid && error.field === "motivo_duplicado")
+      return json(
+        { intent: t, result: submission.reply({ fieldErrors: { motivo_duplicado: [error.message] } }) },
         { status: 400 },
       );
     // No receipt (JUSTIFICANTE_OBLIGATORIO_DESDE): the message leads to the panel's file field.

@@ -12,12 +12,21 @@ import { Transform } from "node:stream";
  * which gasto holds which hash; this port only stores and returns bytes.
  */
 export interface Almacen {
-  /** Stores the stream's bytes (refusing more than `maxBytes`) and returns their hash. */
-  put(stream: Readable, o?: { maxBytes?: number }): Promise<{ sha256: string; bytes: number }>;
-  /** The stored bytes, or null when nothing is stored under that hash. */
-  get(sha256: string): Promise<Readable | null>;
-  remove(sha256: string): Promise<void>;
+  /**
+   * Stores the stream's bytes (refusing more than `maxBytes`) for `gasto` and returns their hash.
+   * `tipo` is the content's media type (a store that checks it, such as a Supabase bucket).
+   */
+  put(stream: Readable, o: Donde & { maxBytes?: number; tipo: string }): Promise<{ sha256: string; bytes: number }>;
+  /** The stored bytes, or null when nothing is stored under that hash for that gasto. */
+  get(sha256: string, o: Donde): Promise<Readable | null>;
+  remove(sha256: string, o: Donde): Promise<void>;
 }
+
+/**
+ * The gasto a file belongs to. The local store ignores it (one file per content, shared); a store
+ * whose own access rules decide who reads a file (Supabase Storage) keys each file by its gasto.
+ */
+export type Donde = { gasto: string };
 
 export class DemasiadoGrande extends Error {
   constructor(readonly maxBytes: number) {
@@ -55,7 +64,7 @@ export function almacenLocal(dataDir: string): Almacen & {
   return {
     dir,
     temporal,
-    async put(stream, { maxBytes = Infinity } = {}) {
+    async put(stream, { maxBytes = Infinity }) {
       const temp = await temporal();
       const hash = createHash("sha256");
       let bytes = 0;

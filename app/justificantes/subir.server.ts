@@ -6,6 +6,7 @@ import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import busboy from "busboy";
 import pg from "pg";
 import { StoreError, type Store } from "~/data/store";
+import type { Services } from "~/services.server";
 import { almacenLocal, type Almacen } from "./almacen.server";
 import { MAX_BYTES, procesar } from "./procesar.server";
 
@@ -35,6 +36,11 @@ export function almacenDe(dataDir: string) {
   return almacen;
 }
 
+/** The receipts' store for this user: the backend's (Supabase Storage) or DATA_DIR's. */
+export function almacenPara(services: Services, store: Store): Almacen {
+  return services.almacenFor?.(store) ?? almacenDe(services.config.DATA_DIR);
+}
+
 /** A file name as a label only: control characters out, at most 255 characters, never a path. */
 // eslint-disable-next-line no-control-regex -- control characters are exactly what it removes
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
@@ -53,9 +59,9 @@ export function nombreLimpio(nombre: string): string {
  */
 export async function subirJustificantes(
   request: Request,
-  o: { gastoId: string; store: Store; almacen: ReturnType<typeof almacenLocal>; existentes: number },
+  o: { gastoId: string; store: Store; almacen: Almacen; staging: Staging; existentes: number },
 ): Promise<Subida> {
-  const { archivos } = await recibir(request, o.almacen);
+  const { archivos } = await recibir(request, o.staging);
   try {
     return await adjuntar(archivos, o);
   } finally {
@@ -87,8 +93,18 @@ export async function adjuntar(
       subida.rechazados.push({ nombre, motivo: procesado.motivo });
       continue;
     }
-    const contenido = await guardar(o.almacen, procesado.contenido);
-    const miniatura = procesado.miniatura ? (await guardar(o.almacen, procesado.miniatura)).sha256 : null;
+    const donde = { gasto: o.gastoId };
+    let contenido, miniatura;
+    try {
+      contenido = await guardar(o.almacen, procesado.contenido, { ...donde, tipo: procesado.tipo });
+      miniatura = procesado.miniatura
+        ? (await guardar(o.almacen, procesado.miniatura, { ...donde, tipo: "image/webp" })).sha256
+        : null;
+    } catch (error) {
+      if (!sinEspacio(error)) throw error;
+      subida.rechazados.push({ nombre, motivo: "el servidor no tiene espacio en disco (avise a un administrador)" });
+      continue;
+    }
     try {
       const fila = await o.store.insert<{ id: string }>("justificantes", {
         gasto_id: o.gastoId,
@@ -113,6 +129,23 @@ export async function adjuntar(
   return subida;
 }
 
+const SIN_ESPACIO =
+  "El servidor no tiene espacio en disco para guardar los justificantes: no se ha adjuntado ningún archivo y el gasto no ha cambiado. Avise a un administrador.";
+const noGuardado = () =>
+  new SubidaRechazada(
+    500,
+    "No se han podido guardar los archivos en el servidor: no se ha adjuntado ninguno y el gasto no ha cambiado. Inténtelo de nuevo y, si vuelve a pasar, avise a un administrador.",
+  );
+
+/**
+ * The disk (or the process's file-size limit, or a quota) refused a write. A store's write fails
+ * whole (temp file, then rename), so nothing half-written is left to clean up.
+ */
+function sinEspacio(error: unknown) {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return code === "ENOSPC" || code === "EFBIG" || code === "EDQUOT";
+}
+
 /** What happened to each file, in Spanish: the flash's message, kind, link and details. */
 export function resumenSubida(subida: Subida) {
   const detalles = subida.rechazados.map((r) => `«${r.nombre}» no se ha adjuntado: ${r.motivo}.`);
@@ -133,10 +166,14 @@ export function resumenSubida(subida: Subida) {
   };
 }
 
-const guardar = (almacen: Almacen, contenido: Buffer | { archivo: string }) =>
+const guardar = (almacen: Almacen, contenido: Buffer | { archivo: string }, o: { gasto: string; tipo: string }) =>
   almacen.put(Buffer.isBuffer(contenido) ? Readable.from([contenido]) : createReadStream(contenido.archivo), {
+    ...o,
     maxBytes: MAX_BYTES,
   });
+
+/** Where a body's files wait while they are read and checked: DATA_DIR/justificantes/tmp. */
+export type Staging = { temporal(): Promise<string> };
 
 export type Staged = { nombre: string; archivo: string };
 
@@ -146,7 +183,7 @@ export type Staged = { nombre: string; archivo: string };
  */
 export async function recibir(
   request: Request,
-  almacen: ReturnType<typeof almacenLocal>,
+  almacen: Staging,
   { maxCampo = 4096 }: { maxCampo?: number } = {},
 ): Promise<{ archivos: Staged[]; campos: [string, string][] }> {
   const contentType = request.headers.get("Content-Type") ?? "";
@@ -198,7 +235,8 @@ export async function recibir(
           await pipeline(stream, createWriteStream(archivo, { flags: "wx", mode: 0o600 }));
         });
         writes.push(write);
-        write.catch(() => {}); // reported through `fail` or the body's own error
+        // A failed write (the disk full) ends the upload at once: busboy would wait for a reader.
+        write.catch((error: unknown) => fail(sinEspacio(error) ? new SubidaRechazada(507, SIN_ESPACIO) : noGuardado()));
       });
       bb.on("field", (name, value, info) => {
         if (info.valueTruncated) fail(new SubidaRechazada(413, "Un campo del formulario es demasiado largo."));
@@ -226,8 +264,11 @@ export async function recibir(
     await Promise.all(writes);
     return { archivos: staged, campos };
   } catch (error) {
-    await Promise.allSettled(writes);
+    const settled = await Promise.allSettled(writes);
     await Promise.all(staged.filter((s) => s.archivo).map((s) => rm(s.archivo, { force: true })));
+    // Whatever busboy made of it, a write the disk refused is what the person must hear about.
+    if (sinEspacio(error) || settled.some((r) => r.status === "rejected" && sinEspacio(r.reason)))
+      throw new SubidaRechazada(507, SIN_ESPACIO);
     throw error;
   }
 }

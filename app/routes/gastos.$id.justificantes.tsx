@@ -2,7 +2,13 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { requireUser } from "~/auth/session.server";
 import { forbidden, getOr404, notFound, redirectWithFlash } from "~/crud/crud.server";
 import { Forbidden, NotFound, StoreError, UUID } from "~/data/store";
-import { almacenDe, resumenSubida, subirJustificantes, SubidaRechazada } from "~/justificantes/subir.server";
+import {
+  almacenDe,
+  almacenPara,
+  resumenSubida,
+  subirJustificantes,
+  SubidaRechazada,
+} from "~/justificantes/subir.server";
 import { safeRedirect } from "~/lib/safe-redirect";
 
 /**
@@ -58,7 +64,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     subida = await subirJustificantes(request, {
       gastoId: id,
       store,
-      almacen: almacenDe(context.services.config.DATA_DIR),
+      almacen: almacenPara(context.services, store),
+      staging: almacenDe(context.services.config.DATA_DIR),
       existentes,
     });
   } catch (error) {

@@ -3,10 +3,11 @@ import { Readable } from "node:stream";
 import { requireUser } from "~/auth/session.server";
 import { getOr404, notFound } from "~/crud/crud.server";
 import { UUID } from "~/data/store";
-import { almacenDe } from "~/justificantes/subir.server";
+import { almacenPara } from "~/justificantes/subir.server";
 
 type Justificante = {
   id: string;
+  gasto_id: string;
   nombre: string;
   tipo: string;
   bytes: number;
@@ -27,7 +28,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const miniatura = new URL(request.url).searchParams.has("miniatura");
   const sha256 = miniatura ? j.miniatura : j.sha256;
   if (!sha256) notFound("Este justificante no tiene miniatura.");
-  const contenido = await almacenDe(context.services.config.DATA_DIR).get(sha256);
+  const contenido = await almacenPara(context.services, store).get(sha256, { gasto: j.gasto_id });
   if (!contenido) notFound("El archivo de este justificante no está disponible. Avise a un administrador.");
   return new Response(Readable.toWeb(contenido) as ReadableStream, {
     headers: {

@@ -83,8 +83,11 @@ export async function seedJustificantes(trx: Transaction<Database>, dataDir: str
       if (!p.ok) throw new Error(`ticket de demostración rechazado: ${p.motivo}`);
       const contenido = await almacen.put(
         Buffer.isBuffer(p.contenido) ? Readable.from([p.contenido]) : createReadStream(p.contenido.archivo),
+        { gasto: g.id, tipo: p.tipo },
       );
-      const miniatura = p.miniatura ? await almacen.put(Readable.from([p.miniatura])) : null;
+      const miniatura = p.miniatura
+        ? await almacen.put(Readable.from([p.miniatura]), { gasto: g.id, tipo: "image/webp" })
+        : null;
       await trx
         .insertInto("public.justificantes")
         .values({

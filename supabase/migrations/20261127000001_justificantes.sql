@@ -218,7 +218,28 @@ as $$
   select a.justificante_obligatorio_desde from interno.ajustes a where a.unica
 $$;
 
-create or replace function public.enviar_gasto(p_id uuid, p_version integer) returns jsonb
+-- Un justificante cuyo contenido está también en otro gasto (cualquiera, lo vea o no quien
+-- envía: un ticket reclamado dos veces es el fraude más común) solo se envía con un motivo, que
+-- queda en el historial del gasto. Sin decir cuál es el otro gasto a quien no lo ve.
+create function interno.contenido_en_otro_gasto(p_sha256 text, p_gasto uuid) returns boolean
+language sql stable security definer
+set search_path = ''
+as $$
+  select exists (select 1 from public.justificantes o where o.sha256 = p_sha256 and o.gasto_id <> p_gasto)
+$$;
+
+-- Para el formulario de envío: si el gasto (que quien pregunta ve) lleva un duplicado.
+create function public.gasto_lleva_duplicado(p_gasto uuid) returns boolean
+language sql stable security invoker
+set search_path = ''
+as $$
+  select exists (select 1 from public.justificantes j
+                  where j.gasto_id = p_gasto and interno.contenido_en_otro_gasto(j.sha256, j.gasto_id))
+$$;
+
+drop function public.enviar_gasto(uuid, integer);
+create function public.enviar_gasto(p_id uuid, p_version integer, p_motivo_duplicado text default null)
+returns jsonb
 language plpgsql security definer
 set search_path = ''
 as $$
@@ -226,6 +247,9 @@ declare
   g public.gastos := interno.gasto_para(p_id, 'enviar');
   v_aprobador uuid := interno.elegir_aprobador(g.solicitante_id, array[g.creado_por_id, g.editado_por_id]);
   v_desde numeric := interno.justificante_obligatorio_desde();
+  v_motivo text := nullif(btrim(p_motivo_duplicado), '');
+  v_duplicado boolean;
+  v_hecho jsonb;
 begin
   if v_desde is not null and g.importe >= v_desde
      and not exists (select 1 from public.justificantes j where j.gasto_id = g.id) then
@@ -235,18 +259,82 @@ begin
         else 'Adjunte el justificante (ticket o factura) antes de enviar el gasto a aprobación: es obligatorio desde '
           || interno.formato_importe(v_desde) || '.' end;
   end if;
+  v_duplicado := exists (select 1 from public.justificantes j
+                          where j.gasto_id = g.id and interno.contenido_en_otro_gasto(j.sha256, g.id));
+  if v_duplicado and v_motivo is null then
+    raise exception using errcode = 'OFINV', detail = 'motivo_duplicado',
+      message = 'Un justificante de este gasto ya está adjunto a otro gasto: indique el motivo del duplicado para enviarlo a aprobación.';
+  end if;
+  if v_duplicado and char_length(v_motivo) > 500 then
+    raise exception using errcode = 'OFINV', detail = 'motivo_duplicado',
+      message = 'El motivo del duplicado admite como mucho 500 caracteres.';
+  end if;
   if v_aprobador is null then
     raise exception using errcode = 'OFINV', detail = 'aprobador_id',
       message = 'No hay nadie que pueda aprobar este gasto: pida a un administrador que asigne un responsable al departamento.';
   end if;
-  return interno.transicion(g, p_version, 'borrador', jsonb_build_object('estado', 'pendiente',
+  v_hecho := interno.transicion(g, p_version, 'borrador', jsonb_build_object('estado', 'pendiente',
     'aprobador_id', v_aprobador, 'aprobado_por_id', null, 'fecha_aprobacion', null, 'motivo_rechazo', null));
+  if v_duplicado then
+    insert into public.historial (tabla, registro_id, accion, actor_id, cambios)
+    values ('gastos', g.id, 'modificacion', (select auth.uid()),
+      jsonb_build_object('motivo_duplicado', jsonb_build_object('antes', null, 'despues', v_motivo)));
+  end if;
+  return v_hecho;
 end
 $$;
 
 revoke execute on function interno.justificantes_reglas(), interno.justificantes_historial(),
-  interno.justificante_obligatorio_desde() from public, anon;
+  interno.justificante_obligatorio_desde(), interno.contenido_en_otro_gasto(text, uuid) from public, anon;
+grant execute on function interno.contenido_en_otro_gasto(text, uuid) to authenticated, service_role;
+revoke execute on function public.enviar_gasto(uuid, integer, text) from public, anon;
+grant execute on function public.enviar_gasto(uuid, integer, text) to authenticated, service_role;
+revoke execute on function public.gasto_lleva_duplicado(uuid) from public, anon;
+grant execute on function public.gasto_lleva_duplicado(uuid) to authenticated, service_role;
 revoke execute on function public.justificantes_duplicados(uuid) from public, anon;
 grant execute on function public.justificantes_duplicados(uuid) to authenticated, service_role;
 revoke execute on function public.gastos_con_justificante(text, uuid) from public, anon;
 grant execute on function public.gastos_con_justificante(text, uuid) to authenticated, service_role;
+
+-- ---------------------------------------------------------------------------------------------
+-- Supabase Storage: un bucket privado con la visibilidad del gasto (docs/supabase.md)
+-- ---------------------------------------------------------------------------------------------
+
+-- Con Supabase los archivos viven en este bucket, como `<gasto>/<sha256>`; el servidor los sube
+-- y los lee con el JWT de quien ha iniciado sesión. Privado: ningún archivo tiene una dirección
+-- pública. Los mismos límites que comprueba el servidor, por si alguien sube directamente.
+-- (En PostgreSQL normal, supabase/compat/0003_storage.sql da estas tablas sin guardar archivos.)
+insert into storage.buckets (id, name, public, file_size_limit, allowed_mime_types)
+values ('justificantes', 'justificantes', false, 10485760,
+        array['image/jpeg', 'image/png', 'image/webp', 'application/pdf'])
+on conflict (id) do update set public = false, file_size_limit = excluded.file_size_limit,
+  allowed_mime_types = excluded.allowed_mime_types;
+
+-- Leer: solo un archivo que un justificante de ese mismo gasto nombra (contenido o miniatura),
+-- visto a través de la política de justificantes, que es la del gasto. Sin la fila (aún no
+-- insertada, o ya quitada) nadie lo lee.
+create policy justificantes_leer on storage.objects for select to authenticated
+  using (
+    bucket_id = 'justificantes'
+    and exists (select 1 from public.justificantes j
+                 where j.gasto_id::text = (storage.foldername(name))[1]
+                   and storage.filename(name) in (j.sha256, j.miniatura))
+  );
+-- Subir y quitar: quien puede cambiar los justificantes del gasto (la regla de la tabla), en su
+-- carpeta y con un nombre que es un hash. Subir va antes de insertar la fila.
+create policy justificantes_subir on storage.objects for insert to authenticated
+  with check (
+    bucket_id = 'justificantes'
+    and array_length(storage.foldername(name), 1) = 1
+    and storage.filename(name) ~ '^[0-9a-f]{64}$'
+    and exists (select 1 from public.gastos g
+                 where g.id::text = (storage.foldername(name))[1] and g.estado = 'borrador'
+                   and (g.solicitante_id = (select auth.uid()) or (select interno.es_admin())))
+  );
+create policy justificantes_quitar on storage.objects for delete to authenticated
+  using (
+    bucket_id = 'justificantes'
+    and exists (select 1 from public.gastos g
+                 where g.id::text = (storage.foldername(name))[1] and g.estado = 'borrador'
+                   and (g.solicitante_id = (select auth.uid()) or (select interno.es_admin())))
+  );

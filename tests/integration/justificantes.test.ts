@@ -1,6 +1,7 @@
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { sql } from "kysely";
 import sharp from "sharp";
 import { sqlStore } from "~/data/sql/adapter.server";
 import { guardarAjustes } from "~/gastos/ajustes.server";
@@ -93,6 +94,16 @@ async function flashOf(r: Response) {
   if (!cookie) return null;
   return (await app.services.flash.take(new Request(ORIGIN, { headers: { Cookie: cookie } }))).flash;
 }
+let unicos = 0;
+/** A receipt no other gasto has: one that is also elsewhere needs a reason to be sent. */
+const unico = () => {
+  unicos += 1;
+  return sharp({
+    create: { width: 50 + unicos, height: 17, channels: 3, background: { r: unicos % 256, g: 7, b: 77 } },
+  })
+    .png()
+    .toBuffer();
+};
 const filas = (gastoId: string) =>
   app.db.selectFrom("justificantes").selectAll().where("gasto_id", "=", gastoId).orderBy("creado_en").execute();
 /** Every stored file (temp files included), as names under DATA_DIR/justificantes. */
@@ -369,7 +380,7 @@ describe("quitar y el flujo", () => {
     const g = await nuevo(empleado);
     await subir(empleado, g.id, [
       { nombre: "uno.pdf", datos: archivos.pdf() },
-      { nombre: "dos.png", datos: await archivos.png() },
+      { nombre: "dos.png", datos: await unico() },
     ]);
     const [uno, dos] = await filas(g.id);
     expect((await eliminar(aprobador, g.id, uno!.id)).status).toBe(404);
@@ -439,7 +450,7 @@ describe("quitar y el flujo", () => {
         "Adjunte el justificante (ticket o factura) antes de enviar el gasto a aprobación.",
       );
       expect((await row(g.id)).estado).toBe("borrador");
-      await subir(empleado, g.id, [{ nombre: "ticket.pdf", datos: archivos.pdf() }]);
+      await subir(empleado, g.id, [{ nombre: "ticket.png", datos: await unico() }]);
       await enviar(empleado, g);
       expect((await row(g.id)).estado).toBe("pendiente");
 
@@ -526,5 +537,160 @@ describe("duplicados", () => {
       { nombre: "taxi-otra-vez.png", duplicado: { folio: primero.folio } },
     ]);
     expect((await panel(admin)).panel.justificantes[0]!.duplicado?.folio).toBe(primero.folio);
+  });
+});
+
+describe("enviar un gasto con un justificante duplicado", () => {
+  it("pide el «Motivo del duplicado» (en la función de la base de datos) y lo deja en el historial", async () => {
+    const datos = await sharp({ create: { width: 33, height: 21, channels: 3, background: { r: 9, g: 99, b: 199 } } })
+      .png()
+      .toBuffer();
+    const primero = await nuevo(empleado);
+    await subir(empleado, primero.id, [{ nombre: "taxi.png", datos }]);
+    // On empleado2's own gasto: the other gasto is one empleado2 cannot see, and is asked all the same.
+    const segundo = await nuevo(empleado2);
+    await subir(empleado2, segundo.id, [{ nombre: "taxi.png", datos }]);
+    const enviar = (motivo?: string) =>
+      post(
+        {
+          intent: "enviar",
+          id: segundo.id,
+          version: "1",
+          ...(motivo === undefined ? {} : { motivo_duplicado: motivo }),
+        },
+        empleado2.cookie,
+        `/gastos?gasto=${segundo.id}`,
+      );
+    const mensaje =
+      "Un justificante de este gasto ya está adjunto a otro gasto: indique el motivo del duplicado para enviarlo a aprobación.";
+    for (const motivo of [undefined, "   "]) {
+      const r = await enviar(motivo);
+      expect(r.status).toBe(400);
+      const body = (await r.json()) as { intent: string; result: { error: Record<string, string[]> } };
+      expect(body.intent).toBe("enviar");
+      expect(body.result.error.motivo_duplicado).toEqual([mensaje]);
+      expect((await row(segundo.id)).estado).toBe("borrador");
+    }
+    // Directly too: the rule is the function's, whatever backend calls it.
+    await expect(
+      sqlStore(app.db, empleado2.id).rpc("enviar_gasto", { p_id: segundo.id, p_version: 1 }),
+    ).rejects.toThrow(mensaje);
+    await expect(
+      sqlStore(app.db, empleado2.id).rpc("enviar_gasto", {
+        p_id: segundo.id,
+        p_version: 1,
+        p_motivo_duplicado: "x".repeat(501),
+      }),
+    ).rejects.toThrow(/500 caracteres/);
+    // The panel's flag for the send form (only for a gasto the caller sees).
+    expect(await sqlStore(app.db, empleado2.id).rpc("gasto_lleva_duplicado", { p_gasto: segundo.id })).toBe(true);
+    expect(await sqlStore(app.db, empleado2.id).rpc("gasto_lleva_duplicado", { p_gasto: primero.id })).toBe(false);
+
+    const r = await enviar("Ticket compartido con Elena: cada uno paga su mitad");
+    expect(r.status).toBe(302);
+    expect((await row(segundo.id)).estado).toBe("pendiente");
+    const historial = await app.db
+      .selectFrom("historial")
+      .select(["actor_id", "cambios"])
+      .where("registro_id", "=", segundo.id)
+      .orderBy("id")
+      .execute();
+    expect(historial.at(-1)).toEqual({
+      actor_id: empleado2.id,
+      cambios: { motivo_duplicado: { antes: null, despues: "Ticket compartido con Elena: cada uno paga su mitad" } },
+    });
+    // A gasto without a duplicate is sent as before, with no reason asked.
+    const solo = await nuevo(empleado2);
+    const unico = await sharp({ create: { width: 34, height: 21, channels: 3, background: { r: 9, g: 99, b: 199 } } })
+      .png()
+      .toBuffer();
+    await subir(empleado2, solo.id, [{ nombre: "unico.png", datos: unico }]);
+    const r2 = await post(
+      { intent: "enviar", id: solo.id, version: "1" },
+      empleado2.cookie,
+      `/gastos?gasto=${solo.id}`,
+    );
+    expect(r2.status).toBe(302);
+    expect((await row(solo.id)).estado).toBe("pendiente");
+  });
+});
+
+describe("el bucket de Supabase Storage (sus políticas, creadas aquí sobre supabase/compat/0003_storage.sql)", () => {
+  /** Runs `q` as `u` through PostgREST's role and claims, in a transaction rolled back at the end. */
+  async function como<T>(u: TestUser, q: (db: typeof app.db) => Promise<T>): Promise<T> {
+    let result: T;
+    const rollback = new Error("rollback");
+    try {
+      await app.db.transaction().execute(async (trx) => {
+        await sql`select set_config('role', 'authenticated', true),
+          set_config('request.jwt.claims', ${JSON.stringify({ sub: u.id, role: "authenticated" })}, true)`.execute(trx);
+        result = await q(trx);
+        throw rollback;
+      });
+    } catch (error) {
+      if (error !== rollback) throw error;
+    }
+    return result!;
+  }
+  const subirObjeto = (u: TestUser, name: string) =>
+    como(u, (db) =>
+      sql`insert into storage.objects (bucket_id, name) values ('justificantes', ${name})`.execute(db).then(() => "ok"),
+    );
+  const leerObjeto = async (u: TestUser, name: string) => {
+    await sql`insert into storage.objects (bucket_id, name) values ('justificantes', ${name})
+      on conflict do nothing`.execute(app.db);
+    return como(
+      u,
+      async (db) =>
+        (await sql<{ name: string }>`select name from storage.objects where name = ${name}`.execute(db)).rows.length,
+    );
+  };
+
+  it("es privado, con los tipos y el tamaño de un justificante", async () => {
+    const { rows } = await sql<{ public: boolean; file_size_limit: number; allowed_mime_types: string[] }>`
+      select public, file_size_limit, allowed_mime_types from storage.buckets where id = 'justificantes'`.execute(
+      app.db,
+    );
+    expect(rows).toEqual([
+      {
+        public: false,
+        file_size_limit: 10485760,
+        allowed_mime_types: ["image/jpeg", "image/png", "image/webp", "application/pdf"],
+      },
+    ]);
+  });
+
+  it("da a cada archivo exactamente la visibilidad de su gasto; sube y quita quien puede editarlo", async () => {
+    const g = await nuevo(empleado);
+    await subir(empleado, g.id, [{ nombre: "ticket.png", datos: await unico() }]);
+    const [j] = await filas(g.id);
+    const propio = `${g.id}/${j!.sha256}`;
+    const otro = "f".repeat(64);
+
+    // Upload: the gasto's editors, into its folder, a hash as name; nobody else.
+    expect(await subirObjeto(empleado, `${g.id}/${otro}`)).toBe("ok");
+    expect(await subirObjeto(admin, `${g.id}/${otro}`)).toBe("ok");
+    await expect(subirObjeto(empleado2, `${g.id}/${otro}`)).rejects.toThrow(/row-level security/);
+    await expect(subirObjeto(aprobador, `${g.id}/${otro}`)).rejects.toThrow(/row-level security/);
+    await expect(subirObjeto(empleado, `${g.id}/ticket.html`)).rejects.toThrow(/row-level security/);
+    await expect(subirObjeto(empleado, otro)).rejects.toThrow(/row-level security/);
+
+    // Read: only a file a row of that gasto names, by whoever sees the gasto.
+    expect(await leerObjeto(empleado, propio)).toBe(1);
+    expect(await leerObjeto(admin, propio)).toBe(1);
+    expect(await leerObjeto(empleado2, propio)).toBe(0);
+    expect(await leerObjeto(empleado, `${g.id}/${otro}`)).toBe(0); // no row names it
+    // Knowing the hash opens nothing: the same content under another gasto's folder is that gasto's.
+    const ajeno = await nuevo(empleado2);
+    expect(await leerObjeto(empleado2, `${ajeno.id}/${j!.sha256}`)).toBe(0);
+
+    // Sent for approval: its approver now sees the file; its editors can no longer add or remove.
+    await sqlStore(app.db, empleado.id).rpc("enviar_gasto", { p_id: g.id, p_version: (await row(g.id)).version });
+    expect(await leerObjeto(aprobador, propio)).toBe(1);
+    await expect(subirObjeto(empleado, `${g.id}/${otro}`)).rejects.toThrow(/row-level security/);
+    const quitados = await como(empleado, async (db) =>
+      Number((await sql`delete from storage.objects where name = ${propio}`.execute(db)).numAffectedRows),
+    );
+    expect(quitados).toBe(0);
   });
 });

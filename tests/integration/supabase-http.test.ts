@@ -1,4 +1,7 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { Readable } from "node:stream";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -41,6 +44,8 @@ type Recorded = {
   params: URLSearchParams;
   headers: http.IncomingHttpHeaders;
   body: unknown;
+  /** The body's bytes as they came (binary uploads). */
+  raw: Buffer;
 };
 type Answer = { status?: number; headers?: Record<string, string>; body?: unknown };
 type Handler = (req: Recorded) => Answer | undefined;
@@ -82,13 +87,18 @@ beforeAll(async () => {
         params: url.searchParams,
         headers: req.headers,
         body,
+        raw: Buffer.concat(chunks),
       };
       requests.push(recorded);
       let answer: Answer | undefined;
       for (const h of handlers) if ((answer = h(recorded))) break;
       answer ??= { status: 500, body: { message: `sin respuesta preparada para ${req.method} ${url.pathname}` } };
       const payload =
-        answer.body === undefined ? "" : typeof answer.body === "string" ? answer.body : JSON.stringify(answer.body);
+        answer.body === undefined
+          ? ""
+          : typeof answer.body === "string" || Buffer.isBuffer(answer.body)
+            ? answer.body
+            : JSON.stringify(answer.body);
       res.writeHead(answer.status ?? 200, { "Content-Type": "application/json; charset=utf-8", ...answer.headers });
       res.end(payload);
     });
@@ -1437,3 +1447,99 @@ function jwt(claims: Record<string, unknown>): string {
   const part = (o: object) => Buffer.from(JSON.stringify(o)).toString("base64url");
   return `${part({ alg: "HS256", typ: "JWT" })}.${part({ aud: "authenticated", exp: Math.floor(Date.now() / 1000) + 3600, ...claims })}.firma`;
 }
+
+describe("justificantes en Supabase Storage (el bucket privado, como el usuario)", () => {
+  const GASTO = "33333333-3333-4333-8333-333333333333";
+  const bytes = Buffer.from("%PDF-1.4\n% ticket de taxi\n%%EOF\n");
+  const sha256 = createHash("sha256").update(bytes).digest("hex");
+  const objeto = `/storage/v1/object/justificantes/${GASTO}/${sha256}`;
+  let staging: string;
+  beforeAll(() => {
+    staging = mkdtempSync(path.join(tmpdir(), "oficina-staging-"));
+  });
+  afterAll(() => rmSync(staging, { recursive: true, force: true }));
+  const almacen = () => {
+    const services = supabaseServices(
+      loadEnv({ NODE_ENV: "test", SUPABASE_URL: base, SUPABASE_ANON_KEY: ANON, DATA_DIR: staging }),
+    );
+    return services.almacenFor!(services.storeFor({ userId: USER_ID, accessToken: JWT }));
+  };
+  const texto = async (r: Readable | null) => {
+    const chunks: Buffer[] = [];
+    for await (const c of r!) chunks.push(c as Buffer);
+    return Buffer.concat(chunks);
+  };
+
+  it("sube a <gasto>/<sha256> con el JWT del usuario, el tipo y la longitud; el mismo contenido ya subido vale", async () => {
+    on("POST", objeto, { body: { Key: `justificantes/${GASTO}/${sha256}` } });
+    expect(await almacen().put(Readable.from([bytes]), { gasto: GASTO, tipo: "application/pdf" })).toEqual({
+      sha256,
+      bytes: bytes.length,
+    });
+    const [r] = requests;
+    expectUserRequest(r!);
+    expect(r!.headers["content-type"]).toBe("application/pdf");
+    expect(r!.headers["content-length"]).toBe(String(bytes.length));
+    expect(r!.headers["x-upsert"]).toBe("false");
+    expect(r!.raw.equals(bytes)).toBe(true);
+
+    // Storage's two ways of saying "already there" (older: 400 with statusCode "409").
+    handlers = [];
+    on("POST", objeto, {
+      status: 400,
+      body: { statusCode: "409", error: "Duplicate", message: "The resource already exists" },
+    });
+    expect((await almacen().put(Readable.from([bytes]), { gasto: GASTO, tipo: "application/pdf" })).sha256).toBe(
+      sha256,
+    );
+    handlers = [];
+    on("POST", objeto, { status: 409, body: { statusCode: "409", error: "Duplicate" } });
+    expect((await almacen().put(Readable.from([bytes]), { gasto: GASTO, tipo: "application/pdf" })).sha256).toBe(
+      sha256,
+    );
+    expect(readdirSync(path.join(staging, "justificantes", "tmp"))).toEqual([]); // the staged copy is gone
+  });
+
+  it("rechaza lo que pasa del límite sin subir nada, y dice qué respondió Storage a una política que lo impide", async () => {
+    await expect(
+      almacen().put(Readable.from([bytes]), { gasto: GASTO, tipo: "application/pdf", maxBytes: 10 }),
+    ).rejects.toThrow(/más de 10 bytes/);
+    expect(requests).toEqual([]);
+    on("POST", objeto, {
+      status: 400,
+      body: { statusCode: "403", error: "Unauthorized", message: "new row violates row-level security policy" },
+    });
+    await expect(almacen().put(Readable.from([bytes]), { gasto: GASTO, tipo: "application/pdf" })).rejects.toThrow(
+      /Supabase Storage respondió 400 al guardar un justificante: new row violates row-level security policy/,
+    );
+    await expect(almacen().put(Readable.from([bytes]), { gasto: "../otro", tipo: "application/pdf" })).rejects.toThrow(
+      /no válido/,
+    );
+  });
+
+  it("lee por la ruta autenticada (nunca una URL firmada ni pública) y trae los bytes; lo que no está o no se ve es null", async () => {
+    on("GET", `/storage/v1/object/authenticated/justificantes/${GASTO}/${sha256}`, {
+      headers: { "Content-Type": "application/pdf" },
+      body: bytes,
+    });
+    expect((await texto(await almacen().get(sha256, { gasto: GASTO }))).equals(bytes)).toBe(true);
+    expectUserRequest(requests[0]!);
+    const otro = "e".repeat(64);
+    on("GET", `/storage/v1/object/authenticated/justificantes/${GASTO}/${otro}`, {
+      status: 400,
+      body: { statusCode: "404", error: "not_found", message: "Object not found" },
+    });
+    expect(await almacen().get(otro, { gasto: GASTO })).toBeNull();
+    const roto = "d".repeat(64);
+    on("GET", `/storage/v1/object/authenticated/justificantes/${GASTO}/${roto}`, { status: 500, body: {} });
+    await expect(almacen().get(roto, { gasto: GASTO })).rejects.toThrow(/500 al leer/);
+    for (const r of requests) expect(r.path).not.toMatch(/\/sign\/|\/public\//);
+  });
+
+  it("quita con la lista de nombres, como el usuario", async () => {
+    on("DELETE", "/storage/v1/object/justificantes", { body: [] });
+    await almacen().remove(sha256, { gasto: GASTO });
+    expectUserRequest(requests[0]!);
+    expect(requests[0]!.body).toEqual({ prefixes: [`${GASTO}/${sha256}`] });
+  });
+});

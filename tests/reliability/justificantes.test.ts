@@ -1,10 +1,20 @@
+import { spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
-import { Browser, httpRequest, withOwner, type ServerProcess } from "../support/server-process";
+import {
+  Browser,
+  httpRequest,
+  rssMb,
+  sleep,
+  startServer,
+  withOwner,
+  workerPids,
+  type ServerProcess,
+} from "../support/server-process";
 import { disposeServer, startOnEmptyDataDir } from "../support/server-suite";
 import { archivos } from "../support/justificantes";
-import { createOrganisation, gastoForm, gastoIdOf, PASSWORD, workDir } from "./support";
+import { createOrganisation, figure, gastoForm, gastoIdOf, PASSWORD, workDir } from "./support";
 
 /**
  * Receipts through the real production server (ADR 0018): the upload route's own body policy
@@ -16,6 +26,7 @@ const dataDir = workDir("justificantes");
 let server: ServerProcess;
 let elena: Browser;
 let gastoId: string;
+let email: string;
 
 beforeAll(async () => {
   server = await startOnEmptyDataDir({
@@ -29,8 +40,9 @@ beforeAll(async () => {
       { key: "elena", rol: "empleado" },
     ]),
   );
+  email = org.accounts.elena!.email;
   elena = new Browser(server.url);
-  await elena.signIn(org.accounts.elena!.email, PASSWORD);
+  await elena.signIn(email, PASSWORD);
   gastoId = gastoIdOf((await elena.post("/gastos?index", gastoForm())).location)!;
 });
 afterAll(() => disposeServer(server, dataDir));
@@ -187,5 +199,198 @@ describe("justificantes por el servidor real", () => {
     expect(almacenados()).toEqual(before);
     // The server is still fine afterwards.
     expect((await elena.get(`/gastos?gasto=${gastoId}`)).status).toBe(200);
+  });
+
+  /** The gasto's receipts and its version, as the owner sees them. */
+  const estado = () =>
+    withOwner(dataDir, async (c) => ({
+      filas: (await c.query("select count(*)::int as n from justificantes where gasto_id = $1", [gastoId])).rows[0].n,
+      version: (await c.query("select version from gastos where id = $1", [gastoId])).rows[0].version,
+    }));
+
+  /**
+   * A multipart upload of `size` bytes for one file, written in 64 KiB chunks; `onProgress` sees
+   * the bytes sent and may stop sending (returns true). Resolves with the answer, or null if the
+   * connection was cut first.
+   */
+  function enviar(o: {
+    size: number;
+    chunked?: boolean;
+    declared?: number;
+    onProgress?: (sent: number) => boolean | void;
+  }): Promise<{ status: number; body: string; sent: number } | null> {
+    const boundary = "----oficina-fallo";
+    const head = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="justificantes"; filename="ticket.pdf"\r\n` +
+        `Content-Type: application/pdf\r\n\r\n%PDF-1.4\n`,
+    );
+    const tail = Buffer.from(`\n%%EOF\n\r\n--${boundary}--\r\n`);
+    return new Promise((resolve) => {
+      let sent = 0;
+      let done = false;
+      const finish = (v: { status: number; body: string; sent: number } | null) => {
+        if (!done) resolve(v);
+        done = true;
+      };
+      const req = http.request(
+        {
+          host: "127.0.0.1",
+          port: server.port,
+          path: `/gastos/${gastoId}/justificantes`,
+          method: "POST",
+          agent: false,
+          headers: {
+            ...sameOrigin(),
+            "Content-Type": `multipart/form-data; boundary=${boundary}`,
+            ...(o.chunked ? {} : { "Content-Length": o.declared ?? head.length + o.size + tail.length }),
+          },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (c: Buffer) => chunks.push(c));
+          res.on("end", () => finish({ status: res.statusCode!, body: Buffer.concat(chunks).toString(), sent }));
+          res.on("error", () => finish(null));
+        },
+      );
+      // A refused body may cut the connection while it is still being written: the answer, if
+      // there is one, is already on its way.
+      let stopped = false;
+      req.on("error", () => {
+        stopped = true;
+        setTimeout(() => finish(null), 2_000).unref();
+      });
+      req.on("close", () => setTimeout(() => finish(null), 2_000).unref());
+      req.write(head);
+      const chunk = Buffer.alloc(64 * 1024, 0x20);
+      const pump = () => {
+        while (!done && !stopped && sent < o.size) {
+          if (o.onProgress?.(sent)) return;
+          const n = Math.min(chunk.length, o.size - sent);
+          sent += n;
+          if (!req.write(n === chunk.length ? chunk : chunk.subarray(0, n))) return void req.once("drain", pump);
+        }
+        if (!done && !stopped && sent >= o.size) req.end(tail);
+      };
+      pump();
+    });
+  }
+
+  const conPrlimit = spawnSync("prlimit", ["--version"]).status === 0;
+
+  // Disk full, as the server sees it: no tmpfs can be mounted here without privileges, and the
+  // server runs as root (so a read-only directory does not stop it). A file-size limit
+  // (RLIMIT_FSIZE, soft) on the running server's processes makes every write past 256 KiB fail
+  // with EFBIG — the same failed write as ENOSPC, in the same place. Postgres, started before,
+  // keeps its own limits, so the gasto can still be read.
+  it.skipIf(!conPrlimit)("disco lleno: un mensaje claro en español, nada guardado, el gasto intacto", async () => {
+    const antes = await estado();
+    const archivosAntes = almacenados();
+    const limitar = (v: string) => {
+      for (const pid of [server.pid, ...workerPids(server.pid)])
+        expect(spawnSync("prlimit", ["--pid", String(pid), `--fsize=${v}:`]).status).toBe(0);
+    };
+    limitar(String(256 * 1024));
+    let r;
+    try {
+      r = await enviar({ size: 1024 * 1024 });
+    } finally {
+      limitar("unlimited");
+    }
+    expect(r?.status).toBe(507);
+    expect(JSON.parse(r!.body).message).toBe(
+      "El servidor no tiene espacio en disco para guardar los justificantes: no se ha adjuntado ningún archivo y el gasto no ha cambiado. Avise a un administrador.",
+    );
+    expect(await estado()).toEqual(antes);
+    expect(almacenados()).toEqual(archivosAntes); // the temp file is gone too
+    expect((await elena.get(`/gastos?gasto=${gastoId}`)).status).toBe(200);
+    figure(
+      `Justificantes — disco lleno (límite de tamaño de archivo de 256 KiB en el servidor, subida de 1 MiB): 507 con mensaje en español, 0 filas y 0 archivos nuevos, el gasto en su versión ${antes.version}`,
+    );
+  });
+
+  it("2 GB enviados de verdad (declarados, o por trozos sin tamaño): rechazados al empezar, memoria plana", async () => {
+    const antes = await estado();
+    const archivosAntes = almacenados();
+    const base = rssMb(server.pid);
+    let max = base;
+    const sample = setInterval(() => (max = Math.max(max, rssMb(server.pid))), 50);
+    const dos = 2 * 1024 ** 3;
+    const t0 = Date.now();
+    const declarado = await enviar({ size: dos });
+    const tDeclarado = Date.now() - t0;
+    const t1 = Date.now();
+    const trozos = await enviar({ size: dos, chunked: true });
+    const tTrozos = Date.now() - t1;
+    clearInterval(sample);
+    expect(declarado?.status).toBe(413);
+    expect(trozos?.status).toBe(411);
+    // Refused at the start: far less than the 2 GB was sent before the answer, and quickly.
+    for (const r of [declarado!, trozos!]) expect(r.sent).toBeLessThan(64 * 1024 * 1024);
+    expect(max - base).toBeLessThan(50);
+    expect(await estado()).toEqual(antes);
+    expect(almacenados()).toEqual(archivosAntes);
+    figure(
+      `Justificantes — 2 GB en el cuerpo: con Content-Length 413 en ${tDeclarado} ms tras ${(declarado!.sent / 1024 ** 2).toFixed(1)} MiB enviados; por trozos sin tamaño 411 en ${tTrozos} ms tras ${(trozos!.sent / 1024 ** 2).toFixed(1)} MiB; memoria del servidor ${base.toFixed(0)} → máx. ${max.toFixed(0)} MB (+${(max - base).toFixed(1)}); nada guardado`,
+    );
+  });
+
+  it("10 MB que sí se leen (el máximo de un archivo) suben la memoria del servidor poco: se escriben al disco al llegar", async () => {
+    const base = rssMb(server.pid);
+    let max = base;
+    const sample = setInterval(() => (max = Math.max(max, rssMb(server.pid))), 50);
+    // Not a valid PDF inside (spaces): read whole, staged, then refused by its content.
+    const r = await enviar({ size: 10 * 1024 * 1024 - 64 });
+    clearInterval(sample);
+    expect(r?.status).toBe(302);
+    expect(max - base).toBeLessThan(60);
+    figure(
+      `Justificantes — un archivo de 10 MB leído entero por la ruta de subida: memoria del servidor ${base.toFixed(0)} → máx. ${max.toFixed(0)} MB (+${(max - base).toFixed(1)})`,
+    );
+  });
+
+  it("SIGKILL a mitad de una subida: ninguna fila, y ningún archivo tras el barrido del siguiente arranque", async () => {
+    const antes = await estado();
+    const archivosAntes = almacenados();
+    const tmp = path.join(dataDir, "justificantes", "tmp");
+    const temporales = () => {
+      try {
+        return readdirSync(tmp);
+      } catch {
+        return [];
+      }
+    };
+    let killed = false;
+    const r = await enviar({
+      size: 8 * 1024 * 1024,
+      onProgress: (sent) => {
+        // Once the server has begun writing this body to its temp file.
+        if (!killed && sent > 2 * 1024 * 1024 && temporales().length > 0) {
+          killed = true;
+          server.signalGroup("SIGKILL");
+          return true;
+        }
+      },
+    });
+    expect(killed).toBe(true);
+    expect(r).toBeNull(); // the connection was cut: no answer
+    await server.exited;
+    expect(temporales().length).toBeGreaterThan(0); // what the crash left
+    await sleep(500);
+
+    server = await startServer({
+      dataDir,
+      port: server.port,
+      nodeEnv: "production",
+      env: { JUSTIFICANTE_OBLIGATORIO_DESDE: "25,50" },
+    });
+    elena = new Browser(server.url);
+    await elena.signIn(email, PASSWORD);
+    expect(await estado()).toEqual(antes);
+    expect(temporales()).toEqual([]);
+    expect(almacenados()).toEqual(archivosAntes);
+    expect((await elena.get(`/gastos?gasto=${gastoId}`)).status).toBe(200);
+    figure(
+      "Justificantes — SIGKILL (servidor y su Postgres) a mitad de una subida de 8 MiB: 0 filas nuevas; el archivo temporal que dejó lo quita el barrido del siguiente arranque; 0 archivos huérfanos",
+    );
   });
 });
