@@ -10,6 +10,7 @@ import { formatTimestamp, type Formats } from "~/lib/format";
 import { displayField, EditForm } from "~/ui/EntityPages";
 import { ConformForm, FieldControl, useServerForm } from "~/ui/forms";
 import { History } from "~/ui/History";
+import { MotivoDuplicado } from "~/justificantes/MotivoDuplicado";
 import { Justificantes } from "~/justificantes/Justificantes";
 import { CAMPOS_TRANSICION, esquemaTransicion } from "./campos";
 import type { gastosLoader } from "./lista.server";
@@ -171,7 +172,7 @@ export function Panel({
         fields={[...gastos.fields, ...CAMPOS_FLUJO]}
         formats={formats}
         show={show}
-        labels={{ nota: "Nota", justificantes: "Justificantes" }}
+        labels={{ nota: "Nota", justificantes: "Justificantes", motivo_duplicado: "Motivo del duplicado" }}
       />
     </section>
   );
@@ -233,6 +234,7 @@ function TransicionForm({
       {campos.map((field) => (
         <FieldControl key={field.name} field={field} meta={fields[field.name]!} />
       ))}
+      {t === "enviar" ? <MotivoDuplicado /> : null}
       <div className="acciones">
         <button type="submit" className={info.peligro ? "peligro" : undefined}>
           {info.boton}

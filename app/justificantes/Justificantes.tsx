@@ -142,7 +142,7 @@ export function Justificantes({
       {adjuntar && justificantes.some((j) => j.duplicado) ? (
         <p className="aviso aviso-aviso">
           Algún justificante ya está adjunto a otro gasto. Si es correcto (por ejemplo, una factura con varios
-          conceptos), explique el motivo en «Notas» antes de enviarlo a aprobación; si no, quítelo.
+          conceptos), al enviarlo a aprobación se le pedirá el motivo, que quedará en el historial; si no, quítelo.
         </p>
       ) : null}
       {adjuntar && n < 10 ? (

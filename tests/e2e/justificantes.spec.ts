@@ -135,14 +135,27 @@ test("el mismo ticket en otro gasto: aviso con enlace al primero; se adjunta igu
   });
   await expect(flash(page)).toContainText(`«${ticket.name}» ya está adjunto a otro gasto (${primero})`);
   await expect(region(page, segundo).getByRole("img", { name: ticket.name })).toBeVisible();
-  // The panel keeps saying it beside the receipt, and how to go on: a reason in «Notas», or remove it.
+  // The panel keeps saying it beside the receipt, and how to go on: a reason when sending, or remove it.
   await expect(region(page, segundo).getByText("también está en")).toBeVisible();
   await expect(region(page, segundo).getByRole("link", { name: primero, exact: true })).toBeVisible();
-  await expect(region(page, segundo).getByText(/explique el motivo en «Notas»/)).toBeVisible();
+  await expect(region(page, segundo).getByText(/se le pedirá el motivo/)).toBeVisible();
+  await expect(flash(page).getByRole("link", { name: `Ver el gasto ${primero}` })).toBeVisible();
   await expectNoAxeViolations(page);
-  await flash(page)
-    .getByRole("link", { name: `Ver el gasto ${primero}` })
-    .click();
+
+  // Sending asks for the reason (required; the database refuses without it, integration-tested),
+  // and the reason goes to the history.
+  const acciones = panelGasto(page, segundo).getByRole("region", { name: "Acciones" });
+  await expect(acciones.getByLabel(/^Motivo del duplicado/)).toBeVisible();
+  await acciones.getByLabel(/^Motivo del duplicado/).fill("Ticket compartido: cada uno paga su parte");
+  await transicion(page, segundo, "Enviar a aprobación", `Gasto ${segundo} enviado a aprobación.`);
+  await expect(
+    panelGasto(page, segundo)
+      .getByRole("region", { name: "Historial de cambios" })
+      .getByText("Ticket compartido: cada uno paga su parte"),
+  ).toBeVisible();
+
+  // The warning's link opens the first gasto.
+  await region(page, segundo).getByRole("link", { name: primero, exact: true }).click();
   await expect(panelGasto(page, primero)).toBeVisible();
 });
 
