@@ -7,14 +7,15 @@
  *
  *   npx tsx scripts/bench/pareja.ts --a DIR --b DIR [--a-env K=V,…] [--b-env K=V,…]
  *        [--ruta /techo-del-marco,/login] [--rondas 5] [--segundos 4] [--conexiones 10]
- *        [--como administrador|aprobador|empleado] [--datos DIR]
+ *        [--como administrador|aprobador|empleado] [--datos DIR] [--aceptar "gzip, deflate, br"]
  *
  * DIR is an app built with `node scripts/build.mjs` (its build/ and public/); both may be the
  * same dir with different environments (e.g. --b-env SENTRY_DSN=http://x@127.0.0.1:9/1). Each
  * server has one worker. `--como` signs in to each server as that demo account first (pages that
  * need a session); `--datos` uses (and keeps) the PostgreSQL data dir of `npm run bench --
  * --datos DIR` instead of a fresh one with the demo data only. Each run also reports the
- * worker's resident memory (RSS) when it ends. Stops both servers and the database (by pid) and
+ * worker's resident memory (RSS) when it ends. `--aceptar` is the Accept-Encoding sent (a browser's by
+ * default: pages are compressed as browsers receive them). Stops both servers and the database (by pid) and
  * removes its temp dir.
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -44,6 +45,7 @@ function opciones(argv: string[]) {
     conexiones: 10,
     como: "" as "" | keyof typeof DEMO_ACCOUNTS,
     datos: "",
+    aceptar: "gzip, deflate, br",
   };
   for (let i = 0; i < argv.length; i++) {
     const v = () => argv[++i] ?? "";
@@ -78,6 +80,9 @@ function opciones(argv: string[]) {
         o.como = como as keyof typeof DEMO_ACCOUNTS;
         break;
       }
+      case "--aceptar":
+        o.aceptar = v();
+        break;
       case "--datos":
         o.datos = path.resolve(v());
         break;
@@ -160,9 +165,9 @@ async function iniciarSesion(base: string, email: string) {
 }
 
 /** One autocannon run; CPU ticks of the server from the end of its warm-up to its end; the worker's RSS at the end. */
-function cargar(url: string, pid: number, conexiones: number, segundos: number, cookie: string) {
+function cargar(url: string, pid: number, conexiones: number, segundos: number, cookie: string, aceptar: string) {
   return new Promise<{ peticiones: number; rps: number; msPorPeticion: number; p50: number; p95: number; rssTrabajador: number }>((resolve, reject) => {
-    const cabeceras = { "accept-encoding": "gzip", ...(cookie ? { cookie } : {}) };
+    const cabeceras = { "accept-encoding": aceptar, ...(cookie ? { cookie } : {}) };
     const config = { url, conexiones, segundos, maximo: 1e6, cabeceras };
     const hijo = spawn(process.execPath, [path.join(AQUI, "carga.mjs"), JSON.stringify(config)], {
       stdio: ["ignore", "pipe", "pipe"],
@@ -232,7 +237,7 @@ async function main() {
       const m: number[] = [];
       for (const i of orden) {
         const s = servidores[i]!;
-        const x = await cargar(`${s.base}${ruta}`, s.pid, o.conexiones, o.segundos, cookies[i]!);
+        const x = await cargar(`${s.base}${ruta}`, s.pid, o.conexiones, o.segundos, cookies[i]!, o.aceptar);
         m[i] = x.msPorPeticion;
         const nombre = o.variantes[i]!.nombre;
         por[nombre]!.push(r2(x.msPorPeticion));
