@@ -34,11 +34,14 @@ export function documentEncoding(acceptEncoding: string | null): DocumentEncodin
   return allows("br") ? "br" : allows("gzip") ? "gzip" : null;
 }
 
+// zlib's results are plain (never shared) buffers, as a Response body must be; its types do not say so.
+type Body = Buffer<ArrayBuffer>;
+
 /** The page's body as it should be sent, and its Content-Encoding if compressed. */
 export function compressDocument(
-  html: Buffer,
+  html: Body,
   acceptEncoding: string | null,
-): { body: Buffer; encoding: DocumentEncoding | null } {
+): { body: Body; encoding: DocumentEncoding | null } {
   const encoding = html.length < THRESHOLD ? null : documentEncoding(acceptEncoding);
   if (encoding === "br")
     return {
@@ -48,9 +51,9 @@ export function compressDocument(
           [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
           [constants.BROTLI_PARAM_SIZE_HINT]: html.length,
         },
-      }),
+      }) as Body,
       encoding,
     };
-  if (encoding === "gzip") return { body: gzipSync(html, { level: DOCUMENT_GZIP_LEVEL }), encoding };
+  if (encoding === "gzip") return { body: gzipSync(html, { level: DOCUMENT_GZIP_LEVEL }) as Body, encoding };
   return { body: html, encoding: null };
 }

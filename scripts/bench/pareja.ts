@@ -8,6 +8,7 @@
  *   npx tsx scripts/bench/pareja.ts --a DIR --b DIR [--a-env K=V,…] [--b-env K=V,…]
  *        [--ruta /techo-del-marco,/login] [--rondas 5] [--segundos 4] [--conexiones 10]
  *        [--como administrador|aprobador|empleado] [--datos DIR] [--aceptar "gzip, deflate, br"]
+ *        [--a-node "--cpu-prof --cpu-prof-dir=DIR"] [--b-node …]
  *
  * DIR is an app built with `node scripts/build.mjs` (its build/ and public/); both may be the
  * same dir with different environments (e.g. --b-env SENTRY_DSN=http://x@127.0.0.1:9/1). Each
@@ -15,7 +16,8 @@
  * need a session); `--datos` uses (and keeps) the PostgreSQL data dir of `npm run bench --
  * --datos DIR` instead of a fresh one with the demo data only. Each run also reports the
  * worker's resident memory (RSS) when it ends. `--aceptar` is the Accept-Encoding sent (a browser's by
- * default: pages are compressed as browsers receive them). Stops both servers and the database (by pid) and
+ * default: pages are compressed as browsers receive them). `--a-node`/`--b-node` are node's own flags
+ * for that server (the workers inherit them), e.g. a CPU profile, which NODE_OPTIONS refuses. Stops both servers and the database (by pid) and
  * removes its temp dir.
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -31,7 +33,7 @@ import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "../seed/catalog/organization";
 const AQUI = path.dirname(fileURLToPath(import.meta.url));
 const TICKS = 100;
 
-type Variante = { nombre: string; dir: string; env: Record<string, string> };
+type Variante = { nombre: string; dir: string; env: Record<string, string>; node: string[] };
 
 function opciones(argv: string[]) {
   const o = {
@@ -39,6 +41,8 @@ function opciones(argv: string[]) {
     b: "",
     aEnv: "",
     bEnv: "",
+    aNode: "",
+    bNode: "",
     rutas: ["/techo-del-marco"],
     rondas: 5,
     segundos: 4,
@@ -55,6 +59,12 @@ function opciones(argv: string[]) {
         break;
       case "--b":
         o.b = path.resolve(v());
+        break;
+      case "--a-node":
+        o.aNode = v();
+        break;
+      case "--b-node":
+        o.bNode = v();
         break;
       case "--a-env":
         o.aEnv = v();
@@ -101,8 +111,8 @@ function opciones(argv: string[]) {
   return {
     ...o,
     variantes: [
-      { nombre: "A", dir: o.a, env: env(o.aEnv) },
-      { nombre: "B", dir: o.b, env: env(o.bEnv) },
+      { nombre: "A", dir: o.a, env: env(o.aEnv), node: o.aNode.split(" ").filter(Boolean) },
+      { nombre: "B", dir: o.b, env: env(o.bEnv), node: o.bNode.split(" ").filter(Boolean) },
     ] as Variante[],
   };
 }
@@ -113,7 +123,7 @@ const detener: (() => Promise<void>)[] = [];
 async function arrancar(v: Variante, databaseUrl: string, datos: string) {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const hijo: ChildProcess = spawn(process.execPath, ["--import", "./build/instrument.js", "build/server.js"], {
+  const hijo: ChildProcess = spawn(process.execPath, [...v.node, "--import", "./build/instrument.js", "build/server.js"], {
     cwd: v.dir,
     stdio: ["ignore", "ignore", "pipe"],
     env: {
