@@ -10,6 +10,7 @@ import { spawn } from "node:child_process";
 import cluster from "node:cluster";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
+import { constants as zlibConstants } from "node:zlib";
 import { startEmbeddedPostgres, type EmbeddedDatabase } from "./app/data/embedded.server";
 import { migrate } from "./app/data/migrate.server";
 import { sqlAvisos, startAvisos } from "./app/avisos/entrega.server";
@@ -319,7 +320,12 @@ async function worker(config: Config) {
       .send("Método no admitido.");
   });
   app.use(refuseCrossOrigin(config.APP_URL));
-  app.use(compression());
+  // Pages compress themselves (entry.server.tsx). What else Remix answers — the data of every
+  // navigation, CSV — is made per request: brotli 1 and gzip 1, as for pages (ADR 0008, item
+  // 36). The built assets are immutable and cached by the browser: the smaller encoding pays.
+  const forAssets = compression();
+  const forAnswers = compression({ level: 1, brotli: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 1 } } });
+  app.use((req, res, next) => (req.path.startsWith("/build/") ? forAssets : forAnswers)(req, res, next));
 
   mountStatic(app, "public");
 

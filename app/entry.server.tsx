@@ -3,6 +3,7 @@ import type { AppLoadContext, EntryContext } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import * as Sentry from "@sentry/remix";
 import { renderToPipeableStream } from "react-dom/server";
+import { compressDocument } from "~/lib/compress-document.server";
 import { NonceContext } from "~/ui/nonce";
 
 const ABORT_DELAY = 5_000;
@@ -11,7 +12,8 @@ const ABORT_DELAY = 5_000;
  * The whole document, rendered and then sent in one piece. Nothing here is deferred (no
  * Suspense, no `defer`), so streaming gained nothing, and it cost: React flushes every ~2 KB,
  * and each piece went through the web stream, gzip and a socket write of its own — about a
- * quarter of the server's CPU on /gastos (ADR 0008). One buffer is compressed and written once.
+ * quarter of the server's CPU on /gastos (ADR 0008). One buffer is compressed (here, in one call:
+ * lib/compress-document.server.ts) and written once.
  */
 export default function handleRequest(
   request: Request,
@@ -43,7 +45,14 @@ export default function handleRequest(
             final(done) {
               clearTimeout(timeout);
               responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-              resolve(new Response(Buffer.concat(chunks), { headers: responseHeaders, status: responseStatusCode }));
+              const { body, encoding } = compressDocument(
+                Buffer.concat(chunks),
+                request.headers.get("Accept-Encoding"),
+              );
+              // An encoded response is left alone by the compression middleware.
+              if (encoding) responseHeaders.set("Content-Encoding", encoding);
+              responseHeaders.append("Vary", "Accept-Encoding");
+              resolve(new Response(body, { headers: responseHeaders, status: responseStatusCode }));
               done();
             },
           });

@@ -675,7 +675,8 @@ function pantallas(p: Awaited<ReturnType<typeof elegirParametros>>): Pantalla[] 
 /** Measured in every run, whatever `--pantallas` says: the static floor and the framework's ceiling. */
 const REFERENCIAS = ["suelo", "techo"];
 
-const CABECERAS_NAVEGADOR = { "accept-encoding": "gzip", accept: "text/html" };
+// What a browser sends: pages travel as brotli to every current browser (ADR 0008, eighth round).
+const CABECERAS_NAVEGADOR = { "accept-encoding": "gzip, deflate, br", accept: "text/html" };
 
 async function comprobar(ctx: Contexto, p: Pantalla) {
   if (p.crear) return { bytes: 0, gzip: 0 };
@@ -865,7 +866,7 @@ function tabla(filas: Fila[], conexiones: number[]) {
     const s = suelo?.medidas[c];
     lineas.push(`\n### ${c} ${c === 1 ? "conexión" : "conexiones"}\n`);
     lineas.push(
-      "| pantalla | pet/s | p50 ms | p95 ms | p99 ms | errores | pet/s ÷ suelo | p95 ÷ suelo | CPU node ms/pet | CPU postgres ms/pet | RSS pico MiB | HTML KiB (gzip) | SQL/petición (consultas + BEGIN/COMMIT + rol); ms de planificación + ejecución |",
+      "| pantalla | pet/s | p50 ms | p95 ms | p99 ms | errores | pet/s ÷ suelo | p95 ÷ suelo | CPU node ms/pet | CPU postgres ms/pet | RSS pico MiB | HTML KiB (comprimido) | SQL/petición (consultas + BEGIN/COMMIT + rol); ms de planificación + ejecución |",
     );
     lineas.push("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
     for (const f of filas) {

@@ -7,14 +7,17 @@
  *
  *   npx tsx scripts/bench/pareja.ts --a DIR --b DIR [--a-env K=V,…] [--b-env K=V,…]
  *        [--ruta /techo-del-marco,/login] [--rondas 5] [--segundos 4] [--conexiones 10]
- *        [--como administrador|aprobador|empleado] [--datos DIR]
+ *        [--como administrador|aprobador|empleado] [--datos DIR] [--aceptar "gzip, deflate, br"]
+ *        [--a-node "--cpu-prof --cpu-prof-dir=DIR"] [--b-node …]
  *
  * DIR is an app built with `node scripts/build.mjs` (its build/ and public/); both may be the
  * same dir with different environments (e.g. --b-env SENTRY_DSN=http://x@127.0.0.1:9/1). Each
  * server has one worker. `--como` signs in to each server as that demo account first (pages that
  * need a session); `--datos` uses (and keeps) the PostgreSQL data dir of `npm run bench --
  * --datos DIR` instead of a fresh one with the demo data only. Each run also reports the
- * worker's resident memory (RSS) when it ends. Stops both servers and the database (by pid) and
+ * worker's resident memory (RSS) when it ends. `--aceptar` is the Accept-Encoding sent (a browser's by
+ * default: pages are compressed as browsers receive them). `--a-node`/`--b-node` are node's own flags
+ * for that server (the workers inherit them), e.g. a CPU profile, which NODE_OPTIONS refuses. Stops both servers and the database (by pid) and
  * removes its temp dir.
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -30,7 +33,7 @@ import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "../seed/catalog/organization";
 const AQUI = path.dirname(fileURLToPath(import.meta.url));
 const TICKS = 100;
 
-type Variante = { nombre: string; dir: string; env: Record<string, string> };
+type Variante = { nombre: string; dir: string; env: Record<string, string>; node: string[] };
 
 function opciones(argv: string[]) {
   const o = {
@@ -38,12 +41,15 @@ function opciones(argv: string[]) {
     b: "",
     aEnv: "",
     bEnv: "",
+    aNode: "",
+    bNode: "",
     rutas: ["/techo-del-marco"],
     rondas: 5,
     segundos: 4,
     conexiones: 10,
     como: "" as "" | keyof typeof DEMO_ACCOUNTS,
     datos: "",
+    aceptar: "gzip, deflate, br",
   };
   for (let i = 0; i < argv.length; i++) {
     const v = () => argv[++i] ?? "";
@@ -53,6 +59,12 @@ function opciones(argv: string[]) {
         break;
       case "--b":
         o.b = path.resolve(v());
+        break;
+      case "--a-node":
+        o.aNode = v();
+        break;
+      case "--b-node":
+        o.bNode = v();
         break;
       case "--a-env":
         o.aEnv = v();
@@ -78,6 +90,9 @@ function opciones(argv: string[]) {
         o.como = como as keyof typeof DEMO_ACCOUNTS;
         break;
       }
+      case "--aceptar":
+        o.aceptar = v();
+        break;
       case "--datos":
         o.datos = path.resolve(v());
         break;
@@ -96,8 +111,8 @@ function opciones(argv: string[]) {
   return {
     ...o,
     variantes: [
-      { nombre: "A", dir: o.a, env: env(o.aEnv) },
-      { nombre: "B", dir: o.b, env: env(o.bEnv) },
+      { nombre: "A", dir: o.a, env: env(o.aEnv), node: o.aNode.split(" ").filter(Boolean) },
+      { nombre: "B", dir: o.b, env: env(o.bEnv), node: o.bNode.split(" ").filter(Boolean) },
     ] as Variante[],
   };
 }
@@ -108,7 +123,7 @@ const detener: (() => Promise<void>)[] = [];
 async function arrancar(v: Variante, databaseUrl: string, datos: string) {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const hijo: ChildProcess = spawn(process.execPath, ["--import", "./build/instrument.js", "build/server.js"], {
+  const hijo: ChildProcess = spawn(process.execPath, [...v.node, "--import", "./build/instrument.js", "build/server.js"], {
     cwd: v.dir,
     stdio: ["ignore", "ignore", "pipe"],
     env: {
@@ -160,9 +175,9 @@ async function iniciarSesion(base: string, email: string) {
 }
 
 /** One autocannon run; CPU ticks of the server from the end of its warm-up to its end; the worker's RSS at the end. */
-function cargar(url: string, pid: number, conexiones: number, segundos: number, cookie: string) {
+function cargar(url: string, pid: number, conexiones: number, segundos: number, cookie: string, aceptar: string) {
   return new Promise<{ peticiones: number; rps: number; msPorPeticion: number; p50: number; p95: number; rssTrabajador: number }>((resolve, reject) => {
-    const cabeceras = { "accept-encoding": "gzip", ...(cookie ? { cookie } : {}) };
+    const cabeceras = { "accept-encoding": aceptar, ...(cookie ? { cookie } : {}) };
     const config = { url, conexiones, segundos, maximo: 1e6, cabeceras };
     const hijo = spawn(process.execPath, [path.join(AQUI, "carga.mjs"), JSON.stringify(config)], {
       stdio: ["ignore", "pipe", "pipe"],
@@ -232,7 +247,7 @@ async function main() {
       const m: number[] = [];
       for (const i of orden) {
         const s = servidores[i]!;
-        const x = await cargar(`${s.base}${ruta}`, s.pid, o.conexiones, o.segundos, cookies[i]!);
+        const x = await cargar(`${s.base}${ruta}`, s.pid, o.conexiones, o.segundos, cookies[i]!, o.aceptar);
         m[i] = x.msPorPeticion;
         const nombre = o.variantes[i]!.nombre;
         por[nombre]!.push(r2(x.msPorPeticion));
