@@ -14,7 +14,15 @@ import {
 } from "~/crud/crud.server";
 import { entitySchema } from "~/entities/entity";
 import { gastos } from "~/entities/gastos";
-import { adjuntar, almacenDe, almacenPara, descartar, recibir, resumenSubida, SubidaRechazada } from "~/justificantes/subir.server";
+import {
+  adjuntar,
+  almacenDe,
+  almacenPara,
+  descartar,
+  recibir,
+  resumenSubida,
+  SubidaRechazada,
+} from "~/justificantes/subir.server";
 import { esSuyo, esTransicion, type GastoClave } from "./reglas";
 import { actor, alcanceAprobacion, esSeleccion, masivo, seleccion, transicion } from "./workflow.server";
 

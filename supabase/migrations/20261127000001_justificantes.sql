@@ -303,7 +303,7 @@ grant execute on function public.gastos_con_justificante(text, uuid) to authenti
 -- Con Supabase los archivos viven en este bucket, como `<gasto>/<sha256>`; el servidor los sube
 -- y los lee con el JWT de quien ha iniciado sesión. Privado: ningún archivo tiene una dirección
 -- pública. Los mismos límites que comprueba el servidor, por si alguien sube directamente.
--- (En PostgreSQL normal, supabase/compat/0003_storage.sql da estas tablas sin guardar archivos.)
+-- (En PostgreSQL normal, supabase/compat/0004_storage.sql da estas tablas sin guardar archivos.)
 insert into storage.buckets (id, name, public, file_size_limit, allowed_mime_types)
 values ('justificantes', 'justificantes', false, 10485760,
         array['image/jpeg', 'image/png', 'image/webp', 'application/pdf'])

@@ -615,7 +615,7 @@ describe("enviar un gasto con un justificante duplicado", () => {
   });
 });
 
-describe("el bucket de Supabase Storage (sus políticas, creadas aquí sobre supabase/compat/0003_storage.sql)", () => {
+describe("el bucket de Supabase Storage (sus políticas, creadas aquí sobre supabase/compat/0004_storage.sql)", () => {
   /** Runs `q` as `u` through PostgREST's role and claims, in a transaction rolled back at the end. */
   async function como<T>(u: TestUser, q: (db: typeof app.db) => Promise<T>): Promise<T> {
     let result: T;

@@ -1,4 +1,6 @@
 -- Oficina: la parte de Supabase Storage que usan las migraciones (los justificantes).
+-- (Número 0004: el 0003 lo registró la cadena anterior a la versión base, y una base de datos así
+-- debe rechazarse, no darlo por aplicado; ADR 0016.)
 --
 -- Se aplica SOLO en PostgreSQL normal, como 0001: en Supabase el esquema storage ya existe (y es
 -- de Supabase). Aquí no guarda archivos (el backend integrado los guarda en DATA_DIR): da a la
