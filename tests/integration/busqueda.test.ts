@@ -157,6 +157,8 @@ describe("/gastos", () => {
 
   it("un proveedor que cambia de nombre: sus gastos se encuentran por el nuevo, sin contar como edición", async () => {
     expect(await buscar("renfe billete")).toEqual(["tren"]);
+    // Searched before and after each change: a search kept between requests must not outlive one.
+    expect(await buscar("renfe")).toEqual(["tren"]);
     const gasto = () =>
       app.db
         .selectFrom("gastos")
@@ -190,6 +192,7 @@ describe("/gastos", () => {
     // Not an edit of the gasto: same version and date, nothing in its history.
     expect(await gasto()).toEqual(antes);
     expect(await historial()).toBe(historialAntes);
+    expect(await buscar("iryo")).toEqual(["tren"]);
     // A gasto that changes supplier takes the new one's names.
     await app.db.updateTable("gastos").set({ proveedor_id: null }).where("id", "=", g.tren!).execute();
     expect(await buscar("iryo")).toEqual([]);
