@@ -295,7 +295,6 @@ export interface Proveedores {
   activo: Generated<boolean>;
   actualizado_en: Generated<ColumnType<string, Date | string, Date | string>>;
   busqueda: Generated<string>;
-  busqueda_nombre: Generated<string>;
   categoria: Generated<string>;
   ciudad: string | null;
   codigo_postal: string | null;
@@ -320,7 +319,6 @@ export interface ProveedoresVista {
   activo: boolean | null;
   actualizado_en: ColumnType<string, Date | string, Date | string> | null;
   busqueda: string | null;
-  busqueda_nombre: string | null;
   categoria: string | null;
   ciudad: string | null;
   codigo_postal: string | null;

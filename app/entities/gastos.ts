@@ -94,9 +94,8 @@ export const gastos: Entity = {
   // The bulk approval's checkboxes: «id:version», never on one's own gasto, and only where the
   // database would accept the approval (gastos_vista.puede_aprobar).
   rowFields: ["version", "solicitante_id", "puede_aprobar"],
-  search: ["busqueda"], // folio, descripcion, numero_factura: migration 20261201000001_busqueda
-  // The supplier's names live in proveedores: searched there (indexed), then matched by id.
-  searchRefs: [{ column: "proveedor_id", table: "proveedores", columns: ["busqueda_nombre"] }],
+  // folio, descripcion, numero_factura and the supplier's names: migration 20261201000001_busqueda
+  search: ["busqueda"],
   // The same search through the trigram indexes (under RLS a plain ILIKE uses none): migration 20261125000007_escala.
   searchFunction: "buscar_gastos",
   filters: [

@@ -2,13 +2,14 @@
 -- Decisión: docs/decisions/0019-busqueda.md.
 --
 -- Cada tabla con lista lleva `busqueda`: el texto de sus columnas buscables, en minúsculas y sin
--- acentos (interno.normalizar), calculado por la base de datos al escribir (columna generada).
--- La aplicación parte lo que se escribe en palabras, las normaliza igual (app/lib/busqueda.ts) y
--- pide que cada una esté en `busqueda` —o, en un gasto, en los nombres de su proveedor—: «hotel barcelona»
--- encuentra «Hotel en Barcelona», «cafe» encuentra «Café». Es un `ilike '%palabra%'` por palabra,
--- que PostgREST también sabe pedir, así que los dos adaptadores devuelven las mismas filas; un
--- índice de trigramas por tabla lo sirve. Solo entran columnas que ve quien ve la fila (nunca
--- notas ni teléfonos): buscar no revela nada que la lista o la ficha no muestren.
+-- acentos (interno.normalizar), escrito por la base de datos (columna generada; en gastos, un
+-- disparador, porque incluye los nombres de su proveedor). La aplicación parte lo que se escribe
+-- en palabras, las normaliza igual (app/lib/busqueda.ts) y pide que cada una esté en `busqueda`:
+-- «hotel barcelona» encuentra «Hotel en Barcelona», «cafe» encuentra «Café». Es un
+-- `ilike '%palabra%'` por palabra, que PostgREST también sabe pedir, así que los dos adaptadores
+-- devuelven las mismas filas; un índice de trigramas por tabla lo sirve. Solo entran columnas que
+-- ve quien ve la fila (nunca notas ni teléfonos): buscar no revela nada que la lista o la ficha no
+-- muestren.
 
 create extension if not exists unaccent with schema extensions;
 
@@ -28,14 +29,9 @@ grant execute on function interno.normalizar(text) to anon, authenticated, servi
 -- ---------------------------------------------------------------------------------------------
 -- Las columnas se unen con un espacio: una palabra (sin espacios) nunca empareja a caballo de dos.
 
-alter table public.gastos add column busqueda text not null generated always as (interno.normalizar(
-  folio || ' ' || descripcion || ' ' || coalesce(numero_factura, ''))) stored;
 alter table public.proveedores add column busqueda text not null generated always as (interno.normalizar(
   razon_social || ' ' || coalesce(nombre_comercial, '') || ' ' || nif || ' ' || coalesce(email, '') || ' '
   || coalesce(ciudad, ''))) stored;
--- Lo que busca un gasto en su proveedor: solo sus nombres (no su ciudad, correo ni NIF).
-alter table public.proveedores add column busqueda_nombre text not null generated always as (interno.normalizar(
-  razon_social || ' ' || coalesce(nombre_comercial, ''))) stored;
 alter table public.departamentos add column busqueda text not null generated always as (interno.normalizar(
   nombre || ' ' || codigo || ' ' || coalesce(centro_costo, ''))) stored;
 alter table public.sucursales add column busqueda text not null generated always as (interno.normalizar(
@@ -49,15 +45,105 @@ drop index public.gastos_descripcion_trgm_idx, public.gastos_folio_trgm_idx, pub
   public.proveedores_nif_trgm_idx, public.departamentos_nombre_trgm_idx, public.departamentos_codigo_trgm_idx,
   public.sucursales_nombre_trgm_idx, public.sucursales_codigo_trgm_idx, public.sucursales_ciudad_trgm_idx,
   public.usuarios_nombre_trgm_idx, public.usuarios_apellidos_trgm_idx, public.usuarios_email_trgm_idx;
-create index gastos_busqueda_idx on public.gastos using gin (busqueda extensions.gin_trgm_ops);
 create index proveedores_busqueda_idx on public.proveedores using gin (busqueda extensions.gin_trgm_ops);
-create index proveedores_busqueda_nombre_idx on public.proveedores using gin (busqueda_nombre extensions.gin_trgm_ops);
 create index departamentos_busqueda_idx on public.departamentos using gin (busqueda extensions.gin_trgm_ops);
 create index sucursales_busqueda_idx on public.sucursales using gin (busqueda extensions.gin_trgm_ops);
 create index usuarios_busqueda_idx on public.usuarios using gin (busqueda extensions.gin_trgm_ops);
 
--- Tampoco son datos que alguien edite: en un disparador BEFORE las columnas generadas aún valen
--- null en `new`, y sin quitarlas toda transición contaría como «editado por cuenta de otro».
+-- ---------------------------------------------------------------------------------------------
+-- gastos.busqueda: su folio, descripción y número de factura, y los nombres de su proveedor
+-- ---------------------------------------------------------------------------------------------
+-- Una columna generada no puede leer otra tabla: la escribe un disparador. Con los nombres del
+-- proveedor dentro, cada palabra es una condición sobre una columna con índice, en lugar de «en el
+-- gasto o en su proveedor» (dos búsquedas por palabra, y la segunda, cuando la palabra es de un
+-- proveedor con muchos gastos, una lista enorme de filas que cruzar). Del proveedor, solo sus dos
+-- nombres (no su ciudad, correo ni NIF): lo que la lista de gastos muestra de él.
+--
+-- `oficina.solo_busqueda` = 'si' marca una actualización que solo rehace este texto (cuando un
+-- proveedor cambia de nombre): no es una edición del gasto, así que no cambia su versión ni su
+-- fecha de actualización (tocar_version), y el historial no la cuenta (excluye `busqueda`).
+
+alter table public.gastos add column busqueda text not null default '';
+
+create function interno.gastos_texto_busqueda() returns trigger
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  v_proveedor text;
+begin
+  if tg_op = 'UPDATE' and current_setting('oficina.solo_busqueda', true) is distinct from 'si'
+     and (new.folio, new.descripcion, new.numero_factura, new.proveedor_id)
+         is not distinct from (old.folio, old.descripcion, old.numero_factura, old.proveedor_id) then
+    new.busqueda := old.busqueda;
+    return new;
+  end if;
+  -- Un gasto nuevo, o que cambia de proveedor, no lo ve el cambio de nombre que ese proveedor
+  -- tenga en curso: FOR SHARE espera a que termine y lee los nombres nuevos. Los demás gastos ya
+  -- los rehace ese cambio (espera a la fila del gasto).
+  if tg_op = 'INSERT' or new.proveedor_id is distinct from old.proveedor_id then
+    select p.razon_social || ' ' || coalesce(p.nombre_comercial, '') into v_proveedor
+      from public.proveedores p where p.id = new.proveedor_id for share;
+  else
+    select p.razon_social || ' ' || coalesce(p.nombre_comercial, '') into v_proveedor
+      from public.proveedores p where p.id = new.proveedor_id;
+  end if;
+  new.busqueda := interno.normalizar(
+    new.folio || ' ' || new.descripcion || ' ' || coalesce(new.numero_factura, '') || ' ' || coalesce(v_proveedor, ''));
+  return new;
+end
+$$;
+
+-- Después de gastos_asignar_folio y gastos_validar (que fijan el folio): los disparadores BEFORE
+-- se ejecutan por orden de nombre.
+create trigger texto_busqueda before insert or update on public.gastos
+  for each row execute function interno.gastos_texto_busqueda();
+
+create function interno.proveedores_busqueda_gastos() returns trigger
+language plpgsql security definer
+set search_path = ''
+as $$
+begin
+  perform set_config('oficina.solo_busqueda', 'si', true);
+  -- El valor lo pone texto_busqueda, con los nombres nuevos.
+  update public.gastos g set busqueda = default where g.proveedor_id = new.id;
+  perform set_config('oficina.solo_busqueda', '', true);
+  return null;
+end
+$$;
+
+create trigger busqueda_gastos after update of razon_social, nombre_comercial on public.proveedores
+  for each row
+  when (old.razon_social is distinct from new.razon_social or old.nombre_comercial is distinct from new.nombre_comercial)
+  execute function interno.proveedores_busqueda_gastos();
+
+create or replace function interno.tocar_version() returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  if current_setting('oficina.solo_busqueda', true) = 'si' then
+    return new;
+  end if;
+  new.version := old.version + 1;
+  new.actualizado_en := now();
+  return new;
+end
+$$;
+
+revoke all on function interno.gastos_texto_busqueda() from public;
+revoke all on function interno.proveedores_busqueda_gastos() from public;
+
+-- Los gastos que ya hay.
+select set_config('oficina.solo_busqueda', 'si', true);
+update public.gastos set busqueda = default;
+select set_config('oficina.solo_busqueda', '', true);
+
+create index gastos_busqueda_idx on public.gastos using gin (busqueda extensions.gin_trgm_ops);
+
+-- `busqueda` tampoco es un dato que alguien edite: en gastos_validar aún no está calculada (la
+-- escribe texto_busqueda después), y sin quitarla toda edición contaría como «editado por cuenta
+-- de otro».
 create or replace function interno.gastos_datos(g public.gastos) returns jsonb
 language sql immutable
 set search_path = ''
@@ -67,7 +153,7 @@ as $$
                              'version', 'creado_por_id', 'editado_por_id', 'importe_centimos', 'busqueda']
 $$;
 
--- `busqueda` y `busqueda_nombre` se derivan de otras columnas: no son un cambio que contar en el historial.
+-- `busqueda` se deriva de otras columnas: no es un cambio que contar en el historial.
 create or replace function interno.registrar_historial() returns trigger
 language plpgsql security definer
 set search_path = ''
@@ -79,7 +165,7 @@ declare
   v_accion text;
   v_id uuid;
   v_nota text := nullif(current_setting('oficina.nota_historial', true), '');
-  v_excluidas text[] := array['id', 'creado_en', 'actualizado_en', 'version', 'busqueda', 'busqueda_nombre'];
+  v_excluidas text[] := array['id', 'creado_en', 'actualizado_en', 'version', 'busqueda'];
 begin
   if tg_op = 'INSERT' then
     v_accion := 'alta';
@@ -169,7 +255,7 @@ select interno.crear_gastos_vista();
 -- Lo mismo que en 20261125000007_escala (como propietaria, con los índices de trigramas y la regla
 -- de visibilidad de gastos_select escrita; tope, ids o estimación), ahora sobre `busqueda`: cada
 -- una de p_palabras (ya normalizadas por quien llama, como en la condición de la lista) está en el
--- texto del gasto o en los nombres de su proveedor. Las palabras de menos de tres letras no tienen
+-- texto del gasto, que incluye los nombres de su proveedor. Las palabras de menos de tres letras no tienen
 -- trigramas: si hay alguna más larga, se comprueban solo en las filas que esa encuentra (escritas
 -- de forma que el índice no las use). La forma con un término (p_termino) busca ese texto entero,
 -- como una sola palabra.
@@ -208,10 +294,8 @@ begin
   v_larga := exists (select from unnest(v_palabras) as z (p) where char_length(p) >= 3);
   foreach v_palabra in array v_palabras loop
     v_patron := quote_literal('%' || replace(replace(replace(v_palabra, '\', '\\'), '%', '\%'), '_', '\_') || '%');
-    v_donde := v_donde || format($w$
-      and (%2$s ilike %1$s
-        or g.proveedor_id = any (array(select p.id from public.proveedores p where p.busqueda_nombre ilike %1$s)))
-    $w$, v_patron, case when v_larga and char_length(v_palabra) < 3 then '(g.busqueda || '''')' else 'g.busqueda' end);
+    v_donde := v_donde || format(' and %s ilike %s',
+      case when v_larga and char_length(v_palabra) < 3 then '(g.busqueda || '''')' else 'g.busqueda' end, v_patron);
   end loop;
   -- La visibilidad con sus valores escritos: el plan cruza los índices de quien busca con los
   -- de trigramas en lugar de leer cada coincidencia.

@@ -38,6 +38,8 @@ let empleado: TestUser;
 const hoy = todayISO();
 /** Gasto ids by short name. */
 const g: Record<string, string> = {};
+/** The supplier the rename test renames. */
+let renfe = "";
 
 beforeAll(async () => {
   app = await createTestApp();
@@ -65,6 +67,7 @@ beforeAll(async () => {
     );
   const movistar = await proveedor("Telefónica Móviles España, S.A.U.", "Movistar", 11);
   const barcelo = await proveedor("Hoteles Barceló, S.A.", null, 12);
+  renfe = await proveedor("Renfe Viajeros, S.M.E.", "Renfe", 13);
   const crear = async (clave: string, descripcion: string, o: { proveedor?: string; por?: TestUser } = {}) => {
     const r = await gastos.post(
       {
@@ -90,6 +93,7 @@ beforeAll(async () => {
   await crear("signos", "Descuento 50% _especial_ \\ barra");
   await crear("taxi", "Taxi 100 por cien");
   await crear("propio", "Hotel del empleado", { por: empleado });
+  await crear("tren", "Billete de ida y vuelta", { proveedor: renfe });
 });
 afterAll(() => app?.close());
 
@@ -149,6 +153,50 @@ describe("/gastos", () => {
     expect(await buscar("barcelona ".repeat(9) + "x".repeat(5000))).toEqual([]);
     const muchas = Array.from({ length: 40 }, (_, i) => `p${i}`).join(" ");
     expect(await buscar(muchas)).toEqual([]);
+  });
+
+  it("un proveedor que cambia de nombre: sus gastos se encuentran por el nuevo, sin contar como edición", async () => {
+    expect(await buscar("renfe billete")).toEqual(["tren"]);
+    // Searched before and after each change: a search kept between requests must not outlive one.
+    expect(await buscar("renfe")).toEqual(["tren"]);
+    const gasto = () =>
+      app.db
+        .selectFrom("gastos")
+        .select(["version", "actualizado_en"])
+        .where("id", "=", g.tren!)
+        .executeTakeFirstOrThrow();
+    const historial = async () =>
+      (
+        await app.db
+          .selectFrom("historial")
+          .select((eb) => eb.fn.countAll<string>().as("n"))
+          .where("registro_id", "=", g.tren!)
+          .executeTakeFirstOrThrow()
+      ).n;
+    const [antes, historialAntes] = [await gasto(), await historial()];
+    const client = await connect(app.url);
+    try {
+      // As the administrador (RLS on), as the proveedores form saves it.
+      await asUser(client, admin.id, (q) =>
+        q(
+          "update public.proveedores set razon_social = 'Ferrocarriles Viajeros, S.L.', nombre_comercial = 'Iryo' where id = $1",
+          [renfe],
+        ),
+      );
+    } finally {
+      await client.end();
+    }
+    expect(await buscar("iryo billete")).toEqual(["tren"]);
+    expect(await buscar("ferrocarriles")).toEqual(["tren"]);
+    expect(await buscar("renfe")).toEqual([]);
+    // Not an edit of the gasto: same version and date, nothing in its history.
+    expect(await gasto()).toEqual(antes);
+    expect(await historial()).toBe(historialAntes);
+    expect(await buscar("iryo")).toEqual(["tren"]);
+    // A gasto that changes supplier takes the new one's names.
+    await app.db.updateTable("gastos").set({ proveedor_id: null }).where("id", "=", g.tren!).execute();
+    expect(await buscar("iryo")).toEqual([]);
+    expect(await buscar("billete")).toEqual(["tren"]);
   });
 
   it("con RLS: un empleado solo encuentra lo que ve, y las notas no se buscan", async () => {

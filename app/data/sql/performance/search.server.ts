@@ -1,4 +1,5 @@
 import { sql, type Kysely } from "kysely";
+import { LRUCache } from "lru-cache";
 import type { Database } from "../../database";
 import { identifier, searchWords, type ListQuery } from "../../store";
 import type { AnyTrx } from "../connection.server";
@@ -14,8 +15,9 @@ import { keep, kept } from "./kept.server";
  * text (`a,b,c`), not as a uuid[] that node would parse and write back (ADR 0008). When they are
  * many, the search stays a condition on the rows instead: walking the sort's index finds a page
  * after reading fewer rows than sorting all the matches would, and `found` (small) is kept while
- * nothing changes, so paging or coming back costs only the page. Without `cap` (the export),
- * always the ids.
+ * nothing changes, so paging or coming back costs only the page. The ids are kept too, under the
+ * same key, within a budget of characters (IDS_KEPT_CHARS): finding them reads every match from
+ * the table, the page then only those ids. Without `cap` (the export), always the ids, not kept.
  */
 export async function withSearchFunction(
   trx: AnyTrx,
@@ -29,6 +31,8 @@ export async function withSearchFunction(
   const key = keptAs && [...keptAs.key, "busqueda", fn, words, cap];
   let found = keptAs && kept<Aggregate>(keptAs.db, key!)?.value;
   if (!found) {
+    const idsKept = keptAs && keptIds(keptAs.db).get(JSON.stringify(key));
+    if (idsKept !== undefined) return { query: byIds(query, idsKept) };
     const { rows } = await sql<{
       ids: string | null;
       coincidencias: number;
@@ -39,16 +43,35 @@ export async function withSearchFunction(
       trx,
     );
     const r = rows[0] ?? { ids: "", coincidencias: 0, exacto: true, sumas: null };
-    if (r.ids !== null)
-      return {
-        query: {
-          ...query,
-          search: undefined,
-          filters: [...(query.filters ?? []), { column: "id", op: "in", value: new IdsText(r.ids) }],
-        },
-      };
+    if (r.ids !== null) {
+      if (keptAs) keptIds(keptAs.db).set(JSON.stringify(key), r.ids);
+      return { query: byIds(query, r.ids) };
+    }
     found = { total: Number(r.coincidencias), estimated: !r.exacto, sums: r.sumas ?? {} };
     if (keptAs) keep(keptAs.db, key!, found);
   }
   return { query: { ...query, search: { ...query.search!, fn: undefined } }, found };
+}
+
+/** The search as a filter on the ids it found. */
+function byIds(query: ListQuery, ids: string): ListQuery {
+  return {
+    ...query,
+    search: undefined,
+    filters: [...(query.filters ?? []), { column: "id", op: "in", value: new IdsText(ids) }],
+  };
+}
+
+/** Characters of id lists kept per database (37 a match): a few hundred searches' worth. */
+const IDS_KEPT_CHARS = 8_000_000;
+const idsKeptByDb = new WeakMap<Kysely<Database>, LRUCache<string, string>>();
+
+function keptIds(db: Kysely<Database>): LRUCache<string, string> {
+  let all = idsKeptByDb.get(db);
+  if (!all)
+    idsKeptByDb.set(
+      db,
+      (all = new LRUCache<string, string>({ maxSize: IDS_KEPT_CHARS, sizeCalculation: (ids) => ids.length + 1 })),
+    );
+  return all;
 }
