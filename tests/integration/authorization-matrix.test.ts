@@ -15,6 +15,8 @@ import * as dep_index from "~/routes/departamentos._index";
 import * as dep_csv from "~/routes/departamentos.exportar";
 import * as gastos_index from "~/routes/gastos._index";
 import * as gastos_csv from "~/routes/gastos.exportar";
+import * as gastos_justificantes from "~/routes/gastos.$id.justificantes";
+import * as justificante from "~/routes/justificantes.$id";
 import * as home from "~/routes/_index";
 import * as login from "~/routes/login";
 import * as logout from "~/routes/logout";
@@ -30,8 +32,9 @@ import * as suc_csv from "~/routes/sucursales.exportar";
 import * as usu_id from "~/routes/usuarios.$id";
 import * as usu_index from "~/routes/usuarios._index";
 import * as usu_csv from "~/routes/usuarios.exportar";
-import { createTestApp, request, respond, type RouteModule, type TestTransaction } from "../support/app";
+import { createTestApp, ORIGIN, request, respond, type RouteModule, type TestTransaction } from "../support/app";
 import { insertDepartamento, insertMaestro, insertSucursal, setProfile, tableHashes } from "../support/fixtures";
+import { archivos, formulario } from "../support/justificantes";
 
 /**
  * The authorization matrix (issue 8), in the manner of Django's AdminViewPermissionsTest: every
@@ -119,6 +122,7 @@ const snapshot = () =>
     gastos: ["public.gastos", "id"],
     cuentas: ["auth.users", "id"],
     invitaciones: ["public.invitaciones", "usuario_id"],
+    justificantes: ["public.justificantes", "id"],
   });
 
 type Expect = "ok" | "login" | 400 | 403 | 404 | 405 | 409 | "sin-cambio";
@@ -788,6 +792,88 @@ describe("rutas × métodos × roles × tipo de registro", () => {
             ),
           async () => ((await row("usuarios", id)) ? "sigue ahí" : null),
         );
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it("justificantes: adjuntar, abrir y quitar, en borrador y pendiente, por rol y tipo de gasto", async () => {
+    const subir = (gastoId: string, cookie: string | undefined, nombre: string) =>
+      call(() =>
+        gastos_justificantes.action({
+          request: new Request(new URL(`/gastos/${gastoId}/justificantes`, ORIGIN), {
+            method: "POST",
+            headers: { Origin: ORIGIN, ...(cookie ? { Cookie: cookie } : {}) },
+            body: formulario([{ nombre, datos: recibo, tipo: "image/png" }]),
+          }),
+          context: app.context(),
+          params: { id: gastoId },
+        }),
+      );
+    const recibo = await archivos.png();
+    const justificantesDe = (gastoId: string) =>
+      app.db.selectFrom("justificantes").select(["id", "nombre"]).where("gasto_id", "=", gastoId).execute();
+    for (const a of ACTORES) {
+      for (const k of kindsFor(a)) {
+        for (const estado of ["borrador", "pendiente"] as const) {
+          // A gasto with one receipt, attached while a borrador (by an administrador: the
+          // inactive person's own gasto has one too).
+          const g = await gasto(k.solicitante, "borrador");
+          expect((await subir(g.id, u.admin.cookie, "ticket.png")).status).toBe(302);
+          const [uno] = await justificantesDe(g.id);
+          if (estado === "pendiente") {
+            const aprobador = (k as { aprobador?: U }).aprobador ?? aprobadorDe(k.solicitante);
+            await app.db
+              .updateTable("gastos")
+              .set({ estado, aprobador_id: aprobador.id })
+              .where("id", "=", g.id)
+              .execute();
+          }
+          const ahora = (await row("gastos", g.id)) as G;
+          const me = actorUser(a);
+          const visible = me !== null && a !== "inactivo" && ve(me, ahora);
+          const editable = visible && (ahora.solicitante_id === me!.id || me!.rol === "administrador");
+          const escribir: Expect =
+            !me || a === "inactivo" ? "login" : !visible ? 404 : editable && estado === "borrador" ? "ok" : 403;
+          const name = `justificantes · ${a} · ${k.kind} · ${estado}`;
+
+          await cell(
+            `${name} · abrir`,
+            !me || a === "inactivo" ? "login" : visible ? "ok" : 404,
+            () =>
+              call(() =>
+                justificante.loader({
+                  request: request(`/justificantes/${uno!.id}`, { cookie: cookieOf(a) }),
+                  context: app.context(),
+                  params: { id: uno!.id },
+                }),
+              ),
+            async (r) => (r.status === 200 ? null : `llegó ${r.status}`),
+          );
+          await cell(
+            `${name} · adjuntar`,
+            escribir,
+            () => subir(g.id, cookieOf(a), "otro.png"),
+            async () => ((await justificantesDe(g.id)).length === 2 ? null : "no se adjuntó"),
+          );
+          await cell(
+            `${name} · quitar`,
+            escribir,
+            () =>
+              call(() =>
+                gastos_justificantes.action({
+                  request: request(`/gastos/${g.id}/justificantes`, {
+                    cookie: cookieOf(a),
+                    form: { intent: "eliminar", justificante: uno!.id },
+                  }),
+                  context: app.context(),
+                  params: { id: g.id },
+                }),
+              ),
+            async () =>
+              (await justificantesDe(g.id)).some((j) => j.id === uno!.id) ? "el justificante sigue ahí" : null,
+          );
+        }
       }
     }
     expect(failures).toEqual([]);
