@@ -11,11 +11,14 @@ import { CAMPOS_PERFIL_PROPIO, usuarios } from "~/entities/usuarios";
 import { todayISO } from "~/lib/dates";
 import { generateValidCif } from "~/lib/nif";
 import * as auth_confirm from "~/routes/auth.confirm";
+import * as avisos_index from "~/routes/avisos._index";
+import * as avisos_preferencias from "~/routes/avisos.preferencias";
 import * as dep_csv from "~/routes/departamentos.exportar";
 import * as dep_id from "~/routes/departamentos.$id";
 import * as dep_index from "~/routes/departamentos._index";
 import * as gastos_csv from "~/routes/gastos.exportar";
 import * as gastos_index from "~/routes/gastos._index";
+import * as gastos_justificantes from "~/routes/gastos.$id.justificantes";
 import * as login from "~/routes/login";
 import * as logout from "~/routes/logout";
 import * as prov_id from "~/routes/proveedores.$id";
@@ -516,6 +519,41 @@ function actions(): Action[] {
       run: (c, body) => gastos_index.action(ctxArgs(`/gastos?q=Fuzz`, c.actor, body)),
       writes: () => ["estado", "aprobado_por_id", "fecha_aprobacion", "motivo_rechazo"],
     })),
+    {
+      // Removing a receipt is an ordinary form (attaching one is multipart: its own tests).
+      name: "/gastos/{id}/justificantes eliminar",
+      actors: [empleado, admin],
+      table: null,
+      target: () => gastoEn(empleado, "borrador"),
+      form: () => ({ intent: "eliminar", justificante: randomUUID() }),
+      run: (c, body) =>
+        gastos_justificantes.action(ctxArgs(`/gastos/${c.target}/justificantes`, c.actor, body, { id: c.target! })),
+      writes: () => [],
+    },
+    {
+      name: "/avisos marcar como leído",
+      actors: [empleado, aprobador, admin],
+      table: null,
+      form: () => ({ id: randomUUID() }),
+      run: (c, body) => avisos_index.action(ctxArgs("/avisos", c.actor, body)),
+      writes: () => [],
+    },
+    {
+      name: "/avisos/preferencias guardar",
+      actors: [empleado, admin],
+      table: null,
+      form: () => ({
+        intent: "guardar",
+        enviado: "correo",
+        aprobado: "app",
+        rechazado: "correo",
+        pagado: "nada",
+        revertido: "correo",
+        resumen_hora: "08:00",
+      }),
+      run: (c, body) => avisos_preferencias.action(ctxArgs("/avisos/preferencias", c.actor, body)),
+      writes: () => [],
+    },
     {
       name: "/login iniciar",
       actors: [empleado],
