@@ -186,8 +186,9 @@ type Action = {
   created?: (row: Fila, actor: U) => string | null;
 };
 
-// Written by the database itself on every change (authorship: separation of duties, ADR 0012).
-const SYSTEM = ["version", "actualizado_en", "importe_centimos", "editado_por_id"];
+// Written by the database itself on every change (authorship: separation of duties, ADR 0012;
+// the search text: ADR 0019).
+const SYSTEM = ["version", "actualizado_en", "importe_centimos", "editado_por_id", "busqueda"];
 const EXTRAS = [
   "rol",
   "solicitante_id",
