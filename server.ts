@@ -128,7 +128,9 @@ async function primary(config: Config) {
         (w) =>
           new Promise<void>((resolve) => {
             w!.once("exit", () => resolve());
-            w!.process.kill("SIGTERM");
+            // One still starting has no requests to finish, and a signal during its start-up
+            // could be lost: it is simply stopped.
+            w!.process.kill(ready.has(w!.id) ? "SIGTERM" : "SIGKILL");
             // A worker that cannot finish (its own deadline is 25 s) is not waited for forever.
             setTimeout(() => w!.process.kill("SIGKILL"), 30_000).unref();
           }),
@@ -451,6 +453,12 @@ async function worker(config: Config) {
   const stop = async () => {
     if (stopping) return;
     stopping = true;
+    // Whatever holds it (a connection, the database pool), a worker asked to stop is gone within
+    // the primary's deadline for it.
+    setTimeout(() => process.exit(0), 27_000).unref();
+    // A signal during start-up: the port is still being handed over (node:cluster), and closing
+    // now would let it open afterwards, with nobody left to close it.
+    if (!server.listening) await new Promise((resolve) => server.once("listening", resolve));
     server.close();
     server.closeIdleConnections();
     // A client that keeps its connection busy must not hold the shutdown forever.
