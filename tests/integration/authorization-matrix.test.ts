@@ -285,7 +285,8 @@ type Intent =
   | "pagar"
   | "revertir"
   | "aprobar_seleccion"
-  | "rechazar_seleccion";
+  | "rechazar_seleccion"
+  | "pagar_seleccion";
 const DESDE: Record<Intent, Estado> = {
   ver: "pendiente",
   guardar: "borrador",
@@ -299,6 +300,7 @@ const DESDE: Record<Intent, Estado> = {
   revertir: "aprobado",
   aprobar_seleccion: "pendiente",
   rechazar_seleccion: "pendiente",
+  pagar_seleccion: "aprobado",
 };
 const A: Partial<Record<Intent, string>> = {
   enviar: "pendiente",
@@ -310,6 +312,7 @@ const A: Partial<Record<Intent, string>> = {
   revertir: "pendiente",
   aprobar_seleccion: "aprobado",
   rechazar_seleccion: "rechazado",
+  pagar_seleccion: "pagado",
 };
 
 function esperado(intent: Intent, a: Actor, g: G): Expect {
@@ -338,6 +341,9 @@ function esperado(intent: Intent, a: Actor, g: G): Expect {
     case "aprobar_seleccion":
     case "rechazar_seleccion":
       return me.rol === "empleado" ? 403 : visible && puedeAprobar(me, g) ? "ok" : "sin-cambio";
+    case "pagar_seleccion":
+      // Administradores only; the one who approved a gasto is refused it in the summary, not the request.
+      return !admin ? 403 : g.aprobado_por_id !== me.id ? "ok" : "sin-cambio";
   }
 }
 
@@ -365,6 +371,8 @@ function formFor(intent: Intent, g: G, a: Actor): Record<string, string | string
       return { intent, seleccion: [`${g.id}:${g.version}`] };
     case "rechazar_seleccion":
       return { intent, seleccion: [`${g.id}:${g.version}`], motivo: "Motivo de la matriz" };
+    case "pagar_seleccion":
+      return { intent, seleccion: [`${g.id}:${g.version}`], fecha_pago: hoy, referencia_pago: "TR-MATRIZ" };
     default:
       return base;
   }
