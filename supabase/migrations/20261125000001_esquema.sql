@@ -405,10 +405,6 @@ $$;
 create trigger gastos_asignar_folio before insert on public.gastos
   for each row execute function interno.gastos_asignar_folio();
 
--- gastos_validar: valores por defecto, autoría y reglas de los datos. Nadie escribe la autoría:
--- authenticated no tiene privilegio sobre ella y, con un JWT, lo que llegue se sustituye por lo
--- que dice auth.uid(). Las cargas masivas de scripts/seed.ts desactivan este disparador y dejan la
--- autoría vacía, como corresponde a una carga del propietario.
 -- Las columnas que la base de datos calcula a partir de otras: nadie las edita y no son un cambio
 -- que contar. La única lista: la usan gastos_datos, el historial y su carga masiva (scripts/seed).
 -- `busqueda` la añade 20261201000001_busqueda; aquí es solo un nombre.
@@ -417,6 +413,10 @@ language sql immutable parallel safe
 set search_path = ''
 as $$ select array['importe_centimos', 'busqueda'] $$;
 
+-- gastos_validar: valores por defecto, autoría y reglas de los datos. Nadie escribe la autoría:
+-- authenticated no tiene privilegio sobre ella y, con un JWT, lo que llegue se sustituye por lo
+-- que dice auth.uid(). Las cargas masivas de scripts/seed.ts desactivan este disparador y dejan la
+-- autoría vacía, como corresponde a una carga del propietario.
 -- Los datos de un gasto que escribe un formulario: la fila sin las columnas del flujo (estado,
 -- aprobación, pago), las de control y las derivadas. Una columna nueva cuenta sola. Sin
 -- `busqueda` también porque en gastos_validar aún no está calculada (la escribe texto_busqueda
