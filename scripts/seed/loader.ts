@@ -126,8 +126,9 @@ async function viaRapidaDisponible(db: DB): Promise<boolean> {
  * - reserva en gastos_folio_contador un tramo de números por año de creado_en (el mismo año y la
  *   misma zona horaria que usaría el disparador) y pone los folios GAS-AAAA-NNNNN en orden;
  * - escribe el alta de cada gasto en el historial como registrar_historial (todas las columnas
- *   no nulas salvo id, creado_en, actualizado_en y version; actor null, como toda carga del
- *   propietario), con la fecha de alta del gasto;
+ *   no nulas salvo id, creado_en, actualizado_en, version y las derivadas, cuya lista da la base
+ *   de datos: interno.columnas_derivadas(); actor null, como toda carga del propietario), con la
+ *   fecha de alta del gasto;
  * - vuelve a activar los disparadores.
  * gastos_validar no hace falta: los gastos llevan departamento, sucursal y creado_en, y solo
  * proveedores activos.
@@ -170,7 +171,7 @@ async function insertGastosRapido(trx: Trx, gastos: Gasto[]): Promise<void> {
     select 'gastos', g.id, 'alta', null,
            (select coalesce(jsonb_object_agg(d.key, jsonb_build_object('antes', null, 'despues', d.value)), '{}'::jsonb)
               from jsonb_each(to_jsonb(g)) d
-             where d.value <> 'null'::jsonb and d.key <> all (array['id', 'creado_en', 'actualizado_en', 'version', 'busqueda'])),
+             where d.value <> 'null'::jsonb and d.key <> all (array['id', 'creado_en', 'actualizado_en', 'version'] || interno.columnas_derivadas())),
            g.creado_en
       from public.gastos g
      where g.id = any(${rows.map((r) => r.id)}::uuid[])

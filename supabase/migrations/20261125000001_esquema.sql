@@ -11,8 +11,6 @@
 --   OFNTF  el registro no existe o no es visible para el usuario
 --   23505 / 23503 / 23514 con los nombres de restricción <tabla>_<columna>_key|fkey|check
 
-create extension if not exists pg_trgm with schema extensions;
-
 -- Funciones internas: no expuestas por la API (PostgREST solo expone public).
 create schema if not exists interno;
 
@@ -239,8 +237,6 @@ create index departamentos_departamento_padre_id_idx on public.departamentos (de
 create index departamentos_responsable_id_idx on public.departamentos (responsable_id);
 create index departamentos_activo_idx on public.departamentos (activo);
 create index departamentos_creado_en_idx on public.departamentos (creado_en);
-create index departamentos_nombre_trgm_idx on public.departamentos using gin (nombre extensions.gin_trgm_ops);
-create index departamentos_codigo_trgm_idx on public.departamentos using gin (codigo extensions.gin_trgm_ops);
 
 create index sucursales_nombre_idx on public.sucursales (nombre);
 create index sucursales_responsable_id_idx on public.sucursales (responsable_id);
@@ -248,9 +244,6 @@ create index sucursales_activo_idx on public.sucursales (activo);
 create index sucursales_pais_ciudad_idx on public.sucursales (pais, ciudad);
 create index sucursales_lower_ciudad_idx on public.sucursales (lower(ciudad));
 create index sucursales_creado_en_idx on public.sucursales (creado_en);
-create index sucursales_nombre_trgm_idx on public.sucursales using gin (nombre extensions.gin_trgm_ops);
-create index sucursales_codigo_trgm_idx on public.sucursales using gin (codigo extensions.gin_trgm_ops);
-create index sucursales_ciudad_trgm_idx on public.sucursales using gin (ciudad extensions.gin_trgm_ops);
 
 create index usuarios_nombre_idx on public.usuarios (nombre, apellidos);
 create index usuarios_lower_nombre_idx on public.usuarios (lower(nombre), lower(apellidos));
@@ -261,9 +254,6 @@ create index usuarios_aprobador_id_idx on public.usuarios (aprobador_id);
 create index usuarios_rol_activo_idx on public.usuarios (rol, activo);
 create index usuarios_activo_idx on public.usuarios (activo);
 create index usuarios_creado_en_idx on public.usuarios (creado_en);
-create index usuarios_nombre_trgm_idx on public.usuarios using gin (nombre extensions.gin_trgm_ops);
-create index usuarios_apellidos_trgm_idx on public.usuarios using gin (apellidos extensions.gin_trgm_ops);
-create index usuarios_email_trgm_idx on public.usuarios using gin (email extensions.gin_trgm_ops);
 
 create index proveedores_razon_social_idx on public.proveedores (razon_social);
 create index proveedores_lower_razon_social_idx on public.proveedores (lower(razon_social));
@@ -273,9 +263,6 @@ create index proveedores_activo_idx on public.proveedores (activo);
 create index proveedores_tipo_persona_idx on public.proveedores (tipo_persona);
 create index proveedores_nif_idx on public.proveedores (nif);
 create index proveedores_creado_en_idx on public.proveedores (creado_en);
-create index proveedores_razon_social_trgm_idx on public.proveedores using gin (razon_social extensions.gin_trgm_ops);
-create index proveedores_nombre_comercial_trgm_idx on public.proveedores using gin (nombre_comercial extensions.gin_trgm_ops);
-create index proveedores_nif_trgm_idx on public.proveedores using gin (nif extensions.gin_trgm_ops);
 
 create index gastos_estado_departamento_fecha_idx on public.gastos (estado, departamento_id, fecha_gasto);
 create index gastos_solicitante_fecha_idx on public.gastos (solicitante_id, fecha_gasto desc);
@@ -288,20 +275,22 @@ create index gastos_fecha_gasto_idx on public.gastos (fecha_gasto desc, creado_e
 create index gastos_importe_idx on public.gastos (importe);
 create index gastos_metodo_pago_idx on public.gastos (metodo_pago);
 create index gastos_creado_en_idx on public.gastos (creado_en);
-create index gastos_descripcion_trgm_idx on public.gastos using gin (descripcion extensions.gin_trgm_ops);
-create index gastos_folio_trgm_idx on public.gastos using gin (folio extensions.gin_trgm_ops);
-create index gastos_numero_factura_trgm_idx on public.gastos using gin (numero_factura extensions.gin_trgm_ops);
 
 -- ---------------------------------------------------------------------------------------------
 -- Disparadores comunes
 -- ---------------------------------------------------------------------------------------------
 
--- Bloqueo optimista: la aplicación actualiza `where id = $1 and version = $2`.
+-- Bloqueo optimista: la aplicación actualiza `where id = $1 and version = $2`. Rehacer solo el
+-- texto de búsqueda (`oficina.solo_busqueda`: un proveedor que cambia de nombre,
+-- 20261201000001_busqueda) no es una edición: ni versión nueva ni fecha de actualización.
 create function interno.tocar_version() returns trigger
 language plpgsql
 set search_path = ''
 as $$
 begin
+  if current_setting('oficina.solo_busqueda', true) = 'si' then
+    return new;
+  end if;
   new.version := old.version + 1;
   new.actualizado_en := now();
   return new;
@@ -416,19 +405,29 @@ $$;
 create trigger gastos_asignar_folio before insert on public.gastos
   for each row execute function interno.gastos_asignar_folio();
 
+-- Las columnas que la base de datos calcula a partir de otras: nadie las edita y no son un cambio
+-- que contar. La única lista: la usan gastos_datos, el historial y su carga masiva (scripts/seed).
+-- `busqueda` la añade 20261201000001_busqueda; aquí es solo un nombre.
+create function interno.columnas_derivadas() returns text[]
+language sql immutable parallel safe
+set search_path = ''
+as $$ select array['importe_centimos', 'busqueda'] $$;
+
 -- gastos_validar: valores por defecto, autoría y reglas de los datos. Nadie escribe la autoría:
 -- authenticated no tiene privilegio sobre ella y, con un JWT, lo que llegue se sustituye por lo
 -- que dice auth.uid(). Las cargas masivas de scripts/seed.ts desactivan este disparador y dejan la
 -- autoría vacía, como corresponde a una carga del propietario.
 -- Los datos de un gasto que escribe un formulario: la fila sin las columnas del flujo (estado,
--- aprobación, pago), las de control y las derivadas. Una columna nueva cuenta sola.
+-- aprobación, pago), las de control y las derivadas. Una columna nueva cuenta sola. Sin
+-- `busqueda` también porque en gastos_validar aún no está calculada (la escribe texto_busqueda
+-- después): con ella, toda edición contaría como «editado por cuenta de otro».
 create function interno.gastos_datos(g public.gastos) returns jsonb
 language sql immutable
 set search_path = ''
 as $$
-  select to_jsonb(g) - array['id', 'folio', 'estado', 'aprobador_id', 'aprobado_por_id', 'fecha_aprobacion',
-                             'motivo_rechazo', 'fecha_pago', 'referencia_pago', 'creado_en', 'actualizado_en',
-                             'version', 'creado_por_id', 'editado_por_id', 'importe_centimos']
+  select to_jsonb(g) - (array['id', 'folio', 'estado', 'aprobador_id', 'aprobado_por_id', 'fecha_aprobacion',
+                              'motivo_rechazo', 'fecha_pago', 'referencia_pago', 'creado_en', 'actualizado_en',
+                              'version', 'creado_por_id', 'editado_por_id'] || interno.columnas_derivadas())
 $$;
 
 create function interno.gastos_validar() returns trigger

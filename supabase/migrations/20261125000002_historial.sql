@@ -16,7 +16,8 @@ create index historial_actor_id_idx on public.historial (actor_id);
 
 -- Una sola función genérica. En altas: todas las columnas no nulas (antes = null); en
 -- modificaciones: solo las que cambian; en bajas: todas las no nulas (despues = null).
--- Nunca se registran id, creado_en, actualizado_en ni version.
+-- Nunca se registran id, creado_en, actualizado_en, version ni las columnas derivadas
+-- (interno.columnas_derivadas: copias de otras columnas, no cambios).
 -- Quien cambia un registro por una regla (no por un formulario: reasignaciones, pagos de quien
 -- aprobó) deja el porqué en `oficina.nota_historial` (local a la transacción) y lo vacía después;
 -- se añade a la misma entrada como {"nota": {"antes": null, "despues": "…"}}.
@@ -31,7 +32,7 @@ declare
   v_accion text;
   v_id uuid;
   v_nota text := nullif(current_setting('oficina.nota_historial', true), '');
-  v_excluidas text[] := array['id', 'creado_en', 'actualizado_en', 'version'];
+  v_excluidas text[] := array['id', 'creado_en', 'actualizado_en', 'version'] || interno.columnas_derivadas();
 begin
   if tg_op = 'INSERT' then
     v_accion := 'alta';

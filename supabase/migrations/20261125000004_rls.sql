@@ -255,40 +255,16 @@ $$;
 revoke execute on function interno.nombre_proveedor(text, text) from public, anon;
 grant execute on function interno.nombre_proveedor(text, text) to authenticated, service_role;
 
-create view public.departamentos_vista with (security_invoker = true) as
-select d.*,
-       p.nombre as departamento_padre_nombre,
-       nullif(btrim(concat_ws(' ', r.nombre, r.apellidos)), '') as responsable_nombre
-from public.departamentos d
-left join public.departamentos p on p.id = d.departamento_padre_id
-left join public.usuarios r on r.id = d.responsable_id;
-
-create view public.sucursales_vista with (security_invoker = true) as
-select s.*,
-       nullif(btrim(concat_ws(' ', r.nombre, r.apellidos)), '') as responsable_nombre
-from public.sucursales s
-left join public.usuarios r on r.id = s.responsable_id;
-
--- Las opciones de los selectores y filtros de proveedor leen `nombre` de aquí (app/entities/proveedores.ts).
-create view public.proveedores_vista with (security_invoker = true) as
-select p.*, interno.nombre_proveedor(p.razon_social, p.nombre_comercial) as nombre
-from public.proveedores p;
-
-create view public.usuarios_vista with (security_invoker = true) as
-select u.*,
-       nullif(btrim(concat_ws(' ', u.nombre, u.apellidos)), '') as nombre_completo,
-       d.nombre as departamento_nombre,
-       s.nombre as sucursal_nombre,
-       nullif(btrim(concat_ws(' ', a.nombre, a.apellidos)), '') as aprobador_nombre
-from public.usuarios u
-left join public.departamentos d on d.id = u.departamento_id
-left join public.sucursales s on s.id = u.sucursal_id
-left join public.usuarios a on a.id = u.aprobador_id;
+-- Las vistas de departamentos, sucursales, proveedores y usuarios llevan `*`, que incluye su
+-- columna `busqueda`: se crean después de ella, en 20261201000001_busqueda.
 
 -- gastos_vista lleva `g.*`, que PostgreSQL expande al crear la vista: una columna añadida a gastos
 -- no aparece en ella hasta recrearla. Esta función la recrea (con sus privilegios); la migración
 -- que añade una columna a gastos termina con `select interno.crear_gastos_vista();`
--- (docs/conventions.md, «Add a field to gastos»).
+-- (docs/conventions.md, «Add a field to gastos»). `justificantes` cuenta los de cada gasto como
+-- los ve quien pregunta (el clip de la lista, la columna del CSV); por eso la vista se crea por
+-- primera vez en 20261127000001_justificantes, tras esa tabla (plpgsql resuelve los nombres al
+-- ejecutarse, no al crear la función).
 create function interno.crear_gastos_vista() returns void
 language plpgsql
 set search_path = ''
@@ -311,7 +287,8 @@ begin
            and ((select interno.rol_actual()) = 'administrador'
                 or g.aprobador_id = (select auth.uid())
                 or g.solicitante_id = any ((select interno.solicitantes_a_cargo())::uuid[])),
-           false) as puede_aprobar
+           false) as puede_aprobar,
+         (select count(*)::integer from public.justificantes j where j.gasto_id = g.id) as justificantes
   from public.gastos g
   left join public.proveedores p on p.id = g.proveedor_id
   left join public.usuarios so on so.id = g.solicitante_id
@@ -324,7 +301,6 @@ begin
 end
 $fn$;
 revoke all on function interno.crear_gastos_vista() from public, anon, authenticated;
-select interno.crear_gastos_vista();
 
 create view public.historial_vista with (security_invoker = true) as
 select h.*,
@@ -332,7 +308,5 @@ select h.*,
 from public.historial h
 left join public.usuarios u on u.id = h.actor_id;
 
-revoke all on public.departamentos_vista, public.sucursales_vista, public.proveedores_vista,
-  public.usuarios_vista, public.gastos_vista, public.historial_vista from public, anon, authenticated;
-grant select on public.departamentos_vista, public.sucursales_vista, public.proveedores_vista,
-  public.usuarios_vista, public.gastos_vista, public.historial_vista to authenticated, service_role;
+revoke all on public.historial_vista from public, anon, authenticated;
+grant select on public.historial_vista to authenticated, service_role;

@@ -321,20 +321,52 @@ $$;
 -- ---------------------------------------------------------------------------------------------
 
 -- borrador → pendiente: solicitante o administrador; asigna el aprobador (interno.elegir_aprobador).
-create function public.enviar_gasto(p_id uuid, p_version integer) returns jsonb
+-- Con justificante desde el importe que fije la instalación, y con un motivo si uno de ellos está
+-- también en otro gasto (ADR 0018). Esas comprobaciones usan la tabla y las funciones de
+-- 20261127000001_justificantes, posterior: plpgsql resuelve los nombres al ejecutarse.
+create function public.enviar_gasto(p_id uuid, p_version integer, p_motivo_duplicado text default null)
+returns jsonb
 language plpgsql security definer
 set search_path = ''
 as $$
 declare
   g public.gastos := interno.gasto_para(p_id, 'enviar');
   v_aprobador uuid := interno.elegir_aprobador(g.solicitante_id, array[g.creado_por_id, g.editado_por_id]);
+  v_desde numeric := interno.justificante_obligatorio_desde();
+  v_motivo text := nullif(btrim(p_motivo_duplicado), '');
+  v_duplicado boolean;
+  v_hecho jsonb;
 begin
+  if v_desde is not null and g.importe >= v_desde
+     and not exists (select 1 from public.justificantes j where j.gasto_id = g.id) then
+    raise exception using errcode = 'OFINV', detail = 'justificantes',
+      message = case when v_desde = 0
+        then 'Adjunte el justificante (ticket o factura) antes de enviar el gasto a aprobación.'
+        else 'Adjunte el justificante (ticket o factura) antes de enviar el gasto a aprobación: es obligatorio desde '
+          || interno.formato_importe(v_desde) || '.' end;
+  end if;
+  v_duplicado := exists (select 1 from public.justificantes j
+                          where j.gasto_id = g.id and interno.contenido_en_otro_gasto(j.sha256, g.id));
+  if v_duplicado and v_motivo is null then
+    raise exception using errcode = 'OFINV', detail = 'motivo_duplicado',
+      message = 'Un justificante de este gasto ya está adjunto a otro gasto: indique el motivo del duplicado para enviarlo a aprobación.';
+  end if;
+  if v_duplicado and char_length(v_motivo) > 500 then
+    raise exception using errcode = 'OFINV', detail = 'motivo_duplicado',
+      message = 'El motivo del duplicado admite como mucho 500 caracteres.';
+  end if;
   if v_aprobador is null then
     raise exception using errcode = 'OFINV', detail = 'aprobador_id',
       message = 'No hay nadie que pueda aprobar este gasto: pida a un administrador que asigne un responsable al departamento.';
   end if;
-  return interno.transicion(g, p_version, 'borrador', jsonb_build_object('estado', 'pendiente',
+  v_hecho := interno.transicion(g, p_version, 'borrador', jsonb_build_object('estado', 'pendiente',
     'aprobador_id', v_aprobador, 'aprobado_por_id', null, 'fecha_aprobacion', null, 'motivo_rechazo', null));
+  if v_duplicado then
+    insert into public.historial (tabla, registro_id, accion, actor_id, cambios)
+    values ('gastos', g.id, 'modificacion', (select auth.uid()),
+      jsonb_build_object('motivo_duplicado', jsonb_build_object('antes', null, 'despues', v_motivo)));
+  end if;
+  return v_hecho;
 end
 $$;
 
@@ -541,7 +573,7 @@ revoke execute on all functions in schema interno from public, anon;
 revoke execute on all functions in schema public from public, anon, authenticated;
 
 grant execute on function
-  public.enviar_gasto(uuid, integer),
+  public.enviar_gasto(uuid, integer, text),
   public.retirar_gasto(uuid, integer),
   public.aprobar_gasto(uuid, integer),
   public.rechazar_gasto(uuid, integer, text),

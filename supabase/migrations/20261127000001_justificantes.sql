@@ -136,44 +136,8 @@ grant insert (gasto_id, nombre, tipo, bytes, sha256, miniatura) on public.justif
 -- La lista de gastos: cuántos justificantes tiene cada uno (el clip de la lista, la columna del CSV)
 -- ---------------------------------------------------------------------------------------------
 
--- La misma vista de 20261125000004_rls.sql más `justificantes`: contados como los ve quien
--- pregunta (la política de arriba), es decir, todos los del gasto que ve.
-create or replace function interno.crear_gastos_vista() returns void
-language plpgsql
-set search_path = ''
-as $fn$
-begin
-  drop view if exists public.gastos_vista;
-  create view public.gastos_vista with (security_invoker = true) as
-  select g.*,
-         interno.nombre_proveedor(p.razon_social, p.nombre_comercial) as proveedor_nombre,
-         nullif(btrim(concat_ws(' ', so.nombre, so.apellidos)), '') as solicitante_nombre,
-         d.nombre as departamento_nombre,
-         s.nombre as sucursal_nombre,
-         nullif(btrim(concat_ws(' ', ap.nombre, ap.apellidos)), '') as aprobador_nombre,
-         nullif(btrim(concat_ws(' ', apr.nombre, apr.apellidos)), '') as aprobado_por_nombre,
-         coalesce(
-           (select interno.rol_actual()) in ('aprobador', 'administrador')
-           and g.solicitante_id <> (select auth.uid())
-           and g.creado_por_id is distinct from (select auth.uid())
-           and g.editado_por_id is distinct from (select auth.uid())
-           and ((select interno.rol_actual()) = 'administrador'
-                or g.aprobador_id = (select auth.uid())
-                or g.solicitante_id = any ((select interno.solicitantes_a_cargo())::uuid[])),
-           false) as puede_aprobar,
-         (select count(*)::integer from public.justificantes j where j.gasto_id = g.id) as justificantes
-  from public.gastos g
-  left join public.proveedores p on p.id = g.proveedor_id
-  left join public.usuarios so on so.id = g.solicitante_id
-  left join public.departamentos d on d.id = g.departamento_id
-  left join public.sucursales s on s.id = g.sucursal_id
-  left join public.usuarios ap on ap.id = g.aprobador_id
-  left join public.usuarios apr on apr.id = g.aprobado_por_id;
-  revoke all on public.gastos_vista from public, anon, authenticated;
-  grant select on public.gastos_vista to authenticated, service_role;
-end
-$fn$;
-revoke all on function interno.crear_gastos_vista() from public, anon, authenticated;
+-- interno.crear_gastos_vista (20261125000004_rls) la define con esa cuenta; la vista se crea
+-- aquí, una vez existe la tabla.
 select interno.crear_gastos_vista();
 
 -- ---------------------------------------------------------------------------------------------
@@ -208,7 +172,8 @@ as $$
 $$;
 
 -- ---------------------------------------------------------------------------------------------
--- Enviar a aprobación: con justificante desde el importe que fije la instalación
+-- Enviar a aprobación: con justificante desde el importe que fije la instalación (lo comprueba
+-- enviar_gasto, en 20261125000005_flujo, con estas funciones)
 -- ---------------------------------------------------------------------------------------------
 
 create function interno.justificante_obligatorio_desde() returns numeric
@@ -237,58 +202,9 @@ as $$
                   where j.gasto_id = p_gasto and interno.contenido_en_otro_gasto(j.sha256, j.gasto_id))
 $$;
 
-drop function public.enviar_gasto(uuid, integer);
-create function public.enviar_gasto(p_id uuid, p_version integer, p_motivo_duplicado text default null)
-returns jsonb
-language plpgsql security definer
-set search_path = ''
-as $$
-declare
-  g public.gastos := interno.gasto_para(p_id, 'enviar');
-  v_aprobador uuid := interno.elegir_aprobador(g.solicitante_id, array[g.creado_por_id, g.editado_por_id]);
-  v_desde numeric := interno.justificante_obligatorio_desde();
-  v_motivo text := nullif(btrim(p_motivo_duplicado), '');
-  v_duplicado boolean;
-  v_hecho jsonb;
-begin
-  if v_desde is not null and g.importe >= v_desde
-     and not exists (select 1 from public.justificantes j where j.gasto_id = g.id) then
-    raise exception using errcode = 'OFINV', detail = 'justificantes',
-      message = case when v_desde = 0
-        then 'Adjunte el justificante (ticket o factura) antes de enviar el gasto a aprobación.'
-        else 'Adjunte el justificante (ticket o factura) antes de enviar el gasto a aprobación: es obligatorio desde '
-          || interno.formato_importe(v_desde) || '.' end;
-  end if;
-  v_duplicado := exists (select 1 from public.justificantes j
-                          where j.gasto_id = g.id and interno.contenido_en_otro_gasto(j.sha256, g.id));
-  if v_duplicado and v_motivo is null then
-    raise exception using errcode = 'OFINV', detail = 'motivo_duplicado',
-      message = 'Un justificante de este gasto ya está adjunto a otro gasto: indique el motivo del duplicado para enviarlo a aprobación.';
-  end if;
-  if v_duplicado and char_length(v_motivo) > 500 then
-    raise exception using errcode = 'OFINV', detail = 'motivo_duplicado',
-      message = 'El motivo del duplicado admite como mucho 500 caracteres.';
-  end if;
-  if v_aprobador is null then
-    raise exception using errcode = 'OFINV', detail = 'aprobador_id',
-      message = 'No hay nadie que pueda aprobar este gasto: pida a un administrador que asigne un responsable al departamento.';
-  end if;
-  v_hecho := interno.transicion(g, p_version, 'borrador', jsonb_build_object('estado', 'pendiente',
-    'aprobador_id', v_aprobador, 'aprobado_por_id', null, 'fecha_aprobacion', null, 'motivo_rechazo', null));
-  if v_duplicado then
-    insert into public.historial (tabla, registro_id, accion, actor_id, cambios)
-    values ('gastos', g.id, 'modificacion', (select auth.uid()),
-      jsonb_build_object('motivo_duplicado', jsonb_build_object('antes', null, 'despues', v_motivo)));
-  end if;
-  return v_hecho;
-end
-$$;
-
 revoke execute on function interno.justificantes_reglas(), interno.justificantes_historial(),
   interno.justificante_obligatorio_desde(), interno.contenido_en_otro_gasto(text, uuid) from public, anon;
 grant execute on function interno.contenido_en_otro_gasto(text, uuid) to authenticated, service_role;
-revoke execute on function public.enviar_gasto(uuid, integer, text) from public, anon;
-grant execute on function public.enviar_gasto(uuid, integer, text) to authenticated, service_role;
 revoke execute on function public.gasto_lleva_duplicado(uuid) from public, anon;
 grant execute on function public.gasto_lleva_duplicado(uuid) to authenticated, service_role;
 revoke execute on function public.justificantes_duplicados(uuid) from public, anon;

@@ -12,6 +12,7 @@
 -- muestren.
 
 create extension if not exists unaccent with schema extensions;
+create extension if not exists pg_trgm with schema extensions;
 
 -- unaccent() es STABLE (lee su diccionario, que podría cambiar); con el diccionario escrito y
 -- fijo se declara IMMUTABLE para poder usarla en columnas generadas e índices. Primero quita los
@@ -39,12 +40,7 @@ alter table public.sucursales add column busqueda text not null generated always
 alter table public.usuarios add column busqueda text not null generated always as (interno.normalizar(
   nombre || ' ' || coalesce(apellidos, '') || ' ' || email || ' ' || coalesce(puesto, ''))) stored;
 
--- Un índice de trigramas por tabla sobre su texto buscable sustituye a los de cada columna.
-drop index public.gastos_descripcion_trgm_idx, public.gastos_folio_trgm_idx, public.gastos_numero_factura_trgm_idx,
-  public.proveedores_razon_social_trgm_idx, public.proveedores_nombre_comercial_trgm_idx,
-  public.proveedores_nif_trgm_idx, public.departamentos_nombre_trgm_idx, public.departamentos_codigo_trgm_idx,
-  public.sucursales_nombre_trgm_idx, public.sucursales_codigo_trgm_idx, public.sucursales_ciudad_trgm_idx,
-  public.usuarios_nombre_trgm_idx, public.usuarios_apellidos_trgm_idx, public.usuarios_email_trgm_idx;
+-- Un índice de trigramas por tabla sobre su texto buscable (ninguno por columna).
 create index proveedores_busqueda_idx on public.proveedores using gin (busqueda extensions.gin_trgm_ops);
 create index departamentos_busqueda_idx on public.departamentos using gin (busqueda extensions.gin_trgm_ops);
 create index sucursales_busqueda_idx on public.sucursales using gin (busqueda extensions.gin_trgm_ops);
@@ -61,7 +57,7 @@ create index usuarios_busqueda_idx on public.usuarios using gin (busqueda extens
 --
 -- `oficina.solo_busqueda` = 'si' marca una actualización que solo rehace este texto (cuando un
 -- proveedor cambia de nombre): no es una edición del gasto, así que no cambia su versión ni su
--- fecha de actualización (tocar_version), y el historial no la cuenta (excluye `busqueda`).
+-- fecha de actualización (tocar_version), y el historial no la cuenta (interno.columnas_derivadas).
 
 alter table public.gastos add column busqueda text not null default '';
 
@@ -117,100 +113,16 @@ create trigger busqueda_gastos after update of razon_social, nombre_comercial on
   when (old.razon_social is distinct from new.razon_social or old.nombre_comercial is distinct from new.nombre_comercial)
   execute function interno.proveedores_busqueda_gastos();
 
-create or replace function interno.tocar_version() returns trigger
-language plpgsql
-set search_path = ''
-as $$
-begin
-  if current_setting('oficina.solo_busqueda', true) = 'si' then
-    return new;
-  end if;
-  new.version := old.version + 1;
-  new.actualizado_en := now();
-  return new;
-end
-$$;
-
 revoke all on function interno.gastos_texto_busqueda() from public;
 revoke all on function interno.proveedores_busqueda_gastos() from public;
 
--- Los gastos que ya hay.
-select set_config('oficina.solo_busqueda', 'si', true);
-update public.gastos set busqueda = default;
-select set_config('oficina.solo_busqueda', '', true);
-
 create index gastos_busqueda_idx on public.gastos using gin (busqueda extensions.gin_trgm_ops);
 
--- `busqueda` tampoco es un dato que alguien edite: en gastos_validar aún no está calculada (la
--- escribe texto_busqueda después), y sin quitarla toda edición contaría como «editado por cuenta
--- de otro».
-create or replace function interno.gastos_datos(g public.gastos) returns jsonb
-language sql immutable
-set search_path = ''
-as $$
-  select to_jsonb(g) - array['id', 'folio', 'estado', 'aprobador_id', 'aprobado_por_id', 'fecha_aprobacion',
-                             'motivo_rechazo', 'fecha_pago', 'referencia_pago', 'creado_en', 'actualizado_en',
-                             'version', 'creado_por_id', 'editado_por_id', 'importe_centimos', 'busqueda']
-$$;
-
--- `busqueda` se deriva de otras columnas: no es un cambio que contar en el historial.
-create or replace function interno.registrar_historial() returns trigger
-language plpgsql security definer
-set search_path = ''
-as $$
-declare
-  v_antes jsonb;
-  v_despues jsonb;
-  v_cambios jsonb;
-  v_accion text;
-  v_id uuid;
-  v_nota text := nullif(current_setting('oficina.nota_historial', true), '');
-  v_excluidas text[] := array['id', 'creado_en', 'actualizado_en', 'version', 'busqueda'];
-begin
-  if tg_op = 'INSERT' then
-    v_accion := 'alta';
-    v_id := new.id;
-    v_despues := to_jsonb(new);
-    select coalesce(jsonb_object_agg(d.key, jsonb_build_object('antes', null, 'despues', d.value)), '{}'::jsonb)
-      into v_cambios
-    from jsonb_each(v_despues) d
-    where d.value <> 'null'::jsonb and d.key <> all (v_excluidas);
-  elsif tg_op = 'UPDATE' then
-    v_accion := 'modificacion';
-    v_id := new.id;
-    v_antes := to_jsonb(old);
-    v_despues := to_jsonb(new);
-    select coalesce(jsonb_object_agg(d.key, jsonb_build_object('antes', v_antes -> d.key, 'despues', d.value)), '{}'::jsonb)
-      into v_cambios
-    from jsonb_each(v_despues) d
-    where d.key <> all (v_excluidas) and (v_antes -> d.key) is distinct from d.value;
-    if v_cambios = '{}'::jsonb then
-      return null;
-    end if;
-  else
-    v_accion := 'baja';
-    v_id := old.id;
-    v_antes := to_jsonb(old);
-    select coalesce(jsonb_object_agg(d.key, jsonb_build_object('antes', d.value, 'despues', null)), '{}'::jsonb)
-      into v_cambios
-    from jsonb_each(v_antes) d
-    where d.value <> 'null'::jsonb and d.key <> all (v_excluidas);
-  end if;
-
-  if v_nota is not null then
-    v_cambios := v_cambios || jsonb_build_object('nota', jsonb_build_object('antes', null, 'despues', v_nota));
-  end if;
-
-  insert into public.historial (tabla, registro_id, accion, actor_id, cambios)
-  values (tg_table_name, v_id, v_accion, (select auth.uid()), v_cambios);
-  return null;
-end
-$$;
 -- ---------------------------------------------------------------------------------------------
--- Las vistas de las listas, con `busqueda` (su `*` se expande al crearlas)
+-- Las vistas de las listas, con `busqueda`
 -- ---------------------------------------------------------------------------------------------
-
-drop view public.departamentos_vista, public.sucursales_vista, public.proveedores_vista, public.usuarios_vista;
+-- Su `*` se expande al crear la vista, así que se crean aquí, tras la columna, y no en
+-- 20261125000004_rls con las demás (security_invoker: aplican la RLS de quien consulta).
 
 create view public.departamentos_vista with (security_invoker = true) as
 select d.*,
@@ -247,20 +159,30 @@ revoke all on public.departamentos_vista, public.sucursales_vista, public.provee
 grant select on public.departamentos_vista, public.sucursales_vista, public.proveedores_vista, public.usuarios_vista
   to authenticated, service_role;
 
+-- gastos tiene una columna nueva (20261125000004_rls, interno.crear_gastos_vista).
 select interno.crear_gastos_vista();
 
 -- ---------------------------------------------------------------------------------------------
 -- buscar_gastos, palabra a palabra
 -- ---------------------------------------------------------------------------------------------
--- Lo mismo que en 20261125000007_escala (como propietaria, con los índices de trigramas y la regla
--- de visibilidad de gastos_select escrita; tope, ids o estimación), ahora sobre `busqueda`: cada
--- una de p_palabras (ya normalizadas por quien llama, como en la condición de la lista) está en el
--- texto del gasto, que incluye los nombres de su proveedor. Las palabras de menos de tres letras no tienen
--- trigramas: si hay alguna más larga, se comprueban solo en las filas que esa encuentra (escritas
--- de forma que el índice no las use). La forma con un término (p_termino) busca ese texto entero,
+-- Con RLS, PostgreSQL solo usa en un índice las condiciones con operadores LEAKPROOF, y ILIKE no
+-- lo es: `busqueda ilike '%taxi%'` leería la tabla entera aunque exista el índice de trigramas.
+-- buscar_gastos(palabras, tope) busca como propietaria (sin RLS, con el índice) y aplica ella
+-- misma la regla de visibilidad de la política gastos_select (los borradores ajenos no cuentan),
+-- así que solo cuenta gastos que quien la llama puede ver. Cada una de p_palabras (ya
+-- normalizadas por quien llama, como en la condición de la lista) está en el texto del gasto, que
+-- incluye los nombres de su proveedor. Las palabras de menos de tres letras no tienen trigramas:
+-- si hay alguna más larga, se comprueban solo en las filas que esa encuentra (escritas de forma
+-- que el índice no las use). Lee como mucho p_tope + 1 coincidencias y responde:
+--   * cuántas son y la suma de su importe, exactas, hasta p_tope; más allá, una estimación (una
+--     muestra de unas 250 páginas) y sin suma (`exacto` lo dice);
+--   * sus ids (texto 'a,b,c') solo si son pocas: menos de 5·√(filas de la tabla). Entonces la
+--     lista filtra con `id = any(...)` (uuid_eq sí es LEAKPROOF) y ordena esas filas. Si son más,
+--     sale más barato aplicar la búsqueda como condición y recorrer el índice del orden de la lista.
+-- Sin p_tope devuelve todos los ids (la exportación). La consulta se planifica con los patrones
+-- escritos (SQL dinámico): con ellos como parámetros, el plan genérico con LIMIT recorría la
+-- tabla entera para términos raros. La forma con un término (p_termino) busca ese texto entero,
 -- como una sola palabra.
-
-drop function public.buscar_gastos(text, integer);
 
 create function public.buscar_gastos(p_palabras text[], p_tope integer default null)
 returns table (ids text, coincidencias bigint, exacto boolean, sumas jsonb)
@@ -334,124 +256,3 @@ revoke execute on function public.buscar_gastos(text[], integer) from public, an
 grant execute on function public.buscar_gastos(text[], integer) to authenticated, service_role;
 revoke execute on function public.buscar_gastos(text, integer) from public, anon, authenticated;
 grant execute on function public.buscar_gastos(text, integer) to authenticated, service_role;
-
--- ---------------------------------------------------------------------------------------------
--- sumar_lista: la misma búsqueda palabra a palabra (`words` en p_busqueda)
--- ---------------------------------------------------------------------------------------------
-
-create or replace function public.sumar_lista(
-  p_fuente text,
-  p_columnas text[],
-  p_filtros jsonb default '[]'::jsonb,
-  p_busqueda jsonb default null
-) returns jsonb
-language plpgsql stable security invoker
-set search_path = ''
-as $$
-declare
-  v_identificador constant text := '^[a-z_][a-z0-9_]*$';
-  v_condiciones text[] := array['true'];
-  v_sumas text[] := '{}';
-  v_busqueda text[] := '{}';
-  v_filtro jsonb;
-  v_ref jsonb;
-  v_columna text;
-  v_tabla text;
-  v_op text;
-  v_patron text;
-  v_en_ref text[];
-  v_palabras text[];
-  v_palabra text;
-  v_resultado jsonb;
-begin
-  if p_fuente is null or p_fuente !~ v_identificador then
-    raise exception using errcode = 'OFINV', detail = '', message = 'Origen de datos no válido.';
-  end if;
-
-  foreach v_columna in array coalesce(p_columnas, '{}') loop
-    if v_columna !~ v_identificador then
-      raise exception using errcode = 'OFINV', detail = '', message = 'Columna no válida: ' || v_columna;
-    end if;
-    v_sumas := v_sumas || format('%L, coalesce(sum(%I), 0)::text', v_columna, v_columna);
-  end loop;
-  if cardinality(v_sumas) = 0 then
-    return '{}'::jsonb;
-  end if;
-
-  for v_filtro in select e from jsonb_array_elements(coalesce(p_filtros, '[]'::jsonb)) as x (e) loop
-    v_columna := v_filtro ->> 'column';
-    v_op := v_filtro ->> 'op';
-    if v_columna is null or v_columna !~ v_identificador then
-      raise exception using errcode = 'OFINV', detail = '', message = 'Columna de filtro no válida.';
-    end if;
-    v_condiciones := v_condiciones || case v_op
-      when 'eq' then format('%I = %L', v_columna, v_filtro ->> 'value')
-      when 'neq' then format('%I <> %L', v_columna, v_filtro ->> 'value')
-      when 'gt' then format('%I > %L', v_columna, v_filtro ->> 'value')
-      when 'gte' then format('%I >= %L', v_columna, v_filtro ->> 'value')
-      when 'lt' then format('%I < %L', v_columna, v_filtro ->> 'value')
-      when 'lte' then format('%I <= %L', v_columna, v_filtro ->> 'value')
-      -- Como PostgREST: `= any('{…}')`, un literal de array que toma el tipo de la columna.
-      when 'in' then format('%I = any(%L)', v_columna,
-        coalesce((select array_agg(v)::text
-                  from jsonb_array_elements_text(
-                    case jsonb_typeof(v_filtro -> 'value') when 'array' then v_filtro -> 'value' else '[]'::jsonb end) as y (v)),
-                 '{}'))
-      when 'is_null' then format('%I is null', v_columna)
-      when 'not_null' then format('%I is not null', v_columna)
-      when 'ilike' then format('%I::text ilike %L', v_columna,
-        '%' || regexp_replace(coalesce(v_filtro ->> 'value', ''), '([\\%_])', '\\\1', 'g') || '%')
-      else null
-    end;
-    if v_condiciones[cardinality(v_condiciones)] is null then
-      raise exception using errcode = 'OFINV', detail = '', message = 'Operador de filtro no válido: ' || coalesce(v_op, '');
-    end if;
-  end loop;
-
-  -- Búsqueda: cada palabra (`words`; sin ellas, el término entero) está, sin distinguir
-  -- mayúsculas, en alguna de las columnas o en alguna tabla relacionada.
-  if p_busqueda is not null then
-    v_palabras := case
-      when jsonb_typeof(p_busqueda -> 'words') = 'array' then
-        array(select x from jsonb_array_elements_text(p_busqueda -> 'words') as y (x) where btrim(x) <> '')
-      else array_remove(array[nullif(btrim(coalesce(p_busqueda ->> 'term', '')), '')], null)
-    end;
-    foreach v_palabra in array v_palabras loop
-      v_patron := '%' || regexp_replace(v_palabra, '([\\%_])', '\\\1', 'g') || '%';
-      v_busqueda := '{}';
-      for v_columna in select c from jsonb_array_elements_text(coalesce(p_busqueda -> 'columns', '[]'::jsonb)) as z (c) loop
-        if v_columna !~ v_identificador then
-          raise exception using errcode = 'OFINV', detail = '', message = 'Columna de búsqueda no válida.';
-        end if;
-        v_busqueda := v_busqueda || format('%I::text ilike %L', v_columna, v_patron);
-      end loop;
-      for v_ref in select r from jsonb_array_elements(coalesce(p_busqueda -> 'refs', '[]'::jsonb)) as w (r) loop
-        v_columna := v_ref ->> 'column';
-        v_tabla := v_ref ->> 'table';
-        if v_columna is null or v_columna !~ v_identificador or v_tabla is null or v_tabla !~ v_identificador then
-          raise exception using errcode = 'OFINV', detail = '', message = 'Referencia de búsqueda no válida.';
-        end if;
-        v_en_ref := '{}';
-        for v_op in select c from jsonb_array_elements_text(coalesce(v_ref -> 'columns', '[]'::jsonb)) as q (c) loop
-          if v_op !~ v_identificador then
-            raise exception using errcode = 'OFINV', detail = '', message = 'Columna de búsqueda no válida.';
-          end if;
-          v_en_ref := v_en_ref || format('x.%I::text ilike %L', v_op, v_patron);
-        end loop;
-        if cardinality(v_en_ref) > 0 then
-          v_busqueda := v_busqueda || format('%I = any(array(select x.id from public.%I x where %s))',
-            v_columna, v_tabla, array_to_string(v_en_ref, ' or '));
-        end if;
-      end loop;
-      if cardinality(v_busqueda) > 0 then
-        v_condiciones := v_condiciones || ('(' || array_to_string(v_busqueda, ' or ') || ')');
-      end if;
-    end loop;
-  end if;
-
-  execute format('select jsonb_build_object(%s) from public.%I where %s',
-    array_to_string(v_sumas, ', '), p_fuente, array_to_string(v_condiciones, ' and '))
-  into v_resultado;
-  return v_resultado;
-end
-$$;
