@@ -8,8 +8,8 @@ import { almacenDe, barrerJustificantes } from "./subir.server";
 
 /**
  * The receipts' sweep (ADR 0018), run by the server's primary process: at start and then every
- * hour, so the bytes of a removed receipt or a deleted gasto go within the hour, not at the next
- * restart. Bytes are never deleted inline (a file may be shared, and "no one references it" races
+ * hour, so the bytes of a removed receipt or a deleted gasto go at most two hours later (the
+ * grace, then a run), not at the next restart. Bytes are never deleted inline (a file may be shared, and "no one references it" races
  * with an upload of the same content): only what no row names and is older than the grace goes.
  *
  * - SQL backend: DATA_DIR/justificantes/, as the database owner (`barrerJustificantes` at start,
