@@ -130,6 +130,8 @@ create policy justificantes_delete on public.justificantes for delete to authent
   );
 
 grant select, delete on public.justificantes to authenticated;
+-- The sweep of files no row names (app/justificantes/barrido.server.ts) reads every row.
+grant select on public.justificantes to service_role;
 grant insert (gasto_id, nombre, tipo, bytes, sha256, miniatura) on public.justificantes to authenticated;
 
 -- ---------------------------------------------------------------------------------------------
