@@ -96,7 +96,7 @@ export const gastos: Entity = {
   rowFields: ["version", "solicitante_id", "puede_aprobar"],
   // folio, descripcion, numero_factura and the supplier's names: migration 20261201000001_busqueda
   search: ["busqueda"],
-  // The same search through the trigram indexes (under RLS a plain ILIKE uses none): migration 20261125000007_escala.
+  // The same search through the trigram indexes (under RLS a plain ILIKE uses none): migration 20261201000001_busqueda.
   searchFunction: "buscar_gastos",
   filters: [
     { name: "estado", label: "Estado", kind: "select", column: "estado", options: ESTADOS_GASTO },
