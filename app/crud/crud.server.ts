@@ -54,9 +54,15 @@ export function optionSearches(entity: Entity, url: URL): Record<string, string>
   return out;
 }
 
-function refTables(entity: Entity) {
+/**
+ * Which selects a screen shows: its forms' and its filters' (`"forms"`), or only its filters'
+ * (`"filters"`, a list with no form open, which then need not carry the forms' options).
+ */
+export type OptionsFor = "forms" | "filters";
+
+function refTables(entity: Entity, forWhat: OptionsFor = "forms") {
   const tables = new Set<string>();
-  for (const f of entity.fields) if (f.input.type === "ref") tables.add(f.input.table);
+  if (forWhat === "forms") for (const f of entity.fields) if (f.input.type === "ref") tables.add(f.input.table);
   for (const f of entity.filters) if (f.kind === "ref") tables.add(f.table);
   return tables;
 }
@@ -91,7 +97,9 @@ export function writableNames(entity: Entity, user: Signed["user"], recordId?: s
 }
 
 /**
- * Options for every related-record select and filter of the entity (one query per related table).
+ * Options for every related-record select and filter of the entity (one query per related table),
+ * or with `forWhat` "filters" for its filters only (pass `forRole(entity, rol)` to leave out the
+ * filters that role is not shown).
  * The ids in `include` (a record's current values, or a list's filter values) are always among them, even past the first
  * MAX_OPTIONS, so saving a record never clears a value its select could not show. `search`
  * narrows a table's options to those whose label contains the term.
@@ -101,10 +109,11 @@ export async function loadOptions(
   entity: Entity,
   include?: Row,
   search: Record<string, string> = {},
+  forWhat: OptionsFor = "forms",
 ): Promise<Options> {
   const out: Options = {};
   await Promise.all(
-    [...refTables(entity)].map(async (table) => {
+    [...refTables(entity, forWhat)].map(async (table) => {
       const related = entityOf(table)!;
       const source = related.optionsFrom ?? related.table;
       const label = related.optionLabel ?? related.labelColumn;

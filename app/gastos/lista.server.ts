@@ -17,7 +17,7 @@ import {
   type StoredRow,
 } from "~/crud/crud.server";
 import { parseListState } from "~/crud/list-query";
-import { listColumns } from "~/entities/entity";
+import { forRole, listColumns } from "~/entities/entity";
 import { BUSQUEDA_MINIMA, gastos, ORDEN_SOLO_FILTRADO } from "~/entities/gastos";
 import { todayISO } from "~/lib/dates";
 import { numberFormat } from "~/lib/intl";
@@ -39,8 +39,8 @@ type Args = { request: Request; context: AppLoadContext };
 
 /**
  * `/gastos`: the list (filters, views, search, sort, page; count and sum of importe over the
- * whole filter), the «Nuevo gasto» form, the bulk actions, and, with `?gasto={id}`, the
- * record's panel beside the list. `?formato=csv` is the whole filter as CSV.
+ * whole filter), the bulk actions, and beside the list either the record's panel (`?gasto={id}`)
+ * or the «Nuevo gasto» form (`?nuevo=1`). `?formato=csv` is the whole filter as CSV.
  */
 export async function gastosLoader({ request, context }: Args) {
   const signed = await requireUser(request, context);
@@ -56,6 +56,11 @@ export async function gastosLoader({ request, context }: Args) {
 
   const gastoId = url.searchParams.get("gasto");
   if (gastoId !== null && !UUID.test(gastoId)) notFound("El gasto no existe o no tiene acceso a él.");
+  const can = permissions(gastos, user);
+  const nuevo = can.crear && gastoId === null && url.searchParams.get("nuevo") === "1";
+  // The forms' option lists, the inactive suppliers and the solicitantes' profiles only where a
+  // form is open; the plain list carries only what its filters offer this person.
+  const formulario = nuevo || gastoId !== null;
   const masivoParam = url.searchParams.get("masivo");
   const masivoAccion: "aprobar" | "rechazar" | null =
     masivoParam === "aprobar" || masivoParam === "rechazar" ? masivoParam : null;
@@ -76,7 +81,9 @@ export async function gastosLoader({ request, context }: Args) {
   // sql/performance/transactions.server.ts): the options wait for the record only when a panel
   // is open, since its current values must be among them.
   const opciones = (record: Row | null) =>
-    loadOptions(store, gastos, { ...state.filtros, ...(record ?? {}) }, optionSearches(gastos, url));
+    formulario
+      ? loadOptions(store, gastos, { ...state.filtros, ...(record ?? {}) }, optionSearches(gastos, url))
+      : loadOptions(store, forRole(gastos, user.rol), state.filtros, optionSearches(gastos, url), "filters");
   const [result, alcance, record, history, justificantes, duplicados, sinPanel, proveedoresInactivos] =
     await Promise.all([
       // Count and sum over the whole filter; a huge filter gets an estimate and no sum (ADR 0006).
@@ -97,11 +104,11 @@ export async function gastosLoader({ request, context }: Args) {
         ? store.rpc<Duplicado[]>("justificantes_duplicados", { p_gasto: gastoId })
         : Promise.resolve([] as Duplicado[]),
       gastoId ? Promise.resolve(null) : opciones(null),
-      inactivos(store),
+      formulario ? inactivos(store) : Promise.resolve([]),
     ]);
   const [[options, perfiles], masivo] = await Promise.all([
     (sinPanel ? Promise.resolve(sinPanel) : opciones(record)).then(
-      async (o) => [o, await perfilesSolicitantes(store, user, o)] as const,
+      async (o) => [o, nuevo ? await perfilesSolicitantes(store, user, o) : null] as const,
     ),
     masivoAccion && apruebaEnBloque(actor(user))
       ? contarMasivo(url, signed).then((c) => ({ accion: masivoAccion, ...c, maximo: MASIVO_MAXIMO }))
@@ -118,14 +125,14 @@ export async function gastosLoader({ request, context }: Args) {
     // inactive one); the filters offer them all, to find old gastos. The page gets their ids, not
     // a second copy of every option.
     proveedoresInactivos,
-    can: permissions(gastos, user),
+    can,
     user: { id: user.id, rol: user.rol },
     enBloque: apruebaEnBloque(actor(user)),
     hoy: todayISO(),
-    envio: crypto.randomUUID(),
-    campos: writableNames(gastos, user),
-    defaults: defaultsFor(user),
-    perfiles,
+    // The «Nuevo gasto» form beside the list (`?nuevo=1`), or null.
+    nuevo: perfiles
+      ? { envio: crypto.randomUUID(), campos: writableNames(gastos, user), defaults: defaultsFor(user), perfiles }
+      : null,
     panel: record ? panelDe(signed, record, history, conDuplicados(justificantes, duplicados), alcance, url) : null,
     masivo,
   });

@@ -16,9 +16,10 @@ import { backToRow, csvHref, DataTable, FilterForm, ListViews, Pagination } from
 
 /**
  * `/gastos` (SPEC §1–§5, issue 4): the list with its filters, views, count and sum; bulk
- * approve/reject and pay; the «Nuevo gasto» form; and, with `?gasto={id}`, the expense's panel beside
- * the list (there is no `/gastos/{id}`). `?nuevo=1` puts «Nuevo gasto» in that panel's place, a
- * few keys from the top of the page instead of below the whole list. Server side in app/gastos/:
+ * approve/reject and pay; and beside the list, with `?gasto={id}`, the expense's panel (there is
+ * no `/gastos/{id}`), or with `?nuevo=1` the «Nuevo gasto» form in that panel's place, a few keys
+ * from the top of the page. Creating happens only there: the plain list carries no form (nor the
+ * form's option lists in its data). Server side in app/gastos/:
  * lista.server.ts (loader), acciones.server.ts (every POST, by `intent`), workflow.server.ts
  * (transitions and bulk).
  */
@@ -32,14 +33,15 @@ export default function Gastos() {
   const { state, result, options, panel, masivo, user } = data;
   const formats = useFormats();
   const bulk = useBulkData();
-  const ayuda = useAyudaSolicitante(gastos, data.perfiles, user);
+  const { nuevo } = data;
+  const ayuda = useAyudaSolicitante(gastos, nuevo?.perfiles ?? {}, user);
   // Each form posts to this page with the anchor of its section: without JavaScript, a refused
   // post shows the page at the form and its errors, not at the top.
   const accion = useFormAction();
   const [searchParams] = useSearchParams();
   const lista = listHref(gastos.path, state, {});
   const aqui = panel ? listHref(gastos.path, state, { gasto: panel.record.id }) : lista;
-  const nuevoEnPanel = data.can.crear && !panel && searchParams.get("nuevo") === "1";
+  const nuevoHref = `${listHref(gastos.path, state, { nuevo: 1 })}#nuevo`;
   const filtered = Boolean(state.q) || Object.keys(state.filtros).length > 0 || Boolean(state.vista);
   const resumen = resumenDe(result, formats);
   // Only what the database would let this person approve (gastos_vista.puede_aprobar), and for
@@ -65,28 +67,13 @@ export default function Gastos() {
         ),
       }
     : gastos;
-  const formularioNuevo = (
-    // The solicitante's select changes the hints of department and branch (useAyudaSolicitante).
-    <div onChange={ayuda.onChange}>
-      <CreateForm
-        entity={ayuda.entity}
-        options={sinInactivos(options, data.proveedoresInactivos)}
-        envio={data.envio}
-        defaults={data.defaults}
-        campos={data.campos}
-        intent="crear"
-        action={`${accion}#nuevo`}
-        // Keyed by the form's load: a new gasto's form starts with no files chosen.
-        archivos={<CampoArchivos key={data.envio} id="nuevo-justificantes" etiqueta="Justificantes" />}
-      />
-    </div>
-  );
   return (
     <>
       <div className="titulo-pagina">
         <h1>Gastos</h1>
         {data.can.crear ? (
-          <Link className="boton" to={`${listHref(gastos.path, state, { nuevo: 1 })}#nuevo`}>
+          // Without the form open, this link is also what an old `/gastos#nuevo` lands on.
+          <Link className="boton" to={nuevoHref} id={nuevo ? undefined : "nuevo"}>
             Nuevo gasto
           </Link>
         ) : null}
@@ -113,7 +100,7 @@ export default function Gastos() {
       {masivo ? (
         <ConfirmMasivo masivo={masivo} cancelar={lista} locale={formats.locale} action={`${accion}#masivo-confirmar`} />
       ) : null}
-      <div className={panel || nuevoEnPanel ? "gastos-con-panel" : "gastos-sin-panel"}>
+      <div className={panel || nuevo ? "gastos-con-panel" : "gastos-sin-panel"}>
         <div className="gastos-lista">
           <div className="resumen-lista">
             <p aria-live="polite">
@@ -182,7 +169,15 @@ export default function Gastos() {
                   Esta página está vacía. <Link to={gastos.path}>Ir a la primera página</Link>
                 </p>
               ) : (
-                <p>Todavía no hay gastos. Cree el primero con el formulario «Nuevo gasto».</p>
+                <p>
+                  Todavía no hay gastos.
+                  {data.can.crear ? (
+                    <>
+                      {" "}
+                      Cree el primero con el formulario <Link to={nuevoHref}>«Nuevo gasto»</Link>.
+                    </>
+                  ) : null}
+                </p>
               )}
             </div>
           )}
@@ -210,16 +205,29 @@ export default function Gastos() {
             action={`${accion}#gasto`}
           />
         ) : null}
-        {nuevoEnPanel ? (
+        {nuevo ? (
           <div className="panel-nuevo-gasto">
-            {formularioNuevo}
+            {/* The solicitante's select changes the hints of department and branch (useAyudaSolicitante). */}
+            <div onChange={ayuda.onChange}>
+              <CreateForm
+                entity={ayuda.entity}
+                options={sinInactivos(options, data.proveedoresInactivos)}
+                envio={nuevo.envio}
+                defaults={nuevo.defaults}
+                campos={nuevo.campos}
+                intent="crear"
+                // This page's URL (`?nuevo=1` included): a refused post re-renders this panel.
+                action={`${accion}#nuevo`}
+                // Keyed by the form's load: a new gasto's form starts with no files chosen.
+                archivos={<CampoArchivos key={nuevo.envio} id="nuevo-justificantes" etiqueta="Justificantes" />}
+              />
+            </div>
             <p className="cerrar-panel">
               <Link to={lista}>Cerrar sin crear y volver a la lista</Link>
             </p>
           </div>
         ) : null}
       </div>
-      {data.can.crear && !nuevoEnPanel ? formularioNuevo : null}
       {/* The search steps of selects with more than 200 options (GET forms outside the forms above). */}
       <OptionSearchForms options={options} />
     </>

@@ -115,6 +115,8 @@ const screens: Screen[] = [
   { name: "/sentry-example-page", role: "empleado", open: (p) => p.goto("/sentry-example-page") },
   { name: "/gastos", role: "administrador", open: (p) => p.goto("/gastos") },
   { name: "/gastos (empleado)", role: "empleado", open: (p) => p.goto("/gastos") },
+  // The create form lives only in this panel beside the list.
+  { name: "«Nuevo gasto» junto a la lista", role: "administrador", open: (p) => p.goto("/gastos?nuevo=1#nuevo") },
   { name: "/proveedores", role: "administrador", open: (p) => p.goto("/proveedores") },
   { name: "ficha de proveedor", role: "administrador", open: firstRecord("/proveedores") },
   { name: "/sucursales", role: "administrador", open: (p) => p.goto("/sucursales") },

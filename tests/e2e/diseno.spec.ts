@@ -1,7 +1,16 @@
-import { test as base, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { ACCOUNTS, as, expect, expectNoAxeViolations, jsEnabled, pressUntilFocused, type Role } from "./support";
+import {
+  ACCOUNTS,
+  as,
+  asItIs,
+  expect,
+  expectNoAxeViolations,
+  jsEnabled,
+  pressUntilFocused,
+  type Role,
+} from "./support";
 
 /**
  * Layout and keyboard (issue 18): every screen fits a 390 px phone and a 1366 px screen without
@@ -15,37 +24,8 @@ import { ACCOUNTS, as, expect, expectNoAxeViolations, jsEnabled, pressUntilFocus
 const WIDTHS = [390, 1366] as const;
 const CAPTURAS = path.resolve(process.env.CAPTURAS ?? "capturas");
 
-/**
- * Runs `fn` in the page as it is now. Without JavaScript `evaluate` never returns, so there the
- * server's HTML is loaded into a JavaScript-enabled twin (same URL, viewport and stylesheets; the
- * page's own scripts blocked by CSP), as expectNoAxeViolations does.
- */
-async function inPage<T>(page: Page, fn: () => T): Promise<T> {
-  if (base.info().project.use.javaScriptEnabled !== false) return page.evaluate(fn);
-  const html = await page.content();
-  const url = page.url().replace(/#.*$/, "");
-  const twin = await page
-    .context()
-    .browser()!
-    .newContext({ javaScriptEnabled: true, viewport: page.viewportSize(), locale: "es-ES" });
-  try {
-    const p = await twin.newPage();
-    await p.route(
-      (u) => u.href === url,
-      (route) =>
-        route.fulfill({
-          status: 200,
-          contentType: "text/html; charset=utf-8",
-          headers: { "Content-Security-Policy": "script-src 'none'" },
-          body: html,
-        }),
-    );
-    await p.goto(url);
-    return await p.evaluate(fn);
-  } finally {
-    await twin.close();
-  }
-}
+/** Runs `fn` in the page as it is now (in its JavaScript-enabled twin when JavaScript is off). */
+const inPage = <T>(page: Page, fn: () => T) => asItIs(page, (p) => p.evaluate(fn));
 
 /** The document is no wider than the window (a table may scroll inside its own region). */
 async function expectNoSidewaysScroll(page: Page, screen: string) {
@@ -91,7 +71,7 @@ const SCREENS: Screen[] = [
     name: "formulario-con-errores",
     capture: true,
     open: async (p) => {
-      await p.goto("/gastos#nuevo");
+      await p.goto("/gastos?nuevo=1#nuevo");
       const form = p.getByRole("region", { name: "Nuevo gasto" });
       await form.getByRole("button", { name: "Crear gasto" }).click();
       await expect(form.getByRole("alert")).toBeFocused();

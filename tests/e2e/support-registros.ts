@@ -130,12 +130,15 @@ export async function justificantePng(name = `ticket-${randomUUID().slice(0, 8)}
   return { name, mimeType: "image/png", buffer };
 }
 
+/** Where «Nuevo gasto» opens: the panel beside «Mis gastos» (the link at the top of `/gastos` leads there). */
+export const NUEVO_GASTO = "/gastos?vista=mios&nuevo=1#nuevo";
+
 /**
  * Creates a gasto with the «Nuevo gasto» form of `/gastos` (as whoever `page` is signed in as) and
  * returns its folio; the page ends on its panel.
  */
 export async function crearGasto(page: Page, g: NuevoGasto): Promise<string> {
-  await page.goto("/gastos?vista=mios");
+  await page.goto(NUEVO_GASTO);
   const form = page.getByRole("region", { name: "Nuevo gasto" });
   await form.getByLabel("Descripción").fill(g.descripcion);
   await form.getByLabel("Categoría").selectOption({ label: g.categoria ?? "Comidas" });

@@ -41,40 +41,43 @@ export function lastMailLink(email: string): string | null {
 }
 
 /**
- * axe-core over the whole page: no violations allowed. axe runs inside the page, which a context
- * without JavaScript cannot do (evaluate never returns there): then the page as it is now (the
- * server's HTML, nothing ran) is audited in a JavaScript-enabled twin page, same URL, same
- * stylesheets and viewport, with the page's own scripts blocked by CSP so it stays as it was.
+ * Runs `fn` on the page as it is now. With JavaScript that is `page` itself. Without it,
+ * `evaluate` never returns (nor can axe run), so the server's HTML as it is now (nothing ran) is
+ * loaded into a JavaScript-enabled twin page: same URL (fragment included), viewport and
+ * stylesheets, with the page's own scripts blocked by CSP so it stays as it was.
  */
-export async function expectNoAxeViolations(page: Page) {
-  const js = base.info().project.use.javaScriptEnabled !== false;
-  let results;
-  if (js) results = await new AxeBuilder({ page }).analyze();
-  else {
-    const html = await page.content();
-    const url = page.url();
-    const twinContext = await page
-      .context()
-      .browser()!
-      .newContext({ javaScriptEnabled: true, viewport: page.viewportSize(), locale: "es-ES" });
-    try {
-      const twin = await twinContext.newPage();
-      await twin.route(
-        (u) => u.href === url,
-        (route) =>
-          route.fulfill({
-            status: 200,
-            contentType: "text/html; charset=utf-8",
-            headers: { "Content-Security-Policy": "script-src 'none'" },
-            body: html,
-          }),
-      );
-      await twin.goto(url);
-      results = await new AxeBuilder({ page: twin }).analyze();
-    } finally {
-      await twinContext.close();
-    }
+export async function asItIs<T>(page: Page, fn: (page: Page) => Promise<T>): Promise<T> {
+  if (base.info().project.use.javaScriptEnabled !== false) return fn(page);
+  const html = await page.content();
+  const url = page.url();
+  // A request never carries the fragment.
+  const document = url.replace(/#.*$/, "");
+  const twinContext = await page
+    .context()
+    .browser()!
+    .newContext({ javaScriptEnabled: true, viewport: page.viewportSize(), locale: "es-ES" });
+  try {
+    const twin = await twinContext.newPage();
+    await twin.route(
+      (u) => u.href === document,
+      (route) =>
+        route.fulfill({
+          status: 200,
+          contentType: "text/html; charset=utf-8",
+          headers: { "Content-Security-Policy": "script-src 'none'" },
+          body: html,
+        }),
+    );
+    await twin.goto(url);
+    return await fn(twin);
+  } finally {
+    await twinContext.close();
   }
+}
+
+/** axe-core over the whole page as it is now (asItIs): no violations allowed. */
+export async function expectNoAxeViolations(page: Page) {
+  const results = await asItIs(page, (p) => new AxeBuilder({ page: p }).analyze());
   expect(
     results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`),
   ).toEqual([]);

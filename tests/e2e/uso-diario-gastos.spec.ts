@@ -9,6 +9,7 @@ import {
   gastosPendientes,
   importeTecleado,
   NOMBRES,
+  NUEVO_GASTO,
   pageAs,
   panelGasto,
   transicion,
@@ -65,7 +66,7 @@ administrador(
 administrador(
   "«Nuevo gasto» para otra persona: departamento y sucursal vacíos, se toman de la solicitante; un proveedor inactivo no se ofrece",
   async ({ page }, testInfo) => {
-    await page.goto("/gastos?vista=mios");
+    await page.goto(NUEVO_GASTO);
     const form = nuevoGasto(page);
     await expect(form.getByLabel("Departamento")).toHaveValue("");
     await expect(form.getByLabel("Sucursal")).toHaveValue("");
@@ -103,7 +104,7 @@ administrador(
 );
 
 empleado("sin elegir nada, el formulario dice qué departamento y sucursal usará: los suyos", async ({ page }) => {
-  await page.goto("/gastos?vista=mios");
+  await page.goto(NUEVO_GASTO);
   const form = nuevoGasto(page);
   await expect(form.getByText("Si lo deja vacío, el suyo: Ventas Norte.")).toBeVisible();
   await expect(form.getByText("Si lo deja vacío, la suya: Madrid — Sede central.")).toBeVisible();
@@ -231,7 +232,21 @@ empleado(
 
     await page.getByRole("link", { name: "Cerrar sin crear y volver a la lista" }).click();
     await expect(page).not.toHaveURL(/nuevo=1/);
-    // Without ?nuevo the form is still at the end of the list, as before.
-    await expect(nuevoGasto(page)).toHaveCount(1);
+    // The list alone has no create form: creating happens only in that panel.
+    await expect(page.getByRole("heading", { level: 1, name: "Gastos" })).toBeVisible();
+    await expect(nuevoGasto(page)).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "Crear gasto" })).toHaveCount(0);
+  },
+);
+
+empleado(
+  "un enlace antiguo a «/gastos#nuevo» lleva al enlace «Nuevo gasto», que abre el formulario",
+  async ({ page }) => {
+    await page.goto("/gastos#nuevo");
+    const enlace = page.getByRole("main").getByRole("link", { name: "Nuevo gasto" });
+    await expect(enlace).toBeFocused();
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(/[?&]nuevo=1.*#nuevo$/);
+    await expect(nuevoGasto(page).getByRole("heading", { name: "Nuevo gasto" })).toBeFocused();
   },
 );

@@ -187,11 +187,11 @@ describe("crear", () => {
   });
 
   it("departamento y sucursal empiezan vacíos y se toman del solicitante al guardar, también el elegido por un administrador", async () => {
-    const data = await list("", admin.cookie);
-    expect(data.defaults).toEqual({ fecha_gasto: hoy, solicitante_id: admin.id });
+    const { nuevo } = await list("?nuevo=1", admin.cookie);
+    expect(nuevo.defaults).toEqual({ fecha_gasto: hoy, solicitante_id: admin.id });
     // What the form says it will use, per solicitante offered (an empleado: only themself).
-    expect(data.perfiles[empleado.id]).toEqual({ departamento: "Ventas", sucursal: expect.any(String) });
-    expect(Object.keys((await list("", empleado.cookie)).perfiles)).toEqual([empleado.id]);
+    expect(nuevo.perfiles[empleado.id]).toEqual({ departamento: "Ventas", sucursal: expect.any(String) });
+    expect(Object.keys((await list("?nuevo=1", empleado.cookie)).nuevo.perfiles)).toEqual([empleado.id]);
     // The form as the page gives it, another solicitante chosen: hers, not the administrador's (Dirección).
     const g = await created(await post(form({ solicitante_id: empleado.id, importe: "13,00" }), admin.cookie));
     expect(g).toMatchObject({ solicitante_id: empleado.id, departamento_id: dep.ventas, sucursal_id: suc });
@@ -200,6 +200,30 @@ describe("crear", () => {
       await post(form({ solicitante_id: empleado.id, departamento_id: dep.compras, importe: "14,00" }), admin.cookie),
     );
     expect(h).toMatchObject({ solicitante_id: empleado.id, departamento_id: dep.compras });
+  });
+
+  it("«Nuevo gasto» solo con `?nuevo=1`: la lista sola no lleva el formulario ni sus listas, solo las de sus filtros", async () => {
+    const tablas = (data: { options: object }) => Object.keys(data.options).sort();
+    const todas = ["departamentos", "proveedores", "sucursales", "usuarios"];
+    // An empleado has no «Solicitante» filter: the list's data has no people in it.
+    const lista = await list("?vista=mios", empleado.cookie);
+    expect(lista.nuevo).toBeNull();
+    expect(tablas(lista)).toEqual(["departamentos", "proveedores", "sucursales"]);
+    expect(lista.proveedoresInactivos).toEqual([]);
+    // An administrador filters by solicitante, but gets no form and no solicitantes' profiles.
+    const deAdmin = await list("", admin.cookie);
+    expect(deAdmin.nuevo).toBeNull();
+    expect(tablas(deAdmin)).toEqual(todas);
+    // The form open: its data, every list it offers, and the suppliers it leaves out.
+    const conFormulario = await list("?vista=mios&nuevo=1", empleado.cookie);
+    expect(conFormulario.nuevo).toMatchObject({ defaults: { solicitante_id: empleado.id } });
+    expect(tablas(conFormulario)).toEqual(todas);
+    expect(conFormulario.proveedoresInactivos).toContain(prov.inactivo);
+    // A gasto's panel has forms too (editing a borrador): the same lists, but not «Nuevo gasto».
+    const g = await nuevo(empleado, { descripcion: "Con su panel" });
+    const conPanel = await list(`?nuevo=1&gasto=${g.id}`, empleado.cookie);
+    expect(conPanel.nuevo).toBeNull();
+    expect(tablas(conPanel)).toEqual(todas);
   });
 
   it("todos los errores a la vez: los del formulario y los que dependen de otros datos (perfil del solicitante, proveedor)", async () => {
