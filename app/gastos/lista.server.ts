@@ -231,17 +231,12 @@ async function justificantesDe(store: Store, gastoId: string) {
 function panelDe(
   signed: Signed,
   record: StoredRow & GastoClave,
-  historial: HistoryEntry[],
+  history: HistoryEntry[],
   justificantes: JustificanteFila[],
   alcance: Alcance,
   url: URL,
 ) {
   const { user } = signed;
-  // importe_centimos is an indexable copy of importe (migration 20261125000001_esquema), not a change to show.
-  const history = historial.map((h) => {
-    const { importe_centimos: _copia, ...cambios } = h.cambios ?? {};
-    return { ...h, cambios };
-  });
   const suyo = esSuyo(actor(user), record);
   const borrador = record.estado === "borrador";
   return {
