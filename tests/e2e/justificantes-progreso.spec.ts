@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
 import sharp from "sharp";
-import { as, expect, jsEnabled, unique } from "./support";
+import { as, expect, expectNoAxeViolations, jsEnabled, unique } from "./support";
 import { centimosAlAzar, crearGasto, flash, importeTecleado, panelGasto } from "./support-registros";
 
 /**
@@ -92,6 +92,7 @@ test("crear con un justificante de varios MB: vista previa, barra de progreso y 
     expect(await vista.getAttribute("src")).toMatch(/^data:image\//);
     expect(await vista.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(96);
     await expect(elegidos).toContainText(/MB/);
+    await expectNoAxeViolations(page);
     await subidaLenta(page);
   }
   const envios = posts(page);
