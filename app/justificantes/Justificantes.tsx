@@ -191,9 +191,9 @@ function useEnvioConProgreso(archivos: File[], ruta: string | undefined) {
     respuesta.then(async (r) => {
       if (r.tipo === "redireccion") {
         if (r.recargar) return window.location.assign(r.destino);
-        const recargar = soloCambiaElAncla(window.location.href, r.destino);
+        const soloAncla = soloCambiaElAncla(window.location.href, r.destino);
         await navigate(r.destino, { replace: r.reemplazar });
-        if (recargar) await revalidator.revalidate();
+        if (soloAncla) await revalidator.revalidate();
       } else if (r.tipo === "otra") {
         ordinario.current = true;
         try {
