@@ -10,9 +10,8 @@ import { formatTimestamp, type Formats } from "~/lib/format";
 import { displayField, EditForm } from "~/ui/EntityPages";
 import { ConformForm, FieldControl, useServerForm } from "~/ui/forms";
 import { History } from "~/ui/History";
-import { MotivoDuplicado } from "~/justificantes/MotivoDuplicado";
 import { Justificantes } from "~/justificantes/Justificantes";
-import { CAMPOS_TRANSICION, esquemaTransicion } from "./campos";
+import { CAMPOS_TRANSICION, esquemaTransicion, mostrarCampo } from "./campos";
 import type { gastosLoader } from "./lista.server";
 import { TRANSICIONES, type Transicion } from "./reglas";
 
@@ -129,6 +128,7 @@ export function Panel({
               lastResult={data?.intent === t ? data.result : undefined}
               hoy={panel.hoy}
               action={action}
+              duplicado={panel.justificantes.some((j) => j.duplicado)}
             />
           ))}
         </section>
@@ -205,18 +205,21 @@ function estadoLabel(estado: string) {
 }
 
 /** One workflow button as its own form: hidden intent, id and version, plus what it asks for. */
-function TransicionForm({
+export function TransicionForm({
   t,
   record,
   lastResult,
   hoy,
   action,
+  duplicado,
 }: {
   t: Transicion;
   record: Row;
   lastResult?: SubmissionResult<string[]>;
   hoy: string;
   action?: string;
+  /** A receipt of this gasto is also on another gasto this person sees (asks «Motivo del duplicado»). */
+  duplicado: boolean;
 }) {
   const campos = CAMPOS_TRANSICION[t];
   const [form, fields] = useServerForm({
@@ -231,10 +234,12 @@ function TransicionForm({
       <input type="hidden" name="intent" value={t} />
       <input type="hidden" name="id" value={record.id} />
       <input type="hidden" name="version" value={record.version} />
-      {campos.map((field) => (
-        <FieldControl key={field.name} field={field} meta={fields[field.name]!} />
-      ))}
-      {t === "enviar" ? <MotivoDuplicado /> : null}
+      {campos.map((field) => {
+        const meta = fields[field.name]!;
+        return mostrarCampo(field, { duplicado, errores: meta.errors }) ? (
+          <FieldControl key={field.name} field={field} meta={meta} />
+        ) : null;
+      })}
       <div className="acciones">
         <button type="submit" className={info.peligro ? "peligro" : undefined}>
           {info.boton}

@@ -1,4 +1,4 @@
-import { date, formSchema, text, type Field, type Z } from "~/entities/fields";
+import { date, formSchema, text, textarea, type Field, type Z } from "~/entities/fields";
 import { todayISO } from "~/lib/dates";
 import type { Transicion } from "./reglas";
 
@@ -17,8 +17,23 @@ const motivo = (hint: string): Field => ({
       .max(1000, { error: "Motivo: como máximo 1000 caracteres" }),
 });
 
+/**
+ * Asked by «Enviar a aprobación» only when a receipt of the gasto is also on another one
+ * (`enviar_gasto` refuses without it and writes it to the history). Shown as required, since
+ * it is shown only when it is needed; the schema leaves it optional because only the database
+ * knows for sure (the other gasto may be one the sender cannot see). The panel decides when to
+ * show it: `mostrarCampo`.
+ */
+export const MOTIVO_DUPLICADO: Field = {
+  ...textarea("motivo_duplicado", "Motivo del duplicado", {
+    max: 500,
+    hint: "Un justificante de este gasto ya está adjunto a otro gasto. Explique por qué se presenta de nuevo (por ejemplo, «Ticket compartido: cada uno paga su parte»); quedará en el historial.",
+  }),
+  required: true,
+};
+
 export const CAMPOS_TRANSICION: Record<Transicion, readonly Field[]> = {
-  enviar: [],
+  enviar: [MOTIVO_DUPLICADO],
   retirar: [],
   aprobar: [],
   rechazar: [motivo("Lo verá el solicitante, por ejemplo «Falta el ticket».")],
@@ -34,6 +49,15 @@ export const CAMPOS_TRANSICION: Record<Transicion, readonly Field[]> = {
   ],
   revertir: [motivo("Por qué se revierte la aprobación; queda en el historial.")],
 };
+
+/**
+ * Whether transition form field `f` is drawn: «Motivo del duplicado» only when the panel marks a
+ * receipt as also on another gasto, or when the database refused the send for lack of it (it
+ * carries the error and what was typed); every other field always.
+ */
+export function mostrarCampo(f: Field, o: { duplicado: boolean; errores?: readonly string[] }) {
+  return f !== MOTIVO_DUPLICADO || o.duplicado || Boolean(o.errores?.length);
+}
 
 /**
  * The form schema of transition `t` on a gasto dated `fecha_gasto`: its fields plus the rules

@@ -100,7 +100,7 @@ export async function transicion(t: Transicion, { request, context, signed, form
   try {
     const hecho = await ejecutar(store, t, id, version, {
       ...argumentos(t, submission.value as Row),
-      // Asked by the send form only when a receipt is also on another gasto (MotivoDuplicado).
+      // Asked by the send form only when a receipt is also on another gasto (MOTIVO_DUPLICADO, campos.ts).
       ...(t === "enviar" ? { p_motivo_duplicado: String(formData.get("motivo_duplicado") ?? "").trim() || null } : {}),
     });
     const message = `Gasto ${folio} ${TRANSICIONES[t].hecho}.`;

@@ -1,7 +1,9 @@
-import { Form, Link } from "@remix-run/react";
-import { useState } from "react";
+import { Form, Link, useMatches, useNavigate, useRevalidator } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
+import { SubmitTakeover, useSubmitTakeover, useTakeOverSubmit } from "~/ui/forms";
 import { numberFormat } from "~/lib/intl";
 import { cuenta } from "~/lib/plural";
+import { enviarConProgreso, soloCambiaElAncla, urlDeDatos } from "./subida";
 
 export type JustificanteVista = {
   id: string;
@@ -21,13 +23,24 @@ export const AYUDA_ARCHIVOS =
   "Fotografía o escaneo del ticket o la factura: JPEG, PNG, WebP o PDF, hasta 10 MB cada uno y 10 por gasto.";
 
 /**
+ * From this total, with JavaScript, the chosen files go by XMLHttpRequest so that the upload shows
+ * its progress (subida.ts); smaller ones are sent in a moment, the ordinary way.
+ */
+const CON_PROGRESO = 1024 * 1024;
+
+/**
  * The file field: a plain `<input type="file" multiple>` (on a phone it offers the camera), so
  * it works without JavaScript; the server checks each file by its content, not by this `accept`.
- * With JavaScript, the chosen files are listed with their size, and one over 10 MB is pointed out
- * before it is sent (the server refuses it anyway).
+ * With JavaScript, the chosen files are listed with their size and a preview of the images, one
+ * over 10 MB is pointed out before it is sent (the server refuses it anyway), and large files are
+ * sent with a progress bar (`useEnvioConProgreso`). Its form must provide `SubmitTakeover`
+ * (ConformForm does); `ruta` is the id of the route whose action the form posts to (default: the
+ * page's own route).
  */
-export function CampoArchivos({ id, etiqueta }: { id: string; etiqueta: string }) {
-  const [elegidos, setElegidos] = useState<{ nombre: string; bytes: number }[]>([]);
+export function CampoArchivos({ id, etiqueta, ruta }: { id: string; etiqueta: string; ruta?: string }) {
+  const [archivos, setArchivos] = useState<File[]>([]);
+  const vistas = useVistasPrevias(archivos);
+  const envio = useEnvioConProgreso(archivos, ruta);
   return (
     <div className="campo campo-archivos">
       <label htmlFor={id}>{etiqueta}</label>
@@ -41,26 +54,159 @@ export function CampoArchivos({ id, etiqueta }: { id: string; etiqueta: string }
         multiple
         accept={ACCEPT}
         aria-describedby={`${id}-ayuda`}
-        onChange={(e) =>
-          setElegidos([...(e.currentTarget.files ?? [])].map((f) => ({ nombre: f.name, bytes: f.size })))
-        }
+        onChange={(e) => setArchivos([...(e.currentTarget.files ?? [])])}
       />
       <div aria-live="polite">
-        {elegidos.length ? (
+        {archivos.length ? (
           <ul className="archivos-elegidos" aria-label="Archivos elegidos">
-            {elegidos.map((f, i) => (
+            {archivos.map((f, i) => (
               <li key={i}>
-                {f.nombre} · {tamano(f.bytes, "es-ES")}
-                {f.bytes > MAX_BYTES_ARCHIVO ? (
-                  <strong className="error-archivo"> — ocupa más de 10 MB: no se podrá adjuntar</strong>
-                ) : null}
+                {vistas[i] ? <img src={vistas[i]!} alt={f.name} className="vista-previa" /> : null}
+                <span>
+                  {f.name} · {tamano(f.size, "es-ES")}
+                  {f.size > MAX_BYTES_ARCHIVO ? (
+                    <strong className="error-archivo"> — ocupa más de 10 MB: no se podrá adjuntar</strong>
+                  ) : null}
+                </span>
               </li>
             ))}
           </ul>
         ) : null}
       </div>
+      {envio.estado ? (
+        <div className="progreso-subida">
+          <label htmlFor={`${id}-progreso`}>
+            {envio.estado.fase === "subiendo" ? "Enviando los archivos" : "Archivos enviados; comprobándolos"}
+          </label>
+          <progress
+            id={`${id}-progreso`}
+            max={100}
+            value={envio.estado.fase === "subiendo" ? envio.estado.porcentaje : undefined}
+          />
+          {envio.estado.fase === "subiendo" ? <span aria-hidden="true">{envio.estado.porcentaje} %</span> : null}
+        </div>
+      ) : null}
+      {envio.fallo ? (
+        <p className="error-campo" role="alert">
+          No se han podido enviar los archivos: compruebe la conexión y vuelva a pulsar el botón.
+        </p>
+      ) : null}
+      {/* Always there, so that screen readers announce its changes: every tenth of the upload. */}
+      <p className="visually-hidden" aria-live="polite">
+        {envio.estado?.fase === "subiendo"
+          ? `Enviando los archivos: ${Math.floor(envio.estado.porcentaje / 10) * 10} %`
+          : envio.estado?.fase === "comprobando"
+            ? "Archivos enviados; comprobándolos."
+            : ""}
+      </p>
     </div>
   );
+}
+
+/** The side of a preview, in CSS pixels (drawn at twice that, for sharp screens). */
+const LADO_VISTA = 48;
+
+/**
+ * A small preview of each chosen image (by its declared type: it is only a preview; the server
+ * checks the content), drawn on a canvas as a `data:` URL: the pages' CSP allows images from
+ * `data:`, not `blob:` (what `URL.createObjectURL` makes), and a thumbnail of a few KB keeps
+ * nothing of a 10 MB photo in memory afterwards. Null for a PDF, or an image the browser cannot
+ * decode (its name is still listed).
+ */
+function useVistasPrevias(archivos: File[]) {
+  const [vistas, setVistas] = useState<{ de: File[]; urls: (string | null)[] }>({ de: [], urls: [] });
+  useEffect(() => {
+    let vigente = true;
+    (async () => {
+      const urls: (string | null)[] = [];
+      // One at a time: each full-size decode is dropped before the next.
+      for (const archivo of archivos) urls.push(await vistaPrevia(archivo));
+      if (vigente) setVistas({ de: archivos, urls });
+    })();
+    return () => {
+      vigente = false;
+    };
+  }, [archivos]);
+  return vistas.de === archivos ? vistas.urls : [];
+}
+
+async function vistaPrevia(archivo: File): Promise<string | null> {
+  if (!archivo.type.startsWith("image/") || typeof createImageBitmap !== "function") return null;
+  try {
+    const imagen = await createImageBitmap(archivo);
+    const escala = Math.min(1, (2 * LADO_VISTA) / Math.max(imagen.width, imagen.height));
+    const lienzo = document.createElement("canvas");
+    lienzo.width = Math.max(1, Math.round(imagen.width * escala));
+    lienzo.height = Math.max(1, Math.round(imagen.height * escala));
+    lienzo.getContext("2d")?.drawImage(imagen, 0, 0, lienzo.width, lienzo.height);
+    imagen.close();
+    return lienzo.toDataURL();
+  } catch {
+    return null;
+  }
+}
+
+type EstadoEnvio = { fase: "subiendo"; porcentaje: number } | { fase: "comprobando" };
+
+/**
+ * Takes over its form's submission (after the form's own validation) when the chosen files add
+ * up to more than CON_PROGRESO and none is over the limit: the form goes by XMLHttpRequest to
+ * Remix's data endpoint, its progress shown; a redirect is then followed as Remix follows its own.
+ * Any other answer (fields or files refused, an error) means nothing was stored, so the form is
+ * then simply submitted again the ordinary way, which shows exactly what it shows today — at the
+ * cost of sending the files twice in that rare case, rather than imitating how Remix turns each
+ * kind of answer into a page. A file over 10 MB skips all this: the server refuses it at once.
+ */
+function useEnvioConProgreso(archivos: File[], ruta: string | undefined) {
+  const navigate = useNavigate();
+  const revalidator = useRevalidator();
+  const matches = useMatches();
+  const rutaId = ruta ?? matches[matches.length - 1]!.id;
+  const [estado, setEstado] = useState<EstadoEnvio | null>(null);
+  const [fallo, setFallo] = useState(false);
+  const enCurso = useRef<(() => void) | null>(null);
+  const ordinario = useRef(false);
+  // A page left mid-upload cancels it, as Remix cancels its own submission.
+  useEffect(() => () => enCurso.current?.(), []);
+
+  useTakeOverSubmit((event) => {
+    if (ordinario.current) return;
+    const total = archivos.reduce((suma, f) => suma + f.size, 0);
+    if (!enCurso.current && (total <= CON_PROGRESO || archivos.some((f) => f.size > MAX_BYTES_ARCHIVO))) return;
+    event.preventDefault();
+    if (enCurso.current) return; // pressed again while sending: one upload at a time
+    const form = event.currentTarget;
+    const boton = (event.nativeEvent as SubmitEvent).submitter;
+    const { respuesta, cancelar } = enviarConProgreso(
+      urlDeDatos(form.getAttribute("action") ?? "", rutaId, window.location.href),
+      new FormData(form, boton),
+      {
+        progreso: (f) => setEstado({ fase: "subiendo", porcentaje: Math.floor(f * 100) }),
+        subido: () => setEstado({ fase: "comprobando" }),
+      },
+    );
+    enCurso.current = cancelar;
+    setFallo(false);
+    setEstado({ fase: "subiendo", porcentaje: 0 });
+    respuesta.then(async (r) => {
+      if (r.tipo === "redireccion") {
+        if (r.recargar) return window.location.assign(r.destino);
+        const soloAncla = soloCambiaElAncla(window.location.href, r.destino);
+        await navigate(r.destino, { replace: r.reemplazar });
+        if (soloAncla) await revalidator.revalidate();
+      } else if (r.tipo === "otra") {
+        ordinario.current = true;
+        try {
+          form.requestSubmit(boton);
+        } finally {
+          ordinario.current = false;
+        }
+      } else setFallo(true);
+      enCurso.current = null;
+      setEstado(null);
+    });
+  });
+  return { estado, fallo };
 }
 
 /**
@@ -148,24 +294,38 @@ export function Justificantes({
       {adjuntar && n < 10 ? (
         // Keyed by the receipts: after an upload (with JavaScript the page is not reloaded) the
         // field starts empty again, so the same files are not sent twice.
-        <Form
-          key={justificantes.map((j) => j.id).join()}
-          method="post"
-          encType="multipart/form-data"
-          action={accion}
-          className="formulario adjuntar"
-        >
-          <CampoArchivos id="justificantes-archivos" etiqueta="Adjuntar justificantes" />
-          <div className="acciones">
-            <button type="submit">Adjuntar</button>
-          </div>
-        </Form>
+        <FormularioAdjuntar key={justificantes.map((j) => j.id).join()} accion={accion} />
       ) : adjuntar ? (
         <p>
           Este gasto ya tiene {cuenta(n, "justificante", "justificantes")}, el máximo: quite alguno para adjuntar otro.
         </p>
       ) : null}
     </section>
+  );
+}
+
+/** «Adjuntar justificantes» in the panel: plain multipart, or with progress (CampoArchivos) for large files. */
+function FormularioAdjuntar({ accion }: { accion: string }) {
+  const takeover = useSubmitTakeover();
+  return (
+    <Form
+      method="post"
+      encType="multipart/form-data"
+      action={accion}
+      className="formulario adjuntar"
+      onSubmit={takeover.onSubmit}
+    >
+      <SubmitTakeover value={takeover.register}>
+        <CampoArchivos
+          id="justificantes-archivos"
+          etiqueta="Adjuntar justificantes"
+          ruta="routes/gastos.$id.justificantes"
+        />
+      </SubmitTakeover>
+      <div className="acciones">
+        <button type="submit">Adjuntar</button>
+      </div>
+    </Form>
   );
 }
 

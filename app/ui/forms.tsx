@@ -1,6 +1,6 @@
 import { getFormProps, useForm, type FieldMetadata, type FormMetadata, type SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
-import { useEffect, useRef, useState, type ReactNode } from "react";
+import { createContext, useContext, useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
 import type { Field, Schema } from "~/entities/fields";
 import { cuenta } from "~/lib/plural";
 import type * as ValidacionModule from "./validacion";
@@ -71,17 +71,22 @@ export function ConformForm({
   /** The error summary's id while it shows (see `anchorIds`). */
   summaryId?: string;
 }) {
+  const { onSubmit, ...formProps } = getFormProps(form);
+  const takeover = useSubmitTakeover(onSubmit);
   return (
     <Form
       method={method}
       action={action}
       encType={encType}
-      {...getFormProps(form)}
+      {...formProps}
+      onSubmit={takeover.onSubmit}
       noValidate
       className={className ?? "formulario"}
     >
-      <ErrorSummary form={form} id={summaryId} />
-      {children}
+      <SubmitTakeover value={takeover.register}>
+        <ErrorSummary form={form} id={summaryId} />
+        {children}
+      </SubmitTakeover>
     </Form>
   );
 }
@@ -298,4 +303,44 @@ export function toFormValues(fields: readonly Field[], record: Record<string, un
     else out[f.name] = String(v);
   }
   return out;
+}
+
+type Takeover = (event: FormEvent<HTMLFormElement>) => void;
+/** Registers a field's handler with its form; returns how to unregister it. */
+type RegisterTakeover = (handler: Takeover) => () => void;
+const TakeoverContext = createContext<RegisterTakeover | null>(null);
+/** Around a form's fields: lets one of them take over the submission (see `useSubmitTakeover`). */
+export const SubmitTakeover = TakeoverContext.Provider;
+
+/**
+ * A field may send its form itself instead of Remix (the receipts' field: large files go with
+ * upload progress). The form keeps its own checks: the field is asked only once `before`
+ * (Conform's validation) has let the submission through, and calls `preventDefault` to take it.
+ * Returns the form's `onSubmit` and `register`, the value of its `SubmitTakeover`.
+ */
+export function useSubmitTakeover(before?: (event: FormEvent<HTMLFormElement>) => void) {
+  const fieldRef = useRef<Takeover | null>(null);
+  const [register] = useState<RegisterTakeover>(() => (handler: Takeover) => {
+    fieldRef.current = handler;
+    return () => {
+      if (fieldRef.current === handler) fieldRef.current = null;
+    };
+  });
+  return {
+    register,
+    onSubmit(event: FormEvent<HTMLFormElement>) {
+      before?.(event);
+      if (!event.defaultPrevented) fieldRef.current?.(event);
+    },
+  };
+}
+
+/** For a field inside `SubmitTakeover`: `handler` is asked on each submission of its form. */
+export function useTakeOverSubmit(handler: Takeover) {
+  const register = useContext(TakeoverContext);
+  const latestRef = useRef(handler);
+  useEffect(() => {
+    latestRef.current = handler;
+  });
+  useEffect(() => register?.((event) => latestRef.current(event)), [register]);
 }

@@ -1,23 +1,27 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { useActionData } from "@remix-run/react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router-dom/server";
-import { MotivoDuplicado } from "./MotivoDuplicado";
+import { TransicionForm } from "./Panel";
 
 /**
- * The send form's «Motivo del duplicado» as the server renders it (without JavaScript): only
- * when the panel marks a duplicate, or after the database refused the send for that reason.
+ * «Enviar a aprobación» as the server renders it (without JavaScript): «Motivo del duplicado»
+ * only when the panel marks a duplicate, or after the database refused the send for that reason.
  */
 async function render(o: { duplicado: boolean; enviado?: unknown }) {
-  const routes = [
-    {
-      id: "routes/gastos._index",
-      path: "/gastos",
-      loader: () => ({
-        panel: { justificantes: [{ id: "j", nombre: "taxi.png", duplicado: o.duplicado ? { folio: "GAS-1" } : null }] },
-      }),
-      action: () => o.enviado ?? null,
-      Component: MotivoDuplicado,
-    },
-  ];
+  function Enviar() {
+    const data = useActionData<{ result?: SubmissionResult<string[]> } | null>();
+    return (
+      <TransicionForm
+        t="enviar"
+        record={{ id: "g", version: 1, fecha_gasto: "2026-11-02" }}
+        lastResult={data?.result}
+        hoy="2026-11-24"
+        duplicado={o.duplicado}
+      />
+    );
+  }
+  const routes = [{ id: "routes/gastos._index", path: "/gastos", action: () => o.enviado ?? null, Component: Enviar }];
   const handler = createStaticHandler(routes);
   const request = new Request("http://oficina.test/gastos", o.enviado ? { method: "POST", body: new FormData() } : {});
   const context = await handler.query(request);
@@ -28,14 +32,19 @@ async function render(o: { duplicado: boolean; enviado?: unknown }) {
 }
 
 it("sin duplicado no hay campo", async () => {
-  expect(await render({ duplicado: false })).not.toContain("motivo_duplicado");
+  const html = await render({ duplicado: false });
+  expect(html).toContain("Enviar a aprobación");
+  expect(html).not.toContain("motivo_duplicado");
 });
 
 it("con duplicado: un campo obligatorio con su etiqueta y su ayuda", async () => {
   const html = await render({ duplicado: true });
-  expect(html).toContain('<label for="enviar-gasto-motivo_duplicado">Motivo del duplicado');
-  expect(html).toMatch(/<textarea id="enviar-gasto-motivo_duplicado" name="motivo_duplicado" required=""/);
+  expect(html).toContain(
+    '<label for="enviar-gasto-motivo_duplicado">Motivo del duplicado<span class="obligatorio"> (obligatorio)</span>',
+  );
+  expect(html).toMatch(/<textarea id="enviar-gasto-motivo_duplicado" name="motivo_duplicado"[^>]* maxLength="500"/);
   expect(html).toContain('aria-describedby="enviar-gasto-motivo_duplicado-ayuda"');
+  expect(html).toContain("Un justificante de este gasto ya está adjunto a otro gasto.");
 });
 
 it("tras el rechazo de la base de datos (aunque el otro gasto no se vea): el error junto al campo y lo escrito", async () => {
@@ -51,6 +60,7 @@ it("tras el rechazo de la base de datos (aunque el otro gasto no se vea): el err
     },
   });
   expect(html).toContain('aria-invalid="true"');
+  expect(html).toContain('aria-describedby="enviar-gasto-motivo_duplicado-ayuda enviar-gasto-motivo_duplicado-error"');
   expect(html).toContain("Un justificante de este gasto ya está adjunto a otro gasto: indique el motivo.");
   expect(html).toMatch(/<textarea[^>]*>x<\/textarea>/);
 });
