@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
-import { mkdir, open, readdir, rename, rm, stat, utimes } from "node:fs/promises";
+import { lstat, mkdir, open, readdir, rename, rm, stat, utimes } from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -47,8 +47,17 @@ export function almacenLocal(dataDir: string): Almacen & {
   dir: string;
   /** A fresh path in tmp/ for a caller that stages bytes before deciding to store them. */
   temporal(): Promise<string>;
-  /** Removes temp files and stored files no row references (`referenciados`) and older than `graciaMs`. */
-  barrer(referenciados: (hashes: string[]) => Promise<Set<string>>, o?: { graciaMs?: number }): Promise<number>;
+  /**
+   * Removes stored files no row references (`referenciados`) and older than `graciaMs`, and temp
+   * files: all of them (`temporales: "todos"`, only while no upload can be under way, at start) or
+   * those older than the grace (a crashed worker's; the default).
+   */
+  barrer(
+    referenciados: (hashes: string[]) => Promise<Set<string>>,
+    o?: { graciaMs?: number; temporales?: "todos" | "viejos" },
+  ): Promise<number>;
+  /** Temp files older than the grace only (a store whose files live elsewhere still stages here). */
+  barrerTemporales(o?: { graciaMs?: number }): Promise<number>;
 } {
   const dir = path.resolve(dataDir, "justificantes");
   const tmp = path.join(dir, "tmp");
@@ -56,6 +65,18 @@ export function almacenLocal(dataDir: string): Almacen & {
     if (!HASH.test(sha256)) throw new Error("hash no válido");
     return path.join(dir, sha256.slice(0, 2), sha256);
   };
+  /** Temp files older than the grace: an upload a crashed worker left, never one under way. */
+  async function barrerTemporales({ graciaMs = GRACIA_MS } = {}) {
+    let names: string[];
+    try {
+      names = await readdir(tmp);
+    } catch {
+      return 0;
+    }
+    let removed = 0;
+    for (const name of names) removed += Number(await quitarSiViejo(path.join(tmp, name), graciaMs));
+    return removed;
+  }
   async function temporal() {
     await mkdir(tmp, { recursive: true, mode: 0o700 });
     return path.join(tmp, `${Date.now()}-${randomBytes(8).toString("hex")}`);
@@ -116,9 +137,11 @@ export function almacenLocal(dataDir: string): Almacen & {
     async remove(sha256) {
       await rm(fileOf(sha256), { force: true });
     },
-    async barrer(referenciados, { graciaMs = GRACIA_MS } = {}) {
+    barrerTemporales,
+    async barrer(referenciados, { graciaMs = GRACIA_MS, temporales = "viejos" } = {}) {
       let removed = 0;
-      await rm(tmp, { recursive: true, force: true });
+      if (temporales === "todos") await rm(tmp, { recursive: true, force: true });
+      else removed += await barrerTemporales({ graciaMs });
       let prefixes: string[];
       try {
         prefixes = await readdir(dir);
@@ -131,16 +154,23 @@ export function almacenLocal(dataDir: string): Almacen & {
         const kept = await referenciados(names);
         for (const name of names) {
           if (kept.has(name)) continue;
-          const file = path.join(dir, prefix, name);
-          const { mtimeMs } = await stat(file);
-          if (Date.now() - mtimeMs < graciaMs) continue;
-          await rm(file, { force: true });
-          removed++;
+          removed += Number(await quitarSiViejo(path.join(dir, prefix, name), graciaMs));
         }
       }
       return removed;
     },
   };
+}
+
+/** Removes a file or folder not changed within the grace; false if it is younger or already gone. */
+async function quitarSiViejo(file: string, graciaMs: number) {
+  try {
+    if (Date.now() - (await lstat(file)).mtimeMs < graciaMs) return false;
+    await rm(file, { force: true, recursive: true });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Streams a stored file's bytes (for the processing step, which reads what it staged). */

@@ -1,6 +1,3 @@
-import { lstat, readdir, rm, stat } from "node:fs/promises";
-import path from "node:path";
-import pg from "pg";
 import { backendKind, type Config } from "~/lib/env.server";
 import { GRACIA_MS } from "./almacen.server";
 import { BUCKET } from "./almacen.supabase.server";
@@ -9,12 +6,13 @@ import { almacenDe, barrerJustificantes } from "./subir.server";
 /**
  * The receipts' sweep (ADR 0018), run by the server's primary process: at start and then every
  * hour, so the bytes of a removed receipt or a deleted gasto go at most two hours later (the
- * grace, then a run), not at the next restart. Bytes are never deleted inline (a file may be shared, and "no one references it" races
- * with an upload of the same content): only what no row names and is older than the grace goes.
+ * grace, then a run), not at the next restart. Bytes are never deleted inline (a file may be
+ * shared, and "no one references it" races with an upload of the same content): only what no row
+ * names and is older than the grace goes.
  *
- * - SQL backend: DATA_DIR/justificantes/, as the database owner (`barrerJustificantes` at start,
- *   before the workers exist; afterwards the same walk leaving young temp files alone, since the
- *   workers may be staging uploads in tmp/ at that moment).
+ * - SQL backend: DATA_DIR/justificantes/, as the database owner (`barrerJustificantes`: at start,
+ *   before the workers exist, all of tmp/; afterwards only temp files older than the grace, since
+ *   the workers may be staging uploads there at that moment).
  * - Supabase: the bucket, through Storage and PostgREST with the service-role key (like the avisos
  *   worker, ADR 0017); without the key nothing is swept there and the server says so at start.
  *   DATA_DIR/justificantes/tmp (where uploads are staged before they go up) is swept too.
@@ -56,7 +54,7 @@ export async function startBarrido(
       );
     let desde = 0;
     pasada = async () => {
-      let n = await barrerTemporales(dataDir, graciaMs);
+      let n = await almacenDe(dataDir).barrerTemporales({ graciaMs });
       if (serviceRoleKey) {
         const r = await barrerSupabase(
           { url, serviceRoleKey, fetch: o.fetch },
@@ -71,8 +69,9 @@ export async function startBarrido(
     const databaseUrl = o.databaseUrl ?? config.DATABASE_URL;
     if (!databaseUrl) throw new Error("El barrido de justificantes necesita la base de datos");
     // At start no worker is uploading yet: the whole of tmp/ goes (what a crash left).
-    primera = () => barrerJustificantes(databaseUrl, dataDir, { graciaMs });
-    pasada = () => barrerLocal(databaseUrl, dataDir, graciaMs);
+    primera = () => barrerJustificantes(databaseUrl, dataDir, { graciaMs, temporales: "todos" });
+    // Later, workers may be staging uploads in tmp/: only temp files older than the grace go.
+    pasada = () => barrerJustificantes(databaseUrl, dataDir, { graciaMs });
   }
 
   const correr = async (barrer: () => Promise<number>) => {
@@ -110,67 +109,6 @@ export async function startBarrido(
       await running;
     },
   };
-}
-
-/**
- * A periodic run on DATA_DIR: stored files no row references and temp files, both older than the
- * grace. The start-up sweep (`barrerJustificantes`) removes tmp/ whole, which is only safe while
- * no worker is uploading, so the walk is done here again with the temp files judged by age.
- */
-async function barrerLocal(databaseUrl: string, dataDir: string, graciaMs: number) {
-  const dir = almacenDe(dataDir).dir;
-  let removed = await barrerTemporales(dataDir, graciaMs);
-  let prefixes: string[];
-  try {
-    prefixes = (await readdir(dir)).filter((p) => /^[0-9a-f]{2}$/.test(p));
-  } catch {
-    return removed;
-  }
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    for (const prefix of prefixes) {
-      const names = (await readdir(path.join(dir, prefix))).filter((n) => HASH.test(n));
-      if (names.length === 0) continue;
-      const { rows } = await client.query<{ h: string }>(
-        `select sha256 as h from public.justificantes where sha256 = any($1)
-         union select miniatura from public.justificantes where miniatura = any($1)`,
-        [names],
-      );
-      const kept = new Set(rows.map((r) => r.h));
-      for (const name of names) {
-        if (kept.has(name)) continue;
-        removed += Number(await quitarSiViejo(path.join(dir, prefix, name), graciaMs, stat));
-      }
-    }
-  } finally {
-    await client.end();
-  }
-  return removed;
-}
-
-/** Temp files older than the grace: uploads a crashed worker left behind, on either backend. */
-async function barrerTemporales(dataDir: string, graciaMs: number) {
-  const tmp = path.join(almacenDe(dataDir).dir, "tmp");
-  let names: string[];
-  try {
-    names = await readdir(tmp);
-  } catch {
-    return 0;
-  }
-  let removed = 0;
-  for (const name of names) removed += Number(await quitarSiViejo(path.join(tmp, name), graciaMs, lstat));
-  return removed;
-}
-
-async function quitarSiViejo(file: string, graciaMs: number, info: typeof stat | typeof lstat) {
-  try {
-    if (Date.now() - (await info(file)).mtimeMs < graciaMs) return false;
-    await rm(file, { force: true, recursive: true });
-    return true;
-  } catch {
-    return false; // gone meanwhile
-  }
 }
 
 /** One object (or folder: `id` null) as Storage's list endpoint describes it. */

@@ -274,10 +274,15 @@ export async function recibir(
 }
 
 /**
- * The start-up sweep (ADR 0018): temp files of uploads a crash cut short, and stored files no
- * row references any more (their justificante or gasto was deleted), as the database owner.
+ * The sweep of DATA_DIR (ADR 0018; barrido.server.ts runs it at start and every hour): temp files
+ * of uploads a crash cut short, and stored files no row references any more (their justificante
+ * or gasto was deleted), as the database owner.
  */
-export async function barrerJustificantes(databaseUrl: string, dataDir: string, o?: { graciaMs?: number }) {
+export async function barrerJustificantes(
+  databaseUrl: string,
+  dataDir: string,
+  o?: { graciaMs?: number; temporales?: "todos" | "viejos" },
+) {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
