@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs } from "@remix-run/node";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { requireUser } from "~/auth/session.server";
 import { forbidden, getOr404, notFound, redirectWithFlash } from "~/crud/crud.server";
 import { Forbidden, NotFound, StoreError, UUID } from "~/data/store";
@@ -16,6 +16,19 @@ import { safeRedirect } from "~/lib/safe-redirect";
  * or removes one (`intent=eliminar`, an ordinary form). Both only while the gasto is a borrador
  * and by whoever may edit it; the database checks the same again. Back to the gasto's panel.
  */
+/** Nothing to show here: the receipts are in the gasto's panel. */
+export const loader = ({ params }: LoaderFunctionArgs) =>
+  redirect(UUID.test(params.id ?? "") ? `/gastos?gasto=${params.id}` : "/gastos");
+
+/**
+ * Never drawn (the loader redirects, the action answers with a redirect), but a page route: a
+ * refusal the action throws (403, 404, 413…) is then the site's error page, not bare JSON, for a
+ * browser without JavaScript.
+ */
+export default function Justificantes() {
+  return null;
+}
+
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const { user, store } = await requireUser(request, context);
   const id = params.id ?? "";

@@ -2,7 +2,7 @@ import type { Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
 import sharp from "sharp";
 import { as, expect, expectNoAxeViolations, jsEnabled, unique } from "./support";
-import { centimosAlAzar, crearGasto, flash, importeTecleado, panelGasto } from "./support-registros";
+import { centimosAlAzar, crearGasto, flash, importeTecleado, NUEVO_GASTO, panelGasto } from "./support-registros";
 
 /**
  * Large receipts (issue 17): with JavaScript, a preview of the chosen images and, for files of
@@ -76,7 +76,7 @@ test("crear con un justificante de varios MB: vista previa, barra de progreso y 
   const js = jsEnabled(testInfo.project.name);
   const ticket = await pngGrande(`ticket-grande-${unique("t").replace(" ", "-")}.png`);
   await registrarProgreso(page);
-  await page.goto("/gastos?vista=mios");
+  await page.goto(NUEVO_GASTO);
   const form = page.getByRole("region", { name: "Nuevo gasto" });
   await form.getByLabel("Descripción").fill(unique("Hotel con factura escaneada"));
   await form.getByLabel("Categoría").selectOption({ label: "Alojamiento" });
@@ -167,9 +167,9 @@ test("subida grande a un gasto que ya no está en borrador: el mismo error que s
     .setInputFiles(await pngGrande("tarde.png"));
   const envios = posts(page);
   await panel.getByRole("button", { name: "Adjuntar", exact: true }).click();
-  // (Without JavaScript the upload route answers its refusal as it is: it has no page of its own.)
-  if (jsEnabled(testInfo.project.name))
-    await expect(page.getByRole("heading", { name: "No tiene permiso" })).toBeVisible();
+  // The site's error page, with or without JavaScript (never the refusal's bare JSON).
+  await expect(page.getByRole("heading", { name: "No tiene permiso" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Volver al inicio" })).toBeVisible();
   await expect(
     page.getByText("Los justificantes solo se pueden añadir o quitar mientras el gasto está en borrador."),
   ).toBeVisible();
