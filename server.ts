@@ -15,7 +15,7 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from "./app/data/embedde
 import { migrate } from "./app/data/migrate.server";
 import { sqlAvisos, startAvisos } from "./app/avisos/entrega.server";
 import { guardarAjustes } from "./app/gastos/ajustes.server";
-import { barrerJustificantes } from "./app/justificantes/subir.server";
+import { startBarrido } from "./app/justificantes/barrido.server";
 import { createDatabase } from "./app/data/sql/connection.server";
 import {
   bodyPolicyFor,
@@ -86,8 +86,6 @@ async function primary(config: Config) {
     await migrate(databaseUrl, (line) => console.info(line));
     const { aviso } = await guardarAjustes(databaseUrl, config);
     if (aviso) console.warn(aviso);
-    const barridos = await barrerJustificantes(databaseUrl, config.DATA_DIR);
-    if (barridos) console.info(`Justificantes: ${barridos} archivos sin uso eliminados.`);
     // Demo accounts share a public password: only for a try-out on this machine (APP_URL unset,
     // or localhost), never where APP_URL names a real installation, whatever NODE_ENV says.
     if (config.APP_URL_LOOPBACK) {
@@ -111,6 +109,9 @@ async function primary(config: Config) {
   if (kind === "supabase" && config.AVISOS_ENTREGA && !outbox)
     console.info("Avisos: solo en la aplicación; sin SUPABASE_SERVICE_ROLE_KEY no se envían por correo.");
   const avisos = outbox ? startAvisos(config, outbox) : null;
+  // Receipts' files no row names any more (ADR 0018): swept now, before any worker uploads, then
+  // every hour; on Supabase with the service-role key.
+  const barrido = await startBarrido(config, { databaseUrl });
 
   // On Supabase the double-submit guard and the sign-in throttle are in memory: one process.
   const workers = kind === "supabase" ? 1 : config.WEB_CONCURRENCY;
@@ -137,6 +138,7 @@ async function primary(config: Config) {
       ),
     );
     await avisos?.stop();
+    await barrido.stop();
     await embedded?.stop();
     if (code === 0) console.info("Oficina detenida.");
     process.exit(code);

@@ -195,7 +195,8 @@ export function ErrorBoundary() {
       </ErrorScreen>
     );
   }
-  if (isRouteErrorResponse(error) && error.status < 500) {
+  // A refusal with its own message, also the server's own condition (507: the disk is full).
+  if (isRouteErrorResponse(error) && (error.status < 500 || typeof error.data?.message === "string")) {
     return (
       <ErrorScreen heading="No se pudo atender la petición">
         <p>{error.data?.message ?? "La petición no es válida."}</p>
