@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import { sqlStore } from "~/data/sql/adapter.server";
 import { anyTables, asUser } from "~/data/sql/connection.server";
 import { withSearchFunction } from "~/data/sql/performance/search.server";
-import { IdsText } from "~/data/sql/where.server";
+import type { IdsText } from "~/data/sql/where.server";
 import { EXACT_COUNT_LIMIT, type ListQuery } from "~/data/store";
 import { todayISO } from "~/lib/dates";
 import { loader } from "~/routes/gastos._index";
