@@ -11,16 +11,15 @@ import { keep, kept } from "./kept.server";
  * `search.fn` (ListQuery): the function, given the search's words, reads at most `cap` + 1
  * matches through the trigram indexes (migrations 20261125000007_escala, 20261201000001_busqueda)
  * and says how many there are and what they add up to (exact up to `cap`, an estimate past it).
- * When the matches are few, their ids come too and become an `id = any(…)` filter, so the row
- * query uses the primary key, and the count and sum found with them are the list's when nothing
- * else filters it (no second pass over the same rows); the ids travel as one text (`a,b,c`), not
- * as a uuid[] that node would parse and write back (ADR 0008). When they are
- * many, the search stays a condition on the rows instead: walking the sort's index finds a page
- * after reading fewer rows than sorting all the matches would, and `found` (small) is kept while
- * nothing changes, so paging or coming back costs only the page. The ids are kept too, with
- * their count, under the same key, within a budget of characters (IDS_KEPT_CHARS): finding them
- * reads every match from the table, the page then only those ids. Without `cap` (the export),
- * always the ids, not kept.
+ * When the matches are few, their ids come too, in the list's default order, and become an
+ * `id = any(…)` filter: the row query uses the primary key (in that order, only the page's ids),
+ * and the count and sum found with them are the list's when nothing else filters it, so the
+ * matches are read once. The ids travel as one text (`a,b,c`), not as a uuid[] that node would
+ * parse and write back (ADR 0008). When they are many, the search stays a condition on the rows
+ * instead: walking the sort's index finds a page after reading fewer rows than sorting all the
+ * matches would, and `found` (small) is kept while nothing changes, so paging or coming back
+ * costs only the page. The ids are kept too, with their count, under the same key, within a
+ * budget of characters (IDS_KEPT_CHARS). Without `cap` (the export), always the ids, not kept.
  */
 export async function withSearchFunction(
   trx: AnyTrx,
@@ -76,11 +75,9 @@ function byIdsWithPage(query: ListQuery, fn: string, ids: string, found: Aggrega
     query.order[0]!.ascending === order.ascending;
   const slice = () =>
     ids
-      ? ids
-          .split(",")
-          .slice(query.offset, query.offset + query.limit)
-          .join(",")
-      : "";
+      .split(",")
+      .slice(query.offset, query.offset + query.limit)
+      .join(",");
   return { query: byIds(query, ids), found, page: sorted ? { ...byIds(query, slice()), offset: 0 } : undefined };
 }
 
