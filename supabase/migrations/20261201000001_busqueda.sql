@@ -262,7 +262,8 @@ select interno.crear_gastos_vista();
 -- Con LIKE y cada palabra en minúsculas (lower, como interno.normalizar): `busqueda` ya lo está, y
 -- ILIKE pasaría a minúsculas el texto de cada fila que comprueba; la respuesta es la misma.
 -- Los ids vienen en el orden por defecto de la lista de gastos (fecha_gasto descendente, después
--- id): ordenada así y sin más filtros, una página son 25 de ellos (performance/search.server.ts).
+-- id): ordenada así y sin más filtros, una página son 25 de ellos (performance/search.server.ts);
+-- con la cuenta y la suma, que son las suyas.
 
 drop function public.buscar_gastos(text, integer);
 
@@ -286,6 +287,8 @@ declare
   v_n bigint;
   v_suma text;
   v_ids text;
+  v_id uuid[];
+  v_fecha date[];
   v_pocas bigint;
   v_muestra bigint;
   v_porcentaje numeric;
@@ -312,11 +315,16 @@ begin
   v_pocas := case when p_tope is null then null
     else greatest(200, 5 * sqrt(greatest(0, (select c.reltuples from pg_catalog.pg_class c where c.oid = 'public.gastos'::regclass))))::bigint end;
   execute format(
-    'select count(*), coalesce(sum(x.importe), 0)::text,
-            case when %s then string_agg(x.id::text, %L order by x.fecha_gasto desc, x.id desc) else null end
+    'select count(*), coalesce(sum(x.importe), 0)::text, array_agg(x.id), array_agg(x.fecha_gasto)
        from (select g.id, g.importe, g.fecha_gasto from public.gastos g where %s limit %s) x',
-    case when v_pocas is null then 'true' else format('count(*) <= %s', v_pocas) end, ',', v_donde, coalesce((p_tope + 1)::text, 'all'))
-    into v_n, v_suma, v_ids;
+    v_donde, coalesce((p_tope + 1)::text, 'all'))
+    into v_n, v_suma, v_id, v_fecha;
+  -- Ordenados solo si se devuelven (la exportación los ordena al leerlos).
+  if v_pocas is null then
+    v_ids := array_to_string(v_id, ',');
+  elsif v_n <= v_pocas then
+    v_ids := (select string_agg(u.i::text, ',' order by u.f desc, u.i desc) from unnest(v_id, v_fecha) as u (i, f));
+  end if;
   if p_tope is null or v_n <= p_tope then
     return query select coalesce(v_ids, case when v_n = 0 then '' end), v_n, true, jsonb_build_object('importe', v_suma);
     return;
