@@ -261,9 +261,9 @@ select interno.crear_gastos_vista();
 -- como una sola palabra.
 -- Con LIKE y cada palabra en minúsculas (lower, como interno.normalizar): `busqueda` ya lo está, y
 -- ILIKE pasaría a minúsculas el texto de cada fila que comprueba; la respuesta es la misma.
--- Los ids vienen en el orden por defecto de la lista de gastos (fecha_gasto descendente, después
--- id): ordenada así y sin más filtros, una página son 25 de ellos (performance/search.server.ts);
--- con la cuenta y la suma, que son las suyas.
+-- Con tope, los ids vienen en el orden por defecto de la lista de gastos (fecha_gasto descendente,
+-- después id), con su cuenta y su suma: ordenada así y sin más filtros, una página son 25 de ellos
+-- (performance/search.server.ts).
 
 drop function public.buscar_gastos(text, integer);
 
@@ -319,7 +319,7 @@ begin
        from (select g.id, g.importe, g.fecha_gasto from public.gastos g where %s limit %s) x',
     v_donde, coalesce((p_tope + 1)::text, 'all'))
     into v_n, v_suma, v_id, v_fecha;
-  -- Ordenados solo si se devuelven (la exportación los ordena al leerlos).
+  -- Sin tope (la exportación), sin ordenar: las filas se ordenan al leerlas.
   if v_pocas is null then
     v_ids := array_to_string(v_id, ',');
   elsif v_n <= v_pocas then
