@@ -34,7 +34,7 @@ export async function withSearchFunction(
   let found = keptAs && kept<Aggregate>(keptAs.db, key!)?.value;
   if (!found) {
     const idsKept = keptAs && keptIds(keptAs.db).get(JSON.stringify(key));
-    if (idsKept) return byIdsWithPage(query, fn, idsKept.ids, idsKept.found);
+    if (idsKept) return byIdsWithPage(query, fn, idsKept.ids, idsKept.found, cap);
     const { rows } = await sql<{
       ids: string | null;
       coincidencias: number;
@@ -48,7 +48,7 @@ export async function withSearchFunction(
     found = { total: Number(r.coincidencias), estimated: !r.exacto, sums: r.sumas ?? {} };
     if (r.ids !== null) {
       if (keptAs) keptIds(keptAs.db).set(JSON.stringify(key), { ids: r.ids, found });
-      return byIdsWithPage(query, fn, r.ids, found);
+      return byIdsWithPage(query, fn, r.ids, found, cap);
     }
     if (keptAs) keep(keptAs.db, key!, found);
   }
@@ -56,18 +56,20 @@ export async function withSearchFunction(
 }
 
 /**
- * The order each function's ids come in (its migration says so). A list in that order and
- * filtered by nothing else reads its page from its slice of them: 25 rows by primary key, not
- * every match sorted, and a statement planned for 25 ids rather than thousands.
+ * The order each function's ids come in when it has a cap (its migration says so; without one,
+ * for the export, they come unsorted). A list in that order and filtered by nothing else reads its
+ * page from its slice of them: 25 rows by primary key, not every match sorted, and a statement
+ * planned for 25 ids rather than thousands.
  */
 const IDS_ORDER: Record<string, { column: string; ascending: boolean }> = {
   buscar_gastos: { column: "fecha_gasto", ascending: false },
 };
 
 /** The search as a filter on its ids; `page`: the query that reads the page, when a slice of them is the page. */
-function byIdsWithPage(query: ListQuery, fn: string, ids: string, found: Aggregate) {
+function byIdsWithPage(query: ListQuery, fn: string, ids: string, found: Aggregate, cap: number | null) {
   const order = IDS_ORDER[fn];
   const sorted =
+    cap !== null &&
     order &&
     !query.filters?.length &&
     query.order?.length === 1 &&
