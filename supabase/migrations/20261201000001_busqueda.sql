@@ -183,6 +183,11 @@ select interno.crear_gastos_vista();
 -- escritos (SQL dinámico): con ellos como parámetros, el plan genérico con LIMIT recorría la
 -- tabla entera para términos raros. La forma con un término (p_termino) busca ese texto entero,
 -- como una sola palabra.
+-- Con LIKE y cada palabra en minúsculas (lower, como interno.normalizar): `busqueda` ya lo está, y
+-- ILIKE pasaría a minúsculas el texto de cada fila que comprueba; la respuesta es la misma.
+-- Con tope, los ids vienen en el orden por defecto de la lista de gastos (fecha_gasto descendente,
+-- después id), con su cuenta y su suma: ordenada así y sin más filtros, una página son 25 de ellos
+-- (performance/search.server.ts).
 
 create function public.buscar_gastos(p_palabras text[], p_tope integer default null)
 returns table (ids text, coincidencias bigint, exacto boolean, sumas jsonb)
@@ -204,6 +209,8 @@ declare
   v_n bigint;
   v_suma text;
   v_ids text;
+  v_id uuid[];
+  v_fecha date[];
   v_pocas bigint;
   v_muestra bigint;
   v_porcentaje numeric;
@@ -215,8 +222,8 @@ begin
   end if;
   v_larga := exists (select from unnest(v_palabras) as z (p) where char_length(p) >= 3);
   foreach v_palabra in array v_palabras loop
-    v_patron := quote_literal('%' || replace(replace(replace(v_palabra, '\', '\\'), '%', '\%'), '_', '\_') || '%');
-    v_donde := v_donde || format(' and %s ilike %s',
+    v_patron := quote_literal(lower('%' || replace(replace(replace(v_palabra, '\', '\\'), '%', '\%'), '_', '\_') || '%'));
+    v_donde := v_donde || format(' and %s like %s',
       case when v_larga and char_length(v_palabra) < 3 then '(g.busqueda || '''')' else 'g.busqueda' end, v_patron);
   end loop;
   -- La visibilidad con sus valores escritos: el plan cruza los índices de quien busca con los
@@ -230,10 +237,16 @@ begin
   v_pocas := case when p_tope is null then null
     else greatest(200, 5 * sqrt(greatest(0, (select c.reltuples from pg_catalog.pg_class c where c.oid = 'public.gastos'::regclass))))::bigint end;
   execute format(
-    'select count(*), coalesce(sum(x.importe), 0)::text, case when %s then string_agg(x.id::text, %L) else null end
-       from (select g.id, g.importe from public.gastos g where %s limit %s) x',
-    case when v_pocas is null then 'true' else format('count(*) <= %s', v_pocas) end, ',', v_donde, coalesce((p_tope + 1)::text, 'all'))
-    into v_n, v_suma, v_ids;
+    'select count(*), coalesce(sum(x.importe), 0)::text, array_agg(x.id), array_agg(x.fecha_gasto)
+       from (select g.id, g.importe, g.fecha_gasto from public.gastos g where %s limit %s) x',
+    v_donde, coalesce((p_tope + 1)::text, 'all'))
+    into v_n, v_suma, v_id, v_fecha;
+  -- Sin tope (la exportación), sin ordenar: las filas se ordenan al leerlas.
+  if v_pocas is null then
+    v_ids := array_to_string(v_id, ',');
+  elsif v_n <= v_pocas then
+    v_ids := (select string_agg(u.i::text, ',' order by u.f desc, u.i desc) from unnest(v_id, v_fecha) as u (i, f));
+  end if;
   if p_tope is null or v_n <= p_tope then
     return query select coalesce(v_ids, case when v_n = 0 then '' end), v_n, true, jsonb_build_object('importe', v_suma);
     return;

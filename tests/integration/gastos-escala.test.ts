@@ -1,7 +1,9 @@
 import { sql } from "kysely";
 import { sqlStore } from "~/data/sql/adapter.server";
-import { asUser } from "~/data/sql/connection.server";
-import { EXACT_COUNT_LIMIT } from "~/data/store";
+import { anyTables, asUser } from "~/data/sql/connection.server";
+import { withSearchFunction } from "~/data/sql/performance/search.server";
+import type { IdsText } from "~/data/sql/where.server";
+import { EXACT_COUNT_LIMIT, type ListQuery } from "~/data/store";
 import { todayISO } from "~/lib/dates";
 import { loader } from "~/routes/gastos._index";
 import { createTestApp, request, respond, type TestApp, type TestUser } from "../support/app";
@@ -251,5 +253,103 @@ describe("una búsqueda con más coincidencias que las que se cuentan (ADR 0008,
       }),
     );
     expect((await r.text()).trim().split("\r\n")).toHaveLength(1 + N);
+  });
+});
+
+describe("una búsqueda de pocas coincidencias: sus ids, en el orden de la lista, con su cuenta", () => {
+  // «carga» and «100» anywhere (the folio too): a few pages of matches, fewer than 5·√(filas).
+  const search = { columns: ["busqueda"], term: "carga 100", words: ["carga", "100"] };
+  const porFecha = [{ column: "fecha_gasto", ascending: false }];
+  /** Every match of a plain search over the view (no function), in `order`. */
+  const todas = async (order: ListQuery["order"], who: TestUser = admin) =>
+    (
+      await sqlStore(app.db, who.id).list<{ id: string }>("gastos_vista", {
+        search,
+        order,
+        limit: 1000,
+        offset: 0,
+        count: "none",
+      })
+    ).rows.map((r) => r.id);
+
+  it("la función los da en el orden por defecto (fecha, después id) con su cuenta y suma, también en mayúsculas", async () => {
+    const ids = await todas(porFecha);
+    expect(ids.length).toBeGreaterThan(50);
+    expect(ids.length).toBeLessThan(200);
+    for (const p_palabras of [search.words, ["CARGA", "100"]]) {
+      const [r] = await sqlStore(app.db, admin.id).rpc<unknown[]>("buscar_gastos", {
+        p_palabras,
+        p_tope: EXACT_COUNT_LIMIT,
+      });
+      expect(r).toEqual({
+        ids: ids.join(","),
+        coincidencias: ids.length,
+        exacto: true,
+        sumas: { importe: (ids.length * 10.25).toFixed(2) },
+      });
+    }
+  });
+
+  it("en ese orden y sin filtros, la página es su trozo; en otro orden o con filtros, todos", async () => {
+    const ids = await todas(porFecha);
+    const buscar = (q: Partial<ListQuery>) =>
+      asUser(app.db, admin.id, (trx) =>
+        withSearchFunction(
+          anyTables(trx),
+          { search: { ...search, fn: "buscar_gastos" }, order: porFecha, limit: 25, offset: 25, ...q },
+          EXACT_COUNT_LIMIT,
+        ),
+      );
+    const enOrden = await buscar({});
+    expect(enOrden.found).toEqual({
+      total: ids.length,
+      estimated: false,
+      sums: { importe: (ids.length * 10.25).toFixed(2) },
+    });
+    expect(enOrden.page).toMatchObject({ offset: 0, limit: 25, search: undefined });
+    expect((enOrden.page!.filters![0]!.value as IdsText).text).toBe(ids.slice(25, 50).join(","));
+    expect((enOrden.query.filters![0]!.value as IdsText).text).toBe(ids.join(","));
+    expect((await buscar({ order: [{ column: "importe", ascending: true }] })).page).toBeUndefined();
+    expect((await buscar({ filters: [{ column: "solicitante_id", op: "eq", value: admin.id }] })).page).toBeUndefined();
+    // Without a cap (an exact count, the export) the ids come unsorted: no slice either.
+    const sinTope = await asUser(app.db, admin.id, (trx) =>
+      withSearchFunction(
+        anyTables(trx),
+        { search: { ...search, fn: "buscar_gastos" }, order: porFecha, limit: 25, offset: 25 },
+        null,
+      ),
+    );
+    expect(sinTope.page).toBeUndefined();
+  });
+
+  it("la lista: cada página, en cada orden, con cada cuenta y para cada cual, la de la búsqueda sin función", async () => {
+    const orders: ListQuery["order"][] = [
+      porFecha,
+      [{ column: "fecha_gasto", ascending: true }],
+      [{ column: "importe", ascending: true }],
+    ];
+    for (const who of [admin, empleado])
+      for (const order of orders)
+        for (const count of ["estimated", "exact"] as const) {
+          const n = (await todas(order, who)).length;
+          for (let offset = 0; offset <= n; offset += 25) {
+            const q: ListQuery = {
+              search,
+              order,
+              limit: 25,
+              offset,
+              count,
+              sum: ["importe"],
+              base: "gastos",
+            };
+            const store = sqlStore(app.db, who.id);
+            const sin = await store.list<{ id: string }>("gastos_vista", q);
+            const con = await store.list<{ id: string }>("gastos_vista", {
+              ...q,
+              search: { ...search, fn: "buscar_gastos" },
+            });
+            expect({ ...con, rows: con.rows.map((r) => r.id) }).toEqual({ ...sin, rows: sin.rows.map((r) => r.id) });
+          }
+        }
   });
 });

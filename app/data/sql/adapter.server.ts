@@ -43,19 +43,23 @@ export function sqlStore(db: Kysely<Database>, userId: string): Store {
             [cambios, userId, source, listQuery.filters, listQuery.search, listQuery.sum, listQuery.count],
             compute,
           );
-        const { query, found } = await withSearchFunction(
-          trx,
-          listQuery,
-          listQuery.count === "exact" ? null : EXACT_COUNT_LIMIT,
-          { db, key: [cambios, userId] },
-        );
+        const cap = listQuery.count === "exact" ? null : EXACT_COUNT_LIMIT;
+        const searched = await withSearchFunction(trx, listQuery, cap, { db, key: [cambios, userId] });
+        const { query, found } = searched;
+        // The page's rows: `query`'s, or the same rows found by their ids alone (search.server.ts).
+        const page = searched.page ?? query;
         const filtered = () => applyWhere(trx.selectFrom(from), query);
         const selected = <O>(q: Select<O>) => (query.columns ? q.select(query.columns.map(identifier)) : q.selectAll());
-        const ids = await pageIdsInBase(trx, query);
+        const ids = await pageIdsInBase(trx, page);
         const rowsQuery = ids
-          ? applyOrder(selected(trx.selectFrom(from)).where(sql<boolean>`id = any(array(${ids}))`), query)
-          : applyOrder(selected(filtered()).limit(literal(query.limit)).offset(query.offset), query);
-        const rows = (await withValues(trx, rowsQuery, query)) as T[];
+          ? applyOrder(selected(trx.selectFrom(from)).where(sql<boolean>`id = any(array(${ids}))`), page)
+          : applyOrder(
+              selected(applyWhere(trx.selectFrom(from), page))
+                .limit(literal(page.limit))
+                .offset(page.offset),
+              page,
+            );
+        const rows = (await withValues(trx, rowsQuery, page)) as T[];
 
         const sums: Record<string, string> = {};
         let total = rows.length + query.offset;

@@ -11,20 +11,22 @@ import { keep, kept } from "./kept.server";
  * `search.fn` (ListQuery): the function, given the search's words, reads at most `cap` + 1
  * matches through the trigram indexes (migrations 20261125000007_escala, 20261201000001_busqueda)
  * and says how many there are and what they add up to (exact up to `cap`, an estimate past it).
- * When the matches are few, their ids come too and become an `id = any(…)` filter, so the row query and the count use the primary key; they travel as one
- * text (`a,b,c`), not as a uuid[] that node would parse and write back (ADR 0008). When they are
- * many, the search stays a condition on the rows instead: walking the sort's index finds a page
- * after reading fewer rows than sorting all the matches would, and `found` (small) is kept while
- * nothing changes, so paging or coming back costs only the page. The ids are kept too, under the
- * same key, within a budget of characters (IDS_KEPT_CHARS): finding them reads every match from
- * the table, the page then only those ids. Without `cap` (the export), always the ids, not kept.
+ * When the matches are few, their ids come too, in the list's default order, and become an
+ * `id = any(…)` filter: the row query uses the primary key (in that order, only the page's ids),
+ * and the count and sum found with them are the list's when nothing else filters it, so the
+ * matches are read once. The ids travel as one text (`a,b,c`), not as a uuid[] that node would
+ * parse and write back (ADR 0008). When they are many, the search stays a condition on the rows
+ * instead: walking the sort's index finds a page after reading fewer rows than sorting all the
+ * matches would, and `found` (small) is kept while nothing changes, so paging or coming back
+ * costs only the page. The ids are kept too, with their count, under the same key, within a
+ * budget of characters (IDS_KEPT_CHARS). Without `cap` (the export), always the ids, not kept.
  */
 export async function withSearchFunction(
   trx: AnyTrx,
   query: ListQuery,
   cap: number | null,
   keptAs?: { db: Kysely<Database>; key: unknown[] },
-): Promise<{ query: ListQuery; found?: Aggregate }> {
+): Promise<{ query: ListQuery; found?: Aggregate; page?: ListQuery }> {
   const words = searchWords(query.search);
   const fn = query.search?.fn;
   if (!words.length || !fn) return { query };
@@ -32,7 +34,7 @@ export async function withSearchFunction(
   let found = keptAs && kept<Aggregate>(keptAs.db, key!)?.value;
   if (!found) {
     const idsKept = keptAs && keptIds(keptAs.db).get(JSON.stringify(key));
-    if (idsKept !== undefined) return { query: byIds(query, idsKept) };
+    if (idsKept) return byIdsWithPage(query, fn, idsKept.ids, idsKept.found, cap);
     const { rows } = await sql<{
       ids: string | null;
       coincidencias: number;
@@ -43,14 +45,42 @@ export async function withSearchFunction(
       trx,
     );
     const r = rows[0] ?? { ids: "", coincidencias: 0, exacto: true, sumas: null };
-    if (r.ids !== null) {
-      if (keptAs) keptIds(keptAs.db).set(JSON.stringify(key), r.ids);
-      return { query: byIds(query, r.ids) };
-    }
     found = { total: Number(r.coincidencias), estimated: !r.exacto, sums: r.sumas ?? {} };
+    if (r.ids !== null) {
+      if (keptAs) keptIds(keptAs.db).set(JSON.stringify(key), { ids: r.ids, found });
+      return byIdsWithPage(query, fn, r.ids, found, cap);
+    }
     if (keptAs) keep(keptAs.db, key!, found);
   }
   return { query: { ...query, search: { ...query.search!, fn: undefined } }, found };
+}
+
+/**
+ * The order each function's ids come in when it has a cap (its migration says so; without one,
+ * for the export, they come unsorted). A list in that order and filtered by nothing else reads its
+ * page from its slice of them: 25 rows by primary key, not every match sorted, and a statement
+ * planned for 25 ids rather than thousands.
+ */
+const IDS_ORDER: Record<string, { column: string; ascending: boolean }> = {
+  buscar_gastos: { column: "fecha_gasto", ascending: false },
+};
+
+/** The search as a filter on its ids; `page`: the query that reads the page, when a slice of them is the page. */
+function byIdsWithPage(query: ListQuery, fn: string, ids: string, found: Aggregate, cap: number | null) {
+  const order = IDS_ORDER[fn];
+  const sorted =
+    cap !== null &&
+    order &&
+    !query.filters?.length &&
+    query.order?.length === 1 &&
+    query.order[0]!.column === order.column &&
+    query.order[0]!.ascending === order.ascending;
+  const slice = () =>
+    ids
+      .split(",")
+      .slice(query.offset, query.offset + query.limit)
+      .join(",");
+  return { query: byIds(query, ids), found, page: sorted ? { ...byIds(query, slice()), offset: 0 } : undefined };
 }
 
 /** The search as a filter on the ids it found. */
@@ -64,14 +94,15 @@ function byIds(query: ListQuery, ids: string): ListQuery {
 
 /** Characters of id lists kept per database (37 a match): a few hundred searches' worth. */
 const IDS_KEPT_CHARS = 8_000_000;
-const idsKeptByDb = new WeakMap<Kysely<Database>, LRUCache<string, string>>();
+type IdsFound = { ids: string; found: Aggregate };
+const idsKeptByDb = new WeakMap<Kysely<Database>, LRUCache<string, IdsFound>>();
 
-function keptIds(db: Kysely<Database>): LRUCache<string, string> {
+function keptIds(db: Kysely<Database>): LRUCache<string, IdsFound> {
   let all = idsKeptByDb.get(db);
   if (!all)
     idsKeptByDb.set(
       db,
-      (all = new LRUCache<string, string>({ maxSize: IDS_KEPT_CHARS, sizeCalculation: (ids) => ids.length + 1 })),
+      (all = new LRUCache<string, IdsFound>({ maxSize: IDS_KEPT_CHARS, sizeCalculation: (k) => k.ids.length + 100 })),
     );
   return all;
 }
