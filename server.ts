@@ -1,4 +1,3 @@
-import * as Sentry from "@sentry/remix";
 import { createRequestHandler, writeReadableStreamToWritable, type ServerBuild } from "@remix-run/node";
 // The routes, bundled with this file by `remix build` (remix.config.js `server`): one module graph.
 import * as remixBuild from "@remix-run/dev/server-build";
@@ -221,7 +220,9 @@ async function worker(config: Config) {
 
   // The request's method, URL and headers go with the error only (no per-request instrumentation:
   // ADR 0008, sixth round); the scrubber drops the query, cookies and all but a few headers.
-  const reportToSentry = config.SENTRY_DSN
+  // Sentry's modules only with a DSN (instrument.server.ts says why).
+  const Sentry = config.SENTRY_DSN ? await import("@sentry/remix") : undefined;
+  const reportToSentry = Sentry
     ? (error: unknown, request: globalThis.Request) =>
         Sentry.withScope((scope) => {
           scope.addEventProcessor((event) => ({
