@@ -171,12 +171,14 @@ async function primary(config: Config) {
     process.removeAllListeners(signal);
     process.on(signal, () => void stop(signal));
   }
-  // A larger young generation for the workers (V8's default: 16 MB): a page allocates a few MB
-  // (rows, React elements, HTML), and GC was ~9 % of a worker's time. 32 MB took 8–15 % off
-  // node's CPU per page in interleaved bench runs, for ~50 MB more per worker (ADR 0008, fourth
-  // round); 64 did no better. NODE_OPTIONS or the command line may still choose another size.
-  const chosen = [...process.execArgv, process.env.NODE_OPTIONS ?? ""].some((a) => a.includes("semi-space"));
-  cluster.setupPrimary({ execArgv: [...process.execArgv, ...(chosen ? [] : ["--max-semi-space-size=32"])] });
+  // The workers' old generation is collected once it has grown by half since the last
+  // collection, not by up to four times (what V8 allows on a machine with a lot of memory): a
+  // worker's live data is small, and what it holds beyond it is garbage not yet collected. The
+  // young generation keeps V8's default size: the fourth round's larger one costs a worker as
+  // much memory as its live data, for CPU that ADR 0008 («Memoria») weighs. The command line
+  // may choose otherwise (NODE_OPTIONS cannot carry this flag).
+  const chosen = process.execArgv.some((a) => a.includes("heap-growing-percent"));
+  cluster.setupPrimary({ execArgv: [...process.execArgv, ...(chosen ? [] : ["--heap-growing-percent=50"])] });
   for (let i = 0; i < workers; i++) cluster.fork(env);
 }
 
