@@ -113,7 +113,14 @@ async function primary(config: Config) {
 
   // On Supabase the double-submit guard and the sign-in throttle are in memory: one process.
   const workers = kind === "supabase" ? 1 : config.WEB_CONCURRENCY;
-  const env = databaseUrl && !config.DATABASE_URL ? { DATABASE_URL: databaseUrl } : {};
+  const env = {
+    ...(databaseUrl && !config.DATABASE_URL ? { DATABASE_URL: databaseUrl } : {}),
+    // glibc gives each thread that allocates (the thread pool compressing answers, V8's helpers)
+    // an arena of its own, and what is freed in one is not used by another: under load a
+    // worker's memory outside V8's heap kept growing. Two arenas hold it (ADR 0008, «Memoria»);
+    // the environment may choose otherwise.
+    ...(process.env.MALLOC_ARENA_MAX ? {} : { MALLOC_ARENA_MAX: "2" }),
+  };
   const ready = new Set<number>();
   let stopping = false;
 

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import http from "node:http";
 import {
   Browser,
+  freePort,
   median,
   percentile,
   postmasterPid,
@@ -28,7 +29,16 @@ let server: ServerProcess;
 const DEMO = { email: (r: string) => `${r}@oficina.example`, password: "demo-oficina-2026" };
 
 beforeAll(async () => {
-  server = await startOnEmptyDataDir({ dataDir, nodeEnv: "test" });
+  // As `npm start` runs it (NODE_ENV=production: React's production build; a test-mode server
+  // renders with React's development build, which no installation runs), on a loopback APP_URL
+  // so that the demo data is loaded.
+  const port = await freePort();
+  server = await startOnEmptyDataDir({
+    dataDir,
+    nodeEnv: "production",
+    port,
+    env: { APP_URL: `http://127.0.0.1:${port}` },
+  });
 });
 
 afterAll(() => disposeServer(server, dataDir));
