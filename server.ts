@@ -115,11 +115,14 @@ async function primary(config: Config) {
   const workers = kind === "supabase" ? 1 : config.WEB_CONCURRENCY;
   const env = {
     ...(databaseUrl && !config.DATABASE_URL ? { DATABASE_URL: databaseUrl } : {}),
-    // glibc gives each thread that allocates (the thread pool compressing answers, V8's helpers)
-    // an arena of its own, and what is freed in one is not used by another: under load a
-    // worker's memory outside V8's heap kept growing. Two arenas hold it (ADR 0008, «Memoria»);
-    // the environment may choose otherwise.
+    // glibc gives each thread that allocates (the thread pool compressing answers and hashing
+    // passwords, V8's helpers) an arena of its own, and what is freed in one is not used by
+    // another; and a large block (a sign-in's scrypt) left in an arena is seldom given back. Two
+    // arenas, and blocks of 4 MiB or more mapped apart and returned when freed, keep a worker's
+    // memory outside V8's heap from growing (ADR 0008, «Memoria»). The environment may choose
+    // otherwise.
     ...(process.env.MALLOC_ARENA_MAX ? {} : { MALLOC_ARENA_MAX: "2" }),
+    ...(process.env.MALLOC_MMAP_THRESHOLD_ ? {} : { MALLOC_MMAP_THRESHOLD_: String(4 * 1024 * 1024) }),
   };
   const ready = new Set<number>();
   let stopping = false;
