@@ -1,4 +1,3 @@
-import * as Sentry from "@sentry/remix";
 import { createRequestHandler, writeReadableStreamToWritable, type ServerBuild } from "@remix-run/node";
 // The routes, bundled with this file by `remix build` (remix.config.js `server`): one module graph.
 import * as remixBuild from "@remix-run/dev/server-build";
@@ -115,7 +114,17 @@ async function primary(config: Config) {
 
   // On Supabase the double-submit guard and the sign-in throttle are in memory: one process.
   const workers = kind === "supabase" ? 1 : config.WEB_CONCURRENCY;
-  const env = databaseUrl && !config.DATABASE_URL ? { DATABASE_URL: databaseUrl } : {};
+  const env = {
+    ...(databaseUrl && !config.DATABASE_URL ? { DATABASE_URL: databaseUrl } : {}),
+    // glibc gives each thread that allocates (the thread pool compressing answers and hashing
+    // passwords, V8's helpers) an arena of its own, and what is freed in one is not used by
+    // another; and a large block (a sign-in's scrypt) left in an arena is seldom given back. Two
+    // arenas, and blocks of 4 MiB or more mapped apart and returned when freed, keep a worker's
+    // memory outside V8's heap from growing (ADR 0008, «Memoria»). The environment may choose
+    // otherwise.
+    ...(process.env.MALLOC_ARENA_MAX ? {} : { MALLOC_ARENA_MAX: "2" }),
+    ...(process.env.MALLOC_MMAP_THRESHOLD_ ? {} : { MALLOC_MMAP_THRESHOLD_: String(4 * 1024 * 1024) }),
+  };
   const ready = new Set<number>();
   let stopping = false;
 
@@ -174,12 +183,14 @@ async function primary(config: Config) {
     process.removeAllListeners(signal);
     process.on(signal, () => void stop(signal));
   }
-  // A larger young generation for the workers (V8's default: 16 MB): a page allocates a few MB
-  // (rows, React elements, HTML), and GC was ~9 % of a worker's time. 32 MB took 8–15 % off
-  // node's CPU per page in interleaved bench runs, for ~50 MB more per worker (ADR 0008, fourth
-  // round); 64 did no better. NODE_OPTIONS or the command line may still choose another size.
-  const chosen = [...process.execArgv, process.env.NODE_OPTIONS ?? ""].some((a) => a.includes("semi-space"));
-  cluster.setupPrimary({ execArgv: [...process.execArgv, ...(chosen ? [] : ["--max-semi-space-size=32"])] });
+  // The workers' old generation is collected once it has grown by half since the last
+  // collection, not by up to four times (what V8 allows on a machine with a lot of memory): a
+  // worker's live data is small, and what it holds beyond it is garbage not yet collected. The
+  // young generation keeps V8's default size: the fourth round's larger one costs a worker as
+  // much memory as its live data, for CPU that ADR 0008 («Memoria») weighs. The command line
+  // may choose otherwise (NODE_OPTIONS cannot carry this flag).
+  const chosen = process.execArgv.some((a) => a.includes("heap-growing-percent"));
+  cluster.setupPrimary({ execArgv: [...process.execArgv, ...(chosen ? [] : ["--heap-growing-percent=50"])] });
   for (let i = 0; i < workers; i++) cluster.fork(env);
 }
 
@@ -223,7 +234,9 @@ async function worker(config: Config) {
 
   // The request's method, URL and headers go with the error only (no per-request instrumentation:
   // ADR 0008, sixth round); the scrubber drops the query, cookies and all but a few headers.
-  const reportToSentry = config.SENTRY_DSN
+  // Sentry's modules only with a DSN (instrument.server.ts says why).
+  const Sentry = config.SENTRY_DSN ? await import("@sentry/remix") : undefined;
+  const reportToSentry = Sentry
     ? (error: unknown, request: globalThis.Request) =>
         Sentry.withScope((scope) => {
           scope.addEventProcessor((event) => ({

@@ -1,12 +1,15 @@
 import { Writable } from "node:stream";
 import type { AppLoadContext, EntryContext } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
-import * as Sentry from "@sentry/remix";
 import { renderToPipeableStream } from "react-dom/server";
 import { compressDocument } from "~/lib/compress-document.server";
 import { NonceContext } from "~/ui/nonce";
 
 const ABORT_DELAY = 5_000;
+
+// Sentry's modules only where a DSN turns it on (instrument.server.ts): without one every call
+// here does nothing, and loading them costs each process the largest part of its heap.
+const Sentry = process.env.SENTRY_DSN?.trim() ? await import("@sentry/remix") : undefined;
 
 /**
  * The whole document, rendered and then sent in one piece. Nothing here is deferred (no
@@ -75,6 +78,6 @@ export default function handleRequest(
 /** Errors while rendering (loader and action errors already carry a digest: lib/errors.server.ts). */
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return;
-  Sentry.sentryHandleError(error, { request } as never);
+  Sentry?.sentryHandleError(error, { request } as never);
   console.error(error);
 }

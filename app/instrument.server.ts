@@ -5,9 +5,6 @@
  * only this and what it needs (the configuration parser, the scrubber). With no SENTRY_DSN
  * nothing is initialised and nothing touches the network.
  */
-// @sentry/node's own init, not @sentry/remix's: see below. (@sentry/remix's dependency; the
-// server's captureException and sentryHandleError reach the same client, which is global.)
-import * as Sentry from "@sentry/node";
 import { loadEnv } from "./lib/env.server";
 import { scrubEvent } from "./lib/sentry-scrub";
 
@@ -15,7 +12,13 @@ let dsn: string | undefined;
 try {
   const config = loadEnv();
   dsn = config.SENTRY_DSN;
-  if (dsn)
+  // Sentry's modules only with a DSN: without one they are the largest part of each process's
+  // heap, and a larger heap is also one V8 lets grow further between collections (ADR 0008,
+  // «Memoria»). @sentry/node's own init, not @sentry/remix's: see below. (@sentry/remix's
+  // dependency; the server's captureException and sentryHandleError reach the same client, which
+  // is global.)
+  if (dsn) {
+    const Sentry = await import("@sentry/node");
     Sentry.init({
       dsn,
       environment: config.SENTRY_ENVIRONMENT,
@@ -34,6 +37,7 @@ try {
       skipOpenTelemetrySetup: true,
       integrations: (defaults) => defaults.filter((i) => !["Http", "Console"].includes(i.name)),
     });
+  }
 } catch {
   // A bad configuration is reported by server.ts with a clear message; nothing to do here.
 }

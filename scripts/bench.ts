@@ -49,7 +49,7 @@ import { migrate } from "../app/data/migrate.server";
 import { createDatabase } from "../app/data/sql/connection.server";
 import { addDaysISO, todayISO } from "../app/lib/dates";
 import { jsInicial, type JsInicial } from "./bench/js-inicial";
-import { cpuDe, hijosDe, servidorPids } from "./bench/proc";
+import { cpuDe, hijosDe, pssMiB, servidorPids } from "./bench/proc";
 import { addGastos, DEFAULT_DEMO_GASTOS, DEMO_ACCOUNTS, DEMO_PASSWORD, seedIfEmpty } from "./seed";
 
 const RAIZ = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -1026,11 +1026,16 @@ async function main() {
   const equipo = maquina();
   const rssFinal = Math.round(rssServidor(servidor.pid, "VmHWM") / 1024);
   const trabajadores = servidorPids(servidor.pid).length - 1;
+  // Each process apart (issue 19): its own peak; PostgreSQL's processes share their buffers, so
+  // theirs is the proportional share (PSS) of all of them at the end.
+  const [primario, ...suyos] = servidorPids(servidor.pid).map((p) => Math.round(rssKiB(p, "VmHWM") / 1024));
+  const pgMiB = [postmaster, ...hijosDe(postmaster)].reduce((t, p) => t + pssMiB(p), 0);
+  const porProceso = `primario ${primario} MiB, ${suyos.map((m, i) => `trabajador ${i + 1} ${m} MiB`).join(", ")} (VmHWM de cada uno); PostgreSQL ${pgMiB} MiB al terminar (PSS del postmaster y sus procesos)`;
   const { rows: total } = await sql<{ n: number }>`select count(*)::int as n from public.gastos`.execute(db);
   const informe = [
     `## Oficina — bench, ${o.gastos.toLocaleString("es-ES")} gastos sintéticos (+ ${demo.toLocaleString("es-ES")} de demostración; ${total[0]!.n.toLocaleString("es-ES")} al terminar)`,
     "",
-    `Máquina: ${equipo.nproc} núcleos, ${equipo.modelo}, ${equipo.memoriaGiB} GiB, Node ${equipo.node}, ${equipo.fecha.slice(0, 10)}. ${o.segundos} s por medida (tras 1 s de calentamiento), carga desde otro proceso en la misma máquina; Sentry ${o.sentry ? "activo" : "desactivado"}. Servidor: un proceso primario y ${trabajadores} ${trabajadores === 1 ? "trabajador" : "trabajadores"} (node:cluster; CPU y memoria del servidor son las de todos). Pico de memoria del servidor en toda la ejecución (VmHWM, suma de los procesos): ${rssFinal} MiB. Carga media de la máquina al empezar ${cargaInicial.join(" / ")}, al terminar ${equipo.cargaMedia.join(" / ")} (1/5/15 min; con otros procesos ocupando los núcleos, las cifras absolutas bajan: compare las razones con el suelo).`,
+    `Máquina: ${equipo.nproc} núcleos, ${equipo.modelo}, ${equipo.memoriaGiB} GiB, Node ${equipo.node}, ${equipo.fecha.slice(0, 10)}. ${o.segundos} s por medida (tras 1 s de calentamiento), carga desde otro proceso en la misma máquina; Sentry ${o.sentry ? "activo" : "desactivado"}. Servidor: un proceso primario y ${trabajadores} ${trabajadores === 1 ? "trabajador" : "trabajadores"} (node:cluster; CPU y memoria del servidor son las de todos). Pico de memoria del servidor en toda la ejecución (VmHWM, suma de los procesos): ${rssFinal} MiB; por proceso: ${porProceso}. Carga media de la máquina al empezar ${cargaInicial.join(" / ")}, al terminar ${equipo.cargaMedia.join(" / ")} (1/5/15 min; con otros procesos ocupando los núcleos, las cifras absolutas bajan: compare las razones con el suelo).`,
     "",
     `Filtro de «página 40»: estado=${p.filtro.estado}, departamento con más gastos (${p.filtro.n.toLocaleString("es-ES")} coincidencias al elegirlo), fechas ${addDaysISO(todayISO(), -270)}…${addDaysISO(todayISO(), -90)}, por importe descendente.`,
     tabla(filas, o.conexiones),
@@ -1057,7 +1062,7 @@ async function main() {
   mkdirSync(o.salida, { recursive: true });
   writeFileSync(
     path.join(o.salida, "results.json"),
-    `${JSON.stringify({ maquina: equipo, opciones: o, gastos: { sinteticos: o.gastos, demo, final: total[0]!.n }, parametros: p, js, pantallas: filas, escala, rssPicoMiB: rssFinal, duracionSegundos: Math.round((Date.now() - inicio) / 1000) }, null, 2)}\n`,
+    `${JSON.stringify({ maquina: equipo, opciones: o, gastos: { sinteticos: o.gastos, demo, final: total[0]!.n }, parametros: p, js, pantallas: filas, escala, rssPicoMiB: rssFinal, memoriaPorProceso: porProceso, duracionSegundos: Math.round((Date.now() - inicio) / 1000) }, null, 2)}\n`,
   );
   writeFileSync(path.join(o.salida, "ultimo.md"), `${texto}\n`);
   const fallos = filas.flatMap((f) => Object.values(f.medidas).map((m) => m.errores)).reduce((a, b) => a + b, 0);

@@ -1,6 +1,5 @@
 import { open, readFile, stat } from "node:fs/promises";
 import { fileTypeFromFile } from "file-type";
-import sharp from "sharp";
 
 /**
  * What an uploaded file becomes before it is stored (ADR 0018): its type read from its content
@@ -106,6 +105,8 @@ function colaDeImagen(tipo: Tipo, cola: Buffer, size: number, cabecera: Buffer):
 }
 
 async function imagen(archivo: string, tipo: Tipo): Promise<Procesado> {
+  // sharp and its libvips are loaded by the first image, not by every process that serves pages.
+  const { default: sharp } = await import("sharp");
   try {
     const entrada = () => sharp(archivo, { limitInputPixels: MAX_PIXELES, failOn: "truncated" });
     const { width = 0, height = 0 } = await entrada().metadata();

@@ -63,6 +63,10 @@ const otherTree: RouteLike[] = [
   },
 ];
 
+function countRoutes(routes: RouteLike[]): number {
+  return routes.reduce((n, r) => n + 1 + countRoutes(r.children ?? []), 0);
+}
+
 function pathsOf(routes: RouteLike[], prefix = ""): string[] {
   return routes.flatMap((r) => {
     const here = r.path?.startsWith("/") ? r.path : [prefix, r.path ?? ""].filter(Boolean).join("/");
@@ -145,6 +149,29 @@ describe("rememberMatches", () => {
     a[a.length - 1]!.params.id = "otro";
     a.pop();
     expectSame(remembered(tree, "/usuarios/1"), original(tree, "/usuarios/1"));
+  });
+
+  it("does not walk a tree passed again (it is known by identity)", () => {
+    const remembered = rememberMatches(original, router.parsePath);
+    let reads = 0;
+    const counted = (r: RouteLike): RouteLike => {
+      const { id, children, ...rest } = r;
+      return Object.defineProperty({ ...rest, children: children?.map(counted) }, "id", {
+        get: () => (reads++, id),
+        enumerable: true,
+      });
+    };
+    const tree = appTree().map(counted);
+    expectSame(remembered(tree, "/gastos"), original(tree, "/gastos"));
+    reads = 0;
+    expectSame(remembered(tree, "/usuarios/1"), original(tree, "/usuarios/1"));
+    const firstOfAnotherPath = reads;
+    reads = 0;
+    remembered(tree, "/usuarios/1");
+    remembered(tree, "/gastos");
+    expect(reads).toBe(0);
+    // The library itself reads ids when it answers a new path; the walk is not repeated for it.
+    expect(firstOfAnotherPath).toBeLessThan(countRoutes(tree));
   });
 
   it("tells apart trees that differ only in a path, an index flag or a missing path", () => {

@@ -34,6 +34,7 @@ export type MatchRoutes = (
 ) => RouteMatch[] | null;
 
 type Kept = { matches: { id: string; pathname: string; pathnameBase: string }[]; params: Params };
+type Shape = { id: number; byId: Map<string, RouteLike> };
 
 /** The tree's shape as a key, and its routes by id; null when ids are missing or repeated. */
 function shapeOf(routes: RouteLike[]): { key: string; byId: Map<string, RouteLike> } | null {
@@ -62,11 +63,30 @@ export function rememberMatches(
 ): MatchRoutes {
   // An empty array stands for «no match»: the library never answers [] (a match has ≥ 1 route).
   const kept = new LRUCache<string, Kept | []>({ max });
+  // A tree passed again (the server's own, built once per build) is known by identity: no walk.
+  // Remix never changes a tree once built; one rebuilt per render is walked and found by its key.
+  const byTree = new WeakMap<RouteLike[], Shape | null>();
+  // Each shape gets a number, so the kept answers' keys do not each repeat the whole shape.
+  const shapeIds = new LRUCache<string, number>({ max: 100 });
+  let nextId = 0;
+  const shapeFor = (routes: RouteLike[]) => {
+    let shape = byTree.get(routes);
+    if (shape !== undefined) return shape;
+    const walked = shapeOf(routes);
+    shape = null;
+    if (walked) {
+      let id = shapeIds.get(walked.key);
+      if (id === undefined) shapeIds.set(walked.key, (id = nextId++));
+      shape = { id, byId: walked.byId };
+    }
+    byTree.set(routes, shape);
+    return shape;
+  };
   return (routes, location, basename = "/") => {
-    const shape = Array.isArray(routes) ? shapeOf(routes) : null;
+    const shape = Array.isArray(routes) ? shapeFor(routes) : null;
     if (!shape) return original(routes, location, basename);
     const pathname = (typeof location === "string" ? parsePath(location).pathname : location.pathname) || "/";
-    const key = `${shape.key}\n${basename}\n${pathname}`;
+    const key = `${shape.id}\n${basename}\n${pathname}`;
     const hit = kept.get(key);
     if (hit && !Array.isArray(hit)) {
       // Fresh objects every time (callers may change them); one params object shared by all

@@ -48,3 +48,13 @@ export function rssMiB(pid: number): number {
     return 0;
   }
 }
+
+/** Proportional memory of `pid` in MiB (shared pages divided among their processes; 0 once it is gone). */
+export function pssMiB(pid: number): number {
+  try {
+    const m = /^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, "utf8"));
+    return m ? Math.round(Number(m[1]) / 1024) : 0;
+  } catch {
+    return 0;
+  }
+}

@@ -1,11 +1,14 @@
+import { readdirSync, readFileSync } from "node:fs";
 import http from "node:http";
 import {
   Browser,
+  freePort,
   median,
   percentile,
-  rssMb,
+  postmasterPid,
   sleep,
   withOwner,
+  workerPids,
   type HttpResponse,
   type ServerProcess,
 } from "../support/server-process";
@@ -26,7 +29,16 @@ let server: ServerProcess;
 const DEMO = { email: (r: string) => `${r}@oficina.example`, password: "demo-oficina-2026" };
 
 beforeAll(async () => {
-  server = await startOnEmptyDataDir({ dataDir, nodeEnv: "test" });
+  // As `npm start` runs it (NODE_ENV=production: React's production build; a test-mode server
+  // renders with React's development build, which no installation runs), on a loopback APP_URL
+  // so that the demo data is loaded.
+  const port = await freePort();
+  server = await startOnEmptyDataDir({
+    dataDir,
+    nodeEnv: "production",
+    port,
+    env: { APP_URL: `http://127.0.0.1:${port}` },
+  });
 });
 
 afterAll(() => disposeServer(server, dataDir));
@@ -102,11 +114,27 @@ it(
     );
     const jefa = await person(org.accounts.jefa!.email, PASSWORD);
 
-    const rss: { t: number; mb: number }[] = [];
+    // Each process apart (issue 19): the primary, each worker (by its place: one that is replaced
+    // keeps its place), and PostgreSQL, which the server starts but which is not counted in `mb`.
+    const rss: { t: number; mb: number; primary: number; workers: number[]; postgres: number }[] = [];
     const started = Date.now();
     const sampler = (async () => {
       while (Date.now() < deadline) {
-        rss.push({ t: (Date.now() - started) / 1000, mb: rssMb(server.pid) });
+        const primary = memoryMb(server.pid);
+        const workers = workerPids(server.pid)
+          .sort((a, b) => a - b)
+          .map((pid) => memoryMb(pid));
+        const postmaster = postmasterPid(dataDir);
+        const postgres = postmaster
+          ? [postmaster, ...childrenOf(postmaster)].reduce((t, pid) => t + memoryMb(pid, "Pss"), 0)
+          : 0;
+        rss.push({
+          t: (Date.now() - started) / 1000,
+          mb: primary + workers.reduce((a, b) => a + b, 0),
+          primary,
+          workers,
+          postgres,
+        });
         await sleep(2000);
       }
     })();
@@ -192,18 +220,33 @@ it(
     const rssStart = avg(steady.slice(0, tenth));
     const rssEnd = avg(steady.slice(-tenth));
     const rssMax = Math.max(...rss.map((r) => r.mb));
+    // The same figures for one process: `of` picks its MB from a sample.
+    const each = (name: string, of: (r: (typeof rss)[number]) => number | undefined) => {
+      const pick = (xs: typeof rss) => avg(xs.map((r) => ({ mb: of(r) ?? 0 })));
+      return `${name} ${pick(steady.slice(0, tenth)).toFixed(0)} → ${pick(steady.slice(-tenth)).toFixed(0)} (máx. ${Math.max(...rss.map((r) => of(r) ?? 0)).toFixed(0)})`;
+    };
+    const workerCount = Math.max(...rss.map((r) => r.workers.length));
+    const perProcess = [
+      each("primario", (r) => r.primary),
+      ...Array.from({ length: workerCount }, (_, i) => each(`trabajador ${i + 1}`, (r) => r.workers[i])),
+      each("PostgreSQL (PSS)", (r) => r.postgres),
+    ].join(", ");
     const writes = samples.filter((s) => s.what.startsWith("POST")).length;
 
     figure(
       `Carga sostenida: ${elapsed.toFixed(0)} s a ${CONNECTIONS} conexiones, ${total} peticiones (${(total / elapsed).toFixed(0)}/s; ${writes} escrituras), errores: ${failed}; ` +
         `latencia mediana ${median(ms).toFixed(0)} ms, p95 ${percentile(ms, 95).toFixed(0)} ms, p99 ${percentile(ms, 99).toFixed(0)} ms; ` +
         `memoria del servidor (RSS del primario y sus trabajadores) ${rssStart.toFixed(0)} MB tras ${warmup.toFixed(0)} s de calentamiento → ${rssEnd.toFixed(0)} MB al final (máximo ${rssMax.toFixed(0)} MB)${elapsed >= 200 ? "" : " [prueba corta: solo se informa]"}; ` +
+        `por proceso, MB: ${perProcess}; ` +
         `gastos de la carga: ${written.map((r) => `${r.n} ${r.estado}`).join(", ")}; ${avisos} aprobaciones en bloque con alguna fila ya cambiada`,
     );
     console.info(
       `RSS (s → MB): ${rss
         .filter((_, i) => i % 5 === 0)
-        .map((r) => `${r.t.toFixed(0)}→${r.mb.toFixed(0)}`)
+        .map(
+          (r) =>
+            `${r.t.toFixed(0)}→${r.mb.toFixed(0)} (${[r.primary, ...r.workers].map((x) => x.toFixed(0)).join("+")})`,
+        )
         .join(" ")}`,
     );
     expect(errors).toEqual([]);
@@ -214,3 +257,27 @@ it(
     if (elapsed >= 200) expect(rssEnd).toBeLessThan(Math.max(rssStart * 1.25, rssStart + 40));
   },
 );
+
+/** A process's resident (or proportional) memory in MB, from /proc (0 once it is gone). */
+function memoryMb(pid: number, field: "Rss" | "Pss" = "Rss") {
+  try {
+    const m = new RegExp(`^${field}:\\s+(\\d+)`, "m").exec(readFileSync(`/proc/${pid}/smaps_rollup`, "utf8"));
+    return m ? Number(m[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** PostgreSQL's backends: the postmaster's children. */
+function childrenOf(pid: number) {
+  return readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .filter((name) => {
+      try {
+        return readFileSync(`/proc/${name}/stat`, "utf8").split(") ")[1]!.split(" ")[1] === String(pid);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
