@@ -7,6 +7,7 @@
  *   npm run bench -- --escala --gastos 1000000   … and at 1 000 000 (long: opt-in)
  *   options: --segundos S (per run, default 5) · --conexiones 1,10,50 · --pantallas gastos,inicio,…
  *            --sin-sentry · --perfil (server CPU profile into bench/) · --mantener (keep the temp dir)
+ *            --aceptar ENCODINGS (the Accept-Encoding sent; a browser's by default)
  *            --datos DIR (keep the loaded database in DIR and reuse it next time: for quick re-runs)
  *            --salida DIR (where results.json and ultimo.md go; default bench/)
  *
@@ -111,6 +112,9 @@ function opciones(argv: string[]): Opciones {
         break;
       case "--sin-sentry":
         o.sentry = false;
+        break;
+      case "--aceptar":
+        CABECERAS_NAVEGADOR["accept-encoding"] = valor();
         break;
       case "--perfil":
         o.perfil = true;
@@ -685,6 +689,7 @@ function pantallas(p: Awaited<ReturnType<typeof elegirParametros>>): Pantalla[] 
 const REFERENCIAS = ["suelo", "techo"];
 
 // What a browser sends: pages travel as brotli to every current browser (ADR 0008, eighth round).
+// `--aceptar gzip` measures as the bench did before (to compare with runs of older code).
 const CABECERAS_NAVEGADOR = { "accept-encoding": "gzip, deflate, br", accept: "text/html" };
 
 async function comprobar(ctx: Contexto, p: Pantalla) {
