@@ -14,18 +14,16 @@
  * e.g. `--variante "semi16|NODE_OPTIONS=--max-semi-space-size=16"` or `--variante "antes|||/tmp/a"`.
  * Without `--variante`: the server here as `npm start` runs it. Stops every server and the database (by pid), removes its temp dir.
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { cpuDe, hijosDe, pssMiB, rssMiB, servidorPids } from "./proc";
-import { freePort, startEmbeddedPostgres } from "../../app/data/embedded.server";
-import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "../seed/catalog/organization";
+import { arrancarServidor, iniciarSesion, type Variante } from "./servidor";
+import { startEmbeddedPostgres } from "../../app/data/embedded.server";
+import { DEMO_ACCOUNTS } from "../seed/catalog/organization";
 
 const TICKS = 100;
-type Variante = { nombre: string; env: Record<string, string>; node: string[]; dir: string };
 
 function opciones(argv: string[]) {
   const o = { variantes: [] as Variante[], segundos: 60, conexiones: 10, procesos: 1, cada: 2 };
@@ -69,45 +67,6 @@ function opciones(argv: string[]) {
 
 const detener: (() => Promise<void>)[] = [];
 
-async function arrancar(v: Variante, databaseUrl: string, datos: string, procesos: number) {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const hijo: ChildProcess = spawn(process.execPath, [...v.node, "--import", "./build/instrument.js", "build/server.js"], {
-    cwd: v.dir,
-    stdio: ["ignore", "ignore", "pipe"],
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      NODE_ENV: "production",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATABASE_URL: databaseUrl,
-      DATA_DIR: datos,
-      SESSION_SECRET: randomBytes(32).toString("hex"),
-      APP_URL: base,
-      WEB_CONCURRENCY: String(procesos),
-      ...v.env,
-    },
-  });
-  let err = "";
-  hijo.stderr!.on("data", (c: Buffer) => (err += c));
-  detener.push(async () => {
-    if (hijo.exitCode !== null) return;
-    hijo.kill("SIGTERM");
-    await new Promise((r) => hijo.once("exit", r));
-  });
-  for (let i = 0; i < 600; i++) {
-    const ok = await fetch(`${base}/healthz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok && servidorPids(hijo.pid!).length === procesos + 1) return { ...v, base, pid: hijo.pid! };
-    if (hijo.exitCode !== null) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`El servidor ${v.nombre} no arrancó:\n${err}`);
-}
-
 /** A GET on a keep-alive agent: the status, the body read and dropped (as a browser would decode it). */
 function pedir(agent: http.Agent, base: string, ruta: string, cookie: string) {
   return new Promise<number>((resolve, reject) => {
@@ -124,20 +83,6 @@ function pedir(agent: http.Agent, base: string, ruta: string, cookie: string) {
   });
 }
 
-async function sesion(base: string, email: string) {
-  const r = await fetch(`${base}/login`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { Origin: base, "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ intent: "iniciar", email, password: DEMO_PASSWORD, redirectTo: "/" }),
-  });
-  const cookie = r.headers
-    .getSetCookie()
-    .map((c) => /^(oficina_sesion=[^;]+)/.exec(c)?.[1])
-    .find(Boolean);
-  if (r.status !== 302 || !cookie) throw new Error(`No se pudo iniciar sesión como ${email}: ${r.status}`);
-  return cookie;
-}
 
 const pick = <T>(list: T[], i: number) => list[i % list.length]!;
 
@@ -172,13 +117,16 @@ async function main() {
   const postgres = hijosDe(process.pid).find((p) => comando(p).includes("postgres")) ?? 0;
   // One after the other: the first applies the migrations and loads the demo data.
   const servidores = [];
-  for (const [i, v] of o.variantes.entries())
-    servidores.push(await arrancar(v, db.url, path.join(tmp, `datos-${i}`), o.procesos));
+  for (const [i, v] of o.variantes.entries()) {
+    const s = await arrancarServidor(v, { databaseUrl: db.url, datos: path.join(tmp, `datos-${i}`), procesos: o.procesos });
+    detener.push(s.detener);
+    servidores.push(s);
+  }
 
   const cuentas = ["administrador", "aprobador", "empleado"] as const;
   const preparados = await Promise.all(
     servidores.map(async (s) => {
-      const cookies = await Promise.all(cuentas.map((c) => sesion(s.base, DEMO_ACCOUNTS[c])));
+      const cookies = await Promise.all(cuentas.map((c) => iniciarSesion(s.base, DEMO_ACCOUNTS[c])));
       const lista = await (await fetch(`${s.base}/gastos`, { headers: { cookie: cookies[0]! } })).text();
       const gastos = [...new Set([...lista.matchAll(/gasto=([0-9a-f-]{36})/g)].map((m) => m[1]!))];
       const proveedoresHtml = await (await fetch(`${s.base}/proveedores`, { headers: { cookie: cookies[0]! } })).text();

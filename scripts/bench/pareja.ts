@@ -20,20 +20,19 @@
  * for that server (the workers inherit them), e.g. a CPU profile, which NODE_OPTIONS refuses. Stops both servers and the database (by pid) and
  * removes its temp dir.
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { spawn } from "node:child_process";
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { cpuDe, rssMiB, servidorPids } from "./proc";
-import { freePort, startEmbeddedPostgres } from "../../app/data/embedded.server";
-import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "../seed/catalog/organization";
+import { arrancarServidor, iniciarSesion, type Variante } from "./servidor";
+import { startEmbeddedPostgres } from "../../app/data/embedded.server";
+import { DEMO_ACCOUNTS } from "../seed/catalog/organization";
 
 const AQUI = path.dirname(fileURLToPath(import.meta.url));
 const TICKS = 100;
 
-type Variante = { nombre: string; dir: string; env: Record<string, string>; node: string[] };
 
 function opciones(argv: string[]) {
   const o = {
@@ -120,59 +119,6 @@ function opciones(argv: string[]) {
 
 const detener: (() => Promise<void>)[] = [];
 
-async function arrancar(v: Variante, databaseUrl: string, datos: string) {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const hijo: ChildProcess = spawn(process.execPath, [...v.node, "--import", "./build/instrument.js", "build/server.js"], {
-    cwd: v.dir,
-    stdio: ["ignore", "ignore", "pipe"],
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      NODE_ENV: "production",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATABASE_URL: databaseUrl,
-      DATA_DIR: datos,
-      SESSION_SECRET: randomBytes(32).toString("hex"),
-      APP_URL: base,
-      WEB_CONCURRENCY: "1",
-      ...v.env,
-    },
-  });
-  let err = "";
-  hijo.stderr!.on("data", (c: Buffer) => (err += c));
-  detener.push(async () => {
-    hijo.kill("SIGTERM");
-    await new Promise((r) => hijo.once("exit", r));
-  });
-  for (let i = 0; i < 600; i++) {
-    const ok = await fetch(`${base}/healthz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return { base, pid: hijo.pid! };
-    if (hijo.exitCode !== null) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`El servidor ${v.nombre} no arrancó:\n${err}`);
-}
-
-/** A session cookie of a demo account on the server at `base`. */
-async function iniciarSesion(base: string, email: string) {
-  const r = await fetch(`${base}/login`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { Origin: base, "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ intent: "iniciar", email, password: DEMO_PASSWORD, redirectTo: "/" }),
-  });
-  const cookie = r.headers
-    .getSetCookie()
-    .map((c) => /^(oficina_sesion=[^;]+)/.exec(c)?.[1])
-    .find(Boolean);
-  if (r.status !== 302 || !cookie) throw new Error(`No se pudo iniciar sesión como ${email}: ${r.status}`);
-  return cookie;
-}
 
 /** One autocannon run; CPU ticks of the server from the end of its warm-up to its end; the worker's RSS at the end. */
 function cargar(url: string, pid: number, conexiones: number, segundos: number, cookie: string, aceptar: string) {
@@ -231,7 +177,11 @@ async function main() {
   detener.push(() => db.stop());
   // One after the other: the first applies the migrations and loads the demo data.
   const servidores = [];
-  for (const v of o.variantes) servidores.push(await arrancar(v, db.url, path.join(tmp, `datos-${v.nombre}`)));
+  for (const v of o.variantes) {
+    const s = await arrancarServidor(v, { databaseUrl: db.url, datos: path.join(tmp, `datos-${v.nombre}`) });
+    detener.push(s.detener);
+    servidores.push(s);
+  }
   const cookies = o.como
     ? await Promise.all(servidores.map((s) => iniciarSesion(s.base, DEMO_ACCOUNTS[o.como as keyof typeof DEMO_ACCOUNTS])))
     : ["", ""];
