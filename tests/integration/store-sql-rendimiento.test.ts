@@ -1,7 +1,8 @@
 import type pg from "pg";
 import { sql } from "kysely";
 import { sqlStore } from "~/data/sql/adapter.server";
-import { asUser, createDatabase } from "~/data/sql/connection.server";
+import { asUser, createDatabase, readAsUser } from "~/data/sql/connection.server";
+import { IN_ONE_TRIP } from "~/data/sql/performance/prepared.server";
 import { NotFound, type ListQuery, type Row } from "~/data/store";
 import { connect, createUser } from "../support/as-user";
 import { createTestDatabase } from "../support/database";
@@ -57,7 +58,7 @@ afterAll(async () => {
   await db?.destroy();
 });
 
-describe("lecturas en el mismo turno (una transacción compartida)", () => {
+describe("lecturas en el mismo turno (una conexión compartida)", () => {
   it("cada una devuelve lo suyo, como si fueran solas", async () => {
     const store = sqlStore(db, empleado);
     const query: ListQuery = {
@@ -84,7 +85,7 @@ describe("lecturas en el mismo turno (una transacción compartida)", () => {
     const store = sqlStore(db, admin);
     const [bien, mal, noExiste, despues] = await Promise.allSettled([
       store.list<Row>("gastos", { limit: 5, offset: 0, count: "exact" }),
-      // A database error (not a uuid) aborts the shared transaction…
+      // A database error (not a uuid)…
       store.list<Row>("gastos", {
         filters: [{ column: "departamento_id", op: "eq", value: "no-es-un-uuid" }],
         limit: 5,
@@ -363,5 +364,77 @@ describe("asUser: BEGIN viaja con el rol y las claims (un viaje menos)", () => {
     expect(
       (await client.query("select count(*)::int as n from departamentos where nombre = $1", [nombre])).rows[0].n,
     ).toBe(1);
+  });
+});
+
+describe("readAsUser: lecturas como usuario sin transacción (dos viajes menos)", () => {
+  type Quien = { rol: string; sub: string | null; claims: string };
+  const quien = sql<Quien>`select current_user as rol, auth.uid()::text as sub, coalesce(current_setting('request.jwt.claims', true), '') as claims`;
+
+  it("rol authenticated y sus claims, un mensaje para empezar y ninguno para acabar", async () => {
+    const { default: realPg } = await import("pg");
+    const sent = vi.spyOn(realPg.Client.prototype, "query");
+    try {
+      const seen = await readAsUser(db, empleado, async (trx, cambios) => {
+        const a = (await quien.execute(trx)).rows[0]!;
+        const b = await sql<{ txid: string }>`select txid_current()::text as txid`.execute(trx);
+        const c = await sql<{ txid: string }>`select txid_current()::text as txid`.execute(trx);
+        return { ...a, cambios, distintas: b.rows[0]!.txid !== c.rows[0]!.txid };
+      });
+      expect(seen).toMatchObject({ rol: "authenticated", sub: empleado, distintas: true });
+      expect(Number(seen.cambios)).toBeGreaterThan(0);
+      // The role, the claims and the counter in one message, then the three statements: no BEGIN, no COMMIT.
+      expect(sent).toHaveBeenCalledTimes(4);
+    } finally {
+      sent.mockRestore();
+    }
+  });
+
+  it("quien toma la conexión después no hereda el usuario: ni el dueño, ni otro usuario, ni tras un fallo", async () => {
+    // One connection: every call below takes the one the read as a user had.
+    const una = createDatabase(url, 1);
+    const { default: realPg } = await import("pg");
+    try {
+      const comoDueno = async () => (await quien.execute(una)).rows[0]!;
+      await readAsUser(una, empleado, (trx) => quien.execute(trx));
+      // A statement of the owner's own (the adapter's sweeps, sign-in…): a reset first.
+      expect(await comoDueno()).toEqual({ rol: "postgres", sub: null, claims: "" });
+
+      // A message in one trip (the session check) carries the reset itself: still one message.
+      await readAsUser(una, empleado, (trx) => quien.execute(trx));
+      const sent = vi.spyOn(realPg.Client.prototype, "query");
+      try {
+        const { rows } = await sql<Quien>`${sql.raw(`${IN_ONE_TRIP}select current_user as rol, coalesce(current_setting('request.jwt.claims', true), '') as claims`)}`.execute(una);
+        expect(rows[0]).toEqual({ rol: "postgres", claims: "" });
+        expect(sent).toHaveBeenCalledTimes(1);
+      } finally {
+        sent.mockRestore();
+      }
+
+      // Another user's read sets its own user; a write's transaction its own, and the owner
+      // after it is the owner again, committed or rolled back.
+      await readAsUser(una, empleado, (trx) => quien.execute(trx));
+      expect((await readAsUser(una, admin, (trx) => quien.execute(trx))).rows[0]).toMatchObject({ sub: admin });
+      expect((await asUser(una, empleado, (trx) => quien.execute(trx))).rows[0]).toMatchObject({
+        rol: "authenticated",
+        sub: empleado,
+      });
+      expect(await comoDueno()).toEqual({ rol: "postgres", sub: null, claims: "" });
+      await readAsUser(una, admin, (trx) => quien.execute(trx));
+      await expect(
+        asUser(una, empleado, async (trx) => {
+          await quien.execute(trx);
+          throw new Error("se deshace");
+        }),
+      ).rejects.toThrow("se deshace");
+      expect(await comoDueno()).toEqual({ rol: "postgres", sub: null, claims: "" });
+
+      // A message in one trip that fails: its reset is undone with it, so the next statement resets again.
+      await readAsUser(una, empleado, (trx) => quien.execute(trx));
+      await expect(sql`${sql.raw(`${IN_ONE_TRIP}select 1 / 0`)}`.execute(una)).rejects.toThrow();
+      expect(await comoDueno()).toEqual({ rol: "postgres", sub: null, claims: "" });
+    } finally {
+      await una.destroy();
+    }
   });
 });

@@ -2,7 +2,7 @@ import { Kysely, PostgresDialect, sql, type Transaction } from "kysely";
 import pg from "pg";
 import type { Database } from "../database";
 import { storeErrorFromPostgres } from "../store";
-import { IN_ONE_TRIP, PreparingClient } from "./performance/prepared.server";
+import { AS_USER, IN_ONE_TRIP, PreparingClient } from "./performance/prepared.server";
 
 // Dates, timestamps and numerics stay strings: no time-zone shifts, no floats for money.
 // (scripts/db-types.ts generates app/data/database.ts with the same types.)
@@ -24,6 +24,8 @@ export function createDatabase(url: string, max = 10): Kysely<Database> {
   // connection due to administrator command") was an unhandled 'error' event that killed the
   // process. The request in flight fails with its error; the broken client is dropped on release.
   pool.on("connect", (client) => client.on("error", () => {}));
+  // Whoever takes the client next must not inherit a read's user (PreparingClient).
+  pool.on("release", (_error, client) => (client as unknown as PreparingClient).devolver());
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }
 
@@ -44,7 +46,7 @@ export async function asUser<T>(db: Kysely<Database>, userId: string, fn: AsUser
   const claims = JSON.stringify({ sub: userId, role: "authenticated", aud: "authenticated" });
   // With the role, the data's change counter (migration 20261125000007_escala), read before anything is counted.
   const begin = sql.raw<{ cambios: string }>(
-    `${IN_ONE_TRIP}begin; select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${pg.escapeLiteral(claims)}, true), interno.cambios()::text as cambios`,
+    `${IN_ONE_TRIP}${AS_USER}begin; select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${pg.escapeLiteral(claims)}, true), interno.cambios()::text as cambios`,
   );
   try {
     return await db.connection().execute(async (conn) => {
@@ -58,6 +60,27 @@ export async function asUser<T>(db: Kysely<Database>, userId: string, fn: AsUser
         await sql`rollback`.execute(conn).catch(() => {});
         throw error;
       }
+    });
+  } catch (error) {
+    throw storeErrorFromPostgres(error as pg.DatabaseError) ?? error;
+  }
+}
+
+/**
+ * Runs the reads of `fn` as the given user without a transaction (ADR 0008, «Reads without a
+ * transaction»): one message gives the connection role `authenticated` and the user's claims —
+ * for the connection, not a transaction — and reads the change counter; then the reads. No BEGIN,
+ * no COMMIT: under READ COMMITTED each statement saw its own snapshot inside one anyway, so the
+ * answers are the same, two round trips fewer. Row-level security applies exactly as in
+ * `asUser`; the connection forgets the user before anyone else's statement (PreparingClient).
+ * Only for reads: whatever may write goes through `asUser`.
+ */
+export async function readAsUser<T>(db: Kysely<Database>, userId: string, fn: AsUser<T>): Promise<T> {
+  const claims = JSON.stringify({ sub: userId, role: "authenticated", aud: "authenticated" });
+  try {
+    return await db.connection().execute(async (conn) => {
+      const { rows } = await sql<{ cambios: string }>`${sql.raw(AS_USER)}select set_config('role', 'authenticated', false), set_config('request.jwt.claims', ${claims}, false), interno.cambios()::text as cambios`.execute(conn);
+      return fn(conn as unknown as Transaction<Database>, rows[0]!.cambios);
     });
   } catch (error) {
     throw storeErrorFromPostgres(error as pg.DatabaseError) ?? error;

@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import pg from "pg";
 import type { ListQuery } from "../../store";
 import type { AnyTrx } from "../connection.server";
+import { rangeInText } from "../where.server";
 
 /** Not prepared: transaction control and the cursor and EXPLAIN statements. */
 const UTILITY = /^\s*(begin|commit|rollback|start|savepoint|release|declare|fetch|close|explain)\b/i;
@@ -26,19 +27,72 @@ export const IN_ONE_TRIP = "/* en un viaje */ ";
 const MAX_PREPARED = 100;
 
 /**
+ * Marks the statements that set the role and claims themselves: a read as a user (`readAsUser`,
+ * connection.server.ts) for as long as the connection lives, and after `IN_ONE_TRIP`, `asUser`'s
+ * BEGIN for its transaction only.
+ */
+export const AS_USER = "/* como usuario */ ";
+
+/**
+ * Back to the connection's own role, without claims. Never sent together with a BEGIN: a
+ * rolled-back transaction would undo it.
+ */
+const RESET = "reset role; reset request.jwt.claims; ";
+
+/**
  * A pg client that runs every statement (but transaction control) as a named (prepared) one, as PostgREST
  * does: each connection parses a statement's text once and PostgreSQL may keep its plan. The
  * gastos_vista queries (six joins, row-level security on every table) cost more to plan than to
  * run. Names are a hash of the text, so a name always means the same statement. Plans still
  * follow the role and the claims of each transaction: row-level security is evaluated as before
  * (PostgreSQL replans a cached plan when the role it was made for changes).
+ *
+ * It also keeps a read as a user from lending its role to whoever takes the connection next (ADR
+ * 0008, «Reads without a transaction»): after the pool has had the client back, the first
+ * statement that does not set the role itself is preceded by a reset — in the same message when
+ * it is one already (the session check is), else as a message of its own.
  */
 export class PreparingClient extends pg.Client {
   private readonly preparados = new Set<string>();
+  /** A read as a user gave this connection a user's role and claims, not reset since. */
+  private comoUsuario = false;
+  /** Back in the pool since its last statement: the next one may be anybody's. */
+  private devuelto = false;
+
+  /** Called by the pool when the client comes back (createDatabase). */
+  devolver() {
+    this.devuelto = true;
+  }
+
   // pg.Client#query has a dozen overloads (config object or text, values, callback, submittable);
   // an override must accept them all and hand them on unchanged, which only `any` can express.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   override query(config: any, values?: any, callback?: any): any {
+    const text: unknown = typeof config === "string" ? config : config?.text;
+    const paraLaConexion = typeof text === "string" && text.startsWith(AS_USER);
+    const paraSuTransaccion = typeof text === "string" && text.startsWith(IN_ONE_TRIP + AS_USER);
+    if (this.devuelto) {
+      this.devuelto = false;
+      if (this.comoUsuario && !paraLaConexion && !paraSuTransaccion) {
+        if (typeof config === "string" && config.startsWith(IN_ONE_TRIP) && !callback)
+          // One message, one implicit transaction: the reset holds only if the message succeeds.
+          return this.query(IN_ONE_TRIP + RESET + config.slice(IN_ONE_TRIP.length)).then(
+            (r: pg.QueryResult) => {
+              this.comoUsuario = false;
+              return r;
+            },
+            (error: unknown) => {
+              this.devuelto = true;
+              throw error;
+            },
+          );
+        // Queued before the statement (a client runs them in order). A reset fails only where the
+        // statement after it fails too: a broken connection.
+        this.comoUsuario = false;
+        super.query(RESET).catch(() => {});
+      }
+    }
+    if (paraLaConexion) this.comoUsuario = true;
     if (typeof config === "string" && config.startsWith(IN_ONE_TRIP) && !callback)
       return (super.query(config) as unknown as Promise<pg.QueryResult | pg.QueryResult[]>).then((r) =>
         Array.isArray(r) ? r[r.length - 1] : r,
@@ -64,15 +118,16 @@ export class PreparingClient extends pg.Client {
  * The page's rows. A prepared statement's generic plan cannot know how much of the table a range
  * (`fecha_gasto between $1 and $2`) keeps, and assumes 0.5 %: at 1 000 000 gastos it then sorted
  * the matches of a department instead of walking the (estado, departamento_id, importe) index
- * (ADR 0008). A page filtered by a range is planned with its values; every other page keeps its
- * prepared plan.
+ * (ADR 0008). A range's plain dates and amounts are written into the statement (where.server.ts
+ * `rangeInText`); a page filtered by a range passed as a parameter is planned with its values;
+ * every other page keeps its prepared plan.
  */
 export async function withValues<R>(
   trx: AnyTrx,
   rowsQuery: { compile(): CompiledQuery<R>; execute(): Promise<R[]> },
   query: ListQuery,
 ): Promise<R[]> {
-  const ranged = (query.filters ?? []).some((f) => ["gt", "gte", "lt", "lte"].includes(f.op));
+  const ranged = (query.filters ?? []).some((f) => ["gt", "gte", "lt", "lte"].includes(f.op) && !rangeInText(f));
   if (!ranged) return rowsQuery.execute();
   const compiled = rowsQuery.compile();
   return (await trx.executeQuery(CompiledQuery.raw(WITH_VALUES + compiled.sql, [...compiled.parameters]))).rows as R[];

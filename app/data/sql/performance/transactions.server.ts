@@ -1,11 +1,12 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../../database";
-import { anyTables, asUser, type AnyTrx, type AsUser } from "../connection.server";
+import { anyTables, asUser, readAsUser, type AnyTrx, type AsUser } from "../connection.server";
 import { kept, remembered } from "./kept.server";
 
 /**
- * How the adapter's calls become transactions as the user: `run` one of its own (writes, `rpc`,
- * `stream`); `read` shared with the reads started together (`readBatcher`); `keptRead` answered
+ * How the adapter's calls reach the database as the user: `run` in a transaction of its own
+ * (writes, `rpc`, `stream`); `read` on one connection shared with the reads started together
+ * (`readBatcher`, no transaction); `keptRead` answered
  * from the kept results (kept.server.ts) while nothing has changed. For one store, that is one
  * request.
  */
@@ -43,34 +44,19 @@ export function transactions(db: Kysely<Database>, userId: string) {
 
 /**
  * Reads (`list`, `get`) started in the same turn of the event loop — a loader's `Promise.all`
- * — share one transaction as the user instead of opening one each: one BEGIN, one set_config
- * and one COMMIT for all of them. Same role, same claims, so the same row-level security; each
- * read still runs its own statements. If any of them fails, that transaction is rolled back and
- * the reads that failed run again, each in its own transaction as before, so a failure (or a
- * read that failed only because another one aborted the shared transaction) ends exactly as it
- * did with one transaction per call; the reads that had succeeded keep their rows. Writes, `rpc`
- * (which may write) and `stream` keep a transaction of their own.
+ * — share one connection as the user (`readAsUser`: one message for the role, the claims and the
+ * change counter, no transaction) instead of taking one each. Same role, same claims, so the same
+ * row-level security; each read still runs its own statements, and each ends with its own answer
+ * or error (without a transaction, one read's failure cannot abort the others). Writes, `rpc`
+ * (which may write) and `stream` keep a transaction of their own (`asUser`).
  */
 function readBatcher(db: Kysely<Database>, userId: string) {
   type Task = { fn: AsUser<unknown>; resolve: (value: unknown) => void; reject: (error: unknown) => void };
   let pending: Task[] | null = null;
-  const alone = (t: Task) => void asUser(db, userId, t.fn).then(t.resolve, t.reject);
-  async function flush(tasks: Task[]) {
-    if (tasks.length === 1) return alone(tasks[0]!);
-    let settled: PromiseSettledResult<unknown>[] = [];
-    try {
-      await asUser(db, userId, async (trx, cambios) => {
-        settled = await Promise.allSettled(tasks.map((t) => t.fn(trx, cambios)));
-        if (settled.some((s) => s.status === "rejected")) throw new Error("rollback");
-      });
-    } catch {
-      // Retried below, one by one.
-    }
-    tasks.forEach((t, i) => {
-      const s = settled[i];
-      if (s?.status === "fulfilled") t.resolve(s.value);
-      else alone(t);
-    });
+  function flush(tasks: Task[]) {
+    readAsUser(db, userId, (trx, cambios) =>
+      Promise.all(tasks.map((t) => t.fn(trx, cambios).then(t.resolve, t.reject))),
+    ).catch((error) => tasks.forEach((t) => t.reject(error)));
   }
   return <T>(fn: AsUser<T>): Promise<T> =>
     new Promise<T>((resolve, reject) => {
@@ -78,7 +64,7 @@ function readBatcher(db: Kysely<Database>, userId: string) {
         const batch: Task[] = (pending = []);
         setImmediate(() => {
           pending = null;
-          void flush(batch);
+          flush(batch);
         });
       }
       pending.push({ fn, resolve: (value) => resolve(value as T), reject });
