@@ -290,8 +290,8 @@ describe("funciones de solo lectura con `keep` (el panel de inicio)", () => {
   });
 });
 
-describe("una página filtrada por un rango se planifica con sus valores", () => {
-  it("no queda preparada (el plan genérico no sabe cuánto deja pasar un rango); sin rango, sí; la misma página en los dos casos", async () => {
+describe("una página filtrada por un rango: sus fechas van en el texto de la sentencia", () => {
+  it("queda preparada con las fechas escritas (el plan sabe cuánto deja pasar el rango); otro valor, parámetro y sin preparar; la misma página en todos los casos", async () => {
     // One connection, so the statements it keeps prepared are the ones this test made.
     const una = createDatabase(url, 1);
     try {
@@ -317,11 +317,24 @@ describe("una página filtrada por un rango se planifica con sus valores", () =>
           .map((r) => r.statement)
           .filter((t) => t.includes("any(array("));
       const conRango = await sqlStore(una, admin).list<Row>("gastos_vista", rango);
-      expect(await preparadas()).toEqual([]);
+      const escritas = await preparadas();
+      expect(escritas).toHaveLength(1);
+      expect(escritas[0]).toContain(`"fecha_gasto" >= '${desde}'`);
+      expect(escritas[0]).toContain(`"fecha_gasto" <= '${hoy}'`);
       expect(conRango).toEqual(await sqlStore(db, admin).list<Row>("gastos_vista", { ...rango, base: undefined }));
       expect(conRango.rows.every((r) => String(r.fecha_gasto) >= desde && String(r.fecha_gasto) <= hoy)).toBe(true);
-      await sqlStore(una, admin).list<Row>("gastos_vista", pagina);
+      // An end that is not a plain date or amount stays a parameter, and such a page is planned with its values.
+      const marca: ListQuery = { ...pagina, filters: [{ column: "fecha_gasto", op: "lte", value: `${hoy} 23:59` }] };
+      const conMarca = await sqlStore(una, admin).list<Row>("gastos_vista", marca);
       expect(await preparadas()).toHaveLength(1);
+      expect(conMarca).toEqual(await sqlStore(db, admin).list<Row>("gastos_vista", { ...marca, base: undefined }));
+      await sqlStore(una, admin).list<Row>("gastos_vista", pagina);
+      expect(await preparadas()).toHaveLength(2);
+      // The first page has no OFFSET at all (a parameter there cost it its kept plan: prepared.server.ts `skip`).
+      await sqlStore(una, admin).list<Row>("gastos_vista", { ...pagina, offset: 0 });
+      const todas = await preparadas();
+      expect(todas).toHaveLength(3);
+      expect(todas.filter((t) => !/offset/i.test(t))).toHaveLength(1);
     } finally {
       await una.destroy();
     }
@@ -404,7 +417,10 @@ describe("readAsUser: lecturas como usuario sin transacción (dos viajes menos)"
       await readAsUser(una, empleado, (trx) => quien.execute(trx));
       const sent = vi.spyOn(realPg.Client.prototype, "query");
       try {
-        const { rows } = await sql<Quien>`${sql.raw(`${IN_ONE_TRIP}select current_user as rol, coalesce(current_setting('request.jwt.claims', true), '') as claims`)}`.execute(una);
+        const { rows } =
+          await sql<Quien>`${sql.raw(`${IN_ONE_TRIP}select current_user as rol, coalesce(current_setting('request.jwt.claims', true), '') as claims`)}`.execute(
+            una,
+          );
         expect(rows[0]).toEqual({ rol: "postgres", claims: "" });
         expect(sent).toHaveBeenCalledTimes(1);
       } finally {

@@ -17,7 +17,7 @@ import type { AnyTrx } from "./connection.server";
 import { pageIdsInBase } from "./performance/base.server";
 import { estimateTotal } from "./performance/estimate.server";
 import { remembered } from "./performance/kept.server";
-import { literal, withValues } from "./performance/prepared.server";
+import { literal, skip, withValues } from "./performance/prepared.server";
 import { withSearchFunction } from "./performance/search.server";
 import { transactions } from "./performance/transactions.server";
 import { applyOrder, applyWhere, type Select } from "./where.server";
@@ -54,9 +54,7 @@ export function sqlStore(db: Kysely<Database>, userId: string): Store {
         const rowsQuery = ids
           ? applyOrder(selected(trx.selectFrom(from)).where(sql<boolean>`id = any(array(${ids}))`), page)
           : applyOrder(
-              selected(applyWhere(trx.selectFrom(from), page))
-                .limit(literal(page.limit))
-                .offset(page.offset),
+              skip(selected(applyWhere(trx.selectFrom(from), page)).limit(literal(page.limit)), page.offset),
               page,
             );
         const rows = (await withValues(trx, rowsQuery, page)) as T[];

@@ -79,7 +79,11 @@ export async function readAsUser<T>(db: Kysely<Database>, userId: string, fn: As
   const claims = JSON.stringify({ sub: userId, role: "authenticated", aud: "authenticated" });
   try {
     return await db.connection().execute(async (conn) => {
-      const { rows } = await sql<{ cambios: string }>`${sql.raw(AS_USER)}select set_config('role', 'authenticated', false), set_config('request.jwt.claims', ${claims}, false), interno.cambios()::text as cambios`.execute(conn);
+      const { rows } = await sql<{
+        cambios: string;
+      }>`${sql.raw(AS_USER)}select set_config('role', 'authenticated', false), set_config('request.jwt.claims', ${claims}, false), interno.cambios()::text as cambios`.execute(
+        conn,
+      );
       return fn(conn as unknown as Transaction<Database>, rows[0]!.cambios);
     });
   } catch (error) {

@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import { identifier, type ListQuery } from "../../store";
 import type { AnyTrx } from "../connection.server";
 import { applyOrder, applyWhere } from "../where.server";
-import { literal } from "./prepared.server";
+import { literal, skip } from "./prepared.server";
 
 /**
  * `ListQuery.base`: the ids of the page, found in the table the view adds columns to (no joins
@@ -12,10 +12,12 @@ import { literal } from "./prepared.server";
 export async function pageIdsInBase(trx: AnyTrx, query: ListQuery) {
   if (!query.base || !(await inBase(trx, query))) return null;
   return applyOrder(
-    applyWhere(trx.selectFrom(identifier(query.base)), query)
-      .select("id")
-      .limit(literal(query.limit))
-      .offset(query.offset),
+    skip(
+      applyWhere(trx.selectFrom(identifier(query.base)), query)
+        .select("id")
+        .limit(literal(query.limit)),
+      query.offset,
+    ),
     query,
   );
 }
