@@ -75,7 +75,14 @@ export type ListResult<T = Row> = {
  * while nothing has changed since (the SQL adapter: interno.cambios), sharing the rows. For `rpc`,
  * the function must only read the tables behind interno.cambios.
  */
-export type ReadOptions = { keep?: boolean };
+export type ReadOptions = {
+  keep?: boolean;
+  /**
+   * `rpc` of a function that only reads: it runs with the reads started together (one connection
+   * as the user, no transaction of its own: ADR 0008, «Reads without a transaction»).
+   */
+  reads?: boolean;
+};
 
 export interface Store {
   list<T = Row>(source: string, query: ListQuery, o?: ReadOptions): Promise<ListResult<T>>;
@@ -85,7 +92,7 @@ export interface Store {
   /** Updates only when `version` still matches; Conflict when someone changed it meanwhile. */
   update<T = Row>(table: string, id: string, version: number, values: Row): Promise<T>;
   remove(table: string, id: string, version?: number): Promise<void>;
-  /** Calls a database function; without `keep` it may write, in a transaction of its own. */
+  /** Calls a database function; without `keep` or `reads` it may write, in a transaction of its own. */
   rpc<T = unknown>(fn: string, args: Row, o?: ReadOptions): Promise<T>;
   /**
    * Optional: every row of the query (its limit and offset ignored), in its order, page by page

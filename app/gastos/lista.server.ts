@@ -101,7 +101,7 @@ export async function gastosLoader({ request, context }: Args) {
       gastoId ? loadHistory(store, gastos.table, gastoId) : Promise.resolve([]),
       gastoId ? justificantesDe(store, gastoId) : Promise.resolve([]),
       gastoId
-        ? store.rpc<Duplicado[]>("justificantes_duplicados", { p_gasto: gastoId })
+        ? store.rpc<Duplicado[]>("justificantes_duplicados", { p_gasto: gastoId }, { reads: true })
         : Promise.resolve([] as Duplicado[]),
       gastoId ? Promise.resolve(null) : opciones(null),
       formulario ? inactivos(store) : Promise.resolve([]),

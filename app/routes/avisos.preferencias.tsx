@@ -39,8 +39,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       canales: Record<TipoAviso, Canal>;
       predeterminados: Record<TipoAviso, Canal>;
       resumen_hora: number | null;
-    }>("preferencias_avisos_propias", {}),
-    admin ? store.rpc<Fallido[]>("correos_fallidos", {}) : Promise.resolve(null),
+    }>("preferencias_avisos_propias", {}, { reads: true }),
+    admin ? store.rpc<Fallido[]>("correos_fallidos", {}, { reads: true }) : Promise.resolve(null),
   ]);
   return {
     canales: propias.canales,

@@ -403,6 +403,25 @@ describe("readAsUser: lecturas como usuario sin transacción (dos viajes menos)"
     }
   });
 
+  it("un rpc que solo lee (`reads`) va con las lecturas de su turno: sin transacción propia", async () => {
+    const { rows } = await client.query("select id from gastos order by id limit 1");
+    const store = sqlStore(db, admin);
+    const { default: realPg } = await import("pg");
+    const sent = vi.spyOn(realPg.Client.prototype, "query");
+    try {
+      const [lista, duplicados] = await Promise.all([
+        store.list<Row>("departamentos", { limit: 10, offset: 0, count: "none" }),
+        store.rpc<unknown[]>("justificantes_duplicados", { p_gasto: rows[0].id }, { reads: true }),
+      ]);
+      expect(lista.rows.length).toBeGreaterThan(0);
+      expect(duplicados).toEqual([]);
+      // The role once, then the two statements; a transaction of its own would add BEGIN + role and COMMIT.
+      expect(sent).toHaveBeenCalledTimes(3);
+    } finally {
+      sent.mockRestore();
+    }
+  });
+
   it("quien toma la conexión después no hereda el usuario: ni el dueño, ni otro usuario, ni tras un fallo", async () => {
     // One connection: every call below takes the one the read as a user had.
     const una = createDatabase(url, 1);

@@ -146,9 +146,8 @@ export function sqlStore(db: Kysely<Database>, userId: string): Store {
     },
 
     async rpc<T>(fn: string, args: Row, o: ReadOptions = {}): Promise<T> {
-      return o.keep
-        ? keptRead(["rpc", fn, args], (trx) => call<T>(trx, fn, args))
-        : run((trx) => call<T>(trx, fn, args));
+      if (o.keep) return keptRead(["rpc", fn, args], (trx) => call<T>(trx, fn, args));
+      return o.reads ? read((trx) => call<T>(trx, fn, args)) : run((trx) => call<T>(trx, fn, args));
     },
   };
 }
