@@ -1,5 +1,5 @@
-import { Form, Link, useLocation, useRouteLoaderData } from "@remix-run/react";
-import { useEffect, useRef, type ReactNode } from "react";
+import { Form, Link, useLocation, useNavigate, useRouteLoaderData } from "@remix-run/react";
+import { useEffect, useRef, type MouseEvent, type ReactNode } from "react";
 import type { Options } from "~/crud/crud.server";
 import { forRole, type Column, type Entity } from "~/entities/entity";
 import { Icono } from "./Icono";
@@ -193,6 +193,7 @@ export function DataTable<Row extends Record<string, unknown>>({
 }) {
   const entity = useForRole(declared);
   useFocusReturnsToRow(selectedId);
+  const followLink = useRowLinks();
   return (
     // Narrow (estilos.css, «A list of records»), every row is a card of «label: value» lines led
     // by its record link; the labels come from data-etiqueta.
@@ -208,7 +209,9 @@ export function DataTable<Row extends Record<string, unknown>>({
               ))}
             </tr>
           </thead>
-          <tbody>
+          {/* Clicks (and Enter) on the rows' links, delegated: see useRowLinks. */}
+          {/* eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-noninteractive-element-interactions */}
+          <tbody onClick={followLink}>
             {rows.map((row) => (
               <tr key={String(row.id)} className={selectedId === row.id ? "seleccionada" : undefined}>
                 {leading ? (
@@ -241,13 +244,13 @@ export function DataTable<Row extends Record<string, unknown>>({
                   return (
                     <td key={column.name} className={className || undefined} data-etiqueta={column.label}>
                       {column.link ? (
-                        <Link
-                          to={recordHref(row)}
+                        <a
+                          href={recordHref(row)}
                           id={rowAnchor(row.id)}
                           aria-current={selectedId === row.id ? "true" : undefined}
                         >
                           {text || "(sin nombre)"}
-                        </Link>
+                        </a>
                       ) : (
                         shown
                       )}
@@ -261,6 +264,27 @@ export function DataTable<Row extends Record<string, unknown>>({
       </div>
     </div>
   );
+}
+
+/**
+ * The rows' record links are plain anchors, not `<Link>`s: a Link per row cost the server ~10 µs
+ * of CPU each (its hooks resolve the path again for every row; ADR 0008 item 47). With
+ * JavaScript, one listener on the table's body gives them what a Link gives: a plain click (or
+ * Enter) navigates inside the app, replacing the entry when it is the page already shown; a click
+ * with a modifier, or another button, is left to the browser (a new tab, a download). Without
+ * JavaScript they are links like any other.
+ */
+function useRowLinks() {
+  const navigate = useNavigate();
+  const location = useLocation();
+  return (event: MouseEvent<HTMLElement>) => {
+    const link = event.target instanceof Element ? event.target.closest("a[href]") : null;
+    if (!link || event.defaultPrevented || event.button !== 0) return;
+    if (event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) return;
+    const href = link.getAttribute("href")!;
+    event.preventDefault();
+    navigate(href, { replace: href === location.pathname + location.search + location.hash });
+  };
 }
 
 /**

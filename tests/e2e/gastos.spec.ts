@@ -107,6 +107,30 @@ empleado(
   },
 );
 
+empleado(
+  "el enlace de una fila abre su panel: con el ratón y con Intro; con JavaScript, sin recargar la página",
+  async ({ page }, info) => {
+    const conJs = info.project.use.javaScriptEnabled !== false;
+    type Marca = { sinRecargar?: boolean };
+    const marcar = () => page.evaluate(() => ((window as Marca).sinRecargar = true));
+    const marcada = () => page.evaluate(() => (window as Marca).sinRecargar === true);
+    await page.goto("/gastos");
+    const enlaces = page.getByRole("table").getByRole("link", { name: /^GAS-/ });
+    const primero = (await enlaces.nth(0).textContent())!;
+    const segundo = (await enlaces.nth(1).textContent())!;
+    // The rows' links are plain anchors with one listener on the table (ADR 0008, item 47).
+    if (conJs) await marcar();
+    await enlaces.nth(0).click();
+    await expect(panelGasto(page, primero)).toBeVisible();
+    await expect(page).toHaveURL(/[?&]gasto=[0-9a-f-]{36}/);
+    if (conJs) expect(await marcada()).toBe(true);
+    await page.getByRole("table").getByRole("link", { name: segundo, exact: true }).focus();
+    await page.keyboard.press("Enter");
+    await expect(panelGasto(page, segundo)).toBeVisible();
+    if (conJs) expect(await marcada()).toBe(true);
+  },
+);
+
 empleado("crear con errores: resumen con enlaces, valores conservados y nada creado", async ({ page }) => {
   const descripcion = unique("Gasto erróneo");
   // The list alone has no create form: «Nuevo gasto» opens it beside the list.
