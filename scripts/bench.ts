@@ -422,7 +422,7 @@ async function sentenciasPorPeticion(
   const tipo = (q: string) =>
     /^\s*(\/\*.*?\*\/\s*)?(begin|commit|rollback|start transaction)\b/is.test(q)
       ? "transaccion"
-      : /set_config\('role'/i.test(q)
+      : /set_config\('role'|^\s*(\/\*.*?\*\/\s*)?reset (role|request\.jwt\.claims)\b/is.test(q)
         ? "rls"
         : "consultas";
   const suma = (t: string) => rows.filter((r) => tipo(r.query) === t).reduce((a, r) => a + r.calls, 0) / n;

@@ -193,13 +193,15 @@ export function DataTable<Row extends Record<string, unknown>>({
 }) {
   const entity = useForRole(declared);
   useFocusReturnsToRow(selectedId);
-  const followLink = useRowLinks();
+  const followLink = useTableLinks();
   return (
     // Narrow (estilos.css, «A list of records»), every row is a card of «label: value» lines led
     // by its record link; the labels come from data-etiqueta.
     <div className="lista-registros" id={RESULTS_ID} tabIndex={-1}>
       <div className="tabla-contenedor">
-        <table className="tabla-lista">
+        {/* Clicks (and Enter) on the table's links, delegated: see useTableLinks. */}
+        {/* eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-noninteractive-element-interactions */}
+        <table className="tabla-lista" onClick={followLink}>
           <caption className="visually-hidden">{caption}</caption>
           <thead>
             <tr>
@@ -209,9 +211,7 @@ export function DataTable<Row extends Record<string, unknown>>({
               ))}
             </tr>
           </thead>
-          {/* Clicks (and Enter) on the rows' links, delegated: see useRowLinks. */}
-          {/* eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-noninteractive-element-interactions */}
-          <tbody onClick={followLink}>
+          <tbody>
             {rows.map((row) => (
               <tr key={String(row.id)} className={selectedId === row.id ? "seleccionada" : undefined}>
                 {leading ? (
@@ -267,14 +267,14 @@ export function DataTable<Row extends Record<string, unknown>>({
 }
 
 /**
- * The rows' record links are plain anchors, not `<Link>`s: a Link per row cost the server ~10 µs
- * of CPU each (its hooks resolve the path again for every row; ADR 0008 item 47). With
- * JavaScript, one listener on the table's body gives them what a Link gives: a plain click (or
- * Enter) navigates inside the app, replacing the entry when it is the page already shown; a click
- * with a modifier, or another button, is left to the browser (a new tab, a download). Without
- * JavaScript they are links like any other.
+ * The table's links (each row's record, each column's sort) are plain anchors, not `<Link>`s: a
+ * Link cost the server ~10 µs of CPU each (its hooks resolve the path again for every one; ADR
+ * 0008 item 47). With JavaScript, one listener on the table gives them what a Link gives: a plain
+ * click (or Enter) navigates inside the app, replacing the entry when it is the page already
+ * shown; a click with a modifier, or another button, is left to the browser (a new tab, a
+ * download). Without JavaScript they are links like any other.
  */
-function useRowLinks() {
+function useTableLinks() {
   const navigate = useNavigate();
   const location = useLocation();
   return (event: MouseEvent<HTMLElement>) => {
@@ -329,7 +329,7 @@ function SortHeader({ entity, column, state }: { entity: Entity; column: Column;
   const nextDir = active && state.dir === "asc" ? "desc" : "asc";
   return (
     <th scope="col" aria-sort={active ? (state.dir === "asc" ? "ascending" : "descending") : undefined}>
-      <Link to={listHref(entity.path, state, { orden: column.name, dir: nextDir, pagina: undefined })}>
+      <a href={listHref(entity.path, state, { orden: column.name, dir: nextDir, pagina: undefined })}>
         {column.label}
         <span className="visually-hidden">
           {active ? `, ordenado ${state.dir === "asc" ? "ascendente" : "descendente"}` : ""}. Ordenar{" "}
@@ -338,7 +338,7 @@ function SortHeader({ entity, column, state }: { entity: Entity; column: Column;
         <span aria-hidden="true" className="flecha">
           {active ? (state.dir === "asc" ? " ▲" : " ▼") : ""}
         </span>
-      </Link>
+      </a>
     </th>
   );
 }

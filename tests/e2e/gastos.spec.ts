@@ -108,7 +108,7 @@ empleado(
 );
 
 empleado(
-  "el enlace de una fila abre su panel: con el ratón y con Intro; con JavaScript, sin recargar la página",
+  "los enlaces de la tabla (el de una fila, con el ratón y con Intro; el de ordenar): con JavaScript, sin recargar la página",
   async ({ page }, info) => {
     const conJs = info.project.use.javaScriptEnabled !== false;
     type Marca = { sinRecargar?: boolean };
@@ -127,6 +127,14 @@ empleado(
     await page.getByRole("table").getByRole("link", { name: segundo, exact: true }).focus();
     await page.keyboard.press("Enter");
     await expect(panelGasto(page, segundo)).toBeVisible();
+    if (conJs) expect(await marcada()).toBe(true);
+    // A column's sort link is one of the table's links too.
+    await page
+      .getByRole("columnheader", { name: /^Importe/ })
+      .getByRole("link")
+      .click();
+    await expect(page).toHaveURL(/[?&]orden=importe/);
+    await expect(page.getByRole("columnheader", { name: /^Importe/ })).toHaveAttribute("aria-sort", "ascending");
     if (conJs) expect(await marcada()).toBe(true);
   },
 );
