@@ -25,7 +25,7 @@
  * and removes the temp dir.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { createHash, randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import {
   chmodSync,
   cpSync,
@@ -51,6 +51,7 @@ import { createDatabase } from "../app/data/sql/connection.server";
 import { addDaysISO, todayISO } from "../app/lib/dates";
 import { jsInicial, type JsInicial } from "./bench/js-inicial";
 import { cpuDe, hijosDe, pssMiB, servidorPids } from "./bench/proc";
+import { ARRANQUE, entornoDeProduccion } from "./bench/servidor";
 import { addGastos, DEFAULT_DEMO_GASTOS, DEMO_ACCOUNTS, DEMO_PASSWORD, seedIfEmpty } from "./seed";
 
 const RAIZ = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -455,25 +456,12 @@ async function arrancarServidor(app: string, tmp: string, databaseUrl: string, o
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const perfiles = path.join(tmp, "perfiles");
-  const args = [
-    ...(o.perfil ? ["--cpu-prof", `--cpu-prof-dir=${perfiles}`] : []),
-    "--import",
-    "./build/instrument.js",
-    "build/server.js",
-  ];
+  const args = [...(o.perfil ? ["--cpu-prof", `--cpu-prof-dir=${perfiles}`] : []), ...ARRANQUE];
   const hijo: ChildProcess = spawn(process.execPath, args, {
     cwd: app,
     stdio: ["ignore", "pipe", "pipe"],
     env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      NODE_ENV: "production",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATABASE_URL: databaseUrl,
-      DATA_DIR: path.join(tmp, "datos-app"),
-      SESSION_SECRET: randomBytes(32).toString("hex"),
-      APP_URL: base,
+      ...entornoDeProduccion({ port, databaseUrl, datos: path.join(tmp, "datos-app") }),
       ...(o.procesos ? { WEB_CONCURRENCY: String(o.procesos) } : {}),
       // Sentry on as in production, to a DSN on this machine that nothing listens to (no event is expected: errors must be 0).
       ...(o.sentry ? { SENTRY_DSN: "http://bench@127.0.0.1:9/1", SENTRY_ENVIRONMENT: "bench" } : {}),

@@ -78,8 +78,8 @@ export type ListResult<T = Row> = {
 export type ReadOptions = {
   keep?: boolean;
   /**
-   * `rpc` of a function that only reads: it runs with the reads started together (one connection
-   * as the user, no transaction of its own: ADR 0008, «Reads without a transaction»).
+   * `rpc` of a function that only reads: it may run with the reads started together instead of
+   * in a transaction of its own (the SQL adapter: ADR 0008, item 48).
    */
   reads?: boolean;
 };

@@ -8,6 +8,24 @@ import { servidorPids } from "./proc";
 import { freePort } from "../../app/data/embedded.server";
 import { DEMO_PASSWORD } from "../seed/catalog/organization";
 
+/** How `npm start` runs the built server (after node's own flags). */
+export const ARRANQUE = ["--import", "./build/instrument.js", "build/server.js"];
+
+/** The environment of a production server on this machine: loopback, a fresh session secret. */
+export function entornoDeProduccion(o: { port: number; databaseUrl: string; datos: string }) {
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NODE_ENV: "production" as const,
+    PORT: String(o.port),
+    HOST: "127.0.0.1",
+    DATABASE_URL: o.databaseUrl,
+    DATA_DIR: o.datos,
+    SESSION_SECRET: randomBytes(32).toString("hex"),
+    APP_URL: `http://127.0.0.1:${o.port}`,
+  };
+}
+
 /** One server to start: its app dir (with build/), its extra environment and node's own flags. */
 export type Variante = { nombre: string; dir: string; env: Record<string, string>; node: string[] };
 
@@ -19,22 +37,10 @@ export async function arrancarServidor(v: Variante, o: { databaseUrl: string; da
   const procesos = o.procesos ?? 1;
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const hijo: ChildProcess = spawn(process.execPath, [...v.node, "--import", "./build/instrument.js", "build/server.js"], {
+  const hijo: ChildProcess = spawn(process.execPath, [...v.node, ...ARRANQUE], {
     cwd: v.dir,
     stdio: ["ignore", "ignore", "pipe"],
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      NODE_ENV: "production",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATABASE_URL: o.databaseUrl,
-      DATA_DIR: o.datos,
-      SESSION_SECRET: randomBytes(32).toString("hex"),
-      APP_URL: base,
-      WEB_CONCURRENCY: String(procesos),
-      ...v.env,
-    },
+    env: { ...entornoDeProduccion({ port, ...o }), WEB_CONCURRENCY: String(procesos), ...v.env },
   });
   let err = "";
   hijo.stderr!.on("data", (c: Buffer) => (err += c));

@@ -32,6 +32,11 @@ export function createDatabase(url: string, max = 10): Kysely<Database> {
 /** What runs inside `asUser`: the transaction, and the data's change counter as it began. */
 export type AsUser<T> = (trx: Transaction<Database>, cambios: string) => Promise<T>;
 
+/** The JWT claims PostgREST would set for this user (auth.uid() reads `sub`). */
+function claimsOf(userId: string) {
+  return JSON.stringify({ sub: userId, role: "authenticated", aud: "authenticated" });
+}
+
 /**
  * Runs `fn` in one transaction as the given user, the way PostgREST does it: role
  * `authenticated` and the JWT claims in `request.jwt.claims`, so the schema's row-level
@@ -43,7 +48,7 @@ export type AsUser<T> = (trx: Transaction<Database>, cambios: string) => Promise
  * roll back when anything fails.
  */
 export async function asUser<T>(db: Kysely<Database>, userId: string, fn: AsUser<T>): Promise<T> {
-  const claims = JSON.stringify({ sub: userId, role: "authenticated", aud: "authenticated" });
+  const claims = claimsOf(userId);
   // With the role, the data's change counter (migration 20261125000007_escala), read before anything is counted.
   const begin = sql.raw<{ cambios: string }>(
     `${IN_ONE_TRIP}${AS_USER}begin; select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${pg.escapeLiteral(claims)}, true), interno.cambios()::text as cambios`,
@@ -76,7 +81,7 @@ export async function asUser<T>(db: Kysely<Database>, userId: string, fn: AsUser
  * Only for reads: whatever may write goes through `asUser`.
  */
 export async function readAsUser<T>(db: Kysely<Database>, userId: string, fn: AsUser<T>): Promise<T> {
-  const claims = JSON.stringify({ sub: userId, role: "authenticated", aud: "authenticated" });
+  const claims = claimsOf(userId);
   try {
     return await db.connection().execute(async (conn) => {
       const { rows } = await sql<{

@@ -70,9 +70,9 @@ function applyFilter<O>(q: Select<O>, { column, op, value }: Filter): Select<O> 
 /** A date (2026-02-28) or an amount (1500, 15.00): what a range filter's end can be written as in the statement. */
 const LITERAL = /^(\d{4}-\d{2}-\d{2}|-?\d{1,15}(\.\d{1,4})?)$/;
 
-/** A range filter whose end is written into the statement, not passed as a parameter (see `bound`). */
-export function rangeInText({ op, value }: Filter): boolean {
-  return ["gt", "gte", "lt", "lte"].includes(op) && LITERAL.test(String(value));
+/** A range filter whose end stays a parameter, not written into the statement (see `bound`). */
+export function rangeAsParameter({ op, value }: Filter): boolean {
+  return ["gt", "gte", "lt", "lte"].includes(op) && !LITERAL.test(String(value));
 }
 
 /**

@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import pg from "pg";
 import type { ListQuery } from "../../store";
 import type { AnyTrx } from "../connection.server";
-import { rangeInText } from "../where.server";
+import { rangeAsParameter } from "../where.server";
 
 /** Not prepared: transaction control and the cursor and EXPLAIN statements. */
 const UTILITY = /^\s*(begin|commit|rollback|start|savepoint|release|declare|fetch|close|explain)\b/i;
@@ -119,7 +119,7 @@ export class PreparingClient extends pg.Client {
  * (`fecha_gasto between $1 and $2`) keeps, and assumes 0.5 %: at 1 000 000 gastos it then sorted
  * the matches of a department instead of walking the (estado, departamento_id, importe) index
  * (ADR 0008). A range's plain dates and amounts are written into the statement (where.server.ts
- * `rangeInText`); a page filtered by a range passed as a parameter is planned with its values;
+ * `bound`); a page filtered by a range passed as a parameter is planned with its values;
  * every other page keeps its prepared plan.
  */
 export async function withValues<R>(
@@ -127,8 +127,7 @@ export async function withValues<R>(
   rowsQuery: { compile(): CompiledQuery<R>; execute(): Promise<R[]> },
   query: ListQuery,
 ): Promise<R[]> {
-  const ranged = (query.filters ?? []).some((f) => ["gt", "gte", "lt", "lte"].includes(f.op) && !rangeInText(f));
-  if (!ranged) return rowsQuery.execute();
+  if (!(query.filters ?? []).some(rangeAsParameter)) return rowsQuery.execute();
   const compiled = rowsQuery.compile();
   return (await trx.executeQuery(CompiledQuery.raw(WITH_VALUES + compiled.sql, [...compiled.parameters]))).rows as R[];
 }
