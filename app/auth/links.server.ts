@@ -1,6 +1,5 @@
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseSubmission } from "~/ui/validacion.server";
 import { json, redirect, type AppLoadContext } from "@remix-run/node";
-import * as z from "zod";
 import { newPasswordSchema } from "./forms";
 import type { TokenFailure, TokenPurpose } from "./port";
 
@@ -46,7 +45,7 @@ export async function choosePassword<Echo extends object>(
 ) {
   const { auth, flash, throttle } = context.services;
   const token = String(formData.get("token") ?? "");
-  const submission = parseWithZod(formData, { schema: newPasswordSchema(z) });
+  const submission = parseSubmission(formData, newPasswordSchema);
   const hidden = { hideFields: ["password", "confirmacion"] };
   if (submission.status !== "success")
     return json({ ...echo, result: submission.reply(hidden), reason: null }, { status: 400 });

@@ -1,6 +1,5 @@
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseSubmission } from "~/ui/validacion.server";
 import { json, type AppLoadContext } from "@remix-run/node";
-import * as z from "zod";
 import { requireUser, type Signed } from "~/auth/session.server";
 import { UUID, type Filter, type Row } from "~/data/store";
 import {
@@ -186,7 +185,7 @@ async function todosLosErrores(
   o: { intent: string; id?: string },
 ) {
   const campos = writableNames(gastos, signed.user, o.id);
-  const submission = parseWithZod(formData, { schema: entitySchema(z, gastos, { campos, id: o.id }) });
+  const submission = parseSubmission(formData, (z) => entitySchema(z, gastos, { campos, id: o.id }));
   if (submission.status === "success") return null;
   const uuid = (name: string) => {
     const v = formData.get(name);

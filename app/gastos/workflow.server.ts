@@ -1,6 +1,5 @@
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseSubmission } from "~/ui/validacion.server";
 import { cuenta, plural } from "~/lib/plural";
-import * as z from "zod";
 import { json, type AppLoadContext } from "@remix-run/node";
 import type { Signed } from "~/auth/session.server";
 import { Conflict, Forbidden, Invalid, NotFound, UUID, type Row, type Store } from "~/data/store";
@@ -93,7 +92,7 @@ export async function transicion(t: Transicion, { request, context, signed, form
   if (no) forbidden(no);
 
   const campos = CAMPOS_TRANSICION[t];
-  const submission = parseWithZod(formData, { schema: esquemaTransicion(z, t, gasto.fecha_gasto) });
+  const submission = parseSubmission(formData, (z) => esquemaTransicion(z, t, gasto.fecha_gasto));
   if (submission.status !== "success") return json({ intent: t, result: submission.reply() }, { status: 400 });
 
   const folio = String(gasto.folio);
@@ -262,7 +261,7 @@ export async function seleccion(
   let extra: Row = t === "rechazar" ? { p_motivo: motivo } : {};
   if (t === "pagar") {
     // The date's and reference's own rules, all at once; each gasto's date is checked by the database.
-    const pago = parseWithZod(formData, { schema: esquemaTransicion(z, "pagar", null) });
+    const pago = parseSubmission(formData, (z) => esquemaTransicion(z, "pagar", null));
     if (pago.status === "success") extra = argumentos("pagar", pago.value as Row);
     else
       for (const [campo, mensajes] of Object.entries(pago.error ?? {}))

@@ -1,8 +1,7 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseSubmission } from "~/ui/validacion.server";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import * as z from "zod";
 import { emailSchema, retryAfterHeaders, TOKEN_HOURS } from "~/auth/forms";
 import { EmailForm, LinkFailure, NewPasswordForm } from "~/auth/LinkForms";
 import { choosePassword, linkFailure, linkToken } from "~/auth/links.server";
@@ -31,7 +30,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const intent = formData.get("intent");
 
   if (intent === "pedir") {
-    const submission = parseWithZod(formData, { schema: emailSchema(z) });
+    const submission = parseSubmission(formData, emailSchema);
     if (submission.status !== "success")
       return json({ intent, result: submission.reply(), reason: null }, { status: 400 });
     const refused = await mailRefusal(throttle, "recuperar", submission.value.email);

@@ -1,7 +1,6 @@
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseSubmission } from "~/ui/validacion.server";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
-import * as z from "zod";
 import {
   chosenPasswordField,
   correoField,
@@ -46,7 +45,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const intent = formData.get("intent");
 
   if (intent === "iniciar") {
-    const submission = parseWithZod(formData, { schema: schemas.iniciar(z) });
+    const submission = parseSubmission(formData, schemas.iniciar);
     if (submission.status !== "success")
       return json({ intent, result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
     const { email, password } = submission.value;
@@ -83,7 +82,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (intent === "crear") {
     if (config.SIGNUP_MODE === "invitacion")
       return json({ intent, result: { status: "error" as const, error: { "": [INVITATION_ONLY] } } }, { status: 403 });
-    const submission = parseWithZod(formData, { schema: schemas.crear(z) });
+    const submission = parseSubmission(formData, schemas.crear);
     if (submission.status !== "success")
       return json({ intent, result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
     const domain = submission.value.email.split("@")[1] ?? "";

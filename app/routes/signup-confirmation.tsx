@@ -1,7 +1,6 @@
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseSubmission } from "~/ui/validacion.server";
 import { json, redirect, type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData } from "@remix-run/react";
-import * as z from "zod";
 import { emailSchema, retryAfterHeaders, TOKEN_HOURS } from "~/auth/forms";
 import { EmailForm } from "~/auth/LinkForms";
 import { mailRefusal, tooMany } from "~/auth/throttle.server";
@@ -13,7 +12,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { auth, flash, throttle } = context.services;
   const formData = await request.formData();
   if (formData.get("intent") !== "reenviar") throw json({ message: "Acción desconocida." }, { status: 400 });
-  const submission = parseWithZod(formData, { schema: emailSchema(z) });
+  const submission = parseSubmission(formData, emailSchema);
   if (submission.status !== "success") return json({ result: submission.reply() }, { status: 400 });
   const refused = await mailRefusal(throttle, "confirmacion", submission.value.email);
   if (refused) return tooMany(refused.retryAfter, { result: submission.reply({ formErrors: [refused.message] }) });

@@ -1,8 +1,7 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseSubmission } from "~/ui/validacion.server";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
-import * as z from "zod";
 import { actualField, changePasswordSchema, nuevaField, repetirField } from "~/auth/forms";
 import { requireUser } from "~/auth/session.server";
 import { recordAction, recordLoader, redirectWithFlash } from "~/crud/crud.server";
@@ -27,7 +26,7 @@ export async function action(args: ActionFunctionArgs) {
   if (intent === "cambiar_contrasena") {
     const { user } = await requireUser(request, context);
     if (user.id !== params.id) throw json({ message: "Solo puede cambiar su propia contraseña." }, { status: 403 });
-    const submission = parseWithZod(form, { schema: changePasswordSchema(z) });
+    const submission = parseSubmission(form, changePasswordSchema);
     const hidden = { hideFields: ["actual", "password", "confirmacion"] };
     // Not `result`: that key belongs to the record's edit form on the same page.
     if (submission.status !== "success") return json({ intent, contrasena: submission.reply(hidden) }, { status: 400 });

@@ -1,7 +1,6 @@
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseSubmission } from "~/ui/validacion.server";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import * as z from "zod";
 import { correoField, minutos, retryAfterHeaders } from "~/auth/forms";
 import { linkLife, type PendingInvitation } from "~/auth/invitations.server";
 import { requireUser } from "~/auth/session.server";
@@ -75,7 +74,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
   if (intent === "invitar")
     return once(user.id, formData.get("_envio"), async () => {
-      const submission = parseWithZod(formData, { schema: invitarSchema(z) });
+      const submission = parseSubmission(formData, invitarSchema);
       if (submission.status !== "success") return json({ intent, result: submission.reply() }, { status: 400 });
       const v = submission.value as {
         nombre: string;
