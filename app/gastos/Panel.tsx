@@ -7,7 +7,7 @@ import { date, ref, select, text, type Field } from "~/entities/fields";
 import { gastos } from "~/entities/gastos";
 import { ESTADOS_GASTO } from "~/lib/constants";
 import { formatTimestamp, type Formats } from "~/lib/format";
-import { displayField, EditForm } from "~/ui/EntityPages";
+import { displayField, EditForm } from "~/ui/EntityForms";
 import { ConformForm, FieldControl, useServerForm } from "~/ui/forms";
 import { History } from "~/ui/History";
 import { Justificantes } from "~/justificantes/Justificantes";

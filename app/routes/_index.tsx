@@ -13,7 +13,7 @@ import {
   UltimosGastos,
   UltimosMeses,
 } from "~/panel/Secciones";
-import { pageTitle, useFormats } from "~/ui/EntityPages";
+import { pageTitle, useFormats } from "~/ui/page";
 
 /**
  * `/` — the panel (SPEC §7, issue 7): for everyone their own expenses by estado, this month and

@@ -3,7 +3,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { LinkFailure } from "~/auth/LinkForms";
 import { linkToken, plausibleToken } from "~/auth/links.server";
 import type { TokenFailure } from "~/auth/port";
-import { pageTitle } from "~/ui/EntityPages";
+import { pageTitle } from "~/ui/page";
 
 /**
  * The landing of the confirmation mail. GET only shows a button: mail scanners that follow links

@@ -3,7 +3,7 @@ import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { LinkFailure, NewPasswordForm } from "~/auth/LinkForms";
 import { choosePassword, linkFailure, linkToken, plausibleToken } from "~/auth/links.server";
 import type { TokenFailure } from "~/auth/port";
-import { pageTitle } from "~/ui/EntityPages";
+import { pageTitle } from "~/ui/page";
 
 /**
  * The invitation's landing (SPEC §6): the mailed link (single use; 7 days locally, a day on

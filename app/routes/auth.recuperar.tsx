@@ -7,7 +7,7 @@ import { EmailForm, LinkFailure, NewPasswordForm } from "~/auth/LinkForms";
 import { choosePassword, linkFailure, linkToken } from "~/auth/links.server";
 import type { TokenFailure } from "~/auth/port";
 import { mailRefusal, tooMany } from "~/auth/throttle.server";
-import { pageTitle } from "~/ui/EntityPages";
+import { pageTitle } from "~/ui/page";
 
 /**
  * «¿Ha olvidado su contraseña?» (SPEC §6), two steps on one route:

@@ -6,7 +6,7 @@ import { avisosSinLeer } from "~/avisos/sin-leer.server";
 import { UUID } from "~/data/store";
 import { redirectWithFlash } from "~/crud/crud.server";
 import { formatTimestamp } from "~/lib/format";
-import { pageTitle, useFormats } from "~/ui/EntityPages";
+import { pageTitle, useFormats } from "~/ui/page";
 
 /**
  * `/avisos` — what the workflow told this person (SPEC §3 «Avisos», issue 20): newest first,

@@ -4,7 +4,7 @@ import { requireUser } from "~/auth/session.server";
 import { ETIQUETA_TIPO, TIPOS_AVISO, type TipoAviso } from "~/avisos/mensajes";
 import { forbidden, redirectWithFlash } from "~/crud/crud.server";
 import { formatTimestamp } from "~/lib/format";
-import { pageTitle, useFormats } from "~/ui/EntityPages";
+import { pageTitle, useFormats } from "~/ui/page";
 
 /**
  * `/avisos/preferencias` — how each kind of aviso reaches this person (SPEC §3 «Avisos»): by mail

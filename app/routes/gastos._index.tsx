@@ -11,7 +11,8 @@ import { EXACT_COUNT_LIMIT } from "~/data/store";
 import { listHref } from "~/crud/list-query";
 import { numberFormat } from "~/lib/intl";
 import { formatMoney } from "~/lib/money";
-import { CreateForm, OptionSearchForms, pageTitle, useFormats } from "~/ui/EntityPages";
+import { CreateForm, OptionSearchForms } from "~/ui/EntityForms";
+import { pageTitle, useFormats } from "~/ui/page";
 import { backToRow, csvHref, DataTable, FilterForm, ListViews, Pagination } from "~/ui/lists";
 
 /**

@@ -13,7 +13,7 @@ import { currentUser } from "~/auth/session.server";
 import { mailRefusal, SIGNUP_LIMIT, signUpKey, tooMany } from "~/auth/throttle.server";
 import { text, type Z } from "~/entities/fields";
 import { safeRedirect } from "~/lib/safe-redirect";
-import { pageTitle } from "~/ui/EntityPages";
+import { pageTitle } from "~/ui/page";
 import { ConformForm, FieldControl, useServerForm } from "~/ui/forms";
 
 /** Sign in and sign up, two forms on one page (SPEC §6); `intent` tells them apart. */

@@ -3,7 +3,8 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { recordAction, recordLoader } from "~/crud/crud.server";
 import { proveedores } from "~/entities/proveedores";
 import { formatMoney } from "~/lib/money";
-import { EntityRecordPage, recordMeta, useFormats } from "~/ui/EntityPages";
+import { EntityRecordPage, recordMeta } from "~/ui/EntityPages";
+import { useFormats } from "~/ui/page";
 
 /** The supplier's expenses the user may see (row-level security decides): how many and their total. */
 export const loader = (args: LoaderFunctionArgs) =>

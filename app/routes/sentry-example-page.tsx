@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form } from "@remix-run/react";
 import { useState } from "react";
 import { requireUser } from "~/auth/session.server";
-import { pageTitle } from "~/ui/EntityPages";
+import { pageTitle } from "~/ui/page";
 
 /** A test page for error reporting (SPEC §8): one error in the browser, one on the server. */
 export async function loader({ request, context }: LoaderFunctionArgs) {

@@ -4,7 +4,7 @@ import { Link, useActionData } from "@remix-run/react";
 import { emailSchema, retryAfterHeaders, TOKEN_HOURS } from "~/auth/forms";
 import { EmailForm } from "~/auth/LinkForms";
 import { mailRefusal, tooMany } from "~/auth/throttle.server";
-import { pageTitle } from "~/ui/EntityPages";
+import { pageTitle } from "~/ui/page";
 
 export const headers = retryAfterHeaders;
 

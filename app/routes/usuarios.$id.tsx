@@ -7,7 +7,8 @@ import { requireUser } from "~/auth/session.server";
 import { recordAction, recordLoader, redirectWithFlash } from "~/crud/crud.server";
 import { usuarios } from "~/entities/usuarios";
 import { ConfirmDialog } from "~/ui/ConfirmDialog";
-import { EntityRecordPage, pageTitle } from "~/ui/EntityPages";
+import { EntityRecordPage } from "~/ui/EntityPages";
+import { pageTitle } from "~/ui/page";
 import { ConformForm, FieldControl, useServerForm } from "~/ui/forms";
 
 export const loader = (args: LoaderFunctionArgs) =>

@@ -10,7 +10,8 @@ import { formSchema, type Field, type Z } from "~/entities/fields";
 import { usuarios } from "~/entities/usuarios";
 import { labelOf, ROLES } from "~/lib/constants";
 import { formatDateTime } from "~/lib/dates";
-import { EntityListPage, pageTitle, useFormats } from "~/ui/EntityPages";
+import { EntityListPage } from "~/ui/EntityPages";
+import { pageTitle, useFormats } from "~/ui/page";
 import { anchorIds, ConformForm, FieldControl, useServerForm } from "~/ui/forms";
 
 /**

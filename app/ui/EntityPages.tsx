@@ -1,98 +1,16 @@
-import type { FieldMetadata, SubmissionResult } from "@conform-to/react";
-import {
-  Form,
-  Link,
-  useActionData,
-  useFormAction,
-  useLoaderData,
-  useLocation,
-  useNavigation,
-  useRouteLoaderData,
-} from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { formatValue } from "~/crud/cells";
 import type { ListData, Options, RecordData, StoredRow } from "~/crud/crud.server";
-import { entitySchema, nuevo, writableFields, type Entity } from "~/entities/entity";
-import type { Field } from "~/entities/fields";
+import { nuevo, type Entity } from "~/entities/entity";
 import type { Formats } from "~/lib/format";
 import { cuenta } from "~/lib/plural";
-import type { RootData } from "~/root";
 import { ConfirmDialog } from "./ConfirmDialog";
-import { anchorIds, ConformForm, FieldControl, toFormValues, useServerForm } from "./forms";
+import { CreateForm, displayField, EditForm, OptionSearchForms, type ActionData } from "./EntityForms";
 import { History } from "./History";
 import { backToRow, csvHref, DataTable, FilterForm, Pagination } from "./lists";
+import { pageTitle, useFormats } from "./page";
 
 type Row = StoredRow;
-/** `existente`: the record that already holds a unique value the form sent. */
-type Existente = { campo: string; href: string; nombre: string };
-type ActionData =
-  { result?: SubmissionResult<string[]>; current?: Row; deleteError?: string; existente?: Existente } | undefined;
-
-/**
- * The control of one field of a record form, given the form's fields: a related record's select
- * gets its options and, when they were cut short (or are being searched), a search step; a
- * duplicate's error links to the record holding it.
- */
-function fieldControls(fields: Record<string, FieldMetadata<unknown>>, options: Options, existente?: Existente) {
-  return function control(field: Field) {
-    const related = field.input.type === "ref" ? options[field.input.table] : undefined;
-    const table = field.input.type === "ref" ? field.input.table : "";
-    return (
-      <FieldControl
-        key={field.name}
-        field={field}
-        meta={fields[field.name]!}
-        options={related?.options}
-        errorLink={
-          existente && existente.campo === field.name
-            ? { href: existente.href, text: `Abrir «${existente.nombre}»` }
-            : undefined
-        }
-        search={
-          related && (related.truncated || related.busqueda)
-            ? {
-                form: `buscar-${table}`,
-                name: `buscar_${table}`,
-                value: related.busqueda,
-                shown: related.options.length,
-              }
-            : undefined
-        }
-      />
-    );
-  };
-}
-
-/**
- * One GET form per searched table, outside the record forms (forms cannot nest); the search
- * boxes join it with the `form` attribute. It keeps the rest of the URL (list state, volver).
- */
-export function OptionSearchForms({ options }: { options: Options }) {
-  const location = useLocation();
-  const params = new URLSearchParams(location.search);
-  const tables = Object.entries(options).filter(([, o]) => o.truncated || o.busqueda);
-  return (
-    <>
-      {tables.map(([table]) => (
-        <Form key={table} method="get" id={`buscar-${table}`} preventScrollReset>
-          {[...params.entries()]
-            .filter(([key]) => key !== `buscar_${table}` && key !== "index")
-            .map(([key, value], i) => (
-              <input key={`${key}-${i}`} type="hidden" name={key} value={value} />
-            ))}
-        </Form>
-      ))}
-    </>
-  );
-}
-
-export function useFormats(): Formats {
-  return useRouteLoaderData<RootData>("root")?.formats ?? { locale: "es-ES", currency: "EUR" };
-}
-
-export function pageTitle(...parts: (string | undefined)[]) {
-  return [{ title: [...parts.filter(Boolean), "Oficina"].join(" — ") }];
-}
 
 /** A record page's title: the record's name, the section, the application. */
 export function recordMeta(entity: Entity) {
@@ -173,69 +91,6 @@ export function EntityListPage({ entity, children }: { entity: Entity; children?
   );
 }
 
-/**
- * The «Nuevo …» form. `campos`: only these fields (e.g. no solicitante for non-administradores);
- * `intent`: posted as a hidden field, and only a reply to that intent is shown here (a page with
- * several forms).
- */
-export function CreateForm({
-  entity,
-  options,
-  envio,
-  defaults,
-  campos,
-  intent,
-  action,
-  archivos,
-}: {
-  entity: Entity;
-  options: Options;
-  envio: string;
-  defaults: Record<string, string>;
-  campos?: readonly string[] | null;
-  intent?: string;
-  /** A file field after the entity's fields; the form is then sent as `multipart/form-data`. */
-  archivos?: ReactNode;
-  /** Where the form posts; it should end with `#nuevo`, so a refused post without JavaScript lands on the error summary (default: this page's action, `#nuevo`). */
-  action?: string;
-}) {
-  const data = useActionData<ActionData & { intent?: string }>();
-  const actionData = !intent || data?.intent === intent ? data : undefined;
-  const navigation = useNavigation();
-  const [form, fields] = useServerForm({
-    id: `nuevo-${entity.table}`,
-    schema: (z) => entitySchema(z, entity, { campos }),
-    lastResult: actionData?.result,
-    defaultValue: defaults,
-  });
-  const busy = navigation.state === "submitting" && navigation.formData?.get("_envio") === envio;
-  const here = useFormAction();
-  const ids = anchorIds(form, "nuevo");
-  return (
-    <section aria-labelledby={ids.heading} className="panel">
-      <h2 id={ids.heading} tabIndex={-1}>
-        {nuevo(entity)}
-      </h2>
-      <ConformForm
-        form={form}
-        action={action ?? `${here}#nuevo`}
-        summaryId={ids.summary}
-        encType={archivos ? "multipart/form-data" : undefined}
-      >
-        <input type="hidden" name="_envio" value={envio} />
-        {intent ? <input type="hidden" name="intent" value={intent} /> : null}
-        {writableFields(entity, campos).map(fieldControls(fields, options, actionData?.existente))}
-        {archivos}
-        <div className="acciones">
-          <button type="submit" disabled={busy}>
-            {busy ? "Creando…" : `Crear ${entity.singular}`}
-          </button>
-        </div>
-      </ConformForm>
-    </section>
-  );
-}
-
 export function EntityRecordPage({ entity, children }: { entity: Entity; children?: ReactNode }) {
   const { record, history, options, can, campos, volver, confirmDelete } = useLoaderData<RecordData>();
   const actionData = useActionData<ActionData>();
@@ -302,83 +157,6 @@ export function EntityRecordPage({ entity, children }: { entity: Entity; childre
   );
 }
 
-/** The edit form of a record page (also usable on its own, e.g. in a panel beside a list). */
-export function EditForm({
-  entity,
-  record,
-  options,
-  actionData,
-  volver,
-  campos,
-  action,
-}: {
-  entity: Entity;
-  record: Row;
-  options: Options;
-  actionData: ActionData;
-  volver: string;
-  /** The fields this user writes here (null: all); the others are shown as text. */
-  campos?: string[] | null;
-  /** Where the form posts (default: this page). */
-  action?: string;
-}) {
-  const navigation = useNavigation();
-  const formats = useFormats();
-  const writable = new Set(writableFields(entity, campos).map((f) => f.name));
-  const [form, fields] = useServerForm({
-    id: `editar-${entity.table}`,
-    schema: (z) => entitySchema(z, entity, { campos, id: record.id }),
-    lastResult: actionData?.result,
-    defaultValue: toFormValues(entity.fields, record),
-  });
-  const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "guardar";
-  const control = fieldControls(fields, options, actionData?.existente);
-  return (
-    <section aria-labelledby="editar" className="panel">
-      <h2 id="editar">Datos</h2>
-      {actionData?.current ? <CurrentValues entity={entity} current={actionData.current} options={options} /> : null}
-      <ConformForm form={form} action={action}>
-        <input type="hidden" name="version" value={record.version} key={record.version} />
-        {entity.fields.map((field) =>
-          !writable.has(field.name) ? (
-            <p key={field.name} className="campo">
-              <span className="etiqueta">{field.label}</span>{" "}
-              {displayField(field, record[field.name], formats, options)}
-            </p>
-          ) : (
-            control(field)
-          ),
-        )}
-        <div className="acciones">
-          <button type="submit" name="intent" value="guardar" disabled={busy}>
-            {busy ? "Guardando…" : "Guardar cambios"}
-          </button>
-          <Link to={volver}>Cancelar</Link>
-        </div>
-      </ConformForm>
-    </section>
-  );
-}
-
-/** After a refused stale save: what the record holds now, so nothing is overwritten unseen. */
-function CurrentValues({ entity, current, options }: { entity: Entity; current: Row; options: Options }) {
-  const formats = useFormats();
-  return (
-    <div className="valores-actuales" role="region" aria-labelledby="valores-actuales">
-      <h3 id="valores-actuales">Valores actuales guardados por la otra persona</h3>
-      <dl>
-        {entity.fields.map((f) => (
-          <div key={f.name}>
-            <dt>{f.label}</dt>
-            <dd>{displayField(f, current[f.name], formats, options)}</dd>
-          </div>
-        ))}
-      </dl>
-      <p>Si guarda ahora, sus valores del formulario sustituirán a estos.</p>
-    </div>
-  );
-}
-
 function ReadOnly({
   entity,
   record,
@@ -403,22 +181,4 @@ function ReadOnly({
       </dl>
     </section>
   );
-}
-
-export function displayField(field: Field, value: unknown, formats: Formats, options: Options) {
-  const input = field.input;
-  const kind =
-    input.type === "money"
-      ? "money"
-      : input.type === "date"
-        ? "date"
-        : input.type === "checkbox"
-          ? "boolean"
-          : input.type === "select"
-            ? "option"
-            : "text";
-  const opts =
-    input.type === "select" ? input.options : input.type === "ref" ? options[input.table]?.options : undefined;
-  const shown = formatValue({ kind: input.type === "ref" ? "option" : kind, options: opts }, value, formats);
-  return shown || "—";
 }

@@ -1,6 +1,6 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { departamentos } from "~/entities/departamentos";
-import { displayField } from "./EntityPages";
+import { displayField } from "./EntityForms";
 import { History } from "./History";
 
 /** The history as the server renders it: every value written as the rest of the UI writes it. */
