@@ -422,6 +422,82 @@ describe("readAsUser: lecturas como usuario sin transacción (dos viajes menos)"
     }
   });
 
+  it("la página de una lista viaja con el rol: un mensaje en vez de dos, las mismas filas y la misma seguridad", async () => {
+    // One connection, so the second read finds both statements prepared.
+    const una = createDatabase(url, 1);
+    const { default: realPg } = await import("pg");
+    const query: ListQuery = {
+      order: [{ column: "importe", ascending: false }],
+      limit: 10,
+      offset: 10,
+      count: "exact",
+    };
+    // Gastos of its own: an earlier test emptied the table (TRUNCATE … CASCADE).
+    const { rows: d } = await client.query("select id from departamentos order by nombre limit 1");
+    const { rows: s } = await client.query("select id from sucursales limit 1");
+    for (let i = 0; i < 30; i++)
+      await client.query(
+        `insert into gastos (descripcion, fecha_gasto, categoria, importe, metodo_pago, solicitante_id, departamento_id, sucursal_id)
+         values ($1, current_date, 'comidas', $2, 'efectivo', $3, $4, $5)`,
+        [`Con el rol ${i}`, `${10 + i}.00`, i % 3 ? empleado : admin, d[0].id, s[0].id],
+      );
+    try {
+      const primera = await sqlStore(una, empleado).list<Row>("gastos", query);
+      const sent = vi.spyOn(realPg.Client.prototype, "query");
+      try {
+        const segunda = await sqlStore(una, empleado).list<Row>("gastos", query);
+        expect(segunda).toEqual(primera);
+        // The role, its claims and the counter with the page; the count was kept for that counter.
+        expect(sent).toHaveBeenCalledTimes(1);
+      } finally {
+        sent.mockRestore();
+      }
+      const cuantos = async (where: string, values: unknown[] = []) =>
+        Number((await client.query(`select count(*) from gastos ${where}`, values)).rows[0].count);
+      expect(primera.total).toBe(await cuantos("where solicitante_id = $1", [empleado]));
+      expect(primera.rows).toHaveLength(10);
+      expect(primera.rows.every((r) => r.solicitante_id === empleado)).toBe(true);
+      // Another user's page on that connection: their own role and claims, not the empleado's.
+      const deAdmin = await sqlStore(una, admin).list<Row>("gastos", query);
+      expect(deAdmin.total).toBe(await cuantos(""));
+      expect(deAdmin.total).toBeGreaterThan(primera.total);
+      expect((await quien.execute(una)).rows[0]).toEqual({ rol: "postgres", sub: null, claims: "" });
+    } finally {
+      await una.destroy();
+    }
+  });
+
+  it("si la página que viaja con el rol falla, falla sola: las demás lecturas responden y nada corre sin el rol", async () => {
+    const una = createDatabase(url, 1);
+    const mala: ListQuery = {
+      filters: [{ column: "departamento_id", op: "eq", value: "no-es-un-uuid" }],
+      limit: 5,
+      offset: 0,
+    };
+    try {
+      // Prepared on the connection by a first attempt, so the second goes with the role.
+      await expect(sqlStore(una, empleado).list<Row>("gastos", mala)).rejects.toThrow();
+      const store = sqlStore(una, empleado);
+      const [fallo, yo, departamentos] = await Promise.allSettled([
+        store.list<Row>("gastos", mala),
+        store.get<Row>("usuarios", empleado),
+        store.list<Row>("departamentos", { limit: 10, offset: 0, count: "exact" }),
+      ]);
+      expect(fallo.status).toBe("rejected");
+      expect(yo.status === "fulfilled" && yo.value.id).toBe(empleado);
+      const { rows } = await client.query("select count(*)::int as n from departamentos");
+      expect(departamentos.status === "fulfilled" && departamentos.value.total).toBe(rows[0].n);
+      // The same connection, after: the owner is the owner, a user is that user.
+      expect((await quien.execute(una)).rows[0]).toEqual({ rol: "postgres", sub: null, claims: "" });
+      expect((await readAsUser(una, admin, (trx) => quien.execute(trx))).rows[0]).toMatchObject({
+        rol: "authenticated",
+        sub: admin,
+      });
+    } finally {
+      await una.destroy();
+    }
+  });
+
   it("quien toma la conexión después no hereda el usuario: ni el dueño, ni otro usuario, ni tras un fallo", async () => {
     // One connection: every call below takes the one the read as a user had.
     const una = createDatabase(url, 1);

@@ -13,14 +13,14 @@ import {
   type Row,
   type Store,
 } from "../store";
-import type { AnyTrx } from "./connection.server";
-import { pageIdsInBase } from "./performance/base.server";
+import { anyTables, type AnyTrx } from "./connection.server";
+import { pageRows } from "./performance/base.server";
 import { estimateTotal } from "./performance/estimate.server";
 import { remembered } from "./performance/kept.server";
-import { literal, skip, withValues } from "./performance/prepared.server";
-import { withSearchFunction } from "./performance/search.server";
+import { withValues } from "./performance/prepared.server";
+import { usesSearchFunction, withSearchFunction } from "./performance/search.server";
 import { transactions } from "./performance/transactions.server";
-import { applyOrder, applyWhere, type Select } from "./where.server";
+import { applyOrder, applyWhere, rangeAsParameter } from "./where.server";
 
 /**
  * The store port over Postgres, the way PostgREST serves it to the Supabase adapter: every call
@@ -33,8 +33,15 @@ export function sqlStore(db: Kysely<Database>, userId: string): Store {
   return {
     async list<T>(source: string, listQuery: ListQuery, o: ReadOptions = {}): Promise<ListResult<T>> {
       if (o.keep) return keptRead([source, "keep", listQuery], (trx, cambios) => readList<T>(trx, cambios));
-      return read((trx, cambios) => readList<T>(trx, cambios));
-      async function readList<T>(trx: AnyTrx, cambios: string): Promise<ListResult<T>> {
+      // A page that reads the same whatever the change counter says travels with the role
+      // (readAsUser): not a search (its ids may be kept per counter), not a range planned with
+      // its values (not a prepared statement).
+      const first =
+        usesSearchFunction(listQuery) || (listQuery.filters ?? []).some(rangeAsParameter)
+          ? undefined
+          : (await pageRows(anyTables(db), identifier(source), listQuery)).compile();
+      return read((trx, cambios, firstRows) => readList<T>(trx, cambios, firstRows as T[] | undefined), first);
+      async function readList<T>(trx: AnyTrx, cambios: string, firstRows?: T[]): Promise<ListResult<T>> {
         const from = identifier(source);
         // The count and sums are kept while nothing has changed (per database, user and filter).
         const aggregate = <A>(compute: () => Promise<A>) =>
@@ -49,15 +56,7 @@ export function sqlStore(db: Kysely<Database>, userId: string): Store {
         // The page's rows: `query`'s, or the same rows found by their ids alone (search.server.ts).
         const page = searched.page ?? query;
         const filtered = () => applyWhere(trx.selectFrom(from), query);
-        const selected = <O>(q: Select<O>) => (query.columns ? q.select(query.columns.map(identifier)) : q.selectAll());
-        const ids = await pageIdsInBase(trx, page);
-        const rowsQuery = ids
-          ? applyOrder(selected(trx.selectFrom(from)).where(sql<boolean>`id = any(array(${ids}))`), page)
-          : applyOrder(
-              skip(selected(applyWhere(trx.selectFrom(from), page)).limit(literal(page.limit)), page.offset),
-              page,
-            );
-        const rows = (await withValues(trx, rowsQuery, page)) as T[];
+        const rows = firstRows ?? ((await withValues(trx, await pageRows(trx, from, page), page)) as T[]);
 
         const sums: Record<string, string> = {};
         let total = rows.length + query.offset;

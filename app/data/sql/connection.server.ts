@@ -1,8 +1,8 @@
-import { Kysely, PostgresDialect, sql, type Transaction } from "kysely";
+import { CompiledQuery, Kysely, PostgresDialect, sql, type Transaction } from "kysely";
 import pg from "pg";
 import type { Database } from "../database";
 import { storeErrorFromPostgres } from "../store";
-import { AS_USER, IN_ONE_TRIP, PreparingClient } from "./performance/prepared.server";
+import { AS_USER, IN_ONE_TRIP, PreparingClient, ROLE_FOR_READS, WithRole } from "./performance/prepared.server";
 
 // Dates, timestamps and numerics stay strings: no time-zone shifts, no floats for money.
 // (scripts/db-types.ts generates app/data/database.ts with the same types.)
@@ -29,8 +29,11 @@ export function createDatabase(url: string, max = 10): Kysely<Database> {
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }
 
-/** What runs inside `asUser`: the transaction, and the data's change counter as it began. */
-export type AsUser<T> = (trx: Transaction<Database>, cambios: string) => Promise<T>;
+/**
+ * What runs inside `asUser` or `readAsUser`: the connection, the data's change counter as it
+ * began, and (`readAsUser`) the rows of the read sent with the role, if it was.
+ */
+export type AsUser<T> = (trx: Transaction<Database>, cambios: string, firstRows?: unknown[]) => Promise<T>;
 
 /** The JWT claims PostgREST would set for this user (auth.uid() reads `sub`). */
 function claimsOf(userId: string) {
@@ -79,17 +82,30 @@ export async function asUser<T>(db: Kysely<Database>, userId: string, fn: AsUser
  * answers are the same, two round trips fewer. Row-level security applies exactly as in
  * `asUser`; the connection forgets the user before anyone else's statement (PreparingClient).
  * Only for reads: whatever may write goes through `asUser`.
+ *
+ * `first`, a read that does not depend on the change counter (a list's page), travels in the
+ * role's message (item 53) and `fn` gets its rows. If that message fails, nothing in it ran as
+ * anyone: the role goes alone and `fn` reads everything itself, so a failing read fails by itself.
  */
-export async function readAsUser<T>(db: Kysely<Database>, userId: string, fn: AsUser<T>): Promise<T> {
+export async function readAsUser<T>(
+  db: Kysely<Database>,
+  userId: string,
+  fn: AsUser<T>,
+  first?: CompiledQuery,
+): Promise<T> {
   const claims = claimsOf(userId);
   try {
     return await db.connection().execute(async (conn) => {
-      const { rows } = await sql<{
-        cambios: string;
-      }>`${sql.raw(AS_USER)}select set_config('role', 'authenticated', false), set_config('request.jwt.claims', ${claims}, false), interno.cambios()::text as cambios`.execute(
-        conn,
-      );
-      return fn(conn as unknown as Transaction<Database>, rows[0]!.cambios);
+      const trx = conn as unknown as Transaction<Database>;
+      if (first) {
+        const role = new WithRole(claims);
+        const read = await conn
+          .executeQuery(CompiledQuery.raw(first.sql, [role, ...first.parameters]))
+          .catch(() => null);
+        if (read) return fn(trx, role.cambios!, read.rows);
+      }
+      const { rows } = await conn.executeQuery<{ cambios: string }>(CompiledQuery.raw(ROLE_FOR_READS, [claims]));
+      return fn(trx, rows[0]!.cambios);
     });
   } catch (error) {
     throw storeErrorFromPostgres(error as pg.DatabaseError) ?? error;

@@ -1,15 +1,28 @@
-import { sql } from "kysely";
+import { sql, type Kysely } from "kysely";
 import { identifier, type ListQuery } from "../../store";
-import type { AnyTrx } from "../connection.server";
-import { applyOrder, applyWhere } from "../where.server";
+import type { AnyTables } from "../connection.server";
+import { applyOrder, applyWhere, type Select } from "../where.server";
 import { literal, skip } from "./prepared.server";
+
+/**
+ * The statement that reads a page's rows from `from` (a table or view): the page's own, or its
+ * rows found by the ids `pageIdsInBase` reads in the base table. Built on any connection: the
+ * same statement for the same page (one prepared plan), whether it runs alone or with the role.
+ */
+export async function pageRows(q: Kysely<AnyTables>, from: string, page: ListQuery) {
+  const selected = <O>(s: Select<O>) => (page.columns ? s.select(page.columns.map(identifier)) : s.selectAll());
+  const ids = await pageIdsInBase(q, page);
+  return ids
+    ? applyOrder(selected(q.selectFrom(from)).where(sql<boolean>`id = any(array(${ids}))`), page)
+    : applyOrder(skip(selected(applyWhere(q.selectFrom(from), page)).limit(literal(page.limit)), page.offset), page);
+}
 
 /**
  * `ListQuery.base`: the ids of the page, found in the table the view adds columns to (no joins
  * while sorting and skipping), when every column the query filters, searches or sorts by is a
  * column of that table; the caller then reads only those rows from the view. Null otherwise.
  */
-export async function pageIdsInBase(trx: AnyTrx, query: ListQuery) {
+async function pageIdsInBase(trx: Kysely<AnyTables>, query: ListQuery) {
   if (!query.base || !(await inBase(trx, query))) return null;
   return applyOrder(
     skip(
@@ -25,7 +38,7 @@ export async function pageIdsInBase(trx: AnyTrx, query: ListQuery) {
 /** Columns of each table, read once per process. */
 const baseColumns = new Map<string, Promise<Set<string>>>();
 
-async function inBase(trx: AnyTrx, query: ListQuery): Promise<boolean> {
+async function inBase(trx: Kysely<AnyTables>, query: ListQuery): Promise<boolean> {
   const base = identifier(query.base!);
   let known = baseColumns.get(base);
   if (!known) {

@@ -34,6 +34,54 @@ const MAX_PREPARED = 100;
 export const AS_USER = "/* como usuario */ ";
 
 /**
+ * A read as a user: role `authenticated` and the user's claims for the connection (not a
+ * transaction), with the data's change counter (migration 20261125000007_escala).
+ */
+export const ROLE_FOR_READS = `${AS_USER}select set_config('role', 'authenticated', false), set_config('request.jwt.claims', $1, false), interno.cambios()::text as cambios`;
+
+/**
+ * Passed as a statement's first value: send the role for reads (ROLE_FOR_READS, for these claims)
+ * and the statement as one message, one Sync (`PreparingClient`). `cambios` is the change counter
+ * the role's statement read, once the answer is in.
+ */
+export class WithRole {
+  cambios?: string;
+  constructor(readonly claims: string) {}
+}
+
+/** pg.Query's step that sends a statement's Parse/Bind/Describe/Execute/Sync (not in its types). */
+const sendStatement = (pg.Query.prototype as unknown as { prepare(connection: unknown): void }).prepare;
+
+/**
+ * The role's statement and a read as one message (ADR 0008, item 53): Bind and Execute of the
+ * role's prepared statement, then the read's, then one Sync — one implicit transaction, so if
+ * either fails both are undone and nothing ran without the role. Only with both statements
+ * already parsed on the connection, so the message carries no Parse (pg's bookkeeping of parsed
+ * statements knows one name per query).
+ */
+class RoleAndRead extends pg.Query {
+  constructor(
+    private readonly role: { name: string; claims: string },
+    read: { name: string; text: string; values: unknown[] },
+    callback: (error: Error | null, results?: pg.QueryResult[]) => void,
+  ) {
+    super(read, undefined, callback as never);
+  }
+
+  prepare(connection: unknown) {
+    const c = connection as {
+      bind(o: { statement: string; values: unknown[] }): void;
+      describe(o: { type: "P"; name: string }): void;
+      execute(o: { portal: string }): void;
+    };
+    c.bind({ statement: this.role.name, values: [this.role.claims] });
+    c.describe({ type: "P", name: "" });
+    c.execute({ portal: "" });
+    sendStatement.call(this, connection);
+  }
+}
+
+/**
  * Back to the connection's own role, without claims. Never sent together with a BEGIN: a
  * rolled-back transaction would undo it.
  */
@@ -68,6 +116,8 @@ export class PreparingClient extends pg.Client {
   // an override must accept them all and hand them on unchanged, which only `any` can express.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   override query(config: any, values?: any, callback?: any): any {
+    if (Array.isArray(values) && values[0] instanceof WithRole)
+      return this.withRole(values[0], config, values.slice(1));
     const text: unknown = typeof config === "string" ? config : config?.text;
     const paraLaConexion = typeof text === "string" && text.startsWith(AS_USER);
     const paraSuTransaccion = typeof text === "string" && text.startsWith(IN_ONE_TRIP + AS_USER);
@@ -104,7 +154,7 @@ export class PreparingClient extends pg.Client {
       !config.startsWith(WITH_VALUES) &&
       (values.length > 0 || SINGLE_SELECT.test(config))
     ) {
-      const name = `o_${createHash("sha1").update(config).digest("base64url")}`;
+      const name = nameOf(config);
       if (this.preparados.has(name) || this.preparados.size < MAX_PREPARED) {
         this.preparados.add(name);
         return super.query({ name, text: config, values }, callback);
@@ -112,6 +162,39 @@ export class PreparingClient extends pg.Client {
     }
     return super.query(config, values, callback);
   }
+
+  /**
+   * The role for reads and then `text`: in one message when both are prepared on this connection
+   * (RoleAndRead), else one after the other (which prepares them for next time). The role is set
+   * for the connection either way, so the pool's hook resets it before anyone else's statement.
+   */
+  private async withRole(role: WithRole, text: string, values: unknown[]): Promise<pg.QueryResult> {
+    const parsed = (this as unknown as { connection: { parsedStatements: Record<string, string> } }).connection
+      .parsedStatements;
+    const roleName = nameOf(ROLE_FOR_READS);
+    const name = nameOf(text);
+    this.devuelto = false; // it sets the role itself: no reset before it
+    this.comoUsuario = true;
+    if (parsed[roleName] === ROLE_FOR_READS && parsed[name] === text) {
+      const [roleResult, read] = await new Promise<pg.QueryResult[]>((resolve, reject) =>
+        super.query(
+          new RoleAndRead({ name: roleName, claims: role.claims }, { name, text, values }, (error, results) =>
+            error ? reject(error) : resolve(results!),
+          ),
+        ),
+      );
+      role.cambios = (roleResult!.rows[0] as { cambios: string }).cambios;
+      return read!;
+    }
+    const { rows } = await (this.query(ROLE_FOR_READS, [role.claims]) as Promise<pg.QueryResult<{ cambios: string }>>);
+    role.cambios = rows[0]!.cambios;
+    return this.query(text, values) as Promise<pg.QueryResult>;
+  }
+}
+
+/** A statement's prepared name: a hash of its text, so a name always means the same statement. */
+function nameOf(text: string) {
+  return `o_${createHash("sha1").update(text).digest("base64url")}`;
 }
 
 /**

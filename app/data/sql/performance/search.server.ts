@@ -7,6 +7,11 @@ import { IdsText } from "../where.server";
 import type { Aggregate } from "./estimate.server";
 import { keep, kept } from "./kept.server";
 
+/** Whether `withSearchFunction` reads through the list's search function (else it leaves the query as it is). */
+export function usesSearchFunction(query: ListQuery) {
+  return Boolean(query.search?.fn) && searchWords(query.search).length > 0;
+}
+
 /**
  * `search.fn` (ListQuery): the function, given the search's words, reads at most `cap` + 1
  * matches through the trigram indexes (migrations 20261125000007_escala, 20261201000001_busqueda)
@@ -27,9 +32,9 @@ export async function withSearchFunction(
   cap: number | null,
   keptAs?: { db: Kysely<Database>; key: unknown[] },
 ): Promise<{ query: ListQuery; found?: Aggregate; page?: ListQuery }> {
+  if (!usesSearchFunction(query)) return { query };
   const words = searchWords(query.search);
-  const fn = query.search?.fn;
-  if (!words.length || !fn) return { query };
+  const fn = query.search!.fn!;
   const key = keptAs && [...keptAs.key, "busqueda", fn, words, cap];
   let found = keptAs && kept<Aggregate>(keptAs.db, key!)?.value;
   if (!found) {

@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import type { CompiledQuery, Kysely } from "kysely";
 import type { Database } from "../../database";
 import { anyTables, asUser, readAsUser, type AnyTrx, type AsUser } from "../connection.server";
 import { kept, remembered } from "./kept.server";
@@ -16,11 +16,12 @@ export function transactions(db: Kysely<Database>, userId: string) {
   // moment anyway. A write through this store forgets it.
   let seen: string | undefined;
   const batched = readBatcher(db, userId);
-  const read = <T>(fn: (trx: AnyTrx, cambios: string) => Promise<T>) =>
-    batched((trx, cambios) => {
+  /** `first`: a read that may travel with the role (readAsUser); `fn` then gets its rows. */
+  const read = <T>(fn: (trx: AnyTrx, cambios: string, firstRows?: unknown[]) => Promise<T>, first?: CompiledQuery) =>
+    batched((trx, cambios, firstRows) => {
       seen = cambios;
-      return fn(anyTables(trx), cambios);
-    });
+      return fn(anyTables(trx), cambios, firstRows);
+    }, first);
   return {
     run: async <T>(fn: (trx: AnyTrx) => Promise<T>): Promise<T> => {
       try {
@@ -51,14 +52,27 @@ export function transactions(db: Kysely<Database>, userId: string) {
  * (which may write) and `stream` keep a transaction of their own (`asUser`).
  */
 function readBatcher(db: Kysely<Database>, userId: string) {
-  type Task = { fn: AsUser<unknown>; resolve: (value: unknown) => void; reject: (error: unknown) => void };
+  type Task = {
+    fn: AsUser<unknown>;
+    first?: CompiledQuery;
+    resolve: (value: unknown) => void;
+    reject: (error: unknown) => void;
+  };
   let pending: Task[] | null = null;
   function flush(tasks: Task[]) {
-    readAsUser(db, userId, (trx, cambios) =>
-      Promise.all(tasks.map((t) => t.fn(trx, cambios).then(t.resolve, t.reject))),
+    // One read may travel with the role: the first that offers one (a list's page).
+    const carried = tasks.find((t) => t.first);
+    readAsUser(
+      db,
+      userId,
+      (trx, cambios, firstRows) =>
+        Promise.all(
+          tasks.map((t) => t.fn(trx, cambios, t === carried ? firstRows : undefined).then(t.resolve, t.reject)),
+        ),
+      carried?.first,
     ).catch((error) => tasks.forEach((t) => t.reject(error)));
   }
-  return <T>(fn: AsUser<T>): Promise<T> =>
+  return <T>(fn: AsUser<T>, first?: CompiledQuery): Promise<T> =>
     new Promise<T>((resolve, reject) => {
       if (!pending) {
         const batch: Task[] = (pending = []);
@@ -67,6 +81,6 @@ function readBatcher(db: Kysely<Database>, userId: string) {
           flush(batch);
         });
       }
-      pending.push({ fn, resolve: (value) => resolve(value as T), reject });
+      pending.push({ fn, first, resolve: (value) => resolve(value as T), reject });
     });
 }
