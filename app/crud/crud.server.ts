@@ -1,4 +1,3 @@
-import { parseWithZod } from "@conform-to/zod/v4";
 import { json, redirect, type AppLoadContext, type SerializeFrom, type TypedResponse } from "@remix-run/node";
 import { z } from "zod";
 import { puede, type Accion } from "~/auth/permissions";
@@ -22,6 +21,7 @@ import { CSV_BOM, csvLine } from "~/lib/csv";
 import type { Formats } from "~/lib/format";
 import { cuenta } from "~/lib/plural";
 import { safeRedirect } from "~/lib/safe-redirect";
+import { parseSubmission } from "~/ui/validacion.server";
 import { csvValue } from "./cells";
 import { parseListState, sinControl, toListQuery, viewFilters } from "./list-query";
 
@@ -313,7 +313,7 @@ export async function createAction(entity: Entity, { request, context }: Args, o
   const intent = intentOf(formData);
   return context.services.once(user.id, formData.get("_envio"), async () => {
     const campos = writableNames(entity, user);
-    const submission = parseWithZod(formData, { schema: entitySchema(z, entity, { campos }) });
+    const submission = parseSubmission(formData, (zod) => entitySchema(zod, entity, { campos }));
     if (submission.status !== "success") return json({ ...intent, result: submission.reply() }, { status: 400 });
     let values = submission.value as Row;
     if (o.prepare) {
@@ -451,9 +451,9 @@ export async function recordAction(
 
   if (intent !== "guardar") throw json({ message: "Acción desconocida." }, { status: 400 });
   if (!can.editar) forbidden();
-  const submission = parseWithZod(formData, {
-    schema: entitySchema(z, entity, { campos: writableNames(entity, user, id), id }),
-  });
+  const submission = parseSubmission(formData, (zod) =>
+    entitySchema(zod, entity, { campos: writableNames(entity, user, id), id }),
+  );
   if (submission.status !== "success") return json({ intent, result: submission.reply() }, { status: 400 });
   if (!version.success)
     return json(

@@ -36,7 +36,6 @@ for (const [test, paths] of [
 ] as const)
   for (const path of paths)
     test(`primera carga de ${path}: sin zod, ≤ ${BUDGET_KIB} KiB de JavaScript`, async ({ request }, info) => {
-      test.skip(info.project.name === "sin-js", "lo que se descarga no depende del navegador: lo prueba un proyecto");
       const { kib, withZod } = await firstLoad(request, path);
       expect(withZod).toEqual([]);
       expect(kib).toBeLessThanOrEqual(BUDGET_KIB);

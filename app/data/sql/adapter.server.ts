@@ -40,8 +40,14 @@ export function sqlStore(db: Kysely<Database>, userId: string): Store {
         usesSearchFunction(listQuery) || (listQuery.filters ?? []).some(rangeAsParameter)
           ? undefined
           : (await pageRows(anyTables(db), identifier(source), listQuery)).compile();
-      return read((trx, cambios, firstRows) => readList<T>(trx, cambios, firstRows as T[] | undefined), first);
-      async function readList<T>(trx: AnyTrx, cambios: string, firstRows?: T[]): Promise<ListResult<T>> {
+      return read((trx, cambios, firstRows) => readList<T>(trx, cambios, first, firstRows as T[] | undefined), first);
+      /** `first`: the page's statement, built already; `firstRows`: its rows, if it went with the role. */
+      async function readList<T>(
+        trx: AnyTrx,
+        cambios: string,
+        first?: CompiledQuery,
+        firstRows?: T[],
+      ): Promise<ListResult<T>> {
         const from = identifier(source);
         // The count and sums are kept while nothing has changed (per database, user and filter).
         const aggregate = <A>(compute: () => Promise<A>) =>
@@ -56,7 +62,11 @@ export function sqlStore(db: Kysely<Database>, userId: string): Store {
         // The page's rows: `query`'s, or the same rows found by their ids alone (search.server.ts).
         const page = searched.page ?? query;
         const filtered = () => applyWhere(trx.selectFrom(from), query);
-        const rows = firstRows ?? ((await withValues(trx, await pageRows(trx, from, page), page)) as T[]);
+        // The page sent with the role, or its statement already built (`first`), or built here.
+        const rows = (firstRows ??
+          (first
+            ? (await trx.executeQuery(first)).rows
+            : await withValues(trx, await pageRows(trx, from, page), page))) as T[];
 
         const sums: Record<string, string> = {};
         let total = rows.length + query.offset;
