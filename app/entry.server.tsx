@@ -29,7 +29,11 @@ export default function handleRequest(
     </NonceContext.Provider>,
   );
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-  const { body, encoding } = compressDocument(Buffer.from(html), request.headers.get("Accept-Encoding"));
+  // renderToString leaves out the doctype that the stream wrote before <html>.
+  const { body, encoding } = compressDocument(
+    Buffer.from(`<!DOCTYPE html>${html}`),
+    request.headers.get("Accept-Encoding"),
+  );
   // An encoded response is left alone by the compression middleware.
   if (encoding) responseHeaders.set("Content-Encoding", encoding);
   responseHeaders.append("Vary", "Accept-Encoding");
