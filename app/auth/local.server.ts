@@ -2,7 +2,6 @@ import { createCookie } from "@remix-run/node";
 import { createHash, randomBytes } from "node:crypto";
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../data/database";
-import { IN_ONE_TRIP } from "../data/sql/performance/prepared.server";
 import { sweeper } from "../lib/sweep.server";
 import type { Mailer } from "./mail.server";
 import { TOKEN_HOURS } from "./forms";
@@ -246,14 +245,14 @@ export function localAuth(options: {
       if (typeof token !== "string") return { session: null, headers };
       // The session and its active profile in one statement (as the owner: the same row the
       // user sees of themself under RLS while active), with the header's unread avisos count;
-      // an inactive or missing profile is left to currentUser, which ends the sessions. Sent as
-      // one simple message (the hash, hex digits, as a literal): on a connection a read as a user
-      // had, its reset travels in the same message (PreparingClient).
-      const { rows } = await sql<{ user_id: string; profile: CurrentUser | null }>`${sql.raw(
-        `${IN_ONE_TRIP}select s.user_id, case when u.id is not null then jsonb_build_object(${PROFILE.map((c) => `'${c}', u.${c}`).join(", ")}, 'avisos_sin_leer', (select count(*) from public.avisos a where a.destinatario_id = u.id and a.leido_en is null)) end as profile
+      // an inactive or missing profile is left to currentUser, which ends the sessions. Prepared
+      // on each connection; on one a read as a user had, its reset travels with it in one
+      // message (PreparingClient).
+      const { rows } = await sql<{ user_id: string; profile: CurrentUser | null }>`select s.user_id,
+          case when u.id is not null then jsonb_build_object(${sql.raw(PROFILE.map((c) => `'${c}', u.${c}`).join(", "))},
+            'avisos_sin_leer', (select count(*) from public.avisos a where a.destinatario_id = u.id and a.leido_en is null)) end as profile
            from auth.local_sessions s left join public.usuarios u on u.id = s.user_id and u.activo
-          where s.token_hash = '${sha256(token)}' and s.expires_at > now()`,
-      )}`.execute(db);
+          where s.token_hash = ${sha256(token)} and s.expires_at > now()`.execute(db);
       const row = rows[0];
       if (!row) headers.append("Set-Cookie", await cookie.serialize("", { maxAge: 0 }));
       const session: AuthSession | null = row

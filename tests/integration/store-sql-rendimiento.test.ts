@@ -522,6 +522,26 @@ describe("readAsUser: lecturas como usuario sin transacción (dos viajes menos)"
         sent.mockRestore();
       }
 
+      // A prepared statement (the session check is one): the first time on the connection the
+      // reset goes first, on its own, and both are parsed; from then on the reset travels with it,
+      // one message. A failing one undoes its reset with it.
+      const conValor = sql<Quien>`select current_user as rol, auth.uid()::text as sub, coalesce(current_setting('request.jwt.claims', true), '') || ${""} as claims`;
+      await readAsUser(una, empleado, (trx) => quien.execute(trx));
+      expect((await conValor.execute(una)).rows[0]).toEqual({ rol: "postgres", sub: null, claims: "" });
+      await readAsUser(una, admin, (trx) => quien.execute(trx));
+      const enviados = vi.spyOn(realPg.Client.prototype, "query");
+      try {
+        expect((await conValor.execute(una)).rows[0]).toEqual({ rol: "postgres", sub: null, claims: "" });
+        expect(enviados).toHaveBeenCalledTimes(1);
+      } finally {
+        enviados.mockRestore();
+      }
+      const falla = sql`select 1 / ${0}::int as n`;
+      await expect(falla.execute(una)).rejects.toThrow();
+      await readAsUser(una, empleado, (trx) => quien.execute(trx));
+      await expect(falla.execute(una)).rejects.toThrow();
+      expect(await comoDueno()).toEqual({ rol: "postgres", sub: null, claims: "" });
+
       // Another user's read sets its own user; a write's transaction its own, and the owner
       // after it is the owner again, committed or rolled back.
       await readAsUser(una, empleado, (trx) => quien.execute(trx));

@@ -53,19 +53,19 @@ export class WithRole {
 const sendStatement = (pg.Query.prototype as unknown as { prepare(connection: unknown): void }).prepare;
 
 /**
- * The role's statement and a read as one message (ADR 0008, item 53): Bind and Execute of the
- * role's prepared statement, then the read's, then one Sync — one implicit transaction, so if
- * either fails both are undone and nothing ran without the role. Only with both statements
- * already parsed on the connection, so the message carries no Parse (pg's bookkeeping of parsed
- * statements knows one name per query).
+ * Two prepared statements as one message (ADR 0008, items 53 and 57): Bind and Execute of the
+ * first, then the second's, then one Sync — one implicit transaction, so if either fails both are
+ * undone. Only with both statements already parsed on the connection, so the message carries no
+ * Parse (pg's bookkeeping of parsed statements knows one name per query). The answer holds both
+ * results, the first's first.
  */
-class RoleAndRead extends pg.Query {
+class Together extends pg.Query {
   constructor(
-    private readonly role: { name: string; claims: string },
-    read: { name: string; text: string; values: unknown[] },
+    private readonly first: { name: string; values: unknown[] },
+    then: { name: string; text: string; values: unknown[] },
     callback: (error: Error | null, results?: pg.QueryResult[]) => void,
   ) {
-    super(read, undefined, callback as never);
+    super(then, undefined, callback as never);
   }
 
   prepare(connection: unknown) {
@@ -74,7 +74,7 @@ class RoleAndRead extends pg.Query {
       describe(o: { type: "P"; name: string }): void;
       execute(o: { portal: string }): void;
     };
-    c.bind({ statement: this.role.name, values: [this.role.claims] });
+    c.bind({ statement: this.first.name, values: this.first.values });
     c.describe({ type: "P", name: "" });
     c.execute({ portal: "" });
     sendStatement.call(this, connection);
@@ -82,10 +82,11 @@ class RoleAndRead extends pg.Query {
 }
 
 /**
- * Back to the connection's own role, without claims. Never sent together with a BEGIN: a
- * rolled-back transaction would undo it.
+ * Back to the connection's own role, without claims: one statement, so it can be prepared and
+ * travel with the next one (`Together`). Never sent together with a BEGIN: a rolled-back
+ * transaction would undo it.
  */
-const RESET = "reset role; reset request.jwt.claims; ";
+const RESET = "select set_config('role', 'none', false), set_config('request.jwt.claims', '', false)";
 
 /**
  * A pg client that runs every statement (but transaction control) as a named (prepared) one, as PostgREST
@@ -98,7 +99,8 @@ const RESET = "reset role; reset request.jwt.claims; ";
  * It also keeps a read as a user from lending its role to whoever takes the connection next (ADR
  * 0008, «Reads without a transaction»): after the pool has had the client back, the first
  * statement that does not set the role itself is preceded by a reset — in the same message when
- * it is one already (the session check is), else as a message of its own.
+ * it is one already, or when both are prepared on the connection (the session check, ADR 0008
+ * item 57), else as a message of its own.
  */
 export class PreparingClient extends pg.Client {
   private readonly preparados = new Set<string>();
@@ -121,13 +123,15 @@ export class PreparingClient extends pg.Client {
     const text: unknown = typeof config === "string" ? config : config?.text;
     const paraLaConexion = typeof text === "string" && text.startsWith(AS_USER);
     const paraSuTransaccion = typeof text === "string" && text.startsWith(IN_ONE_TRIP + AS_USER);
+    const inOneTrip = typeof config === "string" && config.startsWith(IN_ONE_TRIP) && !callback;
+    const name = this.preparedName(config, values);
     if (this.devuelto) {
       this.devuelto = false;
       if (this.comoUsuario && !paraLaConexion && !paraSuTransaccion) {
-        if (typeof config === "string" && config.startsWith(IN_ONE_TRIP) && !callback)
-          // One message, one implicit transaction: the reset holds only if the message succeeds.
-          return this.query(IN_ONE_TRIP + RESET + config.slice(IN_ONE_TRIP.length)).then(
-            (r: pg.QueryResult) => {
+        // One message, one implicit transaction: the reset holds only if the message succeeds.
+        const withReset = (message: Promise<pg.QueryResult>) =>
+          message.then(
+            (r) => {
               this.comoUsuario = false;
               return r;
             },
@@ -136,53 +140,77 @@ export class PreparingClient extends pg.Client {
               throw error;
             },
           );
-        // Queued before the statement (a client runs them in order). A reset fails only where the
-        // statement after it fails too: a broken connection.
+        if (inOneTrip)
+          return withReset(this.query(`${IN_ONE_TRIP}${RESET}; ${(config as string).slice(IN_ONE_TRIP.length)}`));
+        const reset = nameOf(RESET);
+        if (name && !callback && this.isParsed(reset, RESET) && this.isParsed(name, config))
+          return withReset(
+            this.together({ name: reset, values: [] }, { name, text: config, values }).then(([, r]) => r!),
+          );
+        // Queued before the statement (a client runs them in order), and prepared for next time. A
+        // reset fails only where the statement after it fails too: a broken connection.
         this.comoUsuario = false;
-        super.query(RESET).catch(() => {});
+        this.preparados.add(reset);
+        super.query({ name: reset, text: RESET }).catch(() => {});
       }
     }
     if (paraLaConexion) this.comoUsuario = true;
-    if (typeof config === "string" && config.startsWith(IN_ONE_TRIP) && !callback)
+    if (inOneTrip)
       return (super.query(config) as unknown as Promise<pg.QueryResult | pg.QueryResult[]>).then((r) =>
         Array.isArray(r) ? r[r.length - 1] : r,
       );
-    if (
-      typeof config === "string" &&
-      Array.isArray(values) &&
-      !UTILITY.test(config) &&
-      !config.startsWith(WITH_VALUES) &&
-      (values.length > 0 || SINGLE_SELECT.test(config))
-    ) {
-      const name = nameOf(config);
-      if (this.preparados.has(name) || this.preparados.size < MAX_PREPARED) {
-        this.preparados.add(name);
-        return super.query({ name, text: config, values }, callback);
-      }
-    }
+    if (name) return super.query({ name, text: config, values }, callback);
     return super.query(config, values, callback);
   }
 
   /**
+   * The name a statement runs under, prepared (a single SELECT without values, or any statement
+   * with values, but transaction control and what `withValues` plans with its values), or null:
+   * pg's simple protocol or an unnamed statement.
+   */
+  private preparedName(config: unknown, values: unknown) {
+    if (
+      typeof config !== "string" ||
+      !Array.isArray(values) ||
+      UTILITY.test(config) ||
+      config.startsWith(WITH_VALUES) ||
+      !(values.length > 0 || SINGLE_SELECT.test(config))
+    )
+      return null;
+    const name = nameOf(config);
+    if (!this.preparados.has(name) && this.preparados.size >= MAX_PREPARED) return null;
+    this.preparados.add(name);
+    return name;
+  }
+
+  /** Whether this connection has parsed `text` under `name`. */
+  private isParsed(name: string, text: string) {
+    const connection = (this as unknown as { connection: { parsedStatements: Record<string, string> } }).connection;
+    return connection.parsedStatements[name] === text;
+  }
+
+  /** Two prepared statements in one message (`Together`): both results. */
+  private together(
+    first: { name: string; values: unknown[] },
+    then: { name: string; text: string; values: unknown[] },
+  ) {
+    return new Promise<pg.QueryResult[]>((resolve, reject) =>
+      super.query(new Together(first, then, (error, results) => (error ? reject(error) : resolve(results!)))),
+    );
+  }
+
+  /**
    * The role for reads and then `text`: in one message when both are prepared on this connection
-   * (RoleAndRead), else one after the other (which prepares them for next time). The role is set
+   * (`Together`), else one after the other (which prepares them for next time). The role is set
    * for the connection either way, so the pool's hook resets it before anyone else's statement.
    */
   private async withRole(role: WithRole, text: string, values: unknown[]): Promise<pg.QueryResult> {
-    const parsed = (this as unknown as { connection: { parsedStatements: Record<string, string> } }).connection
-      .parsedStatements;
     const roleName = nameOf(ROLE_FOR_READS);
     const name = nameOf(text);
     this.devuelto = false; // it sets the role itself: no reset before it
     this.comoUsuario = true;
-    if (parsed[roleName] === ROLE_FOR_READS && parsed[name] === text) {
-      const [roleResult, read] = await new Promise<pg.QueryResult[]>((resolve, reject) =>
-        super.query(
-          new RoleAndRead({ name: roleName, claims: role.claims }, { name, text, values }, (error, results) =>
-            error ? reject(error) : resolve(results!),
-          ),
-        ),
-      );
+    if (this.isParsed(roleName, ROLE_FOR_READS) && this.isParsed(name, text)) {
+      const [roleResult, read] = await this.together({ name: roleName, values: [role.claims] }, { name, text, values });
       role.cambios = (roleResult!.rows[0] as { cambios: string }).cambios;
       return read!;
     }
