@@ -32,6 +32,8 @@ import { backendKind, DEFAULT_DATA_DIR, loadEnv, type Config } from "./app/lib/e
 import { withErrorDigests } from "./app/lib/errors.server";
 import { mountStatic } from "./app/lib/static.server";
 import { rememberRouteMatching } from "./app/lib/route-matching.server";
+import { callLoadersWithTheirRequest } from "./app/lib/loader-calls.server";
+import { documentBody } from "./app/lib/document.server";
 import { mountMonitoring } from "./app/lib/monitoring.server";
 import { sqlServices, type Services } from "./app/services.server";
 import { supabaseAvisosOutbox, supabaseServices } from "./app/services.supabase.server";
@@ -247,8 +249,10 @@ async function worker(config: Config) {
         })
     : undefined;
   const build = withErrorDigests(remixBuild as ServerBuild, reportToSentry);
-  // Remix 2 flattens, ranks and compiles the route tree on every match: keep the answers (ADR 0008).
+  // Remix 2 flattens, ranks and compiles the route tree on every match: keep the answers; and it
+  // copies the request twice for each loader, for nothing when there is nothing to strip (ADR 0008).
   rememberRouteMatching();
+  callLoadersWithTheirRequest();
   // Remix's development mode (stack traces in answers) only where someone is developing.
   const remix = createRequestHandler(build, config.NODE_ENV === "development" ? "development" : "production");
   // Set at SIGINT/SIGTERM: responses then say «Connection: close», so busy keep-alive clients let go.
@@ -438,7 +442,10 @@ async function worker(config: Config) {
       // A route's own isolation headers (the receipts' download) replace the edge's defaults.
       if (name === "content-security-policy" || name === "x-content-type-options") res.setHeader(name, value);
       else res.append(name, value);
-    if (response.body) await writeReadableStreamToWritable(response.body, res);
+    // A page's bytes are written at once (lib/document.server.ts); anything else is read from its stream.
+    const document = documentBody(response);
+    if (document) res.setHeader("Content-Length", document.length).end(document);
+    else if (response.body) await writeReadableStreamToWritable(response.body, res);
     else res.end();
   };
   app.locals.renderRefusal = (req: Request, res: Response, refusal: Refusal, next: NextFunction) =>
