@@ -4,10 +4,10 @@ import { createRequire } from "node:module";
  * Loaders called with the request as it came. Remix 2's server runtime (`callRouteLoader`) hands
  * every loader a copy of the request without Remix's own `index` and `_data` search parameters:
  * two new URLs and two new `Request`s per loader (each copying the headers and making a signal
- * that follows the original), so four per page with the root's loader — and a request's copy is
- * the dearest object a page makes (ADR 0008, item 57). When the URL has neither parameter there
- * is nothing to strip: the loader gets the request itself. Anything else — a data request
- * (`_data`), an index route's `?index`, Single Fetch — goes to Remix's own function unchanged.
+ * that follows the original), so four per page with the root's loader, all for nothing when
+ * the URL has neither parameter (ADR 0008, item 58): the loader then gets the request itself.
+ * Anything else — a data request (`_data`), an index route's `?index`, Single Fetch — goes to
+ * Remix's own function unchanged.
  *
  * One difference: Remix's copy re-serialises the query (URLSearchParams: `%20` becomes `+`), the
  * request itself keeps it as the browser sent it; both read the same through `searchParams`.
