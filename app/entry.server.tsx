@@ -9,11 +9,11 @@ import { NonceContext } from "~/ui/nonce";
 const Sentry = process.env.SENTRY_DSN?.trim() ? await import("@sentry/remix") : undefined;
 
 /**
- * The whole document, rendered to bytes (lib/document.server.ts says how, and why not to one
- * string), compressed in one call (lib/compress-document.server.ts) and written by the edge in
- * one piece. Nothing here is deferred (no Suspense, no `defer`): streaming would gain nothing.
+ * The whole document, rendered to bytes (lib/document.server.ts says how, and why the data apart),
+ * compressed in one call (lib/compress-document.server.ts) and written by the edge in one piece.
+ * Nothing here is deferred (no Suspense, no `defer`): streaming would gain nothing.
  */
-export default async function handleRequest(
+export default function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
@@ -21,19 +21,20 @@ export default async function handleRequest(
   loadContext: AppLoadContext,
 ) {
   const nonce = loadContext.cspNonce;
-  const { html, status } = await renderDocument(
-    <NonceContext.Provider value={nonce}>
-      <RemixServer context={remixContext} url={request.url} nonce={nonce} />
-    </NonceContext.Provider>,
-    responseStatusCode,
-    nonce,
+  const html = renderDocument(
+    (handoff) => (
+      <NonceContext.Provider value={nonce}>
+        <RemixServer context={{ ...remixContext, serverHandoffString: handoff }} url={request.url} nonce={nonce} />
+      </NonceContext.Provider>
+    ),
+    remixContext.serverHandoffString,
   );
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   const { body, encoding } = compressDocument(html, request.headers.get("Accept-Encoding"));
   // An encoded response is left alone by the compression middleware.
   if (encoding) responseHeaders.set("Content-Encoding", encoding);
   responseHeaders.append("Vary", "Accept-Encoding");
-  return documentResponse(body, { headers: responseHeaders, status });
+  return documentResponse(body, { headers: responseHeaders, status: responseStatusCode });
 }
 
 /** Errors while rendering (loader and action errors already carry a digest: lib/errors.server.ts). */
