@@ -1,4 +1,4 @@
-import type { Page } from "@playwright/test";
+import { test, type Page } from "@playwright/test";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import {
@@ -111,6 +111,8 @@ as("administrador").describe("listas", () => {
   as("administrador")(
     "en el teléfono cada fila es una tarjeta que empieza por el enlace al registro",
     async ({ page }) => {
+      // Two full lists, each audited with axe at phone width: past 30 s on a busy machine.
+      test.slow();
       await page.setViewportSize({ width: 390, height: 844 });
       for (const list of ["/gastos", "/departamentos"]) {
         await page.goto(list);
@@ -201,7 +203,9 @@ as("administrador").describe("listas", () => {
   });
 
   as("administrador")("al cerrar un gasto abierto junto a la lista, el foco vuelve a su fila", async ({ page }) => {
-    // The close link carries the row's fragment, so this holds without JavaScript too.
+    // The close link carries the row's fragment, so this holds without JavaScript too. Tabbing
+    // through the list and the panel key by key: past 30 s on a busy machine.
+    test.slow();
     await page.goto("/gastos");
     const link = page.locator("#resultados a[id^='fila-']").nth(1);
     const folio = (await link.innerText()).trim();
