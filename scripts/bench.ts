@@ -50,7 +50,7 @@ import { migrate } from "../app/data/migrate.server";
 import { createDatabase } from "../app/data/sql/connection.server";
 import { addDaysISO, todayISO } from "../app/lib/dates";
 import { jsInicial, type JsInicial } from "./bench/js-inicial";
-import { cpuDe, hijosDe, pssMiB, servidorPids } from "./bench/proc";
+import { contadorDeCpu, cpuDe, postmasterDe, procesosDePostgres, pssMiB, servidorPids } from "./bench/proc";
 import { ARRANQUE, entornoDeProduccion } from "./bench/servidor";
 import { addGastos, DEFAULT_DEMO_GASTOS, DEMO_ACCOUNTS, DEMO_PASSWORD, seedIfEmpty } from "./seed";
 
@@ -245,34 +245,20 @@ const rssServidor = (servidor: number, campo: "VmRSS" | "VmHWM" = "VmRSS") =>
  * core, and milliseconds in all), counted from when `fn` calls `empieza` (after its warm-up).
  */
 async function muestreando<T>(servidor: number, postmaster: number, fn: (empieza: () => void) => Promise<T>) {
-  // Per process: one that ends during the run (an autovacuum worker) must not make the sum go down.
-  const pgPorPid = () => new Map([postmaster, ...hijosDe(postmaster)].map((p) => [p, cpuDe(p)]));
-  let pgInicio = pgPorPid();
-  const pg = () => {
-    let total = 0;
-    for (const [pid, ticks] of pgPorPid()) total += ticks - (pgInicio.get(pid) ?? 0);
-    return total;
-  };
-  // Per process too: a worker replaced during the run must not make the sum go down.
-  const nodoPorPid = () => new Map(servidorPids(servidor).map((p) => [p, cpuDe(p)]));
-  let nodoInicio = nodoPorPid();
-  const nodo = () => {
-    let total = 0;
-    for (const [pid, ticks] of nodoPorPid()) total += ticks - (nodoInicio.get(pid) ?? 0);
-    return total;
-  };
+  const pg = contadorDeCpu(() => procesosDePostgres(postmaster));
+  const nodo = contadorDeCpu(() => servidorPids(servidor));
   let pico = rssServidor(servidor);
   const reloj = setInterval(() => (pico = Math.max(pico, rssServidor(servidor))), 100);
   let t0 = process.hrtime.bigint();
   const empieza = () => {
     t0 = process.hrtime.bigint();
-    nodoInicio = nodoPorPid();
-    pgInicio = pgPorPid();
+    nodo.desde();
+    pg.desde();
   };
   try {
     const valor = await fn(empieza);
     const segundos = Number(process.hrtime.bigint() - t0) / 1e9;
-    const [nodoTicks, postgres] = [nodo(), pg()];
+    const [nodoTicks, postgres] = [nodo.ticks(), pg.ticks()];
     return {
       valor,
       picoRssMiB: Math.round(Math.max(pico, rssServidor(servidor)) / 1024),
@@ -340,7 +326,7 @@ async function arrancarBase(dir: string) {
       "pg_stat_statements.track_planning=on",
     ],
   });
-  const postmaster = Number(readFileSync(path.join(dir, "postgres", "postmaster.pid"), "utf8").split("\n")[0]);
+  const postmaster = postmasterDe(dir);
   limpiezas.push(async () => {
     log(`deteniendo PostgreSQL (pid ${postmaster})`);
     await embebida.stop();
@@ -1022,7 +1008,7 @@ async function main() {
   // Each process apart (issue 19): its own peak; PostgreSQL's processes share their buffers, so
   // theirs is the proportional share (PSS) of all of them at the end.
   const [primario, ...suyos] = servidorPids(servidor.pid).map((p) => Math.round(rssKiB(p, "VmHWM") / 1024));
-  const pgMiB = [postmaster, ...hijosDe(postmaster)].reduce((t, p) => t + pssMiB(p), 0);
+  const pgMiB = procesosDePostgres(postmaster).reduce((t, p) => t + pssMiB(p), 0);
   const porProceso = `primario ${primario} MiB, ${suyos.map((m, i) => `trabajador ${i + 1} ${m} MiB`).join(", ")} (VmHWM de cada uno); PostgreSQL ${pgMiB} MiB al terminar (PSS del postmaster y sus procesos)`;
   const { rows: total } = await sql<{ n: number }>`select count(*)::int as n from public.gastos`.execute(db);
   const informe = [

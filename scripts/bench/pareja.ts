@@ -22,11 +22,11 @@
  * removes its temp dir.
  */
 import { spawn } from "node:child_process";
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { cpuDe, hijosDe, rssMiB, servidorPids } from "./proc";
+import { contadorDeCpu, cpuDe, postmasterDe, procesosDePostgres, rssMiB, servidorPids } from "./proc";
 import { arrancarServidor, iniciarSesion, type Variante } from "./servidor";
 import { startEmbeddedPostgres } from "../../app/data/embedded.server";
 import { DEMO_ACCOUNTS } from "../seed/catalog/organization";
@@ -137,22 +137,20 @@ function cargar(url: string, pid: number, postmaster: number, conexiones: number
     let err = "";
     let inicio: number[] = [];
     let pids: number[] = [];
-    let pg = new Map<number, number>();
-    const pgAhora = () => new Map([postmaster, ...hijosDe(postmaster)].map((p) => [p, cpuDe(p)]));
+    const pg = contadorDeCpu(() => procesosDePostgres(postmaster));
     hijo.stdout.on("data", (c: Buffer) => (out += c));
     hijo.stderr.on("data", (c: Buffer) => {
       err += c;
       if (!pids.length && err.includes("#midiendo")) {
         pids = servidorPids(pid);
         inicio = pids.map(cpuDe);
-        pg = pgAhora();
+        pg.desde();
       }
     });
     hijo.on("exit", (code) => {
       if (code !== 0) return reject(new Error(`carga.mjs: ${err}`));
       const ticks = pids.reduce((t, p, i) => t + cpuDe(p) - inicio[i]!, 0);
-      // A backend that started during the run counts from 0.
-      const ticksPg = [...pgAhora()].reduce((t, [p, c]) => t + c - (pg.get(p) ?? 0), 0);
+      const ticksPg = pg.ticks();
       const r = JSON.parse(out) as {
         peticiones: number;
         rps: number;
@@ -187,7 +185,7 @@ async function main() {
   const raiz = o.datos || path.join(tmp, "pg");
   const db = await startEmbeddedPostgres(raiz);
   detener.push(() => db.stop());
-  const postmaster = Number(readFileSync(path.join(raiz, "postgres", "postmaster.pid"), "utf8").split("\n")[0]);
+  const postmaster = postmasterDe(raiz);
   // One after the other: the first applies the migrations and loads the demo data.
   const servidores = [];
   for (const v of o.variantes) {

@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 
 /** What the bench reads of other processes from /proc (Linux): CPU ticks and children. */
 
@@ -57,4 +58,30 @@ export function pssMiB(pid: number): number {
   } catch {
     return 0;
   }
+}
+
+/** The postmaster of the embedded PostgreSQL under `raiz` (the root given to startEmbeddedPostgres). */
+export function postmasterDe(raiz: string): number {
+  return Number(readFileSync(path.join(raiz, "postgres", "postmaster.pid"), "utf8").split("\n")[0]);
+}
+
+/** The postmaster and every process it started (backends, autovacuum…). */
+export const procesosDePostgres = (postmaster: number) => [postmaster, ...hijosDe(postmaster)];
+
+/**
+ * CPU ticks of `procesos()` since the last `desde()`, counted per process: one that ends during
+ * the run (an autovacuum worker, a replaced server worker) cannot make the sum go down, and one
+ * that starts during it counts from 0.
+ */
+export function contadorDeCpu(procesos: () => number[]) {
+  const ahora = () => new Map(procesos().map((p) => [p, cpuDe(p)]));
+  let inicio = ahora();
+  return {
+    desde: () => void (inicio = ahora()),
+    ticks: () => {
+      let total = 0;
+      for (const [pid, ticks] of ahora()) total += ticks - (inicio.get(pid) ?? 0);
+      return total;
+    },
+  };
 }
