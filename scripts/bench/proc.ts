@@ -28,15 +28,22 @@ export function hijosDe(pid: number): number[] {
   return out;
 }
 
-/** The server is a primary and its workers (node:cluster children running build/server.js, not Postgres). */
+/** The arguments `pid` was started with ([] once it is gone). */
+function argumentosDe(pid: number): string[] {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The server is a primary and its workers: node:cluster children running the primary's own script
+ * (`build/server.js`, or an older checkout's `server.ts`), not PostgreSQL or the seed.
+ */
 export function servidorPids(servidor: number): number[] {
-  const trabajadores = hijosDe(servidor).filter((pid) => {
-    try {
-      return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("build/server.js");
-    } catch {
-      return false;
-    }
-  });
+  const guion = path.basename(argumentosDe(servidor).at(-1) ?? "");
+  const trabajadores = hijosDe(servidor).filter((pid) => guion && path.basename(argumentosDe(pid).at(-1) ?? "") === guion);
   return [servidor, ...trabajadores];
 }
 

@@ -26,8 +26,12 @@ export function entornoDeProduccion(o: { port: number; databaseUrl: string; dato
   };
 }
 
-/** One server to start: its app dir (with build/), its extra environment and node's own flags. */
-export type Variante = { nombre: string; dir: string; env: Record<string, string>; node: string[] };
+/**
+ * One server to start: its app dir (with build/), its extra environment, node's own flags and, for
+ * a checkout that starts differently (before `build/server.js`: `--import tsx … server.ts`), what
+ * replaces ARRANQUE.
+ */
+export type Variante = { nombre: string; dir: string; env: Record<string, string>; node: string[]; arranque?: string[] };
 
 /**
  * Starts `v` (as `npm start` does, NODE_ENV=production) with `procesos` workers and waits until it
@@ -37,7 +41,7 @@ export async function arrancarServidor(v: Variante, o: { databaseUrl: string; da
   const procesos = o.procesos ?? 1;
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const hijo: ChildProcess = spawn(process.execPath, [...v.node, ...ARRANQUE], {
+  const hijo: ChildProcess = spawn(process.execPath, [...v.node, ...(v.arranque?.length ? v.arranque : ARRANQUE)], {
     cwd: v.dir,
     stdio: ["ignore", "ignore", "pipe"],
     env: { ...entornoDeProduccion({ port, ...o }), WEB_CONCURRENCY: String(procesos), ...v.env },
