@@ -1,7 +1,7 @@
 /**
  * Two variants of the server measured at the same moment (ADR 0008, sixth round): on a shared
  * machine one run's absolute figures say little, so two servers run side by side on one
- * database and the load goes to them in turns (A B B A…), each run counting the CPU its server
+ * database (or each on its own) and the load goes to them in turns (A B B A…), each run counting the CPU its server
  * (primary and worker, from /proc) used per request, and PostgreSQL's (only the loaded server's
  * connections are busy during its run). What is reported is the ratio B ÷ A of each pair and
  * their median, for node alone and for node + PostgreSQL.
