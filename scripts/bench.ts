@@ -9,6 +9,7 @@
  *            --sin-sentry · --perfil (server CPU profile into bench/) · --mantener (keep the temp dir)
  *            --aceptar ENCODINGS (the Accept-Encoding sent; a browser's by default)
  *            --calentar S (load on the screens read, before measuring any; default 40, 0 for none)
+ *            --par-dsn N (rounds of the with/without-DSN pair at the end; default 4, 0 for none)
  *            --datos DIR (keep the loaded database in DIR and reuse it next time: for quick re-runs)
  *            --salida DIR (where results.json and ultimo.md go; default bench/)
  *
@@ -52,8 +53,14 @@ import { createDatabase } from "../app/data/sql/connection.server";
 import { addDaysISO, todayISO } from "../app/lib/dates";
 import { jsInicial, type JsInicial } from "./bench/js-inicial";
 import { contadorDeCpu, cpuDe, postmasterDe, procesosDePostgres, pssMiB, servidorPids } from "./bench/proc";
-import { ARRANQUE, entornoDeProduccion } from "./bench/servidor";
-import { addGastos, DEFAULT_DEMO_GASTOS, DEMO_ACCOUNTS, DEMO_PASSWORD, seedIfEmpty } from "./seed";
+import { parear, type ResultadoDelPar, type ServidorDelPar } from "./bench/pares";
+import {
+  ARRANQUE,
+  arrancarServidor as arrancarServidorDelPar,
+  entornoDeProduccion,
+  iniciarSesion,
+} from "./bench/servidor";
+import { addGastos, DEFAULT_DEMO_GASTOS, DEMO_ACCOUNTS, seedIfEmpty } from "./seed";
 
 const RAIZ = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const ESCALONES = [10_000, 100_000, 1_000_000];
@@ -72,6 +79,8 @@ type Opciones = {
    * the first screens measure the compiler too. Each measure still has its own 1 s warm-up.
    */
   calentar: number;
+  /** Rounds of the with/without-DSN pair (what a SENTRY_DSN costs, issue 19); 0: none. */
+  parDsn: number;
   conexiones: number[];
   pantallas: string[] | null;
   sentry: boolean;
@@ -91,6 +100,7 @@ function opciones(argv: string[]): Opciones {
     escala: false,
     segundos: 5,
     calentar: 40,
+    parDsn: 4,
     conexiones: [1, 10, 50],
     pantallas: null,
     sentry: true,
@@ -115,6 +125,9 @@ function opciones(argv: string[]): Opciones {
         break;
       case "--calentar":
         o.calentar = Number(valor());
+        break;
+      case "--par-dsn":
+        o.parDsn = Number(valor());
         break;
       case "--conexiones":
         o.conexiones = valor().split(",").map(Number);
@@ -150,8 +163,13 @@ function opciones(argv: string[]): Opciones {
   if (o.procesos !== null && !(Number.isInteger(o.procesos) && o.procesos >= 1))
     throw new Error("--procesos espera un número entero positivo");
   if (!Number.isSafeInteger(o.gastos) || o.gastos < 1) throw new Error("--gastos espera un número entero positivo");
-  if (!(o.segundos > 0) || !(o.calentar >= 0) || o.conexiones.some((c) => !Number.isInteger(c) || c < 1))
-    throw new Error("--segundos, --calentar o --conexiones no válidos");
+  if (
+    !(o.segundos > 0) ||
+    !(o.calentar >= 0) ||
+    !(Number.isInteger(o.parDsn) && o.parDsn >= 0) ||
+    o.conexiones.some((c) => !Number.isInteger(c) || c < 1)
+  )
+    throw new Error("--segundos, --calentar, --par-dsn o --conexiones no válidos");
   return o;
 }
 
@@ -308,21 +326,6 @@ function pedir(
   });
 }
 
-async function iniciarSesion(base: string, email: string): Promise<string> {
-  const body = new URLSearchParams({ intent: "iniciar", email, password: DEMO_PASSWORD, redirectTo: "/" }).toString();
-  const r = await pedir(base, "/login", {
-    method: "POST",
-    body,
-    headers: { Origin: base, "Content-Type": "application/x-www-form-urlencoded" },
-  });
-  const cookie = [r.headers["set-cookie"] ?? []]
-    .flat()
-    .map((c) => /^(oficina_sesion=[^;]+)/.exec(c)?.[1])
-    .find(Boolean);
-  if (r.status !== 302 || !cookie) throw new Error(`No se pudo iniciar sesión como ${email}: ${r.status}`);
-  return cookie;
-}
-
 // ---------------------------------------------------------------------------------------------
 // The database: fresh, loaded, with statement statistics
 // ---------------------------------------------------------------------------------------------
@@ -446,6 +449,76 @@ async function sentenciasPorPeticion(
 // The server
 // ---------------------------------------------------------------------------------------------
 
+/** Sentry on as in production, to a DSN on this machine that nothing listens to. */
+const SENTRY_DEL_BENCH = { SENTRY_DSN: "http://bench@127.0.0.1:9/1", SENTRY_ENVIRONMENT: "bench" };
+
+/**
+ * What having a DSN costs (issue 19): the same build twice, one worker each, without and with
+ * SENTRY_DSN, loaded in turns on the ceiling and the filtered page (pares.ts); two rounds warm
+ * them up first.
+ */
+async function parConYSinDsn(
+  app: string,
+  tmp: string,
+  databaseUrl: string,
+  postmaster: number,
+  filtrado: string,
+  o: Opciones,
+) {
+  log(`par sin y con DSN de Sentry: ${o.parDsn} rondas (más 2 de calentamiento) por pantalla…`);
+  const servidores: ServidorDelPar[] = [];
+  for (const [nombre, env] of [
+    ["sin DSN", {}],
+    ["con DSN", SENTRY_DEL_BENCH],
+  ] as const) {
+    const s = await arrancarServidorDelPar(
+      { nombre, dir: app, env, node: [] },
+      { databaseUrl, datos: path.join(tmp, `datos-${servidores.length}`) },
+    );
+    limpiezas.push(s.detener);
+    const cookie = await iniciarSesion(s.base, DEMO_ACCOUNTS.administrador);
+    servidores.push({ nombre, base: s.base, pid: s.pid, postmaster, cookie });
+  }
+  const opciones = {
+    rondas: o.parDsn,
+    descartadas: 2,
+    segundos: o.segundos,
+    conexiones: 10,
+    aceptar: CABECERAS_NAVEGADOR["accept-encoding"]!,
+  };
+  const informar = (linea: string) => log(`par DSN: ${linea}`);
+  const [sin, con] = servidores as [ServidorDelPar, ServidorDelPar];
+  // The ceiling as the main table measures it: without a session (its root loader then reads nothing).
+  const techo = await parear(
+    [
+      { ...sin, cookie: "" },
+      { ...con, cookie: "" },
+    ],
+    { ...opciones, rutas: ["/techo-del-marco"] },
+    informar,
+  );
+  return [...techo, ...(await parear([sin, con], { ...opciones, rutas: [filtrado] }, informar))];
+}
+
+function tablaParDsn(pares: ResultadoDelPar[], rondas: number) {
+  if (!pares.length) return "";
+  const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
+  const l = [
+    "",
+    `### Sentry: con DSN ÷ sin DSN (pares: la misma compilación, un trabajador cada una, 10 conexiones, ${rondas} rondas tras 2 de calentamiento)`,
+    "",
+    "| pantalla | Node ms/pet sin → con (medianas) | Node con ÷ sin | Node + PostgreSQL con ÷ sin |",
+    "|---|---:|---:|---:|",
+  ];
+  for (const r of pares) {
+    const [sin, con] = Object.values(r.msPorPeticion).map(med);
+    l.push(
+      `| \`${r.ruta.length > 60 ? `${r.ruta.slice(0, 57)}…` : r.ruta}\` | ${sin!.toFixed(2)} → ${con!.toFixed(2)} | ${r.mediana.toFixed(2)}× (${r.min.toFixed(2)}–${r.max.toFixed(2)}) | ${r.conPostgres.mediana.toFixed(2)}× (${r.conPostgres.min.toFixed(2)}–${r.conPostgres.max.toFixed(2)}) |`,
+    );
+  }
+  return l.join("\n");
+}
+
 /** What the server printed, shown when the run fails (a 500 says little without it). */
 let salidaDelServidor: string[] = [];
 
@@ -461,7 +534,7 @@ async function arrancarServidor(app: string, tmp: string, databaseUrl: string, o
       ...entornoDeProduccion({ port, databaseUrl, datos: path.join(tmp, "datos-app") }),
       ...(o.procesos ? { WEB_CONCURRENCY: String(o.procesos) } : {}),
       // Sentry on as in production, to a DSN on this machine that nothing listens to (no event is expected: errors must be 0).
-      ...(o.sentry ? { SENTRY_DSN: "http://bench@127.0.0.1:9/1", SENTRY_ENVIRONMENT: "bench" } : {}),
+      ...(o.sentry ? SENTRY_DEL_BENCH : {}),
     },
   });
   const salida: string[] = [];
@@ -1018,6 +1091,7 @@ async function main() {
     filas.push({ pantalla, html, sentencias, medidas });
   }
 
+  const parDsn = o.parDsn > 0 ? await parConYSinDsn(app, tmp, embebida.url, postmaster, p.filtrado, o) : [];
   const equipo = maquina();
   const rssFinal = Math.round(rssServidor(servidor.pid, "VmHWM") / 1024);
   const trabajadores = servidorPids(servidor.pid).length - 1;
@@ -1035,6 +1109,7 @@ async function main() {
     `Filtro de «página 40»: estado=${p.filtro.estado}, departamento con más gastos (${p.filtro.n.toLocaleString("es-ES")} coincidencias al elegirlo), fechas ${addDaysISO(todayISO(), -270)}…${addDaysISO(todayISO(), -90)}, por importe descendente.`,
     tabla(filas, o.conexiones),
     tablaJs(js),
+    tablaParDsn(parDsn, o.parDsn),
   ];
   if (escala.length) {
     informe.push(
@@ -1057,7 +1132,7 @@ async function main() {
   mkdirSync(o.salida, { recursive: true });
   writeFileSync(
     path.join(o.salida, "results.json"),
-    `${JSON.stringify({ maquina: equipo, opciones: o, gastos: { sinteticos: o.gastos, demo, final: total[0]!.n }, parametros: p, js, pantallas: filas, escala, rssPicoMiB: rssFinal, memoriaPorProceso: porProceso, duracionSegundos: Math.round((Date.now() - inicio) / 1000) }, null, 2)}\n`,
+    `${JSON.stringify({ maquina: equipo, opciones: o, gastos: { sinteticos: o.gastos, demo, final: total[0]!.n }, parametros: p, js, pantallas: filas, parDsn, escala, rssPicoMiB: rssFinal, memoriaPorProceso: porProceso, duracionSegundos: Math.round((Date.now() - inicio) / 1000) }, null, 2)}\n`,
   );
   writeFileSync(path.join(o.salida, "ultimo.md"), `${texto}\n`);
   const fallos = filas.flatMap((f) => Object.values(f.medidas).map((m) => m.errores)).reduce((a, b) => a + b, 0);

@@ -4,10 +4,11 @@
  * database (or each on its own) and the load goes to them in turns (A B B A…), each run counting the CPU its server
  * (primary and worker, from /proc) used per request, and PostgreSQL's (only the loaded server's
  * connections are busy during its run). What is reported is the ratio B ÷ A of each pair and
- * their median, for node alone and for node + PostgreSQL.
+ * their median, for node alone and for node + PostgreSQL (the measuring is pares.ts';
+ * `--descartadas N`: the first N rounds warm V8 up and are left out).
  *
  *   npx tsx scripts/bench/pareja.ts --a DIR --b DIR [--a-env K=V,…] [--b-env K=V,…]
- *        [--ruta /techo-del-marco,/login] [--rondas 5] [--segundos 4] [--conexiones 10]
+ *        [--ruta /techo-del-marco,/login] [--rondas 5] [--descartadas 0] [--segundos 4] [--conexiones 10]
  *        [--como administrador|aprobador|empleado] [--datos DIR] [--aceptar "gzip, deflate, br"]
  *        [--a-node "--cpu-prof --cpu-prof-dir=DIR"] [--b-node …]
  *        [--a-arranque "--import tsx --import ./app/instrument.server.ts server.ts"] [--b-arranque …]
@@ -27,18 +28,15 @@
  * departments, branches and suppliers have the same ids in both). Stops both servers and the
  * databases (by pid) and removes its temp dir.
  */
-import { spawn } from "node:child_process";
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { contadorDeCpu, cpuDe, postmasterDe, procesosDePostgres, rssMiB, servidorPids } from "./proc";
+import { parear, type ServidorDelPar } from "./pares";
+import { postmasterDe } from "./proc";
 import { arrancarServidor, iniciarSesion } from "./servidor";
 import { startEmbeddedPostgres } from "../../app/data/embedded.server";
 import { DEMO_ACCOUNTS } from "../seed/catalog/organization";
 
-const AQUI = path.dirname(fileURLToPath(import.meta.url));
-const TICKS = 100;
 
 
 /** What may differ between the two servers: `--a-X` / `--b-X`. */
@@ -50,6 +48,7 @@ function opciones(argv: string[]) {
     b: "",
     rutas: ["/techo-del-marco"],
     rondas: 5,
+    descartadas: 0,
     segundos: 4,
     conexiones: 10,
     como: "" as "" | keyof typeof DEMO_ACCOUNTS,
@@ -79,6 +78,9 @@ function opciones(argv: string[]) {
         break;
       case "--rondas":
         o.rondas = Number(v());
+        break;
+      case "--descartadas":
+        o.descartadas = Number(v());
         break;
       case "--segundos":
         o.segundos = Number(v());
@@ -126,61 +128,6 @@ function opciones(argv: string[]) {
 const detener: (() => Promise<void>)[] = [];
 
 
-/**
- * One autocannon run; CPU ticks of the server, and of PostgreSQL (the postmaster and its
- * processes: only this server's connections are busy while it is loaded), from the end of its
- * warm-up to its end; the worker's RSS at the end.
- */
-function cargar(url: string, pid: number, postmaster: number, conexiones: number, segundos: number, cookie: string, aceptar: string) {
-  return new Promise<{ peticiones: number; rps: number; msPorPeticion: number; msPostgres: number; p50: number; p95: number; rssTrabajador: number }>((resolve, reject) => {
-    const cabeceras = { "accept-encoding": aceptar, ...(cookie ? { cookie } : {}) };
-    const config = { url, conexiones, segundos, maximo: 1e6, cabeceras };
-    const hijo = spawn(process.execPath, [path.join(AQUI, "carga.mjs"), JSON.stringify(config)], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let out = "";
-    let err = "";
-    let inicio: number[] = [];
-    let pids: number[] = [];
-    const pg = contadorDeCpu(() => procesosDePostgres(postmaster));
-    hijo.stdout.on("data", (c: Buffer) => (out += c));
-    hijo.stderr.on("data", (c: Buffer) => {
-      err += c;
-      if (!pids.length && err.includes("#midiendo")) {
-        pids = servidorPids(pid);
-        inicio = pids.map(cpuDe);
-        pg.desde();
-      }
-    });
-    hijo.on("exit", (code) => {
-      if (code !== 0) return reject(new Error(`carga.mjs: ${err}`));
-      const ticks = pids.reduce((t, p, i) => t + cpuDe(p) - inicio[i]!, 0);
-      const ticksPg = pg.ticks();
-      const r = JSON.parse(out) as {
-        peticiones: number;
-        rps: number;
-        p50: number;
-        p95: number;
-        codigos: Record<string, number>;
-      };
-      const malos = Object.entries(r.codigos).filter(([c]) => !c.startsWith("2"));
-      if (malos.length) return reject(new Error(`${url}: respuestas ${JSON.stringify(r.codigos)}`));
-      resolve({
-        peticiones: r.peticiones,
-        rps: r.rps,
-        p50: r.p50,
-        p95: r.p95,
-        msPorPeticion: (ticks * 1000) / TICKS / (r.peticiones || 1),
-        msPostgres: (ticksPg * 1000) / TICKS / (r.peticiones || 1),
-        rssTrabajador: servidorPids(pid).slice(1).reduce((t, p) => t + rssMiB(p), 0),
-      });
-    });
-  });
-}
-
-const mediana = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
-const r2 = (x: number) => Math.round(x * 100) / 100;
-
 async function main() {
   const o = opciones(process.argv.slice(2));
   const tmp = mkdtempSync(path.join(os.tmpdir(), "oficina-pareja-"));
@@ -190,7 +137,7 @@ async function main() {
   // One database per data dir: variants whose schemas differ (a checkout of an earlier day) each
   // load their own (--a-datos, --b-datos); otherwise both share one.
   const bases = new Map<string, { url: string; postmaster: number }>();
-  const servidores = [];
+  const servidores: ServidorDelPar[] = [];
   // One after the other: the first on a database applies the migrations and loads the demo data.
   for (const v of o.variantes) {
     const raiz = v.datos || path.join(tmp, "pg");
@@ -202,64 +149,15 @@ async function main() {
     const base = bases.get(raiz)!;
     const s = await arrancarServidor(v, { databaseUrl: base.url, datos: path.join(tmp, `datos-${v.nombre}`) });
     detener.push(s.detener);
-    servidores.push({ ...s, postmaster: base.postmaster });
+    const cookie = o.como ? await iniciarSesion(s.base, DEMO_ACCOUNTS[o.como]) : "";
+    servidores.push({ nombre: v.nombre, base: s.base, pid: s.pid, postmaster: base.postmaster, cookie });
   }
-  const cookies = o.como
-    ? await Promise.all(servidores.map((s) => iniciarSesion(s.base, DEMO_ACCOUNTS[o.como as keyof typeof DEMO_ACCOUNTS])))
-    : ["", ""];
   const describir = (v: (typeof o.variantes)[number]) => `${v.dir} ${JSON.stringify(v.env)}${v.datos ? ` (datos ${v.datos})` : ""}`;
   console.error(`[pareja] A: ${describir(o.variantes[0]!)} · B: ${describir(o.variantes[1]!)} · carga media ${os.loadavg()[0]!.toFixed(1)}`);
-  for (const ruta of o.rutas) {
-    const ratios: number[] = [];
-    const por: Record<string, number[]> = { A: [], B: [] };
-    const latencia: Record<string, { p50: number; p95: number }[]> = { A: [], B: [] };
-    const rss: Record<string, number[]> = { A: [], B: [] };
-    const pg: Record<string, number[]> = { A: [], B: [] };
-    // Node and PostgreSQL together, per pair.
-    const ratiosTotal: number[] = [];
-    for (let r = 0; r < o.rondas; r++) {
-      // A B, then B A: neither always goes first.
-      const orden = r % 2 === 0 ? [0, 1] : [1, 0];
-      const m: number[] = [];
-      const total: number[] = [];
-      for (const i of orden) {
-        const s = servidores[i]!;
-        const x = await cargar(`${s.base}${ruta}`, s.pid, s.postmaster, o.conexiones, o.segundos, cookies[i]!, o.aceptar);
-        m[i] = x.msPorPeticion;
-        total[i] = x.msPorPeticion + x.msPostgres;
-        const nombre = o.variantes[i]!.nombre;
-        por[nombre]!.push(r2(x.msPorPeticion));
-        latencia[nombre]!.push({ p50: x.p50, p95: x.p95 });
-        rss[nombre]!.push(x.rssTrabajador);
-        pg[nombre]!.push(r2(x.msPostgres));
-      }
-      ratios.push(m[1]! / m[0]!);
-      ratiosTotal.push(total[1]! / total[0]!);
-      console.error(
-        `[pareja] ${ruta} ronda ${r + 1}: node A ${r2(m[0]!)} ms/pet, B ${r2(m[1]!)} ms/pet, B÷A ${r2(m[1]! / m[0]!)} · ` +
-          `node + PostgreSQL A ${r2(total[0]!)}, B ${r2(total[1]!)}, B÷A ${r2(total[1]! / total[0]!)}`,
-      );
-    }
-    console.log(
-      JSON.stringify({
-        ruta,
-        msPorPeticion: por,
-        msPostgres: pg,
-        latencia,
-        rssTrabajadorMiB: rss,
-        ratios: ratios.map(r2),
-        mediana: r2(mediana(ratios)),
-        min: r2(Math.min(...ratios)),
-        max: r2(Math.max(...ratios)),
-        conPostgres: {
-          ratios: ratiosTotal.map(r2),
-          mediana: r2(mediana(ratiosTotal)),
-          min: r2(Math.min(...ratiosTotal)),
-          max: r2(Math.max(...ratiosTotal)),
-        },
-      }),
-    );
-  }
+  const resultados = await parear(servidores as [ServidorDelPar, ServidorDelPar], o, (linea) =>
+    console.error(`[pareja] ${linea}`),
+  );
+  for (const r of resultados) console.log(JSON.stringify(r));
 }
 
 main()

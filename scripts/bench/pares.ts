@@ -1,0 +1,155 @@
+/**
+ * The measuring half of the pairs (pareja.ts, and the with/without-DSN pair of `npm run bench`):
+ * two running servers, loaded in turns (A B, then B A), each run counting the CPU its server used
+ * per request, and PostgreSQL's; the ratio B ÷ A of each pair and their median, for node alone
+ * and for node + PostgreSQL.
+ */
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { contadorDeCpu, cpuDe, procesosDePostgres, rssMiB, servidorPids } from "./proc";
+
+const AQUI = path.dirname(fileURLToPath(import.meta.url));
+const TICKS = 100;
+
+/** A server of the pair, running: its address, its primary's pid and its database's postmaster. */
+export type ServidorDelPar = { nombre: string; base: string; pid: number; postmaster: number; cookie: string };
+
+export type OpcionesDelPar = {
+  rutas: string[];
+  rondas: number;
+  /** Rounds run first and left out of the ratios: V8 compiles a worker's hot code under load. */
+  descartadas?: number;
+  segundos: number;
+  conexiones: number;
+  aceptar: string;
+};
+
+export type ResultadoDelPar = {
+  ruta: string;
+  msPorPeticion: Record<string, number[]>;
+  msPostgres: Record<string, number[]>;
+  latencia: Record<string, { p50: number; p95: number }[]>;
+  rssTrabajadorMiB: Record<string, number[]>;
+  ratios: number[];
+  mediana: number;
+  min: number;
+  max: number;
+  conPostgres: { ratios: number[]; mediana: number; min: number; max: number };
+};
+
+/**
+ * One autocannon run; CPU ticks of the server, and of PostgreSQL (the postmaster and its
+ * processes: only this server's connections are busy while it is loaded), from the end of its
+ * warm-up to its end; the worker's RSS at the end.
+ */
+function cargar(s: ServidorDelPar, ruta: string, o: OpcionesDelPar) {
+  return new Promise<{ peticiones: number; msPorPeticion: number; msPostgres: number; p50: number; p95: number; rssTrabajador: number }>(
+    (resolve, reject) => {
+      const url = `${s.base}${ruta}`;
+      const cabeceras = { "accept-encoding": o.aceptar, ...(s.cookie ? { cookie: s.cookie } : {}) };
+      const config = { url, conexiones: o.conexiones, segundos: o.segundos, maximo: 1e6, cabeceras };
+      const hijo = spawn(process.execPath, [path.join(AQUI, "carga.mjs"), JSON.stringify(config)], {
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let out = "";
+      let err = "";
+      let inicio: number[] = [];
+      let pids: number[] = [];
+      const pg = contadorDeCpu(() => procesosDePostgres(s.postmaster));
+      hijo.stdout.on("data", (c: Buffer) => (out += c));
+      hijo.stderr.on("data", (c: Buffer) => {
+        err += c;
+        if (!pids.length && err.includes("#midiendo")) {
+          pids = servidorPids(s.pid);
+          inicio = pids.map(cpuDe);
+          pg.desde();
+        }
+      });
+      hijo.on("exit", (code) => {
+        if (code !== 0) return reject(new Error(`carga.mjs: ${err}`));
+        const ticks = pids.reduce((t, p, i) => t + cpuDe(p) - inicio[i]!, 0);
+        const ticksPg = pg.ticks();
+        const r = JSON.parse(out) as { peticiones: number; p50: number; p95: number; codigos: Record<string, number> };
+        const malos = Object.entries(r.codigos).filter(([c]) => !c.startsWith("2"));
+        if (malos.length) return reject(new Error(`${url}: respuestas ${JSON.stringify(r.codigos)}`));
+        resolve({
+          peticiones: r.peticiones,
+          p50: r.p50,
+          p95: r.p95,
+          msPorPeticion: (ticks * 1000) / TICKS / (r.peticiones || 1),
+          msPostgres: (ticksPg * 1000) / TICKS / (r.peticiones || 1),
+          rssTrabajador: servidorPids(s.pid)
+            .slice(1)
+            .reduce((t, p) => t + rssMiB(p), 0),
+        });
+      });
+    },
+  );
+}
+
+const mediana = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
+const r2 = (x: number) => Math.round(x * 100) / 100;
+const resumen = (xs: number[]) => ({
+  ratios: xs.map(r2),
+  mediana: r2(mediana(xs)),
+  min: r2(Math.min(...xs)),
+  max: r2(Math.max(...xs)),
+});
+
+/** Loads `a` and `b` in turns on every route; `informar` gets one line per round. */
+export async function parear(
+  [a, b]: [ServidorDelPar, ServidorDelPar],
+  o: OpcionesDelPar,
+  informar: (linea: string) => void = () => {},
+): Promise<ResultadoDelPar[]> {
+  const servidores = [a, b];
+  const resultados: ResultadoDelPar[] = [];
+  for (const ruta of o.rutas) {
+    const por: Record<string, number[]> = { [a.nombre]: [], [b.nombre]: [] };
+    const pg: Record<string, number[]> = { [a.nombre]: [], [b.nombre]: [] };
+    const latencia: Record<string, { p50: number; p95: number }[]> = { [a.nombre]: [], [b.nombre]: [] };
+    const rss: Record<string, number[]> = { [a.nombre]: [], [b.nombre]: [] };
+    const ratios: number[] = [];
+    // Node and PostgreSQL together, per pair.
+    const ratiosTotal: number[] = [];
+    const descartadas = o.descartadas ?? 0;
+    for (let r = 0; r < descartadas + o.rondas; r++) {
+      // A B, then B A: neither always goes first.
+      const orden = r % 2 === 0 ? [0, 1] : [1, 0];
+      const m: number[] = [];
+      const total: number[] = [];
+      const medidas = [];
+      for (const i of orden) {
+        const x = await cargar(servidores[i]!, ruta, o);
+        m[i] = x.msPorPeticion;
+        total[i] = x.msPorPeticion + x.msPostgres;
+        medidas.push({ nombre: servidores[i]!.nombre, x });
+      }
+      const descartada = r < descartadas;
+      informar(
+        `${ruta} ronda ${r + 1}${descartada ? " (calentamiento, no cuenta)" : ""}: node A ${r2(m[0]!)} ms/pet, B ${r2(m[1]!)} ms/pet, B÷A ${r2(m[1]! / m[0]!)} · ` +
+          `node + PostgreSQL A ${r2(total[0]!)}, B ${r2(total[1]!)}, B÷A ${r2(total[1]! / total[0]!)}`,
+      );
+      if (descartada) continue;
+      for (const { nombre, x } of medidas) {
+        por[nombre]!.push(r2(x.msPorPeticion));
+        pg[nombre]!.push(r2(x.msPostgres));
+        latencia[nombre]!.push({ p50: x.p50, p95: x.p95 });
+        rss[nombre]!.push(x.rssTrabajador);
+      }
+      ratios.push(m[1]! / m[0]!);
+      ratiosTotal.push(total[1]! / total[0]!);
+    }
+    resultados.push({
+      ruta,
+      msPorPeticion: por,
+      msPostgres: pg,
+      latencia,
+      rssTrabajadorMiB: rss,
+      ...resumen(ratios),
+      conPostgres: resumen(ratiosTotal),
+    });
+  }
+  return resultados;
+}
