@@ -52,8 +52,8 @@ import { migrate } from "../app/data/migrate.server";
 import { createDatabase } from "../app/data/sql/connection.server";
 import { addDaysISO, todayISO } from "../app/lib/dates";
 import { jsInicial, type JsInicial } from "./bench/js-inicial";
-import { contadorDeCpu, cpuDe, postmasterDe, procesosDePostgres, pssMiB, servidorPids } from "./bench/proc";
-import { parear, type ResultadoDelPar, type ServidorDelPar } from "./bench/pares";
+import { contadorDeCpu, cpuDe, postmasterDe, procesosDePostgres, pssMiB, servidorPids, TICKS } from "./bench/proc";
+import { mediana, parear, type ResultadoDelPar, type ServidorDelPar } from "./bench/pares";
 import {
   ARRANQUE,
   arrancarServidor as arrancarServidorDelPar,
@@ -255,7 +255,6 @@ function copiarYCompilar(tmp: string) {
 // Sampling the server and the database: memory and CPU from /proc
 // ---------------------------------------------------------------------------------------------
 
-const TICKS = 100;
 function rssKiB(pid: number, campo: "VmRSS" | "VmHWM" = "VmRSS"): number {
   try {
     const m = new RegExp(`${campo}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, "utf8"));
@@ -502,7 +501,6 @@ async function parConYSinDsn(
 
 function tablaParDsn(pares: ResultadoDelPar[], rondas: number) {
   if (!pares.length) return "";
-  const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
   const l = [
     "",
     `### Sentry: con DSN ÷ sin DSN (pares: la misma compilación, un trabajador cada una, 10 conexiones, ${rondas} rondas tras 2 de calentamiento)`,
@@ -511,7 +509,7 @@ function tablaParDsn(pares: ResultadoDelPar[], rondas: number) {
     "|---|---:|---:|---:|",
   ];
   for (const r of pares) {
-    const [sin, con] = Object.values(r.msPorPeticion).map(med);
+    const [sin, con] = Object.values(r.msPorPeticion).map(mediana);
     l.push(
       `| \`${r.ruta.length > 60 ? `${r.ruta.slice(0, 57)}…` : r.ruta}\` | ${sin!.toFixed(2)} → ${con!.toFixed(2)} | ${r.mediana.toFixed(2)}× (${r.min.toFixed(2)}–${r.max.toFixed(2)}) | ${r.conPostgres.mediana.toFixed(2)}× (${r.conPostgres.min.toFixed(2)}–${r.conPostgres.max.toFixed(2)}) |`,
     );
@@ -533,7 +531,7 @@ async function arrancarServidor(app: string, tmp: string, databaseUrl: string, o
     env: {
       ...entornoDeProduccion({ port, databaseUrl, datos: path.join(tmp, "datos-app") }),
       ...(o.procesos ? { WEB_CONCURRENCY: String(o.procesos) } : {}),
-      // Sentry on as in production, to a DSN on this machine that nothing listens to (no event is expected: errors must be 0).
+      // No event is expected: errors must be 0.
       ...(o.sentry ? SENTRY_DEL_BENCH : {}),
     },
   });

@@ -18,12 +18,10 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { cpuDe, hijosDe, pssMiB, rssMiB, servidorPids } from "./proc";
+import { cpuDe, hijosDe, pssMiB, rssMiB, servidorPids, TICKS } from "./proc";
 import { arrancarServidor, iniciarSesion, type Variante } from "./servidor";
 import { startEmbeddedPostgres } from "../../app/data/embedded.server";
 import { DEMO_ACCOUNTS } from "../seed/catalog/organization";
-
-const TICKS = 100;
 
 function opciones(argv: string[]) {
   const o = { variantes: [] as Variante[], segundos: 60, conexiones: 10, procesos: 1, cada: 2 };

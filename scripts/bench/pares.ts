@@ -7,10 +7,9 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { contadorDeCpu, cpuDe, procesosDePostgres, rssMiB, servidorPids } from "./proc";
+import { contadorDeCpu, procesosDePostgres, rssMiB, servidorPids, TICKS } from "./proc";
 
 const AQUI = path.dirname(fileURLToPath(import.meta.url));
-const TICKS = 100;
 
 /** A server of the pair, running: its address, its primary's pid and its database's postmaster. */
 export type ServidorDelPar = { nombre: string; base: string; pid: number; postmaster: number; cookie: string };
@@ -44,7 +43,7 @@ export type ResultadoDelPar = {
  * warm-up to its end; the worker's RSS at the end.
  */
 function cargar(s: ServidorDelPar, ruta: string, o: OpcionesDelPar) {
-  return new Promise<{ peticiones: number; msPorPeticion: number; msPostgres: number; p50: number; p95: number; rssTrabajador: number }>(
+  return new Promise<{ msPorPeticion: number; msPostgres: number; p50: number; p95: number; rssTrabajador: number }>(
     (resolve, reject) => {
       const url = `${s.base}${ruta}`;
       const cabeceras = { "accept-encoding": o.aceptar, ...(s.cookie ? { cookie: s.cookie } : {}) };
@@ -54,27 +53,25 @@ function cargar(s: ServidorDelPar, ruta: string, o: OpcionesDelPar) {
       });
       let out = "";
       let err = "";
-      let inicio: number[] = [];
-      let pids: number[] = [];
+      let midiendo = false;
+      const nodo = contadorDeCpu(() => servidorPids(s.pid));
       const pg = contadorDeCpu(() => procesosDePostgres(s.postmaster));
       hijo.stdout.on("data", (c: Buffer) => (out += c));
       hijo.stderr.on("data", (c: Buffer) => {
         err += c;
-        if (!pids.length && err.includes("#midiendo")) {
-          pids = servidorPids(s.pid);
-          inicio = pids.map(cpuDe);
+        if (!midiendo && err.includes("#midiendo")) {
+          midiendo = true;
+          nodo.desde();
           pg.desde();
         }
       });
       hijo.on("exit", (code) => {
         if (code !== 0) return reject(new Error(`carga.mjs: ${err}`));
-        const ticks = pids.reduce((t, p, i) => t + cpuDe(p) - inicio[i]!, 0);
-        const ticksPg = pg.ticks();
+        const [ticks, ticksPg] = [nodo.ticks(), pg.ticks()];
         const r = JSON.parse(out) as { peticiones: number; p50: number; p95: number; codigos: Record<string, number> };
         const malos = Object.entries(r.codigos).filter(([c]) => !c.startsWith("2"));
         if (malos.length) return reject(new Error(`${url}: respuestas ${JSON.stringify(r.codigos)}`));
         resolve({
-          peticiones: r.peticiones,
           p50: r.p50,
           p95: r.p95,
           msPorPeticion: (ticks * 1000) / TICKS / (r.peticiones || 1),
@@ -88,7 +85,7 @@ function cargar(s: ServidorDelPar, ruta: string, o: OpcionesDelPar) {
   );
 }
 
-const mediana = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
+export const mediana = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
 const r2 = (x: number) => Math.round(x * 100) / 100;
 const resumen = (xs: number[]) => ({
   ratios: xs.map(r2),

@@ -3,6 +3,9 @@ import path from "node:path";
 
 /** What the bench reads of other processes from /proc (Linux): CPU ticks and children. */
 
+/** Clock ticks per second of the CPU times in /proc/PID/stat (USER_HZ: 100 on Linux). */
+export const TICKS = 100;
+
 /** User + system CPU of `pid` in clock ticks (0 once it is gone). */
 export function cpuDe(pid: number): number {
   try {
