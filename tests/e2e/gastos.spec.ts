@@ -18,7 +18,7 @@ import {
 } from "./support-registros";
 
 /**
- * Gastos end to end (SPEC §2, §3, §5; issue 4), as the people who use them: Elena (empleado)
+ * Gastos end to end (issue 4), as the people who use them: Elena (empleado)
  * records and sends, Pablo (aprobador, responsable of her department) approves and rejects, Ana
  * (administradora) pays. Every test makes its own gastos with a unique description and works only
  * on those: other tests (and the other project) change gastos on the same server meanwhile.
@@ -323,7 +323,7 @@ administrador(
 );
 
 administrador(
-  "quien aprueba un gasto no lo marca como pagado: no se le ofrece y la ficha dice por qué (SPEC §3)",
+  "quien aprueba un gasto no lo marca como pagado: no se le ofrece y la ficha dice por qué",
   async ({ page, browser }) => {
     const [folio] = await gastosPendientes(browser, [
       { descripcion: unique("Separación"), centimos: centimosAlAzar() },
