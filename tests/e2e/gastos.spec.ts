@@ -118,7 +118,7 @@ empleado(
     const enlaces = page.getByRole("table").getByRole("link", { name: /^GAS-/ });
     const primero = (await enlaces.nth(0).textContent())!;
     const segundo = (await enlaces.nth(1).textContent())!;
-    // The rows' links are plain anchors with one listener on the table (ADR 0008, item 47).
+    // The rows' links are plain anchors with one listener on the table (ADR 0008, «The page»).
     if (conJs) await marcar();
     await enlaces.nth(0).click();
     await expect(panelGasto(page, primero)).toBeVisible();
