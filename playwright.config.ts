@@ -34,7 +34,7 @@ export default defineConfig({
   // that passed only on its retry is still listed as «flaky» in the report, to be fixed.
   retries: 1,
   // Journeys of several pages, many with an axe audit: on a slow or shared machine some take
-  // 25–35 s, so 60 s, not Playwright's 30. A hang still ends the test; long ones say test.slow().
+  // longer than 30 s, so 60 s, not Playwright's 30. A hang still ends the test; long ones say test.slow().
   timeout: 60_000,
   expect: { timeout: 7_000 },
   reporter: process.env.CI ? [["list"]] : [["list"]],

@@ -122,7 +122,7 @@ async function primary(config: Config) {
     // passwords, V8's helpers) an arena of its own, and what is freed in one is not used by
     // another; and a large block (a sign-in's scrypt) left in an arena is seldom given back. Two
     // arenas, and blocks of 4 MiB or more mapped apart and returned when freed, keep a worker's
-    // memory outside V8's heap from growing (ADR 0008, «Memoria»). The environment may choose
+    // memory outside V8's heap from growing (ADR 0008, «Memory»). The environment may choose
     // otherwise.
     ...(process.env.MALLOC_ARENA_MAX ? {} : { MALLOC_ARENA_MAX: "2" }),
     ...(process.env.MALLOC_MMAP_THRESHOLD_ ? {} : { MALLOC_MMAP_THRESHOLD_: String(4 * 1024 * 1024) }),
@@ -188,8 +188,8 @@ async function primary(config: Config) {
   // The workers' old generation is collected once it has grown by half since the last
   // collection, not by up to four times (what V8 allows on a machine with a lot of memory): a
   // worker's live data is small, and what it holds beyond it is garbage not yet collected. The
-  // young generation keeps V8's default size: the fourth round's larger one costs a worker as
-  // much memory as its live data, for CPU that ADR 0008 («Memoria») weighs. The command line
+  // young generation keeps V8's default size: a larger one costs a worker as much memory as its
+  // live data, for CPU that ADR 0008 («Memory») weighs. The command line
   // may choose otherwise (NODE_OPTIONS cannot carry this flag).
   const chosen = process.execArgv.some((a) => a.includes("heap-growing-percent"));
   cluster.setupPrimary({ execArgv: [...process.execArgv, ...(chosen ? [] : ["--heap-growing-percent=50"])] });
@@ -235,7 +235,7 @@ async function worker(config: Config) {
     backendKind(config) === "supabase" ? supabaseServices(config) : sqlServices(config, config.DATABASE_URL!);
 
   // The request's method, URL and headers go with the error only (no per-request instrumentation:
-  // ADR 0008, sixth round); the scrubber drops the query, cookies and all but a few headers.
+  // ADR 0008, «Sentry»); the scrubber drops the query, cookies and all but a few headers.
   // Sentry's modules only with a DSN (instrument.server.ts says why).
   const Sentry = config.SENTRY_DSN ? await import("@sentry/remix") : undefined;
   const reportToSentry = Sentry
@@ -343,8 +343,8 @@ async function worker(config: Config) {
   });
   app.use(refuseCrossOrigin(config.APP_URL));
   // Pages compress themselves (entry.server.tsx). What else Remix answers — the data of every
-  // navigation, CSV — is made per request: brotli 1 and gzip 1, as for pages (ADR 0008, item
-  // 36). The built assets are immutable and cached by the browser: the smaller encoding pays.
+  // navigation, CSV — is made per request: brotli 1 and gzip 1, as for pages (ADR 0008, «The
+  // page»). The built assets are immutable and cached by the browser: the smaller encoding pays.
   const forAssets = compression();
   const forAnswers = compression({ level: 1, brotli: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 1 } } });
   app.use((req, res, next) => (req.path.startsWith("/build/") ? forAssets : forAnswers)(req, res, next));

@@ -14,7 +14,7 @@ try {
   dsn = config.SENTRY_DSN;
   // Sentry's modules only with a DSN: without one they are the largest part of each process's
   // heap, and a larger heap is also one V8 lets grow further between collections (ADR 0008,
-  // «Memoria»). @sentry/node's own init, not @sentry/remix's: see below. (@sentry/remix's
+  // «Memory»). @sentry/node's own init, not @sentry/remix's: see below. (@sentry/remix's
   // dependency; the server's captureException and sentryHandleError reach the same client, which
   // is global.)
   if (dsn) {
@@ -26,14 +26,14 @@ try {
       sendDefaultPii: false,
       beforeSend: scrubEvent,
       // No tracesSampleRate, not even 0: any value turns on the automatic performance
-      // integrations (pg, Express… through OpenTelemetry), ~5 ms of CPU per page (ADR 0008).
+      // integrations (pg, Express… through OpenTelemetry), CPU on every page (ADR 0008).
       // Errors are all we send from the server, and what made a page cost more with a DSN was
       // per-request machinery for tracing we do not do: @sentry/remix's init wraps Remix's
       // request handler (an isolation scope, the request copied, the root loader's JSON parsed
       // and rebuilt to add trace ids), the Http integration gives each request an
       // OpenTelemetry context, and OpenTelemetry's context manager follows every async step.
       // Without a scope per request, console breadcrumbs would gather across requests and
-      // travel with another person's error: they go too (ADR 0008, sixth round).
+      // travel with another person's error: they go too (ADR 0008, «Sentry»).
       skipOpenTelemetrySetup: true,
       integrations: (defaults) => defaults.filter((i) => !["Http", "Console"].includes(i.name)),
     });

@@ -176,7 +176,7 @@ function useFocusOnHashTarget() {
   }, [location.key, location.hash, navigationType]);
 }
 
-/** The generic error screen (SPEC §8) and the plain 404 and 403 screens. Never a stack trace. */
+/** The generic error screen and the plain 404 and 403 screens. Never a stack trace. */
 export function ErrorBoundary() {
   const error = useRouteError();
   const server = isRouteErrorResponse(error) || (error instanceof Error && error.message === "Unexpected Server Error");

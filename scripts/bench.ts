@@ -75,7 +75,7 @@ type Opciones = {
   segundos: number;
   /**
    * Seconds of load over the screens that only read before the first measure: a worker needs
-   * 30–50 s of load before V8 has compiled its hot code (ADR 0008, «Page faults»), and without it
+   * tens of seconds of load before V8 has compiled its hot code (ADR 0008), and without it
    * the first screens measure the compiler too. Each measure still has its own 1 s warm-up.
    */
   calentar: number;
@@ -744,7 +744,7 @@ function pantallas(p: Awaited<ReturnType<typeof elegirParametros>>): Pantalla[] 
 /** Measured in every run, whatever `--pantallas` says: the static floor and the framework's ceiling. */
 const REFERENCIAS = ["suelo", "techo"];
 
-// What a browser sends: pages travel as brotli to every current browser (ADR 0008, eighth round).
+// What a browser sends: pages travel as brotli to every current browser (ADR 0008, «The page»).
 // `--aceptar gzip` measures as the bench did before (to compare with runs of older code).
 const CABECERAS_NAVEGADOR = { "accept-encoding": "gzip, deflate, br", accept: "text/html" };
 

@@ -5,13 +5,13 @@ import { email, text, type Z } from "~/entities/fields";
  * Fields shared by the account screens (login, reset, invitation landing, own profile), so the
  * rules (≥ 12 characters, typed twice) are the same everywhere. Browser-safe: no server imports.
  */
-/** SPEC §6: how long each mailed token lives (hours). */
+/** How long each mailed token lives (hours). */
 export const TOKEN_HOURS = { confirm: 24, recuperar: 1, invitacion: 7 * 24 } as const;
 
 export const correoField = email("email", "Correo electrónico", { required: true });
 const PASSWORD_HINT = "Al menos 12 caracteres. Una frase fácil de recordar es una buena contraseña.";
 
-/** A password being chosen: the rules of SPEC §6, said under the field. */
+/** A password being chosen: the account rules, said under the field. */
 export const chosenPasswordField = (label: string) =>
   text("password", label, {
     required: true,

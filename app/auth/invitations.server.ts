@@ -7,7 +7,7 @@ import type { Rol } from "./permissions";
 import type { CurrentUser } from "./session.server";
 
 /**
- * Invitations (SPEC §6), ADR 0013: `sqlInvitations` for the local backend, `supabaseInvitations`
+ * Invitations, ADR 0013: `sqlInvitations` for the local backend, `supabaseInvitations`
  * for Supabase with the service-role key. Both write the profile through the same database
  * function, public.invitar, as the inviting administrador.
  *

@@ -31,7 +31,7 @@ export async function linkFailure(
 
 /**
  * The POST of a link that chooses a password: the new password twice → saved, the account's
- * sign-in lock cleared (SPEC §6), signed in and sent home with `welcome`. Otherwise status 400
+ * sign-in lock cleared, signed in and sent home with `welcome`. Otherwise status 400
  * with the form's verdict, why the link failed if it did, and `echo` (the intent, where a page
  * has two forms).
  */

@@ -1,5 +1,5 @@
 /**
- * Who may do what (SPEC §4), for hiding buttons and refusing requests in routes. The database
+ * Who may do what (docs/producto.md «Roles»), for hiding buttons and refusing requests in routes. The database
  * enforces the same rules again with row-level security; these never replace it.
  */
 export type Rol = "administrador" | "aprobador" | "empleado";

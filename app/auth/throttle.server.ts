@@ -5,7 +5,7 @@ import { sweeper } from "../lib/sweep.server";
 import { minutos } from "./forms";
 
 /**
- * SPEC §6 «Throttling»: protects accounts, never locks out an office.
+ * Throttling (docs/producto.md «Cuentas»): protects accounts, never locks out an office.
  *
  * - Only FAILED sign-ins count, per account (the email typed, whether or not it exists: the same
  *   answer for both) and per address, with an address threshold an office behind one NAT never

@@ -8,7 +8,7 @@ import type { Env } from "~/lib/env.server";
 import { correoDeAvisos, correoResumen, preferencesUrl, type Aviso, type Lector, type Pendiente } from "./mensajes";
 
 /**
- * The delivery worker of the avisos outbox (SPEC §3, ADR 0017). The workflow writes the mail rows
+ * The delivery worker of the avisos outbox (ADR 0017). The workflow writes the mail rows
  * in the same transaction as the change; this claims them (interno.reclamar_correos: a lock per
  * recipient and SKIP LOCKED, so several servers never send one message twice at once), sends one
  * mail per claimed group and marks it sent. A crash between the send and the mark leaves the rows

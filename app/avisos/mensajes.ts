@@ -2,7 +2,7 @@ import { formatDate } from "~/lib/dates";
 import { formatMoney } from "~/lib/money";
 
 /**
- * What each aviso says, in the app and by mail (SPEC §3 «Avisos»). Plain data in, Spanish text
+ * What each aviso says, in the app and by mail (docs/producto.md «Avisos»). Plain data in, Spanish text
  * out: the delivery worker and the avisos page share these sentences.
  */
 export type TipoAviso = "enviado" | "aprobado" | "rechazado" | "pagado" | "revertido";

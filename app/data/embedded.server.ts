@@ -67,8 +67,8 @@ export async function startEmbeddedPostgres(
   let port = await freePort();
   while (port === options.avoidPort) port = await freePort();
 
-  // The server talks to it over a Unix socket: a query over loopback TCP cost the server ~0.3 ms
-  // of CPU in writev (the kernel's whole TCP path runs in the sender), a third of its time under
+  // The server talks to it over a Unix socket: a query over loopback TCP costs the server more CPU
+  // in writev (the kernel's whole TCP path runs in the sender), a large share of its time under
   // load (ADR 0008). TCP stays open for tools and tests; a socket path too long for the kernel
   // falls back to it.
   const socketDir = os.tmpdir();

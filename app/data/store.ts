@@ -79,7 +79,7 @@ export type ReadOptions = {
   keep?: boolean;
   /**
    * `rpc` of a function that only reads: it may run with the reads started together instead of
-   * in a transaction of its own (the SQL adapter: ADR 0008, item 48).
+   * in a transaction of its own (the SQL adapter: ADR 0008, «Statements and round trips»).
    */
   reads?: boolean;
 };

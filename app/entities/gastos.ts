@@ -6,7 +6,7 @@ import type { Entity } from "./entity";
 import { date, money, ref, select, text, textarea } from "./fields";
 
 /**
- * Gastos (SPEC §2, §3). Everyone creates, edits and deletes their own borradores (an
+ * Gastos (docs/producto.md «El gasto»). Everyone creates, edits and deletes their own borradores (an
  * administrador anyone's); row-level security decides which records each person sees and
  * touches, and the workflow functions in the database are the only way to change `estado`.
  */
@@ -16,7 +16,7 @@ const PERMISOS: Permisos = {
   eliminar: ["administrador", "aprobador", "empleado"],
 };
 
-/** How old a gasto may be (SPEC §2: not older than 365 days). */
+/** How old a gasto may be (at most 365 days old). */
 export const ANTIGUEDAD_MAXIMA_DIAS = 365;
 
 /** The fields a person who is not an administrador writes: never the solicitante. */
@@ -123,7 +123,7 @@ export const gastos: Entity = {
     { name: "mios", label: "Mis gastos", filters: (user) => [{ column: "solicitante_id", op: "eq", value: user.id }] },
     {
       // What this person can approve: pending, and gastos_vista.puede_aprobar (the rule of
-      // aprobar_gasto, SPEC §3 separation of duties), not merely what they see that is not theirs.
+      // aprobar_gasto, separation of duties), not merely what they see that is not theirs.
       // tests/integration/separacion-funciones.test.ts checks the equivalence.
       name: "pendientes",
       label: "Mis pendientes de aprobar",

@@ -226,7 +226,7 @@ async function creado(row: Row, { store }: Signed, url: URL) {
   };
 }
 
-/** Another gasto of the same solicitante with the same fecha, importe and proveedor (SPEC §3). */
+/** Another gasto of the same solicitante with the same fecha, importe and proveedor: warned, still created. */
 async function duplicado(store: Signed["store"], row: Row) {
   const filters: Filter[] = [
     { column: "solicitante_id", op: "eq", value: row.solicitante_id },

@@ -3,7 +3,7 @@ import pg from "pg";
 /**
  * The installation's settings the database itself must know (interno.ajustes, migration
  * 20261125000005_flujo, and 20261130000001_avisos): PERMITIR_ADMIN_UNICO — whether whoever
- * approved a gasto may also mark it paid (SPEC §3) — and the avisos outbox's waits. The row is
+ * approved a gasto may also mark it paid — and the avisos outbox's waits. The row is
  * writable only by the database owner, so no client, not even
  * one calling PostgREST with its own JWT, can change it; the SQL backend's server writes it at
  * start-up, after the migrations, from its configuration. On Supabase it is set once by hand

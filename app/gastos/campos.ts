@@ -3,7 +3,7 @@ import { todayISO } from "~/lib/dates";
 import type { Transicion } from "./reglas";
 
 /**
- * What each transition asks for (SPEC §3): a motivo to reject or to revert an approval, the
+ * What each transition asks for: a motivo to reject or to revert an approval, the
  * date and reference to mark as paid. The same declarations draw the panel's forms and parse
  * the posts; the database checks them again.
  */

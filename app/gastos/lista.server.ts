@@ -261,7 +261,7 @@ function panelDe(
 
 /**
  * A note for an approver or administrador who may not act on this gasto because of the
- * separation of duties (SPEC §3): they created or edited it on someone's behalf, or approved it
+ * separation of duties: they created or edited it on someone's behalf, or approved it
  * and may not mark it paid. Null otherwise (the buttons say the rest).
  */
 function separacion({ user }: Signed, g: Row & GastoClave, alcance: Alcance): string | null {

@@ -2,7 +2,7 @@ import type { Rol } from "~/auth/permissions";
 import type { EstadoGasto } from "~/lib/constants";
 
 /**
- * The expense workflow as the route sees it (SPEC §3, §4): which transitions exist, from which
+ * The expense workflow as the route sees it (docs/producto.md «El flujo»): which transitions exist, from which
  * state, and who may take them. Used to show only the buttons a person may press and to refuse
  * (403) a forced post. The database functions (enviar_gasto, aprobar_gasto, …) check all of it
  * again, with the row locked, and are the only way `estado` changes.
@@ -69,7 +69,7 @@ export type Alcance = { solicitantes: readonly string[]; permitir_admin_unico: b
 export const SIN_ALCANCE: Alcance = { solicitantes: [], permitir_admin_unico: false };
 
 /**
- * May `user` approve or reject this gasto (whatever its state)? SPEC §3 «Separation of duties»,
+ * May `user` approve or reject this gasto (whatever its state)? Separation of duties,
  * as interno.motivo_no_aprueba decides it: only an active aprobador or administrador; never their
  * own, nor one they created or last edited on someone's behalf; an administrador anything else,
  * an aprobador the one assigned to them and those of the people they approve for — decided by
@@ -140,7 +140,7 @@ export function esSuyo(user: Actor, g: GastoClave): boolean {
   return g.solicitante_id === user.id || user.rol === "administrador";
 }
 
-/** Offer bulk approve/reject: aprobadores and administradores (an empleado approves nothing, SPEC §4). */
+/** Offer bulk approve/reject: aprobadores and administradores (an empleado approves nothing). */
 export function apruebaEnBloque(user: Actor): boolean {
   return user.rol === "aprobador" || user.rol === "administrador";
 }

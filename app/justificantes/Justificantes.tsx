@@ -210,7 +210,7 @@ function useEnvioConProgreso(archivos: File[], ruta: string | undefined) {
 }
 
 /**
- * A gasto's receipts in its panel (SPEC §2): a thumbnail (its `alt` is the file name) or the name
+ * A gasto's receipts in its panel: a thumbnail (its `alt` is the file name) or the name
  * of each, opening the file; while it is a borrador, whoever may edit it attaches more and
  * removes one after a confirm step. Every form is plain HTML posted to
  * `/gastos/{id}/justificantes`, which comes back to `volver` (this page) with a message.

@@ -4,8 +4,8 @@ import { brotliCompressSync, constants, gzipSync } from "node:zlib";
  * A page's HTML compressed in one call, on the buffer `entry.server.tsx` already holds, instead
  * of by the `compression` middleware's stream (which still handles everything else: data
  * requests, CSV, assets). Brotli at quality 1 makes a smaller page than gzip at its default level
- * for a fraction of the CPU; gzip at level 1 is for clients without brotli (ADR 0008, eighth
- * round). Done synchronously: the work is the same, without a stream, a thread-pool hop and
+ * for a fraction of the CPU; gzip at level 1 is for clients without brotli (ADR 0008, «The
+ * page»). Done synchronously: the work is the same, without a stream, a thread-pool hop and
  * that thread's own malloc arena per response.
  */
 export const DOCUMENT_BROTLI_QUALITY = 1;

@@ -1,5 +1,5 @@
 /**
- * Fixed lists (SPEC §9). `value` is the slug stored in the database (check constraints use the
+ * Fixed lists. `value` is the slug stored in the database (check constraints use the
  * same slugs); `label` is what people see.
  */
 

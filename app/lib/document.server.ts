@@ -5,13 +5,12 @@ import { renderToString } from "react-dom/server";
 /**
  * A page's document: rendered, turned into bytes, and handed to the edge as bytes.
  *
- * Why the data is turned into bytes apart (ADR 0008, item 57): `renderToString` returns the page
+ * Why the data is turned into bytes apart (ADR 0008, «The page»): `renderToString` returns the page
  * as a rope of thousands of strings, and `Buffer.from` must first copy it into one flat string.
- * One «€» or «—» (a price, an empty cell, any description) makes it two-byte: past ~65 000
- * characters it is larger than V8's largest ordinary object (128 KB), and every page got a large
- * object of its own — fresh memory from the kernel, ~36 page faults, released at the next
- * collection. On this kind of virtual machine a page fault costs ~15 µs: the filtered list's
- * 72 000 characters took ~0.9 ms to become bytes, a sixth of the page. A third of a list page
+ * One «€» or «—» (a price, an empty cell, any description) makes it two-byte: a list page's
+ * string is then larger than V8's largest ordinary object, and every page got a large object of
+ * its own — fresh memory from the kernel, page faults, released at the next collection; on a
+ * virtual machine page faults are dear, and this was a large share of the page. A third of a list page
  * is the data Remix hands to the browser (`window.__remixContext = …`), already one flat string:
  * React renders a placeholder in its place, and the bytes are the markup before it, the data,
  * and the markup after it. A page whose markup alone passes the limit pays it, as before.

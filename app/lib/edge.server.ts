@@ -62,7 +62,8 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 /**
  * Fields per body. The largest legitimate form is the gastos bulk action: up to 100 checked rows
  * (`seleccion`, one per row of a 100-row page) plus a handful of filters and buttons. 1 000
- * leaves ten times that; 80 000 fields cost ~1 s of CPU to parse and validate (issue 15).
+ * leaves ten times that; tens of thousands of fields cost seconds of CPU to parse and validate
+ * (issue 15).
  */
 export const MAX_FIELDS = 1000;
 

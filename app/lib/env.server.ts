@@ -2,7 +2,7 @@ import os from "node:os";
 import { z } from "zod";
 
 /**
- * Configuration from environment variables (SPEC §9), parsed once at start-up. A bad value stops
+ * Configuration from environment variables (README «Configuración»), parsed once at start-up. A bad value stops
  * the server with one message naming every bad variable, in Spanish. Empty strings count as
  * unset (a blank line in a .env file must not defeat a default).
  */
@@ -34,17 +34,17 @@ export interface Env {
   /** Lower-case domains that may sign up in SIGNUP_MODE «dominio». */
   SIGNUP_ALLOWED_DOMAINS: string[];
   /**
-   * Who may create an account (SPEC §6): anyone, only SIGNUP_ALLOWED_DOMAINS, or only people an
+   * Who may create an account: anyone, only SIGNUP_ALLOWED_DOMAINS, or only people an
    * administrador invited. Default: «dominio» when SIGNUP_ALLOWED_DOMAINS is set, else «abierto».
    */
   SIGNUP_MODE: SignupMode;
   /**
    * An installation with a single administrador may let that person both approve and mark paid
-   * (SPEC §3, separation of duties); recorded in the gasto's history.
+   * (separation of duties); recorded in the gasto's history.
    */
   PERMITIR_ADMIN_UNICO: boolean;
   /**
-   * Importe (a decimal string) from which «Enviar a aprobación» needs a justificante (SPEC §2);
+   * Importe (a decimal string) from which «Enviar a aprobación» needs a justificante;
    * "0": always; null («no», the default until the forms can attach files — issue 17): never.
    */
   JUSTIFICANTE_OBLIGATORIO_DESDE: string | null;
@@ -61,7 +61,7 @@ export interface Env {
    * installation others reach. Only then does a first start load demo data (public passwords).
    */
   APP_URL_LOOPBACK: boolean;
-  /** Avisos (SPEC §3): whether this server's primary process delivers the mail outbox. */
+  /** Avisos: whether this server's primary process delivers the mail outbox. */
   AVISOS_ENTREGA: boolean;
   /** Seconds between delivery passes. */
   AVISOS_INTERVALO_SEGUNDOS: number;

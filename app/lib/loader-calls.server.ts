@@ -5,7 +5,7 @@ import { createRequire } from "node:module";
  * every loader a copy of the request without Remix's own `index` and `_data` search parameters:
  * two new URLs and two new `Request`s per loader (each copying the headers and making a signal
  * that follows the original), so four per page with the root's loader, all for nothing when
- * the URL has neither parameter (ADR 0008, item 58): the loader then gets the request itself.
+ * the URL has neither parameter (ADR 0008, «The page»): the loader then gets the request itself.
  * Anything else — a data request (`_data`), an index route's `?index`, Single Fetch — goes to
  * Remix's own function unchanged.
  *

@@ -2,7 +2,7 @@ import express, { type Express, type Request, type Response } from "express";
 import { rateLimit, type Store } from "express-rate-limit";
 
 /**
- * The same-origin tunnel for the browser's Sentry envelopes (SPEC §8), modelled on
+ * The same-origin tunnel for the browser's Sentry envelopes, modelled on
  * @sentry/core's handleTunnelRequest: an envelope is forwarded only when the DSN in its header is
  * exactly the configured one, to an ingest URL built from configuration alone — never an open
  * proxy. No redirects are followed and nothing of the upstream answer is echoed.

@@ -1,5 +1,5 @@
 /**
- * Tax identifiers of suppliers (proveedores.nif), per country (SPEC §2):
+ * Tax identifiers of suppliers (proveedores.nif), per country:
  * - ES: DNI, NIE, NIF K/L/M or CIF, with their check letter/digit;
  * - MX: RFC, 12 chars (persona moral) or 13 (persona física) with a real date, no check digit;
  * - elsewhere: 3–20 of [A-Z0-9./-].

@@ -6,7 +6,7 @@ import path from "node:path";
  * Static files only where they live: the compiled assets under /build/ and the few files at the
  * top of `publicDir` (estilos.css, favicon.svg…) by their exact path, listed once at start. A
  * page is never looked up on disk: `express.static` in front of every request stats the path and
- * builds an ENOENT error before Remix gets it (ADR 0008, sixth round).
+ * builds an ENOENT error before Remix gets it (ADR 0008, «The page»).
  */
 export function mountStatic(app: Express, publicDir: string) {
   app.use("/build", express.static(path.join(publicDir, "build"), { immutable: true, maxAge: "1y" }));

@@ -11,7 +11,7 @@ export async function cargarPanel(store: Store, hoy: string = todayISO()): Promi
   // It only reads, and depends on nothing but the data and the day: kept while nothing changes.
   const raw = await store.rpc<unknown>("panel", { p_hoy: hoy }, { keep: true });
   const panel = panelSchema.parse(raw);
-  // Which of the oldest pending ones lack a receipt (SPEC §2): their count, from gastos_vista.
+  // Which of the oldest pending ones lack a receipt: their count, from gastos_vista.
   const pendientes = panel.pendientes?.mas_antiguos ?? [];
   if (pendientes.length) {
     const { rows } = await store.list<{ id: string; justificantes: number }>(

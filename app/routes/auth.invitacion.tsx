@@ -6,7 +6,7 @@ import type { TokenFailure } from "~/auth/port";
 import { pageTitle } from "~/ui/page";
 
 /**
- * The invitation's landing (SPEC §6): the mailed link (single use; 7 days locally, a day on
+ * The invitation's landing: the mailed link (single use; 7 days locally, a day on
  * Supabase) comes here with `token` (local) or `token_hash` (Supabase). The person chooses a
  * password twice; that confirms the account and signs them in with the rol and the rest the
  * administrador chose.

@@ -10,7 +10,7 @@ import { mailRefusal, tooMany } from "~/auth/throttle.server";
 import { pageTitle } from "~/ui/page";
 
 /**
- * «¿Ha olvidado su contraseña?» (SPEC §6), two steps on one route:
+ * «¿Ha olvidado su contraseña?», two steps on one route:
  *  - no token: the email → the same answer whether or not an account has it → a mail whose link
  *    (1 h, single use) comes back here with `token` (local) or `token_hash` (Supabase);
  *  - with the token: the new password twice → signed in, every other session ended, the

@@ -7,7 +7,7 @@ import { formatTimestamp } from "~/lib/format";
 import { pageTitle, useFormats } from "~/ui/page";
 
 /**
- * `/avisos/preferencias` — how each kind of aviso reaches this person (SPEC §3 «Avisos»): by mail
+ * `/avisos/preferencias` — how each kind of aviso reaches this person (docs/producto.md «Avisos»): by mail
  * (and in the app), only in the app, or not at all; aprobadores may take one daily digest instead
  * of a mail per gasto. Administradores also set the defaults for everyone and see the mails that
  * could not be delivered (with the last error), and send them again. The mails' List-Unsubscribe

@@ -16,7 +16,7 @@ import { pageTitle, useFormats } from "~/ui/page";
 import { backToRow, csvHref, DataTable, FilterForm, ListViews, Pagination } from "~/ui/lists";
 
 /**
- * `/gastos` (SPEC §1–§5, issue 4): the list with its filters, views, count and sum; bulk
+ * `/gastos` (docs/producto.md, issue 4): the list with its filters, views, count and sum; bulk
  * approve/reject and pay; and beside the list, with `?gasto={id}`, the expense's panel (there is
  * no `/gastos/{id}`), or with `?nuevo=1` the «Nuevo gasto» form in that panel's place, a few keys
  * from the top of the page. Creating happens only there: the plain list carries no form (nor the

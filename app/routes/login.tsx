@@ -16,7 +16,7 @@ import { safeRedirect } from "~/lib/safe-redirect";
 import { pageTitle } from "~/ui/page";
 import { ConformForm, FieldControl, useServerForm } from "~/ui/forms";
 
-/** Sign in and sign up, two forms on one page (SPEC §6); `intent` tells them apart. */
+/** Sign in and sign up, two forms on one page; `intent` tells them apart. */
 const nombreField = text("nombre", "Nombre", { required: true, min: 1, max: 80, autoComplete: "name" });
 const nuevaField = chosenPasswordField("Contraseña");
 const fields = {
@@ -49,7 +49,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (submission.status !== "success")
       return json({ intent, result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
     const { email, password } = submission.value;
-    // Only failures count (SPEC §6): per account (5) and per address (hundreds: one office, one NAT).
+    // Only failures count: per account (5) and per address (hundreds: one office, one NAT).
     const locked = await throttle.lockedFor(email, context.clientIp);
     if (locked) {
       const message =

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { requireUser } from "~/auth/session.server";
 import { pageTitle } from "~/ui/page";
 
-/** A test page for error reporting (SPEC §8): one error in the browser, one on the server. */
+/** A test page for error reporting: one error in the browser, one on the server. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireUser(request, context);
   return null;

@@ -16,7 +16,7 @@ export const loader = (args: LoaderFunctionArgs) =>
 
 /**
  * Besides the record's own actions: the signed-in user's password (own profile only), and a
- * confirm step before an administrador takes away their own rights (SPEC §6, hole 12): the
+ * confirm step before an administrador takes away their own rights (hole 12): the
  * first POST only shows what they will lose; the second, with `confirmar_degradacion`, saves.
  */
 export async function action(args: ActionFunctionArgs) {

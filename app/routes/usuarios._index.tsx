@@ -15,7 +15,7 @@ import { pageTitle, useFormats } from "~/ui/page";
 import { anchorIds, ConformForm, FieldControl, useServerForm } from "~/ui/forms";
 
 /**
- * The people of the office, and (for administradores) invitations (SPEC §6, ADR 0013): the
+ * The people of the office, and (for administradores) invitations (ADR 0013): the
  * «Invitar a una persona» form and the pending invitations, each of which can be resent or
  * cancelled. Profiles are not created here any other way: an account's profile is born with it.
  */

@@ -268,8 +268,8 @@ export function DataTable<Row extends Record<string, unknown>>({
 
 /**
  * The table's links (each row's record, each column's sort) are plain anchors, not `<Link>`s: a
- * Link cost the server ~10 µs of CPU each (its hooks resolve the path again for every one; ADR
- * 0008 item 47). With JavaScript, one listener on the table gives them what a Link gives: a plain
+ * Link costs the server CPU for each one (its hooks resolve the path again for every one; ADR
+ * 0008, «The page»). With JavaScript, one listener on the table gives them what a Link gives: a plain
  * click (or Enter) navigates inside the app, replacing the entry when it is the page already
  * shown; a click with a modifier, or another button, is left to the browser (a new tab, a
  * download). Without JavaScript they are links like any other.

@@ -1,5 +1,5 @@
 /**
- * Resident memory of server variants under the same load at the same moment (ADR 0008, «Memoria»).
+ * Resident memory of server variants under the same load at the same moment (ADR 0008, «Memory»).
  * A worker's RSS follows how many requests it served and what else the machine does: two
  * variants loaded one after the other say little, so every variant runs at once, on one
  * database with the demo data, each with its own connections reading the same mix of screens as

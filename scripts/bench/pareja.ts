@@ -1,5 +1,5 @@
 /**
- * Two variants of the server measured at the same moment (ADR 0008, sixth round): on a shared
+ * Two variants of the server measured at the same moment (ADR 0008, «How it is measured»): on a shared
  * machine one run's absolute figures say little, so two servers run side by side on one
  * database (or each on its own) and the load goes to them in turns (A B B A…), each run counting the CPU its server
  * (primary and worker, from /proc) used per request, and PostgreSQL's (only the loaded server's

@@ -107,7 +107,7 @@ create table if not exists auth.local_sessions (
 );
 create index if not exists local_sessions_user_id_idx on auth.local_sessions (user_id);
 
--- Tokens de un solo uso del backend local, para todos sus fines (SPEC §6):
+-- Tokens de un solo uso del backend local, para todos sus fines (docs/producto.md «Cuentas»):
 --   confirm     alta pendiente: lleva SUS credenciales (correo, hash de la contraseña y nombre),
 --               que solo pasan a auth.users al confirmar; así un alta sin confirmar no crea cuenta
 --               ni perfil (ni «primera cuenta» ni nombre) y volver a darse de alta no pisa nada;

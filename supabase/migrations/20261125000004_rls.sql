@@ -1,4 +1,4 @@
--- Oficina: privilegios, seguridad a nivel de fila (SPEC §4) y vistas de las listas.
+-- Oficina: privilegios, seguridad a nivel de fila (docs/producto.md «Roles») y vistas de las listas.
 --
 -- Todo acceso de usuarios pasa por el rol `authenticated` (PostgREST en Supabase; el adaptador
 -- SQL hace `set_config('role','authenticated',true)` + request.jwt.claims). `anon` no tiene

@@ -1,4 +1,4 @@
--- Oficina: flujo de los gastos (SPEC §3), separación de funciones (ADR 0012) y consulta de
+-- Oficina: flujo de los gastos (docs/producto.md «El flujo»), separación de funciones (ADR 0012) y consulta de
 -- referencias antes de eliminar.
 --
 -- Las funciones públicas son SECURITY DEFINER: `authenticated` no tiene privilegio para cambiar
@@ -14,7 +14,7 @@
 --    asignado al enviar sale de esa misma regla.
 -- 2. Solo aprueba quien, al actuar, está activo y tiene rol aprobador o administrador (leído aquí
 --    de usuarios, no de la sesión). Un empleado no aprueba nada, aunque sea responsable de un
---    departamento (SPEC §4). Al bajar a alguien a empleado o desactivarlo, sus pendientes se
+--    departamento (docs/producto.md «Roles»). Al bajar a alguien a empleado o desactivarlo, sus pendientes se
 --    reasignan en el acto (disparador en usuarios: ningún camino se lo salta), con historial.
 -- 3. Quien creó el gasto o lo editó el último en nombre de otra persona no lo aprueba ni lo
 --    rechaza (gastos.creado_por_id y gastos.editado_por_id, que pone gastos_validar).

@@ -1,4 +1,4 @@
--- Oficina: el panel (`/`, SPEC §7) en una sola llamada.
+-- Oficina: el panel (`/`, docs/producto.md «Panel») en una sola llamada.
 --
 -- public.panel(p_hoy) devuelve en un jsonb todas las secciones del panel del usuario actual
 -- (auth.uid()). SECURITY INVOKER: cada consulta pasa por la seguridad a nivel de fila de quien

@@ -1,4 +1,4 @@
--- Oficina: invitaciones (SPEC §6). Un administrador da de alta a una persona en /usuarios: su
+-- Oficina: invitaciones (docs/producto.md «Cuentas»). Un administrador da de alta a una persona en /usuarios: su
 -- cuenta (auth.users, sin confirmar, sin contraseña) y su perfil nacen al invitarla; esta tabla
 -- dice quién la invitó y cuándo se envió el último enlace. La invitación está pendiente mientras
 -- la cuenta siga sin confirmar (docs/decisions/0013-invitations.md).

@@ -1,4 +1,4 @@
--- Oficina: justificantes (tickets y facturas) de cada gasto (SPEC §2, issue 17, ADR 0018).
+-- Oficina: justificantes (tickets y facturas) de cada gasto (issue 17, ADR 0018).
 -- El contenido vive fuera de la base de datos (almacén por SHA-256); aquí, qué archivo es de qué
 -- gasto, quién lo subió y cuándo. Se ven con el gasto; se añaden y quitan mientras es borrador.
 
@@ -6,7 +6,7 @@
 -- Ajuste: importe desde el que un gasto no se envía a aprobación sin justificante
 -- ---------------------------------------------------------------------------------------------
 
--- null: nunca obligatorio; 0 (predeterminado, SPEC §2): siempre. Lo escribe el servidor al
+-- null: nunca obligatorio; 0 (predeterminado): siempre. Lo escribe el servidor al
 -- arrancar (JUSTIFICANTE_OBLIGATORIO_DESDE); en Supabase, a mano (docs/supabase.md).
 alter table interno.ajustes add column justificante_obligatorio_desde numeric(14, 2) default 0
   constraint ajustes_justificante_obligatorio_desde_check check (justificante_obligatorio_desde >= 0);

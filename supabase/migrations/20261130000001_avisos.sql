@@ -1,4 +1,4 @@
--- Oficina: avisos del flujo de gastos (SPEC §3 «Avisos», issue 20).
+-- Oficina: avisos del flujo de gastos (docs/producto.md «Avisos», issue 20).
 --
 -- Bandeja de salida transaccional: el disparador de gastos escribe los avisos EN LA MISMA
 -- transacción que el cambio de estado. Un cambio sin su aviso, o un aviso de un cambio que se
@@ -156,7 +156,7 @@ begin
 end
 $$;
 
--- Qué cambio avisa a quién (SPEC §3): enviado (o reasignado, o devuelto a pendiente) → quien
+-- Qué cambio avisa a quién (docs/producto.md «Avisos»): enviado (o reasignado, o devuelto a pendiente) → quien
 -- aprueba; aprobado, rechazado, pagado, revertido → quien lo pidió.
 create function interno.gastos_avisar() returns trigger
 language plpgsql security definer

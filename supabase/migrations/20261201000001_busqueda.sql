@@ -1,4 +1,4 @@
--- Oficina: la búsqueda sin acentos, sin mayúsculas y palabra a palabra (SPEC §5, issue 18).
+-- Oficina: la búsqueda sin acentos, sin mayúsculas y palabra a palabra (issue 18).
 -- Decisión: docs/decisions/0019-busqueda.md.
 --
 -- Cada tabla con lista lleva `busqueda`: el texto de sus columnas buscables, en minúsculas y sin

@@ -1,10 +1,10 @@
--- Oficina: las funciones auxiliares de la RLS, en PL/pgSQL (issue 19, ADR 0008 ítem 56).
+-- Oficina: las funciones auxiliares de la RLS, en PL/pgSQL (issue 19, ADR 0008).
 --
 -- Una función SQL con SECURITY DEFINER no se puede incrustar en la consulta que la llama, y
 -- PostgreSQL 17 vuelve a analizar y planificar su cuerpo en cada consulta que la usa: cada
--- `(select interno.rol_actual())` de una política costaba ~0,03 ms, y una página de gastos hace
--- diez (una por tabla de gastos_vista y de su subconsulta). Una función PL/pgSQL guarda el plan
--- de su consulta en la sesión: ~0,008 ms. Mismo cuerpo, mismo resultado, mismos privilegios
+-- `(select interno.rol_actual())` de una política se planificaba otra vez, y una página de gastos
+-- hace diez (una por tabla de gastos_vista y de su subconsulta). Una función PL/pgSQL guarda el
+-- plan de su consulta en la sesión. Mismo cuerpo, mismo resultado, mismos privilegios
 -- (create or replace los conserva); el search_path sigue fijo y vacío.
 
 create or replace function interno.rol_actual() returns text

@@ -12,7 +12,7 @@ import {
 
 /**
  * Every screen, as the person who sees it: axe finds no violations, the page is in Spanish, has
- * exactly one <h1>, and its title is «… — Oficina» (SPEC §5 Layout).
+ * exactly one <h1>, and its title is «… — Oficina».
  */
 async function expectAccessiblePage(page: Page) {
   await expect(page.getByRole("heading", { level: 1 })).toHaveCount(1);

@@ -3,7 +3,7 @@ import { conectarBaseDeDatos } from "./support-base-de-datos";
 import { ACCOUNTS, as, expect, expectNoAxeViolations } from "./support";
 
 /**
- * The last active administrador cannot take away their own rol (SPEC §6): the office would be
+ * The last active administrador cannot take away their own rol: the office would be
  * left without anyone who manages it. The demo office has three administradores, so the test
  * makes the other two aprobadores for its duration (aprobadores keep approving: no gasto is
  * reassigned) and gives them back their rol afterwards. The two projects take turns under a

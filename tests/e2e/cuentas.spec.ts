@@ -12,7 +12,7 @@ import {
 } from "./support";
 
 /**
- * Accounts (SPEC §6) as a person goes through them, signed out: sign up, the mail's link,
+ * Accounts (docs/producto.md «Cuentas») as a person goes through them, signed out: sign up, the mail's link,
  * confirm, sign out, sign in. Every account is new (unique email), so tests never share one.
  */
 const PASSWORD = "una frase larga para entrar";

@@ -1,7 +1,7 @@
 import { as, expect, jsEnabled } from "./support";
 
 /**
- * The generic error screen (SPEC §8) through /sentry-example-page: a server error (a form, so it
+ * The generic error screen through /sentry-example-page: a server error (a form, so it
  * works in both projects) and a browser error (JavaScript only). Spanish, with the digest, a link
  * home, and never the error's own message or a stack trace.
  */

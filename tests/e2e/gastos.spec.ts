@@ -18,7 +18,7 @@ import {
 } from "./support-registros";
 
 /**
- * Gastos end to end (SPEC §2, §3, §5; issue 4), as the people who use them: Elena (empleado)
+ * Gastos end to end (issue 4), as the people who use them: Elena (empleado)
  * records and sends, Pablo (aprobador, responsable of her department) approves and rejects, Ana
  * (administradora) pays. Every test makes its own gastos with a unique description and works only
  * on those: other tests (and the other project) change gastos on the same server meanwhile.
@@ -118,7 +118,7 @@ empleado(
     const enlaces = page.getByRole("table").getByRole("link", { name: /^GAS-/ });
     const primero = (await enlaces.nth(0).textContent())!;
     const segundo = (await enlaces.nth(1).textContent())!;
-    // The rows' links are plain anchors with one listener on the table (ADR 0008, item 47).
+    // The rows' links are plain anchors with one listener on the table (ADR 0008, «The page»).
     if (conJs) await marcar();
     await enlaces.nth(0).click();
     await expect(panelGasto(page, primero)).toBeVisible();
@@ -323,7 +323,7 @@ administrador(
 );
 
 administrador(
-  "quien aprueba un gasto no lo marca como pagado: no se le ofrece y la ficha dice por qué (SPEC §3)",
+  "quien aprueba un gasto no lo marca como pagado: no se le ofrece y la ficha dice por qué",
   async ({ page, browser }) => {
     const [folio] = await gastosPendientes(browser, [
       { descripcion: unique("Separación"), centimos: centimosAlAzar() },

@@ -12,7 +12,7 @@ import {
 } from "./support";
 
 /**
- * Invitations (SPEC §6, ADR 0013) as people go through them: an administrador invites on
+ * Invitations (ADR 0013) as people go through them: an administrador invites on
  * /usuarios; the invited person opens the mailed link (dev outbox) in a browser of their own,
  * chooses a password and lands signed in with what the administrador chose. Resend and cancel
  * kill the old link. With JavaScript and without it; and once by keyboard only.

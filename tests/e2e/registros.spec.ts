@@ -294,7 +294,7 @@ aprobador(
     await expect(gastos.getByRole("link")).toHaveCount(0);
 
     // Elena (in Pablo's department) records two gastos with this supplier and sends them: her
-    // drafts are hers alone (SPEC §4), what Pablo sees is what waits for him.
+    // drafts are hers alone, what Pablo sees is what waits for him.
     const a = centimosAlAzar();
     const b = centimosAlAzar();
     const folios = await gastosPendientes(browser, [

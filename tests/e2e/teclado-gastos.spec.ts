@@ -2,7 +2,7 @@ import { as, expect, tecladoContado, unique } from "./support";
 import { flash, justificantePng, pageAs, panelGasto } from "./support-registros";
 
 /**
- * Gastos with the keyboard only (SPEC: the back office is used entirely from the keyboard): Tab,
+ * Gastos with the keyboard only (the back office is used entirely from the keyboard): Tab,
  * Shift+Tab, Enter, Space and arrow keys, and typing into the focused field. No clicks, no
  * fill(). Every navigation key is counted (tecladoContado) and the count is part of the test:
  * Elena creates a gasto and sends it in at most 30; Pablo approves the first pending gasto of his

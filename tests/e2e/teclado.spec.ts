@@ -11,7 +11,7 @@ import {
 } from "./support";
 
 /**
- * Keyboard only (SPEC: the back office is used entirely from the keyboard): Tab, Shift+Tab,
+ * Keyboard only (the back office is used entirely from the keyboard): Tab, Shift+Tab,
  * Enter, Space and arrow keys, and typing into the focused field. No clicks, no fill().
  */
 

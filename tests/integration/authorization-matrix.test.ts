@@ -39,7 +39,7 @@ import { archivos, formulario } from "../support/justificantes";
 /**
  * The authorization matrix (issue 8), in the manner of Django's AdminViewPermissionsTest: every
  * route × method × role (anonymous, empleado, aprobador, administrador, inactive user) × kind
- * of record (own, another's, another department's…) with the outcome SPEC §4 expects. A refused
+ * of record (own, another's, another department's…) with the outcome docs/producto.md «Roles» expects. A refused
  * request gets its 403/404/redirect AND the database is unchanged (every table hashed before and
  * after); an allowed one does what it says. Then the same straight against the database as each
  * role (RLS): select, insert, update, delete per table, and `estado` out of reach.
@@ -195,7 +195,7 @@ type G = {
   estado: string;
 };
 
-/** The approver the chain would assign (SPEC §3), fixed for this world. */
+/** The approver the chain would assign, fixed for this world. */
 function aprobadorDe(solicitante: U): U {
   if (solicitante === u.empleadoA || solicitante === u.inactivo) return u.aprobadorA;
   if (solicitante === u.empleadoB) return u.aprobadorB;
@@ -238,7 +238,7 @@ async function gasto(solicitante: U, estado: Estado, o: { aprobador?: U } = {}):
 }
 
 /**
- * SPEC §4 «gastos: see», as an oracle independent of the app's code. A borrador is private to its
+ * docs/producto.md «Roles» (gastos: ver), as an oracle independent of the app's code. A borrador is private to its
  * solicitante and the administradores (issue 18): no one approves it yet.
  */
 function ve(actor: U, g: G) {
@@ -334,7 +334,7 @@ function esperado(intent: Intent, a: Actor, g: G): Expect {
     case "rechazar":
       return !visible ? 404 : puedeAprobar(me, g) ? "ok" : 403;
     case "pagar":
-      // Separation of duties (SPEC §3): whoever approved it does not mark it paid.
+      // Separation of duties: whoever approved it does not mark it paid.
       return !visible ? 404 : admin && g.aprobado_por_id !== me.id ? "ok" : 403;
     case "revertir":
       return !visible ? 404 : admin ? "ok" : 403;

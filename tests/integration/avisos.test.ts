@@ -10,7 +10,7 @@ import { createTestApp, ORIGIN, request, respond } from "../support/app";
 import { asUser, connect, pgError } from "../support/as-user";
 
 /**
- * SPEC §3 «Avisos» (issue 20): every transition tells exactly the people it should, in the same
+ * Avisos (docs/producto.md, issue 20): every transition tells exactly the people it should, in the same
  * transaction as the change, and the delivery worker sends each mail once.
  */
 let app: Awaited<ReturnType<typeof createTestApp>>;

@@ -15,7 +15,7 @@ import { createTestDatabase } from "../support/database";
 import { createTestApp, json, ORIGIN, PASSWORD, request, respond } from "../support/app";
 
 /**
- * Accounts (SPEC §6) through the real routes and the local adapter on a real Postgres: the holes
+ * Accounts (docs/producto.md «Cuentas») through the real routes and the local adapter on a real Postgres: the holes
  * found by probing (issue 15: 2, 3, 4, 7, 12) and the reset / change-password journeys. Mails are
  * read from the dev outbox (DATA_DIR/correo), as a person would read them.
  */
@@ -330,7 +330,7 @@ describe("el tiempo de respuesta no dice quién tiene cuenta (agujero 7)", () =>
   });
 });
 
-describe("límites (agujero 2, SPEC §6 «Throttling»)", () => {
+describe("límites (agujero 2)", () => {
   it("200 inicios de sesión correctos desde una dirección: todos entran", async () => {
     const office = ctx("192.0.2.10");
     const u = await app.createUser({ nombre: "Oficina" });

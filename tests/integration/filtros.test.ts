@@ -7,7 +7,7 @@ import { insertDepartamento, insertSucursal, setProfile } from "../support/fixtu
 import { gastosPage } from "../support/gastos";
 
 /**
- * A filter value that cannot be read is said, not dropped (SPEC §5): the list's state carries the
+ * A filter value that cannot be read is said, not dropped: the list's state carries the
  * error (what was typed and why) for the filter form, and the list is not filtered by it.
  */
 let app: TestApp;

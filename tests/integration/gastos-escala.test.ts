@@ -156,7 +156,7 @@ describe("la página filtrada por estado, departamento y fechas, por importe, sa
   });
 });
 
-describe("una búsqueda con más coincidencias que las que se cuentan (ADR 0008, cuarta ronda)", () => {
+describe("una búsqueda con más coincidencias que las que se cuentan (ADR 0008)", () => {
   const rpc = (who: { id: string }, p_tope: number | null) =>
     sqlStore(app.db, who.id).rpc<{ ids: string | null; coincidencias: number }[]>("buscar_gastos", {
       p_termino: "carga",

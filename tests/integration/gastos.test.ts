@@ -103,7 +103,7 @@ async function enEstado(
   if (estado === "rechazado")
     await rpc(admin, "rechazar_gasto", { p_id: g.id, p_version: g.version, p_motivo: "Falta el ticket" });
   // Approved by the solicitante's approver where there is one, so an administrador may pay it
-  // (whoever approved a gasto does not mark it paid, SPEC §3).
+  // (whoever approved a gasto does not mark it paid).
   else
     await rpc(u === empleado ? aprobador : u === empleado2 ? aprobador2 : admin, "aprobar_gasto", {
       p_id: g.id,
@@ -244,7 +244,7 @@ describe("crear", () => {
     expect(await countGastos()).toBe(before);
   });
 
-  it("valida según SPEC §2 con mensajes en español, 400, y no escribe nada", async () => {
+  it("valida las reglas del gasto con mensajes en español, 400, y no escribe nada", async () => {
     const before = await countGastos();
     const cases: [Record<string, string>, string, RegExp][] = [
       [{ fecha_gasto: addDaysISO(hoy, 1) }, "fecha_gasto", /no puede ser futura/],
@@ -576,7 +576,7 @@ describe("flujo: cada transición como cada rol", () => {
     expect((await row(propio.id)).estado).toBe("pendiente");
     expect((await act(admin, "aprobar", propio)).status).toBe(302);
 
-    // Compras' responsable approves Compras' people — only with an approving role (SPEC §4: an
+    // Compras' responsable approves Compras' people — only with an approving role (an
     // empleado approves nothing, even as responsable).
     const deCompras = await enEstado(empleado2, "pendiente");
     const r2 = await act(responsable, "aprobar", deCompras);

@@ -13,7 +13,7 @@ import { createTestApp, json, request, respond } from "../support/app";
 import { insertDepartamento, insertSucursal, tableHashes } from "../support/fixtures";
 
 /**
- * Invitations (SPEC §6, ADR 0013) through the real routes and the local adapter on a real
+ * Invitations (ADR 0013) through the real routes and the local adapter on a real
  * Postgres: an administrador invites on /usuarios, the mail reaches the dev outbox, the landing's
  * GET does not use the link up, the POST sets the password and signs the person in with the rol
  * the administrador chose. Resend, cancel, refusals.

@@ -17,7 +17,7 @@ import { gastosPage } from "../support/gastos";
 import { archivos, formulario, malos } from "../support/justificantes";
 
 /**
- * Receipts (SPEC §2, ADR 0018) through the real routes on a real Postgres under RLS, with the
+ * Receipts (ADR 0018) through the real routes on a real Postgres under RLS, with the
  * local store in a directory of this file's own: what is accepted and how it is stored, every
  * bad kind refused with its reason, the limits, who may add, see and remove, the history, the
  * rule for sending, duplicates and the sweep.

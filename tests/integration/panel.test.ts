@@ -11,7 +11,7 @@ import { createTestApp, ORIGIN, request } from "../support/app";
 
 /**
  * The panel (`/`) on the demo data: for every role its figures equal aggregates computed here,
- * as the database owner, from the raw rows with the visibility rules of SPEC §4 written out
+ * as the database owner, from the raw rows with the visibility rules of docs/producto.md «Roles» written out
  * plainly; an empleado's panel holds only their own gastos. The approved totals the
  * administrador's charts read are kept by triggers (interno.gastos_aprobados_totales): they must
  * still equal the raw sums after every kind of change.
@@ -102,7 +102,7 @@ const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const total = (gs: Gasto[]) => ({ cuenta: gs.length, importe: sumMoney(gs.map((g) => g.importe)) });
 
 /**
- * SPEC §3/§4: who may approve — an active aprobador or administrador; never their own, nor one
+ * Who may approve — an active aprobador or administrador; never their own, nor one
  * they created or last edited on someone's behalf; an administrador anything else; an aprobador
  * the one assigned to them and those of the solicitantes they approve for: whose aprobador they
  * are, of their own department, or of a department in their charge or below it. Decided by the
@@ -397,7 +397,7 @@ describe("los totales aprobados siguen a los gastos", () => {
     await store.rpc("aprobar_gasto", { p_id: a!.id, p_version: await version(a!.id) });
     await store.rpc("aprobar_gasto", { p_id: b!.id, p_version: await version(b!.id) });
     await store.rpc("rechazar_gasto", { p_id: c!.id, p_version: await version(c!.id), p_motivo: "Sin ticket" });
-    // Paid by another administrador: whoever approved a gasto does not mark it paid (SPEC §3).
+    // Paid by another administrador: whoever approved a gasto does not mark it paid.
     const tesorero = s.usuarios.find((x) => x.rol === "administrador" && x.activo && x.id !== admin.id)!;
     await sqlStore(app.db, tesorero.id).rpc("pagar_gasto", {
       p_id: a!.id,

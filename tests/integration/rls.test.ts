@@ -3,7 +3,7 @@ import { createTestDatabase } from "../support/database";
 import { asUser, connect, createUser, pgError } from "../support/as-user";
 
 /**
- * SPEC §4 enforced by the database: every query runs as the role `authenticated` with the user's
+ * docs/producto.md «Roles» enforced by the database: every query runs as the role `authenticated` with the user's
  * JWT claims (as the app and PostgREST do). Refused changes must leave the table as it was.
  */
 
@@ -108,7 +108,7 @@ beforeAll(async () => {
     sucursal_id: sucursal,
   });
   u.empleado2 = await createUser(db, { email: "emp2@example.com", nombre: "Emilio", departamento_id: dep.compras });
-  // Responsable of Compras and an aprobador by role (SPEC §4: an empleado approves nothing, even as responsable).
+  // Responsable of Compras and an aprobador by role (an empleado approves nothing, even as responsable).
   u.responsable = await createUser(db, {
     email: "resp@example.com",
     nombre: "Rosa",
@@ -593,7 +593,7 @@ describe("gastos: flujo", () => {
     it("3) el responsable de un departamento superior", async () => {
       await db.query("update departamentos set responsable_id = $1 where id = $2", [u.jefe, dep.direccion]);
       try {
-        // An empleado responsable is skipped (SPEC §4); as an aprobador he is the one.
+        // An empleado responsable is skipped; as an aprobador he is the one.
         expect(await asignado(u.empleado, dep.ventas)).toBe(u.admin);
         await db.query("update usuarios set rol = 'aprobador' where id = $1", [u.jefe]);
         expect(await asignado(u.empleado, dep.ventas)).toBe(u.jefe);

@@ -7,7 +7,7 @@ import { createOrganisation, PASSWORD, workDir } from "./support";
 /**
  * A server error reaches Sentry (a loopback stand-in for its ingest) with what helps to find it —
  * the method and the URL's path — and nothing that identifies a person: no query string, no
- * cookies, no session. Sentry has no per-request instrumentation (ADR 0008, sixth round): the
+ * cookies, no session. Sentry has no per-request instrumentation (ADR 0008, «Sentry»): the
  * request is attached when the error is reported.
  */
 const dataDir = path.join(workDir("sentry-servidor"), "datos");

@@ -215,8 +215,8 @@ it(
     const total = samples.length;
     const failed = samples.filter((s) => !s.ok).length;
     const ms = samples.map((s) => s.ms);
-    // Memory: after a warm-up (V8 grows its heap for the first minute or so under this load: 300 →
-    // 600 MB, then it holds), the average of the first and last tenth of the rest.
+    // Memory: after a warm-up (V8 grows its heap for the first minute or so under this load, then
+    // it holds), the average of the first and last tenth of the rest.
     const warmup = Math.min(90, elapsed * 0.3);
     const steady = rss.filter((r) => r.t >= warmup);
     const tenth = Math.max(1, Math.floor(steady.length / 10));

@@ -15,7 +15,7 @@ export function workDir(name: string) {
 
 export const PASSWORD = "contraseña-de-fiabilidad-larga";
 
-/** Prints a figure line and keeps it in .tmp/reliability/cifras.txt (the README quotes them). */
+/** Prints a figure line and keeps it in .tmp/reliability/cifras.txt (docs/fiabilidad.md quotes them). */
 export function figure(line: string) {
   console.info(`\n  ▶ ${line}\n`);
   const file = path.join(ROOT, ".tmp/reliability/cifras.txt");

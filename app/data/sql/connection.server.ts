@@ -75,8 +75,8 @@ export async function asUser<T>(db: Kysely<Database>, userId: string, fn: AsUser
 }
 
 /**
- * Runs the reads of `fn` as the given user without a transaction (ADR 0008, «Reads without a
- * transaction»): one message gives the connection role `authenticated` and the user's claims —
+ * Runs the reads of `fn` as the given user without a transaction (ADR 0008, «Statements and round
+ * trips»): one message gives the connection role `authenticated` and the user's claims —
  * for the connection, not a transaction — and reads the change counter; then the reads. No BEGIN,
  * no COMMIT: under READ COMMITTED each statement saw its own snapshot inside one anyway, so the
  * answers are the same, two round trips fewer. Row-level security applies exactly as in
@@ -84,7 +84,7 @@ export async function asUser<T>(db: Kysely<Database>, userId: string, fn: AsUser
  * Only for reads: whatever may write goes through `asUser`.
  *
  * `first`, a read that does not depend on the change counter (a list's page), travels in the
- * role's message (item 53) and `fn` gets its rows. If that message fails, nothing in it ran as
+ * role's message and `fn` gets its rows. If that message fails, nothing in it ran as
  * anyone: the role goes alone and `fn` reads everything itself, so a failing read fails by itself.
  */
 export async function readAsUser<T>(

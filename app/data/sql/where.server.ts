@@ -77,8 +77,8 @@ export function rangeAsParameter({ op, value }: Filter): boolean {
 
 /**
  * A range's end as a literal when it is a plain date or amount: a prepared statement's generic
- * plan cannot know how much of the table `fecha_gasto >= $1` keeps (it assumes 0.5 %, and at
- * 1 000 000 gastos sorted a department's matches instead of walking the index: ADR 0008), while
+ * plan cannot know how much of the table `fecha_gasto >= $1` keeps (it assumes very little, and with
+ * many gastos sorted a department's matches instead of walking the index: ADR 0008), while
  * with the dates in its text it can, so the statement keeps its plan — the joins and row-level
  * security of gastos_vista are planned once per connection and range, not on every page. Anything
  * else stays a parameter (and the page is planned with its values, prepared.server.ts).

@@ -53,7 +53,7 @@ export class WithRole {
 const sendStatement = (pg.Query.prototype as unknown as { prepare(connection: unknown): void }).prepare;
 
 /**
- * Two prepared statements as one message (ADR 0008, items 53 and 57): Bind and Execute of the
+ * Two prepared statements as one message (ADR 0008, «Statements and round trips»): Bind and Execute of the
  * first, then the second's, then one Sync — one implicit transaction, so if either fails both are
  * undone. Only with both statements already parsed on the connection, so the message carries no
  * Parse (pg's bookkeeping of parsed statements knows one name per query). The answer holds both
@@ -97,10 +97,9 @@ const RESET = "select set_config('role', 'none', false), set_config('request.jwt
  * (PostgreSQL replans a cached plan when the role it was made for changes).
  *
  * It also keeps a read as a user from lending its role to whoever takes the connection next (ADR
- * 0008, «Reads without a transaction»): after the pool has had the client back, the first
+ * 0008, «Statements and round trips»): after the pool has had the client back, the first
  * statement that does not set the role itself is preceded by a reset — in the same message when
- * it is one already, or when both are prepared on the connection (the session check, ADR 0008
- * item 57), else as a message of its own.
+ * it is one already, or when both are prepared on the connection (the session check), else as a message of its own.
  */
 export class PreparingClient extends pg.Client {
   private readonly preparados = new Set<string>();
@@ -227,7 +226,7 @@ function nameOf(text: string) {
 
 /**
  * The page's rows. A prepared statement's generic plan cannot know how much of the table a range
- * (`fecha_gasto between $1 and $2`) keeps, and assumes 0.5 %: at 1 000 000 gastos it then sorted
+ * (`fecha_gasto between $1 and $2`) keeps, and assumes very little: with many gastos it then sorted
  * the matches of a department instead of walking the (estado, departamento_id, importe) index
  * (ADR 0008). A range's plain dates and amounts are written into the statement (where.server.ts
  * `bound`); a page filtered by a range passed as a parameter is planned with its values;
@@ -258,7 +257,7 @@ export function literal(n: number) {
 /**
  * OFFSET only past the first page. With `OFFSET $1` PostgreSQL costs the generic plan for a skip
  * it cannot know and, finding it dearer than the plan for OFFSET 0, planned the first page anew on
- * every request (~1 ms of its CPU per `/gastos`); without it, the first page keeps its plan.
+ * every request; without it, the first page keeps its plan.
  */
 export function skip<Q extends { offset(n: number): Q }>(q: Q, offset: number): Q {
   return offset > 0 ? q.offset(offset) : q;
