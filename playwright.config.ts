@@ -28,17 +28,15 @@ const chromium = {
 
 export default defineConfig({
   testDir: "tests/e2e",
+  // Per port, like the server's data: two runs at once never clean each other's results.
+  outputDir: `.tmp/e2e-resultados-${PORT}`,
   fullyParallel: true,
-  workers: process.env.CI ? 2 : 2,
-  // One retry, so that a rare timing fault on a loaded machine cannot sink a whole CI run; a test
-  // that passed only on its retry is still listed as «flaky» in the report, to be fixed.
-  retries: 1,
-  // Journeys of several pages, many with an axe audit: on a slow or shared machine some take
-  // longer than 30 s, so 60 s, not Playwright's 30. A hang still ends the test; long ones say test.slow().
-  timeout: 60_000,
-  expect: { timeout: 7_000 },
-  reporter: process.env.CI ? [["list"]] : [["list"]],
-  use: { baseURL: BASE_URL, trace: "retain-on-failure" },
+  workers: 2,
+  // No retries and Playwright's own timeouts: a journey that fails once is a fault to fix.
+  retries: 0,
+  reporter: [["list"]],
+  // Traces cost time on every action; to debug a failure: `npx playwright test --trace retain-on-failure`.
+  use: { baseURL: BASE_URL, trace: "off" },
   projects: [
     { name: "preparar", testMatch: /preparar\.setup\.ts/, use: chromium },
     { name: "con-js", use: { ...chromium, javaScriptEnabled: true }, dependencies: ["preparar"] },
@@ -59,7 +57,9 @@ export default defineConfig({
       DATA_DIR: E2E_DATA_DIR,
       // Mailed links are built from APP_URL only (never the Host): the origin the tests browse.
       APP_URL: BASE_URL,
-      NODE_ENV: "test",
+      // As `npm start` runs it: React's production build (its development build renders several
+      // times slower, and no installation runs it).
+      NODE_ENV: "production",
       SESSION_SECRET: "e2e-secreto-de-sesion-de-al-menos-32-caracteres",
       // Avisos by mail at once (no grouping wait), delivered every half second.
       AVISOS_ESPERA_SEGUNDOS: "0",

@@ -1,8 +1,10 @@
 /**
  * The Chromium the browser tests use (playwright.config.ts), found before `npm test` spends
- * minutes on the other suites: CHROMIUM_PATH, else Debian's (/usr/bin/chromium), else
- * Playwright's own (`npx playwright install chromium`). With none, as root on Debian it installs
- * Debian's, as CI does; anywhere else it stops at once and prints the command to run.
+ * minutes on the other suites: CHROMIUM_PATH, else Debian's headless shell (the package
+ * chromium-headless-shell: the same engine without the desktop browser's compositor and
+ * services, what Playwright itself runs headless), else Debian's full Chromium, else Playwright's
+ * own (`npx playwright install chromium`). With none, as root on Debian it installs Debian's
+ * headless shell, as CI does; anywhere else it stops at once and prints the command to run.
  * Plain JavaScript, so that it runs with `node` alone.
  */
 import { chromium } from "@playwright/test";
@@ -11,8 +13,9 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
+const DEBIAN_HEADLESS_SHELL = "/usr/lib/chromium/chromium-headless-shell";
 const DEBIAN_CHROMIUM = "/usr/bin/chromium";
-const DEBIAN_PACKAGES = ["chromium", "fonts-dejavu-core"];
+const DEBIAN_PACKAGES = ["chromium-headless-shell", "fonts-dejavu-core"];
 
 /**
  * The browser to launch: a path, or undefined for Playwright's own (where `npx playwright install
@@ -22,6 +25,7 @@ const DEBIAN_PACKAGES = ["chromium", "fonts-dejavu-core"];
 export function findChromium() {
   const chosen = process.env.CHROMIUM_PATH?.trim();
   if (chosen) return existsSync(chosen) ? chosen : null;
+  if (existsSync(DEBIAN_HEADLESS_SHELL)) return DEBIAN_HEADLESS_SHELL;
   if (existsSync(DEBIAN_CHROMIUM)) return DEBIAN_CHROMIUM;
   return playwrightHasChromium() ? undefined : null;
 }

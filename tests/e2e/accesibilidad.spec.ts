@@ -23,8 +23,7 @@ async function expectAccessiblePage(page: Page) {
   await expectNoAxeViolations(page);
 }
 
-/** `slow`: a journey of several pages before the audit (more than the default 30 s on a busy machine). */
-type Screen = { name: string; role?: Role; open: (page: Page) => Promise<unknown>; slow?: boolean };
+type Screen = { name: string; role?: Role; open: (page: Page) => Promise<unknown> };
 
 /** Opens a list and, from its first row, the first record. */
 const firstRecord = (path: string) => async (page: Page) => {
@@ -126,7 +125,6 @@ const screens: Screen[] = [
   {
     name: "/usuarios: invitar a una persona con errores, con invitaciones pendientes",
     role: "administrador",
-    slow: true,
     open: async (p) => {
       await p.goto("/usuarios");
       const form = p.getByRole("region", { name: "Invitar a una persona" });
@@ -145,7 +143,6 @@ const screens: Screen[] = [
   {
     name: "/auth/invitacion: elegir la contraseña (con errores)",
     role: "administrador",
-    slow: true,
     open: async (p) => {
       const email = uniqueEmail("axe-inv");
       await p.goto("/usuarios");
@@ -176,7 +173,6 @@ const screens: Screen[] = [
 for (const screen of screens) {
   const test = screen.role ? as(screen.role) : base;
   test(`accesible: ${screen.name}`, async ({ page }) => {
-    if (screen.slow) test.slow();
     await screen.open(page);
     await expectAccessiblePage(page);
   });

@@ -24,9 +24,6 @@ function mailbox(email: string) {
 aprobador(
   "un gasto enviado: «Avisos (N sin leer)» en la cabecera, el aviso en la lista, su ficha, marcarlo leído y el correo",
   async ({ page, browser }) => {
-    // A journey of two people (one creates and sends the gasto in its own browser), then the mail:
-    // more than the default 30 s on a busy machine.
-    aprobador.slow();
     const descripcion = unique("Aviso de envío");
     const [folio] = await gastosPendientes(browser, [{ descripcion, centimos: centimosAlAzar() }]);
 
@@ -115,7 +112,6 @@ administrador(
   "correos no entregados: el administrador los ve con el último error y los reintenta; el reintento los entrega",
   async ({ page, browser }) => {
     // The gasto is created and sent in another browser first (as above).
-    administrador.slow();
     const descripcion = unique("Correo rechazado");
     const [folio] = await gastosPendientes(browser, [{ descripcion, centimos: centimosAlAzar() }]);
     // The mail to Pablo, refused for good by the mail server (whether or not it went out already).

@@ -92,7 +92,6 @@ for (const role of Object.keys(ACCOUNTS) as Role[]) {
   as(role).describe(`${role}: cada pantalla cabe`, () => {
     for (const width of WIDTHS) {
       as(role)(`a ${width} px, sin desplazamiento horizontal`, async ({ page }, info) => {
-        info.setTimeout(90_000);
         await page.setViewportSize({ width, height: width < 600 ? 844 : 768 });
         for (const screen of SCREENS) {
           await screen.open(page);
@@ -111,8 +110,6 @@ as("administrador").describe("listas", () => {
   as("administrador")(
     "en el teléfono cada fila es una tarjeta que empieza por el enlace al registro",
     async ({ page }) => {
-      // Two full lists, each audited with axe at phone width: past 30 s on a busy machine.
-      test.slow();
       await page.setViewportSize({ width: 390, height: 844 });
       for (const list of ["/gastos", "/departamentos"]) {
         await page.goto(list);
@@ -203,9 +200,7 @@ as("administrador").describe("listas", () => {
   });
 
   as("administrador")("al cerrar un gasto abierto junto a la lista, el foco vuelve a su fila", async ({ page }) => {
-    // The close link carries the row's fragment, so this holds without JavaScript too. Tabbing
-    // through the list and the panel key by key: past 30 s on a busy machine.
-    test.slow();
+    // The close link carries the row's fragment, so this holds without JavaScript too.
     await page.goto("/gastos");
     const link = page.locator("#resultados a[id^='fila-']").nth(1);
     const folio = (await link.innerText()).trim();

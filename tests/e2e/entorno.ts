@@ -4,3 +4,5 @@
  */
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 3210);
 export const E2E_DATA_DIR = `.tmp/e2e-data-${E2E_PORT}`;
+/** The signed-in sessions of this run (tests/e2e/preparar.setup.ts), one file per role. */
+export const E2E_STATE_DIR = `.tmp/e2e-estado-${E2E_PORT}`;

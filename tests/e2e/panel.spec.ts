@@ -179,8 +179,6 @@ const admin = as("administrador");
 
 admin.describe("gráficos del administrador", () => {
   admin("cada gráfico es una imagen con nombre y se puede ver como tabla, con el teclado", async ({ page }) => {
-    // Four charts opened as tables, then the whole panel audited with axe: past 30 s on a busy machine.
-    admin.slow();
     await page.goto("/");
     const graficos = [
       {

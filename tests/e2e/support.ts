@@ -1,8 +1,8 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test as base, type Locator, type Page } from "@playwright/test";
+import { expect, test as base, type Browser, type BrowserContext, type Locator, type Page } from "@playwright/test";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { E2E_DATA_DIR } from "./entorno";
+import { E2E_DATA_DIR, E2E_STATE_DIR } from "./entorno";
 
 /** The demo accounts the seed creates (README lists them). */
 export const DEMO_PASSWORD = "demo-oficina-2026";
@@ -13,7 +13,7 @@ export const ACCOUNTS = {
 } as const;
 export type Role = keyof typeof ACCOUNTS;
 
-export const storageStateOf = (role: Role) => path.resolve(`.tmp/e2e-estado/${role}.json`);
+export const storageStateOf = (role: Role) => path.resolve(E2E_STATE_DIR, `${role}.json`);
 
 /** Tests that start signed in as `role` (sessions made once by preparar.setup.ts). */
 export const as = (role: Role) => base.extend({ storageState: storageStateOf(role) });
@@ -52,12 +52,10 @@ export async function asItIs<T>(page: Page, fn: (page: Page) => Promise<T>): Pro
   const url = page.url();
   // A request never carries the fragment.
   const document = url.replace(/#.*$/, "");
-  const twinContext = await page
-    .context()
-    .browser()!
-    .newContext({ javaScriptEnabled: true, viewport: page.viewportSize(), locale: "es-ES" });
+  const twin = await (await twinContextOf(page.context().browser()!)).newPage();
   try {
-    const twin = await twinContext.newPage();
+    const viewport = page.viewportSize();
+    if (viewport) await twin.setViewportSize(viewport);
     await twin.route(
       (u) => u.href === document,
       (route) =>
@@ -71,8 +69,22 @@ export async function asItIs<T>(page: Page, fn: (page: Page) => Promise<T>): Pro
     await twin.goto(url);
     return await fn(twin);
   } finally {
-    await twinContext.close();
+    await twin.close();
   }
+}
+
+/**
+ * One JavaScript-enabled context per browser (one browser per Playwright worker) for the twins:
+ * it holds no cookies and only ever loads pages fulfilled from a copy, so its pages can share it.
+ */
+const twinContexts = new WeakMap<Browser, Promise<BrowserContext>>();
+function twinContextOf(browser: Browser) {
+  let context = twinContexts.get(browser);
+  if (!context) {
+    context = browser.newContext({ javaScriptEnabled: true, locale: "es-ES" });
+    twinContexts.set(browser, context);
+  }
+  return context;
 }
 
 /** axe-core over the whole page as it is now (asItIs): no violations allowed. */
