@@ -23,9 +23,9 @@ function mailbox(email: string) {
 
 aprobador(
   "un gasto enviado: «Avisos (N sin leer)» en la cabecera, el aviso en la lista, su ficha, marcarlo leído y el correo",
-  async ({ page, browser }) => {
+  async ({ page }) => {
     const descripcion = unique("Aviso de envío");
-    const [folio] = await gastosPendientes(browser, [{ descripcion, centimos: centimosAlAzar() }]);
+    const [folio] = await gastosPendientes([{ descripcion, centimos: centimosAlAzar() }]);
 
     await page.goto("/");
     const enlace = page.getByRole("banner").getByRole("link", { name: /^Avisos \(\d+ sin leer\)$/ });
@@ -110,10 +110,10 @@ administrador("quien aprueba puede pedir el resumen diario en lugar de un correo
 
 administrador(
   "correos no entregados: el administrador los ve con el último error y los reintenta; el reintento los entrega",
-  async ({ page, browser }) => {
+  async ({ page }) => {
     // The gasto is created and sent in another browser first (as above).
     const descripcion = unique("Correo rechazado");
-    const [folio] = await gastosPendientes(browser, [{ descripcion, centimos: centimosAlAzar() }]);
+    const [folio] = await gastosPendientes([{ descripcion, centimos: centimosAlAzar() }]);
     // The mail to Pablo, refused for good by the mail server (whether or not it went out already).
     const error = unique("550 5.2.2 Buzón lleno");
     const marcados = await enLaBaseDeDatos(

@@ -16,8 +16,6 @@ import {
  * confirm, sign out, sign in. Every account is new (unique email), so tests never share one.
  */
 const PASSWORD = "una frase larga para entrar";
-// Journeys of several pages and two browsers: more than the default 30 s on a shared machine.
-test.describe.configure({ timeout: 90_000 });
 
 const signInForm = (page: Page) => page.getByRole("region", { name: "Iniciar sesión" });
 const signUpForm = (page: Page) => page.getByRole("region", { name: "Crear cuenta" });

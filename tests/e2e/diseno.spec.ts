@@ -1,4 +1,4 @@
-import { test, type Page } from "@playwright/test";
+import { type Page } from "@playwright/test";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import {

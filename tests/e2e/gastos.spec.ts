@@ -26,8 +26,6 @@ import {
 const empleado = as("empleado");
 const aprobador = as("aprobador");
 const administrador = as("administrador");
-// Journeys across several people and pages: more than the default 30 s on a busy machine.
-empleado.describe.configure({ timeout: 90_000 });
 
 const buscador = (page: Page) => page.getByRole("search", { name: "Buscar gastos" });
 const filas = (page: Page) =>
@@ -195,9 +193,9 @@ empleado("crear con errores: resumen con enlaces, valores conservados y nada cre
 
 aprobador(
   "«Mis pendientes de aprobar»: aprueba uno y rechaza otro con motivo (sin motivo no cambia nada)",
-  async ({ page, browser }) => {
+  async ({ page }) => {
     const prefijo = unique("Revisión");
-    const [primero, segundo] = await gastosPendientes(browser, [
+    const [primero, segundo] = await gastosPendientes([
       { descripcion: `${prefijo} hotel`, centimos: centimosAlAzar(), categoria: "Alojamiento" },
       { descripcion: `${prefijo} cena`, centimos: centimosAlAzar(), categoria: "Comidas" },
     ]);
@@ -263,9 +261,9 @@ aprobador(
   },
 );
 
-aprobador("aprobar varios: se marcan dos casillas y el resultado dice cuántos", async ({ page, browser }) => {
+aprobador("aprobar varios: se marcan dos casillas y el resultado dice cuántos", async ({ page }) => {
   const prefijo = unique("En bloque");
-  const folios = await gastosPendientes(browser, [
+  const folios = await gastosPendientes([
     { descripcion: `${prefijo} uno`, centimos: centimosAlAzar() },
     { descripcion: `${prefijo} dos`, centimos: centimosAlAzar() },
   ]);
@@ -288,9 +286,7 @@ aprobador("aprobar varios: se marcan dos casillas y el resultado dice cuántos",
 administrador(
   "marcar como pagado (fecha y referencia) y el historial dice quién hizo cada cambio",
   async ({ page, browser }) => {
-    const [folio] = await gastosPendientes(browser, [
-      { descripcion: unique("Para pagar"), centimos: centimosAlAzar() },
-    ]);
+    const [folio] = await gastosPendientes([{ descripcion: unique("Para pagar"), centimos: centimosAlAzar() }]);
     const pablo = await pageAs(browser, "aprobador");
     await abrirGasto(pablo, folio!, "pendientes");
     await transicion(pablo, folio!, "Aprobar", `Gasto ${folio} aprobado.`);
@@ -324,10 +320,8 @@ administrador(
 
 administrador(
   "quien aprueba un gasto no lo marca como pagado: no se le ofrece y la ficha dice por qué",
-  async ({ page, browser }) => {
-    const [folio] = await gastosPendientes(browser, [
-      { descripcion: unique("Separación"), centimos: centimosAlAzar() },
-    ]);
+  async ({ page }) => {
+    const [folio] = await gastosPendientes([{ descripcion: unique("Separación"), centimos: centimosAlAzar() }]);
     await abrirGasto(page, folio!, "pendientes");
     await transicion(page, folio!, "Aprobar", `Gasto ${folio} aprobado.`);
     const panel = await abrirGasto(page, folio!);
@@ -408,28 +402,23 @@ empleado(
   },
 );
 
-aprobador(
-  "aprobar con la página desfasada: mensaje claro de conflicto y se aprueba una sola vez",
-  async ({ page, browser }) => {
-    const [folio] = await gastosPendientes(browser, [
-      { descripcion: unique("Doble aprobación"), centimos: centimosAlAzar() },
-    ]);
-    await abrirGasto(page, folio!, "pendientes");
-    const otra = await page.context().newPage();
-    await abrirGasto(otra, folio!, "pendientes");
+aprobador("aprobar con la página desfasada: mensaje claro de conflicto y se aprueba una sola vez", async ({ page }) => {
+  const [folio] = await gastosPendientes([{ descripcion: unique("Doble aprobación"), centimos: centimosAlAzar() }]);
+  await abrirGasto(page, folio!, "pendientes");
+  const otra = await page.context().newPage();
+  await abrirGasto(otra, folio!, "pendientes");
 
-    await transicion(page, folio!, "Aprobar", `Gasto ${folio} aprobado.`);
+  await transicion(page, folio!, "Aprobar", `Gasto ${folio} aprobado.`);
 
-    // The second page still offers «Aprobar» (it was loaded before): pressing it is refused.
-    await panelGasto(otra, folio)
-      .getByRole("region", { name: "Acciones" })
-      .getByRole("button", { name: "Aprobar", exact: true })
-      .click();
-    await expect(otra.getByRole("alert").filter({ hasText: `Gasto ${folio}:` })).toHaveText(
-      `Gasto ${folio}: El gasto ya no está pendiente de aprobación: otra persona lo ha cambiado.`,
-    );
-    await expect(titulo(otra, folio)).toHaveText(`Gasto ${folio} Aprobado`);
-    await expect(cambiosDeEstado(otra, folio!, "Pendiente de aprobación", "Aprobado")).toHaveCount(1);
-    await otra.close();
-  },
-);
+  // The second page still offers «Aprobar» (it was loaded before): pressing it is refused.
+  await panelGasto(otra, folio)
+    .getByRole("region", { name: "Acciones" })
+    .getByRole("button", { name: "Aprobar", exact: true })
+    .click();
+  await expect(otra.getByRole("alert").filter({ hasText: `Gasto ${folio}:` })).toHaveText(
+    `Gasto ${folio}: El gasto ya no está pendiente de aprobación: otra persona lo ha cambiado.`,
+  );
+  await expect(titulo(otra, folio)).toHaveText(`Gasto ${folio} Aprobado`);
+  await expect(cambiosDeEstado(otra, folio!, "Pendiente de aprobación", "Aprobado")).toHaveCount(1);
+  await otra.close();
+});

@@ -19,8 +19,6 @@ import {
  */
 const admin = as("administrador");
 const PASSWORD = "la contraseña de la invitada";
-// Two browsers and several pages per journey on a shared machine.
-base.describe.configure({ timeout: 90_000 });
 
 const inviteForm = (page: Page) => page.getByRole("region", { name: "Invitar a una persona" });
 const pendientes = (page: Page) => page.getByRole("region", { name: "Invitaciones pendientes" });

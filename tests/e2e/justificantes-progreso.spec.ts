@@ -10,7 +10,6 @@ import { centimosAlAzar, crearGasto, flash, importeTecleado, NUEVO_GASTO, panelG
  * ordinary submission ends; without JavaScript, no progress bar and the same result.
  */
 const test = as("empleado");
-test.describe.configure({ timeout: 90_000 });
 
 const region = (page: Page, folio: string) => panelGasto(page, folio).getByRole("region", { name: /^Justificantes/ });
 

@@ -20,7 +20,6 @@ import {
  * The files are made here with sharp (no binary fixtures).
  */
 const test = as("empleado");
-test.describe.configure({ timeout: 90_000 });
 
 const region = (page: Page, folio: string) => panelGasto(page, folio).getByRole("region", { name: /^Justificantes/ });
 

@@ -28,8 +28,6 @@ import {
  */
 const administrador = as("administrador");
 const aprobador = as("aprobador");
-// Journeys across several people and pages: more than the default 30 s on a busy machine.
-administrador.describe.configure({ timeout: 90_000 });
 
 const dataRows = (page: Page) =>
   page
@@ -284,7 +282,7 @@ aprobador(
 
 aprobador(
   "la ficha del proveedor muestra cuántos gastos tiene y su total, y enlaza con la lista de gastos filtrada",
-  async ({ page, browser }) => {
+  async ({ page }) => {
     const razon = unique("Proveedor con gastos");
     await enviarProveedor(page, { razon, nif: cifAlAzar() });
     await expect(page.getByRole("status")).toHaveText(`Proveedor creado: ${razon}`);
@@ -297,7 +295,7 @@ aprobador(
     // drafts are hers alone, what Pablo sees is what waits for him.
     const a = centimosAlAzar();
     const b = centimosAlAzar();
-    const folios = await gastosPendientes(browser, [
+    const folios = await gastosPendientes([
       { descripcion: unique("Con proveedor"), centimos: a, proveedor: razon },
       { descripcion: unique("Con proveedor"), centimos: b, proveedor: razon },
     ]);
@@ -381,13 +379,11 @@ administrador(
     // A new account (an empleado), a new department and a new branch: nobody else touches them.
     const nombre = unique("Ascenso");
     const email = uniqueEmail("ascenso");
-    const nueva = await anonPage(browser);
-    await signUpAndConfirm(nueva, nombre, email);
-    await nueva.context().close();
+    await personaEnLaBase(nombre, email);
     const departamento = unique("Depto");
-    await createDepartamento(page, { nombre: departamento, codigo: uniqueCode("P") });
+    await departamentoEnLaBase(departamento, uniqueCode("P"));
     const sucursal = unique("Sede");
-    await crearSucursal(page, { nombre: sucursal, codigo: uniqueCode("Q") });
+    await sucursalEnLaBase(sucursal, uniqueCode("Q"));
 
     await openRecord(page, "/usuarios", email, nombre);
     await expect(datos(page).getByLabel("Rol")).toHaveValue("empleado");

@@ -5,8 +5,9 @@ import { E2E_DATA_DIR } from "./entorno";
 
 /**
  * A connection to the end-to-end server's own embedded database (its port from postmaster.pid,
- * its password from DATA_DIR), as its owner: only to arrange what no screen can (a mail the mail
- * server refused for good, an office with a single administrador), never to check a journey.
+ * its password from DATA_DIR), as its owner: to arrange what a journey starts from (the records
+ * it works on, a mail the mail server refused for good) — a journey's own steps go through the
+ * screens, and its checks read the screens.
  */
 export async function conectarBaseDeDatos(): Promise<pg.Client> {
   const pid = readFileSync(path.resolve(E2E_DATA_DIR, "postgres", "postmaster.pid"), "utf8").split("\n");
@@ -24,4 +25,31 @@ export async function enLaBaseDeDatos<T>(text: string, values: unknown[] = []): 
   } finally {
     await client.end();
   }
+}
+
+/** A confirmed account without a password (nobody signs in as it), as a sign-up leaves it: an empleado. */
+export async function personaEnLaBase(nombre: string, email: string): Promise<string> {
+  const [fila] = await enLaBaseDeDatos<{ id: string }>(
+    `insert into auth.users (email, email_confirmed_at, raw_user_meta_data) values ($1, now(), $2) returning id`,
+    [email, JSON.stringify({ nombre })],
+  );
+  return fila!.id;
+}
+
+/** A departamento with just its name and code. */
+export async function departamentoEnLaBase(nombre: string, codigo: string): Promise<string> {
+  const [fila] = await enLaBaseDeDatos<{ id: string }>(
+    "insert into departamentos (nombre, codigo) values ($1, $2) returning id",
+    [nombre, codigo],
+  );
+  return fila!.id;
+}
+
+/** A sucursal in Logroño. */
+export async function sucursalEnLaBase(nombre: string, codigo: string): Promise<string> {
+  const [fila] = await enLaBaseDeDatos<{ id: string }>(
+    "insert into sucursales (nombre, codigo, direccion, ciudad) values ($1, $2, 'Calle Mayor 1', 'Logroño') returning id",
+    [nombre, codigo],
+  );
+  return fila!.id;
 }

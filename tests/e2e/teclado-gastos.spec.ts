@@ -9,7 +9,6 @@ import { flash, justificantePng, pageAs, panelGasto } from "./support-registros"
  * panel in at most 20. Both sessions start signed in (signing in by keyboard is teclado.spec.ts).
  */
 const test = as("empleado");
-test.describe.configure({ timeout: 90_000 });
 
 const CREAR_Y_ENVIAR = 30;
 const APROBAR_DESDE_EL_PANEL = 20;

@@ -24,9 +24,6 @@ import {
 const empleado = as("empleado");
 const aprobador = as("aprobador");
 const administrador = as("administrador");
-// Journeys across several people: more than the default 30 s on a busy machine.
-administrador.describe.configure({ timeout: 90_000 });
-aprobador.describe.configure({ timeout: 90_000 });
 
 /** A seeded supplier with both names, and an inactive one (scripts/seed/catalog/proveedores.ts). */
 const HOTEL = "Hotel Mediterráneo Valencia (Hoteles Mediterráneo Levante S.L.)";
@@ -39,7 +36,7 @@ const resumenErrores = (page: Page, region: ReturnType<Page["getByRole"]>) =>
 administrador(
   "«Marcar como pagado» con fecha futura y sin referencia: los dos errores a la vez",
   async ({ page, browser }) => {
-    const [folio] = await gastosPendientes(browser, [
+    const [folio] = await gastosPendientes([
       { descripcion: unique("Pago en dos errores"), centimos: centimosAlAzar() },
     ]);
     // Approved by Pablo (Elena's aprobador): the administradora may mark it paid.
@@ -145,9 +142,9 @@ empleado("un nombre por proveedor: el mismo en el formulario, la lista, el filtr
 
 aprobador(
   "en bloque: «Seleccionar todos los de esta página», cuántos hay marcados, y el resultado nombra los folios",
-  async ({ page, browser }, testInfo) => {
+  async ({ page }, testInfo) => {
     const prefijo = unique("Todos de la página");
-    const folios = await gastosPendientes(browser, [
+    const folios = await gastosPendientes([
       { descripcion: `${prefijo} uno`, centimos: centimosAlAzar() },
       { descripcion: `${prefijo} dos`, centimos: centimosAlAzar() },
     ]);
@@ -183,7 +180,7 @@ aprobador(
 
 administrador("en bloque: «Marcar como pagados» varios con una fecha y una referencia", async ({ page, browser }) => {
   const prefijo = unique("Pago en bloque");
-  const folios = await gastosPendientes(browser, [
+  const folios = await gastosPendientes([
     { descripcion: `${prefijo} uno`, centimos: centimosAlAzar() },
     { descripcion: `${prefijo} dos`, centimos: centimosAlAzar() },
   ]);
