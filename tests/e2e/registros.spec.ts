@@ -1,14 +1,5 @@
 import type { Page } from "@playwright/test";
-import {
-  as,
-  createDepartamento,
-  createForm,
-  expect,
-  expectNoAxeViolations,
-  unique,
-  uniqueCode,
-  uniqueEmail,
-} from "./support";
+import { as, createForm, expect, expectNoAxeViolations, unique, uniqueCode, uniqueEmail } from "./support";
 import {
   anonPage,
   centimosAlAzar,
@@ -19,6 +10,7 @@ import {
   openRecord,
   signUpAndConfirm,
 } from "./support-registros";
+import { departamentoEnLaBase, personaEnLaBase, sucursalEnLaBase } from "./support-base-de-datos";
 
 /**
  * Sucursales, proveedores and usuarios end to end (issue 3), as the people who use them:
@@ -375,7 +367,7 @@ administrador(
 
 administrador(
   "un administrador cambia el rol de un usuario y le asigna departamento y sucursal; sus fichas lo listan",
-  async ({ page, browser }) => {
+  async ({ page }) => {
     // A new account (an empleado), a new department and a new branch: nobody else touches them.
     const nombre = unique("Ascenso");
     const email = uniqueEmail("ascenso");
