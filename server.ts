@@ -155,6 +155,17 @@ async function primary(config: Config) {
     process.exit(code);
   };
 
+  console.info(
+    `Altas: SIGNUP_MODE=${config.SIGNUP_MODE} (${config.SIGNUP_MODE_MOTIVO}): ${
+      {
+        abierto: "cualquiera puede crear una cuenta",
+        dominio: `solo los correos de ${config.SIGNUP_ALLOWED_DOMAINS.join(", ")} pueden crear una cuenta`,
+        invitacion:
+          "solo entra quien invite un administrador; en una instalación vacía, la primera cuenta puede darse de alta y será la de administrador",
+      }[config.SIGNUP_MODE]
+    }. Quien se da de alta solo ve sus gastos hasta que un administrador le asigne un departamento.`,
+  );
+
   cluster.on("listening", (w) => {
     ready.add(w.id);
     if (ready.size !== workers) return;

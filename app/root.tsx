@@ -16,6 +16,7 @@ import {
   useRouteLoaderData,
 } from "@remix-run/react";
 import { useEffect, useState, type ReactNode } from "react";
+import { PENDIENTE, pendiente } from "~/auth/permissions";
 import { currentUser } from "~/auth/session.server";
 import { SECTIONS } from "~/crud/crud.server";
 import { avisosSinLeer } from "~/avisos/sin-leer.server";
@@ -46,9 +47,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     apellidos: signed.user.apellidos,
     rol: signed.user.rol,
     avisos: await avisosSinLeer(signed),
+    pendiente: pendiente(signed.user),
   };
   const sentry = dsn ? { dsn, environment, release } : null;
-  return json({ user, flash, formats: { locale, currency }, sentry, sections: user ? SECTIONS : [] }, { headers });
+  // An account waiting to be placed sees its gastos only: no directory, suppliers or departments.
+  const sections = !user ? [] : user.pendiente ? SECTIONS.filter((s) => s.to === "/gastos") : SECTIONS;
+  return json({ user, flash, formats: { locale, currency }, sentry, sections }, { headers });
 }
 
 export type RootData = typeof loader;
@@ -124,6 +128,7 @@ export function Layout({ children }: { children: ReactNode }) {
           ) : null}
         </header>
         <main id="contenido" tabIndex={-1}>
+          {user?.pendiente ? <p className="aviso">{PENDIENTE}</p> : null}
           {data?.flash ? <Flash flash={data.flash} /> : null}
           {children}
         </main>

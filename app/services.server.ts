@@ -40,6 +40,12 @@ export type Services = {
   almacenFor?: (store: Store) => Almacen;
   /** The data, as seen by this signed-in user (row-level security applies). */
   storeFor(session: AuthSession): Store;
+  /**
+   * True while the installation has no account at all: then its first sign-up is let in even
+   * where sign-up is by invitation (it becomes the administrador). Absent where the backend has
+   * its own way (Supabase: an account created in the dashboard).
+   */
+  installationEmpty?(): Promise<boolean>;
   /** Throws when the database cannot answer. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -69,6 +75,12 @@ export function sqlServices(config: Config, databaseUrl: string): Services & { d
     rateLimitStore: (prefix) => new SqlRateLimitStore(db, prefix),
     invitations: () => invitations,
     storeFor: (session) => sqlStore(db, session.userId),
+    installationEmpty: async () => {
+      const { rows } = await sql<{
+        vacia: boolean;
+      }>`select not exists (select 1 from public.usuarios) as vacia`.execute(db);
+      return rows[0]!.vacia;
+    },
     ping: async () => {
       await sql`select 1`.execute(db);
     },

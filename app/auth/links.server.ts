@@ -1,6 +1,7 @@
 import { parseSubmission } from "~/ui/validacion.server";
 import { json, redirect, type AppLoadContext } from "@remix-run/node";
-import { newPasswordSchema } from "./forms";
+import { minutos, newPasswordSchema } from "./forms";
+import { LINK_LIMIT, linkKey, tooMany } from "./throttle.server";
 import type { TokenFailure, TokenPurpose } from "./port";
 
 /**
@@ -47,6 +48,19 @@ export async function choosePassword<Echo extends object>(
   const token = String(formData.get("token") ?? "");
   const submission = parseSubmission(formData, newPasswordSchema);
   const hidden = { hideFields: ["password", "confirmacion"] };
+  // Per address, before any work: anyone may post here, and each post may cost a scrypt.
+  const refused = await throttle.take(linkKey(context.clientIp), LINK_LIMIT.limit, LINK_LIMIT.windowMs);
+  if (refused)
+    return tooMany(refused.retryAfter, {
+      ...echo,
+      result: submission.reply({
+        ...hidden,
+        formErrors: [
+          `Demasiados intentos desde su red. Espere ${minutos(refused.retryAfter)} y vuelva a abrir el enlace del correo.`,
+        ],
+      }),
+      reason: null,
+    });
   if (submission.status !== "success")
     return json({ ...echo, result: submission.reply(hidden), reason: null }, { status: 400 });
   const result = plausibleToken(token)

@@ -1,5 +1,5 @@
 import { createCookie } from "@remix-run/node";
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../data/database";
 import { sweeper } from "../lib/sweep.server";
@@ -20,6 +20,7 @@ const PROFILE = [
   "sucursal_id",
   "aprobador_id",
   "activo",
+  "alta_propia",
 ] as const satisfies readonly (keyof CurrentUser)[];
 
 const SESSION_DAYS = 7;
@@ -110,6 +111,25 @@ export function localAuth(options: {
   }
 
   /**
+   * Kills every live mailed link that could still set this account's password (reset,
+   * invitation, and a pending sign-up's confirmation). Every path that sets a password calls it:
+   * a link mailed before the change must not undo it.
+   */
+  function killPasswordLinks(conn: typeof db, owner: { userId: string; email?: string | null }) {
+    return conn
+      .updateTable("auth.local_tokens")
+      .set({ used_at: sql`now()` })
+      .where("used_at", "is", null)
+      .where((eb) =>
+        eb.or([
+          eb("user_id", "=", owner.userId),
+          ...(owner.email ? [eb(sql`lower(email)`, "=", owner.email.toLowerCase())] : []),
+        ]),
+      )
+      .execute();
+  }
+
+  /**
    * A new token of `kind`; every earlier live one of the same kind for that account (or pending
    * sign-up's email) dies in the same transaction.
    */
@@ -190,11 +210,16 @@ export function localAuth(options: {
       .executeTakeFirst();
   }
 
-  /** A token row as it is, to tell why it cannot be used. */
+  /**
+   * A token row as it is, to tell why it cannot be used. Looked up by the SHA-256 of the token
+   * (nobody chooses what that index compares), then the hash compared in constant time.
+   */
   async function tokenRow(token: string, kind: Kind) {
-    return db
+    const hash = sha256(token);
+    const row = await db
       .selectFrom("auth.local_tokens")
       .select([
+        "token_hash",
         "user_id",
         "email",
         "password_hash",
@@ -202,9 +227,11 @@ export function localAuth(options: {
         "used_at",
         sql<boolean>`expires_at <= now()`.as("expired"),
       ])
-      .where("token_hash", "=", sha256(token))
+      .where("token_hash", "=", hash)
       .where("kind", "=", kind)
       .executeTakeFirst();
+    if (!row || !timingSafeEqual(Buffer.from(row.token_hash, "hex"), Buffer.from(hash, "hex"))) return undefined;
+    return row;
   }
   const failure = (row: { used_at: unknown; expired: boolean } | undefined): TokenFailure =>
     !row ? "no_valido" : row.used_at ? "usado" : row.expired ? "caducado" : "no_valido";
@@ -231,7 +258,7 @@ export function localAuth(options: {
     const row = await db
       .selectFrom("auth.local_sessions as s")
       .innerJoin("auth.users as u", "u.id", "s.user_id")
-      .select(["u.id", "u.encrypted_password", "s.token_hash"])
+      .select(["u.id", "u.email", "u.encrypted_password", "s.token_hash"])
       .where("s.token_hash", "=", sha256(token))
       .where("s.expires_at", ">", sql<string>`now()`)
       .executeTakeFirst();
@@ -371,6 +398,8 @@ export function localAuth(options: {
               })
               .where("id", "=", existing.id)
               .execute();
+            // An invitation (or reset) link of this account must not set another password now.
+            await killPasswordLinks(trx, { userId: existing.id, email });
             if (nombre)
               await trx
                 .updateTable("public.usuarios")
@@ -421,10 +450,14 @@ export function localAuth(options: {
     },
 
     async setPasswordWithToken(_request, token, purpose, password) {
+      // The token first: a link that cannot work costs a lookup, not a scrypt (anyone may post).
+      const found = await tokenRow(token, purpose);
+      if (!found?.user_id || found.used_at || found.expired) return { ok: false, reason: failure(found) };
       const passwordHash = await hashPassword(password);
       const result = await db.transaction().execute(async (trx) => {
         const used = await consume(trx, token, purpose);
         if (!used?.user_id) return null;
+        await killPasswordLinks(trx, { userId: used.user_id, email: used.email });
         const user = await trx
           .updateTable("auth.users")
           .set({ encrypted_password: passwordHash, email_confirmed_at: sql`coalesce(email_confirmed_at, now())` })
@@ -457,6 +490,7 @@ export function localAuth(options: {
           .set({ encrypted_password: passwordHash })
           .where("id", "=", user.id)
           .execute();
+        await killPasswordLinks(trx, { userId: user.id, email: user.email });
         // Every other session ends; this one stays.
         await trx
           .deleteFrom("auth.local_sessions")

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { appendFileSync, existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { appendFileSync, chmodSync, existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import nodemailer from "nodemailer";
 
@@ -19,6 +19,8 @@ export type Mailer = (mail: Mail) => Promise<void>;
  * and is appended to DATA_DIR/correo/<address>.txt, where the end-to-end tests read the link.
  * Like a mail store, it keeps one copy per Message-ID (ids/<sha256>.eml, written whole by a
  * rename): a send retried after a crash (same id) is counted in <sha256>.repetidos, not kept twice.
+ * The outbox holds live sign-in links: only the server's user reads it (folders 0700, files 0600,
+ * also those an older version left readable).
  */
 export function createMailer(options: { smtpUrl?: string; from: string; outboxDir: string }): Mailer {
   if (options.smtpUrl) {
@@ -29,21 +31,28 @@ export function createMailer(options: { smtpUrl?: string; from: string; outboxDi
   }
   return async (mail) => {
     console.info(`[correo] Para: ${mail.to} · ${mail.subject}\n${mail.text}`);
-    mkdirSync(options.outboxDir, { recursive: true });
+    privateDir(options.outboxDir);
     const id = mail.messageId ? `Message-ID: ${mail.messageId}\n` : "";
     const message = `${id}Asunto: ${mail.subject}\n${mail.text}\n---\n`;
     if (mail.messageId) {
       const ids = path.join(options.outboxDir, "ids");
-      mkdirSync(ids, { recursive: true });
+      privateDir(ids);
       const stored = path.join(ids, createHash("sha256").update(mail.messageId).digest("hex"));
       if (existsSync(`${stored}.eml`)) {
-        appendFileSync(`${stored}.repetidos`, "1\n");
+        appendFileSync(`${stored}.repetidos`, "1\n", { mode: PRIVATE_FILE });
         return;
       }
-      writeFileSync(`${stored}.tmp`, `Para: ${mail.to}\n${message}`);
+      writeFileSync(`${stored}.tmp`, `Para: ${mail.to}\n${message}`, { mode: PRIVATE_FILE });
       renameSync(`${stored}.tmp`, `${stored}.eml`);
     }
     const file = path.join(options.outboxDir, `${mail.to.toLowerCase().replace(/[^a-z0-9@._-]/g, "_")}.txt`);
-    appendFileSync(file, message);
+    appendFileSync(file, message, { mode: PRIVATE_FILE });
+    chmodSync(file, PRIVATE_FILE);
   };
+}
+
+const PRIVATE_FILE = 0o600;
+function privateDir(dir: string) {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  chmodSync(dir, 0o700);
 }

@@ -15,3 +15,15 @@ export const SOLO_ADMIN: Permisos = {
 export function puede(permisos: Permisos, accion: Accion, user: { rol: Rol }): boolean {
   return permisos[accion].includes(user.rol);
 }
+
+export const PENDIENTE =
+  "Su cuenta está pendiente de que un administrador le asigne un departamento. Mientras tanto solo ve sus gastos y su perfil.";
+
+/**
+ * An account that signed itself up and that no administrador has placed yet (an empleado with
+ * no departamento): it sees only its own gastos and profile (row-level security says the same:
+ * interno.ubicado).
+ */
+export function pendiente(user: { rol: Rol; departamento_id: string | null; alta_propia?: boolean }): boolean {
+  return user.alta_propia === true && user.rol === "empleado" && !user.departamento_id;
+}

@@ -12,6 +12,8 @@ export type CurrentUser = {
   sucursal_id: string | null;
   aprobador_id: string | null;
   activo: boolean;
+  /** It signed itself up (not invited nor created by an administrador): see permissions.ts `pendiente`. */
+  alta_propia?: boolean;
   /** Unread avisos, when the backend reads them with the session (the header's «Avisos (N)»). */
   avisos_sin_leer?: number;
 };

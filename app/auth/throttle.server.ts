@@ -34,6 +34,11 @@ export const LIMITS = { cuenta: 5, direccion: 300 } as const;
 /** Mails per inbox and purpose per hour; accounts created per address per hour. */
 export const MAIL_LIMIT = { limit: 3, windowMs: 60 * 60_000 } as const;
 export const SIGNUP_LIMIT = { limit: 20, windowMs: 60 * 60_000 } as const;
+/**
+ * Passwords chosen through a mailed link (reset, invitation) per address: a person uses one or two
+ * links; an office behind one NAT, a handful an hour.
+ */
+export const LINK_LIMIT = { limit: 30, windowMs: 15 * 60_000 } as const;
 
 const normal = (email: string) => email.trim().toLowerCase();
 const accountKey = (email: string) => `cuenta:${normal(email)}`;
@@ -44,6 +49,7 @@ const keys = (email: string, ip: string) => [
 type MailPurpose = "confirmacion" | "recuperar" | "invitacion";
 export const mailKey = (purpose: MailPurpose, email: string) => `correo:${purpose}:${normal(email)}`;
 export const signUpKey = (ip: string) => `altas:${ip}`;
+export const linkKey = (ip: string) => `enlaces:${ip}`;
 
 /**
  * Counts one mail to `email` for `purpose` whether or not an account is there (so the refusal

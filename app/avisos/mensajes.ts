@@ -1,3 +1,4 @@
+import { CONTROL } from "~/entities/fields";
 import { formatDate } from "~/lib/dates";
 import { formatMoney } from "~/lib/money";
 
@@ -33,15 +34,23 @@ export const ETIQUETA_TIPO: Record<TipoAviso, string> = {
 export type Lector = { nombre: string; appUrl: string; locale: string; currency: string };
 type Formato = Pick<Lector, "locale" | "currency">;
 
+const CONTROLES = new RegExp(`(?:${CONTROL.source})+`, "g");
+/**
+ * What someone typed, on one line: a line break (a motivo may have some; older records may hold
+ * them anywhere) or another control character becomes a space, so no text of theirs can start a
+ * line of the mail and pose as our own words.
+ */
+export const cita = (s: string) => s.replace(CONTROLES, " ").trim();
+
 const importe = (d: DatosAviso, f: Formato) => formatMoney(String(d.importe), f.locale, f.currency);
 
 /** One line: «GAS-2026-00012 «Taxi aeropuerto» (45,20 €) espera su aprobación: lo envió Elena Gil». */
 export function titulo(a: Aviso, f: Formato): string {
   const d = a.datos;
-  const gasto = `${d.folio} «${d.descripcion}» (${importe(d, f)})`;
+  const gasto = `${d.folio} «${cita(d.descripcion)}» (${importe(d, f)})`;
   switch (a.tipo) {
     case "enviado":
-      return `${gasto} espera su aprobación${d.solicitante ? `: lo envió ${d.solicitante}` : ""}`;
+      return `${gasto} espera su aprobación${d.solicitante ? `: lo envió ${cita(d.solicitante)}` : ""}`;
     case "aprobado":
       return `Su gasto ${gasto} está aprobado`;
     case "rechazado":
@@ -56,9 +65,9 @@ export function titulo(a: Aviso, f: Formato): string {
 /** The details under the title: the motivo, the payment. */
 export function detalle(a: Aviso, f: Formato): string | null {
   const d = a.datos;
-  if ((a.tipo === "rechazado" || a.tipo === "revertido") && d.motivo) return `Motivo: ${d.motivo}`;
+  if ((a.tipo === "rechazado" || a.tipo === "revertido") && d.motivo) return `Motivo: «${cita(d.motivo)}»`;
   if (a.tipo === "pagado" && d.fecha_pago)
-    return `Pagado el ${formatDate(d.fecha_pago, f.locale)}${d.referencia_pago ? `, referencia ${d.referencia_pago}` : ""}`;
+    return `Pagado el ${formatDate(d.fecha_pago, f.locale)}${d.referencia_pago ? `, referencia «${cita(d.referencia_pago)}»` : ""}`;
   return null;
 }
 
@@ -135,11 +144,11 @@ export function correoDeAvisos(avisos: readonly Aviso[], o: Lector): Correo {
   }));
   if (avisos.length === 1) {
     const a = avisos[0]!;
-    return mensaje(ASUNTO[a.tipo](a.datos), `Hola, ${o.nombre}:`, lineas, pie(o.appUrl));
+    return mensaje(ASUNTO[a.tipo](a.datos), `Hola, ${cita(o.nombre)}:`, lineas, pie(o.appUrl));
   }
   return mensaje(
     `${avisos.length} avisos de sus gastos`,
-    `Hola, ${o.nombre}. Tiene ${avisos.length} avisos:`,
+    `Hola, ${cita(o.nombre)}. Tiene ${avisos.length} avisos:`,
     lineas,
     pie(o.appUrl),
   );
@@ -149,14 +158,14 @@ export function correoDeAvisos(avisos: readonly Aviso[], o: Lector): Correo {
 export function correoResumen(pendientes: readonly Pendiente[], total: number, o: Lector): Correo {
   const n = total === 1 ? "1 gasto pendiente" : `${total} gastos pendientes`;
   const lineas = pendientes.map((p) => ({
-    texto: `${p.folio} «${p.descripcion}» (${formatMoney(p.importe, o.locale, o.currency)}), de ${p.solicitante}, del ${formatDate(p.fecha_gasto, o.locale)}`,
+    texto: `${p.folio} «${cita(p.descripcion)}» (${formatMoney(p.importe, o.locale, o.currency)}), de ${cita(p.solicitante)}, del ${formatDate(p.fecha_gasto, o.locale)}`,
     enlace: enlaceGasto(o.appUrl, p.id),
   }));
   if (total > pendientes.length)
     lineas.push({ texto: `Y ${total - pendientes.length} más`, enlace: `${o.appUrl}/gastos?vista=pendientes` });
   return mensaje(
     `Tiene ${n} de aprobar`,
-    `Hola, ${o.nombre}. Tiene ${n} de aprobar, los más antiguos primero:`,
+    `Hola, ${cita(o.nombre)}. Tiene ${n} de aprobar, los más antiguos primero:`,
     lineas,
     pie(o.appUrl),
   );

@@ -387,6 +387,7 @@ export interface SucursalesVista {
 export interface Usuarios {
   activo: Generated<boolean>;
   actualizado_en: Generated<ColumnType<string, Date | string, Date | string>>;
+  alta_propia: Generated<boolean>;
   apellidos: string | null;
   aprobador_id: string | null;
   busqueda: Generated<string>;
@@ -405,6 +406,7 @@ export interface Usuarios {
 export interface UsuariosVista {
   activo: boolean | null;
   actualizado_en: ColumnType<string, Date | string, Date | string> | null;
+  alta_propia: boolean | null;
   apellidos: string | null;
   aprobador_id: string | null;
   aprobador_nombre: string | null;

@@ -60,6 +60,18 @@ const sinNul = (v: string) => !v.includes("\u0000");
 const nulMessage = (label: string) =>
   `${label}: tiene un carácter no válido (quizá al pegar el texto); escríbalo de nuevo`;
 
+/**
+ * What a one-line field must not hold: line breaks and other control characters (C0, DEL, C1),
+ * the Unicode line and paragraph separators, and the bidirectional overrides and isolates that
+ * make text read in another order than it is stored. A name or a descripción with these could
+ * pose as a line of its own in a mail or a CSV, or hide what it says.
+ */
+// eslint-disable-next-line no-control-regex
+export const CONTROL = /[\u0000-\u001F\u007F-\u009F\u061C\u200E\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069]/;
+const unaLinea = (v: string) => !CONTROL.test(v);
+const controlMessage = (label: string) =>
+  `${label}: escríbalo en una sola línea, sin saltos de línea, tabuladores ni otros caracteres de control (quizá vinieron al pegar el texto)`;
+
 export function text(
   name: string,
   label: string,
@@ -80,6 +92,8 @@ export function text(
     let s = (o.type === "password" ? base : base.trim())
       .max(o.max, { error: `${label}: como máximo ${o.max} caracteres` })
       .refine(sinNul, { error: nulMessage(label) });
+    // A password is a secret typed as it is, never shown or mailed.
+    if (o.type !== "password") s = s.refine(unaLinea, { error: controlMessage(label) });
     if (o.min && o.min > 1) s = s.min(o.min, { error: `${label}: al menos ${o.min} caracteres` });
     if (o.min) s = s.min(1, { error: `Escriba ${what}` });
     let out: Zod.ZodType = o.uppercase ? s.transform((v) => v.toUpperCase()) : s;

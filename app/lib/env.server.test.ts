@@ -51,6 +51,23 @@ describe("loadEnv", () => {
   });
 
   it.each([
+    [{}, "abierto", /demostración/],
+    [{ APP_URL: "http://127.0.0.1:3210" }, "abierto", /demostración/],
+    [{ APP_URL: "https://oficina.empresa.es" }, "invitacion", /instalación real/],
+    [{ APP_URL: "http://oficina.test:3000" }, "invitacion", /instalación real/],
+    [
+      { APP_URL: "https://oficina.empresa.es", SIGNUP_ALLOWED_DOMAINS: "empresa.es" },
+      "dominio",
+      /SIGNUP_ALLOWED_DOMAINS/,
+    ],
+    [{ APP_URL: "https://oficina.empresa.es", SIGNUP_MODE: "abierto" }, "abierto", /^SIGNUP_MODE$/],
+  ])("SIGNUP_MODE por defecto (issue 28, agujero 3): %o → %s", (vars, mode, why) => {
+    const cfg = loadEnv({ NODE_ENV: "test", ...vars });
+    expect(cfg.SIGNUP_MODE).toBe(mode);
+    expect(cfg.SIGNUP_MODE_MOTIVO).toMatch(why);
+  });
+
+  it.each([
     ["http://127.0.0.1:3210", true],
     ["http://[::1]:8080", true],
     ["http://localhost", true],

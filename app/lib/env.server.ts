@@ -35,9 +35,14 @@ export interface Env {
   SIGNUP_ALLOWED_DOMAINS: string[];
   /**
    * Who may create an account: anyone, only SIGNUP_ALLOWED_DOMAINS, or only people an
-   * administrador invited. Default: «dominio» when SIGNUP_ALLOWED_DOMAINS is set, else «abierto».
+   * administrador invited. Default: «dominio» when SIGNUP_ALLOWED_DOMAINS is set; else «abierto»
+   * for the demo on this machine (APP_URL loopback) and «invitacion» for a real installation,
+   * where anyone on the internet could otherwise sign up. An empty installation still lets its
+   * first account sign up (it becomes the administrador).
    */
   SIGNUP_MODE: SignupMode;
+  /** Why SIGNUP_MODE is what it is, for the start-up log. */
+  SIGNUP_MODE_MOTIVO: string;
   /**
    * An installation with a single administrador may let that person both approve and mark paid
    * (separation of duties); recorded in the gasto's history.
@@ -280,11 +285,20 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     }
     sessionSecret = DEV_SESSION_SECRET;
   }
+  const loopback = ["localhost", "127.0.0.1", "[::1]"].includes(new URL(appUrl).hostname);
+  const [signupMode, motivo]: [SignupMode, string] = cfg.SIGNUP_MODE
+    ? [cfg.SIGNUP_MODE, "SIGNUP_MODE"]
+    : cfg.SIGNUP_ALLOWED_DOMAINS.length
+      ? ["dominio", "predeterminado: SIGNUP_ALLOWED_DOMAINS está definida"]
+      : loopback
+        ? ["abierto", "predeterminado: APP_URL es esta máquina (demostración)"]
+        : ["invitacion", "predeterminado: APP_URL es una instalación real"];
   return {
     ...cfg,
-    SIGNUP_MODE: cfg.SIGNUP_MODE ?? (cfg.SIGNUP_ALLOWED_DOMAINS.length ? "dominio" : "abierto"),
+    SIGNUP_MODE: signupMode,
+    SIGNUP_MODE_MOTIVO: motivo,
     APP_URL: appUrl,
-    APP_URL_LOOPBACK: ["localhost", "127.0.0.1", "[::1]"].includes(new URL(appUrl).hostname),
+    APP_URL_LOOPBACK: loopback,
     SESSION_SECRET: sessionSecret,
     SENTRY_ENVIRONMENT: cfg.SENTRY_ENVIRONMENT ?? cfg.NODE_ENV,
   };

@@ -1,5 +1,6 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { retryAfterHeaders } from "~/auth/forms";
 import { LinkFailure, NewPasswordForm } from "~/auth/LinkForms";
 import { choosePassword, linkFailure, linkToken, plausibleToken } from "~/auth/links.server";
 import type { TokenFailure } from "~/auth/port";
@@ -12,6 +13,8 @@ import { pageTitle } from "~/ui/page";
  * administrador chose.
  * GET never uses the token up (mail scanners follow links): it only says whether it still works.
  */
+
+export const headers = retryAfterHeaders;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const token = linkToken(request);

@@ -34,7 +34,16 @@ const WRONG = "Correo o contraseña incorrectos";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   if (await currentUser(request, context)) throw redirect("/");
-  return json({ signupOpen: context.services.config.SIGNUP_MODE !== "invitacion" });
+  return json({ signupOpen: await signupOpen(context) });
+}
+
+/**
+ * «Crear cuenta» is offered unless sign-up is by invitation; even then, an installation with no
+ * account lets its first person in (the first confirmed account is the administrador).
+ */
+async function signupOpen(context: LoaderFunctionArgs["context"]) {
+  const { config, installationEmpty } = context.services;
+  return config.SIGNUP_MODE !== "invitacion" || ((await installationEmpty?.()) ?? false);
 }
 
 export const headers = retryAfterHeaders;
@@ -80,7 +89,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
 
   if (intent === "crear") {
-    if (config.SIGNUP_MODE === "invitacion")
+    if (!(await signupOpen(context)))
       return json({ intent, result: { status: "error" as const, error: { "": [INVITATION_ONLY] } } }, { status: 403 });
     const submission = parseSubmission(formData, schemas.crear);
     if (submission.status !== "success")

@@ -2,16 +2,26 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form } from "@remix-run/react";
 import { useState } from "react";
 import { requireUser } from "~/auth/session.server";
+import { notFound } from "~/crud/crud.server";
 import { pageTitle } from "~/ui/page";
 
-/** A test page for error reporting: one error in the browser, one on the server. */
+/**
+ * A test page for error reporting: one error in the browser, one on the server. Only
+ * for administradores, who look after the installation: to anyone else it does not exist (a
+ * 404, never the test error's 500 in the monitoring).
+ */
+async function requireAdmin(request: Request, context: LoaderFunctionArgs["context"]) {
+  const { user } = await requireUser(request, context);
+  if (user.rol !== "administrador") notFound();
+}
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireUser(request, context);
+  await requireAdmin(request, context);
   return null;
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  await requireUser(request, context);
+  await requireAdmin(request, context);
   throw new Error("Error de prueba de Sentry en el servidor");
 }
 

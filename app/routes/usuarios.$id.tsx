@@ -2,14 +2,17 @@ import type { SubmissionResult } from "@conform-to/react";
 import { parseSubmission } from "~/ui/validacion.server";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
-import { actualField, changePasswordSchema, nuevaField, repetirField } from "~/auth/forms";
+import { actualField, changePasswordSchema, minutos, nuevaField, repetirField, retryAfterHeaders } from "~/auth/forms";
 import { requireUser } from "~/auth/session.server";
+import { tooMany } from "~/auth/throttle.server";
 import { recordAction, recordLoader, redirectWithFlash } from "~/crud/crud.server";
 import { usuarios } from "~/entities/usuarios";
 import { ConfirmDialog } from "~/ui/ConfirmDialog";
 import { EntityRecordPage } from "~/ui/EntityPages";
 import { pageTitle } from "~/ui/page";
 import { ConformForm, FieldControl, useServerForm } from "~/ui/forms";
+
+export const headers = retryAfterHeaders;
 
 export const loader = (args: LoaderFunctionArgs) =>
   recordLoader(usuarios, args, { extra: async ({ user, id }) => ({ propio: user.id === id }) });
@@ -31,12 +34,27 @@ export async function action(args: ActionFunctionArgs) {
     const hidden = { hideFields: ["actual", "password", "confirmacion"] };
     // Not `result`: that key belongs to the record's edit form on the same page.
     if (submission.status !== "success") return json({ intent, contrasena: submission.reply(hidden) }, { status: 400 });
+    // The current password is a guess like a sign-in's: the same counters and the same lock, so
+    // a stolen session cannot try passwords here while the sign-in page refuses them.
+    const { throttle } = context.services;
+    const locked = await throttle.lockedFor(user.email, context.clientIp);
+    if (locked)
+      return tooMany(locked.retryAfter, {
+        intent,
+        contrasena: submission.reply({
+          ...hidden,
+          formErrors: [
+            `Demasiados intentos fallidos con la contraseña de esta cuenta. Espere ${minutos(locked.retryAfter)} antes de volver a intentarlo.`,
+          ],
+        }),
+      });
     const result = await context.services.auth.changePassword(
       request,
       submission.value.actual,
       submission.value.password,
     );
-    if (!result.ok)
+    if (!result.ok) {
+      await throttle.recordFailure(user.email, context.clientIp);
       return json(
         {
           intent,
@@ -44,6 +62,8 @@ export async function action(args: ActionFunctionArgs) {
         },
         { status: 400 },
       );
+    }
+    await throttle.clearFailures(user.email);
     const response = await redirectWithFlash(
       context,
       request,

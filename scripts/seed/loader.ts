@@ -217,7 +217,7 @@ async function seedBase(trx: Trx, options: SeedOptions, log: Log): Promise<void>
     update public.usuarios u
        set apellidos = v.apellidos, rol = v.rol, departamento_id = v.departamento_id,
            sucursal_id = v.sucursal_id, aprobador_id = v.aprobador_id, puesto = v.puesto,
-           telefono = v.telefono, activo = v.activo, creado_en = v.creado_en
+           telefono = v.telefono, activo = v.activo, creado_en = v.creado_en, alta_propia = false
       from unnest(${col("id")}::uuid[], ${col("apellidos")}::text[], ${col("rol")}::text[],
                   ${col("departamento_id")}::uuid[], ${col("sucursal_id")}::uuid[],
                   ${col("aprobador_id")}::uuid[], ${col("puesto")}::text[], ${col("telefono")}::text[],

@@ -18,6 +18,7 @@ import * as gastos_csv from "~/routes/gastos.exportar";
 import * as gastos_justificantes from "~/routes/gastos.$id.justificantes";
 import * as justificante from "~/routes/justificantes.$id";
 import * as home from "~/routes/_index";
+import * as root from "~/root";
 import * as login from "~/routes/login";
 import * as logout from "~/routes/logout";
 import * as prov_id from "~/routes/proveedores.$id";
@@ -894,12 +895,15 @@ describe("rutas × métodos × roles × tipo de registro", () => {
       await cell(`/ruta-que-no-existe · ${a}`, signed ? 404 : "login", () =>
         call(() => splat.loader(args("/ruta-que-no-existe", a, { params: { "*": "ruta-que-no-existe" } }))),
       );
-      await cell(`/sentry-example-page GET · ${a}`, signed ? "ok" : "login", () =>
+      // The error test page is an administrador's: to anyone else signed in it does not exist.
+      const admin = a === "administrador";
+      await cell(`/sentry-example-page GET · ${a}`, admin ? "ok" : signed ? 404 : "login", () =>
         call(() => sentry.loader(args("/sentry-example-page", a))),
       );
-      // Signed in, the action throws on purpose (the error screen); signed out, it is the sign-in wall.
-      if (!signed)
-        await cell(`/sentry-example-page POST · ${a}`, "login", () =>
+      // An administrador's POST throws on purpose (the error screen); anyone else's is a 404 or
+      // the sign-in wall, never that 500.
+      if (!admin)
+        await cell(`/sentry-example-page POST · ${a}`, signed ? 404 : "login", () =>
           call(() => sentry.action(args("/sentry-example-page", a, { form: {} }))),
         );
       else {
@@ -1049,6 +1053,56 @@ const count = async (
   trx: TestTransaction,
   q: { execute: (trx: TestTransaction) => Promise<{ numAffectedRows?: bigint }> },
 ) => Number((await q.execute(trx)).numAffectedRows ?? 0);
+
+describe("una cuenta de alta propia sin departamento (issue 28, agujero 3)", () => {
+  it("solo ve sus gastos y su perfil, y la pantalla se lo dice; al asignarle un departamento, lo demás", async () => {
+    const alta = await app.createUser({ nombre: "Alta propia", altaPropia: true });
+    const as = (path: string, params: Record<string, string> = {}) => ({
+      request: request(path, { cookie: alta.cookie }),
+      context: app.context(),
+      params,
+    });
+    const listed = async (m: RouteModule, path: string) => {
+      const r = await call(() => m.loader(as(path)));
+      expect([path, r.status]).toEqual([path, 200]);
+      return (JSON.parse(r.body) as { result: { rows: { id: string }[] } }).result.rows.map((x) => x.id);
+    };
+    const csvLines = async (m: RouteModule, path: string) => {
+      const r = await call(() => m.loader(as(path)));
+      return r.body.split("\r\n").filter(Boolean).length;
+    };
+    const layout = async () => JSON.parse((await call(() => root.loader(as("/")))).body);
+
+    const antes = await layout();
+    expect(antes.user.pendiente).toBe(true);
+    expect(antes.sections.map((x: { to: string }) => x.to)).toEqual(["/gastos"]);
+    for (const [m, path] of [
+      [dep_index, "/departamentos"],
+      [suc_index, "/sucursales"],
+      [prov_index, "/proveedores"],
+    ] as const)
+      expect([path, await listed(m, path)]).toEqual([path, []]);
+    expect(await listed(usu_index, "/usuarios")).toEqual([alta.id]);
+    for (const [m, path] of [
+      [dep_csv, "/departamentos/exportar"],
+      [prov_csv, "/proveedores/exportar"],
+      [usu_csv, "/usuarios/exportar"],
+    ] as const)
+      expect([path, await csvLines(m, path)]).toEqual([path, path === "/usuarios/exportar" ? 2 : 1]);
+    const otro = u.colegaA.id;
+    expect((await call(() => usu_id.loader(as(`/usuarios/${otro}`, { id: otro })))).status).toBe(404);
+    expect((await call(() => dep_id.loader(as(`/departamentos/${dep.A}`, { id: dep.A })))).status).toBe(404);
+    expect((await call(() => usu_id.loader(as(`/usuarios/${alta.id}`, { id: alta.id })))).status).toBe(200);
+
+    await setProfile(app.db, alta.id, { departamento_id: dep.A, sucursal_id: suc, aprobador_id: null });
+    const despues = await layout();
+    expect(despues.user.pendiente).toBe(false);
+    expect(despues.sections.length).toBeGreaterThan(1);
+    expect((await listed(dep_index, "/departamentos")).length).toBeGreaterThan(0);
+    expect((await listed(usu_index, "/usuarios")).length).toBeGreaterThan(1);
+    await app.db.deleteFrom("auth.users").where("id", "=", alta.id).execute();
+  });
+});
 
 describe("la base de datos como cada rol (RLS)", () => {
   const ROLES: [Actor, () => U | null][] = [

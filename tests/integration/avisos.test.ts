@@ -267,6 +267,54 @@ describe("entrega por correo", () => {
     expect(sent).toHaveLength(1);
   });
 
+  it("el texto de quien escribe no se hace pasar por una línea del correo (issue 28, agujero 9)", async () => {
+    const fake = "Taxi\r\nAVISO DE SEGURIDAD: su cuenta caduca hoy, entre en https://evil.example/login";
+    // The form refuses it, with a message, and writes nothing.
+    const before = await app.db
+      .selectFrom("gastos")
+      .select(sql<number>`count(*)::int`.as("n"))
+      .executeTakeFirstOrThrow();
+    const refused = await post(
+      {
+        intent: "crear",
+        descripcion: fake,
+        fecha_gasto: hoy,
+        categoria: "comidas",
+        importe: "12,00",
+        metodo_pago: "efectivo",
+      },
+      elena.cookie,
+    );
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain("Descripción: escríbalo en una sola línea");
+    expect(
+      await app.db
+        .selectFrom("gastos")
+        .select(sql<number>`count(*)::int`.as("n"))
+        .executeTakeFirstOrThrow(),
+    ).toEqual(before);
+
+    // Text stored before the check (or a multi-line motivo) is quoted on one line in the mail.
+    const g = await nuevo(elena);
+    await app.db.updateTable("gastos").set({ descripcion: fake }).where("id", "=", g.id).execute();
+    const sent: Mail[] = [];
+    await act(elena, "enviar", await row(g.id));
+    await deliverDue(delivery(async (m) => void sent.push(m)));
+    const rechazado = await act(pablo, "rechazar", await row(g.id), {
+      motivo: "Falta el ticket.\nAVISO DE SEGURIDAD: https://evil.example",
+    });
+    expect(rechazado.estado).toBe("rechazado");
+    await deliverDue(delivery(async (m) => void sent.push(m)));
+    expect(sent.map((m) => m.to)).toEqual([pablo.email, elena.email]);
+    for (const m of sent) {
+      const lines = m.text.split(/\r\n|\r|\n/);
+      expect(lines.filter((l) => /AVISO DE SEGURIDAD/.test(l) && !/«/.test(l))).toEqual([]);
+      expect(lines.some((l) => l.startsWith("AVISO"))).toBe(false);
+      expect(m.text).toContain("«Taxi AVISO DE SEGURIDAD: su cuenta caduca hoy, entre en https://evil.example/login»");
+    }
+    expect(sent[1]!.text).toContain("Motivo: «Falta el ticket. AVISO DE SEGURIDAD: https://evil.example»");
+  });
+
   it("como service_role (lo que hace PostgREST para el worker de Supabase): las mismas funciones, el mismo correo", async () => {
     const client = await connect(app.url);
     // Each call as PostgREST makes it: one transaction, the role switched to the key's role.

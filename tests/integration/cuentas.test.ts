@@ -1,10 +1,11 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readdirSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "kysely";
 import type { AppLoadContext } from "@remix-run/node";
-import { LIMITS, MAIL_LIMIT, SIGNUP_LIMIT } from "~/auth/throttle.server";
+import { LINK_LIMIT, LIMITS, MAIL_LIMIT, SIGNUP_LIMIT } from "~/auth/throttle.server";
 import * as confirmRoute from "~/routes/auth.confirm";
+import * as invitacionRoute from "~/routes/auth.invitacion";
 import * as recuperarRoute from "~/routes/auth.recuperar";
 import * as loginRoute from "~/routes/login";
 import * as reenviarRoute from "~/routes/signup-confirmation";
@@ -24,7 +25,8 @@ const DATA_DIR = mkdtempSync(path.join(tmpdir(), "oficina-cuentas-"));
 let app: Awaited<ReturnType<typeof createTestApp>>;
 
 beforeAll(async () => {
-  app = await createTestApp({ APP_URL, DATA_DIR });
+  // Open sign-up on purpose (a real APP_URL defaults to «invitacion»): these tests sign people up.
+  app = await createTestApp({ APP_URL, DATA_DIR, SIGNUP_MODE: "abierto" });
 });
 afterAll(() => app.close());
 
@@ -567,6 +569,217 @@ describe("cambiar mi contraseña en mi ficha", () => {
   });
 });
 
+describe("un cambio de contraseña acaba con los demás enlaces de la cuenta (issue 28, agujero 6)", () => {
+  // The first account of an empty system is its administrador (and stays one): run alone, the
+  // accounts below are then ordinary ones.
+  beforeAll(() => app.createUser({ nombre: "Administradora", rol: "administrador" }));
+
+  const reset = (token: string, password: string, context = ctx()) =>
+    respond(() =>
+      recuperarRoute.action({
+        request: request("/auth/recuperar", { form: { intent: "cambiar", token, password, confirmacion: password } }),
+        context,
+        params: {},
+      }),
+    );
+  const accept = (token: string, password: string) =>
+    respond(() =>
+      invitacionRoute.action({
+        request: request("/auth/invitacion", { form: { intent: "aceptar", token, password, confirmacion: password } }),
+        context: ctx(),
+        params: {},
+      }),
+    );
+  const change = (u: { id: string; cookie: string }, actual: string, password: string) =>
+    respond(() =>
+      usuarioRoute.action({
+        request: request(`/usuarios/${u.id}`, {
+          cookie: u.cookie,
+          form: { intent: "cambiar_contrasena", actual, password, confirmacion: password },
+        }),
+        context: ctx(),
+        params: { id: u.id },
+      }),
+    );
+  /** An invited account as public.invitar leaves it: unconfirmed, no password, its profile. */
+  async function invited() {
+    const email = fresh("invitada");
+    const { id } = await app.db
+      .insertInto("auth.users")
+      .values({ email, raw_user_meta_data: JSON.stringify({ nombre: "Invitada" }) })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    await app.db.insertInto("usuarios").values({ id, email, nombre: "Invitada" }).execute();
+    await app.services.auth.sendToken("invitacion", email);
+    return { id, email, invitation: tokenOf(lastLink(email, "/auth/invitacion")) };
+  }
+
+  it("un enlace de recuperación pedido antes de cambiar la contraseña en la ficha ya no sirve", async () => {
+    const u = await app.createUser({ nombre: "Lara" });
+    await ask(u.email);
+    const link = tokenOf(lastLink(u.email, "/auth/recuperar"));
+    expect((await change(u, PASSWORD, "la nueva de lara, larga")).status).toBe(302);
+    const late = await reset(link, "la del intruso, larga");
+    expect(late.status).toBe(400);
+    expect(await json(late)).toMatchObject({ reason: "usado" });
+    expect((await signIn(u.email, "la del intruso, larga")).status).toBe(400);
+    expect((await signIn(u.email, "la nueva de lara, larga")).status).toBe(302);
+  });
+
+  it("aceptar la invitación acaba con un enlace de recuperación pendiente; recuperar acaba con la invitación", async () => {
+    const a = await invited();
+    await ask(a.email);
+    const resetLink = tokenOf(lastLink(a.email, "/auth/recuperar"));
+    expect((await accept(a.invitation, "la de la invitada, larga")).status).toBe(302);
+    expect(await json(await reset(resetLink, "otra contraseña, larga"))).toMatchObject({ reason: "usado" });
+    expect((await signIn(a.email, "la de la invitada, larga")).status).toBe(302);
+
+    const b = await invited();
+    await ask(b.email);
+    expect((await reset(tokenOf(lastLink(b.email, "/auth/recuperar")), "la elegida al recuperar")).status).toBe(302);
+    expect(await json(await accept(b.invitation, "la de la invitación, larga"))).toMatchObject({ reason: "usado" });
+    expect((await signIn(b.email, "la elegida al recuperar")).status).toBe(302);
+  });
+
+  it("una invitación no sirve después de que la cuenta se activara de otro modo (su dueña se dio de alta y confirmó)", async () => {
+    const a = await invited();
+    await signUp("Invitada", a.email, "la de su propia alta");
+    expect((await confirm(tokenOf(lastLink(a.email, "/auth/confirm")))).status).toBe(302);
+    expect(await app.services.auth.checkToken(a.invitation, "invitacion")).toEqual({ ok: false, reason: "usado" });
+    expect(await json(await accept(a.invitation, "la de la invitación, larga"))).toMatchObject({ reason: "usado" });
+    expect((await signIn(a.email, "la de su propia alta")).status).toBe(302);
+  });
+});
+
+describe("la contraseña actual de la ficha cuenta como un inicio de sesión (issue 28, agujero 7)", () => {
+  // The first account of an empty system is its administrador (and stays one): run alone, the
+  // accounts below are then ordinary ones.
+  beforeAll(() => app.createUser({ nombre: "Administradora", rol: "administrador" }));
+
+  const change = (u: { id: string; cookie: string }, actual: string, password = "una contraseña nueva, larga") =>
+    respond(() =>
+      usuarioRoute.action({
+        request: request(`/usuarios/${u.id}`, {
+          cookie: u.cookie,
+          form: { intent: "cambiar_contrasena", actual, password, confirmacion: password },
+        }),
+        context: ctx(),
+        params: { id: u.id },
+      }),
+    );
+
+  it("sus fallos cuentan con los del inicio de sesión: tras 5, la ficha y el acceso se niegan (429), también con la buena", async () => {
+    const u = await app.createUser({ nombre: "Adivina" });
+    for (let i = 0; i < LIMITS.cuenta; i++) expect((await change(u, `intento-${i}`)).status).toBe(400);
+    const locked = await change(u, PASSWORD);
+    expect(locked.status).toBe(429);
+    expect(Number(locked.headers.get("Retry-After"))).toBeGreaterThan(0);
+    expect((await json(locked)).contrasena.error[""][0]).toMatch(/^Demasiados intentos fallidos/);
+    expect((await signIn(u.email, PASSWORD)).status).toBe(429);
+    // Nothing changed: the password is still the old one once the lock ends.
+    await app.services.throttle.clearFailures(u.email);
+    expect((await signIn(u.email, PASSWORD)).status).toBe(302);
+  });
+
+  it("con el acceso bloqueado por fallos al iniciar sesión, la ficha tampoco acepta la contraseña actual", async () => {
+    const u = await app.createUser({ nombre: "Bloqueada" });
+    for (let i = 0; i < LIMITS.cuenta; i++) expect((await signIn(u.email, "equivocada")).status).toBe(400);
+    expect((await change(u, PASSWORD)).status).toBe(429);
+    await app.services.throttle.clearFailures(u.email);
+    expect((await signIn(u.email, PASSWORD)).status).toBe(302);
+  });
+});
+
+describe("enlaces falsos: ni scrypt ni barra libre (issue 28, agujero 8)", () => {
+  // The first account of an empty system is its administrador (and stays one): run alone, the
+  // accounts below are then ordinary ones.
+  beforeAll(() => app.createUser({ nombre: "Administradora", rol: "administrador" }));
+
+  const post = (route: "recuperar" | "invitacion", token: string, context: AppLoadContext) => {
+    const form = { token, password: "una contraseña cualquiera", confirmacion: "una contraseña cualquiera" };
+    return respond(() =>
+      route === "recuperar"
+        ? recuperarRoute.action({
+            request: request("/auth/recuperar", { form: { intent: "cambiar", ...form } }),
+            context,
+            params: {},
+          })
+        : invitacionRoute.action({
+            request: request("/auth/invitacion", { form: { intent: "aceptar", ...form } }),
+            context,
+            params: {},
+          }),
+    );
+  };
+
+  it("un token que no existe se rechaza sin calcular la contraseña: cada envío cuesta menos CPU que medio scrypt", async () => {
+    const { hashPassword } = await import("~/auth/password.server");
+    // CPU of this process (the route and scrypt's thread pool run here; the database does not):
+    // steadier than wall time on a busy machine.
+    const cpuOf = async (n: number, fn: (i: number) => Promise<unknown>) => {
+      const start = process.cpuUsage();
+      for (let i = 0; i < n; i++) await fn(i);
+      const used = process.cpuUsage(start);
+      return (used.user + used.system) / 1000 / n;
+    };
+    const scrypt = await cpuOf(5, () => hashPassword("una contraseña cualquiera"));
+    const bogus = await cpuOf(10, async (i) => {
+      const r = await post(i % 2 ? "invitacion" : "recuperar", "x".repeat(43), ctx());
+      expect(await json(r)).toMatchObject({ reason: "no_valido" });
+    });
+    expect(bogus).toBeLessThan(scrypt / 2);
+  });
+
+  it(`como mucho ${LINK_LIMIT.limit} contraseñas por enlace desde una dirección cada ${LINK_LIMIT.windowMs / 60_000} minutos (recuperar e invitación juntas): 429 y Retry-After`, async () => {
+    const address = ctx("198.51.100.77");
+    for (let i = 0; i < LINK_LIMIT.limit; i++)
+      expect((await post(i % 2 ? "invitacion" : "recuperar", `falso-${i}`, address)).status).toBe(400);
+    for (const route of ["recuperar", "invitacion"] as const) {
+      const r = await post(route, "falso-otra-vez", address);
+      expect(r.status).toBe(429);
+      expect(Number(r.headers.get("Retry-After"))).toBeGreaterThan(0);
+      expect(JSON.stringify(await json(r))).toMatch(/Demasiados intentos desde su red/);
+    }
+    // Another address is not affected, and a real link still works from it.
+    const u = await app.createUser({ nombre: "Otra red" });
+    await ask(u.email);
+    const ok = await respond(() =>
+      recuperarRoute.action({
+        request: request("/auth/recuperar", {
+          form: {
+            intent: "cambiar",
+            token: tokenOf(lastLink(u.email, "/auth/recuperar")),
+            password: "la contraseña buena",
+            confirmacion: "la contraseña buena",
+          },
+        }),
+        context: ctx("198.51.100.78"),
+        params: {},
+      }),
+    );
+    expect(ok.status).toBe(302);
+  });
+});
+
+describe("el buzón de desarrollo es privado (issue 28, punto 10)", () => {
+  // The first account of an empty system is its administrador (and stays one): run alone, the
+  // accounts below are then ordinary ones.
+  beforeAll(() => app.createUser({ nombre: "Administradora", rol: "administrador" }));
+
+  it("data/correo y sus carpetas 0700, cada correo 0600: guardan enlaces vivos", async () => {
+    const u = await app.createUser({ nombre: "Privada" });
+    await ask(u.email);
+    const dir = path.join(DATA_DIR, "correo");
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    const files = readdirSync(dir, { recursive: true, encoding: "utf8" });
+    expect(files.length).toBeGreaterThan(0);
+    for (const f of files) {
+      const st = statSync(path.join(dir, f));
+      expect([f, st.mode & 0o777]).toEqual([f, st.isDirectory() ? 0o700 : 0o600]);
+    }
+  });
+});
+
 describe("invitaciones: la primitiva para la pantalla de invitaciones", () => {
   it("sendToken('invitacion') a una cuenta sin confirmar: enlace de 7 días a /auth/invitacion; setPasswordWithToken confirma y abre sesión", async () => {
     const email = fresh("invitada");
@@ -612,6 +825,8 @@ describe("SIGNUP_MODE", () => {
   it("invitacion: «Crear cuenta» no se ofrece y la acción lo rechaza (403) sin crear nada ni enviar correo", async () => {
     const closed = await createTestApp({ APP_URL, DATA_DIR, SIGNUP_MODE: "invitacion" });
     try {
+      // An installation with an account (an empty one lets its first account sign up).
+      await closed.createUser({ nombre: "Jefa", rol: "administrador" });
       const context = { ...closed.context(), clientIp: "198.51.100.1" };
       expect(
         await json(await respond(() => loginRoute.loader({ request: request("/login"), context, params: {} }))),
@@ -632,6 +847,54 @@ describe("SIGNUP_MODE", () => {
       expect(mails(email)).toEqual([]);
     } finally {
       await closed.close();
+    }
+  });
+
+  it("sin SIGNUP_MODE, una instalación real (APP_URL que no es esta máquina) es «invitacion»; vacía, deja entrar a su primera cuenta, que es administrador (issue 28, agujero 3)", async () => {
+    const real = await createTestApp({ APP_URL, DATA_DIR });
+    try {
+      expect(real.config).toMatchObject({
+        SIGNUP_MODE: "invitacion",
+        SIGNUP_MODE_MOTIVO: expect.stringMatching(/real/),
+      });
+      const context = () => ({ ...real.context(), clientIp: `198.51.100.${++seq % 250}` });
+      const offered = async () =>
+        json(await respond(() => loginRoute.loader({ request: request("/login"), context: context(), params: {} })));
+      const signUpHere = (email: string) =>
+        respond(() =>
+          loginRoute.action({
+            request: request("/login", {
+              form: { intent: "crear", nombre: "Primera", email, password: "contraseña-de-la-primera" },
+            }),
+            context: context(),
+            params: {},
+          }),
+        );
+      expect(await offered()).toEqual({ signupOpen: true });
+      const first = fresh("primera");
+      expect((await signUpHere(first)).status).toBe(302);
+      const link = tokenOf(lastLink(first, "/auth/confirm"));
+      expect(
+        (
+          await respond(() =>
+            confirmRoute.action({
+              request: request("/auth/confirm", { form: { token: link, type: "email" } }),
+              context: context(),
+              params: {},
+            }),
+          )
+        ).status,
+      ).toBe(302);
+      expect(await real.db.selectFrom("usuarios").select(["email", "rol"]).execute()).toEqual([
+        { email: first, rol: "administrador" },
+      ]);
+      // From then on, only by invitation.
+      expect(await offered()).toEqual({ signupOpen: false });
+      const second = fresh("segunda");
+      expect((await signUpHere(second)).status).toBe(403);
+      expect(mails(second)).toEqual([]);
+    } finally {
+      await real.close();
     }
   });
 

@@ -28,7 +28,8 @@ let suc: string;
 let aprobador: { id: string };
 
 beforeAll(async () => {
-  app = await createTestApp({ APP_URL, DATA_DIR });
+  // Open sign-up on purpose (a real APP_URL defaults to «invitacion»): these tests sign people up.
+  app = await createTestApp({ APP_URL, DATA_DIR, SIGNUP_MODE: "abierto" });
   admin = await app.createUser({ nombre: "Ana Admin", rol: "administrador" });
   empleado = await app.createUser({ nombre: "Eva Empleada", rol: "empleado" });
   aprobador = await app.createUser({ nombre: "Pablo Aprobador", rol: "aprobador" });

@@ -229,6 +229,68 @@ describe("proveedores", () => {
   });
 });
 
+describe("altas pendientes de ubicar (issue 28, agujero 3)", () => {
+  it("quien se da de alta solo ve sus gastos y su perfil hasta que un administrador le asigna un departamento", async () => {
+    // A sign-up, as its confirmation leaves it: the auth.users trigger writes the profile.
+    const { rows } = await db.query(
+      "insert into auth.users (email, raw_user_meta_data, email_confirmed_at) values ('alta@example.com', '{\"nombre\":\"Alta\"}', now()) returning id",
+    );
+    const alta = rows[0].id as string;
+    expect((await db.query("select rol, alta_propia from usuarios where id = $1", [alta])).rows[0]).toEqual({
+      rol: "empleado",
+      alta_propia: true,
+    });
+    const suyo = await nuevoGasto(alta, dep.ventas);
+    const ajeno = await nuevoGasto(u.empleado, dep.ventas);
+    await db.query("update gastos set estado = 'pendiente', aprobador_id = $2 where id = $1", [ajeno.id, alta]);
+    await db.query(
+      "insert into historial (tabla, registro_id, accion, cambios) values ('proveedores', $1, 'modificacion', '{}')",
+      [proveedor],
+    );
+
+    const ve = async (who: string) => ({
+      usuarios: (await count(who, "select id from usuarios")).map((r) => r.id),
+      usuarios_vista: (await count(who, "select id from usuarios_vista")).length,
+      departamentos: (await count(who, "select id from departamentos_vista")).length,
+      sucursales: (await count(who, "select id from sucursales_vista")).length,
+      proveedores: (await count(who, "select id from proveedores_vista")).length,
+      gastos: (await count(who, "select id from gastos_vista order by folio")).map((r) => r.id),
+      historial_proveedores: (await count(who, "select id from historial where tabla = 'proveedores'")).length,
+    });
+    expect(await ve(alta)).toEqual({
+      usuarios: [alta],
+      usuarios_vista: 1,
+      departamentos: 0,
+      sucursales: 0,
+      proveedores: 0,
+      gastos: [suyo.id],
+      historial_proveedores: 0,
+    });
+    // It cannot place itself, nor clear its own mark.
+    expect(
+      (
+        await pgError(
+          asUser(db, alta, (q) => q("update usuarios set departamento_id = $2 where id = $1", [alta, dep.ventas])),
+        )
+      ).code,
+    ).toBe("OFPRM");
+    expect(
+      (await pgError(asUser(db, alta, (q) => q("update usuarios set alta_propia = false where id = $1", [alta])))).code,
+    ).toBe("42501");
+
+    // Placed by an administrador: from then on, what any empleado of its department sees.
+    expect(await change(u.admin, "update usuarios set departamento_id = $2 where id = $1", [alta, dep.ventas])).toBe(1);
+    const ubicada = await ve(alta);
+    expect(ubicada.usuarios.length).toBeGreaterThan(1);
+    expect(ubicada).toMatchObject({ departamentos: 3, sucursales: 1, proveedores: 1 });
+    expect(ubicada.gastos).toContain(ajeno.id);
+    expect(ubicada.historial_proveedores).toBeGreaterThan(0);
+    await db.query("delete from gastos where id = any($1)", [[suyo.id, ajeno.id]]);
+    await db.query("delete from historial where tabla = 'proveedores' and accion = 'modificacion' and cambios = '{}'");
+    await db.query("delete from auth.users where id = $1", [alta]);
+  });
+});
+
 describe("usuarios", () => {
   it("todos los activos ven la lista; nadie crea perfiles", async () => {
     expect(await count(u.empleado, "select id from usuarios")).toHaveLength(8);

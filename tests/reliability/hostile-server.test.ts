@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { LIMITS } from "~/auth/throttle.server";
+import { readFileSync } from "node:fs";
+import { hashPassword } from "~/auth/password.server";
+import { LINK_LIMIT, LIMITS } from "~/auth/throttle.server";
 import { generateValidCif } from "~/lib/nif";
 import {
   Browser,
@@ -7,6 +9,7 @@ import {
   httpRequest,
   median,
   withOwner,
+  workerPids,
   type HttpResponse,
   type ServerProcess,
 } from "../support/server-process";
@@ -734,5 +737,65 @@ describe("fuerza bruta al iniciar sesión", () => {
     figure(
       `Fuerza bruta: cuenta bloqueada tras 5 fallos (429 con Retry-After, mismo mensaje para un correo que no existe, ni con la contraseña correcta); la dirección, tras ${LIMITS.direccion} fallos (un inicio correcto no cuenta)`,
     );
+  });
+});
+
+describe("enlaces falsos en /auth/recuperar y /auth/invitacion (issue 28, agujero 8)", () => {
+  /** CPU (ms) the server's processes used while `fn` ran (Linux /proc, USER_HZ = 100). */
+  async function serverCpu(fn: () => Promise<unknown>) {
+    const ticks = () =>
+      [server.pid, ...workerPids(server.pid)].reduce((sum, pid) => {
+        try {
+          const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+          return sum + Number(f[11]) + Number(f[12]);
+        } catch {
+          return sum;
+        }
+      }, 0);
+    const before = ticks();
+    await fn();
+    await new Promise((r) => setTimeout(r, 100));
+    return (ticks() - before) * 10;
+  }
+
+  it("300 envíos con un token inventado no cuestan 300 scrypt; desde una dirección, el límite los corta", async () => {
+    const N = 300;
+    const form = (i: number) => ({
+      intent: i % 2 ? "aceptar" : "cambiar",
+      token: randomUUID().replaceAll("-", ""),
+      password: "una contraseña cualquiera",
+      confirmacion: "una contraseña cualquiera",
+    });
+    const statuses = new Map<number, number>();
+    // Each from its own address: what one post costs, without the per-address limit.
+    const cpu = await serverCpu(async () => {
+      for (let i = 0; i < N; i++) {
+        const r = await new Browser(server.url, { "X-Forwarded-For": nextIp() }).post(
+          i % 2 ? "/auth/invitacion" : "/auth/recuperar",
+          form(i),
+        );
+        statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
+      }
+    });
+    // One scrypt, measured here on the same machine: what each post cost before the change.
+    const t = process.cpuUsage();
+    for (let i = 0; i < 5; i++) await hashPassword("una contraseña cualquiera");
+    const used = process.cpuUsage(t);
+    const scryptMs = (used.user + used.system) / 1000 / 5;
+    const oneAddress = new Map<number, number>();
+    const ip = nextIp();
+    for (let i = 0; i < LINK_LIMIT.limit + 5; i++) {
+      const r = await new Browser(server.url, { "X-Forwarded-For": ip }).post(
+        i % 2 ? "/auth/invitacion" : "/auth/recuperar",
+        form(i),
+      );
+      oneAddress.set(r.status, (oneAddress.get(r.status) ?? 0) + 1);
+    }
+    figure(
+      `Enlaces falsos: ${N} envíos con token inventado (cada uno desde su dirección) cuestan ${cpu} ms de CPU del servidor (un scrypt aquí: ${scryptMs.toFixed(0)} ms, ${N} serían ${((N * scryptMs) / 1000).toFixed(1)} s); desde una dirección, ${oneAddress.get(429) ?? 0} de ${LINK_LIMIT.limit + 5} reciben 429`,
+    );
+    expect(Object.fromEntries(statuses)).toEqual({ 400: N });
+    expect(cpu).toBeLessThan((N * scryptMs) / 4);
+    expect(Object.fromEntries(oneAddress)).toEqual({ 400: LINK_LIMIT.limit, 429: 5 });
   });
 });

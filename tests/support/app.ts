@@ -18,9 +18,19 @@ export async function createTestApp(env: Record<string, string> = {}) {
   const services = sqlServices(config, url);
   let passwordHash: string | undefined;
 
-  /** An account and its profile, created as the owner (confirmed, active). */
+  /**
+   * An account and its profile, created as the owner (confirmed, active). Like an account an
+   * administrador set up, unless `altaPropia`: then it signed itself up and, as an empleado
+   * without a departamento, waits to be placed (sees only its own gastos and profile).
+   */
   async function createUser(
-    o: { nombre?: string; email?: string; rol?: "administrador" | "aprobador" | "empleado"; activo?: boolean } = {},
+    o: {
+      nombre?: string;
+      email?: string;
+      rol?: "administrador" | "aprobador" | "empleado";
+      activo?: boolean;
+      altaPropia?: boolean;
+    } = {},
   ) {
     passwordHash ??= await hashPassword(PASSWORD);
     const email = (o.email ?? `u${Math.random().toString(36).slice(2, 10)}@oficina.test`).toLowerCase();
@@ -36,7 +46,7 @@ export async function createTestApp(env: Record<string, string> = {}) {
       .executeTakeFirstOrThrow();
     await services.db
       .updateTable("usuarios")
-      .set({ rol: o.rol ?? "empleado", activo: o.activo ?? true })
+      .set({ rol: o.rol ?? "empleado", activo: o.activo ?? true, alta_propia: o.altaPropia ?? false })
       .where("id", "=", id)
       .execute();
     const signIn = await services.auth.signIn(new Request(ORIGIN), email, PASSWORD);

@@ -70,6 +70,7 @@ export async function createUser(
     aprobador_id?: string | null;
     activo?: boolean;
     apellidos?: string | null;
+    alta_propia?: boolean;
   },
 ): Promise<string> {
   const { rows } = await client.query<{ id: string }>(
@@ -78,7 +79,8 @@ export async function createUser(
   );
   const id = rows[0].id;
   const { email: _email, nombre: _nombre, ...profile } = fields;
-  const entries = Object.entries(profile).filter(([, v]) => v !== undefined);
+  // As an account an administrador set up, not one that signed itself up (those wait to be placed).
+  const entries = Object.entries({ alta_propia: false, ...profile }).filter(([, v]) => v !== undefined);
   if (entries.length > 0) {
     const sets = entries.map(([k], i) => `${k} = $${i + 2}`).join(", ");
     await client.query(`update public.usuarios set ${sets} where id = $1`, [id, ...entries.map(([, v]) => v)]);

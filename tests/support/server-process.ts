@@ -89,7 +89,9 @@ export function spawnServer(o: ServerOptions & { port: number }): ServerProcess 
   Object.assign(env, {
     ...(nodeEnv ? { NODE_ENV: nodeEnv } : {}),
     ...(secret ? { SESSION_SECRET: secret } : {}),
-    ...(nodeEnv === "production" ? { APP_URL: `http://oficina.test:${o.port}` } : {}),
+    // A public-looking APP_URL makes sign-up «invitacion» by default; the suites that sign people
+    // up or post the sign-up form test other things, so they keep it open unless they say so.
+    ...(nodeEnv === "production" ? { APP_URL: `http://oficina.test:${o.port}`, SIGNUP_MODE: "abierto" } : {}),
     PORT: String(o.port),
     HOST: "127.0.0.1",
     DATA_DIR: o.dataDir,

@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { ENTITIES } from "./index";
+
+/**
+ * Issue 28, hole 9: a one-line field (descripción, a name, a city…) must not carry a line break
+ * or another control character into a mail, a CSV or a screen where it could pose as text of its
+ * own. Every such field of every entity refuses them with a message that says what to do.
+ */
+const HOSTILE = {
+  "CR LF": "Taxi\r\nAVISO DE SEGURIDAD: entre en https://evil.example",
+  LF: "Taxi\nAVISO",
+  tabulador: "Taxi\taeropuerto",
+  "C1 (NEL)": "Taxi\u0085AVISO",
+  "separador de línea": "Taxi\u2028AVISO",
+  "inversión bidi (RLO)": "Factura \u202Efdp.exe",
+  "aislamiento bidi": "Taxi \u2066aeropuerto\u2069",
+  "escape (ESC)": "Taxi \u001b[31m",
+};
+const oneLine = ENTITIES.flatMap((e) =>
+  e.fields
+    .filter((f) => !f.readOnly && (f.input.type === "text" || f.input.type === "tel"))
+    .map((f) => ({ entity: e.table, field: f })),
+);
+
+describe("campos de una línea", () => {
+  it("hay campos que comprobar en cada entidad", () => {
+    expect(new Set(oneLine.map((x) => x.entity))).toEqual(new Set(ENTITIES.map((e) => e.table)));
+  });
+
+  for (const { entity, field } of oneLine)
+    it(`${entity}.${field.name} rechaza saltos de línea y demás caracteres de control`, () => {
+      const schema = field.schema(z);
+      for (const [what, value] of Object.entries(HOSTILE)) {
+        const r = schema.safeParse(value);
+        const messages = r.success ? [] : r.error.issues.map((i) => i.message);
+        // The IBAN has a parser of its own: what is not letters and digits is not an IBAN.
+        const expected = field.name === "iban" ? /IBAN válido/ : /escríbalo en una sola línea/;
+        expect([what, messages.join(" | ")]).toEqual([what, expect.stringMatching(expected)]);
+      }
+    });
+
+  it("el mensaje dice qué hacer, en castellano; el texto de una línea normal pasa (con tildes, eñes, comillas y €)", () => {
+    const descripcion = ENTITIES.find((e) => e.table === "gastos")!.fields.find((f) => f.name === "descripcion")!;
+    const r = descripcion.schema(z).safeParse(HOSTILE["CR LF"]);
+    expect(r.success).toBe(false);
+    expect(r.error!.issues[0]!.message).toBe(
+      "Descripción: escríbalo en una sola línea, sin saltos de línea, tabuladores ni otros caracteres de control (quizá vinieron al pegar el texto)",
+    );
+    expect(descripcion.schema(z).parse("  Cena «Año Nuevo» en Logroño, 45 € — “ok”  ")).toBe(
+      "Cena «Año Nuevo» en Logroño, 45 € — “ok”",
+    );
+  });
+});
