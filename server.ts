@@ -550,7 +550,8 @@ function bodyStream(req: Request) {
   let done = false;
   const onData = (chunk: Buffer) => {
     if (done) return;
-    controller.enqueue(new Uint8Array(chunk));
+    // A view of the chunk, not a copy of it.
+    controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
     if ((controller.desiredSize ?? 0) <= 0) req.pause();
   };
   let controller!: ReadableStreamDefaultController<Uint8Array>;

@@ -18,6 +18,7 @@ import {
   almacenDe,
   almacenPara,
   descartar,
+  contarSubida,
   recibir,
   resumenSubida,
   SubidaRechazada,
@@ -70,11 +71,19 @@ async function crearConJustificantes({ request, context }: Args, signed: Signed)
   try {
     recibido = await recibir(request, almacenDe(context.services.config.DATA_DIR), { maxCampo: 64 * 1024 });
   } catch (error) {
-    if (error instanceof SubidaRechazada) throw json({ message: error.message }, { status: error.status });
+    if (error instanceof SubidaRechazada) throw error.respuesta();
     throw error;
   }
   const { archivos, campos } = recibido;
   try {
+    if (archivos.length) {
+      try {
+        await contarSubida(context.services.throttle, signed.user.id);
+      } catch (error) {
+        if (error instanceof SubidaRechazada) throw error.respuesta();
+        throw error;
+      }
+    }
     const formData = new URLSearchParams(campos);
     if (formData.get("intent") !== "crear") throw json({ message: "Acción desconocida." }, { status: 400 });
     const headers = new Headers(request.headers);

@@ -31,6 +31,7 @@ import {
   type GastoClave,
 } from "./reglas";
 import type { Perfil } from "./AyudaSolicitante";
+import { nombreLimpio } from "~/justificantes/nombre";
 import { MAX_POR_GASTO } from "~/justificantes/subir.server";
 import { consultaGastos } from "./consulta.server";
 import { actor, alcanceAprobacion, contarMasivo, MASIVO_MAXIMO } from "./workflow.server";
@@ -224,7 +225,8 @@ async function justificantesDe(store: Store, gastoId: string) {
     offset: 0,
     count: "none",
   });
-  return rows;
+  // Names stored before control and bidi marks were removed at upload are shown without them.
+  return rows.map((j) => ({ ...j, nombre: nombreLimpio(j.nombre) }));
 }
 
 /** The record panel: the gasto, what this person may do with it now, its receipts, its history. */

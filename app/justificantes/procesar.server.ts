@@ -1,5 +1,8 @@
 import { open, readFile, stat } from "node:fs/promises";
 import { fileTypeFromFile } from "file-type";
+import type { Metadata } from "sharp";
+import { ColaLlena, colaDeTrabajo } from "./cola.server";
+import { inspeccionarPdf } from "./pdf.server";
 
 /**
  * What an uploaded file becomes before it is stored (ADR 0018): its type read from its content
@@ -12,10 +15,43 @@ export const TIPOS = ["image/jpeg", "image/png", "image/webp", "application/pdf"
 export type Tipo = (typeof TIPOS)[number];
 export const MAX_BYTES = 10 * 1024 * 1024;
 /** A 48-megapixel phone photo fits; a decompression bomb (20 000 × 20 000) does not. */
-export const MAX_PIXELES = 60_000_000;
-/** Receipts are read, not printed as posters: larger photos are scaled down to this side. */
-const MAX_LADO = 4000;
+export const MAX_PIXELES = 50_000_000;
+/**
+ * Receipts are read on a screen: 3 megapixels keep a ticket, a long till roll or an A4 page
+ * legible, and a phone photo (12 or 48 MP) is then decoded at a half or a quarter of its size
+ * (JPEG's shrink-on-load), which is most of what bounds an upload's cost.
+ */
+const MAX_AREA = 3_000_000;
 const LADO_MINIATURA = 320;
+
+/**
+ * What the checks of one upload (one request) may cost: an estimate, from each file's header
+ * and size, in milliseconds of a processor of this kind (ADR 0018, «Cost of an upload»). A file
+ * costing more than is left is refused by name («en otro envío»); one costing more than all of
+ * it, always.
+ */
+export const PRESUPUESTO = 500;
+export type Presupuesto = { restante: number };
+export const presupuestoDeSubida = (): Presupuesto => ({ restante: PRESUPUESTO });
+
+const MiB = 1024 * 1024;
+/**
+ * Reading a PDF's syntax and storing it as it is (hashed and copied), per MiB of file;
+ * decompressing and reading its object streams, per MiB.
+ */
+const COSTE_PDF_MIB = 22;
+const COSTE_DESCOMPRIMIDO_MIB = 16;
+/** Decoding, per MiB of decoded pixels; entropy decoding, per MiB of file; the output and its thumbnail. */
+const COSTE_PIXELES_MIB = 2.7;
+const COSTE_ARCHIVO_MIB: Record<string, number> = { jpeg: 14, png: 5, webp: 100 };
+const COSTE_SALIDA_MP: Record<string, number> = { jpeg: 14, png: 40, webp: 40 };
+const COSTE_FIJO = 3;
+
+/**
+ * One file's checks at a time in each process (sharp's own threads too), a few uploads waiting:
+ * the other processor stays for the pages.
+ */
+const turnos = colaDeTrabajo({ simultaneos: 1, maxEsperando: 8, maxEsperaMs: 60_000 });
 
 export type Procesado =
   | { ok: true; tipo: Tipo; contenido: Buffer | { archivo: string }; miniatura: Buffer | null }
@@ -38,10 +74,15 @@ const NOMBRES: Record<string, string> = {
 const NO_ADMITIDO = "solo se admiten imágenes JPEG, PNG o WebP y documentos PDF";
 /** Markup a browser would run if it ever sniffed the file as a page. */
 const MARCADO = /<(?:!doctype|html|script|svg|body|iframe|\?xml)/i;
-/** PDF features that run code or carry other files: a receipt needs none of them. */
-const PDF_ACTIVO = /\/(?:JavaScript|JS|Launch|EmbeddedFile|RichMedia|XFA|SubmitForm)\b/;
 
-export async function procesar(archivo: string): Promise<Procesado> {
+const OCUPADO = "el servidor está comprobando muchos archivos en este momento: inténtelo de nuevo en unos minutos";
+const PESADA = "esta subida ya lleva mucho que comprobar: adjunte este archivo en otro envío";
+
+/**
+ * Checks one staged file. `presupuesto` is the upload's (presupuestoDeSubida): what this file is
+ * estimated to cost is taken from it first, and the file refused when it does not fit.
+ */
+export async function procesar(archivo: string, presupuesto = presupuestoDeSubida()): Promise<Procesado> {
   const { size } = await stat(archivo);
   if (size === 0) return { ok: false, motivo: "el archivo está vacío" };
   if (size > MAX_BYTES) return { ok: false, motivo: "ocupa más de 10 MB" };
@@ -60,27 +101,43 @@ export async function procesar(archivo: string): Promise<Procesado> {
     return { ok: false, motivo: "contiene además código de una página web (un archivo doble): no se admite" };
   const tipo = detectado.mime as Tipo;
   const cola = await leerTramo(archivo, Math.max(0, size - 1024), 1024);
-  if (tipo === "application/pdf") return pdf(archivo, cola);
-  const motivoCola = colaDeImagen(tipo, cola, size, cabecera);
-  if (motivoCola) return { ok: false, motivo: motivoCola };
-  return imagen(archivo, tipo);
+  if (tipo !== "application/pdf") {
+    const motivoCola = colaDeImagen(tipo, cola, size, cabecera);
+    if (motivoCola) return { ok: false, motivo: motivoCola };
+  }
+  try {
+    return await turnos.en(() =>
+      tipo === "application/pdf" ? pdf(archivo, size, presupuesto) : imagen(archivo, tipo, size, presupuesto),
+    );
+  } catch (error) {
+    if (error instanceof ColaLlena) return { ok: false, motivo: OCUPADO };
+    throw error;
+  }
 }
 
-async function pdf(archivo: string, cola: Buffer): Promise<Procesado> {
-  // Whatever follows the last %%EOF must be blank: a truncated file has none, a polyglot has more.
-  const texto = cola.toString("latin1");
-  const fin = texto.lastIndexOf("%%EOF");
-  if (fin === -1) return { ok: false, motivo: "el PDF está incompleto (se cortó al copiarlo o enviarlo)" };
-  if (texto.slice(fin + 5).trim() !== "")
-    return { ok: false, motivo: "el PDF lleva otro contenido añadido al final (un archivo doble): no se admite" };
-  const todo = (await readFile(archivo)).toString("latin1");
-  if (PDF_ACTIVO.test(todo))
-    return {
-      ok: false,
-      motivo: "el PDF contiene código o archivos incrustados: guárdelo de nuevo como PDF simple («Imprimir en PDF»)",
-    };
-  return { ok: true, tipo: "application/pdf", contenido: { archivo }, miniatura: null };
+async function pdf(archivo: string, size: number, presupuesto: Presupuesto): Promise<Procesado> {
+  const coste = (size / MiB) * COSTE_PDF_MIB;
+  if (coste > presupuesto.restante) return { ok: false, motivo: PESADA };
+  presupuesto.restante -= coste;
+  // What is left of the budget bounds what its object streams may decompress to.
+  const maxDescomprimido = Math.floor((presupuesto.restante / COSTE_DESCOMPRIMIDO_MIB) * MiB);
+  const r = inspeccionarPdf(await readFile(archivo), { maxDescomprimido });
+  presupuesto.restante -= (r.descomprimido / MiB) * COSTE_DESCOMPRIMIDO_MIB;
+  if (r.ok) return { ok: true, tipo: "application/pdf", contenido: { archivo }, miniatura: null };
+  return {
+    ok: false,
+    motivo: r.motivo === "ilegible" && r.descomprimido >= maxDescomprimido ? PESADA : MOTIVOS_PDF[r.motivo],
+  };
 }
+
+const MOTIVOS_PDF = {
+  incompleto: "el PDF está incompleto (se cortó al copiarlo o enviarlo)",
+  final: "el PDF lleva otro contenido añadido al final (un archivo doble): no se admite",
+  zip: "el PDF es además un archivo ZIP (un archivo doble): no se admite",
+  activo: "el PDF contiene código o archivos incrustados: guárdelo de nuevo como PDF simple («Imprimir en PDF»)",
+  ilegible:
+    "el PDF está cifrado, dañado o comprimido de un modo que no se puede comprobar: guárdelo de nuevo como PDF simple («Imprimir en PDF»)",
+} as const;
 
 /** An image must end where its format says: no truncation, nothing appended (a polyglot). */
 function colaDeImagen(tipo: Tipo, cola: Buffer, size: number, cabecera: Buffer): string | null {
@@ -104,25 +161,61 @@ function colaDeImagen(tipo: Tipo, cola: Buffer, size: number, cabecera: Buffer):
   return declared + (declared % 2) >= size ? null : doble;
 }
 
-async function imagen(archivo: string, tipo: Tipo): Promise<Procesado> {
+const DEMASIADOS_PIXELES = `la imagen tiene demasiados píxeles (más de ${MAX_PIXELES / 1_000_000} megapíxeles): redúzcala y vuelva a adjuntarla`;
+
+/**
+ * An estimate of what decoding and re-encoding an image costs, from its header: the pixels
+ * decoded (a JPEG decodes at 1/2, 1/4 or 1/8 of its size when the output is that much smaller),
+ * times their channels and bytes per sample, the entropy decoding of its bytes, and the output.
+ */
+function costeDe(meta: Metadata, size: number, escala: number) {
+  const { width = 0, height = 0 } = meta;
+  let reduccion = 1;
+  if (meta.format === "jpeg") while (reduccion < 8 && escala * reduccion * 2 <= 1) reduccion *= 2;
+  const bytesPorMuestra = meta.depth === "ushort" || meta.depth === "short" ? 2 : meta.depth === "float" ? 4 : 1;
+  const decodificados = ((width * height) / (reduccion * reduccion)) * (meta.channels ?? 4) * bytesPorMuestra;
+  const formato = meta.format ?? "webp";
+  return (
+    (decodificados / MiB) * COSTE_PIXELES_MIB +
+    (size / MiB) * (COSTE_ARCHIVO_MIB[formato] ?? 100) +
+    ((width * height * escala * escala) / 1_000_000) * (COSTE_SALIDA_MP[formato] ?? 40) +
+    COSTE_FIJO
+  );
+}
+
+async function imagen(archivo: string, tipo: Tipo, size: number, presupuesto: Presupuesto): Promise<Procesado> {
   // sharp and its libvips are loaded by the first image, not by every process that serves pages.
   const { default: sharp } = await import("sharp");
+  // One thread per image (the queue lets one image through at a time): never every processor.
+  sharp.concurrency(1);
   try {
-    const entrada = () => sharp(archivo, { limitInputPixels: MAX_PIXELES, failOn: "truncated" });
-    const { width = 0, height = 0 } = await entrada().metadata();
-    if (width * height > MAX_PIXELES)
+    // Decoded only as far as the output needs, in one pass from the top (no random access);
+    // the header is read first, so an oversized image costs nothing to refuse.
+    const entrada = () =>
+      sharp(archivo, { limitInputPixels: MAX_PIXELES, failOn: "truncated", sequentialRead: true, autoOrient: true });
+    const meta = await entrada().metadata();
+    const { width = 0, height = 0 } = meta.autoOrient ?? meta;
+    if (width * height > MAX_PIXELES) return { ok: false, motivo: DEMASIADOS_PIXELES };
+    const escala = Math.min(1, Math.sqrt(MAX_AREA / (width * height)));
+    const coste = costeDe(meta, size, escala);
+    if (coste > PRESUPUESTO)
       return {
         ok: false,
-        motivo: "la imagen tiene demasiados píxeles (más de 60 megapíxeles): redúzcala y vuelva a adjuntarla",
+        motivo:
+          "la imagen lleva demasiada información para procesarla (muchos píxeles o 16 bits por color): guárdela como JPEG o redúzcala y vuelva a adjuntarla",
       };
-    // rotate() applies the EXIF orientation; sharp writes no metadata unless asked to.
-    const base = entrada().rotate().resize(MAX_LADO, MAX_LADO, { fit: "inside", withoutEnlargement: true });
+    if (coste > presupuesto.restante) return { ok: false, motivo: PESADA };
+    presupuesto.restante -= coste;
+    // sharp writes no metadata (GPS, camera) unless asked to.
+    const base = entrada().resize(Math.max(1, Math.round(width * escala)), Math.max(1, Math.round(height * escala)), {
+      fit: "fill",
+    });
     const contenido =
       tipo === "image/jpeg"
         ? await base.jpeg({ quality: 85 }).toBuffer()
         : tipo === "image/png"
           ? await base.png().toBuffer()
-          : await base.webp({ quality: 85 }).toBuffer();
+          : await base.webp({ quality: 85, effort: 1 }).toBuffer();
     const miniatura = await sharp(contenido)
       .resize(LADO_MINIATURA, LADO_MINIATURA, { fit: "inside", withoutEnlargement: true })
       .webp({ quality: 70 })
@@ -130,11 +223,7 @@ async function imagen(archivo: string, tipo: Tipo): Promise<Procesado> {
     return { ok: true, tipo, contenido, miniatura };
   } catch (error) {
     const m = String((error as Error).message);
-    if (/pixel limit/i.test(m))
-      return {
-        ok: false,
-        motivo: "la imagen tiene demasiados píxeles (más de 60 megapíxeles): redúzcala y vuelva a adjuntarla",
-      };
+    if (/pixel limit/i.test(m)) return { ok: false, motivo: DEMASIADOS_PIXELES };
     return { ok: false, motivo: "la imagen está dañada o incompleta y no se puede abrir" };
   }
 }

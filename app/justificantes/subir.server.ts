@@ -7,8 +7,11 @@ import busboy from "busboy";
 import pg from "pg";
 import { StoreError, type Store } from "~/data/store";
 import type { Services } from "~/services.server";
+import { minutos } from "~/auth/forms";
+import type { SignInThrottle } from "~/auth/throttle.server";
 import { almacenLocal, type Almacen } from "./almacen.server";
-import { MAX_BYTES, procesar } from "./procesar.server";
+import { nombreLimpio } from "./nombre";
+import { MAX_BYTES, presupuestoDeSubida, procesar } from "./procesar.server";
 
 export const MAX_POR_GASTO = 10;
 
@@ -23,9 +26,40 @@ export class SubidaRechazada extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** Seconds until it may be tried again (a 429's Retry-After). */
+    readonly retryAfter?: number,
   ) {
     super(message);
   }
+
+  /** The answer a route throws: the message as JSON (the site's error page without JavaScript). */
+  respuesta() {
+    return new Response(JSON.stringify({ message: this.message }), {
+      status: this.status,
+      headers: {
+        "Content-Type": "application/json; charset=utf-8",
+        ...(this.retryAfter ? { "Retry-After": String(this.retryAfter) } : {}),
+      },
+    });
+  }
+}
+
+/**
+ * Uploads with files per person and window, counted where every server process counts
+ * (services.throttle: the database, or this process's memory on Supabase): each upload's checks
+ * are bounded (PRESUPUESTO), and this bounds how often one account can ask for them.
+ */
+export const LIMITE_SUBIDAS = { limit: 30, windowMs: 10 * 60_000 } as const;
+
+/** Counts one upload of `userId`'s; SubidaRechazada (429) past LIMITE_SUBIDAS. */
+export async function contarSubida(throttle: SignInThrottle, userId: string) {
+  const r = await throttle.take(`subidas:${userId}`, LIMITE_SUBIDAS.limit, LIMITE_SUBIDAS.windowMs);
+  if (r)
+    throw new SubidaRechazada(
+      429,
+      `Ha adjuntado archivos muchas veces en poco tiempo: no se ha guardado nada. Espere ${minutos(r.retryAfter)} y vuelva a intentarlo.`,
+      r.retryAfter,
+    );
 }
 
 const almacenes = new Map<string, ReturnType<typeof almacenLocal>>();
@@ -39,15 +73,6 @@ export function almacenDe(dataDir: string) {
 /** The receipts' store for this user: the backend's (Supabase Storage) or DATA_DIR's. */
 export function almacenPara(services: Services, store: Store): Almacen {
   return services.almacenFor?.(store) ?? almacenDe(services.config.DATA_DIR);
-}
-
-/** A file name as a label only: control characters out, at most 255 characters, never a path. */
-// eslint-disable-next-line no-control-regex -- control characters are exactly what it removes
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
-
-export function nombreLimpio(nombre: string): string {
-  const limpio = [...nombre.normalize("NFC").replace(CONTROL, "").trim()].slice(0, 255).join("");
-  return limpio || "justificante";
 }
 
 /**
@@ -82,13 +107,14 @@ export async function adjuntar(
   o: { gastoId: string; store: Store; almacen: Almacen; existentes: number },
 ): Promise<Subida> {
   const subida: Subida = { adjuntados: [], rechazados: [] };
+  const presupuesto = presupuestoDeSubida();
   let total = o.existentes;
   for (const { nombre, archivo } of staged) {
     if (total >= MAX_POR_GASTO) {
       subida.rechazados.push({ nombre, motivo: `el gasto ya tiene ${MAX_POR_GASTO} justificantes, el máximo` });
       continue;
     }
-    const procesado = await procesar(archivo);
+    const procesado = await procesar(archivo, presupuesto);
     if (!procesado.ok) {
       subida.rechazados.push({ nombre, motivo: procesado.motivo });
       continue;
@@ -199,7 +225,9 @@ export async function recibir(
       headers: { "content-type": contentType },
       defParamCharset: "utf8",
       preservePath: true, // the name is only a label: kept as the person sees it
-      limits: { fileSize: MAX_BYTES, files: MAX_POR_GASTO + 1, fields: 40, fieldSize: maxCampo, parts: 60 },
+      // busboy reports its limit once a file reaches it, not once it passes it: one byte more,
+      // so that a file of exactly 10 MB («hasta 10 MB») is read whole and accepted.
+      limits: { fileSize: MAX_BYTES + 1, files: MAX_POR_GASTO + 1, fields: 40, fieldSize: maxCampo, parts: 60 },
     });
   } catch {
     throw new SubidaRechazada(400, "El formulario llegó mal formado. Vuelva a la página y envíelo de nuevo.");
@@ -227,11 +255,12 @@ export async function recibir(
         // In the order the files came, whatever order their temp files are opened in.
         const entry = { nombre, archivo: "" };
         staged.push(entry);
+        // Listened to at once: busboy may reach the limit before the temp file is open.
+        stream.on("limit", () =>
+          fail(new SubidaRechazada(413, `«${nombre}» ocupa más de 10 MB: no se ha adjuntado ningún archivo.`)),
+        );
         const write = almacen.temporal().then(async (archivo) => {
           entry.archivo = archivo;
-          stream.on("limit", () =>
-            fail(new SubidaRechazada(413, `«${nombre}» ocupa más de 10 MB: no se ha adjuntado ningún archivo.`)),
-          );
           await pipeline(stream, createWriteStream(archivo, { flags: "wx", mode: 0o600 }));
         });
         writes.push(write);

@@ -5,6 +5,7 @@ import { Forbidden, NotFound, StoreError, UUID } from "~/data/store";
 import {
   almacenDe,
   almacenPara,
+  contarSubida,
   resumenSubida,
   subirJustificantes,
   SubidaRechazada,
@@ -74,6 +75,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   ).rows.length;
   let subida;
   try {
+    // Counted before a byte is read: past the limit, nothing of the body is kept.
+    await contarSubida(context.services.throttle, user.id);
     subida = await subirJustificantes(request, {
       gastoId: id,
       store,
@@ -82,11 +85,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       existentes,
     });
   } catch (error) {
-    if (error instanceof SubidaRechazada)
-      throw new Response(JSON.stringify({ message: error.message }), {
-        status: error.status,
-        headers: { "Content-Type": "application/json; charset=utf-8" },
-      });
+    if (error instanceof SubidaRechazada) throw error.respuesta();
     throw error;
   }
   const { n, detalles, message, duplicado } = resumenSubida(subida);

@@ -3,6 +3,7 @@ import { Readable } from "node:stream";
 import { requireUser } from "~/auth/session.server";
 import { getOr404, notFound } from "~/crud/crud.server";
 import { UUID } from "~/data/store";
+import { nombreDeDescarga } from "~/justificantes/nombre";
 import { almacenPara } from "~/justificantes/subir.server";
 
 type Justificante = {
@@ -33,7 +34,9 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   return new Response(Readable.toWeb(contenido) as ReadableStream, {
     headers: {
       "Content-Type": miniatura ? "image/webp" : j.tipo,
-      "Content-Disposition": disposition(miniatura ? `miniatura-${j.nombre}.webp` : j.nombre),
+      "Content-Disposition": disposition(
+        miniatura ? nombreDeDescarga(`miniatura-${j.nombre}`, "image/webp") : nombreDeDescarga(j.nombre, j.tipo),
+      ),
       "X-Content-Type-Options": "nosniff",
       "Content-Security-Policy": "sandbox; default-src 'none'",
       "Cache-Control": "private, no-store",

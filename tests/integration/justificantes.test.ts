@@ -14,7 +14,8 @@ import { loader } from "~/routes/justificantes.$id";
 import { createTestApp, ORIGIN, request, respond, type TestApp, type TestUser } from "../support/app";
 import { insertDepartamento, insertSucursal, setProfile } from "../support/fixtures";
 import { gastosPage } from "../support/gastos";
-import { archivos, formulario, malos } from "../support/justificantes";
+import { deflateSync } from "node:zlib";
+import { archivos, flujo, formulario, malos, objStm, pdfDe, pngEnBlanco, zipDe } from "../support/justificantes";
 
 /**
  * Receipts (ADR 0018) through the real routes on a real Postgres under RLS, with the
@@ -195,6 +196,94 @@ describe("adjuntar", () => {
     expect((await row(g.id)).version).toBe(g.version);
   });
 
+  it("el trabajo de una subida está acotado: más de 50 MP, o 16 bits de 49 MP, se rechazan sin decodificar; lo que no cabe, «en otro envío»", async () => {
+    const g = await nuevo(empleado);
+    const justa = await pngEnBlanco(7070, 7070, { bits: 1 });
+    const r = await subir(empleado, g.id, [
+      { nombre: "sesenta.png", datos: await pngEnBlanco(7740, 7740, { bits: 1 }), tipo: "image/png" },
+      { nombre: "profunda.png", datos: await pngEnBlanco(7000, 7000, { bits: 16, color: 6 }), tipo: "image/png" },
+      ...[1, 2].map((i) => ({ nombre: `justa-${i}.png`, datos: justa, tipo: "image/png" })),
+    ]);
+    expect((await flashOf(r))?.detalles).toEqual([
+      "«sesenta.png» no se ha adjuntado: la imagen tiene demasiados píxeles (más de 50 megapíxeles): redúzcala y vuelva a adjuntarla.",
+      "«profunda.png» no se ha adjuntado: la imagen lleva demasiada información para procesarla (muchos píxeles o 16 bits por color): guárdela como JPEG o redúzcala y vuelva a adjuntarla.",
+      "«justa-2.png» no se ha adjuntado: esta subida ya lleva mucho que comprobar: adjunte este archivo en otro envío.",
+    ]);
+    const rows = await filas(g.id);
+    expect(rows.map((j) => j.nombre)).toEqual(["justa-1.png"]);
+    // Stored at most 3 megapixels: 1732 × 1732 of the 7070 × 7070.
+    const guardada = await descargar(empleado, rows[0]!.id);
+    const { width, height } = await sharp(Buffer.from(await guardada.arrayBuffer())).metadata();
+    expect([width, height]).toEqual([1732, 1732]);
+    // The same file alone, in the next upload, is attached.
+    expect(await flashOf(await subir(empleado, g.id, [{ nombre: "justa-2.png", datos: justa }]))).toMatchObject({
+      message: "Justificante adjuntado.",
+    });
+  });
+
+  it("un PDF con código escrito de otras maneras (#xx, dentro de un flujo de objetos comprimido): rechazado, nada guardado", async () => {
+    const g = await nuevo(empleado);
+    const before = almacenados().length;
+    const catalogo = "<</Type/Catalog/Pages 2 0 R/OpenAction 3 0 R>>";
+    const paginas = "<</Type/Pages/Kids[]/Count 0>>";
+    const r = await subir(empleado, g.id, [
+      { nombre: "escapado.pdf", datos: pdfDe([catalogo, paginas, "<</S/J#61vaScript/J#53(app.alert(1))>>"]) },
+      {
+        nombre: "adjuntos.pdf",
+        datos: pdfDe(["<</Type/Catalog/Pages 2 0 R/Names<</Embedd#65dFiles 3 0 R>>>>", paginas, "<</Names[]>>"]),
+      },
+      {
+        nombre: "comprimido.pdf",
+        datos: pdfDe([
+          catalogo,
+          paginas,
+          "<</S/GoTo/D[0/Fit]>>",
+          objStm(4, ["<</Type/Page/AA<</O<</S/JavaScript/JS 9 0 R>>>>>>"]),
+        ]),
+      },
+      {
+        nombre: "hexadecimal.pdf",
+        datos: pdfDe([catalogo, paginas, "<</S/JavaScript/JS<6170702e616c657274283129>>>"]),
+      },
+    ]);
+    expect((await flashOf(r))?.detalles).toEqual(
+      ["escapado.pdf", "adjuntos.pdf", "comprimido.pdf", "hexadecimal.pdf"].map(
+        (n) =>
+          `«${n}» no se ha adjuntado: el PDF contiene código o archivos incrustados: guárdelo de nuevo como PDF simple («Imprimir en PDF»).`,
+      ),
+    );
+    expect(await filas(g.id)).toEqual([]);
+    expect(almacenados().length).toBe(before);
+    // A PDF as a writer makes it (compressed text, an object stream of fonts) is kept byte for byte.
+    const simple = pdfDe([
+      "<</Type/Catalog/Pages 2 0 R>>",
+      "<</Type/Pages/Kids[3 0 R]/Count 1>>",
+      "<</Type/Page/Parent 2 0 R/MediaBox[0 0 595 842]/Contents 4 0 R/Resources<</Font<</F1 6 0 R>>>>>>",
+      flujo("/Filter/FlateDecode", deflateSync(Buffer.from("BT /F1 12 Tf 72 712 Td (Total: 12,50 EUR) Tj ET"))),
+      objStm(6, ["<</Type/Font/Subtype/Type1/BaseFont/Helvetica>>"]),
+    ]);
+    await subir(empleado, g.id, [{ nombre: "factura.pdf", datos: simple }]);
+    const [fila] = await filas(g.id);
+    expect(Buffer.from(await (await descargar(empleado, fila!.id)).arrayBuffer())).toEqual(simple);
+  });
+
+  it("un PDF que es además un ZIP (añadido al final, su comentario acabado en %%EOF) o con datos tras el último %%EOF: rechazado", async () => {
+    const g = await nuevo(empleado);
+    const before = almacenados().length;
+    const pdf = archivos.pdf();
+    const zip = zipDe("instalar.exe", Buffer.from("MZ\x90\x00 programa", "latin1"), "%%EOF");
+    const r = await subir(empleado, g.id, [
+      { nombre: "doble.pdf", datos: Buffer.concat([pdf, zip]) },
+      { nombre: "relleno.pdf", datos: Buffer.concat([pdf, Buffer.from("\n\xa0\xa0", "latin1")]) },
+    ]);
+    expect((await flashOf(r))?.detalles).toEqual([
+      "«doble.pdf» no se ha adjuntado: el PDF es además un archivo ZIP (un archivo doble): no se admite.",
+      "«relleno.pdf» no se ha adjuntado: el PDF lleva otro contenido añadido al final (un archivo doble): no se admite.",
+    ]);
+    expect(await filas(g.id)).toEqual([]);
+    expect(almacenados().length).toBe(before);
+  });
+
   it("los nombres se guardan como texto: caracteres de ruta, Unicode y RTL; descarga con filename* codificado", async () => {
     const g = await nuevo(empleado);
     const nombres = [
@@ -210,12 +299,79 @@ describe("adjuntar", () => {
       nombres.map((nombre) => ({ nombre, datos })),
     );
     const rows = await filas(g.id);
-    expect(rows.map((j) => j.nombre)).toEqual(nombres);
+    // The right-to-left override (which shows «recibo \u202Egpj.exe» as «recibo exe.jpg») is dropped.
+    expect(rows.map((j) => j.nombre)).toEqual(nombres.map((n) => n.replace("\u202E", "")));
     expect(almacenados().every((n) => /^[0-9a-f]{64}$/.test(n))).toBe(true);
     const r = await descargar(empleado, rows[0]!.id);
     expect(r.headers.get("Content-Disposition")).toBe(
       `inline; filename=".._.._etc_passwd.jpg"; filename*=UTF-8''..%2F..%2Fetc%2Fpasswd.jpg`,
     );
+  });
+
+  it("la descarga se llama con la extensión de su contenido; sin marcas bidi ni caracteres de control en el nombre", async () => {
+    const g = await nuevo(empleado);
+    const png = await archivos.png();
+    await subir(empleado, g.id, [
+      { nombre: "factura.html", datos: archivos.pdf(), tipo: "text/html" },
+      { nombre: "captura", datos: png },
+      { nombre: "foto.JPEG", datos: await archivos.jpeg() },
+      { nombre: "\u2067recibo\u2069 \u202Bfin\u202C\u200F.png", datos: png },
+      { nombre: "ticket.pdf.png", datos: png },
+    ]);
+    const rows = await filas(g.id);
+    expect(rows.map((j) => j.nombre)).toEqual([
+      "factura.html",
+      "captura",
+      "foto.JPEG",
+      "recibo fin.png",
+      "ticket.pdf.png",
+    ]);
+    const nombres = await Promise.all(
+      rows.map(async (j) => (await descargar(empleado, j.id)).headers.get("Content-Disposition")),
+    );
+    expect(nombres).toEqual([
+      `inline; filename="factura.html.pdf"; filename*=UTF-8''factura.html.pdf`,
+      `inline; filename="captura.png"; filename*=UTF-8''captura.png`,
+      `inline; filename="foto.JPEG"; filename*=UTF-8''foto.JPEG`,
+      `inline; filename="recibo fin.png"; filename*=UTF-8''recibo%20fin.png`,
+      `inline; filename="ticket.pdf.png"; filename*=UTF-8''ticket.pdf.png`,
+    ]);
+    // A name stored before the marks were removed is served and shown without them.
+    await app.db
+      .updateTable("justificantes")
+      .set({ nombre: "recibo \u202Egpj.exe" })
+      .where("id", "=", rows[1]!.id)
+      .execute();
+    expect((await descargar(empleado, rows[1]!.id)).headers.get("Content-Disposition")).toBe(
+      `inline; filename="recibo gpj.exe.png"; filename*=UTF-8''recibo%20gpj.exe.png`,
+    );
+    expect((await descargar(empleado, rows[1]!.id, "?miniatura")).headers.get("Content-Disposition")).toBe(
+      `inline; filename="miniatura-recibo gpj.exe.webp"; filename*=UTF-8''miniatura-recibo%20gpj.exe.webp`,
+    );
+  });
+
+  it("un archivo de exactamente 10 MB («hasta 10 MB», 10 485 760 bytes) se admite; con un byte más, 413 y nada guardado", async () => {
+    const g = await nuevo(empleado);
+    /** The sample PDF grown to `bytes` by a comment line after its header. */
+    const pdfDe = (bytes: number) => {
+      const pdf = archivos.pdf();
+      const cabecera = pdf.subarray(0, pdf.indexOf("\n") + 1);
+      const relleno = bytes - pdf.length - 2;
+      return Buffer.concat([cabecera, Buffer.from(`%${"x".repeat(relleno)}\n`), pdf.subarray(cabecera.length)]);
+    };
+    const justo = pdfDe(10 * 1024 * 1024);
+    expect(justo.length).toBe(10_485_760);
+    const r = await subir(empleado, g.id, [{ nombre: "justo.pdf", datos: justo }]);
+    expect(await flashOf(r)).toMatchObject({ message: "Justificante adjuntado.", kind: "exito" });
+    expect((await filas(g.id)).map((j) => [j.nombre, j.bytes])).toEqual([["justo.pdf", 10_485_760]]);
+    const before = almacenados().length;
+    const grande = await subir(empleado, g.id, [{ nombre: "grande.pdf", datos: pdfDe(10 * 1024 * 1024 + 1) }]);
+    expect(grande.status).toBe(413);
+    expect(await grande.json()).toEqual({
+      message: "«grande.pdf» ocupa más de 10 MB: no se ha adjuntado ningún archivo.",
+    });
+    expect(await filas(g.id)).toHaveLength(1);
+    expect(almacenados().length).toBe(before);
   });
 
   it("como mucho 10 por gasto: el undécimo se rechaza y no se guarda", async () => {

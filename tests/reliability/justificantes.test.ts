@@ -1,10 +1,11 @@
 import { spawnSync } from "node:child_process";
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import {
   Browser,
   httpRequest,
+  median,
   rssMb,
   sleep,
   startServer,
@@ -13,7 +14,8 @@ import {
   type ServerProcess,
 } from "../support/server-process";
 import { disposeServer, startOnEmptyDataDir } from "../support/server-suite";
-import { archivos } from "../support/justificantes";
+import sharp from "sharp";
+import { archivos, pngEnBlanco } from "../support/justificantes";
 import { createOrganisation, figure, gastoForm, gastoIdOf, PASSWORD, workDir } from "./support";
 
 /**
@@ -27,6 +29,7 @@ let server: ServerProcess;
 let elena: Browser;
 let gastoId: string;
 let email: string;
+let emailCarga: string;
 
 beforeAll(async () => {
   server = await startOnEmptyDataDir({
@@ -38,9 +41,11 @@ beforeAll(async () => {
     createOrganisation(c, [
       { key: "admin", rol: "administrador" },
       { key: "elena", rol: "empleado" },
+      { key: "carga", rol: "empleado" },
     ]),
   );
   email = org.accounts.elena!.email;
+  emailCarga = org.accounts.carga!.email;
   elena = new Browser(server.url);
   await elena.signIn(email, PASSWORD);
   gastoId = gastoIdOf((await elena.post("/gastos?index", gastoForm())).location)!;
@@ -401,5 +406,217 @@ describe("justificantes por el servidor real", () => {
     figure(
       "Justificantes — SIGKILL (servidor y su Postgres) a mitad de una subida de 8 MiB: 0 filas nuevas; el archivo temporal que dejó lo quita el barrido del siguiente arranque; 0 archivos huérfanos",
     );
+  });
+});
+
+/**
+ * What one upload can make the server's processors do (issue 28, hole 1): the CPU of the
+ * server's processes (/proc) while each request is answered, for the costliest uploads the
+ * limits let through, and /gastos answering while ten of them arrive at once.
+ */
+describe("el coste de una subida", () => {
+  let carga: Browser;
+  beforeAll(async () => {
+    carga = new Browser(server.url);
+    await carga.signIn(emailCarga, PASSWORD);
+  });
+
+  /** CPU (ms) the server's processes (primary and workers) used while `fn` ran. */
+  async function cpuOf<T>(fn: () => Promise<T>): Promise<{ ms: number; r: T }> {
+    const ticks = () =>
+      [server.pid, ...workerPids(server.pid)].reduce((sum, pid) => {
+        try {
+          const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+          return sum + Number(f[11]) + Number(f[12]);
+        } catch {
+          return sum;
+        }
+      }, 0);
+    const before = ticks();
+    const r = await fn();
+    return { ms: (ticks() - before) * 10, r }; // USER_HZ = 100
+  }
+
+  async function subirA(gasto: string, files: { nombre: string; datos: Buffer }[], rutaDeDatos?: string) {
+    const { body, contentType } = await multipart(files);
+    // The answer's cookies (the flash with what was refused) go to this person's browser.
+    return carga.absorb(
+      await httpRequest(
+        server.url,
+        `/gastos/${gasto}/justificantes${rutaDeDatos ? `?_data=${encodeURIComponent(rutaDeDatos)}` : ""}`,
+        {
+          method: "POST",
+          body,
+          headers: {
+            Origin: new URL(server.url).origin,
+            "Sec-Fetch-Site": "same-origin",
+            Cookie: carga.cookieHeader(),
+            "Content-Type": contentType,
+          },
+        },
+      ),
+    );
+  }
+  const nuevoGasto = async () => gastoIdOf((await carga.post("/gastos?index", gastoForm())).location)!;
+  const filasDe = async (gasto: string) =>
+    (
+      await withOwner(dataDir, (c) =>
+        c.query("select nombre, bytes from justificantes where gasto_id = $1 order by creado_en", [gasto]),
+      )
+    ).rows as { nombre: string; bytes: number }[];
+
+  it("las subidas más costosas cuestan menos de 1 s de CPU cada una; lo que no cabe se rechaza por su nombre", async () => {
+    const bit = await pngEnBlanco(7740, 7740, { bits: 1 }); // the probe's: 60 MP in 7 KB
+    const bitJusto = await pngEnBlanco(7070, 7070, { bits: 1 }); // just under the 50 MP cap
+    const rgba16 = await pngEnBlanco(7000, 7000, { bits: 16, color: 6 }); // the probe's 16-bit RGBA
+    const rgba16Medio = await pngEnBlanco(4000, 4000, { bits: 16, color: 6 });
+    // A PDF of 10 MB that is all syntax to read (names), and a photo of 12 MP as WebP full of detail.
+    const cuerpo = "/a/b".repeat((10 * 1024 * 1024 - 200) / 4);
+    const pdfDenso = Buffer.from(`%PDF-1.4\n1 0 obj\n<<${cuerpo}>>\nendobj\ntrailer<</Root 1 0 R>>\n%%EOF\n`, "latin1");
+    const ruido = Buffer.alloc(4032 * 3024 * 3);
+    for (let i = 0; i < ruido.length; i++) ruido[i] = (i * 2654435761) >>> 24;
+    const webp = await sharp(ruido, { raw: { width: 4032, height: 3024, channels: 3 } })
+      .webp({ quality: 90 })
+      .toBuffer();
+    const casos = [
+      { caso: "10 PNG de 1 bit de 7740 × 7740", files: Array.from({ length: 10 }, () => bit) },
+      { caso: "1 PNG RGBA de 16 bits de 7000 × 7000", files: [rgba16] },
+      { caso: "10 PNG de 1 bit de 7070 × 7070", files: Array.from({ length: 10 }, () => bitJusto) },
+      { caso: "10 PNG RGBA de 16 bits de 4000 × 4000", files: Array.from({ length: 10 }, () => rgba16Medio) },
+      {
+        caso: "10 archivos de 10 MB sin formato (rechazados al leer su cabecera)",
+        files: Array.from({ length: 10 }, () => Buffer.alloc(10 * 1024 * 1024, 0x20)),
+      },
+      { caso: "10 PDF de 10 MB de sintaxis", files: Array.from({ length: 10 }, () => pdfDenso) },
+      {
+        caso: `10 WebP de 12 MP (${(webp.length / 1024 ** 2).toFixed(1)} MB)`,
+        files: Array.from({ length: 10 }, () => webp),
+      },
+    ];
+    const cifras: { caso: string; ms: number; status: number; texto: string }[] = [];
+    for (const { caso, files } of casos) {
+      const gasto = await nuevoGasto();
+      const { ms, r } = await cpuOf(() =>
+        subirA(
+          gasto,
+          files.map((datos, i) => ({ nombre: `archivo-${i + 1}`, datos })),
+        ),
+      );
+      const filas = await filasDe(gasto);
+      cifras.push({ caso, ms, status: r.status, texto: `${caso}: ${ms} ms (${filas.length} adjuntadas)` });
+    }
+    figure(`Justificantes — CPU del servidor por subida: ${cifras.map((c) => c.texto).join("; ")}`);
+    for (const { caso, ms, status } of cifras) {
+      expect(status, caso).toBe(302);
+      expect(ms, caso).toBeLessThan(1000);
+    }
+  });
+
+  it("los rechazos dicen por qué: demasiados píxeles, demasiada información, o «en otro envío»", async () => {
+    const gasto = await nuevoGasto();
+    const bitJusto = await pngEnBlanco(7070, 7070, { bits: 1 });
+    const r = await subirA(gasto, [
+      { nombre: "grande.png", datos: await pngEnBlanco(7740, 7740, { bits: 1 }) },
+      { nombre: "profunda.png", datos: await pngEnBlanco(7000, 7000, { bits: 16, color: 6 }) },
+      ...Array.from({ length: 4 }, (_, i) => ({ nombre: `justa-${i + 1}.png`, datos: bitJusto })),
+    ]);
+    expect(r.status).toBe(302);
+    const filas = await filasDe(gasto);
+    expect(filas.length).toBeGreaterThan(0);
+    expect(filas.length).toBeLessThan(4);
+    const pagina = (await carga.get(r.location!)).text();
+    expect(pagina).toContain(
+      "«grande.png» no se ha adjuntado: la imagen tiene demasiados píxeles (más de 50 megapíxeles)",
+    );
+    expect(pagina).toContain(
+      "«profunda.png» no se ha adjuntado: la imagen lleva demasiada información para procesarla",
+    );
+    expect(pagina).toContain(
+      `«justa-${filas.length + 1}.png» no se ha adjuntado: esta subida ya lleva mucho que comprobar: adjunte este archivo en otro envío.`,
+    );
+  });
+
+  it("diez subidas costosas a la vez: /gastos sigue respondiendo", async () => {
+    const bitJusto = await pngEnBlanco(7070, 7070, { bits: 1 });
+    const gastos = await Promise.all(Array.from({ length: 10 }, () => nuevoGasto()));
+    const tiempos: number[] = [];
+    let subiendo = true;
+    const sondeo = (async () => {
+      while (subiendo) {
+        const t0 = Date.now();
+        const p = await carga.get("/gastos");
+        expect(p.status).toBe(200);
+        tiempos.push(Date.now() - t0);
+      }
+    })();
+    const t0 = Date.now();
+    const { ms, r } = await cpuOf(() =>
+      Promise.all(
+        gastos.map((g) =>
+          subirA(
+            g,
+            Array.from({ length: 10 }, (_, i) => ({ nombre: `imagen-${i + 1}.png`, datos: bitJusto })),
+          ),
+        ),
+      ),
+    );
+    const duracion = Date.now() - t0;
+    subiendo = false;
+    await sondeo;
+    const ordenados = [...tiempos].sort((a, b) => a - b);
+    const p95 = ordenados[Math.min(ordenados.length - 1, Math.ceil(ordenados.length * 0.95) - 1)]!;
+    figure(
+      `Justificantes — 10 subidas de 10 PNG de 7070 × 7070 a la vez: ${duracion} ms, CPU del servidor ${ms} ms; /gastos mientras tanto: ${tiempos.length} respuestas, mediana ${median(tiempos)} ms, p95 ${p95} ms`,
+    );
+    expect(r.map((x) => x.status)).toEqual(Array(10).fill(302));
+    expect(p95).toBeLessThan(2000);
+  });
+
+  it("un archivo de exactamente 10 MB por el servidor real: adjuntado", async () => {
+    const gasto = await nuevoGasto();
+    const pdf = archivos.pdf();
+    const cabecera = pdf.subarray(0, pdf.indexOf("\n") + 1);
+    const justo = Buffer.concat([
+      cabecera,
+      Buffer.from(`%${"x".repeat(10 * 1024 * 1024 - pdf.length - 2)}\n`),
+      pdf.subarray(cabecera.length),
+    ]);
+    expect(justo.length).toBe(10_485_760);
+    const r = await subirA(gasto, [{ nombre: "justo.pdf", datos: justo }]);
+    expect(r.status).toBe(302);
+    expect(await filasDe(gasto)).toEqual([{ nombre: "justo.pdf", bytes: 10_485_760 }]);
+  });
+
+  it("por persona, como mucho 30 subidas cada 10 minutos: la siguiente, 429 con su mensaje y Retry-After", async () => {
+    const gasto = await nuevoGasto();
+    const estados: number[] = [];
+    // The tests above spent some of this person's uploads: send until refused.
+    for (let i = 0; i < 31; i++) {
+      const r = await subirA(gasto, [{ nombre: "vacio.pdf", datos: Buffer.alloc(0) }]);
+      estados.push(r.status);
+      if (r.status === 429) {
+        expect(r.text()).toContain("Ha adjuntado archivos muchas veces en poco tiempo: no se ha guardado nada. Espere");
+        break;
+      }
+    }
+    expect(estados.at(-1)).toBe(429);
+    expect(estados.slice(0, -1).every((e) => e === 302)).toBe(true);
+    // As the page's script sends it (Remix's data request): the wait in Retry-After.
+    const datos = await subirA(
+      gasto,
+      [{ nombre: "vacio.pdf", datos: Buffer.alloc(0) }],
+      "routes/gastos.$id.justificantes",
+    );
+    expect(datos.status).toBe(429);
+    expect(Number(datos.headers["retry-after"])).toBeGreaterThan(0);
+    // Another person is not affected.
+    const otro = await multipart([{ nombre: "ticket.png", datos: await archivos.png() }]);
+    const suyo = gastoIdOf((await elena.post("/gastos?index", gastoForm())).location)!;
+    const r = await httpRequest(server.url, `/gastos/${suyo}/justificantes`, {
+      method: "POST",
+      body: otro.body,
+      headers: { ...sameOrigin(), "Content-Type": otro.contentType },
+    });
+    expect(r.status).toBe(302);
   });
 });
