@@ -28,7 +28,7 @@ import {
   type BodyPolicy,
   type Refusal,
 } from "./app/lib/edge.server";
-import { backendKind, DEFAULT_DATA_DIR, loadEnv, type Config } from "./app/lib/env.server";
+import { backendKind, DEFAULT_DATA_DIR, dondeEscucha, loadEnv, type Config } from "./app/lib/env.server";
 import { withErrorDigests } from "./app/lib/errors.server";
 import { mountStatic } from "./app/lib/static.server";
 import { rememberRouteMatching } from "./app/lib/route-matching.server";
@@ -170,8 +170,9 @@ async function primary(config: Config) {
     ready.add(w.id);
     if (ready.size !== workers) return;
     console.info(
-      `Oficina escuchando en http://${config.HOST === "0.0.0.0" ? "localhost" : config.HOST}:${config.PORT} (${workers} ${workers === 1 ? "proceso" : "procesos"}, ${config.NODE_ENV})`,
+      `Oficina escuchando en http://${config.HOST === "0.0.0.0" ? "localhost" : config.HOST}:${config.PORT} (${workers} ${workers === 1 ? "proceso" : "procesos"}, ${config.NODE_ENV}).`,
     );
+    console.info(dondeEscucha(config.HOST));
     console.info(
       config.APP_URL_LOOPBACK
         ? `Los enlaces de los correos usarán ${config.APP_URL}; defina APP_URL en una instalación real (solo se atienden peticiones a localhost).`

@@ -27,6 +27,7 @@ export const knownPasswordField = (name: string, label: string) =>
 
 export const nuevaField = chosenPasswordField("Contraseña nueva");
 export const repetirField = text("confirmacion", "Repita la contraseña nueva", {
+  enMensaje: "la contraseña nueva otra vez",
   required: true,
   min: 1,
   max: 200,

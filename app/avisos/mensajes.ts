@@ -123,7 +123,8 @@ function mensaje(
   return { subject, text, html };
 }
 
-const enlaceGasto = (appUrl: string, id: string | null) => (id ? `${appUrl}/gastos?gasto=${id}` : undefined);
+/** The gasto's panel, at its anchor: on a phone the panel is far below the list's filters. */
+const enlaceGasto = (appUrl: string, id: string | null) => (id ? `${appUrl}/gastos?gasto=${id}#gasto` : undefined);
 const pie = (appUrl: string) =>
   `Puede elegir qué avisos recibe por correo en sus preferencias: ${preferencesUrl(appUrl)}`;
 

@@ -16,6 +16,7 @@ import {
 } from "~/data/store";
 import { capitalize, done, entitySchema, forRole, listColumns, type Entity } from "~/entities/entity";
 import { ENTITIES, entityOf } from "~/entities/index";
+import { conArticulo } from "~/lib/articulos";
 import type { Option } from "~/lib/constants";
 import { CSV_BOM, csvLine } from "~/lib/csv";
 import type { Formats } from "~/lib/format";
@@ -526,7 +527,7 @@ export async function storeErrorReply(
       field && duplicate
         ? `Ya existe ${entity.gender === "f" ? "una" : "un"} ${entity.singular} con ${inSentence(field.label)} «${shown}»`
         : error.message === "Valor no válido" && field
-          ? `Revise ${field.label.toLowerCase()}`
+          ? `Revise ${conArticulo(field.label)}`
           : error.message;
     const reply = field
       ? submission.reply({ fieldErrors: { [field.name]: [message] } })

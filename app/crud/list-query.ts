@@ -1,6 +1,7 @@
 import type { Rol } from "~/auth/permissions";
 import { UUID, type Filter, type ListQuery } from "~/data/store";
 import type { Entity, ListFilter } from "~/entities/entity";
+import { conArticulo, conIndefinido } from "~/lib/articulos";
 import { palabrasBusqueda } from "~/lib/busqueda";
 import { parseDateInput } from "~/lib/dates";
 import { parseMoney, toCents } from "~/lib/money";
@@ -83,18 +84,17 @@ export function parseListState(entity: Entity, params: URLSearchParams): ListSta
 
 /** Why a filter value is not applied, in the words of the filter form. */
 function unreadable(filter: ListFilter): string {
-  const label = filter.label.toLowerCase();
   switch (filter.kind) {
     case "money_min":
     case "money_max":
-      return `Escriba ${label} como un importe, por ejemplo 1.234,50`;
+      return `Escriba ${conArticulo(filter.label)} como un importe, por ejemplo 1.234,50`;
     case "date_from":
     case "date_to":
-      return `Escriba ${label} como una fecha real, por ejemplo 31/12/2026`;
+      return `Escriba ${conArticulo(filter.label)} como una fecha real, por ejemplo 31/12/2026`;
     case "boolean":
       return `Elija Sí, No o Todos en «${filter.label}»`;
     default:
-      return `Elija ${label} de la lista`;
+      return `Elija ${conIndefinido(filter.label, { genero: filter.genero })} de la lista`;
   }
 }
 

@@ -1,3 +1,4 @@
+import type { Genero } from "~/lib/articulos";
 import type * as Zod from "zod";
 import type { Permisos, Rol } from "~/auth/permissions";
 import type { Filter } from "~/data/store";
@@ -46,8 +47,11 @@ export type ListView = {
 /** Search in a related table: `column` (a foreign key) matches the ids whose `columns` contain the term. */
 export type SearchRef = { column: string; table: string; columns: readonly string[] };
 
-/** `roles`: offered only to these roles, as a column's `roles`. */
-export type ListFilter = { roles?: readonly Rol[] } & (
+/**
+ * `roles`: offered only to these roles, as a column's `roles`. `genero`: for a label whose first
+ * word does not say it, in the messages that name the filter («Elija una sucursal de la lista»).
+ */
+export type ListFilter = { roles?: readonly Rol[]; genero?: Genero } & (
   | { name: string; label: string; kind: "boolean"; column: string }
   | { name: string; label: string; kind: "select"; column: string; options: readonly Option[] }
   | { name: string; label: string; kind: "ref"; column: string; table: string }

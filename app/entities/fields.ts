@@ -1,4 +1,5 @@
 import type * as Zod from "zod";
+import { conArticulo, conIndefinido, type Concordancia } from "~/lib/articulos";
 import type { Option } from "~/lib/constants";
 import { parseDateInput } from "~/lib/dates";
 import { parseMoney } from "~/lib/money";
@@ -40,10 +41,20 @@ export type Field = {
   hint?: string;
   /** Shown but never written by the form (e.g. email from the account, folio from the database). */
   readOnly?: boolean;
+  /** How a stored value reads, on the record and in its form (e.g. an IBAN in groups of four). */
+  display?: (value: string) => string;
 };
 
-type Common = { required?: boolean; hint?: string };
-const lower = (label: string) => label.charAt(0).toLowerCase() + label.slice(1);
+/**
+ * `genero` and `plural`: for a label whose first word does not say them («Sucursal» is
+ * feminine); `enMensaje`: the words the messages use when the label is not a noun («Repita la
+ * contraseña nueva» → «la contraseña nueva otra vez»).
+ */
+type Common = Concordancia & { required?: boolean; hint?: string; enMensaje?: string };
+/** «la descripción», «el NIF…»: the field as «Escriba …» names it. */
+const el = (label: string, o: Common) => o.enMensaje ?? conArticulo(label, o);
+/** «una categoría», «un rol»: the field as «Elija …» names it. */
+const un = (label: string, o: Common) => o.enMensaje ?? conIndefinido(label, o);
 
 /** Optional fields store NULL when left empty, so clearing a field really clears it. */
 function optional<T extends Zod.ZodType>(schema: T) {
@@ -85,7 +96,7 @@ export function text(
     autoComplete?: string;
   },
 ): Field {
-  const what = lower(label);
+  const what = el(label, o);
   const schema = required(o, (z) => {
     // Passwords are taken exactly as typed; everything else loses stray spaces at the ends.
     const base = z.string({ error: `Escriba ${what}` });
@@ -137,7 +148,7 @@ export function code(name: string, label: string, o: Common = {}): Field {
 export function email(name: string, label: string, o: Common = {}): Field {
   const schema = required(o, (z) =>
     z
-      .string({ error: `Escriba ${lower(label)}` })
+      .string({ error: `Escriba ${el(label, o)}` })
       .trim()
       .toLowerCase()
       .max(254, { error: `${label}: como máximo 254 caracteres` })
@@ -168,7 +179,7 @@ export function url(name: string, label: string, o: Common = {}): Field {
   const message = `${label}: escriba una dirección web, por ejemplo https://www.empresa.es`;
   const schema = required(o, (z) =>
     z
-      .string({ error: `Escriba ${lower(label)}` })
+      .string({ error: `Escriba ${el(label, o)}` })
       .trim()
       .transform((v, ctx) => {
         const full = /^[a-z][a-z0-9+.-]*:/i.test(v) ? v : `https://${v}`;
@@ -201,13 +212,13 @@ export function url(name: string, label: string, o: Common = {}): Field {
 
 export function select(name: string, label: string, options: readonly Option[], o: Common = {}): Field {
   const values = options.map((x) => x.value) as [string, ...string[]];
-  const schema = required(o, (z) => z.enum(values, { error: `Elija ${lower(label)} de la lista` }));
+  const schema = required(o, (z) => z.enum(values, { error: `Elija ${un(label, o)}` }));
   return { name, label, required: Boolean(o.required), hint: o.hint, input: { type: "select", options }, schema };
 }
 
 /** A foreign key: the form sends the related record's id. */
 export function ref(name: string, label: string, table: string, o: Common = {}): Field {
-  const schema = required(o, (z) => z.uuid({ error: `Elija ${lower(label)} de la lista` }));
+  const schema = required(o, (z) => z.uuid({ error: `Elija ${un(label, o)}` }));
   return { name, label, required: Boolean(o.required), hint: o.hint, input: { type: "ref", table }, schema };
 }
 
@@ -224,7 +235,7 @@ export function checkbox(name: string, label: string, o: Common = {}): Field {
 export function money(name: string, label: string, o: Common & { positive?: boolean; max?: number }): Field {
   const max = o.max ?? 999_999_999_999.99;
   const schema = required(o, (z) =>
-    z.string({ error: `Escriba ${lower(label)}, por ejemplo 125,50` }).transform((v, ctx) => {
+    z.string({ error: `Escriba ${el(label, o)}, por ejemplo 125,50` }).transform((v, ctx) => {
       const parsed = parseMoney(v);
       if (parsed === null) {
         ctx.addIssue({
@@ -250,7 +261,7 @@ export function money(name: string, label: string, o: Common & { positive?: bool
 
 export function date(name: string, label: string, o: Common = {}): Field {
   const schema = required(o, (z) =>
-    z.string({ error: `Escriba ${lower(label)}, por ejemplo 31/01/2026` }).transform((v, ctx) => {
+    z.string({ error: `Escriba ${el(label, o)}, por ejemplo 31/01/2026` }).transform((v, ctx) => {
       const iso = parseDateInput(v);
       if (!iso) {
         ctx.addIssue({ code: "custom", message: `${label}: escriba una fecha válida, por ejemplo 31/01/2026` });

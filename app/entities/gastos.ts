@@ -71,7 +71,7 @@ export const gastos: Entity = {
     text("numero_factura", "Nº de factura / ticket", { max: 50 }),
     ref("solicitante_id", "Solicitante", "usuarios", { hint: "Si lo deja vacío, usted." }),
     ref("departamento_id", "Departamento", "departamentos", { hint: "Si lo deja vacío, el del solicitante." }),
-    ref("sucursal_id", "Sucursal", "sucursales", { hint: "Si lo deja vacío, la del solicitante." }),
+    ref("sucursal_id", "Sucursal", "sucursales", { hint: "Si lo deja vacío, la del solicitante.", genero: "f" }),
     textarea("notas", "Notas", { max: 2000 }),
   ],
   columns: [
@@ -102,7 +102,7 @@ export const gastos: Entity = {
     { name: "estado", label: "Estado", kind: "select", column: "estado", options: ESTADOS_GASTO },
     { name: "categoria", label: "Categoría", kind: "select", column: "categoria", options: CATEGORIAS_GASTO },
     { name: "departamento", label: "Departamento", kind: "ref", column: "departamento_id", table: "departamentos" },
-    { name: "sucursal", label: "Sucursal", kind: "ref", column: "sucursal_id", table: "sucursales" },
+    { name: "sucursal", label: "Sucursal", kind: "ref", column: "sucursal_id", table: "sucursales", genero: "f" },
     { name: "proveedor", label: "Proveedor", kind: "ref", column: "proveedor_id", table: "proveedores" },
     {
       name: "solicitante",

@@ -1,6 +1,6 @@
 import type { Permisos } from "~/auth/permissions";
 import { CATEGORIAS_PROVEEDOR, PAISES, TIPOS_PERSONA, isValueOf } from "~/lib/constants";
-import { ibanError, normalizeIban } from "~/lib/iban";
+import { formatIban, ibanError, normalizeIban } from "~/lib/iban";
 import { normalizeNif, validateNif } from "~/lib/nif";
 import type { Entity } from "./entity";
 import { checkbox, email, phone, select, text, textarea, url, type Field } from "./fields";
@@ -15,8 +15,9 @@ const PERMISOS: Permisos = {
 const iban: Field = {
   ...text("iban", "IBAN", {
     max: 42,
-    hint: "Opcional. Por ejemplo ES91 2100 0418 4502 0005 1332; se guarda sin espacios.",
+    hint: "Opcional. Por ejemplo ES91 2100 0418 4502 0005 1332, con espacios o sin ellos.",
   }),
+  display: formatIban,
   schema: (z) =>
     z
       .string()

@@ -30,7 +30,7 @@ export const usuarios: Entity = {
     { ...email("email", "Correo electrónico"), readOnly: true, hint: "El de la cuenta; no se cambia aquí." },
     select("rol", "Rol", ROLES, { required: true }),
     ref("departamento_id", "Departamento", "departamentos"),
-    ref("sucursal_id", "Sucursal", "sucursales"),
+    ref("sucursal_id", "Sucursal", "sucursales", { genero: "f" }),
     ref("aprobador_id", "Aprobador de gastos", "usuarios", {
       hint: "Si lo deja vacío, aprueba el responsable del departamento. No puede ser el propio usuario.",
     }),
@@ -53,7 +53,7 @@ export const usuarios: Entity = {
   filters: [
     { name: "rol", label: "Rol", kind: "select", column: "rol", options: ROLES },
     { name: "departamento", label: "Departamento", kind: "ref", column: "departamento_id", table: "departamentos" },
-    { name: "sucursal", label: "Sucursal", kind: "ref", column: "sucursal_id", table: "sucursales" },
+    { name: "sucursal", label: "Sucursal", kind: "ref", column: "sucursal_id", table: "sucursales", genero: "f" },
     { name: "activo", label: "Activo", kind: "boolean", column: "activo" },
   ],
   defaultOrder: { column: "nombre_completo", ascending: true },

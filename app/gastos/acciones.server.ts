@@ -74,7 +74,7 @@ async function crearConJustificantes({ request, context }: Args, signed: Signed)
     if (error instanceof SubidaRechazada) throw error.respuesta();
     throw error;
   }
-  const { archivos, campos } = recibido;
+  const { archivos, campos, rechazados } = recibido;
   try {
     if (archivos.length) {
       try {
@@ -98,9 +98,9 @@ async function crearConJustificantes({ request, context }: Args, signed: Signed)
         ...preparar(signed),
         async done(row, s, url) {
           const hecho = await creado(row, s, url);
-          if (!archivos.length) return hecho;
+          if (!archivos.length && !rechazados.length) return hecho;
           const subida = await adjuntar(archivos, { gastoId: String(row.id), store: s.store, almacen, existentes: 0 });
-          const r = resumenSubida(subida);
+          const r = resumenSubida({ ...subida, rechazados: [...rechazados, ...subida.rechazados] });
           const partes = [hecho.message, r.message, ...r.detalles, r.duplicado?.message].filter(Boolean);
           const aviso = hecho.kind === "aviso" || r.detalles.length > 0 || r.duplicado;
           return {
@@ -172,7 +172,7 @@ function preparar(signed: Signed, actual?: Row) {
           offset: 0,
           count: "none",
         });
-        if (!rows[0]) fieldErrors.proveedor_id = ["Elija proveedor de la lista"];
+        if (!rows[0]) fieldErrors.proveedor_id = ["Elija un proveedor de la lista"];
         else if (rows[0].activo === false)
           fieldErrors.proveedor_id = ["El proveedor está desactivado: elija un proveedor activo."];
       }

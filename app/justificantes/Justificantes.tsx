@@ -31,16 +31,17 @@ const CON_PROGRESO = 1024 * 1024;
 /**
  * The file field: a plain `<input type="file" multiple>` (on a phone it offers the camera), so
  * it works without JavaScript; the server checks each file by its content, not by this `accept`.
- * With JavaScript, the chosen files are listed with their size and a preview of the images, one
- * over 10 MB is pointed out before it is sent (the server refuses it anyway), and large files are
- * sent with a progress bar (`useEnvioConProgreso`). Its form must provide `SubmitTakeover`
- * (ConformForm does); `ruta` is the id of the route whose action the form posts to (default: the
- * page's own route).
+ * With JavaScript, the chosen files are listed with their size and a preview of the images, an
+ * image over 10 MB is made smaller here before it is sent (`useReducirGrandes`), any other file
+ * over 10 MB is pointed out (the server refuses it by name and keeps the rest of the form), and
+ * large files are sent with a progress bar (`useEnvioConProgreso`). Its form must provide
+ * `SubmitTakeover` (ConformForm does); `ruta` is the id of the route whose action the form posts
+ * to (default: the page's own route).
  */
 export function CampoArchivos({ id, etiqueta, ruta }: { id: string; etiqueta: string; ruta?: string }) {
-  const [archivos, setArchivos] = useState<File[]>([]);
+  const { archivos, reducidos, reduciendo, ocupado, elegir } = useReducirGrandes();
   const vistas = useVistasPrevias(archivos);
-  const envio = useEnvioConProgreso(archivos, ruta);
+  const envio = useEnvioConProgreso(archivos, ruta, reduciendo);
   return (
     <div className="campo campo-archivos">
       <label htmlFor={id}>{etiqueta}</label>
@@ -54,7 +55,7 @@ export function CampoArchivos({ id, etiqueta, ruta }: { id: string; etiqueta: st
         multiple
         accept={ACCEPT}
         aria-describedby={`${id}-ayuda`}
-        onChange={(e) => setArchivos([...(e.currentTarget.files ?? [])])}
+        onChange={(e) => elegir(e.currentTarget)}
       />
       <div aria-live="polite">
         {archivos.length ? (
@@ -64,8 +65,14 @@ export function CampoArchivos({ id, etiqueta, ruta }: { id: string; etiqueta: st
                 {vistas[i] ? <img src={vistas[i]!} alt={f.name} className="vista-previa" /> : null}
                 <span>
                   {f.name} · {tamano(f.size, "es-ES")}
-                  {f.size > MAX_BYTES_ARCHIVO ? (
-                    <strong className="error-archivo"> — ocupa más de 10 MB: no se podrá adjuntar</strong>
+                  {reducidos.has(f)
+                    ? ` (reducida desde ${tamano(reducidos.get(f)!, "es-ES")}: ocupaba más de 10 MB)`
+                    : null}
+                  {f.size > MAX_BYTES_ARCHIVO && !ocupado ? (
+                    <strong className="error-archivo">
+                      {" "}
+                      — ocupa más de 10 MB: no se adjuntará (el resto del formulario sí se guarda)
+                    </strong>
                   ) : null}
                 </span>
               </li>
@@ -73,6 +80,7 @@ export function CampoArchivos({ id, etiqueta, ruta }: { id: string; etiqueta: st
           </ul>
         ) : null}
       </div>
+      {ocupado ? <p className="ayuda">Reduciendo las fotos de más de 10 MB…</p> : null}
       {envio.estado ? (
         <div className="progreso-subida">
           <label htmlFor={`${id}-progreso`}>
@@ -146,6 +154,90 @@ async function vistaPrevia(archivo: File): Promise<string | null> {
   }
 }
 
+/**
+ * The chosen files, with each image over MAX_BYTES_ARCHIVO replaced by a JPEG of it small enough
+ * (re-encoded on a canvas, `reducir`) in the input itself, so the form sends the smaller one
+ * whichever way it goes. `reduciendo` holds the work in progress: a submission waits for it.
+ * A file that cannot be made smaller (a PDF, an image the browser cannot read) stays as chosen.
+ */
+function useReducirGrandes() {
+  const [archivos, setArchivos] = useState<File[]>([]);
+  const [reducidos, setReducidos] = useState<Map<File, number>>(new Map());
+  const reduciendo = useRef<Promise<void> | null>(null);
+  const eleccion = useRef(0);
+  const [ocupado, setOcupado] = useState(false);
+  function elegir(input: HTMLInputElement) {
+    const esta = ++eleccion.current;
+    reduciendo.current = null;
+    setOcupado(false);
+    const elegidos = [...(input.files ?? [])];
+    setArchivos(elegidos);
+    setReducidos(new Map());
+    if (!elegidos.some((f) => f.size > MAX_BYTES_ARCHIVO && f.type.startsWith("image/"))) return;
+    setOcupado(true);
+    const trabajo = (async () => {
+      const nuevos: File[] = [];
+      const antes = new Map<File, number>();
+      // One at a time: a full-size decode of each photo is dropped before the next.
+      for (const f of elegidos) {
+        const menor = f.size > MAX_BYTES_ARCHIVO && f.type.startsWith("image/") ? await reducir(f) : null;
+        if (menor) antes.set(menor, f.size);
+        nuevos.push(menor ?? f);
+      }
+      // Unless another choice was made meanwhile.
+      if (eleccion.current !== esta) return;
+      const lista = new DataTransfer();
+      for (const f of nuevos) lista.items.add(f);
+      input.files = lista.files;
+      setArchivos(nuevos);
+      setReducidos(antes);
+    })();
+    reduciendo.current = trabajo;
+    void trabajo.finally(() => {
+      if (eleccion.current !== esta) return;
+      reduciendo.current = null;
+      setOcupado(false);
+    });
+  }
+  return { archivos, reducidos, reduciendo, ocupado, elegir };
+}
+
+/** Receipts are read, not printed: the server scales larger photos down to this side anyway. */
+const LADO_MAXIMO = 4000;
+
+/**
+ * A JPEG of `archivo` under MAX_BYTES_ARCHIVO: scaled to LADO_MAXIMO, then lower quality, then
+ * smaller, until it fits. Null when the browser cannot read it or it will not fit.
+ */
+async function reducir(archivo: File): Promise<File | null> {
+  if (typeof createImageBitmap !== "function") return null;
+  let imagen: ImageBitmap;
+  try {
+    imagen = await createImageBitmap(archivo);
+  } catch {
+    return null;
+  }
+  try {
+    let escala = Math.min(1, LADO_MAXIMO / Math.max(imagen.width, imagen.height));
+    for (const calidad of [0.85, 0.75, 0.65, 0.65, 0.65, 0.65]) {
+      const lienzo = document.createElement("canvas");
+      lienzo.width = Math.max(1, Math.round(imagen.width * escala));
+      lienzo.height = Math.max(1, Math.round(imagen.height * escala));
+      lienzo.getContext("2d")?.drawImage(imagen, 0, 0, lienzo.width, lienzo.height);
+      const blob = await new Promise<Blob | null>((resolve) => lienzo.toBlob(resolve, "image/jpeg", calidad));
+      lienzo.width = lienzo.height = 0; // its pixels are not kept until the next collection
+      if (blob && blob.size <= MAX_BYTES_ARCHIVO) {
+        const nombre = archivo.name.replace(/\.[^.]*$/, "") || "foto";
+        return new File([blob], `${nombre}.jpg`, { type: "image/jpeg", lastModified: archivo.lastModified });
+      }
+      if (calidad <= 0.65) escala *= 0.75;
+    }
+    return null;
+  } finally {
+    imagen.close();
+  }
+}
+
 type EstadoEnvio = { fase: "subiendo"; porcentaje: number } | { fase: "comprobando" };
 
 /**
@@ -155,9 +247,14 @@ type EstadoEnvio = { fase: "subiendo"; porcentaje: number } | { fase: "comproban
  * Any other answer (fields or files refused, an error) means nothing was stored, so the form is
  * then simply submitted again the ordinary way, which shows exactly what it shows today — at the
  * cost of sending the files twice in that rare case, rather than imitating how Remix turns each
- * kind of answer into a page. A file over 10 MB skips all this: the server refuses it at once.
+ * kind of answer into a page. While chosen photos are being made smaller, a submission waits for
+ * them and then goes on by itself.
  */
-function useEnvioConProgreso(archivos: File[], ruta: string | undefined) {
+function useEnvioConProgreso(
+  archivos: File[],
+  ruta: string | undefined,
+  reduciendo: { readonly current: Promise<void> | null },
+) {
   const navigate = useNavigate();
   const revalidator = useRevalidator();
   const matches = useMatches();
@@ -171,12 +268,18 @@ function useEnvioConProgreso(archivos: File[], ruta: string | undefined) {
 
   useTakeOverSubmit((event) => {
     if (ordinario.current) return;
-    const total = archivos.reduce((suma, f) => suma + f.size, 0);
-    if (!enCurso.current && (total <= CON_PROGRESO || archivos.some((f) => f.size > MAX_BYTES_ARCHIVO))) return;
-    event.preventDefault();
-    if (enCurso.current) return; // pressed again while sending: one upload at a time
     const form = event.currentTarget;
     const boton = (event.nativeEvent as SubmitEvent).submitter;
+    const pendiente = reduciendo.current;
+    if (pendiente) {
+      event.preventDefault();
+      void pendiente.then(() => form.requestSubmit(boton));
+      return;
+    }
+    const total = archivos.reduce((suma, f) => suma + f.size, 0);
+    if (!enCurso.current && total <= CON_PROGRESO) return;
+    event.preventDefault();
+    if (enCurso.current) return; // pressed again while sending: one upload at a time
     const { respuesta, cancelar } = enviarConProgreso(
       urlDeDatos(form.getAttribute("action") ?? "", rutaId, window.location.href),
       new FormData(form, boton),

@@ -21,7 +21,7 @@ export type Subida = {
   rechazados: { nombre: string; motivo: string }[];
 };
 
-/** The upload was cut short (a file over 10 MB, a malformed body): nothing of it is stored. */
+/** The upload was cut short (a malformed body, too many files or fields): nothing of it is stored. */
 export class SubidaRechazada extends Error {
   constructor(
     readonly status: number,
@@ -77,8 +77,8 @@ export function almacenPara(services: Services, store: Store): Almacen {
 
 /**
  * Reads a multipart body as it arrives: each file goes to a temp file of its own (never whole in
- * memory), and a file over 10 MB stops the upload at that point (SubidaRechazada, 413) with every
- * temp file removed. Then each file is checked and processed (procesar.server.ts), stored and
+ * memory); one over 10 MB is not kept (its temp file is removed) and is reported by name, and the
+ * others go on. Then each file is checked and processed (procesar.server.ts), stored and
  * recorded as the user — the database has the last word (RLS, borrador, at most 10). A refused
  * file leaves the gasto and its other files as they were.
  */
@@ -86,13 +86,21 @@ export async function subirJustificantes(
   request: Request,
   o: { gastoId: string; store: Store; almacen: Almacen; staging: Staging; existentes: number },
 ): Promise<Subida> {
-  const { archivos } = await recibir(request, o.staging);
+  const { archivos, rechazados } = await recibir(request, o.staging);
   try {
-    return await adjuntar(archivos, o);
+    const subida = await adjuntar(archivos, o);
+    return { ...subida, rechazados: [...rechazados, ...subida.rechazados] };
   } finally {
     await descartar(archivos);
   }
 }
+
+/**
+ * Why a file over the limit was not attached, and what to do about it: phone photos are often
+ * that large, and without JavaScript the browser cannot make them smaller before sending.
+ */
+export const MOTIVO_DEMASIADO_GRANDE =
+  "ocupa más de 10 MB, el máximo. Si es una foto, hágala más pequeña y adjúntela de nuevo: en el móvil, elija una resolución menor en la cámara o compártala eligiendo un tamaño «mediano» o «reducido»; en el ordenador, ábrala y guárdela como JPEG de menos tamaño. Si es un PDF escaneado, escanéelo de nuevo a 150 o 200 ppp";
 
 /** Removes the temp files of a body read with `recibir`. */
 export const descartar = (archivos: Staged[]) =>
@@ -205,17 +213,20 @@ export type Staged = { nombre: string; archivo: string };
 
 /**
  * Streams a multipart body: files to temp files (in the order they came), the other fields
- * (at most 40, each at most `maxCampo` bytes) to `campos`. Refuses with SubidaRechazada.
+ * (at most 40, each at most `maxCampo` bytes) to `campos`. A file over MAX_BYTES is not kept: its
+ * temp file is removed and it is listed in `rechazados`, and the body is read on (what follows it
+ * in the form still counts; the edge has already bounded the whole body by its declared length).
+ * Refuses the whole body with SubidaRechazada.
  */
 export async function recibir(
   request: Request,
   almacen: Staging,
   { maxCampo = 4096 }: { maxCampo?: number } = {},
-): Promise<{ archivos: Staged[]; campos: [string, string][] }> {
+): Promise<{ archivos: Staged[]; campos: [string, string][]; rechazados: Subida["rechazados"] }> {
   const contentType = request.headers.get("Content-Type") ?? "";
   if (!/^multipart\/form-data/i.test(contentType) || !request.body)
     throw new SubidaRechazada(415, "Envíe los justificantes con el formulario de adjuntar archivos.");
-  const staged: Staged[] = [];
+  const staged: (Staged & { demasiadoGrande: boolean })[] = [];
   const campos: [string, string][] = [];
   const writes: Promise<void>[] = [];
   const body = Readable.fromWeb(request.body as WebReadableStream);
@@ -253,12 +264,11 @@ export async function recibir(
           return;
         }
         // In the order the files came, whatever order their temp files are opened in.
-        const entry = { nombre, archivo: "" };
+        const entry = { nombre, archivo: "", demasiadoGrande: false };
         staged.push(entry);
-        // Listened to at once: busboy may reach the limit before the temp file is open.
-        stream.on("limit", () =>
-          fail(new SubidaRechazada(413, `«${nombre}» ocupa más de 10 MB: no se ha adjuntado ningún archivo.`)),
-        );
+        // Listened to at once (busboy may reach the limit before the temp file is open): busboy
+        // drops the rest of a file past the limit and goes on with the next part.
+        stream.on("limit", () => (entry.demasiadoGrande = true));
         const write = almacen.temporal().then(async (archivo) => {
           entry.archivo = archivo;
           await pipeline(stream, createWriteStream(archivo, { flags: "wx", mode: 0o600 }));
@@ -291,7 +301,13 @@ export async function recibir(
       body.pipe(bb);
     });
     await Promise.all(writes);
-    return { archivos: staged, campos };
+    const grandes = staged.filter((s) => s.demasiadoGrande);
+    await Promise.all(grandes.map((s) => rm(s.archivo, { force: true })));
+    return {
+      archivos: staged.filter((s) => !s.demasiadoGrande).map(({ nombre, archivo }) => ({ nombre, archivo })),
+      campos,
+      rechazados: grandes.map((s) => ({ nombre: s.nombre, motivo: MOTIVO_DEMASIADO_GRANDE })),
+    };
   } catch (error) {
     const settled = await Promise.allSettled(writes);
     await Promise.all(staged.filter((s) => s.archivo).map((s) => rm(s.archivo, { force: true })));

@@ -1,4 +1,4 @@
-import { backendKind, DEV_SESSION_SECRET, env, loadEnv, resetEnvCache } from "./env.server";
+import { backendKind, DEV_SESSION_SECRET, dondeEscucha, env, loadEnv, resetEnvCache } from "./env.server";
 
 const SECRET = "x".repeat(32);
 
@@ -16,7 +16,7 @@ describe("loadEnv", () => {
     const cfg = loadEnv({ NODE_ENV: "test" });
     expect(cfg).toMatchObject({
       PORT: 3000,
-      HOST: "0.0.0.0",
+      HOST: "127.0.0.1",
       NODE_ENV: "test",
       DATA_DIR: "./data",
       APP_LOCALE: "es-ES",
@@ -75,6 +75,22 @@ describe("loadEnv", () => {
     ["https://oficina.empresa.es", false],
   ])("APP_URL %s names this machine only: %s", (value, loopback) => {
     expect(loadEnv({ NODE_ENV: "test", APP_URL: value }).APP_URL_LOOPBACK).toBe(loopback);
+  });
+
+  it("listens on this machine only unless APP_URL is another machine or HOST is set", () => {
+    expect(loadEnv({ NODE_ENV: "test" }).HOST).toBe("127.0.0.1");
+    expect(loadEnv({ NODE_ENV: "test", APP_URL: "http://localhost:3000" }).HOST).toBe("127.0.0.1");
+    expect(loadEnv({ NODE_ENV: "test", APP_URL: "https://oficina.empresa.es" }).HOST).toBe("0.0.0.0");
+    expect(loadEnv({ NODE_ENV: "test", HOST: "0.0.0.0" }).HOST).toBe("0.0.0.0");
+    expect(loadEnv({ NODE_ENV: "test", APP_URL: "https://oficina.empresa.es", HOST: "10.0.0.5" }).HOST).toBe(
+      "10.0.0.5",
+    );
+  });
+
+  it("the start-up log says who can reach it", () => {
+    expect(dondeEscucha("127.0.0.1")).toMatch(/^Solo se atiende desde esta máquina \(HOST=127\.0\.0\.1\)/);
+    expect(dondeEscucha("0.0.0.0")).toMatch(/^Se atiende en todas las interfaces de red/);
+    expect(dondeEscucha("10.0.0.5")).toBe("Se atiende solo en la dirección 10.0.0.5 (HOST).");
   });
 
   it("treats empty strings as unset", () => {

@@ -143,7 +143,8 @@ const schema = z.object({
       error: "debe ser un número entre 1 y 65535",
     })
     .transform(Number),
-  HOST: z.string().default("0.0.0.0"),
+  // No default here: it depends on APP_URL (below).
+  HOST: z.string().optional(),
   TRUST_PROXY: z
     .string()
     .optional()
@@ -295,6 +296,9 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
         : ["invitacion", "predeterminado: APP_URL es una instalación real"];
   return {
     ...cfg,
+    // A try-out on a laptop (APP_URL unset or this machine) is not offered to the local network;
+    // an installation with a public APP_URL listens on every interface unless HOST says otherwise.
+    HOST: cfg.HOST ?? (loopback ? "127.0.0.1" : "0.0.0.0"),
     SIGNUP_MODE: signupMode,
     SIGNUP_MODE_MOTIVO: motivo,
     APP_URL: appUrl,
@@ -323,4 +327,13 @@ export function backendKind(cfg: Pick<Env, "SUPABASE_URL" | "DATABASE_URL">): Ba
   if (cfg.SUPABASE_URL) return "supabase";
   if (cfg.DATABASE_URL) return "postgres";
   return "embedded";
+}
+
+/** The start-up line that says who can reach the server, by the address it listens on. */
+export function dondeEscucha(host: string): string {
+  if (["127.0.0.1", "localhost", "::1", "[::1]"].includes(host))
+    return `Solo se atiende desde esta máquina (HOST=${host}): para abrir Oficina desde otros equipos, defina APP_URL con su dirección en la red, o HOST=0.0.0.0.`;
+  if (host === "0.0.0.0" || host === "::")
+    return `Se atiende en todas las interfaces de red (HOST=${host}): cualquier equipo que llegue a esta máquina puede abrir Oficina.`;
+  return `Se atiende solo en la dirección ${host} (HOST).`;
 }

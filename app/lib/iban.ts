@@ -99,7 +99,17 @@ export function ibanError(s: string): string | null {
   const country = normalizeIban(s).slice(0, 2);
   if (NON_IBAN.has(country))
     return `Las cuentas de ${country} no usan IBAN; déjelo vacío e indique la cuenta en las notas.`;
+  const iban = normalizeIban(s);
   const length = IBAN_LENGTHS[country];
+  // The right shape, wrong sum: a digit mistyped or two swapped, as the NIF's control letter.
+  if (
+    /^[A-Z]{2}\d{2}[A-Z0-9]+$/.test(iban) &&
+    (length !== undefined ? iban.length === length : iban.length >= 15 && iban.length <= 34) &&
+    (country !== "ES" || /^ES\d{22}$/.test(iban))
+  ) {
+    // Not the digits that would fit: the mistake is as likely in the account, which they would hide.
+    return `Los dígitos de control del IBAN (${iban.slice(0, 4)}) no cuadran con el número de cuenta: alguna cifra está cambiada. Cópielo de nuevo de la factura o del certificado del banco.`;
+  }
   return length
     ? `Escriba un IBAN válido: ${country} y ${length - 2} caracteres más, p. ej. ES91 2100 0418 4502 0005 1332.`
     : "Escriba un IBAN válido: código de país, dos dígitos de control y el número de cuenta, p. ej. ES91 2100 0418 4502 0005 1332.";

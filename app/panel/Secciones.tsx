@@ -430,7 +430,8 @@ function TablaGastos<G extends { id: string; folio: string }>(props: {
   const numero = (c: Columna<G>) => (c.numeric ? "numero" : undefined);
   return (
     <div className="tabla-contenedor">
-      <table>
+      {/* On a phone each row is a card of «label: value» lines (`data-etiqueta`), as in the lists. */}
+      <table className="tabla-tarjetas">
         <caption className={props.captionOculto ? "visually-hidden" : undefined}>{props.caption}</caption>
         <thead>
           <tr>
@@ -449,7 +450,7 @@ function TablaGastos<G extends { id: string; folio: string }>(props: {
                 <a href={gastoHref(g.id)}>{g.folio}</a>
               </td>
               {props.columnas.map((c) => (
-                <td key={c.header} className={numero(c)}>
+                <td key={c.header} className={numero(c)} data-etiqueta={c.header}>
                   {c.cell(g)}
                 </td>
               ))}

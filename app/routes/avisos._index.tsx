@@ -84,7 +84,8 @@ export default function Avisos() {
             return (
               <li key={a.id} className={a.leido_en ? undefined : "sin-leer"}>
                 {a.leido_en ? null : <strong className="etiqueta">Sin leer</strong>}{" "}
-                {a.gasto_id ? <Link to={`/gastos?gasto=${a.gasto_id}`}>{titulo(a, formats)}</Link> : titulo(a, formats)}
+                {/* Through `/avisos/{id}`: opening the gasto marks its aviso read. */}
+                {a.gasto_id ? <Link to={`/avisos/${a.id}`}>{titulo(a, formats)}</Link> : titulo(a, formats)}
                 {extra ? <p>{extra}</p> : null}
                 <p className="fecha">{formatTimestamp(a.creado_en, formats)}</p>
                 {a.leido_en ? null : (

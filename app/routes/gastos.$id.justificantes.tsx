@@ -19,7 +19,7 @@ import { safeRedirect } from "~/lib/safe-redirect";
  */
 /** Nothing to show here: the receipts are in the gasto's panel. */
 export const loader = ({ params }: LoaderFunctionArgs) =>
-  redirect(UUID.test(params.id ?? "") ? `/gastos?gasto=${params.id}` : "/gastos");
+  redirect(UUID.test(params.id ?? "") ? `/gastos?gasto=${params.id}#gasto` : "/gastos");
 
 /**
  * Never drawn (the loader redirects, the action answers with a redirect), but a page route: a

@@ -87,7 +87,7 @@ export default function Gastos() {
           user.rol === "administrador" ? "Todos" : user.rol === "aprobador" ? "Todos los que puedo ver" : undefined
         }
       />
-      <FilterForm entity={gastos} state={state} options={options} />
+      <FilterForm entity={gastos} state={state} options={options} plegable resumenId="resumen-resultados" />
       {data.busquedaCorta ? (
         <p className="aviso aviso-aviso" role="status">
           Escriba al menos {BUSQUEDA_MINIMA} letras o cifras para buscar; la lista no está filtrada por «{state.q}».
@@ -104,7 +104,7 @@ export default function Gastos() {
       <div className={panel || nuevo ? "gastos-con-panel" : "gastos-sin-panel"}>
         <div className="gastos-lista">
           <div className="resumen-lista">
-            <p aria-live="polite">
+            <p aria-live="polite" id="resumen-resultados" tabIndex={-1}>
               <strong>{resumen.cuenta}</strong>
               {filtered ? " con estos filtros" : ""}
               {" · "}

@@ -220,6 +220,7 @@ function CurrentValues({ entity, current, options }: { entity: Entity; current: 
 }
 
 export function displayField(field: Field, value: unknown, formats: Formats, options: Options) {
+  if (field.display && typeof value === "string" && value !== "") return field.display(value);
   const input = field.input;
   const kind =
     input.type === "money"

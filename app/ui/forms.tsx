@@ -300,7 +300,7 @@ export function toFormValues(fields: readonly Field[], record: Record<string, un
     if (f.input.type === "checkbox") {
       if (v) out[f.name] = "on";
     } else if (f.input.type === "money") out[f.name] = String(v).replace(".", ",");
-    else out[f.name] = String(v);
+    else out[f.name] = f.display ? f.display(String(v)) : String(v);
   }
   return out;
 }

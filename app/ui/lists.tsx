@@ -33,8 +33,96 @@ export function backToRow(href: string, id: unknown) {
 /** The target of the layout's «Saltar a los resultados» link (app/root.tsx). */
 export const RESULTS_ID = "resultados";
 
+/**
+ * The filter form. `plegable`: on a phone its fields fold into a `<details>` whose summary says
+ * which filters are on, so the results come first (wider screens show them all, always).
+ * `resumenId`: the results' summary, where the focus goes after filtering with JavaScript (not
+ * back at the top of the page, a long way of Tab presses from the results).
+ */
 export function FilterForm({
   entity: declared,
+  state,
+  options,
+  children,
+  plegable = false,
+  resumenId,
+}: {
+  entity: Entity;
+  state: ListState;
+  options: Options;
+  children?: ReactNode;
+  plegable?: boolean;
+  resumenId?: string;
+}) {
+  const entity = useForRole(declared);
+  const errores = Object.entries(state.errores);
+  const filtrando = useFocoTrasFiltrar(resumenId, errores.length > 0);
+  const campos = (
+    <CamposFiltro entity={entity} state={state} options={options}>
+      {children}
+    </CamposFiltro>
+  );
+  return (
+    <Form
+      method="get"
+      action={`${entity.path}#filtros-errores`}
+      className={plegable ? "filtros filtros-con-plegable" : "filtros"}
+      role="search"
+      aria-label={`Buscar ${entity.plural}`}
+      onSubmit={filtrando}
+    >
+      <FilterErrors errores={errores} />
+      {plegable ? (
+        <details className="filtros-plegables" open={errores.length > 0 || undefined}>
+          <summary>{filtrosActivos(entity, state, options)}</summary>
+          <div className="filtros-campos">{campos}</div>
+        </details>
+      ) : (
+        campos
+      )}
+    </Form>
+  );
+}
+
+/** «Filtros: Estado: Pendiente · Buscar: «taxi»», or that none is on. */
+function filtrosActivos(entity: Entity, state: ListState, options: Options) {
+  const activos: string[] = [];
+  if (state.q) activos.push(`Buscar: «${state.q}»`);
+  for (const filter of entity.filters) {
+    const value = state.filtros[filter.name];
+    if (!value) continue;
+    const list =
+      filter.kind === "select" ? filter.options : filter.kind === "ref" ? options[filter.table]?.options : undefined;
+    const shown =
+      filter.kind === "boolean"
+        ? value === "si"
+          ? "Sí"
+          : "No"
+        : (list?.find((o) => o.value === value)?.label ?? value);
+    activos.push(`${filter.label}: ${shown}`);
+  }
+  return activos.length ? `Filtros (${activos.length}): ${activos.join(" · ")}` : "Filtros: ninguno activo";
+}
+
+/**
+ * With JavaScript, after the form is sent and the new results are in, the focus goes to the
+ * results' summary (unless a filter was refused: its error summary takes the focus).
+ */
+function useFocoTrasFiltrar(resumenId: string | undefined, conErrores: boolean) {
+  const location = useLocation();
+  const enviado = useRef<string | null>(null);
+  useEffect(() => {
+    if (enviado.current === null || !resumenId || enviado.current === location.key) return;
+    enviado.current = null;
+    if (!conErrores) document.getElementById(resumenId)?.focus();
+  }, [location.key, resumenId, conErrores]);
+  return () => {
+    enviado.current = location.key;
+  };
+}
+
+function CamposFiltro({
+  entity,
   state,
   options,
   children,
@@ -44,17 +132,8 @@ export function FilterForm({
   options: Options;
   children?: ReactNode;
 }) {
-  const entity = useForRole(declared);
-  const errores = Object.entries(state.errores);
   return (
-    <Form
-      method="get"
-      action={`${entity.path}#filtros-errores`}
-      className="filtros"
-      role="search"
-      aria-label={`Buscar ${entity.plural}`}
-    >
-      <FilterErrors errores={errores} />
+    <>
       <div className="campo">
         <label htmlFor="filtro-q">Buscar</label>
         <input id="filtro-q" type="search" name="q" defaultValue={state.q} key={state.q} maxLength={100} />
@@ -132,7 +211,7 @@ export function FilterForm({
         <button type="submit">Filtrar</button>
         <Link to={entity.path}>Quitar filtros</Link>
       </div>
-    </Form>
+    </>
   );
 }
 

@@ -161,9 +161,9 @@ empleado("crear con errores: resumen con enlaces, valores conservados y nada cre
   await expect(summary).toBeInViewport();
   const mensajes = {
     fecha_gasto: "Fecha: no puede ser futura; escriba la fecha del ticket o la factura",
-    categoria: "Elija categoría de la lista",
+    categoria: "Elija una categoría",
     importe: "Importe: escriba un importe con hasta 2 decimales, por ejemplo 1.234,56",
-    metodo_pago: "Elija método de pago de la lista",
+    metodo_pago: "Elija un método de pago",
   };
   for (const [campo, mensaje] of Object.entries(mensajes)) {
     await expect(summary.getByRole("link", { name: mensaje })).toHaveAttribute("href", `#nuevo-gastos-${campo}`);

@@ -127,7 +127,7 @@ administrador(
     await expect(summary).toBeInViewport();
     const mensajes = {
       codigo: "Código: de 2 a 10 letras sin tilde, números o guiones, por ejemplo ADM-01",
-      direccion: "Escriba dirección",
+      direccion: "Escriba la dirección",
       telefono: "Teléfono: de 6 a 20 cifras, con «+» y espacios si quiere, por ejemplo +34 912 345 678",
       email: "Escriba un correo válido, por ejemplo nombre@empresa.es",
     };
@@ -215,7 +215,7 @@ aprobador(
     await expectNoAxeViolations(page);
     await row.getByRole("link", { name: razon }).click();
     await expect(datos(page).getByLabel("NIF / RFC / ID fiscal")).toHaveValue(cif);
-    await expect(datos(page).getByLabel("IBAN")).toHaveValue("ES9121000418450200051332");
+    await expect(datos(page).getByLabel("IBAN")).toHaveValue("ES91 2100 0418 4502 0005 1332");
     // Searching by the stored form of the NIF finds it too.
     await page.goto(`/proveedores?q=${cif}`);
     await expect(rowOf(page, razon)).toHaveCount(1);
@@ -236,7 +236,9 @@ aprobador(
     await expect(nif).toHaveAccessibleDescription(/La letra del DNI no es correcta: para 12345678 es la Z\./);
     const iban = form.getByLabel("IBAN");
     await expect(iban).toHaveAttribute("aria-invalid", "true");
-    await expect(iban).toHaveAccessibleDescription(/Escriba un IBAN válido: ES y 22 caracteres más/);
+    await expect(iban).toHaveAccessibleDescription(
+      /Los dígitos de control del IBAN \(ES91\) no cuadran con el número de cuenta/,
+    );
     await expect(nif).toHaveValue("12345678-a");
     await expect(iban).toHaveValue("ES91 2100 0418 4502 0005 1333");
     await expect(form.getByLabel("Razón social")).toHaveValue(razon);

@@ -53,7 +53,7 @@ administrador(
     const resumen = resumenErrores(page, panelGasto(page, folio));
     await expect(resumen.getByRole("heading")).toHaveText("Hay 2 errores");
     await expect(resumen.getByRole("link", { name: /Fecha de pago: no puede ser futura/ })).toBeVisible();
-    await expect(resumen.getByRole("link", { name: /Escriba referencia de pago/ })).toBeVisible();
+    await expect(resumen.getByRole("link", { name: /Escriba la referencia de pago/ })).toBeVisible();
     await expect(panelGasto(page, folio).getByRole("heading", { level: 2, name: /^Gasto / })).toHaveText(
       `Gasto ${folio} Aprobado`,
     );
@@ -225,7 +225,7 @@ empleado(
     await expect(resumen).toBeVisible();
     await expect(resumen).toBeInViewport();
     await expect(page).toHaveURL(/[?&]nuevo=1/);
-    await expect(resumen.getByRole("link", { name: "Escriba descripción" })).toBeVisible();
+    await expect(resumen.getByRole("link", { name: "Escriba la descripción" })).toBeVisible();
 
     await page.getByRole("link", { name: "Cerrar sin crear y volver a la lista" }).click();
     await expect(page).not.toHaveURL(/nuevo=1/);

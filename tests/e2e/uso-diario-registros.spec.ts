@@ -101,7 +101,7 @@ test("/gastos: un importe ilegible se dice junto al filtro y la lista no se filt
   const form = filtros(page, "gastos");
   await form.getByLabel("Importe máximo").fill("abc");
   await form.getByRole("button", { name: "Filtrar" }).click();
-  const mensaje = "Escriba importe máximo como un importe, por ejemplo 1.234,50";
+  const mensaje = "Escriba el importe máximo como un importe, por ejemplo 1.234,50";
   const summary = form.getByRole("alert");
   await expectSummaryAtHand(summary, "Hay 1 error en los filtros");
   await expect(summary.getByRole("link", { name: mensaje })).toHaveAttribute("href", "#filtro-importe_max");
@@ -131,6 +131,6 @@ test("/sucursales: un valor que no está entre las opciones también se dice", a
   await page.goto("/sucursales?pais=XX");
   const form = filtros(page, "sucursales");
   await expect(form.getByRole("alert").getByRole("heading", { name: "Hay 1 error en los filtros" })).toBeVisible();
-  await expect(form.getByLabel("País")).toHaveAccessibleDescription("Error: Elija país de la lista");
+  await expect(form.getByLabel("País")).toHaveAccessibleDescription("Error: Elija un país de la lista");
   await expect(page.getByText("con estos filtros")).toHaveCount(0);
 });

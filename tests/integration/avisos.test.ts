@@ -257,9 +257,9 @@ describe("entrega por correo", () => {
     const m = sent[0]!;
     expect(m.to).toBe(pablo.email);
     expect(m.subject).toBe(`${g.folio} espera su aprobación`);
-    expect(m.text).toContain(`https://oficina.example.test/gastos?gasto=${g.id}`);
+    expect(m.text).toContain(`https://oficina.example.test/gastos?gasto=${g.id}#gasto`);
     expect(m.text).toMatch(/lo envió Elena/);
-    expect(m.html).toContain(`<a href="https://oficina.example.test/gastos?gasto=${g.id}">`);
+    expect(m.html).toContain(`<a href="https://oficina.example.test/gastos?gasto=${g.id}#gasto">`);
     expect(m.headers?.["List-Unsubscribe"]).toBe("<https://oficina.example.test/avisos/preferencias>");
     expect(m.messageId).toMatch(/^<[0-9a-f-]{36}@oficina\.example\.test>$/);
     expect((await correos())[0]).toMatchObject({ estado: "enviado", intentos: 1 });
@@ -541,6 +541,32 @@ describe("pantallas: /avisos y /avisos/preferencias", () => {
     expect(await load(avisosRoute, "/avisos", pablo)).toMatchObject({ sinLeer: 1 });
     expect((await send(avisosRoute, "/avisos", pablo, {})).status).toBe(302);
     expect(await load(avisosRoute, "/avisos", pablo)).toMatchObject({ total: 2, sinLeer: 0 });
+  });
+
+  it("abrir un aviso (/avisos/{id}) lo marca leído y lleva a la ficha de su gasto; el de otro, 404 y sin cambios", async () => {
+    const avisosRoute = await import("~/routes/avisos._index");
+    const abrirRoute = await import("~/routes/avisos.$id");
+    const g = await act(elena, "enviar", await nuevo(elena));
+    const { avisos: lista } = await load(avisosRoute, "/avisos", pablo);
+    const aviso = lista.find((a: { gasto_id: string }) => a.gasto_id === g.id);
+    const abrir = (u: U, id: string) =>
+      respond(() =>
+        abrirRoute.loader({
+          request: request(`/avisos/${id}`, { cookie: u.cookie }),
+          context: app.context(),
+          params: { id },
+        } as never),
+      );
+    const ajeno = await abrir(elena, aviso.id);
+    expect(ajeno.status).toBe(404);
+    expect(
+      (await load(avisosRoute, "/avisos", pablo)).avisos.find((a: { id: string }) => a.id === aviso.id),
+    ).toMatchObject({ leido_en: null });
+    const r = await abrir(pablo, aviso.id);
+    expect([r.status, r.headers.get("Location")]).toEqual([302, `/gastos?gasto=${g.id}#gasto`]);
+    const despues = (await load(avisosRoute, "/avisos", pablo)).avisos.find((a: { id: string }) => a.id === aviso.id);
+    expect(despues.leido_en).not.toBeNull();
+    expect((await abrir(pablo, "no-es-un-id")).status).toBe(404);
   });
 
   it("las preferencias propias se guardan; un valor que no está en la lista se dice y no cambia nada", async () => {

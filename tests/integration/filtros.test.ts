@@ -47,7 +47,7 @@ describe("/gastos", () => {
   it("un importe ilegible: error en el filtro, con lo escrito, y la lista sin ese filtro", async () => {
     const data = await gastos.list("?importe_max=abc&importe_min=100", admin.cookie);
     expect(data.state.errores).toEqual({
-      importe_max: { valor: "abc", mensaje: "Escriba importe máximo como un importe, por ejemplo 1.234,50" },
+      importe_max: { valor: "abc", mensaje: "Escriba el importe máximo como un importe, por ejemplo 1.234,50" },
     });
     expect(data.state.filtros).toEqual({ importe_min: "100" });
     // importe_min still applies: only the 250,00 € one.
@@ -75,7 +75,7 @@ describe("/gastos", () => {
 
   it("una fecha imposible también se dice", async () => {
     const data = await gastos.list("?desde=2026-02-30", admin.cookie);
-    expect(data.state.errores.desde.mensaje).toMatch(/Escriba fecha desde como una fecha real/);
+    expect(data.state.errores.desde.mensaje).toMatch(/Escriba la fecha desde como una fecha real/);
     expect(data.result.total).toBe(2);
   });
 });
@@ -84,7 +84,7 @@ describe("/sucursales", () => {
   it("un valor que no está entre las opciones se dice y no filtra; uno válido filtra", async () => {
     const data = await sucursales.list("?pais=XX&activo=quizas");
     expect(data.state.errores).toEqual({
-      pais: { valor: "XX", mensaje: "Elija país de la lista" },
+      pais: { valor: "XX", mensaje: "Elija un país de la lista" },
       activo: { valor: "quizas", mensaje: "Elija Sí, No o Todos en «Activa»" },
     });
     expect(data.result.total).toBe(1);

@@ -254,7 +254,7 @@ describe("crear", () => {
       [{ importe: "12,345" }, "importe", /hasta 2 decimales/],
       [{ importe: "10,00", importe_impuestos: "10,01" }, "importe_impuestos", /no pueden ser mayores que el importe/],
       [{ descripcion: "ab" }, "descripcion", /al menos 3/],
-      [{ categoria: "caprichos" }, "categoria", /Elija categoría/],
+      [{ categoria: "caprichos" }, "categoria", /Elija una categoría/],
     ];
     for (const [o, campo, message] of cases) {
       const r = await post(form(o), empleado.cookie);
@@ -636,7 +636,7 @@ describe("flujo: cada transición como cada rol", () => {
     expect(dos.status).toBe(400);
     const { result } = await json(dos);
     expect(result.error.fecha_pago[0]).toMatch(/no puede ser futura/);
-    expect(result.error.referencia_pago[0]).toMatch(/Escriba referencia de pago/);
+    expect(result.error.referencia_pago[0]).toMatch(/Escriba la referencia de pago/);
     // Before the expense's own date: said by the form, with the reference's error too.
     const antes = await act(admin, "pagar", g, { fecha_pago: addDaysISO(g.fecha_gasto, -1), referencia_pago: " " });
     expect(Object.keys((await json(antes)).result.error).sort()).toEqual(["fecha_pago", "referencia_pago"]);

@@ -146,7 +146,7 @@ describe("crear: NIF por país, IBAN, web", () => {
     expect(r.status).toBe(400);
     const { result } = await json(r);
     expect(Object.keys(result.error).sort()).toEqual(["categoria", "iban", "nif", "razon_social", "sitio_web"]);
-    expect(result.error.iban[0]).toMatch(/Escriba un IBAN válido/);
+    expect(result.error.iban[0]).toMatch(/Los dígitos de control del IBAN \(ES91\) no cuadran/);
     expect(result.error.sitio_web[0]).toMatch(/dirección web/);
     expect(await count()).toBe(before);
   });

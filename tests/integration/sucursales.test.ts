@@ -87,12 +87,12 @@ describe("crear", () => {
     const { result } = await json(r);
     expect(result.error.nombre[0]).toMatch(/al menos 2 caracteres/);
     expect(result.error.codigo[0]).toMatch(/letras sin tilde/);
-    expect(result.error.direccion[0]).toMatch(/Escriba dirección/);
-    expect(result.error.ciudad[0]).toMatch(/Escriba ciudad/);
-    expect(result.error.pais[0]).toMatch(/Elija país de la lista/);
+    expect(result.error.direccion[0]).toMatch(/Escriba la dirección/);
+    expect(result.error.ciudad[0]).toMatch(/Escriba la ciudad/);
+    expect(result.error.pais[0]).toMatch(/Elija un país/);
     expect(result.error.telefono[0]).toMatch(/de 6 a 20 cifras/);
     expect(result.error.email[0]).toMatch(/correo válido/);
-    expect(result.error.responsable_id[0]).toMatch(/Elija responsable/);
+    expect(result.error.responsable_id[0]).toMatch(/Elija un responsable/);
     expect(result.initialValue).toMatchObject({ nombre: "B", telefono: "llámame" });
     expect(await count()).toBe(before);
   });

@@ -81,9 +81,10 @@ describe("lista", () => {
     expect((await list("?activo=no")).result.total).toBe(0);
     expect(ids(await list(`?q=${encodeURIComponent(empleado.email.slice(0, 8))}`))).toEqual([empleado.id]);
     const data = await list("?orden=nombre_completo&dir=desc");
+    // In Spanish alphabetical order: «Óscar» between «Elena» and «Pablo», not after «Pablo».
     expect(data.result.rows.map((r: { nombre_completo: string }) => r.nombre_completo)).toEqual([
-      "Óscar",
       "Pablo",
+      "Óscar",
       "Elena",
       "Ana",
     ]);
@@ -175,7 +176,7 @@ describe("perfil propio (no administrador)", () => {
     );
     expect(r.status).toBe(400);
     const { result } = await json(r);
-    expect(result.error.nombre[0]).toMatch(/Escriba nombre/);
+    expect(result.error.nombre[0]).toMatch(/Escriba el nombre/);
     expect(result.error.telefono[0]).toMatch(/de 6 a 20 cifras/);
     expect(result.error.puesto[0]).toMatch(/como máximo 80/);
     expect(await row(empleado.id)).toEqual(before);

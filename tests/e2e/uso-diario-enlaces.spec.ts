@@ -1,0 +1,66 @@
+import type { Page } from "@playwright/test";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { E2E_DATA_DIR } from "./entorno";
+import { avisoNuevo } from "./support-base-de-datos";
+import { ACCOUNTS, as, expect, expectNoAxeViolations } from "./support";
+import { centimosAlAzar, gastosPendientes, panelGasto } from "./support-registros";
+
+/**
+ * Issue 31, links that open a gasto: from an aviso, a mail, a receipt's old address, they land on
+ * the gasto's panel (`#gasto`), on a phone too, where the panel is far below the list's filters;
+ * and opening the gasto from its aviso marks the aviso read.
+ */
+const empleado = as("empleado");
+const aprobador = as("aprobador");
+
+const MOVIL = { width: 390, height: 844 };
+/** The panel's title, «Gasto GAS-… Estado». */
+const titulo = (page: Page, folio: string) =>
+  panelGasto(page, folio).getByRole("heading", { level: 2, name: new RegExp(`^Gasto ${folio}`) });
+
+empleado.use({ viewport: MOVIL });
+aprobador.use({ viewport: MOVIL });
+
+empleado("en un móvil, un aviso abre la ficha de su gasto a la vista y queda leído", async ({ page }) => {
+  const { folio } = await avisoNuevo(ACCOUNTS.empleado);
+  await page.goto("/avisos");
+  const aviso = page.getByRole("listitem").filter({ hasText: folio });
+  await expect(aviso).toContainText("Sin leer");
+  await aviso.getByRole("link", { name: new RegExp(folio) }).click();
+
+  await expect(page).toHaveURL(/\/gastos\?gasto=[0-9a-f-]{36}#gasto$/);
+  const panel = panelGasto(page, folio);
+  await expect(panel).toHaveAttribute("id", "gasto");
+  await expect(titulo(page, folio)).toBeInViewport();
+  await expectNoAxeViolations(page);
+
+  await page.goto("/avisos");
+  const leido = page.getByRole("listitem").filter({ hasText: folio });
+  await expect(leido).not.toContainText("Sin leer");
+  await expect(leido.getByRole("button", { name: `Marcar como leído: ${folio}` })).toHaveCount(0);
+});
+
+empleado("la dirección antigua de los justificantes de un gasto lleva a su ficha, a la vista", async ({ page }) => {
+  const { gasto, folio } = await avisoNuevo(ACCOUNTS.empleado);
+  await page.goto(`/gastos/${gasto}/justificantes`);
+  await expect(page).toHaveURL(new RegExp(`/gastos\\?gasto=${gasto}#gasto$`));
+  await expect(titulo(page, folio)).toBeInViewport();
+});
+
+aprobador("en un móvil, el enlace del correo de un aviso abre la ficha del gasto a la vista", async ({ page }) => {
+  const [folio] = await gastosPendientes([{ descripcion: "Enlace del correo", centimos: centimosAlAzar() }]);
+  const buzon = path.resolve(E2E_DATA_DIR, "correo", `${ACCOUNTS.aprobador}.txt`);
+  const correo = () =>
+    existsSync(buzon)
+      ? readFileSync(buzon, "utf8")
+          .split("---")
+          .find((m) => m.includes(`Asunto: ${folio} `))
+      : undefined;
+  await expect.poll(correo, { message: `el correo del gasto ${folio}` }).toBeTruthy();
+  const enlace = /https?:\/\/\S*\/gastos\?gasto=[0-9a-f-]{36}\S*/.exec(correo()!)![0];
+  expect(enlace).toMatch(/#gasto$/);
+  const url = new URL(enlace);
+  await page.goto(url.pathname + url.search + url.hash);
+  await expect(titulo(page, folio)).toBeInViewport();
+});

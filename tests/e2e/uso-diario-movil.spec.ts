@@ -1,0 +1,79 @@
+import type { Page } from "@playwright/test";
+import { as, asItIs, expect, expectNoAxeViolations, jsEnabled } from "./support";
+
+/**
+ * Issue 31 on a 390 px phone: the home panel's gastos are cards, not tables that scroll
+ * sideways; the gastos filters fold away (saying which are on) so the results come first; and
+ * with JavaScript, filtering leaves the focus on the results' summary.
+ */
+const MOVIL = { width: 390, height: 844 };
+const empleado = as("empleado");
+const aprobador = as("aprobador");
+empleado.use({ viewport: MOVIL });
+aprobador.use({ viewport: MOVIL });
+
+/** How far each of the panel's gasto tables (or the page) is wider than its box, in px. */
+const desbordes = (page: Page) =>
+  asItIs(page, (p) =>
+    p.evaluate(() => [
+      document.scrollingElement!.scrollWidth - document.scrollingElement!.clientWidth,
+      ...[...document.querySelectorAll(".tabla-contenedor:has(.panel-folio)")].map(
+        (c) => c.scrollWidth - c.clientWidth,
+      ),
+    ]),
+  );
+
+empleado("panel en el móvil: «Mis últimos gastos» en tarjetas, con importe y estado a la vista", async ({ page }) => {
+  await page.goto("/");
+  const seccion = page.getByRole("region", { name: "Mis últimos gastos" });
+  const fila = seccion.getByRole("row").nth(1);
+  await fila.scrollIntoViewIfNeeded();
+  // The row's last line (its estado) whole on the screen, not cut off at the right.
+  await expect(fila.getByRole("cell").last()).toBeInViewport({ ratio: 1 });
+  for (const d of await desbordes(page)) expect(d).toBeLessThanOrEqual(0);
+  await expectNoAxeViolations(page);
+});
+
+aprobador(
+  "panel en el móvil: «Los 10 más antiguos» pendientes en tarjetas, sin desplazamiento lateral",
+  async ({ page }) => {
+    await page.goto("/");
+    const seccion = page.getByRole("region", { name: "Pendientes de aprobar" });
+    const tabla = seccion.getByRole("table");
+    const fila = tabla.getByRole("row").nth(1);
+    await fila.scrollIntoViewIfNeeded();
+    await expect(fila.getByRole("cell").last()).toBeInViewport({ ratio: 1 });
+    for (const d of await desbordes(page)) expect(d).toBeLessThanOrEqual(0);
+  },
+);
+
+aprobador(
+  "gastos en el móvil: los filtros plegados dicen cuáles hay; filtrar lleva a los resultados",
+  async ({ page }, info) => {
+    await page.goto("/gastos?estado=pendiente");
+    const buscar = page.getByRole("search", { name: "Buscar gastos" });
+    const plegados = buscar.getByText("Filtros (1): Estado: Pendiente de aprobación");
+    await expect(plegados).toBeVisible();
+    // Folded: the results start on the first screen.
+    await expect(buscar.getByLabel("Categoría")).toBeHidden();
+    await expect(page.locator("#resumen-resultados")).toBeInViewport();
+    await expectNoAxeViolations(page);
+
+    await plegados.click();
+    await buscar.getByLabel("Categoría").selectOption({ label: "Comidas" });
+    await buscar.getByRole("button", { name: "Filtrar" }).click();
+    await expect(page).toHaveURL(/categoria=comidas/);
+    await expect(page.getByRole("search", { name: "Buscar gastos" })).toContainText(
+      "Filtros (2): Estado: Pendiente de aprobación · Categoría: Comidas",
+    );
+    if (jsEnabled(info.project.name)) await expect(page.locator("#resumen-resultados")).toBeFocused();
+  },
+);
+
+as("aprobador")("gastos a 1366 px: todos los filtros a la vista, sin plegar", async ({ page }) => {
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await page.goto("/gastos?estado=pendiente");
+  const buscar = page.getByRole("search", { name: "Buscar gastos" });
+  await expect(buscar.getByLabel("Categoría")).toBeVisible();
+  await expect(buscar.getByText(/^Filtros \(1\)/)).toBeHidden();
+});
