@@ -1,4 +1,4 @@
-import { createRequestHandler, writeReadableStreamToWritable, type ServerBuild } from "@remix-run/node";
+import type { ServerBuild } from "@remix-run/node";
 // The routes, bundled with this file by `remix build` (remix.config.js `server`): one module graph.
 import * as remixBuild from "@remix-run/dev/server-build";
 import compression from "compression";
@@ -16,27 +16,17 @@ import { sqlAvisos, startAvisos } from "./app/avisos/entrega.server";
 import { guardarAjustes } from "./app/gastos/ajustes.server";
 import { startBarrido } from "./app/justificantes/barrido.server";
 import { createDatabase } from "./app/data/sql/connection.server";
-import {
-  bodyPolicyFor,
-  hostOf,
-  MAX_BODY_BYTES,
-  MAX_FIELDS,
-  inspectBody,
-  placeOf,
-  REFUSALS,
-  sessionSecretFromDataDir,
-  type BodyPolicy,
-  type Refusal,
-} from "./app/lib/edge.server";
+import { sessionSecretFromDataDir } from "./app/lib/edge.server";
 import { backendKind, DEFAULT_DATA_DIR, dondeEscucha, loadEnv, type Config } from "./app/lib/env.server";
 import { withErrorDigests } from "./app/lib/errors.server";
 import { mountStatic } from "./app/lib/static.server";
-import { rememberRouteMatching } from "./app/lib/route-matching.server";
-import { callLoadersWithTheirRequest } from "./app/lib/loader-calls.server";
-import { documentBody } from "./app/lib/document.server";
 import { mountMonitoring } from "./app/lib/monitoring.server";
 import { sqlServices, type Services } from "./app/services.server";
 import { supabaseAvisosOutbox, supabaseServices } from "./app/services.supabase.server";
+import { refuseCrossOrigin } from "./server/csrf";
+import { allowFormMethods, requireOurHost } from "./server/host";
+import { checkBody, lingerIfRefusedEarly } from "./server/limites";
+import { serveRemix } from "./server/remix";
 
 /**
  * One primary process owns the database (the embedded PostgreSQL, its migrations, the demo data)
@@ -261,25 +251,16 @@ async function worker(config: Config) {
         })
     : undefined;
   const build = withErrorDigests(remixBuild as ServerBuild, reportToSentry);
-  // Remix 2 flattens, ranks and compiles the route tree on every match: keep the answers; and it
-  // copies the request twice for each loader, for nothing when there is nothing to strip (ADR 0008).
-  rememberRouteMatching();
-  callLoadersWithTheirRequest();
-  // Remix's development mode (stack traces in answers) only where someone is developing.
-  const remix = createRequestHandler(build, config.NODE_ENV === "development" ? "development" : "production");
   // Set at SIGINT/SIGTERM: responses then say «Connection: close», so busy keep-alive clients let go.
   let stopping = false;
   const app = express();
-  app.use((req, res, next) => {
+  app.use((_req, res, next) => {
     if (stopping) res.set("Connection", "close");
-    if (req.method !== "GET" && req.method !== "HEAD") lingerIfRefusedEarly(req, res);
     next();
   });
+  app.use(lingerIfRefusedEarly);
   app.disable("x-powered-by");
   if (config.TRUST_PROXY) app.set("trust proxy", config.TRUST_PROXY);
-  const trusted = (req: Request) =>
-    Boolean(config.TRUST_PROXY) &&
-    (app.get("trust proxy fn") as (addr: string | undefined, i: number) => boolean)(req.socket.remoteAddress, 0);
 
   app.use((_req, res, next) => {
     res.locals.cspNonce = randomBytes(16).toString("base64");
@@ -321,38 +302,8 @@ async function worker(config: Config) {
   });
 
   // Every other request must be addressed to APP_URL's host or to a loopback name (issue 15).
-  app.use((req, res, next) => {
-    const place = placeOf(
-      hostOf((name) => req.get(name), trusted(req)),
-      req.protocol,
-      { appUrl: config.APP_URL },
-    );
-    // The request target must be a path: not «*», not an absolute URL naming another host.
-    if (place.ok && req.originalUrl.startsWith("/")) {
-      res.locals.origin = place.origin;
-      return next();
-    }
-    console.warn(`Petición ${req.method} rechazada: ${place.ok ? "destino que no es una ruta" : place.reason}`);
-    res
-      .status(400)
-      .set({ "Cache-Control": "no-store", Connection: "close" })
-      .type("html")
-      .send(
-        `<!DOCTYPE html><html lang="es"><head><meta charset="utf-8"><title>Dirección no válida — Oficina</title><link rel="stylesheet" href="/estilos.css"></head>` +
-          `<body><main><h1>Dirección no válida</h1><p>Oficina no atiende peticiones dirigidas a esta dirección. Entre por la dirección habitual de Oficina.</p>` +
-          `<p>Si administra esta instalación: defina <code>APP_URL</code> con la dirección pública de Oficina.</p></main></body></html>`,
-      );
-  });
-
-  // What a browser form or Remix sends. Others (TRACE, PROPFIND, OPTIONS…) have nothing to reach.
-  app.use((req, res, next) => {
-    if (["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"].includes(req.method)) return next();
-    res
-      .status(405)
-      .set({ Allow: "GET, HEAD, POST", "Cache-Control": "no-store", Connection: "close" })
-      .type("text/plain; charset=utf-8")
-      .send("Método no admitido.");
-  });
+  app.use(requireOurHost(app, config.APP_URL, Boolean(config.TRUST_PROXY)));
+  app.use(allowFormMethods);
   app.use(refuseCrossOrigin(config.APP_URL));
   // Pages compress themselves (entry.server.tsx). What else Remix answers — the data of every
   // navigation, CSV — is made per request: brotli 1 and gzip 1, as for pages (ADR 0008, «The
@@ -365,104 +316,10 @@ async function worker(config: Config) {
 
   mountMonitoring(app, config.SENTRY_DSN, services.rateLimitStore?.("monitoring:"));
 
-  /**
-   * Remix, with the request built here rather than by @remix-run/express: its URL on the origin
-   * checked above (never the client's Host or X-Forwarded-Host), and its body read, measured and
-   * checked before any route sees it (edge.server.ts: inspectBody). A refusal — here or by the
-   * origin check — is answered by Remix too, with an empty body and `refusal` in the context
-   * (errors.server.ts), so it shows in the app's own layout with its status.
-   */
-  const handle = async (req: Request, res: Response, refusal?: Refusal) => {
-    const controller = new AbortController();
-    res.on("close", () => {
-      if (!res.writableFinished) controller.abort();
-    });
-    const origin = res.locals.origin as string;
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(req.headers))
-      for (const v of [value ?? []].flat()) headers.append(name, v);
-    // Remix compares Origin with Host (or an untrusted X-Forwarded-Host) and throws — a 500 —
-    // when they differ, as they do behind a proxy that forwards neither: Host and Origin were
-    // checked above (refuseCrossOrigin), so it gets ours and no Origin to compare.
-    headers.set("Host", new URL(origin).host);
-    headers.delete("X-Forwarded-Host");
-    headers.delete("Origin");
-    let body: Buffer | undefined;
-    // A route with a streaming policy (the receipts upload) reads a multipart body larger than
-    // the ordinary limit itself, as it arrives; only its declared length is checked here. A body
-    // within the ordinary limit, or in another encoding, gets the ordinary checks first.
-    const policy = bodyPolicyFor(req.path);
-    const declared = req.get("Content-Length");
-    const streamed =
-      !refusal &&
-      policy.stream &&
-      /^multipart\/form-data/i.test(req.get("Content-Type") ?? "") &&
-      (declared === undefined || Number(declared) > MAX_BODY_BYTES)
-        ? declared === undefined
-          ? ((refusal = REFUSALS.lengthRequired), undefined)
-          : Number(req.get("Content-Length")) > policy.maxBytes
-            ? ((refusal = REFUSALS.tooLarge), undefined)
-            : bodyStream(req)
-        : undefined;
-    if (streamed) {
-      // Whatever the route leaves unread is read and discarded after the answer (at most
-      // policy.maxBytes, declared), so the client sees the answer and the connection stays usable.
-      res.on("finish", streamed.discard);
-    } else if (req.method !== "GET" && req.method !== "HEAD") {
-      if (!refusal) {
-        const read = await readBody(req, policy.stream ? DEFAULT_POLICY : policy);
-        if ("refusal" in read) refusal = read.refusal;
-        else body = read.body;
-      }
-      if (refusal) {
-        // What is left of the body Node reads and discards after the answer (so the client sees
-        // it), within the server's requestTimeout; no route ever gets it.
-        body = Buffer.alloc(0);
-        headers.set("Content-Type", "application/x-www-form-urlencoded");
-        headers.delete("Transfer-Encoding");
-      } else {
-        const inspected = await inspectBody(req.get("Content-Type"), body!, policy.stream ? DEFAULT_POLICY : policy);
-        if (inspected.ok) headers.set("Content-Type", inspected.contentType);
-        else {
-          refusal = inspected.refusal;
-          body = Buffer.alloc(0);
-          headers.set("Content-Type", "application/x-www-form-urlencoded");
-        }
-      }
-      headers.set("Content-Length", String(body!.length));
-      if (refusal) console.warn(`Petición ${req.method} ${req.path} rechazada (${refusal.status}): ${refusal.message}`);
-    }
-    const request = new Request(`${origin}${req.originalUrl}`, {
-      method: req.method,
-      headers,
-      body: streamed ? streamed.stream : body && new Uint8Array(body),
-      signal: controller.signal,
-      ...(streamed ? { duplex: "half" } : {}),
-    } as RequestInit);
-    const response = await remix(request, {
-      services,
-      cspNonce: res.locals.cspNonce as string,
-      clientIp: req.ip ?? "",
-      appendCookie: (cookie: string) => void res.append("Set-Cookie", cookie),
-      ...(refusal ? { refusal } : {}),
-    } as never);
-    // Pages and data carry who is signed in: no cache may keep them (static files keep theirs).
-    response.headers.set("Cache-Control", "private, no-store");
-    res.statusMessage = response.statusText;
-    res.status(response.status);
-    for (const [name, value] of response.headers.entries())
-      // A route's own isolation headers (the receipts' download) replace the edge's defaults.
-      if (name === "content-security-policy" || name === "x-content-type-options") res.setHeader(name, value);
-      else res.append(name, value);
-    // A page's bytes are written at once (lib/document.server.ts); anything else is read from its stream.
-    const document = documentBody(response);
-    if (document) res.setHeader("Content-Length", document.length).end(document);
-    else if (response.body) await writeReadableStreamToWritable(response.body, res);
-    else res.end();
-  };
-  app.locals.renderRefusal = (req: Request, res: Response, refusal: Refusal, next: NextFunction) =>
-    handle(req, res, refusal).catch(next);
-  app.all("*", (req, res, next) => void handle(req, res).catch(next));
+  // Forms' bodies are checked before any route sees them; then Remix (its development mode,
+  // stack traces in answers, only where someone is developing).
+  app.use(checkBody);
+  app.all("*", serveRemix(build, config.NODE_ENV === "development" ? "development" : "production", services));
 
   // Anything that still escapes answers plainly: never an HTML stack trace.
   app.use((error: { status?: number; type?: string }, _req: Request, res: Response, _next: NextFunction) => {
@@ -508,130 +365,6 @@ async function worker(config: Config) {
     process.removeAllListeners(signal);
     process.on(signal, () => void stop());
   }
-}
-
-/**
- * A state-changing request must come from one of our own pages (as Django's CSRF check does with
- * Origin): the browser's Sec-Fetch-Site says same-origin, or its Origin is ours — APP_URL, or the
- * loopback origin the request came to (res.locals.origin; never an arbitrary Host). Anything else
- * — a foreign site, `null`, no Origin at all — is refused before it reaches a route, on the app's
- * own error page (or plainly, for the paths Remix does not serve).
- */
-function refuseCrossOrigin(appUrl: string) {
-  return (req: Request, res: Response, next: NextFunction) => {
-    if (["GET", "HEAD", "OPTIONS"].includes(req.method)) return next();
-    const site = req.get("Sec-Fetch-Site");
-    const origin = req.get("Origin");
-    // APP_URL is always ours (a proxy may hand us its requests with a loopback Host); a loopback
-    // origin only when the request came to that loopback origin.
-    const ours = (o: string | undefined) => o === appUrl || o === res.locals.origin;
-    const sameSite = site ? site === "same-origin" && (!origin || ours(origin)) : ours(origin);
-    if (sameSite) return next();
-    console.warn(
-      `Petición ${req.method} ${req.path} rechazada: origen ${origin ?? "ausente"}, Sec-Fetch-Site ${site ?? "ausente"}`,
-    );
-    const render = req.app.locals.renderRefusal as
-      ((req: Request, res: Response, refusal: Refusal, next: NextFunction) => void) | undefined;
-    if (render && !/^\/monitoring\/?$/i.test(req.path)) return render(req, res, REFUSALS.crossOrigin, next);
-    res
-      .status(403)
-      .set({ "Cache-Control": "no-store", Connection: "close" })
-      .type("text/plain; charset=utf-8")
-      .send(REFUSALS.crossOrigin.message);
-  };
-}
-
-const DEFAULT_POLICY: BodyPolicy = { maxBytes: MAX_BODY_BYTES, maxFields: MAX_FIELDS };
-
-/**
- * The request's body as a web stream read on demand (back-pressure reaches the socket), and
- * `discard`: drop what is left unread without keeping it.
- */
-function bodyStream(req: Request) {
-  let done = false;
-  const onData = (chunk: Buffer) => {
-    if (done) return;
-    // A view of the chunk, not a copy of it.
-    controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-    if ((controller.desiredSize ?? 0) <= 0) req.pause();
-  };
-  let controller!: ReadableStreamDefaultController<Uint8Array>;
-  const discard = () => {
-    if (done) return;
-    done = true;
-    req.off("data", onData);
-    if (!req.complete) req.resume();
-  };
-  const stream = new ReadableStream<Uint8Array>(
-    {
-      start(c) {
-        controller = c;
-        req.on("data", onData);
-        req.pause();
-        req.on("end", () => !done && ((done = true), controller.close()));
-        req.on("error", (error) => !done && ((done = true), controller.error(error)));
-      },
-      pull() {
-        req.resume();
-      },
-      cancel: discard,
-    },
-    { highWaterMark: 4 },
-  );
-  return { stream, discard };
-}
-
-/** How long a connection that answered before its body arrived keeps reading it (lingerIfRefusedEarly). */
-const LINGER_MS = 2_000;
-
-/**
- * An answer sent before the body has all arrived (a refusal: too large, no length, cross-origin)
- * makes Node close the connection («Connection: close») as soon as the answer is written. Closing
- * a socket with unread data sends a reset, and a reset that reaches the client before it has read
- * the answer discards it: the client saw EPIPE or ECONNRESET and no 411 or 413 (about 1 request in
- * 200 in a minimal program, 1 run in 6 of the reliability suite). So close the way web servers'
- * «lingering close» does: the answer, then FIN, then keep reading and dropping what still comes
- * until the client stops sending or LINGER_MS pass.
- */
-function lingerIfRefusedEarly(req: Request, res: Response) {
-  res.once("finish", () => {
-    const socket = req.socket;
-    // Runs after Node's own «finish» handler: only where it has begun closing (socket.destroySoon).
-    if (req.complete || !socket.writableEnded || socket.destroyed) return;
-    socket.removeListener("finish", socket.destroy);
-    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
-    socket.once("end", () => socket.destroy());
-    socket.once("close", () => clearTimeout(timer));
-  });
-}
-
-/**
- * Reads the whole body (forms only: at most `maxBytes`), refusing before reading when the
- * declared length is too large or missing, and stopping as soon as it is exceeded.
- */
-function readBody(req: Request, { maxBytes }: BodyPolicy): Promise<{ body: Buffer } | { refusal: Refusal }> {
-  const length = req.get("Content-Length");
-  if (length === undefined && req.get("Transfer-Encoding"))
-    return Promise.resolve({ refusal: REFUSALS.lengthRequired });
-  if (Number(length) > maxBytes) return Promise.resolve({ refusal: REFUSALS.tooLarge });
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const done = (result: { body: Buffer } | { refusal: Refusal }) => {
-      req.off("data", onData).off("end", onEnd).off("error", onError).off("aborted", onError);
-      resolve(result);
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxBytes) {
-        req.pause();
-        done({ refusal: REFUSALS.tooLarge });
-      } else chunks.push(chunk);
-    };
-    const onEnd = () => done({ body: Buffer.concat(chunks, size) });
-    const onError = () => done({ refusal: REFUSALS.malformed });
-    req.on("data", onData).on("end", onEnd).on("error", onError).on("aborted", onError);
-  });
 }
 
 main().catch((error) => {

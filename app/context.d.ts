@@ -1,5 +1,6 @@
 import "@remix-run/node";
 import type { Signed } from "./auth/session.server";
+import type { EdgeRefusal } from "./lib/errors.server";
 import type { Services } from "./services.server";
 
 declare module "@remix-run/node" {
@@ -14,6 +15,13 @@ declare module "@remix-run/node" {
      * data, or a redirect): for cookies an auth backend refreshed while answering.
      */
     appendCookie: (cookie: string) => void;
+    /**
+     * The route's own answer carries these headers (a receipt's isolation, a download's caching):
+     * the edge's defaults for them step aside.
+     */
+    ownHeaders?: (names: string[]) => void;
+    /** Set when the edge refused the request (server/csrf.ts, server/limites.ts): errors.server.ts. */
+    refusal?: EdgeRefusal;
     /** Memo of the signed-in user for this request. */
     signed?: Promise<Signed | null>;
   }

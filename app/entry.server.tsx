@@ -1,7 +1,7 @@
 import type { AppLoadContext, EntryContext } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { compressDocument } from "~/lib/compress-document.server";
-import { documentResponse, renderDocument } from "~/lib/document.server";
+import { renderDocument } from "~/lib/document.server";
 import { NonceContext } from "~/ui/nonce";
 
 // Sentry's modules only where a DSN turns it on (instrument.server.ts): without one every call
@@ -10,7 +10,7 @@ const Sentry = process.env.SENTRY_DSN?.trim() ? await import("@sentry/remix") : 
 
 /**
  * The whole document, rendered to bytes (lib/document.server.ts says how, and why the data apart),
- * compressed in one call (lib/compress-document.server.ts) and written by the edge in one piece.
+ * compressed in one call (lib/compress-document.server.ts) and answered with its length.
  * Nothing here is deferred (no Suspense, no `defer`): streaming would gain nothing.
  */
 export default function handleRequest(
@@ -34,7 +34,11 @@ export default function handleRequest(
   // An encoded response is left alone by the compression middleware.
   if (encoding) responseHeaders.set("Content-Encoding", encoding);
   responseHeaders.append("Vary", "Accept-Encoding");
-  return documentResponse(body, { headers: responseHeaders, status: responseStatusCode });
+  responseHeaders.set("Content-Length", String(body.length));
+  return new Response(new Uint8Array(body.buffer, body.byteOffset, body.length), {
+    headers: responseHeaders,
+    status: responseStatusCode,
+  });
 }
 
 /** Errors while rendering (loader and action errors already carry a digest: lib/errors.server.ts). */

@@ -1,7 +1,7 @@
 /**
  * `npm run build`: Oficina compiled for `node` (ADR 0014).
  *
- *   build/server.js       server.ts and the whole app, one module graph (`remix build`, remix.config.js)
+ *   build/server.js       server.ts, its edge (server/) and the whole app, one module graph (`remix build`, remix.config.js)
  *   build/instrument.js   Sentry's set-up, loaded before it with `node --import`
  *   build/seed.js         the demo data loader (scripts/seed.ts), a program of its own
  *   build/avisos.js       the avisos mail worker on its own (scripts/avisos.ts, `npm run avisos`)
@@ -12,7 +12,7 @@
  * Plain JavaScript, so that it runs with `node` alone.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -23,6 +23,7 @@ const STAMP = path.join(ROOT, "build/.stamp");
 const SOURCES = [
   "app",
   "server.ts",
+  "server",
   "scripts/seed.ts",
   "scripts/seed",
   "scripts/avisos.ts",
@@ -56,13 +57,16 @@ export function isStale() {
 export async function build({ sourcemap = false } = {}) {
   const started = Date.now();
   rmSync(STAMP, { force: true });
-  // The Remix CLI and esbuild of @remix-run/dev (a development dependency, like the build itself).
-  const require = createRequire(path.join(ROOT, "node_modules/@remix-run/dev/package.json"));
-  const remix = spawnSync(
-    process.execPath,
-    [require.resolve("./dist/cli.js"), "build", ...(sourcemap ? ["--sourcemap"] : [])],
-    { cwd: ROOT, stdio: "inherit", env: { ...process.env, NODE_ENV: "production" } },
-  );
+  // The Remix CLI (the `remix` command @remix-run/dev declares) and its esbuild (a development
+  // dependency, like the build itself).
+  const devPackage = path.join(ROOT, "node_modules/@remix-run/dev/package.json");
+  const require = createRequire(devPackage);
+  const cli = path.join(path.dirname(devPackage), JSON.parse(readFileSync(devPackage, "utf8")).bin.remix);
+  const remix = spawnSync(process.execPath, [cli, "build", ...(sourcemap ? ["--sourcemap"] : [])], {
+    cwd: ROOT,
+    stdio: "inherit",
+    env: { ...process.env, NODE_ENV: "production" },
+  });
   if (remix.status !== 0) throw new Error(`remix build falló (${remix.signal ?? `código ${remix.status}`})`);
   const esbuild = await import(require.resolve("esbuild"));
   await esbuild.build({

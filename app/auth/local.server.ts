@@ -273,8 +273,7 @@ export function localAuth(options: {
       // The session and its active profile in one statement (as the owner: the same row the
       // user sees of themself under RLS while active), with the header's unread avisos count;
       // an inactive or missing profile is left to currentUser, which ends the sessions. Prepared
-      // on each connection; on one a read as a user had, its reset travels with it in one
-      // message (PreparingClient).
+      // on each connection (statements.server.ts).
       const { rows } = await sql<{ user_id: string; profile: CurrentUser | null }>`select s.user_id,
           case when u.id is not null then jsonb_build_object(${sql.raw(PROFILE.map((c) => `'${c}', u.${c}`).join(", "))},
             'avisos_sin_leer', (select count(*) from public.avisos a where a.destinatario_id = u.id and a.leido_en is null)) end as profile

@@ -271,7 +271,7 @@ export function csvResponse(
     headers: {
       "Content-Type": "text/csv; charset=utf-8",
       "Content-Disposition": `attachment; filename="${entity.plural}-${day}.csv"`,
-      "Cache-Control": "no-store",
+      "Cache-Control": "private, no-store",
     },
   }) as TypedResponse<never>;
 }

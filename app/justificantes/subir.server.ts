@@ -251,7 +251,9 @@ export async function recibir(
     failed = true;
     setImmediate(() => {
       body.unpipe(bb);
-      body.destroy();
+      // The rest is read and dropped (at most the length the edge allowed, server/limites.ts):
+      // destroying the body would close the connection before the answer reaches the client.
+      body.resume();
       bb.destroy(error);
     });
   };

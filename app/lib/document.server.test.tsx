@@ -1,6 +1,6 @@
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { documentBody, documentResponse, renderDocument } from "./document.server";
+import { renderDocument } from "./document.server";
 
 /** A page shaped like Remix's: markup, and the handoff as the raw content of a script. */
 function Page({ rows, handoff, fail }: { rows: number; handoff: string; fail?: boolean }) {
@@ -60,16 +60,5 @@ describe("renderDocument", () => {
 
   it("throws what the page throws", () => {
     expect(() => renderDocument((h) => <Page rows={1} handoff={h} fail />, "{}")).toThrow("no se puede");
-  });
-});
-
-describe("documentResponse", () => {
-  it("keeps a page's bytes for the edge, and only a page's", () => {
-    const bytes = Buffer.from("<!DOCTYPE html><html></html>");
-    const page = documentResponse(bytes, { status: 201, headers: { "Content-Type": "text/html" } });
-    expect(page.status).toBe(201);
-    expect(page.headers.get("Content-Type")).toBe("text/html");
-    expect(documentBody(page)).toBe(bytes);
-    expect(documentBody(new Response("otra"))).toBeUndefined();
   });
 });

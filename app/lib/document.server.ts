@@ -3,7 +3,7 @@ import type { ReactElement } from "react";
 import { renderToString } from "react-dom/server";
 
 /**
- * A page's document: rendered, turned into bytes, and handed to the edge as bytes.
+ * A page's document: rendered and turned into bytes.
  *
  * Why the data is turned into bytes apart (ADR 0008, «The page»): `renderToString` returns the page
  * as a rope of thousands of strings, and `Buffer.from` must first copy it into one flat string.
@@ -37,23 +37,4 @@ export function renderDocument(
     Buffer.from(handoff),
     Buffer.from(html.slice(at + PLACEHOLDER.length)),
   ]);
-}
-
-/**
- * The bytes of the pages this process rendered, by their Response: the edge (server.ts) writes
- * them in one call. A Response made with the bytes as its body would wrap them in a web stream
- * that the edge would then read back, piece by piece, only to write them.
- */
-const bodies = new WeakMap<Response, Buffer>();
-
-/** A page's Response, its bytes kept for `documentBody`. */
-export function documentResponse(body: Buffer, init: ResponseInit): Response {
-  const response = new Response(null, init);
-  bodies.set(response, body);
-  return response;
-}
-
-/** The bytes of a page made by `documentResponse` (undefined for any other Response). */
-export function documentBody(response: Response): Buffer | undefined {
-  return bodies.get(response);
 }

@@ -11,6 +11,9 @@ export type ErrorReporter = (error: unknown, request: Request) => string | undef
  */
 export type EdgeRefusal = { status: number; message: string };
 
+/** Headers the edge sets on every answer that a route's own Response may set instead. */
+const OWN_HEADERS = ["Content-Security-Policy", "X-Content-Type-Options", "Cache-Control"];
+
 /**
  * Every loader and action of the build, wrapped once: an unexpected error (not a Response the
  * route threw on purpose) is logged — and reported to Sentry when it is on — under an id, and
@@ -25,11 +28,19 @@ export function withErrorDigests(build: ServerBuild, report: ErrorReporter = () 
       for (const key of ["loader", "action"] as const) {
         const handler = route.module[key];
         if (handler)
-          module[key] = (async (args: { request: Request; context?: { refusal?: EdgeRefusal } }) => {
+          module[key] = (async (args: {
+            request: Request;
+            context?: { refusal?: EdgeRefusal; ownHeaders?: (names: string[]) => void };
+          }) => {
             const refusal = args.context?.refusal;
             if (refusal && id !== "root") throw json({ message: refusal.message }, { status: refusal.status });
             try {
-              return await (handler as (a: typeof args) => unknown)(args);
+              const result = await (handler as (a: typeof args) => unknown)(args);
+              if (result instanceof Response) {
+                const own = OWN_HEADERS.filter((name) => result.headers.has(name));
+                if (own.length) args.context?.ownHeaders?.(own);
+              }
+              return result;
             } catch (error) {
               if (error instanceof Response) throw error;
               const digest = report(error, args.request) ?? randomUUID().slice(0, 8);

@@ -2,7 +2,6 @@ import type pg from "pg";
 import { sql } from "kysely";
 import { sqlStore } from "~/data/sql/adapter.server";
 import { asUser, createDatabase, readAsUser } from "~/data/sql/connection.server";
-import { IN_ONE_TRIP } from "~/data/sql/performance/prepared.server";
 import { NotFound, type ListQuery, type Row } from "~/data/store";
 import { connect, createUser } from "../support/as-user";
 import { createTestDatabase } from "../support/database";
@@ -168,11 +167,11 @@ describe("la cuenta y la suma se guardan mientras nada cambia (interno.cambios)"
 
   it("se reutilizan: una fila escrita sin pasar por los disparadores no se cuenta hasta que el contador avanza", async () => {
     const antes = await sqlStore(db, admin).list<Row>("gastos_vista", query);
-    // With contar_cambio off the counter stays where it was: the kept count is served…
-    await client.query("begin; alter table gastos disable trigger contar_cambio");
+    // A transaction that counts as counted already (interno.contar_cambio) leaves the counter where it was: the kept count is served…
+    await client.query("begin; select set_config('oficina.cambio_contado', 'si', true)");
     try {
       await nuevo("Sin contador", admin);
-      await client.query("alter table gastos enable trigger contar_cambio; commit");
+      await client.query("commit");
     } catch (error) {
       await client.query("rollback");
       throw error;
@@ -222,10 +221,10 @@ describe("listas `keep` (opciones de los selectores): se guardan mientras nada c
   const keep = { keep: true };
   it("la misma lectura de la misma persona se sirve guardada hasta que el contador avanza; la de otra persona, no", async () => {
     const antes = await sqlStore(db, admin).list<Row>("departamentos", query, keep);
-    await client.query("begin; alter table departamentos disable trigger contar_cambio");
+    await client.query("begin; select set_config('oficina.cambio_contado', 'si', true)");
     try {
       await client.query("insert into departamentos (nombre, codigo) values ('Zeta oculto', 'ZOC')");
-      await client.query("alter table departamentos enable trigger contar_cambio; commit");
+      await client.query("commit");
     } catch (error) {
       await client.query("rollback");
       throw error;
@@ -271,14 +270,14 @@ describe("funciones de solo lectura con `keep` (el panel de inicio)", () => {
     const antes = await sqlStore(db, admin).rpc<{ tabla: string; total: number }[]>("referencias", args, {
       keep: true,
     });
-    await client.query("begin; alter table gastos disable trigger contar_cambio");
+    await client.query("begin; select set_config('oficina.cambio_contado', 'si', true)");
     try {
       await client.query(
         `insert into gastos (descripcion, fecha_gasto, categoria, importe, metodo_pago, solicitante_id, departamento_id, sucursal_id)
          select 'Oculto', current_date, 'comidas', 1, 'efectivo', $1, $2, id from sucursales limit 1`,
         [admin, rows[0].id],
       );
-      await client.query("alter table gastos enable trigger contar_cambio; commit");
+      await client.query("commit");
     } catch (error) {
       await client.query("rollback");
       throw error;
@@ -380,11 +379,11 @@ describe("asUser: BEGIN viaja con el rol y las claims (un viaje menos)", () => {
   });
 });
 
-describe("readAsUser: lecturas como usuario sin transacción (dos viajes menos)", () => {
+describe("readAsUser: lecturas como usuario sin transacción (un viaje menos)", () => {
   type Quien = { rol: string; sub: string | null; claims: string };
   const quien = sql<Quien>`select current_user as rol, auth.uid()::text as sub, coalesce(current_setting('request.jwt.claims', true), '') as claims`;
 
-  it("rol authenticated y sus claims, un mensaje para empezar y ninguno para acabar", async () => {
+  it("rol authenticated y sus claims: una sentencia para empezar y otra al devolver la conexión, sin BEGIN ni COMMIT", async () => {
     const { default: realPg } = await import("pg");
     const sent = vi.spyOn(realPg.Client.prototype, "query");
     try {
@@ -396,8 +395,8 @@ describe("readAsUser: lecturas como usuario sin transacción (dos viajes menos)"
       });
       expect(seen).toMatchObject({ rol: "authenticated", sub: empleado, distintas: true });
       expect(Number(seen.cambios)).toBeGreaterThan(0);
-      // The role, the claims and the counter in one message, then the three statements: no BEGIN, no COMMIT.
-      expect(sent).toHaveBeenCalledTimes(4);
+      // The role, the claims and the counter in one statement, the three statements, the reset.
+      expect(sent).toHaveBeenCalledTimes(5);
     } finally {
       sent.mockRestore();
     }
@@ -415,15 +414,15 @@ describe("readAsUser: lecturas como usuario sin transacción (dos viajes menos)"
       ]);
       expect(lista.rows.length).toBeGreaterThan(0);
       expect(duplicados).toEqual([]);
-      // The role once, then the two statements; a transaction of its own would add BEGIN + role and COMMIT.
-      expect(sent).toHaveBeenCalledTimes(3);
+      // The role once, the two statements, the reset; a transaction of its own would add BEGIN + role and COMMIT.
+      expect(sent).toHaveBeenCalledTimes(4);
     } finally {
       sent.mockRestore();
     }
   });
 
-  it("la página de una lista viaja con el rol: un mensaje en vez de dos, las mismas filas y la misma seguridad", async () => {
-    // One connection, so the second read finds both statements prepared.
+  it("la página de una lista como usuario: las mismas filas y la misma seguridad, la cuenta guardada", async () => {
+    // One connection, so the second read finds its statements prepared.
     const una = createDatabase(url, 1);
     const { default: realPg } = await import("pg");
     const query: ListQuery = {
@@ -447,8 +446,8 @@ describe("readAsUser: lecturas como usuario sin transacción (dos viajes menos)"
       try {
         const segunda = await sqlStore(una, empleado).list<Row>("gastos", query);
         expect(segunda).toEqual(primera);
-        // The role, its claims and the counter with the page; the count was kept for that counter.
-        expect(sent).toHaveBeenCalledTimes(1);
+        // The role, its claims and the counter, the page, the reset; the count was kept for that counter.
+        expect(sent).toHaveBeenCalledTimes(3);
       } finally {
         sent.mockRestore();
       }
@@ -467,7 +466,7 @@ describe("readAsUser: lecturas como usuario sin transacción (dos viajes menos)"
     }
   });
 
-  it("si la página que viaja con el rol falla, falla sola: las demás lecturas responden y nada corre sin el rol", async () => {
+  it("si la página de una lista falla, falla sola: las demás lecturas responden y nada corre sin el rol", async () => {
     const una = createDatabase(url, 1);
     const mala: ListQuery = {
       filters: [{ column: "departamento_id", op: "eq", value: "no-es-un-uuid" }],
@@ -475,7 +474,6 @@ describe("readAsUser: lecturas como usuario sin transacción (dos viajes menos)"
       offset: 0,
     };
     try {
-      // Prepared on the connection by a first attempt, so the second goes with the role.
       await expect(sqlStore(una, empleado).list<Row>("gastos", mala)).rejects.toThrow();
       const store = sqlStore(una, empleado);
       const [fallo, yo, departamentos] = await Promise.allSettled([
@@ -493,77 +491,6 @@ describe("readAsUser: lecturas como usuario sin transacción (dos viajes menos)"
         rol: "authenticated",
         sub: admin,
       });
-    } finally {
-      await una.destroy();
-    }
-  });
-
-  it("quien toma la conexión después no hereda el usuario: ni el dueño, ni otro usuario, ni tras un fallo", async () => {
-    // One connection: every call below takes the one the read as a user had.
-    const una = createDatabase(url, 1);
-    const { default: realPg } = await import("pg");
-    try {
-      const comoDueno = async () => (await quien.execute(una)).rows[0]!;
-      await readAsUser(una, empleado, (trx) => quien.execute(trx));
-      // A statement of the owner's own (the adapter's sweeps, sign-in…): a reset first.
-      expect(await comoDueno()).toEqual({ rol: "postgres", sub: null, claims: "" });
-
-      // A message in one trip (the session check) carries the reset itself: still one message.
-      await readAsUser(una, empleado, (trx) => quien.execute(trx));
-      const sent = vi.spyOn(realPg.Client.prototype, "query");
-      try {
-        const { rows } =
-          await sql<Quien>`${sql.raw(`${IN_ONE_TRIP}select current_user as rol, coalesce(current_setting('request.jwt.claims', true), '') as claims`)}`.execute(
-            una,
-          );
-        expect(rows[0]).toEqual({ rol: "postgres", claims: "" });
-        expect(sent).toHaveBeenCalledTimes(1);
-      } finally {
-        sent.mockRestore();
-      }
-
-      // A prepared statement (the session check is one): the first time on the connection the
-      // reset goes first, on its own, and both are parsed; from then on the reset travels with it,
-      // one message. A failing one undoes its reset with it.
-      const conValor = sql<Quien>`select current_user as rol, auth.uid()::text as sub, coalesce(current_setting('request.jwt.claims', true), '') || ${""} as claims`;
-      await readAsUser(una, empleado, (trx) => quien.execute(trx));
-      expect((await conValor.execute(una)).rows[0]).toEqual({ rol: "postgres", sub: null, claims: "" });
-      await readAsUser(una, admin, (trx) => quien.execute(trx));
-      const enviados = vi.spyOn(realPg.Client.prototype, "query");
-      try {
-        expect((await conValor.execute(una)).rows[0]).toEqual({ rol: "postgres", sub: null, claims: "" });
-        expect(enviados).toHaveBeenCalledTimes(1);
-      } finally {
-        enviados.mockRestore();
-      }
-      const falla = sql`select 1 / ${0}::int as n`;
-      await expect(falla.execute(una)).rejects.toThrow();
-      await readAsUser(una, empleado, (trx) => quien.execute(trx));
-      await expect(falla.execute(una)).rejects.toThrow();
-      expect(await comoDueno()).toEqual({ rol: "postgres", sub: null, claims: "" });
-
-      // Another user's read sets its own user; a write's transaction its own, and the owner
-      // after it is the owner again, committed or rolled back.
-      await readAsUser(una, empleado, (trx) => quien.execute(trx));
-      expect((await readAsUser(una, admin, (trx) => quien.execute(trx))).rows[0]).toMatchObject({ sub: admin });
-      expect((await asUser(una, empleado, (trx) => quien.execute(trx))).rows[0]).toMatchObject({
-        rol: "authenticated",
-        sub: empleado,
-      });
-      expect(await comoDueno()).toEqual({ rol: "postgres", sub: null, claims: "" });
-      await readAsUser(una, admin, (trx) => quien.execute(trx));
-      await expect(
-        asUser(una, empleado, async (trx) => {
-          await quien.execute(trx);
-          throw new Error("se deshace");
-        }),
-      ).rejects.toThrow("se deshace");
-      expect(await comoDueno()).toEqual({ rol: "postgres", sub: null, claims: "" });
-
-      // A message in one trip that fails: its reset is undone with it, so the next statement resets again.
-      await readAsUser(una, empleado, (trx) => quien.execute(trx));
-      await expect(sql`${sql.raw(`${IN_ONE_TRIP}select 1 / 0`)}`.execute(una)).rejects.toThrow();
-      expect(await comoDueno()).toEqual({ rol: "postgres", sub: null, claims: "" });
     } finally {
       await una.destroy();
     }

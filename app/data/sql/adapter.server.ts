@@ -13,14 +13,14 @@ import {
   type Row,
   type Store,
 } from "../store";
-import { anyTables, type AnyTrx } from "./connection.server";
+import type { AnyTrx } from "./connection.server";
 import { pageRows } from "./performance/base.server";
 import { estimateTotal } from "./performance/estimate.server";
 import { remembered } from "./performance/kept.server";
 import { withValues } from "./performance/prepared.server";
-import { usesSearchFunction, withSearchFunction } from "./performance/search.server";
+import { withSearchFunction } from "./performance/search.server";
 import { transactions } from "./performance/transactions.server";
-import { applyOrder, applyWhere, rangeAsParameter } from "./where.server";
+import { applyOrder, applyWhere } from "./where.server";
 
 /**
  * The store port over Postgres, the way PostgREST serves it to the Supabase adapter: every call
@@ -33,21 +33,8 @@ export function sqlStore(db: Kysely<Database>, userId: string): Store {
   return {
     async list<T>(source: string, listQuery: ListQuery, o: ReadOptions = {}): Promise<ListResult<T>> {
       if (o.keep) return keptRead([source, "keep", listQuery], (trx, cambios) => readList<T>(trx, cambios));
-      // A page that reads the same whatever the change counter says travels with the role
-      // (readAsUser): not a search (its ids may be kept per counter), not a range planned with
-      // its values (not a prepared statement).
-      const first =
-        usesSearchFunction(listQuery) || (listQuery.filters ?? []).some(rangeAsParameter)
-          ? undefined
-          : (await pageRows(anyTables(db), identifier(source), listQuery)).compile();
-      return read((trx, cambios, firstRows) => readList<T>(trx, cambios, first, firstRows as T[] | undefined), first);
-      /** `first`: the page's statement, built already; `firstRows`: its rows, if it went with the role. */
-      async function readList<T>(
-        trx: AnyTrx,
-        cambios: string,
-        first?: CompiledQuery,
-        firstRows?: T[],
-      ): Promise<ListResult<T>> {
+      return read((trx, cambios) => readList<T>(trx, cambios));
+      async function readList<T>(trx: AnyTrx, cambios: string): Promise<ListResult<T>> {
         const from = identifier(source);
         // The count and sums are kept while nothing has changed (per database, user and filter).
         const aggregate = <A>(compute: () => Promise<A>) =>
@@ -62,11 +49,7 @@ export function sqlStore(db: Kysely<Database>, userId: string): Store {
         // The page's rows: `query`'s, or the same rows found by their ids alone (search.server.ts).
         const page = searched.page ?? query;
         const filtered = () => applyWhere(trx.selectFrom(from), query);
-        // The page sent with the role, or its statement already built (`first`), or built here.
-        const rows = (firstRows ??
-          (first
-            ? (await trx.executeQuery(first)).rows
-            : await withValues(trx, await pageRows(trx, from, page), page))) as T[];
+        const rows = (await withValues(trx, await pageRows(trx, from, page), page)) as T[];
 
         const sums: Record<string, string> = {};
         let total = rows.length + query.offset;

@@ -1,22 +1,19 @@
-import { CompiledQuery, Kysely, PostgresDialect, sql, type Transaction } from "kysely";
+import { Kysely, PostgresDialect, type CompiledQuery, type PostgresPool, type Transaction } from "kysely";
 import pg from "pg";
 import type { Database } from "../database";
 import { storeErrorFromPostgres } from "../store";
-import { AS_USER, IN_ONE_TRIP, PreparingClient, ROLE_FOR_READS, WithRole } from "./performance/prepared.server";
+import { preparingClient, preparingPool, query } from "./statements.server";
 
 // Dates, timestamps and numerics stay strings: no time-zone shifts, no floats for money.
 // (scripts/db-types.ts generates app/data/database.ts with the same types.)
 for (const oid of [1082, 1114, 1184, 1700]) pg.types.setTypeParser(oid, (v: string) => v);
 pg.types.setTypeParser(20, (v: string) => Number(v));
 
+/** Each database's pool: a connection as a user is taken from it directly (`asUser`, `readAsUser`). */
+const pools = new WeakMap<Kysely<Database>, pg.Pool>();
+
 export function createDatabase(url: string, max = 10): Kysely<Database> {
-  const pool = new pg.Pool({
-    connectionString: url,
-    max,
-    idleTimeoutMillis: 30_000,
-    connectionTimeoutMillis: 5_000,
-    Client: PreparingClient,
-  });
+  const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 5_000 });
   // An idle client's error (database restarted) must not crash the process; the pool drops it.
   pool.on("error", () => {});
   // Nor may a checked-out client's: pg-pool removes its listener while a request holds the client,
@@ -24,91 +21,148 @@ export function createDatabase(url: string, max = 10): Kysely<Database> {
   // connection due to administrator command") was an unhandled 'error' event that killed the
   // process. The request in flight fails with its error; the broken client is dropped on release.
   pool.on("connect", (client) => client.on("error", () => {}));
-  // Whoever takes the client next must not inherit a read's user (PreparingClient).
-  pool.on("release", (_error, client) => (client as unknown as PreparingClient).devolver());
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new PooledDatabase(preparingPool(pool));
+  pools.set(db, pool);
+  return db;
 }
 
 /**
- * What runs inside `asUser` or `readAsUser`: the connection, the data's change counter as it
- * began, and (`readAsUser`) the rows of the read sent with the role, if it was.
+ * Kysely ends its pool only if it used it itself, and the connections as a user are taken from
+ * the pool directly: `destroy` ends it in any case.
  */
-export type AsUser<T> = (trx: Transaction<Database>, cambios: string, firstRows?: unknown[]) => Promise<T>;
+class PooledDatabase extends Kysely<Database> {
+  constructor(private readonly pool: PostgresPool) {
+    super({ dialect: new PostgresDialect({ pool }) });
+  }
+
+  override async destroy() {
+    await super.destroy();
+    await this.pool.end();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// A pooled connection as a user, and back
+// ---------------------------------------------------------------------------------------------
+//
+// A connection becomes a user the way PostgREST does it: role `authenticated` and the JWT claims
+// in `request.jwt.claims`, so the schema's row-level security applies to the embedded backend
+// exactly as on Supabase. Either for one transaction (`asUser`: COMMIT or ROLLBACK ends it), or
+// for the connection (`readAsUser`: reads without a transaction), which `forgetUser` undoes
+// before the pool may hand the connection to anyone else — and a connection it cannot undo is
+// destroyed, never reused. This is the only place that gives a connection a role: every other
+// checkout (the owner's statements: sessions, sign-in, sweeps) finds the connection's own.
+
+/**
+ * What runs inside `asUser` or `readAsUser`: the connection (a Kysely bound to it) and the data's
+ * change counter as it began.
+ */
+export type AsUser<T> = (trx: Transaction<Database>, cambios: string) => Promise<T>;
 
 /** The JWT claims PostgREST would set for this user (auth.uid() reads `sub`). */
 function claimsOf(userId: string) {
   return JSON.stringify({ sub: userId, role: "authenticated", aud: "authenticated" });
 }
 
+/** Role `authenticated` and the user's claims for the connection, with the data's change counter (migration 20261125000007_escala). */
+const BECOME_USER = `select set_config('role', 'authenticated', false), set_config('request.jwt.claims', $1, false), interno.cambios()::text as cambios`;
+
+/** Back to the connection's own role, without claims. */
+const FORGET_USER = "select set_config('role', 'none', false), set_config('request.jwt.claims', '', false)";
+
 /**
- * Runs `fn` in one transaction as the given user, the way PostgREST does it: role
- * `authenticated` and the JWT claims in `request.jwt.claims`, so the schema's row-level
- * security applies to the embedded backend exactly as on Supabase.
- *
- * BEGIN travels with the role's `set_config` in one message (the claims as a literal, so the
- * two statements can share the simple protocol): a round trip costs this server more than the
- * statement (ADR 0008). Commit and rollback are Kysely's own rules: commit when `fn` succeeds,
- * roll back when anything fails.
+ * The connection back to the pool as nobody. Not awaited by the caller: the pool hands the
+ * connection to no one until the reset has answered, and a connection whose reset fails is
+ * destroyed (pg-pool's `release(error)`).
+ */
+function forgetUser(client: pg.PoolClient) {
+  query(client, FORGET_USER, []).then(
+    () => client.release(),
+    (error: Error) => client.release(error),
+  );
+}
+
+/** A Kysely over this one connection (made once per connection): what `fn` gets. */
+const bound = new WeakMap<pg.PoolClient, Kysely<Database>>();
+/** The connection under each of those, for `unprepared`. */
+const connectionOf = new WeakMap<object, pg.PoolClient>();
+
+function boundTo(client: pg.PoolClient): Transaction<Database> {
+  let db = bound.get(client);
+  if (!db) {
+    // Released by asUser or readAsUser, not by Kysely.
+    const one = preparingClient(client, () => {});
+    db = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: { connect: () => Promise.resolve(one), end: () => Promise.resolve() } }),
+    });
+    bound.set(client, db);
+    connectionOf.set(db, client);
+  }
+  // A connection inside BEGIN … COMMIT is what Kysely's Transaction is; only nesting differs, and nothing here nests.
+  return db as unknown as Transaction<Database>;
+}
+
+function checkout(db: Kysely<Database>) {
+  const pool = pools.get(db);
+  if (!pool) throw new Error("Base de datos no creada con createDatabase");
+  return pool.connect();
+}
+
+/**
+ * A statement sent unnamed inside `asUser` or `readAsUser`: PostgreSQL plans it with its values
+ * every time, instead of keeping a generic plan (performance/prepared.server.ts `withValues`).
+ */
+export async function unprepared<R>(trx: object, compiled: CompiledQuery): Promise<{ rows: R[] }> {
+  const client = connectionOf.get(trx);
+  if (!client) throw new Error("unprepared: solo dentro de asUser o readAsUser");
+  return client.query<R & pg.QueryResultRow>(compiled.sql, [...compiled.parameters]);
+}
+
+/**
+ * Runs `fn` in one transaction as the given user. BEGIN travels with the role's `set_config`
+ * in one message (simple protocol, the claims as a literal): a round trip costs this server more
+ * than the statement (ADR 0008). Commit when `fn` succeeds, roll back when anything fails; a
+ * connection that cannot even roll back is destroyed.
  */
 export async function asUser<T>(db: Kysely<Database>, userId: string, fn: AsUser<T>): Promise<T> {
-  const claims = claimsOf(userId);
-  // With the role, the data's change counter (migration 20261125000007_escala), read before anything is counted.
-  const begin = sql.raw<{ cambios: string }>(
-    `${IN_ONE_TRIP}${AS_USER}begin; select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${pg.escapeLiteral(claims)}, true), interno.cambios()::text as cambios`,
-  );
+  let broken: Error | undefined;
+  let client: pg.PoolClient | undefined;
   try {
-    return await db.connection().execute(async (conn) => {
-      try {
-        const { rows } = await begin.execute(conn);
-        // A connection inside BEGIN … COMMIT is what Kysely's Transaction is; only nesting differs, and nothing here nests.
-        const result = await fn(conn as unknown as Transaction<Database>, rows[0]!.cambios);
-        await sql`commit`.execute(conn);
-        return result;
-      } catch (error) {
-        await sql`rollback`.execute(conn).catch(() => {});
-        throw error;
-      }
-    });
+    client = await checkout(db);
+    const results: unknown = await client.query(
+      `begin; select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${pg.escapeLiteral(claimsOf(userId))}, true), interno.cambios()::text as cambios`,
+    );
+    const began = (Array.isArray(results) ? results.at(-1) : results) as pg.QueryResult<{ cambios: string }>;
+    const result = await fn(boundTo(client), began.rows[0]!.cambios);
+    await client.query("commit");
+    return result;
   } catch (error) {
+    await client?.query("rollback").catch((e: Error) => (broken = e));
     throw storeErrorFromPostgres(error as pg.DatabaseError) ?? error;
+  } finally {
+    client?.release(broken);
   }
 }
 
 /**
- * Runs the reads of `fn` as the given user without a transaction (ADR 0008, «Statements and round
- * trips»): one message gives the connection role `authenticated` and the user's claims —
+ * Runs the reads of `fn` as the given user without a transaction (ADR 0008, «Reads without a
+ * transaction»): one statement gives the connection role `authenticated` and the user's claims —
  * for the connection, not a transaction — and reads the change counter; then the reads. No BEGIN,
  * no COMMIT: under READ COMMITTED each statement saw its own snapshot inside one anyway, so the
- * answers are the same, two round trips fewer. Row-level security applies exactly as in
- * `asUser`; the connection forgets the user before anyone else's statement (PreparingClient).
- * Only for reads: whatever may write goes through `asUser`.
- *
- * `first`, a read that does not depend on the change counter (a list's page), travels in the
- * role's message and `fn` gets its rows. If that message fails, nothing in it ran as
- * anyone: the role goes alone and `fn` reads everything itself, so a failing read fails by itself.
+ * answers are the same. Row-level security applies exactly as in `asUser`; the connection forgets
+ * the user before anyone else may take it (`forgetUser`). Only for reads: whatever may write goes
+ * through `asUser`.
  */
-export async function readAsUser<T>(
-  db: Kysely<Database>,
-  userId: string,
-  fn: AsUser<T>,
-  first?: CompiledQuery,
-): Promise<T> {
-  const claims = claimsOf(userId);
+export async function readAsUser<T>(db: Kysely<Database>, userId: string, fn: AsUser<T>): Promise<T> {
+  let client: pg.PoolClient | undefined;
   try {
-    return await db.connection().execute(async (conn) => {
-      const trx = conn as unknown as Transaction<Database>;
-      if (first) {
-        const role = new WithRole(claims);
-        const read = await conn
-          .executeQuery(CompiledQuery.raw(first.sql, [role, ...first.parameters]))
-          .catch(() => null);
-        if (read) return fn(trx, role.cambios!, read.rows);
-      }
-      const { rows } = await conn.executeQuery<{ cambios: string }>(CompiledQuery.raw(ROLE_FOR_READS, [claims]));
-      return fn(trx, rows[0]!.cambios);
-    });
+    client = await checkout(db);
+    const { rows } = await query<{ cambios: string }>(client, BECOME_USER, [claimsOf(userId)]);
+    return await fn(boundTo(client), rows[0]!.cambios);
   } catch (error) {
     throw storeErrorFromPostgres(error as pg.DatabaseError) ?? error;
+  } finally {
+    if (client) forgetUser(client);
   }
 }
 

@@ -8,7 +8,7 @@ import type { Aggregate } from "./estimate.server";
 import { keep, kept } from "./kept.server";
 
 /** Whether `withSearchFunction` reads through the list's search function (else it leaves the query as it is). */
-export function usesSearchFunction(query: ListQuery) {
+function usesSearchFunction(query: ListQuery) {
   return Boolean(query.search?.fn) && searchWords(query.search).length > 0;
 }
 

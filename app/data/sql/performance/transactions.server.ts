@@ -1,4 +1,4 @@
-import type { CompiledQuery, Kysely } from "kysely";
+import type { Kysely } from "kysely";
 import type { Database } from "../../database";
 import { anyTables, asUser, readAsUser, type AnyTrx, type AsUser } from "../connection.server";
 import { kept, remembered } from "./kept.server";
@@ -16,12 +16,11 @@ export function transactions(db: Kysely<Database>, userId: string) {
   // moment anyway. A write through this store forgets it.
   let seen: string | undefined;
   const batched = readBatcher(db, userId);
-  /** `first`: a read that may travel with the role (readAsUser); `fn` then gets its rows. */
-  const read = <T>(fn: (trx: AnyTrx, cambios: string, firstRows?: unknown[]) => Promise<T>, first?: CompiledQuery) =>
-    batched((trx, cambios, firstRows) => {
+  const read = <T>(fn: (trx: AnyTrx, cambios: string) => Promise<T>) =>
+    batched((trx, cambios) => {
       seen = cambios;
-      return fn(anyTables(trx), cambios, firstRows);
-    }, first);
+      return fn(anyTables(trx), cambios);
+    });
   return {
     run: async <T>(fn: (trx: AnyTrx) => Promise<T>): Promise<T> => {
       try {
@@ -45,8 +44,8 @@ export function transactions(db: Kysely<Database>, userId: string) {
 
 /**
  * Reads (`list`, `get`) started in the same turn of the event loop — a loader's `Promise.all`
- * — share one connection as the user (`readAsUser`: one message for the role, the claims and the
- * change counter, no transaction) instead of taking one each. Same role, same claims, so the same
+ * — share one connection as the user (`readAsUser`: one statement for the role, the claims and
+ * the change counter, no transaction) instead of taking one each. Same role, same claims, so the same
  * row-level security; each read still runs its own statements, and each ends with its own answer
  * or error (without a transaction, one read's failure cannot abort the others). Writes, `rpc`
  * (which may write) and `stream` keep a transaction of their own (`asUser`).
@@ -54,25 +53,16 @@ export function transactions(db: Kysely<Database>, userId: string) {
 function readBatcher(db: Kysely<Database>, userId: string) {
   type Task = {
     fn: AsUser<unknown>;
-    first?: CompiledQuery;
     resolve: (value: unknown) => void;
     reject: (error: unknown) => void;
   };
   let pending: Task[] | null = null;
   function flush(tasks: Task[]) {
-    // One read may travel with the role: the first that offers one (a list's page).
-    const carried = tasks.find((t) => t.first);
-    readAsUser(
-      db,
-      userId,
-      (trx, cambios, firstRows) =>
-        Promise.all(
-          tasks.map((t) => t.fn(trx, cambios, t === carried ? firstRows : undefined).then(t.resolve, t.reject)),
-        ),
-      carried?.first,
+    readAsUser(db, userId, (trx, cambios) =>
+      Promise.all(tasks.map((t) => t.fn(trx, cambios).then(t.resolve, t.reject))),
     ).catch((error) => tasks.forEach((t) => t.reject(error)));
   }
-  return <T>(fn: AsUser<T>, first?: CompiledQuery): Promise<T> =>
+  return <T>(fn: AsUser<T>): Promise<T> =>
     new Promise<T>((resolve, reject) => {
       if (!pending) {
         const batch: Task[] = (pending = []);
@@ -81,6 +71,6 @@ function readBatcher(db: Kysely<Database>, userId: string) {
           flush(batch);
         });
       }
-      pending.push({ fn, first, resolve: (value) => resolve(value as T), reject });
+      pending.push({ fn, resolve: (value) => resolve(value as T), reject });
     });
 }
