@@ -64,6 +64,8 @@ export default defineConfig({
       // Avisos by mail at once (no grouping wait), delivered every half second.
       AVISOS_ESPERA_SEGUNDOS: "0",
       AVISOS_INTERVALO_SEGUNDOS: "0.5",
+      // Every journey uploads as the same demo empleado; the per-person limit has its own tests.
+      SUBIDAS_POR_PERSONA: "100000",
     },
   },
 });

@@ -78,7 +78,7 @@ async function crearConJustificantes({ request, context }: Args, signed: Signed)
   try {
     if (archivos.length) {
       try {
-        await contarSubida(context.services.throttle, signed.user.id);
+        await contarSubida(context.services.throttle, signed.user.id, context.services.config.SUBIDAS_POR_PERSONA);
       } catch (error) {
         if (error instanceof SubidaRechazada) throw error.respuesta();
         throw error;

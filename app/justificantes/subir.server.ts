@@ -49,11 +49,11 @@ export class SubidaRechazada extends Error {
  * (services.throttle: the database, or this process's memory on Supabase): each upload's checks
  * are bounded (PRESUPUESTO), and this bounds how often one account can ask for them.
  */
-export const LIMITE_SUBIDAS = { limit: 30, windowMs: 10 * 60_000 } as const;
+export const VENTANA_SUBIDAS_MS = 10 * 60_000;
 
-/** Counts one upload of `userId`'s; SubidaRechazada (429) past LIMITE_SUBIDAS. */
-export async function contarSubida(throttle: SignInThrottle, userId: string) {
-  const r = await throttle.take(`subidas:${userId}`, LIMITE_SUBIDAS.limit, LIMITE_SUBIDAS.windowMs);
+/** Counts one upload of `userId`'s; SubidaRechazada (429) past `limite` (SUBIDAS_POR_PERSONA) in the window. */
+export async function contarSubida(throttle: SignInThrottle, userId: string, limite: number) {
+  const r = await throttle.take(`subidas:${userId}`, limite, VENTANA_SUBIDAS_MS);
   if (r)
     throw new SubidaRechazada(
       429,

@@ -53,6 +53,8 @@ export interface Env {
    * "0": always; null («no», the default until the forms can attach files — issue 17): never.
    */
   JUSTIFICANTE_OBLIGATORIO_DESDE: string | null;
+  /** Uploads of receipts one person may make in 10 minutes (each upload's work is bounded too). */
+  SUBIDAS_POR_PERSONA: number;
   SMTP_URL?: string;
   MAIL_FROM: string;
   /**
@@ -219,6 +221,13 @@ const schema = z.object({
       error: "debe ser un importe (p. ej. 0, 50 o 50,00) o «no» (nunca obligatorio)",
     })
     .transform((v) => (v === "no" ? null : v.replace(",", "."))),
+  SUBIDAS_POR_PERSONA: z
+    .string()
+    .default("30")
+    .refine((v) => /^\d{1,6}$/.test(v.trim()) && Number(v) >= 1, {
+      error: "debe ser un número entero de 1 en adelante",
+    })
+    .transform(Number),
   SMTP_URL: optionalUrl(
     ["smtp:", "smtps:"],
     "debe ser una URL smtp:// o smtps://, p. ej. smtps://usuario:clave@smtp.empresa.es:465",

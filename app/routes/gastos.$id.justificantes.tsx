@@ -76,7 +76,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   let subida;
   try {
     // Counted before a byte is read: past the limit, nothing of the body is kept.
-    await contarSubida(context.services.throttle, user.id);
+    await contarSubida(context.services.throttle, user.id, context.services.config.SUBIDAS_POR_PERSONA);
     subida = await subirJustificantes(request, {
       gastoId: id,
       store,

@@ -111,7 +111,7 @@ const screens: Screen[] = [
     open: (p) => openDepartamento(p, "Ventas Norte"),
   },
   { name: "404", role: "administrador", open: (p) => p.goto("/departamentos/00000000-0000-4000-8000-000000000000") },
-  { name: "/sentry-example-page", role: "empleado", open: (p) => p.goto("/sentry-example-page") },
+  { name: "/sentry-example-page", role: "administrador", open: (p) => p.goto("/sentry-example-page") },
   { name: "/gastos", role: "administrador", open: (p) => p.goto("/gastos") },
   { name: "/gastos (empleado)", role: "empleado", open: (p) => p.goto("/gastos") },
   // The create form lives only in this panel beside the list.

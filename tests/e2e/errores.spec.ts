@@ -5,7 +5,8 @@ import { as, expect, jsEnabled } from "./support";
  * works in both projects) and a browser error (JavaScript only). Spanish, with the digest, a link
  * home, and never the error's own message or a stack trace.
  */
-const test = as("empleado");
+// The test page is an administrador's (anyone else gets a 404).
+const test = as("administrador");
 
 test("error en el servidor: pantalla de error con su código", async ({ page }) => {
   await page.goto("/sentry-example-page");

@@ -350,7 +350,7 @@ describe("adjuntar", () => {
     );
   });
 
-  it("un archivo de exactamente 10 MB («hasta 10 MB», 10 485 760 bytes) se admite; con un byte más, 413 y nada guardado", async () => {
+  it("un archivo de exactamente 10 MB («hasta 10 MB», 10 485 760 bytes) se admite; con un byte más, se nombra y nada se guarda", async () => {
     const g = await nuevo(empleado);
     /** The sample PDF grown to `bytes` by a comment line after its header. */
     const pdfDe = (bytes: number) => {
@@ -366,10 +366,12 @@ describe("adjuntar", () => {
     expect((await filas(g.id)).map((j) => [j.nombre, j.bytes])).toEqual([["justo.pdf", 10_485_760]]);
     const before = almacenados().length;
     const grande = await subir(empleado, g.id, [{ nombre: "grande.pdf", datos: pdfDe(10 * 1024 * 1024 + 1) }]);
-    expect(grande.status).toBe(413);
-    expect(await grande.json()).toEqual({
-      message: "«grande.pdf» ocupa más de 10 MB: no se ha adjuntado ningún archivo.",
-    });
+    // Named with its reason, nothing of it stored; the record stays (a refused file costs nothing else).
+    expect(grande.status).toBe(302);
+    const aviso = await flashOf(grande);
+    expect(aviso).toMatchObject({ message: "No se ha adjuntado ningún archivo.", kind: "error" });
+    expect(JSON.stringify(aviso)).toContain("«grande.pdf»");
+    expect(JSON.stringify(aviso)).toContain("ocupa más de 10 MB");
     expect(await filas(g.id)).toHaveLength(1);
     expect(almacenados().length).toBe(before);
   });
