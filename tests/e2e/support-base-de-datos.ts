@@ -56,22 +56,33 @@ export async function sucursalEnLaBase(nombre: string, codigo: string): Promise<
 
 /**
  * A new unread aviso «Su gasto … está aprobado» for the account `email`, about one of that
- * person's own gastos (the demo data has many): what the workflow writes, without the journey of
- * three people it takes to get there. Returns the aviso's and the gasto's ids and the folio.
+ * person's own gastos (the demo data has many) that no aviso names yet, so that journeys running
+ * at once never share one: what the workflow writes, without the journey of three people it takes
+ * to get there. Returns the aviso's and the gasto's ids and the folio.
  */
 export async function avisoNuevo(email: string) {
-  const [fila] = await enLaBaseDeDatos<{ aviso: string; gasto: string; folio: string }>(
-    `with g as (
-       select g.id, g.folio, g.descripcion, g.importe, u.id as destinatario
-         from public.gastos g join public.usuarios u on u.id = g.solicitante_id
-        where lower(u.email) = lower($1) and g.estado <> 'borrador'
-        order by random() limit 1)
-     insert into public.avisos (destinatario_id, tipo, gasto_id, datos)
-     select destinatario, 'aprobado', id, jsonb_build_object('folio', folio, 'descripcion', descripcion, 'importe', importe)
-       from g
-     returning id as aviso, gasto_id as gasto, datos->>'folio' as folio`,
-    [email],
-  );
-  if (!fila) throw new Error(`${email} no tiene gastos en los datos de demostración`);
-  return fila;
+  const client = await conectarBaseDeDatos();
+  try {
+    await client.query("begin");
+    // One at a time, across workers: the gasto chosen here is then named by an aviso.
+    await client.query("select pg_advisory_xact_lock(hashtext('e2e avisoNuevo'))");
+    const { rows } = await client.query<{ aviso: string; gasto: string; folio: string }>(
+      `with g as (
+         select g.id, g.folio, g.descripcion, g.importe, u.id as destinatario
+           from public.gastos g join public.usuarios u on u.id = g.solicitante_id
+          where lower(u.email) = lower($1) and g.estado <> 'borrador'
+            and not exists (select 1 from public.avisos a where a.gasto_id = g.id)
+          order by random() limit 1)
+       insert into public.avisos (destinatario_id, tipo, gasto_id, datos)
+       select destinatario, 'aprobado', id, jsonb_build_object('folio', folio, 'descripcion', descripcion, 'importe', importe)
+         from g
+       returning id as aviso, gasto_id as gasto, datos->>'folio' as folio`,
+      [email],
+    );
+    await client.query("commit");
+    if (!rows[0]) throw new Error(`${email} no tiene gastos sin avisos en los datos de demostración`);
+    return rows[0];
+  } finally {
+    await client.end();
+  }
 }
