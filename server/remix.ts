@@ -10,7 +10,7 @@ import type { Services } from "../app/services.server";
  * a 500 when they differ — as they do behind a proxy that forwards neither — and which
  * server/csrf.ts has checked. A refused request (`res.locals.refusal`) reaches Remix only for
  * the app's own page with the refusal and its status: every route's loader and action throws it
- * before reading anything (errors.server.ts), and what is left of its body is dropped once the
+ * before reading anything (errors.server.ts). Whatever is left of any body is dropped once the
  * answer is sent. Pages and data carry who is signed in: no cache may keep them, unless a route
  * says its own (errors.server.ts, `ownHeaders`).
  */
@@ -31,13 +31,14 @@ export function serveRemix(build: ServerBuild, mode: "development" | "production
     req.headers.host = new URL(res.locals.origin as string).host;
     delete req.headers["x-forwarded-host"];
     delete req.headers.origin;
-    if (res.locals.refusal)
-      res.once("finish", () => {
-        // Nobody reads it (the adapter's stream of it stays paused): drop it as it arrives.
-        if (req.complete) return;
-        req.removeAllListeners("data");
-        req.resume();
-      });
+    // A body left unread once the answer is sent — a refusal, or an action that refused before
+    // reading (a receipt for a gasto no longer in borrador) — is dropped as it arrives: the
+    // adapter's stream of it stays paused, and the client, still sending, would wait on it.
+    res.once("finish", () => {
+      if (req.complete) return;
+      req.removeAllListeners("data");
+      req.resume();
+    });
     res.set("Cache-Control", "private, no-store");
     return handle(req, res, next);
   };
