@@ -10,8 +10,8 @@ import {
   startServer,
   stopServer,
   withOwner,
-  workerPids,
   type ServerProcess,
+  serverCpuOf,
 } from "../support/server-process";
 import { disposeServer, startOnEmptyDataDir } from "../support/server-suite";
 import { createOrganisation, figure, LEAKS, PASSWORD, workDir } from "./support";
@@ -89,21 +89,7 @@ async function logged(s: ServerProcess, text: string) {
 }
 
 /** CPU (ms) the server's processes (primary and workers) used while `fn` ran. */
-async function cpuOf(fn: () => Promise<unknown>) {
-  const ticks = () =>
-    [server.pid, ...workerPids(server.pid)].reduce((sum, pid) => {
-      try {
-        const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-        return sum + Number(f[11]) + Number(f[12]);
-      } catch {
-        return sum;
-      }
-    }, 0);
-  const before = ticks();
-  await fn();
-  await new Promise((r) => setTimeout(r, 100));
-  return (ticks() - before) * 10; // USER_HZ = 100
-}
+const cpuOf = async (fn: () => Promise<unknown>) => (await serverCpuOf(server, fn)).ms;
 
 // ---------------------------------------------------------------------------------------------
 

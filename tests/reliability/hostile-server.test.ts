@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { hashPassword } from "~/auth/password.server";
 import { LINK_LIMIT, LIMITS } from "~/auth/throttle.server";
 import { generateValidCif } from "~/lib/nif";
@@ -9,9 +8,9 @@ import {
   httpRequest,
   median,
   withOwner,
-  workerPids,
   type HttpResponse,
   type ServerProcess,
+  serverCpuOf,
 } from "../support/server-process";
 import { disposeServer, startOnEmptyDataDir } from "../support/server-suite";
 import { createOrganisation, figure, gastoForm, gastoIdOf, PASSWORD, textOf, workDir } from "./support";
@@ -741,22 +740,7 @@ describe("fuerza bruta al iniciar sesión", () => {
 });
 
 describe("enlaces falsos en /auth/recuperar y /auth/invitacion (issue 28, agujero 8)", () => {
-  /** CPU (ms) the server's processes used while `fn` ran (Linux /proc, USER_HZ = 100). */
-  async function serverCpu(fn: () => Promise<unknown>) {
-    const ticks = () =>
-      [server.pid, ...workerPids(server.pid)].reduce((sum, pid) => {
-        try {
-          const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-          return sum + Number(f[11]) + Number(f[12]);
-        } catch {
-          return sum;
-        }
-      }, 0);
-    const before = ticks();
-    await fn();
-    await new Promise((r) => setTimeout(r, 100));
-    return (ticks() - before) * 10;
-  }
+  const serverCpu = async (fn: () => Promise<unknown>) => (await serverCpuOf(server, fn)).ms;
 
   it("300 envíos con un token inventado no cuestan 300 scrypt; desde una dirección, el límite los corta", async () => {
     const N = 300;

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import {
@@ -12,6 +12,7 @@ import {
   withOwner,
   workerPids,
   type ServerProcess,
+  serverCpuOf,
 } from "../support/server-process";
 import { disposeServer, startOnEmptyDataDir } from "../support/server-suite";
 import sharp from "sharp";
@@ -383,21 +384,7 @@ describe("el coste de una subida", () => {
     await carga.signIn(emailCarga, PASSWORD);
   });
 
-  /** CPU (ms) the server's processes (primary and workers) used while `fn` ran. */
-  async function cpuOf<T>(fn: () => Promise<T>): Promise<{ ms: number; r: T }> {
-    const ticks = () =>
-      [server.pid, ...workerPids(server.pid)].reduce((sum, pid) => {
-        try {
-          const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-          return sum + Number(f[11]) + Number(f[12]);
-        } catch {
-          return sum;
-        }
-      }, 0);
-    const before = ticks();
-    const r = await fn();
-    return { ms: (ticks() - before) * 10, r }; // USER_HZ = 100
-  }
+  const cpuOf = <T>(fn: () => Promise<T>) => serverCpuOf(server, fn);
 
   async function subirA(gasto: string, files: { nombre: string; datos: Buffer }[], rutaDeDatos?: string) {
     const { body, contentType } = await multipart(files);

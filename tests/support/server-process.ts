@@ -442,6 +442,25 @@ export function workerPids(primary: number): number[] {
     .map((line) => Number(line.trim().split(/\s+/)[0]));
 }
 
+/**
+ * CPU (ms) the server's processes (primary and workers) used while `fn` ran, from /proc (USER_HZ
+ * = 100), and what `fn` returned.
+ */
+export async function serverCpuOf<T>(server: ServerProcess, fn: () => Promise<T>): Promise<{ ms: number; r: T }> {
+  const ticks = () =>
+    [server.pid, ...workerPids(server.pid)].reduce((sum, pid) => {
+      try {
+        const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+        return sum + Number(f[11]) + Number(f[12]);
+      } catch {
+        return sum;
+      }
+    }, 0);
+  const before = ticks();
+  const r = await fn();
+  return { ms: (ticks() - before) * 10, r };
+}
+
 /** Resident memory of the server in MB (Linux /proc): its primary and its workers together. */
 export function rssMb(primary: number): number {
   let kb = 0;
