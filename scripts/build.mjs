@@ -12,13 +12,19 @@
  * Plain JavaScript, so that it runs with `node` alone.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const STAMP = path.join(ROOT, "build/.stamp");
+/**
+ * One build at a time per checkout (a test run's server and a second terminal may both find the
+ * build stale): two at once write the same files, and the Remix CLI's esbuild service has been
+ * seen to die with a Go «deadlock» trace then. The lock is a directory holding the builder's pid.
+ */
+const LOCK = path.join(ROOT, ".tmp/build.lock");
 /** What the build is made of; a directory counts too (its mtime changes when a file is removed). */
 const SOURCES = [
   "app",
@@ -93,8 +99,61 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     process.exit(2);
   }
   if (args.includes("--if-stale") && !isStale()) process.exit(0);
-  build({ sourcemap: args.includes("--sourcemap") }).catch((error) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
-  });
+  lock();
+  // Another build may have finished while this one waited for the lock.
+  if (args.includes("--if-stale") && !isStale()) {
+    unlock();
+    process.exit(0);
+  }
+  build({ sourcemap: args.includes("--sourcemap") })
+    .catch((error) => {
+      console.error(error instanceof Error ? error.message : error);
+      process.exitCode = 1;
+    })
+    .finally(unlock);
+}
+
+/** Takes the build lock, waiting (up to 10 minutes) while a live process holds it. */
+function lock() {
+  mkdirSync(path.dirname(LOCK), { recursive: true });
+  const deadline = Date.now() + 10 * 60_000;
+  for (let said = false; ;) {
+    try {
+      mkdirSync(LOCK);
+      writeFileSync(path.join(LOCK, "pid"), String(process.pid));
+      return;
+    } catch (error) {
+      if (error?.code !== "EEXIST") throw error;
+    }
+    let holder = 0;
+    let age = 0;
+    try {
+      age = Date.now() - statSync(LOCK).mtimeMs;
+      holder = Number(readFileSync(path.join(LOCK, "pid"), "utf8")) || 0;
+    } catch {
+      // gone meanwhile, or its builder has not written its pid yet
+    }
+    if ((holder && !alive(holder)) || (!holder && age > 10_000)) {
+      // Left by a build that died.
+      rmSync(LOCK, { recursive: true, force: true });
+      continue;
+    }
+    if (Date.now() > deadline) throw new Error(`Otra compilación (pid ${holder}) no termina: ${LOCK}`);
+    if (!said) console.info(`Esperando a otra compilación en curso (pid ${holder})…`);
+    said = true;
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
+  }
+}
+
+function unlock() {
+  rmSync(LOCK, { recursive: true, force: true });
+}
+
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error?.code === "EPERM";
+  }
 }
