@@ -172,6 +172,3 @@ async function quitarSiViejo(file: string, graciaMs: number) {
     return false;
   }
 }
-
-/** Streams a stored file's bytes (for the processing step, which reads what it staged). */
-export const leerArchivo = (file: string) => createReadStream(file);

@@ -26,7 +26,6 @@ export const CATEGORIAS_GASTO = [
   { value: "otros", label: "Otros" },
 ] as const satisfies readonly Option[];
 export type CategoriaGasto = (typeof CATEGORIAS_GASTO)[number]["value"];
-export const CATEGORIA_GASTO_VALUES = values(CATEGORIAS_GASTO);
 
 export const METODOS_PAGO = [
   { value: "efectivo", label: "Efectivo" },
@@ -39,7 +38,6 @@ export const METODOS_PAGO = [
   { value: "caja_chica", label: "Caja chica" },
 ] as const satisfies readonly Option[];
 export type MetodoPago = (typeof METODOS_PAGO)[number]["value"];
-export const METODO_PAGO_VALUES = values(METODOS_PAGO);
 
 export const CATEGORIAS_PROVEEDOR = [
   { value: "suministros", label: "Suministros" },
@@ -52,7 +50,6 @@ export const CATEGORIAS_PROVEEDOR = [
   { value: "otros", label: "Otros" },
 ] as const satisfies readonly Option[];
 export type CategoriaProveedor = (typeof CATEGORIAS_PROVEEDOR)[number]["value"];
-export const CATEGORIA_PROVEEDOR_VALUES = values(CATEGORIAS_PROVEEDOR);
 
 export const ROLES = [
   { value: "administrador", label: "Administrador" },
@@ -60,7 +57,6 @@ export const ROLES = [
   { value: "empleado", label: "Empleado" },
 ] as const satisfies readonly Option[];
 export type Rol = (typeof ROLES)[number]["value"];
-export const ROL_VALUES = values(ROLES);
 
 export const ESTADOS_GASTO = [
   { value: "borrador", label: "Borrador" },
@@ -77,7 +73,6 @@ export const TIPOS_PERSONA = [
   { value: "persona_fisica", label: "Persona física" },
 ] as const satisfies readonly Option[];
 export type TipoPersona = (typeof TIPOS_PERSONA)[number]["value"];
-export const TIPO_PERSONA_VALUES = values(TIPOS_PERSONA);
 
 /** ISO 3166-1 alpha-2 with Spanish names, alphabetical by name. */
 export const PAISES = [
@@ -123,7 +118,6 @@ export const PAISES = [
   { value: "VE", label: "Venezuela" },
 ] as const satisfies readonly Option[];
 export type Pais = (typeof PAISES)[number]["value"];
-export const PAIS_VALUES = values(PAISES);
 
 /** The label for `value`, or the value itself when unknown (never a blank cell); "" for null. */
 export function labelOf(list: readonly Option[], value: string | null | undefined): string {
