@@ -21,7 +21,7 @@ import { currentUser } from "~/auth/session.server";
 import { SECTIONS } from "~/crud/crud.server";
 import { avisosSinLeer } from "~/avisos/sin-leer.server";
 import { Flash } from "~/ui/Flash";
-import { RESULTS_ID } from "~/ui/lists";
+import { RESULTS_ID } from "~/ui/anclas";
 import { useNonce } from "~/ui/nonce";
 
 export const links = () => [

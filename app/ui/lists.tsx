@@ -8,6 +8,7 @@ import type { Formats } from "~/lib/format";
 import { DEFAULT_PAGE_SIZE, listHref, PAGE_SIZES, type ListState } from "~/crud/list-query";
 import { cuenta, plural } from "~/lib/plural";
 import type { RootData } from "~/root";
+import { RESULTS_ID } from "~/ui/anclas";
 
 /**
  * The list machinery every screen shares: filter form (GET, so the URL is the state), a table
@@ -29,9 +30,6 @@ export function rowAnchor(id: unknown) {
 export function backToRow(href: string, id: unknown) {
   return `${href.replace(/#.*$/, "")}#${rowAnchor(id)}`;
 }
-
-/** The target of the layout's «Saltar a los resultados» link (app/root.tsx). */
-export const RESULTS_ID = "resultados";
 
 /**
  * The filter form. `plegable`: on a phone its fields fold into a `<details>` whose summary says
