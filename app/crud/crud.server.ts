@@ -1,4 +1,4 @@
-import { json, redirect, type AppLoadContext, type SerializeFrom, type TypedResponse } from "@remix-run/node";
+import { json, redirect, type AppLoadContext, type SerializeFrom } from "@remix-run/node";
 import { z } from "zod";
 import { puede, type Accion } from "~/auth/permissions";
 import { requireUser, type Signed } from "~/auth/session.server";
@@ -10,20 +10,18 @@ import {
   Referenced,
   UUID,
   type Filter,
-  type ListQuery,
   type Row,
   type Store,
 } from "~/data/store";
-import { capitalize, done, entitySchema, forRole, listColumns, type Entity } from "~/entities/entity";
+import { capitalize, done, entitySchema, listColumns, type Entity } from "~/entities/entity";
 import { ENTITIES, entityOf } from "~/entities/index";
 import { conArticulo } from "~/lib/articulos";
 import type { Option } from "~/lib/constants";
-import { CSV_BOM, csvLine } from "~/lib/csv";
 import type { Formats } from "~/lib/format";
 import { cuenta } from "~/lib/plural";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { parseSubmission } from "~/ui/validacion.server";
-import { csvValue } from "./cells";
+import { csvResponse, csvToExport } from "./csv.server";
 import { parseListState, sinControl, toListQuery, viewFilters } from "./list-query";
 
 /**
@@ -181,12 +179,6 @@ export async function listLoader(entity: Entity, args: Args) {
   return csvResponse(entity, signed.store, query, formats(args.context), signed.user.rol);
 }
 
-/** A screen's loader cannot answer a browser's page request with a file: `?formato=csv` goes to /exportar. */
-export function csvToExport(entity: Entity, url: URL) {
-  if (url.searchParams.get("formato") === "csv" && url.pathname === entity.path)
-    throw redirect(`${entity.path}/exportar${url.search}`);
-}
-
 /** What a list screen shows. */
 export async function listData(entity: Entity, { user, store }: Signed, { request, context }: Args) {
   const url = new URL(request.url);
@@ -207,86 +199,6 @@ export async function listData(entity: Entity, { user, store }: Signed, { reques
   };
 }
 export type ListData = SerializeFrom<typeof listLoader>;
-
-/**
- * The whole filtered list (`query`, its page ignored) as CSV for Excel, streamed (no row cap):
- * with the store's `stream` (one cursor, one snapshot) when it has one, else page by page. The
- * client's pace drives the reading (a page is read when the previous one has been taken), and a
- * closed download stops it. Typed as a response with no page data (`never`), so a loader that
- * answers either with CSV or with JSON still has its data inferred (`useLoaderData<typeof loader>`).
- * The columns are the list's for this role (`roles` on a column, as the table shows them).
- */
-export function csvResponse(
-  entity: Entity,
-  store: Store,
-  query: ListQuery,
-  f: Formats,
-  rol: Signed["user"]["rol"],
-): TypedResponse<never> {
-  const columns = forRole(entity, rol).columns;
-  const encoder = new TextEncoder();
-  const PAGE = 1000;
-  const lines = (rows: Row[]) =>
-    encoder.encode(rows.map((row) => csvLine(columns.map((c) => csvValue(c, row[c.name], f)))).join(""));
-  let offset = 0;
-  let wake: (() => void) | null = null;
-  let cancelled = false;
-  const body = new ReadableStream<Uint8Array>(
-    {
-      start(controller) {
-        controller.enqueue(encoder.encode(CSV_BOM + csvLine(columns.map((c) => c.label))));
-        if (!store.stream) return;
-        store
-          .stream<Row>(entity.view, query, async (rows) => {
-            if (cancelled) throw new Error("Descarga cancelada");
-            controller.enqueue(lines(rows));
-            while (!cancelled && (controller.desiredSize ?? 1) <= 0)
-              await new Promise<void>((resolve) => (wake = resolve));
-          })
-          .then(
-            () => !cancelled && controller.close(),
-            (error) => !cancelled && controller.error(error),
-          );
-      },
-      async pull(controller) {
-        if (store.stream) {
-          wake?.();
-          wake = null;
-          return;
-        }
-        const { rows } = await store.list<Row>(entity.view, { ...query, limit: PAGE, offset, count: "none" });
-        if (rows.length) controller.enqueue(lines(rows));
-        offset += PAGE;
-        if (rows.length < PAGE) controller.close();
-      },
-      cancel() {
-        cancelled = true;
-        wake?.();
-      },
-    },
-    { highWaterMark: 4 },
-  );
-  const day = new Date().toISOString().slice(0, 10);
-  return new Response(body, {
-    headers: {
-      "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="${entity.plural}-${day}.csv"`,
-      "Cache-Control": "private, no-store",
-    },
-  }) as TypedResponse<never>;
-}
-
-/**
- * `/{sección}/exportar`: the list's CSV, as a resource route (a route without a component). A
- * screen's loader cannot do it: on a browser's page request Remix renders the page with the
- * loader's Response body as its data, so `?formato=csv` on the list itself gave a 500.
- * `list` is the section's list loader; it gets the same URL plus `formato=csv`.
- */
-export function csvExport<A extends Args>(args: A, list: (args: A) => Promise<Response>) {
-  const url = new URL(args.request.url);
-  url.searchParams.set("formato", "csv");
-  return list({ ...args, request: new Request(url, args.request) });
-}
 
 /** What a create may adjust (all optional; without them the generic behaviour). */
 export type CreateOptions = {

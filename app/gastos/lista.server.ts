@@ -2,8 +2,6 @@ import { json, type AppLoadContext } from "@remix-run/node";
 import { requireUser, type Signed } from "~/auth/session.server";
 import { EXACT_COUNT_LIMIT, UUID, type Row, type Store } from "~/data/store";
 import {
-  csvResponse,
-  csvToExport,
   formats,
   getOr404,
   loadHistory,
@@ -16,6 +14,7 @@ import {
   type Options,
   type StoredRow,
 } from "~/crud/crud.server";
+import { csvResponse, csvToExport } from "~/crud/csv.server";
 import { parseListState } from "~/crud/list-query";
 import { forRole, listColumns } from "~/entities/entity";
 import { BUSQUEDA_MINIMA, gastos, ORDEN_SOLO_FILTRADO } from "~/entities/gastos";

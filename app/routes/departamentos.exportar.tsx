@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { csvExport, listLoader } from "~/crud/crud.server";
+import { listLoader } from "~/crud/crud.server";
+import { csvExport } from "~/crud/csv.server";
 import { departamentos } from "~/entities/departamentos";
 
 /** «Exportar CSV» of the list: a resource route (see csvExport). */

@@ -476,7 +476,7 @@ export function Pagination({
   );
 }
 
-/** The filtered list as CSV: `{path}/exportar` is a resource route (see csvExport in app/crud/crud.server.ts). */
+/** The filtered list as CSV: `{path}/exportar` is a resource route (see csvExport in app/crud/csv.server.ts). */
 export function csvHref(path: string, state: ListState) {
   return listHref(`${path}/exportar`, { ...state, pagina: 1, porPagina: DEFAULT_PAGE_SIZE }, {});
 }
