@@ -22,6 +22,7 @@ import {
   withOwner,
   workerPids,
   type ServerProcess,
+  until,
 } from "../support/server-process";
 import { disposeServer } from "../support/server-suite";
 import {
@@ -384,7 +385,7 @@ describe("un proceso del servidor muere (node:cluster)", () => {
         else seen.otras.push(r.status);
       }
     })();
-    await sleep(500);
+    await until("la carga recibe páginas", () => seen.ok >= 5);
     const started = Date.now();
     process.kill(before[0]!, "SIGKILL");
     let after: number[] = [];
@@ -399,7 +400,9 @@ describe("un proceso del servidor muere (node:cluster)", () => {
       await sleep(100);
     }
     const replacedMs = Date.now() - started;
-    await sleep(1_000);
+    // Pages served after the replacement, not only before the kill.
+    const servedBefore = seen.ok;
+    await until("páginas servidas tras la sustitución", () => seen.ok >= servedBefore + 10);
     stop = true;
     await load;
     expect(after).toHaveLength(before.length);
@@ -440,12 +443,13 @@ describe("la base de datos se detiene con carga", () => {
     onTestFinished(() => {
       stop = true;
     });
-    await sleep(1000);
+    await until("la carga recibe páginas", () => seen.ok >= 10);
 
     const stopped = pgCtl(dataDir, ["stop", "-m", "fast", "-w"]);
     expect(stopped.status, stopped.output).toBe(0);
     const downSince = Date.now();
-    await sleep(2000);
+    // The app has noticed: the load gets error pages.
+    await until("páginas de error con la base detenida", () => seen.error >= 3);
     const health = await httpRequest(server!.url, "/healthz");
     const page = await admin.get("/gastos");
     const write = await elena.post("/gastos?index", gastoForm({ descripcion: `sin-base-${randomUUID().slice(0, 8)}` }));
@@ -471,7 +475,8 @@ describe("la base de datos se detiene con carga", () => {
       }
       await sleep(100);
     }
-    await sleep(1000);
+    const servedBefore = seen.ok;
+    await until("la carga vuelve a recibir páginas", () => seen.ok >= servedBefore + 10);
     stop = true;
     await Promise.all(loops);
     const after = await Promise.all([

@@ -433,6 +433,18 @@ export function sleep(ms: number) {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/**
+ * Waits for the thing itself: resolves once `condition` holds (checked every 20 ms), fails with
+ * `what` if it does not within `timeoutMs`.
+ */
+export async function until(what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`No llegó a cumplirse a tiempo: ${what}`);
+    await sleep(20);
+  }
+}
+
 /** The server's worker processes (node:cluster): its node children, not its Postgres. */
 export function workerPids(primary: number): number[] {
   const out = spawnSync("ps", ["-o", "pid=,args=", "--ppid", String(primary)], { encoding: "utf8" }).stdout;
