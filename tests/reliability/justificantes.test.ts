@@ -7,12 +7,14 @@ import {
   httpRequest,
   median,
   rssMb,
-  sleep,
   startServer,
   withOwner,
   workerPids,
   type ServerProcess,
   serverCpuOf,
+  until,
+  postmasterPid,
+  isAlive,
 } from "../support/server-process";
 import { disposeServer, startOnEmptyDataDir } from "../support/server-suite";
 import sharp from "sharp";
@@ -352,7 +354,10 @@ describe("justificantes por el servidor real", () => {
     expect(r).toBeNull(); // the connection was cut: no answer
     await server.exited;
     expect(temporales().length).toBeGreaterThan(0); // what the crash left
-    await sleep(500);
+    await until("su Postgres ha terminado también", () => {
+      const pid = postmasterPid(dataDir);
+      return !pid || !isAlive(pid);
+    });
 
     server = await startServer({
       dataDir,
@@ -457,7 +462,9 @@ describe("el coste de una subida", () => {
     figure(`Justificantes — CPU del servidor por subida: ${cifras.map((c) => c.texto).join("; ")}`);
     for (const { caso, ms, status } of cifras) {
       expect(status, caso).toBe(302);
-      expect(ms, caso).toBeLessThan(1000);
+      // Under 1 s on the development machine (the figure above); the bound leaves room for a slower
+      // CI machine and still catches an unbounded decode (2.8 s before the budget).
+      expect(ms, caso).toBeLessThan(1500);
     }
   });
 
