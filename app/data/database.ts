@@ -92,6 +92,16 @@ export interface AvisosPredeterminados {
   tipo: string;
 }
 
+export interface CategoriasFiscales {
+  actualizado_en: Generated<ColumnType<string, Date | string, Date | string>>;
+  categoria: string;
+  creado_en: Generated<ColumnType<string, Date | string, Date | string>>;
+  deducibilidad: string;
+  id: Generated<string>;
+  tipo_iva: string;
+  version: Generated<number>;
+}
+
 export interface Departamentos {
   activo: Generated<boolean>;
   actualizado_en: Generated<ColumnType<string, Date | string, Date | string>>;
@@ -126,6 +136,21 @@ export interface DepartamentosVista {
   version: number | null;
 }
 
+export interface Empresa {
+  actualizado_en: Generated<ColumnType<string, Date | string, Date | string>>;
+  ciudad: string | null;
+  codigo_postal: string | null;
+  creado_en: Generated<ColumnType<string, Date | string, Date | string>>;
+  direccion: string | null;
+  id: Generated<string>;
+  nif: string | null;
+  pais: Generated<string>;
+  provincia: string | null;
+  razon_social: string | null;
+  unica: Generated<boolean>;
+  version: Generated<number>;
+}
+
 export interface Gastos {
   actualizado_en: Generated<ColumnType<string, Date | string, Date | string>>;
   aprobado_por_id: string | null;
@@ -139,12 +164,19 @@ export interface Gastos {
   creado_por_id: string | null;
   departamento_id: string;
   descripcion: string;
+  desglose_iva: Generated<Json>;
+  desglose_revisar: Generated<boolean>;
   /**
    * El último que editó los datos del gasto sin ser su solicitante (en su nombre); null si nadie.
    */
   editado_por_id: string | null;
+  emisor_nif: string | null;
+  emisor_nombre: string | null;
+  emisor_pais: Generated<string>;
   estado: Generated<string>;
+  factura_a_empresa: Generated<boolean>;
   fecha_aprobacion: ColumnType<string, Date | string, Date | string> | null;
+  fecha_expedicion: string | null;
   fecha_gasto: string;
   fecha_pago: string | null;
   folio: Generated<string>;
@@ -156,10 +188,12 @@ export interface Gastos {
   motivo_rechazo: string | null;
   notas: string | null;
   numero_factura: string | null;
+  otros_no_sujetos: Generated<Numeric>;
   proveedor_id: string | null;
   referencia_pago: string | null;
   solicitante_id: Generated<string>;
   sucursal_id: string;
+  tipo_documento: Generated<string>;
   version: Generated<number>;
 }
 
@@ -181,9 +215,18 @@ export interface GastosVista {
   departamento_id: string | null;
   departamento_nombre: string | null;
   descripcion: string | null;
+  desglose_iva: Json | null;
+  desglose_revisar: boolean | null;
   editado_por_id: string | null;
+  emisor_nif: string | null;
+  emisor_nif_efectivo: string | null;
+  emisor_nombre: string | null;
+  emisor_nombre_efectivo: string | null;
+  emisor_pais: string | null;
   estado: string | null;
+  factura_a_empresa: boolean | null;
   fecha_aprobacion: ColumnType<string, Date | string, Date | string> | null;
+  fecha_expedicion: string | null;
   fecha_gasto: string | null;
   fecha_pago: string | null;
   folio: string | null;
@@ -191,11 +234,14 @@ export interface GastosVista {
   importe: Numeric | null;
   importe_centimos: number | null;
   importe_impuestos: Numeric | null;
+  iva_deducible: Numeric | null;
+  iva_motivo: string | null;
   justificantes: number | null;
   metodo_pago: string | null;
   motivo_rechazo: string | null;
   notas: string | null;
   numero_factura: string | null;
+  otros_no_sujetos: Numeric | null;
   proveedor_id: string | null;
   proveedor_nombre: string | null;
   puede_aprobar: boolean | null;
@@ -204,6 +250,7 @@ export interface GastosVista {
   solicitante_nombre: string | null;
   sucursal_id: string | null;
   sucursal_nombre: string | null;
+  tipo_documento: string | null;
   version: number | null;
 }
 
@@ -283,6 +330,28 @@ export interface Justificantes {
   sha256: string;
   subido_por_id: Generated<string | null>;
   tipo: string;
+}
+
+export interface LibroFacturasRecibidas {
+  base_imponible: Numeric | null;
+  categoria: string | null;
+  cuota_deducible: Numeric | null;
+  cuota_soportada: Numeric | null;
+  emisor_nif: string | null;
+  emisor_nombre: string | null;
+  estado: string | null;
+  fecha_expedicion: string | null;
+  fecha_operacion: string | null;
+  folio: string | null;
+  gasto_id: string | null;
+  iva_motivo: string | null;
+  linea: number | null;
+  numero_factura: string | null;
+  otros_no_sujetos: Numeric | null;
+  porcentaje: Numeric | null;
+  tipo_documento: string | null;
+  tipo_iva: string | null;
+  total: Numeric | null;
 }
 
 export interface PreferenciasAvisos {
@@ -384,6 +453,18 @@ export interface SucursalesVista {
   version: number | null;
 }
 
+export interface TiposIva {
+  actualizado_en: Generated<ColumnType<string, Date | string, Date | string>>;
+  clave: string;
+  creado_en: Generated<ColumnType<string, Date | string, Date | string>>;
+  desde: string;
+  hasta: string | null;
+  id: Generated<string>;
+  nombre: string;
+  porcentaje: Numeric;
+  version: Generated<number>;
+}
+
 export interface Usuarios {
   activo: Generated<boolean>;
   actualizado_en: Generated<ColumnType<string, Date | string, Date | string>>;
@@ -435,8 +516,10 @@ interface Tables {
   "auth.users": AuthUsers;
   avisos: Avisos;
   avisos_predeterminados: AvisosPredeterminados;
+  categorias_fiscales: CategoriasFiscales;
   departamentos: Departamentos;
   departamentos_vista: DepartamentosVista;
+  empresa: Empresa;
   gastos: Gastos;
   gastos_folio_contador: GastosFolioContador;
   gastos_vista: GastosVista;
@@ -448,12 +531,14 @@ interface Tables {
   "interno.gastos_aprobados_totales": InternoGastosAprobadosTotales;
   invitaciones: Invitaciones;
   justificantes: Justificantes;
+  libro_facturas_recibidas: LibroFacturasRecibidas;
   preferencias_avisos: PreferenciasAvisos;
   proveedores: Proveedores;
   proveedores_vista: ProveedoresVista;
   resumen_diario: ResumenDiario;
   sucursales: Sucursales;
   sucursales_vista: SucursalesVista;
+  tipos_iva: TiposIva;
   usuarios: Usuarios;
   usuarios_vista: UsuariosVista;
 }

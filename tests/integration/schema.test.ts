@@ -67,12 +67,16 @@ describe("objetos del esquema", () => {
     const tables = rows.filter((r) => r.table_type === "BASE TABLE").map((r) => r.table_name);
     const views = rows.filter((r) => r.table_type === "VIEW").map((r) => r.table_name);
     expect(tables).toEqual(
-      expect.arrayContaining(["departamentos", "sucursales", "proveedores", "usuarios", "gastos", "historial"]),
+      expect.arrayContaining([
+        ...["departamentos", "sucursales", "proveedores", "usuarios", "gastos", "historial"],
+        ...["empresa", "tipos_iva", "categorias_fiscales"],
+      ]),
     );
     expect(views.sort()).toEqual([
       "departamentos_vista",
       "gastos_vista",
       "historial_vista",
+      "libro_facturas_recibidas",
       "proveedores_vista",
       "sucursales_vista",
       "usuarios_vista",

@@ -1,0 +1,516 @@
+-- Datos fiscales de cada gasto: tipo de documento, emisor, fecha de expedición y desglose de IVA
+-- por tipo, con las reglas en la base de datos (las dos vías de escritura las cumplen); los tipos
+-- de IVA con sus fechas de vigencia, el tipo habitual y la regla de deducibilidad de cada
+-- categoría, y los datos de la empresa. docs/producto.md, «Datos fiscales».
+
+-- ---------------------------------------------------------------------------------------------
+-- Una tabla estándar: RLS (la ve cualquier usuario activo; la cambia un administrador), versión,
+-- historial y contador de cambios. Las tablas nuevas de configuración se declaran con ella en vez
+-- de repetir sus políticas, privilegios y disparadores.
+-- ---------------------------------------------------------------------------------------------
+create function interno.tabla_de_administracion(p_tabla text) returns void
+language plpgsql
+set search_path = ''
+as $fn$
+begin
+  execute format('alter table public.%I enable row level security', p_tabla);
+  execute format('create policy %1$s_select on public.%1$I for select to authenticated
+    using ((select interno.rol_actual()) is not null)', p_tabla);
+  execute format('create policy %1$s_insert on public.%1$I for insert to authenticated
+    with check ((select interno.es_admin()))', p_tabla);
+  execute format('create policy %1$s_update on public.%1$I for update to authenticated
+    using ((select interno.es_admin())) with check ((select interno.es_admin()))', p_tabla);
+  execute format('create policy %1$s_delete on public.%1$I for delete to authenticated
+    using ((select interno.es_admin()))', p_tabla);
+  execute format('revoke all on public.%I from public, anon, authenticated', p_tabla);
+  execute format('grant select on public.%I to authenticated', p_tabla);
+  execute format('grant all on public.%I to service_role', p_tabla);
+  execute format('create trigger tocar_version before update on public.%I
+    for each row execute function interno.tocar_version()', p_tabla);
+  execute format('create trigger registrar_historial after insert or update or delete on public.%I
+    for each row execute function interno.registrar_historial()', p_tabla);
+  execute format('create constraint trigger contar_cambio after insert or update or delete on public.%I
+    deferrable initially deferred for each row execute function interno.contar_cambio()', p_tabla);
+  execute format('create trigger contar_vaciado after truncate on public.%I
+    for each statement execute function interno.contar_cambio()', p_tabla);
+end
+$fn$;
+revoke all on function interno.tabla_de_administracion(text) from public, anon, authenticated;
+
+-- ---------------------------------------------------------------------------------------------
+-- Tipos de IVA con su vigencia: un cambio de ley es una fila (la tabla la editan los
+-- administradores). `clave` es lo que guarda cada línea del desglose; `porcentaje`, su cuota.
+-- ---------------------------------------------------------------------------------------------
+create table public.tipos_iva (
+  id uuid primary key default gen_random_uuid(),
+  clave text not null
+    constraint tipos_iva_clave_check check (clave in ('21', '10', '5', '4', '2', '0', 'exento')),
+  porcentaje numeric(5, 2) not null
+    constraint tipos_iva_porcentaje_check check (porcentaje >= 0 and porcentaje < 100),
+  nombre text not null
+    constraint tipos_iva_nombre_check check (char_length(nombre) between 2 and 80),
+  desde date not null,
+  hasta date,
+  creado_en timestamptz not null default now(),
+  actualizado_en timestamptz not null default now(),
+  version integer not null default 1,
+  constraint tipos_iva_hasta_check check (hasta is null or hasta >= desde),
+  constraint tipos_iva_porcentaje_clave_check
+    check (porcentaje = case clave when 'exento' then 0 else clave::numeric end),
+  constraint tipos_iva_clave_desde_key unique (clave, desde)
+);
+select interno.tabla_de_administracion('tipos_iva');
+grant insert (clave, porcentaje, nombre, desde, hasta), update (nombre, desde, hasta)
+  on public.tipos_iva to authenticated;
+
+insert into public.tipos_iva (clave, porcentaje, nombre, desde, hasta) values
+  ('21', 21, 'General', '2012-09-01', null),
+  ('10', 10, 'Reducido', '2012-09-01', null),
+  ('4', 4, 'Superreducido', '1995-01-01', null),
+  ('5', 5, 'Temporal (electricidad, alimentos)', '2022-07-01', '2024-12-31'),
+  ('2', 2, 'Temporal (aceite de oliva)', '2024-10-01', '2024-12-31'),
+  ('0', 0, 'Temporal (alimentos básicos)', '2023-01-01', '2024-09-30'),
+  ('exento', 0, 'Exento', '1993-01-01', null);
+
+-- ---------------------------------------------------------------------------------------------
+-- Cada categoría de gasto: su tipo habitual (la vía rápida: solo el importe) y si su IVA es
+-- deducible. Atenciones a clientes, empleados o terceros: nunca (Ley 37/1992, art. 96.Uno.5.º);
+-- las demás, con una factura a nombre de la empresa.
+-- ---------------------------------------------------------------------------------------------
+create table public.categorias_fiscales (
+  id uuid primary key default gen_random_uuid(),
+  categoria text not null
+    constraint categorias_fiscales_categoria_check check (categoria in (
+      'alojamiento', 'comidas', 'viajes_transporte', 'combustible', 'aparcamiento_peajes',
+      'material_oficina', 'telefonia_internet', 'software_suscripciones', 'formacion',
+      'atenciones_clientes', 'mensajeria', 'mantenimiento_reparaciones',
+      'servicios_profesionales', 'otros')),
+  tipo_iva text not null
+    constraint categorias_fiscales_tipo_iva_check check (tipo_iva in ('21', '10', '5', '4', '2', '0', 'exento')),
+  deducibilidad text not null
+    constraint categorias_fiscales_deducibilidad_check check (deducibilidad in ('factura_empresa', 'no_deducible')),
+  creado_en timestamptz not null default now(),
+  actualizado_en timestamptz not null default now(),
+  version integer not null default 1,
+  constraint categorias_fiscales_categoria_key unique (categoria)
+);
+select interno.tabla_de_administracion('categorias_fiscales');
+grant update (tipo_iva, deducibilidad) on public.categorias_fiscales to authenticated;
+-- Una fila por categoría, siempre: no se crean ni se borran (la categoría es una lista fija).
+revoke delete on public.categorias_fiscales from authenticated;
+
+insert into public.categorias_fiscales (categoria, tipo_iva, deducibilidad) values
+  ('alojamiento', '10', 'factura_empresa'),
+  ('comidas', '10', 'factura_empresa'),
+  ('viajes_transporte', '10', 'factura_empresa'),
+  ('combustible', '21', 'factura_empresa'),
+  ('aparcamiento_peajes', '21', 'factura_empresa'),
+  ('material_oficina', '21', 'factura_empresa'),
+  ('telefonia_internet', '21', 'factura_empresa'),
+  ('software_suscripciones', '21', 'factura_empresa'),
+  ('formacion', '21', 'factura_empresa'),
+  ('atenciones_clientes', '10', 'no_deducible'),
+  ('mensajeria', '21', 'factura_empresa'),
+  ('mantenimiento_reparaciones', '21', 'factura_empresa'),
+  ('servicios_profesionales', '21', 'factura_empresa'),
+  ('otros', '21', 'factura_empresa');
+
+-- ---------------------------------------------------------------------------------------------
+-- La empresa: una sola fila (la crea esta migración; los administradores la editan).
+-- ---------------------------------------------------------------------------------------------
+create table public.empresa (
+  id uuid primary key default gen_random_uuid(),
+  unica boolean not null default true
+    constraint empresa_unica_check check (unica),
+  razon_social text
+    constraint empresa_razon_social_check check (char_length(razon_social) between 2 and 200),
+  nif text
+    constraint empresa_nif_check check (nif ~ '^[A-Z0-9]{9}$'),
+  direccion text
+    constraint empresa_direccion_check check (char_length(direccion) between 1 and 200),
+  codigo_postal text
+    constraint empresa_codigo_postal_check check (char_length(codigo_postal) <= 10),
+  ciudad text
+    constraint empresa_ciudad_check check (char_length(ciudad) between 1 and 80),
+  provincia text
+    constraint empresa_provincia_check check (char_length(provincia) <= 80),
+  pais text not null default 'ES'
+    constraint empresa_pais_check check (pais ~ '^[A-Z]{2}$'),
+  creado_en timestamptz not null default now(),
+  actualizado_en timestamptz not null default now(),
+  version integer not null default 1,
+  constraint empresa_unica_key unique (unica)
+);
+select interno.tabla_de_administracion('empresa');
+grant update (razon_social, nif, direccion, codigo_postal, ciudad, provincia, pais)
+  on public.empresa to authenticated;
+revoke delete on public.empresa from authenticated;
+create function interno.normalizar_empresa() returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  new.nif := nullif(upper(regexp_replace(new.nif, '[\s.-]', '', 'g')), '');
+  new.pais := upper(btrim(new.pais));
+  return new;
+end
+$$;
+create trigger normalizar_empresa before insert or update on public.empresa
+  for each row execute function interno.normalizar_empresa();
+insert into public.empresa default values;
+
+-- ---------------------------------------------------------------------------------------------
+-- Los datos fiscales del gasto.
+-- desglose_iva: hasta cuatro líneas {"tipo": clave, "base": "12.34", "cuota": "1.23"} (importes
+-- como texto: exactos en JSON y en JavaScript). importe_impuestos pasa a ser la suma de las cuotas.
+-- desglose_revisar: gastos anteriores cuyos impuestos no encajan en ningún tipo; se resuelve al
+-- escribir su desglose.
+-- ---------------------------------------------------------------------------------------------
+alter table public.gastos
+  add column tipo_documento text not null default 'ticket'
+    constraint gastos_tipo_documento_check check (tipo_documento in (
+      'factura_completa', 'factura_simplificada', 'ticket', 'sin_justificante')),
+  add column emisor_nif text
+    constraint gastos_emisor_nif_check check (emisor_nif ~ '^[A-Z0-9Ñ&./-]{3,20}$'),
+  add column emisor_nombre text
+    constraint gastos_emisor_nombre_check check (char_length(emisor_nombre) between 2 and 200),
+  add column emisor_pais text not null default 'ES'
+    constraint gastos_emisor_pais_check check (emisor_pais ~ '^[A-Z]{2}$'),
+  add column fecha_expedicion date,
+  add column factura_a_empresa boolean not null default false,
+  add column desglose_iva jsonb not null default '[]'
+    constraint gastos_desglose_iva_check check (jsonb_typeof(desglose_iva) = 'array' and jsonb_array_length(desglose_iva) <= 4),
+  add column otros_no_sujetos numeric(14, 2) not null default 0
+    constraint gastos_otros_no_sujetos_check check (otros_no_sujetos >= 0),
+  add column desglose_revisar boolean not null default false;
+
+grant insert (tipo_documento, emisor_nif, emisor_nombre, emisor_pais, fecha_expedicion, factura_a_empresa,
+              desglose_iva, otros_no_sujetos),
+      update (tipo_documento, emisor_nif, emisor_nombre, emisor_pais, fecha_expedicion, factura_a_empresa,
+              desglose_iva, otros_no_sujetos)
+  on public.gastos to authenticated;
+
+-- El tipo en vigor de una clave en una fecha (null si ninguno; si dos filas se solapan, la más
+-- reciente). Como propietario: quien escribe un gasto aplica los tipos aunque no pueda leerlos.
+create function interno.porcentaje_iva(p_clave text, p_fecha date) returns numeric
+language sql stable security definer
+set search_path = ''
+as $$
+  select t.porcentaje from public.tipos_iva t
+   where t.clave = p_clave and p_fecha >= t.desde and (t.hasta is null or p_fecha <= t.hasta)
+   order by t.desde desc limit 1
+$$;
+
+-- Una línea del desglose con la base y la cuota de `p_importe` (IVA incluido) al tipo dado.
+create function interno.linea_iva(p_clave text, p_porcentaje numeric, p_importe numeric) returns jsonb
+language sql immutable
+set search_path = ''
+as $$
+  select jsonb_build_object('tipo', p_clave, 'base', (b)::text, 'cuota', (p_importe - b)::text)
+    from (select round(p_importe / (1 + p_porcentaje / 100), 2)::numeric(14, 2) as b) x
+$$;
+
+-- El desglose de un importe sin líneas: el de sus impuestos, si los trae (gastos anteriores,
+-- cargas masivas), al tipo que encaje (primero el habitual de la categoría); si no los trae, una
+-- línea al tipo habitual. Null si los impuestos no encajan en ningún tipo en vigor.
+create function interno.desglose_habitual(p_categoria text, p_importe numeric, p_impuestos numeric, p_fecha date)
+returns jsonb
+language plpgsql stable security definer
+set search_path = ''
+as $$
+declare
+  v_habitual text := (select c.tipo_iva from public.categorias_fiscales c where c.categoria = p_categoria);
+  v_tipo record;
+begin
+  if p_importe <= 0 then
+    return '[]'::jsonb;
+  end if;
+  if p_impuestos is null then
+    return jsonb_build_array(interno.linea_iva(
+      coalesce(v_habitual, '21'), coalesce(interno.porcentaje_iva(v_habitual, p_fecha), 21), p_importe));
+  end if;
+  if p_impuestos = 0 then
+    return jsonb_build_array(jsonb_build_object('tipo', 'exento', 'base', p_importe::text, 'cuota', '0.00'));
+  end if;
+  for v_tipo in
+    select t.clave, t.porcentaje from public.tipos_iva t
+     where t.porcentaje > 0 and p_fecha >= t.desde and (t.hasta is null or p_fecha <= t.hasta)
+     order by t.clave = v_habitual desc, t.porcentaje desc
+  loop
+    if abs(round((p_importe - p_impuestos) * v_tipo.porcentaje / 100, 2) - p_impuestos) <= 0.01 then
+      return jsonb_build_array(jsonb_build_object(
+        'tipo', v_tipo.clave, 'base', (p_importe - p_impuestos)::numeric(14, 2)::text,
+        'cuota', p_impuestos::numeric(14, 2)::text));
+    end if;
+  end loop;
+  return null;
+end
+$$;
+
+-- gastos_validar_fiscal: completa y comprueba los datos fiscales en cada escritura (también las cargas
+-- masivas, que no apagan este disparador). Mensajes en español con la columna en `detail`, como
+-- los demás (el formulario los pone junto a su campo).
+create function interno.gastos_fiscal() returns trigger
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  v_linea jsonb;
+  v_lineas jsonb := '[]'::jsonb;
+  v_tipos text[] := '{}';
+  v_base numeric;
+  v_cuota numeric;
+  v_porcentaje numeric;
+  v_suma numeric := 0;
+  v_cuotas numeric := 0;
+  v_desglose jsonb;
+  v_n integer := 0;
+begin
+  new.fecha_expedicion := coalesce(new.fecha_expedicion, new.fecha_gasto);
+  new.emisor_nif := nullif(upper(btrim(new.emisor_nif)), '');
+  new.emisor_nombre := nullif(btrim(new.emisor_nombre), '');
+  if new.proveedor_id is not null then
+    -- El emisor es el proveedor elegido: lo escrito a mano no cuenta.
+    new.emisor_nif := null;
+    new.emisor_nombre := null;
+  end if;
+  if new.tipo_documento in ('ticket', 'sin_justificante') then
+    new.factura_a_empresa := false;
+  end if;
+
+  -- Gastos anteriores sin tipo que encaje: se quedan así hasta que alguien escriba su desglose.
+  if tg_op = 'UPDATE' and old.desglose_revisar and new.desglose_iva = old.desglose_iva then
+    return new;
+  end if;
+  new.desglose_revisar := false;
+
+  if new.otros_no_sujetos > new.importe then
+    raise exception using errcode = 'OFINV', detail = 'otros_no_sujetos',
+      message = 'Otros importes no sujetos: no pueden ser mayores que el importe.';
+  end if;
+
+  -- Una sola línea que nadie tocó sigue al importe (a su mismo tipo); con más, cuadrarlas es de
+  -- quien las escribe.
+  if tg_op = 'UPDATE' and new.desglose_iva = old.desglose_iva and jsonb_array_length(new.desglose_iva) = 1
+     and (new.importe, new.otros_no_sujetos) is distinct from (old.importe, old.otros_no_sujetos)
+     and interno.porcentaje_iva(new.desglose_iva -> 0 ->> 'tipo', new.fecha_expedicion) is not null then
+    new.desglose_iva := jsonb_build_array(interno.linea_iva(
+      new.desglose_iva -> 0 ->> 'tipo', interno.porcentaje_iva(new.desglose_iva -> 0 ->> 'tipo', new.fecha_expedicion),
+      new.importe - new.otros_no_sujetos));
+  end if;
+
+  if jsonb_array_length(new.desglose_iva) = 0 then
+    if new.tipo_documento = 'sin_justificante' then
+      new.otros_no_sujetos := new.importe;
+    else
+      v_desglose := interno.desglose_habitual(
+        new.categoria, new.importe - new.otros_no_sujetos,
+        case when tg_op = 'INSERT' then new.importe_impuestos end, new.fecha_expedicion);
+      if v_desglose is null then
+        -- Solo en cargas del propietario (sin JWT): unos impuestos que no encajan en ningún tipo.
+        if (select auth.uid()) is not null then
+          raise exception using errcode = 'OFINV', detail = 'desglose_iva',
+            message = 'Desglose de IVA: los impuestos no corresponden a ningún tipo en vigor; escriba la base y la cuota de cada tipo.';
+        end if;
+        new.desglose_revisar := true;
+        return new;
+      end if;
+      new.desglose_iva := v_desglose;
+    end if;
+  end if;
+
+  for v_linea in select value from jsonb_array_elements(new.desglose_iva) loop
+    v_n := v_n + 1;
+    if jsonb_typeof(v_linea) <> 'object' or not (v_linea ? 'tipo' and v_linea ? 'base' and v_linea ? 'cuota')
+       or (v_linea ->> 'base') !~ '^\d{1,12}(\.\d{1,2})?$' or (v_linea ->> 'cuota') !~ '^\d{1,12}(\.\d{1,2})?$' then
+      raise exception using errcode = 'OFINV', detail = 'desglose_iva',
+        message = format('Desglose de IVA, línea %s: escriba el tipo, la base y la cuota en euros.', v_n);
+    end if;
+    if (v_linea ->> 'tipo') = any (v_tipos) then
+      raise exception using errcode = 'OFINV', detail = 'desglose_iva',
+        message = format('Desglose de IVA, línea %s: el tipo %s ya está en otra línea; sume las dos en una.',
+                         v_n, interno.nombre_tipo_iva(v_linea ->> 'tipo'));
+    end if;
+    v_tipos := v_tipos || (v_linea ->> 'tipo');
+    v_porcentaje := interno.porcentaje_iva(v_linea ->> 'tipo', new.fecha_expedicion);
+    if v_porcentaje is null then
+      raise exception using errcode = 'OFINV', detail = 'desglose_iva',
+        message = format('Desglose de IVA, línea %s: el tipo %s no estaba en vigor el %s (fecha de expedición).',
+                         v_n, interno.nombre_tipo_iva(v_linea ->> 'tipo'), to_char(new.fecha_expedicion, 'DD/MM/YYYY'));
+    end if;
+    v_base := (v_linea ->> 'base')::numeric(14, 2);
+    v_cuota := (v_linea ->> 'cuota')::numeric(14, 2);
+    if abs(round(v_base * v_porcentaje / 100, 2) - v_cuota) > 0.01 then
+      raise exception using errcode = 'OFINV', detail = 'desglose_iva',
+        message = format('Desglose de IVA, línea %s: la cuota al %s de %s € es %s €, no %s €.',
+                         v_n, interno.nombre_tipo_iva(v_linea ->> 'tipo'), interno.euros(v_base),
+                         interno.euros(round(v_base * v_porcentaje / 100, 2)), interno.euros(v_cuota));
+    end if;
+    v_lineas := v_lineas || jsonb_build_object('tipo', v_linea ->> 'tipo', 'base', v_base::text, 'cuota', v_cuota::text);
+    v_suma := v_suma + v_base + v_cuota;
+    v_cuotas := v_cuotas + v_cuota;
+  end loop;
+
+  if v_suma + new.otros_no_sujetos <> new.importe then
+    raise exception using errcode = 'OFINV', detail = 'desglose_iva',
+      message = format('Desglose de IVA: bases, cuotas y otros importes suman %s € y el importe es %s €.',
+                       interno.euros(v_suma + new.otros_no_sujetos), interno.euros(new.importe));
+  end if;
+  new.desglose_iva := v_lineas;
+  new.importe_impuestos := v_cuotas;
+
+  if new.tipo_documento = 'factura_completa' then
+    if new.proveedor_id is null and new.emisor_nif is null then
+      raise exception using errcode = 'OFINV', detail = 'emisor_nif',
+        message = 'NIF del emisor: una factura completa lo lleva; elija el proveedor o escriba su NIF.';
+    end if;
+    if new.numero_factura is null or btrim(new.numero_factura) = '' then
+      raise exception using errcode = 'OFINV', detail = 'numero_factura',
+        message = 'Número de factura: una factura completa lo lleva; escríbalo como aparece en ella.';
+    end if;
+  end if;
+  if new.proveedor_id is null and new.emisor_nif is not null and new.emisor_nombre is null then
+    raise exception using errcode = 'OFINV', detail = 'emisor_nombre',
+      message = 'Nombre del emisor: escriba el nombre o la razón social de quien emitió el documento.';
+  end if;
+  return new;
+end
+$$;
+
+-- «21 %», «exento»: el tipo como lo leen los mensajes.
+create function interno.nombre_tipo_iva(p_clave text) returns text
+language sql immutable
+set search_path = ''
+as $$ select case when p_clave = 'exento' then 'exento' else coalesce(p_clave, '?') || ' %' end $$;
+
+-- 1234.5 → «1.234,50»
+create function interno.euros(p_importe numeric) returns text
+language sql immutable
+set search_path = ''
+as $$ select translate(to_char(p_importe, 'FM999,999,999,990.00'), ',.', '.,') $$;
+
+-- Los disparadores BEFORE van por orden alfabético: este, tras gastos_validar (los errores de
+-- fecha se dicen antes que los del desglose).
+create trigger gastos_validar_fiscal before insert or update on public.gastos
+  for each row execute function interno.gastos_fiscal();
+
+-- ---------------------------------------------------------------------------------------------
+-- Deducibilidad: cuánto IVA de un gasto es deducible y, si no lo es, por qué.
+-- ---------------------------------------------------------------------------------------------
+create type interno.deducibilidad as (importe numeric(14, 2), motivo text);
+
+create function interno.deducibilidad(g public.gastos) returns interno.deducibilidad
+language sql stable security definer
+set search_path = ''
+as $$
+  select case
+    when g.desglose_revisar then row(0, 'desglose de IVA por revisar')::interno.deducibilidad
+    when coalesce(g.importe_impuestos, 0) = 0 then row(0, 'sin IVA soportado')::interno.deducibilidad
+    when c.deducibilidad = 'no_deducible'
+      then row(0, 'atenciones a clientes, empleados o terceros (Ley 37/1992, art. 96)')::interno.deducibilidad
+    when g.tipo_documento = 'sin_justificante' then row(0, 'sin justificante')::interno.deducibilidad
+    when g.tipo_documento = 'ticket' then row(0, 'ticket sin NIF de la empresa')::interno.deducibilidad
+    when g.proveedor_id is null and g.emisor_nif is null then row(0, 'factura sin NIF del emisor')::interno.deducibilidad
+    when not g.factura_a_empresa then row(0, 'factura sin el NIF de la empresa como destinataria')::interno.deducibilidad
+    else row(g.importe_impuestos, null)::interno.deducibilidad
+  end
+  from (select 1) x
+  left join public.categorias_fiscales c on c.categoria = g.categoria
+$$;
+
+grant usage on type interno.deducibilidad to authenticated, service_role;
+grant execute on function interno.deducibilidad(public.gastos), interno.nombre_tipo_iva(text), interno.euros(numeric)
+  to authenticated, service_role;
+
+-- Los datos anteriores: un desglose al tipo que encaje con sus impuestos (o el habitual si no los
+-- tenían), o «revisar». Sin disparadores: no es una edición de nadie (ni versión ni historial).
+alter table public.gastos disable trigger user;
+update public.gastos g
+   set fecha_expedicion = g.fecha_gasto,
+       tipo_documento = case when g.proveedor_id is not null and g.numero_factura is not null
+                             then 'factura_completa' else 'ticket' end,
+       factura_a_empresa = g.proveedor_id is not null and g.numero_factura is not null,
+       desglose_iva = coalesce(d.desglose, '[]'::jsonb),
+       desglose_revisar = d.desglose is null,
+       importe_impuestos = case when d.desglose is null then g.importe_impuestos
+                                else (select sum((l ->> 'cuota')::numeric) from jsonb_array_elements(d.desglose) l) end
+  from (select id, interno.desglose_habitual(categoria, importe, importe_impuestos, fecha_gasto) as desglose
+          from public.gastos) d
+ where d.id = g.id;
+alter table public.gastos enable trigger user;
+
+-- Las columnas nuevas de gastos, en su vista; y el IVA deducible de cada uno, que solo se calcula
+-- cuando una consulta lo pide (la vista se aplana y lo que no se lee no se evalúa).
+create or replace function interno.crear_gastos_vista() returns void
+language plpgsql
+set search_path = ''
+as $fn$
+begin
+  drop view if exists public.gastos_vista;
+  create view public.gastos_vista with (security_invoker = true) as
+  select g.*,
+         interno.nombre_proveedor(p.razon_social, p.nombre_comercial) as proveedor_nombre,
+         nullif(btrim(concat_ws(' ', so.nombre, so.apellidos)), '') as solicitante_nombre,
+         d.nombre as departamento_nombre,
+         s.nombre as sucursal_nombre,
+         nullif(btrim(concat_ws(' ', ap.nombre, ap.apellidos)), '') as aprobador_nombre,
+         nullif(btrim(concat_ws(' ', apr.nombre, apr.apellidos)), '') as aprobado_por_nombre,
+         coalesce(
+           (select interno.rol_actual()) in ('aprobador', 'administrador')
+           and g.solicitante_id <> (select auth.uid())
+           and g.creado_por_id is distinct from (select auth.uid())
+           and g.editado_por_id is distinct from (select auth.uid())
+           and ((select interno.rol_actual()) = 'administrador'
+                or g.aprobador_id = (select auth.uid())
+                or g.solicitante_id = any ((select interno.solicitantes_a_cargo())::uuid[])),
+           false) as puede_aprobar,
+         (select count(*)::integer from public.justificantes j where j.gasto_id = g.id) as justificantes,
+         coalesce(p.nif, g.emisor_nif) as emisor_nif_efectivo,
+         coalesce(interno.nombre_proveedor(p.razon_social, p.nombre_comercial), g.emisor_nombre) as emisor_nombre_efectivo,
+         (interno.deducibilidad(g)).importe as iva_deducible,
+         (interno.deducibilidad(g)).motivo as iva_motivo
+  from public.gastos g
+  left join public.proveedores p on p.id = g.proveedor_id
+  left join public.usuarios so on so.id = g.solicitante_id
+  left join public.departamentos d on d.id = g.departamento_id
+  left join public.sucursales s on s.id = g.sucursal_id
+  left join public.usuarios ap on ap.id = g.aprobador_id
+  left join public.usuarios apr on apr.id = g.aprobado_por_id;
+  revoke all on public.gastos_vista from public, anon, authenticated;
+  grant select on public.gastos_vista to authenticated, service_role;
+end
+$fn$;
+revoke all on function interno.crear_gastos_vista() from public, anon, authenticated;
+select interno.crear_gastos_vista();
+
+-- ---------------------------------------------------------------------------------------------
+-- El libro registro de facturas recibidas: una fila por gasto y tipo de IVA (las columnas del
+-- libro de la AEAT). Lo leen los administradores (la exportación); la RLS de gastos decide el resto.
+-- ---------------------------------------------------------------------------------------------
+create view public.libro_facturas_recibidas with (security_invoker = true) as
+select g.id as gasto_id,
+       g.folio,
+       g.fecha_expedicion,
+       g.fecha_gasto as fecha_operacion,
+       g.numero_factura,
+       g.tipo_documento,
+       g.emisor_nif_efectivo as emisor_nif,
+       g.emisor_nombre_efectivo as emisor_nombre,
+       g.categoria,
+       g.estado,
+       l.orden::integer as linea,
+       l.value ->> 'tipo' as tipo_iva,
+       interno.porcentaje_iva(l.value ->> 'tipo', g.fecha_expedicion) as porcentaje,
+       (l.value ->> 'base')::numeric(14, 2) as base_imponible,
+       (l.value ->> 'cuota')::numeric(14, 2) as cuota_soportada,
+       case when g.iva_deducible > 0 then (l.value ->> 'cuota')::numeric(14, 2) else 0 end::numeric(14, 2)
+         as cuota_deducible,
+       case when l.orden = 1 then g.otros_no_sujetos else 0 end::numeric(14, 2) as otros_no_sujetos,
+       ((l.value ->> 'base')::numeric + (l.value ->> 'cuota')::numeric
+         + case when l.orden = 1 then g.otros_no_sujetos else 0 end)::numeric(14, 2) as total,
+       g.iva_motivo
+  from public.gastos_vista g
+  cross join lateral jsonb_array_elements(g.desglose_iva) with ordinality as l(value, orden)
+ where g.estado in ('aprobado', 'pagado');
+revoke all on public.libro_facturas_recibidas from public, anon, authenticated;
+grant select on public.libro_facturas_recibidas to authenticated, service_role;
