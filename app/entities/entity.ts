@@ -121,7 +121,33 @@ export type Entity = {
    * (e.g. `{ nif: ["pais", "nif"] }`).
    */
   duplicados?: Record<string, readonly string[]>;
+  /**
+   * Fields the forms show together under a title (e.g. a gasto's «Datos fiscales»), where the
+   * first of them is declared. `plegado`: inside a closed `<details>` (one key to open it, none to
+   * pass it), open when one of its fields has an error.
+   */
+  grupos?: readonly FieldGroup[];
 };
+
+export type FieldGroup = { titulo: string; campos: readonly string[]; plegado?: boolean };
+
+/** The fields in form order, with each group's fields gathered where its first field is. */
+export function conGrupos(
+  entity: Entity,
+  fields: readonly Field[],
+): (Field | { grupo: FieldGroup; fields: Field[] })[] {
+  const out: (Field | { grupo: FieldGroup; fields: Field[] })[] = [];
+  const vistos = new Set<FieldGroup>();
+  for (const field of fields) {
+    const grupo = entity.grupos?.find((g) => g.campos.includes(field.name));
+    if (!grupo) out.push(field);
+    else if (!vistos.has(grupo)) {
+      vistos.add(grupo);
+      out.push({ grupo, fields: fields.filter((f) => grupo.campos.includes(f.name)) });
+    }
+  }
+  return out;
+}
 
 /** The columns a list page reads: only what its rows show and need, not the whole record. */
 export function listColumns(entity: Entity): string[] {

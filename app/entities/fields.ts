@@ -2,6 +2,7 @@ import type * as Zod from "zod";
 import { conArticulo, conIndefinido, type Concordancia } from "~/lib/articulos";
 import type { Option } from "~/lib/constants";
 import { parseDateInput } from "~/lib/dates";
+import { baseDe, cuotaDe, esTipoIva, type LineaIva, type TipoIva } from "~/lib/iva";
 import { parseMoney } from "~/lib/money";
 
 /**
@@ -30,7 +31,9 @@ export type FieldInput =
   | { type: "ref"; table: string }
   | { type: "checkbox" }
   | { type: "money" }
-  | { type: "date" };
+  | { type: "date" }
+  /** Lines of {tipo, base, cuota} (an IVA breakdown): `lineas` rows, the first always shown. */
+  | { type: "desglose"; lineas: number; tipos: readonly Option[] };
 
 export type Field = {
   name: string;
@@ -271,6 +274,87 @@ export function date(name: string, label: string, o: Common = {}): Field {
     }),
   );
   return { name, label, required: Boolean(o.required), hint: o.hint, input: { type: "date" }, schema };
+}
+
+/**
+ * An IVA breakdown: up to `lineas` lines of tipo, base and cuota (`name[0].tipo`, `name[0].base`…).
+ * Empty lines are dropped; a line with its tipo and only the base or only the cuota gets the other
+ * computed. A line with only its tipo keeps empty amounts (`base: ""`): the entity fills it from
+ * the importe (the rest once the other lines are subtracted). Whether the lines add up to the
+ * importe is the entity's rule (`refine`), as it involves other fields.
+ */
+export type LineaParcial = { tipo: TipoIva; base: string; cuota: string };
+
+export function desglose(name: string, label: string, tipos: readonly Option[], o: Common & { lineas: number }): Field {
+  const schema = (z: Z) =>
+    z
+      .array(z.any())
+      .optional()
+      .transform((raw, ctx): LineaParcial[] => {
+        const lineas: LineaParcial[] = [];
+        const items: unknown[] = Array.isArray(raw) ? raw.slice(0, o.lineas) : [];
+        items.forEach((item, i) => {
+          const { tipo, base, cuota } = (item && typeof item === "object" ? item : {}) as Record<string, unknown>;
+          const texto = (v: unknown) => (typeof v === "string" ? v.trim() : "");
+          if (!texto(tipo) && !texto(base) && !texto(cuota)) return;
+          const n = i + 1;
+          if (!esTipoIva(tipo)) {
+            ctx.addIssue({ code: "custom", path: [i, "tipo"], message: `${label}, línea ${n}: elija el tipo de IVA` });
+            return;
+          }
+          const importe = (v: unknown, que: string) => {
+            if (!texto(v)) return "";
+            const parsed = parseMoney(texto(v));
+            if (parsed === null || parsed.startsWith("-")) {
+              ctx.addIssue({
+                code: "custom",
+                path: [i, que],
+                message: `${label}, línea ${n}: escriba la ${que} en euros con hasta 2 decimales, por ejemplo 12,40`,
+              });
+              return null;
+            }
+            return parsed;
+          };
+          let b = importe(base, "base");
+          let c = importe(cuota, "cuota");
+          if (b === null || c === null) return;
+          if (b && !c) c = cuotaDe(b, tipo);
+          else if (c && !b) {
+            b = baseDe(c, tipo) ?? "";
+            if (!b) {
+              ctx.addIssue({
+                code: "custom",
+                path: [i, "base"],
+                message: `${label}, línea ${n}: escriba la base (con este tipo la cuota es 0)`,
+              });
+              return;
+            }
+          }
+          if (lineas.some((l) => l.tipo === tipo)) {
+            ctx.addIssue({
+              code: "custom",
+              path: [i, "tipo"],
+              message: `${label}, línea ${n}: este tipo ya está en otra línea; sume las dos en una`,
+            });
+            return;
+          }
+          lineas.push({ tipo, base: b, cuota: c });
+        });
+        return lineas;
+      });
+  return {
+    name,
+    label,
+    required: false,
+    hint: o.hint,
+    input: { type: "desglose", lineas: o.lineas, tipos },
+    schema,
+  };
+}
+
+/** Lines whose amounts are all known. */
+export function lineasCompletas(lineas: readonly LineaParcial[]): lineas is LineaIva[] {
+  return lineas.every((l) => l.base !== "" && l.cuota !== "");
 }
 
 /**

@@ -1,9 +1,11 @@
 import type { Permisos } from "~/auth/permissions";
-import { CATEGORIAS_GASTO, ESTADOS_GASTO, METODOS_PAGO } from "~/lib/constants";
+import { CATEGORIAS_GASTO, ESTADOS_GASTO, METODOS_PAGO, PAISES, TIPOS_DOCUMENTO } from "~/lib/constants";
 import { addDaysISO, todayISO } from "~/lib/dates";
-import { compareMoney, isMoneyString } from "~/lib/money";
+import { cuotaCuadra, cuotaDe, etiquetaTipo, lineaDeImporte, TIPOS_IVA, type LineaIva } from "~/lib/iva";
+import { compareMoney, formatMoney, fromCents, isMoneyString, toCents } from "~/lib/money";
+import { normalizeNif, validateNif } from "~/lib/nif";
 import type { Entity } from "./entity";
-import { date, money, ref, select, text, textarea } from "./fields";
+import { checkbox, date, desglose, money, ref, select, text, textarea, type LineaParcial } from "./fields";
 
 /**
  * Gastos (docs/producto.md «El gasto»). Everyone creates, edits and deletes their own borradores (an
@@ -25,10 +27,17 @@ export const CAMPOS_NO_ADMIN = [
   "fecha_gasto",
   "categoria",
   "importe",
-  "importe_impuestos",
   "metodo_pago",
   "proveedor_id",
+  "tipo_documento",
+  "emisor_nif",
+  "emisor_nombre",
+  "emisor_pais",
   "numero_factura",
+  "fecha_expedicion",
+  "factura_a_empresa",
+  "desglose_iva",
+  "otros_no_sujetos",
   "departamento_id",
   "sucursal_id",
   "notas",
@@ -65,10 +74,30 @@ export const gastos: Entity = {
       max: 1_000_000,
       hint: "Con IVA, hasta 2 decimales, por ejemplo 125,50",
     }),
-    money("importe_impuestos", "Impuestos", { hint: "Opcional: la parte del importe que son impuestos." }),
     select("metodo_pago", "Método de pago", METODOS_PAGO, { required: true }),
     ref("proveedor_id", "Proveedor", "proveedores", { hint: "Solo proveedores activos." }),
+    select("tipo_documento", "Tipo de documento", TIPOS_DOCUMENTO, {
+      hint: "Una factura completa lleva el NIF del emisor, su número y su fecha.",
+    }),
+    text("emisor_nif", "NIF del emisor", {
+      max: 20,
+      uppercase: true,
+      enMensaje: "el NIF del emisor",
+      hint: "Si no es un proveedor de la lista: el NIF de quien emitió el documento.",
+    }),
+    text("emisor_nombre", "Nombre del emisor", { max: 200, min: 2 }),
+    select("emisor_pais", "País del emisor", PAISES, { hint: "Para un emisor extranjero, su identificador fiscal." }),
     text("numero_factura", "Nº de factura / ticket", { max: 50 }),
+    date("fecha_expedicion", "Fecha de expedición", { hint: "Si la deja vacía, la fecha del gasto." }),
+    checkbox("factura_a_empresa", "La factura lleva el NIF de la empresa como destinataria"),
+    desglose("desglose_iva", "Desglose de IVA", TIPOS_IVA, {
+      lineas: 4,
+      hint: "Si lo deja vacío, una línea al tipo habitual de la categoría. Con una sola línea basta el tipo; con la base o la cuota se calcula la otra.",
+    }),
+    money("otros_no_sujetos", "Otros importes no sujetos", {
+      hint: "Propinas, tasas turísticas: parte del importe sin IVA.",
+    }),
+    { ...money("importe_impuestos", "Impuestos (IVA)", {}), readOnly: true },
     ref("solicitante_id", "Solicitante", "usuarios", { hint: "Si lo deja vacío, usted." }),
     ref("departamento_id", "Departamento", "departamentos", { hint: "Si lo deja vacío, el del solicitante." }),
     ref("sucursal_id", "Sucursal", "sucursales", { hint: "Si lo deja vacío, la del solicitante.", genero: "f" }),
@@ -135,8 +164,33 @@ export const gastos: Entity = {
       ],
     },
   ],
+  grupos: [
+    {
+      titulo: "Datos fiscales",
+      campos: [
+        "tipo_documento",
+        "emisor_nif",
+        "emisor_nombre",
+        "emisor_pais",
+        "numero_factura",
+        "fecha_expedicion",
+        "factura_a_empresa",
+        "desglose_iva",
+        "otros_no_sujetos",
+      ],
+      plegado: true,
+    },
+  ],
   defaultOrder: { column: "fecha_gasto", ascending: false },
   labelColumn: "folio",
+  // Department and branch start empty: on save they come from the solicitante's profile
+  // (app/gastos/acciones.server.ts), whoever the solicitante ends up being.
+  defaults: ({ userId, country }) => ({
+    fecha_gasto: todayISO(),
+    solicitante_id: userId,
+    tipo_documento: "ticket",
+    emisor_pais: country,
+  }),
   permisos: PERMISOS,
   acceso: (user) => ({
     editar: true,
@@ -160,18 +214,116 @@ export const gastos: Entity = {
           message: `Fecha: no puede ser de hace más de ${ANTIGUEDAD_MAXIMA_DIAS} días`,
         });
     }
-    const { importe, importe_impuestos: impuestos } = values;
-    if (
-      typeof importe === "string" &&
-      typeof impuestos === "string" &&
-      isMoneyString(importe) &&
-      isMoneyString(impuestos) &&
-      compareMoney(impuestos, importe) > 0
-    )
+    reglasFiscales(values, ctx);
+  },
+  // A form without the fiscal fields (they fold away) is a ticket with nothing outside the IVA.
+  normalize: (values) => ({
+    ...values,
+    tipo_documento: values.tipo_documento ?? "ticket",
+    emisor_pais: values.emisor_pais ?? "ES",
+    otros_no_sujetos: values.otros_no_sujetos ?? "0.00",
+    desglose_iva: completarDesglose(values) ?? [],
+  }),
+};
+
+type Ctx = Parameters<NonNullable<Entity["refine"]>>[1];
+const texto = (v: unknown) => (typeof v === "string" && v.trim() !== "" ? v : null);
+
+/**
+ * The document and its issuer (the database checks the same: interno.gastos_fiscal), and whether
+ * the breakdown adds up to the importe — said here too so every error shows at once.
+ */
+function reglasFiscales(values: Record<string, unknown>, ctx: Ctx) {
+  const proveedor = texto(values.proveedor_id);
+  const nif = texto(values.emisor_nif);
+  if (values.tipo_documento === "factura_completa") {
+    if (!proveedor && !nif)
       ctx.addIssue({
         code: "custom",
-        path: ["importe_impuestos"],
-        message: "Impuestos: no pueden ser mayores que el importe",
+        path: ["emisor_nif"],
+        message: "NIF del emisor: una factura completa lo lleva; elija el proveedor o escriba su NIF",
       });
-  },
-};
+    if (!texto(values.numero_factura))
+      ctx.addIssue({
+        code: "custom",
+        path: ["numero_factura"],
+        message: "Nº de factura: una factura completa lo lleva; escríbalo como aparece en ella",
+      });
+  }
+  if (!proveedor && nif) {
+    const pais = texto(values.emisor_pais) ?? "ES";
+    const error = validateNif(normalizeNif(nif, pais), pais);
+    if (error) ctx.addIssue({ code: "custom", path: ["emisor_nif"], message: `NIF del emisor: ${error}` });
+    if (!texto(values.emisor_nombre))
+      ctx.addIssue({
+        code: "custom",
+        path: ["emisor_nombre"],
+        message: "Nombre del emisor: escriba el nombre o la razón social de quien emitió el documento",
+      });
+  }
+  const importe = texto(values.importe);
+  const otros = texto(values.otros_no_sujetos) ?? "0.00";
+  const lineas = Array.isArray(values.desglose_iva) ? (values.desglose_iva as LineaParcial[]) : null;
+  if (!importe || !isMoneyString(importe) || !isMoneyString(otros) || !lineas) return;
+  if (compareMoney(otros, importe) > 0) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["otros_no_sujetos"],
+      message: "Otros importes no sujetos: no pueden ser mayores que el importe",
+    });
+    return;
+  }
+  lineas.forEach((l, i) => {
+    if (l.base !== "" && lineas.length > 1 && !cuotaCuadra(l as LineaIva))
+      ctx.addIssue({
+        code: "custom",
+        path: ["desglose_iva", i, "cuota"],
+        message: `Desglose de IVA, línea ${i + 1}: la cuota al ${etiquetaTipo(l.tipo)} de ${formatMoney(l.base)} es ${formatMoney(cuotaDe(l.base, l.tipo))}, no ${formatMoney(l.cuota)}`,
+      });
+  });
+  const sinImporte = lineas.filter((l) => l.base === "");
+  if (sinImporte.length > 1)
+    ctx.addIssue({
+      code: "custom",
+      path: ["desglose_iva"],
+      message:
+        "Desglose de IVA: escriba la base o la cuota de cada línea (solo una puede quedar con el tipo, y sale del importe)",
+    });
+  else if (sinImporte.length === 0 && lineas.length > 1) {
+    const suma = lineas.reduce((acc, l) => acc + toCents(l.base) + toCents(l.cuota), toCents(otros));
+    if (suma !== toCents(importe))
+      ctx.addIssue({
+        code: "custom",
+        path: ["desglose_iva"],
+        message: `Desglose de IVA: bases, cuotas y otros importes suman ${formatMoney(fromCents(suma))} y el importe es ${formatMoney(importe)}; corrija una línea o vacíe el desglose para calcularlo`,
+      });
+  } else if (sinImporte.length === 1) {
+    const resto = lineas
+      .filter((l) => l.base !== "")
+      .reduce((acc, l) => acc - toCents(l.base) - toCents(l.cuota), toCents(importe) - toCents(otros));
+    if (resto < 0n)
+      ctx.addIssue({
+        code: "custom",
+        path: ["desglose_iva"],
+        message: "Desglose de IVA: las líneas escritas ya pasan del importe",
+      });
+  }
+}
+
+/**
+ * The line left with only its tipo gets what remains of the importe (IVA included) once the
+ * other lines and the non-taxed amounts are subtracted. An empty breakdown stays empty: the
+ * database fills it at the category's usual rate (which administradores edit).
+ */
+function completarDesglose(values: Record<string, unknown>): unknown {
+  const lineas = values.desglose_iva;
+  const importe = texto(values.importe);
+  if (!Array.isArray(lineas) || !importe || !isMoneyString(importe)) return lineas;
+  const otros = texto(values.otros_no_sujetos) ?? "0.00";
+  const escritas = (lineas as LineaParcial[]).filter((l) => l.base !== "");
+  const resto = escritas.reduce(
+    (acc, l) => acc - toCents(l.base) - toCents(l.cuota),
+    toCents(importe) - toCents(otros),
+  );
+  return (lineas as LineaParcial[]).map((l) => (l.base === "" ? lineaDeImporte(fromCents(resto), l.tipo) : l));
+}

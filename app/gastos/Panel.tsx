@@ -7,6 +7,7 @@ import { date, ref, select, text, type Field } from "~/entities/fields";
 import { gastos } from "~/entities/gastos";
 import { ESTADOS_GASTO } from "~/lib/constants";
 import { formatTimestamp, type Formats } from "~/lib/format";
+import { formatMoney } from "~/lib/money";
 import { displayField, EditForm } from "~/ui/EntityForms";
 import { ConformForm, FieldControl, useServerForm } from "~/ui/forms";
 import { History } from "~/ui/History";
@@ -74,10 +75,13 @@ export function Panel({
     aprobado_por_id: record.aprobado_por_nombre,
   };
   const ficha: { label: string; value: string }[] = [
-    ...gastos.fields.map((f) => ({
-      label: f.label,
-      value: f.input.type === "ref" ? String(nombres[f.name] ?? "—") : show(f, record[f.name]),
-    })),
+    ...gastos.fields
+      .filter((f) => enLaFicha(f.name, record))
+      .map((f) => ({
+        label: f.label,
+        value: f.input.type === "ref" ? String(nombres[f.name] ?? "—") : show(f, record[f.name]),
+      })),
+    ivaDeducible(record, formats),
     { label: "Estado", value: estadoLabel(estado) },
     { label: "Aprobador", value: String(record.aprobador_nombre ?? "—") },
     ...(record.aprobado_por_id ? [{ label: "Aprobado por", value: String(record.aprobado_por_nombre ?? "—") }] : []),
@@ -176,6 +180,24 @@ export function Panel({
       />
     </section>
   );
+}
+
+/** The typed issuer only when there is one (otherwise the supplier is the issuer); non-taxed amounts when not 0. */
+function enLaFicha(campo: string, record: Record<string, unknown>) {
+  if (campo === "emisor_nif" || campo === "emisor_nombre" || campo === "emisor_pais") return Boolean(record.emisor_nif);
+  if (campo === "otros_no_sujetos") return record.otros_no_sujetos !== "0.00";
+  return true;
+}
+
+/**
+ * «IVA deducible: 12,40 €», or «IVA no deducible» and why (gastos_vista: interno.deducibilidad),
+ * what an aprobador reads before approving.
+ */
+function ivaDeducible(record: Record<string, unknown>, formats: Formats) {
+  const motivo = typeof record.iva_motivo === "string" ? record.iva_motivo : null;
+  if (motivo === "sin IVA soportado") return { label: "IVA", value: "Sin IVA soportado" };
+  if (motivo) return { label: "IVA no deducible", value: motivo.charAt(0).toUpperCase() + motivo.slice(1) };
+  return { label: "IVA deducible", value: formatMoney(String(record.iva_deducible ?? "0.00"), formats.locale) };
 }
 
 /**

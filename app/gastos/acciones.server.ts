@@ -23,6 +23,7 @@ import {
   resumenSubida,
   SubidaRechazada,
 } from "~/justificantes/subir.server";
+import { describirDesglose, leerDesglose } from "~/lib/iva";
 import { esSuyo, esTransicion, type GastoClave } from "./reglas";
 import { actor, alcanceAprobacion, esSeleccion, masivo, seleccion, transicion } from "./workflow.server";
 
@@ -47,7 +48,14 @@ export async function gastosAction({ request, context }: Args) {
   if (intent === "crear")
     return (
       (await todosLosErrores(formData, signed, preparar(signed), { intent })) ??
-      createAction(gastos, { request, context }, { ...preparar(signed), done: creado })
+      createAction(
+        gastos,
+        { request, context },
+        {
+          ...preparar(signed),
+          done: (row, s, url) => creado(row, s, url, formData),
+        },
+      )
     );
   if (intent === "guardar" || intent === "eliminar")
     return borrador(intent, { request, context }, signed, formData, url);
@@ -97,7 +105,7 @@ async function crearConJustificantes({ request, context }: Args, signed: Signed)
       (await createAction(gastos, args, {
         ...preparar(signed),
         async done(row, s, url) {
-          const hecho = await creado(row, s, url);
+          const hecho = await creado(row, s, url, fd);
           if (!archivos.length && !rechazados.length) return hecho;
           const subida = await adjuntar(archivos, { gastoId: String(row.id), store: s.store, almacen, existentes: 0 });
           const r = resumenSubida({ ...subida, rechazados: [...rechazados, ...subida.rechazados] });
@@ -219,13 +227,17 @@ async function todosLosErrores(
  * After «Nuevo gasto»: its panel, focused (`#gasto`), so «Enviar a aprobación» is the next few
  * Tabs; the flash is a live region, read out all the same. A warning when it looks like a duplicate.
  */
-async function creado(row: Row, { store }: Signed, url: URL) {
+async function creado(row: Row, { store }: Signed, url: URL, formData: FormData | URLSearchParams) {
   const here = new URLSearchParams(url.search);
   for (const key of ["index", "eliminar", "masivo", "nuevo"]) here.delete(key);
   here.set("gasto", String(row.id));
   const to = `${url.pathname}?${here.toString()}#gasto`;
   const otro = await duplicado(store, row);
-  if (!otro) return { to, message: `Gasto creado: ${row.folio}. Revíselo y envíelo a aprobación cuando esté listo.` };
+  if (!otro)
+    return {
+      to,
+      message: `Gasto creado: ${row.folio}. ${ivaCalculado(row, formData)}Revíselo y envíelo a aprobación cuando esté listo.`,
+    };
   here.set("gasto", String(otro.id));
   return {
     to,
@@ -233,6 +245,19 @@ async function creado(row: Row, { store }: Signed, url: URL) {
     message: `Gasto creado: ${row.folio}. Atención: parece un duplicado de ${otro.folio} (mismo solicitante, fecha, importe y proveedor).`,
     enlace: { href: `${url.pathname}?${here.toString()}#gasto`, texto: `Ver ${otro.folio}` },
   };
+}
+
+/**
+ * What the server computed of the IVA breakdown when the form left amounts out (only the importe,
+ * or a line with only its tipo): said in the flash so it can be checked.
+ */
+function ivaCalculado(row: Row, formData: FormData | URLSearchParams) {
+  const escrito = [...formData.entries()].some(
+    ([name, value]) => /^desglose_iva\[\d+\]\.(base|cuota)$/.test(name) && String(value).trim() !== "",
+  );
+  const lineas = leerDesglose(row.desglose_iva);
+  if (escrito || !lineas?.length) return "";
+  return `IVA calculado: ${describirDesglose(lineas)}. `;
 }
 
 /** Another gasto of the same solicitante with the same fecha, importe and proveedor: warned, still created. */

@@ -131,20 +131,16 @@ export async function gastosLoader({ request, context }: Args) {
     hoy: todayISO(),
     // The «Nuevo gasto» form beside the list (`?nuevo=1`), or null.
     nuevo: perfiles
-      ? { envio: crypto.randomUUID(), campos: writableNames(gastos, user), defaults: defaultsFor(user), perfiles }
+      ? {
+          envio: crypto.randomUUID(),
+          campos: writableNames(gastos, user),
+          defaults: gastos.defaults!({ country: context.services.config.APP_COUNTRY, userId: user.id }),
+          perfiles,
+        }
       : null,
     panel: record ? panelDe(signed, record, history, conDuplicados(justificantes, duplicados), alcance, url) : null,
     masivo,
   });
-}
-
-/**
- * The new gasto's initial values: today and the user as solicitante. Department and branch start
- * empty: on save they come from the solicitante's profile (acciones.server.ts), whoever the
- * solicitante ends up being, so an administrador's own never sticks to someone else's gasto.
- */
-function defaultsFor(user: Signed["user"]): Record<string, string> {
-  return { fecha_gasto: todayISO(), solicitante_id: user.id };
 }
 
 /**

@@ -51,6 +51,15 @@ export const CATEGORIAS_PROVEEDOR = [
 ] as const satisfies readonly Option[];
 export type CategoriaProveedor = (typeof CATEGORIAS_PROVEEDOR)[number]["value"];
 
+/** What kind of document backs a gasto: it decides what the document must show and whether its IVA is deductible. */
+export const TIPOS_DOCUMENTO = [
+  { value: "ticket", label: "Ticket" },
+  { value: "factura_simplificada", label: "Factura simplificada" },
+  { value: "factura_completa", label: "Factura completa" },
+  { value: "sin_justificante", label: "Sin justificante" },
+] as const satisfies readonly Option[];
+export type TipoDocumento = (typeof TIPOS_DOCUMENTO)[number]["value"];
+
 export const ROLES = [
   { value: "administrador", label: "Administrador" },
   { value: "aprobador", label: "Aprobador" },

@@ -3,9 +3,10 @@ import { Form, Link, useActionData, useFormAction, useLocation, useNavigation } 
 import type { ReactNode } from "react";
 import { formatValue } from "~/crud/cells";
 import type { Options, StoredRow } from "~/crud/crud.server";
-import { entitySchema, nuevo, writableFields, type Entity } from "~/entities/entity";
+import { conGrupos, entitySchema, nuevo, writableFields, type Entity, type FieldGroup } from "~/entities/entity";
 import type { Field } from "~/entities/fields";
 import type { Formats } from "~/lib/format";
+import { describirDesglose, leerDesglose } from "~/lib/iva";
 import { anchorIds, ConformForm, FieldControl, toFormValues, useServerForm } from "./forms";
 import { useFormats } from "./page";
 
@@ -130,7 +131,12 @@ export function CreateForm({
       >
         <input type="hidden" name="_envio" value={envio} />
         {intent ? <input type="hidden" name="intent" value={intent} /> : null}
-        {writableFields(entity, campos).map(fieldControls(fields, options, actionData?.existente))}
+        <Grupos
+          entity={entity}
+          fields={writableFields(entity, campos)}
+          render={fieldControls(fields, options, actionData?.existente)}
+          errores={form.allErrors}
+        />
         {archivos}
         <div className="acciones">
           <button type="submit" disabled={busy}>
@@ -179,16 +185,21 @@ export function EditForm({
       {actionData?.current ? <CurrentValues entity={entity} current={actionData.current} options={options} /> : null}
       <ConformForm form={form} action={action}>
         <input type="hidden" name="version" value={record.version} key={record.version} />
-        {entity.fields.map((field) =>
-          !writable.has(field.name) ? (
-            <p key={field.name} className="campo">
-              <span className="etiqueta">{field.label}</span>{" "}
-              {displayField(field, record[field.name], formats, options)}
-            </p>
-          ) : (
-            control(field)
-          ),
-        )}
+        <Grupos
+          entity={entity}
+          fields={entity.fields}
+          errores={form.allErrors}
+          render={(field) =>
+            !writable.has(field.name) ? (
+              <p key={field.name} className="campo">
+                <span className="etiqueta">{field.label}</span>{" "}
+                {displayField(field, record[field.name], formats, options)}
+              </p>
+            ) : (
+              control(field)
+            )
+          }
+        />
         <div className="acciones">
           <button type="submit" name="intent" value="guardar" disabled={busy}>
             {busy ? "Guardando…" : "Guardar cambios"}
@@ -197,6 +208,58 @@ export function EditForm({
         </div>
       </ConformForm>
     </section>
+  );
+}
+
+/** A form's fields in order, each declared group (`entity.grupos`) in its fieldset or fold. */
+function Grupos({
+  entity,
+  fields,
+  render,
+  errores,
+}: {
+  entity: Entity;
+  fields: readonly Field[];
+  render: (field: Field) => ReactNode;
+  errores: Record<string, string[]>;
+}) {
+  return (
+    <>
+      {conGrupos(entity, fields).map((item) =>
+        "grupo" in item ? (
+          <Grupo key={item.grupo.titulo} grupo={item.grupo} errores={errores}>
+            {item.fields.map(render)}
+          </Grupo>
+        ) : (
+          render(item)
+        ),
+      )}
+    </>
+  );
+}
+
+function Grupo({
+  grupo,
+  errores,
+  children,
+}: {
+  grupo: FieldGroup;
+  errores: Record<string, string[]>;
+  children: ReactNode;
+}) {
+  const conError = Object.keys(errores).some((name) => grupo.campos.includes(name.replace(/\[.*$/, "")));
+  if (!grupo.plegado)
+    return (
+      <fieldset className="grupo-campos">
+        <legend>{grupo.titulo}</legend>
+        {children}
+      </fieldset>
+    );
+  return (
+    <details className="grupo-campos" open={conError || undefined}>
+      <summary>{grupo.titulo}</summary>
+      {children}
+    </details>
   );
 }
 
@@ -222,6 +285,7 @@ function CurrentValues({ entity, current, options }: { entity: Entity; current: 
 export function displayField(field: Field, value: unknown, formats: Formats, options: Options) {
   if (field.display && typeof value === "string" && value !== "") return field.display(value);
   const input = field.input;
+  if (input.type === "desglose") return describirDesglose(leerDesglose(value) ?? [], formats.locale) || "—";
   const kind =
     input.type === "money"
       ? "money"

@@ -15,13 +15,15 @@ export function useServerForm(options: {
   /** Built with the browser's zod once it has loaded (validation as you type starts then). */
   schema: Schema;
   lastResult?: SubmissionResult<string[]> | null;
-  defaultValue?: Record<string, string | undefined>;
+  defaultValue?: Record<string, string | Record<string, string>[] | undefined>;
 }) {
   const validacion = useValidacion();
   return useForm<Record<string, unknown>>({
     id: options.id,
     lastResult: options.lastResult,
-    defaultValue: options.defaultValue,
+    // Conform takes nested values (a breakdown's lines) as they are; its type for an
+    // `unknown` schema only names flat ones.
+    defaultValue: options.defaultValue as Record<string, string | undefined> | undefined,
     // First verdict on submit, not on blur: errors appearing on blur push the submit button down
     // between mousedown and click, so the click that should submit was lost. After a submit,
     // the errors follow what is typed.
@@ -201,6 +203,10 @@ export function FieldControl({
   );
   const input = field.input;
 
+  if (input.type === "desglose") {
+    return <DesgloseControl field={field} input={input} meta={meta} hintId={hintId} disabled={disabled} />;
+  }
+
   if (input.type === "checkbox") {
     return (
       <div className={`campo campo-casilla${errorId ? " campo-con-error" : ""}`}>
@@ -291,13 +297,133 @@ export function FieldControl({
   );
 }
 
-/** A record's values as the form shows them: money with a decimal comma, booleans as "on". */
+/**
+ * An IVA breakdown's lines: one row of tipo, base and cuota each, named as Conform nests them
+ * (`desglose_iva[0].base`, the ids its error summary links to). The first row always shows; the
+ * others fold under «Más tipos de IVA», open when one holds something.
+ */
+function DesgloseControl({
+  field,
+  input,
+  meta,
+  hintId,
+  disabled,
+}: {
+  field: Field;
+  input: Extract<Field["input"], { type: "desglose" }>;
+  meta: FieldMetadata<unknown>;
+  hintId?: string;
+  disabled?: boolean;
+}) {
+  const { id, name, key } = meta;
+  const allErrors = meta.allErrors;
+  const initial = Array.isArray(meta.initialValue) ? (meta.initialValue as Record<string, unknown>[]) : [];
+  const errores = Object.entries(allErrors).flatMap(([, messages]) => messages);
+  const filas = Array.from({ length: input.lineas }, (_, i) => {
+    const linea = initial[i] ?? {};
+    const campo = (que: "tipo" | "base" | "cuota") => {
+      const path = `${name}[${i}].${que}`;
+      const error = allErrors[path]?.[0];
+      return {
+        id: `${id}[${i}].${que}`,
+        name: path,
+        value: typeof linea[que] === "string" ? (linea[que] as string) : "",
+        error,
+        "aria-invalid": error ? true : undefined,
+      };
+    };
+    return { i, tipo: campo("tipo"), base: campo("base"), cuota: campo("cuota") };
+  });
+  const fila = (f: (typeof filas)[number]) => (
+    <div className="fila-iva" key={`${key}-${f.i}`}>
+      <div className="campo">
+        <label htmlFor={f.tipo.id}>Tipo, línea {f.i + 1}</label>
+        <select
+          id={f.tipo.id}
+          name={f.tipo.name}
+          defaultValue={f.tipo.value}
+          aria-invalid={f.tipo["aria-invalid"]}
+          disabled={disabled}
+        >
+          <option value="">—</option>
+          {input.tipos.map((t) => (
+            <option key={t.value} value={t.value}>
+              {t.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      {(["base", "cuota"] as const).map((que) => (
+        <div className="campo" key={que}>
+          <label htmlFor={f[que].id}>
+            {que === "base" ? "Base" : "Cuota"}, línea {f.i + 1}
+          </label>
+          <input
+            type="text"
+            inputMode="decimal"
+            autoComplete="off"
+            className="importe"
+            id={f[que].id}
+            name={f[que].name}
+            defaultValue={f[que].value}
+            aria-invalid={f[que]["aria-invalid"]}
+            disabled={disabled}
+          />
+        </div>
+      ))}
+    </div>
+  );
+  const [primera, ...resto] = filas;
+  const restoAbierto = resto.some((f) => f.tipo.value || f.base.value || f.cuota.value || f.tipo.error);
+  return (
+    <fieldset
+      className={`campo campo-desglose${errores.length ? " campo-con-error" : ""}`}
+      aria-describedby={[hintId, errores.length ? `${id}-error` : undefined].filter(Boolean).join(" ") || undefined}
+    >
+      <legend>{field.label}</legend>
+      {field.hint ? (
+        <p className="ayuda" id={hintId}>
+          {field.hint}
+        </p>
+      ) : null}
+      {errores.length ? (
+        <ul className="error-campo" id={`${id}-error`}>
+          {errores.map((message) => (
+            <li key={message}>
+              <span className="visually-hidden">Error: </span>
+              {message}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {primera ? fila(primera) : null}
+      {resto.length ? (
+        <details open={restoAbierto || undefined}>
+          <summary>Más tipos de IVA</summary>
+          {resto.map(fila)}
+        </details>
+      ) : null}
+    </fieldset>
+  );
+}
+
+/**
+ * A record's values as the form shows them: money with a decimal comma, booleans as "on", a
+ * breakdown's lines as rows of strings.
+ */
 export function toFormValues(fields: readonly Field[], record: Record<string, unknown> | null | undefined) {
-  const out: Record<string, string> = {};
+  const out: Record<string, string | Record<string, string>[]> = {};
   for (const f of fields) {
     const v = record?.[f.name];
     if (v === null || v === undefined) continue;
-    if (f.input.type === "checkbox") {
+    if (f.input.type === "desglose") {
+      if (Array.isArray(v))
+        out[f.name] = v.map((l: Record<string, unknown>) => ({
+          tipo: String(l.tipo ?? ""),
+          base: String(l.base ?? "").replace(".", ","),
+          cuota: String(l.cuota ?? "").replace(".", ","),
+        }));
+    } else if (f.input.type === "checkbox") {
       if (v) out[f.name] = "on";
     } else if (f.input.type === "money") out[f.name] = String(v).replace(".", ",");
     else out[f.name] = f.display ? f.display(String(v)) : String(v);

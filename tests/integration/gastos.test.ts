@@ -188,7 +188,12 @@ describe("crear", () => {
 
   it("departamento y sucursal empiezan vacíos y se toman del solicitante al guardar, también el elegido por un administrador", async () => {
     const { nuevo } = await list("?nuevo=1", admin.cookie);
-    expect(nuevo.defaults).toEqual({ fecha_gasto: hoy, solicitante_id: admin.id });
+    expect(nuevo.defaults).toEqual({
+      fecha_gasto: hoy,
+      solicitante_id: admin.id,
+      tipo_documento: "ticket",
+      emisor_pais: "ES",
+    });
     // What the form says it will use, per solicitante offered (an empleado: only themself).
     expect(nuevo.perfiles[empleado.id]).toEqual({ departamento: "Ventas", sucursal: expect.any(String) });
     expect(Object.keys((await list("?nuevo=1", empleado.cookie)).nuevo.perfiles)).toEqual([empleado.id]);
@@ -252,7 +257,7 @@ describe("crear", () => {
       [{ importe: "0" }, "importe", /mayor que 0/],
       [{ importe: "1000000,01" }, "importe", /como máximo/],
       [{ importe: "12,345" }, "importe", /hasta 2 decimales/],
-      [{ importe: "10,00", importe_impuestos: "10,01" }, "importe_impuestos", /no pueden ser mayores que el importe/],
+      [{ importe: "10,00", otros_no_sujetos: "10,01" }, "otros_no_sujetos", /no pueden ser mayores que el importe/],
       [{ descripcion: "ab" }, "descripcion", /al menos 3/],
       [{ categoria: "caprichos" }, "categoria", /Elija una categoría/],
     ];

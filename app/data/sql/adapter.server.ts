@@ -168,8 +168,16 @@ async function call<T>(trx: AnyTrx, fn: string, args: Row): Promise<T> {
 /** Rows per FETCH of `stream`. */
 const STREAM_PAGE = 2000;
 
+/**
+ * The values to write, by checked column name. Arrays and objects are JSON (jsonb columns), as
+ * PostgREST takes them; pg alone would send an array as a Postgres array.
+ */
 function columns(values: Row): Row {
   const out: Row = {};
-  for (const [key, value] of Object.entries(values)) if (value !== undefined) out[identifier(key)] = value;
+  for (const [key, value] of Object.entries(values)) {
+    if (value === undefined) continue;
+    const json = value !== null && typeof value === "object" && !(value instanceof Date);
+    out[identifier(key)] = json ? JSON.stringify(value) : value;
+  }
   return out;
 }

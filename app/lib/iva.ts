@@ -1,0 +1,83 @@
+/**
+ * IVA arithmetic on exact cents, the same rules the database applies to every gasto
+ * (interno.gastos_fiscal): cuota = base × tipo rounded to the cent (within one cent of it is
+ * accepted), base = importe / (1 + tipo) for an importe with IVA included.
+ */
+import { formatMoney, fromCents, toCents } from "./money";
+
+/** The keys a breakdown line stores: the percentage itself, or «exento». */
+export const TIPOS_IVA = [
+  { value: "21", label: "21 %" },
+  { value: "10", label: "10 %" },
+  { value: "5", label: "5 %" },
+  { value: "4", label: "4 %" },
+  { value: "2", label: "2 %" },
+  { value: "0", label: "0 %" },
+  { value: "exento", label: "Exento" },
+] as const;
+export type TipoIva = (typeof TIPOS_IVA)[number]["value"];
+
+export function esTipoIva(value: unknown): value is TipoIva {
+  return TIPOS_IVA.some((t) => t.value === value);
+}
+
+/** One line of a breakdown: amounts as canonical decimal strings ("12.34"). */
+export type LineaIva = { tipo: TipoIva; base: string; cuota: string };
+
+/** The percentage of a key, as whole percent (every Spanish rate is a whole number). */
+export function porcentaje(tipo: TipoIva): bigint {
+  return tipo === "exento" ? 0n : BigInt(tipo);
+}
+
+/** Half-up division of non-negative integers. */
+function dividir(n: bigint, d: bigint): bigint {
+  return (n * 2n + d) / (2n * d);
+}
+
+/** The cuota of `base` at `tipo`, rounded to the cent. */
+export function cuotaDe(base: string, tipo: TipoIva): string {
+  return fromCents(dividir(toCents(base) * porcentaje(tipo), 100n));
+}
+
+/** The base whose cuota at `tipo` is `cuota` (null at 0 % or exento: any base has cuota 0). */
+export function baseDe(cuota: string, tipo: TipoIva): string | null {
+  const p = porcentaje(tipo);
+  return p === 0n ? null : fromCents(dividir(toCents(cuota) * 100n, p));
+}
+
+/** The line of an importe with IVA included: base = importe / (1 + tipo), cuota the rest (they add up exactly). */
+export function lineaDeImporte(importe: string, tipo: TipoIva): LineaIva {
+  const total = toCents(importe);
+  const base = dividir(total * 100n, 100n + porcentaje(tipo));
+  return { tipo, base: fromCents(base), cuota: fromCents(total - base) };
+}
+
+/** Is `cuota` the cuota of `base` at `tipo`, within one cent? */
+export function cuotaCuadra(linea: LineaIva): boolean {
+  const diferencia = toCents(cuotaDe(linea.base, linea.tipo)) - toCents(linea.cuota);
+  return diferencia >= -1n && diferencia <= 1n;
+}
+
+export function etiquetaTipo(tipo: string): string {
+  return TIPOS_IVA.find((t) => t.value === tipo)?.label ?? tipo;
+}
+
+/** «10 %: base 45,45 €, cuota 4,55 €» — a breakdown in one line, for the record and its history. */
+export function describirDesglose(lineas: readonly LineaIva[], locale = "es-ES"): string {
+  return lineas
+    .map((l) => `${etiquetaTipo(l.tipo)}: base ${formatMoney(l.base, locale)}, cuota ${formatMoney(l.cuota, locale)}`)
+    .join("; ");
+}
+
+/** A stored breakdown (jsonb) read back, or null when it is not one. */
+export function leerDesglose(value: unknown): LineaIva[] | null {
+  if (!Array.isArray(value)) return null;
+  const lineas: LineaIva[] = [];
+  for (const item of value) {
+    if (!item || typeof item !== "object") return null;
+    const { tipo, base, cuota } = item as Record<string, unknown>;
+    if (!esTipoIva(tipo) || typeof base !== "string" || typeof cuota !== "string") return null;
+    lineas.push({ tipo, base, cuota });
+  }
+  return lineas;
+}
