@@ -76,6 +76,7 @@ export const gastos: Entity = {
     }),
     select("metodo_pago", "Método de pago", METODOS_PAGO, { required: true }),
     ref("proveedor_id", "Proveedor", "proveedores", { hint: "Solo proveedores activos." }),
+    text("numero_factura", "Nº de factura / ticket", { max: 50 }),
     select("tipo_documento", "Tipo de documento", TIPOS_DOCUMENTO, {
       hint: "Una factura completa lleva el NIF del emisor, su número y su fecha.",
     }),
@@ -87,9 +88,10 @@ export const gastos: Entity = {
     }),
     text("emisor_nombre", "Nombre del emisor", { max: 200, min: 2 }),
     select("emisor_pais", "País del emisor", PAISES, { hint: "Para un emisor extranjero, su identificador fiscal." }),
-    text("numero_factura", "Nº de factura / ticket", { max: 50 }),
     date("fecha_expedicion", "Fecha de expedición", { hint: "Si la deja vacía, la fecha del gasto." }),
-    checkbox("factura_a_empresa", "La factura lleva el NIF de la empresa como destinataria"),
+    checkbox("factura_a_empresa", "A nombre de la empresa (con su NIF)", {
+      hint: "La factura tiene como destinataria a la empresa, no a la persona.",
+    }),
     desglose("desglose_iva", "Desglose de IVA", TIPOS_IVA, {
       lineas: 4,
       hint: "Si lo deja vacío, una línea al tipo habitual de la categoría. Con una sola línea basta el tipo; con la base o la cuota se calcula la otra.",
@@ -172,7 +174,6 @@ export const gastos: Entity = {
         "emisor_nif",
         "emisor_nombre",
         "emisor_pais",
-        "numero_factura",
         "fecha_expedicion",
         "factura_a_empresa",
         "desglose_iva",

@@ -7,6 +7,7 @@
  */
 import type { CategoriaGasto, CategoriaProveedor, EstadoGasto, MetodoPago, Rol } from "../../../app/lib/constants";
 import { addDaysISO, diffDaysISO, formatMonthKey, monthKey, todayISO } from "../../../app/lib/dates";
+import { generateValidCif } from "../../../app/lib/nif";
 import {
   CIUDADES,
   CLIENTES,
@@ -174,6 +175,10 @@ export type Gasto = {
   metodo_pago: MetodoPago;
   proveedor_id: string | null;
   numero_factura: string | null;
+  tipo_documento: "factura_completa" | "factura_simplificada" | "ticket";
+  factura_a_empresa: boolean;
+  emisor_nif: string | null;
+  emisor_nombre: string | null;
   solicitante_id: string;
   departamento_id: string;
   sucursal_id: string;
@@ -245,6 +250,39 @@ function numeroFactura(rng: Rng, fecha: string, conProveedor: boolean): string {
     default:
       return `T-${String(rng.int(1, 999999)).padStart(6, "0")}`;
   }
+}
+
+/** Quien emite las facturas simplificadas de gastos sin proveedor de la lista (taxis, bares…). */
+const EMISORES_SUELTOS = [
+  "Radio Taxi Ciudad S.L.",
+  "Bar Restaurante El Puerto S.L.",
+  "Cafetería Central S.L.",
+  "Aparcamientos Urbanos S.A.",
+  "Papelería Moderna S.L.",
+  "Gasolinera La Vega S.L.",
+] as const;
+
+/**
+ * El documento de cada gasto, sin tirar más dados (la misma semilla da los mismos gastos de
+ * siempre): con proveedor y número, factura completa (casi siempre a nombre de la empresa); sin
+ * proveedor y con número, factura simplificada de un emisor escrito a mano; si no, ticket.
+ */
+function datosFiscales(cents: number, proveedor: boolean, factura: string | null) {
+  if (factura && proveedor)
+    return {
+      tipo_documento: "factura_completa" as const,
+      factura_a_empresa: cents % 10 !== 3,
+      emisor_nif: null,
+      emisor_nombre: null,
+    };
+  if (factura)
+    return {
+      tipo_documento: "factura_simplificada" as const,
+      factura_a_empresa: cents % 3 === 0,
+      emisor_nif: generateValidCif(4_000 + (cents % EMISORES_SUELTOS.length)),
+      emisor_nombre: EMISORES_SUELTOS[cents % EMISORES_SUELTOS.length]!,
+    };
+  return { tipo_documento: "ticket" as const, factura_a_empresa: false, emisor_nif: null, emisor_nombre: null };
 }
 
 function buildGasto(rng: Rng, ctx: Ctx, usuario: CtxUsuario, fecha: string, estado: EstadoGasto): Gasto {
@@ -324,6 +362,7 @@ function buildGasto(rng: Rng, ctx: Ctx, usuario: CtxUsuario, fecha: string, esta
     metodo_pago: metodo,
     proveedor_id: proveedor?.id ?? null,
     numero_factura: factura,
+    ...datosFiscales(cents, Boolean(proveedor), factura),
     solicitante_id: usuario.id,
     departamento_id: usuario.departamento_id,
     sucursal_id: usuario.sucursal_id,
