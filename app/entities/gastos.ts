@@ -313,18 +313,25 @@ function reglasFiscales(values: Record<string, unknown>, ctx: Ctx) {
 
 /**
  * The line left with only its tipo gets what remains of the importe (IVA included) once the
- * other lines and the non-taxed amounts are subtracted. An empty breakdown stays empty: the
- * database fills it at the category's usual rate (which administradores edit).
+ * other lines and the non-taxed amounts are subtracted. A single line's amounts follow from the
+ * importe and its tipo: kept as typed when they add up and agree (an invoice's own rounding),
+ * recomputed otherwise (the importe changed since). An empty breakdown stays empty: the database
+ * fills it at the category's usual rate (which administradores edit).
  */
 function completarDesglose(values: Record<string, unknown>): unknown {
-  const lineas = values.desglose_iva;
+  const lineas = values.desglose_iva as LineaParcial[] | undefined;
   const importe = texto(values.importe);
   if (!Array.isArray(lineas) || !importe || !isMoneyString(importe)) return lineas;
   const otros = texto(values.otros_no_sujetos) ?? "0.00";
-  const escritas = (lineas as LineaParcial[]).filter((l) => l.base !== "");
-  const resto = escritas.reduce(
-    (acc, l) => acc - toCents(l.base) - toCents(l.cuota),
-    toCents(importe) - toCents(otros),
-  );
-  return (lineas as LineaParcial[]).map((l) => (l.base === "" ? lineaDeImporte(fromCents(resto), l.tipo) : l));
+  const sujeto = toCents(importe) - toCents(otros);
+  const [unica] = lineas;
+  if (lineas.length === 1 && unica) {
+    const cuadra =
+      unica.base !== "" && toCents(unica.base) + toCents(unica.cuota) === sujeto && cuotaCuadra(unica as LineaIva);
+    return cuadra ? lineas : [lineaDeImporte(fromCents(sujeto), unica.tipo)];
+  }
+  const resto = lineas
+    .filter((l) => l.base !== "")
+    .reduce((acc, l) => acc - toCents(l.base) - toCents(l.cuota), sujeto);
+  return lineas.map((l) => (l.base === "" ? lineaDeImporte(fromCents(resto), l.tipo) : l));
 }

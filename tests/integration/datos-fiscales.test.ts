@@ -1,0 +1,296 @@
+import { sql } from "kysely";
+import { sqlStore } from "~/data/sql/adapter.server";
+import { Invalid } from "~/data/store";
+import { todayISO } from "~/lib/dates";
+import { generateValidCif } from "~/lib/nif";
+import { createTestApp, json, ORIGIN } from "../support/app";
+import { countRows, insertDepartamento, insertProveedor, insertSucursal, setProfile } from "../support/fixtures";
+import { gastosPage } from "../support/gastos";
+
+/**
+ * A gasto's fiscal data through the «Nuevo gasto» form and straight into the database (both
+ * must hold the same rules): the breakdown by IVA rate and its fast path, the document and its
+ * issuer, the rates in force on the date of issue, and whether the IVA is deductible and why.
+ */
+let app: Awaited<ReturnType<typeof createTestApp>>;
+type U = Awaited<ReturnType<typeof app.createUser>>;
+let admin: U, empleado: U;
+let proveedor: string;
+const hoy = todayISO();
+
+beforeAll(async () => {
+  app = await createTestApp();
+  admin = await app.createUser({ nombre: "Ana", rol: "administrador" });
+  empleado = await app.createUser({ nombre: "Elena", rol: "empleado" });
+  const dep = await insertDepartamento(app.db, { nombre: "Ventas", codigo: "VEN" });
+  const suc = await insertSucursal(app.db);
+  proveedor = await insertProveedor(app.db, {
+    razon_social: "Hotel Sol S.L.",
+    nif: "B11111111",
+    tipo_persona: "empresa",
+  });
+  await setProfile(app.db, admin.id, { departamento_id: dep, sucursal_id: suc });
+  await setProfile(app.db, empleado.id, { departamento_id: dep, sucursal_id: suc });
+});
+afterAll(() => app.close());
+
+const { post, created, row } = gastosPage(() => app);
+let seq = 0;
+/** «Nuevo gasto» as Elena; distinct importes so no duplicate warning gets in the way. */
+const form = (o: Record<string, string> = {}) => {
+  seq += 1;
+  return {
+    intent: "crear",
+    descripcion: `Gasto fiscal ${seq}`,
+    fecha_gasto: hoy,
+    categoria: "comidas",
+    importe: "12,10",
+    metodo_pago: "efectivo",
+    ...o,
+  };
+};
+const linea = (i: number, tipo: string, base = "", cuota = "") => ({
+  [`desglose_iva[${i}].tipo`]: tipo,
+  [`desglose_iva[${i}].base`]: base,
+  [`desglose_iva[${i}].cuota`]: cuota,
+});
+const vista = (id: string) =>
+  app.db
+    .selectFrom("gastos_vista")
+    .select(["iva_deducible", "iva_motivo"])
+    .where("id", "=", id)
+    .executeTakeFirstOrThrow();
+/** The flash a redirect carries. */
+async function flashOf(r: Response) {
+  const cookie = r.headers.get("Set-Cookie")!.split(";")[0]!;
+  return (await app.services.flash.take(new Request(ORIGIN, { headers: { Cookie: cookie } }))).flash;
+}
+/** Amounts are formatted with no-break spaces before «€»: compared as plain spaces. */
+const espacios = (s: unknown) => String(s).replace(/\s/g, " ");
+/** A refused form: 400, its field errors, and no gasto written. */
+async function rechazado(o: Record<string, string>) {
+  const antes = await countRows(app.db, "gastos");
+  const r = await post(form(o), empleado.cookie);
+  expect(r.status, JSON.stringify(o)).toBe(400);
+  expect(await countRows(app.db, "gastos")).toBe(antes);
+  const errores = (await json(r)).result.error as Record<string, string[]>;
+  return Object.fromEntries(Object.entries(errores).map(([k, v]) => [k, v.map(espacios)]));
+}
+
+describe("el desglose de IVA", () => {
+  it("solo el importe: una línea al tipo habitual de la categoría, y el aviso dice lo calculado", async () => {
+    const r = await post(form({ importe: "12,10" }), empleado.cookie);
+    const g = await created(r);
+    expect(g.desglose_iva).toEqual([{ tipo: "10", base: "11.00", cuota: "1.10" }]);
+    expect(g.importe_impuestos).toBe("1.10");
+    expect(g.tipo_documento).toBe("ticket");
+    expect(g.fecha_expedicion).toBe(hoy);
+    expect(espacios((await flashOf(r))?.message)).toContain("IVA calculado: 10 %: base 11,00 €, cuota 1,10 €.");
+  });
+
+  it("el tipo habitual lo decide el administrador: la vía rápida lo sigue", async () => {
+    await sqlStore(app.db, admin.id).update(
+      "categorias_fiscales",
+      (
+        await app.db
+          .selectFrom("categorias_fiscales")
+          .select("id")
+          .where("categoria", "=", "material_oficina")
+          .executeTakeFirstOrThrow()
+      ).id,
+      1,
+      { tipo_iva: "4" },
+    );
+    const g = await created(await post(form({ categoria: "material_oficina", importe: "10,40" }), empleado.cookie));
+    expect(g.desglose_iva).toEqual([{ tipo: "4", base: "10.00", cuota: "0.40" }]);
+  });
+
+  it("un ticket con dos tipos: la cuota sale de la base, la última línea del resto; los impuestos, la suma", async () => {
+    // 21 % on 10,00 (2,10) and the rest at 10 %: 24,20 − 12,10 = 12,10 → 11,00 + 1,10.
+    const r = await post(form({ importe: "24,20", ...linea(0, "21", "10,00"), ...linea(1, "10") }), empleado.cookie);
+    const g = await created(r);
+    expect(g.desglose_iva).toEqual([
+      { tipo: "21", base: "10.00", cuota: "2.10" },
+      { tipo: "10", base: "11.00", cuota: "1.10" },
+    ]);
+    expect(g.importe_impuestos).toBe("3.20");
+    expect((await flashOf(r))?.message).not.toContain("IVA calculado");
+  });
+
+  it("propinas y tasas aparte: otros importes no sujetos", async () => {
+    const g = await created(await post(form({ importe: "13,10", otros_no_sujetos: "1,00" }), empleado.cookie));
+    expect(g.desglose_iva).toEqual([{ tipo: "10", base: "11.00", cuota: "1.10" }]);
+    expect(g.otros_no_sujetos).toBe("1.00");
+  });
+
+  it("una sola línea escrita que no cuadra con el importe se recalcula con su tipo; una que cuadra se respeta", async () => {
+    const recalculada = await created(
+      await post(form({ importe: "12,10", ...linea(0, "21", "5,00", "1,05") }), empleado.cookie),
+    );
+    expect(recalculada.desglose_iva).toEqual([{ tipo: "21", base: "10.00", cuota: "2.10" }]);
+    // The invoice's own rounding (one cent off the computed cuota) is kept as written.
+    const tal = await created(
+      await post(form({ importe: "12,00", ...linea(0, "10", "10,90", "1,10") }), empleado.cookie),
+    );
+    expect(tal.desglose_iva).toEqual([{ tipo: "10", base: "10.90", cuota: "1.10" }]);
+  });
+
+  it("lo que no cuadra se rechaza con su mensaje y no se escribe nada", async () => {
+    expect(
+      (await rechazado({ importe: "30,00", ...linea(0, "21", "10,00"), ...linea(1, "10", "10,00") })).desglose_iva?.[0],
+    ).toMatch(/suman 23,10 € y el importe es 30,00 €/);
+    expect(
+      (await rechazado({ importe: "22,00", ...linea(0, "21", "10,00", "3,00"), ...linea(1, "10", "8,18") }))[
+        "desglose_iva[0].cuota"
+      ]?.[0],
+    ).toMatch(/la cuota al 21 % de 10,00 € es 2,10 €, no 3,00 €/);
+    expect(
+      (await rechazado({ importe: "22,00", ...linea(0, "21", "10,00"), ...linea(1, "21", "5,00") }))[
+        "desglose_iva[1].tipo"
+      ]?.[0],
+    ).toMatch(/ya está en otra línea/);
+    expect((await rechazado({ ...linea(0, "", "10,00") }))["desglose_iva[0].tipo"]?.[0]).toMatch(/elija el tipo/);
+    expect((await rechazado({ ...linea(0, "10", "diez") }))["desglose_iva[0].base"]?.[0]).toMatch(/en euros/);
+    expect((await rechazado({ importe: "10,00", otros_no_sujetos: "10,01" })).otros_no_sujetos?.[0]).toMatch(
+      /no pueden ser mayores que el importe/,
+    );
+  });
+
+  it("el tipo debe estar en vigor en la fecha de expedición (una fila de tipos_iva, no una versión nueva)", async () => {
+    // 5 % was temporary (2022–2024): refused today, by the database, next to the breakdown.
+    const errores = await rechazado({ importe: "10,50", ...linea(0, "5", "10,00") });
+    expect(errores.desglose_iva?.[0]).toMatch(/el tipo 5 % no estaba en vigor el \d\d\/\d\d\/\d{4}/);
+    // A change of law is a row: the 5 % back from today, and the same gasto is accepted.
+    await sqlStore(app.db, admin.id).insert("tipos_iva", {
+      clave: "5",
+      porcentaje: "5",
+      nombre: "Reducido nuevo",
+      desde: hoy,
+    });
+    const g = await created(await post(form({ importe: "10,50", ...linea(0, "5", "10,00") }), empleado.cookie));
+    expect(g.desglose_iva).toEqual([{ tipo: "5", base: "10.00", cuota: "0.50" }]);
+  });
+});
+
+describe("el documento y su emisor", () => {
+  it("una factura completa lleva NIF del emisor y número: todos los errores a la vez", async () => {
+    const errores = await rechazado({ tipo_documento: "factura_completa" });
+    expect(errores.emisor_nif?.[0]).toMatch(/una factura completa lo lleva/);
+    expect(errores.numero_factura?.[0]).toMatch(/una factura completa lo lleva/);
+  });
+
+  it("un emisor escrito a mano: NIF con su letra de control y su nombre; deducible a nombre de la empresa", async () => {
+    const nif = generateValidCif(777);
+    const malo = nif.slice(0, -1) + (nif.endsWith("1") ? "2" : "1");
+    const errores = await rechazado({ emisor_nif: malo });
+    expect(errores.emisor_nif?.[0]).toMatch(/^NIF del emisor: /);
+    expect(errores.emisor_nombre?.[0]).toMatch(/escriba el nombre/);
+
+    const g = await created(
+      await post(
+        form({
+          tipo_documento: "factura_completa",
+          emisor_nif: nif.toLowerCase(),
+          emisor_nombre: "Taxi Pérez",
+          numero_factura: "T-1",
+          factura_a_empresa: "on",
+          categoria: "viajes_transporte",
+          importe: "22,00",
+        }),
+        empleado.cookie,
+      ),
+    );
+    expect(g).toMatchObject({ emisor_nif: nif, emisor_nombre: "Taxi Pérez", factura_a_empresa: true });
+    expect(await vista(g.id)).toEqual({ iva_deducible: "2.00", iva_motivo: null });
+  });
+
+  it("con proveedor, el emisor es el proveedor: lo escrito a mano no se guarda", async () => {
+    const g = await created(
+      await post(form({ proveedor_id: proveedor, emisor_nif: "B11111111", emisor_nombre: "Otro" }), empleado.cookie),
+    );
+    expect(g).toMatchObject({ emisor_nif: null, emisor_nombre: null });
+    const libro = await app.db
+      .selectFrom("gastos_vista")
+      .select(["emisor_nif_efectivo", "emisor_nombre_efectivo"])
+      .where("id", "=", g.id)
+      .executeTakeFirstOrThrow();
+    expect(libro).toEqual({ emisor_nif_efectivo: "B11111111", emisor_nombre_efectivo: "Hotel Sol S.L." });
+  });
+});
+
+describe("deducibilidad", () => {
+  it("cada motivo, con su importe", async () => {
+    const base = { proveedor_id: proveedor, numero_factura: "F-9" };
+    const casos: [Record<string, string>, string | null][] = [
+      [{ ...base, tipo_documento: "factura_completa", factura_a_empresa: "on" }, null],
+      [{ ...base, tipo_documento: "factura_completa" }, "factura sin el NIF de la empresa como destinataria"],
+      [{ ...base, tipo_documento: "factura_simplificada", factura_a_empresa: "on" }, null],
+      [{ tipo_documento: "ticket" }, "ticket sin NIF de la empresa"],
+      [{ tipo_documento: "factura_simplificada", factura_a_empresa: "on" }, "factura sin NIF del emisor"],
+      [
+        { ...base, categoria: "atenciones_clientes", tipo_documento: "factura_completa", factura_a_empresa: "on" },
+        "atenciones a clientes, empleados o terceros (Ley 37/1992, art. 96)",
+      ],
+      [{ ...linea(0, "exento") }, "sin IVA soportado"],
+    ];
+    for (const [o, motivo] of casos) {
+      const g = await created(await post(form(o), empleado.cookie));
+      expect(await vista(g.id), JSON.stringify(o)).toEqual({
+        iva_deducible: motivo ? "0.00" : g.importe_impuestos,
+        iva_motivo: motivo,
+      });
+    }
+  });
+});
+
+describe("en la base de datos, sin pasar por el formulario", () => {
+  it("las mismas reglas para quien escribe directamente (como PostgREST)", async () => {
+    const store = sqlStore(app.db, empleado.id);
+    const valores = {
+      descripcion: "Directo",
+      fecha_gasto: hoy,
+      categoria: "comidas",
+      importe: "20.00",
+      metodo_pago: "efectivo",
+      desglose_iva: [{ tipo: "10", base: "10.00", cuota: "1.00" }],
+    };
+    await expect(store.insert("gastos", valores)).rejects.toThrow(Invalid);
+    await expect(store.insert("gastos", valores)).rejects.toMatchObject({
+      field: "desglose_iva",
+      message: expect.stringMatching(/suman 11,00 € y el importe es 20,00 €/),
+    });
+    await expect(
+      store.insert("gastos", {
+        ...valores,
+        desglose_iva: [{ tipo: "10", base: "10.00", cuota: "1.50" }],
+        importe: "11.50",
+      }),
+    ).rejects.toMatchObject({ message: expect.stringMatching(/la cuota al 10 % de 10,00 € es 1,00 €, no 1,50 €/) });
+    await expect(
+      store.insert("gastos", { ...valores, tipo_documento: "factura_completa", desglose_iva: [] }),
+    ).rejects.toMatchObject({ field: "emisor_nif" });
+
+    // A single line nobody touched follows a new importe, at its own rate.
+    const g = await store.insert<{ id: string; version: number }>("gastos", { ...valores, desglose_iva: [] });
+    const editado = await store.update<Record<string, unknown>>("gastos", g.id, g.version, { importe: "33.00" });
+    expect(editado.desglose_iva).toEqual([{ tipo: "10", base: "30.00", cuota: "3.00" }]);
+    expect(editado.importe_impuestos).toBe("3.00");
+  });
+
+  it("datos anteriores cuyos impuestos no encajan en ningún tipo: «revisar», hasta que alguien escribe el desglose", async () => {
+    // An owner's load (no JWT) as the migration found them: 10,00 of which 3,33 were taxes.
+    const { rows } = await sql<{ id: string }>`
+      insert into public.gastos (descripcion, fecha_gasto, categoria, importe, importe_impuestos, metodo_pago,
+                                 solicitante_id, departamento_id, sucursal_id)
+      select 'Antiguo', ${hoy}::date, 'otros', 10.00, 3.33, 'efectivo', u.id, u.departamento_id, u.sucursal_id
+        from public.usuarios u where u.id = ${empleado.id}
+      returning id`.execute(app.db);
+    const id = rows[0]!.id;
+    expect(await row(id)).toMatchObject({ desglose_revisar: true, importe_impuestos: "3.33", desglose_iva: [] });
+    expect(await vista(id)).toEqual({ iva_deducible: "0.00", iva_motivo: "desglose de IVA por revisar" });
+    const store = sqlStore(app.db, empleado.id);
+    const g = await row(id);
+    await store.update("gastos", id, g.version, { desglose_iva: [{ tipo: "21", base: "8.26", cuota: "1.74" }] });
+    expect(await row(id)).toMatchObject({ desglose_revisar: false, importe_impuestos: "1.74" });
+  });
+});
