@@ -13,7 +13,7 @@ import {
   type Row,
   type Store,
 } from "~/data/store";
-import { capitalize, done, entitySchema, listColumns, type Entity } from "~/entities/entity";
+import { capitalize, done, entitySchema, listColumns, writableFields, type Entity } from "~/entities/entity";
 import { ENTITIES, entityOf } from "~/entities/index";
 import { conArticulo } from "~/lib/articulos";
 import type { Option } from "~/lib/constants";
@@ -195,8 +195,24 @@ export async function listData(entity: Entity, { user, store }: Signed, { reques
     can: permissions(entity, user),
     campos: writableNames(entity, user),
     envio: crypto.randomUUID(),
-    defaults: entity.defaults?.({ country: context.services.config.APP_COUNTRY, userId: user.id }) ?? {},
+    defaults: {
+      ...entity.defaults?.({ country: context.services.config.APP_COUNTRY, userId: user.id }),
+      ...prefill(entity, user, url),
+    },
   };
+}
+
+/**
+ * `?nuevo.<campo>=<valor>`: the «Nuevo …» form starts with these values (e.g. a supplier from the
+ * issuer typed on a gasto), only for fields this user writes. Nothing is saved until it is sent.
+ */
+function prefill(entity: Entity, user: Signed["user"], url: URL): Record<string, string> {
+  const campos = new Set(writableNames(entity, user) ?? writableFields(entity).map((f) => f.name));
+  return Object.fromEntries(
+    [...url.searchParams]
+      .filter(([key]) => key.startsWith("nuevo.") && campos.has(key.slice("nuevo.".length)))
+      .map(([key, value]) => [key.slice("nuevo.".length), value.slice(0, 500)]),
+  );
 }
 export type ListData = SerializeFrom<typeof listLoader>;
 

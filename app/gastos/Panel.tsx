@@ -145,6 +145,11 @@ export function Panel({
           </div>
         ))}
       </dl>
+      {panel.altaProveedor ? (
+        <p>
+          <Link to={panel.altaProveedor.href}>Dar de alta «{panel.altaProveedor.nombre}» como proveedor</Link>
+        </p>
+      ) : null}
       <Justificantes
         gastoId={String(record.id)}
         justificantes={panel.justificantes}

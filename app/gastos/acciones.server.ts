@@ -256,8 +256,12 @@ function ivaCalculado(row: Row, formData: FormData | URLSearchParams) {
     ([name, value]) => /^desglose_iva\[\d+\]\.(base|cuota)$/.test(name) && String(value).trim() !== "",
   );
   const lineas = leerDesglose(row.desglose_iva);
-  if (escrito || !lineas?.length) return "";
-  return `IVA calculado: ${describirDesglose(lineas)}. `;
+  // A typed NIF that is a supplier's: the database gave the gasto that supplier.
+  const enlazado = !formData.get("proveedor_id") && row.proveedor_id && formData.get("emisor_nif");
+  return [
+    escrito || !lineas?.length ? "" : `IVA calculado: ${describirDesglose(lineas)}. `,
+    enlazado ? "El NIF del emisor es el de un proveedor de la lista: queda como su proveedor. " : "",
+  ].join("");
 }
 
 /** Another gasto of the same solicitante with the same fecha, importe and proveedor: warned, still created. */

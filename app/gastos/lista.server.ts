@@ -18,6 +18,7 @@ import { csvResponse, csvToExport } from "~/crud/csv.server";
 import { parseListState } from "~/crud/list-query";
 import { forRole, listColumns } from "~/entities/entity";
 import { BUSQUEDA_MINIMA, gastos, ORDEN_SOLO_FILTRADO } from "~/entities/gastos";
+import { proveedores } from "~/entities/proveedores";
 import { todayISO } from "~/lib/dates";
 import { numberFormat } from "~/lib/intl";
 import {
@@ -253,7 +254,26 @@ function panelDe(
       suyo && borrador ? (justificantes.find((j) => j.id === url.searchParams.get("quitar")) ?? null) : null,
     campos: writableNames(gastos, user, record.id),
     hoy: todayISO(),
+    altaProveedor: altaProveedor(user, record),
   };
+}
+
+/**
+ * An issuer typed on the gasto (not in the suppliers' list), for whoever may add suppliers: the
+ * «Nuevo proveedor» form with its NIF, name and country already in. Once it exists, gastos that
+ * type the same NIF take the supplier by themselves (the database links them).
+ */
+function altaProveedor(user: Signed["user"], record: StoredRow) {
+  if (record.proveedor_id || !record.emisor_nif || !proveedores.permisos.crear.includes(user.rol)) return null;
+  const nif = String(record.emisor_nif);
+  const params = new URLSearchParams({
+    "nuevo.razon_social": String(record.emisor_nombre ?? ""),
+    "nuevo.nif": nif,
+    "nuevo.pais": String(record.emisor_pais ?? "ES"),
+    // A Spanish NIF starting with a letter other than X, Y, Z, K, L, M is a company's (CIF).
+    "nuevo.tipo_persona": /^[A-HJ-NP-SUVW]/.test(nif) && !/^[KLMXYZ]/.test(nif) ? "empresa" : "persona_fisica",
+  });
+  return { href: `${proveedores.path}?${params.toString()}#nuevo`, nombre: String(record.emisor_nombre ?? nif) };
 }
 
 /**

@@ -269,6 +269,11 @@ begin
   new.fecha_expedicion := coalesce(new.fecha_expedicion, new.fecha_gasto);
   new.emisor_nif := nullif(upper(btrim(new.emisor_nif)), '');
   new.emisor_nombre := nullif(btrim(new.emisor_nombre), '');
+  -- Un NIF escrito que ya es de un proveedor activo: el gasto queda con ese proveedor.
+  if new.proveedor_id is null and new.emisor_nif is not null then
+    new.proveedor_id := (select p.id from public.proveedores p
+                          where p.pais = new.emisor_pais and p.nif = new.emisor_nif and p.activo);
+  end if;
   if new.proveedor_id is not null then
     -- El emisor es el proveedor elegido: lo escrito a mano no cuenta.
     new.emisor_nif := null;

@@ -3,7 +3,8 @@ import { sqlStore } from "~/data/sql/adapter.server";
 import { Invalid } from "~/data/store";
 import { todayISO } from "~/lib/dates";
 import { generateValidCif } from "~/lib/nif";
-import { createTestApp, json, ORIGIN } from "../support/app";
+import { loader as proveedoresLoader } from "~/routes/proveedores._index";
+import { createTestApp, json, ORIGIN, request, respond } from "../support/app";
 import { countRows, insertDepartamento, insertProveedor, insertSucursal, setProfile } from "../support/fixtures";
 import { gastosPage } from "../support/gastos";
 
@@ -17,6 +18,7 @@ type U = Awaited<ReturnType<typeof app.createUser>>;
 let admin: U, empleado: U;
 let proveedor: string;
 const hoy = todayISO();
+const NIF_HOTEL = generateValidCif(111);
 
 beforeAll(async () => {
   app = await createTestApp();
@@ -26,7 +28,7 @@ beforeAll(async () => {
   const suc = await insertSucursal(app.db);
   proveedor = await insertProveedor(app.db, {
     razon_social: "Hotel Sol S.L.",
-    nif: "B11111111",
+    nif: NIF_HOTEL,
     tipo_persona: "empresa",
   });
   await setProfile(app.db, admin.id, { departamento_id: dep, sucursal_id: suc });
@@ -34,7 +36,7 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const { post, created, row } = gastosPage(() => app);
+const { post, created, row, list } = gastosPage(() => app);
 let seq = 0;
 /** «Nuevo gasto» as Elena; distinct importes so no duplicate warning gets in the way. */
 const form = (o: Record<string, string> = {}) => {
@@ -204,9 +206,36 @@ describe("el documento y su emisor", () => {
     expect(await vista(g.id)).toEqual({ iva_deducible: "2.00", iva_motivo: null });
   });
 
+  it("un NIF escrito que ya es de un proveedor: el gasto queda con ese proveedor, y el aviso lo dice", async () => {
+    const r = await post(form({ emisor_nif: NIF_HOTEL.toLowerCase(), emisor_nombre: "Hotel" }), empleado.cookie);
+    const g = await created(r);
+    expect(g).toMatchObject({ proveedor_id: proveedor, emisor_nif: null, emisor_nombre: null });
+    expect((await flashOf(r))?.message).toContain("queda como su proveedor");
+  });
+
+  it("un emisor escrito se da de alta como proveedor en un paso: el formulario llega relleno (solo a quien puede)", async () => {
+    const nif = generateValidCif(778);
+    const g = await created(await post(form({ emisor_nif: nif, emisor_nombre: "Cafetería Sur" }), empleado.cookie));
+    const panel = async (u: U) => (await list(`?gasto=${g.id}`, u.cookie)).panel;
+    expect((await panel(empleado)).altaProveedor).toBeNull();
+    const { href } = (await panel(admin)).altaProveedor;
+    const url = new URL(href, ORIGIN);
+    expect(url.pathname).toBe("/proveedores");
+    const data = await json(
+      await respond(() =>
+        proveedoresLoader({
+          request: request(`${url.pathname}${url.search}`, { cookie: admin.cookie }),
+          context: app.context(),
+          params: {},
+        }),
+      ),
+    );
+    expect(data.defaults).toMatchObject({ razon_social: "Cafetería Sur", nif, pais: "ES", tipo_persona: "empresa" });
+  });
+
   it("con proveedor, el emisor es el proveedor: lo escrito a mano no se guarda", async () => {
     const g = await created(
-      await post(form({ proveedor_id: proveedor, emisor_nif: "B11111111", emisor_nombre: "Otro" }), empleado.cookie),
+      await post(form({ proveedor_id: proveedor, emisor_nif: NIF_HOTEL, emisor_nombre: "Otro" }), empleado.cookie),
     );
     expect(g).toMatchObject({ emisor_nif: null, emisor_nombre: null });
     const libro = await app.db
@@ -214,7 +243,7 @@ describe("el documento y su emisor", () => {
       .select(["emisor_nif_efectivo", "emisor_nombre_efectivo"])
       .where("id", "=", g.id)
       .executeTakeFirstOrThrow();
-    expect(libro).toEqual({ emisor_nif_efectivo: "B11111111", emisor_nombre_efectivo: "Hotel Sol S.L." });
+    expect(libro).toEqual({ emisor_nif_efectivo: NIF_HOTEL, emisor_nombre_efectivo: "Hotel Sol S.L." });
   });
 });
 
