@@ -136,7 +136,10 @@ export function EntityRecordPage({ entity, children }: { entity: Entity; childre
         </ConfirmDialog>
       ) : null}
       {can.editar ? (
+        // A new version is a fresh form: after a save that stays on this page (a `single` entity's),
+        // the fields show what was stored (normalised), not what was typed.
         <EditForm
+          key={record.version}
           entity={entity}
           record={actionData?.current ?? record}
           options={options}
