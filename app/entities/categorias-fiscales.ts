@@ -1,5 +1,6 @@
 import type { Permisos } from "~/auth/permissions";
-import { CATEGORIAS_GASTO, DEDUCIBILIDADES, TIPOS_IVA } from "~/lib/constants";
+import { CATEGORIAS_GASTO, DEDUCIBILIDADES } from "~/lib/constants";
+import { TIPOS_IVA } from "~/lib/iva";
 import type { Entity } from "./entity";
 import { select } from "./fields";
 

@@ -1,5 +1,6 @@
 import { puede, type Permisos } from "~/auth/permissions";
-import { isValueOf, TIPOS_IVA } from "~/lib/constants";
+import { isValueOf } from "~/lib/constants";
+import { TIPOS_IVA } from "~/lib/iva";
 import type { Entity } from "./entity";
 import { date, select, text } from "./fields";
 

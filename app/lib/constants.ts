@@ -83,18 +83,6 @@ export const TIPOS_PERSONA = [
 ] as const satisfies readonly Option[];
 export type TipoPersona = (typeof TIPOS_PERSONA)[number]["value"];
 
-/** The IVA rates by key (`tipos_iva.clave`, what each line of a gasto's breakdown stores). */
-export const TIPOS_IVA = [
-  { value: "21", label: "21 %" },
-  { value: "10", label: "10 %" },
-  { value: "5", label: "5 %" },
-  { value: "4", label: "4 %" },
-  { value: "2", label: "2 %" },
-  { value: "0", label: "0 %" },
-  { value: "exento", label: "Exento" },
-] as const satisfies readonly Option[];
-export type TipoIva = (typeof TIPOS_IVA)[number]["value"];
-
 /** Whether a category's IVA may be deducted (`categorias_fiscales.deducibilidad`). */
 export const DEDUCIBILIDADES = [
   { value: "factura_empresa", label: "Deducible con factura a nombre de la empresa" },
