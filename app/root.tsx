@@ -18,7 +18,7 @@ import {
 import { useEffect, useState, type ReactNode } from "react";
 import { PENDIENTE, pendiente } from "~/auth/permissions";
 import { currentUser } from "~/auth/session.server";
-import { SECTIONS } from "~/crud/crud.server";
+import { sectionsFor } from "~/crud/crud.server";
 import { avisosSinLeer } from "~/avisos/sin-leer.server";
 import { Flash } from "~/ui/Flash";
 import { RESULTS_ID } from "~/ui/anclas";
@@ -51,7 +51,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
   const sentry = dsn ? { dsn, environment, release } : null;
   // An account waiting to be placed sees its gastos only: no directory, suppliers or departments.
-  const sections = !user ? [] : user.pendiente ? SECTIONS.filter((s) => s.to === "/gastos") : SECTIONS;
+  // Each role, the sections of the entities it sees (`roles` of an entity).
+  const sections = !user ? [] : sectionsFor(user.rol).filter((s) => !user.pendiente || s.to === "/gastos");
   return json({ user, flash, formats: { locale, currency }, sentry, sections }, { headers });
 }
 

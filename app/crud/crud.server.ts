@@ -1,6 +1,6 @@
 import { json, redirect, type AppLoadContext, type SerializeFrom } from "@remix-run/node";
 import { z } from "zod";
-import { puede, type Accion } from "~/auth/permissions";
+import { puede, type Accion, type Rol } from "~/auth/permissions";
 import { requireUser, type Signed } from "~/auth/session.server";
 import {
   Conflict,
@@ -13,7 +13,16 @@ import {
   type Row,
   type Store,
 } from "~/data/store";
-import { capitalize, done, entitySchema, listColumns, writableFields, type Entity } from "~/entities/entity";
+import {
+  capitalize,
+  done,
+  entitySchema,
+  listColumns,
+  recordName,
+  seenBy,
+  writableFields,
+  type Entity,
+} from "~/entities/entity";
 import { ENTITIES, entityOf } from "~/entities/index";
 import { conArticulo } from "~/lib/articulos";
 import type { Option } from "~/lib/constants";
@@ -30,8 +39,20 @@ import { parseListState, sinControl, toListQuery, viewFilters } from "./list-que
  */
 type Args = { request: Request; context: AppLoadContext; params?: Record<string, string | undefined> };
 
-/** The navigation's sections after «Panel»: every entity, in the registry's order (the root loader sends them). */
-export const SECTIONS = ENTITIES.map((e) => ({ to: e.path, label: e.title }));
+/** The navigation's sections after «Panel»: every entity, in the registry's order. */
+export const SECTIONS = ENTITIES.map((e) => ({ to: e.path, label: e.title, roles: e.roles }));
+
+/** The sections a person with `rol` is shown (the root loader sends them): those of the entities they see. */
+export function sectionsFor(rol: Rol): { to: string; label: string }[] {
+  return SECTIONS.filter((s) => seenBy(s, rol)).map(({ to, label }) => ({ to, label }));
+}
+
+/** The signed-in user, when the entity is for them (`entity.roles`); to anyone else, a 404. */
+export async function requireViewer(entity: Entity, request: Request, context: AppLoadContext): Promise<Signed> {
+  const signed = await requireUser(request, context);
+  if (!seenBy(entity, signed.user.rol)) notFound();
+  return signed;
+}
 
 export const MAX_OPTIONS = 200;
 /**
@@ -170,7 +191,7 @@ export type StoredRow = Row & { id: string; version: number };
 
 /** A list screen: its data (`listData`), or with `?formato=csv` the whole filter as CSV (see csvExport). */
 export async function listLoader(entity: Entity, args: Args) {
-  const signed = await requireUser(args.request, args.context);
+  const signed = await requireViewer(entity, args.request, args.context);
   const url = new URL(args.request.url);
   if (url.searchParams.get("formato") !== "csv") return json(await listData(entity, signed, args));
   csvToExport(entity, url);
@@ -181,6 +202,7 @@ export async function listLoader(entity: Entity, args: Args) {
 
 /** What a list screen shows. */
 export async function listData(entity: Entity, { user, store }: Signed, { request, context }: Args) {
+  if (!seenBy(entity, user.rol)) notFound();
   const url = new URL(request.url);
   const state = parseListState(entity, url.searchParams);
   const query = toListQuery(entity, state, viewFilters(entity, state, user));
@@ -235,7 +257,7 @@ export type CreateOptions = {
  * shows the errors on the right one.
  */
 export async function createAction(entity: Entity, { request, context }: Args, o: CreateOptions = {}) {
-  const signed = await requireUser(request, context);
+  const signed = await requireViewer(entity, request, context);
   const { user, store } = signed;
   if (!puede(entity.permisos, "crear", user)) forbidden();
   const formData = await request.formData();
@@ -260,7 +282,7 @@ export async function createAction(entity: Entity, { request, context }: Args, o
         context,
         request,
         next.to ?? `${entity.path}/${String(row.id)}?volver=${encodeURIComponent(url.pathname + url.search)}`,
-        next.message ?? `${done(entity, "cread")}: ${row[entity.labelColumn]}`,
+        next.message ?? `${done(entity, "cread")}: ${recordName(entity, row)}`,
         next.kind,
         next.enlace,
       );
@@ -285,8 +307,8 @@ export async function recordLoader<X extends object = object>(
   { request, context, params }: Args,
   o: { extra?: (ctx: Signed & { id: string; record: StoredRow }) => Promise<X> } = {},
 ) {
-  const { user, store } = await requireUser(request, context);
-  const id = params?.id ?? "";
+  const { user, store } = await requireViewer(entity, request, context);
+  const id = entity.single ? await singleId(store, entity) : (params?.id ?? "");
   const record = await getOr404<StoredRow>(store, entity.view, id);
   const url = new URL(request.url);
   const [history, options, extra] = await Promise.all([
@@ -305,6 +327,13 @@ export async function recordLoader<X extends object = object>(
     confirmDelete: url.searchParams.has("eliminar"),
   });
 }
+/** The id of a `single` entity's one record (a 404 when there is none to see). */
+async function singleId(store: Store, entity: Entity): Promise<string> {
+  const { rows } = await store.list<Row>(entity.view, { columns: ["id"], limit: 1, offset: 0, count: "none" });
+  if (!rows[0]) notFound();
+  return String(rows[0].id);
+}
+
 /** What every record page shows (EntityRecordPage reads it; a route's `extra` adds to it). */
 export type RecordData = SerializeFrom<typeof recordLoader<object>>;
 
@@ -346,8 +375,8 @@ export async function recordAction(
     prepare?: CreateOptions["prepare"];
   } = {},
 ) {
-  const { user, store } = await requireUser(request, context);
-  const id = params?.id ?? "";
+  const { user, store } = await requireViewer(entity, request, context);
+  const id = entity.single ? await singleId(store, entity) : (params?.id ?? "");
   const formData = await request.formData();
   const intent = formData.get("intent");
   const url = new URL(request.url);
@@ -445,9 +474,14 @@ export async function storeErrorReply(
   if (error instanceof NotFound) notFound();
   if (error instanceof Forbidden) forbidden(error.message);
   if (error instanceof Invalid || error instanceof Conflict) {
-    const field = error instanceof Invalid ? entity.fields.find((f) => f.name === error.field) : undefined;
+    const column = error instanceof Invalid ? columnOfEntity(entity, error.field) : undefined;
+    const field = column ? entity.fields.find((f) => f.name === column) : undefined;
     const values = (submission.value ?? {}) as Row;
-    const duplicate = Boolean(field) && error.message === "Ya existe un registro con este valor";
+    const repeated = error.message === "Ya existe un registro con este valor";
+    const duplicate = Boolean(field) && repeated;
+    // A unique constraint over several columns (`clave_desde`): the fields it names, in the message.
+    const together =
+      column && repeated && !field ? entity.fields.filter((f) => `_${column}_`.includes(`_${f.name}_`)) : [];
     const shown = field
       ? String(typeof values[field.name] === "string" ? values[field.name] : (formData.get(field.name) ?? "")).trim()
       : "";
@@ -456,7 +490,9 @@ export async function storeErrorReply(
         ? `Ya existe ${entity.gender === "f" ? "una" : "un"} ${entity.singular} con ${inSentence(field.label)} «${shown}»`
         : error.message === "Valor no válido" && field
           ? `Revise ${conArticulo(field.label)}`
-          : error.message;
+          : together.length > 1
+            ? `Ya existe ${entity.gender === "f" ? "una" : "un"} ${entity.singular} con estos valores de ${together.map((f) => `«${f.label}»`).join(" y ")}: cambie alguno de ellos`
+            : error.message;
     const reply = field
       ? submission.reply({ fieldErrors: { [field.name]: [message] } })
       : submission.reply({ formErrors: [message] });
@@ -467,6 +503,18 @@ export async function storeErrorReply(
     );
   }
   throw error;
+}
+
+/**
+ * The column a refusal names, as the entity's fields name it. Constraint names are
+ * `<table>_<column>_…`, read as if the table's name were one word: for a table whose name has
+ * an underscore (`tipos_iva_hasta_check`), the rest of its name comes first (`iva_hasta`) and is
+ * dropped here.
+ */
+function columnOfEntity(entity: Entity, column: string | undefined): string | undefined {
+  if (!column || entity.fields.some((f) => f.name === column)) return column;
+  const rest = entity.table.split("_").slice(1).join("_");
+  return rest && column.startsWith(`${rest}_`) ? column.slice(rest.length + 1) : column;
 }
 
 /** The record already holding a unique value, to link to it from the error. */

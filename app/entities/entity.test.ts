@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { forRole } from "./entity";
+import { categoriasFiscales } from "./categorias-fiscales";
+import { forRole, recordName, seenBy } from "./entity";
+import { empresa } from "./empresa";
 import { gastos } from "./gastos";
 import { departamentos } from "./departamentos";
 
@@ -18,5 +20,22 @@ describe("forRole", () => {
   it("sin rol conocido solo deja lo que es para todos; una entidad sin `roles` queda igual", () => {
     expect(forRole(gastos, undefined).filters.map((f) => f.name)).not.toContain("solicitante");
     expect(forRole(departamentos, "empleado")).toBe(departamentos);
+  });
+});
+
+describe("seenBy", () => {
+  it("una entidad con `roles` solo la ven esos roles; sin `roles`, cualquiera con sesión", () => {
+    expect(seenBy(empresa, "administrador")).toBe(true);
+    for (const rol of ["aprobador", "empleado", undefined] as const) expect(seenBy(empresa, rol)).toBe(false);
+    for (const rol of ["administrador", "aprobador", "empleado"] as const)
+      expect(seenBy(departamentos, rol)).toBe(true);
+  });
+});
+
+describe("recordName", () => {
+  it("nombra el registro con la etiqueta de su lista fija, no con su clave", () => {
+    expect(recordName(categoriasFiscales, { categoria: "atenciones_clientes" })).toBe("Atenciones a clientes");
+    expect(recordName(departamentos, { nombre: "Ventas" })).toBe("Ventas");
+    expect(recordName(empresa, { razon_social: null })).toBe("");
   });
 });

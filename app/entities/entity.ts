@@ -95,6 +95,20 @@ export type Entity = {
   optionLabel?: string;
   permisos: Permisos;
   /**
+   * Who sees this entity at all: its screens, its CSV and its link in the navigation (e.g. the
+   * company's fiscal data, for administradores). Anyone else signed in gets the 404 of a page
+   * that does not exist, for reading and writing alike, as other administrador-only pages do.
+   * Without it, every signed-in person. Row-level security still decides what the database gives.
+   */
+  roles?: readonly Rol[];
+  /**
+   * One record only, served at `path` itself (e.g. the company's data): no list, no «Nuevo …»,
+   * no delete (leave `permisos.crear` and `permisos.eliminar` empty) and no «Volver» link; the
+   * page's heading is `title`. Its one route file, `<path>.tsx`, uses recordLoader and
+   * recordAction, which find the record themselves (no `$id` in the path).
+   */
+  single?: boolean;
+  /**
    * Rules across fields (e.g. the NIF format depends on the country); add issues with `path: [field]`.
    * Runs even when other fields failed (so the error summary lists everything at once): `values`
    * may lack a field or hold it unparsed, check before use. `record.id` is set when editing.
@@ -147,6 +161,23 @@ export function conGrupos(
     }
   }
   return out;
+}
+
+/** Whether a person with `rol` sees the entity (its `roles`), for its screens and its navigation link. */
+export function seenBy(entity: Pick<Entity, "roles">, rol: Rol | undefined): boolean {
+  return !entity.roles || (rol !== undefined && entity.roles.includes(rol));
+}
+
+/**
+ * How a record is named in headings, titles and messages: its `labelColumn`, read through the
+ * options of the field of that name when it has them (a fixed list's slug shows as its label).
+ */
+export function recordName(entity: Entity, record: Record<string, unknown>): string {
+  const value = record[entity.labelColumn];
+  if (value === null || value === undefined) return "";
+  const input = entity.fields.find((f) => f.name === entity.labelColumn)?.input;
+  const options = input?.type === "select" ? input.options : undefined;
+  return options?.find((o) => o.value === value)?.label ?? String(value);
 }
 
 /** The columns a list page reads: only what its rows show and need, not the whole record. */

@@ -18,6 +18,9 @@ describe("the entity registry", () => {
       ["/proveedores", "Proveedores"],
       ["/sucursales", "Sucursales"],
       ["/usuarios", "Usuarios"],
+      ["/tipos-iva", "Tipos de IVA"],
+      ["/categorias-fiscales", "IVA por categoría"],
+      ["/empresa", "Empresa"],
     ]);
   });
 });

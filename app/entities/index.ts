@@ -1,8 +1,11 @@
+import { categoriasFiscales } from "./categorias-fiscales";
 import { departamentos } from "./departamentos";
+import { empresa } from "./empresa";
 import type { Entity } from "./entity";
 import { gastos } from "./gastos";
 import { proveedores } from "./proveedores";
 import { sucursales } from "./sucursales";
+import { tiposIva } from "./tipos-iva";
 import { usuarios } from "./usuarios";
 
 /**
@@ -10,7 +13,16 @@ import { usuarios } from "./usuarios";
  * table: where a related-record select reads its options, and how a related record is named
  * («3 sucursales asociadas»). Server side only: the browser loads just the entity of its page.
  */
-export const ENTITIES: readonly Entity[] = [gastos, departamentos, proveedores, sucursales, usuarios];
+export const ENTITIES: readonly Entity[] = [
+  gastos,
+  departamentos,
+  proveedores,
+  sucursales,
+  usuarios,
+  tiposIva,
+  categoriasFiscales,
+  empresa,
+];
 
 export function entityOf(table: string): Entity | undefined {
   return ENTITIES.find((e) => e.table === table);

@@ -83,6 +83,12 @@ export const TIPOS_PERSONA = [
 ] as const satisfies readonly Option[];
 export type TipoPersona = (typeof TIPOS_PERSONA)[number]["value"];
 
+/** Whether a category's IVA may be deducted (`categorias_fiscales.deducibilidad`). */
+export const DEDUCIBILIDADES = [
+  { value: "factura_empresa", label: "Deducible con factura a nombre de la empresa" },
+  { value: "no_deducible", label: "No deducible" },
+] as const satisfies readonly Option[];
+
 /** ISO 3166-1 alpha-2 with Spanish names, alphabetical by name. */
 export const PAISES = [
   { value: "DE", label: "Alemania" },

@@ -1,7 +1,7 @@
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import type { ListData, Options, RecordData, StoredRow } from "~/crud/crud.server";
-import { nuevo, type Entity } from "~/entities/entity";
+import { nuevo, recordName, type Entity } from "~/entities/entity";
 import type { Formats } from "~/lib/format";
 import { cuenta } from "~/lib/plural";
 import { ConfirmDialog } from "./ConfirmDialog";
@@ -12,10 +12,10 @@ import { pageTitle, useFormats } from "./page";
 
 type Row = StoredRow;
 
-/** A record page's title: the record's name, the section, the application. */
+/** A record page's title: the record's name, the section, the application (a `single` entity's: the section). */
 export function recordMeta(entity: Entity) {
   return ({ data }: { data: RecordData | undefined }) =>
-    pageTitle(data ? String(data.record[entity.labelColumn]) : undefined, entity.title);
+    pageTitle(data && !entity.single ? recordName(entity, data.record) : undefined, entity.title);
 }
 
 export function EntityListPage({ entity, children }: { entity: Entity; children?: ReactNode }) {
@@ -96,16 +96,25 @@ export function EntityRecordPage({ entity, children }: { entity: Entity; childre
   const actionData = useActionData<ActionData>();
   const formats = useFormats();
   const location = useLocation();
-  const name = String(record[entity.labelColumn] ?? "");
+  const name = recordName(entity, record);
   const self = `${location.pathname}?volver=${encodeURIComponent(volver)}`;
   // Back in the list, at this record's row (and its link focused), not at the top.
   const back = backToRow(volver, record.id);
   return (
     <>
-      <p className="migas">
-        <Link to={back}>← Volver a {entity.plural}</Link>
-      </p>
-      <h1>{name}</h1>
+      {entity.single ? (
+        <>
+          <h1>{entity.title}</h1>
+          {entity.intro ? <p className="intro">{entity.intro}</p> : null}
+        </>
+      ) : (
+        <>
+          <p className="migas">
+            <Link to={back}>← Volver a {entity.plural}</Link>
+          </p>
+          <h1>{name}</h1>
+        </>
+      )}
       {actionData?.deleteError ? (
         <div className="aviso aviso-error" role="alert">
           {actionData.deleteError}
@@ -127,7 +136,10 @@ export function EntityRecordPage({ entity, children }: { entity: Entity; childre
         </ConfirmDialog>
       ) : null}
       {can.editar ? (
+        // A new version is a fresh form: after a save that stays on this page (a `single` entity's),
+        // the fields show what was stored (normalised), not what was typed.
         <EditForm
+          key={record.version}
           entity={entity}
           record={actionData?.current ?? record}
           options={options}

@@ -10,9 +10,13 @@ import { generateValidCif } from "~/lib/nif";
 import * as auth_confirm from "~/routes/auth.confirm";
 import * as auth_invitacion from "~/routes/auth.invitacion";
 import * as auth_recuperar from "~/routes/auth.recuperar";
+import * as cat_id from "~/routes/categorias-fiscales.$id";
+import * as cat_index from "~/routes/categorias-fiscales._index";
+import * as cat_csv from "~/routes/categorias-fiscales.exportar";
 import * as dep_id from "~/routes/departamentos.$id";
 import * as dep_index from "~/routes/departamentos._index";
 import * as dep_csv from "~/routes/departamentos.exportar";
+import * as empresa_route from "~/routes/empresa";
 import * as gastos_index from "~/routes/gastos._index";
 import * as gastos_csv from "~/routes/gastos.exportar";
 import * as gastos_justificantes from "~/routes/gastos.$id.justificantes";
@@ -30,6 +34,9 @@ import * as splat from "~/routes/$";
 import * as suc_id from "~/routes/sucursales.$id";
 import * as suc_index from "~/routes/sucursales._index";
 import * as suc_csv from "~/routes/sucursales.exportar";
+import * as iva_id from "~/routes/tipos-iva.$id";
+import * as iva_index from "~/routes/tipos-iva._index";
+import * as iva_csv from "~/routes/tipos-iva.exportar";
 import * as usu_id from "~/routes/usuarios.$id";
 import * as usu_index from "~/routes/usuarios._index";
 import * as usu_csv from "~/routes/usuarios.exportar";
@@ -124,6 +131,9 @@ const snapshot = () =>
     cuentas: ["auth.users", "id"],
     invitaciones: ["public.invitaciones", "usuario_id"],
     justificantes: ["public.justificantes", "id"],
+    tipos_iva: ["public.tipos_iva", "id"],
+    categorias_fiscales: ["public.categorias_fiscales", "id"],
+    empresa: ["public.empresa", "id"],
   });
 
 type Expect = "ok" | "login" | 400 | 403 | 404 | 405 | 409 | "sin-cambio";
@@ -892,6 +902,164 @@ describe("rutas × métodos × roles × tipo de registro", () => {
     expect(failures).toEqual([]);
   });
 
+  it("administración fiscal (tipos de IVA, IVA por categoría, empresa): solo los administradores; para los demás no existe", async () => {
+    for (const a of ACTORES) {
+      const signed = a !== "anonimo" && a !== "inactivo";
+      const admin = a === "administrador";
+      // What an administrador may do, «ok» or its refusal; to anyone else signed in, a 404 as for any page that does not exist.
+      const only = (paraAdmin: Expect): Expect => (!signed ? "login" : admin ? paraAdmin : 404);
+      for (const [path, m] of [
+        ["/tipos-iva", { index: iva_index, csv: iva_csv }],
+        ["/categorias-fiscales", { index: cat_index, csv: cat_csv }],
+      ] as const) {
+        await cell(`${path} lista · ${a}`, only("ok"), () => call(() => m.index.loader(args(path, a))));
+        await cell(`${path}/exportar · ${a}`, only("ok"), () => call(() => m.csv.loader(args(`${path}/exportar`, a))));
+      }
+
+      seq += 1;
+      const nombre = `Tipo de la matriz ${seq}`;
+      const desde = `${2100 + (seq % 7000)}-01-01`;
+      await cell(
+        `/tipos-iva crear · ${a}`,
+        only("ok"),
+        () =>
+          call(() =>
+            iva_index.action(
+              args("/tipos-iva?index", a, { form: { clave: "10", nombre, desde, _envio: crypto.randomUUID() } }),
+            ),
+          ),
+        async () =>
+          (await app.db.selectFrom("tipos_iva").select("id").where("nombre", "=", nombre).execute()).length === 1
+            ? null
+            : "no se creó",
+      );
+      const tipo = (await app.db
+        .insertInto("tipos_iva")
+        .values({ clave: "4", porcentaje: "4", nombre: `Tipo ${seq}`, desde: `${2100 + (seq % 7000)}-06-01` })
+        .returning(["id", "version", "desde"])
+        .executeTakeFirstOrThrow()) as { id: string; version: number; desde: string };
+      await cell(`/tipos-iva/{id} ver · ${a}`, only("ok"), () =>
+        call(() => iva_id.loader(args(`/tipos-iva/${tipo.id}`, a, { params: { id: tipo.id } }))),
+      );
+      const renombrado = `Renombrado ${seq}`;
+      await cell(
+        `/tipos-iva/{id} guardar · ${a}`,
+        only("ok"),
+        () =>
+          call(() =>
+            iva_id.action(
+              args(`/tipos-iva/${tipo.id}`, a, {
+                params: { id: tipo.id },
+                form: { intent: "guardar", version: String(tipo.version), nombre: renombrado, desde: tipo.desde },
+              }),
+            ),
+          ),
+        async () => ((await row("tipos_iva", tipo.id))?.nombre === renombrado ? null : "no se guardó"),
+      );
+      const vigente = (await row("tipos_iva", tipo.id))!;
+      await cell(`/tipos-iva/{id} eliminar · ${a}`, only(403), () =>
+        call(() =>
+          iva_id.action(
+            args(`/tipos-iva/${tipo.id}`, a, {
+              params: { id: tipo.id },
+              form: { intent: "eliminar", version: String(vigente.version) },
+            }),
+          ),
+        ),
+      );
+
+      await cell(`/categorias-fiscales crear · ${a}`, only(403), () =>
+        call(() =>
+          cat_index.action(
+            args("/categorias-fiscales?index", a, {
+              form: {
+                categoria: "otros",
+                tipo_iva: "21",
+                deducibilidad: "factura_empresa",
+                _envio: crypto.randomUUID(),
+              },
+            }),
+          ),
+        ),
+      );
+      const categoria = (await app.db
+        .selectFrom("categorias_fiscales")
+        .selectAll()
+        .where("categoria", "=", "mensajeria")
+        .executeTakeFirstOrThrow()) as Fila;
+      await cell(`/categorias-fiscales/{id} ver · ${a}`, only("ok"), () =>
+        call(() => cat_id.loader(args(`/categorias-fiscales/${categoria.id}`, a, { params: { id: categoria.id } }))),
+      );
+      const otroTipo = categoria.tipo_iva === "21" ? "10" : "21";
+      await cell(
+        `/categorias-fiscales/{id} guardar · ${a}`,
+        only("ok"),
+        () =>
+          call(() =>
+            cat_id.action(
+              args(`/categorias-fiscales/${categoria.id}`, a, {
+                params: { id: categoria.id },
+                form: {
+                  intent: "guardar",
+                  version: String(categoria.version),
+                  tipo_iva: otroTipo,
+                  deducibilidad: "factura_empresa",
+                },
+              }),
+            ),
+          ),
+        async () => ((await row("categorias_fiscales", categoria.id))?.tipo_iva === otroTipo ? null : "no se guardó"),
+      );
+      const cat = (await row("categorias_fiscales", categoria.id))!;
+      await cell(`/categorias-fiscales/{id} eliminar · ${a}`, only(403), () =>
+        call(() =>
+          cat_id.action(
+            args(`/categorias-fiscales/${cat.id}`, a, {
+              params: { id: cat.id },
+              form: { intent: "eliminar", version: String(cat.version) },
+            }),
+          ),
+        ),
+      );
+
+      await cell(`/empresa ver · ${a}`, only("ok"), () => call(() => empresa_route.loader(args("/empresa", a))));
+      const empresa = (await app.db.selectFrom("empresa").selectAll().executeTakeFirstOrThrow()) as Fila;
+      const ciudad = `Ciudad ${seq}`;
+      await cell(
+        `/empresa guardar · ${a}`,
+        only("ok"),
+        () =>
+          call(() =>
+            empresa_route.action(
+              args("/empresa", a, {
+                form: {
+                  intent: "guardar",
+                  version: String(empresa.version),
+                  razon_social: "Matriz, S.L.",
+                  nif: generateValidCif(612_345),
+                  direccion: "Calle Mayor 1",
+                  codigo_postal: "26001",
+                  ciudad,
+                  pais: "ES",
+                },
+              }),
+            ),
+          ),
+        async () =>
+          (await app.db.selectFrom("empresa").select("ciudad").executeTakeFirstOrThrow()).ciudad === ciudad
+            ? null
+            : "no se guardó",
+      );
+      const ahora = await app.db.selectFrom("empresa").select("version").executeTakeFirstOrThrow();
+      await cell(`/empresa eliminar · ${a}`, only(403), () =>
+        call(() =>
+          empresa_route.action(args("/empresa", a, { form: { intent: "eliminar", version: String(ahora.version) } })),
+        ),
+      );
+    }
+    expect(failures).toEqual([]);
+  });
+
   it("el resto de rutas: panel, 404, página de prueba de errores, acceso, cierre de sesión, confirmación", async () => {
     for (const a of ACTORES) {
       const signed = a !== "anonimo" && a !== "inactivo";
@@ -1271,6 +1439,103 @@ describe("la base de datos como cada rol (RLS)", () => {
         "delete from public.historial",
       ])
         await dbCell(`historial ${op.split(" ")[0]} · ${name}`, user, (trx) => count(trx, sql.raw(op)), "42501");
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it("tipos de IVA, IVA por categoría y empresa: los ve cualquier usuario activo; los cambia un administrador, solo en sus columnas; nadie los elimina", async () => {
+    for (const [name, who] of ROLES) {
+      const user = who();
+      const anon = user === null;
+      const active = !anon && name !== "inactivo";
+      const admin = name === "administrador";
+      seq += 1;
+      const tipo = String(
+        (
+          await app.db
+            .insertInto("tipos_iva")
+            .values({ clave: "5", porcentaje: "5", nombre: `RLS ${seq}`, desde: `${2100 + (seq % 7000)}-09-01` })
+            .returning("id")
+            .executeTakeFirstOrThrow()
+        ).id,
+      );
+      const statements: [string, (trx: TestTransaction) => Promise<number>, number | "ok" | "42501"][] = [
+        [
+          "tipos_iva select",
+          async (trx) => (await sql`select id from public.tipos_iva where id = ${tipo}`.execute(trx)).rows.length,
+          anon ? "42501" : active ? 1 : 0,
+        ],
+        [
+          "tipos_iva insert",
+          async (trx) => (
+            await sql`insert into public.tipos_iva (clave, porcentaje, nombre, desde) values ('5', 5, 'RLS', ${`${2100 + (seq % 7000)}-10-01`})`.execute(
+              trx,
+            ),
+            1
+          ),
+          admin ? "ok" : "42501",
+        ],
+        [
+          "tipos_iva update nombre",
+          (trx) => count(trx, sql`update public.tipos_iva set nombre = 'RLS editado' where id = ${tipo}`),
+          anon ? "42501" : admin ? 1 : 0,
+        ],
+        [
+          "tipos_iva update clave",
+          (trx) => count(trx, sql`update public.tipos_iva set clave = '21', porcentaje = 21 where id = ${tipo}`),
+          "42501",
+        ],
+        ["tipos_iva delete", (trx) => count(trx, sql`delete from public.tipos_iva where id = ${tipo}`), "42501"],
+        [
+          "categorias_fiscales select",
+          async (trx) => (await sql`select id from public.categorias_fiscales`.execute(trx)).rows.length,
+          anon ? "42501" : active ? 14 : 0,
+        ],
+        [
+          "categorias_fiscales update tipo_iva",
+          (trx) => count(trx, sql`update public.categorias_fiscales set tipo_iva = '4' where categoria = 'otros'`),
+          anon ? "42501" : admin ? 1 : 0,
+        ],
+        [
+          "categorias_fiscales update categoria",
+          (trx) =>
+            count(trx, sql`update public.categorias_fiscales set categoria = 'comidas' where categoria = 'otros'`),
+          "42501",
+        ],
+        [
+          "categorias_fiscales insert",
+          async (trx) => (
+            await sql`insert into public.categorias_fiscales (categoria, tipo_iva, deducibilidad) values ('otros', '21', 'factura_empresa')`.execute(
+              trx,
+            ),
+            1
+          ),
+          "42501",
+        ],
+        [
+          "categorias_fiscales delete",
+          (trx) => count(trx, sql`delete from public.categorias_fiscales where categoria = 'otros'`),
+          "42501",
+        ],
+        [
+          "empresa select",
+          async (trx) => (await sql`select id from public.empresa`.execute(trx)).rows.length,
+          anon ? "42501" : active ? 1 : 0,
+        ],
+        [
+          "empresa update",
+          (trx) => count(trx, sql`update public.empresa set ciudad = 'RLS'`),
+          anon ? "42501" : admin ? 1 : 0,
+        ],
+        [
+          "empresa insert",
+          async (trx) => (await sql`insert into public.empresa (unica) values (true)`.execute(trx), 1),
+          "42501",
+        ],
+        ["empresa delete", (trx) => count(trx, sql`delete from public.empresa`), "42501"],
+      ];
+      for (const [what, statement, expected] of statements)
+        await dbCell(`${what} · ${name}`, user, statement, expected);
     }
     expect(failures).toEqual([]);
   });

@@ -61,6 +61,17 @@ describe("seedIfEmpty", () => {
     expect(await count(sql`select count(*)::int as n from proveedores where not activo`)).toBeGreaterThanOrEqual(2);
   });
 
+  it("fills in the company's one row: a razón social, a valid CIF and an address in Spain", async () => {
+    const { rows } = await sql<Record<string, string>>`select * from empresa`.execute(db);
+    expect(rows).toHaveLength(1);
+    const empresa = rows[0]!;
+    expect(empresa).toMatchObject({ razon_social: expect.stringMatching(/, S\.L\.$/), pais: "ES", ciudad: "Madrid" });
+    expect(validateNif(empresa.nif!, "ES")).toBeNull();
+    expect(empresa.nif).toMatch(/^B\d{8}$/);
+    expect(empresa.codigo_postal).toMatch(/^\d{5}$/);
+    expect(empresa.direccion).toBeTruthy();
+  });
+
   it("gives every proveedor a valid NIF and every IBAN a valid check", async () => {
     const { rows } = await sql<{ nif: string; pais: string; tipo_persona: string; iban: string | null }>`
       select nif, pais, tipo_persona, iban from proveedores`.execute(db);

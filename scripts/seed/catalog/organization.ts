@@ -4,6 +4,7 @@
  * y fechas los pone el generador (scripts/seed/generator/organization.ts).
  */
 import type { Rol } from "../../../app/lib/constants";
+import { generateValidCif } from "../../../app/lib/nif";
 
 export const DEMO_PASSWORD = "demo-oficina-2026";
 export const DEMO_ACCOUNTS = {
@@ -11,6 +12,17 @@ export const DEMO_ACCOUNTS = {
   aprobador: "aprobador@oficina.example",
   empleado: "empleado@oficina.example",
 } as const;
+
+/** La empresa de demostración (la fila de `public.empresa`): su sede es la de Madrid. */
+export const EMPRESA = {
+  razon_social: "Oficina Demostración Servicios, S.L.",
+  nif: generateValidCif(8_462_135, "B"),
+  direccion: "Calle de Alcalá 120, 4.ª planta",
+  codigo_postal: "28009",
+  ciudad: "Madrid",
+  provincia: "Madrid",
+  pais: "ES",
+};
 
 export type SucursalDef = {
   codigo: string;

@@ -1,0 +1,50 @@
+import type { Permisos } from "~/auth/permissions";
+import { CATEGORIAS_GASTO, DEDUCIBILIDADES } from "~/lib/constants";
+import { TIPOS_IVA } from "~/lib/iva";
+import type { Entity } from "./entity";
+import { select } from "./fields";
+
+/** One row per expense category, always: edited, never created or deleted (the categories are a fixed list). */
+const PERMISOS: Permisos = { crear: [], editar: ["administrador"], eliminar: [] };
+
+export const categoriasFiscales: Entity = {
+  table: "categorias_fiscales",
+  view: "categorias_fiscales",
+  path: "/categorias-fiscales",
+  title: "IVA por categoría",
+  singular: "categoría",
+  plural: "categorías",
+  gender: "f",
+  intro:
+    "El tipo de IVA habitual de cada categoría de gasto (el que se aplica cuando solo se escribe el importe) y si su IVA se puede deducir. Las categorías son las de los gastos: no se crean ni se eliminan aquí.",
+  fields: [
+    { ...select("categoria", "Categoría", CATEGORIAS_GASTO, { required: true }), readOnly: true },
+    select("tipo_iva", "Tipo de IVA habitual", TIPOS_IVA, { required: true, enMensaje: "un tipo de IVA" }),
+    select("deducibilidad", "IVA deducible", DEDUCIBILIDADES, {
+      required: true,
+      enMensaje: "si el IVA es deducible",
+      hint: "Las atenciones a clientes, empleados o terceros no dan derecho a deducir el IVA; las demás categorías, con una factura a nombre de la empresa.",
+    }),
+  ],
+  columns: [
+    { name: "categoria", label: "Categoría", kind: "option", options: CATEGORIAS_GASTO, link: true, sortable: true },
+    { name: "tipo_iva", label: "Tipo de IVA habitual", kind: "option", options: TIPOS_IVA },
+    { name: "deducibilidad", label: "IVA deducible", kind: "option", options: DEDUCIBILIDADES, sortable: true },
+  ],
+  // The category's slug is its name without accents or capitals, as the search words are.
+  search: ["categoria"],
+  filters: [
+    { name: "tipo_iva", label: "Tipo de IVA habitual", kind: "select", column: "tipo_iva", options: TIPOS_IVA },
+    {
+      name: "deducibilidad",
+      label: "IVA deducible",
+      kind: "select",
+      column: "deducibilidad",
+      options: DEDUCIBILIDADES,
+    },
+  ],
+  defaultOrder: { column: "categoria", ascending: true },
+  labelColumn: "categoria",
+  permisos: PERMISOS,
+  roles: ["administrador"],
+};

@@ -1,0 +1,59 @@
+import type { Permisos } from "~/auth/permissions";
+import { PAISES } from "~/lib/constants";
+import { normalizeNif, validateNif } from "~/lib/nif";
+import type { Entity } from "./entity";
+import { select, text } from "./fields";
+
+/** The one row exists from the start (the migration makes it): it is only ever edited. */
+const PERMISOS: Permisos = { crear: [], editar: ["administrador"], eliminar: [] };
+
+export const empresa: Entity = {
+  table: "empresa",
+  view: "empresa",
+  path: "/empresa",
+  title: "Empresa",
+  singular: "empresa",
+  plural: "empresas",
+  gender: "f",
+  single: true,
+  intro:
+    "Los datos fiscales de la empresa: las facturas de los gastos deben ir a su nombre y con su NIF para que el IVA se pueda deducir.",
+  fields: [
+    text("razon_social", "Razón social", {
+      required: true,
+      min: 2,
+      max: 200,
+      autoComplete: "organization",
+      hint: "Como figura en el registro, por ejemplo Papelería Ejemplo, S.L.",
+    }),
+    text("nif", "NIF", {
+      required: true,
+      min: 1,
+      max: 20,
+      hint: "El CIF de la sociedad (o el NIF de la persona), con su letra o dígito de control, por ejemplo B12345674. Se guarda en mayúsculas, sin espacios, puntos ni guiones.",
+    }),
+    text("direccion", "Dirección", { required: true, min: 1, max: 200, autoComplete: "street-address" }),
+    text("codigo_postal", "Código postal", { required: true, min: 1, max: 10, autoComplete: "postal-code" }),
+    text("ciudad", "Ciudad", { required: true, min: 1, max: 80 }),
+    text("provincia", "Provincia", { max: 80 }),
+    select("pais", "País", PAISES, { required: true }),
+  ],
+  columns: [],
+  search: [],
+  filters: [],
+  defaultOrder: { column: "razon_social", ascending: true },
+  labelColumn: "razon_social",
+  permisos: PERMISOS,
+  roles: ["administrador"],
+  refine: (values, ctx) => {
+    // A Spanish NIF whatever the address's country: the database keeps nine letters and digits.
+    if (typeof values.nif === "string" && values.nif !== "") {
+      const problem = validateNif(values.nif, "ES");
+      if (problem) ctx.addIssue({ code: "custom", path: ["nif"], message: problem });
+    }
+    const cp = values.codigo_postal;
+    if (values.pais === "ES" && typeof cp === "string" && cp.trim() !== "" && !/^\d{5}$/.test(cp.trim()))
+      ctx.addIssue({ code: "custom", path: ["codigo_postal"], message: "Código postal: 5 cifras, por ejemplo 28009" });
+  },
+  normalize: (values) => ({ ...values, nif: normalizeNif(String(values.nif), "ES") }),
+};

@@ -1,0 +1,126 @@
+import { randomInt } from "node:crypto";
+import { generateValidCif } from "../../app/lib/nif";
+import { conectarBaseDeDatos } from "./support-base-de-datos";
+import { as, createForm, expect, expectNoAxeViolations, pressUntilFocused, unique } from "./support";
+
+/**
+ * The fiscal administration screens: an administrador changes the company's NIF with the
+ * keyboard alone and adds a tipo de IVA; an empleado is not shown them, and by their address
+ * finds no such page.
+ */
+const admin = as("administrador");
+const empleado = as("empleado");
+
+/**
+ * Both projects edit the company's one row: one journey at a time (an advisory lock, held by a
+ * connection of its own until the journey ends), so neither saves over the other's new version.
+ */
+async function conLaEmpresa(journey: () => Promise<void>) {
+  const db = await conectarBaseDeDatos();
+  try {
+    await db.query("select pg_advisory_lock(hashtext('e2e: la empresa'))");
+    await journey();
+  } finally {
+    await db.end(); // the lock ends with its session
+  }
+}
+
+admin(
+  "con el teclado: de la navegación a «Empresa»; un NIF mal escrito se rechaza con su mensaje y uno válido se guarda",
+  async ({ page }) => {
+    await conLaEmpresa(async () => {
+      await page.goto("/");
+      const enlace = page
+        .getByRole("navigation", { name: "Secciones" })
+        .getByRole("link", { name: "Empresa", exact: true });
+      await pressUntilFocused(page, enlace);
+      await page.keyboard.press("Enter");
+      await expect(page.getByRole("heading", { level: 1, name: "Empresa" })).toBeVisible();
+      await expect(page).toHaveURL("/empresa");
+      await expect(page.getByRole("link", { name: /Volver a/ })).toHaveCount(0);
+      await expectNoAxeViolations(page);
+
+      const cif = generateValidCif(randomInt(1_000_000, 9_000_000), "B");
+      const malo = cif.slice(0, 8) + String((Number(cif[8]) + 1) % 10);
+      const nif = page.getByRole("textbox", { name: /^NIF/ });
+      await pressUntilFocused(page, nif);
+      await page.keyboard.press("ControlOrMeta+A");
+      await page.keyboard.type(malo);
+      await page.keyboard.press("Enter");
+
+      const mensaje = `El carácter de control del CIF no es correcto: para ${cif.slice(0, 8)} es ${cif[8]}.`;
+      await expect(page.getByRole("alert").getByRole("heading", { name: "Hay 1 error" })).toBeVisible();
+      await expect(nif).toHaveAttribute("aria-invalid", "true");
+      await expect(nif).toHaveAccessibleDescription(new RegExp(mensaje.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
+      await expect(nif).toHaveValue(malo);
+
+      // Written as people write it (lower case, a dash): kept in upper case, without the dash.
+      await pressUntilFocused(page, nif);
+      await page.keyboard.press("ControlOrMeta+A");
+      await page.keyboard.type(`${cif.slice(0, 1).toLowerCase()}-${cif.slice(1)}`);
+      await page.keyboard.press("Enter");
+      await expect(page.getByRole("status")).toHaveText("Empresa guardada");
+      await expect(page).toHaveURL(/\/empresa(#.*)?$/);
+      await expect(nif).toHaveValue(cif);
+      await expect(nif).not.toHaveAttribute("aria-invalid", "true");
+    });
+  },
+);
+
+admin("añade un tipo de IVA: su ficha muestra el tipo sin dejar cambiarlo y la lista lo tiene", async ({ page }) => {
+  await page.goto("/tipos-iva");
+  await expect(page.getByRole("heading", { level: 1, name: "Tipos de IVA" })).toBeVisible();
+  await expectNoAxeViolations(page);
+
+  const nombre = unique("Reducido nuevo");
+  // A day of its own for this run and project: (tipo, en vigor desde) is unique.
+  const desde = `${2200 + randomInt(0, 7000)}-${String(randomInt(1, 13)).padStart(2, "0")}-15`;
+  const form = createForm(page, "tipo de IVA");
+  await form.getByRole("combobox", { name: /^Tipo/ }).selectOption({ label: "10 %" });
+  await form.getByRole("textbox", { name: /^Nombre/ }).fill(nombre);
+  await form.getByLabel(/^En vigor desde/).fill(desde);
+  await form.getByRole("button", { name: "Crear tipo de IVA" }).click();
+
+  await expect(page.getByRole("status")).toHaveText(`Tipo de IVA creado: ${nombre}`);
+  await expect(page.getByRole("heading", { level: 1, name: nombre })).toBeVisible();
+  const datos = page.getByRole("region", { name: "Datos" });
+  await expect(datos).toContainText("Tipo 10 %");
+  await expect(datos.getByRole("combobox", { name: /^Tipo/ })).toHaveCount(0);
+  await expect(datos.getByRole("textbox", { name: /^Nombre/ })).toHaveValue(nombre);
+  await expect(page.getByRole("link", { name: /Eliminar/ })).toHaveCount(0);
+
+  await page.goto(`/tipos-iva?q=${encodeURIComponent(nombre)}`);
+  const fila = page.getByRole("row").filter({ has: page.getByRole("link", { name: nombre, exact: true }) });
+  await expect(fila).toContainText("10 %");
+  const [anio, mes, dia] = desde.split("-");
+  await expect(fila).toContainText(`${dia}/${mes}/${anio}`);
+});
+
+admin(
+  "IVA por categoría: cada categoría con su tipo habitual y su deducibilidad, sin «Nueva categoría»",
+  async ({ page }) => {
+    await page.goto("/categorias-fiscales");
+    await expect(page.getByRole("heading", { level: 1, name: "IVA por categoría" })).toBeVisible();
+    await expect(page.getByText("14 categorías", { exact: true })).toBeVisible();
+    const fila = page.getByRole("row").filter({ has: page.getByRole("link", { name: "Atenciones a clientes" }) });
+    await expect(fila).toContainText("No deducible");
+    await expect(page.getByRole("link", { name: /^Nueva categoría/ })).toHaveCount(0);
+    await expectNoAxeViolations(page);
+  },
+);
+
+empleado(
+  "un empleado no ve los enlaces de administración fiscal y sus direcciones no existen para él",
+  async ({ page }) => {
+    await page.goto("/");
+    const nav = page.getByRole("navigation", { name: "Secciones" });
+    await expect(nav.getByRole("link", { name: "Gastos", exact: true })).toBeVisible();
+    for (const name of ["Tipos de IVA", "IVA por categoría", "Empresa"])
+      await expect(nav.getByRole("link", { name, exact: true }), name).toHaveCount(0);
+    for (const path of ["/empresa", "/tipos-iva", "/categorias-fiscales"]) {
+      const response = await page.goto(path);
+      expect(response?.status(), path).toBe(404);
+      await expect(page.getByRole("heading", { level: 1, name: "No encontramos lo que busca" })).toBeVisible();
+    }
+  },
+);
