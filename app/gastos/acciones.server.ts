@@ -242,7 +242,7 @@ async function creado(row: Row, { store }: Signed, url: URL, formData: FormData 
   return {
     to,
     kind: "aviso" as const,
-    message: `Gasto creado: ${row.folio}. Atención: parece un duplicado de ${otro.folio} (mismo solicitante, fecha, importe y proveedor).`,
+    message: `Gasto creado: ${row.folio}. ${ivaCalculado(row, formData)}Atención: parece un duplicado de ${otro.folio} (mismo solicitante, fecha, importe y proveedor).`,
     enlace: { href: `${url.pathname}?${here.toString()}#gasto`, texto: `Ver ${otro.folio}` },
   };
 }
