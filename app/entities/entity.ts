@@ -30,6 +30,8 @@ export type Column = {
    * shown instead of the words, which stay for screen readers). The CSV has the number.
    */
   contar?: { singular: string; plural: string; icono?: "clip" }; // icons drawn by app/ui/Icono.tsx
+  /** Only in the CSV export: the table stays narrow and its page does not read it. */
+  soloEnCsv?: boolean;
 };
 
 /**
@@ -182,7 +184,12 @@ export function recordName(entity: Entity, record: Record<string, unknown>): str
 
 /** The columns a list page reads: only what its rows show and need, not the whole record. */
 export function listColumns(entity: Entity): string[] {
-  return [...new Set(["id", ...entity.columns.map((c) => c.name), ...(entity.rowFields ?? [])])];
+  return [...new Set(["id", ...enLaTabla(entity).map((c) => c.name), ...(entity.rowFields ?? [])])];
+}
+
+/** The columns the list's table shows (the CSV has them all). */
+export function enLaTabla(entity: Entity): readonly Column[] {
+  return entity.columns.filter((c) => !c.soloEnCsv);
 }
 
 /** The entity as a list shows it to `rol`: without the columns and filters meant for other roles. */

@@ -121,6 +121,13 @@ export const gastos: Entity = {
       kind: "count",
       contar: { singular: "justificante", plural: "justificantes", icono: "clip" },
     },
+    // The fiscal data, for the gestoría's spreadsheet (gastos_vista: interno.deducibilidad).
+    { name: "tipo_documento", label: "Tipo de documento", kind: "option", options: TIPOS_DOCUMENTO, soloEnCsv: true },
+    { name: "emisor_nif_efectivo", label: "NIF del emisor", soloEnCsv: true },
+    { name: "emisor_nombre_efectivo", label: "Emisor", soloEnCsv: true },
+    { name: "importe_impuestos", label: "IVA", kind: "money", soloEnCsv: true },
+    { name: "iva_deducible", label: "IVA deducible", kind: "money", soloEnCsv: true },
+    { name: "iva_motivo", label: "Por qué no es deducible", soloEnCsv: true },
   ],
   // The bulk approval's checkboxes: «id:version», never on one's own gasto, and only where the
   // database would accept the approval (gastos_vista.puede_aprobar).

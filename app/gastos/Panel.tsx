@@ -200,8 +200,8 @@ function enLaFicha(campo: string, record: Record<string, unknown>) {
  */
 function ivaDeducible(record: Record<string, unknown>, formats: Formats) {
   const motivo = typeof record.iva_motivo === "string" ? record.iva_motivo : null;
-  if (motivo === "sin IVA soportado") return { label: "IVA", value: "Sin IVA soportado" };
-  if (motivo) return { label: "IVA no deducible", value: motivo.charAt(0).toUpperCase() + motivo.slice(1) };
+  if (motivo === "Sin IVA soportado") return { label: "IVA", value: motivo };
+  if (motivo) return { label: "IVA no deducible", value: motivo };
   return { label: "IVA deducible", value: formatMoney(String(record.iva_deducible ?? "0.00"), formats.locale) };
 }
 

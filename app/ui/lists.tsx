@@ -1,7 +1,7 @@
 import { Form, Link, useLocation, useNavigate, useRouteLoaderData } from "@remix-run/react";
 import { useEffect, useRef, type MouseEvent, type ReactNode } from "react";
 import type { Options } from "~/crud/crud.server";
-import { forRole, type Column, type Entity } from "~/entities/entity";
+import { enLaTabla, forRole, type Column, type Entity } from "~/entities/entity";
 import { Icono } from "./Icono";
 import { formatValue } from "~/crud/cells";
 import type { Formats } from "~/lib/format";
@@ -283,7 +283,7 @@ export function DataTable<Row extends Record<string, unknown>>({
           <thead>
             <tr>
               {leading ? <th scope="col">{leading.header}</th> : null}
-              {entity.columns.map((column) => (
+              {enLaTabla(entity).map((column) => (
                 <SortHeader key={column.name} entity={entity} column={column} state={state} />
               ))}
             </tr>
@@ -299,7 +299,7 @@ export function DataTable<Row extends Record<string, unknown>>({
                     {leading.cell(row)}
                   </td>
                 ) : null}
-                {entity.columns.map((column) => {
+                {enLaTabla(entity).map((column) => {
                   const text = formatValue(column, row[column.name], formats);
                   const shown =
                     column.badge && text ? (

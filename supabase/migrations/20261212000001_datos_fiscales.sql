@@ -409,14 +409,14 @@ language sql stable security definer
 set search_path = ''
 as $$
   select case
-    when g.desglose_revisar then row(0, 'desglose de IVA por revisar')::interno.deducibilidad
-    when coalesce(g.importe_impuestos, 0) = 0 then row(0, 'sin IVA soportado')::interno.deducibilidad
+    when g.desglose_revisar then row(0, 'Desglose de IVA por revisar')::interno.deducibilidad
+    when coalesce(g.importe_impuestos, 0) = 0 then row(0, 'Sin IVA soportado')::interno.deducibilidad
     when c.deducibilidad = 'no_deducible'
-      then row(0, 'atenciones a clientes, empleados o terceros (Ley 37/1992, art. 96)')::interno.deducibilidad
-    when g.tipo_documento = 'sin_justificante' then row(0, 'sin justificante')::interno.deducibilidad
-    when g.tipo_documento = 'ticket' then row(0, 'ticket sin NIF de la empresa')::interno.deducibilidad
-    when g.proveedor_id is null and g.emisor_nif is null then row(0, 'factura sin NIF del emisor')::interno.deducibilidad
-    when not g.factura_a_empresa then row(0, 'factura sin el NIF de la empresa como destinataria')::interno.deducibilidad
+      then row(0, 'Atenciones a clientes, empleados o terceros (Ley 37/1992, art. 96)')::interno.deducibilidad
+    when g.tipo_documento = 'sin_justificante' then row(0, 'Sin justificante')::interno.deducibilidad
+    when g.tipo_documento = 'ticket' then row(0, 'Ticket sin NIF de la empresa')::interno.deducibilidad
+    when g.proveedor_id is null and g.emisor_nif is null then row(0, 'Factura sin NIF del emisor')::interno.deducibilidad
+    when not g.factura_a_empresa then row(0, 'Factura sin el NIF de la empresa como destinataria')::interno.deducibilidad
     else row(g.importe_impuestos, null)::interno.deducibilidad
   end
   from (select 1) x

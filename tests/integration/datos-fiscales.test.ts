@@ -252,15 +252,15 @@ describe("deducibilidad", () => {
     const base = { proveedor_id: proveedor, numero_factura: "F-9" };
     const casos: [Record<string, string>, string | null][] = [
       [{ ...base, tipo_documento: "factura_completa", factura_a_empresa: "on" }, null],
-      [{ ...base, tipo_documento: "factura_completa" }, "factura sin el NIF de la empresa como destinataria"],
+      [{ ...base, tipo_documento: "factura_completa" }, "Factura sin el NIF de la empresa como destinataria"],
       [{ ...base, tipo_documento: "factura_simplificada", factura_a_empresa: "on" }, null],
-      [{ tipo_documento: "ticket" }, "ticket sin NIF de la empresa"],
-      [{ tipo_documento: "factura_simplificada", factura_a_empresa: "on" }, "factura sin NIF del emisor"],
+      [{ tipo_documento: "ticket" }, "Ticket sin NIF de la empresa"],
+      [{ tipo_documento: "factura_simplificada", factura_a_empresa: "on" }, "Factura sin NIF del emisor"],
       [
         { ...base, categoria: "atenciones_clientes", tipo_documento: "factura_completa", factura_a_empresa: "on" },
-        "atenciones a clientes, empleados o terceros (Ley 37/1992, art. 96)",
+        "Atenciones a clientes, empleados o terceros (Ley 37/1992, art. 96)",
       ],
-      [{ ...linea(0, "exento") }, "sin IVA soportado"],
+      [{ ...linea(0, "exento") }, "Sin IVA soportado"],
     ];
     for (const [o, motivo] of casos) {
       const g = await created(await post(form(o), empleado.cookie));
@@ -316,7 +316,7 @@ describe("en la base de datos, sin pasar por el formulario", () => {
       returning id`.execute(app.db);
     const id = rows[0]!.id;
     expect(await row(id)).toMatchObject({ desglose_revisar: true, importe_impuestos: "3.33", desglose_iva: [] });
-    expect(await vista(id)).toEqual({ iva_deducible: "0.00", iva_motivo: "desglose de IVA por revisar" });
+    expect(await vista(id)).toEqual({ iva_deducible: "0.00", iva_motivo: "Desglose de IVA por revisar" });
     const store = sqlStore(app.db, empleado.id);
     const g = await row(id);
     await store.update("gastos", id, g.version, { desglose_iva: [{ tipo: "21", base: "8.26", cuota: "1.74" }] });

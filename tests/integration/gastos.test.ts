@@ -533,10 +533,14 @@ describe("lista: filtros, orden, cuenta y suma", () => {
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const lines = new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes).slice(1).trim().split("\r\n");
     expect(lines[0]).toBe(
-      '"Folio";"Fecha";"Descripción";"Proveedor";"Categoría";"Importe";"Estado";"Solicitante";"Departamento";"Justificantes"',
+      '"Folio";"Fecha";"Descripción";"Proveedor";"Categoría";"Importe";"Estado";"Solicitante";"Departamento";"Justificantes";' +
+        '"Tipo de documento";"NIF del emisor";"Emisor";"IVA";"IVA deducible";"Por qué no es deducible"',
     );
     expect(lines).toHaveLength(4);
-    expect(lines[1]).toMatch(/;"Filtro taxi aeropuerto";;"Viajes y transporte";10,10;"Borrador";"Eva";"Compras";0$/);
+    // The fiscal data too (a ticket at the category's usual rate, 10 %: 9,18 + 0,92).
+    expect(lines[1]).toMatch(
+      /;"Filtro taxi aeropuerto";;"Viajes y transporte";10,10;"Borrador";"Eva";"Compras";0;"Ticket";;;0,92;0,00;"Ticket sin NIF de la empresa"$/,
+    );
     expect(lines[2]).toMatch(/;"Papelería La Castellana";"Viajes y transporte";20,20;/);
   });
 });
