@@ -1,0 +1,147 @@
+-- Oficina: buscar el nombre de un proveedor cuesta lo mismo que buscar un folio.
+-- Decisión: docs/decisions/0019-busqueda.md («Many matches»). Cifras: bench/README.md.
+--
+-- Un proveedor tiene miles de gastos, y su nombre está en el `busqueda` de cada uno: buscarlo da
+-- más coincidencias de las que buscar_gastos devolvía por id (5·√filas), y la lista aplicaba
+-- entonces la búsqueda como condición (ILIKE, que bajo RLS no usa índices) para recorrer el
+-- índice de su orden. El planificador elegía ese plan por el patrón escrito: creyendo que casaban
+-- unas pocas filas (con dos palabras, aún menos), leía y ordenaba la tabla entera antes del LIMIT.
+-- Ahora ninguna página de una búsqueda depende de esa estimación:
+--   * hasta el tope de la cuenta exacta, buscar_gastos devuelve los ids de todas las
+--     coincidencias, en el orden por defecto de la lista (la página en ese orden es un trozo de
+--     ellos; en otro, la lista ordena esas filas, leídas por su clave primaria);
+--   * por encima del tope, la página en ese orden la da buscar_gastos_pagina, que recorre el
+--     índice del orden como propietaria, sin lecturas secuenciales ni ordenaciones.
+-- Las filas y su orden son los mismos. gastos no cambia: la vista no se recrea.
+
+-- ---------------------------------------------------------------------------------------------
+-- La condición de una búsqueda, para las dos funciones
+-- ---------------------------------------------------------------------------------------------
+-- El WHERE (sobre `public.gastos g`) de p_palabras, ya normalizadas, con la visibilidad de la
+-- política gastos_select escrita con sus valores: lo que buscar_gastos escribía en
+-- 20261201000001_busqueda, ahora aquí para las dos. p_por_indice: las palabras de menos de tres
+-- letras, si hay alguna más larga, escritas de forma que el índice de trigramas no las use (se
+-- comprueban en las filas que encuentran las largas); si no, todas iguales (fila a fila).
+create function interno.buscar_gastos_donde(p_palabras text[], p_por_indice boolean) returns text
+language plpgsql stable
+set search_path = ''
+as $$
+declare
+  v_rol text := (select interno.rol_actual());
+  v_yo uuid := (select auth.uid());
+  v_departamentos uuid[];
+  v_palabra text;
+  v_larga boolean;
+  v_patron text;
+  v_donde text := 'true';
+begin
+  v_larga := p_por_indice and exists (select from unnest(p_palabras) as z (p) where char_length(p) >= 3);
+  foreach v_palabra in array p_palabras loop
+    v_patron := quote_literal(lower('%' || replace(replace(replace(v_palabra, '\', '\\'), '%', '\%'), '_', '\_') || '%'));
+    v_donde := v_donde || format(' and %s like %s',
+      case when v_larga and char_length(v_palabra) < 3 then '(g.busqueda || '''')' else 'g.busqueda' end, v_patron);
+  end loop;
+  if v_rol <> 'administrador' then
+    v_departamentos := (select interno.departamentos_a_cargo())
+      || case when v_rol = 'aprobador' then array[(select interno.departamento_actual())] else '{}'::uuid[] end;
+    v_donde := v_donde || format(' and (g.solicitante_id = %1$L or (g.estado <> %4$L and (g.aprobador_id = %1$L or g.departamento_id = any (%2$L::uuid[]) or g.solicitante_id = any (%3$L::uuid[]))))',
+      v_yo, array_remove(v_departamentos, null), (select interno.solicitantes_a_cargo()), 'borrador');
+  end if;
+  return v_donde;
+end
+$$;
+
+revoke all on function interno.buscar_gastos_donde(text[], boolean) from public, anon, authenticated;
+
+-- ---------------------------------------------------------------------------------------------
+-- buscar_gastos: los ids de todas las coincidencias hasta el tope
+-- ---------------------------------------------------------------------------------------------
+-- Como en 20261201000001_busqueda (lee como mucho p_tope + 1 coincidencias por el índice de
+-- trigramas; cuenta y suma exactas hasta el tope, más allá una estimación sin suma), salvo que los
+-- ids vienen siempre que las coincidencias no pasan del tope (antes, solo si eran menos de
+-- 5·√filas). Con tope, en el orden por defecto de la lista (fecha_gasto descendente, después id);
+-- sin él (la exportación), todos y sin ordenar.
+
+create or replace function public.buscar_gastos(p_palabras text[], p_tope integer default null)
+returns table (ids text, coincidencias bigint, exacto boolean, sumas jsonb)
+language plpgsql stable security definer
+set search_path = ''
+-- Solo mapas de bits: sin esto, con LIMIT, el plan prefería leer la tabla en orden.
+set enable_seqscan = off
+set enable_indexscan = off
+as $$
+declare
+  v_palabras text[];
+  v_n bigint;
+  v_suma text;
+  v_ids text;
+  v_id uuid[];
+  v_fecha date[];
+  v_muestra bigint;
+  v_porcentaje numeric;
+begin
+  v_palabras := array(select x from unnest(coalesce(p_palabras, '{}')) as y (x) where btrim(x) <> '');
+  if (select interno.rol_actual()) is null or cardinality(v_palabras) = 0 then
+    return query select ''::text, 0::bigint, true, jsonb_build_object('importe', '0');
+    return;
+  end if;
+  execute format(
+    'select count(*), coalesce(sum(x.importe), 0)::text, array_agg(x.id), array_agg(x.fecha_gasto)
+       from (select g.id, g.importe, g.fecha_gasto from public.gastos g where %s limit %s) x',
+    interno.buscar_gastos_donde(v_palabras, true), coalesce((p_tope + 1)::text, 'all'))
+    into v_n, v_suma, v_id, v_fecha;
+  if p_tope is null then
+    return query select coalesce(array_to_string(v_id, ','), ''), v_n, true, jsonb_build_object('importe', v_suma);
+    return;
+  end if;
+  if v_n <= p_tope then
+    v_ids := (select string_agg(u.i::text, ',' order by u.f desc, u.i desc) from unnest(v_id, v_fecha) as u (i, f));
+    return query select coalesce(v_ids, ''), v_n, true, jsonb_build_object('importe', v_suma);
+    return;
+  end if;
+  -- Unas 250 páginas de la tabla (toda, si es pequeña).
+  v_porcentaje := least(100, 25000.0 / greatest(1, (select c.relpages from pg_catalog.pg_class c where c.oid = 'public.gastos'::regclass)));
+  execute format('select round(count(*) * 100 / %s) from public.gastos g tablesample system (%s) repeatable (0) where %s',
+    v_porcentaje, v_porcentaje, interno.buscar_gastos_donde(v_palabras, true))
+    into v_muestra;
+  return query select null::text, greatest(p_tope + 1, v_muestra), false, null::jsonb;
+end
+$$;
+
+-- ---------------------------------------------------------------------------------------------
+-- buscar_gastos_pagina: una página de más coincidencias que el tope, en el orden de la lista
+-- ---------------------------------------------------------------------------------------------
+-- Cuando buscar_gastos no da los ids (pasan del tope), la lista en su orden por defecto
+-- (fecha_gasto descendente, después id) y sin más filtros pide aquí los de su página. Como
+-- propietaria y con la visibilidad de gastos_select, recorre hacia atrás el índice de ese orden
+-- comprobando cada fila hasta tener p_desde + p_cuantos: siendo tantas, unas pocas filas leídas
+-- por coincidencia, y sin ordenar ninguna (las opciones de la función descartan los otros planes).
+-- Devuelve los ids de la página en ese orden, como texto 'a,b,c'.
+create function public.buscar_gastos_pagina(p_palabras text[], p_desde integer, p_cuantos integer)
+returns text
+language plpgsql stable security definer
+set search_path = ''
+set enable_seqscan = off
+set enable_bitmapscan = off
+set enable_sort = off
+as $$
+declare
+  v_palabras text[];
+  v_ids text;
+begin
+  v_palabras := array(select x from unnest(coalesce(p_palabras, '{}')) as y (x) where btrim(x) <> '');
+  if (select interno.rol_actual()) is null or cardinality(v_palabras) = 0 then
+    return '';
+  end if;
+  execute format(
+    'select string_agg(x.id::text, '','' order by x.fecha_gasto desc, x.id desc)
+       from (select g.id, g.fecha_gasto from public.gastos g where %s
+              order by g.fecha_gasto desc, g.id desc offset %s limit %s) x',
+    interno.buscar_gastos_donde(v_palabras, false), greatest(coalesce(p_desde, 0), 0), greatest(coalesce(p_cuantos, 0), 0))
+    into v_ids;
+  return coalesce(v_ids, '');
+end
+$$;
+
+revoke execute on function public.buscar_gastos_pagina(text[], integer, integer) from public, anon, authenticated;
+grant execute on function public.buscar_gastos_pagina(text[], integer, integer) to authenticated, service_role;
