@@ -192,13 +192,17 @@ describe("una búsqueda con más coincidencias que las que se cuentan (ADR 0008)
     expect(await rpc(empleado, 100)).toEqual([{ ids: "", coincidencias: 0, exacto: true, sumas: { importe: "0" } }]);
   });
 
-  it("entre pocas y el tope: la cuenta y la suma exactas, sin ids (la lista recorre su orden)", async () => {
-    // «Carga 1…»: 1612 matches, more than 5·√(filas) ≈ 512, fewer than the cap.
+  it("hasta el tope: la cuenta, la suma y los ids de todas, en el orden de la lista", async () => {
+    // «Carga 1…»: 1612 matches, more than a few pages, fewer than the cap.
     const [medio] = await sqlStore(app.db, admin.id).rpc<
       { ids: string | null; coincidencias: number; exacto: boolean; sumas: Record<string, string> }[]
     >("buscar_gastos", { p_termino: "Carga 1", p_tope: EXACT_COUNT_LIMIT });
+    const { rows: enOrden } = await sql<{
+      id: string;
+    }>`select id from gastos where busqueda like '%carga 1%' order by fecha_gasto desc, id desc`.execute(app.db);
+    expect(enOrden).toHaveLength(1612);
     expect(medio).toEqual({
-      ids: null,
+      ids: enOrden.map((r) => r.id).join(","),
       coincidencias: 1612,
       exacto: true,
       sumas: { importe: (1612 * 10.25).toFixed(2) },
