@@ -343,7 +343,13 @@ describe("con muchas coincidencias: las mismas filas, en el mismo orden, que la 
     const autopistas = await proveedor("Autopistas del Cierzo, S.A.", "Cierzo Peajes", 21);
     const areas = await proveedor("Áreas de Servicio Cierzo, S.L.", null, 22);
     // As the owner, like a bulk load; dates repeat (ties broken by id), amounts vary.
-    const cargar = async (n: number, descripcion: string, proveedorId: string | null, who: TestUser, factura: string | null) =>
+    const cargar = async (
+      n: number,
+      descripcion: string,
+      proveedorId: string | null,
+      who: TestUser,
+      factura: string | null,
+    ) =>
       sql`
         insert into gastos (descripcion, fecha_gasto, categoria, importe, metodo_pago, solicitante_id, departamento_id,
                             sucursal_id, proveedor_id, numero_factura)
@@ -435,6 +441,19 @@ describe("con muchas coincidencias: las mismas filas, en el mismo orden, que la 
     });
     expect(r!.coincidencias).toBe(610);
     expect(r!.ids).toBe(todas.rows.map((x) => x.id).join(","));
+    // The supplier's 480 gastos, counted by its index before reading any: at the cap, exact; one
+    // under it, the function says there are more than the cap without listing them.
+    const autopistas = (p_tope: number) =>
+      sqlStore(app.db, admin.id).rpc<{ ids: string | null; coincidencias: number; exacto: boolean }[]>(
+        "buscar_gastos",
+        { p_palabras: ["autopistas"], p_tope },
+      );
+    const [justas] = await autopistas(480);
+    expect(justas).toMatchObject({ coincidencias: 480, exacto: true });
+    expect(justas!.ids!.split(",")).toHaveLength(480);
+    const [demasiadas] = await autopistas(479);
+    expect(demasiadas).toMatchObject({ ids: null, exacto: false });
+    expect(Number(demasiadas!.coincidencias)).toBeGreaterThanOrEqual(480);
   });
 
   it("más coincidencias que el tope: la página en el orden de la lista la da la función de páginas", async () => {

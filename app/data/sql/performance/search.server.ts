@@ -61,7 +61,9 @@ export async function withSearchFunction(
   const pageFn = inIdsOrder(query, fn, cap) ? IDS_ORDER[fn]!.page : undefined;
   if (!pageFn) return { query: asCondition, found };
   const { rows } = await sql<{ ids: string }>`
-    select ${sql.raw(`public.${identifier(pageFn)}`)}(${words}::text[], ${query.offset}, ${query.limit}) as ids`.execute(trx);
+    select ${sql.raw(`public.${identifier(pageFn)}`)}(${words}::text[], ${query.offset}, ${query.limit}) as ids`.execute(
+    trx,
+  );
   return { query: asCondition, found, page: { ...byIds(query, rows[0]?.ids ?? ""), offset: 0 } };
 }
 
