@@ -65,15 +65,16 @@ as $$ select count(*) from (select from public.gastos g where g.proveedor_id = a
 revoke all on function interno.gastos_de_proveedores(uuid[], bigint) from public, anon, authenticated;
 
 -- ---------------------------------------------------------------------------------------------
--- buscar_gastos: los ids de todas las coincidencias hasta el tope
+-- buscar_gastos, en el orden de la lista: los ids de todas las coincidencias hasta el tope
 -- ---------------------------------------------------------------------------------------------
 -- Como en 20261201000001_busqueda (lee como mucho p_tope + 1 coincidencias por el índice de
 -- trigramas; cuenta y suma exactas hasta el tope, más allá una estimación sin suma), salvo que los
 -- ids vienen siempre que las coincidencias no pasan del tope (antes, solo si eran menos de
--- 5·√filas). Con tope, en el orden por defecto de la lista (fecha_gasto descendente, después id);
--- sin él (la exportación), todos y sin ordenar.
+-- 5·√filas), ordenados como la lista que los pide: por p_orden, una columna de gastos (fecha_gasto,
+-- importe, descripcion, categoria, estado o folio), y después por id, los dos en el sentido de
+-- p_ascendente. Sin tope (la exportación), todos y sin ordenar.
 
-create or replace function public.buscar_gastos(p_palabras text[], p_tope integer default null)
+create function public.buscar_gastos(p_palabras text[], p_tope integer, p_orden text, p_ascendente boolean)
 returns table (ids text, coincidencias bigint, exacto boolean, sumas jsonb)
 language plpgsql stable security definer
 set search_path = ''
@@ -83,15 +84,18 @@ set enable_indexscan = off
 as $$
 declare
   v_palabras text[];
+  v_columna text := case when p_orden in ('fecha_gasto', 'importe', 'descripcion', 'categoria', 'estado', 'folio') then p_orden end;
+  v_sentido text := case when p_ascendente then 'asc' else 'desc' end;
   v_n bigint;
   v_suma text;
   v_ids text;
-  v_id uuid[];
-  v_fecha date[];
   v_proveedores uuid[];
   v_muestra bigint;
   v_porcentaje numeric;
 begin
+  if p_tope is not null and v_columna is null then
+    raise exception 'buscar_gastos no ordena por %', p_orden using errcode = '22023';
+  end if;
   v_palabras := array(select x from unnest(coalesce(p_palabras, '{}')) as y (x) where btrim(x) <> '');
   if (select interno.rol_actual()) is null or cardinality(v_palabras) = 0 then
     return query select ''::text, 0::bigint, true, jsonb_build_object('importe', '0');
@@ -106,24 +110,28 @@ begin
       select p.id from public.proveedores p
        where interno.normalizar(p.razon_social || ' ' || coalesce(p.nombre_comercial, '')) like all (
          select lower('%' || replace(replace(replace(w, '\', '\\'), '%', '\%'), '_', '\_') || '%') from unnest(v_palabras) as z (w)));
-    if cardinality(v_proveedores) > 0
-       and interno.gastos_de_proveedores(v_proveedores, p_tope + 1) > p_tope then
+    if cardinality(v_proveedores) > 0 and interno.gastos_de_proveedores(v_proveedores, p_tope + 1) > p_tope then
       v_n := p_tope + 1;
     end if;
   end if;
   if v_n is null then
+    -- Con tope, los ids ordenados y solo si no pasan de él; sin tope, todos, como salen.
     execute format(
-      'select count(*), coalesce(sum(x.importe), 0)::text, array_agg(x.id), array_agg(x.fecha_gasto)
-         from (select g.id, g.importe, g.fecha_gasto from public.gastos g where %s limit %s) x',
-      interno.buscar_gastos_donde(v_palabras, true), coalesce((p_tope + 1)::text, 'all'))
-      into v_n, v_suma, v_id, v_fecha;
+      'with x as materialized (select g.id, g.importe, %1$s as o from public.gastos g where %2$s limit %3$s)
+       select a.n, a.suma, case when %4$s then (select string_agg(x.id::text, '','' %5$s) from x) end
+         from (select count(*) as n, coalesce(sum(x.importe), 0)::text as suma from x) a',
+      case when p_tope is null then 'null::text' else 'g.' || v_columna end,
+      interno.buscar_gastos_donde(v_palabras, true),
+      coalesce((p_tope + 1)::text, 'all'),
+      case when p_tope is null then 'true' else format('a.n <= %s', p_tope) end,
+      case when p_tope is null then '' else format('order by x.o %1$s, x.id %1$s', v_sentido) end)
+      into v_n, v_suma, v_ids;
   end if;
   if p_tope is null then
-    return query select coalesce(array_to_string(v_id, ','), ''), v_n, true, jsonb_build_object('importe', v_suma);
+    return query select coalesce(v_ids, ''), v_n, true, jsonb_build_object('importe', v_suma);
     return;
   end if;
   if v_n <= p_tope then
-    v_ids := (select string_agg(u.i::text, ',' order by u.f desc, u.i desc) from unnest(v_id, v_fecha) as u (i, f));
     return query select coalesce(v_ids, ''), v_n, true, jsonb_build_object('importe', v_suma);
     return;
   end if;
@@ -136,16 +144,27 @@ begin
 end
 $$;
 
+revoke execute on function public.buscar_gastos(text[], integer, text, boolean) from public, anon, authenticated;
+grant execute on function public.buscar_gastos(text[], integer, text, boolean) to authenticated, service_role;
+
+-- La forma de 20261201000001_busqueda: en el orden por defecto de la lista (fecha_gasto
+-- descendente, después id).
+create or replace function public.buscar_gastos(p_palabras text[], p_tope integer default null)
+returns table (ids text, coincidencias bigint, exacto boolean, sumas jsonb)
+language sql stable
+set search_path = ''
+as $$ select * from public.buscar_gastos(p_palabras, p_tope, 'fecha_gasto', false) $$;
+
 -- ---------------------------------------------------------------------------------------------
 -- buscar_gastos_pagina: una página de más coincidencias que el tope, en el orden de la lista
 -- ---------------------------------------------------------------------------------------------
--- Cuando buscar_gastos no da los ids (pasan del tope), la lista en su orden por defecto
--- (fecha_gasto descendente, después id) y sin más filtros pide aquí los de su página. Como
--- propietaria y con la visibilidad de gastos_select, recorre hacia atrás el índice de ese orden
--- comprobando cada fila hasta tener p_desde + p_cuantos: siendo tantas, unas pocas filas leídas
--- por coincidencia, y sin ordenar ninguna (las opciones de la función descartan los otros planes).
--- Devuelve los ids de la página en ese orden, como texto 'a,b,c'.
-create function public.buscar_gastos_pagina(p_palabras text[], p_desde integer, p_cuantos integer)
+-- Cuando buscar_gastos no da los ids (pasan del tope), la lista ordenada por una de esas columnas
+-- y sin más filtros pide aquí los de su página. Como propietaria y con la visibilidad de
+-- gastos_select, recorre el índice de ese orden (el de importe_centimos para importe: el mismo
+-- orden) comprobando cada fila hasta tener p_desde + p_cuantos: siendo tantas, unas pocas filas
+-- leídas por coincidencia, y sin ordenar ninguna (las opciones de la función descartan los otros
+-- planes). Devuelve los ids de la página en ese orden, como texto 'a,b,c'.
+create function public.buscar_gastos_pagina(p_palabras text[], p_orden text, p_ascendente boolean, p_desde integer, p_cuantos integer)
 returns text
 language plpgsql stable security definer
 set search_path = ''
@@ -157,21 +176,29 @@ set max_parallel_workers_per_gather = 0
 as $$
 declare
   v_palabras text[];
+  v_columna text := case p_orden when 'importe' then 'importe_centimos'
+    when 'fecha_gasto' then p_orden when 'descripcion' then p_orden when 'categoria' then p_orden
+    when 'estado' then p_orden when 'folio' then p_orden end;
+  v_sentido text := case when p_ascendente then 'asc' else 'desc' end;
   v_ids text;
 begin
+  if v_columna is null then
+    raise exception 'buscar_gastos_pagina no ordena por %', p_orden using errcode = '22023';
+  end if;
   v_palabras := array(select x from unnest(coalesce(p_palabras, '{}')) as y (x) where btrim(x) <> '');
   if (select interno.rol_actual()) is null or cardinality(v_palabras) = 0 then
     return '';
   end if;
   execute format(
-    'select string_agg(x.id::text, '','' order by x.fecha_gasto desc, x.id desc)
-       from (select g.id, g.fecha_gasto from public.gastos g where %s
-              order by g.fecha_gasto desc, g.id desc offset %s limit %s) x',
-    interno.buscar_gastos_donde(v_palabras, false), greatest(coalesce(p_desde, 0), 0), greatest(coalesce(p_cuantos, 0), 0))
+    'select string_agg(x.id::text, '','' order by x.o %1$s, x.id %1$s)
+       from (select g.id, g.%2$I as o from public.gastos g where %3$s
+              order by g.%2$I %1$s, g.id %1$s offset %4$s limit %5$s) x',
+    v_sentido, v_columna, interno.buscar_gastos_donde(v_palabras, false),
+    greatest(coalesce(p_desde, 0), 0), greatest(coalesce(p_cuantos, 0), 0))
     into v_ids;
   return coalesce(v_ids, '');
 end
 $$;
 
-revoke execute on function public.buscar_gastos_pagina(text[], integer, integer) from public, anon, authenticated;
-grant execute on function public.buscar_gastos_pagina(text[], integer, integer) to authenticated, service_role;
+revoke execute on function public.buscar_gastos_pagina(text[], text, boolean, integer, integer) from public, anon, authenticated;
+grant execute on function public.buscar_gastos_pagina(text[], text, boolean, integer, integer) to authenticated, service_role;

@@ -378,6 +378,10 @@ describe("con muchas coincidencias: las mismas filas, en el mismo orden, que la 
     porFecha,
     [{ column: "fecha_gasto", ascending: true }],
     [{ column: "importe", ascending: false }],
+    [{ column: "descripcion", ascending: true }],
+    [{ column: "estado", ascending: false }],
+    [{ column: "folio", ascending: true }],
+    [{ column: "proveedor_nombre", ascending: true }],
   ];
   const consulta = (q: string): ListQuery => ({
     ...toListQuery(gastosEntity, parseListState(gastosEntity, new URLSearchParams({ q }))),
@@ -459,19 +463,20 @@ describe("con muchas coincidencias: las mismas filas, en el mismo orden, que la 
   it("más coincidencias que el tope: la página en el orden de la lista la da la función de páginas", async () => {
     for (const who of [admin, empleado])
       for (const q of ["cierzo", "peaje tramo"])
-        for (const offset of [0, 25, 50, 500]) {
-          const query: ListQuery = { ...consulta(q), order: porFecha, limit: 25, offset, count: "estimated" };
-          const { rows: referencia } = await sqlStore(app.db, who.id).list<Row>("gastos_vista", {
-            ...query,
-            search: { ...query.search!, fn: undefined },
-          });
-          // A cap of 50: the function counts 51 and gives no ids.
-          const r = await comoUsuario(app.db, who.id, (trx) => withSearchFunction(anyTables(trx), query, 50));
-          expect(r.found).toMatchObject({ estimated: true });
-          expect((r.page!.filters![0]!.value as IdsText).text, `${q} ${offset}`).toBe(
-            referencia.map((x) => x.id).join(","),
-          );
-        }
+        for (const order of orders.filter((o) => o![0]!.column !== "proveedor_nombre"))
+          for (const offset of [0, 25, 500]) {
+            const query: ListQuery = { ...consulta(q), order, limit: 25, offset, count: "estimated" };
+            const { rows: referencia } = await sqlStore(app.db, who.id).list<Row>("gastos_vista", {
+              ...query,
+              search: { ...query.search!, fn: undefined },
+            });
+            // A cap of 50: the function counts 51 and gives no ids.
+            const r = await comoUsuario(app.db, who.id, (trx) => withSearchFunction(anyTables(trx), query, 50));
+            expect(r.found).toMatchObject({ estimated: true });
+            expect((r.page!.filters![0]!.value as IdsText).text, `${q} ${JSON.stringify(order)} ${offset}`).toBe(
+              referencia.map((x) => x.id).join(","),
+            );
+          }
   });
 });
 

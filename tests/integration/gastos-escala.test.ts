@@ -294,7 +294,7 @@ describe("una búsqueda de pocas coincidencias: sus ids, en el orden de la lista
     }
   });
 
-  it("en ese orden y sin filtros, la página es su trozo; en otro orden o con filtros, todos", async () => {
+  it("en su orden y sin filtros, la página es su trozo; por un nombre relacionado o con filtros, todos", async () => {
     const ids = await todas(porFecha);
     const buscar = (q: Partial<ListQuery>) =>
       asUser(app.db, admin.id, (trx) =>
@@ -313,7 +313,16 @@ describe("una búsqueda de pocas coincidencias: sus ids, en el orden de la lista
     expect(enOrden.page).toMatchObject({ offset: 0, limit: 25, search: undefined });
     expect((enOrden.page!.filters![0]!.value as IdsText).text).toBe(ids.slice(25, 50).join(","));
     expect((enOrden.query.filters![0]!.value as IdsText).text).toBe(ids.join(","));
-    expect((await buscar({ order: [{ column: "importe", ascending: true }] })).page).toBeUndefined();
+    // By another column of gastos, the ids come in that order (then id, in the same direction).
+    const porImporte = [{ column: "importe", ascending: true }];
+    const enImporte = await buscar({ order: porImporte });
+    expect((enImporte.page!.filters![0]!.value as IdsText).text).toBe(
+      (await todas(porImporte)).slice(25, 50).join(","),
+    );
+    // By a related name the function cannot sort by: every id, and the list sorts them.
+    const porProveedor = await buscar({ order: [{ column: "proveedor_nombre", ascending: true }] });
+    expect(porProveedor.page).toBeUndefined();
+    expect((porProveedor.query.filters![0]!.value as IdsText).text).toBe(ids.join(","));
     expect((await buscar({ filters: [{ column: "solicitante_id", op: "eq", value: admin.id }] })).page).toBeUndefined();
     // Without a cap (an exact count, the export) the ids come unsorted: no slice either.
     const sinTope = await asUser(app.db, admin.id, (trx) =>
@@ -331,6 +340,7 @@ describe("una búsqueda de pocas coincidencias: sus ids, en el orden de la lista
       porFecha,
       [{ column: "fecha_gasto", ascending: true }],
       [{ column: "importe", ascending: true }],
+      [{ column: "descripcion", ascending: false }],
     ];
     for (const who of [admin, empleado])
       for (const order of orders)
