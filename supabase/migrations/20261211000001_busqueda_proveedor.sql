@@ -6,13 +6,17 @@
 -- entonces la búsqueda como condición (ILIKE, que bajo RLS no usa índices) para recorrer el
 -- índice de su orden. El planificador elegía ese plan por el patrón escrito: creyendo que casaban
 -- unas pocas filas (con dos palabras, aún menos), leía y ordenaba la tabla entera antes del LIMIT.
--- Ahora ninguna página de una búsqueda depende de esa estimación:
+-- Ahora la página de una búsqueda no depende de esa estimación:
 --   * hasta el tope de la cuenta exacta, buscar_gastos devuelve los ids de todas las
---     coincidencias, en el orden por defecto de la lista (la página en ese orden es un trozo de
---     ellos; en otro, la lista ordena esas filas, leídas por su clave primaria);
---   * por encima del tope, la página en ese orden la da buscar_gastos_pagina, que recorre el
---     índice del orden como propietaria, sin lecturas secuenciales ni ordenaciones.
--- Las filas y su orden son los mismos. gastos no cambia: la vista no se recrea.
+--     coincidencias, ordenados como la lista (por una columna de gastos; la página es un trozo
+--     de ellos); por el nombre de un registro relacionado, la lista ordena esas filas, leídas por
+--     su clave primaria;
+--   * por encima del tope, la página la da buscar_gastos_pagina, que recorre el índice del orden
+--     como propietaria, sin lecturas secuenciales ni ordenaciones;
+--   * y los proveedores primero: si los gastos de los proveedores cuyos nombres tienen todas las
+--     palabras ya pasan del tope, se sabe contándolos en el índice de proveedor_id.
+-- Las filas, su orden, las cuentas y las sumas son los mismos. gastos no cambia: la vista no se
+-- recrea.
 
 -- ---------------------------------------------------------------------------------------------
 -- La condición de una búsqueda, para las dos funciones
@@ -159,44 +163,95 @@ as $$ select * from public.buscar_gastos(p_palabras, p_tope, 'fecha_gasto', fals
 -- buscar_gastos_pagina: una página de más coincidencias que el tope, en el orden de la lista
 -- ---------------------------------------------------------------------------------------------
 -- Cuando buscar_gastos no da los ids (pasan del tope), la lista ordenada por una de esas columnas
--- y sin más filtros pide aquí los de su página. Como propietaria y con la visibilidad de
--- gastos_select, recorre el índice de ese orden (el de importe_centimos para importe: el mismo
--- orden) comprobando cada fila hasta tener p_desde + p_cuantos: siendo tantas, unas pocas filas
--- leídas por coincidencia, y sin ordenar ninguna (las opciones de la función descartan los otros
--- planes). Devuelve los ids de la página en ese orden, como texto 'a,b,c'.
-create function public.buscar_gastos_pagina(p_palabras text[], p_orden text, p_ascendente boolean, p_desde integer, p_cuantos integer)
-returns text
-language plpgsql stable security definer
+-- y sin más filtros pide aquí los de su página, como propietaria y con la visibilidad de
+-- gastos_select. Siendo tantas, lo normal es que estén repartidas por el orden: se recorre el
+-- índice de ese orden (el de importe_centimos para importe: el mismo orden) comprobando cada
+-- fila hasta completar la página, como mucho unas filas por cada una de ella y las anteriores.
+-- Si no se completa (las de un proveedor de hace un año, en orden de fecha descendente; o la
+-- última página), se leen todas las coincidencias por el índice de trigramas y se ordenan: nunca
+-- la tabla entera en su orden.
+-- Devuelve los ids de la página en ese orden, como texto 'a,b,c'. Cada forma de leer, en su
+-- función: las opciones del planificador de una función valen mientras se ejecuta.
+
+-- La página entre las que coinciden de las primeras p_recorrer filas del índice del orden (ni
+-- mapas de bits ni ordenaciones: el recorrido se detiene al completarla), y cuántas tiene.
+create function interno.buscar_gastos_recorriendo(p_palabras text[], p_columna text, p_ascendente boolean,
+  p_recorrer bigint, p_desde integer, p_cuantos integer, out ids text, out n bigint)
+language plpgsql stable
 set search_path = ''
 set enable_seqscan = off
 set enable_bitmapscan = off
 set enable_sort = off
--- Unas decenas de filas: arrancar procesos paralelos costaría más que leerlas.
+-- Unas miles de filas como mucho: arrancar procesos paralelos costaría más que leerlas.
 set max_parallel_workers_per_gather = 0
+as $$
+declare
+  v_sentido text := case when p_ascendente then 'asc' else 'desc' end;
+begin
+  execute format(
+    'select string_agg(p.id::text, '','' order by p.o %2$s, p.id %2$s), count(*)
+       from (select g.id, g.o
+               from (select g.*, g.%1$I as o from public.gastos g order by g.%1$I %2$s, g.id %2$s limit %3$s) as g
+              where %4$s order by g.o %2$s, g.id %2$s offset %5$s limit %6$s) p',
+    p_columna, v_sentido, p_recorrer, interno.buscar_gastos_donde(p_palabras, false), p_desde, p_cuantos)
+    into ids, n;
+end
+$$;
+
+-- Todas las coincidencias por el índice de trigramas (solo mapas de bits), ordenadas, y la página.
+create function interno.buscar_gastos_ordenando(p_palabras text[], p_columna text, p_ascendente boolean,
+  p_desde integer, p_cuantos integer) returns text
+language plpgsql stable
+set search_path = ''
+set enable_seqscan = off
+set enable_indexscan = off
+as $$
+declare
+  v_sentido text := case when p_ascendente then 'asc' else 'desc' end;
+  v_ids text;
+begin
+  execute format(
+    'select string_agg(p.id::text, '','' order by p.o %2$s, p.id %2$s)
+       from (select g.id, g.%1$I as o from public.gastos g where %3$s order by g.%1$I %2$s, g.id %2$s offset %4$s limit %5$s) p',
+    p_columna, v_sentido, interno.buscar_gastos_donde(p_palabras, true), p_desde, p_cuantos)
+    into v_ids;
+  return v_ids;
+end
+$$;
+
+revoke all on function interno.buscar_gastos_recorriendo(text[], text, boolean, bigint, integer, integer) from public, anon, authenticated;
+revoke all on function interno.buscar_gastos_ordenando(text[], text, boolean, integer, integer) from public, anon, authenticated;
+
+create function public.buscar_gastos_pagina(p_palabras text[], p_orden text, p_ascendente boolean, p_desde integer, p_cuantos integer)
+returns text
+language plpgsql stable security definer
+set search_path = ''
 as $$
 declare
   v_palabras text[];
   v_columna text := case p_orden when 'importe' then 'importe_centimos'
     when 'fecha_gasto' then p_orden when 'descripcion' then p_orden when 'categoria' then p_orden
     when 'estado' then p_orden when 'folio' then p_orden end;
-  v_sentido text := case when p_ascendente then 'asc' else 'desc' end;
-  v_ids text;
+  v_desde integer := greatest(coalesce(p_desde, 0), 0);
+  v_cuantos integer := greatest(coalesce(p_cuantos, 0), 0);
+  -- Con las coincidencias repartidas, la página y las anteriores están en bastantes menos filas.
+  v_recorrer bigint := greatest(5000, 50 * (v_desde + v_cuantos)::bigint);
+  v_recorrido record;
 begin
   if v_columna is null then
     raise exception 'buscar_gastos_pagina no ordena por %', p_orden using errcode = '22023';
   end if;
   v_palabras := array(select x from unnest(coalesce(p_palabras, '{}')) as y (x) where btrim(x) <> '');
-  if (select interno.rol_actual()) is null or cardinality(v_palabras) = 0 then
+  if (select interno.rol_actual()) is null or cardinality(v_palabras) = 0 or v_cuantos = 0 then
     return '';
   end if;
-  execute format(
-    'select string_agg(x.id::text, '','' order by x.o %1$s, x.id %1$s)
-       from (select g.id, g.%2$I as o from public.gastos g where %3$s
-              order by g.%2$I %1$s, g.id %1$s offset %4$s limit %5$s) x',
-    v_sentido, v_columna, interno.buscar_gastos_donde(v_palabras, false),
-    greatest(coalesce(p_desde, 0), 0), greatest(coalesce(p_cuantos, 0), 0))
-    into v_ids;
-  return coalesce(v_ids, '');
+  v_recorrido := interno.buscar_gastos_recorriendo(v_palabras, v_columna, coalesce(p_ascendente, false), v_recorrer, v_desde, v_cuantos);
+  -- La página entera entre las primeras filas del orden es la página; si no (tras la última
+  -- coincidencia, o con las coincidencias más adelante en el orden), todas.
+  if v_recorrido.n = v_cuantos then
+    return v_recorrido.ids;
+  end if;
+  return coalesce(interno.buscar_gastos_ordenando(v_palabras, v_columna, coalesce(p_ascendente, false), v_desde, v_cuantos), '');
 end
 $$;
 

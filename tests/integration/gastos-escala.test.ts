@@ -241,6 +241,35 @@ describe("una búsqueda con más coincidencias que las que se cuentan (ADR 0008)
     expect(segunda.result.rows.map((r: { id: string }) => r.id)).toEqual(await plainPage("carga", 2));
   });
 
+  it("la función de páginas: si las coincidencias no están al principio del orden, las lee todas", async () => {
+    // The empleado's three «Curso» are dated today: last in ascending date, past the first rows of
+    // the index that the function walks before reading every match.
+    const pagina = (p_orden: string, p_ascendente: boolean, p_desde: number) =>
+      sqlStore(app.db, admin.id).rpc<string>("buscar_gastos_pagina", {
+        p_palabras: ["curso"],
+        p_orden,
+        p_ascendente,
+        p_desde,
+        p_cuantos: 2,
+      });
+    const cursos = async (ascending: boolean) =>
+      (
+        await sqlStore(app.db, admin.id).list<{ id: string }>("gastos_vista", {
+          search: { columns: ["busqueda"], term: "curso", words: ["curso"] },
+          order: [{ column: "fecha_gasto", ascending }],
+          limit: 25,
+          offset: 0,
+          count: "none",
+        })
+      ).rows.map((r) => r.id);
+    const [asc, desc] = [await cursos(true), await cursos(false)];
+    expect(asc).toHaveLength(3);
+    expect(await pagina("fecha_gasto", true, 0)).toBe(asc.slice(0, 2).join(","));
+    expect(await pagina("fecha_gasto", true, 2)).toBe(asc.slice(2).join(","));
+    expect(await pagina("fecha_gasto", false, 0)).toBe(desc.slice(0, 2).join(","));
+    expect(await pagina("fecha_gasto", false, 3)).toBe("");
+  });
+
   it("con más filtros que la dejan en pocas, cuenta y suma exactas", async () => {
     const hoy = todayISO();
     // «Carga i» with i % 300 = 0 is dated today: 35 of them.
