@@ -11,8 +11,9 @@
 --     coincidencias, ordenados como la lista (por una columna de gastos; la página es un trozo
 --     de ellos); por el nombre de un registro relacionado, la lista ordena esas filas, leídas por
 --     su clave primaria;
---   * por encima del tope, la página la da buscar_gastos_pagina, que recorre el índice del orden
---     como propietaria, sin lecturas secuenciales ni ordenaciones;
+--   * por encima del tope, la página la da buscar_gastos_pagina, como propietaria: recorre el
+--     índice del orden, o si las coincidencias no están al principio de él, las lee todas por el
+--     índice de trigramas y las ordena; nunca la tabla entera;
 --   * y los proveedores primero: si los gastos de los proveedores cuyos nombres tienen todas las
 --     palabras ya pasan del tope, se sabe contándolos en el índice de proveedor_id.
 -- Las filas, su orden, las cuentas y las sumas son los mismos. gastos no cambia: la vista no se
