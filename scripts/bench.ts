@@ -217,7 +217,16 @@ const RUTA_TECHO = `export default function TechoDelMarco() {
 /** The working tree's app, copied as it is now (other people may edit it while we measure), built for production. */
 function copiarYCompilar(tmp: string) {
   const app = path.join(tmp, "app");
-  for (const nombre of ["app", "supabase", "scripts", "server.ts", "remix.config.js", "tsconfig.json", "package.json"])
+  for (const nombre of [
+    "app",
+    "server",
+    "supabase",
+    "scripts",
+    "server.ts",
+    "remix.config.js",
+    "tsconfig.json",
+    "package.json",
+  ])
     cpSync(path.join(RAIZ, nombre), path.join(app, nombre), {
       recursive: true,
       filter: (f) => !/\.test\.tsx?$/.test(f),

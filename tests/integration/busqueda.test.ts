@@ -8,9 +8,13 @@ import * as sucursalesRoute from "~/routes/sucursales._index";
 import * as sucursalRoute from "~/routes/sucursales.$id";
 import * as usuariosRoute from "~/routes/usuarios._index";
 import * as usuarioRoute from "~/routes/usuarios.$id";
+import { sql } from "kysely";
 import { parseListState, toListQuery } from "~/crud/list-query";
+import { anyTables, asUser as comoUsuario } from "~/data/sql/connection.server";
+import { withSearchFunction } from "~/data/sql/performance/search.server";
+import type { IdsText } from "~/data/sql/where.server";
 import { sqlStore } from "~/data/sql/adapter.server";
-import type { ListQuery, Row } from "~/data/store";
+import { EXACT_COUNT_LIMIT, type ListQuery, type Row } from "~/data/store";
 import { supabaseStore } from "~/data/supabase.server";
 import type { Entity } from "~/entities/entity";
 import { departamentos } from "~/entities/departamentos";
@@ -311,6 +315,169 @@ describe("el adaptador de Supabase encuentra las mismas filas (por HTTP, contra 
           sums: viaSql.sums,
         });
       });
+});
+
+describe("con muchas coincidencias: las mismas filas, en el mismo orden, que la búsqueda sin función", () => {
+  // A supplier with hundreds of gastos (its name in each one's `busqueda`), another whose name
+  // shares a word with it, gastos without supplier that mention that word, invoice numbers:
+  // more matches than a few pages, some visible to the empleado. The reference is the search as a
+  // plain condition on the view (each word in `busqueda`, under RLS): what the list answered
+  // before the search function existed, and what the function must answer faster.
+  let folio = "";
+  beforeAll(async () => {
+    const perfil = await app.db
+      .selectFrom("usuarios")
+      .select(["departamento_id", "sucursal_id"])
+      .where("id", "=", admin.id)
+      .executeTakeFirstOrThrow();
+    const proveedor = async (razon_social: string, nombre_comercial: string | null, n: number) =>
+      String(
+        (
+          await app.db
+            .insertInto("proveedores")
+            .values({ razon_social, nombre_comercial, nif: generateValidCif(n), tipo_persona: "empresa", pais: "ES" })
+            .returning("id")
+            .executeTakeFirstOrThrow()
+        ).id,
+      );
+    const autopistas = await proveedor("Autopistas del Cierzo, S.A.", "Cierzo Peajes", 21);
+    const areas = await proveedor("Áreas de Servicio Cierzo, S.L.", null, 22);
+    // As the owner, like a bulk load; dates repeat (ties broken by id), amounts vary.
+    const cargar = async (
+      n: number,
+      descripcion: string,
+      proveedorId: string | null,
+      who: TestUser,
+      factura: string | null,
+    ) =>
+      sql`
+        insert into gastos (descripcion, fecha_gasto, categoria, importe, metodo_pago, solicitante_id, departamento_id,
+                            sucursal_id, proveedor_id, numero_factura)
+        select ${descripcion} || ' ' || i, ${hoy}::date - (i % 37), 'aparcamiento_peajes', 1 + (i * 7919 % 9700) / 100.0,
+               'tarjeta_corporativa', ${who.id}::uuid, ${perfil.departamento_id}::uuid, ${perfil.sucursal_id}::uuid,
+               ${proveedorId}::uuid, case when ${factura}::text is null then null else ${factura} || i end
+        from generate_series(1, ${n}) i`.execute(app.db);
+    await cargar(420, "Peaje tramo", autopistas, admin, "CZ-");
+    await cargar(60, "Peaje tramo", autopistas, empleado, null);
+    await cargar(90, "Gasóleo", areas, admin, null);
+    await cargar(25, "Dieta en el Cierzo", null, admin, "DC-");
+    await cargar(15, "Dieta en el Cierzo", null, empleado, null);
+    await sql`analyze gastos`.execute(app.db);
+    folio = (
+      await app.db
+        .selectFrom("gastos")
+        .select("folio")
+        .where("descripcion", "=", "Peaje tramo 17")
+        .where("solicitante_id", "=", admin.id)
+        .executeTakeFirstOrThrow()
+    ).folio;
+  }, 60_000);
+
+  const porFecha = [{ column: "fecha_gasto", ascending: false }];
+  const orders: ListQuery["order"][] = [
+    porFecha,
+    [{ column: "fecha_gasto", ascending: true }],
+    [{ column: "importe", ascending: false }],
+    [{ column: "descripcion", ascending: true }],
+    [{ column: "estado", ascending: false }],
+    [{ column: "folio", ascending: true }],
+    [{ column: "proveedor_nombre", ascending: true }],
+  ];
+  const consulta = (q: string): ListQuery => ({
+    ...toListQuery(gastosEntity, parseListState(gastosEntity, new URLSearchParams({ q }))),
+    sum: ["importe"],
+    base: "gastos",
+  });
+
+  it("el nombre de un proveedor, un folio, palabras de la descripción y un número de factura", async () => {
+    const casos = [
+      "cierzo", // two suppliers' names and the descriptions of gastos without supplier
+      "autopistas", // one supplier's legal name only
+      "CIERZO peajes", // trade name, in capitals
+      "areas cierzo", // accents
+      "cierzo dieta", // one word in the supplier, one in the description; or both in the description
+      "peaje tramo 1", // description words, a short one
+      "gasoleo", // a description word
+      "cz-41", // invoice numbers
+      "xyzzy",
+    ];
+    const vistos: Record<string, number> = {};
+    for (const q of [...casos, folio])
+      for (const who of [admin, empleado])
+        for (const order of orders)
+          for (const count of ["estimated", "exact"] as const) {
+            const store = sqlStore(app.db, who.id);
+            const base = { ...consulta(q), order, count };
+            const sin = { ...base, search: { ...base.search!, fn: undefined } };
+            const total = (await store.list<Row>("gastos_vista", { ...sin, limit: 1, offset: 0 })).total;
+            for (const offset of [0, 25, Math.max(0, total - 10)]) {
+              const referencia = await store.list<Row>("gastos_vista", { ...sin, limit: 25, offset });
+              const buscada = await store.list<Row>("gastos_vista", { ...base, limit: 25, offset });
+              const ids = (r: { rows: Row[] }) => r.rows.map((x) => x.id);
+              expect({ ...buscada, rows: ids(buscada) }, `${q} ${JSON.stringify(order)} ${offset}`).toEqual({
+                ...referencia,
+                rows: ids(referencia),
+              });
+            }
+            if (who === admin) vistos[q] = total;
+          }
+    // The cases are what they say: hundreds of matches for a supplier's word, one for a folio.
+    expect(vistos.cierzo).toBe(420 + 60 + 90 + 25 + 15);
+    expect(vistos.autopistas).toBe(480);
+    expect(vistos["cierzo dieta"]).toBe(40);
+    expect(vistos[folio]).toBe(1);
+    expect(vistos["cz-41"]).toBe(11);
+    expect(vistos.xyzzy).toBe(0);
+  });
+
+  it("la función da los ids de todas hasta el tope, en el orden de la lista", async () => {
+    const [r] = await sqlStore(app.db, admin.id).rpc<{ ids: string | null; coincidencias: number }[]>("buscar_gastos", {
+      p_palabras: ["cierzo"],
+      p_tope: EXACT_COUNT_LIMIT,
+    });
+    const todas = await sqlStore(app.db, admin.id).list<Row>("gastos_vista", {
+      ...consulta("cierzo"),
+      search: { ...consulta("cierzo").search!, fn: undefined },
+      order: porFecha,
+      limit: 1000,
+      offset: 0,
+      count: "none",
+    });
+    expect(r!.coincidencias).toBe(610);
+    expect(r!.ids).toBe(todas.rows.map((x) => x.id).join(","));
+    // The supplier's 480 gastos, counted by its index before reading any: at the cap, exact; one
+    // under it, the function says there are more than the cap without listing them.
+    const autopistas = (p_tope: number) =>
+      sqlStore(app.db, admin.id).rpc<{ ids: string | null; coincidencias: number; exacto: boolean }[]>(
+        "buscar_gastos",
+        { p_palabras: ["autopistas"], p_tope },
+      );
+    const [justas] = await autopistas(480);
+    expect(justas).toMatchObject({ coincidencias: 480, exacto: true });
+    expect(justas!.ids!.split(",")).toHaveLength(480);
+    const [demasiadas] = await autopistas(479);
+    expect(demasiadas).toMatchObject({ ids: null, exacto: false });
+    expect(Number(demasiadas!.coincidencias)).toBeGreaterThanOrEqual(480);
+  });
+
+  it("más coincidencias que el tope: la página en el orden de la lista la da la función de páginas", async () => {
+    for (const who of [admin, empleado])
+      for (const q of ["cierzo", "peaje tramo"])
+        for (const order of orders.filter((o) => o![0]!.column !== "proveedor_nombre"))
+          for (const offset of [0, 25, 500]) {
+            const query: ListQuery = { ...consulta(q), order, limit: 25, offset, count: "estimated" };
+            const { rows: referencia } = await sqlStore(app.db, who.id).list<Row>("gastos_vista", {
+              ...query,
+              search: { ...query.search!, fn: undefined },
+            });
+            // A cap of 50: the function counts 51 and gives no ids.
+            const r = await comoUsuario(app.db, who.id, (trx) => withSearchFunction(anyTables(trx), query, 50));
+            expect(r.found).toMatchObject({ estimated: true });
+            expect((r.page!.filters![0]!.value as IdsText).text, `${q} ${JSON.stringify(order)} ${offset}`).toBe(
+              referencia.map((x) => x.id).join(","),
+            );
+          }
+  });
 });
 
 function jwt(sub: string): string {

@@ -192,13 +192,17 @@ describe("una búsqueda con más coincidencias que las que se cuentan (ADR 0008)
     expect(await rpc(empleado, 100)).toEqual([{ ids: "", coincidencias: 0, exacto: true, sumas: { importe: "0" } }]);
   });
 
-  it("entre pocas y el tope: la cuenta y la suma exactas, sin ids (la lista recorre su orden)", async () => {
-    // «Carga 1…»: 1612 matches, more than 5·√(filas) ≈ 512, fewer than the cap.
+  it("hasta el tope: la cuenta, la suma y los ids de todas, en el orden de la lista", async () => {
+    // «Carga 1…»: 1612 matches, more than a few pages, fewer than the cap.
     const [medio] = await sqlStore(app.db, admin.id).rpc<
       { ids: string | null; coincidencias: number; exacto: boolean; sumas: Record<string, string> }[]
     >("buscar_gastos", { p_termino: "Carga 1", p_tope: EXACT_COUNT_LIMIT });
+    const { rows: enOrden } = await sql<{
+      id: string;
+    }>`select id from gastos where busqueda like '%carga 1%' order by fecha_gasto desc, id desc`.execute(app.db);
+    expect(enOrden).toHaveLength(1612);
     expect(medio).toEqual({
-      ids: null,
+      ids: enOrden.map((r) => r.id).join(","),
       coincidencias: 1612,
       exacto: true,
       sumas: { importe: (1612 * 10.25).toFixed(2) },
@@ -235,6 +239,35 @@ describe("una búsqueda con más coincidencias que las que se cuentan (ADR 0008)
     // The same page as a plain substring search over the view, in the same order.
     const segunda = await list("?q=carga&pagina=2", admin.cookie);
     expect(segunda.result.rows.map((r: { id: string }) => r.id)).toEqual(await plainPage("carga", 2));
+  });
+
+  it("la función de páginas: si las coincidencias no están al principio del orden, las lee todas", async () => {
+    // The empleado's three «Curso» are dated today: last in ascending date, past the first rows of
+    // the index that the function walks before reading every match.
+    const pagina = (p_orden: string, p_ascendente: boolean, p_desde: number) =>
+      sqlStore(app.db, admin.id).rpc<string>("buscar_gastos_pagina", {
+        p_palabras: ["curso"],
+        p_orden,
+        p_ascendente,
+        p_desde,
+        p_cuantos: 2,
+      });
+    const cursos = async (ascending: boolean) =>
+      (
+        await sqlStore(app.db, admin.id).list<{ id: string }>("gastos_vista", {
+          search: { columns: ["busqueda"], term: "curso", words: ["curso"] },
+          order: [{ column: "fecha_gasto", ascending }],
+          limit: 25,
+          offset: 0,
+          count: "none",
+        })
+      ).rows.map((r) => r.id);
+    const [asc, desc] = [await cursos(true), await cursos(false)];
+    expect(asc).toHaveLength(3);
+    expect(await pagina("fecha_gasto", true, 0)).toBe(asc.slice(0, 2).join(","));
+    expect(await pagina("fecha_gasto", true, 2)).toBe(asc.slice(2).join(","));
+    expect(await pagina("fecha_gasto", false, 0)).toBe(desc.slice(0, 2).join(","));
+    expect(await pagina("fecha_gasto", false, 3)).toBe("");
   });
 
   it("con más filtros que la dejan en pocas, cuenta y suma exactas", async () => {
@@ -290,7 +323,7 @@ describe("una búsqueda de pocas coincidencias: sus ids, en el orden de la lista
     }
   });
 
-  it("en ese orden y sin filtros, la página es su trozo; en otro orden o con filtros, todos", async () => {
+  it("en su orden y sin filtros, la página es su trozo; por un nombre relacionado o con filtros, todos", async () => {
     const ids = await todas(porFecha);
     const buscar = (q: Partial<ListQuery>) =>
       asUser(app.db, admin.id, (trx) =>
@@ -309,7 +342,16 @@ describe("una búsqueda de pocas coincidencias: sus ids, en el orden de la lista
     expect(enOrden.page).toMatchObject({ offset: 0, limit: 25, search: undefined });
     expect((enOrden.page!.filters![0]!.value as IdsText).text).toBe(ids.slice(25, 50).join(","));
     expect((enOrden.query.filters![0]!.value as IdsText).text).toBe(ids.join(","));
-    expect((await buscar({ order: [{ column: "importe", ascending: true }] })).page).toBeUndefined();
+    // By another column of gastos, the ids come in that order (then id, in the same direction).
+    const porImporte = [{ column: "importe", ascending: true }];
+    const enImporte = await buscar({ order: porImporte });
+    expect((enImporte.page!.filters![0]!.value as IdsText).text).toBe(
+      (await todas(porImporte)).slice(25, 50).join(","),
+    );
+    // By a related name the function cannot sort by: every id, and the list sorts them.
+    const porProveedor = await buscar({ order: [{ column: "proveedor_nombre", ascending: true }] });
+    expect(porProveedor.page).toBeUndefined();
+    expect((porProveedor.query.filters![0]!.value as IdsText).text).toBe(ids.join(","));
     expect((await buscar({ filters: [{ column: "solicitante_id", op: "eq", value: admin.id }] })).page).toBeUndefined();
     // Without a cap (an exact count, the export) the ids come unsorted: no slice either.
     const sinTope = await asUser(app.db, admin.id, (trx) =>
@@ -327,6 +369,7 @@ describe("una búsqueda de pocas coincidencias: sus ids, en el orden de la lista
       porFecha,
       [{ column: "fecha_gasto", ascending: true }],
       [{ column: "importe", ascending: true }],
+      [{ column: "descripcion", ascending: false }],
     ];
     for (const who of [admin, empleado])
       for (const order of orders)
