@@ -588,7 +588,8 @@ type Pantalla = {
   ruta: string;
   /** Whose cookie (none for the floor). */
   como?: "aprobador" | "administrador";
-  crear?: boolean;
+  /** A POST of «Nuevo gasto»; `"desglose"`: with a two-rate IVA breakdown (one line computed from the rest). */
+  crear?: boolean | "desglose";
   /** Text the page must contain (checked once before measuring: a sign-in page is not a result). */
   contiene?: string;
 };
@@ -747,6 +748,13 @@ function pantallas(p: Awaited<ReturnType<typeof elegirParametros>>): Pantalla[] 
     },
     { id: "inicio", nombre: "/ (panel, admin)", ruta: "/", como: "administrador", contiene: "<h1>Panel</h1>" },
     { id: "crear", nombre: "POST /gastos crear (aprobador)", ruta: "/gastos?index", como: "aprobador", crear: true },
+    {
+      id: "crear-desglose",
+      nombre: "POST /gastos crear con desglose de IVA en dos tipos (aprobador)",
+      ruta: "/gastos?index",
+      como: "aprobador",
+      crear: "desglose",
+    },
   ];
 }
 
@@ -767,8 +775,16 @@ async function comprobar(ctx: Contexto, p: Pantalla) {
   return { bytes: r.cuerpo.length, gzip: comprimida.cuerpo.length };
 }
 
-function cuerpoCrear(proveedorId: string, i: number) {
+/** Two IVA lines: 21 % on a fixed base, and the rest of the importe at 10 % (computed by the server). */
+const DESGLOSE_DOS_TIPOS = {
+  "desglose_iva[0].tipo": "21",
+  "desglose_iva[0].base": "5,00",
+  "desglose_iva[1].tipo": "10",
+};
+
+function cuerpoCrear(proveedorId: string, i: number, desglose: boolean) {
   return new URLSearchParams({
+    ...(desglose ? DESGLOSE_DOS_TIPOS : {}),
     intent: "crear",
     _envio: crypto.randomUUID(),
     descripcion: `Gasto de prueba de sentencias ${i}`,
@@ -813,7 +829,7 @@ function cargar(
       ...(p.como ? { cookie: ctx.cookies[p.como] } : {}),
       ...(p.crear ? { origin: ctx.base } : {}),
     },
-    ...(p.crear ? { crear: { path: p.ruta, fecha: todayISO(), proveedorId } } : {}),
+    ...(p.crear ? { crear: { path: p.ruta, fecha: todayISO(), proveedorId, desglose: p.crear === "desglose" } } : {}),
   };
   return new Promise((resolve, reject) => {
     const hijo = spawn(process.execPath, [path.join(RAIZ, "scripts/bench/carga.mjs"), JSON.stringify(config)], {
@@ -1070,7 +1086,7 @@ async function main() {
         const r = pantalla.crear
           ? await pedir(ctx.base, pantalla.ruta, {
               method: "POST",
-              body: cuerpoCrear(p.proveedor.id, i),
+              body: cuerpoCrear(p.proveedor.id, i, pantalla.crear === "desglose"),
               headers: { ...headers, Origin: ctx.base, "Content-Type": "application/x-www-form-urlencoded" },
             })
           : await pedir(ctx.base, pantalla.ruta, { headers });

@@ -23,6 +23,10 @@ function peticiones() {
       setupRequest: (request) => {
         n++;
         const cuerpo = new URLSearchParams({
+          // Two IVA lines: 21 % on a fixed base and the rest at 10 % (as bench.ts DESGLOSE_DOS_TIPOS).
+          ...(crear.desglose
+            ? { "desglose_iva[0].tipo": "21", "desglose_iva[0].base": "5,00", "desglose_iva[1].tipo": "10" }
+            : {}),
           intent: "crear",
           _envio: randomUUID(),
           descripcion: `Gasto de prueba de carga ${n}`,
