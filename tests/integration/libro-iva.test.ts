@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import ExcelJS from "exceljs";
 import { sql } from "kysely";
 import { CSV_BOM } from "~/lib/csv";
@@ -21,7 +21,8 @@ import { insertDepartamento, insertProveedor, insertSucursal, setProfile } from 
  * golden file cell by cell (values, number formats, dates, the bold totals row); its totals equal
  * the gastos' own lines added in cents; the CSV follows the lists' CSV conventions.
  *
- * ACTUALIZAR_GOLDEN=1 writes the golden file from the export instead (read it before committing).
+ * ACTUALIZAR_GOLDEN=1 writes the golden file from the export instead (read it, and `npm run format`,
+ * before committing).
  */
 const GOLDEN = new URL("./golden/libro-iva-2026-1T.json", import.meta.url);
 const TRIMESTRE = "periodo=trimestre&anio=2026&trimestre=1";
@@ -263,7 +264,7 @@ describe("libro registro de facturas recibidas: exportación de un trimestre", (
       negrita,
       filas,
     };
-    if (process.env.ACTUALIZAR_GOLDEN === "1" || !existsSync(GOLDEN))
+    if (process.env.ACTUALIZAR_GOLDEN === "1")
       writeFileSync(GOLDEN, `${JSON.stringify(actual, null, 2)}\n`);
     const golden = JSON.parse(readFileSync(GOLDEN, "utf8")) as typeof actual;
     expect(actual.hoja).toBe(golden.hoja);
