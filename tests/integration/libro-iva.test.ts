@@ -264,8 +264,7 @@ describe("libro registro de facturas recibidas: exportación de un trimestre", (
       negrita,
       filas,
     };
-    if (process.env.ACTUALIZAR_GOLDEN === "1")
-      writeFileSync(GOLDEN, `${JSON.stringify(actual, null, 2)}\n`);
+    if (process.env.ACTUALIZAR_GOLDEN === "1") writeFileSync(GOLDEN, `${JSON.stringify(actual, null, 2)}\n`);
     const golden = JSON.parse(readFileSync(GOLDEN, "utf8")) as typeof actual;
     expect(actual.hoja).toBe(golden.hoja);
     expect(actual.vista).toEqual(golden.vista);
