@@ -143,6 +143,16 @@ const NUM_FMT: Record<NonNullable<ColumnaLibro["kind"]>, string> = {
 /** A date without time as the spreadsheet's date (midnight UTC: no zone can shift the day). */
 const fechaCelda = (iso: string) => new Date(`${iso}T00:00:00Z`);
 
+/** Until `stream` drains or closes, without leaving listeners behind on it. */
+async function drenada(stream: PassThrough) {
+  const fin = new AbortController();
+  try {
+    await Promise.race([once(stream, "drain", { signal: fin.signal }), once(stream, "close", { signal: fin.signal })]);
+  } finally {
+    fin.abort();
+  }
+}
+
 /** A cell's value in the workbook: amounts as numbers (only to be shown; every sum is in cents). */
 function celdaXlsx(c: ColumnaLibro, f: FilaLibro): ExcelJS.CellValue {
   const v = c.value(f);
@@ -176,14 +186,17 @@ export function xlsxLibro(store: Store, periodo: Periodo): TypedResponse<never> 
     const sumas = new Map<SumaLibro, bigint>(SUMAS_LIBRO.map((s) => [s, 0n]));
     let lineas = 0;
     for await (const filas of paginasLibro(store, consultaLibro(periodo))) {
+      // The client went away: leaving the loop ends the reading (paginasLibro's finally).
+      if (salida.destroyed) return;
       for (const f of filas) {
         hoja.addRow(COLUMNAS_LIBRO.map((c) => celdaXlsx(c, f))).commit();
         for (const c of COLUMNAS_LIBRO) if (c.sum) sumas.set(c.sum, sumas.get(c.sum)! + toCents(String(c.value(f))));
       }
       lineas += filas.length;
-      // The download's pace: read on only when the client has taken what is written.
-      if (salida.writableNeedDrain) await once(salida, "drain");
+      // The download's pace: read on only when the client has taken what is written (or left).
+      if (salida.writableNeedDrain) await drenada(salida);
     }
+    if (salida.destroyed) return;
     const total = hoja.addRow(
       COLUMNAS_LIBRO.map((c, i) =>
         c.sum
