@@ -296,6 +296,9 @@ describe("el panel de cada rol coincide con los agregados calculados aparte", ()
     expect(admin.meses!.filter((m) => m.cuenta > 0).length).toBeGreaterThanOrEqual(10);
     expect(admin.categorias!).toHaveLength(8);
     expect(admin.proveedores!).toHaveLength(8);
+    // This quarter's IVA: some deductible, some not.
+    expect(compareMoney(admin.iva!.total.deducible, "0.00")).toBe(1);
+    expect(compareMoney(admin.iva!.total.no_deducible, "0.00")).toBe(1);
   });
 
   it("para cada usuario activo de los datos de demostración (todos los roles, responsables de departamento)", async () => {
