@@ -19,6 +19,7 @@ import { useEffect, useState, type ReactNode } from "react";
 import { PENDIENTE, pendiente } from "~/auth/permissions";
 import { currentUser } from "~/auth/session.server";
 import { sectionsFor } from "~/crud/crud.server";
+import { SECCION_LIBRO_IVA } from "~/fiscal/enlaces";
 import { avisosSinLeer } from "~/avisos/sin-leer.server";
 import { Flash } from "~/ui/Flash";
 import { RESULTS_ID } from "~/ui/anclas";
@@ -51,8 +52,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
   const sentry = dsn ? { dsn, environment, release } : null;
   // An account waiting to be placed sees its gastos only: no directory, suppliers or departments.
-  // Each role, the sections of the entities it sees (`roles` of an entity).
-  const sections = !user ? [] : sectionsFor(user.rol).filter((s) => !user.pendiente || s.to === "/gastos");
+  // Each role, the sections of the entities it sees (`roles` of an entity); an administrador, also the libro de IVA.
+  const sections = !user
+    ? []
+    : [...sectionsFor(user.rol), ...(user.rol === "administrador" ? [SECCION_LIBRO_IVA] : [])].filter(
+        (s) => !user.pendiente || s.to === "/gastos",
+      );
   return json({ user, flash, formats: { locale, currency }, sentry, sections }, { headers });
 }
 

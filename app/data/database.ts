@@ -344,6 +344,7 @@ export interface LibroFacturasRecibidas {
   fecha_operacion: string | null;
   folio: string | null;
   gasto_id: string | null;
+  id: string | null;
   iva_motivo: string | null;
   linea: number | null;
   numero_factura: string | null;

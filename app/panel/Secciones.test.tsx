@@ -1,7 +1,16 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { niceTicks } from "~/ui/BarChart";
 import type { PanelData } from "./datos";
-import { Categorias, MisGastos, Pendientes, Presupuestos, Proveedores, UltimosGastos, UltimosMeses } from "./Secciones";
+import {
+  Categorias,
+  IvaDelTrimestre,
+  MisGastos,
+  Pendientes,
+  Presupuestos,
+  Proveedores,
+  UltimosGastos,
+  UltimosMeses,
+} from "./Secciones";
 
 /** The panel's sections rendered to HTML as the server sends them (no browser, no JavaScript). */
 const formats = { locale: "es-ES", currency: "EUR" };
@@ -68,6 +77,17 @@ const base: PanelData = {
     { categoria: "comidas", cuenta: 9, importe: "300.25" },
   ],
   proveedores: [{ id: "33333333-3333-4333-8333-333333333333", nombre: "Renfe", cuenta: 2, importe: "80.00" }],
+  iva: {
+    anio: 2026,
+    trimestre: 4,
+    desde: "2026-10-01",
+    hasta: "2026-12-31",
+    estados: [
+      { estado: "aprobado", cuenta: 3, soportado: "1234.56", deducible: "1000.00", no_deducible: "234.56" },
+      { estado: "pagado", cuenta: 1, soportado: "1.10", deducible: "0.00", no_deducible: "1.10" },
+    ],
+    total: { cuenta: 4, soportado: "1235.66", deducible: "1000.00", no_deducible: "235.66" },
+  },
 };
 
 const html = (node: React.ReactElement) => renderToStaticMarkup(node);
@@ -80,7 +100,16 @@ const nbsp = (s: string) => s.replace(/[\u00a0\u202f]/g, " ");
 
 describe("secciones del panel", () => {
   it("nada de estilos en línea (la CSP los prohíbe) en ninguna sección", () => {
-    for (const Seccion of [MisGastos, UltimosGastos, Pendientes, Presupuestos, UltimosMeses, Categorias, Proveedores]) {
+    for (const Seccion of [
+      MisGastos,
+      UltimosGastos,
+      Pendientes,
+      Presupuestos,
+      IvaDelTrimestre,
+      UltimosMeses,
+      Categorias,
+      Proveedores,
+    ]) {
       expect(html(<Seccion panel={base} formats={formats} />)).not.toMatch(/\sstyle=/);
     }
   });
@@ -214,6 +243,20 @@ describe("secciones del panel", () => {
     expect(texto(html(<Proveedores panel={{ ...base, proveedores: [] }} formats={formats} />))).toContain(
       "No hay gastos aprobados con proveedor",
     );
+  });
+
+  it("IVA del trimestre: soportado, deducible y no deducible, por estado con enlace a sus gastos y al libro", () => {
+    const out = html(<IvaDelTrimestre panel={base} formats={formats} />);
+    const t = nbsp(texto(out));
+    expect(t).toContain(
+      "Gastos aprobados y pagados del cuarto trimestre de 2026 (del 01/10/2026 al 31/12/2026, por fecha del gasto): 1.235,66 € de IVA soportado; 1.000,00 € deducible y 235,66 € no deducible.",
+    );
+    expect(t).toContain("Aprobados 3 1.234,56 € 1.000,00 € 234,56 €");
+    expect(t).toContain("Total 4 1.235,66 € 1.000,00 € 235,66 €");
+    expect(out).toContain('href="/gastos?estado=aprobado&amp;desde=2026-10-01&amp;hasta=2026-12-31"');
+    expect(out).toContain('href="/gastos?estado=pagado&amp;desde=2026-10-01&amp;hasta=2026-12-31"');
+    expect(out).toContain('href="/libro-iva?periodo=trimestre&amp;anio=2026&amp;trimestre=4"');
+    expect(html(<IvaDelTrimestre panel={{ ...base, iva: null }} formats={formats} />)).toBe("");
   });
 
   it("las secciones del administrador no se pintan para otros roles", () => {

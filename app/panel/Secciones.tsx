@@ -6,7 +6,9 @@ import { formatMoney, subtractMoney, sumMoney } from "~/lib/money";
 import { cuenta, plural } from "~/lib/plural";
 import type { ReactNode } from "react";
 import { BarChart, ICONO_AVISO, type BarDatum } from "~/ui/BarChart";
-import type { PanelData } from "./datos";
+import { libroTrimestreHref } from "~/fiscal/enlaces";
+import { TRIMESTRES } from "~/fiscal/periodo";
+import type { CifrasIva, PanelData } from "./datos";
 import { gastoHref, gastosHref, misGastosHref, pendientesHref } from "./enlaces";
 
 /**
@@ -259,6 +261,76 @@ export function Presupuestos({ panel, formats }: Props) {
           ]}
         />
       )}
+    </Seccion>
+  );
+}
+
+export function IvaDelTrimestre({ panel, formats }: Props) {
+  const f = useFmt(formats);
+  const iva = panel.iva;
+  if (!iva) return null;
+  const nombre = TRIMESTRES.find((t) => t.value === String(iva.trimestre))!.nombre.toLowerCase();
+  const periodo = `${nombre} de ${iva.anio}`;
+  const estados = { aprobado: "Aprobados", pagado: "Pagados" } as const;
+  const cifras = (c: CifrasIva) => (
+    <>
+      <td className="numero">{f.numero(c.cuenta)}</td>
+      <td className="numero">{f.dinero(c.soportado)}</td>
+      <td className="numero">{f.dinero(c.deducible)}</td>
+      <td className="numero">{f.dinero(c.no_deducible)}</td>
+    </>
+  );
+  return (
+    <Seccion id="iva-trimestre" titulo="IVA soportado este trimestre">
+      <p className="panel-cifra">
+        Gastos aprobados y pagados del {periodo} (del {f.fecha(iva.desde)} al {f.fecha(iva.hasta)}, por fecha del
+        gasto): <strong>{f.dinero(iva.total.soportado)}</strong> de IVA soportado;{" "}
+        <strong>{f.dinero(iva.total.deducible)}</strong> deducible y <strong>{f.dinero(iva.total.no_deducible)}</strong>{" "}
+        no deducible.
+      </p>
+      <div className="tabla-contenedor">
+        <table>
+          <caption>IVA soportado del {periodo} por estado del gasto</caption>
+          <thead>
+            <tr>
+              <th scope="col">Estado</th>
+              <th scope="col" className="numero">
+                Gastos
+              </th>
+              <th scope="col" className="numero">
+                IVA soportado
+              </th>
+              <th scope="col" className="numero">
+                Deducible
+              </th>
+              <th scope="col" className="numero">
+                No deducible
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {iva.estados.map((e) => (
+              <tr key={e.estado}>
+                <th scope="row">
+                  <a href={gastosHref({ estado: e.estado, desde: iva.desde, hasta: iva.hasta })}>{estados[e.estado]}</a>
+                </th>
+                {cifras(e)}
+              </tr>
+            ))}
+          </tbody>
+          <tfoot>
+            <tr>
+              <th scope="row">Total</th>
+              {cifras(iva.total)}
+            </tr>
+          </tfoot>
+        </table>
+      </div>
+      <p>
+        <a href={libroTrimestreHref(iva.anio, iva.trimestre)}>
+          Ver el libro registro de facturas recibidas del {periodo}
+        </a>
+      </p>
     </Seccion>
   );
 }

@@ -1,6 +1,8 @@
 import type { Store } from "~/data/store";
 import { todayISO } from "~/lib/dates";
-import { panelSchema, type PanelData } from "./datos";
+import { rangoTrimestre, trimestreDe } from "~/fiscal/periodo";
+import { fromCents, subtractMoney, sumMoney, toCents } from "~/lib/money";
+import { panelSchema, type CifrasIva, type IvaTrimestre, type PanelData } from "./datos";
 
 /**
  * The whole panel in one store call: `public.panel(p_hoy)` runs as the user under row-level
@@ -28,5 +30,50 @@ export async function cargarPanel(store: Store, hoy: string = todayISO()): Promi
     const n = new Map(rows.map((r) => [r.id, Number(r.justificantes)]));
     for (const g of pendientes) g.justificantes = n.get(g.id) ?? 0;
   }
-  return panel;
+  const data: PanelData = panel;
+  data.iva = panel.rol === "administrador" ? await ivaTrimestre(store, hoy) : null;
+  return data;
+}
+
+/**
+ * The IVA of this quarter's approved and paid gastos (by the gasto's date, as the list filters
+ * them), per estado: summed by the database, exact; the part not deductible is the rest.
+ */
+async function ivaTrimestre(store: Store, hoy: string): Promise<IvaTrimestre> {
+  const anio = Number(hoy.slice(0, 4));
+  const trimestre = trimestreDe(hoy);
+  const { desde, hasta } = rangoTrimestre(anio, trimestre);
+  const estados = await Promise.all(
+    (["aprobado", "pagado"] as const).map(async (estado) => {
+      const { total, sums } = await store.list(
+        "gastos_vista",
+        {
+          filters: [
+            { column: "estado", op: "eq", value: estado },
+            { column: "fecha_gasto", op: "gte", value: desde },
+            { column: "fecha_gasto", op: "lte", value: hasta },
+          ],
+          columns: ["id"],
+          limit: 0,
+          offset: 0,
+          count: "exact",
+          sum: ["importe_impuestos", "iva_deducible"],
+        },
+        { keep: true },
+      );
+      return { estado, ...cifras(total, sums.importe_impuestos ?? "0", sums.iva_deducible ?? "0") };
+    }),
+  );
+  const total = cifras(
+    estados.reduce((n, e) => n + e.cuenta, 0),
+    sumMoney(estados.map((e) => e.soportado)),
+    sumMoney(estados.map((e) => e.deducible)),
+  );
+  return { anio, trimestre, desde, hasta, estados, total };
+}
+
+function cifras(cuenta: number, soportado: string, deducible: string): CifrasIva {
+  const s = fromCents(toCents(soportado));
+  const d = fromCents(toCents(deducible));
+  return { cuenta, soportado: s, deducible: d, no_deducible: subtractMoney(s, d) };
 }

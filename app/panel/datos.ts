@@ -59,4 +59,18 @@ export const panelSchema = z.object({
   proveedores: z.array(z.object({ id: z.string(), nombre: z.string(), cuenta, importe: dinero })).nullable(),
 });
 
-export type PanelData = z.infer<typeof panelSchema>;
+/**
+ * «IVA soportado este trimestre», for administradores (added by cargarPanel, not by public.panel):
+ * the IVA of the gastos approved and paid, dated in the quarter, per estado and in total.
+ */
+export type CifrasIva = { cuenta: number; soportado: string; deducible: string; no_deducible: string };
+export type IvaTrimestre = {
+  anio: number;
+  trimestre: number;
+  desde: string;
+  hasta: string;
+  estados: ({ estado: "aprobado" | "pagado" } & CifrasIva)[];
+  total: CifrasIva;
+};
+
+export type PanelData = z.infer<typeof panelSchema> & { iva?: IvaTrimestre | null };

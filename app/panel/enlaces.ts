@@ -27,15 +27,17 @@ export function pendientesHref() {
   return href({ vista: "pendientes", orden: "fecha_gasto", dir: "asc" });
 }
 
-/** Every gasto the user sees in a date range, optionally of one department, category or supplier. */
+/** Every gasto the user sees in a date range, optionally of one estado, department, category or supplier. */
 export function gastosHref(o: {
   desde: string;
   hasta: string;
+  estado?: string;
   departamento?: string;
   categoria?: string;
   proveedor?: string;
 }) {
   return href({
+    estado: o.estado,
     departamento: o.departamento,
     categoria: o.categoria,
     proveedor: o.proveedor,

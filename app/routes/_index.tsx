@@ -6,6 +6,7 @@ import { cargarPanel } from "~/panel/cargar.server";
 import { NUEVO_GASTO_HREF } from "~/panel/enlaces";
 import {
   Categorias,
+  IvaDelTrimestre,
   MisGastos,
   Pendientes,
   Presupuestos,
@@ -18,8 +19,9 @@ import { pageTitle, useFormats } from "~/ui/page";
 /**
  * `/` — the panel (docs/producto.md «Panel», issue 7): for everyone their own expenses by estado, this month and
  * the latest five; for approvers what waits for their approval; for administradores the month's
- * approved total per department against its budget, the last 12 months, and the top categories
- * and suppliers of the last 90 days. One store call (public.panel, under row-level security).
+ * approved total per department against its budget, this quarter's IVA, the last 12 months, and
+ * the top categories and suppliers of the last 90 days. One store call (public.panel, under
+ * row-level security), and the quarter's IVA from gastos_vista (cargarPanel).
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { user, store } = await requireUser(request, context);
@@ -54,6 +56,7 @@ export default function Panel() {
         <UltimosGastos panel={panel} formats={formats} />
       </div>
       <Presupuestos panel={panel} formats={formats} />
+      <IvaDelTrimestre panel={panel} formats={formats} />
       <UltimosMeses panel={panel} formats={formats} />
       <div className="panel-rejilla">
         <Categorias panel={panel} formats={formats} />

@@ -22,6 +22,8 @@ import * as gastos_csv from "~/routes/gastos.exportar";
 import * as gastos_justificantes from "~/routes/gastos.$id.justificantes";
 import * as justificante from "~/routes/justificantes.$id";
 import * as home from "~/routes/_index";
+import * as libro_iva from "~/routes/libro-iva";
+import * as libro_iva_exportar from "~/routes/libro-iva.exportar";
 import * as root from "~/root";
 import * as login from "~/routes/login";
 import * as logout from "~/routes/logout";
@@ -1086,6 +1088,16 @@ describe("rutas × métodos × roles × tipo de registro", () => {
             `/sentry-example-page POST · ${a}: se esperaba el error de prueba, llegó ${r.status} ${r.error ?? ""}`,
           );
       }
+      // The libro registro de IVA and its downloads: an administrador's only.
+      const libro = admin ? "ok" : signed ? 403 : "login";
+      const trimestre = "periodo=trimestre&anio=2026&trimestre=1";
+      await cell(`/libro-iva GET · ${a}`, libro, () =>
+        call(() => libro_iva.loader(args(`/libro-iva?${trimestre}`, a))),
+      );
+      for (const formato of ["xlsx", "csv"])
+        await cell(`/libro-iva/exportar ${formato} · ${a}`, libro, () =>
+          call(() => libro_iva_exportar.loader(args(`/libro-iva/exportar?${trimestre}&formato=${formato}`, a))),
+        );
       await cell(
         `/login GET · ${a}`,
         signed ? "ok" : "ok",

@@ -4,7 +4,7 @@ import { asUser } from "~/data/sql/connection.server";
 import { cargarPanel } from "~/panel/cargar.server";
 import type { PanelData } from "~/panel/datos";
 import { addDaysISO, lastMonthKeys, monthKey, monthRange, todayISO } from "~/lib/dates";
-import { compareMoney, sumMoney } from "~/lib/money";
+import { compareMoney, subtractMoney, sumMoney } from "~/lib/money";
 import { loader } from "~/routes/_index";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedIfEmpty } from "../../scripts/seed";
 import { createTestApp, ORIGIN, request } from "../support/app";
@@ -44,6 +44,8 @@ type Gasto = {
   creado_en: string;
   categoria: string;
   proveedor_id: string | null;
+  importe_impuestos: string;
+  iva_deducible: string;
 };
 
 beforeAll(async () => {
@@ -83,8 +85,9 @@ async function snapshot() {
   const gastos = (
     await sql<Gasto>`
     select id, folio, descripcion, solicitante_id, aprobador_id, creado_por_id, editado_por_id, departamento_id, estado, importe, fecha_gasto, categoria, proveedor_id,
-           to_char(creado_en at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS.US') as creado_en
-      from gastos`.execute(app.db)
+           to_char(creado_en at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS.US') as creado_en,
+           coalesce(importe_impuestos, 0)::numeric(14, 2)::text as importe_impuestos, iva_deducible::numeric(14, 2)::text as iva_deducible
+      from gastos_vista`.execute(app.db)
   ).rows;
   const justificantes = new Map(
     (
@@ -154,6 +157,7 @@ function expected(u: Usuario, s: Snapshot): PanelData {
     noventa_dias: null,
     categorias: null,
     proveedores: null,
+    iva: null,
   } as PanelData;
   if (u.rol === "empleado") return base;
 
@@ -224,6 +228,26 @@ function expected(u: Usuario, s: Snapshot): PanelData {
         : p.razon_social;
     return { id: k, nombre, cuenta, importe };
   });
+  // This quarter's IVA: approved and paid gastos dated in it, per estado.
+  const primerMes = Math.floor((Number(hoy.slice(5, 7)) - 1) / 3) * 3 + 1;
+  const mes = (m: number) => `${hoy.slice(0, 4)}-${String(m).padStart(2, "0")}`;
+  const trimestre = { desde: monthRange(mes(primerMes)).from, hasta: monthRange(mes(primerMes + 2)).to };
+  const cifras = (gs: Gasto[]) => {
+    const soportado = sumMoney(gs.map((g) => g.importe_impuestos));
+    const deducible = sumMoney(gs.map((g) => g.iva_deducible));
+    return { cuenta: gs.length, soportado, deducible, no_deducible: subtractMoney(soportado, deducible) };
+  };
+  const delTrimestre = aprobados.filter((g) => g.fecha_gasto >= trimestre.desde && g.fecha_gasto <= trimestre.hasta);
+  base.iva = {
+    anio: Number(hoy.slice(0, 4)),
+    trimestre: (primerMes + 2) / 3,
+    ...trimestre,
+    estados: (["aprobado", "pagado"] as const).map((estado) => ({
+      estado,
+      ...cifras(delTrimestre.filter((g) => g.estado === estado)),
+    })),
+    total: cifras(delTrimestre),
+  };
   return base;
 }
 
@@ -272,6 +296,9 @@ describe("el panel de cada rol coincide con los agregados calculados aparte", ()
     expect(admin.meses!.filter((m) => m.cuenta > 0).length).toBeGreaterThanOrEqual(10);
     expect(admin.categorias!).toHaveLength(8);
     expect(admin.proveedores!).toHaveLength(8);
+    // This quarter's IVA: some deductible, some not.
+    expect(compareMoney(admin.iva!.total.deducible, "0.00")).toBe(1);
+    expect(compareMoney(admin.iva!.total.no_deducible, "0.00")).toBe(1);
   });
 
   it("para cada usuario activo de los datos de demostración (todos los roles, responsables de departamento)", async () => {
@@ -466,5 +493,61 @@ describe("el panel se sirve de los resultados guardados mientras nada cambia", (
       await cambiarSinContar(gasto.descripcion);
       await sql`update interno.cambios set n = n + 1`.execute(app.db);
     }
+  });
+});
+
+describe("IVA soportado este trimestre", () => {
+  it("una factura a nombre de la empresa suma a lo deducible; un ticket, a lo no deducible; por estado", async () => {
+    const s = await snapshot();
+    const admin = usuarioDe(s, DEMO_ACCOUNTS.administrador);
+    const antes = (await cargarPanel(sqlStore(app.db, admin.id), hoy)).iva!;
+    const proveedor = s.proveedores[0]!;
+    // As the owner: a full invoice (121,00 € at 21 %) approved, a ticket (12,10 € at 10 %) paid, both today.
+    const nuevos = await sql<{ id: string }>`
+      insert into gastos (descripcion, fecha_gasto, categoria, importe, metodo_pago, solicitante_id, departamento_id,
+                          sucursal_id, tipo_documento, proveedor_id, numero_factura, factura_a_empresa,
+                          estado, aprobado_por_id, fecha_aprobacion, fecha_pago, referencia_pago)
+      select d.descripcion, ${hoy}::date, d.categoria, d.importe, 'transferencia', g.solicitante_id, g.departamento_id,
+             g.sucursal_id, d.tipo_documento, case when d.factura then ${proveedor.id}::uuid end,
+             case when d.factura then 'F-IVA-1' end, d.factura, d.estado, ${admin.id}, now(),
+             case when d.estado = 'pagado' then ${hoy}::date end, case when d.estado = 'pagado' then 'TRF-IVA' end
+        from (values ('Licencias del trimestre', 'software_suscripciones', 121.00, 'factura_completa', true, 'aprobado'),
+                     ('Menú del día', 'comidas', 12.10, 'ticket', false, 'pagado'))
+               as d (descripcion, categoria, importe, tipo_documento, factura, estado),
+             (select * from gastos where solicitante_id <> ${admin.id} limit 1) g
+      returning id`.execute(app.db);
+    try {
+      const despues = await cargarPanel(sqlStore(app.db, admin.id), hoy);
+      expect(despues).toEqual(expected(admin, await snapshot()));
+      const iva = despues.iva!;
+      const mas = (a: string, b: string) => subtractMoney(a, b);
+      expect(mas(iva.total.soportado, antes.total.soportado)).toBe("22.10");
+      expect(mas(iva.total.deducible, antes.total.deducible)).toBe("21.00");
+      expect(mas(iva.total.no_deducible, antes.total.no_deducible)).toBe("1.10");
+      expect(iva.estados.map((e) => e.cuenta)).toEqual(antes.estados.map((e) => e.cuenta + 1));
+      expect(mas(iva.estados[0]!.deducible, antes.estados[0]!.deducible)).toBe("21.00");
+      expect(mas(iva.estados[1]!.no_deducible, antes.estados[1]!.no_deducible)).toBe("1.10");
+      // The links lead to the gastos list with exactly those gastos: its count agrees.
+      const { loader: lista } = await import("~/routes/gastos._index");
+      for (const e of iva.estados) {
+        const r = await lista({
+          request: request(`/gastos?estado=${e.estado}&desde=${iva.desde}&hasta=${iva.hasta}`, {
+            cookie: await cookieOf(DEMO_ACCOUNTS.administrador),
+          }),
+          context: app.context(),
+          params: {},
+        });
+        const datos = (r instanceof Response ? await r.json() : r) as { result: { total: number } };
+        expect(datos.result.total, e.estado).toBe(e.cuenta);
+      }
+    } finally {
+      await sql`delete from gastos where id = any(${nuevos.rows.map((r) => r.id)}::uuid[])`.execute(app.db);
+    }
+  });
+
+  it("no es para aprobadores ni empleados", async () => {
+    const s = await snapshot();
+    for (const email of [DEMO_ACCOUNTS.aprobador, DEMO_ACCOUNTS.empleado])
+      expect((await cargarPanel(sqlStore(app.db, usuarioDe(s, email).id), hoy)).iva).toBeNull();
   });
 });

@@ -1,0 +1,54 @@
+import type { Store } from "~/data/store";
+import type { FilaLibro } from "./libro";
+import { xlsxLibro } from "./libro.server";
+import { leerPeriodo } from "./periodo";
+
+/** The workbook's stream against a store that could give far more lines than anyone reads. */
+const periodo = leerPeriodo(new URLSearchParams("periodo=anio&anio=2026"), "2026-11-28").periodo!;
+
+const filas = (n: number, desde: number): FilaLibro[] =>
+  Array.from({ length: n }, (_, i) => ({
+    id: `g${desde + i}:1`,
+    folio: `GAS-2026-${String(desde + i).padStart(7, "0")}`,
+    fecha_expedicion: "2026-01-15",
+    fecha_operacion: "2026-01-15",
+    numero_factura: "F-1",
+    tipo_documento: "factura_completa",
+    emisor_nif: "B12345674",
+    emisor_nombre: "Proveedor de pruebas SL",
+    linea: 1,
+    porcentaje: "21.00",
+    base_imponible: "100.00",
+    cuota_soportada: "21.00",
+    cuota_deducible: "21.00",
+    total: "121.00",
+  }));
+
+describe("el libro en XLSX, en flujo", () => {
+  it("una descarga abandonada deja de leer: la lectura del almacén termina sin llegar al final", async () => {
+    const PAGINAS = 500;
+    let leidas = 0;
+    let fin: "completo" | "parado" | null = null;
+    const store = {
+      async stream(_fuente: string, _consulta: unknown, onPage: (rows: FilaLibro[]) => Promise<void>) {
+        try {
+          for (let i = 0; i < PAGINAS; i++) {
+            // Each page is a round trip to the database: the event loop turns meanwhile.
+            await new Promise((resolve) => setImmediate(resolve));
+            await onPage(filas(1000, i * 1000));
+            leidas += 1;
+          }
+          fin = "completo";
+        } catch {
+          fin = "parado";
+        }
+      },
+    } as unknown as Store;
+    const lector = xlsxLibro(store, periodo).body!.getReader();
+    // Some pages downloaded, then the client goes away.
+    while (leidas < 3) expect((await lector.read()).done).toBe(false);
+    await lector.cancel();
+    await expect.poll(() => fin).toBe("parado");
+    expect(leidas).toBeLessThan(PAGINAS);
+  });
+});

@@ -1,0 +1,273 @@
+import { once } from "node:events";
+import { PassThrough, Readable } from "node:stream";
+import type { AppLoadContext, TypedResponse } from "@remix-run/node";
+import ExcelJS from "exceljs";
+import { requireUser, type Signed } from "~/auth/session.server";
+import { forbidden } from "~/crud/crud.server";
+import type { ListQuery, Store } from "~/data/store";
+import { CSV_BOM, csvLine, type CsvCell } from "~/lib/csv";
+import { formatDate } from "~/lib/dates";
+import type { Formats } from "~/lib/format";
+import { formatDecimal, fromCents, toCents } from "~/lib/money";
+import {
+  COLUMNAS_FUENTE,
+  COLUMNAS_LIBRO,
+  FUENTE_LIBRO,
+  SUMAS_LIBRO,
+  type ColumnaLibro,
+  type FilaLibro,
+  type SumaLibro,
+} from "./libro";
+import type { Periodo } from "./periodo";
+
+/** The libro and its exports are for administradores only (docs/producto.md «Datos fiscales»). */
+export async function requireAdministrador(request: Request, context: AppLoadContext): Promise<Signed> {
+  const signed = await requireUser(request, context);
+  if (signed.user.rol !== "administrador")
+    forbidden("Solo un administrador puede ver y descargar el libro registro de IVA.");
+  return signed;
+}
+
+/** The lines of a period, by operation date, in order of date, folio and line. */
+export function consultaLibro(periodo: Periodo): ListQuery {
+  return {
+    filters: [
+      { column: "fecha_operacion", op: "gte", value: periodo.desde },
+      { column: "fecha_operacion", op: "lte", value: periodo.hasta },
+    ],
+    order: [
+      { column: "fecha_operacion", ascending: true },
+      { column: "folio", ascending: true },
+      { column: "linea", ascending: true },
+    ],
+    columns: [...COLUMNAS_FUENTE],
+    limit: 0,
+    offset: 0,
+  };
+}
+
+export type ResumenLibro = { lineas: number; sumas: Record<SumaLibro, string>; porRevisar: number };
+
+/**
+ * How many lines and their totals, summed by the database (exact); and how many approved or paid
+ * gastos of the period are missing from it because their IVA breakdown is still to be reviewed.
+ */
+export async function resumenLibro(store: Store, periodo: Periodo): Promise<ResumenLibro> {
+  const [{ total, sums }, revisar] = await Promise.all([
+    store.list(FUENTE_LIBRO, { ...consultaLibro(periodo), count: "exact", sum: [...SUMAS_LIBRO] }),
+    store.list("gastos_vista", {
+      filters: [
+        { column: "estado", op: "in", value: ["aprobado", "pagado"] },
+        { column: "fecha_gasto", op: "gte", value: periodo.desde },
+        { column: "fecha_gasto", op: "lte", value: periodo.hasta },
+        { column: "desglose_revisar", op: "eq", value: true },
+      ],
+      columns: ["id"],
+      limit: 0,
+      offset: 0,
+      count: "exact",
+    }),
+  ]);
+  const sumas = Object.fromEntries(SUMAS_LIBRO.map((s) => [s, fromCents(toCents(sums[s] ?? "0"))])) as Record<
+    SumaLibro,
+    string
+  >;
+  return { lineas: total, sumas, porRevisar: revisar.total };
+}
+
+const PAGINA = 1000;
+
+/**
+ * Every line of the query, page by page: from the store's stream (one cursor, one snapshot)
+ * when it has one, else by offset. The reader's pace drives the reading: a page is fetched when
+ * the previous one has been taken, and stopping the reader stops the stream.
+ */
+export async function* paginasLibro(store: Store, query: ListQuery): AsyncGenerator<FilaLibro[]> {
+  if (!store.stream) {
+    for (let offset = 0; ; offset += PAGINA) {
+      const { rows } = await store.list<FilaLibro>(FUENTE_LIBRO, { ...query, limit: PAGINA, offset, count: "none" });
+      if (rows.length) yield rows;
+      if (rows.length < PAGINA) return;
+    }
+  }
+  const llegadas: FilaLibro[][] = [];
+  let despertar: (() => void) | null = null;
+  let seguir: (() => void) | null = null;
+  let terminado = false;
+  let fallo: { error: unknown } | null = null;
+  let parado = false;
+  const leyendo = store
+    .stream<FilaLibro>(FUENTE_LIBRO, query, async (rows) => {
+      if (parado) throw new Error("Descarga cancelada");
+      await new Promise<void>((resolve) => {
+        seguir = resolve;
+        llegadas.push(rows);
+        despertar?.();
+      });
+      if (parado) throw new Error("Descarga cancelada");
+    })
+    .then(
+      () => void (terminado = true),
+      (error: unknown) => void (fallo = { error }),
+    )
+    .finally(() => despertar?.());
+  try {
+    for (;;) {
+      const rows = llegadas.shift();
+      if (rows) {
+        yield rows;
+        const s = seguir as (() => void) | null;
+        seguir = null;
+        s?.();
+        continue;
+      }
+      if (fallo) throw (fallo as { error: unknown }).error;
+      if (terminado) return;
+      await new Promise<void>((resolve) => (despertar = resolve));
+      despertar = null;
+    }
+  } finally {
+    parado = true;
+    (seguir as (() => void) | null)?.();
+    await leyendo;
+  }
+}
+
+/** The file's name: «libro-facturas-recibidas-2026-4T.xlsx». */
+export function nombreArchivo(periodo: Periodo, extension: "xlsx" | "csv") {
+  return `libro-facturas-recibidas-${periodo.clave}.${extension}`;
+}
+
+function cabeceras(tipo: string, nombre: string) {
+  return {
+    "Content-Type": tipo,
+    "Content-Disposition": `attachment; filename="${nombre}"`,
+    "Cache-Control": "private, no-store",
+  };
+}
+
+const NUM_FMT: Record<NonNullable<ColumnaLibro["kind"]>, string> = {
+  money: "#,##0.00",
+  percent: "0.00",
+  integer: "0",
+  date: "dd/mm/yyyy",
+};
+
+/** A date without time as the spreadsheet's date (midnight UTC: no zone can shift the day). */
+const fechaCelda = (iso: string) => new Date(`${iso}T00:00:00Z`);
+
+/** Until `stream` drains or closes, without leaving listeners behind on it. */
+async function drenada(stream: PassThrough) {
+  const fin = new AbortController();
+  try {
+    await Promise.race([once(stream, "drain", { signal: fin.signal }), once(stream, "close", { signal: fin.signal })]);
+  } finally {
+    fin.abort();
+  }
+}
+
+/** A cell's value in the workbook: amounts as numbers (only to be shown; every sum is in cents). */
+function celdaXlsx(c: ColumnaLibro, f: FilaLibro): ExcelJS.CellValue {
+  const v = c.value(f);
+  if (v === null || v === "") return null;
+  if (c.kind === "money" || c.kind === "percent") return Number(v);
+  if (c.kind === "date") return fechaCelda(String(v));
+  return v;
+}
+
+/**
+ * The libro as an XLSX workbook, streamed to the response as it is read (exceljs's streaming
+ * writer: rows are committed as they come, nothing holds the whole period). A header row,
+ * frozen; amounts as numbers with two decimals; dates as dates; a bold totals row whose figures
+ * are the exact sums of the lines, added in cents.
+ */
+export function xlsxLibro(store: Store, periodo: Periodo): TypedResponse<never> {
+  const salida = new PassThrough();
+  const libro = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: salida, useStyles: true, useSharedStrings: false });
+  const hoja = libro.addWorksheet("RECIBIDAS", { views: [{ state: "frozen", ySplit: 1 }] });
+  hoja.columns = COLUMNAS_LIBRO.map((c, i) => ({
+    key: String(i),
+    width: c.width,
+    ...(c.kind ? { style: { numFmt: NUM_FMT[c.kind] } } : {}),
+  }));
+  const cabecera = hoja.addRow(COLUMNAS_LIBRO.map((c) => c.header));
+  cabecera.font = { bold: true };
+  cabecera.alignment = { wrapText: true, vertical: "top" };
+  cabecera.commit();
+
+  (async () => {
+    const sumas = new Map<SumaLibro, bigint>(SUMAS_LIBRO.map((s) => [s, 0n]));
+    let lineas = 0;
+    for await (const filas of paginasLibro(store, consultaLibro(periodo))) {
+      // The client went away: leaving the loop ends the reading (paginasLibro's finally).
+      if (salida.destroyed) return;
+      for (const f of filas) {
+        hoja.addRow(COLUMNAS_LIBRO.map((c) => celdaXlsx(c, f))).commit();
+        for (const c of COLUMNAS_LIBRO) if (c.sum) sumas.set(c.sum, sumas.get(c.sum)! + toCents(String(c.value(f))));
+      }
+      lineas += filas.length;
+      // The download's pace: read on only when the client has taken what is written (or left).
+      if (salida.writableNeedDrain) await drenada(salida);
+    }
+    if (salida.destroyed) return;
+    const total = hoja.addRow(
+      COLUMNAS_LIBRO.map((c, i) =>
+        c.sum
+          ? Number(fromCents(sumas.get(c.sum)!))
+          : i === 0
+            ? `Total (${lineas} ${lineas === 1 ? "línea" : "líneas"})`
+            : null,
+      ),
+    );
+    total.font = { bold: true };
+    total.commit();
+    hoja.commit();
+    await libro.commit();
+  })().catch((error: unknown) => salida.destroy(error instanceof Error ? error : new Error(String(error))));
+
+  return new Response(Readable.toWeb(salida) as unknown as ReadableStream<Uint8Array>, {
+    headers: cabeceras(
+      "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+      nombreArchivo(periodo, "xlsx"),
+    ),
+  }) as TypedResponse<never>;
+}
+
+/** A CSV cell with the lists' conventions (app/crud/cells.ts): decimal comma, dates as shown. */
+function celdaCsv(c: ColumnaLibro, f: FilaLibro, formats: Formats): CsvCell {
+  const v = c.value(f);
+  if (v === null || v === "") return null;
+  if (c.kind === "money" || c.kind === "percent") return formatDecimal(String(v), formats.locale);
+  if (c.kind === "date") return formatDate(String(v), formats.locale);
+  return v;
+}
+
+/**
+ * The libro as CSV for a Spanish Excel (app/lib/csv.ts: BOM, `;`, CRLF, formulas neutralised),
+ * streamed. Lines only: a data file, without the totals row the workbook shows.
+ */
+export function csvLibro(store: Store, periodo: Periodo, formats: Formats): TypedResponse<never> {
+  const encoder = new TextEncoder();
+  const paginas = paginasLibro(store, consultaLibro(periodo));
+  let empezado = false;
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (!empezado) {
+        empezado = true;
+        controller.enqueue(encoder.encode(CSV_BOM + csvLine(COLUMNAS_LIBRO.map((c) => c.header))));
+        return;
+      }
+      const { value, done } = await paginas.next();
+      if (done) return controller.close();
+      controller.enqueue(
+        encoder.encode(value.map((f) => csvLine(COLUMNAS_LIBRO.map((c) => celdaCsv(c, f, formats)))).join("")),
+      );
+    },
+    async cancel() {
+      await paginas.return(undefined);
+    },
+  });
+  return new Response(body, {
+    headers: cabeceras("text/csv; charset=utf-8", nombreArchivo(periodo, "csv")),
+  }) as TypedResponse<never>;
+}
