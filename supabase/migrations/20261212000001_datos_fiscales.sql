@@ -445,12 +445,14 @@ update public.gastos g
 alter table public.gastos enable trigger user;
 
 -- Las columnas nuevas de gastos, en su vista; y el IVA deducible de cada uno, que solo se calcula
--- cuando una consulta lo pide (la vista se aplana y lo que no se lee no se evalúa).
+-- cuando una consulta lo pide (la vista se aplana y lo que no se lee no se evalúa). El libro de
+-- facturas recibidas se lee de ella: la función rehace los dos.
 create or replace function interno.crear_gastos_vista() returns void
 language plpgsql
 set search_path = ''
 as $fn$
 begin
+  drop view if exists public.libro_facturas_recibidas;
   drop view if exists public.gastos_vista;
   create view public.gastos_vista with (security_invoker = true) as
   select g.*,
@@ -483,39 +485,40 @@ begin
   left join public.usuarios apr on apr.id = g.aprobado_por_id;
   revoke all on public.gastos_vista from public, anon, authenticated;
   grant select on public.gastos_vista to authenticated, service_role;
+  -- El libro registro de facturas recibidas: una fila por gasto aprobado o pagado y tipo de IVA
+  -- (las columnas del libro de la AEAT), con un `id` por fila (gasto y línea) para un orden
+  -- estable al leer por páginas. Depende de gastos_vista: se rehace con ella.
+  create view public.libro_facturas_recibidas with (security_invoker = true) as
+  select g.id as gasto_id,
+         g.folio,
+         g.fecha_expedicion,
+         g.fecha_gasto as fecha_operacion,
+         g.numero_factura,
+         g.tipo_documento,
+         g.emisor_nif_efectivo as emisor_nif,
+         g.emisor_nombre_efectivo as emisor_nombre,
+         g.categoria,
+         g.estado,
+         l.orden::integer as linea,
+         l.value ->> 'tipo' as tipo_iva,
+         interno.porcentaje_iva(l.value ->> 'tipo', g.fecha_expedicion) as porcentaje,
+         (l.value ->> 'base')::numeric(14, 2) as base_imponible,
+         (l.value ->> 'cuota')::numeric(14, 2) as cuota_soportada,
+         case when g.iva_deducible > 0 then (l.value ->> 'cuota')::numeric(14, 2) else 0 end::numeric(14, 2)
+           as cuota_deducible,
+         case when l.orden = 1 then g.otros_no_sujetos else 0 end::numeric(14, 2) as otros_no_sujetos,
+         ((l.value ->> 'base')::numeric + (l.value ->> 'cuota')::numeric
+           + case when l.orden = 1 then g.otros_no_sujetos else 0 end)::numeric(14, 2) as total,
+         g.iva_motivo,
+         g.id::text || ':' || l.orden as id
+    from public.gastos_vista g
+   cross join lateral jsonb_array_elements(g.desglose_iva) with ordinality as l(value, orden)
+   where g.estado in ('aprobado', 'pagado');
+  revoke all on public.libro_facturas_recibidas from public, anon, authenticated;
+  grant select on public.libro_facturas_recibidas to authenticated, service_role;
 end
 $fn$;
 revoke all on function interno.crear_gastos_vista() from public, anon, authenticated;
 select interno.crear_gastos_vista();
 
--- ---------------------------------------------------------------------------------------------
--- El libro registro de facturas recibidas: una fila por gasto y tipo de IVA (las columnas del
--- libro de la AEAT). Lo leen los administradores (la exportación); la RLS de gastos decide el resto.
--- ---------------------------------------------------------------------------------------------
-create view public.libro_facturas_recibidas with (security_invoker = true) as
-select g.id as gasto_id,
-       g.folio,
-       g.fecha_expedicion,
-       g.fecha_gasto as fecha_operacion,
-       g.numero_factura,
-       g.tipo_documento,
-       g.emisor_nif_efectivo as emisor_nif,
-       g.emisor_nombre_efectivo as emisor_nombre,
-       g.categoria,
-       g.estado,
-       l.orden::integer as linea,
-       l.value ->> 'tipo' as tipo_iva,
-       interno.porcentaje_iva(l.value ->> 'tipo', g.fecha_expedicion) as porcentaje,
-       (l.value ->> 'base')::numeric(14, 2) as base_imponible,
-       (l.value ->> 'cuota')::numeric(14, 2) as cuota_soportada,
-       case when g.iva_deducible > 0 then (l.value ->> 'cuota')::numeric(14, 2) else 0 end::numeric(14, 2)
-         as cuota_deducible,
-       case when l.orden = 1 then g.otros_no_sujetos else 0 end::numeric(14, 2) as otros_no_sujetos,
-       ((l.value ->> 'base')::numeric + (l.value ->> 'cuota')::numeric
-         + case when l.orden = 1 then g.otros_no_sujetos else 0 end)::numeric(14, 2) as total,
-       g.iva_motivo
-  from public.gastos_vista g
-  cross join lateral jsonb_array_elements(g.desglose_iva) with ordinality as l(value, orden)
- where g.estado in ('aprobado', 'pagado');
-revoke all on public.libro_facturas_recibidas from public, anon, authenticated;
-grant select on public.libro_facturas_recibidas to authenticated, service_role;
+

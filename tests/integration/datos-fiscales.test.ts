@@ -273,6 +273,17 @@ describe("deducibilidad", () => {
 });
 
 describe("en la base de datos, sin pasar por el formulario", () => {
+  it("la receta de un campo nuevo de gastos rehace su vista y el libro de IVA que se lee de ella", async () => {
+    await sql`select interno.crear_gastos_vista()`.execute(app.db);
+    const { rows } = await sql<{ n: number }>`select count(*)::int as n from public.libro_facturas_recibidas`.execute(
+      app.db,
+    );
+    expect(rows[0]!.n).toBeGreaterThanOrEqual(0);
+    const { rows: permisos } = await sql<{ ok: boolean }>`
+      select has_table_privilege('authenticated', 'public.libro_facturas_recibidas', 'select') as ok`.execute(app.db);
+    expect(permisos[0]!.ok).toBe(true);
+  });
+
   it("las mismas reglas para quien escribe directamente (como PostgREST)", async () => {
     const store = sqlStore(app.db, empleado.id);
     const valores = {
