@@ -2,7 +2,7 @@ import type * as Zod from "zod";
 import { conArticulo, conIndefinido, type Concordancia } from "~/lib/articulos";
 import type { Option } from "~/lib/constants";
 import { parseDateInput } from "~/lib/dates";
-import { baseDe, cuotaDe, esTipoIva, type LineaIva, type TipoIva } from "~/lib/iva";
+import { completarLinea, esTipoIva, type LineaIva, type LineaParcial } from "~/lib/iva";
 import { parseMoney } from "~/lib/money";
 
 /**
@@ -32,8 +32,12 @@ export type FieldInput =
   | { type: "checkbox" }
   | { type: "money" }
   | { type: "date" }
-  /** Lines of {tipo, base, cuota} (an IVA breakdown): `lineas` rows, the first always shown. */
-  | { type: "desglose"; lineas: number; tipos: readonly Option[] };
+  /**
+   * Lines of {tipo, base, cuota} (an IVA breakdown): `lineas` rows, the first always shown;
+   * `importe` and `otros`: the fields holding the total it splits and its part without IVA (with
+   * JavaScript, the form shows the breakdown it would save as they are typed).
+   */
+  | { type: "desglose"; lineas: number; tipos: readonly Option[]; importe?: string; otros?: string };
 
 export type Field = {
   name: string;
@@ -283,9 +287,13 @@ export function date(name: string, label: string, o: Common = {}): Field {
  * the importe (the rest once the other lines are subtracted). Whether the lines add up to the
  * importe is the entity's rule (`refine`), as it involves other fields.
  */
-export type LineaParcial = { tipo: TipoIva; base: string; cuota: string };
 
-export function desglose(name: string, label: string, tipos: readonly Option[], o: Common & { lineas: number }): Field {
+export function desglose(
+  name: string,
+  label: string,
+  tipos: readonly Option[],
+  o: Common & { lineas: number; importe?: string; otros?: string },
+): Field {
   const schema = (z: Z) =>
     z
       .array(z.any())
@@ -315,20 +323,17 @@ export function desglose(name: string, label: string, tipos: readonly Option[], 
             }
             return parsed;
           };
-          let b = importe(base, "base");
-          let c = importe(cuota, "cuota");
+          const b = importe(base, "base");
+          const c = importe(cuota, "cuota");
           if (b === null || c === null) return;
-          if (b && !c) c = cuotaDe(b, tipo);
-          else if (c && !b) {
-            b = baseDe(c, tipo) ?? "";
-            if (!b) {
-              ctx.addIssue({
-                code: "custom",
-                path: [i, "base"],
-                message: `${label}, línea ${n}: escriba la base (con este tipo la cuota es 0)`,
-              });
-              return;
-            }
+          const linea = completarLinea(tipo, b, c);
+          if (!linea) {
+            ctx.addIssue({
+              code: "custom",
+              path: [i, "base"],
+              message: `${label}, línea ${n}: escriba la base (con este tipo la cuota es 0)`,
+            });
+            return;
           }
           if (lineas.some((l) => l.tipo === tipo)) {
             ctx.addIssue({
@@ -338,7 +343,7 @@ export function desglose(name: string, label: string, tipos: readonly Option[], 
             });
             return;
           }
-          lineas.push({ tipo, base: b, cuota: c });
+          lineas.push(linea);
         });
         return lineas;
       });
@@ -347,7 +352,7 @@ export function desglose(name: string, label: string, tipos: readonly Option[], 
     label,
     required: false,
     hint: o.hint,
-    input: { type: "desglose", lineas: o.lineas, tipos },
+    input: { type: "desglose", lineas: o.lineas, tipos, importe: o.importe, otros: o.otros },
     schema,
   };
 }

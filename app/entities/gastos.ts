@@ -1,11 +1,19 @@
 import type { Permisos } from "~/auth/permissions";
 import { CATEGORIAS_GASTO, ESTADOS_GASTO, METODOS_PAGO, PAISES, TIPOS_DOCUMENTO } from "~/lib/constants";
 import { addDaysISO, todayISO } from "~/lib/dates";
-import { cuotaCuadra, cuotaDe, etiquetaTipo, lineaDeImporte, TIPOS_IVA, type LineaIva } from "~/lib/iva";
+import {
+  completarLineas,
+  cuotaCuadra,
+  cuotaDe,
+  etiquetaTipo,
+  TIPOS_IVA,
+  type LineaIva,
+  type LineaParcial,
+} from "~/lib/iva";
 import { compareMoney, formatMoney, fromCents, isMoneyString, toCents } from "~/lib/money";
 import { normalizeNif, validateNif } from "~/lib/nif";
 import type { Entity } from "./entity";
-import { checkbox, date, desglose, money, ref, select, text, textarea, type LineaParcial } from "./fields";
+import { checkbox, date, desglose, money, ref, select, text, textarea } from "./fields";
 
 /**
  * Gastos (docs/producto.md «El gasto»). Everyone creates, edits and deletes their own borradores (an
@@ -94,6 +102,8 @@ export const gastos: Entity = {
     }),
     desglose("desglose_iva", "Desglose de IVA", TIPOS_IVA, {
       lineas: 4,
+      importe: "importe",
+      otros: "otros_no_sujetos",
       hint: "Si lo deja vacío, una línea al tipo habitual de la categoría. Con una sola línea basta el tipo; con la base o la cuota se calcula la otra.",
     }),
     money("otros_no_sujetos", "Otros importes no sujetos", {
@@ -319,26 +329,12 @@ function reglasFiscales(values: Record<string, unknown>, ctx: Ctx) {
 }
 
 /**
- * The line left with only its tipo gets what remains of the importe (IVA included) once the
- * other lines and the non-taxed amounts are subtracted. A single line's amounts follow from the
- * importe and its tipo: kept as typed when they add up and agree (an invoice's own rounding),
- * recomputed otherwise (the importe changed since). An empty breakdown stays empty: the database
- * fills it at the category's usual rate (which administradores edit).
+ * The breakdown completed from the importe (app/lib/iva.ts completarLineas). An empty breakdown
+ * stays empty: the database fills it at the category's usual rate (which administradores edit).
  */
 function completarDesglose(values: Record<string, unknown>): unknown {
   const lineas = values.desglose_iva as LineaParcial[] | undefined;
   const importe = texto(values.importe);
   if (!Array.isArray(lineas) || !importe || !isMoneyString(importe)) return lineas;
-  const otros = texto(values.otros_no_sujetos) ?? "0.00";
-  const sujeto = toCents(importe) - toCents(otros);
-  const [unica] = lineas;
-  if (lineas.length === 1 && unica) {
-    const cuadra =
-      unica.base !== "" && toCents(unica.base) + toCents(unica.cuota) === sujeto && cuotaCuadra(unica as LineaIva);
-    return cuadra ? lineas : [lineaDeImporte(fromCents(sujeto), unica.tipo)];
-  }
-  const resto = lineas
-    .filter((l) => l.base !== "")
-    .reduce((acc, l) => acc - toCents(l.base) - toCents(l.cuota), sujeto);
-  return lineas.map((l) => (l.base === "" ? lineaDeImporte(fromCents(resto), l.tipo) : l));
+  return completarLineas(lineas, importe, texto(values.otros_no_sujetos) ?? "0.00");
 }

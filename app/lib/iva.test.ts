@@ -1,5 +1,14 @@
 import { toCents } from "./money";
-import { baseDe, cuotaCuadra, cuotaDe, describirDesglose, leerDesglose, lineaDeImporte } from "./iva";
+import {
+  completarLinea,
+  completarLineas,
+  baseDe,
+  cuotaCuadra,
+  cuotaDe,
+  describirDesglose,
+  leerDesglose,
+  lineaDeImporte,
+} from "./iva";
 
 describe("IVA en céntimos exactos", () => {
   it("la cuota de una base, redondeada al céntimo (mitad hacia arriba)", () => {
@@ -37,5 +46,35 @@ describe("IVA en céntimos exactos", () => {
     expect(describirDesglose(lineas!).replace(/\s/g, " ")).toBe("10 %: base 45,45 €, cuota 4,55 €");
     expect(leerDesglose([{ tipo: "7", base: "1.00", cuota: "0.07" }])).toBeNull();
     expect(leerDesglose("[]")).toBeNull();
+  });
+});
+
+describe("completar lo que se escribió", () => {
+  it("una línea con solo la base o solo la cuota recibe la otra", () => {
+    expect(completarLinea("21", "10.00", "")).toEqual({ tipo: "21", base: "10.00", cuota: "2.10" });
+    expect(completarLinea("10", "", "1.10")).toEqual({ tipo: "10", base: "11.00", cuota: "1.10" });
+    expect(completarLinea("exento", "", "1.00")).toBeNull();
+  });
+
+  it("la línea con solo el tipo toma el resto; una sola línea sigue al importe si no cuadra", () => {
+    expect(
+      completarLineas(
+        [
+          { tipo: "21", base: "10.00", cuota: "2.10" },
+          { tipo: "10", base: "", cuota: "" },
+        ],
+        "24.20",
+        "0.00",
+      ),
+    ).toEqual([
+      { tipo: "21", base: "10.00", cuota: "2.10" },
+      { tipo: "10", base: "11.00", cuota: "1.10" },
+    ]);
+    expect(completarLineas([{ tipo: "21", base: "5.00", cuota: "1.05" }], "12.10", "0.00")).toEqual([
+      { tipo: "21", base: "10.00", cuota: "2.10" },
+    ]);
+    expect(completarLineas([{ tipo: "10", base: "10.90", cuota: "1.10" }], "13.00", "1.00")).toEqual([
+      { tipo: "10", base: "10.90", cuota: "1.10" },
+    ]);
   });
 });

@@ -23,6 +23,8 @@ export function esTipoIva(value: unknown): value is TipoIva {
 
 /** One line of a breakdown: amounts as canonical decimal strings ("12.34"). */
 export type LineaIva = { tipo: TipoIva; base: string; cuota: string };
+/** A line as typed: its tipo, and its amounts or "" where left out. */
+export type LineaParcial = LineaIva;
 
 /** The percentage of a key, as whole percent (every Spanish rate is a whole number). */
 export function porcentaje(tipo: TipoIva): bigint {
@@ -80,4 +82,36 @@ export function leerDesglose(value: unknown): LineaIva[] | null {
     lineas.push({ tipo, base, cuota });
   }
   return lineas;
+}
+
+/**
+ * A typed line with only its base or only its cuota gets the other; null when only the cuota is
+ * given at a rate whose cuota is always 0 (the base cannot follow from it).
+ */
+export function completarLinea(tipo: TipoIva, base: string, cuota: string): LineaParcial | null {
+  if (base && !cuota) return { tipo, base, cuota: cuotaDe(base, tipo) };
+  if (cuota && !base) {
+    const calculada = baseDe(cuota, tipo);
+    return calculada ? { tipo, base: calculada, cuota } : null;
+  }
+  return { tipo, base, cuota };
+}
+
+/**
+ * The breakdown of `importe` (IVA included) less `otros` (not taxed): the line left with only
+ * its tipo gets what remains once the others are subtracted. A single line's amounts follow from
+ * the importe and its tipo: kept as typed when they add up and agree (an invoice's own
+ * rounding), recomputed otherwise (the importe changed since).
+ */
+export function completarLineas(lineas: readonly LineaParcial[], importe: string, otros: string): LineaIva[] {
+  const sujeto = toCents(importe) - toCents(otros);
+  const [unica] = lineas;
+  if (lineas.length === 1 && unica) {
+    const cuadra = unica.base !== "" && toCents(unica.base) + toCents(unica.cuota) === sujeto && cuotaCuadra(unica);
+    return cuadra ? [unica] : [lineaDeImporte(fromCents(sujeto), unica.tipo)];
+  }
+  const resto = lineas
+    .filter((l) => l.base !== "")
+    .reduce((acc, l) => acc - toCents(l.base) - toCents(l.cuota), sujeto);
+  return lineas.map((l) => (l.base === "" ? lineaDeImporte(fromCents(resto), l.tipo) : l));
 }

@@ -2,6 +2,8 @@ import { getFormProps, useForm, type FieldMetadata, type FormMetadata, type Subm
 import { Form, Link } from "@remix-run/react";
 import { createContext, useContext, useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
 import type { Field, Schema } from "~/entities/fields";
+import { completarLinea, completarLineas, describirDesglose, esTipoIva, type LineaParcial } from "~/lib/iva";
+import { formatMoney, fromCents, parseMoney, toCents } from "~/lib/money";
 import { cuenta } from "~/lib/plural";
 import type * as ValidacionModule from "./validacion";
 
@@ -373,6 +375,7 @@ function DesgloseControl({
       ))}
     </div>
   );
+  const previa = useDesglosePrevio(meta.formId, name, input);
   const [primera, ...resto] = filas;
   const restoAbierto = resto.some((f) => f.tipo.value || f.base.value || f.cuota.value || f.tipo.error);
   return (
@@ -403,8 +406,69 @@ function DesgloseControl({
           {resto.map(fila)}
         </details>
       ) : null}
+      {previa !== null ? (
+        // A live region (not a status role: the page's flash is the status), there from
+        // hydration on so that what changes in it is read out.
+        <p className="ayuda" aria-live="polite">
+          {previa}
+        </p>
+      ) : null}
     </fieldset>
   );
+}
+
+/**
+ * With JavaScript: what the breakdown will be once saved, as the importe and the lines are typed
+ * (the same arithmetic as the server's, app/lib/iva.ts). Null before hydration and without an
+ * `importe` field (the server says what it computed after saving); "" while there is nothing to say.
+ */
+function useDesglosePrevio(
+  formId: string,
+  name: string,
+  input: Extract<Field["input"], { type: "desglose" }>,
+): string | null {
+  const [texto, setTexto] = useState<string | null>(null);
+  const { importe: campoImporte, otros: campoOtros, lineas: filas } = input;
+  useEffect(() => {
+    const form = document.getElementById(formId);
+    if (!(form instanceof HTMLFormElement) || !campoImporte) return;
+    const leer = () => setTexto(previa(new FormData(form), name, filas, campoImporte, campoOtros));
+    leer();
+    form.addEventListener("input", leer);
+    form.addEventListener("change", leer);
+    return () => {
+      form.removeEventListener("input", leer);
+      form.removeEventListener("change", leer);
+    };
+  }, [formId, name, filas, campoImporte, campoOtros]);
+  return texto;
+}
+
+/** The sentence of `useDesglosePrevio` for what the form holds now ("" when there is nothing to say yet). */
+function previa(datos: FormData, name: string, filas: number, campoImporte: string, campoOtros?: string): string {
+  const importe = parseMoney(String(datos.get(campoImporte) ?? ""));
+  const otros = campoOtros ? (parseMoney(String(datos.get(campoOtros) ?? "")) ?? "0.00") : "0.00";
+  if (!importe || importe.startsWith("-") || otros.startsWith("-")) return "";
+  const lineas: LineaParcial[] = [];
+  for (let i = 0; i < filas; i++) {
+    const tipo = datos.get(`${name}[${i}].tipo`);
+    if (!esTipoIva(tipo)) continue;
+    const base = String(datos.get(`${name}[${i}].base`) ?? "").trim();
+    const cuota = String(datos.get(`${name}[${i}].cuota`) ?? "").trim();
+    const b = base ? parseMoney(base) : "";
+    const c = cuota ? parseMoney(cuota) : "";
+    const linea = b === null || c === null ? null : completarLinea(tipo, b, c);
+    if (!linea) return "";
+    lineas.push(linea);
+  }
+  if (!lineas.length) return "Sin líneas: al guardar, una al tipo habitual de la categoría.";
+  if (lineas.filter((l) => l.base === "").length > 1) return "";
+  const completas = completarLineas(lineas, importe, otros);
+  const suma = completas.reduce((acc, l) => acc + toCents(l.base) + toCents(l.cuota), toCents(otros));
+  if (suma !== toCents(importe) || completas.some((l) => toCents(l.base) < 0n))
+    return `Las líneas suman ${formatMoney(fromCents(suma))} y el importe es ${formatMoney(importe)}.`;
+  const cuotas = fromCents(completas.reduce((acc, l) => acc + toCents(l.cuota), 0n));
+  return `Se guardará: ${describirDesglose(completas)}. IVA: ${formatMoney(cuotas)}.`;
 }
 
 /**

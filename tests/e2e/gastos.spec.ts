@@ -382,7 +382,8 @@ empleado(
       .map((l) => l.split(";").map((c) => c.replace(/^"(.*)"$/, "$1")));
     // An empleado's CSV has the list's columns for their role: no «Solicitante» (every row is theirs).
     expect(lines[0]?.join(";")).toBe(
-      "Folio;Fecha;Descripción;Proveedor;Categoría;Importe;Estado;Departamento;Justificantes",
+      "Folio;Fecha;Descripción;Proveedor;Categoría;Importe;Estado;Departamento;Justificantes;" +
+        "Tipo de documento;NIF del emisor;Emisor;IVA;IVA deducible;Por qué no es deducible",
     );
     expect(lines).toHaveLength(3);
     const porFolio = Object.fromEntries(lines.slice(1).map((cells) => [cells[0], cells]));
@@ -396,6 +397,13 @@ empleado(
       "Borrador",
       "Ventas Norte",
       "1", // crearGasto attaches one receipt
+      // A ticket at Mensajería's usual 21 %: 12,34 = 10,20 + 2,14.
+      "Ticket",
+      "",
+      "",
+      "2,14",
+      "0,00",
+      "Ticket sin NIF de la empresa",
     ]);
     expect(porFolio[folioB]?.[5]).toBe(importeTecleado(b));
     expect(porFolio[folioB]?.[4]).toBe("Formación");
