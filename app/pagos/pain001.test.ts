@@ -306,7 +306,9 @@ describe("remesas que el banco rechazaría: RemesaNoValida con el campo y un men
     remesa.transferencias[0]!.beneficiario.iban = "ES7921000813610123456788";
     let e = error(remesa);
     expect(e.campo).toBe("transferencias[0].beneficiario.iban");
-    expect(e.message).toMatch(/^El IBAN del beneficiario de la transferencia 1 .* no es válido\. Los dígitos de control/);
+    expect(e.message).toMatch(
+      /^El IBAN del beneficiario de la transferencia 1 .* no es válido\. Los dígitos de control/,
+    );
 
     const otra = remesaPequena();
     otra.ordenante.iban = "";

@@ -246,7 +246,10 @@ function direccion(d: Direccion | undefined, formato: FormatoPain001, campo: str
     .trim()
     .toUpperCase();
   if (!/^[A-Z]{2}$/.test(pais))
-    throw new RemesaNoValida(`${campo}.pais`, `El país de la dirección ${quien} debe ser un código de dos letras, p. ej. ES.`);
+    throw new RemesaNoValida(
+      `${campo}.pais`,
+      `El país de la dirección ${quien} debe ser un código de dos letras, p. ej. ES.`,
+    );
   const ciudad = texto(d.ciudad, 35);
   if (!ciudad) throw new RemesaNoValida(`${campo}.ciudad`, `Falta la población de la dirección ${quien}.`);
   const calle = texto(d.calle, 70);
@@ -279,7 +282,10 @@ function agente(b: string | null, formato: FormatoPain001, obligatorio: boolean)
  */
 export function pain001(remesa: Remesa, formato: FormatoPain001, opciones: OpcionesPain001 = {}): string {
   if (!FORMATOS_PAIN001.includes(formato))
-    throw new RemesaNoValida("formato", `Formato desconocido: ${String(formato)}. Use pain.001.001.03 o pain.001.001.09.`);
+    throw new RemesaNoValida(
+      "formato",
+      `Formato desconocido: ${String(formato)}. Use pain.001.001.03 o pain.001.001.09.`,
+    );
 
   const msgId = identificadorSepa(remesa.mensajeId);
   if (!msgId) throw new RemesaNoValida("mensajeId", "Falta el folio de la remesa.");
