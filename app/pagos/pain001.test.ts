@@ -143,7 +143,11 @@ describe.each(FORMATOS_PAIN001)("%s", (formato) => {
     const xml = generar(remesaPequena(), formato);
     expect(valores(xml, "MsgId")).toEqual(["REM-2026-0042"]);
     expect(valores(xml, "PmtInfId")).toEqual(["REM-2026-0042"]);
-    expect(valores(xml, "CreDtTm")).toEqual(["2026-11-30T09:15:00Z"]);
+    // Madrid's time, as the AEB guide writes it (AAAA-MM-DDThh:mm:ss), winter and summer.
+    expect(valores(xml, "CreDtTm")).toEqual(["2026-11-30T10:15:00"]);
+    const verano = remesaPequena();
+    verano.creadaEn = new Date("2026-07-01T22:30:59.999Z");
+    expect(valores(generar(verano, formato), "CreDtTm")).toEqual(["2026-07-02T00:30:59"]);
     expect(valores(xml, "PmtMtd")).toEqual(["TRF"]);
     expect(valores(xml, "Cd")).toEqual(["SEPA"]);
     expect(valores(xml, "ChrgBr")).toEqual(["SLEV"]);

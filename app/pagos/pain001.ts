@@ -8,11 +8,12 @@
  * - pain.001.001.03, as the Spanish banks' common guide (AEB «Órdenes en formato ISO 20022 para
  *   emisión de transferencias y cheques en euros») and the banks' own adaptations describe it:
  *   `BIC`, `ReqdExctnDt` as a plain date, addresses as country + two address lines.
- * - pain.001.001.09, the version of the EPC SCT customer-to-PSP implementation guidelines
- *   (rulebooks 2019 to 2025): `BICFI`, `ReqdExctnDt/Dt`, and structured addresses only, since the
- *   EPC stopped accepting unstructured ones in November 2026.
+ * - pain.001.001.09, the version of the EPC SCT customer-to-PSP implementation guidelines in
+ *   force: `BICFI`, `ReqdExctnDt/Dt`, and structured addresses only (the EPC no longer accepts
+ *   address lines alone).
  */
-import { todayISO, isISODate, formatDate } from "~/lib/dates";
+import { DEFAULT_TIME_ZONE, formatDate, isISODate, todayISO } from "~/lib/dates";
+import { dateTimeFormat } from "~/lib/intl";
 import { normalizeIban, validateIban, ibanError } from "~/lib/iban";
 import { fromCents, isMoneyString, toCents, formatMoney } from "~/lib/money";
 import { normalizeNif, validateNif } from "~/lib/nif";
@@ -189,6 +190,25 @@ export function identificadorOrdenante(nif: string, sufijo: string): string {
   return normalizeNif(nif, "ES") + String(sufijo ?? "").toUpperCase();
 }
 
+/**
+ * CreDtTm as the AEB guide writes it, AAAA-MM-DDThh:mm:ss, in the office's time zone: what the
+ * bank's screens show next to the file.
+ */
+function fechaHoraLocal(d: Date): string {
+  const partes = dateTimeFormat("en-CA", {
+    timeZone: DEFAULT_TIME_ZONE,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+    hourCycle: "h23",
+  }).formatToParts(d);
+  const p = (tipo: Intl.DateTimeFormatPartTypes) => partes.find((x) => x.type === tipo)!.value;
+  return `${p("year")}-${p("month")}-${p("day")}T${p("hour")}:${p("minute")}:${p("second")}`;
+}
+
 function escapar(s: string): string {
   return s
     .replace(/&/g, "&amp;")
@@ -291,7 +311,7 @@ export function pain001(remesa: Remesa, formato: FormatoPain001, opciones: Opcio
   if (!msgId) throw new RemesaNoValida("mensajeId", "Falta el folio de la remesa.");
   if (!(remesa.creadaEn instanceof Date) || Number.isNaN(remesa.creadaEn.getTime()))
     throw new RemesaNoValida("creadaEn", "La fecha de creación de la remesa no es válida.");
-  const creDtTm = remesa.creadaEn.toISOString().replace(/\.\d{3}Z$/, "Z");
+  const creDtTm = fechaHoraLocal(remesa.creadaEn);
 
   const fecha = remesa.fechaEjecucion;
   if (!isISODate(fecha))
