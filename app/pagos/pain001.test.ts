@@ -393,6 +393,20 @@ describe("remesas que el banco rechazaría: RemesaNoValida con el campo y un men
     }
   });
 
+  it("a un banco de fuera del EEE (Suiza, Reino Unido…), la dirección del ordenante es obligatoria", () => {
+    const remesa = remesaPequena();
+    remesa.transferencias[1]!.beneficiario.iban = "CH9300762011623852957";
+    expect(() => generar(remesa)).not.toThrow();
+    delete remesa.ordenante.direccion;
+    const e = error(remesa);
+    expect(e.campo).toBe("ordenante.direccion");
+    expect(e.message).toBe(
+      "La transferencia 2 (Jurgen Gross) va a un banco de CH, fuera del Espacio Económico Europeo: indique la dirección del ordenante.",
+    );
+    remesa.transferencias[1]!.beneficiario.iban = "DE89370400440532013000";
+    expect(() => generar(remesa)).not.toThrow();
+  });
+
   it("formato desconocido", () => {
     expect(error(remesaPequena(), "pain.001.001.10" as FormatoPain001).campo).toBe("formato");
   });

@@ -7,7 +7,8 @@
  * Two versions:
  * - pain.001.001.03, as the Spanish banks' common guide (AEB «Órdenes en formato ISO 20022 para
  *   emisión de transferencias y cheques en euros») and the banks' own adaptations describe it:
- *   `BIC`, `ReqdExctnDt` as a plain date, addresses as country + two address lines.
+ *   `BIC`, `ReqdExctnDt` as a plain date, addresses as country + two free lines. Those lines are
+ *   the unstructured address the EPC no longer carries: where an address is needed, use .09.
  * - pain.001.001.09, the version of the EPC SCT customer-to-PSP implementation guidelines in
  *   force: `BICFI`, `ReqdExctnDt/Dt`, and structured addresses only (the EPC no longer accepts
  *   address lines alone).
@@ -84,6 +85,12 @@ export class RemesaNoValida extends Error {
 
 /** EPC limit for one SCT: 999 999 999.99 euros. */
 const IMPORTE_MAXIMO = toCents("999999999.99");
+
+/**
+ * SEPA countries outside the EEA: a transfer to one of their banks must carry the payer's address
+ * (EU funds-transfer rules, repeated in the SCT rulebook), or the bank sends it back.
+ */
+const SEPA_FUERA_EEE = new Set(["AD", "AL", "CH", "GB", "GG", "IM", "JE", "MC", "MD", "ME", "MK", "RS", "SM", "VA"]);
 
 const NAMESPACE: Record<FormatoPain001, string> = {
   "pain.001.001.03": "urn:iso:std:iso:20022:tech:xsd:pain.001.001.03",
@@ -368,6 +375,12 @@ export function pain001(remesa: Remesa, formato: FormatoPain001, opciones: Opcio
     const ibanBeneficiario = iban(b.iban, `${campo}.beneficiario.iban`, `del beneficiario ${cual}`);
     const bicBeneficiario = bic(b.bic, `${campo}.beneficiario.bic`, `del beneficiario ${cual}`);
     const concepto = texto(t.concepto, 140);
+    const paisBanco = ibanBeneficiario.slice(0, 2);
+    if (SEPA_FUERA_EEE.has(paisBanco) && !dirOrdenante)
+      throw new RemesaNoValida(
+        "ordenante.direccion",
+        `La transferencia ${i + 1} (${nombreBeneficiario}) va a un banco de ${paisBanco}, fuera del Espacio Económico Europeo: indique la dirección del ordenante.`,
+      );
 
     return el("CdtTrfTxInf", [
       el("PmtId", [el("EndToEndId", endToEndId)]),
