@@ -97,13 +97,13 @@ const NAMESPACE: Record<FormatoPain001, string> = {
   "pain.001.001.09": "urn:iso:std:iso:20022:tech:xsd:pain.001.001.09",
 };
 
-/** BIC (ISO 9362): 4 letters (party), 2 letters (country), 2 (location), optional 3 (branch). */
+/** BIC (ISO 9362): 4 characters (party), 2 letters (country), 2 (location), optional 3 (branch). */
 const BIC = /^[A-Z0-9]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?$/;
 
 /**
  * Characters outside the EPC's Latin set that have a better replacement than «.», after NFKD has
  * already split accented letters (á → a + accent, ñ → n + tilde, ç → c + cedilla, ª → a).
- * «&» → «+» as in the EPC's conversion table.
+ * «&» → «+», its usual stand-in in SEPA files.
  */
 const REEMPLAZOS: Readonly<Record<string, string>> = {
   "&": "+",
