@@ -1,4 +1,3 @@
-import { sql } from "kysely";
 import type pg from "pg";
 import { sqlStore } from "~/data/sql/adapter.server";
 import { Conflict, Forbidden, Invalid, NotFound } from "~/data/store";
