@@ -469,6 +469,7 @@ export interface Remesas {
   mensaje_id: string;
   motivo_anulacion: string | null;
   num_transferencias: number;
+  referencia: string | null;
   version: Generated<number>;
   xml: string | null;
 }

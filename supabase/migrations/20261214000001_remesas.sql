@@ -235,6 +235,9 @@ create table public.remesas (
   confirmada_por_id uuid
     constraint remesas_confirmada_por_id_fkey references public.usuarios (id) on delete set null,
   confirmada_en timestamptz,
+  -- La referencia que dio el banco al ejecutarla, si quien la confirma la indica.
+  referencia text
+    constraint remesas_referencia_check check (char_length(referencia) between 1 and 100),
   anulada_por_id uuid
     constraint remesas_anulada_por_id_fkey references public.usuarios (id) on delete set null,
   anulada_en timestamptz,
@@ -484,6 +487,8 @@ as $$
     'num_transferencias', r.num_transferencias, 'num_gastos',
     (select count(*) from public.remesa_gastos rg where rg.remesa_id = r.id),
     'importe_total', r.importe_total::text, 'xml_guardado', r.xml is not null,
+    'creado_por_id', r.creado_por_id, 'confirmada_en', r.confirmada_en, 'referencia', r.referencia,
+    'anulada_en', r.anulada_en, 'motivo_anulacion', r.motivo_anulacion,
     'cuenta', jsonb_build_object('id', c.id, 'nombre', c.nombre, 'iban', c.iban, 'bic', c.bic,
                                  'sufijo', c.sufijo, 'formato', c.formato),
     'ordenante', jsonb_build_object('nombre', e.razon_social, 'nif', e.nif, 'pais', e.pais,
@@ -720,8 +725,10 @@ $$;
 -- generada → confirmada: el banco la ha pagado. En la misma transacción cada gasto pasa a
 -- pagado con fecha_pago = fecha de ejecución y referencia_pago = folio de la remesa (con una nota
 -- en su historial); si uno no puede, no cambia nada. Quien aprobó alguno de sus gastos no la
--- confirma (salvo PERMITIR_ADMIN_UNICO, y queda en el historial de ese gasto).
-create function public.confirmar_remesa(p_id uuid, p_version integer) returns jsonb
+-- confirma (salvo PERMITIR_ADMIN_UNICO, y queda en el historial de ese gasto). p_referencia: la
+-- del banco, si se conoce (se guarda en la remesa).
+create function public.confirmar_remesa(p_id uuid, p_version integer, p_referencia text default null)
+returns jsonb
 language plpgsql security definer
 set search_path = ''
 as $$
@@ -731,7 +738,12 @@ declare
   v_uid uuid := (select auth.uid());
   v_unico boolean := interno.permitir_admin_unico();
   v_n integer := 0;
+  v_referencia text := nullif(btrim(p_referencia), '');
 begin
+  if char_length(v_referencia) > 100 then
+    raise exception using errcode = 'OFINV', detail = 'referencia',
+      message = 'La referencia del banco admite como mucho 100 caracteres.';
+  end if;
   if r.xml is null then
     raise exception using errcode = 'OFINV', detail = 'xml',
       message = 'La remesa ' || r.folio || ' no tiene su fichero guardado: anúlela y genérela de nuevo.';
@@ -761,7 +773,8 @@ begin
     v_n := v_n + 1;
   end loop;
   perform set_config('oficina.remesa_en_curso', '', true);
-  update public.remesas set estado = 'confirmada', confirmada_por_id = v_uid, confirmada_en = now()
+  update public.remesas
+     set estado = 'confirmada', confirmada_por_id = v_uid, confirmada_en = now(), referencia = v_referencia
    where id = r.id returning * into r;
   return jsonb_build_object('id', r.id, 'folio', r.folio, 'estado', r.estado, 'version', r.version, 'gastos', v_n);
 end
@@ -798,11 +811,11 @@ grant execute on function interno.normalizar_iban(text), interno.iban_valido(tex
 
 revoke all on function
   public.remesa_candidatos(uuid[]), public.crear_remesa(uuid[], uuid, date, numeric), public.remesa_datos(uuid),
-  public.guardar_xml_remesa(uuid, text), public.confirmar_remesa(uuid, integer),
+  public.guardar_xml_remesa(uuid, text), public.confirmar_remesa(uuid, integer, text),
   public.anular_remesa(uuid, integer, text)
   from public, anon, authenticated;
 grant execute on function
   public.remesa_candidatos(uuid[]), public.crear_remesa(uuid[], uuid, date, numeric), public.remesa_datos(uuid),
-  public.guardar_xml_remesa(uuid, text), public.confirmar_remesa(uuid, integer),
+  public.guardar_xml_remesa(uuid, text), public.confirmar_remesa(uuid, integer, text),
   public.anular_remesa(uuid, integer, text)
   to authenticated, service_role;

@@ -691,7 +691,11 @@ describe("el fichero, confirmar y anular", () => {
       await gasto({ metodo: "transferencia", proveedor: prov.ok }),
     ];
     const r = await remesaGuardada(ids);
-    const hecho = await rpc(admin2, "confirmar_remesa", { p_id: r.id, p_version: r.version });
+    const hecho = await rpc(admin2, "confirmar_remesa", {
+      p_id: r.id,
+      p_version: r.version,
+      p_referencia: " N43 0001 ",
+    });
     expect(hecho).toMatchObject({ id: r.id, estado: "confirmada", version: r.version + 1, gastos: 3 });
     for (const id of ids)
       expect(await fila(id)).toMatchObject({ estado: "pagado", fecha_pago: hoy, referencia_pago: r.folio });
@@ -701,7 +705,11 @@ describe("el fichero, confirmar y anular", () => {
       [ids],
     );
     expect(notas.rows).toEqual(ids.map(() => ({ nota: `Pagado con la remesa ${r.folio}.`, actor_id: admin2.id })));
-    expect(await remesa(r.id)).toMatchObject({ estado: "confirmada", confirmada_por_id: admin2.id });
+    expect(await remesa(r.id)).toMatchObject({
+      estado: "confirmada",
+      confirmada_por_id: admin2.id,
+      referencia: "N43 0001",
+    });
     // The solicitante is told, as with «Marcar como pagado».
     const avisos = await owner.query(
       "select count(*)::int as n from public.avisos where destinatario_id = $1 and tipo = 'pagado' and datos ->> 'referencia_pago' = $2",
