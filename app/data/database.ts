@@ -474,6 +474,32 @@ export interface Remesas {
   xml: string | null;
 }
 
+export interface RemesasVista {
+  actualizado_en: ColumnType<string, Date | string, Date | string> | null;
+  anulada_en: ColumnType<string, Date | string, Date | string> | null;
+  anulada_por_id: string | null;
+  confirmada_en: ColumnType<string, Date | string, Date | string> | null;
+  confirmada_por_id: string | null;
+  creado_en: ColumnType<string, Date | string, Date | string> | null;
+  creado_por_id: string | null;
+  creado_por_nombre: string | null;
+  cuenta_iban: string | null;
+  cuenta_id: string | null;
+  cuenta_nombre: string | null;
+  estado: string | null;
+  fecha_ejecucion: string | null;
+  folio: string | null;
+  id: string | null;
+  importe_total: Numeric | null;
+  mensaje_id: string | null;
+  motivo_anulacion: string | null;
+  num_gastos: number | null;
+  num_transferencias: number | null;
+  referencia: string | null;
+  version: number | null;
+  xml_guardado: boolean | null;
+}
+
 export interface ResumenDiario {
   hora: number;
   usuario_id: string;
@@ -605,6 +631,7 @@ interface Tables {
   proveedores_vista: ProveedoresVista;
   remesa_gastos: RemesaGastos;
   remesas: Remesas;
+  remesas_vista: RemesasVista;
   resumen_diario: ResumenDiario;
   sucursales: Sucursales;
   sucursales_vista: SucursalesVista;

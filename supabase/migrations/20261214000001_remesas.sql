@@ -365,6 +365,20 @@ $$;
 create trigger tocar_version before update on public.remesas
   for each row execute function interno.tocar_version();
 
+-- La lista de remesas (security_invoker: solo la ven los administradores), sin el fichero.
+create view public.remesas_vista with (security_invoker = true) as
+select r.id, r.folio, r.cuenta_id, r.fecha_ejecucion, r.estado, r.mensaje_id, r.num_transferencias,
+       r.importe_total, r.xml is not null as xml_guardado, r.creado_por_id, r.confirmada_por_id, r.confirmada_en,
+       r.referencia, r.anulada_por_id, r.anulada_en, r.motivo_anulacion, r.creado_en, r.actualizado_en, r.version,
+       c.nombre as cuenta_nombre, c.iban as cuenta_iban,
+       (select count(*)::integer from public.remesa_gastos rg where rg.remesa_id = r.id) as num_gastos,
+       nullif(btrim(concat_ws(' ', u.nombre, u.apellidos)), '') as creado_por_nombre
+  from public.remesas r
+  join public.cuentas_empresa c on c.id = r.cuenta_id
+  left join public.usuarios u on u.id = r.creado_por_id;
+revoke all on public.remesas_vista from public, anon, authenticated;
+grant select on public.remesas_vista to authenticated, service_role;
+
 -- historial: el de las cuentas (de la empresa y las remesas), solo los administradores; el de
 -- datos_bancarios, además la persona. El resto, como en 20261208000001_altas_pendientes.
 alter policy historial_select on public.historial

@@ -841,11 +841,12 @@ describe("el fichero, confirmar y anular", () => {
       ] as const) {
         const n = await asUser(db, u.id, async (q) => ({
           remesas: (await q("select id from public.remesas where id = $1", [r.id])).rows.length,
+          vista: (await q("select id from public.remesas_vista where id = $1", [r.id])).rows.length,
           lineas: (await q("select id from public.remesa_gastos where remesa_id = $1", [r.id])).rows.length,
           historial: (await q("select id from public.historial where tabla = 'remesas' and registro_id = $1", [r.id]))
             .rows.length,
         }));
-        expect(n).toEqual({ remesas: visibles, lineas: visibles, historial: visibles });
+        expect(n).toEqual({ remesas: visibles, vista: visibles, lineas: visibles, historial: visibles });
       }
       for (const op of [
         "update public.remesas set estado = 'confirmada'",

@@ -79,6 +79,7 @@ describe("objetos del esquema", () => {
       "historial_vista",
       "libro_facturas_recibidas",
       "proveedores_vista",
+      "remesas_vista",
       "sucursales_vista",
       "usuarios_vista",
     ]);
