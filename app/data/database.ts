@@ -102,6 +102,29 @@ export interface CategoriasFiscales {
   version: Generated<number>;
 }
 
+export interface CuentasEmpresa {
+  activa: Generated<boolean>;
+  actualizado_en: Generated<ColumnType<string, Date | string, Date | string>>;
+  bic: string | null;
+  creado_en: Generated<ColumnType<string, Date | string, Date | string>>;
+  formato: Generated<string>;
+  iban: string;
+  id: Generated<string>;
+  nombre: string;
+  sufijo: Generated<string>;
+  version: Generated<number>;
+}
+
+export interface DatosBancarios {
+  actualizado_en: Generated<ColumnType<string, Date | string, Date | string>>;
+  creado_en: Generated<ColumnType<string, Date | string, Date | string>>;
+  iban: string;
+  id: Generated<string>;
+  titular: string | null;
+  usuario_id: string;
+  version: Generated<number>;
+}
+
 export interface Departamentos {
   activo: Generated<boolean>;
   actualizado_en: Generated<ColumnType<string, Date | string, Date | string>>;
@@ -313,6 +336,11 @@ export interface InternoGastosAprobadosTotales {
   tipo: string;
 }
 
+export interface InternoRemesasFolioContador {
+  anio: number;
+  ultimo: number;
+}
+
 export interface Invitaciones {
   creada_en: Generated<ColumnType<string, Date | string, Date | string>>;
   enviada_en: Generated<ColumnType<string, Date | string, Date | string>>;
@@ -408,6 +436,68 @@ export interface ProveedoresVista {
   telefono: string | null;
   tipo_persona: string | null;
   version: number | null;
+}
+
+export interface RemesaGastos {
+  beneficiario: string;
+  beneficiario_id: string;
+  creado_en: Generated<ColumnType<string, Date | string, Date | string>>;
+  end_to_end_id: string;
+  gasto_id: string;
+  iban: string;
+  id: Generated<string>;
+  importe: Numeric;
+  nombre: string;
+  remesa_id: string;
+  viva: Generated<boolean>;
+}
+
+export interface Remesas {
+  actualizado_en: Generated<ColumnType<string, Date | string, Date | string>>;
+  anulada_en: ColumnType<string, Date | string, Date | string> | null;
+  anulada_por_id: string | null;
+  confirmada_en: ColumnType<string, Date | string, Date | string> | null;
+  confirmada_por_id: string | null;
+  creado_en: Generated<ColumnType<string, Date | string, Date | string>>;
+  creado_por_id: string | null;
+  cuenta_id: string;
+  estado: Generated<string>;
+  fecha_ejecucion: string;
+  folio: string;
+  id: Generated<string>;
+  importe_total: Numeric;
+  mensaje_id: string;
+  motivo_anulacion: string | null;
+  num_transferencias: number;
+  referencia: string | null;
+  version: Generated<number>;
+  xml: string | null;
+}
+
+export interface RemesasVista {
+  actualizado_en: ColumnType<string, Date | string, Date | string> | null;
+  anulada_en: ColumnType<string, Date | string, Date | string> | null;
+  anulada_por_id: string | null;
+  confirmada_en: ColumnType<string, Date | string, Date | string> | null;
+  confirmada_por_id: string | null;
+  creado_en: ColumnType<string, Date | string, Date | string> | null;
+  creado_por_id: string | null;
+  creado_por_nombre: string | null;
+  cuenta_iban: string | null;
+  cuenta_id: string | null;
+  cuenta_nombre: string | null;
+  estado: string | null;
+  fecha_ejecucion: string | null;
+  folio: string | null;
+  id: string | null;
+  importe_total: Numeric | null;
+  mensaje_id: string | null;
+  motivo_anulacion: string | null;
+  num_gastos: number | null;
+  num_transferencias: number | null;
+  referencia: string | null;
+  version: number | null;
+  xml_guardado: boolean | null;
 }
 
 export interface ResumenDiario {
@@ -518,6 +608,8 @@ interface Tables {
   avisos: Avisos;
   avisos_predeterminados: AvisosPredeterminados;
   categorias_fiscales: CategoriasFiscales;
+  cuentas_empresa: CuentasEmpresa;
+  datos_bancarios: DatosBancarios;
   departamentos: Departamentos;
   departamentos_vista: DepartamentosVista;
   empresa: Empresa;
@@ -530,12 +622,16 @@ interface Tables {
   "interno.cambios": InternoCambios;
   "interno.correos": InternoCorreos;
   "interno.gastos_aprobados_totales": InternoGastosAprobadosTotales;
+  "interno.remesas_folio_contador": InternoRemesasFolioContador;
   invitaciones: Invitaciones;
   justificantes: Justificantes;
   libro_facturas_recibidas: LibroFacturasRecibidas;
   preferencias_avisos: PreferenciasAvisos;
   proveedores: Proveedores;
   proveedores_vista: ProveedoresVista;
+  remesa_gastos: RemesaGastos;
+  remesas: Remesas;
+  remesas_vista: RemesasVista;
   resumen_diario: ResumenDiario;
   sucursales: Sucursales;
   sucursales_vista: SucursalesVista;

@@ -6,6 +6,7 @@ import { proveedores } from "~/entities/proveedores";
 import { sucursales } from "~/entities/sucursales";
 import { usuarios } from "~/entities/usuarios";
 import { todayISO } from "~/lib/dates";
+import { generateValidEsIban } from "~/lib/iban";
 import { generateValidCif } from "~/lib/nif";
 import * as auth_confirm from "~/routes/auth.confirm";
 import * as auth_invitacion from "~/routes/auth.invitacion";
@@ -136,6 +137,10 @@ const snapshot = () =>
     tipos_iva: ["public.tipos_iva", "id"],
     categorias_fiscales: ["public.categorias_fiscales", "id"],
     empresa: ["public.empresa", "id"],
+    datos_bancarios: ["public.datos_bancarios", "id"],
+    cuentas_empresa: ["public.cuentas_empresa", "id"],
+    remesas: ["public.remesas", "id"],
+    remesa_gastos: ["public.remesa_gastos", "id"],
   });
 
 type Expect = "ok" | "login" | 400 | 403 | 404 | 405 | 409 | "sin-cambio";
@@ -1545,6 +1550,97 @@ describe("la base de datos como cada rol (RLS)", () => {
           "42501",
         ],
         ["empresa delete", (trx) => count(trx, sql`delete from public.empresa`), "42501"],
+      ];
+      for (const [what, statement, expected] of statements)
+        await dbCell(`${what} · ${name}`, user, statement, expected);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it("IBAN de las personas, cuentas de la empresa y remesas: el IBAN, la persona y los administradores; lo demás, solo los administradores; las remesas, solo por sus funciones", async () => {
+    const owner = async (q: ReturnType<typeof sql>) => (await q.execute(app.db)).rows as { id: string }[];
+    await owner(
+      sql`insert into public.datos_bancarios (usuario_id, iban) values (${u.colegaA.id}, ${generateValidEsIban(501)})
+          on conflict (usuario_id) do nothing`,
+    );
+    const [cuenta] = await owner(
+      sql`insert into public.cuentas_empresa (nombre, iban) values ('Matriz', ${generateValidEsIban(502 + seq)}) returning id`,
+    );
+    seq += 1;
+    const [remesa] = await owner(
+      sql`insert into public.remesas (cuenta_id, fecha_ejecucion, num_transferencias, importe_total)
+          values (${cuenta!.id}, current_date, 1, 1) returning id`,
+    );
+    for (const [name, who] of ROLES) {
+      const user = who();
+      const anon = user === null;
+      const admin = name === "administrador";
+      const statements: [string, (trx: TestTransaction) => Promise<number>, number | "ok" | "42501" | "OFPRM"][] = [
+        [
+          "datos_bancarios select de otra persona",
+          async (trx) =>
+            (await sql`select iban from public.datos_bancarios where usuario_id = ${u.colegaA.id}`.execute(trx)).rows
+              .length,
+          anon ? "42501" : admin ? 1 : 0,
+        ],
+        [
+          "datos_bancarios update de otra persona",
+          (trx) =>
+            count(trx, sql`update public.datos_bancarios set titular = 'Matriz' where usuario_id = ${u.colegaA.id}`),
+          anon ? "42501" : admin ? 1 : 0,
+        ],
+        [
+          "datos_bancarios insert para otra persona",
+          async (trx) => (
+            await sql`insert into public.datos_bancarios (usuario_id, iban) values (${u.jefeC.id}, ${generateValidEsIban(503)})`.execute(
+              trx,
+            ),
+            1
+          ),
+          admin ? "ok" : "42501",
+        ],
+        [
+          "datos_bancarios delete de otra persona",
+          (trx) => count(trx, sql`delete from public.datos_bancarios where usuario_id = ${u.colegaA.id}`),
+          anon ? "42501" : admin ? 1 : 0,
+        ],
+        [
+          "cuentas_empresa select",
+          async (trx) =>
+            (await sql`select id from public.cuentas_empresa where id = ${cuenta!.id}`.execute(trx)).rows.length,
+          anon ? "42501" : admin ? 1 : 0,
+        ],
+        [
+          "cuentas_empresa insert",
+          async (trx) => (
+            await sql`insert into public.cuentas_empresa (nombre, iban) values ('Otra', ${generateValidEsIban(504)})`.execute(
+              trx,
+            ),
+            1
+          ),
+          admin ? "ok" : "42501",
+        ],
+        [
+          "cuentas_empresa update",
+          (trx) => count(trx, sql`update public.cuentas_empresa set activa = false where id = ${cuenta!.id}`),
+          anon ? "42501" : admin ? 1 : 0,
+        ],
+        [
+          "remesas select",
+          async (trx) => (await sql`select id from public.remesas where id = ${remesa!.id}`.execute(trx)).rows.length,
+          anon ? "42501" : admin ? 1 : 0,
+        ],
+        [
+          "remesas update",
+          (trx) => count(trx, sql`update public.remesas set estado = 'confirmada' where id = ${remesa!.id}`),
+          "42501",
+        ],
+        ["remesa_gastos delete", (trx) => count(trx, sql`delete from public.remesa_gastos`), "42501"],
+        [
+          "remesa_candidatos",
+          async (trx) => (await sql`select public.remesa_candidatos('{}') as r`.execute(trx)).rows.length,
+          anon ? "42501" : admin ? 1 : "OFPRM",
+        ],
       ];
       for (const [what, statement, expected] of statements)
         await dbCell(`${what} · ${name}`, user, statement, expected);

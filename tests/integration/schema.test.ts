@@ -70,6 +70,7 @@ describe("objetos del esquema", () => {
       expect.arrayContaining([
         ...["departamentos", "sucursales", "proveedores", "usuarios", "gastos", "historial"],
         ...["empresa", "tipos_iva", "categorias_fiscales"],
+        ...["datos_bancarios", "cuentas_empresa", "remesas", "remesa_gastos"],
       ]),
     );
     expect(views.sort()).toEqual([
@@ -78,13 +79,15 @@ describe("objetos del esquema", () => {
       "historial_vista",
       "libro_facturas_recibidas",
       "proveedores_vista",
+      "remesas_vista",
       "sucursales_vista",
       "usuarios_vista",
     ]);
   });
 
   it("tiene las columnas comunes en cada tabla de entidad", async () => {
-    for (const table of ["departamentos", "sucursales", "proveedores", "usuarios", "gastos"]) {
+    const REMESAS = ["datos_bancarios", "cuentas_empresa", "remesas"];
+    for (const table of ["departamentos", "sucursales", "proveedores", "usuarios", "gastos", ...REMESAS]) {
       const { rows } = await db.query(
         `select column_name, data_type, is_nullable, column_default from information_schema.columns
          where table_schema = 'public' and table_name = $1 and column_name in ('id','creado_en','actualizado_en','version')

@@ -1,0 +1,835 @@
+-- Remesas: transferencias SEPA (pain.001) que pagan los gastos aprobados. Aquí, los datos y las
+-- reglas; el fichero XML lo construye la aplicación con lo que devuelve crear_remesa y se guarda
+-- una vez (guardar_xml_remesa): se descarga siempre el mismo.
+--
+--   datos_bancarios   el IBAN de cada persona: lo ven y lo cambian ella y los administradores.
+--   cuentas_empresa   las cuentas de la empresa desde las que se paga: solo administradores.
+--   remesas           una por fichero: generada → confirmada (sus gastos, pagados) | anulada.
+--   remesa_gastos     los gastos de cada remesa, con a quién se paga, su IBAN y su importe.
+--
+-- Un gasto está como mucho en una remesa viva (generada o confirmada): remesa_gastos.viva, que
+-- sigue al estado de su remesa, y un índice único parcial sobre gasto_id. Mientras está en una
+-- remesa generada su estado no cambia por ningún otro camino (disparador gastos_en_remesa): ni
+-- «Marcar como pagado» ni revertir; se paga al confirmar la remesa o se libera al anularla.
+--
+-- Separación de funciones, como pagar_gasto: quien aprobó un gasto no lo incluye en una remesa
+-- ni confirma la remesa que lo paga, salvo con PERMITIR_ADMIN_UNICO (interno.permitir_admin_unico).
+
+-- ---------------------------------------------------------------------------------------------
+-- IBAN (ISO 13616): el mismo criterio que app/lib/iban.ts (validateIban)
+-- ---------------------------------------------------------------------------------------------
+
+-- Sin espacios (tampoco los de no separación), en mayúsculas y sin el prefijo «IBAN».
+create function interno.normalizar_iban(p_iban text) returns text
+language sql immutable
+set search_path = ''
+as $$
+  select nullif(regexp_replace(upper(regexp_replace(coalesce(p_iban, ''), '[\s\u00a0]', '', 'g')), '^IBAN', ''), '')
+$$;
+
+-- País, longitud de su registro SWIFT, dígitos de control 02–98 y módulo 97 del número
+-- reordenado (país y control al final, cada letra como 10–35) igual a 1.
+create function interno.iban_valido(p_iban text) returns boolean
+language plpgsql immutable
+set search_path = ''
+as $$
+declare
+  v text := interno.normalizar_iban(p_iban);
+  v_pais text;
+  v_largo integer;
+  v_resto integer := 0;
+  v_c integer;
+  v_letra text;
+begin
+  if v is null or v !~ '^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$' then
+    return false;
+  end if;
+  v_pais := left(v, 2);
+  -- Países que no usan IBAN (México usa la CLABE de 18 dígitos).
+  if v_pais = any (array['MX', 'US', 'CA', 'AR', 'CL', 'CO', 'PE', 'UY', 'EC', 'VE', 'BO', 'PY', 'CN', 'JP',
+                         'AU', 'IN']) then
+    return false;
+  end if;
+  v_largo := ('{"AD": 24, "AT": 20, "BE": 16, "BG": 22, "BR": 29, "CH": 21, "CY": 28, "CZ": 24, "DE": 22,
+    "DK": 18, "EE": 20, "ES": 24, "FI": 18, "FR": 27, "GB": 22, "GI": 23, "GR": 27, "HR": 21, "HU": 28,
+    "IE": 22, "IS": 26, "IT": 27, "LI": 21, "LT": 20, "LU": 20, "LV": 21, "MC": 27, "MT": 31, "NL": 18,
+    "NO": 15, "PL": 28, "PT": 25, "RO": 24, "SE": 24, "SI": 19, "SK": 24, "SM": 27, "TR": 26}'::jsonb ->> v_pais)::integer;
+  if (v_largo is not null and length(v) <> v_largo) or (v_largo is null and length(v) not between 15 and 34) then
+    return false;
+  end if;
+  if v_pais = 'ES' and v !~ '^ES[0-9]{22}$' then
+    return false;
+  end if;
+  if substr(v, 3, 2)::integer not between 2 and 98 then
+    return false;
+  end if;
+  foreach v_letra in array regexp_split_to_array(substr(v, 5) || left(v, 4), '') loop
+    v_c := ascii(v_letra);
+    if v_c >= 65 then
+      v_resto := (v_resto * 100 + v_c - 55) % 97;
+    else
+      v_resto := (v_resto * 10 + v_c - 48) % 97;
+    end if;
+  end loop;
+  return v_resto = 1;
+end
+$$;
+
+-- Disparador de las tablas con una columna iban obligatoria: la normaliza y la comprueba, con el
+-- mensaje junto a su campo (detail = 'iban').
+create function interno.validar_iban() returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  new.iban := interno.normalizar_iban(new.iban);
+  if new.iban is null then
+    raise exception using errcode = 'OFINV', detail = 'iban', message = 'Escriba el IBAN de la cuenta.';
+  end if;
+  if not interno.iban_valido(new.iban) then
+    raise exception using errcode = 'OFINV', detail = 'iban',
+      message = 'IBAN no válido: revise el código de país, los dígitos de control y el número de cuenta (por ejemplo, ES91 2100 0418 4502 0005 1332).';
+  end if;
+  return new;
+end
+$$;
+
+-- ---------------------------------------------------------------------------------------------
+-- datos_bancarios: la cuenta en la que cobra cada persona sus reembolsos. Aparte de usuarios,
+-- que ve cualquier usuario activo: esta solo la ven y la cambian la persona y los
+-- administradores (ni su aprobador). Su historial, igual (historial_select, más abajo).
+-- ---------------------------------------------------------------------------------------------
+create table public.datos_bancarios (
+  id uuid primary key default gen_random_uuid(),
+  usuario_id uuid not null
+    constraint datos_bancarios_usuario_id_fkey references public.usuarios (id) on delete cascade,
+  iban text not null
+    constraint datos_bancarios_iban_check check (interno.iban_valido(iban)),
+  -- A nombre de quién está la cuenta, si no es el nombre de la persona (el banco lo muestra).
+  titular text
+    constraint datos_bancarios_titular_check check (char_length(titular) between 2 and 70),
+  creado_en timestamptz not null default now(),
+  actualizado_en timestamptz not null default now(),
+  version integer not null default 1,
+  constraint datos_bancarios_usuario_id_key unique (usuario_id)
+);
+
+create function interno.normalizar_datos_bancarios() returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  new.titular := nullif(btrim(new.titular), '');
+  return new;
+end
+$$;
+create trigger normalizar_datos_bancarios before insert or update on public.datos_bancarios
+  for each row execute function interno.normalizar_datos_bancarios();
+create trigger validar_iban before insert or update of iban on public.datos_bancarios
+  for each row execute function interno.validar_iban();
+create trigger tocar_version before update on public.datos_bancarios
+  for each row execute function interno.tocar_version();
+create trigger registrar_historial after insert or update or delete on public.datos_bancarios
+  for each row execute function interno.registrar_historial();
+create constraint trigger contar_cambio after insert or update or delete on public.datos_bancarios
+  deferrable initially deferred for each row execute function interno.contar_cambio();
+create trigger contar_vaciado after truncate on public.datos_bancarios
+  for each statement execute function interno.contar_cambio();
+
+alter table public.datos_bancarios enable row level security;
+create policy datos_bancarios_select on public.datos_bancarios for select to authenticated
+  using ((select interno.rol_actual()) is not null
+         and (usuario_id = (select auth.uid()) or (select interno.es_admin())));
+create policy datos_bancarios_insert on public.datos_bancarios for insert to authenticated
+  with check ((select interno.rol_actual()) is not null
+              and (usuario_id = (select auth.uid()) or (select interno.es_admin())));
+create policy datos_bancarios_update on public.datos_bancarios for update to authenticated
+  using ((select interno.rol_actual()) is not null
+         and (usuario_id = (select auth.uid()) or (select interno.es_admin())))
+  with check ((select interno.rol_actual()) is not null
+              and (usuario_id = (select auth.uid()) or (select interno.es_admin())));
+create policy datos_bancarios_delete on public.datos_bancarios for delete to authenticated
+  using ((select interno.rol_actual()) is not null
+         and (usuario_id = (select auth.uid()) or (select interno.es_admin())));
+revoke all on public.datos_bancarios from public, anon, authenticated;
+grant select, delete on public.datos_bancarios to authenticated;
+grant insert (usuario_id, iban, titular), update (iban, titular) on public.datos_bancarios to authenticated;
+grant all on public.datos_bancarios to service_role;
+
+-- ---------------------------------------------------------------------------------------------
+-- cuentas_empresa: desde dónde paga la empresa. Solo los administradores, también para verlas.
+-- sufijo: los tres caracteres que el banco añade al NIF de la empresa para formar el
+-- «identificador del ordenante» (NIF + sufijo, normalmente 000).
+-- ---------------------------------------------------------------------------------------------
+create table public.cuentas_empresa (
+  id uuid primary key default gen_random_uuid(),
+  nombre text not null
+    constraint cuentas_empresa_nombre_check check (char_length(nombre) between 2 and 80),
+  iban text not null
+    constraint cuentas_empresa_iban_check check (interno.iban_valido(iban)),
+  bic text
+    constraint cuentas_empresa_bic_check check (bic ~ '^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?$'),
+  sufijo text not null default '000'
+    constraint cuentas_empresa_sufijo_check check (sufijo ~ '^[A-Z0-9]{3}$'),
+  formato text not null default 'pain.001.001.03'
+    constraint cuentas_empresa_formato_check check (formato in ('pain.001.001.03', 'pain.001.001.09')),
+  activa boolean not null default true,
+  creado_en timestamptz not null default now(),
+  actualizado_en timestamptz not null default now(),
+  version integer not null default 1,
+  constraint cuentas_empresa_iban_key unique (iban)
+);
+select interno.tabla_de_administracion('cuentas_empresa');
+-- La tabla estándar la deja ver a cualquier usuario activo: esta, solo a los administradores.
+alter policy cuentas_empresa_select on public.cuentas_empresa using ((select interno.es_admin()));
+grant insert (nombre, iban, bic, sufijo, formato, activa), update (nombre, iban, bic, sufijo, formato, activa)
+  on public.cuentas_empresa to authenticated;
+
+create function interno.normalizar_cuenta_empresa() returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  new.nombre := btrim(new.nombre);
+  new.bic := nullif(upper(regexp_replace(coalesce(new.bic, ''), '[\s\u00a0]', '', 'g')), '');
+  new.sufijo := upper(btrim(new.sufijo));
+  if new.bic is not null and new.bic !~ '^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?$' then
+    raise exception using errcode = 'OFINV', detail = 'bic',
+      message = 'BIC no válido: 8 u 11 caracteres, por ejemplo CAIXESBBXXX.';
+  end if;
+  if new.sufijo !~ '^[A-Z0-9]{3}$' then
+    raise exception using errcode = 'OFINV', detail = 'sufijo',
+      message = 'Sufijo no válido: tres letras o cifras, las que le dio el banco (normalmente 000).';
+  end if;
+  return new;
+end
+$$;
+create trigger normalizar_cuenta_empresa before insert or update on public.cuentas_empresa
+  for each row execute function interno.normalizar_cuenta_empresa();
+create trigger validar_iban before insert or update of iban on public.cuentas_empresa
+  for each row execute function interno.validar_iban();
+
+-- ---------------------------------------------------------------------------------------------
+-- remesas y remesa_gastos: solo los administradores las ven; solo las funciones de abajo las
+-- escriben (authenticated no tiene privilegio de escritura).
+-- ---------------------------------------------------------------------------------------------
+create table public.remesas (
+  id uuid primary key default gen_random_uuid(),
+  folio text not null, -- REM-AAAA-NNNN, lo asigna remesas_asignar_folio
+  cuenta_id uuid not null
+    constraint remesas_cuenta_id_fkey references public.cuentas_empresa (id),
+  fecha_ejecucion date not null,
+  estado text not null default 'generada'
+    constraint remesas_estado_check check (estado in ('generada', 'confirmada', 'anulada')),
+  -- MsgId del fichero: único por ordenante (el folio y el momento de creación).
+  mensaje_id text not null
+    constraint remesas_mensaje_id_check check (char_length(mensaje_id) <= 35),
+  num_transferencias integer not null
+    constraint remesas_num_transferencias_check check (num_transferencias > 0),
+  importe_total numeric(14, 2) not null
+    constraint remesas_importe_total_check check (importe_total > 0),
+  -- El fichero tal como se generó: se guarda una vez y se descarga siempre igual.
+  xml text,
+  creado_por_id uuid
+    constraint remesas_creado_por_id_fkey references public.usuarios (id) on delete set null,
+  confirmada_por_id uuid
+    constraint remesas_confirmada_por_id_fkey references public.usuarios (id) on delete set null,
+  confirmada_en timestamptz,
+  -- La referencia que dio el banco al ejecutarla, si quien la confirma la indica.
+  referencia text
+    constraint remesas_referencia_check check (char_length(referencia) between 1 and 100),
+  anulada_por_id uuid
+    constraint remesas_anulada_por_id_fkey references public.usuarios (id) on delete set null,
+  anulada_en timestamptz,
+  motivo_anulacion text
+    constraint remesas_motivo_anulacion_check check (char_length(motivo_anulacion) <= 500),
+  creado_en timestamptz not null default now(),
+  actualizado_en timestamptz not null default now(),
+  version integer not null default 1,
+  constraint remesas_folio_key unique (folio),
+  constraint remesas_mensaje_id_key unique (mensaje_id),
+  constraint remesas_estado_confirmada_check check (estado <> 'confirmada' or confirmada_en is not null),
+  constraint remesas_estado_anulada_check
+    check (estado <> 'anulada' or (anulada_en is not null and motivo_anulacion is not null))
+);
+create index remesas_cuenta_id_idx on public.remesas (cuenta_id);
+create index remesas_estado_creado_en_idx on public.remesas (estado, creado_en desc);
+create index remesas_creado_por_id_idx on public.remesas (creado_por_id);
+
+create table public.remesa_gastos (
+  id uuid primary key default gen_random_uuid(),
+  remesa_id uuid not null
+    constraint remesa_gastos_remesa_id_fkey references public.remesas (id),
+  gasto_id uuid not null
+    constraint remesa_gastos_gasto_id_fkey references public.gastos (id),
+  beneficiario text not null
+    constraint remesa_gastos_beneficiario_check check (beneficiario in ('solicitante', 'proveedor')),
+  -- usuarios.id (solicitante) o proveedores.id (proveedor).
+  beneficiario_id uuid not null,
+  -- Nombre y cuenta del beneficiario al generar la remesa (lo que lleva el fichero).
+  nombre text not null,
+  iban text not null,
+  importe numeric(14, 2) not null
+    constraint remesa_gastos_importe_check check (importe > 0),
+  -- Una transferencia por beneficiario (y cuenta): sus gastos comparten EndToEndId.
+  end_to_end_id text not null
+    constraint remesa_gastos_end_to_end_id_check check (char_length(end_to_end_id) <= 35),
+  -- true mientras su remesa no esté anulada (disparador remesas_viva).
+  viva boolean not null default true,
+  creado_en timestamptz not null default now(),
+  constraint remesa_gastos_remesa_id_gasto_id_key unique (remesa_id, gasto_id)
+);
+-- Un gasto, en una sola remesa viva.
+create unique index remesa_gastos_gasto_id_viva_key on public.remesa_gastos (gasto_id) where viva;
+create index remesa_gastos_gasto_id_idx on public.remesa_gastos (gasto_id);
+
+create table interno.remesas_folio_contador (
+  anio integer primary key,
+  ultimo integer not null
+);
+alter table interno.remesas_folio_contador enable row level security; -- sin políticas: nadie
+revoke all on interno.remesas_folio_contador from public, anon, authenticated;
+
+create function interno.remesas_asignar_folio() returns trigger
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  v_anio integer := extract(year from new.creado_en)::integer;
+  v_numero integer;
+begin
+  insert into interno.remesas_folio_contador as c (anio, ultimo)
+  values (v_anio, 1)
+  on conflict (anio) do update set ultimo = c.ultimo + 1
+  returning c.ultimo into v_numero;
+  new.folio := 'REM-' || v_anio || '-' || lpad(v_numero::text, greatest(4, length(v_numero::text)), '0');
+  new.mensaje_id := new.folio || '-' || to_char(new.creado_en at time zone 'UTC', 'YYYYMMDDHH24MISS');
+  return new;
+end
+$$;
+create trigger remesas_asignar_folio before insert on public.remesas
+  for each row execute function interno.remesas_asignar_folio();
+
+-- El fichero guardado no cambia; el folio y el mensaje tampoco.
+create function interno.remesas_proteger() returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  if old.xml is not null and new.xml is distinct from old.xml then
+    raise exception using errcode = 'OFINV', detail = 'xml',
+      message = 'El fichero de esta remesa ya está guardado: no se sustituye.';
+  end if;
+  new.folio := old.folio;
+  new.mensaje_id := old.mensaje_id;
+  return new;
+end
+$$;
+create trigger remesas_proteger before update on public.remesas
+  for each row execute function interno.remesas_proteger();
+
+create function interno.remesas_viva() returns trigger
+language plpgsql security definer
+set search_path = ''
+as $$
+begin
+  update public.remesa_gastos set viva = (new.estado <> 'anulada')
+   where remesa_id = new.id and viva is distinct from (new.estado <> 'anulada');
+  return null;
+end
+$$;
+create trigger remesas_viva after update of estado on public.remesas
+  for each row when (old.estado is distinct from new.estado)
+  execute function interno.remesas_viva();
+
+do $$
+declare
+  tabla text;
+begin
+  foreach tabla in array array['remesas', 'remesa_gastos'] loop
+    execute format('alter table public.%I enable row level security', tabla);
+    execute format('create policy %1$s_select on public.%1$I for select to authenticated
+      using ((select interno.es_admin()))', tabla);
+    execute format('revoke all on public.%I from public, anon, authenticated', tabla);
+    execute format('grant select on public.%I to authenticated', tabla);
+    execute format('grant all on public.%I to service_role', tabla);
+    execute format('create trigger registrar_historial after insert or update or delete on public.%I
+      for each row execute function interno.registrar_historial()', tabla);
+    execute format('create constraint trigger contar_cambio after insert or update or delete on public.%I
+      deferrable initially deferred for each row execute function interno.contar_cambio()', tabla);
+    execute format('create trigger contar_vaciado after truncate on public.%I
+      for each statement execute function interno.contar_cambio()', tabla);
+  end loop;
+end
+$$;
+create trigger tocar_version before update on public.remesas
+  for each row execute function interno.tocar_version();
+
+-- La lista de remesas (security_invoker: solo la ven los administradores), sin el fichero.
+create view public.remesas_vista with (security_invoker = true) as
+select r.id, r.folio, r.cuenta_id, r.fecha_ejecucion, r.estado, r.mensaje_id, r.num_transferencias,
+       r.importe_total, r.xml is not null as xml_guardado, r.creado_por_id, r.confirmada_por_id, r.confirmada_en,
+       r.referencia, r.anulada_por_id, r.anulada_en, r.motivo_anulacion, r.creado_en, r.actualizado_en, r.version,
+       c.nombre as cuenta_nombre, c.iban as cuenta_iban,
+       (select count(*)::integer from public.remesa_gastos rg where rg.remesa_id = r.id) as num_gastos,
+       nullif(btrim(concat_ws(' ', u.nombre, u.apellidos)), '') as creado_por_nombre
+  from public.remesas r
+  join public.cuentas_empresa c on c.id = r.cuenta_id
+  left join public.usuarios u on u.id = r.creado_por_id;
+revoke all on public.remesas_vista from public, anon, authenticated;
+grant select on public.remesas_vista to authenticated, service_role;
+
+-- historial: el de las cuentas (de la empresa y las remesas), solo los administradores; el de
+-- datos_bancarios, además la persona. El resto, como en 20261208000001_altas_pendientes.
+alter policy historial_select on public.historial
+  using (
+    (select interno.rol_actual()) is not null
+    and (case
+           when tabla = 'gastos' then exists (select 1 from public.gastos g where g.id = registro_id)
+           when tabla in ('cuentas_empresa', 'remesas', 'remesa_gastos') then (select interno.es_admin())
+           when tabla = 'datos_bancarios' then (select interno.es_admin())
+             or exists (select 1 from public.datos_bancarios d
+                         where d.id = registro_id and d.usuario_id = (select auth.uid()))
+           when (select interno.ubicado()) then true
+           else tabla = 'usuarios' and registro_id = (select auth.uid())
+         end)
+  );
+
+-- Un gasto en una remesa generada no cambia de estado salvo al confirmarla
+-- (oficina.remesa_en_curso = su id, solo dentro de confirmar_remesa).
+create function interno.gastos_en_remesa() returns trigger
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  v_remesa record;
+begin
+  select r.id, r.folio, r.estado into v_remesa
+    from public.remesa_gastos rg join public.remesas r on r.id = rg.remesa_id
+   where rg.gasto_id = new.id and rg.viva;
+  if found and v_remesa.id::text is distinct from nullif(current_setting('oficina.remesa_en_curso', true), '') then
+    raise exception using errcode = 'OFINV', detail = 'remesa',
+      message = case when v_remesa.estado = 'confirmada'
+        then 'El gasto se pagó con la remesa ' || v_remesa.folio || '.'
+        else 'El gasto está en la remesa ' || v_remesa.folio || ': se marca como pagado al confirmar la remesa. '
+          || 'Para pagarlo o cambiarlo aparte, anule antes la remesa.' end;
+  end if;
+  return new;
+end
+$$;
+create trigger gastos_en_remesa before update of estado on public.gastos
+  for each row when (old.estado is distinct from new.estado)
+  execute function interno.gastos_en_remesa();
+
+-- ---------------------------------------------------------------------------------------------
+-- A quién se paga cada gasto (según su método de pago):
+--   efectivo, tarjeta_credito, tarjeta_debito  lo adelantó el solicitante: se le reembolsa, a la
+--                                               cuenta de sus datos_bancarios;
+--   transferencia con proveedor                  una factura por pagar: al proveedor, a
+--                                               proveedores.iban;
+--   transferencia sin proveedor                  no se sabe a quién: se excluye hasta que el
+--                                               gasto tenga su proveedor;
+--   tarjeta_corporativa, caja_chica              ya lo pagó la empresa: no se reembolsa;
+--   domiciliacion                                lo cobra el proveedor por adeudo;
+--   cheque                                       se paga fuera de las remesas.
+-- Cada gasto de p_gasto_ids (en su orden, con los que no existen) con su beneficiario, su IBAN y,
+-- si no puede ir en una remesa del usuario actual, el motivo. Como propietario: la llaman solo
+-- funciones que ya exigen un administrador.
+-- ---------------------------------------------------------------------------------------------
+create function interno.remesa_lineas(p_gasto_ids uuid[])
+returns table (orden bigint, gasto_id uuid, folio text, descripcion text, fecha_gasto date, importe numeric,
+  metodo_pago text, numero_factura text, beneficiario text, beneficiario_id uuid, nombre text, iban text,
+  motivo text)
+language sql stable security definer
+set search_path = ''
+as $$
+  with x as (
+    select x.id, x.orden, g.id as gasto, g.folio, g.descripcion, g.fecha_gasto, g.importe, g.metodo_pago,
+           g.numero_factura, g.estado, g.aprobado_por_id,
+           case when g.metodo_pago in ('efectivo', 'tarjeta_credito', 'tarjeta_debito') then 'solicitante'
+                when g.metodo_pago = 'transferencia' and p.id is not null then 'proveedor' end as beneficiario,
+           s.id as solicitante, p.id as proveedor,
+           coalesce(b.titular, nullif(btrim(concat_ws(' ', s.nombre, s.apellidos)), ''), s.email) as nombre_solicitante,
+           p.razon_social, b.iban as iban_solicitante, p.iban as iban_proveedor,
+           (select r.folio from public.remesa_gastos rg join public.remesas r on r.id = rg.remesa_id
+             where rg.gasto_id = g.id and rg.viva) as en_remesa
+      from unnest(p_gasto_ids) with ordinality as x (id, orden)
+      left join public.gastos g on g.id = x.id
+      left join public.usuarios s on s.id = g.solicitante_id
+      left join public.datos_bancarios b on b.usuario_id = g.solicitante_id
+      left join public.proveedores p on p.id = g.proveedor_id
+  ), y as (
+    select x.*,
+           case x.beneficiario when 'solicitante' then x.solicitante when 'proveedor' then x.proveedor end as ben_id,
+           case x.beneficiario when 'solicitante' then x.nombre_solicitante when 'proveedor' then x.razon_social end as ben_nombre,
+           case x.beneficiario when 'solicitante' then x.iban_solicitante when 'proveedor' then x.iban_proveedor end as ben_iban
+      from x
+  )
+  select y.orden, y.id, y.folio, y.descripcion, y.fecha_gasto, y.importe, y.metodo_pago, y.numero_factura,
+         y.beneficiario, y.ben_id, y.ben_nombre, y.ben_iban,
+         case
+           when y.gasto is null then 'El gasto no existe.'
+           when y.estado = 'pagado' then 'Ya está pagado.'
+           when y.estado <> 'aprobado' then 'No está aprobado.'
+           when y.en_remesa is not null then 'Ya está en la remesa ' || y.en_remesa || '.'
+           when y.aprobado_por_id = (select auth.uid()) and not interno.permitir_admin_unico()
+             then 'Lo aprobó usted: debe incluirlo en una remesa otro administrador.'
+           when y.metodo_pago = 'tarjeta_corporativa' then 'Tarjeta corporativa: no se reembolsa.'
+           when y.metodo_pago = 'caja_chica' then 'Caja chica: se pagó con dinero de la empresa, no se reembolsa.'
+           when y.metodo_pago = 'domiciliacion' then 'Domiciliación: el proveedor lo cobra por adeudo, no por transferencia.'
+           when y.metodo_pago = 'cheque' then 'Cheque: se paga fuera de las remesas.'
+           when y.beneficiario is null then 'Transferencia sin proveedor: indique en el gasto a qué proveedor se paga.'
+           when y.ben_iban is null then 'Sin IBAN: ' || case y.beneficiario
+             when 'solicitante' then y.ben_nombre || ' no ha indicado su cuenta bancaria.'
+             else 'el proveedor ' || y.ben_nombre || ' no tiene IBAN.' end
+           when not interno.iban_valido(y.ben_iban) then 'IBAN no válido: revise el de ' || y.ben_nombre || '.'
+         end
+    from y
+   order by y.orden
+$$;
+
+-- Los datos de una remesa para construir su fichero: la cuenta y el ordenante, y una
+-- transferencia por beneficiario con su importe (suma exacta de sus gastos), su EndToEndId y el
+-- concepto. Importes como texto (exactos en JSON y en JavaScript).
+create function interno.remesa_json(p_id uuid) returns jsonb
+language sql stable security definer
+set search_path = ''
+as $$
+  select jsonb_build_object(
+    'id', r.id, 'folio', r.folio, 'estado', r.estado, 'version', r.version, 'mensaje_id', r.mensaje_id,
+    'creado_en', r.creado_en, 'fecha_ejecucion', r.fecha_ejecucion,
+    'num_transferencias', r.num_transferencias, 'num_gastos',
+    (select count(*) from public.remesa_gastos rg where rg.remesa_id = r.id),
+    'importe_total', r.importe_total::text, 'xml_guardado', r.xml is not null,
+    'creado_por_id', r.creado_por_id, 'confirmada_en', r.confirmada_en, 'referencia', r.referencia,
+    'anulada_en', r.anulada_en, 'motivo_anulacion', r.motivo_anulacion,
+    'cuenta', jsonb_build_object('id', c.id, 'nombre', c.nombre, 'iban', c.iban, 'bic', c.bic,
+                                 'sufijo', c.sufijo, 'formato', c.formato),
+    'ordenante', jsonb_build_object('nombre', e.razon_social, 'nif', e.nif, 'pais', e.pais,
+                                    'identificador', e.nif || c.sufijo),
+    'transferencias', coalesce((
+      select jsonb_agg(t.transferencia order by t.end_to_end_id)
+        from (select rg.end_to_end_id, jsonb_build_object(
+                'end_to_end_id', rg.end_to_end_id,
+                'beneficiario', min(rg.beneficiario),
+                'beneficiario_id', min(rg.beneficiario_id::text),
+                'nombre', min(rg.nombre),
+                'iban', min(rg.iban),
+                'importe', sum(rg.importe)::text,
+                'concepto', left(case min(rg.beneficiario)
+                  when 'solicitante' then 'Reembolso de gastos ' || string_agg(g.folio, ', ' order by g.folio)
+                  else 'Pago de ' || string_agg(coalesce('factura ' || g.numero_factura, g.folio), ', ' order by g.folio)
+                  end, 140),
+                'gastos', jsonb_agg(jsonb_build_object('id', g.id, 'folio', g.folio, 'descripcion', g.descripcion,
+                  'numero_factura', g.numero_factura, 'importe', rg.importe::text) order by g.folio)) as transferencia
+                from public.remesa_gastos rg join public.gastos g on g.id = rg.gasto_id
+               where rg.remesa_id = r.id
+               group by rg.end_to_end_id) t), '[]'::jsonb))
+  from public.remesas r
+  join public.cuentas_empresa c on c.id = r.cuenta_id
+  cross join (select * from public.empresa limit 1) e
+  where r.id = p_id
+$$;
+
+create function interno.exigir_admin_remesas() returns void
+language plpgsql stable security definer
+set search_path = ''
+as $$
+begin
+  if (select interno.rol_actual()) is null then
+    raise exception using errcode = 'OFPRM', detail = '',
+      message = 'Su usuario no está activo o la sesión no es válida.';
+  end if;
+  if not (select interno.es_admin()) then
+    raise exception using errcode = 'OFPRM', detail = '',
+      message = 'Solo un administrador puede preparar y gestionar remesas de pago.';
+  end if;
+end
+$$;
+
+-- La remesa p_id, bloqueada, para cambiarla: existe, sigue generada y (con p_version) no ha
+-- cambiado desde que se consultó.
+create function interno.remesa_para(p_id uuid, p_version integer, p_comprobar_version boolean default true)
+returns public.remesas
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  r public.remesas;
+begin
+  perform interno.exigir_admin_remesas();
+  select * into r from public.remesas where id = p_id for update;
+  if not found then
+    raise exception using errcode = 'OFNTF', detail = '', message = 'La remesa no existe.';
+  end if;
+  if r.estado <> 'generada' then
+    raise exception using errcode = 'OFCNF', detail = 'estado',
+      message = 'La remesa ya está ' || r.estado || ': otra persona la ha cambiado.';
+  end if;
+  if p_comprobar_version and (p_version is null or r.version <> p_version) then
+    raise exception using errcode = 'OFCNF', detail = 'version',
+      message = 'Otra persona modificó esta remesa mientras la consultaba. Revise los datos actuales y vuelva a intentarlo.';
+  end if;
+  return r;
+end
+$$;
+
+-- ---------------------------------------------------------------------------------------------
+-- Funciones públicas (solo administradores)
+-- ---------------------------------------------------------------------------------------------
+
+-- Antes de generar: cada gasto elegido, con su beneficiario y su IBAN o el motivo por el que no
+-- puede ir (los excluidos se enseñan, nunca se quitan sin decirlo).
+-- {"gastos": [{"gasto_id", "folio", "descripcion", "fecha_gasto", "importe", "metodo_pago",
+--              "beneficiario", "beneficiario_id", "nombre", "iban", "motivo"}, …],
+--  "incluidos", "excluidos", "transferencias", "importe_total"}   (importes como texto)
+create function public.remesa_candidatos(p_gasto_ids uuid[]) returns jsonb
+language plpgsql stable security definer
+set search_path = ''
+as $$
+begin
+  perform interno.exigir_admin_remesas();
+  return (
+    select jsonb_build_object(
+      'gastos', coalesce(jsonb_agg(jsonb_build_object(
+        'gasto_id', l.gasto_id, 'folio', l.folio, 'descripcion', l.descripcion, 'fecha_gasto', l.fecha_gasto,
+        'importe', l.importe::text, 'metodo_pago', l.metodo_pago, 'beneficiario', l.beneficiario,
+        'beneficiario_id', l.beneficiario_id, 'nombre', l.nombre, 'iban', l.iban, 'motivo', l.motivo)
+        order by l.orden), '[]'::jsonb),
+      'incluidos', count(*) filter (where l.motivo is null),
+      'excluidos', count(*) filter (where l.motivo is not null),
+      'transferencias', count(distinct (l.beneficiario, l.beneficiario_id, l.iban)) filter (where l.motivo is null),
+      'importe_total', coalesce(sum(l.importe) filter (where l.motivo is null), 0)::numeric(14, 2)::text)
+    from interno.remesa_lineas(
+      (select array_agg(d.id order by d.primero) from (
+         select u.id, min(u.orden) as primero from unnest(p_gasto_ids) with ordinality as u (id, orden)
+          where u.id is not null group by u.id) d)) l);
+end
+$$;
+
+-- Genera la remesa de p_gasto_ids desde la cuenta p_cuenta_id para p_fecha_ejecucion (hoy o
+-- después). Todos los gastos deben poder ir (remesa_candidatos): si alguno no, no se genera nada
+-- y el mensaje dice cuáles y por qué. p_importe_total, si se da, es la suma que vio quien la
+-- genera: si ya no es esa, no se genera. Bloquea los gastos (en orden de id, como un solo
+-- candado para dos administradores a la vez): de dos remesas con el mismo gasto, la segunda ve la
+-- primera y se rechaza; el índice único de remesa_gastos lo garantiza en cualquier caso.
+-- Devuelve interno.remesa_json: lo necesario para construir el fichero.
+create function public.crear_remesa(p_gasto_ids uuid[], p_cuenta_id uuid, p_fecha_ejecucion date,
+  p_importe_total numeric default null)
+returns jsonb
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  v_ids uuid[];
+  v_cuenta public.cuentas_empresa;
+  v_empresa public.empresa;
+  v_excluidos text;
+  v_n_excluidos integer;
+  v_total numeric(14, 2);
+  v_transferencias integer;
+  v_id uuid;
+  v_folio text;
+begin
+  perform interno.exigir_admin_remesas();
+  select array_agg(distinct u.id order by u.id) into v_ids from unnest(p_gasto_ids) as u (id) where u.id is not null;
+  if v_ids is null then
+    raise exception using errcode = 'OFINV', detail = 'gastos', message = 'Elija al menos un gasto para la remesa.';
+  end if;
+  select * into v_cuenta from public.cuentas_empresa c where c.id = p_cuenta_id;
+  if not found or not v_cuenta.activa then
+    raise exception using errcode = 'OFINV', detail = 'cuenta_id',
+      message = 'Elija una cuenta activa de la empresa desde la que pagar.';
+  end if;
+  if p_fecha_ejecucion is null then
+    raise exception using errcode = 'OFINV', detail = 'fecha_ejecucion', message = 'Indique la fecha de ejecución.';
+  end if;
+  if p_fecha_ejecucion < current_date then
+    raise exception using errcode = 'OFINV', detail = 'fecha_ejecucion',
+      message = 'La fecha de ejecución no puede ser anterior a hoy.';
+  end if;
+  select * into v_empresa from public.empresa limit 1;
+  if v_empresa.razon_social is null or v_empresa.nif is null then
+    raise exception using errcode = 'OFINV', detail = 'empresa',
+      message = 'Complete la razón social y el NIF de la empresa antes de generar una remesa: el banco identifica con ellos a quien paga.';
+  end if;
+
+  perform 1 from public.gastos g where g.id = any (v_ids) order by g.id for update;
+
+  select string_agg(coalesce(l.folio, l.gasto_id::text) || ': ' || l.motivo, ' ' order by l.folio, l.gasto_id)
+           filter (where l.motivo is not null),
+         count(*) filter (where l.motivo is not null),
+         sum(l.importe),
+         count(distinct (l.beneficiario, l.beneficiario_id, l.iban))
+    into v_excluidos, v_n_excluidos, v_total, v_transferencias
+    from interno.remesa_lineas(v_ids) l;
+  if v_n_excluidos > 0 then
+    raise exception using errcode = 'OFINV', detail = 'gastos',
+      message = case when v_n_excluidos = 1 then 'Un gasto no puede ir en la remesa' else v_n_excluidos || ' gastos no pueden ir en la remesa' end
+        || ': quítelos o resuelva el motivo. ' || v_excluidos;
+  end if;
+  if p_importe_total is not null and p_importe_total <> v_total then
+    raise exception using errcode = 'OFCNF', detail = 'importe_total',
+      message = 'Los gastos han cambiado desde que los consultó: la remesa sumaría ' || interno.euros(v_total)
+        || ' € y no ' || interno.euros(p_importe_total) || ' €. Revíselos y vuelva a intentarlo.';
+  end if;
+
+  insert into public.remesas (cuenta_id, fecha_ejecucion, num_transferencias, importe_total, creado_por_id)
+  values (v_cuenta.id, p_fecha_ejecucion, v_transferencias, v_total, (select auth.uid()))
+  returning id, folio into v_id, v_folio;
+
+  begin
+    insert into public.remesa_gastos (remesa_id, gasto_id, beneficiario, beneficiario_id, nombre, iban, importe,
+                                      end_to_end_id)
+    select v_id, l.gasto_id, l.beneficiario, l.beneficiario_id, l.nombre, l.iban, l.importe,
+           v_folio || '-' || lpad(t.n::text, greatest(3, length(t.n::text)), '0')
+      from interno.remesa_lineas(v_ids) l
+      join (select k.beneficiario, k.beneficiario_id, k.iban,
+                   row_number() over (order by k.nombre, k.beneficiario, k.beneficiario_id, k.iban) as n
+              from (select distinct l2.beneficiario, l2.beneficiario_id, l2.iban, l2.nombre
+                      from interno.remesa_lineas(v_ids) l2) k) t
+        on (t.beneficiario, t.beneficiario_id, t.iban) = (l.beneficiario, l.beneficiario_id, l.iban);
+  exception when unique_violation then
+    raise exception using errcode = 'OFCNF', detail = 'gastos',
+      message = 'Otro administrador acaba de incluir alguno de estos gastos en otra remesa. Revise la selección y vuelva a intentarlo.';
+  end;
+  return interno.remesa_json(v_id);
+end
+$$;
+
+-- Los datos de la remesa para (re)construir su fichero, como los devuelve crear_remesa.
+create function public.remesa_datos(p_id uuid) returns jsonb
+language plpgsql stable security definer
+set search_path = ''
+as $$
+declare
+  v jsonb;
+begin
+  perform interno.exigir_admin_remesas();
+  v := interno.remesa_json(p_id);
+  if v is null then
+    raise exception using errcode = 'OFNTF', detail = '', message = 'La remesa no existe.';
+  end if;
+  return v;
+end
+$$;
+
+-- Guarda el fichero generado, una sola vez: después se descarga siempre el mismo. Debe llevar el
+-- identificador de mensaje de la remesa (que es el fichero de esta remesa y no de otra).
+create function public.guardar_xml_remesa(p_id uuid, p_xml text) returns jsonb
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  r public.remesas := interno.remesa_para(p_id, null, false);
+begin
+  if r.xml is not null then
+    raise exception using errcode = 'OFCNF', detail = 'xml',
+      message = 'El fichero de esta remesa ya está guardado: no se sustituye.';
+  end if;
+  if nullif(btrim(p_xml), '') is null or position(r.mensaje_id in p_xml) = 0 then
+    raise exception using errcode = 'OFINV', detail = 'xml',
+      message = 'El fichero no corresponde a la remesa ' || r.folio || '.';
+  end if;
+  update public.remesas set xml = p_xml where id = r.id returning * into r;
+  return jsonb_build_object('id', r.id, 'folio', r.folio, 'estado', r.estado, 'version', r.version);
+end
+$$;
+
+-- generada → confirmada: el banco la ha pagado. En la misma transacción cada gasto pasa a
+-- pagado con fecha_pago = fecha de ejecución y referencia_pago = folio de la remesa (con una nota
+-- en su historial); si uno no puede, no cambia nada. Quien aprobó alguno de sus gastos no la
+-- confirma (salvo PERMITIR_ADMIN_UNICO, y queda en el historial de ese gasto). p_referencia: la
+-- del banco, si se conoce (se guarda en la remesa).
+create function public.confirmar_remesa(p_id uuid, p_version integer, p_referencia text default null)
+returns jsonb
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  r public.remesas := interno.remesa_para(p_id, p_version);
+  g public.gastos;
+  v_uid uuid := (select auth.uid());
+  v_unico boolean := interno.permitir_admin_unico();
+  v_n integer := 0;
+  v_referencia text := nullif(btrim(p_referencia), '');
+begin
+  if char_length(v_referencia) > 100 then
+    raise exception using errcode = 'OFINV', detail = 'referencia',
+      message = 'La referencia del banco admite como mucho 100 caracteres.';
+  end if;
+  if r.xml is null then
+    raise exception using errcode = 'OFINV', detail = 'xml',
+      message = 'La remesa ' || r.folio || ' no tiene su fichero guardado: anúlela y genérela de nuevo.';
+  end if;
+  if r.fecha_ejecucion > current_date + 1 then
+    raise exception using errcode = 'OFINV', detail = 'fecha_ejecucion',
+      message = 'La remesa se ejecuta el ' || to_char(r.fecha_ejecucion, 'DD/MM/YYYY')
+        || ': confírmela cuando el banco la haya pagado.';
+  end if;
+  perform set_config('oficina.remesa_en_curso', r.id::text, true);
+  for g in
+    select x.* from public.gastos x
+      join public.remesa_gastos rg on rg.gasto_id = x.id and rg.remesa_id = r.id
+     order by x.id
+       for update of x
+  loop
+    if g.aprobado_por_id = v_uid and not v_unico then
+      raise exception using errcode = 'OFPRM', detail = '',
+        message = 'Usted aprobó el gasto ' || g.folio || ': debe confirmar la remesa otro administrador.';
+    end if;
+    perform interno.transicion(g, g.version, 'aprobado',
+      jsonb_build_object('estado', 'pagado', 'fecha_pago', r.fecha_ejecucion, 'referencia_pago', r.folio),
+      'Pagado con la remesa ' || r.folio || '.'
+        || case when g.aprobado_por_id = v_uid then
+             ' Lo aprobó y lo marcó como pagado la misma persona: lo permite esta instalación (PERMITIR_ADMIN_UNICO=1).'
+           else '' end);
+    v_n := v_n + 1;
+  end loop;
+  perform set_config('oficina.remesa_en_curso', '', true);
+  update public.remesas
+     set estado = 'confirmada', confirmada_por_id = v_uid, confirmada_en = now(), referencia = v_referencia
+   where id = r.id returning * into r;
+  return jsonb_build_object('id', r.id, 'folio', r.folio, 'estado', r.estado, 'version', r.version, 'gastos', v_n);
+end
+$$;
+
+-- generada → anulada (motivo obligatorio): sus gastos quedan libres para otra remesa o para
+-- marcarlos como pagados uno a uno. Una remesa confirmada no se anula: sus gastos están pagados.
+create function public.anular_remesa(p_id uuid, p_version integer, p_motivo text) returns jsonb
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  r public.remesas := interno.remesa_para(p_id, p_version);
+  v_motivo text := interno.texto_requerido(p_motivo, 'motivo_anulacion', 500, 'Escriba el motivo de la anulación.');
+begin
+  update public.remesas
+     set estado = 'anulada', anulada_por_id = (select auth.uid()), anulada_en = now(), motivo_anulacion = v_motivo
+   where id = r.id returning * into r;
+  return jsonb_build_object('id', r.id, 'folio', r.folio, 'estado', r.estado, 'version', r.version);
+end
+$$;
+
+-- ---------------------------------------------------------------------------------------------
+-- Privilegios
+-- ---------------------------------------------------------------------------------------------
+revoke all on function
+  interno.normalizar_iban(text), interno.iban_valido(text), interno.validar_iban(),
+  interno.normalizar_datos_bancarios(), interno.normalizar_cuenta_empresa(), interno.remesas_asignar_folio(),
+  interno.remesas_proteger(), interno.remesas_viva(), interno.gastos_en_remesa(), interno.remesa_lineas(uuid[]),
+  interno.remesa_json(uuid), interno.exigir_admin_remesas(), interno.remesa_para(uuid, integer, boolean)
+  from public, anon, authenticated;
+-- Las restricciones de las tablas la evalúan con el usuario que escribe.
+grant execute on function interno.normalizar_iban(text), interno.iban_valido(text) to authenticated, service_role;
+
+revoke all on function
+  public.remesa_candidatos(uuid[]), public.crear_remesa(uuid[], uuid, date, numeric), public.remesa_datos(uuid),
+  public.guardar_xml_remesa(uuid, text), public.confirmar_remesa(uuid, integer, text),
+  public.anular_remesa(uuid, integer, text)
+  from public, anon, authenticated;
+grant execute on function
+  public.remesa_candidatos(uuid[]), public.crear_remesa(uuid[], uuid, date, numeric), public.remesa_datos(uuid),
+  public.guardar_xml_remesa(uuid, text), public.confirmar_remesa(uuid, integer, text),
+  public.anular_remesa(uuid, integer, text)
+  to authenticated, service_role;
