@@ -15,7 +15,7 @@ import {
 
 /**
  * The pain.001 writer checked on its output text. The schema validation of the same files is in
- * tests/integration/pain001-xsd.test.ts (it needs xmllint).
+ * tests/integration/pain001-xsd.test.ts.
  *
  * ACTUALIZAR_GOLDEN=1 rewrites the golden files from the writer instead (read the diff before
  * committing: they are what the bank receives).
