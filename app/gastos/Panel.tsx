@@ -124,6 +124,16 @@ export function Panel({
       {panel.transiciones.length > 0 ? (
         <section aria-labelledby="gasto-acciones" className="acciones-flujo">
           <h3 id="gasto-acciones">Acciones</h3>
+          {panel.transiciones.includes("aprobar") && panel.antesDeAprobar.length ? (
+            <div className="aviso aviso-aviso">
+              <p>Antes de aprobar:</p>
+              <ul>
+                {panel.antesDeAprobar.map((aviso) => (
+                  <li key={aviso}>{aviso}</li>
+                ))}
+              </ul>
+            </div>
+          ) : null}
           {panel.transiciones.map((t) => (
             <TransicionForm
               key={t}

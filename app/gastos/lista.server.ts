@@ -85,7 +85,7 @@ export async function gastosLoader({ request, context }: Args) {
     formulario
       ? loadOptions(store, gastos, { ...state.filtros, ...(record ?? {}) }, optionSearches(gastos, url))
       : loadOptions(store, forRole(gastos, user.rol), state.filtros, optionSearches(gastos, url), "filters");
-  const [result, alcance, record, history, justificantes, duplicados, sinPanel, proveedoresInactivos] =
+  const [result, alcance, record, history, justificantes, duplicados, antesDeAprobar, sinPanel, proveedoresInactivos] =
     await Promise.all([
       // Count and sum over the whole filter; a huge filter gets an estimate and no sum (ADR 0006).
       // Its columns include puede_aprobar (gastos.rowFields): the rows whose checkbox the bulk approval offers.
@@ -104,6 +104,10 @@ export async function gastosLoader({ request, context }: Args) {
       gastoId
         ? store.rpc<Duplicado[]>("justificantes_duplicados", { p_gasto: gastoId }, { reads: true })
         : Promise.resolve([] as Duplicado[]),
+      // What whoever may approve it should know first (empty for anyone else).
+      gastoId
+        ? store.rpc<string[] | null>("avisos_antes_de_aprobar", { p_id: gastoId }, { reads: true })
+        : Promise.resolve(null),
       gastoId ? Promise.resolve(null) : opciones(null),
       formulario ? inactivos(store) : Promise.resolve([]),
     ]);
@@ -139,7 +143,12 @@ export async function gastosLoader({ request, context }: Args) {
           perfiles,
         }
       : null,
-    panel: record ? panelDe(signed, record, history, conDuplicados(justificantes, duplicados), alcance, url) : null,
+    panel: record
+      ? {
+          ...panelDe(signed, record, history, conDuplicados(justificantes, duplicados), alcance, url),
+          antesDeAprobar: antesDeAprobar ?? [],
+        }
+      : null,
     masivo,
   });
 }

@@ -46,8 +46,8 @@ begin
     v_avisos := v_avisos || (
       'Aprobado, ' || p.nombre || ' pasaría de su presupuesto de '
       || v_meses[extract(month from g.fecha_gasto)::integer] || ' de ' || extract(year from g.fecha_gasto)::integer
-      || ' en ' || interno.formato_importe(p.aprobado + g.importe - p.presupuesto) || ' ('
-      || interno.formato_importe(p.aprobado + g.importe) || ' de ' || interno.formato_importe(p.presupuesto) || ').');
+      || ' en ' || interno.euros(p.aprobado + g.importe - p.presupuesto) || ' € ('
+      || interno.euros(p.aprobado + g.importe) || ' € de ' || interno.euros(p.presupuesto) || ' €).');
   end if;
   return v_avisos;
 end

@@ -600,6 +600,20 @@ describe("flujo: cada transición como cada rol", () => {
     }
   });
 
+  it("antes de aprobar, quien puede aprobarlo lee en el panel lo que debe saber: sin justificante, y el presupuesto que pasaría en euros", async () => {
+    const g = await enEstado(empleado, "pendiente", { importe: "1.000,50" }); // Ventas: 1.000 €/mes
+    const panel = async (u: U) => (await list(`?gasto=${g.id}`, u.cookie)).panel;
+    const avisos: string[] = (await panel(aprobador)).antesDeAprobar;
+    expect(avisos[0]).toBe("No lleva justificante.");
+    expect(avisos[1]).toMatch(
+      /^Aprobado, Ventas pasaría de su presupuesto de \p{L}+ de \d{4} en [\d.]+,\d\d € \([\d.]+,\d\d € de 1\.000,00 €\)\.$/u,
+    );
+    // Only whoever may approve it: not its solicitante, nor an aprobador of another department.
+    expect((await panel(empleado)).antesDeAprobar).toEqual([]);
+    expect((await panel(admin)).antesDeAprobar).toHaveLength(2);
+    expect((await row(g.id)).estado).toBe("pendiente");
+  });
+
   it("aprobar por encima del presupuesto mensual aprueba y avisa (flash «aviso»)", async () => {
     const g = await enEstado(empleado, "pendiente", { importe: "999,00" }); // Ventas: 1.000 €/mes, already some approved
     const r = await act(aprobador, "aprobar", g);
