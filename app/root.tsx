@@ -20,6 +20,7 @@ import { PENDIENTE, pendiente } from "~/auth/permissions";
 import { currentUser } from "~/auth/session.server";
 import { sectionsFor } from "~/crud/crud.server";
 import { SECCION_LIBRO_IVA } from "~/fiscal/enlaces";
+import { SECCION_REMESAS } from "~/pagos/enlaces";
 import { avisosSinLeer } from "~/avisos/sin-leer.server";
 import { Flash } from "~/ui/Flash";
 import { RESULTS_ID } from "~/ui/anclas";
@@ -55,7 +56,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // Each role, the sections of the entities it sees (`roles` of an entity); an administrador, also the libro de IVA.
   const sections = !user
     ? []
-    : [...sectionsFor(user.rol), ...(user.rol === "administrador" ? [SECCION_LIBRO_IVA] : [])].filter(
+    : [...sectionsFor(user.rol), ...(user.rol === "administrador" ? [SECCION_LIBRO_IVA, SECCION_REMESAS] : [])].filter(
         (s) => !user.pendiente || s.to === "/gastos",
       );
   return json({ user, flash, formats: { locale, currency }, sentry, sections }, { headers });

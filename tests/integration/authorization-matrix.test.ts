@@ -25,6 +25,9 @@ import * as justificante from "~/routes/justificantes.$id";
 import * as home from "~/routes/_index";
 import * as libro_iva from "~/routes/libro-iva";
 import * as libro_iva_exportar from "~/routes/libro-iva.exportar";
+import * as remesas_id from "~/routes/remesas.$id";
+import * as remesas_fichero from "~/routes/remesas.$id.fichero";
+import * as remesas_index from "~/routes/remesas._index";
 import * as root from "~/root";
 import * as login from "~/routes/login";
 import * as logout from "~/routes/logout";
@@ -1102,6 +1105,20 @@ describe("rutas × métodos × roles × tipo de registro", () => {
       for (const formato of ["xlsx", "csv"])
         await cell(`/libro-iva/exportar ${formato} · ${a}`, libro, () =>
           call(() => libro_iva_exportar.loader(args(`/libro-iva/exportar?${trimestre}&formato=${formato}`, a))),
+        );
+      // Remesas de pago: an administrador's only (a remesa that does not exist: 404 to them).
+      const remesas = admin ? "ok" : signed ? 403 : "login";
+      const ninguna = "00000000-0000-4000-8000-000000000000";
+      await cell(`/remesas GET · ${a}`, remesas, () => call(() => remesas_index.loader(args("/remesas", a))));
+      await cell(`/remesas POST · ${a}`, admin ? 400 : signed ? 403 : "login", () =>
+        call(() => remesas_index.action(args("/remesas?index", a, { form: { gasto: ninguna } }))),
+      );
+      for (const [ruta, modulo] of [
+        [`/remesas/${ninguna}`, remesas_id],
+        [`/remesas/${ninguna}/fichero`, remesas_fichero],
+      ] as const)
+        await cell(`${ruta.replace(ninguna, "{id}")} GET · ${a}`, admin ? 404 : signed ? 403 : "login", () =>
+          call(() => modulo.loader(args(ruta, a, { params: { id: ninguna } }))),
         );
       await cell(
         `/login GET · ${a}`,

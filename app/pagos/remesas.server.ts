@@ -1,0 +1,146 @@
+import type { AppLoadContext } from "@remix-run/node";
+import { requireUser, type Signed } from "~/auth/session.server";
+import { forbidden } from "~/crud/crud.server";
+import type { Store } from "~/data/store";
+import { pain001, type Direccion, type FormatoPain001, type Remesa } from "./pain001";
+
+/**
+ * Remesas (docs/producto.md «Remesas»): what the screens ask of the database (the rules and the
+ * states live in its functions: migration 20261214000001_remesas.sql) and the SEPA file built
+ * from the remesa's data, stored once and downloaded again as the same bytes.
+ */
+
+export async function requireAdministrador(request: Request, context: AppLoadContext): Promise<Signed> {
+  const signed = await requireUser(request, context);
+  if (signed.user.rol !== "administrador") forbidden("Solo un administrador prepara y gestiona las remesas de pago.");
+  return signed;
+}
+
+/** A gasto as `remesa_candidatos` answers: `motivo` says why it cannot go (null: it goes). */
+export type Candidato = {
+  gasto_id: string;
+  folio: string;
+  descripcion: string;
+  fecha_gasto: string;
+  importe: string;
+  metodo_pago: string;
+  beneficiario: "solicitante" | "proveedor" | null;
+  nombre: string | null;
+  iban: string | null;
+  motivo: string | null;
+};
+export type Candidatos = {
+  gastos: Candidato[];
+  incluidos: number;
+  excluidos: number;
+  transferencias: number;
+  importe_total: string;
+};
+
+/** The most a remesa takes at once (as the bulk actions). */
+export const REMESA_MAXIMO = 500;
+
+/** Approved gastos not yet paid, oldest first, with the database's verdict on each. */
+export async function candidatos(store: Store, desde: string | null, hasta: string | null): Promise<Candidatos> {
+  const { rows } = await store.list<{ id: string }>("gastos", {
+    columns: ["id"],
+    filters: [
+      { column: "estado", op: "eq", value: "aprobado" },
+      ...(desde ? [{ column: "fecha_gasto", op: "gte" as const, value: desde }] : []),
+      ...(hasta ? [{ column: "fecha_gasto", op: "lte" as const, value: hasta }] : []),
+    ],
+    order: [
+      { column: "fecha_gasto", ascending: true },
+      { column: "id", ascending: true },
+    ],
+    limit: REMESA_MAXIMO,
+    offset: 0,
+  });
+  return store.rpc<Candidatos>("remesa_candidatos", { p_gasto_ids: rows.map((r) => r.id) }, { reads: true });
+}
+
+/** A remesa as `remesa_datos` (and `crear_remesa`) answer. */
+export type DatosRemesa = {
+  id: string;
+  folio: string;
+  estado: "generada" | "confirmada" | "anulada";
+  version: number;
+  mensaje_id: string;
+  creado_en: string;
+  fecha_ejecucion: string;
+  num_transferencias: number;
+  num_gastos: number;
+  importe_total: string;
+  xml_guardado: boolean;
+  confirmada_en: string | null;
+  referencia: string | null;
+  anulada_en: string | null;
+  motivo_anulacion: string | null;
+  cuenta: { id: string; nombre: string; iban: string; bic: string | null; sufijo: string; formato: FormatoPain001 };
+  ordenante: { nombre: string; nif: string; pais: string };
+  transferencias: {
+    end_to_end_id: string;
+    beneficiario: "solicitante" | "proveedor";
+    nombre: string;
+    iban: string;
+    importe: string;
+    concepto: string;
+    gastos: { id: string; folio: string; descripcion: string; numero_factura: string | null; importe: string }[];
+  }[];
+};
+
+/**
+ * Generates the remesa of `gastoIds` (all must be able to go: the database refuses otherwise and
+ * says which and why), builds its SEPA file in the account's format and stores it once.
+ */
+export async function generar(
+  store: Store,
+  o: { gastoIds: string[]; cuentaId: string; fecha: string; importeTotal: string },
+): Promise<DatosRemesa> {
+  const datos = await store.rpc<DatosRemesa>("crear_remesa", {
+    p_gasto_ids: o.gastoIds,
+    p_cuenta_id: o.cuentaId,
+    p_fecha_ejecucion: o.fecha,
+    p_importe_total: o.importeTotal,
+  });
+  const direccion = await direccionEmpresa(store);
+  const xml = pain001(remesaSepa(datos, direccion), datos.cuenta.formato);
+  await store.rpc("guardar_xml_remesa", { p_id: datos.id, p_xml: xml });
+  return datos;
+}
+
+/** The company's address for the ordering party (structured, as pain.001.001.09 wants), when complete. */
+async function direccionEmpresa(store: Store): Promise<Direccion | undefined> {
+  const { rows } = await store.list<{
+    direccion: string | null;
+    codigo_postal: string | null;
+    ciudad: string | null;
+    pais: string;
+  }>("empresa", { columns: ["direccion", "codigo_postal", "ciudad", "pais"], limit: 1, offset: 0 });
+  const e = rows[0];
+  if (!e?.direccion || !e.codigo_postal || !e.ciudad) return undefined;
+  return { calle: e.direccion, codigoPostal: e.codigo_postal, ciudad: e.ciudad, pais: e.pais };
+}
+
+/** The remesa's data as the SEPA writer takes it. */
+export function remesaSepa(datos: DatosRemesa, direccion?: Direccion): Remesa {
+  return {
+    mensajeId: datos.mensaje_id,
+    creadaEn: new Date(datos.creado_en),
+    fechaEjecucion: datos.fecha_ejecucion,
+    ordenante: {
+      nombre: datos.ordenante.nombre,
+      nif: datos.ordenante.nif,
+      sufijo: datos.cuenta.sufijo,
+      iban: datos.cuenta.iban,
+      ...(datos.cuenta.bic ? { bic: datos.cuenta.bic } : {}),
+      ...(direccion ? { direccion } : {}),
+    },
+    transferencias: datos.transferencias.map((t) => ({
+      endToEndId: t.end_to_end_id,
+      beneficiario: { nombre: t.nombre, iban: t.iban },
+      importe: t.importe,
+      concepto: t.concepto,
+    })),
+  };
+}

@@ -1,0 +1,213 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { notFound, redirectWithFlash } from "~/crud/crud.server";
+import { NotFound, StoreError, UUID } from "~/data/store";
+import { formatDate, formatDateTime } from "~/lib/dates";
+import { formatIban } from "~/lib/iban";
+import { formatMoney } from "~/lib/money";
+import { cuenta } from "~/lib/plural";
+import { requireAdministrador, type DatosRemesa } from "~/pagos/remesas.server";
+import { pageTitle, useFormats } from "~/ui/page";
+
+/**
+ * `/remesas/{id}` — one remesa: its transfers and the gastos in each, its SEPA file (the same
+ * bytes every time), and while it is «generada», confirming that the bank executed it (its gastos
+ * become pagados, all at once) or cancelling it (they can be paid again). The database does both
+ * (confirmar_remesa, anular_remesa), with the version seen here.
+ */
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: pageTitle(data ? `Remesa ${data.remesa.folio}` : "Remesa") },
+];
+
+async function datos(store: Awaited<ReturnType<typeof requireAdministrador>>["store"], id: string | undefined) {
+  if (!id || !UUID.test(id)) notFound("La remesa no existe.");
+  try {
+    return await store.rpc<DatosRemesa>("remesa_datos", { p_id: id });
+  } catch (error) {
+    if (error instanceof NotFound) notFound("La remesa no existe.");
+    throw error;
+  }
+}
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const { store } = await requireAdministrador(request, context);
+  return { remesa: await datos(store, params.id) };
+}
+
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  const { store } = await requireAdministrador(request, context);
+  const remesa = await datos(store, params.id);
+  const form = await request.formData();
+  const intent = form.get("intent");
+  const version = Number(form.get("version"));
+  const aqui = `/remesas/${remesa.id}`;
+  try {
+    if (intent === "confirmar") {
+      const referencia = String(form.get("referencia") ?? "").trim();
+      await store.rpc("confirmar_remesa", { p_id: remesa.id, p_version: version, p_referencia: referencia || null });
+      return redirectWithFlash(
+        context,
+        request,
+        aqui,
+        `Remesa ${remesa.folio} confirmada: ${cuenta(remesa.num_gastos, "gasto pagado", "gastos pagados")} por transferencia.`,
+      );
+    }
+    if (intent === "anular") {
+      const motivo = String(form.get("motivo") ?? "").trim();
+      if (!motivo) return json({ intent, error: "Escriba el motivo de la anulación" }, { status: 400 });
+      await store.rpc("anular_remesa", { p_id: remesa.id, p_version: version, p_motivo: motivo });
+      return redirectWithFlash(
+        context,
+        request,
+        aqui,
+        `Remesa ${remesa.folio} anulada: sus gastos pueden pagarse de nuevo.`,
+      );
+    }
+  } catch (error) {
+    if (error instanceof StoreError) return json({ intent, error: error.message }, { status: 400 });
+    throw error;
+  }
+  throw json({ message: "Acción desconocida." }, { status: 400 });
+}
+
+const ESTADOS: Record<string, string> = { generada: "Generada", confirmada: "Confirmada", anulada: "Anulada" };
+
+export default function RemesaPage() {
+  const { remesa } = useLoaderData<typeof loader>();
+  const respuesta = useActionData<typeof action>();
+  const f = useFormats();
+  const dinero = (v: string) => formatMoney(v, f.locale, f.currency);
+  const error = (intent: string) =>
+    respuesta?.intent === intent ? (
+      <div className="resumen-errores" role="alert" tabIndex={-1} id={`${intent}-error`}>
+        <p>{respuesta.error}</p>
+      </div>
+    ) : null;
+  return (
+    <>
+      <p>
+        <Link to="/remesas">Volver a las remesas</Link>
+      </p>
+      <h1>
+        Remesa {remesa.folio}{" "}
+        <span className={`insignia insignia-${remesa.estado}`}>{ESTADOS[remesa.estado] ?? remesa.estado}</span>
+      </h1>
+      <dl className="ficha">
+        <div>
+          <dt>Cuenta de cargo</dt>
+          <dd>
+            {remesa.cuenta.nombre} · {formatIban(remesa.cuenta.iban)}
+          </dd>
+        </div>
+        <div>
+          <dt>Fecha de ejecución</dt>
+          <dd>{formatDate(remesa.fecha_ejecucion, f.locale)}</dd>
+        </div>
+        <div>
+          <dt>Importe</dt>
+          <dd>{dinero(remesa.importe_total)}</dd>
+        </div>
+        <div>
+          <dt>Transferencias</dt>
+          <dd>
+            {cuenta(remesa.num_transferencias, "transferencia", "transferencias")} ·{" "}
+            {cuenta(remesa.num_gastos, "gasto", "gastos")}
+          </dd>
+        </div>
+        <div>
+          <dt>Fichero</dt>
+          <dd>
+            {remesa.xml_guardado ? (
+              <a href={`/remesas/${remesa.id}/fichero`} download>
+                Descargar el fichero SEPA ({remesa.cuenta.formato})
+              </a>
+            ) : (
+              "—"
+            )}
+          </dd>
+        </div>
+        {remesa.confirmada_en ? (
+          <div>
+            <dt>Confirmada</dt>
+            <dd>
+              {formatDateTime(remesa.confirmada_en, f.locale)}
+              {remesa.referencia ? ` · ${remesa.referencia}` : ""}
+            </dd>
+          </div>
+        ) : null}
+        {remesa.anulada_en ? (
+          <div>
+            <dt>Anulada</dt>
+            <dd>
+              {formatDateTime(remesa.anulada_en, f.locale)} · {remesa.motivo_anulacion}
+            </dd>
+          </div>
+        ) : null}
+      </dl>
+
+      {remesa.estado === "generada" ? (
+        <section aria-labelledby="remesa-acciones" className="panel">
+          <h2 id="remesa-acciones">Acciones</h2>
+          <Form method="post" className="formulario" action={`/remesas/${remesa.id}#confirmar-error`}>
+            {error("confirmar")}
+            <input type="hidden" name="version" value={remesa.version} />
+            <div className="campo">
+              <label htmlFor="remesa-referencia">Referencia del banco (opcional)</label>
+              <input type="text" id="remesa-referencia" name="referencia" maxLength={100} autoComplete="off" />
+            </div>
+            <div className="acciones">
+              <button type="submit" name="intent" value="confirmar">
+                Confirmar: el banco la ejecutó
+              </button>
+            </div>
+          </Form>
+          <Form method="post" className="formulario" action={`/remesas/${remesa.id}#anular-error`}>
+            {error("anular")}
+            <input type="hidden" name="version" value={remesa.version} />
+            <div className="campo">
+              <label htmlFor="remesa-motivo">Motivo de la anulación</label>
+              <input type="text" id="remesa-motivo" name="motivo" maxLength={1000} autoComplete="off" />
+            </div>
+            <div className="acciones">
+              <button type="submit" name="intent" value="anular" className="peligro">
+                Anular la remesa
+              </button>
+            </div>
+          </Form>
+        </section>
+      ) : null}
+
+      <table className="tabla-lista">
+        <caption>Transferencias</caption>
+        <thead>
+          <tr>
+            <th scope="col">Referencia</th>
+            <th scope="col">Se paga a</th>
+            <th scope="col">IBAN</th>
+            <th scope="col">Concepto</th>
+            <th scope="col">Importe</th>
+          </tr>
+        </thead>
+        <tbody>
+          {remesa.transferencias.map((t) => (
+            <tr key={t.end_to_end_id}>
+              <td>{t.end_to_end_id}</td>
+              <td>{t.nombre}</td>
+              <td>{formatIban(t.iban)}</td>
+              <td>
+                {t.gastos.map((g, i) => (
+                  <span key={g.id}>
+                    {i ? ", " : ""}
+                    <Link to={`/gastos?gasto=${g.id}#gasto`}>{g.folio}</Link>
+                  </span>
+                ))}
+              </td>
+              <td className="importe">{dinero(t.importe)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
+  );
+}

@@ -1,0 +1,264 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { redirectWithFlash } from "~/crud/crud.server";
+import { StoreError, UUID } from "~/data/store";
+import { formatDate, isISODate, todayISO } from "~/lib/dates";
+import { formatIban } from "~/lib/iban";
+import { formatMoney } from "~/lib/money";
+import { cuenta } from "~/lib/plural";
+import { candidatos, generar, REMESA_MAXIMO, requireAdministrador } from "~/pagos/remesas.server";
+import { pageTitle, useFormats } from "~/ui/page";
+
+/**
+ * `/remesas` — paying approved gastos by bank transfer (docs/producto.md «Remesas»), for
+ * administradores: the approved gastos not yet paid (optionally between two dates), which go in a
+ * new remesa and which do not and why (the database decides: remesa_candidatos), the form that
+ * generates it (an account and an execution date), and the remesas made so far.
+ */
+export const meta: MetaFunction = () => [{ title: pageTitle("Remesas de pago") }];
+
+const fecha = (v: string | null) => (v && isISODate(v) ? v : null);
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { store } = await requireAdministrador(request, context);
+  const url = new URL(request.url);
+  const desde = fecha(url.searchParams.get("desde"));
+  const hasta = fecha(url.searchParams.get("hasta"));
+  const [propuesta, cuentas, remesas] = await Promise.all([
+    candidatos(store, desde, hasta),
+    store.list<{ id: string; nombre: string; iban: string; formato: string }>("cuentas_empresa", {
+      columns: ["id", "nombre", "iban", "formato"],
+      filters: [{ column: "activa", op: "eq", value: true }],
+      order: [{ column: "nombre", ascending: true }],
+      limit: 50,
+      offset: 0,
+    }),
+    store.list<{
+      id: string;
+      folio: string;
+      estado: string;
+      fecha_ejecucion: string;
+      num_transferencias: number;
+      importe_total: string;
+    }>("remesas_vista", {
+      columns: ["id", "folio", "estado", "fecha_ejecucion", "num_transferencias", "importe_total"],
+      order: [{ column: "creado_en", ascending: false }],
+      limit: 50,
+      offset: 0,
+    }),
+  ]);
+  return { desde, hasta, propuesta, cuentas: cuentas.rows, remesas: remesas.rows, hoy: todayISO() };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const { store } = await requireAdministrador(request, context);
+  const form = await request.formData();
+  const gastoIds = form.getAll("gasto").map(String);
+  const cuentaId = String(form.get("cuenta") ?? "");
+  const fechaEjecucion = String(form.get("fecha_ejecucion") ?? "");
+  const importeTotal = String(form.get("importe_total") ?? "");
+  const errores: Record<string, string> = {};
+  if (!UUID.test(cuentaId)) errores.cuenta = "Elija la cuenta de la empresa desde la que se paga";
+  if (!isISODate(fechaEjecucion)) errores.fecha_ejecucion = "Escriba la fecha de ejecución, por ejemplo 31/01/2026";
+  else if (fechaEjecucion < todayISO()) errores.fecha_ejecucion = "Fecha de ejecución: hoy o después";
+  if (!gastoIds.length || gastoIds.some((id) => !UUID.test(id)) || gastoIds.length > REMESA_MAXIMO)
+    errores.gasto = "No hay gastos que pagar en esta remesa: vuelva a la lista";
+  if (Object.keys(errores).length) return json({ errores, valores: { cuentaId, fechaEjecucion } }, { status: 400 });
+  try {
+    const remesa = await generar(store, { gastoIds, cuentaId, fecha: fechaEjecucion, importeTotal });
+    return redirectWithFlash(
+      context,
+      request,
+      `/remesas/${remesa.id}`,
+      `Remesa ${remesa.folio} generada: ${cuenta(remesa.num_transferencias, "transferencia", "transferencias")} por ${formatMoney(remesa.importe_total)}. Descargue el fichero y envíelo al banco.`,
+    );
+  } catch (error) {
+    // The database's word (a gasto that cannot go any more, the total changed meanwhile…).
+    if (error instanceof StoreError)
+      return json({ errores: { remesa: error.message }, valores: { cuentaId, fechaEjecucion } }, { status: 400 });
+    throw error;
+  }
+}
+
+const ESTADOS: Record<string, string> = { generada: "Generada", confirmada: "Confirmada", anulada: "Anulada" };
+
+export default function Remesas() {
+  const { desde, hasta, propuesta, cuentas, remesas, hoy } = useLoaderData<typeof loader>();
+  const respuesta = useActionData<typeof action>();
+  const f = useFormats();
+  const dinero = (v: string) => formatMoney(v, f.locale, f.currency);
+  const van = propuesta.gastos.filter((g) => !g.motivo);
+  const noVan = propuesta.gastos.filter((g) => g.motivo);
+  const errores = Object.entries(respuesta?.errores ?? {});
+  return (
+    <>
+      <h1>Remesas de pago</h1>
+      <p className="intro">
+        Los gastos aprobados que se devuelven a quien los pagó (o se pagan al proveedor) con una transferencia SEPA: una
+        por persona, con los folios en el concepto. Al confirmar que el banco la ejecutó, sus gastos quedan pagados.
+      </p>
+
+      <section aria-labelledby="nueva-remesa" className="panel">
+        <h2 id="nueva-remesa">Nueva remesa</h2>
+        <Form method="get" className="filtros-campos">
+          <div className="campo">
+            <label htmlFor="remesa-desde">Gastos desde</label>
+            <input type="date" id="remesa-desde" name="desde" defaultValue={desde ?? ""} />
+          </div>
+          <div className="campo">
+            <label htmlFor="remesa-hasta">Hasta</label>
+            <input type="date" id="remesa-hasta" name="hasta" defaultValue={hasta ?? ""} />
+          </div>
+          <div className="acciones">
+            <button type="submit" className="secundario">
+              Ver
+            </button>
+          </div>
+        </Form>
+        <p role="status">
+          {van.length
+            ? `Van ${cuenta(van.length, "gasto", "gastos")} en ${cuenta(propuesta.transferencias, "transferencia", "transferencias")}: ${dinero(propuesta.importe_total)}.`
+            : "No hay gastos aprobados que se puedan pagar en una remesa."}
+          {noVan.length
+            ? ` ${cuenta(noVan.length, "gasto aprobado no va", "gastos aprobados no van")}: se dice por qué abajo.`
+            : ""}
+        </p>
+        {errores.length ? (
+          <div className="resumen-errores" role="alert" tabIndex={-1} id="remesa-errores">
+            <h3>Hay {cuenta(errores.length, "error", "errores")}</h3>
+            <ul>
+              {errores.map(([campo, mensaje]) => (
+                <li key={campo}>
+                  {campo === "cuenta" || campo === "fecha_ejecucion" ? (
+                    <a href={`#remesa-${campo}`}>{mensaje}</a>
+                  ) : (
+                    mensaje
+                  )}
+                </li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
+        {van.length && cuentas.length ? (
+          <Form method="post" action="/remesas?index#remesa-errores" className="formulario">
+            {van.map((g) => (
+              <input key={g.gasto_id} type="hidden" name="gasto" value={g.gasto_id} />
+            ))}
+            <input type="hidden" name="importe_total" value={propuesta.importe_total} />
+            <div className="campo">
+              <label htmlFor="remesa-cuenta">Cuenta de cargo</label>
+              <select id="remesa-cuenta" name="cuenta" defaultValue={respuesta?.valores.cuentaId ?? cuentas[0]?.id}>
+                {cuentas.map((c) => (
+                  <option key={c.id} value={c.id}>
+                    {c.nombre} · {formatIban(c.iban)} · {c.formato}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div className="campo">
+              <label htmlFor="remesa-fecha_ejecucion">Fecha de ejecución</label>
+              <input
+                type="date"
+                id="remesa-fecha_ejecucion"
+                name="fecha_ejecucion"
+                min={hoy}
+                defaultValue={respuesta?.valores.fechaEjecucion || hoy}
+              />
+            </div>
+            <div className="acciones">
+              <button type="submit">Generar remesa</button>
+            </div>
+          </Form>
+        ) : van.length ? (
+          <p>
+            No hay ninguna cuenta de la empresa activa desde la que pagar:{" "}
+            <Link to="/cuentas-empresa">dé de alta una</Link>.
+          </p>
+        ) : null}
+        {van.length ? (
+          <table className="tabla-lista">
+            <caption>Gastos que van</caption>
+            <thead>
+              <tr>
+                <th scope="col">Folio</th>
+                <th scope="col">Fecha</th>
+                <th scope="col">Se paga a</th>
+                <th scope="col">IBAN</th>
+                <th scope="col">Importe</th>
+              </tr>
+            </thead>
+            <tbody>
+              {van.map((g) => (
+                <tr key={g.gasto_id}>
+                  <td>
+                    <Link to={`/gastos?gasto=${g.gasto_id}#gasto`}>{g.folio}</Link>
+                  </td>
+                  <td>{formatDate(g.fecha_gasto, f.locale)}</td>
+                  <td>{g.nombre}</td>
+                  <td>{g.iban ? formatIban(g.iban) : "—"}</td>
+                  <td className="importe">{dinero(g.importe)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ) : null}
+        {noVan.length ? (
+          <table className="tabla-lista">
+            <caption>Gastos que no van, y por qué</caption>
+            <thead>
+              <tr>
+                <th scope="col">Folio</th>
+                <th scope="col">Importe</th>
+                <th scope="col">Motivo</th>
+              </tr>
+            </thead>
+            <tbody>
+              {noVan.map((g) => (
+                <tr key={g.gasto_id}>
+                  <td>
+                    <Link to={`/gastos?gasto=${g.gasto_id}#gasto`}>{g.folio}</Link>
+                  </td>
+                  <td className="importe">{dinero(g.importe)}</td>
+                  <td>{g.motivo}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ) : null}
+      </section>
+
+      <section aria-labelledby="remesas-hechas">
+        <h2 id="remesas-hechas">Remesas</h2>
+        {remesas.length ? (
+          <table className="tabla-lista">
+            <thead>
+              <tr>
+                <th scope="col">Folio</th>
+                <th scope="col">Ejecución</th>
+                <th scope="col">Estado</th>
+                <th scope="col">Transferencias</th>
+                <th scope="col">Importe</th>
+              </tr>
+            </thead>
+            <tbody>
+              {remesas.map((r) => (
+                <tr key={r.id}>
+                  <td>
+                    <Link to={`/remesas/${r.id}`}>{r.folio}</Link>
+                  </td>
+                  <td>{formatDate(r.fecha_ejecucion, f.locale)}</td>
+                  <td>{ESTADOS[r.estado] ?? r.estado}</td>
+                  <td>{r.num_transferencias}</td>
+                  <td className="importe">{dinero(r.importe_total)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ) : (
+          <p>Aún no hay remesas.</p>
+        )}
+      </section>
+    </>
+  );
+}
