@@ -1,0 +1,183 @@
+import { XmlDocument, XsdValidator } from "libxml2-wasm";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import type pg from "pg";
+import { todayISO, addDaysISO } from "~/lib/dates";
+import { generateValidEsIban } from "~/lib/iban";
+import { generateValidCif } from "~/lib/nif";
+import * as fichero from "~/routes/remesas.$id.fichero";
+import * as remesa from "~/routes/remesas.$id";
+import * as remesas from "~/routes/remesas._index";
+import { createTestApp, json, ORIGIN, request, respond, type TestApp, type TestUser } from "../support/app";
+import { connect } from "../support/as-user";
+import { insertDepartamento, insertSucursal, setProfile, tableHashes } from "../support/fixtures";
+
+/**
+ * The remesas screens through their real loaders and actions (the rules are the database's:
+ * tests/integration/remesas.test.ts): what goes and what does not and why, generating one with
+ * its SEPA file (valid against the ISO schema, the same bytes on every download), a second remesa
+ * of the same gastos refused, confirming (the gastos pagados) and cancelling.
+ */
+let app: TestApp;
+let admin: TestUser, aprobador: TestUser, empleado: TestUser;
+let owner: pg.Client;
+let cuenta: string;
+const hoy = todayISO();
+
+beforeAll(async () => {
+  app = await createTestApp();
+  owner = await connect(app.url);
+  admin = await app.createUser({ nombre: "Ana", rol: "administrador" });
+  aprobador = await app.createUser({ nombre: "Pablo", rol: "aprobador" });
+  empleado = await app.createUser({ nombre: "Elena", rol: "empleado" });
+  const dep = await insertDepartamento(app.db, { nombre: "Ventas", codigo: "VEN" });
+  const suc = await insertSucursal(app.db);
+  for (const u of [admin, aprobador, empleado])
+    await setProfile(app.db, u.id, { departamento_id: dep, sucursal_id: suc });
+  await owner.query(
+    "update public.empresa set razon_social = 'Oficina Demo SL', nif = $1, direccion = 'Calle Mayor 1', codigo_postal = '28013', ciudad = 'Madrid'",
+    [generateValidCif(7)],
+  );
+  cuenta = (
+    await owner.query<{ id: string }>(
+      "insert into public.cuentas_empresa (nombre, iban, bic, formato) values ('Principal', $1, 'CAIXESBBXXX', 'pain.001.001.09') returning id",
+      [generateValidEsIban(1)],
+    )
+  ).rows[0]!.id;
+  await owner.query("insert into public.datos_bancarios (usuario_id, iban) values ($1, $2)", [
+    empleado.id,
+    generateValidEsIban(2),
+  ]);
+});
+afterAll(async () => {
+  await owner?.end();
+  await app?.close();
+});
+
+let n = 0;
+/** An approved gasto of Elena's, approved by Pablo, paid the way `metodo` says. */
+async function aprobado(metodo = "efectivo") {
+  n += 1;
+  const { rows } = await owner.query<{ id: string; folio: string }>(
+    `insert into public.gastos (descripcion, fecha_gasto, categoria, importe, metodo_pago, solicitante_id,
+       departamento_id, sucursal_id, estado, aprobador_id, aprobado_por_id, fecha_aprobacion)
+     select $1, $2, 'otros', $3, $4, u.id, u.departamento_id, u.sucursal_id, 'aprobado', $5, $5, now()
+       from public.usuarios u where u.id = $6
+     returning id, folio`,
+    [`Gasto remesa ${n}`, hoy, `${20 + n}.40`, metodo, aprobador.id, empleado.id],
+  );
+  return rows[0]!;
+}
+
+const ruta = (path: string, u: TestUser, o: { form?: Record<string, string | string[]>; id?: string } = {}) => ({
+  request: request(path, { cookie: u.cookie, form: o.form }),
+  context: app.context(),
+  params: o.id ? { id: o.id } : {},
+});
+/** Everything a remesa touches: unchanged after a refusal. */
+const estado = () =>
+  tableHashes(app.db, {
+    gastos: ["public.gastos", "id"],
+    remesas: ["public.remesas", "id"],
+    remesa_gastos: ["public.remesa_gastos", "id"],
+  });
+const pantalla = async (u: TestUser) => json(await respond(() => remesas.loader(ruta("/remesas", u))));
+
+it("propone lo que va y lo que no con su motivo; genera la remesa con su fichero SEPA válido; no dos veces; confirma", async () => {
+  const va = await aprobado("efectivo");
+  const noVa = await aprobado("tarjeta_corporativa");
+  const datos = await pantalla(admin);
+  const linea = (id: string) => datos.propuesta.gastos.find((g: { gasto_id: string }) => g.gasto_id === id);
+  expect(linea(va.id)).toMatchObject({ motivo: null, nombre: "Elena" });
+  expect(linea(noVa.id).motivo).toMatch(/Tarjeta corporativa/);
+  expect(datos.cuentas.map((c: { id: string }) => c.id)).toEqual([cuenta]);
+
+  // A bad form: said, nothing written.
+  const antes = await estado();
+  const mala = await respond(() =>
+    remesas.action(
+      ruta("/remesas?index", admin, { form: { gasto: [va.id], cuenta: "", fecha_ejecucion: addDaysISO(hoy, -1) } }),
+    ),
+  );
+  expect(mala.status).toBe(400);
+  expect((await json(mala)).errores).toMatchObject({
+    cuenta: "Elija la cuenta de la empresa desde la que se paga",
+    fecha_ejecucion: "Fecha de ejecución: hoy o después",
+  });
+  expect(await estado()).toEqual(antes);
+
+  const form = { gasto: [va.id], cuenta, fecha_ejecucion: hoy, importe_total: datos.propuesta.importe_total };
+  const r = await respond(() => remesas.action(ruta("/remesas?index", admin, { form })));
+  expect(r.status).toBe(302);
+  const id = new URL(r.headers.get("Location")!, ORIGIN).pathname.split("/").at(-1)!;
+  const { remesa: hecha } = await json(await respond(() => remesa.loader(ruta(`/remesas/${id}`, admin, { id }))));
+  expect(hecha).toMatchObject({ estado: "generada", num_gastos: 1, xml_guardado: true });
+
+  // The file: the ISO 20022 schema of its format, and the same bytes each time.
+  const descarga = async () => {
+    const f = await respond(() => fichero.loader(ruta(`/remesas/${id}/fichero`, admin, { id })));
+    expect(f.headers.get("Content-Disposition")).toBe(`attachment; filename="${hecha.folio}.xml"`);
+    return f.text();
+  };
+  const xml = await descarga();
+  expect(await descarga()).toBe(xml);
+  const xsd = XmlDocument.fromBuffer(
+    readFileSync(fileURLToPath(new URL("../fixtures/xsd/pain.001.001.09.xsd", import.meta.url))),
+  );
+  const validador = XsdValidator.fromDoc(xsd);
+  const doc = XmlDocument.fromString(xml);
+  expect(() => validador.validate(doc)).not.toThrow();
+  [doc, validador, xsd].forEach((d) => d.dispose());
+  expect(xml).toContain(`<MsgId>${hecha.mensaje_id}</MsgId>`);
+  expect(xml).toContain(`<InstdAmt Ccy="EUR">${hecha.importe_total}</InstdAmt>`);
+
+  // The same gasto again: refused with the database's reason, nothing written.
+  const otra = await respond(() => remesas.action(ruta("/remesas?index", admin, { form })));
+  expect(otra.status).toBe(400);
+  expect((await json(otra)).errores.remesa).toMatch(new RegExp(`Ya está en la remesa ${hecha.folio}`));
+
+  const confirmada = await respond(() =>
+    remesa.action(ruta(`/remesas/${id}`, admin, { id, form: { intent: "confirmar", version: String(hecha.version) } })),
+  );
+  expect(confirmada.status).toBe(302);
+  const { rows } = await owner.query(
+    "select estado, referencia_pago, fecha_pago::text from public.gastos where id = $1",
+    [va.id],
+  );
+  expect(rows[0]).toEqual({ estado: "pagado", referencia_pago: hecha.folio, fecha_pago: hoy });
+});
+
+it("anular pide el motivo y deja los gastos libres para otra remesa", async () => {
+  const g = await aprobado();
+  const datos = await pantalla(admin);
+  const form = { gasto: [g.id], cuenta, fecha_ejecucion: hoy, importe_total: datos.propuesta.importe_total };
+  const r = await respond(() => remesas.action(ruta("/remesas?index", admin, { form })));
+  const id = new URL(r.headers.get("Location")!, ORIGIN).pathname.split("/").at(-1)!;
+  const { remesa: hecha } = await json(await respond(() => remesa.loader(ruta(`/remesas/${id}`, admin, { id }))));
+  const sinMotivo = await respond(() =>
+    remesa.action(ruta(`/remesas/${id}`, admin, { id, form: { intent: "anular", version: String(hecha.version) } })),
+  );
+  expect(sinMotivo.status).toBe(400);
+  expect((await json(sinMotivo)).error).toBe("Escriba el motivo de la anulación");
+  const anulada = await respond(() =>
+    remesa.action(
+      ruta(`/remesas/${id}`, admin, {
+        id,
+        form: { intent: "anular", version: String(hecha.version), motivo: "El banco la rechazó" },
+      }),
+    ),
+  );
+  expect(anulada.status).toBe(302);
+  const libre = (await pantalla(admin)).propuesta.gastos.find((x: { gasto_id: string }) => x.gasto_id === g.id);
+  expect(libre.motivo).toBeNull();
+});
+
+it("solo los administradores: los demás, 403 y nada cambia", async () => {
+  for (const u of [aprobador, empleado]) {
+    expect((await respond(() => remesas.loader(ruta("/remesas", u)))).status).toBe(403);
+    expect(
+      (await respond(() => remesas.action(ruta("/remesas?index", u, { form: { cuenta, fecha_ejecucion: hoy } }))))
+        .status,
+    ).toBe(403);
+  }
+});
