@@ -6,6 +6,7 @@
  * única excepción es la vía rápida de la carga masiva (insertGastosRapido), que hace lo mismo que
  * esos disparadores, por conjuntos.
  */
+import { generateValidEsIban } from "../../app/lib/iban";
 import { sql, type Kysely, type Transaction } from "kysely";
 import { hashPassword } from "../../app/auth/password.server";
 import type { Database } from "../../app/data/database";
@@ -232,6 +233,15 @@ async function seedBase(trx: Trx, options: SeedOptions, log: Log): Promise<void>
                   ${col("activo")}::boolean[], ${col("creado_en")}::timestamptz[])
            as v(id, apellidos, rol, departamento_id, sucursal_id, aprobador_id, puesto, telefono, activo, creado_en)
      where u.id = v.id`.execute(trx);
+
+  // Los IBAN de casi todas las personas (sus reembolsos van por remesa); sin él, uno de cada diez,
+  // que la remesa deja fuera diciendo por qué.
+  const conIban = org.perfiles.filter((_, i) => i % 10 !== 9);
+  log(`Datos de demostración: ${conIban.length} IBAN de personas…`);
+  await trx
+    .insertInto("public.datos_bancarios")
+    .values(conIban.map((p, i) => ({ usuario_id: p.id, iban: generateValidEsIban(2_000 + i) })))
+    .execute();
 
   log(`Datos de demostración: ${org.proveedores.length} proveedores…`);
   await trx.insertInto("public.proveedores").values(org.proveedores).execute();
