@@ -548,6 +548,16 @@ export function storeContract(name: string, setup: () => Promise<ContractWorld>)
         expect((motivo as Invalid).field).toBe("motivo_rechazo");
       });
 
+      it("una función de solo lectura (`reads`) también rechaza tipado: Forbidden, NotFound", async () => {
+        const ninguna = "00000000-0000-4000-8000-000000000000";
+        expect(await rejection(w.empleado.rpc("remesa_datos", { p_id: ninguna }, { reads: true }))).toBeInstanceOf(
+          Forbidden,
+        );
+        expect(await rejection(w.admin.rpc("remesa_datos", { p_id: ninguna }, { reads: true }))).toBeInstanceOf(
+          NotFound,
+        );
+      });
+
       it("una función que devuelve jsonb da el mismo valor por cualquier adaptador", async () => {
         expect(await w.admin.rpc("referencias", { p_tabla: "departamentos", p_id: dep.alfa!.id })).toEqual([
           { tabla: "gastos", total: 4 },

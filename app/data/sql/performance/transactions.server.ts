@@ -1,4 +1,6 @@
 import type { Kysely } from "kysely";
+import type pg from "pg";
+import { storeErrorFromPostgres } from "../../store";
 import type { Database } from "../../database";
 import { anyTables, asUser, readAsUser, type AnyTrx, type AsUser } from "../connection.server";
 import { kept, remembered } from "./kept.server";
@@ -59,7 +61,14 @@ function readBatcher(db: Kysely<Database>, userId: string) {
   let pending: Task[] | null = null;
   function flush(tasks: Task[]) {
     readAsUser(db, userId, (trx, cambios) =>
-      Promise.all(tasks.map((t) => t.fn(trx, cambios).then(t.resolve, t.reject))),
+      // Each read's own error is the store's, as out of `asUser` (a function's Spanish refusal).
+      Promise.all(
+        tasks.map((t) =>
+          t
+            .fn(trx, cambios)
+            .then(t.resolve, (error: unknown) => t.reject(storeErrorFromPostgres(error as pg.DatabaseError) ?? error)),
+        ),
+      ),
     ).catch((error) => tasks.forEach((t) => t.reject(error)));
   }
   return <T>(fn: AsUser<T>): Promise<T> =>
