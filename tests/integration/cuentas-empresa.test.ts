@@ -237,7 +237,7 @@ describe("datos bancarios en la ficha de una persona", () => {
     expect(r.status).toBe(302);
     expect(await fila(empleado.id)).toMatchObject({ titular: "Elena y Luis", version: 2 });
     const before = await snapshot();
-    for (const version of [{ version: "1" }, {}]) {
+    for (const version of [{ version: "1" }, {}] as Record<string, string>[]) {
       const viejo = await post(empleado.id, { iban: IBAN_ELENA, titular: "Otro", ...version }, empleado.cookie);
       expect(viejo.status).toBe(409);
       expect((await json(viejo)).datosBancarios.error[""][0]).toBe(
@@ -270,7 +270,7 @@ describe("datos bancarios en la ficha de una persona", () => {
     expect(JSON.stringify(data)).not.toContain(IBAN_ELENA);
     const before = await snapshot();
     const antes = await fila(empleado.id);
-    for (const version of [{ version: String(antes!.version) }, {}]) {
+    for (const version of [{ version: String(antes!.version) }, {}] as Record<string, string>[]) {
       const p = await post(empleado.id, { iban: generateValidEsIban(7104), ...version }, cookie);
       expect(p.status).toBe(403);
     }
