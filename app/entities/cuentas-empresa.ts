@@ -57,7 +57,7 @@ export const cuentasEmpresa: Entity = {
   ],
   columns: [
     { name: "nombre", label: "Nombre", link: true, sortable: true },
-    { name: "iban", label: "IBAN" },
+    { name: "iban", label: "IBAN", kind: "iban" },
     { name: "formato", label: "Formato", kind: "option", options: FORMATOS_SEPA },
     { name: "activa", label: "Activa", kind: "boolean", sortable: true },
   ],

@@ -88,6 +88,7 @@ admin("un administrador añade una cuenta de la empresa desde «Cuentas de la em
 
   await page.goto(`/cuentas-empresa?q=${encodeURIComponent(nombre)}`);
   const fila = page.getByRole("row").filter({ has: page.getByRole("link", { name: nombre, exact: true }) });
+  await expect(fila).toContainText(formatIban(iban));
   await expect(fila).toContainText("pain.001.001.03 (guía AEB)");
   await expect(fila).toContainText("Sí");
 });
