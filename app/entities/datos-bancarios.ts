@@ -7,12 +7,11 @@ import { formSchema, iban, text, type Field, type Z } from "./fields";
 export const DATOS_BANCARIOS_CAMPOS: readonly Field[] = [
   iban("iban", "IBAN", {
     required: true,
-    hint: "La cuenta en la que cobra los reembolsos. Por ejemplo ES91 2100 0418 4502 0005 1332, con espacios o sin ellos.",
+    hint: "Por ejemplo ES91 2100 0418 4502 0005 1332, con espacios o sin ellos.",
   }),
   text("titular", "Titular", {
     min: 2,
     max: 70,
-    autoComplete: "name",
     hint: "Opcional: solo si la cuenta no está a nombre de esta persona.",
   }),
 ];
