@@ -1,7 +1,16 @@
 import { test as base } from "@playwright/test";
 import { randomInt } from "node:crypto";
 import { formatIban, generateValidEsIban } from "../../app/lib/iban";
-import { as, createForm, expect, expectNoAxeViolations, pressUntilFocused, unique, uniqueEmail } from "./support";
+import {
+  as,
+  asItIs,
+  createForm,
+  expect,
+  expectNoAxeViolations,
+  pressUntilFocused,
+  unique,
+  uniqueEmail,
+} from "./support";
 import { literal, signUpAndConfirm } from "./support-registros";
 
 /**
@@ -91,4 +100,15 @@ admin("un administrador añade una cuenta de la empresa desde «Cuentas de la em
   await expect(fila).toContainText(formatIban(iban));
   await expect(fila).toContainText("pain.001.001.03 (guía AEB)");
   await expect(fila).toContainText("Sí");
+
+  // On a phone the navigation, one link longer, and the list still fit without scrolling sideways.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/cuentas-empresa");
+  const { scroll, client } = await asItIs(page, (p) =>
+    p.evaluate(() => ({
+      scroll: document.scrollingElement!.scrollWidth,
+      client: document.scrollingElement!.clientWidth,
+    })),
+  );
+  expect(scroll).toBeLessThanOrEqual(client);
 });
