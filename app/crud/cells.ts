@@ -2,6 +2,7 @@ import type { Column } from "~/entities/entity";
 import { labelOf } from "~/lib/constants";
 import { cuenta } from "~/lib/plural";
 import { formatDate } from "~/lib/dates";
+import { formatIban } from "~/lib/iban";
 import type { Formats } from "~/lib/format";
 import { formatDecimal, formatMoney } from "~/lib/money";
 
@@ -21,6 +22,8 @@ export function formatValue(column: Pick<Column, "kind" | "options" | "contar">,
       return value ? "Sí" : "No";
     case "option":
       return labelOf(column.options ?? [], String(value));
+    case "iban":
+      return formatIban(String(value));
     default:
       return String(value);
   }
@@ -29,6 +32,7 @@ export function formatValue(column: Pick<Column, "kind" | "options" | "contar">,
 /** A CSV cell: as on screen, except amounts, which stay plain numbers a spreadsheet can add up. */
 export function csvValue(column: Pick<Column, "kind" | "options" | "contar">, value: unknown, f: Formats): string {
   if (column.kind === "count") return String(Number(value ?? 0));
+  if (column.kind === "iban") return value == null ? "" : String(value);
   return column.kind === "money" && value != null
     ? formatDecimal(String(value), f.locale)
     : formatValue(column, value, f);

@@ -11,7 +11,8 @@ import { formSchema, type Field, type Z } from "./fields";
  * lines long. Every property is a feature any entity may use: gastos happens to be the one that
  * needs `rowFields`, `searchRefs`, `searchFunction` and `vistas` today.
  */
-export type ColumnKind = "text" | "money" | "date" | "boolean" | "option" | "count";
+/** `iban`: shown in groups of four; the CSV keeps it as stored, without spaces. */
+export type ColumnKind = "text" | "money" | "date" | "boolean" | "option" | "count" | "iban";
 
 export type Column = {
   name: string;

@@ -21,6 +21,7 @@ describe("the entity registry", () => {
       ["/tipos-iva", "Tipos de IVA"],
       ["/categorias-fiscales", "IVA por categoría"],
       ["/empresa", "Empresa"],
+      ["/cuentas-empresa", "Cuentas de la empresa"],
     ]);
   });
 });

@@ -1,4 +1,5 @@
 import { categoriasFiscales } from "./categorias-fiscales";
+import { cuentasEmpresa } from "./cuentas-empresa";
 import { departamentos } from "./departamentos";
 import { empresa } from "./empresa";
 import type { Entity } from "./entity";
@@ -22,6 +23,7 @@ export const ENTITIES: readonly Entity[] = [
   tiposIva,
   categoriasFiscales,
   empresa,
+  cuentasEmpresa,
 ];
 
 export function entityOf(table: string): Entity | undefined {

@@ -1,38 +1,13 @@
 import type { Permisos } from "~/auth/permissions";
 import { CATEGORIAS_PROVEEDOR, PAISES, TIPOS_PERSONA, isValueOf } from "~/lib/constants";
-import { formatIban, ibanError, normalizeIban } from "~/lib/iban";
 import { normalizeNif, validateNif } from "~/lib/nif";
 import type { Entity } from "./entity";
-import { checkbox, email, phone, select, text, textarea, url, type Field } from "./fields";
+import { checkbox, email, iban, phone, select, text, textarea, url } from "./fields";
 
 const PERMISOS: Permisos = {
   crear: ["administrador", "aprobador"],
   editar: ["administrador", "aprobador"],
   eliminar: ["administrador"],
-};
-
-/** IBAN: spaces and a leading «IBAN» dropped, upper case, ISO 13616 mod-97 check. */
-const iban: Field = {
-  ...text("iban", "IBAN", {
-    max: 42,
-    hint: "Opcional. Por ejemplo ES91 2100 0418 4502 0005 1332, con espacios o sin ellos.",
-  }),
-  display: formatIban,
-  schema: (z) =>
-    z
-      .string()
-      .transform((v, ctx) => {
-        const value = normalizeIban(v);
-        if (value === "") return null;
-        const problem = ibanError(value);
-        if (problem) {
-          ctx.addIssue({ code: "custom", message: problem });
-          return z.NEVER;
-        }
-        return value;
-      })
-      .optional()
-      .transform((v) => v ?? null),
 };
 
 export const proveedores: Entity = {
@@ -61,7 +36,7 @@ export const proveedores: Entity = {
     text("ciudad", "Ciudad", { max: 80 }),
     text("provincia", "Provincia / Estado", { max: 80 }),
     text("codigo_postal", "Código postal", { max: 10, autoComplete: "postal-code" }),
-    iban,
+    iban("iban", "IBAN", { hint: "Opcional. Por ejemplo ES91 2100 0418 4502 0005 1332, con espacios o sin ellos." }),
     select("categoria", "Categoría", CATEGORIAS_PROVEEDOR, { required: true }),
     checkbox("activo", "Activo", { hint: "Solo los proveedores activos se pueden elegir en un gasto." }),
     textarea("notas", "Notas", { max: 2000 }),

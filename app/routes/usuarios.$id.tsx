@@ -6,19 +6,25 @@ import { actualField, changePasswordSchema, minutos, nuevaField, repetirField, r
 import { requireUser } from "~/auth/session.server";
 import { tooMany } from "~/auth/throttle.server";
 import { recordAction, recordLoader, redirectWithFlash } from "~/crud/crud.server";
+import { datosBancariosDe, guardarDatosBancarios } from "~/crud/datos-bancarios.server";
+import { DATOS_BANCARIOS_CAMPOS, datosBancariosSchema, type DatosBancarios } from "~/entities/datos-bancarios";
 import { usuarios } from "~/entities/usuarios";
 import { ConfirmDialog } from "~/ui/ConfirmDialog";
 import { EntityRecordPage } from "~/ui/EntityPages";
 import { pageTitle } from "~/ui/page";
-import { ConformForm, FieldControl, useServerForm } from "~/ui/forms";
+import { formatIban } from "~/lib/iban";
+import { ConformForm, FieldControl, toFormValues, useServerForm } from "~/ui/forms";
 
 export const headers = retryAfterHeaders;
 
 export const loader = (args: LoaderFunctionArgs) =>
-  recordLoader(usuarios, args, { extra: async ({ user, id }) => ({ propio: user.id === id }) });
+  recordLoader(usuarios, args, {
+    extra: async (ctx) => ({ propio: ctx.user.id === ctx.id, ...(await datosBancariosDe(ctx)) }),
+  });
 
 /**
- * Besides the record's own actions: the signed-in user's password (own profile only), and a
+ * Besides the record's own actions: the signed-in user's password (own profile only), their
+ * bank account (the person and the administradores: see datos-bancarios.server), and a
  * confirm step before an administrador takes away their own rights (hole 12): the
  * first POST only shows what they will lose; the second, with `confirmar_degradacion`, saves.
  */
@@ -74,6 +80,9 @@ export async function action(args: ActionFunctionArgs) {
     for (const cookie of result.headers.getSetCookie()) response.headers.append("Set-Cookie", cookie);
     return response;
   }
+
+  if (intent === "datos_bancarios")
+    return guardarDatosBancarios(await requireUser(request, context), args, params.id ?? "", form);
 
   if (intent === "guardar" && form.get("confirmar_degradacion") !== "1") {
     const { user } = await requireUser(request, context);
@@ -158,8 +167,66 @@ function CambiarContrasena() {
   );
 }
 
+/** Where this person's reimbursements are paid: shown, and added or changed, in one small form. */
+function DatosBancariosSeccion({
+  fila,
+  envio,
+  propio,
+  nombre,
+}: {
+  fila: DatosBancarios | null;
+  envio: string;
+  propio: boolean;
+  /** The person's name: the account's holder unless `titular` says otherwise. */
+  nombre: string;
+}) {
+  const actionData = useActionData<typeof action>();
+  const lastResult =
+    actionData && "intent" in actionData && actionData.intent === "datos_bancarios" && "datosBancarios" in actionData
+      ? (actionData.datosBancarios as SubmissionResult<string[]>)
+      : undefined;
+  const [form, fields] = useServerForm({
+    id: "datos-bancarios",
+    schema: datosBancariosSchema,
+    lastResult,
+    defaultValue: toFormValues(DATOS_BANCARIOS_CAMPOS, fila),
+  });
+  return (
+    <section aria-labelledby="titulo-datos-bancarios" className="panel">
+      <h2 id="titulo-datos-bancarios">Datos bancarios</h2>
+      <p>
+        {propio
+          ? "La cuenta en la que cobra los reembolsos de sus gastos. Solo la ven usted y los administradores."
+          : "La cuenta en la que esta persona cobra los reembolsos de sus gastos. Solo la ven ella y los administradores."}
+      </p>
+      {fila ? (
+        <dl className="ficha">
+          <dt>IBAN</dt>
+          <dd>{formatIban(fila.iban)}</dd>
+          <dt>Titular</dt>
+          <dd>{fila.titular ?? nombre}</dd>
+        </dl>
+      ) : (
+        <p>Todavía no hay ninguna cuenta: sin ella, sus reembolsos no se pueden pagar por transferencia.</p>
+      )}
+      <ConformForm form={form}>
+        <input type="hidden" name="_envio" value={envio} />
+        {fila ? <input type="hidden" name="version" value={fila.version} /> : null}
+        {DATOS_BANCARIOS_CAMPOS.map((f) => (
+          <FieldControl key={f.name} field={f} meta={fields[f.name]!} />
+        ))}
+        <div className="acciones">
+          <button type="submit" name="intent" value="datos_bancarios">
+            Guardar los datos bancarios
+          </button>
+        </div>
+      </ConformForm>
+    </section>
+  );
+}
+
 export default function Usuario() {
-  const { propio } = useLoaderData<typeof loader>();
+  const { propio, datosBancarios, record } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const confirmar =
     actionData && "intent" in actionData && actionData.intent === "confirmar_degradacion"
@@ -168,6 +235,16 @@ export default function Usuario() {
   return (
     <EntityRecordPage entity={usuarios}>
       {confirmar ? <ConfirmarDegradacion pierde={confirmar.pierde} campos={confirmar.campos} /> : null}
+      {datosBancarios ? (
+        // A new version is a fresh form: after a save it shows what was stored.
+        <DatosBancariosSeccion
+          key={datosBancarios.fila?.version ?? 0}
+          fila={datosBancarios.fila}
+          envio={datosBancarios.envio}
+          propio={propio}
+          nombre={String(record.nombre_completo ?? record.nombre)}
+        />
+      ) : null}
       {propio ? <CambiarContrasena /> : null}
     </EntityRecordPage>
   );

@@ -10,7 +10,7 @@ import { generateValidEsIban } from "../../app/lib/iban";
 import { sql, type Kysely, type Transaction } from "kysely";
 import { hashPassword } from "../../app/auth/password.server";
 import type { Database } from "../../app/data/database";
-import { DEMO_ACCOUNTS, DEMO_PASSWORD, EMPRESA } from "./catalog/organization";
+import { CUENTA_EMPRESA, DEMO_ACCOUNTS, DEMO_PASSWORD, EMPRESA } from "./catalog/organization";
 import { batchGastos, buildContext, type ContextRows, demoGastos, Elegidor, type Gasto } from "./generator/gastos";
 import { generateOrganization, PROVEEDORES_DE_BAJA } from "./generator/organization";
 import { seedJustificantes } from "./justificantes";
@@ -213,8 +213,9 @@ async function seedBase(trx: Trx, options: SeedOptions, log: Log): Promise<void>
     .execute();
 
   // La fila de la empresa la crea la migración, vacía: aquí se rellena con la de demostración.
-  log(`Datos de demostración: la empresa (${EMPRESA.razon_social})…`);
+  log(`Datos de demostración: la empresa (${EMPRESA.razon_social}) y su cuenta de pago…`);
   await trx.updateTable("public.empresa").set(EMPRESA).execute();
+  await trx.insertInto("public.cuentas_empresa").values(CUENTA_EMPRESA).execute();
 
   log(`Datos de demostración: ${org.sucursales.length} sucursales y ${org.departamentos.length} departamentos…`);
   await trx.insertInto("public.sucursales").values(org.sucursales).execute();

@@ -14,6 +14,9 @@ import * as auth_recuperar from "~/routes/auth.recuperar";
 import * as cat_id from "~/routes/categorias-fiscales.$id";
 import * as cat_index from "~/routes/categorias-fiscales._index";
 import * as cat_csv from "~/routes/categorias-fiscales.exportar";
+import * as ce_id from "~/routes/cuentas-empresa.$id";
+import * as ce_index from "~/routes/cuentas-empresa._index";
+import * as ce_csv from "~/routes/cuentas-empresa.exportar";
 import * as dep_id from "~/routes/departamentos.$id";
 import * as dep_index from "~/routes/departamentos._index";
 import * as dep_csv from "~/routes/departamentos.exportar";
@@ -1066,6 +1069,129 @@ describe("rutas × métodos × roles × tipo de registro", () => {
           empresa_route.action(args("/empresa", a, { form: { intent: "eliminar", version: String(ahora.version) } })),
         ),
       );
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it("cuentas de la empresa (solo los administradores) y datos bancarios en la ficha (la persona y los administradores)", async () => {
+    for (const a of ACTORES) {
+      const signed = a !== "anonimo" && a !== "inactivo";
+      const admin = a === "administrador";
+      const only = (paraAdmin: Expect): Expect => (!signed ? "login" : admin ? paraAdmin : 404);
+      await cell(`/cuentas-empresa lista · ${a}`, only("ok"), () =>
+        call(() => ce_index.loader(args("/cuentas-empresa", a))),
+      );
+      await cell(`/cuentas-empresa/exportar · ${a}`, only("ok"), () =>
+        call(() => ce_csv.loader(args("/cuentas-empresa/exportar", a))),
+      );
+      seq += 1;
+      const datos = (nombre: string, iban: string) => ({ nombre, iban, sufijo: "000", formato: "pain.001.001.09" });
+      const nombre = `Cuenta de la matriz ${seq}`;
+      await cell(
+        `/cuentas-empresa crear · ${a}`,
+        only("ok"),
+        () =>
+          call(() =>
+            ce_index.action(
+              args("/cuentas-empresa?index", a, {
+                form: { ...datos(nombre, generateValidEsIban(2_000_000 + seq)), _envio: crypto.randomUUID() },
+              }),
+            ),
+          ),
+        async () =>
+          (await app.db.selectFrom("cuentas_empresa").select("id").where("nombre", "=", nombre).execute()).length === 1
+            ? null
+            : "no se creó",
+      );
+      const iban = generateValidEsIban(3_000_000 + seq);
+      const cuenta = (await app.db
+        .insertInto("cuentas_empresa")
+        .values({ nombre: `Cuenta ${seq}`, iban })
+        .returning(["id", "version"])
+        .executeTakeFirstOrThrow()) as Fila;
+      await cell(`/cuentas-empresa/{id} ver · ${a}`, only("ok"), () =>
+        call(() => ce_id.loader(args(`/cuentas-empresa/${cuenta.id}`, a, { params: { id: cuenta.id } }))),
+      );
+      const renombrada = `Renombrada ${seq}`;
+      await cell(
+        `/cuentas-empresa/{id} guardar · ${a}`,
+        only("ok"),
+        () =>
+          call(() =>
+            ce_id.action(
+              args(`/cuentas-empresa/${cuenta.id}`, a, {
+                params: { id: cuenta.id },
+                form: { intent: "guardar", version: String(cuenta.version), ...datos(renombrada, iban) },
+              }),
+            ),
+          ),
+        async () => ((await row("cuentas_empresa", cuenta.id))?.nombre === renombrada ? null : "no se guardó"),
+      );
+      const vigente = (await row("cuentas_empresa", cuenta.id))!;
+      await cell(`/cuentas-empresa/{id} eliminar · ${a}`, only(403), () =>
+        call(() =>
+          ce_id.action(
+            args(`/cuentas-empresa/${cuenta.id}`, a, {
+              params: { id: cuenta.id },
+              form: { intent: "eliminar", version: String(vigente.version) },
+            }),
+          ),
+        ),
+      );
+
+      // The profile's «Datos bancarios»: its own, one of the people an aprobador approves, another department's.
+      const me = actorUser(a);
+      for (const [kind, target] of [
+        ["propio", signed ? me! : u.empleadoA],
+        ["de una persona a la que aprueba", a === "empleado" ? u.colegaA : u.empleadoA],
+        ["de otro departamento", u.empleadoB],
+      ] as const) {
+        const propio = target.id === me?.id;
+        const suya = propio || admin;
+        await cell(
+          `/usuarios/{id} datos bancarios ver · ${a} · ${kind}`,
+          signed ? "ok" : "login",
+          () => call(() => usu_id.loader(args(`/usuarios/${target.id}`, a, { params: { id: target.id } }))),
+          async (r) => {
+            const { datosBancarios } = JSON.parse(r.body);
+            if (suya) return datosBancarios ? null : "no ve la sección";
+            return datosBancarios === null ? null : "ve la sección";
+          },
+        );
+        const actual = await app.db
+          .selectFrom("datos_bancarios")
+          .select("version")
+          .where("usuario_id", "=", target.id)
+          .executeTakeFirst();
+        const nuevo = generateValidEsIban(4_000_000 + ++seq);
+        await cell(
+          `/usuarios/{id} datos bancarios guardar · ${a} · ${kind}`,
+          !signed ? "login" : suya ? "ok" : 403,
+          () =>
+            call(() =>
+              usu_id.action(
+                args(`/usuarios/${target.id}`, a, {
+                  params: { id: target.id },
+                  form: {
+                    intent: "datos_bancarios",
+                    iban: nuevo,
+                    ...(actual ? { version: String(actual.version) } : {}),
+                  },
+                }),
+              ),
+            ),
+          async () =>
+            (
+              await app.db
+                .selectFrom("datos_bancarios")
+                .select("iban")
+                .where("usuario_id", "=", target.id)
+                .executeTakeFirst()
+            )?.iban === nuevo
+              ? null
+              : "no se guardó",
+        );
+      }
     }
     expect(failures).toEqual([]);
   });

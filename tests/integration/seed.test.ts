@@ -72,6 +72,14 @@ describe("seedIfEmpty", () => {
     expect(empresa.direccion).toBeTruthy();
   });
 
+  it("adds one active account to pay from, with a valid Spanish IBAN, in the EPC format", async () => {
+    const { rows } = await sql<Record<string, unknown>>`select * from cuentas_empresa`.execute(db);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ activa: true, formato: "pain.001.001.09", sufijo: "000" });
+    expect(rows[0]!.iban).toMatch(/^ES\d{22}$/);
+    expect(validateIban(String(rows[0]!.iban))).toBe(true);
+  });
+
   it("gives every proveedor a valid NIF and every IBAN a valid check", async () => {
     const { rows } = await sql<{ nif: string; pais: string; tipo_persona: string; iban: string | null }>`
       select nif, pais, tipo_persona, iban from proveedores`.execute(db);

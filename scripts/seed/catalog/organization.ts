@@ -24,6 +24,19 @@ export const EMPRESA = {
   pais: "ES",
 };
 
+/**
+ * La cuenta desde la que paga la empresa de demostración (una fila de `public.cuentas_empresa`):
+ * un IBAN español con sus dígitos de control (nacionales e IBAN) correctos.
+ */
+export const CUENTA_EMPRESA = {
+  nombre: "Cuenta principal",
+  iban: "ES2721005731780200123456",
+  bic: "CAIXESBBXXX",
+  sufijo: "000",
+  formato: "pain.001.001.09",
+  activa: true,
+};
+
 export type SucursalDef = {
   codigo: string;
   nombre: string;

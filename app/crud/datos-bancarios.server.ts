@@ -1,0 +1,84 @@
+import { json, type AppLoadContext } from "@remix-run/node";
+import type { Signed } from "~/auth/session.server";
+import { Conflict, Forbidden, Invalid, NotFound, UUID, type Store } from "~/data/store";
+import { datosBancariosSchema, type DatosBancarios } from "~/entities/datos-bancarios";
+import { usuarios } from "~/entities/usuarios";
+import { parseSubmission } from "~/ui/validacion.server";
+import { forbidden, getOr404, notFound, redirectWithFlash } from "./crud.server";
+
+/**
+ * «Datos bancarios» on a person's profile: only that person and the administradores see it or
+ * write it (row-level security says the same; for anyone else nothing is even read).
+ */
+export const veDatosBancarios = (user: Signed["user"], usuarioId: string) =>
+  user.id === usuarioId || user.rol === "administrador";
+
+async function datosDe(store: Store, usuarioId: string): Promise<DatosBancarios | null> {
+  const { rows } = await store.list<DatosBancarios>("datos_bancarios", {
+    filters: [{ column: "usuario_id", op: "eq", value: usuarioId }],
+    columns: ["id", "version", "iban", "titular"],
+    limit: 1,
+    offset: 0,
+    count: "none",
+  });
+  return rows[0] ?? null;
+}
+
+/** The profile's section (a `recordLoader` extra): null to anyone who may not see it. */
+export async function datosBancariosDe({ user, store, id }: Signed & { id: string }) {
+  if (!veDatosBancarios(user, id)) return { datosBancarios: null };
+  return { datosBancarios: { fila: await datosDe(store, id), envio: crypto.randomUUID() } };
+}
+
+const CAMBIADOS =
+  "Otra persona cambió estos datos bancarios mientras los editaba. Revise los datos actuales y vuelva a guardar.";
+
+/**
+ * POST `intent=datos_bancarios`: the account is added (no row yet) or changed (the row's
+ * `version`, posted by the form, must still be current). Refusals answer as `datosBancarios`.
+ */
+export async function guardarDatosBancarios(
+  { user, store }: Signed,
+  { request, context }: { request: Request; context: AppLoadContext },
+  usuarioId: string,
+  form: FormData,
+) {
+  if (!UUID.test(usuarioId)) notFound();
+  if (!veDatosBancarios(user, usuarioId))
+    forbidden("Solo la propia persona y los administradores cambian su cuenta bancaria.");
+  const intent = "datos_bancarios";
+  return context.services.once(user.id, form.get("_envio"), async () => {
+    await getOr404(store, usuarios.view, usuarioId);
+    const submission = parseSubmission(form, datosBancariosSchema);
+    if (submission.status !== "success") return json({ intent, datosBancarios: submission.reply() }, { status: 400 });
+    const values = { iban: submission.value.iban, titular: submission.value.titular };
+    const refused = (o: { formErrors?: string[]; fieldErrors?: Record<string, string[]> }, status = 400) =>
+      json({ intent, datosBancarios: submission.reply(o) }, { status });
+    try {
+      const actual = await datosDe(store, usuarioId);
+      const posted = Number(form.get("version"));
+      if (actual) {
+        // A form shown before the account existed has no version: someone added it meanwhile.
+        if (!Number.isInteger(posted) || posted < 1) return refused({ formErrors: [CAMBIADOS] }, 409);
+        await store.update("datos_bancarios", actual.id, posted, values);
+      } else await store.insert("datos_bancarios", { usuario_id: usuarioId, ...values });
+    } catch (error) {
+      if (error instanceof Conflict) return refused({ formErrors: [CAMBIADOS] }, 409);
+      if (error instanceof Invalid) {
+        // A constraint's name reads as `datos_<bancarios_columna>_check` (see storeErrorFromPostgres).
+        const campo = error.field?.replace(/^bancarios_/, "");
+        if (campo === "usuario_id") return refused({ formErrors: [CAMBIADOS] }, 409);
+        if (campo === "iban" || campo === "titular")
+          return refused({
+            fieldErrors: { [campo]: [error.message === "Valor no válido" ? `Revise el ${campo}` : error.message] },
+          });
+        return refused({ formErrors: [error.message] });
+      }
+      if (error instanceof Forbidden) forbidden(error.message);
+      if (error instanceof NotFound) notFound();
+      throw error;
+    }
+    const url = new URL(request.url);
+    return redirectWithFlash(context, request, url.pathname + url.search, "Datos bancarios guardados.");
+  });
+}

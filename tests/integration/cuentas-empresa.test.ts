@@ -1,0 +1,284 @@
+import * as cuentasRecord from "~/routes/cuentas-empresa.$id";
+import * as cuentasList from "~/routes/cuentas-empresa._index";
+import * as cuentasCsv from "~/routes/cuentas-empresa.exportar";
+import * as usuarioRoute from "~/routes/usuarios.$id";
+import { formatIban, generateValidEsIban } from "~/lib/iban";
+import { createTestApp, json, ORIGIN, request, respond, type TestApp, type TestUser } from "../support/app";
+import { entityPages } from "../support/entity-pages";
+import { setProfile, tableHashes } from "../support/fixtures";
+
+/**
+ * The company's accounts (/cuentas-empresa, administradores only) and a person's own account on
+ * their profile («Datos bancarios»: the person and the administradores), through their real
+ * loaders and actions on a real Postgres under RLS.
+ */
+let app: TestApp;
+let admin: TestUser, aprobador: TestUser, empleado: TestUser, colega: TestUser;
+
+beforeAll(async () => {
+  app = await createTestApp();
+  admin = await app.createUser({ nombre: "Ana", rol: "administrador" });
+  aprobador = await app.createUser({ nombre: "Pablo", rol: "aprobador" });
+  empleado = await app.createUser({ nombre: "Elena", rol: "empleado" });
+  colega = await app.createUser({ nombre: "Óscar", rol: "empleado" });
+  await setProfile(app.db, empleado.id, { aprobador_id: aprobador.id });
+});
+afterAll(() => app.close());
+
+const snapshot = () =>
+  tableHashes(app.db, {
+    cuentas_empresa: ["public.cuentas_empresa", "id"],
+    datos_bancarios: ["public.datos_bancarios", "id"],
+  });
+
+/** The same IBAN with its check digits off by one: the right shape, a wrong sum. */
+const alterado = (iban: string) =>
+  `${iban.slice(0, 2)}${String(Number(iban.slice(2, 4)) + 1).padStart(2, "0")}${iban.slice(4)}`;
+
+async function flashOf(r: Response) {
+  const cookie = r.headers.get("Set-Cookie")!.split(";")[0]!;
+  return (await app.services.flash.take(new Request(ORIGIN, { headers: { Cookie: cookie } }))).flash;
+}
+
+describe("cuentas de la empresa", () => {
+  const { create, list, load, post } = entityPages(
+    "/cuentas-empresa",
+    { index: cuentasList, record: cuentasRecord },
+    () => ({ app, cookie: admin.cookie }),
+  );
+  const IBAN = generateValidEsIban(7001);
+  const cuenta = (iban = IBAN) =>
+    app.db.selectFrom("cuentas_empresa").selectAll().where("iban", "=", iban).executeTakeFirstOrThrow();
+  const datos = (o: Record<string, string> = {}) => ({
+    nombre: "Cuenta de pagos",
+    iban: formatIban(IBAN).toLowerCase(),
+    bic: "caixesbbxxx",
+    sufijo: "000",
+    formato: "pain.001.001.09",
+    activa: "on",
+    _envio: crypto.randomUUID(),
+    ...o,
+  });
+
+  it("la lista: se crean y se editan, no se eliminan; una cuenta nueva empieza con sufijo 000, formato EPC y activa", async () => {
+    const data = await list("");
+    expect(data.can).toEqual({ crear: true, editar: true, eliminar: false });
+    expect(data.defaults).toEqual({ sufijo: "000", formato: "pain.001.001.09", activa: "on" });
+  });
+
+  it("guarda una cuenta con el IBAN sin espacios y el BIC en mayúsculas, y va a su ficha", async () => {
+    const r = await create(datos());
+    expect(r.status).toBe(302);
+    const creada = await cuenta();
+    expect(r.headers.get("Location")).toBe(
+      `/cuentas-empresa/${creada.id}?volver=${encodeURIComponent("/cuentas-empresa")}`,
+    );
+    expect(creada).toMatchObject({
+      nombre: "Cuenta de pagos",
+      iban: IBAN,
+      bic: "CAIXESBBXXX",
+      sufijo: "000",
+      formato: "pain.001.001.09",
+      activa: true,
+      version: 1,
+    });
+    expect((await flashOf(r))?.message).toBe("Cuenta de la empresa creada: Cuenta de pagos");
+    expect((await list("?activa=true")).result.rows.map((f: { id: string }) => f.id)).toContain(creada.id);
+  });
+
+  it("datos no válidos: 400 con un mensaje en español en cada campo, nada escrito", async () => {
+    const before = await snapshot();
+    const r = await create(
+      datos({ nombre: "", iban: alterado(IBAN), bic: "CAIX", sufijo: "00", formato: "pain.001.001.02" }),
+    );
+    expect(r.status).toBe(400);
+    const { error } = (await json(r)).result;
+    expect(error.nombre[0]).toBe("Escriba el nombre");
+    expect(error.iban[0]).toMatch(/^Los dígitos de control del IBAN \(ES\d{2}\) no cuadran con el número de cuenta/);
+    expect(error.bic[0]).toBe("BIC: 8 u 11 letras y cifras, por ejemplo CAIXESBBXXX");
+    expect(error.sufijo[0]).toBe("Sufijo: tres letras o cifras, por ejemplo 000");
+    expect(error.formato[0]).toBe("Elija el formato del fichero");
+    const sinIban = await create(datos({ iban: "  " }));
+    expect((await json(sinIban)).result.error.iban[0]).toBe("Escriba el IBAN");
+    const mexicano = await create(datos({ iban: "MX12345678901234567" }));
+    expect((await json(mexicano)).result.error.iban[0]).toMatch(/^Las cuentas de MX no usan IBAN/);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it("el mismo IBAN otra vez: 400 que lo dice en su campo, nada escrito", async () => {
+    const before = await snapshot();
+    const r = await create(datos({ nombre: "Repetida", iban: IBAN }));
+    expect(r.status).toBe(400);
+    expect((await json(r)).result.error.iban[0]).toBe(`Ya existe una cuenta de la empresa con IBAN «${IBAN}»`);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it("la ficha: edita y deja historial; el IBAN se lee en grupos de cuatro; eliminar, 403", async () => {
+    const c = await cuenta();
+    const data = await json(await load(c.id));
+    expect(data.can).toEqual({ crear: true, editar: true, eliminar: false });
+    const r = await post(c.id, {
+      intent: "guardar",
+      version: String(c.version),
+      ...datos({ nombre: "Cuenta de pagos (antigua)", iban: IBAN, bic: "", sufijo: "a01", formato: "pain.001.001.03" }),
+      activa: "",
+    });
+    expect(r.status).toBe(302);
+    expect(await cuenta()).toMatchObject({
+      nombre: "Cuenta de pagos (antigua)",
+      bic: null,
+      sufijo: "A01",
+      formato: "pain.001.001.03",
+      activa: false,
+      version: 2,
+    });
+    expect((await json(await load(c.id))).history[0]).toMatchObject({
+      accion: "modificacion",
+      cambios: { formato: { antes: "pain.001.001.09", despues: "pain.001.001.03" } },
+    });
+    const before = await snapshot();
+    expect((await post(c.id, { intent: "eliminar", version: "2" })).status).toBe(403);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it("exporta CSV con cabeceras en español", async () => {
+    const r = await respond(() =>
+      cuentasCsv.loader({
+        request: request("/cuentas-empresa/exportar", { cookie: admin.cookie }),
+        context: app.context(),
+        params: {},
+      }),
+    );
+    expect(r.status).toBe(200);
+    const text = new TextDecoder().decode(new Uint8Array(await r.arrayBuffer()));
+    expect(text).toContain('"Nombre";"IBAN";"Formato";"Activa"');
+    expect(text).toContain(`"Cuenta de pagos (antigua)";"${IBAN}";"pain.001.001.03 (guía AEB)";"No"`);
+  });
+
+  it.each([
+    ["empleado", () => empleado],
+    ["aprobador", () => aprobador],
+  ] as const)(
+    "%s: ni la lista, ni la ficha, ni el CSV, ni los envíos existen para él (404); nada cambia",
+    async (_r, who) => {
+      const { cookie } = who();
+      const c = await cuenta();
+      const before = await snapshot();
+      const listed = await respond(() =>
+        cuentasList.loader({ request: request("/cuentas-empresa", { cookie }), context: app.context(), params: {} }),
+      );
+      expect(listed.status).toBe(404);
+      expect((await load(c.id, cookie)).status).toBe(404);
+      const csv = await respond(() =>
+        cuentasCsv.loader({
+          request: request("/cuentas-empresa/exportar", { cookie }),
+          context: app.context(),
+          params: {},
+        }),
+      );
+      expect(csv.status).toBe(404);
+      expect((await create(datos({ iban: generateValidEsIban(7002) }), cookie)).status).toBe(404);
+      const edit = { intent: "guardar", version: String(c.version), ...datos({ nombre: "Hackeada", iban: IBAN }) };
+      expect((await post(c.id, edit, cookie)).status).toBe(404);
+      expect(await snapshot()).toEqual(before);
+    },
+  );
+});
+
+describe("datos bancarios en la ficha de una persona", () => {
+  const load = (id: string, cookie: string) =>
+    respond(() =>
+      usuarioRoute.loader({ request: request(`/usuarios/${id}`, { cookie }), context: app.context(), params: { id } }),
+    );
+  const post = (id: string, form: Record<string, string>, cookie: string) =>
+    respond(() =>
+      usuarioRoute.action({
+        request: request(`/usuarios/${id}`, { cookie, form: { intent: "datos_bancarios", ...form } }),
+        context: app.context(),
+        params: { id },
+      }),
+    );
+  const fila = (usuarioId: string) =>
+    app.db.selectFrom("datos_bancarios").selectAll().where("usuario_id", "=", usuarioId).executeTakeFirst();
+  const seccion = async (id: string, cookie: string) => (await json(await load(id, cookie))).datosBancarios;
+  const IBAN_ELENA = generateValidEsIban(7101);
+
+  it("la persona, en su ficha: sin cuenta todavía; un dígito de control mal, 400 en su campo y nada escrito", async () => {
+    expect(await seccion(empleado.id, empleado.cookie)).toMatchObject({ fila: null });
+    const before = await snapshot();
+    const r = await post(empleado.id, { iban: alterado(IBAN_ELENA), titular: "X" }, empleado.cookie);
+    expect(r.status).toBe(400);
+    const { error } = (await json(r)).datosBancarios;
+    expect(error.iban[0]).toMatch(/^Los dígitos de control del IBAN \(ES\d{2}\) no cuadran con el número de cuenta/);
+    expect(error.titular[0]).toBe("Titular: al menos 2 caracteres");
+    expect((await json(await post(empleado.id, { iban: "" }, empleado.cookie))).datosBancarios.error.iban[0]).toBe(
+      "Escriba el IBAN",
+    );
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it("la persona guarda la suya (con espacios y en minúsculas) y vuelve a su ficha con aviso", async () => {
+    const r = await post(
+      empleado.id,
+      { iban: ` iban ${formatIban(IBAN_ELENA).toLowerCase()} `, titular: "" },
+      empleado.cookie,
+    );
+    expect(r.status).toBe(302);
+    expect(r.headers.get("Location")).toBe(`/usuarios/${empleado.id}`);
+    expect((await flashOf(r))?.message).toBe("Datos bancarios guardados.");
+    expect(await fila(empleado.id)).toMatchObject({ iban: IBAN_ELENA, titular: null, version: 1 });
+    expect(await seccion(empleado.id, empleado.cookie)).toMatchObject({
+      fila: { iban: IBAN_ELENA, titular: null, version: 1 },
+    });
+  });
+
+  it("la cambia con la versión que vio; con una versión antigua o sin ella, 409 en español y nada escrito", async () => {
+    const r = await post(empleado.id, { iban: IBAN_ELENA, titular: "Elena y Luis", version: "1" }, empleado.cookie);
+    expect(r.status).toBe(302);
+    expect(await fila(empleado.id)).toMatchObject({ titular: "Elena y Luis", version: 2 });
+    const before = await snapshot();
+    for (const version of [{ version: "1" }, {}] as Record<string, string>[]) {
+      const viejo = await post(empleado.id, { iban: IBAN_ELENA, titular: "Otro", ...version }, empleado.cookie);
+      expect(viejo.status).toBe(409);
+      expect((await json(viejo)).datosBancarios.error[""][0]).toBe(
+        "Otra persona cambió estos datos bancarios mientras los editaba. Revise los datos actuales y vuelva a guardar.",
+      );
+    }
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it("un administrador ve y edita los de otra persona: la añade y luego la cambia", async () => {
+    expect(await seccion(colega.id, admin.cookie)).toMatchObject({ fila: null });
+    const iban = generateValidEsIban(7102);
+    expect((await post(colega.id, { iban }, admin.cookie)).status).toBe(302);
+    expect(await fila(colega.id)).toMatchObject({ iban, version: 1 });
+    const otro = generateValidEsIban(7103);
+    expect((await post(colega.id, { iban: otro, version: "1" }, admin.cookie)).status).toBe(302);
+    expect(await fila(colega.id)).toMatchObject({ iban: otro, version: 2 });
+    expect(await seccion(empleado.id, admin.cookie)).toMatchObject({ fila: { iban: IBAN_ELENA } });
+  });
+
+  it.each([
+    ["su aprobador", () => aprobador],
+    ["otro empleado", () => colega],
+  ] as const)("%s: la ficha de la persona no trae la sección; enviar, 403 y nada cambia", async (_r, who) => {
+    const { cookie } = who();
+    const r = await load(empleado.id, cookie);
+    expect(r.status).toBe(200);
+    const data = await json(r);
+    expect(data.datosBancarios).toBeNull();
+    expect(JSON.stringify(data)).not.toContain(IBAN_ELENA);
+    const before = await snapshot();
+    const antes = await fila(empleado.id);
+    for (const version of [{ version: String(antes!.version) }, {}] as Record<string, string>[]) {
+      const p = await post(empleado.id, { iban: generateValidEsIban(7104), ...version }, cookie);
+      expect(p.status).toBe(403);
+    }
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it("una persona que no existe: 404", async () => {
+    const nadie = crypto.randomUUID();
+    expect((await post(nadie, { iban: generateValidEsIban(7105) }, admin.cookie)).status).toBe(404);
+  });
+});
