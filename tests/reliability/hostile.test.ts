@@ -187,8 +187,17 @@ type Action = {
 };
 
 // Written by the database itself on every change (authorship: separation of duties, ADR 0012;
-// the search text: ADR 0019).
-const SYSTEM = ["version", "actualizado_en", "importe_centimos", "editado_por_id", "busqueda"];
+// the search text: ADR 0019; a gasto's taxes, the sum of its IVA breakdown's cuotas, and whether
+// that breakdown is still to be reviewed: interno.gastos_fiscal).
+const SYSTEM = [
+  "version",
+  "actualizado_en",
+  "importe_centimos",
+  "editado_por_id",
+  "busqueda",
+  "importe_impuestos",
+  "desglose_revisar",
+];
 const EXTRAS = [
   "rol",
   "solicitante_id",
