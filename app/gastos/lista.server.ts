@@ -104,8 +104,8 @@ export async function gastosLoader({ request, context }: Args) {
       gastoId
         ? store.rpc<Duplicado[]>("justificantes_duplicados", { p_gasto: gastoId }, { reads: true })
         : Promise.resolve([] as Duplicado[]),
-      // What whoever may approve it should know first (empty for anyone else).
-      gastoId
+      // What whoever may approve it should know first (empty for anyone else; an empleado never approves).
+      gastoId && user.rol !== "empleado"
         ? store.rpc<string[] | null>("avisos_antes_de_aprobar", { p_id: gastoId }, { reads: true })
         : Promise.resolve(null),
       gastoId ? Promise.resolve(null) : opciones(null),

@@ -178,7 +178,7 @@ export default function RemesaPage() {
         </section>
       ) : null}
 
-      <table className="tabla-lista">
+      <table className="tabla-tarjetas">
         <caption>Transferencias</caption>
         <thead>
           <tr>
@@ -192,10 +192,10 @@ export default function RemesaPage() {
         <tbody>
           {remesa.transferencias.map((t) => (
             <tr key={t.end_to_end_id}>
-              <td>{t.end_to_end_id}</td>
-              <td>{t.nombre}</td>
-              <td>{formatIban(t.iban)}</td>
-              <td>
+              <td data-etiqueta="Referencia">{t.end_to_end_id}</td>
+              <td data-etiqueta="Se paga a">{t.nombre}</td>
+              <td data-etiqueta="IBAN">{formatIban(t.iban)}</td>
+              <td data-etiqueta="Concepto">
                 {t.gastos.map((g, i) => (
                   <span key={g.id}>
                     {i ? ", " : ""}
@@ -203,7 +203,9 @@ export default function RemesaPage() {
                   </span>
                 ))}
               </td>
-              <td className="importe">{dinero(t.importe)}</td>
+              <td className="importe" data-etiqueta="Importe">
+                {dinero(t.importe)}
+              </td>
             </tr>
           ))}
         </tbody>

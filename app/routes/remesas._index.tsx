@@ -177,7 +177,7 @@ export default function Remesas() {
           </p>
         ) : null}
         {van.length ? (
-          <table className="tabla-lista">
+          <table className="tabla-tarjetas">
             <caption>Gastos que van</caption>
             <thead>
               <tr>
@@ -191,20 +191,22 @@ export default function Remesas() {
             <tbody>
               {van.map((g) => (
                 <tr key={g.gasto_id}>
-                  <td>
+                  <td data-etiqueta="Folio">
                     <Link to={`/gastos?gasto=${g.gasto_id}#gasto`}>{g.folio}</Link>
                   </td>
-                  <td>{formatDate(g.fecha_gasto, f.locale)}</td>
-                  <td>{g.nombre}</td>
-                  <td>{g.iban ? formatIban(g.iban) : "—"}</td>
-                  <td className="importe">{dinero(g.importe)}</td>
+                  <td data-etiqueta="Fecha">{formatDate(g.fecha_gasto, f.locale)}</td>
+                  <td data-etiqueta="Se paga a">{g.nombre}</td>
+                  <td data-etiqueta="IBAN">{g.iban ? formatIban(g.iban) : "—"}</td>
+                  <td className="importe" data-etiqueta="Importe">
+                    {dinero(g.importe)}
+                  </td>
                 </tr>
               ))}
             </tbody>
           </table>
         ) : null}
         {noVan.length ? (
-          <table className="tabla-lista">
+          <table className="tabla-tarjetas">
             <caption>Gastos que no van, y por qué</caption>
             <thead>
               <tr>
@@ -216,11 +218,13 @@ export default function Remesas() {
             <tbody>
               {noVan.map((g) => (
                 <tr key={g.gasto_id}>
-                  <td>
+                  <td data-etiqueta="Folio">
                     <Link to={`/gastos?gasto=${g.gasto_id}#gasto`}>{g.folio}</Link>
                   </td>
-                  <td className="importe">{dinero(g.importe)}</td>
-                  <td>{g.motivo}</td>
+                  <td className="importe" data-etiqueta="Importe">
+                    {dinero(g.importe)}
+                  </td>
+                  <td data-etiqueta="Motivo">{g.motivo}</td>
                 </tr>
               ))}
             </tbody>
@@ -231,7 +235,7 @@ export default function Remesas() {
       <section aria-labelledby="remesas-hechas">
         <h2 id="remesas-hechas">Remesas</h2>
         {remesas.length ? (
-          <table className="tabla-lista">
+          <table className="tabla-tarjetas">
             <thead>
               <tr>
                 <th scope="col">Folio</th>
@@ -244,13 +248,15 @@ export default function Remesas() {
             <tbody>
               {remesas.map((r) => (
                 <tr key={r.id}>
-                  <td>
+                  <td data-etiqueta="Folio">
                     <Link to={`/remesas/${r.id}`}>{r.folio}</Link>
                   </td>
-                  <td>{formatDate(r.fecha_ejecucion, f.locale)}</td>
-                  <td>{ESTADOS[r.estado] ?? r.estado}</td>
-                  <td>{r.num_transferencias}</td>
-                  <td className="importe">{dinero(r.importe_total)}</td>
+                  <td data-etiqueta="Ejecución">{formatDate(r.fecha_ejecucion, f.locale)}</td>
+                  <td data-etiqueta="Estado">{ESTADOS[r.estado] ?? r.estado}</td>
+                  <td data-etiqueta="Transferencias">{r.num_transferencias}</td>
+                  <td className="importe" data-etiqueta="Importe">
+                    {dinero(r.importe_total)}
+                  </td>
                 </tr>
               ))}
             </tbody>
