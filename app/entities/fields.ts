@@ -3,7 +3,7 @@ import { conArticulo, conIndefinido, type Concordancia } from "~/lib/articulos";
 import type { Option } from "~/lib/constants";
 import { parseDateInput } from "~/lib/dates";
 import { formatIban, ibanError, normalizeIban } from "~/lib/iban";
-import { completarLinea, esTipoIva, type LineaIva, type LineaParcial } from "~/lib/iva";
+import { completarLinea, esTipoIva, type LineaParcial } from "~/lib/iva";
 import { parseMoney } from "~/lib/money";
 
 /**
@@ -389,11 +389,6 @@ export function desglose(
     input: { type: "desglose", lineas: o.lineas, tipos, importe: o.importe, otros: o.otros },
     schema,
   };
-}
-
-/** Lines whose amounts are all known. */
-export function lineasCompletas(lineas: readonly LineaParcial[]): lineas is LineaIva[] {
-  return lineas.every((l) => l.base !== "" && l.cuota !== "");
 }
 
 /**
