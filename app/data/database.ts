@@ -203,15 +203,18 @@ export interface Gastos {
   fecha_gasto: string;
   fecha_pago: string | null;
   folio: Generated<string>;
+  fuera_de_politica: Generated<boolean>;
   id: Generated<string>;
   importe: Numeric;
   importe_centimos: Generated<number | null>;
   importe_impuestos: Numeric | null;
   metodo_pago: string;
+  motivo_politica: string | null;
   motivo_rechazo: string | null;
   notas: string | null;
   numero_factura: string | null;
   otros_no_sujetos: Generated<Numeric>;
+  politica_incumplida: string[] | null;
   proveedor_id: string | null;
   referencia_pago: string | null;
   solicitante_id: Generated<string>;
@@ -253,6 +256,7 @@ export interface GastosVista {
   fecha_gasto: string | null;
   fecha_pago: string | null;
   folio: string | null;
+  fuera_de_politica: boolean | null;
   id: string | null;
   importe: Numeric | null;
   importe_centimos: number | null;
@@ -261,10 +265,12 @@ export interface GastosVista {
   iva_motivo: string | null;
   justificantes: number | null;
   metodo_pago: string | null;
+  motivo_politica: string | null;
   motivo_rechazo: string | null;
   notas: string | null;
   numero_factura: string | null;
   otros_no_sujetos: Numeric | null;
+  politica_incumplida: string[] | null;
   proveedor_id: string | null;
   proveedor_nombre: string | null;
   puede_aprobar: boolean | null;
@@ -381,6 +387,35 @@ export interface LibroFacturasRecibidas {
   tipo_documento: string | null;
   tipo_iva: string | null;
   total: Numeric | null;
+}
+
+export interface PoliticasGasto {
+  actualizado_en: Generated<ColumnType<string, Date | string, Date | string>>;
+  antiguedad_maxima: number | null;
+  categoria: string;
+  creado_en: Generated<ColumnType<string, Date | string, Date | string>>;
+  departamento_id: string | null;
+  id: Generated<string>;
+  justificante_desde: Numeric | null;
+  maximo_por_dia: Numeric | null;
+  maximo_por_gasto: Numeric | null;
+  maximo_por_mes: Numeric | null;
+  version: Generated<number>;
+}
+
+export interface PoliticasGastoVista {
+  actualizado_en: ColumnType<string, Date | string, Date | string> | null;
+  antiguedad_maxima: number | null;
+  categoria: string | null;
+  creado_en: ColumnType<string, Date | string, Date | string> | null;
+  departamento_id: string | null;
+  departamento_nombre: string | null;
+  id: string | null;
+  justificante_desde: Numeric | null;
+  maximo_por_dia: Numeric | null;
+  maximo_por_gasto: Numeric | null;
+  maximo_por_mes: Numeric | null;
+  version: number | null;
 }
 
 export interface PreferenciasAvisos {
@@ -626,6 +661,8 @@ interface Tables {
   invitaciones: Invitaciones;
   justificantes: Justificantes;
   libro_facturas_recibidas: LibroFacturasRecibidas;
+  politicas_gasto: PoliticasGasto;
+  politicas_gasto_vista: PoliticasGastoVista;
   preferencias_avisos: PreferenciasAvisos;
   proveedores: Proveedores;
   proveedores_vista: ProveedoresVista;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { integer } from "./fields";
 import { ENTITIES } from "./index";
 
 /**
@@ -19,14 +20,16 @@ const HOSTILE = {
 };
 const oneLine = ENTITIES.flatMap((e) =>
   e.fields
+    // A number typed as text (`integer`) takes digits only: its own test below.
     .filter((f) => !f.readOnly && (f.input.type === "text" || f.input.type === "tel"))
+    .filter((f) => !("inputMode" in f.input && f.input.inputMode === "numeric"))
     .map((f) => ({ entity: e.table, field: f })),
 );
 
 describe("campos de una línea", () => {
   it("hay campos que comprobar en cada entidad", () => {
-    // IVA por categoría writes only choices from fixed lists.
-    const withText = ENTITIES.map((e) => e.table).filter((t) => t !== "categorias_fiscales");
+    // IVA por categoría writes only choices from fixed lists; políticas de gasto, amounts and a number.
+    const withText = ENTITIES.map((e) => e.table).filter((t) => t !== "categorias_fiscales" && t !== "politicas_gasto");
     expect(new Set(oneLine.map((x) => x.entity))).toEqual(new Set(withText));
   });
 
@@ -52,5 +55,23 @@ describe("campos de una línea", () => {
     expect(descripcion.schema(z).parse("  Cena «Año Nuevo» en Logroño, 45 € — “ok”  ")).toBe(
       "Cena «Año Nuevo» en Logroño, 45 € — “ok”",
     );
+  });
+});
+
+describe("números enteros", () => {
+  const dias = integer("dias", "Días", { min: 1, max: 3650 });
+  it("admite cifras dentro del intervalo, con espacios alrededor, y guarda el número sin ceros a la izquierda", () => {
+    expect(dias.schema(z).parse(" 090 ")).toBe("90");
+    expect(dias.schema(z).parse("3650")).toBe("3650");
+    expect(dias.schema(z).parse(undefined)).toBeNull();
+  });
+  it("rechaza lo demás con un mensaje que dice qué escribir", () => {
+    for (const valor of ["0", "3651", "-5", "1,5", "1e3", "treinta", "9".repeat(20), ...Object.values(HOSTILE)]) {
+      const r = dias.schema(z).safeParse(valor);
+      expect([valor, r.success ? "" : r.error.issues[0]!.message]).toEqual([
+        valor,
+        "Días: escriba un número entero entre 1 y 3650",
+      ]);
+    }
   });
 });

@@ -24,6 +24,7 @@ export type FieldInput =
   | {
       type: "text" | "email" | "tel" | "url" | "password";
       maxLength?: number;
+      inputMode?: "numeric";
       autoComplete?: string;
       uppercase?: boolean;
     }
@@ -298,6 +299,31 @@ export function money(name: string, label: string, o: Common & { positive?: bool
     }),
   );
   return { name, label, required: Boolean(o.required), hint: o.hint, input: { type: "money" }, schema };
+}
+
+/** A whole number between `min` and `max` (e.g. a number of days), typed as text with a numeric keyboard. */
+export function integer(name: string, label: string, o: Common & { min: number; max: number }): Field {
+  const schema = required(o, (z) =>
+    z
+      .string({ error: `Escriba ${el(label, o)}, por ejemplo ${o.max < 100 ? o.max : 90}` })
+      .trim()
+      .transform((v, ctx) => {
+        const n = /^\d{1,9}$/.test(v) ? Number(v) : NaN;
+        if (!(n >= o.min && n <= o.max)) {
+          ctx.addIssue({ code: "custom", message: `${label}: escriba un número entero entre ${o.min} y ${o.max}` });
+          return z.NEVER;
+        }
+        return String(n);
+      }),
+  );
+  return {
+    name,
+    label,
+    required: Boolean(o.required),
+    hint: o.hint,
+    input: { type: "text", maxLength: String(o.max).length, inputMode: "numeric" },
+    schema,
+  };
 }
 
 export function date(name: string, label: string, o: Common = {}): Field {

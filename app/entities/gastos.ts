@@ -160,6 +160,8 @@ export const gastos: Entity = {
       table: "usuarios",
       roles: CON_EQUIPO,
     },
+    // Sent with a motivo although outside its spending policy (migration 20261219000001_politicas).
+    { name: "fuera_de_politica", label: "Fuera de política", kind: "boolean", column: "fuera_de_politica" },
     { name: "desde", label: "Fecha desde", kind: "date_from", column: "fecha_gasto" },
     { name: "hasta", label: "Fecha hasta", kind: "date_to", column: "fecha_gasto" },
     // In cents: an indexable copy of importe under RLS (the column in migration 20261125000001_esquema,

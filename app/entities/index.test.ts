@@ -20,6 +20,7 @@ describe("the entity registry", () => {
       ["/usuarios", "Usuarios"],
       ["/tipos-iva", "Tipos de IVA"],
       ["/categorias-fiscales", "IVA por categoría"],
+      ["/politicas-gasto", "Políticas de gasto"],
       ["/empresa", "Empresa"],
       ["/cuentas-empresa", "Cuentas de la empresa"],
     ]);

@@ -4,6 +4,7 @@ import { departamentos } from "./departamentos";
 import { empresa } from "./empresa";
 import type { Entity } from "./entity";
 import { gastos } from "./gastos";
+import { politicasGasto } from "./politicas-gasto";
 import { proveedores } from "./proveedores";
 import { sucursales } from "./sucursales";
 import { tiposIva } from "./tipos-iva";
@@ -22,6 +23,7 @@ export const ENTITIES: readonly Entity[] = [
   usuarios,
   tiposIva,
   categoriasFiscales,
+  politicasGasto,
   empresa,
   cuentasEmpresa,
 ];

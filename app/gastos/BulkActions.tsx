@@ -216,7 +216,7 @@ export function ConfirmMasivo({
   locale,
   action,
 }: {
-  masivo: { accion: "aprobar" | "rechazar"; total: number; estimado: boolean; maximo: number };
+  masivo: { accion: "aprobar" | "rechazar"; total: number; estimado: boolean; maximo: number; fueraDePolitica: number };
   cancelar: string;
   locale: string;
   action?: string;
@@ -245,6 +245,13 @@ export function ConfirmMasivo({
               : ""}{" "}
             Cada gasto se comprueba por separado y al terminar verá cuántos se hicieron y cuáles no, y por qué.
           </p>
+          {masivo.fueraDePolitica > 0 ? (
+            <p className="aviso aviso-aviso">
+              {masivo.fueraDePolitica.toLocaleString(locale)} de los {n}{" "}
+              {masivo.fueraDePolitica === 1 ? "se sale" : "se salen"} de la política de gastos: se enviaron con un
+              motivo, que puede leer en cada uno (filtro «Fuera de política»).
+            </p>
+          ) : null}
           <Form method="post" className="formulario" action={action}>
             <input type="hidden" name="intent" value="masivo" />
             <input type="hidden" name="accion" value={masivo.accion} />

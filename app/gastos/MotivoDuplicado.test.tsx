@@ -18,6 +18,7 @@ async function render(o: { duplicado: boolean; enviado?: unknown }) {
         lastResult={data?.result}
         hoy="2026-11-24"
         duplicado={o.duplicado}
+        fueraDePolitica={[]}
       />
     );
   }

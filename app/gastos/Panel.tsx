@@ -89,6 +89,12 @@ export function Panel({
       ? [{ label: "Fecha de aprobación", value: formatTimestamp(String(record.fecha_aprobacion), formats) }]
       : []),
     ...(record.motivo_rechazo ? [{ label: "Motivo", value: String(record.motivo_rechazo) }] : []),
+    ...(Array.isArray(record.politica_incumplida)
+      ? [
+          { label: "Fuera de la política de gastos", value: record.politica_incumplida.join(" ") },
+          { label: "Motivo para salirse de la política", value: String(record.motivo_politica ?? "—") },
+        ]
+      : []),
     ...(record.fecha_pago ? [{ label: "Fecha de pago", value: show(CAMPOS_FLUJO[5]!, record.fecha_pago) }] : []),
     ...(record.referencia_pago ? [{ label: "Referencia de pago", value: String(record.referencia_pago) }] : []),
     { label: "Creado", value: formatTimestamp(String(record.creado_en), formats) },
@@ -143,6 +149,7 @@ export function Panel({
               hoy={panel.hoy}
               action={action}
               duplicado={panel.justificantes.some((j) => j.duplicado)}
+              fueraDePolitica={panel.fueraDePolitica}
             />
           ))}
         </section>
@@ -191,7 +198,13 @@ export function Panel({
         fields={[...gastos.fields, ...CAMPOS_FLUJO]}
         formats={formats}
         show={show}
-        labels={{ nota: "Nota", justificantes: "Justificantes", motivo_duplicado: "Motivo del duplicado" }}
+        labels={{
+          nota: "Nota",
+          justificantes: "Justificantes",
+          motivo_duplicado: "Motivo del duplicado",
+          politica_incumplida: "Fuera de la política de gastos",
+          motivo_politica: "Motivo para salirse de la política",
+        }}
       />
     </section>
   );
@@ -249,6 +262,7 @@ export function TransicionForm({
   hoy,
   action,
   duplicado,
+  fueraDePolitica,
 }: {
   t: Transicion;
   record: Row;
@@ -257,6 +271,8 @@ export function TransicionForm({
   action?: string;
   /** A receipt of this gasto is also on another gasto this person sees (asks «Motivo del duplicado»). */
   duplicado: boolean;
+  /** What the borrador breaks of its spending policy (asks for the motivo to send it anyway). */
+  fueraDePolitica: readonly string[];
 }) {
   const campos = CAMPOS_TRANSICION[t];
   const [form, fields] = useServerForm({
@@ -271,9 +287,20 @@ export function TransicionForm({
       <input type="hidden" name="intent" value={t} />
       <input type="hidden" name="id" value={record.id} />
       <input type="hidden" name="version" value={record.version} />
+      {t === "enviar" && fueraDePolitica.length ? (
+        <div className="aviso aviso-aviso">
+          <p>Este gasto se sale de la política de gastos:</p>
+          <ul>
+            {fueraDePolitica.map((f) => (
+              <li key={f}>{f}</li>
+            ))}
+          </ul>
+          <p>Puede enviarlo igualmente, con el motivo.</p>
+        </div>
+      ) : null}
       {campos.map((field) => {
         const meta = fields[field.name]!;
-        return mostrarCampo(field, { duplicado, errores: meta.errors }) ? (
+        return mostrarCampo(field, { duplicado, fueraDePolitica: fueraDePolitica.length > 0, errores: meta.errors }) ? (
           <FieldControl key={field.name} field={field} meta={meta} />
         ) : null;
       })}

@@ -32,8 +32,21 @@ export const MOTIVO_DUPLICADO: Field = {
   required: true,
 };
 
+/**
+ * Asked by «Enviar a aprobación» when the gasto is outside its spending policy (the panel lists
+ * what it breaks); as MOTIVO_DUPLICADO, the database decides and refuses without it. The
+ * aprobador reads it before approving.
+ */
+export const MOTIVO_POLITICA: Field = {
+  ...textarea("motivo_politica", "Motivo para salirse de la política", {
+    max: 500,
+    hint: "Lo verá quien lo apruebe antes de aprobarlo, por ejemplo «Único hotel disponible junto a la feria».",
+  }),
+  required: true,
+};
+
 export const CAMPOS_TRANSICION: Record<Transicion, readonly Field[]> = {
-  enviar: [MOTIVO_DUPLICADO],
+  enviar: [MOTIVO_DUPLICADO, MOTIVO_POLITICA],
   retirar: [],
   aprobar: [],
   rechazar: [motivo("Lo verá el solicitante, por ejemplo «Falta el ticket».")],
@@ -52,11 +65,18 @@ export const CAMPOS_TRANSICION: Record<Transicion, readonly Field[]> = {
 
 /**
  * Whether transition form field `f` is drawn: «Motivo del duplicado» only when the panel marks a
- * receipt as also on another gasto, or when the database refused the send for lack of it (it
- * carries the error and what was typed); every other field always.
+ * receipt as also on another gasto, the policy's motivo only when the gasto is outside its
+ * policy, or either when the database refused the send for lack of it (it carries the error and
+ * what was typed); every other field always.
  */
-export function mostrarCampo(f: Field, o: { duplicado: boolean; errores?: readonly string[] }) {
-  return f !== MOTIVO_DUPLICADO || o.duplicado || Boolean(o.errores?.length);
+export function mostrarCampo(
+  f: Field,
+  o: { duplicado: boolean; fueraDePolitica: boolean; errores?: readonly string[] },
+) {
+  if (o.errores?.length) return true;
+  if (f === MOTIVO_DUPLICADO) return o.duplicado;
+  if (f === MOTIVO_POLITICA) return o.fueraDePolitica;
+  return true;
 }
 
 /**

@@ -85,32 +85,46 @@ export async function gastosLoader({ request, context }: Args) {
     formulario
       ? loadOptions(store, gastos, { ...state.filtros, ...(record ?? {}) }, optionSearches(gastos, url))
       : loadOptions(store, forRole(gastos, user.rol), state.filtros, optionSearches(gastos, url), "filters");
-  const [result, alcance, record, history, justificantes, duplicados, antesDeAprobar, sinPanel, proveedoresInactivos] =
-    await Promise.all([
-      // Count and sum over the whole filter; a huge filter gets an estimate and no sum (ADR 0006).
-      // Its columns include puede_aprobar (gastos.rowFields): the rows whose checkbox the bulk approval offers.
-      store.list<StoredRow>(gastos.view, {
-        ...query,
-        columns: listColumns(gastos),
-        count: "estimated",
-        sum: ["importe"],
-        base: gastos.table,
-      }),
-      alcanceAprobacion(store),
-      gastoId ? getOr404<StoredRow & GastoClave>(store, gastos.view, gastoId) : Promise.resolve(null),
-      // Read with the record (it shows nothing if the record is not visible: the page is a 404 then).
-      gastoId ? loadHistory(store, gastos.table, gastoId) : Promise.resolve([]),
-      gastoId ? justificantesDe(store, gastoId) : Promise.resolve([]),
-      gastoId
-        ? store.rpc<Duplicado[]>("justificantes_duplicados", { p_gasto: gastoId }, { reads: true })
-        : Promise.resolve([] as Duplicado[]),
-      // What whoever may approve it should know first (empty for anyone else; an empleado never approves).
-      gastoId && user.rol !== "empleado"
-        ? store.rpc<string[] | null>("avisos_antes_de_aprobar", { p_id: gastoId }, { reads: true })
-        : Promise.resolve(null),
-      gastoId ? Promise.resolve(null) : opciones(null),
-      formulario ? inactivos(store) : Promise.resolve([]),
-    ]);
+  const [
+    result,
+    alcance,
+    record,
+    history,
+    justificantes,
+    duplicados,
+    antesDeAprobar,
+    fueraDePolitica,
+    sinPanel,
+    proveedoresInactivos,
+  ] = await Promise.all([
+    // Count and sum over the whole filter; a huge filter gets an estimate and no sum (ADR 0006).
+    // Its columns include puede_aprobar (gastos.rowFields): the rows whose checkbox the bulk approval offers.
+    store.list<StoredRow>(gastos.view, {
+      ...query,
+      columns: listColumns(gastos),
+      count: "estimated",
+      sum: ["importe"],
+      base: gastos.table,
+    }),
+    alcanceAprobacion(store),
+    gastoId ? getOr404<StoredRow & GastoClave>(store, gastos.view, gastoId) : Promise.resolve(null),
+    // Read with the record (it shows nothing if the record is not visible: the page is a 404 then).
+    gastoId ? loadHistory(store, gastos.table, gastoId) : Promise.resolve([]),
+    gastoId ? justificantesDe(store, gastoId) : Promise.resolve([]),
+    gastoId
+      ? store.rpc<Duplicado[]>("justificantes_duplicados", { p_gasto: gastoId }, { reads: true })
+      : Promise.resolve([] as Duplicado[]),
+    // What whoever may approve it should know first (empty for anyone else; an empleado never approves).
+    gastoId && user.rol !== "empleado"
+      ? store.rpc<string[] | null>("avisos_antes_de_aprobar", { p_id: gastoId }, { reads: true })
+      : Promise.resolve(null),
+    // What a borrador breaks of its spending policy, for whoever sends it (empty otherwise).
+    gastoId
+      ? store.rpc<string[] | null>("incumplimientos_politica", { p_id: gastoId }, { reads: true })
+      : Promise.resolve(null),
+    gastoId ? Promise.resolve(null) : opciones(null),
+    formulario ? inactivos(store) : Promise.resolve([]),
+  ]);
   const [[options, perfiles], masivo] = await Promise.all([
     (sinPanel ? Promise.resolve(sinPanel) : opciones(record)).then(
       async (o) => [o, nuevo ? await perfilesSolicitantes(store, user, o) : null] as const,
@@ -147,6 +161,7 @@ export async function gastosLoader({ request, context }: Args) {
       ? {
           ...panelDe(signed, record, history, conDuplicados(justificantes, duplicados), alcance, url),
           antesDeAprobar: antesDeAprobar ?? [],
+          fueraDePolitica: fueraDePolitica ?? [],
         }
       : null,
     masivo,

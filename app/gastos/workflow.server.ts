@@ -99,8 +99,13 @@ export async function transicion(t: Transicion, { request, context, signed, form
   try {
     const hecho = await ejecutar(store, t, id, version, {
       ...argumentos(t, submission.value as Row),
-      // Asked by the send form only when a receipt is also on another gasto (MOTIVO_DUPLICADO, campos.ts).
-      ...(t === "enviar" ? { p_motivo_duplicado: String(formData.get("motivo_duplicado") ?? "").trim() || null } : {}),
+      // Asked by the send form only when needed (MOTIVO_DUPLICADO, MOTIVO_POLITICA: campos.ts).
+      ...(t === "enviar"
+        ? {
+            p_motivo_duplicado: String(formData.get("motivo_duplicado") ?? "").trim() || null,
+            p_motivo_politica: String(formData.get("motivo_politica") ?? "").trim() || null,
+          }
+        : {}),
     });
     const message = `Gasto ${folio} ${TRANSICIONES[t].hecho}.`;
     if (hecho?.aviso) return redirectWithFlash(context, request, volver, `${message} Aviso: ${hecho.aviso}`, "aviso");
@@ -114,9 +119,9 @@ export async function transicion(t: Transicion, { request, context, signed, form
         { intent: t, result: submission.reply({ fieldErrors: { [campo]: [(error as Invalid).message] } }) },
         { status: 400 },
       );
-    if (error instanceof Invalid && error.field === "motivo_duplicado")
+    if (error instanceof Invalid && (error.field === "motivo_duplicado" || error.field === "motivo_politica"))
       return json(
-        { intent: t, result: submission.reply({ fieldErrors: { motivo_duplicado: [error.message] } }) },
+        { intent: t, result: submission.reply({ fieldErrors: { [error.field]: [error.message] } }) },
         { status: 400 },
       );
     // No receipt (JUSTIFICANTE_OBLIGATORIO_DESDE): the message leads to the panel's file field.
@@ -304,9 +309,17 @@ export function filtrosMasivos(url: URL, signed: Signed) {
 /** How many pending gastos the confirm step would act on (exact up to the store's limit). */
 export async function contarMasivo(url: URL, signed: Signed) {
   const { query, ilegibles } = filtrosMasivos(url, signed);
-  if (ilegibles) return { total: 0, estimado: false };
+  if (ilegibles) return { total: 0, estimado: false, fueraDePolitica: 0 };
+  // And how many of them were sent outside their spending policy, for the confirm step to say first.
   const r = await signed.store.list(gastos.view, { ...query, limit: 1, offset: 0, count: "estimated" });
-  return { total: r.total, estimado: r.estimated };
+  const fuera = await signed.store.list(gastos.view, {
+    ...query,
+    filters: [...(query.filters ?? []), { column: "fuera_de_politica", op: "eq", value: true }],
+    limit: 0,
+    offset: 0,
+    count: "estimated",
+  });
+  return { total: r.total, estimado: r.estimated, fueraDePolitica: fuera.total };
 }
 
 /** «Aplicar a todos los que coinciden con el filtro», after the confirm step: the first MASIVO_MAXIMO. */

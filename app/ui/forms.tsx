@@ -284,6 +284,7 @@ export function FieldControl({
         {...common}
         defaultValue={value}
         maxLength={input.maxLength}
+        inputMode={input.inputMode}
         autoComplete={input.autoComplete ?? "off"}
         className={input.uppercase ? "mayusculas" : undefined}
         key={key}

@@ -110,6 +110,8 @@ export type NuevoGasto = {
   metodo?: string;
   proveedor?: string;
   factura?: string;
+  /** The departamento's id, when not the solicitante's. */
+  departamento?: string;
   /** Receipts attached in the form (default one, made here: «Enviar a aprobación» needs one). */
   justificantes?: Justificante[];
 };
@@ -178,19 +180,14 @@ export async function transicion(page: Page, folio: string, boton: string, hecho
 }
 
 /**
- * Gastos of the demo empleado, created and sent to approval (the demo aprobador approves them) for
- * journeys that start from a pending gasto: posted to the server as her browser would post
- * «Nuevo gasto» (with a receipt) and «Enviar a aprobación», without drawing either page (the
- * journeys that create and send through the screens are in gastos.spec.ts).
+ * Borradores of the demo empleado, with a receipt, for journeys that start from one: posted to
+ * the server as her browser would post «Nuevo gasto», without drawing the page (the journeys that
+ * create through the screens are in gastos.spec.ts). Their ids, folios and versions.
  */
-export async function gastosPendientes(gastos: NuevoGasto[]): Promise<string[]> {
-  const api = await request.newContext({
-    baseURL: BASE_URL,
-    storageState: storageStateOf("empleado"),
-    extraHTTPHeaders: { Origin: BASE_URL, "Sec-Fetch-Site": "same-origin" },
-  });
+export async function borradores(gastos: NuevoGasto[]): Promise<{ id: string; folio: string; version: number }[]> {
+  const api = await apiDeEmpleada();
   try {
-    const folios: string[] = [];
+    const hechos: { id: string; folio: string; version: number }[] = [];
     for (const g of gastos) {
       const proveedor = g.proveedor
         ? (
@@ -209,6 +206,7 @@ export async function gastosPendientes(gastos: NuevoGasto[]): Promise<string[]> 
           metodo_pago: valorDe(METODOS_PAGO, g.metodo ?? "Tarjeta corporativa"),
           ...(proveedor ? { proveedor_id: proveedor } : {}),
           ...(g.factura ? { numero_factura: g.factura } : {}),
+          ...(g.departamento ? { departamento_id: g.departamento } : {}),
           justificantes: (g.justificantes ?? [await justificantePng()])[0]!,
         },
       });
@@ -218,19 +216,44 @@ export async function gastosPendientes(gastos: NuevoGasto[]): Promise<string[]> 
         "select folio, version from gastos where id = $1",
         [id],
       );
+      hechos.push({ id, ...gasto! });
+    }
+    return hechos;
+  } finally {
+    await api.dispose();
+  }
+}
+
+/**
+ * Gastos of the demo empleado, created (`borradores`) and sent to approval (the demo aprobador
+ * approves them) for journeys that start from a pending gasto.
+ */
+export async function gastosPendientes(gastos: NuevoGasto[]): Promise<string[]> {
+  const hechos = await borradores(gastos);
+  const api = await apiDeEmpleada();
+  try {
+    for (const { id, version } of hechos) {
       const enviado = await api.post(`/gastos?gasto=${id}`, {
         maxRedirects: 0,
-        form: { intent: "enviar", id, version: String(gasto!.version) },
+        form: { intent: "enviar", id, version: String(version) },
       });
       expect(enviado.status(), await enviado.text()).toBe(302);
       const [despues] = await enLaBaseDeDatos<{ estado: string }>("select estado from gastos where id = $1", [id]);
       expect(despues?.estado).toBe("pendiente");
-      folios.push(gasto!.folio);
     }
-    return folios;
+    return hechos.map((g) => g.folio);
   } finally {
     await api.dispose();
   }
+}
+
+/** Requests as the demo empleado's browser makes them (her session, same-origin headers). */
+function apiDeEmpleada() {
+  return request.newContext({
+    baseURL: BASE_URL,
+    storageState: storageStateOf("empleado"),
+    extraHTTPHeaders: { Origin: BASE_URL, "Sec-Fetch-Site": "same-origin" },
+  });
 }
 
 /** The value of an option by the label the screens show. */

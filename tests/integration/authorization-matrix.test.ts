@@ -46,6 +46,9 @@ import * as suc_csv from "~/routes/sucursales.exportar";
 import * as iva_id from "~/routes/tipos-iva.$id";
 import * as iva_index from "~/routes/tipos-iva._index";
 import * as iva_csv from "~/routes/tipos-iva.exportar";
+import * as pol_id from "~/routes/politicas-gasto.$id";
+import * as pol_index from "~/routes/politicas-gasto._index";
+import * as pol_csv from "~/routes/politicas-gasto.exportar";
 import * as usu_id from "~/routes/usuarios.$id";
 import * as usu_index from "~/routes/usuarios._index";
 import * as usu_csv from "~/routes/usuarios.exportar";
@@ -147,6 +150,7 @@ const snapshot = () =>
     cuentas_empresa: ["public.cuentas_empresa", "id"],
     remesas: ["public.remesas", "id"],
     remesa_gastos: ["public.remesa_gastos", "id"],
+    politicas_gasto: ["public.politicas_gasto", "id"],
   });
 
 type Expect = "ok" | "login" | 400 | 403 | 404 | 405 | 409 | "sin-cambio";
@@ -1068,6 +1072,84 @@ describe("rutas × métodos × roles × tipo de registro", () => {
         call(() =>
           empresa_route.action(args("/empresa", a, { form: { intent: "eliminar", version: String(ahora.version) } })),
         ),
+      );
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it("políticas de gasto: las lee cualquier usuario activo; las crea, cambia y elimina un administrador", async () => {
+    const categorias = ["comidas", "alojamiento", "formacion", "mensajeria", "combustible"] as const;
+    for (const [i, a] of ACTORES.entries()) {
+      const signed = a !== "anonimo" && a !== "inactivo";
+      const admin = a === "administrador";
+      const leer: Expect = signed ? "ok" : "login";
+      const escribir = (paraAdmin: Expect): Expect => (!signed ? "login" : admin ? paraAdmin : 403);
+      await cell(`/politicas-gasto lista · ${a}`, leer, () =>
+        call(() => pol_index.loader(args("/politicas-gasto", a))),
+      );
+      await cell(`/politicas-gasto/exportar · ${a}`, leer, () =>
+        call(() => pol_csv.loader(args("/politicas-gasto/exportar", a))),
+      );
+      const categoria = categorias[i]!;
+      await cell(
+        `/politicas-gasto crear · ${a}`,
+        escribir("ok"),
+        () =>
+          call(() =>
+            pol_index.action(
+              args("/politicas-gasto?index", a, {
+                form: { categoria, departamento_id: dep.C, maximo_por_gasto: "80,00", _envio: crypto.randomUUID() },
+              }),
+            ),
+          ),
+        async () =>
+          (await app.db.selectFrom("politicas_gasto").select("id").where("categoria", "=", categoria).execute())
+            .length === 1
+            ? null
+            : "no se creó",
+      );
+      const politica = (await app.db
+        .insertInto("politicas_gasto")
+        .values({ categoria, departamento_id: dep.B, maximo_por_dia: "40.00" })
+        .returning(["id", "version"])
+        .executeTakeFirstOrThrow()) as { id: string; version: number };
+      await cell(`/politicas-gasto/{id} ver · ${a}`, leer, () =>
+        call(() => pol_id.loader(args(`/politicas-gasto/${politica.id}`, a, { params: { id: politica.id } }))),
+      );
+      await cell(
+        `/politicas-gasto/{id} guardar · ${a}`,
+        escribir("ok"),
+        () =>
+          call(() =>
+            pol_id.action(
+              args(`/politicas-gasto/${politica.id}`, a, {
+                params: { id: politica.id },
+                form: {
+                  intent: "guardar",
+                  version: String(politica.version),
+                  categoria,
+                  departamento_id: dep.B,
+                  maximo_por_dia: "45,00",
+                },
+              }),
+            ),
+          ),
+        async () => ((await row("politicas_gasto", politica.id))?.maximo_por_dia === "45.00" ? null : "no se guardó"),
+      );
+      const vigente = (await row("politicas_gasto", politica.id))!;
+      await cell(
+        `/politicas-gasto/{id} eliminar · ${a}`,
+        escribir("ok"),
+        () =>
+          call(() =>
+            pol_id.action(
+              args(`/politicas-gasto/${politica.id}`, a, {
+                params: { id: politica.id },
+                form: { intent: "eliminar", version: String(vigente.version) },
+              }),
+            ),
+          ),
+        async () => ((await row("politicas_gasto", politica.id)) ? "no se eliminó" : null),
       );
     }
     expect(failures).toEqual([]);

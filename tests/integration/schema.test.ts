@@ -71,6 +71,7 @@ describe("objetos del esquema", () => {
         ...["departamentos", "sucursales", "proveedores", "usuarios", "gastos", "historial"],
         ...["empresa", "tipos_iva", "categorias_fiscales"],
         ...["datos_bancarios", "cuentas_empresa", "remesas", "remesa_gastos"],
+        "politicas_gasto",
       ]),
     );
     expect(views.sort()).toEqual([
@@ -78,6 +79,7 @@ describe("objetos del esquema", () => {
       "gastos_vista",
       "historial_vista",
       "libro_facturas_recibidas",
+      "politicas_gasto_vista",
       "proveedores_vista",
       "remesas_vista",
       "sucursales_vista",

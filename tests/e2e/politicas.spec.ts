@@ -1,0 +1,67 @@
+import { departamentoEnLaBase, enLaBaseDeDatos } from "./support-base-de-datos";
+import { as, expect, expectNoAxeViolations, unique, uniqueCode } from "./support";
+import { borradores, flash, pageAs, panelGasto, transicion } from "./support-registros";
+
+/**
+ * A gasto outside its spending policy: its solicitante is told what it breaks before sending and
+ * sends it with a motivo; the aprobador reads the breach and the motivo before approving. The
+ * policy is of a department of this journey's own, so no other journey's gastos are outside it.
+ */
+const test = as("empleado");
+
+test("un gasto que supera su límite se envía con un motivo, y el aprobador lo lee antes de aprobar", async ({
+  page,
+  browser,
+}) => {
+  const departamento = await departamentoEnLaBase(unique("Feria"), uniqueCode("F"));
+  await enLaBaseDeDatos(
+    "insert into politicas_gasto (categoria, departamento_id, maximo_por_gasto) values ('comidas', $1, 30.00)",
+    [departamento],
+  );
+  const [gasto] = await borradores([
+    { descripcion: unique("Cena de feria"), centimos: 4250, categoria: "Comidas", departamento },
+  ]);
+  const { id, folio } = gasto!;
+
+  // Elena reads what it breaks where she sends it, and the motivo it asks for.
+  await page.goto(`/gastos?gasto=${id}#gasto`);
+  const acciones = panelGasto(page, folio).getByRole("region", { name: "Acciones" });
+  await expect(acciones.getByText("Este gasto se sale de la política de gastos:")).toBeVisible();
+  await expect(acciones.getByText("42,50 € en un gasto; el máximo por gasto es 30,00 € (12,50 € más).")).toBeVisible();
+  const motivo = acciones.getByLabel(/^Motivo para salirse de la política/);
+  await expect(motivo).toBeVisible();
+  await expectNoAxeViolations(page);
+
+  // Without the motivo nothing is sent: the field says why, in Spanish.
+  await acciones.getByRole("button", { name: "Enviar a aprobación", exact: true }).click();
+  await expect(
+    acciones.getByRole("link", { name: /se sale de la política de gastos .* indique el motivo/ }),
+  ).toBeVisible();
+  await expect(panelGasto(page, folio).getByRole("heading", { name: new RegExp(`${folio} Borrador`) })).toBeVisible();
+
+  await acciones
+    .getByLabel(/^Motivo para salirse de la política/)
+    .fill("Cena con el cliente: menú cerrado del recinto");
+  await transicion(page, folio, "Enviar a aprobación", `Gasto ${folio} enviado a aprobación.`);
+
+  // Pablo, before pressing «Aprobar»: the breach and the motivo, above the button.
+  const pablo = await pageAs(browser, "aprobador");
+  await pablo.goto(`/gastos?gasto=${id}#gasto`);
+  const antes = panelGasto(pablo, folio).getByRole("region", { name: "Acciones" });
+  await expect(antes.getByText("Antes de aprobar:")).toBeVisible();
+  await expect(
+    antes.getByText(
+      "Fuera de la política de gastos: 42,50 € en un gasto; el máximo por gasto es 30,00 € (12,50 € más).",
+    ),
+  ).toBeVisible();
+  await expect(
+    antes.getByText("Motivo de quien lo envía: «Cena con el cliente: menú cerrado del recinto»."),
+  ).toBeVisible();
+  // And the list finds it with «Fuera de política».
+  await pablo.goto(`/gastos?fuera_de_politica=si&q=${encodeURIComponent(folio)}`);
+  await expect(pablo.getByRole("table").getByRole("link", { name: folio, exact: true })).toBeVisible();
+  await pablo.goto(`/gastos?gasto=${id}#gasto`);
+  await transicion(pablo, folio, "Aprobar", `Gasto ${folio} aprobado.`);
+  await expect(flash(pablo)).toBeVisible();
+  await pablo.context().close();
+});
