@@ -225,7 +225,7 @@ export function xlsxLibro(store: Store, periodo: Periodo): TypedResponse<never> 
     await libro.commit();
   })().catch((error: unknown) => salida.destroy(error instanceof Error ? error : new Error(String(error))));
 
-  return new Response(Readable.toWeb(salida) as unknown as ReadableStream<Uint8Array>, {
+  return new Response(Readable.toWeb(salida) as ReadableStream, {
     headers: cabeceras(
       "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
       nombreArchivo(periodo, "xlsx"),

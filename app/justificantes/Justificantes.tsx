@@ -1,4 +1,4 @@
-import { Form, Link, useMatches, useNavigate, useRevalidator } from "@remix-run/react";
+import { Form, Link, useMatches, useNavigate, useRevalidator, useSearchParams } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { SubmitTakeover, useSubmitTakeover, useTakeOverSubmit } from "~/ui/forms";
 import { numberFormat } from "~/lib/intl";
@@ -314,7 +314,7 @@ function useEnvioConProgreso(
 
 /**
  * A gasto's receipts in its panel: a thumbnail (its `alt` is the file name) or the name
- * of each, opening the file; while it is a borrador, whoever may edit it attaches more and
+ * of each, opening it in the viewer above them; while it is a borrador, whoever may edit it attaches more and
  * removes one after a confirm step. Every form is plain HTML posted to
  * `/gastos/{id}/justificantes`, which comes back to `volver` (this page) with a message.
  */
@@ -337,9 +337,12 @@ export function Justificantes({
   const accion = `/gastos/${gastoId}/justificantes?volver=${encodeURIComponent(aqui)}`;
   const quitar = (j: JustificanteVista) => `${aqui}${aqui.includes("?") ? "&" : "?"}quitar=${j.id}#justificantes`;
   const n = justificantes.length;
+  const [params] = useSearchParams();
+  const visto = justificantes.find((j) => j.id === params.get("ver")) ?? null;
   return (
     <section id="justificantes" className="justificantes" aria-labelledby="justificantes-titulo" tabIndex={-1}>
       <h3 id="justificantes-titulo">Justificantes {n ? `(${n})` : ""}</h3>
+      {visto ? <Visor j={visto} zoom={nivelZoom(params.get("zoom"))} aqui={aqui} /> : null}
       {confirmarQuitar ? (
         <section className="confirmar" aria-labelledby="quitar-titulo">
           <h4 id="quitar-titulo">¿Quitar el justificante «{confirmarQuitar.nombre}»?</h4>
@@ -359,7 +362,11 @@ export function Justificantes({
         <ul className="lista-justificantes">
           {justificantes.map((j) => (
             <li key={j.id}>
-              <a href={`/justificantes/${j.id}`} className="miniatura" target="_blank" rel="noreferrer">
+              <Link
+                to={enVisor(aqui, { ver: j.id, zoom: null })}
+                className="miniatura"
+                aria-current={visto?.id === j.id ? "true" : undefined}
+              >
                 {j.miniatura ? (
                   <img src={`/justificantes/${j.id}?miniatura`} alt={j.nombre} loading="lazy" />
                 ) : (
@@ -368,7 +375,7 @@ export function Justificantes({
                     <span className="visually-hidden">{j.nombre}</span>
                   </span>
                 )}
-              </a>
+              </Link>
               <span className="nombre-justificante">{j.nombre}</span>
               <span className="detalle-justificante">
                 {tipoCorto(j.tipo)} · {tamano(j.bytes, locale)}
@@ -403,6 +410,63 @@ export function Justificantes({
           Este gasto ya tiene {cuenta(n, "justificante", "justificantes")}, el máximo: quite alguno para adjuntar otro.
         </p>
       ) : null}
+    </section>
+  );
+}
+
+/** The viewer's sizes, in % of the panel's width: «Ampliar» and «Reducir» step through them. */
+const ZOOM = [100, 150, 200, 300] as const;
+type Zoom = (typeof ZOOM)[number];
+function nivelZoom(v: string | null): Zoom {
+  return ZOOM.find((z) => String(z) === v) ?? 100;
+}
+
+/** This page with the viewer's parameters set (`null` drops one), opening at the viewer. */
+function enVisor(aqui: string, cambios: { ver: string | null; zoom: Zoom | null }) {
+  const url = new URL(aqui, "http://x");
+  for (const [k, v] of Object.entries(cambios))
+    if (v === null || v === 100) url.searchParams.delete(k);
+    else url.searchParams.set(k, String(v));
+  return `${url.pathname}${url.search}#${cambios.ver ? "visor" : "justificantes"}`;
+}
+
+/**
+ * A receipt shown in the panel beside the gasto's data (`?ver={id}`), larger step by step
+ * (`&zoom=`): links, so it works without JavaScript and with the keyboard; the image's frame
+ * takes focus and scrolls with the arrow keys. A PDF opens in the browser's own viewer: the file
+ * is served sandboxed, which PDF viewers refuse inside a page.
+ */
+function Visor({ j, zoom, aqui }: { j: JustificanteVista; zoom: Zoom; aqui: string }) {
+  const i = ZOOM.indexOf(zoom);
+  const imagen = j.tipo.startsWith("image/");
+  const abrir = (
+    <a href={`/justificantes/${j.id}`} target="_blank" rel="noreferrer">
+      Abrir el archivo
+    </a>
+  );
+  return (
+    <section id="visor" className="visor" aria-labelledby="visor-titulo" tabIndex={-1}>
+      <h4 id="visor-titulo">Justificante «{j.nombre}»</h4>
+      <p className="acciones-visor">
+        {imagen ? (
+          <>
+            {i > 0 ? <Link to={enVisor(aqui, { ver: j.id, zoom: ZOOM[i - 1]! })}>Reducir</Link> : null}
+            <span>Tamaño: {zoom} %</span>
+            {i < ZOOM.length - 1 ? <Link to={enVisor(aqui, { ver: j.id, zoom: ZOOM[i + 1]! })}>Ampliar</Link> : null}
+          </>
+        ) : null}
+        {abrir}
+        <Link to={enVisor(aqui, { ver: null, zoom: null })}>Cerrar el visor</Link>
+      </p>
+      {imagen ? (
+        // A scrolling frame takes focus so the arrow keys move the image (WCAG 2.1.1; axe's scrollable-region-focusable).
+        // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
+        <div className="visor-marco" tabIndex={0} role="group" aria-label={`${j.nombre} al ${zoom} %`}>
+          <img src={`/justificantes/${j.id}`} alt={j.nombre} className={`visor-zoom-${zoom}`} />
+        </div>
+      ) : (
+        <p>Los PDF se ven en el visor de su navegador: {abrir}.</p>
+      )}
     </section>
   );
 }

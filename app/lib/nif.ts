@@ -63,7 +63,7 @@ function validateEs(nif: string): string | null {
   }
   m = /^([ABCDEFGHJNPQRSUVW])(\d{7})([0-9A-J])$/.exec(nif);
   if (m) {
-    const [, type, digits, control] = m as unknown as [string, string, string, string];
+    const [, type = "", digits = "", control = ""] = m;
     const { digit, letter } = cifControl(digits);
     // A, B, E, H always end in a digit; P, Q, S, N, W and non-residents ("00…") in a letter;
     // the other types are found with either.

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/auth/session.server";
 import { dateTimeFormat } from "~/lib/intl";
 import { cargarPanel } from "~/panel/cargar.server";
@@ -25,12 +25,18 @@ import { pageTitle, useFormats } from "~/ui/page";
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { user, store } = await requireUser(request, context);
-  const panel = await cargarPanel(store);
-  return { nombre: user.nombre, panel };
+  const [panel, correosSinEntregar] = await Promise.all([
+    cargarPanel(store),
+    // Mails of avisos the mail server refused for good: a line for administradores until dealt with.
+    user.rol === "administrador"
+      ? store.rpc<number>("correos_fallidos_pendientes", {}, { reads: true })
+      : Promise.resolve(0),
+  ]);
+  return { nombre: user.nombre, panel, correosSinEntregar };
 }
 
 export default function Panel() {
-  const { nombre, panel } = useLoaderData<typeof loader>();
+  const { nombre, panel, correosSinEntregar } = useLoaderData<typeof loader>();
   const formats = useFormats();
   const hoy = dateTimeFormat(formats.locale, {
     day: "numeric",
@@ -49,6 +55,14 @@ export default function Panel() {
       <p className="intro">
         Hola, {nombre}. Su resumen a {hoy}.
       </p>
+      {correosSinEntregar > 0 ? (
+        <p className="aviso aviso-aviso">
+          {correosSinEntregar === 1
+            ? "1 correo de avisos no se pudo entregar."
+            : `${correosSinEntregar} correos de avisos no se pudieron entregar.`}{" "}
+          <Link to="/avisos/preferencias#fallidos">Ver por qué, reintentar o descartar</Link>
+        </p>
+      ) : null}
       {/* What waits for this person comes first: the oldest pending gasto is a few Tabs from the top. */}
       <Pendientes panel={panel} formats={formats} />
       <div className="panel-rejilla panel-rejilla-propia">

@@ -2,6 +2,8 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/auth/session.server";
 import { ETIQUETA_TIPO, TIPOS_AVISO, type TipoAviso } from "~/avisos/mensajes";
+import { motivoEntrega } from "~/avisos/motivo-entrega";
+import { UUID } from "~/data/store";
 import { forbidden, redirectWithFlash } from "~/crud/crud.server";
 import { formatTimestamp } from "~/lib/format";
 import { pageTitle, useFormats } from "~/ui/page";
@@ -10,7 +12,8 @@ import { pageTitle, useFormats } from "~/ui/page";
  * `/avisos/preferencias` — how each kind of aviso reaches this person (docs/producto.md «Avisos»): by mail
  * (and in the app), only in the app, or not at all; aprobadores may take one daily digest instead
  * of a mail per gasto. Administradores also set the defaults for everyone and see the mails that
- * could not be delivered (with the last error), and send them again. The mails' List-Unsubscribe
+ * could not be delivered (why, in plain words, and the server's own error), and send each again
+ * or discard it. The mails' List-Unsubscribe
  * leads here.
  */
 type Canal = "correo" | "app" | "nada";
@@ -67,16 +70,27 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { user, store } = await requireUser(request, context);
   const form = await request.formData();
   const intent = form.get("intent");
-  if (intent === "predeterminados" || intent === "reintentar") {
+  if (intent === "predeterminados" || intent === "reintentar" || intent === "descartar") {
     if (user.rol !== "administrador") forbidden("Solo un administrador cambia los avisos predeterminados.");
-    if (intent === "reintentar") {
-      const n = await store.rpc<number>("reintentar_correos_fallidos", {});
-      return redirectWithFlash(
-        context,
-        request,
-        "/avisos/preferencias#fallidos",
-        n === 1 ? "1 correo se enviará de nuevo." : `${n} correos se enviarán de nuevo.`,
-      );
+    if (intent === "reintentar" || intent === "descartar") {
+      // One mail (`correo`, its row's button) or, without it, every undelivered one (retry only).
+      const correo = String(form.get("correo") ?? "");
+      if (correo && !UUID.test(correo)) throw json({ message: "Ese correo no existe." }, { status: 400 });
+      if (intent === "descartar" && !correo) throw json({ message: "Indique qué correo descartar." }, { status: 400 });
+      const ids = correo ? [correo] : null;
+      const n =
+        intent === "reintentar"
+          ? await store.rpc<number>("reintentar_correos_fallidos", { p_ids: ids })
+          : await store.rpc<number>("descartar_correos_fallidos", { p_ids: ids });
+      const mensaje =
+        n === 0
+          ? "Ese correo ya no está entre los no entregados: otra persona lo reintentó o lo descartó."
+          : intent === "descartar"
+            ? "Correo descartado: no se enviará. El aviso sigue en la aplicación."
+            : n === 1
+              ? "1 correo se enviará de nuevo."
+              : `${n} correos se enviarán de nuevo.`;
+      return redirectWithFlash(context, request, "/avisos/preferencias#fallidos", mensaje, n === 0 ? "aviso" : "exito");
     }
     const { canales, errores } = leerCanales(form, "defecto_");
     if (Object.keys(errores).length) return json({ errores }, { status: 400 });
@@ -213,20 +227,54 @@ export default function PreferenciasAvisos() {
                       <th scope="col">Para</th>
                       <th scope="col">Aviso</th>
                       <th scope="col">Intentos</th>
-                      <th scope="col">Último error</th>
+                      <th scope="col">Por qué no se entregó</th>
                       <th scope="col">Escrito</th>
+                      <th scope="col">Acciones</th>
                     </tr>
                   </thead>
                   <tbody>
-                    {fallidos.map((f) => (
-                      <tr key={f.id}>
-                        <td>{f.destinatario}</td>
-                        <td>{f.tipo ? `${ETIQUETA_TIPO[f.tipo]} (${f.folio})` : "Resumen diario"}</td>
-                        <td>{f.intentos}</td>
-                        <td>{f.ultimo_error}</td>
-                        <td>{formatTimestamp(f.creado_en, formats)}</td>
-                      </tr>
-                    ))}
+                    {fallidos.map((f) => {
+                      const que = f.tipo ? `${ETIQUETA_TIPO[f.tipo]} (${f.folio})` : "Resumen diario";
+                      return (
+                        <tr key={f.id}>
+                          <td>{f.destinatario}</td>
+                          <td>{que}</td>
+                          <td>{f.intentos}</td>
+                          <td>
+                            {motivoEntrega(f.ultimo_error)}
+                            {f.ultimo_error ? (
+                              <details className="detalle-tecnico">
+                                <summary>Detalle técnico</summary>
+                                <code>{f.ultimo_error}</code>
+                              </details>
+                            ) : null}
+                          </td>
+                          <td>{formatTimestamp(f.creado_en, formats)}</td>
+                          <td>
+                            <Form method="post" className="acciones-fila">
+                              <input type="hidden" name="correo" value={f.id} />
+                              <button
+                                type="submit"
+                                name="intent"
+                                value="reintentar"
+                                aria-label={`Reintentar el correo a ${f.destinatario}: ${que}`}
+                              >
+                                Reintentar
+                              </button>
+                              <button
+                                type="submit"
+                                name="intent"
+                                value="descartar"
+                                className="secundario"
+                                aria-label={`Descartar el correo a ${f.destinatario}: ${que}`}
+                              >
+                                Descartar
+                              </button>
+                            </Form>
+                          </td>
+                        </tr>
+                      );
+                    })}
                   </tbody>
                 </table>
               </div>

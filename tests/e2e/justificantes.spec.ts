@@ -23,7 +23,7 @@ const test = as("empleado");
 
 const region = (page: Page, folio: string) => panelGasto(page, folio).getByRole("region", { name: /^Justificantes/ });
 
-test("crear con dos justificantes, ver las miniaturas y enviar; el aprobador abre el justificante y aprueba", async ({
+test("crear con dos justificantes, ver las miniaturas y enviar; el aprobador lo ve en el panel, lo amplía y aprueba", async ({
   page,
   browser,
 }) => {
@@ -66,7 +66,17 @@ test("crear con dos justificantes, ver las miniaturas y enviar; el aprobador abr
   const panel = await abrirGasto(pablo, folio, "pendientes");
   const suyo = region(pablo, folio);
   await expect(suyo.getByRole("img", { name: ticket.name })).toBeVisible();
-  const href = await suyo.getByRole("link", { name: ticket.name, exact: true }).getAttribute("href");
+  // The thumbnail opens the receipt in the panel, beside the gasto's data, larger by steps.
+  await suyo.getByRole("link", { name: ticket.name, exact: true }).click();
+  const visor = suyo.getByRole("region", { name: `Justificante «${ticket.name}»` });
+  const marco = visor.getByRole("group", { name: `${ticket.name} al 100 %` });
+  await expect(marco.getByRole("img", { name: ticket.name })).toBeVisible();
+  const ancho = (await marco.getByRole("img").boundingBox())!.width;
+  await visor.getByRole("link", { name: "Ampliar" }).click();
+  await expect(visor.getByRole("group", { name: `${ticket.name} al 150 %` })).toBeVisible();
+  expect((await visor.getByRole("img", { name: ticket.name }).boundingBox())!.width).toBeGreaterThan(ancho * 1.4);
+  await expectNoAxeViolations(pablo);
+  const href = await visor.getByRole("link", { name: "Abrir el archivo" }).getAttribute("href");
   const archivo = await pablo.request.get(href!);
   expect(archivo.status()).toBe(200);
   expect(archivo.headers()).toMatchObject({
@@ -75,7 +85,8 @@ test("crear con dos justificantes, ver las miniaturas y enviar; el aprobador abr
     "cache-control": "private, no-store",
   });
   expect(archivo.headers()["content-disposition"]).toContain(`inline; filename="${ticket.name}"`);
-  await expectNoAxeViolations(pablo);
+  await visor.getByRole("link", { name: "Cerrar el visor" }).click();
+  await expect(visor).toHaveCount(0);
   await panel.getByRole("region", { name: "Acciones" }).getByRole("button", { name: "Aprobar", exact: true }).click();
   await expect(flash(pablo)).toContainText(`Gasto ${folio} aprobado`);
   await pablo.context().close();

@@ -630,4 +630,49 @@ describe("pantallas: /avisos y /avisos/preferencias", () => {
     expect((await send(pref, "/avisos/preferencias", admin, { intent: "reintentar" })).status).toBe(302);
     expect(await correos()).toEqual([expect.objectContaining({ estado: "pendiente", intentos: 0 })]);
   });
+
+  it("cada correo no entregado se reintenta o se descarta por separado, y el panel del administrador lo cuenta", async () => {
+    const pref = await import("~/routes/avisos.preferencias");
+    const inicio = await import("~/routes/_index");
+    await sql`delete from interno.correos`.execute(app.db);
+    await act(elena, "enviar", await nuevo(elena));
+    await act(elena, "enviar", await nuevo(elena));
+    await sql`update interno.correos set estado = 'fallido', intentos = 8, ultimo_error = 'connect ECONNREFUSED 127.0.0.1:2599'`.execute(
+      app.db,
+    );
+    const [uno, otro] = (
+      await sql<{ id: string }>`select id from interno.correos order by creado_en, id`.execute(app.db)
+    ).rows;
+    expect((await load(inicio, "/", admin)).correosSinEntregar).toBe(2);
+    expect((await load(inicio, "/", pablo)).correosSinEntregar).toBe(0);
+
+    // Someone else's buttons do nothing: only an administrador retries or discards.
+    for (const intent of ["reintentar", "descartar"])
+      expect((await send(pref, "/avisos/preferencias", pablo, { intent, correo: uno!.id })).status).toBe(403);
+    // A tampered id is refused, not a 500.
+    expect((await send(pref, "/avisos/preferencias", admin, { intent: "descartar", correo: "x' or 1=1" })).status).toBe(
+      400,
+    );
+
+    expect((await send(pref, "/avisos/preferencias", admin, { intent: "descartar", correo: uno!.id })).status).toBe(
+      302,
+    );
+    expect((await send(pref, "/avisos/preferencias", admin, { intent: "reintentar", correo: otro!.id })).status).toBe(
+      302,
+    );
+    const estados = await sql<{ id: string; estado: string }>`select id, estado from interno.correos`.execute(app.db);
+    expect(Object.fromEntries(estados.rows.map((r) => [r.id, r.estado]))).toEqual({
+      [uno!.id]: "descartado",
+      [otro!.id]: "pendiente",
+    });
+    // Discarded is gone from the list and the panel; retrying it again changes nothing.
+    expect((await load(pref, "/avisos/preferencias", admin)).fallidos).toEqual([]);
+    expect((await load(inicio, "/", admin)).correosSinEntregar).toBe(0);
+    const r = await send(pref, "/avisos/preferencias", admin, { intent: "reintentar", correo: uno!.id });
+    expect(r.status).toBe(302);
+    expect(
+      (await sql<{ estado: string }>`select estado from interno.correos where id = ${uno!.id}`.execute(app.db)).rows[0]
+        ?.estado,
+    ).toBe("descartado");
+  });
 });
