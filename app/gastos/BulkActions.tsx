@@ -216,7 +216,14 @@ export function ConfirmMasivo({
   locale,
   action,
 }: {
-  masivo: { accion: "aprobar" | "rechazar"; total: number; estimado: boolean; maximo: number; fueraDePolitica: number };
+  masivo: {
+    accion: "aprobar" | "rechazar";
+    total: number;
+    estimado: boolean;
+    maximo: number;
+    fueraDePolitica: number;
+    presupuestos: string[];
+  };
   cancelar: string;
   locale: string;
   action?: string;
@@ -245,12 +252,22 @@ export function ConfirmMasivo({
               : ""}{" "}
             Cada gasto se comprueba por separado y al terminar verá cuántos se hicieron y cuáles no, y por qué.
           </p>
-          {masivo.fueraDePolitica > 0 ? (
-            <p className="aviso aviso-aviso">
-              {masivo.fueraDePolitica.toLocaleString(locale)} de los {n}{" "}
-              {masivo.fueraDePolitica === 1 ? "se sale" : "se salen"} de la política de gastos: se enviaron con un
-              motivo, que puede leer en cada uno (filtro «Fuera de política»).
-            </p>
+          {masivo.fueraDePolitica > 0 || masivo.presupuestos.length > 0 ? (
+            <div className="aviso aviso-aviso">
+              <p>Antes de aprobar:</p>
+              <ul>
+                {masivo.fueraDePolitica > 0 ? (
+                  <li>
+                    {masivo.fueraDePolitica.toLocaleString(locale)} de los {n}{" "}
+                    {masivo.fueraDePolitica === 1 ? "se sale" : "se salen"} de la política de gastos: se enviaron con un
+                    motivo, que puede leer en cada uno (filtro «Fuera de política»).
+                  </li>
+                ) : null}
+                {masivo.presupuestos.map((p) => (
+                  <li key={p}>{p}</li>
+                ))}
+              </ul>
+            </div>
           ) : null}
           <Form method="post" className="formulario" action={action}>
             <input type="hidden" name="intent" value="masivo" />

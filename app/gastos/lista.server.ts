@@ -130,7 +130,7 @@ export async function gastosLoader({ request, context }: Args) {
       async (o) => [o, nuevo ? await perfilesSolicitantes(store, user, o) : null] as const,
     ),
     masivoAccion && apruebaEnBloque(actor(user))
-      ? contarMasivo(url, signed).then((c) => ({ accion: masivoAccion, ...c, maximo: MASIVO_MAXIMO }))
+      ? contarMasivo(url, signed, masivoAccion).then((c) => ({ accion: masivoAccion, ...c, maximo: MASIVO_MAXIMO }))
       : Promise.resolve(null),
   ]);
 

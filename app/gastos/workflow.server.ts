@@ -306,11 +306,14 @@ export function filtrosMasivos(url: URL, signed: Signed) {
   };
 }
 
-/** How many pending gastos the confirm step would act on (exact up to the store's limit). */
-export async function contarMasivo(url: URL, signed: Signed) {
+/**
+ * How many pending gastos the confirm step would act on (exact up to the store's limit), how many
+ * of them were sent outside their spending policy and, to approve, which departments would pass
+ * their month's budget once the first MASIVO_MAXIMO (those the action takes) are approved.
+ */
+export async function contarMasivo(url: URL, signed: Signed, accion: "aprobar" | "rechazar") {
   const { query, ilegibles } = filtrosMasivos(url, signed);
-  if (ilegibles) return { total: 0, estimado: false, fueraDePolitica: 0 };
-  // And how many of them were sent outside their spending policy, for the confirm step to say first.
+  if (ilegibles) return { total: 0, estimado: false, fueraDePolitica: 0, presupuestos: [] as string[] };
   const r = await signed.store.list(gastos.view, { ...query, limit: 1, offset: 0, count: "estimated" });
   const fuera = await signed.store.list(gastos.view, {
     ...query,
@@ -319,7 +322,23 @@ export async function contarMasivo(url: URL, signed: Signed) {
     offset: 0,
     count: "estimated",
   });
-  return { total: r.total, estimado: r.estimated, fueraDePolitica: fuera.total };
+  let presupuestos: string[] = [];
+  if (accion === "aprobar" && r.total > 0) {
+    const { rows } = await signed.store.list<{ id: string }>(gastos.view, {
+      ...query,
+      columns: ["id"],
+      limit: MASIVO_MAXIMO,
+      offset: 0,
+      count: "none",
+    });
+    presupuestos =
+      (await signed.store.rpc<string[] | null>(
+        "avisos_presupuesto_en_bloque",
+        { p_ids: rows.map((g) => g.id) },
+        { reads: true },
+      )) ?? [];
+  }
+  return { total: r.total, estimado: r.estimated, fueraDePolitica: fuera.total, presupuestos };
 }
 
 /** «Aplicar a todos los que coinciden con el filtro», after the confirm step: the first MASIVO_MAXIMO. */

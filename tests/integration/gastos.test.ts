@@ -611,6 +611,15 @@ describe("flujo: cada transición como cada rol", () => {
     // Only whoever may approve it: not its solicitante, nor an aprobador of another department.
     expect((await panel(empleado)).antesDeAprobar).toEqual([]);
     expect((await panel(admin)).antesDeAprobar).toHaveLength(2);
+    // The bulk confirm step says it too, for all it would approve at once, before pressing.
+    const masivo = (await list("?masivo=aprobar", aprobador.cookie)).masivo;
+    expect(masivo.presupuestos).toEqual([
+      expect.stringMatching(
+        /^Aprobados todos, Ventas pasaría de su presupuesto de \p{L}+ de \d{4} en [\d.]+,\d\d € \([\d.]+,\d\d € de 1\.000,00 €\)\.$/u,
+      ),
+    ]);
+    // Whoever approves nothing in Ventas is told nothing about it.
+    expect((await list("?masivo=aprobar", aprobador2.cookie)).masivo.presupuestos).toEqual([]);
     expect((await row(g.id)).estado).toBe("pendiente");
   });
 
