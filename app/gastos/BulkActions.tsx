@@ -1,7 +1,6 @@
 import { Form, Link, useActionData } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { cuenta, plural } from "~/lib/plural";
-import { fechaPagoMaxima } from "./campos";
 
 /**
  * Bulk actions on the list: approve/reject (aprobadores and administradores) and mark as paid
@@ -179,7 +178,6 @@ export function BulkActions({
                   type="date"
                   id="masivo-fecha-pago"
                   name="fecha_pago"
-                  max={fechaPagoMaxima(hoy)}
                   defaultValue={data?.fecha_pago ?? hoy}
                   {...invalido("fecha_pago")}
                   aria-describedby={[errores?.fecha_pago ? "masivo-fecha-pago-error" : "", "masivo-fecha-pago-ayuda"]
