@@ -17,6 +17,8 @@ export type DatosAviso = {
   motivo?: string;
   fecha_pago?: string;
   referencia_pago?: string;
+  /** The remesa whose confirmation paid it (a bank transfer), when it was paid that way. */
+  remesa?: string;
 };
 
 export type Aviso = { tipo: TipoAviso; gasto_id: string | null; datos: DatosAviso };
@@ -56,7 +58,7 @@ export function titulo(a: Aviso, f: Formato): string {
     case "rechazado":
       return `Su gasto ${gasto} se ha rechazado`;
     case "pagado":
-      return `Su gasto ${gasto} está pagado`;
+      return d.remesa ? `Su gasto ${gasto} se ha pagado por transferencia` : `Su gasto ${gasto} está pagado`;
     case "revertido":
       return `Se ha revertido la aprobación de su gasto ${gasto}`;
   }
@@ -66,6 +68,8 @@ export function titulo(a: Aviso, f: Formato): string {
 export function detalle(a: Aviso, f: Formato): string | null {
   const d = a.datos;
   if ((a.tipo === "rechazado" || a.tipo === "revertido") && d.motivo) return `Motivo: «${cita(d.motivo)}»`;
+  if (a.tipo === "pagado" && d.fecha_pago && d.remesa)
+    return `Transferencia del ${formatDate(d.fecha_pago, f.locale)}, remesa ${cita(d.remesa)}`;
   if (a.tipo === "pagado" && d.fecha_pago)
     return `Pagado el ${formatDate(d.fecha_pago, f.locale)}${d.referencia_pago ? `, referencia «${cita(d.referencia_pago)}»` : ""}`;
   return null;
@@ -75,7 +79,7 @@ const ASUNTO: Record<TipoAviso, (d: DatosAviso) => string> = {
   enviado: (d) => `${d.folio} espera su aprobación`,
   aprobado: (d) => `Su gasto ${d.folio} está aprobado`,
   rechazado: (d) => `Su gasto ${d.folio} se ha rechazado`,
-  pagado: (d) => `Su gasto ${d.folio} está pagado`,
+  pagado: (d) => (d.remesa ? `Su gasto ${d.folio} se ha pagado por transferencia` : `Su gasto ${d.folio} está pagado`),
   revertido: (d) => `Se ha revertido la aprobación de ${d.folio}`,
 };
 

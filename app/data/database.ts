@@ -249,6 +249,7 @@ export interface GastosVista {
   emisor_nombre: string | null;
   emisor_nombre_efectivo: string | null;
   emisor_pais: string | null;
+  en_remesa: string | null;
   estado: string | null;
   factura_a_empresa: boolean | null;
   fecha_aprobacion: ColumnType<string, Date | string, Date | string> | null;

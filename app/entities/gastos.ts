@@ -184,6 +184,17 @@ export const gastos: Entity = {
         { column: "puede_aprobar", op: "eq", value: true },
       ],
     },
+    {
+      // What is still to pay: approved and in no live remesa (gastos_vista.en_remesa), where a
+      // remesa is built from («Crear remesa») or a payment made elsewhere is recorded.
+      name: "por_pagar",
+      label: "Aprobados pendientes de pago",
+      roles: ["administrador"],
+      filters: () => [
+        { column: "estado", op: "eq", value: "aprobado" },
+        { column: "en_remesa", op: "is_null" },
+      ],
+    },
   ],
   grupos: [
     {

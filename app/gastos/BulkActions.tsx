@@ -11,6 +11,8 @@ import { cuenta, plural } from "~/lib/plural";
  * them in place, and «N seleccionados» follows every change. The motivo is a textarea, so
  * pressing Enter while typing it never submits the wrong button. «Aplicar a todos los que
  * coinciden» goes through a confirm step (`?masivo=aprobar|rechazar`, a GET) that says how many.
+ * «Crear remesa» (administradores) leads to the remesa builder with the checked rows, or with
+ * every approved gasto pending payment that matches the filter; the builder is its confirm step.
  */
 export const BULK_FORM_ID = "acciones-masivas";
 /** `?seleccionar=todos`: the page with every selectable row checked (the no-JavaScript «select all»). */
@@ -27,7 +29,7 @@ type BulkData =
     }
   | undefined;
 
-const INTENTS = ["aprobar_seleccion", "rechazar_seleccion", "pagar_seleccion", "masivo"];
+const INTENTS = ["aprobar_seleccion", "rechazar_seleccion", "pagar_seleccion", "remesa_seleccion", "masivo"];
 
 export function useBulkData(): BulkData {
   const data = useActionData<BulkData>();
@@ -61,6 +63,7 @@ export function BulkActions({
   hayPendientes,
   hayAprobados,
   masivos,
+  remesaTodos,
   hoy,
   action,
 }: {
@@ -73,6 +76,8 @@ export function BulkActions({
   hayAprobados: boolean;
   /** Whether the filter can contain pendientes: only then «aprobar todos los que coinciden». */
   masivos: boolean;
+  /** The remesa builder with every approved gasto pending payment of this filter (administradores), or null. */
+  remesaTodos: string | null;
   hoy: string;
   action?: string;
 }) {
@@ -165,14 +170,19 @@ export function BulkActions({
               <legend>Marcar como pagados (la misma fecha y referencia para todos)</legend>
               <div className={`campo${errores?.fecha_pago ? " campo-con-error" : ""}`}>
                 <label htmlFor="masivo-fecha-pago">Fecha de pago</label>
+                <p className="ayuda" id="masivo-fecha-pago-ayuda">
+                  La fecha valor del pago; puede ser futura (como mucho dentro de un año).
+                </p>
                 {error("fecha_pago")}
                 <input
                   type="date"
                   id="masivo-fecha-pago"
                   name="fecha_pago"
-                  max={hoy}
                   defaultValue={data?.fecha_pago ?? hoy}
                   {...invalido("fecha_pago")}
+                  aria-describedby={[errores?.fecha_pago ? "masivo-fecha-pago-error" : "", "masivo-fecha-pago-ayuda"]
+                    .filter(Boolean)
+                    .join(" ")}
                 />
               </div>
               <div className={`campo${errores?.referencia_pago ? " campo-con-error" : ""}`}>
@@ -194,10 +204,30 @@ export function BulkActions({
               </div>
             </fieldset>
           ) : null}
+          {pagar ? (
+            <fieldset>
+              <legend>Pagar por transferencia con una remesa SEPA</legend>
+              <p className="ayuda">
+                En la remesa elegirá la cuenta de cargo y la fecha de ejecución; los gastos que no puedan ir se dicen
+                con su motivo.
+              </p>
+              <div className="acciones">
+                <button type="submit" name="intent" value="remesa_seleccion" className="secundario">
+                  Crear remesa con los seleccionados
+                </button>
+              </div>
+            </fieldset>
+          ) : null}
         </Form>
       ) : (
         <p>En esta página no hay gastos pendientes que pueda aprobar.</p>
       )}
+      {remesaTodos ? (
+        <p>
+          Con todos los aprobados pendientes de pago que coinciden con el filtro:{" "}
+          <Link to={remesaTodos}>crear remesa con todos los que coinciden…</Link>
+        </p>
+      ) : null}
       {masivos ? (
         <p>
           O bien, a todos los pendientes que coinciden con el filtro:{" "}

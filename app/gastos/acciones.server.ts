@@ -25,15 +25,24 @@ import {
 } from "~/justificantes/subir.server";
 import { describirDesglose, leerDesglose } from "~/lib/iva";
 import { esSuyo, esTransicion, type GastoClave } from "./reglas";
-import { actor, alcanceAprobacion, esSeleccion, masivo, seleccion, transicion } from "./workflow.server";
+import {
+  actor,
+  alcanceAprobacion,
+  esSeleccion,
+  masivo,
+  remesaSeleccion,
+  seleccion,
+  transicion,
+} from "./workflow.server";
 
 type Args = { request: Request; context: AppLoadContext };
 
 /**
  * Every POST of `/gastos`, by its hidden `intent`: crear (the «Nuevo gasto» form), guardar and
  * eliminar (the panel's borrador), one workflow transition (enviar, retirar, aprobar, rechazar,
- * reabrir, pagar, revertir), bulk (aprobar_seleccion, rechazar_seleccion, pagar_seleccion, masivo). Anything else
- * is a 400. Each returns to the same URL (the list's filters and the open panel) with a flash.
+ * reabrir, pagar, revertir), bulk (aprobar_seleccion, rechazar_seleccion, pagar_seleccion, masivo), and
+ * remesa_seleccion (to the remesa builder with the checked rows). Anything else is a 400. Each
+ * other returns to the same URL (the list's filters and the open panel) with a flash.
  */
 export async function gastosAction({ request, context }: Args) {
   const signed = await requireUser(request, context);
@@ -65,6 +74,7 @@ export async function gastosAction({ request, context }: Args) {
   if (esTransicion(intent)) return transicion(intent, ctx, alcance);
   if (esSeleccion(intent)) return seleccion(intent, ctx, alcance);
   if (intent === "masivo") return masivo({ ...ctx, volver: volverA(url, ["masivo"]) }, alcance);
+  if (intent === "remesa_seleccion") return remesaSeleccion(ctx);
   throw json({ message: "Acción desconocida." }, { status: 400 });
 }
 

@@ -1,6 +1,6 @@
 import { parseSubmission } from "~/ui/validacion.server";
 import { cuenta, plural } from "~/lib/plural";
-import { json, type AppLoadContext } from "@remix-run/node";
+import { json, redirect, type AppLoadContext } from "@remix-run/node";
 import type { Signed } from "~/auth/session.server";
 import { Conflict, Forbidden, Invalid, NotFound, UUID, type Row, type Store } from "~/data/store";
 import { forbidden, getOr404, notFound, redirectWithFlash } from "~/crud/crud.server";
@@ -387,4 +387,34 @@ export async function masivo({ request, context, signed, formData, volver }: Ctx
     ),
   );
   return redirectWithFlash(context, request, volver, r.message, r.kind, undefined, r.detalles);
+}
+
+/**
+ * The list's own query string (filters, view, search, order, page) without what only this page
+ * view carries: where the remesa builder goes back to, and what «todos los que coinciden» reads.
+ */
+export function consultaDeLista(url: URL): string {
+  const params = new URLSearchParams(url.search);
+  for (const key of ["index", "_data", "gasto", "eliminar", "quitar", "masivo", "seleccionar", "nuevo"])
+    params.delete(key);
+  return params.toString();
+}
+
+/**
+ * «Crear remesa» with the checked rows (administradores): to the remesa builder with them chosen,
+ * where the paying account and the execution date are picked and whatever cannot go is listed
+ * with its reason. Nothing is written here: the builder's own form generates the remesa.
+ */
+export async function remesaSeleccion({ request, signed, formData }: Ctx) {
+  if (signed.user.rol !== "administrador") forbidden("Solo un administrador prepara las remesas de pago.");
+  const raw = formData.getAll("seleccion").map(String);
+  const ids = [...new Set(raw.map((v) => v.split(":")[0] ?? ""))].filter((id) => UUID.test(id));
+  if (ids.length === 0)
+    return json(
+      { intent: "remesa_seleccion", errores: { seleccion: "Marque al menos un gasto de la lista." }, seleccion: raw },
+      { status: 400 },
+    );
+  const params = new URLSearchParams(ids.map((id) => ["gasto", id]));
+  params.set("lista", consultaDeLista(new URL(request.url)));
+  return redirect(`/remesas?${params.toString()}#nueva-remesa`, 303);
 }

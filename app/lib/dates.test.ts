@@ -1,6 +1,7 @@
 import {
   addDaysISO,
   addMonthsKey,
+  addYearsISO,
   diffDaysISO,
   formatDate,
   formatDateTime,
@@ -82,6 +83,17 @@ describe("todayISO", () => {
 
   it("defaults to now in Madrid", () => {
     expect(isISODate(todayISO())).toBe(true);
+  });
+});
+
+describe("addYearsISO", () => {
+  it.each([
+    ["2026-11-28", 1, "2027-11-28"],
+    ["2028-02-29", 1, "2029-02-28"], // as PostgreSQL's date + interval '1 year'
+    ["2028-02-29", 4, "2032-02-29"],
+    ["2027-12-31", -1, "2026-12-31"],
+  ])("%s + %i años = %s", (iso, years, expected) => {
+    expect(addYearsISO(iso, years)).toBe(expected);
   });
 });
 

@@ -64,6 +64,17 @@ export function addDaysISO(iso: string, days: number): string {
   return d.toISOString().slice(0, 10);
 }
 
+/**
+ * The same day `years` later (or earlier), as PostgreSQL's `date + interval 'N year'`: a 29
+ * February falls on the 28th when the target year has none.
+ */
+export function addYearsISO(iso: string, years: number): string {
+  assertISODate(iso);
+  const [y, m, d] = iso.split("-").map(Number) as [number, number, number];
+  const target = y + years;
+  return toISO(target, m, d) ?? toISO(target, m, d - 1)!;
+}
+
 /** Whole days from `from` to `to` (positive when `to` is later). */
 export function diffDaysISO(from: string, to: string): number {
   assertISODate(from);

@@ -1,7 +1,10 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { requireUser, type Signed } from "~/auth/session.server";
 import { forbidden } from "~/crud/crud.server";
-import type { Store } from "~/data/store";
+import { UUID, type Store } from "~/data/store";
+import { parseListState } from "~/crud/list-query";
+import { gastos } from "~/entities/gastos";
+import { consultaGastos } from "~/gastos/consulta.server";
 import { pain001, type Direccion, type FormatoPain001, type Remesa } from "./pain001";
 
 /**
@@ -57,6 +60,39 @@ export async function candidatos(store: Store, desde: string | null, hasta: stri
     offset: 0,
   });
   return store.rpc<Candidatos>("remesa_candidatos", { p_gasto_ids: rows.map((r) => r.id) }, { reads: true });
+}
+
+/** The database's verdict on the gastos `ids`, in that order (at most REMESA_MAXIMO of them). */
+export function candidatosDe(store: Store, ids: string[]): Promise<Candidatos> {
+  const unicos = [...new Set(ids.filter((id) => UUID.test(id)))].slice(0, REMESA_MAXIMO);
+  return store.rpc<Candidatos>("remesa_candidatos", { p_gasto_ids: unicos }, { reads: true });
+}
+
+/**
+ * «Crear remesa con todos los que coinciden»: the gastos of the list `lista` (the `/gastos` query
+ * string: its filters, view and search, as the list shows them to this person) that are approved
+ * and in no live remesa, in the list's order, the first REMESA_MAXIMO; `total` is how many match.
+ * A filter value that cannot be read builds nothing: the remesa would hold more than was asked.
+ */
+export async function candidatosDeLista(signed: Signed, lista: URLSearchParams) {
+  const state = parseListState(gastos, lista);
+  if (Object.keys(state.errores).length > 0) return { ilegible: true as const };
+  const query = consultaGastos(state, signed.user, [
+    { column: "estado", op: "eq", value: "aprobado" },
+    { column: "en_remesa", op: "is_null" },
+  ]);
+  const { rows, total } = await signed.store.list<{ id: string }>(gastos.view, {
+    ...query,
+    columns: ["id"],
+    limit: REMESA_MAXIMO,
+    offset: 0,
+    count: "estimated",
+  });
+  const propuesta = await candidatosDe(
+    signed.store,
+    rows.map((r) => r.id),
+  );
+  return { ilegible: false as const, propuesta, total };
 }
 
 /** A remesa as `remesa_datos` (and `crear_remesa`) answer. */

@@ -17,7 +17,7 @@ import { backToRow, csvHref, DataTable, FilterForm, ListViews, Pagination } from
 
 /**
  * `/gastos` (docs/producto.md, issue 4): the list with its filters, views, count and sum; bulk
- * approve/reject and pay; and beside the list, with `?gasto={id}`, the expense's panel (there is
+ * approve/reject and pay, and «Crear remesa» (to `/remesas` with the rows); and beside the list, with `?gasto={id}`, the expense's panel (there is
  * no `/gastos/{id}`), or with `?nuevo=1` the «Nuevo gasto» form in that panel's place, a few keys
  * from the top of the page. Creating happens only there: the plain list carries no form (nor the
  * form's option lists in its data). Server side in app/gastos/:
@@ -59,6 +59,14 @@ export default function Gastos() {
   // «Aprobar todos los que coinciden» only where the filter can hold pendientes.
   const estadoFiltrado = state.filtros.estado;
   const masivos = result.total > 0 && (!estadoFiltrado || String(estadoFiltrado).split(",").includes("pendiente"));
+  // «Crear remesa con todos los que coinciden» where the filter can hold approved gastos.
+  const remesaTodos =
+    user.rol === "administrador" &&
+    result.total > 0 &&
+    state.vista !== "pendientes" &&
+    (!estadoFiltrado || String(estadoFiltrado).split(",").includes("aprobado"))
+      ? `/remesas?${new URLSearchParams({ lista: lista.split("?")[1] ?? "", coinciden: "1" }).toString()}#nueva-remesa`
+      : null;
   // Over a filter too big to count, related names are not offered for sorting (ADR 0006).
   const entity = result.estimated
     ? {
@@ -189,6 +197,7 @@ export default function Gastos() {
               hayPendientes={pendientes}
               hayAprobados={aprobados}
               masivos={masivos}
+              remesaTodos={remesaTodos}
               hoy={data.hoy}
               action={`${accion}#masivas-titulo`}
             />

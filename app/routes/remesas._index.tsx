@@ -1,13 +1,20 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useFormAction, useLoaderData } from "@remix-run/react";
 import { redirectWithFlash } from "~/crud/crud.server";
 import { StoreError, UUID } from "~/data/store";
 import { formatDate, isISODate, todayISO } from "~/lib/dates";
 import { formatIban } from "~/lib/iban";
 import { formatMoney } from "~/lib/money";
 import { cuenta } from "~/lib/plural";
-import { candidatos, generar, REMESA_MAXIMO, requireAdministrador } from "~/pagos/remesas.server";
+import {
+  candidatos,
+  candidatosDe,
+  candidatosDeLista,
+  generar,
+  REMESA_MAXIMO,
+  requireAdministrador,
+} from "~/pagos/remesas.server";
 import { pageTitle, useFormats } from "~/ui/page";
 
 /**
@@ -15,18 +22,31 @@ import { pageTitle, useFormats } from "~/ui/page";
  * administradores: the approved gastos not yet paid (optionally between two dates), which go in a
  * new remesa and which do not and why (the database decides: remesa_candidatos), the form that
  * generates it (an account and an execution date), and the remesas made so far.
+ *
+ * From the gastos list («Crear remesa»): `?gasto=…` (repeated) are the rows checked there, and
+ * `?lista=` the list's own query string (its filters, view and search), to go back to it; with
+ * `?coinciden=1` the proposal is every approved gasto of that list not yet in a remesa.
  */
 export const meta: MetaFunction = () => [{ title: pageTitle("Remesas de pago") }];
 
 const fecha = (v: string | null) => (v && isISODate(v) ? v : null);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { store } = await requireAdministrador(request, context);
   const url = new URL(request.url);
   const desde = fecha(url.searchParams.get("desde"));
   const hasta = fecha(url.searchParams.get("hasta"));
-  const [propuesta, cuentas, remesas] = await Promise.all([
-    candidatos(store, desde, hasta),
+  const elegidos = url.searchParams.getAll("gasto").slice(0, REMESA_MAXIMO);
+  const lista = url.searchParams.get("lista");
+  const coinciden = lista !== null && url.searchParams.get("coinciden") === "1";
+  const signed = await requireAdministrador(request, context);
+  const { store } = signed;
+  const propuestaDeLista = coinciden ? candidatosDeLista(signed, new URLSearchParams(lista)) : null;
+  const [propuesta, cuentas, remesas, deLista] = await Promise.all([
+    propuestaDeLista
+      ? propuestaDeLista.then((r) => (r.ilegible ? candidatosDe(store, []) : r.propuesta))
+      : elegidos.length
+        ? candidatosDe(store, elegidos)
+        : candidatos(store, desde, hasta),
     store.list<{ id: string; nombre: string; iban: string; formato: string }>("cuentas_empresa", {
       columns: ["id", "nombre", "iban", "formato"],
       filters: [{ column: "activa", op: "eq", value: true }],
@@ -47,8 +67,19 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       limit: 50,
       offset: 0,
     }),
+    propuestaDeLista,
   ]);
-  return { desde, hasta, propuesta, cuentas: cuentas.rows, remesas: remesas.rows, hoy: todayISO() };
+  // Where the proposal came from, when from the gastos list: what to say and where to go back.
+  const origen =
+    lista !== null || elegidos.length
+      ? {
+          volver: `/gastos${lista ? `?${new URLSearchParams(lista).toString()}` : ""}`,
+          coinciden,
+          ilegible: deLista?.ilegible ?? false,
+          total: deLista && !deLista.ilegible ? deLista.total : elegidos.length,
+        }
+      : null;
+  return { desde, hasta, propuesta, origen, cuentas: cuentas.rows, remesas: remesas.rows, hoy: todayISO() };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -84,8 +115,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
 const ESTADOS: Record<string, string> = { generada: "Generada", confirmada: "Confirmada", anulada: "Anulada" };
 
 export default function Remesas() {
-  const { desde, hasta, propuesta, cuentas, remesas, hoy } = useLoaderData<typeof loader>();
+  const { desde, hasta, propuesta, origen, cuentas, remesas, hoy } = useLoaderData<typeof loader>();
   const respuesta = useActionData<typeof action>();
+  // This URL (the gastos chosen in the list included): a refused post shows the same proposal.
+  const accion = useFormAction();
   const f = useFormats();
   const dinero = (v: string) => formatMoney(v, f.locale, f.currency);
   const van = propuesta.gastos.filter((g) => !g.motivo);
@@ -101,6 +134,16 @@ export default function Remesas() {
 
       <section aria-labelledby="nueva-remesa" className="panel">
         <h2 id="nueva-remesa">Nueva remesa</h2>
+        {origen ? (
+          <p>
+            {origen.ilegible
+              ? "El filtro de la lista de gastos tiene valores que no se pueden leer: corríjalo y vuelva a crear la remesa."
+              : origen.coinciden
+                ? `Con los gastos aprobados pendientes de pago que coinciden con el filtro de la lista de gastos: ${origen.total.toLocaleString(f.locale)}${origen.total > REMESA_MAXIMO ? `; van los ${REMESA_MAXIMO.toLocaleString(f.locale)} primeros, repita para el resto` : ""}.`
+                : `Con ${cuenta(origen.total, "gasto elegido", "gastos elegidos")} en la lista de gastos.`}{" "}
+            <Link to={origen.volver}>Volver a la lista de gastos</Link>
+          </p>
+        ) : null}
         <Form method="get" className="filtros-campos">
           <div className="campo">
             <label htmlFor="remesa-desde">Gastos desde</label>
@@ -141,7 +184,7 @@ export default function Remesas() {
           </div>
         ) : null}
         {van.length && cuentas.length ? (
-          <Form method="post" action="/remesas?index#remesa-errores" className="formulario">
+          <Form method="post" action={`${accion}#remesa-errores`} className="formulario">
             {van.map((g) => (
               <input key={g.gasto_id} type="hidden" name="gasto" value={g.gasto_id} />
             ))}

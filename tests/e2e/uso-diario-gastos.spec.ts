@@ -34,7 +34,7 @@ const resumenErrores = (page: Page, region: ReturnType<Page["getByRole"]>) =>
   region.getByRole("alert").filter({ has: page.getByRole("heading", { name: /^Hay \d+ errores?$/ }) });
 
 administrador(
-  "«Marcar como pagado» con fecha futura y sin referencia: los dos errores a la vez",
+  "«Marcar como pagado» a más de un año y sin referencia: los dos errores a la vez",
   async ({ page, browser }) => {
     const [folio] = await gastosPendientes([
       { descripcion: unique("Pago en dos errores"), centimos: centimosAlAzar() },
@@ -47,12 +47,17 @@ administrador(
 
     const panel = await abrirGasto(page, folio!);
     const pagar = panel.getByRole("region", { name: "Acciones" });
-    await pagar.getByLabel("Fecha de pago").fill(diaMadrid(5));
+    // A future value date is accepted, up to a year ahead.
+    await pagar.getByLabel("Fecha de pago").fill(diaMadrid(367));
     await pagar.getByLabel("Referencia de pago").fill("");
     await pagar.getByRole("button", { name: "Marcar como pagado" }).click();
     const resumen = resumenErrores(page, panelGasto(page, folio));
     await expect(resumen.getByRole("heading")).toHaveText("Hay 2 errores");
-    await expect(resumen.getByRole("link", { name: /Fecha de pago: no puede ser futura/ })).toBeVisible();
+    await expect(
+      resumen.getByRole("link", {
+        name: /Fecha de pago: puede ser futura \(la fecha valor\), pero como mucho dentro de un año/,
+      }),
+    ).toBeVisible();
     await expect(resumen.getByRole("link", { name: /Escriba la referencia de pago/ })).toBeVisible();
     await expect(panelGasto(page, folio).getByRole("heading", { level: 2, name: /^Gasto / })).toHaveText(
       `Gasto ${folio} Aprobado`,
@@ -178,36 +183,54 @@ aprobador(
   },
 );
 
-administrador("en bloque: «Marcar como pagados» varios con una fecha y una referencia", async ({ page, browser }) => {
-  const prefijo = unique("Pago en bloque");
-  const folios = await gastosPendientes([
-    { descripcion: `${prefijo} uno`, centimos: centimosAlAzar() },
-    { descripcion: `${prefijo} dos`, centimos: centimosAlAzar() },
-  ]);
-  // Approved by Pablo (Elena's aprobador): the administradora may mark them paid.
-  const pablo = await pageAs(browser, "aprobador");
-  for (const folio of folios) {
-    await abrirGasto(pablo, folio, "pendientes");
-    await transicion(pablo, folio, "Aprobar", `Gasto ${folio} aprobado.`);
-  }
-  await pablo.context().close();
+administrador(
+  "en bloque: «Marcar como pagados» varios con una fecha valor futura y una referencia",
+  async ({ page, browser }) => {
+    const prefijo = unique("Pago en bloque");
+    const folios = await gastosPendientes([
+      { descripcion: `${prefijo} uno`, centimos: centimosAlAzar() },
+      { descripcion: `${prefijo} dos`, centimos: centimosAlAzar() },
+    ]);
+    // Approved by Pablo (Elena's aprobador): the administradora may mark them paid.
+    const pablo = await pageAs(browser, "aprobador");
+    for (const folio of folios) {
+      await abrirGasto(pablo, folio, "pendientes");
+      await transicion(pablo, folio, "Aprobar", `Gasto ${folio} aprobado.`);
+    }
+    await pablo.context().close();
 
-  await page.goto(`/gastos?estado=aprobado&q=${encodeURIComponent(prefijo)}`);
-  const bloque = page.getByRole("region", { name: "Aprobar, rechazar o pagar varios" });
-  await bloque.getByRole("link", { name: "Seleccionar todos los de esta página" }).click();
-  for (const folio of folios) await expect(page.getByRole("checkbox", { name: `Seleccionar ${folio}` })).toBeChecked();
-  const pago = bloque.getByRole("group", { name: /^Marcar como pagados/ });
-  await expect(pago.getByLabel("Fecha de pago")).toHaveValue(diaMadrid());
-  await pago.getByLabel("Referencia de pago").fill("TR-BLOQUE-1");
-  await pago.getByRole("button", { name: "Marcar como pagados" }).click();
-  await expect(flash(page)).toContainText("Marcados como pagados 2 gastos.");
-  for (const folio of folios) {
-    await expect(flash(page)).toContainText(folio);
-    await expect(page.getByRole("row", { name: new RegExp(folio) })).toHaveCount(0);
-  }
-  await page.goto(`/gastos?q=${encodeURIComponent(prefijo)}`);
-  for (const folio of folios) await expect(page.getByRole("row", { name: new RegExp(folio) })).toContainText("Pagado");
-});
+    await page.goto(`/gastos?estado=aprobado&q=${encodeURIComponent(prefijo)}`);
+    const bloque = page.getByRole("region", { name: "Aprobar, rechazar o pagar varios" });
+    await bloque.getByRole("link", { name: "Seleccionar todos los de esta página" }).click();
+    for (const folio of folios)
+      await expect(page.getByRole("checkbox", { name: `Seleccionar ${folio}` })).toBeChecked();
+    const pago = bloque.getByRole("group", { name: /^Marcar como pagados/ });
+    await expect(pago.getByLabel("Fecha de pago")).toHaveValue(diaMadrid());
+    // The value date may be ahead, not more than a year: said in the form's error summary.
+    await pago.getByLabel("Fecha de pago").fill(diaMadrid(367));
+    await pago.getByLabel("Referencia de pago").fill("TR-BLOQUE-1");
+    await pago.getByRole("button", { name: "Marcar como pagados" }).click();
+    const resumen = bloque.getByRole("alert");
+    await expect(resumen.getByRole("heading")).toHaveText("Hay 1 error");
+    await expect(
+      resumen.getByRole("link", {
+        name: /Fecha de pago: puede ser futura \(la fecha valor\), pero como mucho dentro de un año/,
+      }),
+    ).toBeVisible();
+    for (const folio of folios)
+      await expect(page.getByRole("checkbox", { name: `Seleccionar ${folio}` })).toBeChecked();
+    await pago.getByLabel("Fecha de pago").fill(diaMadrid(7));
+    await pago.getByRole("button", { name: "Marcar como pagados" }).click();
+    await expect(flash(page)).toContainText("Marcados como pagados 2 gastos.");
+    for (const folio of folios) {
+      await expect(flash(page)).toContainText(folio);
+      await expect(page.getByRole("row", { name: new RegExp(folio) })).toHaveCount(0);
+    }
+    await page.goto(`/gastos?q=${encodeURIComponent(prefijo)}`);
+    for (const folio of folios)
+      await expect(page.getByRole("row", { name: new RegExp(folio) })).toContainText("Pagado");
+  },
+);
 
 empleado(
   "«Nuevo gasto» se abre en un panel junto a la lista, arriba del todo al teclado; sus errores se ven allí",

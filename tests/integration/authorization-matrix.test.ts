@@ -1321,6 +1321,29 @@ describe("rutas × métodos × roles × tipo de registro", () => {
       await cell(`/remesas POST · ${a}`, admin ? 400 : signed ? 403 : "login", () =>
         call(() => remesas_index.action(args("/remesas?index", a, { form: { gasto: ninguna } }))),
       );
+      // Built from the gastos list: the checked rows, or every approved gasto the filter matches.
+      await cell(`/remesas?gasto={id} GET · ${a}`, remesas, () =>
+        call(() => remesas_index.loader(args(`/remesas?gasto=${ninguna}&lista=vista%3Dpor_pagar`, a))),
+      );
+      await cell(`/remesas?lista=…&coinciden=1 GET · ${a}`, remesas, () =>
+        call(() => remesas_index.loader(args("/remesas?lista=vista%3Dpor_pagar&coinciden=1", a))),
+      );
+      await cell(
+        `/gastos POST remesa_seleccion · ${a}`,
+        remesas,
+        () =>
+          call(() =>
+            gastos_index.action(
+              args("/gastos?index&vista=por_pagar", a, {
+                form: { intent: "remesa_seleccion", seleccion: [`${ninguna}:1`] },
+              }),
+            ),
+          ),
+        async (r) =>
+          r.status === 303 && r.location === `/remesas?gasto=${ninguna}&lista=vista%3Dpor_pagar#nueva-remesa`
+            ? null
+            : `llegó ${r.status} → ${r.location}`,
+      );
       for (const [ruta, modulo] of [
         [`/remesas/${ninguna}`, remesas_id],
         [`/remesas/${ninguna}/fichero`, remesas_fichero],

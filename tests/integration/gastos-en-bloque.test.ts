@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sqlStore } from "~/data/sql/adapter.server";
-import { addDaysISO, todayISO } from "~/lib/dates";
+import { addDaysISO, addYearsISO, todayISO } from "~/lib/dates";
 import { loader as exportar } from "~/routes/gastos.exportar";
 import { createTestApp, ORIGIN, request, respond } from "../support/app";
 import { insertDepartamento, insertSucursal, setProfile } from "../support/fixtures";
@@ -101,17 +101,38 @@ describe("acciones en bloque", () => {
     expect((await row(pendiente.id)).estado).toBe("pendiente");
   });
 
-  it("marcar como pagados: fecha futura y sin referencia, los dos errores a la vez y nada cambia", async () => {
+  it("marcar como pagados: a más de un año y sin referencia, los dos errores a la vez y nada cambia", async () => {
     const a = await gasto("aprobado");
     const r = await post(
-      { intent: "pagar_seleccion", seleccion: sel(a), fecha_pago: addDaysISO(hoy, 3), referencia_pago: " " },
+      {
+        intent: "pagar_seleccion",
+        seleccion: sel(a),
+        fecha_pago: addDaysISO(addYearsISO(hoy, 1), 1),
+        referencia_pago: " ",
+      },
       admin.cookie,
     );
     expect(r.status).toBe(400);
     const body = await r.json();
     expect(Object.keys(body.errores).sort()).toEqual(["fecha_pago", "referencia_pago"]);
-    expect(body.errores.fecha_pago).toMatch(/futura/);
+    expect(body.errores.fecha_pago).toBe(
+      "Fecha de pago: puede ser futura (la fecha valor), pero como mucho dentro de un año",
+    );
     expect((await row(a.id)).estado).toBe("aprobado");
+  });
+
+  it("marcar como pagados con una fecha valor futura (hasta un año): cada gasto, con esa fecha", async () => {
+    const a = await gasto("aprobado");
+    const b = await gasto("aprobado");
+    const valor = addYearsISO(hoy, 1);
+    const r = await post(
+      { intent: "pagar_seleccion", seleccion: sel(a, b), fecha_pago: valor, referencia_pago: "TR-VALOR" },
+      admin.cookie,
+    );
+    expect(r.status).toBe(302);
+    expect((await flashOf(r))?.message).toBe("Marcados como pagados 2 gastos.");
+    for (const g of [a, b])
+      expect(await row(g.id)).toMatchObject({ estado: "pagado", fecha_pago: valor, referencia_pago: "TR-VALOR" });
   });
 
   it("marcar como pagados es solo de administradores", async () => {

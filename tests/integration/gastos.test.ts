@@ -1,7 +1,7 @@
 import type { Rol } from "~/auth/permissions";
 import { sqlStore } from "~/data/sql/adapter.server";
 import { puedeAprobar, SIN_ALCANCE, type Alcance, type GastoClave } from "~/gastos/reglas";
-import { addDaysISO, todayISO } from "~/lib/dates";
+import { addDaysISO, addYearsISO, todayISO } from "~/lib/dates";
 import { loader } from "~/routes/gastos._index";
 import { createTestApp, json, ORIGIN, request, respond } from "../support/app";
 import { countRows, insertDepartamento, insertProveedor, insertSucursal, setProfile } from "../support/fixtures";
@@ -660,21 +660,26 @@ describe("flujo: cada transición como cada rol", () => {
     const sin = await act(admin, "pagar", g, { fecha_pago: hoy, referencia_pago: "" });
     expect(sin.status).toBe(400);
     expect((await json(sin)).result.error.referencia_pago[0]).toBeTruthy();
-    const futura = await act(admin, "pagar", g, { fecha_pago: addDaysISO(hoy, 5), referencia_pago: "TR-9" });
+    // A future value date is fine, up to a year ahead.
+    const lejos = addDaysISO(addYearsISO(hoy, 1), 1);
+    const futura = await act(admin, "pagar", g, { fecha_pago: lejos, referencia_pago: "TR-9" });
     expect(futura.status).toBe(400);
-    expect((await json(futura)).result.error.fecha_pago[0]).toMatch(/no puede ser futura/);
-    // Every error at once: a future date and no reference, both in one answer.
-    const dos = await act(admin, "pagar", g, { fecha_pago: addDaysISO(hoy, 5), referencia_pago: "" });
+    expect((await json(futura)).result.error.fecha_pago[0]).toBe(
+      "Fecha de pago: puede ser futura (la fecha valor), pero como mucho dentro de un año",
+    );
+    // Every error at once: a date too far ahead and no reference, both in one answer.
+    const dos = await act(admin, "pagar", g, { fecha_pago: lejos, referencia_pago: "" });
     expect(dos.status).toBe(400);
     const { result } = await json(dos);
-    expect(result.error.fecha_pago[0]).toMatch(/no puede ser futura/);
+    expect(result.error.fecha_pago[0]).toMatch(/como mucho dentro de un año/);
     expect(result.error.referencia_pago[0]).toMatch(/Escriba la referencia de pago/);
     // Before the expense's own date: said by the form, with the reference's error too.
     const antes = await act(admin, "pagar", g, { fecha_pago: addDaysISO(g.fecha_gasto, -1), referencia_pago: " " });
     expect(Object.keys((await json(antes)).result.error).sort()).toEqual(["fecha_pago", "referencia_pago"]);
     expect((await row(g.id)).estado).toBe("aprobado");
-    expect((await act(admin, "pagar", g, { fecha_pago: hoy, referencia_pago: "TR-9" })).status).toBe(302);
-    expect(await row(g.id)).toMatchObject({ estado: "pagado", referencia_pago: "TR-9", fecha_pago: hoy });
+    const valor = addDaysISO(hoy, 5);
+    expect((await act(admin, "pagar", g, { fecha_pago: valor, referencia_pago: "TR-9" })).status).toBe(302);
+    expect(await row(g.id)).toMatchObject({ estado: "pagado", referencia_pago: "TR-9", fecha_pago: valor });
   });
 
   it("revertir la aprobación: solo el administrador, con motivo; vuelve a pendiente", async () => {

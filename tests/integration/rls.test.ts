@@ -1,4 +1,5 @@
 import type pg from "pg";
+import { addDaysISO, addYearsISO } from "~/lib/dates";
 import { createTestDatabase } from "../support/database";
 import { asUser, connect, createUser, pgError } from "../support/as-user";
 
@@ -795,6 +796,13 @@ describe("gastos: flujo", () => {
     expect([sinFecha.code, sinFecha.detail]).toEqual(["OFINV", "fecha_pago"]);
     const sinRef = await pgError(rpc(u.admin, "pagar_gasto", [g, 3, hoy(), ""]));
     expect([sinRef.code, sinRef.detail]).toEqual(["OFINV", "referencia_pago"]);
+    // The value date may be ahead, up to a year from today.
+    const lejos = await pgError(rpc(u.admin, "pagar_gasto", [g, 3, addDaysISO(addYearsISO(hoy(), 1), 2), "TRF-1"]));
+    expect([lejos.code, lejos.detail, lejos.message]).toEqual([
+      "OFINV",
+      "fecha_pago",
+      "La fecha de pago puede ser futura (la fecha valor), pero como mucho dentro de un año.",
+    ]);
     expect((await gasto(g)).estado).toBe("aprobado");
     expect(await rpc(u.admin, "pagar_gasto", [g, 3, hoy(), " TRF-1 "])).toMatchObject({ estado: "pagado", version: 4 });
     expect(await gasto(g)).toMatchObject({ referencia_pago: "TRF-1" });

@@ -23,6 +23,7 @@ import * as login from "~/routes/login";
 import * as logout from "~/routes/logout";
 import * as prov_id from "~/routes/proveedores.$id";
 import * as prov_index from "~/routes/proveedores._index";
+import * as remesas_index from "~/routes/remesas._index";
 import * as signup from "~/routes/signup-confirmation";
 import * as suc_id from "~/routes/sucursales.$id";
 import * as suc_index from "~/routes/sucursales._index";
@@ -530,6 +531,16 @@ function actions(): Action[] {
       writes: () => ["estado", "aprobado_por_id", "fecha_aprobacion", "motivo_rechazo"],
     })),
     {
+      // To the remesa builder with the checked rows: it writes nothing.
+      name: "/gastos remesa_seleccion",
+      actors: [admin],
+      table: "gastos",
+      target: () => gastoEn(empleado, "aprobado"),
+      form: (c) => ({ intent: "remesa_seleccion", seleccion: `${c.target}:${c.version}` }),
+      run: (c, body) => gastos_index.action(ctxArgs(`/gastos?vista=por_pagar&q=Fuzz`, c.actor, body)),
+      writes: () => [],
+    },
+    {
       // Removing a receipt is an ordinary form (attaching one is multipart: its own tests).
       name: "/gastos/{id}/justificantes eliminar",
       actors: [empleado, admin],
@@ -774,6 +785,8 @@ describe("acciones con entradas hostiles (fast-check)", () => {
       "rol",
       "padre",
       "eliminar",
+      "lista",
+      "coinciden",
     ];
     const loaders: [string, (url: string, u: U, id: string) => Promise<unknown>][] = [
       ["/gastos", (url, u) => gastos_index.loader(getArgs(`/gastos?${url}`, u))],
@@ -795,6 +808,7 @@ describe("acciones con entradas hostiles (fast-check)", () => {
         },
       ],
       ["/proveedores", (url, u) => prov_index.loader(getArgs(`/proveedores?${url}`, u))],
+      ["/remesas", (url, u) => remesas_index.loader(getArgs(`/remesas?${url}`, u))],
       ["/usuarios", (url, u) => usu_index.loader(getArgs(`/usuarios?${url}`, u))],
       [
         "/departamentos/{id}",
