@@ -2,7 +2,7 @@ import { Kysely, PostgresDialect, type CompiledQuery, type PostgresPool, type Tr
 import pg from "pg";
 import type { Database } from "../database";
 import { storeErrorFromPostgres } from "../store";
-import { preparingClient, preparingPool, query } from "./statements.server";
+import { inTurn, preparingClient, preparingPool, query } from "./statements.server";
 
 // Dates, timestamps and numerics stay strings: no time-zone shifts, no floats for money.
 // (scripts/db-types.ts generates app/data/database.ts with the same types.)
@@ -115,7 +115,7 @@ function checkout(db: Kysely<Database>) {
 export async function unprepared<R>(trx: object, compiled: CompiledQuery): Promise<{ rows: R[] }> {
   const client = connectionOf.get(trx);
   if (!client) throw new Error("unprepared: solo dentro de asUser o readAsUser");
-  return client.query<R & pg.QueryResultRow>(compiled.sql, [...compiled.parameters]);
+  return inTurn(client, () => client.query<R & pg.QueryResultRow>(compiled.sql, [...compiled.parameters]));
 }
 
 /**

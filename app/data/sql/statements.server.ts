@@ -27,8 +27,29 @@ export function query<R extends pg.QueryResultRow>(
   text: string,
   values: readonly unknown[],
 ): Promise<pg.QueryResult<R>> {
-  const name = preparedName(client, text, values);
-  return name ? client.query<R>({ name, text, values: [...values] }) : client.query<R>(text, [...values]);
+  return inTurn(client, () => {
+    const name = preparedName(client, text, values);
+    return name ? client.query<R>({ name, text, values: [...values] }) : client.query<R>(text, [...values]);
+  });
+}
+
+/** The last statement sent on each connection, settled or not. */
+const lastOn = new WeakMap<pg.ClientBase, Promise<unknown>>();
+
+/**
+ * Sends `send`'s statement once the connection's previous one has finished. Reads started
+ * together share a connection (performance/transactions.server.ts) and each may run several
+ * statements; pg's own queue for a query sent while another runs is deprecated (gone in pg 9),
+ * so the turns are kept here, statement by statement, as that queue kept them.
+ */
+export function inTurn<T>(client: pg.ClientBase, send: () => Promise<T>): Promise<T> {
+  const previous = lastOn.get(client);
+  const next = previous ? previous.then(send, send) : send();
+  lastOn.set(
+    client,
+    next.catch(() => undefined),
+  );
+  return next;
 }
 
 /**

@@ -49,8 +49,7 @@ export function transactions(db: Kysely<Database>, userId: string) {
  * — share one connection as the user (`readAsUser`: one statement for the role, the claims and
  * the change counter, no transaction) instead of taking one each. Same role, same claims, so the same
  * row-level security; each read still runs its own statements, and each ends with its own answer
- * or error (without a transaction, one read's failure cannot abort the others), one after another
- * on that connection. Writes, `rpc`
+ * or error (without a transaction, one read's failure cannot abort the others). Writes, `rpc`
  * (which may write) and `stream` keep a transaction of their own (`asUser`).
  */
 function readBatcher(db: Kysely<Database>, userId: string) {
@@ -61,15 +60,16 @@ function readBatcher(db: Kysely<Database>, userId: string) {
   };
   let pending: Task[] | null = null;
   function flush(tasks: Task[]) {
-    readAsUser(db, userId, async (trx, cambios) => {
-      // One after another: a connection runs one statement at a time anyway, and pg does not
-      // queue a query sent while another is running (deprecated, gone in its next major).
-      for (const t of tasks)
-        await t
-          .fn(trx, cambios)
-          // Each read's own error is the store's, as out of `asUser` (a function's Spanish refusal).
-          .then(t.resolve, (error: unknown) => t.reject(storeErrorFromPostgres(error as pg.DatabaseError) ?? error));
-    }).catch((error) => tasks.forEach((t) => t.reject(error)));
+    readAsUser(db, userId, (trx, cambios) =>
+      // Each read's own error is the store's, as out of `asUser` (a function's Spanish refusal).
+      Promise.all(
+        tasks.map((t) =>
+          t
+            .fn(trx, cambios)
+            .then(t.resolve, (error: unknown) => t.reject(storeErrorFromPostgres(error as pg.DatabaseError) ?? error)),
+        ),
+      ),
+    ).catch((error) => tasks.forEach((t) => t.reject(error)));
   }
   return <T>(fn: AsUser<T>): Promise<T> =>
     new Promise<T>((resolve, reject) => {
