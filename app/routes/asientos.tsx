@@ -49,10 +49,9 @@ export default function Asientos() {
           <h2 id="resultado-titulo">{periodo.titulo}</h2>
           <p>
             Del {formatDate(periodo.desde, f.locale)} al {formatDate(periodo.hasta, f.locale)}:{" "}
-            <strong>{cuenta(resumen.asientos, "asiento", "asientos", f.locale)}</strong> (
-            {cuenta(resumen.gastos, "gasto", "gastos", f.locale)} y{" "}
-            {cuenta(resumen.remesas, "remesa", "remesas", f.locale)}
-            ), con {cuenta(resumen.apuntes, "apunte", "apuntes", f.locale)}.
+            <strong>{cuenta(resumen.asientos, "asiento", "asientos", f.locale)}</strong>
+            {resumen.asientos ? ` (${origen(resumen.gastos, resumen.remesas, f.locale)})` : ""}, con{" "}
+            {cuenta(resumen.apuntes, "apunte", "apuntes", f.locale)}.
           </p>
           {resumen.asientos === 0 ? (
             <p>No hay gastos aprobados ni pagados ni remesas confirmadas con fecha en este periodo.</p>
@@ -135,6 +134,16 @@ export default function Asientos() {
       ) : null}
     </>
   );
+}
+
+/** «2 gastos y 1 remesa», «3 gastos». */
+function origen(gastos: number, remesas: number, locale: string) {
+  return [
+    gastos ? cuenta(gastos, "gasto", "gastos", locale) : null,
+    remesas ? cuenta(remesas, "remesa", "remesas", locale) : null,
+  ]
+    .filter(Boolean)
+    .join(" y ");
 }
 
 /** What the period has that the diario does not show (yet), so nobody takes it for complete. */
