@@ -386,14 +386,18 @@ describe("la navegación", () => {
       )
     ).sections.map((s: { to: string }) => s.to);
 
-  it("muestra los enlaces de administración fiscal solo a los administradores", async () => {
-    expect(await sections(admin.cookie)).toEqual(
-      expect.arrayContaining(["/tipos-iva", "/categorias-fiscales", "/empresa"]),
+  it("muestra los enlaces de administración fiscal y los libros solo a los administradores", async () => {
+    const admin_ = await sections(admin.cookie);
+    expect(admin_).toEqual(
+      expect.arrayContaining(["/tipos-iva", "/categorias-fiscales", "/empresa", "/libro-iva", "/asientos"]),
     );
+    // The libro diario right after the libro de IVA.
+    expect(admin_.indexOf("/asientos")).toBe(admin_.indexOf("/libro-iva") + 1);
     for (const who of [empleado, aprobador]) {
       const to = await sections(who.cookie);
       expect(to).toContain("/departamentos");
-      for (const path of ["/tipos-iva", "/categorias-fiscales", "/empresa"]) expect(to).not.toContain(path);
+      for (const path of ["/tipos-iva", "/categorias-fiscales", "/empresa", "/libro-iva", "/asientos"])
+        expect(to).not.toContain(path);
     }
   });
 });
