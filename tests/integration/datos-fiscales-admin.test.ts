@@ -258,7 +258,7 @@ describe("IVA por categoría", () => {
     const lines = (await csvText(r)).split("\r\n");
     expect(lines[0]).toBe('"Categoría";"Tipo de IVA habitual";"IVA deducible";"Cuenta de gasto"');
     expect(lines.slice(1).filter(Boolean)).toEqual([
-      '"Atenciones a clientes";"10 %";"No deducible";"627"',
+      '"Atenciones a clientes";"10 %";"No deducible";627',
       expect.anything(),
     ]);
   });
