@@ -86,6 +86,7 @@ const iva: Apunte = {
   porcentaje_iva: "21.00",
   nif: "B12345674",
   numero_factura: "F-77",
+  total: 3,
 };
 
 describe("XDiario", () => {

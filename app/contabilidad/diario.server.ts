@@ -7,7 +7,7 @@ import { forbidden } from "~/crud/crud.server";
 import type { Store } from "~/data/store";
 import type { Periodo } from "~/fiscal/periodo";
 import { CSV_BOM, csvLine, type CsvCell } from "~/lib/csv";
-import { formatDate } from "~/lib/dates";
+import { addDaysISO, formatDate, monthRange } from "~/lib/dates";
 import type { Formats } from "~/lib/format";
 import { formatDecimal, fromCents, toCents } from "~/lib/money";
 import { bytesAnsi, FIN_DE_LINEA, registroDiario, registroSubcuenta } from "./contaplus";
@@ -56,19 +56,49 @@ export async function primerosAsientos(store: Store, periodo: Periodo, max = 60)
   return enteros.length ? enteros : apuntes.slice(0, max);
 }
 
-const PAGINA = 1000;
+/**
+ * Apuntes asked for per call. More than PostgREST usually gives (its max-rows cuts the page, and
+ * the loop goes on), so that the SQL adapter, which has no cap, reads a month in one call.
+ */
+const PAGINA = 5000;
+
+/** The period in calendar months (the first and last cut to the period). */
+export function meses(periodo: Periodo): Periodo[] {
+  const out: Periodo[] = [];
+  for (let desde = periodo.desde; desde <= periodo.hasta;) {
+    const fin = monthRange(desde.slice(0, 7)).to;
+    const hasta = fin < periodo.hasta ? fin : periodo.hasta;
+    out.push({ ...periodo, desde, hasta });
+    desde = addDaysISO(fin, 1);
+  }
+  return out;
+}
 
 /**
  * Every apunte of the period, a page at a time, each page read when the previous one has been
- * taken. A page ends only when one comes back empty: a server that caps the rows of an answer
- * (PostgREST's max-rows) shortens the pages but never the journal.
+ * taken. Read month by month, so that no call works out more than a month (asientos are numbered
+ * by date: a month's come after the previous months', and their numbers carry on from them). A
+ * month is read until its last apunte (`total`), not until a short page: a server that caps the
+ * rows of an answer (PostgREST's max-rows) shortens the pages but never the journal.
  */
 export async function* paginasDiario(store: Store, periodo: Periodo): AsyncGenerator<Apunte[]> {
-  for (let despues = 0; ;) {
-    const apuntes = await pagina(store, periodo, despues, PAGINA);
-    if (!apuntes.length) return;
-    yield apuntes;
-    despues = apuntes[apuntes.length - 1]!.n;
+  let asientos = 0;
+  let apuntes = 0;
+  for (const mes of meses(periodo)) {
+    let ultimo: Apunte | null = null;
+    for (let despues = 0; ;) {
+      const leidos = await pagina(store, mes, despues, PAGINA);
+      if (!leidos.length) break;
+      const fin = leidos[leidos.length - 1]!;
+      despues = fin.n;
+      ultimo = { ...fin, asiento: fin.asiento + asientos, n: fin.n + apuntes };
+      yield leidos.map((a) => ({ ...a, asiento: a.asiento + asientos, n: a.n + apuntes }));
+      if (despues >= fin.total) break;
+    }
+    if (ultimo) {
+      asientos = ultimo.asiento;
+      apuntes = ultimo.n;
+    }
   }
 }
 

@@ -22,6 +22,8 @@ export type Apunte = {
   porcentaje_iva: string | null;
   nif: string | null;
   numero_factura: string | null;
+  /** How many apuntes the period (the one asked for) has. */
+  total: number;
 };
 
 /** An amount as it came (pg: "12.50"; PostgREST: 12.5) → "12.50". */
@@ -49,6 +51,7 @@ export function normalizarApunte(row: Record<string, unknown>): Apunte {
     porcentaje_iva: opcional(row.porcentaje_iva),
     nif: (row.nif as string | null) ?? null,
     numero_factura: (row.numero_factura as string | null) ?? null,
+    total: Number(row.total),
   };
 }
 

@@ -243,11 +243,9 @@ begin
   select k.cuenta, k.clave,
          coalesce((select max(s.numero) from interno.subcuentas s where s.cuenta = k.cuenta), 0)
            + row_number() over (partition by k.cuenta order by k.primera, k.clave)
-    from (select m.cuenta, m.clave, min(m.fecha::text || m.tipo || m.documento) as primera
-            from (select x.cuenta, x.clave, x.fecha, x.tipo, x.documento from interno.movimientos_diario(p_desde, p_hasta) x
-                  union all
-                  select x.contra_cuenta, x.contra_clave, x.fecha, x.tipo, x.documento
-                    from interno.movimientos_diario(p_desde, p_hasta) x) m
+    from (select m.cuenta, m.clave, min(x.fecha::text || x.tipo || x.documento) as primera
+            from interno.movimientos_diario(p_desde, p_hasta) x
+           cross join lateral (values (x.cuenta, x.clave), (x.contra_cuenta, x.contra_clave)) as m (cuenta, clave)
            where m.clave is not null and m.cuenta in ('410', '465', '572')
            group by m.cuenta, m.clave) k
    where not exists (select 1 from interno.subcuentas s where s.cuenta = k.cuenta and s.clave = k.clave);
@@ -255,12 +253,13 @@ end
 $$;
 
 -- Los apuntes del periodo, numerados: el asiento (correlativo en el periodo, por fecha; el mismo
--- día, los gastos antes que las remesas, y por folio), la línea dentro del asiento y `n`, el orden
--- del apunte en todo el periodo (para leerlo por páginas).
+-- día, los gastos antes que las remesas, y por folio), la línea dentro del asiento, `n`, el orden
+-- del apunte en todo el periodo, y `total`, cuántos apuntes tiene el periodo (quien lo lee por
+-- páginas sabe así cuándo ha terminado aunque el servidor acorte las páginas).
 create function interno.apuntes_diario(p_desde date, p_hasta date)
 returns table (n integer, asiento integer, linea integer, fecha date, cuenta text, subcuenta text, titulo text,
   concepto text, debe numeric(12, 2), haber numeric(12, 2), documento text, contrapartida text,
-  base_imponible numeric(12, 2), porcentaje_iva numeric(5, 2), nif text, numero_factura text)
+  base_imponible numeric(12, 2), porcentaje_iva numeric(5, 2), nif text, numero_factura text, total integer)
 language sql stable security definer
 set search_path = ''
 as $$
@@ -279,7 +278,8 @@ as $$
   )
   select row_number() over (order by l.asiento, l.linea)::integer, l.asiento, l.linea, l.fecha, l.cuenta, l.sub,
          l.titulo, l.concepto, l.debe::numeric(12, 2), l.haber::numeric(12, 2), l.documento, l.contra,
-         l.base_imponible::numeric(12, 2), l.porcentaje_iva::numeric(5, 2), l.nif, l.numero_factura
+         l.base_imponible::numeric(12, 2), l.porcentaje_iva::numeric(5, 2), l.nif, l.numero_factura,
+         (count(*) over ())::integer
     from l
    order by l.asiento, l.linea
 $$;
@@ -289,12 +289,13 @@ $$;
 -- ---------------------------------------------------------------------------------------------
 
 -- Los apuntes del libro diario de un periodo, en orden: uno por fila. Por páginas, si se pide:
--- los que siguen al apunte p_despues, como mucho p_limite (sin límite, todos).
+-- los que siguen al apunte p_despues, como mucho p_limite (sin límite, todos); `total`, los del
+-- periodo.
 create function public.libro_diario(p_desde date, p_hasta date, p_despues integer default 0,
   p_limite integer default null)
 returns table (n integer, asiento integer, linea integer, fecha date, cuenta text, subcuenta text, titulo text,
   concepto text, debe numeric(12, 2), haber numeric(12, 2), documento text, contrapartida text,
-  base_imponible numeric(12, 2), porcentaje_iva numeric(5, 2), nif text, numero_factura text)
+  base_imponible numeric(12, 2), porcentaje_iva numeric(5, 2), nif text, numero_factura text, total integer)
 language plpgsql security definer
 set search_path = ''
 as $$

@@ -4,6 +4,7 @@ import { paginasDiario } from "~/contabilidad/diario.server";
 import type { Apunte } from "~/contabilidad/diario";
 import { XDIARIO, ancho, posiciones } from "~/contabilidad/contaplus";
 import { sqlStore } from "~/data/sql/adapter.server";
+import type { Store } from "~/data/store";
 import { leerPeriodo, type Periodo } from "~/fiscal/periodo";
 import { todayISO } from "~/lib/dates";
 import { generateValidEsIban } from "~/lib/iban";
@@ -133,6 +134,26 @@ describe("el libro diario de los datos de demostración", () => {
     expect(resumen).toMatchObject({ asientos: asientos.size, apuntes: apuntes.length, descuadrados: 0 });
     expect(resumen.debe).toBe(suma(apuntes, "debe"));
     expect(resumen.haber).toBe(resumen.debe);
+  });
+
+  it("un servidor que acorta las respuestas (el max-rows de PostgREST) no acorta el diario", async () => {
+    const real = store();
+    const acortado: Store = {
+      ...real,
+      rpc: async <T>(fn: string, args: Record<string, unknown>) => {
+        const r = await real.rpc<unknown>(fn, args);
+        return (Array.isArray(r) ? r.slice(0, 50) : r) as T;
+      },
+    };
+    const marzo = periodoDe(`periodo=mes&anio=${ANIO}&mes=3`);
+    const leer = async (s: Store) => {
+      const out: Apunte[] = [];
+      for await (const p of paginasDiario(s, marzo)) out.push(...p);
+      return out.map((a) => [a.n, a.asiento, a.subcuenta, a.debe, a.haber]);
+    };
+    const completo = await leer(real);
+    expect(completo.length).toBeGreaterThan(200);
+    expect(await leer(acortado)).toEqual(completo);
   });
 
   it("las subcuentas no cambian de una exportación a otra, aunque se pida antes otro periodo", async () => {
