@@ -91,6 +91,12 @@ export default function Asientos() {
             <a href={`${PATH}/exportar?${search}&formato=xdiario`}>Descargar para ContaPlus (XDiario.txt)</a>{" "}
             <a href={`${PATH}/exportar?${search}&formato=xsubcta`}>Subcuentas para ContaPlus (XSubCta.txt)</a>
           </p>
+          {periodo.desde.slice(0, 4) !== periodo.hasta.slice(0, 4) ? (
+            <p>
+              El periodo abarca más de un año y ContaPlus importa los asientos de un ejercicio cada vez: para ContaPlus,
+              descargue un fichero por año.
+            </p>
+          ) : null}
           {apuntes.length ? (
             <div className="tabla-contenedor">
               <table>
