@@ -46,10 +46,14 @@ async function pagina(store: Store, periodo: Periodo, despues: number, limite: n
 
 /**
  * The first asientos of the period, whole, for the screen: up to `max` apuntes, without an
- * asiento cut in two (unless the first alone is longer).
+ * asiento cut in two (unless the first alone is longer). Only the first months are read.
  */
 export async function primerosAsientos(store: Store, periodo: Periodo, max = 60): Promise<Apunte[]> {
-  const apuntes = await pagina(store, periodo, 0, max + 1);
+  const apuntes: Apunte[] = [];
+  for await (const leidos of paginasDiario(store, periodo)) {
+    apuntes.push(...leidos);
+    if (apuntes.length > max) break;
+  }
   if (apuntes.length <= max) return apuntes;
   const ultimo = apuntes[max]!.asiento;
   const enteros = apuntes.slice(0, max).filter((a) => a.asiento !== ultimo);
