@@ -19,6 +19,7 @@ import { useEffect, useState, type ReactNode } from "react";
 import { PENDIENTE, pendiente } from "~/auth/permissions";
 import { currentUser } from "~/auth/session.server";
 import { sectionsFor } from "~/crud/crud.server";
+import { SECCION_ASIENTOS } from "~/contabilidad/enlaces";
 import { SECCION_LIBRO_IVA } from "~/fiscal/enlaces";
 import { SECCION_REMESAS } from "~/pagos/enlaces";
 import { avisosSinLeer } from "~/avisos/sin-leer.server";
@@ -53,10 +54,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
   const sentry = dsn ? { dsn, environment, release } : null;
   // An account waiting to be placed sees its gastos only: no directory, suppliers or departments.
-  // Each role, the sections of the entities it sees (`roles` of an entity); an administrador, also the libro de IVA.
+  // Each role, the sections of the entities it sees (`roles` of an entity); an administrador, also the books and remesas.
+  const administracion = [SECCION_LIBRO_IVA, SECCION_ASIENTOS, SECCION_REMESAS];
   const sections = !user
     ? []
-    : [...sectionsFor(user.rol), ...(user.rol === "administrador" ? [SECCION_LIBRO_IVA, SECCION_REMESAS] : [])].filter(
+    : [...sectionsFor(user.rol), ...(user.rol === "administrador" ? administracion : [])].filter(
         (s) => !user.pendiente || s.to === "/gastos",
       );
   return json({ user, flash, formats: { locale, currency }, sentry, sections }, { headers });

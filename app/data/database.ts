@@ -96,6 +96,7 @@ export interface CategoriasFiscales {
   actualizado_en: Generated<ColumnType<string, Date | string, Date | string>>;
   categoria: string;
   creado_en: Generated<ColumnType<string, Date | string, Date | string>>;
+  cuenta_gasto: Generated<string>;
   deducibilidad: string;
   id: Generated<string>;
   tipo_iva: string;
@@ -346,6 +347,13 @@ export interface InternoGastosAprobadosTotales {
 export interface InternoRemesasFolioContador {
   anio: number;
   ultimo: number;
+}
+
+export interface InternoSubcuentas {
+  clave: string;
+  creado_en: Generated<ColumnType<string, Date | string, Date | string>>;
+  cuenta: string;
+  numero: number;
 }
 
 export interface Invitaciones {
@@ -659,6 +667,7 @@ interface Tables {
   "interno.correos": InternoCorreos;
   "interno.gastos_aprobados_totales": InternoGastosAprobadosTotales;
   "interno.remesas_folio_contador": InternoRemesasFolioContador;
+  "interno.subcuentas": InternoSubcuentas;
   invitaciones: Invitaciones;
   justificantes: Justificantes;
   libro_facturas_recibidas: LibroFacturasRecibidas;

@@ -1,18 +1,10 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, useLoaderData } from "@remix-run/react";
-import { useEffect, useRef, type ReactNode } from "react";
+import { useLoaderData } from "@remix-run/react";
 import { formats } from "~/crud/crud.server";
 import { LIBRO_IVA_PATH } from "~/fiscal/enlaces";
 import { requireAdministrador, resumenLibro } from "~/fiscal/libro.server";
-import {
-  MESES,
-  TIPOS_PERIODO,
-  TRIMESTRES,
-  leerPeriodo,
-  periodoSearch,
-  type CampoPeriodo,
-  type LecturaPeriodo,
-} from "~/fiscal/periodo";
+import { FormularioPeriodo, RESULTADO } from "~/fiscal/FormularioPeriodo";
+import { leerPeriodo, periodoSearch } from "~/fiscal/periodo";
 import { formatDate, todayISO } from "~/lib/dates";
 import { formatMoney, subtractMoney } from "~/lib/money";
 import { cuenta } from "~/lib/plural";
@@ -24,8 +16,6 @@ import { pageTitle, useFormats } from "~/ui/page";
  * period's lines and totals, and the links that download it (`/libro-iva/exportar`).
  */
 const PATH = LIBRO_IVA_PATH;
-/** Where the page lands after the form: the error summary, or else the result. */
-const RESULTADO = "resultado";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { store } = await requireAdministrador(request, context);
@@ -35,23 +25,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { ...lectura, resumen, search: lectura.periodo ? periodoSearch(lectura.valores) : null };
 }
 
-const ETIQUETAS: Record<CampoPeriodo, string> = {
-  periodo: "Periodo",
-  anio: "Año",
-  trimestre: "Trimestre",
-  mes: "Mes",
-  desde: "Desde",
-  hasta: "Hasta",
-};
-const idCampo = (c: CampoPeriodo) => (c === "periodo" ? "periodo-trimestre" : `libro-${c}`);
-
 export default function LibroIva() {
   const { valores, periodo, errores, resumen, search } = useLoaderData<typeof loader>();
   const f = useFormats();
   const dinero = (v: string) => formatMoney(v, f.locale, f.currency);
-  const lista = Object.entries(errores) as [CampoPeriodo, string][];
-  // A new form (a new verdict) renders the fields again with what was sent.
-  const clave = JSON.stringify(valores);
   return (
     <>
       <h1>Libro registro de facturas recibidas</h1>
@@ -60,62 +37,7 @@ export default function LibroIva() {
         columnas del libro registro de IVA de la Agencia Tributaria. El periodo se cuenta por la fecha de la operación
         (la fecha del gasto).
       </p>
-      <ResumenErrores errores={lista} />
-      <Form method="get" action={`${PATH}#${RESULTADO}`} className="formulario" key={clave}>
-        <fieldset
-          className={errores.periodo ? "campo campo-con-error" : "campo"}
-          aria-describedby={errores.periodo ? "periodo-error" : undefined}
-        >
-          <legend>Periodo</legend>
-          <ErrorCampo campo="periodo" errores={errores} />
-          {TIPOS_PERIODO.map((t) => (
-            <label key={t.value} className="campo-casilla">
-              <input
-                type="radio"
-                name="periodo"
-                id={`periodo-${t.value}`}
-                value={t.value}
-                defaultChecked={valores.periodo === t.value}
-              />{" "}
-              {t.label}
-            </label>
-          ))}
-        </fieldset>
-        <Campo campo="anio" errores={errores} ayuda="Para un trimestre, un mes o un año.">
-          {(props) => <input {...props} type="text" inputMode="numeric" maxLength={4} defaultValue={valores.anio} />}
-        </Campo>
-        <Campo campo="trimestre" errores={errores} ayuda="Si el periodo es un trimestre.">
-          {(props) => (
-            <select {...props} defaultValue={valores.trimestre}>
-              {TRIMESTRES.map((t) => (
-                <option key={t.value} value={t.value}>
-                  {t.label}
-                </option>
-              ))}
-            </select>
-          )}
-        </Campo>
-        <Campo campo="mes" errores={errores} ayuda="Si el periodo es un mes.">
-          {(props) => (
-            <select {...props} defaultValue={valores.mes}>
-              {MESES.map((m) => (
-                <option key={m.value} value={m.value}>
-                  {m.label}
-                </option>
-              ))}
-            </select>
-          )}
-        </Campo>
-        <Campo campo="desde" errores={errores} ayuda="Si el periodo es entre dos fechas: la primera, incluida.">
-          {(props) => <input {...props} type="date" defaultValue={valores.desde} />}
-        </Campo>
-        <Campo campo="hasta" errores={errores} ayuda="Si el periodo es entre dos fechas: la última, incluida.">
-          {(props) => <input {...props} type="date" defaultValue={valores.hasta} />}
-        </Campo>
-        <div className="acciones">
-          <button type="submit">Ver el libro</button>
-        </div>
-      </Form>
+      <FormularioPeriodo action={PATH} prefijo="libro" boton="Ver el libro" valores={valores} errores={errores} />
       {periodo && resumen && search ? (
         <section id={RESULTADO} tabIndex={-1} aria-labelledby="resultado-titulo">
           <h2 id="resultado-titulo">{periodo.titulo}</h2>
@@ -158,81 +80,6 @@ function Fila({ etiqueta, valor }: { etiqueta: string; valor: string }) {
       <th scope="row">{etiqueta}</th>
       <td className="numero">{valor}</td>
     </tr>
-  );
-}
-
-type Errores = LecturaPeriodo["errores"];
-
-function ErrorCampo({ campo, errores }: { campo: CampoPeriodo; errores: Errores }) {
-  const error = errores[campo];
-  if (!error) return null;
-  return (
-    <p className="error-campo" id={`${campo}-error`}>
-      <span className="visually-hidden">Error: </span>
-      {error}
-    </p>
-  );
-}
-
-function Campo({
-  campo,
-  errores,
-  ayuda,
-  children,
-}: {
-  campo: CampoPeriodo;
-  errores: Errores;
-  ayuda: string;
-  children: (props: { id: string; name: string; "aria-describedby": string; "aria-invalid"?: true }) => ReactNode;
-}) {
-  const error = errores[campo];
-  return (
-    <div className={error ? "campo campo-con-error" : "campo"}>
-      <label htmlFor={idCampo(campo)}>{ETIQUETAS[campo]}</label>
-      <p className="ayuda" id={`${campo}-ayuda`}>
-        {ayuda}
-      </p>
-      <ErrorCampo campo={campo} errores={errores} />
-      {children({
-        id: idCampo(campo),
-        name: campo,
-        "aria-describedby": error ? `${campo}-ayuda ${campo}-error` : `${campo}-ayuda`,
-        ...(error ? { "aria-invalid": true as const } : {}),
-      })}
-    </div>
-  );
-}
-
-/**
- * What could not be read, GOV.UK style, as the lists' filters say it: a summary linking to each
- * field, focused when it appears (without JavaScript, the form's `#resultado` does it).
- */
-function ResumenErrores({ errores }: { errores: [CampoPeriodo, string][] }) {
-  const ref = useRef<HTMLDivElement>(null);
-  const firma = JSON.stringify(errores);
-  useEffect(() => {
-    if (errores.length > 0) ref.current?.focus();
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- a new verdict, not every render
-  }, [firma]);
-  if (errores.length === 0) return null;
-  return (
-    <div
-      className="resumen-errores"
-      id={RESULTADO}
-      role="alert"
-      aria-labelledby="libro-errores-titulo"
-      tabIndex={-1}
-      ref={ref}
-    >
-      <h2 id="libro-errores-titulo">Hay {cuenta(errores.length, "error", "errores")} en el periodo</h2>
-      <ul>
-        {errores.map(([campo, mensaje]) => (
-          <li key={campo}>
-            <a href={`#${idCampo(campo)}`}>{mensaje}</a>
-          </li>
-        ))}
-      </ul>
-    </div>
   );
 }
 

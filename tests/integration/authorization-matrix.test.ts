@@ -28,6 +28,8 @@ import * as justificante from "~/routes/justificantes.$id";
 import * as home from "~/routes/_index";
 import * as libro_iva from "~/routes/libro-iva";
 import * as libro_iva_exportar from "~/routes/libro-iva.exportar";
+import * as asientos from "~/routes/asientos";
+import * as asientos_exportar from "~/routes/asientos.exportar";
 import * as remesas_id from "~/routes/remesas.$id";
 import * as remesas_fichero from "~/routes/remesas.$id.fichero";
 import * as remesas_index from "~/routes/remesas._index";
@@ -1021,6 +1023,7 @@ describe("rutas × métodos × roles × tipo de registro", () => {
                   version: String(categoria.version),
                   tipo_iva: otroTipo,
                   deducibilidad: "factura_empresa",
+                  cuenta_gasto: "624",
                 },
               }),
             ),
@@ -1313,6 +1316,12 @@ describe("rutas × métodos × roles × tipo de registro", () => {
       for (const formato of ["xlsx", "csv"])
         await cell(`/libro-iva/exportar ${formato} · ${a}`, libro, () =>
           call(() => libro_iva_exportar.loader(args(`/libro-iva/exportar?${trimestre}&formato=${formato}`, a))),
+        );
+      // The libro diario and its four files: an administrador's only.
+      await cell(`/asientos GET · ${a}`, libro, () => call(() => asientos.loader(args(`/asientos?${trimestre}`, a))));
+      for (const formato of ["xlsx", "csv", "xdiario", "xsubcta"])
+        await cell(`/asientos/exportar ${formato} · ${a}`, libro, () =>
+          call(() => asientos_exportar.loader(args(`/asientos/exportar?${trimestre}&formato=${formato}`, a))),
         );
       // Remesas de pago: an administrador's only (a remesa that does not exist: 404 to them).
       const remesas = admin ? "ok" : signed ? 403 : "login";
@@ -1888,6 +1897,24 @@ describe("la base de datos como cada rol (RLS)", () => {
           "remesa_candidatos",
           async (trx) => (await sql`select public.remesa_candidatos('{}') as r`.execute(trx)).rows.length,
           anon ? "42501" : admin ? 1 : "OFPRM",
+        ],
+        // The libro diario: only through its functions, only an administrador.
+        [
+          "libro_diario",
+          async (trx) =>
+            (await sql`select * from public.libro_diario('2026-01-01', '2026-03-31', 0, 5)`.execute(trx)).rows.length,
+          anon ? "42501" : admin ? "ok" : "OFPRM",
+        ],
+        [
+          "resumen_diario",
+          async (trx) =>
+            (await sql`select public.resumen_diario('2026-01-01', '2026-03-31') as r`.execute(trx)).rows.length,
+          anon ? "42501" : admin ? 1 : "OFPRM",
+        ],
+        [
+          "interno.subcuentas select",
+          async (trx) => (await sql`select * from interno.subcuentas`.execute(trx)).rows.length,
+          "42501",
         ],
       ];
       for (const [what, statement, expected] of statements)

@@ -191,14 +191,16 @@ describe("IVA por categoría", () => {
     expect(buscada.result.rows.map((r: { categoria: string }) => r.categoria)).toEqual(["telefonia_internet"]);
   });
 
-  it("guarda el tipo habitual y la deducibilidad; la categoría no cambia aunque se envíe; deja historial", async () => {
+  it("guarda el tipo habitual, la deducibilidad y la cuenta de gasto; la categoría no cambia aunque se envíe; deja historial", async () => {
     const c = await categoria("formacion");
+    expect(c.cuenta_gasto).toBe("629");
     const r = await post(c.id, {
       intent: "guardar",
       version: String(c.version),
       categoria: "otros",
       tipo_iva: "exento",
       deducibilidad: "no_deducible",
+      cuenta_gasto: "64900001",
     });
     expect(r.status).toBe(302);
     expect(r.headers.get("Location")).toBe("/categorias-fiscales");
@@ -206,6 +208,7 @@ describe("IVA por categoría", () => {
       id: c.id,
       tipo_iva: "exento",
       deducibilidad: "no_deducible",
+      cuenta_gasto: "64900001",
       version: c.version + 1,
     });
     expect((await json(await load(c.id))).history[0]).toMatchObject({
@@ -217,11 +220,20 @@ describe("IVA por categoría", () => {
   it("valores que no están en la lista: 400 con mensajes en español, nada escrito", async () => {
     const c = await categoria("comidas");
     const before = await snapshot();
-    const r = await post(c.id, { intent: "guardar", version: String(c.version), tipo_iva: "15", deducibilidad: "" });
+    const r = await post(c.id, {
+      intent: "guardar",
+      version: String(c.version),
+      tipo_iva: "15",
+      deducibilidad: "",
+      cuenta_gasto: "7001",
+    });
     expect(r.status).toBe(400);
     const { result } = await json(r);
     expect(result.error.tipo_iva[0]).toBe("Elija un tipo de IVA");
     expect(result.error.deducibilidad[0]).toBe("Elija si el IVA es deducible");
+    expect(result.error.cuenta_gasto[0]).toBe(
+      "Cuenta de gasto: de 3 a 8 cifras del grupo 6 del Plan General Contable, por ejemplo 629 o 62900001",
+    );
     expect(await snapshot()).toEqual(before);
   });
 
@@ -244,9 +256,9 @@ describe("IVA por categoría", () => {
       }),
     );
     const lines = (await csvText(r)).split("\r\n");
-    expect(lines[0]).toBe('"Categoría";"Tipo de IVA habitual";"IVA deducible"');
+    expect(lines[0]).toBe('"Categoría";"Tipo de IVA habitual";"IVA deducible";"Cuenta de gasto"');
     expect(lines.slice(1).filter(Boolean)).toEqual([
-      '"Atenciones a clientes";"10 %";"No deducible"',
+      '"Atenciones a clientes";"10 %";"No deducible";627',
       expect.anything(),
     ]);
   });
@@ -270,7 +282,13 @@ describe("IVA por categoría", () => {
         }),
       );
       expect(csv.status).toBe(404);
-      const edit = { intent: "guardar", version: String(c.version), tipo_iva: "4", deducibilidad: "no_deducible" };
+      const edit = {
+        intent: "guardar",
+        version: String(c.version),
+        tipo_iva: "4",
+        deducibilidad: "no_deducible",
+        cuenta_gasto: "629",
+      };
       expect((await post(c.id, edit, cookie)).status).toBe(404);
       expect(await snapshot()).toEqual(before);
     },
@@ -368,14 +386,18 @@ describe("la navegación", () => {
       )
     ).sections.map((s: { to: string }) => s.to);
 
-  it("muestra los enlaces de administración fiscal solo a los administradores", async () => {
-    expect(await sections(admin.cookie)).toEqual(
-      expect.arrayContaining(["/tipos-iva", "/categorias-fiscales", "/empresa"]),
+  it("muestra los enlaces de administración fiscal y los libros solo a los administradores", async () => {
+    const admin_ = await sections(admin.cookie);
+    expect(admin_).toEqual(
+      expect.arrayContaining(["/tipos-iva", "/categorias-fiscales", "/empresa", "/libro-iva", "/asientos"]),
     );
+    // The libro diario right after the libro de IVA.
+    expect(admin_.indexOf("/asientos")).toBe(admin_.indexOf("/libro-iva") + 1);
     for (const who of [empleado, aprobador]) {
       const to = await sections(who.cookie);
       expect(to).toContain("/departamentos");
-      for (const path of ["/tipos-iva", "/categorias-fiscales", "/empresa"]) expect(to).not.toContain(path);
+      for (const path of ["/tipos-iva", "/categorias-fiscales", "/empresa", "/libro-iva", "/asientos"])
+        expect(to).not.toContain(path);
     }
   });
 });

@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { normalizarApunte } from "~/contabilidad/diario";
 import { Conflict, Forbidden, Invalid, NotFound, Referenced, type ListQuery, type Row, type Store } from "~/data/store";
+import { toCents } from "~/lib/money";
 
 /**
  * The store contract: what every adapter of the Store port must do, whatever serves it.
@@ -556,6 +558,24 @@ export function storeContract(name: string, setup: () => Promise<ContractWorld>)
         expect(await rejection(w.admin.rpc("remesa_datos", { p_id: ninguna }, { reads: true }))).toBeInstanceOf(
           NotFound,
         );
+      });
+
+      it("una función que devuelve una tabla (el libro diario): filas con importes exactos, por páginas; errores tipados", async () => {
+        const mes = { p_desde: `${today.slice(0, 7)}-01`, p_hasta: today };
+        const filas = await w.admin.rpc<Record<string, unknown>[]>("libro_diario", mes);
+        expect(Array.isArray(filas)).toBe(true);
+        const apuntes = filas.map(normalizarApunte);
+        const saldo = new Map<number, bigint>();
+        for (const a of apuntes)
+          saldo.set(a.asiento, (saldo.get(a.asiento) ?? 0n) + toCents(a.debe) - toCents(a.haber));
+        expect([...saldo.values()].filter((d) => d !== 0n)).toEqual([]);
+        expect(apuntes.every((a) => a.total === apuntes.length)).toBe(true);
+        const pagina = await w.admin.rpc<unknown[]>("libro_diario", { ...mes, p_despues: 0, p_limite: 1 });
+        expect(pagina.length).toBe(Math.min(1, apuntes.length));
+        expect(await rejection(w.empleado.rpc("libro_diario", mes))).toBeInstanceOf(Forbidden);
+        const periodo = await rejection(w.admin.rpc("libro_diario", { p_desde: today, p_hasta: "2000-01-01" }));
+        expect(periodo).toBeInstanceOf(Invalid);
+        expect((periodo as Invalid).field).toBe("hasta");
       });
 
       it("una función que devuelve jsonb da el mismo valor por cualquier adaptador", async () => {

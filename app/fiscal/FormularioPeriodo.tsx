@@ -1,0 +1,188 @@
+import { Form } from "@remix-run/react";
+import { useEffect, useRef, type ReactNode } from "react";
+import { cuenta } from "~/lib/plural";
+import { MESES, TIPOS_PERIODO, TRIMESTRES, type CampoPeriodo, type LecturaPeriodo } from "./periodo";
+
+/**
+ * The period's GET form of the books (the libro de IVA, the libro diario): a quarter, a month, a
+ * year or two dates, with the error summary above it. The URL is the state; `#resultado` is where
+ * the page lands after it (the summary, or else the result).
+ */
+export const RESULTADO = "resultado";
+
+const ETIQUETAS: Record<CampoPeriodo, string> = {
+  periodo: "Periodo",
+  anio: "Año",
+  trimestre: "Trimestre",
+  mes: "Mes",
+  desde: "Desde",
+  hasta: "Hasta",
+};
+
+type Errores = LecturaPeriodo["errores"];
+
+export function FormularioPeriodo({
+  action,
+  prefijo,
+  boton,
+  valores,
+  errores,
+}: {
+  action: string;
+  /** The fields' ids: «libro-anio», «diario-anio». */
+  prefijo: string;
+  boton: string;
+  valores: LecturaPeriodo["valores"];
+  errores: Errores;
+}) {
+  const idCampo = (c: CampoPeriodo) => (c === "periodo" ? "periodo-trimestre" : `${prefijo}-${c}`);
+  const lista = Object.entries(errores) as [CampoPeriodo, string][];
+  // A new form (a new verdict) renders the fields again with what was sent.
+  const clave = JSON.stringify(valores);
+  const campo = (c: CampoPeriodo, ayuda: string, control: (props: PropsControl) => ReactNode) => (
+    <Campo campo={c} id={idCampo(c)} errores={errores} ayuda={ayuda}>
+      {control}
+    </Campo>
+  );
+  return (
+    <>
+      <ResumenErrores errores={lista} idCampo={idCampo} prefijo={prefijo} />
+      <Form method="get" action={`${action}#${RESULTADO}`} className="formulario" key={clave}>
+        <fieldset
+          className={errores.periodo ? "campo campo-con-error" : "campo"}
+          aria-describedby={errores.periodo ? "periodo-error" : undefined}
+        >
+          <legend>Periodo</legend>
+          <ErrorCampo campo="periodo" errores={errores} />
+          {TIPOS_PERIODO.map((t) => (
+            <label key={t.value} className="campo-casilla">
+              <input
+                type="radio"
+                name="periodo"
+                id={`periodo-${t.value}`}
+                value={t.value}
+                defaultChecked={valores.periodo === t.value}
+              />{" "}
+              {t.label}
+            </label>
+          ))}
+        </fieldset>
+        {campo("anio", "Para un trimestre, un mes o un año.", (props) => (
+          <input {...props} type="text" inputMode="numeric" maxLength={4} defaultValue={valores.anio} />
+        ))}
+        {campo("trimestre", "Si el periodo es un trimestre.", (props) => (
+          <select {...props} defaultValue={valores.trimestre}>
+            {TRIMESTRES.map((t) => (
+              <option key={t.value} value={t.value}>
+                {t.label}
+              </option>
+            ))}
+          </select>
+        ))}
+        {campo("mes", "Si el periodo es un mes.", (props) => (
+          <select {...props} defaultValue={valores.mes}>
+            {MESES.map((m) => (
+              <option key={m.value} value={m.value}>
+                {m.label}
+              </option>
+            ))}
+          </select>
+        ))}
+        {campo("desde", "Si el periodo es entre dos fechas: la primera, incluida.", (props) => (
+          <input {...props} type="date" defaultValue={valores.desde} />
+        ))}
+        {campo("hasta", "Si el periodo es entre dos fechas: la última, incluida.", (props) => (
+          <input {...props} type="date" defaultValue={valores.hasta} />
+        ))}
+        <div className="acciones">
+          <button type="submit">{boton}</button>
+        </div>
+      </Form>
+    </>
+  );
+}
+
+type PropsControl = { id: string; name: string; "aria-describedby": string; "aria-invalid"?: true };
+
+function ErrorCampo({ campo, errores }: { campo: CampoPeriodo; errores: Errores }) {
+  const error = errores[campo];
+  if (!error) return null;
+  return (
+    <p className="error-campo" id={`${campo}-error`}>
+      <span className="visually-hidden">Error: </span>
+      {error}
+    </p>
+  );
+}
+
+function Campo({
+  campo,
+  id,
+  errores,
+  ayuda,
+  children,
+}: {
+  campo: CampoPeriodo;
+  id: string;
+  errores: Errores;
+  ayuda: string;
+  children: (props: PropsControl) => ReactNode;
+}) {
+  const error = errores[campo];
+  return (
+    <div className={error ? "campo campo-con-error" : "campo"}>
+      <label htmlFor={id}>{ETIQUETAS[campo]}</label>
+      <p className="ayuda" id={`${campo}-ayuda`}>
+        {ayuda}
+      </p>
+      <ErrorCampo campo={campo} errores={errores} />
+      {children({
+        id,
+        name: campo,
+        "aria-describedby": error ? `${campo}-ayuda ${campo}-error` : `${campo}-ayuda`,
+        ...(error ? { "aria-invalid": true as const } : {}),
+      })}
+    </div>
+  );
+}
+
+/**
+ * What could not be read, GOV.UK style, as the lists' filters say it: a summary linking to each
+ * field, focused when it appears (without JavaScript, the form's `#resultado` does it).
+ */
+function ResumenErrores({
+  errores,
+  idCampo,
+  prefijo,
+}: {
+  errores: [CampoPeriodo, string][];
+  idCampo: (c: CampoPeriodo) => string;
+  prefijo: string;
+}) {
+  const ref = useRef<HTMLDivElement>(null);
+  const firma = JSON.stringify(errores);
+  useEffect(() => {
+    if (errores.length > 0) ref.current?.focus();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- a new verdict, not every render
+  }, [firma]);
+  if (errores.length === 0) return null;
+  return (
+    <div
+      className="resumen-errores"
+      id={RESULTADO}
+      role="alert"
+      aria-labelledby={`${prefijo}-errores-titulo`}
+      tabIndex={-1}
+      ref={ref}
+    >
+      <h2 id={`${prefijo}-errores-titulo`}>Hay {cuenta(errores.length, "error", "errores")} en el periodo</h2>
+      <ul>
+        {errores.map(([campo, mensaje]) => (
+          <li key={campo}>
+            <a href={`#${idCampo(campo)}`}>{mensaje}</a>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,359 @@
+-- El libro diario (asientos) que se lleva la gestoría: la cuenta de gasto del Plan General
+-- Contable de cada categoría (la editan los administradores), las subcuentas de acreedores,
+-- personas y bancos (un número estable, asignado la primera vez que aparecen) y los apuntes de un
+-- periodo, calculados aquí para los dos backends. docs/contabilidad.md explica cada decisión.
+
+-- ---------------------------------------------------------------------------------------------
+-- La cuenta de gasto de cada categoría: de 3 a 8 cifras del grupo 6 («629» o «62900003»); la
+-- subcuenta es la cuenta completada con ceros a la derecha hasta 8 cifras.
+-- ---------------------------------------------------------------------------------------------
+alter table public.categorias_fiscales
+  add column cuenta_gasto text not null default '629'
+    constraint categorias_fiscales_cuenta_gasto_check check (cuenta_gasto ~ '^6[0-9]{2,7}$');
+grant update (cuenta_gasto) on public.categorias_fiscales to authenticated;
+
+-- Sin disparadores: son los valores de partida, no una edición de nadie.
+alter table public.categorias_fiscales disable trigger user;
+update public.categorias_fiscales c
+   set cuenta_gasto = v.cuenta
+  from (values
+    ('alojamiento', '629'),                -- gastos de viaje del personal
+    ('comidas', '629'),
+    ('viajes_transporte', '629'),
+    ('combustible', '628'),                -- suministros
+    ('aparcamiento_peajes', '629'),
+    ('material_oficina', '629'),           -- gastos de oficina
+    ('telefonia_internet', '628'),
+    ('software_suscripciones', '629'),
+    ('formacion', '629'),
+    ('atenciones_clientes', '627'),        -- publicidad, propaganda y relaciones públicas
+    ('mensajeria', '624'),                 -- transportes
+    ('mantenimiento_reparaciones', '622'), -- reparaciones y conservación
+    ('servicios_profesionales', '623'),    -- servicios de profesionales independientes
+    ('otros', '629')
+  ) as v (categoria, cuenta)
+ where c.categoria = v.categoria;
+alter table public.categorias_fiscales enable trigger user;
+
+-- El nombre de las cuentas de gasto del PGC que se usan para gastos de empresa (el título de su
+-- subcuenta en el diario); otra cuenta del grupo 6, «Cuenta 6xx».
+create function interno.nombre_cuenta_gasto(p_cuenta text) returns text
+language sql immutable
+set search_path = ''
+as $$
+  select coalesce(case left(p_cuenta, 3)
+    when '600' then 'Compras de mercaderías'
+    when '602' then 'Compras de otros aprovisionamientos'
+    when '621' then 'Arrendamientos y cánones'
+    when '622' then 'Reparaciones y conservación'
+    when '623' then 'Servicios de profesionales independientes'
+    when '624' then 'Transportes'
+    when '625' then 'Primas de seguros'
+    when '626' then 'Servicios bancarios y similares'
+    when '627' then 'Publicidad, propaganda y relaciones públicas'
+    when '628' then 'Suministros'
+    when '629' then 'Otros servicios'
+    when '631' then 'Otros tributos'
+    when '649' then 'Otros gastos sociales'
+    when '678' then 'Gastos excepcionales'
+  end, 'Cuenta ' || left(p_cuenta, 3))
+$$;
+
+-- ---------------------------------------------------------------------------------------------
+-- Subcuentas numeradas: 410 (un acreedor por NIF), 465 (una persona), 572 (una cuenta de la
+-- empresa). Cuenta + número de 5 cifras = 8 cifras («41000007»). El número se asigna la primera
+-- vez que la subcuenta aparece en un diario y no cambia después: la gestoría la da de alta una
+-- vez. El 0 de 410 es «Acreedores varios» (un emisor sin NIF), y no está en la tabla.
+-- ---------------------------------------------------------------------------------------------
+create table interno.subcuentas (
+  cuenta text not null
+    constraint subcuentas_cuenta_check check (cuenta in ('410', '465', '572')),
+  -- 410: «pais:nif»; 465: el id de la persona; 572: el id de la cuenta de la empresa.
+  clave text not null,
+  numero integer not null
+    constraint subcuentas_numero_check check (numero between 1 and 99999),
+  creado_en timestamptz not null default now(),
+  constraint subcuentas_pkey primary key (cuenta, clave),
+  constraint subcuentas_cuenta_numero_key unique (cuenta, numero)
+);
+alter table interno.subcuentas enable row level security; -- sin políticas: solo sus funciones
+revoke all on interno.subcuentas from public, anon, authenticated;
+
+create function interno.exigir_admin_diario() returns void
+language plpgsql stable security definer
+set search_path = ''
+as $$
+begin
+  if (select interno.rol_actual()) is null then
+    raise exception using errcode = 'OFPRM', detail = '',
+      message = 'Su usuario no está activo o la sesión no es válida.';
+  end if;
+  if not (select interno.es_admin()) then
+    raise exception using errcode = 'OFPRM', detail = '',
+      message = 'Solo un administrador puede ver y descargar el libro diario.';
+  end if;
+end
+$$;
+
+create function interno.exigir_periodo_diario(p_desde date, p_hasta date) returns void
+language plpgsql immutable
+set search_path = ''
+as $$
+begin
+  if p_desde is null then
+    raise exception using errcode = 'OFINV', detail = 'desde', message = 'Indique la fecha «Desde» del periodo.';
+  end if;
+  if p_hasta is null then
+    raise exception using errcode = 'OFINV', detail = 'hasta', message = 'Indique la fecha «Hasta» del periodo.';
+  end if;
+  if p_desde > p_hasta then
+    raise exception using errcode = 'OFINV', detail = 'hasta',
+      message = 'La fecha «Hasta» debe ser igual o posterior a la fecha «Desde».';
+  end if;
+end
+$$;
+
+-- ---------------------------------------------------------------------------------------------
+-- Los movimientos de un periodo, antes de numerar: un asiento por gasto aprobado o pagado con
+-- fecha_gasto en el periodo (el devengo, como el libro de IVA) y uno por remesa confirmada con
+-- fecha de ejecución en el periodo. `clave`: la de su subcuenta numerada (410, 465, 572);
+-- `subcuenta`: la que no se numera (gasto, 472, 555, 570, 41000000).
+--
+-- Gasto:   debe  cuenta de gasto de su categoría   base + IVA no deducible + otros no sujetos
+--          debe  472000tt (tt: el tipo)            cuota deducible de cada tipo
+--          haber según cómo se pagó               importe
+--                 efectivo, tarjeta personal       465 + la persona (se le debe)
+--                 transferencia, domiciliación,    410 + el NIF del proveedor o del emisor
+--                 cheque                          (41000000 sin NIF)
+--                 tarjeta corporativa              55500001 (hasta aplicar el extracto de la tarjeta)
+--                 caja chica                       57000001
+-- Remesa:  debe  465/410 de cada beneficiario      lo que se le paga
+--          haber 572 + la cuenta de la empresa     el total
+-- ---------------------------------------------------------------------------------------------
+create function interno.movimientos_diario(p_desde date, p_hasta date)
+returns table (fecha date, tipo integer, documento text, orden integer, cuenta text, clave text, subcuenta text,
+  titulo text, concepto text, debe numeric, haber numeric, contra_cuenta text, contra_clave text,
+  contra_subcuenta text, base_imponible numeric, porcentaje_iva numeric, nif text, numero_factura text)
+language sql stable security definer
+set search_path = ''
+as $$
+  with g as (
+    select g.id, g.folio, g.fecha_gasto, g.descripcion, g.importe, g.metodo_pago, g.solicitante_id,
+           g.numero_factura, g.desglose_iva, g.fecha_expedicion,
+           coalesce((interno.deducibilidad(g)).importe, 0) as deducible,
+           rpad(coalesce(c.cuenta_gasto, '629'), 8, '0') as gasto_subcuenta,
+           interno.nombre_cuenta_gasto(coalesce(c.cuenta_gasto, '629')) as gasto_titulo,
+           case
+             when g.metodo_pago in ('efectivo', 'tarjeta_credito', 'tarjeta_debito') then '465'
+             when g.metodo_pago = 'tarjeta_corporativa' then '555'
+             when g.metodo_pago = 'caja_chica' then '570'
+             else '410'
+           end as acreedor_cuenta,
+           case
+             when g.metodo_pago in ('efectivo', 'tarjeta_credito', 'tarjeta_debito') then g.solicitante_id::text
+             when g.metodo_pago in ('tarjeta_corporativa', 'caja_chica') then null
+             when p.id is not null then p.pais || ':' || p.nif
+             when g.emisor_nif is not null then g.emisor_pais || ':' || g.emisor_nif
+           end as acreedor_clave,
+           case
+             when g.metodo_pago = 'tarjeta_corporativa' then '55500001'
+             when g.metodo_pago = 'caja_chica' then '57000001'
+             when g.metodo_pago in ('transferencia', 'domiciliacion', 'cheque') and p.id is null and g.emisor_nif is null
+               then '41000000'
+           end as acreedor_subcuenta,
+           case
+             when g.metodo_pago in ('efectivo', 'tarjeta_credito', 'tarjeta_debito')
+               then coalesce(nullif(btrim(concat_ws(' ', s.nombre, s.apellidos)), ''), s.email)
+             when g.metodo_pago = 'tarjeta_corporativa' then 'Tarjeta corporativa (pendiente de aplicar)'
+             when g.metodo_pago = 'caja_chica' then 'Caja chica'
+             else coalesce(p.razon_social, g.emisor_nombre, 'Acreedores varios')
+           end as acreedor_titulo,
+           case when g.metodo_pago in ('transferencia', 'domiciliacion', 'cheque') then coalesce(p.nif, g.emisor_nif) end
+             as acreedor_nif
+      from public.gastos g
+      left join public.categorias_fiscales c on c.categoria = g.categoria
+      left join public.proveedores p on p.id = g.proveedor_id
+      left join public.usuarios s on s.id = g.solicitante_id
+     where g.estado in ('aprobado', 'pagado') and g.fecha_gasto between p_desde and p_hasta
+  ), r as (
+    select r.id, r.folio, r.fecha_ejecucion, r.cuenta_id, ce.nombre as banco, rg.beneficiario,
+           case when rg.beneficiario = 'solicitante' then '465' else '410' end as cuenta,
+           case when rg.beneficiario = 'solicitante' then rg.beneficiario_id::text else p.pais || ':' || p.nif end as clave,
+           case when rg.beneficiario = 'solicitante'
+                then coalesce(nullif(btrim(concat_ws(' ', s.nombre, s.apellidos)), ''), s.email, min(rg.nombre))
+                else coalesce(p.razon_social, min(rg.nombre)) end as titulo,
+           p.nif,
+           sum(rg.importe) as importe
+      from public.remesas r
+      join public.cuentas_empresa ce on ce.id = r.cuenta_id
+      join public.remesa_gastos rg on rg.remesa_id = r.id
+      left join public.usuarios s on rg.beneficiario = 'solicitante' and s.id = rg.beneficiario_id
+      left join public.proveedores p on rg.beneficiario = 'proveedor' and p.id = rg.beneficiario_id
+     where r.estado = 'confirmada' and r.fecha_ejecucion between p_desde and p_hasta
+     group by r.id, r.folio, r.fecha_ejecucion, r.cuenta_id, ce.nombre, rg.beneficiario, rg.beneficiario_id,
+              s.nombre, s.apellidos, s.email, p.pais, p.nif, p.razon_social
+  )
+  -- Gasto: la cuenta de gasto.
+  select g.fecha_gasto, 1, g.folio, 1, left(g.gasto_subcuenta, 3), null, g.gasto_subcuenta, g.gasto_titulo,
+         g.folio || ' ' || g.descripcion, g.importe - g.deducible, 0::numeric,
+         g.acreedor_cuenta, g.acreedor_clave, g.acreedor_subcuenta, null::numeric, null::numeric, null, g.numero_factura
+    from g
+  union all
+  -- Gasto: el IVA deducible, una línea por tipo.
+  select g.fecha_gasto, 1, g.folio, 1 + l.orden::integer, '472', null, '472' || lpad(l.value ->> 'tipo', 5, '0'),
+         'H.P. IVA soportado ' || interno.nombre_tipo_iva(l.value ->> 'tipo'),
+         g.folio || ' ' || g.descripcion, (l.value ->> 'cuota')::numeric, 0::numeric,
+         g.acreedor_cuenta, g.acreedor_clave, g.acreedor_subcuenta,
+         (l.value ->> 'base')::numeric, interno.porcentaje_iva(l.value ->> 'tipo', g.fecha_expedicion),
+         g.acreedor_nif, g.numero_factura
+    from g
+   cross join lateral jsonb_array_elements(g.desglose_iva) with ordinality as l(value, orden)
+   where g.deducible > 0 and (l.value ->> 'cuota')::numeric > 0
+  union all
+  -- Gasto: a quién se debe.
+  select g.fecha_gasto, 1, g.folio, 10, g.acreedor_cuenta, g.acreedor_clave, g.acreedor_subcuenta, g.acreedor_titulo,
+         g.folio || ' ' || g.descripcion, 0::numeric, g.importe,
+         left(g.gasto_subcuenta, 3), null, g.gasto_subcuenta, null::numeric, null::numeric, g.acreedor_nif,
+         g.numero_factura
+    from g
+  union all
+  -- Remesa: cada beneficiario.
+  select r.fecha_ejecucion, 2, r.folio, 1, r.cuenta, r.clave, null, r.titulo,
+         'Remesa ' || r.folio || ': ' || r.titulo, r.importe, 0::numeric,
+         '572', r.cuenta_id::text, null, null::numeric, null::numeric, r.nif, null
+    from r
+  union all
+  -- Remesa: el banco.
+  select r.fecha_ejecucion, 2, r.folio, 10, '572', r.cuenta_id::text, null, min(r.banco),
+         'Remesa ' || r.folio, 0::numeric, sum(r.importe),
+         null, null, null, null::numeric, null::numeric, null, null
+    from r
+   group by r.id, r.folio, r.fecha_ejecucion, r.cuenta_id
+$$;
+
+-- Da número a las subcuentas del periodo que aún no lo tienen: por orden de primera aparición
+-- (fecha y documento) y, en empate, de clave. Un candado para dos diarios a la vez.
+create function interno.numerar_subcuentas(p_desde date, p_hasta date) returns void
+language plpgsql security definer
+set search_path = ''
+as $$
+begin
+  perform pg_advisory_xact_lock(hashtext('interno.subcuentas'));
+  insert into interno.subcuentas (cuenta, clave, numero)
+  select k.cuenta, k.clave,
+         coalesce((select max(s.numero) from interno.subcuentas s where s.cuenta = k.cuenta), 0)
+           + row_number() over (partition by k.cuenta order by k.primera, k.clave)
+    from (select m.cuenta, m.clave, min(x.fecha::text || x.tipo || x.documento) as primera
+            from interno.movimientos_diario(p_desde, p_hasta) x
+           cross join lateral (values (x.cuenta, x.clave), (x.contra_cuenta, x.contra_clave)) as m (cuenta, clave)
+           where m.clave is not null and m.cuenta in ('410', '465', '572')
+           group by m.cuenta, m.clave) k
+   where not exists (select 1 from interno.subcuentas s where s.cuenta = k.cuenta and s.clave = k.clave);
+end
+$$;
+
+-- Los apuntes del periodo, numerados: el asiento (correlativo en el periodo, por fecha; el mismo
+-- día, los gastos antes que las remesas, y por folio), la línea dentro del asiento, `n`, el orden
+-- del apunte en todo el periodo, y `total`, cuántos apuntes tiene el periodo (quien lo lee por
+-- páginas sabe así cuándo ha terminado aunque el servidor acorte las páginas).
+create function interno.apuntes_diario(p_desde date, p_hasta date)
+returns table (n integer, asiento integer, linea integer, fecha date, cuenta text, subcuenta text, titulo text,
+  concepto text, debe numeric(12, 2), haber numeric(12, 2), documento text, contrapartida text,
+  base_imponible numeric(12, 2), porcentaje_iva numeric(5, 2), nif text, numero_factura text, total integer)
+language sql stable security definer
+set search_path = ''
+as $$
+  with m as (
+    select x.*,
+           coalesce(x.subcuenta, x.cuenta || lpad(s.numero::text, 5, '0')) as sub,
+           coalesce(x.contra_subcuenta, x.contra_cuenta || lpad(cs.numero::text, 5, '0')) as contra,
+           dense_rank() over (order by x.fecha, x.tipo, x.documento)::integer as asiento
+      from interno.movimientos_diario(p_desde, p_hasta) x
+      left join interno.subcuentas s on s.cuenta = x.cuenta and s.clave = x.clave
+      left join interno.subcuentas cs on cs.cuenta = x.contra_cuenta and cs.clave = x.contra_clave
+     where x.debe <> 0 or x.haber <> 0
+  ), l as (
+    select m.*, row_number() over (partition by m.asiento order by m.orden, m.sub)::integer as linea
+      from m
+  )
+  select row_number() over (order by l.asiento, l.linea)::integer, l.asiento, l.linea, l.fecha, l.cuenta, l.sub,
+         l.titulo, l.concepto, l.debe::numeric(12, 2), l.haber::numeric(12, 2), l.documento, l.contra,
+         l.base_imponible::numeric(12, 2), l.porcentaje_iva::numeric(5, 2), l.nif, l.numero_factura,
+         (count(*) over ())::integer
+    from l
+   order by l.asiento, l.linea
+$$;
+
+-- ---------------------------------------------------------------------------------------------
+-- Funciones públicas (solo administradores)
+-- ---------------------------------------------------------------------------------------------
+
+-- Los apuntes del libro diario de un periodo, en orden: uno por fila. Por páginas, si se pide:
+-- los que siguen al apunte p_despues, como mucho p_limite (sin límite, todos); `total`, los del
+-- periodo.
+create function public.libro_diario(p_desde date, p_hasta date, p_despues integer default 0,
+  p_limite integer default null)
+returns table (n integer, asiento integer, linea integer, fecha date, cuenta text, subcuenta text, titulo text,
+  concepto text, debe numeric(12, 2), haber numeric(12, 2), documento text, contrapartida text,
+  base_imponible numeric(12, 2), porcentaje_iva numeric(5, 2), nif text, numero_factura text, total integer)
+language plpgsql security definer
+set search_path = ''
+as $$
+begin
+  perform interno.exigir_admin_diario();
+  perform interno.exigir_periodo_diario(p_desde, p_hasta);
+  perform interno.numerar_subcuentas(p_desde, p_hasta);
+  return query
+    select a.* from interno.apuntes_diario(p_desde, p_hasta) a
+     where a.n > coalesce(p_despues, 0)
+     order by a.n
+     limit p_limite;
+end
+$$;
+
+-- Lo que dice la pantalla del periodo: asientos, apuntes, sumas del debe y del haber (exactas),
+-- asientos descuadrados (ninguno, si las reglas se cumplen) y lo que falta en el diario: gastos
+-- del periodo aún pendientes de aprobar, con el desglose de IVA por revisar (su IVA va entero al
+-- gasto) y pagados fuera de una remesa (su pago no se asienta). Importes como texto.
+create function public.resumen_diario(p_desde date, p_hasta date) returns jsonb
+language plpgsql stable security definer
+set search_path = ''
+as $$
+begin
+  perform interno.exigir_admin_diario();
+  perform interno.exigir_periodo_diario(p_desde, p_hasta);
+  return (
+    with a as (select * from interno.apuntes_diario(p_desde, p_hasta)),
+    s as (select a.asiento, sum(a.debe) as debe, sum(a.haber) as haber from a group by a.asiento)
+    select jsonb_build_object(
+      'asientos', (select count(*) from s),
+      'apuntes', (select count(*) from a),
+      'debe', (select coalesce(sum(a.debe), 0)::numeric(14, 2)::text from a),
+      'haber', (select coalesce(sum(a.haber), 0)::numeric(14, 2)::text from a),
+      'descuadrados', (select count(*) from s where s.debe <> s.haber),
+      'gastos', (select count(distinct a.documento) from a where a.documento not like 'REM-%'),
+      'remesas', (select count(distinct a.documento) from a where a.documento like 'REM-%'),
+      'pendientes', (select count(*) from public.gastos g
+                      where g.estado = 'pendiente' and g.fecha_gasto between p_desde and p_hasta),
+      'por_revisar', (select count(*) from public.gastos g
+                       where g.estado in ('aprobado', 'pagado') and g.desglose_revisar
+                         and g.fecha_gasto between p_desde and p_hasta),
+      'pagados_fuera', (select count(*) from public.gastos g
+                         where g.estado = 'pagado' and g.fecha_pago between p_desde and p_hasta
+                           and g.metodo_pago not in ('tarjeta_corporativa', 'caja_chica')
+                           and not exists (select 1 from public.remesa_gastos rg
+                                            where rg.gasto_id = g.id and rg.viva))));
+end
+$$;
+
+-- ---------------------------------------------------------------------------------------------
+-- Privilegios
+-- ---------------------------------------------------------------------------------------------
+revoke all on function
+  interno.nombre_cuenta_gasto(text), interno.exigir_admin_diario(), interno.exigir_periodo_diario(date, date),
+  interno.movimientos_diario(date, date), interno.numerar_subcuentas(date, date), interno.apuntes_diario(date, date)
+  from public, anon, authenticated;
+revoke all on function public.libro_diario(date, date, integer, integer), public.resumen_diario(date, date)
+  from public, anon, authenticated;
+grant execute on function public.libro_diario(date, date, integer, integer), public.resumen_diario(date, date)
+  to authenticated, service_role;

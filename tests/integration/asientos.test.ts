@@ -1,0 +1,444 @@
+import ExcelJS from "exceljs";
+import type pg from "pg";
+import { paginasDiario } from "~/contabilidad/diario.server";
+import type { Apunte } from "~/contabilidad/diario";
+import { XDIARIO, ancho, posiciones } from "~/contabilidad/contaplus";
+import { sqlStore } from "~/data/sql/adapter.server";
+import type { Store } from "~/data/store";
+import { leerPeriodo, type Periodo } from "~/fiscal/periodo";
+import { todayISO } from "~/lib/dates";
+import { generateValidEsIban } from "~/lib/iban";
+import { generateValidCif } from "~/lib/nif";
+import { fromCents, toCents } from "~/lib/money";
+import * as exportar from "~/routes/asientos.exportar";
+import * as pantalla from "~/routes/asientos";
+import { seedDemo } from "../../scripts/seed";
+import { createTestApp, json, request, respond, type TestApp, type TestUser } from "../support/app";
+import { asUser, connect, pgError } from "../support/as-user";
+
+/**
+ * The libro diario (docs/contabilidad.md) on the demo data and on a few gastos made for it: every
+ * asiento of the demo data's year balances and its IVA is the libro de IVA's; non-deductible IVA
+ * goes to the expense account; a confirmed remesa books 465/410 against the paying account's 572,
+ * on the very subcuentas its gastos were credited to; the screen, its files and its refusals.
+ */
+let app: TestApp;
+let owner: pg.Client;
+let admin: TestUser;
+let empleado: TestUser;
+let aprobador: TestUser;
+const HOY = todayISO();
+const ANIO = HOY.slice(0, 4);
+
+const periodoDe = (query: string): Periodo => leerPeriodo(new URLSearchParams(query), HOY).periodo!;
+const store = () => sqlStore(app.db, admin.id);
+
+async function todos(periodo: Periodo): Promise<Apunte[]> {
+  const out: Apunte[] = [];
+  for await (const p of paginasDiario(store(), periodo)) out.push(...p);
+  return out;
+}
+
+const porAsiento = (apuntes: Apunte[]) => {
+  const m = new Map<number, Apunte[]>();
+  for (const a of apuntes) m.set(a.asiento, [...(m.get(a.asiento) ?? []), a]);
+  return m;
+};
+const suma = (apuntes: Apunte[], lado: "debe" | "haber") =>
+  fromCents(apuntes.reduce((s, a) => s + toCents(a[lado]), 0n));
+
+beforeAll(async () => {
+  app = await createTestApp();
+  await seedDemo(app.db);
+  owner = await connect(app.url);
+  admin = await app.createUser({ nombre: "Ana", rol: "administrador" });
+  aprobador = await app.createUser({ nombre: "Pablo", rol: "aprobador" });
+  empleado = await app.createUser({ nombre: "Elena", rol: "empleado" });
+  const { rows } = await owner.query<{ departamento_id: string; sucursal_id: string }>(
+    "select departamento_id, sucursal_id from public.usuarios where departamento_id is not null limit 1",
+  );
+  await owner.query("update public.usuarios set departamento_id = $1, sucursal_id = $2 where id = any($3)", [
+    rows[0]!.departamento_id,
+    rows[0]!.sucursal_id,
+    [admin.id, aprobador.id, empleado.id],
+  ]);
+  await owner.query("update public.usuarios set apellidos = 'Ruiz' where id = $1", [empleado.id]);
+}, 120_000);
+
+afterAll(async () => {
+  await owner?.end();
+  await app?.close();
+});
+
+/** A gasto of Elena's, written as the owner and approved by Pablo. */
+async function gasto(v: Record<string, unknown>): Promise<{ id: string; folio: string }> {
+  const valores: Record<string, unknown> = {
+    descripcion: "Gasto de prueba",
+    metodo_pago: "efectivo",
+    solicitante_id: empleado.id,
+    departamento_id: (await owner.query("select departamento_id from usuarios where id = $1", [empleado.id])).rows[0]
+      .departamento_id,
+    sucursal_id: (await owner.query("select sucursal_id from usuarios where id = $1", [empleado.id])).rows[0]
+      .sucursal_id,
+    ...v,
+  };
+  const cols = Object.keys(valores);
+  const { rows } = await owner.query<{ id: string; folio: string }>(
+    `insert into public.gastos (${cols.join(", ")}) values (${cols.map((_, i) => `$${i + 1}`).join(", ")})
+     returning id, folio`,
+    Object.values(valores),
+  );
+  await owner.query(
+    `update public.gastos set estado = 'aprobado', aprobador_id = $2, aprobado_por_id = $2, fecha_aprobacion = now()
+      where id = $1`,
+    [rows[0]!.id, aprobador.id],
+  );
+  return rows[0]!;
+}
+
+describe("el libro diario de los datos de demostración", () => {
+  it(`cada asiento del año ${ANIO} cuadra, y su IVA deducible es el del libro de IVA`, async () => {
+    const periodo = periodoDe(`periodo=anio&anio=${ANIO}`);
+    const apuntes = await todos(periodo);
+    const asientos = porAsiento(apuntes);
+    const { rows } = await owner.query<{ n: number; deducible: string }>(
+      `select (select count(*)::int from public.gastos where estado in ('aprobado', 'pagado')
+                 and fecha_gasto between $1 and $2) as n,
+              (select coalesce(sum(cuota_deducible), 0)::text from public.libro_facturas_recibidas
+                where fecha_operacion between $1 and $2) as deducible`,
+      [periodo.desde, periodo.hasta],
+    );
+    // Hundreds of gastos: the test reads a real year, through several pages.
+    expect(rows[0]!.n).toBeGreaterThan(500);
+    expect(apuntes.length).toBeGreaterThan(1000);
+    expect(asientos.size).toBe(rows[0]!.n);
+
+    const descuadrados = [...asientos].filter(([, l]) => suma(l, "debe") !== suma(l, "haber"));
+    expect(descuadrados.map(([n]) => n)).toEqual([]);
+    // Numbered 1…N by date, apuntes in order, every subcuenta of 8 digits, one side per apunte.
+    expect([...asientos.keys()]).toEqual(Array.from({ length: asientos.size }, (_, i) => i + 1));
+    expect(apuntes.map((a) => a.n)).toEqual(Array.from({ length: apuntes.length }, (_, i) => i + 1));
+    const fechas = [...asientos.values()].map((l) => l[0]!.fecha);
+    expect([...fechas].sort()).toEqual(fechas);
+    expect(apuntes.filter((a) => !/^\d{8}$/.test(a.subcuenta))).toEqual([]);
+    expect(apuntes.filter((a) => (a.debe === "0.00") === (a.haber === "0.00"))).toEqual([]);
+
+    const iva = apuntes.filter((a) => a.cuenta === "472");
+    expect(suma(iva, "debe")).toBe(fromCents(toCents(rows[0]!.deducible)));
+    expect(iva.length).toBeGreaterThan(0);
+
+    const resumen = await store().rpc<Record<string, unknown>>("resumen_diario", {
+      p_desde: periodo.desde,
+      p_hasta: periodo.hasta,
+    });
+    expect(resumen).toMatchObject({ asientos: asientos.size, apuntes: apuntes.length, descuadrados: 0 });
+    expect(resumen.debe).toBe(suma(apuntes, "debe"));
+    expect(resumen.haber).toBe(resumen.debe);
+  });
+
+  it("un servidor que acorta las respuestas (el max-rows de PostgREST) no acorta el diario", async () => {
+    const real = store();
+    const acortado: Store = {
+      ...real,
+      rpc: async <T>(fn: string, args: Record<string, unknown>) => {
+        const r = await real.rpc<unknown>(fn, args);
+        return (Array.isArray(r) ? r.slice(0, 50) : r) as T;
+      },
+    };
+    const marzo = periodoDe(`periodo=mes&anio=${ANIO}&mes=3`);
+    const leer = async (s: Store) => {
+      const out: Apunte[] = [];
+      for await (const p of paginasDiario(s, marzo)) out.push(...p);
+      return out.map((a) => [a.n, a.asiento, a.subcuenta, a.debe, a.haber]);
+    };
+    const completo = await leer(real);
+    expect(completo.length).toBeGreaterThan(200);
+    expect(await leer(acortado)).toEqual(completo);
+  });
+
+  it("las subcuentas no cambian de una exportación a otra, aunque se pida antes otro periodo", async () => {
+    const anio = periodoDe(`periodo=anio&anio=${ANIO}`);
+    const antes = await todos(anio);
+    await todos(periodoDe(`periodo=anio&anio=${Number(ANIO) - 1}`));
+    const despues = await todos(anio);
+    expect(despues.map((a) => a.subcuenta)).toEqual(antes.map((a) => a.subcuenta));
+  });
+});
+
+describe("reglas de los asientos", () => {
+  // A quiet month, before the demo data: only what each test writes.
+  const JUNIO = periodoDe("periodo=mes&anio=2021&mes=6");
+
+  it("el IVA no deducible va a la cuenta de gasto; el deducible, a la 472 de su tipo; el haber, a quien se debe", async () => {
+    const comida = await gasto({
+      descripcion: "Comida con un cliente",
+      fecha_gasto: "2021-06-10",
+      categoria: "atenciones_clientes", // IVA never deductible
+      importe: "55.00",
+      tipo_documento: "factura_completa",
+      emisor_nif: "B12345674",
+      emisor_nombre: "Restaurante Casa Pepe SL",
+      numero_factura: "R-10",
+      factura_a_empresa: true,
+    });
+    const nif = generateValidCif(41);
+    const papeleria = await gasto({
+      descripcion: "Papel y tóner",
+      fecha_gasto: "2021-06-20",
+      categoria: "material_oficina",
+      importe: "121.00",
+      metodo_pago: "transferencia",
+      tipo_documento: "factura_completa",
+      emisor_nif: nif,
+      emisor_nombre: "Papelería Núñez SL",
+      numero_factura: "F-77",
+      factura_a_empresa: true,
+    });
+    const apuntes = await todos(JUNIO);
+    const [primero, segundo] = [...porAsiento(apuntes).values()];
+    const fila = (a: Apunte) => [a.linea, a.subcuenta, a.debe, a.haber, a.documento];
+
+    // 55 € at 10 %: 50 + 5, all of it to 627 (publicidad y relaciones públicas); Elena advanced it (465).
+    const elena = primero!.find((a) => a.cuenta === "465")!.subcuenta;
+    expect(primero!.map(fila)).toEqual([
+      [1, "62700000", "55.00", "0.00", comida.folio],
+      [2, elena, "0.00", "55.00", comida.folio],
+    ]);
+    expect(primero![1]!.titulo).toBe("Elena Ruiz");
+    expect(primero![0]!.concepto).toBe(`${comida.folio} Comida con un cliente`);
+
+    // 121 € at 21 %: 100 to 629, 21 to 472 at 21 %, owed to the issuer by NIF (410).
+    const acreedor = segundo!.find((a) => a.cuenta === "410")!;
+    expect(segundo!.map(fila)).toEqual([
+      [1, "62900000", "100.00", "0.00", papeleria.folio],
+      [2, "47200021", "21.00", "0.00", papeleria.folio],
+      [3, acreedor.subcuenta, "0.00", "121.00", papeleria.folio],
+    ]);
+    expect(acreedor).toMatchObject({ titulo: "Papelería Núñez SL", nif });
+    expect(segundo![1]).toMatchObject({
+      base_imponible: "100.00",
+      porcentaje_iva: "21.00",
+      contrapartida: acreedor.subcuenta,
+      numero_factura: "F-77",
+    });
+    expect(acreedor.subcuenta).toMatch(/^410\d{5}$/);
+    expect(acreedor.subcuenta).not.toBe("41000000");
+  });
+
+  it("la cuenta de gasto de cada categoría la cambia un administrador (6xx, de 3 a 8 cifras) y el diario la sigue", async () => {
+    const query = (u: TestUser, sql: string) => asUser(owner, u.id, (q) => q(sql));
+    await query(
+      admin,
+      "update public.categorias_fiscales set cuenta_gasto = '62800001' where categoria = 'material_oficina'",
+    );
+    try {
+      const mal = await pgError(
+        query(admin, "update public.categorias_fiscales set cuenta_gasto = '7001' where categoria = 'otros'"),
+      );
+      expect(mal.constraint).toBe("categorias_fiscales_cuenta_gasto_check");
+      const otro = await query(
+        empleado,
+        "update public.categorias_fiscales set cuenta_gasto = '629' where categoria = 'otros'",
+      );
+      expect(otro.rowCount).toBe(0);
+      const apuntes = await todos(JUNIO);
+      expect(apuntes.find((a) => a.cuenta.startsWith("6") && a.debe === "100.00")!.subcuenta).toBe("62800001");
+    } finally {
+      await owner.query(
+        "update public.categorias_fiscales set cuenta_gasto = '629' where categoria = 'material_oficina'",
+      );
+    }
+  });
+
+  it("una remesa confirmada asienta lo pagado a cada persona y proveedor (465/410) contra el 572 de su cuenta", async () => {
+    await owner.query("insert into public.datos_bancarios (usuario_id, iban) values ($1, $2)", [
+      empleado.id,
+      generateValidEsIban(71),
+    ]);
+    const { rows: prov } = await owner.query<{ id: string; nif: string }>(
+      `insert into public.proveedores (razon_social, tipo_persona, nif, iban)
+       values ('Mensajeros Rápidos SL', 'empresa', $1, $2) returning id, nif`,
+      [generateValidCif(42), generateValidEsIban(72)],
+    );
+    const taxi = await gasto({
+      descripcion: "Taxi",
+      fecha_gasto: "2021-07-05",
+      categoria: "viajes_transporte",
+      importe: "22.00",
+    });
+    const tren = await gasto({
+      descripcion: "Tren",
+      fecha_gasto: "2021-07-06",
+      categoria: "viajes_transporte",
+      importe: "48.40",
+    });
+    const envio = await gasto({
+      descripcion: "Envíos del mes",
+      fecha_gasto: "2021-07-07",
+      categoria: "mensajeria",
+      importe: "60.50",
+      metodo_pago: "transferencia",
+      proveedor_id: prov[0]!.id,
+      tipo_documento: "factura_completa",
+      numero_factura: "M-3",
+      factura_a_empresa: true,
+    });
+    const { rows: cuentas } = await owner.query<{ id: string; nombre: string }>(
+      "select id, nombre from public.cuentas_empresa where activa limit 1",
+    );
+    const rpc = <T>(fn: string, args: Record<string, unknown>) => store().rpc<T>(fn, args);
+    const remesa = await rpc<{ id: string; folio: string; mensaje_id: string }>("crear_remesa", {
+      p_gasto_ids: [taxi.id, tren.id, envio.id],
+      p_cuenta_id: cuentas[0]!.id,
+      p_fecha_ejecucion: HOY,
+    });
+    const guardada = await rpc<{ version: number }>("guardar_xml_remesa", {
+      p_id: remesa.id,
+      p_xml: `<MsgId>${remesa.mensaje_id}</MsgId>`,
+    });
+    await rpc("confirmar_remesa", { p_id: remesa.id, p_version: guardada.version });
+
+    const julio = await todos(periodoDe("periodo=mes&anio=2021&mes=7"));
+    const acreditada = (folio: string) => julio.find((a) => a.documento === folio && a.haber !== "0.00")!.subcuenta;
+    expect(acreditada(taxi.folio)).toBe(acreditada(tren.folio));
+    expect(acreditada(envio.folio)).toMatch(/^410\d{5}$/);
+    // Mensajería: 624 (transportes); 60.50 at 21 %: 50 + 10.50.
+    expect(julio.filter((a) => a.documento === envio.folio).map((a) => [a.subcuenta, a.debe])).toEqual([
+      ["62400000", "50.00"],
+      ["47200021", "10.50"],
+      [acreditada(envio.folio), "0.00"],
+    ]);
+
+    const hoy = await todos(periodoDe(`periodo=fechas&desde=${HOY}&hasta=${HOY}`));
+    const asiento = hoy.filter((a) => a.documento === remesa.folio);
+    expect(asiento.map((a) => [a.subcuenta, a.debe, a.haber])).toEqual(
+      expect.arrayContaining([
+        [acreditada(taxi.folio), "70.40", "0.00"],
+        [acreditada(envio.folio), "60.50", "0.00"],
+      ]),
+    );
+    expect(asiento).toHaveLength(3);
+    const banco = asiento[2]!;
+    expect(banco).toMatchObject({
+      cuenta: "572",
+      debe: "0.00",
+      haber: "130.90",
+      titulo: cuentas[0]!.nombre,
+      fecha: HOY,
+    });
+    expect(banco.subcuenta).toMatch(/^572\d{5}$/);
+    expect(suma(asiento, "debe")).toBe(suma(asiento, "haber"));
+    expect(asiento[0]!.concepto).toMatch(new RegExp(`^Remesa ${remesa.folio}: `));
+  });
+});
+
+describe("la pantalla y sus ficheros", () => {
+  const TRIMESTRE = `periodo=trimestre&anio=${ANIO}&trimestre=1`;
+  const args = (path: string, u: TestUser) => ({
+    request: request(path, { cookie: u.cookie }),
+    context: app.context(),
+    params: {},
+  });
+
+  it("un administrador ve el periodo, sus sumas y sus primeros asientos", async () => {
+    const r = await respond(() => pantalla.loader(args(`/asientos?${TRIMESTRE}`, admin)));
+    expect(r.status).toBe(200);
+    const data = await json(r);
+    expect(data.periodo.titulo).toBe(`Primer trimestre de ${ANIO}`);
+    expect(data.resumen.asientos).toBeGreaterThan(50);
+    expect(data.resumen.debe).toBe(data.resumen.haber);
+    expect(data.apuntes.length).toBeGreaterThan(0);
+    expect(data.apuntes.length).toBeLessThanOrEqual(60);
+    // Whole asientos only.
+    const vistos = porAsiento(data.apuntes);
+    for (const l of vistos.values()) expect(suma(l, "debe")).toBe(suma(l, "haber"));
+  });
+
+  it("un periodo que no se puede leer se dice en español, campo a campo, y no se descarga nada", async () => {
+    const data = await json(
+      await respond(() => pantalla.loader(args("/asientos?periodo=fechas&desde=2026-03-31&hasta=2026-03-01", admin))),
+    );
+    expect(data.periodo).toBeNull();
+    expect(data.errores).toEqual({ hasta: "La fecha «Hasta» debe ser igual o posterior a la fecha «Desde»" });
+    const anio = await json(await respond(() => pantalla.loader(args("/asientos?periodo=anio&anio=26", admin))));
+    expect(anio.errores).toEqual({ anio: "Escriba el año con cuatro cifras, por ejemplo 2026" });
+    const r = await respond(() => exportar.loader(args("/asientos/exportar?periodo=anio&anio=26&formato=csv", admin)));
+    expect(r.status).toBe(302);
+    expect(r.headers.get("Location")).toBe("/asientos?periodo=anio&anio=26#resultado");
+  });
+
+  it("un empleado no ve el diario ni lo descarga", async () => {
+    for (const run of [
+      () => pantalla.loader(args(`/asientos?${TRIMESTRE}`, empleado)),
+      () => exportar.loader(args(`/asientos/exportar?${TRIMESTRE}&formato=xlsx`, empleado)),
+    ])
+      expect((await respond(run)).status).toBe(403);
+    await expect(
+      sqlStore(app.db, empleado.id).rpc("libro_diario", { p_desde: "2026-01-01", p_hasta: "2026-03-31" }),
+    ).rejects.toThrow("Solo un administrador puede ver y descargar el libro diario.");
+  });
+
+  it("XLSX (un libro de verdad), CSV y XDiario de ContaPlus dicen lo mismo", async () => {
+    const apuntes = await todos(periodoDe(TRIMESTRE));
+    const bajar = async (formato: string) => {
+      const r = await respond(() => exportar.loader(args(`/asientos/exportar?${TRIMESTRE}&formato=${formato}`, admin)));
+      expect(r.status).toBe(200);
+      return r;
+    };
+
+    const xlsx = await bajar("xlsx");
+    expect(xlsx.headers.get("Content-Disposition")).toBe(`attachment; filename="libro-diario-${ANIO}-1T.xlsx"`);
+    const libro = new ExcelJS.Workbook();
+    await libro.xlsx.load(Buffer.from(await xlsx.arrayBuffer()) as unknown as ExcelJS.Buffer);
+    const hoja = libro.getWorksheet("Diario")!;
+    expect((hoja.getRow(1).values as unknown[]).slice(1, 5)).toEqual(["Asiento", "Fecha", "Cuenta", "Subcuenta"]);
+    expect(hoja.rowCount).toBe(apuntes.length + 2);
+    const total = hoja.getRow(apuntes.length + 2);
+    expect(total.getCell(1).value).toBe(`Total (${apuntes.at(-1)!.asiento} asientos)`);
+    expect(total.getCell(7).value).toBe(Number(suma(apuntes, "debe")));
+    expect(total.getCell(8).value).toBe(total.getCell(7).value);
+    expect(hoja.getRow(2).getCell(2).value).toEqual(new Date(`${apuntes[0]!.fecha}T00:00:00Z`));
+    const subcuentas = libro.getWorksheet("Subcuentas")!;
+    expect(subcuentas.rowCount - 1).toBe(new Set(apuntes.map((a) => a.subcuenta)).size);
+
+    const csv = await (await bajar("csv")).text();
+    const lineas = csv
+      .replace(/^\uFEFF/, "")
+      .split("\r\n")
+      .filter(Boolean);
+    expect(
+      lineas[0]!
+        .split(";")
+        .slice(0, 8)
+        .map((c) => c.replace(/^"|"$/g, "")),
+    ).toEqual(["Asiento", "Fecha", "Cuenta", "Subcuenta", "Descripción de la subcuenta", "Concepto", "Debe", "Haber"]);
+    expect(lineas).toHaveLength(apuntes.length + 1);
+
+    const txt = await bajar("xdiario");
+    expect(txt.headers.get("Content-Disposition")).toBe('attachment; filename="XDiario.txt"');
+    const bytes = Buffer.from(await txt.arrayBuffer());
+    const registros = bytes.toString("latin1").split("\r\n");
+    expect(registros.pop()).toBe("");
+    expect(registros).toHaveLength(apuntes.length);
+    expect(registros.filter((r) => r.length !== ancho(XDIARIO))).toEqual([]);
+    const campo = (r: string, nombre: string) => {
+      const p = posiciones(XDIARIO).find((x) => x.nombre === nombre)!;
+      return r.slice(p.desde - 1, p.hasta);
+    };
+    registros.forEach((r, i) => {
+      const a = apuntes[i]!;
+      expect(Number(campo(r, "Asien"))).toBe(a.asiento);
+      expect(campo(r, "Fecha")).toBe(a.fecha.replaceAll("-", ""));
+      expect(campo(r, "SubCta").trimEnd()).toBe(a.subcuenta);
+      expect(campo(r, "EuroDebe").trimStart()).toBe(a.debe);
+      expect(campo(r, "EuroHaber").trimStart()).toBe(a.haber);
+      expect(campo(r, "MonedaUso")).toBe("2");
+    });
+
+    const sub = Buffer.from(await (await bajar("xsubcta")).arrayBuffer())
+      .toString("latin1")
+      .split("\r\n");
+    sub.pop();
+    expect(sub.map((r) => r.slice(0, 12).trimEnd())).toEqual([...new Set(apuntes.map((a) => a.subcuenta))].sort());
+  });
+});
