@@ -7,8 +7,7 @@ import os from "node:os";
 import type { JsInicial } from "./js-inicial";
 import type { Fila, Medida } from "./medida";
 import type { Opciones } from "./opciones";
-import type { Parametros } from "./pantallas";
-import { rangoDelFiltro } from "./pantallas";
+import { rangoDelFiltro, type Parametros } from "./pantallas";
 import { mediana, type ResultadoDelPar } from "./pares";
 
 export type Maquina = ReturnType<typeof maquina>;
