@@ -8,7 +8,7 @@
  *   public/build/         the browser's assets
  *
  * `--if-stale` builds only when build/ is missing or a source changed after the last build (the
- * mtime of build/.stamp, written last). `--sourcemap` adds source maps (scripts/bench.ts).
+ * mtime of build/.stamp, written last). `--sourcemap` adds source maps (scripts/bench/copia.ts).
  * Plain JavaScript, so that it runs with `node` alone.
  */
 import { spawnSync } from "node:child_process";

@@ -5,8 +5,9 @@
  * line on stdout: requests/s, p50/p95/p99 latency from every response's own time, status codes,
  * bytes.
  *
- * `crear` (POST of the «Nuevo gasto» form): every request is a new valid expense with a fresh
- * `_envio` token, so the double-submit guard never answers from memory.
+ * `crear` (POST of the «Nuevo gasto» form to `crear.path`, with `crear.campos` besides its own):
+ * every request is a new valid expense with a fresh `_envio` token, so the double-submit guard
+ * never answers from memory.
  */
 import autocannon from "autocannon";
 import { randomUUID } from "node:crypto";
@@ -23,10 +24,8 @@ function peticiones() {
       setupRequest: (request) => {
         n++;
         const cuerpo = new URLSearchParams({
-          // Two IVA lines: 21 % on a fixed base and the rest at 10 % (as bench.ts DESGLOSE_DOS_TIPOS).
-          ...(crear.desglose
-            ? { "desglose_iva[0].tipo": "21", "desglose_iva[0].base": "5,00", "desglose_iva[1].tipo": "10" }
-            : {}),
+          // The screen's own fields (an IVA breakdown: pantallas.ts DESGLOSE_DOS_TIPOS).
+          ...crear.campos,
           intent: "crear",
           _envio: randomUUID(),
           descripcion: `Gasto de prueba de carga ${n}`,

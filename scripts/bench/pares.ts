@@ -4,12 +4,8 @@
  * per request, and PostgreSQL's; the ratio B ÷ A of each pair and their median, for node alone
  * and for node + PostgreSQL.
  */
-import { spawn } from "node:child_process";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { correrCarga } from "./generador";
 import { contadorDeCpu, procesosDePostgres, rssMiB, servidorPids, TICKS } from "./proc";
-
-const AQUI = path.dirname(fileURLToPath(import.meta.url));
 
 /** A server of the pair, running: its address, its primary's pid and its database's postmaster. */
 export type ServidorDelPar = { nombre: string; base: string; pid: number; postmaster: number; cookie: string };
@@ -42,47 +38,27 @@ export type ResultadoDelPar = {
  * processes: only this server's connections are busy while it is loaded), from the end of its
  * warm-up to its end; the worker's RSS at the end.
  */
-function cargar(s: ServidorDelPar, ruta: string, o: OpcionesDelPar) {
-  return new Promise<{ msPorPeticion: number; msPostgres: number; p50: number; p95: number; rssTrabajador: number }>(
-    (resolve, reject) => {
-      const url = `${s.base}${ruta}`;
-      const cabeceras = { "accept-encoding": o.aceptar, ...(s.cookie ? { cookie: s.cookie } : {}) };
-      const config = { url, conexiones: o.conexiones, segundos: o.segundos, maximo: 1e6, cabeceras };
-      const hijo = spawn(process.execPath, [path.join(AQUI, "carga.mjs"), JSON.stringify(config)], {
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      let out = "";
-      let err = "";
-      let midiendo = false;
-      const nodo = contadorDeCpu(() => servidorPids(s.pid));
-      const pg = contadorDeCpu(() => procesosDePostgres(s.postmaster));
-      hijo.stdout.on("data", (c: Buffer) => (out += c));
-      hijo.stderr.on("data", (c: Buffer) => {
-        err += c;
-        if (!midiendo && err.includes("#midiendo")) {
-          midiendo = true;
-          nodo.desde();
-          pg.desde();
-        }
-      });
-      hijo.on("exit", (code) => {
-        if (code !== 0) return reject(new Error(`carga.mjs: ${err}`));
-        const [ticks, ticksPg] = [nodo.ticks(), pg.ticks()];
-        const r = JSON.parse(out) as { peticiones: number; p50: number; p95: number; codigos: Record<string, number> };
-        const malos = Object.entries(r.codigos).filter(([c]) => !c.startsWith("2"));
-        if (malos.length) return reject(new Error(`${url}: respuestas ${JSON.stringify(r.codigos)}`));
-        resolve({
-          p50: r.p50,
-          p95: r.p95,
-          msPorPeticion: (ticks * 1000) / TICKS / (r.peticiones || 1),
-          msPostgres: (ticksPg * 1000) / TICKS / (r.peticiones || 1),
-          rssTrabajador: servidorPids(s.pid)
-            .slice(1)
-            .reduce((t, p) => t + rssMiB(p), 0),
-        });
-      });
-    },
-  );
+async function cargar(s: ServidorDelPar, ruta: string, o: OpcionesDelPar) {
+  const url = `${s.base}${ruta}`;
+  const cabeceras = { "accept-encoding": o.aceptar, ...(s.cookie ? { cookie: s.cookie } : {}) };
+  const nodo = contadorDeCpu(() => servidorPids(s.pid));
+  const pg = contadorDeCpu(() => procesosDePostgres(s.postmaster));
+  const r = await correrCarga({ url, conexiones: o.conexiones, segundos: o.segundos, maximo: 1e6, cabeceras }, () => {
+    nodo.desde();
+    pg.desde();
+  });
+  const [ticks, ticksPg] = [nodo.ticks(), pg.ticks()];
+  const malos = Object.entries(r.codigos).filter(([c]) => !c.startsWith("2"));
+  if (malos.length) throw new Error(`${url}: respuestas ${JSON.stringify(r.codigos)}`);
+  return {
+    p50: r.p50!,
+    p95: r.p95!,
+    msPorPeticion: (ticks * 1000) / TICKS / (r.peticiones || 1),
+    msPostgres: (ticksPg * 1000) / TICKS / (r.peticiones || 1),
+    rssTrabajador: servidorPids(s.pid)
+      .slice(1)
+      .reduce((t, p) => t + rssMiB(p), 0),
+  };
 }
 
 export const mediana = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;

@@ -46,19 +46,24 @@ function argumentosDe(pid: number): string[] {
  */
 export function servidorPids(servidor: number): number[] {
   const guion = path.basename(argumentosDe(servidor).at(-1) ?? "");
-  const trabajadores = hijosDe(servidor).filter((pid) => guion && path.basename(argumentosDe(pid).at(-1) ?? "") === guion);
+  const trabajadores = hijosDe(servidor).filter(
+    (pid) => guion && path.basename(argumentosDe(pid).at(-1) ?? "") === guion,
+  );
   return [servidor, ...trabajadores];
 }
 
-/** Resident memory of `pid` in MiB (0 once it is gone). */
-export function rssMiB(pid: number): number {
+/** Memory of `pid` in KiB: VmRSS, resident now; VmHWM, its peak so far (0 once it is gone). */
+export function memoriaKiB(pid: number, campo: "VmRSS" | "VmHWM" = "VmRSS"): number {
   try {
-    const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-    return m ? Math.round(Number(m[1]) / 1024) : 0;
+    const m = new RegExp(`${campo}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m ? Number(m[1]) : 0;
   } catch {
     return 0;
   }
 }
+
+/** Resident memory of `pid` in MiB (0 once it is gone). */
+export const rssMiB = (pid: number) => Math.round(memoriaKiB(pid) / 1024);
 
 /** Proportional memory of `pid` in MiB (shared pages divided among their processes; 0 once it is gone). */
 export function pssMiB(pid: number): number {

@@ -1,6 +1,6 @@
 /**
- * A built app's production server for the paired benches (pareja.ts, memoria.ts): started on a
- * free port against a given database, and a demo account's session on it.
+ * A built app's production server for the benches (`npm run bench`, pareja.ts, memoria.ts): started
+ * on a free port against a given database, and a demo account's session on it.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -31,39 +31,63 @@ export function entornoDeProduccion(o: { port: number; databaseUrl: string; dato
  * a checkout that starts differently (before `build/server.js`: `--import tsx … server.ts`), what
  * replaces ARRANQUE.
  */
-export type Variante = { nombre: string; dir: string; env: Record<string, string>; node: string[]; arranque?: string[] };
+export type Variante = {
+  nombre: string;
+  dir: string;
+  env: Record<string, string>;
+  node: string[];
+  arranque?: string[];
+};
 
 /**
  * Starts `v` (as `npm start` does, NODE_ENV=production) with `procesos` workers and waits until it
- * answers /healthz with every worker running. `detener` stops it (SIGTERM, then its exit).
+ * answers /healthz with every worker running; `procesos: null` leaves their number to the server
+ * (one per core) and waits for its answer only. `detener` stops it (SIGTERM, SIGKILL if it has not
+ * ended 15 s later); `salida` is what it has printed.
  */
-export async function arrancarServidor(v: Variante, o: { databaseUrl: string; datos: string; procesos?: number }) {
-  const procesos = o.procesos ?? 1;
+export async function arrancarServidor(
+  v: Variante,
+  o: { databaseUrl: string; datos: string; procesos?: number | null },
+) {
+  const procesos = o.procesos === undefined ? 1 : o.procesos;
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const hijo: ChildProcess = spawn(process.execPath, [...v.node, ...(v.arranque?.length ? v.arranque : ARRANQUE)], {
     cwd: v.dir,
-    stdio: ["ignore", "ignore", "pipe"],
-    env: { ...entornoDeProduccion({ port, ...o }), WEB_CONCURRENCY: String(procesos), ...v.env },
+    stdio: ["ignore", "pipe", "pipe"],
+    env: {
+      ...entornoDeProduccion({ port, databaseUrl: o.databaseUrl, datos: o.datos }),
+      ...(procesos === null ? {} : { WEB_CONCURRENCY: String(procesos) }),
+      ...v.env,
+    },
   });
-  let err = "";
-  hijo.stderr!.on("data", (c: Buffer) => (err += c));
+  const salida: string[] = [];
+  hijo.stdout!.on("data", (c: Buffer) => salida.push(c.toString()));
+  hijo.stderr!.on("data", (c: Buffer) => salida.push(c.toString()));
+  let terminado = false;
+  hijo.on("exit", () => (terminado = true));
   const detener = async () => {
-    if (hijo.exitCode !== null) return;
+    if (terminado) return;
     hijo.kill("SIGTERM");
-    await new Promise((r) => hijo.once("exit", r));
+    let reloj: NodeJS.Timeout | undefined;
+    const fin = await Promise.race([
+      new Promise((r) => hijo.once("exit", () => r(true))),
+      new Promise((r) => (reloj = setTimeout(() => r(false), 15_000))),
+    ]);
+    clearTimeout(reloj);
+    if (!fin) hijo.kill("SIGKILL");
   };
-  for (let i = 0; i < 600; i++) {
+  for (let i = 0; i < 600 && !terminado; i++) {
     const ok = await fetch(`${base}/healthz`).then(
       (r) => r.ok,
       () => false,
     );
-    if (ok && servidorPids(hijo.pid!).length === procesos + 1) return { ...v, base, pid: hijo.pid!, detener };
-    if (hijo.exitCode !== null) break;
+    if (ok && (procesos === null || servidorPids(hijo.pid!).length === procesos + 1))
+      return { ...v, base, pid: hijo.pid!, detener, salida: () => salida.join("") };
     await new Promise((r) => setTimeout(r, 100));
   }
   await detener();
-  throw new Error(`El servidor ${v.nombre} no arrancó:\n${err}`);
+  throw new Error(`El servidor ${v.nombre} no arrancó:\n${salida.join("")}`);
 }
 
 /** A session cookie of a demo account on the server at `base`. */
