@@ -33,21 +33,26 @@ export function query<R extends pg.QueryResultRow>(
   });
 }
 
-/** The last statement sent on each connection, settled or not. */
-const lastOn = new WeakMap<pg.ClientBase, Promise<unknown>>();
+/** Per connection: the last statement sent, and how many sent have not finished. */
+const turns = new WeakMap<pg.ClientBase, { last: Promise<unknown>; pending: number }>();
 
 /**
- * Sends `send`'s statement once the connection's previous one has finished. Reads started
- * together share a connection (performance/transactions.server.ts) and each may run several
- * statements; pg's own queue for a query sent while another runs is deprecated (gone in pg 9),
- * so the turns are kept here, statement by statement, as that queue kept them.
+ * Sends `send`'s statement at once on an idle connection, else once the statements before it
+ * have finished. Reads started together share a connection (performance/transactions.server.ts)
+ * and each may run several statements; pg's own queue for a query sent while another runs is
+ * deprecated (gone in pg 9), so the turns are kept here, in the order they were asked for.
  */
 export function inTurn<T>(client: pg.ClientBase, send: () => Promise<T>): Promise<T> {
-  const previous = lastOn.get(client);
-  const next = previous ? previous.then(send, send) : send();
-  lastOn.set(
-    client,
-    next.catch(() => undefined),
+  let turn = turns.get(client);
+  if (!turn) turns.set(client, (turn = { last: Promise.resolve(), pending: 0 }));
+  const next = turn.pending === 0 ? send() : turn.last.then(send, send);
+  turn.pending += 1;
+  const t = turn;
+  // Counted down before anyone awaiting `next` resumes (this handler is registered first), so a
+  // statement sent right after (a connection's reset) goes at once.
+  t.last = next.then(
+    () => void (t.pending -= 1),
+    () => void (t.pending -= 1),
   );
   return next;
 }
