@@ -28,8 +28,8 @@ const oneLine = ENTITIES.flatMap((e) =>
 
 describe("campos de una línea", () => {
   it("hay campos que comprobar en cada entidad", () => {
-    // IVA por categoría writes only choices from fixed lists; políticas de gasto, amounts and a number.
-    const withText = ENTITIES.map((e) => e.table).filter((t) => t !== "categorias_fiscales" && t !== "politicas_gasto");
+    // Políticas de gasto write only a choice, amounts and a number.
+    const withText = ENTITIES.map((e) => e.table).filter((t) => t !== "politicas_gasto");
     expect(new Set(oneLine.map((x) => x.entity))).toEqual(new Set(withText));
   });
 
