@@ -23,7 +23,11 @@ export function serveRemix(build: ServerBuild, mode: "development" | "production
       cspNonce: res.locals.cspNonce as string,
       clientIp: req.ip ?? "",
       appendCookie: (cookie: string) => void res.append("Set-Cookie", cookie),
-      ownHeaders: (names: string[]) => names.forEach((name) => res.removeHeader(name)),
+      // Not once the answer has gone: a client that went away before the route answered (an
+      // image left behind by a navigation) has been answered by then.
+      ownHeaders: (names: string[]) => {
+        if (!res.headersSent) names.forEach((name) => res.removeHeader(name));
+      },
       ...(res.locals.refusal ? { refusal: res.locals.refusal } : {}),
     }),
   });
