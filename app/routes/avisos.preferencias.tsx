@@ -84,7 +84,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
           : await store.rpc<number>("descartar_correos_fallidos", { p_ids: ids });
       const mensaje =
         n === 0
-          ? "Ese correo ya no está entre los no entregados: otra persona lo reintentó o lo descartó."
+          ? correo
+            ? "Ese correo ya no está entre los no entregados: otra persona lo reintentó o lo descartó."
+            : "No queda ningún correo sin entregar: otra persona ya los reintentó o los descartó."
           : intent === "descartar"
             ? "Correo descartado: no se enviará. El aviso sigue en la aplicación."
             : n === 1

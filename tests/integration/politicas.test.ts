@@ -2,7 +2,7 @@ import type pg from "pg";
 import { sqlStore } from "~/data/sql/adapter.server";
 import { Invalid } from "~/data/store";
 import { addDaysISO, todayISO } from "~/lib/dates";
-import { createTestApp, type TestApp, type TestUser } from "../support/app";
+import { createTestApp, request, respond, type TestApp, type TestUser } from "../support/app";
 import { connect, pgError } from "../support/as-user";
 import { insertDepartamento, insertSucursal, setProfile } from "../support/fixtures";
 import { gastosPage } from "../support/gastos";
@@ -192,6 +192,24 @@ describe("las políticas, en su tabla", () => {
       ),
     );
     expect(dia.constraint).toBe("politicas_gasto_dia_mes_check");
+  });
+
+  it("el formulario dice qué dos campos repiten una política que ya existe", async () => {
+    const pol = await import("~/routes/politicas-gasto._index");
+    const r = await respond(() =>
+      pol.action({
+        request: request("/politicas-gasto?index", {
+          cookie: admin.cookie,
+          form: { categoria: "comidas", maximo_por_gasto: "10,00", _envio: crypto.randomUUID() },
+        }),
+        context: app.context(),
+        params: {},
+      }),
+    );
+    expect(r.status).toBe(400);
+    expect(await r.text()).toContain(
+      "Ya existe una política de gasto con estos valores de «Categoría» y «Departamento»: cambie alguno de ellos",
+    );
   });
 
   it("las escriben los administradores; los demás las leen", async () => {

@@ -134,10 +134,13 @@ export async function asUser<T>(db: Kysely<Database>, userId: string, fn: AsUser
     );
     const began = (Array.isArray(results) ? results.at(-1) : results) as pg.QueryResult<{ cambios: string }>;
     const result = await fn(boundTo(client), began.rows[0]!.cambios);
-    await client.query("commit");
+    // In turn, as every statement on the connection: after whatever `fn` left running.
+    const c = client;
+    await inTurn(c, () => c.query("commit"));
     return result;
   } catch (error) {
-    await client?.query("rollback").catch((e: Error) => (broken = e));
+    const c = client;
+    await (c ? inTurn(c, () => c.query("rollback")) : Promise.resolve()).catch((e: Error) => (broken = e));
     throw storeErrorFromPostgres(error as pg.DatabaseError) ?? error;
   } finally {
     client?.release(broken);
