@@ -410,7 +410,9 @@ describe("con muchas coincidencias: las mismas filas, en el mismo orden, que la 
             const base = { ...consulta(q), order, count };
             const sin = { ...base, search: { ...base.search!, fn: undefined } };
             const total = (await store.list<Row>("gastos_vista", { ...sin, limit: 1, offset: 0 })).total;
-            for (const offset of [0, 25, Math.max(0, total - 10)]) {
+            // The page's rows do not depend on how the total is counted: the other pages, counted exactly.
+            const offsets = count === "exact" ? [0, 25, Math.max(0, total - 10)] : [0];
+            for (const offset of offsets) {
               const referencia = await store.list<Row>("gastos_vista", { ...sin, limit: 25, offset });
               const buscada = await store.list<Row>("gastos_vista", { ...base, limit: 25, offset });
               const ids = (r: { rows: Row[] }) => r.rows.map((x) => x.id);
