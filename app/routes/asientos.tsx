@@ -1,11 +1,16 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import type { Apunte } from "~/contabilidad/diario";
+import { leerPeriodoDiario, type Apunte } from "~/contabilidad/diario";
 import { ASIENTOS_PATH } from "~/contabilidad/enlaces";
-import { primerosAsientos, requireAdministrador, resumenDiario } from "~/contabilidad/diario.server";
+import {
+  DiarioNoDisponible,
+  primerosAsientos,
+  requireAdministrador,
+  resumenDiario,
+} from "~/contabilidad/diario.server";
 import { formats } from "~/crud/crud.server";
 import { FormularioPeriodo, RESULTADO } from "~/fiscal/FormularioPeriodo";
-import { leerPeriodo, periodoSearch } from "~/fiscal/periodo";
+import { periodoSearch } from "~/fiscal/periodo";
 import { formatDate, todayISO } from "~/lib/dates";
 import { formatMoney } from "~/lib/money";
 import { cuenta } from "~/lib/plural";
@@ -21,12 +26,17 @@ const PATH = ASIENTOS_PATH;
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { store } = await requireAdministrador(request, context);
   const f = formats(context);
-  const lectura = leerPeriodo(new URL(request.url).searchParams, todayISO(), f.locale);
+  const lectura = leerPeriodoDiario(new URL(request.url).searchParams, todayISO(), f.locale);
   if (!lectura.periodo) return { ...lectura, resumen: null, apuntes: [] as Apunte[], search: null };
-  // The first page numbers the period's new subcuentas; the summary reads them after.
-  const apuntes = await primerosAsientos(store, lectura.periodo);
-  const resumen = await resumenDiario(store, lectura.periodo);
-  return { ...lectura, resumen, apuntes, search: periodoSearch(lectura.valores) };
+  try {
+    // The first page numbers the period's new subcuentas; the summary reads them after.
+    const apuntes = await primerosAsientos(store, lectura.periodo);
+    const resumen = await resumenDiario(store, lectura.periodo);
+    return { ...lectura, resumen, apuntes, search: periodoSearch(lectura.valores) };
+  } catch (error) {
+    if (error instanceof DiarioNoDisponible) throw json({ message: error.message }, { status: error.status });
+    throw error;
+  }
 }
 
 export default function Asientos() {
