@@ -148,6 +148,16 @@ test("un periodo que no se puede leer se dice en el resumen de errores, enfocado
   await expect(page.getByLabel("Hasta")).toHaveAttribute("aria-invalid", "true");
   await expect(page.getByRole("link", { name: "Descargar en Excel (XLSX)" })).toHaveCount(0);
   await expectNoAxeViolations(page);
+
+  // More than 24 months: said beside «Hasta», nothing read.
+  await page.getByLabel("Desde").fill("2025-01-15");
+  await page.getByLabel("Hasta").fill("2027-01-01");
+  await page.getByRole("button", { name: "Ver los asientos" }).click();
+  const largo =
+    "El libro diario abarca como mucho 24 meses: elija una fecha «Hasta» anterior o descárguelo en varias veces";
+  await expect(resumen.getByRole("link", { name: largo })).toHaveAttribute("href", "#diario-hasta");
+  await expect(page.getByLabel("Hasta")).toHaveAccessibleDescription(new RegExp(largo));
+  await expect(page.getByRole("link", { name: "Descargar en Excel (XLSX)" })).toHaveCount(0);
 });
 
 testEmpleado(
