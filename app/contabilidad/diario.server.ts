@@ -13,6 +13,7 @@ import { formatDecimal, fromCents, toCents } from "~/lib/money";
 import { bytesAnsi, FIN_DE_LINEA, registroDiario, registroSubcuenta } from "./contaplus";
 import {
   COLUMNAS_DIARIO,
+  MAX_ASIENTO,
   normalizarApunte,
   normalizarResumen,
   Subcuentas,
@@ -48,9 +49,9 @@ async function pagina(store: Store, periodo: Periodo, despues: number, limite: n
  * The first asientos of the period, whole, for the screen: up to `max` apuntes, without an
  * asiento cut in two (unless the first alone is longer). Only the first months are read.
  */
-export async function primerosAsientos(store: Store, periodo: Periodo, max = 60): Promise<Apunte[]> {
+export async function primerosAsientos(store: Store, periodo: Periodo, primerAsiento = 1, max = 60): Promise<Apunte[]> {
   const apuntes: Apunte[] = [];
-  for await (const leidos of paginasDiario(store, periodo)) {
+  for await (const leidos of paginasDiario(store, periodo, primerAsiento)) {
     apuntes.push(...leidos);
     if (apuntes.length > max) break;
   }
@@ -133,11 +134,11 @@ async function leerMes(store: Store, mes: Periodo): Promise<Apunte[]> {
 /**
  * Every apunte of the period, a month at a time, each month read whole (leerMes) when the
  * previous one has been taken: no call works out more than a month, and a month is never given
- * in part or twice. Asientos are numbered by date: a month's come after the previous months',
- * and their numbers carry on from them.
+ * in part or twice. Asientos are numbered by date from `primerAsiento`: a month's come after
+ * the previous months', and their numbers carry on from them.
  */
-export async function* paginasDiario(store: Store, periodo: Periodo): AsyncGenerator<Apunte[]> {
-  let asientos = 0;
+export async function* paginasDiario(store: Store, periodo: Periodo, primerAsiento = 1): AsyncGenerator<Apunte[]> {
+  let asientos = primerAsiento - 1;
   let apuntes = 0;
   for (const mes of meses(periodo)) {
     const leidos = await leerMes(store, mes);
@@ -191,8 +192,8 @@ function celdaXlsx(c: ColumnaDiario, a: Apunte): ExcelJS.CellValue {
  * are the exact sums, in cents) and sheet «Subcuentas» (each subcuenta the period uses, with its
  * title and NIF: what the gestoría creates before importing).
  */
-export async function xlsxDiario(store: Store, periodo: Periodo): Promise<TypedResponse<never>> {
-  const paginas = await conPrimerMes(paginasDiario(store, periodo));
+export async function xlsxDiario(store: Store, periodo: Periodo, primerAsiento = 1): Promise<TypedResponse<never>> {
+  const paginas = await conPrimerMes(paginasDiario(store, periodo, primerAsiento));
   const salida = new PassThrough();
   const libro = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: salida, useStyles: true, useSharedStrings: false });
   const hoja = libro.addWorksheet("Diario", { views: [{ state: "frozen", ySplit: 1 }] });
@@ -216,7 +217,7 @@ export async function xlsxDiario(store: Store, periodo: Periodo): Promise<TypedR
         sumas.debe += toCents(a.debe);
         sumas.haber += toCents(a.haber);
         subcuentas.add(a);
-        asientos = a.asiento;
+        if (a.linea === 1) asientos++;
       }
       if (salida.writableNeedDrain) await drenada(salida);
     }
@@ -304,10 +305,15 @@ async function textoEnFlujo(
 }
 
 /** The diario as CSV for a Spanish Excel (app/lib/csv.ts: BOM, `;`, CRLF, formulas neutralised). */
-export async function csvDiario(store: Store, periodo: Periodo, formats: Formats): Promise<TypedResponse<never>> {
+export async function csvDiario(
+  store: Store,
+  periodo: Periodo,
+  formats: Formats,
+  primerAsiento = 1,
+): Promise<TypedResponse<never>> {
   const encoder = new TextEncoder();
   const body = await textoEnFlujo(
-    paginasDiario(store, periodo),
+    paginasDiario(store, periodo, primerAsiento),
     encoder.encode(CSV_BOM + csvLine(COLUMNAS_DIARIO.map((c) => c.header))),
     (apuntes) =>
       encoder.encode(apuntes.map((a) => csvLine(COLUMNAS_DIARIO.map((c) => celdaCsv(c, a, formats)))).join("")),
@@ -333,9 +339,20 @@ export function registrosXDiario(apuntes: Apunte[]): Uint8Array {
   return bytesAnsi(lineas.join(""));
 }
 
-/** ContaPlus's XDiario.txt of the period (app/contabilidad/contaplus.ts). */
-export async function xdiario(store: Store, periodo: Periodo): Promise<TypedResponse<never>> {
-  const body = await textoEnFlujo(paginasDiario(store, periodo), null, registrosXDiario);
+/**
+ * ContaPlus's XDiario.txt of the period (app/contabilidad/contaplus.ts). Numbered from a given
+ * first asiento, the period's last number is checked first against ContaPlus's 6 digits.
+ */
+export async function xdiario(store: Store, periodo: Periodo, primerAsiento = 1): Promise<TypedResponse<never>> {
+  if (primerAsiento > 1) {
+    const { asientos } = await resumenDiario(store, periodo);
+    if (primerAsiento - 1 + asientos > MAX_ASIENTO)
+      throw new DiarioNoDisponible(
+        `Empezando en el ${primerAsiento}, los ${asientos} asientos del periodo pasan del ${MAX_ASIENTO}, el último número de asiento que admite ContaPlus. Elija un primer número menor. No se ha generado XDiario.txt.`,
+        422,
+      );
+  }
+  const body = await textoEnFlujo(paginasDiario(store, periodo, primerAsiento), null, registrosXDiario);
   return new Response(body, {
     headers: cabeceras("text/plain; charset=windows-1252", "XDiario.txt"),
   }) as TypedResponse<never>;

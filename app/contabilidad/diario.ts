@@ -13,21 +13,44 @@ export function mesesDelPeriodo(desde: string, hasta: string): number {
   return mes(hasta) - mes(desde) + 1;
 }
 
+/** The widest asiento number ContaPlus takes (its «Asien» has 6 characters). */
+export const MAX_ASIENTO = 999_999;
+
 /**
- * The journal's period: the libro de IVA's form (app/fiscal/periodo.ts), at most
- * MAX_MESES_DIARIO months long; a longer one is said beside «Hasta».
+ * The journal's form: the libro de IVA's period (app/fiscal/periodo.ts), at most
+ * MAX_MESES_DIARIO months long (a longer one is said beside «Hasta»), and the optional number of
+ * its first asiento (`primero`, 1 when empty), for a gestoría that carries on its own numbering.
  */
-export function leerPeriodoDiario(params: URLSearchParams, hoy: string, locale = "es-ES"): LecturaPeriodo {
+export type LecturaDiario = LecturaPeriodo & {
+  /** The field as sent. */
+  primero: string;
+  /** The first asiento's number; 1 unless one is given. */
+  primerAsiento: number;
+  errorPrimero: string | null;
+};
+
+export function leerPeriodoDiario(params: URLSearchParams, hoy: string, locale = "es-ES"): LecturaDiario {
   const lectura = leerPeriodo(params, hoy, locale);
+  const primero = (params.get("primero") ?? "").trim().slice(0, 20);
+  const numero = primero === "" ? 1 : /^\d{1,6}$/.test(primero) ? Number(primero) : 0;
+  const errorPrimero =
+    numero >= 1 && numero <= MAX_ASIENTO
+      ? null
+      : `Escriba el primer número de asiento como un número entero de 1 a ${MAX_ASIENTO}, o déjelo vacío para empezar en 1`;
   const p = lectura.periodo;
-  if (!p || mesesDelPeriodo(p.desde, p.hasta) <= MAX_MESES_DIARIO) return lectura;
+  const largo = p !== null && mesesDelPeriodo(p.desde, p.hasta) > MAX_MESES_DIARIO;
   return {
     ...lectura,
-    periodo: null,
-    errores: {
-      ...lectura.errores,
-      hasta: `El libro diario abarca como mucho ${MAX_MESES_DIARIO} meses: elija una fecha «Hasta» anterior o descárguelo en varias veces`,
-    },
+    periodo: largo || errorPrimero ? null : p,
+    errores: largo
+      ? {
+          ...lectura.errores,
+          hasta: `El libro diario abarca como mucho ${MAX_MESES_DIARIO} meses: elija una fecha «Hasta» anterior o descárguelo en varias veces`,
+        }
+      : lectura.errores,
+    primero,
+    primerAsiento: errorPrimero ? 1 : numero,
+    errorPrimero,
   };
 }
 

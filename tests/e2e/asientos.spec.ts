@@ -158,6 +158,16 @@ test("un periodo que no se puede leer se dice en el resumen de errores, enfocado
   await expect(resumen.getByRole("link", { name: largo })).toHaveAttribute("href", "#diario-hasta");
   await expect(page.getByLabel("Hasta")).toHaveAccessibleDescription(new RegExp(largo));
   await expect(page.getByRole("link", { name: "Descargar en Excel (XLSX)" })).toHaveCount(0);
+
+  // The optional first asiento number: beside its field too.
+  await page.getByLabel("Hasta").fill("2026-12-31");
+  await page.getByLabel("Primer número de asiento (opcional)").fill("0");
+  await page.getByRole("button", { name: "Ver los asientos" }).click();
+  const primero =
+    "Escriba el primer número de asiento como un número entero de 1 a 999999, o déjelo vacío para empezar en 1";
+  await expect(resumen.getByRole("link", { name: primero })).toHaveAttribute("href", "#diario-primero");
+  await expect(page.getByLabel("Primer número de asiento (opcional)")).toHaveAttribute("aria-invalid", "true");
+  await expectNoAxeViolations(page);
 });
 
 testEmpleado(

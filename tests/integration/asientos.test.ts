@@ -500,6 +500,48 @@ describe("la pantalla y sus ficheros", () => {
     await expect(xdiario(primero, periodoDe(TRIMESTRE))).rejects.toThrow("conexión perdida");
   });
 
+  it("un primer número de asiento opcional numera la pantalla y los ficheros desde él", async () => {
+    const apuntes = await todos(periodoDe(TRIMESTRE));
+    const asientos = porAsiento(apuntes).size;
+    const data = await json(await respond(() => pantalla.loader(args(`/asientos?${TRIMESTRE}&primero=500`, admin))));
+    expect(data.errorPrimero).toBeNull();
+    expect(data.apuntes[0].asiento).toBe(500);
+    expect(data.search).toBe(`${TRIMESTRE}&primero=500`);
+    const bajar = (formato: string) =>
+      respond(() => exportar.loader(args(`/asientos/exportar?${TRIMESTRE}&primero=500&formato=${formato}`, admin)));
+
+    const registros = Buffer.from(await (await bajar("xdiario")).arrayBuffer())
+      .toString("latin1")
+      .split("\r\n")
+      .filter(Boolean);
+    expect(registros.map((r) => Number(r.slice(0, 6)))).toEqual(apuntes.map((a) => a.asiento + 499));
+    const libro = new ExcelJS.Workbook();
+    await libro.xlsx.load(Buffer.from(await (await bajar("xlsx")).arrayBuffer()) as unknown as ExcelJS.Buffer);
+    const hoja = libro.getWorksheet("Diario")!;
+    expect(hoja.getRow(2).getCell(1).value).toBe(500);
+    expect(hoja.getRow(apuntes.length + 2).getCell(1).value).toBe(`Total (${asientos} asientos)`);
+  });
+
+  it("un primer número que no se puede leer se dice junto a su campo; uno que no cabe en ContaPlus, antes de descargar", async () => {
+    const mal = await json(await respond(() => pantalla.loader(args(`/asientos?${TRIMESTRE}&primero=0`, admin))));
+    expect(mal.periodo).toBeNull();
+    expect(mal.errorPrimero).toBe(
+      "Escriba el primer número de asiento como un número entero de 1 a 999999, o déjelo vacío para empezar en 1",
+    );
+    const r = await respond(() =>
+      exportar.loader(args(`/asientos/exportar?${TRIMESTRE}&primero=x&formato=csv`, admin)),
+    );
+    expect(r.status).toBe(302);
+
+    const grande = await respond(() =>
+      exportar.loader(args(`/asientos/exportar?${TRIMESTRE}&primero=999990&formato=xdiario`, admin)),
+    );
+    expect(grande.status).toBe(422);
+    expect((await grande.json()).message).toMatch(
+      /^Empezando en el 999990, los \d+ asientos del periodo pasan del 999999, el último número de asiento que admite ContaPlus\./,
+    );
+  });
+
   it("un empleado no ve el diario ni lo descarga", async () => {
     for (const run of [
       () => pantalla.loader(args(`/asientos?${TRIMESTRE}`, empleado)),
