@@ -140,7 +140,10 @@ async function leerMes(store: Store, mes: Periodo): Promise<Apunte[]> {
 export async function* paginasDiario(store: Store, periodo: Periodo, primerAsiento = 1): AsyncGenerator<Apunte[]> {
   let asientos = primerAsiento - 1;
   let apuntes = 0;
+  // Months without any movement are not asked for (one cheap call says which have some).
+  const conMovimientos = new Set(await store.rpc<string[]>("meses_libro_diario", argumentos(periodo)));
   for (const mes of meses(periodo)) {
+    if (!conMovimientos.has(mes.desde.slice(0, 7))) continue;
     const leidos = await leerMes(store, mes);
     if (!leidos.length) continue;
     yield leidos.map((a) => ({ ...a, asiento: a.asiento + asientos, n: a.n + apuntes }));

@@ -329,6 +329,25 @@ begin
 end
 $$;
 
+-- Los meses del periodo con algún movimiento («2026-03»), en orden: quien lee el diario mes a mes
+-- se salta así los meses vacíos con una sola llamada (sin calcular ni numerar nada).
+create function public.meses_libro_diario(p_desde date, p_hasta date) returns jsonb
+language plpgsql stable security definer
+set search_path = ''
+as $$
+begin
+  perform interno.exigir_admin_diario();
+  perform interno.exigir_periodo_diario(p_desde, p_hasta);
+  return (
+    select coalesce(jsonb_agg(m.mes order by m.mes), '[]'::jsonb)
+      from (select to_char(g.fecha_gasto, 'YYYY-MM') as mes from public.gastos g
+             where g.estado in ('aprobado', 'pagado') and g.fecha_gasto between p_desde and p_hasta
+            union
+            select to_char(r.fecha_ejecucion, 'YYYY-MM') from public.remesas r
+             where r.estado = 'confirmada' and r.fecha_ejecucion between p_desde and p_hasta) m);
+end
+$$;
+
 -- Lo que dice la pantalla del periodo: asientos, apuntes, sumas del debe y del haber (exactas),
 -- asientos descuadrados (ninguno, si las reglas se cumplen) y lo que falta en el diario: gastos
 -- del periodo aún pendientes de aprobar, con el desglose de IVA por revisar (su IVA va entero al
@@ -371,7 +390,9 @@ revoke all on function
   interno.nombre_cuenta_gasto(text), interno.exigir_admin_diario(), interno.exigir_periodo_diario(date, date),
   interno.movimientos_diario(date, date), interno.numerar_subcuentas(date, date), interno.apuntes_diario(date, date)
   from public, anon, authenticated;
-revoke all on function public.libro_diario(date, date, integer, integer), public.resumen_libro_diario(date, date)
+revoke all on function public.libro_diario(date, date, integer, integer), public.resumen_libro_diario(date, date),
+  public.meses_libro_diario(date, date)
   from public, anon, authenticated;
-grant execute on function public.libro_diario(date, date, integer, integer), public.resumen_libro_diario(date, date)
+grant execute on function public.libro_diario(date, date, integer, integer), public.resumen_libro_diario(date, date),
+  public.meses_libro_diario(date, date)
   to authenticated, service_role;

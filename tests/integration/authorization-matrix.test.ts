@@ -1912,6 +1912,12 @@ describe("la base de datos como cada rol (RLS)", () => {
           anon ? "42501" : admin ? 1 : "OFPRM",
         ],
         [
+          "meses_libro_diario",
+          async (trx) =>
+            (await sql`select public.meses_libro_diario('2026-01-01', '2026-03-31') as r`.execute(trx)).rows.length,
+          anon ? "42501" : admin ? 1 : "OFPRM",
+        ],
+        [
           "interno.subcuentas select",
           async (trx) => (await sql`select * from interno.subcuentas`.execute(trx)).rows.length,
           "42501",
