@@ -87,6 +87,7 @@ const iva: Apunte = {
   nif: "B12345674",
   numero_factura: "F-77",
   total: 3,
+  huella: "",
 };
 
 describe("XDiario", () => {

@@ -13,6 +13,7 @@ import { formatDecimal, fromCents, toCents } from "~/lib/money";
 import { bytesAnsi, FIN_DE_LINEA, registroDiario, registroSubcuenta } from "./contaplus";
 import {
   COLUMNAS_DIARIO,
+  MAX_ASIENTO,
   normalizarApunte,
   normalizarResumen,
   Subcuentas,
@@ -32,7 +33,7 @@ const argumentos = (periodo: Periodo) => ({ p_desde: periodo.desde, p_hasta: per
 
 /** The period's figures, summed by the database (exact). */
 export async function resumenDiario(store: Store, periodo: Periodo): Promise<ResumenDiario> {
-  return normalizarResumen(await store.rpc<Record<string, unknown>>("resumen_diario", argumentos(periodo)));
+  return normalizarResumen(await store.rpc<Record<string, unknown>>("resumen_libro_diario", argumentos(periodo)));
 }
 
 async function pagina(store: Store, periodo: Periodo, despues: number, limite: number): Promise<Apunte[]> {
@@ -48,9 +49,9 @@ async function pagina(store: Store, periodo: Periodo, despues: number, limite: n
  * The first asientos of the period, whole, for the screen: up to `max` apuntes, without an
  * asiento cut in two (unless the first alone is longer). Only the first months are read.
  */
-export async function primerosAsientos(store: Store, periodo: Periodo, max = 60): Promise<Apunte[]> {
+export async function primerosAsientos(store: Store, periodo: Periodo, primerAsiento = 1, max = 60): Promise<Apunte[]> {
   const apuntes: Apunte[] = [];
-  for await (const leidos of paginasDiario(store, periodo)) {
+  for await (const leidos of paginasDiario(store, periodo, primerAsiento)) {
     apuntes.push(...leidos);
     if (apuntes.length > max) break;
   }
@@ -78,31 +79,77 @@ export function meses(periodo: Periodo): Periodo[] {
   return out;
 }
 
+/** Times a month is read again because it changed while being read, before giving up. */
+const LECTURAS_POR_MES = 3;
+
 /**
- * Every apunte of the period, a page at a time, each page read when the previous one has been
- * taken. Read month by month, so that no call works out more than a month (asientos are numbered
- * by date: a month's come after the previous months', and their numbers carry on from them). A
- * month is read until its last apunte (`total`), not until a short page: a server that caps the
- * rows of an answer (PostgREST's max-rows) shortens the pages but never the journal.
+ * The journal (or one of its files) cannot be made; `message` says why, in Spanish, to whoever
+ * asked for it, with `status` (503: try again; 422: the file cannot hold it).
  */
-export async function* paginasDiario(store: Store, periodo: Periodo): AsyncGenerator<Apunte[]> {
-  let asientos = 0;
-  let apuntes = 0;
-  for (const mes of meses(periodo)) {
-    let ultimo: Apunte | null = null;
+export class DiarioNoDisponible extends Error {
+  constructor(
+    message: string,
+    readonly status: 422 | 503,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * One month, whole and consistent: read until its last apunte (`total`), not until a short page
+ * (a server that caps the rows of an answer, PostgREST's max-rows, shortens the pages but never
+ * the journal). Each page says the month's digest (`huella`): if it differs from the first
+ * page's, the month changed between two calls (an approval, a remesa confirmed) and the numbers
+ * read so far no longer match the rest; the month is read again from its start.
+ */
+async function leerMes(store: Store, mes: Periodo): Promise<Apunte[]> {
+  for (let intento = 0; intento < LECTURAS_POR_MES; intento++) {
+    const apuntes: Apunte[] = [];
+    let huella: string | null = null;
+    let cambiado = false;
     for (let despues = 0; ;) {
       const leidos = await pagina(store, mes, despues, PAGINA);
-      if (!leidos.length) break;
-      const fin = leidos[leidos.length - 1]!;
-      despues = fin.n;
-      ultimo = { ...fin, asiento: fin.asiento + asientos, n: fin.n + apuntes };
-      yield leidos.map((a) => ({ ...a, asiento: a.asiento + asientos, n: a.n + apuntes }));
-      if (despues >= fin.total) break;
+      if (!leidos.length) {
+        // A month that lost apuntes after its first page ends before its `total`.
+        cambiado = apuntes.length > 0 && apuntes.length < apuntes[0]!.total;
+        break;
+      }
+      huella ??= leidos[0]!.huella;
+      if (leidos.some((a) => a.huella !== huella || a.total !== leidos[0]!.total)) {
+        cambiado = true;
+        break;
+      }
+      apuntes.push(...leidos);
+      despues = leidos[leidos.length - 1]!.n;
+      if (despues >= leidos[0]!.total) break;
     }
-    if (ultimo) {
-      asientos = ultimo.asiento;
-      apuntes = ultimo.n;
-    }
+    if (!cambiado) return apuntes;
+  }
+  throw new DiarioNoDisponible(
+    "Los gastos o las remesas del periodo han cambiado mientras se leía el libro diario. Vuelva a intentarlo en unos minutos.",
+    503,
+  );
+}
+
+/**
+ * Every apunte of the period, a month at a time, each month read whole (leerMes) when the
+ * previous one has been taken: no call works out more than a month, and a month is never given
+ * in part or twice. Asientos are numbered by date from `primerAsiento`: a month's come after
+ * the previous months', and their numbers carry on from them.
+ */
+export async function* paginasDiario(store: Store, periodo: Periodo, primerAsiento = 1): AsyncGenerator<Apunte[]> {
+  let asientos = primerAsiento - 1;
+  let apuntes = 0;
+  // Months without any movement are not asked for (one cheap call says which have some).
+  const conMovimientos = new Set(await store.rpc<string[]>("meses_libro_diario", argumentos(periodo)));
+  for (const mes of meses(periodo)) {
+    if (!conMovimientos.has(mes.desde.slice(0, 7))) continue;
+    const leidos = await leerMes(store, mes);
+    if (!leidos.length) continue;
+    yield leidos.map((a) => ({ ...a, asiento: a.asiento + asientos, n: a.n + apuntes }));
+    const fin = leidos[leidos.length - 1]!;
+    asientos += fin.asiento;
+    apuntes += fin.n;
   }
 }
 
@@ -148,7 +195,8 @@ function celdaXlsx(c: ColumnaDiario, a: Apunte): ExcelJS.CellValue {
  * are the exact sums, in cents) and sheet «Subcuentas» (each subcuenta the period uses, with its
  * title and NIF: what the gestoría creates before importing).
  */
-export function xlsxDiario(store: Store, periodo: Periodo): TypedResponse<never> {
+export async function xlsxDiario(store: Store, periodo: Periodo, primerAsiento = 1): Promise<TypedResponse<never>> {
+  const paginas = await conPrimerMes(paginasDiario(store, periodo, primerAsiento));
   const salida = new PassThrough();
   const libro = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: salida, useStyles: true, useSharedStrings: false });
   const hoja = libro.addWorksheet("Diario", { views: [{ state: "frozen", ySplit: 1 }] });
@@ -165,14 +213,14 @@ export function xlsxDiario(store: Store, periodo: Periodo): TypedResponse<never>
     const sumas = { debe: 0n, haber: 0n };
     const subcuentas = new Subcuentas();
     let asientos = 0;
-    for await (const apuntes of paginasDiario(store, periodo)) {
+    for await (const apuntes of paginas) {
       if (salida.destroyed) return;
       for (const a of apuntes) {
         hoja.addRow(COLUMNAS_DIARIO.map((c) => celdaXlsx(c, a))).commit();
         sumas.debe += toCents(a.debe);
         sumas.haber += toCents(a.haber);
         subcuentas.add(a);
-        asientos = a.asiento;
+        if (a.linea === 1) asientos++;
       }
       if (salida.writableNeedDrain) await drenada(salida);
     }
@@ -216,27 +264,42 @@ function celdaCsv(c: ColumnaDiario, a: Apunte, formats: Formats): CsvCell {
   return v;
 }
 
-/** A streamed text file: `inicio` first, then `lineas` of each page. */
-function textoEnFlujo(
+/**
+ * The period read from its first month: that month is read (and, by the caller, written) before
+ * the answer's 200, so what fails there — the period changing under the reading, a record the
+ * file cannot hold — is said on a page instead of a cut file. A later failure errors the body:
+ * the adapter then destroys the connection and the browser reports a failed download.
+ */
+async function conPrimerMes(paginas: AsyncGenerator<Apunte[]>): Promise<AsyncGenerator<Apunte[]>> {
+  const primera = await paginas.next();
+  return (async function* () {
+    if (primera.done) return;
+    yield primera.value;
+    yield* paginas;
+  })();
+}
+
+/** A streamed text file: `inicio` first, then `lineas` of each month, built for the first one before the 200. */
+async function textoEnFlujo(
   paginas: AsyncGenerator<Apunte[]>,
   inicio: Uint8Array | null,
   lineas: (apuntes: Apunte[]) => Uint8Array,
-  fin?: () => Uint8Array | null,
-): ReadableStream<Uint8Array> {
-  let empezado = false;
+): Promise<ReadableStream<Uint8Array>> {
+  const primera = await paginas.next();
+  const pendientes: Uint8Array[] = [];
+  if (inicio) pendientes.push(inicio);
+  if (!primera.done) pendientes.push(lineas(primera.value));
+  let terminado = primera.done === true;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
-      if (!empezado) {
-        empezado = true;
-        if (inicio) return controller.enqueue(inicio);
-      }
-      const { value, done } = await paginas.next();
-      if (done) {
-        const cola = fin?.();
-        if (cola?.length) controller.enqueue(cola);
+      const siguiente = pendientes.shift();
+      if (siguiente) return controller.enqueue(siguiente);
+      const leido = terminado ? null : await paginas.next();
+      if (!leido || leido.done) {
+        terminado = true;
         return controller.close();
       }
-      controller.enqueue(lineas(value));
+      controller.enqueue(lineas(leido.value));
     },
     async cancel() {
       await paginas.return(undefined);
@@ -245,10 +308,15 @@ function textoEnFlujo(
 }
 
 /** The diario as CSV for a Spanish Excel (app/lib/csv.ts: BOM, `;`, CRLF, formulas neutralised). */
-export function csvDiario(store: Store, periodo: Periodo, formats: Formats): TypedResponse<never> {
+export async function csvDiario(
+  store: Store,
+  periodo: Periodo,
+  formats: Formats,
+  primerAsiento = 1,
+): Promise<TypedResponse<never>> {
   const encoder = new TextEncoder();
-  const body = textoEnFlujo(
-    paginasDiario(store, periodo),
+  const body = await textoEnFlujo(
+    paginasDiario(store, periodo, primerAsiento),
     encoder.encode(CSV_BOM + csvLine(COLUMNAS_DIARIO.map((c) => c.header))),
     (apuntes) =>
       encoder.encode(apuntes.map((a) => csvLine(COLUMNAS_DIARIO.map((c) => celdaCsv(c, a, formats)))).join("")),
@@ -258,35 +326,55 @@ export function csvDiario(store: Store, periodo: Periodo, formats: Formats): Typ
   }) as TypedResponse<never>;
 }
 
-/** ContaPlus's XDiario.txt of the period (app/contabilidad/contaplus.ts). */
-export function xdiario(store: Store, periodo: Periodo): TypedResponse<never> {
-  const body = textoEnFlujo(paginasDiario(store, periodo), null, (apuntes) =>
-    bytesAnsi(apuntes.map((a) => registroDiario(a) + FIN_DE_LINEA).join("")),
-  );
+/** XDiario records; one ContaPlus cannot hold (a number wider than its field) says which and why. */
+export function registrosXDiario(apuntes: Apunte[]): Uint8Array {
+  const lineas = apuntes.map((a) => {
+    try {
+      return registroDiario(a) + FIN_DE_LINEA;
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+      throw new DiarioNoDisponible(
+        `ContaPlus no admite el apunte ${a.linea} del asiento ${a.asiento} (${a.documento}): ${error.message}. No se ha generado XDiario.txt.`,
+        422,
+      );
+    }
+  });
+  return bytesAnsi(lineas.join(""));
+}
+
+/**
+ * ContaPlus's XDiario.txt of the period (app/contabilidad/contaplus.ts). Numbered from a given
+ * first asiento, the period's last number is checked first against ContaPlus's 6 digits.
+ */
+export async function xdiario(store: Store, periodo: Periodo, primerAsiento = 1): Promise<TypedResponse<never>> {
+  if (primerAsiento > 1) {
+    const { asientos } = await resumenDiario(store, periodo);
+    if (primerAsiento - 1 + asientos > MAX_ASIENTO)
+      throw new DiarioNoDisponible(
+        `Empezando en el ${primerAsiento}, los ${asientos} asientos del periodo pasan del ${MAX_ASIENTO}, el último número de asiento que admite ContaPlus. Elija un primer número menor. No se ha generado XDiario.txt.`,
+        422,
+      );
+  }
+  const body = await textoEnFlujo(paginasDiario(store, periodo, primerAsiento), null, registrosXDiario);
   return new Response(body, {
     headers: cabeceras("text/plain; charset=windows-1252", "XDiario.txt"),
   }) as TypedResponse<never>;
 }
 
-/** ContaPlus's XSubCta.txt: the subcuentas of the period's apuntes, in order. */
-export function xsubcta(store: Store, periodo: Periodo): TypedResponse<never> {
+/**
+ * ContaPlus's XSubCta.txt: the subcuentas of the period's apuntes, in order. It is small and
+ * known only at the end, so the whole period is read before the answer.
+ */
+export async function xsubcta(store: Store, periodo: Periodo): Promise<TypedResponse<never>> {
   const subcuentas = new Subcuentas();
-  const body = textoEnFlujo(
-    paginasDiario(store, periodo),
-    null,
-    (apuntes) => {
-      for (const a of apuntes) subcuentas.add(a);
-      return new Uint8Array();
-    },
-    () =>
-      bytesAnsi(
-        subcuentas
-          .list()
-          .map((s) => registroSubcuenta(s) + FIN_DE_LINEA)
-          .join(""),
-      ),
+  for await (const apuntes of paginasDiario(store, periodo)) for (const a of apuntes) subcuentas.add(a);
+  const body = bytesAnsi(
+    subcuentas
+      .list()
+      .map((s) => registroSubcuenta(s) + FIN_DE_LINEA)
+      .join(""),
   );
-  return new Response(body, {
+  return new Response(Buffer.from(body), {
     headers: cabeceras("text/plain; charset=windows-1252", "XSubCta.txt"),
   }) as TypedResponse<never>;
 }

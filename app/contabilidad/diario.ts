@@ -1,4 +1,58 @@
+import { leerPeriodo, type LecturaPeriodo } from "~/fiscal/periodo";
 import { fromCents, toCents } from "~/lib/money";
+
+/**
+ * The longest period the libro diario takes, in calendar months: it is read a month at a time,
+ * so this bounds the calls one request makes (the database refuses longer periods too).
+ */
+export const MAX_MESES_DIARIO = 24;
+
+/** Calendar months a period touches: 2025-12-15 → 2026-01-10 is two. */
+export function mesesDelPeriodo(desde: string, hasta: string): number {
+  const mes = (iso: string) => Number(iso.slice(0, 4)) * 12 + Number(iso.slice(5, 7));
+  return mes(hasta) - mes(desde) + 1;
+}
+
+/** The widest asiento number ContaPlus takes (its «Asien» has 6 characters). */
+export const MAX_ASIENTO = 999_999;
+
+/**
+ * The journal's form: the libro de IVA's period (app/fiscal/periodo.ts), at most
+ * MAX_MESES_DIARIO months long (a longer one is said beside «Hasta»), and the optional number of
+ * its first asiento (`primero`, 1 when empty), for a gestoría that carries on its own numbering.
+ */
+export type LecturaDiario = LecturaPeriodo & {
+  /** The field as sent. */
+  primero: string;
+  /** The first asiento's number; 1 unless one is given. */
+  primerAsiento: number;
+  errorPrimero: string | null;
+};
+
+export function leerPeriodoDiario(params: URLSearchParams, hoy: string, locale = "es-ES"): LecturaDiario {
+  const lectura = leerPeriodo(params, hoy, locale);
+  const primero = (params.get("primero") ?? "").trim().slice(0, 20);
+  const numero = primero === "" ? 1 : /^\d{1,6}$/.test(primero) ? Number(primero) : 0;
+  const errorPrimero =
+    numero >= 1 && numero <= MAX_ASIENTO
+      ? null
+      : `Escriba el primer número de asiento como un número entero de 1 a ${MAX_ASIENTO}, o déjelo vacío para empezar en 1`;
+  const p = lectura.periodo;
+  const largo = p !== null && mesesDelPeriodo(p.desde, p.hasta) > MAX_MESES_DIARIO;
+  return {
+    ...lectura,
+    periodo: largo || errorPrimero ? null : p,
+    errores: largo
+      ? {
+          ...lectura.errores,
+          hasta: `El libro diario abarca como mucho ${MAX_MESES_DIARIO} meses: elija una fecha «Hasta» anterior o descárguelo en varias veces`,
+        }
+      : lectura.errores,
+    primero,
+    primerAsiento: errorPrimero ? 1 : numero,
+    errorPrimero,
+  };
+}
 
 /**
  * One apunte of the libro diario, as public.libro_diario gives it (docs/contabilidad.md): the
@@ -24,6 +78,8 @@ export type Apunte = {
   numero_factura: string | null;
   /** How many apuntes the period (the one asked for) has. */
   total: number;
+  /** A digest of all the period's apuntes: it changes when the period does. */
+  huella: string;
 };
 
 /** An amount as it came (pg: "12.50"; PostgREST: 12.5) → "12.50". */
@@ -52,6 +108,7 @@ export function normalizarApunte(row: Record<string, unknown>): Apunte {
     nif: (row.nif as string | null) ?? null,
     numero_factura: (row.numero_factura as string | null) ?? null,
     total: Number(row.total),
+    huella: String(row.huella ?? ""),
   };
 }
 

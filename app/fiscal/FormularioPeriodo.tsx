@@ -21,12 +21,24 @@ const ETIQUETAS: Record<CampoPeriodo, string> = {
 
 type Errores = LecturaPeriodo["errores"];
 
+/** A field of one book's own after the period's (the libro diario's first asiento number). */
+export type CampoExtra = {
+  name: string;
+  etiqueta: string;
+  ayuda: string;
+  valor: string;
+  error: string | null;
+  inputMode?: "numeric";
+  maxLength?: number;
+};
+
 export function FormularioPeriodo({
   action,
   prefijo,
   boton,
   valores,
   errores,
+  extra,
 }: {
   action: string;
   /** The fields' ids: «libro-anio», «diario-anio». */
@@ -34,11 +46,17 @@ export function FormularioPeriodo({
   boton: string;
   valores: LecturaPeriodo["valores"];
   errores: Errores;
+  extra?: CampoExtra;
 }) {
   const idCampo = (c: CampoPeriodo) => (c === "periodo" ? "periodo-trimestre" : `${prefijo}-${c}`);
-  const lista = Object.entries(errores) as [CampoPeriodo, string][];
+  const idExtra = extra ? `${prefijo}-${extra.name}` : "";
+  const lista: [string, string][] = (Object.entries(errores) as [CampoPeriodo, string][]).map(([c, m]) => [
+    idCampo(c),
+    m,
+  ]);
+  if (extra?.error) lista.push([idExtra, extra.error]);
   // A new form (a new verdict) renders the fields again with what was sent.
-  const clave = JSON.stringify(valores);
+  const clave = JSON.stringify([valores, extra?.valor]);
   const campo = (c: CampoPeriodo, ayuda: string, control: (props: PropsControl) => ReactNode) => (
     <Campo campo={c} id={idCampo(c)} errores={errores} ayuda={ayuda}>
       {control}
@@ -46,7 +64,7 @@ export function FormularioPeriodo({
   );
   return (
     <>
-      <ResumenErrores errores={lista} idCampo={idCampo} prefijo={prefijo} />
+      <ResumenErrores errores={lista} prefijo={prefijo} />
       <Form method="get" action={`${action}#${RESULTADO}`} className="formulario" key={clave}>
         <fieldset
           className={errores.periodo ? "campo campo-con-error" : "campo"}
@@ -94,6 +112,30 @@ export function FormularioPeriodo({
         {campo("hasta", "Si el periodo es entre dos fechas: la última, incluida.", (props) => (
           <input {...props} type="date" defaultValue={valores.hasta} />
         ))}
+        {extra ? (
+          <div className={extra.error ? "campo campo-con-error" : "campo"}>
+            <label htmlFor={idExtra}>{extra.etiqueta}</label>
+            <p className="ayuda" id={`${extra.name}-ayuda`}>
+              {extra.ayuda}
+            </p>
+            {extra.error ? (
+              <p className="error-campo" id={`${extra.name}-error`}>
+                <span className="visually-hidden">Error: </span>
+                {extra.error}
+              </p>
+            ) : null}
+            <input
+              id={idExtra}
+              name={extra.name}
+              type="text"
+              inputMode={extra.inputMode}
+              maxLength={extra.maxLength}
+              defaultValue={extra.valor}
+              aria-describedby={extra.error ? `${extra.name}-ayuda ${extra.name}-error` : `${extra.name}-ayuda`}
+              aria-invalid={extra.error ? true : undefined}
+            />
+          </div>
+        ) : null}
         <div className="acciones">
           <button type="submit">{boton}</button>
         </div>
@@ -150,15 +192,7 @@ function Campo({
  * What could not be read, GOV.UK style, as the lists' filters say it: a summary linking to each
  * field, focused when it appears (without JavaScript, the form's `#resultado` does it).
  */
-function ResumenErrores({
-  errores,
-  idCampo,
-  prefijo,
-}: {
-  errores: [CampoPeriodo, string][];
-  idCampo: (c: CampoPeriodo) => string;
-  prefijo: string;
-}) {
+function ResumenErrores({ errores, prefijo }: { errores: [string, string][]; prefijo: string }) {
   const ref = useRef<HTMLDivElement>(null);
   const firma = JSON.stringify(errores);
   useEffect(() => {
@@ -177,9 +211,9 @@ function ResumenErrores({
     >
       <h2 id={`${prefijo}-errores-titulo`}>Hay {cuenta(errores.length, "error", "errores")} en el periodo</h2>
       <ul>
-        {errores.map(([campo, mensaje]) => (
-          <li key={campo}>
-            <a href={`#${idCampo(campo)}`}>{mensaje}</a>
+        {errores.map(([id, mensaje]) => (
+          <li key={id}>
+            <a href={`#${id}`}>{mensaje}</a>
           </li>
         ))}
       </ul>

@@ -1,11 +1,16 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import type { Apunte } from "~/contabilidad/diario";
+import { leerPeriodoDiario, type Apunte } from "~/contabilidad/diario";
 import { ASIENTOS_PATH } from "~/contabilidad/enlaces";
-import { primerosAsientos, requireAdministrador, resumenDiario } from "~/contabilidad/diario.server";
+import {
+  DiarioNoDisponible,
+  primerosAsientos,
+  requireAdministrador,
+  resumenDiario,
+} from "~/contabilidad/diario.server";
 import { formats } from "~/crud/crud.server";
 import { FormularioPeriodo, RESULTADO } from "~/fiscal/FormularioPeriodo";
-import { leerPeriodo, periodoSearch } from "~/fiscal/periodo";
+import { periodoSearch } from "~/fiscal/periodo";
 import { formatDate, todayISO } from "~/lib/dates";
 import { formatMoney } from "~/lib/money";
 import { cuenta } from "~/lib/plural";
@@ -21,16 +26,22 @@ const PATH = ASIENTOS_PATH;
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { store } = await requireAdministrador(request, context);
   const f = formats(context);
-  const lectura = leerPeriodo(new URL(request.url).searchParams, todayISO(), f.locale);
+  const lectura = leerPeriodoDiario(new URL(request.url).searchParams, todayISO(), f.locale);
   if (!lectura.periodo) return { ...lectura, resumen: null, apuntes: [] as Apunte[], search: null };
-  // The first page numbers the period's new subcuentas; the summary reads them after.
-  const apuntes = await primerosAsientos(store, lectura.periodo);
-  const resumen = await resumenDiario(store, lectura.periodo);
-  return { ...lectura, resumen, apuntes, search: periodoSearch(lectura.valores) };
+  try {
+    // The first page numbers the period's new subcuentas; the summary reads them after.
+    const apuntes = await primerosAsientos(store, lectura.periodo, lectura.primerAsiento);
+    const resumen = await resumenDiario(store, lectura.periodo);
+    const search = periodoSearch(lectura.valores) + (lectura.primero ? `&primero=${lectura.primerAsiento}` : "");
+    return { ...lectura, resumen, apuntes, search };
+  } catch (error) {
+    if (error instanceof DiarioNoDisponible) throw json({ message: error.message }, { status: error.status });
+    throw error;
+  }
 }
 
 export default function Asientos() {
-  const { valores, periodo, errores, resumen, apuntes, search } = useLoaderData<typeof loader>();
+  const { valores, periodo, errores, resumen, apuntes, search, primero, errorPrimero } = useLoaderData<typeof loader>();
   const f = useFormats();
   const dinero = (v: string) => formatMoney(v, f.locale, f.currency);
   const mostrados = new Set(apuntes.map((a) => a.asiento)).size;
@@ -43,7 +54,23 @@ export default function Asientos() {
         confirmada, con su fecha de ejecución (lo pagado a cada persona o proveedor contra el banco). La cuenta de gasto
         de cada categoría se elige en «IVA por categoría».
       </p>
-      <FormularioPeriodo action={PATH} prefijo="diario" boton="Ver los asientos" valores={valores} errores={errores} />
+      <FormularioPeriodo
+        action={PATH}
+        prefijo="diario"
+        boton="Ver los asientos"
+        valores={valores}
+        errores={errores}
+        extra={{
+          name: "primero",
+          etiqueta: "Primer número de asiento (opcional)",
+          ayuda:
+            "Para seguir la numeración de su contabilidad: el número del primer asiento del periodo. Vacío, empieza en 1.",
+          valor: primero,
+          error: errorPrimero,
+          inputMode: "numeric",
+          maxLength: 6,
+        }}
+      />
       {periodo && resumen && search ? (
         <section id={RESULTADO} tabIndex={-1} aria-labelledby="resultado-titulo">
           <h2 id="resultado-titulo">{periodo.titulo}</h2>

@@ -110,6 +110,12 @@ begin
     raise exception using errcode = 'OFINV', detail = 'hasta',
       message = 'La fecha «Hasta» debe ser igual o posterior a la fecha «Desde».';
   end if;
+  -- La aplicación lee un periodo mes a mes: acotar sus meses acota las llamadas de una petición.
+  if (extract(year from p_hasta) * 12 + extract(month from p_hasta))
+     - (extract(year from p_desde) * 12 + extract(month from p_desde)) >= 24 then
+    raise exception using errcode = 'OFINV', detail = 'hasta',
+      message = 'El libro diario abarca como mucho 24 meses: acorte el periodo.';
+  end if;
 end
 $$;
 
@@ -254,12 +260,15 @@ $$;
 
 -- Los apuntes del periodo, numerados: el asiento (correlativo en el periodo, por fecha; el mismo
 -- día, los gastos antes que las remesas, y por folio), la línea dentro del asiento, `n`, el orden
--- del apunte en todo el periodo, y `total`, cuántos apuntes tiene el periodo (quien lo lee por
--- páginas sabe así cuándo ha terminado aunque el servidor acorte las páginas).
+-- del apunte en todo el periodo, `total`, cuántos apuntes tiene el periodo (quien lo lee por
+-- páginas sabe así cuándo ha terminado aunque el servidor acorte las páginas), y `huella`, un
+-- resumen (md5) de todos los apuntes del periodo: si cambia entre dos páginas, el periodo cambió
+-- entre ellas (una aprobación, una remesa confirmada) y sus números ya no casan; se vuelve a leer.
 create function interno.apuntes_diario(p_desde date, p_hasta date)
 returns table (n integer, asiento integer, linea integer, fecha date, cuenta text, subcuenta text, titulo text,
   concepto text, debe numeric(12, 2), haber numeric(12, 2), documento text, contrapartida text,
-  base_imponible numeric(12, 2), porcentaje_iva numeric(5, 2), nif text, numero_factura text, total integer)
+  base_imponible numeric(12, 2), porcentaje_iva numeric(5, 2), nif text, numero_factura text, total integer,
+  huella text)
 language sql stable security definer
 set search_path = ''
 as $$
@@ -276,11 +285,19 @@ as $$
     select m.*, row_number() over (partition by m.asiento order by m.orden, m.sub)::integer as linea
       from m
   )
+  , h as (
+    select md5(string_agg(
+             row(l.asiento, l.linea, l.fecha, l.cuenta, l.sub, l.titulo, l.concepto, l.debe::numeric(12, 2),
+                 l.haber::numeric(12, 2), l.documento, l.contra, l.base_imponible::numeric(12, 2),
+                 l.porcentaje_iva::numeric(5, 2), l.nif, l.numero_factura)::text,
+             '|' order by l.asiento, l.linea)) as huella
+      from l
+  )
   select row_number() over (order by l.asiento, l.linea)::integer, l.asiento, l.linea, l.fecha, l.cuenta, l.sub,
          l.titulo, l.concepto, l.debe::numeric(12, 2), l.haber::numeric(12, 2), l.documento, l.contra,
          l.base_imponible::numeric(12, 2), l.porcentaje_iva::numeric(5, 2), l.nif, l.numero_factura,
-         (count(*) over ())::integer
-    from l
+         (count(*) over ())::integer, h.huella
+    from l cross join h
    order by l.asiento, l.linea
 $$;
 
@@ -290,12 +307,13 @@ $$;
 
 -- Los apuntes del libro diario de un periodo, en orden: uno por fila. Por páginas, si se pide:
 -- los que siguen al apunte p_despues, como mucho p_limite (sin límite, todos); `total`, los del
--- periodo.
+-- periodo; `huella`, la de todo el periodo (la misma en cada página mientras el periodo no cambie).
 create function public.libro_diario(p_desde date, p_hasta date, p_despues integer default 0,
   p_limite integer default null)
 returns table (n integer, asiento integer, linea integer, fecha date, cuenta text, subcuenta text, titulo text,
   concepto text, debe numeric(12, 2), haber numeric(12, 2), documento text, contrapartida text,
-  base_imponible numeric(12, 2), porcentaje_iva numeric(5, 2), nif text, numero_factura text, total integer)
+  base_imponible numeric(12, 2), porcentaje_iva numeric(5, 2), nif text, numero_factura text, total integer,
+  huella text)
 language plpgsql security definer
 set search_path = ''
 as $$
@@ -311,11 +329,30 @@ begin
 end
 $$;
 
+-- Los meses del periodo con algún movimiento («2026-03»), en orden: quien lee el diario mes a mes
+-- se salta así los meses vacíos con una sola llamada (sin calcular ni numerar nada).
+create function public.meses_libro_diario(p_desde date, p_hasta date) returns jsonb
+language plpgsql stable security definer
+set search_path = ''
+as $$
+begin
+  perform interno.exigir_admin_diario();
+  perform interno.exigir_periodo_diario(p_desde, p_hasta);
+  return (
+    select coalesce(jsonb_agg(m.mes order by m.mes), '[]'::jsonb)
+      from (select to_char(g.fecha_gasto, 'YYYY-MM') as mes from public.gastos g
+             where g.estado in ('aprobado', 'pagado') and g.fecha_gasto between p_desde and p_hasta
+            union
+            select to_char(r.fecha_ejecucion, 'YYYY-MM') from public.remesas r
+             where r.estado = 'confirmada' and r.fecha_ejecucion between p_desde and p_hasta) m);
+end
+$$;
+
 -- Lo que dice la pantalla del periodo: asientos, apuntes, sumas del debe y del haber (exactas),
 -- asientos descuadrados (ninguno, si las reglas se cumplen) y lo que falta en el diario: gastos
 -- del periodo aún pendientes de aprobar, con el desglose de IVA por revisar (su IVA va entero al
 -- gasto) y pagados fuera de una remesa (su pago no se asienta). Importes como texto.
-create function public.resumen_diario(p_desde date, p_hasta date) returns jsonb
+create function public.resumen_libro_diario(p_desde date, p_hasta date) returns jsonb
 language plpgsql stable security definer
 set search_path = ''
 as $$
@@ -353,7 +390,9 @@ revoke all on function
   interno.nombre_cuenta_gasto(text), interno.exigir_admin_diario(), interno.exigir_periodo_diario(date, date),
   interno.movimientos_diario(date, date), interno.numerar_subcuentas(date, date), interno.apuntes_diario(date, date)
   from public, anon, authenticated;
-revoke all on function public.libro_diario(date, date, integer, integer), public.resumen_diario(date, date)
+revoke all on function public.libro_diario(date, date, integer, integer), public.resumen_libro_diario(date, date),
+  public.meses_libro_diario(date, date)
   from public, anon, authenticated;
-grant execute on function public.libro_diario(date, date, integer, integer), public.resumen_diario(date, date)
+grant execute on function public.libro_diario(date, date, integer, integer), public.resumen_libro_diario(date, date),
+  public.meses_libro_diario(date, date)
   to authenticated, service_role;

@@ -148,6 +148,26 @@ test("un periodo que no se puede leer se dice en el resumen de errores, enfocado
   await expect(page.getByLabel("Hasta")).toHaveAttribute("aria-invalid", "true");
   await expect(page.getByRole("link", { name: "Descargar en Excel (XLSX)" })).toHaveCount(0);
   await expectNoAxeViolations(page);
+
+  // More than 24 months: said beside «Hasta», nothing read.
+  await page.getByLabel("Desde").fill("2025-01-15");
+  await page.getByLabel("Hasta").fill("2027-01-01");
+  await page.getByRole("button", { name: "Ver los asientos" }).click();
+  const largo =
+    "El libro diario abarca como mucho 24 meses: elija una fecha «Hasta» anterior o descárguelo en varias veces";
+  await expect(resumen.getByRole("link", { name: largo })).toHaveAttribute("href", "#diario-hasta");
+  await expect(page.getByLabel("Hasta")).toHaveAccessibleDescription(new RegExp(largo));
+  await expect(page.getByRole("link", { name: "Descargar en Excel (XLSX)" })).toHaveCount(0);
+
+  // The optional first asiento number: beside its field too.
+  await page.getByLabel("Hasta").fill("2026-12-31");
+  await page.getByLabel("Primer número de asiento (opcional)").fill("0");
+  await page.getByRole("button", { name: "Ver los asientos" }).click();
+  const primero =
+    "Escriba el primer número de asiento como un número entero de 1 a 999999, o déjelo vacío para empezar en 1";
+  await expect(resumen.getByRole("link", { name: primero })).toHaveAttribute("href", "#diario-primero");
+  await expect(page.getByLabel("Primer número de asiento (opcional)")).toHaveAttribute("aria-invalid", "true");
+  await expectNoAxeViolations(page);
 });
 
 testEmpleado(

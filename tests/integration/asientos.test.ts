@@ -1,6 +1,6 @@
 import ExcelJS from "exceljs";
 import type pg from "pg";
-import { paginasDiario } from "~/contabilidad/diario.server";
+import { csvDiario, DiarioNoDisponible, paginasDiario, xdiario, xlsxDiario } from "~/contabilidad/diario.server";
 import type { Apunte } from "~/contabilidad/diario";
 import { XDIARIO, ancho, posiciones } from "~/contabilidad/contaplus";
 import { sqlStore } from "~/data/sql/adapter.server";
@@ -127,7 +127,7 @@ describe("el libro diario de los datos de demostración", () => {
     expect(suma(iva, "debe")).toBe(fromCents(toCents(rows[0]!.deducible)));
     expect(iva.length).toBeGreaterThan(0);
 
-    const resumen = await store().rpc<Record<string, unknown>>("resumen_diario", {
+    const resumen = await store().rpc<Record<string, unknown>>("resumen_libro_diario", {
       p_desde: periodo.desde,
       p_hasta: periodo.hasta,
     });
@@ -154,6 +154,82 @@ describe("el libro diario de los datos de demostración", () => {
     const completo = await leer(real);
     expect(completo.length).toBeGreaterThan(200);
     expect(await leer(acortado)).toEqual(completo);
+  });
+
+  it("un mes que cambia entre dos páginas (una aprobación) se vuelve a leer entero: ni repetidos ni perdidos", async () => {
+    const real = store();
+    const marzo = periodoDe(`periodo=mes&anio=${ANIO}&mes=3`);
+    let llamadas = 0;
+    let nuevo: { folio: string } | null = null;
+    // Pages of 50, as PostgREST's max-rows would give them; after the first, a gasto of the
+    // month's first day is approved: every number after it moves.
+    const acortado: Store = {
+      ...real,
+      rpc: async <T>(fn: string, args: Record<string, unknown>) => {
+        const r = await real.rpc<unknown>(fn, args);
+        if (fn === "libro_diario" && ++llamadas === 1)
+          nuevo = await gasto({
+            descripcion: "Aprobado mientras se leía",
+            fecha_gasto: `${ANIO}-03-01`,
+            categoria: "otros",
+            importe: "10.00",
+          });
+        return (Array.isArray(r) ? r.slice(0, 50) : r) as T;
+      },
+    };
+    const leidos: Apunte[] = [];
+    for await (const p of paginasDiario(acortado, marzo)) leidos.push(...p);
+    expect(llamadas).toBeGreaterThan(2);
+    const completo: Apunte[] = [];
+    for await (const p of paginasDiario(real, marzo)) completo.push(...p);
+    const fila = (a: Apunte) => [a.n, a.asiento, a.linea, a.documento, a.subcuenta, a.debe, a.haber];
+    expect(leidos.map(fila)).toEqual(completo.map(fila));
+    expect(leidos.filter((a) => a.documento === nuevo!.folio)).toHaveLength(2);
+    const descuadrados = [...porAsiento(leidos)].filter(([, l]) => suma(l, "debe") !== suma(l, "haber"));
+    expect(descuadrados).toEqual([]);
+  });
+
+  it("un mes que no deja de cambiar no se da a medias: el diario no está disponible (503), en español", async () => {
+    const real = store();
+    let llamada = 0;
+    const inquieto: Store = {
+      ...real,
+      rpc: async <T>(fn: string, args: Record<string, unknown>) => {
+        const r = await real.rpc<unknown>(fn, args);
+        if (fn !== "libro_diario" || !Array.isArray(r)) return r as T;
+        llamada++;
+        return r.slice(0, 50).map((a: Record<string, unknown>) => ({ ...a, huella: `h${llamada}` })) as T;
+      },
+    };
+    const leer = async () => {
+      for await (const _ of paginasDiario(inquieto, periodoDe(`periodo=mes&anio=${ANIO}&mes=3`)));
+    };
+    const error = await leer().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DiarioNoDisponible);
+    expect(error).toMatchObject({ status: 503, message: expect.stringMatching(/han cambiado mientras se leía/) });
+  });
+
+  it("los meses sin movimientos no se piden: un periodo de 24 meses con uno solo, una llamada por el mes", async () => {
+    const unico = await gasto({
+      descripcion: "El único del periodo",
+      fecha_gasto: "2016-05-10",
+      categoria: "otros",
+      importe: "12.00",
+    });
+    const real = store();
+    const llamadas: string[] = [];
+    const contado: Store = {
+      ...real,
+      rpc: async <T>(fn: string, args: Record<string, unknown>) => {
+        llamadas.push(fn);
+        return real.rpc<T>(fn, args);
+      },
+    };
+    const leidos: Apunte[] = [];
+    for await (const p of paginasDiario(contado, periodoDe("periodo=fechas&desde=2015-01-01&hasta=2016-12-31")))
+      leidos.push(...p);
+    expect(leidos.map((a) => a.documento)).toEqual([unico.folio, unico.folio]);
+    expect(llamadas.filter((f) => f === "libro_diario")).toHaveLength(1);
   });
 
   it("las subcuentas no cambian de una exportación a otra, aunque se pida antes otro periodo", async () => {
@@ -365,6 +441,128 @@ describe("la pantalla y sus ficheros", () => {
     const r = await respond(() => exportar.loader(args("/asientos/exportar?periodo=anio&anio=26&formato=csv", admin)));
     expect(r.status).toBe(302);
     expect(r.headers.get("Location")).toBe("/asientos?periodo=anio&anio=26#resultado");
+  });
+
+  it("el periodo abarca como mucho 24 meses: se dice junto a «Hasta», y la base de datos tampoco lo acepta", async () => {
+    const largo = "periodo=fechas&desde=2025-01-15&hasta=2027-01-01";
+    const data = await json(await respond(() => pantalla.loader(args(`/asientos?${largo}`, admin))));
+    expect(data.periodo).toBeNull();
+    expect(data.errores).toEqual({
+      hasta:
+        "El libro diario abarca como mucho 24 meses: elija una fecha «Hasta» anterior o descárguelo en varias veces",
+    });
+    const r = await respond(() => exportar.loader(args(`/asientos/exportar?${largo}&formato=xdiario`, admin)));
+    expect(r.status).toBe(302);
+    expect(r.headers.get("Location")).toBe(`/asientos?${largo}#resultado`);
+    // 24 months, from the first to the last: accepted.
+    const justo = await json(
+      await respond(() => pantalla.loader(args("/asientos?periodo=fechas&desde=2019-01-15&hasta=2020-12-31", admin))),
+    );
+    expect(justo.errores).toEqual({});
+    expect(justo.periodo).not.toBeNull();
+    const error = await store()
+      .rpc("resumen_libro_diario", { p_desde: "2000-01-01", p_hasta: "2999-12-31" })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      field: "hasta",
+      message: "El libro diario abarca como mucho 24 meses: acorte el periodo.",
+    });
+  });
+
+  it("la función del resumen no se llama como la tabla de los resúmenes diarios de los aprobadores", async () => {
+    const { rows } = await owner.query<{ proname: string }>(
+      `select proname from pg_proc where pronamespace = 'public'::regnamespace
+          and proname in ('resumen_diario', 'resumen_libro_diario')`,
+    );
+    expect(rows.map((r) => r.proname)).toEqual(["resumen_libro_diario"]);
+  });
+
+  it("un XDiario que ContaPlus no puede leer se dice antes de empezar la descarga, no a medias", async () => {
+    const real = store();
+    // A percentage wider than ContaPlus's 5 characters, in the period's first month.
+    const ancho: Store = {
+      ...real,
+      rpc: async <T>(fn: string, a: Record<string, unknown>) => {
+        const r = await real.rpc<unknown>(fn, a);
+        if (fn !== "libro_diario" || !Array.isArray(r)) return r as T;
+        return r.map((x: Record<string, unknown>, i) => (i === 3 ? { ...x, porcentaje_iva: "100.00" } : x)) as T;
+      },
+    };
+    const error = await xdiario(ancho, periodoDe(TRIMESTRE)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DiarioNoDisponible);
+    expect(error).toMatchObject({
+      status: 422,
+      message: expect.stringMatching(
+        /^ContaPlus no admite el apunte \d+ del asiento \d+ \(.+\): IVA: 100\.00 no cabe en 5 caracteres\. No se ha generado XDiario\.txt\.$/,
+      ),
+    });
+  });
+
+  it("un fallo después de empezar la descarga la interrumpe: el fichero no termina como si estuviera completo", async () => {
+    const real = store();
+    const desde = periodoDe(TRIMESTRE).desde;
+    // The database fails when the second month is asked for.
+    const cae: Store = {
+      ...real,
+      rpc: async <T>(fn: string, a: Record<string, unknown>) => {
+        if (fn === "libro_diario" && a.p_desde !== desde) throw new Error("conexión perdida");
+        return real.rpc<T>(fn, a);
+      },
+    };
+    for (const hacer of [
+      () => csvDiario(cae, periodoDe(TRIMESTRE), { locale: "es-ES", currency: "EUR" }),
+      () => xdiario(cae, periodoDe(TRIMESTRE)),
+      () => xlsxDiario(cae, periodoDe(TRIMESTRE)),
+    ]) {
+      const r = await hacer();
+      expect(r.status).toBe(200);
+      await expect(r.arrayBuffer()).rejects.toThrow();
+    }
+    // In the first month, before the answer: no 200 at all.
+    const primero: Store = { ...real, rpc: () => Promise.reject(new Error("conexión perdida")) };
+    await expect(xdiario(primero, periodoDe(TRIMESTRE))).rejects.toThrow("conexión perdida");
+  });
+
+  it("un primer número de asiento opcional numera la pantalla y los ficheros desde él", async () => {
+    const apuntes = await todos(periodoDe(TRIMESTRE));
+    const asientos = porAsiento(apuntes).size;
+    const data = await json(await respond(() => pantalla.loader(args(`/asientos?${TRIMESTRE}&primero=500`, admin))));
+    expect(data.errorPrimero).toBeNull();
+    expect(data.apuntes[0].asiento).toBe(500);
+    expect(data.search).toBe(`${TRIMESTRE}&primero=500`);
+    const bajar = (formato: string) =>
+      respond(() => exportar.loader(args(`/asientos/exportar?${TRIMESTRE}&primero=500&formato=${formato}`, admin)));
+
+    const registros = Buffer.from(await (await bajar("xdiario")).arrayBuffer())
+      .toString("latin1")
+      .split("\r\n")
+      .filter(Boolean);
+    expect(registros.map((r) => Number(r.slice(0, 6)))).toEqual(apuntes.map((a) => a.asiento + 499));
+    const libro = new ExcelJS.Workbook();
+    await libro.xlsx.load(Buffer.from(await (await bajar("xlsx")).arrayBuffer()) as unknown as ExcelJS.Buffer);
+    const hoja = libro.getWorksheet("Diario")!;
+    expect(hoja.getRow(2).getCell(1).value).toBe(500);
+    expect(hoja.getRow(apuntes.length + 2).getCell(1).value).toBe(`Total (${asientos} asientos)`);
+  });
+
+  it("un primer número que no se puede leer se dice junto a su campo; uno que no cabe en ContaPlus, antes de descargar", async () => {
+    const mal = await json(await respond(() => pantalla.loader(args(`/asientos?${TRIMESTRE}&primero=0`, admin))));
+    expect(mal.periodo).toBeNull();
+    expect(mal.errorPrimero).toBe(
+      "Escriba el primer número de asiento como un número entero de 1 a 999999, o déjelo vacío para empezar en 1",
+    );
+    const r = await respond(() =>
+      exportar.loader(args(`/asientos/exportar?${TRIMESTRE}&primero=x&formato=csv`, admin)),
+    );
+    expect(r.status).toBe(302);
+
+    const grande = await respond(() =>
+      exportar.loader(args(`/asientos/exportar?${TRIMESTRE}&primero=999990&formato=xdiario`, admin)),
+    );
+    expect(grande.status).toBe(422);
+    expect((await grande.json()).message).toMatch(
+      /^Empezando en el 999990, los \d+ asientos del periodo pasan del 999999, el último número de asiento que admite ContaPlus\./,
+    );
   });
 
   it("un empleado no ve el diario ni lo descarga", async () => {

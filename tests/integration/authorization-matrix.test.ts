@@ -1906,9 +1906,15 @@ describe("la base de datos como cada rol (RLS)", () => {
           anon ? "42501" : admin ? "ok" : "OFPRM",
         ],
         [
-          "resumen_diario",
+          "resumen_libro_diario",
           async (trx) =>
-            (await sql`select public.resumen_diario('2026-01-01', '2026-03-31') as r`.execute(trx)).rows.length,
+            (await sql`select public.resumen_libro_diario('2026-01-01', '2026-03-31') as r`.execute(trx)).rows.length,
+          anon ? "42501" : admin ? 1 : "OFPRM",
+        ],
+        [
+          "meses_libro_diario",
+          async (trx) =>
+            (await sql`select public.meses_libro_diario('2026-01-01', '2026-03-31') as r`.execute(trx)).rows.length,
           anon ? "42501" : admin ? 1 : "OFPRM",
         ],
         [
