@@ -4,10 +4,12 @@ import { departamentos } from "./departamentos";
 import { empresa } from "./empresa";
 import type { Entity } from "./entity";
 import { gastos } from "./gastos";
+import { limitesExentosIrpf } from "./limites-exentos-irpf";
 import { proveedores } from "./proveedores";
 import { sucursales } from "./sucursales";
 import { tiposIva } from "./tipos-iva";
 import { usuarios } from "./usuarios";
+import { viajes } from "./viajes";
 
 /**
  * Every entity, in the order of the navigation. The machinery finds here what it says of another
@@ -16,12 +18,14 @@ import { usuarios } from "./usuarios";
  */
 export const ENTITIES: readonly Entity[] = [
   gastos,
+  viajes,
   departamentos,
   proveedores,
   sucursales,
   usuarios,
   tiposIva,
   categoriasFiscales,
+  limitesExentosIrpf,
   empresa,
   cuentasEmpresa,
 ];

@@ -1,0 +1,16 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { createAction, listLoader } from "~/crud/crud.server";
+import { viajes } from "~/entities/viajes";
+import { EntityListPage } from "~/ui/EntityPages";
+import { pageTitle } from "~/ui/page";
+
+export const loader = (args: LoaderFunctionArgs) => listLoader(viajes, args);
+// An administrador who leaves «Solicitante» empty creates the viaje for themself.
+export const action = (args: ActionFunctionArgs) =>
+  createAction(viajes, args, {
+    prepare: async (values, { user }) => ({ values: { ...values, solicitante_id: values.solicitante_id ?? user.id } }),
+  });
+export default function Viajes() {
+  return <EntityListPage entity={viajes} />;
+}
+export const meta: MetaFunction = () => pageTitle(viajes.title);
