@@ -21,6 +21,7 @@ import { currentUser } from "~/auth/session.server";
 import { sectionsFor } from "~/crud/crud.server";
 import { SECCION_LIBRO_IVA } from "~/fiscal/enlaces";
 import { SECCION_REMESAS } from "~/pagos/enlaces";
+import { SECCION_INFORME_IRPF } from "~/viajes/enlaces";
 import { avisosSinLeer } from "~/avisos/sin-leer.server";
 import { Flash } from "~/ui/Flash";
 import { RESULTS_ID } from "~/ui/anclas";
@@ -56,9 +57,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // Each role, the sections of the entities it sees (`roles` of an entity); an administrador, also the libro de IVA.
   const sections = !user
     ? []
-    : [...sectionsFor(user.rol), ...(user.rol === "administrador" ? [SECCION_LIBRO_IVA, SECCION_REMESAS] : [])].filter(
-        (s) => !user.pendiente || s.to === "/gastos",
-      );
+    : [
+        ...sectionsFor(user.rol),
+        ...(user.rol === "administrador" ? [SECCION_LIBRO_IVA, SECCION_INFORME_IRPF, SECCION_REMESAS] : []),
+      ].filter((s) => !user.pendiente || s.to === "/gastos");
   return json({ user, flash, formats: { locale, currency }, sentry, sections }, { headers });
 }
 

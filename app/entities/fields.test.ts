@@ -25,8 +25,10 @@ const oneLine = ENTITIES.flatMap((e) =>
 
 describe("campos de una línea", () => {
   it("hay campos que comprobar en cada entidad", () => {
-    // IVA por categoría writes only choices from fixed lists.
-    const withText = ENTITIES.map((e) => e.table).filter((t) => t !== "categorias_fiscales");
+    // IVA por categoría and the IRPF limits write only choices, dates and amounts.
+    const withText = ENTITIES.map((e) => e.table).filter(
+      (t) => t !== "categorias_fiscales" && t !== "limites_exentos_irpf",
+    );
     expect(new Set(oneLine.map((x) => x.entity))).toEqual(new Set(withText));
   });
 

@@ -95,7 +95,7 @@ export const gastos: Entity = {
     { ...text("folio", "Folio", { max: 20 }), readOnly: true },
     text("descripcion", "Descripción", { required: true, min: 3, max: 255 }),
     select("clase", "Clase de gasto", CLASES_GASTO, {
-      hint: "Kilometraje y dietas: Oficina calcula el importe con las tarifas de la empresa y no piden justificante. Si la deja vacía, ordinario.",
+      hint: "Ordinario: con su ticket o factura. Kilometraje (vehículo propio) y dieta (manutención de un día de viaje): Oficina calcula el importe con las tarifas de la empresa y no piden justificante. Si la deja vacía, ordinario.",
       genero: "f",
     }),
     ref("viaje_id", "Viaje", "viajes", { hint: "Uno de sus viajes. Una dieta siempre es de un viaje." }),

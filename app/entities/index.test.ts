@@ -14,12 +14,14 @@ describe("the entity registry", () => {
   it("lists the sections in the navigation's order", () => {
     expect(ENTITIES.map((e) => [e.path, e.title])).toEqual([
       ["/gastos", "Gastos"],
+      ["/viajes", "Viajes"],
       ["/departamentos", "Departamentos"],
       ["/proveedores", "Proveedores"],
       ["/sucursales", "Sucursales"],
       ["/usuarios", "Usuarios"],
       ["/tipos-iva", "Tipos de IVA"],
       ["/categorias-fiscales", "IVA por categoría"],
+      ["/limites-irpf", "Límites exentos de IRPF"],
       ["/empresa", "Empresa"],
       ["/cuentas-empresa", "Cuentas de la empresa"],
     ]);

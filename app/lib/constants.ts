@@ -79,9 +79,9 @@ export const ESTADO_GASTO_VALUES = values(ESTADOS_GASTO);
 
 /** What kind of gasto (`gastos.clase`): a receipt's, mileage or a daily allowance. */
 export const CLASES_GASTO = [
-  { value: "ordinario", label: "Ordinario (con ticket o factura)" },
-  { value: "kilometraje", label: "Kilometraje (vehículo propio)" },
-  { value: "dieta", label: "Dieta (manutención de un día de viaje)" },
+  { value: "ordinario", label: "Ordinario" },
+  { value: "kilometraje", label: "Kilometraje" },
+  { value: "dieta", label: "Dieta" },
 ] as const satisfies readonly Option[];
 
 /** Where a dieta's day was spent (`gastos.dieta_lugar`). */

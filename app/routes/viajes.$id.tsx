@@ -100,7 +100,7 @@ export default function Viaje() {
                     </th>
                     <td>{formatDate(g.fecha_gasto, formats.locale)}</td>
                     <td>{g.descripcion}</td>
-                    <td>{labelOf(CLASES_GASTO, g.clase).replace(/ \(.*\)$/, "")}</td>
+                    <td>{labelOf(CLASES_GASTO, g.clase)}</td>
                     <td>
                       <span className={`insignia insignia-${g.estado}`}>{labelOf(ESTADOS_GASTO, g.estado)}</span>
                     </td>

@@ -71,17 +71,21 @@ describe("objetos del esquema", () => {
         ...["departamentos", "sucursales", "proveedores", "usuarios", "gastos", "historial"],
         ...["empresa", "tipos_iva", "categorias_fiscales"],
         ...["datos_bancarios", "cuentas_empresa", "remesas", "remesa_gastos"],
+        ...["viajes", "limites_exentos_irpf"],
       ]),
     );
     expect(views.sort()).toEqual([
       "departamentos_vista",
       "gastos_vista",
       "historial_vista",
+      "informe_irpf",
       "libro_facturas_recibidas",
       "proveedores_vista",
       "remesas_vista",
       "sucursales_vista",
       "usuarios_vista",
+      "viajes_opciones",
+      "viajes_vista",
     ]);
   });
 

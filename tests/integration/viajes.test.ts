@@ -2,6 +2,8 @@ import { sql } from "kysely";
 import { addDaysISO, todayISO } from "~/lib/dates";
 import * as viajeRoute from "~/routes/viajes.$id";
 import * as viajesRoute from "~/routes/viajes._index";
+import * as informeRoute from "~/routes/viajes.informe-irpf";
+import * as exportarRoute from "~/routes/viajes.informe-irpf.exportar";
 import { createTestApp, json, ORIGIN, request, respond, type TestApp, type TestUser } from "../support/app";
 import { insertDepartamento, insertSucursal, setProfile } from "../support/fixtures";
 import { gastosPage } from "../support/gastos";
@@ -489,5 +491,74 @@ describe("pantallas", () => {
     );
     expect(r.status).toBe(400);
     expect(JSON.stringify(await json(r))).toContain("es de otra persona");
+  });
+});
+
+describe("informe de IRPF", () => {
+  const cargar = (search: string, cookie: string) =>
+    respond(() =>
+      informeRoute.loader({
+        request: request(`/viajes/informe-irpf${search}`, { cookie }),
+        context: app.context(),
+        params: {},
+      }),
+    );
+  const exportar = (search: string, cookie: string) =>
+    respond(() =>
+      exportarRoute.loader({
+        request: request(`/viajes/informe-irpf/exportar${search}`, { cookie }),
+        context: app.context(),
+        params: {},
+      }),
+    );
+
+  it("por persona, exento y sujeto de dietas y kilometraje aprobados: suman lo de sus gastos", async () => {
+    const anio = "2025";
+    const v = await viaje({ salida: "2025-06-02 08:00:00", regreso: "2025-06-03 20:00:00" });
+    const ids: string[] = [];
+    for (const o of [
+      { clase: "dieta", viaje_id: v, fecha_gasto: "2025-06-02", dieta_pernocta: true },
+      { clase: "dieta", viaje_id: v, fecha_gasto: "2025-06-03" },
+      { clase: "kilometraje", fecha_gasto: "2025-06-02", km_origen: "Madrid", km_destino: "Bilbao", km: "395" },
+    ])
+      ids.push((await gasto(o)).id);
+    await app.db
+      .updateTable("gastos")
+      .set({ estado: "aprobado", aprobado_por_id: aprobador.id, fecha_aprobacion: new Date() })
+      .where("id", "in", ids)
+      .execute();
+    // A borrador of the same year does not count.
+    await gasto({
+      clase: "dieta",
+      viaje_id: await viaje({ salida: "2025-07-01 08:00:00", regreso: "2025-07-01 20:00:00" }),
+      fecha_gasto: "2025-07-01",
+    });
+    const r = await cargar(`?anio=${anio}`, admin.cookie);
+    expect(r.status).toBe(200);
+    const { informe } = await json(r);
+    const esperado = await sql<{ exento: string; sujeto: string }>`
+      select sum(exento_irpf)::numeric(14,2)::text as exento, sum(sujeto_irpf)::numeric(14,2)::text as sujeto
+        from public.gastos_vista
+       where clase in ('kilometraje', 'dieta') and estado in ('aprobado', 'pagado')
+         and fecha_gasto between '2025-01-01' and '2025-12-31'`.execute(app.db);
+    expect(informe.totales).toMatchObject(esperado.rows[0]!);
+    const fila = informe.filas.find((f: { solicitante_id: string }) => f.solicitante_id === empleado.id);
+    expect(fila).toMatchObject({ dietas: 2, kilometrajes: 1 });
+    expect(informe.totales.exento).not.toBe("0.00");
+
+    const csv = await exportar(`?anio=${anio}&formato=csv`, admin.cookie);
+    expect(csv.headers.get("Content-Type")).toContain("text/csv");
+    const texto = await csv.text();
+    expect(texto).toContain('"Persona";"Correo";"Dietas";"Dietas exentas"');
+    const xlsx = await exportar(`?anio=${anio}&formato=xlsx`, admin.cookie);
+    expect(xlsx.headers.get("Content-Disposition")).toContain("informe-irpf-dietas-kilometraje-2025.xlsx");
+    expect((await xlsx.arrayBuffer()).byteLength).toBeGreaterThan(1000);
+  });
+
+  it("solo para administradores", async () => {
+    for (const u of [aprobador, empleado]) {
+      expect((await cargar("?anio=2025", u.cookie)).status).toBe(403);
+      expect((await exportar("?anio=2025&formato=csv", u.cookie)).status).toBe(403);
+    }
   });
 });
