@@ -118,7 +118,8 @@ export const viajes: Entity = {
     return {
       editar: suyo,
       eliminar: suyo,
-      campos: user.rol === "administrador" ? undefined : CAMPOS_VIAJE_NO_ADMIN,
+      // The solicitante is chosen once, by an administrador creating it; never changed after.
+      campos: user.rol === "administrador" && !recordId ? undefined : CAMPOS_VIAJE_NO_ADMIN,
     };
   },
   defaults: ({ country, userId }) => ({ destino_pais: country, municipio_distinto: "on", solicitante_id: userId }),

@@ -44,6 +44,14 @@ import * as suc_id from "~/routes/sucursales.$id";
 import * as suc_index from "~/routes/sucursales._index";
 import * as suc_csv from "~/routes/sucursales.exportar";
 import * as iva_id from "~/routes/tipos-iva.$id";
+import * as lim_id from "~/routes/limites-irpf.$id";
+import * as lim_index from "~/routes/limites-irpf._index";
+import * as lim_csv from "~/routes/limites-irpf.exportar";
+import * as viajes_id from "~/routes/viajes.$id";
+import * as viajes_index from "~/routes/viajes._index";
+import * as viajes_csv from "~/routes/viajes.exportar";
+import * as informe_irpf from "~/routes/viajes.informe-irpf";
+import * as informe_irpf_csv from "~/routes/viajes.informe-irpf.exportar";
 import * as iva_index from "~/routes/tipos-iva._index";
 import * as iva_csv from "~/routes/tipos-iva.exportar";
 import * as usu_id from "~/routes/usuarios.$id";
@@ -147,6 +155,8 @@ const snapshot = () =>
     cuentas_empresa: ["public.cuentas_empresa", "id"],
     remesas: ["public.remesas", "id"],
     remesa_gastos: ["public.remesa_gastos", "id"],
+    viajes: ["public.viajes", "id"],
+    limites_exentos_irpf: ["public.limites_exentos_irpf", "id"],
   });
 
 type Expect = "ok" | "login" | 400 | 403 | 404 | 405 | 409 | "sin-cambio";
@@ -1054,6 +1064,11 @@ describe("rutas × métodos × roles × tipo de registro", () => {
                   codigo_postal: "26001",
                   ciudad,
                   pais: "ES",
+                  tarifa_km: "0,26",
+                  dieta_espana_sin_pernocta: "26,67",
+                  dieta_espana_con_pernocta: "53,34",
+                  dieta_extranjero_sin_pernocta: "48,08",
+                  dieta_extranjero_con_pernocta: "91,35",
                 },
               }),
             ),
@@ -1067,6 +1082,208 @@ describe("rutas × métodos × roles × tipo de registro", () => {
       await cell(`/empresa eliminar · ${a}`, only(403), () =>
         call(() =>
           empresa_route.action(args("/empresa", a, { form: { intent: "eliminar", version: String(ahora.version) } })),
+        ),
+      );
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it("viajes: cada uno los suyos, quien aprueba los de su gente; límites de IRPF e informe, solo administradores", async () => {
+    const viaje = async () => {
+      const { id, version } = await app.db
+        .insertInto("viajes")
+        .values({
+          solicitante_id: u.empleadoA.id,
+          destino_municipio: "Bilbao",
+          motivo: "Matriz",
+          salida: `${hoy} 08:00`,
+          regreso: `${hoy} 20:00`,
+        })
+        .returning(["id", "version"])
+        .executeTakeFirstOrThrow();
+      return { id: String(id), version: Number(version) };
+    };
+    const gastoDe = (viajeId: string, estado: "borrador" | "pendiente") =>
+      app.db
+        .insertInto("gastos")
+        .values({
+          descripcion: "Kilometraje de la matriz",
+          fecha_gasto: hoy,
+          categoria: "viajes_transporte",
+          metodo_pago: "efectivo",
+          solicitante_id: u.empleadoA.id,
+          departamento_id: dep.A,
+          sucursal_id: suc,
+          viaje_id: viajeId,
+          clase: "kilometraje",
+          km_origen: "Madrid",
+          km_destino: "Getafe",
+          km: "14",
+          estado,
+          aprobador_id: estado === "pendiente" ? u.aprobadorA.id : null,
+        } as never)
+        .execute();
+    for (const a of ACTORES) {
+      const signed = a !== "anonimo" && a !== "inactivo";
+      const admin = a === "administrador";
+      const si = (e: Expect): Expect => (!signed ? "login" : e);
+      const soloAdmin = (e: Expect, otro: Expect = 404): Expect => (!signed ? "login" : admin ? e : otro);
+      await cell(`/viajes lista · ${a}`, si("ok"), () => call(() => viajes_index.loader(args("/viajes", a))));
+      await cell(`/viajes/exportar · ${a}`, si("ok"), () => call(() => viajes_csv.loader(args("/viajes/exportar", a))));
+      seq += 1;
+      const motivo = `Viaje de la matriz ${seq}`;
+      await cell(
+        `/viajes crear · ${a}`,
+        si("ok"),
+        () =>
+          call(() =>
+            viajes_index.action(
+              args("/viajes?index", a, {
+                form: {
+                  destino_municipio: "Sevilla",
+                  destino_pais: "ES",
+                  motivo,
+                  salida: `${hoy}T08:00`,
+                  regreso: `${hoy}T20:00`,
+                  _envio: crypto.randomUUID(),
+                },
+              }),
+            ),
+          ),
+        async () =>
+          (await app.db.selectFrom("viajes").select("id").where("motivo", "=", motivo).execute()).length === 1
+            ? null
+            : "no se creó",
+      );
+      const v = await viaje();
+      const ver = (id: string) => args(`/viajes/${id}`, a, { params: { id } });
+      await cell(`/viajes/{id} ver · ${a}`, si("ok"), () => call(() => viajes_id.loader(ver(v.id))));
+      await cell(
+        `/viajes/{id} guardar · ${a}`,
+        si(a === "aprobador" ? 403 : "ok"),
+        () =>
+          call(() =>
+            viajes_id.action({
+              ...ver(v.id),
+              request: request(`/viajes/${v.id}`, {
+                cookie: cookieOf(a),
+                form: {
+                  intent: "guardar",
+                  version: String(v.version),
+                  destino_municipio: "Vitoria",
+                  destino_pais: "ES",
+                  motivo: "Matriz",
+                  salida: `${hoy}T08:00`,
+                  regreso: `${hoy}T20:00`,
+                  ...(admin ? { solicitante_id: u.empleadoA.id } : {}),
+                },
+              }),
+            }),
+          ),
+        async () => ((await row("viajes", v.id))?.destino_municipio === "Vitoria" ? null : "no se guardó"),
+      );
+      const e = await viaje();
+      await gastoDe(e.id, "borrador");
+      await cell(
+        `/viajes/{id} enviar · ${a}`,
+        si(a === "aprobador" ? 403 : "ok"),
+        () =>
+          call(() =>
+            viajes_id.action({
+              ...ver(e.id),
+              request: request(`/viajes/${e.id}`, {
+                cookie: cookieOf(a),
+                form: { intent: "enviar", version: String(e.version) },
+              }),
+            }),
+          ),
+        async () =>
+          (await app.db.selectFrom("gastos").select("estado").where("viaje_id", "=", e.id).executeTakeFirstOrThrow())
+            .estado === "pendiente"
+            ? null
+            : "no se envió",
+      );
+      const p = await viaje();
+      await gastoDe(p.id, "pendiente");
+      await cell(
+        `/viajes/{id} aprobar · ${a}`,
+        si(a === "empleado" ? 403 : "ok"),
+        () =>
+          call(() =>
+            viajes_id.action({
+              ...ver(p.id),
+              request: request(`/viajes/${p.id}`, {
+                cookie: cookieOf(a),
+                form: { intent: "aprobar", version: String(p.version) },
+              }),
+            }),
+          ),
+        async () =>
+          (await app.db.selectFrom("gastos").select("estado").where("viaje_id", "=", p.id).executeTakeFirstOrThrow())
+            .estado === "aprobado"
+            ? null
+            : "no se aprobó",
+      );
+
+      await cell(`/limites-irpf lista · ${a}`, soloAdmin("ok"), () =>
+        call(() => lim_index.loader(args("/limites-irpf", a))),
+      );
+      await cell(`/limites-irpf/exportar · ${a}`, soloAdmin("ok"), () =>
+        call(() => lim_csv.loader(args("/limites-irpf/exportar", a))),
+      );
+      const desde = `${2100 + (seq % 7000)}-01-01`;
+      await cell(
+        `/limites-irpf crear · ${a}`,
+        soloAdmin("ok"),
+        () =>
+          call(() =>
+            lim_index.action(
+              args("/limites-irpf?index", a, {
+                form: { tipo: "km", vigente_desde: desde, importe: "0,30", _envio: crypto.randomUUID() },
+              }),
+            ),
+          ),
+        async () =>
+          (await app.db.selectFrom("limites_exentos_irpf").select("id").where("vigente_desde", "=", desde).execute())
+            .length === 1
+            ? null
+            : "no se creó",
+      );
+      const limite = (await app.db
+        .insertInto("limites_exentos_irpf")
+        .values({ tipo: "dieta_espana_sin_pernocta", vigente_desde: `${2100 + (seq % 7000)}-06-01`, importe: "30.00" })
+        .returning(["id", "version", "vigente_desde"])
+        .executeTakeFirstOrThrow()) as { id: string; version: number; vigente_desde: string };
+      const lim = (form?: Record<string, string>) =>
+        args(`/limites-irpf/${limite.id}`, a, { params: { id: limite.id }, form });
+      await cell(`/limites-irpf/{id} ver · ${a}`, soloAdmin("ok"), () => call(() => lim_id.loader(lim())));
+      await cell(
+        `/limites-irpf/{id} guardar · ${a}`,
+        soloAdmin("ok"),
+        () =>
+          call(() =>
+            lim_id.action(
+              lim({
+                intent: "guardar",
+                version: String(limite.version),
+                vigente_desde: limite.vigente_desde,
+                importe: "31,00",
+              }),
+            ),
+          ),
+        async () => ((await row("limites_exentos_irpf", limite.id))?.importe === "31.00" ? null : "no se guardó"),
+      );
+      const vigente = (await row("limites_exentos_irpf", limite.id))!;
+      await cell(`/limites-irpf/{id} eliminar · ${a}`, soloAdmin(403), () =>
+        call(() => lim_id.action(lim({ intent: "eliminar", version: String(vigente.version) }))),
+      );
+
+      await cell(`/viajes/informe-irpf · ${a}`, soloAdmin("ok", 403), () =>
+        call(() => informe_irpf.loader(args(`/viajes/informe-irpf?anio=${hoy.slice(0, 4)}`, a))),
+      );
+      await cell(`/viajes/informe-irpf/exportar · ${a}`, soloAdmin("ok", 403), () =>
+        call(() =>
+          informe_irpf_csv.loader(args(`/viajes/informe-irpf/exportar?anio=${hoy.slice(0, 4)}&formato=csv`, a)),
         ),
       );
     }
