@@ -104,11 +104,12 @@ export const gastos: Entity = {
       hint: "No puede ser futura ni de hace más de un año. En una dieta, el día del viaje que paga.",
     }),
     select("categoria", "Categoría", CATEGORIAS_GASTO, { required: true }),
-    money("importe", "Importe", {
-      positive: true,
-      max: 1_000_000,
-      hint: "Con IVA, hasta 2 decimales, por ejemplo 125,50. En kilometraje y dietas se calcula solo: déjelo vacío.",
-    }),
+    {
+      // Required for an ordinario (reglasClase says so); kilometraje and dietas leave it empty.
+      ...money("importe", "Importe", { required: true, positive: true, max: 1_000_000 }),
+      schema: money("importe", "Importe", { positive: true, max: 1_000_000 }).schema,
+      hint: "Con IVA, hasta 2 decimales, por ejemplo 125,50. En kilometraje y dietas no se escribe: lo calcula Oficina.",
+    },
     select("metodo_pago", "Método de pago", METODOS_PAGO, { required: true }),
     ref("proveedor_id", "Proveedor", "proveedores", { hint: "Solo proveedores activos." }),
     text("numero_factura", "Nº de factura / ticket", { max: 50 }),

@@ -31,6 +31,16 @@ export const CAMPOS_VIAJE_NO_ADMIN = [
 const CON_EQUIPO = ["administrador", "aprobador"] as const;
 const APRUEBAN = ["administrador", "aprobador"] as const;
 
+/** «Valencia, 27/11/2026», «Lisboa (PT), 02/03/2026»: as interno.titulo_viaje names a viaje. */
+export function tituloViaje(row: Record<string, unknown>): string {
+  const salida = String(row.salida ?? "");
+  const fecha = /^\d{4}-\d{2}-\d{2}/.test(salida)
+    ? `${salida.slice(8, 10)}/${salida.slice(5, 7)}/${salida.slice(0, 4)}`
+    : "";
+  const pais = row.destino_pais && row.destino_pais !== "ES" ? ` (${String(row.destino_pais)})` : "";
+  return `${String(row.destino_municipio ?? "")}${pais}${fecha ? `, ${fecha}` : ""}`;
+}
+
 const esSuyo = (record: Record<string, unknown>, user: { id: string; rol: string }) =>
   user.rol === "administrador" || record.solicitante_id === user.id;
 
