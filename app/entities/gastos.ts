@@ -252,7 +252,7 @@ export const gastos: Entity = {
     // Only for their class: the server ignores them otherwise (the database clears them).
     { titulo: "Kilometraje", campos: ["km_origen", "km_destino", "km", "km_ida_vuelta", "km_tarifa"], plegado: true },
     { titulo: "Dieta", campos: ["dieta_pernocta", "dieta_lugar"], plegado: true },
-    { titulo: "IRPF", campos: ["exento_irpf", "sujeto_irpf", "irpf_explicacion"] },
+    { titulo: "IRPF", campos: ["exento_irpf", "sujeto_irpf", "irpf_explicacion"], plegado: true },
   ],
   defaultOrder: { column: "fecha_gasto", ascending: false },
   labelColumn: "folio",

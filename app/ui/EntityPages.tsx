@@ -1,4 +1,5 @@
-import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useLocation, useRouteLoaderData } from "@remix-run/react";
+import type { RootData } from "~/root";
 import type { ReactNode } from "react";
 import type { ListData, Options, RecordData, StoredRow } from "~/crud/crud.server";
 import type { SubmissionResult } from "@conform-to/react";
@@ -10,7 +11,7 @@ import { ConfirmDialog } from "./ConfirmDialog";
 import { CreateForm, displayField, EditForm, OptionSearchForms, type ActionData } from "./EntityForms";
 import { ConformForm, FieldControl, useServerForm } from "./forms";
 import { History } from "./History";
-import { backToRow, csvHref, DataTable, FilterForm, Pagination } from "./lists";
+import { backToRow, csvHref, DataTable, FilterForm, ListViews, Pagination } from "./lists";
 import { pageTitle, useFormats } from "./page";
 
 type Row = StoredRow;
@@ -23,6 +24,7 @@ export function recordMeta(entity: Entity) {
 
 export function EntityListPage({ entity, children }: { entity: Entity; children?: ReactNode }) {
   const { state, result, options, can, campos, envio, defaults } = useLoaderData<ListData>();
+  const rol = useRouteLoaderData<RootData>("root")?.user?.rol;
   const formats = useFormats();
   const location = useLocation();
   const here = location.pathname + location.search;
@@ -39,6 +41,7 @@ export function EntityListPage({ entity, children }: { entity: Entity; children?
         ) : null}
       </div>
       {entity.intro ? <p className="intro">{entity.intro}</p> : null}
+      {entity.vistas?.length ? <ListViews entity={entity} state={state} rol={rol ?? ""} todos="Todos" /> : null}
       <FilterForm entity={entity} state={state} options={options} />
       <div className="resumen-lista">
         <p aria-live="polite">

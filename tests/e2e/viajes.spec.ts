@@ -43,18 +43,18 @@ test("un viaje de dos días con pernocta, 230 km en coche, hotel y taxi: se env�
 
   await gastoDelViaje(page, "Añadir kilometraje", async (form) => {
     await form.getByLabel("Descripción").fill("Coche propio Madrid – Valencia");
-    await form.getByLabel("Fecha").fill(ayer);
+    await form.getByLabel("Fecha (obligatorio)").fill(ayer);
     await form.getByLabel("Categoría").selectOption({ label: "Viajes y transporte" });
     await form.getByLabel("Método de pago").selectOption({ label: "Efectivo" });
     await form.locator("summary", { hasText: "Kilometraje" }).click();
-    await form.getByLabel("Origen").fill("Madrid");
-    await form.getByLabel("Destino").fill("Valencia");
-    await form.getByLabel("Kilómetros").fill("230");
+    await form.getByLabel("Origen", { exact: true }).fill("Madrid");
+    await form.getByLabel("Destino", { exact: true }).fill("Valencia");
+    await form.getByLabel("Kilómetros", { exact: true }).fill("230");
   });
   await page.goto(viaje);
   await gastoDelViaje(page, "Añadir una dieta", async (form) => {
     await form.getByLabel("Descripción").fill("Dieta del primer día");
-    await form.getByLabel("Fecha").fill(ayer);
+    await form.getByLabel("Fecha (obligatorio)").fill(ayer);
     await form.getByLabel("Categoría").selectOption({ label: "Comidas" });
     await form.getByLabel("Método de pago").selectOption({ label: "Efectivo" });
     await form.locator("summary", { hasText: "Dieta" }).click();
@@ -69,7 +69,7 @@ test("un viaje de dos días con pernocta, 230 km en coche, hotel y taxi: se env�
     await page.goto(viaje);
     await gastoDelViaje(page, "Añadir un gasto al viaje", async (form) => {
       await form.getByLabel("Descripción").fill(descripcion);
-      await form.getByLabel("Fecha").fill(hoy);
+      await form.getByLabel("Fecha (obligatorio)").fill(hoy);
       await form.getByLabel("Categoría").selectOption({ label: categoria });
       await form.getByLabel("Importe (obligatorio)").fill(importeTecleado(centimos));
       await form.getByLabel("Método de pago").selectOption({ label: "Tarjeta de crédito" });
