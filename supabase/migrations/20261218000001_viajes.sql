@@ -460,6 +460,39 @@ begin
 end
 $$;
 
+-- Antes de aprobar: un kilometraje o una dieta no llevan justificante, y no se avisa de ello.
+create or replace function public.avisos_antes_de_aprobar(p_id uuid) returns text[]
+language plpgsql stable security invoker
+set search_path = ''
+as $$
+declare
+  g record;
+  p record;
+  v_meses text[] := array['enero', 'febrero', 'marzo', 'abril', 'mayo', 'junio', 'julio',
+                          'agosto', 'septiembre', 'octubre', 'noviembre', 'diciembre'];
+  v_avisos text[] := '{}';
+begin
+  select v.id, v.importe, v.departamento_id, v.fecha_gasto, v.justificantes, v.iva_motivo, v.clase
+    into g from public.gastos_vista v
+   where v.id = p_id and v.estado = 'pendiente' and v.puede_aprobar;
+  if not found then
+    return v_avisos;
+  end if;
+  if g.justificantes = 0 and g.clase = 'ordinario' then
+    v_avisos := v_avisos || 'No lleva justificante.'::text;
+  end if;
+  p := interno.presupuesto_del_mes(g.departamento_id, g.fecha_gasto);
+  if p.presupuesto is not null and p.aprobado + g.importe > p.presupuesto then
+    v_avisos := v_avisos || (
+      'Aprobado, ' || p.nombre || ' pasaría de su presupuesto de '
+      || v_meses[extract(month from g.fecha_gasto)::integer] || ' de ' || extract(year from g.fecha_gasto)::integer
+      || ' en ' || interno.euros(p.aprobado + g.importe - p.presupuesto) || ' € ('
+      || interno.euros(p.aprobado + g.importe) || ' € de ' || interno.euros(p.presupuesto) || ' €).');
+  end if;
+  return v_avisos;
+end
+$$;
+
 -- ---------------------------------------------------------------------------------------------
 -- El flujo de un viaje: sus gastos, juntos, por las funciones de cada gasto (todas sus
 -- comprobaciones, su historial y sus avisos). Todo o nada: el primer gasto que no puede hacerlo

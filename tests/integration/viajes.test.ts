@@ -37,7 +37,7 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const { post, created, row } = gastosPage(() => app);
+const { post, created, row, list } = gastosPage(() => app);
 
 /** A viaje written as the owner (the arithmetic's setting, not what is tested). */
 async function viaje(o: Partial<Record<string, unknown>> = {}) {
@@ -355,6 +355,11 @@ describe("pantallas", () => {
     expect((await flashOf(enviado))?.message).toBe("Viaje enviado a aprobación: 3 gastos.");
     expect((await row(km.id)).estado).toBe("pendiente");
     expect((await row(dieta.id)).estado).toBe("pendiente");
+
+    // Before approving, no «No lleva justificante.» for a kilometraje (it never has one); an
+    // ordinario without its receipt would say so.
+    const panelKm = await list(`?gasto=${km.id}`, aprobador.cookie);
+    expect(panelKm.panel.antesDeAprobar).not.toContain("No lleva justificante.");
 
     // The empleado cannot approve; the aprobador sees the buttons and approves the whole trip.
     expect(
