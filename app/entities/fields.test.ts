@@ -56,3 +56,25 @@ describe("campos de una línea", () => {
     );
   });
 });
+
+describe("cantidades y fechas con hora", () => {
+  const km = ENTITIES.find((e) => e.table === "gastos")!.fields.find((f) => f.name === "km")!;
+  const salida = ENTITIES.find((e) => e.table === "viajes")!.fields.find((f) => f.name === "salida")!;
+
+  it("los kilómetros: coma o punto, un decimal, mayores que 0; lo demás, con su mensaje", () => {
+    expect(km.schema(z).parse("230")).toBe("230");
+    expect(km.schema(z).parse("115,5")).toBe("115.5");
+    // An empty field reaches the schema as undefined (Conform drops empty strings).
+    expect(km.schema(z).parse(undefined)).toBeNull();
+    for (const malo of ["12,55", "-3", "0", "doscientos"])
+      expect(km.schema(z).safeParse(malo).error?.issues[0]?.message).toMatch(/^Kilómetros: /);
+  });
+
+  it("la salida: la fecha y la hora que envía el navegador, o escritas", () => {
+    expect(salida.schema(z).parse("2026-11-27T07:30")).toBe("2026-11-27T07:30");
+    expect(salida.schema(z).parse("27/11/2026 07:30")).toBe("2026-11-27T07:30");
+    expect(salida.schema(z).safeParse("mañana").error?.issues[0]?.message).toBe(
+      "Salida: escriba una fecha y una hora válidas, por ejemplo 31/01/2026 08:30",
+    );
+  });
+});
