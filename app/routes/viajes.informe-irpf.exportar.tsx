@@ -1,7 +1,7 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
 import { formats } from "~/crud/crud.server";
 import { csvIrpf, INFORME_IRPF_PATH, requireAdministrador, xlsxIrpf } from "~/viajes/informe.server";
-import { periodoIrpf } from "./viajes.informe-irpf";
+import { periodoIrpf } from "~/viajes/informe";
 
 /** `/viajes/informe-irpf/exportar?…&formato=xlsx|csv`: the report as a file (a resource route). */
 export async function loader({ request, context }: LoaderFunctionArgs) {

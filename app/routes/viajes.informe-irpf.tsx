@@ -1,24 +1,17 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
-import { leerPeriodo } from "~/fiscal/periodo";
-import { todayISO } from "~/lib/dates";
 import { formatMoney } from "~/lib/money";
 import { cuenta } from "~/lib/plural";
 import { pageTitle, useFormats } from "~/ui/page";
-import { COLUMNAS_IRPF, INFORME_IRPF_PATH, informeIrpf, requireAdministrador } from "~/viajes/informe.server";
+import { INFORME_IRPF_PATH } from "~/viajes/enlaces";
+import { COLUMNAS_IRPF, periodoIrpf } from "~/viajes/informe";
+import { informeIrpf, requireAdministrador } from "~/viajes/informe.server";
 
 /**
  * `/viajes/informe-irpf` — dietas and kilometraje per person for payroll and the modelo 190,
  * for administradores: a year (or two dates) by the gasto's date, the exempt and taxable totals,
  * and its downloads (`/viajes/informe-irpf/exportar`).
  */
-export function periodoIrpf(params: URLSearchParams) {
-  const fechas = Boolean(params.get("desde")?.trim() || params.get("hasta")?.trim());
-  const p = new URLSearchParams(params);
-  p.set("periodo", fechas ? "fechas" : "anio");
-  return leerPeriodo(p, todayISO());
-}
-
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { store } = await requireAdministrador(request, context);
   const params = new URL(request.url).searchParams;

@@ -7,6 +7,7 @@ import type { Periodo } from "~/fiscal/periodo";
 import { CSV_BOM, csvLine, type CsvCell } from "~/lib/csv";
 import type { Formats } from "~/lib/format";
 import { formatDecimal, fromCents, toCents } from "~/lib/money";
+import { COLUMNAS_IRPF, IMPORTES, type FilaIrpf, type Importe } from "./informe";
 
 /**
  * The IRPF report of dietas and kilometraje for payroll and the modelo 190 (docs/producto.md
@@ -32,18 +33,6 @@ type Linea = {
   exento_irpf: string;
   sujeto_irpf: string;
 };
-
-const IMPORTES = ["dietas_exento", "dietas_sujeto", "km_exento", "km_sujeto", "exento", "sujeto"] as const;
-type Importe = (typeof IMPORTES)[number];
-
-/** One person's totals (amounts as decimal strings, exact). */
-export type FilaIrpf = {
-  solicitante_id: string;
-  nombre: string;
-  email: string;
-  dietas: number;
-  kilometrajes: number;
-} & Record<Importe, string>;
 
 export type InformeIrpf = { filas: FilaIrpf[]; totales: Record<Importe, string>; gastos: number };
 
@@ -124,20 +113,6 @@ export async function informeIrpf(store: Store, periodo: Periodo): Promise<Infor
     gastos,
   };
 }
-
-/** The columns of the screen, the workbook and the CSV, in this order. */
-export const COLUMNAS_IRPF: { header: string; value: (f: FilaIrpf) => string | number; money?: boolean }[] = [
-  { header: "Persona", value: (f) => f.nombre },
-  { header: "Correo", value: (f) => f.email },
-  { header: "Dietas", value: (f) => f.dietas },
-  { header: "Dietas exentas", value: (f) => f.dietas_exento, money: true },
-  { header: "Dietas sujetas", value: (f) => f.dietas_sujeto, money: true },
-  { header: "Kilometrajes", value: (f) => f.kilometrajes },
-  { header: "Kilometraje exento", value: (f) => f.km_exento, money: true },
-  { header: "Kilometraje sujeto", value: (f) => f.km_sujeto, money: true },
-  { header: "Total exento", value: (f) => f.exento, money: true },
-  { header: "Total sujeto", value: (f) => f.sujeto, money: true },
-];
 
 export function nombreArchivoIrpf(periodo: Periodo, extension: "xlsx" | "csv") {
   return `informe-irpf-dietas-kilometraje-${periodo.clave}.${extension}`;

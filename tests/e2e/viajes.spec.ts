@@ -105,3 +105,26 @@ test("un viaje de dos días con pernocta, 230 km en coche, hotel y taxi: se env�
   await expect(aprobador.getByRole("button", { name: "Rechazar el viaje" })).toHaveCount(0);
   await aprobador.context().close();
 });
+
+const admin = as("administrador");
+
+admin("el informe de IRPF del año: por persona, exento y sujeto; se descarga en XLSX y CSV", async ({ page }) => {
+  await page.goto("/");
+  await page.getByRole("navigation").getByRole("link", { name: "Informe IRPF" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Informe de IRPF: dietas y kilometraje");
+  // The demo's approved trips (scripts/seed/viajes.ts) are 40 and 75 days old.
+  const anio = Number(diaMadrid(-40).slice(0, 4));
+  await page.getByLabel("Año").fill(String(anio));
+  await page.getByRole("button", { name: "Ver el informe" }).click();
+  const resultado = page.getByRole("region", { name: `Año ${anio}` });
+  await expect(resultado.getByRole("table")).toBeVisible();
+  await expect(resultado.getByRole("columnheader", { name: "Total exento" })).toBeVisible();
+  await expect(resultado.getByRole("row", { name: /^Total/ })).toContainText("€");
+  await expectNoAxeViolations(page);
+  const xlsx = page.waitForEvent("download");
+  await resultado.getByRole("link", { name: "Descargar XLSX" }).click();
+  expect((await xlsx).suggestedFilename()).toBe(`informe-irpf-dietas-kilometraje-${anio}.xlsx`);
+  const csv = page.waitForEvent("download");
+  await resultado.getByRole("link", { name: "Descargar CSV" }).click();
+  expect((await csv).suggestedFilename()).toBe(`informe-irpf-dietas-kilometraje-${anio}.csv`);
+});
