@@ -1917,6 +1917,132 @@ describe("la base de datos como cada rol (RLS)", () => {
     expect(failures).toEqual([]);
   });
 
+  it("viajes: los ve quien ve sus gastos, los escribe su solicitante o un administrador; límites de IRPF, como los tipos de IVA", async () => {
+    for (const [name, who] of ROLES) {
+      const user = who();
+      const anon = user === null;
+      const active = !anon && name !== "inactivo";
+      const admin = name === "administrador";
+      const propio = name === "empleado";
+      seq += 1;
+      const viaje = String(
+        (
+          await app.db
+            .insertInto("viajes")
+            .values({
+              solicitante_id: u.empleadoA.id,
+              destino_municipio: "Bilbao",
+              motivo: `RLS ${seq}`,
+              salida: `${hoy} 08:00`,
+              regreso: `${hoy} 20:00`,
+            })
+            .returning("id")
+            .executeTakeFirstOrThrow()
+        ).id,
+      );
+      // Another department's trip, with nothing sent: only its solicitante and administradores see it.
+      const ajeno = String(
+        (
+          await app.db
+            .insertInto("viajes")
+            .values({
+              solicitante_id: u.empleadoB.id,
+              destino_municipio: "Vigo",
+              motivo: `RLS ajeno ${seq}`,
+              salida: `${hoy} 08:00`,
+              regreso: `${hoy} 20:00`,
+            })
+            .returning("id")
+            .executeTakeFirstOrThrow()
+        ).id,
+      );
+      const limite = String(
+        (
+          await app.db
+            .insertInto("limites_exentos_irpf")
+            .values({ tipo: "km", vigente_desde: `${2100 + (seq % 7000)}-03-01`, importe: "0.30" })
+            .returning("id")
+            .executeTakeFirstOrThrow()
+        ).id,
+      );
+      const statements: [string, (trx: TestTransaction) => Promise<number>, number | "ok" | "42501"][] = [
+        [
+          "viajes select propio",
+          async (trx) => (await sql`select id from public.viajes where id = ${viaje}`.execute(trx)).rows.length,
+          anon ? "42501" : active ? 1 : 0,
+        ],
+        [
+          "viajes select ajeno sin gastos enviados",
+          async (trx) => (await sql`select id from public.viajes where id = ${ajeno}`.execute(trx)).rows.length,
+          anon ? "42501" : admin ? 1 : 0,
+        ],
+        [
+          "viajes insert para sí",
+          async (trx) => (
+            await sql`insert into public.viajes (destino_municipio, motivo, salida, regreso)
+                      values ('Toledo', 'RLS', now()::timestamp(0), now()::timestamp(0))`.execute(trx),
+            1
+          ),
+          active ? "ok" : "42501",
+        ],
+        [
+          "viajes insert para otra persona",
+          async (trx) => (
+            await sql`insert into public.viajes (solicitante_id, destino_municipio, motivo, salida, regreso)
+                      values (${u.empleadoB.id}, 'Toledo', 'RLS', now()::timestamp(0), now()::timestamp(0))`.execute(
+              trx,
+            ),
+            1
+          ),
+          admin ? "ok" : "42501",
+        ],
+        [
+          "viajes update",
+          (trx) => count(trx, sql`update public.viajes set motivo = 'RLS editado' where id = ${viaje}`),
+          anon ? "42501" : propio || admin ? 1 : 0,
+        ],
+        [
+          "viajes update solicitante",
+          (trx) => count(trx, sql`update public.viajes set solicitante_id = ${u.empleadoB.id} where id = ${viaje}`),
+          "42501",
+        ],
+        [
+          "viajes delete",
+          (trx) => count(trx, sql`delete from public.viajes where id = ${viaje}`),
+          anon ? "42501" : propio || admin ? 1 : 0,
+        ],
+        [
+          "limites_exentos_irpf select",
+          async (trx) =>
+            (await sql`select id from public.limites_exentos_irpf where id = ${limite}`.execute(trx)).rows.length,
+          anon ? "42501" : active ? 1 : 0,
+        ],
+        [
+          "limites_exentos_irpf update importe",
+          (trx) => count(trx, sql`update public.limites_exentos_irpf set importe = 0.31 where id = ${limite}`),
+          anon ? "42501" : admin ? 1 : 0,
+        ],
+        [
+          "limites_exentos_irpf update tipo",
+          (trx) =>
+            count(
+              trx,
+              sql`update public.limites_exentos_irpf set tipo = 'dieta_espana_sin_pernocta' where id = ${limite}`,
+            ),
+          "42501",
+        ],
+        [
+          "limites_exentos_irpf delete",
+          (trx) => count(trx, sql`delete from public.limites_exentos_irpf where id = ${limite}`),
+          "42501",
+        ],
+      ];
+      for (const [what, statement, expected] of statements)
+        await dbCell(`${what} · ${name}`, user, statement, expected);
+    }
+    expect(failures).toEqual([]);
+  });
+
   it("IBAN de las personas, cuentas de la empresa y remesas: el IBAN, la persona y los administradores; lo demás, solo los administradores; las remesas, solo por sus funciones", async () => {
     const owner = async (q: ReturnType<typeof sql>) => (await q.execute(app.db)).rows as { id: string }[];
     await owner(
