@@ -479,6 +479,61 @@ describe("pantallas", () => {
     expect((await row(a.id)).estado).toBe("pendiente");
   });
 
+  it("el formulario del viaje: regreso antes de la salida, 400 con su mensaje; con gastos no se elimina; con gastos enviados no cambia de fechas", async () => {
+    const malo = await viajesPost(
+      {
+        _envio: crypto.randomUUID(),
+        destino_municipio: "Cádiz",
+        destino_pais: "ES",
+        motivo: "Vuelta al revés",
+        salida: `${hoy}T10:00`,
+        regreso: `${ayer}T10:00`,
+      },
+      empleado.cookie,
+    );
+    expect(malo.status).toBe(400);
+    expect((await json(malo)).result.error.regreso).toEqual(["Regreso: no puede ser anterior a la salida"]);
+
+    const id = await crearViaje(empleado.cookie);
+    const g = await created(
+      await post(
+        {
+          intent: "crear",
+          clase: "dieta",
+          viaje_id: id,
+          descripcion: "Dieta",
+          fecha_gasto: hoy,
+          categoria: "comidas",
+          metodo_pago: "efectivo",
+        },
+        empleado.cookie,
+      ),
+    );
+    const { record } = await json(await viajeLoad(id, empleado.cookie));
+    const borrar = await viajePost(id, { intent: "eliminar", version: String(record.version) }, empleado.cookie);
+    expect(borrar.status).toBe(409);
+    expect((await json(borrar)).deleteError).toBe("No se puede eliminar: tiene 1 gasto asociado.");
+
+    await viajePost(id, { intent: "enviar", version: String(record.version) }, empleado.cookie);
+    expect((await row(g.id)).estado).toBe("pendiente");
+    const cambio = await viajePost(
+      id,
+      {
+        intent: "guardar",
+        version: String(record.version),
+        destino_municipio: "Valencia",
+        destino_pais: "ES",
+        motivo: "Feria del mueble",
+        salida: `${ayer}T06:00`,
+        regreso: `${hoy}T21:00`,
+        municipio_distinto: "on",
+      },
+      empleado.cookie,
+    );
+    expect(cambio.status).toBe(400);
+    expect(JSON.stringify(await json(cambio))).toContain("El viaje tiene gastos enviados o aprobados");
+  });
+
   it("otra persona no ve el viaje ni le añade gastos", async () => {
     const id = await crearViaje(empleado.cookie);
     expect((await viajeLoad(id, otro.cookie)).status).toBe(404);
