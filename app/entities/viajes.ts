@@ -71,7 +71,7 @@ export const viajes: Entity = {
     }),
     checkbox(
       "municipio_distinto",
-      "El destino es otro municipio que el de mi centro de trabajo y el de mi residencia",
+      "El destino es otro municipio que el del centro de trabajo y el de la residencia",
       {
         hint: "Sin esto, las dietas no están exentas de IRPF (Reglamento del IRPF, art. 9).",
       },

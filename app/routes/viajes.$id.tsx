@@ -68,8 +68,9 @@ export default function Viaje() {
         {gastos.length === 0 ? (
           <p>Este viaje todavía no tiene gastos.</p>
         ) : (
-          <div className="tabla-desplazable">
-            <table className="tabla">
+          // On a phone, each gasto a card of «label: value» lines (.tabla-tarjetas).
+          <div className="tabla-contenedor">
+            <table className="tabla-tarjetas">
               <caption className="visually-hidden">
                 Gastos del viaje: {cuenta(gastos.length, "gasto", "gastos")}
               </caption>
@@ -95,30 +96,44 @@ export default function Viaje() {
               <tbody>
                 {gastos.map((g) => (
                   <tr key={g.id}>
-                    <th scope="row">
+                    <td className="panel-folio">
                       <Link to={`/gastos?gasto=${g.id}#gasto`}>{g.folio}</Link>
-                    </th>
-                    <td>{formatDate(g.fecha_gasto, formats.locale)}</td>
-                    <td>{g.descripcion}</td>
-                    <td>{labelOf(CLASES_GASTO, g.clase)}</td>
-                    <td>
+                    </td>
+                    <td data-etiqueta="Fecha">{formatDate(g.fecha_gasto, formats.locale)}</td>
+                    <td data-etiqueta="Descripción">{g.descripcion}</td>
+                    <td data-etiqueta="Clase">{labelOf(CLASES_GASTO, g.clase)}</td>
+                    <td data-etiqueta="Estado">
                       <span className={`insignia insignia-${g.estado}`}>{labelOf(ESTADOS_GASTO, g.estado)}</span>
                     </td>
-                    <td className="numero">{euros(g.importe)}</td>
-                    <td className="numero">{euros(g.exento_irpf)}</td>
-                    <td className="numero">{euros(g.sujeto_irpf)}</td>
-                    <td>{g.irpf_explicacion ?? ""}</td>
+                    <td data-etiqueta="Importe" className="numero">
+                      {euros(g.importe)}
+                    </td>
+                    <td data-etiqueta="Exento de IRPF" className="numero">
+                      {euros(g.exento_irpf)}
+                    </td>
+                    <td data-etiqueta="Sujeto a IRPF" className="numero">
+                      {euros(g.sujeto_irpf)}
+                    </td>
+                    <td data-etiqueta="IRPF">{g.irpf_explicacion ?? ""}</td>
                   </tr>
                 ))}
               </tbody>
               <tfoot>
                 <tr>
-                  <th scope="row" colSpan={5}>
-                    Total
-                  </th>
-                  <td className="numero">{euros(record.importe_total)}</td>
-                  <td className="numero">{euros(record.exento_total)}</td>
-                  <td className="numero">{euros(record.sujeto_total)}</td>
+                  <td className="panel-folio">Total</td>
+                  <td />
+                  <td />
+                  <td />
+                  <td />
+                  <td data-etiqueta="Importe" className="numero">
+                    {euros(record.importe_total)}
+                  </td>
+                  <td data-etiqueta="Exento de IRPF" className="numero">
+                    {euros(record.exento_total)}
+                  </td>
+                  <td data-etiqueta="Sujeto a IRPF" className="numero">
+                    {euros(record.sujeto_total)}
+                  </td>
                   <td />
                 </tr>
               </tfoot>

@@ -90,7 +90,8 @@ export default function InformeIrpf() {
                   Descargar CSV
                 </a>
               </p>
-              <div className="tabla-desplazable">
+              {/* Ten columns may need scrolling: the region takes the focus, so the keyboard scrolls it too. */}
+              <div className="tabla-contenedor" tabIndex={0} role="region" aria-label="Tabla por persona">
                 <table className="tabla">
                   <caption className="visually-hidden">Dietas y kilometraje por persona</caption>
                   <thead>
