@@ -5,7 +5,7 @@ import { centimosAlAzar, diaMadrid, euros, flash, importeTecleado, justificanteP
 /**
  * A trip as staff make it (docs/producto.md «Viajes, kilometraje y dietas»): two days with a
  * night away, 230 km by car, the first day's dieta, a hotel and a taxi; sent to approval as one,
- * and approved as one by the aprobador, by keyboard alone. With and without JavaScript. The
+ * and approved as one by the aprobador; both steps by keyboard alone. With and without JavaScript. The
  * demo company pays 0,30 €/km and 60,00 € a day with an overnight stay in Spain (scripts/seed/viajes.ts).
  */
 const test = as("empleado");
@@ -88,7 +88,10 @@ test("un viaje de dos días con pernocta, 230 km en coche, hotel y taxi: se env�
   await expect(tabla.getByRole("row", { name: /^Total/ })).toContainText(euros(69_00 + 60_00 + hotel + taxi));
   await expect(tabla.getByRole("row", { name: /^Total/ })).toContainText(/113,14\s?€/);
   await expectNoAxeViolations(page);
-  await page.getByRole("button", { name: "Enviar el viaje a aprobación" }).click();
+  // Sent by keyboard alone, from the top of the page.
+  const teclado = tecladoContado(page);
+  await teclado.hasta(page.getByRole("button", { name: "Enviar el viaje a aprobación" }));
+  await teclado.press("Enter");
   await expect(flash(page)).toHaveText("Viaje enviado a aprobación: 4 gastos.");
   await expect(tablaGastos(page).getByText("Pendiente de aprobación")).toHaveCount(4);
   await expect(page.getByRole("button", { name: "Enviar el viaje a aprobación" })).toHaveCount(0);
