@@ -35,6 +35,7 @@ export default function InformeIrpf() {
   const f = useFormats();
   const dinero = (v: string) => formatMoney(v, f.locale, f.currency);
   const lista = Object.values(errores);
+  const columnas = COLUMNAS_IRPF.filter((c) => !c.soloArchivo);
   return (
     <>
       <h1>Informe de IRPF: dietas y kilometraje</h1>
@@ -90,13 +91,13 @@ export default function InformeIrpf() {
                   Descargar CSV
                 </a>
               </p>
-              {/* Ten columns may need scrolling: the region takes the focus, so the keyboard scrolls it too. */}
-              <div className="tabla-contenedor" tabIndex={0} role="region" aria-label="Tabla por persona">
-                <table className="tabla">
+              {/* On a phone, each person a card of «label: value» lines (.tabla-tarjetas). */}
+              <div className="tabla-contenedor">
+                <table className="tabla-tarjetas cabeceras-partidas">
                   <caption className="visually-hidden">Dietas y kilometraje por persona</caption>
                   <thead>
                     <tr>
-                      {COLUMNAS_IRPF.map((c) => (
+                      {columnas.map((c) => (
                         <th key={c.header} scope="col" className={c.money ? "numero" : undefined}>
                           {c.header}
                         </th>
@@ -106,32 +107,29 @@ export default function InformeIrpf() {
                   <tbody>
                     {informe.filas.map((fila) => (
                       <tr key={fila.solicitante_id}>
-                        {COLUMNAS_IRPF.map((c, i) =>
-                          i === 0 ? (
-                            <th key={c.header} scope="row">
-                              {c.value(fila)}
-                            </th>
-                          ) : (
-                            <td key={c.header} className={c.money ? "numero" : undefined}>
-                              {c.money ? dinero(String(c.value(fila))) : c.value(fila)}
-                            </td>
-                          ),
-                        )}
+                        {columnas.map((c, i) => (
+                          <td
+                            key={c.header}
+                            className={i === 0 ? "panel-folio" : c.money ? "numero" : undefined}
+                            data-etiqueta={i === 0 ? undefined : c.header}
+                          >
+                            {c.money ? dinero(String(c.value(fila))) : c.value(fila)}
+                          </td>
+                        ))}
                       </tr>
                     ))}
                   </tbody>
                   <tfoot>
                     <tr>
-                      <th scope="row" colSpan={3}>
-                        Total
-                      </th>
-                      <td className="numero">{dinero(informe.totales.dietas_exento)}</td>
-                      <td className="numero">{dinero(informe.totales.dietas_sujeto)}</td>
-                      <td />
-                      <td className="numero">{dinero(informe.totales.km_exento)}</td>
-                      <td className="numero">{dinero(informe.totales.km_sujeto)}</td>
-                      <td className="numero">{dinero(informe.totales.exento)}</td>
-                      <td className="numero">{dinero(informe.totales.sujeto)}</td>
+                      {columnas.map((c, i) => (
+                        <td
+                          key={c.header}
+                          className={i === 0 ? "panel-folio" : c.money ? "numero" : undefined}
+                          data-etiqueta={c.total ? c.header : undefined}
+                        >
+                          {i === 0 ? "Total" : c.total ? dinero(informe.totales[c.total]) : null}
+                        </td>
+                      ))}
                     </tr>
                   </tfoot>
                 </table>

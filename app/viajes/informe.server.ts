@@ -144,8 +144,7 @@ export async function xlsxIrpf(store: Store, periodo: Periodo): Promise<TypedRes
       if (i === 0) return `Total (${periodo.titulo})`;
       if (c.header === "Dietas") return informe.filas.reduce((n, f) => n + f.dietas, 0);
       if (c.header === "Kilometrajes") return informe.filas.reduce((n, f) => n + f.kilometrajes, 0);
-      const key = IMPORTE_DE[c.header];
-      return key ? Number(informe.totales[key]) : null;
+      return c.total ? Number(informe.totales[c.total]) : null;
     }),
   );
   total.font = { bold: true };
@@ -157,15 +156,6 @@ export async function xlsxIrpf(store: Store, periodo: Periodo): Promise<TypedRes
     ),
   }) as TypedResponse<never>;
 }
-
-const IMPORTE_DE: Record<string, Importe> = {
-  "Dietas exentas": "dietas_exento",
-  "Dietas sujetas": "dietas_sujeto",
-  "Kilometraje exento": "km_exento",
-  "Kilometraje sujeto": "km_sujeto",
-  "Total exento": "exento",
-  "Total sujeto": "sujeto",
-};
 
 /** The report as CSV for a Spanish Excel (BOM, `;`, decimal comma), one row per person, no totals row. */
 export async function csvIrpf(store: Store, periodo: Periodo, formats: Formats): Promise<TypedResponse<never>> {

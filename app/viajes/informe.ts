@@ -26,16 +26,26 @@ export type FilaIrpf = {
   kilometrajes: number;
 } & Record<Importe, string>;
 
-/** The columns of the screen, the workbook and the CSV, in this order. */
-export const COLUMNAS_IRPF: { header: string; value: (f: FilaIrpf) => string | number; money?: boolean }[] = [
+/**
+ * The columns of the screen, the workbook and the CSV, in this order. `total`: the report's
+ * total of that amount; `soloArchivo`: in the files, not on the screen (it must fit without
+ * scrolling sideways).
+ */
+export const COLUMNAS_IRPF: {
+  header: string;
+  value: (f: FilaIrpf) => string | number;
+  money?: boolean;
+  total?: Importe;
+  soloArchivo?: boolean;
+}[] = [
   { header: "Persona", value: (f) => f.nombre },
-  { header: "Correo", value: (f) => f.email },
+  { header: "Correo", value: (f) => f.email, soloArchivo: true },
   { header: "Dietas", value: (f) => f.dietas },
-  { header: "Dietas exentas", value: (f) => f.dietas_exento, money: true },
-  { header: "Dietas sujetas", value: (f) => f.dietas_sujeto, money: true },
+  { header: "Dietas exentas", value: (f) => f.dietas_exento, money: true, total: "dietas_exento" },
+  { header: "Dietas sujetas", value: (f) => f.dietas_sujeto, money: true, total: "dietas_sujeto" },
   { header: "Kilometrajes", value: (f) => f.kilometrajes },
-  { header: "Kilometraje exento", value: (f) => f.km_exento, money: true },
-  { header: "Kilometraje sujeto", value: (f) => f.km_sujeto, money: true },
-  { header: "Total exento", value: (f) => f.exento, money: true },
-  { header: "Total sujeto", value: (f) => f.sujeto, money: true },
+  { header: "Kilometraje exento", value: (f) => f.km_exento, money: true, total: "km_exento" },
+  { header: "Kilometraje sujeto", value: (f) => f.km_sujeto, money: true, total: "km_sujeto" },
+  { header: "Total exento", value: (f) => f.exento, money: true, total: "exento" },
+  { header: "Total sujeto", value: (f) => f.sujeto, money: true, total: "sujeto" },
 ];
