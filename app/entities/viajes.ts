@@ -69,13 +69,9 @@ export const viajes: Entity = {
       required: true,
       hint: "Día y hora de vuelta. El mismo día que la salida: dietas sin pernocta.",
     }),
-    checkbox(
-      "municipio_distinto",
-      "El destino es otro municipio que el del centro de trabajo y el de la residencia",
-      {
-        hint: "Sin esto, las dietas no están exentas de IRPF (Reglamento del IRPF, art. 9).",
-      },
-    ),
+    checkbox("municipio_distinto", "El destino es otro municipio que el del centro de trabajo y el de la residencia", {
+      hint: "Sin esto, las dietas no están exentas de IRPF (Reglamento del IRPF, art. 9).",
+    }),
     checkbox("mas_de_nueve_meses", "Estancia de más de nueve meses seguidos en el mismo municipio", {
       hint: "Márquelo también si el viaje continúa una estancia anterior en el mismo lugar: las dietas dejan de estar exentas.",
     }),
