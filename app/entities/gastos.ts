@@ -94,11 +94,6 @@ export const gastos: Entity = {
   fields: [
     { ...text("folio", "Folio", { max: 20 }), readOnly: true },
     text("descripcion", "Descripción", { required: true, min: 3, max: 255 }),
-    select("clase", "Clase de gasto", CLASES_GASTO, {
-      hint: "Ordinario: con su ticket o factura. Kilometraje (vehículo propio) y dieta (manutención de un día de viaje): Oficina calcula el importe con las tarifas de la empresa y no piden justificante. Si la deja vacía, ordinario.",
-      genero: "f",
-    }),
-    ref("viaje_id", "Viaje", "viajes", { hint: "Uno de sus viajes. Una dieta siempre es de un viaje." }),
     date("fecha_gasto", "Fecha", {
       required: true,
       hint: "No puede ser futura ni de hace más de un año. En una dieta, el día del viaje que paga.",
@@ -142,6 +137,11 @@ export const gastos: Entity = {
     ref("departamento_id", "Departamento", "departamentos", { hint: "Si lo deja vacío, el del solicitante." }),
     ref("sucursal_id", "Sucursal", "sucursales", { hint: "Si lo deja vacío, la del solicitante.", genero: "f" }),
     textarea("notas", "Notas", { max: 2000 }),
+    select("clase", "Clase de gasto", CLASES_GASTO, {
+      hint: "Ordinario: con su ticket o factura. Kilometraje (vehículo propio) y dieta (manutención de un día de viaje): Oficina calcula el importe con las tarifas de la empresa y no piden justificante. Si la deja vacía, ordinario.",
+      genero: "f",
+    }),
+    ref("viaje_id", "Viaje", "viajes", { hint: "Uno de sus viajes. Una dieta siempre es de un viaje." }),
     text("km_origen", "Origen", { max: 100, min: 2, hint: "Por ejemplo Madrid, oficina de Ventas Norte." }),
     text("km_destino", "Destino", { max: 100, min: 2 }),
     decimal("km", "Kilómetros", {
@@ -249,9 +249,23 @@ export const gastos: Entity = {
       ],
       plegado: true,
     },
-    // Only for their class: the server ignores them otherwise (the database clears them).
-    { titulo: "Kilometraje", campos: ["km_origen", "km_destino", "km", "km_ida_vuelta", "km_tarifa"], plegado: true },
-    { titulo: "Dieta", campos: ["dieta_pernocta", "dieta_lugar"], plegado: true },
+    // One fold, at the end: an ordinary gasto passes it with one key. Each class's fields count
+    // only for it (the database clears the others).
+    {
+      titulo: "Viaje, kilometraje y dieta",
+      campos: [
+        "clase",
+        "viaje_id",
+        "km_origen",
+        "km_destino",
+        "km",
+        "km_ida_vuelta",
+        "km_tarifa",
+        "dieta_pernocta",
+        "dieta_lugar",
+      ],
+      plegado: true,
+    },
     { titulo: "IRPF", campos: ["exento_irpf", "sujeto_irpf", "irpf_explicacion"], plegado: true },
   ],
   defaultOrder: { column: "fecha_gasto", ascending: false },

@@ -46,7 +46,7 @@ test("un viaje de dos días con pernocta, 230 km en coche, hotel y taxi: se env�
     await form.getByLabel("Fecha (obligatorio)").fill(ayer);
     await form.getByLabel("Categoría").selectOption({ label: "Viajes y transporte" });
     await form.getByLabel("Método de pago").selectOption({ label: "Efectivo" });
-    await form.locator("summary", { hasText: "Kilometraje" }).click();
+    await form.locator("summary", { hasText: "Viaje, kilometraje y dieta" }).click();
     await form.getByLabel("Origen", { exact: true }).fill("Madrid");
     await form.getByLabel("Destino", { exact: true }).fill("Valencia");
     await form.getByLabel("Kilómetros", { exact: true }).fill("230");
@@ -57,7 +57,7 @@ test("un viaje de dos días con pernocta, 230 km en coche, hotel y taxi: se env�
     await form.getByLabel("Fecha (obligatorio)").fill(ayer);
     await form.getByLabel("Categoría").selectOption({ label: "Comidas" });
     await form.getByLabel("Método de pago").selectOption({ label: "Efectivo" });
-    await form.locator("summary", { hasText: "Dieta" }).click();
+    await form.locator("summary", { hasText: "Viaje, kilometraje y dieta" }).click();
     await form.getByLabel(/Con pernocta/).check();
   });
   const hotel = centimosAlAzar();
