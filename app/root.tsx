@@ -22,6 +22,7 @@ import { sectionsFor } from "~/crud/crud.server";
 import { SECCION_ASIENTOS } from "~/contabilidad/enlaces";
 import { SECCION_LIBRO_IVA } from "~/fiscal/enlaces";
 import { SECCION_REMESAS } from "~/pagos/enlaces";
+import { SECCION_INFORME_IRPF } from "~/viajes/enlaces";
 import { avisosSinLeer } from "~/avisos/sin-leer.server";
 import { Flash } from "~/ui/Flash";
 import { RESULTS_ID } from "~/ui/anclas";
@@ -55,7 +56,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const sentry = dsn ? { dsn, environment, release } : null;
   // An account waiting to be placed sees its gastos only: no directory, suppliers or departments.
   // Each role, the sections of the entities it sees (`roles` of an entity); an administrador, also the books and remesas.
-  const administracion = [SECCION_LIBRO_IVA, SECCION_ASIENTOS, SECCION_REMESAS];
+  const administracion = [SECCION_LIBRO_IVA, SECCION_ASIENTOS, SECCION_INFORME_IRPF, SECCION_REMESAS];
   const sections = !user
     ? []
     : [...sectionsFor(user.rol), ...(user.rol === "administrador" ? administracion : [])].filter(

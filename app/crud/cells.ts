@@ -1,7 +1,7 @@
 import type { Column } from "~/entities/entity";
 import { labelOf } from "~/lib/constants";
 import { cuenta } from "~/lib/plural";
-import { formatDate } from "~/lib/dates";
+import { formatDate, formatLocalDateTime } from "~/lib/dates";
 import { formatIban } from "~/lib/iban";
 import type { Formats } from "~/lib/format";
 import { formatDecimal, formatMoney } from "~/lib/money";
@@ -18,6 +18,8 @@ export function formatValue(column: Pick<Column, "kind" | "options" | "contar">,
       return formatMoney(String(value), f.locale, f.currency);
     case "date":
       return formatDate(String(value), f.locale);
+    case "datetime":
+      return formatLocalDateTime(String(value));
     case "boolean":
       return value ? "Sí" : "No";
     case "option":

@@ -22,7 +22,9 @@ import {
   seenBy,
   writableFields,
   type Entity,
+  type RecordAction,
 } from "~/entities/entity";
+import { formSchema } from "~/entities/fields";
 import { ENTITIES, entityOf } from "~/entities/index";
 import { conArticulo } from "~/lib/articulos";
 import type { Option } from "~/lib/constants";
@@ -99,20 +101,25 @@ export function formats(context: AppLoadContext): Formats {
 }
 
 /** What the user may do; on a record page `entity.acceso` (if any) decides editar/eliminar for that record. */
-export function permissions(entity: Entity, user: Signed["user"], recordId?: string): Record<Accion, boolean> {
+export function permissions(
+  entity: Entity,
+  user: Signed["user"],
+  recordId?: string,
+  record?: Row,
+): Record<Accion, boolean> {
   const can = {
     crear: puede(entity.permisos, "crear", user),
     editar: puede(entity.permisos, "editar", user),
     eliminar: puede(entity.permisos, "eliminar", user),
   };
   if (recordId === undefined || !entity.acceso) return can;
-  const { editar, eliminar } = entity.acceso(user, recordId);
+  const { editar, eliminar } = entity.acceso(user, recordId, record);
   return { ...can, editar, eliminar };
 }
 
 /** The fields this user writes on this record, or in the «Nuevo …» form without `recordId` (null: every writable field). */
-export function writableNames(entity: Entity, user: Signed["user"], recordId?: string): string[] | null {
-  const campos = entity.acceso?.(user, recordId).campos;
+export function writableNames(entity: Entity, user: Signed["user"], recordId?: string, record?: Row): string[] | null {
+  const campos = entity.acceso?.(user, recordId, record).campos;
   return campos ? [...campos] : null;
 }
 
@@ -228,7 +235,7 @@ export async function listData(entity: Entity, { user, store }: Signed, { reques
  * `?nuevo.<campo>=<valor>`: the «Nuevo …» form starts with these values (e.g. a supplier from the
  * issuer typed on a gasto), only for fields this user writes. Nothing is saved until it is sent.
  */
-function prefill(entity: Entity, user: Signed["user"], url: URL): Record<string, string> {
+export function prefill(entity: Entity, user: Signed["user"], url: URL): Record<string, string> {
   const campos = new Set(writableNames(entity, user) ?? writableFields(entity).map((f) => f.name));
   return Object.fromEntries(
     [...url.searchParams]
@@ -321,8 +328,12 @@ export async function recordLoader<X extends object = object>(
     record,
     history,
     options,
-    can: permissions(entity, user, id),
-    campos: writableNames(entity, user, id),
+    can: permissions(entity, user, id, record),
+    campos: writableNames(entity, user, id, record),
+    /** The intents of the entity's `acciones` offered on this record to this person. */
+    acciones: (entity.acciones ?? [])
+      .filter((a) => (!a.roles || a.roles.includes(user.rol)) && a.disponible(record, user))
+      .map((a) => a.intent),
     volver: backTo(entity, url),
     confirmDelete: url.searchParams.has("eliminar"),
   });
@@ -383,7 +394,9 @@ export async function recordAction(
   const volver = backTo(entity, url);
   const version = z.coerce.number().int().positive().safeParse(formData.get("version"));
 
-  const can = permissions(entity, user, id);
+  // An entity whose permissions depend on the record (its `acceso` reads it) reads it first.
+  const record = entity.acceso && entity.acceso.length > 2 ? await getOr404<Row>(store, entity.view, id) : undefined;
+  const can = permissions(entity, user, id, record);
 
   if (intent === "eliminar") {
     if (!can.eliminar) forbidden();
@@ -407,10 +420,13 @@ export async function recordAction(
     }
   }
 
+  const accion = entity.acciones?.find((a) => a.intent === intent);
+  if (accion) return recordStep(entity, accion, { request, context }, { user, store }, id, formData, version);
+
   if (intent !== "guardar") throw json({ message: "Acción desconocida." }, { status: 400 });
   if (!can.editar) forbidden();
   const submission = parseSubmission(formData, (zod) =>
-    entitySchema(zod, entity, { campos: writableNames(entity, user, id), id }),
+    entitySchema(zod, entity, { campos: writableNames(entity, user, id, record), id }),
   );
   if (submission.status !== "success") return json({ intent, result: submission.reply() }, { status: 400 });
   if (!version.success)
@@ -446,6 +462,63 @@ export async function recordAction(
       );
     }
     return storeErrorReply(entity, store, submission, error, formData, id);
+  }
+}
+
+/**
+ * One of the entity's `acciones` on a record: its fields parsed, its database function called
+ * with the version the person saw, back to the same page with what it did (or why not).
+ */
+async function recordStep(
+  entity: Entity,
+  accion: RecordAction,
+  { request, context }: Args,
+  { user, store }: Signed,
+  id: string,
+  formData: FormData,
+  version: { success: boolean; data?: number },
+) {
+  if (accion.roles && !accion.roles.includes(user.rol)) forbidden();
+  const url = new URL(request.url);
+  url.searchParams.delete("index");
+  const aqui = `${url.pathname}${url.search}`;
+  const campos = accion.campos ?? [];
+  const submission = parseSubmission(formData, (zod) => formSchema(zod, campos));
+  if (submission.status !== "success")
+    return json({ intent: accion.intent, result: submission.reply() }, { status: 400 });
+  if (!version.success || version.data === undefined)
+    throw json({ message: "Falta la versión del registro: recargue la página." }, { status: 400 });
+  const values = submission.value as Row;
+  try {
+    const hecho = await store.rpc<Record<string, unknown>>(accion.funcion, {
+      p_id: id,
+      p_version: version.data,
+      ...Object.fromEntries(campos.map((f) => [`p_${f.name}`, values[f.name] ?? null])),
+    });
+    const avisos = Array.isArray(hecho?.avisos) ? (hecho.avisos as unknown[]).map(String) : [];
+    return redirectWithFlash(
+      context,
+      request,
+      aqui,
+      accion.hecho(hecho ?? {}),
+      avisos.length ? "aviso" : "exito",
+      undefined,
+      avisos.map((a) => `Aviso: ${a}`),
+    );
+  } catch (error) {
+    if (error instanceof NotFound)
+      notFound(`${capitalize(conArticulo(entity.singular))} no existe o no tiene acceso a él.`);
+    if (error instanceof Forbidden) forbidden(error.message);
+    if (error instanceof Invalid || error instanceof Conflict) {
+      const campo = error instanceof Invalid ? campos.find((f) => error.field?.startsWith(f.name)) : undefined;
+      if (campo)
+        return json(
+          { intent: accion.intent, result: submission.reply({ fieldErrors: { [campo.name]: [error.message] } }) },
+          { status: 400 },
+        );
+      return redirectWithFlash(context, request, aqui, error.message, "error");
+    }
+    throw error;
   }
 }
 

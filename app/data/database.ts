@@ -165,12 +165,17 @@ export interface Empresa {
   ciudad: string | null;
   codigo_postal: string | null;
   creado_en: Generated<ColumnType<string, Date | string, Date | string>>;
+  dieta_espana_con_pernocta: Generated<Numeric>;
+  dieta_espana_sin_pernocta: Generated<Numeric>;
+  dieta_extranjero_con_pernocta: Generated<Numeric>;
+  dieta_extranjero_sin_pernocta: Generated<Numeric>;
   direccion: string | null;
   id: Generated<string>;
   nif: string | null;
   pais: Generated<string>;
   provincia: string | null;
   razon_social: string | null;
+  tarifa_km: Generated<Numeric>;
   unica: Generated<boolean>;
   version: Generated<number>;
 }
@@ -181,6 +186,7 @@ export interface Gastos {
   aprobador_id: string | null;
   busqueda: Generated<string>;
   categoria: string;
+  clase: Generated<string>;
   creado_en: Generated<ColumnType<string, Date | string, Date | string>>;
   /**
    * Quien dio de alta el gasto (auth.uid() al insertar; null en cargas del propietario).
@@ -190,6 +196,8 @@ export interface Gastos {
   descripcion: string;
   desglose_iva: Generated<Json>;
   desglose_revisar: Generated<boolean>;
+  dieta_lugar: string | null;
+  dieta_pernocta: Generated<boolean>;
   /**
    * El último que editó los datos del gasto sin ser su solicitante (en su nombre); null si nadie.
    */
@@ -209,6 +217,11 @@ export interface Gastos {
   importe: Numeric;
   importe_centimos: Generated<number | null>;
   importe_impuestos: Numeric | null;
+  km: Numeric | null;
+  km_destino: string | null;
+  km_ida_vuelta: Generated<boolean>;
+  km_origen: string | null;
+  km_tarifa: Numeric | null;
   metodo_pago: string;
   motivo_politica: string | null;
   motivo_rechazo: string | null;
@@ -222,6 +235,7 @@ export interface Gastos {
   sucursal_id: string;
   tipo_documento: Generated<string>;
   version: Generated<number>;
+  viaje_id: string | null;
 }
 
 export interface GastosFolioContador {
@@ -237,6 +251,7 @@ export interface GastosVista {
   aprobador_nombre: string | null;
   busqueda: string | null;
   categoria: string | null;
+  clase: string | null;
   creado_en: ColumnType<string, Date | string, Date | string> | null;
   creado_por_id: string | null;
   departamento_id: string | null;
@@ -244,6 +259,8 @@ export interface GastosVista {
   descripcion: string | null;
   desglose_iva: Json | null;
   desglose_revisar: boolean | null;
+  dieta_lugar: string | null;
+  dieta_pernocta: boolean | null;
   editado_por_id: string | null;
   emisor_nif: string | null;
   emisor_nif_efectivo: string | null;
@@ -252,6 +269,7 @@ export interface GastosVista {
   emisor_pais: string | null;
   en_remesa: string | null;
   estado: string | null;
+  exento_irpf: Numeric | null;
   factura_a_empresa: boolean | null;
   fecha_aprobacion: ColumnType<string, Date | string, Date | string> | null;
   fecha_expedicion: string | null;
@@ -263,9 +281,15 @@ export interface GastosVista {
   importe: Numeric | null;
   importe_centimos: number | null;
   importe_impuestos: Numeric | null;
+  irpf_explicacion: string | null;
   iva_deducible: Numeric | null;
   iva_motivo: string | null;
   justificantes: number | null;
+  km: Numeric | null;
+  km_destino: string | null;
+  km_ida_vuelta: boolean | null;
+  km_origen: string | null;
+  km_tarifa: Numeric | null;
   metodo_pago: string | null;
   motivo_politica: string | null;
   motivo_rechazo: string | null;
@@ -281,8 +305,11 @@ export interface GastosVista {
   solicitante_nombre: string | null;
   sucursal_id: string | null;
   sucursal_nombre: string | null;
+  sujeto_irpf: Numeric | null;
   tipo_documento: string | null;
   version: number | null;
+  viaje_id: string | null;
+  viaje_titulo: string | null;
 }
 
 export interface Historial {
@@ -304,6 +331,24 @@ export interface HistorialVista {
   id: number | null;
   registro_id: string | null;
   tabla: string | null;
+}
+
+export interface InformeIrpf {
+  clase: string | null;
+  descripcion: string | null;
+  estado: string | null;
+  exento_irpf: Numeric | null;
+  fecha_gasto: string | null;
+  folio: string | null;
+  id: string | null;
+  importe: Numeric | null;
+  irpf_explicacion: string | null;
+  solicitante_email: string | null;
+  solicitante_id: string | null;
+  solicitante_nombre: string | null;
+  sujeto_irpf: Numeric | null;
+  viaje_id: string | null;
+  viaje_titulo: string | null;
 }
 
 export interface InternoAjustes {
@@ -396,6 +441,16 @@ export interface LibroFacturasRecibidas {
   tipo_documento: string | null;
   tipo_iva: string | null;
   total: Numeric | null;
+}
+
+export interface LimitesExentosIrpf {
+  actualizado_en: Generated<ColumnType<string, Date | string, Date | string>>;
+  creado_en: Generated<ColumnType<string, Date | string, Date | string>>;
+  id: Generated<string>;
+  importe: Numeric;
+  tipo: string;
+  version: Generated<number>;
+  vigente_desde: string;
 }
 
 export interface PoliticasGasto {
@@ -642,6 +697,55 @@ export interface UsuariosVista {
   version: number | null;
 }
 
+export interface Viajes {
+  actualizado_en: Generated<ColumnType<string, Date | string, Date | string>>;
+  creado_en: Generated<ColumnType<string, Date | string, Date | string>>;
+  destino_municipio: string;
+  destino_pais: Generated<string>;
+  id: Generated<string>;
+  mas_de_nueve_meses: Generated<boolean>;
+  motivo: string;
+  municipio_distinto: Generated<boolean>;
+  notas: string | null;
+  regreso: ColumnType<string, Date | string, Date | string>;
+  salida: ColumnType<string, Date | string, Date | string>;
+  solicitante_id: Generated<string>;
+  version: Generated<number>;
+}
+
+export interface ViajesOpciones {
+  id: string | null;
+  salida: ColumnType<string, Date | string, Date | string> | null;
+  solicitante_id: string | null;
+  titulo: string | null;
+}
+
+export interface ViajesVista {
+  actualizado_en: ColumnType<string, Date | string, Date | string> | null;
+  borradores: number | null;
+  creado_en: ColumnType<string, Date | string, Date | string> | null;
+  destino_municipio: string | null;
+  destino_pais: string | null;
+  estado: string | null;
+  exento_total: Numeric | null;
+  id: string | null;
+  importe_total: Numeric | null;
+  mas_de_nueve_meses: boolean | null;
+  motivo: string | null;
+  municipio_distinto: boolean | null;
+  notas: string | null;
+  num_gastos: number | null;
+  pendientes: number | null;
+  puede_aprobar: boolean | null;
+  regreso: ColumnType<string, Date | string, Date | string> | null;
+  salida: ColumnType<string, Date | string, Date | string> | null;
+  solicitante_id: string | null;
+  solicitante_nombre: string | null;
+  sujeto_total: Numeric | null;
+  titulo: string | null;
+  version: number | null;
+}
+
 interface Tables {
   "auth.local_rate_limits": AuthLocalRateLimits;
   "auth.local_sessions": AuthLocalSessions;
@@ -662,6 +766,7 @@ interface Tables {
   gastos_vista: GastosVista;
   historial: Historial;
   historial_vista: HistorialVista;
+  informe_irpf: InformeIrpf;
   "interno.ajustes": InternoAjustes;
   "interno.cambios": InternoCambios;
   "interno.correos": InternoCorreos;
@@ -671,6 +776,7 @@ interface Tables {
   invitaciones: Invitaciones;
   justificantes: Justificantes;
   libro_facturas_recibidas: LibroFacturasRecibidas;
+  limites_exentos_irpf: LimitesExentosIrpf;
   politicas_gasto: PoliticasGasto;
   politicas_gasto_vista: PoliticasGastoVista;
   preferencias_avisos: PreferenciasAvisos;
@@ -685,6 +791,9 @@ interface Tables {
   tipos_iva: TiposIva;
   usuarios: Usuarios;
   usuarios_vista: UsuariosVista;
+  viajes: Viajes;
+  viajes_opciones: ViajesOpciones;
+  viajes_vista: ViajesVista;
 }
 
 /** Every table and view of the schema; those in `public` also as `public.<name>`. */

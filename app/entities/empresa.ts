@@ -2,7 +2,7 @@ import type { Permisos } from "~/auth/permissions";
 import { PAISES } from "~/lib/constants";
 import { normalizeNif, validateNif } from "~/lib/nif";
 import type { Entity } from "./entity";
-import { select, text } from "./fields";
+import { money, select, text } from "./fields";
 
 /** The one row exists from the start (the migration makes it): it is only ever edited. */
 const PERMISOS: Permisos = { crear: [], editar: ["administrador"], eliminar: [] };
@@ -17,7 +17,7 @@ export const empresa: Entity = {
   gender: "f",
   single: true,
   intro:
-    "Los datos fiscales de la empresa: las facturas de los gastos deben ir a su nombre y con su NIF para que el IVA se pueda deducir.",
+    "Los datos fiscales de la empresa: las facturas de los gastos deben ir a su nombre y con su NIF para que el IVA se pueda deducir. También lo que paga por km y por día de viaje: cada kilometraje y cada dieta se calcula con ello.",
   fields: [
     text("razon_social", "Razón social", {
       required: true,
@@ -37,6 +37,36 @@ export const empresa: Entity = {
     text("ciudad", "Ciudad", { required: true, min: 1, max: 80 }),
     text("provincia", "Provincia", { max: 80 }),
     select("pais", "País", PAISES, { required: true }),
+    money("tarifa_km", "Tarifa por km", {
+      required: true,
+      positive: true,
+      max: 10,
+      hint: "Lo que la empresa paga por km en vehículo propio, por ejemplo 0,26. Lo que pase del límite exento tributa como salario.",
+    }),
+    money("dieta_espana_sin_pernocta", "Dieta en España sin pernocta", { required: true, positive: true, max: 10_000 }),
+    money("dieta_espana_con_pernocta", "Dieta en España con pernocta", { required: true, positive: true, max: 10_000 }),
+    money("dieta_extranjero_sin_pernocta", "Dieta en el extranjero sin pernocta", {
+      required: true,
+      positive: true,
+      max: 10_000,
+    }),
+    money("dieta_extranjero_con_pernocta", "Dieta en el extranjero con pernocta", {
+      required: true,
+      positive: true,
+      max: 10_000,
+    }),
+  ],
+  grupos: [
+    {
+      titulo: "Kilometraje y dietas",
+      campos: [
+        "tarifa_km",
+        "dieta_espana_sin_pernocta",
+        "dieta_espana_con_pernocta",
+        "dieta_extranjero_sin_pernocta",
+        "dieta_extranjero_con_pernocta",
+      ],
+    },
   ],
   columns: [],
   search: [],

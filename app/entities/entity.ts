@@ -11,8 +11,11 @@ import { formSchema, type Field, type Z } from "./fields";
  * lines long. Every property is a feature any entity may use: gastos happens to be the one that
  * needs `rowFields`, `searchRefs`, `searchFunction` and `vistas` today.
  */
-/** `iban`: shown in groups of four; the CSV keeps it as stored, without spaces. */
-export type ColumnKind = "text" | "money" | "date" | "boolean" | "option" | "count" | "iban";
+/**
+ * `iban`: shown in groups of four; the CSV keeps it as stored, without spaces. `datetime`: a local
+ * date and time stored without a time zone, shown as it is («20/11/2026 08:00»).
+ */
+export type ColumnKind = "text" | "money" | "date" | "datetime" | "boolean" | "option" | "count" | "iban";
 
 export type Column = {
   name: string;
@@ -128,10 +131,13 @@ export type Entity = {
    * (`recordId`) `editar`/`eliminar` replace `permisos.editar/eliminar`. `campos` limits the
    * fields this user writes, in the «Nuevo …» form (no `recordId`) and on a record: the others
    * are shown, not posted, and dropped if posted anyway. The only source of who writes what.
+   * `record`: the record as its view reads it, for a function that declares it (e.g. only the
+   * solicitante edits a viaje another person may see); the record action then reads it first.
    */
   acceso?: (
     user: { id: string; rol: Rol },
     recordId?: string,
+    record?: Record<string, unknown>,
   ) => { editar: boolean; eliminar: boolean; campos?: readonly string[] };
   /**
    * Unique fields whose duplicate links to the existing record: field → the columns that find it
@@ -144,9 +150,33 @@ export type Entity = {
    * pass it), open when one of its fields has an error.
    */
   grupos?: readonly FieldGroup[];
+  /** Workflow steps on a record, each a database function (see RecordAction). */
+  acciones?: readonly RecordAction[];
 };
 
 export type FieldGroup = { titulo: string; campos: readonly string[]; plegado?: boolean };
+
+/**
+ * A workflow step on a record done by a database function (e.g. «Enviar el viaje a aprobación»):
+ * a button of its own on the record page, with the fields it asks for (a rejection's motivo).
+ * The generic record action calls `funcion` with `p_id`, `p_version` (the version the person
+ * saw) and `p_<campo>` for each field; the function decides and refuses with its reason, said in
+ * the flash (or beside its field). `roles`: who may post it at all (anyone else gets a 403);
+ * `disponible`: whether the button is offered for this record to this person; `hecho`: the flash
+ * after it, from what the function returned.
+ */
+export type RecordAction = {
+  intent: string;
+  label: string;
+  funcion: string;
+  campos?: readonly Field[];
+  roles?: readonly Rol[];
+  peligro?: boolean;
+  /** A sentence above the button (what it does). */
+  ayuda?: string;
+  disponible: (record: Record<string, unknown>, user: { id: string; rol: Rol }) => boolean;
+  hecho: (resultado: Record<string, unknown>) => string;
+};
 
 /** The fields in form order, with each group's fields gathered where its first field is. */
 export function conGrupos(

@@ -28,8 +28,10 @@ const oneLine = ENTITIES.flatMap((e) =>
 
 describe("campos de una línea", () => {
   it("hay campos que comprobar en cada entidad", () => {
-    // Políticas de gasto write only a choice, amounts and a number.
-    const withText = ENTITIES.map((e) => e.table).filter((t) => t !== "politicas_gasto");
+    // Políticas de gasto write only a choice, amounts and a number; the IRPF limits, choices, dates and amounts.
+    const withText = ENTITIES.map((e) => e.table).filter(
+      (t) => t !== "politicas_gasto" && t !== "limites_exentos_irpf",
+    );
     expect(new Set(oneLine.map((x) => x.entity))).toEqual(new Set(withText));
   });
 
@@ -73,5 +75,27 @@ describe("números enteros", () => {
         "Días: escriba un número entero entre 1 y 3650",
       ]);
     }
+  });
+});
+
+describe("cantidades y fechas con hora", () => {
+  const km = ENTITIES.find((e) => e.table === "gastos")!.fields.find((f) => f.name === "km")!;
+  const salida = ENTITIES.find((e) => e.table === "viajes")!.fields.find((f) => f.name === "salida")!;
+
+  it("los kilómetros: coma o punto, un decimal, mayores que 0; lo demás, con su mensaje", () => {
+    expect(km.schema(z).parse("230")).toBe("230");
+    expect(km.schema(z).parse("115,5")).toBe("115.5");
+    // An empty field reaches the schema as undefined (Conform drops empty strings).
+    expect(km.schema(z).parse(undefined)).toBeNull();
+    for (const malo of ["12,55", "-3", "0", "doscientos"])
+      expect(km.schema(z).safeParse(malo).error?.issues[0]?.message).toMatch(/^Kilómetros: /);
+  });
+
+  it("la salida: la fecha y la hora que envía el navegador, o escritas", () => {
+    expect(salida.schema(z).parse("2026-11-27T07:30")).toBe("2026-11-27T07:30");
+    expect(salida.schema(z).parse("27/11/2026 07:30")).toBe("2026-11-27T07:30");
+    expect(salida.schema(z).safeParse("mañana").error?.issues[0]?.message).toBe(
+      "Salida: escriba una fecha y una hora válidas, por ejemplo 31/01/2026 08:30",
+    );
   });
 });

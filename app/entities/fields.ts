@@ -1,7 +1,7 @@
 import type * as Zod from "zod";
 import { conArticulo, conIndefinido, type Concordancia } from "~/lib/articulos";
 import type { Option } from "~/lib/constants";
-import { parseDateInput } from "~/lib/dates";
+import { parseDateInput, parseDateTimeInput } from "~/lib/dates";
 import { formatIban, ibanError, normalizeIban } from "~/lib/iban";
 import { completarLinea, esTipoIva, type LineaParcial } from "~/lib/iva";
 import { parseMoney } from "~/lib/money";
@@ -34,6 +34,10 @@ export type FieldInput =
   | { type: "checkbox" }
   | { type: "money" }
   | { type: "date" }
+  /** A local date and time (`<input type="datetime-local">`), stored without a time zone. */
+  | { type: "datetime" }
+  /** A quantity that is not money (kilometres): up to `decimales` decimals, typed with a comma. */
+  | { type: "decimal"; decimales: number; unidad?: string }
   /**
    * Lines of {tipo, base, cuota} (an IVA breakdown): `lineas` rows, the first always shown;
    * `importe` and `otros`: the fields holding the total it splits and its part without IVA (with
@@ -338,6 +342,67 @@ export function date(name: string, label: string, o: Common = {}): Field {
     }),
   );
   return { name, label, required: Boolean(o.required), hint: o.hint, input: { type: "date" }, schema };
+}
+
+/** A local date and time (a trip's departure): `YYYY-MM-DDTHH:MM`, no time zone. */
+export function dateTime(name: string, label: string, o: Common = {}): Field {
+  const schema = required(o, (z) =>
+    z.string({ error: `Escriba ${el(label, o)}, por ejemplo 31/01/2026 08:30` }).transform((v, ctx) => {
+      const iso = parseDateTimeInput(v);
+      if (!iso) {
+        ctx.addIssue({
+          code: "custom",
+          message: `${label}: escriba una fecha y una hora válidas, por ejemplo 31/01/2026 08:30`,
+        });
+        return z.NEVER;
+      }
+      return iso;
+    }),
+  );
+  return { name, label, required: Boolean(o.required), hint: o.hint, input: { type: "datetime" }, schema };
+}
+
+/**
+ * A quantity that is not money (kilometres): a comma or a point for the decimals, at most
+ * `decimales` of them, greater than 0 and at most `max`. Stored as a decimal string ("230.5").
+ */
+export function decimal(
+  name: string,
+  label: string,
+  o: Common & { decimales: number; max: number; unidad?: string; ejemplo?: string },
+): Field {
+  const ejemplo = o.ejemplo ?? "230";
+  const schema = required(o, (z) =>
+    z.string({ error: `Escriba ${el(label, o)}, por ejemplo ${ejemplo}` }).transform((v, ctx) => {
+      const t = v.trim().replace(/\s/g, "");
+      const m = new RegExp(`^(\\d{1,9})(?:[.,](\\d{1,${o.decimales}}))?$`).exec(t);
+      if (!m) {
+        ctx.addIssue({
+          code: "custom",
+          message: `${label}: escriba un número${o.decimales ? ` con hasta ${o.decimales} decimal${o.decimales === 1 ? "" : "es"}` : ""}, por ejemplo ${ejemplo}`,
+        });
+        return z.NEVER;
+      }
+      const value = m[2] ? `${Number(m[1])}.${m[2]}` : String(Number(m[1]));
+      const n = Number(value);
+      if (n <= 0 || n > o.max) {
+        ctx.addIssue({
+          code: "custom",
+          message: `${label}: debe ser mayor que 0 y como máximo ${o.max.toLocaleString("es-ES")}`,
+        });
+        return z.NEVER;
+      }
+      return value;
+    }),
+  );
+  return {
+    name,
+    label,
+    required: Boolean(o.required),
+    hint: o.hint,
+    input: { type: "decimal", decimales: o.decimales, unidad: o.unidad },
+    schema,
+  };
 }
 
 /**

@@ -1,5 +1,13 @@
 import type { Permisos } from "~/auth/permissions";
-import { CATEGORIAS_GASTO, ESTADOS_GASTO, METODOS_PAGO, PAISES, TIPOS_DOCUMENTO } from "~/lib/constants";
+import {
+  CATEGORIAS_GASTO,
+  CLASES_GASTO,
+  ESTADOS_GASTO,
+  LUGARES_DIETA,
+  METODOS_PAGO,
+  PAISES,
+  TIPOS_DOCUMENTO,
+} from "~/lib/constants";
 import { addDaysISO, todayISO } from "~/lib/dates";
 import {
   completarLineas,
@@ -13,7 +21,7 @@ import {
 import { compareMoney, formatMoney, fromCents, isMoneyString, toCents } from "~/lib/money";
 import { normalizeNif, validateNif } from "~/lib/nif";
 import type { Entity } from "./entity";
-import { checkbox, date, desglose, money, ref, select, text, textarea } from "./fields";
+import { checkbox, date, decimal, desglose, money, ref, select, text, textarea } from "./fields";
 
 /**
  * Gastos (docs/producto.md «El gasto»). Everyone creates, edits and deletes their own borradores (an
@@ -49,7 +57,19 @@ export const CAMPOS_NO_ADMIN = [
   "departamento_id",
   "sucursal_id",
   "notas",
+  "viaje_id",
+  "clase",
+  "km_origen",
+  "km_destino",
+  "km",
+  "km_ida_vuelta",
+  "dieta_pernocta",
+  "dieta_lugar",
 ] as const;
+
+/** Gastos whose importe the database computes (km × rate, the company's daily amount): no receipt, no IVA. */
+export const CLASES_CALCULADAS = ["kilometraje", "dieta"] as const;
+const calculado = (clase: unknown) => (CLASES_CALCULADAS as readonly unknown[]).includes(clase);
 
 /**
  * Sorting by a related record's name (not a column of gastos) reads and sorts the whole filter:
@@ -74,14 +94,17 @@ export const gastos: Entity = {
   fields: [
     { ...text("folio", "Folio", { max: 20 }), readOnly: true },
     text("descripcion", "Descripción", { required: true, min: 3, max: 255 }),
-    date("fecha_gasto", "Fecha", { required: true, hint: "No puede ser futura ni de hace más de un año." }),
-    select("categoria", "Categoría", CATEGORIAS_GASTO, { required: true }),
-    money("importe", "Importe", {
+    date("fecha_gasto", "Fecha", {
       required: true,
-      positive: true,
-      max: 1_000_000,
-      hint: "Con IVA, hasta 2 decimales, por ejemplo 125,50",
+      hint: "No puede ser futura ni de hace más de un año. En una dieta, el día del viaje que paga.",
     }),
+    select("categoria", "Categoría", CATEGORIAS_GASTO, { required: true }),
+    {
+      // Required for an ordinario (reglasClase says so); kilometraje and dietas leave it empty.
+      ...money("importe", "Importe", { required: true, positive: true, max: 1_000_000 }),
+      schema: money("importe", "Importe", { positive: true, max: 1_000_000 }).schema,
+      hint: "Con IVA, hasta 2 decimales, por ejemplo 125,50. En kilometraje y dietas no se escribe: lo calcula Oficina.",
+    },
     select("metodo_pago", "Método de pago", METODOS_PAGO, { required: true }),
     ref("proveedor_id", "Proveedor", "proveedores", { hint: "Solo proveedores activos." }),
     text("numero_factura", "Nº de factura / ticket", { max: 50 }),
@@ -114,6 +137,28 @@ export const gastos: Entity = {
     ref("departamento_id", "Departamento", "departamentos", { hint: "Si lo deja vacío, el del solicitante." }),
     ref("sucursal_id", "Sucursal", "sucursales", { hint: "Si lo deja vacío, la del solicitante.", genero: "f" }),
     textarea("notas", "Notas", { max: 2000 }),
+    select("clase", "Clase de gasto", CLASES_GASTO, {
+      hint: "Ordinario: con su ticket o factura. Kilometraje (vehículo propio) y dieta (manutención de un día de viaje): Oficina calcula el importe con las tarifas de la empresa y no piden justificante. Si la deja vacía, ordinario.",
+      genero: "f",
+    }),
+    ref("viaje_id", "Viaje", "viajes", { hint: "Uno de sus viajes. Una dieta siempre es de un viaje." }),
+    text("km_origen", "Origen", { max: 100, min: 2, hint: "Por ejemplo Madrid, oficina de Ventas Norte." }),
+    text("km_destino", "Destino", { max: 100, min: 2 }),
+    decimal("km", "Kilómetros", {
+      decimales: 1,
+      max: 20_000,
+      unidad: "km",
+      hint: "Los de un sentido si marca «Ida y vuelta», por ejemplo 115.",
+    }),
+    checkbox("km_ida_vuelta", "Ida y vuelta (cuenta los kilómetros dos veces)"),
+    { ...money("km_tarifa", "Tarifa por km", {}), readOnly: true },
+    checkbox("dieta_pernocta", "Con pernocta (durmió fuera esa noche)", {
+      hint: "Un viaje que vuelve el mismo día es siempre sin pernocta.",
+    }),
+    select("dieta_lugar", "Dónde", LUGARES_DIETA, { hint: "Si lo deja vacío, según el país de destino del viaje." }),
+    { ...money("exento_irpf", "Exento de IRPF", {}), readOnly: true },
+    { ...money("sujeto_irpf", "Sujeto a IRPF", {}), readOnly: true },
+    { ...text("irpf_explicacion", "IRPF", { max: 500 }), readOnly: true },
   ],
   columns: [
     { name: "folio", label: "Folio", link: true, sortable: true },
@@ -138,6 +183,10 @@ export const gastos: Entity = {
     { name: "importe_impuestos", label: "IVA", kind: "money", soloEnCsv: true },
     { name: "iva_deducible", label: "IVA deducible", kind: "money", soloEnCsv: true },
     { name: "iva_motivo", label: "Por qué no es deducible", soloEnCsv: true },
+    { name: "clase", label: "Clase de gasto", kind: "option", options: CLASES_GASTO, soloEnCsv: true },
+    { name: "viaje_titulo", label: "Viaje", soloEnCsv: true },
+    { name: "exento_irpf", label: "Exento de IRPF", kind: "money", soloEnCsv: true },
+    { name: "sujeto_irpf", label: "Sujeto a IRPF", kind: "money", soloEnCsv: true },
   ],
   // The bulk approval's checkboxes: «id:version», never on one's own gasto, and only where the
   // database would accept the approval (gastos_vista.puede_aprobar).
@@ -149,6 +198,8 @@ export const gastos: Entity = {
   filters: [
     { name: "estado", label: "Estado", kind: "select", column: "estado", options: ESTADOS_GASTO },
     { name: "categoria", label: "Categoría", kind: "select", column: "categoria", options: CATEGORIAS_GASTO },
+    { name: "clase", label: "Clase de gasto", kind: "select", column: "clase", options: CLASES_GASTO, genero: "f" },
+    { name: "viaje", label: "Viaje", kind: "ref", column: "viaje_id", table: "viajes" },
     { name: "departamento", label: "Departamento", kind: "ref", column: "departamento_id", table: "departamentos" },
     { name: "sucursal", label: "Sucursal", kind: "ref", column: "sucursal_id", table: "sucursales", genero: "f" },
     { name: "proveedor", label: "Proveedor", kind: "ref", column: "proveedor_id", table: "proveedores" },
@@ -211,6 +262,24 @@ export const gastos: Entity = {
       ],
       plegado: true,
     },
+    // One fold, at the end: an ordinary gasto passes it with one key. Each class's fields count
+    // only for it (the database clears the others).
+    {
+      titulo: "Viaje, kilometraje y dieta",
+      campos: [
+        "clase",
+        "viaje_id",
+        "km_origen",
+        "km_destino",
+        "km",
+        "km_ida_vuelta",
+        "km_tarifa",
+        "dieta_pernocta",
+        "dieta_lugar",
+      ],
+      plegado: true,
+    },
+    { titulo: "IRPF", campos: ["exento_irpf", "sujeto_irpf", "irpf_explicacion"], plegado: true },
   ],
   defaultOrder: { column: "fecha_gasto", ascending: false },
   labelColumn: "folio",
@@ -245,17 +314,46 @@ export const gastos: Entity = {
           message: `Fecha: no puede ser de hace más de ${ANTIGUEDAD_MAXIMA_DIAS} días`,
         });
     }
-    reglasFiscales(values, ctx);
+    reglasClase(values, ctx);
+    if (!calculado(values.clase)) reglasFiscales(values, ctx);
   },
   // A form without the fiscal fields (they fold away) is a ticket with nothing outside the IVA.
-  normalize: (values) => ({
-    ...values,
-    tipo_documento: values.tipo_documento ?? "ticket",
-    emisor_pais: values.emisor_pais ?? "ES",
-    otros_no_sujetos: values.otros_no_sujetos ?? "0.00",
-    desglose_iva: completarDesglose(values) ?? [],
-  }),
+  // Kilometraje and dietas: the database computes the importe (sent empty) and drops the fiscal
+  // data; an ordinario keeps none of their fields.
+  normalize: (values) =>
+    calculado(values.clase)
+      ? {
+          ...values,
+          importe: null,
+          tipo_documento: "sin_justificante",
+          emisor_pais: values.emisor_pais ?? "ES",
+          otros_no_sujetos: "0.00",
+          desglose_iva: [],
+        }
+      : {
+          ...values,
+          clase: values.clase ?? "ordinario",
+          tipo_documento: values.tipo_documento ?? "ticket",
+          emisor_pais: values.emisor_pais ?? "ES",
+          otros_no_sujetos: values.otros_no_sujetos ?? "0.00",
+          desglose_iva: completarDesglose(values) ?? [],
+        },
 };
+
+/**
+ * What each class needs (the database checks the same: interno.gastos_clase): an ordinario its
+ * importe; a kilometraje its origin, destination and km; a dieta its viaje.
+ */
+function reglasClase(values: Record<string, unknown>, ctx: Ctx) {
+  const falta = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
+  if (values.clase === "kilometraje") {
+    if (!texto(values.km_origen)) falta("km_origen", "Origen: escriba de dónde salió (kilometraje)");
+    if (!texto(values.km_destino)) falta("km_destino", "Destino: escriba adónde fue (kilometraje)");
+    if (!texto(values.km)) falta("km", "Kilómetros: escriba los del trayecto, por ejemplo 230");
+  } else if (values.clase === "dieta") {
+    if (!texto(values.viaje_id)) falta("viaje_id", "Viaje: una dieta es de un día de un viaje; elija el viaje");
+  } else if (!texto(values.importe)) falta("importe", "Escriba el importe, por ejemplo 125,50");
+}
 
 type Ctx = Parameters<NonNullable<Entity["refine"]>>[1];
 const texto = (v: unknown) => (typeof v === "string" && v.trim() !== "" ? v : null);

@@ -14,6 +14,7 @@ describe("the entity registry", () => {
   it("lists the sections in the navigation's order", () => {
     expect(ENTITIES.map((e) => [e.path, e.title])).toEqual([
       ["/gastos", "Gastos"],
+      ["/viajes", "Viajes"],
       ["/departamentos", "Departamentos"],
       ["/proveedores", "Proveedores"],
       ["/sucursales", "Sucursales"],
@@ -21,6 +22,7 @@ describe("the entity registry", () => {
       ["/tipos-iva", "Tipos de IVA"],
       ["/categorias-fiscales", "IVA por categoría"],
       ["/politicas-gasto", "Políticas de gasto"],
+      ["/limites-irpf", "Límites exentos de IRPF"],
       ["/empresa", "Empresa"],
       ["/cuentas-empresa", "Cuentas de la empresa"],
     ]);

@@ -5,10 +5,12 @@ import { empresa } from "./empresa";
 import type { Entity } from "./entity";
 import { gastos } from "./gastos";
 import { politicasGasto } from "./politicas-gasto";
+import { limitesExentosIrpf } from "./limites-exentos-irpf";
 import { proveedores } from "./proveedores";
 import { sucursales } from "./sucursales";
 import { tiposIva } from "./tipos-iva";
 import { usuarios } from "./usuarios";
+import { viajes } from "./viajes";
 
 /**
  * Every entity, in the order of the navigation. The machinery finds here what it says of another
@@ -17,6 +19,7 @@ import { usuarios } from "./usuarios";
  */
 export const ENTITIES: readonly Entity[] = [
   gastos,
+  viajes,
   departamentos,
   proveedores,
   sucursales,
@@ -24,6 +27,7 @@ export const ENTITIES: readonly Entity[] = [
   tiposIva,
   categoriasFiscales,
   politicasGasto,
+  limitesExentosIrpf,
   empresa,
   cuentasEmpresa,
 ];

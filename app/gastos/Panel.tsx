@@ -71,6 +71,7 @@ export function Panel({
     solicitante_id: record.solicitante_nombre,
     departamento_id: record.departamento_nombre,
     sucursal_id: record.sucursal_nombre,
+    viaje_id: record.viaje_titulo,
     aprobador_id: record.aprobador_nombre,
     aprobado_por_id: record.aprobado_por_nombre,
   };
@@ -212,6 +213,12 @@ export function Panel({
 
 /** The typed issuer only when there is one (otherwise the supplier is the issuer); non-taxed amounts when not 0. */
 function enLaFicha(campo: string, record: Record<string, unknown>) {
+  // Each class's own fields only for it (the database keeps them empty otherwise).
+  if (campo.startsWith("km")) return record.clase === "kilometraje";
+  if (campo.startsWith("dieta_")) return record.clase === "dieta";
+  if (campo === "exento_irpf" || campo === "sujeto_irpf" || campo === "irpf_explicacion")
+    return record.clase === "kilometraje" || record.clase === "dieta";
+  if (campo === "viaje_id") return Boolean(record.viaje_id);
   if (campo === "emisor_nif" || campo === "emisor_nombre" || campo === "emisor_pais") return Boolean(record.emisor_nif);
   if (campo === "otros_no_sujetos") return record.otros_no_sujetos !== "0.00";
   return true;

@@ -10,6 +10,7 @@ import {
   optionSearches,
   permissions,
   writableNames,
+  prefill,
   type HistoryEntry,
   type Options,
   type StoredRow,
@@ -153,7 +154,11 @@ export async function gastosLoader({ request, context }: Args) {
       ? {
           envio: crypto.randomUUID(),
           campos: writableNames(gastos, user),
-          defaults: gastos.defaults!({ country: context.services.config.APP_COUNTRY, userId: user.id }),
+          defaults: {
+            ...gastos.defaults!({ country: context.services.config.APP_COUNTRY, userId: user.id }),
+            // `?nuevo.viaje_id=…`: «Añadir un gasto» from a viaje's page.
+            ...prefill(gastos, user, url),
+          },
           perfiles,
         }
       : null,

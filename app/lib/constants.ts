@@ -77,6 +77,38 @@ export const ESTADOS_GASTO = [
 export type EstadoGasto = (typeof ESTADOS_GASTO)[number]["value"];
 export const ESTADO_GASTO_VALUES = values(ESTADOS_GASTO);
 
+/** What kind of gasto (`gastos.clase`): a receipt's, mileage or a daily allowance. */
+export const CLASES_GASTO = [
+  { value: "ordinario", label: "Ordinario" },
+  { value: "kilometraje", label: "Kilometraje" },
+  { value: "dieta", label: "Dieta" },
+] as const satisfies readonly Option[];
+
+/** Where a dieta's day was spent (`gastos.dieta_lugar`). */
+export const LUGARES_DIETA = [
+  { value: "espana", label: "España" },
+  { value: "extranjero", label: "Extranjero" },
+] as const satisfies readonly Option[];
+
+/** A viaje as its gastos leave it (`viajes_vista.estado`). */
+export const ESTADOS_VIAJE = [
+  { value: "sin_gastos", label: "Sin gastos" },
+  { value: "borrador", label: "Con borradores" },
+  { value: "pendiente", label: "Pendiente de aprobación" },
+  { value: "rechazado", label: "Con rechazados" },
+  { value: "aprobado", label: "Aprobado" },
+  { value: "pagado", label: "Pagado" },
+] as const satisfies readonly Option[];
+
+/** The kinds of IRPF exempt limit (`limites_exentos_irpf.tipo`). */
+export const TIPOS_LIMITE_IRPF = [
+  { value: "km", label: "Kilometraje (€/km)" },
+  { value: "dieta_espana_sin_pernocta", label: "Dieta en España sin pernocta" },
+  { value: "dieta_espana_con_pernocta", label: "Dieta en España con pernocta" },
+  { value: "dieta_extranjero_sin_pernocta", label: "Dieta en el extranjero sin pernocta" },
+  { value: "dieta_extranjero_con_pernocta", label: "Dieta en el extranjero con pernocta" },
+] as const satisfies readonly Option[];
+
 export const TIPOS_PERSONA = [
   { value: "empresa", label: "Empresa" },
   { value: "persona_fisica", label: "Persona física" },

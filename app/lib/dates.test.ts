@@ -5,6 +5,7 @@ import {
   diffDaysISO,
   formatDate,
   formatDateTime,
+  formatLocalDateTime,
   formatMonthKey,
   isISODate,
   isMonthKey,
@@ -12,6 +13,7 @@ import {
   monthKey,
   monthRange,
   parseDateInput,
+  parseDateTimeInput,
   todayISO,
 } from "./dates";
 
@@ -187,5 +189,21 @@ describe("month keys", () => {
   it("formats a month", () => {
     expect(formatMonthKey("2026-11", "es-ES", "long")).toBe("noviembre de 2026");
     expect(formatMonthKey("2026-11")).toMatch(/^nov\.? 2026$/);
+  });
+});
+
+describe("local date and time (a trip's departure)", () => {
+  it("reads what datetime-local posts, with a space, or as typed in Spain; refuses what is not one", () => {
+    expect(parseDateTimeInput("2026-11-27T07:30")).toBe("2026-11-27T07:30");
+    expect(parseDateTimeInput("2026-11-27 07:30:00")).toBe("2026-11-27T07:30");
+    expect(parseDateTimeInput("27/11/2026 7:05")).toBe("2026-11-27T07:05");
+    expect(parseDateTimeInput("2026-02-30T08:00")).toBeNull();
+    expect(parseDateTimeInput("2026-11-27T24:00")).toBeNull();
+    expect(parseDateTimeInput("2026-11-27")).toBeNull();
+  });
+
+  it("shows a stored one as its clock says, without a time zone", () => {
+    expect(formatLocalDateTime("2026-03-29 02:30:00")).toBe("29/03/2026 02:30");
+    expect(formatLocalDateTime("2026-11-27T21:15:00")).toBe("27/11/2026 21:15");
   });
 });

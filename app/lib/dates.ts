@@ -44,6 +44,29 @@ export function parseDateInput(s: string): string | null {
   return null;
 }
 
+/**
+ * A local date and time without a time zone (a trip's departure, as its clock says): accepts
+ * `YYYY-MM-DDTHH:MM` (what `<input type="datetime-local">` posts, seconds allowed), the same with a
+ * space, or `DD/MM/YYYY HH:MM`; returns `YYYY-MM-DDTHH:MM`, or null when it is not a real one.
+ */
+export function parseDateTimeInput(s: string): string | null {
+  if (typeof s !== "string") return null;
+  const m = /^(\S+)[T ](\d{1,2}):(\d{2})(?::\d{2}(?:\.\d+)?)?$/.exec(s.trim());
+  if (!m) return null;
+  const date = parseDateInput(m[1]!);
+  const h = Number(m[2]);
+  const min = Number(m[3]);
+  if (!date || h > 23 || min > 59) return null;
+  return `${date}T${pad(h)}:${pad(min)}`;
+}
+
+/** A stored local timestamp ("2026-11-20 08:00:00" or with «T») → "20/11/2026 08:00", as it is (no time zone). */
+export function formatLocalDateTime(value: string): string {
+  const iso = parseDateTimeInput(value);
+  if (!iso) return value;
+  return `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)} ${iso.slice(11, 16)}`;
+}
+
 function assertISODate(iso: string): void {
   if (!isISODate(iso)) throw new TypeError(`Fecha no válida: ${JSON.stringify(iso)}`);
 }

@@ -20,7 +20,8 @@ type Row = StoredRow;
 /** `existente`: the record that already holds a unique value the form sent. */
 type Existente = { campo: string; href: string; nombre: string };
 export type ActionData =
-  { result?: SubmissionResult<string[]>; current?: Row; deleteError?: string; existente?: Existente } | undefined;
+  | { intent?: string; result?: SubmissionResult<string[]>; current?: Row; deleteError?: string; existente?: Existente }
+  | undefined;
 
 /**
  * The control of one field of a record form, given the form's fields: a related record's select
@@ -286,16 +287,20 @@ export function displayField(field: Field, value: unknown, formats: Formats, opt
   if (field.display && typeof value === "string" && value !== "") return field.display(value);
   const input = field.input;
   if (input.type === "desglose") return describirDesglose(leerDesglose(value) ?? [], formats.locale) || "—";
+  if (input.type === "decimal" && value !== null && value !== undefined && value !== "")
+    return `${String(value).replace(".", ",")}${input.unidad ? ` ${input.unidad}` : ""}`;
   const kind =
     input.type === "money"
       ? "money"
       : input.type === "date"
         ? "date"
-        : input.type === "checkbox"
-          ? "boolean"
-          : input.type === "select"
-            ? "option"
-            : "text";
+        : input.type === "datetime"
+          ? "datetime"
+          : input.type === "checkbox"
+            ? "boolean"
+            : input.type === "select"
+              ? "option"
+              : "text";
   const opts =
     input.type === "select" ? input.options : input.type === "ref" ? options[input.table]?.options : undefined;
   const shown = formatValue({ kind: input.type === "ref" ? "option" : kind, options: opts }, value, formats);

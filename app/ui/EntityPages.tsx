@@ -1,13 +1,17 @@
-import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useLocation, useRouteLoaderData } from "@remix-run/react";
+import type { RootData } from "~/root";
 import type { ReactNode } from "react";
 import type { ListData, Options, RecordData, StoredRow } from "~/crud/crud.server";
-import { nuevo, recordName, type Entity } from "~/entities/entity";
+import type { SubmissionResult } from "@conform-to/react";
+import { nuevo, recordName, type Entity, type RecordAction } from "~/entities/entity";
+import { formSchema } from "~/entities/fields";
 import type { Formats } from "~/lib/format";
 import { cuenta } from "~/lib/plural";
 import { ConfirmDialog } from "./ConfirmDialog";
 import { CreateForm, displayField, EditForm, OptionSearchForms, type ActionData } from "./EntityForms";
+import { ConformForm, FieldControl, useServerForm } from "./forms";
 import { History } from "./History";
-import { backToRow, csvHref, DataTable, FilterForm, Pagination } from "./lists";
+import { backToRow, csvHref, DataTable, FilterForm, ListViews, Pagination } from "./lists";
 import { pageTitle, useFormats } from "./page";
 
 type Row = StoredRow;
@@ -20,6 +24,7 @@ export function recordMeta(entity: Entity) {
 
 export function EntityListPage({ entity, children }: { entity: Entity; children?: ReactNode }) {
   const { state, result, options, can, campos, envio, defaults } = useLoaderData<ListData>();
+  const rol = useRouteLoaderData<RootData>("root")?.user?.rol;
   const formats = useFormats();
   const location = useLocation();
   const here = location.pathname + location.search;
@@ -36,6 +41,7 @@ export function EntityListPage({ entity, children }: { entity: Entity; children?
         ) : null}
       </div>
       {entity.intro ? <p className="intro">{entity.intro}</p> : null}
+      {entity.vistas?.length ? <ListViews entity={entity} state={state} rol={rol ?? ""} todos="Todos" /> : null}
       <FilterForm entity={entity} state={state} options={options} />
       <div className="resumen-lista">
         <p aria-live="polite">
@@ -92,7 +98,7 @@ export function EntityListPage({ entity, children }: { entity: Entity; children?
 }
 
 export function EntityRecordPage({ entity, children }: { entity: Entity; children?: ReactNode }) {
-  const { record, history, options, can, campos, volver, confirmDelete } = useLoaderData<RecordData>();
+  const { record, history, options, can, campos, volver, confirmDelete, acciones } = useLoaderData<RecordData>();
   const actionData = useActionData<ActionData>();
   const formats = useFormats();
   const location = useLocation();
@@ -143,7 +149,8 @@ export function EntityRecordPage({ entity, children }: { entity: Entity; childre
           entity={entity}
           record={actionData?.current ?? record}
           options={options}
-          actionData={actionData}
+          // A refused action (its own form below) is not this form's.
+          actionData={actionData?.intent && actionData.intent !== "guardar" ? undefined : actionData}
           volver={volver}
           campos={campos}
         />
@@ -156,6 +163,21 @@ export function EntityRecordPage({ entity, children }: { entity: Entity; childre
             Eliminar {entity.singular}…
           </Link>
         </p>
+      ) : null}
+      {acciones.length > 0 ? (
+        <section aria-labelledby="acciones-registro" className="acciones-flujo">
+          <h2 id="acciones-registro">Acciones</h2>
+          {(entity.acciones ?? [])
+            .filter((a) => acciones.includes(a.intent))
+            .map((a) => (
+              <AccionForm
+                key={a.intent}
+                accion={a}
+                record={record}
+                lastResult={actionData?.intent === a.intent ? actionData.result : undefined}
+              />
+            ))}
+        </section>
       ) : null}
       {children}
       <History
@@ -192,5 +214,38 @@ function ReadOnly({
         ))}
       </dl>
     </section>
+  );
+}
+
+/** One of the entity's `acciones` as its own form: hidden intent and version, plus what it asks for. */
+function AccionForm({
+  accion,
+  record,
+  lastResult,
+}: {
+  accion: RecordAction;
+  record: Row;
+  lastResult?: SubmissionResult<string[]>;
+}) {
+  const campos = accion.campos ?? [];
+  const [form, fields] = useServerForm({
+    id: `accion-${accion.intent}`,
+    schema: (z) => formSchema(z, campos),
+    lastResult,
+  });
+  return (
+    <ConformForm form={form} className={`formulario transicion transicion-${accion.intent}`}>
+      <input type="hidden" name="intent" value={accion.intent} />
+      <input type="hidden" name="version" value={record.version} />
+      {accion.ayuda ? <p className="ayuda">{accion.ayuda}</p> : null}
+      {campos.map((field) => (
+        <FieldControl key={field.name} field={field} meta={fields[field.name]!} />
+      ))}
+      <div className="acciones">
+        <button type="submit" className={accion.peligro ? "peligro" : undefined}>
+          {accion.label}
+        </button>
+      </div>
+    </ConformForm>
   );
 }

@@ -2,6 +2,7 @@ import { getFormProps, useForm, type FieldMetadata, type FormMetadata, type Subm
 import { Form, Link } from "@remix-run/react";
 import { createContext, useContext, useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
 import type { Field, Schema } from "~/entities/fields";
+import { parseDateTimeInput } from "~/lib/dates";
 import { completarLinea, completarLineas, describirDesglose, esTipoIva, type LineaParcial } from "~/lib/iva";
 import { formatMoney, fromCents, parseMoney, toCents } from "~/lib/money";
 import { cuenta } from "~/lib/plural";
@@ -277,6 +278,10 @@ export function FieldControl({
     );
   } else if (input.type === "date") {
     control = <input type="date" {...common} defaultValue={value} key={key} />;
+  } else if (input.type === "datetime") {
+    control = <input type="datetime-local" {...common} defaultValue={value} key={key} />;
+  } else if (input.type === "decimal") {
+    control = <input type="text" inputMode="decimal" autoComplete="off" {...common} defaultValue={value} key={key} />;
   } else {
     control = (
       <input
@@ -490,7 +495,8 @@ export function toFormValues(fields: readonly Field[], record: Record<string, un
         }));
     } else if (f.input.type === "checkbox") {
       if (v) out[f.name] = "on";
-    } else if (f.input.type === "money") out[f.name] = String(v).replace(".", ",");
+    } else if (f.input.type === "money" || f.input.type === "decimal") out[f.name] = String(v).replace(".", ",");
+    else if (f.input.type === "datetime") out[f.name] = parseDateTimeInput(String(v)) ?? String(v);
     else out[f.name] = f.display ? f.display(String(v)) : String(v);
   }
   return out;

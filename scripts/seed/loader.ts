@@ -7,6 +7,7 @@
  * esos disparadores, por conjuntos.
  */
 import { generateValidEsIban } from "../../app/lib/iban";
+import { GASTOS_DE_VIAJES, seedViajes } from "./viajes";
 import { sql, type Kysely, type Transaction } from "kysely";
 import { hashPassword } from "../../app/auth/password.server";
 import type { Database } from "../../app/data/database";
@@ -249,8 +250,15 @@ async function seedBase(trx: Trx, options: SeedOptions, log: Log): Promise<void>
 
   log(`Datos de demostración: ${totalGastos} gastos…`);
   const ctx = await readContext(trx, new Set(PROVEEDORES_DE_BAJA));
-  const gastos = demoGastos(rng, ctx, totalGastos);
+  // The trips' gastos are part of the total (seedViajes, below).
+  const deViajes = totalGastos >= 100 ? GASTOS_DE_VIAJES : 0;
+  const gastos = demoGastos(rng, ctx, totalGastos - deViajes);
   for (let i = 0; i < gastos.length; i += 1000) await insertGastos(trx, gastos.slice(i, i + 1000));
+
+  if (deViajes) {
+    const viajes = await seedViajes(trx);
+    log(`Datos de demostración: 3 viajes con ${viajes} gastos (kilometraje, dietas, hotel, vuelo y taxi)…`);
+  }
 
   if (options.dataDir) {
     const n = await seedJustificantes(trx, options.dataDir);

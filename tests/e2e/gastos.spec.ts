@@ -383,7 +383,8 @@ empleado(
     // An empleado's CSV has the list's columns for their role: no «Solicitante» (every row is theirs).
     expect(lines[0]?.join(";")).toBe(
       "Folio;Fecha;Descripción;Proveedor;Categoría;Importe;Estado;Departamento;Justificantes;" +
-        "Tipo de documento;NIF del emisor;Emisor;IVA;IVA deducible;Por qué no es deducible",
+        "Tipo de documento;NIF del emisor;Emisor;IVA;IVA deducible;Por qué no es deducible;" +
+        "Clase de gasto;Viaje;Exento de IRPF;Sujeto a IRPF",
     );
     expect(lines).toHaveLength(3);
     const porFolio = Object.fromEntries(lines.slice(1).map((cells) => [cells[0], cells]));
@@ -404,6 +405,11 @@ empleado(
       "2,14",
       "0,00",
       "Ticket sin NIF de la empresa",
+      // An ordinario: no viaje, nothing exempt from IRPF.
+      "Ordinario",
+      "",
+      "",
+      "",
     ]);
     expect(porFolio[folioB]?.[5]).toBe(importeTecleado(b));
     expect(porFolio[folioB]?.[4]).toBe("Formación");

@@ -35,7 +35,7 @@ test("un gasto que supera su límite se envía con un motivo, y el aprobador lo 
   // Without the motivo nothing is sent: the field says why, in Spanish.
   await acciones.getByRole("button", { name: "Enviar a aprobación", exact: true }).click();
   await expect(
-    acciones.getByRole("link", { name: /se sale de la política de gastos .* indique el motivo/ }),
+    acciones.getByRole("link", { name: /se sale de la política de gastos: .* Indique el motivo/ }),
   ).toBeVisible();
   await expect(panelGasto(page, folio).getByRole("heading", { name: new RegExp(`${folio} Borrador`) })).toBeVisible();
 

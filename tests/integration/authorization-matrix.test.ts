@@ -57,6 +57,14 @@ import * as usu_csv from "~/routes/usuarios.exportar";
 import { createTestApp, ORIGIN, request, respond, type RouteModule, type TestTransaction } from "../support/app";
 import { insertDepartamento, insertMaestro, insertSucursal, setProfile, tableHashes } from "../support/fixtures";
 import { archivos, formulario } from "../support/justificantes";
+import * as lim_id from "~/routes/limites-irpf.$id";
+import * as lim_index from "~/routes/limites-irpf._index";
+import * as lim_csv from "~/routes/limites-irpf.exportar";
+import * as viajes_id from "~/routes/viajes.$id";
+import * as viajes_index from "~/routes/viajes._index";
+import * as viajes_csv from "~/routes/viajes.exportar";
+import * as informe_irpf from "~/routes/viajes.informe-irpf";
+import * as informe_irpf_csv from "~/routes/viajes.informe-irpf.exportar";
 
 /**
  * The authorization matrix (issue 8), in the manner of Django's AdminViewPermissionsTest: every
@@ -153,6 +161,8 @@ const snapshot = () =>
     remesas: ["public.remesas", "id"],
     remesa_gastos: ["public.remesa_gastos", "id"],
     politicas_gasto: ["public.politicas_gasto", "id"],
+    viajes: ["public.viajes", "id"],
+    limites_exentos_irpf: ["public.limites_exentos_irpf", "id"],
   });
 
 type Expect = "ok" | "login" | 400 | 403 | 404 | 405 | 409 | "sin-cambio";
@@ -1061,6 +1071,11 @@ describe("rutas × métodos × roles × tipo de registro", () => {
                   codigo_postal: "26001",
                   ciudad,
                   pais: "ES",
+                  tarifa_km: "0,26",
+                  dieta_espana_sin_pernocta: "26,67",
+                  dieta_espana_con_pernocta: "53,34",
+                  dieta_extranjero_sin_pernocta: "48,08",
+                  dieta_extranjero_con_pernocta: "91,35",
                 },
               }),
             ),
@@ -1153,6 +1168,208 @@ describe("rutas × métodos × roles × tipo de registro", () => {
             ),
           ),
         async () => ((await row("politicas_gasto", politica.id)) ? "no se eliminó" : null),
+      );
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it("viajes: cada uno los suyos, quien aprueba los de su gente; límites de IRPF e informe, solo administradores", async () => {
+    const viaje = async () => {
+      const { id, version } = await app.db
+        .insertInto("viajes")
+        .values({
+          solicitante_id: u.empleadoA.id,
+          destino_municipio: "Bilbao",
+          motivo: "Matriz",
+          salida: `${hoy} 08:00`,
+          regreso: `${hoy} 20:00`,
+        })
+        .returning(["id", "version"])
+        .executeTakeFirstOrThrow();
+      return { id: String(id), version: Number(version) };
+    };
+    const gastoDe = (viajeId: string, estado: "borrador" | "pendiente") =>
+      app.db
+        .insertInto("gastos")
+        .values({
+          descripcion: "Kilometraje de la matriz",
+          fecha_gasto: hoy,
+          categoria: "viajes_transporte",
+          metodo_pago: "efectivo",
+          solicitante_id: u.empleadoA.id,
+          departamento_id: dep.A,
+          sucursal_id: suc,
+          viaje_id: viajeId,
+          clase: "kilometraje",
+          km_origen: "Madrid",
+          km_destino: "Getafe",
+          km: "14",
+          estado,
+          aprobador_id: estado === "pendiente" ? u.aprobadorA.id : null,
+        } as never)
+        .execute();
+    for (const a of ACTORES) {
+      const signed = a !== "anonimo" && a !== "inactivo";
+      const admin = a === "administrador";
+      const si = (e: Expect): Expect => (!signed ? "login" : e);
+      const soloAdmin = (e: Expect, otro: Expect = 404): Expect => (!signed ? "login" : admin ? e : otro);
+      await cell(`/viajes lista · ${a}`, si("ok"), () => call(() => viajes_index.loader(args("/viajes", a))));
+      await cell(`/viajes/exportar · ${a}`, si("ok"), () => call(() => viajes_csv.loader(args("/viajes/exportar", a))));
+      seq += 1;
+      const motivo = `Viaje de la matriz ${seq}`;
+      await cell(
+        `/viajes crear · ${a}`,
+        si("ok"),
+        () =>
+          call(() =>
+            viajes_index.action(
+              args("/viajes?index", a, {
+                form: {
+                  destino_municipio: "Sevilla",
+                  destino_pais: "ES",
+                  motivo,
+                  salida: `${hoy}T08:00`,
+                  regreso: `${hoy}T20:00`,
+                  _envio: crypto.randomUUID(),
+                },
+              }),
+            ),
+          ),
+        async () =>
+          (await app.db.selectFrom("viajes").select("id").where("motivo", "=", motivo).execute()).length === 1
+            ? null
+            : "no se creó",
+      );
+      const v = await viaje();
+      const ver = (id: string) => args(`/viajes/${id}`, a, { params: { id } });
+      await cell(`/viajes/{id} ver · ${a}`, si("ok"), () => call(() => viajes_id.loader(ver(v.id))));
+      await cell(
+        `/viajes/{id} guardar · ${a}`,
+        si(a === "aprobador" ? 403 : "ok"),
+        () =>
+          call(() =>
+            viajes_id.action({
+              ...ver(v.id),
+              request: request(`/viajes/${v.id}`, {
+                cookie: cookieOf(a),
+                form: {
+                  intent: "guardar",
+                  version: String(v.version),
+                  destino_municipio: "Vitoria",
+                  destino_pais: "ES",
+                  motivo: "Matriz",
+                  salida: `${hoy}T08:00`,
+                  regreso: `${hoy}T20:00`,
+                  ...(admin ? { solicitante_id: u.empleadoA.id } : {}),
+                },
+              }),
+            }),
+          ),
+        async () => ((await row("viajes", v.id))?.destino_municipio === "Vitoria" ? null : "no se guardó"),
+      );
+      const e = await viaje();
+      await gastoDe(e.id, "borrador");
+      await cell(
+        `/viajes/{id} enviar · ${a}`,
+        si(a === "aprobador" ? 403 : "ok"),
+        () =>
+          call(() =>
+            viajes_id.action({
+              ...ver(e.id),
+              request: request(`/viajes/${e.id}`, {
+                cookie: cookieOf(a),
+                form: { intent: "enviar", version: String(e.version) },
+              }),
+            }),
+          ),
+        async () =>
+          (await app.db.selectFrom("gastos").select("estado").where("viaje_id", "=", e.id).executeTakeFirstOrThrow())
+            .estado === "pendiente"
+            ? null
+            : "no se envió",
+      );
+      const p = await viaje();
+      await gastoDe(p.id, "pendiente");
+      await cell(
+        `/viajes/{id} aprobar · ${a}`,
+        si(a === "empleado" ? 403 : "ok"),
+        () =>
+          call(() =>
+            viajes_id.action({
+              ...ver(p.id),
+              request: request(`/viajes/${p.id}`, {
+                cookie: cookieOf(a),
+                form: { intent: "aprobar", version: String(p.version) },
+              }),
+            }),
+          ),
+        async () =>
+          (await app.db.selectFrom("gastos").select("estado").where("viaje_id", "=", p.id).executeTakeFirstOrThrow())
+            .estado === "aprobado"
+            ? null
+            : "no se aprobó",
+      );
+
+      await cell(`/limites-irpf lista · ${a}`, soloAdmin("ok"), () =>
+        call(() => lim_index.loader(args("/limites-irpf", a))),
+      );
+      await cell(`/limites-irpf/exportar · ${a}`, soloAdmin("ok"), () =>
+        call(() => lim_csv.loader(args("/limites-irpf/exportar", a))),
+      );
+      const desde = `${2100 + (seq % 7000)}-01-01`;
+      await cell(
+        `/limites-irpf crear · ${a}`,
+        soloAdmin("ok"),
+        () =>
+          call(() =>
+            lim_index.action(
+              args("/limites-irpf?index", a, {
+                form: { tipo: "km", vigente_desde: desde, importe: "0,30", _envio: crypto.randomUUID() },
+              }),
+            ),
+          ),
+        async () =>
+          (await app.db.selectFrom("limites_exentos_irpf").select("id").where("vigente_desde", "=", desde).execute())
+            .length === 1
+            ? null
+            : "no se creó",
+      );
+      const limite = (await app.db
+        .insertInto("limites_exentos_irpf")
+        .values({ tipo: "dieta_espana_sin_pernocta", vigente_desde: `${2100 + (seq % 7000)}-06-01`, importe: "30.00" })
+        .returning(["id", "version", "vigente_desde"])
+        .executeTakeFirstOrThrow()) as { id: string; version: number; vigente_desde: string };
+      const lim = (form?: Record<string, string>) =>
+        args(`/limites-irpf/${limite.id}`, a, { params: { id: limite.id }, form });
+      await cell(`/limites-irpf/{id} ver · ${a}`, soloAdmin("ok"), () => call(() => lim_id.loader(lim())));
+      await cell(
+        `/limites-irpf/{id} guardar · ${a}`,
+        soloAdmin("ok"),
+        () =>
+          call(() =>
+            lim_id.action(
+              lim({
+                intent: "guardar",
+                version: String(limite.version),
+                vigente_desde: limite.vigente_desde,
+                importe: "31,00",
+              }),
+            ),
+          ),
+        async () => ((await row("limites_exentos_irpf", limite.id))?.importe === "31.00" ? null : "no se guardó"),
+      );
+      const vigente = (await row("limites_exentos_irpf", limite.id))!;
+      await cell(`/limites-irpf/{id} eliminar · ${a}`, soloAdmin(403), () =>
+        call(() => lim_id.action(lim({ intent: "eliminar", version: String(vigente.version) }))),
+      );
+
+      await cell(`/viajes/informe-irpf · ${a}`, soloAdmin("ok", 403), () =>
+        call(() => informe_irpf.loader(args(`/viajes/informe-irpf?anio=${hoy.slice(0, 4)}`, a))),
+      );
+      await cell(`/viajes/informe-irpf/exportar · ${a}`, soloAdmin("ok", 403), () =>
+        call(() =>
+          informe_irpf_csv.loader(args(`/viajes/informe-irpf/exportar?anio=${hoy.slice(0, 4)}&formato=csv`, a)),
+        ),
       );
     }
     expect(failures).toEqual([]);
@@ -1807,6 +2024,132 @@ describe("la base de datos como cada rol (RLS)", () => {
           "42501",
         ],
         ["empresa delete", (trx) => count(trx, sql`delete from public.empresa`), "42501"],
+      ];
+      for (const [what, statement, expected] of statements)
+        await dbCell(`${what} · ${name}`, user, statement, expected);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it("viajes: los ve quien ve sus gastos, los escribe su solicitante o un administrador; límites de IRPF, como los tipos de IVA", async () => {
+    for (const [name, who] of ROLES) {
+      const user = who();
+      const anon = user === null;
+      const active = !anon && name !== "inactivo";
+      const admin = name === "administrador";
+      const propio = name === "empleado";
+      seq += 1;
+      const viaje = String(
+        (
+          await app.db
+            .insertInto("viajes")
+            .values({
+              solicitante_id: u.empleadoA.id,
+              destino_municipio: "Bilbao",
+              motivo: `RLS ${seq}`,
+              salida: `${hoy} 08:00`,
+              regreso: `${hoy} 20:00`,
+            })
+            .returning("id")
+            .executeTakeFirstOrThrow()
+        ).id,
+      );
+      // Another department's trip, with nothing sent: only its solicitante and administradores see it.
+      const ajeno = String(
+        (
+          await app.db
+            .insertInto("viajes")
+            .values({
+              solicitante_id: u.empleadoB.id,
+              destino_municipio: "Vigo",
+              motivo: `RLS ajeno ${seq}`,
+              salida: `${hoy} 08:00`,
+              regreso: `${hoy} 20:00`,
+            })
+            .returning("id")
+            .executeTakeFirstOrThrow()
+        ).id,
+      );
+      const limite = String(
+        (
+          await app.db
+            .insertInto("limites_exentos_irpf")
+            .values({ tipo: "km", vigente_desde: `${2100 + (seq % 7000)}-03-01`, importe: "0.30" })
+            .returning("id")
+            .executeTakeFirstOrThrow()
+        ).id,
+      );
+      const statements: [string, (trx: TestTransaction) => Promise<number>, number | "ok" | "42501"][] = [
+        [
+          "viajes select propio",
+          async (trx) => (await sql`select id from public.viajes where id = ${viaje}`.execute(trx)).rows.length,
+          anon ? "42501" : active ? 1 : 0,
+        ],
+        [
+          "viajes select ajeno sin gastos enviados",
+          async (trx) => (await sql`select id from public.viajes where id = ${ajeno}`.execute(trx)).rows.length,
+          anon ? "42501" : admin ? 1 : 0,
+        ],
+        [
+          "viajes insert para sí",
+          async (trx) => (
+            await sql`insert into public.viajes (destino_municipio, motivo, salida, regreso)
+                      values ('Toledo', 'RLS', now()::timestamp(0), now()::timestamp(0))`.execute(trx),
+            1
+          ),
+          active ? "ok" : "42501",
+        ],
+        [
+          "viajes insert para otra persona",
+          async (trx) => (
+            await sql`insert into public.viajes (solicitante_id, destino_municipio, motivo, salida, regreso)
+                      values (${u.empleadoB.id}, 'Toledo', 'RLS', now()::timestamp(0), now()::timestamp(0))`.execute(
+              trx,
+            ),
+            1
+          ),
+          admin ? "ok" : "42501",
+        ],
+        [
+          "viajes update",
+          (trx) => count(trx, sql`update public.viajes set motivo = 'RLS editado' where id = ${viaje}`),
+          anon ? "42501" : propio || admin ? 1 : 0,
+        ],
+        [
+          "viajes update solicitante",
+          (trx) => count(trx, sql`update public.viajes set solicitante_id = ${u.empleadoB.id} where id = ${viaje}`),
+          "42501",
+        ],
+        [
+          "viajes delete",
+          (trx) => count(trx, sql`delete from public.viajes where id = ${viaje}`),
+          anon ? "42501" : propio || admin ? 1 : 0,
+        ],
+        [
+          "limites_exentos_irpf select",
+          async (trx) =>
+            (await sql`select id from public.limites_exentos_irpf where id = ${limite}`.execute(trx)).rows.length,
+          anon ? "42501" : active ? 1 : 0,
+        ],
+        [
+          "limites_exentos_irpf update importe",
+          (trx) => count(trx, sql`update public.limites_exentos_irpf set importe = 0.31 where id = ${limite}`),
+          anon ? "42501" : admin ? 1 : 0,
+        ],
+        [
+          "limites_exentos_irpf update tipo",
+          (trx) =>
+            count(
+              trx,
+              sql`update public.limites_exentos_irpf set tipo = 'dieta_espana_sin_pernocta' where id = ${limite}`,
+            ),
+          "42501",
+        ],
+        [
+          "limites_exentos_irpf delete",
+          (trx) => count(trx, sql`delete from public.limites_exentos_irpf where id = ${limite}`),
+          "42501",
+        ],
       ];
       for (const [what, statement, expected] of statements)
         await dbCell(`${what} · ${name}`, user, statement, expected);

@@ -316,6 +316,14 @@ describe("empresa", () => {
     pais: "ES",
     ...o,
   });
+  /** The company's rate and daily amounts, as the form sends them (stored as they are by default). */
+  const viajes = {
+    tarifa_km: "0,26",
+    dieta_espana_sin_pernocta: "26,67",
+    dieta_espana_con_pernocta: "53,34",
+    dieta_extranjero_sin_pernocta: "48,08",
+    dieta_extranjero_con_pernocta: "91,35",
+  };
 
   it("en /empresa, sin id: la única fila, que se edita; ni se crea ni se elimina", async () => {
     const r = await load();
@@ -329,7 +337,7 @@ describe("empresa", () => {
   it("guarda los datos con el NIF normalizado, vuelve a /empresa y deja historial", async () => {
     const { version } = await fila();
     const escrito = `${cif.slice(0, 1).toLowerCase()}-${cif.slice(1, 5)}.${cif.slice(5)} `;
-    const r = await post({ intent: "guardar", version: String(version), ...datos({ nif: escrito }) });
+    const r = await post({ intent: "guardar", version: String(version), ...datos({ nif: escrito }), ...viajes });
     expect(r.status).toBe(302);
     expect(r.headers.get("Location")).toBe("/empresa");
     expect(await fila()).toMatchObject({ ...datos(), version: version + 1 });
@@ -361,7 +369,12 @@ describe("empresa", () => {
   it("guardar sobre una versión antigua: 409 con los valores actuales; eliminar: 403", async () => {
     const actual = await fila();
     const before = await snapshot();
-    const r = await post({ intent: "guardar", version: String(actual.version - 1), ...datos({ ciudad: "Getafe" }) });
+    const r = await post({
+      intent: "guardar",
+      version: String(actual.version - 1),
+      ...datos({ ciudad: "Getafe" }),
+      ...viajes,
+    });
     expect(r.status).toBe(409);
     expect((await json(r)).current).toMatchObject({ ciudad: "Madrid", version: actual.version });
     expect((await post({ intent: "eliminar", version: String(actual.version) })).status).toBe(403);

@@ -209,11 +209,11 @@ describe("crear", () => {
 
   it("«Nuevo gasto» solo con `?nuevo=1`: la lista sola no lleva el formulario ni sus listas, solo las de sus filtros", async () => {
     const tablas = (data: { options: object }) => Object.keys(data.options).sort();
-    const todas = ["departamentos", "proveedores", "sucursales", "usuarios"];
+    const todas = ["departamentos", "proveedores", "sucursales", "usuarios", "viajes"];
     // An empleado has no «Solicitante» filter: the list's data has no people in it.
     const lista = await list("?vista=mios", empleado.cookie);
     expect(lista.nuevo).toBeNull();
-    expect(tablas(lista)).toEqual(["departamentos", "proveedores", "sucursales"]);
+    expect(tablas(lista)).toEqual(["departamentos", "proveedores", "sucursales", "viajes"]);
     expect(lista.proveedoresInactivos).toEqual([]);
     // An administrador filters by solicitante, but gets no form and no solicitantes' profiles.
     const deAdmin = await list("", admin.cookie);
@@ -534,12 +534,12 @@ describe("lista: filtros, orden, cuenta y suma", () => {
     const lines = new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes).slice(1).trim().split("\r\n");
     expect(lines[0]).toBe(
       '"Folio";"Fecha";"Descripción";"Proveedor";"Categoría";"Importe";"Estado";"Solicitante";"Departamento";"Justificantes";' +
-        '"Tipo de documento";"NIF del emisor";"Emisor";"IVA";"IVA deducible";"Por qué no es deducible"',
+        '"Tipo de documento";"NIF del emisor";"Emisor";"IVA";"IVA deducible";"Por qué no es deducible";"Clase de gasto";"Viaje";"Exento de IRPF";"Sujeto a IRPF"',
     );
     expect(lines).toHaveLength(4);
     // The fiscal data too (a ticket at the category's usual rate, 10 %: 9,18 + 0,92).
     expect(lines[1]).toMatch(
-      /;"Filtro taxi aeropuerto";;"Viajes y transporte";10,10;"Borrador";"Eva";"Compras";0;"Ticket";;;0,92;0,00;"Ticket sin NIF de la empresa"$/,
+      /;"Filtro taxi aeropuerto";;"Viajes y transporte";10,10;"Borrador";"Eva";"Compras";0;"Ticket";;;0,92;0,00;"Ticket sin NIF de la empresa";"Ordinario";;;$/,
     );
     expect(lines[2]).toMatch(/;"Papelería La Castellana";"Viajes y transporte";20,20;/);
   });

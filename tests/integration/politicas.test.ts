@@ -129,7 +129,7 @@ describe("enviar con un motivo, y quien aprueba lo lee antes", () => {
     expect(error).toBeInstanceOf(Invalid);
     expect(error).toMatchObject({ field: "motivo_politica" });
     expect((error as Invalid).message).toMatch(
-      /se sale de la política de gastos \(62,40 € en un gasto.*indique el motivo/,
+      /se sale de la política de gastos: 62,40 € en un gasto.* Indique el motivo/,
     );
     expect(await gasto(g)).toMatchObject({ estado: "borrador", version: 1, politica_incumplida: null });
 

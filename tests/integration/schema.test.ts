@@ -72,18 +72,22 @@ describe("objetos del esquema", () => {
         ...["empresa", "tipos_iva", "categorias_fiscales"],
         ...["datos_bancarios", "cuentas_empresa", "remesas", "remesa_gastos"],
         "politicas_gasto",
+        ...["viajes", "limites_exentos_irpf"],
       ]),
     );
     expect(views.sort()).toEqual([
       "departamentos_vista",
       "gastos_vista",
       "historial_vista",
+      "informe_irpf",
       "libro_facturas_recibidas",
       "politicas_gasto_vista",
       "proveedores_vista",
       "remesas_vista",
       "sucursales_vista",
       "usuarios_vista",
+      "viajes_opciones",
+      "viajes_vista",
     ]);
   });
 

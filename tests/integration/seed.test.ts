@@ -45,6 +45,17 @@ describe("seedIfEmpty", () => {
     expect(seconds).toBeLessThan(30);
   });
 
+  it("creates three trips whose approved dietas and kilometraje give the IRPF report its exact totals", async () => {
+    expect(await count(sql`select count(*)::int as n from viajes`)).toBe(3);
+    expect(await count(sql`select count(*)::int as n from gastos where viaje_id is not null`)).toBe(11);
+    // Zaragoza: 650 km at 0,30 (exempt 0,26) and two dietas in Spain; Lisboa: three dietas abroad.
+    const { rows } = await sql<{ importe: string; exento: string; sujeto: string; n: number }>`
+      select sum(importe)::text as importe, sum(exento_irpf)::text as exento, sum(sujeto_irpf)::text as sujeto,
+             count(*)::int as n
+        from informe_irpf`.execute(db);
+    expect(rows[0]).toEqual({ importe: "535.00", exento: "479.79", sujeto: "55.21", n: 6 });
+  });
+
   it("creates the reference data", async () => {
     const departamentos = await count(sql`select count(*)::int as n from departamentos`);
     expect(departamentos).toBeGreaterThanOrEqual(9);

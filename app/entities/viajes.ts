@@ -1,0 +1,173 @@
+import type { Permisos } from "~/auth/permissions";
+import { ESTADOS_VIAJE, PAISES } from "~/lib/constants";
+import { cuenta } from "~/lib/plural";
+import type { Entity } from "./entity";
+import { checkbox, dateTime, ref, select, text, textarea } from "./fields";
+
+/**
+ * Viajes (docs/producto.md «Viajes, kilometraje y dietas»): the gastos of one trip, sent,
+ * approved or rejected together. Everyone creates their own; row-level security decides who sees
+ * which (as gastos), and only the solicitante or an administrador changes one. What decides
+ * whether its dietas are exempt from IRPF is asked here, once for the whole trip.
+ */
+const PERMISOS: Permisos = {
+  crear: ["administrador", "aprobador", "empleado"],
+  editar: ["administrador", "aprobador", "empleado"],
+  eliminar: ["administrador", "aprobador", "empleado"],
+};
+
+/** What a person who is not an administrador writes: never the solicitante. */
+export const CAMPOS_VIAJE_NO_ADMIN = [
+  "destino_municipio",
+  "destino_pais",
+  "motivo",
+  "salida",
+  "regreso",
+  "municipio_distinto",
+  "mas_de_nueve_meses",
+  "notas",
+] as const;
+
+const CON_EQUIPO = ["administrador", "aprobador"] as const;
+const APRUEBAN = ["administrador", "aprobador"] as const;
+
+/** «Valencia, 27/11/2026», «Lisboa (PT), 02/03/2026»: as interno.titulo_viaje names a viaje. */
+export function tituloViaje(row: Record<string, unknown>): string {
+  const salida = String(row.salida ?? "");
+  const fecha = /^\d{4}-\d{2}-\d{2}/.test(salida)
+    ? `${salida.slice(8, 10)}/${salida.slice(5, 7)}/${salida.slice(0, 4)}`
+    : "";
+  const pais = row.destino_pais && row.destino_pais !== "ES" ? ` (${String(row.destino_pais)})` : "";
+  return `${String(row.destino_municipio ?? "")}${pais}${fecha ? `, ${fecha}` : ""}`;
+}
+
+const esSuyo = (record: Record<string, unknown>, user: { id: string; rol: string }) =>
+  user.rol === "administrador" || record.solicitante_id === user.id;
+
+export const viajes: Entity = {
+  table: "viajes",
+  view: "viajes_vista",
+  path: "/viajes",
+  title: "Viajes",
+  singular: "viaje",
+  plural: "viajes",
+  gender: "m",
+  intro:
+    "Cada viaje agrupa sus gastos (hotel, taxis, kilometraje, dietas): se envían a aprobación y se aprueban juntos. Las dietas y el kilometraje dicen qué parte está exenta de IRPF.",
+  fields: [
+    ref("solicitante_id", "Solicitante", "usuarios", { hint: "Si lo deja vacío, usted." }),
+    text("destino_municipio", "Municipio de destino", {
+      required: true,
+      min: 2,
+      max: 100,
+      hint: "Por ejemplo Bilbao o Lisboa.",
+    }),
+    select("destino_pais", "País de destino", PAISES, { required: true }),
+    text("motivo", "Motivo", { required: true, min: 3, max: 500, hint: "Por ejemplo «Visita a clientes de Bizkaia»." }),
+    dateTime("salida", "Salida", { required: true, genero: "f", hint: "Día y hora de salida." }),
+    dateTime("regreso", "Regreso", {
+      required: true,
+      hint: "Día y hora de vuelta. El mismo día que la salida: dietas sin pernocta.",
+    }),
+    checkbox("municipio_distinto", "El destino es otro municipio que el del centro de trabajo y el de la residencia", {
+      hint: "Sin esto, las dietas no están exentas de IRPF (Reglamento del IRPF, art. 9).",
+    }),
+    checkbox("mas_de_nueve_meses", "Estancia de más de nueve meses seguidos en el mismo municipio", {
+      hint: "Márquelo también si el viaje continúa una estancia anterior en el mismo lugar: las dietas dejan de estar exentas.",
+    }),
+    textarea("notas", "Notas", { max: 2000 }),
+  ],
+  columns: [
+    { name: "destino_municipio", label: "Destino", link: true, sortable: true },
+    { name: "destino_pais", label: "País", kind: "option", options: PAISES, sortable: true },
+    { name: "salida", label: "Salida", kind: "datetime", sortable: true },
+    { name: "regreso", label: "Regreso", kind: "datetime", sortable: true },
+    { name: "motivo", label: "Motivo" },
+    { name: "solicitante_nombre", label: "Solicitante", sortable: true, roles: CON_EQUIPO },
+    { name: "num_gastos", label: "Gastos", kind: "count", contar: { singular: "gasto", plural: "gastos" } },
+    { name: "importe_total", label: "Importe", kind: "money", sortable: true },
+    { name: "exento_total", label: "Exento de IRPF", kind: "money" },
+    { name: "sujeto_total", label: "Sujeto a IRPF", kind: "money" },
+    { name: "estado", label: "Estado", kind: "option", options: ESTADOS_VIAJE, badge: true },
+  ],
+  rowFields: ["solicitante_id"],
+  search: ["destino_municipio", "motivo"],
+  filters: [
+    { name: "estado", label: "Estado", kind: "select", column: "estado", options: ESTADOS_VIAJE },
+    { name: "pais", label: "País de destino", kind: "select", column: "destino_pais", options: PAISES },
+    {
+      name: "solicitante",
+      label: "Solicitante",
+      kind: "ref",
+      column: "solicitante_id",
+      table: "usuarios",
+      roles: CON_EQUIPO,
+    },
+  ],
+  vistas: [
+    { name: "mios", label: "Mis viajes", filters: (user) => [{ column: "solicitante_id", op: "eq", value: user.id }] },
+    {
+      name: "pendientes",
+      label: "Viajes pendientes de aprobar",
+      roles: APRUEBAN,
+      filters: () => [{ column: "puede_aprobar", op: "eq", value: true }],
+    },
+  ],
+  defaultOrder: { column: "salida", ascending: false },
+  labelColumn: "titulo",
+  // The gasto form's «Viaje»: one's own trips (an administrador's, all).
+  optionsFrom: "viajes_opciones",
+  optionLabel: "titulo",
+  permisos: PERMISOS,
+  acceso: (user, recordId, record) => {
+    const suyo = !recordId || !record || esSuyo(record, user);
+    return {
+      editar: suyo,
+      eliminar: suyo,
+      // The solicitante is chosen once, by an administrador creating it; never changed after.
+      campos: user.rol === "administrador" && !recordId ? undefined : CAMPOS_VIAJE_NO_ADMIN,
+    };
+  },
+  defaults: ({ country, userId }) => ({ destino_pais: country, municipio_distinto: "on", solicitante_id: userId }),
+  refine: (values, ctx) => {
+    const { salida, regreso } = values;
+    if (typeof salida === "string" && typeof regreso === "string" && /^\d{4}-/.test(salida) && regreso < salida)
+      ctx.addIssue({ code: "custom", path: ["regreso"], message: "Regreso: no puede ser anterior a la salida" });
+  },
+  acciones: [
+    {
+      intent: "enviar",
+      label: "Enviar el viaje a aprobación",
+      funcion: "enviar_viaje",
+      ayuda: "Envía a la vez todos sus gastos en borrador; si alguno no puede enviarse, no se envía ninguno.",
+      disponible: (record, user) => Number(record.borradores) > 0 && esSuyo(record, user),
+      hecho: (r) => `Viaje enviado a aprobación: ${cuenta(Number(r.gastos), "gasto", "gastos")}.`,
+    },
+    {
+      intent: "aprobar",
+      label: "Aprobar el viaje",
+      funcion: "aprobar_viaje",
+      roles: APRUEBAN,
+      ayuda: "Aprueba a la vez todos sus gastos pendientes.",
+      disponible: (record) => record.puede_aprobar === true,
+      hecho: (r) => `Viaje aprobado: ${cuenta(Number(r.gastos), "gasto aprobado", "gastos aprobados")}.`,
+    },
+    {
+      intent: "rechazar",
+      label: "Rechazar el viaje",
+      funcion: "rechazar_viaje",
+      roles: APRUEBAN,
+      peligro: true,
+      campos: [
+        text("motivo", "Motivo del rechazo", {
+          required: true,
+          min: 1,
+          max: 1000,
+          hint: "Lo verá el solicitante; se guarda en cada gasto pendiente del viaje.",
+        }),
+      ],
+      disponible: (record) => record.puede_aprobar === true,
+      hecho: (r) => `Viaje rechazado: ${cuenta(Number(r.gastos), "gasto rechazado", "gastos rechazados")}.`,
+    },
+  ],
+};

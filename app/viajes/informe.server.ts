@@ -1,0 +1,172 @@
+import type { AppLoadContext, TypedResponse } from "@remix-run/node";
+import ExcelJS from "exceljs";
+import { requireUser, type Signed } from "~/auth/session.server";
+import { forbidden } from "~/crud/crud.server";
+import type { Store } from "~/data/store";
+import type { Periodo } from "~/fiscal/periodo";
+import { CSV_BOM, csvLine, type CsvCell } from "~/lib/csv";
+import type { Formats } from "~/lib/format";
+import { formatDecimal, fromCents, toCents } from "~/lib/money";
+import { COLUMNAS_IRPF, IMPORTES, type FilaIrpf, type Importe } from "./informe";
+
+/**
+ * The IRPF report of dietas and kilometraje for payroll and the modelo 190 (docs/producto.md
+ * «Viajes, kilometraje y dietas»): per person, the exempt and the taxable parts of what was
+ * approved or paid in a period (by the gasto's date), from the view `informe_irpf`. Every sum is
+ * in cents, never with floating point.
+ */
+export { INFORME_IRPF_PATH } from "./enlaces";
+
+export async function requireAdministrador(request: Request, context: AppLoadContext): Promise<Signed> {
+  const signed = await requireUser(request, context);
+  if (signed.user.rol !== "administrador") forbidden("Solo un administrador puede ver y descargar el informe de IRPF.");
+  return signed;
+}
+
+type Linea = {
+  id: string;
+  solicitante_id: string;
+  solicitante_nombre: string | null;
+  solicitante_email: string | null;
+  clase: "kilometraje" | "dieta";
+  importe: string;
+  exento_irpf: string;
+  sujeto_irpf: string;
+};
+
+export type InformeIrpf = { filas: FilaIrpf[]; totales: Record<Importe, string>; gastos: number };
+
+const PAGINA = 1000;
+
+/** Every approved or paid kilometraje and dieta of the period, summed per person in cents. */
+export async function informeIrpf(store: Store, periodo: Periodo): Promise<InformeIrpf> {
+  const porPersona = new Map<string, Omit<FilaIrpf, Importe> & { c: Record<Importe, bigint> }>();
+  const total = Object.fromEntries(IMPORTES.map((k) => [k, 0n])) as Record<Importe, bigint>;
+  let gastos = 0;
+  for (let offset = 0; ; offset += PAGINA) {
+    const { rows } = await store.list<Linea>("informe_irpf", {
+      filters: [
+        { column: "fecha_gasto", op: "gte", value: periodo.desde },
+        { column: "fecha_gasto", op: "lte", value: periodo.hasta },
+      ],
+      order: [
+        { column: "fecha_gasto", ascending: true },
+        { column: "folio", ascending: true },
+      ],
+      columns: [
+        "id",
+        "solicitante_id",
+        "solicitante_nombre",
+        "solicitante_email",
+        "clase",
+        "importe",
+        "exento_irpf",
+        "sujeto_irpf",
+      ],
+      limit: PAGINA,
+      offset,
+      count: "none",
+    });
+    for (const l of rows) {
+      gastos += 1;
+      let p = porPersona.get(l.solicitante_id);
+      if (!p) {
+        p = {
+          solicitante_id: l.solicitante_id,
+          nombre: l.solicitante_nombre ?? l.solicitante_email ?? "",
+          email: l.solicitante_email ?? "",
+          dietas: 0,
+          kilometrajes: 0,
+          c: Object.fromEntries(IMPORTES.map((k) => [k, 0n])) as Record<Importe, bigint>,
+        };
+        porPersona.set(l.solicitante_id, p);
+      }
+      const exento = toCents(l.exento_irpf);
+      const sujeto = toCents(l.sujeto_irpf);
+      const suma = (k: Importe, v: bigint) => {
+        p.c[k] += v;
+        total[k] += v;
+      };
+      if (l.clase === "dieta") {
+        p.dietas += 1;
+        suma("dietas_exento", exento);
+        suma("dietas_sujeto", sujeto);
+      } else {
+        p.kilometrajes += 1;
+        suma("km_exento", exento);
+        suma("km_sujeto", sujeto);
+      }
+      suma("exento", exento);
+      suma("sujeto", sujeto);
+    }
+    if (rows.length < PAGINA) break;
+  }
+  const filas = [...porPersona.values()]
+    .map(({ c, ...p }) => ({
+      ...p,
+      ...(Object.fromEntries(IMPORTES.map((k) => [k, fromCents(c[k])])) as Record<Importe, string>),
+    }))
+    .sort((a, b) => a.nombre.localeCompare(b.nombre, "es"));
+  return {
+    filas,
+    totales: Object.fromEntries(IMPORTES.map((k) => [k, fromCents(total[k])])) as Record<Importe, string>,
+    gastos,
+  };
+}
+
+export function nombreArchivoIrpf(periodo: Periodo, extension: "xlsx" | "csv") {
+  return `informe-irpf-dietas-kilometraje-${periodo.clave}.${extension}`;
+}
+
+function cabeceras(tipo: string, nombre: string) {
+  return {
+    "Content-Type": tipo,
+    "Content-Disposition": `attachment; filename="${nombre}"`,
+    "Cache-Control": "private, no-store",
+  };
+}
+
+/** The report as a workbook: one row per person, a frozen header, amounts with two decimals and a bold totals row. */
+export async function xlsxIrpf(store: Store, periodo: Periodo): Promise<TypedResponse<never>> {
+  const informe = await informeIrpf(store, periodo);
+  const libro = new ExcelJS.Workbook();
+  const hoja = libro.addWorksheet("IRPF", { views: [{ state: "frozen", ySplit: 1 }] });
+  hoja.columns = COLUMNAS_IRPF.map((c, i) => ({
+    key: String(i),
+    width: i < 2 ? 28 : 16,
+    ...(c.money ? { style: { numFmt: "#,##0.00" } } : {}),
+  }));
+  const cabecera = hoja.addRow(COLUMNAS_IRPF.map((c) => c.header));
+  cabecera.font = { bold: true };
+  for (const f of informe.filas) hoja.addRow(COLUMNAS_IRPF.map((c) => (c.money ? Number(c.value(f)) : c.value(f))));
+  const total = hoja.addRow(
+    COLUMNAS_IRPF.map((c, i) => {
+      if (i === 0) return `Total (${periodo.titulo})`;
+      if (c.header === "Dietas") return informe.filas.reduce((n, f) => n + f.dietas, 0);
+      if (c.header === "Kilometrajes") return informe.filas.reduce((n, f) => n + f.kilometrajes, 0);
+      return c.total ? Number(informe.totales[c.total]) : null;
+    }),
+  );
+  total.font = { bold: true };
+  const buffer = await libro.xlsx.writeBuffer();
+  return new Response(new Uint8Array(buffer as ArrayBuffer), {
+    headers: cabeceras(
+      "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+      nombreArchivoIrpf(periodo, "xlsx"),
+    ),
+  }) as TypedResponse<never>;
+}
+
+/** The report as CSV for a Spanish Excel (BOM, `;`, decimal comma), one row per person, no totals row. */
+export async function csvIrpf(store: Store, periodo: Periodo, formats: Formats): Promise<TypedResponse<never>> {
+  const informe = await informeIrpf(store, periodo);
+  const celda = (c: (typeof COLUMNAS_IRPF)[number], f: FilaIrpf): CsvCell =>
+    c.money ? formatDecimal(String(c.value(f)), formats.locale) : c.value(f);
+  const texto =
+    CSV_BOM +
+    csvLine(COLUMNAS_IRPF.map((c) => c.header)) +
+    informe.filas.map((f) => csvLine(COLUMNAS_IRPF.map((c) => celda(c, f)))).join("");
+  return new Response(texto, {
+    headers: cabeceras("text/csv; charset=utf-8", nombreArchivoIrpf(periodo, "csv")),
+  }) as TypedResponse<never>;
+}

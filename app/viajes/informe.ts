@@ -1,0 +1,51 @@
+import { leerPeriodo } from "~/fiscal/periodo";
+import { todayISO } from "~/lib/dates";
+
+/**
+ * What the IRPF report's screen and its files share (browser-safe): the period it reads and its
+ * columns. The reading and the files are in informe.server.ts.
+ */
+
+/** The period from the screen's GET form: two dates if either is given, else the year. */
+export function periodoIrpf(params: URLSearchParams) {
+  const fechas = Boolean(params.get("desde")?.trim() || params.get("hasta")?.trim());
+  const p = new URLSearchParams(params);
+  p.set("periodo", fechas ? "fechas" : "anio");
+  return leerPeriodo(p, todayISO());
+}
+
+export const IMPORTES = ["dietas_exento", "dietas_sujeto", "km_exento", "km_sujeto", "exento", "sujeto"] as const;
+export type Importe = (typeof IMPORTES)[number];
+
+/** One person's totals (amounts as decimal strings, exact). */
+export type FilaIrpf = {
+  solicitante_id: string;
+  nombre: string;
+  email: string;
+  dietas: number;
+  kilometrajes: number;
+} & Record<Importe, string>;
+
+/**
+ * The columns of the screen, the workbook and the CSV, in this order. `total`: the report's
+ * total of that amount; `soloArchivo`: in the files, not on the screen (it must fit without
+ * scrolling sideways).
+ */
+export const COLUMNAS_IRPF: {
+  header: string;
+  value: (f: FilaIrpf) => string | number;
+  money?: boolean;
+  total?: Importe;
+  soloArchivo?: boolean;
+}[] = [
+  { header: "Persona", value: (f) => f.nombre },
+  { header: "Correo", value: (f) => f.email, soloArchivo: true },
+  { header: "Dietas", value: (f) => f.dietas },
+  { header: "Dietas exentas", value: (f) => f.dietas_exento, money: true, total: "dietas_exento" },
+  { header: "Dietas sujetas", value: (f) => f.dietas_sujeto, money: true, total: "dietas_sujeto" },
+  { header: "Kilometrajes", value: (f) => f.kilometrajes },
+  { header: "Kilometraje exento", value: (f) => f.km_exento, money: true, total: "km_exento" },
+  { header: "Kilometraje sujeto", value: (f) => f.km_sujeto, money: true, total: "km_sujeto" },
+  { header: "Total exento", value: (f) => f.exento, money: true, total: "exento" },
+  { header: "Total sujeto", value: (f) => f.sujeto, money: true, total: "sujeto" },
+];

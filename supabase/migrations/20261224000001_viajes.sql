@@ -1,0 +1,915 @@
+-- Viajes, kilometraje y dietas, con la parte exenta de IRPF de cada uno (Reglamento del IRPF,
+-- art. 9) y la sujeta. docs/producto.md, «Viajes, kilometraje y dietas».
+--
+-- - Un viaje agrupa los gastos de un desplazamiento de su solicitante; sus gastos se envían, se
+--   aprueban o se rechazan juntos (enviar_viaje, aprobar_viaje, rechazar_viaje), cada uno con su
+--   estado y su historial, por las funciones de cada gasto: todas sus comprobaciones valen.
+-- - Un gasto es de una clase: ordinario, kilometraje (km × la tarifa de la empresa) o dieta (el
+--   importe diario de la empresa). Los dos últimos los calcula la base y van sin justificante.
+-- - Los límites exentos son filas con fecha (limites_exentos_irpf): un cambio de la norma es una
+--   fila. La parte exenta y la sujeta de cada gasto se calculan al leer (interno.irpf), como el IVA
+--   deducible: siempre con los datos actuales del viaje y el límite en vigor en la fecha del gasto.
+
+-- ---------------------------------------------------------------------------------------------
+-- Límites exentos, por tipo y fecha de entrada en vigor (rige la última anterior o igual).
+-- ---------------------------------------------------------------------------------------------
+create table public.limites_exentos_irpf (
+  id uuid primary key default gen_random_uuid(),
+  tipo text not null
+    constraint limites_exentos_irpf_tipo_check check (tipo in (
+      'km', 'dieta_espana_sin_pernocta', 'dieta_espana_con_pernocta',
+      'dieta_extranjero_sin_pernocta', 'dieta_extranjero_con_pernocta')),
+  vigente_desde date not null,
+  importe numeric(8, 2) not null
+    constraint limites_exentos_irpf_importe_check check (importe >= 0 and importe <= 10000),
+  creado_en timestamptz not null default now(),
+  actualizado_en timestamptz not null default now(),
+  version integer not null default 1,
+  constraint limites_exentos_irpf_tipo_vigente_desde_key unique (tipo, vigente_desde)
+);
+select interno.tabla_de_administracion('limites_exentos_irpf');
+grant insert (tipo, vigente_desde, importe), update (vigente_desde, importe)
+  on public.limites_exentos_irpf to authenticated;
+-- Los gastos aplican estas filas: se corrigen, no se borran.
+revoke delete on public.limites_exentos_irpf from authenticated;
+
+-- Orden EHA/3771/2005 (0,19 €/km), Orden HFP/792/2023 (0,26 €/km desde el 17-07-2023) y las
+-- dietas de manutención del Reglamento (RD 1757/2007, en vigor desde 2008).
+insert into public.limites_exentos_irpf (tipo, vigente_desde, importe) values
+  ('km', '2006-01-01', 0.19),
+  ('km', '2023-07-17', 0.26),
+  ('dieta_espana_sin_pernocta', '2008-01-01', 26.67),
+  ('dieta_espana_con_pernocta', '2008-01-01', 53.34),
+  ('dieta_extranjero_sin_pernocta', '2008-01-01', 48.08),
+  ('dieta_extranjero_con_pernocta', '2008-01-01', 91.35);
+
+-- El límite de un tipo en una fecha (null si ninguno). Como propietario: quien escribe o lee un
+-- gasto lo aplica aunque no pueda leer la tabla.
+create function interno.limite_exento(p_tipo text, p_fecha date) returns numeric
+language sql stable security definer
+set search_path = ''
+as $$
+  select l.importe from public.limites_exentos_irpf l
+   where l.tipo = p_tipo and l.vigente_desde <= p_fecha
+   order by l.vigente_desde desc limit 1
+$$;
+
+-- ---------------------------------------------------------------------------------------------
+-- Lo que paga la empresa: su tarifa por km y sus dietas diarias (en /empresa).
+-- ---------------------------------------------------------------------------------------------
+alter table public.empresa
+  add column tarifa_km numeric(5, 2) not null default 0.26
+    constraint empresa_tarifa_km_check check (tarifa_km > 0 and tarifa_km <= 10),
+  add column dieta_espana_sin_pernocta numeric(8, 2) not null default 26.67
+    constraint empresa_dieta_espana_sin_pernocta_check check (dieta_espana_sin_pernocta > 0 and dieta_espana_sin_pernocta <= 10000),
+  add column dieta_espana_con_pernocta numeric(8, 2) not null default 53.34
+    constraint empresa_dieta_espana_con_pernocta_check check (dieta_espana_con_pernocta > 0 and dieta_espana_con_pernocta <= 10000),
+  add column dieta_extranjero_sin_pernocta numeric(8, 2) not null default 48.08
+    constraint empresa_dieta_extranjero_sin_pernocta_check check (dieta_extranjero_sin_pernocta > 0 and dieta_extranjero_sin_pernocta <= 10000),
+  add column dieta_extranjero_con_pernocta numeric(8, 2) not null default 91.35
+    constraint empresa_dieta_extranjero_con_pernocta_check check (dieta_extranjero_con_pernocta > 0 and dieta_extranjero_con_pernocta <= 10000);
+grant update (tarifa_km, dieta_espana_sin_pernocta, dieta_espana_con_pernocta, dieta_extranjero_sin_pernocta,
+              dieta_extranjero_con_pernocta)
+  on public.empresa to authenticated;
+
+-- ---------------------------------------------------------------------------------------------
+-- Viajes. Salida y regreso, hora local del viaje (sin zona): el día de cada dieta es el del lugar.
+-- municipio_distinto y mas_de_nueve_meses: lo que decide si las dietas están exentas.
+-- ---------------------------------------------------------------------------------------------
+create table public.viajes (
+  id uuid primary key default gen_random_uuid(),
+  solicitante_id uuid not null default auth.uid()
+    constraint viajes_solicitante_id_fkey references public.usuarios (id),
+  destino_municipio text collate "es-x-icu" not null
+    constraint viajes_destino_municipio_check check (char_length(destino_municipio) between 2 and 100),
+  destino_pais text not null default 'ES'
+    constraint viajes_destino_pais_check check (destino_pais ~ '^[A-Z]{2}$'),
+  motivo text not null
+    constraint viajes_motivo_check check (char_length(motivo) between 3 and 500),
+  salida timestamp(0) not null,
+  regreso timestamp(0) not null,
+  municipio_distinto boolean not null default true,
+  mas_de_nueve_meses boolean not null default false,
+  notas text
+    constraint viajes_notas_check check (char_length(notas) <= 2000),
+  creado_en timestamptz not null default now(),
+  actualizado_en timestamptz not null default now(),
+  version integer not null default 1,
+  constraint viajes_regreso_check check (regreso >= salida)
+);
+create index viajes_solicitante_salida_idx on public.viajes (solicitante_id, salida desc);
+create index viajes_salida_idx on public.viajes (salida desc);
+
+-- Un viaje con gastos enviados o aprobados no cambia lo que decide sus dietas; unas dietas en
+-- borrador fuera de las fechas nuevas tampoco se quedan fuera sin decirlo.
+create function interno.viajes_validar() returns trigger
+language plpgsql security definer
+set search_path = ''
+as $$
+begin
+  new.destino_municipio := btrim(new.destino_municipio);
+  new.motivo := btrim(new.motivo);
+  new.destino_pais := upper(btrim(new.destino_pais));
+  if tg_op = 'UPDATE' then
+    new.solicitante_id := old.solicitante_id;
+    if (new.salida, new.regreso, new.destino_municipio, new.destino_pais, new.municipio_distinto,
+        new.mas_de_nueve_meses) is distinct from
+       (old.salida, old.regreso, old.destino_municipio, old.destino_pais, old.municipio_distinto,
+        old.mas_de_nueve_meses)
+       and exists (select 1 from public.gastos g where g.viaje_id = new.id
+                    and g.estado in ('pendiente', 'aprobado', 'pagado')) then
+      raise exception using errcode = 'OFINV', detail = 'salida',
+        message = 'El viaje tiene gastos enviados o aprobados: sus fechas, su destino y lo que decide la exención ya no se cambian.';
+    end if;
+    if exists (select 1 from public.gastos g where g.viaje_id = new.id and g.clase = 'dieta'
+                and (g.fecha_gasto < new.salida::date or g.fecha_gasto > new.regreso::date)) then
+      raise exception using errcode = 'OFINV', detail = 'regreso',
+        message = 'Hay dietas del viaje fuera de las fechas nuevas: cámbielas o elimínelas antes.';
+    end if;
+  end if;
+  if new.regreso < new.salida then
+    raise exception using errcode = 'OFINV', detail = 'regreso',
+      message = 'Regreso: no puede ser anterior a la salida.';
+  end if;
+  return new;
+end
+$$;
+create trigger viajes_validar before insert or update on public.viajes
+  for each row execute function interno.viajes_validar();
+create trigger tocar_version before update on public.viajes
+  for each row execute function interno.tocar_version();
+create trigger registrar_historial after insert or update or delete on public.viajes
+  for each row execute function interno.registrar_historial();
+create constraint trigger contar_cambio after insert or update or delete on public.viajes
+  deferrable initially deferred for each row execute function interno.contar_cambio();
+create trigger contar_vaciado after truncate on public.viajes
+  for each statement execute function interno.contar_cambio();
+
+
+-- ---------------------------------------------------------------------------------------------
+-- Los gastos: su viaje y su clase, con lo propio del kilometraje y de la dieta.
+-- ---------------------------------------------------------------------------------------------
+alter table public.gastos
+  add column viaje_id uuid
+    constraint gastos_viaje_id_fkey references public.viajes (id),
+  add column clase text not null default 'ordinario'
+    constraint gastos_clase_check check (clase in ('ordinario', 'kilometraje', 'dieta')),
+  add column km_origen text
+    constraint gastos_km_origen_check check (char_length(km_origen) between 2 and 100),
+  add column km_destino text
+    constraint gastos_km_destino_check check (char_length(km_destino) between 2 and 100),
+  add column km numeric(8, 1)
+    constraint gastos_km_check check (km > 0 and km <= 20000),
+  add column km_ida_vuelta boolean not null default false,
+  add column km_tarifa numeric(5, 2)
+    constraint gastos_km_tarifa_check check (km_tarifa > 0),
+  add column dieta_pernocta boolean not null default false,
+  add column dieta_lugar text
+    constraint gastos_dieta_lugar_check check (dieta_lugar in ('espana', 'extranjero')),
+  add constraint gastos_kilometraje_check
+    check (clase <> 'kilometraje' or (km is not null and km_tarifa is not null and km_origen is not null
+                                      and km_destino is not null)),
+  add constraint gastos_dieta_check check (clase <> 'dieta' or (viaje_id is not null and dieta_lugar is not null));
+create index gastos_viaje_id_idx on public.gastos (viaje_id) where viaje_id is not null;
+-- Una dieta por día y viaje.
+create unique index gastos_dieta_dia_key on public.gastos (viaje_id, fecha_gasto) where clase = 'dieta';
+
+grant insert (viaje_id, clase, km_origen, km_destino, km, km_ida_vuelta, dieta_pernocta, dieta_lugar),
+      update (viaje_id, clase, km_origen, km_destino, km, km_ida_vuelta, dieta_pernocta, dieta_lugar)
+  on public.gastos to authenticated;
+
+-- Ver: como los gastos. Un administrador, todos; el solicitante, los suyos; quien aprueba a su
+-- solicitante (interno.solicitantes_a_cargo) y quien ve alguno de sus gastos enviados (la RLS de
+-- gastos decide cuáles). Crear, cambiar y eliminar: el solicitante o un administrador.
+alter table public.viajes enable row level security;
+create policy viajes_select on public.viajes for select to authenticated
+  using (
+    (select interno.rol_actual()) is not null
+    and (
+      (select interno.es_admin())
+      or solicitante_id = (select auth.uid())
+      or solicitante_id = any ((select interno.solicitantes_a_cargo())::uuid[])
+      or exists (select 1 from public.gastos g where g.viaje_id = viajes.id and g.estado <> 'borrador')
+    )
+  );
+create policy viajes_insert on public.viajes for insert to authenticated
+  with check ((select interno.rol_actual()) is not null
+              and (solicitante_id = (select auth.uid()) or (select interno.es_admin())));
+create policy viajes_update on public.viajes for update to authenticated
+  using ((select interno.rol_actual()) is not null
+         and (solicitante_id = (select auth.uid()) or (select interno.es_admin())))
+  with check ((select interno.rol_actual()) is not null
+              and (solicitante_id = (select auth.uid()) or (select interno.es_admin())));
+create policy viajes_delete on public.viajes for delete to authenticated
+  using ((select interno.rol_actual()) is not null
+         and (solicitante_id = (select auth.uid()) or (select interno.es_admin())));
+revoke all on public.viajes from public, anon, authenticated;
+grant select, delete on public.viajes to authenticated;
+grant insert (id, solicitante_id, destino_municipio, destino_pais, motivo, salida, regreso, municipio_distinto,
+              mas_de_nueve_meses, notas),
+      update (destino_municipio, destino_pais, motivo, salida, regreso, municipio_distinto, mas_de_nueve_meses, notas)
+  on public.viajes to authenticated;
+grant all on public.viajes to service_role;
+
+-- gastos_clase (antes que gastos_validar y gastos_validar_fiscal, por orden alfabético): el viaje
+-- ha de ser del solicitante; el kilometraje y la dieta reciben aquí su importe, exacto en
+-- numeric, y van sin justificante ni IVA. La tarifa por km se toma de la empresa al escribir los
+-- km (se guarda: una tarifa nueva no cambia los gastos ya escritos); la dieta, del importe diario
+-- de la empresa al escribirla. Una transición del flujo no cambia nada de esto.
+create function interno.gastos_clase() returns trigger
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  v record;
+  e public.empresa;
+  v_importe numeric;
+  v_rehacer boolean;
+begin
+  if new.viaje_id is not null then
+    select * into v from public.viajes where id = new.viaje_id;
+    if not found then
+      raise exception using errcode = 'OFINV', detail = 'viaje_id', message = 'Elija un viaje de la lista.';
+    end if;
+    if v.solicitante_id <> new.solicitante_id then
+      raise exception using errcode = 'OFINV', detail = 'viaje_id',
+        message = 'Viaje: es de otra persona; elija uno de los viajes del solicitante del gasto.';
+    end if;
+  end if;
+
+  if new.clase = 'ordinario' then
+    new.km_origen := null;
+    new.km_destino := null;
+    new.km := null;
+    new.km_ida_vuelta := false;
+    new.km_tarifa := null;
+    new.dieta_pernocta := false;
+    new.dieta_lugar := null;
+    return new;
+  end if;
+
+  select * into e from public.empresa limit 1;
+  new.tipo_documento := 'sin_justificante';
+  new.desglose_iva := '[]'::jsonb;
+  new.otros_no_sujetos := 0;
+  new.proveedor_id := null;
+  new.emisor_nif := null;
+  new.emisor_nombre := null;
+  new.numero_factura := null;
+
+  if new.clase = 'kilometraje' then
+    new.km_origen := nullif(btrim(new.km_origen), '');
+    new.km_destino := nullif(btrim(new.km_destino), '');
+    new.dieta_pernocta := false;
+    new.dieta_lugar := null;
+    if new.km_origen is null then
+      raise exception using errcode = 'OFINV', detail = 'km_origen', message = 'Escriba el origen del trayecto.';
+    end if;
+    if new.km_destino is null then
+      raise exception using errcode = 'OFINV', detail = 'km_destino', message = 'Escriba el destino del trayecto.';
+    end if;
+    if new.km is null then
+      raise exception using errcode = 'OFINV', detail = 'km', message = 'Escriba los kilómetros del trayecto.';
+    end if;
+    v_rehacer := tg_op = 'INSERT' or new.km_tarifa is null
+      or (new.clase, new.km, new.km_ida_vuelta) is distinct from (old.clase, old.km, old.km_ida_vuelta)
+      or new.importe is null;
+    if v_rehacer then
+      new.km_tarifa := e.tarifa_km;
+    end if;
+    new.importe := round(new.km * case when new.km_ida_vuelta then 2 else 1 end * new.km_tarifa, 2);
+    return new;
+  end if;
+
+  -- Dieta: de un día del viaje; sin pernocta si el viaje vuelve el mismo día que sale.
+  new.km_origen := null;
+  new.km_destino := null;
+  new.km := null;
+  new.km_ida_vuelta := false;
+  new.km_tarifa := null;
+  if new.viaje_id is null then
+    raise exception using errcode = 'OFINV', detail = 'viaje_id',
+      message = 'Viaje: una dieta es de un día de un viaje; elija el viaje.';
+  end if;
+  if new.fecha_gasto < v.salida::date or new.fecha_gasto > v.regreso::date then
+    raise exception using errcode = 'OFINV', detail = 'fecha_gasto',
+      message = 'Fecha: una dieta es de un día del viaje, del ' || to_char(v.salida, 'DD/MM/YYYY') || ' al '
+        || to_char(v.regreso, 'DD/MM/YYYY') || '.';
+  end if;
+  if exists (select 1 from public.gastos g where g.viaje_id = new.viaje_id and g.clase = 'dieta'
+              and g.fecha_gasto = new.fecha_gasto and g.id <> new.id) then
+    raise exception using errcode = 'OFINV', detail = 'fecha_gasto',
+      message = 'Fecha: el viaje ya tiene una dieta del ' || to_char(new.fecha_gasto, 'DD/MM/YYYY') || '.';
+  end if;
+  if v.salida::date = v.regreso::date then
+    new.dieta_pernocta := false;
+  end if;
+  new.dieta_lugar := coalesce(new.dieta_lugar, case when v.destino_pais = 'ES' then 'espana' else 'extranjero' end);
+  v_importe := case
+    when new.dieta_lugar = 'espana' and not new.dieta_pernocta then e.dieta_espana_sin_pernocta
+    when new.dieta_lugar = 'espana' then e.dieta_espana_con_pernocta
+    when not new.dieta_pernocta then e.dieta_extranjero_sin_pernocta
+    else e.dieta_extranjero_con_pernocta end;
+  if tg_op = 'INSERT' or new.importe is null
+     or (new.clase, new.dieta_pernocta, new.dieta_lugar, new.viaje_id, new.fecha_gasto, new.importe)
+        is distinct from (old.clase, old.dieta_pernocta, old.dieta_lugar, old.viaje_id, old.fecha_gasto, old.importe) then
+    new.importe := v_importe;
+  end if;
+  return new;
+end
+$$;
+create trigger gastos_clase before insert or update on public.gastos
+  for each row execute function interno.gastos_clase();
+
+-- ---------------------------------------------------------------------------------------------
+-- La parte exenta y la sujeta de un kilometraje o una dieta, y por qué (null en un ordinario).
+-- El kilometraje: exento hasta km × el límite por km en la fecha (la locomoción no pide otro
+-- municipio). La dieta: hasta el límite del día según pernocta y lugar, si el viaje es a otro
+-- municipio que el del centro de trabajo y el de la residencia y no pasa de nueve meses.
+-- ---------------------------------------------------------------------------------------------
+create type interno.irpf as (exento numeric(14, 2), sujeto numeric(14, 2), explicacion text);
+
+-- 230 → «230», 12.5 → «12,5».
+create function interno.cantidad(p_valor numeric) returns text
+language sql immutable
+set search_path = ''
+as $$ select replace(trim_scale(p_valor)::text, '.', ',') $$;
+
+create function interno.irpf(g public.gastos) returns interno.irpf
+language plpgsql stable security definer
+set search_path = ''
+as $$
+declare
+  v record;
+  v_km numeric;
+  v_limite numeric;
+  v_exento numeric;
+  v_que text;
+  v_no text;
+begin
+  if g.clase = 'kilometraje' then
+    v_km := g.km * case when g.km_ida_vuelta then 2 else 1 end;
+    v_que := interno.cantidad(v_km) || ' km a ' || interno.euros(g.km_tarifa) || ' €/km';
+    v_limite := interno.limite_exento('km', g.fecha_gasto);
+    if v_limite is null then
+      return row(0, g.importe, v_que || ': sin límite exento en vigor el ' || to_char(g.fecha_gasto, 'DD/MM/YYYY')
+        || ', 0,00 € exentos, ' || interno.euros(g.importe) || ' € sujetos a IRPF')::interno.irpf;
+    end if;
+    v_exento := least(g.importe, round(v_km * v_limite, 2));
+    if g.km_tarifa > v_limite then
+      v_que := v_que || ' (exentos hasta ' || interno.euros(v_limite) || ' €/km)';
+    end if;
+    return row(v_exento, g.importe - v_exento, v_que || ': ' || interno.euros(v_exento) || ' € exentos, '
+      || interno.euros(g.importe - v_exento) || ' € sujetos a IRPF')::interno.irpf;
+  end if;
+  if g.clase <> 'dieta' then
+    return null;
+  end if;
+  select * into v from public.viajes where id = g.viaje_id;
+  v_que := case when g.dieta_pernocta then 'Con' else 'Sin' end || ' pernocta '
+    || case when g.dieta_lugar = 'extranjero' then 'en el extranjero' else 'en España' end;
+  v_no := case
+    when not v.municipio_distinto then 'viaje al municipio del centro de trabajo o de la residencia'
+    when v.mas_de_nueve_meses or v.regreso > v.salida + interval '9 months'
+      then 'más de nueve meses seguidos en el mismo municipio'
+  end;
+  v_limite := interno.limite_exento('dieta_' || coalesce(g.dieta_lugar, 'espana') || '_'
+    || case when g.dieta_pernocta then 'con' else 'sin' end || '_pernocta', g.fecha_gasto);
+  if v_no is null and v_limite is null then
+    v_no := 'sin límite exento en vigor el ' || to_char(g.fecha_gasto, 'DD/MM/YYYY');
+  end if;
+  if v_no is not null then
+    return row(0, g.importe, v_que || ': exención no aplicable (' || v_no || '), 0,00 € exentos, '
+      || interno.euros(g.importe) || ' € sujetos a IRPF')::interno.irpf;
+  end if;
+  v_exento := least(g.importe, v_limite);
+  return row(v_exento, g.importe - v_exento, v_que || ': ' || interno.euros(v_exento) || ' € exentos, '
+    || interno.euros(g.importe - v_exento) || ' € sujetos a IRPF')::interno.irpf;
+end
+$$;
+
+-- El nombre de un viaje, como lo dicen las listas y los selectores: «Bilbao, 03/11/2026».
+create function interno.titulo_viaje(p_municipio text, p_pais text, p_salida timestamp) returns text
+language sql immutable
+set search_path = ''
+as $$
+  select p_municipio || case when p_pais <> 'ES' then ' (' || p_pais || ')' else '' end
+    || ', ' || to_char(p_salida, 'DD/MM/YYYY')
+$$;
+
+-- El título del viaje de un gasto, para quien ve el gasto (aunque no vea el viaje por sí mismo).
+create function interno.titulo_viaje_de(p_viaje_id uuid) returns text
+language sql stable security definer
+set search_path = ''
+as $$
+  select interno.titulo_viaje(v.destino_municipio, v.destino_pais, v.salida) from public.viajes v where v.id = p_viaje_id
+$$;
+
+grant usage on type interno.irpf to authenticated, service_role;
+revoke all on function interno.irpf(public.gastos), interno.limite_exento(text, date), interno.cantidad(numeric),
+  interno.titulo_viaje(text, text, timestamp), interno.titulo_viaje_de(uuid) from public, anon;
+grant execute on function interno.irpf(public.gastos), interno.limite_exento(text, date), interno.cantidad(numeric),
+  interno.titulo_viaje(text, text, timestamp), interno.titulo_viaje_de(uuid) to authenticated, service_role;
+
+-- ---------------------------------------------------------------------------------------------
+-- Enviar un gasto de kilometraje o de dieta no pide justificante; lo demás, como antes (con el
+-- motivo de salirse de la política, 20261219000001_politicas).
+-- ---------------------------------------------------------------------------------------------
+create or replace function public.enviar_gasto(p_id uuid, p_version integer, p_motivo_duplicado text default null,
+  p_motivo_politica text default null)
+returns jsonb
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  g public.gastos := interno.gasto_para(p_id, 'enviar');
+  v_aprobador uuid := interno.elegir_aprobador(g.solicitante_id, array[g.creado_por_id, g.editado_por_id]);
+  v_desde numeric := interno.justificante_obligatorio_desde();
+  v_motivo text := nullif(btrim(p_motivo_duplicado), '');
+  v_motivo_politica text := nullif(btrim(p_motivo_politica), '');
+  v_fuera text[];
+  v_duplicado boolean;
+  v_hecho jsonb;
+begin
+  if v_desde is not null and g.importe >= v_desde and g.clase = 'ordinario'
+     and not exists (select 1 from public.justificantes j where j.gasto_id = g.id) then
+    raise exception using errcode = 'OFINV', detail = 'justificantes',
+      message = case when v_desde = 0
+        then 'Adjunte el justificante (ticket o factura) antes de enviar el gasto a aprobación.'
+        else 'Adjunte el justificante (ticket o factura) antes de enviar el gasto a aprobación: es obligatorio desde '
+          || interno.formato_importe(v_desde) || '.' end;
+  end if;
+  v_duplicado := exists (select 1 from public.justificantes j
+                          where j.gasto_id = g.id and interno.contenido_en_otro_gasto(j.sha256, g.id));
+  if v_duplicado and v_motivo is null then
+    raise exception using errcode = 'OFINV', detail = 'motivo_duplicado',
+      message = 'Un justificante de este gasto ya está adjunto a otro gasto: indique el motivo del duplicado para enviarlo a aprobación.';
+  end if;
+  if v_duplicado and char_length(v_motivo) > 500 then
+    raise exception using errcode = 'OFINV', detail = 'motivo_duplicado',
+      message = 'El motivo del duplicado admite como mucho 500 caracteres.';
+  end if;
+  v_fuera := interno.incumplimientos_politica(g);
+  if cardinality(v_fuera) > 0 and v_motivo_politica is null then
+    raise exception using errcode = 'OFINV', detail = 'motivo_politica',
+      message = 'El gasto ' || g.folio || ' se sale de la política de gastos: ' || v_fuera[1]
+        || ' Indique el motivo para enviarlo a aprobación.';
+  end if;
+  if cardinality(v_fuera) > 0 and char_length(v_motivo_politica) > 500 then
+    raise exception using errcode = 'OFINV', detail = 'motivo_politica',
+      message = 'El motivo admite como mucho 500 caracteres.';
+  end if;
+  if v_aprobador is null then
+    raise exception using errcode = 'OFINV', detail = 'aprobador_id',
+      message = 'No hay nadie que pueda aprobar este gasto: pida a un administrador que asigne un responsable al departamento.';
+  end if;
+  v_hecho := interno.transicion(g, p_version, 'borrador', jsonb_build_object('estado', 'pendiente',
+    'aprobador_id', v_aprobador, 'aprobado_por_id', null, 'fecha_aprobacion', null, 'motivo_rechazo', null,
+    'politica_incumplida', case when cardinality(v_fuera) > 0 then to_jsonb(v_fuera) end,
+    'motivo_politica', case when cardinality(v_fuera) > 0 then v_motivo_politica end));
+  if v_duplicado then
+    insert into public.historial (tabla, registro_id, accion, actor_id, cambios)
+    values ('gastos', g.id, 'modificacion', (select auth.uid()),
+      jsonb_build_object('motivo_duplicado', jsonb_build_object('antes', null, 'despues', v_motivo)));
+  end if;
+  return v_hecho;
+end
+$$;
+
+-- ---------------------------------------------------------------------------------------------
+-- La política de un kilometraje o una dieta: sin una política propia de su categoría, la que
+-- marcan las tablas del IRPF (lo que pasa del límite exento se envía con un motivo); y no piden
+-- justificante.
+-- ---------------------------------------------------------------------------------------------
+create or replace function interno.incumplimientos_politica(g public.gastos) returns text[]
+language plpgsql stable security definer
+set search_path = ''
+as $$
+declare
+  p public.politicas_gasto;
+  i interno.irpf;
+  v_suma numeric;
+  v_dias integer;
+  v_meses text[] := array['enero', 'febrero', 'marzo', 'abril', 'mayo', 'junio', 'julio',
+                          'agosto', 'septiembre', 'octubre', 'noviembre', 'diciembre'];
+  v_fuera text[] := '{}';
+begin
+  select * into p from public.politicas_gasto x
+   where x.categoria = g.categoria
+     and (x.departamento_id = g.departamento_id or x.departamento_id is null)
+   order by x.departamento_id nulls last
+   limit 1;
+  if not found then
+    if g.clase in ('kilometraje', 'dieta') then
+      i := interno.irpf(g);
+      if i.sujeto > 0 then
+        v_fuera := v_fuera || ('Pasa del límite exento de IRPF (' || i.explicacion || ').');
+      end if;
+    end if;
+    return v_fuera;
+  end if;
+  if p.maximo_por_gasto is not null and g.importe > p.maximo_por_gasto then
+    v_fuera := v_fuera || (interno.euros(g.importe) || ' € en un gasto; el máximo por gasto es '
+      || interno.euros(p.maximo_por_gasto) || ' € (' || interno.euros(g.importe - p.maximo_por_gasto) || ' € más).');
+  end if;
+  if p.maximo_por_dia is not null then
+    select g.importe + coalesce(sum(o.importe), 0) into v_suma from public.gastos o
+     where o.solicitante_id = g.solicitante_id and o.categoria = g.categoria and o.fecha_gasto = g.fecha_gasto
+       and o.estado in ('pendiente', 'aprobado', 'pagado') and o.id <> g.id;
+    if v_suma > p.maximo_por_dia then
+      v_fuera := v_fuera || (interno.euros(v_suma) || ' € de esta categoría el ' || to_char(g.fecha_gasto, 'DD/MM/YYYY')
+        || ' con este gasto; el máximo por día es ' || interno.euros(p.maximo_por_dia) || ' € ('
+        || interno.euros(v_suma - p.maximo_por_dia) || ' € más).');
+    end if;
+  end if;
+  if p.maximo_por_mes is not null then
+    select g.importe + coalesce(sum(o.importe), 0) into v_suma from public.gastos o
+     where o.solicitante_id = g.solicitante_id and o.categoria = g.categoria
+       and o.fecha_gasto >= date_trunc('month', g.fecha_gasto)::date
+       and o.fecha_gasto < (date_trunc('month', g.fecha_gasto) + interval '1 month')::date
+       and o.estado in ('pendiente', 'aprobado', 'pagado') and o.id <> g.id;
+    if v_suma > p.maximo_por_mes then
+      v_fuera := v_fuera || (interno.euros(v_suma) || ' € de esta categoría en '
+        || v_meses[extract(month from g.fecha_gasto)::integer] || ' de ' || extract(year from g.fecha_gasto)::integer
+        || ' con este gasto; el máximo por mes es ' || interno.euros(p.maximo_por_mes) || ' € ('
+        || interno.euros(v_suma - p.maximo_por_mes) || ' € más).');
+    end if;
+  end if;
+  if p.justificante_desde is not null and g.importe >= p.justificante_desde and g.clase = 'ordinario'
+     and not exists (select 1 from public.justificantes j where j.gasto_id = g.id) then
+    v_fuera := v_fuera || ('Sin justificante: en esta categoría se pide desde ' || interno.euros(p.justificante_desde) || ' €.');
+  end if;
+  v_dias := current_date - g.fecha_gasto;
+  if p.antiguedad_maxima is not null and v_dias > p.antiguedad_maxima then
+    v_fuera := v_fuera || ('El gasto tiene ' || v_dias || ' días; se admiten hasta '
+      || p.antiguedad_maxima || ' días desde la fecha del gasto.');
+  end if;
+  return v_fuera;
+end
+$$;
+
+-- Antes de aprobar: un kilometraje o una dieta no llevan justificante, y no se avisa de ello; lo
+-- demás, como en 20261219000001_politicas (lo que se sale de la política y su motivo primero).
+create or replace function public.avisos_antes_de_aprobar(p_id uuid) returns text[]
+language plpgsql stable security invoker
+set search_path = ''
+as $$
+declare
+  g record;
+  p record;
+  v_meses text[] := array['enero', 'febrero', 'marzo', 'abril', 'mayo', 'junio', 'julio',
+                          'agosto', 'septiembre', 'octubre', 'noviembre', 'diciembre'];
+  v_avisos text[] := '{}';
+  v_fuera text;
+begin
+  select v.id, v.importe, v.departamento_id, v.fecha_gasto, v.justificantes, v.clase, v.politica_incumplida,
+         v.motivo_politica
+    into g from public.gastos_vista v
+   where v.id = p_id and v.estado = 'pendiente' and v.puede_aprobar;
+  if not found then
+    return v_avisos;
+  end if;
+  foreach v_fuera in array coalesce(g.politica_incumplida, '{}') loop
+    v_avisos := v_avisos || ('Fuera de la política de gastos: ' || v_fuera);
+  end loop;
+  if g.motivo_politica is not null then
+    v_avisos := v_avisos || ('Motivo de quien lo envía: «' || g.motivo_politica || '».');
+  end if;
+  if g.justificantes = 0 and g.clase = 'ordinario' then
+    v_avisos := v_avisos || 'No lleva justificante.'::text;
+  end if;
+  p := interno.presupuesto_del_mes(g.departamento_id, g.fecha_gasto);
+  if p.presupuesto is not null and p.aprobado + g.importe > p.presupuesto then
+    v_avisos := v_avisos || (
+      'Aprobado, ' || p.nombre || ' pasaría de su presupuesto de '
+      || v_meses[extract(month from g.fecha_gasto)::integer] || ' de ' || extract(year from g.fecha_gasto)::integer
+      || ' en ' || interno.euros(p.aprobado + g.importe - p.presupuesto) || ' € ('
+      || interno.euros(p.aprobado + g.importe) || ' € de ' || interno.euros(p.presupuesto) || ' €).');
+  end if;
+  return v_avisos;
+end
+$$;
+
+-- ---------------------------------------------------------------------------------------------
+-- El flujo de un viaje: sus gastos, juntos, por las funciones de cada gasto (todas sus
+-- comprobaciones, su historial y sus avisos). Todo o nada: el primer gasto que no puede hacerlo
+-- deshace los demás y el mensaje dice cuál y por qué.
+-- ---------------------------------------------------------------------------------------------
+create function interno.viaje_para(p_id uuid, p_version integer) returns public.viajes
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  v public.viajes;
+begin
+  if (select interno.rol_actual()) is null then
+    raise exception using errcode = 'OFPRM', detail = '',
+      message = 'Su usuario no está activo o la sesión no es válida.';
+  end if;
+  select * into v from public.viajes where id = p_id for update;
+  if not found or not (
+    (select interno.es_admin()) or v.solicitante_id = (select auth.uid())
+    or v.solicitante_id = any ((select interno.solicitantes_a_cargo())::uuid[])
+    or exists (select 1 from public.gastos g where g.viaje_id = v.id and g.estado <> 'borrador'
+                and interno.puede_ver_gasto(g.solicitante_id, g.aprobador_id, g.departamento_id, g.estado))) then
+    raise exception using errcode = 'OFNTF', detail = '', message = 'El viaje no existe o no tiene acceso a él.';
+  end if;
+  if p_version is null or v.version <> p_version then
+    raise exception using errcode = 'OFCNF', detail = 'version',
+      message = 'Otra persona modificó este viaje mientras lo consultaba. Revise los datos actuales y vuelva a intentarlo.';
+  end if;
+  return v;
+end
+$$;
+
+-- Cada gasto del viaje en p_estado, por p_accion: enviar, aprobar o rechazar (con p_motivo).
+create function interno.flujo_viaje(p_id uuid, p_version integer, p_accion text, p_estado text,
+  p_motivo text default null)
+returns jsonb
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  v public.viajes := interno.viaje_para(p_id, p_version);
+  g record;
+  v_hecho jsonb;
+  v_n integer := 0;
+  v_avisos text[] := '{}';
+  v_estado text;
+  v_mensaje text;
+  v_detalle text;
+begin
+  if p_accion = 'enviar' and not (v.solicitante_id = (select auth.uid()) or (select interno.es_admin())) then
+    raise exception using errcode = 'OFPRM', detail = '',
+      message = 'Solo el solicitante o un administrador pueden enviar este viaje a aprobación.';
+  end if;
+  if p_accion = 'rechazar' then
+    p_motivo := interno.texto_requerido(p_motivo, 'motivo_rechazo', 1000, 'Escriba el motivo del rechazo.');
+  end if;
+  for g in
+    select x.id, x.version, x.folio from public.gastos x
+     where x.viaje_id = v.id and x.estado = p_estado
+     order by x.fecha_gasto, x.folio
+  loop
+    begin
+      v_hecho := case p_accion
+        when 'enviar' then public.enviar_gasto(g.id, g.version, null)
+        when 'aprobar' then public.aprobar_gasto(g.id, g.version)
+        when 'rechazar' then public.rechazar_gasto(g.id, g.version, p_motivo)
+      end;
+    exception when others then
+      get stacked diagnostics v_estado = returned_sqlstate, v_mensaje = message_text, v_detalle = pg_exception_detail;
+      -- A gasto that cannot is a refusal of the trip as it stands, not of the person: said as
+      -- invalid (a message on the page, not a 403), unless someone else changed it first.
+      raise exception using errcode = case when v_estado = 'OFCNF' then 'OFCNF' else 'OFINV' end,
+        detail = coalesce(v_detalle, ''),
+        message = 'Gasto ' || g.folio || ': ' || v_mensaje || ' No se ha cambiado ningún gasto del viaje.';
+    end;
+    v_n := v_n + 1;
+    if v_hecho ->> 'aviso' is not null and not (v_hecho ->> 'aviso') = any (v_avisos) then
+      v_avisos := v_avisos || (v_hecho ->> 'aviso');
+    end if;
+  end loop;
+  if v_n = 0 then
+    raise exception using errcode = 'OFINV', detail = '',
+      message = case p_accion
+        when 'enviar' then 'El viaje no tiene gastos en borrador que enviar.'
+        else 'El viaje no tiene gastos pendientes de aprobación.' end;
+  end if;
+  return jsonb_build_object('id', v.id, 'gastos', v_n, 'avisos', to_jsonb(v_avisos));
+end
+$$;
+
+create function public.enviar_viaje(p_id uuid, p_version integer) returns jsonb
+language sql security definer
+set search_path = ''
+as $$ select interno.flujo_viaje(p_id, p_version, 'enviar', 'borrador') $$;
+
+create function public.aprobar_viaje(p_id uuid, p_version integer) returns jsonb
+language sql security definer
+set search_path = ''
+as $$ select interno.flujo_viaje(p_id, p_version, 'aprobar', 'pendiente') $$;
+
+create function public.rechazar_viaje(p_id uuid, p_version integer, p_motivo text) returns jsonb
+language sql security definer
+set search_path = ''
+as $$ select interno.flujo_viaje(p_id, p_version, 'rechazar', 'pendiente', p_motivo) $$;
+
+revoke all on function interno.viaje_para(uuid, integer), interno.flujo_viaje(uuid, integer, text, text, text)
+  from public, anon, authenticated;
+revoke all on function public.enviar_viaje(uuid, integer), public.aprobar_viaje(uuid, integer),
+  public.rechazar_viaje(uuid, integer, text) from public, anon;
+grant execute on function public.enviar_viaje(uuid, integer), public.aprobar_viaje(uuid, integer),
+  public.rechazar_viaje(uuid, integer, text) to authenticated, service_role;
+
+-- ---------------------------------------------------------------------------------------------
+-- Historial: el de un viaje, quien ve el viaje. El resto, como en 20261214000001_remesas.
+-- ---------------------------------------------------------------------------------------------
+alter policy historial_select on public.historial
+  using (
+    (select interno.rol_actual()) is not null
+    and (case
+           when tabla = 'gastos' then exists (select 1 from public.gastos g where g.id = registro_id)
+           when tabla = 'viajes' then exists (select 1 from public.viajes v where v.id = registro_id)
+           when tabla in ('cuentas_empresa', 'remesas', 'remesa_gastos') then (select interno.es_admin())
+           when tabla = 'datos_bancarios' then (select interno.es_admin())
+             or exists (select 1 from public.datos_bancarios d
+                         where d.id = registro_id and d.usuario_id = (select auth.uid()))
+           when (select interno.ubicado()) then true
+           else tabla = 'usuarios' and registro_id = (select auth.uid())
+         end)
+  );
+
+-- ---------------------------------------------------------------------------------------------
+-- Referencias: un viaje con gastos no se elimina; una persona con viajes tampoco.
+-- ---------------------------------------------------------------------------------------------
+create or replace function public.referencias(p_tabla text, p_id uuid) returns jsonb
+language plpgsql stable security definer
+set search_path = ''
+as $$
+declare
+  v_cuentas jsonb;
+begin
+  if (select interno.rol_actual()) is null then
+    raise exception using errcode = 'OFPRM', detail = '',
+      message = 'Su usuario no está activo o la sesión no es válida.';
+  end if;
+  if p_tabla = 'departamentos' then
+    v_cuentas := jsonb_build_array(
+      jsonb_build_object('tabla', 'gastos', 'total', (select count(*) from public.gastos g where g.departamento_id = p_id)),
+      jsonb_build_object('tabla', 'usuarios', 'total', (select count(*) from public.usuarios u where u.departamento_id = p_id)),
+      jsonb_build_object('tabla', 'departamentos', 'total', (select count(*) from public.departamentos d where d.departamento_padre_id = p_id)));
+  elsif p_tabla = 'sucursales' then
+    v_cuentas := jsonb_build_array(
+      jsonb_build_object('tabla', 'gastos', 'total', (select count(*) from public.gastos g where g.sucursal_id = p_id)),
+      jsonb_build_object('tabla', 'usuarios', 'total', (select count(*) from public.usuarios u where u.sucursal_id = p_id)));
+  elsif p_tabla = 'proveedores' then
+    v_cuentas := jsonb_build_array(
+      jsonb_build_object('tabla', 'gastos', 'total', (select count(*) from public.gastos g where g.proveedor_id = p_id)));
+  elsif p_tabla = 'usuarios' then
+    v_cuentas := jsonb_build_array(
+      jsonb_build_object('tabla', 'gastos', 'total', (select count(*) from public.gastos g
+        where g.solicitante_id = p_id or g.aprobador_id = p_id or g.aprobado_por_id = p_id)),
+      jsonb_build_object('tabla', 'viajes', 'total', (select count(*) from public.viajes v where v.solicitante_id = p_id)),
+      jsonb_build_object('tabla', 'usuarios', 'total', (select count(*) from public.usuarios u where u.aprobador_id = p_id)),
+      jsonb_build_object('tabla', 'departamentos', 'total', (select count(*) from public.departamentos d where d.responsable_id = p_id)),
+      jsonb_build_object('tabla', 'sucursales', 'total', (select count(*) from public.sucursales s where s.responsable_id = p_id)));
+  elsif p_tabla = 'viajes' then
+    v_cuentas := jsonb_build_array(
+      jsonb_build_object('tabla', 'gastos', 'total', (select count(*) from public.gastos g where g.viaje_id = p_id)));
+  elsif p_tabla = 'gastos' then
+    v_cuentas := '[]'::jsonb;
+  else
+    raise exception using errcode = 'OFINV', detail = '',
+      message = 'Tabla desconocida: ' || coalesce(p_tabla, '');
+  end if;
+  return coalesce(
+    (select jsonb_agg(e order by ord) from jsonb_array_elements(v_cuentas) with ordinality as x (e, ord)
+     where (e ->> 'total')::bigint > 0),
+    '[]'::jsonb);
+end
+$$;
+
+-- ---------------------------------------------------------------------------------------------
+-- Las vistas: gastos_vista con su viaje y su IRPF; los viajes con sus totales; las opciones del
+-- selector de viaje del gasto (los propios; un administrador, todos); el informe de IRPF (una
+-- fila por kilometraje o dieta aprobado o pagado). Dependen de gastos_vista: se rehacen con ella.
+-- ---------------------------------------------------------------------------------------------
+create or replace function interno.crear_gastos_vista() returns void
+language plpgsql
+set search_path = ''
+as $fn$
+begin
+  drop view if exists public.informe_irpf;
+  drop view if exists public.viajes_vista;
+  drop view if exists public.libro_facturas_recibidas;
+  drop view if exists public.gastos_vista;
+  create view public.gastos_vista with (security_invoker = true) as
+  select g.*,
+         interno.nombre_proveedor(p.razon_social, p.nombre_comercial) as proveedor_nombre,
+         nullif(btrim(concat_ws(' ', so.nombre, so.apellidos)), '') as solicitante_nombre,
+         d.nombre as departamento_nombre,
+         s.nombre as sucursal_nombre,
+         nullif(btrim(concat_ws(' ', ap.nombre, ap.apellidos)), '') as aprobador_nombre,
+         nullif(btrim(concat_ws(' ', apr.nombre, apr.apellidos)), '') as aprobado_por_nombre,
+         coalesce(
+           (select interno.rol_actual()) in ('aprobador', 'administrador')
+           and g.solicitante_id <> (select auth.uid())
+           and g.creado_por_id is distinct from (select auth.uid())
+           and g.editado_por_id is distinct from (select auth.uid())
+           and ((select interno.rol_actual()) = 'administrador'
+                or g.aprobador_id = (select auth.uid())
+                or g.solicitante_id = any ((select interno.solicitantes_a_cargo())::uuid[])),
+           false) as puede_aprobar,
+         (select count(*)::integer from public.justificantes j where j.gasto_id = g.id) as justificantes,
+         coalesce(p.nif, g.emisor_nif) as emisor_nif_efectivo,
+         coalesce(interno.nombre_proveedor(p.razon_social, p.nombre_comercial), g.emisor_nombre) as emisor_nombre_efectivo,
+         (interno.deducibilidad(g)).importe as iva_deducible,
+         (interno.deducibilidad(g)).motivo as iva_motivo,
+         -- El folio de la remesa viva (generada o confirmada) en la que está; solo lo ven los
+         -- administradores (RLS de remesa_gastos).
+         (select r.folio from public.remesa_gastos rg join public.remesas r on r.id = rg.remesa_id
+           where rg.gasto_id = g.id and rg.viva) as en_remesa,
+         interno.titulo_viaje_de(g.viaje_id) as viaje_titulo,
+         (interno.irpf(g)).exento as exento_irpf,
+         (interno.irpf(g)).sujeto as sujeto_irpf,
+         (interno.irpf(g)).explicacion as irpf_explicacion
+  from public.gastos g
+  left join public.proveedores p on p.id = g.proveedor_id
+  left join public.usuarios so on so.id = g.solicitante_id
+  left join public.departamentos d on d.id = g.departamento_id
+  left join public.sucursales s on s.id = g.sucursal_id
+  left join public.usuarios ap on ap.id = g.aprobador_id
+  left join public.usuarios apr on apr.id = g.aprobado_por_id;
+  revoke all on public.gastos_vista from public, anon, authenticated;
+  grant select on public.gastos_vista to authenticated, service_role;
+
+  create view public.libro_facturas_recibidas with (security_invoker = true) as
+  select g.id as gasto_id,
+         g.folio,
+         g.fecha_expedicion,
+         g.fecha_gasto as fecha_operacion,
+         g.numero_factura,
+         g.tipo_documento,
+         g.emisor_nif_efectivo as emisor_nif,
+         g.emisor_nombre_efectivo as emisor_nombre,
+         g.categoria,
+         g.estado,
+         l.orden::integer as linea,
+         l.value ->> 'tipo' as tipo_iva,
+         interno.porcentaje_iva(l.value ->> 'tipo', g.fecha_expedicion) as porcentaje,
+         (l.value ->> 'base')::numeric(14, 2) as base_imponible,
+         (l.value ->> 'cuota')::numeric(14, 2) as cuota_soportada,
+         case when g.iva_deducible > 0 then (l.value ->> 'cuota')::numeric(14, 2) else 0 end::numeric(14, 2)
+           as cuota_deducible,
+         case when l.orden = 1 then g.otros_no_sujetos else 0 end::numeric(14, 2) as otros_no_sujetos,
+         ((l.value ->> 'base')::numeric + (l.value ->> 'cuota')::numeric
+           + case when l.orden = 1 then g.otros_no_sujetos else 0 end)::numeric(14, 2) as total,
+         g.iva_motivo,
+         g.id::text || ':' || l.orden as id
+    from public.gastos_vista g
+   cross join lateral jsonb_array_elements(g.desglose_iva) with ordinality as l(value, orden)
+   where g.estado in ('aprobado', 'pagado');
+  revoke all on public.libro_facturas_recibidas from public, anon, authenticated;
+  grant select on public.libro_facturas_recibidas to authenticated, service_role;
+
+  -- estado: el del viaje según sus gastos (los que ve quien pregunta): sin gastos, con
+  -- borradores, pendiente, con rechazados, aprobado o pagado.
+  create view public.viajes_vista with (security_invoker = true) as
+  select v.*,
+         interno.titulo_viaje(v.destino_municipio, v.destino_pais, v.salida) as titulo,
+         nullif(btrim(concat_ws(' ', u.nombre, u.apellidos)), '') as solicitante_nombre,
+         coalesce(t.num_gastos, 0) as num_gastos,
+         coalesce(t.borradores, 0) as borradores,
+         coalesce(t.pendientes, 0) as pendientes,
+         coalesce(t.importe_total, 0)::numeric(14, 2) as importe_total,
+         coalesce(t.exento_total, 0)::numeric(14, 2) as exento_total,
+         coalesce(t.sujeto_total, 0)::numeric(14, 2) as sujeto_total,
+         coalesce(t.puede_aprobar, false) as puede_aprobar,
+         case when coalesce(t.num_gastos, 0) = 0 then 'sin_gastos'
+              when t.borradores > 0 then 'borrador'
+              when t.pendientes > 0 then 'pendiente'
+              when t.rechazados > 0 then 'rechazado'
+              when t.pagados = t.num_gastos then 'pagado'
+              else 'aprobado' end as estado
+    from public.viajes v
+    left join public.usuarios u on u.id = v.solicitante_id
+    left join lateral (
+      select count(*)::integer as num_gastos,
+             (count(*) filter (where g.estado = 'borrador'))::integer as borradores,
+             (count(*) filter (where g.estado = 'pendiente'))::integer as pendientes,
+             (count(*) filter (where g.estado = 'rechazado'))::integer as rechazados,
+             (count(*) filter (where g.estado = 'pagado'))::integer as pagados,
+             sum(g.importe) as importe_total,
+             sum(g.exento_irpf) as exento_total,
+             sum(g.sujeto_irpf) as sujeto_total,
+             bool_or(g.estado = 'pendiente' and g.puede_aprobar) as puede_aprobar
+        from public.gastos_vista g
+       where g.viaje_id = v.id
+    ) t on true;
+  revoke all on public.viajes_vista from public, anon, authenticated;
+  grant select on public.viajes_vista to authenticated, service_role;
+
+  -- Para nóminas y el modelo 190: cada kilometraje o dieta aprobado o pagado, con su parte
+  -- exenta y la sujeta (se suman por persona y periodo en la aplicación, en céntimos).
+  create view public.informe_irpf with (security_invoker = true) as
+  select g.id, g.folio, g.solicitante_id, g.solicitante_nombre, so.email as solicitante_email,
+         g.fecha_gasto, g.clase, g.estado, g.viaje_id, g.viaje_titulo, g.descripcion,
+         g.importe, g.exento_irpf, g.sujeto_irpf, g.irpf_explicacion
+    from public.gastos_vista g
+    left join public.usuarios so on so.id = g.solicitante_id
+   where g.clase in ('kilometraje', 'dieta') and g.estado in ('aprobado', 'pagado');
+  revoke all on public.informe_irpf from public, anon, authenticated;
+  grant select on public.informe_irpf to authenticated, service_role;
+end
+$fn$;
+revoke all on function interno.crear_gastos_vista() from public, anon, authenticated;
+select interno.crear_gastos_vista();
+
+-- El selector «Viaje» del gasto: los viajes propios (un administrador, todos).
+create view public.viajes_opciones with (security_invoker = true) as
+select v.id, interno.titulo_viaje(v.destino_municipio, v.destino_pais, v.salida) as titulo, v.solicitante_id, v.salida
+  from public.viajes v
+ where v.solicitante_id = (select auth.uid()) or (select interno.es_admin());
+revoke all on public.viajes_opciones from public, anon, authenticated;
+grant select on public.viajes_opciones to authenticated, service_role;

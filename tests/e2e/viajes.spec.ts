@@ -1,0 +1,133 @@
+import type { Locator, Page } from "@playwright/test";
+import { as, expect, expectNoAxeViolations, tecladoContado, unique } from "./support";
+import { centimosAlAzar, diaMadrid, euros, flash, importeTecleado, justificantePng, pageAs } from "./support-registros";
+
+/**
+ * A trip as staff make it (docs/producto.md «Viajes, kilometraje y dietas»): two days with a
+ * night away, 230 km by car, the first day's dieta, a hotel and a taxi; sent to approval as one,
+ * and approved as one by the aprobador; both steps by keyboard alone. With and without JavaScript. The
+ * demo company pays 0,30 €/km and 60,00 € a day with an overnight stay in Spain (scripts/seed/viajes.ts).
+ */
+const test = as("empleado");
+
+const ayer = diaMadrid(-1);
+const hoy = diaMadrid(0);
+
+/** The record page's table of the trip's gastos. */
+const tablaGastos = (page: Page) => page.getByRole("region", { name: "Gastos del viaje" });
+
+/** A gasto of the trip through «Nuevo gasto», reached from the trip's own link. */
+async function gastoDelViaje(page: Page, enlace: string, rellenar: (form: Locator) => Promise<void>) {
+  await page.getByRole("link", { name: enlace }).click();
+  const form = page.getByRole("region", { name: "Nuevo gasto" });
+  await rellenar(form);
+  await form.getByRole("button", { name: "Crear gasto" }).click();
+  await expect(flash(page)).toContainText(/Gasto creado: GAS-\d{4}-\d{5}/);
+}
+
+test("un viaje de dos días con pernocta, 230 km en coche, hotel y taxi: se envía entero y se aprueba entero", async ({
+  page,
+  browser,
+}) => {
+  const motivo = unique("Feria de Valencia");
+  await page.goto("/viajes");
+  const nuevo = page.getByRole("region", { name: "Nuevo viaje" });
+  await nuevo.getByLabel("Municipio de destino").fill("Valencia");
+  await nuevo.getByLabel("Motivo").fill(motivo);
+  await nuevo.getByLabel("Salida").fill(`${ayer}T07:30`);
+  await nuevo.getByLabel("Regreso").fill(`${hoy}T20:15`);
+  await expect(nuevo.getByLabel(/El destino es otro municipio/)).toBeChecked();
+  await nuevo.getByRole("button", { name: "Crear viaje" }).click();
+  await expect(flash(page)).toContainText("Viaje creado: Valencia");
+  const viaje = page.url().replace(/[?#].*$/, "");
+
+  await gastoDelViaje(page, "Añadir kilometraje", async (form) => {
+    await form.getByLabel("Descripción").fill("Coche propio Madrid – Valencia");
+    await form.getByLabel("Fecha (obligatorio)").fill(ayer);
+    await form.getByLabel("Categoría").selectOption({ label: "Viajes y transporte" });
+    await form.getByLabel("Método de pago").selectOption({ label: "Efectivo" });
+    await form.locator("summary", { hasText: "Viaje, kilometraje y dieta" }).click();
+    await form.getByLabel("Origen", { exact: true }).fill("Madrid");
+    await form.getByLabel("Destino", { exact: true }).fill("Valencia");
+    await form.getByLabel("Kilómetros", { exact: true }).fill("230");
+  });
+  await page.goto(viaje);
+  await gastoDelViaje(page, "Añadir una dieta", async (form) => {
+    await form.getByLabel("Descripción").fill("Dieta del primer día");
+    await form.getByLabel("Fecha (obligatorio)").fill(ayer);
+    await form.getByLabel("Categoría").selectOption({ label: "Comidas" });
+    await form.getByLabel("Método de pago").selectOption({ label: "Efectivo" });
+    await form.locator("summary", { hasText: "Viaje, kilometraje y dieta" }).click();
+    await form.getByLabel(/Con pernocta/).check();
+  });
+  const hotel = centimosAlAzar();
+  const taxi = centimosAlAzar();
+  for (const [descripcion, categoria, centimos] of [
+    ["Hotel en Valencia, una noche", "Alojamiento", hotel],
+    ["Taxi a la feria", "Viajes y transporte", taxi],
+  ] as const) {
+    await page.goto(viaje);
+    await gastoDelViaje(page, "Añadir un gasto al viaje", async (form) => {
+      await form.getByLabel("Descripción").fill(descripcion);
+      await form.getByLabel("Fecha (obligatorio)").fill(hoy);
+      await form.getByLabel("Categoría").selectOption({ label: categoria });
+      await form.getByLabel("Importe (obligatorio)").fill(importeTecleado(centimos));
+      await form.getByLabel("Método de pago").selectOption({ label: "Tarjeta de crédito" });
+      await form.getByLabel("Justificantes").setInputFiles(await justificantePng());
+    });
+  }
+
+  // The trip with its four gastos, what is exempt and why, and one button that sends them all.
+  await page.goto(viaje);
+  const tabla = tablaGastos(page);
+  await expect(tabla.getByRole("row")).toHaveCount(6); // header, 4 gastos, totals
+  await expect(tabla).toContainText(
+    /230 km a 0,30\s?€\/km \(exentos hasta 0,26\s?€\/km\): 59,80\s?€ exentos, 9,20\s?€ sujetos a IRPF/,
+  );
+  await expect(tabla).toContainText(/Con pernocta en España: 53,34\s?€ exentos, 6,66\s?€ sujetos a IRPF/);
+  await expect(tabla.getByRole("row", { name: /^Total/ })).toContainText(euros(69_00 + 60_00 + hotel + taxi));
+  await expect(tabla.getByRole("row", { name: /^Total/ })).toContainText(/113,14\s?€/);
+  await expectNoAxeViolations(page);
+  // Sent by keyboard alone, from the top of the page.
+  const teclado = tecladoContado(page);
+  await teclado.hasta(page.getByRole("button", { name: "Enviar el viaje a aprobación" }));
+  await teclado.press("Enter");
+  await expect(flash(page)).toHaveText("Viaje enviado a aprobación: 4 gastos.");
+  await expect(tablaGastos(page).getByText("Pendiente de aprobación")).toHaveCount(4);
+  await expect(page.getByRole("button", { name: "Enviar el viaje a aprobación" })).toHaveCount(0);
+
+  // The aprobador opens the trip and approves it, by keyboard alone.
+  const aprobador = await pageAs(browser, "aprobador");
+  await aprobador.goto(viaje);
+  await expect(tablaGastos(aprobador).getByText("Pendiente de aprobación")).toHaveCount(4);
+  const k = tecladoContado(aprobador);
+  await k.hasta(aprobador.getByRole("button", { name: "Aprobar el viaje" }));
+  await k.press("Enter");
+  await expect(flash(aprobador)).toHaveText("Viaje aprobado: 4 gastos aprobados.");
+  await expect(tablaGastos(aprobador).getByText("Aprobado", { exact: true })).toHaveCount(4);
+  await expect(aprobador.getByRole("button", { name: "Rechazar el viaje" })).toHaveCount(0);
+  await aprobador.context().close();
+});
+
+const admin = as("administrador");
+
+admin("el informe de IRPF del año: por persona, exento y sujeto; se descarga en XLSX y CSV", async ({ page }) => {
+  await page.goto("/");
+  await page.getByRole("navigation").getByRole("link", { name: "Informe IRPF" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Informe de IRPF: dietas y kilometraje");
+  // The demo's approved trips (scripts/seed/viajes.ts) are 40 and 75 days old.
+  const anio = Number(diaMadrid(-40).slice(0, 4));
+  await page.getByLabel("Año").fill(String(anio));
+  await page.getByRole("button", { name: "Ver el informe" }).click();
+  const resultado = page.getByRole("region", { name: `Año ${anio}` });
+  await expect(resultado.getByRole("table")).toBeVisible();
+  await expect(resultado.getByRole("columnheader", { name: "Total exento" })).toBeVisible();
+  await expect(resultado.getByRole("row", { name: /^Total/ })).toContainText("€");
+  await expectNoAxeViolations(page);
+  const xlsx = page.waitForEvent("download");
+  await resultado.getByRole("link", { name: "Descargar XLSX" }).click();
+  expect((await xlsx).suggestedFilename()).toBe(`informe-irpf-dietas-kilometraje-${anio}.xlsx`);
+  const csv = page.waitForEvent("download");
+  await resultado.getByRole("link", { name: "Descargar CSV" }).click();
+  expect((await csv).suggestedFilename()).toBe(`informe-irpf-dietas-kilometraje-${anio}.csv`);
+});

@@ -1,0 +1,662 @@
+import { sql } from "kysely";
+import { addDaysISO, todayISO } from "~/lib/dates";
+import * as viajeRoute from "~/routes/viajes.$id";
+import * as viajesRoute from "~/routes/viajes._index";
+import * as informeRoute from "~/routes/viajes.informe-irpf";
+import * as exportarRoute from "~/routes/viajes.informe-irpf.exportar";
+import { createTestApp, json, ORIGIN, request, respond, type TestApp, type TestUser } from "../support/app";
+import { sqlStore } from "~/data/sql/adapter.server";
+import { insertDepartamento, insertSucursal, setProfile } from "../support/fixtures";
+import { gastosPage } from "../support/gastos";
+
+/**
+ * Viajes, kilometraje y dietas: the IRPF exempt and taxable parts at each boundary (computed by
+ * the database, exact to the cent), the forms, and a trip's gastos sent, approved and rejected
+ * together, all or nothing.
+ */
+let app: TestApp;
+let admin: TestUser, aprobador: TestUser, empleado: TestUser, otro: TestUser;
+let dep: string, suc: string;
+
+beforeAll(async () => {
+  app = await createTestApp();
+  // Every ordinario needs its receipt to be sent (kilometraje and dietas never do).
+  await sql`update interno.ajustes set justificante_obligatorio_desde = 0`.execute(app.db);
+  admin = await app.createUser({ nombre: "Ana", rol: "administrador" });
+  aprobador = await app.createUser({ nombre: "Pablo", rol: "aprobador" });
+  empleado = await app.createUser({ nombre: "Elena", rol: "empleado" });
+  otro = await app.createUser({ nombre: "Otro", rol: "empleado" });
+  dep = await insertDepartamento(app.db, { nombre: "Ventas", codigo: "VEN" });
+  suc = await insertSucursal(app.db);
+  for (const u of [admin, aprobador, empleado, otro])
+    await setProfile(app.db, u.id, { departamento_id: dep, sucursal_id: suc });
+  await app.db
+    .updateTable("usuarios")
+    .set({ aprobador_id: aprobador.id })
+    .where("id", "in", [empleado.id, otro.id])
+    .execute();
+});
+afterAll(() => app.close());
+
+const { post, created, row, list } = gastosPage(() => app);
+
+/** A viaje written as the owner (the arithmetic's setting, not what is tested). */
+async function viaje(o: Partial<Record<string, unknown>> = {}) {
+  const { id } = await app.db
+    .insertInto("viajes")
+    .values({
+      solicitante_id: empleado.id,
+      destino_municipio: "Bilbao",
+      destino_pais: "ES",
+      motivo: "Visita a clientes",
+      salida: "2026-03-02 08:00:00",
+      regreso: "2026-03-03 20:00:00",
+      ...o,
+    } as never)
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return String(id);
+}
+
+/** A gasto of class kilometraje or dieta written as the owner; returns what gastos_vista says of it. */
+async function gasto(o: Record<string, unknown>) {
+  const { id } = await app.db
+    .insertInto("gastos")
+    .values({
+      descripcion: "Gasto de viaje",
+      categoria: "viajes_transporte",
+      metodo_pago: "efectivo",
+      solicitante_id: empleado.id,
+      departamento_id: dep,
+      sucursal_id: suc,
+      ...o,
+    } as never)
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return vista(String(id));
+}
+const vista = (id: string | null) =>
+  app.db
+    .selectFrom("gastos_vista")
+    .select([
+      "id",
+      "importe",
+      "exento_irpf",
+      "sujeto_irpf",
+      "irpf_explicacion",
+      "tipo_documento",
+      "km_tarifa",
+      "dieta_pernocta",
+      "estado",
+      "version",
+      "folio",
+    ])
+    .where("id", "=", id!)
+    .executeTakeFirstOrThrow() as Promise<Record<string, unknown> & { id: string; version: number; folio: string }>;
+const empresa = (values: Record<string, string>) =>
+  app.db
+    .updateTable("empresa")
+    .set(values as never)
+    .execute();
+
+describe("kilometraje: importe y parte exenta", () => {
+  beforeEach(() => empresa({ tarifa_km: "0.26" }));
+
+  it("importe = km × tarifa, × 2 ida y vuelta, sin justificante; exento al límite del día", async () => {
+    const g = await gasto({
+      clase: "kilometraje",
+      fecha_gasto: "2026-03-02",
+      km_origen: "Madrid",
+      km_destino: "Toledo",
+      km: "115",
+      km_ida_vuelta: true,
+    });
+    expect(g).toMatchObject({
+      importe: "59.80",
+      km_tarifa: "0.26",
+      tipo_documento: "sin_justificante",
+      exento_irpf: "59.80",
+      sujeto_irpf: "0.00",
+    });
+    expect(g.irpf_explicacion).toBe("230 km a 0,26 €/km: 59,80 € exentos, 0,00 € sujetos a IRPF");
+  });
+
+  it("el día del cambio de tarifa: 0,19 €/km el 16-07-2023 y 0,26 €/km el 17-07-2023", async () => {
+    await empresa({ tarifa_km: "0.30" });
+    const antes = await gasto({
+      clase: "kilometraje",
+      fecha_gasto: "2023-07-16",
+      km_origen: "Madrid",
+      km_destino: "Segovia",
+      km: "100",
+    });
+    const despues = await gasto({
+      clase: "kilometraje",
+      fecha_gasto: "2023-07-17",
+      km_origen: "Madrid",
+      km_destino: "Segovia",
+      km: "100",
+    });
+    expect(antes).toMatchObject({ importe: "30.00", exento_irpf: "19.00", sujeto_irpf: "11.00" });
+    expect(despues).toMatchObject({ importe: "30.00", exento_irpf: "26.00", sujeto_irpf: "4.00" });
+    expect(despues.irpf_explicacion).toBe(
+      "100 km a 0,30 €/km (exentos hasta 0,26 €/km): 26,00 € exentos, 4,00 € sujetos a IRPF",
+    );
+  });
+
+  it("redondea al céntimo en la base de datos, nunca con coma flotante", async () => {
+    await empresa({ tarifa_km: "0.29" });
+    // 0,29 × 33,3 = 9,657 → 9,66; exento 0,26 × 33,3 = 8,658 → 8,66
+    const g = await gasto({
+      clase: "kilometraje",
+      fecha_gasto: "2026-03-02",
+      km_origen: "A Coruña",
+      km_destino: "Santiago",
+      km: "33.3",
+    });
+    expect(g).toMatchObject({ importe: "9.66", exento_irpf: "8.66", sujeto_irpf: "1.00" });
+  });
+
+  it("una tarifa nueva de la empresa no cambia los kilometrajes ya escritos", async () => {
+    const g = await gasto({
+      clase: "kilometraje",
+      fecha_gasto: "2026-03-02",
+      km_origen: "Madrid",
+      km_destino: "Ávila",
+      km: "110",
+    });
+    await empresa({ tarifa_km: "0.40" });
+    await app.db.updateTable("gastos").set({ notas: "otra cosa" }).where("id", "=", g.id).execute();
+    expect(await vista(g.id)).toMatchObject({ importe: "28.60", km_tarifa: "0.26" });
+  });
+});
+
+describe("dietas: parte exenta y sujeta", () => {
+  beforeEach(() =>
+    empresa({
+      dieta_espana_sin_pernocta: "30.00",
+      dieta_espana_con_pernocta: "53.34",
+      dieta_extranjero_sin_pernocta: "48.09",
+      dieta_extranjero_con_pernocta: "100.00",
+    }),
+  );
+
+  it("sin pernocta en España: 26,67 € exentos y el resto sujeto, con su explicación", async () => {
+    const v = await viaje();
+    const g = await gasto({ clase: "dieta", viaje_id: v, fecha_gasto: "2026-03-03", categoria: "comidas" });
+    expect(g).toMatchObject({ importe: "30.00", exento_irpf: "26.67", sujeto_irpf: "3.33" });
+    expect(g.irpf_explicacion).toBe("Sin pernocta en España: 26,67 € exentos, 3,33 € sujetos a IRPF");
+  });
+
+  it("exactamente el límite: todo exento; un céntimo más: un céntimo sujeto", async () => {
+    const v = await viaje();
+    const justo = await gasto({ clase: "dieta", viaje_id: v, fecha_gasto: "2026-03-02", dieta_pernocta: true });
+    expect(justo).toMatchObject({ importe: "53.34", exento_irpf: "53.34", sujeto_irpf: "0.00" });
+    const w = await viaje({ destino_municipio: "Oporto", destino_pais: "PT" });
+    const mas = await gasto({ clase: "dieta", viaje_id: w, fecha_gasto: "2026-03-03" });
+    expect(mas).toMatchObject({ importe: "48.09", exento_irpf: "48.08", sujeto_irpf: "0.01" });
+    expect(mas.irpf_explicacion).toBe("Sin pernocta en el extranjero: 48,08 € exentos, 0,01 € sujetos a IRPF");
+  });
+
+  it("en el extranjero con pernocta: 91,35 € exentos", async () => {
+    const v = await viaje({ destino_municipio: "Lisboa", destino_pais: "PT" });
+    const g = await gasto({ clase: "dieta", viaje_id: v, fecha_gasto: "2026-03-02", dieta_pernocta: true });
+    expect(g).toMatchObject({ importe: "100.00", exento_irpf: "91.35", sujeto_irpf: "8.65" });
+    expect(g.irpf_explicacion).toBe("Con pernocta en el extranjero: 91,35 € exentos, 8,65 € sujetos a IRPF");
+  });
+
+  it("un viaje de ida y vuelta en el día es sin pernocta aunque se marque", async () => {
+    const v = await viaje({ salida: "2026-03-05 07:00:00", regreso: "2026-03-05 21:30:00" });
+    const g = await gasto({ clase: "dieta", viaje_id: v, fecha_gasto: "2026-03-05", dieta_pernocta: true });
+    expect(g).toMatchObject({ dieta_pernocta: false, importe: "30.00", exento_irpf: "26.67", sujeto_irpf: "3.33" });
+  });
+
+  it("exención no aplicable: mismo municipio, o más de nueve meses; todo sujeto y por qué", async () => {
+    const mismo = await viaje({ municipio_distinto: false });
+    const a = await gasto({ clase: "dieta", viaje_id: mismo, fecha_gasto: "2026-03-02" });
+    expect(a).toMatchObject({ exento_irpf: "0.00", sujeto_irpf: "30.00" });
+    expect(a.irpf_explicacion).toBe(
+      "Sin pernocta en España: exención no aplicable (viaje al municipio del centro de trabajo o de la residencia), 0,00 € exentos, 30,00 € sujetos a IRPF",
+    );
+    const largo = await viaje({ salida: "2025-01-01 08:00:00", regreso: "2025-10-15 20:00:00" });
+    const b = await gasto({ clase: "dieta", viaje_id: largo, fecha_gasto: "2025-10-10", dieta_pernocta: true });
+    expect(b).toMatchObject({ importe: "53.34", exento_irpf: "0.00", sujeto_irpf: "53.34" });
+    expect(b.irpf_explicacion).toContain("más de nueve meses");
+  });
+
+  it("una dieta es de un día del viaje, una por día, y del viaje de su solicitante", async () => {
+    const v = await viaje();
+    const fuera =
+      await sql`insert into public.gastos (descripcion, categoria, metodo_pago, solicitante_id, departamento_id, sucursal_id, clase, viaje_id, fecha_gasto)
+      values ('Dieta', 'comidas', 'efectivo', ${empleado.id}, ${dep}, ${suc}, 'dieta', ${v}, '2026-03-04')`
+        .execute(app.db)
+        .catch((e: Error) => e);
+    expect(String(fuera)).toContain("una dieta es de un día del viaje, del 02/03/2026 al 03/03/2026");
+    await gasto({ clase: "dieta", viaje_id: v, fecha_gasto: "2026-03-02" });
+    const repetida = await gasto({ clase: "dieta", viaje_id: v, fecha_gasto: "2026-03-02" }).catch((e: Error) => e);
+    expect(String(repetida)).toContain("el viaje ya tiene una dieta del 02/03/2026");
+    const ajeno = await gasto({
+      clase: "dieta",
+      viaje_id: v,
+      fecha_gasto: "2026-03-03",
+      solicitante_id: otro.id,
+    }).catch((e: Error) => e);
+    expect(String(ajeno)).toContain("es de otra persona");
+  });
+
+  it("sin política propia de su categoría, lo que pasa del límite exento se envía con un motivo", async () => {
+    const v = await viaje({
+      salida: `${addDaysISO(todayISO(), -3)} 08:00:00`,
+      regreso: `${addDaysISO(todayISO(), -2)} 20:00:00`,
+    });
+    const g = await gasto({
+      clase: "dieta",
+      viaje_id: v,
+      fecha_gasto: addDaysISO(todayISO(), -3),
+      categoria: "comidas",
+    });
+    expect(g).toMatchObject({ importe: "30.00", sujeto_irpf: "3.33" });
+    const enviar = (motivo: string | null) =>
+      sqlStore(app.db, empleado.id).rpc("enviar_gasto", {
+        p_id: g.id,
+        p_version: 1,
+        p_motivo_duplicado: null,
+        p_motivo_politica: motivo,
+      });
+    const sinMotivo = await enviar(null).catch((e: Error) => e);
+    expect(String(sinMotivo)).toContain(
+      "se sale de la política de gastos: Pasa del límite exento de IRPF (Sin pernocta en España: 26,67 € exentos, 3,33 € sujetos a IRPF). Indique el motivo para enviarlo a aprobación.",
+    );
+    // A policy of its own for the category replaces the IRPF default: within it, no motivo.
+    await app.db.insertInto("politicas_gasto").values({ categoria: "comidas", maximo_por_dia: "30.00" }).execute();
+    try {
+      await enviar(null);
+      expect((await vista(g.id)).estado).toBe("pendiente");
+    } finally {
+      await app.db.deleteFrom("politicas_gasto").execute();
+    }
+  });
+});
+
+describe("pantallas", () => {
+  // The company pays the exempt limits: its dietas are within the IRPF default policy.
+  beforeEach(() =>
+    empresa({ tarifa_km: "0.26", dieta_espana_sin_pernocta: "26.67", dieta_espana_con_pernocta: "53.34" }),
+  );
+  const hoy = todayISO();
+  const ayer = addDaysISO(hoy, -1);
+  const viajesPost = (form: Record<string, string>, cookie: string) =>
+    respond(() =>
+      viajesRoute.action({ request: request("/viajes", { cookie, form }), context: app.context(), params: {} }),
+    );
+  const viajePost = (id: string, form: Record<string, string>, cookie: string) =>
+    respond(() =>
+      viajeRoute.action({
+        request: request(`/viajes/${id}`, { cookie, form }),
+        context: app.context(),
+        params: { id },
+      }),
+    );
+  const viajeLoad = (id: string, cookie: string) =>
+    respond(() =>
+      viajeRoute.loader({ request: request(`/viajes/${id}`, { cookie }), context: app.context(), params: { id } }),
+    );
+  async function flashOf(r: Response) {
+    const cookie = r.headers.get("Set-Cookie")!.split(";")[0]!;
+    return (await app.services.flash.take(new Request(ORIGIN, { headers: { Cookie: cookie } }))).flash;
+  }
+
+  async function crearViaje(cookie: string) {
+    const r = await viajesPost(
+      {
+        _envio: crypto.randomUUID(),
+        destino_municipio: "Valencia",
+        destino_pais: "ES",
+        motivo: "Feria del mueble",
+        salida: `${ayer}T07:30`,
+        regreso: `${hoy}T21:00`,
+        municipio_distinto: "on",
+      },
+      cookie,
+    );
+    expect(r.status, await r.clone().text()).toBe(302);
+    return new URL(r.headers.get("Location")!, ORIGIN).pathname.split("/")[2]!;
+  }
+
+  it("un viaje con kilometraje, dieta, hotel y taxi se envía y se aprueba entero", async () => {
+    await empresa({ tarifa_km: "0.26", dieta_espana_con_pernocta: "53.34", dieta_espana_sin_pernocta: "30.00" });
+    const id = await crearViaje(empleado.cookie);
+    const km = await created(
+      await post(
+        {
+          intent: "crear",
+          clase: "kilometraje",
+          viaje_id: id,
+          descripcion: "Coche a Valencia",
+          fecha_gasto: ayer,
+          categoria: "viajes_transporte",
+          metodo_pago: "efectivo",
+          importe: "",
+          km_origen: "Madrid",
+          km_destino: "Valencia",
+          km: "230",
+        },
+        empleado.cookie,
+      ),
+    );
+    expect(km).toMatchObject({ importe: "59.80", clase: "kilometraje", tipo_documento: "sin_justificante" });
+    const dieta = await created(
+      await post(
+        {
+          intent: "crear",
+          clase: "dieta",
+          viaje_id: id,
+          descripcion: "Dieta día 1",
+          fecha_gasto: ayer,
+          categoria: "comidas",
+          metodo_pago: "efectivo",
+          dieta_pernocta: "on",
+        },
+        empleado.cookie,
+      ),
+    );
+    expect(dieta).toMatchObject({ importe: "53.34", dieta_lugar: "espana", dieta_pernocta: true });
+    const hotel = await created(
+      await post(
+        {
+          intent: "crear",
+          viaje_id: id,
+          descripcion: "Hotel Valencia",
+          fecha_gasto: hoy,
+          categoria: "alojamiento",
+          metodo_pago: "tarjeta_credito",
+          importe: "89,00",
+        },
+        empleado.cookie,
+      ),
+    );
+    // A receipt is required for an ordinario: the whole send is refused, nothing changes.
+    const loaded = await json(await viajeLoad(id, empleado.cookie));
+    expect(loaded.acciones).toEqual(["enviar"]);
+    expect(loaded.gastos).toHaveLength(3);
+    const refused = await viajePost(id, { intent: "enviar", version: String(loaded.record.version) }, empleado.cookie);
+    expect(refused.status).toBe(302);
+    expect((await flashOf(refused))?.message).toContain(`Gasto ${hotel.folio}: Adjunte el justificante`);
+    for (const g of [km, dieta, hotel]) expect((await row(g.id)).estado).toBe("borrador");
+
+    await app.db
+      .insertInto("justificantes")
+      .values({ gasto_id: hotel.id, nombre: "hotel.pdf", tipo: "application/pdf", bytes: 10, sha256: "a".repeat(64) })
+      .execute();
+
+    const enviado = await viajePost(id, { intent: "enviar", version: String(loaded.record.version) }, empleado.cookie);
+    expect((await flashOf(enviado))?.message).toBe("Viaje enviado a aprobación: 3 gastos.");
+    expect((await row(km.id)).estado).toBe("pendiente");
+    expect((await row(dieta.id)).estado).toBe("pendiente");
+
+    // Before approving, no «No lleva justificante.» for a kilometraje (it never has one); an
+    // ordinario without its receipt would say so.
+    const panelKm = await list(`?gasto=${km.id}`, aprobador.cookie);
+    expect(panelKm.panel.antesDeAprobar).not.toContain("No lleva justificante.");
+
+    // The empleado cannot approve; the aprobador sees the buttons and approves the whole trip.
+    expect(
+      (await viajePost(id, { intent: "aprobar", version: String(loaded.record.version) }, empleado.cookie)).status,
+    ).toBe(403);
+    const paraAprobar = await json(await viajeLoad(id, aprobador.cookie));
+    expect(paraAprobar.acciones).toEqual(["aprobar", "rechazar"]);
+    expect(paraAprobar.record).toMatchObject({ importe_total: "202.14", exento_total: "113.14", sujeto_total: "0.00" });
+    const aprobado = await viajePost(
+      id,
+      { intent: "aprobar", version: String(paraAprobar.record.version) },
+      aprobador.cookie,
+    );
+    expect((await flashOf(aprobado))?.message).toBe("Viaje aprobado: 3 gastos aprobados.");
+    expect((await row(km.id)).estado).toBe("aprobado");
+    expect((await row(dieta.id)).estado).toBe("aprobado");
+  });
+
+  it("rechazar el viaje pide el motivo y lo guarda en cada gasto; todo o nada", async () => {
+    const id = await crearViaje(empleado.cookie);
+    const a = await created(
+      await post(
+        {
+          intent: "crear",
+          clase: "kilometraje",
+          viaje_id: id,
+          descripcion: "Coche",
+          fecha_gasto: ayer,
+          categoria: "viajes_transporte",
+          metodo_pago: "efectivo",
+          km_origen: "Madrid",
+          km_destino: "Valencia",
+          km: "10",
+        },
+        empleado.cookie,
+      ),
+    );
+    const b = await created(
+      await post(
+        {
+          intent: "crear",
+          clase: "dieta",
+          viaje_id: id,
+          descripcion: "Dieta",
+          fecha_gasto: hoy,
+          categoria: "comidas",
+          metodo_pago: "efectivo",
+        },
+        empleado.cookie,
+      ),
+    );
+    const v = (await json(await viajeLoad(id, empleado.cookie))).record.version as number;
+    await viajePost(id, { intent: "enviar", version: String(v) }, empleado.cookie);
+    // A version the person did not see is refused before anything changes.
+    const sinMotivo = await viajePost(id, { intent: "rechazar", version: String(v), motivo: "" }, aprobador.cookie);
+    expect(sinMotivo.status).toBe(400);
+    const viejo = await viajePost(
+      id,
+      { intent: "rechazar", version: String(v + 5), motivo: "Falta el ticket" },
+      aprobador.cookie,
+    );
+    expect((await flashOf(viejo))?.message).toContain("Otra persona modificó este viaje");
+    expect((await row(a.id)).estado).toBe("pendiente");
+    const r = await viajePost(
+      id,
+      { intent: "rechazar", version: String(v), motivo: "Fechas equivocadas" },
+      aprobador.cookie,
+    );
+    expect((await flashOf(r))?.message).toBe("Viaje rechazado: 2 gastos rechazados.");
+    for (const g of [a, b])
+      expect(await row(g.id)).toMatchObject({ estado: "rechazado", motivo_rechazo: "Fechas equivocadas" });
+  });
+
+  it("aprobar el viaje es todo o nada: un gasto que no puede aprobar deshace los demás", async () => {
+    const id = await crearViaje(empleado.cookie);
+    const a = await created(
+      await post(
+        {
+          intent: "crear",
+          clase: "kilometraje",
+          viaje_id: id,
+          descripcion: "Coche",
+          fecha_gasto: ayer,
+          categoria: "viajes_transporte",
+          metodo_pago: "efectivo",
+          km_origen: "Madrid",
+          km_destino: "Valencia",
+          km: "12",
+        },
+        empleado.cookie,
+      ),
+    );
+    // A dieta the administrador wrote on the empleado's behalf: he may not approve that one.
+    const b = await created(
+      await post(
+        {
+          intent: "crear",
+          clase: "dieta",
+          solicitante_id: empleado.id,
+          viaje_id: id,
+          descripcion: "Dieta",
+          fecha_gasto: ayer,
+          categoria: "comidas",
+          metodo_pago: "efectivo",
+        },
+        admin.cookie,
+      ),
+    );
+    const v = (await json(await viajeLoad(id, empleado.cookie))).record.version as number;
+    await viajePost(id, { intent: "enviar", version: String(v) }, empleado.cookie);
+    expect((await row(b.id)).estado).toBe("pendiente");
+    const r = await viajePost(id, { intent: "aprobar", version: String(v) }, admin.cookie);
+    const flash = await flashOf(r);
+    expect(flash?.kind).toBe("error");
+    expect(flash?.message).toContain(`Gasto ${b.folio}: Usted creó este gasto en nombre de`);
+    expect(flash?.message).toContain("No se ha cambiado ningún gasto del viaje.");
+    expect((await row(a.id)).estado).toBe("pendiente");
+  });
+
+  it("el formulario del viaje: regreso antes de la salida, 400 con su mensaje; con gastos no se elimina; con gastos enviados no cambia de fechas", async () => {
+    const malo = await viajesPost(
+      {
+        _envio: crypto.randomUUID(),
+        destino_municipio: "Cádiz",
+        destino_pais: "ES",
+        motivo: "Vuelta al revés",
+        salida: `${hoy}T10:00`,
+        regreso: `${ayer}T10:00`,
+      },
+      empleado.cookie,
+    );
+    expect(malo.status).toBe(400);
+    expect((await json(malo)).result.error.regreso).toEqual(["Regreso: no puede ser anterior a la salida"]);
+
+    const id = await crearViaje(empleado.cookie);
+    const g = await created(
+      await post(
+        {
+          intent: "crear",
+          clase: "dieta",
+          viaje_id: id,
+          descripcion: "Dieta",
+          fecha_gasto: hoy,
+          categoria: "comidas",
+          metodo_pago: "efectivo",
+        },
+        empleado.cookie,
+      ),
+    );
+    const { record } = await json(await viajeLoad(id, empleado.cookie));
+    const borrar = await viajePost(id, { intent: "eliminar", version: String(record.version) }, empleado.cookie);
+    expect(borrar.status).toBe(409);
+    expect((await json(borrar)).deleteError).toBe("No se puede eliminar: tiene 1 gasto asociado.");
+
+    await viajePost(id, { intent: "enviar", version: String(record.version) }, empleado.cookie);
+    expect((await row(g.id)).estado).toBe("pendiente");
+    const cambio = await viajePost(
+      id,
+      {
+        intent: "guardar",
+        version: String(record.version),
+        destino_municipio: "Valencia",
+        destino_pais: "ES",
+        motivo: "Feria del mueble",
+        salida: `${ayer}T06:00`,
+        regreso: `${hoy}T21:00`,
+        municipio_distinto: "on",
+      },
+      empleado.cookie,
+    );
+    expect(cambio.status).toBe(400);
+    expect(JSON.stringify(await json(cambio))).toContain("El viaje tiene gastos enviados o aprobados");
+  });
+
+  it("otra persona no ve el viaje ni le añade gastos", async () => {
+    const id = await crearViaje(empleado.cookie);
+    expect((await viajeLoad(id, otro.cookie)).status).toBe(404);
+    const r = await post(
+      {
+        intent: "crear",
+        viaje_id: id,
+        descripcion: "Taxi",
+        fecha_gasto: hoy,
+        categoria: "viajes_transporte",
+        metodo_pago: "efectivo",
+        importe: "12,00",
+      },
+      otro.cookie,
+    );
+    expect(r.status).toBe(400);
+    expect(JSON.stringify(await json(r))).toContain("es de otra persona");
+  });
+});
+
+describe("informe de IRPF", () => {
+  const cargar = (search: string, cookie: string) =>
+    respond(() =>
+      informeRoute.loader({
+        request: request(`/viajes/informe-irpf${search}`, { cookie }),
+        context: app.context(),
+        params: {},
+      }),
+    );
+  const exportar = (search: string, cookie: string) =>
+    respond(() =>
+      exportarRoute.loader({
+        request: request(`/viajes/informe-irpf/exportar${search}`, { cookie }),
+        context: app.context(),
+        params: {},
+      }),
+    );
+
+  it("por persona, exento y sujeto de dietas y kilometraje aprobados: suman lo de sus gastos", async () => {
+    const anio = "2025";
+    const v = await viaje({ salida: "2025-06-02 08:00:00", regreso: "2025-06-03 20:00:00" });
+    const ids: string[] = [];
+    for (const o of [
+      { clase: "dieta", viaje_id: v, fecha_gasto: "2025-06-02", dieta_pernocta: true },
+      { clase: "dieta", viaje_id: v, fecha_gasto: "2025-06-03" },
+      { clase: "kilometraje", fecha_gasto: "2025-06-02", km_origen: "Madrid", km_destino: "Bilbao", km: "395" },
+    ])
+      ids.push((await gasto(o)).id);
+    await app.db
+      .updateTable("gastos")
+      .set({ estado: "aprobado", aprobado_por_id: aprobador.id, fecha_aprobacion: new Date() })
+      .where("id", "in", ids)
+      .execute();
+    // A borrador of the same year does not count.
+    await gasto({
+      clase: "dieta",
+      viaje_id: await viaje({ salida: "2025-07-01 08:00:00", regreso: "2025-07-01 20:00:00" }),
+      fecha_gasto: "2025-07-01",
+    });
+    const r = await cargar(`?anio=${anio}`, admin.cookie);
+    expect(r.status).toBe(200);
+    const { informe } = await json(r);
+    const esperado = await sql<{ exento: string; sujeto: string }>`
+      select sum(exento_irpf)::numeric(14,2)::text as exento, sum(sujeto_irpf)::numeric(14,2)::text as sujeto
+        from public.gastos_vista
+       where clase in ('kilometraje', 'dieta') and estado in ('aprobado', 'pagado')
+         and fecha_gasto between '2025-01-01' and '2025-12-31'`.execute(app.db);
+    expect(informe.totales).toMatchObject(esperado.rows[0]!);
+    const fila = informe.filas.find((f: { solicitante_id: string }) => f.solicitante_id === empleado.id);
+    expect(fila).toMatchObject({ dietas: 2, kilometrajes: 1 });
+    expect(informe.totales.exento).not.toBe("0.00");
+
+    const csv = await exportar(`?anio=${anio}&formato=csv`, admin.cookie);
+    expect(csv.headers.get("Content-Type")).toContain("text/csv");
+    const texto = await csv.text();
+    expect(texto).toContain('"Persona";"Correo";"Dietas";"Dietas exentas"');
+    const xlsx = await exportar(`?anio=${anio}&formato=xlsx`, admin.cookie);
+    expect(xlsx.headers.get("Content-Disposition")).toContain("informe-irpf-dietas-kilometraje-2025.xlsx");
+    expect((await xlsx.arrayBuffer()).byteLength).toBeGreaterThan(1000);
+  });
+
+  it("solo para administradores", async () => {
+    for (const u of [aprobador, empleado]) {
+      expect((await cargar("?anio=2025", u.cookie)).status).toBe(403);
+      expect((await exportar("?anio=2025&formato=csv", u.cookie)).status).toBe(403);
+    }
+  });
+});
