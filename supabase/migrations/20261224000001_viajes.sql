@@ -666,8 +666,11 @@ begin
         message = 'Gasto ' || g.folio || ': ' || v_mensaje || ' No se ha cambiado ningún gasto del viaje.';
     end;
     v_n := v_n + 1;
-    if v_hecho ->> 'aviso' is not null and not (v_hecho ->> 'aviso') = any (v_avisos) then
-      v_avisos := v_avisos || (v_hecho ->> 'aviso');
+    -- One warning per department and month: the latest total replaces the earlier ones.
+    if v_hecho ->> 'aviso' is not null then
+      v_avisos := array(select a from unnest(v_avisos) a
+                         where split_part(a, ':', 1) <> split_part(v_hecho ->> 'aviso', ':', 1))
+                  || (v_hecho ->> 'aviso');
     end if;
   end loop;
   if v_n = 0 then

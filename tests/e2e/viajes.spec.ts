@@ -103,7 +103,8 @@ test("un viaje de dos d√≠as con pernocta, 230 km en coche, hotel y taxi: se env√
   const k = tecladoContado(aprobador);
   await k.hasta(aprobador.getByRole("button", { name: "Aprobar el viaje" }));
   await k.press("Enter");
-  await expect(flash(aprobador)).toHaveText("Viaje aprobado: 4 gastos aprobados.");
+  // (With a warning after it if the department goes over its monthly budget: the demo data's state.)
+  await expect(flash(aprobador)).toContainText("Viaje aprobado: 4 gastos aprobados.");
   await expect(tablaGastos(aprobador).getByText("Aprobado", { exact: true })).toHaveCount(4);
   await expect(aprobador.getByRole("button", { name: "Rechazar el viaje" })).toHaveCount(0);
   await aprobador.context().close();

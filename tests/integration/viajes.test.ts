@@ -406,12 +406,20 @@ describe("pantallas", () => {
     const paraAprobar = await json(await viajeLoad(id, aprobador.cookie));
     expect(paraAprobar.acciones).toEqual(["aprobar", "rechazar"]);
     expect(paraAprobar.record).toMatchObject({ importe_total: "202.14", exento_total: "113.14", sujeto_total: "0.00" });
+    // A department over its budget: one warning per month with the final total, not one per gasto.
+    await app.db.updateTable("departamentos").set({ presupuesto_mensual: "1.00" }).where("id", "=", dep).execute();
     const aprobado = await viajePost(
       id,
       { intent: "aprobar", version: String(paraAprobar.record.version) },
       aprobador.cookie,
     );
-    expect((await flashOf(aprobado))?.message).toBe("Viaje aprobado: 3 gastos aprobados.");
+    await app.db.updateTable("departamentos").set({ presupuesto_mensual: null }).where("id", "=", dep).execute();
+    const hecho = await flashOf(aprobado);
+    expect(hecho?.message).toBe("Viaje aprobado: 3 gastos aprobados.");
+    const avisos = (hecho?.detalles ?? []) as string[];
+    expect(avisos.length).toBeGreaterThan(0);
+    const meses = avisos.map((a) => a.split(":").slice(0, 2).join(":"));
+    expect(new Set(meses).size).toBe(avisos.length);
     expect((await row(km.id)).estado).toBe("aprobado");
     expect((await row(dieta.id)).estado).toBe("aprobado");
   });
