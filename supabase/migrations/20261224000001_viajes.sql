@@ -478,8 +478,10 @@ $$;
 
 -- ---------------------------------------------------------------------------------------------
 -- La política de un kilometraje o una dieta: sin una política propia de su categoría, la que
--- marcan las tablas del IRPF (lo que pasa del límite exento se envía con un motivo); y no piden
--- justificante.
+-- marcan las normas del IRPF: uno sin exención ninguna (un viaje al propio municipio, más de
+-- nueve meses) se envía con un motivo. Pagar por encima del límite exento es decisión de la
+-- empresa (/empresa): su parte sujeta se ve en el gasto y en el informe, no pide motivo. Y no
+-- piden justificante.
 -- ---------------------------------------------------------------------------------------------
 create or replace function interno.incumplimientos_politica(g public.gastos) returns text[]
 language plpgsql stable security definer
@@ -502,8 +504,8 @@ begin
   if not found then
     if g.clase in ('kilometraje', 'dieta') then
       i := interno.irpf(g);
-      if i.sujeto > 0 then
-        v_fuera := v_fuera || ('Pasa del límite exento de IRPF (' || i.explicacion || ').');
+      if i.exento = 0 and i.sujeto > 0 then
+        v_fuera := v_fuera || ('Todo sujeto a IRPF (' || i.explicacion || ').');
       end if;
     end if;
     return v_fuera;

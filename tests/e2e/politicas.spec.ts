@@ -1,6 +1,6 @@
 import { departamentoEnLaBase, enLaBaseDeDatos } from "./support-base-de-datos";
-import { as, expect, expectNoAxeViolations, unique, uniqueCode } from "./support";
-import { borradores, flash, pageAs, panelGasto, transicion } from "./support-registros";
+import { ACCOUNTS, as, expect, expectNoAxeViolations, unique, uniqueCode } from "./support";
+import { borradores, diaMadrid, flash, pageAs, panelGasto, transicion } from "./support-registros";
 
 /**
  * A gasto outside its spending policy: its solicitante is told what it breaks before sending and
@@ -63,5 +63,43 @@ test("un gasto que supera su límite se envía con un motivo, y el aprobador lo 
   await pablo.goto(`/gastos?gasto=${id}#gasto`);
   await transicion(pablo, folio, "Aprobar", `Gasto ${folio} aprobado.`);
   await expect(flash(pablo)).toBeVisible();
+  await pablo.context().close();
+});
+
+test("una dieta sin exención de IRPF se envía con un motivo, y el aprobador lo lee antes de aprobar", async ({
+  page,
+  browser,
+}) => {
+  // A trip to her own municipality: its dieta is not exempt, so all of it would be salary.
+  const motivoViaje = unique("Feria en la ciudad");
+  const [dieta] = await enLaBaseDeDatos<{ id: string; folio: string }>(
+    `with elena as (select u.id, u.departamento_id, u.sucursal_id from usuarios u join auth.users a on a.id = u.id
+                     where a.email = $1),
+          v as (insert into viajes (solicitante_id, destino_municipio, motivo, salida, regreso, municipio_distinto)
+                select id, 'Logroño', $2, $3::date + time '08:00', $3::date + time '20:00', false from elena
+                returning id)
+     insert into gastos (descripcion, fecha_gasto, categoria, metodo_pago, solicitante_id, departamento_id,
+                         sucursal_id, clase, viaje_id)
+     select 'Dieta de feria', $3::date, 'comidas', 'efectivo', e.id, e.departamento_id, e.sucursal_id, 'dieta', v.id
+       from elena e, v
+     returning id, folio`,
+    [ACCOUNTS.empleado, motivoViaje, diaMadrid(-2)],
+  );
+  const { id, folio } = dieta!;
+  const fuera =
+    "Todo sujeto a IRPF (Sin pernocta en España: exención no aplicable (viaje al municipio del centro de trabajo o de la residencia), 0,00 € exentos, 30,00 € sujetos a IRPF).";
+
+  await page.goto(`/gastos?gasto=${id}#gasto`);
+  const acciones = panelGasto(page, folio).getByRole("region", { name: "Acciones" });
+  await expect(acciones.getByText(fuera)).toBeVisible();
+  await acciones.getByLabel(/^Motivo para salirse de la política/).fill("Jornada entera en el recinto ferial");
+  await transicion(page, folio, "Enviar a aprobación", `Gasto ${folio} enviado a aprobación.`);
+
+  const pablo = await pageAs(browser, "aprobador");
+  await pablo.goto(`/gastos?gasto=${id}#gasto`);
+  const antes = panelGasto(pablo, folio).getByRole("region", { name: "Acciones" });
+  await expect(antes.getByText(`Fuera de la política de gastos: ${fuera}`)).toBeVisible();
+  await expect(antes.getByText("Motivo de quien lo envía: «Jornada entera en el recinto ferial».")).toBeVisible();
+  await expectNoAxeViolations(pablo);
   await pablo.context().close();
 });

@@ -244,8 +244,18 @@ describe("dietas: parte exenta y sujeta", () => {
     expect(String(ajeno)).toContain("es de otra persona");
   });
 
-  it("sin política propia de su categoría, lo que pasa del límite exento se envía con un motivo", async () => {
+  it("sin política propia de su categoría, una dieta sin exención ninguna se envía con un motivo", async () => {
+    const encima = await viaje({
+      salida: `${addDaysISO(todayISO(), -6)} 08:00:00`,
+      regreso: `${addDaysISO(todayISO(), -5)} 20:00:00`,
+    });
+    // Paying above the exempt limit is the company's decision: its taxable part asks for nothing.
+    const pagada = await gasto({ clase: "dieta", viaje_id: encima, fecha_gasto: addDaysISO(todayISO(), -6) });
+    expect(pagada).toMatchObject({ importe: "30.00", sujeto_irpf: "3.33" });
+    await sqlStore(app.db, empleado.id).rpc("enviar_gasto", { p_id: pagada.id, p_version: 1 });
+    expect((await vista(pagada.id)).estado).toBe("pendiente");
     const v = await viaje({
+      municipio_distinto: false,
       salida: `${addDaysISO(todayISO(), -3)} 08:00:00`,
       regreso: `${addDaysISO(todayISO(), -2)} 20:00:00`,
     });
@@ -255,7 +265,7 @@ describe("dietas: parte exenta y sujeta", () => {
       fecha_gasto: addDaysISO(todayISO(), -3),
       categoria: "comidas",
     });
-    expect(g).toMatchObject({ importe: "30.00", sujeto_irpf: "3.33" });
+    expect(g).toMatchObject({ importe: "30.00", exento_irpf: "0.00", sujeto_irpf: "30.00" });
     const enviar = (motivo: string | null) =>
       sqlStore(app.db, empleado.id).rpc("enviar_gasto", {
         p_id: g.id,
@@ -265,7 +275,7 @@ describe("dietas: parte exenta y sujeta", () => {
       });
     const sinMotivo = await enviar(null).catch((e: Error) => e);
     expect(String(sinMotivo)).toContain(
-      "se sale de la política de gastos: Pasa del límite exento de IRPF (Sin pernocta en España: 26,67 € exentos, 3,33 € sujetos a IRPF). Indique el motivo para enviarlo a aprobación.",
+      "se sale de la política de gastos: Todo sujeto a IRPF (Sin pernocta en España: exención no aplicable (viaje al municipio del centro de trabajo o de la residencia), 0,00 € exentos, 30,00 € sujetos a IRPF). Indique el motivo para enviarlo a aprobación.",
     );
     // A policy of its own for the category replaces the IRPF default: within it, no motivo.
     await app.db.insertInto("politicas_gasto").values({ categoria: "comidas", maximo_por_dia: "30.00" }).execute();
@@ -279,10 +289,6 @@ describe("dietas: parte exenta y sujeta", () => {
 });
 
 describe("pantallas", () => {
-  // The company pays the exempt limits: its dietas are within the IRPF default policy.
-  beforeEach(() =>
-    empresa({ tarifa_km: "0.26", dieta_espana_sin_pernocta: "26.67", dieta_espana_con_pernocta: "53.34" }),
-  );
   const hoy = todayISO();
   const ayer = addDaysISO(hoy, -1);
   const viajesPost = (form: Record<string, string>, cookie: string) =>
