@@ -1,6 +1,7 @@
 import { Form, Link, useActionData } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { cuenta, plural } from "~/lib/plural";
+import { formatMoney, fromCents } from "~/lib/money";
 
 /**
  * Bulk actions on the list: approve/reject (aprobadores and administradores) and mark as paid
@@ -41,14 +42,51 @@ const casillas = () =>
 
 /** How many rows are checked, kept up to date as they change (JavaScript only: null before it runs). */
 function useSeleccionados() {
-  const [n, setN] = useState<number | null>(null);
+  return useSeleccion()?.n ?? null;
+}
+
+/** The checked rows: how many and their importe in cents (each box carries its row's, `data-centimos`). */
+function useSeleccion() {
+  const [seleccion, setSeleccion] = useState<{ n: number; centimos: bigint } | null>(null);
   useEffect(() => {
-    const update = () => setN(casillas().filter((c) => c.checked).length);
+    const update = () => {
+      const marcadas = casillas().filter((c) => c.checked);
+      const n = marcadas.length;
+      const centimos = marcadas.reduce((t, c) => t + BigInt(c.dataset.centimos ?? "0"), 0n);
+      // The same selection keeps the same state: this effect runs after every render.
+      setSeleccion((antes) => (antes?.n === n && antes.centimos === centimos ? antes : { n, centimos }));
+    };
     update();
     document.addEventListener("change", update);
     return () => document.removeEventListener("change", update);
   });
-  return n;
+  return seleccion;
+}
+
+/**
+ * With JavaScript, while rows are checked: a bar held at the bottom of the window as the table
+ * scrolls («3 seleccionados · 123,45 €»), with «Aprobar seleccionados» and a link to every other
+ * bulk action; it comes to rest after the table, above them. Placed right after the table, in its
+ * container, so that it sticks only while the table is in view. Without JavaScript the actions
+ * are where they always are, after the table.
+ */
+export function BarraSeleccion({ aprobar, locale }: { aprobar: boolean; locale: string }) {
+  const seleccion = useSeleccion();
+  if (!seleccion || seleccion.n === 0) return null;
+  return (
+    <div className="barra-seleccion" role="region" aria-label="Gastos seleccionados">
+      <p>
+        <strong>{cuenta(seleccion.n, "seleccionado", "seleccionados")}</strong> ·{" "}
+        {formatMoney(fromCents(seleccion.centimos), locale)}
+      </p>
+      {aprobar ? (
+        <button type="submit" form={BULK_FORM_ID} name="intent" value="aprobar_seleccion">
+          Aprobar seleccionados
+        </button>
+      ) : null}
+      <a href="#masivas-titulo">Más acciones con los seleccionados</a>
+    </div>
+  );
 }
 
 const ERROR_ANCLA: Record<string, string> = {

@@ -3,14 +3,21 @@ import { Link, useFormAction, useLoaderData, useSearchParams } from "@remix-run/
 import { BUSQUEDA_MINIMA, gastos, ORDEN_SOLO_FILTRADO } from "~/entities/gastos";
 import { gastosAction } from "~/gastos/acciones.server";
 import { useAyudaSolicitante } from "~/gastos/AyudaSolicitante";
-import { BULK_FORM_ID, BulkActions, ConfirmMasivo, SELECCIONAR_TODOS, useBulkData } from "~/gastos/BulkActions";
+import {
+  BarraSeleccion,
+  BULK_FORM_ID,
+  BulkActions,
+  ConfirmMasivo,
+  SELECCIONAR_TODOS,
+  useBulkData,
+} from "~/gastos/BulkActions";
 import { gastosLoader } from "~/gastos/lista.server";
 import { Panel, sinInactivos } from "~/gastos/Panel";
 import { CampoArchivos } from "~/justificantes/Justificantes";
 import { EXACT_COUNT_LIMIT } from "~/data/store";
 import { listHref } from "~/crud/list-query";
 import { numberFormat } from "~/lib/intl";
-import { formatMoney } from "~/lib/money";
+import { formatMoney, toCents } from "~/lib/money";
 import { CreateForm, OptionSearchForms } from "~/ui/EntityForms";
 import { pageTitle, useFormats } from "~/ui/page";
 import { backToRow, csvHref, DataTable, FilterForm, ListViews, Pagination } from "~/ui/lists";
@@ -153,6 +160,7 @@ export default function Gastos() {
                                   name="seleccion"
                                   form={BULK_FORM_ID}
                                   value={`${row.id}:${row.version}`}
+                                  data-centimos={String(toCents(String(row.importe)))}
                                   defaultChecked={todos || bulk?.seleccion?.includes(`${row.id}:${row.version}`)}
                                 />
                                 <label htmlFor={`sel-${row.id}`} className="visually-hidden">
@@ -165,6 +173,9 @@ export default function Gastos() {
                   }
                 />
               </div>
+              {data.enBloque && (pendientes || aprobados) ? (
+                <BarraSeleccion aprobar={pendientes} locale={formats.locale} />
+              ) : null}
               <Pagination path={gastos.path} state={state} total={result.total} estimated={result.estimated} />
             </>
           ) : (

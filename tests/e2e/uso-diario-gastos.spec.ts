@@ -5,9 +5,11 @@ import {
   centimosAlAzar,
   crearGasto,
   diaMadrid,
+  euros,
   flash,
   gastosPendientes,
   importeTecleado,
+  literal,
   NOMBRES,
   NUEVO_GASTO,
   pageAs,
@@ -149,9 +151,10 @@ aprobador(
   "en bloque: «Seleccionar todos los de esta página», cuántos hay marcados, y el resultado nombra los folios",
   async ({ page }, testInfo) => {
     const prefijo = unique("Todos de la página");
+    const importes = [centimosAlAzar(), centimosAlAzar()];
     const folios = await gastosPendientes([
-      { descripcion: `${prefijo} uno`, centimos: centimosAlAzar() },
-      { descripcion: `${prefijo} dos`, centimos: centimosAlAzar() },
+      { descripcion: `${prefijo} uno`, centimos: importes[0]! },
+      { descripcion: `${prefijo} dos`, centimos: importes[1]! },
     ]);
     await page.goto(`/gastos?vista=pendientes&q=${encodeURIComponent(prefijo)}`);
     await expect(page.getByText("2 gastos con estos filtros")).toBeVisible();
@@ -163,12 +166,18 @@ aprobador(
     await bloque.getByRole("link", { name: "Seleccionar todos los de esta página" }).click();
     for (const folio of folios)
       await expect(page.getByRole("checkbox", { name: `Seleccionar ${folio}` })).toBeChecked();
+    // With JavaScript, a bar held at the bottom of the window says how many and how much.
+    const barra = page.getByRole("region", { name: "Gastos seleccionados" });
     if (js) {
       await expect(bloque.getByText("2 seleccionados")).toBeVisible();
+      await expect(barra).toHaveText(
+        new RegExp(`^2 seleccionados · ${literal(euros(importes[0]! + importes[1]!)).source}`),
+      );
       await page.getByRole("checkbox", { name: `Seleccionar ${folios[0]}` }).uncheck();
       await expect(bloque.getByText("1 seleccionado", { exact: true })).toBeVisible();
+      await expect(barra).toContainText(`1 seleccionado · ${euros(importes[1]!)}`);
       await page.getByRole("checkbox", { name: `Seleccionar ${folios[0]}` }).check();
-    }
+    } else await expect(barra).toHaveCount(0);
     await expectNoAxeViolations(page);
     await bloque.getByRole("button", { name: "Aprobar seleccionados" }).click();
     await expect(flash(page)).toContainText("Aprobados 2 gastos.");
@@ -187,9 +196,10 @@ administrador(
   "en bloque: «Marcar como pagados» varios con una fecha valor futura y una referencia",
   async ({ page, browser }) => {
     const prefijo = unique("Pago en bloque");
+    const importes = [centimosAlAzar(), centimosAlAzar()];
     const folios = await gastosPendientes([
-      { descripcion: `${prefijo} uno`, centimos: centimosAlAzar() },
-      { descripcion: `${prefijo} dos`, centimos: centimosAlAzar() },
+      { descripcion: `${prefijo} uno`, centimos: importes[0]! },
+      { descripcion: `${prefijo} dos`, centimos: importes[1]! },
     ]);
     // Approved by Pablo (Elena's aprobador): the administradora may mark them paid.
     const pablo = await pageAs(browser, "aprobador");
