@@ -17,8 +17,8 @@ begin
   end if;
 end
 $$;
-revoke all on function interno.exigir_admin_correos() from public, anon;
-grant execute on function interno.exigir_admin_correos() to authenticated, service_role;
+-- Only the security definer functions below call it (as the owner): nobody else needs it.
+revoke all on function interno.exigir_admin_correos() from public, anon, authenticated;
 
 -- p_ids: los indicados; null, todos los no entregados. Devuelve cuántos cambió.
 drop function public.reintentar_correos_fallidos();
