@@ -1,5 +1,6 @@
 import { Form, Link, useActionData } from "@remix-run/react";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
+import type { GastoAConfirmar } from "./workflow.server";
 import { cuenta, plural } from "~/lib/plural";
 import { formatMoney, fromCents } from "~/lib/money";
 
@@ -24,6 +25,8 @@ type BulkData =
       intent?: string;
       errores?: Record<string, string>;
       seleccion?: string[];
+      /** «Aprobar seleccionados» with warnings: the confirm step before approving. */
+      confirmar?: { gastos: GastoAConfirmar[]; presupuestos: string[] };
       motivo?: string;
       fecha_pago?: string;
       referencia_pago?: string;
@@ -103,6 +106,7 @@ export function BulkActions({
   masivos,
   remesaTodos,
   hoy,
+  locale,
   action,
 }: {
   aqui: string;
@@ -117,6 +121,7 @@ export function BulkActions({
   /** The remesa builder with every approved gasto pending payment of this filter (administradores), or null. */
   remesaTodos: string | null;
   hoy: string;
+  locale: string;
   action?: string;
 }) {
   const data = useBulkData();
@@ -154,6 +159,9 @@ export function BulkActions({
             ))}
           </ul>
         </div>
+      ) : null}
+      {data?.confirmar ? (
+        <ConfirmSeleccion confirmar={data.confirmar} cancelar={aqui} locale={locale} action={action} />
       ) : null}
       {hayPendientes || hayAprobados ? (
         <Form method="post" id={BULK_FORM_ID} className="formulario" action={action}>
@@ -273,6 +281,83 @@ export function BulkActions({
           <Link to={`${aqui}${sep}masivo=rechazar#masivo-confirmar`}>rechazar todos…</Link>
         </p>
       ) : null}
+    </section>
+  );
+}
+
+/**
+ * The confirm step of «Aprobar seleccionados» when a checked row carries a warning (no receipt,
+ * out of policy, a department's month budget passed): each row's, then the budgets in euros,
+ * then «Sí, aprobar» the lot, or only those without warnings. Each button posts the rows again
+ * with `confirmado`; the list keeps them checked meanwhile.
+ */
+function ConfirmSeleccion({
+  confirmar,
+  cancelar,
+  locale,
+  action,
+}: {
+  confirmar: { gastos: GastoAConfirmar[]; presupuestos: string[] };
+  cancelar: string;
+  locale: string;
+  action?: string;
+}) {
+  const ref = useRef<HTMLElement>(null);
+  // With JavaScript the page does not reload: the step takes the focus, as a new page's anchor would.
+  useEffect(() => ref.current?.focus(), [confirmar]);
+  const conAvisos = confirmar.gastos.filter((g) => g.avisos.length > 0);
+  const sinAvisos = confirmar.gastos.filter((g) => g.avisos.length === 0);
+  const total = confirmar.gastos.length;
+  const ocultos = (gastos: GastoAConfirmar[]) => (
+    <>
+      <input type="hidden" name="intent" value="aprobar_seleccion" />
+      <input type="hidden" name="confirmado" value="1" />
+      {gastos.map((g) => (
+        <input key={g.valor} type="hidden" name="seleccion" value={g.valor} />
+      ))}
+    </>
+  );
+  return (
+    <section
+      id="seleccion-confirmar"
+      className="confirmar"
+      aria-labelledby="seleccion-confirmar-titulo"
+      tabIndex={-1}
+      ref={ref}
+    >
+      <h3 id="seleccion-confirmar-titulo">
+        ¿Aprobar {total === 1 ? "el gasto seleccionado" : `los ${total} gastos seleccionados`}?
+      </h3>
+      <div className="aviso aviso-aviso">
+        <p>Antes de aprobar:</p>
+        <ul>
+          {conAvisos.map((g) => (
+            <li key={g.valor}>
+              <strong>{g.folio}</strong> ({formatMoney(g.importe, locale)}): {g.avisos.join(" ")}
+            </li>
+          ))}
+          {confirmar.presupuestos.map((p) => (
+            <li key={p}>{p}</li>
+          ))}
+        </ul>
+      </div>
+      <div className="acciones">
+        <Form method="post" action={action}>
+          {ocultos(confirmar.gastos)}
+          <button type="submit">{total === 1 ? "Sí, aprobarlo" : `Sí, aprobar los ${total}`}</button>
+        </Form>
+        {sinAvisos.length > 0 ? (
+          <Form method="post" action={action}>
+            {ocultos(sinAvisos)}
+            <button type="submit" className="secundario">
+              {sinAvisos.length === 1
+                ? "Aprobar solo el que no tiene avisos"
+                : `Aprobar solo los ${sinAvisos.length} sin avisos`}
+            </button>
+          </Form>
+        ) : null}
+        <Link to={cancelar}>Cancelar</Link>
+      </div>
     </section>
   );
 }

@@ -284,9 +284,88 @@ export async function seleccion(
       },
       { status: 400 },
     );
+  // Approving asks first when any checked row carries a warning, as the panel and «todos los que
+  // coinciden» say it; the confirm step posts again with `confirmado`.
+  if (t === "aprobar" && formData.get("confirmado") !== "1") {
+    const confirmar = await avisosSeleccion(store, items);
+    if (confirmar.gastos.some((g) => g.avisos.length > 0))
+      return json({ intent, seleccion: raw, confirmar }, { status: 200 });
+  }
   const r = resumen(t, await enBloque(store, actor(user), t, items, extra, alcance));
   return redirectWithFlash(context, request, volver, r.message, r.kind, undefined, r.detalles);
 }
+
+/** A checked row its approver would approve, with what they should know first (empty: nothing). */
+export type GastoAConfirmar = { valor: string; folio: string; importe: string; avisos: string[] };
+
+/**
+ * The warnings of approving the checked rows, each row's and, per department and month, the
+ * budget they would pass together (avisos_presupuesto_en_bloque, as «todos los que coinciden»).
+ * Only the rows this person may approve now: the rest are refused with their reason anyway.
+ */
+async function avisosSeleccion(store: Store, items: { id: string; version: number | null }[]) {
+  const ids = [...new Set(items.map((i) => i.id))];
+  const { rows } = await store.list<Row>(gastos.view, {
+    filters: [
+      { column: "id", op: "in", value: ids },
+      { column: "estado", op: "eq", value: "pendiente" },
+      { column: "puede_aprobar", op: "eq", value: true },
+    ],
+    columns: [
+      "id",
+      "folio",
+      "importe",
+      "version",
+      "justificantes",
+      "clase",
+      "fuera_de_politica",
+      "departamento_id",
+      "departamento_nombre",
+      "fecha_gasto",
+    ],
+    order: [{ column: "folio", ascending: true }],
+    limit: ids.length,
+    offset: 0,
+    count: "none",
+  });
+  const grupos = new Map<string, Row[]>();
+  for (const g of rows) {
+    if (!g.departamento_id) continue;
+    const clave = `${String(g.departamento_id)}:${dia(g.fecha_gasto).slice(0, 7)}`;
+    grupos.set(clave, [...(grupos.get(clave) ?? []), g]);
+  }
+  const porGrupo = await Promise.all(
+    [...grupos.values()].map(async (filas) => ({
+      filas,
+      avisos:
+        (await store.rpc<string[] | null>(
+          "avisos_presupuesto_en_bloque",
+          { p_ids: filas.map((g) => String(g.id)) },
+          { reads: true },
+        )) ?? [],
+    })),
+  );
+  const presupuestos = porGrupo.flatMap((p) => p.avisos);
+  const pasan = new Set(porGrupo.filter((p) => p.avisos.length > 0).flatMap((p) => p.filas.map((g) => String(g.id))));
+  const version = new Map(items.map((i) => [i.id, i.version]));
+  const aConfirmar: GastoAConfirmar[] = rows.map((g) => {
+    const avisos: string[] = [];
+    if (g.fuera_de_politica === true) avisos.push("Se sale de la política de gastos (se envió con un motivo).");
+    if (Number(g.justificantes) === 0 && g.clase === "ordinario") avisos.push("No lleva justificante.");
+    if (pasan.has(String(g.id)))
+      avisos.push(`Cuenta para el presupuesto superado de ${String(g.departamento_nombre)}.`);
+    return {
+      valor: `${String(g.id)}:${version.get(String(g.id)) ?? String(g.version)}`,
+      folio: String(g.folio),
+      importe: String(g.importe),
+      avisos,
+    };
+  });
+  return { gastos: aConfirmar, presupuestos };
+}
+
+/** A date column's day, however the store returns it. */
+const dia = (v: unknown) => (v instanceof Date ? v.toISOString().slice(0, 10) : String(v ?? ""));
 
 /**
  * The query «aplicar a todos los que coinciden» works on: the list's, limited to what this person

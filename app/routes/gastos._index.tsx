@@ -210,6 +210,7 @@ export default function Gastos() {
               masivos={masivos}
               remesaTodos={remesaTodos}
               hoy={data.hoy}
+              locale={formats.locale}
               action={`${accion}#masivas-titulo`}
             />
           ) : null}

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import type { Page } from "@playwright/test";
-import { as, expect, expectNoAxeViolations, unique } from "./support";
+import { departamentoEnLaBase } from "./support-base-de-datos";
+import { as, expect, expectNoAxeViolations, unique, uniqueCode } from "./support";
 import {
   abrirGasto,
   centimosAlAzar,
@@ -263,9 +264,11 @@ aprobador(
 
 aprobador("aprobar varios: se marcan dos casillas y el resultado dice cuántos", async ({ page }) => {
   const prefijo = unique("En bloque");
+  // A department of its own without a budget: nothing to warn of, so approving asks nothing.
+  const departamento = await departamentoEnLaBase(prefijo, uniqueCode("B"));
   const folios = await gastosPendientes([
-    { descripcion: `${prefijo} uno`, centimos: centimosAlAzar() },
-    { descripcion: `${prefijo} dos`, centimos: centimosAlAzar() },
+    { descripcion: `${prefijo} uno`, centimos: centimosAlAzar(), departamento },
+    { descripcion: `${prefijo} dos`, centimos: centimosAlAzar(), departamento },
   ]);
   await page.goto(`/gastos?vista=pendientes&q=${encodeURIComponent(prefijo)}`);
   await expect(page.getByText("2 gastos con estos filtros")).toBeVisible();

@@ -1,5 +1,6 @@
 import type { Page } from "@playwright/test";
-import { as, expect, expectNoAxeViolations, jsEnabled, unique } from "./support";
+import { departamentoEnLaBase, enLaBaseDeDatos } from "./support-base-de-datos";
+import { as, expect, expectNoAxeViolations, jsEnabled, unique, uniqueCode } from "./support";
 import {
   abrirGasto,
   centimosAlAzar,
@@ -152,9 +153,11 @@ aprobador(
   async ({ page }, testInfo) => {
     const prefijo = unique("Todos de la página");
     const importes = [centimosAlAzar(), centimosAlAzar()];
+    // A department of its own without a budget: nothing to warn of, so approving asks nothing.
+    const departamento = await departamentoEnLaBase(prefijo, uniqueCode("T"));
     const folios = await gastosPendientes([
-      { descripcion: `${prefijo} uno`, centimos: importes[0]! },
-      { descripcion: `${prefijo} dos`, centimos: importes[1]! },
+      { descripcion: `${prefijo} uno`, centimos: importes[0]!, departamento },
+      { descripcion: `${prefijo} dos`, centimos: importes[1]!, departamento },
     ]);
     await page.goto(`/gastos?vista=pendientes&q=${encodeURIComponent(prefijo)}`);
     await expect(page.getByText("2 gastos con estos filtros")).toBeVisible();
@@ -189,6 +192,64 @@ aprobador(
     await page.goto(`/gastos?estado=aprobado&q=${encodeURIComponent(prefijo)}`);
     await expect(page.getByText("2 gastos con estos filtros")).toBeVisible();
     await expect(page.getByRole("link", { name: "aprobar todos…" })).toHaveCount(0);
+  },
+);
+
+aprobador(
+  "en bloque: con avisos, «Aprobar seleccionados» pide confirmar y dice el presupuesto en euros antes de aprobar",
+  async ({ page }, testInfo) => {
+    const prefijo = unique("Aviso en bloque");
+    // Two departments of this journey's own: one with 10 € a month, one without a budget.
+    const justo = await departamentoEnLaBase(prefijo, uniqueCode("J"));
+    await enLaBaseDeDatos("update departamentos set presupuesto_mensual = 10.00 where id = $1", [justo]);
+    const libre = await departamentoEnLaBase(`${prefijo} libre`, uniqueCode("L"));
+    const importes = [centimosAlAzar(), centimosAlAzar()];
+    const [caro, otro] = await gastosPendientes([
+      { descripcion: `${prefijo} caro`, centimos: importes[0]!, departamento: justo },
+      { descripcion: `${prefijo} otro`, centimos: importes[1]!, departamento: libre },
+    ]);
+    const lista = `/gastos?vista=pendientes&q=${encodeURIComponent(prefijo)}`;
+    await page.goto(lista);
+    await expect(page.getByText("2 gastos con estos filtros")).toBeVisible();
+    const bloque = page.getByRole("region", { name: "Aprobar o rechazar varios" });
+    for (const folio of [caro!, otro!]) await page.getByRole("checkbox", { name: `Seleccionar ${folio}` }).check();
+    await bloque.getByRole("button", { name: "Aprobar seleccionados" }).click();
+
+    // Nothing approved yet: first what the aprobador should know, per gasto and in euros.
+    const confirmar = bloque.getByRole("region", { name: "¿Aprobar los 2 gastos seleccionados?" });
+    await expect(confirmar).toBeVisible();
+    if (jsEnabled(testInfo.project.name)) await expect(confirmar).toBeFocused();
+    await expect(confirmar.getByRole("listitem").filter({ hasText: caro! })).toHaveText(
+      `${caro} (${euros(importes[0]!)}): Cuenta para el presupuesto superado de ${prefijo}.`,
+    );
+    await expect(confirmar.getByRole("listitem").filter({ hasText: otro! })).toHaveCount(0);
+    await expect(
+      confirmar.getByText(
+        new RegExp(
+          `^Aprobados todos, ${literal(prefijo).source} pasaría de su presupuesto de \\p{L}+ de \\d{4} en ${literal(importeTecleado(importes[0]! - 1000)).source} € \\(${literal(importeTecleado(importes[0]!)).source} € de 10,00 €\\)\\.$`,
+          "u",
+        ),
+      ),
+    ).toBeVisible();
+    await expect(flash(page)).toHaveCount(0);
+    for (const folio of [caro!, otro!])
+      await expect(page.getByRole("checkbox", { name: `Seleccionar ${folio}` })).toBeChecked();
+    await expectNoAxeViolations(page);
+
+    // Only the one without warnings: approved at once; the other stays pending.
+    await confirmar.getByRole("button", { name: "Aprobar solo el que no tiene avisos" }).click();
+    await expect(flash(page)).toContainText("Aprobado 1 gasto.");
+    await expect(flash(page)).toContainText(`Aprobado: ${otro}.`);
+    await expect(page.getByRole("checkbox", { name: `Seleccionar ${otro}` })).toHaveCount(0);
+
+    // The other one, confirmed: approved, and the result says the budget it passed.
+    await page.getByRole("checkbox", { name: `Seleccionar ${caro}` }).check();
+    await bloque.getByRole("button", { name: "Aprobar seleccionados" }).click();
+    const uno = bloque.getByRole("region", { name: "¿Aprobar el gasto seleccionado?" });
+    await uno.getByRole("button", { name: "Sí, aprobarlo" }).click();
+    await expect(flash(page)).toContainText("Aprobado 1 gasto.");
+    await expect(flash(page)).toContainText(`Aprobado: ${caro}.`);
+    await expect(page.getByText("0 gastos con estos filtros")).toBeVisible();
   },
 );
 

@@ -408,7 +408,7 @@ function formFor(intent: Intent, g: G, a: Actor): Record<string, string | string
     case "pagar":
       return { ...base, fecha_pago: hoy, referencia_pago: "TR-MATRIZ" };
     case "aprobar_seleccion":
-      return { intent, seleccion: [`${g.id}:${g.version}`] };
+      return { intent, seleccion: [`${g.id}:${g.version}`], confirmado: "1" };
     case "rechazar_seleccion":
       return { intent, seleccion: [`${g.id}:${g.version}`], motivo: "Motivo de la matriz" };
     case "pagar_seleccion":

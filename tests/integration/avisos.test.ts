@@ -352,7 +352,7 @@ describe("entrega por correo", () => {
     const gs = [];
     for (let i = 0; i < 12; i++) gs.push(await act(elena, "enviar", await nuevo(elena)));
     const r = await post(
-      { intent: "aprobar_seleccion", seleccion: gs.map((g) => `${g.id}:${g.version}`) },
+      { intent: "aprobar_seleccion", seleccion: gs.map((g) => `${g.id}:${g.version}`), confirmado: "1" },
       pablo.cookie,
     );
     expect(r.status).toBe(302);

@@ -15,6 +15,7 @@ import { gastosPage } from "../support/gastos";
 let app: Awaited<ReturnType<typeof createTestApp>>;
 type U = Awaited<ReturnType<typeof app.createUser>>;
 let admin: U, aprobador: U, empleado: U;
+let presupuestado: string;
 const hoy = todayISO();
 
 beforeAll(async () => {
@@ -23,6 +24,12 @@ beforeAll(async () => {
   aprobador = await app.createUser({ nombre: "Pablo", rol: "aprobador" });
   empleado = await app.createUser({ nombre: "Elena", rol: "empleado" });
   const ventas = await insertDepartamento(app.db, { nombre: "Ventas", codigo: "VEN" });
+  // 30 € a month: two of this file's gastos pass it.
+  presupuestado = await insertDepartamento(app.db, {
+    nombre: "Marketing",
+    codigo: "MKT",
+    presupuesto_mensual: "30.00",
+  });
   const suc = await insertSucursal(app.db);
   await setProfile(app.db, admin.id, { departamento_id: ventas, sucursal_id: suc });
   await setProfile(app.db, aprobador.id, { departamento_id: ventas, sucursal_id: suc });
@@ -40,7 +47,11 @@ const rpc = (u: U, fn: string, args: Record<string, unknown>) =>
   sqlStore(app.db, u.id).rpc<{ version: number }>(fn, args);
 let seq = 0;
 /** A gasto of Elena's in `estado` (approved by Pablo, her aprobador). */
-async function gasto(estado: "borrador" | "pendiente" | "aprobado", descripcion = "Gasto en bloque") {
+async function gasto(
+  estado: "borrador" | "pendiente" | "aprobado",
+  descripcion = "Gasto en bloque",
+  extra: Record<string, string> = {},
+) {
   seq += 1;
   let g = await created(
     await post(
@@ -51,6 +62,7 @@ async function gasto(estado: "borrador" | "pendiente" | "aprobado", descripcion 
         categoria: "comidas",
         importe: `${20 + seq},00`,
         metodo_pago: "tarjeta_corporativa",
+        ...extra,
       },
       empleado.cookie,
     ),
@@ -71,13 +83,40 @@ describe("acciones en bloque", () => {
     const a = await gasto("pendiente");
     const b = await gasto("pendiente");
     const aprobado = await gasto("aprobado");
-    const r = await post({ intent: "aprobar_seleccion", seleccion: sel(a, b, aprobado) }, aprobador.cookie);
+    const r = await post(
+      { intent: "aprobar_seleccion", seleccion: sel(a, b, aprobado), confirmado: "1" },
+      aprobador.cookie,
+    );
     expect(r.status).toBe(302);
     const flash = await flashOf(r);
     expect(flash?.message).toBe("Aprobados 2 de 3 gastos. Uno no se pudo aprobar:");
     expect(flash?.detalles?.[0]).toBe(`Aprobados: ${a.folio}, ${b.folio}.`);
     expect(flash?.detalles?.[1]).toMatch(new RegExp(`^${aprobado.folio}: .*pendiente`));
     expect((await row(a.id)).estado).toBe("aprobado");
+  });
+
+  it("aprobar seleccionados con avisos pide confirmar antes: sin justificante y el presupuesto en euros; nada cambia hasta «sí»", async () => {
+    const a = await gasto("pendiente", "Con aviso", { departamento_id: presupuestado });
+    const b = await gasto("pendiente", "Con aviso", { departamento_id: presupuestado });
+    const r = await post({ intent: "aprobar_seleccion", seleccion: sel(a, b) }, aprobador.cookie);
+    expect(r.status).toBe(200);
+    const body = await r.json();
+    expect(body.intent).toBe("aprobar_seleccion");
+    expect(body.seleccion).toEqual(sel(a, b));
+    expect(body.confirmar.gastos.map((g: { folio: string }) => g.folio)).toEqual([a.folio, b.folio]);
+    for (const g of body.confirmar.gastos)
+      expect(g.avisos).toEqual(["No lleva justificante.", "Cuenta para el presupuesto superado de Marketing."]);
+    expect(body.confirmar.presupuestos).toEqual([
+      expect.stringMatching(
+        /^Aprobados todos, Marketing pasaría de su presupuesto de \p{L}+ de \d{4} en [\d.]+,\d\d € \([\d.]+,\d\d € de 30,00 €\)\.$/u,
+      ),
+    ]);
+    for (const g of [a, b]) expect((await row(g.id)).estado).toBe("pendiente");
+    // Confirmed: approved as before, each checked on its own.
+    const si = await post({ intent: "aprobar_seleccion", seleccion: sel(a, b), confirmado: "1" }, aprobador.cookie);
+    expect(si.status).toBe(302);
+    expect((await flashOf(si))?.message).toBe("Aprobados 2 gastos.");
+    for (const g of [a, b]) expect((await row(g.id)).estado).toBe("aprobado");
   });
 
   it("marcar como pagados: un administrador, una fecha y una referencia para todos; lo que no está aprobado se dice", async () => {
@@ -148,7 +187,7 @@ describe("acciones en bloque", () => {
   it("volver tras la acción quita «seleccionar todos»: la lista no vuelve con todo marcado", async () => {
     const a = await gasto("pendiente");
     const r = await post(
-      { intent: "aprobar_seleccion", seleccion: sel(a) },
+      { intent: "aprobar_seleccion", seleccion: sel(a), confirmado: "1" },
       aprobador.cookie,
       "/gastos?index&vista=pendientes&seleccionar=todos",
     );

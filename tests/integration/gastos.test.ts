@@ -939,7 +939,7 @@ describe("aprobar y rechazar en bloque", () => {
     const ajeno = await enEstado(empleado2, "pendiente"); // Compras: not visible to aprobador
     const sel = [ok1, ok2, propio, rechazado, ajeno].map((g) => `${g.id}:${g.version}`);
     const r = await post(
-      { intent: "aprobar_seleccion", seleccion: sel },
+      { intent: "aprobar_seleccion", seleccion: sel, confirmado: "1" },
       aprobador.cookie,
       "/gastos?index&vista=pendientes",
     );
@@ -976,14 +976,20 @@ describe("aprobar y rechazar en bloque", () => {
 
   it("el resultado concuerda con el número: «Aprobado 1 gasto.»", async () => {
     const g = await enEstado(empleado, "pendiente");
-    const r = await post({ intent: "aprobar_seleccion", seleccion: [`${g.id}:${g.version}`] }, aprobador.cookie);
+    const r = await post(
+      { intent: "aprobar_seleccion", seleccion: [`${g.id}:${g.version}`], confirmado: "1" },
+      aprobador.cookie,
+    );
     expect((await flashOf(r))?.message).toBe("Aprobado 1 gasto.");
   });
 
   it("una selección con una versión antigua se rechaza para esa fila", async () => {
     const g = await enEstado(empleado, "pendiente");
     await app.db.updateTable("gastos").set({ notas: "cambiado" }).where("id", "=", g.id).execute();
-    const r = await post({ intent: "aprobar_seleccion", seleccion: [`${g.id}:${g.version}`] }, aprobador.cookie);
+    const r = await post(
+      { intent: "aprobar_seleccion", seleccion: [`${g.id}:${g.version}`], confirmado: "1" },
+      aprobador.cookie,
+    );
     expect(await flashOf(r)).toMatchObject({ kind: "error" });
     expect((await row(g.id)).estado).toBe("pendiente");
   });

@@ -129,7 +129,10 @@ describe("quién aprueba lo decide el solicitante, no el departamento del gasto 
     expect(pendientes.result.rows.map((x: FilaLista) => x.id)).not.toContain(p.id);
     const todos = await list(`?estado=pendiente&por_pagina=100`, carla.cookie);
     expect(todos.result.rows.find((x: FilaLista) => x.id === p.id)?.puede_aprobar).toBe(false);
-    const bulk = await post({ intent: "aprobar_seleccion", seleccion: [`${p.id}:${p.version}`] }, carla.cookie);
+    const bulk = await post(
+      { intent: "aprobar_seleccion", seleccion: [`${p.id}:${p.version}`], confirmado: "1" },
+      carla.cookie,
+    );
     expect(bulk.status).toBe(302);
     expect((await row(p.id)).estado).toBe("pendiente");
     // Darío, responsable of Ventas' parent, approves it (and sees it though it is charged to Compras).

@@ -186,7 +186,7 @@ it(
           continue;
         }
         const r = await timed("POST aprobar_seleccion", 302, () =>
-          b.post("/gastos?vista=pendientes&por_pagina=50", { intent: "aprobar_seleccion", seleccion }),
+          b.post("/gastos?vista=pendientes&por_pagina=50", { intent: "aprobar_seleccion", seleccion, confirmado: "1" }),
         );
         if (r?.location) {
           const page = await timed("GET tras aprobar", 200, () => b.get(r.location!));
