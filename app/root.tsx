@@ -15,14 +15,10 @@ import {
   useRouteError,
   useRouteLoaderData,
 } from "@remix-run/react";
-import { useEffect, useState, type ReactNode } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import { PENDIENTE, pendiente } from "~/auth/permissions";
 import { currentUser } from "~/auth/session.server";
-import { sectionsFor } from "~/crud/crud.server";
-import { SECCION_ASIENTOS } from "~/contabilidad/enlaces";
-import { SECCION_LIBRO_IVA } from "~/fiscal/enlaces";
-import { SECCION_REMESAS } from "~/pagos/enlaces";
-import { SECCION_INFORME_IRPF } from "~/viajes/enlaces";
+import { navegacionPara, type GrupoNavegacion } from "~/crud/navegacion.server";
 import { avisosSinLeer } from "~/avisos/sin-leer.server";
 import { Flash } from "~/ui/Flash";
 import { RESULTS_ID } from "~/ui/anclas";
@@ -55,14 +51,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
   const sentry = dsn ? { dsn, environment, release } : null;
   // An account waiting to be placed sees its gastos only: no directory, suppliers or departments.
-  // Each role, the sections of the entities it sees (`roles` of an entity); an administrador, also the books and remesas.
-  const administracion = [SECCION_LIBRO_IVA, SECCION_ASIENTOS, SECCION_INFORME_IRPF, SECCION_REMESAS];
-  const sections = !user
-    ? []
-    : [...sectionsFor(user.rol), ...(user.rol === "administrador" ? administracion : [])].filter(
-        (s) => !user.pendiente || s.to === "/gastos",
-      );
-  return json({ user, flash, formats: { locale, currency }, sentry, sections }, { headers });
+  const navegacion = user ? navegacionPara(user.rol, user.pendiente) : null;
+  return json({ user, flash, formats: { locale, currency }, sentry, navegacion }, { headers });
 }
 
 export type RootData = typeof loader;
@@ -103,7 +93,7 @@ export function Layout({ children }: { children: ReactNode }) {
           <a className="marca" href="/">
             Oficina
           </a>
-          {user ? (
+          {user && data.navegacion ? (
             <>
               <nav aria-label="Secciones">
                 <ul>
@@ -112,11 +102,16 @@ export function Layout({ children }: { children: ReactNode }) {
                       Panel
                     </NavLink>
                   </li>
-                  {data.sections.map((s) => (
+                  {data.navegacion.principal.map((s) => (
                     <li key={s.to}>
                       <NavLink to={s.to} prefetch="intent">
                         {s.label}
                       </NavLink>
+                    </li>
+                  ))}
+                  {data.navegacion.grupos.map((g) => (
+                    <li key={g.id} className="grupo-nav">
+                      <GrupoNav grupo={g} />
                     </li>
                   ))}
                 </ul>
@@ -155,6 +150,57 @@ export function Layout({ children }: { children: ReactNode }) {
         <Scripts nonce={nonce} />
       </body>
     </html>
+  );
+}
+
+/**
+ * A folded group of the navigation: a <details> disclosure, opened and closed by its summary with
+ * the mouse, Enter or Space, with or without JavaScript. Its summary is marked while the page is
+ * one of its sections. With JavaScript, as a menu: it closes on Escape (focus back on the
+ * summary), on a click elsewhere and after following one of its links (the page stays, so the
+ * browser would leave it open).
+ */
+function GrupoNav({ grupo }: { grupo: GrupoNavegacion }) {
+  const { pathname } = useLocation();
+  const ref = useRef<HTMLDetailsElement>(null);
+  const actual = grupo.secciones.some((s) => pathname === s.to || pathname.startsWith(`${s.to}/`));
+  const antes = useRef(pathname);
+  useEffect(() => {
+    if (antes.current === pathname) return;
+    antes.current = pathname;
+    if (ref.current) ref.current.open = false;
+  }, [pathname]);
+  useEffect(() => {
+    const details = ref.current;
+    if (!details) return;
+    const tecla = (event: KeyboardEvent) => {
+      if (event.key !== "Escape" || !details.open || !details.contains(document.activeElement)) return;
+      details.open = false;
+      details.querySelector("summary")?.focus();
+    };
+    const clic = (event: MouseEvent) => {
+      if (details.open && event.target instanceof Node && !details.contains(event.target)) details.open = false;
+    };
+    document.addEventListener("keydown", tecla);
+    document.addEventListener("click", clic);
+    return () => {
+      document.removeEventListener("keydown", tecla);
+      document.removeEventListener("click", clic);
+    };
+  }, []);
+  return (
+    <details ref={ref}>
+      <summary className={actual ? "actual" : undefined}>{grupo.titulo}</summary>
+      <ul id={grupo.id}>
+        {grupo.secciones.map((s) => (
+          <li key={s.to}>
+            <NavLink to={s.to} prefetch="intent">
+              {s.label}
+            </NavLink>
+          </li>
+        ))}
+      </ul>
+    </details>
   );
 }
 

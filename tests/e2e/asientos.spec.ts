@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import ExcelJS from "exceljs";
-import { ACCOUNTS, as, expect, expectNoAxeViolations, jsEnabled, pressUntilFocused } from "./support";
+import { ACCOUNTS, as, expect, expectNoAxeViolations, enlaceEnGrupo, jsEnabled, pressUntilFocused } from "./support";
 import { enLaBaseDeDatos } from "./support-base-de-datos";
 
 /**
@@ -46,8 +46,7 @@ test("un administrador elige un trimestre con el teclado, ve sus asientos y desc
 
   // From the navigation, by keyboard.
   await page.goto("/");
-  const enlace = page.getByRole("navigation", { name: "Secciones" }).getByRole("link", { name: "Libro diario" });
-  await pressUntilFocused(page, enlace);
+  await enlaceEnGrupo(page, "Libros", "Libro diario", true);
   await page.keyboard.press("Enter");
   await expect(page.getByRole("heading", { level: 1, name: "Libro diario" })).toBeVisible();
 

@@ -5,6 +5,7 @@ import {
   as,
   asItIs,
   createForm,
+  enlaceEnGrupo,
   expect,
   expectNoAxeViolations,
   pressUntilFocused,
@@ -69,10 +70,7 @@ base(
 
 admin("un administrador añade una cuenta de la empresa desde «Cuentas de la empresa»", async ({ page }) => {
   await page.goto("/");
-  await page
-    .getByRole("navigation", { name: "Secciones" })
-    .getByRole("link", { name: "Cuentas de la empresa", exact: true })
-    .click();
+  await (await enlaceEnGrupo(page, "Administración", "Cuentas de la empresa")).click();
   await expect(page.getByRole("heading", { level: 1, name: "Cuentas de la empresa" })).toBeVisible();
   await expectNoAxeViolations(page);
 

@@ -7,6 +7,7 @@ import {
   asItIs,
   expect,
   expectNoAxeViolations,
+  grupoNav,
   jsEnabled,
   pressUntilFocused,
   type Role,
@@ -56,6 +57,19 @@ const SCREENS: Screen[] = [
     open: async (p) => {
       await p.goto("/");
       await expect(p.getByRole("heading", { level: 1, name: "Panel" })).toBeVisible();
+    },
+  },
+  {
+    // The header with the «Administración» group open, for whoever has it.
+    name: "navegacion",
+    capture: true,
+    open: async (p) => {
+      await p.goto("/");
+      const grupo = grupoNav(p, "Administración");
+      if (await grupo.count()) {
+        await grupo.click();
+        await expect(p.locator("#nav-administracion")).toBeVisible();
+      }
     },
   },
   { name: "gastos", capture: true, open: (p) => p.goto("/gastos") },

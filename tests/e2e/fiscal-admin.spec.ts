@@ -1,7 +1,7 @@
 import { randomInt } from "node:crypto";
 import { generateValidCif } from "../../app/lib/nif";
 import { conectarBaseDeDatos } from "./support-base-de-datos";
-import { as, createForm, expect, expectNoAxeViolations, pressUntilFocused, unique } from "./support";
+import { as, createForm, expect, enlaceEnGrupo, expectNoAxeViolations, pressUntilFocused, unique } from "./support";
 
 /**
  * The fiscal administration screens: an administrador changes the company's NIF with the
@@ -30,10 +30,7 @@ admin(
   async ({ page }) => {
     await conLaEmpresa(async () => {
       await page.goto("/");
-      const enlace = page
-        .getByRole("navigation", { name: "Secciones" })
-        .getByRole("link", { name: "Empresa", exact: true });
-      await pressUntilFocused(page, enlace);
+      await enlaceEnGrupo(page, "Administración", "Empresa", true);
       await page.keyboard.press("Enter");
       await expect(page.getByRole("heading", { level: 1, name: "Empresa" })).toBeVisible();
       await expect(page).toHaveURL("/empresa");

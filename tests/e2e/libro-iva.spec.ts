@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import ExcelJS from "exceljs";
-import { ACCOUNTS, as, expect, expectNoAxeViolations, jsEnabled, pressUntilFocused } from "./support";
+import { ACCOUNTS, as, expect, expectNoAxeViolations, enlaceEnGrupo, jsEnabled, pressUntilFocused } from "./support";
 import { enLaBaseDeDatos } from "./support-base-de-datos";
 
 /**
@@ -43,8 +43,7 @@ test("un administrador elige un trimestre con el teclado, ve sus totales y desca
 
   // From the navigation, by keyboard.
   await page.goto("/");
-  const enlace = page.getByRole("navigation", { name: "Secciones" }).getByRole("link", { name: "Libro de IVA" });
-  await pressUntilFocused(page, enlace);
+  await enlaceEnGrupo(page, "Libros", "Libro de IVA", true);
   await page.keyboard.press("Enter");
   await expect(page.getByRole("heading", { level: 1, name: "Libro registro de facturas recibidas" })).toBeVisible();
 

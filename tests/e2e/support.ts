@@ -158,6 +158,34 @@ export async function openDepartamento(page: Page, nombre: string) {
   await expect(page.getByRole("heading", { level: 1, name: nombre })).toBeVisible();
 }
 
+/** The «Secciones» navigation of the header. */
+export const navegacion = (page: Page) => page.getByRole("navigation", { name: "Secciones" });
+
+/** The summary of a folded group of the navigation («Administración», «Libros»). */
+export const grupoNav = (page: Page, titulo: string) =>
+  navegacion(page)
+    .locator("summary")
+    .filter({ hasText: new RegExp(`^${titulo}$`) });
+
+/**
+ * A link of the navigation folded in the group `titulo`, reached as a person would: with the
+ * keyboard, Tab to the group's summary and Enter to open it, then Tab to the link; else a click
+ * on the summary. Returns the link, focused or visible.
+ */
+export async function enlaceEnGrupo(page: Page, titulo: string, name: string, teclado = false) {
+  const grupo = grupoNav(page, titulo);
+  const enlace = navegacion(page).getByRole("link", { name, exact: true });
+  if (teclado) {
+    await pressUntilFocused(page, grupo);
+    await page.keyboard.press("Enter");
+    await pressUntilFocused(page, enlace, "Tab", 20);
+  } else {
+    await grupo.click();
+    await expect(enlace).toBeVisible();
+  }
+  return enlace;
+}
+
 /** Presses `key` (Tab by default) until `target` has the focus; returns how many presses it took. */
 export async function pressUntilFocused(page: Page, target: Locator, key = "Tab", max = 120) {
   for (let i = 1; i <= max; i++) {

@@ -4,7 +4,9 @@ import {
   createForm,
   DEMO_PASSWORD,
   expect,
+  grupoNav,
   jsEnabled,
+  navegacion,
   pressUntilFocused,
   unique,
   uniqueCode,
@@ -68,9 +70,11 @@ test("con el teclado: saltar al contenido, entrar, ir a Departamentos y crear un
   await page.keyboard.press("Enter");
   await expect(page.getByRole("heading", { level: 1, name: "Panel" })).toBeVisible();
 
-  // Through the nav to Departamentos.
-  const nav = page.getByRole("navigation", { name: "Secciones" });
-  const departamentos = nav.getByRole("link", { name: "Departamentos" });
+  // Through the nav to Departamentos, folded in «Administración»: Enter opens the group.
+  await tabTo(page, grupoNav(page, "Administración"));
+  await expectFocusVisible(page, grupoNav(page, "Administración"));
+  await page.keyboard.press("Enter");
+  const departamentos = navegacion(page).getByRole("link", { name: "Departamentos" });
   await tabTo(page, departamentos);
   await expectFocusVisible(page, departamentos);
   await page.keyboard.press("Enter");
