@@ -77,3 +77,24 @@ as("aprobador")("gastos a 1366 px: todos los filtros a la vista, sin plegar", as
   await expect(buscar.getByLabel("Categoría")).toBeVisible();
   await expect(buscar.getByText(/^Filtros \(1\)/)).toBeHidden();
 });
+
+aprobador(
+  "gastos en el móvil: «Ordenar por» ofrece solo columnas que ordenan, sin cuadros vacíos delante de «Folio»",
+  async ({ page }) => {
+    // Pending rows to select: the selection column (its header is for screen readers only).
+    await page.goto("/gastos?vista=pendientes");
+    await expect(page.getByRole("checkbox", { name: /^Seleccionar GAS-/ }).first()).toBeVisible();
+    const cabeceras = await asItIs(page, (p) =>
+      p.evaluate(() =>
+        [...document.querySelectorAll<HTMLElement>("#resultados thead th")]
+          .filter((th) => th.getBoundingClientRect().width > 1)
+          .map((th) => th.querySelector("a")?.textContent?.trim() ?? `(sin enlace: «${th.textContent?.trim()}»)`),
+      ),
+    );
+    expect(cabeceras[0]).toMatch(/^Folio/);
+    expect(cabeceras.filter((c) => c.startsWith("(sin enlace"))).toEqual([]);
+    // Still a header for screen readers.
+    await expect(page.getByRole("columnheader", { name: "Seleccionar" })).toHaveCount(1);
+    await expectNoAxeViolations(page);
+  },
+);
