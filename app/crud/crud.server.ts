@@ -402,7 +402,7 @@ export async function recordAction(
     if (!can.eliminar) forbidden();
     try {
       await store.remove(entity.table, id, version.success ? version.data : undefined);
-      return redirectWithFlash(context, request, o.volver?.eliminado ?? volver, done(entity, "eliminad"));
+      return redirectWithFlash(context, request, o.volver?.eliminado ?? volver, `${done(entity, "eliminad")}.`);
     } catch (error) {
       if (error instanceof Referenced)
         return json({ deleteError: await referencedMessage(store, entity, id) }, { status: 409 });
@@ -444,7 +444,7 @@ export async function recordAction(
   try {
     const saved = await store.update<Row>(entity.table, id, version.data, values);
     await o.afterSave?.(saved);
-    return redirectWithFlash(context, request, o.volver?.guardado ?? volver, done(entity, "guardad"));
+    return redirectWithFlash(context, request, o.volver?.guardado ?? volver, `${done(entity, "guardad")}.`);
   } catch (error) {
     if (error instanceof Conflict) {
       const current = await getOr404<Row>(store, entity.view, id);

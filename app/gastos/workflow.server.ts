@@ -201,8 +201,20 @@ const PARTICIPIO: Record<EnBloque, [string, string]> = {
 };
 const INFINITIVO: Record<EnBloque, string> = { aprobar: "aprobar", rechazar: "rechazar", pagar: "marcar como pagado" };
 
+/** The perfect's participle (invariable, «se han aprobado»), and «pagado(s)» agreeing with the gastos. */
+const PERFECTO: Record<EnBloque, [string, string]> = {
+  aprobar: ["aprobado", "aprobado"],
+  rechazar: ["rechazado", "rechazado"],
+  pagar: ["marcado como pagado", "marcado como pagados"],
+};
+
+/** «Se ha aprobado» / «Se han aprobado», as the panel's own confirmations say what was done. */
+function seHa(t: EnBloque, n: number) {
+  return `${n === 1 ? "Se ha" : "Se han"} ${PERFECTO[t][n === 1 ? 0 : 1]}`;
+}
+
 /**
- * «Aprobados 3 de 5 gastos.», then the folios it changed, then one line each for what was
+ * «Se han aprobado 3 de 5 gastos.», then the folios it changed, then one line each for what was
  * refused and why (the first few).
  */
 function resumen(t: EnBloque, r: Resultado) {
@@ -210,8 +222,8 @@ function resumen(t: EnBloque, r: Resultado) {
   const verbo = plural(r.hechos.length, ...PARTICIPIO[t]);
   const message =
     r.rechazados.length === 0
-      ? `${verbo} ${cuenta(r.hechos.length, "gasto", "gastos")}.`
-      : `${verbo} ${r.hechos.length} de ${cuenta(total, "gasto", "gastos")}. ${r.rechazados.length === 1 ? "Uno no se pudo" : `${r.rechazados.length} no se pudieron`} ${INFINITIVO[t]}:`;
+      ? `${seHa(t, r.hechos.length)} ${cuenta(r.hechos.length, "gasto", "gastos")}.`
+      : `${seHa(t, r.hechos.length)} ${r.hechos.length} de ${cuenta(total, "gasto", "gastos")}. ${r.rechazados.length === 1 ? "Uno no se pudo" : `${r.rechazados.length} no se pudieron`} ${INFINITIVO[t]}:`;
   const hechos =
     r.hechos.length === 0
       ? []

@@ -207,7 +207,7 @@ test("buscar, ordenar, filtrar, paginar, exportar y volver a la misma lista tras
   const datos = page.getByRole("region", { name: "Datos" });
   await datos.getByLabel("Centro de coste").fill("CC-VUELTA");
   await datos.getByRole("button", { name: "Guardar cambios" }).click();
-  await expect(page.getByRole("status")).toHaveText("Departamento guardado");
+  await expect(page.getByRole("status")).toHaveText("Departamento guardado.");
   expect(page.url()).toBe(listUrl);
   await expect(header(page, "Código")).toHaveAttribute("aria-sort", "ascending");
   await expect(dataRows(page).filter({ hasText: `${prefijo} A` })).toContainText("CC-VUELTA");
@@ -257,7 +257,7 @@ test("edición con datos antiguos: se rechaza, se muestran los valores actuales 
   const primero = page.getByRole("region", { name: "Datos" });
   await primero.getByLabel("Nombre").fill(`${nombre} uno`);
   await primero.getByRole("button", { name: "Guardar cambios" }).click();
-  await expect(page.getByRole("status")).toHaveText("Departamento guardado");
+  await expect(page.getByRole("status")).toHaveText("Departamento guardado.");
 
   // The second, still on the old version, is refused and sees what is stored now.
   const segundo = other.getByRole("region", { name: "Datos" });
@@ -294,7 +294,7 @@ test("eliminar con paso de confirmación; «Cancelar» lo conserva", async ({ pa
   await page.getByRole("link", { name: nombre, exact: true }).click();
   await page.getByRole("link", { name: "Eliminar departamento…" }).click();
   await confirmar.getByRole("button", { name: "Sí, eliminar" }).click();
-  await expect(page.getByRole("status")).toHaveText("Departamento eliminado");
+  await expect(page.getByRole("status")).toHaveText("Departamento eliminado.");
   await expect(page).toHaveURL(`/departamentos?q=${encodeURIComponent(nombre)}`);
   await expect(page.getByText("No hay departamentos que coincidan con la búsqueda.")).toBeVisible();
 });

@@ -56,7 +56,7 @@ admin(
       await page.keyboard.press("ControlOrMeta+A");
       await page.keyboard.type(`${cif.slice(0, 1).toLowerCase()}-${cif.slice(1)}`);
       await page.keyboard.press("Enter");
-      await expect(page.getByRole("status")).toHaveText("Empresa guardada");
+      await expect(page.getByRole("status")).toHaveText("Empresa guardada.");
       await expect(page).toHaveURL(/\/empresa(#.*)?$/);
       await expect(nif).toHaveValue(cif);
       await expect(nif).not.toHaveAttribute("aria-invalid", "true");

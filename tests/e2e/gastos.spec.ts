@@ -277,7 +277,7 @@ aprobador("aprobar varios: se marcan dos casillas y el resultado dice cuántos",
   await expectNoAxeViolations(page);
   for (const folio of folios) await page.getByRole("checkbox", { name: `Seleccionar ${folio}` }).check();
   await bloque.getByRole("button", { name: "Aprobar seleccionados" }).click();
-  await expect(flash(page)).toContainText("Aprobados 2 gastos.");
+  await expect(flash(page)).toContainText("Se han aprobado 2 gastos.");
   // Back on the same filtered view: nothing pending is left there.
   await expect(page).toHaveURL(/vista=pendientes/);
   await expect(page.getByText("0 gastos con estos filtros")).toBeVisible();

@@ -82,7 +82,7 @@ administrador("sucursal: crear, ver en la lista, editar y eliminar con paso de c
   await datos(page).getByLabel("Ciudad").fill("Haro");
   await datos(page).getByRole("checkbox", { name: "Activa" }).uncheck();
   await datos(page).getByRole("button", { name: "Guardar cambios" }).click();
-  await expect(page.getByRole("status")).toHaveText("Sucursal guardada");
+  await expect(page.getByRole("status")).toHaveText("Sucursal guardada.");
   await expect(page).toHaveURL(`/sucursales?q=${encodeURIComponent(nombre)}`);
   await expect(rowOf(page, nombre)).toContainText("Haro");
   await expect(rowOf(page, nombre)).toContainText("No");
@@ -102,7 +102,7 @@ administrador("sucursal: crear, ver en la lista, editar y eliminar con paso de c
   await expect(page.getByRole("heading", { level: 1, name: nombre })).toBeVisible();
   await page.getByRole("link", { name: "Eliminar sucursal…" }).click();
   await confirmar.getByRole("button", { name: "Sí, eliminar" }).click();
-  await expect(page.getByRole("status")).toHaveText("Sucursal eliminada");
+  await expect(page.getByRole("status")).toHaveText("Sucursal eliminada.");
   await expect(page).toHaveURL(`/sucursales?q=${encodeURIComponent(nombre)}`);
   await expect(page.getByText("No hay sucursales que coincidan con la búsqueda.")).toBeVisible();
 });
@@ -334,7 +334,7 @@ administrador(
     await form.getByLabel("Puesto").fill("Técnica de compras");
     await form.getByLabel("Teléfono").fill("+34 600 111 222");
     await form.getByRole("button", { name: "Guardar cambios" }).click();
-    await expect(page.getByRole("status")).toHaveText("Usuario guardado");
+    await expect(page.getByRole("status")).toHaveText("Usuario guardado.");
 
     await page.goto(`/usuarios?q=${encodeURIComponent(email)}`);
     const row = rowOf(page, nombre);
@@ -386,7 +386,7 @@ administrador(
     await datos(page).getByLabel("Sucursal").selectOption({ label: sucursal });
     await datos(page).getByLabel("Puesto").fill("Jefe de equipo");
     await datos(page).getByRole("button", { name: "Guardar cambios" }).click();
-    await expect(page.getByRole("status")).toHaveText("Usuario guardado");
+    await expect(page.getByRole("status")).toHaveText("Usuario guardado.");
     const row = rowOf(page, nombre);
     await expect(row).toContainText("Aprobador");
     await expect(row).toContainText(departamento);

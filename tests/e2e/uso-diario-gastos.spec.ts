@@ -183,7 +183,7 @@ aprobador(
     } else await expect(barra).toHaveCount(0);
     await expectNoAxeViolations(page);
     await bloque.getByRole("button", { name: "Aprobar seleccionados" }).click();
-    await expect(flash(page)).toContainText("Aprobados 2 gastos.");
+    await expect(flash(page)).toContainText("Se han aprobado 2 gastos.");
     for (const folio of folios) await expect(flash(page)).toContainText(folio);
     // Back on the list, nothing is left checked by «todos».
     await expect(page).not.toHaveURL(/seleccionar=todos/);
@@ -238,7 +238,7 @@ aprobador(
 
     // Only the one without warnings: approved at once; the other stays pending.
     await confirmar.getByRole("button", { name: "Aprobar solo el que no tiene avisos" }).click();
-    await expect(flash(page)).toContainText("Aprobado 1 gasto.");
+    await expect(flash(page)).toContainText("Se ha aprobado 1 gasto.");
     await expect(flash(page)).toContainText(`Aprobado: ${otro}.`);
     await expect(page.getByRole("checkbox", { name: `Seleccionar ${otro}` })).toHaveCount(0);
 
@@ -247,7 +247,7 @@ aprobador(
     await bloque.getByRole("button", { name: "Aprobar seleccionados" }).click();
     const uno = bloque.getByRole("region", { name: "¿Aprobar el gasto seleccionado?" });
     await uno.getByRole("button", { name: "Sí, aprobarlo" }).click();
-    await expect(flash(page)).toContainText("Aprobado 1 gasto.");
+    await expect(flash(page)).toContainText("Se ha aprobado 1 gasto.");
     await expect(flash(page)).toContainText(`Aprobado: ${caro}.`);
     await expect(page.getByText("0 gastos con estos filtros")).toBeVisible();
   },
@@ -292,7 +292,7 @@ administrador(
       await expect(page.getByRole("checkbox", { name: `Seleccionar ${folio}` })).toBeChecked();
     await pago.getByLabel("Fecha de pago").fill(diaMadrid(7));
     await pago.getByRole("button", { name: "Marcar como pagados" }).click();
-    await expect(flash(page)).toContainText("Marcados como pagados 2 gastos.");
+    await expect(flash(page)).toContainText("Se han marcado como pagados 2 gastos.");
     for (const folio of folios) {
       await expect(flash(page)).toContainText(folio);
       await expect(page.getByRole("row", { name: new RegExp(folio) })).toHaveCount(0);

@@ -89,7 +89,7 @@ describe("acciones en bloque", () => {
     );
     expect(r.status).toBe(302);
     const flash = await flashOf(r);
-    expect(flash?.message).toBe("Aprobados 2 de 3 gastos. Uno no se pudo aprobar:");
+    expect(flash?.message).toBe("Se han aprobado 2 de 3 gastos. Uno no se pudo aprobar:");
     expect(flash?.detalles?.[0]).toBe(`Aprobados: ${a.folio}, ${b.folio}.`);
     expect(flash?.detalles?.[1]).toMatch(new RegExp(`^${aprobado.folio}: .*pendiente`));
     expect((await row(a.id)).estado).toBe("aprobado");
@@ -115,7 +115,7 @@ describe("acciones en bloque", () => {
     // Confirmed: approved as before, each checked on its own.
     const si = await post({ intent: "aprobar_seleccion", seleccion: sel(a, b), confirmado: "1" }, aprobador.cookie);
     expect(si.status).toBe(302);
-    expect((await flashOf(si))?.message).toBe("Aprobados 2 gastos.");
+    expect((await flashOf(si))?.message).toBe("Se han aprobado 2 gastos.");
     for (const g of [a, b]) expect((await row(g.id)).estado).toBe("aprobado");
   });
 
@@ -132,7 +132,7 @@ describe("acciones en bloque", () => {
     expect(r.headers.get("Location")).toBe("/gastos?estado=aprobado#contenido");
     const flash = await flashOf(r);
     expect(flash?.kind).toBe("aviso");
-    expect(flash?.message).toBe("Marcados como pagados 2 de 3 gastos. Uno no se pudo marcar como pagado:");
+    expect(flash?.message).toBe("Se han marcado como pagados 2 de 3 gastos. Uno no se pudo marcar como pagado:");
     expect(flash?.detalles?.[0]).toBe(`Marcados como pagados: ${a.folio}, ${b.folio}.`);
     expect(flash?.detalles?.[1]).toMatch(new RegExp(`^${pendiente.folio}: `));
     for (const g of [a, b])
@@ -169,7 +169,7 @@ describe("acciones en bloque", () => {
       admin.cookie,
     );
     expect(r.status).toBe(302);
-    expect((await flashOf(r))?.message).toBe("Marcados como pagados 2 gastos.");
+    expect((await flashOf(r))?.message).toBe("Se han marcado como pagados 2 gastos.");
     for (const g of [a, b])
       expect(await row(g.id)).toMatchObject({ estado: "pagado", fecha_pago: valor, referencia_pago: "TR-VALOR" });
   });

@@ -947,7 +947,7 @@ describe("aprobar y rechazar en bloque", () => {
     expect(r.headers.get("Location")).toBe("/gastos?vista=pendientes#contenido");
     const flash = await flashOf(r);
     expect(flash?.kind).toBe("aviso");
-    expect(flash?.message).toMatch(/^Aprobados 2 de 5 gastos\. 3 no se pudieron aprobar/);
+    expect(flash?.message).toMatch(/^Se han aprobado 2 de 5 gastos\. 3 no se pudieron aprobar/);
     expect(flash?.detalles?.join("\n")).toMatch(new RegExp(`${propio.folio}: No puede aprobar sus propios gastos`));
     expect(flash?.detalles?.join("\n")).toMatch(new RegExp(`${rechazado.folio}: El gasto ya no está pendiente`));
     expect(flash?.detalles?.join("\n")).toMatch(/no existe o no tiene acceso/);
@@ -969,18 +969,18 @@ describe("aprobar y rechazar en bloque", () => {
     expect((await json(sin)).errores.motivo).toMatch(/motivo/);
     expect((await row(a.id)).estado).toBe("pendiente");
     const r = await post({ intent: "rechazar_seleccion", seleccion: sel, motivo: "Duplicados" }, aprobador.cookie);
-    expect(await flashOf(r)).toMatchObject({ kind: "exito", message: "Rechazados 2 gastos." });
+    expect(await flashOf(r)).toMatchObject({ kind: "exito", message: "Se han rechazado 2 gastos." });
     expect(await row(a.id)).toMatchObject({ estado: "rechazado", motivo_rechazo: "Duplicados" });
     expect(await row(b.id)).toMatchObject({ estado: "rechazado", motivo_rechazo: "Duplicados" });
   });
 
-  it("el resultado concuerda con el número: «Aprobado 1 gasto.»", async () => {
+  it("el resultado concuerda con el número: «Se ha aprobado 1 gasto.»", async () => {
     const g = await enEstado(empleado, "pendiente");
     const r = await post(
       { intent: "aprobar_seleccion", seleccion: [`${g.id}:${g.version}`], confirmado: "1" },
       aprobador.cookie,
     );
-    expect((await flashOf(r))?.message).toBe("Aprobado 1 gasto.");
+    expect((await flashOf(r))?.message).toBe("Se ha aprobado 1 gasto.");
   });
 
   it("una selección con una versión antigua se rechaza para esa fila", async () => {
@@ -1008,7 +1008,7 @@ describe("aprobar y rechazar en bloque", () => {
       `/gastos?index&q=${marca}&masivo=aprobar`,
     );
     expect(r.headers.get("Location")).toBe(`/gastos?q=${marca}#contenido`);
-    expect(await flashOf(r)).toMatchObject({ message: "Aprobados 2 gastos." });
+    expect(await flashOf(r)).toMatchObject({ message: "Se han aprobado 2 gastos." });
     expect((await row(a.id)).estado).toBe("aprobado");
     expect((await row(b.id)).estado).toBe("aprobado");
     expect((await row(propio.id)).estado).toBe("pendiente");
