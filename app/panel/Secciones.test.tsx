@@ -98,6 +98,14 @@ const texto = (markup: string) =>
     .replace(/&amp;/g, "&");
 const nbsp = (s: string) => s.replace(/[\u00a0\u202f]/g, " ");
 
+/** A chart's two drawings: the one for a screen, then the one for a phone. */
+function dibujos(out: string): [string, string] {
+  const ancho = /<svg[^>]*grafico-ancho[\s\S]*?<\/svg>/.exec(out)?.[0];
+  const estrecho = /<svg[^>]*grafico-estrecho[\s\S]*?<\/svg>/.exec(out)?.[0];
+  if (!ancho || !estrecho) throw new Error("Faltan los dos dibujos del gráfico");
+  return [ancho, estrecho];
+}
+
 describe("secciones del panel", () => {
   it("nada de estilos en línea (la CSP los prohíbe) en ninguna sección", () => {
     for (const Seccion of [
@@ -207,7 +215,12 @@ describe("secciones del panel", () => {
     expect(out).toMatch(
       /<text class="grafico-etiqueta"[^>]*>⚠ <!-- -->Comercial<\/text>|<text class="grafico-etiqueta"[^>]*>⚠ Comercial<\/text>/,
     );
-    expect((out.match(/class="grafico-referencia"/g) ?? []).length).toBe(2 + 1); // two budgets + the legend
+    // Drawn twice, for a screen and for a phone (the stylesheet shows one): each with its own ids.
+    const [ancho, estrecho] = dibujos(out);
+    expect((ancho.match(/class="grafico-referencia"/g) ?? []).length).toBe(2 + 1); // two budgets + the legend
+    expect((estrecho.match(/class="grafico-referencia"/g) ?? []).length).toBe(2 + 1);
+    expect(estrecho).toContain('aria-labelledby="grafico-presupuestos-estrecho-titulo"');
+    expect(estrecho).toContain('fill="url(#grafico-presupuestos-estrecho-rayado)"');
     // The table equivalent, closed, opened by its summary.
     expect(out).toMatch(/<details class="grafico-tabla"[^>]*><summary>Ver como tabla<\/summary>/);
     expect(out).toContain('href="/gastos?departamento=a&amp;desde=2026-11-01&amp;hasta=2026-11-30"');
@@ -222,7 +235,11 @@ describe("secciones del panel", () => {
 
   it("últimos 12 meses: barras verticales con escala en euros abreviados y meses en español; la tabla con los 12", () => {
     const out = html(<UltimosMeses panel={base} formats={formats} />);
-    expect((out.match(/<rect class="grafico-barra"/g) ?? []).length).toBe(12);
+    const [ancho, estrecho] = dibujos(out);
+    expect((ancho.match(/<rect class="grafico-barra"/g) ?? []).length).toBe(12);
+    expect((estrecho.match(/<rect class="grafico-barra"/g) ?? []).length).toBe(12);
+    // On a phone the bars are too narrow for every month's name: every other one.
+    expect((estrecho.match(/<tspan/g) ?? []).length).toBeLessThan((ancho.match(/<tspan/g) ?? []).length);
     const t = nbsp(texto(out));
     expect(t).toMatch(/1,5 M €|2 M €/);
     expect(t).toContain("dic 2025");

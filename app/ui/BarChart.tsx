@@ -55,7 +55,18 @@ export function BarChart(props: BarChartProps) {
   const { id, title, data, labelHeader, valueHeader, columns = [] } = props;
   return (
     <div className="grafico">
-      {props.orientation === "vertical" ? <VerticalBars {...props} /> : <HorizontalBars {...props} />}
+      {/* Two drawings, one shown by the stylesheet: on a phone, one drawn for its width, so the labels stay readable. */}
+      {props.orientation === "vertical" ? (
+        <>
+          <VerticalBars {...props} g={V} />
+          <VerticalBars {...props} g={V_ESTRECHO} />
+        </>
+      ) : (
+        <>
+          <HorizontalBars {...props} g={H} />
+          <HorizontalBars {...props} g={H_ESTRECHO} />
+        </>
+      )}
       <details className="grafico-tabla" id={`${id}-tabla`}>
         <summary>Ver como tabla</summary>
         <div className="tabla-contenedor">
@@ -98,9 +109,64 @@ export function BarChart(props: BarChartProps) {
 // Horizontal bars: a label on the left, the bar, its value at its end.
 // ---------------------------------------------------------------------------------------------
 
-const H = { width: 600, label: 190, value: 130, row: 30, bar: 18, top: 6, legend: 28 };
+type Horizontal = {
+  width: number;
+  label: number;
+  value: number;
+  row: number;
+  bar: number;
+  top: number;
+  legend: number;
+  /** The longest label, in characters (longer ones end in «…»). */
+  letras: number;
+  /** The legend's two entries one under the other, from the left edge. */
+  apilada: boolean;
+  /** Suffix of the drawing's ids and its class: which of the two it is. */
+  variante: "" | "estrecho";
+};
+const H: Horizontal = {
+  width: 600,
+  label: 190,
+  value: 130,
+  row: 30,
+  bar: 18,
+  top: 6,
+  legend: 28,
+  letras: 26,
+  apilada: false,
+  variante: "",
+};
+/** For a phone: about as wide as the screen, so 13 units are about 13 px. */
+const H_ESTRECHO: Horizontal = {
+  width: 340,
+  label: 124,
+  value: 92,
+  row: 30,
+  bar: 18,
+  top: 6,
+  legend: 48,
+  letras: 13,
+  apilada: true,
+  variante: "estrecho",
+};
 
-function HorizontalBars({ id, summary, data, referenceLegend, flagLegend }: BarChartProps) {
+/** The ids and class of a drawing: the wide one keeps the chart's own ids. */
+function dibujo(id: string, variante: "" | "estrecho") {
+  return {
+    pid: variante ? `${id}-${variante}` : id,
+    className: variante ? "grafico-estrecho" : "grafico-ancho",
+  };
+}
+
+function HorizontalBars({
+  id: chart,
+  summary,
+  data,
+  referenceLegend,
+  flagLegend,
+  g: H,
+}: BarChartProps & { g: Horizontal }) {
+  const { pid: id, className } = dibujo(chart, H.variante);
   const plot = H.width - H.label - H.value;
   const max = Math.max(1e-9, ...data.map((d) => Math.max(d.value, d.reference ?? 0)));
   const scale = (v: number) => (Math.max(0, v) / max) * plot;
@@ -111,7 +177,7 @@ function HorizontalBars({ id, summary, data, referenceLegend, flagLegend }: BarC
   const height = H.top + rowsHeight + H.top + (legend ? H.legend : 0);
   return (
     <svg
-      className="grafico-svg grafico-horizontal"
+      className={`grafico-svg grafico-horizontal ${className}`}
       viewBox={`0 0 ${H.width} ${height}`}
       role="img"
       aria-labelledby={`${id}-titulo`}
@@ -130,7 +196,7 @@ function HorizontalBars({ id, summary, data, referenceLegend, flagLegend }: BarC
           <g key={d.key}>
             <text className="grafico-etiqueta" x={H.label - 8} y={middle} textAnchor="end" dominantBaseline="central">
               {d.flag ? `${ICONO_AVISO} ` : ""}
-              {truncate(d.label, d.flag ? 23 : 26)}
+              {truncate(d.label, d.flag ? H.letras - 3 : H.letras)}
             </text>
             <rect
               className={d.flag ? "grafico-barra grafico-barra-marcada" : "grafico-barra"}
@@ -161,7 +227,10 @@ function HorizontalBars({ id, summary, data, referenceLegend, flagLegend }: BarC
         );
       })}
       {legend ? (
-        <g className="grafico-leyenda" transform={`translate(${H.label}, ${H.top * 2 + rowsHeight + 6})`}>
+        <g
+          className="grafico-leyenda"
+          transform={`translate(${H.apilada ? 0 : H.label}, ${H.top * 2 + rowsHeight + 6})`}
+        >
           {hasReference && referenceLegend ? (
             <>
               <line className="grafico-referencia" x1={0} x2={0} y1={0} y2={16} />
@@ -171,7 +240,11 @@ function HorizontalBars({ id, summary, data, referenceLegend, flagLegend }: BarC
             </>
           ) : null}
           {hasFlag && flagLegend ? (
-            <g transform={`translate(${hasReference && referenceLegend ? 170 : 0}, 0)`}>
+            <g
+              transform={
+                hasReference && referenceLegend ? (H.apilada ? "translate(0, 22)" : "translate(170, 0)") : undefined
+              }
+            >
               <rect
                 className="grafico-barra grafico-barra-marcada"
                 x={0}
@@ -195,9 +268,21 @@ function HorizontalBars({ id, summary, data, referenceLegend, flagLegend }: BarC
 // Vertical bars (a time series): value axis with a few round ticks, labels under the bars.
 // ---------------------------------------------------------------------------------------------
 
-const V = { width: 720, height: 280, left: 92, right: 8, top: 12, bottom: 44 };
+type Vertical = {
+  width: number;
+  height: number;
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+  variante: "" | "estrecho";
+};
+const V: Vertical = { width: 720, height: 280, left: 92, right: 8, top: 12, bottom: 44, variante: "" };
+/** For a phone: about as wide as the screen; bars too narrow for their label name every other one. */
+const V_ESTRECHO: Vertical = { width: 360, height: 220, left: 80, right: 6, top: 12, bottom: 44, variante: "estrecho" };
 
-function VerticalBars({ id, summary, data, tickText = String }: BarChartProps) {
+function VerticalBars({ id: chart, summary, data, tickText = String, g: V }: BarChartProps & { g: Vertical }) {
+  const { pid: id, className } = dibujo(chart, V.variante);
   const plotWidth = V.width - V.left - V.right;
   const plotHeight = V.height - V.top - V.bottom;
   const ticks = niceTicks(Math.max(0, ...data.map((d) => d.value)));
@@ -205,9 +290,11 @@ function VerticalBars({ id, summary, data, tickText = String }: BarChartProps) {
   const y = (v: number) => V.top + plotHeight - (Math.max(0, v) / max) * plotHeight;
   const slot = plotWidth / Math.max(1, data.length);
   const barWidth = Math.min(48, slot * 0.62);
+  // A label takes about 36 units: with narrower slots, every other bar's (the first always).
+  const cada = slot < 36 ? 2 : 1;
   return (
     <svg
-      className="grafico-svg grafico-vertical"
+      className={`grafico-svg grafico-vertical ${className}`}
       viewBox={`0 0 ${V.width} ${V.height}`}
       role="img"
       aria-labelledby={`${id}-titulo`}
@@ -233,7 +320,7 @@ function VerticalBars({ id, summary, data, tickText = String }: BarChartProps) {
         const x = V.left + i * slot + (slot - barWidth) / 2;
         const top = y(d.value);
         const height = V.top + plotHeight - top;
-        const lines = d.axisLabel ?? [d.label];
+        const lines = i % cada === 0 ? (d.axisLabel ?? [d.label]) : [];
         return (
           <g key={d.key}>
             <rect

@@ -9,8 +9,10 @@ import { as, asItIs, expect, expectNoAxeViolations, jsEnabled } from "./support"
 const MOVIL = { width: 390, height: 844 };
 const empleado = as("empleado");
 const aprobador = as("aprobador");
+const administrador = as("administrador");
 empleado.use({ viewport: MOVIL });
 aprobador.use({ viewport: MOVIL });
+administrador.use({ viewport: MOVIL });
 
 /** How far each of the panel's gasto tables (or the page) is wider than its box, in px. */
 const desbordes = (page: Page) =>
@@ -131,3 +133,45 @@ aprobador("el historial de un gasto en el móvil no parte palabras por la mitad"
   expect(desborde).toBeLessThanOrEqual(0);
   await expectNoAxeViolations(page);
 });
+
+administrador(
+  "panel en el móvil: los textos de los gráficos se leen, sin montarse ni salirse del dibujo",
+  async ({ page }) => {
+    await page.goto("/");
+    await expect(page.getByRole("img", { name: /^Aprobado por mes/ })).toBeVisible();
+    const textos = await asItIs(page, (p) =>
+      p.evaluate(() => {
+        const out: { texto: string; px: number; dentro: boolean; montado: boolean }[] = [];
+        for (const svg of document.querySelectorAll<SVGSVGElement>("svg.grafico-svg")) {
+          // Each chart is drawn for a screen and for a phone: only the one shown counts.
+          if (svg.getBoundingClientRect().width === 0) continue;
+          const caja = svg.getBoundingClientRect();
+          const escala = svg.getScreenCTM()!.a;
+          const rects = [...svg.querySelectorAll("text")]
+            .filter((t) => t.textContent?.trim())
+            .map((t) => ({ t, r: t.getBoundingClientRect() }));
+          for (const { t, r } of rects)
+            out.push({
+              texto: t.textContent!.trim(),
+              px: Math.round(escala * parseFloat(getComputedStyle(t).fontSize) * 10) / 10,
+              dentro: r.left >= caja.left - 1 && r.right <= caja.right + 1,
+              montado: rects.some(
+                (o) =>
+                  o.t !== t &&
+                  o.r.left < r.right - 1 &&
+                  r.left < o.r.right - 1 &&
+                  o.r.top < r.bottom - 1 &&
+                  r.top < o.r.bottom - 1,
+              ),
+            });
+        }
+        return out;
+      }),
+    );
+    expect(textos.length).toBeGreaterThan(20);
+    expect(textos.filter((t) => t.px < 11)).toEqual([]);
+    expect(textos.filter((t) => !t.dentro)).toEqual([]);
+    expect(textos.filter((t) => t.montado)).toEqual([]);
+    await expectNoAxeViolations(page);
+  },
+);
