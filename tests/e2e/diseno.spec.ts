@@ -82,6 +82,25 @@ const SCREENS: Screen[] = [
     },
   },
   {
+    // A gasto's history, in view.
+    name: "historial",
+    capture: true,
+    open: async (p) => {
+      await openFirstRecord("/gastos")(p);
+      await p.getByRole("region", { name: "Historial de cambios" }).scrollIntoViewIfNeeded();
+    },
+  },
+  {
+    // The panel's charts (an administrador's), in view.
+    name: "graficos",
+    capture: true,
+    open: async (p) => {
+      await p.goto("/");
+      const grafico = p.locator(".grafico").first();
+      if (await grafico.count()) await grafico.scrollIntoViewIfNeeded();
+    },
+  },
+  {
     name: "formulario-con-errores",
     capture: true,
     open: async (p) => {
