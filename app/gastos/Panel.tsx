@@ -76,8 +76,10 @@ export function Panel({
     aprobado_por_id: record.aprobado_por_nombre,
   };
   const ficha: { label: string; value: string }[] = [
+    // A borrador its editor may change shows its fields once, in the edit form below: the
+    // summary keeps only what the form does not say (deductibility, estado, aprobador…).
     ...gastos.fields
-      .filter((f) => enLaFicha(f.name, record))
+      .filter((f) => !panel.editar && enLaFicha(f.name, record))
       .map((f) => ({
         label: f.label,
         value: f.input.type === "ref" ? String(nombres[f.name] ?? "—") : show(f, record[f.name]),

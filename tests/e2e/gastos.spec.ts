@@ -85,7 +85,11 @@ empleado(
     await expect(page).toHaveURL(/[?&]gasto=[0-9a-f-]{36}/);
     const panel = panelGasto(page, folio);
     await expect(titulo(page, folio)).toHaveText(`Gasto ${folio} Borrador`);
-    await expect(panel.getByRole("definition").filter({ hasText: "T-0042" })).toBeVisible();
+    // A borrador: its fields in the edit form, not repeated in the summary above it.
+    const datos = panel.getByRole("region", { name: "Datos" });
+    await expect(datos.getByLabel(/^Nº de factura/)).toHaveValue("T-0042");
+    await expect(panel.locator("dl.ficha dt", { hasText: /^Nº de factura/ })).toHaveCount(0);
+    await expect(panel.locator("dl.ficha dt", { hasText: /^Estado$/ })).toHaveCount(1);
     await expect(panel.getByRole("region", { name: "Acciones" }).getByRole("button", { name: "Aprobar" })).toHaveCount(
       0,
     );

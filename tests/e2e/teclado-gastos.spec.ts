@@ -67,8 +67,9 @@ test("con el teclado: un empleado crea y envía un gasto; el aprobador aprueba e
   // The new gasto's panel is open and focused; «Enviar a aprobación» is a few Tabs on.
   const panel = panelGasto(page, folio);
   await expect(panel).toBeFocused();
-  await expect(panel.getByRole("definition").filter({ hasText: descripcion })).toBeVisible();
-  await expect(panel.getByRole("definition").filter({ hasText: "23,45" })).toBeVisible();
+  const datos = panel.getByRole("region", { name: "Datos" });
+  await expect(datos.getByLabel("Descripción")).toHaveValue(descripcion);
+  await expect(datos.getByLabel(/^Importe/)).toHaveValue("23,45");
   await k.hasta(panel.getByRole("button", { name: "Enviar a aprobación" }), "Tab", 10);
   await k.press("Enter");
   await expect(flash(page)).toContainText(`Gasto ${folio} enviado a aprobación.`);

@@ -73,7 +73,9 @@ empleado(
     const folio = /GAS-\d{4}-\d{5}/.exec(await flash(page).innerText())![0];
     await expect(flash(page)).toContainText(`«${pdf.name}» no se ha adjuntado: ocupa más de 10 MB`);
     const justificantes = panelGasto(page, folio).getByRole("region", { name: /^Justificantes/ });
-    await expect(panelGasto(page, folio).locator("dl.ficha")).toContainText(descripcion);
+    await expect(panelGasto(page, folio).getByRole("region", { name: "Datos" }).getByLabel("Descripción")).toHaveValue(
+      descripcion,
+    );
     await expect(justificantes.getByText(pequeno.name)).toBeAttached();
     if (js) {
       await expect(flash(page)).toContainText("2 justificantes adjuntados.");

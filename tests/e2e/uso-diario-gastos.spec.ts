@@ -98,13 +98,10 @@ administrador(
     await form.getByRole("button", { name: "Crear gasto" }).click();
     await expect(flash(page)).toContainText(/Gasto creado: GAS-\d{4}-\d{5}/);
     const folio = /GAS-\d{4}-\d{5}/.exec(await flash(page).innerText())![0];
-    const ficha = panelGasto(page, folio).locator("dl.ficha");
-    await expect(ficha.locator("div", { has: page.locator("dt", { hasText: /^Departamento$/ }) })).toContainText(
-      "Ventas Norte",
-    );
-    await expect(ficha.locator("div", { has: page.locator("dt", { hasText: /^Solicitante$/ }) })).toContainText(
-      NOMBRES.empleado,
-    );
+    // A borrador: what it took, in its edit form.
+    const datos = panelGasto(page, folio).getByRole("region", { name: "Datos" });
+    await expect(datos.getByLabel(/^Departamento/).locator("option:checked")).toHaveText("Ventas Norte");
+    await expect(datos.getByLabel(/^Solicitante/).locator("option:checked")).toContainText(NOMBRES.empleado);
   },
 );
 
@@ -140,7 +137,12 @@ empleado("un nombre por proveedor: el mismo en el formulario, la lista, el filtr
     categoria: "Alojamiento",
     proveedor: HOTEL,
   });
-  await expect(panelGasto(page, folio).locator("dl.ficha")).toContainText(HOTEL);
+  await expect(
+    panelGasto(page, folio)
+      .getByRole("region", { name: "Datos" })
+      .getByLabel(/^Proveedor/)
+      .locator("option:checked"),
+  ).toHaveText(HOTEL);
   await page.goto(`/gastos?q=${encodeURIComponent(descripcion)}`);
   await expect(page.getByRole("table").getByRole("row", { name: new RegExp(folio) })).toContainText(HOTEL);
   await expect(
