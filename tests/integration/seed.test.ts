@@ -7,6 +7,7 @@ import { todayISO } from "../../app/lib/dates";
 import { validateIban } from "../../app/lib/iban";
 import { validateNif } from "../../app/lib/nif";
 import { addGastos, DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemo, seedIfEmpty } from "../../scripts/seed";
+import { PROVEEDOR_DE_PLANTILLA } from "../../scripts/seed/catalog/gastos";
 import { createTestDatabase } from "../support/database";
 
 /**
@@ -219,6 +220,19 @@ describe("seedIfEmpty", () => {
         sql`select count(*)::int as n from historial h join gastos g on g.id = h.registro_id where h.creado_en <> g.creado_en`,
       ),
     ).toBe(0);
+  });
+
+  it("gives each gasto a proveedor that sells what its description says, or none", async () => {
+    const { rows } = await sql<{ descripcion: string; nombre: string }>`
+      select g.descripcion, p.razon_social || ' ' || coalesce(p.nombre_comercial, '') as nombre
+        from gastos g join proveedores p on p.id = g.proveedor_id`.execute(db);
+    const mal = rows.filter((g) => {
+      const regla = PROVEEDOR_DE_PLANTILLA.find(([d]) => d.test(g.descripcion));
+      return regla && !regla[1]?.test(g.nombre);
+    });
+    expect(mal.slice(0, 5)).toEqual([]);
+    // «Taxi aeropuerto» is there, by a taxi company.
+    expect(rows.some((g) => g.descripcion.startsWith("Taxi") && /taxi/i.test(g.nombre))).toBe(true);
   });
 
   it("gives the demo empleado gastos in every estado and the demo aprobador pendientes to approve", async () => {

@@ -131,6 +131,54 @@ export const PLANTILLAS: Record<CategoriaGasto, Plantilla[]> = {
   `),
 };
 
+/**
+ * Qué proveedores pueden haber emitido cada descripción (por cómo empieza): el nombre, razón social
+ * o comercial, ha de coincidir, para que un «Taxi aeropuerto» no lo cobre una aerolínea ni una
+ * «Silla ergonómica» una papelería. `null`: ningún proveedor de la lista lo vende (un billete de
+ * autobús, unas tasas), y el gasto va sin proveedor. Lo que no está aquí, cualquiera de su categoría.
+ */
+export const PROVEEDOR_DE_PLANTILLA: [descripcion: RegExp, proveedor: RegExp | null][] = [
+  [/^Taxi/, /taxi/i],
+  [/^Tren/, /tren/i],
+  [/^Vuelo/, /aero/i],
+  [/^Alquiler de coche/, /rent a car|alquiler de veh/i],
+  [/^Autobús/, /viajes corporativos|business travel/i],
+  [/^(Aparcamiento|Parking|Zona azul)/, /park/i],
+  [/^Peaje/, /autopista/i],
+  [/^(Comida|Cena|Menú|Desayuno)/, /restaurante|asador|cafetería|catering|marisquería|hotel/i],
+  [/^(Obsequio|Cesta)/, /regalos/i],
+  [/^Entradas para evento/, /eventos/i],
+  [/^Flores/, /florister/i],
+  [/^(Café y agua|Tasas administrativas|Cuota de asociación)/, null],
+  [/^Fotocopias/, /imprenta/i],
+  [/^Material para stand/, /eventos|publicidad|creativa/i],
+  [/^(Tóner|Material de oficina|Archivadores|Cartuchos)/, /papeler|ofituria|ofimátic/i],
+  [/^Silla/, /ofimueble/i],
+  [/^Auriculares/, /infozar|ofituria|ofimátic/i],
+  [/^Reparación del aire/, /climatizaci/i],
+  [/^(Mantenimiento de impresora|Reparación de portátil)/, /infozar|ofimueble|ofimátic/i],
+  [/^Revisión del vehículo/, /talleres/i],
+  [/^Cambio de cerradura/, /cerrajer/i],
+  [/^Mantenimiento preventivo de extintores/, /mantenimientos integrales|prevención/i],
+  [/^Asesoría fiscal/, /asesoría fiscal/i],
+  [/^Honorarios de notaría/, null],
+  [/^Traducción/, /traducc/i],
+  [/^Consultoría de procesos/, /consultoría de procesos/i],
+  [/^Auditoría de seguridad/, /ciberseguridad/i],
+  [/^Diseño de campaña/, /creativa|publicidad/i],
+  [/^Reportaje fotográfico/, /foto/i],
+  [/^Curso de/, /formación|escuela|prevención|arroyo/i],
+  [/^(Inscripción en congreso|Libros técnicos)/, null],
+  [/^Clases de inglés/, /idiomas/i],
+  [/^Certificación profesional/, /escuela|formación/i],
+  [
+    /^(Suscripción anual|Licencias de ofimática|Servicio de videoconferencia|Almacenamiento en la nube)/,
+    /nube|nimbus|digital/i,
+  ],
+  [/^Licencia de software de contabilidad/, /erp/i],
+  [/^Certificado SSL/, /ciberseguridad/i],
+];
+
 export const CIUDADES = [
   "Madrid",
   "Barcelona",

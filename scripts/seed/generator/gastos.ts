@@ -21,6 +21,7 @@ import {
   PESOS_CATEGORIA,
   PESOS_METODO,
   PLANTILLAS,
+  PROVEEDOR_DE_PLANTILLA,
   TEMAS,
 } from "../catalog/gastos";
 import { DEMO_ACCOUNTS } from "../catalog/organization";
@@ -62,7 +63,8 @@ type CtxUsuario = {
   peso: number;
 };
 type CtxDepartamento = { id: string; codigo: string; responsable_id: string | null; padre_id: string | null };
-type CtxProveedor = { id: string; gastos: CategoriaGasto[] };
+/** `nombre`: razón social y nombre comercial, lo que PROVEEDOR_DE_PLANTILLA busca. */
+type CtxProveedor = { id: string; gastos: CategoriaGasto[]; nombre: string };
 
 export type Ctx = {
   usuarios: CtxUsuario[];
@@ -133,6 +135,7 @@ export function buildContext(rows: ContextRows, deBaja: ReadonlySet<string> = ne
     const proveedor: CtxProveedor = {
       id: p.id,
       gastos: porNombre.get(p.razon_social)?.gastos ?? GASTOS_POR_CATEGORIA_PROVEEDOR[p.categoria] ?? ["otros"],
+      nombre: `${p.razon_social} ${porNombre.get(p.razon_social)?.nombre_comercial ?? ""}`,
     };
     for (const cat of proveedor.gastos) {
       push(ctx.proveedoresTodos, cat, proveedor);
@@ -300,7 +303,10 @@ function buildGasto(rng: Rng, ctx: Ctx, usuario: CtxUsuario, fecha: string, esta
   const metodo = rng.weighted(PESOS_METODO[categoria]);
   let proveedor: CtxProveedor | undefined;
   if (rng.chance(CON_PROVEEDOR[categoria] ?? 0.9)) {
-    const lista = (dias > 180 ? ctx.proveedoresTodos : ctx.proveedoresActivos).get(categoria) ?? [];
+    const todos = (dias > 180 ? ctx.proveedoresTodos : ctx.proveedoresActivos).get(categoria) ?? [];
+    // Only a supplier that sells what the description says (none for some: the gasto goes without).
+    const encaje = PROVEEDOR_DE_PLANTILLA.find(([d]) => d.test(plantilla.texto));
+    const lista = encaje ? todos.filter((p) => encaje[1]?.test(p.nombre)) : todos;
     if (lista.length > 0) proveedor = rng.pick(lista);
   }
   const factura = proveedor || rng.chance(0.4) ? numeroFactura(rng, fecha, Boolean(proveedor)) : null;
