@@ -207,6 +207,7 @@ export function Panel({
           motivo_duplicado: "Motivo del duplicado",
           politica_incumplida: "Fuera de la política de gastos",
           motivo_politica: "Motivo para salirse de la política",
+          desglose_revisar: "Desglose de IVA por revisar",
         }}
       />
     </section>

@@ -127,6 +127,8 @@ aprobador("el historial de un gasto en el móvil no parte palabras por la mitad"
     }),
   );
   expect(partidas).toEqual([]);
+  // Every changed field by its name, never by its column's.
+  await expect(historial.locator("tbody th").filter({ hasText: /_/ })).toHaveCount(0);
   const desborde = await asItIs(page, (p) =>
     p.evaluate(() => document.scrollingElement!.scrollWidth - document.scrollingElement!.clientWidth),
   );
