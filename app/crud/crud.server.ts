@@ -1,6 +1,6 @@
 import { json, redirect, type AppLoadContext, type SerializeFrom } from "@remix-run/node";
 import { z } from "zod";
-import { puede, type Accion, type Rol } from "~/auth/permissions";
+import { puede, type Accion } from "~/auth/permissions";
 import { requireUser, type Signed } from "~/auth/session.server";
 import {
   Conflict,
@@ -25,7 +25,7 @@ import {
   type RecordAction,
 } from "~/entities/entity";
 import { formSchema } from "~/entities/fields";
-import { ENTITIES, entityOf } from "~/entities/index";
+import { entityOf } from "~/entities/index";
 import { conArticulo } from "~/lib/articulos";
 import type { Option } from "~/lib/constants";
 import type { Formats } from "~/lib/format";
@@ -40,14 +40,6 @@ import { parseListState, sinControl, toListQuery, viewFilters } from "./list-que
  * declaration and do the rest (permissions, parsing, store calls, typed errors → Spanish messages).
  */
 type Args = { request: Request; context: AppLoadContext; params?: Record<string, string | undefined> };
-
-/** The navigation's sections after «Panel»: every entity, in the registry's order. */
-export const SECTIONS = ENTITIES.map((e) => ({ to: e.path, label: e.title, roles: e.roles }));
-
-/** The sections a person with `rol` is shown (the root loader sends them): those of the entities they see. */
-export function sectionsFor(rol: Rol): { to: string; label: string }[] {
-  return SECTIONS.filter((s) => seenBy(s, rol)).map(({ to, label }) => ({ to, label }));
-}
 
 /** The signed-in user, when the entity is for them (`entity.roles`); to anyone else, a 404. */
 export async function requireViewer(entity: Entity, request: Request, context: AppLoadContext): Promise<Signed> {

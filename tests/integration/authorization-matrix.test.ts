@@ -1738,7 +1738,8 @@ describe("una cuenta de alta propia sin departamento (issue 28, agujero 3)", () 
 
     const antes = await layout();
     expect(antes.user.pendiente).toBe(true);
-    expect(antes.sections.map((x: { to: string }) => x.to)).toEqual(["/gastos"]);
+    expect(antes.navegacion.principal.map((x: { to: string }) => x.to)).toEqual(["/gastos"]);
+    expect(antes.navegacion.grupos).toEqual([]);
     for (const [m, path] of [
       [dep_index, "/departamentos"],
       [suc_index, "/sucursales"],
@@ -1760,7 +1761,8 @@ describe("una cuenta de alta propia sin departamento (issue 28, agujero 3)", () 
     await setProfile(app.db, alta.id, { departamento_id: dep.A, sucursal_id: suc, aprobador_id: null });
     const despues = await layout();
     expect(despues.user.pendiente).toBe(false);
-    expect(despues.sections.length).toBeGreaterThan(1);
+    // Placed, an empleado: what they can change (the rest is read-only to them, not in the navigation).
+    expect(despues.navegacion.principal.map((x: { to: string }) => x.to)).toEqual(["/gastos", "/viajes"]);
     expect((await listed(dep_index, "/departamentos")).length).toBeGreaterThan(0);
     expect((await listed(usu_index, "/usuarios")).length).toBeGreaterThan(1);
     await app.db.deleteFrom("auth.users").where("id", "=", alta.id).execute();

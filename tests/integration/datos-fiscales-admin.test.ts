@@ -392,12 +392,17 @@ describe("empresa", () => {
 });
 
 describe("la navegación", () => {
-  const sections = async (cookie: string) =>
+  const navegacion = async (cookie: string) =>
     (
       await json(
         await respond(() => root.loader({ request: request("/", { cookie }), context: app.context(), params: {} })),
       )
-    ).sections.map((s: { to: string }) => s.to);
+    ).navegacion as { principal: { to: string }[]; grupos: { secciones: { to: string }[] }[] };
+  /** Every section a person is shown, in view or in a group, in the navigation's order. */
+  const sections = async (cookie: string) => {
+    const n = await navegacion(cookie);
+    return [...n.principal, ...n.grupos.flatMap((g) => g.secciones)].map((s) => s.to);
+  };
 
   it("muestra los enlaces de administración fiscal y los libros solo a los administradores", async () => {
     const admin_ = await sections(admin.cookie);
@@ -408,7 +413,9 @@ describe("la navegación", () => {
     expect(admin_.indexOf("/asientos")).toBe(admin_.indexOf("/libro-iva") + 1);
     for (const who of [empleado, aprobador]) {
       const to = await sections(who.cookie);
-      expect(to).toContain("/departamentos");
+      // An empleado is shown only what they can change; an aprobador also the reference data.
+      if (who === empleado) expect(to).toEqual(["/gastos", "/viajes"]);
+      else expect(to).toContain("/departamentos");
       for (const path of ["/tipos-iva", "/categorias-fiscales", "/empresa", "/libro-iva", "/asientos"])
         expect(to).not.toContain(path);
     }
