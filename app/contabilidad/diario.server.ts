@@ -3,7 +3,7 @@ import { PassThrough, Readable } from "node:stream";
 import type { AppLoadContext, TypedResponse } from "@remix-run/node";
 import ExcelJS from "exceljs";
 import { requireUser, type Signed } from "~/auth/session.server";
-import { forbidden } from "~/crud/crud.server";
+import { forbidden } from "~/crud/respuestas.server";
 import type { Store } from "~/data/store";
 import type { Periodo } from "~/fiscal/periodo";
 import { CSV_BOM, csvLine, type CsvCell } from "~/lib/csv";
@@ -248,7 +248,7 @@ export async function xlsxDiario(store: Store, periodo: Periodo, primerAsiento =
     await libro.commit();
   })().catch((error: unknown) => salida.destroy(error instanceof Error ? error : new Error(String(error))));
 
-  return new Response(Readable.toWeb(salida) as unknown as ReadableStream<Uint8Array>, {
+  return new Response(Readable.toWeb(salida) as ReadableStream, {
     headers: cabeceras(
       "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
       nombreArchivo(periodo, "xlsx"),

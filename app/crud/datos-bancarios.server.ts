@@ -4,7 +4,7 @@ import { Conflict, Forbidden, Invalid, NotFound, UUID, type Store } from "~/data
 import { datosBancariosSchema, type DatosBancarios } from "~/entities/datos-bancarios";
 import { usuarios } from "~/entities/usuarios";
 import { parseSubmission } from "~/ui/validacion.server";
-import { forbidden, getOr404, notFound, redirectWithFlash } from "./crud.server";
+import { forbidden, getOr404, notFound, redirectWithFlash } from "./respuestas.server";
 
 /**
  * «Datos bancarios» on a person's profile: only that person and the administradores see it or

@@ -3,7 +3,7 @@ import { PassThrough, Readable } from "node:stream";
 import type { AppLoadContext, TypedResponse } from "@remix-run/node";
 import ExcelJS from "exceljs";
 import { requireUser, type Signed } from "~/auth/session.server";
-import { forbidden } from "~/crud/crud.server";
+import { forbidden } from "~/crud/respuestas.server";
 import type { ListQuery, Store } from "~/data/store";
 import { CSV_BOM, csvLine, type CsvCell } from "~/lib/csv";
 import { formatDate } from "~/lib/dates";
@@ -82,7 +82,10 @@ const PAGINA = 1000;
  * when it has one, else by offset. The reader's pace drives the reading: a page is fetched when
  * the previous one has been taken, and stopping the reader stops the stream.
  */
-export async function* paginasLibro(store: Store, query: ListQuery): AsyncGenerator<FilaLibro[]> {
+/** What reading the book needs of a store: a list, streamed where the adapter can. */
+type LectorLibro = Pick<Store, "list" | "stream">;
+
+export async function* paginasLibro(store: LectorLibro, query: ListQuery): AsyncGenerator<FilaLibro[]> {
   if (!store.stream) {
     for (let offset = 0; ; offset += PAGINA) {
       const { rows } = await store.list<FilaLibro>(FUENTE_LIBRO, { ...query, limit: PAGINA, offset, count: "none" });
@@ -181,7 +184,7 @@ function celdaXlsx(c: ColumnaLibro, f: FilaLibro): ExcelJS.CellValue {
  * frozen; amounts as numbers with two decimals; dates as dates; a bold totals row whose figures
  * are the exact sums of the lines, added in cents.
  */
-export function xlsxLibro(store: Store, periodo: Periodo): TypedResponse<never> {
+export function xlsxLibro(store: LectorLibro, periodo: Periodo): TypedResponse<never> {
   const salida = new PassThrough();
   const libro = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: salida, useStyles: true, useSharedStrings: false });
   const hoja = libro.addWorksheet("RECIBIDAS", { views: [{ state: "frozen", ySplit: 1 }] });
@@ -246,7 +249,7 @@ function celdaCsv(c: ColumnaLibro, f: FilaLibro, formats: Formats): CsvCell {
  * The libro as CSV for a Spanish Excel (app/lib/csv.ts: BOM, `;`, CRLF, formulas neutralised),
  * streamed. Lines only: a data file, without the totals row the workbook shows.
  */
-export function csvLibro(store: Store, periodo: Periodo, formats: Formats): TypedResponse<never> {
+export function csvLibro(store: LectorLibro, periodo: Periodo, formats: Formats): TypedResponse<never> {
   const encoder = new TextEncoder();
   const paginas = paginasLibro(store, consultaLibro(periodo));
   let empezado = false;

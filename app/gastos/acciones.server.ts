@@ -2,15 +2,8 @@ import { parseSubmission } from "~/ui/validacion.server";
 import { json, type AppLoadContext } from "@remix-run/node";
 import { requireUser, type Signed } from "~/auth/session.server";
 import { UUID, type Filter, type Row } from "~/data/store";
-import {
-  createAction,
-  forbidden,
-  getOr404,
-  notFound,
-  recordAction,
-  redirectWithFlash,
-  writableNames,
-} from "~/crud/crud.server";
+import { createAction, recordAction, writableNames } from "~/crud/crud.server";
+import { forbidden, getOr404, notFound, redirectWithFlash } from "~/crud/respuestas.server";
 import { entitySchema } from "~/entities/entity";
 import { gastos } from "~/entities/gastos";
 import {

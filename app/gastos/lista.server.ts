@@ -3,10 +3,8 @@ import { requireUser, type Signed } from "~/auth/session.server";
 import { EXACT_COUNT_LIMIT, UUID, type Row, type Store } from "~/data/store";
 import {
   formats,
-  getOr404,
   loadHistory,
   loadOptions,
-  notFound,
   optionSearches,
   permissions,
   writableNames,
@@ -15,6 +13,7 @@ import {
   type Options,
   type StoredRow,
 } from "~/crud/crud.server";
+import { getOr404, notFound } from "~/crud/respuestas.server";
 import { csvResponse, csvToExport } from "~/crud/csv.server";
 import { parseListState } from "~/crud/list-query";
 import { forRole, listColumns } from "~/entities/entity";

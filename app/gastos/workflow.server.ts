@@ -3,7 +3,7 @@ import { cuenta, plural } from "~/lib/plural";
 import { json, redirect, type AppLoadContext } from "@remix-run/node";
 import type { Signed } from "~/auth/session.server";
 import { Conflict, Forbidden, Invalid, NotFound, UUID, type Row, type Store } from "~/data/store";
-import { forbidden, getOr404, notFound, redirectWithFlash } from "~/crud/crud.server";
+import { forbidden, getOr404, notFound, redirectWithFlash } from "~/crud/respuestas.server";
 import { gastos } from "~/entities/gastos";
 import { parseListState } from "~/crud/list-query";
 import { consultaGastos } from "./consulta.server";

@@ -1,6 +1,6 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { requireUser, type Signed } from "~/auth/session.server";
-import { forbidden } from "~/crud/crud.server";
+import { forbidden } from "~/crud/respuestas.server";
 import { UUID, type Store } from "~/data/store";
 import { parseListState } from "~/crud/list-query";
 import { gastos } from "~/entities/gastos";

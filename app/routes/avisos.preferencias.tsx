@@ -4,7 +4,7 @@ import { requireUser } from "~/auth/session.server";
 import { ETIQUETA_TIPO, TIPOS_AVISO, type TipoAviso } from "~/avisos/mensajes";
 import { motivoEntrega } from "~/avisos/motivo-entrega";
 import { UUID } from "~/data/store";
-import { forbidden, redirectWithFlash } from "~/crud/crud.server";
+import { forbidden, redirectWithFlash } from "~/crud/respuestas.server";
 import { formatTimestamp } from "~/lib/format";
 import { pageTitle, useFormats } from "~/ui/page";
 

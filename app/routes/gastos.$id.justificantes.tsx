@@ -1,6 +1,6 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { requireUser } from "~/auth/session.server";
-import { forbidden, getOr404, notFound, redirectWithFlash } from "~/crud/crud.server";
+import { forbidden, getOr404, notFound, redirectWithFlash } from "~/crud/respuestas.server";
 import { Forbidden, NotFound, StoreError, UUID } from "~/data/store";
 import {
   almacenDe,

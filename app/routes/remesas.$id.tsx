@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { notFound, redirectWithFlash } from "~/crud/crud.server";
+import { notFound, redirectWithFlash } from "~/crud/respuestas.server";
 import { NotFound, StoreError, UUID } from "~/data/store";
 import { formatDate, formatDateTime } from "~/lib/dates";
 import { formatIban } from "~/lib/iban";

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useFormAction, useLoaderData } from "@remix-run/react";
-import { redirectWithFlash } from "~/crud/crud.server";
+import { redirectWithFlash } from "~/crud/respuestas.server";
 import { StoreError, UUID } from "~/data/store";
 import { formatDate, isISODate, todayISO } from "~/lib/dates";
 import { formatIban } from "~/lib/iban";

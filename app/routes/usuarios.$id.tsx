@@ -5,7 +5,8 @@ import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-ru
 import { actualField, changePasswordSchema, minutos, nuevaField, repetirField, retryAfterHeaders } from "~/auth/forms";
 import { requireUser } from "~/auth/session.server";
 import { tooMany } from "~/auth/throttle.server";
-import { recordAction, recordLoader, redirectWithFlash } from "~/crud/crud.server";
+import { recordAction, recordLoader } from "~/crud/crud.server";
+import { redirectWithFlash } from "~/crud/respuestas.server";
 import { datosBancariosDe, guardarDatosBancarios } from "~/crud/datos-bancarios.server";
 import { DATOS_BANCARIOS_CAMPOS, datosBancariosSchema, type DatosBancarios } from "~/entities/datos-bancarios";
 import { usuarios } from "~/entities/usuarios";

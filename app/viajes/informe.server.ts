@@ -1,7 +1,7 @@
 import type { AppLoadContext, TypedResponse } from "@remix-run/node";
 import ExcelJS from "exceljs";
 import { requireUser, type Signed } from "~/auth/session.server";
-import { forbidden } from "~/crud/crud.server";
+import { forbidden } from "~/crud/respuestas.server";
 import type { Store } from "~/data/store";
 import type { Periodo } from "~/fiscal/periodo";
 import { CSV_BOM, csvLine, type CsvCell } from "~/lib/csv";
