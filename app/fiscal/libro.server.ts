@@ -4,7 +4,7 @@ import type { AppLoadContext, TypedResponse } from "@remix-run/node";
 import ExcelJS from "exceljs";
 import { requireUser, type Signed } from "~/auth/session.server";
 import { forbidden } from "~/crud/respuestas.server";
-import type { ListQuery, Store } from "~/data/store";
+import type { ColumnOf, ListQuery, Store } from "~/data/store";
 import { CSV_BOM, csvLine, type CsvCell } from "~/lib/csv";
 import { formatDate } from "~/lib/dates";
 import type { Formats } from "~/lib/format";
@@ -29,7 +29,7 @@ export async function requireAdministrador(request: Request, context: AppLoadCon
 }
 
 /** The lines of a period, by operation date, in order of date, folio and line. */
-export function consultaLibro(periodo: Periodo): ListQuery {
+export function consultaLibro(periodo: Periodo): ListQuery<ColumnOf<typeof FUENTE_LIBRO>> {
   return {
     filters: [
       { column: "fecha_operacion", op: "gte", value: periodo.desde },
@@ -85,7 +85,10 @@ const PAGINA = 1000;
 /** What reading the book needs of a store: a list, streamed where the adapter can. */
 type LectorLibro = Pick<Store, "list" | "stream">;
 
-export async function* paginasLibro(store: LectorLibro, query: ListQuery): AsyncGenerator<FilaLibro[]> {
+export async function* paginasLibro(
+  store: LectorLibro,
+  query: ListQuery<ColumnOf<typeof FUENTE_LIBRO>>,
+): AsyncGenerator<FilaLibro[]> {
   if (!store.stream) {
     for (let offset = 0; ; offset += PAGINA) {
       const { rows } = await store.list<FilaLibro>(FUENTE_LIBRO, { ...query, limit: PAGINA, offset, count: "none" });

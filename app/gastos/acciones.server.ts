@@ -156,7 +156,7 @@ function preparar(signed: Signed, actual?: Row) {
       const fieldErrors: Record<string, string[]> = {};
       let perfil: { departamento_id: string | null; sucursal_id: string | null } = user;
       if (solicitante !== user.id) {
-        const { rows } = await store.list<Row>("usuarios", {
+        const { rows } = await store.list("usuarios", {
           filters: [{ column: "id", op: "eq", value: solicitante }],
           limit: 1,
           offset: 0,
@@ -164,8 +164,8 @@ function preparar(signed: Signed, actual?: Row) {
         });
         if (!rows[0]) fieldErrors.solicitante_id = ["Solicitante: elija una persona de la lista"];
         perfil = {
-          departamento_id: (rows[0]?.departamento_id as string | null) ?? null,
-          sucursal_id: (rows[0]?.sucursal_id as string | null) ?? null,
+          departamento_id: rows[0]?.departamento_id ?? null,
+          sucursal_id: rows[0]?.sucursal_id ?? null,
         };
       }
       const departamento_id = values.departamento_id ?? perfil.departamento_id;
@@ -176,7 +176,7 @@ function preparar(signed: Signed, actual?: Row) {
         fieldErrors.sucursal_id = ["Sucursal: elíjala (el solicitante no tiene una en su perfil)"];
       const proveedor = values.proveedor_id;
       if (typeof proveedor === "string" && proveedor !== actual?.proveedor_id) {
-        const { rows } = await store.list<Row>("proveedores", {
+        const { rows } = await store.list("proveedores", {
           filters: [{ column: "id", op: "eq", value: proveedor }],
           columns: ["id", "activo"],
           limit: 1,

@@ -183,7 +183,7 @@ async function perfilesSolicitantes(
 ): Promise<Record<string, Perfil>> {
   const ids = user.rol === "administrador" ? (options.usuarios?.options ?? []).map((o) => o.value) : [user.id];
   if (!ids.length) return {};
-  const { rows } = await store.list<Row>(
+  const { rows } = await store.list(
     "usuarios_vista",
     {
       filters: [{ column: "id", op: "in", value: ids }],
@@ -194,18 +194,15 @@ async function perfilesSolicitantes(
     },
     { keep: true },
   );
-  const nombre = (v: unknown) => (typeof v === "string" && v ? v : null);
-  return Object.fromEntries(
-    rows.map((r) => [
-      String(r.id),
-      { departamento: nombre(r.departamento_nombre), sucursal: nombre(r.sucursal_nombre) },
-    ]),
-  );
+  const perfiles: Record<string, Perfil> = {};
+  for (const r of rows)
+    if (r.id) perfiles[r.id] = { departamento: r.departamento_nombre || null, sucursal: r.sucursal_nombre || null };
+  return perfiles;
 }
 
 /** Ids of inactive suppliers, left out of the create and edit forms' selects. */
 async function inactivos(store: Store) {
-  const { rows } = await store.list<Row>(
+  const { rows } = await store.list(
     "proveedores",
     {
       filters: [{ column: "activo", op: "eq", value: false }],
@@ -216,7 +213,7 @@ async function inactivos(store: Store) {
     },
     { keep: true },
   );
-  return rows.map((r) => String(r.id));
+  return rows.map((r) => r.id);
 }
 
 /** A receipt as the panel lists it (ADR 0018); its bytes come from `/justificantes/{id}`. */

@@ -1,8 +1,21 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { normalizarApunte } from "~/contabilidad/diario";
-import { Conflict, Forbidden, Invalid, NotFound, Referenced, type ListQuery, type Row, type Store } from "~/data/store";
+import {
+  Conflict,
+  Forbidden,
+  Invalid,
+  NotFound,
+  Referenced,
+  type ColumnOf,
+  type ListQuery,
+  type Row,
+  type Store,
+} from "~/data/store";
 import { toCents } from "~/lib/money";
+
+/** A query of gastos_vista, its columns checked against the schema. */
+type ConsultaGastos = ListQuery<ColumnOf<"gastos_vista">>;
 
 /**
  * The store contract: what every adapter of the Store port must do, whatever serves it.
@@ -299,7 +312,7 @@ export function storeContract(name: string, setup: () => Promise<ContractWorld>)
       });
 
       it("suma exacta en decimal sobre todo el filtro (no solo la página), con búsqueda", async () => {
-        const base: ListQuery = {
+        const base: ConsultaGastos = {
           filters: [{ column: "departamento_id", op: "eq", value: dep.alfa!.id }],
           limit: 1,
           offset: 0,
@@ -343,7 +356,7 @@ export function storeContract(name: string, setup: () => Promise<ContractWorld>)
       });
 
       it("columns: cada fila trae solo esas columnas, con el mismo filtro, orden, total y suma", async () => {
-        const base: ListQuery = {
+        const base: ConsultaGastos = {
           filters: [{ column: "departamento_id", op: "eq", value: dep.alfa!.id }],
           order: [{ column: "importe", ascending: true }],
           limit: 2,
@@ -364,7 +377,7 @@ export function storeContract(name: string, setup: () => Promise<ContractWorld>)
 
       it("la búsqueda alcanza tablas relacionadas (refs): un gasto por la razón social o el nombre comercial de su proveedor", async () => {
         const refs = [{ column: "proveedor_id", table: "proveedores", columns: ["razon_social", "nombre_comercial"] }];
-        const base: ListQuery = {
+        const base: ConsultaGastos = {
           filters: [{ column: "departamento_id", op: "eq", value: dep.alfa!.id }],
           limit: 25,
           offset: 0,
@@ -405,7 +418,7 @@ export function storeContract(name: string, setup: () => Promise<ContractWorld>)
       });
 
       it("count «estimated» con pocas coincidencias: total y suma exactos, sin marcar como estimación", async () => {
-        const query: ListQuery = {
+        const query: ConsultaGastos = {
           filters: [{ column: "departamento_id", op: "eq", value: dep.alfa!.id }],
           limit: 2,
           offset: 0,
