@@ -45,7 +45,7 @@ export const REMESA_MAXIMO = 500;
 
 /** Approved gastos not yet paid, oldest first, with the database's verdict on each. */
 export async function candidatos(store: Store, desde: string | null, hasta: string | null): Promise<Candidatos> {
-  const { rows } = await store.list<{ id: string }>("gastos", {
+  const { rows } = await store.list("gastos", {
     columns: ["id"],
     filters: [
       { column: "estado", op: "eq", value: "aprobado" },

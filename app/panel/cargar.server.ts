@@ -16,7 +16,7 @@ export async function cargarPanel(store: Store, hoy: string = todayISO()): Promi
   // Which of the oldest pending ones lack a receipt: their count, from gastos_vista.
   const pendientes = panel.pendientes?.mas_antiguos ?? [];
   if (pendientes.length) {
-    const { rows } = await store.list<{ id: string; justificantes: number }>(
+    const { rows } = await store.list(
       "gastos_vista",
       {
         filters: [{ column: "id", op: "in", value: pendientes.map((g) => g.id) }],

@@ -47,7 +47,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       : elegidos.length
         ? candidatosDe(store, elegidos)
         : candidatos(store, desde, hasta),
-    store.list<{ id: string; nombre: string; iban: string; formato: string }>("cuentas_empresa", {
+    store.list("cuentas_empresa", {
       columns: ["id", "nombre", "iban", "formato"],
       filters: [{ column: "activa", op: "eq", value: true }],
       order: [{ column: "nombre", ascending: true }],
