@@ -84,7 +84,7 @@ export const DEFAULT_DATA_DIR = "./data";
 
 /**
  * Used only outside production when SESSION_SECRET is unset and no server chose one (scripts,
- * tests): server.ts itself uses DATA_DIR/session-secret instead (lib/edge.server.ts).
+ * tests): server.ts itself uses DATA_DIR/session-secret instead (server/edge.ts).
  */
 export const DEV_SESSION_SECRET = "oficina-dev-session-secret-no-usar-en-produccion";
 

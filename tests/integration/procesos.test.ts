@@ -1,9 +1,9 @@
-import { memoryOnce } from "~/lib/once.server";
+import { memoryOnce } from "~/data/once.server";
 import { LIMITS, memoryThrottle } from "~/auth/throttle.server";
 import express from "express";
 import type { AddressInfo } from "node:net";
-import { mountMonitoring } from "~/lib/monitoring.server";
-import { SqlRateLimitStore } from "~/lib/rate-limit.server";
+import { mountMonitoring } from "../../server/monitoring";
+import { SqlRateLimitStore } from "~/data/rate-limit.server";
 import { action } from "~/routes/departamentos._index";
 import { sqlServices } from "~/services.server";
 import { createTestApp, request, respond } from "../support/app";
