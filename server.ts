@@ -13,7 +13,7 @@ import { constants as zlibConstants } from "node:zlib";
 import { startEmbeddedPostgres, type EmbeddedDatabase } from "./app/data/embedded.server";
 import { migrate } from "./app/data/migrate.server";
 import { sqlAvisos, startAvisos } from "./app/avisos/entrega.server";
-import { guardarAjustes } from "./app/gastos/ajustes.server";
+import { guardarAjustes } from "./app/data/ajustes.server";
 import { startBarrido } from "./app/justificantes/barrido.server";
 import { createDatabase } from "./app/data/sql/connection.server";
 import { sessionSecretFromDataDir } from "./server/edge";

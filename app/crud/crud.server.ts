@@ -17,9 +17,9 @@ import {
 import { formSchema } from "~/entities/fields";
 import { ENTITIES, entityOf } from "~/entities/index";
 import { conArticulo } from "~/lib/articulos";
-import type { Option } from "~/lib/constants";
+import type { Option } from "~/lib/opciones";
 import type { Formats } from "~/lib/format";
-import { parseSubmission } from "~/ui/validacion.server";
+import { parseSubmission } from "~/ui/parse-submission.server";
 import { csvResponse, csvToExport } from "./csv.server";
 import { referencedMessage, storeErrorReply } from "./errores.server";
 import {

@@ -2,7 +2,7 @@ import type { Genero } from "~/lib/articulos";
 import type * as Zod from "zod";
 import type { Permisos, Rol } from "~/auth/permissions";
 import type { Filter } from "~/data/store";
-import type { Option } from "~/lib/constants";
+import type { Option } from "~/lib/opciones";
 import { formSchema, type Field, type Z } from "./fields";
 
 /**

@@ -1,6 +1,6 @@
 import type * as Zod from "zod";
 import { conArticulo, conIndefinido, type Concordancia } from "~/lib/articulos";
-import type { Option } from "~/lib/constants";
+import type { Option } from "~/lib/opciones";
 import { parseDateInput, parseDateTimeInput } from "~/lib/dates";
 import { formatIban, ibanError, normalizeIban } from "~/lib/iban";
 import { completarLinea, esTipoIva, type LineaParcial } from "~/lib/iva";

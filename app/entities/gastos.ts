@@ -7,7 +7,7 @@ import {
   METODOS_PAGO,
   PAISES,
   TIPOS_DOCUMENTO,
-} from "~/lib/constants";
+} from "~/lib/opciones";
 import { addDaysISO, todayISO } from "~/lib/dates";
 import {
   completarLineas,

@@ -1,5 +1,5 @@
 import { puede, type Permisos } from "~/auth/permissions";
-import { TIPOS_LIMITE_IRPF } from "~/lib/constants";
+import { TIPOS_LIMITE_IRPF } from "~/lib/opciones";
 import type { Entity } from "./entity";
 import { date, money, select } from "./fields";
 

@@ -1,5 +1,5 @@
 import type { Permisos } from "~/auth/permissions";
-import { CATEGORIAS_PROVEEDOR, PAISES, TIPOS_PERSONA, isValueOf } from "~/lib/constants";
+import { CATEGORIAS_PROVEEDOR, PAISES, TIPOS_PERSONA, isValueOf } from "~/lib/opciones";
 import { normalizeNif, validateNif } from "~/lib/nif";
 import type { Entity } from "./entity";
 import { checkbox, email, iban, phone, select, text, textarea, url } from "./fields";

@@ -1,5 +1,5 @@
 import { puede, type Permisos } from "~/auth/permissions";
-import { isValueOf } from "~/lib/constants";
+import { isValueOf } from "~/lib/opciones";
 import { TIPOS_IVA } from "~/lib/iva";
 import type { Entity } from "./entity";
 import { date, select, text } from "./fields";

@@ -1,5 +1,5 @@
 import type { Rol } from "~/auth/permissions";
-import type { EstadoGasto } from "~/lib/constants";
+import type { EstadoGasto } from "~/lib/opciones";
 
 /**
  * The expense workflow as the route sees it (docs/producto.md «El flujo»): which transitions exist, from which

@@ -1,4 +1,4 @@
-import { CATEGORIAS_GASTO, ESTADOS_GASTO, labelOf } from "~/lib/constants";
+import { CATEGORIAS_GASTO, ESTADOS_GASTO, labelOf } from "~/lib/opciones";
 import { formatDate, formatMonthKey, monthRange } from "~/lib/dates";
 import { dateTimeFormat, numberFormat } from "~/lib/intl";
 import type { Formats } from "~/lib/format";

@@ -1,4 +1,4 @@
-import { parseSubmission } from "~/ui/validacion.server";
+import { parseSubmission } from "~/ui/parse-submission.server";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { correoField, minutos, retryAfterHeaders } from "~/auth/forms";
@@ -11,7 +11,7 @@ import { forbidden, redirectWithFlash } from "~/crud/respuestas.server";
 import { csvToExport } from "~/crud/csv.server";
 import { formSchema, type Field, type Z } from "~/entities/fields";
 import { usuarios } from "~/entities/usuarios";
-import { labelOf, ROLES } from "~/lib/constants";
+import { labelOf, ROLES } from "~/lib/opciones";
 import { formatDateTime } from "~/lib/dates";
 import { EntityListPage } from "~/ui/EntityPages";
 import { pageTitle, useFormats } from "~/ui/page";

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { recordAction, recordLoader } from "~/crud/crud.server";
 import { viajes } from "~/entities/viajes";
-import { CLASES_GASTO, ESTADOS_GASTO, labelOf } from "~/lib/constants";
+import { CLASES_GASTO, ESTADOS_GASTO, labelOf } from "~/lib/opciones";
 import { formatDate } from "~/lib/dates";
 import { formatMoney } from "~/lib/money";
 import { cuenta } from "~/lib/plural";

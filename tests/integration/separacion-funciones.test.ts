@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import { sqlStore } from "~/data/sql/adapter.server";
-import { guardarAjustes } from "~/gastos/ajustes.server";
+import { guardarAjustes } from "~/data/ajustes.server";
 import { todayISO } from "~/lib/dates";
 import { loader as panelLoader } from "~/routes/_index";
 import { createTestApp, json, ORIGIN, request, respond } from "../support/app";
