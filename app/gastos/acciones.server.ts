@@ -18,15 +18,7 @@ import {
 } from "~/justificantes/subir.server";
 import { describirDesglose, leerDesglose } from "~/lib/iva";
 import { esSuyo, esTransicion, type GastoClave } from "./reglas";
-import {
-  actor,
-  alcanceAprobacion,
-  esSeleccion,
-  masivo,
-  remesaSeleccion,
-  seleccion,
-  transicion,
-} from "./workflow.server";
+import { actor, esSeleccion, masivo, remesaSeleccion, seleccion, transicion } from "./workflow.server";
 
 type Args = { request: Request; context: AppLoadContext };
 
@@ -62,11 +54,10 @@ export async function gastosAction({ request, context }: Args) {
   if (intent === "guardar" || intent === "eliminar")
     return borrador(intent, { request, context }, signed, formData, url);
 
-  const alcance = await alcanceAprobacion(signed.store);
   const ctx = { request, context, signed, formData, volver };
-  if (esTransicion(intent)) return transicion(intent, ctx, alcance);
-  if (esSeleccion(intent)) return seleccion(intent, ctx, alcance);
-  if (intent === "masivo") return masivo({ ...ctx, volver: volverA(url, ["masivo"]) }, alcance);
+  if (esTransicion(intent)) return transicion(intent, ctx);
+  if (esSeleccion(intent)) return seleccion(intent, ctx);
+  if (intent === "masivo") return masivo({ ...ctx, volver: volverA(url, ["masivo"]) });
   if (intent === "remesa_seleccion") return remesaSeleccion(ctx);
   throw json({ message: "Acción desconocida." }, { status: 400 });
 }

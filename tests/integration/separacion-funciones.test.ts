@@ -261,7 +261,7 @@ describe("quien crea o edita un gasto en nombre de otro no lo aprueba", () => {
       expect(p.aprobador_id).toBe(admin2.id);
       expect((await list(`?gasto=${p.id}`, admin.cookie)).panel).toMatchObject({
         transiciones: ["retirar"],
-        separacion: expect.stringMatching(/^Usted creó este gasto en nombre de otra persona/),
+        separacion: "Usted creó este gasto en nombre de Emilio: debe aprobarlo otra persona.",
       });
       const r = await act(admin, "aprobar", p);
       expect(r.status).toBe(403);
