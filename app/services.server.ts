@@ -93,6 +93,9 @@ export function sqlServices(config: Config, databaseUrl: string): Services & { d
     ping: async () => {
       await sql`select 1`.execute(db);
     },
-    close: () => db.destroy(),
+    close: async () => {
+      s3?.cerrar();
+      await db.destroy();
+    },
   };
 }

@@ -32,6 +32,8 @@ export type AlmacenS3 = Almacen & {
     referenciados: (hashes: string[]) => Promise<Set<string>>,
     o?: { graciaMs?: number; porPagina?: number },
   ): Promise<number>;
+  /** Closes the client's connections (at the end: the store cannot be used after it). */
+  cerrar(): void;
 };
 
 /**
@@ -82,6 +84,7 @@ export function almacenS3(c: AlmacenS3Config, o: { temporal: () => Promise<strin
     bucket: c.bucket,
     prefijo: c.prefijo,
     clave,
+    cerrar: () => client.destroy(),
     async put(stream, { maxBytes = Infinity, tipo }) {
       const temp = await o.temporal();
       try {
@@ -118,6 +121,8 @@ export function almacenS3(c: AlmacenS3Config, o: { temporal: () => Promise<strin
         await rm(temp, { force: true });
       }
     },
+    // A failed PutObject is not retried: the SDK does not send a streamed body twice, so the
+    // upload is refused and the person tries again (nothing half-stored: S3 writes are whole).
     async get(sha256) {
       const Key = clave(sha256);
       let body;

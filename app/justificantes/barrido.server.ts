@@ -48,6 +48,7 @@ export async function startBarrido(
   const dataDir = config.DATA_DIR;
   let pasada: () => Promise<number>;
   let primera: (() => Promise<number>) | undefined;
+  let cerrar = () => {};
 
   if (backendKind(config) === "supabase") {
     const url = config.SUPABASE_URL!.replace(/\/+$/, "");
@@ -73,6 +74,7 @@ export async function startBarrido(
     const databaseUrl = o.databaseUrl ?? config.DATABASE_URL;
     if (!databaseUrl) throw new Error("El barrido de justificantes necesita la base de datos");
     const s3 = config.ALMACEN_S3 ? almacenS3(config.ALMACEN_S3, { temporal: almacenDe(dataDir).temporal }) : undefined;
+    if (s3) cerrar = () => s3.cerrar();
     // At start no worker is uploading yet: the whole of tmp/ goes (what a crash left).
     primera = () => barrerJustificantes(databaseUrl, dataDir, { graciaMs, temporales: "todos", s3 });
     // Later, workers may be staging uploads in tmp/: only temp files older than the grace go.
@@ -112,6 +114,7 @@ export async function startBarrido(
       stopped = true;
       clearTimeout(timer);
       await running;
+      cerrar();
     },
   };
 }
