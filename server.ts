@@ -103,6 +103,13 @@ async function primary(config: Config) {
   // Receipts' files no row names any more (ADR 0018): swept now, before any worker uploads, then
   // every hour; on Supabase with the service-role key.
   const barrido = await startBarrido(config, { databaseUrl });
+  console.info(
+    config.ALMACEN_S3
+      ? `Justificantes: en ${config.ALMACEN_URL} (${config.ALMACEN_S3.endpoint ? new URL(config.ALMACEN_S3.endpoint).host : "Amazon S3"}), compartidos por todos los servidores con esta ALMACEN_URL.`
+      : kind === "supabase"
+        ? "Justificantes: en Supabase Storage."
+        : `Justificantes: en ${path.resolve(config.DATA_DIR, "justificantes")} (solo este servidor; con varios, defina ALMACEN_URL).`,
+  );
 
   // On Supabase the double-submit guard and the sign-in throttle are in memory: one process.
   const workers = kind === "supabase" ? 1 : config.WEB_CONCURRENCY;
