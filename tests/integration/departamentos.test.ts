@@ -31,7 +31,7 @@ describe("crear", () => {
     expect(r.status).toBe(302);
     expect(r.headers.get("Set-Cookie")).toContain("oficina_aviso=");
     const row = await app.db
-      .selectFrom("departamentos")
+      .selectFrom("departamentos_vista")
       .selectAll()
       .where("codigo", "=", "COM-1")
       .executeTakeFirstOrThrow();

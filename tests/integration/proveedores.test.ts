@@ -23,7 +23,7 @@ const { create, list, load, post } = entityPages("/proveedores", { index: listRo
 const count = () => countRows(app.db, "proveedores");
 const byNif = (nif: string, pais = "ES") =>
   app.db
-    .selectFrom("proveedores")
+    .selectFrom("proveedores_vista")
     .selectAll()
     .where("nif", "=", nif)
     .where("pais", "=", pais)
