@@ -133,7 +133,7 @@ create policy proveedores_pago_update on public.proveedores_pago for update to a
 create policy proveedores_pago_delete on public.proveedores_pago for delete to authenticated
   using ((select interno.es_admin()));
 revoke all on public.proveedores_pago from public, anon, authenticated;
-grant select on public.proveedores_pago to authenticated;
+grant select, delete on public.proveedores_pago to authenticated;
 grant insert (id, iban, notas), update (iban, notas) on public.proveedores_pago to authenticated;
 grant all on public.proveedores_pago to service_role;
 
@@ -181,7 +181,7 @@ create policy departamentos_presupuesto_update on public.departamentos_presupues
 create policy departamentos_presupuesto_delete on public.departamentos_presupuesto for delete to authenticated
   using ((select interno.es_admin()));
 revoke all on public.departamentos_presupuesto from public, anon, authenticated;
-grant select on public.departamentos_presupuesto to authenticated;
+grant select, delete on public.departamentos_presupuesto to authenticated;
 grant insert (id, presupuesto_mensual), update (presupuesto_mensual) on public.departamentos_presupuesto to authenticated;
 grant all on public.departamentos_presupuesto to service_role;
 
