@@ -368,7 +368,9 @@ export type HistoryEntry = {
 export async function loadHistory(store: Store, table: string | string[], id: string) {
   const { rows } = await store.list<HistoryEntry>("historial_vista", {
     filters: [
-      typeof table === "string" ? { column: "tabla", op: "eq", value: table } : { column: "tabla", op: "in", value: table },
+      typeof table === "string"
+        ? { column: "tabla", op: "eq", value: table }
+        : { column: "tabla", op: "in", value: table },
       { column: "registro_id", op: "eq", value: id },
     ],
     order: [{ column: "creado_en", ascending: false }],
