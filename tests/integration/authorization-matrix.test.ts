@@ -2036,6 +2036,13 @@ describe("la base de datos como cada rol (RLS)", () => {
     await app.db.updateTable("departamentos").set({ presupuesto_mensual: "5.00" }).where("id", "=", dep.A).execute();
     await app.db.updateTable("departamentos").set({ presupuesto_mensual: "9000.00" }).where("id", "=", dep.B).execute();
     const sinPago = await insertMaestro(app.db, "proveedores", `P${seq}BE`, 970_000 + seq * 7919);
+    // Deleting a supplier takes its IBAN and notes with it.
+    const conPago = await insertMaestro(app.db, "proveedores", `P${seq}BF`, 980_000 + seq * 7919);
+    await app.db
+      .updateTable("proveedores")
+      .set({ iban: generateValidEsIban(9_200_000 + seq) })
+      .where("id", "=", conPago)
+      .execute();
     const pendiente = await gasto(u.empleadoA, "pendiente");
     const avisos = async (trx: TestTransaction, q: ReturnType<typeof sql<{ r: string[] | null }>>) =>
       ((await q.execute(trx)).rows[0]?.r ?? []).filter((a) => a.includes("presupuesto")).length;
@@ -2109,6 +2116,16 @@ describe("la base de datos como cada rol (RLS)", () => {
         [
           "proveedores_pago delete",
           (trx) => count(trx, sql`delete from public.proveedores_pago where id = ${prov}`),
+          anon ? "42501" : admin ? 1 : 0,
+        ],
+        [
+          "proveedores delete con IBAN",
+          async (trx) => {
+            const n = await count(trx, sql`delete from public.proveedores where id = ${conPago}`);
+            // The IBAN goes with its supplier (-1: the supplier went, its IBAN stayed).
+            const queda = (await sql`select 1 from public.proveedores_pago where id = ${conPago}`.execute(trx)).rows;
+            return n === 1 && queda.length > 0 ? -1 : n;
+          },
           anon ? "42501" : admin ? 1 : 0,
         ],
         [
