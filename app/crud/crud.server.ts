@@ -9,6 +9,7 @@ import {
   entitySchema,
   listColumns,
   recordName,
+  reservadosFuera,
   seenBy,
   writableFields,
   type Entity,
@@ -109,10 +110,16 @@ export function permissions(
   return { ...can, editar, eliminar };
 }
 
-/** The fields this user writes on this record, or in the «Nuevo …» form without `recordId` (null: every writable field). */
+/**
+ * The fields this user writes on this record, or in the «Nuevo …» form without `recordId` (null:
+ * every writable field). Never a field reserved to other roles: they could not see what they
+ * would overwrite, and the database refuses it.
+ */
 export function writableNames(entity: Entity, user: Signed["user"], recordId?: string, record?: Row): string[] | null {
   const campos = entity.acceso?.(user, recordId, record).campos;
-  return campos ? [...campos] : null;
+  const fuera = reservadosFuera(entity, user.rol);
+  if (!fuera.length) return campos ? [...campos] : null;
+  return (campos ?? writableFields(entity).map((f) => f.name)).filter((name) => !fuera.includes(name));
 }
 
 /**
@@ -305,7 +312,7 @@ export async function recordLoader<X extends object = object>(
   const record = await getOr404<StoredRow>(store, entity.view, id);
   const url = new URL(request.url);
   const [history, options, extra] = await Promise.all([
-    loadHistory(store, entity.table, id),
+    loadHistory(store, entity.historialAparte?.length ? [entity.table, ...entity.historialAparte] : entity.table, id),
     loadOptions(store, entity, record, optionSearches(entity, url)),
     o.extra ? o.extra({ user, store, id, record }) : ({} as X),
   ]);
@@ -343,10 +350,13 @@ export type HistoryEntry = {
   cambios: Record<string, { antes: unknown; despues: unknown }> | null;
 };
 
-export async function loadHistory(store: Store, table: string, id: string) {
+/** The history of record `id` of `table` (or of any of `table`, the same id: a record and its data kept apart). */
+export async function loadHistory(store: Store, table: string | string[], id: string) {
   const { rows } = await store.list<HistoryEntry>("historial_vista", {
     filters: [
-      { column: "tabla", op: "eq", value: table },
+      typeof table === "string"
+        ? { column: "tabla", op: "eq", value: table }
+        : { column: "tabla", op: "in", value: table },
       { column: "registro_id", op: "eq", value: id },
     ],
     order: [{ column: "creado_en", ascending: false }],

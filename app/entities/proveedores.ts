@@ -77,4 +77,8 @@ export const proveedores: Entity = {
   },
   normalize: (values) => ({ ...values, nif: normalizeNif(String(values.nif), String(values.pais)) }),
   duplicados: { nif: ["pais", "nif"] },
+  // Who pays reads where to pay and the notes about it; everyone else still lists and chooses
+  // suppliers (supabase/migrations/20261226000001_datos_por_necesidad.sql: proveedores_pago).
+  reservados: { iban: ["administrador"], notas: ["administrador"] },
+  historialAparte: ["proveedores_pago"],
 };

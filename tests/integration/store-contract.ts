@@ -139,7 +139,6 @@ export function storeContract(name: string, setup: () => Promise<ContractWorld>)
           codigo: `${tag}-1`,
           version: 1,
           activo: true,
-          presupuesto_mensual: "1000.00",
         });
         expect(dep.alfa!.id).toMatch(/^[0-9a-f-]{36}$/);
         expect(gastos[0]).toMatchObject({
@@ -155,6 +154,10 @@ export function storeContract(name: string, setup: () => Promise<ContractWorld>)
         expect(await w.admin.get("departamentos", dep.beta!.id as string)).toMatchObject({
           nombre: `${tag} Beta`,
           version: 1,
+        });
+        // The budget is kept apart (departamentos_presupuesto); the view reads it.
+        expect(await w.admin.get("departamentos_vista", dep.alfa!.id as string)).toMatchObject({
+          presupuesto_mensual: "1000.00",
         });
         expect(await w.admin.get("gastos_vista", gastos[0]!.id as string)).toMatchObject({
           departamento_nombre: `${tag} Alfa`,
@@ -217,7 +220,7 @@ export function storeContract(name: string, setup: () => Promise<ContractWorld>)
         const q = async (filters: ListQuery["filters"]) =>
           names(
             (
-              await w.admin.list("departamentos", {
+              await w.admin.list("departamentos_vista", {
                 filters: inDeps(filters),
                 order: [{ column: "nombre", ascending: true }],
                 limit: 25,
