@@ -380,6 +380,8 @@ export async function recordAction(
     volver?: { guardado?: string; eliminado?: string };
     /** As in createAction: completes the parsed values before the update; field errors refuse it. */
     prepare?: CreateOptions["prepare"];
+    /** The record as its view reads it, when the caller has just read it (for `entity.acceso`). */
+    record?: Row;
   } = {},
 ) {
   const { user, store } = await requireViewer(entity, request, context);
@@ -391,7 +393,8 @@ export async function recordAction(
   const version = z.coerce.number().int().positive().safeParse(formData.get("version"));
 
   // An entity whose permissions depend on the record (its `acceso` reads it) reads it first.
-  const record = entity.acceso && entity.acceso.length > 2 ? await getOr404<Row>(store, entity.view, id) : undefined;
+  const record =
+    o.record ?? (entity.acceso && entity.acceso.length > 2 ? await getOr404<Row>(store, entity.view, id) : undefined);
   const can = permissions(entity, user, id, record);
 
   if (intent === "eliminar") {

@@ -2,7 +2,7 @@ import { parseSubmission } from "~/ui/parse-submission.server";
 import { json, type AppLoadContext } from "@remix-run/node";
 import { requireUser, type Signed } from "~/auth/session.server";
 import { UUID, type Filter, type Row } from "~/data/store";
-import { createAction, recordAction, writableNames } from "~/crud/crud.server";
+import { createAction, permissions, recordAction, writableNames } from "~/crud/crud.server";
 import { forbidden, getOr404, notFound, redirectWithFlash } from "~/crud/respuestas.server";
 import { entitySchema } from "~/entities/entity";
 import { gastos } from "~/entities/gastos";
@@ -17,8 +17,8 @@ import {
   SubidaRechazada,
 } from "~/justificantes/subir.server";
 import { describirDesglose, leerDesglose } from "~/lib/iva";
-import { esSuyo, esTransicion, type GastoClave } from "./reglas";
-import { actor, esSeleccion, masivo, remesaSeleccion, seleccion, transicion } from "./workflow.server";
+import { esTransicion, type GastoClave } from "./reglas";
+import { esSeleccion, masivo, remesaSeleccion, seleccion, transicion } from "./workflow.server";
 
 type Args = { request: Request; context: AppLoadContext };
 
@@ -284,7 +284,7 @@ async function borrador(intent: "guardar" | "eliminar", args: Args, signed: Sign
   const id = String(formData.get("id") ?? url.searchParams.get("gasto") ?? "");
   if (!UUID.test(id)) notFound("El gasto no existe o no tiene acceso a él.");
   const gasto = await getOr404<Row & GastoClave>(signed.store, gastos.view, id);
-  if (!esSuyo(actor(signed.user), gasto))
+  if (!permissions(gastos, signed.user, id, gasto).editar)
     forbidden("Solo el solicitante o un administrador pueden editar o eliminar este gasto.");
   const panel = volverA(url);
   if (gasto.estado !== "borrador")
@@ -303,6 +303,6 @@ async function borrador(intent: "guardar" | "eliminar", args: Args, signed: Sign
   return recordAction(
     gastos,
     { ...args, params: { id } },
-    { volver: { guardado: panel, eliminado: volverA(url, ["gasto"]) }, prepare: preparado.prepare },
+    { volver: { guardado: panel, eliminado: volverA(url, ["gasto"]) }, prepare: preparado.prepare, record: gasto },
   );
 }

@@ -21,7 +21,7 @@ import { BUSQUEDA_MINIMA, gastos, ORDEN_SOLO_FILTRADO } from "~/entities/gastos"
 import { proveedores } from "~/entities/proveedores";
 import { todayISO } from "~/lib/dates";
 import { numberFormat } from "~/lib/intl";
-import { apruebaEnBloque, esSuyo, transicionesDisponibles, type GastoClave, type Motivos } from "./reglas";
+import { apruebaEnBloque, transicionesDisponibles, type GastoClave, type Motivos } from "./reglas";
 import type { Perfil } from "./AyudaSolicitante";
 import { nombreLimpio } from "~/justificantes/nombre";
 import { MAX_POR_GASTO } from "~/justificantes/subir.server";
@@ -252,7 +252,7 @@ function panelDe(
   url: URL,
 ) {
   const { user } = signed;
-  const suyo = esSuyo(actor(user), record);
+  const suyo = permissions(gastos, user, record.id, record).editar;
   const borrador = record.estado === "borrador";
   return {
     record,

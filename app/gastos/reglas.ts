@@ -66,11 +66,6 @@ export function transicionesDisponibles(estado: string, motivos: Motivos | null)
   return motivos ? TRANSICIONES_ORDEN.filter((t) => TRANSICIONES[t].desde === estado && motivos[t] === null) : [];
 }
 
-/** Edit and delete: own borradores, or anyone's for an administrador (the state is checked apart). */
-export function esSuyo(user: Actor, g: GastoClave): boolean {
-  return g.solicitante_id === user.id || user.rol === "administrador";
-}
-
 /** Offer bulk approve/reject: aprobadores and administradores (an empleado approves nothing). */
 export function apruebaEnBloque(user: Actor): boolean {
   return user.rol === "aprobador" || user.rol === "administrador";
