@@ -248,6 +248,11 @@ export type ListData = SerializeFrom<typeof listLoader>;
 export type CreateOptions = {
   /** Completes the parsed values before the insert (defaults from the user); field errors refuse it. */
   prepare?: (values: Row, signed: Signed) => Promise<{ values: Row } | { fieldErrors: Record<string, string[]> }>;
+  /**
+   * When the form's schema refuses the post: more field errors to show with the schema's (what
+   * `prepare` would refuse of the fields that did parse), so the person fixes everything at once.
+   */
+  alsoRefused?: (formData: FormData, signed: Signed) => Promise<Record<string, string[]>>;
   /** Where to go and what to say after the insert (default: the new record, «… creado», with the list to go back to). */
   done?: (
     row: Row,
@@ -255,6 +260,22 @@ export type CreateOptions = {
     url: URL,
   ) => Promise<{ to?: string; message?: string; kind?: FlashKind; enlace?: FlashLink }>;
 };
+
+/** The schema's refusal, with what `alsoRefused` adds on the fields the schema let through. */
+async function refusal(
+  submission: {
+    reply: (o?: { fieldErrors?: Record<string, string[]> }) => unknown;
+    error?: Record<string, string[] | null> | null;
+  },
+  formData: FormData,
+  signed: Signed,
+  alsoRefused?: CreateOptions["alsoRefused"],
+) {
+  if (!alsoRefused) return submission.reply();
+  const extra = await alsoRefused(formData, signed);
+  const fieldErrors = Object.fromEntries(Object.entries(extra).filter(([name]) => !submission.error?.[name]?.length));
+  return submission.reply({ fieldErrors });
+}
 
 /**
  * POST on the list page: the «Nuevo …» form. Redirects to the new record (its «Volver» goes back
@@ -271,7 +292,8 @@ export async function createAction(entity: Entity, { request, context }: Args, o
   return context.services.once(user.id, formData.get("_envio"), async () => {
     const campos = writableNames(entity, user);
     const submission = parseSubmission(formData, (zod) => entitySchema(zod, entity, { campos }));
-    if (submission.status !== "success") return json({ ...intent, result: submission.reply() }, { status: 400 });
+    if (submission.status !== "success")
+      return json({ ...intent, result: await refusal(submission, formData, signed, o.alsoRefused) }, { status: 400 });
     let values = submission.value as Row;
     if (o.prepare) {
       const prepared = await o.prepare(values, signed);
@@ -380,6 +402,8 @@ export async function recordAction(
     volver?: { guardado?: string; eliminado?: string };
     /** As in createAction: completes the parsed values before the update; field errors refuse it. */
     prepare?: CreateOptions["prepare"];
+    /** As in createAction: more field errors when the schema refuses the post. */
+    alsoRefused?: CreateOptions["alsoRefused"];
     /** The record as its view reads it, when the caller has just read it (for `entity.acceso`). */
     record?: Row;
   } = {},
@@ -427,7 +451,11 @@ export async function recordAction(
   const submission = parseSubmission(formData, (zod) =>
     entitySchema(zod, entity, { campos: writableNames(entity, user, id, record), id }),
   );
-  if (submission.status !== "success") return json({ intent, result: submission.reply() }, { status: 400 });
+  if (submission.status !== "success")
+    return json(
+      { intent, result: await refusal(submission, formData, { user, store }, o.alsoRefused) },
+      { status: 400 },
+    );
   if (!version.success)
     return json(
       { intent, result: submission.reply({ formErrors: ["Falta la versión del registro: recargue la página."] }) },

@@ -1,10 +1,8 @@
-import { parseSubmission } from "~/ui/parse-submission.server";
 import { json, type AppLoadContext } from "@remix-run/node";
 import { requireUser, type Signed } from "~/auth/session.server";
 import { UUID, type Filter, type Row } from "~/data/store";
-import { createAction, permissions, recordAction, writableNames } from "~/crud/crud.server";
+import { createAction, permissions, recordAction, writableNames, type CreateOptions } from "~/crud/crud.server";
 import { forbidden, getOr404, notFound, redirectWithFlash } from "~/crud/respuestas.server";
-import { entitySchema } from "~/entities/entity";
 import { gastos } from "~/entities/gastos";
 import {
   adjuntar,
@@ -40,16 +38,14 @@ export async function gastosAction({ request, context }: Args) {
   const volver = volverA(url);
 
   if (intent === "crear")
-    return (
-      (await todosLosErrores(formData, signed, preparar(signed), { intent })) ??
-      createAction(
-        gastos,
-        { request, context },
-        {
-          ...preparar(signed),
-          done: (row, s, url) => creado(row, s, url, formData),
-        },
-      )
+    return createAction(
+      gastos,
+      { request, context },
+      {
+        ...preparar(signed),
+        alsoRefused: tambienRechazado(preparar(signed)),
+        done: (row, s, url) => creado(row, s, url, formData),
+      },
     );
   if (intent === "guardar" || intent === "eliminar")
     return borrador(intent, { request, context }, signed, formData, url);
@@ -94,26 +90,24 @@ async function crearConJustificantes({ request, context }: Args, signed: Signed)
     const soloCampos = new Request(request.url, { method: "POST", headers, body: formData });
     const fd = await soloCampos.clone().formData();
     const args = { request: soloCampos, context };
-    return (
-      (await todosLosErrores(fd, signed, preparar(signed), { intent: "crear" })) ??
-      (await createAction(gastos, args, {
-        ...preparar(signed),
-        async done(row, s, url) {
-          const hecho = await creado(row, s, url, fd);
-          if (!archivos.length && !rechazados.length) return hecho;
-          const subida = await adjuntar(archivos, { gastoId: String(row.id), store: s.store, almacen, existentes: 0 });
-          const r = resumenSubida({ ...subida, rechazados: [...rechazados, ...subida.rechazados] });
-          const partes = [hecho.message, r.message, ...r.detalles, r.duplicado?.message].filter(Boolean);
-          const aviso = hecho.kind === "aviso" || r.detalles.length > 0 || r.duplicado;
-          return {
-            ...hecho,
-            message: partes.join(" "),
-            kind: aviso ? ("aviso" as const) : hecho.kind,
-            enlace: hecho.enlace ?? r.duplicado?.enlace,
-          };
-        },
-      }))
-    );
+    return await createAction(gastos, args, {
+      ...preparar(signed),
+      alsoRefused: tambienRechazado(preparar(signed)),
+      async done(row, s, url) {
+        const hecho = await creado(row, s, url, fd);
+        if (!archivos.length && !rechazados.length) return hecho;
+        const subida = await adjuntar(archivos, { gastoId: String(row.id), store: s.store, almacen, existentes: 0 });
+        const r = resumenSubida({ ...subida, rechazados: [...rechazados, ...subida.rechazados] });
+        const partes = [hecho.message, r.message, ...r.detalles, r.duplicado?.message].filter(Boolean);
+        const aviso = hecho.kind === "aviso" || r.detalles.length > 0 || r.duplicado;
+        return {
+          ...hecho,
+          message: partes.join(" "),
+          kind: aviso ? ("aviso" as const) : hecho.kind,
+          enlace: hecho.enlace ?? r.duplicado?.enlace,
+        };
+      },
+    });
   } finally {
     await descartar(archivos);
   }
@@ -185,36 +179,28 @@ function preparar(signed: Signed, actual?: Row) {
 }
 
 /**
- * A form its schema refuses also gets what `prepare` finds wrong (a solicitante without a
- * department, an inactive supplier), so one submit shows every error; null when the schema
- * accepts it (the generic action then parses and prepares it as usual).
+ * When the schema refuses a gasto: what `prepare` says of the people, department, branch and
+ * supplier that did parse (a supplier switched off, a solicitante without a department), so the
+ * form shows every error at once.
  */
-async function todosLosErrores(
-  formData: FormData,
-  signed: Signed,
-  { prepare }: ReturnType<typeof preparar>,
-  o: { intent: string; id?: string },
-) {
-  const campos = writableNames(gastos, signed.user, o.id);
-  const submission = parseSubmission(formData, (z) => entitySchema(z, gastos, { campos, id: o.id }));
-  if (submission.status === "success") return null;
-  const uuid = (name: string) => {
-    const v = formData.get(name);
-    return typeof v === "string" && UUID.test(v.trim()) && (!campos || campos.includes(name)) ? v.trim() : null;
+function tambienRechazado({ prepare }: ReturnType<typeof preparar>, id?: string): CreateOptions["alsoRefused"] {
+  return async (formData, signed) => {
+    const campos = writableNames(gastos, signed.user, id);
+    const uuid = (name: string) => {
+      const v = formData.get(name);
+      return typeof v === "string" && UUID.test(v.trim()) && (!campos || campos.includes(name)) ? v.trim() : null;
+    };
+    const prepared = await prepare(
+      {
+        solicitante_id: uuid("solicitante_id"),
+        departamento_id: uuid("departamento_id"),
+        sucursal_id: uuid("sucursal_id"),
+        proveedor_id: uuid("proveedor_id"),
+      },
+      signed,
+    );
+    return ("fieldErrors" in prepared && prepared.fieldErrors) || {};
   };
-  const prepared = await prepare(
-    {
-      solicitante_id: uuid("solicitante_id"),
-      departamento_id: uuid("departamento_id"),
-      sucursal_id: uuid("sucursal_id"),
-      proveedor_id: uuid("proveedor_id"),
-    },
-    signed,
-  );
-  const extra = ("fieldErrors" in prepared && prepared.fieldErrors) || {};
-  // A field the schema refused keeps the schema's message.
-  const fieldErrors = Object.fromEntries(Object.entries(extra).filter(([name]) => !submission.error?.[name]?.length));
-  return json({ intent: o.intent, result: submission.reply({ fieldErrors }) }, { status: 400 });
 }
 
 /**
@@ -296,13 +282,14 @@ async function borrador(intent: "guardar" | "eliminar", args: Args, signed: Sign
       "error",
     );
   const preparado = preparar(signed, gasto);
-  if (intent === "guardar") {
-    const refused = await todosLosErrores(formData, signed, preparado, { intent, id });
-    if (refused) return refused;
-  }
   return recordAction(
     gastos,
     { ...args, params: { id } },
-    { volver: { guardado: panel, eliminado: volverA(url, ["gasto"]) }, prepare: preparado.prepare, record: gasto },
+    {
+      volver: { guardado: panel, eliminado: volverA(url, ["gasto"]) },
+      prepare: preparado.prepare,
+      alsoRefused: tambienRechazado(preparado, id),
+      record: gasto,
+    },
   );
 }
