@@ -6,6 +6,7 @@ import { formatMoney, subtractMoney, sumMoney } from "~/lib/money";
 import { cuenta, plural } from "~/lib/plural";
 import type { ReactNode } from "react";
 import { BarChart, ICONO_AVISO, type BarDatum } from "~/ui/BarChart";
+import { TablaTarjetas, type ColumnaTarjeta } from "~/ui/TablaTarjetas";
 import { libroTrimestreHref } from "~/fiscal/enlaces";
 import { TRIMESTRES } from "~/fiscal/periodo";
 import type { CifrasIva, PanelData } from "./datos";
@@ -490,46 +491,22 @@ function Seccion({ id, titulo, children }: { id: string; titulo: string; childre
   );
 }
 
-type Columna<G> = { header: string; numeric?: boolean; cell: (g: G) => ReactNode };
-
 /** A few gastos, each row led by its folio linking to the gasto. */
 function TablaGastos<G extends { id: string; folio: string }>(props: {
   caption: string;
   captionOculto?: boolean;
   gastos: G[];
-  columnas: Columna<G>[];
+  columnas: ColumnaTarjeta<G>[];
 }) {
-  const numero = (c: Columna<G>) => (c.numeric ? "numero" : undefined);
   return (
-    <div className="tabla-contenedor">
-      {/* On a phone each row is a card of «label: value» lines (`data-etiqueta`), as in the lists. */}
-      <table className="tabla-tarjetas">
-        <caption className={props.captionOculto ? "visually-hidden" : undefined}>{props.caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Folio</th>
-            {props.columnas.map((c) => (
-              <th key={c.header} scope="col" className={numero(c)}>
-                {c.header}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {props.gastos.map((g) => (
-            <tr key={g.id}>
-              <td className="panel-folio">
-                <a href={gastoHref(g.id)}>{g.folio}</a>
-              </td>
-              {props.columnas.map((c) => (
-                <td key={c.header} className={numero(c)} data-etiqueta={c.header}>
-                  {c.cell(g)}
-                </td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <TablaTarjetas
+      caption={props.caption}
+      captionOculto={props.captionOculto}
+      contenedor
+      titulada
+      filas={props.gastos}
+      clave={(g) => g.id}
+      columnas={[{ header: "Folio", cell: (g) => <a href={gastoHref(g.id)}>{g.folio}</a> }, ...props.columnas]}
+    />
   );
 }
