@@ -7,7 +7,7 @@ import { cabecerasDescarga, celdaCsv, celdaXlsx, hojaXlsx, totalXlsx, xlsxEnFluj
 import type { Formats } from "~/lib/format";
 import { fromCents, toCents } from "~/lib/money";
 import { COLUMNAS_FUENTE, COLUMNAS_LIBRO, FUENTE_LIBRO, SUMAS_LIBRO, type FilaLibro, type SumaLibro } from "./libro";
-import type { Periodo } from "./periodo";
+import { filtrosEntre, type Periodo } from "./periodo";
 
 /** The libro and its exports are for administradores only (docs/producto.md «Datos fiscales»). */
 export async function requireAdministrador(request: Request, context: AppLoadContext): Promise<Signed> {
@@ -20,10 +20,7 @@ export async function requireAdministrador(request: Request, context: AppLoadCon
 /** The lines of a period, by operation date, in order of date, folio and line. */
 export function consultaLibro(periodo: Periodo): ListQuery<ColumnOf<typeof FUENTE_LIBRO>> {
   return {
-    filters: [
-      { column: "fecha_operacion", op: "gte", value: periodo.desde },
-      { column: "fecha_operacion", op: "lte", value: periodo.hasta },
-    ],
+    filters: filtrosEntre("fecha_operacion", periodo),
     order: [
       { column: "fecha_operacion", ascending: true },
       { column: "folio", ascending: true },
@@ -47,8 +44,7 @@ export async function resumenLibro(store: Store, periodo: Periodo): Promise<Resu
     store.list("gastos_vista", {
       filters: [
         { column: "estado", op: "in", value: ["aprobado", "pagado"] },
-        { column: "fecha_gasto", op: "gte", value: periodo.desde },
-        { column: "fecha_gasto", op: "lte", value: periodo.hasta },
+        ...filtrosEntre("fecha_gasto", periodo),
         { column: "desglose_revisar", op: "eq", value: true },
       ],
       columns: ["id"],

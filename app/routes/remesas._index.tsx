@@ -16,7 +16,7 @@ import {
   requireAdministrador,
 } from "~/pagos/remesas.server";
 import { pageTitle, useFormats } from "~/ui/page";
-import { TablaTarjetas } from "~/ui/TablaTarjetas";
+import { TablaTarjetas, type ColumnaTarjeta } from "~/ui/TablaTarjetas";
 
 /**
  * `/remesas` — paying approved gastos by bank transfer (docs/producto.md «Remesas»), for
@@ -122,6 +122,17 @@ export default function Remesas() {
   const accion = useFormAction();
   const f = useFormats();
   const dinero = (v: string) => formatMoney(v, f.locale, f.currency);
+  // Both tables of the gastos considered show each one's folio and amount the same way.
+  type GastoConsiderado = { gasto_id: string; folio: string; importe: string };
+  const folio: ColumnaTarjeta<GastoConsiderado> = {
+    header: "Folio",
+    cell: (g) => <Link to={`/gastos?gasto=${g.gasto_id}#gasto`}>{g.folio}</Link>,
+  };
+  const importe: ColumnaTarjeta<GastoConsiderado> = {
+    header: "Importe",
+    celda: "importe",
+    cell: (g) => dinero(g.importe),
+  };
   const van = propuesta.gastos.filter((g) => !g.motivo);
   const noVan = propuesta.gastos.filter((g) => g.motivo);
   const errores = Object.entries(respuesta?.errores ?? {});
@@ -226,11 +237,11 @@ export default function Remesas() {
             filas={van}
             clave={(g) => g.gasto_id}
             columnas={[
-              { header: "Folio", cell: (g) => <Link to={`/gastos?gasto=${g.gasto_id}#gasto`}>{g.folio}</Link> },
+              folio,
               { header: "Fecha", cell: (g) => formatDate(g.fecha_gasto, f.locale) },
               { header: "Se paga a", cell: (g) => g.nombre },
               { header: "IBAN", cell: (g) => (g.iban ? formatIban(g.iban) : "—") },
-              { header: "Importe", celda: "importe", cell: (g) => dinero(g.importe) },
+              importe,
             ]}
           />
         ) : null}
@@ -239,11 +250,7 @@ export default function Remesas() {
             caption="Gastos que no van, y por qué"
             filas={noVan}
             clave={(g) => g.gasto_id}
-            columnas={[
-              { header: "Folio", cell: (g) => <Link to={`/gastos?gasto=${g.gasto_id}#gasto`}>{g.folio}</Link> },
-              { header: "Importe", celda: "importe", cell: (g) => dinero(g.importe) },
-              { header: "Motivo", cell: (g) => g.motivo },
-            ]}
+            columnas={[folio, importe, { header: "Motivo", cell: (g) => g.motivo }]}
           />
         ) : null}
       </section>

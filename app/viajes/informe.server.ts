@@ -3,7 +3,7 @@ import ExcelJS from "exceljs";
 import { requireUser, type Signed } from "~/auth/session.server";
 import { forbidden } from "~/crud/respuestas.server";
 import type { Store } from "~/data/store";
-import type { Periodo } from "~/fiscal/periodo";
+import { filtrosEntre, type Periodo } from "~/fiscal/periodo";
 import { CSV_BOM, csvLine, type CsvCell } from "~/lib/csv";
 import { cabecerasDescarga, TIPO_XLSX } from "~/lib/descarga.server";
 import type { Formats } from "~/lib/format";
@@ -46,10 +46,7 @@ export async function informeIrpf(store: Store, periodo: Periodo): Promise<Infor
   let gastos = 0;
   for (let offset = 0; ; offset += PAGINA) {
     const { rows } = await store.list<Linea>("informe_irpf", {
-      filters: [
-        { column: "fecha_gasto", op: "gte", value: periodo.desde },
-        { column: "fecha_gasto", op: "lte", value: periodo.hasta },
-      ],
+      filters: filtrosEntre("fecha_gasto", periodo),
       order: [
         { column: "fecha_gasto", ascending: true },
         { column: "folio", ascending: true },
