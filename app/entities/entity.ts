@@ -1,6 +1,6 @@
 import type { Genero } from "~/lib/articulos";
 import type * as Zod from "zod";
-import type { Permisos, Rol } from "~/auth/permissions";
+import { puede, type Permisos, type Rol } from "~/auth/permissions";
 import type { Filter } from "~/data/store";
 import type { Option } from "~/lib/opciones";
 import { formSchema, type Field, type Z } from "./fields";
@@ -207,6 +207,23 @@ export function conGrupos(
     }
   }
   return out;
+}
+
+/**
+ * Reference rows gastos keep pointing to (a rate, a limit): administradores add them and correct
+ * them; nobody deletes one, and a saved row changes only in `editables` (the column grants).
+ */
+export function soloAltasDeAdministrador(editables: readonly string[]): Pick<Entity, "permisos" | "roles" | "acceso"> {
+  const permisos: Permisos = { crear: ["administrador"], editar: ["administrador"], eliminar: [] };
+  return {
+    permisos,
+    roles: ["administrador"],
+    acceso: (user, recordId) => ({
+      editar: puede(permisos, "editar", user),
+      eliminar: false,
+      ...(recordId ? { campos: editables } : {}),
+    }),
+  };
 }
 
 /** Whether a person with `rol` sees the entity (its `roles`), for its screens and its navigation link. */

@@ -1,8 +1,7 @@
 import { createHash } from "node:crypto";
-import { createReadStream, createWriteStream } from "node:fs";
+import { createReadStream } from "node:fs";
 import { rm } from "node:fs/promises";
-import { Readable, Transform } from "node:stream";
-import { pipeline } from "node:stream/promises";
+import { Readable } from "node:stream";
 import {
   DeleteObjectCommand,
   GetObjectCommand,
@@ -13,7 +12,7 @@ import {
   paginateListObjectsV2,
 } from "@aws-sdk/client-s3";
 import type { AlmacenS3Config } from "~/lib/env.server";
-import { DemasiadoGrande, GRACIA_MS, type Almacen } from "./almacen.server";
+import { aTemporal, GRACIA_MS, type Almacen } from "./almacen.server";
 
 const HASH = /^[0-9a-f]{64}$/;
 
@@ -90,17 +89,7 @@ export function almacenS3(c: AlmacenS3Config, o: { temporal: () => Promise<strin
       try {
         const sha = createHash("sha256");
         const md5 = createHash("md5");
-        let bytes = 0;
-        const count = new Transform({
-          transform(chunk: Buffer, _enc, done) {
-            bytes += chunk.length;
-            if (bytes > maxBytes) return done(new DemasiadoGrande(maxBytes));
-            sha.update(chunk);
-            md5.update(chunk);
-            done(null, chunk);
-          },
-        });
-        await pipeline(stream, count, createWriteStream(temp, { flags: "wx", mode: 0o600 }));
+        const bytes = await aTemporal(stream, temp, maxBytes, sha, md5);
         const sha256 = sha.digest("hex");
         try {
           await client.send(

@@ -1,6 +1,6 @@
 import type { Store } from "~/data/store";
 import { todayISO } from "~/lib/dates";
-import { rangoTrimestre, trimestreDe } from "~/fiscal/periodo";
+import { filtrosEntre, rangoTrimestre, trimestreDe } from "~/fiscal/periodo";
 import { fromCents, subtractMoney, sumMoney, toCents } from "~/lib/money";
 import { panelSchema, type CifrasIva, type IvaTrimestre, type PanelData } from "./datos";
 
@@ -48,11 +48,7 @@ async function ivaTrimestre(store: Store, hoy: string): Promise<IvaTrimestre> {
       const { total, sums } = await store.list(
         "gastos_vista",
         {
-          filters: [
-            { column: "estado", op: "eq", value: estado },
-            { column: "fecha_gasto", op: "gte", value: desde },
-            { column: "fecha_gasto", op: "lte", value: hasta },
-          ],
+          filters: [{ column: "estado", op: "eq", value: estado }, ...filtrosEntre("fecha_gasto", { desde, hasta })],
           columns: ["id"],
           limit: 0,
           offset: 0,
