@@ -13,14 +13,14 @@ import { constants as zlibConstants } from "node:zlib";
 import { startEmbeddedPostgres, type EmbeddedDatabase } from "./app/data/embedded.server";
 import { migrate } from "./app/data/migrate.server";
 import { sqlAvisos, startAvisos } from "./app/avisos/entrega.server";
-import { guardarAjustes } from "./app/gastos/ajustes.server";
+import { guardarAjustes } from "./app/data/ajustes.server";
 import { startBarrido } from "./app/justificantes/barrido.server";
 import { createDatabase } from "./app/data/sql/connection.server";
-import { sessionSecretFromDataDir } from "./app/lib/edge.server";
+import { sessionSecretFromDataDir } from "./server/edge";
 import { backendKind, DEFAULT_DATA_DIR, dondeEscucha, loadEnv, type Config } from "./app/lib/env.server";
 import { withErrorDigests } from "./app/lib/errors.server";
-import { mountStatic } from "./app/lib/static.server";
-import { mountMonitoring } from "./app/lib/monitoring.server";
+import { mountStatic } from "./server/static";
+import { mountMonitoring } from "./server/monitoring";
 import { sqlServices, type Services } from "./app/services.server";
 import { supabaseAvisosOutbox, supabaseServices } from "./app/services.supabase.server";
 import { refuseCrossOrigin } from "./server/csrf";
@@ -103,6 +103,13 @@ async function primary(config: Config) {
   // Receipts' files no row names any more (ADR 0018): swept now, before any worker uploads, then
   // every hour; on Supabase with the service-role key.
   const barrido = await startBarrido(config, { databaseUrl });
+  console.info(
+    config.ALMACEN_S3
+      ? `Justificantes: en ${config.ALMACEN_URL} (${config.ALMACEN_S3.endpoint ? new URL(config.ALMACEN_S3.endpoint).host : "Amazon S3"}), compartidos por todos los servidores con esta ALMACEN_URL.`
+      : kind === "supabase"
+        ? "Justificantes: en Supabase Storage."
+        : `Justificantes: en ${path.resolve(config.DATA_DIR, "justificantes")} (solo este servidor; con varios, defina ALMACEN_URL).`,
+  );
 
   // On Supabase the double-submit guard and the sign-in throttle are in memory: one process.
   const workers = kind === "supabase" ? 1 : config.WEB_CONCURRENCY;

@@ -7,11 +7,12 @@ import type { AuthBackend, AuthSession } from "./auth/port";
 import { sqlStore } from "./data/sql/adapter.server";
 import { createDatabase } from "./data/sql/connection.server";
 import type { Store } from "./data/store";
-import type { Almacen } from "./justificantes/almacen.server";
+import { almacenLocal, type Almacen } from "./justificantes/almacen.server";
+import { almacenS3 } from "./justificantes/almacen.s3.server";
 import type { Config } from "./lib/env.server";
 import { createFlash, type FlashStore } from "./lib/flash.server";
-import { sqlOnce, type Once } from "./lib/once.server";
-import { SqlRateLimitStore } from "./lib/rate-limit.server";
+import { sqlOnce, type Once } from "./data/once.server";
+import { SqlRateLimitStore } from "./data/rate-limit.server";
 import type { Store as RateLimitStore } from "express-rate-limit";
 import { sqlThrottle, type SignInThrottle } from "./auth/throttle.server";
 import { sqlInvitations, type Invitations } from "./auth/invitations.server";
@@ -36,7 +37,10 @@ export type Services = {
    * service-role key): the screen explains that instead.
    */
   invitations?: (store: Store) => Invitations;
-  /** Where receipts' bytes live when not in DATA_DIR (Supabase Storage), as the user of `store`. */
+  /**
+   * Where receipts' bytes live when not in DATA_DIR (Supabase Storage as the user of `store`, or
+   * the object store ALMACEN_URL names).
+   */
   almacenFor?: (store: Store) => Almacen;
   /** The data, as seen by this signed-in user (row-level security applies). */
   storeFor(session: AuthSession): Store;
@@ -65,6 +69,10 @@ export function sqlServices(config: Config, databaseUrl: string): Services & { d
     appUrl: config.APP_URL,
   });
   const invitations = sqlInvitations(db);
+  // One client per process; uploads are staged in DATA_DIR/justificantes/tmp before they go up.
+  const s3 = config.ALMACEN_S3
+    ? almacenS3(config.ALMACEN_S3, { temporal: almacenLocal(config.DATA_DIR).temporal })
+    : undefined;
   return {
     config,
     db,
@@ -74,6 +82,7 @@ export function sqlServices(config: Config, databaseUrl: string): Services & { d
     throttle: sqlThrottle(db),
     rateLimitStore: (prefix) => new SqlRateLimitStore(db, prefix),
     invitations: () => invitations,
+    almacenFor: s3 && (() => s3),
     storeFor: (session) => sqlStore(db, session.userId),
     installationEmpty: async () => {
       const { rows } = await sql<{
@@ -84,6 +93,9 @@ export function sqlServices(config: Config, databaseUrl: string): Services & { d
     ping: async () => {
       await sql`select 1`.execute(db);
     },
-    close: () => db.destroy(),
+    close: async () => {
+      s3?.cerrar();
+      await db.destroy();
+    },
   };
 }

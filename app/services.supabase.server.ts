@@ -6,7 +6,7 @@ import { supabaseStore, type SupabaseConnection } from "./data/supabase.server";
 import type { Config } from "./lib/env.server";
 import { memoryThrottle } from "./auth/throttle.server";
 import { createFlash } from "./lib/flash.server";
-import { memoryOnce } from "./lib/once.server";
+import { memoryOnce } from "./data/once.server";
 import type { Store } from "./data/store";
 import { almacenSupabase } from "./justificantes/almacen.supabase.server";
 import { almacenDe } from "./justificantes/subir.server";

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from "express";
-import { REFUSALS } from "../app/lib/edge.server";
+import { REFUSALS } from "./edge";
 
 /**
  * A state-changing request must come from one of our own pages (as Django's CSRF check does with

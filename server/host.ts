@@ -1,5 +1,5 @@
 import type { Express, NextFunction, Request, Response } from "express";
-import { hostOf, placeOf } from "../app/lib/edge.server";
+import { hostOf, placeOf } from "./edge";
 
 /**
  * Every request must be addressed to APP_URL's host or to a loopback name (issue 15): the origin

@@ -7,12 +7,12 @@ import {
   REFUSALS,
   type BodyPolicy,
   type Refusal,
-} from "../app/lib/edge.server";
+} from "./edge";
 
 const DEFAULT_POLICY: BodyPolicy = { maxBytes: MAX_BODY_BYTES, maxFields: MAX_FIELDS };
 
 /**
- * A form's body read, measured and checked before any route sees it (edge.server.ts:
+ * A form's body read, measured and checked before any route sees it (edge.ts:
  * inspectBody), then handed back to the request as it was (Readable#unshift), so Remix's
  * adapter reads the same bytes. A route with a streaming policy (the receipts upload) reads a
  * multipart body larger than the ordinary limit itself, as it arrives: only its declared length

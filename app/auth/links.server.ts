@@ -1,4 +1,4 @@
-import { parseSubmission } from "~/ui/validacion.server";
+import { parseSubmission } from "~/ui/parse-submission.server";
 import { json, redirect, type AppLoadContext } from "@remix-run/node";
 import { minutos, newPasswordSchema } from "./forms";
 import { LINK_LIMIT, linkKey, tooMany } from "./throttle.server";

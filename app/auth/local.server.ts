@@ -2,7 +2,7 @@ import { createCookie } from "@remix-run/node";
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../data/database";
-import { sweeper } from "../lib/sweep.server";
+import { sweeper } from "../data/sweep.server";
 import type { Mailer } from "./mail.server";
 import { TOKEN_HOURS } from "./forms";
 import { hashPassword, verifyPassword } from "./password.server";

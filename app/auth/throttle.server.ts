@@ -1,7 +1,7 @@
 import { json } from "@remix-run/node";
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../data/database";
-import { sweeper } from "../lib/sweep.server";
+import { sweeper } from "../data/sweep.server";
 import { minutos } from "./forms";
 
 /**

@@ -1,15 +1,21 @@
-import { once } from "node:events";
-import { PassThrough, Readable } from "node:stream";
 import type { AppLoadContext, TypedResponse } from "@remix-run/node";
-import ExcelJS from "exceljs";
 import { requireUser, type Signed } from "~/auth/session.server";
-import { forbidden } from "~/crud/crud.server";
+import { forbidden } from "~/crud/respuestas.server";
 import type { Store } from "~/data/store";
 import type { Periodo } from "~/fiscal/periodo";
-import { CSV_BOM, csvLine, type CsvCell } from "~/lib/csv";
-import { addDaysISO, formatDate, monthRange } from "~/lib/dates";
+import { CSV_BOM, csvLine } from "~/lib/csv";
+import {
+  cabecerasDescarga,
+  celdaCsv,
+  celdaXlsx,
+  hojaXlsx,
+  totalXlsx,
+  xlsxEnFlujo,
+  type ColumnaDescarga,
+} from "~/lib/descarga.server";
+import { addDaysISO, monthRange } from "~/lib/dates";
 import type { Formats } from "~/lib/format";
-import { formatDecimal, fromCents, toCents } from "~/lib/money";
+import { toCents } from "~/lib/money";
 import { bytesAnsi, FIN_DE_LINEA, registroDiario, registroSubcuenta } from "./contaplus";
 import {
   COLUMNAS_DIARIO,
@@ -18,8 +24,8 @@ import {
   normalizarResumen,
   Subcuentas,
   type Apunte,
-  type ColumnaDiario,
   type ResumenDiario,
+  type Subcuenta,
 } from "./diario";
 
 /** The libro diario and its files are for administradores only (docs/contabilidad.md). */
@@ -158,37 +164,6 @@ export function nombreArchivo(periodo: Periodo, extension: "xlsx" | "csv") {
   return `libro-diario-${periodo.clave}.${extension}`;
 }
 
-function cabeceras(tipo: string, nombre: string) {
-  return {
-    "Content-Type": tipo,
-    "Content-Disposition": `attachment; filename="${nombre}"`,
-    "Cache-Control": "private, no-store",
-  };
-}
-
-const NUM_FMT: Record<NonNullable<ColumnaDiario["kind"]>, string> = {
-  money: "#,##0.00",
-  integer: "0",
-  date: "dd/mm/yyyy",
-};
-
-async function drenada(stream: PassThrough) {
-  const fin = new AbortController();
-  try {
-    await Promise.race([once(stream, "drain", { signal: fin.signal }), once(stream, "close", { signal: fin.signal })]);
-  } finally {
-    fin.abort();
-  }
-}
-
-function celdaXlsx(c: ColumnaDiario, a: Apunte): ExcelJS.CellValue {
-  const v = c.value(a);
-  if (v === null || v === "") return null;
-  if (c.kind === "money") return Number(v);
-  if (c.kind === "date") return new Date(`${String(v)}T00:00:00Z`);
-  return v;
-}
-
 /**
  * The diario as an XLSX workbook, streamed as it is read: sheet «Diario» (a header row, frozen;
  * amounts as numbers with two decimals, dates as dates; a bold totals row whose debe and haber
@@ -197,24 +172,12 @@ function celdaXlsx(c: ColumnaDiario, a: Apunte): ExcelJS.CellValue {
  */
 export async function xlsxDiario(store: Store, periodo: Periodo, primerAsiento = 1): Promise<TypedResponse<never>> {
   const paginas = await conPrimerMes(paginasDiario(store, periodo, primerAsiento));
-  const salida = new PassThrough();
-  const libro = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: salida, useStyles: true, useSharedStrings: false });
-  const hoja = libro.addWorksheet("Diario", { views: [{ state: "frozen", ySplit: 1 }] });
-  hoja.columns = COLUMNAS_DIARIO.map((c, i) => ({
-    key: String(i),
-    width: c.width,
-    ...(c.kind ? { style: { numFmt: NUM_FMT[c.kind] } } : {}),
-  }));
-  const cabecera = hoja.addRow(COLUMNAS_DIARIO.map((c) => c.header));
-  cabecera.font = { bold: true };
-  cabecera.commit();
-
-  (async () => {
+  return xlsxEnFlujo(nombreArchivo(periodo, "xlsx"), async (libro, descarga) => {
+    const hoja = hojaXlsx(libro, "Diario", COLUMNAS_DIARIO);
     const sumas = { debe: 0n, haber: 0n };
     const subcuentas = new Subcuentas();
     let asientos = 0;
-    for await (const apuntes of paginas) {
-      if (salida.destroyed) return;
+    for await (const apuntes of descarga.alRitmo(paginas)) {
       for (const a of apuntes) {
         hoja.addRow(COLUMNAS_DIARIO.map((c) => celdaXlsx(c, a))).commit();
         sumas.debe += toCents(a.debe);
@@ -222,47 +185,23 @@ export async function xlsxDiario(store: Store, periodo: Periodo, primerAsiento =
         subcuentas.add(a);
         if (a.linea === 1) asientos++;
       }
-      if (salida.writableNeedDrain) await drenada(salida);
     }
-    if (salida.destroyed) return;
-    const total = hoja.addRow(
-      COLUMNAS_DIARIO.map((c, i) =>
-        c.sum
-          ? Number(fromCents(sumas[c.sum]))
-          : i === 0
-            ? `Total (${asientos} ${asientos === 1 ? "asiento" : "asientos"})`
-            : null,
-      ),
-    );
-    total.font = { bold: true };
-    total.commit();
+    if (descarga.cerrada) return;
+    totalXlsx(hoja, COLUMNAS_DIARIO, sumas, `Total (${asientos} ${asientos === 1 ? "asiento" : "asientos"})`);
     hoja.commit();
 
-    const hojaSubcuentas = libro.addWorksheet("Subcuentas", { views: [{ state: "frozen", ySplit: 1 }] });
-    hojaSubcuentas.columns = [{ width: 11 }, { width: 40 }, { width: 15 }];
-    const cab = hojaSubcuentas.addRow(["Subcuenta", "Descripción", "NIF"]);
-    cab.font = { bold: true };
-    cab.commit();
-    for (const s of subcuentas.list()) hojaSubcuentas.addRow([s.subcuenta, s.titulo, s.nif]).commit();
+    const hojaSubcuentas = hojaXlsx(libro, "Subcuentas", COLUMNAS_SUBCUENTAS);
+    for (const s of subcuentas.list()) hojaSubcuentas.addRow(COLUMNAS_SUBCUENTAS.map((c) => c.value(s))).commit();
     hojaSubcuentas.commit();
-    await libro.commit();
-  })().catch((error: unknown) => salida.destroy(error instanceof Error ? error : new Error(String(error))));
-
-  return new Response(Readable.toWeb(salida) as unknown as ReadableStream<Uint8Array>, {
-    headers: cabeceras(
-      "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-      nombreArchivo(periodo, "xlsx"),
-    ),
-  }) as TypedResponse<never>;
+  });
 }
 
-function celdaCsv(c: ColumnaDiario, a: Apunte, formats: Formats): CsvCell {
-  const v = c.value(a);
-  if (v === null || v === "") return null;
-  if (c.kind === "money") return formatDecimal(String(v), formats.locale);
-  if (c.kind === "date") return formatDate(String(v), formats.locale);
-  return v;
-}
+/** Each subcuenta the period uses, with its title and NIF. */
+const COLUMNAS_SUBCUENTAS: readonly ColumnaDescarga<Subcuenta>[] = [
+  { header: "Subcuenta", width: 11, value: (s) => s.subcuenta },
+  { header: "Descripción", width: 40, value: (s) => s.titulo },
+  { header: "NIF", width: 15, value: (s) => s.nif },
+];
 
 /**
  * The period read from its first month: that month is read (and, by the caller, written) before
@@ -322,7 +261,7 @@ export async function csvDiario(
       encoder.encode(apuntes.map((a) => csvLine(COLUMNAS_DIARIO.map((c) => celdaCsv(c, a, formats)))).join("")),
   );
   return new Response(body, {
-    headers: cabeceras("text/csv; charset=utf-8", nombreArchivo(periodo, "csv")),
+    headers: cabecerasDescarga("text/csv; charset=utf-8", nombreArchivo(periodo, "csv")),
   }) as TypedResponse<never>;
 }
 
@@ -357,7 +296,7 @@ export async function xdiario(store: Store, periodo: Periodo, primerAsiento = 1)
   }
   const body = await textoEnFlujo(paginasDiario(store, periodo, primerAsiento), null, registrosXDiario);
   return new Response(body, {
-    headers: cabeceras("text/plain; charset=windows-1252", "XDiario.txt"),
+    headers: cabecerasDescarga("text/plain; charset=windows-1252", "XDiario.txt"),
   }) as TypedResponse<never>;
 }
 
@@ -375,6 +314,6 @@ export async function xsubcta(store: Store, periodo: Periodo): Promise<TypedResp
       .join(""),
   );
   return new Response(Buffer.from(body), {
-    headers: cabeceras("text/plain; charset=windows-1252", "XSubCta.txt"),
+    headers: cabecerasDescarga("text/plain; charset=windows-1252", "XSubCta.txt"),
   }) as TypedResponse<never>;
 }

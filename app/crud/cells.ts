@@ -1,5 +1,5 @@
 import type { Column } from "~/entities/entity";
-import { labelOf } from "~/lib/constants";
+import { labelOf } from "~/lib/opciones";
 import { cuenta } from "~/lib/plural";
 import { formatDate, formatLocalDateTime } from "~/lib/dates";
 import { formatIban } from "~/lib/iban";

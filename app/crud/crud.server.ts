@@ -1,24 +1,15 @@
-import { json, redirect, type AppLoadContext, type SerializeFrom } from "@remix-run/node";
+import { json, type AppLoadContext, type SerializeFrom } from "@remix-run/node";
 import { z } from "zod";
 import { puede, type Accion } from "~/auth/permissions";
 import { requireUser, type Signed } from "~/auth/session.server";
-import {
-  Conflict,
-  Forbidden,
-  Invalid,
-  NotFound,
-  Referenced,
-  UUID,
-  type Filter,
-  type Row,
-  type Store,
-} from "~/data/store";
+import { Conflict, Forbidden, Invalid, NotFound, Referenced, UUID, type Row, type Store } from "~/data/store";
 import {
   capitalize,
   done,
   entitySchema,
   listColumns,
   recordName,
+  reservadosFuera,
   seenBy,
   writableFields,
   type Entity,
@@ -27,12 +18,21 @@ import {
 import { formSchema } from "~/entities/fields";
 import { entityOf } from "~/entities/index";
 import { conArticulo } from "~/lib/articulos";
-import type { Option } from "~/lib/constants";
+import type { Option } from "~/lib/opciones";
 import type { Formats } from "~/lib/format";
-import { cuenta } from "~/lib/plural";
-import { safeRedirect } from "~/lib/safe-redirect";
-import { parseSubmission } from "~/ui/validacion.server";
+import { parseSubmission } from "~/ui/parse-submission.server";
 import { csvResponse, csvToExport } from "./csv.server";
+import { referencedMessage, storeErrorReply } from "./errores.server";
+import {
+  backTo,
+  forbidden,
+  getOr404,
+  intentOf,
+  notFound,
+  redirectWithFlash,
+  type FlashKind,
+  type FlashLink,
+} from "./respuestas.server";
 import { parseListState, sinControl, toListQuery, viewFilters } from "./list-query";
 
 /**
@@ -81,13 +81,6 @@ function refTables(entity: Entity, forWhat: OptionsFor = "forms") {
   return tables;
 }
 
-export function forbidden(message = "No tiene permiso para ver esta página o hacer esta acción."): never {
-  throw json({ message }, { status: 403 });
-}
-export function notFound(message = "La página o el registro que busca no existe."): never {
-  throw json({ message }, { status: 404 });
-}
-
 export function formats(context: AppLoadContext): Formats {
   return { locale: context.services.config.APP_LOCALE, currency: context.services.config.APP_CURRENCY };
 }
@@ -109,10 +102,16 @@ export function permissions(
   return { ...can, editar, eliminar };
 }
 
-/** The fields this user writes on this record, or in the «Nuevo …» form without `recordId` (null: every writable field). */
+/**
+ * The fields this user writes on this record, or in the «Nuevo …» form without `recordId` (null:
+ * every writable field). Never a field reserved to other roles: they could not see what they
+ * would overwrite, and the database refuses it.
+ */
 export function writableNames(entity: Entity, user: Signed["user"], recordId?: string, record?: Row): string[] | null {
   const campos = entity.acceso?.(user, recordId, record).campos;
-  return campos ? [...campos] : null;
+  const fuera = reservadosFuera(entity, user.rol);
+  if (!fuera.length) return campos ? [...campos] : null;
+  return (campos ?? writableFields(entity).map((f) => f.name)).filter((name) => !fuera.includes(name));
 }
 
 /**
@@ -241,6 +240,11 @@ export type ListData = SerializeFrom<typeof listLoader>;
 export type CreateOptions = {
   /** Completes the parsed values before the insert (defaults from the user); field errors refuse it. */
   prepare?: (values: Row, signed: Signed) => Promise<{ values: Row } | { fieldErrors: Record<string, string[]> }>;
+  /**
+   * When the form's schema refuses the post: more field errors to show with the schema's (what
+   * `prepare` would refuse of the fields that did parse), so the person fixes everything at once.
+   */
+  alsoRefused?: (formData: FormData, signed: Signed) => Promise<Record<string, string[]>>;
   /** Where to go and what to say after the insert (default: the new record, «… creado», with the list to go back to). */
   done?: (
     row: Row,
@@ -248,6 +252,22 @@ export type CreateOptions = {
     url: URL,
   ) => Promise<{ to?: string; message?: string; kind?: FlashKind; enlace?: FlashLink }>;
 };
+
+/** The schema's refusal, with what `alsoRefused` adds on the fields the schema let through. */
+async function refusal(
+  submission: {
+    reply: (o?: { fieldErrors?: Record<string, string[]> }) => unknown;
+    error?: Record<string, string[] | null> | null;
+  },
+  formData: FormData,
+  signed: Signed,
+  alsoRefused?: CreateOptions["alsoRefused"],
+) {
+  if (!alsoRefused) return submission.reply();
+  const extra = await alsoRefused(formData, signed);
+  const fieldErrors = Object.fromEntries(Object.entries(extra).filter(([name]) => !submission.error?.[name]?.length));
+  return submission.reply({ fieldErrors });
+}
 
 /**
  * POST on the list page: the «Nuevo …» form. Redirects to the new record (its «Volver» goes back
@@ -264,7 +284,8 @@ export async function createAction(entity: Entity, { request, context }: Args, o
   return context.services.once(user.id, formData.get("_envio"), async () => {
     const campos = writableNames(entity, user);
     const submission = parseSubmission(formData, (zod) => entitySchema(zod, entity, { campos }));
-    if (submission.status !== "success") return json({ ...intent, result: submission.reply() }, { status: 400 });
+    if (submission.status !== "success")
+      return json({ ...intent, result: await refusal(submission, formData, signed, o.alsoRefused) }, { status: 400 });
     let values = submission.value as Row;
     if (o.prepare) {
       const prepared = await o.prepare(values, signed);
@@ -291,12 +312,6 @@ export async function createAction(entity: Entity, { request, context }: Args, o
   });
 }
 
-/** `{ intent }` when the form posted one (for replies), else nothing. */
-function intentOf(formData: FormData): { intent?: string } {
-  const intent = formData.get("intent");
-  return typeof intent === "string" && intent ? { intent } : {};
-}
-
 /**
  * A record page's data. `extra` adds the route's own sections (e.g. the people of a department),
  * read with the same store, as the same user.
@@ -311,7 +326,7 @@ export async function recordLoader<X extends object = object>(
   const record = await getOr404<StoredRow>(store, entity.view, id);
   const url = new URL(request.url);
   const [history, options, extra] = await Promise.all([
-    loadHistory(store, entity.table, id),
+    loadHistory(store, entity.historialAparte?.length ? [entity.table, ...entity.historialAparte] : entity.table, id),
     loadOptions(store, entity, record, optionSearches(entity, url)),
     o.extra ? o.extra({ user, store, id, record }) : ({} as X),
   ]);
@@ -349,10 +364,13 @@ export type HistoryEntry = {
   cambios: Record<string, { antes: unknown; despues: unknown }> | null;
 };
 
-export async function loadHistory(store: Store, table: string, id: string) {
+/** The history of record `id` of `table` (or of any of `table`, the same id: a record and its data kept apart). */
+export async function loadHistory(store: Store, table: string | string[], id: string) {
   const { rows } = await store.list<HistoryEntry>("historial_vista", {
     filters: [
-      { column: "tabla", op: "eq", value: table },
+      typeof table === "string"
+        ? { column: "tabla", op: "eq", value: table }
+        : { column: "tabla", op: "in", value: table },
       { column: "registro_id", op: "eq", value: id },
     ],
     order: [{ column: "creado_en", ascending: false }],
@@ -376,6 +394,10 @@ export async function recordAction(
     volver?: { guardado?: string; eliminado?: string };
     /** As in createAction: completes the parsed values before the update; field errors refuse it. */
     prepare?: CreateOptions["prepare"];
+    /** As in createAction: more field errors when the schema refuses the post. */
+    alsoRefused?: CreateOptions["alsoRefused"];
+    /** The record as its view reads it, when the caller has just read it (for `entity.acceso`). */
+    record?: Row;
   } = {},
 ) {
   const { user, store } = await requireViewer(entity, request, context);
@@ -387,7 +409,8 @@ export async function recordAction(
   const version = z.coerce.number().int().positive().safeParse(formData.get("version"));
 
   // An entity whose permissions depend on the record (its `acceso` reads it) reads it first.
-  const record = entity.acceso && entity.acceso.length > 2 ? await getOr404<Row>(store, entity.view, id) : undefined;
+  const record =
+    o.record ?? (entity.acceso && entity.acceso.length > 2 ? await getOr404<Row>(store, entity.view, id) : undefined);
   const can = permissions(entity, user, id, record);
 
   if (intent === "eliminar") {
@@ -420,7 +443,11 @@ export async function recordAction(
   const submission = parseSubmission(formData, (zod) =>
     entitySchema(zod, entity, { campos: writableNames(entity, user, id, record), id }),
   );
-  if (submission.status !== "success") return json({ intent, result: submission.reply() }, { status: 400 });
+  if (submission.status !== "success")
+    return json(
+      { intent, result: await refusal(submission, formData, { user, store }, o.alsoRefused) },
+      { status: 400 },
+    );
   if (!version.success)
     return json(
       { intent, result: submission.reply({ formErrors: ["Falta la versión del registro: recargue la página."] }) },
@@ -512,136 +539,4 @@ async function recordStep(
     }
     throw error;
   }
-}
-
-/** «nombre», but «NIF / RFC / ID fiscal» stays as it is (an acronym first). */
-function inSentence(label: string) {
-  return /^\p{Lu}{2}/u.test(label) ? label : label.toLowerCase();
-}
-
-/**
- * A store refusal as a form reply: field errors where the column is known, else a form error.
- * A duplicate of a field in `entity.duplicados` also gives `existente`, the record that holds the
- * value, so the form links to it.
- */
-export async function storeErrorReply(
-  entity: Entity,
-  store: Store,
-  submission: {
-    reply: (o?: { formErrors?: string[]; fieldErrors?: Record<string, string[]> }) => unknown;
-    payload?: unknown;
-    value?: unknown;
-  },
-  error: unknown,
-  formData: FormData,
-  selfId?: string,
-) {
-  if (error instanceof NotFound) notFound();
-  if (error instanceof Forbidden) forbidden(error.message);
-  if (error instanceof Invalid || error instanceof Conflict) {
-    const column = error instanceof Invalid ? columnOfEntity(entity, error.field) : undefined;
-    const field = column ? entity.fields.find((f) => f.name === column) : undefined;
-    const values = (submission.value ?? {}) as Row;
-    const repeated = error.message === "Ya existe un registro con este valor";
-    const duplicate = Boolean(field) && repeated;
-    // A unique constraint over several columns (`clave_desde`): the fields it names, in the message.
-    const together =
-      column && repeated && !field ? entity.fields.filter((f) => `_${column}_`.includes(`_${f.name}_`)) : [];
-    const shown = field
-      ? String(typeof values[field.name] === "string" ? values[field.name] : (formData.get(field.name) ?? "")).trim()
-      : "";
-    const message =
-      field && duplicate
-        ? `Ya existe ${entity.gender === "f" ? "una" : "un"} ${entity.singular} con ${inSentence(field.label)} «${shown}»`
-        : error.message === "Valor no válido" && field
-          ? `Revise ${conArticulo(field.label)}`
-          : together.length > 1
-            ? `Ya existe ${entity.gender === "f" ? "una" : "un"} ${entity.singular} con estos valores de ${together.map((f) => `«${f.label}»`).join(" y ")}: cambie alguno de ellos`
-            : error.message;
-    const reply = field
-      ? submission.reply({ fieldErrors: { [field.name]: [message] } })
-      : submission.reply({ formErrors: [message] });
-    const existente = field && duplicate ? await findExisting(entity, store, field.name, values, selfId) : null;
-    return json(
-      { ...intentOf(formData), result: reply, ...(existente ? { existente } : {}) },
-      { status: error instanceof Conflict ? 409 : 400 },
-    );
-  }
-  throw error;
-}
-
-/**
- * The column a refusal names, as the entity's fields name it. Constraint names are
- * `<table>_<column>_…`, read as if the table's name were one word: for a table whose name has
- * an underscore (`tipos_iva_hasta_check`), the rest of its name comes first (`iva_hasta`) and is
- * dropped here.
- */
-function columnOfEntity(entity: Entity, column: string | undefined): string | undefined {
-  if (!column || entity.fields.some((f) => f.name === column)) return column;
-  const rest = entity.table.split("_").slice(1).join("_");
-  return rest && column.startsWith(`${rest}_`) ? column.slice(rest.length + 1) : column;
-}
-
-/** The record already holding a unique value, to link to it from the error. */
-async function findExisting(entity: Entity, store: Store, field: string, values: Row, selfId?: string) {
-  const columns = entity.duplicados?.[field];
-  if (!columns || columns.some((c) => values[c] === undefined || values[c] === null)) return null;
-  const filters: Filter[] = columns.map((column) => ({ column, op: "eq", value: values[column] }));
-  if (selfId) filters.push({ column: "id", op: "neq", value: selfId });
-  const { rows } = await store
-    .list<Row>(entity.view, { filters, limit: 1, offset: 0, count: "none" })
-    .catch(() => ({ rows: [] as Row[] }));
-  const row = rows[0];
-  return row
-    ? { campo: field, href: `${entity.path}/${String(row.id)}`, nombre: String(row[entity.labelColumn] ?? "") }
-    : null;
-}
-
-async function referencedMessage(store: Store, entity: Entity, id: string) {
-  const rows = await store
-    .rpc<{ tabla: string; total: number }[] | null>("referencias", { p_tabla: entity.table, p_id: id })
-    .catch(() => null);
-  const parts = (rows ?? [])
-    .filter((r) => Number(r.total) > 0)
-    .map((r) => {
-      const related = entityOf(r.tabla);
-      const a = related?.gender === "f" ? "a" : "o";
-      return related
-        ? cuenta(Number(r.total), `${related.singular} asociad${a}`, `${related.plural} asociad${a}s`)
-        : cuenta(Number(r.total), `registro en ${r.tabla}`, `registros en ${r.tabla}`);
-    });
-  const what = parts.length ? parts.join(", ") : "registros asociados";
-  return `No se puede eliminar: tiene ${what}. ${entity.fields.some((f) => f.name === "activo") ? `Desactív${entity.gender === "f" ? "ela" : "elo"} en su lugar.` : ""}`.trim();
-}
-
-export async function getOr404<T>(store: Store, source: string, id: string): Promise<T> {
-  try {
-    return await store.get<T>(source, id);
-  } catch (error) {
-    if (error instanceof NotFound) notFound(`${capitalize("el registro")} no existe o no tiene acceso a él.`);
-    throw error;
-  }
-}
-
-/** The filtered list to go back to (`volver`), only ever a path of this entity's list. */
-export function backTo(entity: Entity, url: URL) {
-  const target = safeRedirect(url.searchParams.get("volver"), entity.path);
-  return target === entity.path || target.startsWith(`${entity.path}?`) ? target : entity.path;
-}
-
-type FlashKind = "exito" | "aviso" | "error";
-/** A link shown after a flash message (e.g. to the other gasto a new one duplicates). */
-export type FlashLink = { href: string; texto: string };
-
-export async function redirectWithFlash(
-  context: AppLoadContext,
-  request: Request,
-  to: string,
-  message: string,
-  kind: FlashKind = "exito",
-  enlace?: FlashLink,
-  detalles?: string[],
-) {
-  const flash = { message, kind, ...(enlace ? { enlace } : {}), ...(detalles?.length ? { detalles } : {}) };
-  return redirect(to, { headers: { "Set-Cookie": await context.services.flash.set(request, flash) } });
 }

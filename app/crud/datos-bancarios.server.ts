@@ -3,8 +3,8 @@ import type { Signed } from "~/auth/session.server";
 import { Conflict, Forbidden, Invalid, NotFound, UUID, type Store } from "~/data/store";
 import { datosBancariosSchema, type DatosBancarios } from "~/entities/datos-bancarios";
 import { usuarios } from "~/entities/usuarios";
-import { parseSubmission } from "~/ui/validacion.server";
-import { forbidden, getOr404, notFound, redirectWithFlash } from "./crud.server";
+import { parseSubmission } from "~/ui/parse-submission.server";
+import { forbidden, getOr404, notFound, redirectWithFlash } from "./respuestas.server";
 
 /**
  * «Datos bancarios» on a person's profile: only that person and the administradores see it or

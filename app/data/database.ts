@@ -137,9 +137,17 @@ export interface Departamentos {
   id: Generated<string>;
   nombre: string;
   notas: string | null;
+  /**
+   * Solo de entrada: el valor se guarda en departamentos_presupuesto (disparador reservar_presupuesto_mensual). Léase en departamentos_vista.
+   */
   presupuesto_mensual: Numeric | null;
   responsable_id: string | null;
   version: Generated<number>;
+}
+
+export interface DepartamentosPresupuesto {
+  id: string;
+  presupuesto_mensual: Numeric | null;
 }
 
 export interface DepartamentosVista {
@@ -498,10 +506,16 @@ export interface Proveedores {
   creado_en: Generated<ColumnType<string, Date | string, Date | string>>;
   direccion: string | null;
   email: string | null;
+  /**
+   * Solo de entrada: el valor se guarda en proveedores_pago (disparador reservar_iban). Léase en proveedores_vista.
+   */
   iban: string | null;
   id: Generated<string>;
   nif: string;
   nombre_comercial: string | null;
+  /**
+   * Solo de entrada: el valor se guarda en proveedores_pago (disparador reservar_notas). Léase en proveedores_vista.
+   */
   notas: string | null;
   pais: Generated<string>;
   provincia: string | null;
@@ -510,6 +524,12 @@ export interface Proveedores {
   telefono: string | null;
   tipo_persona: string;
   version: Generated<number>;
+}
+
+export interface ProveedoresPago {
+  iban: string | null;
+  id: string;
+  notas: string | null;
 }
 
 export interface ProveedoresVista {
@@ -759,6 +779,7 @@ interface Tables {
   cuentas_empresa: CuentasEmpresa;
   datos_bancarios: DatosBancarios;
   departamentos: Departamentos;
+  departamentos_presupuesto: DepartamentosPresupuesto;
   departamentos_vista: DepartamentosVista;
   empresa: Empresa;
   gastos: Gastos;
@@ -781,6 +802,7 @@ interface Tables {
   politicas_gasto_vista: PoliticasGastoVista;
   preferencias_avisos: PreferenciasAvisos;
   proveedores: Proveedores;
+  proveedores_pago: ProveedoresPago;
   proveedores_vista: ProveedoresVista;
   remesa_gastos: RemesaGastos;
   remesas: Remesas;

@@ -3,13 +3,15 @@
  * Adapters: sql/adapter.server.ts (Kysely over Postgres) and supabase.server.ts (PostgREST).
  * Both run every call as the signed-in user, so row-level security decides what is visible.
  */
+import type { Selectable } from "kysely";
+import type { Database, Numeric } from "./database";
 export type Row = Record<string, unknown>;
 
 /** `ilike`: case-insensitive substring match of a text value (the adapter escapes `%` and `_`). */
 export type FilterOp = "eq" | "neq" | "gt" | "gte" | "lt" | "lte" | "in" | "is_null" | "not_null" | "ilike";
 export type Filter = { column: string; op: FilterOp; value?: unknown };
 
-export type ListQuery = {
+export type ListQuery<C extends string = string> = {
   filters?: Filter[];
   /**
    * Case-insensitive substring search: each of `words` (without them, the trimmed term as one
@@ -30,7 +32,7 @@ export type ListQuery = {
   };
   order?: { column: string; ascending: boolean }[];
   /** The columns each row carries (default: all of them). */
-  columns?: string[];
+  columns?: C[];
   limit: number;
   offset: number;
   /**
@@ -84,10 +86,41 @@ export type ReadOptions = {
   reads?: boolean;
 };
 
+/** A table or view of the migrated schema, by the name a store reads it with. */
+export type Source = Extract<keyof Database, string>;
+/** The numeric columns of a table: pg reads them as exact strings, PostgREST as JSON numbers. */
+type NumericColumn<T> = { [K in keyof T]: Numeric extends T[K] ? K : never }[keyof T];
+/** A row of table or view `S` as a store returns it: every column, typed as the schema says. */
+export type RowOf<S extends Source> = {
+  [K in keyof Selectable<Database[S]>]: K extends NumericColumn<Database[S]>
+    ? Selectable<Database[S]>[K] | number
+    : Selectable<Database[S]>[K];
+};
+/** A column of `S`; a read that names its `columns` gets rows of just those. */
+export type ColumnOf<S extends Source> = Extract<keyof RowOf<S>, string>;
+
+/** A source named only at run time; a name the schema knows must take the typed signature. */
+type Dynamic<N extends string> = N extends Source ? never : N;
+
+/**
+ * The data port. A read of a source named in the code is typed by the schema (app/data/database.ts,
+ * generated); a source known only at run time (an entity's view, for the generic screens) gives
+ * plain rows, or the type its caller names.
+ */
 export interface Store {
-  list<T = Row>(source: string, query: ListQuery, o?: ReadOptions): Promise<ListResult<T>>;
+  list<S extends Source, C extends ColumnOf<S> = ColumnOf<S>>(
+    source: S,
+    query: ListQuery<C>,
+    o?: ReadOptions,
+  ): Promise<ListResult<Pick<RowOf<S>, C>>>;
+  list<T = Row, N extends string = string>(
+    source: Dynamic<N>,
+    query: ListQuery,
+    o?: ReadOptions,
+  ): Promise<ListResult<T>>;
   /** One row by id; throws NotFound when missing or not visible. */
-  get<T = Row>(source: string, id: string): Promise<T>;
+  get<S extends Source>(source: S, id: string): Promise<RowOf<S>>;
+  get<T = Row, N extends string = string>(source: Dynamic<N>, id: string): Promise<T>;
   insert<T = Row>(table: string, values: Row): Promise<T>;
   /** Updates only when `version` still matches; Conflict when someone changed it meanwhile. */
   update<T = Row>(table: string, id: string, version: number, values: Row): Promise<T>;

@@ -1,5 +1,5 @@
 import type { Permisos } from "~/auth/permissions";
-import { CATEGORIAS_GASTO, DEDUCIBILIDADES } from "~/lib/constants";
+import { CATEGORIAS_GASTO, DEDUCIBILIDADES } from "~/lib/opciones";
 import { TIPOS_IVA } from "~/lib/iva";
 import type { Entity } from "./entity";
 import { select, text } from "./fields";

@@ -28,7 +28,13 @@ export const departamentos: Entity = {
     { name: "departamento_padre_nombre", label: "Departamento superior", sortable: true },
     { name: "responsable_nombre", label: "Responsable", sortable: true },
     { name: "centro_costo", label: "Centro de coste", sortable: true },
-    { name: "presupuesto_mensual", label: "Presupuesto mensual", kind: "money", sortable: true },
+    {
+      name: "presupuesto_mensual",
+      label: "Presupuesto mensual",
+      kind: "money",
+      sortable: true,
+      roles: ["administrador", "aprobador"],
+    },
     { name: "activo", label: "Activo", kind: "boolean", sortable: true },
   ],
   search: ["busqueda"], // nombre, codigo, centro_costo: migration 20261201000001_busqueda
@@ -47,4 +53,9 @@ export const departamentos: Entity = {
   permisos: SOLO_ADMIN,
   defaults: () => ({ activo: "on" }),
   duplicados: { codigo: ["codigo"] },
+  // Read by the administradores and by whoever is in charge of the department (its responsable,
+  // its aprobadores): for an aprobador of another department the database gives nothing
+  // (supabase/migrations/20261226000001_datos_por_necesidad.sql: departamentos_presupuesto).
+  reservados: { presupuesto_mensual: ["administrador", "aprobador"] },
+  historialAparte: ["departamentos_presupuesto"],
 };

@@ -1,5 +1,5 @@
 import type { Permisos } from "~/auth/permissions";
-import { PAISES } from "~/lib/constants";
+import { PAISES } from "~/lib/opciones";
 import { normalizeNif, validateNif } from "~/lib/nif";
 import type { Entity } from "./entity";
 import { money, select, text } from "./fields";

@@ -4,6 +4,8 @@ import { forRole, recordName, seenBy } from "./entity";
 import { empresa } from "./empresa";
 import { gastos } from "./gastos";
 import { departamentos } from "./departamentos";
+import { proveedores } from "./proveedores";
+import { sucursales } from "./sucursales";
 
 describe("forRole", () => {
   it("quita a un empleado la columna y el filtro «Solicitante» de gastos; los demás los ven", () => {
@@ -19,7 +21,20 @@ describe("forRole", () => {
 
   it("sin rol conocido solo deja lo que es para todos; una entidad sin `roles` queda igual", () => {
     expect(forRole(gastos, undefined).filters.map((f) => f.name)).not.toContain("solicitante");
-    expect(forRole(departamentos, "empleado")).toBe(departamentos);
+    expect(forRole(sucursales, "empleado")).toBe(sucursales);
+  });
+
+  it("quita los campos reservados a otros roles: el IBAN y las notas de un proveedor, el presupuesto de un departamento", () => {
+    const campos = (e: typeof proveedores) => e.fields.map((f) => f.name);
+    expect(campos(forRole(proveedores, "aprobador"))).not.toContain("iban");
+    expect(campos(forRole(proveedores, "aprobador"))).not.toContain("notas");
+    expect(campos(forRole(proveedores, "aprobador"))).toContain("nif");
+    expect(campos(forRole(proveedores, "administrador"))).toEqual(campos(proveedores));
+    const empleado = forRole(departamentos, "empleado");
+    expect(campos(empleado)).not.toContain("presupuesto_mensual");
+    expect(empleado.columns.map((c) => c.name)).not.toContain("presupuesto_mensual");
+    expect(campos(forRole(departamentos, "aprobador"))).toContain("presupuesto_mensual");
+    expect(campos(forRole(departamentos, undefined))).not.toContain("presupuesto_mensual");
   });
 });
 

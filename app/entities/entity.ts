@@ -1,8 +1,8 @@
 import type { Genero } from "~/lib/articulos";
 import type * as Zod from "zod";
-import type { Permisos, Rol } from "~/auth/permissions";
+import { puede, type Permisos, type Rol } from "~/auth/permissions";
 import type { Filter } from "~/data/store";
-import type { Option } from "~/lib/constants";
+import type { Option } from "~/lib/opciones";
 import { formSchema, type Field, type Z } from "./fields";
 
 /**
@@ -152,6 +152,19 @@ export type Entity = {
   grupos?: readonly FieldGroup[];
   /** Workflow steps on a record, each a database function (see RecordAction). */
   acciones?: readonly RecordAction[];
+  /**
+   * Fields only these roles read: field → roles. The database keeps them in a table of their own
+   * whose row-level security gives anyone else nothing (e.g. a supplier's IBAN, in
+   * proveedores_pago), so for anyone else the forms, the record page and the fields written
+   * leave them out (`forRole`, and crud's `writableNames`). Who may read each record is still the
+   * database's call (a department's budget: only the aprobadores in charge of it).
+   */
+  reservados?: Record<string, readonly Rol[]>;
+  /**
+   * Other tables whose history is this record's too (the same id): the tables of `reservados`.
+   * Row-level security shows each entry to whoever may read its data.
+   */
+  historialAparte?: readonly string[];
 };
 
 export type FieldGroup = { titulo: string; campos: readonly string[]; plegado?: boolean };
@@ -196,6 +209,23 @@ export function conGrupos(
   return out;
 }
 
+/**
+ * Reference rows gastos keep pointing to (a rate, a limit): administradores add them and correct
+ * them; nobody deletes one, and a saved row changes only in `editables` (the column grants).
+ */
+export function soloAltasDeAdministrador(editables: readonly string[]): Pick<Entity, "permisos" | "roles" | "acceso"> {
+  const permisos: Permisos = { crear: ["administrador"], editar: ["administrador"], eliminar: [] };
+  return {
+    permisos,
+    roles: ["administrador"],
+    acceso: (user, recordId) => ({
+      editar: puede(permisos, "editar", user),
+      eliminar: false,
+      ...(recordId ? { campos: editables } : {}),
+    }),
+  };
+}
+
 /** Whether a person with `rol` sees the entity (its `roles`), for its screens and its navigation link. */
 export function seenBy(entity: Pick<Entity, "roles">, rol: Rol | undefined): boolean {
   return !entity.roles || (rol !== undefined && entity.roles.includes(rol));
@@ -223,11 +253,27 @@ export function enLaTabla(entity: Entity): readonly Column[] {
   return entity.columns.filter((c) => !c.soloEnCsv);
 }
 
-/** The entity as a list shows it to `rol`: without the columns and filters meant for other roles. */
+/**
+ * The entity as `rol` sees it: without the columns and filters meant for other roles, nor the
+ * fields reserved to other roles (`reservados`).
+ */
 export function forRole(entity: Entity, rol: Rol | undefined): Entity {
   const shown = (item: { roles?: readonly Rol[] }) => !item.roles || (rol !== undefined && item.roles.includes(rol));
-  if (![...entity.columns, ...entity.filters].some((item) => item.roles)) return entity;
-  return { ...entity, columns: entity.columns.filter(shown), filters: entity.filters.filter(shown) };
+  const hidden = reservadosFuera(entity, rol);
+  if (![...entity.columns, ...entity.filters].some((item) => item.roles) && !hidden.length) return entity;
+  return {
+    ...entity,
+    fields: entity.fields.filter((f) => !hidden.includes(f.name)),
+    columns: entity.columns.filter(shown),
+    filters: entity.filters.filter(shown),
+  };
+}
+
+/** The fields of `reservados` that `rol` does not read. */
+export function reservadosFuera(entity: Entity, rol: Rol | undefined): string[] {
+  return Object.entries(entity.reservados ?? {})
+    .filter(([, roles]) => rol === undefined || !roles.includes(rol))
+    .map(([name]) => name);
 }
 
 /** The fields a form writes: never read-only ones; only `campos` when given. */

@@ -1,6 +1,6 @@
 import type * as Zod from "zod";
 import { conArticulo, conIndefinido, type Concordancia } from "~/lib/articulos";
-import type { Option } from "~/lib/constants";
+import type { Option } from "~/lib/opciones";
 import { parseDateInput, parseDateTimeInput } from "~/lib/dates";
 import { formatIban, ibanError, normalizeIban } from "~/lib/iban";
 import { completarLinea, esTipoIva, type LineaParcial } from "~/lib/iva";
@@ -96,6 +96,17 @@ const unaLinea = (v: string) => !CONTROL.test(v);
 const controlMessage = (label: string) =>
   `${label}: escríbalo en una sola línea, sin saltos de línea, tabuladores ni otros caracteres de control (quizá vinieron al pegar el texto)`;
 
+/** The field as `o` declares it: whether it is required, and its hint. */
+function campo(name: string, label: string, o: Common, input: Field["input"], schema: Schema, extra?: Partial<Field>) {
+  return { name, label, required: Boolean(o.required), hint: o.hint, input, schema, ...extra } satisfies Field;
+}
+
+/** Inside a transform: the value is refused with `message` (what it returns stands for no value). */
+function rechazo(z: Z, ctx: Zod.RefinementCtx, message: string): never {
+  ctx.addIssue({ code: "custom", message });
+  return z.NEVER;
+}
+
 export function text(
   name: string,
   label: string,
@@ -124,14 +135,13 @@ export function text(
     if (o.pattern) out = out.pipe(z.string().regex(o.pattern, { error: o.patternMessage ?? `Revise ${what}` }));
     return out;
   });
-  return {
+  return campo(
     name,
     label,
-    required: Boolean(o.required),
-    hint: o.hint,
-    input: { type: o.type ?? "text", maxLength: o.max, autoComplete: o.autoComplete, uppercase: o.uppercase },
+    o,
+    { type: o.type ?? "text", maxLength: o.max, autoComplete: o.autoComplete, uppercase: o.uppercase },
     schema,
-  };
+  );
 }
 
 /**
@@ -145,26 +155,16 @@ export function iban(name: string, label: string, o: Common = {}): Field {
       const value = normalizeIban(v);
       if (value === "") {
         if (!o.required) return null;
-        ctx.addIssue({ code: "custom", message: `Escriba ${what}` });
-        return z.NEVER;
+        return rechazo(z, ctx, `Escriba ${what}`);
       }
       const problem = ibanError(value);
       if (problem) {
-        ctx.addIssue({ code: "custom", message: problem });
-        return z.NEVER;
+        return rechazo(z, ctx, problem);
       }
       return value;
     }),
   );
-  return {
-    name,
-    label,
-    required: Boolean(o.required),
-    hint: o.hint,
-    input: { type: "text", maxLength: 42, autoComplete: "off" },
-    schema,
-    display: formatIban,
-  };
+  return campo(name, label, o, { type: "text", maxLength: 42, autoComplete: "off" }, schema, { display: formatIban });
 }
 
 export function textarea(name: string, label: string, o: Common & { max: number }): Field {
@@ -200,14 +200,7 @@ export function email(name: string, label: string, o: Common = {}): Field {
       .max(254, { error: `${label}: como máximo 254 caracteres` })
       .pipe(z.email({ error: `Escriba un correo válido, por ejemplo nombre@empresa.es` })),
   );
-  return {
-    name,
-    label,
-    required: Boolean(o.required),
-    hint: o.hint,
-    input: { type: "email", maxLength: 254, autoComplete: "email" },
-    schema,
-  };
+  return campo(name, label, o, { type: "email", maxLength: 254, autoComplete: "email" }, schema);
 }
 
 export function phone(name: string, label: string, o: Common = {}): Field {
@@ -236,36 +229,27 @@ export function url(name: string, label: string, o: Common = {}): Field {
           parsed = null;
         }
         if (!parsed || !/^https?:$/.test(parsed.protocol) || !parsed.hostname.includes(".") || /\s/.test(v)) {
-          ctx.addIssue({ code: "custom", message });
-          return z.NEVER;
+          return rechazo(z, ctx, message);
         }
         if (full.length > 200) {
-          ctx.addIssue({ code: "custom", message: `${label}: como máximo 200 caracteres` });
-          return z.NEVER;
+          return rechazo(z, ctx, `${label}: como máximo 200 caracteres`);
         }
         return full;
       }),
   );
-  return {
-    name,
-    label,
-    required: Boolean(o.required),
-    hint: o.hint,
-    input: { type: "url", maxLength: 200, autoComplete: "url" },
-    schema,
-  };
+  return campo(name, label, o, { type: "url", maxLength: 200, autoComplete: "url" }, schema);
 }
 
 export function select(name: string, label: string, options: readonly Option[], o: Common = {}): Field {
   const values = options.map((x) => x.value) as [string, ...string[]];
   const schema = required(o, (z) => z.enum(values, { error: `Elija ${un(label, o)}` }));
-  return { name, label, required: Boolean(o.required), hint: o.hint, input: { type: "select", options }, schema };
+  return campo(name, label, o, { type: "select", options }, schema);
 }
 
 /** A foreign key: the form sends the related record's id. */
 export function ref(name: string, label: string, table: string, o: Common = {}): Field {
   const schema = required(o, (z) => z.uuid({ error: `Elija ${un(label, o)}` }));
-  return { name, label, required: Boolean(o.required), hint: o.hint, input: { type: "ref", table }, schema };
+  return campo(name, label, o, { type: "ref", table }, schema);
 }
 
 export function checkbox(name: string, label: string, o: Common = {}): Field {
@@ -284,25 +268,19 @@ export function money(name: string, label: string, o: Common & { positive?: bool
     z.string({ error: `Escriba ${el(label, o)}, por ejemplo 125,50` }).transform((v, ctx) => {
       const parsed = parseMoney(v);
       if (parsed === null) {
-        ctx.addIssue({
-          code: "custom",
-          message: `${label}: escriba un importe con hasta 2 decimales, por ejemplo 1.234,56`,
-        });
-        return z.NEVER;
+        return rechazo(z, ctx, `${label}: escriba un importe con hasta 2 decimales, por ejemplo 1.234,56`);
       }
       const n = Number(parsed);
       if (o.positive ? n <= 0 : n < 0) {
-        ctx.addIssue({ code: "custom", message: `${label}: debe ser ${o.positive ? "mayor que 0" : "0 o más"}` });
-        return z.NEVER;
+        return rechazo(z, ctx, `${label}: debe ser ${o.positive ? "mayor que 0" : "0 o más"}`);
       }
       if (n > max) {
-        ctx.addIssue({ code: "custom", message: `${label}: como máximo ${max.toLocaleString("es-ES")}` });
-        return z.NEVER;
+        return rechazo(z, ctx, `${label}: como máximo ${max.toLocaleString("es-ES")}`);
       }
       return parsed;
     }),
   );
-  return { name, label, required: Boolean(o.required), hint: o.hint, input: { type: "money" }, schema };
+  return campo(name, label, o, { type: "money" }, schema);
 }
 
 /** A whole number between `min` and `max` (e.g. a number of days), typed as text with a numeric keyboard. */
@@ -314,20 +292,12 @@ export function integer(name: string, label: string, o: Common & { min: number; 
       .transform((v, ctx) => {
         const n = /^\d{1,9}$/.test(v) ? Number(v) : NaN;
         if (!(n >= o.min && n <= o.max)) {
-          ctx.addIssue({ code: "custom", message: `${label}: escriba un número entero entre ${o.min} y ${o.max}` });
-          return z.NEVER;
+          return rechazo(z, ctx, `${label}: escriba un número entero entre ${o.min} y ${o.max}`);
         }
         return String(n);
       }),
   );
-  return {
-    name,
-    label,
-    required: Boolean(o.required),
-    hint: o.hint,
-    input: { type: "text", maxLength: String(o.max).length, inputMode: "numeric" },
-    schema,
-  };
+  return campo(name, label, o, { type: "text", maxLength: String(o.max).length, inputMode: "numeric" }, schema);
 }
 
 export function date(name: string, label: string, o: Common = {}): Field {
@@ -335,13 +305,12 @@ export function date(name: string, label: string, o: Common = {}): Field {
     z.string({ error: `Escriba ${el(label, o)}, por ejemplo 31/01/2026` }).transform((v, ctx) => {
       const iso = parseDateInput(v);
       if (!iso) {
-        ctx.addIssue({ code: "custom", message: `${label}: escriba una fecha válida, por ejemplo 31/01/2026` });
-        return z.NEVER;
+        return rechazo(z, ctx, `${label}: escriba una fecha válida, por ejemplo 31/01/2026`);
       }
       return iso;
     }),
   );
-  return { name, label, required: Boolean(o.required), hint: o.hint, input: { type: "date" }, schema };
+  return campo(name, label, o, { type: "date" }, schema);
 }
 
 /** A local date and time (a trip's departure): `YYYY-MM-DDTHH:MM`, no time zone. */
@@ -350,16 +319,12 @@ export function dateTime(name: string, label: string, o: Common = {}): Field {
     z.string({ error: `Escriba ${el(label, o)}, por ejemplo 31/01/2026 08:30` }).transform((v, ctx) => {
       const iso = parseDateTimeInput(v);
       if (!iso) {
-        ctx.addIssue({
-          code: "custom",
-          message: `${label}: escriba una fecha y una hora válidas, por ejemplo 31/01/2026 08:30`,
-        });
-        return z.NEVER;
+        return rechazo(z, ctx, `${label}: escriba una fecha y una hora válidas, por ejemplo 31/01/2026 08:30`);
       }
       return iso;
     }),
   );
-  return { name, label, required: Boolean(o.required), hint: o.hint, input: { type: "datetime" }, schema };
+  return campo(name, label, o, { type: "datetime" }, schema);
 }
 
 /**
@@ -377,32 +342,21 @@ export function decimal(
       const t = v.trim().replace(/\s/g, "");
       const m = new RegExp(`^(\\d{1,9})(?:[.,](\\d{1,${o.decimales}}))?$`).exec(t);
       if (!m) {
-        ctx.addIssue({
-          code: "custom",
-          message: `${label}: escriba un número${o.decimales ? ` con hasta ${o.decimales} decimal${o.decimales === 1 ? "" : "es"}` : ""}, por ejemplo ${ejemplo}`,
-        });
-        return z.NEVER;
+        return rechazo(
+          z,
+          ctx,
+          `${label}: escriba un número${o.decimales ? ` con hasta ${o.decimales} decimal${o.decimales === 1 ? "" : "es"}` : ""}, por ejemplo ${ejemplo}`,
+        );
       }
       const value = m[2] ? `${Number(m[1])}.${m[2]}` : String(Number(m[1]));
       const n = Number(value);
       if (n <= 0 || n > o.max) {
-        ctx.addIssue({
-          code: "custom",
-          message: `${label}: debe ser mayor que 0 y como máximo ${o.max.toLocaleString("es-ES")}`,
-        });
-        return z.NEVER;
+        return rechazo(z, ctx, `${label}: debe ser mayor que 0 y como máximo ${o.max.toLocaleString("es-ES")}`);
       }
       return value;
     }),
   );
-  return {
-    name,
-    label,
-    required: Boolean(o.required),
-    hint: o.hint,
-    input: { type: "decimal", decimales: o.decimales, unidad: o.unidad },
-    schema,
-  };
+  return campo(name, label, o, { type: "decimal", decimales: o.decimales, unidad: o.unidad }, schema);
 }
 
 /**

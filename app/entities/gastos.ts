@@ -7,7 +7,7 @@ import {
   METODOS_PAGO,
   PAISES,
   TIPOS_DOCUMENTO,
-} from "~/lib/constants";
+} from "~/lib/opciones";
 import { addDaysISO, todayISO } from "~/lib/dates";
 import {
   completarLineas,
@@ -292,11 +292,13 @@ export const gastos: Entity = {
     emisor_pais: country,
   }),
   permisos: PERMISOS,
-  acceso: (user) => ({
-    editar: true,
-    eliminar: true,
-    campos: user.rol === "administrador" ? undefined : CAMPOS_NO_ADMIN,
-  }),
+  // Edit and delete: one's own gastos, or anyone's for an administrador (as the RLS says); only
+  // a borrador is edited or deleted, which the panel and the database check apart, so that a
+  // gasto someone else has just sent gets «ya no está en borrador», not a 403.
+  acceso: (user, _id, record) => {
+    const suyo = record !== undefined && (record.solicitante_id === user.id || user.rol === "administrador");
+    return { editar: suyo, eliminar: suyo, campos: user.rol === "administrador" ? undefined : CAMPOS_NO_ADMIN };
+  },
   refine: (values, ctx) => {
     const fecha = values.fecha_gasto;
     if (typeof fecha === "string" && /^\d{4}-\d{2}-\d{2}$/.test(fecha)) {

@@ -1,6 +1,5 @@
-import { puede, type Permisos } from "~/auth/permissions";
-import { TIPOS_LIMITE_IRPF } from "~/lib/constants";
-import type { Entity } from "./entity";
+import { TIPOS_LIMITE_IRPF } from "~/lib/opciones";
+import { soloAltasDeAdministrador, type Entity } from "./entity";
 import { date, money, select } from "./fields";
 
 /**
@@ -8,7 +7,6 @@ import { date, money, select } from "./fields";
  * dietas»): a change of the regulation is a new row; a gasto applies the latest one in force on
  * its date. Administradores add and correct them; nobody deletes one, gastos keep using it.
  */
-const PERMISOS: Permisos = { crear: ["administrador"], editar: ["administrador"], eliminar: [] };
 const EDITABLES = ["vigente_desde", "importe"] as const;
 
 export const limitesExentosIrpf: Entity = {
@@ -42,12 +40,6 @@ export const limitesExentosIrpf: Entity = {
   filters: [{ name: "tipo", label: "Tipo", kind: "select", column: "tipo", options: TIPOS_LIMITE_IRPF }],
   defaultOrder: { column: "vigente_desde", ascending: false },
   labelColumn: "tipo",
-  permisos: PERMISOS,
-  roles: ["administrador"],
-  acceso: (user, recordId) => ({
-    editar: puede(PERMISOS, "editar", user),
-    eliminar: false,
-    ...(recordId ? { campos: EDITABLES } : {}),
-  }),
+  ...soloAltasDeAdministrador(EDITABLES),
   defaults: () => ({ tipo: "km" }),
 };

@@ -1,5 +1,5 @@
 import type { Permisos } from "~/auth/permissions";
-import { CATEGORIAS_GASTO } from "~/lib/constants";
+import { CATEGORIAS_GASTO } from "~/lib/opciones";
 import type { Entity } from "./entity";
 import { integer, money, ref, select } from "./fields";
 

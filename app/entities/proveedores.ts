@@ -1,5 +1,5 @@
 import type { Permisos } from "~/auth/permissions";
-import { CATEGORIAS_PROVEEDOR, PAISES, TIPOS_PERSONA, isValueOf } from "~/lib/constants";
+import { CATEGORIAS_PROVEEDOR, PAISES, TIPOS_PERSONA, isValueOf } from "~/lib/opciones";
 import { normalizeNif, validateNif } from "~/lib/nif";
 import type { Entity } from "./entity";
 import { checkbox, email, iban, phone, select, text, textarea, url } from "./fields";
@@ -77,4 +77,8 @@ export const proveedores: Entity = {
   },
   normalize: (values) => ({ ...values, nif: normalizeNif(String(values.nif), String(values.pais)) }),
   duplicados: { nif: ["pais", "nif"] },
+  // Who pays reads where to pay and the notes about it; everyone else still lists and chooses
+  // suppliers (supabase/migrations/20261226000001_datos_por_necesidad.sql: proveedores_pago).
+  reservados: { iban: ["administrador"], notas: ["administrador"] },
+  historialAparte: ["proveedores_pago"],
 };

@@ -1,5 +1,5 @@
 import { SOLO_ADMIN } from "~/auth/permissions";
-import { PAISES } from "~/lib/constants";
+import { PAISES } from "~/lib/opciones";
 import type { Entity } from "./entity";
 import { checkbox, code, email, phone, ref, select, text } from "./fields";
 

@@ -1,11 +1,8 @@
-import { puede, type Permisos } from "~/auth/permissions";
-import { isValueOf } from "~/lib/constants";
+import { isValueOf } from "~/lib/opciones";
 import { TIPOS_IVA } from "~/lib/iva";
-import type { Entity } from "./entity";
+import { soloAltasDeAdministrador, type Entity } from "./entity";
 import { date, select, text } from "./fields";
 
-/** Administradores add rates (a change of law is a new one); nobody deletes one, gastos keep using it. */
-const PERMISOS: Permisos = { crear: ["administrador"], editar: ["administrador"], eliminar: [] };
 /** What a saved rate may still change: its rate is what gastos applied (column grants, migration 20261212000001). */
 const EDITABLES = ["nombre", "desde", "hasta"] as const;
 const ISO = /^\d{4}-\d{2}-\d{2}$/;
@@ -44,13 +41,7 @@ export const tiposIva: Entity = {
   filters: [{ name: "clave", label: "Tipo", kind: "select", column: "clave", options: TIPOS_IVA }],
   defaultOrder: { column: "porcentaje", ascending: false },
   labelColumn: "nombre",
-  permisos: PERMISOS,
-  roles: ["administrador"],
-  acceso: (user, recordId) => ({
-    editar: puede(PERMISOS, "editar", user),
-    eliminar: false,
-    ...(recordId ? { campos: EDITABLES } : {}),
-  }),
+  ...soloAltasDeAdministrador(EDITABLES),
   refine: (values, ctx) => {
     const { desde, hasta } = values;
     if (typeof desde === "string" && typeof hasta === "string" && ISO.test(desde) && ISO.test(hasta) && hasta < desde)

@@ -1,5 +1,5 @@
 import type { Permisos } from "~/auth/permissions";
-import { ROLES } from "~/lib/constants";
+import { ROLES } from "~/lib/opciones";
 import type { Entity } from "./entity";
 import { checkbox, email, phone, ref, select, text } from "./fields";
 

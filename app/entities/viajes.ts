@@ -1,5 +1,5 @@
 import type { Permisos } from "~/auth/permissions";
-import { ESTADOS_VIAJE, PAISES } from "~/lib/constants";
+import { ESTADOS_VIAJE, PAISES } from "~/lib/opciones";
 import { cuenta } from "~/lib/plural";
 import type { Entity } from "./entity";
 import { checkbox, dateTime, ref, select, text, textarea } from "./fields";

@@ -1,24 +1,13 @@
-import { once } from "node:events";
-import { PassThrough, Readable } from "node:stream";
 import type { AppLoadContext, TypedResponse } from "@remix-run/node";
-import ExcelJS from "exceljs";
 import { requireUser, type Signed } from "~/auth/session.server";
-import { forbidden } from "~/crud/crud.server";
-import type { ListQuery, Store } from "~/data/store";
-import { CSV_BOM, csvLine, type CsvCell } from "~/lib/csv";
-import { formatDate } from "~/lib/dates";
+import { forbidden } from "~/crud/respuestas.server";
+import type { ColumnOf, ListQuery, Store } from "~/data/store";
+import { CSV_BOM, csvLine } from "~/lib/csv";
+import { cabecerasDescarga, celdaCsv, celdaXlsx, hojaXlsx, totalXlsx, xlsxEnFlujo } from "~/lib/descarga.server";
 import type { Formats } from "~/lib/format";
-import { formatDecimal, fromCents, toCents } from "~/lib/money";
-import {
-  COLUMNAS_FUENTE,
-  COLUMNAS_LIBRO,
-  FUENTE_LIBRO,
-  SUMAS_LIBRO,
-  type ColumnaLibro,
-  type FilaLibro,
-  type SumaLibro,
-} from "./libro";
-import type { Periodo } from "./periodo";
+import { fromCents, toCents } from "~/lib/money";
+import { COLUMNAS_FUENTE, COLUMNAS_LIBRO, FUENTE_LIBRO, SUMAS_LIBRO, type FilaLibro, type SumaLibro } from "./libro";
+import { filtrosEntre, type Periodo } from "./periodo";
 
 /** The libro and its exports are for administradores only (docs/producto.md «Datos fiscales»). */
 export async function requireAdministrador(request: Request, context: AppLoadContext): Promise<Signed> {
@@ -29,12 +18,9 @@ export async function requireAdministrador(request: Request, context: AppLoadCon
 }
 
 /** The lines of a period, by operation date, in order of date, folio and line. */
-export function consultaLibro(periodo: Periodo): ListQuery {
+export function consultaLibro(periodo: Periodo): ListQuery<ColumnOf<typeof FUENTE_LIBRO>> {
   return {
-    filters: [
-      { column: "fecha_operacion", op: "gte", value: periodo.desde },
-      { column: "fecha_operacion", op: "lte", value: periodo.hasta },
-    ],
+    filters: filtrosEntre("fecha_operacion", periodo),
     order: [
       { column: "fecha_operacion", ascending: true },
       { column: "folio", ascending: true },
@@ -58,8 +44,7 @@ export async function resumenLibro(store: Store, periodo: Periodo): Promise<Resu
     store.list("gastos_vista", {
       filters: [
         { column: "estado", op: "in", value: ["aprobado", "pagado"] },
-        { column: "fecha_gasto", op: "gte", value: periodo.desde },
-        { column: "fecha_gasto", op: "lte", value: periodo.hasta },
+        ...filtrosEntre("fecha_gasto", periodo),
         { column: "desglose_revisar", op: "eq", value: true },
       ],
       columns: ["id"],
@@ -82,7 +67,13 @@ const PAGINA = 1000;
  * when it has one, else by offset. The reader's pace drives the reading: a page is fetched when
  * the previous one has been taken, and stopping the reader stops the stream.
  */
-export async function* paginasLibro(store: Store, query: ListQuery): AsyncGenerator<FilaLibro[]> {
+/** What reading the book needs of a store: a list, streamed where the adapter can. */
+type LectorLibro = Pick<Store, "list" | "stream">;
+
+export async function* paginasLibro(
+  store: LectorLibro,
+  query: ListQuery<ColumnOf<typeof FUENTE_LIBRO>>,
+): AsyncGenerator<FilaLibro[]> {
   if (!store.stream) {
     for (let offset = 0; ; offset += PAGINA) {
       const { rows } = await store.list<FilaLibro>(FUENTE_LIBRO, { ...query, limit: PAGINA, offset, count: "none" });
@@ -138,115 +129,36 @@ export function nombreArchivo(periodo: Periodo, extension: "xlsx" | "csv") {
   return `libro-facturas-recibidas-${periodo.clave}.${extension}`;
 }
 
-function cabeceras(tipo: string, nombre: string) {
-  return {
-    "Content-Type": tipo,
-    "Content-Disposition": `attachment; filename="${nombre}"`,
-    "Cache-Control": "private, no-store",
-  };
-}
-
-const NUM_FMT: Record<NonNullable<ColumnaLibro["kind"]>, string> = {
-  money: "#,##0.00",
-  percent: "0.00",
-  integer: "0",
-  date: "dd/mm/yyyy",
-};
-
-/** A date without time as the spreadsheet's date (midnight UTC: no zone can shift the day). */
-const fechaCelda = (iso: string) => new Date(`${iso}T00:00:00Z`);
-
-/** Until `stream` drains or closes, without leaving listeners behind on it. */
-async function drenada(stream: PassThrough) {
-  const fin = new AbortController();
-  try {
-    await Promise.race([once(stream, "drain", { signal: fin.signal }), once(stream, "close", { signal: fin.signal })]);
-  } finally {
-    fin.abort();
-  }
-}
-
-/** A cell's value in the workbook: amounts as numbers (only to be shown; every sum is in cents). */
-function celdaXlsx(c: ColumnaLibro, f: FilaLibro): ExcelJS.CellValue {
-  const v = c.value(f);
-  if (v === null || v === "") return null;
-  if (c.kind === "money" || c.kind === "percent") return Number(v);
-  if (c.kind === "date") return fechaCelda(String(v));
-  return v;
-}
-
 /**
  * The libro as an XLSX workbook, streamed to the response as it is read (exceljs's streaming
  * writer: rows are committed as they come, nothing holds the whole period). A header row,
  * frozen; amounts as numbers with two decimals; dates as dates; a bold totals row whose figures
  * are the exact sums of the lines, added in cents.
  */
-export function xlsxLibro(store: Store, periodo: Periodo): TypedResponse<never> {
-  const salida = new PassThrough();
-  const libro = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: salida, useStyles: true, useSharedStrings: false });
-  const hoja = libro.addWorksheet("RECIBIDAS", { views: [{ state: "frozen", ySplit: 1 }] });
-  hoja.columns = COLUMNAS_LIBRO.map((c, i) => ({
-    key: String(i),
-    width: c.width,
-    ...(c.kind ? { style: { numFmt: NUM_FMT[c.kind] } } : {}),
-  }));
-  const cabecera = hoja.addRow(COLUMNAS_LIBRO.map((c) => c.header));
-  cabecera.font = { bold: true };
-  cabecera.alignment = { wrapText: true, vertical: "top" };
-  cabecera.commit();
-
-  (async () => {
-    const sumas = new Map<SumaLibro, bigint>(SUMAS_LIBRO.map((s) => [s, 0n]));
+export function xlsxLibro(store: LectorLibro, periodo: Periodo): TypedResponse<never> {
+  return xlsxEnFlujo(nombreArchivo(periodo, "xlsx"), async (libro, descarga) => {
+    const hoja = hojaXlsx(libro, "RECIBIDAS", COLUMNAS_LIBRO, { alignment: { wrapText: true, vertical: "top" } });
+    const sumas = Object.fromEntries(SUMAS_LIBRO.map((s) => [s, 0n])) as Record<SumaLibro, bigint>;
     let lineas = 0;
-    for await (const filas of paginasLibro(store, consultaLibro(periodo))) {
-      // The client went away: leaving the loop ends the reading (paginasLibro's finally).
-      if (salida.destroyed) return;
+    // The client went away: leaving the loop ends the reading (paginasLibro's finally).
+    for await (const filas of descarga.alRitmo(paginasLibro(store, consultaLibro(periodo)))) {
       for (const f of filas) {
         hoja.addRow(COLUMNAS_LIBRO.map((c) => celdaXlsx(c, f))).commit();
-        for (const c of COLUMNAS_LIBRO) if (c.sum) sumas.set(c.sum, sumas.get(c.sum)! + toCents(String(c.value(f))));
+        for (const c of COLUMNAS_LIBRO) if (c.sum) sumas[c.sum] += toCents(String(c.value(f)));
       }
       lineas += filas.length;
-      // The download's pace: read on only when the client has taken what is written (or left).
-      if (salida.writableNeedDrain) await drenada(salida);
     }
-    if (salida.destroyed) return;
-    const total = hoja.addRow(
-      COLUMNAS_LIBRO.map((c, i) =>
-        c.sum
-          ? Number(fromCents(sumas.get(c.sum)!))
-          : i === 0
-            ? `Total (${lineas} ${lineas === 1 ? "línea" : "líneas"})`
-            : null,
-      ),
-    );
-    total.font = { bold: true };
-    total.commit();
+    if (descarga.cerrada) return;
+    totalXlsx(hoja, COLUMNAS_LIBRO, sumas, `Total (${lineas} ${lineas === 1 ? "línea" : "líneas"})`);
     hoja.commit();
-    await libro.commit();
-  })().catch((error: unknown) => salida.destroy(error instanceof Error ? error : new Error(String(error))));
-
-  return new Response(Readable.toWeb(salida) as ReadableStream, {
-    headers: cabeceras(
-      "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-      nombreArchivo(periodo, "xlsx"),
-    ),
-  }) as TypedResponse<never>;
-}
-
-/** A CSV cell with the lists' conventions (app/crud/cells.ts): decimal comma, dates as shown. */
-function celdaCsv(c: ColumnaLibro, f: FilaLibro, formats: Formats): CsvCell {
-  const v = c.value(f);
-  if (v === null || v === "") return null;
-  if (c.kind === "money" || c.kind === "percent") return formatDecimal(String(v), formats.locale);
-  if (c.kind === "date") return formatDate(String(v), formats.locale);
-  return v;
+  });
 }
 
 /**
  * The libro as CSV for a Spanish Excel (app/lib/csv.ts: BOM, `;`, CRLF, formulas neutralised),
  * streamed. Lines only: a data file, without the totals row the workbook shows.
  */
-export function csvLibro(store: Store, periodo: Periodo, formats: Formats): TypedResponse<never> {
+export function csvLibro(store: LectorLibro, periodo: Periodo, formats: Formats): TypedResponse<never> {
   const encoder = new TextEncoder();
   const paginas = paginasLibro(store, consultaLibro(periodo));
   let empezado = false;
@@ -268,6 +180,6 @@ export function csvLibro(store: Store, periodo: Periodo, formats: Formats): Type
     },
   });
   return new Response(body, {
-    headers: cabeceras("text/csv; charset=utf-8", nombreArchivo(periodo, "csv")),
+    headers: cabecerasDescarga("text/csv; charset=utf-8", nombreArchivo(periodo, "csv")),
   }) as TypedResponse<never>;
 }

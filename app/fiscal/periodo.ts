@@ -1,3 +1,4 @@
+import type { Filter } from "~/data/store";
 import { formatDate, formatMonthKey, monthRange, parseDateInput } from "~/lib/dates";
 
 /**
@@ -63,6 +64,14 @@ export type LecturaPeriodo = {
 };
 
 const CAMPOS: readonly CampoPeriodo[] = ["periodo", "anio", "trimestre", "mes", "desde", "hasta"];
+
+/** The store's filters of the rows whose date `column` falls between `desde` and `hasta`, both included. */
+export function filtrosEntre(column: string, { desde, hasta }: { desde: string; hasta: string }): Filter[] {
+  return [
+    { column, op: "gte", value: desde },
+    { column, op: "lte", value: hasta },
+  ];
+}
 
 /** The quarter (1–4) of an ISO date. */
 export function trimestreDe(iso: string): number {

@@ -5,7 +5,7 @@ import type { SerializeFrom } from "@remix-run/node";
 import type { Options, StoredRow } from "~/crud/crud.server";
 import { date, ref, select, text, type Field } from "~/entities/fields";
 import { gastos } from "~/entities/gastos";
-import { ESTADOS_GASTO } from "~/lib/constants";
+import { ESTADOS_GASTO } from "~/lib/opciones";
 import { formatTimestamp, type Formats } from "~/lib/format";
 import { formatMoney } from "~/lib/money";
 import { displayField, EditForm } from "~/ui/EntityForms";

@@ -1,17 +1,8 @@
-import { parseSubmission } from "~/ui/validacion.server";
 import { json, type AppLoadContext } from "@remix-run/node";
 import { requireUser, type Signed } from "~/auth/session.server";
 import { UUID, type Filter, type Row } from "~/data/store";
-import {
-  createAction,
-  forbidden,
-  getOr404,
-  notFound,
-  recordAction,
-  redirectWithFlash,
-  writableNames,
-} from "~/crud/crud.server";
-import { entitySchema } from "~/entities/entity";
+import { createAction, permissions, recordAction, writableNames, type CreateOptions } from "~/crud/crud.server";
+import { forbidden, getOr404, notFound, redirectWithFlash } from "~/crud/respuestas.server";
 import { gastos } from "~/entities/gastos";
 import {
   adjuntar,
@@ -24,16 +15,8 @@ import {
   SubidaRechazada,
 } from "~/justificantes/subir.server";
 import { describirDesglose, leerDesglose } from "~/lib/iva";
-import { esSuyo, esTransicion, type GastoClave } from "./reglas";
-import {
-  actor,
-  alcanceAprobacion,
-  esSeleccion,
-  masivo,
-  remesaSeleccion,
-  seleccion,
-  transicion,
-} from "./workflow.server";
+import { esTransicion, type GastoClave } from "./reglas";
+import { esSeleccion, masivo, remesaSeleccion, seleccion, transicion } from "./workflow.server";
 
 type Args = { request: Request; context: AppLoadContext };
 
@@ -55,25 +38,22 @@ export async function gastosAction({ request, context }: Args) {
   const volver = volverA(url);
 
   if (intent === "crear")
-    return (
-      (await todosLosErrores(formData, signed, preparar(signed), { intent })) ??
-      createAction(
-        gastos,
-        { request, context },
-        {
-          ...preparar(signed),
-          done: (row, s, url) => creado(row, s, url, formData),
-        },
-      )
+    return createAction(
+      gastos,
+      { request, context },
+      {
+        ...preparar(signed),
+        alsoRefused: tambienRechazado(preparar(signed)),
+        done: (row, s, url) => creado(row, s, url, formData),
+      },
     );
   if (intent === "guardar" || intent === "eliminar")
     return borrador(intent, { request, context }, signed, formData, url);
 
-  const alcance = await alcanceAprobacion(signed.store);
   const ctx = { request, context, signed, formData, volver };
-  if (esTransicion(intent)) return transicion(intent, ctx, alcance);
-  if (esSeleccion(intent)) return seleccion(intent, ctx, alcance);
-  if (intent === "masivo") return masivo({ ...ctx, volver: volverA(url, ["masivo"]) }, alcance);
+  if (esTransicion(intent)) return transicion(intent, ctx);
+  if (esSeleccion(intent)) return seleccion(intent, ctx);
+  if (intent === "masivo") return masivo({ ...ctx, volver: volverA(url, ["masivo"]) });
   if (intent === "remesa_seleccion") return remesaSeleccion(ctx);
   throw json({ message: "Acción desconocida." }, { status: 400 });
 }
@@ -110,26 +90,24 @@ async function crearConJustificantes({ request, context }: Args, signed: Signed)
     const soloCampos = new Request(request.url, { method: "POST", headers, body: formData });
     const fd = await soloCampos.clone().formData();
     const args = { request: soloCampos, context };
-    return (
-      (await todosLosErrores(fd, signed, preparar(signed), { intent: "crear" })) ??
-      (await createAction(gastos, args, {
-        ...preparar(signed),
-        async done(row, s, url) {
-          const hecho = await creado(row, s, url, fd);
-          if (!archivos.length && !rechazados.length) return hecho;
-          const subida = await adjuntar(archivos, { gastoId: String(row.id), store: s.store, almacen, existentes: 0 });
-          const r = resumenSubida({ ...subida, rechazados: [...rechazados, ...subida.rechazados] });
-          const partes = [hecho.message, r.message, ...r.detalles, r.duplicado?.message].filter(Boolean);
-          const aviso = hecho.kind === "aviso" || r.detalles.length > 0 || r.duplicado;
-          return {
-            ...hecho,
-            message: partes.join(" "),
-            kind: aviso ? ("aviso" as const) : hecho.kind,
-            enlace: hecho.enlace ?? r.duplicado?.enlace,
-          };
-        },
-      }))
-    );
+    return await createAction(gastos, args, {
+      ...preparar(signed),
+      alsoRefused: tambienRechazado(preparar(signed)),
+      async done(row, s, url) {
+        const hecho = await creado(row, s, url, fd);
+        if (!archivos.length && !rechazados.length) return hecho;
+        const subida = await adjuntar(archivos, { gastoId: String(row.id), store: s.store, almacen, existentes: 0 });
+        const r = resumenSubida({ ...subida, rechazados: [...rechazados, ...subida.rechazados] });
+        const partes = [hecho.message, r.message, ...r.detalles, r.duplicado?.message].filter(Boolean);
+        const aviso = hecho.kind === "aviso" || r.detalles.length > 0 || r.duplicado;
+        return {
+          ...hecho,
+          message: partes.join(" "),
+          kind: aviso ? ("aviso" as const) : hecho.kind,
+          enlace: hecho.enlace ?? r.duplicado?.enlace,
+        };
+      },
+    });
   } finally {
     await descartar(archivos);
   }
@@ -163,7 +141,7 @@ function preparar(signed: Signed, actual?: Row) {
       const fieldErrors: Record<string, string[]> = {};
       let perfil: { departamento_id: string | null; sucursal_id: string | null } = user;
       if (solicitante !== user.id) {
-        const { rows } = await store.list<Row>("usuarios", {
+        const { rows } = await store.list("usuarios", {
           filters: [{ column: "id", op: "eq", value: solicitante }],
           limit: 1,
           offset: 0,
@@ -171,8 +149,8 @@ function preparar(signed: Signed, actual?: Row) {
         });
         if (!rows[0]) fieldErrors.solicitante_id = ["Solicitante: elija una persona de la lista"];
         perfil = {
-          departamento_id: (rows[0]?.departamento_id as string | null) ?? null,
-          sucursal_id: (rows[0]?.sucursal_id as string | null) ?? null,
+          departamento_id: rows[0]?.departamento_id ?? null,
+          sucursal_id: rows[0]?.sucursal_id ?? null,
         };
       }
       const departamento_id = values.departamento_id ?? perfil.departamento_id;
@@ -183,7 +161,7 @@ function preparar(signed: Signed, actual?: Row) {
         fieldErrors.sucursal_id = ["Sucursal: elíjala (el solicitante no tiene una en su perfil)"];
       const proveedor = values.proveedor_id;
       if (typeof proveedor === "string" && proveedor !== actual?.proveedor_id) {
-        const { rows } = await store.list<Row>("proveedores", {
+        const { rows } = await store.list("proveedores", {
           filters: [{ column: "id", op: "eq", value: proveedor }],
           columns: ["id", "activo"],
           limit: 1,
@@ -201,36 +179,28 @@ function preparar(signed: Signed, actual?: Row) {
 }
 
 /**
- * A form its schema refuses also gets what `prepare` finds wrong (a solicitante without a
- * department, an inactive supplier), so one submit shows every error; null when the schema
- * accepts it (the generic action then parses and prepares it as usual).
+ * When the schema refuses a gasto: what `prepare` says of the people, department, branch and
+ * supplier that did parse (a supplier switched off, a solicitante without a department), so the
+ * form shows every error at once.
  */
-async function todosLosErrores(
-  formData: FormData,
-  signed: Signed,
-  { prepare }: ReturnType<typeof preparar>,
-  o: { intent: string; id?: string },
-) {
-  const campos = writableNames(gastos, signed.user, o.id);
-  const submission = parseSubmission(formData, (z) => entitySchema(z, gastos, { campos, id: o.id }));
-  if (submission.status === "success") return null;
-  const uuid = (name: string) => {
-    const v = formData.get(name);
-    return typeof v === "string" && UUID.test(v.trim()) && (!campos || campos.includes(name)) ? v.trim() : null;
+function tambienRechazado({ prepare }: ReturnType<typeof preparar>, id?: string): CreateOptions["alsoRefused"] {
+  return async (formData, signed) => {
+    const campos = writableNames(gastos, signed.user, id);
+    const uuid = (name: string) => {
+      const v = formData.get(name);
+      return typeof v === "string" && UUID.test(v.trim()) && (!campos || campos.includes(name)) ? v.trim() : null;
+    };
+    const prepared = await prepare(
+      {
+        solicitante_id: uuid("solicitante_id"),
+        departamento_id: uuid("departamento_id"),
+        sucursal_id: uuid("sucursal_id"),
+        proveedor_id: uuid("proveedor_id"),
+      },
+      signed,
+    );
+    return ("fieldErrors" in prepared && prepared.fieldErrors) || {};
   };
-  const prepared = await prepare(
-    {
-      solicitante_id: uuid("solicitante_id"),
-      departamento_id: uuid("departamento_id"),
-      sucursal_id: uuid("sucursal_id"),
-      proveedor_id: uuid("proveedor_id"),
-    },
-    signed,
-  );
-  const extra = ("fieldErrors" in prepared && prepared.fieldErrors) || {};
-  // A field the schema refused keeps the schema's message.
-  const fieldErrors = Object.fromEntries(Object.entries(extra).filter(([name]) => !submission.error?.[name]?.length));
-  return json({ intent: o.intent, result: submission.reply({ fieldErrors }) }, { status: 400 });
 }
 
 /**
@@ -300,7 +270,7 @@ async function borrador(intent: "guardar" | "eliminar", args: Args, signed: Sign
   const id = String(formData.get("id") ?? url.searchParams.get("gasto") ?? "");
   if (!UUID.test(id)) notFound("El gasto no existe o no tiene acceso a él.");
   const gasto = await getOr404<Row & GastoClave>(signed.store, gastos.view, id);
-  if (!esSuyo(actor(signed.user), gasto))
+  if (!permissions(gastos, signed.user, id, gasto).editar)
     forbidden("Solo el solicitante o un administrador pueden editar o eliminar este gasto.");
   const panel = volverA(url);
   if (gasto.estado !== "borrador")
@@ -312,13 +282,14 @@ async function borrador(intent: "guardar" | "eliminar", args: Args, signed: Sign
       "error",
     );
   const preparado = preparar(signed, gasto);
-  if (intent === "guardar") {
-    const refused = await todosLosErrores(formData, signed, preparado, { intent, id });
-    if (refused) return refused;
-  }
   return recordAction(
     gastos,
     { ...args, params: { id } },
-    { volver: { guardado: panel, eliminado: volverA(url, ["gasto"]) }, prepare: preparado.prepare },
+    {
+      volver: { guardado: panel, eliminado: volverA(url, ["gasto"]) },
+      prepare: preparado.prepare,
+      alsoRefused: tambienRechazado(preparado, id),
+      record: gasto,
+    },
   );
 }

@@ -3,10 +3,8 @@ import { requireUser, type Signed } from "~/auth/session.server";
 import { EXACT_COUNT_LIMIT, UUID, type Row, type Store } from "~/data/store";
 import {
   formats,
-  getOr404,
   loadHistory,
   loadOptions,
-  notFound,
   optionSearches,
   permissions,
   writableNames,
@@ -15,6 +13,7 @@ import {
   type Options,
   type StoredRow,
 } from "~/crud/crud.server";
+import { getOr404, notFound } from "~/crud/respuestas.server";
 import { csvResponse, csvToExport } from "~/crud/csv.server";
 import { parseListState } from "~/crud/list-query";
 import { forRole, listColumns } from "~/entities/entity";
@@ -22,20 +21,12 @@ import { BUSQUEDA_MINIMA, gastos, ORDEN_SOLO_FILTRADO } from "~/entities/gastos"
 import { proveedores } from "~/entities/proveedores";
 import { todayISO } from "~/lib/dates";
 import { numberFormat } from "~/lib/intl";
-import {
-  apruebaEnBloque,
-  esSuyo,
-  motivoNoAprueba,
-  motivoNoPaga,
-  transicionesDisponibles,
-  type Alcance,
-  type GastoClave,
-} from "./reglas";
+import { apruebaEnBloque, transicionesDisponibles, type GastoClave, type Motivos } from "./reglas";
 import type { Perfil } from "./AyudaSolicitante";
 import { nombreLimpio } from "~/justificantes/nombre";
 import { MAX_POR_GASTO } from "~/justificantes/subir.server";
 import { consultaGastos } from "./consulta.server";
-import { actor, alcanceAprobacion, contarMasivo, MASIVO_MAXIMO } from "./workflow.server";
+import { actor, contarMasivo, MASIVO_MAXIMO, motivosGasto } from "./workflow.server";
 
 type Args = { request: Request; context: AppLoadContext };
 
@@ -88,7 +79,7 @@ export async function gastosLoader({ request, context }: Args) {
       : loadOptions(store, forRole(gastos, user.rol), state.filtros, optionSearches(gastos, url), "filters");
   const [
     result,
-    alcance,
+    motivos,
     record,
     history,
     justificantes,
@@ -107,7 +98,7 @@ export async function gastosLoader({ request, context }: Args) {
       sum: ["importe"],
       base: gastos.table,
     }),
-    alcanceAprobacion(store),
+    gastoId ? motivosGasto(store, gastoId) : Promise.resolve(null),
     gastoId ? getOr404<StoredRow & GastoClave>(store, gastos.view, gastoId) : Promise.resolve(null),
     // Read with the record (it shows nothing if the record is not visible: the page is a 404 then).
     gastoId ? loadHistory(store, gastos.table, gastoId) : Promise.resolve([]),
@@ -164,7 +155,7 @@ export async function gastosLoader({ request, context }: Args) {
       : null,
     panel: record
       ? {
-          ...panelDe(signed, record, history, conDuplicados(justificantes, duplicados), alcance, url),
+          ...panelDe(signed, record, history, conDuplicados(justificantes, duplicados), motivos, url),
           antesDeAprobar: antesDeAprobar ?? [],
           fueraDePolitica: fueraDePolitica ?? [],
         }
@@ -184,7 +175,7 @@ async function perfilesSolicitantes(
 ): Promise<Record<string, Perfil>> {
   const ids = user.rol === "administrador" ? (options.usuarios?.options ?? []).map((o) => o.value) : [user.id];
   if (!ids.length) return {};
-  const { rows } = await store.list<Row>(
+  const { rows } = await store.list(
     "usuarios_vista",
     {
       filters: [{ column: "id", op: "in", value: ids }],
@@ -195,18 +186,15 @@ async function perfilesSolicitantes(
     },
     { keep: true },
   );
-  const nombre = (v: unknown) => (typeof v === "string" && v ? v : null);
-  return Object.fromEntries(
-    rows.map((r) => [
-      String(r.id),
-      { departamento: nombre(r.departamento_nombre), sucursal: nombre(r.sucursal_nombre) },
-    ]),
-  );
+  const perfiles: Record<string, Perfil> = {};
+  for (const r of rows)
+    if (r.id) perfiles[r.id] = { departamento: r.departamento_nombre || null, sucursal: r.sucursal_nombre || null };
+  return perfiles;
 }
 
 /** Ids of inactive suppliers, left out of the create and edit forms' selects. */
 async function inactivos(store: Store) {
-  const { rows } = await store.list<Row>(
+  const { rows } = await store.list(
     "proveedores",
     {
       filters: [{ column: "activo", op: "eq", value: false }],
@@ -217,7 +205,7 @@ async function inactivos(store: Store) {
     },
     { keep: true },
   );
-  return rows.map((r) => String(r.id));
+  return rows.map((r) => r.id);
 }
 
 /** A receipt as the panel lists it (ADR 0018); its bytes come from `/justificantes/{id}`. */
@@ -260,18 +248,18 @@ function panelDe(
   record: StoredRow & GastoClave,
   history: HistoryEntry[],
   justificantes: JustificanteFila[],
-  alcance: Alcance,
+  motivos: Motivos | null,
   url: URL,
 ) {
   const { user } = signed;
-  const suyo = esSuyo(actor(user), record);
+  const suyo = permissions(gastos, user, record.id, record).editar;
   const borrador = record.estado === "borrador";
   return {
     record,
     history,
-    transiciones: transicionesDisponibles(actor(user), record, alcance),
+    transiciones: transicionesDisponibles(record.estado, motivos),
     // Why a button this person would otherwise expect is not offered (separation of duties).
-    separacion: separacion(signed, record, alcance),
+    separacion: separacion(signed, record, motivos),
     editar: suyo && borrador,
     eliminar: suyo && borrador,
     confirmarEliminar: url.searchParams.has("eliminar") && suyo && borrador,
@@ -310,15 +298,15 @@ function altaProveedor(user: Signed["user"], record: StoredRow) {
  * separation of duties: they created or edited it on someone's behalf, or approved it
  * and may not mark it paid. Null otherwise (the buttons say the rest).
  */
-function separacion({ user }: Signed, g: Row & GastoClave, alcance: Alcance): string | null {
-  const yo = actor(user);
+function separacion({ user }: Signed, g: Row & GastoClave, motivos: Motivos | null): string | null {
+  if (!motivos) return null;
   if (
     g.estado === "pendiente" &&
     g.solicitante_id !== user.id &&
     user.rol !== "empleado" &&
     (g.creado_por_id === user.id || g.editado_por_id === user.id)
   )
-    return motivoNoAprueba(yo, g, alcance);
-  if (g.estado === "aprobado" && user.rol === "administrador") return motivoNoPaga(yo, g, alcance);
+    return motivos.aprobar;
+  if (g.estado === "aprobado" && user.rol === "administrador") return motivos.pagar;
   return null;
 }

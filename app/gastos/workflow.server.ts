@@ -1,23 +1,14 @@
-import { parseSubmission } from "~/ui/validacion.server";
+import { parseSubmission } from "~/ui/parse-submission.server";
 import { cuenta, plural } from "~/lib/plural";
 import { json, redirect, type AppLoadContext } from "@remix-run/node";
 import type { Signed } from "~/auth/session.server";
 import { Conflict, Forbidden, Invalid, NotFound, UUID, type Row, type Store } from "~/data/store";
-import { forbidden, getOr404, notFound, redirectWithFlash } from "~/crud/crud.server";
+import { forbidden, getOr404, notFound, redirectWithFlash } from "~/crud/respuestas.server";
 import { gastos } from "~/entities/gastos";
 import { parseListState } from "~/crud/list-query";
 import { consultaGastos } from "./consulta.server";
 import { CAMPOS_TRANSICION, esquemaTransicion } from "./campos";
-import {
-  apruebaEnBloque,
-  motivoNoActua,
-  SIN_ALCANCE,
-  TRANSICIONES,
-  type Actor,
-  type Alcance,
-  type GastoClave,
-  type Transicion,
-} from "./reglas";
+import { apruebaEnBloque, TRANSICIONES, type Actor, type GastoClave, type Motivos, type Transicion } from "./reglas";
 
 /**
  * The workflow from the route: one transition on one gasto (the panel's buttons), and bulk
@@ -31,19 +22,9 @@ export const MASIVO_MAXIMO = 500;
 
 type Ctx = { request: Request; context: AppLoadContext; signed: Signed; formData: FormData; volver: string };
 
-/**
- * This person's approval rights as the database computes them (public.alcance_aprobacion): whose
- * gastos they approve, and the installation's PERMITIR_ADMIN_UNICO. Read on every request (kept
- * while nothing changes), so a demotion counts at once; the functions check it all again.
- */
-export async function alcanceAprobacion(store: Store): Promise<Alcance> {
-  const r = await store.rpc<{ solicitantes: string[] | null; permitir_admin_unico: boolean } | null>(
-    "alcance_aprobacion",
-    {},
-    { keep: true },
-  );
-  if (!r) return SIN_ALCANCE;
-  return { solicitantes: (r.solicitantes ?? []).map(String), permitir_admin_unico: r.permitir_admin_unico === true };
+/** What this person may do with gasto `id`, and why not (public.motivos_gasto); null if not visible. */
+export async function motivosGasto(store: Store, id: string): Promise<Motivos | null> {
+  return store.rpc<Motivos | null>("motivos_gasto", { p_id: id }, { reads: true });
 }
 
 export function actor(user: Signed["user"]): Actor {
@@ -80,15 +61,19 @@ const CAMPO_DE_COLUMNA: Record<string, string> = {
 };
 
 /** One transition from the panel: hidden `intent`, `id`, `version`; back to the same URL with a flash. */
-export async function transicion(t: Transicion, { request, context, signed, formData, volver }: Ctx, alcance: Alcance) {
-  const { user, store } = signed;
+export async function transicion(t: Transicion, { request, context, signed, formData, volver }: Ctx) {
+  const { store } = signed;
   const id = String(formData.get("id") ?? "");
   if (!UUID.test(id)) notFound("El gasto no existe o no tiene acceso a él.");
   const version = Number(formData.get("version"));
   if (!Number.isInteger(version) || version < 1)
     throw json({ message: "Falta la versión del gasto: recargue la página." }, { status: 400 });
-  const gasto = await getOr404<Row & GastoClave>(store, gastos.view, id);
-  const no = motivoNoActua(actor(user), gasto, t, alcance);
+  const [gasto, motivos] = await Promise.all([
+    getOr404<Row & GastoClave>(store, gastos.view, id),
+    motivosGasto(store, id),
+  ]);
+  // Refused before the form is read: a forced post by someone who may not gets a 403, not field errors.
+  const no = motivos?.[t];
   if (no) forbidden(no);
 
   const campos = CAMPOS_TRANSICION[t];
@@ -141,17 +126,11 @@ type Resultado = { hechos: string[]; rechazados: { folio: string; motivo: string
 type EnBloque = "aprobar" | "rechazar" | "pagar";
 
 /**
- * Runs one transition on each gasto, one by one; each is checked (and may be refused) on its own.
+ * Runs one transition on each gasto, one by one; the database checks each (and may refuse it) on
+ * its own, and its refusal is the line the summary shows.
  * `extra` are the function's own arguments, the same for every gasto (motivo; fecha y referencia de pago).
  */
-async function enBloque(
-  store: Store,
-  user: Actor,
-  t: EnBloque,
-  items: { id: string; version: number | null }[],
-  extra: Row,
-  alcance: Alcance,
-) {
+async function enBloque(store: Store, t: EnBloque, items: { id: string; version: number | null }[], extra: Row) {
   const ids = [...new Set(items.map((i) => i.id))];
   const { rows } = await store.list<Row & GastoClave>(gastos.view, {
     filters: [{ column: "id", op: "in", value: ids }],
@@ -171,11 +150,6 @@ async function enBloque(
       continue;
     }
     const folio = String(g.folio);
-    const no = motivoNoActua(user, g, t, alcance);
-    if (no) {
-      out.rechazados.push({ folio, motivo: no });
-      continue;
-    }
     try {
       const hecho = await ejecutar(store, t, item.id, item.version ?? Number(g.version), extra);
       out.hechos.push(folio);
@@ -258,11 +232,7 @@ export const esSeleccion = (intent: unknown): intent is IntentSeleccion =>
  * Bulk approve/reject, or mark as paid (administradores: one date and reference for all), of the
  * checked rows (`seleccion` = «id:version» each).
  */
-export async function seleccion(
-  intent: IntentSeleccion,
-  { request, context, signed, formData, volver }: Ctx,
-  alcance: Alcance,
-) {
+export async function seleccion(intent: IntentSeleccion, { request, context, signed, formData, volver }: Ctx) {
   const { user, store } = signed;
   const t = SELECCION[intent];
   if (t === "pagar" ? user.rol !== "administrador" : !apruebaEnBloque(actor(user))) forbidden();
@@ -303,7 +273,7 @@ export async function seleccion(
     if (confirmar.gastos.some((g) => g.avisos.length > 0))
       return json({ intent, seleccion: raw, confirmar }, { status: 200 });
   }
-  const r = resumen(t, await enBloque(store, actor(user), t, items, extra, alcance));
+  const r = resumen(t, await enBloque(store, t, items, extra));
   return redirectWithFlash(context, request, volver, r.message, r.kind, undefined, r.detalles);
 }
 
@@ -433,7 +403,7 @@ export async function contarMasivo(url: URL, signed: Signed, accion: "aprobar" |
 }
 
 /** «Aplicar a todos los que coinciden con el filtro», after the confirm step: the first MASIVO_MAXIMO. */
-export async function masivo({ request, context, signed, formData, volver }: Ctx, alcance: Alcance) {
+export async function masivo({ request, context, signed, formData, volver }: Ctx) {
   const { user, store } = signed;
   if (!apruebaEnBloque(actor(user))) forbidden();
   const accion = formData.get("accion");
@@ -470,11 +440,9 @@ export async function masivo({ request, context, signed, formData, volver }: Ctx
     accion,
     await enBloque(
       store,
-      actor(user),
       accion,
       rows.map((g) => ({ id: String(g.id), version: Number(g.version) })),
       accion === "rechazar" ? { p_motivo: motivo } : {},
-      alcance,
     ),
   );
   return redirectWithFlash(context, request, volver, r.message, r.kind, undefined, r.detalles);

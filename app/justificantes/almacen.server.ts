@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, randomBytes, type Hash } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
 import { lstat, mkdir, open, readdir, rename, rm, stat, utimes } from "node:fs/promises";
 import path from "node:path";
@@ -32,6 +32,24 @@ export class DemasiadoGrande extends Error {
   constructor(readonly maxBytes: number) {
     super(`más de ${maxBytes} bytes`);
   }
+}
+
+/**
+ * Writes the stream to the new file `temp`, readable by its owner only, refusing more than
+ * `maxBytes` (DemasiadoGrande); each chunk also goes to `hashes`. Says how many bytes it wrote.
+ */
+export async function aTemporal(stream: Readable, temp: string, maxBytes: number, ...hashes: Hash[]): Promise<number> {
+  let bytes = 0;
+  const count = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      bytes += chunk.length;
+      if (bytes > maxBytes) return done(new DemasiadoGrande(maxBytes));
+      for (const hash of hashes) hash.update(chunk);
+      done(null, chunk);
+    },
+  });
+  await pipeline(stream, count, createWriteStream(temp, { flags: "wx", mode: 0o600 }));
+  return bytes;
 }
 
 const HASH = /^[0-9a-f]{64}$/;
@@ -88,17 +106,8 @@ export function almacenLocal(dataDir: string): Almacen & {
     async put(stream, { maxBytes = Infinity }) {
       const temp = await temporal();
       const hash = createHash("sha256");
-      let bytes = 0;
-      const count = new Transform({
-        transform(chunk: Buffer, _enc, done) {
-          bytes += chunk.length;
-          if (bytes > maxBytes) return done(new DemasiadoGrande(maxBytes));
-          hash.update(chunk);
-          done(null, chunk);
-        },
-      });
       try {
-        await pipeline(stream, count, createWriteStream(temp, { flags: "wx", mode: 0o600 }));
+        const bytes = await aTemporal(stream, temp, maxBytes, hash);
         const handle = await open(temp, "r");
         try {
           await handle.sync();

@@ -1,10 +1,9 @@
 import { createHash } from "node:crypto";
-import { createReadStream, createWriteStream } from "node:fs";
+import { createReadStream } from "node:fs";
 import { rm } from "node:fs/promises";
-import { Readable, Transform } from "node:stream";
-import { pipeline } from "node:stream/promises";
+import { Readable } from "node:stream";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
-import { DemasiadoGrande, type Almacen, type Donde } from "./almacen.server";
+import { aTemporal, type Almacen, type Donde } from "./almacen.server";
 
 /** The private bucket of supabase/migrations/20261127000001_justificantes.sql. */
 export const BUCKET = "justificantes";
@@ -42,16 +41,7 @@ export function almacenSupabase(o: {
       const temp = await o.temporal();
       try {
         const hash = createHash("sha256");
-        let bytes = 0;
-        const count = new Transform({
-          transform(chunk: Buffer, _enc, done) {
-            bytes += chunk.length;
-            if (bytes > maxBytes) return done(new DemasiadoGrande(maxBytes));
-            hash.update(chunk);
-            done(null, chunk);
-          },
-        });
-        await pipeline(stream, count, createWriteStream(temp, { flags: "wx", mode: 0o600 }));
+        const bytes = await aTemporal(stream, temp, maxBytes, hash);
         const sha256 = hash.digest("hex");
         const response = await doFetch(`${storage}/${BUCKET}/${objeto(sha256, donde)}`, {
           method: "POST",

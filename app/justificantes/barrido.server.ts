@@ -1,5 +1,6 @@
 import { backendKind, type Config } from "~/lib/env.server";
 import { GRACIA_MS } from "./almacen.server";
+import { almacenS3 } from "./almacen.s3.server";
 import { BUCKET } from "./almacen.supabase.server";
 import { almacenDe, barrerJustificantes } from "./subir.server";
 
@@ -12,7 +13,10 @@ import { almacenDe, barrerJustificantes } from "./subir.server";
  *
  * - SQL backend: DATA_DIR/justificantes/, as the database owner (`barrerJustificantes`: at start,
  *   before the workers exist, all of tmp/; afterwards only temp files older than the grace, since
- *   the workers may be staging uploads there at that moment).
+ *   the workers may be staging uploads there at that moment). With ALMACEN_URL, the bucket's
+ *   objects below the prefix instead of DATA_DIR's files (tmp/ stays local): every server's
+ *   primary sweeps the same bucket, which is harmless (a delete of what another run deleted is
+ *   a no-op) and keeps each installation free of a "sweeping server".
  * - Supabase: the bucket, through Storage and PostgREST with the service-role key (like the avisos
  *   worker, ADR 0017); without the key nothing is swept there and the server says so at start.
  *   DATA_DIR/justificantes/tmp (where uploads are staged before they go up) is swept too.
@@ -27,7 +31,7 @@ const GASTO = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const eliminados = (n: number) => `Justificantes: ${n} archivos sin uso eliminados.`;
 
 export async function startBarrido(
-  config: Pick<Config, "DATA_DIR" | "DATABASE_URL" | "SUPABASE_URL" | "SUPABASE_SERVICE_ROLE_KEY">,
+  config: Pick<Config, "DATA_DIR" | "DATABASE_URL" | "SUPABASE_URL" | "SUPABASE_SERVICE_ROLE_KEY" | "ALMACEN_S3">,
   o: {
     /** The SQL backend's database (the embedded one's URL when DATABASE_URL is unset). */
     databaseUrl?: string;
@@ -44,6 +48,7 @@ export async function startBarrido(
   const dataDir = config.DATA_DIR;
   let pasada: () => Promise<number>;
   let primera: (() => Promise<number>) | undefined;
+  let cerrar = () => {};
 
   if (backendKind(config) === "supabase") {
     const url = config.SUPABASE_URL!.replace(/\/+$/, "");
@@ -68,10 +73,12 @@ export async function startBarrido(
   } else {
     const databaseUrl = o.databaseUrl ?? config.DATABASE_URL;
     if (!databaseUrl) throw new Error("El barrido de justificantes necesita la base de datos");
+    const s3 = config.ALMACEN_S3 ? almacenS3(config.ALMACEN_S3, { temporal: almacenDe(dataDir).temporal }) : undefined;
+    if (s3) cerrar = () => s3.cerrar();
     // At start no worker is uploading yet: the whole of tmp/ goes (what a crash left).
-    primera = () => barrerJustificantes(databaseUrl, dataDir, { graciaMs, temporales: "todos" });
+    primera = () => barrerJustificantes(databaseUrl, dataDir, { graciaMs, temporales: "todos", s3 });
     // Later, workers may be staging uploads in tmp/: only temp files older than the grace go.
-    pasada = () => barrerJustificantes(databaseUrl, dataDir, { graciaMs });
+    pasada = () => barrerJustificantes(databaseUrl, dataDir, { graciaMs, s3 });
   }
 
   const correr = async (barrer: () => Promise<number>) => {
@@ -107,6 +114,7 @@ export async function startBarrido(
       stopped = true;
       clearTimeout(timer);
       await running;
+      cerrar();
     },
   };
 }

@@ -10,6 +10,7 @@ import type { Services } from "~/services.server";
 import { minutos } from "~/auth/forms";
 import type { SignInThrottle } from "~/auth/throttle.server";
 import { almacenLocal, type Almacen } from "./almacen.server";
+import type { AlmacenS3 } from "./almacen.s3.server";
 import { nombreLimpio } from "./nombre";
 import { MAX_BYTES, presupuestoDeSubida, procesar } from "./procesar.server";
 
@@ -323,24 +324,31 @@ export async function recibir(
 /**
  * The sweep of DATA_DIR (ADR 0018; barrido.server.ts runs it at start and every hour): temp files
  * of uploads a crash cut short, and stored files no row references any more (their justificante
- * or gasto was deleted), as the database owner.
+ * or gasto was deleted), as the database owner. With `s3` (ALMACEN_URL) the stored files are that
+ * store's objects; DATA_DIR keeps only the temp files uploads are staged in.
  */
 export async function barrerJustificantes(
   databaseUrl: string,
   dataDir: string,
-  o?: { graciaMs?: number; temporales?: "todos" | "viejos" },
+  o: { graciaMs?: number; temporales?: "todos" | "viejos"; s3?: AlmacenS3 } = {},
 ) {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
+  const referenciados = async (hashes: string[]) => {
+    const { rows } = await client.query<{ h: string }>(
+      `select sha256 as h from public.justificantes where sha256 = any($1)
+       union select miniatura from public.justificantes where miniatura = any($1)`,
+      [hashes],
+    );
+    return new Set(rows.map((r) => r.h));
+  };
   try {
-    return await almacenDe(dataDir).barrer(async (hashes) => {
-      const { rows } = await client.query<{ h: string }>(
-        `select sha256 as h from public.justificantes where sha256 = any($1)
-         union select miniatura from public.justificantes where miniatura = any($1)`,
-        [hashes],
-      );
-      return new Set(rows.map((r) => r.h));
-    }, o);
+    if (!o.s3) return await almacenDe(dataDir).barrer(referenciados, o);
+    // «todos»: at start, while no upload is being staged, whatever is in tmp/ goes.
+    const temporales = await almacenDe(dataDir).barrerTemporales({
+      graciaMs: o.temporales === "todos" ? 0 : o.graciaMs,
+    });
+    return temporales + (await o.s3.barrer(referenciados, { graciaMs: o.graciaMs }));
   } finally {
     await client.end();
   }

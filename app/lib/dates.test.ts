@@ -60,7 +60,8 @@ describe("parseDateInput", () => {
   });
 
   it("rejects non-strings", () => {
-    expect(parseDateInput(undefined as unknown as string)).toBeNull();
+    const sinTipo: unknown = undefined;
+    expect(parseDateInput(sinTipo as string)).toBeNull();
   });
 });
 

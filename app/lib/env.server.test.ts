@@ -213,6 +213,90 @@ describe("loadEnv", () => {
   });
 });
 
+describe("ALMACEN_URL (receipts in an S3-compatible store)", () => {
+  const s3 = {
+    NODE_ENV: "test",
+    S3_ENDPOINT: "http://127.0.0.1:9000",
+    AWS_ACCESS_KEY_ID: "id",
+    AWS_SECRET_ACCESS_KEY: "s",
+  };
+
+  it("unset: the local store, and the AWS variables of other tools are not even read", () => {
+    const cfg = loadEnv({ NODE_ENV: "test", AWS_ENDPOINT_URL: "no es una url", AWS_ACCESS_KEY_ID: "solo-una" });
+    expect(cfg.ALMACEN_S3).toBeUndefined();
+    expect(cfg.ALMACEN_URL).toBeUndefined();
+  });
+
+  it.each([
+    ["s3://oficina-justificantes", "oficina-justificantes", ""],
+    ["s3://oficina-justificantes/", "oficina-justificantes", ""],
+    ["s3://oficina.justificantes/produccion", "oficina.justificantes", "produccion/"],
+    ["s3://cubo/a/b/", "cubo", "a/b/"],
+    ["s3://cubo//a//b", "cubo", "a/b/"],
+  ])("%s → bucket %s, prefijo «%s»", (url, bucket, prefijo) => {
+    expect(loadEnv({ ...s3, ALMACEN_URL: url }).ALMACEN_S3).toMatchObject({ bucket, prefijo });
+  });
+
+  it.each([
+    "oficina-justificantes",
+    "https://s3.amazonaws.com/cubo",
+    "s3://",
+    "s3://Cubo",
+    "s3://cu",
+    "s3://cubo_con_guion_bajo",
+    "s3://-cubo",
+    "s3://cubo..raro",
+    "s3://cubo/../fuera",
+    "s3://cubo/./aqui",
+    "s3://cubo/prefijo?x=1",
+    "s3://cubo/factura con espacios",
+    "s3://usuario:clave@cubo",
+  ])("a malformed ALMACEN_URL stops the start with a Spanish message: %s", (url) => {
+    expect(bad({ ...s3, ALMACEN_URL: url })).toMatch(
+      /^Configuración no válida: ALMACEN_URL debe ser s3:\/\/cubo\/prefijo, p\. ej\. s3:\/\/oficina-justificantes\/produccion/,
+    );
+  });
+
+  it("the connection: endpoint, region, keys, path style", () => {
+    const cfg = loadEnv({ ...s3, ALMACEN_URL: "s3://cubo/oficina", S3_ENDPOINT: "http://127.0.0.1:9000/" });
+    expect(cfg.ALMACEN_S3).toEqual({
+      bucket: "cubo",
+      prefijo: "oficina/",
+      endpoint: "http://127.0.0.1:9000",
+      region: "us-east-1",
+      credenciales: { accessKeyId: "id", secretAccessKey: "s", sessionToken: undefined },
+      pathStyle: true,
+    });
+    // Amazon S3 itself: its region is needed, virtual-hosted URLs, the SDK's own credentials.
+    const aws = loadEnv({ NODE_ENV: "test", ALMACEN_URL: "s3://cubo", AWS_REGION: "eu-west-1" }).ALMACEN_S3;
+    expect(aws).toEqual({ bucket: "cubo", prefijo: "", region: "eu-west-1", pathStyle: false });
+    expect(
+      loadEnv({ ...s3, S3_ENDPOINT: undefined, AWS_ENDPOINT_URL: "https://minio.empresa.es", ALMACEN_URL: "s3://cubo" })
+        .ALMACEN_S3?.endpoint,
+    ).toBe("https://minio.empresa.es");
+    expect(loadEnv({ ...s3, ALMACEN_URL: "s3://cubo", S3_FORCE_PATH_STYLE: "0" }).ALMACEN_S3?.pathStyle).toBe(false);
+  });
+
+  it("names what is missing or wrong in the connection", () => {
+    expect(bad({ NODE_ENV: "test", ALMACEN_URL: "s3://cubo" })).toContain(
+      "AWS_REGION es obligatoria con ALMACEN_URL en Amazon S3",
+    );
+    expect(bad({ ...s3, ALMACEN_URL: "s3://cubo", AWS_SECRET_ACCESS_KEY: undefined })).toContain(
+      "AWS_SECRET_ACCESS_KEY es obligatoria junto con AWS_ACCESS_KEY_ID",
+    );
+    expect(bad({ ...s3, ALMACEN_URL: "s3://cubo", S3_ENDPOINT: "ftp://x" })).toContain("S3_ENDPOINT debe ser la URL");
+    expect(bad({ ...s3, ALMACEN_URL: "s3://cubo", S3_FORCE_PATH_STYLE: "quizá" })).toContain(
+      "S3_FORCE_PATH_STYLE debe ser 1 o 0",
+    );
+  });
+
+  it("is refused with Supabase, whose receipts stay in Supabase Storage", () => {
+    expect(
+      bad({ ...s3, SUPABASE_URL: "https://abc.supabase.co", SUPABASE_ANON_KEY: "k", ALMACEN_URL: "s3://cubo" }),
+    ).toContain("ALMACEN_URL no se admite con Supabase");
+  });
+});
+
 describe("backendKind", () => {
   it("follows ARCHITECTURE", () => {
     expect(backendKind({ SUPABASE_URL: "https://abc.supabase.co", DATABASE_URL: "postgres://db/x" })).toBe("supabase");

@@ -76,7 +76,27 @@ export interface Env {
   AVISOS_ESPERA_SEGUNDOS: number;
   /** First retry after a failed send, doubling each time (up to an hour). */
   AVISOS_REINTENTO_SEGUNDOS: number;
+  /**
+   * `s3://bucket/prefijo`: receipts' bytes in an S3-compatible object store that every server
+   * shares, instead of DATA_DIR (ADR 0018, «Varios servidores»). SQL backend only.
+   */
+  ALMACEN_URL?: string;
+  /** ALMACEN_URL and the variables of its connection, parsed; undefined when ALMACEN_URL is unset. */
+  ALMACEN_S3?: AlmacenS3Config;
 }
+
+export type AlmacenS3Config = {
+  bucket: string;
+  /** Keys go below it: "" (the bucket's root) or "a/b/" (always ending in "/"). */
+  prefijo: string;
+  /** S3_ENDPOINT, else AWS_ENDPOINT_URL; undefined: Amazon S3 itself. */
+  endpoint?: string;
+  region: string;
+  /** Both keys, or undefined for the SDK's own chain (an instance role, a profile). */
+  credenciales?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
+  /** Path-style URLs (`endpoint/bucket/key`), what MinIO and most self-hosted stores expect. */
+  pathStyle: boolean;
+};
 
 export type Config = Env;
 
@@ -84,7 +104,7 @@ export const DEFAULT_DATA_DIR = "./data";
 
 /**
  * Used only outside production when SESSION_SECRET is unset and no server chose one (scripts,
- * tests): server.ts itself uses DATA_DIR/session-secret instead (lib/edge.server.ts).
+ * tests): server.ts itself uses DATA_DIR/session-secret instead (server/edge.ts).
  */
 export const DEV_SESSION_SECRET = "oficina-dev-session-secret-no-usar-en-produccion";
 
@@ -250,7 +270,64 @@ const schema = z.object({
     "debe ser el origen público de la aplicación, p. ej. https://oficina.empresa.es",
     (url) => url.pathname === "/" && !url.search && !url.hash && !url.username,
   ).transform((v) => (v === undefined ? undefined : new URL(v).origin)),
+  ALMACEN_URL: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || almacenDeUrl(v) !== null, {
+      error:
+        "debe ser s3://cubo/prefijo, p. ej. s3://oficina-justificantes/produccion (el cubo: de 3 a 63 minúsculas, cifras, puntos o guiones; el prefijo, opcional: carpetas de letras sin tilde, cifras, - _ o . separadas por /)",
+    }),
+  S3_ENDPOINT: optionalUrl(
+    ["https:", "http:"],
+    "debe ser la URL http(s):// del servicio S3, p. ej. https://s3.eu-west-1.amazonaws.com o http://127.0.0.1:9000",
+    endpointValido,
+  ),
+  AWS_ENDPOINT_URL: optionalUrl(
+    ["https:", "http:"],
+    "debe ser la URL http(s):// del servicio S3, p. ej. http://127.0.0.1:9000",
+    endpointValido,
+  ),
+  AWS_REGION: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || /^[a-z0-9-]{2,32}$/.test(v), {
+      error: "debe ser el nombre de una región, p. ej. eu-west-1 (o us-east-1 en MinIO)",
+    }),
+  AWS_ACCESS_KEY_ID: z.string().optional(),
+  AWS_SECRET_ACCESS_KEY: z.string().optional(),
+  AWS_SESSION_TOKEN: z.string().optional(),
+  S3_FORCE_PATH_STYLE: z.enum(["0", "1", "true", "false"], { error: "debe ser 1 o 0" }).optional(),
 });
+
+const S3_VARIABLES = [
+  "S3_ENDPOINT",
+  "AWS_ENDPOINT_URL",
+  "AWS_REGION",
+  "AWS_ACCESS_KEY_ID",
+  "AWS_SECRET_ACCESS_KEY",
+  "AWS_SESSION_TOKEN",
+  "S3_FORCE_PATH_STYLE",
+] as const;
+
+function endpointValido(url: URL) {
+  return (url.pathname === "/" || url.pathname === "") && !url.search && !url.hash && !url.username;
+}
+
+/**
+ * `s3://bucket[/prefijo]` → the bucket and the prefix its keys go below ("" or ending in "/"),
+ * or null when it is not that. Bucket names as S3 allows them (dots too, for the buckets that
+ * have them).
+ */
+export function almacenDeUrl(value: string): { bucket: string; prefijo: string } | null {
+  const m = /^s3:\/\/([^/?#]+)(\/[^?#]*)?$/.exec(value);
+  if (!m) return null;
+  const bucket = m[1]!;
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket) || bucket.includes("..")) return null;
+  const partes = (m[2] ?? "").split("/").filter(Boolean);
+  // S3's "safe characters" for keys only: no name a store or a proxy could read differently.
+  if (partes.some((p) => p === "." || p === ".." || !/^[A-Za-z0-9!_.*'()-]+$/.test(p))) return null;
+  return { bucket, prefijo: partes.map((p) => `${p}/`).join("") };
+}
 
 /** Parses `source`; throws «Configuración no válida: VAR …; VAR …» naming every bad variable. */
 export function loadEnv(source: Record<string, string | undefined> = process.env): Env {
@@ -259,6 +336,8 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     const v = source[key]?.trim();
     clean[key] = v === "" ? undefined : v;
   }
+  // The object store's connection is read only for it: other tools on the machine may set these.
+  if (!clean.ALMACEN_URL) for (const key of S3_VARIABLES) clean[key] = undefined;
 
   const problems = new Map<string, string>();
   const result = schema.safeParse(clean);
@@ -276,6 +355,27 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
   }
   if (clean.SIGNUP_MODE === "dominio" && !clean.SIGNUP_ALLOWED_DOMAINS && !problems.has("SIGNUP_ALLOWED_DOMAINS")) {
     problems.set("SIGNUP_ALLOWED_DOMAINS", "SIGNUP_ALLOWED_DOMAINS es obligatoria cuando SIGNUP_MODE es dominio");
+  }
+  if (clean.ALMACEN_URL && clean.SUPABASE_URL && !problems.has("ALMACEN_URL")) {
+    // Keys are content hashes: on Supabase anyone may insert a row naming a hash (PostgREST), so
+    // a shared content-addressed store would hand out other people's files (ADR 0018).
+    problems.set(
+      "ALMACEN_URL",
+      "ALMACEN_URL no se admite con Supabase (SUPABASE_URL): allí los justificantes se guardan en Supabase Storage, que ya comparten todos los servidores. Quite ALMACEN_URL",
+    );
+  }
+  if (clean.ALMACEN_URL && !clean.AWS_REGION && !clean.S3_ENDPOINT && !clean.AWS_ENDPOINT_URL) {
+    problems.set(
+      "AWS_REGION",
+      "AWS_REGION es obligatoria con ALMACEN_URL en Amazon S3 (p. ej. eu-west-1); con otro servicio, defina S3_ENDPOINT",
+    );
+  }
+  if (clean.ALMACEN_URL && !clean.AWS_ACCESS_KEY_ID !== !clean.AWS_SECRET_ACCESS_KEY) {
+    const falta = clean.AWS_ACCESS_KEY_ID ? "AWS_SECRET_ACCESS_KEY" : "AWS_ACCESS_KEY_ID";
+    problems.set(
+      falta,
+      `${falta} es obligatoria junto con ${falta === "AWS_ACCESS_KEY_ID" ? "AWS_SECRET_ACCESS_KEY" : "AWS_ACCESS_KEY_ID"}`,
+    );
   }
   if (nodeEnv === "production" && !clean.SESSION_SECRET) {
     // server.ts sets it (from DATA_DIR/session-secret) before it gets here.
@@ -303,8 +403,38 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
       : loopback
         ? ["abierto", "predeterminado: APP_URL es esta máquina (demostración)"]
         : ["invitacion", "predeterminado: APP_URL es una instalación real"];
+  const {
+    S3_ENDPOINT,
+    AWS_ENDPOINT_URL,
+    AWS_REGION,
+    AWS_ACCESS_KEY_ID,
+    AWS_SECRET_ACCESS_KEY,
+    AWS_SESSION_TOKEN,
+    S3_FORCE_PATH_STYLE,
+    ...resto
+  } = cfg;
+  const endpoint = (S3_ENDPOINT ?? AWS_ENDPOINT_URL)?.replace(/\/+$/, "");
+  const almacen: AlmacenS3Config | undefined = cfg.ALMACEN_URL
+    ? {
+        ...almacenDeUrl(cfg.ALMACEN_URL)!,
+        endpoint,
+        // Self-hosted stores ignore the region, but the request signature names one.
+        region: AWS_REGION ?? "us-east-1",
+        credenciales:
+          AWS_ACCESS_KEY_ID && AWS_SECRET_ACCESS_KEY
+            ? {
+                accessKeyId: AWS_ACCESS_KEY_ID,
+                secretAccessKey: AWS_SECRET_ACCESS_KEY,
+                sessionToken: AWS_SESSION_TOKEN,
+              }
+            : undefined,
+        // Amazon S3 prefers virtual-hosted URLs; a store of one's own seldom has a name per bucket.
+        pathStyle: S3_FORCE_PATH_STYLE ? S3_FORCE_PATH_STYLE === "1" || S3_FORCE_PATH_STYLE === "true" : !!endpoint,
+      }
+    : undefined;
   return {
-    ...cfg,
+    ...resto,
+    ALMACEN_S3: almacen,
     // A try-out on a laptop (APP_URL unset or this machine) is not offered to the local network;
     // an installation with a public APP_URL listens on every interface unless HOST says otherwise.
     HOST: cfg.HOST ?? (loopback ? "127.0.0.1" : "0.0.0.0"),

@@ -1,6 +1,6 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { requireUser, type Signed } from "~/auth/session.server";
-import { forbidden } from "~/crud/crud.server";
+import { forbidden } from "~/crud/respuestas.server";
 import { UUID, type Store } from "~/data/store";
 import { parseListState } from "~/crud/list-query";
 import { gastos } from "~/entities/gastos";
@@ -45,7 +45,7 @@ export const REMESA_MAXIMO = 500;
 
 /** Approved gastos not yet paid, oldest first, with the database's verdict on each. */
 export async function candidatos(store: Store, desde: string | null, hasta: string | null): Promise<Candidatos> {
-  const { rows } = await store.list<{ id: string }>("gastos", {
+  const { rows } = await store.list("gastos", {
     columns: ["id"],
     filters: [
       { column: "estado", op: "eq", value: "aprobado" },

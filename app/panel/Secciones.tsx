@@ -1,4 +1,4 @@
-import { CATEGORIAS_GASTO, ESTADOS_GASTO, labelOf } from "~/lib/constants";
+import { CATEGORIAS_GASTO, ESTADOS_GASTO, labelOf } from "~/lib/opciones";
 import { formatDate, formatMonthKey, monthRange } from "~/lib/dates";
 import { dateTimeFormat, numberFormat } from "~/lib/intl";
 import type { Formats } from "~/lib/format";
@@ -6,6 +6,7 @@ import { formatMoney, subtractMoney, sumMoney } from "~/lib/money";
 import { cuenta, plural } from "~/lib/plural";
 import type { ReactNode } from "react";
 import { BarChart, ICONO_AVISO, type BarDatum } from "~/ui/BarChart";
+import { TablaTarjetas, type ColumnaTarjeta } from "~/ui/TablaTarjetas";
 import { libroTrimestreHref } from "~/fiscal/enlaces";
 import { TRIMESTRES } from "~/fiscal/periodo";
 import type { CifrasIva, PanelData } from "./datos";
@@ -99,7 +100,7 @@ export function MisGastos({ panel, formats }: Props) {
 }
 
 export function UltimosGastos({ panel, formats }: Props) {
-  const f = useFmt(formats);
+  const c = columnasGasto(useFmt(formats));
   return (
     <Seccion id="ultimos-gastos" titulo="Mis últimos gastos">
       {panel.ultimos.length === 0 ? (
@@ -111,9 +112,9 @@ export function UltimosGastos({ panel, formats }: Props) {
             captionOculto
             gastos={panel.ultimos}
             columnas={[
-              { header: "Fecha", cell: (g) => f.fecha(g.fecha_gasto) },
-              { header: "Descripción", cell: (g) => g.descripcion },
-              { header: "Importe", numeric: true, cell: (g) => f.dinero(g.importe) },
+              c.fecha,
+              c.descripcion,
+              c.importe,
               {
                 header: "Estado",
                 cell: (g) => (
@@ -137,6 +138,7 @@ export function UltimosGastos({ panel, formats }: Props) {
 
 export function Pendientes({ panel, formats }: Props) {
   const f = useFmt(formats);
+  const c = columnasGasto(f);
   const p = panel.pendientes;
   if (!p) return null;
   return (
@@ -161,10 +163,10 @@ export function Pendientes({ panel, formats }: Props) {
             }
             gastos={p.mas_antiguos}
             columnas={[
-              { header: "Fecha", cell: (g) => f.fecha(g.fecha_gasto) },
+              c.fecha,
               { header: "Solicitante", cell: (g) => g.solicitante_nombre ?? "" },
-              { header: "Descripción", cell: (g) => g.descripcion },
-              { header: "Importe", numeric: true, cell: (g) => f.dinero(g.importe) },
+              c.descripcion,
+              c.importe,
               {
                 header: "Justificantes",
                 cell: (g) =>
@@ -378,70 +380,72 @@ export function UltimosMeses({ panel, formats }: Props) {
 }
 
 export function Categorias({ panel, formats }: Props) {
-  const f = useFmt(formats);
-  const filas = panel.categorias;
-  const periodo = panel.noventa_dias;
-  if (!filas || !periodo) return null;
   return (
     <Top90
       id="categorias"
       titulo="Categorías de los últimos 90 días"
       sujeto={{ singular: "categoría", plural: "categorías", genero: "f" }}
       etiqueta="Categoría"
-      periodo={periodo}
+      periodo={panel.noventa_dias}
       formats={formats}
-      filas={filas.map((c) => ({
+      filas={panel.categorias?.map((c) => ({
         key: c.categoria,
         label: labelOf(CATEGORIAS_GASTO, c.categoria),
         importe: c.importe,
         cuenta: c.cuenta,
-        href: gastosHref({ categoria: c.categoria, desde: periodo.desde, hasta: periodo.hasta }),
+        filtro: { categoria: c.categoria },
       }))}
-      vacio={`No hay gastos aprobados entre el ${f.fecha(periodo.desde)} y el ${f.fecha(periodo.hasta)}.`}
+      vacio="No hay gastos aprobados"
     />
   );
 }
 
 export function Proveedores({ panel, formats }: Props) {
-  const f = useFmt(formats);
-  const filas = panel.proveedores;
-  const periodo = panel.noventa_dias;
-  if (!filas || !periodo) return null;
   return (
     <Top90
       id="proveedores"
       titulo="Proveedores de los últimos 90 días"
       sujeto={{ singular: "proveedor", plural: "proveedores", genero: "m" }}
       etiqueta="Proveedor"
-      periodo={periodo}
+      periodo={panel.noventa_dias}
       formats={formats}
-      filas={filas.map((p) => ({
+      filas={panel.proveedores?.map((p) => ({
         key: p.id,
         label: p.nombre,
         importe: p.importe,
         cuenta: p.cuenta,
-        href: gastosHref({ proveedor: p.id, desde: periodo.desde, hasta: periodo.hasta }),
+        filtro: { proveedor: p.id },
       }))}
-      vacio={`No hay gastos aprobados con proveedor entre el ${f.fecha(periodo.desde)} y el ${f.fecha(periodo.hasta)}.`}
+      vacio="No hay gastos aprobados con proveedor"
     />
   );
 }
 
-type FilaTop = { key: string; label: string; importe: string; cuenta: number; href: string };
+/** A row of a ranking; `filtro` narrows the gastos list its bar links to (within the period). */
+type FilaTop = {
+  key: string;
+  label: string;
+  importe: string;
+  cuenta: number;
+  filtro: Omit<Parameters<typeof gastosHref>[0], "desde" | "hasta">;
+};
 
+/** A ranking of the last 90 days, when the panel gives one (`filas` and `periodo`). */
 function Top90(props: {
   id: string;
   titulo: string;
   /** What the ranking counts, for sentences that agree with it («Las 5 categorías», «El proveedor»). */
   sujeto: { singular: string; plural: string; genero: "f" | "m" };
   etiqueta: string;
-  periodo: { desde: string; hasta: string };
-  filas: FilaTop[];
+  periodo: { desde: string; hasta: string } | null;
+  filas: FilaTop[] | undefined;
   formats: Formats;
+  /** Said when there are no rows, followed by the period's dates. */
   vacio: string;
 }) {
   const f = useFmt(props.formats);
   const { filas, periodo } = props;
+  if (!filas || !periodo) return null;
   const rango = `del ${f.fecha(periodo.desde)} al ${f.fecha(periodo.hasta)}`;
   const cuentas = new Map(filas.map((r) => [r.key, r.cuenta]));
   const primera = filas[0];
@@ -455,7 +459,7 @@ function Top90(props: {
         {quienes} con más importe aprobado y pagado, {rango}.
       </p>
       {!primera ? (
-        <p>{props.vacio}</p>
+        <p>{`${props.vacio} entre el ${f.fecha(periodo.desde)} y el ${f.fecha(periodo.hasta)}.`}</p>
       ) : (
         <BarChart
           id={`grafico-${props.id}`}
@@ -470,7 +474,7 @@ function Top90(props: {
             label: r.label,
             value: escala(r.importe),
             valueText: f.dinero(r.importe),
-            href: r.href,
+            href: gastosHref({ ...r.filtro, desde: periodo.desde, hasta: periodo.hasta }),
           }))}
           labelHeader={props.etiqueta}
           valueHeader="Aprobado"
@@ -490,46 +494,33 @@ function Seccion({ id, titulo, children }: { id: string; titulo: string; childre
   );
 }
 
-type Columna<G> = { header: string; numeric?: boolean; cell: (g: G) => ReactNode };
+type GastoDeTabla = { id: string; folio: string; fecha_gasto: string; descripcion: string; importe: string };
+
+/** The columns every table of gastos has, in the same words. */
+function columnasGasto(f: ReturnType<typeof useFmt>) {
+  return {
+    fecha: { header: "Fecha", cell: (g) => f.fecha(g.fecha_gasto) },
+    descripcion: { header: "Descripción", cell: (g) => g.descripcion },
+    importe: { header: "Importe", numeric: true, cell: (g) => f.dinero(g.importe) },
+  } satisfies Record<string, ColumnaTarjeta<GastoDeTabla>>;
+}
 
 /** A few gastos, each row led by its folio linking to the gasto. */
 function TablaGastos<G extends { id: string; folio: string }>(props: {
   caption: string;
   captionOculto?: boolean;
   gastos: G[];
-  columnas: Columna<G>[];
+  columnas: ColumnaTarjeta<G>[];
 }) {
-  const numero = (c: Columna<G>) => (c.numeric ? "numero" : undefined);
   return (
-    <div className="tabla-contenedor">
-      {/* On a phone each row is a card of «label: value» lines (`data-etiqueta`), as in the lists. */}
-      <table className="tabla-tarjetas">
-        <caption className={props.captionOculto ? "visually-hidden" : undefined}>{props.caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Folio</th>
-            {props.columnas.map((c) => (
-              <th key={c.header} scope="col" className={numero(c)}>
-                {c.header}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {props.gastos.map((g) => (
-            <tr key={g.id}>
-              <td className="panel-folio">
-                <a href={gastoHref(g.id)}>{g.folio}</a>
-              </td>
-              {props.columnas.map((c) => (
-                <td key={c.header} className={numero(c)} data-etiqueta={c.header}>
-                  {c.cell(g)}
-                </td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <TablaTarjetas
+      caption={props.caption}
+      captionOculto={props.captionOculto}
+      contenedor
+      titulada
+      filas={props.gastos}
+      clave={(g) => g.id}
+      columnas={[{ header: "Folio", cell: (g) => <a href={gastoHref(g.id)}>{g.folio}</a> }, ...props.columnas]}
+    />
   );
 }

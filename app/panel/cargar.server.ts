@@ -1,6 +1,6 @@
 import type { Store } from "~/data/store";
 import { todayISO } from "~/lib/dates";
-import { rangoTrimestre, trimestreDe } from "~/fiscal/periodo";
+import { filtrosEntre, rangoTrimestre, trimestreDe } from "~/fiscal/periodo";
 import { fromCents, subtractMoney, sumMoney, toCents } from "~/lib/money";
 import { panelSchema, type CifrasIva, type IvaTrimestre, type PanelData } from "./datos";
 
@@ -16,7 +16,7 @@ export async function cargarPanel(store: Store, hoy: string = todayISO()): Promi
   // Which of the oldest pending ones lack a receipt: their count, from gastos_vista.
   const pendientes = panel.pendientes?.mas_antiguos ?? [];
   if (pendientes.length) {
-    const { rows } = await store.list<{ id: string; justificantes: number }>(
+    const { rows } = await store.list(
       "gastos_vista",
       {
         filters: [{ column: "id", op: "in", value: pendientes.map((g) => g.id) }],
@@ -48,11 +48,7 @@ async function ivaTrimestre(store: Store, hoy: string): Promise<IvaTrimestre> {
       const { total, sums } = await store.list(
         "gastos_vista",
         {
-          filters: [
-            { column: "estado", op: "eq", value: estado },
-            { column: "fecha_gasto", op: "gte", value: desde },
-            { column: "fecha_gasto", op: "lte", value: hasta },
-          ],
+          filters: [{ column: "estado", op: "eq", value: estado }, ...filtrosEntre("fecha_gasto", { desde, hasta })],
           columns: ["id"],
           limit: 0,
           offset: 0,

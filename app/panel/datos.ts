@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { ESTADO_GASTO_VALUES } from "~/lib/constants";
+import { ESTADO_GASTO_VALUES } from "~/lib/opciones";
 import { isISODate } from "~/lib/dates";
 import { isMoneyString } from "~/lib/money";
 

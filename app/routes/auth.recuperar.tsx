@@ -1,5 +1,5 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { parseSubmission } from "~/ui/validacion.server";
+import { parseSubmission } from "~/ui/parse-submission.server";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { emailSchema, retryAfterHeaders, TOKEN_HOURS } from "~/auth/forms";

@@ -1,6 +1,6 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
 import { requireUser } from "~/auth/session.server";
-import { getOr404, notFound } from "~/crud/crud.server";
+import { getOr404, notFound } from "~/crud/respuestas.server";
 import { UUID } from "~/data/store";
 
 /**

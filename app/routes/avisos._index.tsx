@@ -4,7 +4,7 @@ import { requireUser } from "~/auth/session.server";
 import { detalle, titulo, type Aviso } from "~/avisos/mensajes";
 import { avisosSinLeer } from "~/avisos/sin-leer.server";
 import { UUID } from "~/data/store";
-import { redirectWithFlash } from "~/crud/crud.server";
+import { redirectWithFlash } from "~/crud/respuestas.server";
 import { formatTimestamp } from "~/lib/format";
 import { pageTitle, useFormats } from "~/ui/page";
 

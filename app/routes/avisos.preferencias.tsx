@@ -4,7 +4,7 @@ import { requireUser } from "~/auth/session.server";
 import { ETIQUETA_TIPO, TIPOS_AVISO, type TipoAviso } from "~/avisos/mensajes";
 import { motivoEntrega } from "~/avisos/motivo-entrega";
 import { UUID } from "~/data/store";
-import { forbidden, redirectWithFlash } from "~/crud/crud.server";
+import { forbidden, redirectWithFlash } from "~/crud/respuestas.server";
 import { formatTimestamp } from "~/lib/format";
 import { pageTitle, useFormats } from "~/ui/page";
 
@@ -23,6 +23,12 @@ const CANALES: readonly { value: Canal; label: string }[] = [
   { value: "nada", label: "No avisarme" },
 ];
 const HORAS = Array.from({ length: 24 }, (_, h) => h);
+
+/** What each undelivered mail's row offers, each button named with the mail it acts on. */
+const ACCIONES_CORREO: readonly { intent: "reintentar" | "descartar"; texto: string; className?: string }[] = [
+  { intent: "reintentar", texto: "Reintentar" },
+  { intent: "descartar", texto: "Descartar", className: "secundario" },
+];
 type Fallido = {
   id: string;
   destinatario: string;
@@ -255,23 +261,18 @@ export default function PreferenciasAvisos() {
                           <td>
                             <Form method="post" className="acciones-fila">
                               <input type="hidden" name="correo" value={f.id} />
-                              <button
-                                type="submit"
-                                name="intent"
-                                value="reintentar"
-                                aria-label={`Reintentar el correo a ${f.destinatario}: ${que}`}
-                              >
-                                Reintentar
-                              </button>
-                              <button
-                                type="submit"
-                                name="intent"
-                                value="descartar"
-                                className="secundario"
-                                aria-label={`Descartar el correo a ${f.destinatario}: ${que}`}
-                              >
-                                Descartar
-                              </button>
+                              {ACCIONES_CORREO.map((b) => (
+                                <button
+                                  key={b.intent}
+                                  type="submit"
+                                  name="intent"
+                                  value={b.intent}
+                                  className={b.className}
+                                  aria-label={`${b.texto} el correo a ${f.destinatario}: ${que}`}
+                                >
+                                  {b.texto}
+                                </button>
+                              ))}
                             </Form>
                           </td>
                         </tr>

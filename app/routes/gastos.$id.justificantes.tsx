@@ -1,6 +1,6 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { requireUser } from "~/auth/session.server";
-import { forbidden, getOr404, notFound, redirectWithFlash } from "~/crud/crud.server";
+import { forbidden, getOr404, notFound, redirectWithFlash } from "~/crud/respuestas.server";
 import { Forbidden, NotFound, StoreError, UUID } from "~/data/store";
 import {
   almacenDe,
@@ -13,7 +13,7 @@ import {
 import { safeRedirect } from "~/lib/safe-redirect";
 
 /**
- * Adds receipts to a gasto (multipart, streamed: its own body policy in app/lib/edge.server.ts)
+ * Adds receipts to a gasto (multipart, streamed: its own body policy in server/edge.ts)
  * or removes one (`intent=eliminar`, an ordinary form). Both only while the gasto is a borrador
  * and by whoever may edit it; the database checks the same again. Back to the gasto's panel.
  */

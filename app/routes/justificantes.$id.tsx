@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Readable } from "node:stream";
 import { requireUser } from "~/auth/session.server";
-import { getOr404, notFound } from "~/crud/crud.server";
+import { getOr404, notFound } from "~/crud/respuestas.server";
 import { UUID } from "~/data/store";
 import { nombreDeDescarga } from "~/justificantes/nombre";
 import { almacenPara } from "~/justificantes/subir.server";

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { notFound } from "~/crud/crud.server";
+import { notFound } from "~/crud/respuestas.server";
 import { NotFound, UUID } from "~/data/store";
 import { requireAdministrador } from "~/pagos/remesas.server";
 

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { notFound, redirectWithFlash } from "~/crud/crud.server";
+import { notFound, redirectWithFlash } from "~/crud/respuestas.server";
 import { NotFound, StoreError, UUID } from "~/data/store";
 import { formatDate, formatDateTime } from "~/lib/dates";
 import { formatIban } from "~/lib/iban";
@@ -9,6 +9,7 @@ import { formatMoney } from "~/lib/money";
 import { cuenta } from "~/lib/plural";
 import { requireAdministrador, type DatosRemesa } from "~/pagos/remesas.server";
 import { pageTitle, useFormats } from "~/ui/page";
+import { TablaTarjetas } from "~/ui/TablaTarjetas";
 
 /**
  * `/remesas/{id}` — one remesa: its transfers and the gastos in each, its SEPA file (the same
@@ -178,38 +179,27 @@ export default function RemesaPage() {
         </section>
       ) : null}
 
-      <table className="tabla-tarjetas">
-        <caption>Transferencias</caption>
-        <thead>
-          <tr>
-            <th scope="col">Referencia</th>
-            <th scope="col">Se paga a</th>
-            <th scope="col">IBAN</th>
-            <th scope="col">Concepto</th>
-            <th scope="col">Importe</th>
-          </tr>
-        </thead>
-        <tbody>
-          {remesa.transferencias.map((t) => (
-            <tr key={t.end_to_end_id}>
-              <td data-etiqueta="Referencia">{t.end_to_end_id}</td>
-              <td data-etiqueta="Se paga a">{t.nombre}</td>
-              <td data-etiqueta="IBAN">{formatIban(t.iban)}</td>
-              <td data-etiqueta="Concepto">
-                {t.gastos.map((g, i) => (
-                  <span key={g.id}>
-                    {i ? ", " : ""}
-                    <Link to={`/gastos?gasto=${g.id}#gasto`}>{g.folio}</Link>
-                  </span>
-                ))}
-              </td>
-              <td className="importe" data-etiqueta="Importe">
-                {dinero(t.importe)}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <TablaTarjetas
+        caption="Transferencias"
+        filas={remesa.transferencias}
+        clave={(t) => t.end_to_end_id}
+        columnas={[
+          { header: "Referencia", cell: (t) => t.end_to_end_id },
+          { header: "Se paga a", cell: (t) => t.nombre },
+          { header: "IBAN", cell: (t) => formatIban(t.iban) },
+          {
+            header: "Concepto",
+            cell: (t) =>
+              t.gastos.map((g, i) => (
+                <span key={g.id}>
+                  {i ? ", " : ""}
+                  <Link to={`/gastos?gasto=${g.id}#gasto`}>{g.folio}</Link>
+                </span>
+              )),
+          },
+          { header: "Importe", celda: "importe", cell: (t) => dinero(t.importe) },
+        ]}
+      />
     </>
   );
 }

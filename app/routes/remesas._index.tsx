@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useFormAction, useLoaderData } from "@remix-run/react";
-import { redirectWithFlash } from "~/crud/crud.server";
+import { redirectWithFlash } from "~/crud/respuestas.server";
 import { StoreError, UUID } from "~/data/store";
 import { formatDate, isISODate, todayISO } from "~/lib/dates";
 import { formatIban } from "~/lib/iban";
@@ -16,6 +16,7 @@ import {
   requireAdministrador,
 } from "~/pagos/remesas.server";
 import { pageTitle, useFormats } from "~/ui/page";
+import { TablaTarjetas, type ColumnaTarjeta } from "~/ui/TablaTarjetas";
 
 /**
  * `/remesas` — paying approved gastos by bank transfer (docs/producto.md «Remesas»), for
@@ -47,7 +48,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       : elegidos.length
         ? candidatosDe(store, elegidos)
         : candidatos(store, desde, hasta),
-    store.list<{ id: string; nombre: string; iban: string; formato: string }>("cuentas_empresa", {
+    store.list("cuentas_empresa", {
       columns: ["id", "nombre", "iban", "formato"],
       filters: [{ column: "activa", op: "eq", value: true }],
       order: [{ column: "nombre", ascending: true }],
@@ -121,6 +122,17 @@ export default function Remesas() {
   const accion = useFormAction();
   const f = useFormats();
   const dinero = (v: string) => formatMoney(v, f.locale, f.currency);
+  // Both tables of the gastos considered show each one's folio and amount the same way.
+  type GastoConsiderado = { gasto_id: string; folio: string; importe: string };
+  const folio: ColumnaTarjeta<GastoConsiderado> = {
+    header: "Folio",
+    cell: (g) => <Link to={`/gastos?gasto=${g.gasto_id}#gasto`}>{g.folio}</Link>,
+  };
+  const importe: ColumnaTarjeta<GastoConsiderado> = {
+    header: "Importe",
+    celda: "importe",
+    cell: (g) => dinero(g.importe),
+  };
   const van = propuesta.gastos.filter((g) => !g.motivo);
   const noVan = propuesta.gastos.filter((g) => g.motivo);
   const errores = Object.entries(respuesta?.errores ?? {});
@@ -220,90 +232,43 @@ export default function Remesas() {
           </p>
         ) : null}
         {van.length ? (
-          <table className="tabla-tarjetas">
-            <caption>Gastos que van</caption>
-            <thead>
-              <tr>
-                <th scope="col">Folio</th>
-                <th scope="col">Fecha</th>
-                <th scope="col">Se paga a</th>
-                <th scope="col">IBAN</th>
-                <th scope="col">Importe</th>
-              </tr>
-            </thead>
-            <tbody>
-              {van.map((g) => (
-                <tr key={g.gasto_id}>
-                  <td data-etiqueta="Folio">
-                    <Link to={`/gastos?gasto=${g.gasto_id}#gasto`}>{g.folio}</Link>
-                  </td>
-                  <td data-etiqueta="Fecha">{formatDate(g.fecha_gasto, f.locale)}</td>
-                  <td data-etiqueta="Se paga a">{g.nombre}</td>
-                  <td data-etiqueta="IBAN">{g.iban ? formatIban(g.iban) : "—"}</td>
-                  <td className="importe" data-etiqueta="Importe">
-                    {dinero(g.importe)}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <TablaTarjetas
+            caption="Gastos que van"
+            filas={van}
+            clave={(g) => g.gasto_id}
+            columnas={[
+              folio,
+              { header: "Fecha", cell: (g) => formatDate(g.fecha_gasto, f.locale) },
+              { header: "Se paga a", cell: (g) => g.nombre },
+              { header: "IBAN", cell: (g) => (g.iban ? formatIban(g.iban) : "—") },
+              importe,
+            ]}
+          />
         ) : null}
         {noVan.length ? (
-          <table className="tabla-tarjetas">
-            <caption>Gastos que no van, y por qué</caption>
-            <thead>
-              <tr>
-                <th scope="col">Folio</th>
-                <th scope="col">Importe</th>
-                <th scope="col">Motivo</th>
-              </tr>
-            </thead>
-            <tbody>
-              {noVan.map((g) => (
-                <tr key={g.gasto_id}>
-                  <td data-etiqueta="Folio">
-                    <Link to={`/gastos?gasto=${g.gasto_id}#gasto`}>{g.folio}</Link>
-                  </td>
-                  <td className="importe" data-etiqueta="Importe">
-                    {dinero(g.importe)}
-                  </td>
-                  <td data-etiqueta="Motivo">{g.motivo}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <TablaTarjetas
+            caption="Gastos que no van, y por qué"
+            filas={noVan}
+            clave={(g) => g.gasto_id}
+            columnas={[folio, importe, { header: "Motivo", cell: (g) => g.motivo }]}
+          />
         ) : null}
       </section>
 
       <section aria-labelledby="remesas-hechas">
         <h2 id="remesas-hechas">Remesas</h2>
         {remesas.length ? (
-          <table className="tabla-tarjetas">
-            <thead>
-              <tr>
-                <th scope="col">Folio</th>
-                <th scope="col">Ejecución</th>
-                <th scope="col">Estado</th>
-                <th scope="col">Transferencias</th>
-                <th scope="col">Importe</th>
-              </tr>
-            </thead>
-            <tbody>
-              {remesas.map((r) => (
-                <tr key={r.id}>
-                  <td data-etiqueta="Folio">
-                    <Link to={`/remesas/${r.id}`}>{r.folio}</Link>
-                  </td>
-                  <td data-etiqueta="Ejecución">{formatDate(r.fecha_ejecucion, f.locale)}</td>
-                  <td data-etiqueta="Estado">{ESTADOS[r.estado] ?? r.estado}</td>
-                  <td data-etiqueta="Transferencias">{r.num_transferencias}</td>
-                  <td className="importe" data-etiqueta="Importe">
-                    {dinero(r.importe_total)}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <TablaTarjetas
+            filas={remesas}
+            clave={(r) => r.id}
+            columnas={[
+              { header: "Folio", cell: (r) => <Link to={`/remesas/${r.id}`}>{r.folio}</Link> },
+              { header: "Ejecución", cell: (r) => formatDate(r.fecha_ejecucion, f.locale) },
+              { header: "Estado", cell: (r) => ESTADOS[r.estado] ?? r.estado },
+              { header: "Transferencias", cell: (r) => r.num_transferencias },
+              { header: "Importe", celda: "importe", cell: (r) => dinero(r.importe_total) },
+            ]}
+          />
         ) : (
           <p>Aún no hay remesas.</p>
         )}

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form } from "@remix-run/react";
 import { useState } from "react";
 import { requireUser } from "~/auth/session.server";
-import { notFound } from "~/crud/crud.server";
+import { notFound } from "~/crud/respuestas.server";
 import { pageTitle } from "~/ui/page";
 
 /**

@@ -1,4 +1,4 @@
-import { parseSubmission } from "~/ui/validacion.server";
+import { parseSubmission } from "~/ui/parse-submission.server";
 import { json, redirect, type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData } from "@remix-run/react";
 import { emailSchema, retryAfterHeaders, TOKEN_HOURS } from "~/auth/forms";

@@ -1,11 +1,12 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { parseSubmission } from "~/ui/validacion.server";
+import { parseSubmission } from "~/ui/parse-submission.server";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { actualField, changePasswordSchema, minutos, nuevaField, repetirField, retryAfterHeaders } from "~/auth/forms";
 import { requireUser } from "~/auth/session.server";
 import { tooMany } from "~/auth/throttle.server";
-import { recordAction, recordLoader, redirectWithFlash } from "~/crud/crud.server";
+import { recordAction, recordLoader } from "~/crud/crud.server";
+import { redirectWithFlash } from "~/crud/respuestas.server";
 import { datosBancariosDe, guardarDatosBancarios } from "~/crud/datos-bancarios.server";
 import { DATOS_BANCARIOS_CAMPOS, datosBancariosSchema, type DatosBancarios } from "~/entities/datos-bancarios";
 import { usuarios } from "~/entities/usuarios";

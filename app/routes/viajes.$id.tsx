@@ -2,12 +2,13 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { recordAction, recordLoader } from "~/crud/crud.server";
 import { viajes } from "~/entities/viajes";
-import { CLASES_GASTO, ESTADOS_GASTO, labelOf } from "~/lib/constants";
+import { CLASES_GASTO, ESTADOS_GASTO, labelOf } from "~/lib/opciones";
 import { formatDate } from "~/lib/dates";
 import { formatMoney } from "~/lib/money";
 import { cuenta } from "~/lib/plural";
 import { EntityRecordPage, recordMeta } from "~/ui/EntityPages";
 import { useFormats } from "~/ui/page";
+import { TablaTarjetas } from "~/ui/TablaTarjetas";
 
 type GastoDelViaje = {
   id: string;
@@ -68,77 +69,41 @@ export default function Viaje() {
         {gastos.length === 0 ? (
           <p>Este viaje todavía no tiene gastos.</p>
         ) : (
-          // On a phone, each gasto a card of «label: value» lines (.tabla-tarjetas).
-          <div className="tabla-contenedor">
-            <table className="tabla-tarjetas">
-              <caption className="visually-hidden">
-                Gastos del viaje: {cuenta(gastos.length, "gasto", "gastos")}
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Folio</th>
-                  <th scope="col">Fecha</th>
-                  <th scope="col">Descripción</th>
-                  <th scope="col">Clase</th>
-                  <th scope="col">Estado</th>
-                  <th scope="col" className="numero">
-                    Importe
-                  </th>
-                  <th scope="col" className="numero">
-                    Exento de IRPF
-                  </th>
-                  <th scope="col" className="numero">
-                    Sujeto a IRPF
-                  </th>
-                  <th scope="col">IRPF</th>
-                </tr>
-              </thead>
-              <tbody>
-                {gastos.map((g) => (
-                  <tr key={g.id}>
-                    <td className="panel-folio">
-                      <Link to={`/gastos?gasto=${g.id}#gasto`}>{g.folio}</Link>
-                    </td>
-                    <td data-etiqueta="Fecha">{formatDate(g.fecha_gasto, formats.locale)}</td>
-                    <td data-etiqueta="Descripción">{g.descripcion}</td>
-                    <td data-etiqueta="Clase">{labelOf(CLASES_GASTO, g.clase)}</td>
-                    <td data-etiqueta="Estado">
-                      <span className={`insignia insignia-${g.estado}`}>{labelOf(ESTADOS_GASTO, g.estado)}</span>
-                    </td>
-                    <td data-etiqueta="Importe" className="numero">
-                      {euros(g.importe)}
-                    </td>
-                    <td data-etiqueta="Exento de IRPF" className="numero">
-                      {euros(g.exento_irpf)}
-                    </td>
-                    <td data-etiqueta="Sujeto a IRPF" className="numero">
-                      {euros(g.sujeto_irpf)}
-                    </td>
-                    <td data-etiqueta="IRPF">{g.irpf_explicacion ?? ""}</td>
-                  </tr>
-                ))}
-              </tbody>
-              <tfoot>
-                <tr>
-                  <td className="panel-folio">Total</td>
-                  <td />
-                  <td />
-                  <td />
-                  <td />
-                  <td data-etiqueta="Importe" className="numero">
-                    {euros(record.importe_total)}
-                  </td>
-                  <td data-etiqueta="Exento de IRPF" className="numero">
-                    {euros(record.exento_total)}
-                  </td>
-                  <td data-etiqueta="Sujeto a IRPF" className="numero">
-                    {euros(record.sujeto_total)}
-                  </td>
-                  <td />
-                </tr>
-              </tfoot>
-            </table>
-          </div>
+          <TablaTarjetas
+            caption={<>Gastos del viaje: {cuenta(gastos.length, "gasto", "gastos")}</>}
+            captionOculto
+            contenedor
+            titulada
+            filas={gastos}
+            clave={(g) => g.id}
+            total="Total"
+            columnas={[
+              { header: "Folio", cell: (g) => <Link to={`/gastos?gasto=${g.id}#gasto`}>{g.folio}</Link> },
+              { header: "Fecha", cell: (g) => formatDate(g.fecha_gasto, formats.locale) },
+              { header: "Descripción", cell: (g) => g.descripcion },
+              { header: "Clase", cell: (g) => labelOf(CLASES_GASTO, g.clase) },
+              {
+                header: "Estado",
+                cell: (g) => (
+                  <span className={`insignia insignia-${g.estado}`}>{labelOf(ESTADOS_GASTO, g.estado)}</span>
+                ),
+              },
+              { header: "Importe", numeric: true, cell: (g) => euros(g.importe), total: euros(record.importe_total) },
+              {
+                header: "Exento de IRPF",
+                numeric: true,
+                cell: (g) => euros(g.exento_irpf),
+                total: euros(record.exento_total),
+              },
+              {
+                header: "Sujeto a IRPF",
+                numeric: true,
+                cell: (g) => euros(g.sujeto_irpf),
+                total: euros(record.sujeto_total),
+              },
+              { header: "IRPF", cell: (g) => g.irpf_explicacion ?? "" },
+            ]}
+          />
         )}
         {anadir ? (
           <p className="acciones">

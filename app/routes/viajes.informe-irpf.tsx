@@ -3,8 +3,9 @@ import { Form, useLoaderData } from "@remix-run/react";
 import { formatMoney } from "~/lib/money";
 import { cuenta } from "~/lib/plural";
 import { pageTitle, useFormats } from "~/ui/page";
+import { TablaTarjetas, type ColumnaTarjeta } from "~/ui/TablaTarjetas";
 import { INFORME_IRPF_PATH } from "~/viajes/enlaces";
-import { COLUMNAS_IRPF, periodoIrpf } from "~/viajes/informe";
+import { COLUMNAS_IRPF, periodoIrpf, type FilaIrpf } from "~/viajes/informe";
 import { informeIrpf, requireAdministrador } from "~/viajes/informe.server";
 
 /**
@@ -91,49 +92,22 @@ export default function InformeIrpf() {
                   Descargar CSV
                 </a>
               </p>
-              {/* On a phone, each person a card of «label: value» lines (.tabla-tarjetas). */}
-              <div className="tabla-contenedor">
-                <table className="tabla-tarjetas cabeceras-partidas">
-                  <caption className="visually-hidden">Dietas y kilometraje por persona</caption>
-                  <thead>
-                    <tr>
-                      {columnas.map((c) => (
-                        <th key={c.header} scope="col" className={c.money ? "numero" : undefined}>
-                          {c.header}
-                        </th>
-                      ))}
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {informe.filas.map((fila) => (
-                      <tr key={fila.solicitante_id}>
-                        {columnas.map((c, i) => (
-                          <td
-                            key={c.header}
-                            className={i === 0 ? "panel-folio" : c.money ? "numero" : undefined}
-                            data-etiqueta={i === 0 ? undefined : c.header}
-                          >
-                            {c.money ? dinero(String(c.value(fila))) : c.value(fila)}
-                          </td>
-                        ))}
-                      </tr>
-                    ))}
-                  </tbody>
-                  <tfoot>
-                    <tr>
-                      {columnas.map((c, i) => (
-                        <td
-                          key={c.header}
-                          className={i === 0 ? "panel-folio" : c.money ? "numero" : undefined}
-                          data-etiqueta={c.total ? c.header : undefined}
-                        >
-                          {i === 0 ? "Total" : c.total ? dinero(informe.totales[c.total]) : null}
-                        </td>
-                      ))}
-                    </tr>
-                  </tfoot>
-                </table>
-              </div>
+              <TablaTarjetas
+                className="cabeceras-partidas"
+                caption="Dietas y kilometraje por persona"
+                captionOculto
+                contenedor
+                titulada
+                filas={informe.filas}
+                clave={(fila) => fila.solicitante_id}
+                total="Total"
+                columnas={columnas.map((c): ColumnaTarjeta<FilaIrpf> => ({
+                  header: c.header,
+                  numeric: c.money,
+                  cell: (fila) => (c.money ? dinero(String(c.value(fila))) : c.value(fila)),
+                  total: c.total ? dinero(informe.totales[c.total]) : undefined,
+                }))}
+              />
             </>
           ) : (
             <p>No hay dietas ni kilometraje aprobados en este periodo.</p>

@@ -3,7 +3,7 @@ import type { RootData } from "~/root";
 import type { ReactNode } from "react";
 import type { ListData, Options, RecordData, StoredRow } from "~/crud/crud.server";
 import type { SubmissionResult } from "@conform-to/react";
-import { nuevo, recordName, type Entity, type RecordAction } from "~/entities/entity";
+import { forRole, nuevo, recordName, type Entity, type RecordAction } from "~/entities/entity";
 import { formSchema } from "~/entities/fields";
 import type { Formats } from "~/lib/format";
 import { cuenta } from "~/lib/plural";
@@ -22,9 +22,11 @@ export function recordMeta(entity: Entity) {
     pageTitle(data && !entity.single ? recordName(entity, data.record) : undefined, entity.title);
 }
 
-export function EntityListPage({ entity, children }: { entity: Entity; children?: ReactNode }) {
+export function EntityListPage({ entity: declared, children }: { entity: Entity; children?: ReactNode }) {
   const { state, result, options, can, campos, envio, defaults } = useLoaderData<ListData>();
   const rol = useRouteLoaderData<RootData>("root")?.user?.rol;
+  // Without the fields this role does not read (`reservados`).
+  const entity = forRole(declared, rol);
   const formats = useFormats();
   const location = useLocation();
   const here = location.pathname + location.search;
@@ -97,8 +99,10 @@ export function EntityListPage({ entity, children }: { entity: Entity; children?
   );
 }
 
-export function EntityRecordPage({ entity, children }: { entity: Entity; children?: ReactNode }) {
+export function EntityRecordPage({ entity: declared, children }: { entity: Entity; children?: ReactNode }) {
   const { record, history, options, can, campos, volver, confirmDelete, acciones } = useLoaderData<RecordData>();
+  // Without the fields this role does not read (`reservados`).
+  const entity = forRole(declared, useRouteLoaderData<RootData>("root")?.user?.rol);
   const actionData = useActionData<ActionData>();
   const formats = useFormats();
   const location = useLocation();

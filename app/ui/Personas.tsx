@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import type { Personas } from "~/crud/personas.server";
-import { labelOf, ROLES } from "~/lib/constants";
+import { labelOf, ROLES } from "~/lib/opciones";
 import { cuenta, plural } from "~/lib/plural";
 
 /** «Personas»: who belongs to a department or branch, each name linking to their profile. */

@@ -6,7 +6,7 @@ import { parseDateTimeInput } from "~/lib/dates";
 import { completarLinea, completarLineas, describirDesglose, esTipoIva, type LineaParcial } from "~/lib/iva";
 import { formatMoney, fromCents, parseMoney, toCents } from "~/lib/money";
 import { cuenta } from "~/lib/plural";
-import type * as ValidacionModule from "./validacion";
+import type * as ValidacionModule from "./validacion-en-vivo";
 
 /**
  * Forms are native HTML posted to the route's action; conform adds validation as you type when
@@ -41,12 +41,12 @@ export function useServerForm(options: {
 type Validacion = typeof ValidacionModule;
 let validacionCargando: Promise<Validacion> | undefined;
 
-/** ui/validacion.ts, loaded once per page after hydration; null until it arrives. */
+/** ui/validacion-en-vivo.ts, loaded once per page after hydration; null until it arrives. */
 function useValidacion(): Validacion | null {
   const [validacion, setValidacion] = useState<Validacion | null>(null);
   useEffect(() => {
     let montado = true;
-    (validacionCargando ??= import("./validacion")).then(
+    (validacionCargando ??= import("./validacion-en-vivo")).then(
       (m) => montado && setValidacion(m),
       () => (validacionCargando = undefined), // offline for a moment: the server still validates
     );

@@ -1,10 +1,11 @@
 import type { AppLoadContext, TypedResponse } from "@remix-run/node";
 import ExcelJS from "exceljs";
 import { requireUser, type Signed } from "~/auth/session.server";
-import { forbidden } from "~/crud/crud.server";
+import { forbidden } from "~/crud/respuestas.server";
 import type { Store } from "~/data/store";
-import type { Periodo } from "~/fiscal/periodo";
+import { filtrosEntre, type Periodo } from "~/fiscal/periodo";
 import { CSV_BOM, csvLine, type CsvCell } from "~/lib/csv";
+import { cabecerasDescarga, TIPO_XLSX } from "~/lib/descarga.server";
 import type { Formats } from "~/lib/format";
 import { formatDecimal, fromCents, toCents } from "~/lib/money";
 import { COLUMNAS_IRPF, IMPORTES, type FilaIrpf, type Importe } from "./informe";
@@ -45,10 +46,7 @@ export async function informeIrpf(store: Store, periodo: Periodo): Promise<Infor
   let gastos = 0;
   for (let offset = 0; ; offset += PAGINA) {
     const { rows } = await store.list<Linea>("informe_irpf", {
-      filters: [
-        { column: "fecha_gasto", op: "gte", value: periodo.desde },
-        { column: "fecha_gasto", op: "lte", value: periodo.hasta },
-      ],
+      filters: filtrosEntre("fecha_gasto", periodo),
       order: [
         { column: "fecha_gasto", ascending: true },
         { column: "folio", ascending: true },
@@ -118,14 +116,6 @@ export function nombreArchivoIrpf(periodo: Periodo, extension: "xlsx" | "csv") {
   return `informe-irpf-dietas-kilometraje-${periodo.clave}.${extension}`;
 }
 
-function cabeceras(tipo: string, nombre: string) {
-  return {
-    "Content-Type": tipo,
-    "Content-Disposition": `attachment; filename="${nombre}"`,
-    "Cache-Control": "private, no-store",
-  };
-}
-
 /** The report as a workbook: one row per person, a frozen header, amounts with two decimals and a bold totals row. */
 export async function xlsxIrpf(store: Store, periodo: Periodo): Promise<TypedResponse<never>> {
   const informe = await informeIrpf(store, periodo);
@@ -150,10 +140,7 @@ export async function xlsxIrpf(store: Store, periodo: Periodo): Promise<TypedRes
   total.font = { bold: true };
   const buffer = await libro.xlsx.writeBuffer();
   return new Response(new Uint8Array(buffer as ArrayBuffer), {
-    headers: cabeceras(
-      "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-      nombreArchivoIrpf(periodo, "xlsx"),
-    ),
+    headers: cabecerasDescarga(TIPO_XLSX, nombreArchivoIrpf(periodo, "xlsx")),
   }) as TypedResponse<never>;
 }
 
@@ -167,6 +154,6 @@ export async function csvIrpf(store: Store, periodo: Periodo, formats: Formats):
     csvLine(COLUMNAS_IRPF.map((c) => c.header)) +
     informe.filas.map((f) => csvLine(COLUMNAS_IRPF.map((c) => celda(c, f)))).join("");
   return new Response(texto, {
-    headers: cabeceras("text/csv; charset=utf-8", nombreArchivoIrpf(periodo, "csv")),
+    headers: cabecerasDescarga("text/csv; charset=utf-8", nombreArchivoIrpf(periodo, "csv")),
   }) as TypedResponse<never>;
 }

@@ -321,11 +321,15 @@ empleado("un empleado ve la lista y las fichas sin poder cambiar nada", async ({
   await expect(page.getByRole("link", { name: "Ventas Norte", exact: true })).toBeVisible();
   await expect(createForm(page, "departamento")).toHaveCount(0);
   await expect(page.getByRole("link", { name: "Nuevo departamento" })).toHaveCount(0);
+  // The budget is for the administradores and whoever is in charge of the department.
+  await expect(header(page, "Presupuesto mensual")).toHaveCount(0);
 
   await openDepartamento(page, "Ventas Norte");
   const recordUrl = page.url();
   const datos = page.getByRole("region", { name: "Datos" });
   await expect(datos).toContainText("VNO");
+  await expect(datos).not.toContainText("Presupuesto");
+  await expect(datos).not.toContainText("9.000,00");
   await expect(page.getByRole("textbox")).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Guardar cambios" })).toHaveCount(0);
   await expect(page.getByRole("link", { name: "Eliminar departamento…" })).toHaveCount(0);
@@ -356,4 +360,23 @@ empleado("un empleado ve la lista y las fichas sin poder cambiar nada", async ({
   await expect(page.getByText("0 departamentos con estos filtros")).toBeVisible();
   await page.goto(recordUrl);
   await expect(page.getByRole("heading", { level: 1, name: "Ventas Norte" })).toBeVisible();
+});
+
+const aprobador = as("aprobador");
+
+aprobador("un aprobador ve el presupuesto del departamento a su cargo, no el de los demás", async ({ page }) => {
+  // Pablo is Ventas Norte's aprobador and responsable (9.000,00 € a month); Ventas Sur (5.000,00 €) is not his.
+  await page.goto("/departamentos?q=Ventas");
+  await expect(header(page, "Presupuesto mensual")).toBeVisible();
+  const fila = (nombre: string) =>
+    dataRows(page).filter({ has: page.getByRole("link", { name: nombre, exact: true }) });
+  await expect(fila("Ventas Norte")).toContainText("9.000,00");
+  await expect(fila("Ventas Sur")).toBeVisible();
+  await expect(fila("Ventas Sur")).not.toContainText("5.000,00");
+
+  await openDepartamento(page, "Ventas Sur");
+  await expect(page.getByRole("region", { name: "Datos" })).toContainText("VSU");
+  await expect(page.getByRole("region", { name: "Datos" })).not.toContainText("5.000,00");
+  await openDepartamento(page, "Ventas Norte");
+  await expect(page.getByRole("region", { name: "Datos" })).toContainText("9.000,00");
 });

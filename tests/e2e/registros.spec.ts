@@ -10,7 +10,7 @@ import {
   openRecord,
   signUpAndConfirm,
 } from "./support-registros";
-import { departamentoEnLaBase, personaEnLaBase, sucursalEnLaBase } from "./support-base-de-datos";
+import { departamentoEnLaBase, enLaBaseDeDatos, personaEnLaBase, sucursalEnLaBase } from "./support-base-de-datos";
 
 /**
  * Sucursales, proveedores and usuarios end to end (issue 3), as the people who use them:
@@ -182,7 +182,7 @@ aprobador(
 
 // ——— Proveedores ———
 
-type NuevoProveedor = { razon: string; nif: string; iban?: string; categoria?: string };
+type NuevoProveedor = { razon: string; nif: string; iban?: string; notas?: string; categoria?: string };
 
 /** Fills and sends «Nuevo proveedor» (without waiting for the outcome). */
 async function enviarProveedor(page: Page, p: NuevoProveedor) {
@@ -192,6 +192,7 @@ async function enviarProveedor(page: Page, p: NuevoProveedor) {
   await expect(form.getByLabel("País")).toHaveValue("ES");
   await form.getByLabel("NIF / RFC / ID fiscal").fill(p.nif);
   if (p.iban) await form.getByLabel("IBAN").fill(p.iban);
+  if (p.notas) await form.getByLabel("Notas").fill(p.notas);
   await form.getByLabel("Categoría").selectOption({ label: p.categoria ?? "Servicios profesionales" });
   await form.getByRole("button", { name: "Crear proveedor" }).click();
   return form;
@@ -203,7 +204,7 @@ aprobador(
     const razon = unique("Consultores");
     const cif = cifAlAzar();
     const tecleado = `${cif[0]!.toLowerCase()}-${cif.slice(1, 3)} ${cif.slice(3, 6)}.${cif.slice(6, 8)}-${cif.slice(8)}`;
-    await enviarProveedor(page, { razon, nif: tecleado, iban: "es91 2100 0418 4502 0005 1332" });
+    await enviarProveedor(page, { razon, nif: tecleado });
     await expect(page.getByRole("status")).toHaveText(`Proveedor creado: ${razon}`);
 
     await page.goto(`/proveedores?q=${encodeURIComponent(razon)}`);
@@ -215,7 +216,6 @@ aprobador(
     await expectNoAxeViolations(page);
     await row.getByRole("link", { name: razon }).click();
     await expect(datos(page).getByLabel("NIF / RFC / ID fiscal")).toHaveValue(cif);
-    await expect(datos(page).getByLabel("IBAN")).toHaveValue("ES91 2100 0418 4502 0005 1332");
     // Searching by the stored form of the NIF finds it too.
     await page.goto(`/proveedores?q=${cif}`);
     await expect(rowOf(page, razon)).toHaveCount(1);
@@ -223,6 +223,50 @@ aprobador(
 );
 
 aprobador(
+  "proveedor: el IBAN y las notas no son del aprobador: ni los ve ni los escribe, y guardar no los toca",
+  async ({ page }) => {
+    const razon = unique("Con IBAN");
+    await page.goto("/proveedores");
+    await expect(createForm(page, "proveedor").getByLabel("IBAN")).toHaveCount(0);
+    await expect(createForm(page, "proveedor").getByLabel("Notas")).toHaveCount(0);
+    await enviarProveedor(page, { razon, nif: cifAlAzar() });
+    await expect(page.getByRole("status")).toHaveText(`Proveedor creado: ${razon}`);
+    // An administrador gave it its IBAN and notes (the columns the forms write).
+    await enLaBaseDeDatos("update proveedores set iban = $1, notas = $2 where razon_social = $3", [
+      "ES9121000418450200051332",
+      "Pagar los viernes",
+      razon,
+    ]);
+    await openRecord(page, "/proveedores", razon, razon);
+    await expect(datos(page).getByLabel("IBAN")).toHaveCount(0);
+    await expect(datos(page).getByLabel("Notas")).toHaveCount(0);
+    await expect(page.getByText(/ES91|Pagar los viernes/)).toHaveCount(0);
+    await datos(page).getByLabel("Ciudad").fill("Burgos");
+    await datos(page).getByRole("button", { name: "Guardar cambios" }).click();
+    await expect(page.getByRole("status")).toHaveText("Proveedor guardado");
+    const [pago] = await enLaBaseDeDatos<{ iban: string; notas: string; ciudad: string }>(
+      "select iban, notas, ciudad from proveedores_vista where razon_social = $1",
+      [razon],
+    );
+    expect(pago).toEqual({ iban: "ES9121000418450200051332", notas: "Pagar los viernes", ciudad: "Burgos" });
+  },
+);
+
+administrador("proveedor: un administrador escribe y ve su IBAN (normalizado) y sus notas", async ({ page }) => {
+  const razon = unique("Pagos");
+  await enviarProveedor(page, {
+    razon,
+    nif: cifAlAzar(),
+    iban: "es91 2100 0418 4502 0005 1332",
+    notas: "Transferencia a 30 días",
+  });
+  await expect(page.getByRole("status")).toHaveText(`Proveedor creado: ${razon}`);
+  await openRecord(page, "/proveedores", razon, razon);
+  await expect(datos(page).getByLabel("IBAN")).toHaveValue("ES91 2100 0418 4502 0005 1332");
+  await expect(datos(page).getByLabel("Notas")).toHaveValue("Transferencia a 30 días");
+});
+
+administrador(
   "proveedor: letra de control del NIF e IBAN no válidos dan mensajes en español junto al campo",
   async ({ page }) => {
     const razon = unique("Letra mala");

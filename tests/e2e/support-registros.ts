@@ -1,7 +1,7 @@
 import { request, type Browser, type Page } from "@playwright/test";
 import { randomBytes, randomInt, randomUUID } from "node:crypto";
 import sharp from "sharp";
-import { CATEGORIAS_GASTO, METODOS_PAGO } from "../../app/lib/constants";
+import { CATEGORIAS_GASTO, METODOS_PAGO } from "../../app/lib/opciones";
 import { E2E_PORT } from "./entorno";
 import { enLaBaseDeDatos } from "./support-base-de-datos";
 import { expect, storageStateOf, waitForMailLink, type Role } from "./support";

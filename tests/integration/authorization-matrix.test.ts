@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import { anyTables } from "~/data/sql/connection.server";
+import { sqlStore } from "~/data/sql/adapter.server";
 import { writableFields, type Entity } from "~/entities/entity";
 import { departamentos } from "~/entities/departamentos";
 import { proveedores } from "~/entities/proveedores";
@@ -148,6 +149,8 @@ const snapshot = () =>
     departamentos: ["public.departamentos", "id"],
     sucursales: ["public.sucursales", "id"],
     proveedores: ["public.proveedores", "id"],
+    proveedores_pago: ["public.proveedores_pago", "id"],
+    departamentos_presupuesto: ["public.departamentos_presupuesto", "id"],
     usuarios: ["public.usuarios", "id"],
     gastos: ["public.gastos", "id"],
     cuentas: ["auth.users", "id"],
@@ -673,8 +676,13 @@ describe("rutas × métodos × roles × tipo de registro", () => {
           await cell(`${entity.path}/{id} ver · ${a} · ${kind}`, signed ? "ok" : "login", () =>
             call(() => m.record.loader(args(`${entity.path}/${r.id}`, a, { params: { id: r.id } }))),
           );
+          // A supplier's notes are the administradores' (below): what an aprobador also edits.
           const cambio: Record<string, string> =
-            entity === sucursales ? { provincia: `Provincia ${seq}` } : { notas: `Nota de la matriz ${seq}` };
+            entity === sucursales
+              ? { provincia: `Provincia ${seq}` }
+              : entity === proveedores
+                ? { ciudad: `Ciudad ${seq}` }
+                : { notas: `Nota de la matriz ${seq}` };
           await cell(
             `${entity.path}/{id} guardar · ${a} · ${kind}`,
             allow(m.editan),
@@ -712,6 +720,173 @@ describe("rutas × métodos × roles × tipo de registro", () => {
         }
       }
     }
+    expect(failures).toEqual([]);
+  });
+
+  it("datos por necesidad: el IBAN y las notas de un proveedor, solo los administradores; el presupuesto de un departamento, quien está a su cargo", async () => {
+    seq += 1;
+    const IBAN = generateValidEsIban(6_000_000 + seq);
+    const NOTAS = `Paga a 30 días, matriz ${seq}`;
+    // As the owner, through the columns the forms write: the database keeps them apart.
+    const prov = await insertMaestro(app.db, "proveedores", `P${seq}DN`, 950_000 + seq * 7919);
+    await app.db.updateTable("proveedores").set({ iban: IBAN, notas: NOTAS }).where("id", "=", prov).execute();
+    const PRESUPUESTO = { [dep.A]: "1234.56", [dep.B]: "6543.21" };
+    for (const [id, importe] of Object.entries(PRESUPUESTO))
+      await app.db.updateTable("departamentos").set({ presupuesto_mensual: importe }).where("id", "=", id).execute();
+    const pago = () =>
+      app.db.selectFrom("proveedores_pago").select(["iban", "notas"]).where("id", "=", prov).executeTakeFirst();
+    expect(await pago()).toEqual({ iban: IBAN, notas: NOTAS });
+
+    const lee = (body: string, ...valores: string[]) => valores.some((v) => body.includes(v));
+    for (const a of ACTORES) {
+      const me = actorUser(a);
+      const signed = a !== "anonimo" && a !== "inactivo";
+      const admin = a === "administrador";
+      const expected = signed ? "ok" : "login";
+      // The supplier's page, its list and its CSV: the IBAN and the notes only for an administrador.
+      for (const [what, run] of [
+        ["ficha", () => call(() => prov_id.loader(args(`/proveedores/${prov}`, a, { params: { id: prov } })))],
+        ["lista", () => call(() => prov_index.loader(args(`/proveedores?q=P${seq}DN`, a)))],
+        ["CSV", () => call(() => prov_csv.loader(args(`/proveedores/exportar?q=P${seq}DN`, a)))],
+      ] as const)
+        await cell(`/proveedores ${what} · IBAN y notas · ${a}`, expected, run, async (r) => {
+          const visto = lee(r.body, IBAN, NOTAS);
+          if (what === "ficha" && admin) return visto ? null : "no muestra el IBAN ni las notas";
+          return visto ? "muestra el IBAN o las notas" : null;
+        });
+      // A department's page: its budget for the administradores and the aprobador in charge of it.
+      for (const [d, importe] of Object.entries(PRESUPUESTO)) {
+        const suyo = admin || (me?.rol === "aprobador" && me.departamento === d);
+        await cell(
+          `/departamentos/{id} presupuesto · ${d === dep.A ? "A" : "B"} · ${a}`,
+          expected,
+          () => call(() => dep_id.loader(args(`/departamentos/${d}`, a, { params: { id: d } }))),
+          async (r) => {
+            const visto = (JSON.parse(r.body) as { record: { presupuesto_mensual: string | null } }).record
+              .presupuesto_mensual;
+            return visto === (suyo ? importe : null) ? null : `presupuesto ${visto}`;
+          },
+        );
+      }
+      await cell(
+        `/departamentos CSV · presupuestos · ${a}`,
+        expected,
+        () => call(() => dep_csv.loader(args("/departamentos/exportar", a))),
+        async (r) => {
+          // «1234,56» or «1.234,56»: its last digits, with the decimal comma.
+          const enCsv = (importe: string) => r.body.includes(importe.slice(-6).replace(".", ","));
+          for (const [d, importe] of Object.entries(PRESUPUESTO)) {
+            const suyo = admin || (me?.rol === "aprobador" && me.departamento === d);
+            if (enCsv(importe) !== suyo)
+              return `presupuesto de ${d === dep.A ? "A" : "B"}: ${suyo ? "falta" : "se ve"}`;
+          }
+          return null;
+        },
+      );
+      if (!signed || !me) continue;
+      // The store as PostgREST serves it (`select=iban`): nothing for anyone but an administrador.
+      const store = sqlStore(app.db, me.id);
+      for (const [source, column] of [
+        ["proveedores", "iban"],
+        ["proveedores", "notas"],
+        ["proveedores_vista", "iban"],
+        ["proveedores_vista", "notas"],
+        ["proveedores_pago", "iban"],
+      ] as const) {
+        cells += 1;
+        const { rows } = await store.list<Record<string, unknown>>(source, {
+          filters: [{ column: "id", op: "eq", value: prov }],
+          columns: ["id", column],
+          limit: 1,
+          offset: 0,
+          count: "none",
+        });
+        const got = rows.filter((r) => r[column] !== null).length;
+        const want = admin && source !== "proveedores" ? 1 : 0;
+        if (got !== want) failures.push(`almacén ${source}?select=${column} · ${a}: se esperaba ${want}, llegó ${got}`);
+      }
+      for (const [d, importe] of Object.entries(PRESUPUESTO)) {
+        cells += 1;
+        const suyo = admin || (me.rol === "aprobador" && me.departamento === d);
+        const { rows } = await store.list<Record<string, unknown>>("departamentos_presupuesto", {
+          filters: [{ column: "id", op: "eq", value: d }],
+          columns: ["presupuesto_mensual"],
+          limit: 1,
+          offset: 0,
+          count: "none",
+        });
+        const got = rows[0]?.presupuesto_mensual ?? null;
+        if (got !== (suyo ? importe : null))
+          failures.push(`almacén departamentos_presupuesto · ${d === dep.A ? "A" : "B"} · ${a}: llegó ${String(got)}`);
+      }
+    }
+
+    // An aprobador edits the supplier: the IBAN and notes he posts are not his to write (dropped),
+    // and the ones stored stay as they were.
+    const antes = (await row("proveedores", prov))!;
+    await cell(
+      "/proveedores/{id} guardar con IBAN y notas · aprobador",
+      "ok",
+      () =>
+        call(() =>
+          prov_id.action(
+            args(`/proveedores/${prov}`, "aprobador", {
+              params: { id: prov },
+              form: {
+                intent: "guardar",
+                version: String(antes.version),
+                razon_social: String(antes.razon_social),
+                tipo_persona: "empresa",
+                pais: "ES",
+                nif: String(antes.nif),
+                categoria: "otros",
+                activo: "on",
+                ciudad: "Soria",
+                iban: generateValidEsIban(7_000_000 + seq),
+                notas: "Cambiada por el aprobador",
+              },
+            }),
+          ),
+        ),
+      async () => {
+        const now = await row("proveedores", prov);
+        const guardado = await pago();
+        if (now?.ciudad !== "Soria") return "la ciudad no se guardó";
+        return guardado?.iban === IBAN && guardado.notas === NOTAS ? null : `IBAN o notas cambiados: ${guardado?.iban}`;
+      },
+    );
+    // An administrador does write them, from the same form.
+    const nuevo = generateValidEsIban(8_000_000 + seq);
+    const ahora = (await row("proveedores", prov))!;
+    await cell(
+      "/proveedores/{id} guardar IBAN y notas · administrador",
+      "ok",
+      () =>
+        call(() =>
+          prov_id.action(
+            args(`/proveedores/${prov}`, "administrador", {
+              params: { id: prov },
+              form: {
+                intent: "guardar",
+                version: String(ahora.version),
+                razon_social: String(ahora.razon_social),
+                tipo_persona: "empresa",
+                pais: "ES",
+                nif: String(ahora.nif),
+                categoria: "otros",
+                activo: "on",
+                ciudad: "Soria",
+                iban: nuevo,
+                notas: "Cambiada por la administradora",
+              },
+            }),
+          ),
+        ),
+      async () => {
+        const guardado = await pago();
+        return guardado?.iban === nuevo && guardado.notas === "Cambiada por la administradora" ? null : "no se guardó";
+      },
+    );
     expect(failures).toEqual([]);
   });
 
@@ -1847,6 +2022,233 @@ describe("la base de datos como cada rol (RLS)", () => {
         );
       }
     }
+    expect(failures).toEqual([]);
+  });
+
+  it("IBAN y notas de un proveedor, solo los administradores; presupuesto de un departamento, los administradores y su aprobador; los avisos de presupuesto siguen llegando a quien aprueba", async () => {
+    seq += 1;
+    const IBAN = generateValidEsIban(9_000_000 + seq);
+    const prov = await insertMaestro(app.db, "proveedores", `P${seq}BD`, 960_000 + seq * 7919);
+    await app.db
+      .updateTable("proveedores")
+      .set({ iban: IBAN, notas: `Notas ${seq}` })
+      .where("id", "=", prov)
+      .execute();
+    // dep.A's budget is small: a pending gasto of empleadoA goes over it.
+    await app.db.updateTable("departamentos").set({ presupuesto_mensual: "5.00" }).where("id", "=", dep.A).execute();
+    await app.db.updateTable("departamentos").set({ presupuesto_mensual: "9000.00" }).where("id", "=", dep.B).execute();
+    const sinPago = await insertMaestro(app.db, "proveedores", `P${seq}BE`, 970_000 + seq * 7919);
+    // Deleting a supplier takes its IBAN and notes with it.
+    const conPago = await insertMaestro(app.db, "proveedores", `P${seq}BF`, 980_000 + seq * 7919);
+    await app.db
+      .updateTable("proveedores")
+      .set({ iban: generateValidEsIban(9_200_000 + seq) })
+      .where("id", "=", conPago)
+      .execute();
+    const pendiente = await gasto(u.empleadoA, "pendiente");
+    const avisos = async (trx: TestTransaction, q: ReturnType<typeof sql<{ r: string[] | null }>>) =>
+      ((await q.execute(trx)).rows[0]?.r ?? []).filter((a) => a.includes("presupuesto")).length;
+    for (const [name, who] of ROLES) {
+      const user = who();
+      const anon = user === null;
+      const active = !anon && name !== "inactivo";
+      const admin = name === "administrador";
+      // aprobadorA is dep.A's aprobador, not dep.B's.
+      const presupuestoA = anon ? "42501" : admin || name === "aprobador" ? 1 : 0;
+      const presupuestoB = anon ? "42501" : admin ? 1 : 0;
+      const statements: [string, (trx: TestTransaction) => Promise<number>, number | "ok" | "42501" | "OFPRM"][] = [
+        [
+          "proveedores_pago select",
+          async (trx) =>
+            (await sql`select iban, notas from public.proveedores_pago where id = ${prov}`.execute(trx)).rows.length,
+          anon ? "42501" : admin ? 1 : 0,
+        ],
+        [
+          "proveedores_vista select iban y notas",
+          async (trx) =>
+            (
+              await sql`select iban, notas from public.proveedores_vista
+                         where id = ${prov} and iban is not null and notas is not null`.execute(trx)
+            ).rows.length,
+          anon ? "42501" : admin ? 1 : 0,
+        ],
+        // The columns the forms write stay empty: the data is only in proveedores_pago.
+        [
+          "proveedores select iban y notas",
+          async (trx) =>
+            (
+              await sql`select id from public.proveedores
+                         where id = ${prov} and (iban is not null or notas is not null)`.execute(trx)
+            ).rows.length,
+          anon ? "42501" : 0,
+        ],
+        [
+          "proveedores select (nombre y NIF para elegirlo)",
+          async (trx) =>
+            (await sql`select razon_social, nif from public.proveedores where id = ${prov}`.execute(trx)).rows.length,
+          anon ? "42501" : active ? 1 : 0,
+        ],
+        [
+          "proveedores update iban",
+          (trx) =>
+            count(
+              trx,
+              sql`update public.proveedores set iban = ${generateValidEsIban(9_100_000 + seq)} where id = ${prov}`,
+            ),
+          anon ? "42501" : admin ? 1 : name === "aprobador" ? "42501" : 0,
+        ],
+        [
+          "proveedores update notas",
+          (trx) => count(trx, sql`update public.proveedores set notas = 'Otra' where id = ${prov}`),
+          anon ? "42501" : admin ? 1 : name === "aprobador" ? "42501" : 0,
+        ],
+        [
+          "proveedores_pago update",
+          (trx) => count(trx, sql`update public.proveedores_pago set notas = 'Otra' where id = ${prov}`),
+          anon ? "42501" : admin ? 1 : 0,
+        ],
+        [
+          "proveedores_pago insert",
+          async (trx) => (
+            await sql`insert into public.proveedores_pago (id, notas) values (${sinPago}, 'Nuevas')`.execute(trx),
+            1
+          ),
+          anon ? "42501" : admin ? "ok" : "42501",
+        ],
+        [
+          "proveedores_pago delete",
+          (trx) => count(trx, sql`delete from public.proveedores_pago where id = ${prov}`),
+          anon ? "42501" : admin ? 1 : 0,
+        ],
+        [
+          "proveedores delete con IBAN",
+          async (trx) => {
+            const n = await count(trx, sql`delete from public.proveedores where id = ${conPago}`);
+            // The IBAN goes with its supplier (-1: the supplier went, its IBAN stayed).
+            const queda = (await sql`select 1 from public.proveedores_pago where id = ${conPago}`.execute(trx)).rows;
+            return n === 1 && queda.length > 0 ? -1 : n;
+          },
+          anon ? "42501" : admin ? 1 : 0,
+        ],
+        [
+          "historial de proveedores_pago",
+          async (trx) =>
+            (
+              await sql`select id from public.historial where tabla = 'proveedores_pago' and registro_id = ${prov}`.execute(
+                trx,
+              )
+            ).rows.length > 0
+              ? 1
+              : 0,
+          anon ? "42501" : admin ? 1 : 0,
+        ],
+        [
+          "historial de proveedores con IBAN o notas",
+          async (trx) =>
+            (
+              await sql`select id from public.historial
+                         where tabla = 'proveedores' and registro_id = ${prov} and cambios ?| array['iban', 'notas']`.execute(
+                trx,
+              )
+            ).rows.length,
+          anon ? "42501" : 0,
+        ],
+        [
+          "departamentos_presupuesto select · A",
+          async (trx) =>
+            (
+              await sql`select presupuesto_mensual from public.departamentos_presupuesto where id = ${dep.A}`.execute(
+                trx,
+              )
+            ).rows.length,
+          presupuestoA,
+        ],
+        [
+          "departamentos_presupuesto select · B",
+          async (trx) =>
+            (
+              await sql`select presupuesto_mensual from public.departamentos_presupuesto where id = ${dep.B}`.execute(
+                trx,
+              )
+            ).rows.length,
+          presupuestoB,
+        ],
+        [
+          "departamentos_vista presupuesto · A",
+          async (trx) =>
+            (
+              await sql`select id from public.departamentos_vista
+                         where id = ${dep.A} and presupuesto_mensual is not null`.execute(trx)
+            ).rows.length,
+          presupuestoA,
+        ],
+        [
+          "departamentos_vista presupuesto · B",
+          async (trx) =>
+            (
+              await sql`select id from public.departamentos_vista
+                         where id = ${dep.B} and presupuesto_mensual is not null`.execute(trx)
+            ).rows.length,
+          presupuestoB,
+        ],
+        [
+          "departamentos select presupuesto",
+          async (trx) =>
+            (
+              await sql`select id from public.departamentos
+                         where id in (${dep.A}, ${dep.B}) and presupuesto_mensual is not null`.execute(trx)
+            ).rows.length,
+          anon ? "42501" : 0,
+        ],
+        [
+          "historial de departamentos_presupuesto · B",
+          async (trx) =>
+            (
+              await sql`select id from public.historial
+                         where tabla = 'departamentos_presupuesto' and registro_id = ${dep.B}`.execute(trx)
+            ).rows.length > 0
+              ? 1
+              : 0,
+          presupuestoB,
+        ],
+        [
+          "departamentos update presupuesto",
+          (trx) => count(trx, sql`update public.departamentos set presupuesto_mensual = 1 where id = ${dep.A}`),
+          anon ? "42501" : admin ? 1 : 0,
+        ],
+        [
+          "departamentos_presupuesto update",
+          (trx) =>
+            count(trx, sql`update public.departamentos_presupuesto set presupuesto_mensual = 1 where id = ${dep.A}`),
+          anon ? "42501" : admin ? 1 : 0,
+        ],
+        // Security definer functions still read the budget for whoever approves the gasto.
+        [
+          "avisos_antes_de_aprobar · presupuesto",
+          (trx) =>
+            avisos(trx, sql<{ r: string[] | null }>`select public.avisos_antes_de_aprobar(${pendiente.id}) as r`),
+          anon ? "42501" : admin || name === "aprobador" ? 1 : 0,
+        ],
+        [
+          "avisos_presupuesto_en_bloque · presupuesto",
+          (trx) =>
+            avisos(
+              trx,
+              sql<{
+                r: string[] | null;
+              }>`select public.avisos_presupuesto_en_bloque(array[${pendiente.id}]::uuid[]) as r`,
+            ),
+          anon ? "42501" : admin || name === "aprobador" ? 1 : 0,
+        ],
+      ];
+      for (const [what, statement, expected] of statements)
+        await dbCell(`${what} · ${name}`, user, statement, expected);
+    }
+    await app.db
+      .updateTable("departamentos")
+      .set({ presupuesto_mensual: null })
+      .where("id", "in", [dep.A, dep.B])
+      .execute();
     expect(failures).toEqual([]);
   });
 

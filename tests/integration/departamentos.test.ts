@@ -31,7 +31,7 @@ describe("crear", () => {
     expect(r.status).toBe(302);
     expect(r.headers.get("Set-Cookie")).toContain("oficina_aviso=");
     const row = await app.db
-      .selectFrom("departamentos")
+      .selectFrom("departamentos_vista")
       .selectAll()
       .where("codigo", "=", "COM-1")
       .executeTakeFirstOrThrow();
@@ -39,7 +39,7 @@ describe("crear", () => {
     expect(r.headers.get("Location")).toBe(
       `/departamentos/${row.id}?volver=${encodeURIComponent("/departamentos?q=x&orden=codigo")}`,
     );
-    expect((await load(row.id)).status).toBe(200);
+    expect((await load(String(row.id))).status).toBe(200);
     expect(row).toMatchObject({ nombre: "Compras", activo: true, presupuesto_mensual: "1234.50", version: 1 });
   });
 

@@ -4,7 +4,7 @@ import path from "node:path";
 import { sql } from "kysely";
 import sharp from "sharp";
 import { sqlStore } from "~/data/sql/adapter.server";
-import { guardarAjustes } from "~/gastos/ajustes.server";
+import { guardarAjustes } from "~/data/ajustes.server";
 import { barrerJustificantes } from "~/justificantes/subir.server";
 import { todayISO } from "~/lib/dates";
 import { loadEnv } from "~/lib/env.server";

@@ -1,6 +1,6 @@
 import express from "express";
 import type { AddressInfo } from "node:net";
-import { mountMonitoring, MAX_ENVELOPE_BYTES } from "~/lib/monitoring.server";
+import { mountMonitoring, MAX_ENVELOPE_BYTES } from "../../server/monitoring";
 import { envelope, startFakeIngest } from "../support/fake-sentry";
 
 /** The /monitoring tunnel over real HTTP on loopback, with a fake ingest recording what arrives. */

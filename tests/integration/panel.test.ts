@@ -74,7 +74,7 @@ async function snapshot() {
       departamento_padre_id: string | null;
       activo: boolean;
     }>`
-    select id, nombre, presupuesto_mensual, responsable_id, departamento_padre_id, activo from departamentos`.execute(
+    select id, nombre, presupuesto_mensual, responsable_id, departamento_padre_id, activo from departamentos_vista`.execute(
       app.db,
     )
   ).rows;

@@ -21,13 +21,16 @@ const { create, list, load, post } = entityPages("/proveedores", { index: listRo
   cookie: admin.cookie,
 }));
 const count = () => countRows(app.db, "proveedores");
-const byNif = (nif: string, pais = "ES") =>
-  app.db
-    .selectFrom("proveedores")
+/** A supplier as its view reads it (with its IBAN and notes, kept apart in proveedores_pago). */
+const byNif = async (nif: string, pais = "ES") => {
+  const row = await app.db
+    .selectFrom("proveedores_vista")
     .selectAll()
     .where("nif", "=", nif)
     .where("pais", "=", pais)
     .executeTakeFirstOrThrow();
+  return { ...row, id: String(row.id) };
+};
 const base = (o: Record<string, string> = {}) => ({
   razon_social: "Suministros Norte SL",
   tipo_persona: "empresa",

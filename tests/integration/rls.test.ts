@@ -223,7 +223,12 @@ describe("proveedores", () => {
 
     const { rows } = await asUser(db, u.aprobador, (q) => q(ins, ["Por aprobador SL", "B33333333"]));
     const nuevo = rows[0].id;
-    expect(await change(u.aprobador, "update proveedores set notas = 'buen proveedor' where id = $1", [nuevo])).toBe(1);
+    expect(await change(u.aprobador, "update proveedores set ciudad = 'Lugo' where id = $1", [nuevo])).toBe(1);
+    // The IBAN and the notes are the administradores' (proveedores_pago): not even the aprobador writes them.
+    const notas = await pgError(
+      asUser(db, u.aprobador, (q) => q("update proveedores set notas = 'buen proveedor' where id = $1", [nuevo])),
+    );
+    expect(notas.code).toBe("42501");
     expect(await change(u.aprobador, "delete from proveedores where id = $1", [nuevo])).toBe(0);
     expect((await db.query("select count(*)::int as n from proveedores where id = $1", [nuevo])).rows[0].n).toBe(1);
     expect(await change(u.admin, "delete from proveedores where id = $1", [nuevo])).toBe(1);

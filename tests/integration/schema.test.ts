@@ -376,6 +376,50 @@ describe("restricciones", () => {
     expect(unknown.code).toBe("OFINV");
   });
 
+  it("referencias() lee las claves foráneas del catálogo: una tabla nueva cuenta sin tocarla", async () => {
+    const d = await insertDepartamento("Catálogo", "CAT");
+    // Counted: the foreign keys that refuse a delete, once per row whichever of them points at d;
+    // also rows the caller does not see (RLS on, no policy), since they refuse the delete too.
+    // Not counted: `on delete cascade` / `set null`, and a table authenticated cannot read.
+    await db.query(`
+      create table public.prueba_centros (
+        id uuid primary key default gen_random_uuid(),
+        departamento_id uuid not null references public.departamentos (id),
+        otro_id uuid references public.departamentos (id),
+        por_codigo text references public.departamentos (codigo),
+        cascada_id uuid references public.departamentos (id) on delete cascade,
+        nulo_id uuid references public.departamentos (id) on delete set null);
+      alter table public.prueba_centros enable row level security;
+      grant select on public.prueba_centros to authenticated;
+      create table public.prueba_oculta (departamento_id uuid references public.departamentos (id));`);
+    try {
+      await db.query(
+        `insert into prueba_centros (departamento_id, otro_id, por_codigo, cascada_id, nulo_id) values
+           ($1, null, null, null, null), ($2, $1, 'CAT', null, null), ($2, null, 'CAT', null, null),
+           ($2, null, null, $1, $1)`,
+        [d.id, departamento],
+      );
+      await db.query("insert into prueba_oculta values ($1)", [d.id]);
+      await insertGasto({ departamento_id: d.id });
+      const contar = async () =>
+        (await asUser(db, empleado, (q) => q("select public.referencias('departamentos', $1) as r", [d.id]))).rows[0].r;
+      expect(await contar()).toEqual([
+        { tabla: "gastos", total: 1 },
+        { tabla: "prueba_centros", total: 3 },
+      ]);
+      const { rows: visibles } = await asUser(db, empleado, (q) => q("select count(*)::int as n from prueba_centros"));
+      expect(visibles[0].n).toBe(0);
+      expect((await pgError(db.query("delete from departamentos where id = $1", [d.id]))).code).toBe("23503");
+      await db.query("delete from prueba_centros where departamento_id = $1", [d.id]);
+      expect(await contar()).toEqual([
+        { tabla: "gastos", total: 1 },
+        { tabla: "prueba_centros", total: 2 },
+      ]);
+    } finally {
+      await db.query("drop table public.prueba_centros, public.prueba_oculta");
+    }
+  });
+
   it("un usuario no puede ser su propio aprobador (OFINV aprobador_id)", async () => {
     const err = await pgError(db.query("update usuarios set aprobador_id = id where id = $1", [empleado]));
     expect([err.code, err.detail]).toEqual(["OFINV", "aprobador_id"]);

@@ -94,7 +94,7 @@ describe("seedIfEmpty", () => {
 
   it("gives every proveedor a valid NIF and every IBAN a valid check", async () => {
     const { rows } = await sql<{ nif: string; pais: string; tipo_persona: string; iban: string | null }>`
-      select nif, pais, tipo_persona, iban from proveedores`.execute(db);
+      select nif, pais, tipo_persona, iban from proveedores_vista`.execute(db);
     for (const p of rows) {
       expect(validateNif(p.nif, p.pais, p.tipo_persona), `${p.pais} ${p.nif}`).toBeNull();
       if (p.iban) expect(validateIban(p.iban), p.iban).toBe(true);

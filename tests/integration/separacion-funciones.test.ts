@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import { sqlStore } from "~/data/sql/adapter.server";
-import { guardarAjustes } from "~/gastos/ajustes.server";
+import { guardarAjustes } from "~/data/ajustes.server";
 import { todayISO } from "~/lib/dates";
 import { loader as panelLoader } from "~/routes/_index";
 import { createTestApp, json, ORIGIN, request, respond } from "../support/app";
@@ -264,7 +264,7 @@ describe("quien crea o edita un gasto en nombre de otro no lo aprueba", () => {
       expect(p.aprobador_id).toBe(admin2.id);
       expect((await list(`?gasto=${p.id}`, admin.cookie)).panel).toMatchObject({
         transiciones: ["retirar"],
-        separacion: expect.stringMatching(/^Usted creó este gasto en nombre de otra persona/),
+        separacion: "Usted creó este gasto en nombre de Emilio: debe aprobarlo otra persona.",
       });
       const r = await act(admin, "aprobar", p);
       expect(r.status).toBe(403);

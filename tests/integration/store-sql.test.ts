@@ -1,11 +1,14 @@
 import type pg from "pg";
 import { sqlStore } from "~/data/sql/adapter.server";
 import { createDatabase } from "~/data/sql/connection.server";
-import type { ListQuery } from "~/data/store";
+import type { ColumnOf, ListQuery } from "~/data/store";
 import { sumArgs } from "~/data/supabase.server";
 import { asUser, connect, createUser } from "../support/as-user";
 import { createTestDatabase } from "../support/database";
 import { storeContract } from "./store-contract";
+
+/** A query of gastos_vista, its columns checked against the schema. */
+type ConsultaGastos = ListQuery<ColumnOf<"gastos_vista">>;
 
 /**
  * The store contract on the SQL adapter over a real Postgres (a fresh database cloned from the
@@ -82,7 +85,7 @@ describe("public.sumar_lista (la suma del backend de Supabase) suma lo mismo que
     await db?.destroy();
   });
 
-  const queries: [string, Omit<ListQuery, "limit" | "offset">][] = [
+  const queries: [string, Omit<ConsultaGastos, "limit" | "offset">][] = [
     ["sin filtro", {}],
     [
       "eq + in",
@@ -141,7 +144,7 @@ describe("public.sumar_lista (la suma del backend de Supabase) suma lo mismo que
 
   for (const [label, partial] of queries) {
     it(label, async () => {
-      const query: ListQuery = {
+      const query: ConsultaGastos = {
         ...partial,
         filters: partial.filters?.map((f) => (f.column === "departamento_id" ? { ...f, value: departamento } : f)),
         limit: 1,

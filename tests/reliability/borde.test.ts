@@ -12,6 +12,7 @@ import {
   withOwner,
   type ServerProcess,
   serverCpuOf,
+  until,
 } from "../support/server-process";
 import { disposeServer, startOnEmptyDataDir } from "../support/server-suite";
 import { createOrganisation, figure, LEAKS, PASSWORD, workDir } from "./support";
@@ -84,7 +85,7 @@ function isAppPage(body: string) {
 
 /** The server's output once it contains `text` (the primary logs after the workers listen). */
 async function logged(s: ServerProcess, text: string) {
-  for (let i = 0; i < 100 && !s.output().includes(text); i++) await new Promise((r) => setTimeout(r, 100));
+  await until(`«${text}» en el registro del servidor`, () => s.output().includes(text), 10_000);
   return s.output();
 }
 

@@ -1,27 +1,38 @@
-import { randomUUID } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { createHash, randomUUID } from "node:crypto";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
+import { ListObjectsV2Command } from "@aws-sdk/client-s3";
 import { startEmbeddedPostgres, type EmbeddedDatabase } from "~/data/embedded.server";
+import { almacenLocal } from "~/justificantes/almacen.server";
+import { almacenS3 } from "~/justificantes/almacen.s3.server";
+import { barrerJustificantes } from "~/justificantes/subir.server";
 import {
   Browser,
+  httpRequest,
   killEverything,
   removeDataDir,
   startServer,
   stopServer,
   type ServerProcess,
 } from "../support/server-process";
-import { createOrganisation, figure, PASSWORD, textOf, workDir } from "./support";
+import { archivos, formulario } from "../support/justificantes";
+import { startS3, type S3Local } from "../support/s3";
+import { createOrganisation, figure, gastoForm, gastoIdOf, PASSWORD, textOf, workDir } from "./support";
 
 /**
  * Scale-out (issue 15): two app servers, each with its own DATA_DIR and nothing in memory in
  * common, on one DATABASE_URL (a PostgreSQL of their own here). What they must agree on lives in
  * the database: a session opened on one works on the other, signing out or a lock on one holds on
  * the other, a form posted twice to both creates one record, and the limits count the requests of
- * both together.
+ * both together. Receipts live in one object store both use (ALMACEN_URL, an S3 API on loopback):
+ * what is attached on one is seen, downloaded and removed on the other.
  */
 const dir = workDir("dos-servidores");
 let database: EmbeddedDatabase;
+let s3: S3Local;
+const BUCKET = "oficina";
+const PREFIJO = "dos-servidores";
 let servers: [ServerProcess, ServerProcess];
 let org: Awaited<ReturnType<typeof createOrganisation>>;
 
@@ -38,13 +49,15 @@ async function withDatabase<T>(fn: (client: pg.Client) => Promise<T>): Promise<T
 beforeAll(async () => {
   removeDataDir(dir);
   database = await startEmbeddedPostgres(path.join(dir, "postgres"), { fsync: false });
+  s3 = await startS3(path.join(dir, "s3"));
+  await s3.crearBucket(BUCKET);
   // Both at once on an empty database: one migrates, the other waits for it (advisory lock).
   servers = (await Promise.all(
     [1, 2].map((n) =>
       startServer({
         dataDir: path.join(dir, `servidor-${n}`),
         nodeEnv: "production",
-        env: { DATABASE_URL: database.url, WEB_CONCURRENCY: "1" },
+        env: { DATABASE_URL: database.url, WEB_CONCURRENCY: "1", ...s3.env(BUCKET, PREFIJO) },
       }),
     ),
   )) as [ServerProcess, ServerProcess];
@@ -53,6 +66,7 @@ beforeAll(async () => {
       { key: "admin", rol: "administrador" },
       { key: "elena", rol: "empleado" },
       { key: "bruno", rol: "empleado" },
+      { key: "carla", rol: "empleado" },
     ]),
   );
 }, 300_000);
@@ -61,6 +75,7 @@ afterAll(async () => {
   for (const s of servers ?? []) if (s?.alive()) await stopServer(s).catch(() => undefined);
   for (const s of servers ?? []) await killEverything(s, s.dataDir);
   await database?.stop();
+  await s3?.stop();
   removeDataDir(dir);
 });
 
@@ -99,6 +114,73 @@ describe("dos servidores sobre una base de datos", () => {
     figure(
       "Dos servidores: sesión abierta en A sirve en B, lo creado en B se ve en A, cerrar sesión en B la cierra en A",
     );
+  });
+
+  it("un justificante adjuntado en uno se ve, se descarga y se quita en el otro; el barrido lo quita del almacén una vez", async () => {
+    const [a, b] = servers;
+    for (const s of servers) expect(s.output()).toContain(`Justificantes: en s3://${BUCKET}/${PREFIJO} (127.0.0.1:`);
+    const enA = new Browser(a.url);
+    await enA.signIn(org.accounts.carla!.email, PASSWORD);
+    const gastoId = gastoIdOf((await enA.post("/gastos?index", gastoForm())).location)!;
+    const png = await archivos.png();
+    const cuerpo = new Response(formulario([{ nombre: "ticket.png", datos: png, tipo: "image/png" }]));
+    const subida = await httpRequest(a.url, `/gastos/${gastoId}/justificantes`, {
+      method: "POST",
+      body: Buffer.from(await cuerpo.arrayBuffer()),
+      headers: {
+        "Content-Type": cuerpo.headers.get("Content-Type")!,
+        Origin: new URL(a.url).origin,
+        "Sec-Fetch-Site": "same-origin",
+        Cookie: enA.cookieHeader(),
+      },
+    });
+    expect(subida.status).toBe(302);
+    const j = await withDatabase(
+      async (c) =>
+        (await c.query("select id, sha256, miniatura from justificantes where gasto_id = $1", [gastoId])).rows[0] as {
+          id: string;
+          sha256: string;
+          miniatura: string;
+        },
+    );
+    const clave = (h: string) => `${PREFIJO}/${h.slice(0, 2)}/${h}`;
+    const enBucket = async () =>
+      ((await s3.client.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: `${PREFIJO}/` }))).Contents ?? [])
+        .map((o) => o.Key!)
+        .sort();
+    expect(await enBucket()).toEqual([clave(j.sha256), clave(j.miniatura)].sort());
+    // Nothing of it in either server's DATA_DIR (uploads are only staged there, in tmp/).
+    for (const s of servers) {
+      const propios = path.join(s.dataDir, "justificantes");
+      const archivosLocales = existsSync(propios)
+        ? readdirSync(propios, { recursive: true, withFileTypes: true }).filter((e) => e.isFile())
+        : [];
+      expect(archivosLocales).toEqual([]);
+    }
+
+    const enB = on(b, enA);
+    const panel = await enB.get(`/gastos?gasto=${gastoId}`);
+    expect(panel.status).toBe(200);
+    expect(panel.text()).toContain(`/justificantes/${j.id}?miniatura`);
+    const miniatura = await enB.get(`/justificantes/${j.id}?miniatura`);
+    expect([miniatura.status, miniatura.headers["content-type"]]).toEqual([200, "image/webp"]);
+    expect(createHash("sha256").update(miniatura.body).digest("hex")).toBe(j.miniatura);
+    const descarga = await enB.get(`/justificantes/${j.id}`);
+    expect([descarga.status, descarga.headers["content-type"]]).toEqual([200, "image/png"]);
+    expect(createHash("sha256").update(descarga.body).digest("hex")).toBe(j.sha256);
+
+    const quitar = await enB.post(`/gastos/${gastoId}/justificantes`, { intent: "eliminar", justificante: j.id });
+    expect(quitar.status).toBe(302);
+    expect((await enA.get(`/justificantes/${j.id}`)).status).toBe(404);
+    // Bytes are never deleted inline: they wait for the sweep.
+    expect(await enBucket()).toHaveLength(2);
+
+    // One run of the servers' sweep over the shared store, with no grace: both objects go.
+    const almacen = almacenS3(s3.config(BUCKET, PREFIJO), { temporal: almacenLocal(dir).temporal });
+    expect(await barrerJustificantes(database.url, path.join(dir, "barrido"), { graciaMs: 0, s3: almacen })).toBe(2);
+    expect(await enBucket()).toEqual([]);
+    expect(await barrerJustificantes(database.url, path.join(dir, "barrido"), { graciaMs: 0, s3: almacen })).toBe(0);
+    figure("Dos servidores con un almacén S3: adjuntado en A, visto, descargado y quitado en B, barrido una vez");
   });
 
   it("un formulario enviado a la vez a los dos crea un solo registro", async () => {

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { startFakeIngest } from "../support/fake-sentry";
-import { Browser, sleep, withOwner, type ServerProcess } from "../support/server-process";
+import { Browser, until, withOwner, type ServerProcess } from "../support/server-process";
 import { disposeServer, startOnEmptyDataDir } from "../support/server-suite";
 import { createOrganisation, PASSWORD, workDir } from "./support";
 
@@ -33,11 +33,11 @@ it("el error del servidor llega a Sentry con el método y la ruta, sin consulta 
   await browser.signIn(org.accounts.admin!.email, PASSWORD);
   const r = await browser.post("/sentry-example-page?secreto=no-debe-salir", { intent: "fallar" });
   expect(r.status).toBe(500);
-  let body = "";
-  for (let i = 0; i < 100 && !body.includes("Error de prueba de Sentry en el servidor"); i++) {
-    await sleep(100);
-    body = ingest.received.map((x) => x.body).join("\n");
-  }
+  const recibido = () => ingest.received.map((x) => x.body).join("\n");
+  await until("el error en la ingesta de Sentry", () =>
+    recibido().includes("Error de prueba de Sentry en el servidor"),
+  );
+  const body = recibido();
   expect(body).toContain("Error de prueba de Sentry en el servidor");
   expect(body).toContain(`"url":"${server.url}/sentry-example-page"`);
   expect(body).toContain('"method":"POST"');

@@ -14,7 +14,7 @@ import {
   type Store,
 } from "../store";
 import type { AnyTrx } from "./connection.server";
-import { pageRows } from "./performance/base.server";
+import { pageRows } from "./performance/page-rows.server";
 import { estimateTotal } from "./performance/estimate.server";
 import { remembered } from "./performance/kept.server";
 import { withValues } from "./performance/prepared.server";

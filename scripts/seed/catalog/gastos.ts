@@ -3,7 +3,7 @@
  * IVA, los textos con que se rellenan, y cuánto pesa cada categoría y cada forma de pago según el
  * área de quien gasta. Solo datos; el generador (scripts/seed/generator/gastos.ts) los combina.
  */
-import type { CategoriaGasto, MetodoPago } from "../../../app/lib/constants";
+import type { CategoriaGasto, MetodoPago } from "../../../app/lib/opciones";
 
 export type Plantilla = {
   texto: string;

@@ -3,7 +3,7 @@
  * departamentos (con su jerarquía) y las 40 personas. Solo datos; los identificadores, teléfonos
  * y fechas los pone el generador (scripts/seed/generator/organization.ts).
  */
-import type { Rol } from "../../../app/lib/constants";
+import type { Rol } from "../../../app/lib/opciones";
 import { generateValidCif } from "../../../app/lib/nif";
 
 export const DEMO_PASSWORD = "demo-oficina-2026";

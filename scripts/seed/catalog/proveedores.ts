@@ -2,7 +2,7 @@
  * Los 60 proveedores de demostración y lo que hace falta para completar su ficha. Solo datos;
  * NIF, IBAN, correo, teléfono e identificador los pone el generador.
  */
-import type { CategoriaGasto, CategoriaProveedor } from "../../../app/lib/constants";
+import type { CategoriaGasto, CategoriaProveedor } from "../../../app/lib/opciones";
 
 /** Qué categorías de gasto atiende cada categoría de proveedor (para proveedores sin definición). */
 export const GASTOS_POR_CATEGORIA_PROVEEDOR: Record<CategoriaProveedor, CategoriaGasto[]> = {

@@ -5,7 +5,7 @@
  * Se generan sobre un contexto leído de la base de datos (scripts/seed/loader.ts), así sirven
  * igual para la demostración que para añadir gastos a una base con datos propios.
  */
-import type { CategoriaGasto, CategoriaProveedor, EstadoGasto, MetodoPago, Rol } from "../../../app/lib/constants";
+import type { CategoriaGasto, CategoriaProveedor, EstadoGasto, MetodoPago, Rol } from "../../../app/lib/opciones";
 import { addDaysISO, diffDaysISO, formatMonthKey, monthKey, todayISO } from "../../../app/lib/dates";
 import { generateValidCif } from "../../../app/lib/nif";
 import {

@@ -1,5 +1,5 @@
 import type { Kysely, RawBuilder } from "kysely";
-import type { Database } from "../data/database";
+import type { Database } from "./database";
 
 /**
  * Deletes the expired rows of a table of shared state (double-submit tokens, failed sign-ins,

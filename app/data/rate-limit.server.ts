@@ -1,6 +1,6 @@
 import type { IncrementResponse, Options, Store } from "express-rate-limit";
 import { sql, type Kysely } from "kysely";
-import type { Database } from "../data/database";
+import type { Database } from "./database";
 import { sweeper } from "./sweep.server";
 
 /**

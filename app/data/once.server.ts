@@ -1,5 +1,5 @@
 import { sql, type Kysely } from "kysely";
-import type { Database } from "../data/database";
+import type { Database } from "./database";
 import { sweeper } from "./sweep.server";
 
 /**

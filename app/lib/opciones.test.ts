@@ -9,12 +9,12 @@ import {
   ROLES,
   TIPOS_PERSONA,
   type Option,
-} from "./constants";
+} from "./opciones";
 
 const slugs = (list: readonly Option[]) => list.map((o) => o.value);
 const labels = (list: readonly Option[]) => list.map((o) => o.label);
 
-describe("constants", () => {
+describe("las listas de opciones", () => {
   // The database check constraints use exactly these slugs.
   it("has the fourteen expense categories, in order", () => {
     expect(slugs(CATEGORIAS_GASTO)).toEqual([

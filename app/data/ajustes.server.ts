@@ -25,7 +25,7 @@ export async function guardarAjustes(
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    // A change also advances interno.cambios: what the SQL adapter keeps (alcance_aprobacion) is read anew.
+    // A change also advances interno.cambios: what the SQL adapter keeps (the home panel, option lists) is read anew.
     await client.query(
       `with cambio as (
          update interno.ajustes set permitir_admin_unico = $1, actualizado_en = now()

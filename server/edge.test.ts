@@ -1,7 +1,7 @@
 import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { bodyPolicyFor, hostOf, inspectBody, MAX_FIELDS, placeOf, sessionSecretFromDataDir } from "./edge.server";
+import { bodyPolicyFor, hostOf, inspectBody, MAX_FIELDS, placeOf, sessionSecretFromDataDir } from "./edge";
 
 const appUrl = "https://oficina.empresa.es";
 

@@ -4,7 +4,7 @@ import type http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { mountStatic } from "./static.server";
+import { mountStatic } from "./static";
 
 /** server.ts's static files on a real Express app, with a page handler behind them as Remix is. */
 let dir: string;

@@ -1,0 +1,51 @@
+import { json, redirect, type AppLoadContext } from "@remix-run/node";
+import { NotFound, type Store } from "~/data/store";
+import { capitalize, type Entity } from "~/entities/entity";
+import { safeRedirect } from "~/lib/safe-redirect";
+
+/** The answers every screen's loader and action give besides its data: refusals, a 404, a redirect with a flash. */
+
+export function forbidden(message = "No tiene permiso para ver esta página o hacer esta acción."): never {
+  throw json({ message }, { status: 403 });
+}
+export function notFound(message = "La página o el registro que busca no existe."): never {
+  throw json({ message }, { status: 404 });
+}
+
+/** `{ intent }` when the form posted one (for replies), else nothing. */
+export function intentOf(formData: FormData): { intent?: string } {
+  const intent = formData.get("intent");
+  return typeof intent === "string" && intent ? { intent } : {};
+}
+
+export async function getOr404<T>(store: Store, source: string, id: string): Promise<T> {
+  try {
+    return await store.get<T>(source, id);
+  } catch (error) {
+    if (error instanceof NotFound) notFound(`${capitalize("el registro")} no existe o no tiene acceso a él.`);
+    throw error;
+  }
+}
+
+/** The filtered list to go back to (`volver`), only ever a path of this entity's list. */
+export function backTo(entity: Entity, url: URL) {
+  const target = safeRedirect(url.searchParams.get("volver"), entity.path);
+  return target === entity.path || target.startsWith(`${entity.path}?`) ? target : entity.path;
+}
+
+export type FlashKind = "exito" | "aviso" | "error";
+/** A link shown after a flash message (e.g. to the other gasto a new one duplicates). */
+export type FlashLink = { href: string; texto: string };
+
+export async function redirectWithFlash(
+  context: AppLoadContext,
+  request: Request,
+  to: string,
+  message: string,
+  kind: FlashKind = "exito",
+  enlace?: FlashLink,
+  detalles?: string[],
+) {
+  const flash = { message, kind, ...(enlace ? { enlace } : {}), ...(detalles?.length ? { detalles } : {}) };
+  return redirect(to, { headers: { "Set-Cookie": await context.services.flash.set(request, flash) } });
+}

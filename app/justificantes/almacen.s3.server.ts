@@ -1,0 +1,186 @@
+import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
+import { rm } from "node:fs/promises";
+import { Readable } from "node:stream";
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+  paginateListObjectsV2,
+} from "@aws-sdk/client-s3";
+import type { AlmacenS3Config } from "~/lib/env.server";
+import { aTemporal, GRACIA_MS, type Almacen } from "./almacen.server";
+
+const HASH = /^[0-9a-f]{64}$/;
+
+export type AlmacenS3 = Almacen & {
+  bucket: string;
+  prefijo: string;
+  /** The object key of a hash: `<prefijo>ab/abcdef…`, the local store's layout below DATA_DIR/justificantes. */
+  clave(sha256: string): string;
+  /** Whether an object is stored under that hash (HEAD). */
+  existe(sha256: string): Promise<boolean>;
+  /**
+   * Removes objects no row references (`referenciados`) and older than `graciaMs`, as the local
+   * store's sweep does with its files; returns how many went. Listed a page at a time.
+   */
+  barrer(
+    referenciados: (hashes: string[]) => Promise<Set<string>>,
+    o?: { graciaMs?: number; porPagina?: number },
+  ): Promise<number>;
+  /** Closes the client's connections (at the end: the store cannot be used after it). */
+  cerrar(): void;
+};
+
+/**
+ * Receipts in an S3-compatible object store (ALMACEN_URL=s3://bucket/prefijo), so that several
+ * app servers on one database share them (ADR 0018, «Varios servidores»). Content-addressed like
+ * the local store, with the same layout below the prefix, so a DATA_DIR/justificantes can be
+ * copied into a bucket as it is. The server's own credentials reach every object: who may read
+ * a receipt is decided by its row, read as the user, exactly as with the local store.
+ *
+ * The hash names the object, so `put` stages the bytes in a local temp file (`temporal`, in
+ * DATA_DIR/justificantes/tmp) while hashing and counting them, then uploads that file as a
+ * stream with its length and MD5: never whole in memory, and a damaged upload is refused by the
+ * store. Content already stored is written again: that renews its LastModified, which is what
+ * keeps the sweep's grace for it (the local store touches the file's mtime for the same reason).
+ */
+export function almacenS3(c: AlmacenS3Config, o: { temporal: () => Promise<string> }): AlmacenS3 {
+  const client = new S3Client({
+    region: c.region,
+    endpoint: c.endpoint,
+    forcePathStyle: c.pathStyle,
+    credentials: c.credenciales,
+    // Checksums only where the API demands them: the newer default (aws-chunked bodies with a
+    // trailing CRC) is refused by many S3-compatible stores; Content-MD5 guards the upload instead.
+    requestChecksumCalculation: "WHEN_REQUIRED",
+    responseChecksumValidation: "WHEN_REQUIRED",
+    // A store that does not answer fails the request instead of holding it forever.
+    requestHandler: { connectionTimeout: 5_000, requestTimeout: 30_000 },
+  });
+  const Bucket = c.bucket;
+  const clave = (sha256: string) => {
+    if (!HASH.test(sha256)) throw new Error("hash no válido");
+    return `${c.prefijo}${sha256.slice(0, 2)}/${sha256}`;
+  };
+  const claveHash = new RegExp(`^${escapar(c.prefijo)}([0-9a-f]{2})/([0-9a-f]{64})$`);
+
+  /** The object's LastModified, or null when there is none. */
+  async function modificado(Key: string): Promise<Date | null> {
+    try {
+      const head = await client.send(new HeadObjectCommand({ Bucket, Key }));
+      return head.LastModified ?? new Date(0);
+    } catch (error) {
+      if (noEsta(error)) return null;
+      throw fallo(error, "consultar un justificante");
+    }
+  }
+
+  return {
+    bucket: c.bucket,
+    prefijo: c.prefijo,
+    clave,
+    cerrar: () => client.destroy(),
+    async put(stream, { maxBytes = Infinity, tipo }) {
+      const temp = await o.temporal();
+      try {
+        const sha = createHash("sha256");
+        const md5 = createHash("md5");
+        const bytes = await aTemporal(stream, temp, maxBytes, sha, md5);
+        const sha256 = sha.digest("hex");
+        try {
+          await client.send(
+            new PutObjectCommand({
+              Bucket,
+              Key: clave(sha256),
+              Body: createReadStream(temp),
+              ContentLength: bytes,
+              ContentMD5: md5.digest("base64"),
+              ContentType: tipo,
+            }),
+          );
+        } catch (error) {
+          throw fallo(error, "guardar un justificante");
+        }
+        return { sha256, bytes };
+      } finally {
+        await rm(temp, { force: true });
+      }
+    },
+    // A failed PutObject is not retried: the SDK does not send a streamed body twice, so the
+    // upload is refused and the person tries again (nothing half-stored: S3 writes are whole).
+    async get(sha256) {
+      const Key = clave(sha256);
+      let body;
+      try {
+        body = (await client.send(new GetObjectCommand({ Bucket, Key }))).Body;
+      } catch (error) {
+        if (noEsta(error)) return null;
+        throw fallo(error, "leer un justificante");
+      }
+      // In Node the SDK hands the response itself, a Readable, read as the caller reads it.
+      if (!(body instanceof Readable)) throw new Error("El almacén S3 no devolvió el contenido del justificante");
+      return body;
+    },
+    async existe(sha256) {
+      return (await modificado(clave(sha256))) !== null;
+    },
+    async remove(sha256) {
+      try {
+        await client.send(new DeleteObjectCommand({ Bucket, Key: clave(sha256) }));
+      } catch (error) {
+        if (!noEsta(error)) throw fallo(error, "quitar un justificante");
+      }
+    },
+    async barrer(referenciados, { graciaMs = GRACIA_MS, porPagina = 1000 } = {}) {
+      const viejo = (t: Date) => Date.now() - t.getTime() >= graciaMs;
+      let removed = 0;
+      const paginas = paginateListObjectsV2({ client, pageSize: porPagina }, { Bucket, Prefix: c.prefijo });
+      try {
+        for await (const pagina of paginas) {
+          // Only keys this store writes; anything else below the prefix is not ours to judge.
+          const candidatos = new Map<string, string>();
+          for (const obj of pagina.Contents ?? []) {
+            const m = claveHash.exec(obj.Key ?? "");
+            if (!m || m[2]!.slice(0, 2) !== m[1] || !obj.LastModified || !viejo(obj.LastModified)) continue;
+            candidatos.set(m[2]!, obj.Key!);
+          }
+          if (candidatos.size === 0) continue;
+          const kept = await referenciados([...candidatos.keys()]);
+          for (const [hash, Key] of candidatos) {
+            if (kept.has(hash)) continue;
+            // Asked again just before deleting, as the local sweep does: an upload of the same
+            // content since the listing renewed it.
+            const t = await modificado(Key);
+            if (!t || !viejo(t)) continue;
+            await client.send(new DeleteObjectCommand({ Bucket, Key }));
+            removed++;
+          }
+        }
+      } catch (error) {
+        throw error instanceof S3ServiceException ? fallo(error, "barrer los justificantes sin uso") : error;
+      }
+      return removed;
+    },
+  };
+}
+
+function noEsta(error: unknown) {
+  return (
+    error instanceof S3ServiceException &&
+    (error.name === "NoSuchKey" || error.name === "NotFound" || error.$metadata.httpStatusCode === 404)
+  );
+}
+
+function fallo(error: unknown, que: string) {
+  if (!(error instanceof S3ServiceException)) return error;
+  const estado = error.$metadata.httpStatusCode;
+  return new Error(`El almacén S3 respondió ${estado ?? "sin estado"} (${error.name}) al ${que}: ${error.message}`, {
+    cause: error,
+  });
+}
+
+const escapar = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

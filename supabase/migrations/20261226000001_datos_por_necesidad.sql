@@ -1,0 +1,541 @@
+-- Oficina: cada dato, a quien lo necesita, también en la base de datos (no solo en las pantallas).
+--
+--   * El IBAN y las notas de un proveedor: solo los administradores (quienes pagan). Los demás
+--     siguen viendo y eligiendo proveedores (nombre, NIF…) en todas partes.
+--   * El presupuesto mensual de un departamento: los administradores y quienes están a su cargo
+--     (su responsable, también de los que cuelgan de él, y los aprobadores del departamento).
+--
+-- Todo usuario es el rol `authenticated`: los privilegios por columna no distinguen a un
+-- administrador de un empleado, y quitar una columna rompe el `select *` y el `returning *` de
+-- los dos adaptadores. Por eso cada dato reservado vive en una tabla aparte, 1:1 con la suya
+-- (misma clave `id`), cuya RLS decide quién lo lee:
+--   proveedores_pago            (iban, notas)          solo administradores;
+--   departamentos_presupuesto   (presupuesto_mensual)  administradores y quienes están a su cargo.
+--
+-- Las columnas de siempre (proveedores.iban y .notas, departamentos.presupuesto_mensual) quedan
+-- como entrada: los formularios, PostgREST y las cargas las escriben igual que antes, y los
+-- disparadores `reservar_*` pasan el valor a la tabla aparte (como quien escribe: su RLS decide,
+-- así que solo un administrador lo cambia) y dejan la columna vacía. Leerlas da siempre null (una
+-- restricción lo asegura); el dato se lee en las vistas (proveedores_vista, departamentos_vista),
+-- que lo toman de la tabla aparte: quien no puede verlo recibe null. Solo se pasan las columnas
+-- que la orden escribe (`before update of <columna>`): guardar el nombre no borra el IBAN.
+--
+-- El historial de cada tabla aparte se guarda con su nombre y lo ve quien ve el dato; las
+-- entradas anteriores con esos datos se trasladan a ella. Las funciones que leían estas columnas
+-- (avisos de presupuesto, panel, remesas) leen ahora las tablas aparte, como propietarias o con
+-- la RLS de quien pregunta, como antes.
+
+-- ---------------------------------------------------------------------------------------------
+-- Quién ve el presupuesto de qué departamentos (además de los administradores)
+-- ---------------------------------------------------------------------------------------------
+-- Los de los que el usuario actual (activo) es responsable y los que cuelgan de ellos, y, si es
+-- aprobador, el suyo: los departamentos cuyos gastos aprueba por estar a su cargo.
+create function interno.presupuestos_a_cargo() returns uuid[]
+language sql stable security definer
+set search_path = ''
+as $$
+  with recursive yo as (
+    select u.id, u.rol, u.departamento_id from public.usuarios u
+     where u.id = (select auth.uid()) and u.activo
+  ), a_cargo (id) as (
+    select d.id from public.departamentos d join yo on d.responsable_id = yo.id
+    union
+    select h.id from public.departamentos h join a_cargo c on h.departamento_padre_id = c.id
+  )
+  select coalesce(array_agg(x.id), '{}')
+    from (select a.id from a_cargo a
+          union
+          select yo.departamento_id from yo where yo.rol = 'aprobador' and yo.departamento_id is not null) x
+$$;
+revoke all on function interno.presupuestos_a_cargo() from public, anon, authenticated;
+grant execute on function interno.presupuestos_a_cargo() to authenticated, service_role;
+
+-- ---------------------------------------------------------------------------------------------
+-- Las columnas de entrada: el disparador que pasa el valor a la tabla aparte
+-- ---------------------------------------------------------------------------------------------
+-- tg_argv[0]: la tabla aparte (public, con `id` = el de la fila); tg_argv[1]: la columna, con el
+-- mismo nombre en las dos. En un alta, solo si trae valor; en una modificación, siempre que la
+-- orden escriba la columna (vaciarla también es un cambio). SECURITY INVOKER: la RLS de la tabla
+-- aparte es la de quien escribe (42501 si no puede, y la orden entera no se aplica).
+create function interno.reservar_columna() returns trigger
+language plpgsql
+set search_path = ''
+as $$
+declare
+  v_tabla text := tg_argv[0];
+  v_columna text := tg_argv[1];
+  v_valor jsonb := to_jsonb(new) -> v_columna;
+begin
+  if tg_op = 'UPDATE' or v_valor <> 'null'::jsonb then
+    execute format(
+      'insert into public.%1$I as t (id, %2$I)
+       select r.id, r.%2$I from jsonb_populate_record(null::public.%1$I, $1) r
+       on conflict (id) do update set %2$I = excluded.%2$I', v_tabla, v_columna)
+      using jsonb_build_object('id', new.id, v_columna, v_valor);
+  end if;
+  new := jsonb_populate_record(new, jsonb_build_object(v_columna, null));
+  return new;
+end
+$$;
+revoke all on function interno.reservar_columna() from public, anon, authenticated;
+
+-- ---------------------------------------------------------------------------------------------
+-- proveedores_pago: el IBAN y las notas de cada proveedor, solo para los administradores
+-- ---------------------------------------------------------------------------------------------
+-- Las restricciones conservan su nombre (proveedores_<columna>_check): el error se muestra junto
+-- a su campo del formulario de proveedores.
+alter table public.proveedores drop constraint proveedores_iban_check, drop constraint proveedores_notas_check;
+
+create table public.proveedores_pago (
+  id uuid primary key
+    constraint proveedores_pago_id_fkey references public.proveedores (id) on delete cascade
+    deferrable initially deferred, -- la fila aparte se escribe antes que el alta del proveedor
+  iban text
+    constraint proveedores_iban_check check (iban ~ '^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$'),
+  notas text
+    constraint proveedores_notas_check check (char_length(notas) <= 2000)
+);
+
+insert into public.proveedores_pago (id, iban, notas)
+select p.id, p.iban, p.notas from public.proveedores p where p.iban is not null or p.notas is not null;
+
+-- Vaciar las columnas de entrada no es una edición: ni versión nueva ni historial.
+alter table public.proveedores disable trigger tocar_version, disable trigger registrar_historial;
+update public.proveedores set iban = null, notas = null where iban is not null or notas is not null;
+alter table public.proveedores enable trigger tocar_version, enable trigger registrar_historial;
+
+alter table public.proveedores add constraint proveedores_reservadas_check check (iban is null and notas is null);
+comment on column public.proveedores.iban is
+  'Solo de entrada: el valor se guarda en proveedores_pago (disparador reservar_iban). Léase en proveedores_vista.';
+comment on column public.proveedores.notas is
+  'Solo de entrada: el valor se guarda en proveedores_pago (disparador reservar_notas). Léase en proveedores_vista.';
+
+-- Después de normalizar_proveedor (los disparadores BEFORE van por orden de nombre).
+create trigger reservar_iban before insert or update of iban on public.proveedores
+  for each row execute function interno.reservar_columna('proveedores_pago', 'iban');
+create trigger reservar_notas before insert or update of notas on public.proveedores
+  for each row execute function interno.reservar_columna('proveedores_pago', 'notas');
+
+create trigger registrar_historial after insert or update or delete on public.proveedores_pago
+  for each row execute function interno.registrar_historial();
+create constraint trigger contar_cambio after insert or update or delete on public.proveedores_pago
+  deferrable initially deferred for each row execute function interno.contar_cambio();
+create trigger contar_vaciado after truncate on public.proveedores_pago
+  for each statement execute function interno.contar_cambio();
+
+alter table public.proveedores_pago enable row level security;
+create policy proveedores_pago_select on public.proveedores_pago for select to authenticated
+  using ((select interno.es_admin()));
+create policy proveedores_pago_insert on public.proveedores_pago for insert to authenticated
+  with check ((select interno.es_admin()));
+create policy proveedores_pago_update on public.proveedores_pago for update to authenticated
+  using ((select interno.es_admin())) with check ((select interno.es_admin()));
+create policy proveedores_pago_delete on public.proveedores_pago for delete to authenticated
+  using ((select interno.es_admin()));
+revoke all on public.proveedores_pago from public, anon, authenticated;
+grant select, delete on public.proveedores_pago to authenticated;
+grant insert (id, iban, notas), update (iban, notas) on public.proveedores_pago to authenticated;
+grant all on public.proveedores_pago to service_role;
+
+-- ---------------------------------------------------------------------------------------------
+-- departamentos_presupuesto: el presupuesto mensual, para los administradores y quien está a cargo
+-- ---------------------------------------------------------------------------------------------
+alter table public.departamentos drop constraint departamentos_presupuesto_mensual_check;
+
+create table public.departamentos_presupuesto (
+  id uuid primary key
+    constraint departamentos_presupuesto_id_fkey references public.departamentos (id) on delete cascade
+    deferrable initially deferred,
+  presupuesto_mensual numeric(14, 2)
+    constraint departamentos_presupuesto_mensual_check check (presupuesto_mensual >= 0)
+);
+
+insert into public.departamentos_presupuesto (id, presupuesto_mensual)
+select d.id, d.presupuesto_mensual from public.departamentos d where d.presupuesto_mensual is not null;
+
+alter table public.departamentos disable trigger tocar_version, disable trigger registrar_historial;
+update public.departamentos set presupuesto_mensual = null where presupuesto_mensual is not null;
+alter table public.departamentos enable trigger tocar_version, enable trigger registrar_historial;
+
+alter table public.departamentos add constraint departamentos_reservadas_check check (presupuesto_mensual is null);
+comment on column public.departamentos.presupuesto_mensual is
+  'Solo de entrada: el valor se guarda en departamentos_presupuesto (disparador reservar_presupuesto_mensual). Léase en departamentos_vista.';
+
+create trigger reservar_presupuesto_mensual before insert or update of presupuesto_mensual on public.departamentos
+  for each row execute function interno.reservar_columna('departamentos_presupuesto', 'presupuesto_mensual');
+
+create trigger registrar_historial after insert or update or delete on public.departamentos_presupuesto
+  for each row execute function interno.registrar_historial();
+create constraint trigger contar_cambio after insert or update or delete on public.departamentos_presupuesto
+  deferrable initially deferred for each row execute function interno.contar_cambio();
+create trigger contar_vaciado after truncate on public.departamentos_presupuesto
+  for each statement execute function interno.contar_cambio();
+
+alter table public.departamentos_presupuesto enable row level security;
+create policy departamentos_presupuesto_select on public.departamentos_presupuesto for select to authenticated
+  using ((select interno.es_admin()) or id = any ((select interno.presupuestos_a_cargo())::uuid[]));
+create policy departamentos_presupuesto_insert on public.departamentos_presupuesto for insert to authenticated
+  with check ((select interno.es_admin()));
+create policy departamentos_presupuesto_update on public.departamentos_presupuesto for update to authenticated
+  using ((select interno.es_admin())) with check ((select interno.es_admin()));
+create policy departamentos_presupuesto_delete on public.departamentos_presupuesto for delete to authenticated
+  using ((select interno.es_admin()));
+revoke all on public.departamentos_presupuesto from public, anon, authenticated;
+grant select, delete on public.departamentos_presupuesto to authenticated;
+grant insert (id, presupuesto_mensual), update (presupuesto_mensual) on public.departamentos_presupuesto to authenticated;
+grant all on public.departamentos_presupuesto to service_role;
+
+-- ---------------------------------------------------------------------------------------------
+-- Historial: el de cada tabla aparte, quien ve su dato; lo ya escrito, trasladado a ella
+-- ---------------------------------------------------------------------------------------------
+insert into public.historial (tabla, registro_id, accion, actor_id, cambios, creado_en)
+select case h.tabla when 'proveedores' then 'proveedores_pago' else 'departamentos_presupuesto' end,
+       h.registro_id, h.accion, h.actor_id,
+       (select jsonb_object_agg(c.key, c.value) from jsonb_each(h.cambios) c
+         where c.key in ('iban', 'notas', 'presupuesto_mensual')),
+       h.creado_en
+  from public.historial h
+ where (h.tabla = 'proveedores' and h.cambios ?| array['iban', 'notas'])
+    or (h.tabla = 'departamentos' and h.cambios ? 'presupuesto_mensual')
+ order by h.id;
+update public.historial h set cambios = h.cambios - 'iban' - 'notas'
+ where h.tabla = 'proveedores' and h.cambios ?| array['iban', 'notas'];
+update public.historial h set cambios = h.cambios - 'presupuesto_mensual'
+ where h.tabla = 'departamentos' and h.cambios ? 'presupuesto_mensual';
+-- Una modificación que solo cambiaba esos datos queda vacía: ya está en la tabla aparte.
+delete from public.historial h
+ where h.tabla in ('proveedores', 'departamentos') and h.accion = 'modificacion' and h.cambios = '{}'::jsonb;
+
+-- Como en 20261224000001_viajes, con las dos tablas aparte.
+alter policy historial_select on public.historial
+  using (
+    (select interno.rol_actual()) is not null
+    and (case
+           when tabla = 'gastos' then exists (select 1 from public.gastos g where g.id = registro_id)
+           when tabla = 'viajes' then exists (select 1 from public.viajes v where v.id = registro_id)
+           when tabla in ('cuentas_empresa', 'remesas', 'remesa_gastos', 'proveedores_pago') then (select interno.es_admin())
+           when tabla = 'departamentos_presupuesto' then (select interno.es_admin())
+             or registro_id = any ((select interno.presupuestos_a_cargo())::uuid[])
+           when tabla = 'datos_bancarios' then (select interno.es_admin())
+             or exists (select 1 from public.datos_bancarios d
+                         where d.id = registro_id and d.usuario_id = (select auth.uid()))
+           when (select interno.ubicado()) then true
+           else tabla = 'usuarios' and registro_id = (select auth.uid())
+         end)
+  );
+
+-- ---------------------------------------------------------------------------------------------
+-- Las vistas: el dato de la tabla aparte (null para quien no lo ve), con los nombres de siempre
+-- ---------------------------------------------------------------------------------------------
+-- Como en 20261210000001_orden_espanol, con las columnas escritas: las de entrada, de la tabla aparte.
+drop view public.departamentos_vista, public.proveedores_vista;
+
+create view public.departamentos_vista with (security_invoker = true) as
+select d.id, d.nombre, d.codigo, d.departamento_padre_id, d.responsable_id, d.centro_costo,
+       dp.presupuesto_mensual, d.activo, d.notas, d.creado_en, d.actualizado_en, d.version, d.busqueda,
+       p.nombre as departamento_padre_nombre,
+       nullif(btrim(concat_ws(' ', r.nombre, r.apellidos)), '') as responsable_nombre
+from public.departamentos d
+left join public.departamentos_presupuesto dp on dp.id = d.id
+left join public.departamentos p on p.id = d.departamento_padre_id
+left join public.usuarios r on r.id = d.responsable_id;
+
+create view public.proveedores_vista with (security_invoker = true) as
+select p.id, p.razon_social, p.nombre_comercial, p.tipo_persona, p.pais, p.nif, p.email, p.telefono,
+       p.sitio_web, p.direccion, p.ciudad, p.provincia, p.codigo_postal, pp.iban, p.categoria, p.activo,
+       pp.notas, p.creado_en, p.actualizado_en, p.version, p.busqueda,
+       interno.nombre_proveedor(p.razon_social, p.nombre_comercial) as nombre
+from public.proveedores p
+left join public.proveedores_pago pp on pp.id = p.id;
+
+revoke all on public.departamentos_vista, public.proveedores_vista from public, anon, authenticated;
+grant select on public.departamentos_vista, public.proveedores_vista to authenticated, service_role;
+
+-- ---------------------------------------------------------------------------------------------
+-- Quien usa el presupuesto: los avisos al aprobar (como propietarios: siguen avisando a quien
+-- aprueba) y el panel de los administradores (con su RLS)
+-- ---------------------------------------------------------------------------------------------
+-- Como en 20261215000001_antes_de_aprobar, con el presupuesto de su tabla.
+create or replace function interno.presupuesto_del_mes(p_departamento_id uuid, p_fecha date,
+                                                       out nombre text, out presupuesto numeric, out aprobado numeric)
+language sql stable security definer
+set search_path = ''
+as $$
+  select d.nombre, dp.presupuesto_mensual,
+         (select coalesce(sum(g.importe), 0) from public.gastos g
+           where g.departamento_id = d.id and g.estado in ('aprobado', 'pagado')
+             and g.fecha_gasto >= date_trunc('month', p_fecha)::date
+             and g.fecha_gasto < (date_trunc('month', p_fecha) + interval '1 month')::date)
+    from public.departamentos d
+    left join public.departamentos_presupuesto dp on dp.id = d.id
+   where d.id = p_departamento_id
+$$;
+
+-- Como en 20261125000005_flujo, con el presupuesto de su tabla.
+create or replace function interno.aviso_presupuesto(p_departamento_id uuid, p_fecha date) returns text
+language plpgsql stable security definer
+set search_path = ''
+as $$
+declare
+  v_nombre text;
+  v_presupuesto numeric;
+  v_total numeric;
+  v_meses text[] := array['enero', 'febrero', 'marzo', 'abril', 'mayo', 'junio', 'julio',
+                          'agosto', 'septiembre', 'octubre', 'noviembre', 'diciembre'];
+begin
+  select d.nombre, dp.presupuesto_mensual into v_nombre, v_presupuesto
+  from public.departamentos d
+  left join public.departamentos_presupuesto dp on dp.id = d.id
+  where d.id = p_departamento_id;
+  if v_presupuesto is null then
+    return null;
+  end if;
+  select coalesce(sum(g.importe), 0) into v_total
+  from public.gastos g
+  where g.departamento_id = p_departamento_id
+    and g.estado in ('aprobado', 'pagado')
+    and g.fecha_gasto >= date_trunc('month', p_fecha)::date
+    and g.fecha_gasto < (date_trunc('month', p_fecha) + interval '1 month')::date;
+  if v_total <= v_presupuesto then
+    return null;
+  end if;
+  return 'El departamento ' || v_nombre || ' supera su presupuesto mensual de '
+    || v_meses[extract(month from p_fecha)::integer] || ' de ' || extract(year from p_fecha)::integer
+    || ': ' || interno.formato_importe(v_total) || ' aprobados frente a un presupuesto de '
+    || interno.formato_importe(v_presupuesto) || '.';
+end
+$$;
+
+-- Como en 20261125000006_panel, con el presupuesto de su tabla (la sección es de administradores).
+create or replace function public.panel(p_hoy date) returns jsonb
+language plpgsql stable security invoker
+set search_path = ''
+as $$
+declare
+  v_uid uuid := (select auth.uid());
+  v_rol text := (select interno.rol_actual());
+  v_hoy date := coalesce(p_hoy, current_date);
+  v_mes date;
+  v_siguiente date;
+  v_inicio_12 date;
+  v_inicio_90 date;
+  v_solicitantes uuid[];
+  v_resultado jsonb;
+  v_seccion jsonb;
+begin
+  if v_rol is null then
+    raise exception using errcode = 'OFPRM', detail = '',
+      message = 'Su usuario no está activo o la sesión no es válida.';
+  end if;
+  v_mes := date_trunc('month', v_hoy)::date;
+  v_siguiente := (v_mes + interval '1 month')::date;
+  v_inicio_12 := (v_mes - interval '11 months')::date;
+  v_inicio_90 := v_hoy - 89;
+
+  v_resultado := jsonb_build_object(
+    'rol', v_rol,
+    'hoy', v_hoy,
+    'mes', jsonb_build_object('desde', v_mes, 'hasta', v_siguiente - 1));
+
+  -- Para todos: los propios por estado, los de este mes y los cinco últimos.
+  select coalesce(jsonb_agg(jsonb_build_object(
+           'estado', e.estado,
+           'cuenta', coalesce(t.cuenta, 0),
+           'importe', coalesce(t.importe, 0.00)::text) order by e.orden), '[]'::jsonb)
+    into v_seccion
+    from unnest(array['borrador', 'pendiente', 'aprobado', 'rechazado', 'pagado']) with ordinality as e (estado, orden)
+    left join (
+      select g.estado, count(*) as cuenta, sum(g.importe) as importe
+        from public.gastos g
+       where g.solicitante_id = v_uid
+       group by g.estado
+    ) t on t.estado = e.estado;
+  v_resultado := v_resultado || jsonb_build_object('propios', v_seccion);
+
+  select jsonb_build_object('cuenta', count(*), 'importe', coalesce(sum(g.importe), 0.00)::text)
+    into v_seccion
+    from public.gastos g
+   where g.solicitante_id = v_uid
+     and g.fecha_gasto >= v_mes and g.fecha_gasto < v_siguiente;
+  v_resultado := v_resultado || jsonb_build_object('este_mes', v_seccion);
+
+  select coalesce(jsonb_agg(jsonb_build_object(
+           'id', u.id, 'folio', u.folio, 'fecha_gasto', u.fecha_gasto, 'descripcion', u.descripcion,
+           'importe', u.importe::text, 'estado', u.estado) order by u.fecha_gasto desc, u.creado_en desc, u.id), '[]'::jsonb)
+    into v_seccion
+    from (
+      select g.id, g.folio, g.fecha_gasto, g.descripcion, g.importe, g.estado, g.creado_en
+        from public.gastos g
+       where g.solicitante_id = v_uid
+       order by g.fecha_gasto desc, g.creado_en desc, g.id
+       limit 5
+    ) u;
+  v_resultado := v_resultado || jsonb_build_object('ultimos', v_seccion);
+
+  -- Aprobador y administrador: lo que puede aprobar (interno.motivo_no_aprueba, escrito para que
+  -- use el índice de pendientes); la política gastos_select se aplica además, como a toda consulta.
+  if v_rol in ('aprobador', 'administrador') then
+    v_solicitantes := (select interno.solicitantes_a_cargo());
+    select jsonb_build_object('cuenta', count(*), 'importe', coalesce(sum(g.importe), 0.00)::text)
+      into v_seccion
+      from public.gastos g
+     where g.estado = 'pendiente'
+       and g.solicitante_id <> v_uid
+       and g.creado_por_id is distinct from v_uid and g.editado_por_id is distinct from v_uid
+       and (v_rol = 'administrador' or g.aprobador_id = v_uid or g.solicitante_id = any (v_solicitantes));
+    v_seccion := v_seccion || jsonb_build_object('mas_antiguos', (
+      select coalesce(jsonb_agg(jsonb_build_object(
+               'id', a.id, 'folio', a.folio, 'fecha_gasto', a.fecha_gasto,
+               'descripcion', a.descripcion, 'importe', a.importe::text,
+               'solicitante_nombre', nullif(btrim(concat_ws(' ', s.nombre, s.apellidos)), ''))
+               order by a.fecha_gasto, a.creado_en, a.id), '[]'::jsonb)
+        from (
+          select g.id, g.folio, g.fecha_gasto, g.creado_en, g.descripcion, g.importe, g.solicitante_id
+            from public.gastos g
+           where g.estado = 'pendiente'
+             and g.solicitante_id <> v_uid
+             and g.creado_por_id is distinct from v_uid and g.editado_por_id is distinct from v_uid
+             and (v_rol = 'administrador' or g.aprobador_id = v_uid or g.solicitante_id = any (v_solicitantes))
+           order by g.fecha_gasto, g.creado_en, g.id
+           limit 10
+        ) a
+        left join public.usuarios s on s.id = a.solicitante_id));
+    v_resultado := v_resultado || jsonb_build_object('pendientes', v_seccion);
+  else
+    v_resultado := v_resultado || jsonb_build_object('pendientes', null);
+  end if;
+
+  -- Administrador: lo aprobado (aprobado + pagado) del mes por departamento frente a su
+  -- presupuesto, los últimos 12 meses y las categorías y proveedores de los últimos 90 días, de
+  -- interno.gastos_aprobados_totales (su política: solo administradores).
+  if v_rol <> 'administrador' then
+    return v_resultado || jsonb_build_object(
+      'presupuestos', null, 'meses', null, 'noventa_dias', null, 'categorias', null, 'proveedores', null);
+  end if;
+
+  select coalesce(jsonb_agg(jsonb_build_object(
+           'id', d.id, 'nombre', d.nombre,
+           'presupuesto', dp.presupuesto_mensual::text,
+           'aprobado', coalesce(t.importe, 0.00)::text,
+           'cuenta', coalesce(t.cuenta, 0),
+           'excedido', coalesce(t.importe > dp.presupuesto_mensual, false))
+           order by d.nombre, d.id), '[]'::jsonb)
+    into v_seccion
+    from public.departamentos d
+    left join public.departamentos_presupuesto dp on dp.id = d.id
+    left join interno.gastos_aprobados_totales t
+      on t.tipo = 'departamento' and t.fecha = v_mes and t.clave = d.id::text and t.cuenta > 0
+   where d.activo or t.cuenta is not null;
+  v_resultado := v_resultado || jsonb_build_object('presupuestos', v_seccion);
+
+  select jsonb_agg(jsonb_build_object(
+           'mes', to_char(m.mes, 'YYYY-MM'),
+           'cuenta', coalesce(t.cuenta, 0),
+           'importe', coalesce(t.importe, 0.00)::text) order by m.mes)
+    into v_seccion
+    from (select (v_inicio_12 + make_interval(months => n))::date as mes from generate_series(0, 11) as n) m
+    left join (
+      select t.fecha, sum(t.cuenta) as cuenta, sum(t.importe) as importe
+        from interno.gastos_aprobados_totales t
+       where t.tipo = 'departamento' and t.fecha >= v_inicio_12 and t.fecha <= v_mes
+       group by t.fecha
+    ) t on t.fecha = m.mes;
+  v_resultado := v_resultado || jsonb_build_object('meses', v_seccion);
+
+  v_resultado := v_resultado || jsonb_build_object(
+    'noventa_dias', jsonb_build_object('desde', v_inicio_90, 'hasta', v_hoy));
+
+  select coalesce(jsonb_agg(jsonb_build_object(
+           'categoria', c.clave, 'cuenta', c.cuenta, 'importe', c.importe::text)
+           order by c.importe desc, c.clave), '[]'::jsonb)
+    into v_seccion
+    from (
+      select t.clave, sum(t.cuenta) as cuenta, sum(t.importe) as importe
+        from interno.gastos_aprobados_totales t
+       where t.tipo = 'categoria' and t.fecha >= v_inicio_90 and t.fecha <= v_hoy
+       group by t.clave
+      having sum(t.cuenta) > 0
+       order by importe desc, t.clave
+       limit 8
+    ) c;
+  v_resultado := v_resultado || jsonb_build_object('categorias', v_seccion);
+
+  select coalesce(jsonb_agg(jsonb_build_object(
+           'id', p.id,
+           'nombre', interno.nombre_proveedor(p.razon_social, p.nombre_comercial),
+           'cuenta', c.cuenta, 'importe', c.importe::text)
+           order by c.importe desc, c.clave), '[]'::jsonb)
+    into v_seccion
+    from (
+      select t.clave, sum(t.cuenta) as cuenta, sum(t.importe) as importe
+        from interno.gastos_aprobados_totales t
+       where t.tipo = 'proveedor' and t.fecha >= v_inicio_90 and t.fecha <= v_hoy
+       group by t.clave
+      having sum(t.cuenta) > 0
+       order by importe desc, t.clave
+       limit 8
+    ) c
+    join public.proveedores p on p.id = c.clave::uuid;
+  v_resultado := v_resultado || jsonb_build_object('proveedores', v_seccion);
+
+  return v_resultado;
+end
+$$;
+
+
+-- ---------------------------------------------------------------------------------------------
+-- Remesas: el IBAN del proveedor, de su tabla (como en 20261214000001_remesas; la llaman solo
+-- funciones que ya exigen un administrador)
+-- ---------------------------------------------------------------------------------------------
+create or replace function interno.remesa_lineas(p_gasto_ids uuid[])
+returns table (orden bigint, gasto_id uuid, folio text, descripcion text, fecha_gasto date, importe numeric,
+  metodo_pago text, numero_factura text, beneficiario text, beneficiario_id uuid, nombre text, iban text,
+  motivo text)
+language sql stable security definer
+set search_path = ''
+as $$
+  with x as (
+    select x.id, x.orden, g.id as gasto, g.folio, g.descripcion, g.fecha_gasto, g.importe, g.metodo_pago,
+           g.numero_factura, g.estado, g.aprobado_por_id,
+           case when g.metodo_pago in ('efectivo', 'tarjeta_credito', 'tarjeta_debito') then 'solicitante'
+                when g.metodo_pago = 'transferencia' and p.id is not null then 'proveedor' end as beneficiario,
+           s.id as solicitante, p.id as proveedor,
+           coalesce(b.titular, nullif(btrim(concat_ws(' ', s.nombre, s.apellidos)), ''), s.email) as nombre_solicitante,
+           p.razon_social, b.iban as iban_solicitante, pp.iban as iban_proveedor,
+           (select r.folio from public.remesa_gastos rg join public.remesas r on r.id = rg.remesa_id
+             where rg.gasto_id = g.id and rg.viva) as en_remesa
+      from unnest(p_gasto_ids) with ordinality as x (id, orden)
+      left join public.gastos g on g.id = x.id
+      left join public.usuarios s on s.id = g.solicitante_id
+      left join public.datos_bancarios b on b.usuario_id = g.solicitante_id
+      left join public.proveedores p on p.id = g.proveedor_id
+      left join public.proveedores_pago pp on pp.id = p.id
+  ), y as (
+    select x.*,
+           case x.beneficiario when 'solicitante' then x.solicitante when 'proveedor' then x.proveedor end as ben_id,
+           case x.beneficiario when 'solicitante' then x.nombre_solicitante when 'proveedor' then x.razon_social end as ben_nombre,
+           case x.beneficiario when 'solicitante' then x.iban_solicitante when 'proveedor' then x.iban_proveedor end as ben_iban
+      from x
+  )
+  select y.orden, y.id, y.folio, y.descripcion, y.fecha_gasto, y.importe, y.metodo_pago, y.numero_factura,
+         y.beneficiario, y.ben_id, y.ben_nombre, y.ben_iban,
+         case
+           when y.gasto is null then 'El gasto no existe.'
+           when y.estado = 'pagado' then 'Ya está pagado.'
+           when y.estado <> 'aprobado' then 'No está aprobado.'
+           when y.en_remesa is not null then 'Ya está en la remesa ' || y.en_remesa || '.'
+           when y.aprobado_por_id = (select auth.uid()) and not interno.permitir_admin_unico()
+             then 'Lo aprobó usted: debe incluirlo en una remesa otro administrador.'
+           when y.metodo_pago = 'tarjeta_corporativa' then 'Tarjeta corporativa: no se reembolsa.'
+           when y.metodo_pago = 'caja_chica' then 'Caja chica: se pagó con dinero de la empresa, no se reembolsa.'
+           when y.metodo_pago = 'domiciliacion' then 'Domiciliación: el proveedor lo cobra por adeudo, no por transferencia.'
+           when y.metodo_pago = 'cheque' then 'Cheque: se paga fuera de las remesas.'
+           when y.beneficiario is null then 'Transferencia sin proveedor: indique en el gasto a qué proveedor se paga.'
+           when y.ben_iban is null then 'Sin IBAN: ' || case y.beneficiario
+             when 'solicitante' then y.ben_nombre || ' no ha indicado su cuenta bancaria.'
+             else 'el proveedor ' || y.ben_nombre || ' no tiene IBAN.' end
+           when not interno.iban_valido(y.ben_iban) then 'IBAN no válido: revise el de ' || y.ben_nombre || '.'
+         end
+    from y
+   order by y.orden
+$$;
