@@ -243,7 +243,7 @@ aprobador(
     await expect(page.getByText(/ES91|Pagar los viernes/)).toHaveCount(0);
     await datos(page).getByLabel("Ciudad").fill("Burgos");
     await datos(page).getByRole("button", { name: "Guardar cambios" }).click();
-    await expect(page.getByRole("status")).toHaveText("Proveedor guardado");
+    await expect(page.getByRole("status")).toHaveText("Proveedor guardado.");
     const [pago] = await enLaBaseDeDatos<{ iban: string; notas: string; ciudad: string }>(
       "select iban, notas, ciudad from proveedores_vista where razon_social = $1",
       [razon],
