@@ -2,7 +2,7 @@ import type { SubmissionResult } from "@conform-to/react";
 import { useActionData } from "@remix-run/react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router-dom/server";
-import { TransicionForm } from "./Panel";
+import { TransicionForm } from "./FichaGasto";
 
 /**
  * «Enviar a aprobación» as the server renders it (without JavaScript): «Motivo del duplicado»

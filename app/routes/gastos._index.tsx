@@ -12,7 +12,7 @@ import {
   useBulkData,
 } from "~/gastos/BulkActions";
 import { gastosLoader } from "~/gastos/lista.server";
-import { Panel, sinInactivos } from "~/gastos/Panel";
+import { FichaGasto, sinInactivos } from "~/gastos/FichaGasto";
 import { CampoArchivos } from "~/justificantes/Justificantes";
 import { EXACT_COUNT_LIMIT } from "~/data/store";
 import { listHref } from "~/crud/list-query";
@@ -216,7 +216,7 @@ export default function Gastos() {
           ) : null}
         </div>
         {panel ? (
-          <Panel
+          <FichaGasto
             panel={panel}
             options={options}
             inactivos={data.proveedoresInactivos}

@@ -18,7 +18,7 @@ import { TRANSICIONES, type Transicion } from "./reglas";
 
 type Row = StoredRow;
 /** The open gasto, as `/gastos`' loader sends it (`panelDe` in lista.server.ts). */
-export type PanelData = NonNullable<SerializeFrom<typeof gastosLoader>["panel"]>;
+export type FichaData = NonNullable<SerializeFrom<typeof gastosLoader>["panel"]>;
 type ActionData =
   { intent?: string; result?: SubmissionResult<string[]>; current?: Row; deleteError?: string } | undefined;
 
@@ -40,7 +40,7 @@ const CAMPOS_FLUJO: readonly Field[] = [
  * person may press now, the edit form while it is a borrador, delete with a confirm step, and
  * its history. Every form posts to this same URL (the list's filters included) and comes back.
  */
-export function Panel({
+export function FichaGasto({
   panel,
   options,
   inactivos,
@@ -49,7 +49,7 @@ export function Panel({
   aqui,
   action,
 }: {
-  panel: PanelData;
+  panel: FichaData;
   options: Options;
   /** Inactive suppliers: not offered in the edit form (unless the gasto already has one). */
   inactivos: string[];
