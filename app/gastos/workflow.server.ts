@@ -244,6 +244,9 @@ export async function seleccion(intent: IntentSeleccion, { request, context, sig
   const motivo = motivoMasivo(formData);
   const errores: Record<string, string> = {};
   if (items.length === 0) errores.seleccion = "Marque al menos un gasto de la lista.";
+  // Each checked row costs reads and a transition: as many as «todos los que coinciden» at most.
+  else if (new Set(items.map((i) => i.id)).size > MASIVO_MAXIMO)
+    errores.seleccion = `Marque como mucho ${MASIVO_MAXIMO} gastos a la vez; el resto, en otro envío. No se ha cambiado nada.`;
   if (t === "rechazar" && !motivo) errores.motivo = "Escriba el motivo del rechazo: se guarda en cada gasto rechazado.";
   let extra: Row = t === "rechazar" ? { p_motivo: motivo } : {};
   if (t === "pagar") {

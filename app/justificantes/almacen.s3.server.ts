@@ -49,7 +49,7 @@ export type AlmacenS3 = Almacen & {
  * keeps the sweep's grace for it (the local store touches the file's mtime for the same reason).
  */
 export function almacenS3(c: AlmacenS3Config, o: { temporal: () => Promise<string> }): AlmacenS3 {
-  const client = new S3Client({
+  const opciones = {
     region: c.region,
     endpoint: c.endpoint,
     forcePathStyle: c.pathStyle,
@@ -58,9 +58,12 @@ export function almacenS3(c: AlmacenS3Config, o: { temporal: () => Promise<strin
     // trailing CRC) is refused by many S3-compatible stores; Content-MD5 guards the upload instead.
     requestChecksumCalculation: "WHEN_REQUIRED",
     responseChecksumValidation: "WHEN_REQUIRED",
-    // A store that does not answer fails the request instead of holding it forever.
-    requestHandler: { connectionTimeout: 5_000, requestTimeout: 30_000 },
-  });
+  } as const;
+  // A store that does not answer fails the request instead of holding it forever.
+  const client = new S3Client({ ...opciones, requestHandler: { connectionTimeout: 5_000, requestTimeout: 30_000 } });
+  // A download is read as fast as the person's browser reads it: a slow phone may leave the
+  // socket idle for longer than any store's answer should take, so only connecting is bounded.
+  const descargas = new S3Client({ ...opciones, requestHandler: { connectionTimeout: 5_000 } });
   const Bucket = c.bucket;
   const clave = (sha256: string) => {
     if (!HASH.test(sha256)) throw new Error("hash no válido");
@@ -83,7 +86,10 @@ export function almacenS3(c: AlmacenS3Config, o: { temporal: () => Promise<strin
     bucket: c.bucket,
     prefijo: c.prefijo,
     clave,
-    cerrar: () => client.destroy(),
+    cerrar: () => {
+      client.destroy();
+      descargas.destroy();
+    },
     async put(stream, { maxBytes = Infinity, tipo }) {
       const temp = await o.temporal();
       try {
@@ -116,7 +122,7 @@ export function almacenS3(c: AlmacenS3Config, o: { temporal: () => Promise<strin
       const Key = clave(sha256);
       let body;
       try {
-        body = (await client.send(new GetObjectCommand({ Bucket, Key }))).Body;
+        body = (await descargas.send(new GetObjectCommand({ Bucket, Key }))).Body;
       } catch (error) {
         if (noEsta(error)) return null;
         throw fallo(error, "leer un justificante");

@@ -285,6 +285,10 @@ describe("ALMACEN_URL (receipts in an S3-compatible store)", () => {
       "AWS_SECRET_ACCESS_KEY es obligatoria junto con AWS_ACCESS_KEY_ID",
     );
     expect(bad({ ...s3, ALMACEN_URL: "s3://cubo", S3_ENDPOINT: "ftp://x" })).toContain("S3_ENDPOINT debe ser la URL");
+    // Credentials go in their own variables, never in a URL that may be logged.
+    expect(bad({ ...s3, ALMACEN_URL: "s3://cubo", S3_ENDPOINT: "http://:secreto@127.0.0.1:9000" })).toContain(
+      "S3_ENDPOINT debe ser la URL",
+    );
     expect(bad({ ...s3, ALMACEN_URL: "s3://cubo", S3_FORCE_PATH_STYLE: "quizá" })).toContain(
       "S3_FORCE_PATH_STYLE debe ser 1 o 0",
     );

@@ -310,7 +310,7 @@ const S3_VARIABLES = [
 ] as const;
 
 function endpointValido(url: URL) {
-  return (url.pathname === "/" || url.pathname === "") && !url.search && !url.hash && !url.username;
+  return (url.pathname === "/" || url.pathname === "") && !url.search && !url.hash && !url.username && !url.password;
 }
 
 /**

@@ -255,19 +255,32 @@ grant select on public.departamentos_vista, public.proveedores_vista to authenti
 -- Quien usa el presupuesto: los avisos al aprobar (como propietarios: siguen avisando a quien
 -- aprueba) y el panel de los administradores (con su RLS)
 -- ---------------------------------------------------------------------------------------------
--- Como en 20261215000001_antes_de_aprobar, con el presupuesto de su tabla.
+-- Como en 20261215000001_antes_de_aprobar, con el presupuesto de su tabla, y solo para quien
+-- puede saberlo: quien lo lee en su tabla (administradores y responsables) o quien puede aprobar
+-- ahora algún gasto pendiente de ese departamento (a él van los avisos). Cualquier otro recibe
+-- presupuesto y aprobado nulos: la función se puede llamar directamente con cualquier id.
 create or replace function interno.presupuesto_del_mes(p_departamento_id uuid, p_fecha date,
                                                        out nombre text, out presupuesto numeric, out aprobado numeric)
 language sql stable security definer
 set search_path = ''
 as $$
-  select d.nombre, dp.presupuesto_mensual,
-         (select coalesce(sum(g.importe), 0) from public.gastos g
-           where g.departamento_id = d.id and g.estado in ('aprobado', 'pagado')
-             and g.fecha_gasto >= date_trunc('month', p_fecha)::date
-             and g.fecha_gasto < (date_trunc('month', p_fecha) + interval '1 month')::date)
+  select d.nombre,
+         case when v.puede then dp.presupuesto_mensual end,
+         case when v.puede then
+           (select coalesce(sum(g.importe), 0) from public.gastos g
+             where g.departamento_id = d.id and g.estado in ('aprobado', 'pagado')
+               and g.fecha_gasto >= date_trunc('month', p_fecha)::date
+               and g.fecha_gasto < (date_trunc('month', p_fecha) + interval '1 month')::date)
+         end
     from public.departamentos d
     left join public.departamentos_presupuesto dp on dp.id = d.id
+    cross join lateral (
+      select (select interno.es_admin())
+          or d.id = any ((select interno.presupuestos_a_cargo())::uuid[])
+          or exists (select 1 from public.gastos g
+                      where g.departamento_id = d.id and g.estado = 'pendiente'
+                        and interno.motivo_no_aprueba((select auth.uid()), g, 'aprobar') is null) as puede
+    ) v
    where d.id = p_departamento_id
 $$;
 

@@ -2191,6 +2191,26 @@ describe("la base de datos como cada rol (RLS)", () => {
             ).rows.length,
           presupuestoB,
         ],
+        // Called directly (the budget warnings call it): the same people, or whoever may approve
+        // a pending gasto of that department now.
+        [
+          "interno.presupuesto_del_mes · A",
+          async (trx) =>
+            (
+              await sql`select 1 from interno.presupuesto_del_mes(${dep.A}, current_date)
+                         where presupuesto is not null and aprobado is not null`.execute(trx)
+            ).rows.length,
+          presupuestoA,
+        ],
+        [
+          "interno.presupuesto_del_mes · B",
+          async (trx) =>
+            (
+              await sql`select 1 from interno.presupuesto_del_mes(${dep.B}, current_date)
+                         where presupuesto is not null or aprobado is not null`.execute(trx)
+            ).rows.length,
+          presupuestoB,
+        ],
         [
           "departamentos select presupuesto",
           async (trx) =>

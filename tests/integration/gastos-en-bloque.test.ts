@@ -95,6 +95,20 @@ describe("acciones en bloque", () => {
     expect((await row(a.id)).estado).toBe("aprobado");
   });
 
+  it("más seleccionados de los que caben en un envío: 400 con el límite, antes de leer nada, y nada cambia", async () => {
+    const a = await gasto("pendiente");
+    const falsos = Array.from({ length: 500 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, "0")}:1`);
+    const r = await post(
+      { intent: "aprobar_seleccion", seleccion: [...sel(a), ...falsos], confirmado: "1" },
+      aprobador.cookie,
+    );
+    expect(r.status).toBe(400);
+    expect(((await r.json()) as { errores: Record<string, string> }).errores.seleccion).toBe(
+      "Marque como mucho 500 gastos a la vez; el resto, en otro envío. No se ha cambiado nada.",
+    );
+    expect((await row(a.id)).estado).toBe("pendiente");
+  });
+
   it("aprobar seleccionados con avisos pide confirmar antes: sin justificante y el presupuesto en euros; nada cambia hasta «sí»", async () => {
     const a = await gasto("pendiente", "Con aviso", { departamento_id: presupuestado });
     const b = await gasto("pendiente", "Con aviso", { departamento_id: presupuestado });
