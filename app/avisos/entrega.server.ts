@@ -157,6 +157,7 @@ export function startAvisos(config: Env, outbox: Outbox & { close?: () => Promis
     currency: config.APP_CURRENCY,
     timeZone: DEFAULT_TIME_ZONE,
     everyMs: config.AVISOS_INTERVALO_SEGUNDOS * 1000,
+    lease: `${config.AVISOS_RECLAMO_SEGUNDOS} seconds`,
     log: (line) => console.info(line),
   });
   return {

@@ -77,6 +77,12 @@ export interface Env {
   /** First retry after a failed send, doubling each time (up to an hour). */
   AVISOS_REINTENTO_SEGUNDOS: number;
   /**
+   * How long a claimed mail stays claimed: after a sender crashed between claiming and marking
+   * it sent, another pass sends it again (same Message-ID) once this has passed. Longer than the
+   * slowest pass, or two servers could send one mail at the same time.
+   */
+  AVISOS_RECLAMO_SEGUNDOS: number;
+  /**
    * `s3://bucket/prefijo`: receipts' bytes in an S3-compatible object store that every server
    * shares, instead of DATA_DIR (ADR 0018, «Varios servidores»). SQL backend only.
    */
@@ -265,6 +271,7 @@ const schema = z.object({
   AVISOS_INTERVALO_SEGUNDOS: seconds("10", 0.05, 3600),
   AVISOS_ESPERA_SEGUNDOS: seconds("60", 0, 3600),
   AVISOS_REINTENTO_SEGUNDOS: seconds("30", 0.1, 3600),
+  AVISOS_RECLAMO_SEGUNDOS: seconds("120", 1, 3600),
   APP_URL: optionalUrl(
     ["https:", "http:"],
     "debe ser el origen público de la aplicación, p. ej. https://oficina.empresa.es",
