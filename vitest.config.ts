@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 
 export default defineConfig({
@@ -10,5 +11,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // One file per core, not Vitest's default of one fewer: the files mostly wait on their own
+    // database, and on a 2-core machine the default is a single worker.
+    maxWorkers: Math.max(2, availableParallelism()),
   },
 });
