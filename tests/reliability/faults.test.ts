@@ -174,9 +174,9 @@ describe("SIGKILL en mitad de una serie de escrituras", () => {
         };
 
         const loops = writers.map((b, w) => loop(b, w));
-        // Kill once writes are flowing, at a random moment.
-        while (confirmedThisRound < 3 && server!.alive()) await sleep(10);
-        await sleep(Math.floor(Math.random() * 300));
+        // Kill once writes are flowing, after a random number of them (a moment no write chose).
+        const killAfter = 3 + Math.floor(Math.random() * 12);
+        while (confirmedThisRound < killAfter && server!.alive()) await sleep(10);
         const alone = round % 2 === 1;
         killed = true;
         if (alone) server!.signal("SIGKILL");
@@ -299,21 +299,29 @@ describe("SIGTERM", () => {
         busyAnswers += 1;
       }
     })();
-    await sleep(300);
+    await until("el cliente ocupado recibe respuestas", () => busyAnswers >= 3);
     // Fresh connections, so a GET is either read by the server (then it must finish) or never accepted.
+    let getsAnswered = 0;
     const gets = Array.from({ length: 10 }, () =>
       httpRequest(server!.url, "/gastos", {
         agent: false,
         headers: { Cookie: admin.cookieHeader(), Connection: "close" },
       }).then(
-        (r) => r.status,
+        (r) => {
+          getsAnswered += 1;
+          return r.status;
+        },
         (e: Error) => e.message,
       ),
     );
-    await sleep(30);
+    // SIGTERM once the server is answering them: the first is done, the others in flight.
+    await until("la primera lectura responde", () => getsAnswered > 0);
     const t = Date.now();
     server!.signal("SIGTERM");
-    await sleep(500);
+    // The uploads' rest arrives once the server is already stopping.
+    await until("el servidor empieza a detenerse", () =>
+      server!.output().includes("terminando las peticiones en curso"),
+    );
     for (const s of slow) s.socket.write(s.rest);
     const answers = await Promise.all(slow.map((s) => s.closed));
     const statuses = await Promise.all(gets);
