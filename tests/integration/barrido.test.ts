@@ -424,7 +424,8 @@ describe("barrido de Supabase Storage", () => {
       await hasta(() => enBorrado);
       let parado = false;
       const parada = barrido.stop().then(() => (parado = true));
-      await new Promise((r) => setTimeout(r, 100));
+      // A few turns of the event loop: stop() is waiting on the held request, not on time.
+      for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
       expect(parado).toBe(false);
       soltar();
       await parada;
