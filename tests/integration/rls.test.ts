@@ -877,11 +877,16 @@ describe("gastos: flujo", () => {
     }
   });
 
-  it("referencias() exige un usuario activo", async () => {
+  it("referencias() exige un usuario activo y solo cuenta para quien puede eliminar el registro", async () => {
     expect(
       (await pgError(asUser(db, u.inactivo, (q) => q("select public.referencias('usuarios', $1)", [u.empleado])))).code,
     ).toBe("OFPRM");
-    const { rows } = await asUser(db, u.empleado, (q) =>
+    // An empleado may not delete a person: nothing about what names them.
+    const { rows: empleado } = await asUser(db, u.empleado, (q) =>
+      q("select public.referencias('usuarios', $1) as r", [u.responsable]),
+    );
+    expect(empleado[0].r).toEqual([]);
+    const { rows } = await asUser(db, u.admin, (q) =>
       q("select public.referencias('usuarios', $1) as r", [u.responsable]),
     );
     expect(rows[0].r).toEqual(

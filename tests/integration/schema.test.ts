@@ -363,15 +363,22 @@ describe("restricciones", () => {
     expect(err.code).toBe("23503");
     expect(err.constraint).toBe("gastos_departamento_id_fkey");
     // Called the way both store adapters call an rpc: one jsonb value.
-    const { rows } = await asUser(db, empleado, (q) =>
+    const { rows } = await asUser(db, admin, (q) =>
       q("select public.referencias(p_tabla => 'departamentos', p_id => $1) as r", [d.id]),
     );
     expect(rows[0].r).toEqual([{ tabla: "gastos", total: 2 }]);
+    // Only to whoever may delete it: an empleado may not.
+    const { rows: ajeno } = await asUser(db, empleado, (q) =>
+      q("select public.referencias('departamentos', $1) as r", [d.id]),
+    );
+    expect(ajeno[0].r).toEqual([]);
+    // Nothing names it: none, and the attempt that found out deleted nothing.
     const libre = await insertDepartamento("Sin uso", "LIBRE");
-    const { rows: none } = await asUser(db, empleado, (q) =>
+    const { rows: none } = await asUser(db, admin, (q) =>
       q("select public.referencias('departamentos', $1) as r", [libre.id]),
     );
     expect(none[0].r).toEqual([]);
+    expect((await db.query("select 1 from departamentos where id = $1", [libre.id])).rowCount).toBe(1);
     const unknown = await pgError(
       asUser(db, empleado, (q) => q("select public.referencias('auth.users', $1)", [libre.id])),
     );
@@ -404,7 +411,7 @@ describe("restricciones", () => {
       await db.query("insert into prueba_oculta values ($1)", [d.id]);
       await insertGasto({ departamento_id: d.id });
       const contar = async () =>
-        (await asUser(db, empleado, (q) => q("select public.referencias('departamentos', $1) as r", [d.id]))).rows[0].r;
+        (await asUser(db, admin, (q) => q("select public.referencias('departamentos', $1) as r", [d.id]))).rows[0].r;
       expect(await contar()).toEqual([
         { tabla: "gastos", total: 1 },
         { tabla: "prueba_centros", total: 3 },
