@@ -29,9 +29,10 @@ export function useServerForm(options: {
     defaultValue: options.defaultValue as Record<string, string | undefined> | undefined,
     // First verdict on submit, not on blur: errors appearing on blur push the submit button down
     // between mousedown and click, so the click that should submit was lost. After a submit,
-    // the errors follow what is typed.
+    // the errors follow what is typed — once the browser can check them: until the validation
+    // has loaded, Conform would send each keystroke to the server to be checked.
     shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
+    shouldRevalidate: validacion ? "onInput" : "onSubmit",
     onValidate: validacion
       ? ({ formData }) => validacion.parseWithZod(formData, { schema: options.schema(validacion.z) })
       : undefined,
@@ -78,8 +79,11 @@ export function ConformForm({
 }) {
   const { onSubmit, ...formProps } = getFormProps(form);
   const takeover = useSubmitTakeover(onSubmit);
+  // Says when errors start following what is typed (the validation has loaded).
+  const enVivo = useValidacion() !== null;
   return (
     <Form
+      data-validacion={enVivo ? "en-vivo" : undefined}
       method={method}
       action={action}
       encType={encType}

@@ -111,7 +111,8 @@ test("tras un envío rechazado, con JavaScript los errores siguen lo que se escr
   const posts: string[] = [];
   page.on("request", (r) => void (r.method() !== "GET" && posts.push(r.url())));
   if (jsEnabled(testInfo.project.name)) {
-    // Validation loaded after the page: every keystroke is checked in the browser.
+    // Validation loaded after the page: once it is there, every keystroke is checked in the browser.
+    await expect(form.locator("form")).toHaveAttribute("data-validacion", "en-vivo");
     await codigo.fill("BIEN-01");
     await expect(codigo).not.toHaveAttribute("aria-invalid", "true");
     await codigo.fill("MAL CÓDIGO");
