@@ -72,6 +72,7 @@ export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<RootData>("root");
   const user = data?.user;
   const results = useHasResults();
+  const flashEnPanel = useFlashEnPanel();
   return (
     <html lang="es">
       <head>
@@ -134,7 +135,7 @@ export function Layout({ children }: { children: ReactNode }) {
         </header>
         <main id="contenido" tabIndex={-1}>
           {user?.pendiente ? <p className="aviso">{PENDIENTE}</p> : null}
-          {data?.flash ? <Flash flash={data.flash} /> : null}
+          {data?.flash && !flashEnPanel ? <Flash flash={data.flash} /> : null}
           {children}
         </main>
         {data?.sentry ? (
@@ -212,6 +213,13 @@ function useHasResults() {
   const data = useMatches().at(-1)?.data as { result?: { rows?: unknown } } | undefined;
   const rows = data?.result?.rows;
   return Array.isArray(rows) && rows.length > 0;
+}
+
+/** Whether the page shows the flash itself, in an open record's panel (its route's `handle.flashEnPanel`). */
+function useFlashEnPanel() {
+  const leaf = useMatches().at(-1);
+  const handle = leaf?.handle as { flashEnPanel?: (data: unknown) => boolean } | undefined;
+  return Boolean(handle?.flashEnPanel?.(leaf?.data));
 }
 
 export default function App() {

@@ -1,5 +1,5 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { Form, Link, useActionData, useLocation } from "@remix-run/react";
+import { Form, Link, useActionData, useLocation, useRouteLoaderData } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import type { SerializeFrom } from "@remix-run/node";
 import type { Options, StoredRow } from "~/crud/crud.server";
@@ -7,8 +7,10 @@ import { date, ref, select, text, type Field } from "~/entities/fields";
 import { gastos } from "~/entities/gastos";
 import { ESTADOS_GASTO } from "~/lib/opciones";
 import { formatTimestamp, type Formats } from "~/lib/format";
+import type { Flash as FlashMessage } from "~/lib/flash.server";
 import { formatMoney } from "~/lib/money";
 import { displayField, EditForm } from "~/ui/EntityForms";
+import { Flash } from "~/ui/Flash";
 import { ConformForm, FieldControl, useServerForm } from "~/ui/forms";
 import { History } from "~/ui/History";
 import { Justificantes } from "~/justificantes/Justificantes";
@@ -60,6 +62,8 @@ export function FichaGasto({
   action?: string;
 }) {
   const data = useActionData<ActionData>();
+  // The page's confirmation, here rather than above the list (root.tsx, useFlashEnPanel).
+  const flash = useRouteLoaderData<{ flash: FlashMessage | null }>("root")?.flash;
   const { record } = panel;
   useFocoPanel(String(record.id), Number(record.version));
   const folio = String(record.folio);
@@ -110,6 +114,7 @@ export function FichaGasto({
       <h2 id="gasto-titulo">
         Gasto {folio} <span className={`insignia insignia-${estado}`}>{estadoLabel(estado)}</span>
       </h2>
+      {flash ? <Flash flash={flash} /> : null}
       {data?.deleteError ? (
         <div className="aviso aviso-error" role="alert">
           {data.deleteError}

@@ -123,7 +123,8 @@ export function volverA(url: URL, quitar: string[] = []) {
   const params = new URLSearchParams(url.search);
   for (const key of ["index", "eliminar", "quitar", "masivo", "seleccionar", "nuevo", ...quitar]) params.delete(key);
   const search = params.toString();
-  return `${url.pathname}${search ? `?${search}` : ""}#contenido`;
+  // With a gasto open, to its panel, where the confirmation shows (root.tsx, useFlashEnPanel).
+  return `${url.pathname}${search ? `?${search}` : ""}${params.has("gasto") ? "#gasto" : "#contenido"}`;
 }
 
 /**

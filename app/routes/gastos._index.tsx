@@ -32,6 +32,8 @@ import { backToRow, csvHref, DataTable, FilterForm, ListViews, Pagination } from
  * (transitions and bulk).
  */
 export const loader = (args: LoaderFunctionArgs) => gastosLoader(args);
+/** With a gasto open, the page's confirmation shows in its panel (where the redirect lands), not above the list. */
+export const handle = { flashEnPanel: (data: unknown) => Boolean((data as { panel?: unknown } | undefined)?.panel) };
 export const action = (args: ActionFunctionArgs) => gastosAction(args);
 
 type Data = SerializeFrom<typeof loader>;

@@ -2,9 +2,9 @@ import type { Page } from "@playwright/test";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { E2E_DATA_DIR } from "./entorno";
-import { avisoNuevo } from "./support-base-de-datos";
 import { ACCOUNTS, as, expect, expectNoAxeViolations } from "./support";
 import { centimosAlAzar, gastosPendientes, panelGasto } from "./support-registros";
+import { avisoNuevo, enLaBaseDeDatos } from "./support-base-de-datos";
 
 /**
  * Issue 31, links that open a gasto: from an aviso, a mail, a receipt's old address, they land on
@@ -55,12 +55,35 @@ aprobador("en un móvil, el enlace del correo de un aviso abre la ficha del gast
     existsSync(buzon)
       ? readFileSync(buzon, "utf8")
           .split("---")
-          .find((m) => m.includes(`Asunto: ${folio} `))
+          // Its own mail, or one with other avisos of the same pass (journeys run side by side).
+          .find((m) => m.includes(folio))
       : undefined;
   await expect.poll(correo, { message: `el correo del gasto ${folio}` }).toBeTruthy();
-  const enlace = /https?:\/\/\S*\/gastos\?gasto=[0-9a-f-]{36}\S*/.exec(correo()!)![0];
+  const id = (await enLaBaseDeDatos<{ id: string }>("select id from gastos where folio = $1", [folio]))[0]!.id;
+  const enlace = new RegExp(`https?://\\S*/gastos\\?gasto=${id}\\S*`).exec(correo()!)![0];
   expect(enlace).toMatch(/#gasto$/);
   const url = new URL(enlace);
   await page.goto(url.pathname + url.search + url.hash);
   await expect(titulo(page, folio)).toBeInViewport();
 });
+
+aprobador(
+  "en un móvil, lo hecho en la ficha se confirma en la ficha, a la vista, y no encima de la lista",
+  async ({ page }) => {
+    const [folio] = await gastosPendientes([{ descripcion: "Confirmación en la ficha", centimos: centimosAlAzar() }]);
+    const id = (await enLaBaseDeDatos<{ id: string }>("select id from gastos where folio = $1", [folio]))[0]!.id;
+    await page.goto(`/gastos?gasto=${id}#gasto`);
+    await panelGasto(page, folio)
+      .getByRole("region", { name: "Acciones" })
+      .getByRole("button", { name: "Aprobar", exact: true })
+      .click();
+
+    await expect(page).toHaveURL(new RegExp(`/gastos\\?gasto=${id}#gasto$`));
+    const confirmacion = panelGasto(page, folio).getByRole("status");
+    await expect(confirmacion).toContainText(`Gasto ${folio} aprobado.`);
+    await expect(confirmacion).toBeInViewport();
+    // Once: in the panel, not also above the list.
+    await expect(page.getByRole("status").filter({ hasText: `Gasto ${folio} aprobado.` })).toHaveCount(1);
+    await expectNoAxeViolations(page);
+  },
+);

@@ -547,7 +547,7 @@ describe("flujo: cada transición como cada rol", () => {
     expect(await row(g.id)).toMatchObject({ estado: "borrador", version: g.version });
     const r = await act(empleado, "enviar", g);
     expect(r.status).toBe(302);
-    expect(r.headers.get("Location")).toBe(`/gastos?gasto=${g.id}&estado=pendiente#contenido`);
+    expect(r.headers.get("Location")).toBe(`/gastos?gasto=${g.id}&estado=pendiente#gasto`);
     expect(await flashOf(r)).toMatchObject({ kind: "exito", message: `Gasto ${g.folio} enviado a aprobación.` });
     expect(await row(g.id)).toMatchObject({ estado: "pendiente", aprobador_id: aprobador.id });
     const h = await enEstado(empleado2, "borrador");
@@ -820,7 +820,7 @@ describe("ficha: acciones visibles, edición y borrado del borrador, historial",
       path,
     );
     expect(r.status, await r.clone().text()).toBe(302);
-    expect(r.headers.get("Location")).toBe(`${path}#contenido`);
+    expect(r.headers.get("Location")).toBe(`${path}#gasto`);
     expect(await row(g.id)).toMatchObject({
       descripcion: "Cena con cliente",
       importe: "50.00",
