@@ -142,7 +142,10 @@ export function toListQuery(entity: Entity, state: ListState, extra: Filter[] = 
           ...(entity.searchFunction ? { fn: entity.searchFunction } : {}),
         }
       : undefined,
-    order: [{ column: state.orden, ascending: state.dir === "asc" }],
+    order: [state.orden, ...(entity.thenBy?.[state.orden] ?? [])].map((column) => ({
+      column,
+      ascending: state.dir === "asc",
+    })),
     limit: state.porPagina,
     offset: (state.pagina - 1) * state.porPagina,
     count: "exact",

@@ -93,6 +93,11 @@ export type Entity = {
   /** One-click views offered above the filters (`?vista=`). */
   vistas?: readonly ListView[];
   defaultOrder: { column: string; ascending: boolean };
+  /**
+   * Keys a list sorted by a column sorts by next, in the same direction, before `id` (gastos of
+   * one date: the newest first). Its indexes and search function sort the same way.
+   */
+  thenBy?: Readonly<Record<string, readonly string[]>>;
   /** How a record is named in headings and in other records' selects. */
   labelColumn: string;
   /** What other records' selects of this entity read `labelColumn` from, when not the table (e.g. a view). */

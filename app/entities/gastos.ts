@@ -282,6 +282,8 @@ export const gastos: Entity = {
     { titulo: "IRPF", campos: ["exento_irpf", "sujeto_irpf", "irpf_explicacion"], plegado: true },
   ],
   defaultOrder: { column: "fecha_gasto", ascending: false },
+  // Within one date, the newest first (the order the panel and the avisos use too).
+  thenBy: { fecha_gasto: ["creado_en"] },
   labelColumn: "folio",
   // Department and branch start empty: on save they come from the solicitante's profile
   // (app/gastos/acciones.server.ts), whoever the solicitante ends up being.

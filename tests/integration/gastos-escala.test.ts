@@ -121,15 +121,15 @@ describe("cuenta estimada y suma a escala", () => {
   });
 });
 
-describe("el orden por defecto (fecha y después id) lo sirve un índice", () => {
-  it("la página sale del índice en orden, sin ordenar las filas de una fecha (gastos_fecha_gasto_id_idx)", async () => {
+describe("el orden por defecto (fecha, la más reciente de una fecha primero, id) lo sirve un índice", () => {
+  it("la página sale del índice en orden, sin ordenar las filas de una fecha (gastos_fecha_creado_id_idx)", async () => {
     const plan = await sql<{
       "QUERY PLAN": unknown;
-    }>`explain (format json) select id from gastos order by fecha_gasto desc, id desc limit 25 offset 50`.execute(
+    }>`explain (format json) select id from gastos order by fecha_gasto desc, creado_en desc, id desc limit 25 offset 50`.execute(
       app.db,
     );
     const text = JSON.stringify(plan.rows[0]!["QUERY PLAN"]);
-    expect(text).toContain("gastos_fecha_gasto_id_idx");
+    expect(text).toContain("gastos_fecha_creado_id_idx");
     expect(text).not.toMatch(/"Node Type":"(Incremental )?Sort"/);
   });
 });
@@ -296,7 +296,11 @@ describe("una búsqueda con más coincidencias que las que se cuentan (ADR 0008)
 describe("una búsqueda de pocas coincidencias: sus ids, en el orden de la lista, con su cuenta", () => {
   // «carga» and «100» anywhere (the folio too): a few pages of matches, fewer than 5·√(filas).
   const search = { columns: ["busqueda"], term: "carga 100", words: ["carga", "100"] };
-  const porFecha = [{ column: "fecha_gasto", ascending: false }];
+  // As the list sorts by date: then the newest first (entities/gastos.ts `thenBy`).
+  const porFecha = [
+    { column: "fecha_gasto", ascending: false },
+    { column: "creado_en", ascending: false },
+  ];
   /** Every match of a plain search over the view (no function), in `order`. */
   const todas = async (order: ListQuery["order"], who: TestUser = admin) =>
     (

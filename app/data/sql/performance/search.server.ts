@@ -74,42 +74,52 @@ type Order = { column: string; ascending: boolean };
 
 /**
  * What each function can sort its ids by when it has a cap (its migration says so; without one,
- * for the export, they come unsorted), the order it uses otherwise, and the function that gives a
- * page in one of those orders when there are too many matches for ids. A list in that order and
- * filtered by nothing else reads its page from its slice of them: 25 rows by primary key, not
- * every match sorted, and a statement planned for 25 ids rather than thousands.
+ * for the export, they come unsorted), the keys it sorts by after some of them (before `id`, in
+ * the same direction: the entity's `thenBy`), the order it uses otherwise, and the function that
+ * gives a page in one of those orders when there are too many matches for ids. A list in that
+ * order and filtered by nothing else reads its page from its slice of them: 25 rows by primary
+ * key, not every match sorted, and a statement planned for 25 ids rather than thousands.
  */
-const ORDERS: Record<string, { columns: string[]; otherwise: Order; page: string }> = {
-  buscar_gastos: {
-    columns: ["fecha_gasto", "importe", "descripcion", "categoria", "estado", "folio"],
-    otherwise: { column: "fecha_gasto", ascending: false },
-    page: "buscar_gastos_pagina",
-  },
-};
+const ORDERS: Record<string, { columns: string[]; thenBy: Record<string, string[]>; otherwise: Order; page: string }> =
+  {
+    buscar_gastos: {
+      columns: ["fecha_gasto", "importe", "descripcion", "categoria", "estado", "folio"],
+      thenBy: { fecha_gasto: ["creado_en"] },
+      otherwise: { column: "fecha_gasto", ascending: false },
+      page: "buscar_gastos_pagina",
+    },
+  };
 
-/** The order to ask `fn` for: the list's, if `fn` can sort by it. */
-function idsOrder(query: ListQuery, fn: string): Order {
+/**
+ * The order to ask `fn` for, and whether it is the list's own: its first key, when `fn` sorts by
+ * it and then by the same keys as the list.
+ */
+function idsOrder(query: ListQuery, fn: string): Order & { listas: boolean } {
   const orders = ORDERS[fn];
   if (!orders) throw new Error(`Función de búsqueda sin órdenes: ${fn}`);
-  const first = query.order?.length === 1 ? query.order[0]! : undefined;
-  return first && orders.columns.includes(first.column)
-    ? { column: first.column, ascending: first.ascending }
-    : orders.otherwise;
+  const [first, ...rest] = query.order ?? [];
+  const then = first ? (orders.thenBy[first.column] ?? []) : [];
+  const listas =
+    first !== undefined &&
+    orders.columns.includes(first.column) &&
+    rest.length === then.length &&
+    rest.every((o, i) => o.column === then[i] && o.ascending === first.ascending);
+  return listas ? { column: first.column, ascending: first.ascending, listas } : { ...orders.otherwise, listas };
 }
 
-/** Whether the list is in `order` with nothing else filtering it (and a cap: else the ids are unsorted). */
-function inIdsOrder(query: ListQuery, order: Order, cap: number | null) {
-  return (
-    cap !== null &&
-    !query.filters?.length &&
-    query.order?.length === 1 &&
-    query.order[0]!.column === order.column &&
-    query.order[0]!.ascending === order.ascending
-  );
+/** Whether the list is in the ids' order with nothing else filtering it (and a cap: else the ids are unsorted). */
+function inIdsOrder(query: ListQuery, order: { listas: boolean }, cap: number | null) {
+  return cap !== null && !query.filters?.length && order.listas;
 }
 
 /** The search as a filter on its ids; `page`: the query that reads the page, when a slice of them is the page. */
-function byIdsWithPage(query: ListQuery, order: Order, ids: string, found: Aggregate, cap: number | null) {
+function byIdsWithPage(
+  query: ListQuery,
+  order: { listas: boolean },
+  ids: string,
+  found: Aggregate,
+  cap: number | null,
+) {
   const slice = () =>
     ids
       .split(",")
