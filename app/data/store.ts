@@ -30,6 +30,7 @@ export type ListQuery<C extends string = string> = {
     refs?: { column: string; table: string; columns: string[] }[];
     fn?: string;
   };
+  /** Then `id`, in the direction of the first key (idAscending), on both adapters. */
   order?: { column: string; ascending: boolean }[];
   /** The columns each row carries (default: all of them). */
   columns?: C[];
@@ -51,6 +52,15 @@ export type ListQuery<C extends string = string> = {
    */
   base?: string;
 };
+
+/**
+ * The last sort key, for a stable order: `id`, in the direction of the first key, so one index on
+ * (column, id) serves both directions (backwards for descending) and a search function's ids
+ * (sorted the same way) are the list's order on either adapter.
+ */
+export function idAscending(query: Pick<ListQuery, "order">): boolean {
+  return query.order?.[0]?.ascending !== false;
+}
 
 /** The words `search` must all find: `words`, or else the whole trimmed term; none when empty. */
 export function searchWords(search: ListQuery["search"]): string[] {

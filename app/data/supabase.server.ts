@@ -3,6 +3,7 @@ import {
   Conflict,
   Forbidden,
   identifier,
+  idAscending,
   NotFound,
   storeErrorFromPostgres,
   searchWords,
@@ -98,7 +99,9 @@ export function supabaseStore(conn: SupabaseConnection, accessToken: string): St
         query.count === "estimated" ? { count: "planned" } : counting ? { count: "exact" } : undefined,
       );
       for (const o of query.order ?? []) rowsQuery = rowsQuery.order(identifier(o.column), { ascending: o.ascending });
-      rowsQuery = rowsQuery.order("id", { ascending: true }).range(query.offset, query.offset + query.limit - 1);
+      rowsQuery = rowsQuery
+        .order("id", { ascending: idAscending(query) })
+        .range(query.offset, query.offset + query.limit - 1);
 
       const exactSums = () => (sumColumns.length ? client.rpc(SUM_FUNCTION, sumArgs(from, sumColumns, query)) : null);
       const [rowsAnswer, sumsAnswer] = await Promise.all([

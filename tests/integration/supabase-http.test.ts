@@ -186,7 +186,7 @@ describe("almacén sobre PostgREST: list", () => {
       ["numero_factura", "ilike.*F-1\\%*"],
       ["or", `(descripcion.ilike.${pattern},folio.ilike.${pattern},proveedores.not.is.null)`],
       ["proveedores.or", `(razon_social.ilike.${pattern},nombre_comercial.ilike.${pattern})`],
-      ["order", "fecha_gasto.desc,id.asc"],
+      ["order", "fecha_gasto.desc,id.desc"],
       ["offset", "25"],
       ["limit", "25"],
     ]);

@@ -1,5 +1,5 @@
 import { sql, type SelectQueryBuilder } from "kysely";
-import { identifier, searchWords, type Filter, type ListQuery } from "../store";
+import { identifier, idAscending, searchWords, type Filter, type ListQuery } from "../store";
 import type { AnyTables } from "./connection.server";
 
 /** A select over a table or view named at run time. */
@@ -87,16 +87,8 @@ function bound(value: unknown) {
   return LITERAL.test(String(value)) ? sql.lit(String(value)) : value;
 }
 
-/** The list's sort, then `id` for a stable order. */
+/** The list's sort, then `id` for a stable order (idAscending). */
 export function applyOrder<O>(q: Select<O>, query: ListQuery): Select<O> {
   for (const o of query.order ?? []) q = q.orderBy(identifier(o.column), o.ascending ? "asc" : "desc");
-  return q.orderBy("id", tieBreak(query));
-}
-
-/**
- * The last sort key, for a stable order: `id`, in the direction of the first key, so one index
- * on (column, id) serves both directions (backwards for descending).
- */
-function tieBreak(query: ListQuery): "asc" | "desc" {
-  return query.order?.[0]?.ascending === false ? "desc" : "asc";
+  return q.orderBy("id", idAscending(query) ? "asc" : "desc");
 }
