@@ -290,29 +290,22 @@ export type GastoAConfirmar = { valor: string; folio: string; importe: string; a
  */
 async function avisosSeleccion(store: Store, items: { id: string; version: number | null }[]) {
   const ids = [...new Set(items.map((i) => i.id))];
-  const { rows } = await store.list<Row>(gastos.view, {
-    filters: [
-      { column: "id", op: "in", value: ids },
-      { column: "estado", op: "eq", value: "pendiente" },
-      { column: "puede_aprobar", op: "eq", value: true },
-    ],
-    columns: [
-      "id",
-      "folio",
-      "importe",
-      "version",
-      "justificantes",
-      "clase",
-      "fuera_de_politica",
-      "departamento_id",
-      "departamento_nombre",
-      "fecha_gasto",
-    ],
-    order: [{ column: "folio", ascending: true }],
-    limit: ids.length,
-    offset: 0,
-    count: "none",
-  });
+  // Each row's own warnings are the panel's (avisos_antes_de_aprobar), from the database.
+  const [propios, { rows }] = await Promise.all([
+    store.rpc<{ id: string; avisos: string[] }[]>("avisos_antes_de_aprobar_varios", { p_ids: ids }, { reads: true }),
+    store.list<Row>(gastos.view, {
+      filters: [
+        { column: "id", op: "in", value: ids },
+        { column: "estado", op: "eq", value: "pendiente" },
+        { column: "puede_aprobar", op: "eq", value: true },
+      ],
+      columns: ["id", "folio", "importe", "version", "departamento_id", "departamento_nombre", "fecha_gasto"],
+      order: [{ column: "folio", ascending: true }],
+      limit: ids.length,
+      offset: 0,
+      count: "none",
+    }),
+  ]);
   const grupos = new Map<string, Row[]>();
   for (const g of rows) {
     if (!g.departamento_id) continue;
@@ -333,10 +326,9 @@ async function avisosSeleccion(store: Store, items: { id: string; version: numbe
   const presupuestos = porGrupo.flatMap((p) => p.avisos);
   const pasan = new Set(porGrupo.filter((p) => p.avisos.length > 0).flatMap((p) => p.filas.map((g) => String(g.id))));
   const version = new Map(items.map((i) => [i.id, i.version]));
+  const avisosDe = new Map(propios.map((a) => [a.id, a.avisos]));
   const aConfirmar: GastoAConfirmar[] = rows.map((g) => {
-    const avisos: string[] = [];
-    if (g.fuera_de_politica === true) avisos.push("Se sale de la política de gastos (se envió con un motivo).");
-    if (Number(g.justificantes) === 0 && g.clase === "ordinario") avisos.push("No lleva justificante.");
+    const avisos = [...(avisosDe.get(String(g.id)) ?? [])];
     if (pasan.has(String(g.id)))
       avisos.push(`Cuenta para el presupuesto superado de ${String(g.departamento_nombre)}.`);
     return {
