@@ -3,6 +3,7 @@ import type { Signed } from "~/auth/session.server";
 import type { ListQuery, Row, Store } from "~/data/store";
 import { forRole, type Entity } from "~/entities/entity";
 import { CSV_BOM, csvLine } from "~/lib/csv";
+import { todayISO } from "~/lib/dates";
 import type { Formats } from "~/lib/format";
 import { csvValue } from "./cells";
 
@@ -74,7 +75,7 @@ export function csvResponse(
     },
     { highWaterMark: 4 },
   );
-  const day = new Date().toISOString().slice(0, 10);
+  const day = todayISO();
   return new Response(body, {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",

@@ -1,5 +1,6 @@
 import type pg from "pg";
 import { createTestDatabase } from "../support/database";
+import { addDaysISO, todayISO } from "~/lib/dates";
 import { asUser, connect, createUser, pgError } from "../support/as-user";
 
 /**
@@ -226,7 +227,7 @@ describe("folio de los gastos", () => {
     expect(b.folio).toBe("GAS-2024-00002");
     expect(c.folio).toBe("GAS-2023-00001");
     const now = await insertGasto();
-    expect(now.folio).toMatch(new RegExp(`^GAS-${new Date().getFullYear()}-\\d{5}$`));
+    expect(now.folio).toMatch(new RegExp(`^GAS-${todayISO().slice(0, 4)}-\\d{5}$`));
   });
 
   it("no cambia al actualizar", async () => {
@@ -493,6 +494,39 @@ describe("cuentas → perfiles", () => {
       ]);
     } finally {
       await Promise.all(clients.map((c) => c.end()));
+    }
+  });
+});
+
+describe("«hoy» es el día de la oficina, sea cual sea la zona horaria de la sesión", () => {
+  // Madrid ± 13 h: at any hour, one of the two zones is already on another day than Madrid.
+  const ZONAS = ["Pacific/Kiritimati", "Etc/GMT+12"];
+
+  it("cada función que usa current_date o el año de creado_en fija la zona de la oficina o pregunta interno.hoy()", async () => {
+    const { rows } = await db.query<{ funcion: string }>(
+      `select p.oid::regprocedure::text as funcion
+         from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+        where n.nspname in ('public', 'interno') and p.prosrc ~* '\\mcurrent_date\\M|extract\\(year from new\\.creado_en\\)'
+          and not coalesce('TimeZone=Europe/Madrid' = any (p.proconfig), false)
+          and p.oid <> 'interno.hoy()'::regprocedure
+        order by 1`,
+    );
+    expect(rows.map((r) => r.funcion)).toEqual([]);
+  });
+
+  it("la fecha del gasto: hasta mañana y hasta 366 días atrás, contados en Madrid", async () => {
+    const hoy = todayISO();
+    for (const zona of ZONAS) {
+      await db.query("select set_config('timezone', $1, false)", [zona]);
+      try {
+        // The rule is for people (the owner's data loads have no JWT): insert as the employee.
+        const comoEva = (dias: number) =>
+          asUser(db, empleado, () => insertGasto({ fecha_gasto: addDaysISO(hoy, dias) }), { rollback: true });
+        for (const dias of [1, -366]) await comoEva(dias);
+        for (const dias of [2, -367]) expect((await pgError(comoEva(dias))).code).toBe("OFINV");
+      } finally {
+        await db.query("reset timezone");
+      }
     }
   });
 });
