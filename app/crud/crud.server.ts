@@ -22,6 +22,7 @@ import type { Option } from "~/lib/opciones";
 import type { Formats } from "~/lib/format";
 import { parseSubmission } from "~/ui/parse-submission.server";
 import { csvResponse, csvToExport } from "./csv.server";
+import { accionEnBloque, seleccionEnBloque } from "./en-bloque.server";
 import { referencedMessage, storeErrorReply } from "./errores.server";
 import {
   backTo,
@@ -310,6 +311,21 @@ export async function createAction(entity: Entity, { request, context }: Args, o
       return storeErrorReply(entity, store, submission, error, formData);
     }
   });
+}
+
+/**
+ * A list screen's POST: one of the entity's bulk actions (by its `intent`, back to the same page
+ * with the summary), or the «Nuevo …» form (createAction).
+ */
+export async function listAction(entity: Entity, args: Args, o: CreateOptions = {}) {
+  // Read from a copy: createAction reads the body itself.
+  const formData = await args.request.clone().formData();
+  const accion = accionEnBloque(entity, formData.get("intent"));
+  if (!accion) return createAction(entity, args, o);
+  const signed = await requireViewer(entity, args.request, args.context);
+  const url = new URL(args.request.url);
+  url.searchParams.delete("index");
+  return seleccionEnBloque(entity, accion, { ...args, signed, formData, volver: `${url.pathname}${url.search}` });
 }
 
 /**

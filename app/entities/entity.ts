@@ -157,6 +157,8 @@ export type Entity = {
   grupos?: readonly FieldGroup[];
   /** Workflow steps on a record, each a database function (see RecordAction). */
   acciones?: readonly RecordAction[];
+  /** Actions on many rows of the list at once (BulkAction). */
+  enBloque?: readonly BulkAction[];
   /**
    * Fields only these roles read: field → roles. The database keeps them in a table of their own
    * whose row-level security gives anyone else nothing (e.g. a supplier's IBAN, in
@@ -195,6 +197,38 @@ export type RecordAction = {
   disponible: (record: Record<string, unknown>, user: { id: string; rol: Rol }) => boolean;
   hecho: (resultado: Record<string, unknown>) => string;
 };
+
+/**
+ * An action on many rows of the list at once (the checked ones, or every one its filter matches),
+ * run by app/crud/en-bloque.server.ts: `funcion` once per row, each in its own transaction, with
+ * `p_id`, `p_version` (the version the person saw) and its fields' values, the same for every row
+ * (`p_<campo>`, or what `argumentos` makes of them). The database decides each row; a refusal is
+ * that row's line in the summary. `roles`: who may post it (anyone else gets a 403);
+ * `aplicable`: whether a row is offered for it (the function still decides); `verbo`: how the
+ * summary says it («aprobar»; «Aprobado», «Aprobados»; «Se ha aprobado», «Se han aprobado»).
+ */
+export type BulkAction = {
+  intent: string;
+  label: string;
+  funcion: string;
+  campos?: readonly Field[];
+  /** The fields' schema when it is more than each field's rules (rules across fields). */
+  esquema?: (z: Z) => Zod.ZodType;
+  argumentos?: (values: Record<string, unknown>) => Record<string, unknown>;
+  roles?: readonly Rol[];
+  peligro?: boolean;
+  aplicable: (row: Record<string, unknown>, user: { id: string; rol: Rol }) => boolean;
+  verbo: {
+    infinitivo: string;
+    participio: readonly [singular: string, plural: string];
+    perfecto: readonly [singular: string, plural: string];
+  };
+};
+
+/** The bulk actions someone of role `rol` may post. */
+export function enBloquePara(entity: Pick<Entity, "enBloque">, rol: Rol | undefined): readonly BulkAction[] {
+  return (entity.enBloque ?? []).filter((a) => !a.roles || (rol !== undefined && a.roles.includes(rol)));
+}
 
 /** The fields in form order, with each group's fields gathered where its first field is. */
 export function conGrupos(
@@ -250,7 +284,9 @@ export function recordName(entity: Entity, record: Record<string, unknown>): str
 
 /** The columns a list page reads: only what its rows show and need, not the whole record. */
 export function listColumns(entity: Entity): string[] {
-  return [...new Set(["id", ...enLaTabla(entity).map((c) => c.name), ...(entity.rowFields ?? [])])];
+  // A list with bulk actions: each row's box carries the version the person saw.
+  const version = entity.enBloque?.length ? ["version"] : [];
+  return [...new Set(["id", ...enLaTabla(entity).map((c) => c.name), ...(entity.rowFields ?? []), ...version])];
 }
 
 /** The columns the list's table shows (the CSV has them all). */

@@ -90,7 +90,8 @@ export const viajes: Entity = {
     { name: "sujeto_total", label: "Sujeto a IRPF", kind: "money" },
     { name: "estado", label: "Estado", kind: "option", options: ESTADOS_VIAJE, badge: true },
   ],
-  rowFields: ["solicitante_id"],
+  // puede_aprobar: which rows the bulk actions offer.
+  rowFields: ["solicitante_id", "puede_aprobar"],
   search: ["destino_municipio", "motivo"],
   filters: [
     { name: "estado", label: "Estado", kind: "select", column: "estado", options: ESTADOS_VIAJE },
@@ -168,6 +169,38 @@ export const viajes: Entity = {
       ],
       disponible: (record) => record.puede_aprobar === true,
       hecho: (r) => `Viaje rechazado: ${cuenta(Number(r.gastos), "gasto rechazado", "gastos rechazados")}.`,
+    },
+  ],
+  // The same two steps on the trips checked in the list: each viaje with all its pending gastos.
+  enBloque: [
+    {
+      intent: "aprobar_seleccion",
+      label: "Aprobar los viajes seleccionados",
+      funcion: "aprobar_viaje",
+      roles: APRUEBAN,
+      aplicable: (row) => row.puede_aprobar === true,
+      verbo: { infinitivo: "aprobar", participio: ["Aprobado", "Aprobados"], perfecto: ["aprobado", "aprobado"] },
+    },
+    {
+      intent: "rechazar_seleccion",
+      label: "Rechazar los viajes seleccionados",
+      funcion: "rechazar_viaje",
+      roles: APRUEBAN,
+      peligro: true,
+      campos: [
+        text("motivo", "Motivo del rechazo", {
+          required: true,
+          min: 1,
+          max: 1000,
+          hint: "Lo verá cada solicitante; se guarda en cada gasto pendiente de los viajes rechazados.",
+        }),
+      ],
+      aplicable: (row) => row.puede_aprobar === true,
+      verbo: {
+        infinitivo: "rechazar",
+        participio: ["Rechazado", "Rechazados"],
+        perfecto: ["rechazado", "rechazado"],
+      },
     },
   ],
 };

@@ -1,3 +1,4 @@
+import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link, useActionData } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import type { GastoAConfirmar } from "./workflow.server";
@@ -20,24 +21,39 @@ export const BULK_FORM_ID = "acciones-masivas";
 /** `?seleccionar=todos`: the page with every selectable row checked (the no-JavaScript «select all»). */
 export const SELECCIONAR_TODOS = "seleccionar";
 
+type Posted = {
+  intent?: string;
+  /** A refusal: Conform's reply (app/crud/en-bloque.server.ts); the selection's error is the form's. */
+  result?: SubmissionResult<string[]>;
+  seleccion?: string[];
+  /** «Aprobar seleccionados» with warnings: the confirm step before approving. */
+  confirmar?: { gastos: GastoAConfirmar[]; presupuestos: string[] };
+};
+
 type BulkData =
-  | {
-      intent?: string;
+  | (Omit<Posted, "result"> & {
+      /** The first error of each field (`seleccion`: the selection's). */
       errores?: Record<string, string>;
-      seleccion?: string[];
-      /** «Aprobar seleccionados» with warnings: the confirm step before approving. */
-      confirmar?: { gastos: GastoAConfirmar[]; presupuestos: string[] };
-      motivo?: string;
-      fecha_pago?: string;
-      referencia_pago?: string;
-    }
+      /** The fields as posted, to show again. */
+      valores?: Record<string, string>;
+    })
   | undefined;
 
 const INTENTS = ["aprobar_seleccion", "rechazar_seleccion", "pagar_seleccion", "remesa_seleccion", "masivo"];
 
 export function useBulkData(): BulkData {
-  const data = useActionData<BulkData>();
-  return data?.intent && INTENTS.includes(data.intent) ? data : undefined;
+  const data = useActionData<Posted>();
+  if (!data?.intent || !INTENTS.includes(data.intent)) return undefined;
+  const { result, ...rest } = data;
+  const errores = Object.fromEntries(
+    Object.entries(result?.error ?? {}).flatMap(([campo, mensajes]) =>
+      mensajes?.[0] ? [[campo || "seleccion", mensajes[0]]] : [],
+    ),
+  );
+  const valores = Object.fromEntries(
+    Object.entries(result?.initialValue ?? {}).flatMap(([campo, v]) => (typeof v === "string" ? [[campo, v]] : [])),
+  );
+  return { ...rest, errores: Object.keys(errores).length ? errores : undefined, valores };
 }
 
 const casillas = () =>
@@ -197,7 +213,7 @@ export function BulkActions({
                   name="motivo"
                   rows={2}
                   maxLength={1000}
-                  defaultValue={data?.motivo}
+                  defaultValue={data?.valores?.motivo}
                   {...invalido("motivo")}
                 />
               </div>
@@ -224,7 +240,7 @@ export function BulkActions({
                   type="date"
                   id="masivo-fecha-pago"
                   name="fecha_pago"
-                  defaultValue={data?.fecha_pago ?? hoy}
+                  defaultValue={data?.valores?.fecha_pago ?? hoy}
                   {...invalido("fecha_pago")}
                   aria-describedby={[errores?.fecha_pago ? "masivo-fecha-pago-error" : "", "masivo-fecha-pago-ayuda"]
                     .filter(Boolean)
@@ -239,7 +255,7 @@ export function BulkActions({
                   id="masivo-referencia-pago"
                   name="referencia_pago"
                   maxLength={100}
-                  defaultValue={data?.referencia_pago}
+                  defaultValue={data?.valores?.referencia_pago}
                   {...invalido("referencia_pago")}
                 />
               </div>

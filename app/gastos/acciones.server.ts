@@ -2,6 +2,7 @@ import { json, type AppLoadContext } from "@remix-run/node";
 import { requireUser, type Signed } from "~/auth/session.server";
 import { UUID, type Filter, type Row } from "~/data/store";
 import { createAction, permissions, recordAction, writableNames, type CreateOptions } from "~/crud/crud.server";
+import { accionEnBloque } from "~/crud/en-bloque.server";
 import { forbidden, getOr404, notFound, redirectWithFlash } from "~/crud/respuestas.server";
 import { gastos } from "~/entities/gastos";
 import {
@@ -16,7 +17,7 @@ import {
 } from "~/justificantes/subir.server";
 import { describirDesglose, leerDesglose } from "~/lib/iva";
 import { esTransicion, type GastoClave } from "./reglas";
-import { esSeleccion, masivo, remesaSeleccion, seleccion, transicion } from "./workflow.server";
+import { masivo, remesaSeleccion, seleccion, transicion } from "./workflow.server";
 
 type Args = { request: Request; context: AppLoadContext };
 
@@ -52,7 +53,8 @@ export async function gastosAction({ request, context }: Args) {
 
   const ctx = { request, context, signed, formData, volver };
   if (esTransicion(intent)) return transicion(intent, ctx);
-  if (esSeleccion(intent)) return seleccion(intent, ctx);
+  const enBloque = accionEnBloque(gastos, intent);
+  if (enBloque) return seleccion(enBloque, ctx);
   if (intent === "masivo") return masivo({ ...ctx, volver: volverA(url, ["masivo"]) });
   if (intent === "remesa_seleccion") return remesaSeleccion(ctx);
   throw json({ message: "Acción desconocida." }, { status: 400 });

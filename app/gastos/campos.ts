@@ -1,5 +1,5 @@
-import { date, formSchema, text, textarea, type Field, type Z } from "~/entities/fields";
-import { addYearsISO, todayISO } from "~/lib/dates";
+import { formSchema, text, textarea, type Field, type Z } from "~/entities/fields";
+import { CAMPOS_PAGO, esquemaPago } from "~/entities/gastos";
 import type { Transicion } from "./reglas";
 
 /**
@@ -51,18 +51,7 @@ export const CAMPOS_TRANSICION: Record<Transicion, readonly Field[]> = {
   aprobar: [],
   rechazar: [motivo("Lo verá el solicitante, por ejemplo «Falta el ticket».")],
   reabrir: [],
-  pagar: [
-    date("fecha_pago", "Fecha de pago", {
-      required: true,
-      hint: "La fecha valor del pago; puede ser futura (como mucho dentro de un año).",
-    }),
-    text("referencia_pago", "Referencia de pago", {
-      required: true,
-      min: 1,
-      max: 100,
-      hint: "Por ejemplo el número de la transferencia.",
-    }),
-  ],
+  pagar: CAMPOS_PAGO,
   revertir: [motivo("Por qué se revierte la aprobación; queda en el historial.")],
 };
 
@@ -83,32 +72,9 @@ export function mostrarCampo(
 }
 
 /**
- * The latest payment date «Marcar como pagado» takes: the payment's value date may be in the
- * future (a scheduled transfer), up to a year from today, as pagar_gasto checks.
- */
-export const fechaPagoMaxima = (hoy: string = todayISO()) => addYearsISO(hoy, 1);
-
-/**
- * The form schema of transition `t` on a gasto dated `fecha_gasto`: its fields plus the rules
- * pagar_gasto checks (a payment date neither more than a year ahead nor before the expense), run
- * even when another field failed, so one submit shows every error (the database checks them again).
+ * The form schema of transition `t` on a gasto dated `fecha_gasto`: its fields, and for a payment
+ * the rules pagar_gasto checks (esquemaPago).
  */
 export function esquemaTransicion(z: Z, t: Transicion, fechaGasto: unknown) {
-  if (t !== "pagar") return formSchema(z, CAMPOS_TRANSICION[t]);
-  return formSchema(
-    z,
-    CAMPOS_TRANSICION[t],
-    (values, ctx) => {
-      const fecha = values.fecha_pago;
-      if (typeof fecha !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(fecha)) return;
-      const message =
-        fecha > fechaPagoMaxima()
-          ? "Fecha de pago: puede ser futura (la fecha valor), pero como mucho dentro de un año"
-          : typeof fechaGasto === "string" && fecha < fechaGasto
-            ? "Fecha de pago: no puede ser anterior a la fecha del gasto"
-            : null;
-      if (message) ctx.addIssue({ code: "custom", path: ["fecha_pago"], message });
-    },
-    { always: true },
-  );
+  return t === "pagar" ? esquemaPago(z, fechaGasto) : formSchema(z, CAMPOS_TRANSICION[t]);
 }

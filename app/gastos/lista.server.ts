@@ -13,20 +13,21 @@ import {
   type Options,
   type StoredRow,
 } from "~/crud/crud.server";
+import { EN_BLOQUE_MAXIMO } from "~/crud/en-bloque.server";
 import { getOr404, notFound } from "~/crud/respuestas.server";
 import { csvResponse, csvToExport } from "~/crud/csv.server";
 import { parseListState } from "~/crud/list-query";
-import { forRole, listColumns } from "~/entities/entity";
+import { enBloquePara, forRole, listColumns } from "~/entities/entity";
 import { BUSQUEDA_MINIMA, gastos, ORDEN_SOLO_FILTRADO } from "~/entities/gastos";
 import { proveedores } from "~/entities/proveedores";
 import { todayISO } from "~/lib/dates";
 import { numberFormat } from "~/lib/intl";
-import { apruebaEnBloque, transicionesDisponibles, type GastoClave, type Motivos } from "./reglas";
+import { transicionesDisponibles, type GastoClave, type Motivos } from "./reglas";
 import type { Perfil } from "./AyudaSolicitante";
 import { nombreLimpio } from "~/justificantes/nombre";
 import { MAX_POR_GASTO } from "~/justificantes/subir.server";
 import { consultaGastos } from "./consulta.server";
-import { actor, contarMasivo, MASIVO_MAXIMO, motivosGasto } from "./workflow.server";
+import { contarMasivo, motivosGasto } from "./workflow.server";
 
 type Args = { request: Request; context: AppLoadContext };
 
@@ -121,8 +122,8 @@ export async function gastosLoader({ request, context }: Args) {
     (sinPanel ? Promise.resolve(sinPanel) : opciones(record)).then(
       async (o) => [o, nuevo ? await perfilesSolicitantes(store, user, o) : null] as const,
     ),
-    masivoAccion && apruebaEnBloque(actor(user))
-      ? contarMasivo(url, signed, masivoAccion).then((c) => ({ accion: masivoAccion, ...c, maximo: MASIVO_MAXIMO }))
+    masivoAccion && enBloquePara(gastos, user.rol).some((a) => a.intent === `${masivoAccion}_seleccion`)
+      ? contarMasivo(url, signed, masivoAccion).then((c) => ({ accion: masivoAccion, ...c, maximo: EN_BLOQUE_MAXIMO }))
       : Promise.resolve(null),
   ]);
 
@@ -138,7 +139,7 @@ export async function gastosLoader({ request, context }: Args) {
     proveedoresInactivos,
     can,
     user: { id: user.id, rol: user.rol },
-    enBloque: apruebaEnBloque(actor(user)),
+    enBloque: enBloquePara(gastos, user.rol).length > 0,
     hoy: todayISO(),
     // The «Nuevo gasto» form beside the list (`?nuevo=1`), or null.
     nuevo: perfiles

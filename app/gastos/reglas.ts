@@ -1,4 +1,3 @@
-import type { Rol } from "~/auth/permissions";
 import type { EstadoGasto } from "~/lib/opciones";
 
 /**
@@ -44,7 +43,6 @@ export function esTransicion(value: unknown): value is Transicion {
   return typeof value === "string" && Object.hasOwn(TRANSICIONES, value);
 }
 
-export type Actor = { id: string; rol: Rol; departamento_id: string | null };
 export type GastoClave = {
   estado: string;
   solicitante_id: string;
@@ -64,9 +62,4 @@ export type Motivos = Record<Transicion, string | null>;
 /** The transitions to offer now: the database lets this person take them, from the gasto's state. */
 export function transicionesDisponibles(estado: string, motivos: Motivos | null): Transicion[] {
   return motivos ? TRANSICIONES_ORDEN.filter((t) => TRANSICIONES[t].desde === estado && motivos[t] === null) : [];
-}
-
-/** Offer bulk approve/reject: aprobadores and administradores (an empleado approves nothing). */
-export function apruebaEnBloque(user: Actor): boolean {
-  return user.rol === "aprobador" || user.rol === "administrador";
 }

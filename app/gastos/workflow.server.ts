@@ -1,14 +1,22 @@
 import { parseSubmission } from "~/ui/parse-submission.server";
-import { cuenta, plural } from "~/lib/plural";
 import { json, redirect, type AppLoadContext } from "@remix-run/node";
 import type { Signed } from "~/auth/session.server";
 import { Conflict, Forbidden, Invalid, NotFound, UUID, type Row, type Store } from "~/data/store";
+import {
+  accionEnBloque,
+  coincidentesEnBloque,
+  EN_BLOQUE_MAXIMO,
+  leerSeleccion,
+  seleccionEnBloque,
+  type Marcado,
+} from "~/crud/en-bloque.server";
 import { forbidden, getOr404, notFound, redirectWithFlash } from "~/crud/respuestas.server";
+import type { BulkAction } from "~/entities/entity";
 import { gastos } from "~/entities/gastos";
 import { parseListState } from "~/crud/list-query";
 import { consultaGastos } from "./consulta.server";
 import { CAMPOS_TRANSICION, esquemaTransicion } from "./campos";
-import { apruebaEnBloque, TRANSICIONES, type Actor, type GastoClave, type Motivos, type Transicion } from "./reglas";
+import { TRANSICIONES, type GastoClave, type Motivos, type Transicion } from "./reglas";
 
 /**
  * The workflow from the route: one transition on one gasto (the panel's buttons), and bulk
@@ -17,18 +25,11 @@ import { apruebaEnBloque, TRANSICIONES, type Actor, type GastoClave, type Motivo
  * the person saw; the function locks the row and refuses what is no longer valid.
  */
 
-/** At most this many gastos in one «aplicar a todos los que coinciden» (the rest: repeat). */
-export const MASIVO_MAXIMO = 500;
-
 type Ctx = { request: Request; context: AppLoadContext; signed: Signed; formData: FormData; volver: string };
 
 /** What this person may do with gasto `id`, and why not (public.motivos_gasto); null if not visible. */
 export async function motivosGasto(store: Store, id: string): Promise<Motivos | null> {
   return store.rpc<Motivos | null>("motivos_gasto", { p_id: id }, { reads: true });
-}
-
-export function actor(user: Signed["user"]): Actor {
-  return { id: user.id, rol: user.rol, departamento_id: user.departamento_id };
 }
 
 /** The database refusal as words for a person; the database already says it in Spanish. */
@@ -120,164 +121,21 @@ export async function transicion(t: Transicion, { request, context, signed, form
   }
 }
 
-type Resultado = { hechos: string[]; rechazados: { folio: string; motivo: string }[]; avisos: string[] };
-
-/** The transitions done in bulk: approve or reject (aprobadores), mark as paid (administradores). */
-type EnBloque = "aprobar" | "rechazar" | "pagar";
-
 /**
- * Runs one transition on each gasto, one by one; the database checks each (and may refuse it) on
- * its own, and its refusal is the line the summary shows.
- * `extra` are the function's own arguments, the same for every gasto (motivo; fecha y referencia de pago).
+ * Bulk approve/reject, or mark as paid, of the checked rows (the entity's bulk actions, run by
+ * app/crud/en-bloque.server.ts). Approving asks first when any checked row carries a warning, as
+ * the panel and «todos los que coinciden» say it; the confirm step posts again with `confirmado`.
  */
-async function enBloque(store: Store, t: EnBloque, items: { id: string; version: number | null }[], extra: Row) {
-  const ids = [...new Set(items.map((i) => i.id))];
-  const { rows } = await store.list<Row & GastoClave>(gastos.view, {
-    filters: [{ column: "id", op: "in", value: ids }],
-    limit: ids.length,
-    offset: 0,
-    count: "none",
+export function seleccion(accion: BulkAction, ctx: Ctx) {
+  return seleccionEnBloque(gastos, accion, ctx, {
+    antes:
+      accion.intent === "aprobar_seleccion"
+        ? async (items) => {
+            const confirmar = await avisosSeleccion(ctx.signed.store, items);
+            return confirmar.gastos.some((g) => g.avisos.length > 0) ? { confirmar } : null;
+          }
+        : undefined,
   });
-  const byId = new Map(rows.map((r) => [String(r.id), r]));
-  const out: Resultado = { hechos: [], rechazados: [], avisos: [] };
-  const seen = new Set<string>();
-  for (const item of items) {
-    if (seen.has(item.id)) continue;
-    seen.add(item.id);
-    const g = byId.get(item.id);
-    if (!g) {
-      out.rechazados.push({ folio: "Un gasto", motivo: "no existe o no tiene acceso a él." });
-      continue;
-    }
-    const folio = String(g.folio);
-    try {
-      const hecho = await ejecutar(store, t, item.id, item.version ?? Number(g.version), extra);
-      out.hechos.push(folio);
-      if (hecho?.aviso) {
-        // One line per department and month: the latest total replaces the earlier ones.
-        const clave = hecho.aviso.split(":")[0];
-        out.avisos = [...out.avisos.filter((a) => a.split(":")[0] !== clave), hecho.aviso];
-      }
-    } catch (error) {
-      out.rechazados.push({ folio, motivo: motivoDe(error) });
-    }
-  }
-  return out;
-}
-
-const MAX_DETALLES = 8;
-const MAX_FOLIOS = 20;
-
-const PARTICIPIO: Record<EnBloque, [string, string]> = {
-  aprobar: ["Aprobado", "Aprobados"],
-  rechazar: ["Rechazado", "Rechazados"],
-  pagar: ["Marcado como pagado", "Marcados como pagados"],
-};
-const INFINITIVO: Record<EnBloque, string> = { aprobar: "aprobar", rechazar: "rechazar", pagar: "marcar como pagado" };
-
-/** The perfect's participle (invariable, «se han aprobado»), and «pagado(s)» agreeing with the gastos. */
-const PERFECTO: Record<EnBloque, [string, string]> = {
-  aprobar: ["aprobado", "aprobado"],
-  rechazar: ["rechazado", "rechazado"],
-  pagar: ["marcado como pagado", "marcado como pagados"],
-};
-
-/** «Se ha aprobado» / «Se han aprobado», as the panel's own confirmations say what was done. */
-function seHa(t: EnBloque, n: number) {
-  return `${n === 1 ? "Se ha" : "Se han"} ${PERFECTO[t][n === 1 ? 0 : 1]}`;
-}
-
-/**
- * «Se han aprobado 3 de 5 gastos.», then the folios it changed, then one line each for what was
- * refused and why (the first few).
- */
-function resumen(t: EnBloque, r: Resultado) {
-  const total = r.hechos.length + r.rechazados.length;
-  const verbo = plural(r.hechos.length, ...PARTICIPIO[t]);
-  const message =
-    r.rechazados.length === 0
-      ? `${seHa(t, r.hechos.length)} ${cuenta(r.hechos.length, "gasto", "gastos")}.`
-      : `${seHa(t, r.hechos.length)} ${r.hechos.length} de ${cuenta(total, "gasto", "gastos")}. ${r.rechazados.length === 1 ? "Uno no se pudo" : `${r.rechazados.length} no se pudieron`} ${INFINITIVO[t]}:`;
-  const hechos =
-    r.hechos.length === 0
-      ? []
-      : [
-          `${verbo}: ${r.hechos.slice(0, MAX_FOLIOS).join(", ")}${r.hechos.length > MAX_FOLIOS ? ` y ${r.hechos.length - MAX_FOLIOS} más` : ""}.`,
-        ];
-  const detalles = r.rechazados
-    .slice(0, MAX_DETALLES)
-    .map((x) => `${x.folio}: ${x.motivo.length > 160 ? `${x.motivo.slice(0, 157)}…` : x.motivo}`);
-  if (r.rechazados.length > MAX_DETALLES) detalles.push(`y ${r.rechazados.length - MAX_DETALLES} más.`);
-  for (const aviso of r.avisos.slice(0, 3)) detalles.push(`Aviso: ${aviso}`);
-  const kind = r.hechos.length === 0 ? "error" : r.rechazados.length > 0 || r.avisos.length > 0 ? "aviso" : "exito";
-  return { message, detalles: [...hechos, ...detalles], kind: kind as "error" | "aviso" | "exito" };
-}
-
-function motivoMasivo(formData: FormData): string | null {
-  const motivo = String(formData.get("motivo") ?? "").trim();
-  return motivo ? motivo.slice(0, 1000) : null;
-}
-
-/** The bulk intents of the checked rows and their transition. */
-export const SELECCION = {
-  aprobar_seleccion: "aprobar",
-  rechazar_seleccion: "rechazar",
-  pagar_seleccion: "pagar",
-} as const;
-export type IntentSeleccion = keyof typeof SELECCION;
-export const esSeleccion = (intent: unknown): intent is IntentSeleccion =>
-  typeof intent === "string" && Object.hasOwn(SELECCION, intent);
-
-/**
- * Bulk approve/reject, or mark as paid (administradores: one date and reference for all), of the
- * checked rows (`seleccion` = «id:version» each).
- */
-export async function seleccion(intent: IntentSeleccion, { request, context, signed, formData, volver }: Ctx) {
-  const { user, store } = signed;
-  const t = SELECCION[intent];
-  if (t === "pagar" ? user.rol !== "administrador" : !apruebaEnBloque(actor(user))) forbidden();
-  const raw = formData.getAll("seleccion").map(String);
-  const items = raw.flatMap((v) => {
-    const [id, version] = v.split(":");
-    return id && UUID.test(id) ? [{ id, version: version && /^\d{1,9}$/.test(version) ? Number(version) : null }] : [];
-  });
-  const motivo = motivoMasivo(formData);
-  const errores: Record<string, string> = {};
-  if (items.length === 0) errores.seleccion = "Marque al menos un gasto de la lista.";
-  // Each checked row costs reads and a transition: as many as «todos los que coinciden» at most.
-  else if (new Set(items.map((i) => i.id)).size > MASIVO_MAXIMO)
-    errores.seleccion = `Marque como mucho ${MASIVO_MAXIMO} gastos a la vez; el resto, en otro envío. No se ha cambiado nada.`;
-  if (t === "rechazar" && !motivo) errores.motivo = "Escriba el motivo del rechazo: se guarda en cada gasto rechazado.";
-  let extra: Row = t === "rechazar" ? { p_motivo: motivo } : {};
-  if (t === "pagar") {
-    // The date's and reference's own rules, all at once; each gasto's date is checked by the database.
-    const pago = parseSubmission(formData, (z) => esquemaTransicion(z, "pagar", null));
-    if (pago.status === "success") extra = argumentos("pagar", pago.value as Row);
-    else
-      for (const [campo, mensajes] of Object.entries(pago.error ?? {}))
-        if (mensajes?.[0] && campo) errores[campo] = mensajes[0];
-  }
-  if (Object.keys(errores).length)
-    return json(
-      {
-        intent,
-        errores,
-        seleccion: raw,
-        motivo: String(formData.get("motivo") ?? ""),
-        fecha_pago: String(formData.get("fecha_pago") ?? ""),
-        referencia_pago: String(formData.get("referencia_pago") ?? ""),
-      },
-      { status: 400 },
-    );
-  // Approving asks first when any checked row carries a warning, as the panel and «todos los que
-  // coinciden» say it; the confirm step posts again with `confirmado`.
-  if (t === "aprobar" && formData.get("confirmado") !== "1") {
-    const confirmar = await avisosSeleccion(store, items);
-    if (confirmar.gastos.some((g) => g.avisos.length > 0))
-      return json({ intent, seleccion: raw, confirmar }, { status: 200 });
-  }
-  const r = resumen(t, await enBloque(store, t, items, extra));
-  return redirectWithFlash(context, request, volver, r.message, r.kind, undefined, r.detalles);
 }
 
 /** A checked row its approver would approve, with what they should know first (empty: nothing). */
@@ -288,7 +146,7 @@ export type GastoAConfirmar = { valor: string; folio: string; importe: string; a
  * budget they would pass together (avisos_presupuesto_en_bloque, as «todos los que coinciden»).
  * Only the rows this person may approve now: the rest are refused with their reason anyway.
  */
-async function avisosSeleccion(store: Store, items: { id: string; version: number | null }[]) {
+async function avisosSeleccion(store: Store, items: Marcado[]) {
   const ids = [...new Set(items.map((i) => i.id))];
   // Each row's own warnings are the panel's (avisos_antes_de_aprobar), from the database.
   const [propios, { rows }] = await Promise.all([
@@ -365,7 +223,7 @@ export function filtrosMasivos(url: URL, signed: Signed) {
 /**
  * How many pending gastos the confirm step would act on (exact up to the store's limit), how many
  * of them were sent outside their spending policy and, to approve, which departments would pass
- * their month's budget once the first MASIVO_MAXIMO (those the action takes) are approved.
+ * their month's budget once the first EN_BLOQUE_MAXIMO (those the action takes) are approved.
  */
 export async function contarMasivo(url: URL, signed: Signed, accion: "aprobar" | "rechazar") {
   const { query, ilegibles } = filtrosMasivos(url, signed);
@@ -383,7 +241,7 @@ export async function contarMasivo(url: URL, signed: Signed, accion: "aprobar" |
     const { rows } = await signed.store.list<{ id: string }>(gastos.view, {
       ...query,
       columns: ["id"],
-      limit: MASIVO_MAXIMO,
+      limit: EN_BLOQUE_MAXIMO,
       offset: 0,
       count: "none",
     });
@@ -397,50 +255,21 @@ export async function contarMasivo(url: URL, signed: Signed, accion: "aprobar" |
   return { total: r.total, estimado: r.estimated, fueraDePolitica: fuera.total, presupuestos };
 }
 
-/** «Aplicar a todos los que coinciden con el filtro», after the confirm step: the first MASIVO_MAXIMO. */
-export async function masivo({ request, context, signed, formData, volver }: Ctx) {
-  const { user, store } = signed;
-  if (!apruebaEnBloque(actor(user))) forbidden();
-  const accion = formData.get("accion");
-  if (accion !== "aprobar" && accion !== "rechazar") throw json({ message: "Acción desconocida." }, { status: 400 });
-  const motivo = motivoMasivo(formData);
-  if (accion === "rechazar" && !motivo)
-    return json(
-      {
-        intent: "masivo",
-        errores: { motivo: "Escriba el motivo del rechazo: se guarda en cada gasto rechazado." },
-        motivo: "",
-      },
-      { status: 400 },
-    );
-  const { query, ilegibles } = filtrosMasivos(new URL(request.url), signed);
-  if (ilegibles)
-    return redirectWithFlash(
-      context,
-      request,
-      volver,
-      "El filtro tiene valores que no se pueden leer: corríjalos antes de aplicar la acción a todos los que coinciden. No se ha cambiado nada.",
-      "error",
-    );
-  const { rows } = await store.list<Row>(gastos.view, { ...query, limit: MASIVO_MAXIMO, offset: 0, count: "none" });
-  if (rows.length === 0)
-    return redirectWithFlash(
-      context,
-      request,
-      volver,
-      "Ningún gasto pendiente de aprobar coincide con el filtro: no se ha cambiado nada.",
-      "aviso",
-    );
-  const r = resumen(
-    accion,
-    await enBloque(
-      store,
-      accion,
-      rows.map((g) => ({ id: String(g.id), version: Number(g.version) })),
-      accion === "rechazar" ? { p_motivo: motivo } : {},
-    ),
-  );
-  return redirectWithFlash(context, request, volver, r.message, r.kind, undefined, r.detalles);
+/** «Aplicar a todos los que coinciden con el filtro», after the confirm step: the first EN_BLOQUE_MAXIMO. */
+export async function masivo(ctx: Ctx) {
+  const accion = accionEnBloque(gastos, `${String(ctx.formData.get("accion"))}_seleccion`);
+  if (accion?.intent !== "aprobar_seleccion" && accion?.intent !== "rechazar_seleccion")
+    throw json({ message: "Acción desconocida." }, { status: 400 });
+  const { query, ilegibles } = filtrosMasivos(new URL(ctx.request.url), ctx.signed);
+  return coincidentesEnBloque(gastos, accion, query, ctx, {
+    intent: "masivo",
+    ninguno: "Ningún gasto pendiente de aprobar coincide con el filtro: no se ha cambiado nada.",
+    // A filter value that cannot be read is not applied to the list: acting on «all that match»
+    // would then act on more than the person asked for.
+    rechazo: ilegibles
+      ? "El filtro tiene valores que no se pueden leer: corríjalos antes de aplicar la acción a todos los que coinciden. No se ha cambiado nada."
+      : undefined,
+  });
 }
 
 /**
@@ -461,11 +290,17 @@ export function consultaDeLista(url: URL): string {
  */
 export async function remesaSeleccion({ request, signed, formData }: Ctx) {
   if (signed.user.rol !== "administrador") forbidden("Solo un administrador prepara las remesas de pago.");
-  const raw = formData.getAll("seleccion").map(String);
-  const ids = [...new Set(raw.map((v) => v.split(":")[0] ?? ""))].filter((id) => UUID.test(id));
+  const { raw, items } = leerSeleccion(formData);
+  const ids = [...new Set(items.map((i) => i.id))];
   if (ids.length === 0)
     return json(
-      { intent: "remesa_seleccion", errores: { seleccion: "Marque al menos un gasto de la lista." }, seleccion: raw },
+      {
+        intent: "remesa_seleccion",
+        result: parseSubmission(formData, (z) => z.object({})).reply({
+          formErrors: ["Marque al menos un gasto de la lista."],
+        }),
+        seleccion: raw,
+      },
       { status: 400 },
     );
   const params = new URLSearchParams(ids.map((id) => ["gasto", id]));

@@ -54,11 +54,14 @@ export default function Gastos() {
   const nuevoHref = `${listHref(gastos.path, state, { nuevo: 1 })}#nuevo`;
   const filtered = Boolean(state.q) || Object.keys(state.filtros).length > 0 || Boolean(state.vista);
   const resumen = resumenDe(result, formats);
-  // Only what the database would let this person approve (gastos_vista.puede_aprobar), and for
-  // an administrador what is approved, to mark as paid.
+  // The rows each bulk action applies to, as the entity declares them: what the database would
+  // let this person approve (gastos_vista.puede_aprobar), and for an administrador what is
+  // approved, to mark as paid.
   type Fila = Data["result"]["rows"][number];
-  const aprobable = (row: Fila) => row.estado === "pendiente" && row.puede_aprobar === true;
-  const pagable = (row: Fila) => user.rol === "administrador" && row.estado === "aprobado";
+  const aplica = (intent: string) => (row: Fila) =>
+    gastos.enBloque?.find((a) => a.intent === intent)?.aplicable(row, user) ?? false;
+  const aprobable = aplica("aprobar_seleccion");
+  const pagable = aplica("pagar_seleccion");
   const seleccionable = (row: Fila) => aprobable(row) || pagable(row);
   const pendientes = data.enBloque && result.rows.some(aprobable);
   const aprobados = data.enBloque && result.rows.some(pagable);

@@ -1,12 +1,21 @@
-import { Form, Link, useActionData, useLoaderData, useLocation, useRouteLoaderData } from "@remix-run/react";
+import {
+  Form,
+  Link,
+  useActionData,
+  useFormAction,
+  useLoaderData,
+  useLocation,
+  useRouteLoaderData,
+} from "@remix-run/react";
 import type { RootData } from "~/root";
 import type { ReactNode } from "react";
 import type { ListData, Options, RecordData, StoredRow } from "~/crud/crud.server";
 import type { SubmissionResult } from "@conform-to/react";
-import { forRole, nuevo, recordName, type Entity, type RecordAction } from "~/entities/entity";
+import { enBloquePara, forRole, nuevo, recordName, type Entity, type RecordAction } from "~/entities/entity";
 import { formSchema } from "~/entities/fields";
 import type { Formats } from "~/lib/format";
 import { cuenta } from "~/lib/plural";
+import { AccionesEnBloque, EN_BLOQUE_FORM } from "./AccionesEnBloque";
 import { ConfirmDialog } from "./ConfirmDialog";
 import { CreateForm, displayField, EditForm, OptionSearchForms, type ActionData } from "./EntityForms";
 import { ConformForm, FieldControl, useServerForm } from "./forms";
@@ -24,7 +33,8 @@ export function recordMeta(entity: Entity) {
 
 export function EntityListPage({ entity: declared, children }: { entity: Entity; children?: ReactNode }) {
   const { state, result, options, can, campos, envio, defaults } = useLoaderData<ListData>();
-  const rol = useRouteLoaderData<RootData>("root")?.user?.rol;
+  const user = useRouteLoaderData<RootData>("root")?.user;
+  const rol = user?.rol;
   // Without the fields this role does not read (`reservados`).
   const entity = forRole(declared, rol);
   const formats = useFormats();
@@ -32,6 +42,13 @@ export function EntityListPage({ entity: declared, children }: { entity: Entity;
   const here = location.pathname + location.search;
   const filtered = Boolean(state.q) || Object.keys(state.filtros).length > 0;
   const count = cuenta(result.total, entity.singular, entity.plural, formats.locale);
+  // The bulk actions this person may post, and the rows of this page any of them applies to.
+  const enBloque = enBloquePara(entity, rol);
+  // This list's URL (filters and page included): the summary comes back to the same page.
+  const accion = useFormAction();
+  const seleccionables = user
+    ? result.rows.filter((row) => enBloque.some((a) => a.aplicable(row, { id: user.id, rol: user.rol })))
+    : [];
   return (
     <>
       <div className="titulo-pagina">
@@ -65,8 +82,35 @@ export function EntityListPage({ entity: declared, children }: { entity: Entity;
             formats={formats}
             caption={`${entity.title}: ${count}`}
             recordHref={(row) => `${entity.path}/${row.id}?volver=${encodeURIComponent(here)}`}
+            leading={
+              seleccionables.length > 0
+                ? {
+                    // Named for screen readers only: each box says what it selects.
+                    header: <span className="visually-hidden">Seleccionar</span>,
+                    label: "Seleccionar",
+                    cell: (row) =>
+                      seleccionables.includes(row) ? (
+                        <>
+                          <input
+                            type="checkbox"
+                            id={`sel-${String(row.id)}`}
+                            name="seleccion"
+                            form={EN_BLOQUE_FORM}
+                            value={`${String(row.id)}:${String(row.version)}`}
+                          />
+                          <label htmlFor={`sel-${String(row.id)}`} className="visually-hidden">
+                            Seleccionar {recordName(entity, row)}
+                          </label>
+                        </>
+                      ) : null,
+                  }
+                : undefined
+            }
           />
           <Pagination path={entity.path} state={state} total={result.total} />
+          {seleccionables.length > 0 ? (
+            <AccionesEnBloque entity={entity} acciones={enBloque} action={`${accion}#${EN_BLOQUE_FORM}-titulo`} />
+          ) : null}
         </>
       ) : (
         <div className="vacio">

@@ -103,9 +103,9 @@ describe("acciones en bloque", () => {
       aprobador.cookie,
     );
     expect(r.status).toBe(400);
-    expect(((await r.json()) as { errores: Record<string, string> }).errores.seleccion).toBe(
-      "Marque como mucho 500 gastos a la vez; el resto, en otro envío. No se ha cambiado nada.",
-    );
+    expect(((await r.json()) as { result: { error: Record<string, string[]> } }).result.error).toEqual({
+      "": ["Marque como mucho 500 gastos a la vez; el resto, en otro envío. No se ha cambiado nada."],
+    });
     expect((await row(a.id)).estado).toBe("pendiente");
   });
 
@@ -167,10 +167,10 @@ describe("acciones en bloque", () => {
     );
     expect(r.status).toBe(400);
     const body = await r.json();
-    expect(Object.keys(body.errores).sort()).toEqual(["fecha_pago", "referencia_pago"]);
-    expect(body.errores.fecha_pago).toBe(
+    expect(Object.keys(body.result.error).sort()).toEqual(["fecha_pago", "referencia_pago"]);
+    expect(body.result.error.fecha_pago).toEqual([
       "Fecha de pago: puede ser futura (la fecha valor), pero como mucho dentro de un año",
-    );
+    ]);
     expect((await row(a.id)).estado).toBe("aprobado");
   });
 

@@ -959,7 +959,9 @@ describe("aprobar y rechazar en bloque", () => {
     const sel = [a, b].map((g) => `${g.id}:${g.version}`);
     const sin = await post({ intent: "rechazar_seleccion", seleccion: sel, motivo: " " }, aprobador.cookie);
     expect(sin.status).toBe(400);
-    expect((await json(sin)).errores.motivo).toMatch(/motivo/);
+    expect((await json(sin)).result.error).toEqual({
+      motivo: ["Escriba el motivo del rechazo: se guarda en cada gasto rechazado."],
+    });
     expect((await row(a.id)).estado).toBe("pendiente");
     const r = await post({ intent: "rechazar_seleccion", seleccion: sel, motivo: "Duplicados" }, aprobador.cookie);
     expect(await flashOf(r)).toMatchObject({ kind: "exito", message: "Se han rechazado 2 gastos." });

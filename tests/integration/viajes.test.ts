@@ -531,6 +531,76 @@ describe("pantallas", () => {
     expect((await row(a.id)).estado).toBe("pendiente");
   });
 
+  it("varios viajes desde la lista: el motivo pedido antes, cada uno entero, y el que no se puede, con su motivo", async () => {
+    // A sent viaje with one kilometraje, and the version its aprobador sees.
+    async function enviado() {
+      const id = await crearViaje(empleado.cookie);
+      const g = await created(
+        await post(
+          {
+            intent: "crear",
+            clase: "kilometraje",
+            viaje_id: id,
+            descripcion: "Coche",
+            fecha_gasto: ayer,
+            categoria: "viajes_transporte",
+            metodo_pago: "efectivo",
+            km_origen: "Madrid",
+            km_destino: "Valencia",
+            km: "10",
+          },
+          empleado.cookie,
+        ),
+      );
+      const v = (await json(await viajeLoad(id, empleado.cookie))).record.version as number;
+      await viajePost(id, { intent: "enviar", version: String(v) }, empleado.cookie);
+      return { id, gasto: g, version: (await json(await viajeLoad(id, aprobador.cookie))).record.version as number };
+    }
+    const [a, b] = [await enviado(), await enviado()];
+    const lista = (cookie: string) =>
+      respond(() =>
+        viajesRoute.loader({
+          request: request("/viajes?vista=pendientes", { cookie }),
+          context: app.context(),
+          params: {},
+        }),
+      );
+    // The list carries what its boxes need: each row's version and whether this person may approve it.
+    const filas = (await json(await lista(aprobador.cookie))).result.rows as Record<string, unknown>[];
+    expect(filas.find((f) => f.id === a.id)).toMatchObject({ version: a.version, puede_aprobar: true });
+    const marcados = [`${a.id}:${a.version}`, `${b.id}:${b.version + 7}`];
+
+    expect((await viajesPost({ intent: "aprobar_seleccion", seleccion: marcados }, empleado.cookie)).status).toBe(403);
+    const sinMotivo = await viajesPost(
+      { intent: "rechazar_seleccion", seleccion: marcados, motivo: " " },
+      aprobador.cookie,
+    );
+    expect(sinMotivo.status).toBe(400);
+    expect((await json(sinMotivo)).result.error).toEqual({
+      motivo: ["Escriba el motivo del rechazo"],
+    });
+    const nada = await viajesPost({ intent: "aprobar_seleccion" }, aprobador.cookie);
+    expect((await json(nada)).result.error).toEqual({ "": ["Marque al menos un viaje de la lista."] });
+    for (const v of [a, b]) expect((await row(v.gasto.id)).estado).toBe("pendiente");
+
+    // b's version is not the one its aprobador saw: refused with its reason; a is approved whole.
+    const r = await viajesPost({ intent: "aprobar_seleccion", seleccion: marcados }, aprobador.cookie);
+    expect(r.status).toBe(302);
+    const flash = await flashOf(r);
+    expect(flash).toMatchObject({ kind: "aviso", message: "Se ha aprobado 1 de 2 viajes. Uno no se pudo aprobar:" });
+    expect(flash?.detalles?.[0]).toMatch(/^Aprobado: Valencia, \d\d\/\d\d\/\d{4}\.$/);
+    expect(flash?.detalles?.[1]).toMatch(/^Valencia, \d\d\/\d\d\/\d{4}: Otra persona modificó este viaje/);
+    expect((await row(a.gasto.id)).estado).toBe("aprobado");
+    expect((await row(b.gasto.id)).estado).toBe("pendiente");
+
+    const rechazo = await viajesPost(
+      { intent: "rechazar_seleccion", seleccion: [`${b.id}:${b.version}`], motivo: "Fechas equivocadas" },
+      aprobador.cookie,
+    );
+    expect(await flashOf(rechazo)).toMatchObject({ kind: "exito", message: "Se ha rechazado 1 viaje." });
+    expect(await row(b.gasto.id)).toMatchObject({ estado: "rechazado", motivo_rechazo: "Fechas equivocadas" });
+  });
+
   it("el formulario del viaje: regreso antes de la salida, 400 con su mensaje; con gastos no se elimina; con gastos enviados no cambia de fechas", async () => {
     const malo = await viajesPost(
       {
