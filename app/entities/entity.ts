@@ -284,9 +284,10 @@ export function recordName(entity: Entity, record: Record<string, unknown>): str
 
 /** The columns a list page reads: only what its rows show and need, not the whole record. */
 export function listColumns(entity: Entity): string[] {
-  // A list with bulk actions: each row's box carries the version the person saw.
-  const version = entity.enBloque?.length ? ["version"] : [];
-  return [...new Set(["id", ...enLaTabla(entity).map((c) => c.name), ...(entity.rowFields ?? []), ...version])];
+  // A list with bulk actions: each row's box carries the version the person saw and is named
+  // after its record.
+  const casilla = entity.enBloque?.length ? ["version", entity.labelColumn] : [];
+  return [...new Set(["id", ...enLaTabla(entity).map((c) => c.name), ...(entity.rowFields ?? []), ...casilla])];
 }
 
 /** The columns the list's table shows (the CSV has them all). */

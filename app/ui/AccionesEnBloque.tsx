@@ -34,19 +34,27 @@ export function AccionesEnBloque({
           Marque {entity.plural} en la columna «Seleccionar» de la tabla. Cada {entity.gender === "f" ? "una" : "uno"}{" "}
           se comprueba por separado.
         </p>
-        {acciones.map((a) => (
-          <fieldset key={a.intent}>
-            <legend>{a.label}</legend>
-            {(a.campos ?? []).map((f) => (
-              <FieldControl key={f.name} field={f} meta={fields[f.name]!} />
-            ))}
+        {acciones.map((a) => {
+          const boton = (
             <div className="acciones">
               <button type="submit" name="intent" value={a.intent} className={a.peligro ? "peligro" : undefined}>
                 {a.label}
               </button>
             </div>
-          </fieldset>
-        ))}
+          );
+          // An action with fields groups them with its button; one without is just its button.
+          return a.campos?.length ? (
+            <fieldset key={a.intent}>
+              <legend>{a.label}</legend>
+              {a.campos.map((f) => (
+                <FieldControl key={f.name} field={f} meta={fields[f.name]!} />
+              ))}
+              {boton}
+            </fieldset>
+          ) : (
+            <div key={a.intent}>{boton}</div>
+          );
+        })}
       </ConformForm>
     </section>
   );

@@ -108,7 +108,8 @@ export function CreateForm({
   action?: string;
 }) {
   const data = useActionData<ActionData & { intent?: string }>();
-  const actionData = !intent || data?.intent === intent ? data : undefined;
+  // Only its own reply: one with another intent is another form's of the page (a bulk action's).
+  const actionData = data?.intent === intent ? data : undefined;
   const navigation = useNavigation();
   const [form, fields] = useServerForm({
     id: `nuevo-${entity.table}`,

@@ -44,6 +44,7 @@ export function EntityListPage({ entity: declared, children }: { entity: Entity;
   const count = cuenta(result.total, entity.singular, entity.plural, formats.locale);
   // The bulk actions this person may post, and the rows of this page any of them applies to.
   const enBloque = enBloquePara(entity, rol);
+  const marcados = useActionData<{ seleccion?: string[] }>()?.seleccion;
   // This list's URL (filters and page included): the summary comes back to the same page.
   const accion = useFormAction();
   const seleccionables = user
@@ -97,6 +98,8 @@ export function EntityListPage({ entity: declared, children }: { entity: Entity;
                             name="seleccion"
                             form={EN_BLOQUE_FORM}
                             value={`${String(row.id)}:${String(row.version)}`}
+                            // After a refused bulk post (without JavaScript, a new page): still checked.
+                            defaultChecked={marcados?.includes(`${String(row.id)}:${String(row.version)}`)}
                           />
                           <label htmlFor={`sel-${String(row.id)}`} className="visually-hidden">
                             Seleccionar {recordName(entity, row)}

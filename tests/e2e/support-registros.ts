@@ -248,7 +248,7 @@ export async function gastosPendientes(gastos: NuevoGasto[]): Promise<string[]> 
 }
 
 /** Requests as the demo empleado's browser makes them (her session, same-origin headers). */
-function apiDeEmpleada() {
+export function apiDeEmpleada() {
   return request.newContext({
     baseURL: BASE_URL,
     storageState: storageStateOf("empleado"),

@@ -291,7 +291,7 @@ describe("dietas: parte exenta y sujeta", () => {
 describe("pantallas", () => {
   const hoy = todayISO();
   const ayer = addDaysISO(hoy, -1);
-  const viajesPost = (form: Record<string, string>, cookie: string) =>
+  const viajesPost = (form: Record<string, string | string[]>, cookie: string) =>
     respond(() =>
       viajesRoute.action({ request: request("/viajes", { cookie, form }), context: app.context(), params: {} }),
     );
