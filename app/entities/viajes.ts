@@ -41,6 +41,10 @@ export function tituloViaje(row: Record<string, unknown>): string {
   return `${String(row.destino_municipio ?? "")}${pais}${fecha ? `, ${fecha}` : ""}`;
 }
 
+/** What approving a viaje asks to reject it: the motivo every pending gasto keeps. */
+const motivoRechazo = (hint: string) =>
+  text("motivo", "Motivo del rechazo", { required: true, min: 1, max: 1000, hint });
+
 const esSuyo = (record: Record<string, unknown>, user: { id: string; rol: string }) =>
   user.rol === "administrador" || record.solicitante_id === user.id;
 
@@ -159,14 +163,7 @@ export const viajes: Entity = {
       funcion: "rechazar_viaje",
       roles: APRUEBAN,
       peligro: true,
-      campos: [
-        text("motivo", "Motivo del rechazo", {
-          required: true,
-          min: 1,
-          max: 1000,
-          hint: "Lo verá el solicitante; se guarda en cada gasto pendiente del viaje.",
-        }),
-      ],
+      campos: [motivoRechazo("Lo verá el solicitante; se guarda en cada gasto pendiente del viaje.")],
       disponible: (record) => record.puede_aprobar === true,
       hecho: (r) => `Viaje rechazado: ${cuenta(Number(r.gastos), "gasto rechazado", "gastos rechazados")}.`,
     },
@@ -187,14 +184,7 @@ export const viajes: Entity = {
       funcion: "rechazar_viaje",
       roles: APRUEBAN,
       peligro: true,
-      campos: [
-        text("motivo", "Motivo del rechazo", {
-          required: true,
-          min: 1,
-          max: 1000,
-          hint: "Lo verá cada solicitante; se guarda en cada gasto pendiente de los viajes rechazados.",
-        }),
-      ],
+      campos: [motivoRechazo("Lo verá cada solicitante; se guarda en cada gasto pendiente de los viajes rechazados.")],
       aplicable: (row) => row.puede_aprobar === true,
       verbo: {
         infinitivo: "rechazar",

@@ -312,6 +312,26 @@ describe("pantallas", () => {
     return (await app.services.flash.take(new Request(ORIGIN, { headers: { Cookie: cookie } }))).flash;
   }
 
+  /** The empleado's kilometraje Madrid – Valencia of yesterday, in viaje `id`. */
+  const kilometraje = async (id: string, km: string) =>
+    created(
+      await post(
+        {
+          intent: "crear",
+          clase: "kilometraje",
+          viaje_id: id,
+          descripcion: "Coche",
+          fecha_gasto: ayer,
+          categoria: "viajes_transporte",
+          metodo_pago: "efectivo",
+          km_origen: "Madrid",
+          km_destino: "Valencia",
+          km,
+        },
+        empleado.cookie,
+      ),
+    );
+
   async function crearViaje(cookie: string) {
     const r = await viajesPost(
       {
@@ -432,23 +452,7 @@ describe("pantallas", () => {
 
   it("rechazar el viaje pide el motivo y lo guarda en cada gasto; todo o nada", async () => {
     const id = await crearViaje(empleado.cookie);
-    const a = await created(
-      await post(
-        {
-          intent: "crear",
-          clase: "kilometraje",
-          viaje_id: id,
-          descripcion: "Coche",
-          fecha_gasto: ayer,
-          categoria: "viajes_transporte",
-          metodo_pago: "efectivo",
-          km_origen: "Madrid",
-          km_destino: "Valencia",
-          km: "10",
-        },
-        empleado.cookie,
-      ),
-    );
+    const a = await kilometraje(id, "10");
     const b = await created(
       await post(
         {
@@ -487,23 +491,7 @@ describe("pantallas", () => {
 
   it("aprobar el viaje es todo o nada: un gasto que no puede aprobar deshace los demás", async () => {
     const id = await crearViaje(empleado.cookie);
-    const a = await created(
-      await post(
-        {
-          intent: "crear",
-          clase: "kilometraje",
-          viaje_id: id,
-          descripcion: "Coche",
-          fecha_gasto: ayer,
-          categoria: "viajes_transporte",
-          metodo_pago: "efectivo",
-          km_origen: "Madrid",
-          km_destino: "Valencia",
-          km: "12",
-        },
-        empleado.cookie,
-      ),
-    );
+    const a = await kilometraje(id, "12");
     // A dieta the administrador wrote on the empleado's behalf: he may not approve that one.
     const b = await created(
       await post(
@@ -535,23 +523,7 @@ describe("pantallas", () => {
     // A sent viaje with one kilometraje, and the version its aprobador sees.
     async function enviado() {
       const id = await crearViaje(empleado.cookie);
-      const g = await created(
-        await post(
-          {
-            intent: "crear",
-            clase: "kilometraje",
-            viaje_id: id,
-            descripcion: "Coche",
-            fecha_gasto: ayer,
-            categoria: "viajes_transporte",
-            metodo_pago: "efectivo",
-            km_origen: "Madrid",
-            km_destino: "Valencia",
-            km: "10",
-          },
-          empleado.cookie,
-        ),
-      );
+      const g = await kilometraje(id, "10");
       const v = (await json(await viajeLoad(id, empleado.cookie))).record.version as number;
       await viajePost(id, { intent: "enviar", version: String(v) }, empleado.cookie);
       return { id, gasto: g, version: (await json(await viajeLoad(id, aprobador.cookie))).record.version as number };
