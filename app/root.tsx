@@ -135,7 +135,7 @@ export function Layout({ children }: { children: ReactNode }) {
         </header>
         <main id="contenido" tabIndex={-1}>
           {user?.pendiente ? <p className="aviso">{PENDIENTE}</p> : null}
-          {data?.flash && !flashEnPanel ? <Flash flash={data.flash} /> : null}
+          {data?.flash && !(flashEnPanel && !data.flash.deLaLista) ? <Flash flash={data.flash} /> : null}
           {children}
         </main>
         {data?.sentry ? (

@@ -25,11 +25,13 @@ import { csvResponse, csvToExport } from "./csv.server";
 import { accionEnBloque, seleccionEnBloque } from "./en-bloque.server";
 import { referencedMessage, storeErrorReply } from "./errores.server";
 import {
+  avisosDe,
   backTo,
   forbidden,
   getOr404,
   intentOf,
   notFound,
+  noVisible,
   redirectWithFlash,
   type FlashKind,
   type FlashLink,
@@ -305,7 +307,7 @@ export async function createAction(entity: Entity, { request, context }: Args, o
         next.to ?? `${entity.path}/${String(row.id)}?volver=${encodeURIComponent(url.pathname + url.search)}`,
         next.message ?? `${done(entity, "cread")}: ${recordName(entity, row)}`,
         next.kind,
-        next.enlace,
+        { enlace: next.enlace },
       );
     } catch (error) {
       return storeErrorReply(entity, store, submission, error, formData);
@@ -530,19 +532,12 @@ async function recordStep(
       p_version: version.data,
       ...Object.fromEntries(campos.map((f) => [`p_${f.name}`, values[f.name] ?? null])),
     });
-    const avisos = Array.isArray(hecho?.avisos) ? (hecho.avisos as unknown[]).map(String) : [];
-    return redirectWithFlash(
-      context,
-      request,
-      aqui,
-      accion.hecho(hecho ?? {}),
-      avisos.length ? "aviso" : "exito",
-      undefined,
-      avisos.map((a) => `Aviso: ${a}`),
-    );
+    const avisos = avisosDe(hecho);
+    return redirectWithFlash(context, request, aqui, accion.hecho(hecho ?? {}), avisos.length ? "aviso" : "exito", {
+      detalles: avisos.map((a) => `Aviso: ${a}`),
+    });
   } catch (error) {
-    if (error instanceof NotFound)
-      notFound(`${capitalize(conArticulo(entity.singular))} no existe o no tiene acceso a él.`);
+    if (error instanceof NotFound) notFound(`${capitalize(conArticulo(entity.singular))} ${noVisible(entity)}`);
     if (error instanceof Forbidden) forbidden(error.message);
     if (error instanceof Invalid || error instanceof Conflict) {
       const campo = error instanceof Invalid ? campos.find((f) => error.field?.startsWith(f.name)) : undefined;

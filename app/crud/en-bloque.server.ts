@@ -3,10 +3,10 @@ import type { Signed } from "~/auth/session.server";
 import { Conflict, Forbidden, Invalid, NotFound, UUID, type ListQuery, type Row, type Store } from "~/data/store";
 import { capitalize, recordName, type BulkAction, type Entity } from "~/entities/entity";
 import { formSchema } from "~/entities/fields";
-import { conIndefinido } from "~/lib/articulos";
+import { conArticulo, conIndefinido } from "~/lib/articulos";
 import { cuenta, plural } from "~/lib/plural";
 import { parseSubmission } from "~/ui/parse-submission.server";
-import { forbidden, redirectWithFlash } from "./respuestas.server";
+import { avisosDe, forbidden, noVisible, redirectWithFlash } from "./respuestas.server";
 
 /**
  * Bulk actions, for any entity that declares them (`Entity.enBloque`): the rows checked in its
@@ -61,8 +61,6 @@ function argumentosDe(accion: BulkAction, values: Row): Row {
 
 type Resultado = { hechos: string[]; rechazados: { nombre: string; motivo: string }[]; avisos: string[] };
 
-const noVisible = (entity: Entity) => `no existe o no tiene acceso a ${entity.gender === "f" ? "ella" : "él"}.`;
-
 /** The database's refusal as words for a person; the database already says it in Spanish. */
 function motivoDe(entity: Entity, error: unknown): string {
   if (error instanceof NotFound) return noVisible(entity);
@@ -85,6 +83,7 @@ export async function ejecutarEnBloque(
   const ids = [...new Set(items.map((i) => i.id))];
   const { rows } = await store.list<Row>(entity.view, {
     filters: [{ column: "id", op: "in", value: ids }],
+    columns: ["id", "version", entity.labelColumn],
     limit: ids.length,
     offset: 0,
     count: "none",
@@ -102,15 +101,15 @@ export async function ejecutarEnBloque(
     }
     const nombre = recordName(entity, row);
     try {
-      const hecho = await store.rpc<{ aviso?: string | null } | null>(accion.funcion, {
+      const hecho = await store.rpc<unknown>(accion.funcion, {
         p_id: item.id,
         p_version: item.version ?? Number(row.version),
         ...extra,
       });
       out.hechos.push(nombre);
-      if (hecho?.aviso) {
-        const asunto = hecho.aviso.split(":")[0];
-        out.avisos = [...out.avisos.filter((a) => a.split(":")[0] !== asunto), hecho.aviso];
+      for (const aviso of avisosDe(hecho)) {
+        const asunto = aviso.split(":")[0];
+        out.avisos = [...out.avisos.filter((a) => a.split(":")[0] !== asunto), aviso];
       }
     } catch (error) {
       out.rechazados.push({ nombre, motivo: motivoDe(entity, error) });
@@ -134,10 +133,13 @@ export function resumenEnBloque(entity: Entity, accion: BulkAction, r: Resultado
   const uno = entity.gender === "f" ? "Una" : "Uno";
   // Names with commas («Valencia, 27/11/2026») are told apart by semicolons.
   const separador = r.hechos.some((h) => h.includes(",")) ? "; " : ", ";
+  const ninguno = entity.gender === "f" ? "ninguna de las" : "ninguno de los";
   const message =
     r.rechazados.length === 0
       ? `${seHa} ${cuenta(n, entity.singular, entity.plural)}.`
-      : `${seHa} ${n} de ${cuenta(total, entity.singular, entity.plural)}. ${r.rechazados.length === 1 ? `${uno} no se pudo` : `${r.rechazados.length} no se pudieron`} ${infinitivo}:`;
+      : n === 0
+        ? `No se pudo ${infinitivo} ${total === 1 ? conArticulo(entity.singular) : `${ninguno} ${total} ${entity.plural}`}:`
+        : `${seHa} ${n} de ${cuenta(total, entity.singular, entity.plural)}. ${r.rechazados.length === 1 ? `${uno} no se pudo` : `${r.rechazados.length} no se pudieron`} ${infinitivo}:`;
   const hechos =
     n === 0
       ? []
@@ -185,7 +187,7 @@ export async function seleccionEnBloque(
   }
   const extra = argumentosDe(accion, submission.value as Row);
   const r = resumenEnBloque(entity, accion, await ejecutarEnBloque(store, entity, accion, items, extra));
-  return redirectWithFlash(context, request, volver, r.message, r.kind, undefined, r.detalles);
+  return redirectWithFlash(context, request, volver, r.message, r.kind, { detalles: r.detalles, deLaLista: true });
 }
 
 /**
@@ -211,7 +213,7 @@ export async function coincidentesEnBloque(
   if (accion.roles && !accion.roles.includes(user.rol)) forbidden();
   const submission = parseSubmission(formData, (z) => accion.esquema?.(z) ?? formSchema(z, accion.campos ?? []));
   if (submission.status !== "success") return json({ intent: o.intent, result: submission.reply() }, { status: 400 });
-  if (o.rechazo) return redirectWithFlash(context, request, volver, o.rechazo, "error");
+  if (o.rechazo) return redirectWithFlash(context, request, volver, o.rechazo, "error", { deLaLista: true });
   const { rows } = await store.list<Row>(entity.view, {
     ...query,
     columns: ["id", "version"],
@@ -219,9 +221,9 @@ export async function coincidentesEnBloque(
     offset: 0,
     count: "none",
   });
-  if (rows.length === 0) return redirectWithFlash(context, request, volver, o.ninguno, "aviso");
+  if (rows.length === 0) return redirectWithFlash(context, request, volver, o.ninguno, "aviso", { deLaLista: true });
   const items = rows.map((r) => ({ id: String(r.id), version: Number(r.version) }));
   const extra = argumentosDe(accion, submission.value as Row);
   const r = resumenEnBloque(entity, accion, await ejecutarEnBloque(store, entity, accion, items, extra));
-  return redirectWithFlash(context, request, volver, r.message, r.kind, undefined, r.detalles);
+  return redirectWithFlash(context, request, volver, r.message, r.kind, { detalles: r.detalles, deLaLista: true });
 }

@@ -1,6 +1,7 @@
 import { json, redirect, type AppLoadContext } from "@remix-run/node";
 import { NotFound, type Store } from "~/data/store";
 import { capitalize, type Entity } from "~/entities/entity";
+import type { Flash } from "~/lib/flash.server";
 import { safeRedirect } from "~/lib/safe-redirect";
 
 /** The answers every screen's loader and action give besides its data: refusals, a 404, a redirect with a flash. */
@@ -27,6 +28,20 @@ export async function getOr404<T>(store: Store, source: string, id: string): Pro
   }
 }
 
+/** «no existe o no tiene acceso a él» («… a ella» for a feminine entity). */
+export const noVisible = (entity: Pick<Entity, "gender">) =>
+  `no existe o no tiene acceso a ${entity.gender === "f" ? "ella" : "él"}.`;
+
+/**
+ * The warnings a workflow function reports with what it did, as `avisos` (a list) or `aviso`
+ * (one): the same contract for record and bulk actions (RecordAction, BulkAction).
+ */
+export function avisosDe(resultado: unknown): string[] {
+  const r = (resultado ?? {}) as { avisos?: unknown; aviso?: unknown };
+  const avisos = Array.isArray(r.avisos) ? r.avisos.map(String) : [];
+  return typeof r.aviso === "string" && r.aviso ? [...avisos, r.aviso] : avisos;
+}
+
 /** The filtered list to go back to (`volver`), only ever a path of this entity's list. */
 export function backTo(entity: Entity, url: URL) {
   const target = safeRedirect(url.searchParams.get("volver"), entity.path);
@@ -43,9 +58,15 @@ export async function redirectWithFlash(
   to: string,
   message: string,
   kind: FlashKind = "exito",
-  enlace?: FlashLink,
-  detalles?: string[],
+  o: Pick<Flash, "enlace" | "detalles" | "deLaLista"> = {},
 ) {
-  const flash = { message, kind, ...(enlace ? { enlace } : {}), ...(detalles?.length ? { detalles } : {}) };
+  const { enlace, detalles, deLaLista } = o;
+  const flash: Flash = {
+    message,
+    kind,
+    ...(enlace ? { enlace } : {}),
+    ...(detalles?.length ? { detalles } : {}),
+    ...(deLaLista ? { deLaLista } : {}),
+  };
   return redirect(to, { headers: { "Set-Cookie": await context.services.flash.set(request, flash) } });
 }

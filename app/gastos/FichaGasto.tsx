@@ -114,7 +114,7 @@ export function FichaGasto({
       <h2 id="gasto-titulo">
         Gasto {folio} <span className={`insignia insignia-${estado}`}>{estadoLabel(estado)}</span>
       </h2>
-      {flash ? <Flash flash={flash} /> : null}
+      {flash && !flash.deLaLista ? <Flash flash={flash} /> : null}
       {data?.deleteError ? (
         <div className="aviso aviso-error" role="alert">
           {data.deleteError}

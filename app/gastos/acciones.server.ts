@@ -53,9 +53,10 @@ export async function gastosAction({ request, context }: Args) {
 
   const ctx = { request, context, signed, formData, volver };
   if (esTransicion(intent)) return transicion(intent, ctx);
+  // A bulk action's summary is about the list: at the top, even with a gasto open.
   const enBloque = accionEnBloque(gastos, intent);
-  if (enBloque) return seleccion(enBloque, ctx);
-  if (intent === "masivo") return masivo({ ...ctx, volver: volverA(url, ["masivo"]) });
+  if (enBloque) return seleccion(enBloque, { ...ctx, volver: volverA(url, [], "#contenido") });
+  if (intent === "masivo") return masivo({ ...ctx, volver: volverA(url, ["masivo"], "#contenido") });
   if (intent === "remesa_seleccion") return remesaSeleccion(ctx);
   throw json({ message: "Acción desconocida." }, { status: 400 });
 }
@@ -121,12 +122,12 @@ async function crearConJustificantes({ request, context }: Args, signed: Signed)
  * refused post shows its errors there without JavaScript; a redirect without a fragment would
  * inherit that anchor and hide the flash.)
  */
-export function volverA(url: URL, quitar: string[] = []) {
+export function volverA(url: URL, quitar: string[] = [], ancla?: "#contenido") {
   const params = new URLSearchParams(url.search);
   for (const key of ["index", "eliminar", "quitar", "masivo", "seleccionar", "nuevo", ...quitar]) params.delete(key);
   const search = params.toString();
   // With a gasto open, to its panel, where the confirmation shows (root.tsx, useFlashEnPanel).
-  return `${url.pathname}${search ? `?${search}` : ""}${params.has("gasto") ? "#gasto" : "#contenido"}`;
+  return `${url.pathname}${search ? `?${search}` : ""}${ancla ?? (params.has("gasto") ? "#gasto" : "#contenido")}`;
 }
 
 /**

@@ -113,8 +113,7 @@ export async function transicion(t: Transicion, { request, context, signed, form
     // No receipt (JUSTIFICANTE_OBLIGATORIO_DESDE): the message leads to the panel's file field.
     if (error instanceof Invalid && error.field === "justificantes")
       return redirectWithFlash(context, request, volver, `Gasto ${folio}: ${error.message}`, "error", {
-        href: `${volver.replace(/#.*$/, "")}#justificantes-archivos`,
-        texto: "Adjuntar el justificante",
+        enlace: { href: `${volver.replace(/#.*$/, "")}#justificantes-archivos`, texto: "Adjuntar el justificante" },
       });
     // Someone else acted first (Conflict) or the database refused for a reason without a field.
     return redirectWithFlash(context, request, volver, `Gasto ${folio}: ${motivoDe(error)}`, "error");

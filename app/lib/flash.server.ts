@@ -8,6 +8,8 @@ export type Flash = {
   enlace?: { href: string; texto: string };
   /** Lines under the message (e.g. which rows of a bulk action were refused and why). */
   detalles?: string[];
+  /** About the list, not the record open beside it (a bulk action): shown above the list. */
+  deLaLista?: boolean;
 };
 
 export type FlashStore = {

@@ -90,7 +90,10 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   }
   const { n, detalles, message, duplicado } = resumenSubida(subida);
   if (duplicado)
-    return redirectWithFlash(context, request, volver, duplicado.message, "aviso", duplicado.enlace, detalles);
+    return redirectWithFlash(context, request, volver, duplicado.message, "aviso", {
+      enlace: duplicado.enlace,
+      detalles,
+    });
   if (n === 0)
     return redirectWithFlash(
       context,
@@ -98,10 +101,9 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       volver,
       detalles.length ? "No se ha adjuntado ningún archivo." : "No eligió ningún archivo.",
       "error",
-      undefined,
-      detalles,
+      { detalles },
     );
-  return redirectWithFlash(context, request, volver, message, detalles.length ? "aviso" : "exito", undefined, detalles);
+  return redirectWithFlash(context, request, volver, message, detalles.length ? "aviso" : "exito", { detalles });
 }
 
 /**

@@ -2,9 +2,9 @@ import type { Page } from "@playwright/test";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { E2E_DATA_DIR } from "./entorno";
-import { ACCOUNTS, as, expect, expectNoAxeViolations } from "./support";
+import { ACCOUNTS, as, expect, expectNoAxeViolations, unique, uniqueCode } from "./support";
 import { centimosAlAzar, gastosPendientes, panelGasto } from "./support-registros";
-import { avisoNuevo, enLaBaseDeDatos } from "./support-base-de-datos";
+import { avisoNuevo, departamentoEnLaBase, enLaBaseDeDatos } from "./support-base-de-datos";
 
 /**
  * Issue 31, links that open a gasto: from an aviso, a mail, a receipt's old address, they land on
@@ -85,5 +85,32 @@ aprobador(
     // Once: in the panel, not also above the list.
     await expect(page.getByRole("status").filter({ hasText: `Gasto ${folio} aprobado.` })).toHaveCount(1);
     await expectNoAxeViolations(page);
+  },
+);
+
+aprobador(
+  "en un móvil, con una ficha abierta, lo hecho en bloque se confirma encima de la lista, a la vista, y no en la ficha",
+  async ({ page }) => {
+    const prefijo = unique("Bloque con ficha");
+    // A department of its own without a budget: nothing to warn of, so approving asks nothing.
+    const departamento = await departamentoEnLaBase(prefijo, uniqueCode("F"));
+    const [abierto, otro] = await gastosPendientes([
+      { descripcion: `${prefijo} abierto`, centimos: centimosAlAzar(), departamento },
+      { descripcion: `${prefijo} otro`, centimos: centimosAlAzar(), departamento },
+    ]);
+    const id = (await enLaBaseDeDatos<{ id: string }>("select id from gastos where folio = $1", [abierto]))[0]!.id;
+    await page.goto(`/gastos?vista=pendientes&q=${encodeURIComponent(prefijo)}&gasto=${id}#gasto`);
+    await page.getByRole("checkbox", { name: `Seleccionar ${otro}` }).check();
+    await page
+      .getByRole("region", { name: "Aprobar o rechazar varios" })
+      .getByRole("button", { name: "Aprobar seleccionados" })
+      .click();
+
+    await expect(page).toHaveURL(/#contenido$/);
+    const confirmacion = page.getByRole("status").filter({ hasText: "Se ha aprobado 1 gasto." });
+    await expect(confirmacion).toHaveCount(1);
+    await expect(confirmacion).toBeInViewport();
+    await expect(panelGasto(page, abierto!).getByText("Se ha aprobado 1 gasto.")).toHaveCount(0);
+    await expect(titulo(page, abierto!)).toBeAttached();
   },
 );

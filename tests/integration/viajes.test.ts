@@ -555,13 +555,21 @@ describe("pantallas", () => {
     expect((await json(nada)).result.error).toEqual({ "": ["Marque al menos un viaje de la lista."] });
     for (const v of [a, b]) expect((await row(v.gasto.id)).estado).toBe("pendiente");
 
-    // b's version is not the one its aprobador saw: refused with its reason; a is approved whole.
+    // Nothing done: said as such, with the reason.
+    const ninguno = await viajesPost({ intent: "aprobar_seleccion", seleccion: [marcados[1]!] }, aprobador.cookie);
+    expect(await flashOf(ninguno)).toMatchObject({ kind: "error", message: "No se pudo aprobar el viaje:" });
+
+    // b's version is not the one its aprobador saw: refused with its reason; a is approved whole,
+    // and the department's budget it passes is said after (the warnings record actions give too).
+    await app.db.updateTable("departamentos").set({ presupuesto_mensual: "1.00" }).where("id", "=", dep).execute();
     const r = await viajesPost({ intent: "aprobar_seleccion", seleccion: marcados }, aprobador.cookie);
+    await app.db.updateTable("departamentos").set({ presupuesto_mensual: null }).where("id", "=", dep).execute();
     expect(r.status).toBe(302);
     const flash = await flashOf(r);
     expect(flash).toMatchObject({ kind: "aviso", message: "Se ha aprobado 1 de 2 viajes. Uno no se pudo aprobar:" });
     expect(flash?.detalles?.[0]).toMatch(/^Aprobado: Valencia, \d\d\/\d\d\/\d{4}\.$/);
     expect(flash?.detalles?.[1]).toMatch(/^Valencia, \d\d\/\d\d\/\d{4}: Otra persona modificó este viaje/);
+    expect(flash?.detalles?.[2]).toMatch(/^Aviso: .*Ventas/);
     expect((await row(a.gasto.id)).estado).toBe("aprobado");
     expect((await row(b.gasto.id)).estado).toBe("pendiente");
 

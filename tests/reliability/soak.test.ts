@@ -190,7 +190,7 @@ it(
         );
         if (r?.location) {
           const page = await timed("GET tras aprobar", 200, () => b.get(r.location!));
-          if (page && /no se pudo|no se pudieron/.test(page.text())) avisos += 1;
+          if (page && /no se pudo|no se pudieron/i.test(page.text())) avisos += 1;
         }
       }
     };
