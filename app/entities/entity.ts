@@ -183,7 +183,8 @@ export type FieldGroup = { titulo: string; campos: readonly string[]; plegado?: 
  * saw) and `p_<campo>` for each field; the function decides and refuses with its reason, said in
  * the flash (or beside its field). `roles`: who may post it at all (anyone else gets a 403);
  * `disponible`: whether the button is offered for this record to this person; `hecho`: the flash
- * after it, from what the function returned.
+ * after it, from what the function returned. Warnings the function returns (`avisos`, a list, or
+ * `aviso`) are said after it, as after a bulk action.
  */
 export type RecordAction = {
   intent: string;
@@ -206,6 +207,8 @@ export type RecordAction = {
  * that row's line in the summary. `roles`: who may post it (anyone else gets a 403);
  * `aplicable`: whether a row is offered for it (the function still decides); `verbo`: how the
  * summary says it («aprobar»; «Aprobado», «Aprobados»; «Se ha aprobado», «Se han aprobado»).
+ * Warnings a call returns (`avisos` or `aviso`) follow the summary, a later one on the same
+ * subject (the words before «:») replacing an earlier one.
  */
 export type BulkAction = {
   intent: string;
