@@ -36,7 +36,7 @@ import {
   type FlashKind,
   type FlashLink,
 } from "./respuestas.server";
-import { parseListState, sinControl, toListQuery, viewFilters } from "./list-query";
+import { parseListState, SELECCIONAR_TODOS, sinControl, toListQuery, viewFilters } from "./list-query";
 
 /**
  * The generic server side of every list and record screen: loaders and actions take an entity
@@ -326,7 +326,7 @@ export async function listAction(entity: Entity, args: Args, o: CreateOptions = 
   if (!accion) return createAction(entity, args, o);
   const signed = await requireViewer(entity, args.request, args.context);
   const url = new URL(args.request.url);
-  url.searchParams.delete("index");
+  for (const key of ["index", SELECCIONAR_TODOS]) url.searchParams.delete(key);
   return seleccionEnBloque(entity, accion, { ...args, signed, formData, volver: `${url.pathname}${url.search}` });
 }
 

@@ -18,8 +18,6 @@ import { formatMoney, fromCents } from "~/lib/money";
  * every approved gasto pending payment that matches the filter; the builder is its confirm step.
  */
 export const BULK_FORM_ID = "acciones-masivas";
-/** `?seleccionar=todos`: the page with every selectable row checked (the no-JavaScript «select all»). */
-export const SELECCIONAR_TODOS = "seleccionar";
 
 type Posted = {
   intent?: string;

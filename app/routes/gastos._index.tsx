@@ -3,19 +3,12 @@ import { Link, useFormAction, useLoaderData, useSearchParams } from "@remix-run/
 import { BUSQUEDA_MINIMA, gastos, ORDEN_SOLO_FILTRADO } from "~/entities/gastos";
 import { gastosAction } from "~/gastos/acciones.server";
 import { useAyudaSolicitante } from "~/gastos/AyudaSolicitante";
-import {
-  BarraSeleccion,
-  BULK_FORM_ID,
-  BulkActions,
-  ConfirmMasivo,
-  SELECCIONAR_TODOS,
-  useBulkData,
-} from "~/gastos/BulkActions";
+import { BarraSeleccion, BULK_FORM_ID, BulkActions, ConfirmMasivo, useBulkData } from "~/gastos/BulkActions";
 import { gastosLoader } from "~/gastos/lista.server";
 import { FichaGasto, sinInactivos } from "~/gastos/FichaGasto";
 import { CampoArchivos } from "~/justificantes/Justificantes";
 import { EXACT_COUNT_LIMIT } from "~/data/store";
-import { listHref } from "~/crud/list-query";
+import { listHref, SELECCIONAR_TODOS } from "~/crud/list-query";
 import { numberFormat } from "~/lib/intl";
 import { formatMoney, toCents } from "~/lib/money";
 import { CreateForm, OptionSearchForms } from "~/ui/EntityForms";

@@ -1,5 +1,5 @@
 import { useForm, type SubmissionResult } from "@conform-to/react";
-import { useActionData } from "@remix-run/react";
+import { Link, useActionData } from "@remix-run/react";
 import type { BulkAction, Entity } from "~/entities/entity";
 import { ConformForm, FieldControl } from "./forms";
 
@@ -17,11 +17,14 @@ export function AccionesEnBloque({
   entity,
   acciones,
   action,
+  todosHref,
 }: {
   entity: Entity;
   /** The actions this person may post. */
   acciones: readonly BulkAction[];
   action?: string;
+  /** This page with every box checked. */
+  todosHref: string;
 }) {
   const data = useActionData<{ intent?: string; result?: SubmissionResult<string[]> }>();
   const lastResult = acciones.some((a) => a.intent === data?.intent) ? data?.result : undefined;
@@ -33,6 +36,9 @@ export function AccionesEnBloque({
         <p className="ayuda">
           Marque {entity.plural} en la columna «Seleccionar» de la tabla. Cada {entity.gender === "f" ? "una" : "uno"}{" "}
           se comprueba por separado.
+        </p>
+        <p>
+          <Link to={todosHref}>Seleccionar {entity.gender === "f" ? "todas las" : "todos los"} de esta página</Link>
         </p>
         {acciones.map((a) => {
           const boton = (

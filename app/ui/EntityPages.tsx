@@ -20,6 +20,7 @@ import { ConfirmDialog } from "./ConfirmDialog";
 import { CreateForm, displayField, EditForm, OptionSearchForms, type ActionData } from "./EntityForms";
 import { ConformForm, FieldControl, useServerForm } from "./forms";
 import { History } from "./History";
+import { listHref, SELECCIONAR_TODOS } from "~/crud/list-query";
 import { backToRow, csvHref, DataTable, FilterForm, ListViews, Pagination } from "./lists";
 import { pageTitle, useFormats } from "./page";
 
@@ -45,6 +46,7 @@ export function EntityListPage({ entity: declared, children }: { entity: Entity;
   // The bulk actions this person may post, and the rows of this page any of them applies to.
   const enBloque = enBloquePara(entity, rol);
   const marcados = useActionData<{ seleccion?: string[] }>()?.seleccion;
+  const todos = new URLSearchParams(location.search).get(SELECCIONAR_TODOS) === "todos";
   // This list's URL (filters and page included): the summary comes back to the same page.
   const accion = useFormAction();
   const seleccionables = user
@@ -93,13 +95,15 @@ export function EntityListPage({ entity: declared, children }: { entity: Entity;
                       seleccionables.includes(row) ? (
                         <>
                           <input
+                            // Keyed by «todos»: following that link with JavaScript remounts the boxes checked.
+                            key={todos ? "todos" : "uno"}
                             type="checkbox"
                             id={`sel-${String(row.id)}`}
                             name="seleccion"
                             form={EN_BLOQUE_FORM}
                             value={`${String(row.id)}:${String(row.version)}`}
                             // After a refused bulk post (without JavaScript, a new page): still checked.
-                            defaultChecked={marcados?.includes(`${String(row.id)}:${String(row.version)}`)}
+                            defaultChecked={todos || marcados?.includes(`${String(row.id)}:${String(row.version)}`)}
                           />
                           <label htmlFor={`sel-${String(row.id)}`} className="visually-hidden">
                             Seleccionar {recordName(entity, row)}
@@ -112,7 +116,12 @@ export function EntityListPage({ entity: declared, children }: { entity: Entity;
           />
           <Pagination path={entity.path} state={state} total={result.total} />
           {seleccionables.length > 0 ? (
-            <AccionesEnBloque entity={entity} acciones={enBloque} action={`${accion}#${EN_BLOQUE_FORM}-titulo`} />
+            <AccionesEnBloque
+              entity={entity}
+              acciones={enBloque}
+              action={`${accion}#${EN_BLOQUE_FORM}-titulo`}
+              todosHref={`${listHref(entity.path, state, { [SELECCIONAR_TODOS]: "todos" })}#${EN_BLOQUE_FORM}-titulo`}
+            />
           ) : null}
         </>
       ) : (

@@ -61,8 +61,10 @@ test("varios viajes a la vez: rechazar pide el motivo y conserva lo marcado; cad
   const casilla = (destino: string) => page.getByRole("checkbox", { name: `Seleccionar ${destino}, ${fecha}` });
   const acciones = page.getByRole("region", { name: "Con los seleccionados" });
 
-  await casilla("Soria").check();
-  await casilla("Teruel").check();
+  // «Seleccionar todos los de esta página» is a link: it works without JavaScript too.
+  await acciones.getByRole("link", { name: "Seleccionar todos los de esta página" }).click();
+  await expect(casilla("Soria")).toBeChecked();
+  await expect(casilla("Teruel")).toBeChecked();
   await acciones.getByRole("button", { name: "Rechazar los viajes seleccionados" }).click();
   const resumen = acciones.getByRole("alert");
   await expect(resumen.getByRole("heading", { name: "Hay 1 error" })).toBeVisible();
