@@ -146,9 +146,10 @@ async function insertGastosRapido(trx: Trx, gastos: Gasto[]): Promise<void> {
   await sql`alter table public.gastos ${disparadores("disable")}`.execute(trx);
 
   const creados = gastos.map((g) => g.creado_en);
+  // The folio's year is the office's (Madrid), as interno.gastos_asignar_folio numbers them.
   const { rows: tramos } = await sql<{ anio: number; base: number }>`
     with y as (
-      select extract(year from x)::integer as anio, count(*)::integer as n
+      select extract(year from x at time zone 'Europe/Madrid')::integer as anio, count(*)::integer as n
         from unnest(${creados}::timestamptz[]) as x group by 1
     ), reservado as (
       insert into public.gastos_folio_contador as c (anio, ultimo)
@@ -165,7 +166,7 @@ async function insertGastosRapido(trx: Trx, gastos: Gasto[]): Promise<void> {
       from (
         select t.*, a.anio, b.base + row_number() over (partition by a.anio order by t.orden) as numero
           from ${f.from}
-         cross join lateral (select extract(year from t.creado_en)::integer as anio) a
+         cross join lateral (select extract(year from t.creado_en at time zone 'Europe/Madrid')::integer as anio) a
           join unnest(${tramos.map((r) => r.anio)}::integer[], ${tramos.map((r) => r.base)}::integer[]) as b(anio, base)
             on b.anio = a.anio
       ) t

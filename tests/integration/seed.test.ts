@@ -165,7 +165,7 @@ describe("seedIfEmpty", () => {
     // Folio year = year of creado_en, numbered in order of creation, and the counter is consistent.
     expect(
       await count(
-        sql`select count(*)::int as n from gastos where substr(folio, 5, 4)::int <> extract(year from creado_en)::int`,
+        sql`select count(*)::int as n from gastos where substr(folio, 5, 4)::int <> extract(year from creado_en at time zone 'Europe/Madrid')::int`,
       ),
     ).toBe(0);
     const { rows: contador } = await sql<{ anio: number; ultimo: number; n: number }>`
@@ -298,7 +298,7 @@ describe("addGastos (bulk)", () => {
     expect(await count(sql`select count(*)::int as n from gastos where folio !~ '^GAS-\\d{4}-\\d{5,}$'`)).toBe(0);
     expect(
       await count(
-        sql`select count(*)::int as n from gastos where substr(folio, 5, 4)::int <> extract(year from creado_en)::int`,
+        sql`select count(*)::int as n from gastos where substr(folio, 5, 4)::int <> extract(year from creado_en at time zone 'Europe/Madrid')::int`,
       ),
     ).toBe(0);
     const { rows } = await sql<{ anio: number; ultimo: number; n: number; max: number }>`
@@ -347,7 +347,7 @@ describe("addGastos (bulk)", () => {
       insert into gastos (descripcion, fecha_gasto, categoria, importe, metodo_pago, solicitante_id, departamento_id, sucursal_id)
       select 'Taxi aeropuerto', current_date, 'viajes_transporte', '30.00', 'efectivo', u.id, u.departamento_id, u.sucursal_id
       from usuarios u where u.email = ${DEMO_ACCOUNTS.empleado}
-      returning folio, extract(year from creado_en)::int as anio`.execute(db);
+      returning folio, extract(year from creado_en at time zone 'Europe/Madrid')::int as anio`.execute(db);
     const antes = await count(
       sql`select count(*)::int as n from gastos where substr(folio, 5, 4)::int = ${rows[0]!.anio} and folio <> ${rows[0]!.folio}`,
     );
