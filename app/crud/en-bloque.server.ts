@@ -155,6 +155,18 @@ export function resumenEnBloque(entity: Entity, accion: BulkAction, r: Resultado
   return { message, detalles: [...hechos, ...detalles], kind: kind as "error" | "aviso" | "exito" };
 }
 
+/** Runs the action on the rows and says, back at `volver`, above the list, what it did and what not. */
+async function actuar(
+  entity: Entity,
+  accion: BulkAction,
+  items: readonly Marcado[],
+  extra: Row,
+  { request, context, signed, volver }: Omit<Ctx, "formData">,
+) {
+  const r = resumenEnBloque(entity, accion, await ejecutarEnBloque(signed.store, entity, accion, items, extra));
+  return redirectWithFlash(context, request, volver, r.message, r.kind, { detalles: r.detalles, deLaLista: true });
+}
+
 /** The declared bulk action posted as `intent`, if any. */
 export function accionEnBloque(entity: Entity, intent: unknown): BulkAction | undefined {
   return typeof intent === "string" ? entity.enBloque?.find((a) => a.intent === intent) : undefined;
@@ -172,7 +184,7 @@ export async function seleccionEnBloque(
   { request, context, signed, formData, volver }: Ctx,
   o: { antes?: (items: Marcado[]) => Promise<Record<string, unknown> | null> } = {},
 ) {
-  const { user, store } = signed;
+  const { user } = signed;
   if (accion.roles && !accion.roles.includes(user.rol)) forbidden();
   const { raw, items } = leerSeleccion(formData);
   const { submission, seleccion } = leerEnvio(entity, accion, formData);
@@ -185,9 +197,12 @@ export async function seleccionEnBloque(
     const paso = await o.antes(items);
     if (paso) return json({ intent: accion.intent, seleccion: raw, ...paso }, { status: 200 });
   }
-  const extra = argumentosDe(accion, submission.value as Row);
-  const r = resumenEnBloque(entity, accion, await ejecutarEnBloque(store, entity, accion, items, extra));
-  return redirectWithFlash(context, request, volver, r.message, r.kind, { detalles: r.detalles, deLaLista: true });
+  return actuar(entity, accion, items, argumentosDe(accion, submission.value as Row), {
+    request,
+    context,
+    signed,
+    volver,
+  });
 }
 
 /**
@@ -223,7 +238,10 @@ export async function coincidentesEnBloque(
   });
   if (rows.length === 0) return redirectWithFlash(context, request, volver, o.ninguno, "aviso", { deLaLista: true });
   const items = rows.map((r) => ({ id: String(r.id), version: Number(r.version) }));
-  const extra = argumentosDe(accion, submission.value as Row);
-  const r = resumenEnBloque(entity, accion, await ejecutarEnBloque(store, entity, accion, items, extra));
-  return redirectWithFlash(context, request, volver, r.message, r.kind, { detalles: r.detalles, deLaLista: true });
+  return actuar(entity, accion, items, argumentosDe(accion, submission.value as Row), {
+    request,
+    context,
+    signed,
+    volver,
+  });
 }
