@@ -10,6 +10,7 @@ import {
 import type { RootData } from "~/root";
 import type { ReactNode } from "react";
 import type { ListData, Options, RecordData, StoredRow } from "~/crud/crud.server";
+import { listHref, SELECCIONAR_TODOS } from "~/crud/list-query";
 import type { SubmissionResult } from "@conform-to/react";
 import { enBloquePara, forRole, nuevo, recordName, type Entity, type RecordAction } from "~/entities/entity";
 import { formSchema } from "~/entities/fields";
@@ -20,7 +21,6 @@ import { ConfirmDialog } from "./ConfirmDialog";
 import { CreateForm, displayField, EditForm, OptionSearchForms, type ActionData } from "./EntityForms";
 import { ConformForm, FieldControl, useServerForm } from "./forms";
 import { History } from "./History";
-import { listHref, SELECCIONAR_TODOS } from "~/crud/list-query";
 import { backToRow, csvHref, DataTable, FilterForm, ListViews, Pagination } from "./lists";
 import { pageTitle, useFormats } from "./page";
 
