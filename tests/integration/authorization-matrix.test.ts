@@ -1485,6 +1485,32 @@ describe("rutas × métodos × roles × tipo de registro", () => {
             : "no se aprobó",
       );
 
+      // The same steps on the trips checked in the list: the empleado is refused before anything
+      // is read (and without a motivo, rejecting changes nothing, for whoever may).
+      const q = await viaje();
+      await gastoDe(q.id, "pendiente");
+      const estadoDe = async (id: string) =>
+        (await app.db.selectFrom("gastos").select("estado").where("viaje_id", "=", id).executeTakeFirstOrThrow())
+          .estado;
+      await cell(`/viajes rechazar seleccionados sin motivo · ${a}`, si(a === "empleado" ? 403 : 400), () =>
+        call(() =>
+          viajes_index.action(
+            args("/viajes?index", a, { form: { intent: "rechazar_seleccion", seleccion: `${q.id}:${q.version}` } }),
+          ),
+        ),
+      );
+      await cell(
+        `/viajes aprobar seleccionados · ${a}`,
+        si(a === "empleado" ? 403 : "ok"),
+        () =>
+          call(() =>
+            viajes_index.action(
+              args("/viajes?index", a, { form: { intent: "aprobar_seleccion", seleccion: `${q.id}:${q.version}` } }),
+            ),
+          ),
+        async () => ((await estadoDe(q.id)) === "aprobado" ? null : "no se aprobó"),
+      );
+
       await cell(`/limites-irpf lista · ${a}`, soloAdmin("ok"), () =>
         call(() => lim_index.loader(args("/limites-irpf", a))),
       );
