@@ -29,4 +29,18 @@ export default tseslint.config(
   },
   { files: ["app/**/*.tsx"], plugins: { "react-hooks": reactHooks }, rules: reactHooks.configs.recommended.rules },
   { files: ["app/**/*.tsx"], ...jsxA11y.flatConfigs.recommended },
+  {
+    // A read of a source named in the code is typed by the schema (docs/conventions.md «Reads»):
+    // a type argument would replace that type with whatever the caller claims.
+    files: ["app/**/*.{ts,tsx}"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "CallExpression[typeArguments][callee.property.name=/^(list|get)$/][arguments.0.type='Literal']",
+          message: "A source named in the code is typed by the schema: drop the type argument.",
+        },
+      ],
+    },
+  },
 );

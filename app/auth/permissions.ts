@@ -3,6 +3,13 @@
  * enforces the same rules again with row-level security; these never replace it.
  */
 export type Rol = "administrador" | "aprobador" | "empleado";
+const ROLES: readonly string[] = ["administrador", "aprobador", "empleado"] satisfies Rol[];
+
+/** A role as the database stores it (text, checked by its constraint), as the type the code uses. */
+export function comoRol(valor: string): Rol {
+  if (!ROLES.includes(valor)) throw new Error(`Rol desconocido: ${valor}`);
+  return valor as Rol;
+}
 export type Accion = "crear" | "editar" | "eliminar";
 export type Permisos = Record<Accion, readonly Rol[]>;
 

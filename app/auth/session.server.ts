@@ -1,6 +1,6 @@
 import { redirect, type AppLoadContext } from "@remix-run/node";
 import { NotFound, type Store } from "~/data/store";
-import type { Rol } from "./permissions";
+import { comoRol, type Rol } from "./permissions";
 
 export type CurrentUser = {
   id: string;
@@ -34,8 +34,22 @@ export function currentUser(request: Request, context: AppLoadContext): Promise<
     const store = storeFor(session);
     if (session.profile?.activo) return { user: session.profile, store };
     try {
-      const user = await store.get<CurrentUser>("usuarios", session.userId);
-      if (!user.activo) throw new NotFound("inactivo");
+      const u = await store.get("usuarios", session.userId);
+      if (!u.activo) throw new NotFound("inactivo");
+      const { id, nombre, apellidos, email, departamento_id, sucursal_id, aprobador_id, activo, alta_propia } = u;
+      const rol = comoRol(u.rol);
+      const user: CurrentUser = {
+        id,
+        nombre,
+        apellidos,
+        email,
+        rol,
+        departamento_id,
+        sucursal_id,
+        aprobador_id,
+        activo,
+        alta_propia,
+      };
       return { user, store };
     } catch (error) {
       if (!(error instanceof NotFound)) throw error;

@@ -384,7 +384,8 @@ export type HistoryEntry = {
 
 /** The history of record `id` of `table` (or of any of `table`, the same id: a record and its data kept apart). */
 export async function loadHistory(store: Store, table: string | string[], id: string) {
-  const { rows } = await store.list<HistoryEntry>("historial_vista", {
+  const { rows } = await store.list("historial_vista", {
+    columns: ["id", "accion", "actor_nombre", "creado_en", "cambios"],
     filters: [
       typeof table === "string"
         ? { column: "tabla", op: "eq", value: table }
@@ -396,7 +397,14 @@ export async function loadHistory(store: Store, table: string | string[], id: st
     offset: 0,
     count: "none",
   });
-  return rows;
+  // The view's columns are nullable by type; the history table's are not.
+  return rows.map((r): HistoryEntry => ({
+    id: Number(r.id),
+    accion: String(r.accion),
+    actor_nombre: r.actor_nombre,
+    creado_en: String(r.creado_en),
+    cambios: r.cambios as HistoryEntry["cambios"],
+  }));
 }
 
 /**

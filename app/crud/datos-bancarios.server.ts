@@ -14,7 +14,7 @@ export const veDatosBancarios = (user: Signed["user"], usuarioId: string) =>
   user.id === usuarioId || user.rol === "administrador";
 
 async function datosDe(store: Store, usuarioId: string): Promise<DatosBancarios | null> {
-  const { rows } = await store.list<DatosBancarios>("datos_bancarios", {
+  const { rows } = await store.list("datos_bancarios", {
     filters: [{ column: "usuario_id", op: "eq", value: usuarioId }],
     columns: ["id", "version", "iban", "titular"],
     limit: 1,

@@ -1,4 +1,4 @@
-import type { Row, Store } from "~/data/store";
+import type { Store } from "~/data/store";
 
 /** How many people a department's or branch's page lists; the rest are one link away (the filtered user list). */
 export const PERSONAS_MAX = 50;
@@ -16,7 +16,8 @@ export const personasDe =
     personas(store, por, id);
 
 async function personas(store: Store, por: "departamento" | "sucursal", id: string): Promise<{ personas: Personas }> {
-  const { rows, total } = await store.list<Row>("usuarios_vista", {
+  const { rows, total } = await store.list("usuarios_vista", {
+    columns: ["id", "nombre", "nombre_completo", "puesto", "rol", "activo"],
     filters: [{ column: `${por}_id`, op: "eq", value: id }],
     order: [{ column: "nombre_completo", ascending: true }],
     limit: PERSONAS_MAX,
@@ -30,7 +31,7 @@ async function personas(store: Store, por: "departamento" | "sucursal", id: stri
       rows: rows.map((r) => ({
         id: String(r.id),
         nombre: String(r.nombre_completo ?? r.nombre ?? ""),
-        puesto: (r.puesto as string | null) ?? null,
+        puesto: r.puesto,
         rol: String(r.rol),
         activo: Boolean(r.activo),
       })),

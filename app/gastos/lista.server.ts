@@ -228,7 +228,7 @@ function conDuplicados(filas: JustificanteFila[], duplicados: Duplicado[]): Just
 
 /** The gasto's receipts in the order they were attached (RLS: whoever sees the gasto sees them). */
 async function justificantesDe(store: Store, gastoId: string) {
-  const { rows } = await store.list<JustificanteFila>("justificantes", {
+  const { rows } = await store.list("justificantes", {
     filters: [{ column: "gasto_id", op: "eq", value: gastoId }],
     columns: ["id", "nombre", "tipo", "bytes", "miniatura"],
     order: [

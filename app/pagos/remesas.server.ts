@@ -147,12 +147,11 @@ export async function generar(
 
 /** The company's address for the ordering party (structured, as pain.001.001.09 wants), when complete. */
 async function direccionEmpresa(store: Store): Promise<Direccion | undefined> {
-  const { rows } = await store.list<{
-    direccion: string | null;
-    codigo_postal: string | null;
-    ciudad: string | null;
-    pais: string;
-  }>("empresa", { columns: ["direccion", "codigo_postal", "ciudad", "pais"], limit: 1, offset: 0 });
+  const { rows } = await store.list("empresa", {
+    columns: ["direccion", "codigo_postal", "ciudad", "pais"],
+    limit: 1,
+    offset: 0,
+  });
   const e = rows[0];
   if (!e?.direccion || !e.codigo_postal || !e.ciudad) return undefined;
   return { calle: e.direccion, codigoPostal: e.codigo_postal, ciudad: e.ciudad, pais: e.pais };

@@ -21,7 +21,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const pagina = Math.max(1, Math.min(1000, Number(new URL(request.url).searchParams.get("pagina")) || 1));
   // The unread count is the header's (read with the session where the backend can).
   const [lista, sinLeer] = await Promise.all([
-    store.list<Aviso & { id: string; creado_en: string; leido_en: string | null }>("avisos", {
+    store.list("avisos", {
       columns: ["id", "tipo", "gasto_id", "datos", "creado_en", "leido_en"],
       order: [{ column: "creado_en", ascending: false }],
       limit: POR_PAGINA,
@@ -31,7 +31,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     avisosSinLeer(signed),
   ]);
   return {
-    avisos: lista.rows,
+    // `tipo` and `datos` as the database writes them (one of its kinds, its JSON for that kind).
+    avisos: lista.rows.map((a) => ({ ...a, tipo: a.tipo as Aviso["tipo"], datos: a.datos as Aviso["datos"] })),
     total: lista.total,
     sinLeer,
     pagina,

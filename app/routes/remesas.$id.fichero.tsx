@@ -13,7 +13,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   if (!id || !UUID.test(id)) notFound("La remesa no existe.");
   let remesa: { folio: string; xml: string | null };
   try {
-    remesa = await store.get<{ folio: string; xml: string | null }>("remesas", id);
+    remesa = await store.get("remesas", id);
   } catch (error) {
     if (error instanceof NotFound) notFound("La remesa no existe.");
     throw error;

@@ -55,14 +55,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       limit: 50,
       offset: 0,
     }),
-    store.list<{
-      id: string;
-      folio: string;
-      estado: string;
-      fecha_ejecucion: string;
-      num_transferencias: number;
-      importe_total: string;
-    }>("remesas_vista", {
+    store.list("remesas_vista", {
       columns: ["id", "folio", "estado", "fecha_ejecucion", "num_transferencias", "importe_total"],
       order: [{ column: "creado_en", ascending: false }],
       limit: 50,
@@ -80,7 +73,16 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
           total: deLista && !deLista.ilegible ? deLista.total : elegidos.length,
         }
       : null;
-  return { desde, hasta, propuesta, origen, cuentas: cuentas.rows, remesas: remesas.rows, hoy: todayISO() };
+  // A view's columns are nullable by type; a remesa's are not.
+  const hechas = remesas.rows.map((r) => ({
+    id: String(r.id),
+    folio: String(r.folio),
+    estado: String(r.estado),
+    fecha_ejecucion: String(r.fecha_ejecucion),
+    num_transferencias: Number(r.num_transferencias),
+    importe_total: String(r.importe_total),
+  }));
+  return { desde, hasta, propuesta, origen, cuentas: cuentas.rows, remesas: hechas, hoy: todayISO() };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

@@ -10,25 +10,12 @@ import { EntityRecordPage, recordMeta } from "~/ui/EntityPages";
 import { useFormats } from "~/ui/page";
 import { TablaTarjetas } from "~/ui/TablaTarjetas";
 
-type GastoDelViaje = {
-  id: string;
-  folio: string;
-  fecha_gasto: string;
-  descripcion: string;
-  clase: string;
-  estado: string;
-  importe: string;
-  exento_irpf: string | null;
-  sujeto_irpf: string | null;
-  irpf_explicacion: string | null;
-};
-
 /** A viaje: its data, its workflow buttons (the entity's `acciones`), and its gastos with their totals. */
 export const loader = (args: LoaderFunctionArgs) =>
   recordLoader(viajes, args, {
     extra: async ({ store, id, record, user }) => ({
       gastos: (
-        await store.list<GastoDelViaje>("gastos_vista", {
+        await store.list("gastos_vista", {
           filters: [{ column: "viaje_id", op: "eq", value: id }],
           order: [
             { column: "fecha_gasto", ascending: true },
@@ -50,7 +37,16 @@ export const loader = (args: LoaderFunctionArgs) =>
           offset: 0,
           count: "none",
         })
-      ).rows,
+      ).rows.map((g) => ({
+        // A view's columns are nullable by type; a gasto's folio, date and state are not.
+        ...g,
+        id: String(g.id),
+        folio: String(g.folio),
+        fecha_gasto: String(g.fecha_gasto),
+        descripcion: String(g.descripcion),
+        clase: String(g.clase),
+        estado: String(g.estado),
+      })),
       anadir: record.solicitante_id === user.id || user.rol === "administrador",
     }),
   });

@@ -24,17 +24,6 @@ export async function requireAdministrador(request: Request, context: AppLoadCon
   return signed;
 }
 
-type Linea = {
-  id: string;
-  solicitante_id: string;
-  solicitante_nombre: string | null;
-  solicitante_email: string | null;
-  clase: "kilometraje" | "dieta";
-  importe: string;
-  exento_irpf: string;
-  sujeto_irpf: string;
-};
-
 export type InformeIrpf = { filas: FilaIrpf[]; totales: Record<Importe, string>; gastos: number };
 
 const PAGINA = 1000;
@@ -45,7 +34,7 @@ export async function informeIrpf(store: Store, periodo: Periodo): Promise<Infor
   const total = Object.fromEntries(IMPORTES.map((k) => [k, 0n])) as Record<Importe, bigint>;
   let gastos = 0;
   for (let offset = 0; ; offset += PAGINA) {
-    const { rows } = await store.list<Linea>("informe_irpf", {
+    const { rows } = await store.list("informe_irpf", {
       filters: filtrosEntre("fecha_gasto", periodo),
       order: [
         { column: "fecha_gasto", ascending: true },
@@ -67,20 +56,23 @@ export async function informeIrpf(store: Store, periodo: Periodo): Promise<Infor
     });
     for (const l of rows) {
       gastos += 1;
-      let p = porPersona.get(l.solicitante_id);
+      // A view's columns are nullable by type; the report's lines always have a solicitante.
+      const solicitante = String(l.solicitante_id);
+      let p = porPersona.get(solicitante);
       if (!p) {
         p = {
-          solicitante_id: l.solicitante_id,
+          solicitante_id: solicitante,
           nombre: l.solicitante_nombre ?? l.solicitante_email ?? "",
           email: l.solicitante_email ?? "",
           dietas: 0,
           kilometrajes: 0,
           c: Object.fromEntries(IMPORTES.map((k) => [k, 0n])) as Record<Importe, bigint>,
         };
-        porPersona.set(l.solicitante_id, p);
+        porPersona.set(solicitante, p);
       }
-      const exento = toCents(l.exento_irpf);
-      const sujeto = toCents(l.sujeto_irpf);
+      // Exact text from pg, a JSON number from PostgREST.
+      const exento = toCents(String(l.exento_irpf ?? 0));
+      const sujeto = toCents(String(l.sujeto_irpf ?? 0));
       const suma = (k: Importe, v: bigint) => {
         p.c[k] += v;
         total[k] += v;

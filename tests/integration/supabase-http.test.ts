@@ -22,6 +22,7 @@ import { supabaseStore } from "~/data/supabase.server";
 import { loadEnv } from "~/lib/env.server";
 import { linkLife } from "~/auth/invitations.server";
 import * as usuariosRoute from "~/routes/usuarios._index";
+import { informeIrpf } from "~/viajes/informe.server";
 import { supabaseAvisosOutbox, supabaseServices } from "~/services.supabase.server";
 
 /**
@@ -214,6 +215,39 @@ describe("almacén sobre PostgREST: list", () => {
       },
     });
     expect(requests).toHaveLength(2);
+  });
+
+  it("el informe de IRPF suma los importes que PostgREST manda como números JSON, al céntimo", async () => {
+    const linea = (clase: string, exento: number, sujeto: number) => ({
+      id: ID,
+      solicitante_id: USER_ID,
+      solicitante_nombre: "Elena",
+      solicitante_email: "elena@empresa.es",
+      clase,
+      importe: exento + sujeto,
+      exento_irpf: exento,
+      sujeto_irpf: sujeto,
+    });
+    on("GET", "/rest/v1/informe_irpf", {
+      headers: { "Content-Range": "0-2/*" },
+      body: [linea("dieta", 26.67, 3.33), linea("kilometraje", 60.1, 0), linea("dieta", 53.34, 6.66)],
+    });
+    const informe = await informeIrpf(store(), {
+      tipo: "anio",
+      desde: "2026-01-01",
+      hasta: "2026-12-31",
+      titulo: "Año 2026",
+      clave: "2026",
+    });
+    expect(informe.gastos).toBe(3);
+    expect(informe.totales).toEqual({
+      dietas_exento: "80.01",
+      dietas_sujeto: "9.99",
+      km_exento: "60.10",
+      km_sujeto: "0.00",
+      exento: "140.11",
+      sujeto: "9.99",
+    });
   });
 
   it("la búsqueda no puede inyectar filtros: comas, puntos, paréntesis y comillas quedan dentro del valor", async () => {
