@@ -20,7 +20,7 @@ import { PENDIENTE, pendiente } from "~/auth/permissions";
 import { currentUser } from "~/auth/session.server";
 import { navegacionPara, type GrupoNavegacion } from "~/crud/navegacion.server";
 import { avisosSinLeer } from "~/avisos/sin-leer.server";
-import { Flash } from "~/ui/Flash";
+import { Flash, flashDeLaFicha } from "~/ui/Flash";
 import { RESULTS_ID } from "~/ui/anclas";
 import { useNonce } from "~/ui/nonce";
 
@@ -135,7 +135,7 @@ export function Layout({ children }: { children: ReactNode }) {
         </header>
         <main id="contenido" tabIndex={-1}>
           {user?.pendiente ? <p className="aviso">{PENDIENTE}</p> : null}
-          {data?.flash && !(flashEnPanel && !data.flash.deLaLista) ? <Flash flash={data.flash} /> : null}
+          {data?.flash && !(flashEnPanel && flashDeLaFicha(data.flash)) ? <Flash flash={data.flash} /> : null}
           {children}
         </main>
         {data?.sentry ? (

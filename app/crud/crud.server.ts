@@ -4,6 +4,7 @@ import { puede, type Accion } from "~/auth/permissions";
 import { requireUser, type Signed } from "~/auth/session.server";
 import { Conflict, Forbidden, Invalid, NotFound, Referenced, UUID, type Row, type Store } from "~/data/store";
 import {
+  accionEnBloque,
   capitalize,
   done,
   entitySchema,
@@ -22,7 +23,7 @@ import type { Option } from "~/lib/opciones";
 import type { Formats } from "~/lib/format";
 import { parseSubmission } from "~/ui/parse-submission.server";
 import { csvResponse, csvToExport } from "./csv.server";
-import { accionEnBloque, seleccionEnBloque } from "./en-bloque.server";
+import { argumentosDe, seleccionEnBloque } from "./en-bloque.server";
 import { referencedMessage, storeErrorReply } from "./errores.server";
 import {
   avisosDe,
@@ -320,6 +321,7 @@ export async function createAction(entity: Entity, { request, context }: Args, o
  * with the summary), or the «Nuevo …» form (createAction).
  */
 export async function listAction(entity: Entity, args: Args, o: CreateOptions = {}) {
+  if (!entity.enBloque?.length) return createAction(entity, args, o);
   // Read from a copy: createAction reads the body itself.
   const formData = await args.request.clone().formData();
   const accion = accionEnBloque(entity, formData.get("intent"));
@@ -538,7 +540,7 @@ async function recordStep(
     const hecho = await store.rpc<Record<string, unknown>>(accion.funcion, {
       p_id: id,
       p_version: version.data,
-      ...Object.fromEntries(campos.map((f) => [`p_${f.name}`, values[f.name] ?? null])),
+      ...argumentosDe({ campos }, values),
     });
     const avisos = avisosDe(hecho);
     return redirectWithFlash(context, request, aqui, accion.hecho(hecho ?? {}), avisos.length ? "aviso" : "exito", {

@@ -33,26 +33,26 @@ export function leerSeleccion(formData: FormData): { raw: string[]; items: Marca
   return { raw, items };
 }
 
-/**
- * Reads the action's fields (one set for every row, all errors at once) with the selection's own
- * rules as a form error: Conform's reply, as every form of the application speaks.
- */
-function leerEnvio(entity: Entity, accion: BulkAction, formData: FormData) {
-  const campos = accion.campos ?? [];
-  const submission = parseSubmission(formData, (z) => accion.esquema?.(z) ?? formSchema(z, campos));
-  const marcados = new Set(leerSeleccion(formData).items.map((i) => i.id)).size;
-  const seleccion =
-    marcados === 0
-      ? `Marque al menos ${conIndefinido(entity.singular)} de la lista.`
-      : // Each checked row costs reads and a call: as many as «todos los que coinciden» at most.
-        marcados > EN_BLOQUE_MAXIMO
-        ? `Marque como mucho ${EN_BLOQUE_MAXIMO} ${entity.plural} a la vez; el resto, en otro envío. No se ha cambiado nada.`
-        : null;
-  return { submission, seleccion };
+/** The action's fields (one set for every row), all their errors at once: Conform's reply, as every form's. */
+function leerCampos(accion: BulkAction, formData: FormData) {
+  return parseSubmission(formData, (z) => accion.esquema?.(z) ?? formSchema(z, accion.campos ?? []));
 }
 
-/** The function's arguments from the parsed fields: `p_<campo>` each, or the action's `argumentos`. */
-function argumentosDe(accion: BulkAction, values: Row): Row {
+/** What is wrong with the checked rows, as the form's error, or null. */
+function errorDeSeleccion(entity: Entity, items: readonly Marcado[]): string | null {
+  const marcados = new Set(items.map((i) => i.id)).size;
+  if (marcados === 0) return `Marque al menos ${conIndefinido(entity.singular)} de la lista.`;
+  // Each checked row costs reads and a call: as many as «todos los que coinciden» at most.
+  if (marcados > EN_BLOQUE_MAXIMO)
+    return `Marque como mucho ${EN_BLOQUE_MAXIMO} ${entity.plural} a la vez; el resto, en otro envío. No se ha cambiado nada.`;
+  return null;
+}
+
+/**
+ * A workflow function's arguments from its parsed fields: `p_<campo>` each, or what the action's
+ * `argumentos` makes of them. Record actions (crud.server.ts) call their functions the same way.
+ */
+export function argumentosDe(accion: Pick<BulkAction, "campos" | "argumentos">, values: Row): Row {
   return (
     accion.argumentos?.(values) ??
     Object.fromEntries((accion.campos ?? []).map((f) => [`p_${f.name}`, values[f.name] ?? null]))
@@ -70,8 +70,8 @@ function motivoDe(entity: Entity, error: unknown): string {
 
 /**
  * Calls the action's function on each row, one by one. `extra`: its own arguments, the same for
- * every row. A function may return `aviso`: a warning said after the summary, where a later one
- * with the same subject (the words before «:») replaces an earlier one (a budget's running total).
+ * every row. The warnings it returns (avisosDe) are said after the summary, a later one on the
+ * same subject (the words before «:») replacing an earlier one (a budget's running total).
  */
 export async function ejecutarEnBloque(
   store: Store,
@@ -161,15 +161,10 @@ async function actuar(
   accion: BulkAction,
   items: readonly Marcado[],
   extra: Row,
-  { request, context, signed, volver }: Omit<Ctx, "formData">,
+  { request, context, signed, volver }: Ctx,
 ) {
   const r = resumenEnBloque(entity, accion, await ejecutarEnBloque(signed.store, entity, accion, items, extra));
   return redirectWithFlash(context, request, volver, r.message, r.kind, { detalles: r.detalles, deLaLista: true });
-}
-
-/** The declared bulk action posted as `intent`, if any. */
-export function accionEnBloque(entity: Entity, intent: unknown): BulkAction | undefined {
-  return typeof intent === "string" ? entity.enBloque?.find((a) => a.intent === intent) : undefined;
 }
 
 /**
@@ -181,13 +176,14 @@ export function accionEnBloque(entity: Entity, intent: unknown): BulkAction | un
 export async function seleccionEnBloque(
   entity: Entity,
   accion: BulkAction,
-  { request, context, signed, formData, volver }: Ctx,
+  ctx: Ctx,
   o: { antes?: (items: Marcado[]) => Promise<Record<string, unknown> | null> } = {},
 ) {
-  const { user } = signed;
-  if (accion.roles && !accion.roles.includes(user.rol)) forbidden();
+  const { signed, formData } = ctx;
+  if (accion.roles && !accion.roles.includes(signed.user.rol)) forbidden();
   const { raw, items } = leerSeleccion(formData);
-  const { submission, seleccion } = leerEnvio(entity, accion, formData);
+  const submission = leerCampos(accion, formData);
+  const seleccion = errorDeSeleccion(entity, items);
   if (submission.status !== "success" || seleccion)
     return json(
       { intent: accion.intent, result: submission.reply(seleccion ? { formErrors: [seleccion] } : {}), seleccion: raw },
@@ -197,12 +193,7 @@ export async function seleccionEnBloque(
     const paso = await o.antes(items);
     if (paso) return json({ intent: accion.intent, seleccion: raw, ...paso }, { status: 200 });
   }
-  return actuar(entity, accion, items, argumentosDe(accion, submission.value as Row), {
-    request,
-    context,
-    signed,
-    volver,
-  });
+  return actuar(entity, accion, items, argumentosDe(accion, submission.value as Row), ctx);
 }
 
 /**
@@ -214,7 +205,7 @@ export async function coincidentesEnBloque(
   entity: Entity,
   accion: BulkAction,
   query: ListQuery,
-  { request, context, signed, formData, volver }: Ctx,
+  ctx: Ctx,
   o: {
     /** The posted intent, for the reply. */
     intent: string;
@@ -224,12 +215,12 @@ export async function coincidentesEnBloque(
     rechazo?: string;
   },
 ) {
-  const { user, store } = signed;
-  if (accion.roles && !accion.roles.includes(user.rol)) forbidden();
-  const submission = parseSubmission(formData, (z) => accion.esquema?.(z) ?? formSchema(z, accion.campos ?? []));
+  const { request, context, signed, volver } = ctx;
+  if (accion.roles && !accion.roles.includes(signed.user.rol)) forbidden();
+  const submission = leerCampos(accion, ctx.formData);
   if (submission.status !== "success") return json({ intent: o.intent, result: submission.reply() }, { status: 400 });
   if (o.rechazo) return redirectWithFlash(context, request, volver, o.rechazo, "error", { deLaLista: true });
-  const { rows } = await store.list<Row>(entity.view, {
+  const { rows } = await signed.store.list<Row>(entity.view, {
     ...query,
     columns: ["id", "version"],
     limit: EN_BLOQUE_MAXIMO,
@@ -238,10 +229,5 @@ export async function coincidentesEnBloque(
   });
   if (rows.length === 0) return redirectWithFlash(context, request, volver, o.ninguno, "aviso", { deLaLista: true });
   const items = rows.map((r) => ({ id: String(r.id), version: Number(r.version) }));
-  return actuar(entity, accion, items, argumentosDe(accion, submission.value as Row), {
-    request,
-    context,
-    signed,
-    volver,
-  });
+  return actuar(entity, accion, items, argumentosDe(accion, submission.value as Row), ctx);
 }

@@ -179,10 +179,10 @@ function filterValue(filter: ListFilter, raw: string): unknown {
   }
 }
 
-/** The list URL with some parameters changed (page links, sort links); empty values dropped. */
 /** `?seleccionar=todos`: the list's page with every box of a bulk action checked (the «select all» that needs no JavaScript). */
 export const SELECCIONAR_TODOS = "seleccionar";
 
+/** The list URL with some parameters changed (page links, sort links); empty values dropped. */
 export function listHref(path: string, state: ListState, changes: Record<string, string | number | undefined>) {
   const params = new URLSearchParams();
   const merged: Record<string, string | number | undefined> = {

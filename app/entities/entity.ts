@@ -228,6 +228,11 @@ export type BulkAction = {
   };
 };
 
+/** The declared bulk action posted as `intent`, if any. */
+export function accionEnBloque(entity: Pick<Entity, "enBloque">, intent: unknown): BulkAction | undefined {
+  return typeof intent === "string" ? entity.enBloque?.find((a) => a.intent === intent) : undefined;
+}
+
 /** The bulk actions someone of role `rol` may post. */
 export function enBloquePara(entity: Pick<Entity, "enBloque">, rol: Rol | undefined): readonly BulkAction[] {
   return (entity.enBloque ?? []).filter((a) => !a.roles || (rol !== undefined && a.roles.includes(rol)));

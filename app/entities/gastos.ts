@@ -141,6 +141,20 @@ export function esquemaPago(z: Z, fechaGasto: unknown) {
   );
 }
 
+/**
+ * A motivo the workflow keeps (rejecting, reverting an approval): `vacio` says what is missing,
+ * in the words of the form it is in.
+ */
+export const campoMotivo = (etiqueta: string, vacio: string, hint?: string): Field => ({
+  ...text("motivo", etiqueta, { required: true, min: 1, max: 1000, hint }),
+  schema: (z) =>
+    z
+      .string({ error: vacio })
+      .trim()
+      .min(1, { error: vacio })
+      .max(1000, { error: "Motivo: como máximo 1000 caracteres" }),
+});
+
 const PENDIENTE_SUYO = (row: Record<string, unknown>) => row.estado === "pendiente" && row.puede_aprobar === true;
 const MOTIVO_SIN_ESCRIBIR = "Escriba el motivo del rechazo: se guarda en cada gasto rechazado.";
 
@@ -164,17 +178,7 @@ const EN_BLOQUE: readonly BulkAction[] = [
     funcion: "rechazar_gasto",
     roles: CON_EQUIPO,
     peligro: true,
-    campos: [
-      {
-        ...textarea("motivo", "Motivo del rechazo (solo para rechazar)", { max: 1000 }),
-        schema: (z) =>
-          z
-            .string({ error: MOTIVO_SIN_ESCRIBIR })
-            .trim()
-            .min(1, { error: MOTIVO_SIN_ESCRIBIR })
-            .max(1000, { error: "Motivo: como máximo 1000 caracteres" }),
-      },
-    ],
+    campos: [campoMotivo("Motivo del rechazo (solo para rechazar)", MOTIVO_SIN_ESCRIBIR)],
     aplicable: PENDIENTE_SUYO,
     verbo: { infinitivo: "rechazar", participio: ["Rechazado", "Rechazados"], perfecto: ["rechazado", "rechazado"] },
   },

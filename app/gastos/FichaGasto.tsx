@@ -10,7 +10,7 @@ import { formatTimestamp, type Formats } from "~/lib/format";
 import type { Flash as FlashMessage } from "~/lib/flash.server";
 import { formatMoney } from "~/lib/money";
 import { displayField, EditForm } from "~/ui/EntityForms";
-import { Flash } from "~/ui/Flash";
+import { Flash, flashDeLaFicha } from "~/ui/Flash";
 import { ConformForm, FieldControl, useServerForm } from "~/ui/forms";
 import { History } from "~/ui/History";
 import { Justificantes } from "~/justificantes/Justificantes";
@@ -114,7 +114,7 @@ export function FichaGasto({
       <h2 id="gasto-titulo">
         Gasto {folio} <span className={`insignia insignia-${estado}`}>{estadoLabel(estado)}</span>
       </h2>
-      {flash && !flash.deLaLista ? <Flash flash={flash} /> : null}
+      {flash && flashDeLaFicha(flash) ? <Flash flash={flash} /> : null}
       {data?.deleteError ? (
         <div className="aviso aviso-error" role="alert">
           {data.deleteError}

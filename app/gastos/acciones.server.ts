@@ -2,8 +2,9 @@ import { json, type AppLoadContext } from "@remix-run/node";
 import { requireUser, type Signed } from "~/auth/session.server";
 import { UUID, type Filter, type Row } from "~/data/store";
 import { createAction, permissions, recordAction, writableNames, type CreateOptions } from "~/crud/crud.server";
-import { accionEnBloque } from "~/crud/en-bloque.server";
+import { SELECCIONAR_TODOS } from "~/crud/list-query";
 import { forbidden, getOr404, notFound, redirectWithFlash } from "~/crud/respuestas.server";
+import { accionEnBloque } from "~/entities/entity";
 import { gastos } from "~/entities/gastos";
 import {
   adjuntar,
@@ -124,7 +125,8 @@ async function crearConJustificantes({ request, context }: Args, signed: Signed)
  */
 export function volverA(url: URL, quitar: string[] = [], ancla?: "#contenido") {
   const params = new URLSearchParams(url.search);
-  for (const key of ["index", "eliminar", "quitar", "masivo", "seleccionar", "nuevo", ...quitar]) params.delete(key);
+  for (const key of ["index", "eliminar", "quitar", "masivo", SELECCIONAR_TODOS, "nuevo", ...quitar])
+    params.delete(key);
   const search = params.toString();
   // With a gasto open, to its panel, where the confirmation shows (root.tsx, useFlashEnPanel).
   return `${url.pathname}${search ? `?${search}` : ""}${ancla ?? (params.has("gasto") ? "#gasto" : "#contenido")}`;

@@ -1,5 +1,5 @@
-import { formSchema, text, textarea, type Field, type Z } from "~/entities/fields";
-import { CAMPOS_PAGO, esquemaPago } from "~/entities/gastos";
+import { formSchema, textarea, type Field, type Z } from "~/entities/fields";
+import { CAMPOS_PAGO, campoMotivo, esquemaPago } from "~/entities/gastos";
 import type { Transicion } from "./reglas";
 
 /**
@@ -7,15 +7,7 @@ import type { Transicion } from "./reglas";
  * date and reference to mark as paid. The same declarations draw the panel's forms and parse
  * the posts; the database checks them again.
  */
-const motivo = (hint: string): Field => ({
-  ...text("motivo", "Motivo", { required: true, min: 1, max: 1000, hint }),
-  schema: (z) =>
-    z
-      .string({ error: "Escriba el motivo" })
-      .trim()
-      .min(1, { error: "Escriba el motivo" })
-      .max(1000, { error: "Motivo: como máximo 1000 caracteres" }),
-});
+const motivo = (hint: string) => campoMotivo("Motivo", "Escriba el motivo", hint);
 
 /**
  * Asked by «Enviar a aprobación» only when a receipt of the gasto is also on another one

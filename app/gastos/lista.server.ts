@@ -27,7 +27,7 @@ import type { Perfil } from "./AyudaSolicitante";
 import { nombreLimpio } from "~/justificantes/nombre";
 import { MAX_POR_GASTO } from "~/justificantes/subir.server";
 import { consultaGastos } from "./consulta.server";
-import { contarMasivo, motivosGasto } from "./workflow.server";
+import { accionMasiva, contarMasivo, motivosGasto } from "./workflow.server";
 
 type Args = { request: Request; context: AppLoadContext };
 
@@ -122,7 +122,7 @@ export async function gastosLoader({ request, context }: Args) {
     (sinPanel ? Promise.resolve(sinPanel) : opciones(record)).then(
       async (o) => [o, nuevo ? await perfilesSolicitantes(store, user, o) : null] as const,
     ),
-    masivoAccion && enBloquePara(gastos, user.rol).some((a) => a.intent === `${masivoAccion}_seleccion`)
+    masivoAccion && enBloquePara(gastos, user.rol).some((a) => a === accionMasiva(masivoAccion))
       ? contarMasivo(url, signed, masivoAccion).then((c) => ({ accion: masivoAccion, ...c, maximo: EN_BLOQUE_MAXIMO }))
       : Promise.resolve(null),
   ]);

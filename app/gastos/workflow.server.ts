@@ -3,7 +3,6 @@ import { json, redirect, type AppLoadContext } from "@remix-run/node";
 import type { Signed } from "~/auth/session.server";
 import { Conflict, Forbidden, Invalid, NotFound, UUID, type Row, type Store } from "~/data/store";
 import {
-  accionEnBloque,
   coincidentesEnBloque,
   EN_BLOQUE_MAXIMO,
   leerSeleccion,
@@ -11,9 +10,9 @@ import {
   type Marcado,
 } from "~/crud/en-bloque.server";
 import { forbidden, getOr404, notFound, redirectWithFlash } from "~/crud/respuestas.server";
-import type { BulkAction } from "~/entities/entity";
+import { accionEnBloque, type BulkAction } from "~/entities/entity";
 import { gastos } from "~/entities/gastos";
-import { parseListState } from "~/crud/list-query";
+import { parseListState, SELECCIONAR_TODOS } from "~/crud/list-query";
 import { consultaGastos } from "./consulta.server";
 import { CAMPOS_TRANSICION, esquemaTransicion } from "./campos";
 import { TRANSICIONES, type GastoClave, type Motivos, type Transicion } from "./reglas";
@@ -183,9 +182,9 @@ async function avisosSeleccion(store: Store, items: Marcado[]) {
   const presupuestos = porGrupo.flatMap((p) => p.avisos);
   const pasan = new Set(porGrupo.filter((p) => p.avisos.length > 0).flatMap((p) => p.filas.map((g) => String(g.id))));
   const version = new Map(items.map((i) => [i.id, i.version]));
-  const avisosDe = new Map(propios.map((a) => [a.id, a.avisos]));
+  const propiosDe = new Map(propios.map((a) => [a.id, a.avisos]));
   const aConfirmar: GastoAConfirmar[] = rows.map((g) => {
-    const avisos = [...(avisosDe.get(String(g.id)) ?? [])];
+    const avisos = [...(propiosDe.get(String(g.id)) ?? [])];
     if (pasan.has(String(g.id)))
       avisos.push(`Cuenta para el presupuesto superado de ${String(g.departamento_nombre)}.`);
     return {
@@ -254,11 +253,18 @@ export async function contarMasivo(url: URL, signed: Signed, accion: "aprobar" |
   return { total: r.total, estimado: r.estimated, fueraDePolitica: fuera.total, presupuestos };
 }
 
+/**
+ * The bulk action «todos los que coinciden» takes by its name (`?masivo=aprobar|rechazar`, and the
+ * confirm step's `accion`): approving or rejecting; paying all that match is the remesa builder's.
+ */
+export function accionMasiva(nombre: unknown): BulkAction | undefined {
+  return nombre === "aprobar" || nombre === "rechazar" ? accionEnBloque(gastos, `${nombre}_seleccion`) : undefined;
+}
+
 /** «Aplicar a todos los que coinciden con el filtro», after the confirm step: the first EN_BLOQUE_MAXIMO. */
 export async function masivo(ctx: Ctx) {
-  const accion = accionEnBloque(gastos, `${String(ctx.formData.get("accion"))}_seleccion`);
-  if (accion?.intent !== "aprobar_seleccion" && accion?.intent !== "rechazar_seleccion")
-    throw json({ message: "Acción desconocida." }, { status: 400 });
+  const accion = accionMasiva(ctx.formData.get("accion"));
+  if (!accion) throw json({ message: "Acción desconocida." }, { status: 400 });
   const { query, ilegibles } = filtrosMasivos(new URL(ctx.request.url), ctx.signed);
   return coincidentesEnBloque(gastos, accion, query, ctx, {
     intent: "masivo",
@@ -277,7 +283,7 @@ export async function masivo(ctx: Ctx) {
  */
 export function consultaDeLista(url: URL): string {
   const params = new URLSearchParams(url.search);
-  for (const key of ["index", "_data", "gasto", "eliminar", "quitar", "masivo", "seleccionar", "nuevo"])
+  for (const key of ["index", "_data", "gasto", "eliminar", "quitar", "masivo", SELECCIONAR_TODOS, "nuevo"])
     params.delete(key);
   return params.toString();
 }

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction, SerializeFrom } from "@remix-run/node";
 import { Link, useFormAction, useLoaderData, useSearchParams } from "@remix-run/react";
+import { accionEnBloque } from "~/entities/entity";
 import { BUSQUEDA_MINIMA, gastos, ORDEN_SOLO_FILTRADO } from "~/entities/gastos";
 import { gastosAction } from "~/gastos/acciones.server";
 import { useAyudaSolicitante } from "~/gastos/AyudaSolicitante";
@@ -51,8 +52,7 @@ export default function Gastos() {
   // let this person approve (gastos_vista.puede_aprobar), and for an administrador what is
   // approved, to mark as paid.
   type Fila = Data["result"]["rows"][number];
-  const aplica = (intent: string) => (row: Fila) =>
-    gastos.enBloque?.find((a) => a.intent === intent)?.aplicable(row, user) ?? false;
+  const aplica = (intent: string) => (row: Fila) => accionEnBloque(gastos, intent)?.aplicable(row, user) ?? false;
   const aprobable = aplica("aprobar_seleccion");
   const pagable = aplica("pagar_seleccion");
   const seleccionable = (row: Fila) => aprobable(row) || pagable(row);

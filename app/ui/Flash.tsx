@@ -1,5 +1,11 @@
 import type { Flash as FlashMessage } from "~/lib/flash.server";
 
+/**
+ * Whether a page with a record open beside its list shows this message in that record's panel:
+ * what was done to the record, yes; a bulk action's summary (`deLaLista`) goes above the list.
+ */
+export const flashDeLaFicha = (flash: FlashMessage) => !flash.deLaLista;
+
 /** The message after a successful action, announced by screen readers (role="status"). */
 export function Flash({ flash }: { flash: FlashMessage }) {
   return (
