@@ -146,6 +146,8 @@ const SCREENS: Screen[] = [
   { name: "sucursales", open: (p) => p.goto("/sucursales") },
   { name: "usuarios", open: (p) => p.goto("/usuarios") },
   { name: "usuario", open: openFirstRecord("/usuarios") },
+  // For whoever approves, with its «Seleccionar» boxes and the bulk actions after the table.
+  { name: "viajes", open: (p) => p.goto("/viajes?vista=pendientes") },
   { name: "avisos", open: (p) => p.goto("/avisos") },
   { name: "preferencias", open: (p) => p.goto("/avisos/preferencias") },
 ];
