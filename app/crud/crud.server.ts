@@ -4,7 +4,9 @@ import { puede, type Accion } from "~/auth/permissions";
 import { requireUser, type Signed } from "~/auth/session.server";
 import { Conflict, Forbidden, Invalid, NotFound, Referenced, UUID, type Row, type Store } from "~/data/store";
 import {
+  accionDeRegistro,
   accionEnBloque,
+  accionesOfrecidas,
   capitalize,
   done,
   entitySchema,
@@ -14,6 +16,7 @@ import {
   seenBy,
   writableFields,
   type Entity,
+  type Motivos,
   type RecordAction,
 } from "~/entities/entity";
 import { formSchema } from "~/entities/fields";
@@ -345,10 +348,11 @@ export async function recordLoader<X extends object = object>(
   const id = entity.single ? await singleId(store, entity) : (params?.id ?? "");
   const record = await getOr404<StoredRow>(store, entity.view, id);
   const url = new URL(request.url);
-  const [history, options, extra] = await Promise.all([
+  const [history, options, extra, motivos] = await Promise.all([
     loadHistory(store, entity.historialAparte?.length ? [entity.table, ...entity.historialAparte] : entity.table, id),
     loadOptions(store, entity, record, optionSearches(entity, url)),
     o.extra ? o.extra({ user, store, id, record }) : ({} as X),
+    motivosDe(store, entity, id),
   ]);
   return json({
     ...extra,
@@ -358,9 +362,7 @@ export async function recordLoader<X extends object = object>(
     can: permissions(entity, user, id, record),
     campos: writableNames(entity, user, id, record),
     /** The intents of the entity's `acciones` offered on this record to this person. */
-    acciones: (entity.acciones ?? [])
-      .filter((a) => (!a.roles || a.roles.includes(user.rol)) && a.disponible(record, user))
-      .map((a) => a.intent),
+    acciones: accionesOfrecidas(entity, record, user, motivos),
     volver: backTo(entity, url),
     confirmDelete: url.searchParams.has("eliminar"),
   });
@@ -463,8 +465,12 @@ export async function recordAction(
     }
   }
 
-  const accion = entity.acciones?.find((a) => a.intent === intent);
-  if (accion) return recordStep(entity, accion, { request, context }, { user, store }, id, formData, version);
+  const accion = accionDeRegistro(entity, intent);
+  if (accion) {
+    url.searchParams.delete("index");
+    const aqui = `${url.pathname}${url.search}`;
+    return recordStep(entity, accion, { request, context }, { user, store }, { id, formData, volver: aqui });
+  }
 
   if (intent !== "guardar") throw json({ message: "Acción desconocida." }, { status: 400 });
   if (!can.editar) forbidden();
@@ -513,41 +519,67 @@ export async function recordAction(
 }
 
 /**
- * One of the entity's `acciones` on a record: its fields parsed, its database function called
- * with the version the person saw, back to the same page with what it did (or why not).
+ * What the database says this person may not do with record `id` and why (the entity's
+ * `motivos`); undefined when the entity declares none, null when the record is not visible.
  */
-async function recordStep(
+export async function motivosDe(store: Store, entity: Entity, id: string): Promise<Motivos | null | undefined> {
+  if (!entity.motivos) return undefined;
+  return store.rpc<Motivos | null>(entity.motivos, { p_id: id }, { reads: true });
+}
+
+/**
+ * One of the entity's `acciones` on record `id`: refused first when the person may not (its
+ * roles, the entity's `motivos`), then its fields parsed, its database function called with the
+ * version the person saw, and back to `volver` with what it did (or why not). `nombrar`: the
+ * messages name the record («Gasto GAS-2026-00012: …»), for a record open beside its list.
+ */
+export async function recordStep(
   entity: Entity,
   accion: RecordAction,
   { request, context }: Args,
   { user, store }: Signed,
-  id: string,
-  formData: FormData,
-  version: { success: boolean; data?: number },
+  { id, formData, volver, nombrar = false }: { id: string; formData: FormData; volver: string; nombrar?: boolean },
 ) {
   if (accion.roles && !accion.roles.includes(user.rol)) forbidden();
-  const url = new URL(request.url);
-  url.searchParams.delete("index");
-  const aqui = `${url.pathname}${url.search}`;
+  const noEsta = `${capitalize(conArticulo(entity.singular, { genero: entity.gender }))} ${noVisible(entity)}`;
+  if (!UUID.test(id)) notFound(noEsta);
+  const version = z.coerce.number().int().positive().safeParse(formData.get("version"));
+  if (!version.success)
+    throw json(
+      {
+        message: `Falta la versión ${entity.gender === "f" ? "de la" : "del"} ${entity.singular}: recargue la página.`,
+      },
+      { status: 400 },
+    );
+  const [record, motivos] = await Promise.all([
+    store
+      .get<Row>(entity.view, id)
+      .catch((error) => (error instanceof NotFound ? notFound(noEsta) : Promise.reject(error))),
+    motivosDe(store, entity, id),
+  ]);
+  if (motivos === null) notFound(noEsta);
+  // Refused before the form is read: a forced post by someone who may not gets a 403, not field errors.
+  const no = motivos?.[accion.intent];
+  if (no) forbidden(no);
+
   const campos = accion.campos ?? [];
-  const submission = parseSubmission(formData, (zod) => formSchema(zod, campos));
+  const submission = parseSubmission(formData, (zod) => accion.esquema?.(zod, record) ?? formSchema(zod, campos));
   if (submission.status !== "success")
     return json({ intent: accion.intent, result: submission.reply() }, { status: 400 });
-  if (!version.success || version.data === undefined)
-    throw json({ message: "Falta la versión del registro: recargue la página." }, { status: 400 });
-  const values = submission.value as Row;
+  const nombre = nombrar ? `${capitalize(entity.singular)} ${recordName(entity, record)}: ` : "";
   try {
     const hecho = await store.rpc<Record<string, unknown>>(accion.funcion, {
       p_id: id,
       p_version: version.data,
-      ...argumentosDe({ campos }, values),
+      ...argumentosDe({ campos, argumentos: accion.argumentos }, submission.value as Row),
     });
     const avisos = avisosDe(hecho);
-    return redirectWithFlash(context, request, aqui, accion.hecho(hecho ?? {}), avisos.length ? "aviso" : "exito", {
+    const message = accion.hecho(hecho ?? {}, record);
+    return redirectWithFlash(context, request, volver, message, avisos.length ? "aviso" : "exito", {
       detalles: avisos.map((a) => `Aviso: ${a}`),
     });
   } catch (error) {
-    if (error instanceof NotFound) notFound(`${capitalize(conArticulo(entity.singular))} ${noVisible(entity)}`);
+    if (error instanceof NotFound) notFound(noEsta);
     if (error instanceof Forbidden) forbidden(error.message);
     if (error instanceof Invalid || error instanceof Conflict) {
       const campo = error instanceof Invalid ? campos.find((f) => error.field?.startsWith(f.name)) : undefined;
@@ -556,7 +588,10 @@ async function recordStep(
           { intent: accion.intent, result: submission.reply({ fieldErrors: { [campo.name]: [error.message] } }) },
           { status: 400 },
         );
-      return redirectWithFlash(context, request, aqui, error.message, "error");
+      const remedio = error instanceof Invalid && error.field ? accion.remedios?.[error.field] : undefined;
+      return redirectWithFlash(context, request, volver, `${nombre}${error.message}`, "error", {
+        enlace: remedio && { href: `${volver.replace(/#.*$/, "")}#${remedio.ancla}`, texto: remedio.texto },
+      });
     }
     throw error;
   }

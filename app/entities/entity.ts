@@ -157,6 +157,13 @@ export type Entity = {
   grupos?: readonly FieldGroup[];
   /** Workflow steps on a record, each a database function (see RecordAction). */
   acciones?: readonly RecordAction[];
+  /**
+   * A database function (`p_id`) that says, for each of `acciones`, why this person may not take
+   * it on this record now (Motivos), in the words of the refusal they would get: only actions
+   * without a reason are offered, and a post of one with a reason is refused with it (403) before
+   * its form is read. Null: the record is not visible.
+   */
+  motivos?: string;
   /** Actions on many rows of the list at once (BulkAction). */
   enBloque?: readonly BulkAction[];
   /**
@@ -180,24 +187,60 @@ export type FieldGroup = { titulo: string; campos: readonly string[]; plegado?: 
  * A workflow step on a record done by a database function (e.g. «Enviar el viaje a aprobación»):
  * a button of its own on the record page, with the fields it asks for (a rejection's motivo).
  * The generic record action calls `funcion` with `p_id`, `p_version` (the version the person
- * saw) and `p_<campo>` for each field; the function decides and refuses with its reason, said in
- * the flash (or beside its field). `roles`: who may post it at all (anyone else gets a 403);
- * `disponible`: whether the button is offered for this record to this person; `hecho`: the flash
- * after it, from what the function returned. Warnings the function returns (`avisos`, a list, or
- * `aviso`) are said after it, as after a bulk action.
+ * saw) and `p_<campo>` for each field (or what `argumentos` makes of them); the function decides
+ * and refuses with its reason, said in the flash (or beside its field). `roles`: who may post it
+ * at all (anyone else gets a 403); `disponible`: whether the button is offered for this record to
+ * this person (with the entity's `motivos`, also only when the database gives no reason against);
+ * `hecho`: the flash after it, from what the function returned. Warnings the function returns
+ * (`avisos`, a list, or `aviso`) are said after it, as after a bulk action.
  */
 export type RecordAction = {
   intent: string;
   label: string;
   funcion: string;
   campos?: readonly Field[];
+  /** The fields' schema when it depends on the record (a payment no earlier than the gasto's date). */
+  esquema?: (z: Z, record: Record<string, unknown>) => Zod.ZodType;
+  argumentos?: (values: Record<string, unknown>) => Record<string, unknown>;
   roles?: readonly Rol[];
   peligro?: boolean;
   /** A sentence above the button (what it does). */
   ayuda?: string;
   disponible: (record: Record<string, unknown>, user: { id: string; rol: Rol }) => boolean;
-  hecho: (resultado: Record<string, unknown>) => string;
+  hecho: (resultado: Record<string, unknown>, record: Record<string, unknown>) => string;
+  /**
+   * A refusal about something the form does not ask for, by the column the database names: the
+   * section of the record page where it is put right (`#ancla`), linked from the message.
+   */
+  remedios?: Record<string, FlashLinkTo>;
 };
+
+/** A link from a refusal to the section of the record page that puts it right. */
+export type FlashLinkTo = { ancla: string; texto: string };
+
+/** The declared record action posted as `intent`, if any. */
+export function accionDeRegistro(entity: Pick<Entity, "acciones">, intent: unknown): RecordAction | undefined {
+  return typeof intent === "string" ? entity.acciones?.find((a) => a.intent === intent) : undefined;
+}
+
+/**
+ * The record actions to offer on `record` to this person: their role may post them, `disponible`
+ * says so, and the database gives no reason against (`motivos`: the entity's, when it declares it).
+ */
+export function accionesOfrecidas(
+  entity: Pick<Entity, "acciones">,
+  record: Record<string, unknown>,
+  user: { id: string; rol: Rol },
+  motivos?: Motivos | null,
+): string[] {
+  return (entity.acciones ?? [])
+    .filter((a) => (!a.roles || a.roles.includes(user.rol)) && a.disponible(record, user))
+    .filter((a) => motivos === undefined || (motivos !== null && !motivos[a.intent]))
+    .map((a) => a.intent);
+}
+
+/** Per record action's intent, why this person may not take it now, or null when they may. */
+export type Motivos = Record<string, string | null>;
 
 /**
  * An action on many rows of the list at once (the checked ones, or every one its filter matches),

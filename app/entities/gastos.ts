@@ -8,7 +8,7 @@ import {
   PAISES,
   TIPOS_DOCUMENTO,
 } from "~/lib/opciones";
-import { addDaysISO, addYearsISO, todayISO } from "~/lib/dates";
+import { addDaysISO, todayISO } from "~/lib/dates";
 import {
   completarLineas,
   cuotaCuadra,
@@ -20,21 +20,9 @@ import {
 } from "~/lib/iva";
 import { compareMoney, formatMoney, fromCents, isMoneyString, toCents } from "~/lib/money";
 import { normalizeNif, validateNif } from "~/lib/nif";
-import type { BulkAction, Entity } from "./entity";
-import {
-  checkbox,
-  date,
-  decimal,
-  desglose,
-  formSchema,
-  money,
-  ref,
-  select,
-  text,
-  textarea,
-  type Field,
-  type Z,
-} from "./fields";
+import type { Entity } from "./entity";
+import { ACCIONES, EN_BLOQUE } from "./gastos-flujo";
+import { checkbox, date, decimal, desglose, money, ref, select, text, textarea } from "./fields";
 
 /**
  * Gastos (docs/producto.md «El gasto»). Everyone creates, edits and deletes their own borradores (an
@@ -95,109 +83,6 @@ export const BUSQUEDA_MINIMA = 3;
 
 /** Who sees other people's gastos: an empleado sees only their own, so «Solicitante» is not shown to them. */
 const CON_EQUIPO = ["administrador", "aprobador"] as const;
-
-/**
- * «Marcar como pagado»'s fields, on one gasto (its panel) and on many (the list): the payment's
- * value date, which may be in the future (a scheduled transfer) up to a year from today, as
- * pagar_gasto checks, and the bank's reference.
- */
-export const CAMPOS_PAGO: readonly Field[] = [
-  date("fecha_pago", "Fecha de pago", {
-    required: true,
-    hint: "La fecha valor del pago; puede ser futura (como mucho dentro de un año).",
-  }),
-  text("referencia_pago", "Referencia de pago", {
-    required: true,
-    min: 1,
-    max: 100,
-    hint: "Por ejemplo el número de la transferencia.",
-  }),
-];
-
-/** The latest payment date «Marcar como pagado» takes. */
-export const fechaPagoMaxima = (hoy: string = todayISO()) => addYearsISO(hoy, 1);
-
-/**
- * The payment's schema for a gasto dated `fechaGasto` (null: many gastos, each date checked by
- * the database): its fields plus the rules pagar_gasto checks, run even when another field
- * failed, so one submit shows every error.
- */
-export function esquemaPago(z: Z, fechaGasto: unknown) {
-  return formSchema(
-    z,
-    CAMPOS_PAGO,
-    (values, ctx) => {
-      const fecha = values.fecha_pago;
-      if (typeof fecha !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(fecha)) return;
-      const message =
-        fecha > fechaPagoMaxima()
-          ? "Fecha de pago: puede ser futura (la fecha valor), pero como mucho dentro de un año"
-          : typeof fechaGasto === "string" && fecha < fechaGasto
-            ? "Fecha de pago: no puede ser anterior a la fecha del gasto"
-            : null;
-      if (message) ctx.addIssue({ code: "custom", path: ["fecha_pago"], message });
-    },
-    { always: true },
-  );
-}
-
-/**
- * A motivo the workflow keeps (rejecting, reverting an approval): `vacio` says what is missing,
- * in the words of the form it is in.
- */
-export const campoMotivo = (etiqueta: string, vacio: string, hint?: string): Field => ({
-  ...text("motivo", etiqueta, { required: true, min: 1, max: 1000, hint }),
-  schema: (z) =>
-    z
-      .string({ error: vacio })
-      .trim()
-      .min(1, { error: vacio })
-      .max(1000, { error: "Motivo: como máximo 1000 caracteres" }),
-});
-
-const PENDIENTE_SUYO = (row: Record<string, unknown>) => row.estado === "pendiente" && row.puede_aprobar === true;
-const MOTIVO_SIN_ESCRIBIR = "Escriba el motivo del rechazo: se guarda en cada gasto rechazado.";
-
-/**
- * The list's bulk actions (app/crud/en-bloque.server.ts): approve or reject what this person may
- * approve (gastos_vista.puede_aprobar, the database's rule), and mark approved gastos as paid
- * (administradores, one date and reference for all).
- */
-const EN_BLOQUE: readonly BulkAction[] = [
-  {
-    intent: "aprobar_seleccion",
-    label: "Aprobar seleccionados",
-    funcion: "aprobar_gasto",
-    roles: CON_EQUIPO,
-    aplicable: PENDIENTE_SUYO,
-    verbo: { infinitivo: "aprobar", participio: ["Aprobado", "Aprobados"], perfecto: ["aprobado", "aprobado"] },
-  },
-  {
-    intent: "rechazar_seleccion",
-    label: "Rechazar seleccionados",
-    funcion: "rechazar_gasto",
-    roles: CON_EQUIPO,
-    peligro: true,
-    campos: [campoMotivo("Motivo del rechazo (solo para rechazar)", MOTIVO_SIN_ESCRIBIR)],
-    aplicable: PENDIENTE_SUYO,
-    verbo: { infinitivo: "rechazar", participio: ["Rechazado", "Rechazados"], perfecto: ["rechazado", "rechazado"] },
-  },
-  {
-    intent: "pagar_seleccion",
-    label: "Marcar como pagados",
-    funcion: "pagar_gasto",
-    roles: ["administrador"],
-    campos: CAMPOS_PAGO,
-    esquema: (z) => esquemaPago(z, null),
-    argumentos: (values) => ({ p_fecha_pago: values.fecha_pago, p_referencia: values.referencia_pago }),
-    aplicable: (row, user) => user.rol === "administrador" && row.estado === "aprobado",
-    verbo: {
-      infinitivo: "marcar como pagado",
-      participio: ["Marcado como pagado", "Marcados como pagados"],
-      perfecto: ["marcado como pagado", "marcado como pagados"],
-    },
-  },
-];
 
 export const gastos: Entity = {
   table: "gastos",
@@ -410,6 +295,8 @@ export const gastos: Entity = {
     emisor_pais: country,
   }),
   permisos: PERMISOS,
+  acciones: ACCIONES,
+  motivos: "motivos_gasto",
   enBloque: EN_BLOQUE,
   // Edit and delete: one's own gastos, or anyone's for an administrador (as the RLS says); only
   // a borrador is edited or deleted, which the panel and the database check apart, so that a

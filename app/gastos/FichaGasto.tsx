@@ -11,12 +11,12 @@ import type { Flash as FlashMessage } from "~/lib/flash.server";
 import { formatMoney } from "~/lib/money";
 import { displayField, EditForm } from "~/ui/EntityForms";
 import { Flash, flashDeLaFicha } from "~/ui/Flash";
-import { ConformForm, FieldControl, useServerForm } from "~/ui/forms";
 import { History } from "~/ui/History";
 import { Justificantes } from "~/justificantes/Justificantes";
-import { CAMPOS_TRANSICION, esquemaTransicion, mostrarCampo } from "./campos";
+import { MOTIVO_DUPLICADO, MOTIVO_POLITICA } from "~/entities/gastos-flujo";
+import { accionDeRegistro, type RecordAction } from "~/entities/entity";
+import { AccionForm } from "~/ui/AccionForm";
 import type { gastosLoader } from "./lista.server";
-import { TRANSICIONES, type Transicion } from "./reglas";
 
 type Row = StoredRow;
 /** The open gasto, as `/gastos`' loader sends it (`panelDe` in lista.server.ts). */
@@ -135,10 +135,10 @@ export function FichaGasto({
         </section>
       ) : null}
       {panel.separacion ? <p className="aviso">{panel.separacion}</p> : null}
-      {panel.transiciones.length > 0 ? (
+      {panel.acciones.length > 0 ? (
         <section aria-labelledby="gasto-acciones" className="acciones-flujo">
           <h3 id="gasto-acciones">Acciones</h3>
-          {panel.transiciones.includes("aprobar") && panel.antesDeAprobar.length ? (
+          {panel.acciones.includes("aprobar") && panel.antesDeAprobar.length ? (
             <div className="aviso aviso-aviso">
               <p>Antes de aprobar:</p>
               <ul>
@@ -148,18 +148,21 @@ export function FichaGasto({
               </ul>
             </div>
           ) : null}
-          {panel.transiciones.map((t) => (
-            <TransicionForm
-              key={t}
-              t={t}
-              record={record}
-              lastResult={data?.intent === t ? data.result : undefined}
-              hoy={panel.hoy}
-              action={action}
-              duplicado={panel.justificantes.some((j) => j.duplicado)}
-              fueraDePolitica={panel.fueraDePolitica}
-            />
-          ))}
+          {panel.acciones.map((intent) => {
+            const accion = accionDeRegistro(gastos, intent);
+            return accion ? (
+              <AccionDelGasto
+                key={intent}
+                accion={accion}
+                record={record}
+                lastResult={data?.intent === intent ? data.result : undefined}
+                hoy={panel.hoy}
+                action={action}
+                duplicado={panel.justificantes.some((j) => j.duplicado)}
+                fueraDePolitica={panel.fueraDePolitica}
+              />
+            ) : null;
+          })}
         </section>
       ) : null}
       <dl className="ficha">
@@ -269,9 +272,15 @@ function estadoLabel(estado: string) {
   return ESTADOS_GASTO.find((e) => e.value === estado)?.label ?? estado;
 }
 
-/** One workflow button as its own form: hidden intent, id and version, plus what it asks for. */
-export function TransicionForm({
-  t,
+/**
+ * One workflow button of the panel (the entity's record action) as its own form, posting the
+ * gasto's id to the list's URL. «Enviar a aprobación» asks «Motivo del duplicado» only when a
+ * receipt is also on another gasto, and the policy's motivo only when the gasto is outside its
+ * policy (listed first), or either when the database refused the send for lack of it (the field
+ * then carries the error and what was typed). A payment's date starts at today.
+ */
+export function AccionDelGasto({
+  accion,
   record,
   lastResult,
   hoy,
@@ -279,7 +288,7 @@ export function TransicionForm({
   duplicado,
   fueraDePolitica,
 }: {
-  t: Transicion;
+  accion: RecordAction;
   record: Row;
   lastResult?: SubmissionResult<string[]>;
   hoy: string;
@@ -289,20 +298,18 @@ export function TransicionForm({
   /** What the borrador breaks of its spending policy (asks for the motivo to send it anyway). */
   fueraDePolitica: readonly string[];
 }) {
-  const campos = CAMPOS_TRANSICION[t];
-  const [form, fields] = useServerForm({
-    id: `${t}-gasto`,
-    schema: (z) => esquemaTransicion(z, t, record.fecha_gasto),
-    lastResult,
-    defaultValue: t === "pagar" ? { fecha_pago: hoy } : undefined,
-  });
-  const info = TRANSICIONES[t];
   return (
-    <ConformForm form={form} className={`formulario transicion transicion-${t}`} action={action}>
-      <input type="hidden" name="intent" value={t} />
-      <input type="hidden" name="id" value={record.id} />
-      <input type="hidden" name="version" value={record.version} />
-      {t === "enviar" && fueraDePolitica.length ? (
+    <AccionForm
+      accion={accion}
+      record={record}
+      lastResult={lastResult}
+      idForm={`${accion.intent}-gasto`}
+      action={action}
+      conId
+      defaultValue={accion.intent === "pagar" ? { fecha_pago: hoy } : undefined}
+      mostrar={(f) => (f === MOTIVO_DUPLICADO ? duplicado : f === MOTIVO_POLITICA ? fueraDePolitica.length > 0 : true)}
+    >
+      {accion.intent === "enviar" && fueraDePolitica.length ? (
         <div className="aviso aviso-aviso">
           <p>Este gasto se sale de la política de gastos:</p>
           <ul>
@@ -313,18 +320,7 @@ export function TransicionForm({
           <p>Puede enviarlo igualmente, con el motivo.</p>
         </div>
       ) : null}
-      {campos.map((field) => {
-        const meta = fields[field.name]!;
-        return mostrarCampo(field, { duplicado, fueraDePolitica: fueraDePolitica.length > 0, errores: meta.errors }) ? (
-          <FieldControl key={field.name} field={field} meta={meta} />
-        ) : null;
-      })}
-      <div className="acciones">
-        <button type="submit" className={info.peligro ? "peligro" : undefined}>
-          {info.boton}
-        </button>
-      </div>
-    </ConformForm>
+    </AccionForm>
   );
 }
 

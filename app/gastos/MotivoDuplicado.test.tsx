@@ -2,7 +2,9 @@ import type { SubmissionResult } from "@conform-to/react";
 import { useActionData } from "@remix-run/react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router-dom/server";
-import { TransicionForm } from "./FichaGasto";
+import { accionDeRegistro } from "~/entities/entity";
+import { gastos } from "~/entities/gastos";
+import { AccionDelGasto } from "./FichaGasto";
 
 /**
  * «Enviar a aprobación» as the server renders it (without JavaScript): «Motivo del duplicado»
@@ -12,8 +14,8 @@ async function render(o: { duplicado: boolean; enviado?: unknown }) {
   function Enviar() {
     const data = useActionData<{ result?: SubmissionResult<string[]> } | null>();
     return (
-      <TransicionForm
-        t="enviar"
+      <AccionDelGasto
+        accion={accionDeRegistro(gastos, "enviar")!}
         record={{ id: "g", version: 1, fecha_gasto: "2026-11-02" }}
         lastResult={data?.result}
         hoy="2026-11-24"

@@ -1,10 +1,17 @@
 import { json, type AppLoadContext } from "@remix-run/node";
 import { requireUser, type Signed } from "~/auth/session.server";
 import { UUID, type Filter, type Row } from "~/data/store";
-import { createAction, permissions, recordAction, writableNames, type CreateOptions } from "~/crud/crud.server";
+import {
+  createAction,
+  permissions,
+  recordAction,
+  recordStep,
+  writableNames,
+  type CreateOptions,
+} from "~/crud/crud.server";
 import { SELECCIONAR_TODOS } from "~/crud/list-query";
 import { forbidden, getOr404, notFound, redirectWithFlash } from "~/crud/respuestas.server";
-import { accionEnBloque } from "~/entities/entity";
+import { accionDeRegistro, accionEnBloque } from "~/entities/entity";
 import { gastos } from "~/entities/gastos";
 import {
   adjuntar,
@@ -17,8 +24,8 @@ import {
   SubidaRechazada,
 } from "~/justificantes/subir.server";
 import { describirDesglose, leerDesglose } from "~/lib/iva";
-import { esTransicion, type GastoClave } from "./reglas";
-import { masivo, remesaSeleccion, seleccion, transicion } from "./workflow.server";
+import type { GastoClave } from "./lista.server";
+import { masivo, remesaSeleccion, seleccion } from "./workflow.server";
 
 type Args = { request: Request; context: AppLoadContext };
 
@@ -52,8 +59,16 @@ export async function gastosAction({ request, context }: Args) {
   if (intent === "guardar" || intent === "eliminar")
     return borrador(intent, { request, context }, signed, formData, url);
 
+  // A workflow step on the open gasto (its panel's buttons): the entity's record action.
+  const accion = accionDeRegistro(gastos, intent);
+  if (accion)
+    return recordStep(gastos, accion, { request, context }, signed, {
+      id: String(formData.get("id") ?? ""),
+      formData,
+      volver,
+      nombrar: true,
+    });
   const ctx = { request, context, signed, formData, volver };
-  if (esTransicion(intent)) return transicion(intent, ctx);
   // A bulk action's summary is about the list: at the top, even with a gasto open.
   const enBloque = accionEnBloque(gastos, intent);
   if (enBloque) return seleccion(enBloque, { ...ctx, volver: volverA(url, [], "#contenido") });

@@ -4,6 +4,7 @@ import { EXACT_COUNT_LIMIT, UUID, type Row, type Store } from "~/data/store";
 import {
   formats,
   loadHistory,
+  motivosDe,
   loadOptions,
   optionSearches,
   permissions,
@@ -17,19 +18,29 @@ import { EN_BLOQUE_MAXIMO } from "~/crud/en-bloque.server";
 import { getOr404, notFound } from "~/crud/respuestas.server";
 import { csvResponse, csvToExport } from "~/crud/csv.server";
 import { parseListState } from "~/crud/list-query";
-import { enBloquePara, forRole, listColumns } from "~/entities/entity";
+import { accionesOfrecidas, enBloquePara, forRole, listColumns, type Motivos } from "~/entities/entity";
 import { BUSQUEDA_MINIMA, gastos, ORDEN_SOLO_FILTRADO } from "~/entities/gastos";
 import { proveedores } from "~/entities/proveedores";
 import { todayISO } from "~/lib/dates";
 import { numberFormat } from "~/lib/intl";
-import { transicionesDisponibles, type GastoClave, type Motivos } from "./reglas";
 import type { Perfil } from "./AyudaSolicitante";
 import { nombreLimpio } from "~/justificantes/nombre";
 import { MAX_POR_GASTO } from "~/justificantes/subir.server";
 import { consultaGastos } from "./consulta.server";
-import { accionMasiva, contarMasivo, motivosGasto } from "./workflow.server";
+import { accionMasiva, contarMasivo } from "./workflow.server";
 
 type Args = { request: Request; context: AppLoadContext };
+
+/** The columns of a gasto the panel's rules read (who it is for, who acted on it). */
+export type GastoClave = {
+  estado: string;
+  solicitante_id: string;
+  aprobador_id: string | null;
+  departamento_id: string;
+  creado_por_id?: string | null;
+  editado_por_id?: string | null;
+  aprobado_por_id?: string | null;
+};
 
 /**
  * `/gastos`: the list (filters, views, search, sort, page; count and sum of importe over the
@@ -99,7 +110,7 @@ export async function gastosLoader({ request, context }: Args) {
       sum: ["importe"],
       base: gastos.table,
     }),
-    gastoId ? motivosGasto(store, gastoId) : Promise.resolve(null),
+    gastoId ? motivosDe(store, gastos, gastoId) : Promise.resolve(null),
     gastoId ? getOr404<StoredRow & GastoClave>(store, gastos.view, gastoId) : Promise.resolve(null),
     // Read with the record (it shows nothing if the record is not visible: the page is a 404 then).
     gastoId ? loadHistory(store, gastos.table, gastoId) : Promise.resolve([]),
@@ -249,7 +260,7 @@ function panelDe(
   record: StoredRow & GastoClave,
   history: HistoryEntry[],
   justificantes: JustificanteFila[],
-  motivos: Motivos | null,
+  motivos: Motivos | null | undefined,
   url: URL,
 ) {
   const { user } = signed;
@@ -258,7 +269,8 @@ function panelDe(
   return {
     record,
     history,
-    transiciones: transicionesDisponibles(record.estado, motivos),
+    /** The intents of the workflow's record actions this person may take now (entities/gastos-flujo.ts). */
+    acciones: accionesOfrecidas(gastos, record, user, motivos),
     // Why a button this person would otherwise expect is not offered (separation of duties).
     separacion: separacion(signed, record, motivos),
     editar: suyo && borrador,
@@ -299,7 +311,7 @@ function altaProveedor(user: Signed["user"], record: StoredRow) {
  * separation of duties: they created or edited it on someone's behalf, or approved it
  * and may not mark it paid. Null otherwise (the buttons say the rest).
  */
-function separacion({ user }: Signed, g: Row & GastoClave, motivos: Motivos | null): string | null {
+function separacion({ user }: Signed, g: Row & GastoClave, motivos: Motivos | null | undefined): string | null {
   if (!motivos) return null;
   if (
     g.estado === "pendiente" &&

@@ -1,7 +1,7 @@
 import { parseSubmission } from "~/ui/parse-submission.server";
 import { json, redirect, type AppLoadContext } from "@remix-run/node";
 import type { Signed } from "~/auth/session.server";
-import { Conflict, Forbidden, Invalid, NotFound, UUID, type Row, type Store } from "~/data/store";
+import type { Row, Store } from "~/data/store";
 import {
   coincidentesEnBloque,
   EN_BLOQUE_MAXIMO,
@@ -9,115 +9,21 @@ import {
   seleccionEnBloque,
   type Marcado,
 } from "~/crud/en-bloque.server";
-import { forbidden, getOr404, notFound, redirectWithFlash } from "~/crud/respuestas.server";
+import { forbidden } from "~/crud/respuestas.server";
 import { accionEnBloque, type BulkAction } from "~/entities/entity";
 import { gastos } from "~/entities/gastos";
 import { parseListState, SELECCIONAR_TODOS } from "~/crud/list-query";
 import { consultaGastos } from "./consulta.server";
-import { CAMPOS_TRANSICION, esquemaTransicion } from "./campos";
-import { TRANSICIONES, type GastoClave, type Motivos, type Transicion } from "./reglas";
 
 /**
- * The workflow from the route: one transition on one gasto (the panel's buttons), and bulk
- * approve/reject (selected rows, or every pending gasto matching the list's filter). Every
- * transition is one call to its database function, in its own transaction, with the version
- * the person saw; the function locks the row and refuses what is no longer valid.
+ * What the list's bulk workflow needs beyond the generic machinery (app/crud/en-bloque.server.ts):
+ * the confirm step before approving rows with warnings, «todos los que coinciden» (its count and
+ * its run) and «Crear remesa» with the checked rows. Every transition is one call to its
+ * database function, in its own transaction, with the version the person saw; the function
+ * locks the row and refuses what is no longer valid.
  */
 
 type Ctx = { request: Request; context: AppLoadContext; signed: Signed; formData: FormData; volver: string };
-
-/** What this person may do with gasto `id`, and why not (public.motivos_gasto); null if not visible. */
-export async function motivosGasto(store: Store, id: string): Promise<Motivos | null> {
-  return store.rpc<Motivos | null>("motivos_gasto", { p_id: id }, { reads: true });
-}
-
-/** The database refusal as words for a person; the database already says it in Spanish. */
-function motivoDe(error: unknown): string {
-  if (error instanceof NotFound) return "El gasto no existe o no tiene acceso a él.";
-  if (error instanceof Conflict || error instanceof Forbidden || error instanceof Invalid) return error.message;
-  throw error;
-}
-
-/** Calls the transition's function; `extra` are its own arguments (motivo, fecha y referencia de pago). */
-async function ejecutar(store: Store, t: Transicion, id: string, version: number, extra: Row = {}) {
-  return store.rpc<{ id: string; estado: string; version: number; aviso: string | null }>(TRANSICIONES[t].funcion, {
-    p_id: id,
-    p_version: version,
-    ...extra,
-  });
-}
-
-function argumentos(t: Transicion, values: Row): Row {
-  if (t === "rechazar" || t === "revertir") return { p_motivo: values.motivo };
-  if (t === "pagar") return { p_fecha_pago: values.fecha_pago, p_referencia: values.referencia_pago };
-  return {};
-}
-
-/** The form field a database error about `column` belongs to. */
-const CAMPO_DE_COLUMNA: Record<string, string> = {
-  motivo_rechazo: "motivo",
-  fecha_pago: "fecha_pago",
-  referencia_pago: "referencia_pago",
-};
-
-/** One transition from the panel: hidden `intent`, `id`, `version`; back to the same URL with a flash. */
-export async function transicion(t: Transicion, { request, context, signed, formData, volver }: Ctx) {
-  const { store } = signed;
-  const id = String(formData.get("id") ?? "");
-  if (!UUID.test(id)) notFound("El gasto no existe o no tiene acceso a él.");
-  const version = Number(formData.get("version"));
-  if (!Number.isInteger(version) || version < 1)
-    throw json({ message: "Falta la versión del gasto: recargue la página." }, { status: 400 });
-  const [gasto, motivos] = await Promise.all([
-    getOr404<Row & GastoClave>(store, gastos.view, id),
-    motivosGasto(store, id),
-  ]);
-  // Refused before the form is read: a forced post by someone who may not gets a 403, not field errors.
-  const no = motivos?.[t];
-  if (no) forbidden(no);
-
-  const campos = CAMPOS_TRANSICION[t];
-  const submission = parseSubmission(formData, (z) => esquemaTransicion(z, t, gasto.fecha_gasto));
-  if (submission.status !== "success") return json({ intent: t, result: submission.reply() }, { status: 400 });
-
-  const folio = String(gasto.folio);
-  try {
-    const hecho = await ejecutar(store, t, id, version, {
-      ...argumentos(t, submission.value as Row),
-      // Asked by the send form only when needed (MOTIVO_DUPLICADO, MOTIVO_POLITICA: campos.ts).
-      ...(t === "enviar"
-        ? {
-            p_motivo_duplicado: String(formData.get("motivo_duplicado") ?? "").trim() || null,
-            p_motivo_politica: String(formData.get("motivo_politica") ?? "").trim() || null,
-          }
-        : {}),
-    });
-    const message = `Gasto ${folio} ${TRANSICIONES[t].hecho}.`;
-    if (hecho?.aviso) return redirectWithFlash(context, request, volver, `${message} Aviso: ${hecho.aviso}`, "aviso");
-    return redirectWithFlash(context, request, volver, message);
-  } catch (error) {
-    if (error instanceof NotFound) notFound("El gasto no existe o no tiene acceso a él.");
-    if (error instanceof Forbidden) forbidden(error.message);
-    const campo = error instanceof Invalid && error.field ? CAMPO_DE_COLUMNA[error.field] : undefined;
-    if (campo && campos.some((f) => f.name === campo))
-      return json(
-        { intent: t, result: submission.reply({ fieldErrors: { [campo]: [(error as Invalid).message] } }) },
-        { status: 400 },
-      );
-    if (error instanceof Invalid && (error.field === "motivo_duplicado" || error.field === "motivo_politica"))
-      return json(
-        { intent: t, result: submission.reply({ fieldErrors: { [error.field]: [error.message] } }) },
-        { status: 400 },
-      );
-    // No receipt (JUSTIFICANTE_OBLIGATORIO_DESDE): the message leads to the panel's file field.
-    if (error instanceof Invalid && error.field === "justificantes")
-      return redirectWithFlash(context, request, volver, `Gasto ${folio}: ${error.message}`, "error", {
-        enlace: { href: `${volver.replace(/#.*$/, "")}#justificantes-archivos`, texto: "Adjuntar el justificante" },
-      });
-    // Someone else acted first (Conflict) or the database refused for a reason without a field.
-    return redirectWithFlash(context, request, volver, `Gasto ${folio}: ${motivoDe(error)}`, "error");
-  }
-}
 
 /**
  * Bulk approve/reject, or mark as paid, of the checked rows (the entity's bulk actions, run by

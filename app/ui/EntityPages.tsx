@@ -11,15 +11,13 @@ import type { RootData } from "~/root";
 import type { ReactNode } from "react";
 import type { ListData, Options, RecordData, StoredRow } from "~/crud/crud.server";
 import { listHref, SELECCIONAR_TODOS } from "~/crud/list-query";
-import type { SubmissionResult } from "@conform-to/react";
-import { enBloquePara, forRole, nuevo, recordName, type Entity, type RecordAction } from "~/entities/entity";
-import { formSchema } from "~/entities/fields";
+import { enBloquePara, forRole, nuevo, recordName, type Entity } from "~/entities/entity";
 import type { Formats } from "~/lib/format";
 import { cuenta } from "~/lib/plural";
+import { AccionForm } from "./AccionForm";
 import { AccionesEnBloque, EN_BLOQUE_FORM } from "./AccionesEnBloque";
 import { ConfirmDialog } from "./ConfirmDialog";
 import { CreateForm, displayField, EditForm, OptionSearchForms, type ActionData } from "./EntityForms";
-import { ConformForm, FieldControl, useServerForm } from "./forms";
 import { History } from "./History";
 import { backToRow, csvHref, DataTable, FilterForm, ListViews, Pagination } from "./lists";
 import { pageTitle, useFormats } from "./page";
@@ -274,38 +272,5 @@ function ReadOnly({
         ))}
       </dl>
     </section>
-  );
-}
-
-/** One of the entity's `acciones` as its own form: hidden intent and version, plus what it asks for. */
-function AccionForm({
-  accion,
-  record,
-  lastResult,
-}: {
-  accion: RecordAction;
-  record: Row;
-  lastResult?: SubmissionResult<string[]>;
-}) {
-  const campos = accion.campos ?? [];
-  const [form, fields] = useServerForm({
-    id: `accion-${accion.intent}`,
-    schema: (z) => formSchema(z, campos),
-    lastResult,
-  });
-  return (
-    <ConformForm form={form} className={`formulario transicion transicion-${accion.intent}`}>
-      <input type="hidden" name="intent" value={accion.intent} />
-      <input type="hidden" name="version" value={record.version} />
-      {accion.ayuda ? <p className="ayuda">{accion.ayuda}</p> : null}
-      {campos.map((field) => (
-        <FieldControl key={field.name} field={field} meta={fields[field.name]!} />
-      ))}
-      <div className="acciones">
-        <button type="submit" className={accion.peligro ? "peligro" : undefined}>
-          {accion.label}
-        </button>
-      </div>
-    </ConformForm>
   );
 }

@@ -1,5 +1,5 @@
 import { sqlStore } from "~/data/sql/adapter.server";
-import type { Motivos } from "~/gastos/reglas";
+import type { Motivos } from "~/entities/entity";
 import { addDaysISO, addYearsISO, todayISO } from "~/lib/dates";
 import { loader } from "~/routes/gastos._index";
 import { createTestApp, json, ORIGIN, request, respond } from "../support/app";
@@ -622,7 +622,8 @@ describe("flujo: cada transición como cada rol", () => {
     expect(r.status).toBe(302);
     const flash = await flashOf(r);
     expect(flash?.kind).toBe("aviso");
-    expect(flash?.message).toMatch(/aprobado\. Aviso: El departamento Ventas supera su presupuesto mensual/);
+    expect(flash?.message).toBe(`Gasto ${g.folio} aprobado.`);
+    expect(flash?.detalles).toEqual([expect.stringMatching(/^Aviso: El departamento Ventas supera su presupuesto mensual/)]);
     expect((await row(g.id)).estado).toBe("aprobado");
   });
 
@@ -790,13 +791,13 @@ describe("ficha: acciones visibles, edición y borrado del borrador, historial",
   it("muestra solo las acciones que la persona puede hacer ahora", async () => {
     const g = await enEstado(empleado, "pendiente");
     const panel = async (u: U) => (await list(`?gasto=${g.id}`, u.cookie)).panel;
-    expect((await panel(empleado)).transiciones).toEqual(["retirar"]);
-    expect((await panel(aprobador)).transiciones).toEqual(["aprobar", "rechazar"]);
-    expect((await panel(admin)).transiciones).toEqual(["retirar", "aprobar", "rechazar"]);
+    expect((await panel(empleado)).acciones).toEqual(["retirar"]);
+    expect((await panel(aprobador)).acciones).toEqual(["aprobar", "rechazar"]);
+    expect((await panel(admin)).acciones).toEqual(["retirar", "aprobar", "rechazar"]);
     expect((await panel(empleado)).editar).toBe(false);
     const aprobado = await enEstado(empleado, "aprobado");
-    expect((await list(`?gasto=${aprobado.id}`, admin.cookie)).panel.transiciones).toEqual(["pagar", "revertir"]);
-    expect((await list(`?gasto=${aprobado.id}`, aprobador.cookie)).panel.transiciones).toEqual([]);
+    expect((await list(`?gasto=${aprobado.id}`, admin.cookie)).panel.acciones).toEqual(["pagar", "revertir"]);
+    expect((await list(`?gasto=${aprobado.id}`, aprobador.cookie)).panel.acciones).toEqual([]);
   });
 
   it("edita el borrador con su versión y vuelve a la misma ficha; otra persona: 404; una versión antigua: 409 con los valores actuales", async () => {

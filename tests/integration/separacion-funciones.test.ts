@@ -115,7 +115,7 @@ describe("quién aprueba lo decide el solicitante, no el departamento del gasto 
     expect(p.aprobador_id).toBe(dario.id);
     // Carla sees it (Compras is its cost centre) but may not approve or reject it.
     const data = await list(`?gasto=${p.id}`, carla.cookie);
-    expect(data.panel.transiciones).toEqual([]);
+    expect(data.panel.acciones).toEqual([]);
     const r = await act(carla, "aprobar", p);
     expect(r.status).toBe(403);
     expect(await r.text()).toMatch(/No tiene permiso para aprobar este gasto/);
@@ -136,7 +136,7 @@ describe("quién aprueba lo decide el solicitante, no el departamento del gasto 
     expect(bulk.status).toBe(302);
     expect((await row(p.id)).estado).toBe("pendiente");
     // Darío, responsable of Ventas' parent, approves it (and sees it though it is charged to Compras).
-    expect((await list(`?gasto=${p.id}`, dario.cookie)).panel.transiciones).toEqual(["aprobar", "rechazar"]);
+    expect((await list(`?gasto=${p.id}`, dario.cookie)).panel.acciones).toEqual(["aprobar", "rechazar"]);
     expect((await act(dario, "aprobar", p)).status).toBe(302);
     expect(await row(p.id)).toMatchObject({ estado: "aprobado", aprobado_por_id: dario.id });
   });
@@ -160,7 +160,7 @@ describe("los derechos se comprueban al actuar (hueco a)", () => {
       const p = await pendienteDe(elena);
       expect(p.aprobador_id).toBe(pablo.id);
       // The page Pablo has open offers «Aprobar»…
-      expect((await list(`?gasto=${p.id}`, pablo.cookie)).panel.transiciones).toEqual(["aprobar", "rechazar"]);
+      expect((await list(`?gasto=${p.id}`, pablo.cookie)).panel.acciones).toEqual(["aprobar", "rechazar"]);
       // …an administrador demotes him (as the app does: under RLS, with the version)…
       const yo = await app.db
         .selectFrom("usuarios")
@@ -263,7 +263,7 @@ describe("quien crea o edita un gasto en nombre de otro no lo aprueba", () => {
       // The fallback administrador is never its author.
       expect(p.aprobador_id).toBe(admin2.id);
       expect((await list(`?gasto=${p.id}`, admin.cookie)).panel).toMatchObject({
-        transiciones: ["retirar"],
+        acciones: ["retirar"],
         separacion: "Usted creó este gasto en nombre de Emilio: debe aprobarlo otra persona.",
       });
       const r = await act(admin, "aprobar", p);
@@ -330,7 +330,7 @@ describe("quien aprobó no marca como pagado (salvo PERMITIR_ADMIN_UNICO, y qued
     await rpc(admin, "aprobar_gasto", { p_id: p.id, p_version: p.version });
     const a = await row(p.id);
     expect((await list(`?gasto=${a.id}`, admin.cookie)).panel).toMatchObject({
-      transiciones: ["revertir"],
+      acciones: ["revertir"],
       separacion: "Usted aprobó este gasto: debe marcarlo como pagado otro administrador.",
     });
     const r = await act(admin, "pagar", a, { fecha_pago: hoy, referencia_pago: "TR-1" });
@@ -353,7 +353,7 @@ describe("quien aprobó no marca como pagado (salvo PERMITIR_ADMIN_UNICO, y qued
       aviso: expect.stringMatching(/^PERMITIR_ADMIN_UNICO=1 con 2 administradores activos/),
     });
     try {
-      expect((await list(`?gasto=${a.id}`, admin.cookie)).panel.transiciones).toEqual(["pagar", "revertir"]);
+      expect((await list(`?gasto=${a.id}`, admin.cookie)).panel.acciones).toEqual(["pagar", "revertir"]);
       expect((await act(admin, "pagar", a, { fecha_pago: hoy, referencia_pago: "TR-2" })).status).toBe(302);
       const h = (await historial(a.id)).at(-1)!;
       expect(h.actor_id).toBe(admin.id);
