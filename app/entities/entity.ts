@@ -263,6 +263,8 @@ export type BulkAction = {
   argumentos?: (values: Record<string, unknown>) => Record<string, unknown>;
   roles?: readonly Rol[];
   peligro?: boolean;
+  /** Shown with the other actions of the same `grupo`: one fieldset with this legend, their fields once. */
+  grupo?: string;
   aplicable: (row: Record<string, unknown>, user: { id: string; rol: Rol }) => boolean;
   verbo: {
     infinitivo: string;

@@ -91,6 +91,7 @@ export const EN_BLOQUE: readonly BulkAction[] = [
     label: "Aprobar seleccionados",
     funcion: "aprobar_gasto",
     roles: APRUEBAN,
+    grupo: "Aprobar o rechazar",
     aplicable: PENDIENTE_SUYO,
     verbo: { infinitivo: "aprobar", participio: ["Aprobado", "Aprobados"], perfecto: ["aprobado", "aprobado"] },
   },
@@ -100,7 +101,14 @@ export const EN_BLOQUE: readonly BulkAction[] = [
     funcion: "rechazar_gasto",
     roles: APRUEBAN,
     peligro: true,
-    campos: [campoMotivo("Motivo del rechazo (solo para rechazar)", MOTIVO_SIN_ESCRIBIR)],
+    grupo: "Aprobar o rechazar",
+    // Several lines, so that Enter while typing it never posts the group's first button (Aprobar).
+    campos: [
+      {
+        ...campoMotivo("Motivo del rechazo (solo para rechazar)", MOTIVO_SIN_ESCRIBIR),
+        input: { type: "textarea", maxLength: 1000 },
+      },
+    ],
     aplicable: PENDIENTE_SUYO,
     verbo: { infinitivo: "rechazar", participio: ["Rechazado", "Rechazados"], perfecto: ["rechazado", "rechazado"] },
   },
@@ -109,6 +117,7 @@ export const EN_BLOQUE: readonly BulkAction[] = [
     label: "Marcar como pagados",
     funcion: "pagar_gasto",
     roles: ["administrador"],
+    grupo: "Marcar como pagados (la misma fecha y referencia para todos)",
     campos: CAMPOS_PAGO,
     esquema: (z) => esquemaPago(z, null),
     argumentos: argumentosPago,

@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction, SerializeFrom } from "@remix-run/node";
 import { Link, useFormAction, useLoaderData, useSearchParams } from "@remix-run/react";
-import { accionEnBloque } from "~/entities/entity";
+import { accionEnBloque, enBloquePara } from "~/entities/entity";
 import { BUSQUEDA_MINIMA, gastos, ORDEN_SOLO_FILTRADO } from "~/entities/gastos";
 import { gastosAction } from "~/gastos/acciones.server";
 import { useAyudaSolicitante } from "~/gastos/AyudaSolicitante";
-import { BarraSeleccion, BULK_FORM_ID, BulkActions, ConfirmMasivo, useBulkData } from "~/gastos/BulkActions";
+import { BarraSeleccion, BulkActions, ConfirmMasivo } from "~/gastos/BulkActions";
 import { gastosLoader } from "~/gastos/lista.server";
 import { FichaGasto, sinInactivos } from "~/gastos/FichaGasto";
 import { CampoArchivos } from "~/justificantes/Justificantes";
@@ -13,6 +13,7 @@ import { listHref, SELECCIONAR_TODOS } from "~/crud/list-query";
 import { numberFormat } from "~/lib/intl";
 import { formatMoney, toCents } from "~/lib/money";
 import { CreateForm, OptionSearchForms } from "~/ui/EntityForms";
+import { EN_BLOQUE_FORM, useColumnaSeleccion } from "~/ui/AccionesEnBloque";
 import { pageTitle, useFormats } from "~/ui/page";
 import { backToRow, csvHref, DataTable, FilterForm, ListViews, Pagination } from "~/ui/lists";
 
@@ -36,7 +37,6 @@ export default function Gastos() {
   const data = useLoaderData<typeof loader>();
   const { state, result, options, panel, masivo, user } = data;
   const formats = useFormats();
-  const bulk = useBulkData();
   const { nuevo } = data;
   const ayuda = useAyudaSolicitante(gastos, nuevo?.perfiles ?? {}, user);
   // Each form posts to this page with the anchor of its section: without JavaScript, a refused
@@ -58,9 +58,20 @@ export default function Gastos() {
   const seleccionable = (row: Fila) => aprobable(row) || pagable(row);
   const pendientes = data.enBloque && result.rows.some(aprobable);
   const aprobados = data.enBloque && result.rows.some(pagable);
+  // The bulk actions offered: approve and reject where a row may be approved, pay where one is approved.
+  const enBloque = enBloquePara(gastos, user.rol).filter((a) =>
+    a.intent === "pagar_seleccion" ? aprobados : pendientes,
+  );
   // «Seleccionar todos los de esta página» without JavaScript: the same page, every box checked.
   const todos = searchParams.get(SELECCIONAR_TODOS) === "todos";
-  const todosHref = `${listHref(gastos.path, state, { ...(panel ? { gasto: panel.record.id } : {}), [SELECCIONAR_TODOS]: "todos" })}#masivas-titulo`;
+  const todosHref = `${listHref(gastos.path, state, { ...(panel ? { gasto: panel.record.id } : {}), [SELECCIONAR_TODOS]: "todos" })}#${EN_BLOQUE_FORM}-titulo`;
+  const columna = useColumnaSeleccion<Fila>({
+    seleccionable,
+    nombre: (row) => String(row.folio),
+    todos,
+    // What the selection bar sums.
+    datos: (row) => ({ "data-centimos": String(toCents(String(row.importe))) }),
+  });
   // «Aprobar todos los que coinciden» only where the filter can hold pendientes.
   const estadoFiltrado = state.filtros.estado;
   const masivos = result.total > 0 && (!estadoFiltrado || String(estadoFiltrado).split(",").includes("pendiente"));
@@ -140,35 +151,7 @@ export default function Gastos() {
                   caption={`Gastos: ${resumen.cuenta}`}
                   recordHref={(row) => `${listHref(gastos.path, state, { gasto: row.id })}#gasto`}
                   selectedId={panel?.record.id}
-                  leading={
-                    pendientes || aprobados
-                      ? {
-                          // Named for screen readers only: the boxes say what they select, and
-                          // a visible word would cost the width the table needs at 1366 px.
-                          header: <span className="visually-hidden">Seleccionar</span>,
-                          label: "Seleccionar",
-                          cell: (row) =>
-                            seleccionable(row) ? (
-                              <>
-                                <input
-                                  // Keyed by «todos»: following that link with JavaScript remounts the boxes checked.
-                                  key={todos ? "todos" : "uno"}
-                                  type="checkbox"
-                                  id={`sel-${row.id}`}
-                                  name="seleccion"
-                                  form={BULK_FORM_ID}
-                                  value={`${row.id}:${row.version}`}
-                                  data-centimos={String(toCents(String(row.importe)))}
-                                  defaultChecked={todos || bulk?.seleccion?.includes(`${row.id}:${row.version}`)}
-                                />
-                                <label htmlFor={`sel-${row.id}`} className="visually-hidden">
-                                  Seleccionar {String(row.folio)}
-                                </label>
-                              </>
-                            ) : null,
-                        }
-                      : undefined
-                  }
+                  leading={pendientes || aprobados ? columna : undefined}
                 />
               </div>
               {data.enBloque && (pendientes || aprobados) ? (
@@ -201,15 +184,14 @@ export default function Gastos() {
           )}
           {data.enBloque ? (
             <BulkActions
+              acciones={enBloque}
               aqui={lista}
               todosHref={todosHref}
-              hayPendientes={pendientes}
-              hayAprobados={aprobados}
               masivos={masivos}
               remesaTodos={remesaTodos}
               hoy={data.hoy}
               locale={formats.locale}
-              action={`${accion}#masivas-titulo`}
+              action={`${accion}#${EN_BLOQUE_FORM}-titulo`}
             />
           ) : null}
         </div>

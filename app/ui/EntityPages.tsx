@@ -15,7 +15,7 @@ import { enBloquePara, forRole, nuevo, recordName, type Entity } from "~/entitie
 import type { Formats } from "~/lib/format";
 import { cuenta } from "~/lib/plural";
 import { AccionForm } from "./AccionForm";
-import { AccionesEnBloque, EN_BLOQUE_FORM } from "./AccionesEnBloque";
+import { AccionesEnBloque, EN_BLOQUE_FORM, useColumnaSeleccion } from "./AccionesEnBloque";
 import { ConfirmDialog } from "./ConfirmDialog";
 import { CreateForm, displayField, EditForm, OptionSearchForms, type ActionData } from "./EntityForms";
 import { History } from "./History";
@@ -43,13 +43,17 @@ export function EntityListPage({ entity: declared, children }: { entity: Entity;
   const count = cuenta(result.total, entity.singular, entity.plural, formats.locale);
   // The bulk actions this person may post, and the rows of this page any of them applies to.
   const enBloque = enBloquePara(entity, rol);
-  const marcados = useActionData<{ seleccion?: string[] }>()?.seleccion;
   const todos = new URLSearchParams(location.search).get(SELECCIONAR_TODOS) === "todos";
   // This list's URL (filters and page included): the summary comes back to the same page.
   const accion = useFormAction();
   const seleccionables = user
     ? result.rows.filter((row) => enBloque.some((a) => a.aplicable(row, { id: user.id, rol: user.rol })))
     : [];
+  const columna = useColumnaSeleccion<Row>({
+    seleccionable: (row) => seleccionables.includes(row),
+    nombre: (row) => recordName(entity, row),
+    todos,
+  });
   return (
     <>
       <div className="titulo-pagina">
@@ -83,34 +87,7 @@ export function EntityListPage({ entity: declared, children }: { entity: Entity;
             formats={formats}
             caption={`${entity.title}: ${count}`}
             recordHref={(row) => `${entity.path}/${row.id}?volver=${encodeURIComponent(here)}`}
-            leading={
-              seleccionables.length > 0
-                ? {
-                    // Named for screen readers only: each box says what it selects.
-                    header: <span className="visually-hidden">Seleccionar</span>,
-                    label: "Seleccionar",
-                    cell: (row) =>
-                      seleccionables.includes(row) ? (
-                        <>
-                          <input
-                            // Keyed by «todos»: following that link with JavaScript remounts the boxes checked.
-                            key={todos ? "todos" : "uno"}
-                            type="checkbox"
-                            id={`sel-${String(row.id)}`}
-                            name="seleccion"
-                            form={EN_BLOQUE_FORM}
-                            value={`${String(row.id)}:${String(row.version)}`}
-                            // After a refused bulk post (without JavaScript, a new page): still checked.
-                            defaultChecked={todos || marcados?.includes(`${String(row.id)}:${String(row.version)}`)}
-                          />
-                          <label htmlFor={`sel-${String(row.id)}`} className="visually-hidden">
-                            Seleccionar {recordName(entity, row)}
-                          </label>
-                        </>
-                      ) : null,
-                  }
-                : undefined
-            }
+            leading={seleccionables.length > 0 ? columna : undefined}
           />
           <Pagination path={entity.path} state={state} total={result.total} />
           {seleccionables.length > 0 ? (
@@ -118,6 +95,7 @@ export function EntityListPage({ entity: declared, children }: { entity: Entity;
               entity={entity}
               acciones={enBloque}
               action={`${accion}#${EN_BLOQUE_FORM}-titulo`}
+              aqui={listHref(entity.path, state, {})}
               todosHref={`${listHref(entity.path, state, { [SELECCIONAR_TODOS]: "todos" })}#${EN_BLOQUE_FORM}-titulo`}
             />
           ) : null}
