@@ -1,5 +1,5 @@
 /**
- * `npm run bench` (issue 9): what staff feel, at scale, against a floor.
+ * `npm run bench`: what staff feel, at scale, against a floor.
  *
  *   npm run bench                          100 000 synthetic gastos, every screen at 1, 10 and 50 connections
  *   npm run bench -- --gastos 1000000      the same at a million (loading takes several minutes)

@@ -62,8 +62,7 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 /**
  * Fields per body. The largest legitimate form is the gastos bulk action: up to 100 checked rows
  * (`seleccion`, one per row of a 100-row page) plus a handful of filters and buttons. 1 000
- * leaves ten times that; tens of thousands of fields cost seconds of CPU to parse and validate
- * (issue 15).
+ * leaves ten times that; tens of thousands of fields cost seconds of CPU to parse and validate.
  */
 export const MAX_FIELDS = 1000;
 

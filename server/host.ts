@@ -2,7 +2,7 @@ import type { Express, NextFunction, Request, Response } from "express";
 import { hostOf, placeOf } from "./edge";
 
 /**
- * Every request must be addressed to APP_URL's host or to a loopback name (issue 15): the origin
+ * Every request must be addressed to APP_URL's host or to a loopback name: the origin
  * it was addressed to goes in `res.locals.origin`; anything else gets a plain page, never Remix.
  */
 export function requireOurHost(app: Express, appUrl: string, trustProxy: boolean) {

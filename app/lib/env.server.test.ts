@@ -61,7 +61,7 @@ describe("loadEnv", () => {
       /SIGNUP_ALLOWED_DOMAINS/,
     ],
     [{ APP_URL: "https://oficina.empresa.es", SIGNUP_MODE: "abierto" }, "abierto", /^SIGNUP_MODE$/],
-  ])("SIGNUP_MODE por defecto (issue 28, agujero 3): %o → %s", (vars, mode, why) => {
+  ])("SIGNUP_MODE por defecto: %o → %s", (vars, mode, why) => {
     const cfg = loadEnv({ NODE_ENV: "test", ...vars });
     expect(cfg.SIGNUP_MODE).toBe(mode);
     expect(cfg.SIGNUP_MODE_MOTIVO).toMatch(why);
@@ -105,7 +105,7 @@ describe("loadEnv", () => {
       PORT: "8080",
       HOST: "127.0.0.1",
       TRUST_PROXY: "1",
-      RATE_LIMIT_LOGIN: "20", // gone (issue 15): ignored, as any unknown variable
+      RATE_LIMIT_LOGIN: "20", // gone: ignored, as any unknown variable
       DATA_DIR: "/var/lib/oficina",
       DATABASE_URL: "postgresql://oficina:clave@db:5432/oficina",
       SUPABASE_URL: "https://abc.supabase.co",

@@ -50,7 +50,7 @@ export interface Env {
   PERMITIR_ADMIN_UNICO: boolean;
   /**
    * Importe (a decimal string) from which «Enviar a aprobación» needs a justificante;
-   * "0": always; null («no», the default until the forms can attach files — issue 17): never.
+   * "0": always; null («no», the default until the forms can attach files): never.
    */
   JUSTIFICANTE_OBLIGATORIO_DESDE: string | null;
   /** Uploads of receipts one person may make in 10 minutes (each upload's work is bounded too). */

@@ -13,7 +13,7 @@ import type { CifrasIva, PanelData } from "./datos";
 import { gastoHref, gastosHref, misGastosHref, pendientesHref } from "./enlaces";
 
 /**
- * The panel's sections (docs/producto.md «Panel», issue 7). Each is a `<section>` named by its `<h2>`; each
+ * The panel's sections (docs/producto.md «Panel»). Each is a `<section>` named by its `<h2>`; each
  * figure links to the gastos list filtered to show it. The data comes whole from public.panel.
  */
 type Props = { panel: PanelData; formats: Formats };

@@ -17,7 +17,7 @@ import {
 import { pageTitle, useFormats } from "~/ui/page";
 
 /**
- * `/` — the panel (docs/producto.md «Panel», issue 7): for everyone their own expenses by estado, this month and
+ * `/` — the panel (docs/producto.md «Panel»): for everyone their own expenses by estado, this month and
  * the latest five; for approvers what waits for their approval; for administradores the month's
  * approved total per department against its budget, this quarter's IVA, the last 12 months, and
  * the top categories and suppliers of the last 90 days. One store call (public.panel, under

@@ -9,7 +9,7 @@ import { formatTimestamp } from "~/lib/format";
 import { pageTitle, useFormats } from "~/ui/page";
 
 /**
- * `/avisos` — what the workflow told this person (issue 20): newest first,
+ * `/avisos` — what the workflow told this person: newest first,
  * each linking to its gasto, unread ones marked in text; «Marcar todos como leídos». Plain links
  * and forms: the same without JavaScript. Row-level security shows each person only their own.
  */

@@ -18,13 +18,14 @@ import { pageTitle, useFormats } from "~/ui/page";
 import { backToRow, csvHref, DataTable, FilterForm, ListViews, Pagination } from "~/ui/lists";
 
 /**
- * `/gastos` (docs/producto.md, issue 4): the list with its filters, views, count and sum; bulk
- * approve/reject and pay, and «Crear remesa» (to `/remesas` with the rows); and beside the list, with `?gasto={id}`, the expense's panel (there is
- * no `/gastos/{id}`), or with `?nuevo=1` the «Nuevo gasto» form in that panel's place, a few keys
- * from the top of the page. Creating happens only there: the plain list carries no form (nor the
- * form's option lists in its data). Server side in app/gastos/:
- * lista.server.ts (loader), acciones.server.ts (every POST, by `intent`), workflow.server.ts
- * (transitions and bulk).
+ * `/gastos` (docs/producto.md «El gasto»): the list with its filters, views, count and sum; bulk
+ * approve/reject and pay, and «Crear remesa» (to `/remesas` with the rows); and beside the list,
+ * with `?gasto={id}`, the expense's panel (there is no `/gastos/{id}`), or with `?nuevo=1` the
+ * «Nuevo gasto» form in that panel's place, a few keys from the top of the page. Creating happens
+ * only there: the plain list carries no form (nor the form's option lists in its data). The
+ * workflow's buttons and bulk actions are the entity's (app/entities/gastos-flujo.ts); server
+ * side in app/gastos/: lista.server.ts (loader), acciones.server.ts (every POST, by `intent`),
+ * workflow.server.ts (the bulk confirm step, «todos los que coinciden», «Crear remesa»).
  */
 export const loader = (args: LoaderFunctionArgs) => gastosLoader(args);
 /** With a gasto open, the page's confirmation shows in its panel (where the redirect lands), not above the list. */

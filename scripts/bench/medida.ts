@@ -194,7 +194,7 @@ export async function medirPantalla(
 
 /**
  * The server's memory at the end: its peak over the whole run (VmHWM, all its processes), how many
- * workers it has, and each process apart (issue 19): its own peak; PostgreSQL's processes share
+ * workers it has, and each process apart: its own peak; PostgreSQL's processes share
  * their buffers, so theirs is the proportional share (PSS) of all of them at the end.
  */
 export function memoriaAlTerminar({ pid, postmaster }: Medido) {

@@ -16,7 +16,7 @@ export type Opciones = {
    * the first screens measure the compiler too. Each measure still has its own 1 s warm-up.
    */
   calentar: number;
-  /** Rounds of the with/without-DSN pair (what a SENTRY_DSN costs, issue 19); 0: none. */
+  /** Rounds of the with/without-DSN pair (what a SENTRY_DSN costs); 0: none. */
   parDsn: number;
   conexiones: number[];
   pantallas: string[] | null;

@@ -64,7 +64,7 @@ export async function elegirParametros(ctx: Contexto) {
   const proveedor = prov[0]!;
   // A supplier's word for the search: the way people look for «that hotel bill».
   const palabra = proveedor.razon_social.split(/\s+/).find((w) => w.length >= 5) ?? proveedor.razon_social.slice(0, 5);
-  // Two words as people type them (issue 18): one of a gasto's description without its accent and
+  // Two words as people type them: one of a gasto's description without its accent and
   // its supplier's name in capitals, in the other order — «telefonica movil» for «Móvil… (Telefónica)».
   const { rows: conAcento } = await sql<{ descripcion: string; razon_social: string }>`
     select g.descripcion, p.razon_social from public.gastos g join public.proveedores p on p.id = g.proveedor_id

@@ -42,7 +42,7 @@ export async function arrancarServidorMedido(app: string, tmp: string, databaseU
 }
 
 /**
- * What having a DSN costs (issue 19): the same build twice, one worker each, without and with
+ * What having a DSN costs: the same build twice, one worker each, without and with
  * SENTRY_DSN, loaded in turns on the ceiling and the filtered page (pares.ts); two rounds warm
  * them up first. `aceptar`: the Accept-Encoding sent.
  */

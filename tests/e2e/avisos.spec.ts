@@ -6,7 +6,7 @@ import { ACCOUNTS, as, expect, expectNoAxeViolations, pressUntilFocused, unique 
 import { centimosAlAzar, gastosPendientes } from "./support-registros";
 
 /**
- * Avisos (issue 20) as people meet them, JS on and off: the header's «Avisos (N)», the
+ * Avisos as people meet them, JS on and off: the header's «Avisos (N)», the
  * list, marking read, the link to the gasto, the mail (the development outbox), and the
  * preferences, by keyboard. Every test works on its own gastos; the two projects change
  * different preferences, so they never undo each other.

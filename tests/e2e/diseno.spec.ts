@@ -14,7 +14,7 @@ import {
 } from "./support";
 
 /**
- * Layout and keyboard (issue 18): every screen fits a 390 px phone and a 1366 px screen without
+ * Layout and keyboard: every screen fits a 390 px phone and a 1366 px screen without
  * scrolling sideways; on a phone each list row is a card led by its record link; list pages
  * have a skip link to their results; back from a record, the focus is on its row; an empleado
  * is not offered the «Solicitante» column and filter. Every run with JavaScript also writes

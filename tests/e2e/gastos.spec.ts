@@ -19,7 +19,7 @@ import {
 } from "./support-registros";
 
 /**
- * Gastos end to end (issue 4), as the people who use them: Elena (empleado)
+ * Gastos end to end, as the people who use them: Elena (empleado)
  * records and sends, Pablo (aprobador, responsable of her department) approves and rejects, Ana
  * (administradora) pays. Every test makes its own gastos with a unique description and works only
  * on those: other tests (and the other project) change gastos on the same server meanwhile.

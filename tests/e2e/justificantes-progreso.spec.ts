@@ -5,7 +5,7 @@ import { as, expect, expectNoAxeViolations, jsEnabled, unique } from "./support"
 import { centimosAlAzar, crearGasto, flash, importeTecleado, NUEVO_GASTO, panelGasto } from "./support-registros";
 
 /**
- * Large receipts (issue 17): with JavaScript, a preview of the chosen images and, for files of
+ * Large receipts: with JavaScript, a preview of the chosen images and, for files of
  * some size, the upload sent by XMLHttpRequest with a progress bar, ending exactly where the
  * ordinary submission ends; without JavaScript, no progress bar and the same result.
  */

@@ -14,7 +14,7 @@ import {
 } from "./support-registros";
 
 /**
- * Receipts (issue 17), JS on and off (the two projects), with the production rule
+ * Receipts, JS on and off (the two projects), with the production rule
  * (JUSTIFICANTE_OBLIGATORIO_DESDE=0: always required): attach while creating, thumbnails in the
  * panel, the approver opens the file and approves; no receipt, no sending; a duplicate warns.
  * The files are made here with sharp (no binary fixtures).

@@ -6,8 +6,8 @@ import { as, expect } from "./support";
  * The JavaScript a page makes the browser fetch before it works — its `modulepreload`s — gzipped
  * as it travels (ADR 0008, «First-load JavaScript»). zod and Conform's zod adapter load after hydration, for
  * validation as you type (ui/validacion-en-vivo.ts), never with a page: a route whose action imported zod
- * put all of zod in its first load. The budget is the aim of issue 9 plus
- * a little room; a page carrying zod again would be far over it.
+ * put all of zod in its first load. The budget is the first-load aim
+ * (ADR 0008) plus a little room; a page carrying zod again would be far over it.
  */
 const BUDGET_KIB = 135;
 

@@ -13,7 +13,7 @@ import {
 import { departamentoEnLaBase, enLaBaseDeDatos, personaEnLaBase, sucursalEnLaBase } from "./support-base-de-datos";
 
 /**
- * Sucursales, proveedores and usuarios end to end (issue 3), as the people who use them:
+ * Sucursales, proveedores and usuarios end to end, as the people who use them:
  * administradores keep branches and users, aprobadores keep suppliers, everyone edits their own
  * profile. Every test makes its own records (and accounts) with unique names: parallel workers
  * and both projects share one server and one database.

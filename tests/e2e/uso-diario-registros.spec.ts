@@ -3,7 +3,7 @@ import { as, createForm, expect, expectNoAxeViolations, unique, uniqueCode } fro
 import { cifAlAzar } from "./support-registros";
 
 /**
- * Daily use of the record screens (issue 18), with JavaScript and without it: a refused «Nuevo …»
+ * Daily use of the record screens, with JavaScript and without it: a refused «Nuevo …»
  * lands on its error summary, focused; a create opens the new record; a filter value that cannot
  * be read is said on the filter form and not applied.
  */

@@ -68,7 +68,7 @@ import * as informe_irpf from "~/routes/viajes.informe-irpf";
 import * as informe_irpf_csv from "~/routes/viajes.informe-irpf.exportar";
 
 /**
- * The authorization matrix (issue 8), in the manner of Django's AdminViewPermissionsTest: every
+ * The authorization matrix, in the manner of Django's AdminViewPermissionsTest: every
  * route × method × role (anonymous, empleado, aprobador, administrador, inactive user) × kind
  * of record (own, another's, another department's…) with the outcome docs/producto.md «Roles» expects. A refused
  * request gets its 403/404/redirect AND the database is unchanged (every table hashed before and
@@ -282,7 +282,7 @@ async function gasto(solicitante: U, estado: Estado, o: { aprobador?: U } = {}):
 
 /**
  * docs/producto.md «Roles» (gastos: ver), as an oracle independent of the app's code. A borrador is private to its
- * solicitante and the administradores (issue 18): no one approves it yet.
+ * solicitante and the administradores: no one approves it yet.
  */
 function ve(actor: U, g: G) {
   return (
@@ -1918,7 +1918,7 @@ const count = async (
   q: { execute: (trx: TestTransaction) => Promise<{ numAffectedRows?: bigint }> },
 ) => Number((await q.execute(trx)).numAffectedRows ?? 0);
 
-describe("una cuenta de alta propia sin departamento (issue 28, agujero 3)", () => {
+describe("una cuenta de alta propia sin departamento", () => {
   it("solo ve sus gastos y su perfil, y la pantalla se lo dice; al asignarle un departamento, lo demás", async () => {
     const alta = await app.createUser({ nombre: "Alta propia", altaPropia: true });
     const as = (path: string, params: Record<string, string> = {}) => ({

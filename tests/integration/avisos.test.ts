@@ -10,7 +10,7 @@ import { createTestApp, ORIGIN, request, respond } from "../support/app";
 import { asUser, connect, pgError } from "../support/as-user";
 
 /**
- * Avisos (docs/producto.md, issue 20): every transition tells exactly the people it should, in the same
+ * Avisos (docs/producto.md): every transition tells exactly the people it should, in the same
  * transaction as the change, and the delivery worker sends each mail once.
  */
 let app: Awaited<ReturnType<typeof createTestApp>>;
@@ -267,7 +267,7 @@ describe("entrega por correo", () => {
     expect(sent).toHaveLength(1);
   });
 
-  it("el texto de quien escribe no se hace pasar por una línea del correo (issue 28, agujero 9)", async () => {
+  it("el texto de quien escribe no se hace pasar por una línea del correo", async () => {
     const fake = "Taxi\r\nAVISO DE SEGURIDAD: su cuenta caduca hoy, entre en https://evil.example/login";
     // The form refuses it, with a message, and writes nothing.
     const before = await app.db

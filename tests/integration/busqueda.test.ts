@@ -32,7 +32,7 @@ import { insertDepartamento, insertSucursal, setProfile } from "../support/fixtu
 import { gastosPage } from "../support/gastos";
 
 /**
- * Search (issue 18): every word, without accents or capitals, somewhere in the record's
+ * Search: every word, without accents or capitals, somewhere in the record's
  * searchable columns — a gasto's supplier's names too — on every list, under row-level security,
  * with the same rows through both store adapters.
  */

@@ -17,7 +17,7 @@ import { createTestApp, json, ORIGIN, PASSWORD, request, respond } from "../supp
 
 /**
  * Accounts (docs/producto.md «Cuentas») through the real routes and the local adapter on a real Postgres: the holes
- * found by probing (issue 15: 2, 3, 4, 7, 12) and the reset / change-password journeys. Mails are
+ * found by probing and the reset / change-password journeys. Mails are
  * read from the dev outbox (DATA_DIR/correo), as a person would read them.
  */
 const APP_URL = "https://oficina.empresa.es";
@@ -569,7 +569,7 @@ describe("cambiar mi contraseña en mi ficha", () => {
   });
 });
 
-describe("un cambio de contraseña acaba con los demás enlaces de la cuenta (issue 28, agujero 6)", () => {
+describe("un cambio de contraseña acaba con los demás enlaces de la cuenta", () => {
   // The first account of an empty system is its administrador (and stays one): run alone, the
   // accounts below are then ordinary ones.
   beforeAll(() => app.createUser({ nombre: "Administradora", rol: "administrador" }));
@@ -651,7 +651,7 @@ describe("un cambio de contraseña acaba con los demás enlaces de la cuenta (is
   });
 });
 
-describe("la contraseña actual de la ficha cuenta como un inicio de sesión (issue 28, agujero 7)", () => {
+describe("la contraseña actual de la ficha cuenta como un inicio de sesión", () => {
   // The first account of an empty system is its administrador (and stays one): run alone, the
   // accounts below are then ordinary ones.
   beforeAll(() => app.createUser({ nombre: "Administradora", rol: "administrador" }));
@@ -690,7 +690,7 @@ describe("la contraseña actual de la ficha cuenta como un inicio de sesión (is
   });
 });
 
-describe("enlaces falsos: ni scrypt ni barra libre (issue 28, agujero 8)", () => {
+describe("enlaces falsos: ni scrypt ni barra libre", () => {
   // The first account of an empty system is its administrador (and stays one): run alone, the
   // accounts below are then ordinary ones.
   beforeAll(() => app.createUser({ nombre: "Administradora", rol: "administrador" }));
@@ -761,7 +761,7 @@ describe("enlaces falsos: ni scrypt ni barra libre (issue 28, agujero 8)", () =>
   });
 });
 
-describe("el buzón de desarrollo es privado (issue 28, punto 10)", () => {
+describe("el buzón de desarrollo es privado", () => {
   // The first account of an empty system is its administrador (and stays one): run alone, the
   // accounts below are then ordinary ones.
   beforeAll(() => app.createUser({ nombre: "Administradora", rol: "administrador" }));
@@ -850,7 +850,7 @@ describe("SIGNUP_MODE", () => {
     }
   });
 
-  it("sin SIGNUP_MODE, una instalación real (APP_URL que no es esta máquina) es «invitacion»; vacía, deja entrar a su primera cuenta, que es administrador (issue 28, agujero 3)", async () => {
+  it("sin SIGNUP_MODE, una instalación real (APP_URL que no es esta máquina) es «invitacion»; vacía, deja entrar a su primera cuenta, que es administrador", async () => {
     const real = await createTestApp({ APP_URL, DATA_DIR });
     try {
       expect(real.config).toMatchObject({

@@ -7,7 +7,7 @@ import { insertDepartamento, insertSucursal, setProfile } from "../support/fixtu
 import { gastosPage } from "../support/gastos";
 
 /**
- * Bulk actions of /gastos (issue 18) through the real action on a real Postgres: the result
+ * Bulk actions of /gastos through the real action on a real Postgres: the result
  * names the folios changed and those refused with why; «Marcar como pagados» for
  * administradores with one date and reference for all (every error at once); and the CSV an
  * empleado downloads has the columns the list shows them (no «Solicitante»).

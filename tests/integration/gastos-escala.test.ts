@@ -211,7 +211,7 @@ describe("una búsqueda con más coincidencias que las que se cuentan (ADR 0008)
       exacto: true,
       sumas: { importe: (1612 * 10.25).toFixed(2) },
     });
-    // The list searches word by word (issue 18): «carga» and «1» anywhere, the folio too.
+    // The list searches word by word: «carga» and «1» anywhere, the folio too.
     const { rows: cuenta } = await sql<{
       n: number;
     }>`select count(*)::int as n from gastos where busqueda like '%carga%' and busqueda like '%1%'`.execute(app.db);

@@ -623,7 +623,9 @@ describe("flujo: cada transición como cada rol", () => {
     const flash = await flashOf(r);
     expect(flash?.kind).toBe("aviso");
     expect(flash?.message).toBe(`Gasto ${g.folio} aprobado.`);
-    expect(flash?.detalles).toEqual([expect.stringMatching(/^Aviso: El departamento Ventas supera su presupuesto mensual/)]);
+    expect(flash?.detalles).toEqual([
+      expect.stringMatching(/^Aviso: El departamento Ventas supera su presupuesto mensual/),
+    ]);
     expect((await row(g.id)).estado).toBe("aprobado");
   });
 
@@ -756,7 +758,7 @@ describe("flujo: la matriz completa sobre un gasto de Elena (Ventas; su aprobado
   };
   // empleado = the solicitante; empleado2 and aprobador2: Compras (do not see it); responsable: of Compras.
   const matriz: Record<keyof typeof desde, Record<string, Esperado>> = {
-    // A borrador is private (issue 18): her aprobador does not see it.
+    // A borrador is private: her aprobador does not see it.
     enviar: { empleado: "ok", empleado2: 404, aprobador: 404, aprobador2: 404, responsable: 404, admin: "ok" },
     retirar: { empleado: "ok", empleado2: 404, aprobador: 403, aprobador2: 404, responsable: 404, admin: "ok" },
     aprobar: { empleado: 403, empleado2: 404, aprobador: "ok", aprobador2: 404, responsable: 404, admin: "ok" },

@@ -221,7 +221,7 @@ function expected(u: Usuario, s: Snapshot): PanelData {
   base.categorias = top((g) => g.categoria).map(({ k, cuenta, importe }) => ({ categoria: k, cuenta, importe }));
   base.proveedores = top((g) => g.proveedor_id).map(({ k, cuenta, importe }) => {
     const p = s.proveedores.find((x) => x.id === k)!;
-    // One name per supplier everywhere (issue 18): «Nombre comercial (Razón social)», else the razón social.
+    // One name per supplier everywhere: «Nombre comercial (Razón social)», else the razón social.
     const comercial = p.nombre_comercial?.trim();
     const nombre =
       comercial && comercial.toLowerCase() !== p.razon_social.trim().toLowerCase()

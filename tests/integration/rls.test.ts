@@ -235,7 +235,7 @@ describe("proveedores", () => {
   });
 });
 
-describe("altas pendientes de ubicar (issue 28, agujero 3)", () => {
+describe("altas pendientes de ubicar", () => {
   it("quien se da de alta solo ve sus gastos y su perfil hasta que un administrador le asigna un departamento", async () => {
     // A sign-up, as its confirmation leaves it: the auth.users trigger writes the profile.
     const { rows } = await db.query(

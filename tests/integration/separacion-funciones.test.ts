@@ -8,7 +8,7 @@ import { insertDepartamento, insertSucursal, setProfile } from "../support/fixtu
 import { gastosPage, type FilaLista, type Gasto } from "../support/gastos";
 
 /**
- * Separation of duties (docs/producto.md) (issue 15, hole 6), through the real loaders and actions and
+ * Separation of duties (docs/producto.md), through the real loaders and actions and
  * straight against the database as each person (row-level security, the workflow functions):
  *
  * - who approves is decided by the solicitante, never by the gasto's department (cost centre);

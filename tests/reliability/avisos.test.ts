@@ -17,7 +17,7 @@ import {
 import { createOrganisation, figure, workDir } from "./support";
 
 /**
- * Avisos delivered exactly once (issue 20, ADR 0017), against real processes: the app server
+ * Avisos delivered exactly once (ADR 0017), against real processes: the app server
  * (its primary runs the delivery worker) on a PostgreSQL of its own, and a real SMTP server on
  * loopback that records every message it accepts by Message-ID.
  *

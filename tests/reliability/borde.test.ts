@@ -18,8 +18,8 @@ import { disposeServer, startOnEmptyDataDir } from "../support/server-suite";
 import { createOrganisation, figure, LEAKS, PASSWORD, workDir } from "./support";
 
 /**
- * The Express edge (server.ts) against a real production server (issue 15, holes 4, 5, 9, 10,
- * 11 and the account-route limiter): which Host it answers, bodies capped and checked before any
+ * The Express edge (server.ts) against a real production server, including the account-route
+ * limiter: which Host it answers, bodies capped and checked before any
  * route parses them, Cache-Control, refusals on the app's own page, odd methods and targets, and
  * `npm start` as a fresh installation runs it.
  */
@@ -374,7 +374,7 @@ describe("métodos, rutas y cabeceras raras", () => {
 
 // ---------------------------------------------------------------------------------------------
 
-describe("el limitador de Express en /login ya no existe (issue 15, agujero 2)", () => {
+describe("el limitador de Express en /login ya no existe", () => {
   it("30 inicios de sesión correctos seguidos desde una misma dirección: todos entran", async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 30; i++) {

@@ -21,7 +21,7 @@ import { startS3, type S3Local } from "../support/s3";
 import { createOrganisation, figure, gastoForm, gastoIdOf, PASSWORD, textOf, workDir } from "./support";
 
 /**
- * Scale-out (issue 15): two app servers, each with its own DATA_DIR and nothing in memory in
+ * Scale-out: two app servers, each with its own DATA_DIR and nothing in memory in
  * common, on one DATABASE_URL (a PostgreSQL of their own here). What they must agree on lives in
  * the database: a session opened on one works on the other, signing out or a lock on one holds on
  * the other, a form posted twice to both creates one record, and the limits count the requests of

@@ -256,7 +256,7 @@ describe("CSRF: un POST que no viene de Oficina", () => {
 });
 
 describe("Host detrás de un proxy de confianza (TRUST_PROXY)", () => {
-  it("X-Forwarded-Host decide el Host: el de APP_URL pasa, otro recibe 400 (issue 15, agujero 4)", async () => {
+  it("X-Forwarded-Host decide el Host: el de APP_URL pasa, otro recibe 400", async () => {
     const as = (xfh: string) =>
       httpRequest(server.url, "/login", { headers: { "X-Forwarded-Host": xfh, "X-Forwarded-Proto": "https" } });
     const good = await as("app.oficina.test");
@@ -329,7 +329,7 @@ const BAD_URLS = [
   "//example.com@127.0.0.1",
   "http://127.0.0.1@example.com",
   "/gastos\r\nLocation: https://example.com",
-  // Dot segments that normalise into a protocol-relative URL (issue 15, hole 1: «/.//evil» was
+  // Dot segments that normalise into a protocol-relative URL («/.//evil» was
   // answered «Location: //evil»).
   ...["/.", "/..", "/x/..", "/x/y/../..", "/%2e", "/%2E", "/.%2e", "/%2e%2e", "/x/%2e%2e"].flatMap((p) => [
     `${p}//evil.example/phish`,
@@ -739,7 +739,7 @@ describe("fuerza bruta al iniciar sesión", () => {
   });
 });
 
-describe("enlaces falsos en /auth/recuperar y /auth/invitacion (issue 28, agujero 8)", () => {
+describe("enlaces falsos en /auth/recuperar y /auth/invitacion", () => {
   const serverCpu = async (fn: () => Promise<unknown>) => (await serverCpuOf(server, fn)).ms;
 
   it("300 envíos con un token inventado no cuestan 300 scrypt; desde una dirección, el límite los corta", async () => {

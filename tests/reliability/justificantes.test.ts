@@ -378,7 +378,7 @@ describe("justificantes por el servidor real", () => {
 });
 
 /**
- * What one upload can make the server's processors do (issue 28, hole 1): the CPU of the
+ * What one upload can make the server's processors do: the CPU of the
  * server's processes (/proc) while each request is answered, for the costliest uploads the
  * limits let through, and /gastos answering while ten of them arrive at once.
  */

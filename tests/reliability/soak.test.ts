@@ -16,7 +16,7 @@ import { disposeServer, startOnEmptyDataDir } from "../support/server-suite";
 import { createOrganisation, figure, gastoForm, gastoIdOf, guardarForm, PASSWORD, workDir } from "./support";
 
 /**
- * Load held (issue 8): SOAK_SECONDS (default 300) at 20 keep-alive connections on loopback, mixed
+ * Load held: SOAK_SECONDS (default 300) at 20 keep-alive connections on loopback, mixed
  * reads and writes as several people, against the server with the demo data (3 000 gastos):
  * lists, searches, filters, records, the panel and CSV exports; creating, editing and submitting
  * gastos; an approver approving them in bulk. Every answer must be the expected one (200 for a
@@ -118,7 +118,7 @@ it(
     );
     const jefa = await person(org.accounts.jefa!.email, PASSWORD);
 
-    // Each process apart (issue 19): the primary, each worker (by its place: one that is replaced
+    // Each process apart: the primary, each worker (by its place: one that is replaced
     // keeps its place), and PostgreSQL, which the server starts but which is not counted in `mb`.
     const rss: { t: number; mb: number; primary: number; workers: number[]; postgres: number }[] = [];
     const started = Date.now();
