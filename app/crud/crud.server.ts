@@ -46,7 +46,13 @@ import { parseListState, SELECCIONAR_TODOS, sinControl, toListQuery, viewFilters
  * The generic server side of every list and record screen: loaders and actions take an entity
  * declaration and do the rest (permissions, parsing, store calls, typed errors → Spanish messages).
  */
-type Args = { request: Request; context: AppLoadContext; params?: Record<string, string | undefined> };
+type Args = {
+  request: Request;
+  context: AppLoadContext;
+  params?: Record<string, string | undefined>;
+  /** The body, when the caller has already read it to route the post (a body is read once). */
+  formData?: FormData;
+};
 
 /** The signed-in user, when the entity is for them (`entity.roles`); to anyone else, a 404. */
 export async function requireViewer(entity: Entity, request: Request, context: AppLoadContext): Promise<Signed> {
@@ -282,11 +288,11 @@ async function refusal(
  * A refused form's reply carries the posted `intent`, if any, so a page with several forms
  * shows the errors on the right one.
  */
-export async function createAction(entity: Entity, { request, context }: Args, o: CreateOptions = {}) {
+export async function createAction(entity: Entity, { request, context, ...args }: Args, o: CreateOptions = {}) {
   const signed = await requireViewer(entity, request, context);
   const { user, store } = signed;
   if (!puede(entity.permisos, "crear", user)) forbidden();
-  const formData = await request.formData();
+  const formData = args.formData ?? (await request.formData());
   const intent = intentOf(formData);
   return context.services.once(user.id, formData.get("_envio"), async () => {
     const campos = writableNames(entity, user);
@@ -325,10 +331,9 @@ export async function createAction(entity: Entity, { request, context }: Args, o
  */
 export async function listAction(entity: Entity, args: Args, o: CreateOptions = {}) {
   if (!entity.enBloque?.length) return createAction(entity, args, o);
-  // Read from a copy: createAction reads the body itself.
-  const formData = await args.request.clone().formData();
+  const formData = args.formData ?? (await args.request.formData());
   const accion = accionEnBloque(entity, formData.get("intent"));
-  if (!accion) return createAction(entity, args, o);
+  if (!accion) return createAction(entity, { ...args, formData }, o);
   const signed = await requireViewer(entity, args.request, args.context);
   const url = new URL(args.request.url);
   for (const key of ["index", SELECCIONAR_TODOS]) url.searchParams.delete(key);
@@ -417,7 +422,7 @@ export async function loadHistory(store: Store, table: string | string[], id: st
  */
 export async function recordAction(
   entity: Entity,
-  { request, context, params }: Args,
+  { request, context, params, ...args }: Args,
   o: {
     afterSave?: (saved: Row) => Promise<void>;
     /** Where to return instead of `volver` (e.g. the same list with the record's panel open), after a save and after a delete. */
@@ -432,7 +437,7 @@ export async function recordAction(
 ) {
   const { user, store } = await requireViewer(entity, request, context);
   const id = entity.single ? await singleId(store, entity) : (params?.id ?? "");
-  const formData = await request.formData();
+  const formData = args.formData ?? (await request.formData());
   const intent = formData.get("intent");
   const url = new URL(request.url);
   const volver = backTo(entity, url);

@@ -27,7 +27,7 @@ import { describirDesglose, leerDesglose } from "~/lib/iva";
 import type { GastoClave } from "./lista.server";
 import { masivo, remesaSeleccion, seleccion } from "./workflow.server";
 
-type Args = { request: Request; context: AppLoadContext };
+type Args = { request: Request; context: AppLoadContext; formData?: FormData };
 
 /**
  * Every POST of `/gastos`, by its hidden `intent`: crear (the «Nuevo gasto» form), guardar and
@@ -41,7 +41,7 @@ export async function gastosAction({ request, context }: Args) {
   // Only «Nuevo gasto» sends files (multipart, streamed to temp files by its own parser).
   if (/^multipart\/form-data/i.test(request.headers.get("Content-Type") ?? ""))
     return crearConJustificantes({ request, context }, signed);
-  const formData = await request.clone().formData();
+  const formData = await request.formData();
   const intent = formData.get("intent");
   const url = new URL(request.url);
   const volver = volverA(url);
@@ -49,7 +49,7 @@ export async function gastosAction({ request, context }: Args) {
   if (intent === "crear")
     return createAction(
       gastos,
-      { request, context },
+      { request, context, formData },
       {
         ...preparar(signed),
         alsoRefused: tambienRechazado(preparar(signed)),
@@ -57,7 +57,7 @@ export async function gastosAction({ request, context }: Args) {
       },
     );
   if (intent === "guardar" || intent === "eliminar")
-    return borrador(intent, { request, context }, signed, formData, url);
+    return borrador(intent, { request, context, formData }, signed, formData, url);
 
   // A workflow step on the open gasto (its panel's buttons): the entity's record action.
   const accion = accionDeRegistro(gastos, intent);
@@ -101,32 +101,32 @@ async function crearConJustificantes({ request, context }: Args, signed: Signed)
         throw error;
       }
     }
-    const formData = new URLSearchParams(campos);
-    if (formData.get("intent") !== "crear") throw json({ message: "Acción desconocida." }, { status: 400 });
-    const headers = new Headers(request.headers);
-    headers.set("Content-Type", "application/x-www-form-urlencoded");
-    headers.delete("Content-Length");
-    const soloCampos = new Request(request.url, { method: "POST", headers, body: formData });
-    const fd = await soloCampos.clone().formData();
-    const args = { request: soloCampos, context };
-    return await createAction(gastos, args, {
-      ...preparar(signed),
-      alsoRefused: tambienRechazado(preparar(signed)),
-      async done(row, s, url) {
-        const hecho = await creado(row, s, url, fd);
-        if (!archivos.length && !rechazados.length) return hecho;
-        const subida = await adjuntar(archivos, { gastoId: String(row.id), store: s.store, almacen, existentes: 0 });
-        const r = resumenSubida({ ...subida, rechazados: [...rechazados, ...subida.rechazados] });
-        const partes = [hecho.message, r.message, ...r.detalles, r.duplicado?.message].filter(Boolean);
-        const aviso = hecho.kind === "aviso" || r.detalles.length > 0 || r.duplicado;
-        return {
-          ...hecho,
-          message: partes.join(" "),
-          kind: aviso ? ("aviso" as const) : hecho.kind,
-          enlace: hecho.enlace ?? r.duplicado?.enlace,
-        };
+    // The fields, as any other post's body (the files were streamed apart: the body is read).
+    const fd = new FormData();
+    for (const [name, value] of campos) fd.append(name, value);
+    if (fd.get("intent") !== "crear") throw json({ message: "Acción desconocida." }, { status: 400 });
+    return await createAction(
+      gastos,
+      { request, context, formData: fd },
+      {
+        ...preparar(signed),
+        alsoRefused: tambienRechazado(preparar(signed)),
+        async done(row, s, url) {
+          const hecho = await creado(row, s, url, fd);
+          if (!archivos.length && !rechazados.length) return hecho;
+          const subida = await adjuntar(archivos, { gastoId: String(row.id), store: s.store, almacen, existentes: 0 });
+          const r = resumenSubida({ ...subida, rechazados: [...rechazados, ...subida.rechazados] });
+          const partes = [hecho.message, r.message, ...r.detalles, r.duplicado?.message].filter(Boolean);
+          const aviso = hecho.kind === "aviso" || r.detalles.length > 0 || r.duplicado;
+          return {
+            ...hecho,
+            message: partes.join(" "),
+            kind: aviso ? ("aviso" as const) : hecho.kind,
+            enlace: hecho.enlace ?? r.duplicado?.enlace,
+          };
+        },
       },
-    });
+    );
   } finally {
     await descartar(archivos);
   }
@@ -228,7 +228,7 @@ function tambienRechazado({ prepare }: ReturnType<typeof preparar>, id?: string)
  * After «Nuevo gasto»: its panel, focused (`#gasto`), so «Enviar a aprobación» is the next few
  * Tabs; the flash is a live region, read out all the same. A warning when it looks like a duplicate.
  */
-async function creado(row: Row, { store }: Signed, url: URL, formData: FormData | URLSearchParams) {
+async function creado(row: Row, { store }: Signed, url: URL, formData: FormData) {
   const here = new URLSearchParams(url.search);
   for (const key of ["index", "eliminar", "masivo", "nuevo"]) here.delete(key);
   here.set("gasto", String(row.id));
@@ -252,7 +252,7 @@ async function creado(row: Row, { store }: Signed, url: URL, formData: FormData 
  * What the server computed of the IVA breakdown when the form left amounts out (only the importe,
  * or a line with only its tipo): said in the flash so it can be checked.
  */
-function ivaCalculado(row: Row, formData: FormData | URLSearchParams) {
+function ivaCalculado(row: Row, formData: FormData) {
   const escrito = [...formData.entries()].some(
     ([name, value]) => /^desglose_iva\[\d+\]\.(base|cuota)$/.test(name) && String(value).trim() !== "",
   );

@@ -31,7 +31,7 @@ export const loader = (args: LoaderFunctionArgs) =>
  */
 export async function action(args: ActionFunctionArgs) {
   const { request, context, params } = args;
-  const form = await request.clone().formData();
+  const form = await request.formData();
   const intent = form.get("intent");
 
   if (intent === "cambiar_contrasena") {
@@ -110,12 +110,16 @@ export async function action(args: ActionFunctionArgs) {
     }
   }
 
-  return recordAction(usuarios, args, {
-    /** A deactivated user's sessions end at once (their next request is refused anyway: see session.server). */
-    afterSave: async (saved) => {
-      if (saved.activo === false) await context.services.auth.endSessionsOf(String(saved.id));
+  return recordAction(
+    usuarios,
+    { ...args, formData: form },
+    {
+      /** A deactivated user's sessions end at once (their next request is refused anyway: see session.server). */
+      afterSave: async (saved) => {
+        if (saved.activo === false) await context.services.auth.endSessionsOf(String(saved.id));
+      },
     },
-  });
+  );
 }
 
 function ConfirmarDegradacion({ pierde, campos }: { pierde: string[]; campos: [string, string][] }) {
