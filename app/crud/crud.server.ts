@@ -2,12 +2,11 @@ import { json, type AppLoadContext, type SerializeFrom } from "@remix-run/node";
 import { z } from "zod";
 import { puede, type Accion } from "~/auth/permissions";
 import { requireUser, type Signed } from "~/auth/session.server";
-import { Conflict, Forbidden, Invalid, NotFound, Referenced, UUID, type Row, type Store } from "~/data/store";
+import { Conflict, Forbidden, NotFound, Referenced, UUID, type Row, type Store } from "~/data/store";
 import {
   accionDeRegistro,
   accionEnBloque,
   accionesOfrecidas,
-  capitalize,
   done,
   entitySchema,
   listColumns,
@@ -16,26 +15,21 @@ import {
   seenBy,
   writableFields,
   type Entity,
-  type Motivos,
-  type RecordAction,
 } from "~/entities/entity";
-import { formSchema } from "~/entities/fields";
 import { entityOf } from "~/entities/index";
-import { conArticulo } from "~/lib/articulos";
 import type { Option } from "~/lib/opciones";
 import type { Formats } from "~/lib/format";
 import { parseSubmission } from "~/ui/parse-submission.server";
 import { csvResponse, csvToExport } from "./csv.server";
-import { argumentosDe, seleccionEnBloque } from "./en-bloque.server";
+import { motivosDe, recordStep } from "./accion-de-registro.server";
+import { seleccionEnBloque } from "./en-bloque.server";
 import { referencedMessage, storeErrorReply } from "./errores.server";
 import {
-  avisosDe,
   backTo,
   forbidden,
   getOr404,
   intentOf,
   notFound,
-  noVisible,
   redirectWithFlash,
   type FlashKind,
   type FlashLink,
@@ -520,84 +514,5 @@ export async function recordAction(
       );
     }
     return storeErrorReply(entity, store, submission, error, formData, id);
-  }
-}
-
-/**
- * What the database says this person may not do with record `id` and why (the entity's
- * `motivos`); undefined when the entity declares none, null when the record is not visible.
- */
-export async function motivosDe(store: Store, entity: Entity, id: string): Promise<Motivos | null | undefined> {
-  if (!entity.motivos) return undefined;
-  return store.rpc<Motivos | null>(entity.motivos, { p_id: id }, { reads: true });
-}
-
-/**
- * One of the entity's `acciones` on record `id`: refused first when the person may not (its
- * roles, the entity's `motivos`), then its fields parsed, its database function called with the
- * version the person saw, and back to `volver` with what it did (or why not). `nombrar`: the
- * messages name the record («Gasto GAS-2026-00012: …»), for a record open beside its list.
- */
-export async function recordStep(
-  entity: Entity,
-  accion: RecordAction,
-  { request, context }: Args,
-  { user, store }: Signed,
-  { id, formData, volver, nombrar = false }: { id: string; formData: FormData; volver: string; nombrar?: boolean },
-) {
-  if (accion.roles && !accion.roles.includes(user.rol)) forbidden();
-  const noEsta = `${capitalize(conArticulo(entity.singular, { genero: entity.gender }))} ${noVisible(entity)}`;
-  if (!UUID.test(id)) notFound(noEsta);
-  const version = z.coerce.number().int().positive().safeParse(formData.get("version"));
-  if (!version.success)
-    throw json(
-      {
-        message: `Falta la versión ${entity.gender === "f" ? "de la" : "del"} ${entity.singular}: recargue la página.`,
-      },
-      { status: 400 },
-    );
-  const [record, motivos] = await Promise.all([
-    store
-      .get<Row>(entity.view, id)
-      .catch((error) => (error instanceof NotFound ? notFound(noEsta) : Promise.reject(error))),
-    motivosDe(store, entity, id),
-  ]);
-  if (motivos === null) notFound(noEsta);
-  // Refused before the form is read: a forced post by someone who may not gets a 403, not field errors.
-  const no = motivos?.[accion.intent];
-  if (no) forbidden(no);
-
-  const campos = accion.campos ?? [];
-  const submission = parseSubmission(formData, (zod) => accion.esquema?.(zod, record) ?? formSchema(zod, campos));
-  if (submission.status !== "success")
-    return json({ intent: accion.intent, result: submission.reply() }, { status: 400 });
-  const nombre = nombrar ? `${capitalize(entity.singular)} ${recordName(entity, record)}: ` : "";
-  try {
-    const hecho = await store.rpc<Record<string, unknown>>(accion.funcion, {
-      p_id: id,
-      p_version: version.data,
-      ...argumentosDe({ campos, argumentos: accion.argumentos }, submission.value as Row),
-    });
-    const avisos = avisosDe(hecho);
-    const message = accion.hecho(hecho ?? {}, record);
-    return redirectWithFlash(context, request, volver, message, avisos.length ? "aviso" : "exito", {
-      detalles: avisos.map((a) => `Aviso: ${a}`),
-    });
-  } catch (error) {
-    if (error instanceof NotFound) notFound(noEsta);
-    if (error instanceof Forbidden) forbidden(error.message);
-    if (error instanceof Invalid || error instanceof Conflict) {
-      const campo = error instanceof Invalid ? campos.find((f) => error.field?.startsWith(f.name)) : undefined;
-      if (campo)
-        return json(
-          { intent: accion.intent, result: submission.reply({ fieldErrors: { [campo.name]: [error.message] } }) },
-          { status: 400 },
-        );
-      const remedio = error instanceof Invalid && error.field ? accion.remedios?.[error.field] : undefined;
-      return redirectWithFlash(context, request, volver, `${nombre}${error.message}`, "error", {
-        enlace: remedio && { href: `${volver.replace(/#.*$/, "")}#${remedio.ancla}`, texto: remedio.texto },
-      });
-    }
-    throw error;
   }
 }

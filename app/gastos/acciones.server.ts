@@ -1,14 +1,8 @@
 import { json, type AppLoadContext } from "@remix-run/node";
 import { requireUser, type Signed } from "~/auth/session.server";
 import { UUID, type Filter, type Row } from "~/data/store";
-import {
-  createAction,
-  permissions,
-  recordAction,
-  recordStep,
-  writableNames,
-  type CreateOptions,
-} from "~/crud/crud.server";
+import { createAction, permissions, recordAction, writableNames, type CreateOptions } from "~/crud/crud.server";
+import { recordStep } from "~/crud/accion-de-registro.server";
 import { SELECCIONAR_TODOS } from "~/crud/list-query";
 import { forbidden, getOr404, notFound, redirectWithFlash } from "~/crud/respuestas.server";
 import { accionDeRegistro, accionEnBloque } from "~/entities/entity";

@@ -4,7 +4,6 @@ import { EXACT_COUNT_LIMIT, UUID, type Row, type Store } from "~/data/store";
 import {
   formats,
   loadHistory,
-  motivosDe,
   loadOptions,
   optionSearches,
   permissions,
@@ -14,6 +13,7 @@ import {
   type Options,
   type StoredRow,
 } from "~/crud/crud.server";
+import { motivosDe } from "~/crud/accion-de-registro.server";
 import { EN_BLOQUE_MAXIMO } from "~/crud/en-bloque.server";
 import { getOr404, notFound } from "~/crud/respuestas.server";
 import { csvResponse, csvToExport } from "~/crud/csv.server";
