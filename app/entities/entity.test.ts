@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { categoriasFiscales } from "./categorias-fiscales";
-import { forRole, recordName, seenBy } from "./entity";
+import { accionesOfrecidas, forRole, recordName, seenBy, type Entity, type RecordAction } from "./entity";
 import { empresa } from "./empresa";
 import { gastos } from "./gastos";
 import { departamentos } from "./departamentos";
@@ -52,5 +52,42 @@ describe("recordName", () => {
     expect(recordName(categoriasFiscales, { categoria: "atenciones_clientes" })).toBe("Atenciones a clientes");
     expect(recordName(departamentos, { nombre: "Ventas" })).toBe("Ventas");
     expect(recordName(empresa, { razon_social: null })).toBe("");
+  });
+});
+
+/** Which record actions a record page offers: role, `disponible` and the database's `motivos`. */
+describe("accionesOfrecidas", () => {
+  const accion = (intent: string, o: Partial<RecordAction> = {}): RecordAction => ({
+    intent,
+    label: intent,
+    funcion: `${intent}_cosa`,
+    disponible: (record) => record.estado === "pendiente",
+    hecho: () => "Hecho.",
+    ...o,
+  });
+  const entidad: Pick<Entity, "acciones"> = {
+    acciones: [accion("aprobar", { roles: ["aprobador", "administrador"] }), accion("retirar")],
+  };
+  const aprobador = { id: "a", rol: "aprobador" as const };
+  const empleado = { id: "e", rol: "empleado" as const };
+  const pendiente = { estado: "pendiente" };
+
+  it("sin `motivos`: las que su rol puede y `disponible` admite, en su orden", () => {
+    expect(accionesOfrecidas(entidad, pendiente, aprobador)).toEqual(["aprobar", "retirar"]);
+    expect(accionesOfrecidas(entidad, pendiente, empleado)).toEqual(["retirar"]);
+    expect(accionesOfrecidas(entidad, { estado: "aprobado" }, aprobador)).toEqual([]);
+  });
+
+  it("con `motivos`: solo las que la base no niega; ninguna si el registro no se ve (null)", () => {
+    const motivos = { aprobar: "Usted creó este gasto: debe aprobarlo otra persona.", retirar: null };
+    expect(accionesOfrecidas(entidad, pendiente, aprobador, motivos)).toEqual(["retirar"]);
+    expect(accionesOfrecidas(entidad, pendiente, aprobador, { aprobar: null, retirar: null })).toEqual([
+      "aprobar",
+      "retirar",
+    ]);
+    expect(accionesOfrecidas(entidad, pendiente, aprobador, null)).toEqual([]);
+    // The database's yes does not override the record's state or the role.
+    expect(accionesOfrecidas(entidad, { estado: "aprobado" }, aprobador, { aprobar: null, retirar: null })).toEqual([]);
+    expect(accionesOfrecidas(entidad, pendiente, empleado, { aprobar: null, retirar: null })).toEqual(["retirar"]);
   });
 });
