@@ -1,3 +1,5 @@
+import path from "node:path";
+import { opciones as opcionesDeMemoria } from "../../scripts/bench/memoria";
 import { entorno, leerOpciones, numero, palabras } from "../../scripts/linea-de-ordenes";
 import { parseSeedArgs } from "../../scripts/seed";
 
@@ -82,5 +84,58 @@ describe("scripts/seed.ts", () => {
     expect(() => parseSeedArgs(["--gastos", "mil"])).toThrow("--gastos espera un número entero: «mil»");
     expect(() => parseSeedArgs(["--seed", "-1"])).toThrow("--seed espera un número entero: «-1»");
     expect(() => parseSeedArgs(["--gastos"])).toThrow("Falta el valor de --gastos");
+  });
+});
+
+describe("scripts/bench/memoria.ts", () => {
+  it("por defecto: el servidor de aquí como lo arranca npm start, 60 s, 10 conexiones, 1 proceso, cada 2 s", () => {
+    expect(opcionesDeMemoria([])).toEqual({
+      variantes: [{ nombre: "npm-start", env: {}, node: [], dir: process.cwd() }],
+      segundos: 60,
+      conexiones: 10,
+      procesos: 1,
+      cada: 2,
+    });
+  });
+
+  it("--variante se repite: nombre|entorno|flags de node|directorio", () => {
+    const o = opcionesDeMemoria([
+      "--variante",
+      "semi16|NODE_OPTIONS=--max-semi-space-size=16",
+      "--variante=antes|||/tmp/a",
+      "--variante",
+      "prof|A=1,B=2|--cpu-prof --cpu-prof-dir=/tmp/p",
+      "--segundos",
+      "5",
+      "--conexiones",
+      "3",
+      "--procesos",
+      "2",
+      "--cada",
+      "0.5",
+    ]);
+    expect(o).toEqual({
+      variantes: [
+        { nombre: "semi16", env: { NODE_OPTIONS: "--max-semi-space-size=16" }, node: [], dir: path.resolve(".") },
+        { nombre: "antes", env: {}, node: [], dir: "/tmp/a" },
+        {
+          nombre: "prof",
+          env: { A: "1", B: "2" },
+          node: ["--cpu-prof", "--cpu-prof-dir=/tmp/p"],
+          dir: path.resolve("."),
+        },
+      ],
+      segundos: 5,
+      conexiones: 3,
+      procesos: 2,
+      cada: 0.5,
+    });
+  });
+
+  it("rechaza una opción desconocida, un número que no lo es y una variante sin nombre", () => {
+    expect(() => opcionesDeMemoria(["--rondas", "3"])).toThrow("Opción desconocida: --rondas");
+    expect(() => opcionesDeMemoria(["--segundos", "diez"])).toThrow("--segundos espera un número mayor que 0: «diez»");
+    expect(() => opcionesDeMemoria(["--procesos", "1.5"])).toThrow("--procesos espera un número entero positivo");
+    expect(() => opcionesDeMemoria(["--variante", "|A=1"])).toThrow("--variante sin nombre");
   });
 });
