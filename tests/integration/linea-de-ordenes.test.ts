@@ -1,5 +1,6 @@
 import path from "node:path";
 import { opciones as opcionesDeMemoria } from "../../scripts/bench/memoria";
+import { opciones as opcionesDePareja } from "../../scripts/bench/pareja";
 import { entorno, leerOpciones, numero, palabras } from "../../scripts/linea-de-ordenes";
 import { parseSeedArgs } from "../../scripts/seed";
 
@@ -137,5 +138,94 @@ describe("scripts/bench/memoria.ts", () => {
     expect(() => opcionesDeMemoria(["--segundos", "diez"])).toThrow("--segundos espera un número mayor que 0: «diez»");
     expect(() => opcionesDeMemoria(["--procesos", "1.5"])).toThrow("--procesos espera un número entero positivo");
     expect(() => opcionesDeMemoria(["--variante", "|A=1"])).toThrow("--variante sin nombre");
+  });
+});
+
+describe("scripts/bench/pareja.ts", () => {
+  it("por defecto: /techo-del-marco, 5 rondas sin descartadas de 4 s, 10 conexiones, sin sesión, como un navegador", () => {
+    expect(opcionesDePareja(["--a", ".", "--b", "/tmp/b"])).toEqual({
+      rutas: ["/techo-del-marco"],
+      rondas: 5,
+      descartadas: 0,
+      segundos: 4,
+      conexiones: 10,
+      como: "",
+      datos: "",
+      aceptar: "gzip, deflate, br",
+      variantes: [
+        { nombre: "A", dir: path.resolve("."), env: {}, node: [], arranque: [], datos: "" },
+        { nombre: "B", dir: "/tmp/b", env: {}, node: [], arranque: [], datos: "" },
+      ],
+    });
+  });
+
+  it("lee las opciones comunes y las de cada variante (--a-X, --b-X)", () => {
+    const o = opcionesDePareja([
+      "--a",
+      "/tmp/a",
+      "--b",
+      "/tmp/b",
+      "--ruta",
+      "/techo-del-marco,/login",
+      "--rondas",
+      "3",
+      "--descartadas",
+      "1",
+      "--segundos",
+      "2",
+      "--conexiones",
+      "4",
+      "--como",
+      "aprobador",
+      "--datos",
+      "/tmp/pg",
+      "--aceptar",
+      "gzip",
+      "--b-env",
+      "SENTRY_DSN=http://x@127.0.0.1:9/1",
+      "--a-node",
+      "--cpu-prof --cpu-prof-dir=/tmp/p",
+      "--b-arranque",
+      "--import tsx --import ./app/instrument.server.ts server.ts",
+      "--b-datos",
+      "/tmp/pg-b",
+    ]);
+    expect(o).toEqual({
+      rutas: ["/techo-del-marco", "/login"],
+      rondas: 3,
+      descartadas: 1,
+      segundos: 2,
+      conexiones: 4,
+      como: "aprobador",
+      datos: "/tmp/pg",
+      aceptar: "gzip",
+      variantes: [
+        {
+          nombre: "A",
+          dir: "/tmp/a",
+          env: {},
+          node: ["--cpu-prof", "--cpu-prof-dir=/tmp/p"],
+          arranque: [],
+          datos: "/tmp/pg",
+        },
+        {
+          nombre: "B",
+          dir: "/tmp/b",
+          env: { SENTRY_DSN: "http://x@127.0.0.1:9/1" },
+          node: [],
+          arranque: ["--import", "tsx", "--import", "./app/instrument.server.ts", "server.ts"],
+          datos: "/tmp/pg-b",
+        },
+      ],
+    });
+  });
+
+  it("rechaza una opción desconocida, un número que no lo es, una cuenta que no existe y la falta de --a o --b", () => {
+    const ab = ["--a", ".", "--b", "."];
+    expect(() => opcionesDePareja([...ab, "--c-env", "A=1"])).toThrow("Opción desconocida: --c-env");
+    expect(() => opcionesDePareja([...ab, "--rondas", "cinco"])).toThrow("--rondas espera un número entero positivo");
+    expect(() => opcionesDePareja([...ab, "--descartadas", "-1"])).toThrow("--descartadas espera un número entero");
+    expect(() => opcionesDePareja([...ab, "--como", "toString"])).toThrow("--como: administrador, aprobador, empleado");
+    expect(() => opcionesDePareja(["--a", "."])).toThrow("--a y --b son obligatorios");
   });
 });
