@@ -32,6 +32,7 @@ const SOURCES = [
   "server",
   "scripts/seed.ts",
   "scripts/seed",
+  "scripts/linea-de-ordenes.ts",
   "scripts/avisos.ts",
   "scripts/build.mjs",
   "remix.config.js",

@@ -20,7 +20,7 @@
  * aprobador@oficina.example y empleado@oficina.example.
  */
 import path from "node:path";
-import { pathToFileURL } from "node:url";
+import { esElPrograma, leerOpciones, numero } from "./linea-de-ordenes";
 import { addGastos, countGastos, seedIfEmpty } from "./seed/loader";
 
 export { DEMO_ACCOUNTS, DEMO_PASSWORD } from "./seed/catalog/organization";
@@ -44,44 +44,31 @@ const AYUDA =
   "Carga los datos de demostración si la base está vacía y añade N gastos sintéticos.\n" +
   "Sin --database-url (ni DATABASE_URL) usa el Postgres integrado de DATA_DIR (./data).";
 
-function parseArgs(argv: string[]) {
-  const args: { gastos: number; databaseUrl?: string; seed?: number } = { gastos: 0 };
-  for (let i = 0; i < argv.length; i++) {
-    const [flag, inline] = argv[i]!.split(/=(.*)/s, 2) as [string, string | undefined];
-    const value = () => {
-      const v = inline ?? argv[++i];
-      if (v === undefined) throw new Error(`Falta el valor de ${flag}`);
-      return v;
-    };
-    switch (flag) {
-      case "--gastos": {
-        const v = value().replace(/[_.]/g, "");
-        if (!/^\d+$/.test(v)) throw new Error(`--gastos espera un número entero: ${v}`);
-        args.gastos = Number(v);
-        break;
-      }
-      case "--database-url":
-        args.databaseUrl = value();
-        break;
-      case "--seed": {
-        const v = value();
-        if (!/^\d+$/.test(v)) throw new Error(`--seed espera un número entero: ${v}`);
-        args.seed = Number(v);
-        break;
-      }
-      case "-h":
-      case "--help":
-        console.info(AYUDA);
-        return process.exit(0);
-      default:
-        throw new Error(`Opción desconocida: ${flag} (use --help)`);
-    }
-  }
-  return args;
+/** The command line's options (the header's CLI); `ayuda`: --help or -h was given, nothing else is read. */
+export function parseSeedArgs(argv: string[]): { ayuda: boolean; gastos: number; databaseUrl?: string; seed?: number } {
+  const v = leerOpciones(
+    argv,
+    {
+      gastos: { type: "string", default: "0" },
+      "database-url": { type: "string" },
+      seed: { type: "string" },
+      help: { type: "boolean", short: "h", default: false },
+    },
+    "use --help",
+  );
+  if (v.help) return { ayuda: true, gastos: 0 };
+  return {
+    ayuda: false,
+    // 100_000 or 100.000 as well as 100000.
+    gastos: numero("gastos", v.gastos.replace(/[_.]/g, ""), "entero"),
+    databaseUrl: v["database-url"],
+    seed: v.seed === undefined ? undefined : numero("seed", v.seed, "entero"),
+  };
 }
 
 async function main() {
-  const args = parseArgs(process.argv.slice(2));
+  const args = parseSeedArgs(process.argv.slice(2));
+  if (args.ayuda) return console.info(AYUDA);
   const log = (line: string) => console.info(line);
   const { startEmbeddedPostgres } = await import("../app/data/embedded.server");
   const { migrate } = await import("../app/data/migrate.server");
@@ -113,7 +100,7 @@ async function main() {
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+if (esElPrograma(import.meta.url)) {
   main().catch((error) => {
     console.error(error instanceof Error ? error.message : error);
     process.exit(1);

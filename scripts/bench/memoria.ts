@@ -20,47 +20,39 @@ import os from "node:os";
 import path from "node:path";
 import { cpuDe, hijosDe, pssMiB, rssMiB, servidorPids, TICKS } from "./proc";
 import { arrancarServidor, iniciarSesion, type Variante } from "./servidor";
+import { entorno, esElPrograma, leerOpciones, numero, palabras } from "../linea-de-ordenes";
 import { startEmbeddedPostgres } from "../../app/data/embedded.server";
 import { DEMO_ACCOUNTS } from "../seed/catalog/organization";
 
-function opciones(argv: string[]) {
-  const o = { variantes: [] as Variante[], segundos: 60, conexiones: 10, procesos: 1, cada: 2 };
-  for (let i = 0; i < argv.length; i++) {
-    const v = () => argv[++i] ?? "";
-    switch (argv[i]) {
-      case "--variante": {
-        const [nombre, env = "", node = "", dir = "."] = v().split("|");
-        o.variantes.push({
-          nombre: nombre!,
-          env: Object.fromEntries(
-            env
-              .split(",")
-              .filter(Boolean)
-              .map((kv) => kv.split(/=(.*)/s, 2) as [string, string]),
-          ),
-          node: node.split(" ").filter(Boolean),
-          dir: path.resolve(dir),
-        });
-        break;
-      }
-      case "--segundos":
-        o.segundos = Number(v());
-        break;
-      case "--conexiones":
-        o.conexiones = Number(v());
-        break;
-      case "--procesos":
-        o.procesos = Number(v());
-        break;
-      case "--cada":
-        o.cada = Number(v());
-        break;
-      default:
-        throw new Error(`Opción desconocida: ${argv[i]}`);
-    }
-  }
-  if (!o.variantes.length) o.variantes.push({ nombre: "npm-start", env: {}, node: [], dir: process.cwd() });
-  return o;
+/** The options of the header's command line. */
+export function opciones(argv: string[]) {
+  const v = leerOpciones(
+    argv,
+    {
+      variante: { type: "string", multiple: true, default: [] },
+      segundos: { type: "string", default: "60" },
+      conexiones: { type: "string", default: "10" },
+      procesos: { type: "string", default: "1" },
+      cada: { type: "string", default: "2" },
+    },
+    "lea la cabecera de scripts/bench/memoria.ts",
+  );
+  return {
+    variantes: v.variante.length
+      ? v.variante.map(variante)
+      : [{ nombre: "npm-start", env: {}, node: [], dir: process.cwd() }],
+    segundos: numero("segundos", v.segundos),
+    conexiones: numero("conexiones", v.conexiones, "entero positivo"),
+    procesos: numero("procesos", v.procesos, "entero positivo"),
+    cada: numero("cada", v.cada),
+  };
+}
+
+/** A `--variante "nombre|K=V,…|node flags|dir"`: only the name is required. */
+function variante(texto: string): Variante {
+  const [nombre, env = "", node = "", dir = "."] = texto.split("|");
+  if (!nombre) throw new Error(`--variante sin nombre: «${texto}»`);
+  return { nombre, env: entorno(env), node: palabras(node), dir: path.resolve(dir) };
 }
 
 const detener: (() => Promise<void>)[] = [];
@@ -228,11 +220,12 @@ function hijosCpu(pid: number) {
   return [pid, ...hijosDe(pid)].reduce((t, p) => t + cpuDe(p), 0);
 }
 
-main()
-  .catch((e) => {
-    console.error(e instanceof Error ? e.stack : e);
-    process.exitCode = 1;
-  })
-  .finally(async () => {
-    for (const paso of detener.reverse()) await paso().catch(() => {});
-  });
+if (esElPrograma(import.meta.url))
+  main()
+    .catch((e) => {
+      console.error(e instanceof Error ? e.stack : e);
+      process.exitCode = 1;
+    })
+    .finally(async () => {
+      for (const paso of detener.reverse()) await paso().catch(() => {});
+    });

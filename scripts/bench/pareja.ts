@@ -34,96 +34,63 @@ import path from "node:path";
 import { parear, type ServidorDelPar } from "./pares";
 import { postmasterDe } from "./proc";
 import { arrancarServidor, iniciarSesion } from "./servidor";
+import { entorno, esElPrograma, leerOpciones, numero, palabras } from "../linea-de-ordenes";
 import { startEmbeddedPostgres } from "../../app/data/embedded.server";
 import { DEMO_ACCOUNTS } from "../seed/catalog/organization";
 
+/** What may differ between the two servers (`--a-X` / `--b-X`); each defaults to "" (none, or the shared one). */
+const PROPIA = { type: "string", default: "" } as const;
 
-
-/** What may differ between the two servers: `--a-X` / `--b-X`. */
-type PorVariante = { env: string; node: string; arranque: string; datos: string };
-
-function opciones(argv: string[]) {
-  const o = {
-    a: "",
-    b: "",
-    rutas: ["/techo-del-marco"],
-    rondas: 5,
-    descartadas: 0,
-    segundos: 4,
-    conexiones: 10,
-    como: "" as "" | keyof typeof DEMO_ACCOUNTS,
-    datos: "",
-    aceptar: "gzip, deflate, br",
-  };
-  const propio: Record<"a" | "b", PorVariante> = {
-    a: { env: "", node: "", arranque: "", datos: "" },
-    b: { env: "", node: "", arranque: "", datos: "" },
-  };
-  for (let i = 0; i < argv.length; i++) {
-    const v = () => argv[++i] ?? "";
-    const deVariante = /^--([ab])-(env|node|arranque|datos)$/.exec(argv[i]!);
-    if (deVariante) {
-      propio[deVariante[1] as "a" | "b"][deVariante[2] as keyof PorVariante] = v();
-      continue;
-    }
-    switch (argv[i]) {
-      case "--a":
-        o.a = path.resolve(v());
-        break;
-      case "--b":
-        o.b = path.resolve(v());
-        break;
-      case "--ruta":
-        o.rutas = v().split(",");
-        break;
-      case "--rondas":
-        o.rondas = Number(v());
-        break;
-      case "--descartadas":
-        o.descartadas = Number(v());
-        break;
-      case "--segundos":
-        o.segundos = Number(v());
-        break;
-      case "--conexiones":
-        o.conexiones = Number(v());
-        break;
-      case "--como": {
-        const como = v();
-        if (!(como in DEMO_ACCOUNTS)) throw new Error(`--como: ${Object.keys(DEMO_ACCOUNTS).join(", ")}`);
-        o.como = como as keyof typeof DEMO_ACCOUNTS;
-        break;
-      }
-      case "--aceptar":
-        o.aceptar = v();
-        break;
-      case "--datos":
-        o.datos = path.resolve(v());
-        break;
-      default:
-        throw new Error(`Opción desconocida: ${argv[i]}`);
-    }
-  }
-  if (!o.a || !o.b) throw new Error("--a y --b son obligatorios");
-  const env = (s: string) =>
-    Object.fromEntries(
-      s
-        .split(",")
-        .filter(Boolean)
-        .map((kv) => kv.split(/=(.*)/s, 2) as [string, string]),
-    );
-  const palabras = (s: string) => s.split(" ").filter(Boolean);
-  const variante = (nombre: "A" | "B", dir: string, p: PorVariante) => ({
+/** The options of the header's command line; `variantes`: the servers A and B. */
+export function opciones(argv: string[]) {
+  const v = leerOpciones(
+    argv,
+    {
+      a: { type: "string" },
+      b: { type: "string" },
+      ruta: { type: "string", default: "/techo-del-marco" },
+      rondas: { type: "string", default: "5" },
+      descartadas: { type: "string", default: "0" },
+      segundos: { type: "string", default: "4" },
+      conexiones: { type: "string", default: "10" },
+      como: { type: "string", default: "" },
+      datos: { type: "string", default: "" },
+      aceptar: { type: "string", default: "gzip, deflate, br" },
+      "a-env": PROPIA,
+      "b-env": PROPIA,
+      "a-node": PROPIA,
+      "b-node": PROPIA,
+      "a-arranque": PROPIA,
+      "b-arranque": PROPIA,
+      "a-datos": PROPIA,
+      "b-datos": PROPIA,
+    },
+    "lea la cabecera de scripts/bench/pareja.ts",
+  );
+  if (!v.a || !v.b) throw new Error("--a y --b son obligatorios");
+  if (v.como && !Object.hasOwn(DEMO_ACCOUNTS, v.como))
+    throw new Error(`--como: ${Object.keys(DEMO_ACCOUNTS).join(", ")} (no «${v.como}»)`);
+  const datos = v.datos && path.resolve(v.datos);
+  const variante = (nombre: "A" | "B", dir: string, x: "a" | "b") => ({
     nombre,
-    dir,
-    env: env(p.env),
-    node: palabras(p.node),
-    arranque: palabras(p.arranque),
-    datos: p.datos ? path.resolve(p.datos) : o.datos,
+    dir: path.resolve(dir),
+    env: entorno(v[`${x}-env`]),
+    node: palabras(v[`${x}-node`]),
+    arranque: palabras(v[`${x}-arranque`]),
+    datos: v[`${x}-datos`] ? path.resolve(v[`${x}-datos`]) : datos,
   });
-  return { ...o, variantes: [variante("A", o.a, propio.a), variante("B", o.b, propio.b)] };
+  return {
+    rutas: v.ruta.split(","),
+    rondas: numero("rondas", v.rondas, "entero positivo"),
+    descartadas: numero("descartadas", v.descartadas, "entero"),
+    segundos: numero("segundos", v.segundos),
+    conexiones: numero("conexiones", v.conexiones, "entero positivo"),
+    como: v.como as "" | keyof typeof DEMO_ACCOUNTS,
+    datos,
+    aceptar: v.aceptar,
+    variantes: [variante("A", v.a, "a"), variante("B", v.b, "b")],
+  };
 }
-
 
 const detener: (() => Promise<void>)[] = [];
 
@@ -160,11 +127,12 @@ async function main() {
   for (const r of resultados) console.log(JSON.stringify(r));
 }
 
-main()
-  .catch((e) => {
-    console.error(e instanceof Error ? e.stack : e);
-    process.exitCode = 1;
-  })
-  .finally(async () => {
-    for (const paso of detener.reverse()) await paso().catch(() => {});
-  });
+if (esElPrograma(import.meta.url))
+  main()
+    .catch((e) => {
+      console.error(e instanceof Error ? e.stack : e);
+      process.exitCode = 1;
+    })
+    .finally(async () => {
+      for (const paso of detener.reverse()) await paso().catch(() => {});
+    });
