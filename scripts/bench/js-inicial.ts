@@ -24,17 +24,25 @@ export function jsInicial(html: string, publico: string, mapas: string): JsInici
   // inline module script's imports (the inline route manifest names other routes' modules too:
   // those load only when navigating there).
   const preload = [...html.matchAll(/<link rel="modulepreload" href="(\/build\/[^"]+\.js)"/g)].map((m) => m[1]!);
-  const importados = [...html.matchAll(/import(?:\s*\*\s*as\s+\w+\s+from\s*|\s*\(\s*|\s+)"(\/build\/[^"]+\.js)"/g)].map((m) => m[1]!);
+  const importados = [...html.matchAll(/import(?:\s*\*\s*as\s+\w+\s+from\s*|\s*\(\s*|\s+)"(\/build\/[^"]+\.js)"/g)].map(
+    (m) => m[1]!,
+  );
   const urls = [...new Set([...preload, ...importados])];
   const trozos = urls.map((url) => {
     const codigo = readFileSync(path.join(publico, url));
     const mapa = path.join(mapas, `${url}.map`);
-    return { archivo: url, bytes: codigo.length, gzip: gzipSync(codigo).length, partes: existsSync(mapa) ? partesDe(codigo.toString("utf8"), readFileSync(mapa, "utf8")) : {} };
+    return {
+      archivo: url,
+      bytes: codigo.length,
+      gzip: gzipSync(codigo).length,
+      partes: existsSync(mapa) ? partesDe(codigo.toString("utf8"), readFileSync(mapa, "utf8")) : {},
+    };
   });
   const partesGzip: Record<string, number> = {};
   for (const t of trozos) {
     const total = Object.values(t.partes).reduce((a, b) => a + b, 0) || 1;
-    for (const [parte, bytes] of Object.entries(t.partes)) partesGzip[parte] = (partesGzip[parte] ?? 0) + Math.round((t.gzip * bytes) / total);
+    for (const [parte, bytes] of Object.entries(t.partes))
+      partesGzip[parte] = (partesGzip[parte] ?? 0) + Math.round((t.gzip * bytes) / total);
   }
   // The lazily imported Sentry chunks: every other chunk of the build whose map names @sentry.
   const sentryDiferido: JsInicial["sentryDiferido"] = [];
@@ -42,7 +50,8 @@ export function jsInicial(html: string, publico: string, mapas: string): JsInici
   for (const archivo of listar(dirMapas)) {
     const url = `/build/${path.relative(dirMapas, archivo).replace(/\.map$/, "")}`;
     if (urls.includes(url) || !url.endsWith(".js")) continue;
-    if (readFileSync(archivo, "utf8").includes("node_modules/@sentry")) sentryDiferido.push({ archivo: url, gzip: gzipSync(readFileSync(path.join(publico, url))).length });
+    if (readFileSync(archivo, "utf8").includes("node_modules/@sentry"))
+      sentryDiferido.push({ archivo: url, gzip: gzipSync(readFileSync(path.join(publico, url))).length });
   }
   return {
     totalBytes: trozos.reduce((a, t) => a + t.bytes, 0),
@@ -67,7 +76,8 @@ export function parteDe(fuente: string): string {
   if (!m) return /(^|\/)app\//.test(fuente) ? "app (Oficina)" : "otros";
   const paquete = m[1]!;
   if (["react", "react-dom", "scheduler"].includes(paquete)) return "React (react, react-dom, scheduler)";
-  if (paquete.startsWith("@remix-run/") || paquete.startsWith("react-router") || paquete === "turbo-stream") return "Remix + React Router";
+  if (paquete.startsWith("@remix-run/") || paquete.startsWith("react-router") || paquete === "turbo-stream")
+    return "Remix + React Router";
   if (paquete.startsWith("@sentry")) return "Sentry";
   if (paquete.startsWith("@conform-to/")) return "Conform";
   if (paquete === "zod" || paquete.startsWith("@zod/")) return "zod";
@@ -106,7 +116,10 @@ export function partesDe(codigo: string, mapaJson: string): Record<string, numbe
     sumar("(sin mapa)", bytes(0, segmentos[0]!.col));
     segmentos.forEach((s, i) => {
       const fin = i + 1 < segmentos.length ? segmentos[i + 1]!.col : texto.length;
-      sumar(s.fuente === null ? "(sin mapa)" : parteDe(mapa.sources[s.fuente] ?? ""), bytes(s.col, fin) + (i + 1 === segmentos.length ? 1 : 0));
+      sumar(
+        s.fuente === null ? "(sin mapa)" : parteDe(mapa.sources[s.fuente] ?? ""),
+        bytes(s.col, fin) + (i + 1 === segmentos.length ? 1 : 0),
+      );
     });
   }
   return out;

@@ -73,7 +73,6 @@ function pedir(agent: http.Agent, base: string, ruta: string, cookie: string) {
   });
 }
 
-
 const pick = <T>(list: T[], i: number) => list[i % list.length]!;
 
 /** The soak's readers' screens (tests/reliability/soak.test.ts), plus its CSV exports. */
@@ -108,7 +107,11 @@ async function main() {
   // One after the other: the first applies the migrations and loads the demo data.
   const servidores = [];
   for (const [i, v] of o.variantes.entries()) {
-    const s = await arrancarServidor(v, { databaseUrl: db.url, datos: path.join(tmp, `datos-${i}`), procesos: o.procesos });
+    const s = await arrancarServidor(v, {
+      databaseUrl: db.url,
+      datos: path.join(tmp, `datos-${i}`),
+      procesos: o.procesos,
+    });
     detener.push(s.detener);
     servidores.push(s);
   }
@@ -120,7 +123,9 @@ async function main() {
       const lista = await (await fetch(`${s.base}/gastos`, { headers: { cookie: cookies[0]! } })).text();
       const gastos = [...new Set([...lista.matchAll(/gasto=([0-9a-f-]{36})/g)].map((m) => m[1]!))];
       const proveedoresHtml = await (await fetch(`${s.base}/proveedores`, { headers: { cookie: cookies[0]! } })).text();
-      const proveedores = [...new Set([...proveedoresHtml.matchAll(/\/proveedores\/([0-9a-f-]{36})/g)].map((m) => m[1]!))];
+      const proveedores = [
+        ...new Set([...proveedoresHtml.matchAll(/\/proveedores\/([0-9a-f-]{36})/g)].map((m) => m[1]!)),
+      ];
       return { ...s, cookies, gastos, proveedores };
     }),
   );

@@ -1,7 +1,7 @@
 /** The options of `npm run bench` (listed in the header of scripts/bench.ts), read with node:util's parseArgs. */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
+import { leerOpciones } from "../linea-de-ordenes";
 
 /** The checkout the bench runs from (its app is copied, its bench/ receives the results). */
 export const RAIZ = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -57,22 +57,14 @@ const ACEPTAR_DE_NAVEGADOR = "gzip, deflate, br";
  * (results.json records the options without it).
  */
 export function opciones(argv: string[]): { opciones: Opciones; aceptar: string } {
-  // Not strict: an unknown option is reported in our words below, naming it as it was typed.
-  const { values, tokens } = parseArgs({
-    args: argv,
-    strict: false,
-    tokens: true,
-    options: {
+  const values = leerOpciones(
+    argv,
+    {
       ...Object.fromEntries(CON_VALOR.map((n) => [n, { type: "string" as const }])),
       ...Object.fromEntries(SIN_VALOR.map((n) => [n, { type: "boolean" as const }])),
     },
-  });
-  const conocidas: readonly string[] = [...CON_VALOR, ...SIN_VALOR];
-  for (const t of tokens) {
-    if (t.kind === "option" && conocidas.includes(t.name)) continue;
-    const escrita = t.kind === "option" ? t.rawName : t.kind === "positional" ? t.value : "--";
-    throw new Error(`Opción desconocida: ${escrita} (lea la cabecera de scripts/bench.ts)`);
-  }
+    "lea la cabecera de scripts/bench.ts",
+  );
   // An option that wants a value and was given none reads as "" (and fails its check below).
   const valor = (nombre: (typeof CON_VALOR)[number]) => {
     const v = values[nombre];

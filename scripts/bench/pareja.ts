@@ -94,7 +94,6 @@ export function opciones(argv: string[]) {
 
 const detener: (() => Promise<void>)[] = [];
 
-
 async function main() {
   const o = opciones(process.argv.slice(2));
   const tmp = mkdtempSync(path.join(os.tmpdir(), "oficina-pareja-"));
@@ -119,8 +118,11 @@ async function main() {
     const cookie = o.como ? await iniciarSesion(s.base, DEMO_ACCOUNTS[o.como]) : "";
     servidores.push({ nombre: v.nombre, base: s.base, pid: s.pid, postmaster: base.postmaster, cookie });
   }
-  const describir = (v: (typeof o.variantes)[number]) => `${v.dir} ${JSON.stringify(v.env)}${v.datos ? ` (datos ${v.datos})` : ""}`;
-  console.error(`[pareja] A: ${describir(o.variantes[0]!)} · B: ${describir(o.variantes[1]!)} · carga media ${os.loadavg()[0]!.toFixed(1)}`);
+  const describir = (v: (typeof o.variantes)[number]) =>
+    `${v.dir} ${JSON.stringify(v.env)}${v.datos ? ` (datos ${v.datos})` : ""}`;
+  console.error(
+    `[pareja] A: ${describir(o.variantes[0]!)} · B: ${describir(o.variantes[1]!)} · carga media ${os.loadavg()[0]!.toFixed(1)}`,
+  );
   const resultados = await parear(servidores as [ServidorDelPar, ServidorDelPar], o, (linea) =>
     console.error(`[pareja] ${linea}`),
   );
