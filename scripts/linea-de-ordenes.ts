@@ -76,3 +76,20 @@ export function esElPrograma(url: string) {
     return false;
   }
 }
+
+/**
+ * Runs `main` when the module at `url` is the program (not when a test imports it): an error is
+ * printed with its stack and sets exit code 1; then, whatever happened, what started servers and
+ * databases registered in `detener` stops them, the last started first.
+ */
+export function comoPrograma(url: string, main: () => Promise<void>, detener: (() => Promise<void>)[] = []) {
+  if (!esElPrograma(url)) return;
+  main()
+    .catch((e) => {
+      console.error(e instanceof Error ? e.stack : e);
+      process.exitCode = 1;
+    })
+    .finally(async () => {
+      for (const paso of detener.reverse()) await paso().catch(() => {});
+    });
+}

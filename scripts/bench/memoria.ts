@@ -20,7 +20,7 @@ import os from "node:os";
 import path from "node:path";
 import { cpuDe, hijosDe, pssMiB, rssMiB, servidorPids, TICKS } from "./proc";
 import { arrancarServidor, iniciarSesion, type Variante } from "./servidor";
-import { entorno, esElPrograma, leerOpciones, numero, palabras } from "../linea-de-ordenes";
+import { comoPrograma, entorno, leerOpciones, numero, palabras } from "../linea-de-ordenes";
 import { startEmbeddedPostgres } from "../../app/data/embedded.server";
 import { DEMO_ACCOUNTS } from "../seed/catalog/organization";
 
@@ -225,12 +225,4 @@ function hijosCpu(pid: number) {
   return [pid, ...hijosDe(pid)].reduce((t, p) => t + cpuDe(p), 0);
 }
 
-if (esElPrograma(import.meta.url))
-  main()
-    .catch((e) => {
-      console.error(e instanceof Error ? e.stack : e);
-      process.exitCode = 1;
-    })
-    .finally(async () => {
-      for (const paso of detener.reverse()) await paso().catch(() => {});
-    });
+comoPrograma(import.meta.url, main, detener);

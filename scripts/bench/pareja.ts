@@ -34,7 +34,7 @@ import path from "node:path";
 import { parear, type ServidorDelPar } from "./pares";
 import { postmasterDe } from "./proc";
 import { arrancarServidor, iniciarSesion } from "./servidor";
-import { entorno, esElPrograma, leerOpciones, numero, palabras } from "../linea-de-ordenes";
+import { comoPrograma, entorno, leerOpciones, numero, palabras } from "../linea-de-ordenes";
 import { startEmbeddedPostgres } from "../../app/data/embedded.server";
 import { DEMO_ACCOUNTS } from "../seed/catalog/organization";
 
@@ -129,12 +129,4 @@ async function main() {
   for (const r of resultados) console.log(JSON.stringify(r));
 }
 
-if (esElPrograma(import.meta.url))
-  main()
-    .catch((e) => {
-      console.error(e instanceof Error ? e.stack : e);
-      process.exitCode = 1;
-    })
-    .finally(async () => {
-      for (const paso of detener.reverse()) await paso().catch(() => {});
-    });
+comoPrograma(import.meta.url, main, detener);
