@@ -6,13 +6,14 @@
  *   build/seed.js         the demo data loader (scripts/seed.ts), a program of its own
  *   build/avisos.js       the avisos mail worker on its own (scripts/avisos.ts, `npm run avisos`)
  *   public/build/         the browser's assets
+ *   public/estilos.css    the stylesheet: app/estilos/'s pieces joined in the order ESTILOS lists
  *
- * `--if-stale` builds only when build/ is missing or a source changed after the last build (the
- * mtime of build/.stamp, written last). `--sourcemap` adds source maps (scripts/bench/copia.ts).
- * Plain JavaScript, so that it runs with `node` alone.
+ * `--if-stale` builds only when build/ or public/estilos.css is missing, or a source changed after
+ * the last build (the mtime of build/.stamp, written last). `--sourcemap` adds source maps
+ * (scripts/bench/copia.ts). Plain JavaScript, so that it runs with `node` alone.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -41,6 +42,16 @@ const SOURCES = [
   "package-lock.json",
 ];
 
+/**
+ * The stylesheet's pieces (app/estilos/), in the order they are joined into the one file the
+ * browser fetches. Their order is the cascade's: of two rules as specific as each other, the later
+ * wins. A rule moved to another piece stays after every rule it overrides, before every rule that
+ * overrides it.
+ */
+export const ESTILOS = ["estilos.css"];
+const ESTILOS_DIR = path.join(ROOT, "app/estilos");
+const ESTILOS_OUT = path.join(ROOT, "public/estilos.css");
+
 /** The newest mtime under `file` (ms), 0 when it does not exist. */
 function newest(file) {
   let stat;
@@ -56,14 +67,37 @@ function newest(file) {
 }
 
 export function isStale() {
-  if (!existsSync(STAMP)) return true;
+  if (!existsSync(STAMP) || !existsSync(ESTILOS_OUT)) return true;
   const built = statSync(STAMP).mtimeMs;
   return SOURCES.some((source) => newest(path.join(ROOT, source)) > built);
+}
+
+/**
+ * public/estilos.css from ESTILOS; a piece left out of the list, or listed and missing, stops the
+ * build. Written beside and renamed, so a running server never serves half of it.
+ */
+export function joinStylesheet() {
+  const present = readdirSync(ESTILOS_DIR).filter((name) => name.endsWith(".css"));
+  const unlisted = present.filter((name) => !ESTILOS.includes(name));
+  const missing = ESTILOS.filter((name) => !present.includes(name));
+  if (unlisted.length || missing.length)
+    throw new Error(
+      `app/estilos/ y ESTILOS (scripts/build.mjs) no coinciden: ${[
+        ...unlisted.map((n) => `${n} no está en la lista`),
+        ...missing.map((n) => `${n} no existe`),
+      ].join("; ")}`,
+    );
+  const css = ESTILOS.map((name) => `/* app/estilos/${name} */\n${readFileSync(path.join(ESTILOS_DIR, name), "utf8")}`);
+  const tmp = path.join(ROOT, `.tmp/estilos.css.${process.pid}`);
+  mkdirSync(path.dirname(tmp), { recursive: true });
+  writeFileSync(tmp, `/* Built by scripts/build.mjs from app/estilos/: edit the pieces there. */\n${css.join("\n")}`);
+  renameSync(tmp, ESTILOS_OUT);
 }
 
 export async function build({ sourcemap = false } = {}) {
   const started = Date.now();
   rmSync(STAMP, { force: true });
+  joinStylesheet();
   // The Remix CLI (the `remix` command @remix-run/dev declares) and its esbuild (a development
   // dependency, like the build itself).
   const devPackage = path.join(ROOT, "node_modules/@remix-run/dev/package.json");
