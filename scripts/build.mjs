@@ -48,7 +48,20 @@ const SOURCES = [
  * wins. A rule moved to another piece stays after every rule it overrides, before every rule that
  * overrides it.
  */
-export const ESTILOS = ["estilos.css"];
+export const ESTILOS = [
+  "base.css",
+  "cabecera.css",
+  "formularios.css",
+  "tablas.css",
+  "avisos.css",
+  "fichas.css",
+  "acceso-y-errores.css",
+  "gastos.css",
+  "panel.css",
+  "justificantes.css",
+  "acciones-masivas.css",
+  "impresion.css",
+];
 const ESTILOS_DIR = path.join(ROOT, "app/estilos");
 const ESTILOS_OUT = path.join(ROOT, "public/estilos.css");
 
