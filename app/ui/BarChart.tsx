@@ -3,7 +3,7 @@ import type { ReactNode } from "react";
 /**
  * A bar chart drawn as SVG on the server: no chart library, nothing that needs the browser, and
  * no inline `style` (the CSP forbids it): geometry in SVG attributes, colours in classes
- * (public/estilos.css, «Panel»). The picture is `role="img"` with a `<title>` that says what it
+ * (app/estilos/panel.css). The picture is `role="img"` with a `<title>` that says what it
  * shows; the same numbers follow in a table inside «Ver como tabla» (a `<details>`, so it opens
  * without JavaScript and from the keyboard). Meaning never rests on colour alone: a flagged bar
  * is also hatched and its label carries the flag's icon; the table says it in words.

@@ -272,8 +272,8 @@ export function DataTable<Row extends Record<string, unknown>>({
   useFocusReturnsToRow(selectedId);
   const followLink = useTableLinks();
   return (
-    // Narrow (estilos.css, «A list of records»), every row is a card of «label: value» lines led
-    // by its record link; the labels come from data-etiqueta.
+    // Narrow (app/estilos/tablas.css, «A list of records»), every row is a card of «label: value»
+    // lines led by its record link; the labels come from data-etiqueta.
     <div className="lista-registros" id={RESULTS_ID} tabIndex={-1}>
       <div className="tabla-contenedor">
         {/* Clicks (and Enter) on the table's links, delegated: see useTableLinks. */}
