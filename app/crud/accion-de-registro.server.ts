@@ -7,7 +7,7 @@ import { formSchema } from "~/entities/fields";
 import { conArticulo } from "~/lib/articulos";
 import { parseSubmission } from "~/ui/parse-submission.server";
 import { argumentosDe } from "./en-bloque.server";
-import { avisosDe, forbidden, notFound, noVisible, redirectWithFlash } from "./respuestas.server";
+import { avisosDe, forbidden, getOr404, notFound, noVisible, redirectWithFlash } from "./respuestas.server";
 
 /**
  * The entity's record actions (`Entity.acciones`, RecordAction): one workflow step on one record,
@@ -35,8 +35,16 @@ export async function recordStep(
   accion: RecordAction,
   { request, context }: { request: Request; context: AppLoadContext },
   { user, store }: Signed,
-  { id, formData, volver, nombrar = false }: { id: string; formData: FormData; volver: string; nombrar?: boolean },
+  o: {
+    id: string;
+    formData: FormData;
+    volver: string;
+    nombrar?: boolean;
+    /** The record as its view reads it, when the caller has just read it. */
+    record?: Row;
+  },
 ) {
+  const { id, formData, volver, nombrar = false } = o;
   if (accion.roles && !accion.roles.includes(user.rol)) forbidden();
   const noEsta = `${capitalize(conArticulo(entity.singular, { genero: entity.gender }))} ${noVisible(entity)}`;
   if (!UUID.test(id)) notFound(noEsta);
@@ -49,9 +57,7 @@ export async function recordStep(
       { status: 400 },
     );
   const [record, motivos] = await Promise.all([
-    store
-      .get<Row>(entity.view, id)
-      .catch((error) => (error instanceof NotFound ? notFound(noEsta) : Promise.reject(error))),
+    o.record ?? getOr404<Row>(store, entity.view, id, noEsta),
     motivosDe(store, entity, id),
   ]);
   if (motivos === null) notFound(noEsta);
@@ -68,7 +74,7 @@ export async function recordStep(
     const hecho = await store.rpc<Record<string, unknown>>(accion.funcion, {
       p_id: id,
       p_version: version.data,
-      ...argumentosDe({ campos, argumentos: accion.argumentos }, submission.value as Row),
+      ...argumentosDe(accion, submission.value as Row),
     });
     const avisos = avisosDe(hecho);
     const message = accion.hecho(hecho ?? {}, record);

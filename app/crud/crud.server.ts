@@ -468,7 +468,7 @@ export async function recordAction(
   if (accion) {
     url.searchParams.delete("index");
     const aqui = `${url.pathname}${url.search}`;
-    return recordStep(entity, accion, { request, context }, { user, store }, { id, formData, volver: aqui });
+    return recordStep(entity, accion, { request, context }, { user, store }, { id, formData, volver: aqui, record });
   }
 
   if (intent !== "guardar") throw json({ message: "Acción desconocida." }, { status: 400 });

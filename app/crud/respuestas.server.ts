@@ -19,11 +19,17 @@ export function intentOf(formData: FormData): { intent?: string } {
   return typeof intent === "string" && intent ? { intent } : {};
 }
 
-export async function getOr404<T>(store: Store, source: string, id: string): Promise<T> {
+/** Row `id` of `source` as this person sees it; a 404 with `message` when they see none. */
+export async function getOr404<T>(
+  store: Store,
+  source: string,
+  id: string,
+  message = `${capitalize("el registro")} no existe o no tiene acceso a él.`,
+): Promise<T> {
   try {
     return await store.get<T>(source, id);
   } catch (error) {
-    if (error instanceof NotFound) notFound(`${capitalize("el registro")} no existe o no tiene acceso a él.`);
+    if (error instanceof NotFound) notFound(message);
     throw error;
   }
 }

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { categoriasFiscales } from "./categorias-fiscales";
-import { accionesOfrecidas, forRole, recordName, seenBy, type Entity, type RecordAction } from "./entity";
+import {
+  accionesOfrecidas,
+  enBloqueDeLaPagina,
+  forRole,
+  recordName,
+  seenBy,
+  type Entity,
+  type RecordAction,
+} from "./entity";
 import { empresa } from "./empresa";
 import { gastos } from "./gastos";
 import { departamentos } from "./departamentos";
@@ -89,5 +97,26 @@ describe("accionesOfrecidas", () => {
     // The database's yes does not override the record's state or the role.
     expect(accionesOfrecidas(entidad, { estado: "aprobado" }, aprobador, { aprobar: null, retirar: null })).toEqual([]);
     expect(accionesOfrecidas(entidad, pendiente, empleado, { aprobar: null, retirar: null })).toEqual(["retirar"]);
+  });
+});
+
+describe("enBloqueDeLaPagina", () => {
+  const admin = { id: "a", rol: "administrador" as const };
+  const aprobador = { id: "p", rol: "aprobador" as const };
+  const pendiente = { id: "1", estado: "pendiente", puede_aprobar: true };
+  const aprobado = { id: "2", estado: "aprobado", puede_aprobar: false };
+  const intents = (r: { acciones: readonly { intent: string }[] }) => r.acciones.map((a) => a.intent);
+
+  it("ofrece solo lo que su rol puede y se aplica a alguna fila de la página; la casilla, donde se aplica", () => {
+    const pagina = enBloqueDeLaPagina(gastos, admin, [pendiente, aprobado]);
+    expect(intents(pagina)).toEqual(["aprobar_seleccion", "rechazar_seleccion", "pagar_seleccion"]);
+    expect(pagina.seleccionable(pendiente)).toBe(true);
+    expect(pagina.seleccionable(aprobado)).toBe(true);
+    // An aprobador never marks as paid: an approved row gets no box.
+    const suya = enBloqueDeLaPagina(gastos, aprobador, [pendiente, aprobado]);
+    expect(intents(suya)).toEqual(["aprobar_seleccion", "rechazar_seleccion"]);
+    expect(suya.seleccionable(aprobado)).toBe(false);
+    expect(intents(enBloqueDeLaPagina(gastos, admin, [aprobado]))).toEqual(["pagar_seleccion"]);
+    expect(intents(enBloqueDeLaPagina(gastos, undefined, [pendiente]))).toEqual([]);
   });
 });

@@ -283,6 +283,20 @@ export function enBloquePara(entity: Pick<Entity, "enBloque">, rol: Rol | undefi
   return (entity.enBloque ?? []).filter((a) => !a.roles || (rol !== undefined && a.roles.includes(rol)));
 }
 
+/**
+ * What a list page offers in bulk to `user`: the actions they may post that apply to at least
+ * one of its `rows`, and whether a row gets a «Seleccionar» box (an offered action applies to it).
+ */
+export function enBloqueDeLaPagina<R extends Record<string, unknown>>(
+  entity: Pick<Entity, "enBloque">,
+  user: { id: string; rol: Rol } | undefined,
+  rows: readonly R[],
+): { acciones: readonly BulkAction[]; seleccionable: (row: R) => boolean } {
+  if (!user) return { acciones: [], seleccionable: () => false };
+  const acciones = enBloquePara(entity, user.rol).filter((a) => rows.some((row) => a.aplicable(row, user)));
+  return { acciones, seleccionable: (row) => acciones.some((a) => a.aplicable(row, user)) };
+}
+
 /** The fields in form order, with each group's fields gathered where its first field is. */
 export function conGrupos(
   entity: Entity,

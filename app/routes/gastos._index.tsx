@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction, SerializeFrom } from "@remix-run/node";
 import { Link, useFormAction, useLoaderData, useSearchParams } from "@remix-run/react";
-import { accionEnBloque, enBloquePara } from "~/entities/entity";
+import { enBloqueDeLaPagina } from "~/entities/entity";
 import { BUSQUEDA_MINIMA, gastos, ORDEN_SOLO_FILTRADO } from "~/entities/gastos";
 import { gastosAction } from "~/gastos/acciones.server";
 import { useAyudaSolicitante } from "~/gastos/AyudaSolicitante";
@@ -49,20 +49,13 @@ export default function Gastos() {
   const nuevoHref = `${listHref(gastos.path, state, { nuevo: 1 })}#nuevo`;
   const filtered = Boolean(state.q) || Object.keys(state.filtros).length > 0 || Boolean(state.vista);
   const resumen = resumenDe(result, formats);
-  // The rows each bulk action applies to, as the entity declares them: what the database would
-  // let this person approve (gastos_vista.puede_aprobar), and for an administrador what is
-  // approved, to mark as paid.
+  // The bulk actions offered on this page, as the entity declares them: approve and reject where
+  // the database would let this person approve a row (gastos_vista.puede_aprobar), mark as paid
+  // where an administrador sees an approved one; and the rows that get a box.
   type Fila = Data["result"]["rows"][number];
-  const aplica = (intent: string) => (row: Fila) => accionEnBloque(gastos, intent)?.aplicable(row, user) ?? false;
-  const aprobable = aplica("aprobar_seleccion");
-  const pagable = aplica("pagar_seleccion");
-  const seleccionable = (row: Fila) => aprobable(row) || pagable(row);
-  const pendientes = data.enBloque && result.rows.some(aprobable);
-  const aprobados = data.enBloque && result.rows.some(pagable);
-  // The bulk actions offered: approve and reject where a row may be approved, pay where one is approved.
-  const enBloque = enBloquePara(gastos, user.rol).filter((a) =>
-    a.intent === "pagar_seleccion" ? aprobados : pendientes,
-  );
+  const { acciones: enBloque, seleccionable } = enBloqueDeLaPagina(gastos, user, result.rows);
+  const pendientes = enBloque.some((a) => a.intent === "aprobar_seleccion");
+  const conCasillas = enBloque.length > 0;
   // «Seleccionar todos los de esta página» without JavaScript: the same page, every box checked.
   const todos = searchParams.get(SELECCIONAR_TODOS) === "todos";
   const todosHref = `${listHref(gastos.path, state, { ...(panel ? { gasto: panel.record.id } : {}), [SELECCIONAR_TODOS]: "todos" })}#${EN_BLOQUE_FORM}-titulo`;
@@ -152,12 +145,10 @@ export default function Gastos() {
                   caption={`Gastos: ${resumen.cuenta}`}
                   recordHref={(row) => `${listHref(gastos.path, state, { gasto: row.id })}#gasto`}
                   selectedId={panel?.record.id}
-                  leading={pendientes || aprobados ? columna : undefined}
+                  leading={conCasillas ? columna : undefined}
                 />
               </div>
-              {data.enBloque && (pendientes || aprobados) ? (
-                <BarraSeleccion aprobar={pendientes} locale={formats.locale} />
-              ) : null}
+              {conCasillas ? <BarraSeleccion aprobar={pendientes} locale={formats.locale} /> : null}
               <Pagination path={gastos.path} state={state} total={result.total} estimated={result.estimated} />
             </>
           ) : (

@@ -11,7 +11,7 @@ import type { RootData } from "~/root";
 import type { ReactNode } from "react";
 import type { ListData, Options, RecordData, StoredRow } from "~/crud/crud.server";
 import { listHref, SELECCIONAR_TODOS } from "~/crud/list-query";
-import { enBloquePara, forRole, nuevo, recordName, type Entity } from "~/entities/entity";
+import { enBloqueDeLaPagina, forRole, nuevo, recordName, type Entity } from "~/entities/entity";
 import type { Formats } from "~/lib/format";
 import { cuenta } from "~/lib/plural";
 import { AccionForm } from "./AccionForm";
@@ -41,16 +41,13 @@ export function EntityListPage({ entity: declared, children }: { entity: Entity;
   const here = location.pathname + location.search;
   const filtered = Boolean(state.q) || Object.keys(state.filtros).length > 0;
   const count = cuenta(result.total, entity.singular, entity.plural, formats.locale);
-  // The bulk actions this person may post, and the rows of this page any of them applies to.
-  const enBloque = enBloquePara(entity, rol);
+  // The bulk actions this person may post on the rows of this page, and the rows they apply to.
+  const enBloque = enBloqueDeLaPagina(entity, user ? { id: user.id, rol: user.rol } : undefined, result.rows);
   const todos = new URLSearchParams(location.search).get(SELECCIONAR_TODOS) === "todos";
   // This list's URL (filters and page included): the summary comes back to the same page.
   const accion = useFormAction();
-  const seleccionables = user
-    ? result.rows.filter((row) => enBloque.some((a) => a.aplicable(row, { id: user.id, rol: user.rol })))
-    : [];
   const columna = useColumnaSeleccion<Row>({
-    seleccionable: (row) => seleccionables.includes(row),
+    seleccionable: enBloque.seleccionable,
     nombre: (row) => recordName(entity, row),
     todos,
   });
@@ -87,13 +84,13 @@ export function EntityListPage({ entity: declared, children }: { entity: Entity;
             formats={formats}
             caption={`${entity.title}: ${count}`}
             recordHref={(row) => `${entity.path}/${row.id}?volver=${encodeURIComponent(here)}`}
-            leading={seleccionables.length > 0 ? columna : undefined}
+            leading={enBloque.acciones.length > 0 ? columna : undefined}
           />
           <Pagination path={entity.path} state={state} total={result.total} />
-          {seleccionables.length > 0 ? (
+          {enBloque.acciones.length > 0 ? (
             <AccionesEnBloque
               entity={entity}
-              acciones={enBloque}
+              acciones={enBloque.acciones}
               action={`${accion}#${EN_BLOQUE_FORM}-titulo`}
               aqui={listHref(entity.path, state, {})}
               todosHref={`${listHref(entity.path, state, { [SELECCIONAR_TODOS]: "todos" })}#${EN_BLOQUE_FORM}-titulo`}
