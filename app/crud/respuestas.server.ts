@@ -1,6 +1,8 @@
 import { json, redirect, type AppLoadContext } from "@remix-run/node";
+import { requireUser } from "~/auth/session.server";
 import { NotFound, type Store } from "~/data/store";
 import { capitalize, type Entity } from "~/entities/entity";
+import { entidadDeLaRuta } from "~/entities/pantallas";
 import type { Flash } from "~/lib/flash.server";
 import { safeRedirect } from "~/lib/safe-redirect";
 
@@ -11,6 +13,19 @@ export function forbidden(message = "No tiene permiso para ver esta página o ha
 }
 export function notFound(message = "La página o el registro que busca no existe."): never {
   throw json({ message }, { status: 404 });
+}
+
+type Args = { request: Request; context: AppLoadContext; params?: Record<string, string | undefined> };
+
+/** A path no screen serves: the 404 screen, after sign-in (the site's map is not public). */
+export async function noExiste({ request, context }: Args): Promise<never> {
+  await requireUser(request, context);
+  notFound();
+}
+
+/** The entity a generic screen serves (`$entidad` in its path, entities/pantallas.ts), or `noExiste`. */
+export async function entidadDeLaPantalla(args: Args): Promise<Entity> {
+  return entidadDeLaRuta(args.params?.entidad) ?? (await noExiste(args));
 }
 
 /** `{ intent }` when the form posted one (for replies), else nothing. */

@@ -1,12 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireUser } from "~/auth/session.server";
-import { notFound } from "~/crud/respuestas.server";
+import { noExiste } from "~/crud/respuestas.server";
 
-/** Any other path: the 404 screen (after sign-in, so the site's map is not public). */
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireUser(request, context);
-  notFound();
-}
+/** Any other path: the 404 screen. */
+export const loader = (args: LoaderFunctionArgs) => noExiste(args);
 export default function NotFound() {
   return null;
 }

@@ -1,11 +1,12 @@
 import { randomInt } from "node:crypto";
+import { readFile } from "node:fs/promises";
 import { generateValidCif } from "../../app/lib/nif";
 import { conectarBaseDeDatos } from "./support-base-de-datos";
 import { as, createForm, expect, enlaceEnGrupo, expectNoAxeViolations, pressUntilFocused, unique } from "./support";
 
 /**
  * The fiscal administration screens: an administrador changes the company's NIF with the
- * keyboard alone and adds a tipo de IVA; an empleado is not shown them, and by their address
+ * keyboard alone and adds a tipo de IVA (and exports it); an empleado is not shown them, and by their address
  * finds no such page.
  */
 const admin = as("administrador");
@@ -91,6 +92,15 @@ admin("añade un tipo de IVA: su ficha muestra el tipo sin dejar cambiarlo y la 
   await expect(fila).toContainText("10 %");
   const [anio, mes, dia] = desde.split("-");
   await expect(fila).toContainText(`${dia}/${mes}/${anio}`);
+
+  // The CSV of that list, as the table shows it (the generic screens' export).
+  const downloading = page.waitForEvent("download");
+  await page.getByRole("link", { name: "Exportar CSV" }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toMatch(/^tipos de IVA-\d{4}-\d{2}-\d{2}\.csv$/);
+  const csv = (await readFile(await download.path(), "utf8")).split("\n");
+  expect(csv).toHaveLength(3);
+  expect(csv[1]).toContain(`"${nombre}"`);
 });
 
 admin(

@@ -12,14 +12,7 @@ import { generateValidCif } from "~/lib/nif";
 import * as auth_confirm from "~/routes/auth.confirm";
 import * as auth_invitacion from "~/routes/auth.invitacion";
 import * as auth_recuperar from "~/routes/auth.recuperar";
-import * as cat_id from "~/routes/categorias-fiscales.$id";
-import * as cat_index from "~/routes/categorias-fiscales._index";
-import * as cat_csv from "~/routes/categorias-fiscales.exportar";
-import * as ce_id from "~/routes/cuentas-empresa.$id";
-import * as ce_index from "~/routes/cuentas-empresa._index";
-import * as ce_csv from "~/routes/cuentas-empresa.exportar";
 import * as dep_id from "~/routes/departamentos.$id";
-import * as dep_index from "~/routes/departamentos._index";
 import * as dep_csv from "~/routes/departamentos.exportar";
 import * as empresa_route from "~/routes/empresa";
 import * as gastos_index from "~/routes/gastos._index";
@@ -38,34 +31,43 @@ import * as root from "~/root";
 import * as login from "~/routes/login";
 import * as logout from "~/routes/logout";
 import * as prov_id from "~/routes/proveedores.$id";
-import * as prov_index from "~/routes/proveedores._index";
 import * as prov_csv from "~/routes/proveedores.exportar";
 import * as sentry from "~/routes/sentry-example-page";
 import * as signup from "~/routes/signup-confirmation";
 import * as splat from "~/routes/$";
 import * as suc_id from "~/routes/sucursales.$id";
-import * as suc_index from "~/routes/sucursales._index";
 import * as suc_csv from "~/routes/sucursales.exportar";
-import * as iva_id from "~/routes/tipos-iva.$id";
-import * as iva_index from "~/routes/tipos-iva._index";
-import * as iva_csv from "~/routes/tipos-iva.exportar";
-import * as pol_id from "~/routes/politicas-gasto.$id";
-import * as pol_index from "~/routes/politicas-gasto._index";
-import * as pol_csv from "~/routes/politicas-gasto.exportar";
 import * as usu_id from "~/routes/usuarios.$id";
 import * as usu_index from "~/routes/usuarios._index";
 import * as usu_csv from "~/routes/usuarios.exportar";
 import { createTestApp, ORIGIN, request, respond, type RouteModule, type TestTransaction } from "../support/app";
 import { insertDepartamento, insertMaestro, insertSucursal, setProfile, tableHashes } from "../support/fixtures";
 import { archivos, formulario } from "../support/justificantes";
-import * as lim_id from "~/routes/limites-irpf.$id";
-import * as lim_index from "~/routes/limites-irpf._index";
-import * as lim_csv from "~/routes/limites-irpf.exportar";
 import * as viajes_id from "~/routes/viajes.$id";
 import * as viajes_index from "~/routes/viajes._index";
 import * as viajes_csv from "~/routes/viajes.exportar";
 import * as informe_irpf from "~/routes/viajes.informe-irpf";
 import * as informe_irpf_csv from "~/routes/viajes.informe-irpf.exportar";
+import { pantallasDe } from "../support/pantallas";
+
+const cat_id = pantallasDe("categorias-fiscales").ficha;
+const cat_index = pantallasDe("categorias-fiscales").lista;
+const cat_csv = pantallasDe("categorias-fiscales").exportar;
+const ce_id = pantallasDe("cuentas-empresa").ficha;
+const ce_index = pantallasDe("cuentas-empresa").lista;
+const ce_csv = pantallasDe("cuentas-empresa").exportar;
+const dep_index = pantallasDe("departamentos").lista;
+const prov_index = pantallasDe("proveedores").lista;
+const suc_index = pantallasDe("sucursales").lista;
+const iva_id = pantallasDe("tipos-iva").ficha;
+const iva_index = pantallasDe("tipos-iva").lista;
+const iva_csv = pantallasDe("tipos-iva").exportar;
+const pol_id = pantallasDe("politicas-gasto").ficha;
+const pol_index = pantallasDe("politicas-gasto").lista;
+const pol_csv = pantallasDe("politicas-gasto").exportar;
+const lim_id = pantallasDe("limites-irpf").ficha;
+const lim_index = pantallasDe("limites-irpf").lista;
+const lim_csv = pantallasDe("limites-irpf").exportar;
 
 /**
  * The authorization matrix, in the manner of Django's AdminViewPermissionsTest: every
@@ -1706,6 +1708,20 @@ describe("rutas × métodos × roles × tipo de registro", () => {
       await cell(`/ruta-que-no-existe · ${a}`, signed ? 404 : "login", () =>
         call(() => splat.loader(args("/ruta-que-no-existe", a, { params: { "*": "ruta-que-no-existe" } }))),
       );
+      // What the generic screens do not serve is the same 404, for reading and writing: a first
+      // segment that is no entity of theirs (empresa has one record; gastos, screens of its own).
+      const sinPantalla = pantallasDe("ruta-que-no-existe");
+      const empresa = pantallasDe("empresa");
+      const gastosGenericos = pantallasDe("gastos");
+      for (const [nombre, run] of [
+        ["/ruta-que-no-existe", () => sinPantalla.lista.loader(args("/ruta-que-no-existe", a))],
+        ["/ruta-que-no-existe POST", () => sinPantalla.lista.action(args("/ruta-que-no-existe", a, { form: {} }))],
+        ["/empresa/1", () => empresa.ficha.loader(args("/empresa/1", a, { params: { id: "1" } }))],
+        ["/empresa/1 POST", () => empresa.ficha.action(args("/empresa/1", a, { form: {}, params: { id: "1" } }))],
+        ["/gastos/1", () => gastosGenericos.ficha.loader(args("/gastos/1", a, { params: { id: "1" } }))],
+        ["/empresa/exportar", () => empresa.exportar.loader(args("/empresa/exportar", a))],
+      ] as const)
+        await cell(`${nombre} (pantallas genéricas) · ${a}`, signed ? 404 : "login", () => call(run));
       // The error test page is an administrador's: to anyone else signed in it does not exist.
       const admin = a === "administrador";
       await cell(`/sentry-example-page GET · ${a}`, admin ? "ok" : signed ? 404 : "login", () =>

@@ -1,10 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import * as departamentosRoute from "~/routes/departamentos._index";
 import * as departamentoRoute from "~/routes/departamentos.$id";
-import * as proveedoresRoute from "~/routes/proveedores._index";
 import * as proveedorRoute from "~/routes/proveedores.$id";
-import * as sucursalesRoute from "~/routes/sucursales._index";
 import * as sucursalRoute from "~/routes/sucursales.$id";
 import * as usuariosRoute from "~/routes/usuarios._index";
 import * as usuarioRoute from "~/routes/usuarios.$id";
@@ -30,6 +27,11 @@ import { asUser, connect } from "../support/as-user";
 import { entityPages } from "../support/entity-pages";
 import { insertDepartamento, insertSucursal, setProfile } from "../support/fixtures";
 import { gastosPage } from "../support/gastos";
+import { pantallasDe } from "../support/pantallas";
+
+const departamentosRoute = pantallasDe("departamentos").lista;
+const proveedoresRoute = pantallasDe("proveedores").lista;
+const sucursalesRoute = pantallasDe("sucursales").lista;
 
 /**
  * Search: every word, without accents or capitals, somewhere in the record's

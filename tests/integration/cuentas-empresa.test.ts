@@ -1,11 +1,13 @@
-import * as cuentasRecord from "~/routes/cuentas-empresa.$id";
-import * as cuentasList from "~/routes/cuentas-empresa._index";
-import * as cuentasCsv from "~/routes/cuentas-empresa.exportar";
 import * as usuarioRoute from "~/routes/usuarios.$id";
 import { formatIban, generateValidEsIban } from "~/lib/iban";
 import { createTestApp, json, ORIGIN, request, respond, type TestApp, type TestUser } from "../support/app";
 import { entityPages } from "../support/entity-pages";
 import { setProfile, tableHashes } from "../support/fixtures";
+import { pantallasDe } from "../support/pantallas";
+
+const cuentasRecord = pantallasDe("cuentas-empresa").ficha;
+const cuentasList = pantallasDe("cuentas-empresa").lista;
+const cuentasCsv = pantallasDe("cuentas-empresa").exportar;
 
 /**
  * The company's accounts (/cuentas-empresa, administradores only) and a person's own account on

@@ -1,15 +1,17 @@
 import * as root from "~/root";
-import * as catRecord from "~/routes/categorias-fiscales.$id";
-import * as catList from "~/routes/categorias-fiscales._index";
-import * as catCsv from "~/routes/categorias-fiscales.exportar";
 import * as empresaRoute from "~/routes/empresa";
-import * as tiposRecord from "~/routes/tipos-iva.$id";
-import * as tiposList from "~/routes/tipos-iva._index";
-import * as tiposCsv from "~/routes/tipos-iva.exportar";
 import { generateValidCif } from "~/lib/nif";
 import { createTestApp, json, request, respond, type TestApp, type TestUser } from "../support/app";
 import { entityPages } from "../support/entity-pages";
 import { tableHashes } from "../support/fixtures";
+import { pantallasDe } from "../support/pantallas";
+
+const catRecord = pantallasDe("categorias-fiscales").ficha;
+const catList = pantallasDe("categorias-fiscales").lista;
+const catCsv = pantallasDe("categorias-fiscales").exportar;
+const tiposRecord = pantallasDe("tipos-iva").ficha;
+const tiposList = pantallasDe("tipos-iva").lista;
+const tiposCsv = pantallasDe("tipos-iva").exportar;
 
 /**
  * The fiscal administration screens (tipos de IVA, IVA por categoría, empresa) through their real

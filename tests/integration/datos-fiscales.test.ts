@@ -3,10 +3,12 @@ import { sqlStore } from "~/data/sql/adapter.server";
 import { Invalid } from "~/data/store";
 import { todayISO } from "~/lib/dates";
 import { generateValidCif } from "~/lib/nif";
-import { loader as proveedoresLoader } from "~/routes/proveedores._index";
 import { createTestApp, json, ORIGIN, request, respond } from "../support/app";
 import { countRows, insertDepartamento, insertProveedor, insertSucursal, setProfile } from "../support/fixtures";
 import { gastosPage } from "../support/gastos";
+import { pantallasDe } from "../support/pantallas";
+
+const { loader: proveedoresLoader } = pantallasDe("proveedores").lista;
 
 /**
  * A gasto's fiscal data through the «Nuevo gasto» form and straight into the database (both

@@ -1,8 +1,10 @@
-import * as listRoute from "~/routes/departamentos._index";
 import * as recordRoute from "~/routes/departamentos.$id";
 import { createTestApp, json, request, respond, type TestApp, type TestUser } from "../support/app";
 import { entityPages } from "../support/entity-pages";
 import { countRows } from "../support/fixtures";
+import { pantallasDe } from "../support/pantallas";
+
+const listRoute = pantallasDe("departamentos").lista;
 
 /** Departamentos through its real loaders and actions: the generic machinery every entity uses. */
 let app: TestApp;

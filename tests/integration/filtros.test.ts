@@ -1,10 +1,12 @@
-import * as sucursalesRoute from "~/routes/sucursales._index";
 import * as sucursalRoute from "~/routes/sucursales.$id";
 import { todayISO } from "~/lib/dates";
 import { createTestApp, type TestApp, type TestUser } from "../support/app";
 import { entityPages } from "../support/entity-pages";
 import { insertDepartamento, insertSucursal, setProfile } from "../support/fixtures";
 import { gastosPage } from "../support/gastos";
+import { pantallasDe } from "../support/pantallas";
+
+const sucursalesRoute = pantallasDe("sucursales").lista;
 
 /**
  * A filter value that cannot be read is said, not dropped: the list's state carries the

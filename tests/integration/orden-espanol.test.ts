@@ -1,10 +1,12 @@
 import * as sucursalesRecord from "~/routes/sucursales.$id";
-import * as sucursalesList from "~/routes/sucursales._index";
 import * as usuariosRecord from "~/routes/usuarios.$id";
 import * as usuariosList from "~/routes/usuarios._index";
 import { createTestApp, type TestApp, type TestUser } from "../support/app";
 import { entityPages } from "../support/entity-pages";
 import { insertSucursal } from "../support/fixtures";
+import { pantallasDe } from "../support/pantallas";
+
+const sucursalesList = pantallasDe("sucursales").lista;
 
 /**
  * Issue 31: every text sort is Spanish alphabetical order (the columns' ICU collation), not byte

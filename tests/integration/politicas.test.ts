@@ -6,6 +6,7 @@ import { createTestApp, request, respond, type TestApp, type TestUser } from "..
 import { connect, pgError } from "../support/as-user";
 import { insertDepartamento, insertSucursal, setProfile } from "../support/fixtures";
 import { gastosPage } from "../support/gastos";
+import { pantallasDe } from "../support/pantallas";
 
 /**
  * Políticas de gasto in the database, on a real Postgres under row-level security: each limit at
@@ -195,7 +196,7 @@ describe("las políticas, en su tabla", () => {
   });
 
   it("el formulario dice qué dos campos repiten una política que ya existe", async () => {
-    const pol = await import("~/routes/politicas-gasto._index");
+    const pol = pantallasDe("politicas-gasto").lista;
     const r = await respond(() =>
       pol.action({
         request: request("/politicas-gasto?index", {

@@ -5,10 +5,12 @@ import { sql } from "kysely";
 import type { AddressInfo } from "node:net";
 import { mountMonitoring } from "../../server/monitoring";
 import { SqlRateLimitStore } from "~/data/rate-limit.server";
-import { action } from "~/routes/departamentos._index";
 import { sqlServices } from "~/services.server";
 import { createTestApp, request, respond } from "../support/app";
 import { envelope, startFakeIngest } from "../support/fake-sentry";
+import { pantallasDe } from "../support/pantallas";
+
+const { action } = pantallasDe("departamentos").lista;
 
 /**
  * The server runs several processes (node:cluster, ADR 0010). What they must agree on lives in

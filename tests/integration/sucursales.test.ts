@@ -1,8 +1,10 @@
-import * as listRoute from "~/routes/sucursales._index";
 import * as recordRoute from "~/routes/sucursales.$id";
 import { createTestApp, json, request, respond, type TestApp, type TestUser } from "../support/app";
 import { entityPages } from "../support/entity-pages";
 import { countRows } from "../support/fixtures";
+import { pantallasDe } from "../support/pantallas";
+
+const listRoute = pantallasDe("sucursales").lista;
 
 /** Sucursales through their real loaders and actions, on a real Postgres under RLS. */
 let app: TestApp;
