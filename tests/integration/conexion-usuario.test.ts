@@ -6,9 +6,9 @@ import { createTestDatabase } from "../support/database";
 
 /**
  * The connection layer (connection.server.ts) is the only place a pooled connection becomes a
- * user (role `authenticated` and the claims) and stops being one. A leaked role is a security
- * failure: whoever takes the connection next — the owner's statements (sessions, sign-in) or
- * another user — must find it clean, however the user's work ended.
+ * user (role `authenticated` and the claims). A leaked role is a security failure: the owner's
+ * statements (sessions, sign-in) must never run as anyone, and a user must never be the one who
+ * had the connection before, however that one's work ended.
  */
 type Quien = { pid: number; rol: string; sub: string | null; claims: string };
 const quien = sql<Quien>`select pg_backend_pid() as pid, current_user as rol, auth.uid()::text as sub,
@@ -28,7 +28,7 @@ beforeAll(async () => {
 });
 afterAll(() => client.end());
 
-/** One connection in the pool: every call below takes the one the user had. */
+/** One connection for users and one for the owner: every user below takes the one the last user had. */
 async function conUna<T>(fn: (db: ReturnType<typeof createDatabase>) => Promise<T>) {
   const db = createDatabase(url, 1);
   try {
@@ -38,8 +38,11 @@ async function conUna<T>(fn: (db: ReturnType<typeof createDatabase>) => Promise<
   }
 }
 
-describe("una conexión del pool como usuario, y de vuelta", () => {
-  it("una lectura como usuario que falla a medias: quien toma después esa conexión la encuentra limpia", async () => {
+const leer = (db: ReturnType<typeof createDatabase>, quienLee: string) =>
+  readAsUser(db, quienLee, async (trx) => (await quien.execute(trx)).rows[0]!);
+
+describe("una conexión del pool como usuario", () => {
+  it("una lectura que falla a medias, lanza un error de la aplicación o termina bien: quien toma después esa conexión es él mismo", async () => {
     await conUna(async (db) => {
       let suya: Quien | undefined;
       await expect(
@@ -49,31 +52,25 @@ describe("una conexión del pool como usuario, y de vuelta", () => {
         }),
       ).rejects.toThrow();
       expect(suya).toMatchObject({ rol: "authenticated", sub: eva });
-      const despues = (await quien.execute(db)).rows[0]!;
+      const despues = await leer(db, ana);
       expect(despues.pid).toBe(suya!.pid);
-      expect(despues).toMatchObject(LIMPIA);
-    });
-  });
+      expect(despues).toMatchObject({ rol: "authenticated", sub: ana });
+      expect(JSON.parse(despues.claims)).toMatchObject({ sub: ana });
 
-  it("una lectura que lanza un error de la aplicación, o que termina bien: limpia igual", async () => {
-    await conUna(async (db) => {
       await expect(
         readAsUser(db, eva, async (trx) => {
           await quien.execute(trx);
           throw new Error("de la aplicación");
         }),
       ).rejects.toThrow("de la aplicación");
-      expect((await quien.execute(db)).rows[0]).toMatchObject(LIMPIA);
-      await readAsUser(db, ana, (trx) => quien.execute(trx));
-      expect((await quien.execute(db)).rows[0]).toMatchObject(LIMPIA);
-      // With a value: a prepared statement of the owner's own, as the session check is.
-      const conValor = sql<Quien>`select current_user as rol, auth.uid()::text as sub, coalesce(current_setting('request.jwt.claims', true), '') || ${""} as claims`;
-      await readAsUser(db, ana, (trx) => quien.execute(trx));
-      expect((await conValor.execute(db)).rows[0]).toEqual(LIMPIA);
+      expect(await leer(db, ana)).toMatchObject({ pid: suya!.pid, sub: ana });
+      // In a transaction, after another user's read on the connection: the transaction's user.
+      const enTransaccion = await asUser(db, eva, async (trx) => (await quien.execute(trx)).rows[0]!);
+      expect(enTransaccion).toMatchObject({ pid: suya!.pid, rol: "authenticated", sub: eva });
     });
   });
 
-  it("una transacción como usuario que falla a mitad (error de SQL o de la aplicación): la siguiente toma es limpia y nada quedó escrito", async () => {
+  it("una transacción que falla a mitad (error de SQL o de la aplicación): nada quedó escrito y el siguiente usuario es él mismo", async () => {
     await conUna(async (db) => {
       const nombre = `Fuga ${Date.now()}`;
       await expect(
@@ -82,42 +79,48 @@ describe("una conexión del pool como usuario, y de vuelta", () => {
           await sql`select 1 / 0`.execute(trx);
         }),
       ).rejects.toThrow();
-      expect((await quien.execute(db)).rows[0]).toMatchObject(LIMPIA);
+      expect(await leer(db, eva)).toMatchObject({ rol: "authenticated", sub: eva });
       await expect(
         asUser(db, ana, async (trx) => {
           await sql`insert into departamentos (nombre, codigo) values (${nombre}, 'FUH')`.execute(trx);
           throw new Error("a mitad");
         }),
       ).rejects.toThrow("a mitad");
-      expect((await quien.execute(db)).rows[0]).toMatchObject(LIMPIA);
+      expect(await leer(db, eva)).toMatchObject({ rol: "authenticated", sub: eva });
       const { rows } = await client.query("select count(*)::int as n from departamentos where nombre = $1", [nombre]);
       expect(rows[0].n).toBe(0);
       // Committed: the same.
-      await asUser(db, eva, (trx) => quien.execute(trx));
-      expect((await quien.execute(db)).rows[0]).toMatchObject(LIMPIA);
+      await asUser(db, ana, (trx) => quien.execute(trx));
+      expect(await leer(db, eva)).toMatchObject({ rol: "authenticated", sub: eva });
     });
   });
 
-  it("otro usuario en la misma conexión es ese usuario, nunca el anterior", async () => {
+  it("las sentencias del dueño nunca son de nadie: sus conexiones no han sido nunca de un usuario", async () => {
     await conUna(async (db) => {
-      await readAsUser(db, eva, (trx) => quien.execute(trx));
-      expect((await readAsUser(db, ana, (trx) => quien.execute(trx))).rows[0]).toMatchObject({ sub: ana });
-      await readAsUser(db, eva, (trx) => quien.execute(trx));
-      expect((await asUser(db, ana, (trx) => quien.execute(trx))).rows[0]).toMatchObject({ sub: ana });
+      const deUsuarios = new Set<number>();
+      deUsuarios.add((await leer(db, eva)).pid);
+      await expect(readAsUser(db, ana, () => Promise.reject(new Error("de la aplicación")))).rejects.toThrow();
+      deUsuarios.add((await asUser(db, ana, (trx) => quien.execute(trx))).rows[0]!.pid);
+      const delDueno = (await quien.execute(db)).rows[0]!;
+      expect(delDueno).toMatchObject(LIMPIA);
+      expect(deUsuarios.has(delDueno.pid)).toBe(false);
+      // With a value: a prepared statement of the owner's own, as the session check is.
+      const conValor = sql<Quien>`select current_user as rol, auth.uid()::text as sub, coalesce(current_setting('request.jwt.claims', true), '') || ${""} as claims`;
+      expect((await conValor.execute(db)).rows[0]).toEqual(LIMPIA);
     });
   });
 
-  it("una conexión que no se puede limpiar (cortada por el servidor) no vuelve al pool", async () => {
+  it("una conexión cortada por el servidor no vuelve al pool", async () => {
     await conUna(async (db) => {
       const cortada = await readAsUser(db, eva, async (trx) => {
         const { pid } = (await quien.execute(trx)).rows[0]!;
-        // Ended by the server while the user still has it: its reset cannot run.
+        // Ended by the server while the user still has it.
         await client.query("select pg_terminate_backend($1, 5000)", [pid]);
         return pid;
       });
-      const despues = (await quien.execute(db)).rows[0]!;
+      const despues = await leer(db, ana);
       expect(despues.pid).not.toBe(cortada);
-      expect(despues).toMatchObject(LIMPIA);
+      expect(despues).toMatchObject({ rol: "authenticated", sub: ana });
     });
   });
 

@@ -311,8 +311,13 @@ describe("una página filtrada por un rango: sus fechas van en el texto de la se
           { column: "fecha_gasto", op: "lte", value: hoy },
         ],
       };
+      // On the users' one connection, where the pages were read.
       const preparadas = async () =>
-        (await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(una)).rows
+        (
+          await readAsUser(una, admin, (trx) =>
+            sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(trx),
+          )
+        ).rows
           .map((r) => r.statement)
           .filter((t) => t.includes("any(array("));
       const conRango = await sqlStore(una, admin).list<Row>("gastos_vista", rango);
@@ -383,7 +388,7 @@ describe("readAsUser: lecturas como usuario sin transacción (un viaje menos)", 
   type Quien = { rol: string; sub: string | null; claims: string };
   const quien = sql<Quien>`select current_user as rol, auth.uid()::text as sub, coalesce(current_setting('request.jwt.claims', true), '') as claims`;
 
-  it("rol authenticated y sus claims: una sentencia para empezar y otra al devolver la conexión, sin BEGIN ni COMMIT", async () => {
+  it("rol authenticated y sus claims: una sentencia para empezar, sin BEGIN ni COMMIT, nada al devolver la conexión", async () => {
     const { default: realPg } = await import("pg");
     const sent = vi.spyOn(realPg.Client.prototype, "query");
     try {
@@ -395,8 +400,8 @@ describe("readAsUser: lecturas como usuario sin transacción (un viaje menos)", 
       });
       expect(seen).toMatchObject({ rol: "authenticated", sub: empleado, distintas: true });
       expect(Number(seen.cambios)).toBeGreaterThan(0);
-      // The role, the claims and the counter in one statement, the three statements, the reset.
-      expect(sent).toHaveBeenCalledTimes(5);
+      // The role, the claims and the counter in one statement, then the three statements.
+      expect(sent).toHaveBeenCalledTimes(4);
     } finally {
       sent.mockRestore();
     }
@@ -414,8 +419,8 @@ describe("readAsUser: lecturas como usuario sin transacción (un viaje menos)", 
       ]);
       expect(lista.rows.length).toBeGreaterThan(0);
       expect(duplicados).toEqual([]);
-      // The role once, the two statements, the reset; a transaction of its own would add BEGIN + role and COMMIT.
-      expect(sent).toHaveBeenCalledTimes(4);
+      // The role once, the two statements; a transaction of its own would add BEGIN + role and COMMIT.
+      expect(sent).toHaveBeenCalledTimes(3);
     } finally {
       sent.mockRestore();
     }
@@ -446,8 +451,8 @@ describe("readAsUser: lecturas como usuario sin transacción (un viaje menos)", 
       try {
         const segunda = await sqlStore(una, empleado).list<Row>("gastos", query);
         expect(segunda).toEqual(primera);
-        // The role, its claims and the counter, the page, the reset; the count was kept for that counter.
-        expect(sent).toHaveBeenCalledTimes(3);
+        // The role, its claims and the counter, then the page; the count was kept for that counter.
+        expect(sent).toHaveBeenCalledTimes(2);
       } finally {
         sent.mockRestore();
       }

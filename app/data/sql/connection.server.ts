@@ -9,10 +9,10 @@ import { inTurn, preparingClient, preparingPool, query } from "./statements.serv
 for (const oid of [1082, 1114, 1184, 1700]) pg.types.setTypeParser(oid, (v: string) => v);
 pg.types.setTypeParser(20, (v: string) => Number(v));
 
-/** Each database's pool: a connection as a user is taken from it directly (`asUser`, `readAsUser`). */
-const pools = new WeakMap<Kysely<Database>, pg.Pool>();
+/** Each database's pool of connections that act as users (`asUser`, `readAsUser`). */
+const userPools = new WeakMap<Kysely<Database>, pg.Pool>();
 
-export function createDatabase(url: string, max = 10): Kysely<Database> {
+function newPool(url: string, max: number) {
   const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 5_000 });
   // An idle client's error (database restarted) must not crash the process; the pool drops it.
   pool.on("error", () => {});
@@ -21,37 +21,53 @@ export function createDatabase(url: string, max = 10): Kysely<Database> {
   // connection due to administrator command") was an unhandled 'error' event that killed the
   // process. The request in flight fails with its error; the broken client is dropped on release.
   pool.on("connect", (client) => client.on("error", () => {}));
-  const db = new PooledDatabase(preparingPool(pool));
-  pools.set(db, pool);
+  return pool;
+}
+
+/**
+ * Two pools, so that no connection ever changes hands between a user and the owner: `max`
+ * connections that act as users, and half as many for the owner's own statements (Kysely's: the
+ * session check, sign-in, sweeps), which never take a role. An hosted database's limit must
+ * allow both, per process.
+ */
+export function createDatabase(url: string, max = 10): Kysely<Database> {
+  const owner = newPool(url, Math.ceil(max / 2));
+  const users = newPool(url, max);
+  const db = new PooledDatabase(preparingPool(owner), users);
+  userPools.set(db, users);
   return db;
 }
 
 /**
- * Kysely ends its pool only if it used it itself, and the connections as a user are taken from
- * the pool directly: `destroy` ends it in any case.
+ * Kysely ends its pool only if it used it itself, and the users' pool is not Kysely's: `destroy`
+ * ends both in any case.
  */
 class PooledDatabase extends Kysely<Database> {
-  constructor(private readonly pool: PostgresPool) {
-    super({ dialect: new PostgresDialect({ pool }) });
+  constructor(
+    private readonly owner: PostgresPool,
+    private readonly users: pg.Pool,
+  ) {
+    super({ dialect: new PostgresDialect({ pool: owner }) });
   }
 
   override async destroy() {
     await super.destroy();
-    await this.pool.end();
+    await Promise.all([this.owner.end(), this.users.end()]);
   }
 }
 
 // ---------------------------------------------------------------------------------------------
-// A pooled connection as a user, and back
+// A pooled connection as a user
 // ---------------------------------------------------------------------------------------------
 //
 // A connection becomes a user the way PostgREST does it: role `authenticated` and the JWT claims
 // in `request.jwt.claims`, so the schema's row-level security applies to the embedded backend
 // exactly as on Supabase. Either for one transaction (`asUser`: COMMIT or ROLLBACK ends it), or
-// for the connection (`readAsUser`: reads without a transaction), which `forgetUser` undoes
-// before the pool may hand the connection to anyone else — and a connection it cannot undo is
-// destroyed, never reused. This is the only place that gives a connection a role: every other
-// checkout (the owner's statements: sessions, sign-in, sweeps) finds the connection's own.
+// for the connection (`readAsUser`: reads without a transaction). This is the only place that
+// gives a connection a role, and only to connections of the users' pool: each is made the user
+// who takes it, role and claims in one statement, before anything else runs on it — whoever had
+// it before and however that ended. So it goes back to its pool as it is, and the owner's
+// connections never were anyone.
 
 /**
  * What runs inside `asUser` or `readAsUser`: the connection (a Kysely bound to it) and the data's
@@ -66,21 +82,6 @@ function claimsOf(userId: string) {
 
 /** Role `authenticated` and the user's claims for the connection, with the data's change counter (migration 20261125000007_escala). */
 const BECOME_USER = `select set_config('role', 'authenticated', false), set_config('request.jwt.claims', $1, false), interno.cambios()::text as cambios`;
-
-/** Back to the connection's own role, without claims. */
-const FORGET_USER = "select set_config('role', 'none', false), set_config('request.jwt.claims', '', false)";
-
-/**
- * The connection back to the pool as nobody. Not awaited by the caller: the pool hands the
- * connection to no one until the reset has answered, and a connection whose reset fails is
- * destroyed (pg-pool's `release(error)`).
- */
-function forgetUser(client: pg.PoolClient) {
-  query(client, FORGET_USER, []).then(
-    () => client.release(),
-    (error: Error) => client.release(error),
-  );
-}
 
 /** A Kysely over this one connection (made once per connection): what `fn` gets. */
 const bound = new WeakMap<pg.PoolClient, Kysely<Database>>();
@@ -103,7 +104,7 @@ function boundTo(client: pg.PoolClient): Transaction<Database> {
 }
 
 function checkout(db: Kysely<Database>) {
-  const pool = pools.get(db);
+  const pool = userPools.get(db);
   if (!pool) throw new Error("Base de datos no creada con createDatabase");
   return pool.connect();
 }
@@ -152,9 +153,9 @@ export async function asUser<T>(db: Kysely<Database>, userId: string, fn: AsUser
  * transaction»): one statement gives the connection role `authenticated` and the user's claims —
  * for the connection, not a transaction — and reads the change counter; then the reads. No BEGIN,
  * no COMMIT: under READ COMMITTED each statement saw its own snapshot inside one anyway, so the
- * answers are the same. Row-level security applies exactly as in `asUser`; the connection forgets
- * the user before anyone else may take it (`forgetUser`). Only for reads: whatever may write goes
- * through `asUser`.
+ * answers are the same. Row-level security applies exactly as in `asUser`; the next user who
+ * takes the connection is made that user first. Only for reads: whatever may write goes through
+ * `asUser`.
  */
 export async function readAsUser<T>(db: Kysely<Database>, userId: string, fn: AsUser<T>): Promise<T> {
   let client: pg.PoolClient | undefined;
@@ -165,7 +166,7 @@ export async function readAsUser<T>(db: Kysely<Database>, userId: string, fn: As
   } catch (error) {
     throw storeErrorFromPostgres(error as pg.DatabaseError) ?? error;
   } finally {
-    if (client) forgetUser(client);
+    client?.release();
   }
 }
 

@@ -49,7 +49,7 @@ export function inTurn<T>(client: pg.ClientBase, send: () => Promise<T>): Promis
   turn.pending += 1;
   const t = turn;
   // Counted down before anyone awaiting `next` resumes (this handler is registered first), so a
-  // statement sent right after (a connection's reset) goes at once.
+  // statement sent right after (a transaction's COMMIT) goes at once.
   t.last = next.then(
     () => void (t.pending -= 1),
     () => void (t.pending -= 1),
