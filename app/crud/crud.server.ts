@@ -21,6 +21,7 @@ import type { Option } from "~/lib/opciones";
 import type { Formats } from "~/lib/format";
 import { parseSubmission } from "~/ui/parse-submission.server";
 import { csvResponse, csvToExport } from "./csv.server";
+import { datosDeSecciones } from "./secciones.server";
 import { motivosDe, recordStep } from "./accion-de-registro.server";
 import { seleccionEnBloque } from "./en-bloque.server";
 import { referencedMessage, storeErrorReply } from "./errores.server";
@@ -335,8 +336,8 @@ export async function listAction(entity: Entity, args: Args, o: CreateOptions = 
 }
 
 /**
- * A record page's data. `extra` adds the route's own sections (e.g. the people of a department),
- * read with the same store, as the same user.
+ * A record page's data, with its declared sections' (Entity.secciones). `extra` adds what a
+ * route of its own shows besides (a trip's gastos), read with the same store, as the same user.
  */
 export async function recordLoader<X extends object = object>(
   entity: Entity,
@@ -347,14 +348,16 @@ export async function recordLoader<X extends object = object>(
   const id = entity.single ? await singleId(store, entity) : (params?.id ?? "");
   const record = await getOr404<StoredRow>(store, entity.view, id);
   const url = new URL(request.url);
-  const [history, options, extra, motivos] = await Promise.all([
+  const [history, options, extra, motivos, secciones] = await Promise.all([
     loadHistory(store, entity.historialAparte?.length ? [entity.table, ...entity.historialAparte] : entity.table, id),
     loadOptions(store, entity, record, optionSearches(entity, url)),
     o.extra ? o.extra({ user, store, id, record }) : ({} as X),
     motivosDe(store, entity, id),
+    datosDeSecciones(entity, { user, store }, id),
   ]);
   return json({
     ...extra,
+    secciones,
     record,
     history,
     options,

@@ -23,9 +23,17 @@ export async function noExiste({ request, context }: Args): Promise<never> {
   notFound();
 }
 
-/** The entity a generic screen serves (`$entidad` in its path, entities/pantallas.ts), or `noExiste`. */
+/**
+ * The entity a generic screen serves (`$entidad` in its path, entities/pantallas.ts). Any other
+ * path is answered as Remix answers one no route serves: reading it, `noExiste`; posting to it,
+ * a 405 before anything else (as to a route without an action).
+ */
 export async function entidadDeLaPantalla(args: Args): Promise<Entity> {
-  return entidadDeLaRuta(args.params?.entidad) ?? (await noExiste(args));
+  const entity = entidadDeLaRuta(args.params?.entidad);
+  if (entity) return entity;
+  if (args.request.method !== "GET" && args.request.method !== "HEAD")
+    throw new Response(null, { status: 405, statusText: "Method Not Allowed" });
+  return noExiste(args);
 }
 
 /** `{ intent }` when the form posted one (for replies), else nothing. */

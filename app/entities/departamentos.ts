@@ -51,6 +51,7 @@ export const departamentos: Entity = {
   defaultOrder: { column: "nombre", ascending: true },
   labelColumn: "nombre",
   permisos: SOLO_ADMIN,
+  secciones: [{ tipo: "personas", por: "departamento", donde: "en este departamento" }],
   defaults: () => ({ activo: "on" }),
   duplicados: { codigo: ["codigo"] },
   // Read by the administradores and by whoever is in charge of the department (its responsable,

@@ -68,6 +68,16 @@ export type ListFilter = { roles?: readonly Rol[]; genero?: Genero } & (
   | { name: string; label: string; kind: "money_min" | "money_max"; column: string; centimos?: boolean }
 );
 
+/**
+ * A section of a record page besides its form, actions and history: `personas`, who belongs to
+ * the department or branch (`por`: the user's column that points here, without `_id`); `gastos`, how many
+ * gastos of this record the person may see and their total (`por`: the gasto's column, without
+ * `_id`).
+ */
+export type SeccionDeFicha =
+  | { tipo: "personas"; por: "departamento" | "sucursal"; donde: "en este departamento" | "en esta sucursal" }
+  | { tipo: "gastos"; por: "proveedor" };
+
 export type Entity = {
   table: string;
   /** The security-invoker view the list and record screens read (adds names of related records). */
@@ -166,6 +176,12 @@ export type Entity = {
   motivos?: string;
   /** Actions on many rows of the list at once (BulkAction). */
   enBloque?: readonly BulkAction[];
+  /**
+   * What the record page shows after its actions, read with the record as the same person
+   * (SeccionDeFicha: each kind's reading is in crud/secciones.server.ts, its view in
+   * ui/SeccionesDeFicha.tsx).
+   */
+  secciones?: readonly SeccionDeFicha[];
   /**
    * Fields only these roles read: field → roles. The database keeps them in a table of their own
    * whose row-level security gives anyone else nothing (e.g. a supplier's IBAN, in

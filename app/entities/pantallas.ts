@@ -11,10 +11,10 @@ import { tiposIva } from "./tipos-iva";
 /**
  * The entities whose screens are the generic ones, found by their path's first segment: the
  * list with its «Nuevo …» form (app/routes/$entidad._index.tsx), the record
- * ($entidad.$id.tsx) and the CSV ($entidad.exportar.tsx). Their declaration is their screen.
- * An entity that needs more (the people of a department) adds a route file named by its path,
- * `departamentos.$id.tsx`, which Remix prefers to `$entidad.$id`. The browser renders these
- * screens, so it loads this list: only these entities, not every one (index.ts).
+ * ($entidad.$id.tsx, with the sections it declares: `secciones`) and the CSV
+ * ($entidad.exportar.tsx). Their declaration is their screen. An entity that needs a screen of
+ * its own (gastos, viajes, usuarios) is not listed: its route files are named by its path. The
+ * browser renders these screens, so it loads this list: only these entities, not every one.
  */
 const CON_PANTALLAS_GENERICAS: readonly Entity[] = [
   departamentos,

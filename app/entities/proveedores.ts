@@ -64,6 +64,7 @@ export const proveedores: Entity = {
   optionsFrom: "proveedores_vista",
   optionLabel: "nombre",
   permisos: PERMISOS,
+  secciones: [{ tipo: "gastos", por: "proveedor" }],
   defaults: ({ country }) => ({ activo: "on", pais: country, tipo_persona: "empresa" }),
   // The tax id's rules depend on the country (and, in Mexico, on the kind of person).
   refine: (values, ctx) => {

@@ -43,5 +43,6 @@ export const sucursales: Entity = {
   defaultOrder: { column: "nombre", ascending: true },
   labelColumn: "nombre",
   permisos: SOLO_ADMIN,
+  secciones: [{ tipo: "personas", por: "sucursal", donde: "en esta sucursal" }],
   defaults: ({ country }) => ({ activo: "on", pais: country }),
 };

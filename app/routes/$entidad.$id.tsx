@@ -7,9 +7,9 @@ import { EntityRecordPage, recordMeta } from "~/ui/EntityPages";
 import { pageTitle } from "~/ui/page";
 
 /**
- * The record of an entity with generic screens (entities/pantallas.ts): its form, its actions and
- * its history. /tipos-iva/:id, /politicas-gasto/:id…; a screen of its own, when an entity has
- * one (departamentos.$id.tsx), is served instead.
+ * The record of an entity with generic screens (entities/pantallas.ts): its form, its actions,
+ * the sections it declares (the people of a department) and its history: /tipos-iva/:id,
+ * /departamentos/:id…
  */
 export const loader = async (args: LoaderFunctionArgs) => recordLoader(await entidadDeLaPantalla(args), args);
 export const action = async (args: ActionFunctionArgs) => recordAction(await entidadDeLaPantalla(args), args);

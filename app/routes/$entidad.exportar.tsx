@@ -5,7 +5,7 @@ import { entidadDeLaPantalla } from "~/crud/respuestas.server";
 
 /**
  * «Exportar CSV» of a generic list (entities/pantallas.ts): a resource route (see csvExport).
- * An entity with a record screen of its own keeps its own `exportar` file too: `/x/exportar`
+ * An entity with a record screen of its own has its own `exportar` file too: `/x/exportar`
  * would otherwise match `x.$id` as well as this, and Remix would choose by file order.
  */
 export const loader = async (args: LoaderFunctionArgs) => {

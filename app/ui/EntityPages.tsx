@@ -21,6 +21,7 @@ import { CreateForm, displayField, EditForm, OptionSearchForms, type ActionData 
 import { History } from "./History";
 import { backToRow, csvHref, DataTable, FilterForm, ListViews, Pagination } from "./lists";
 import { pageTitle, useFormats } from "./page";
+import { SeccionesDeFicha } from "./SeccionesDeFicha";
 
 type Row = StoredRow;
 
@@ -129,7 +130,8 @@ export function EntityListPage({ entity: declared, children }: { entity: Entity;
 }
 
 export function EntityRecordPage({ entity: declared, children }: { entity: Entity; children?: ReactNode }) {
-  const { record, history, options, can, campos, volver, confirmDelete, acciones } = useLoaderData<RecordData>();
+  const { record, history, options, can, campos, volver, confirmDelete, acciones, secciones } =
+    useLoaderData<RecordData>();
   // Without the fields this role does not read (`reservados`).
   const entity = forRole(declared, useRouteLoaderData<RootData>("root")?.user?.rol);
   const actionData = useActionData<ActionData>();
@@ -212,6 +214,7 @@ export function EntityRecordPage({ entity: declared, children }: { entity: Entit
             ))}
         </section>
       ) : null}
+      <SeccionesDeFicha entity={entity} datos={secciones} />
       {children}
       <History
         entries={history}

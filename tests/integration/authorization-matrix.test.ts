@@ -12,8 +12,6 @@ import { generateValidCif } from "~/lib/nif";
 import * as auth_confirm from "~/routes/auth.confirm";
 import * as auth_invitacion from "~/routes/auth.invitacion";
 import * as auth_recuperar from "~/routes/auth.recuperar";
-import * as dep_id from "~/routes/departamentos.$id";
-import * as dep_csv from "~/routes/departamentos.exportar";
 import * as empresa_route from "~/routes/empresa";
 import * as gastos_index from "~/routes/gastos._index";
 import * as gastos_csv from "~/routes/gastos.exportar";
@@ -30,13 +28,9 @@ import * as remesas_index from "~/routes/remesas._index";
 import * as root from "~/root";
 import * as login from "~/routes/login";
 import * as logout from "~/routes/logout";
-import * as prov_id from "~/routes/proveedores.$id";
-import * as prov_csv from "~/routes/proveedores.exportar";
 import * as sentry from "~/routes/sentry-example-page";
 import * as signup from "~/routes/signup-confirmation";
 import * as splat from "~/routes/$";
-import * as suc_id from "~/routes/sucursales.$id";
-import * as suc_csv from "~/routes/sucursales.exportar";
 import * as usu_id from "~/routes/usuarios.$id";
 import * as usu_index from "~/routes/usuarios._index";
 import * as usu_csv from "~/routes/usuarios.exportar";
@@ -49,6 +43,13 @@ import * as viajes_csv from "~/routes/viajes.exportar";
 import * as informe_irpf from "~/routes/viajes.informe-irpf";
 import * as informe_irpf_csv from "~/routes/viajes.informe-irpf.exportar";
 import { pantallasDe } from "../support/pantallas";
+
+const dep_id = pantallasDe("departamentos").ficha;
+const dep_csv = pantallasDe("departamentos").exportar;
+const prov_id = pantallasDe("proveedores").ficha;
+const prov_csv = pantallasDe("proveedores").exportar;
+const suc_id = pantallasDe("sucursales").ficha;
+const suc_csv = pantallasDe("sucursales").exportar;
 
 const cat_id = pantallasDe("categorias-fiscales").ficha;
 const cat_index = pantallasDe("categorias-fiscales").lista;
@@ -1708,20 +1709,24 @@ describe("rutas × métodos × roles × tipo de registro", () => {
       await cell(`/ruta-que-no-existe · ${a}`, signed ? 404 : "login", () =>
         call(() => splat.loader(args("/ruta-que-no-existe", a, { params: { "*": "ruta-que-no-existe" } }))),
       );
-      // What the generic screens do not serve is the same 404, for reading and writing: a first
-      // segment that is no entity of theirs (empresa has one record; gastos, screens of its own).
+      // What the generic screens do not serve is answered as a path no route serves: a 404 to
+      // read it (after sign-in), a 405 to post to it (to anyone, as to a route without an action).
+      // A first segment that is no entity of theirs: empresa has one record; gastos, screens of its own.
       const sinPantalla = pantallasDe("ruta-que-no-existe");
       const empresa = pantallasDe("empresa");
       const gastosGenericos = pantallasDe("gastos");
       for (const [nombre, run] of [
         ["/ruta-que-no-existe", () => sinPantalla.lista.loader(args("/ruta-que-no-existe", a))],
-        ["/ruta-que-no-existe POST", () => sinPantalla.lista.action(args("/ruta-que-no-existe", a, { form: {} }))],
         ["/empresa/1", () => empresa.ficha.loader(args("/empresa/1", a, { params: { id: "1" } }))],
-        ["/empresa/1 POST", () => empresa.ficha.action(args("/empresa/1", a, { form: {}, params: { id: "1" } }))],
         ["/gastos/1", () => gastosGenericos.ficha.loader(args("/gastos/1", a, { params: { id: "1" } }))],
         ["/empresa/exportar", () => empresa.exportar.loader(args("/empresa/exportar", a))],
       ] as const)
         await cell(`${nombre} (pantallas genéricas) · ${a}`, signed ? 404 : "login", () => call(run));
+      for (const [nombre, run] of [
+        ["/ruta-que-no-existe", () => sinPantalla.lista.action(args("/ruta-que-no-existe", a, { form: {} }))],
+        ["/empresa/1", () => empresa.ficha.action(args("/empresa/1", a, { form: {}, params: { id: "1" } }))],
+      ] as const)
+        await cell(`${nombre} POST (pantallas genéricas) · ${a}`, 405, () => call(run));
       // The error test page is an administrador's: to anyone else signed in it does not exist.
       const admin = a === "administrador";
       await cell(`/sentry-example-page GET · ${a}`, admin ? "ok" : signed ? 404 : "login", () =>

@@ -1,8 +1,5 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import * as departamentoRoute from "~/routes/departamentos.$id";
-import * as proveedorRoute from "~/routes/proveedores.$id";
-import * as sucursalRoute from "~/routes/sucursales.$id";
 import * as usuariosRoute from "~/routes/usuarios._index";
 import * as usuarioRoute from "~/routes/usuarios.$id";
 import { sql } from "kysely";
@@ -28,6 +25,10 @@ import { entityPages } from "../support/entity-pages";
 import { insertDepartamento, insertSucursal, setProfile } from "../support/fixtures";
 import { gastosPage } from "../support/gastos";
 import { pantallasDe } from "../support/pantallas";
+
+const departamentoRoute = pantallasDe("departamentos").ficha;
+const proveedorRoute = pantallasDe("proveedores").ficha;
+const sucursalRoute = pantallasDe("sucursales").ficha;
 
 const departamentosRoute = pantallasDe("departamentos").lista;
 const proveedoresRoute = pantallasDe("proveedores").lista;

@@ -1,8 +1,9 @@
-import * as recordRoute from "~/routes/departamentos.$id";
 import { createTestApp, json, request, respond, type TestApp, type TestUser } from "../support/app";
 import { entityPages } from "../support/entity-pages";
 import { countRows } from "../support/fixtures";
 import { pantallasDe } from "../support/pantallas";
+
+const recordRoute = pantallasDe("departamentos").ficha;
 
 const listRoute = pantallasDe("departamentos").lista;
 

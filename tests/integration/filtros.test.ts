@@ -1,10 +1,11 @@
-import * as sucursalRoute from "~/routes/sucursales.$id";
 import { todayISO } from "~/lib/dates";
 import { createTestApp, type TestApp, type TestUser } from "../support/app";
 import { entityPages } from "../support/entity-pages";
 import { insertDepartamento, insertSucursal, setProfile } from "../support/fixtures";
 import { gastosPage } from "../support/gastos";
 import { pantallasDe } from "../support/pantallas";
+
+const sucursalRoute = pantallasDe("sucursales").ficha;
 
 const sucursalesRoute = pantallasDe("sucursales").lista;
 

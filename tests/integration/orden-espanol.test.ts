@@ -1,10 +1,11 @@
-import * as sucursalesRecord from "~/routes/sucursales.$id";
 import * as usuariosRecord from "~/routes/usuarios.$id";
 import * as usuariosList from "~/routes/usuarios._index";
 import { createTestApp, type TestApp, type TestUser } from "../support/app";
 import { entityPages } from "../support/entity-pages";
 import { insertSucursal } from "../support/fixtures";
 import { pantallasDe } from "../support/pantallas";
+
+const sucursalesRecord = pantallasDe("sucursales").ficha;
 
 const sucursalesList = pantallasDe("sucursales").lista;
 

@@ -1,8 +1,9 @@
-import * as recordRoute from "~/routes/proveedores.$id";
 import { createTestApp, json, type TestApp, type TestUser } from "../support/app";
 import { entityPages } from "../support/entity-pages";
 import { countRows } from "../support/fixtures";
 import { pantallasDe } from "../support/pantallas";
+
+const recordRoute = pantallasDe("proveedores").ficha;
 
 const listRoute = pantallasDe("proveedores").lista;
 
@@ -258,7 +259,7 @@ describe("ficha", () => {
   it("muestra cuántos gastos tiene y su total (los que el usuario puede ver)", async () => {
     const p = await byNif("B12345674");
     const empty = await json(await load(p.id));
-    expect(empty.gastos).toEqual({ total: 0, importe: "0", todos: true });
+    expect(empty.secciones.gastos).toMatchObject({ total: 0, importe: "0", todos: true });
     const { id: departamento_id } = await app.db
       .insertInto("departamentos")
       .values({ nombre: "Compras", codigo: "COM" })
@@ -284,11 +285,17 @@ describe("ficha", () => {
       .insertInto("gastos")
       .values([gasto(empleado.id, "100.10"), gasto(empleado.id, "20.00"), gasto(admin.id, "1000.00")])
       .execute();
-    expect((await json(await load(p.id))).gastos).toEqual({ total: 3, importe: "1120.10", todos: true });
-    expect((await json(await load(p.id, empleado.cookie))).gastos).toEqual({
+    expect((await json(await load(p.id))).secciones.gastos).toEqual({
+      total: 3,
+      importe: "1120.10",
+      todos: true,
+      filtro: `/gastos?proveedor=${p.id}`,
+    });
+    expect((await json(await load(p.id, empleado.cookie))).secciones.gastos).toEqual({
       total: 2,
       importe: "120.10",
       todos: false,
+      filtro: `/gastos?proveedor=${p.id}`,
     });
   });
 

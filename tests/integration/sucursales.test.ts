@@ -1,8 +1,9 @@
-import * as recordRoute from "~/routes/sucursales.$id";
 import { createTestApp, json, request, respond, type TestApp, type TestUser } from "../support/app";
 import { entityPages } from "../support/entity-pages";
 import { countRows } from "../support/fixtures";
 import { pantallasDe } from "../support/pantallas";
+
+const recordRoute = pantallasDe("sucursales").ficha;
 
 const listRoute = pantallasDe("sucursales").lista;
 
@@ -187,14 +188,14 @@ describe("ficha", () => {
       .where("id", "=", empleado.id)
       .execute();
     const data = await json(await load(s.id, empleado.cookie));
-    expect(data.personas).toMatchObject({
+    expect(data.secciones.personas).toMatchObject({
       total: 1,
       filtro: `/usuarios?sucursal=${s.id}`,
       rows: [{ id: empleado.id, nombre: "Elena Ruiz", puesto: "Contable", rol: "empleado", activo: true }],
     });
     expect(data.can).toEqual({ crear: false, editar: false, eliminar: false });
     const vacia = await json(await load((await rec("GDL")).id));
-    expect(vacia.personas).toMatchObject({ total: 0, rows: [] });
+    expect(vacia.secciones.personas).toMatchObject({ total: 0, rows: [] });
   });
 
   it("id mal formado o desconocido: 404", async () => {

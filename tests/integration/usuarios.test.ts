@@ -6,6 +6,7 @@ import * as recordRoute from "~/routes/usuarios.$id";
 import { createTestApp, json, request, respond, type TestApp, type TestUser } from "../support/app";
 import { entityPages } from "../support/entity-pages";
 import { insertDepartamento, insertSucursal, setProfile } from "../support/fixtures";
+import { pantallasDe } from "../support/pantallas";
 
 /** Usuarios through their real loaders and actions, on a real Postgres under RLS. */
 let app: TestApp;
@@ -359,8 +360,8 @@ describe("campos relacionados", () => {
   });
 
   it("las fichas de departamento y sucursal listan a su gente", async () => {
-    const { loader: depLoader } = await import("~/routes/departamentos.$id");
-    const { loader: sucLoader } = await import("~/routes/sucursales.$id");
+    const { loader: depLoader } = pantallasDe("departamentos").ficha;
+    const { loader: sucLoader } = pantallasDe("sucursales").ficha;
     const dep = await json(
       await respond(() =>
         depLoader({
@@ -370,8 +371,8 @@ describe("campos relacionados", () => {
         }),
       ),
     );
-    expect(dep.personas.rows.map((p: { id: string }) => p.id)).toEqual([otro.id]);
-    expect(dep.personas.filtro).toBe(`/usuarios?departamento=${departamento}`);
+    expect(dep.secciones.personas.rows.map((p: { id: string }) => p.id)).toEqual([otro.id]);
+    expect(dep.secciones.personas.filtro).toBe(`/usuarios?departamento=${departamento}`);
     const suc = await json(
       await respond(() =>
         sucLoader({
@@ -381,6 +382,6 @@ describe("campos relacionados", () => {
         }),
       ),
     );
-    expect(suc.personas.rows.map((p: { nombre: string }) => p.nombre).sort()).toEqual(["Elena García Ruiz", "Óscar"]);
+    expect(suc.secciones.personas.rows.map((p: { nombre: string }) => p.nombre).sort()).toEqual(["Elena García Ruiz", "Óscar"]);
   });
 });

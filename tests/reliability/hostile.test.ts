@@ -13,23 +13,24 @@ import { generateValidCif } from "~/lib/nif";
 import * as auth_confirm from "~/routes/auth.confirm";
 import * as avisos_index from "~/routes/avisos._index";
 import * as avisos_preferencias from "~/routes/avisos.preferencias";
-import * as dep_csv from "~/routes/departamentos.exportar";
-import * as dep_id from "~/routes/departamentos.$id";
 import * as gastos_csv from "~/routes/gastos.exportar";
 import * as gastos_index from "~/routes/gastos._index";
 import * as gastos_justificantes from "~/routes/gastos.$id.justificantes";
 import * as login from "~/routes/login";
 import * as logout from "~/routes/logout";
-import * as prov_id from "~/routes/proveedores.$id";
 import * as remesas_index from "~/routes/remesas._index";
 import * as signup from "~/routes/signup-confirmation";
-import * as suc_id from "~/routes/sucursales.$id";
 import * as usu_id from "~/routes/usuarios.$id";
 import * as usu_index from "~/routes/usuarios._index";
 import { createTestApp, ORIGIN, type RouteModule } from "../support/app";
 import { insertDepartamento, insertMaestro, insertSucursal, setProfile } from "../support/fixtures";
 import { figure } from "./support";
 import { pantallasDe } from "../support/pantallas";
+
+const dep_csv = pantallasDe("departamentos").exportar;
+const dep_id = pantallasDe("departamentos").ficha;
+const prov_id = pantallasDe("proveedores").ficha;
+const suc_id = pantallasDe("sucursales").ficha;
 
 const dep_index = pantallasDe("departamentos").lista;
 const prov_index = pantallasDe("proveedores").lista;

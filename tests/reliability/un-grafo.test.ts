@@ -39,7 +39,7 @@ it("el servidor y las rutas son un solo módulo: build/server.js contiene server
   const inputs = Object.keys(meta.outputs["build/server.js"]?.inputs ?? {});
   expect(inputs).toContain("server.ts");
   expect(inputs).toContain("app/data/store.ts");
-  expect(inputs).toContain("app/routes/departamentos.$id.tsx");
+  expect(inputs).toContain("app/routes/$entidad.$id.tsx");
 });
 
 it("un registro que no existe (NotFound del almacén que creó server.ts) da 404 en la ruta, no 500", async () => {

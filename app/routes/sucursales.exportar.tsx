@@ -1,7 +1,0 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
-import { listLoader } from "~/crud/crud.server";
-import { csvExport } from "~/crud/csv.server";
-import { sucursales } from "~/entities/sucursales";
-
-/** «Exportar CSV» of the list: a resource route (see csvExport). */
-export const loader = (args: LoaderFunctionArgs) => csvExport(args, (a) => listLoader(sucursales, a));
