@@ -12,10 +12,12 @@ export default {
   serverDependenciesToBundle: [/^@conform-to\//],
   browserNodeBuiltinsPolyfill: { modules: {} },
   // Single fetch stays off: loaders return json() with status codes the no-JS path relies on.
+  // Lazy route discovery too (ADR 0008, «The page»): the routes' manifest is one cached file,
+  // not a part of it in every page plus a route match and /__manifest requests to make it.
   future: {
     v3_fetcherPersist: true,
     v3_relativeSplatPath: true,
     v3_throwAbortReason: true,
-    v3_lazyRouteDiscovery: true,
+    v3_lazyRouteDiscovery: false,
   },
 };
