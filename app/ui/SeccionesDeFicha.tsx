@@ -10,7 +10,9 @@ import { useFormats } from "./page";
 export function SeccionesDeFicha({ entity, datos }: { entity: Entity; datos: DatosDeSecciones }) {
   return (entity.secciones ?? []).map((s) =>
     s.tipo === "personas" ? (
-      datos.personas ? <PersonasSection key={s.tipo} personas={datos.personas} donde={s.donde} /> : null
+      datos.personas ? (
+        <PersonasSection key={s.tipo} personas={datos.personas} donde={s.donde} />
+      ) : null
     ) : datos.gastos ? (
       <GastosSection key={s.tipo} entity={entity} id={`gastos-${s.por}`} gastos={datos.gastos} />
     ) : null,

@@ -382,6 +382,9 @@ describe("campos relacionados", () => {
         }),
       ),
     );
-    expect(suc.secciones.personas.rows.map((p: { nombre: string }) => p.nombre).sort()).toEqual(["Elena García Ruiz", "Óscar"]);
+    expect(suc.secciones.personas.rows.map((p: { nombre: string }) => p.nombre).sort()).toEqual([
+      "Elena García Ruiz",
+      "Óscar",
+    ]);
   });
 });
