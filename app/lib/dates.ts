@@ -71,13 +71,27 @@ function assertISODate(iso: string): void {
   if (!isISODate(iso)) throw new TypeError(`Fecha no válida: ${JSON.stringify(iso)}`);
 }
 
+/** Formatter options per time zone, kept: intl.ts finds a formatter by its options object. */
+function porZona(cache: Map<string, Intl.DateTimeFormatOptions>, timeZone: string, base: Intl.DateTimeFormatOptions) {
+  let options = cache.get(timeZone);
+  if (!options) cache.set(timeZone, (options = { ...base, timeZone }));
+  return options;
+}
+const DIA = new Map<string, Intl.DateTimeFormatOptions>();
+const FECHA_HORA = new Map<string, Intl.DateTimeFormatOptions>();
+/** The last day asked for: a time zone's day changes only at the turn of a minute. */
+let ultimoDia = { timeZone: "", minuto: Number.NaN, dia: "" };
+
 /** The calendar date in `timeZone` at instant `now`, as `YYYY-MM-DD`. */
 export function todayISO(timeZone = DEFAULT_TIME_ZONE, now: Date = new Date()): string {
-  const parts = dateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).formatToParts(
-    now,
-  );
+  const minuto = Math.floor(now.getTime() / 60_000);
+  if (ultimoDia.timeZone === timeZone && ultimoDia.minuto === minuto) return ultimoDia.dia;
+  const options = porZona(DIA, timeZone, { year: "numeric", month: "2-digit", day: "2-digit" });
+  const parts = dateTimeFormat("en-CA", options).formatToParts(now);
   const get = (type: string) => parts.find((p) => p.type === type)!.value;
-  return `${get("year")}-${get("month")}-${get("day")}`;
+  const dia = `${get("year")}-${get("month")}-${get("day")}`;
+  ultimoDia = { timeZone, minuto, dia };
+  return dia;
 }
 
 export function addDaysISO(iso: string, days: number): string {
@@ -105,27 +119,27 @@ export function diffDaysISO(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 }
 
+const FECHA: Intl.DateTimeFormatOptions = { day: "2-digit", month: "2-digit", year: "numeric", timeZone: "UTC" };
+
 /** "2026-11-22" → "22/11/2026" (es-ES). Also accepts a timestamp and uses its UTC date part. */
 export function formatDate(iso: string, locale = "es-ES"): string {
   const date = iso.length > 10 ? iso.slice(0, 10) : iso;
   assertISODate(date);
-  return dateTimeFormat(locale, { day: "2-digit", month: "2-digit", year: "numeric", timeZone: "UTC" }).format(
-    new Date(`${date}T00:00:00Z`),
-  );
+  return dateTimeFormat(locale, FECHA).format(new Date(`${date}T00:00:00Z`));
 }
 
 /** A timestamp (ISO string or Date) → "22/11/2026, 14:05" in the office's time zone. */
 export function formatDateTime(timestamp: string | Date, locale = "es-ES", timeZone = DEFAULT_TIME_ZONE): string {
   const d = timestamp instanceof Date ? timestamp : new Date(timestamp);
   if (Number.isNaN(d.getTime())) throw new TypeError(`Fecha no válida: ${String(timestamp)}`);
-  return dateTimeFormat(locale, {
+  const options = porZona(FECHA_HORA, timeZone, {
     day: "2-digit",
     month: "2-digit",
     year: "numeric",
     hour: "2-digit",
     minute: "2-digit",
-    timeZone,
-  }).format(d);
+  });
+  return dateTimeFormat(locale, options).format(d);
 }
 
 /** "2026-11-22" → "2026-11". */
@@ -165,9 +179,13 @@ export function lastMonthKeys(count: number, lastKey: string): string[] {
   return Array.from({ length: count }, (_, i) => addMonthsKey(lastKey, i - count + 1));
 }
 
+const MES: Record<"short" | "long", Intl.DateTimeFormatOptions> = {
+  short: { month: "short", year: "numeric", timeZone: "UTC" },
+  long: { month: "long", year: "numeric", timeZone: "UTC" },
+};
 /** "2026-11" → "nov 2026" (short) or "noviembre de 2026" (long), for charts and tables. */
 export function formatMonthKey(key: string, locale = "es-ES", style: "short" | "long" = "short"): string {
   const [y, m] = assertMonthKey(key);
   const d = new Date(Date.UTC(y, m - 1, 1));
-  return dateTimeFormat(locale, { month: style, year: "numeric", timeZone: "UTC" }).format(d);
+  return dateTimeFormat(locale, MES[style]).format(d);
 }

@@ -1,20 +1,38 @@
 /**
  * Building an Intl formatter costs far more than using one (tens of microseconds each: a page
- * formats hundreds of dates and amounts, a CSV millions). Each locale + options is built once.
+ * formats hundreds of dates and amounts, a CSV millions). Each locale + options is built once,
+ * and found again by the options object itself when a caller keeps it in a constant (a table's
+ * dates and amounts), without building a key on every call.
  */
 const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
 const numberFormats = new Map<string, Intl.NumberFormat>();
+const dateTimeByOptions = new WeakMap<object, Map<string, Intl.DateTimeFormat>>();
+const numberByOptions = new WeakMap<object, Map<string, Intl.NumberFormat>>();
 
-export function dateTimeFormat(locale: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+function cached<F>(
+  byOptions: WeakMap<object, Map<string, F>>,
+  byKey: Map<string, F>,
+  locale: string,
+  options: object,
+  make: () => F,
+): F {
+  let perLocale = byOptions.get(options);
+  const hit = perLocale?.get(locale);
+  if (hit) return hit;
   const key = `${locale}|${JSON.stringify(options)}`;
-  let f = dateTimeFormats.get(key);
-  if (!f) dateTimeFormats.set(key, (f = new Intl.DateTimeFormat(locale, options)));
+  let f = byKey.get(key);
+  if (!f) byKey.set(key, (f = make()));
+  if (!perLocale) byOptions.set(options, (perLocale = new Map()));
+  perLocale.set(locale, f);
   return f;
 }
 
-export function numberFormat(locale: string, options: Intl.NumberFormatOptions = {}): Intl.NumberFormat {
-  const key = `${locale}|${JSON.stringify(options)}`;
-  let f = numberFormats.get(key);
-  if (!f) numberFormats.set(key, (f = new Intl.NumberFormat(locale, options)));
-  return f;
+export function dateTimeFormat(locale: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  return cached(dateTimeByOptions, dateTimeFormats, locale, options, () => new Intl.DateTimeFormat(locale, options));
+}
+
+const NINGUNA: Intl.NumberFormatOptions = {};
+
+export function numberFormat(locale: string, options: Intl.NumberFormatOptions = NINGUNA): Intl.NumberFormat {
+  return cached(numberByOptions, numberFormats, locale, options, () => new Intl.NumberFormat(locale, options));
 }

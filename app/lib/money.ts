@@ -116,6 +116,14 @@ export function compareMoney(a: string, b: string): -1 | 0 | 1 {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
+/** The options of an amount in each currency, kept (intl.ts finds its formatter by them). */
+const IMPORTES = new Map<string, Intl.NumberFormatOptions>();
+function importeEn(currency: string): Intl.NumberFormatOptions {
+  let o = IMPORTES.get(currency);
+  if (!o) IMPORTES.set(currency, (o = { style: "currency", currency, useGrouping: "always" }));
+  return o;
+}
+
 /**
  * "1234.56" → "1.234,56 €" (es-ES). Strings are passed to Intl as exact decimals, never through
  * a float. es-ES does not group four-digit numbers by default, hence useGrouping "always".
@@ -127,9 +135,7 @@ export function formatMoney(value: string | number, locale = "es-ES", currency =
   if (typeof value === "number" && !Number.isFinite(value)) {
     throw new TypeError(`Importe no válido: ${value}`);
   }
-  return numberFormat(locale, { style: "currency", currency, useGrouping: "always" }).format(
-    value as Intl.StringNumericLiteral | number,
-  );
+  return numberFormat(locale, importeEn(currency)).format(value as Intl.StringNumericLiteral | number);
 }
 
 /**

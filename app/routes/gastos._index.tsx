@@ -143,7 +143,7 @@ export default function Gastos() {
                   state={state}
                   formats={formats}
                   caption={`Gastos: ${resumen.cuenta}`}
-                  recordHref={(row) => `${listHref(gastos.path, state, { gasto: row.id })}#gasto`}
+                  recordHref={(row) => `${lista}${lista.includes("?") ? "&" : "?"}gasto=${row.id}#gasto`}
                   selectedId={panel?.record.id}
                   leading={conCasillas ? columna : undefined}
                 />
