@@ -27,7 +27,8 @@ const CON_PANTALLAS_GENERICAS: readonly Entity[] = [
   cuentasEmpresa,
 ];
 
-/** The entity a generic screen's `$entidad` names, if it is one of them. */
+/** The entity a generic screen's `$entidad` names, if it is one of them (in any case, as Remix matches paths). */
 export function entidadDeLaRuta(segmento: string | undefined): Entity | undefined {
-  return CON_PANTALLAS_GENERICAS.find((e) => e.path === `/${segmento}`);
+  const path = `/${segmento?.toLowerCase()}`;
+  return CON_PANTALLAS_GENERICAS.find((e) => e.path === path);
 }

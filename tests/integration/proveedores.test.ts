@@ -253,6 +253,20 @@ describe("lista", () => {
     expect(mx.result.rows.map((r: { nif: string }) => r.nif)).toEqual(["ABC680524P76", "GODE561231GR8"]);
     expect((await list("?q=x1234567")).result.rows.map((r: { nif: string }) => r.nif)).toEqual(["X1234567L"]);
   });
+
+  it("su dirección en mayúsculas es la misma pantalla, como cualquier ruta de Remix", async () => {
+    const enMayusculas = entityPages(
+      "/Proveedores",
+      { index: pantallasDe("Proveedores").lista, record: recordRoute },
+      () => ({
+        app,
+        cookie: admin.cookie,
+      }),
+    );
+    expect((await enMayusculas.list("?q=x1234567")).result.rows.map((r: { nif: string }) => r.nif)).toEqual([
+      "X1234567L",
+    ]);
+  });
 });
 
 describe("ficha", () => {

@@ -25,13 +25,13 @@ function newPool(url: string, max: number) {
 }
 
 /**
- * Two pools of up to `max` connections each, so that no connection ever changes hands between a
- * user and the owner: those that act as users, and the owner's own statements (Kysely's: the
- * session check, sign-in, sweeps), which never take a role. A connection opens when a pool
- * needs it; a hosted database's limit must allow both pools, per process.
+ * Two pools, so that no connection ever changes hands between a user and the owner: up to `max`
+ * connections that act as users, and half as many for the owner's own statements (Kysely's: the
+ * session check, sign-in, sweeps: short, one at a time), which never take a role. A connection
+ * opens when a pool needs it; a hosted database's limit must allow 1.5 × `max` per process.
  */
 export function createDatabase(url: string, max = 10): Kysely<Database> {
-  const owner = newPool(url, max);
+  const owner = newPool(url, Math.ceil(max / 2));
   const users = newPool(url, max);
   const db = new PooledDatabase(preparingPool(owner), users);
   userPools.set(db, users);
