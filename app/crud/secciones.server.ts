@@ -1,6 +1,8 @@
 import type { Signed } from "~/auth/session.server";
 import type { Store } from "~/data/store";
 import type { Entity, SeccionDeFicha } from "~/entities/entity";
+import { gastos } from "~/entities/gastos";
+import { usuarios } from "~/entities/usuarios";
 
 /** How many people a department's or branch's page lists; the rest are one link away (the filtered user list). */
 export const PERSONAS_MAX = 50;
@@ -23,10 +25,14 @@ export async function datosDeSecciones(entity: Entity, { store, user }: Signed, 
   return Object.assign({}, ...leidas) as DatosDeSecciones;
 }
 
+/** Each kind of section lists another entity's records that point here (`por`): its view, and its list filtered. */
+const DE = { personas: usuarios, gastos } as const;
+
 async function leer(s: SeccionDeFicha, store: Store, user: Signed["user"], id: string): Promise<DatosDeSecciones> {
-  const filtro = `${s.tipo === "personas" ? "/usuarios" : "/gastos"}?${s.por}=${encodeURIComponent(id)}`;
+  const de = DE[s.tipo];
+  const filtro = `${de.path}?${s.por}=${encodeURIComponent(id)}`;
   if (s.tipo === "gastos") {
-    const { total, sums } = await store.list("gastos_vista", {
+    const { total, sums } = await store.list(de.view, {
       filters: [{ column: `${s.por}_id`, op: "eq", value: id }],
       limit: 0,
       offset: 0,
@@ -35,7 +41,7 @@ async function leer(s: SeccionDeFicha, store: Store, user: Signed["user"], id: s
     });
     return { gastos: { total, importe: sums.importe ?? "0", todos: user.rol === "administrador", filtro } };
   }
-  const { rows, total } = await store.list("usuarios_vista", {
+  const { rows, total } = await store.list(de.view, {
     columns: ["id", "nombre", "nombre_completo", "puesto", "rol", "activo"],
     filters: [{ column: `${s.por}_id`, op: "eq", value: id }],
     order: [{ column: "nombre_completo", ascending: true }],
@@ -50,7 +56,7 @@ async function leer(s: SeccionDeFicha, store: Store, user: Signed["user"], id: s
       rows: rows.map((r) => ({
         id: String(r.id),
         nombre: String(r.nombre_completo ?? r.nombre ?? ""),
-        puesto: r.puesto,
+        puesto: r.puesto == null ? null : String(r.puesto),
         rol: String(r.rol),
         activo: Boolean(r.activo),
       })),
