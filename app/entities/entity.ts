@@ -68,6 +68,22 @@ export type ListFilter = { roles?: readonly Rol[]; genero?: Genero } & (
   | { name: string; label: string; kind: "money_min" | "money_max"; column: string; centimos?: boolean }
 );
 
+/** Who sees other people's requests: an empleado sees only their own, so «Solicitante» is not shown to them. */
+const CON_EQUIPO = ["administrador", "aprobador"] as const;
+
+/** «Solicitante», a column and a filter of what people ask for (gastos, viajes). */
+export const SOLICITANTE = {
+  columna: { name: "solicitante_nombre", label: "Solicitante", sortable: true, roles: CON_EQUIPO },
+  filtro: {
+    name: "solicitante",
+    label: "Solicitante",
+    kind: "ref",
+    column: "solicitante_id",
+    table: "usuarios",
+    roles: CON_EQUIPO,
+  },
+} as const satisfies { columna: Column; filtro: ListFilter };
+
 /**
  * A section of a record page besides its form, actions and history: `personas`, who belongs to
  * the department or branch (`por`: the user's column that points here, without `_id`); `gastos`, how many

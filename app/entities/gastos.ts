@@ -20,7 +20,7 @@ import {
 } from "~/lib/iva";
 import { compareMoney, formatMoney, fromCents, isMoneyString, toCents } from "~/lib/money";
 import { normalizeNif, validateNif } from "~/lib/nif";
-import type { Entity } from "./entity";
+import { SOLICITANTE, type Entity } from "./entity";
 import { ACCIONES, EN_BLOQUE } from "./gastos-flujo";
 import { checkbox, date, decimal, desglose, money, ref, select, text, textarea } from "./fields";
 
@@ -80,9 +80,6 @@ export const ORDEN_SOLO_FILTRADO = ["proveedor_nombre", "solicitante_nombre", "d
 
 /** Shorter search terms cannot use the trigram indexes: they are not searched (ADR 0006). */
 export const BUSQUEDA_MINIMA = 3;
-
-/** Who sees other people's gastos: an empleado sees only their own, so «Solicitante» is not shown to them. */
-const CON_EQUIPO = ["administrador", "aprobador"] as const;
 
 export const gastos: Entity = {
   table: "gastos",
@@ -169,7 +166,7 @@ export const gastos: Entity = {
     { name: "categoria", label: "Categoría", kind: "option", options: CATEGORIAS_GASTO, sortable: true },
     { name: "importe", label: "Importe", kind: "money", sortable: true },
     { name: "estado", label: "Estado", kind: "option", options: ESTADOS_GASTO, sortable: true, badge: true },
-    { name: "solicitante_nombre", label: "Solicitante", sortable: true, roles: CON_EQUIPO },
+    SOLICITANTE.columna,
     { name: "departamento_nombre", label: "Departamento", sortable: true },
     {
       name: "justificantes",
@@ -204,14 +201,7 @@ export const gastos: Entity = {
     { name: "departamento", label: "Departamento", kind: "ref", column: "departamento_id", table: "departamentos" },
     { name: "sucursal", label: "Sucursal", kind: "ref", column: "sucursal_id", table: "sucursales", genero: "f" },
     { name: "proveedor", label: "Proveedor", kind: "ref", column: "proveedor_id", table: "proveedores" },
-    {
-      name: "solicitante",
-      label: "Solicitante",
-      kind: "ref",
-      column: "solicitante_id",
-      table: "usuarios",
-      roles: CON_EQUIPO,
-    },
+    SOLICITANTE.filtro,
     // Sent with a motivo although outside its spending policy (migration 20261219000001_politicas).
     { name: "fuera_de_politica", label: "Fuera de política", kind: "boolean", column: "fuera_de_politica" },
     { name: "desde", label: "Fecha desde", kind: "date_from", column: "fecha_gasto" },

@@ -1,7 +1,7 @@
 import type { Permisos } from "~/auth/permissions";
 import { ESTADOS_VIAJE, PAISES } from "~/lib/opciones";
 import { cuenta } from "~/lib/plural";
-import type { Entity } from "./entity";
+import { SOLICITANTE, type Entity } from "./entity";
 import { checkbox, dateTime, ref, select, text, textarea } from "./fields";
 
 /**
@@ -28,7 +28,6 @@ export const CAMPOS_VIAJE_NO_ADMIN = [
   "notas",
 ] as const;
 
-const CON_EQUIPO = ["administrador", "aprobador"] as const;
 const APRUEBAN = ["administrador", "aprobador"] as const;
 
 /** «Valencia, 27/11/2026», «Lisboa (PT), 02/03/2026»: as interno.titulo_viaje names a viaje. */
@@ -87,7 +86,7 @@ export const viajes: Entity = {
     { name: "salida", label: "Salida", kind: "datetime", sortable: true },
     { name: "regreso", label: "Regreso", kind: "datetime", sortable: true },
     { name: "motivo", label: "Motivo" },
-    { name: "solicitante_nombre", label: "Solicitante", sortable: true, roles: CON_EQUIPO },
+    SOLICITANTE.columna,
     { name: "num_gastos", label: "Gastos", kind: "count", contar: { singular: "gasto", plural: "gastos" } },
     { name: "importe_total", label: "Importe", kind: "money", sortable: true },
     { name: "exento_total", label: "Exento de IRPF", kind: "money" },
@@ -100,14 +99,7 @@ export const viajes: Entity = {
   filters: [
     { name: "estado", label: "Estado", kind: "select", column: "estado", options: ESTADOS_VIAJE },
     { name: "pais", label: "País de destino", kind: "select", column: "destino_pais", options: PAISES },
-    {
-      name: "solicitante",
-      label: "Solicitante",
-      kind: "ref",
-      column: "solicitante_id",
-      table: "usuarios",
-      roles: CON_EQUIPO,
-    },
+    SOLICITANTE.filtro,
   ],
   vistas: [
     { name: "mios", label: "Mis viajes", filters: (user) => [{ column: "solicitante_id", op: "eq", value: user.id }] },

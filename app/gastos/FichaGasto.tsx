@@ -1,5 +1,5 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { Form, Link, useActionData, useLocation, useRouteLoaderData } from "@remix-run/react";
+import { Link, useActionData, useLocation, useRouteLoaderData } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import type { SerializeFrom } from "@remix-run/node";
 import type { Options, StoredRow } from "~/crud/crud.server";
@@ -16,6 +16,7 @@ import { Justificantes } from "~/justificantes/Justificantes";
 import { MOTIVO_DUPLICADO, MOTIVO_POLITICA } from "~/entities/gastos-flujo";
 import { accionDeRegistro, type RecordAction } from "~/entities/entity";
 import { AccionForm } from "~/ui/AccionForm";
+import { FormEliminar } from "~/ui/ConfirmDialog";
 import type { gastosLoader } from "./lista.server";
 
 type Row = StoredRow;
@@ -124,14 +125,7 @@ export function FichaGasto({
         <section className="confirmar" aria-labelledby="confirmar-titulo">
           <h3 id="confirmar-titulo">¿Eliminar el gasto {folio}?</h3>
           <p>Esta acción no se puede deshacer.</p>
-          <Form method="post" className="acciones" action={action}>
-            <input type="hidden" name="id" value={record.id} />
-            <input type="hidden" name="version" value={record.version} />
-            <button type="submit" name="intent" value="eliminar" className="peligro">
-              Sí, eliminar
-            </button>
-            <Link to={aqui}>Cancelar</Link>
-          </Form>
+          <FormEliminar version={record.version} id={record.id} action={action} cancelHref={aqui} />
         </section>
       ) : null}
       {panel.separacion ? <p className="aviso">{panel.separacion}</p> : null}

@@ -25,6 +25,7 @@ import { todayISO } from "~/lib/dates";
 import { numberFormat } from "~/lib/intl";
 import type { Perfil } from "./AyudaSolicitante";
 import { nombreLimpio } from "~/justificantes/nombre";
+import type { JustificanteVista } from "~/justificantes/Justificantes";
 import { MAX_POR_GASTO } from "~/justificantes/subir.server";
 import { consultaGastos } from "./consulta.server";
 import { accionMasiva, contarMasivo } from "./workflow.server";
@@ -220,19 +221,9 @@ async function inactivos(store: Store) {
   return rows.map((r) => r.id);
 }
 
-/** A receipt as the panel lists it (ADR 0018); its bytes come from `/justificantes/{id}`. */
-export type JustificanteFila = {
-  id: string;
-  nombre: string;
-  tipo: string;
-  bytes: number;
-  miniatura: string | null;
-  /** Another gasto (one this person sees) with the same content: a receipt claimed twice? */
-  duplicado?: { gasto_id: string; folio: string } | null;
-};
 type Duplicado = { justificante_id: string; gasto_id: string; folio: string };
 
-function conDuplicados(filas: JustificanteFila[], duplicados: Duplicado[]): JustificanteFila[] {
+function conDuplicados(filas: JustificanteVista[], duplicados: Duplicado[]): JustificanteVista[] {
   const de = new Map(duplicados.map((d) => [d.justificante_id, { gasto_id: d.gasto_id, folio: d.folio }]));
   return filas.map((j) => ({ ...j, duplicado: de.get(j.id) ?? null }));
 }
@@ -259,7 +250,7 @@ function panelDe(
   signed: Signed,
   record: StoredRow & GastoClave,
   history: HistoryEntry[],
-  justificantes: JustificanteFila[],
+  justificantes: JustificanteVista[],
   motivos: Motivos | null | undefined,
   url: URL,
 ) {

@@ -5,12 +5,14 @@ import { numberFormat } from "~/lib/intl";
 import { cuenta } from "~/lib/plural";
 import { enviarConProgreso, soloCambiaElAncla, urlDeDatos } from "./subida";
 
+/** A receipt as the record panel lists it (ADR 0018); its bytes come from `/justificantes/{id}`. */
 export type JustificanteVista = {
   id: string;
   nombre: string;
   tipo: string;
   bytes: number;
   miniatura: string | null;
+  /** Another gasto (one this person sees) with the same content: a receipt claimed twice? */
   duplicado?: { gasto_id: string; folio: string } | null;
 };
 

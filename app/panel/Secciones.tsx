@@ -6,7 +6,7 @@ import { formatMoney, subtractMoney, sumMoney } from "~/lib/money";
 import { cuenta, plural } from "~/lib/plural";
 import type { ReactNode } from "react";
 import { BarChart, ICONO_AVISO, type BarDatum } from "~/ui/BarChart";
-import { TablaTarjetas, type ColumnaTarjeta } from "~/ui/TablaTarjetas";
+import { Encabezados, TablaTarjetas, type ColumnaTarjeta } from "~/ui/TablaTarjetas";
 import { libroTrimestreHref } from "~/fiscal/enlaces";
 import { TRIMESTRES } from "~/fiscal/periodo";
 import type { CifrasIva, PanelData } from "./datos";
@@ -62,17 +62,9 @@ export function MisGastos({ panel, formats }: Props) {
       <div className="tabla-contenedor">
         <table>
           <caption>Mis gastos por estado</caption>
-          <thead>
-            <tr>
-              <th scope="col">Estado</th>
-              <th scope="col" className="numero">
-                Gastos
-              </th>
-              <th scope="col" className="numero">
-                Importe
-              </th>
-            </tr>
-          </thead>
+          <Encabezados
+            columnas={[{ header: "Estado" }, { header: "Gastos", numeric: true }, { header: "Importe", numeric: true }]}
+          />
           <tbody>
             {panel.propios.map((e) => (
               <tr key={e.estado}>

@@ -15,6 +15,7 @@ import { formatDate, todayISO } from "~/lib/dates";
 import { formatMoney } from "~/lib/money";
 import { cuenta } from "~/lib/plural";
 import { pageTitle, useFormats } from "~/ui/page";
+import { Encabezados } from "~/ui/TablaTarjetas";
 
 /**
  * `/asientos` — the libro diario of a period for the gestoría (docs/contabilidad.md), for
@@ -22,6 +23,11 @@ import { pageTitle, useFormats } from "~/ui/page";
  * download it (`/asientos/exportar`): XLSX, CSV and ContaPlus's import files.
  */
 const PATH = ASIENTOS_PATH;
+const COLUMNAS = [
+  ...["Asiento", "Fecha", "Subcuenta", "Descripción", "Concepto"].map((header) => ({ header })),
+  { header: "Debe", numeric: true },
+  { header: "Haber", numeric: true },
+];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { store } = await requireAdministrador(request, context);
@@ -132,21 +138,7 @@ export default function Asientos() {
                     ? "Los asientos del periodo"
                     : `Los ${cuenta(mostrados, "primer asiento", "primeros asientos", f.locale)} de ${resumen.asientos}`}
                 </caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Asiento</th>
-                    <th scope="col">Fecha</th>
-                    <th scope="col">Subcuenta</th>
-                    <th scope="col">Descripción</th>
-                    <th scope="col">Concepto</th>
-                    <th scope="col" className="numero">
-                      Debe
-                    </th>
-                    <th scope="col" className="numero">
-                      Haber
-                    </th>
-                  </tr>
-                </thead>
+                <Encabezados columnas={COLUMNAS} />
                 <tbody>
                   {apuntes.map((a) => (
                     <tr key={a.n}>

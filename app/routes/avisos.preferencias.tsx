@@ -6,6 +6,8 @@ import { motivoEntrega } from "~/avisos/motivo-entrega";
 import { UUID } from "~/data/store";
 import { forbidden, redirectWithFlash } from "~/crud/respuestas.server";
 import { formatTimestamp } from "~/lib/format";
+import { BotonesDeIntent } from "~/ui/forms";
+import { Encabezados } from "~/ui/TablaTarjetas";
 import { pageTitle, useFormats } from "~/ui/page";
 
 /**
@@ -230,16 +232,11 @@ export default function PreferenciasAvisos() {
                   <caption className="visually-hidden">
                     Correos que no se pudieron entregar tras varios intentos
                   </caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Para</th>
-                      <th scope="col">Aviso</th>
-                      <th scope="col">Intentos</th>
-                      <th scope="col">Por qué no se entregó</th>
-                      <th scope="col">Escrito</th>
-                      <th scope="col">Acciones</th>
-                    </tr>
-                  </thead>
+                  <Encabezados
+                    columnas={["Para", "Aviso", "Intentos", "Por qué no se entregó", "Escrito", "Acciones"].map(
+                      (header) => ({ header }),
+                    )}
+                  />
                   <tbody>
                     {fallidos.map((f) => {
                       const que = f.tipo ? `${ETIQUETA_TIPO[f.tipo]} (${f.folio})` : "Resumen diario";
@@ -261,18 +258,10 @@ export default function PreferenciasAvisos() {
                           <td>
                             <Form method="post" className="acciones-fila">
                               <input type="hidden" name="correo" value={f.id} />
-                              {ACCIONES_CORREO.map((b) => (
-                                <button
-                                  key={b.intent}
-                                  type="submit"
-                                  name="intent"
-                                  value={b.intent}
-                                  className={b.className}
-                                  aria-label={`${b.texto} el correo a ${f.destinatario}: ${que}`}
-                                >
-                                  {b.texto}
-                                </button>
-                              ))}
+                              <BotonesDeIntent
+                                botones={ACCIONES_CORREO}
+                                etiqueta={(b) => `${b.texto} el correo a ${f.destinatario}: ${que}`}
+                              />
                             </Form>
                           </td>
                         </tr>

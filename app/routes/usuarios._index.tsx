@@ -15,7 +15,7 @@ import { labelOf, ROLES } from "~/lib/opciones";
 import { formatDateTime } from "~/lib/dates";
 import { EntityListPage } from "~/ui/EntityPages";
 import { pageTitle, useFormats } from "~/ui/page";
-import { anchorIds, ConformForm, FieldControl, useServerForm } from "~/ui/forms";
+import { anchorIds, BotonesDeIntent, ConformForm, FieldControl, useServerForm } from "~/ui/forms";
 
 /**
  * The people of the office, and (for administradores) invitations (ADR 0013): the
@@ -286,18 +286,10 @@ function Pendientes({ pendientes }: { pendientes: PendingInvitation[] }) {
                   <td>
                     <Form method="post" action="/usuarios?index#pendientes" className="acciones">
                       <input type="hidden" name="id" value={p.id} />
-                      {BOTONES_INVITACION.map((b) => (
-                        <button
-                          key={b.intent}
-                          type="submit"
-                          name="intent"
-                          value={b.intent}
-                          className={b.className}
-                          aria-label={`${b.texto} la invitación de ${p.email}`}
-                        >
-                          {b.texto}
-                        </button>
-                      ))}
+                      <BotonesDeIntent
+                        botones={BOTONES_INVITACION}
+                        etiqueta={(b) => `${b.texto} la invitación de ${p.email}`}
+                      />
                     </Form>
                   </td>
                 </tr>

@@ -4,7 +4,7 @@ import { useEffect, useState, type MouseEvent, type ReactNode } from "react";
 import type { BulkAction, Entity } from "~/entities/entity";
 import type { Field } from "~/entities/fields";
 import { cuenta } from "~/lib/plural";
-import { ConformForm, FieldControl } from "./forms";
+import { BotonesDeIntent, ConformForm, FieldControl } from "./forms";
 
 /**
  * The bulk actions an entity declares (`Entity.enBloque`), after its list: one plain HTML form
@@ -102,17 +102,13 @@ export function AccionesEnBloque({
           {grupos(acciones).map(({ titulo: leyenda, acciones: juntas }) => {
             const botones = (
               <div className="acciones">
-                {juntas.map((a) => (
-                  <button
-                    key={a.intent}
-                    type="submit"
-                    name="intent"
-                    value={a.intent}
-                    className={a.peligro ? "peligro" : undefined}
-                  >
-                    {a.label}
-                  </button>
-                ))}
+                <BotonesDeIntent
+                  botones={juntas.map((a) => ({
+                    intent: a.intent,
+                    texto: a.label,
+                    className: a.peligro ? "peligro" : undefined,
+                  }))}
+                />
               </div>
             );
             const campos = camposDe(juntas);

@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { Encabezados } from "./TablaTarjetas";
 
 /**
  * A bar chart drawn as SVG on the server: no chart library, nothing that needs the browser, and
@@ -72,19 +73,7 @@ export function BarChart(props: BarChartProps) {
         <div className="tabla-contenedor">
           <table>
             <caption>{title}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{labelHeader}</th>
-                <th scope="col" className="numero">
-                  {valueHeader}
-                </th>
-                {columns.map((c) => (
-                  <th key={c.header} scope="col" className={c.numeric ? "numero" : undefined}>
-                    {c.header}
-                  </th>
-                ))}
-              </tr>
-            </thead>
+            <Encabezados columnas={[{ header: labelHeader }, { header: valueHeader, numeric: true }, ...columns]} />
             <tbody>
               {data.map((d) => (
                 <tr key={d.key}>

@@ -1,4 +1,4 @@
-import { useNavigate } from "@remix-run/react";
+import { Form, Link, useNavigate } from "@remix-run/react";
 import { useEffect, useRef, type ReactNode } from "react";
 
 /**
@@ -33,5 +33,30 @@ export function ConfirmDialog({
     <dialog ref={ref} open className="confirmar" aria-labelledby={titleId}>
       {children}
     </dialog>
+  );
+}
+
+/** The delete confirmation's answer: «Sí, eliminar» the record at the version shown, or go back. */
+export function FormEliminar({
+  version,
+  id,
+  action,
+  cancelHref,
+}: {
+  version: string | number;
+  /** The record's id, for a record open beside its list (whose URL is the list's). */
+  id?: string;
+  action?: string;
+  cancelHref: string;
+}) {
+  return (
+    <Form method="post" className="acciones" action={action}>
+      {id ? <input type="hidden" name="id" value={id} /> : null}
+      <input type="hidden" name="version" value={version} />
+      <button type="submit" name="intent" value="eliminar" className="peligro">
+        Sí, eliminar
+      </button>
+      <Link to={cancelHref}>Cancelar</Link>
+    </Form>
   );
 }

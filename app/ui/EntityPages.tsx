@@ -1,12 +1,4 @@
-import {
-  Form,
-  Link,
-  useActionData,
-  useFormAction,
-  useLoaderData,
-  useLocation,
-  useRouteLoaderData,
-} from "@remix-run/react";
+import { Link, useActionData, useFormAction, useLoaderData, useLocation, useRouteLoaderData } from "@remix-run/react";
 import type { RootData } from "~/root";
 import type { ReactNode } from "react";
 import type { ListData, Options, RecordData, StoredRow } from "~/crud/crud.server";
@@ -16,7 +8,7 @@ import type { Formats } from "~/lib/format";
 import { cuenta } from "~/lib/plural";
 import { AccionForm } from "./AccionForm";
 import { AccionesEnBloque, EN_BLOQUE_FORM, useColumnaSeleccion } from "./AccionesEnBloque";
-import { ConfirmDialog } from "./ConfirmDialog";
+import { ConfirmDialog, FormEliminar } from "./ConfirmDialog";
 import { CreateForm, displayField, EditForm, OptionSearchForms, type ActionData } from "./EntityForms";
 import { History } from "./History";
 import { backToRow, csvHref, DataTable, FilterForm, ListViews, Pagination } from "./lists";
@@ -167,13 +159,7 @@ export function EntityRecordPage({ entity: declared, children }: { entity: Entit
             ¿Eliminar {entity.gender === "f" ? "la" : "el"} {entity.singular} «{name}»?
           </h2>
           <p>Esta acción no se puede deshacer.</p>
-          <Form method="post" className="acciones">
-            <input type="hidden" name="version" value={record.version} />
-            <button type="submit" name="intent" value="eliminar" className="peligro">
-              Sí, eliminar
-            </button>
-            <Link to={self}>Cancelar</Link>
-          </Form>
+          <FormEliminar version={record.version} cancelHref={self} />
         </ConfirmDialog>
       ) : null}
       {can.editar ? (

@@ -11,6 +11,21 @@ export type ColumnaTarjeta<T> = {
   total?: ReactNode;
 };
 
+/** A table's header row: a `th scope="col"` a column, figures right-aligned like their cells. */
+export function Encabezados({ columnas }: { columnas: readonly { header: string; numeric?: boolean }[] }) {
+  return (
+    <thead>
+      <tr>
+        {columnas.map((c) => (
+          <th key={c.header} scope="col" className={c.numeric ? "numero" : undefined}>
+            {c.header}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
+}
+
 /**
  * A table that a phone shows as cards, one a row, of «label: value» lines (`data-etiqueta`).
  * `titulada`: the first column is each card's title (a folio, a name), shown without its label.
@@ -36,15 +51,7 @@ export function TablaTarjetas<T>(props: {
       {props.caption !== undefined ? (
         <caption className={props.captionOculto ? "visually-hidden" : undefined}>{props.caption}</caption>
       ) : null}
-      <thead>
-        <tr>
-          {columnas.map((c) => (
-            <th key={c.header} scope="col" className={c.numeric ? "numero" : undefined}>
-              {c.header}
-            </th>
-          ))}
-        </tr>
-      </thead>
+      <Encabezados columnas={columnas} />
       <tbody>
         {props.filas.map((fila) => (
           <tr key={props.clave(fila)}>

@@ -106,6 +106,28 @@ export function ConformForm({
  * there are errors, so the browser itself scrolls to the summary and focuses it (GOV.UK pattern,
  * no script needed). `heading` is the heading's id, for `aria-labelledby`.
  */
+/** A submit button for each intent a form answers; `etiqueta` names what each one acts on. */
+export function BotonesDeIntent<B extends { intent: string; texto: string; className?: string }>({
+  botones,
+  etiqueta,
+}: {
+  botones: readonly B[];
+  etiqueta?: (boton: B) => string;
+}) {
+  return botones.map((b) => (
+    <button
+      key={b.intent}
+      type="submit"
+      name="intent"
+      value={b.intent}
+      className={b.className}
+      aria-label={etiqueta?.(b)}
+    >
+      {b.texto}
+    </button>
+  ));
+}
+
 export function anchorIds(form: FormMetadata<Record<string, unknown>>, anchor: string) {
   const errors = Object.keys(form.allErrors).length > 0 || (form.errors?.length ?? 0) > 0;
   return errors ? { heading: `${anchor}-titulo`, summary: anchor } : { heading: anchor, summary: undefined };
