@@ -75,11 +75,13 @@ export function csvResponse(
     },
     { highWaterMark: 4 },
   );
-  const day = todayISO();
+  // Named as its address (`/tipos-iva` → tipos-iva-AAAA-MM-DD.csv): plain ASCII without spaces,
+  // which every browser keeps as it is; a plural like «límites exentos» would not be.
+  const nombre = `${entity.path.slice(1)}-${todayISO()}.csv`;
   return new Response(body, {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="${entity.plural}-${day}.csv"`,
+      "Content-Disposition": `attachment; filename="${nombre}"`,
       "Cache-Control": "private, no-store",
     },
   }) as TypedResponse<never>;

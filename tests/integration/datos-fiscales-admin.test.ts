@@ -145,6 +145,8 @@ describe("tipos de IVA", () => {
       }),
     );
     expect(r.status).toBe(200);
+    // Named as its address: «tipos de IVA» has spaces, «categorías» an accent.
+    expect(r.headers.get("Content-Disposition")).toMatch(/^attachment; filename="tipos-iva-\d{4}-\d{2}-\d{2}\.csv"$/);
     const lines = (await csvText(r)).split("\r\n");
     expect(lines[0]).toBe('"Nombre";"Tipo";"En vigor desde";"En vigor hasta"');
     expect(lines[1]).toBe('"Superreducido";"4 %";"01/01/1995";');
@@ -257,6 +259,7 @@ describe("IVA por categoría", () => {
         params: {},
       }),
     );
+    expect(r.headers.get("Content-Disposition")).toMatch(/filename="categorias-fiscales-\d{4}-\d{2}-\d{2}\.csv"$/);
     const lines = (await csvText(r)).split("\r\n");
     expect(lines[0]).toBe('"Categoría";"Tipo de IVA habitual";"IVA deducible";"Cuenta de gasto"');
     expect(lines.slice(1).filter(Boolean)).toEqual([
