@@ -8,37 +8,50 @@
 -- Funciones auxiliares de seguridad (SECURITY DEFINER: leen usuarios sin pasar por RLS, así las
 -- políticas de usuarios pueden usarlas sin recursión). Devuelven null/false sin usuario activo.
 -- ---------------------------------------------------------------------------------------------
+-- En PL/pgSQL (ADR 0008): una función SQL con SECURITY DEFINER no se puede incrustar en la
+-- consulta que la llama, y PostgreSQL 17 vuelve a analizar y planificar su cuerpo en cada consulta
+-- que la usa: cada `(select interno.rol_actual())` de una política se planificaría otra vez, y una
+-- página de gastos hace diez (una por tabla de gastos_vista y de su subconsulta). Una función
+-- PL/pgSQL guarda el plan de su consulta en la sesión.
 
 create function interno.rol_actual() returns text
-language sql stable security definer
+language plpgsql stable security definer
 set search_path = ''
 as $$
-  select u.rol from public.usuarios u where u.id = (select auth.uid()) and u.activo
+begin
+  return (select u.rol from public.usuarios u where u.id = (select auth.uid()) and u.activo);
+end
 $$;
 
 create function interno.es_admin() returns boolean
-language sql stable security definer
+language plpgsql stable security definer
 set search_path = ''
 as $$
-  select coalesce((select interno.rol_actual()) = 'administrador', false)
+begin
+  return coalesce(interno.rol_actual() = 'administrador', false);
+end
 $$;
 
 create function interno.departamento_actual() returns uuid
-language sql stable security definer
+language plpgsql stable security definer
 set search_path = ''
 as $$
-  select u.departamento_id from public.usuarios u where u.id = (select auth.uid()) and u.activo
+begin
+  return (select u.departamento_id from public.usuarios u where u.id = (select auth.uid()) and u.activo);
+end
 $$;
 
 -- Departamentos de los que el usuario actual (activo) es responsable.
 create function interno.departamentos_a_cargo() returns uuid[]
-language sql stable security definer
+language plpgsql stable security definer
 set search_path = ''
 as $$
-  select coalesce(array_agg(d.id), '{}')
-  from public.departamentos d
-  join public.usuarios u on u.id = d.responsable_id and u.activo
-  where d.responsable_id = (select auth.uid())
+begin
+  return (select coalesce(array_agg(d.id), '{}')
+            from public.departamentos d
+            join public.usuarios u on u.id = d.responsable_id and u.activo
+           where d.responsable_id = (select auth.uid()));
+end
 $$;
 
 -- Las personas cuyos gastos aprueba p_actor por su relación con ellas (solo si está activo y es
@@ -46,31 +59,36 @@ $$;
 -- aprobador_id, las de su departamento, y las de los departamentos de los que es responsable y
 -- de todos los que cuelgan de ellos. Nunca él mismo.
 create function interno.solicitantes_de(p_actor uuid) returns uuid[]
-language sql stable security definer
+language plpgsql stable security definer
 set search_path = ''
 as $$
-  with recursive yo as (
-    select u.id, u.departamento_id from public.usuarios u
-     where u.id = p_actor and u.activo and u.rol = 'aprobador'
-  ), a_cargo (id) as (
-    select d.id from public.departamentos d join yo on d.responsable_id = yo.id
-    union
-    select h.id from public.departamentos h join a_cargo c on h.departamento_padre_id = c.id
-  )
-  select coalesce(array_agg(s.id), '{}')
-    from public.usuarios s cross join yo
-   where s.id <> yo.id
-     and (s.aprobador_id = yo.id
-          or s.departamento_id = yo.departamento_id
-          or s.departamento_id in (select a.id from a_cargo a))
+begin
+  return (
+    with recursive yo as (
+      select u.id, u.departamento_id from public.usuarios u
+       where u.id = p_actor and u.activo and u.rol = 'aprobador'
+    ), a_cargo (id) as (
+      select d.id from public.departamentos d join yo on d.responsable_id = yo.id
+      union
+      select h.id from public.departamentos h join a_cargo c on h.departamento_padre_id = c.id
+    )
+    select coalesce(array_agg(s.id), '{}')
+      from public.usuarios s cross join yo
+     where s.id <> yo.id
+       and (s.aprobador_id = yo.id
+            or s.departamento_id = yo.departamento_id
+            or s.departamento_id in (select a.id from a_cargo a)));
+end
 $$;
 
 -- Las del usuario actual (para la RLS y las listas: se evalúa una vez por consulta).
 create function interno.solicitantes_a_cargo() returns uuid[]
-language sql stable security definer
+language plpgsql stable security definer
 set search_path = ''
 as $$
-  select interno.solicitantes_de((select auth.uid()))
+begin
+  return interno.solicitantes_de(auth.uid());
+end
 $$;
 
 -- ---------------------------------------------------------------------------------------------
