@@ -17,10 +17,16 @@ create schema if not exists interno;
 -- ---------------------------------------------------------------------------------------------
 -- Tablas
 -- ---------------------------------------------------------------------------------------------
+-- Orden alfabético español: con la intercalación por defecto de la base (a menudo "C" u otra que
+-- ordena por bytes), «Álvaro» e «Íñigo» saldrían después de «Víctor». Las columnas de texto por
+-- las que se ordena una lista o un selector llevan la intercalación ICU española ("es-x-icu"): el
+-- ORDER BY de cualquier consulta la usa sin decirlo (también el de PostgREST, que no puede pedir
+-- otra), sus índices también, y las columnas de las vistas que derivan de ellas (nombre completo,
+-- responsable, proveedor) la heredan. Las mismas reglas en los dos backends.
 
 create table public.departamentos (
   id uuid primary key default gen_random_uuid(),
-  nombre text not null
+  nombre text collate "es-x-icu" not null
     constraint departamentos_nombre_check check (char_length(nombre) between 2 and 80),
   codigo text not null
     constraint departamentos_codigo_check check (codigo ~ '^[A-Z0-9-]{2,10}$'),
@@ -44,15 +50,15 @@ create unique index departamentos_nombre_key on public.departamentos (lower(nomb
 
 create table public.sucursales (
   id uuid primary key default gen_random_uuid(),
-  nombre text not null
+  nombre text collate "es-x-icu" not null
     constraint sucursales_nombre_check check (char_length(nombre) between 2 and 80),
   codigo text not null
     constraint sucursales_codigo_check check (codigo ~ '^[A-Z0-9-]{2,10}$'),
   direccion text not null
     constraint sucursales_direccion_check check (char_length(direccion) between 1 and 200),
-  ciudad text not null
+  ciudad text collate "es-x-icu" not null
     constraint sucursales_ciudad_check check (char_length(ciudad) between 1 and 80),
-  provincia text
+  provincia text collate "es-x-icu"
     constraint sucursales_provincia_check check (char_length(provincia) <= 80),
   codigo_postal text
     constraint sucursales_codigo_postal_check check (char_length(codigo_postal) <= 10),
@@ -75,9 +81,9 @@ create unique index sucursales_nombre_key on public.sucursales (lower(nombre));
 create table public.usuarios (
   id uuid primary key default gen_random_uuid()
     constraint usuarios_id_fkey references auth.users (id) on delete cascade,
-  nombre text not null
+  nombre text collate "es-x-icu" not null
     constraint usuarios_nombre_check check (char_length(nombre) between 1 and 80),
-  apellidos text
+  apellidos text collate "es-x-icu"
     constraint usuarios_apellidos_check check (char_length(apellidos) <= 120),
   email text not null,
   rol text not null default 'empleado'
@@ -88,7 +94,7 @@ create table public.usuarios (
     constraint usuarios_sucursal_id_fkey references public.sucursales (id),
   aprobador_id uuid
     constraint usuarios_aprobador_id_fkey references public.usuarios (id),
-  puesto text
+  puesto text collate "es-x-icu"
     constraint usuarios_puesto_check check (char_length(puesto) <= 80),
   telefono text
     constraint usuarios_telefono_check check (telefono ~ '^\+?[0-9 ]{6,20}$'),
@@ -96,6 +102,12 @@ create table public.usuarios (
   creado_en timestamptz not null default now(),
   actualizado_en timestamptz not null default now(),
   version integer not null default 1,
+  -- Alta abierta (o cuenta creada confirmada desde el panel de Supabase): una persona que nadie ha
+  -- comprobado todavía. Mientras sea un empleado de alta propia sin departamento («pendiente»), la
+  -- RLS solo le deja ver lo suyo (interno.ubicado, 20261125000004_rls). La pone el disparador de
+  -- auth.users (20261125000003_cuentas); no se concede a `authenticated`: nadie se la quita a sí
+  -- mismo, y el departamento propio solo lo cambia un administrador (interno.usuarios_proteger).
+  alta_propia boolean not null default false,
   constraint usuarios_email_key unique (email),
   constraint usuarios_aprobador_id_check check (aprobador_id <> id)
 );
@@ -109,9 +121,9 @@ alter table public.sucursales
 
 create table public.proveedores (
   id uuid primary key default gen_random_uuid(),
-  razon_social text not null
+  razon_social text collate "es-x-icu" not null
     constraint proveedores_razon_social_check check (char_length(razon_social) between 2 and 200),
-  nombre_comercial text
+  nombre_comercial text collate "es-x-icu"
     constraint proveedores_nombre_comercial_check check (char_length(nombre_comercial) <= 200),
   tipo_persona text not null
     constraint proveedores_tipo_persona_check check (tipo_persona in ('empresa', 'persona_fisica')),
@@ -129,7 +141,7 @@ create table public.proveedores (
     constraint proveedores_sitio_web_check check (char_length(sitio_web) <= 200),
   direccion text
     constraint proveedores_direccion_check check (char_length(direccion) <= 200),
-  ciudad text
+  ciudad text collate "es-x-icu"
     constraint proveedores_ciudad_check check (char_length(ciudad) <= 80),
   provincia text
     constraint proveedores_provincia_check check (char_length(provincia) <= 80),
@@ -154,7 +166,7 @@ create table public.proveedores (
 create table public.gastos (
   id uuid primary key default gen_random_uuid(),
   folio text not null, -- lo asigna gastos_asignar_folio; se ignora lo que envíe el cliente
-  descripcion text not null
+  descripcion text collate "es-x-icu" not null
     constraint gastos_descripcion_check check (char_length(descripcion) between 3 and 255),
   fecha_gasto date not null,
   categoria text not null

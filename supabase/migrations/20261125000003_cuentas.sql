@@ -12,7 +12,10 @@
 --   * una invitación es la única cuenta sin confirmar con perfil: lo escribe el administrador
 --     que invita (public.invitar, 20261125000008_invitaciones.sql), y al confirmarse la cuenta
 --     el perfil se queda como está;
---   * la primera cuenta confirmada de un sistema vacío es administrador; las demás, empleado.
+--   * la primera cuenta confirmada de un sistema vacío es administrador; las demás, empleado;
+--   * el perfil de un alta lleva `alta_propia` (la RLS solo le deja ver lo suyo hasta que un
+--     administrador le ubique, interno.ubicado); el de la primera cuenta (la administradora) no,
+--     ni el que escribe public.invitar (lo elige un administrador).
 --
 -- Aquí solo se crean disparadores sobre auth.users, nunca se borran: en Supabase solo el dueño
 -- de auth.users puede borrarlos.
@@ -49,8 +52,8 @@ begin
   end if;
   v_nombre := left(coalesce(v_nombre, 'Usuario'), 80);
 
-  insert into public.usuarios (id, email, nombre, rol)
-  values (new.id, v_email, v_nombre, v_rol);
+  insert into public.usuarios (id, email, nombre, rol, alta_propia)
+  values (new.id, v_email, v_nombre, v_rol, v_rol <> 'administrador');
   return null;
 end
 $$;

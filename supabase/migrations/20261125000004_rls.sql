@@ -91,6 +91,23 @@ begin
 end
 $$;
 
+-- Quien consulta (activo) ya está ubicado: administrador, aprobador, invitado, o con departamento.
+-- Un empleado de alta propia sin departamento («pendiente») solo ve sus gastos (y lo que cuelga de
+-- ellos) y su propio perfil: ni el directorio (correos y teléfonos de todos), ni proveedores, ni
+-- departamentos, ni sucursales, ni el historial de otras tablas. En cuanto un administrador le
+-- asigna un departamento (o le da otro rol), deja de estarlo. La regla está aquí, en la RLS, no
+-- solo en las pantallas: igual en los dos backends.
+create function interno.ubicado() returns boolean
+language plpgsql stable security definer
+set search_path = ''
+as $$
+begin
+  return coalesce((select not (u.alta_propia and u.departamento_id is null and u.rol = 'empleado')
+                     from public.usuarios u
+                    where u.id = (select auth.uid()) and u.activo), false);
+end
+$$;
+
 -- ---------------------------------------------------------------------------------------------
 -- Privilegios (Supabase concede por defecto todo a anon/authenticated: se retira y se concede
 -- solo lo necesario, columna a columna donde importa)
@@ -104,7 +121,7 @@ grant usage on schema public to authenticated, service_role;
 grant usage on schema interno to authenticated, service_role;
 grant execute on function
   interno.rol_actual(), interno.es_admin(), interno.departamento_actual(), interno.departamentos_a_cargo(),
-  interno.solicitantes_a_cargo()
+  interno.solicitantes_a_cargo(), interno.ubicado()
   to authenticated, service_role;
 
 grant select, delete on public.departamentos, public.sucursales, public.proveedores to authenticated;
@@ -156,14 +173,14 @@ alter table public.gastos enable row level security;
 alter table public.historial enable row level security;
 alter table public.gastos_folio_contador enable row level security; -- sin políticas: nadie
 
--- departamentos y sucursales: ver, cualquier usuario activo; cambiar, administrador.
+-- departamentos y sucursales: ver, quien está ubicado; cambiar, administrador.
 do $$
 declare
   tabla text;
 begin
   foreach tabla in array array['departamentos', 'sucursales'] loop
     execute format('create policy %1$s_select on public.%1$I for select to authenticated
-      using ((select interno.rol_actual()) is not null)', tabla);
+      using ((select interno.ubicado()))', tabla);
     execute format('create policy %1$s_insert on public.%1$I for insert to authenticated
       with check ((select interno.es_admin()))', tabla);
     execute format('create policy %1$s_update on public.%1$I for update to authenticated
@@ -174,9 +191,10 @@ begin
 end
 $$;
 
--- proveedores: ver, activo; crear y editar, administrador o aprobador; eliminar, administrador.
+-- proveedores: ver, quien está ubicado; crear y editar, administrador o aprobador; eliminar,
+-- administrador.
 create policy proveedores_select on public.proveedores for select to authenticated
-  using ((select interno.rol_actual()) is not null);
+  using ((select interno.ubicado()));
 create policy proveedores_insert on public.proveedores for insert to authenticated
   with check ((select interno.rol_actual()) in ('administrador', 'aprobador'));
 create policy proveedores_update on public.proveedores for update to authenticated
@@ -185,10 +203,12 @@ create policy proveedores_update on public.proveedores for update to authenticat
 create policy proveedores_delete on public.proveedores for delete to authenticated
   using ((select interno.es_admin()));
 
--- usuarios: ver, activo; sin altas; editar, administrador o uno mismo (rol/activo: solo admin,
--- lo impide interno.usuarios_proteger); eliminar, administrador.
+-- usuarios: ver, el directorio quien está ubicado y su propio perfil cualquiera activo; sin altas;
+-- editar, administrador o uno mismo (rol/activo: solo admin, lo impide interno.usuarios_proteger);
+-- eliminar, administrador.
 create policy usuarios_select on public.usuarios for select to authenticated
-  using ((select interno.rol_actual()) is not null);
+  using ((select interno.ubicado())
+         or (id = (select auth.uid()) and (select interno.rol_actual()) is not null));
 create policy usuarios_update on public.usuarios for update to authenticated
   using ((select interno.es_admin())
          or (id = (select auth.uid()) and (select interno.rol_actual()) is not null))
@@ -204,6 +224,7 @@ create policy usuarios_delete on public.usuarios for delete to authenticated
 -- aprueban, y si vuelve a borrador (retirar, reabrir) deja de verse otra vez. La misma regla está
 -- en interno.puede_ver_gasto (20261125000005_flujo.sql) y en buscar_gastos
 -- (20261125000007_escala.sql); gastos_vista, historial_vista y el panel la siguen solos.
+-- Quien está pendiente de ubicar (interno.ubicado), solo los suyos.
 -- Crear, editar y eliminar: solo borradores, propios o (administrador) de cualquiera.
 create policy gastos_select on public.gastos for select to authenticated
   using (
@@ -211,7 +232,8 @@ create policy gastos_select on public.gastos for select to authenticated
     and (
       (select interno.es_admin())
       or solicitante_id = (select auth.uid())
-      or (estado <> 'borrador'
+      or ((select interno.ubicado())
+          and estado <> 'borrador'
           and (aprobador_id = (select auth.uid())
                or ((select interno.rol_actual()) = 'aprobador'
                    and departamento_id = (select interno.departamento_actual()))
@@ -242,12 +264,8 @@ create policy gastos_delete on public.gastos for delete to authenticated
     and (solicitante_id = (select auth.uid()) or (select interno.es_admin()))
   );
 
--- historial: solo lectura; el de gastos sigue la visibilidad del gasto.
-create policy historial_select on public.historial for select to authenticated
-  using (
-    (select interno.rol_actual()) is not null
-    and (tabla <> 'gastos' or exists (select 1 from public.gastos g where g.id = registro_id))
-  );
+-- historial: solo lectura; su política, historial_select, nombra las tablas de cada rama que
+-- tienen historial propio y se crea donde ya existen todas (20261226000001_datos_por_necesidad).
 
 -- ---------------------------------------------------------------------------------------------
 -- Vistas de las listas (security_invoker: aplican la RLS de quien consulta). gastos_vista dice

@@ -122,26 +122,15 @@ create index gastos_busqueda_idx on public.gastos using gin (busqueda extensions
 -- Las vistas de las listas, con `busqueda`
 -- ---------------------------------------------------------------------------------------------
 -- Su `*` se expande al crear la vista, así que se crean aquí, tras la columna, y no en
--- 20261125000004_rls con las demás (security_invoker: aplican la RLS de quien consulta).
-
-create view public.departamentos_vista with (security_invoker = true) as
-select d.*,
-       p.nombre as departamento_padre_nombre,
-       nullif(btrim(concat_ws(' ', r.nombre, r.apellidos)), '') as responsable_nombre
-from public.departamentos d
-left join public.departamentos p on p.id = d.departamento_padre_id
-left join public.usuarios r on r.id = d.responsable_id;
+-- 20261125000004_rls con las demás (security_invoker: aplican la RLS de quien consulta). Las de
+-- departamentos y proveedores leen además su dato reservado de una tabla aparte: están en
+-- 20261226000001_datos_por_necesidad, con ella.
 
 create view public.sucursales_vista with (security_invoker = true) as
 select s.*,
        nullif(btrim(concat_ws(' ', r.nombre, r.apellidos)), '') as responsable_nombre
 from public.sucursales s
 left join public.usuarios r on r.id = s.responsable_id;
-
--- Las opciones de los selectores y filtros de proveedor leen `nombre` de aquí (app/entities/proveedores.ts).
-create view public.proveedores_vista with (security_invoker = true) as
-select p.*, interno.nombre_proveedor(p.razon_social, p.nombre_comercial) as nombre
-from public.proveedores p;
 
 create view public.usuarios_vista with (security_invoker = true) as
 select u.*,
@@ -154,10 +143,8 @@ left join public.departamentos d on d.id = u.departamento_id
 left join public.sucursales s on s.id = u.sucursal_id
 left join public.usuarios a on a.id = u.aprobador_id;
 
-revoke all on public.departamentos_vista, public.sucursales_vista, public.proveedores_vista, public.usuarios_vista
-  from public, anon, authenticated;
-grant select on public.departamentos_vista, public.sucursales_vista, public.proveedores_vista, public.usuarios_vista
-  to authenticated, service_role;
+revoke all on public.sucursales_vista, public.usuarios_vista from public, anon, authenticated;
+grant select on public.sucursales_vista, public.usuarios_vista to authenticated, service_role;
 
 -- gastos tiene una columna nueva (20261125000004_rls, interno.crear_gastos_vista).
 select interno.crear_gastos_vista();

@@ -97,7 +97,7 @@ $$;
 -- ---------------------------------------------------------------------------------------------
 -- datos_bancarios: la cuenta en la que cobra cada persona sus reembolsos. Aparte de usuarios,
 -- que ve cualquier usuario activo: esta solo la ven y la cambian la persona y los
--- administradores (ni su aprobador). Su historial, igual (historial_select, más abajo).
+-- administradores (ni su aprobador). Su historial, igual (historial_select, 20261226000001_datos_por_necesidad).
 -- ---------------------------------------------------------------------------------------------
 create table public.datos_bancarios (
   id uuid primary key default gen_random_uuid(),
@@ -378,22 +378,6 @@ select r.id, r.folio, r.cuenta_id, r.fecha_ejecucion, r.estado, r.mensaje_id, r.
   left join public.usuarios u on u.id = r.creado_por_id;
 revoke all on public.remesas_vista from public, anon, authenticated;
 grant select on public.remesas_vista to authenticated, service_role;
-
--- historial: el de las cuentas (de la empresa y las remesas), solo los administradores; el de
--- datos_bancarios, además la persona. El resto, como en 20261208000001_altas_pendientes.
-alter policy historial_select on public.historial
-  using (
-    (select interno.rol_actual()) is not null
-    and (case
-           when tabla = 'gastos' then exists (select 1 from public.gastos g where g.id = registro_id)
-           when tabla in ('cuentas_empresa', 'remesas', 'remesa_gastos') then (select interno.es_admin())
-           when tabla = 'datos_bancarios' then (select interno.es_admin())
-             or exists (select 1 from public.datos_bancarios d
-                         where d.id = registro_id and d.usuario_id = (select auth.uid()))
-           when (select interno.ubicado()) then true
-           else tabla = 'usuarios' and registro_id = (select auth.uid())
-         end)
-  );
 
 -- Un gasto en una remesa generada no cambia de estado salvo al confirmarla
 -- (oficina.remesa_en_curso = su id, solo dentro de confirmar_remesa).

@@ -708,24 +708,6 @@ grant execute on function public.enviar_viaje(uuid, integer), public.aprobar_via
   public.rechazar_viaje(uuid, integer, text) to authenticated, service_role;
 
 -- ---------------------------------------------------------------------------------------------
--- Historial: el de un viaje, quien ve el viaje. El resto, como en 20261214000001_remesas.
--- ---------------------------------------------------------------------------------------------
-alter policy historial_select on public.historial
-  using (
-    (select interno.rol_actual()) is not null
-    and (case
-           when tabla = 'gastos' then exists (select 1 from public.gastos g where g.id = registro_id)
-           when tabla = 'viajes' then exists (select 1 from public.viajes v where v.id = registro_id)
-           when tabla in ('cuentas_empresa', 'remesas', 'remesa_gastos') then (select interno.es_admin())
-           when tabla = 'datos_bancarios' then (select interno.es_admin())
-             or exists (select 1 from public.datos_bancarios d
-                         where d.id = registro_id and d.usuario_id = (select auth.uid()))
-           when (select interno.ubicado()) then true
-           else tabla = 'usuarios' and registro_id = (select auth.uid())
-         end)
-  );
-
--- ---------------------------------------------------------------------------------------------
 -- Referencias: un viaje con gastos no se elimina; una persona con viajes tampoco.
 -- ---------------------------------------------------------------------------------------------
 create or replace function public.referencias(p_tabla text, p_id uuid) returns jsonb

@@ -206,8 +206,13 @@ update public.historial h set cambios = h.cambios - 'presupuesto_mensual'
 delete from public.historial h
  where h.tabla in ('proveedores', 'departamentos') and h.accion = 'modificacion' and h.cambios = '{}'::jsonb;
 
--- Como en 20261224000001_viajes, con las dos tablas aparte.
-alter policy historial_select on public.historial
+-- historial_select (solo lectura): el de un gasto, quien ve el gasto; el de un viaje, quien ve el
+-- viaje; el de las cuentas de la empresa, las remesas y los datos de pago de los proveedores, solo
+-- los administradores; el de datos_bancarios, además la persona; el de cada tabla aparte, quien
+-- ve su dato. El resto, quien está ubicado (interno.ubicado, 20261125000004_rls); quien está
+-- pendiente, solo el de sus gastos y el de su perfil. Nombra tablas de varios archivos: se crea
+-- aquí, donde ya existen todas.
+create policy historial_select on public.historial for select to authenticated
   using (
     (select interno.rol_actual()) is not null
     and (case
@@ -227,9 +232,8 @@ alter policy historial_select on public.historial
 -- ---------------------------------------------------------------------------------------------
 -- Las vistas: el dato de la tabla aparte (null para quien no lo ve), con los nombres de siempre
 -- ---------------------------------------------------------------------------------------------
--- Como en 20261210000001_orden_espanol, con las columnas escritas: las de entrada, de la tabla aparte.
-drop view public.departamentos_vista, public.proveedores_vista;
-
+-- Como sucursales_vista y usuarios_vista (20261201000001_busqueda: security_invoker, tras la
+-- columna `busqueda`), con las columnas escritas: las de entrada, de la tabla aparte.
 create view public.departamentos_vista with (security_invoker = true) as
 select d.id, d.nombre, d.codigo, d.departamento_padre_id, d.responsable_id, d.centro_costo,
        dp.presupuesto_mensual, d.activo, d.notas, d.creado_en, d.actualizado_en, d.version, d.busqueda,
@@ -240,6 +244,7 @@ left join public.departamentos_presupuesto dp on dp.id = d.id
 left join public.departamentos p on p.id = d.departamento_padre_id
 left join public.usuarios r on r.id = d.responsable_id;
 
+-- Las opciones de los selectores y filtros de proveedor leen `nombre` de aquí (app/entities/proveedores.ts).
 create view public.proveedores_vista with (security_invoker = true) as
 select p.id, p.razon_social, p.nombre_comercial, p.tipo_persona, p.pais, p.nif, p.email, p.telefono,
        p.sitio_web, p.direccion, p.ciudad, p.provincia, p.codigo_postal, pp.iban, p.categoria, p.activo,
