@@ -397,9 +397,12 @@ create trigger departamentos_sin_ciclos before insert or update of departamento_
 -- Gastos: folio, valores por defecto y reglas de los datos
 -- ---------------------------------------------------------------------------------------------
 
+-- El año del folio es el de la oficina (Madrid), no el de la sesión: ver interno.hoy()
+-- (20270102000001_el_dia_de_la_oficina).
 create function interno.gastos_asignar_folio() returns trigger
 language plpgsql security definer
 set search_path = ''
+set timezone to 'Europe/Madrid'
 as $$
 declare
   v_anio integer := extract(year from new.creado_en)::integer;
@@ -419,18 +422,21 @@ create trigger gastos_asignar_folio before insert on public.gastos
 
 -- Las columnas que la base de datos calcula a partir de otras: nadie las edita y no son un cambio
 -- que contar. La única lista: la usan gastos_datos, el historial y su carga masiva (scripts/seed).
--- `busqueda` la añade 20261201000001_busqueda; aquí es solo un nombre.
+-- `busqueda` la añade 20261201000001_busqueda y `fuera_de_politica` (una copia de si el gasto
+-- incumplía su política) 20261219000001_politicas; aquí son solo nombres.
 create function interno.columnas_derivadas() returns text[]
 language sql immutable parallel safe
 set search_path = ''
-as $$ select array['importe_centimos', 'busqueda'] $$;
+as $$ select array['importe_centimos', 'busqueda', 'fuera_de_politica'] $$;
 
 -- gastos_validar: valores por defecto, autoría y reglas de los datos. Nadie escribe la autoría:
 -- authenticated no tiene privilegio sobre ella y, con un JWT, lo que llegue se sustituye por lo
 -- que dice auth.uid(). Las cargas masivas de scripts/seed.ts desactivan este disparador y dejan la
 -- autoría vacía, como corresponde a una carga del propietario.
 -- Los datos de un gasto que escribe un formulario: la fila sin las columnas del flujo (estado,
--- aprobación, pago), las de control y las derivadas. Una columna nueva cuenta sola. Sin
+-- aprobación, pago; también lo que se incumplía al enviarlo y su motivo, que escribe enviar_gasto:
+-- no son un dato que edite alguien por cuenta de otro), las de control y las derivadas. Una
+-- columna nueva cuenta sola. Sin
 -- `busqueda` también porque en gastos_validar aún no está calculada (la escribe texto_busqueda
 -- después): con ella, toda edición contaría como «editado por cuenta de otro».
 create function interno.gastos_datos(g public.gastos) returns jsonb
@@ -439,12 +445,15 @@ set search_path = ''
 as $$
   select to_jsonb(g) - (array['id', 'folio', 'estado', 'aprobador_id', 'aprobado_por_id', 'fecha_aprobacion',
                               'motivo_rechazo', 'fecha_pago', 'referencia_pago', 'creado_en', 'actualizado_en',
-                              'version', 'creado_por_id', 'editado_por_id'] || interno.columnas_derivadas())
+                              'version', 'creado_por_id', 'editado_por_id', 'politica_incumplida', 'motivo_politica']
+                        || interno.columnas_derivadas())
 $$;
 
+-- «Hoy» es el día de la oficina (Madrid), sea cual sea la zona de la sesión.
 create function interno.gastos_validar() returns trigger
 language plpgsql security definer
 set search_path = ''
+set timezone to 'Europe/Madrid'
 as $$
 declare
   v_usuario record;

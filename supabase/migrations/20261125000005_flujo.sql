@@ -171,32 +171,26 @@ $$;
 -- Auxiliares de las transiciones
 -- ---------------------------------------------------------------------------------------------
 
--- El gasto p_id, bloqueado (FOR UPDATE), para que el usuario actual haga p_accion. OFPRM sin
--- usuario activo; OFNTF si no existe o no lo ve; OFPRM si no es quien puede hacer p_accion:
+-- interno.gasto_para: el gasto p_id, bloqueado (FOR UPDATE), para que el usuario actual haga
+-- p_accion. OFPRM sin usuario activo; OFNTF si no existe o no lo ve; OFPRM si no es quien puede
+-- hacer p_accion (interno.motivo_no_actua, más abajo):
 --   enviar, retirar, reabrir   el solicitante o un administrador
 --   aprobar, rechazar          interno.motivo_no_aprueba
 --   pagar                      un administrador que no lo aprobó (o sí, si la instalación lo permite)
 --   revertir                   un administrador
-create function interno.gasto_para(p_id uuid, p_accion text) returns public.gastos
-language plpgsql security definer
+-- Por qué la persona actual no puede hacer p_accion con g ahora (null: puede). El estado del
+-- gasto no cuenta aquí: lo comprueba cada transición. La misma regla rechaza la transición
+-- (interno.gasto_para) y explica en la ficha los botones que faltan (public.motivos_gasto,
+-- 20261228000001_motivos_del_flujo), sin repetirla fuera de la base.
+create function interno.motivo_no_actua(g public.gastos, p_accion text) returns text
+language plpgsql stable security definer
 set search_path = ''
 as $$
 declare
-  g public.gastos;
   v_uid uuid := (select auth.uid());
   v_admin boolean := (select interno.es_admin());
-  v_no text;
 begin
-  if (select interno.rol_actual()) is null then
-    raise exception using errcode = 'OFPRM', detail = '',
-      message = 'Su usuario no está activo o la sesión no es válida.';
-  end if;
-  select * into g from public.gastos where id = p_id for update;
-  if not found or not interno.puede_ver_gasto(g.solicitante_id, g.aprobador_id, g.departamento_id, g.estado) then
-    raise exception using errcode = 'OFNTF', detail = '',
-      message = 'El gasto no existe o no tiene acceso a él.';
-  end if;
-  v_no := case
+  return case
     when p_accion in ('aprobar', 'rechazar') then interno.motivo_no_aprueba(v_uid, g, p_accion)
     when p_accion in ('enviar', 'retirar', 'reabrir') then
       case when not (g.solicitante_id = v_uid or v_admin) then
@@ -212,6 +206,27 @@ begin
       case when not v_admin then 'Solo un administrador puede revertir una aprobación.' end
     else 'Acción desconocida: ' || coalesce(p_accion, '')
   end;
+end
+$$;
+
+create function interno.gasto_para(p_id uuid, p_accion text) returns public.gastos
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  g public.gastos;
+  v_no text;
+begin
+  if (select interno.rol_actual()) is null then
+    raise exception using errcode = 'OFPRM', detail = '',
+      message = 'Su usuario no está activo o la sesión no es válida.';
+  end if;
+  select * into g from public.gastos where id = p_id for update;
+  if not found or not interno.puede_ver_gasto(g.solicitante_id, g.aprobador_id, g.departamento_id, g.estado) then
+    raise exception using errcode = 'OFNTF', detail = '',
+      message = 'El gasto no existe o no tiene acceso a él.';
+  end if;
+  v_no := interno.motivo_no_actua(g, p_accion);
   if v_no is not null then
     raise exception using errcode = 'OFPRM', detail = '', message = v_no;
   end if;
@@ -222,6 +237,9 @@ $$;
 -- La transición de g (de gasto_para) desde el estado p_desde: OFCNF si el gasto ya no está en él
 -- o su versión no es p_version; si no, aplica p_cambios (columnas del flujo → valor), con
 -- p_nota en su entrada del historial. Al aprobar, avisa si el departamento supera su presupuesto.
+-- Las columnas del flujo incluyen lo que se incumplía al enviarlo y su motivo
+-- (20261219000001_politicas): solo enviar los cambia; en las demás, jsonb_populate_record deja
+-- los que había.
 create function interno.transicion(g public.gastos, p_version integer, p_desde text, p_cambios jsonb,
   p_nota text default null)
 returns jsonb
@@ -247,7 +265,8 @@ begin
   update public.gastos
      set estado = n.estado, aprobador_id = n.aprobador_id, aprobado_por_id = n.aprobado_por_id,
          fecha_aprobacion = n.fecha_aprobacion, motivo_rechazo = n.motivo_rechazo,
-         fecha_pago = n.fecha_pago, referencia_pago = n.referencia_pago
+         fecha_pago = n.fecha_pago, referencia_pago = n.referencia_pago,
+         politica_incumplida = n.politica_incumplida, motivo_politica = n.motivo_politica
    where id = g.id
   returning * into n;
   perform set_config('oficina.nota_historial', '', true);
@@ -321,10 +340,14 @@ $$;
 -- ---------------------------------------------------------------------------------------------
 
 -- borrador → pendiente: solicitante o administrador; asigna el aprobador (interno.elegir_aprobador).
--- Con justificante desde el importe que fije la instalación, y con un motivo si uno de ellos está
--- también en otro gasto (ADR 0018). Esas comprobaciones usan la tabla y las funciones de
--- 20261127000001_justificantes, posterior: plpgsql resuelve los nombres al ejecutarse.
-create function public.enviar_gasto(p_id uuid, p_version integer, p_motivo_duplicado text default null)
+-- Con justificante desde el importe que fije la instalación (salvo un kilometraje o una dieta, que
+-- no lo llevan), con un motivo si uno de ellos está también en otro gasto (ADR 0018), y con un
+-- motivo (p_motivo_politica) si el gasto se sale de la política de gastos, que queda en el gasto
+-- para quien lo aprueba. Esas comprobaciones usan las tablas y las funciones de
+-- 20261127000001_justificantes, 20261219000001_politicas y 20261224000001_viajes, posteriores:
+-- plpgsql resuelve los nombres al ejecutarse.
+create function public.enviar_gasto(p_id uuid, p_version integer, p_motivo_duplicado text default null,
+  p_motivo_politica text default null)
 returns jsonb
 language plpgsql security definer
 set search_path = ''
@@ -334,10 +357,12 @@ declare
   v_aprobador uuid := interno.elegir_aprobador(g.solicitante_id, array[g.creado_por_id, g.editado_por_id]);
   v_desde numeric := interno.justificante_obligatorio_desde();
   v_motivo text := nullif(btrim(p_motivo_duplicado), '');
+  v_motivo_politica text := nullif(btrim(p_motivo_politica), '');
+  v_fuera text[];
   v_duplicado boolean;
   v_hecho jsonb;
 begin
-  if v_desde is not null and g.importe >= v_desde
+  if v_desde is not null and g.importe >= v_desde and g.clase = 'ordinario'
      and not exists (select 1 from public.justificantes j where j.gasto_id = g.id) then
     raise exception using errcode = 'OFINV', detail = 'justificantes',
       message = case when v_desde = 0
@@ -355,12 +380,24 @@ begin
     raise exception using errcode = 'OFINV', detail = 'motivo_duplicado',
       message = 'El motivo del duplicado admite como mucho 500 caracteres.';
   end if;
+  v_fuera := interno.incumplimientos_politica(g);
+  if cardinality(v_fuera) > 0 and v_motivo_politica is null then
+    raise exception using errcode = 'OFINV', detail = 'motivo_politica',
+      message = 'El gasto ' || g.folio || ' se sale de la política de gastos: ' || v_fuera[1]
+        || ' Indique el motivo para enviarlo a aprobación.';
+  end if;
+  if cardinality(v_fuera) > 0 and char_length(v_motivo_politica) > 500 then
+    raise exception using errcode = 'OFINV', detail = 'motivo_politica',
+      message = 'El motivo admite como mucho 500 caracteres.';
+  end if;
   if v_aprobador is null then
     raise exception using errcode = 'OFINV', detail = 'aprobador_id',
       message = 'No hay nadie que pueda aprobar este gasto: pida a un administrador que asigne un responsable al departamento.';
   end if;
   v_hecho := interno.transicion(g, p_version, 'borrador', jsonb_build_object('estado', 'pendiente',
-    'aprobador_id', v_aprobador, 'aprobado_por_id', null, 'fecha_aprobacion', null, 'motivo_rechazo', null));
+    'aprobador_id', v_aprobador, 'aprobado_por_id', null, 'fecha_aprobacion', null, 'motivo_rechazo', null,
+    'politica_incumplida', case when cardinality(v_fuera) > 0 then to_jsonb(v_fuera) end,
+    'motivo_politica', case when cardinality(v_fuera) > 0 then v_motivo_politica end));
   if v_duplicado then
     insert into public.historial (tabla, registro_id, accion, actor_id, cambios)
     values ('gastos', g.id, 'modificacion', (select auth.uid()),
@@ -414,7 +451,10 @@ as $$
 $$;
 
 -- aprobado → pagado: administrador que no lo aprobó (o, si la instalación lo permite, también
--- quien lo aprobó, y queda dicho en el historial); fecha y referencia obligatorias.
+-- quien lo aprobó, y queda dicho en el historial); fecha y referencia obligatorias. La fecha es la
+-- fecha valor del pago, que puede ser futura (una transferencia programada, la fecha valor que dará
+-- el banco): como mucho un año después de hoy (el día de la oficina, interno.hoy), para que una
+-- errata en el año no deje el gasto pagado en otra década.
 create function public.pagar_gasto(p_id uuid, p_version integer, p_fecha_pago date, p_referencia text)
 returns jsonb
 language plpgsql security definer
@@ -427,9 +467,9 @@ begin
     raise exception using errcode = 'OFINV', detail = 'fecha_pago',
       message = 'Indique la fecha de pago.';
   end if;
-  if p_fecha_pago > current_date + 1 then
+  if p_fecha_pago > (interno.hoy() + interval '1 year')::date then
     raise exception using errcode = 'OFINV', detail = 'fecha_pago',
-      message = 'La fecha de pago no puede ser futura.';
+      message = 'La fecha de pago puede ser futura (la fecha valor), pero como mucho dentro de un año.';
   end if;
   if p_fecha_pago < g.fecha_gasto then
     raise exception using errcode = 'OFINV', detail = 'fecha_pago',
@@ -501,66 +541,52 @@ create trigger reasignar_pendientes after update of rol, activo on public.usuari
   when (old.activo and old.rol in ('aprobador', 'administrador') and (not new.activo or new.rol = 'empleado'))
   execute function interno.reasignar_pendientes();
 
--- Para la ruta: a quién aprueba el usuario actual por su relación con él, y el ajuste de pago.
--- Así la ruta muestra los mismos botones que las funciones permiten (app/gastos/reglas.ts).
-create function public.alcance_aprobacion() returns jsonb
-language sql stable security definer
-set search_path = ''
-as $$
-  select jsonb_build_object(
-    'solicitantes', to_jsonb((select interno.solicitantes_a_cargo())),
-    'permitir_admin_unico', interno.permitir_admin_unico())
-  where (select interno.rol_actual()) is not null
-$$;
 
 -- ---------------------------------------------------------------------------------------------
--- Referencias: qué impide eliminar un registro («tiene N gastos asociados»).
+-- Referencias: qué impide eliminar un registro («tiene N gastos asociados»), solo para quien puede
+-- eliminarlo.
 -- Devuelve un array jsonb [{"tabla": "gastos", "total": 2}, …] solo con totales > 0 ([] = se
--- puede eliminar). jsonb y no `returns table` para que `rpc` dé lo mismo por PostgREST que por
--- `select public.referencias(...)` en el adaptador SQL. Cuenta todas las filas (también las que
--- el usuario no ve): solo revela un número. Solo para usuarios activos.
+-- puede eliminar), una entrada por tabla que apunta al registro, en orden de tabla; las de otro
+-- esquema, con él delante. jsonb y no `returns table` para que `rpc` dé lo mismo por PostgREST que
+-- por `select public.referencias(...)` en el adaptador SQL. La tabla de p_tabla es de public y sus
+-- registros se nombran por `id`. Solo para usuarios activos.
 -- ---------------------------------------------------------------------------------------------
+-- Es de quien la llama (security invoker): intenta eliminar el registro con sus permisos y su
+-- RLS, dentro de un bloque que siempre se deshace, y solo si eso choca con una clave foránea
+-- cuenta (interno.referencias_contar, 20261230000001_referencias_de_quien_borra, como
+-- propietaria: también filas que no ve, porque también ellas impiden la eliminación, y el mensaje
+-- debe dar la razón real). Quien no puede eliminarlo (no lo ve, su RLS no se lo deja, o su rol no
+-- tiene el permiso) recibe [] como ante un registro sin referencias; lo mismo si la eliminación se
+-- rechaza por otro motivo (un disparador del flujo).
 
 create function public.referencias(p_tabla text, p_id uuid) returns jsonb
-language plpgsql stable security definer
+language plpgsql volatile security invoker
 set search_path = ''
 as $$
 declare
-  v_cuentas jsonb;
+  v_tabla regclass;
 begin
   if (select interno.rol_actual()) is null then
     raise exception using errcode = 'OFPRM', detail = '',
       message = 'Su usuario no está activo o la sesión no es válida.';
   end if;
-  if p_tabla = 'departamentos' then
-    v_cuentas := jsonb_build_array(
-      jsonb_build_object('tabla', 'gastos', 'total', (select count(*) from public.gastos g where g.departamento_id = p_id)),
-      jsonb_build_object('tabla', 'usuarios', 'total', (select count(*) from public.usuarios u where u.departamento_id = p_id)),
-      jsonb_build_object('tabla', 'departamentos', 'total', (select count(*) from public.departamentos d where d.departamento_padre_id = p_id)));
-  elsif p_tabla = 'sucursales' then
-    v_cuentas := jsonb_build_array(
-      jsonb_build_object('tabla', 'gastos', 'total', (select count(*) from public.gastos g where g.sucursal_id = p_id)),
-      jsonb_build_object('tabla', 'usuarios', 'total', (select count(*) from public.usuarios u where u.sucursal_id = p_id)));
-  elsif p_tabla = 'proveedores' then
-    v_cuentas := jsonb_build_array(
-      jsonb_build_object('tabla', 'gastos', 'total', (select count(*) from public.gastos g where g.proveedor_id = p_id)));
-  elsif p_tabla = 'usuarios' then
-    v_cuentas := jsonb_build_array(
-      jsonb_build_object('tabla', 'gastos', 'total', (select count(*) from public.gastos g
-        where g.solicitante_id = p_id or g.aprobador_id = p_id or g.aprobado_por_id = p_id)),
-      jsonb_build_object('tabla', 'usuarios', 'total', (select count(*) from public.usuarios u where u.aprobador_id = p_id)),
-      jsonb_build_object('tabla', 'departamentos', 'total', (select count(*) from public.departamentos d where d.responsable_id = p_id)),
-      jsonb_build_object('tabla', 'sucursales', 'total', (select count(*) from public.sucursales s where s.responsable_id = p_id)));
-  elsif p_tabla = 'gastos' then
-    v_cuentas := '[]'::jsonb;
-  else
+  select c.oid into v_tabla
+    from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+   where n.nspname = 'public' and c.relname = p_tabla and c.relkind in ('r', 'p');
+  if v_tabla is null then
     raise exception using errcode = 'OFINV', detail = '',
       message = 'Tabla desconocida: ' || coalesce(p_tabla, '');
   end if;
-  return coalesce(
-    (select jsonb_agg(e order by ord) from jsonb_array_elements(v_cuentas) with ordinality as x (e, ord)
-     where (e ->> 'total')::bigint > 0),
-    '[]'::jsonb);
+  begin
+    execute format('delete from %s where id = $1', v_tabla) using p_id;
+    -- Deleted (or nothing to delete for this caller): undone; nothing holds it.
+    raise exception using errcode = 'OFDES';
+  exception
+    when foreign_key_violation then
+      return interno.referencias_contar(v_tabla, p_id);
+    when others then
+      return '[]'::jsonb;
+  end;
 end
 $$;
 
@@ -573,13 +599,13 @@ revoke execute on all functions in schema interno from public, anon;
 revoke execute on all functions in schema public from public, anon, authenticated;
 
 grant execute on function
-  public.enviar_gasto(uuid, integer, text),
+  public.enviar_gasto(uuid, integer, text, text),
   public.retirar_gasto(uuid, integer),
   public.aprobar_gasto(uuid, integer),
   public.rechazar_gasto(uuid, integer, text),
   public.reabrir_gasto(uuid, integer),
   public.pagar_gasto(uuid, integer, date, text),
-  public.revertir_gasto(uuid, integer, text),
-  public.referencias(text, uuid),
-  public.alcance_aprobacion()
+  public.revertir_gasto(uuid, integer, text)
   to authenticated, service_role;
+-- referencias, solo a authenticated: es de quien la llama (security invoker).
+grant execute on function public.referencias(text, uuid) to authenticated;

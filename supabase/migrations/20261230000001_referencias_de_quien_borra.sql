@@ -1,12 +1,14 @@
--- Referencias, solo para quien puede eliminar el registro. Hasta ahora cualquier usuario activo
--- obtenía, de un registro cuyo id conocía, cuántas filas de otras tablas lo nombran. Ahora
--- public.referencias es de quien la llama (security invoker): intenta eliminar el registro con
--- sus permisos y su RLS, dentro de un bloque que siempre se deshace, y solo si eso choca con una
--- clave foránea cuenta (interno.referencias_contar, como propietaria: también filas que no ve,
--- porque también ellas impiden la eliminación). Quien no puede eliminarlo (no lo ve, su RLS no se
--- lo deja, o su rol no tiene el permiso) recibe [] como ante un registro sin referencias; lo
--- mismo si la eliminación se rechaza por otro motivo (un disparador del flujo).
--- El recuento es el de 20261229000001_referencias_generica, sin cambios.
+-- Referencias, solo para quien puede eliminar el registro: public.referencias
+-- (20261125000005_flujo) intenta eliminarlo como quien la llama y, si eso choca con una clave
+-- foránea, cuenta aquí.
+--
+-- Las referencias se leen del catálogo: qué impide eliminar un registro son las claves foráneas
+-- que apuntan a su tabla sin `on delete cascade` ni `set null`, así que una tabla nueva con su
+-- clave foránea cuenta sin tocar esta función. Cuenta todas las filas, también las que quien
+-- pregunta no ve: la clave foránea rechaza la eliminación por todas ellas. Lo que revela es un
+-- número, de un registro cuyo id ya conoce quien pregunta y que puede eliminar. Para no ampliar
+-- eso a tablas que su rol no puede leer de ningún modo (ni revelar sus nombres), solo cuentan las
+-- tablas con permiso de lectura para authenticated.
 
 create function interno.referencias_contar(p_tabla regclass, p_id uuid) returns jsonb
 language plpgsql stable security definer
@@ -53,37 +55,3 @@ $$;
 revoke execute on function interno.referencias_contar(regclass, uuid) from public, anon;
 grant execute on function interno.referencias_contar(regclass, uuid) to authenticated;
 
-drop function public.referencias(text, uuid);
-create function public.referencias(p_tabla text, p_id uuid) returns jsonb
-language plpgsql volatile security invoker
-set search_path = ''
-as $$
-declare
-  v_tabla regclass;
-begin
-  if (select interno.rol_actual()) is null then
-    raise exception using errcode = 'OFPRM', detail = '',
-      message = 'Su usuario no está activo o la sesión no es válida.';
-  end if;
-  select c.oid into v_tabla
-    from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
-   where n.nspname = 'public' and c.relname = p_tabla and c.relkind in ('r', 'p');
-  if v_tabla is null then
-    raise exception using errcode = 'OFINV', detail = '',
-      message = 'Tabla desconocida: ' || coalesce(p_tabla, '');
-  end if;
-  begin
-    execute format('delete from %s where id = $1', v_tabla) using p_id;
-    -- Deleted (or nothing to delete for this caller): undone; nothing holds it.
-    raise exception using errcode = 'OFDES';
-  exception
-    when foreign_key_violation then
-      return interno.referencias_contar(v_tabla, p_id);
-    when others then
-      return '[]'::jsonb;
-  end;
-end
-$$;
-
-revoke execute on function public.referencias(text, uuid) from public, anon;
-grant execute on function public.referencias(text, uuid) to authenticated;

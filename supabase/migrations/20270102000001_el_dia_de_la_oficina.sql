@@ -16,41 +16,9 @@ create function interno.hoy() returns date
 language sql stable parallel safe
 as $$ select (now() at time zone 'Europe/Madrid')::date $$;
 
-alter function interno.gastos_validar() set timezone to 'Europe/Madrid';
 alter function interno.incumplimientos_politica(public.gastos) set timezone to 'Europe/Madrid';
 alter function public.panel(date) set timezone to 'Europe/Madrid';
-alter function interno.gastos_asignar_folio() set timezone to 'Europe/Madrid';
 alter function interno.remesas_asignar_folio() set timezone to 'Europe/Madrid';
-
--- Como en 20261222000001_pago_valor, con interno.hoy() (1).
-create or replace function public.pagar_gasto(p_id uuid, p_version integer, p_fecha_pago date, p_referencia text)
-returns jsonb
-language plpgsql security definer
-set search_path = ''
-as $$
-declare
-  g public.gastos := interno.gasto_para(p_id, 'pagar');
-begin
-  if p_fecha_pago is null then
-    raise exception using errcode = 'OFINV', detail = 'fecha_pago',
-      message = 'Indique la fecha de pago.';
-  end if;
-  if p_fecha_pago > (interno.hoy() + interval '1 year')::date then
-    raise exception using errcode = 'OFINV', detail = 'fecha_pago',
-      message = 'La fecha de pago puede ser futura (la fecha valor), pero como mucho dentro de un año.';
-  end if;
-  if p_fecha_pago < g.fecha_gasto then
-    raise exception using errcode = 'OFINV', detail = 'fecha_pago',
-      message = 'La fecha de pago no puede ser anterior a la fecha del gasto.';
-  end if;
-  return interno.transicion(g, p_version, 'aprobado', jsonb_build_object('estado', 'pagado',
-    'fecha_pago', p_fecha_pago,
-    'referencia_pago', interno.texto_requerido(p_referencia, 'referencia_pago', 100,
-      'Escriba la referencia del pago, por ejemplo el número de la transferencia.')),
-    case when g.aprobado_por_id = (select auth.uid()) then
-      'Lo aprobó y lo marcó como pagado la misma persona: lo permite esta instalación (PERMITIR_ADMIN_UNICO=1).' end);
-end
-$$;
 
 -- Como en 20261214000001_remesas, con interno.hoy() (1).
 create or replace function public.crear_remesa(p_gasto_ids uuid[], p_cuenta_id uuid, p_fecha_ejecucion date,
