@@ -302,7 +302,8 @@ as $$
 $$;
 
 -- Aviso si lo aprobado (aprobado + pagado) del departamento en el mes de fecha_gasto supera su
--- presupuesto mensual.
+-- presupuesto mensual (en su tabla aparte, departamentos_presupuesto:
+-- 20261226000001_datos_por_necesidad).
 create function interno.aviso_presupuesto(p_departamento_id uuid, p_fecha date) returns text
 language plpgsql stable security definer
 set search_path = ''
@@ -314,8 +315,10 @@ declare
   v_meses text[] := array['enero', 'febrero', 'marzo', 'abril', 'mayo', 'junio', 'julio',
                           'agosto', 'septiembre', 'octubre', 'noviembre', 'diciembre'];
 begin
-  select d.nombre, d.presupuesto_mensual into v_nombre, v_presupuesto
-  from public.departamentos d where d.id = p_departamento_id;
+  select d.nombre, dp.presupuesto_mensual into v_nombre, v_presupuesto
+  from public.departamentos d
+  left join public.departamentos_presupuesto dp on dp.id = d.id
+  where d.id = p_departamento_id;
   if v_presupuesto is null then
     return null;
   end if;

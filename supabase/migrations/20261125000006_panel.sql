@@ -25,6 +25,10 @@
 --                 ("nombre": interno.nombre_proveedor, el mismo que en las listas)
 -- }
 -- «Aprobado» es aprobado + pagado (como el aviso de presupuesto de aprobar_gasto), por fecha_gasto.
+-- El presupuesto de cada departamento se lee de su tabla aparte (departamentos_presupuesto,
+-- 20261226000001_datos_por_necesidad) con la RLS de quien llama; la sección es de administradores.
+-- Con la zona de la oficina (Madrid), sea cual sea la de la sesión (interno.hoy,
+-- 20270102000001_el_dia_de_la_oficina).
 --
 -- Cada sección se lee por índice, sin recorrer gastos (mediciones: ADR 0016, «Moved from comments»).
 
@@ -187,6 +191,7 @@ create index gastos_pendientes_fecha_idx on public.gastos (fecha_gasto, creado_e
 create function public.panel(p_hoy date) returns jsonb
 language plpgsql stable security invoker
 set search_path = ''
+set timezone to 'Europe/Madrid'
 as $$
 declare
   v_uid uuid := (select auth.uid());
@@ -292,13 +297,14 @@ begin
 
   select coalesce(jsonb_agg(jsonb_build_object(
            'id', d.id, 'nombre', d.nombre,
-           'presupuesto', d.presupuesto_mensual::text,
+           'presupuesto', dp.presupuesto_mensual::text,
            'aprobado', coalesce(t.importe, 0.00)::text,
            'cuenta', coalesce(t.cuenta, 0),
-           'excedido', coalesce(t.importe > d.presupuesto_mensual, false))
+           'excedido', coalesce(t.importe > dp.presupuesto_mensual, false))
            order by d.nombre, d.id), '[]'::jsonb)
     into v_seccion
     from public.departamentos d
+    left join public.departamentos_presupuesto dp on dp.id = d.id
     left join interno.gastos_aprobados_totales t
       on t.tipo = 'departamento' and t.fecha = v_mes and t.clave = d.id::text and t.cuenta > 0
    where d.activo or t.cuenta is not null;

@@ -2,25 +2,15 @@
 -- y si, aprobado, el departamento pasaría de su presupuesto del mes (en euros). La aprobación no
 -- se impide: se avisa. Quien no puede aprobarlo (gastos_vista.puede_aprobar) no recibe nada.
 
--- Lo aprobado (aprobado + pagado) de un departamento en el mes de p_fecha, y su presupuesto: como
--- propietario, porque quien aprueba no tiene por qué ver todos los gastos del departamento.
-create function interno.presupuesto_del_mes(p_departamento_id uuid, p_fecha date,
-                                            out nombre text, out presupuesto numeric, out aprobado numeric)
-language sql stable security definer
-set search_path = ''
-as $$
-  select d.nombre, d.presupuesto_mensual,
-         (select coalesce(sum(g.importe), 0) from public.gastos g
-           where g.departamento_id = d.id and g.estado in ('aprobado', 'pagado')
-             and g.fecha_gasto >= date_trunc('month', p_fecha)::date
-             and g.fecha_gasto < (date_trunc('month', p_fecha) + interval '1 month')::date)
-    from public.departamentos d where d.id = p_departamento_id
-$$;
-revoke all on function interno.presupuesto_del_mes(uuid, date) from public, anon, authenticated;
-grant execute on function interno.presupuesto_del_mes(uuid, date) to authenticated, service_role;
+-- Lo aprobado (aprobado + pagado) de un departamento en el mes de una fecha y su presupuesto los da
+-- interno.presupuesto_del_mes (20261226000001_datos_por_necesidad, junto a la tabla aparte del
+-- presupuesto, que lee).
 
 -- Los avisos, en frases. Como quien pregunta (security invoker): solo de un gasto pendiente que
--- ve y puede aprobar.
+-- ve y puede aprobar. Primero lo que el gasto dice de sí mismo (interno.avisos_del_gasto,
+-- 20270101000001_avisos_del_gasto: lo que se salía de la política al enviarlo y el motivo de quien
+-- lo envió, y si no lleva justificante, salvo un kilometraje o una dieta, que no lo llevan);
+-- después el presupuesto.
 create function public.avisos_antes_de_aprobar(p_id uuid) returns text[]
 language plpgsql stable security invoker
 set search_path = ''
@@ -32,15 +22,14 @@ declare
                           'agosto', 'septiembre', 'octubre', 'noviembre', 'diciembre'];
   v_avisos text[] := '{}';
 begin
-  select v.id, v.importe, v.departamento_id, v.fecha_gasto, v.justificantes, v.iva_motivo
+  select v.id, v.importe, v.departamento_id, v.fecha_gasto, v.justificantes, v.clase, v.politica_incumplida,
+         v.motivo_politica
     into g from public.gastos_vista v
    where v.id = p_id and v.estado = 'pendiente' and v.puede_aprobar;
   if not found then
     return v_avisos;
   end if;
-  if g.justificantes = 0 then
-    v_avisos := v_avisos || 'No lleva justificante.'::text;
-  end if;
+  v_avisos := interno.avisos_del_gasto(g.politica_incumplida, g.motivo_politica, g.justificantes, g.clase);
   p := interno.presupuesto_del_mes(g.departamento_id, g.fecha_gasto);
   if p.presupuesto is not null and p.aprobado + g.importe > p.presupuesto then
     v_avisos := v_avisos || (

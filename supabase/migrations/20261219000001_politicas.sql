@@ -56,70 +56,9 @@ alter table public.gastos
   add column fuera_de_politica boolean not null generated always as (politica_incumplida is not null) stored;
 
 -- ---------------------------------------------------------------------------------------------
--- Qué incumple un gasto, en frases. Como propietario: los totales del día y del mes suman gastos
--- del mismo solicitante que quien envía puede no ver (lo enviado por un administrador en su
--- nombre). Cuentan los pendientes, aprobados y pagados; no los borradores ni los rechazados.
+-- Qué incumple un gasto: interno.incumplimientos_politica (20261224000001_viajes, donde ya existe
+-- el tipo interno.irpf que usa para los kilometrajes y las dietas).
 -- ---------------------------------------------------------------------------------------------
-create function interno.incumplimientos_politica(g public.gastos) returns text[]
-language plpgsql stable security definer
-set search_path = ''
-as $$
-declare
-  p public.politicas_gasto;
-  v_suma numeric;
-  v_dias integer;
-  v_meses text[] := array['enero', 'febrero', 'marzo', 'abril', 'mayo', 'junio', 'julio',
-                          'agosto', 'septiembre', 'octubre', 'noviembre', 'diciembre'];
-  v_fuera text[] := '{}';
-begin
-  select * into p from public.politicas_gasto x
-   where x.categoria = g.categoria
-     and (x.departamento_id = g.departamento_id or x.departamento_id is null)
-   order by x.departamento_id nulls last
-   limit 1;
-  if not found then
-    return v_fuera;
-  end if;
-  if p.maximo_por_gasto is not null and g.importe > p.maximo_por_gasto then
-    v_fuera := v_fuera || (interno.euros(g.importe) || ' € en un gasto; el máximo por gasto es '
-      || interno.euros(p.maximo_por_gasto) || ' € (' || interno.euros(g.importe - p.maximo_por_gasto) || ' € más).');
-  end if;
-  if p.maximo_por_dia is not null then
-    select g.importe + coalesce(sum(o.importe), 0) into v_suma from public.gastos o
-     where o.solicitante_id = g.solicitante_id and o.categoria = g.categoria and o.fecha_gasto = g.fecha_gasto
-       and o.estado in ('pendiente', 'aprobado', 'pagado') and o.id <> g.id;
-    if v_suma > p.maximo_por_dia then
-      v_fuera := v_fuera || (interno.euros(v_suma) || ' € de esta categoría el ' || to_char(g.fecha_gasto, 'DD/MM/YYYY')
-        || ' con este gasto; el máximo por día es ' || interno.euros(p.maximo_por_dia) || ' € ('
-        || interno.euros(v_suma - p.maximo_por_dia) || ' € más).');
-    end if;
-  end if;
-  if p.maximo_por_mes is not null then
-    select g.importe + coalesce(sum(o.importe), 0) into v_suma from public.gastos o
-     where o.solicitante_id = g.solicitante_id and o.categoria = g.categoria
-       and o.fecha_gasto >= date_trunc('month', g.fecha_gasto)::date
-       and o.fecha_gasto < (date_trunc('month', g.fecha_gasto) + interval '1 month')::date
-       and o.estado in ('pendiente', 'aprobado', 'pagado') and o.id <> g.id;
-    if v_suma > p.maximo_por_mes then
-      v_fuera := v_fuera || (interno.euros(v_suma) || ' € de esta categoría en '
-        || v_meses[extract(month from g.fecha_gasto)::integer] || ' de ' || extract(year from g.fecha_gasto)::integer
-        || ' con este gasto; el máximo por mes es ' || interno.euros(p.maximo_por_mes) || ' € ('
-        || interno.euros(v_suma - p.maximo_por_mes) || ' € más).');
-    end if;
-  end if;
-  if p.justificante_desde is not null and g.importe >= p.justificante_desde
-     and not exists (select 1 from public.justificantes j where j.gasto_id = g.id) then
-    v_fuera := v_fuera || ('Sin justificante: en esta categoría se pide desde ' || interno.euros(p.justificante_desde) || ' €.');
-  end if;
-  v_dias := current_date - g.fecha_gasto;
-  if p.antiguedad_maxima is not null and v_dias > p.antiguedad_maxima then
-    v_fuera := v_fuera || ('El gasto tiene ' || v_dias || ' días; se admiten hasta '
-      || p.antiguedad_maxima || ' días desde la fecha del gasto.');
-  end if;
-  return v_fuera;
-end
-$$;
-revoke all on function interno.incumplimientos_politica(public.gastos) from public, anon, authenticated;
 
 -- Para quien lo va a enviar (el panel avisa y pide el motivo antes de pulsar): solo de un
 -- borrador que ve.
@@ -140,50 +79,6 @@ $$;
 revoke all on function public.incumplimientos_politica(uuid) from public, anon;
 grant execute on function public.incumplimientos_politica(uuid) to authenticated, service_role;
 
-
--- ---------------------------------------------------------------------------------------------
--- Antes de aprobar: lo de antes (sin justificante, presupuesto del departamento en euros) y lo
--- que se salía de la política al enviarlo, con el motivo de quien lo envió.
--- ---------------------------------------------------------------------------------------------
-create or replace function public.avisos_antes_de_aprobar(p_id uuid) returns text[]
-language plpgsql stable security invoker
-set search_path = ''
-as $$
-declare
-  g record;
-  p record;
-  v_meses text[] := array['enero', 'febrero', 'marzo', 'abril', 'mayo', 'junio', 'julio',
-                          'agosto', 'septiembre', 'octubre', 'noviembre', 'diciembre'];
-  v_avisos text[] := '{}';
-  v_fuera text;
-begin
-  select v.id, v.importe, v.departamento_id, v.fecha_gasto, v.justificantes, v.politica_incumplida,
-         v.motivo_politica
-    into g from public.gastos_vista v
-   where v.id = p_id and v.estado = 'pendiente' and v.puede_aprobar;
-  if not found then
-    return v_avisos;
-  end if;
-  foreach v_fuera in array coalesce(g.politica_incumplida, '{}') loop
-    v_avisos := v_avisos || ('Fuera de la política de gastos: ' || v_fuera);
-  end loop;
-  if g.motivo_politica is not null then
-    v_avisos := v_avisos || ('Motivo de quien lo envía: «' || g.motivo_politica || '».');
-  end if;
-  if g.justificantes = 0 then
-    v_avisos := v_avisos || 'No lleva justificante.'::text;
-  end if;
-  p := interno.presupuesto_del_mes(g.departamento_id, g.fecha_gasto);
-  if p.presupuesto is not null and p.aprobado + g.importe > p.presupuesto then
-    v_avisos := v_avisos || (
-      'Aprobado, ' || p.nombre || ' pasaría de su presupuesto de '
-      || v_meses[extract(month from g.fecha_gasto)::integer] || ' de ' || extract(year from g.fecha_gasto)::integer
-      || ' en ' || interno.euros(p.aprobado + g.importe - p.presupuesto) || ' € ('
-      || interno.euros(p.aprobado + g.importe) || ' € de ' || interno.euros(p.presupuesto) || ' €).');
-  end if;
-  return v_avisos;
-end
-$$;
 
 
 select interno.crear_gastos_vista();

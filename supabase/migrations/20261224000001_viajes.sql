@@ -412,15 +412,21 @@ grant execute on function interno.irpf(public.gastos), interno.limite_exento(tex
   interno.titulo_viaje(text, text, timestamp), interno.titulo_viaje_de(uuid) to authenticated, service_role;
 
 -- ---------------------------------------------------------------------------------------------
--- La política de un kilometraje o una dieta: sin una política propia de su categoría, la que
--- marcan las normas del IRPF: uno sin exención ninguna (un viaje al propio municipio, más de
+-- Qué incumple un gasto de su política (20261219000001_politicas), en frases. Como propietario: los totales del día y del mes suman gastos
+-- del mismo solicitante que quien envía puede no ver (lo enviado por un administrador en su
+-- nombre). Cuentan los pendientes, aprobados y pagados; no los borradores ni los rechazados. La
+-- antigüedad se cuenta en días de la oficina (Madrid), sea cual sea la zona de la sesión.
+--
+-- Un kilometraje o una dieta: sin una política propia de su categoría, la
+-- que marcan las normas del IRPF: uno sin exención ninguna (un viaje al propio municipio, más de
 -- nueve meses) se envía con un motivo. Pagar por encima del límite exento es decisión de la
 -- empresa (/empresa): su parte sujeta se ve en el gasto y en el informe, no pide motivo. Y no
 -- piden justificante.
 -- ---------------------------------------------------------------------------------------------
-create or replace function interno.incumplimientos_politica(g public.gastos) returns text[]
+create function interno.incumplimientos_politica(g public.gastos) returns text[]
 language plpgsql stable security definer
 set search_path = ''
+set timezone to 'Europe/Madrid'
 as $$
 declare
   p public.politicas_gasto;
@@ -484,48 +490,7 @@ begin
   return v_fuera;
 end
 $$;
-
--- Antes de aprobar: un kilometraje o una dieta no llevan justificante, y no se avisa de ello; lo
--- demás, como en 20261219000001_politicas (lo que se sale de la política y su motivo primero).
-create or replace function public.avisos_antes_de_aprobar(p_id uuid) returns text[]
-language plpgsql stable security invoker
-set search_path = ''
-as $$
-declare
-  g record;
-  p record;
-  v_meses text[] := array['enero', 'febrero', 'marzo', 'abril', 'mayo', 'junio', 'julio',
-                          'agosto', 'septiembre', 'octubre', 'noviembre', 'diciembre'];
-  v_avisos text[] := '{}';
-  v_fuera text;
-begin
-  select v.id, v.importe, v.departamento_id, v.fecha_gasto, v.justificantes, v.clase, v.politica_incumplida,
-         v.motivo_politica
-    into g from public.gastos_vista v
-   where v.id = p_id and v.estado = 'pendiente' and v.puede_aprobar;
-  if not found then
-    return v_avisos;
-  end if;
-  foreach v_fuera in array coalesce(g.politica_incumplida, '{}') loop
-    v_avisos := v_avisos || ('Fuera de la política de gastos: ' || v_fuera);
-  end loop;
-  if g.motivo_politica is not null then
-    v_avisos := v_avisos || ('Motivo de quien lo envía: «' || g.motivo_politica || '».');
-  end if;
-  if g.justificantes = 0 and g.clase = 'ordinario' then
-    v_avisos := v_avisos || 'No lleva justificante.'::text;
-  end if;
-  p := interno.presupuesto_del_mes(g.departamento_id, g.fecha_gasto);
-  if p.presupuesto is not null and p.aprobado + g.importe > p.presupuesto then
-    v_avisos := v_avisos || (
-      'Aprobado, ' || p.nombre || ' pasaría de su presupuesto de '
-      || v_meses[extract(month from g.fecha_gasto)::integer] || ' de ' || extract(year from g.fecha_gasto)::integer
-      || ' en ' || interno.euros(p.aprobado + g.importe - p.presupuesto) || ' € ('
-      || interno.euros(p.aprobado + g.importe) || ' € de ' || interno.euros(p.presupuesto) || ' €).');
-  end if;
-  return v_avisos;
-end
-$$;
+revoke all on function interno.incumplimientos_politica(public.gastos) from public, anon, authenticated;
 
 -- ---------------------------------------------------------------------------------------------
 -- El flujo de un viaje: sus gastos, juntos, por las funciones de cada gasto (todas sus

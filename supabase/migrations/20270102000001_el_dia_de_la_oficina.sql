@@ -16,8 +16,6 @@ create function interno.hoy() returns date
 language sql stable parallel safe
 as $$ select (now() at time zone 'Europe/Madrid')::date $$;
 
-alter function interno.incumplimientos_politica(public.gastos) set timezone to 'Europe/Madrid';
-alter function public.panel(date) set timezone to 'Europe/Madrid';
 alter function interno.remesas_asignar_folio() set timezone to 'Europe/Madrid';
 
 -- Como en 20261214000001_remesas, con interno.hoy() (1).
