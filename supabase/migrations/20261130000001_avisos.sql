@@ -81,8 +81,10 @@ create table interno.correos (
   creado_en timestamptz not null default now(),
   -- Una espera breve: los avisos de una acción en bloque salen en un solo correo por persona.
   disponible_en timestamptz not null default now(),
+  -- 'descartado': un no entregado que un administrador descarta (20261220000001_correos_fallidos):
+  -- no se envía ya ni aparece en la lista; su aviso sigue en la aplicación.
   estado text not null default 'pendiente'
-    constraint correos_estado_check check (estado in ('pendiente', 'enviado', 'fallido')),
+    constraint correos_estado_check check (estado in ('pendiente', 'enviado', 'fallido', 'descartado')),
   intentos integer not null default 0,
   reclamado_hasta timestamptz,
   -- Se fija al reclamarlo por primera vez; los correos de un mismo envío lo comparten.
@@ -116,7 +118,9 @@ $$;
 
 -- Un aviso para una persona: nadie recibe aviso de lo que hizo él mismo, ni una persona
 -- desactivada; con canal 'correo' queda además en la cola (salvo el «enviado» de quien recibe
--- el resumen diario, que lo verá en el resumen).
+-- el resumen diario, que lo verá en el resumen). El de «pagado» lleva el folio de la remesa
+-- cuando se paga al confirmarla (20261214000001_remesas; el texto lo escribe
+-- app/avisos/mensajes.ts).
 create function interno.avisar(p_destinatario uuid, p_tipo text, g public.gastos) returns void
 language plpgsql security definer
 set search_path = ''
@@ -145,7 +149,11 @@ begin
                       from public.usuarios u where u.id = g.solicitante_id),
     'motivo', case when p_tipo in ('rechazado', 'revertido') then g.motivo_rechazo end,
     'fecha_pago', case when p_tipo = 'pagado' then g.fecha_pago end,
-    'referencia_pago', case when p_tipo = 'pagado' then g.referencia_pago end)))
+    'referencia_pago', case when p_tipo = 'pagado' then g.referencia_pago end,
+    -- Pagado al confirmar una remesa (confirmar_remesa lo dice con oficina.remesa_en_curso).
+    'remesa', case when p_tipo = 'pagado' then
+      (select r.folio from public.remesas r
+        where r.id::text = nullif(current_setting('oficina.remesa_en_curso', true), '')) end)))
   returning id into v_aviso;
   if v_canal = 'correo'
      and not (p_tipo = 'enviado' and exists (select 1 from public.resumen_diario r where r.usuario_id = p_destinatario)) then
@@ -429,19 +437,18 @@ begin
 end
 $$;
 
-create function public.reintentar_correos_fallidos() returns integer
+-- p_ids: los indicados; null, todos los no entregados. Devuelve cuántos cambió. Solo un
+-- administrador (interno.exigir_admin_correos, 20261220000001_correos_fallidos).
+create function public.reintentar_correos_fallidos(p_ids uuid[] default null) returns integer
 language plpgsql security definer
 set search_path = ''
 as $$
 declare
   v_n integer;
 begin
-  if not (select interno.es_admin()) then
-    raise exception using errcode = 'OFPRM', detail = '',
-      message = 'Solo un administrador puede reintentar los correos no entregados.';
-  end if;
+  perform interno.exigir_admin_correos();
   update interno.correos set estado = 'pendiente', intentos = 0, disponible_en = now(), reclamado_hasta = null
-   where estado = 'fallido';
+   where estado = 'fallido' and (p_ids is null or id = any (p_ids));
   get diagnostics v_n = row_count;
   return v_n;
 end
@@ -466,11 +473,11 @@ grant execute on function public.entrega_programar_resumenes(text), public.entre
   to service_role;
 revoke execute on function public.marcar_avisos_leidos(uuid[]), public.guardar_preferencias_avisos(jsonb, integer),
   public.preferencias_avisos_propias(),
-  public.guardar_avisos_predeterminados(jsonb), public.correos_fallidos(), public.reintentar_correos_fallidos()
+  public.guardar_avisos_predeterminados(jsonb), public.correos_fallidos(), public.reintentar_correos_fallidos(uuid[])
   from public, anon;
 grant execute on function public.marcar_avisos_leidos(uuid[]), public.guardar_preferencias_avisos(jsonb, integer),
   public.preferencias_avisos_propias(),
-  public.guardar_avisos_predeterminados(jsonb), public.correos_fallidos(), public.reintentar_correos_fallidos()
+  public.guardar_avisos_predeterminados(jsonb), public.correos_fallidos(), public.reintentar_correos_fallidos(uuid[])
   to authenticated, service_role;
 
 grant select, update (leido_en) on public.avisos to authenticated;

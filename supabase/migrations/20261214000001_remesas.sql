@@ -290,9 +290,11 @@ create table interno.remesas_folio_contador (
 alter table interno.remesas_folio_contador enable row level security; -- sin políticas: nadie
 revoke all on interno.remesas_folio_contador from public, anon, authenticated;
 
+-- El año del folio es el de la oficina (Madrid), no el de la sesión (interno.hoy).
 create function interno.remesas_asignar_folio() returns trigger
 language plpgsql security definer
 set search_path = ''
+set timezone to 'Europe/Madrid'
 as $$
 declare
   v_anio integer := extract(year from new.creado_en)::integer;
@@ -406,71 +408,10 @@ create trigger gastos_en_remesa before update of estado on public.gastos
   execute function interno.gastos_en_remesa();
 
 -- ---------------------------------------------------------------------------------------------
--- A quién se paga cada gasto (según su método de pago):
---   efectivo, tarjeta_credito, tarjeta_debito  lo adelantó el solicitante: se le reembolsa, a la
---                                               cuenta de sus datos_bancarios;
---   transferencia con proveedor                  una factura por pagar: al proveedor, a
---                                               proveedores.iban;
---   transferencia sin proveedor                  no se sabe a quién: se excluye hasta que el
---                                               gasto tenga su proveedor;
---   tarjeta_corporativa, caja_chica              ya lo pagó la empresa: no se reembolsa;
---   domiciliacion                                lo cobra el proveedor por adeudo;
---   cheque                                       se paga fuera de las remesas.
--- Cada gasto de p_gasto_ids (en su orden, con los que no existen) con su beneficiario, su IBAN y,
--- si no puede ir en una remesa del usuario actual, el motivo. Como propietario: la llaman solo
--- funciones que ya exigen un administrador.
+-- A quién se paga cada gasto y por qué no puede ir en una remesa: interno.remesa_lineas
+-- (20261226000001_datos_por_necesidad, junto a la tabla aparte del IBAN de los proveedores, que lee).
 -- ---------------------------------------------------------------------------------------------
-create function interno.remesa_lineas(p_gasto_ids uuid[])
-returns table (orden bigint, gasto_id uuid, folio text, descripcion text, fecha_gasto date, importe numeric,
-  metodo_pago text, numero_factura text, beneficiario text, beneficiario_id uuid, nombre text, iban text,
-  motivo text)
-language sql stable security definer
-set search_path = ''
-as $$
-  with x as (
-    select x.id, x.orden, g.id as gasto, g.folio, g.descripcion, g.fecha_gasto, g.importe, g.metodo_pago,
-           g.numero_factura, g.estado, g.aprobado_por_id,
-           case when g.metodo_pago in ('efectivo', 'tarjeta_credito', 'tarjeta_debito') then 'solicitante'
-                when g.metodo_pago = 'transferencia' and p.id is not null then 'proveedor' end as beneficiario,
-           s.id as solicitante, p.id as proveedor,
-           coalesce(b.titular, nullif(btrim(concat_ws(' ', s.nombre, s.apellidos)), ''), s.email) as nombre_solicitante,
-           p.razon_social, b.iban as iban_solicitante, p.iban as iban_proveedor,
-           (select r.folio from public.remesa_gastos rg join public.remesas r on r.id = rg.remesa_id
-             where rg.gasto_id = g.id and rg.viva) as en_remesa
-      from unnest(p_gasto_ids) with ordinality as x (id, orden)
-      left join public.gastos g on g.id = x.id
-      left join public.usuarios s on s.id = g.solicitante_id
-      left join public.datos_bancarios b on b.usuario_id = g.solicitante_id
-      left join public.proveedores p on p.id = g.proveedor_id
-  ), y as (
-    select x.*,
-           case x.beneficiario when 'solicitante' then x.solicitante when 'proveedor' then x.proveedor end as ben_id,
-           case x.beneficiario when 'solicitante' then x.nombre_solicitante when 'proveedor' then x.razon_social end as ben_nombre,
-           case x.beneficiario when 'solicitante' then x.iban_solicitante when 'proveedor' then x.iban_proveedor end as ben_iban
-      from x
-  )
-  select y.orden, y.id, y.folio, y.descripcion, y.fecha_gasto, y.importe, y.metodo_pago, y.numero_factura,
-         y.beneficiario, y.ben_id, y.ben_nombre, y.ben_iban,
-         case
-           when y.gasto is null then 'El gasto no existe.'
-           when y.estado = 'pagado' then 'Ya está pagado.'
-           when y.estado <> 'aprobado' then 'No está aprobado.'
-           when y.en_remesa is not null then 'Ya está en la remesa ' || y.en_remesa || '.'
-           when y.aprobado_por_id = (select auth.uid()) and not interno.permitir_admin_unico()
-             then 'Lo aprobó usted: debe incluirlo en una remesa otro administrador.'
-           when y.metodo_pago = 'tarjeta_corporativa' then 'Tarjeta corporativa: no se reembolsa.'
-           when y.metodo_pago = 'caja_chica' then 'Caja chica: se pagó con dinero de la empresa, no se reembolsa.'
-           when y.metodo_pago = 'domiciliacion' then 'Domiciliación: el proveedor lo cobra por adeudo, no por transferencia.'
-           when y.metodo_pago = 'cheque' then 'Cheque: se paga fuera de las remesas.'
-           when y.beneficiario is null then 'Transferencia sin proveedor: indique en el gasto a qué proveedor se paga.'
-           when y.ben_iban is null then 'Sin IBAN: ' || case y.beneficiario
-             when 'solicitante' then y.ben_nombre || ' no ha indicado su cuenta bancaria.'
-             else 'el proveedor ' || y.ben_nombre || ' no tiene IBAN.' end
-           when not interno.iban_valido(y.ben_iban) then 'IBAN no válido: revise el de ' || y.ben_nombre || '.'
-         end
-    from y
-   order by y.orden
-$$;
+
 
 -- Los datos de una remesa para construir su fichero: la cuenta y el ordenante, y una
 -- transferencia por beneficiario con su importe (suma exacta de sus gastos), su EndToEndId y el
@@ -592,7 +533,7 @@ end
 $$;
 
 -- Genera la remesa de p_gasto_ids desde la cuenta p_cuenta_id para p_fecha_ejecucion (hoy o
--- después). Todos los gastos deben poder ir (remesa_candidatos): si alguno no, no se genera nada
+-- después; hoy es el día de la oficina, interno.hoy, 20270102000001_el_dia_de_la_oficina). Todos los gastos deben poder ir (remesa_candidatos): si alguno no, no se genera nada
 -- y el mensaje dice cuáles y por qué. p_importe_total, si se da, es la suma que vio quien la
 -- genera: si ya no es esa, no se genera. Bloquea los gastos (en orden de id, como un solo
 -- candado para dos administradores a la vez): de dos remesas con el mismo gasto, la segunda ve la
@@ -628,7 +569,7 @@ begin
   if p_fecha_ejecucion is null then
     raise exception using errcode = 'OFINV', detail = 'fecha_ejecucion', message = 'Indique la fecha de ejecución.';
   end if;
-  if p_fecha_ejecucion < current_date then
+  if p_fecha_ejecucion < interno.hoy() then
     raise exception using errcode = 'OFINV', detail = 'fecha_ejecucion',
       message = 'La fecha de ejecución no puede ser anterior a hoy.';
   end if;
@@ -746,7 +687,7 @@ begin
     raise exception using errcode = 'OFINV', detail = 'xml',
       message = 'La remesa ' || r.folio || ' no tiene su fichero guardado: anúlela y genérela de nuevo.';
   end if;
-  if r.fecha_ejecucion > current_date + 1 then
+  if r.fecha_ejecucion > interno.hoy() + 1 then
     raise exception using errcode = 'OFINV', detail = 'fecha_ejecucion',
       message = 'La remesa se ejecuta el ' || to_char(r.fecha_ejecucion, 'DD/MM/YYYY')
         || ': confírmela cuando el banco la haya pagado.';
@@ -801,8 +742,7 @@ $$;
 revoke all on function
   interno.normalizar_iban(text), interno.iban_valido(text), interno.validar_iban(),
   interno.normalizar_datos_bancarios(), interno.normalizar_cuenta_empresa(), interno.remesas_asignar_folio(),
-  interno.remesas_proteger(), interno.remesas_viva(), interno.gastos_en_remesa(), interno.remesa_lineas(uuid[]),
-  interno.remesa_json(uuid), interno.exigir_admin_remesas(), interno.remesa_para(uuid, integer, boolean)
+  interno.remesas_proteger(), interno.remesas_viva(), interno.gastos_en_remesa(), interno.remesa_json(uuid), interno.exigir_admin_remesas(), interno.remesa_para(uuid, integer, boolean)
   from public, anon, authenticated;
 -- Las restricciones de las tablas la evalúan con el usuario que escribe.
 grant execute on function interno.normalizar_iban(text), interno.iban_valido(text) to authenticated, service_role;

@@ -1,10 +1,7 @@
 -- Correos no entregados, uno a uno: reintentar o descartar cada correo (o todos), y cuántos hay,
 -- para la línea del panel de inicio de los administradores. Un correo descartado no se envía ya
 -- ni aparece en la lista; su aviso sigue en la aplicación.
-
-alter table interno.correos drop constraint correos_estado_check;
-alter table interno.correos add constraint correos_estado_check
-  check (estado in ('pendiente', 'enviado', 'fallido', 'descartado'));
+-- public.reintentar_correos_fallidos (con p_ids) está en su forma final en 20261130000001_avisos.
 
 create function interno.exigir_admin_correos() returns void
 language plpgsql stable
@@ -20,22 +17,6 @@ $$;
 -- Only the security definer functions below call it (as the owner): nobody else needs it.
 revoke all on function interno.exigir_admin_correos() from public, anon, authenticated;
 
--- p_ids: los indicados; null, todos los no entregados. Devuelve cuántos cambió.
-drop function public.reintentar_correos_fallidos();
-create function public.reintentar_correos_fallidos(p_ids uuid[] default null) returns integer
-language plpgsql security definer
-set search_path = ''
-as $$
-declare
-  v_n integer;
-begin
-  perform interno.exigir_admin_correos();
-  update interno.correos set estado = 'pendiente', intentos = 0, disponible_en = now(), reclamado_hasta = null
-   where estado = 'fallido' and (p_ids is null or id = any (p_ids));
-  get diagnostics v_n = row_count;
-  return v_n;
-end
-$$;
 
 create function public.descartar_correos_fallidos(p_ids uuid[]) returns integer
 language plpgsql security definer
@@ -62,7 +43,7 @@ as $$
               else 0 end
 $$;
 
-revoke all on function public.reintentar_correos_fallidos(uuid[]), public.descartar_correos_fallidos(uuid[]),
-  public.correos_fallidos_pendientes() from public, anon;
-grant execute on function public.reintentar_correos_fallidos(uuid[]), public.descartar_correos_fallidos(uuid[]),
-  public.correos_fallidos_pendientes() to authenticated, service_role;
+revoke all on function public.descartar_correos_fallidos(uuid[]), public.correos_fallidos_pendientes()
+  from public, anon;
+grant execute on function public.descartar_correos_fallidos(uuid[]), public.correos_fallidos_pendientes()
+  to authenticated, service_role;

@@ -297,10 +297,22 @@ grant execute on function interno.presupuesto_del_mes(uuid, date) to authenticat
 
 
 -- ---------------------------------------------------------------------------------------------
--- Remesas: el IBAN del proveedor, de su tabla (como en 20261214000001_remesas; la llaman solo
--- funciones que ya exigen un administrador)
+-- A quién se paga cada gasto (según su método de pago):
+--   efectivo, tarjeta_credito, tarjeta_debito  lo adelantó el solicitante: se le reembolsa, a la
+--                                               cuenta de sus datos_bancarios;
+--   transferencia con proveedor                  una factura por pagar: al proveedor, a
+--                                               proveedores.iban;
+--   transferencia sin proveedor                  no se sabe a quién: se excluye hasta que el
+--                                               gasto tenga su proveedor;
+--   tarjeta_corporativa, caja_chica              ya lo pagó la empresa: no se reembolsa;
+--   domiciliacion                                lo cobra el proveedor por adeudo;
+--   cheque                                       se paga fuera de las remesas.
+-- Cada gasto de p_gasto_ids (en su orden, con los que no existen) con su beneficiario, su IBAN y,
+-- si no puede ir en una remesa del usuario actual, el motivo. Como propietario: la llaman solo
+-- funciones que ya exigen un administrador (las de las remesas, 20261214000001_remesas). El IBAN
+-- del proveedor, de su tabla aparte (proveedores_pago).
 -- ---------------------------------------------------------------------------------------------
-create or replace function interno.remesa_lineas(p_gasto_ids uuid[])
+create function interno.remesa_lineas(p_gasto_ids uuid[])
 returns table (orden bigint, gasto_id uuid, folio text, descripcion text, fecha_gasto date, importe numeric,
   metodo_pago text, numero_factura text, beneficiario text, beneficiario_id uuid, nombre text, iban text,
   motivo text)
@@ -352,3 +364,4 @@ as $$
     from y
    order by y.orden
 $$;
+revoke all on function interno.remesa_lineas(uuid[]) from public, anon, authenticated;
