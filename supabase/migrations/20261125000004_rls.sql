@@ -297,15 +297,27 @@ grant execute on function interno.nombre_proveedor(text, text) to authenticated,
 -- gastos_vista lleva `g.*`, que PostgreSQL expande al crear la vista: una columna añadida a gastos
 -- no aparece en ella hasta recrearla. Esta función la recrea (con sus privilegios); la migración
 -- que añade una columna a gastos termina con `select interno.crear_gastos_vista();`
--- (docs/conventions.md, «Add a field to gastos»). `justificantes` cuenta los de cada gasto como
--- los ve quien pregunta (el clip de la lista, la columna del CSV); por eso la vista se crea por
--- primera vez en 20261127000001_justificantes, tras esa tabla (plpgsql resuelve los nombres al
--- ejecutarse, no al crear la función).
+-- (docs/conventions.md, «Add a field to gastos»). Rehace también las vistas que se leen de ella:
+-- el libro de facturas recibidas, los viajes con sus totales y el informe de IRPF.
+-- Lo que añade cada archivo posterior, y que la vista lee de él:
+--   * `justificantes` (20261127000001_justificantes): cuántos tiene cada gasto, como los ve quien
+--     pregunta (el clip de la lista, la columna del CSV);
+--   * los datos fiscales (20261212000001_datos_fiscales): el emisor efectivo y el IVA deducible de
+--     cada gasto, que solo se calcula cuando una consulta lo pide (la vista se aplana y lo que no
+--     se lee no se evalúa); el libro de facturas recibidas (las columnas del libro de la AEAT);
+--   * `en_remesa` (20261214000001_remesas): la vista «Aprobados pendientes de pago» necesita saber
+--     qué gastos aprobados están ya en una remesa viva;
+--   * el viaje y el IRPF de cada gasto, los viajes y el informe de IRPF (20261224000001_viajes).
+-- Por eso las vistas se crean una vez, en 20261224000001_viajes, cuando existen todas sus
+-- columnas y tablas (plpgsql resuelve los nombres al ejecutarse, no al crear la función).
 create function interno.crear_gastos_vista() returns void
 language plpgsql
 set search_path = ''
 as $fn$
 begin
+  drop view if exists public.informe_irpf;
+  drop view if exists public.viajes_vista;
+  drop view if exists public.libro_facturas_recibidas;
   drop view if exists public.gastos_vista;
   create view public.gastos_vista with (security_invoker = true) as
   select g.*,
@@ -324,7 +336,19 @@ begin
                 or g.aprobador_id = (select auth.uid())
                 or g.solicitante_id = any ((select interno.solicitantes_a_cargo())::uuid[])),
            false) as puede_aprobar,
-         (select count(*)::integer from public.justificantes j where j.gasto_id = g.id) as justificantes
+         (select count(*)::integer from public.justificantes j where j.gasto_id = g.id) as justificantes,
+         coalesce(p.nif, g.emisor_nif) as emisor_nif_efectivo,
+         coalesce(interno.nombre_proveedor(p.razon_social, p.nombre_comercial), g.emisor_nombre) as emisor_nombre_efectivo,
+         (interno.deducibilidad(g)).importe as iva_deducible,
+         (interno.deducibilidad(g)).motivo as iva_motivo,
+         -- El folio de la remesa viva (generada o confirmada) en la que está; solo lo ven los
+         -- administradores (RLS de remesa_gastos).
+         (select r.folio from public.remesa_gastos rg join public.remesas r on r.id = rg.remesa_id
+           where rg.gasto_id = g.id and rg.viva) as en_remesa,
+         interno.titulo_viaje_de(g.viaje_id) as viaje_titulo,
+         (interno.irpf(g)).exento as exento_irpf,
+         (interno.irpf(g)).sujeto as sujeto_irpf,
+         (interno.irpf(g)).explicacion as irpf_explicacion
   from public.gastos g
   left join public.proveedores p on p.id = g.proveedor_id
   left join public.usuarios so on so.id = g.solicitante_id
@@ -334,6 +358,84 @@ begin
   left join public.usuarios apr on apr.id = g.aprobado_por_id;
   revoke all on public.gastos_vista from public, anon, authenticated;
   grant select on public.gastos_vista to authenticated, service_role;
+
+  create view public.libro_facturas_recibidas with (security_invoker = true) as
+  select g.id as gasto_id,
+         g.folio,
+         g.fecha_expedicion,
+         g.fecha_gasto as fecha_operacion,
+         g.numero_factura,
+         g.tipo_documento,
+         g.emisor_nif_efectivo as emisor_nif,
+         g.emisor_nombre_efectivo as emisor_nombre,
+         g.categoria,
+         g.estado,
+         l.orden::integer as linea,
+         l.value ->> 'tipo' as tipo_iva,
+         interno.porcentaje_iva(l.value ->> 'tipo', g.fecha_expedicion) as porcentaje,
+         (l.value ->> 'base')::numeric(14, 2) as base_imponible,
+         (l.value ->> 'cuota')::numeric(14, 2) as cuota_soportada,
+         case when g.iva_deducible > 0 then (l.value ->> 'cuota')::numeric(14, 2) else 0 end::numeric(14, 2)
+           as cuota_deducible,
+         case when l.orden = 1 then g.otros_no_sujetos else 0 end::numeric(14, 2) as otros_no_sujetos,
+         ((l.value ->> 'base')::numeric + (l.value ->> 'cuota')::numeric
+           + case when l.orden = 1 then g.otros_no_sujetos else 0 end)::numeric(14, 2) as total,
+         g.iva_motivo,
+         g.id::text || ':' || l.orden as id
+    from public.gastos_vista g
+   cross join lateral jsonb_array_elements(g.desglose_iva) with ordinality as l(value, orden)
+   where g.estado in ('aprobado', 'pagado');
+  revoke all on public.libro_facturas_recibidas from public, anon, authenticated;
+  grant select on public.libro_facturas_recibidas to authenticated, service_role;
+
+  -- estado: el del viaje según sus gastos (los que ve quien pregunta): sin gastos, con
+  -- borradores, pendiente, con rechazados, aprobado o pagado.
+  create view public.viajes_vista with (security_invoker = true) as
+  select v.*,
+         interno.titulo_viaje(v.destino_municipio, v.destino_pais, v.salida) as titulo,
+         nullif(btrim(concat_ws(' ', u.nombre, u.apellidos)), '') as solicitante_nombre,
+         coalesce(t.num_gastos, 0) as num_gastos,
+         coalesce(t.borradores, 0) as borradores,
+         coalesce(t.pendientes, 0) as pendientes,
+         coalesce(t.importe_total, 0)::numeric(14, 2) as importe_total,
+         coalesce(t.exento_total, 0)::numeric(14, 2) as exento_total,
+         coalesce(t.sujeto_total, 0)::numeric(14, 2) as sujeto_total,
+         coalesce(t.puede_aprobar, false) as puede_aprobar,
+         case when coalesce(t.num_gastos, 0) = 0 then 'sin_gastos'
+              when t.borradores > 0 then 'borrador'
+              when t.pendientes > 0 then 'pendiente'
+              when t.rechazados > 0 then 'rechazado'
+              when t.pagados = t.num_gastos then 'pagado'
+              else 'aprobado' end as estado
+    from public.viajes v
+    left join public.usuarios u on u.id = v.solicitante_id
+    left join lateral (
+      select count(*)::integer as num_gastos,
+             (count(*) filter (where g.estado = 'borrador'))::integer as borradores,
+             (count(*) filter (where g.estado = 'pendiente'))::integer as pendientes,
+             (count(*) filter (where g.estado = 'rechazado'))::integer as rechazados,
+             (count(*) filter (where g.estado = 'pagado'))::integer as pagados,
+             sum(g.importe) as importe_total,
+             sum(g.exento_irpf) as exento_total,
+             sum(g.sujeto_irpf) as sujeto_total,
+             bool_or(g.estado = 'pendiente' and g.puede_aprobar) as puede_aprobar
+        from public.gastos_vista g
+       where g.viaje_id = v.id
+    ) t on true;
+  revoke all on public.viajes_vista from public, anon, authenticated;
+  grant select on public.viajes_vista to authenticated, service_role;
+
+  -- Para nóminas y el modelo 190: cada kilometraje o dieta aprobado o pagado, con su parte
+  -- exenta y la sujeta (se suman por persona y periodo en la aplicación, en céntimos).
+  create view public.informe_irpf with (security_invoker = true) as
+  select g.id, g.folio, g.solicitante_id, g.solicitante_nombre, so.email as solicitante_email,
+         g.fecha_gasto, g.clase, g.estado, g.viaje_id, g.viaje_titulo, g.descripcion,
+         g.importe, g.exento_irpf, g.sujeto_irpf, g.irpf_explicacion
+    from public.gastos_vista g
+    left join public.usuarios so on so.id = g.solicitante_id
+   where g.clase in ('kilometraje', 'dieta') and g.estado in ('aprobado', 'pagado');
+  revoke all on public.informe_irpf from public, anon, authenticated;
+  grant select on public.informe_irpf to authenticated, service_role;
 end
 $fn$;
 revoke all on function interno.crear_gastos_vista() from public, anon, authenticated;

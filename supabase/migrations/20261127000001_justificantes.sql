@@ -134,13 +134,8 @@ grant select, delete on public.justificantes to authenticated;
 grant select on public.justificantes to service_role;
 grant insert (gasto_id, nombre, tipo, bytes, sha256, miniatura) on public.justificantes to authenticated;
 
--- ---------------------------------------------------------------------------------------------
--- La lista de gastos: cuántos justificantes tiene cada uno (el clip de la lista, la columna del CSV)
--- ---------------------------------------------------------------------------------------------
-
--- interno.crear_gastos_vista (20261125000004_rls) la define con esa cuenta; la vista se crea
--- aquí, una vez existe la tabla.
-select interno.crear_gastos_vista();
+-- La lista de gastos cuenta los justificantes de cada gasto (el clip de la lista, la columna del
+-- CSV): interno.crear_gastos_vista (20261125000004_rls).
 
 -- ---------------------------------------------------------------------------------------------
 -- Duplicados: otros gastos (que quien pregunta puede ver) con el mismo contenido

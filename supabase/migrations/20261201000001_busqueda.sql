@@ -146,8 +146,6 @@ left join public.usuarios a on a.id = u.aprobador_id;
 revoke all on public.sucursales_vista, public.usuarios_vista from public, anon, authenticated;
 grant select on public.sucursales_vista, public.usuarios_vista to authenticated, service_role;
 
--- gastos tiene una columna nueva (20261125000004_rls, interno.crear_gastos_vista).
-select interno.crear_gastos_vista();
 
 -- ---------------------------------------------------------------------------------------------
 -- buscar_gastos, palabra a palabra

@@ -80,5 +80,3 @@ revoke all on function public.incumplimientos_politica(uuid) from public, anon;
 grant execute on function public.incumplimientos_politica(uuid) to authenticated, service_role;
 
 
-
-select interno.crear_gastos_vista();
