@@ -283,7 +283,6 @@ create index gastos_departamento_fecha_idx on public.gastos (departamento_id, fe
 create index gastos_sucursal_fecha_idx on public.gastos (sucursal_id, fecha_gasto);
 create index gastos_proveedor_id_idx on public.gastos (proveedor_id);
 create index gastos_aprobado_por_id_idx on public.gastos (aprobado_por_id);
-create index gastos_fecha_gasto_idx on public.gastos (fecha_gasto desc, creado_en desc);
 create index gastos_importe_idx on public.gastos (importe);
 create index gastos_metodo_pago_idx on public.gastos (metodo_pago);
 create index gastos_creado_en_idx on public.gastos (creado_en);

@@ -158,23 +158,29 @@ grant select on public.sucursales_vista, public.usuarios_vista to authenticated,
 -- normalizadas por quien llama, como en la condición de la lista) está en el texto del gasto, que
 -- incluye los nombres de su proveedor. Las palabras de menos de tres letras no tienen trigramas:
 -- si hay alguna más larga, se comprueban solo en las filas que esa encuentra (escritas de forma
--- que el índice no las use). Lee como mucho p_tope + 1 coincidencias y responde:
+-- que el índice no las use; la condición la escribe interno.buscar_gastos_donde,
+-- 20261211000001_busqueda_proveedor). Lee como mucho p_tope + 1 coincidencias y responde:
 --   * cuántas son y la suma de su importe, exactas, hasta p_tope; más allá, una estimación (una
 --     muestra de unas 250 páginas) y sin suma (`exacto` lo dice);
---   * sus ids (texto 'a,b,c') solo si son pocas: menos de 5·√(filas de la tabla). Entonces la
---     lista filtra con `id = any(...)` (uuid_eq sí es LEAKPROOF) y ordena esas filas. Si son más,
---     sale más barato aplicar la búsqueda como condición y recorrer el índice del orden de la lista.
--- Sin p_tope devuelve todos los ids (la exportación). La consulta se planifica con los patrones
+--   * sus ids (texto 'a,b,c') siempre que las coincidencias no pasan del tope, ordenados como la
+--     lista que los pide: por p_orden, una columna de gastos (fecha_gasto, importe, descripcion,
+--     categoria, estado o folio), después por creado_en si es fecha_gasto
+--     (interno.buscar_gastos_despues, 20261231000001_orden_dentro_de_la_fecha) y por último por id,
+--     todos en el sentido de p_ascendente. La lista filtra con `id = any(...)` (uuid_eq sí es
+--     LEAKPROOF) y su página es un trozo de ellos. Por encima del tope, la página la da
+--     buscar_gastos_pagina (20261211000001_busqueda_proveedor);
+--   * y los proveedores primero: si los gastos de los proveedores cuyos nombres tienen todas las
+--     palabras ya pasan del tope, se sabe contándolos en el índice de proveedor_id
+--     (interno.gastos_de_proveedores), sin leer tope + 1 filas de la tabla.
+-- Sin p_tope devuelve todos los ids, sin ordenar (la exportación). La consulta se planifica con los patrones
 -- escritos (SQL dinámico): con ellos como parámetros, el plan genérico con LIMIT recorría la
 -- tabla entera para términos raros. La forma con un término (p_termino) busca ese texto entero,
 -- como una sola palabra.
 -- Con LIKE y cada palabra en minúsculas (lower, como interno.normalizar): `busqueda` ya lo está, y
 -- ILIKE pasaría a minúsculas el texto de cada fila que comprueba; la respuesta es la misma.
--- Con tope, los ids vienen en el orden por defecto de la lista de gastos (fecha_gasto descendente,
--- después id), con su cuenta y su suma: ordenada así y sin más filtros, una página son 25 de ellos
--- (performance/search.server.ts).
+-- Ordenada por fecha y sin más filtros, una página son 25 de los ids (performance/search.server.ts).
 
-create function public.buscar_gastos(p_palabras text[], p_tope integer default null)
+create function public.buscar_gastos(p_palabras text[], p_tope integer, p_orden text, p_ascendente boolean)
 returns table (ids text, coincidencias bigint, exacto boolean, sumas jsonb)
 language plpgsql stable security definer
 set search_path = ''
@@ -183,66 +189,78 @@ set enable_seqscan = off
 set enable_indexscan = off
 as $$
 declare
-  v_rol text := (select interno.rol_actual());
-  v_yo uuid := (select auth.uid());
-  v_departamentos uuid[];
   v_palabras text[];
-  v_palabra text;
-  v_larga boolean;
-  v_patron text;
-  v_donde text := 'true';
+  v_columna text := case when p_orden in ('fecha_gasto', 'importe', 'descripcion', 'categoria', 'estado', 'folio') then p_orden end;
+  v_sentido text := case when p_ascendente then 'asc' else 'desc' end;
   v_n bigint;
   v_suma text;
   v_ids text;
-  v_id uuid[];
-  v_fecha date[];
-  v_pocas bigint;
+  v_proveedores uuid[];
   v_muestra bigint;
   v_porcentaje numeric;
 begin
+  if p_tope is not null and v_columna is null then
+    raise exception 'buscar_gastos no ordena por %', p_orden using errcode = '22023';
+  end if;
   v_palabras := array(select x from unnest(coalesce(p_palabras, '{}')) as y (x) where btrim(x) <> '');
-  if v_rol is null or cardinality(v_palabras) = 0 then
+  if (select interno.rol_actual()) is null or cardinality(v_palabras) = 0 then
     return query select ''::text, 0::bigint, true, jsonb_build_object('importe', '0');
     return;
   end if;
-  v_larga := exists (select from unnest(v_palabras) as z (p) where char_length(p) >= 3);
-  foreach v_palabra in array v_palabras loop
-    v_patron := quote_literal(lower('%' || replace(replace(replace(v_palabra, '\', '\\'), '%', '\%'), '_', '\_') || '%'));
-    v_donde := v_donde || format(' and %s like %s',
-      case when v_larga and char_length(v_palabra) < 3 then '(g.busqueda || '''')' else 'g.busqueda' end, v_patron);
-  end loop;
-  -- La visibilidad con sus valores escritos: el plan cruza los índices de quien busca con los
-  -- de trigramas en lugar de leer cada coincidencia.
-  if v_rol <> 'administrador' then
-    v_departamentos := (select interno.departamentos_a_cargo())
-      || case when v_rol = 'aprobador' then array[(select interno.departamento_actual())] else '{}'::uuid[] end;
-    v_donde := v_donde || format(' and (g.solicitante_id = %1$L or (g.estado <> %4$L and (g.aprobador_id = %1$L or g.departamento_id = any (%2$L::uuid[]) or g.solicitante_id = any (%3$L::uuid[]))))',
-      v_yo, array_remove(v_departamentos, null), (select interno.solicitantes_a_cargo()), 'borrador');
+  -- Los proveedores primero: los gastos de uno cuyos nombres tienen todas las palabras las tienen
+  -- todas (sus nombres están en su busqueda). Si esos ya pasan del tope, la respuesta es la
+  -- estimación, y contarlos es leer el índice de proveedor_id, no tope + 1 filas de la tabla. Con
+  -- la visibilidad de quien no es administrador habría que leer las filas: solo para él.
+  if p_tope is not null and (select interno.rol_actual()) = 'administrador' then
+    v_proveedores := array(
+      select p.id from public.proveedores p
+       where interno.normalizar(p.razon_social || ' ' || coalesce(p.nombre_comercial, '')) like all (
+         select lower('%' || replace(replace(replace(w, '\', '\\'), '%', '\%'), '_', '\_') || '%') from unnest(v_palabras) as z (w)));
+    if cardinality(v_proveedores) > 0 and interno.gastos_de_proveedores(v_proveedores, p_tope + 1) > p_tope then
+      v_n := p_tope + 1;
+    end if;
   end if;
-  v_pocas := case when p_tope is null then null
-    else greatest(200, 5 * sqrt(greatest(0, (select c.reltuples from pg_catalog.pg_class c where c.oid = 'public.gastos'::regclass))))::bigint end;
-  execute format(
-    'select count(*), coalesce(sum(x.importe), 0)::text, array_agg(x.id), array_agg(x.fecha_gasto)
-       from (select g.id, g.importe, g.fecha_gasto from public.gastos g where %s limit %s) x',
-    v_donde, coalesce((p_tope + 1)::text, 'all'))
-    into v_n, v_suma, v_id, v_fecha;
-  -- Sin tope (la exportación), sin ordenar: las filas se ordenan al leerlas.
-  if v_pocas is null then
-    v_ids := array_to_string(v_id, ',');
-  elsif v_n <= v_pocas then
-    v_ids := (select string_agg(u.i::text, ',' order by u.f desc, u.i desc) from unnest(v_id, v_fecha) as u (i, f));
+  if v_n is null then
+    -- Con tope, los ids ordenados y solo si no pasan de él; sin tope, todos, como salen.
+    execute format(
+      'with x as materialized (select g.id, g.importe, %1$s as o, %6$s as o2 from public.gastos g where %2$s limit %3$s)
+       select a.n, a.suma, case when %4$s then (select string_agg(x.id::text, '','' %5$s) from x) end
+         from (select count(*) as n, coalesce(sum(x.importe), 0)::text as suma from x) a',
+      case when p_tope is null then 'null::text' else 'g.' || v_columna end,
+      interno.buscar_gastos_donde(v_palabras, true),
+      coalesce((p_tope + 1)::text, 'all'),
+      case when p_tope is null then 'true' else format('a.n <= %s', p_tope) end,
+      case when p_tope is null then '' else format('order by x.o %1$s, x.o2 %1$s, x.id %1$s', v_sentido) end,
+      interno.buscar_gastos_despues(v_columna))
+      into v_n, v_suma, v_ids;
   end if;
-  if p_tope is null or v_n <= p_tope then
-    return query select coalesce(v_ids, case when v_n = 0 then '' end), v_n, true, jsonb_build_object('importe', v_suma);
+  if p_tope is null then
+    return query select coalesce(v_ids, ''), v_n, true, jsonb_build_object('importe', v_suma);
+    return;
+  end if;
+  if v_n <= p_tope then
+    return query select coalesce(v_ids, ''), v_n, true, jsonb_build_object('importe', v_suma);
     return;
   end if;
   -- Unas 250 páginas de la tabla (toda, si es pequeña).
   v_porcentaje := least(100, 25000.0 / greatest(1, (select c.relpages from pg_catalog.pg_class c where c.oid = 'public.gastos'::regclass)));
-  execute format('select round(count(*) * 100 / %s) from public.gastos g tablesample system (%s) repeatable (0) where %s', v_porcentaje, v_porcentaje, v_donde)
+  execute format('select round(count(*) * 100 / %s) from public.gastos g tablesample system (%s) repeatable (0) where %s',
+    v_porcentaje, v_porcentaje, interno.buscar_gastos_donde(v_palabras, true))
     into v_muestra;
   return query select null::text, greatest(p_tope + 1, v_muestra), false, null::jsonb;
 end
 $$;
+
+revoke execute on function public.buscar_gastos(text[], integer, text, boolean) from public, anon, authenticated;
+grant execute on function public.buscar_gastos(text[], integer, text, boolean) to authenticated, service_role;
+
+-- La forma de la lista en su orden por defecto (fecha_gasto descendente, después creado_en e id).
+create function public.buscar_gastos(p_palabras text[], p_tope integer default null)
+returns table (ids text, coincidencias bigint, exacto boolean, sumas jsonb)
+language sql stable
+set search_path = ''
+as $$ select * from public.buscar_gastos(p_palabras, p_tope, 'fecha_gasto', false) $$;
+
 
 create function public.buscar_gastos(p_termino text, p_tope integer default null)
 returns table (ids text, coincidencias bigint, exacto boolean, sumas jsonb)
