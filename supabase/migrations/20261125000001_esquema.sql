@@ -308,16 +308,8 @@ begin
 end
 $$;
 
-create trigger tocar_version before update on public.departamentos
-  for each row execute function interno.tocar_version();
-create trigger tocar_version before update on public.sucursales
-  for each row execute function interno.tocar_version();
-create trigger tocar_version before update on public.usuarios
-  for each row execute function interno.tocar_version();
-create trigger tocar_version before update on public.proveedores
-  for each row execute function interno.tocar_version();
-create trigger tocar_version before update on public.gastos
-  for each row execute function interno.tocar_version();
+-- El disparador tocar_version de cada tabla lo crea interno.tabla_con_historial
+-- (20261125000007_escala), con el historial y el contador de cambios.
 
 -- Códigos y países en mayúsculas.
 create function interno.normalizar_codigo() returns trigger

@@ -74,13 +74,5 @@ begin
 end
 $$;
 
-create trigger registrar_historial after insert or update or delete on public.departamentos
-  for each row execute function interno.registrar_historial();
-create trigger registrar_historial after insert or update or delete on public.sucursales
-  for each row execute function interno.registrar_historial();
-create trigger registrar_historial after insert or update or delete on public.usuarios
-  for each row execute function interno.registrar_historial();
-create trigger registrar_historial after insert or update or delete on public.proveedores
-  for each row execute function interno.registrar_historial();
-create trigger registrar_historial after insert or update or delete on public.gastos
-  for each row execute function interno.registrar_historial();
+-- El disparador registrar_historial de cada tabla lo crea interno.tabla_con_historial
+-- (20261125000007_escala), con el de su versión y el del contador de cambios.

@@ -206,21 +206,51 @@ begin
 end
 $$;
 
-do $$
-declare
-  tabla text;
+-- ---------------------------------------------------------------------------------------------
+-- Los disparadores comunes de una tabla de public, declarados una vez: cada tabla los pide con
+-- una llamada en el archivo que la crea, en vez de repetirlos.
+-- ---------------------------------------------------------------------------------------------
+
+-- El contador de cambios: contar_cambio (de restricción, diferido: una vez por transacción, al
+-- confirmar) y contar_vaciado. Toda tabla de public lo lleva (20261207000001_contar_todas).
+create function interno.contar_cambios_de(p_tabla text) returns void
+language plpgsql
+set search_path = ''
+as $fn$
 begin
-  foreach tabla in array array['gastos', 'usuarios', 'departamentos', 'sucursales', 'proveedores'] loop
-    execute format(
-      'create constraint trigger contar_cambio after insert or update or delete on public.%I
-         deferrable initially deferred for each row execute function interno.contar_cambio()', tabla);
-    -- TRUNCATE (pruebas, mantenimiento) no admite triggers de restricción: avanza en el acto.
-    execute format(
-      'create trigger contar_vaciado after truncate on public.%I
-         for each statement execute function interno.contar_cambio()', tabla);
-  end loop;
+  execute format('create constraint trigger contar_cambio after insert or update or delete on public.%I
+    deferrable initially deferred for each row execute function interno.contar_cambio()', p_tabla);
+  -- TRUNCATE (pruebas, mantenimiento) no admite triggers de restricción: avanza en el acto.
+  execute format('create trigger contar_vaciado after truncate on public.%I
+    for each statement execute function interno.contar_cambio()', p_tabla);
 end
-$$;
+$fn$;
+
+-- Una tabla con historial: registrar_historial (20261125000002_historial) y el contador de
+-- cambios; con p_version (si tiene `version` y `actualizado_en`), también tocar_version, el
+-- bloqueo optimista (20261125000001_esquema).
+create function interno.tabla_con_historial(p_tabla text, p_version boolean default true) returns void
+language plpgsql
+set search_path = ''
+as $fn$
+begin
+  if p_version then
+    execute format('create trigger tocar_version before update on public.%I
+      for each row execute function interno.tocar_version()', p_tabla);
+  end if;
+  execute format('create trigger registrar_historial after insert or update or delete on public.%I
+    for each row execute function interno.registrar_historial()', p_tabla);
+  perform interno.contar_cambios_de(p_tabla);
+end
+$fn$;
+revoke all on function interno.contar_cambios_de(text), interno.tabla_con_historial(text, boolean)
+  from public, anon, authenticated;
+
+select interno.tabla_con_historial('departamentos');
+select interno.tabla_con_historial('sucursales');
+select interno.tabla_con_historial('usuarios');
+select interno.tabla_con_historial('proveedores');
+select interno.tabla_con_historial('gastos');
 
 -- El valor, para cualquiera que haya iniciado sesión: no dice nada de ningún dato.
 create function interno.cambios() returns bigint

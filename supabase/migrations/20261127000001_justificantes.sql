@@ -101,10 +101,7 @@ create trigger justificantes_historial after insert or delete on public.justific
   for each row execute function interno.justificantes_historial();
 
 -- Lo que el adaptador SQL guarda por contador de cambios (ADR 0008) se lee de nuevo.
-create constraint trigger contar_cambio after insert or update or delete on public.justificantes
-  deferrable initially deferred for each row execute function interno.contar_cambio();
-create trigger contar_vaciado after truncate on public.justificantes
-  for each statement execute function interno.contar_cambio();
+select interno.contar_cambios_de('justificantes');
 
 -- ---------------------------------------------------------------------------------------------
 -- RLS: la visibilidad del gasto; añadir y quitar, quien puede editarlo mientras es borrador

@@ -31,10 +31,7 @@ create index avisos_no_leidos_idx on public.avisos (destinatario_id) where leido
 create index avisos_gasto_idx on public.avisos (gasto_id);
 
 -- Lo que alguien ve cambia al leerlos: avanza el contador de cambios como las demás tablas.
-create constraint trigger contar_cambio after insert or update or delete on public.avisos
-  deferrable initially deferred for each row execute function interno.contar_cambio();
-create trigger contar_vaciado after truncate on public.avisos
-  for each statement execute function interno.contar_cambio();
+select interno.contar_cambios_de('avisos');
 
 -- Canal de cada tipo: 'correo' (y en la aplicación), 'app' (solo en la aplicación), 'nada'.
 create table public.avisos_predeterminados (

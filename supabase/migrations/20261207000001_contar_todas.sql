@@ -3,7 +3,9 @@
 -- Los resultados guardados (cuentas, sumas, listas `keep`) valen mientras interno.cambios no
 -- avanza: una tabla sin sus disparadores daría listas viejas sin que nada lo dijera. Las que aún
 -- no los tenían (historial, invitaciones, las de avisos, el contador de folios) los reciben aquí;
--- una tabla nueva debe traerlos en su migración (tests/integration/contar-cambio.test.ts lo exige).
+-- una tabla nueva debe traerlos en su migración (interno.contar_cambios_de o
+-- interno.tabla_con_historial, 20261125000007_escala; tests/integration/contar-cambio.test.ts lo
+-- exige).
 
 do $$
 declare
@@ -15,12 +17,7 @@ begin
        and not exists (select 1 from pg_trigger t where t.tgrelid = c.oid and t.tgname = 'contar_cambio')
      order by c.relname
   loop
-    execute format(
-      'create constraint trigger contar_cambio after insert or update or delete on public.%I
-         deferrable initially deferred for each row execute function interno.contar_cambio()', tabla);
-    execute format(
-      'create trigger contar_vaciado after truncate on public.%I
-         for each statement execute function interno.contar_cambio()', tabla);
+    perform interno.contar_cambios_de(tabla);
   end loop;
 end
 $$;

@@ -25,14 +25,7 @@ begin
   execute format('revoke all on public.%I from public, anon, authenticated', p_tabla);
   execute format('grant select on public.%I to authenticated', p_tabla);
   execute format('grant all on public.%I to service_role', p_tabla);
-  execute format('create trigger tocar_version before update on public.%I
-    for each row execute function interno.tocar_version()', p_tabla);
-  execute format('create trigger registrar_historial after insert or update or delete on public.%I
-    for each row execute function interno.registrar_historial()', p_tabla);
-  execute format('create constraint trigger contar_cambio after insert or update or delete on public.%I
-    deferrable initially deferred for each row execute function interno.contar_cambio()', p_tabla);
-  execute format('create trigger contar_vaciado after truncate on public.%I
-    for each statement execute function interno.contar_cambio()', p_tabla);
+  perform interno.tabla_con_historial(p_tabla);
 end
 $fn$;
 revoke all on function interno.tabla_de_administracion(text) from public, anon, authenticated;

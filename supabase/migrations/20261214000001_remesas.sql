@@ -127,14 +127,7 @@ create trigger normalizar_datos_bancarios before insert or update on public.dato
   for each row execute function interno.normalizar_datos_bancarios();
 create trigger validar_iban before insert or update of iban on public.datos_bancarios
   for each row execute function interno.validar_iban();
-create trigger tocar_version before update on public.datos_bancarios
-  for each row execute function interno.tocar_version();
-create trigger registrar_historial after insert or update or delete on public.datos_bancarios
-  for each row execute function interno.registrar_historial();
-create constraint trigger contar_cambio after insert or update or delete on public.datos_bancarios
-  deferrable initially deferred for each row execute function interno.contar_cambio();
-create trigger contar_vaciado after truncate on public.datos_bancarios
-  for each statement execute function interno.contar_cambio();
+select interno.tabla_con_historial('datos_bancarios');
 
 alter table public.datos_bancarios enable row level security;
 create policy datos_bancarios_select on public.datos_bancarios for select to authenticated
@@ -355,17 +348,11 @@ begin
     execute format('revoke all on public.%I from public, anon, authenticated', tabla);
     execute format('grant select on public.%I to authenticated', tabla);
     execute format('grant all on public.%I to service_role', tabla);
-    execute format('create trigger registrar_historial after insert or update or delete on public.%I
-      for each row execute function interno.registrar_historial()', tabla);
-    execute format('create constraint trigger contar_cambio after insert or update or delete on public.%I
-      deferrable initially deferred for each row execute function interno.contar_cambio()', tabla);
-    execute format('create trigger contar_vaciado after truncate on public.%I
-      for each statement execute function interno.contar_cambio()', tabla);
   end loop;
 end
 $$;
-create trigger tocar_version before update on public.remesas
-  for each row execute function interno.tocar_version();
+select interno.tabla_con_historial('remesas');
+select interno.tabla_con_historial('remesa_gastos', false); -- sin versión: no se edita
 
 -- La lista de remesas (security_invoker: solo la ven los administradores), sin el fichero.
 create view public.remesas_vista with (security_invoker = true) as

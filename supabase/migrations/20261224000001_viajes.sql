@@ -136,15 +136,7 @@ end
 $$;
 create trigger viajes_validar before insert or update on public.viajes
   for each row execute function interno.viajes_validar();
-create trigger tocar_version before update on public.viajes
-  for each row execute function interno.tocar_version();
-create trigger registrar_historial after insert or update or delete on public.viajes
-  for each row execute function interno.registrar_historial();
-create constraint trigger contar_cambio after insert or update or delete on public.viajes
-  deferrable initially deferred for each row execute function interno.contar_cambio();
-create trigger contar_vaciado after truncate on public.viajes
-  for each statement execute function interno.contar_cambio();
-
+select interno.tabla_con_historial('viajes');
 
 -- ---------------------------------------------------------------------------------------------
 -- Los gastos: su viaje y su clase, con lo propio del kilometraje y de la dieta.

@@ -116,12 +116,7 @@ create trigger reservar_iban before insert or update of iban on public.proveedor
 create trigger reservar_notas before insert or update of notas on public.proveedores
   for each row execute function interno.reservar_columna('proveedores_pago', 'notas');
 
-create trigger registrar_historial after insert or update or delete on public.proveedores_pago
-  for each row execute function interno.registrar_historial();
-create constraint trigger contar_cambio after insert or update or delete on public.proveedores_pago
-  deferrable initially deferred for each row execute function interno.contar_cambio();
-create trigger contar_vaciado after truncate on public.proveedores_pago
-  for each statement execute function interno.contar_cambio();
+select interno.tabla_con_historial('proveedores_pago', false); -- 1:1 con su tabla, sin versión propia
 
 alter table public.proveedores_pago enable row level security;
 create policy proveedores_pago_select on public.proveedores_pago for select to authenticated
@@ -164,12 +159,7 @@ comment on column public.departamentos.presupuesto_mensual is
 create trigger reservar_presupuesto_mensual before insert or update of presupuesto_mensual on public.departamentos
   for each row execute function interno.reservar_columna('departamentos_presupuesto', 'presupuesto_mensual');
 
-create trigger registrar_historial after insert or update or delete on public.departamentos_presupuesto
-  for each row execute function interno.registrar_historial();
-create constraint trigger contar_cambio after insert or update or delete on public.departamentos_presupuesto
-  deferrable initially deferred for each row execute function interno.contar_cambio();
-create trigger contar_vaciado after truncate on public.departamentos_presupuesto
-  for each statement execute function interno.contar_cambio();
+select interno.tabla_con_historial('departamentos_presupuesto', false); -- 1:1 con su tabla, sin versión propia
 
 alter table public.departamentos_presupuesto enable row level security;
 create policy departamentos_presupuesto_select on public.departamentos_presupuesto for select to authenticated
