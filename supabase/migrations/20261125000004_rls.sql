@@ -173,23 +173,30 @@ alter table public.gastos enable row level security;
 alter table public.historial enable row level security;
 alter table public.gastos_folio_contador enable row level security; -- sin políticas: nadie
 
--- departamentos y sucursales: ver, quien está ubicado; cambiar, administrador.
-do $$
-declare
-  tabla text;
+-- Cambiar (crear, editar, eliminar), solo un administrador: las políticas <tabla>_insert,
+-- <tabla>_update y <tabla>_delete de una tabla de public, declaradas una vez.
+create function interno.politicas_de_administrador(p_tabla text) returns void
+language plpgsql
+set search_path = ''
+as $fn$
 begin
-  foreach tabla in array array['departamentos', 'sucursales'] loop
-    execute format('create policy %1$s_select on public.%1$I for select to authenticated
-      using ((select interno.ubicado()))', tabla);
-    execute format('create policy %1$s_insert on public.%1$I for insert to authenticated
-      with check ((select interno.es_admin()))', tabla);
-    execute format('create policy %1$s_update on public.%1$I for update to authenticated
-      using ((select interno.es_admin())) with check ((select interno.es_admin()))', tabla);
-    execute format('create policy %1$s_delete on public.%1$I for delete to authenticated
-      using ((select interno.es_admin()))', tabla);
-  end loop;
+  execute format('create policy %1$s_insert on public.%1$I for insert to authenticated
+    with check ((select interno.es_admin()))', p_tabla);
+  execute format('create policy %1$s_update on public.%1$I for update to authenticated
+    using ((select interno.es_admin())) with check ((select interno.es_admin()))', p_tabla);
+  execute format('create policy %1$s_delete on public.%1$I for delete to authenticated
+    using ((select interno.es_admin()))', p_tabla);
 end
-$$;
+$fn$;
+revoke all on function interno.politicas_de_administrador(text) from public, anon, authenticated;
+
+-- departamentos y sucursales: ver, quien está ubicado; cambiar, administrador.
+create policy departamentos_select on public.departamentos for select to authenticated
+  using ((select interno.ubicado()));
+select interno.politicas_de_administrador('departamentos');
+create policy sucursales_select on public.sucursales for select to authenticated
+  using ((select interno.ubicado()));
+select interno.politicas_de_administrador('sucursales');
 
 -- proveedores: ver, quien está ubicado; crear y editar, administrador o aprobador; eliminar,
 -- administrador.

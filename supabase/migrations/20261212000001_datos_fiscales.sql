@@ -16,12 +16,7 @@ begin
   execute format('alter table public.%I enable row level security', p_tabla);
   execute format('create policy %1$s_select on public.%1$I for select to authenticated
     using ((select interno.rol_actual()) is not null)', p_tabla);
-  execute format('create policy %1$s_insert on public.%1$I for insert to authenticated
-    with check ((select interno.es_admin()))', p_tabla);
-  execute format('create policy %1$s_update on public.%1$I for update to authenticated
-    using ((select interno.es_admin())) with check ((select interno.es_admin()))', p_tabla);
-  execute format('create policy %1$s_delete on public.%1$I for delete to authenticated
-    using ((select interno.es_admin()))', p_tabla);
+  perform interno.politicas_de_administrador(p_tabla);
   execute format('revoke all on public.%I from public, anon, authenticated', p_tabla);
   execute format('grant select on public.%I to authenticated', p_tabla);
   execute format('grant all on public.%I to service_role', p_tabla);

@@ -129,21 +129,32 @@ create trigger validar_iban before insert or update of iban on public.datos_banc
   for each row execute function interno.validar_iban();
 select interno.tabla_con_historial('datos_bancarios');
 
+-- Cambiar (crear, editar, eliminar) las filas de una persona, ella misma (activa) o un
+-- administrador: las políticas <tabla>_insert, <tabla>_update y <tabla>_delete de una tabla de
+-- public cuya columna p_columna dice de quién es cada fila, declaradas una vez.
+create function interno.politicas_de_la_persona(p_tabla text, p_columna text) returns void
+language plpgsql
+set search_path = ''
+as $fn$
+declare
+  v_suya text := format('(select interno.rol_actual()) is not null
+    and (%I = (select auth.uid()) or (select interno.es_admin()))', p_columna);
+begin
+  execute format('create policy %1$s_insert on public.%1$I for insert to authenticated
+    with check (%2$s)', p_tabla, v_suya);
+  execute format('create policy %1$s_update on public.%1$I for update to authenticated
+    using (%2$s) with check (%2$s)', p_tabla, v_suya);
+  execute format('create policy %1$s_delete on public.%1$I for delete to authenticated
+    using (%2$s)', p_tabla, v_suya);
+end
+$fn$;
+revoke all on function interno.politicas_de_la_persona(text, text) from public, anon, authenticated;
+
 alter table public.datos_bancarios enable row level security;
 create policy datos_bancarios_select on public.datos_bancarios for select to authenticated
   using ((select interno.rol_actual()) is not null
          and (usuario_id = (select auth.uid()) or (select interno.es_admin())));
-create policy datos_bancarios_insert on public.datos_bancarios for insert to authenticated
-  with check ((select interno.rol_actual()) is not null
-              and (usuario_id = (select auth.uid()) or (select interno.es_admin())));
-create policy datos_bancarios_update on public.datos_bancarios for update to authenticated
-  using ((select interno.rol_actual()) is not null
-         and (usuario_id = (select auth.uid()) or (select interno.es_admin())))
-  with check ((select interno.rol_actual()) is not null
-              and (usuario_id = (select auth.uid()) or (select interno.es_admin())));
-create policy datos_bancarios_delete on public.datos_bancarios for delete to authenticated
-  using ((select interno.rol_actual()) is not null
-         and (usuario_id = (select auth.uid()) or (select interno.es_admin())));
+select interno.politicas_de_la_persona('datos_bancarios', 'usuario_id');
 revoke all on public.datos_bancarios from public, anon, authenticated;
 grant select, delete on public.datos_bancarios to authenticated;
 grant insert (usuario_id, iban, titular), update (iban, titular) on public.datos_bancarios to authenticated;

@@ -184,17 +184,7 @@ create policy viajes_select on public.viajes for select to authenticated
       or exists (select 1 from public.gastos g where g.viaje_id = viajes.id and g.estado <> 'borrador')
     )
   );
-create policy viajes_insert on public.viajes for insert to authenticated
-  with check ((select interno.rol_actual()) is not null
-              and (solicitante_id = (select auth.uid()) or (select interno.es_admin())));
-create policy viajes_update on public.viajes for update to authenticated
-  using ((select interno.rol_actual()) is not null
-         and (solicitante_id = (select auth.uid()) or (select interno.es_admin())))
-  with check ((select interno.rol_actual()) is not null
-              and (solicitante_id = (select auth.uid()) or (select interno.es_admin())));
-create policy viajes_delete on public.viajes for delete to authenticated
-  using ((select interno.rol_actual()) is not null
-         and (solicitante_id = (select auth.uid()) or (select interno.es_admin())));
+select interno.politicas_de_la_persona('viajes', 'solicitante_id');
 revoke all on public.viajes from public, anon, authenticated;
 grant select, delete on public.viajes to authenticated;
 grant insert (id, solicitante_id, destino_municipio, destino_pais, motivo, salida, regreso, municipio_distinto,

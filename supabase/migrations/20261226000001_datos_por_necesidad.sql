@@ -121,12 +121,7 @@ select interno.tabla_con_historial('proveedores_pago', false); -- 1:1 con su tab
 alter table public.proveedores_pago enable row level security;
 create policy proveedores_pago_select on public.proveedores_pago for select to authenticated
   using ((select interno.es_admin()));
-create policy proveedores_pago_insert on public.proveedores_pago for insert to authenticated
-  with check ((select interno.es_admin()));
-create policy proveedores_pago_update on public.proveedores_pago for update to authenticated
-  using ((select interno.es_admin())) with check ((select interno.es_admin()));
-create policy proveedores_pago_delete on public.proveedores_pago for delete to authenticated
-  using ((select interno.es_admin()));
+select interno.politicas_de_administrador('proveedores_pago');
 revoke all on public.proveedores_pago from public, anon, authenticated;
 grant select, delete on public.proveedores_pago to authenticated;
 grant insert (id, iban, notas), update (iban, notas) on public.proveedores_pago to authenticated;
@@ -164,12 +159,7 @@ select interno.tabla_con_historial('departamentos_presupuesto', false); -- 1:1 c
 alter table public.departamentos_presupuesto enable row level security;
 create policy departamentos_presupuesto_select on public.departamentos_presupuesto for select to authenticated
   using ((select interno.es_admin()) or id = any ((select interno.presupuestos_a_cargo())::uuid[]));
-create policy departamentos_presupuesto_insert on public.departamentos_presupuesto for insert to authenticated
-  with check ((select interno.es_admin()));
-create policy departamentos_presupuesto_update on public.departamentos_presupuesto for update to authenticated
-  using ((select interno.es_admin())) with check ((select interno.es_admin()));
-create policy departamentos_presupuesto_delete on public.departamentos_presupuesto for delete to authenticated
-  using ((select interno.es_admin()));
+select interno.politicas_de_administrador('departamentos_presupuesto');
 revoke all on public.departamentos_presupuesto from public, anon, authenticated;
 grant select, delete on public.departamentos_presupuesto to authenticated;
 grant insert (id, presupuesto_mensual), update (presupuesto_mensual) on public.departamentos_presupuesto to authenticated;
