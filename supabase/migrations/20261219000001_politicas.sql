@@ -29,7 +29,9 @@ create table public.politicas_gasto (
     num_nonnulls(maximo_por_gasto, maximo_por_dia, maximo_por_mes, justificante_desde, antiguedad_maxima) > 0),
   constraint politicas_gasto_dia_mes_check check (maximo_por_dia is null or maximo_por_mes is null
     or maximo_por_dia <= maximo_por_mes),
-  constraint politicas_gasto_categoria_departamento_key unique nulls not distinct (categoria, departamento_id)
+  -- El nombre dice sus columnas tal cual: así el formulario sabe qué dos campos repiten una política
+  -- que ya existe («Categoría» y «Departamento») y lo dice junto a ellos.
+  constraint politicas_gasto_categoria_departamento_id_key unique nulls not distinct (categoria, departamento_id)
 );
 select interno.tabla_de_administracion('politicas_gasto');
 grant insert (categoria, departamento_id, maximo_por_gasto, maximo_por_dia, maximo_por_mes,

@@ -33,6 +33,10 @@ begin
 end
 $$;
 
+-- El panel de inicio de cada administrador los cuenta: un índice solo de esos, pocos, en una tabla
+-- que crece con cada aviso.
+create index correos_fallidos_idx on interno.correos (creado_en) where estado = 'fallido';
+
 -- Cuántos correos no se entregaron (0 para quien no es administrador: la línea no se muestra).
 create function public.correos_fallidos_pendientes() returns integer
 language sql stable security definer
