@@ -35,8 +35,9 @@ create table public.departamentos (
   responsable_id uuid, -- FK a usuarios, más abajo
   centro_costo text
     constraint departamentos_centro_costo_check check (char_length(centro_costo) <= 20),
-  presupuesto_mensual numeric(14, 2)
-    constraint departamentos_presupuesto_mensual_check check (presupuesto_mensual >= 0),
+  -- Solo de entrada: el valor y su regla están en departamentos_presupuesto
+  -- (20261226000001_datos_por_necesidad).
+  presupuesto_mensual numeric(14, 2),
   activo boolean not null default true,
   notas text
     constraint departamentos_notas_check check (char_length(notas) <= 2000),
@@ -148,15 +149,15 @@ create table public.proveedores (
   codigo_postal text
     constraint proveedores_codigo_postal_check check (char_length(codigo_postal) <= 10),
   -- Normalizado por la aplicación: mayúsculas y sin espacios (el dígito de control lo valida la app).
-  iban text
-    constraint proveedores_iban_check check (iban ~ '^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$'),
+  -- iban y notas son solo de entrada: el valor y su regla están en proveedores_pago
+  -- (20261226000001_datos_por_necesidad).
+  iban text,
   categoria text not null default 'otros'
     constraint proveedores_categoria_check check (categoria in (
       'suministros', 'servicios_profesionales', 'tecnologia', 'viajes', 'logistica',
       'mantenimiento', 'marketing', 'otros')),
   activo boolean not null default true,
-  notas text
-    constraint proveedores_notas_check check (char_length(notas) <= 2000),
+  notas text,
   creado_en timestamptz not null default now(),
   actualizado_en timestamptz not null default now(),
   version integer not null default 1,

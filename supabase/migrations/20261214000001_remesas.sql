@@ -183,9 +183,16 @@ create table public.cuentas_empresa (
   version integer not null default 1,
   constraint cuentas_empresa_iban_key unique (iban)
 );
-select interno.tabla_de_administracion('cuentas_empresa');
--- La tabla estándar la deja ver a cualquier usuario activo: esta, solo a los administradores.
-alter policy cuentas_empresa_select on public.cuentas_empresa using ((select interno.es_admin()));
+-- Como una tabla estándar (interno.tabla_de_administracion), salvo que verla es también solo de
+-- los administradores.
+alter table public.cuentas_empresa enable row level security;
+create policy cuentas_empresa_select on public.cuentas_empresa for select to authenticated
+  using ((select interno.es_admin()));
+select interno.politicas_de_administrador('cuentas_empresa');
+revoke all on public.cuentas_empresa from public, anon, authenticated;
+grant select on public.cuentas_empresa to authenticated;
+grant all on public.cuentas_empresa to service_role;
+select interno.tabla_con_historial('cuentas_empresa');
 grant insert (nombre, iban, bic, sufijo, formato, activa), update (nombre, iban, bic, sufijo, formato, activa)
   on public.cuentas_empresa to authenticated;
 

@@ -82,9 +82,8 @@ revoke all on function interno.reservar_columna() from public, anon, authenticat
 -- ---------------------------------------------------------------------------------------------
 -- proveedores_pago: el IBAN y las notas de cada proveedor, solo para los administradores
 -- ---------------------------------------------------------------------------------------------
--- Las restricciones conservan su nombre (proveedores_<columna>_check): el error se muestra junto
--- a su campo del formulario de proveedores.
-alter table public.proveedores drop constraint proveedores_iban_check, drop constraint proveedores_notas_check;
+-- Las restricciones llevan el nombre de la columna de entrada (proveedores_<columna>_check): el
+-- error se muestra junto a su campo del formulario de proveedores.
 
 create table public.proveedores_pago (
   id uuid primary key
@@ -130,8 +129,7 @@ grant all on public.proveedores_pago to service_role;
 -- ---------------------------------------------------------------------------------------------
 -- departamentos_presupuesto: el presupuesto mensual, para los administradores y quien está a cargo
 -- ---------------------------------------------------------------------------------------------
-alter table public.departamentos drop constraint departamentos_presupuesto_mensual_check;
-
+-- La restricción, con el nombre de la columna de entrada (departamentos_<columna>_check).
 create table public.departamentos_presupuesto (
   id uuid primary key
     constraint departamentos_presupuesto_id_fkey references public.departamentos (id) on delete cascade
