@@ -15,7 +15,8 @@ create index gastos_descripcion_id_idx on public.gastos (descripcion, id);
 create index gastos_categoria_id_idx on public.gastos (categoria, id);
 create index gastos_estado_id_idx on public.gastos (estado, id);
 -- Por fecha, dentro de una misma fecha el más reciente primero (creado_en), y después id: la
--- página sale del índice sin ordenar las filas de una fecha (20261231000001_orden_dentro_de_la_fecha).
+-- página sale del índice sin ordenar las filas de una fecha
+-- (20261231000001_orden_dentro_de_la_fecha).
 create index gastos_fecha_creado_id_idx on public.gastos (fecha_gasto, creado_en, id);
 
 -- Filtro por importe: importe_centimos (bigint, sus comparaciones son LEAKPROOF) se usa en un

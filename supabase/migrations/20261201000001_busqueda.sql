@@ -172,13 +172,14 @@ grant select on public.sucursales_vista, public.usuarios_vista to authenticated,
 --   * y los proveedores primero: si los gastos de los proveedores cuyos nombres tienen todas las
 --     palabras ya pasan del tope, se sabe contándolos en el índice de proveedor_id
 --     (interno.gastos_de_proveedores), sin leer tope + 1 filas de la tabla.
--- Sin p_tope devuelve todos los ids, sin ordenar (la exportación). La consulta se planifica con los patrones
--- escritos (SQL dinámico): con ellos como parámetros, el plan genérico con LIMIT recorría la
--- tabla entera para términos raros. La forma con un término (p_termino) busca ese texto entero,
--- como una sola palabra.
+-- Sin p_tope devuelve todos los ids, sin ordenar (la exportación). La consulta se planifica con
+-- los patrones escritos (SQL dinámico): con ellos como parámetros, el plan genérico con LIMIT
+-- recorría la tabla entera para términos raros. La forma con un término (p_termino) busca ese
+-- texto entero, como una sola palabra.
 -- Con LIKE y cada palabra en minúsculas (lower, como interno.normalizar): `busqueda` ya lo está, y
 -- ILIKE pasaría a minúsculas el texto de cada fila que comprueba; la respuesta es la misma.
--- Ordenada por fecha y sin más filtros, una página son 25 de los ids (performance/search.server.ts).
+-- Ordenada por fecha y sin más filtros, una página son 25 de los ids
+-- (performance/search.server.ts).
 
 create function public.buscar_gastos(p_palabras text[], p_tope integer, p_orden text, p_ascendente boolean)
 returns table (ids text, coincidencias bigint, exacto boolean, sumas jsonb)

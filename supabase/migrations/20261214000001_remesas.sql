@@ -97,7 +97,8 @@ $$;
 -- ---------------------------------------------------------------------------------------------
 -- datos_bancarios: la cuenta en la que cobra cada persona sus reembolsos. Aparte de usuarios,
 -- que ve cualquier usuario activo: esta solo la ven y la cambian la persona y los
--- administradores (ni su aprobador). Su historial, igual (historial_select, 20261226000001_datos_por_necesidad).
+-- administradores (ni su aprobador). Su historial, igual (historial_select,
+-- 20261226000001_datos_por_necesidad).
 -- ---------------------------------------------------------------------------------------------
 create table public.datos_bancarios (
   id uuid primary key default gen_random_uuid(),
@@ -414,7 +415,8 @@ create trigger gastos_en_remesa before update of estado on public.gastos
 
 -- ---------------------------------------------------------------------------------------------
 -- A quién se paga cada gasto y por qué no puede ir en una remesa: interno.remesa_lineas
--- (20261226000001_datos_por_necesidad, junto a la tabla aparte del IBAN de los proveedores, que lee).
+-- (20261226000001_datos_por_necesidad, junto a la tabla aparte del IBAN de los proveedores, que
+-- lee).
 -- ---------------------------------------------------------------------------------------------
 
 
@@ -538,8 +540,9 @@ end
 $$;
 
 -- Genera la remesa de p_gasto_ids desde la cuenta p_cuenta_id para p_fecha_ejecucion (hoy o
--- después; hoy es el día de la oficina, interno.hoy, 20270102000001_el_dia_de_la_oficina). Todos los gastos deben poder ir (remesa_candidatos): si alguno no, no se genera nada
--- y el mensaje dice cuáles y por qué. p_importe_total, si se da, es la suma que vio quien la
+-- después; hoy es el día de la oficina, interno.hoy, 20270102000001_el_dia_de_la_oficina). Todos
+-- los gastos deben poder ir (remesa_candidatos): si alguno no, no se genera nada y el mensaje dice
+-- cuáles y por qué. p_importe_total, si se da, es la suma que vio quien la
 -- genera: si ya no es esa, no se genera. Bloquea los gastos (en orden de id, como un solo
 -- candado para dos administradores a la vez): de dos remesas con el mismo gasto, la segunda ve la
 -- primera y se rechaza; el índice único de remesa_gastos lo garantiza en cualquier caso.

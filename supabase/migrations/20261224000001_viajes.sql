@@ -394,13 +394,14 @@ grant execute on function interno.irpf(public.gastos), interno.limite_exento(tex
   interno.titulo_viaje(text, text, timestamp), interno.titulo_viaje_de(uuid) to authenticated, service_role;
 
 -- ---------------------------------------------------------------------------------------------
--- Qué incumple un gasto de su política (20261219000001_politicas), en frases. Como propietario: los totales del día y del mes suman gastos
--- del mismo solicitante que quien envía puede no ver (lo enviado por un administrador en su
--- nombre). Cuentan los pendientes, aprobados y pagados; no los borradores ni los rechazados. La
--- antigüedad se cuenta en días de la oficina (Madrid), sea cual sea la zona de la sesión.
+-- Qué incumple un gasto de su política (20261219000001_politicas), en frases. Como propietario:
+-- los totales del día y del mes suman gastos del mismo solicitante que quien envía puede no ver
+-- (lo enviado por un administrador en su nombre). Cuentan los pendientes, aprobados y pagados;
+-- no los borradores ni los rechazados. La antigüedad se cuenta en días de la oficina (Madrid), sea
+-- cual sea la zona de la sesión.
 --
--- Un kilometraje o una dieta: sin una política propia de su categoría, la
--- que marcan las normas del IRPF: uno sin exención ninguna (un viaje al propio municipio, más de
+-- Un kilometraje o una dieta: sin una política propia de su categoría, la que marcan las normas
+-- del IRPF: uno sin exención ninguna (un viaje al propio municipio, más de
 -- nueve meses) se envía con un motivo. Pagar por encima del límite exento es decisión de la
 -- empresa (/empresa): su parte sujeta se ve en el gasto y en el informe, no pide motivo. Y no
 -- piden justificante.
