@@ -97,7 +97,7 @@ admin("añade un tipo de IVA: su ficha muestra el tipo sin dejar cambiarlo y la 
   const downloading = page.waitForEvent("download");
   await page.getByRole("link", { name: "Exportar CSV" }).click();
   const download = await downloading;
-  expect(download.suggestedFilename()).toMatch(/^tipos de IVA-\d{4}-\d{2}-\d{2}\.csv$/);
+  expect(download.suggestedFilename()).toMatch(/^tipos-iva-\d{4}-\d{2}-\d{2}\.csv$/);
   const csv = (await readFile(await download.path(), "utf8")).split("\n");
   expect(csv).toHaveLength(3);
   expect(csv[1]).toContain(`"${nombre}"`);
