@@ -136,9 +136,6 @@ export function toListQuery(entity: Entity, state: ListState, extra: Filter[] = 
           columns: [...entity.search],
           term: state.q,
           words,
-          ...(entity.searchRefs?.length
-            ? { refs: entity.searchRefs.map((r) => ({ ...r, columns: [...r.columns] })) }
-            : {}),
           ...(entity.searchFunction ? { fn: entity.searchFunction } : {}),
         }
       : undefined,

@@ -15,19 +15,16 @@ export type ListQuery<C extends string = string> = {
   filters?: Filter[];
   /**
    * Case-insensitive substring search: each of `words` (without them, the trimmed term as one
-   * word) is contained in one of the columns, or in one of `refs`: rows whose foreign key
-   * `column` points at a row of `table` whose `columns` contain it (e.g. a gasto's proveedor by
-   * its name), so the search can use the related table's indexes. The caller normalises the
-   * words as the columns are (app/lib/busqueda.ts for the `busqueda` columns). `fn`: a database
-   * function `fn(words, cap)` finding the visible rows that match by that same rule through
-   * indexes (performance/search.server.ts): under row-level security PostgreSQL uses no index
-   * for ILIKE (not LEAKPROOF). An adapter may use it instead of the columns and refs.
+   * word) is contained in one of the columns. The caller normalises the words as the columns
+   * are (app/lib/busqueda.ts for the `busqueda` columns). `fn`: a database function
+   * `fn(words, cap)` finding the visible rows that match by that same rule through indexes
+   * (performance/search.server.ts): under row-level security PostgreSQL uses no index for ILIKE
+   * (not LEAKPROOF). An adapter may use it instead of the columns.
    */
   search?: {
     columns: string[];
     term: string;
     words?: string[];
-    refs?: { column: string; table: string; columns: string[] }[];
     fn?: string;
   };
   /** Then `id`, in the direction of the first key (idAscending), on both adapters. */

@@ -85,11 +85,11 @@ export function supabaseStore(conn: SupabaseConnection, accessToken: string): St
         };
       }
       const search = searchParts(query.search);
-      /** The list's filter and search on `select` (the search's related tables as empty embeds). */
+      /** The list's filter and search on `select`. */
       const filtered = (select: string, options?: { count?: "exact" | "planned"; head?: boolean }) => {
-        let q = client.from(from).select([select, ...search.embeds].join(","), options);
+        let q = client.from(from).select(select, options);
         for (const filter of query.filters ?? []) q = applyFilter(q, filter);
-        for (const { table, body } of search.or) q = q.or(body, table ? { referencedTable: table } : undefined);
+        for (const body of search) q = q.or(body);
         return q;
       };
 
@@ -276,33 +276,13 @@ export function likeEscape(term: string): string {
   return term.replace(/[\\%_*]/g, (c) => (c === "*" ? "_" : `\\${c}`));
 }
 
-/**
- * `search` as PostgREST parameters, one `or=(col.ilike."*word*",…)` per word (PostgREST ANDs
- * them). For each related table in `refs`, an empty embed (`proveedores!proveedor_id()`, not in
- * the output) filtered with `proveedores.or=(…)`, which that word's `or` includes as
- * `proveedores.not.is.null` — PostgREST's "null filtering on embedded resources". Each further
- * word needs its own embed, named by an alias (`proveedores_2:proveedores!proveedor_id()`). The
- * related table is read under the user's RLS, as in the SQL adapter's
- * `column = any(array(select id from table where …))`.
- */
-export function searchParts(search: ListQuery["search"]): { embeds: string[]; or: { table?: string; body: string }[] } {
-  const refs = search?.refs ?? [];
-  const words = searchWords(search);
-  if (!words.length || !(search?.columns.length || refs.length)) return { embeds: [], or: [] };
-  const tables = refs.map((r) => identifier(r.table));
-  if (new Set(tables).size !== tables.length)
-    throw new Error("La búsqueda admite una sola referencia por tabla relacionada");
-  const embeds: string[] = [];
-  const or: { table?: string; body: string }[] = [];
-  words.forEach((word, i) => {
+/** `search` as PostgREST parameters, one `or=(col.ilike."*word*",…)` per word (PostgREST ANDs them). */
+export function searchParts(search: ListQuery["search"]): string[] {
+  if (!search?.columns.length) return [];
+  return searchWords(search).map((word) => {
     const pattern = quoted(`*${likeEscape(word)}*`);
-    const like = (columns: string[]) => columns.map((c) => `${identifier(c)}.ilike.${pattern}`);
-    const aliases = tables.map((t) => (i === 0 ? t : `${t}_${i + 1}`));
-    refs.forEach((r, j) => embeds.push(`${i === 0 ? "" : `${aliases[j]}:`}${tables[j]}!${identifier(r.column)}()`));
-    or.push({ body: [...like(search!.columns), ...aliases.map((a) => `${a}.not.is.null`)].join(",") });
-    refs.forEach((r, j) => or.push({ table: aliases[j], body: like(r.columns).join(",") }));
+    return search.columns.map((c) => `${identifier(c)}.ilike.${pattern}`).join(",");
   });
-  return { embeds, or };
 }
 
 function sumsOf(
@@ -339,17 +319,8 @@ export function sumArgs(source: string, sumColumns: string[], query: ListQuery):
             : (value ?? null),
     })),
     p_busqueda:
-      search && words.length && (search.columns.length || search.refs?.length)
-        ? {
-            columns: search.columns.map(identifier),
-            term,
-            ...(search.words ? { words } : {}),
-            refs: (search.refs ?? []).map((r) => ({
-              column: identifier(r.column),
-              table: identifier(r.table),
-              columns: r.columns.map(identifier),
-            })),
-          }
+      search && words.length && search.columns.length
+        ? { columns: search.columns.map(identifier), term, ...(search.words ? { words } : {}) }
         : null,
   };
 }

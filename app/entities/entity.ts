@@ -9,7 +9,7 @@ import { formSchema, type Field, type Z } from "./fields";
  * Everything the generic list and record machinery (app/crud/, app/ui/) needs to serve one kind
  * of record. One file per entity declares it, plain data the browser shares; routes stay a few
  * lines long. Every property is a feature any entity may use: gastos happens to be the one that
- * needs `rowFields`, `searchRefs`, `searchFunction` and `vistas` today.
+ * needs `rowFields`, `searchFunction` and `vistas` today.
  */
 /**
  * `iban`: shown in groups of four; the CSV keeps it as stored, without spaces. `datetime`: a local
@@ -49,9 +49,6 @@ export type ListView = {
   roles?: readonly Rol[];
   filters: (user: { id: string; rol: Rol }) => Filter[];
 };
-
-/** Search in a related table: `column` (a foreign key) matches the ids whose `columns` contain the term. */
-export type SearchRef = { column: string; table: string; columns: readonly string[] };
 
 /**
  * `roles`: offered only to these roles, as a column's `roles`. `genero`: for a label whose first
@@ -111,8 +108,6 @@ export type Entity = {
   rowFields?: readonly string[];
   /** Columns searched by `q` (case-insensitive substring). */
   search: readonly string[];
-  /** Related tables also searched by `q` (e.g. a gasto's proveedor by its names). */
-  searchRefs?: readonly SearchRef[];
   /** A database function doing the same search through indexes (see ListQuery.search.fn). */
   searchFunction?: string;
   filters: readonly ListFilter[];

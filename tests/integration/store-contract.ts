@@ -378,48 +378,6 @@ export function storeContract(name: string, setup: () => Promise<ContractWorld>)
         expect({ total: some.total, sums: some.sums }).toEqual({ total: all.total, sums: all.sums });
       });
 
-      it("la búsqueda alcanza tablas relacionadas (refs): un gasto por la razón social o el nombre comercial de su proveedor", async () => {
-        const refs = [{ column: "proveedor_id", table: "proveedores", columns: ["razon_social", "nombre_comercial"] }];
-        const base: ConsultaGastos = {
-          filters: [{ column: "departamento_id", op: "eq", value: dep.alfa!.id }],
-          limit: 25,
-          offset: 0,
-          count: "exact",
-          sum: ["importe"],
-        };
-        const byName = await w.admin.list("gastos_vista", {
-          ...base,
-          search: { columns: ["descripcion", "folio"], term: "transportes ñu, s.a.", refs },
-        });
-        expect(byName.rows.map((r) => r.id)).toEqual([gastos[1]!.id]);
-        expect(byName).toMatchObject({ total: 1, sums: { importe: "20.25" } });
-        // Either a column of the row or the related table: an OR.
-        const either = await w.admin.list("gastos_vista", {
-          ...base,
-          order: [{ column: "importe", ascending: true }],
-          search: { columns: ["descripcion"], term: "EXPRESS", refs },
-        });
-        expect(either.rows.map((r) => r.id)).toEqual([gastos[1]!.id]);
-        // «te»: «Material», «Hotel» and «Comida con cliente» by their description, the last also by «Transportes».
-        const both = await w.admin.list("gastos_vista", {
-          ...base,
-          order: [{ column: "importe", ascending: true }],
-          search: { columns: ["descripcion"], term: "te", refs },
-        });
-        expect(both.rows.map((r) => r.importe)).toEqual(["5.00", "20.25", "100.00"]);
-        expect(both.sums).toEqual({ importe: "125.25" });
-        // Without refs the related table is not searched.
-        expect(
-          (await w.admin.list("gastos_vista", { ...base, search: { columns: ["descripcion"], term: "express" } }))
-            .total,
-        ).toBe(0);
-        const none = await w.admin.list("gastos_vista", {
-          ...base,
-          search: { columns: ["descripcion"], term: "Ñu Express (no)", refs },
-        });
-        expect(none).toMatchObject({ rows: [], total: 0, sums: { importe: "0" } });
-      });
-
       it("count «estimated» con pocas coincidencias: total y suma exactos, sin marcar como estimación", async () => {
         const query: ConsultaGastos = {
           filters: [{ column: "departamento_id", op: "eq", value: dep.alfa!.id }],

@@ -120,26 +120,6 @@ describe("public.sumar_lista (la suma del backend de Supabase) suma lo mismo que
     ["búsqueda con \\", { search: { columns: ["descripcion"], term: " \\ " } }],
     ["ilike como filtro", { filters: [{ column: "descripcion", op: "ilike" as never, value: "OTEL" }] }],
     ["in vacío en la función", { filters: [{ column: "categoria", op: "in", value: [] }] }],
-    [
-      "búsqueda en una tabla relacionada (refs)",
-      {
-        search: {
-          columns: ["descripcion"],
-          term: "tasca",
-          refs: [{ column: "proveedor_id", table: "proveedores", columns: ["razon_social", "nombre_comercial"] }],
-        },
-      },
-    ],
-    [
-      "refs o columnas",
-      {
-        search: {
-          columns: ["descripcion"],
-          term: "ta",
-          refs: [{ column: "proveedor_id", table: "proveedores", columns: ["razon_social", "nombre_comercial"] }],
-        },
-      },
-    ],
   ];
 
   for (const [label, partial] of queries) {

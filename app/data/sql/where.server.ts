@@ -15,21 +15,12 @@ export function applyWhere<O>(query: Select<O>, list: ListQuery): Select<O> {
   let q = query;
   for (const filter of list.filters ?? []) q = applyFilter(q, filter);
   const search = list.search;
-  if (!search || !(search.columns.length || search.refs?.length)) return q;
-  // Every word somewhere: one condition per word, each an OR over the columns and related tables.
+  if (!search?.columns.length) return q;
+  // Every word somewhere: one condition per word, each an OR over the columns.
   for (const word of searchWords(search)) {
     const pattern = `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     const like = (c: string) => sql<boolean>`${sql.ref(identifier(c))}::text ilike ${pattern}`;
-    // A related table's matches as an array (an init plan run once), so `= any(...)` can use the
-    // foreign key's index inside the OR (a plain IN (subquery) there would be checked row by row).
-    const refs = (search.refs ?? []).map(
-      (r) =>
-        sql<boolean>`${sql.ref(identifier(r.column))} = any(array(select x.id from ${sql.table(identifier(r.table))} x where ${sql.join(
-          r.columns.map((c) => sql`x.${sql.ref(identifier(c))}::text ilike ${pattern}`),
-          sql` or `,
-        )}))`,
-    );
-    q = q.where(sql<boolean>`(${sql.join([...search.columns.map(like), ...refs], sql` or `)})`);
+    q = q.where(sql<boolean>`(${sql.join(search.columns.map(like), sql` or `)})`);
   }
   return q;
 }

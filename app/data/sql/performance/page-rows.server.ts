@@ -54,7 +54,7 @@ async function inBase(trx: Kysely<AnyTables>, query: ListQuery): Promise<boolean
   const used = [
     ...(query.filters ?? []).map((f) => f.column),
     ...(query.order ?? []).map((o) => o.column),
-    ...(query.search?.term.trim() ? [...query.search.columns, ...(query.search.refs ?? []).map((r) => r.column)] : []),
+    ...(query.search?.term.trim() ? query.search.columns : []),
   ];
   return used.every((c) => columns.has(c));
 }
