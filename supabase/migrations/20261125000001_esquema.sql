@@ -389,6 +389,27 @@ create trigger departamentos_sin_ciclos before insert or update of departamento_
 -- Gastos: folio, valores por defecto y reglas de los datos
 -- ---------------------------------------------------------------------------------------------
 
+-- El folio siguiente del año p_anio en el contador p_contador (una tabla con anio y ultimo, una fila
+-- por año): «GAS-2026-00042», el número con al menos p_cifras cifras. Un solo contador por año,
+-- bloqueado por la fila hasta el final de la transacción: dos altas a la vez no comparten número.
+-- Lo usan los folios de los gastos y de las remesas (20261214000001_remesas).
+create function interno.folio_siguiente(p_contador regclass, p_prefijo text, p_anio integer, p_cifras integer)
+returns text
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  v_numero integer;
+begin
+  execute format('insert into %s as c (anio, ultimo) values ($1, 1)
+                  on conflict (anio) do update set ultimo = c.ultimo + 1
+                  returning c.ultimo', p_contador)
+    into v_numero using p_anio;
+  return p_prefijo || '-' || p_anio || '-' || lpad(v_numero::text, greatest(p_cifras, length(v_numero::text)), '0');
+end
+$$;
+revoke all on function interno.folio_siguiente(regclass, text, integer, integer) from public, anon, authenticated;
+
 -- El año del folio es el de la oficina (Madrid), no el de la sesión: ver interno.hoy()
 -- (20270102000001_el_dia_de_la_oficina).
 create function interno.gastos_asignar_folio() returns trigger
@@ -396,15 +417,9 @@ language plpgsql security definer
 set search_path = ''
 set timezone to 'Europe/Madrid'
 as $$
-declare
-  v_anio integer := extract(year from new.creado_en)::integer;
-  v_numero integer;
 begin
-  insert into public.gastos_folio_contador as c (anio, ultimo)
-  values (v_anio, 1)
-  on conflict (anio) do update set ultimo = c.ultimo + 1
-  returning c.ultimo into v_numero;
-  new.folio := 'GAS-' || v_anio || '-' || lpad(v_numero::text, greatest(5, length(v_numero::text)), '0');
+  new.folio := interno.folio_siguiente('public.gastos_folio_contador', 'GAS',
+    extract(year from new.creado_en)::integer, 5);
   return new;
 end
 $$;

@@ -302,21 +302,16 @@ create table interno.remesas_folio_contador (
 alter table interno.remesas_folio_contador enable row level security; -- sin políticas: nadie
 revoke all on interno.remesas_folio_contador from public, anon, authenticated;
 
--- El año del folio es el de la oficina (Madrid), no el de la sesión (interno.hoy).
+-- El año del folio es el de la oficina (Madrid), no el de la sesión (interno.hoy); el número, de
+-- interno.folio_siguiente (20261125000001_esquema).
 create function interno.remesas_asignar_folio() returns trigger
 language plpgsql security definer
 set search_path = ''
 set timezone to 'Europe/Madrid'
 as $$
-declare
-  v_anio integer := extract(year from new.creado_en)::integer;
-  v_numero integer;
 begin
-  insert into interno.remesas_folio_contador as c (anio, ultimo)
-  values (v_anio, 1)
-  on conflict (anio) do update set ultimo = c.ultimo + 1
-  returning c.ultimo into v_numero;
-  new.folio := 'REM-' || v_anio || '-' || lpad(v_numero::text, greatest(4, length(v_numero::text)), '0');
+  new.folio := interno.folio_siguiente('interno.remesas_folio_contador', 'REM',
+    extract(year from new.creado_en)::integer, 4);
   new.mensaje_id := new.folio || '-' || to_char(new.creado_en at time zone 'UTC', 'YYYYMMDDHH24MISS');
   return new;
 end
