@@ -209,6 +209,22 @@ begin
 end
 $$;
 
+-- Quien llama tiene un usuario activo (interno.rol_actual); si no, OFPRM. Lo primero que
+-- comprueban las funciones que actúan en su nombre (los gastos aquí; los viajes, las remesas y el
+-- libro diario después), con el mismo mensaje.
+create function interno.exigir_sesion() returns void
+language plpgsql stable security definer
+set search_path = ''
+as $$
+begin
+  if (select interno.rol_actual()) is null then
+    raise exception using errcode = 'OFPRM', detail = '',
+      message = 'Su usuario no está activo o la sesión no es válida.';
+  end if;
+end
+$$;
+revoke all on function interno.exigir_sesion() from public, anon, authenticated;
+
 create function interno.gasto_para(p_id uuid, p_accion text) returns public.gastos
 language plpgsql security definer
 set search_path = ''
@@ -217,10 +233,7 @@ declare
   g public.gastos;
   v_no text;
 begin
-  if (select interno.rol_actual()) is null then
-    raise exception using errcode = 'OFPRM', detail = '',
-      message = 'Su usuario no está activo o la sesión no es válida.';
-  end if;
+  perform interno.exigir_sesion();
   select * into g from public.gastos where id = p_id for update;
   if not found or not interno.puede_ver_gasto(g.solicitante_id, g.aprobador_id, g.departamento_id, g.estado) then
     raise exception using errcode = 'OFNTF', detail = '',
@@ -560,7 +573,8 @@ create trigger reasignar_pendientes after update of rol, activo on public.usuari
 -- propietaria: también filas que no ve, porque también ellas impiden la eliminación, y el mensaje
 -- debe dar la razón real). Quien no puede eliminarlo (no lo ve, su RLS no se lo deja, o su rol no
 -- tiene el permiso) recibe [] como ante un registro sin referencias; lo mismo si la eliminación se
--- rechaza por otro motivo (un disparador del flujo).
+-- rechaza por otro motivo (un disparador del flujo). La comprobación del usuario activo está
+-- escrita aquí y no con interno.exigir_sesion, que authenticated no puede ejecutar.
 
 create function public.referencias(p_tabla text, p_id uuid) returns jsonb
 language plpgsql volatile security invoker

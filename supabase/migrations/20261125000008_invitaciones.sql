@@ -32,15 +32,27 @@ grant all on public.invitaciones to service_role;
 -- servidor integrado lee como propietario (public.invitaciones no tiene privilegios para la API).
 -- ---------------------------------------------------------------------------------------------
 
+-- Quien llama es un administrador activo; si no, OFPRM con p_mensaje («Solo un administrador puede
+-- …»). Cada parte solo para administradores la llama con su frase: las invitaciones aquí; los
+-- correos no entregados, las remesas y el libro diario después.
+create function interno.exigir_admin(p_mensaje text) returns void
+language plpgsql stable security definer
+set search_path = ''
+as $$
+begin
+  if not (select interno.es_admin()) then
+    raise exception using errcode = 'OFPRM', detail = '', message = p_mensaje;
+  end if;
+end
+$$;
+revoke all on function interno.exigir_admin(text) from public, anon, authenticated;
+
 create function interno.exigir_admin_invitaciones() returns void
 language plpgsql stable security definer
 set search_path = ''
 as $$
 begin
-  if not coalesce((select interno.es_admin()), false) then
-    raise exception using errcode = 'OFPRM', detail = '',
-      message = 'Solo un administrador puede invitar a personas o gestionar las invitaciones.';
-  end if;
+  perform interno.exigir_admin('Solo un administrador puede invitar a personas o gestionar las invitaciones.');
 end
 $$;
 

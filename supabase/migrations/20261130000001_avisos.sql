@@ -417,10 +417,7 @@ language plpgsql stable security definer
 set search_path = ''
 as $$
 begin
-  if not (select interno.es_admin()) then
-    raise exception using errcode = 'OFPRM', detail = '',
-      message = 'Solo un administrador puede ver los correos no entregados.';
-  end if;
+  perform interno.exigir_admin('Solo un administrador puede ver los correos no entregados.');
   return coalesce((
     select jsonb_agg(f order by f.creado_en desc)
       from (select c.id, u.email as destinatario, a.tipo, a.datos ->> 'folio' as folio,

@@ -463,14 +463,8 @@ language plpgsql stable security definer
 set search_path = ''
 as $$
 begin
-  if (select interno.rol_actual()) is null then
-    raise exception using errcode = 'OFPRM', detail = '',
-      message = 'Su usuario no está activo o la sesión no es válida.';
-  end if;
-  if not (select interno.es_admin()) then
-    raise exception using errcode = 'OFPRM', detail = '',
-      message = 'Solo un administrador puede preparar y gestionar remesas de pago.';
-  end if;
+  perform interno.exigir_sesion();
+  perform interno.exigir_admin('Solo un administrador puede preparar y gestionar remesas de pago.');
 end
 $$;
 

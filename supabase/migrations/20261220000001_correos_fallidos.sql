@@ -8,10 +8,7 @@ language plpgsql stable
 set search_path = ''
 as $$
 begin
-  if not (select interno.es_admin()) then
-    raise exception using errcode = 'OFPRM', detail = '',
-      message = 'Solo un administrador puede ver, reintentar o descartar los correos no entregados.';
-  end if;
+  perform interno.exigir_admin('Solo un administrador puede ver, reintentar o descartar los correos no entregados.');
 end
 $$;
 -- Only the security definer functions below call it (as the owner): nobody else needs it.

@@ -487,10 +487,7 @@ as $$
 declare
   v public.viajes;
 begin
-  if (select interno.rol_actual()) is null then
-    raise exception using errcode = 'OFPRM', detail = '',
-      message = 'Su usuario no está activo o la sesión no es válida.';
-  end if;
+  perform interno.exigir_sesion();
   select * into v from public.viajes where id = p_id for update;
   if not found or not (
     (select interno.es_admin()) or v.solicitante_id = (select auth.uid())
