@@ -307,6 +307,20 @@ begin
 end
 $$;
 
+-- El mes de una fecha, como lo dicen los avisos: «marzo de 2026».
+create function interno.mes_y_anio(p_fecha date) returns text
+language sql immutable
+set search_path = ''
+as $$
+  select (array['enero', 'febrero', 'marzo', 'abril', 'mayo', 'junio', 'julio', 'agosto', 'septiembre',
+                'octubre', 'noviembre', 'diciembre'])[extract(month from p_fecha)::integer]
+         || ' de ' || extract(year from p_fecha)::integer
+$$;
+revoke all on function interno.mes_y_anio(date) from public, anon, authenticated;
+-- Los avisos antes de aprobar (20261215000001_antes_de_aprobar) son de quien los pide (security
+-- invoker) y lo usan.
+grant execute on function interno.mes_y_anio(date) to authenticated, service_role;
+
 create function interno.formato_importe(p_importe numeric) returns text
 language sql immutable
 set search_path = ''
@@ -325,8 +339,6 @@ declare
   v_nombre text;
   v_presupuesto numeric;
   v_total numeric;
-  v_meses text[] := array['enero', 'febrero', 'marzo', 'abril', 'mayo', 'junio', 'julio',
-                          'agosto', 'septiembre', 'octubre', 'noviembre', 'diciembre'];
 begin
   select d.nombre, dp.presupuesto_mensual into v_nombre, v_presupuesto
   from public.departamentos d
@@ -344,8 +356,7 @@ begin
   if v_total <= v_presupuesto then
     return null;
   end if;
-  return 'El departamento ' || v_nombre || ' supera su presupuesto mensual de '
-    || v_meses[extract(month from p_fecha)::integer] || ' de ' || extract(year from p_fecha)::integer
+  return 'El departamento ' || v_nombre || ' supera su presupuesto mensual de ' || interno.mes_y_anio(p_fecha)
     || ': ' || interno.formato_importe(v_total) || ' aprobados frente a un presupuesto de '
     || interno.formato_importe(v_presupuesto) || '.';
 end

@@ -6,6 +6,30 @@
 -- interno.presupuesto_del_mes (20261226000001_datos_por_necesidad, junto a la tabla aparte del
 -- presupuesto, que lee).
 
+-- El aviso de que el departamento p_departamento_id pasaría de su presupuesto del mes de p_fecha
+-- si se aprueba p_importe más (lo aprobado y el presupuesto, de interno.presupuesto_del_mes), o
+-- ninguno. p_inicio dice qué se aprueba: el mismo aviso para un gasto («Aprobado») y, en bloque,
+-- para los de un departamento en un mes («Aprobados todos», 20261221000001_presupuesto_en_bloque).
+create function interno.aviso_pasaria_presupuesto(p_inicio text, p_departamento_id uuid, p_fecha date,
+  p_importe numeric) returns text[]
+language plpgsql stable
+set search_path = ''
+as $$
+declare
+  p record := interno.presupuesto_del_mes(p_departamento_id, p_fecha);
+begin
+  if p.presupuesto is not null and p.aprobado + p_importe > p.presupuesto then
+    return array[p_inicio || ', ' || p.nombre || ' pasaría de su presupuesto de ' || interno.mes_y_anio(p_fecha)
+      || ' en ' || interno.euros(p.aprobado + p_importe - p.presupuesto) || ' € ('
+      || interno.euros(p.aprobado + p_importe) || ' € de ' || interno.euros(p.presupuesto) || ' €).'];
+  end if;
+  return '{}';
+end
+$$;
+revoke all on function interno.aviso_pasaria_presupuesto(text, uuid, date, numeric) from public, anon, authenticated;
+-- Lo llaman, como quien pregunta, las funciones de los avisos (security invoker).
+grant execute on function interno.aviso_pasaria_presupuesto(text, uuid, date, numeric) to authenticated, service_role;
+
 -- Los avisos, en frases. Como quien pregunta (security invoker): solo de un gasto pendiente que
 -- ve y puede aprobar. Primero lo que el gasto dice de sí mismo (interno.avisos_del_gasto,
 -- 20270101000001_avisos_del_gasto: lo que se salía de la política al enviarlo y el motivo de quien
@@ -17,9 +41,6 @@ set search_path = ''
 as $$
 declare
   g record;
-  p record;
-  v_meses text[] := array['enero', 'febrero', 'marzo', 'abril', 'mayo', 'junio', 'julio',
-                          'agosto', 'septiembre', 'octubre', 'noviembre', 'diciembre'];
   v_avisos text[] := '{}';
 begin
   select v.id, v.importe, v.departamento_id, v.fecha_gasto, v.justificantes, v.clase, v.politica_incumplida,
@@ -30,14 +51,7 @@ begin
     return v_avisos;
   end if;
   v_avisos := interno.avisos_del_gasto(g.politica_incumplida, g.motivo_politica, g.justificantes, g.clase);
-  p := interno.presupuesto_del_mes(g.departamento_id, g.fecha_gasto);
-  if p.presupuesto is not null and p.aprobado + g.importe > p.presupuesto then
-    v_avisos := v_avisos || (
-      'Aprobado, ' || p.nombre || ' pasaría de su presupuesto de '
-      || v_meses[extract(month from g.fecha_gasto)::integer] || ' de ' || extract(year from g.fecha_gasto)::integer
-      || ' en ' || interno.euros(p.aprobado + g.importe - p.presupuesto) || ' € ('
-      || interno.euros(p.aprobado + g.importe) || ' € de ' || interno.euros(p.presupuesto) || ' €).');
-  end if;
+  v_avisos := v_avisos || interno.aviso_pasaria_presupuesto('Aprobado', g.departamento_id, g.fecha_gasto, g.importe);
   return v_avisos;
 end
 $$;

@@ -9,9 +9,6 @@ set search_path = ''
 as $$
 declare
   r record;
-  p record;
-  v_meses text[] := array['enero', 'febrero', 'marzo', 'abril', 'mayo', 'junio', 'julio',
-                          'agosto', 'septiembre', 'octubre', 'noviembre', 'diciembre'];
   v_avisos text[] := '{}';
 begin
   for r in
@@ -21,14 +18,7 @@ begin
      group by g.departamento_id, date_trunc('month', g.fecha_gasto)
      order by mes, g.departamento_id
   loop
-    p := interno.presupuesto_del_mes(r.departamento_id, r.mes);
-    if p.presupuesto is not null and p.aprobado + r.importe > p.presupuesto then
-      v_avisos := v_avisos || (
-        'Aprobados todos, ' || p.nombre || ' pasaría de su presupuesto de '
-        || v_meses[extract(month from r.mes)::integer] || ' de ' || extract(year from r.mes)::integer
-        || ' en ' || interno.euros(p.aprobado + r.importe - p.presupuesto) || ' € ('
-        || interno.euros(p.aprobado + r.importe) || ' € de ' || interno.euros(p.presupuesto) || ' €).');
-    end if;
+    v_avisos := v_avisos || interno.aviso_pasaria_presupuesto('Aprobados todos', r.departamento_id, r.mes, r.importe);
   end loop;
   return v_avisos;
 end

@@ -416,8 +416,6 @@ declare
   i interno.irpf;
   v_suma numeric;
   v_dias integer;
-  v_meses text[] := array['enero', 'febrero', 'marzo', 'abril', 'mayo', 'junio', 'julio',
-                          'agosto', 'septiembre', 'octubre', 'noviembre', 'diciembre'];
   v_fuera text[] := '{}';
 begin
   select * into p from public.politicas_gasto x
@@ -455,8 +453,7 @@ begin
        and o.fecha_gasto < (date_trunc('month', g.fecha_gasto) + interval '1 month')::date
        and o.estado in ('pendiente', 'aprobado', 'pagado') and o.id <> g.id;
     if v_suma > p.maximo_por_mes then
-      v_fuera := v_fuera || (interno.euros(v_suma) || ' € de esta categoría en '
-        || v_meses[extract(month from g.fecha_gasto)::integer] || ' de ' || extract(year from g.fecha_gasto)::integer
+      v_fuera := v_fuera || (interno.euros(v_suma) || ' € de esta categoría en ' || interno.mes_y_anio(g.fecha_gasto)
         || ' con este gasto; el máximo por mes es ' || interno.euros(p.maximo_por_mes) || ' € ('
         || interno.euros(v_suma - p.maximo_por_mes) || ' € más).');
     end if;
