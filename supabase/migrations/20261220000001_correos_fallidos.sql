@@ -11,7 +11,7 @@ begin
   perform interno.exigir_admin('Solo un administrador puede ver, reintentar o descartar los correos no entregados.');
 end
 $$;
--- Only the security definer functions below call it (as the owner): nobody else needs it.
+-- Solo la llaman funciones security definer (como propietario): nadie más la necesita.
 revoke all on function interno.exigir_admin_correos() from public, anon, authenticated;
 
 
