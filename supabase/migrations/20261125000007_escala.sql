@@ -38,19 +38,16 @@ create index gastos_estado_departamento_importe_idx on public.gastos (estado, de
 -- búsqueda que la petición de las filas. El adaptador SQL no la usa (suma en su propia consulta).
 --
 -- SECURITY INVOKER: se ejecuta con los privilegios y la seguridad a nivel de fila de quien llama,
--- así que suma solo lo que ese usuario puede ver (lo mismo que obtendría pidiendo las filas), y
--- la tabla relacionada de la búsqueda también se lee con su RLS. Identificadores con %I, valores
--- con %L y operadores de una lista cerrada: nada del cliente se concatena sin citar.
+-- así que suma solo lo que ese usuario puede ver (lo mismo que obtendría pidiendo las filas).
+-- Identificadores con %I, valores con %L y operadores de una lista cerrada: nada del cliente se
+-- concatena sin citar.
 --
 --   p_fuente    tabla o vista de public (p. ej. 'gastos_vista')
 --   p_columnas  columnas a sumar
 --   p_filtros   [{"column": "estado", "op": "eq|neq|gt|gte|lt|lte|in|is_null|not_null|ilike", "value": …}]
---   p_busqueda  {"columns": ["busqueda", …], "words": ["hotel", "barcelona"], "term": "…", "refs":
---                [{"column": "proveedor_id", "table": "proveedores", "columns": ["razon_social"]}]}
---               o null. Cada palabra de `words` (sin ellas, el término entero) ha de estar en
---               alguna columna o referencia (refs: filas cuya clave foránea apunta a una fila de
---               otra tabla que la contiene, como hace el adaptador SQL con
---               `columna = any(array(select x.id …))`)
+--   p_busqueda  {"columns": ["busqueda", …], "words": ["hotel", "barcelona"], "term": "…"} o null.
+--               Cada palabra de `words` (sin ellas, el término entero) ha de estar en alguna
+--               columna.
 --
 -- Devuelve {"importe": "1234.50", …}: cada suma como texto decimal exacto (0 si no hay filas).
 
@@ -69,12 +66,9 @@ declare
   v_sumas text[] := '{}';
   v_busqueda text[] := '{}';
   v_filtro jsonb;
-  v_ref jsonb;
   v_columna text;
-  v_tabla text;
   v_op text;
   v_patron text;
-  v_en_ref text[];
   v_palabras text[];
   v_palabra text;
   v_resultado jsonb;
@@ -124,7 +118,7 @@ begin
   end loop;
 
   -- Búsqueda: cada palabra (`words`; sin ellas, el término entero) está, sin distinguir
-  -- mayúsculas, en alguna de las columnas o en alguna tabla relacionada.
+  -- mayúsculas, en alguna de las columnas.
   if p_busqueda is not null then
     v_palabras := case
       when jsonb_typeof(p_busqueda -> 'words') = 'array' then
@@ -139,24 +133,6 @@ begin
           raise exception using errcode = 'OFINV', detail = '', message = 'Columna de búsqueda no válida.';
         end if;
         v_busqueda := v_busqueda || format('%I::text ilike %L', v_columna, v_patron);
-      end loop;
-      for v_ref in select r from jsonb_array_elements(coalesce(p_busqueda -> 'refs', '[]'::jsonb)) as w (r) loop
-        v_columna := v_ref ->> 'column';
-        v_tabla := v_ref ->> 'table';
-        if v_columna is null or v_columna !~ v_identificador or v_tabla is null or v_tabla !~ v_identificador then
-          raise exception using errcode = 'OFINV', detail = '', message = 'Referencia de búsqueda no válida.';
-        end if;
-        v_en_ref := '{}';
-        for v_op in select c from jsonb_array_elements_text(coalesce(v_ref -> 'columns', '[]'::jsonb)) as q (c) loop
-          if v_op !~ v_identificador then
-            raise exception using errcode = 'OFINV', detail = '', message = 'Columna de búsqueda no válida.';
-          end if;
-          v_en_ref := v_en_ref || format('x.%I::text ilike %L', v_op, v_patron);
-        end loop;
-        if cardinality(v_en_ref) > 0 then
-          v_busqueda := v_busqueda || format('%I = any(array(select x.id from public.%I x where %s))',
-            v_columna, v_tabla, array_to_string(v_en_ref, ' or '));
-        end if;
       end loop;
       if cardinality(v_busqueda) > 0 then
         v_condiciones := v_condiciones || ('(' || array_to_string(v_busqueda, ' or ') || ')');
