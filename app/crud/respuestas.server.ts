@@ -99,3 +99,37 @@ export async function redirectWithFlash(
   };
   return redirect(to, { headers: { "Set-Cookie": await context.services.flash.set(request, flash) } });
 }
+
+/**
+ * A file's route (a download, a receipt) is opened by a person following a link, and Remix
+ * answers what such a route throws as it is: its refusals (`{ message }`, 403, 404, 422…) become a
+ * short page that says the message, with the same status. Redirects (sign-in) pass through.
+ */
+export function archivoParaPersonas<A>(loader: (args: A) => Promise<Response>) {
+  return async (args: A): Promise<Response> => {
+    try {
+      return await loader(args);
+    } catch (error) {
+      if (!(error instanceof Response) || error.status < 400) throw error;
+      const body = (await error.json().catch(() => null)) as { message?: unknown } | null;
+      const message = typeof body?.message === "string" ? body.message : "No se ha podido obtener el archivo.";
+      return new Response(paginaDeError(error.status, message), {
+        status: error.status,
+        headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "private, no-store" },
+      });
+    }
+  };
+}
+
+function paginaDeError(status: number, message: string) {
+  const titulo = status === 404 ? "No existe" : status === 403 ? "Sin permiso" : "No se puede descargar";
+  return (
+    `<!DOCTYPE html><html lang="es"><head><meta charset="utf-8">` +
+    `<meta name="viewport" content="width=device-width, initial-scale=1">` +
+    `<title>${titulo} — Oficina</title></head><body><main><h1>${titulo}</h1>` +
+    `<p>${escaparHtml(message)}</p><p><a href="/">Ir al inicio</a></p></main></body></html>`
+  );
+}
+
+const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+const escaparHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);

@@ -1,4 +1,5 @@
 import { json, redirect, type LoaderFunctionArgs } from "@remix-run/node";
+import { archivoParaPersonas } from "~/crud/respuestas.server";
 import { leerPeriodoDiario } from "~/contabilidad/diario";
 import {
   csvDiario,
@@ -19,7 +20,7 @@ const FORMATOS = ["xlsx", "csv", "xdiario", "xsubcta"] as const;
  * file (a resource route). A period or a format that cannot be read goes back to the screen,
  * which says why; a file that cannot be made (found before its first byte) is a page that says why.
  */
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export const loader = archivoParaPersonas(async ({ request, context }: LoaderFunctionArgs) => {
   const { store } = await requireAdministrador(request, context);
   const f = formats(context);
   const params = new URL(request.url).searchParams;
@@ -37,4 +38,4 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     if (error instanceof DiarioNoDisponible) throw json({ message: error.message }, { status: error.status });
     throw error;
   }
-}
+});

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Readable } from "node:stream";
 import { requireUser } from "~/auth/session.server";
-import { getOr404, notFound } from "~/crud/respuestas.server";
+import { archivoParaPersonas, getOr404, notFound } from "~/crud/respuestas.server";
 import { UUID } from "~/data/store";
 import { nombreDeDescarga } from "~/justificantes/nombre";
 import { almacenPara } from "~/justificantes/subir.server";
@@ -21,7 +21,7 @@ type Justificante = {
  * every request: whoever cannot see the gasto gets 404, as for a receipt that does not exist.
  * Served so that no browser runs it as a page: its stored type, nosniff, a sandboxing CSP.
  */
-export async function loader({ request, params, context }: LoaderFunctionArgs) {
+export const loader = archivoParaPersonas(async ({ request, params, context }: LoaderFunctionArgs) => {
   const { store } = await requireUser(request, context);
   const id = params.id ?? "";
   if (!UUID.test(id)) notFound();
@@ -42,7 +42,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       "Cache-Control": "private, no-store",
     },
   });
-}
+});
 
 /** Inline (every stored type is an image or a PDF), the name as text: ASCII fallback and RFC 5987. */
 function disposition(nombre: string) {

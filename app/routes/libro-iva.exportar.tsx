@@ -1,4 +1,5 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
+import { archivoParaPersonas } from "~/crud/respuestas.server";
 import { formats } from "~/crud/crud.server";
 import { LIBRO_IVA_PATH } from "~/fiscal/enlaces";
 import { csvLibro, requireAdministrador, xlsxLibro } from "~/fiscal/libro.server";
@@ -10,7 +11,7 @@ import { todayISO } from "~/lib/dates";
  * (a screen's loader cannot answer a page request with a file). A period that cannot be read goes
  * back to the screen, which says why.
  */
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export const loader = archivoParaPersonas(async ({ request, context }: LoaderFunctionArgs) => {
   const { store } = await requireAdministrador(request, context);
   const f = formats(context);
   const params = new URL(request.url).searchParams;
@@ -21,4 +22,4 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     throw redirect(`${LIBRO_IVA_PATH}?${params}#resultado`);
   }
   return formato === "xlsx" ? xlsxLibro(store, periodo) : csvLibro(store, periodo, f);
-}
+});

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { notFound } from "~/crud/respuestas.server";
+import { archivoParaPersonas, notFound } from "~/crud/respuestas.server";
 import { NotFound, UUID } from "~/data/store";
 import { requireAdministrador } from "~/pagos/remesas.server";
 
@@ -7,7 +7,7 @@ import { requireAdministrador } from "~/pagos/remesas.server";
  * `/remesas/{id}/fichero` — the remesa's SEPA file as it was stored when generated: the same
  * bytes every download (what the bank received is what is kept).
  */
-export async function loader({ request, context, params }: LoaderFunctionArgs) {
+export const loader = archivoParaPersonas(async ({ request, context, params }: LoaderFunctionArgs) => {
   const { store } = await requireAdministrador(request, context);
   const id = params.id;
   if (!id || !UUID.test(id)) notFound("La remesa no existe.");
@@ -26,4 +26,4 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
       "Cache-Control": "private, no-store",
     },
   });
-}
+});

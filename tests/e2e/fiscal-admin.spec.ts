@@ -129,5 +129,11 @@ empleado(
       expect(response?.status(), path).toBe(404);
       await expect(page.getByRole("heading", { level: 1, name: "No encontramos lo que busca" })).toBeVisible();
     }
+    // A download is no screen: it answers with a short page that says why, not with JSON.
+    const csv = await page.goto("/tipos-iva/exportar");
+    expect(csv?.status()).toBe(404);
+    await expect(page.getByRole("heading", { level: 1, name: "No existe" })).toBeVisible();
+    await expect(page.getByText("La página o el registro que busca no existe.")).toBeVisible();
+    await expectNoAxeViolations(page);
   },
 );

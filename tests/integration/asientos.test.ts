@@ -559,9 +559,11 @@ describe("la pantalla y sus ficheros", () => {
     const grande = await respond(() =>
       exportar.loader(args(`/asientos/exportar?${TRIMESTRE}&primero=999990&formato=xdiario`, admin)),
     );
+    // A page that says why, for the person who followed the link.
     expect(grande.status).toBe(422);
-    expect((await grande.json()).message).toMatch(
-      /^Empezando en el 999990, los \d+ asientos del periodo pasan del 999999, el último número de asiento que admite ContaPlus\./,
+    expect(grande.headers.get("Content-Type")).toBe("text/html; charset=utf-8");
+    expect(await grande.text()).toMatch(
+      /<p>Empezando en el 999990, los \d+ asientos del periodo pasan del 999999, el último número de asiento que admite ContaPlus\./,
     );
   });
 
