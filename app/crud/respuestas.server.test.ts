@@ -13,6 +13,7 @@ describe("archivoParaPersonas", () => {
     expect(r.headers.get("Cache-Control")).toBe("private, no-store");
     const html = await r.text();
     expect(html).toContain('<html lang="es">');
+    expect(html).toContain('<link rel="stylesheet" href="/estilos.css">');
     expect(html).toContain("<title>No existe — Oficina</title>");
     expect(html).toContain("<p>El archivo de &lt;b&gt;este&lt;/b&gt; justificante no está disponible.</p>");
     expect(html).toContain('<a href="/">Ir al inicio</a>');

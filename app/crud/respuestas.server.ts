@@ -103,7 +103,8 @@ export async function redirectWithFlash(
 /**
  * A file's route (a download, a receipt) is opened by a person following a link, and Remix
  * answers what such a route throws as it is: its refusals (`{ message }`, 403, 404, 422…) become a
- * short page that says the message, with the same status. Redirects (sign-in) pass through.
+ * short page in the app's style that says the message, with the same status, as the edge's page
+ * for a wrong address (server/host.ts). Redirects (sign-in) pass through.
  */
 export function archivoParaPersonas<A>(loader: (args: A) => Promise<Response>) {
   return async (args: A): Promise<Response> => {
@@ -126,6 +127,7 @@ function paginaDeError(status: number, message: string) {
   return (
     `<!DOCTYPE html><html lang="es"><head><meta charset="utf-8">` +
     `<meta name="viewport" content="width=device-width, initial-scale=1">` +
+    `<link rel="stylesheet" href="/estilos.css">` +
     `<title>${titulo} — Oficina</title></head><body><main><h1>${titulo}</h1>` +
     `<p>${escaparHtml(message)}</p><p><a href="/">Ir al inicio</a></p></main></body></html>`
   );
