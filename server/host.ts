@@ -1,4 +1,5 @@
 import type { Express, NextFunction, Request, Response } from "express";
+import { paginaSencilla } from "../app/lib/html";
 import { hostOf, placeOf } from "./edge";
 
 /**
@@ -26,9 +27,10 @@ export function requireOurHost(app: Express, appUrl: string, trustProxy: boolean
       .set({ "Cache-Control": "no-store", Connection: "close" })
       .type("html")
       .send(
-        `<!DOCTYPE html><html lang="es"><head><meta charset="utf-8"><title>Dirección no válida — Oficina</title><link rel="stylesheet" href="/estilos.css"></head>` +
-          `<body><main><h1>Dirección no válida</h1><p>Oficina no atiende peticiones dirigidas a esta dirección. Entre por la dirección habitual de Oficina.</p>` +
-          `<p>Si administra esta instalación: defina <code>APP_URL</code> con la dirección pública de Oficina.</p></main></body></html>`,
+        paginaSencilla("Dirección no válida", [
+          "Oficina no atiende peticiones dirigidas a esta dirección. Entre por la dirección habitual de Oficina.",
+          "Si administra esta instalación: defina <code>APP_URL</code> con la dirección pública de Oficina.",
+        ]),
       );
   };
 }

@@ -1,6 +1,7 @@
 import { CONTROL } from "~/entities/fields";
 import { formatDate } from "~/lib/dates";
 import { formatMoney } from "~/lib/money";
+import { escaparHtml } from "~/lib/html";
 
 /**
  * What each aviso says, in the app and by mail (docs/producto.md «Avisos»). Plain data in, Spanish text
@@ -93,9 +94,6 @@ export type Pendiente = {
   fecha_gasto: string;
 };
 
-const escape = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
-
 function mensaje(
   subject: string,
   saludo: string,
@@ -114,15 +112,15 @@ function mensaje(
     pie,
   ].join("\n");
   const html = [
-    `<p>${escape(saludo)}</p>`,
+    `<p>${escaparHtml(saludo)}</p>`,
     "<ul>",
     ...lineas.map(
       (l) =>
-        `<li>${l.enlace ? `<a href="${escape(l.enlace)}">${escape(l.texto)}</a>` : escape(l.texto)}` +
-        `${l.detalle ? `<br>${escape(l.detalle)}` : ""}</li>`,
+        `<li>${l.enlace ? `<a href="${escaparHtml(l.enlace)}">${escaparHtml(l.texto)}</a>` : escaparHtml(l.texto)}` +
+        `${l.detalle ? `<br>${escaparHtml(l.detalle)}` : ""}</li>`,
     ),
     "</ul>",
-    `<p>${escape(pie)}</p>`,
+    `<p>${escaparHtml(pie)}</p>`,
   ].join("\n");
   return { subject, text, html };
 }

@@ -4,6 +4,7 @@ import { NotFound, type Store } from "~/data/store";
 import { capitalize, type Entity } from "~/entities/entity";
 import { entidadDeLaRuta } from "~/entities/pantallas";
 import type { Flash } from "~/lib/flash.server";
+import { escaparHtml, paginaSencilla } from "~/lib/html";
 import { safeRedirect } from "~/lib/safe-redirect";
 
 /** The answers every screen's loader and action give besides its data: refusals, a 404, a redirect with a flash. */
@@ -103,8 +104,8 @@ export async function redirectWithFlash(
 /**
  * A file's route (a download, a receipt) is opened by a person following a link, and Remix
  * answers what such a route throws as it is: its refusals (`{ message }`, 403, 404, 422…) become a
- * short page in the app's style that says the message, with the same status, as the edge's page
- * for a wrong address (server/host.ts). Redirects (sign-in) pass through.
+ * short page in the app's style that says the message, with the same status. Redirects
+ * (sign-in) pass through.
  */
 export function archivoParaPersonas<A>(loader: (args: A) => Promise<Response>) {
   return async (args: A): Promise<Response> => {
@@ -124,14 +125,5 @@ export function archivoParaPersonas<A>(loader: (args: A) => Promise<Response>) {
 
 function paginaDeError(status: number, message: string) {
   const titulo = status === 404 ? "No existe" : status === 403 ? "Sin permiso" : "No se puede descargar";
-  return (
-    `<!DOCTYPE html><html lang="es"><head><meta charset="utf-8">` +
-    `<meta name="viewport" content="width=device-width, initial-scale=1">` +
-    `<link rel="stylesheet" href="/estilos.css">` +
-    `<title>${titulo} — Oficina</title></head><body><main><h1>${titulo}</h1>` +
-    `<p>${escaparHtml(message)}</p><p><a href="/">Ir al inicio</a></p></main></body></html>`
-  );
+  return paginaSencilla(titulo, [escaparHtml(message), `<a href="/">Ir al inicio</a>`]);
 }
-
-const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-const escaparHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
