@@ -71,10 +71,10 @@ function assertISODate(iso: string): void {
   if (!isISODate(iso)) throw new TypeError(`Fecha no válida: ${JSON.stringify(iso)}`);
 }
 
-/** Formatter options per time zone, kept: intl.ts finds a formatter by its options object. */
+/** Formatter options per time zone, kept frozen: intl.ts finds a formatter by its options object. */
 function porZona(cache: Map<string, Intl.DateTimeFormatOptions>, timeZone: string, base: Intl.DateTimeFormatOptions) {
   let options = cache.get(timeZone);
-  if (!options) cache.set(timeZone, (options = { ...base, timeZone }));
+  if (!options) cache.set(timeZone, (options = Object.freeze({ ...base, timeZone })));
   return options;
 }
 const DIA = new Map<string, Intl.DateTimeFormatOptions>();
@@ -119,7 +119,12 @@ export function diffDaysISO(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 }
 
-const FECHA: Intl.DateTimeFormatOptions = { day: "2-digit", month: "2-digit", year: "numeric", timeZone: "UTC" };
+const FECHA: Intl.DateTimeFormatOptions = Object.freeze({
+  day: "2-digit",
+  month: "2-digit",
+  year: "numeric",
+  timeZone: "UTC",
+});
 
 /** "2026-11-22" → "22/11/2026" (es-ES). Also accepts a timestamp and uses its UTC date part. */
 export function formatDate(iso: string, locale = "es-ES"): string {
@@ -180,8 +185,8 @@ export function lastMonthKeys(count: number, lastKey: string): string[] {
 }
 
 const MES: Record<"short" | "long", Intl.DateTimeFormatOptions> = {
-  short: { month: "short", year: "numeric", timeZone: "UTC" },
-  long: { month: "long", year: "numeric", timeZone: "UTC" },
+  short: Object.freeze({ month: "short", year: "numeric", timeZone: "UTC" }),
+  long: Object.freeze({ month: "long", year: "numeric", timeZone: "UTC" }),
 };
 /** "2026-11" → "nov 2026" (short) or "noviembre de 2026" (long), for charts and tables. */
 export function formatMonthKey(key: string, locale = "es-ES", style: "short" | "long" = "short"): string {

@@ -1,8 +1,9 @@
 /**
  * Building an Intl formatter costs far more than using one (tens of microseconds each: a page
- * formats hundreds of dates and amounts, a CSV millions). Each locale + options is built once,
- * and found again by the options object itself when a caller keeps it in a constant (a table's
- * dates and amounts), without building a key on every call.
+ * formats hundreds of dates and amounts, a CSV millions). Each locale + options is built once.
+ * Options a caller keeps frozen in a constant (a table's dates and amounts) are found again by
+ * the object itself, without building a key on every call; any other object is found by its key
+ * and not remembered, so a call with a fresh literal leaves nothing behind.
  */
 const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
 const numberFormats = new Map<string, Intl.NumberFormat>();
@@ -16,14 +17,17 @@ function cached<F>(
   options: object,
   make: () => F,
 ): F {
-  let perLocale = byOptions.get(options);
+  const kept = Object.isFrozen(options);
+  let perLocale = kept ? byOptions.get(options) : undefined;
   const hit = perLocale?.get(locale);
   if (hit) return hit;
   const key = `${locale}|${JSON.stringify(options)}`;
   let f = byKey.get(key);
   if (!f) byKey.set(key, (f = make()));
-  if (!perLocale) byOptions.set(options, (perLocale = new Map()));
-  perLocale.set(locale, f);
+  if (kept) {
+    if (!perLocale) byOptions.set(options, (perLocale = new Map()));
+    perLocale.set(locale, f);
+  }
   return f;
 }
 
@@ -31,7 +35,7 @@ export function dateTimeFormat(locale: string, options: Intl.DateTimeFormatOptio
   return cached(dateTimeByOptions, dateTimeFormats, locale, options, () => new Intl.DateTimeFormat(locale, options));
 }
 
-const NINGUNA: Intl.NumberFormatOptions = {};
+const NINGUNA: Intl.NumberFormatOptions = Object.freeze({});
 
 export function numberFormat(locale: string, options: Intl.NumberFormatOptions = NINGUNA): Intl.NumberFormat {
   return cached(numberByOptions, numberFormats, locale, options, () => new Intl.NumberFormat(locale, options));

@@ -116,11 +116,11 @@ export function compareMoney(a: string, b: string): -1 | 0 | 1 {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
-/** The options of an amount in each currency, kept (intl.ts finds its formatter by them). */
+/** The options of an amount in each currency, kept frozen (intl.ts finds its formatter by them). */
 const IMPORTES = new Map<string, Intl.NumberFormatOptions>();
 function importeEn(currency: string): Intl.NumberFormatOptions {
   let o = IMPORTES.get(currency);
-  if (!o) IMPORTES.set(currency, (o = { style: "currency", currency, useGrouping: "always" }));
+  if (!o) IMPORTES.set(currency, (o = Object.freeze({ style: "currency", currency, useGrouping: "always" })));
   return o;
 }
 
