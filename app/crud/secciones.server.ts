@@ -10,6 +10,8 @@ export const PERSONAS_MAX = 50;
 export type Personas = {
   total: number;
   filtro: string;
+  /** Where each person's record is: `${fichas}/${id}`. */
+  fichas: string;
   rows: { id: string; nombre: string; puesto: string | null; rol: string; activo: boolean }[];
 };
 
@@ -53,6 +55,7 @@ async function leer(s: SeccionDeFicha, store: Store, user: Signed["user"], id: s
     personas: {
       total,
       filtro,
+      fichas: de.path,
       rows: rows.map((r) => ({
         id: String(r.id),
         nombre: String(r.nombre_completo ?? r.nombre ?? ""),

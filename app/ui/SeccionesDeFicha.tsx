@@ -29,7 +29,7 @@ function GastosSection({ entity, id, gastos }: { entity: Entity; id: string; gas
       <p>
         {gastos.total === 0
           ? `${capitalize(este)} no tiene gastos`
-          : `${gastos.total.toLocaleString(formats.locale)} ${gastos.total === 1 ? "gasto" : "gastos"} por un total de ${formatMoney(gastos.importe, formats.locale, formats.currency)}`}
+          : `${cuenta(gastos.total, "gasto", "gastos", formats.locale)} por un total de ${formatMoney(gastos.importe, formats.locale, formats.currency)}`}
         {gastos.todos ? "." : " que usted pueda ver."}
       </p>
       {gastos.total > 0 ? (
@@ -49,7 +49,7 @@ function PersonasSection({
   personas: Personas;
   donde: "en este departamento" | "en esta sucursal";
 }) {
-  const { total, rows, filtro } = personas;
+  const { total, rows, filtro, fichas } = personas;
   return (
     <section aria-labelledby="personas" className="panel">
       <h2 id="personas">Personas</h2>
@@ -64,7 +64,7 @@ function PersonasSection({
           <ul className="lista-personas">
             {rows.map((p) => (
               <li key={p.id}>
-                <Link to={`/usuarios/${p.id}`}>{p.nombre}</Link>
+                <Link to={`${fichas}/${p.id}`}>{p.nombre}</Link>
                 {p.puesto ? `, ${p.puesto}` : ""} ({labelOf(ROLES, p.rol)}
                 {p.activo ? "" : ", inactivo"})
               </li>
