@@ -373,6 +373,7 @@ describe("campos relacionados", () => {
     );
     expect(dep.secciones.personas.rows.map((p: { id: string }) => p.id)).toEqual([otro.id]);
     expect(dep.secciones.personas.filtro).toBe(`/usuarios?departamento=${departamento}`);
+    expect(dep.secciones.personas.fichas).toBe("/usuarios");
     const suc = await json(
       await respond(() =>
         sucLoader({
