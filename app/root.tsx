@@ -2,9 +2,9 @@ import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/nod
 import {
   Form,
   isRouteErrorResponse,
+  Link,
   Links,
   Meta,
-  NavLink,
   Outlet,
   Scripts,
   ScrollRestoration,
@@ -99,15 +99,13 @@ export function Layout({ children }: { children: ReactNode }) {
               <nav aria-label="Secciones">
                 <ul>
                   <li>
-                    <NavLink to="/" end prefetch="intent">
+                    <EnlaceNav to="/" end>
                       Panel
-                    </NavLink>
+                    </EnlaceNav>
                   </li>
                   {data.navegacion.principal.map((s) => (
                     <li key={s.to}>
-                      <NavLink to={s.to} prefetch="intent">
-                        {s.label}
-                      </NavLink>
+                      <EnlaceNav to={s.to}>{s.label}</EnlaceNav>
                     </li>
                   ))}
                   {data.navegacion.grupos.map((g) => (
@@ -118,9 +116,7 @@ export function Layout({ children }: { children: ReactNode }) {
                 </ul>
               </nav>
               <div className="usuario">
-                <NavLink to="/avisos" prefetch="intent">
-                  {user.avisos > 0 ? `Avisos (${user.avisos} sin leer)` : "Avisos"}
-                </NavLink>
+                <EnlaceNav to="/avisos">{user.avisos > 0 ? `Avisos (${user.avisos} sin leer)` : "Avisos"}</EnlaceNav>
                 <a href={`/usuarios/${user.id}`} title="Mi perfil">
                   {user.nombre} {user.apellidos ?? ""}
                 </a>
@@ -155,6 +151,29 @@ export function Layout({ children }: { children: ReactNode }) {
 }
 
 /**
+ * Whether `pathname` is one of the pages of the section at `to`: the section itself or, unless
+ * `end`, a page under it; without regard to case, as routes match.
+ */
+function esSeccionActual(pathname: string, to: string, end = false) {
+  const actual = pathname.toLowerCase();
+  return actual === to || (!end && actual.startsWith(`${to}/`));
+}
+
+/**
+ * A section of the navigation, marked `aria-current="page"` on its pages. Not `NavLink`: it marks
+ * the same, but also resolves its path again for view transitions, which Oficina does not use,
+ * for each of the header's links on every page.
+ */
+function EnlaceNav({ to, end = false, children }: { to: string; end?: boolean; children: ReactNode }) {
+  const { pathname } = useLocation();
+  return (
+    <Link to={to} prefetch="intent" aria-current={esSeccionActual(pathname, to, end) ? "page" : undefined}>
+      {children}
+    </Link>
+  );
+}
+
+/**
  * A folded group of the navigation: a <details> disclosure, opened and closed by its summary with
  * the mouse, Enter or Space, with or without JavaScript. Its summary is marked while the page is
  * one of its sections. With JavaScript, as a menu: it closes on Escape (focus back on the
@@ -164,7 +183,7 @@ export function Layout({ children }: { children: ReactNode }) {
 function GrupoNav({ grupo }: { grupo: GrupoNavegacion }) {
   const { pathname } = useLocation();
   const ref = useRef<HTMLDetailsElement>(null);
-  const actual = grupo.secciones.some((s) => pathname === s.to || pathname.startsWith(`${s.to}/`));
+  const actual = grupo.secciones.some((s) => esSeccionActual(pathname, s.to));
   const antes = useRef(pathname);
   useEffect(() => {
     if (antes.current === pathname) return;
@@ -195,9 +214,7 @@ function GrupoNav({ grupo }: { grupo: GrupoNavegacion }) {
       <ul id={grupo.id}>
         {grupo.secciones.map((s) => (
           <li key={s.to}>
-            <NavLink to={s.to} prefetch="intent">
-              {s.label}
-            </NavLink>
+            <EnlaceNav to={s.to}>{s.label}</EnlaceNav>
           </li>
         ))}
       </ul>
