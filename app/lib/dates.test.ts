@@ -137,6 +137,20 @@ describe("formatting", () => {
     expect(() => formatDate("2026-02-30")).toThrow(TypeError);
   });
 
+  it("formats a remembered date the same, per locale, also after the memory is emptied", () => {
+    expect(formatDate("2026-11-22", "en-US")).toBe("11/22/2026");
+    expect(formatDate("2026-11-22")).toBe("22/11/2026");
+    // More days than it keeps: the first ones are formatted again, the same.
+    let dia = "2010-01-01";
+    for (let i = 0; i < 6_000; i++) {
+      expect(formatDate(dia)).toBe(`${dia.slice(8)}/${dia.slice(5, 7)}/${dia.slice(0, 4)}`);
+      dia = addDaysISO(dia, 1);
+    }
+    expect(formatDate("2010-01-01")).toBe("01/01/2010");
+    expect(formatDate("2026-11-22", "en-US")).toBe("11/22/2026");
+    expect(() => formatDate("2026-02-30")).toThrow(TypeError);
+  });
+
   it("formats a timestamp in the office's time zone", () => {
     expect(formatDateTime("2026-11-22T13:05:00Z")).toBe("22/11/2026, 14:05");
     expect(formatDateTime(new Date("2026-07-01T22:15:00Z"))).toBe("02/07/2026, 00:15");

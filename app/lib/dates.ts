@@ -126,11 +126,25 @@ const FECHA: Intl.DateTimeFormatOptions = Object.freeze({
   timeZone: "UTC",
 });
 
+/**
+ * Dates already formatted, by locale. A list or a CSV repeats the same few hundred days, and
+ * formatting one is far dearer than finding it; emptied when it grows past what a few years hold.
+ */
+const fechasFormateadas = new Map<string, Map<string, string>>();
+const FECHAS_RECORDADAS = 5_000;
+
 /** "2026-11-22" → "22/11/2026" (es-ES). Also accepts a timestamp and uses its UTC date part. */
 export function formatDate(iso: string, locale = "es-ES"): string {
   const date = iso.length > 10 ? iso.slice(0, 10) : iso;
+  let delIdioma = fechasFormateadas.get(locale);
+  const hecha = delIdioma?.get(date);
+  if (hecha !== undefined) return hecha;
   assertISODate(date);
-  return dateTimeFormat(locale, FECHA).format(new Date(`${date}T00:00:00Z`));
+  const texto = dateTimeFormat(locale, FECHA).format(new Date(`${date}T00:00:00Z`));
+  if (!delIdioma) fechasFormateadas.set(locale, (delIdioma = new Map()));
+  if (delIdioma.size >= FECHAS_RECORDADAS) delIdioma.clear();
+  delIdioma.set(date, texto);
+  return texto;
 }
 
 /** A timestamp (ISO string or Date) → "22/11/2026, 14:05" in the office's time zone. */
