@@ -28,7 +28,7 @@ const empleado = as("empleado");
 const aprobador = as("aprobador");
 const administrador = as("administrador");
 
-/** A seeded supplier with both names, and an inactive one (scripts/seed/catalog/proveedores.ts). */
+/** A seeded supplier with both names, and an inactive one (scripts/seed/catalog/proveedores-*.ts). */
 const HOTEL = "Hotel Mediterráneo Valencia (Hoteles Mediterráneo Levante S.L.)";
 const INACTIVO = "Distribuciones Ofimáticas del Norte S.L.";
 

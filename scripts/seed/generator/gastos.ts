@@ -25,7 +25,8 @@ import {
   TEMAS,
 } from "../catalog/gastos";
 import { DEMO_ACCOUNTS } from "../catalog/organization";
-import { GASTOS_POR_CATEGORIA_PROVEEDOR, PROVEEDORES } from "../catalog/proveedores";
+import { GASTOS_POR_CATEGORIA_PROVEEDOR } from "../catalog/proveedor";
+import { PROVEEDORES } from "../catalog/proveedores";
 import { centsToDecimal, DAY, DAYS_BACK, dayStartMs, MINUTE } from "./common";
 import type { Rng } from "./random";
 
