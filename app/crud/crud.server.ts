@@ -2,7 +2,17 @@ import { json, type AppLoadContext, type SerializeFrom } from "@remix-run/node";
 import { z } from "zod";
 import { puede, type Accion } from "~/auth/permissions";
 import { requireUser, type Signed } from "~/auth/session.server";
-import { Conflict, Forbidden, NotFound, Referenced, UUID, type Row, type Store } from "~/data/store";
+import {
+  Conflict,
+  EXACT_COUNT_LIMIT,
+  Forbidden,
+  NotFound,
+  Referenced,
+  UUID,
+  type ListQuery,
+  type Row,
+  type Store,
+} from "~/data/store";
 import {
   accionDeRegistro,
   accionEnBloque,
@@ -35,7 +45,15 @@ import {
   type FlashKind,
   type FlashLink,
 } from "./respuestas.server";
-import { parseListState, SELECCIONAR_TODOS, sinControl, toListQuery, viewFilters } from "./list-query";
+import { numberFormat } from "~/lib/intl";
+import {
+  busquedaCorta,
+  listQueryFor,
+  parseListState,
+  SELECCIONAR_TODOS,
+  sinControl,
+  type ListState,
+} from "./list-query";
 
 /**
  * The generic server side of every list and record screen: loaders and actions take an entity
@@ -201,23 +219,59 @@ export async function listLoader(entity: Entity, args: Args) {
   const url = new URL(args.request.url);
   if (url.searchParams.get("formato") !== "csv") return json(await listData(entity, signed, args));
   csvToExport(entity, url);
-  const state = parseListState(entity, url.searchParams);
-  const query = toListQuery(entity, state, viewFilters(entity, state, signed.user));
+  const query = listQueryFor(entity, parseListState(entity, url.searchParams), signed.user);
   return csvResponse(entity, signed.store, query, formats(args.context), signed.user.rol);
 }
 
+/**
+ * The list's state from the URL, in an order the list can give: on an `escala` list, sorting by
+ * an `ordenSoloContado` column over a filter too large to count falls back to the default order,
+ * and `avisoOrden` says why.
+ */
+export async function estadoDeLista(entity: Entity, { user, store }: Signed, url: URL, locale: string) {
+  const state = parseListState(entity, url.searchParams);
+  if (!entity.escala?.ordenSoloContado.includes(state.orden)) return { state, avisoOrden: null };
+  const probe = await store.list(entity.view, {
+    ...listQueryFor(entity, state, user),
+    limit: 0,
+    offset: 0,
+    count: "estimated",
+  });
+  if (!probe.estimated) return { state, avisoOrden: null };
+  const nombre = (column: string) => entity.columns.find((c) => c.name === column)?.label.toLowerCase();
+  const { column, ascending } = entity.defaultOrder;
+  return {
+    state: { ...state, orden: column, dir: ascending ? "asc" : "desc" } satisfies ListState,
+    avisoOrden: `Para ordenar por ${nombre(state.orden)}, filtre hasta ${numberFormat(locale).format(EXACT_COUNT_LIMIT)} ${entity.plural} o menos; mientras, se ordenan por ${nombre(column)}.`,
+  };
+}
+
+/**
+ * What the list reads for its page: the query for this person and the row's columns, counted
+ * (and summed) as its entity declares (`escala`: estimated above EXACT_COUNT_LIMIT).
+ */
+export function lecturaDeLista(entity: Entity, state: ListState, user: Signed["user"]): ListQuery {
+  return {
+    ...listQueryFor(entity, state, user),
+    columns: listColumns(entity),
+    ...(entity.escala ? { count: "estimated", sum: [...entity.escala.sumas], base: entity.table } : {}),
+  };
+}
+
 /** What a list screen shows. */
-export async function listData(entity: Entity, { user, store }: Signed, { request, context }: Args) {
+export async function listData(entity: Entity, signed: Signed, { request, context }: Args) {
+  const { user, store } = signed;
   if (!seenBy(entity, user.rol)) notFound();
   const url = new URL(request.url);
-  const state = parseListState(entity, url.searchParams);
-  const query = toListQuery(entity, state, viewFilters(entity, state, user));
+  const { state, avisoOrden } = await estadoDeLista(entity, signed, url, formats(context).locale);
   const [result, options] = await Promise.all([
-    store.list<StoredRow>(entity.view, { ...query, columns: listColumns(entity) }),
+    store.list<StoredRow>(entity.view, lecturaDeLista(entity, state, user)),
     loadOptions(store, entity, state.filtros, optionSearches(entity, url)),
   ]);
   return {
     state,
+    avisoOrden,
+    busquedaCorta: busquedaCorta(entity, state),
     result,
     options,
     can: permissions(entity, user),

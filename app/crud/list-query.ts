@@ -115,8 +115,9 @@ function compareRange(filter: ListFilter, a: unknown, b: unknown): number {
 
 export function toListQuery(entity: Entity, state: ListState, extra: Filter[] = []): ListQuery {
   const filters: Filter[] = [...extra];
-  // Every word, without accents or capitals, as the `busqueda` columns hold the text (app/lib/busqueda.ts).
-  const words = palabrasBusqueda(state.q);
+  // Every word, without accents or capitals, as the `busqueda` columns hold the text (app/lib/busqueda.ts);
+  // none from a term too short to search (`escala.busquedaMinima`).
+  const words = busquedaCorta(entity, state) ? [] : palabrasBusqueda(state.q);
   for (const filter of entity.filters) {
     const raw = state.filtros[filter.name];
     if (raw === undefined) continue;
@@ -152,6 +153,25 @@ export function toListQuery(entity: Entity, state: ListState, extra: Filter[] = 
 /** The filters of the state's one-click view, for this user (none without a view). */
 export function viewFilters(entity: Entity, state: ListState, user: { id: string; rol: Rol }): Filter[] {
   return entity.vistas?.find((v) => v.name === state.vista)?.filters(user) ?? [];
+}
+
+/**
+ * The list's query for this person: its filters, view, search, sort and page; `extra` narrows it
+ * further. The CSV and the bulk actions on «todos los que coinciden» use it too, so they take
+ * exactly the records the list shows.
+ */
+export function listQueryFor(
+  entity: Entity,
+  state: ListState,
+  user: { id: string; rol: Rol },
+  extra: Filter[] = [],
+): ListQuery {
+  return toListQuery(entity, state, [...viewFilters(entity, state, user), ...extra]);
+}
+
+/** Whether `q` was typed but is too short to search this list (`escala.busquedaMinima`). */
+export function busquedaCorta(entity: Entity, state: ListState): boolean {
+  return state.q.length > 0 && state.q.length < (entity.escala?.busquedaMinima ?? 0);
 }
 
 function filterValue(filter: ListFilter, raw: string): unknown {

@@ -115,6 +115,15 @@ export type Entity = {
   vistas?: readonly ListView[];
   defaultOrder: { column: string; ascending: boolean };
   /**
+   * A list that grows past what can be counted on every page (ADR 0006): counted exactly up to
+   * EXACT_COUNT_LIMIT matches and estimated above, the `sumas` columns added up over the whole
+   * filter while it is counted exactly. Sorting by an `ordenSoloContado` column (a related
+   * record's name: the whole filter is read and sorted) only then; meanwhile the list is in its
+   * default order and says why. Search terms shorter than `busquedaMinima` cannot use the
+   * trigram indexes: they are not searched, and the page says so.
+   */
+  escala?: { sumas: readonly string[]; ordenSoloContado: readonly string[]; busquedaMinima: number };
+  /**
    * Keys a list sorted by a column sorts by next, in the same direction, before `id` (gastos of
    * one date: the newest first). Its indexes and search function sort the same way.
    */

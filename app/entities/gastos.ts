@@ -72,15 +72,6 @@ export const CAMPOS_NO_ADMIN = [
 export const CLASES_CALCULADAS = ["kilometraje", "dieta"] as const;
 const calculado = (clase: unknown) => (CLASES_CALCULADAS as readonly unknown[]).includes(clase);
 
-/**
- * Sorting by a related record's name (not a column of gastos) reads and sorts the whole filter:
- * offered only while the filter is counted exactly (EXACT_COUNT_LIMIT gastos or fewer). ADR 0006.
- */
-export const ORDEN_SOLO_FILTRADO = ["proveedor_nombre", "solicitante_nombre", "departamento_nombre"] as const;
-
-/** Shorter search terms cannot use the trigram indexes: they are not searched (ADR 0006). */
-export const BUSQUEDA_MINIMA = 3;
-
 export const gastos: Entity = {
   table: "gastos",
   view: "gastos_vista",
@@ -186,6 +177,13 @@ export const gastos: Entity = {
     { name: "exento_irpf", label: "Exento de IRPF", kind: "money", soloEnCsv: true },
     { name: "sujeto_irpf", label: "Sujeto a IRPF", kind: "money", soloEnCsv: true },
   ],
+  // Hundreds of thousands of gastos: counted exactly up to EXACT_COUNT_LIMIT, the sum of importe
+  // beside the count, and sorting by a related name only on a filter that small (ADR 0006).
+  escala: {
+    sumas: ["importe"],
+    ordenSoloContado: ["proveedor_nombre", "solicitante_nombre", "departamento_nombre"],
+    busquedaMinima: 3,
+  },
   // The bulk approval's checkboxes: «id:version», never on one's own gasto, and only where the
   // database would accept the approval (gastos_vista.puede_aprobar).
   rowFields: ["version", "solicitante_id", "puede_aprobar"],

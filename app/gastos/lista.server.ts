@@ -1,8 +1,10 @@
 import { json, type AppLoadContext } from "@remix-run/node";
 import { requireUser, type Signed } from "~/auth/session.server";
-import { EXACT_COUNT_LIMIT, UUID, type Row, type Store } from "~/data/store";
+import { UUID, type Row, type Store } from "~/data/store";
 import {
+  estadoDeLista,
   formats,
+  lecturaDeLista,
   loadHistory,
   loadOptions,
   optionSearches,
@@ -17,17 +19,15 @@ import { motivosDe } from "~/crud/accion-de-registro.server";
 import { EN_BLOQUE_MAXIMO } from "~/crud/en-bloque.server";
 import { getOr404, notFound } from "~/crud/respuestas.server";
 import { csvResponse, csvToExport } from "~/crud/csv.server";
-import { parseListState } from "~/crud/list-query";
-import { accionesOfrecidas, enBloquePara, forRole, listColumns, type Motivos } from "~/entities/entity";
-import { BUSQUEDA_MINIMA, gastos, ORDEN_SOLO_FILTRADO } from "~/entities/gastos";
+import { busquedaCorta, listQueryFor, parseListState } from "~/crud/list-query";
+import { accionesOfrecidas, enBloquePara, forRole, type Motivos } from "~/entities/entity";
+import { gastos } from "~/entities/gastos";
 import { proveedores } from "~/entities/proveedores";
 import { todayISO } from "~/lib/dates";
-import { numberFormat } from "~/lib/intl";
 import type { Perfil } from "./AyudaSolicitante";
 import { nombreLimpio } from "~/justificantes/nombre";
 import type { JustificanteVista } from "~/justificantes/Justificantes";
 import { MAX_POR_GASTO } from "~/justificantes/subir.server";
-import { consultaGastos } from "./consulta.server";
 import { accionMasiva, contarMasivo } from "./workflow.server";
 
 type Args = { request: Request; context: AppLoadContext };
@@ -53,11 +53,15 @@ export async function gastosLoader({ request, context }: Args) {
   const { user, store } = signed;
   const url = new URL(request.url);
   const f = formats(context);
-  let state = parseListState(gastos, url.searchParams);
-  let query = consultaGastos(state, user);
   if (url.searchParams.get("formato") === "csv") {
     csvToExport(gastos, url);
-    return csvResponse(gastos, store, query, f, user.rol);
+    return csvResponse(
+      gastos,
+      store,
+      listQueryFor(gastos, parseListState(gastos, url.searchParams), user),
+      f,
+      user.rol,
+    );
   }
 
   const gastoId = url.searchParams.get("gasto");
@@ -72,16 +76,7 @@ export async function gastosLoader({ request, context }: Args) {
     masivoParam === "aprobar" || masivoParam === "rechazar" ? masivoParam : null;
 
   // Sorting by a related name only on a filter counted exactly; else by date, and say why.
-  let avisoOrden: string | null = null;
-  if ((ORDEN_SOLO_FILTRADO as readonly string[]).includes(state.orden)) {
-    const probe = await store.list(gastos.view, { ...query, limit: 0, offset: 0, count: "estimated" });
-    if (probe.estimated) {
-      const columna = gastos.columns.find((c) => c.name === state.orden)?.label.toLowerCase();
-      avisoOrden = `Para ordenar por ${columna}, filtre hasta ${numberFormat(f.locale).format(EXACT_COUNT_LIMIT)} gastos o menos; mientras, se ordenan por fecha.`;
-      state = { ...state, orden: gastos.defaultOrder.column, dir: "desc" };
-      query = consultaGastos(state, user);
-    }
-  }
+  const { state, avisoOrden } = await estadoDeLista(gastos, signed, url, f.locale);
 
   // Everything the page needs is read in one transaction (reads started together share one,
   // sql/performance/transactions.server.ts): the options wait for the record only when a panel
@@ -102,15 +97,9 @@ export async function gastosLoader({ request, context }: Args) {
     sinPanel,
     proveedoresInactivos,
   ] = await Promise.all([
-    // Count and sum over the whole filter; a huge filter gets an estimate and no sum (ADR 0006).
+    // Count and sum over the whole filter; a huge filter gets an estimate and no sum (gastos.escala).
     // Its columns include puede_aprobar (gastos.rowFields): the rows whose checkbox the bulk approval offers.
-    store.list<StoredRow>(gastos.view, {
-      ...query,
-      columns: listColumns(gastos),
-      count: "estimated",
-      sum: ["importe"],
-      base: gastos.table,
-    }),
+    store.list<StoredRow>(gastos.view, lecturaDeLista(gastos, state, user)),
     gastoId ? motivosDe(store, gastos, gastoId) : Promise.resolve(null),
     gastoId ? getOr404<StoredRow & GastoClave>(store, gastos.view, gastoId) : Promise.resolve(null),
     // Read with the record (it shows nothing if the record is not visible: the page is a 404 then).
@@ -142,7 +131,7 @@ export async function gastosLoader({ request, context }: Args) {
   return json({
     state,
     avisoOrden,
-    busquedaCorta: state.q.length > 0 && state.q.length < BUSQUEDA_MINIMA,
+    busquedaCorta: busquedaCorta(gastos, state),
     result,
     options,
     // The create and edit forms offer active suppliers only (the database refuses choosing an

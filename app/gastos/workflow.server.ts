@@ -12,8 +12,7 @@ import {
 import { forbidden } from "~/crud/respuestas.server";
 import { accionEnBloque, type BulkAction } from "~/entities/entity";
 import { gastos } from "~/entities/gastos";
-import { parseListState, SELECCIONAR_TODOS } from "~/crud/list-query";
-import { consultaGastos } from "./consulta.server";
+import { listQueryFor, parseListState, SELECCIONAR_TODOS } from "~/crud/list-query";
 
 /**
  * What the list's bulk workflow needs beyond the generic machinery (app/crud/en-bloque.server.ts):
@@ -117,7 +116,7 @@ export function filtrosMasivos(url: URL, signed: Signed) {
     // A filter value that cannot be read is not applied to the list: acting on «all that match»
     // would then act on more than the person asked for. Refused until it is corrected.
     ilegibles: Object.keys(state.errores).length > 0,
-    query: consultaGastos(state, signed.user, [
+    query: listQueryFor(gastos, state, signed.user, [
       { column: "estado", op: "eq", value: "pendiente" },
       { column: "puede_aprobar", op: "eq", value: true },
     ]),

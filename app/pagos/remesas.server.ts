@@ -2,9 +2,9 @@ import type { AppLoadContext } from "@remix-run/node";
 import { requireUser, type Signed } from "~/auth/session.server";
 import { forbidden } from "~/crud/respuestas.server";
 import { UUID, type Store } from "~/data/store";
-import { parseListState } from "~/crud/list-query";
+import { listQueryFor, parseListState } from "~/crud/list-query";
 import { gastos } from "~/entities/gastos";
-import { consultaGastos } from "~/gastos/consulta.server";
+
 import { pain001, type Direccion, type FormatoPain001, type Remesa } from "./pain001";
 
 /**
@@ -77,7 +77,7 @@ export function candidatosDe(store: Store, ids: string[]): Promise<Candidatos> {
 export async function candidatosDeLista(signed: Signed, lista: URLSearchParams) {
   const state = parseListState(gastos, lista);
   if (Object.keys(state.errores).length > 0) return { ilegible: true as const };
-  const query = consultaGastos(state, signed.user, [
+  const query = listQueryFor(gastos, state, signed.user, [
     { column: "estado", op: "eq", value: "aprobado" },
     { column: "en_remesa", op: "is_null" },
   ]);

@@ -1,21 +1,20 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction, SerializeFrom } from "@remix-run/node";
 import { Link, useFormAction, useLoaderData, useSearchParams } from "@remix-run/react";
 import { enBloqueDeLaPagina } from "~/entities/entity";
-import { BUSQUEDA_MINIMA, gastos, ORDEN_SOLO_FILTRADO } from "~/entities/gastos";
+import { gastos } from "~/entities/gastos";
 import { gastosAction } from "~/gastos/acciones.server";
 import { useAyudaSolicitante } from "~/gastos/AyudaSolicitante";
 import { BarraSeleccion, BulkActions, ConfirmMasivo } from "~/gastos/BulkActions";
 import { gastosLoader } from "~/gastos/lista.server";
 import { FichaGasto, sinInactivos } from "~/gastos/FichaGasto";
 import { CampoArchivos } from "~/justificantes/Justificantes";
-import { EXACT_COUNT_LIMIT } from "~/data/store";
 import { listHref, SELECCIONAR_TODOS } from "~/crud/list-query";
-import { numberFormat } from "~/lib/intl";
-import { formatMoney, toCents } from "~/lib/money";
+import { toCents } from "~/lib/money";
 import { CreateForm, OptionSearchForms } from "~/ui/EntityForms";
 import { EN_BLOQUE_FORM, useColumnaSeleccion } from "~/ui/AccionesEnBloque";
 import { pageTitle, useFormats } from "~/ui/page";
-import { backToRow, csvHref, DataTable, FilterForm, ListViews, Pagination } from "~/ui/lists";
+import { backToRow, DataTable, FilterForm, ListViews, Pagination } from "~/ui/lists";
+import { AvisosDeLista, ResumenLista, resumenDeLista } from "~/ui/ResumenLista";
 
 /**
  * `/gastos` (docs/producto.md «El gasto»): the list with its filters, views, count and sum; bulk
@@ -48,7 +47,7 @@ export default function Gastos() {
   const aqui = panel ? listHref(gastos.path, state, { gasto: panel.record.id }) : lista;
   const nuevoHref = `${listHref(gastos.path, state, { nuevo: 1 })}#nuevo`;
   const filtered = Boolean(state.q) || Object.keys(state.filtros).length > 0 || Boolean(state.vista);
-  const resumen = resumenDe(result, formats);
+  const resumen = resumenDeLista(gastos, result, formats);
   // The bulk actions offered on this page, as the entity declares them: approve and reject where
   // the database would let this person approve a row (gastos_vista.puede_aprobar), mark as paid
   // where an administrador sees an approved one; and the rows that get a box.
@@ -77,15 +76,6 @@ export default function Gastos() {
     (!estadoFiltrado || String(estadoFiltrado).split(",").includes("aprobado"))
       ? `/remesas?${new URLSearchParams({ lista: lista.split("?")[1] ?? "", coinciden: "1" }).toString()}#nueva-remesa`
       : null;
-  // Over a filter too big to count, related names are not offered for sorting (ADR 0006).
-  const entity = result.estimated
-    ? {
-        ...gastos,
-        columns: gastos.columns.map((c) =>
-          (ORDEN_SOLO_FILTRADO as readonly string[]).includes(c.name) ? { ...c, sortable: false } : c,
-        ),
-      }
-    : gastos;
   return (
     <>
       <div className="titulo-pagina">
@@ -106,39 +96,25 @@ export default function Gastos() {
         }
       />
       <FilterForm entity={gastos} state={state} options={options} plegable resumenId="resumen-resultados" />
-      {data.busquedaCorta ? (
-        <p className="aviso aviso-aviso" role="status">
-          Escriba al menos {BUSQUEDA_MINIMA} letras o cifras para buscar; la lista no está filtrada por «{state.q}».
-        </p>
-      ) : null}
-      {data.avisoOrden ? (
-        <p className="aviso aviso-aviso" role="status">
-          {data.avisoOrden}
-        </p>
-      ) : null}
+      <AvisosDeLista entity={gastos} state={state} busquedaCorta={data.busquedaCorta} avisoOrden={data.avisoOrden} />
       {masivo ? (
         <ConfirmMasivo masivo={masivo} cancelar={lista} locale={formats.locale} action={`${accion}#masivo-confirmar`} />
       ) : null}
       <div className={panel || nuevo ? "gastos-con-panel" : "gastos-sin-panel"}>
         <div className="gastos-lista">
-          <div className="resumen-lista">
-            <p aria-live="polite" id="resumen-resultados" tabIndex={-1}>
-              <strong>{resumen.cuenta}</strong>
-              {filtered ? " con estos filtros" : ""}
-              {" · "}
-              {resumen.suma}
-            </p>
-            {result.total > 0 ? (
-              <a href={csvHref(gastos.path, state)} download>
-                Exportar CSV
-              </a>
-            ) : null}
-          </div>
+          <ResumenLista
+            entity={gastos}
+            state={state}
+            result={result}
+            formats={formats}
+            filtrada={filtered}
+            id="resumen-resultados"
+          />
           {result.rows.length > 0 ? (
             <>
               <div id="tabla-gastos">
                 <DataTable
-                  entity={entity}
+                  entity={gastos}
                   rows={result.rows}
                   state={state}
                   formats={formats}
@@ -146,6 +122,7 @@ export default function Gastos() {
                   recordHref={(row) => `${lista}${lista.includes("?") ? "&" : "?"}gasto=${row.id}#gasto`}
                   selectedId={panel?.record.id}
                   leading={conCasillas ? columna : undefined}
+                  estimated={result.estimated}
                 />
               </div>
               {conCasillas ? <BarraSeleccion aprobar={pendientes} locale={formats.locale} /> : null}
@@ -226,27 +203,6 @@ export default function Gastos() {
       <OptionSearchForms options={options} />
     </>
   );
-}
-
-/** «132 gastos · 45.210,33 €», or «≈ 1,2 millones de gastos · suma no disponible…» for a huge filter. */
-function resumenDe(result: Data["result"], formats: { locale: string; currency: string }) {
-  const { total, estimated } = result;
-  if (estimated) {
-    const aprox = numberFormat(formats.locale, {
-      notation: "compact",
-      compactDisplay: "long",
-      maximumFractionDigits: 1,
-    }).format(total);
-    const de = /(millón|millones)$/.test(aprox) ? " de" : "";
-    return {
-      cuenta: `≈ ${aprox}${de} gastos`,
-      suma: `suma no disponible para más de ${EXACT_COUNT_LIMIT.toLocaleString(formats.locale)} gastos; filtre más`,
-    };
-  }
-  return {
-    cuenta: `${total.toLocaleString(formats.locale)} ${total === 1 ? "gasto" : "gastos"}`,
-    suma: formatMoney(result.sums.importe ?? "0.00", formats.locale, formats.currency),
-  };
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) =>

@@ -5,14 +5,14 @@ import type { ListData, Options, RecordData, StoredRow } from "~/crud/crud.serve
 import { listHref, SELECCIONAR_TODOS } from "~/crud/list-query";
 import { enBloqueDeLaPagina, forRole, nuevo, recordName, type Entity } from "~/entities/entity";
 import type { Formats } from "~/lib/format";
-import { cuenta } from "~/lib/plural";
 import { AccionForm } from "./AccionForm";
 import { AccionesEnBloque, EN_BLOQUE_FORM, useColumnaSeleccion } from "./AccionesEnBloque";
 import { ConfirmDialog, FormEliminar } from "./ConfirmDialog";
 import { CreateForm, displayField, EditForm, OptionSearchForms, type ActionData } from "./EntityForms";
 import { History } from "./History";
-import { backToRow, csvHref, DataTable, FilterForm, ListViews, Pagination } from "./lists";
+import { backToRow, DataTable, FilterForm, ListViews, Pagination } from "./lists";
 import { pageTitle, useFormats } from "./page";
+import { AvisosDeLista, ResumenLista, resumenDeLista } from "./ResumenLista";
 import { SeccionesDeFicha } from "./SeccionesDeFicha";
 
 type Row = StoredRow;
@@ -24,7 +24,7 @@ export function recordMeta(entity: Entity) {
 }
 
 export function EntityListPage({ entity: declared, children }: { entity: Entity; children?: ReactNode }) {
-  const { state, result, options, can, campos, envio, defaults } = useLoaderData<ListData>();
+  const { state, result, options, can, campos, envio, defaults, busquedaCorta, avisoOrden } = useLoaderData<ListData>();
   const user = useRouteLoaderData<RootData>("root")?.user;
   const rol = user?.rol;
   // Without the fields this role does not read (`reservados`).
@@ -33,7 +33,7 @@ export function EntityListPage({ entity: declared, children }: { entity: Entity;
   const location = useLocation();
   const here = location.pathname + location.search;
   const filtered = Boolean(state.q) || Object.keys(state.filtros).length > 0;
-  const count = cuenta(result.total, entity.singular, entity.plural, formats.locale);
+  const count = resumenDeLista(entity, result, formats).cuenta;
   // The bulk actions this person may post on the rows of this page, and the rows they apply to.
   const enBloque = enBloqueDeLaPagina(entity, user ? { id: user.id, rol: user.rol } : undefined, result.rows);
   const todos = new URLSearchParams(location.search).get(SELECCIONAR_TODOS) === "todos";
@@ -57,17 +57,8 @@ export function EntityListPage({ entity: declared, children }: { entity: Entity;
       {entity.intro ? <p className="intro">{entity.intro}</p> : null}
       {entity.vistas?.length ? <ListViews entity={entity} state={state} rol={rol ?? ""} todos="Todos" /> : null}
       <FilterForm entity={entity} state={state} options={options} />
-      <div className="resumen-lista">
-        <p aria-live="polite">
-          <strong>{count}</strong>
-          {filtered ? " con estos filtros" : ""}
-        </p>
-        {result.total > 0 ? (
-          <a href={csvHref(entity.path, state)} download>
-            Exportar CSV
-          </a>
-        ) : null}
-      </div>
+      <AvisosDeLista entity={entity} state={state} busquedaCorta={busquedaCorta} avisoOrden={avisoOrden} />
+      <ResumenLista entity={entity} state={state} result={result} formats={formats} filtrada={filtered} />
       {result.rows.length > 0 ? (
         <>
           <DataTable
@@ -78,8 +69,9 @@ export function EntityListPage({ entity: declared, children }: { entity: Entity;
             caption={`${entity.title}: ${count}`}
             recordHref={(row) => `${entity.path}/${row.id}?volver=${encodeURIComponent(here)}`}
             leading={enBloque.acciones.length > 0 ? columna : undefined}
+            estimated={result.estimated}
           />
-          <Pagination path={entity.path} state={state} total={result.total} />
+          <Pagination path={entity.path} state={state} total={result.total} estimated={result.estimated} />
           {enBloque.acciones.length > 0 ? (
             <AccionesEnBloque
               entity={entity}

@@ -256,6 +256,7 @@ export function DataTable<Row extends Record<string, unknown>>({
   recordHref,
   leading,
   selectedId,
+  estimated = false,
 }: {
   entity: Entity;
   rows: Row[];
@@ -267,8 +268,11 @@ export function DataTable<Row extends Record<string, unknown>>({
   leading?: { header: ReactNode; label?: string; cell: (row: Row) => ReactNode };
   /** The row whose record is open beside the list (marked, and its link says so). */
   selectedId?: string;
+  /** A filter too large to count: its `escala.ordenSoloContado` columns offer no sorting. */
+  estimated?: boolean;
 }) {
   const entity = useForRole(declared);
+  const sinOrden = estimated ? (entity.escala?.ordenSoloContado ?? []) : [];
   useFocusReturnsToRow(selectedId);
   const followLink = useTableLinks();
   return (
@@ -284,7 +288,12 @@ export function DataTable<Row extends Record<string, unknown>>({
             <tr>
               {leading ? <th scope="col">{leading.header}</th> : null}
               {enLaTabla(entity).map((column) => (
-                <SortHeader key={column.name} entity={entity} column={column} state={state} />
+                <SortHeader
+                  key={column.name}
+                  entity={entity}
+                  column={sinOrden.includes(column.name) ? { ...column, sortable: false } : column}
+                  state={state}
+                />
               ))}
             </tr>
           </thead>

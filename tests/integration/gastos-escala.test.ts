@@ -5,6 +5,9 @@ import { withSearchFunction } from "~/data/sql/performance/search.server";
 import type { IdsText } from "~/data/sql/where.server";
 import { EXACT_COUNT_LIMIT, type ListQuery } from "~/data/store";
 import { todayISO } from "~/lib/dates";
+import { requireUser } from "~/auth/session.server";
+import { listData } from "~/crud/crud.server";
+import { gastos } from "~/entities/gastos";
 import { loader } from "~/routes/gastos._index";
 import { createTestApp, request, respond, type TestApp, type TestUser } from "../support/app";
 import { insertDepartamento, insertSucursal } from "../support/fixtures";
@@ -107,6 +110,21 @@ describe("cuenta estimada y suma a escala", () => {
       /;"Comidas";10,25;"Borrador";"Ana";"Ventas";0;"Ticket";;;0,93;0,00;"Ticket sin NIF de la empresa";"Ordinario";;;$/,
     );
     expect(new Set(lines.map((l) => l.split(";")[0])).size).toBe(lines.length); // no row twice
+  });
+
+  it("es de la maquinaria genérica: la lista de cualquier entidad que declare `escala` cuenta, suma, ordena y avisa igual", async () => {
+    // A declaration that is gastos in all but its name and path: what the generic list does with it.
+    const otra = { ...gastos, path: "/otros-gastos", title: "Otros gastos" };
+    for (const search of ["", "?orden=solicitante_nombre&dir=asc", "?categoria=formacion", "?q=ca"]) {
+      const pagina = await list(search, admin.cookie);
+      const args = { request: request(`/otros-gastos${search}`, { cookie: admin.cookie }), context: app.context() };
+      const generica = await listData(otra, await requireUser(args.request, args.context), args);
+      expect(
+        { state: generica.state, avisoOrden: generica.avisoOrden, busquedaCorta: generica.busquedaCorta },
+        search,
+      ).toEqual({ state: pagina.state, avisoOrden: pagina.avisoOrden, busquedaCorta: pagina.busquedaCorta });
+      expect(generica.result, search).toEqual(pagina.result);
+    }
   });
 
   it("«exact» sigue contando todo", async () => {
