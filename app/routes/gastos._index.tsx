@@ -14,7 +14,7 @@ import { CreateForm, OptionSearchForms } from "~/ui/EntityForms";
 import { EN_BLOQUE_FORM, useColumnaSeleccion } from "~/ui/AccionesEnBloque";
 import { pageTitle, useFormats } from "~/ui/page";
 import { backToRow, DataTable, FilterForm, ListViews, Pagination } from "~/ui/lists";
-import { AvisosDeLista, ResumenLista, resumenDeLista } from "~/ui/ResumenLista";
+import { AvisosDeLista, ListaVacia, ResumenLista, resumenDeLista } from "~/ui/ResumenLista";
 
 /**
  * `/gastos` (docs/producto.md «El gasto»): the list with its filters, views, count and sum; bulk
@@ -129,27 +129,18 @@ export default function Gastos() {
               <Pagination path={gastos.path} state={state} total={result.total} estimated={result.estimated} />
             </>
           ) : (
-            <div className="vacio">
-              {filtered ? (
-                <p>
-                  No hay gastos que coincidan con la búsqueda. <Link to={gastos.path}>Quitar filtros</Link>
-                </p>
-              ) : result.total > 0 ? (
-                <p>
-                  Esta página está vacía. <Link to={gastos.path}>Ir a la primera página</Link>
-                </p>
-              ) : (
-                <p>
-                  Todavía no hay gastos.
-                  {data.can.crear ? (
-                    <>
-                      {" "}
-                      Cree el primero con el formulario <Link to={nuevoHref}>«Nuevo gasto»</Link>.
-                    </>
-                  ) : null}
-                </p>
-              )}
-            </div>
+            <ListaVacia
+              entity={gastos}
+              filtrada={filtered}
+              total={result.total}
+              primero={
+                data.can.crear ? (
+                  <>
+                    Cree el primero con el formulario <Link to={nuevoHref}>«Nuevo gasto»</Link>.
+                  </>
+                ) : null
+              }
+            />
           )}
           {data.enBloque ? (
             <BulkActions

@@ -12,7 +12,7 @@ import { CreateForm, displayField, EditForm, OptionSearchForms, type ActionData 
 import { History } from "./History";
 import { backToRow, DataTable, FilterForm, ListViews, Pagination } from "./lists";
 import { pageTitle, useFormats } from "./page";
-import { AvisosDeLista, ResumenLista, resumenDeLista } from "./ResumenLista";
+import { AvisosDeLista, ListaVacia, ResumenLista, resumenDeLista } from "./ResumenLista";
 import { SeccionesDeFicha } from "./SeccionesDeFicha";
 
 type Row = StoredRow;
@@ -83,26 +83,16 @@ export function EntityListPage({ entity: declared, children }: { entity: Entity;
           ) : null}
         </>
       ) : (
-        <div className="vacio">
-          {filtered ? (
-            <p>
-              No hay {entity.plural} que coincidan con la búsqueda. <Link to={entity.path}>Quitar filtros</Link>
-            </p>
-          ) : result.total > 0 ? (
-            <p>
-              Esta página está vacía. <Link to={entity.path}>Ir a la primera página</Link>
-            </p>
-          ) : (
-            <p>
-              Todavía no hay {entity.plural}.
-              {can.crear
-                ? ` Cree ${entity.gender === "f" ? "la primera" : "el primero"} con el formulario «${nuevo(entity)}».`
-                : entity.intro
-                  ? ` ${entity.intro}`
-                  : ""}
-            </p>
-          )}
-        </div>
+        <ListaVacia
+          entity={entity}
+          filtrada={filtered}
+          total={result.total}
+          primero={
+            can.crear
+              ? `Cree ${entity.gender === "f" ? "la primera" : "el primero"} con el formulario «${nuevo(entity)}».`
+              : entity.intro
+          }
+        />
       )}
       {children}
       {can.crear ? (

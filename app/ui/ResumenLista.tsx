@@ -1,3 +1,5 @@
+import { Link } from "@remix-run/react";
+import type { ReactNode } from "react";
 import { EXACT_COUNT_LIMIT, type ListResult } from "~/data/store";
 import { csvHref } from "~/ui/lists";
 import type { ListState } from "~/crud/list-query";
@@ -101,5 +103,39 @@ export function AvisosDeLista({
         </p>
       ) : null}
     </>
+  );
+}
+
+/**
+ * A list page without rows: nothing matches the filters, a page past the last, or nothing yet
+ * (then `primero`, how to create the first one, if this person may).
+ */
+export function ListaVacia({
+  entity,
+  filtrada,
+  total,
+  primero,
+}: {
+  entity: Entity;
+  filtrada: boolean;
+  total: number;
+  primero?: ReactNode;
+}) {
+  return (
+    <div className="vacio">
+      {filtrada ? (
+        <p>
+          No hay {entity.plural} que coincidan con la búsqueda. <Link to={entity.path}>Quitar filtros</Link>
+        </p>
+      ) : total > 0 ? (
+        <p>
+          Esta página está vacía. <Link to={entity.path}>Ir a la primera página</Link>
+        </p>
+      ) : (
+        <p>
+          Todavía no hay {entity.plural}.{primero ? <> {primero}</> : null}
+        </p>
+      )}
+    </div>
   );
 }
