@@ -287,7 +287,13 @@ export function pgCtl(dataDir: string, args: string[], timeoutMs = 60_000) {
 // HTTP over loopback, headers exactly as given (no Origin, no cookies, no redirects unless asked)
 // ---------------------------------------------------------------------------------------------
 
-export const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+/**
+ * Kept-alive connections, as a browser keeps them. With a `timeout`, the agent also lets an idle
+ * connection go a second before the server's announced keep-alive (`Keep-Alive: timeout=5`) runs
+ * out, as Node's global agent does; without one it kept it until the server closed it, and a
+ * request sent in that instant (after a test's long local work) failed with «socket hang up».
+ */
+export const agent = new http.Agent({ keepAlive: true, maxSockets: 64, timeout: 60_000 });
 
 export type HttpResponse = {
   status: number;
