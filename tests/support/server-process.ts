@@ -288,12 +288,12 @@ export function pgCtl(dataDir: string, args: string[], timeoutMs = 60_000) {
 // ---------------------------------------------------------------------------------------------
 
 /**
- * Kept-alive connections, as a browser keeps them. With a `timeout`, the agent also lets an idle
- * connection go a second before the server's announced keep-alive (`Keep-Alive: timeout=5`) runs
- * out, as Node's global agent does; without one it kept it until the server closed it, and a
- * request sent in that instant (after a test's long local work) failed with «socket hang up».
+ * Kept-alive connections, as a browser keeps them, each let go after 4 s idle: before the
+ * server's keep-alive (Node's 5 s) closes it. Kept until the server closed it, a request sent in
+ * that instant (after a test's long local work) failed with «socket hang up». Each request sets
+ * its own time limit (`timeoutMs`).
  */
-export const agent = new http.Agent({ keepAlive: true, maxSockets: 64, timeout: 60_000 });
+export const agent = new http.Agent({ keepAlive: true, maxSockets: 64, timeout: 4_000 });
 
 export type HttpResponse = {
   status: number;
