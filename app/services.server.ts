@@ -68,7 +68,6 @@ export function sqlServices(config: Config, databaseUrl: string): Services & { d
     secure: config.APP_URL.startsWith("https:"),
     appUrl: config.APP_URL,
   });
-  const invitations = sqlInvitations(db);
   // One client per process; uploads are staged in DATA_DIR/justificantes/tmp before they go up.
   const s3 = config.ALMACEN_S3
     ? almacenS3(config.ALMACEN_S3, { temporal: almacenLocal(config.DATA_DIR).temporal })
@@ -81,7 +80,7 @@ export function sqlServices(config: Config, databaseUrl: string): Services & { d
     once: sqlOnce(db),
     throttle: sqlThrottle(db),
     rateLimitStore: (prefix) => new SqlRateLimitStore(db, prefix),
-    invitations: () => invitations,
+    invitations: (store) => sqlInvitations(db, store),
     almacenFor: s3 && (() => s3),
     storeFor: (session) => sqlStore(db, session.userId),
     installationEmpty: async () => {

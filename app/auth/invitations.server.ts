@@ -82,7 +82,40 @@ function invitarArgs(email: string, input: InvitationInput) {
   };
 }
 
-export function sqlInvitations(db: Kysely<Database>): Invitations {
+/**
+ * What both backends read and mark the same way: through the database's functions, with the
+ * signed-in administrador's own store (the functions check that they are one). On Supabase these
+ * calls go through PostgREST; here, through the SQL adapter, as that administrador.
+ */
+function enLaBase(store: Store) {
+  return {
+    async taken(email: string) {
+      return (await store.rpc<Taken | null>("invitacion_estado", { p_email: email.trim().toLowerCase() })) ?? null;
+    },
+    pendientes: (limit: number) =>
+      store.rpc<Omit<PendingInvitation, "caduca_en">[]>("invitaciones_pendientes", { p_limite: limit }),
+    async get(id: string) {
+      if (!UUID.test(id)) return null;
+      const [row] = await store.rpc<{ id: string; email: string }[]>("invitaciones_pendientes", {
+        p_limite: 1,
+        p_id: id,
+      });
+      return row ? { id: String(row.id), email: String(row.email) } : null;
+    },
+    async sent(id: string) {
+      await store.rpc("invitacion_enviada", { p_id: id });
+    },
+  };
+}
+
+/** `enviada_en` as the screens read it: an ISO instant. */
+const instante = (valor: string | number | Date) => new Date(valor).toISOString();
+
+/**
+ * The local backend: the account rows and its own links are the server's (auth.*, as the owner);
+ * everything else goes through the database's functions as the administrador (`store`).
+ */
+export function sqlInvitations(db: Kysely<Database>, store: Store): Invitations {
   async function invite(trx: Transaction<Database>, email: string, input: InvitationInput): Promise<Invited> {
     const a = invitarArgs(email, input);
     const { rows } = await sql<{ r: Invited }>`
@@ -97,21 +130,13 @@ export function sqlInvitations(db: Kysely<Database>): Invitations {
       trx,
     );
 
+  const { taken, pendientes, get, sent } = enLaBase(store);
   const invitations: Invitations = {
     // The local backend's own links (auth/local.server.ts).
     linkHours: TOKEN_HOURS.invitacion,
-    async taken(email) {
-      const row = await db
-        .selectFrom("auth.users as u")
-        .leftJoin("public.invitaciones as i", "i.usuario_id", "u.id")
-        .leftJoin("public.usuarios as p", "p.id", "u.id")
-        .select(["u.email_confirmed_at", "i.usuario_id as invitada", "p.activo"])
-        .where("u.email", "=", email.trim().toLowerCase())
-        .executeTakeFirst();
-      if (!row) return null;
-      // Pending is what the list shows: unconfirmed and active (a deactivated one is «an account»).
-      return row.invitada && !row.email_confirmed_at && row.activo ? "pendiente" : "cuenta";
-    },
+    taken,
+    get,
+    sent,
 
     async create(adminId, input) {
       const email = input.email.trim().toLowerCase();
@@ -145,50 +170,28 @@ export function sqlInvitations(db: Kysely<Database>): Invitations {
     },
 
     async pending(limit = 200) {
-      const { rows } = await sql<PendingInvitation>`
-        select u.id, u.email,
-               concat_ws(' ', p.nombre, p.apellidos) as nombre_completo,
-               p.rol, d.nombre as departamento_nombre, s.nombre as sucursal_nombre,
-               concat_ws(' ', a.nombre, a.apellidos) as invitada_por_nombre,
-               i.enviada_en,
-               (select max(t.expires_at) from auth.local_tokens t
-                 where t.user_id = u.id and t.kind = 'invitacion' and t.used_at is null and t.expires_at > now()) as caduca_en
-        from public.invitaciones i
-        join auth.users u on u.id = i.usuario_id
-        join public.usuarios p on p.id = u.id
-        left join public.departamentos d on d.id = p.departamento_id
-        left join public.sucursales s on s.id = p.sucursal_id
-        left join public.usuarios a on a.id = i.invitada_por
-        where u.email_confirmed_at is null and p.activo
-        order by i.enviada_en desc, u.email
-        limit ${limit}`.execute(db);
-      return rows.map((r) => ({
-        ...r,
-        enviada_en: new Date(r.enviada_en).toISOString(),
-        caduca_en: r.caduca_en ? new Date(r.caduca_en).toISOString() : null,
-      }));
-    },
-
-    async get(id) {
-      if (!UUID.test(id)) return null;
-      const row = await db
-        .selectFrom("public.invitaciones as i")
-        .innerJoin("auth.users as u", "u.id", "i.usuario_id")
-        .innerJoin("public.usuarios as p", "p.id", "u.id")
-        .select(["u.id", "u.email"])
-        .where("i.usuario_id", "=", id)
-        .where("u.email_confirmed_at", "is", null)
-        .where("p.activo", "=", true)
-        .executeTakeFirst();
-      return row ? { id: String(row.id), email: String(row.email) } : null;
-    },
-
-    async sent(id) {
-      await db
-        .updateTable("public.invitaciones")
-        .set({ enviada_en: sql`now()` })
-        .where("usuario_id", "=", id)
-        .execute();
+      const filas = await pendientes(limit);
+      // When each live link expires: the local links are this server's own (auth.local_tokens).
+      const vivos = filas.length
+        ? await db
+            .selectFrom("auth.local_tokens")
+            .select(["user_id", (eb) => eb.fn.max("expires_at").as("caduca_en")])
+            .where(
+              "user_id",
+              "in",
+              filas.map((f) => f.id),
+            )
+            .where("kind", "=", "invitacion")
+            .where("used_at", "is", null)
+            .where("expires_at", ">", sql<string>`now()`)
+            .groupBy("user_id")
+            .execute()
+        : [];
+      const caduca = new Map(vivos.map((v) => [v.user_id, v.caduca_en]));
+      return filas.map((r) => {
+        const hasta = caduca.get(r.id);
+        return { ...r, enviada_en: instante(r.enviada_en), caduca_en: hasta ? instante(hasta) : null };
+      });
     },
 
     async cancel(adminId, id) {
@@ -255,11 +258,12 @@ export function supabaseInvitations(o: {
     if (error) console.warn(`Supabase Auth no eliminó una cuenta invitada a medias: ${error.code ?? error.status}`);
   }
 
+  const { taken, pendientes, get, sent } = enLaBase(store);
   const invitations: Invitations = {
     linkHours: o.linkHours,
-    async taken(email) {
-      return (await store.rpc<Taken | null>("invitacion_estado", { p_email: normal(email) })) ?? null;
-    },
+    taken,
+    get,
+    sent,
 
     async create(_adminId, input) {
       const email = normal(input.email);
@@ -290,31 +294,15 @@ export function supabaseInvitations(o: {
     },
 
     async pending(limit = 200) {
-      const rows = await store.rpc<Omit<PendingInvitation, "caduca_en">[]>("invitaciones_pendientes", {
-        p_limite: limit,
-      });
-      return rows.map((r) => {
+      return (await pendientes(limit)).map((r) => {
         // Supabase Auth does not say when a link expires: the last one left at enviada_en.
         const expires = new Date(r.enviada_en).getTime() + o.linkHours * 3_600_000;
         return {
           ...r,
-          enviada_en: new Date(r.enviada_en).toISOString(),
-          caduca_en: expires > Date.now() ? new Date(expires).toISOString() : null,
+          enviada_en: instante(r.enviada_en),
+          caduca_en: expires > Date.now() ? instante(expires) : null,
         };
       });
-    },
-
-    async get(id) {
-      if (!UUID.test(id)) return null;
-      const [row] = await store.rpc<{ id: string; email: string }[]>("invitaciones_pendientes", {
-        p_limite: 1,
-        p_id: id,
-      });
-      return row ? { id: String(row.id), email: String(row.email) } : null;
-    },
-
-    async sent(id) {
-      await store.rpc("invitacion_enviada", { p_id: id });
     },
 
     async cancel(_adminId, id) {

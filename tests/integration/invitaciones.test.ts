@@ -161,6 +161,10 @@ describe("invitar: del formulario de /usuarios a la sesión de la persona invita
       departamento_nombre: "Ventas",
       invitada_por_nombre: "Ana Admin",
     });
+    // Its live link's expiry, read from this server's own links: 7 days after it left.
+    const { enviada_en, caduca_en } = listed.pendientes.find((p: { email: string }) => p.email === email);
+    expect(Date.parse(caduca_en) - Date.parse(enviada_en)).toBeGreaterThan(7 * 24 * 3_600_000 - 60_000);
+    expect(Date.parse(caduca_en) - Date.parse(enviada_en)).toBeLessThanOrEqual(7 * 24 * 3_600_000 + 60_000);
 
     // The mail: from APP_URL, to /auth/invitacion, 7 days.
     const [mail] = mails(email);
