@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { rm } from "node:fs/promises";
+import { setTimeout } from "node:timers/promises";
 import { Readable } from "node:stream";
 import {
   DeleteObjectCommand,
@@ -97,27 +98,36 @@ export function almacenS3(c: AlmacenS3Config, o: { temporal: () => Promise<strin
         const md5 = createHash("md5");
         const bytes = await aTemporal(stream, temp, maxBytes, sha, md5);
         const sha256 = sha.digest("hex");
-        try {
-          await client.send(
-            new PutObjectCommand({
-              Bucket,
-              Key: clave(sha256),
-              Body: createReadStream(temp),
-              ContentLength: bytes,
-              ContentMD5: md5.digest("base64"),
-              ContentType: tipo,
-            }),
-          );
-        } catch (error) {
-          throw fallo(error, "guardar un justificante");
+        const ContentMD5 = md5.digest("base64");
+        // The SDK never sends a streamed body twice, so its own retries skip uploads: a store that
+        // fails for a moment is asked again here, the staged file read anew (the key is the
+        // content's hash: writing it twice is harmless).
+        for (let intento = 1; ; intento++) {
+          const Body = createReadStream(temp);
+          try {
+            await client.send(
+              new PutObjectCommand({
+                Bucket,
+                Key: clave(sha256),
+                Body,
+                ContentLength: bytes,
+                ContentMD5,
+                ContentType: tipo,
+              }),
+            );
+            break;
+          } catch (error) {
+            if (intento >= INTENTOS_SUBIDA || !pasajero(error)) throw fallo(error, "guardar un justificante");
+            await setTimeout(ESPERA_SUBIDA_MS * 4 ** (intento - 1));
+          } finally {
+            Body.destroy();
+          }
         }
         return { sha256, bytes };
       } finally {
         await rm(temp, { force: true });
       }
     },
-    // A failed PutObject is not retried: the SDK does not send a streamed body twice, so the
-    // upload is refused and the person tries again (nothing half-stored: S3 writes are whole).
     async get(sha256) {
       const Key = clave(sha256);
       let body;
@@ -172,6 +182,24 @@ export function almacenS3(c: AlmacenS3Config, o: { temporal: () => Promise<strin
       return removed;
     },
   };
+}
+
+/** Attempts at one upload, and the wait before the second (four times longer before the third). */
+const INTENTOS_SUBIDA = 3;
+const ESPERA_SUBIDA_MS = 100;
+
+/**
+ * A failure worth asking again at once: the store busy or failing (5xx, 429, SlowDown) or the
+ * connection dropped. Not a refusal (a 4xx: credentials, bucket, a damaged body) nor a request
+ * that already waited out its whole timeout.
+ */
+function pasajero(error: unknown) {
+  if (error instanceof S3ServiceException) {
+    const estado = error.$metadata.httpStatusCode ?? 0;
+    return estado >= 500 || estado === 429 || error.name === "SlowDown";
+  }
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" && ["ECONNRESET", "EPIPE", "ECONNREFUSED"].includes(code);
 }
 
 function noEsta(error: unknown) {

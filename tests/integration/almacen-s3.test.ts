@@ -1,5 +1,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
@@ -189,6 +191,103 @@ describe("almacén S3", () => {
     const quedan = (await claves()).filter((k) => k.startsWith(almacen.prefijo));
     expect(quedan).toEqual([...[...usados].map((h) => almacen.clave(h)), ...ajenos].sort());
     expect(await almacen.barrer(referenciados, { graciaMs: 0, porPagina: 2 })).toBe(0);
+  });
+});
+
+/**
+ * The S3 server behind a front that fails the first uploads (PUT) the way a store does for a
+ * moment: a 503 SlowDown, a 403 refusal, or the connection cut once the body has arrived. The
+ * rest, and every request after those, goes through to s3rver untouched (the signature covers
+ * the front's host, which travels as it came).
+ */
+async function conFallos(fallos: ("503" | "403" | "corte")[]) {
+  let subidas = 0;
+  const destino = new URL(s3.endpoint);
+  const server = http.createServer((req, res) => {
+    if (req.method === "PUT") {
+      subidas++;
+      const fallo = fallos.shift();
+      if (fallo) {
+        req.resume();
+        req.once("end", () => {
+          if (fallo === "corte") return req.socket.destroy();
+          const [estado, codigo] = fallo === "503" ? [503, "SlowDown"] : [403, "AccessDenied"];
+          res.writeHead(estado, { "Content-Type": "application/xml" });
+          res.end(
+            `<?xml version="1.0" encoding="UTF-8"?><Error><Code>${codigo}</Code><Message>${codigo}</Message></Error>`,
+          );
+        });
+        return;
+      }
+    }
+    const hacia = http.request(
+      { host: destino.hostname, port: destino.port, path: req.url, method: req.method, headers: req.headers },
+      (r) => {
+        res.writeHead(r.statusCode!, r.headers);
+        r.pipe(res);
+      },
+    );
+    req.pipe(hacia);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const prefijo = `fallos-${++n}`;
+  const dataDir = path.join(dir, `datos-${n}`);
+  const config = {
+    ...s3.config("justificantes", prefijo),
+    endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+  };
+  const almacen = almacenS3(config, { temporal: almacenLocal(dataDir).temporal });
+  return {
+    almacen,
+    dataDir,
+    prefijo: config.prefijo,
+    subidas: () => subidas,
+    cerrar: () => {
+      almacen.cerrar();
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+describe("almacén S3 que falla un momento", () => {
+  it("una subida que el almacén rechaza un momento (503 SlowDown, la conexión cortada) se repite con el archivo leído de nuevo", async () => {
+    const f = await conFallos(["503", "corte"]);
+    try {
+      const datos = Buffer.from("ticket que llega al tercer intento");
+      const { sha256 } = await f.almacen.put(Readable.from([datos]), { ...donde, tipo: "image/png" });
+      expect(f.subidas()).toBe(3);
+      expect(await claves()).toContain(f.almacen.clave(sha256));
+      expect((await bytes((await f.almacen.get(sha256, donde))!)).datos.equals(datos)).toBe(true);
+      expect(locales(f.dataDir)).toEqual([]);
+    } finally {
+      await f.cerrar();
+    }
+  });
+
+  it("una negativa (403) no se repite, y tres fallos seguidos rechazan la subida; no queda nada, tampoco en tmp/", async () => {
+    const negativa = await conFallos(["403"]);
+    try {
+      await expect(
+        negativa.almacen.put(Readable.from([Buffer.from("sin permiso")]), { ...donde, tipo: "image/png" }),
+      ).rejects.toThrow(/respondió 403 \(AccessDenied\) al guardar un justificante/);
+      expect(negativa.subidas()).toBe(1);
+      expect((await claves()).filter((k) => k.startsWith(negativa.prefijo))).toEqual([]);
+      expect(locales(negativa.dataDir)).toEqual([]);
+    } finally {
+      await negativa.cerrar();
+    }
+    const caido = await conFallos(["503", "503", "503", "503"]);
+    try {
+      await expect(
+        caido.almacen.put(Readable.from([Buffer.from("almacén caído")]), { ...donde, tipo: "image/png" }),
+      ).rejects.toThrow(/respondió 503 \(SlowDown\) al guardar un justificante/);
+      expect(caido.subidas()).toBe(3);
+      expect((await claves()).filter((k) => k.startsWith(caido.prefijo))).toEqual([]);
+      expect(locales(caido.dataDir)).toEqual([]);
+    } finally {
+      await caido.cerrar();
+    }
   });
 });
 
