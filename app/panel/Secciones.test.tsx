@@ -222,7 +222,7 @@ describe("secciones del panel", () => {
     expect(estrecho).toContain('aria-labelledby="grafico-presupuestos-estrecho-titulo"');
     expect(estrecho).toContain('fill="url(#grafico-presupuestos-estrecho-rayado)"');
     // The table equivalent, closed, opened by its summary.
-    expect(out).toMatch(/<details class="grafico-tabla"[^>]*><summary>Ver como tabla<\/summary>/);
+    expect(out).toMatch(/<details class="tabla-plegada"[^>]*><summary>Ver como tabla<\/summary>/);
     expect(out).toContain('href="/gastos?departamento=a&amp;desde=2026-11-01&amp;hasta=2026-11-30"');
   });
 

@@ -248,12 +248,20 @@ export default function Remesas() {
           />
         ) : null}
         {noVan.length ? (
-          <TablaTarjetas
-            caption="Gastos que no van, y por qué"
-            filas={noVan}
-            clave={(g) => g.gasto_id}
-            columnas={[folio, importe, { header: "Motivo", cell: (g) => g.motivo }]}
-          />
+          // Folded: mostly the same few reasons (a corporate card, no IBAN), read when something is missing.
+          <details className="tabla-plegada">
+            <summary>
+              Ver{" "}
+              {noVan.length === 1 ? "el gasto que no va" : `los ${cuenta(noVan.length, "gasto", "gastos")} que no van`},
+              y por qué
+            </summary>
+            <TablaTarjetas
+              caption="Gastos que no van, y por qué"
+              filas={noVan}
+              clave={(g) => g.gasto_id}
+              columnas={[folio, importe, { header: "Motivo", cell: (g) => g.motivo }]}
+            />
+          </details>
         ) : null}
       </section>
 

@@ -68,7 +68,7 @@ export function BarChart(props: BarChartProps) {
           <HorizontalBars {...props} g={H_ESTRECHO} />
         </>
       )}
-      <details className="grafico-tabla" id={`${id}-tabla`}>
+      <details className="tabla-plegada" id={`${id}-tabla`}>
         <summary>Ver como tabla</summary>
         <div className="tabla-contenedor">
           <table>

@@ -65,9 +65,11 @@ test("una remesa: lo que va y lo que no, el fichero SEPA y la confirmación que 
   await page.getByRole("button", { name: "Ver" }).click();
   const van = page.getByRole("table", { name: "Gastos que van" });
   await expect(van.getByRole("row").filter({ hasText: va!.folio })).toContainText(nombre);
-  await expect(
-    page.getByRole("table", { name: "Gastos que no van, y por qué" }).getByRole("row").filter({ hasText: noVa!.folio }),
-  ).toContainText("Tarjeta corporativa");
+  // What does not go is folded behind its count: opened, each with its reason.
+  const noVan = page.getByRole("table", { name: "Gastos que no van, y por qué" });
+  await expect(noVan).toBeHidden();
+  await page.getByText(/^Ver (el gasto que no va|los \d+ gastos que no van), y por qué$/).click();
+  await expect(noVan.getByRole("row").filter({ hasText: noVa!.folio })).toContainText("Tarjeta corporativa");
   await expectNoAxeViolations(page);
 
   await page.getByRole("button", { name: "Generar remesa" }).click();
@@ -202,6 +204,7 @@ test("desde la lista filtrada: «Crear remesa» con todos los que coinciden, el 
   for (const folio of datos.van)
     await expect(van.getByRole("row").filter({ hasText: folio })).toContainText(datos.nombre);
   await expect(van.getByRole("row").filter({ hasText: /GAS-/ })).toHaveCount(2);
+  await page.getByText("Ver el gasto que no va, y por qué").click();
   await expect(
     page.getByRole("table", { name: "Gastos que no van, y por qué" }).getByRole("row").filter({ hasText: datos.noVa }),
   ).toContainText("Tarjeta corporativa");
