@@ -265,28 +265,20 @@ describe("almacén S3 que falla un momento", () => {
     }
   });
 
-  it("una negativa (403) no se repite, y tres fallos seguidos rechazan la subida; no queda nada, tampoco en tmp/", async () => {
-    const negativa = await conFallos(["403"]);
+  it.each([
+    ["una negativa (403) no se repite", ["403"] as const, /respondió 403 \(AccessDenied\)/, 1],
+    ["tres fallos seguidos rechazan la subida", ["503", "503", "503", "503"] as const, /respondió 503 \(SlowDown\)/, 3],
+  ])("%s; no queda nada, tampoco en tmp/", async (_caso, fallos, respuesta, intentos) => {
+    const f = await conFallos([...fallos]);
     try {
-      await expect(
-        negativa.almacen.put(Readable.from([Buffer.from("sin permiso")]), { ...donde, tipo: "image/png" }),
-      ).rejects.toThrow(/respondió 403 \(AccessDenied\) al guardar un justificante/);
-      expect(negativa.subidas()).toBe(1);
-      expect((await claves()).filter((k) => k.startsWith(negativa.prefijo))).toEqual([]);
-      expect(locales(negativa.dataDir)).toEqual([]);
+      const put = f.almacen.put(Readable.from([Buffer.from(`sin guardar ${n}`)]), { ...donde, tipo: "image/png" });
+      await expect(put).rejects.toThrow(respuesta);
+      await expect(put).rejects.toThrow(/al guardar un justificante/);
+      expect(f.subidas()).toBe(intentos);
+      expect((await claves()).filter((k) => k.startsWith(f.prefijo))).toEqual([]);
+      expect(locales(f.dataDir)).toEqual([]);
     } finally {
-      await negativa.cerrar();
-    }
-    const caido = await conFallos(["503", "503", "503", "503"]);
-    try {
-      await expect(
-        caido.almacen.put(Readable.from([Buffer.from("almacén caído")]), { ...donde, tipo: "image/png" }),
-      ).rejects.toThrow(/respondió 503 \(SlowDown\) al guardar un justificante/);
-      expect(caido.subidas()).toBe(3);
-      expect((await claves()).filter((k) => k.startsWith(caido.prefijo))).toEqual([]);
-      expect(locales(caido.dataDir)).toEqual([]);
-    } finally {
-      await caido.cerrar();
+      await f.cerrar();
     }
   });
 });
