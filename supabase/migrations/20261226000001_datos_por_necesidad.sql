@@ -187,9 +187,11 @@ delete from public.historial h
 -- historial_select (solo lectura): el de un gasto, quien ve el gasto; el de un viaje, quien ve el
 -- viaje; el de las cuentas de la empresa, las remesas y los datos de pago de los proveedores, solo
 -- los administradores; el de datos_bancarios, además la persona; el de cada tabla aparte, quien
--- ve su dato. El resto, quien está ubicado (interno.ubicado, 20261125000004_rls); quien está
--- pendiente, solo el de sus gastos y el de su perfil. Nombra tablas de varios archivos: se crea
--- aquí, donde ya existen todas.
+-- ve su dato; el de las tablas que lee todo el mundo, quien está ubicado (interno.ubicado,
+-- 20261125000004_rls); quien está pendiente, solo el de sus gastos y el de su perfil. El de una
+-- tabla que no se nombra aquí no lo ve nadie: una tabla nueva con historial dice quién lo lee, y
+-- una prueba del catálogo (historial-por-tabla) falla mientras no lo diga. Nombra tablas de
+-- varios archivos: se crea aquí, donde ya existen todas.
 create policy historial_select on public.historial for select to authenticated
   using (
     (select interno.rol_actual()) is not null
@@ -202,8 +204,10 @@ create policy historial_select on public.historial for select to authenticated
            when tabla = 'datos_bancarios' then (select interno.es_admin())
              or exists (select 1 from public.datos_bancarios d
                          where d.id = registro_id and d.usuario_id = (select auth.uid()))
-           when (select interno.ubicado()) then true
-           else tabla = 'usuarios' and registro_id = (select auth.uid())
+           when tabla in ('departamentos', 'sucursales', 'proveedores', 'usuarios', 'tipos_iva',
+                          'categorias_fiscales', 'empresa', 'politicas_gasto', 'limites_exentos_irpf')
+             then (select interno.ubicado()) or (tabla = 'usuarios' and registro_id = (select auth.uid()))
+           else false
          end)
   );
 
