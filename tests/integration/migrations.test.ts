@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
@@ -76,10 +76,21 @@ describe("migraciones sobre una base de datos vacía", () => {
     expect(fns).toHaveLength(1);
   });
 
-  it("aplicarlas otra vez no hace nada (cada archivo, una vez)", async () => {
+  it("aplicarlas otra vez no hace nada (cada archivo, una vez); cada una dejó la huella de su texto", async () => {
     const lines: string[] = [];
     await migrate(url, (line) => lines.push(line));
     expect(lines).toEqual([]);
+    const { rows } = await client.query<{ version: string; sha256: string }>(
+      "select version, sha256 from supabase_migrations.huellas_oficina order by version",
+    );
+    const huella = (dir: string, file: string) =>
+      createHash("sha256").update(read(dir, file).replace(/\r\n/g, "\n")).digest("hex");
+    expect(rows).toEqual(
+      [
+        ...sqlFiles("compat").map((f) => ({ version: `compat_${f.split("_")[0]}`, sha256: huella("compat", f) })),
+        ...sqlFiles("migrations").map((f) => ({ version: f.split("_")[0]!, sha256: huella("migrations", f) })),
+      ].sort((a, b) => (a.version < b.version ? -1 : 1)),
+    );
   });
 
   it("una cuenta confirmada en auth.users tiene su perfil: la primera, administrador; las demás, empleado", async () => {
@@ -126,6 +137,104 @@ describe("una base de datos local creada antes de la versión base (ADR 0016)", 
     } finally {
       await client.end();
     }
+  });
+});
+
+describe("una base de datos a la que le falta algo de supabase/migrations (reescritas en su sitio, ADR 0016)", () => {
+  const migraciones = sqlFiles("migrations");
+  const version = (file: string) => file.split("_")[0]!;
+  let url: string;
+  let client: pg.Client;
+  const registradas = async () =>
+    (await client.query<{ n: number }>("select count(*)::int as n from supabase_migrations.schema_migrations")).rows[0]!
+      .n;
+
+  beforeAll(async () => {
+    const server = inject("databaseServerUrl");
+    const name = `oficina_reescritas_${randomBytes(5).toString("hex")}`;
+    const admin = new pg.Client({ connectionString: server });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    url = withDatabase(server, name);
+    client = new pg.Client({ connectionString: url });
+    await client.connect();
+    await migrate(url);
+  });
+  afterAll(async () => {
+    await client?.end();
+  });
+
+  /** Forgets that `file` was applied (as if it were new); the function puts it back as it was. */
+  async function olvidar(file: string) {
+    const [m, h] = await Promise.all(
+      ["schema_migrations", "huellas_oficina"].map(
+        async (tabla) =>
+          (
+            await client.query(`delete from supabase_migrations.${tabla} where version = $1 returning *`, [
+              version(file),
+            ])
+          ).rows[0],
+      ),
+    );
+    return async () => {
+      await client.query("insert into supabase_migrations.schema_migrations (version, name) values ($1, $2)", [
+        m.version,
+        m.name,
+      ]);
+      await client.query("insert into supabase_migrations.huellas_oficina (version, sha256) values ($1, $2)", [
+        h.version,
+        h.sha256,
+      ]);
+    };
+  }
+
+  it("una que cambió después de aplicarse: se rechaza con un mensaje que la nombra y dice qué hacer, sin aplicar nada", async () => {
+    const cambiada = migraciones[3]!;
+    const { rows } = await client.query<{ sha256: string }>(
+      "select sha256 from supabase_migrations.huellas_oficina where version = $1",
+      [version(cambiada)],
+    );
+    await client.query("update supabase_migrations.huellas_oficina set sha256 = repeat('0', 64) where version = $1", [
+      version(cambiada),
+    ]);
+    // The newest one pending, as a new file would be: it must stay unapplied.
+    const devolver = await olvidar(migraciones.at(-1)!);
+    const antes = await registradas();
+    const lines: string[] = [];
+    await expect(migrate(url, (line) => lines.push(line))).rejects.toThrow(
+      new RegExp(
+        `no tiene el esquema de esta versión de Oficina: la migración supabase/migrations/${cambiada} cambió después de aplicarse\\..*borre el directorio DATA_DIR/postgres`,
+      ),
+    );
+    expect(lines).toEqual([]);
+    expect(await registradas()).toBe(antes);
+    await devolver();
+    await client.query("update supabase_migrations.huellas_oficina set sha256 = $2 where version = $1", [
+      version(cambiada),
+      rows[0]!.sha256,
+    ]);
+    await migrate(url);
+  });
+
+  it("una anterior a otras ya aplicadas que no se aplicó: se rechaza igual, sin aplicar nada", async () => {
+    const saltada = migraciones[1]!;
+    const devolver = await olvidar(saltada);
+    const antes = await registradas();
+    const lines: string[] = [];
+    await expect(migrate(url, (line) => lines.push(line))).rejects.toThrow(
+      `la migración supabase/migrations/${saltada} es anterior a otras ya aplicadas y no se aplicó.`,
+    );
+    expect(lines).toEqual([]);
+    expect(await registradas()).toBe(antes);
+    await devolver();
+  });
+
+  it("una base sin huellas (la migró la CLI de Supabase, o se creó antes de ellas) no se juzga", async () => {
+    await client.query("truncate supabase_migrations.huellas_oficina");
+    const lines: string[] = [];
+    await migrate(url, (line) => lines.push(line));
+    expect(lines).toEqual([]);
   });
 });
 
