@@ -74,17 +74,23 @@ async function primary(config: Config) {
       databaseUrl = embedded.url;
       console.info(`Base de datos integrada en ${path.resolve(config.DATA_DIR)}`);
     }
-    await migrate(databaseUrl, (line) => console.info(line));
-    const { aviso } = await guardarAjustes(databaseUrl, config);
-    if (aviso) console.warn(aviso);
-    // Demo accounts share a public password: only for a try-out on this machine (APP_URL unset,
-    // or localhost), never where APP_URL names a real installation, whatever NODE_ENV says.
-    if (config.APP_URL_LOOPBACK) {
-      if (await hasUsers(databaseUrl))
-        console.info("Datos de demostración: no se cargan (la base de datos ya tiene usuarios).");
-      else await loadDemoData(databaseUrl);
-    } else {
-      console.info("Datos de demostración: no se cargan (APP_URL no es esta máquina: instalación real).");
+    try {
+      await migrate(databaseUrl, (line) => console.info(line));
+      const { aviso } = await guardarAjustes(databaseUrl, config);
+      if (aviso) console.warn(aviso);
+      // Demo accounts share a public password: only for a try-out on this machine (APP_URL unset,
+      // or localhost), never where APP_URL names a real installation, whatever NODE_ENV says.
+      if (config.APP_URL_LOOPBACK) {
+        if (await hasUsers(databaseUrl))
+          console.info("Datos de demostración: no se cargan (la base de datos ya tiene usuarios).");
+        else await loadDemoData(databaseUrl);
+      } else {
+        console.info("Datos de demostración: no se cargan (APP_URL no es esta máquina: instalación real).");
+      }
+    } catch (error) {
+      // A start refused here (a database without this tree's schema) leaves nothing running.
+      await embedded?.stop();
+      throw error;
     }
   }
 

@@ -734,3 +734,25 @@ describe("carreras: dos personas sobre lo mismo, envíos dobles", () => {
     );
   });
 });
+
+// Last: it leaves the database without this tree's schema.
+describe("una base de datos que aplicó una migración que cambió después", () => {
+  it("el servidor no arranca, dice qué hacer y no deja su Postgres encendido", async () => {
+    await withOwner(dataDir, (c) =>
+      c.query(
+        "update supabase_migrations.huellas_oficina set sha256 = repeat('0', 64) where version = '20261125000001'",
+      ),
+    );
+    await stopServer(server!);
+    const refused = spawnServer({ dataDir, nodeEnv: "production", port });
+    const exit = await Promise.race([refused.exited, sleep(90_000).then(() => null)]);
+    if (!exit) refused.signalGroup("SIGKILL");
+    expect(exit).toEqual({ code: 1, signal: null });
+    expect(refused.output()).toMatch(
+      /la migración supabase\/migrations\/20261125000001_esquema\.sql cambió después de aplicarse\..*borre el directorio DATA_DIR\/postgres/,
+    );
+    // The embedded PostgreSQL it started is stopped with it, not left behind.
+    expect(postmasterInfo(dataDir)).toBeNull();
+    figure(`Fallos — base sin el esquema de este árbol: sale con código 1, sin Postgres encendido`);
+  });
+});
