@@ -27,18 +27,23 @@ const code = (text: string) =>
     .replace(/\s+/g, " ")
     .toLowerCase();
 
+/** A new database of its own on the test server, empty (template1, not the migrated template): its URL. */
+async function baseVacia(prefijo: string) {
+  const server = inject("databaseServerUrl");
+  const name = `oficina_${prefijo}_${randomBytes(5).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: server });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  return withDatabase(server, name);
+}
+
 describe("migraciones sobre una base de datos vacía", () => {
   let url: string;
   let client: pg.Client;
 
   beforeAll(async () => {
-    const server = inject("databaseServerUrl");
-    const name = `oficina_migraciones_${randomBytes(5).toString("hex")}`;
-    const admin = new pg.Client({ connectionString: server });
-    await admin.connect();
-    await admin.query(`create database ${name}`); // template1: empty, not the migrated template
-    await admin.end();
-    url = withDatabase(server, name);
+    url = await baseVacia("migraciones");
     client = new pg.Client({ connectionString: url });
     await client.connect();
   });
@@ -107,13 +112,7 @@ describe("migraciones sobre una base de datos vacía", () => {
 
 describe("una base de datos local creada antes de la versión base (ADR 0016)", () => {
   it("se rechaza con un mensaje en español que dice qué hacer, sin aplicar nada", async () => {
-    const server = inject("databaseServerUrl");
-    const name = `oficina_anterior_${randomBytes(5).toString("hex")}`;
-    const admin = new pg.Client({ connectionString: server });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const url = withDatabase(server, name);
+    const url = await baseVacia("anterior");
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
@@ -150,13 +149,7 @@ describe("una base de datos a la que le falta algo de supabase/migrations (reesc
       .n;
 
   beforeAll(async () => {
-    const server = inject("databaseServerUrl");
-    const name = `oficina_reescritas_${randomBytes(5).toString("hex")}`;
-    const admin = new pg.Client({ connectionString: server });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    url = withDatabase(server, name);
+    url = await baseVacia("reescritas");
     client = new pg.Client({ connectionString: url });
     await client.connect();
     await migrate(url);
