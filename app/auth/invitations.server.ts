@@ -108,7 +108,7 @@ function enLaBase(store: Store) {
   };
 }
 
-/** `enviada_en` as the screens read it: an ISO instant. */
+/** An instant as the screens read it (ISO 8601): when a link left, when it expires. */
 const instante = (valor: string | number | Date) => new Date(valor).toISOString();
 
 /**
