@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useFormAction, useLoaderData } from "@remix-run/react";
+import { Fragment } from "react";
 import { redirectWithFlash } from "~/crud/respuestas.server";
 import { StoreError, UUID } from "~/data/store";
 import { formatDate, isISODate, todayISO } from "~/lib/dates";
@@ -137,6 +138,8 @@ export default function Remesas() {
   };
   const van = propuesta.gastos.filter((g) => !g.motivo);
   const noVan = propuesta.gastos.filter((g) => g.motivo);
+  // Sent to the bank and not yet confirmed: what finance comes back here for, first on the page.
+  const porConfirmar = remesas.filter((r) => r.estado === "generada");
   const errores = Object.entries(respuesta?.errores ?? {});
   return (
     <>
@@ -145,6 +148,20 @@ export default function Remesas() {
         Los gastos aprobados que se devuelven a quien los pagó (o se pagan al proveedor) con una transferencia SEPA: una
         por persona, con los folios en el concepto. Al confirmar que el banco la ejecutó, sus gastos quedan pagados.
       </p>
+      {porConfirmar.length ? (
+        <p className="aviso aviso-aviso" id="por-confirmar">
+          {porConfirmar.length === 1
+            ? "Una remesa está por confirmar con el banco: "
+            : `${porConfirmar.length} remesas están por confirmar con el banco: `}
+          {porConfirmar.map((r, i) => (
+            <Fragment key={r.id}>
+              {i ? ", " : ""}
+              <Link to={`/remesas/${r.id}`}>{r.folio}</Link> ({formatDate(r.fecha_ejecucion, f.locale)})
+            </Fragment>
+          ))}
+          .
+        </p>
+      ) : null}
 
       <section aria-labelledby="nueva-remesa" className="panel">
         <h2 id="nueva-remesa">Nueva remesa</h2>

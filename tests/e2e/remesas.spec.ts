@@ -78,6 +78,13 @@ test("una remesa: lo que va y lo que no, el fichero SEPA y la confirmación que 
   await expect(page.getByRole("heading", { level: 1 })).toContainText(`Remesa ${folio}`);
   const fila = page.getByRole("table", { name: "Transferencias" }).getByRole("row").filter({ hasText: va!.folio });
   await expect(fila).toContainText(nombre);
+  // Until the bank's execution is confirmed, /remesas names it first, with the way back to it.
+  await page.goto("/remesas");
+  const porConfirmar = page.locator("#por-confirmar");
+  await expect(porConfirmar).toContainText("por confirmar con el banco");
+  await expectNoAxeViolations(page);
+  await porConfirmar.getByRole("link", { name: folio, exact: true }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toContainText(`Remesa ${folio}`);
 
   // The file, as the bank receives it.
   const [descarga] = await Promise.all([
@@ -92,6 +99,8 @@ test("una remesa: lo que va y lo que no, el fichero SEPA y la confirmación que 
   await page.getByRole("button", { name: "Confirmar: el banco la ejecutó" }).click();
   await expect(flash(page)).toContainText(`Remesa ${folio} confirmada`);
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Confirmada");
+  await page.goto("/remesas");
+  await expect(page.locator("#por-confirmar").getByRole("link", { name: folio, exact: true })).toHaveCount(0);
 
   // The gasto, paid by the remesa.
   await page.goto(`/gastos?q=${va!.folio}`);
