@@ -169,6 +169,11 @@ export function listQueryFor(
   return toListQuery(entity, state, [...viewFilters(entity, state, user), ...extra]);
 }
 
+/** Whether a search, a filter or a view narrows the list (then it says «con estos filtros»). */
+export function listaFiltrada(state: ListState): boolean {
+  return Boolean(state.q) || Object.keys(state.filtros).length > 0 || Boolean(state.vista);
+}
+
 /** Whether `q` was typed but is too short to search this list (`escala.busquedaMinima`). */
 export function busquedaCorta(entity: Entity, state: ListState): boolean {
   return state.q.length > 0 && state.q.length < (entity.escala?.busquedaMinima ?? 0);

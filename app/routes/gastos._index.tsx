@@ -46,7 +46,6 @@ export default function Gastos() {
   const lista = listHref(gastos.path, state, {});
   const aqui = panel ? listHref(gastos.path, state, { gasto: panel.record.id }) : lista;
   const nuevoHref = `${listHref(gastos.path, state, { nuevo: 1 })}#nuevo`;
-  const filtered = Boolean(state.q) || Object.keys(state.filtros).length > 0 || Boolean(state.vista);
   const resumen = resumenDeLista(gastos, result, formats);
   // The bulk actions offered on this page, as the entity declares them: approve and reject where
   // the database would let this person approve a row (gastos_vista.puede_aprobar), mark as paid
@@ -102,14 +101,7 @@ export default function Gastos() {
       ) : null}
       <div className={panel || nuevo ? "gastos-con-panel" : "gastos-sin-panel"}>
         <div className="gastos-lista">
-          <ResumenLista
-            entity={gastos}
-            state={state}
-            result={result}
-            formats={formats}
-            filtrada={filtered}
-            id="resumen-resultados"
-          />
+          <ResumenLista entity={gastos} state={state} result={result} formats={formats} id="resumen-resultados" />
           {result.rows.length > 0 ? (
             <>
               <div id="tabla-gastos">
@@ -131,7 +123,7 @@ export default function Gastos() {
           ) : (
             <ListaVacia
               entity={gastos}
-              filtrada={filtered}
+              state={state}
               total={result.total}
               primero={
                 data.can.crear ? (

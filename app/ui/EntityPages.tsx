@@ -32,7 +32,6 @@ export function EntityListPage({ entity: declared, children }: { entity: Entity;
   const formats = useFormats();
   const location = useLocation();
   const here = location.pathname + location.search;
-  const filtered = Boolean(state.q) || Object.keys(state.filtros).length > 0;
   const count = resumenDeLista(entity, result, formats).cuenta;
   // The bulk actions this person may post on the rows of this page, and the rows they apply to.
   const enBloque = enBloqueDeLaPagina(entity, user ? { id: user.id, rol: user.rol } : undefined, result.rows);
@@ -58,7 +57,7 @@ export function EntityListPage({ entity: declared, children }: { entity: Entity;
       {entity.vistas?.length ? <ListViews entity={entity} state={state} rol={rol ?? ""} todos="Todos" /> : null}
       <FilterForm entity={entity} state={state} options={options} />
       <AvisosDeLista entity={entity} state={state} busquedaCorta={busquedaCorta} avisoOrden={avisoOrden} />
-      <ResumenLista entity={entity} state={state} result={result} formats={formats} filtrada={filtered} />
+      <ResumenLista entity={entity} state={state} result={result} formats={formats} />
       {result.rows.length > 0 ? (
         <>
           <DataTable
@@ -85,7 +84,7 @@ export function EntityListPage({ entity: declared, children }: { entity: Entity;
       ) : (
         <ListaVacia
           entity={entity}
-          filtrada={filtered}
+          state={state}
           total={result.total}
           primero={
             can.crear

@@ -2,7 +2,7 @@ import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { EXACT_COUNT_LIMIT, type ListResult } from "~/data/store";
 import { csvHref } from "~/ui/lists";
-import type { ListState } from "~/crud/list-query";
+import { listaFiltrada, type ListState } from "~/crud/list-query";
 import type { Entity } from "~/entities/entity";
 import type { Formats } from "~/lib/format";
 import { numberFormat } from "~/lib/intl";
@@ -49,15 +49,12 @@ export function ResumenLista({
   state,
   result,
   formats,
-  filtrada,
   id,
 }: {
   entity: Entity;
   state: ListState;
   result: Resultado;
   formats: Formats;
-  /** Whether a search, filter or view narrows the list. */
-  filtrada: boolean;
   id?: string;
 }) {
   const { cuenta, suma } = resumenDeLista(entity, result, formats);
@@ -65,7 +62,7 @@ export function ResumenLista({
     <div className="resumen-lista">
       <p aria-live="polite" id={id} tabIndex={id ? -1 : undefined}>
         <strong>{cuenta}</strong>
-        {filtrada ? " con estos filtros" : ""}
+        {listaFiltrada(state) ? " con estos filtros" : ""}
         {suma ? ` · ${suma}` : ""}
       </p>
       {result.total > 0 ? (
@@ -107,23 +104,23 @@ export function AvisosDeLista({
 }
 
 /**
- * A list page without rows: nothing matches the filters, a page past the last, or nothing yet
- * (then `primero`, how to create the first one, if this person may).
+ * A list page without rows: nothing matches the search, filters or view, a page past the last,
+ * or nothing yet (then `primero`, how to create the first one, if this person may).
  */
 export function ListaVacia({
   entity,
-  filtrada,
+  state,
   total,
   primero,
 }: {
   entity: Entity;
-  filtrada: boolean;
+  state: ListState;
   total: number;
   primero?: ReactNode;
 }) {
   return (
     <div className="vacio">
-      {filtrada ? (
+      {listaFiltrada(state) ? (
         <p>
           No hay {entity.plural} que coincidan con la búsqueda. <Link to={entity.path}>Quitar filtros</Link>
         </p>
