@@ -4,7 +4,6 @@ import { forbidden } from "~/crud/respuestas.server";
 import { UUID, type Store } from "~/data/store";
 import { listQueryFor, parseListState } from "~/crud/list-query";
 import { gastos } from "~/entities/gastos";
-
 import { pain001, type Direccion, type FormatoPain001, type Remesa } from "./pain001";
 
 /**
