@@ -1273,7 +1273,7 @@ describe("rutas × métodos × roles × tipo de registro", () => {
     expect(failures).toEqual([]);
   });
 
-  it("políticas de gasto: las lee cualquier usuario activo; las crea, cambia y elimina un administrador", async () => {
+  it("políticas de gasto: las lee cualquier usuario activo y ubicado; las crea, cambia y elimina un administrador", async () => {
     const categorias = ["comidas", "alojamiento", "formacion", "mensajeria", "combustible"] as const;
     for (const [i, a] of ACTORES.entries()) {
       const signed = a !== "anonimo" && a !== "inactivo";
@@ -1892,7 +1892,7 @@ const ROLLBACK = new Error("rollback");
 
 /** Runs `fn` as `who` (null: anon) the way the app and PostgREST do. Rolls back when `rollback`. */
 async function asRole<T>(
-  who: U | null,
+  who: Pick<U, "id"> | null,
   fn: (trx: TestTransaction) => Promise<T>,
   rollback: boolean,
 ): Promise<{ value?: T; code?: string }> {
@@ -1940,7 +1940,7 @@ const count = async (
 ) => Number((await q.execute(trx)).numAffectedRows ?? 0);
 
 describe("una cuenta de alta propia sin departamento", () => {
-  it("solo ve sus gastos y su perfil, y la pantalla se lo dice; al asignarle un departamento, lo demás", async () => {
+  it("solo ve sus gastos y su perfil (ni las tablas de referencia), y la pantalla se lo dice; al asignarle un departamento, lo demás", async () => {
     const alta = await app.createUser({ nombre: "Alta propia", altaPropia: true });
     const as = (path: string, params: Record<string, string> = {}) => ({
       request: request(path, { cookie: alta.cookie }),
@@ -1957,6 +1957,18 @@ describe("una cuenta de alta propia sin departamento", () => {
       return r.body.split("\r\n").filter(Boolean).length;
     };
     const layout = async () => JSON.parse((await call(() => root.loader(as("/")))).body);
+    // The reference tables too (what the company is, pays and allows): their rows as this
+    // account reads them, beside all of them.
+    const REFERENCIA = ["tipos_iva", "categorias_fiscales", "empresa", "politicas_gasto", "limites_exentos_irpf"];
+    const referencia = async () => {
+      const ve: Record<string, [number, number]> = {};
+      for (const t of REFERENCIA) {
+        const suyas = await asRole(alta, (trx) => sql`select 1 from ${sql.table(`public.${t}`)}`.execute(trx), true);
+        const todas = await sql`select 1 from ${sql.table(`public.${t}`)}`.execute(app.db);
+        ve[t] = [suyas.value?.rows.length ?? -1, todas.rows.length];
+      }
+      return ve;
+    };
 
     const antes = await layout();
     expect(antes.user.pendiente).toBe(true);
@@ -1979,6 +1991,8 @@ describe("una cuenta de alta propia sin departamento", () => {
     expect((await call(() => usu_id.loader(as(`/usuarios/${otro}`, { id: otro })))).status).toBe(404);
     expect((await call(() => dep_id.loader(as(`/departamentos/${dep.A}`, { id: dep.A })))).status).toBe(404);
     expect((await call(() => usu_id.loader(as(`/usuarios/${alta.id}`, { id: alta.id })))).status).toBe(200);
+    const sinUbicar = await referencia();
+    for (const t of REFERENCIA) expect([t, sinUbicar[t]![0]]).toEqual([t, 0]);
 
     await setProfile(app.db, alta.id, { departamento_id: dep.A, sucursal_id: suc, aprobador_id: null });
     const despues = await layout();
@@ -1987,6 +2001,10 @@ describe("una cuenta de alta propia sin departamento", () => {
     expect(despues.navegacion.principal.map((x: { to: string }) => x.to)).toEqual(["/gastos", "/viajes"]);
     expect((await listed(dep_index, "/departamentos")).length).toBeGreaterThan(0);
     expect((await listed(usu_index, "/usuarios")).length).toBeGreaterThan(1);
+    const ubicada = await referencia();
+    for (const t of REFERENCIA) expect([t, ubicada[t]![0]]).toEqual([t, ubicada[t]![1]]);
+    expect(ubicada.empresa).toEqual([1, 1]);
+    expect(ubicada.tipos_iva![0]).toBeGreaterThan(0);
     await app.db.deleteFrom("auth.users").where("id", "=", alta.id).execute();
   });
 });
@@ -2413,7 +2431,7 @@ describe("la base de datos como cada rol (RLS)", () => {
     expect(failures).toEqual([]);
   });
 
-  it("tipos de IVA, IVA por categoría y empresa: los ve cualquier usuario activo; los cambia un administrador, solo en sus columnas; nadie los elimina", async () => {
+  it("tipos de IVA, IVA por categoría y empresa: los ve cualquier usuario activo y ubicado; los cambia un administrador, solo en sus columnas; nadie los elimina", async () => {
     for (const [name, who] of ROLES) {
       const user = who();
       const anon = user === null;
