@@ -43,7 +43,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const signed = await requireAdministrador(request, context);
   const { store } = signed;
   const propuestaDeLista = coinciden ? candidatosDeLista(signed, new URLSearchParams(lista)) : null;
-  const [propuesta, cuentas, remesas, deLista] = await Promise.all([
+  const columnas = ["id", "folio", "estado", "fecha_ejecucion", "num_transferencias", "importe_total"];
+  const [propuesta, cuentas, remesas, generadas, deLista] = await Promise.all([
     propuestaDeLista
       ? propuestaDeLista.then((r) => (r.ilegible ? candidatosDe(store, []) : r.propuesta))
       : elegidos.length
@@ -57,10 +58,19 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       offset: 0,
     }),
     store.list("remesas_vista", {
-      columns: ["id", "folio", "estado", "fecha_ejecucion", "num_transferencias", "importe_total"],
+      columns: columnas,
       order: [{ column: "creado_en", ascending: false }],
       limit: 50,
       offset: 0,
+    }),
+    // Sent to the bank and not yet confirmed, however old: what finance comes back here for.
+    store.list("remesas_vista", {
+      columns: columnas,
+      filters: [{ column: "estado", op: "eq", value: "generada" }],
+      order: [{ column: "fecha_ejecucion", ascending: true }],
+      limit: 50,
+      offset: 0,
+      count: "exact",
     }),
     propuestaDeLista,
   ]);
@@ -75,15 +85,24 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         }
       : null;
   // A view's columns are nullable by type; a remesa's are not.
-  const hechas = remesas.rows.map((r) => ({
+  const remesa = (r: Record<string, unknown>) => ({
     id: String(r.id),
     folio: String(r.folio),
     estado: String(r.estado),
     fecha_ejecucion: String(r.fecha_ejecucion),
     num_transferencias: Number(r.num_transferencias),
     importe_total: String(r.importe_total),
-  }));
-  return { desde, hasta, propuesta, origen, cuentas: cuentas.rows, remesas: hechas, hoy: todayISO() };
+  });
+  return {
+    desde,
+    hasta,
+    propuesta,
+    origen,
+    cuentas: cuentas.rows,
+    remesas: remesas.rows.map(remesa),
+    porConfirmar: { remesas: generadas.rows.map(remesa), total: generadas.total },
+    hoy: todayISO(),
+  };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -119,7 +138,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 const ESTADOS: Record<string, string> = { generada: "Generada", confirmada: "Confirmada", anulada: "Anulada" };
 
 export default function Remesas() {
-  const { desde, hasta, propuesta, origen, cuentas, remesas, hoy } = useLoaderData<typeof loader>();
+  const { desde, hasta, propuesta, origen, cuentas, remesas, porConfirmar, hoy } = useLoaderData<typeof loader>();
   const respuesta = useActionData<typeof action>();
   // This URL (the gastos chosen in the list included): a refused post shows the same proposal.
   const accion = useFormAction();
@@ -138,8 +157,6 @@ export default function Remesas() {
   };
   const van = propuesta.gastos.filter((g) => !g.motivo);
   const noVan = propuesta.gastos.filter((g) => g.motivo);
-  // Sent to the bank and not yet confirmed: what finance comes back here for, first on the page.
-  const porConfirmar = remesas.filter((r) => r.estado === "generada");
   const errores = Object.entries(respuesta?.errores ?? {});
   return (
     <>
@@ -148,17 +165,21 @@ export default function Remesas() {
         Los gastos aprobados que se devuelven a quien los pagó (o se pagan al proveedor) con una transferencia SEPA: una
         por persona, con los folios en el concepto. Al confirmar que el banco la ejecutó, sus gastos quedan pagados.
       </p>
-      {porConfirmar.length ? (
+      {/* Sent to the bank and not yet confirmed: first on the page, the oldest first. */}
+      {porConfirmar.total ? (
         <p className="aviso aviso-aviso" id="por-confirmar">
-          {porConfirmar.length === 1
+          {porConfirmar.total === 1
             ? "Una remesa está por confirmar con el banco: "
-            : `${porConfirmar.length} remesas están por confirmar con el banco: `}
-          {porConfirmar.map((r, i) => (
+            : `${porConfirmar.total.toLocaleString(f.locale)} remesas están por confirmar con el banco: `}
+          {porConfirmar.remesas.map((r, i) => (
             <Fragment key={r.id}>
               {i ? ", " : ""}
               <Link to={`/remesas/${r.id}`}>{r.folio}</Link> ({formatDate(r.fecha_ejecucion, f.locale)})
             </Fragment>
           ))}
+          {porConfirmar.total > porConfirmar.remesas.length
+            ? ` y ${(porConfirmar.total - porConfirmar.remesas.length).toLocaleString(f.locale)} más`
+            : ""}
           .
         </p>
       ) : null}

@@ -181,3 +181,26 @@ it("solo los administradores: los demás, 403 y nada cambia", async () => {
     ).toBe(403);
   }
 });
+
+it("el aviso de las remesas por confirmar las nombra todas, también las que quedan fuera de las 50 más recientes", async () => {
+  // One sent to the bank long ago and still unconfirmed, then 50 newer ones already settled.
+  const remesaDe = async (estado: string, hace: string) =>
+    (
+      await owner.query<{ id: string }>(
+        `insert into public.remesas (cuenta_id, fecha_ejecucion, estado, num_transferencias, importe_total, creado_en,
+           anulada_en, motivo_anulacion)
+         values ($1, current_date - $2::interval, $3, 1, 10, now() - $2::interval, $4, $5) returning id`,
+        [cuenta, hace, estado, ...(estado === "anulada" ? [new Date(), "Prueba"] : [null, null])],
+      )
+    ).rows[0]!.id;
+  const vieja = await remesaDe("generada", "400 days");
+  for (let i = 1; i <= 50; i += 1) await remesaDe("anulada", `${i} minutes`);
+  const { remesas: recientes, porConfirmar } = await pantalla(admin);
+  const ids = (rs: { id: string }[]) => rs.map((r) => r.id);
+  expect(recientes).toHaveLength(50);
+  expect(ids(recientes)).not.toContain(vieja);
+  expect(ids(porConfirmar.remesas)).toContain(vieja);
+  expect(porConfirmar.total).toBe(porConfirmar.remesas.length);
+  // The oldest first: the one that has waited longest.
+  expect(porConfirmar.remesas[0].id).toBe(vieja);
+});
