@@ -82,18 +82,21 @@ function invitarArgs(email: string, input: InvitationInput) {
   };
 }
 
+/** An address as both backends store it and look it up. */
+const normal = (email: string) => email.trim().toLowerCase();
+
+type Created = Awaited<ReturnType<Invitations["create"]>>;
+
 /**
  * What both backends read and mark the same way: through the database's functions, with the
  * signed-in administrador's own store (the functions check that they are one). On Supabase these
  * calls go through PostgREST; here, through the SQL adapter, as that administrador.
  */
 function enLaBase(store: Store) {
-  return {
+  const comunes = {
     async taken(email: string) {
-      return (await store.rpc<Taken | null>("invitacion_estado", { p_email: email.trim().toLowerCase() })) ?? null;
+      return (await store.rpc<Taken | null>("invitacion_estado", { p_email: normal(email) })) ?? null;
     },
-    pendientes: (limit: number) =>
-      store.rpc<Omit<PendingInvitation, "caduca_en">[]>("invitaciones_pendientes", { p_limite: limit }),
     async get(id: string) {
       if (!UUID.test(id)) return null;
       const [row] = await store.rpc<{ id: string; email: string }[]>("invitaciones_pendientes", {
@@ -105,6 +108,20 @@ function enLaBase(store: Store) {
     async sent(id: string) {
       await store.rpc("invitacion_enviada", { p_id: id });
     },
+  };
+  return {
+    comunes,
+    pendientes: (limit: number) =>
+      store.rpc<Omit<PendingInvitation, "caduca_en">[]>("invitaciones_pendientes", { p_limite: limit }),
+    /** `create` as both backends begin it: the address as stored, refused when it is taken; then `invite`. */
+    siLibre:
+      (invite: (adminId: string, email: string, input: InvitationInput) => Promise<Created>): Invitations["create"] =>
+      async (adminId, input) => {
+        const email = normal(input.email);
+        const before = await comunes.taken(email);
+        if (before) return { ok: false, reason: before };
+        return invite(adminId, email, input);
+      },
   };
 }
 
@@ -130,18 +147,13 @@ export function sqlInvitations(db: Kysely<Database>, store: Store): Invitations 
       trx,
     );
 
-  const { taken, pendientes, get, sent } = enLaBase(store);
+  const { comunes, pendientes, siLibre } = enLaBase(store);
   const invitations: Invitations = {
+    ...comunes,
     // The local backend's own links (auth/local.server.ts).
     linkHours: TOKEN_HOURS.invitacion,
-    taken,
-    get,
-    sent,
 
-    async create(adminId, input) {
-      const email = input.email.trim().toLowerCase();
-      const before = await invitations.taken(email);
-      if (before) return { ok: false, reason: before };
+    create: siLibre(async (adminId, email, input) => {
       try {
         const result = await db.transaction().execute(async (trx) => {
           await actAs(trx, adminId);
@@ -167,7 +179,7 @@ export function sqlInvitations(db: Kysely<Database>, store: Store): Invitations 
           return { ok: false, reason: (await invitations.taken(email)) ?? "cuenta" };
         throw storeErrorFromPostgres(error as never) ?? error;
       }
-    },
+    }),
 
     async pending(limit = 200) {
       const filas = await pendientes(limit);
@@ -250,7 +262,6 @@ export function supabaseInvitations(o: {
   linkHours: number;
 }): Invitations {
   const { admin, store } = o;
-  const normal = (email: string) => email.trim().toLowerCase();
 
   /** Deletes an account Oficina created a moment ago and could not complete. */
   async function undo(userId: string) {
@@ -258,17 +269,12 @@ export function supabaseInvitations(o: {
     if (error) console.warn(`Supabase Auth no eliminó una cuenta invitada a medias: ${error.code ?? error.status}`);
   }
 
-  const { taken, pendientes, get, sent } = enLaBase(store);
+  const { comunes, pendientes, siLibre } = enLaBase(store);
   const invitations: Invitations = {
+    ...comunes,
     linkHours: o.linkHours,
-    taken,
-    get,
-    sent,
 
-    async create(_adminId, input) {
-      const email = normal(input.email);
-      const before = await invitations.taken(email);
-      if (before) return { ok: false, reason: before };
+    create: siLibre(async (_adminId, email, input) => {
       const { data, error } = await admin.createUser({
         email,
         email_confirm: false,
@@ -291,7 +297,7 @@ export function supabaseInvitations(o: {
         return { ok: false, reason: result.ocupado };
       }
       return { ok: true, id: String(result.id) };
-    },
+    }),
 
     async pending(limit = 200) {
       return (await pendientes(limit)).map((r) => {
