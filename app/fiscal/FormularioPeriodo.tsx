@@ -1,6 +1,7 @@
 import { Form } from "@remix-run/react";
-import { useEffect, useRef, type ReactNode } from "react";
+import { type ReactNode } from "react";
 import { cuenta } from "~/lib/plural";
+import { ResumenDeErrores } from "~/ui/ResumenDeErrores";
 import { MESES, TIPOS_PERIODO, TRIMESTRES, type CampoPeriodo, type LecturaPeriodo } from "./periodo";
 
 /**
@@ -193,23 +194,14 @@ function Campo({
  * field, focused when it appears (without JavaScript, the form's `#resultado` does it).
  */
 function ResumenErrores({ errores, prefijo }: { errores: [string, string][]; prefijo: string }) {
-  const ref = useRef<HTMLDivElement>(null);
-  const firma = JSON.stringify(errores);
-  useEffect(() => {
-    if (errores.length > 0) ref.current?.focus();
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- a new verdict, not every render
-  }, [firma]);
   if (errores.length === 0) return null;
   return (
-    <div
-      className="resumen-errores"
+    <ResumenDeErrores
       id={RESULTADO}
-      role="alert"
-      aria-labelledby={`${prefijo}-errores-titulo`}
-      tabIndex={-1}
-      ref={ref}
+      tituloId={`${prefijo}-errores-titulo`}
+      titulo={<>Hay {cuenta(errores.length, "error", "errores")} en el periodo</>}
+      firma={JSON.stringify(errores)}
     >
-      <h2 id={`${prefijo}-errores-titulo`}>Hay {cuenta(errores.length, "error", "errores")} en el periodo</h2>
       <ul>
         {errores.map(([id, mensaje]) => (
           <li key={id}>
@@ -217,6 +209,6 @@ function ResumenErrores({ errores, prefijo }: { errores: [string, string][]; pre
           </li>
         ))}
       </ul>
-    </div>
+    </ResumenDeErrores>
   );
 }

@@ -6,6 +6,7 @@ import { parseDateTimeInput } from "~/lib/dates";
 import { completarLinea, completarLineas, describirDesglose, esTipoIva, type LineaParcial } from "~/lib/iva";
 import { formatMoney, fromCents, parseMoney, toCents } from "~/lib/money";
 import { cuenta } from "~/lib/plural";
+import { ResumenDeErrores } from "./ResumenDeErrores";
 import type * as ValidacionModule from "./validacion-en-vivo";
 
 /**
@@ -135,27 +136,19 @@ export function anchorIds(form: FormMetadata<Record<string, unknown>>, anchor: s
 
 /** «Hay N errores»: one link per error to its field; takes focus when it appears. */
 export function ErrorSummary({ form, id }: { form: FormMetadata<Record<string, unknown>>; id?: string }) {
-  const ref = useRef<HTMLDivElement>(null);
   const fieldErrors = Object.entries(form.allErrors).filter(([name]) => name !== form.id && name !== "");
   const formErrors = form.errors ?? [];
   const count = fieldErrors.length + formErrors.length;
-  const signature = JSON.stringify(form.allErrors);
-  useEffect(() => {
-    if (count > 0 && form.status === "error") ref.current?.focus();
-    // Focus on a new verdict, not on every keystroke.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [form.status, signature]);
   if (count === 0) return null;
   return (
-    <div
-      className="resumen-errores"
+    <ResumenDeErrores
       id={id}
-      role="alert"
-      aria-labelledby={`${form.id}-resumen`}
-      tabIndex={-1}
-      ref={ref}
+      tituloId={`${form.id}-resumen`}
+      titulo={<>Hay {cuenta(count, "error", "errores")}</>}
+      // Focus on a new verdict, not on every keystroke.
+      firma={JSON.stringify([form.status, form.allErrors])}
+      enfocar={form.status === "error"}
     >
-      <h2 id={`${form.id}-resumen`}>Hay {cuenta(count, "error", "errores")}</h2>
       <ul>
         {formErrors.map((message) => (
           <li key={message}>{message}</li>
@@ -166,7 +159,7 @@ export function ErrorSummary({ form, id }: { form: FormMetadata<Record<string, u
           </li>
         ))}
       </ul>
-    </div>
+    </ResumenDeErrores>
   );
 }
 

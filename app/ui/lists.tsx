@@ -3,6 +3,7 @@ import { useEffect, useRef, type MouseEvent, type ReactNode } from "react";
 import type { Options } from "~/crud/crud.server";
 import { enLaTabla, forRole, type Column, type Entity } from "~/entities/entity";
 import { Icono } from "./Icono";
+import { ResumenDeErrores } from "./ResumenDeErrores";
 import { formatValue } from "~/crud/cells";
 import type { Formats } from "~/lib/format";
 import { DEFAULT_PAGE_SIZE, listHref, PAGE_SIZES, type ListState } from "~/crud/list-query";
@@ -218,23 +219,14 @@ function CamposFiltro({
  * when it appears. Without JavaScript the form's `#filtros-errores` fragment does the focusing.
  */
 function FilterErrors({ errores }: { errores: [string, { mensaje: string }][] }) {
-  const ref = useRef<HTMLDivElement>(null);
-  const signature = JSON.stringify(errores);
-  useEffect(() => {
-    if (errores.length > 0) ref.current?.focus();
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- a new verdict, not every render
-  }, [signature]);
   if (errores.length === 0) return null;
   return (
-    <div
-      className="resumen-errores"
+    <ResumenDeErrores
       id="filtros-errores"
-      role="alert"
-      aria-labelledby="filtros-errores-titulo"
-      tabIndex={-1}
-      ref={ref}
+      tituloId="filtros-errores-titulo"
+      titulo={<>Hay {cuenta(errores.length, "error", "errores")} en los filtros</>}
+      firma={JSON.stringify(errores)}
     >
-      <h2 id="filtros-errores-titulo">Hay {cuenta(errores.length, "error", "errores")} en los filtros</h2>
       <p>La lista se muestra sin {plural(errores.length, "ese filtro", "esos filtros")}.</p>
       <ul>
         {errores.map(([name, e]) => (
@@ -243,7 +235,7 @@ function FilterErrors({ errores }: { errores: [string, { mensaje: string }][] })
           </li>
         ))}
       </ul>
-    </div>
+    </ResumenDeErrores>
   );
 }
 
