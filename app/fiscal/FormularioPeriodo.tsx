@@ -89,24 +89,8 @@ export function FormularioPeriodo({
         {campo("anio", "Para un trimestre, un mes o un año.", (props) => (
           <input {...props} type="text" inputMode="numeric" maxLength={4} defaultValue={valores.anio} />
         ))}
-        {campo("trimestre", "Si el periodo es un trimestre.", (props) => (
-          <select {...props} defaultValue={valores.trimestre}>
-            {TRIMESTRES.map((t) => (
-              <option key={t.value} value={t.value}>
-                {t.label}
-              </option>
-            ))}
-          </select>
-        ))}
-        {campo("mes", "Si el periodo es un mes.", (props) => (
-          <select {...props} defaultValue={valores.mes}>
-            {MESES.map((m) => (
-              <option key={m.value} value={m.value}>
-                {m.label}
-              </option>
-            ))}
-          </select>
-        ))}
+        {campo("trimestre", "Si el periodo es un trimestre.", seleccion(TRIMESTRES, valores.trimestre))}
+        {campo("mes", "Si el periodo es un mes.", seleccion(MESES, valores.mes))}
         {campo("desde", "Si el periodo es entre dos fechas: la primera, incluida.", (props) => (
           <input {...props} type="date" defaultValue={valores.desde} />
         ))}
@@ -146,6 +130,17 @@ export function FormularioPeriodo({
 }
 
 type PropsControl = { id: string; name: string; "aria-describedby": string; "aria-invalid"?: true };
+
+/** A field's select of one of `opciones` (the quarters, the months). */
+const seleccion = (opciones: readonly { value: string; label: string }[], valor: string) => (props: PropsControl) => (
+  <select {...props} defaultValue={valor}>
+    {opciones.map((o) => (
+      <option key={o.value} value={o.value}>
+        {o.label}
+      </option>
+    ))}
+  </select>
+);
 
 function ErrorCampo({ campo, errores }: { campo: CampoPeriodo; errores: Errores }) {
   const error = errores[campo];
