@@ -1,4 +1,5 @@
 import { leerPeriodo, type LecturaPeriodo } from "~/fiscal/periodo";
+import type { ColumnaDescarga } from "~/lib/descarga.server";
 import { fromCents, toCents } from "~/lib/money";
 
 /**
@@ -141,16 +142,8 @@ export function normalizarResumen(r: Record<string, unknown>): ResumenDiario {
   };
 }
 
-/** A column of the XLSX and CSV files (and of the screen's preview). */
-export type ColumnaDiario = {
-  header: string;
-  kind?: "money" | "date" | "integer";
-  width: number;
-  value: (a: Apunte) => string | number | null;
-  sum?: "debe" | "haber";
-};
-
-export const COLUMNAS_DIARIO: readonly ColumnaDiario[] = [
+/** The columns of the XLSX and CSV files (and of the screen's preview). */
+export const COLUMNAS_DIARIO: readonly ColumnaDescarga<Apunte, "debe" | "haber">[] = [
   { header: "Asiento", kind: "integer", width: 9, value: (a) => a.asiento },
   { header: "Fecha", kind: "date", width: 12, value: (a) => a.fecha },
   { header: "Cuenta", width: 8, value: (a) => a.cuenta },

@@ -1,3 +1,4 @@
+import type { ColumnaDescarga } from "~/lib/descarga.server";
 import { trimestreDe } from "./periodo";
 
 /**
@@ -39,18 +40,10 @@ export const TIPO_FACTURA: Record<string, string> = {
 };
 
 /**
- * A column: `kind` as the lists' columns say it (the CSV writes it with the same conventions),
- * plus `integer` for the year; `sum` names the total it carries in the totals row.
+ * The columns: `kind` as the lists' columns say it (the CSV writes it with the same conventions),
+ * plus `integer` for the year; `sum` names the total each carries in the totals row.
  */
-export type ColumnaLibro = {
-  header: string;
-  kind?: "money" | "date" | "integer" | "percent";
-  width: number;
-  value: (f: FilaLibro) => string | number | null;
-  sum?: SumaLibro;
-};
-
-export const COLUMNAS_LIBRO: readonly ColumnaLibro[] = [
+export const COLUMNAS_LIBRO: readonly ColumnaDescarga<FilaLibro, SumaLibro>[] = [
   // Ejercicio and Periodo: the year and quarter of the operation's date (the AEAT's rule).
   { header: "Ejercicio", kind: "integer", width: 10, value: (f) => Number(f.fecha_operacion.slice(0, 4)) },
   { header: "Periodo", width: 9, value: (f) => `${trimestreDe(f.fecha_operacion)}T` },

@@ -23,12 +23,16 @@ export function cabecerasDescarga(tipo: string, nombre: string) {
 
 export const TIPO_XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 
-/** A column of a downloaded book: `kind` says how the XLSX and the CSV write its value. */
-export type ColumnaDescarga<F> = {
+/**
+ * A column of a downloaded book: `kind` says how the XLSX and the CSV write its value; `sum` names
+ * the total it carries in the totals row (`totalXlsx`).
+ */
+export type ColumnaDescarga<F, S extends string = string> = {
   header: string;
   kind?: "money" | "date" | "integer" | "percent";
   width: number;
   value: (f: F) => string | number | null;
+  sum?: S;
 };
 
 const NUM_FMT: Record<NonNullable<ColumnaDescarga<unknown>["kind"]>, string> = {
@@ -82,7 +86,7 @@ export function hojaXlsx<F>(
 /** The bold totals row: `etiqueta` in the first column, each summed column's exact sum (cents). */
 export function totalXlsx<F, S extends string>(
   hoja: ExcelJS.Worksheet,
-  columnas: readonly (ColumnaDescarga<F> & { sum?: S })[],
+  columnas: readonly ColumnaDescarga<F, S>[],
   sumas: Record<S, bigint>,
   etiqueta: string,
 ) {
