@@ -271,16 +271,35 @@ function CurrentValues({ entity, current, options }: { entity: Entity; current: 
   return (
     <div className="valores-actuales" role="region" aria-labelledby="valores-actuales">
       <h3 id="valores-actuales">Valores actuales guardados por la otra persona</h3>
-      <dl>
-        {entity.fields.map((f) => (
-          <div key={f.name}>
-            <dt>{f.label}</dt>
-            <dd>{displayField(f, current[f.name], formats, options)}</dd>
-          </div>
-        ))}
-      </dl>
+      <ValoresDelRegistro entity={entity} record={current} formats={formats} options={options} />
       <p>Si guarda ahora, sus valores del formulario sustituirán a estos.</p>
     </div>
+  );
+}
+
+/** Every field of a record, its label and its value as shown (the record's page, a stale save's current values). */
+export function ValoresDelRegistro({
+  entity,
+  record,
+  formats,
+  options,
+  className,
+}: {
+  entity: Entity;
+  record: Row;
+  formats: Formats;
+  options: Options;
+  className?: string;
+}) {
+  return (
+    <dl className={className}>
+      {entity.fields.map((f) => (
+        <div key={f.name}>
+          <dt>{f.label}</dt>
+          <dd>{displayField(f, record[f.name], formats, options)}</dd>
+        </div>
+      ))}
+    </dl>
   );
 }
 

@@ -8,7 +8,14 @@ import type { Formats } from "~/lib/format";
 import { AccionForm } from "./AccionForm";
 import { AccionesEnBloque, EN_BLOQUE_FORM, useColumnaSeleccion } from "./AccionesEnBloque";
 import { ConfirmDialog, FormEliminar } from "./ConfirmDialog";
-import { CreateForm, displayField, EditForm, OptionSearchForms, type ActionData } from "./EntityForms";
+import {
+  CreateForm,
+  displayField,
+  EditForm,
+  OptionSearchForms,
+  ValoresDelRegistro,
+  type ActionData,
+} from "./EntityForms";
 import { History } from "./History";
 import { backToRow, DataTable, FilterForm, ListViews, Pagination } from "./lists";
 import { pageTitle, useFormats } from "./page";
@@ -208,14 +215,7 @@ function ReadOnly({
   return (
     <section aria-labelledby="datos" className="panel">
       <h2 id="datos">Datos</h2>
-      <dl className="ficha">
-        {entity.fields.map((f) => (
-          <div key={f.name}>
-            <dt>{f.label}</dt>
-            <dd>{displayField(f, record[f.name], formats, options)}</dd>
-          </div>
-        ))}
-      </dl>
+      <ValoresDelRegistro entity={entity} record={record} formats={formats} options={options} className="ficha" />
     </section>
   );
 }
