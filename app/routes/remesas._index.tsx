@@ -43,7 +43,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const signed = await requireAdministrador(request, context);
   const { store } = signed;
   const propuestaDeLista = coinciden ? candidatosDeLista(signed, new URLSearchParams(lista)) : null;
-  const columnas = ["id", "folio", "estado", "fecha_ejecucion", "num_transferencias", "importe_total"];
+  const columnas = ["id", "folio", "estado", "fecha_ejecucion", "num_transferencias", "importe_total"] as const;
   const [propuesta, cuentas, remesas, generadas, deLista] = await Promise.all([
     propuestaDeLista
       ? propuestaDeLista.then((r) => (r.ilegible ? candidatosDe(store, []) : r.propuesta))
@@ -58,14 +58,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       offset: 0,
     }),
     store.list("remesas_vista", {
-      columns: columnas,
+      columns: [...columnas],
       order: [{ column: "creado_en", ascending: false }],
       limit: 50,
       offset: 0,
     }),
     // Sent to the bank and not yet confirmed, however old: what finance comes back here for.
     store.list("remesas_vista", {
-      columns: columnas,
+      columns: [...columnas],
       filters: [{ column: "estado", op: "eq", value: "generada" }],
       order: [{ column: "fecha_ejecucion", ascending: true }],
       limit: 50,
