@@ -12,8 +12,14 @@ pg.types.setTypeParser(20, (v: string) => Number(v));
 /** Each database's pool of connections that act as users (`asUser`, `readAsUser`). */
 const userPools = new WeakMap<Kysely<Database>, pg.Pool>();
 
-function newPool(url: string, max: number) {
-  const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 5_000 });
+function newPool(url: string, max: number, pipeline = false) {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    idleTimeoutMillis: 30_000,
+    connectionTimeoutMillis: 5_000,
+    pipeline,
+  });
   // An idle client's error (database restarted) must not crash the process; the pool drops it.
   pool.on("error", () => {});
   // Nor may a checked-out client's: pg-pool removes its listener while a request holds the client,
@@ -29,10 +35,13 @@ function newPool(url: string, max: number) {
  * connections that act as users, and half as many for the owner's own statements (Kysely's: the
  * session check, sign-in, sweeps: short, one at a time), which never take a role. A connection
  * opens when a pool needs it; a hosted database's limit must allow 1.5 × `max` per process.
+ * The users' connections pipeline (pg's `pipeline`): a statement goes out without waiting for the
+ * answer to the one before, so a user's reads travel with the statement that makes the
+ * connection theirs (`readAsUser`).
  */
 export function createDatabase(url: string, max = 10): Kysely<Database> {
   const owner = newPool(url, Math.ceil(max / 2));
-  const users = newPool(url, max);
+  const users = newPool(url, max, true);
   const db = new PooledDatabase(preparingPool(owner), users);
   userPools.set(db, users);
   return db;
@@ -71,9 +80,9 @@ class PooledDatabase extends Kysely<Database> {
 
 /**
  * What runs inside `asUser` or `readAsUser`: the connection (a Kysely bound to it) and the data's
- * change counter as it began.
+ * change counter as it began (a promise: `readAsUser` sends the reads before its answer arrives).
  */
-export type AsUser<T> = (trx: Transaction<Database>, cambios: string) => Promise<T>;
+export type AsUser<T> = (trx: Transaction<Database>, cambios: Promise<string>) => Promise<T>;
 
 /** The JWT claims PostgREST would set for this user (auth.uid() reads `sub`). */
 function claimsOf(userId: string) {
@@ -134,7 +143,7 @@ export async function asUser<T>(db: Kysely<Database>, userId: string, fn: AsUser
       `begin; select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${pg.escapeLiteral(claimsOf(userId))}, true), interno.cambios()::text as cambios`,
     );
     const began = (Array.isArray(results) ? results.at(-1) : results) as pg.QueryResult<{ cambios: string }>;
-    const result = await fn(boundTo(client), began.rows[0]!.cambios);
+    const result = await fn(boundTo(client), Promise.resolve(began.rows[0]!.cambios));
     // In turn, as every statement on the connection: after whatever `fn` left running.
     const c = client;
     await inTurn(c, () => c.query("commit"));
@@ -156,13 +165,22 @@ export async function asUser<T>(db: Kysely<Database>, userId: string, fn: AsUser
  * answers are the same. Row-level security applies exactly as in `asUser`; the next user who
  * takes the connection is made that user first. Only for reads: whatever may write goes through
  * `asUser`.
+ *
+ * The reads do not wait for that statement's answer: they follow it on the connection (pipelined),
+ * and PostgreSQL runs them after it, in order. Had it failed, they would have run as whoever had
+ * the connection before; so nothing `fn` read counts until it has succeeded (`cambios` settles
+ * before any later answer arrives): a caller that hands results out early waits for `cambios`
+ * first, as `readBatcher` does.
  */
 export async function readAsUser<T>(db: Kysely<Database>, userId: string, fn: AsUser<T>): Promise<T> {
   let client: pg.PoolClient | undefined;
   try {
     client = await checkout(db);
-    const { rows } = await query<{ cambios: string }>(client, BECOME_USER, [claimsOf(userId)]);
-    return await fn(boundTo(client), rows[0]!.cambios);
+    const cambios = query<{ cambios: string }>(client, BECOME_USER, [claimsOf(userId)]).then((r) => r.rows[0]!.cambios);
+    // Awaited below; until then a failure must not count as unhandled.
+    cambios.catch(() => {});
+    const [result] = await Promise.all([fn(boundTo(client), cambios), cambios]);
+    return result;
   } catch (error) {
     throw storeErrorFromPostgres(error as pg.DatabaseError) ?? error;
   } finally {
