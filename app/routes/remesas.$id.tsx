@@ -17,9 +17,8 @@ import { TablaTarjetas } from "~/ui/TablaTarjetas";
  * become pagados, all at once) or cancelling it (they can be paid again). The database does both
  * (confirmar_remesa, anular_remesa), with the version seen here.
  */
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: pageTitle(data ? `Remesa ${data.remesa.folio}` : "Remesa") },
-];
+export const meta: MetaFunction<typeof loader> = ({ data }) =>
+  pageTitle(data ? `Remesa ${data.remesa.folio}` : "Remesa");
 
 async function datos(store: Awaited<ReturnType<typeof requireAdministrador>>["store"], id: string | undefined) {
   if (!id || !UUID.test(id)) notFound("La remesa no existe.");
@@ -43,9 +42,11 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const intent = form.get("intent");
   const version = Number(form.get("version"));
   const aqui = `/remesas/${remesa.id}`;
+  // What was typed comes back with a refusal: the form shows it again.
+  const valor = String(form.get(intent === "anular" ? "motivo" : "referencia") ?? "");
   try {
     if (intent === "confirmar") {
-      const referencia = String(form.get("referencia") ?? "").trim();
+      const referencia = valor.trim();
       await store.rpc("confirmar_remesa", { p_id: remesa.id, p_version: version, p_referencia: referencia || null });
       return redirectWithFlash(
         context,
@@ -55,8 +56,9 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       );
     }
     if (intent === "anular") {
-      const motivo = String(form.get("motivo") ?? "").trim();
-      if (!motivo) return json({ intent, error: "Escriba el motivo de la anulación" }, { status: 400 });
+      const motivo = valor.trim();
+      if (!motivo)
+        return json({ intent, error: "Escriba el motivo de la anulación", valor, campo: true }, { status: 400 });
       await store.rpc("anular_remesa", { p_id: remesa.id, p_version: version, p_motivo: motivo });
       return redirectWithFlash(
         context,
@@ -66,7 +68,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       );
     }
   } catch (error) {
-    if (error instanceof StoreError) return json({ intent, error: error.message }, { status: 400 });
+    if (error instanceof StoreError)
+      return json({ intent, error: error.message, valor, campo: false }, { status: 400 });
     throw error;
   }
   throw json({ message: "Acción desconocida." }, { status: 400 });
@@ -82,9 +85,17 @@ export default function RemesaPage() {
   const error = (intent: string) =>
     respuesta?.intent === intent ? (
       <div className="resumen-errores" role="alert" tabIndex={-1} id={`${intent}-error`}>
-        <p>{respuesta.error}</p>
+        <p id={`${intent}-error-mensaje`}>{respuesta.error}</p>
       </div>
     ) : null;
+  // The refused form's field: what was typed, and (when the refusal is about it) tied to the message.
+  const campo = (intent: string) =>
+    respuesta?.intent === intent
+      ? {
+          defaultValue: respuesta.valor,
+          ...(respuesta.campo ? { "aria-invalid": true, "aria-describedby": `${intent}-error-mensaje` } : {}),
+        }
+      : {};
   return (
     <>
       <p>
@@ -155,7 +166,14 @@ export default function RemesaPage() {
             <input type="hidden" name="version" value={remesa.version} />
             <div className="campo">
               <label htmlFor="remesa-referencia">Referencia del banco (opcional)</label>
-              <input type="text" id="remesa-referencia" name="referencia" maxLength={100} autoComplete="off" />
+              <input
+                type="text"
+                id="remesa-referencia"
+                name="referencia"
+                maxLength={100}
+                autoComplete="off"
+                {...campo("confirmar")}
+              />
             </div>
             <div className="acciones">
               <button type="submit" name="intent" value="confirmar">
@@ -168,7 +186,14 @@ export default function RemesaPage() {
             <input type="hidden" name="version" value={remesa.version} />
             <div className="campo">
               <label htmlFor="remesa-motivo">Motivo de la anulación</label>
-              <input type="text" id="remesa-motivo" name="motivo" maxLength={1000} autoComplete="off" />
+              <input
+                type="text"
+                id="remesa-motivo"
+                name="motivo"
+                maxLength={1000}
+                autoComplete="off"
+                {...campo("anular")}
+              />
             </div>
             <div className="acciones">
               <button type="submit" name="intent" value="anular" className="peligro">

@@ -29,7 +29,7 @@ import { TablaTarjetas, type ColumnaTarjeta } from "~/ui/TablaTarjetas";
  * `?lista=` the list's own query string (its filters, view and search), to go back to it; with
  * `?coinciden=1` the proposal is every approved gasto of that list not yet in a remesa.
  */
-export const meta: MetaFunction = () => [{ title: pageTitle("Remesas de pago") }];
+export const meta: MetaFunction = () => pageTitle("Remesas de pago");
 
 const fecha = (v: string | null) => (v && isISODate(v) ? v : null);
 
@@ -37,6 +37,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const desde = fecha(url.searchParams.get("desde"));
   const hasta = fecha(url.searchParams.get("hasta"));
+  // Dates the wrong way round propose nothing; say so instead of «no hay gastos».
+  const alReves = desde !== null && hasta !== null && hasta < desde;
   const elegidos = url.searchParams.getAll("gasto").slice(0, REMESA_MAXIMO);
   const lista = url.searchParams.get("lista");
   const coinciden = lista !== null && url.searchParams.get("coinciden") === "1";
@@ -49,7 +51,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       ? propuestaDeLista.then((r) => (r.ilegible ? candidatosDe(store, []) : r.propuesta))
       : elegidos.length
         ? candidatosDe(store, elegidos)
-        : candidatos(store, desde, hasta),
+        : alReves
+          ? candidatosDe(store, [])
+          : candidatos(store, desde, hasta),
     store.list("cuentas_empresa", {
       columns: ["id", "nombre", "iban", "formato"],
       filters: [{ column: "activa", op: "eq", value: true }],
@@ -96,6 +100,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return {
     desde,
     hasta,
+    alReves,
     propuesta,
     origen,
     cuentas: cuentas.rows,
@@ -135,10 +140,21 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
 }
 
+/** A refused field's message beside it, as every form of the app shows it. */
+function ErrorDeCampo({ id, mensaje }: { id: string; mensaje: string | undefined }) {
+  return mensaje ? (
+    <p className="error-campo" id={id}>
+      <span className="visually-hidden">Error: </span>
+      {mensaje}
+    </p>
+  ) : null;
+}
+
 const ESTADOS: Record<string, string> = { generada: "Generada", confirmada: "Confirmada", anulada: "Anulada" };
 
 export default function Remesas() {
-  const { desde, hasta, propuesta, origen, cuentas, remesas, porConfirmar, hoy } = useLoaderData<typeof loader>();
+  const { desde, hasta, alReves, propuesta, origen, cuentas, remesas, porConfirmar, hoy } =
+    useLoaderData<typeof loader>();
   const respuesta = useActionData<typeof action>();
   // This URL (the gastos chosen in the list included): a refused post shows the same proposal.
   const accion = useFormAction();
@@ -158,6 +174,10 @@ export default function Remesas() {
   const van = propuesta.gastos.filter((g) => !g.motivo);
   const noVan = propuesta.gastos.filter((g) => g.motivo);
   const errores = Object.entries(respuesta?.errores ?? {});
+  // A refused field says so beside itself too (ErrorDeCampo).
+  const mensajes: Record<string, string | undefined> = respuesta?.errores ?? {};
+  const errorDe = (campo: string) =>
+    mensajes[campo] ? ({ "aria-invalid": true, "aria-describedby": `remesa-${campo}-error` } as const) : ({} as const);
   return (
     <>
       <h1>Remesas de pago</h1>
@@ -196,25 +216,45 @@ export default function Remesas() {
             <Link to={origen.volver}>Volver a la lista de gastos</Link>
           </p>
         ) : null}
-        <Form method="get" className="filtros-campos">
-          <div className="campo">
-            <label htmlFor="remesa-desde">Gastos desde</label>
-            <input type="date" id="remesa-desde" name="desde" defaultValue={desde ?? ""} />
-          </div>
-          <div className="campo">
-            <label htmlFor="remesa-hasta">Hasta</label>
-            <input type="date" id="remesa-hasta" name="hasta" defaultValue={hasta ?? ""} />
-          </div>
-          <div className="acciones">
-            <button type="submit" className="secundario">
-              Ver
-            </button>
-          </div>
-        </Form>
+        {origen ? (
+          // The proposal is the list's gastos: a date filter here would silently replace them.
+          <p>
+            <Link to="/remesas">Proponer en cambio todos los aprobados sin pagar, por fechas</Link>
+          </p>
+        ) : (
+          <Form method="get" className="filtros-campos">
+            <div className="campo">
+              <label htmlFor="remesa-desde">Gastos desde</label>
+              <input type="date" id="remesa-desde" name="desde" defaultValue={desde ?? ""} />
+            </div>
+            <div className="campo">
+              <label htmlFor="remesa-hasta">Hasta</label>
+              <input
+                type="date"
+                id="remesa-hasta"
+                name="hasta"
+                defaultValue={hasta ?? ""}
+                aria-invalid={alReves || undefined}
+                aria-describedby={alReves ? "remesa-hasta-error" : undefined}
+              />
+              <ErrorDeCampo
+                id="remesa-hasta-error"
+                mensaje={alReves ? "«Hasta» es anterior a «Gastos desde»: corrija una de las dos fechas" : undefined}
+              />
+            </div>
+            <div className="acciones">
+              <button type="submit" className="secundario">
+                Ver
+              </button>
+            </div>
+          </Form>
+        )}
         <p role="status">
           {van.length
-            ? `Van ${cuenta(van.length, "gasto", "gastos")} en ${cuenta(propuesta.transferencias, "transferencia", "transferencias")}: ${dinero(propuesta.importe_total)}.`
-            : "No hay gastos aprobados que se puedan pagar en una remesa."}
+            ? `${van.length === 1 ? "Va" : "Van"} ${cuenta(van.length, "gasto", "gastos")} en ${cuenta(propuesta.transferencias, "transferencia", "transferencias")}: ${dinero(propuesta.importe_total)}.`
+            : alReves
+              ? "Sin gastos que proponer: las fechas están al revés."
+              : "No hay gastos aprobados que se puedan pagar en una remesa."}
           {noVan.length
             ? ` ${cuenta(noVan.length, "gasto aprobado no va", "gastos aprobados no van")}: se dice por qué abajo.`
             : ""}
@@ -243,13 +283,19 @@ export default function Remesas() {
             <input type="hidden" name="importe_total" value={propuesta.importe_total} />
             <div className="campo">
               <label htmlFor="remesa-cuenta">Cuenta de cargo</label>
-              <select id="remesa-cuenta" name="cuenta" defaultValue={respuesta?.valores.cuentaId ?? cuentas[0]?.id}>
+              <select
+                id="remesa-cuenta"
+                name="cuenta"
+                defaultValue={respuesta?.valores.cuentaId ?? cuentas[0]?.id}
+                {...errorDe("cuenta")}
+              >
                 {cuentas.map((c) => (
                   <option key={c.id} value={c.id}>
                     {c.nombre} · {formatIban(c.iban)} · {c.formato}
                   </option>
                 ))}
               </select>
+              <ErrorDeCampo id="remesa-cuenta-error" mensaje={mensajes.cuenta} />
             </div>
             <div className="campo">
               <label htmlFor="remesa-fecha_ejecucion">Fecha de ejecución</label>
@@ -259,7 +305,9 @@ export default function Remesas() {
                 name="fecha_ejecucion"
                 min={hoy}
                 defaultValue={respuesta?.valores.fechaEjecucion || hoy}
+                {...errorDe("fecha_ejecucion")}
               />
+              <ErrorDeCampo id="remesa-fecha_ejecucion-error" mensaje={mensajes.fecha_ejecucion} />
             </div>
             <div className="acciones">
               <button type="submit">Generar remesa</button>

@@ -60,7 +60,15 @@ test("una remesa: lo que va y lo que no, el fichero SEPA y la confirmación que 
   );
 
   await page.goto("/remesas");
+  await expect(page).toHaveTitle("Remesas de pago — Oficina");
+  // Dates the wrong way round propose nothing, and «Hasta» says why.
   await page.getByLabel("Gastos desde").fill(dia);
+  await page.getByLabel("Hasta").fill(diaMadrid(-400));
+  await page.getByRole("button", { name: "Ver" }).click();
+  await expect(page.getByLabel("Hasta")).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByLabel("Hasta")).toHaveAccessibleDescription(/«Hasta» es anterior a «Gastos desde»/);
+  await expect(page.getByText("Sin gastos que proponer: las fechas están al revés.")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Generar remesa" })).toHaveCount(0);
   await page.getByLabel("Hasta").fill(dia);
   await page.getByRole("button", { name: "Ver" }).click();
   const van = page.getByRole("table", { name: "Gastos que van" });
@@ -72,6 +80,12 @@ test("una remesa: lo que va y lo que no, el fichero SEPA y la confirmación que 
   await expect(noVan.getByRole("row").filter({ hasText: noVa!.folio })).toContainText("Tarjeta corporativa");
   await expectNoAxeViolations(page);
 
+  // A refused field says so beside itself, and the summary links to it.
+  await page.getByLabel("Fecha de ejecución").fill("");
+  await page.getByRole("button", { name: "Generar remesa" }).click();
+  await expect(page.getByLabel("Fecha de ejecución")).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByLabel("Fecha de ejecución")).toHaveAccessibleDescription(/Escriba la fecha de ejecución/);
+  await page.getByLabel("Fecha de ejecución").fill(diaMadrid(0));
   await page.getByRole("button", { name: "Generar remesa" }).click();
   await expect(flash(page)).toContainText(/Remesa REM-\d{4}-\d{4} generada/);
   const folio = /REM-\d{4}-\d{4}/.exec(await flash(page).innerText())![0];
@@ -95,6 +109,15 @@ test("una remesa: lo que va y lo que no, el fichero SEPA y la confirmación que 
   const xml = await (await descarga.createReadStream()).toArray().then((c) => Buffer.concat(c).toString("utf8"));
   expect(xml).toContain(`<IBAN>${iban}</IBAN>`);
   expect(xml).toContain('<InstdAmt Ccy="EUR">48.20</InstdAmt>');
+
+  // Cancelling asks for its reason, beside the field that lacks it.
+  await page.getByRole("button", { name: "Anular la remesa" }).click();
+  await expect(page.getByLabel("Motivo de la anulación")).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByLabel("Motivo de la anulación")).toHaveAccessibleDescription(
+    "Escriba el motivo de la anulación",
+  );
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Generada");
+  await expect(page).toHaveTitle(`Remesa ${folio} — Oficina`);
 
   await page.getByRole("button", { name: "Confirmar: el banco la ejecutó" }).click();
   await expect(flash(page)).toContainText(`Remesa ${folio} confirmada`);
@@ -209,6 +232,11 @@ test("desde la lista filtrada: «Crear remesa» con todos los que coinciden, el 
       /Con los gastos aprobados pendientes de pago que coinciden con el filtro de la lista de gastos: 3\./,
     ),
   ).toBeVisible();
+  // The list's gastos are the proposal: no date filter here to replace them by others.
+  await expect(page.getByLabel("Gastos desde")).toHaveCount(0);
+  await expect(
+    page.getByRole("link", { name: "Proponer en cambio todos los aprobados sin pagar, por fechas" }),
+  ).toHaveAttribute("href", "/remesas");
   const van = page.getByRole("table", { name: "Gastos que van" });
   for (const folio of datos.van)
     await expect(van.getByRole("row").filter({ hasText: folio })).toContainText(datos.nombre);
@@ -230,6 +258,15 @@ test("desde la lista filtrada: «Crear remesa» con todos los que coinciden, el 
   const xml = await (await descarga.createReadStream()).toArray().then((c) => Buffer.concat(c).toString("utf8"));
   expect(xml).toContain(`<IBAN>${datos.iban}</IBAN>`);
   expect(xml).toContain('<InstdAmt Ccy="EUR">42.35</InstdAmt>');
+
+  // Cancelling asks for its reason, beside the field that lacks it.
+  await page.getByRole("button", { name: "Anular la remesa" }).click();
+  await expect(page.getByLabel("Motivo de la anulación")).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByLabel("Motivo de la anulación")).toHaveAccessibleDescription(
+    "Escriba el motivo de la anulación",
+  );
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Generada");
+  await expect(page).toHaveTitle(`Remesa ${folio} — Oficina`);
 
   await page.getByRole("button", { name: "Confirmar: el banco la ejecutó" }).click();
   await expect(flash(page)).toContainText(`Remesa ${folio} confirmada`);
