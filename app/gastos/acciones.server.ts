@@ -99,7 +99,7 @@ async function crearConJustificantes({ request, context }: Args, signed: Signed)
     const fd = new FormData();
     for (const [name, value] of campos) fd.append(name, value);
     if (fd.get("intent") !== "crear") throw json({ message: "Acción desconocida." }, { status: 400 });
-    return await createAction(
+    const respuesta = await createAction(
       gastos,
       { request, context, formData: fd },
       {
@@ -121,6 +121,14 @@ async function crearConJustificantes({ request, context }: Args, signed: Signed)
         },
       },
     );
+    // Refused, nothing was kept, and a page rendered again holds no chosen files: the form names
+    // them, to be chosen again (CampoArchivos).
+    if (respuesta.status === 400 && archivos.length)
+      return json(
+        { ...(await respuesta.json()), archivosSinGuardar: archivos.map((a) => a.nombre) },
+        { status: 400, headers: respuesta.headers },
+      );
+    return respuesta;
   } finally {
     await descartar(archivos);
   }

@@ -40,23 +40,44 @@ const CON_PROGRESO = 1024 * 1024;
  * `SubmitTakeover` (ConformForm does); `ruta` is the id of the route whose action the form posts
  * to (default: the page's own route).
  */
-export function CampoArchivos({ id, etiqueta, ruta }: { id: string; etiqueta: string; ruta?: string }) {
+export function CampoArchivos({
+  id,
+  etiqueta,
+  ruta,
+  sinGuardar = [],
+}: {
+  id: string;
+  etiqueta: string;
+  ruta?: string;
+  /** The files a refused post brought (the form came back without them): to be chosen again. */
+  sinGuardar?: string[];
+}) {
   const { archivos, reducidos, reduciendo, ocupado, elegir } = useReducirGrandes();
   const vistas = useVistasPrevias(archivos);
   const envio = useEnvioConProgreso(archivos, ruta, reduciendo);
+  // With JavaScript the field still holds them after a refusal; without it, it is empty.
+  const otraVez = archivos.length ? [] : sinGuardar;
   return (
     <div className="campo campo-archivos">
       <label htmlFor={id}>{etiqueta}</label>
       <p className="ayuda" id={`${id}-ayuda`}>
         {AYUDA_ARCHIVOS}
       </p>
+      {otraVez.length ? (
+        <p className="error-campo" id={`${id}-otra-vez`}>
+          <span className="visually-hidden">Error: </span>
+          {otraVez.length === 1 ? "No se ha guardado " : "No se han guardado "}
+          {otraVez.map((n) => `«${n}»`).join(", ")}: {otraVez.length === 1 ? "vuelva a elegirlo" : "vuelva a elegirlos"}{" "}
+          antes de crear el gasto.
+        </p>
+      ) : null}
       <input
         id={id}
         type="file"
         name={CAMPO_ARCHIVOS}
         multiple
         accept={ACCEPT}
-        aria-describedby={`${id}-ayuda`}
+        aria-describedby={otraVez.length ? `${id}-ayuda ${id}-otra-vez` : `${id}-ayuda`}
         onChange={(e) => elegir(e.currentTarget)}
       />
       <div aria-live="polite">

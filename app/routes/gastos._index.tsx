@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction, SerializeFrom } from "@remix-run/node";
-import { Link, useFormAction, useLoaderData, useSearchParams } from "@remix-run/react";
+import { Link, useActionData, useFormAction, useLoaderData, useSearchParams } from "@remix-run/react";
 import { enBloqueDeLaPagina } from "~/entities/entity";
 import { gastos } from "~/entities/gastos";
 import { gastosAction } from "~/gastos/acciones.server";
@@ -35,6 +35,8 @@ type Data = SerializeFrom<typeof loader>;
 
 export default function Gastos() {
   const data = useLoaderData<typeof loader>();
+  // A refused «Nuevo gasto» names the files it brought (acciones.server.ts): they are not kept.
+  const respuesta = useActionData<{ archivosSinGuardar?: string[] }>();
   const { state, result, options, panel, masivo, user } = data;
   const formats = useFormats();
   const { nuevo } = data;
@@ -173,7 +175,14 @@ export default function Gastos() {
                 // This page's URL (`?nuevo=1` included): a refused post re-renders this panel.
                 action={`${accion}#nuevo`}
                 // Keyed by the form's load: a new gasto's form starts with no files chosen.
-                archivos={<CampoArchivos key={nuevo.envio} id="nuevo-justificantes" etiqueta="Justificantes" />}
+                archivos={
+                  <CampoArchivos
+                    key={nuevo.envio}
+                    id="nuevo-justificantes"
+                    etiqueta="Justificantes"
+                    sinGuardar={respuesta?.archivosSinGuardar}
+                  />
+                }
               />
             </div>
             <p className="cerrar-panel">

@@ -8,6 +8,7 @@ import {
   crearGasto,
   flash,
   justificantePng,
+  NUEVO_GASTO,
   pageAs,
   panelGasto,
   transicion,
@@ -167,6 +168,28 @@ test("el mismo ticket en otro gasto: aviso con enlace al primero; se adjunta igu
   // The warning's link opens the first gasto.
   await region(page, segundo).getByRole("link", { name: primero, exact: true }).click();
   await expect(panelGasto(page, primero)).toBeVisible();
+});
+
+test("«Nuevo gasto» rechazado con un justificante elegido: el campo sigue con él o dice cuál volver a elegir", async ({
+  page,
+}, testInfo) => {
+  await page.goto(NUEVO_GASTO);
+  const form = page.getByRole("region", { name: "Nuevo gasto" });
+  const ticket = await justificantePng();
+  await form.getByLabel("Justificantes").setInputFiles(ticket);
+  // No description, no amount: refused, nothing created.
+  await form.getByRole("button", { name: "Crear gasto" }).click();
+  await expect(form.getByRole("alert").getByRole("heading", { name: /^Hay \d+ errores?$/ })).toBeVisible();
+  const aviso = form.getByText(`No se ha guardado «${ticket.name}»: vuelva a elegirlo antes de crear el gasto.`);
+  if (jsEnabled(testInfo.project.name)) {
+    // The field still holds it: nothing to choose again.
+    await expect(form.getByRole("list", { name: "Archivos elegidos" })).toContainText(ticket.name);
+    await expect(aviso).toHaveCount(0);
+  } else {
+    // A page rendered again holds no chosen file: the field names the one to choose again.
+    await expect(aviso).toBeVisible();
+    await expect(form.getByLabel("Justificantes")).toHaveAccessibleDescription(new RegExp(`«${ticket.name}»`));
+  }
 });
 
 test("con el teclado: adjuntar en el panel y quitar con su paso de confirmación", async ({ page }) => {
