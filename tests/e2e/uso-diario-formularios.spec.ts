@@ -41,6 +41,10 @@ as("empleado")(
     ])
       await expect(resumen.getByRole("link", { name: mensaje, exact: true })).toBeVisible();
     await expect(form.getByLabel("Descripción")).toHaveAccessibleDescription(/Escriba la descripción/);
+    // Followed, a message's link shows its field with the label above it, not cut off at the top.
+    await resumen.getByRole("link", { name: "Elija un método de pago", exact: true }).click();
+    await expect(page).toHaveURL(/#nuevo-gastos-metodo_pago$/);
+    await expect(form.locator("label", { hasText: /^Método de pago/ })).toBeInViewport({ ratio: 1 });
   },
 );
 
