@@ -185,6 +185,12 @@ export default function Remesas() {
         Los gastos aprobados que se devuelven a quien los pagó (o se pagan al proveedor) con una transferencia SEPA: una
         por persona, con los folios en el concepto. Al confirmar que el banco la ejecutó, sus gastos quedan pagados.
       </p>
+      {remesas.length ? (
+        // Below the proposal, which on a phone may run to a hundred cards.
+        <p>
+          <a href="#remesas-hechas">Ir a las remesas ya generadas</a>
+        </p>
+      ) : null}
       {/* Sent to the bank and not yet confirmed: first on the page, the oldest first. */}
       {porConfirmar.total ? (
         <p className="aviso aviso-aviso" id="por-confirmar">

@@ -94,6 +94,9 @@ test("una remesa: lo que va y lo que no, el fichero SEPA y la confirmación que 
   await expect(fila).toContainText(nombre);
   // Until the bank's execution is confirmed, /remesas names it first, with the way back to it.
   await page.goto("/remesas");
+  // Past the proposal in one step: the remesas made so far.
+  await page.getByRole("link", { name: "Ir a las remesas ya generadas" }).click();
+  await expect(page.getByRole("heading", { name: "Remesas", exact: true })).toBeInViewport();
   const porConfirmar = page.locator("#por-confirmar");
   await expect(porConfirmar).toContainText("por confirmar con el banco");
   await expectNoAxeViolations(page);
