@@ -7,7 +7,8 @@ import { MESES, TIPOS_PERIODO, TRIMESTRES, type CampoPeriodo, type LecturaPeriod
 /**
  * The period's GET form of the books (the libro de IVA, the libro diario): a quarter, a month, a
  * year or two dates, with the error summary above it. The URL is the state; `#resultado` is where
- * the page lands after it (the summary, or else the result).
+ * the page lands after it (the summary, or else the result). The IRPF report lays out its year
+ * and dates with the same field and summary.
  */
 export const RESULTADO = "resultado";
 
@@ -51,21 +52,18 @@ export function FormularioPeriodo({
 }) {
   const idCampo = (c: CampoPeriodo) => (c === "periodo" ? "periodo-trimestre" : `${prefijo}-${c}`);
   const idExtra = extra ? `${prefijo}-${extra.name}` : "";
-  const lista: [string, string][] = (Object.entries(errores) as [CampoPeriodo, string][]).map(([c, m]) => [
-    idCampo(c),
-    m,
-  ]);
+  const lista = enlacesDeErrores(errores, idCampo);
   if (extra?.error) lista.push([idExtra, extra.error]);
   // A new form (a new verdict) renders the fields again with what was sent.
   const clave = JSON.stringify([valores, extra?.valor]);
   const campo = (c: CampoPeriodo, ayuda: string, control: (props: PropsControl) => ReactNode) => (
-    <Campo campo={c} id={idCampo(c)} errores={errores} ayuda={ayuda}>
+    <CampoDelPeriodo campo={c} id={idCampo(c)} errores={errores} ayuda={ayuda}>
       {control}
-    </Campo>
+    </CampoDelPeriodo>
   );
   return (
     <>
-      <ResumenErrores errores={lista} prefijo={prefijo} />
+      <ResumenDelPeriodo errores={lista} prefijo={prefijo} />
       <Form method="get" action={`${action}#${RESULTADO}`} className="formulario" key={clave}>
         <fieldset
           className={errores.periodo ? "campo campo-con-error" : "campo"}
@@ -129,7 +127,12 @@ export function FormularioPeriodo({
   );
 }
 
-type PropsControl = { id: string; name: string; "aria-describedby": string; "aria-invalid"?: true };
+/** The summary's lines: each error with the id of the field it links to. */
+export function enlacesDeErrores(errores: Errores, idCampo: (c: CampoPeriodo) => string): [string, string][] {
+  return (Object.entries(errores) as [CampoPeriodo, string][]).map(([c, m]) => [idCampo(c), m]);
+}
+
+export type PropsControl = { id: string; name: string; "aria-describedby"?: string; "aria-invalid"?: true };
 
 /** A field's select of one of `opciones` (the quarters, the months). */
 const seleccion = (opciones: readonly { value: string; label: string }[], valor: string) => (props: PropsControl) => (
@@ -153,7 +156,11 @@ function ErrorCampo({ campo, errores }: { campo: CampoPeriodo; errores: Errores 
   );
 }
 
-function Campo({
+/**
+ * One field of a period's form, with its error beside it; `children` draws the control (another
+ * book's form lays the fields out its own way, the IRPF report's).
+ */
+export function CampoDelPeriodo({
   campo,
   id,
   errores,
@@ -163,21 +170,24 @@ function Campo({
   campo: CampoPeriodo;
   id: string;
   errores: Errores;
-  ayuda: string;
+  ayuda?: string;
   children: (props: PropsControl) => ReactNode;
 }) {
   const error = errores[campo];
+  const describe = [ayuda ? `${campo}-ayuda` : "", error ? `${campo}-error` : ""].filter(Boolean).join(" ");
   return (
     <div className={error ? "campo campo-con-error" : "campo"}>
       <label htmlFor={id}>{ETIQUETAS[campo]}</label>
-      <p className="ayuda" id={`${campo}-ayuda`}>
-        {ayuda}
-      </p>
+      {ayuda ? (
+        <p className="ayuda" id={`${campo}-ayuda`}>
+          {ayuda}
+        </p>
+      ) : null}
       <ErrorCampo campo={campo} errores={errores} />
       {children({
         id,
         name: campo,
-        "aria-describedby": error ? `${campo}-ayuda ${campo}-error` : `${campo}-ayuda`,
+        ...(describe ? { "aria-describedby": describe } : {}),
         ...(error ? { "aria-invalid": true as const } : {}),
       })}
     </div>
@@ -188,7 +198,7 @@ function Campo({
  * What could not be read, GOV.UK style, as the lists' filters say it: a summary linking to each
  * field, focused when it appears (without JavaScript, the form's `#resultado` does it).
  */
-function ResumenErrores({ errores, prefijo }: { errores: [string, string][]; prefijo: string }) {
+export function ResumenDelPeriodo({ errores, prefijo }: { errores: [string, string][]; prefijo: string }) {
   if (errores.length === 0) return null;
   return (
     <ResumenDeErrores

@@ -85,10 +85,10 @@ export function rangoTrimestre(anio: number, t: number): { desde: string; hasta:
   return { desde: monthRange(primero).from, hasta: monthRange(ultimo).to };
 }
 
-/** The form as it first shows: this quarter (of `hoy`), with this month and year ready. */
-export function valoresIniciales(hoy: string): ValoresPeriodo {
+/** The form as it first shows: this quarter (of `hoy`, or `inicial`), with this month and year ready. */
+export function valoresIniciales(hoy: string, inicial: TipoPeriodo = "trimestre"): ValoresPeriodo {
   return {
-    periodo: "trimestre",
+    periodo: inicial,
     anio: hoy.slice(0, 4),
     trimestre: String(trimestreDe(hoy)),
     mes: String(Number(hoy.slice(5, 7))),
@@ -98,12 +98,18 @@ export function valoresIniciales(hoy: string): ValoresPeriodo {
 }
 
 /**
- * Reads the period from the URL. Without any of the form's parameters it is this quarter (the
- * screen opens with it). Only the fields the chosen kind uses are checked.
+ * Reads the period from the URL. Without any of the form's parameters it is this quarter, or the
+ * `inicial` kind's current one (the screen opens with it). Only the fields the chosen kind uses
+ * are checked.
  */
-export function leerPeriodo(params: URLSearchParams, hoy: string, locale = "es-ES"): LecturaPeriodo {
+export function leerPeriodo(
+  params: URLSearchParams,
+  hoy: string,
+  locale = "es-ES",
+  inicial: TipoPeriodo = "trimestre",
+): LecturaPeriodo {
   const enviado = CAMPOS.some((c) => params.has(c));
-  const valores = valoresIniciales(hoy);
+  const valores = valoresIniciales(hoy, inicial);
   if (enviado)
     for (const c of CAMPOS)
       valores[c] = (params.get(c) ?? "")

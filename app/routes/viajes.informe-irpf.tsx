@@ -1,5 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
+import { CampoDelPeriodo, enlacesDeErrores, RESULTADO, ResumenDelPeriodo } from "~/fiscal/FormularioPeriodo";
+import { periodoSearch, type CampoPeriodo } from "~/fiscal/periodo";
 import { formatMoney } from "~/lib/money";
 import { cuenta } from "~/lib/plural";
 import { pageTitle, useFormats } from "~/ui/page";
@@ -18,14 +20,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
   const lectura = periodoIrpf(params);
   const informe = lectura.periodo ? await informeIrpf(store, lectura.periodo) : null;
-  const search = new URLSearchParams();
-  for (const k of ["anio", "desde", "hasta"]) if (params.get(k)) search.set(k, params.get(k)!);
   return {
     valores: lectura.valores,
     errores: lectura.errores,
     periodo: lectura.periodo,
     informe,
-    search: String(search),
+    search: periodoSearch(lectura.valores),
   };
 }
 
@@ -35,7 +35,7 @@ export default function InformeIrpf() {
   const { valores, errores, periodo, informe, search } = useLoaderData<typeof loader>();
   const f = useFormats();
   const dinero = (v: string) => formatMoney(v, f.locale, f.currency);
-  const lista = Object.values(errores);
+  const id = (c: CampoPeriodo) => `irpf-${c}`;
   const columnas = COLUMNAS_IRPF.filter((c) => !c.soloArchivo);
   return (
     <>
@@ -45,38 +45,31 @@ export default function InformeIrpf() {
         dietas y el kilometraje aprobados o pagados, por la fecha del gasto. Lo sujeto tributa como rendimiento del
         trabajo.
       </p>
-      {lista.length ? (
-        <div className="resumen-errores" role="alert" tabIndex={-1}>
-          <h2>{cuenta(lista.length, "error", "errores").replace(/^(\d+)/, "Hay $1")}</h2>
-          <ul>
-            {lista.map((e) => (
-              <li key={e}>{e}</li>
-            ))}
-          </ul>
-        </div>
-      ) : null}
-      <Form method="get" action={`${INFORME_IRPF_PATH}#resultado`} className="formulario" key={JSON.stringify(valores)}>
-        <div className="campo">
-          <label htmlFor="irpf-anio">Año</label>
-          <input id="irpf-anio" name="anio" inputMode="numeric" defaultValue={valores.anio} maxLength={4} />
-        </div>
+      <ResumenDelPeriodo errores={enlacesDeErrores(errores, id)} prefijo="irpf" />
+      <Form
+        method="get"
+        action={`${INFORME_IRPF_PATH}#${RESULTADO}`}
+        className="formulario"
+        key={JSON.stringify(valores)}
+      >
+        <CampoDelPeriodo campo="anio" id={id("anio")} errores={errores}>
+          {(props) => <input {...props} type="text" inputMode="numeric" maxLength={4} defaultValue={valores.anio} />}
+        </CampoDelPeriodo>
         <fieldset className="grupo-campos">
           <legend>O entre dos fechas (si las escribe, no cuenta el año)</legend>
-          <div className="campo">
-            <label htmlFor="irpf-desde">Desde</label>
-            <input id="irpf-desde" type="date" name="desde" defaultValue={valores.desde} />
-          </div>
-          <div className="campo">
-            <label htmlFor="irpf-hasta">Hasta</label>
-            <input id="irpf-hasta" type="date" name="hasta" defaultValue={valores.hasta} />
-          </div>
+          <CampoDelPeriodo campo="desde" id={id("desde")} errores={errores}>
+            {(props) => <input {...props} type="date" defaultValue={valores.desde} />}
+          </CampoDelPeriodo>
+          <CampoDelPeriodo campo="hasta" id={id("hasta")} errores={errores}>
+            {(props) => <input {...props} type="date" defaultValue={valores.hasta} />}
+          </CampoDelPeriodo>
         </fieldset>
         <div className="acciones">
           <button type="submit">Ver el informe</button>
         </div>
       </Form>
       {periodo && informe ? (
-        <section id="resultado" aria-labelledby="resultado-titulo" tabIndex={-1}>
+        <section id={RESULTADO} aria-labelledby="resultado-titulo" tabIndex={-1}>
           <h2 id="resultado-titulo">{periodo.titulo}</h2>
           <p>
             {cuenta(informe.gastos, "gasto", "gastos")} de {cuenta(informe.filas.length, "persona", "personas")}:{" "}

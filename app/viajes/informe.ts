@@ -6,12 +6,20 @@ import { todayISO } from "~/lib/dates";
  * columns. The reading and the files are in informe.server.ts.
  */
 
-/** The period from the screen's GET form: two dates if either is given, else the year. */
-export function periodoIrpf(params: URLSearchParams) {
-  const fechas = Boolean(params.get("desde")?.trim() || params.get("hasta")?.trim());
-  const p = new URLSearchParams(params);
-  p.set("periodo", fechas ? "fechas" : "anio");
-  return leerPeriodo(p, todayISO());
+/** The form's fields: a year, or two dates (which then count instead of the year). */
+export const CAMPOS_IRPF = ["anio", "desde", "hasta"] as const;
+
+/**
+ * The period from the screen's GET form: two dates if either is given, else the year. Without
+ * any of its fields (the screen's first visit) it is this year, not a form sent empty.
+ */
+export function periodoIrpf(params: URLSearchParams, hoy = todayISO()) {
+  const p = new URLSearchParams();
+  if (CAMPOS_IRPF.some((c) => params.has(c))) {
+    for (const c of CAMPOS_IRPF) p.set(c, params.get(c) ?? "");
+    p.set("periodo", p.get("desde")?.trim() || p.get("hasta")?.trim() ? "fechas" : "anio");
+  }
+  return leerPeriodo(p, hoy, "es-ES", "anio");
 }
 
 export const IMPORTES = ["dietas_exento", "dietas_sujeto", "km_exento", "km_sujeto", "exento", "sujeto"] as const;

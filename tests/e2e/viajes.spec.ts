@@ -116,9 +116,14 @@ admin("el informe de IRPF del año: por persona, exento y sujeto; se descarga en
   await page.goto("/");
   await (await enlaceEnGrupo(page, "Libros", "Informe IRPF")).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Informe de IRPF: dietas y kilometraje");
+  // It opens on this year, as a report, not as a form sent empty.
+  const esteAnio = diaMadrid(0).slice(0, 4);
+  await expect(page.getByLabel("Año", { exact: true })).toHaveValue(esteAnio);
+  await expect(page.getByRole("region", { name: `Año ${esteAnio}` })).toBeVisible();
+  await expect(page.getByRole("alert")).toHaveCount(0);
   // The demo's approved trips (scripts/seed/viajes.ts) are 40 and 75 days old.
   const anio = Number(diaMadrid(-40).slice(0, 4));
-  await page.getByLabel("Año").fill(String(anio));
+  await page.getByLabel("Año", { exact: true }).fill(String(anio));
   await page.getByRole("button", { name: "Ver el informe" }).click();
   const resultado = page.getByRole("region", { name: `Año ${anio}` });
   await expect(resultado.getByRole("table")).toBeVisible();
@@ -131,4 +136,22 @@ admin("el informe de IRPF del año: por persona, exento y sujeto; se descarga en
   const csv = page.waitForEvent("download");
   await resultado.getByRole("link", { name: "Descargar CSV" }).click();
   expect((await csv).suggestedFilename()).toBe(`informe-irpf-dietas-kilometraje-${anio}.csv`);
+});
+
+admin("un año que no se puede leer se dice en el resumen de errores, enfocado, y junto al campo", async ({ page }) => {
+  await page.goto("/viajes/informe-irpf");
+  await page.getByLabel("Año", { exact: true }).fill("26");
+  await page.getByRole("button", { name: "Ver el informe" }).click();
+  const resumen = page.getByRole("alert");
+  await expect(resumen.getByRole("heading", { name: "Hay 1 error en el periodo" })).toBeVisible();
+  await expect(resumen).toBeFocused();
+  const mensaje = "Escriba el año con cuatro cifras, por ejemplo 2026";
+  const enlace = resumen.getByRole("link", { name: mensaje });
+  await expect(enlace).toHaveAttribute("href", "#irpf-anio");
+  const anio = page.getByLabel("Año", { exact: true });
+  await expect(anio).toHaveValue("26");
+  await expect(anio).toHaveAttribute("aria-invalid", "true");
+  await expect(anio).toHaveAccessibleDescription(`Error: ${mensaje}`);
+  await expect(page.getByRole("link", { name: "Descargar XLSX" })).toHaveCount(0);
+  await expectNoAxeViolations(page);
 });
