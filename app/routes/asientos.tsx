@@ -131,29 +131,36 @@ export default function Asientos() {
             </p>
           ) : null}
           {apuntes.length ? (
-            <div className="tabla-contenedor">
-              <table>
-                <caption>
-                  {mostrados === resumen.asientos
-                    ? "Los asientos del periodo"
-                    : `Los ${cuenta(mostrados, "primer asiento", "primeros asientos", f.locale)} de ${resumen.asientos}`}
-                </caption>
-                <Encabezados columnas={COLUMNAS} />
-                <tbody>
-                  {apuntes.map((a) => (
-                    <tr key={a.n}>
-                      <td>{a.linea === 1 ? a.asiento : ""}</td>
-                      <td>{a.linea === 1 ? formatDate(a.fecha, f.locale) : ""}</td>
-                      <td>{a.subcuenta}</td>
-                      <td>{a.titulo}</td>
-                      <td>{a.concepto}</td>
-                      <td className="numero">{a.debe === "0.00" ? "" : dinero(a.debe)}</td>
-                      <td className="numero">{a.haber === "0.00" ? "" : dinero(a.haber)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <>
+              {/* Above the scrolling region, not its caption: a caption is as wide as the table,
+                  so on a phone it would be cut off instead of wrapping. */}
+              <h3 id="asientos-titulo">
+                {mostrados === resumen.asientos
+                  ? "Los asientos del periodo"
+                  : `Los ${cuenta(mostrados, "primer asiento", "primeros asientos", f.locale)} de ${resumen.asientos}`}
+              </h3>
+              {/* Seven columns scroll sideways on a phone: a named region in the tab order, so the
+                  keyboard scrolls it too (WCAG 2.1.1; axe's scrollable-region-focusable). */}
+              {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex */}
+              <div className="tabla-contenedor" role="region" tabIndex={0} aria-labelledby="asientos-titulo">
+                <table aria-labelledby="asientos-titulo">
+                  <Encabezados columnas={COLUMNAS} />
+                  <tbody>
+                    {apuntes.map((a) => (
+                      <tr key={a.n}>
+                        <td>{a.linea === 1 ? a.asiento : ""}</td>
+                        <td>{a.linea === 1 ? formatDate(a.fecha, f.locale) : ""}</td>
+                        <td>{a.subcuenta}</td>
+                        <td>{a.titulo}</td>
+                        <td>{a.concepto}</td>
+                        <td className="numero">{a.debe === "0.00" ? "" : dinero(a.debe)}</td>
+                        <td className="numero">{a.haber === "0.00" ? "" : dinero(a.haber)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            </>
           ) : null}
         </section>
       ) : null}

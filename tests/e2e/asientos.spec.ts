@@ -129,6 +129,18 @@ test("un administrador elige un trimestre con el teclado, ve sus asientos y desc
     [297, "     2", "47200021    ", "21.00"],
     [297, "     2", expect.stringMatching(/^410\d{5} {4}$/), "0.00"],
   ]);
+
+  // On a phone the asientos scroll sideways in a region of their own, named and reached by
+  // keyboard; their title wraps within the screen, above it, not cut off by it.
+  await page.setViewportSize({ width: 390, height: 844 });
+  const desplazable = resultado.getByRole("region", { name: "Los asientos del periodo" });
+  await pressUntilFocused(page, desplazable);
+  const caja = (await desplazable.boundingBox())!;
+  expect((await desplazable.getByRole("table").boundingBox())!.width).toBeGreaterThan(caja.width);
+  const titulo = (await resultado.getByText("Los asientos del periodo", { exact: true }).boundingBox())!;
+  expect(titulo.x).toBeGreaterThanOrEqual(caja.x);
+  expect(titulo.x + titulo.width).toBeLessThanOrEqual(caja.x + caja.width);
+  await expectNoAxeViolations(page);
 });
 
 test("un periodo que no se puede leer se dice en el resumen de errores, enfocado, y junto a su campo", async ({
