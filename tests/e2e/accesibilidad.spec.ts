@@ -113,6 +113,9 @@ const screens: Screen[] = [
   { name: "404", role: "administrador", open: (p) => p.goto("/departamentos/00000000-0000-4000-8000-000000000000") },
   { name: "/sentry-example-page", role: "administrador", open: (p) => p.goto("/sentry-example-page") },
   { name: "/gastos", role: "administrador", open: (p) => p.goto("/gastos") },
+  // The books as they first open, on this period.
+  { name: "/asientos", role: "administrador", open: (p) => p.goto("/asientos") },
+  { name: "/viajes/informe-irpf", role: "administrador", open: (p) => p.goto("/viajes/informe-irpf") },
   { name: "/gastos (empleado)", role: "empleado", open: (p) => p.goto("/gastos") },
   // The create form lives only in this panel beside the list.
   { name: "«Nuevo gasto» junto a la lista", role: "administrador", open: (p) => p.goto("/gastos?nuevo=1#nuevo") },
