@@ -120,6 +120,10 @@ export function CreateForm({
   const busy = navigation.state === "submitting" && navigation.formData?.get("_envio") === envio;
   const here = useFormAction();
   const ids = anchorIds(form, "nuevo");
+  // The values the link that opened the form set (`?nuevo.<campo>=`, as the loader took them):
+  // their folded group starts open, as the link is about them (a viaje's «Añadir kilometraje»).
+  const params = new URLSearchParams(useLocation().search);
+  const preset = Object.keys(defaults).filter((name) => params.has(`nuevo.${name}`));
   return (
     <section aria-labelledby={ids.heading} className="panel">
       <h2 id={ids.heading} tabIndex={-1}>
@@ -138,6 +142,7 @@ export function CreateForm({
           fields={writableFields(entity, campos)}
           render={fieldControls(fields, options, actionData?.existente)}
           errores={form.allErrors}
+          preset={preset}
         />
         {archivos}
         <div className="acciones">
@@ -219,17 +224,20 @@ function Grupos({
   fields,
   render,
   errores,
+  preset = [],
 }: {
   entity: Entity;
   fields: readonly Field[];
   render: (field: Field) => ReactNode;
   errores: Record<string, string[]>;
+  /** Fields given a value by the link that opened the form: their fold starts open. */
+  preset?: readonly string[];
 }) {
   return (
     <>
       {conGrupos(entity, fields).map((item) =>
         "grupo" in item ? (
-          <Grupo key={item.grupo.titulo} grupo={item.grupo} errores={errores}>
+          <Grupo key={item.grupo.titulo} grupo={item.grupo} errores={errores} preset={preset}>
             {item.fields.map(render)}
           </Grupo>
         ) : (
@@ -243,13 +251,15 @@ function Grupos({
 function Grupo({
   grupo,
   errores,
+  preset,
   children,
 }: {
   grupo: FieldGroup;
   errores: Record<string, string[]>;
+  preset: readonly string[];
   children: ReactNode;
 }) {
-  const conError = Object.keys(errores).some((name) => grupo.campos.includes(name.replace(/\[.*$/, "")));
+  const abierto = [...Object.keys(errores), ...preset].some((name) => grupo.campos.includes(name.replace(/\[.*$/, "")));
   if (!grupo.plegado)
     return (
       <fieldset className="grupo-campos">
@@ -258,7 +268,7 @@ function Grupo({
       </fieldset>
     );
   return (
-    <details className="grupo-campos" open={conError || undefined}>
+    <details className="grupo-campos" open={abierto || undefined}>
       <summary>{grupo.titulo}</summary>
       {children}
     </details>
