@@ -262,15 +262,6 @@ test("desde la lista filtrada: «Crear remesa» con todos los que coinciden, el 
   expect(xml).toContain(`<IBAN>${datos.iban}</IBAN>`);
   expect(xml).toContain('<InstdAmt Ccy="EUR">42.35</InstdAmt>');
 
-  // Cancelling asks for its reason, beside the field that lacks it.
-  await page.getByRole("button", { name: "Anular la remesa" }).click();
-  await expect(page.getByLabel("Motivo de la anulación")).toHaveAttribute("aria-invalid", "true");
-  await expect(page.getByLabel("Motivo de la anulación")).toHaveAccessibleDescription(
-    "Escriba el motivo de la anulación",
-  );
-  await expect(page.getByRole("heading", { level: 1 })).toContainText("Generada");
-  await expect(page).toHaveTitle(`Remesa ${folio} — Oficina`);
-
   await page.getByRole("button", { name: "Confirmar: el banco la ejecutó" }).click();
   await expect(flash(page)).toContainText(`Remesa ${folio} confirmada`);
   await pagadosYAvisados(page, etiqueta, datos);
