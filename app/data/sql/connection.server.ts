@@ -177,10 +177,11 @@ export async function readAsUser<T>(db: Kysely<Database>, userId: string, fn: As
   try {
     client = await checkout(db);
     const cambios = query<{ cambios: string }>(client, BECOME_USER, [claimsOf(userId)]).then((r) => r.rows[0]!.cambios);
-    // Awaited below; until then a failure must not count as unhandled.
-    cambios.catch(() => {});
-    const [result] = await Promise.all([fn(boundTo(client), cambios), cambios]);
-    return result;
+    // Settled both before the connection goes back: nothing of `fn` may run on it for someone else.
+    const [leido, suya] = await Promise.allSettled([fn(boundTo(client), cambios), cambios]);
+    if (suya.status === "rejected") throw suya.reason;
+    if (leido.status === "rejected") throw leido.reason;
+    return leido.value;
   } catch (error) {
     throw storeErrorFromPostgres(error as pg.DatabaseError) ?? error;
   } finally {
