@@ -387,7 +387,7 @@ describe("readAsUser: lecturas como usuario sin transacción (un viaje menos)", 
         const a = (await quien.execute(trx)).rows[0]!;
         const b = await sql<{ txid: string }>`select txid_current()::text as txid`.execute(trx);
         const c = await sql<{ txid: string }>`select txid_current()::text as txid`.execute(trx);
-        return { ...a, cambios: await cambios, distintas: b.rows[0]!.txid !== c.rows[0]!.txid };
+        return { ...a, cambios, distintas: b.rows[0]!.txid !== c.rows[0]!.txid };
       });
       expect(seen).toMatchObject({ rol: "authenticated", sub: empleado, distintas: true });
       expect(Number(seen.cambios)).toBeGreaterThan(0);

@@ -34,20 +34,17 @@ export function sqlStore(db: Kysely<Database>, userId: string): Store {
     async list<T>(source: string, listQuery: ListQuery, o: ReadOptions = {}): Promise<ListResult<T>> {
       if (o.keep) return keptRead([source, "keep", listQuery], (trx, cambios) => readList<T>(trx, cambios));
       return read((trx, cambios) => readList<T>(trx, cambios));
-      async function readList<T>(trx: AnyTrx, cambios: Promise<string>): Promise<ListResult<T>> {
+      async function readList<T>(trx: AnyTrx, cambios: string): Promise<ListResult<T>> {
         const from = identifier(source);
         // The count and sums are kept while nothing has changed (per database, user and filter).
-        const aggregate = async <A>(compute: () => Promise<A>) =>
+        const aggregate = <A>(compute: () => Promise<A>) =>
           remembered(
             db,
-            [await cambios, userId, source, listQuery.filters, listQuery.search, listQuery.sum, listQuery.count],
+            [cambios, userId, source, listQuery.filters, listQuery.search, listQuery.sum, listQuery.count],
             compute,
           );
         const cap = listQuery.count === "exact" ? null : EXACT_COUNT_LIMIT;
-        const searched = await withSearchFunction(trx, listQuery, cap, {
-          db,
-          key: async () => [await cambios, userId],
-        });
+        const searched = await withSearchFunction(trx, listQuery, cap, { db, key: [cambios, userId] });
         const { query, found } = searched;
         // The page's rows: `query`'s, or the same rows found by their ids alone (search.server.ts).
         const page = searched.page ?? query;

@@ -12,14 +12,8 @@ pg.types.setTypeParser(20, (v: string) => Number(v));
 /** Each database's pool of connections that act as users (`asUser`, `readAsUser`). */
 const userPools = new WeakMap<Kysely<Database>, pg.Pool>();
 
-function newPool(url: string, max: number, pipeline = false) {
-  const pool = new pg.Pool({
-    connectionString: url,
-    max,
-    idleTimeoutMillis: 30_000,
-    connectionTimeoutMillis: 5_000,
-    pipeline,
-  });
+function newPool(url: string, max: number) {
+  const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 5_000 });
   // An idle client's error (database restarted) must not crash the process; the pool drops it.
   pool.on("error", () => {});
   // Nor may a checked-out client's: pg-pool removes its listener while a request holds the client,
@@ -35,13 +29,10 @@ function newPool(url: string, max: number, pipeline = false) {
  * connections that act as users, and half as many for the owner's own statements (Kysely's: the
  * session check, sign-in, sweeps: short, one at a time), which never take a role. A connection
  * opens when a pool needs it; a hosted database's limit must allow 1.5 × `max` per process.
- * The users' connections pipeline (pg's `pipeline`): a statement goes out without waiting for the
- * answer to the one before, so a user's reads travel with the statement that makes the
- * connection theirs (`readAsUser`).
  */
 export function createDatabase(url: string, max = 10): Kysely<Database> {
   const owner = newPool(url, Math.ceil(max / 2));
-  const users = newPool(url, max, true);
+  const users = newPool(url, max);
   const db = new PooledDatabase(preparingPool(owner), users);
   userPools.set(db, users);
   return db;
@@ -80,9 +71,9 @@ class PooledDatabase extends Kysely<Database> {
 
 /**
  * What runs inside `asUser` or `readAsUser`: the connection (a Kysely bound to it) and the data's
- * change counter as it began (a promise: `readAsUser` sends the reads before its answer arrives).
+ * change counter as it began.
  */
-export type AsUser<T> = (trx: Transaction<Database>, cambios: Promise<string>) => Promise<T>;
+export type AsUser<T> = (trx: Transaction<Database>, cambios: string) => Promise<T>;
 
 /** The JWT claims PostgREST would set for this user (auth.uid() reads `sub`). */
 function claimsOf(userId: string) {
@@ -143,7 +134,7 @@ export async function asUser<T>(db: Kysely<Database>, userId: string, fn: AsUser
       `begin; select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${pg.escapeLiteral(claimsOf(userId))}, true), interno.cambios()::text as cambios`,
     );
     const began = (Array.isArray(results) ? results.at(-1) : results) as pg.QueryResult<{ cambios: string }>;
-    const result = await fn(boundTo(client), Promise.resolve(began.rows[0]!.cambios));
+    const result = await fn(boundTo(client), began.rows[0]!.cambios);
     // In turn, as every statement on the connection: after whatever `fn` left running.
     const c = client;
     await inTurn(c, () => c.query("commit"));
@@ -165,23 +156,13 @@ export async function asUser<T>(db: Kysely<Database>, userId: string, fn: AsUser
  * answers are the same. Row-level security applies exactly as in `asUser`; the next user who
  * takes the connection is made that user first. Only for reads: whatever may write goes through
  * `asUser`.
- *
- * The reads do not wait for that statement's answer: they follow it on the connection (pipelined),
- * and PostgreSQL runs them after it, in order. Had it failed, they would have run as whoever had
- * the connection before; so nothing `fn` read counts until it has succeeded (`cambios` settles
- * before any later answer arrives): a caller that hands results out early waits for `cambios`
- * first, as `readBatcher` does.
  */
 export async function readAsUser<T>(db: Kysely<Database>, userId: string, fn: AsUser<T>): Promise<T> {
   let client: pg.PoolClient | undefined;
   try {
     client = await checkout(db);
-    const cambios = query<{ cambios: string }>(client, BECOME_USER, [claimsOf(userId)]).then((r) => r.rows[0]!.cambios);
-    // Settled both before the connection goes back: nothing of `fn` may run on it for someone else.
-    const [leido, suya] = await Promise.allSettled([fn(boundTo(client), cambios), cambios]);
-    if (suya.status === "rejected") throw suya.reason;
-    if (leido.status === "rejected") throw leido.reason;
-    return leido.value;
+    const { rows } = await query<{ cambios: string }>(client, BECOME_USER, [claimsOf(userId)]);
+    return await fn(boundTo(client), rows[0]!.cambios);
   } catch (error) {
     throw storeErrorFromPostgres(error as pg.DatabaseError) ?? error;
   } finally {

@@ -1,6 +1,6 @@
 import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from "kysely";
 import { createHash } from "node:crypto";
-import pg from "pg";
+import type pg from "pg";
 
 /** Not prepared: transaction control and the cursor and EXPLAIN statements. */
 const UTILITY = /^\s*(begin|commit|rollback|start|savepoint|release|declare|fetch|close|explain)\b/i;
@@ -43,8 +43,6 @@ const turns = new WeakMap<pg.ClientBase, { last: Promise<unknown>; pending: numb
  * deprecated (gone in pg 9), so the turns are kept here, in the order they were asked for.
  */
 export function inTurn<T>(client: pg.ClientBase, send: () => Promise<T>): Promise<T> {
-  // A pipelining connection queues in pg itself, in the order asked (connection.server.ts).
-  if (client instanceof pg.Client && client.pipeline) return send();
   let turn = turns.get(client);
   if (!turn) turns.set(client, (turn = { last: Promise.resolve(), pending: 0 }));
   const next = turn.pending === 0 ? send() : turn.last.then(send, send);

@@ -31,14 +31,14 @@ export async function withSearchFunction(
   trx: AnyTrx,
   query: ListQuery,
   cap: number | null,
-  keptAs?: { db: Kysely<Database>; key: () => Promise<unknown[]> },
+  keptAs?: { db: Kysely<Database>; key: unknown[] },
 ): Promise<{ query: ListQuery; found?: Aggregate; page?: ListQuery }> {
   if (!usesSearchFunction(query)) return { query };
   const words = searchWords(query.search);
   const fn = query.search!.fn!;
   const order = idsOrder(query, fn);
   // The count and sum do not depend on the order; the ids do.
-  const key = keptAs && [...(await keptAs.key()), "busqueda", fn, words, cap];
+  const key = keptAs && [...keptAs.key, "busqueda", fn, words, cap];
   const idsKey = key && JSON.stringify([...key, order.column, order.ascending]);
   let found = keptAs && kept<Aggregate>(keptAs.db, key!)?.value;
   if (!found) {

@@ -16,9 +16,9 @@ export function transactions(db: Kysely<Database>, userId: string) {
   // The change counter this store's last read saw. A `keep` read that comes after it needs no
   // transaction of its own when its result is kept for that value: the page is read as of one
   // moment anyway. A write through this store forgets it.
-  let seen: Promise<string> | undefined;
+  let seen: string | undefined;
   const batched = readBatcher(db, userId);
-  const read = <T>(fn: (trx: AnyTrx, cambios: Promise<string>) => Promise<T>) =>
+  const read = <T>(fn: (trx: AnyTrx, cambios: string) => Promise<T>) =>
     batched((trx, cambios) => {
       seen = cambios;
       return fn(anyTables(trx), cambios);
@@ -36,11 +36,10 @@ export function transactions(db: Kysely<Database>, userId: string) {
      * A read whose result is kept per change counter value (`keep`): after this request's first
      * read, a kept result for the value it saw needs no transaction at all.
      */
-    keptRead: async <T>(key: unknown[], fn: (trx: AnyTrx, cambios: Promise<string>) => Promise<T>): Promise<T> => {
-      const visto = await seen?.catch(() => undefined);
-      const hit = visto === undefined ? undefined : kept<T>(db, [visto, userId, ...key]);
-      if (hit) return hit.value;
-      return read(async (trx, cambios) => remembered(db, [await cambios, userId, ...key], () => fn(trx, cambios)));
+    keptRead: <T>(key: unknown[], fn: (trx: AnyTrx, cambios: string) => Promise<T>): Promise<T> => {
+      const hit = seen === undefined ? undefined : kept<T>(db, [seen, userId, ...key]);
+      if (hit) return Promise.resolve(hit.value);
+      return read((trx, cambios) => remembered(db, [cambios, userId, ...key], () => fn(trx, cambios)));
     },
   };
 }
@@ -63,13 +62,11 @@ function readBatcher(db: Kysely<Database>, userId: string) {
   function flush(tasks: Task[]) {
     readAsUser(db, userId, (trx, cambios) =>
       // Each read's own error is the store's, as out of `asUser` (a function's Spanish refusal).
-      // An answer is handed out once the connection is known to be this user's (readAsUser).
       Promise.all(
         tasks.map((t) =>
-          t.fn(trx, cambios).then(
-            (value) => cambios.then(() => t.resolve(value)),
-            (error: unknown) => t.reject(storeErrorFromPostgres(error as pg.DatabaseError) ?? error),
-          ),
+          t
+            .fn(trx, cambios)
+            .then(t.resolve, (error: unknown) => t.reject(storeErrorFromPostgres(error as pg.DatabaseError) ?? error)),
         ),
       ),
     ).catch((error) => tasks.forEach((t) => t.reject(error)));
