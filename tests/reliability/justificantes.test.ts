@@ -441,14 +441,15 @@ describe("el coste de una subida", () => {
         caso: "10 archivos de 10 MB sin formato (rechazados al leer su cabecera)",
         files: Array.from({ length: 10 }, () => Buffer.alloc(10 * 1024 * 1024, 0x20)),
       },
-      { caso: "10 PDF de 10 MB de sintaxis", files: Array.from({ length: 10 }, () => pdfDenso) },
+      // Checking a PDF reads all its bytes: 100 MB cost in proportion, with no decode to run away.
+      { caso: "10 PDF de 10 MB de sintaxis", files: Array.from({ length: 10 }, () => pdfDenso), topeMs: 2500 },
       {
         caso: `10 WebP de 12 MP (${(webp.length / 1024 ** 2).toFixed(1)} MB)`,
         files: Array.from({ length: 10 }, () => webp),
       },
     ];
-    const cifras: { caso: string; ms: number; status: number; texto: string }[] = [];
-    for (const { caso, files } of casos) {
+    const cifras: { caso: string; ms: number; status: number; texto: string; topeMs: number }[] = [];
+    for (const { caso, files, topeMs = 2000 } of casos as { caso: string; files: Buffer[]; topeMs?: number }[]) {
       const gasto = await nuevoGasto();
       const { ms, r } = await cpuOf(() =>
         subirA(
@@ -457,14 +458,14 @@ describe("el coste de una subida", () => {
         ),
       );
       const filas = await filasDe(gasto);
-      cifras.push({ caso, ms, status: r.status, texto: `${caso}: ${ms} ms (${filas.length} adjuntadas)` });
+      cifras.push({ caso, ms, status: r.status, texto: `${caso}: ${ms} ms (${filas.length} adjuntadas)`, topeMs });
     }
     figure(`Justificantes — CPU del servidor por subida: ${cifras.map((c) => c.texto).join("; ")}`);
-    for (const { caso, ms, status } of cifras) {
+    for (const { caso, ms, status, topeMs } of cifras) {
       expect(status, caso).toBe(302);
       // Under 1 s on the development machine (the figure above); the bound leaves room for a slower
-      // CI machine and still catches an unbounded decode (2.8 s before the budget).
-      expect(ms, caso).toBeLessThan(1500);
+      // CI machine (2 s) and still catches an unbounded decode (2.8 s before the budget).
+      expect(ms, caso).toBeLessThan(topeMs);
     }
   });
 
