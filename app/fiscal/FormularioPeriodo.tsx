@@ -2,6 +2,7 @@ import { Form } from "@remix-run/react";
 import { type ReactNode } from "react";
 import { cuenta } from "~/lib/plural";
 import { ResumenDeErrores } from "~/ui/ResumenDeErrores";
+import { ErrorDeCampo } from "~/ui/ErrorDeCampo";
 import { MESES, TIPOS_PERIODO, TRIMESTRES, type CampoPeriodo, type LecturaPeriodo } from "./periodo";
 
 /**
@@ -101,12 +102,7 @@ export function FormularioPeriodo({
             <p className="ayuda" id={`${extra.name}-ayuda`}>
               {extra.ayuda}
             </p>
-            {extra.error ? (
-              <p className="error-campo" id={`${extra.name}-error`}>
-                <span className="visually-hidden">Error: </span>
-                {extra.error}
-              </p>
-            ) : null}
+            <ErrorDeCampo id={`${extra.name}-error`}>{extra.error}</ErrorDeCampo>
             <input
               id={idExtra}
               name={extra.name}
@@ -146,14 +142,7 @@ const seleccion = (opciones: readonly { value: string; label: string }[], valor:
 );
 
 function ErrorCampo({ campo, errores }: { campo: CampoPeriodo; errores: Errores }) {
-  const error = errores[campo];
-  if (!error) return null;
-  return (
-    <p className="error-campo" id={`${campo}-error`}>
-      <span className="visually-hidden">Error: </span>
-      {error}
-    </p>
-  );
+  return <ErrorDeCampo id={`${campo}-error`}>{errores[campo]}</ErrorDeCampo>;
 }
 
 /**

@@ -7,6 +7,7 @@ import type { GastoAConfirmar } from "./workflow.server";
 import { cuenta, plural } from "~/lib/plural";
 import { formatMoney, fromCents } from "~/lib/money";
 import { AccionesEnBloque, EN_BLOQUE_FORM, useSeleccion } from "~/ui/AccionesEnBloque";
+import { ErrorDeCampo } from "~/ui/ErrorDeCampo";
 
 /**
  * The list's bulk actions (the entity's, drawn by AccionesEnBloque): approve/reject (aprobadores
@@ -273,12 +274,9 @@ export function ConfirmMasivo({
                 <label htmlFor="masivo-todos-motivo">
                   Motivo del rechazo <span className="obligatorio">(obligatorio)</span>
                 </label>
-                {error ? (
-                  <p className="error-campo" id="masivo-todos-motivo-error" role="alert">
-                    <span className="visually-hidden">Error: </span>
-                    {error}
-                  </p>
-                ) : null}
+                <ErrorDeCampo id="masivo-todos-motivo-error" role="alert">
+                  {error}
+                </ErrorDeCampo>
                 <textarea
                   id="masivo-todos-motivo"
                   name="motivo"

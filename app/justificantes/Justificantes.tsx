@@ -1,6 +1,7 @@
 import { Form, Link, useMatches, useNavigate, useRevalidator, useSearchParams } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { SubmitTakeover, useSubmitTakeover, useTakeOverSubmit } from "~/ui/forms";
+import { ErrorDeCampo } from "~/ui/ErrorDeCampo";
 import { numberFormat } from "~/lib/intl";
 import { cuenta } from "~/lib/plural";
 import { enviarConProgreso, soloCambiaElAncla, urlDeDatos } from "./subida";
@@ -64,12 +65,11 @@ export function CampoArchivos({
         {AYUDA_ARCHIVOS}
       </p>
       {otraVez.length ? (
-        <p className="error-campo" id={`${id}-otra-vez`}>
-          <span className="visually-hidden">Error: </span>
+        <ErrorDeCampo id={`${id}-otra-vez`}>
           {otraVez.length === 1 ? "No se ha guardado " : "No se han guardado "}
           {otraVez.map((n) => `«${n}»`).join(", ")}: {otraVez.length === 1 ? "vuelva a elegirlo" : "vuelva a elegirlos"}{" "}
           antes de crear el gasto.
-        </p>
+        </ErrorDeCampo>
       ) : null}
       <input
         id={id}

@@ -7,6 +7,7 @@ import { UUID } from "~/data/store";
 import { forbidden, redirectWithFlash } from "~/crud/respuestas.server";
 import { formatTimestamp } from "~/lib/format";
 import { BotonesDeIntent } from "~/ui/forms";
+import { ErrorDeCampo } from "~/ui/ErrorDeCampo";
 import { Encabezados } from "~/ui/TablaTarjetas";
 import { pageTitle, useFormats } from "~/ui/page";
 
@@ -137,11 +138,7 @@ function CanalesFieldsets({
         aria-describedby={error ? `${name}-error` : undefined}
       >
         <legend>{ETIQUETA_TIPO[t]}</legend>
-        {error ? (
-          <p className="error-campo" id={`${name}-error`}>
-            {error}
-          </p>
-        ) : null}
+        <ErrorDeCampo id={`${name}-error`}>{error}</ErrorDeCampo>
         {CANALES.map((c) => (
           <label key={c.value} className="campo-casilla">
             <input type="radio" name={name} value={c.value} defaultChecked={valores[t] === c.value} /> {c.label}
@@ -184,11 +181,7 @@ export default function PreferenciasAvisos() {
               Con resumen, los gastos que esperan su aprobación no le llegan uno a uno por correo: recibe uno al día con
               todos, los más antiguos primero. En la aplicación los sigue viendo al momento.
             </p>
-            {errores?.resumen_hora ? (
-              <p className="error-campo" id="resumen_hora-error">
-                {errores.resumen_hora}
-              </p>
-            ) : null}
+            <ErrorDeCampo id="resumen_hora-error">{errores?.resumen_hora}</ErrorDeCampo>
             <select
               id="resumen_hora"
               name="resumen_hora"

@@ -16,6 +16,7 @@ import {
   REMESA_MAXIMO,
   requireAdministrador,
 } from "~/pagos/remesas.server";
+import { ErrorDeCampo } from "~/ui/ErrorDeCampo";
 import { pageTitle, useFormats } from "~/ui/page";
 import { TablaTarjetas, type ColumnaTarjeta } from "~/ui/TablaTarjetas";
 
@@ -140,16 +141,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
 }
 
-/** A refused field's message beside it, as every form of the app shows it. */
-function ErrorDeCampo({ id, mensaje }: { id: string; mensaje: string | undefined }) {
-  return mensaje ? (
-    <p className="error-campo" id={id}>
-      <span className="visually-hidden">Error: </span>
-      {mensaje}
-    </p>
-  ) : null;
-}
-
 const ESTADOS: Record<string, string> = { generada: "Generada", confirmada: "Confirmada", anulada: "Anulada" };
 
 export default function Remesas() {
@@ -243,10 +234,9 @@ export default function Remesas() {
                 aria-invalid={alReves || undefined}
                 aria-describedby={alReves ? "remesa-hasta-error" : undefined}
               />
-              <ErrorDeCampo
-                id="remesa-hasta-error"
-                mensaje={alReves ? "«Hasta» es anterior a «Gastos desde»: corrija una de las dos fechas" : undefined}
-              />
+              <ErrorDeCampo id="remesa-hasta-error">
+                {alReves ? "«Hasta» es anterior a «Gastos desde»: corrija una de las dos fechas" : null}
+              </ErrorDeCampo>
             </div>
             <div className="acciones">
               <button type="submit" className="secundario">
@@ -301,7 +291,7 @@ export default function Remesas() {
                   </option>
                 ))}
               </select>
-              <ErrorDeCampo id="remesa-cuenta-error" mensaje={mensajes.cuenta} />
+              <ErrorDeCampo id="remesa-cuenta-error">{mensajes.cuenta}</ErrorDeCampo>
             </div>
             <div className="campo">
               <label htmlFor="remesa-fecha_ejecucion">Fecha de ejecución</label>
@@ -313,7 +303,7 @@ export default function Remesas() {
                 defaultValue={respuesta?.valores.fechaEjecucion || hoy}
                 {...errorDe("fecha_ejecucion")}
               />
-              <ErrorDeCampo id="remesa-fecha_ejecucion-error" mensaje={mensajes.fecha_ejecucion} />
+              <ErrorDeCampo id="remesa-fecha_ejecucion-error">{mensajes.fecha_ejecucion}</ErrorDeCampo>
             </div>
             <div className="acciones">
               <button type="submit">Generar remesa</button>

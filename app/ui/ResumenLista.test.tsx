@@ -27,6 +27,12 @@ const estado = (parte: Partial<ListState>): ListState => ({
   ...parte,
 });
 
+/** The summary above an empty list of trips. */
+const resumenDe = (state: ListState) =>
+  html(
+    <ResumenLista entity={viajes} state={state} result={{ total: 0, estimated: false, sums: {} }} formats={formats} />,
+  );
+
 describe("una lista estrechada por una vista se dice filtrada, como por una búsqueda o un filtro", () => {
   it.each([
     ["una vista", { vista: viajes.vistas![0]!.name }],
@@ -34,14 +40,7 @@ describe("una lista estrechada por una vista se dice filtrada, como por una bús
     ["un filtro", { filtros: { pais: "PT" } }],
   ])("%s: «con estos filtros», y sin filas «No hay … que coincidan»", async (_caso, parte) => {
     const state = estado(parte);
-    const resumen = await html(
-      <ResumenLista
-        entity={viajes}
-        state={state}
-        result={{ total: 0, estimated: false, sums: {} }}
-        formats={formats}
-      />,
-    );
+    const resumen = await resumenDe(state);
     expect(resumen).toContain("<strong>0 viajes</strong> con estos filtros");
     const vacia = await html(<ListaVacia entity={viajes} state={state} total={0} primero="Cree el primero." />);
     expect(vacia).toContain("No hay viajes que coincidan con la búsqueda.");
@@ -50,14 +49,7 @@ describe("una lista estrechada por una vista se dice filtrada, como por una bús
 
   it("sin nada de eso: el total a secas, y sin filas «Todavía no hay …» con cómo crear el primero", async () => {
     const state = estado({});
-    const resumen = await html(
-      <ResumenLista
-        entity={viajes}
-        state={state}
-        result={{ total: 0, estimated: false, sums: {} }}
-        formats={formats}
-      />,
-    );
+    const resumen = await resumenDe(state);
     expect(resumen).toContain("<strong>0 viajes</strong></p>");
     expect(await html(<ListaVacia entity={viajes} state={state} total={0} primero="Cree el primero." />)).toContain(
       "Todavía no hay viajes. Cree el primero.",

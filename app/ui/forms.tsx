@@ -6,6 +6,7 @@ import { parseDateTimeInput } from "~/lib/dates";
 import { completarLinea, completarLineas, describirDesglose, esTipoIva, type LineaParcial } from "~/lib/iva";
 import { formatMoney, fromCents, parseMoney, toCents } from "~/lib/money";
 import { cuenta } from "~/lib/plural";
+import { ErrorDeCampo } from "./ErrorDeCampo";
 import { ResumenDeErrores } from "./ResumenDeErrores";
 import type * as ValidacionModule from "./validacion-en-vivo";
 
@@ -210,8 +211,7 @@ export function FieldControl({
         </p>
       ) : null}
       {errorId ? (
-        <p className="error-campo" id={errorId}>
-          <span className="visually-hidden">Error: </span>
+        <ErrorDeCampo id={errorId}>
           {errors![0]}
           {errorLink ? (
             <>
@@ -219,7 +219,7 @@ export function FieldControl({
               <Link to={errorLink.href}>{errorLink.text}</Link>
             </>
           ) : null}
-        </p>
+        </ErrorDeCampo>
       ) : null}
     </>
   );

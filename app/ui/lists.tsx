@@ -3,6 +3,7 @@ import { useEffect, useRef, type MouseEvent, type ReactNode } from "react";
 import type { Options } from "~/crud/crud.server";
 import { enLaTabla, forRole, type Column, type Entity } from "~/entities/entity";
 import { Icono } from "./Icono";
+import { ErrorDeCampo } from "./ErrorDeCampo";
 import { ResumenDeErrores } from "./ResumenDeErrores";
 import { formatValue } from "~/crud/cells";
 import type { Formats } from "~/lib/format";
@@ -182,12 +183,7 @@ function CamposFiltro({
         return (
           <div className={error ? "campo campo-con-error" : "campo"} key={filter.name}>
             <label htmlFor={id}>{filter.label}</label>
-            {error ? (
-              <p className="error-campo" id={`${id}-error`}>
-                <span className="visually-hidden">Error: </span>
-                {error.mensaje}
-              </p>
-            ) : null}
+            <ErrorDeCampo id={`${id}-error`}>{error?.mensaje}</ErrorDeCampo>
             {control}
           </div>
         );
