@@ -136,6 +136,21 @@ it("propone lo que va y lo que no con su motivo; genera la remesa con su fichero
   expect(otra.status).toBe(400);
   expect((await json(otra)).errores.remesa).toMatch(new RegExp(`Ya está en la remesa ${hecha.folio}`));
 
+  // Refused by the database (a stale version, a reference too long): said, what was typed comes
+  // back to the form, nothing written.
+  const antesDeConfirmar = await estado();
+  for (const [version, referencia] of [
+    [String(hecha.version - 1), "TRF-2026-0042"],
+    [String(hecha.version), "R".repeat(101)],
+  ] as const) {
+    const rechazada = await respond(() =>
+      remesa.action(ruta(`/remesas/${id}`, admin, { id, form: { intent: "confirmar", version, referencia } })),
+    );
+    expect(rechazada.status).toBe(400);
+    expect(await json(rechazada)).toMatchObject({ intent: "confirmar", valor: referencia, error: expect.any(String) });
+  }
+  expect(await estado()).toEqual(antesDeConfirmar);
+
   const confirmada = await respond(() =>
     remesa.action(ruta(`/remesas/${id}`, admin, { id, form: { intent: "confirmar", version: String(hecha.version) } })),
   );
