@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { departamentoEnLaBase, enLaBaseDeDatos } from "./support-base-de-datos";
-import { as, expect, expectNoAxeViolations, jsEnabled, unique, uniqueCode } from "./support";
+import { as, expect, expectNoAxeViolations, jsEnabled, pressUntilFocused, unique, uniqueCode } from "./support";
 import {
   abrirGasto,
   centimosAlAzar,
@@ -341,5 +341,46 @@ empleado(
     await page.keyboard.press("Enter");
     await expect(page).toHaveURL(/[?&]nuevo=1.*#nuevo$/);
     await expect(nuevoGasto(page).getByRole("heading", { name: "Nuevo gasto" })).toBeFocused();
+  },
+);
+
+administrador(
+  "en el teléfono, tabulando por la lista con gastos marcados, la barra de seleccionados no tapa el control enfocado",
+  async ({ page }, testInfo) => {
+    const etiqueta = unique("Barra al tabular");
+    await enLaBaseDeDatos(
+      `insert into gastos (descripcion, fecha_gasto, categoria, importe, metodo_pago, solicitante_id,
+         departamento_id, sucursal_id, estado, aprobador_id, aprobado_por_id, fecha_aprobacion)
+       select $1 || ' ' || n, $2::date, 'comidas', 10 + n, 'efectivo', u.id, u.departamento_id, u.sucursal_id,
+              'aprobado', a.id, a.id, now()
+         from generate_series(1, 12) n, usuarios u, usuarios a
+        where u.email = 'empleado@oficina.example' and a.email = 'aprobador@oficina.example'`,
+      [etiqueta, diaMadrid(-30)],
+    );
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`/gastos?vista=por_pagar&q=${encodeURIComponent(etiqueta)}`);
+    const casillas = page.getByRole("checkbox", { name: /^Seleccionar GAS-/ });
+    await expect(casillas).toHaveCount(12);
+    await pressUntilFocused(page, casillas.first());
+    await page.keyboard.press("Space");
+    const barra = page.getByRole("region", { name: "Gastos seleccionados" });
+    if (jsEnabled(testInfo.project.name)) await expect(barra).toContainText("1 seleccionado");
+    else await expect(barra).toHaveCount(0);
+    // Someone scrolls until the next card's box sits just above the window's bottom edge, where the
+    // bar is, and presses Tab from the control before it: the box it reaches must clear the bar.
+    await casillas
+      .nth(5)
+      .locator("xpath=ancestor::tr")
+      .locator("a[id^='fila-']")
+      .evaluate((a: HTMLElement) => a.focus({ preventScroll: true }));
+    await casillas.nth(6).evaluate((c) => window.scrollBy(0, c.getBoundingClientRect().bottom - (innerHeight - 12)));
+    await page.keyboard.press("Tab");
+    await expect(casillas.nth(6)).toBeFocused();
+    await expect(casillas.nth(6)).toBeInViewport({ ratio: 1 });
+    if (jsEnabled(testInfo.project.name)) {
+      const caja = (await casillas.nth(6).boundingBox())!;
+      const bar = (await barra.boundingBox())!;
+      expect(caja.y + caja.height).toBeLessThanOrEqual(bar.y);
+    }
   },
 );
