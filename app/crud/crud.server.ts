@@ -36,6 +36,7 @@ import { motivosDe, recordStep } from "./accion-de-registro.server";
 import { seleccionEnBloque } from "./en-bloque.server";
 import { referencedMessage, storeErrorReply } from "./errores.server";
 import {
+  alContenido,
   backTo,
   forbidden,
   getOr404,
@@ -553,7 +554,12 @@ export async function recordAction(
   try {
     const saved = await store.update<Row>(entity.table, id, version.data, values);
     await o.afterSave?.(saved);
-    return redirectWithFlash(context, request, o.volver?.guardado ?? volver, `${done(entity, "guardad")}.`);
+    return redirectWithFlash(
+      context,
+      request,
+      alContenido(o.volver?.guardado ?? volver),
+      `${done(entity, "guardad")}.`,
+    );
   } catch (error) {
     if (error instanceof Conflict) {
       const current = await getOr404<Row>(store, entity.view, id);

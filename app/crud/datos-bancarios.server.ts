@@ -4,7 +4,7 @@ import { Conflict, Forbidden, Invalid, NotFound, UUID, type Store } from "~/data
 import { datosBancariosSchema, type DatosBancarios } from "~/entities/datos-bancarios";
 import { usuarios } from "~/entities/usuarios";
 import { parseSubmission } from "~/ui/parse-submission.server";
-import { forbidden, getOr404, notFound, redirectWithFlash } from "./respuestas.server";
+import { alContenido, forbidden, getOr404, notFound, redirectWithFlash } from "./respuestas.server";
 
 /**
  * «Datos bancarios» on a person's profile: only that person and the administradores see it or
@@ -79,6 +79,6 @@ export async function guardarDatosBancarios(
       throw error;
     }
     const url = new URL(request.url);
-    return redirectWithFlash(context, request, url.pathname + url.search, "Datos bancarios guardados.");
+    return redirectWithFlash(context, request, alContenido(url.pathname + url.search), "Datos bancarios guardados.");
   });
 }

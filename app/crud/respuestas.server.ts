@@ -78,6 +78,12 @@ export function backTo(entity: Entity, url: URL) {
   return target === entity.path || target.startsWith(`${entity.path}?`) ? target : entity.path;
 }
 
+/**
+ * Where a form that posts to its own error summary (`…#…-errores`) sends a saved post: a
+ * redirect without a fragment would keep that one, so it lands on the page's content instead.
+ */
+export const alContenido = (to: string) => (to.includes("#") ? to : `${to}#contenido`);
+
 export type FlashKind = "exito" | "aviso" | "error";
 /** A link shown after a flash message (e.g. to the other gasto a new one duplicates). */
 export type FlashLink = { href: string; texto: string };

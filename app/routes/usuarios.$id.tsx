@@ -1,12 +1,12 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseSubmission } from "~/ui/parse-submission.server";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
+import { Form, Link, useActionData, useFormAction, useLoaderData, useLocation } from "@remix-run/react";
 import { actualField, changePasswordSchema, minutos, nuevaField, repetirField, retryAfterHeaders } from "~/auth/forms";
 import { requireUser } from "~/auth/session.server";
 import { tooMany } from "~/auth/throttle.server";
 import { recordAction, recordLoader } from "~/crud/crud.server";
-import { redirectWithFlash } from "~/crud/respuestas.server";
+import { alContenido, redirectWithFlash } from "~/crud/respuestas.server";
 import { datosBancariosDe, guardarDatosBancarios } from "~/crud/datos-bancarios.server";
 import { DATOS_BANCARIOS_CAMPOS, datosBancariosSchema, type DatosBancarios } from "~/entities/datos-bancarios";
 import { usuarios } from "~/entities/usuarios";
@@ -74,7 +74,7 @@ export async function action(args: ActionFunctionArgs) {
     const response = await redirectWithFlash(
       context,
       request,
-      `/usuarios/${user.id}`,
+      alContenido(`/usuarios/${user.id}`),
       "Contraseña cambiada. Se han cerrado sus otras sesiones; esta sigue abierta.",
     );
     // Supabase re-authenticated: this browser's session continues under the new tokens.
@@ -154,11 +154,13 @@ function CambiarContrasena() {
       ? (actionData.contrasena as SubmissionResult<string[]>)
       : undefined;
   const [form, fields] = useServerForm({ id: "contrasena", schema: changePasswordSchema, lastResult });
+  // A refused change lands on its error summary, focused, not at the top of the page.
+  const destino = `${useFormAction()}#contrasena-errores`;
   return (
     <section aria-labelledby="titulo-contrasena" className="panel">
       <h2 id="titulo-contrasena">Cambiar mi contraseña</h2>
       <p>Al cambiarla se cierran sus sesiones en otros navegadores; esta sigue abierta.</p>
-      <ConformForm form={form}>
+      <ConformForm form={form} action={destino} summaryId="contrasena-errores">
         <FieldControl field={actualField} meta={fields.actual} />
         <FieldControl field={nuevaField} meta={fields.password} />
         <FieldControl field={repetirField} meta={fields.confirmacion} />
@@ -196,6 +198,8 @@ function DatosBancariosSeccion({
     lastResult,
     defaultValue: toFormValues(DATOS_BANCARIOS_CAMPOS, fila),
   });
+  // A refused account lands on its error summary, focused, not at the top of the page.
+  const destino = `${useFormAction()}#datos-bancarios-errores`;
   return (
     <section aria-labelledby="titulo-datos-bancarios" className="panel">
       <h2 id="titulo-datos-bancarios">Datos bancarios</h2>
@@ -214,7 +218,7 @@ function DatosBancariosSeccion({
       ) : (
         <p>Todavía no hay ninguna cuenta: sin ella, sus reembolsos no se pueden pagar por transferencia.</p>
       )}
-      <ConformForm form={form}>
+      <ConformForm form={form} action={destino} summaryId="datos-bancarios-errores">
         <input type="hidden" name="_envio" value={envio} />
         {fila ? <input type="hidden" name="version" value={fila.version} /> : null}
         {DATOS_BANCARIOS_CAMPOS.map((f) => (

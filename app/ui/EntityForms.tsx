@@ -155,6 +155,8 @@ export function CreateForm({
   );
 }
 
+const EDITAR_ERRORES = "editar-errores";
+
 /** The edit form of a record page (also usable on its own, e.g. in a panel beside a list). */
 export function EditForm({
   entity,
@@ -172,7 +174,7 @@ export function EditForm({
   volver: string;
   /** The fields this user writes here (null: all); the others are shown as text. */
   campos?: string[] | null;
-  /** Where the form posts (default: this page). */
+  /** Where the form posts (default: this page, at the error summary). */
   action?: string;
 }) {
   const navigation = useNavigation();
@@ -186,11 +188,13 @@ export function EditForm({
   });
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "guardar";
   const control = fieldControls(fields, options, actionData?.existente);
+  // A refused save lands on its error summary, focused, even without JavaScript.
+  const here = useFormAction();
   return (
     <section aria-labelledby="editar" className="panel">
       <h2 id="editar">Datos</h2>
       {actionData?.current ? <CurrentValues entity={entity} current={actionData.current} options={options} /> : null}
-      <ConformForm form={form} action={action}>
+      <ConformForm form={form} action={action ?? `${here}#${EDITAR_ERRORES}`} summaryId={EDITAR_ERRORES}>
         <input type="hidden" name="version" value={record.version} key={record.version} />
         <Grupos
           entity={entity}

@@ -209,7 +209,8 @@ test("buscar, ordenar, filtrar, paginar, exportar y volver a la misma lista tras
   await datos.getByLabel("Centro de coste").fill("CC-VUELTA");
   await datos.getByRole("button", { name: "Guardar cambios" }).click();
   await expect(page.getByRole("status")).toHaveText("Departamento guardado.");
-  expect(page.url()).toBe(listUrl);
+  // At its content: not at the edit form's error summary, where a refused save would land.
+  expect(page.url()).toBe(`${listUrl}#contenido`);
   await expect(header(page, "Código")).toHaveAttribute("aria-sort", "ascending");
   await expect(dataRows(page).filter({ hasText: `${prefijo} A` })).toContainText("CC-VUELTA");
 
