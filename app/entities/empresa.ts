@@ -86,4 +86,6 @@ export const empresa: Entity = {
       ctx.addIssue({ code: "custom", path: ["codigo_postal"], message: "Código postal: 5 cifras, por ejemplo 28009" });
   },
   normalize: (values) => ({ ...values, nif: normalizeNif(String(values.nif), "ES") }),
+  // The key that keeps the table to one row: nothing anyone changed.
+  etiquetasHistorial: { unica: null },
 };

@@ -215,6 +215,12 @@ export type Entity = {
    * Row-level security shows each entry to whoever may read its data.
    */
   historialAparte?: readonly string[];
+  /**
+   * Columns the history records that no field declares (written by the database or by a rule):
+   * their label there; null leaves a purely technical column out. Otherwise the history would
+   * show the column's name.
+   */
+  etiquetasHistorial?: Record<string, string | null>;
 };
 
 export type FieldGroup = { titulo: string; campos: readonly string[]; plegado?: boolean };

@@ -57,4 +57,5 @@ export const tiposIva: Entity = {
       ? { ...values, porcentaje: values.clave === "exento" ? "0" : values.clave }
       : values,
   defaults: () => ({ clave: "21" }),
+  etiquetasHistorial: { porcentaje: "Porcentaje" },
 };

@@ -59,6 +59,8 @@ export const usuarios: Entity = {
   defaultOrder: { column: "nombre_completo", ascending: true },
   labelColumn: "nombre_completo",
   optionsFrom: "usuarios_vista",
+  // Written at sign-up: an account made by the person, not by an invitation.
+  etiquetasHistorial: { alta_propia: "Alta por su cuenta" },
   permisos: PERMISOS,
   acceso: (user, id) =>
     user.rol === "administrador"

@@ -194,6 +194,7 @@ export function EntityRecordPage({ entity: declared, children }: { entity: Entit
         entries={history}
         fields={entity.fields}
         formats={formats}
+        labels={entity.etiquetasHistorial}
         show={(field, value) => displayField(field, value, formats, options)}
       />
       {can.editar ? <OptionSearchForms options={options} /> : null}

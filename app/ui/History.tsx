@@ -23,7 +23,8 @@ export function History({
   entries: SerializeFrom<HistoryEntry>[];
   fields: readonly Field[];
   formats: Formats;
-  labels?: Record<string, string>;
+  /** Columns no field declares: their label, or null to leave them out. */
+  labels?: Record<string, string | null>;
   show?: (field: Field, value: unknown) => string;
 }) {
   const fieldOf = (name: string) => fields.find((f) => f.name === name);
@@ -58,13 +59,15 @@ export function History({
                     </tr>
                   </thead>
                   <tbody>
-                    {Object.entries(e.cambios).map(([name, change]) => (
-                      <tr key={name}>
-                        <th scope="row">{labelFor(name)}</th>
-                        <td>{valueOf(name, change.antes)}</td>
-                        <td>{valueOf(name, change.despues)}</td>
-                      </tr>
-                    ))}
+                    {Object.entries(e.cambios)
+                      .filter(([name]) => labels[name] !== null)
+                      .map(([name, change]) => (
+                        <tr key={name}>
+                          <th scope="row">{labelFor(name)}</th>
+                          <td>{valueOf(name, change.antes)}</td>
+                          <td>{valueOf(name, change.despues)}</td>
+                        </tr>
+                      ))}
                   </tbody>
                 </table>
               ) : null}
