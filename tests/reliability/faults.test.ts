@@ -556,13 +556,17 @@ describe("Sentry inalcanzable", () => {
       errors.push({ status: r.status, ms: performance.now() - t, html: r.text() });
     }
     const envelope = `${JSON.stringify({ dsn, sent_at: new Date().toISOString() })}\n${JSON.stringify({ type: "event" })}\n${JSON.stringify({ message: "prueba" })}\n`;
-    const tunnel = await timed(() =>
-      httpRequest(server!.url, "/monitoring", {
-        method: "POST",
-        body: envelope,
-        headers: { Origin: server!.url, "Sec-Fetch-Site": "same-origin", "Content-Type": "text/plain" },
-      }),
-    );
+    const tunnels = [];
+    for (let i = 0; i < 5; i++)
+      tunnels.push(
+        await timed(() =>
+          httpRequest(server!.url, "/monitoring", {
+            method: "POST",
+            body: envelope,
+            headers: { Origin: server!.url, "Sec-Fetch-Site": "same-origin", "Content-Type": "text/plain" },
+          }),
+        ),
+      );
     const afterPages = [];
     for (let i = 0; i < 10; i++) afterPages.push(await timed(() => admin.get("/gastos")));
 
@@ -571,15 +575,21 @@ describe("Sentry inalcanzable", () => {
       expect(e.status).toBe(500);
       expect(textOf(e.html)).toMatch(/Código: [0-9a-f]{8}/);
     }
-    expect(tunnel.status).toBe(502);
-    expect(tunnel.ms).toBeLessThan(6_000);
-    expect(median(afterPages.map((r) => r.ms))).toBeLessThan(Math.max(2_000, 3 * median(before.map((r) => r.ms))));
-    expect(median(errors.map((e) => e.ms))).toBeLessThan(2_000);
-    expect(server!.alive()).toBe(true);
+    for (const t of tunnels) expect(t.status).toBe(502);
+    const page = median(before.map((r) => r.ms));
+    const pageAfter = median(afterPages.map((r) => r.ms));
+    const errorPage = median(errors.map((e) => e.ms));
+    const tunnel = median(tunnels.map((t) => t.ms));
     figure(
-      `Fallos — Sentry inalcanzable: /gastos mediana ${median(before.map((r) => r.ms)).toFixed(0)} ms antes y ${median(afterPages.map((r) => r.ms)).toFixed(0)} ms después de ` +
-        `${errors.length} errores de servidor (pantalla de error con código en ${median(errors.map((e) => e.ms)).toFixed(0)} ms); el túnel /monitoring responde 502 en ${tunnel.ms.toFixed(0)} ms`,
+      `Fallos — Sentry inalcanzable: /gastos mediana ${page.toFixed(0)} ms antes y ${pageAfter.toFixed(0)} ms después de ` +
+        `${errors.length} errores de servidor (pantalla de error con código en ${errorPage.toFixed(0)} ms); el túnel /monitoring responde 502 en ${tunnel.toFixed(0)} ms (mediana de ${tunnels.length})`,
     );
+    // Against /gastos just before, on this machine at this moment: an answer that waited on the
+    // unreachable transport (a connection, a retry, the tunnel's own timeout) would take many pages' time.
+    expect(pageAfter).toBeLessThan(3 * page);
+    expect(errorPage).toBeLessThan(3 * page);
+    expect(tunnel).toBeLessThan(3 * page);
+    expect(server!.alive()).toBe(true);
     await stopServer(server!);
     await start();
   });
