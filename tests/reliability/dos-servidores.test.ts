@@ -7,6 +7,7 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from "~/data/embedded.se
 import { almacenLocal } from "~/justificantes/almacen.server";
 import { almacenS3 } from "~/justificantes/almacen.s3.server";
 import { barrerJustificantes } from "~/justificantes/subir.server";
+import { WINDOW_MS } from "~/auth/throttle.server";
 import {
   Browser,
   httpRequest,
@@ -270,7 +271,7 @@ describe("dos servidores sobre una base de datos", () => {
     expect(mailsTo(nobody)).toBe(0);
   });
 
-  it("200 inicios de sesión correctos desde una dirección en menos de 5 minutos, repartidos entre los dos: todos entran", async () => {
+  it("200 inicios de sesión correctos seguidos desde una dirección, repartidos entre los dos: todos entran", async () => {
     const started = Date.now();
     let ok = 0;
     for (let i = 0; i < 200; i++) {
@@ -282,11 +283,14 @@ describe("dos servidores sobre una base de datos", () => {
       });
       if (r.status === 302) ok += 1;
     }
-    const seconds = (Date.now() - started) / 1000;
+    const elapsed = Date.now() - started;
+    const seconds = elapsed / 1000;
     figure(
       `Dos servidores: 200 inicios de sesión correctos desde una dirección en ${seconds.toFixed(0)} s → ${ok} entran`,
     );
     expect(ok).toBe(200);
-    expect(seconds).toBeLessThan(300);
+    // The premise, not a speed: all of them inside one window of the address limit, or a count
+    // reset in between would let them in anyway.
+    expect(elapsed).toBeLessThan(WINDOW_MS);
   });
 });
