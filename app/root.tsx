@@ -1,4 +1,4 @@
-import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import {
   Form,
   isRouteErrorResponse,
@@ -19,6 +19,7 @@ import { useEffect, useRef, useState, type ReactNode } from "react";
 import { PENDIENTE, pendiente } from "~/auth/permissions";
 import { currentUser } from "~/auth/session.server";
 import { navegacionPara, type GrupoNavegacion } from "~/crud/navegacion.server";
+import { datosDePagina } from "~/crud/respuestas.server";
 import { avisosSinLeer } from "~/avisos/sin-leer.server";
 import { Flash, flashDeLaFicha } from "~/ui/Flash";
 import { RESULTS_ID } from "~/ui/anclas";
@@ -52,7 +53,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const sentry = dsn ? { dsn, environment, release } : null;
   // An account waiting to be placed sees its gastos only: no directory, suppliers or departments.
   const navegacion = user ? navegacionPara(user.rol, user.pendiente) : null;
-  return json({ user, flash, formats: { locale, currency }, sentry, navegacion }, { headers });
+  return datosDePagina({ user, flash, formats: { locale, currency }, sentry, navegacion }, { headers });
 }
 
 export type RootData = typeof loader;

@@ -93,8 +93,11 @@ export function csvResponse(
  * loader's Response body as its data, so `?formato=csv` on the list itself gave a 500.
  * `list` is the section's list loader; it gets the same URL plus `formato=csv`.
  */
-export function csvExport<A extends Args>(args: A, list: (args: A) => Promise<Response>) {
+export async function csvExport<A extends Args>(args: A, list: (args: A) => Promise<unknown>): Promise<Response> {
   const url = new URL(args.request.url);
   url.searchParams.set("formato", "csv");
-  return list({ ...args, request: new Request(url, args.request) });
+  // Asked for `formato=csv`, a list's loader answers with the file.
+  const file = await list({ ...args, request: new Request(url, args.request) });
+  if (file instanceof Response) return file;
+  throw new Error("La lista no ha respondido con su CSV");
 }

@@ -1,4 +1,4 @@
-import { json, redirect, type AppLoadContext } from "@remix-run/node";
+import { defer, json, redirect, type AppLoadContext } from "@remix-run/node";
 import { requireUser } from "~/auth/session.server";
 import { NotFound, type Store } from "~/data/store";
 import { capitalize, type Entity } from "~/entities/entity";
@@ -8,6 +8,14 @@ import { escaparHtml, paginaSencilla } from "~/lib/html";
 import { safeRedirect } from "~/lib/safe-redirect";
 
 /** The answers every screen's loader and action give besides its data: refusals, a 404, a redirect with a flash. */
+
+/**
+ * A page's data, handed to the server's render as it is. `json()` would serialize it into a
+ * response that Remix 2 (without Single Fetch) parses back for the render on every page load;
+ * `defer` with no promises skips that round trip, as React Router 7 does with a loader's plain
+ * object. The browser still receives it once, as JSON, so it holds JSON values only.
+ */
+export const datosDePagina = <T extends Record<string, unknown>>(data: T, init?: ResponseInit) => defer(data, init);
 
 export function forbidden(message = "No tiene permiso para ver esta página o hacer esta acción."): never {
   throw json({ message }, { status: 403 });

@@ -1,4 +1,4 @@
-import { json, type AppLoadContext } from "@remix-run/node";
+import type { AppLoadContext } from "@remix-run/node";
 import { requireUser, type Signed } from "~/auth/session.server";
 import { UUID, type Row, type Store } from "~/data/store";
 import {
@@ -17,7 +17,7 @@ import {
 } from "~/crud/crud.server";
 import { motivosDe } from "~/crud/accion-de-registro.server";
 import { EN_BLOQUE_MAXIMO } from "~/crud/en-bloque.server";
-import { getOr404, notFound } from "~/crud/respuestas.server";
+import { datosDePagina, getOr404, notFound } from "~/crud/respuestas.server";
 import { csvResponse, csvToExport } from "~/crud/csv.server";
 import { busquedaCorta, listQueryFor, parseListState } from "~/crud/list-query";
 import { accionesOfrecidas, enBloquePara, forRole, type Motivos } from "~/entities/entity";
@@ -128,7 +128,7 @@ export async function gastosLoader({ request, context }: Args) {
       : Promise.resolve(null),
   ]);
 
-  return json({
+  return datosDePagina({
     state,
     avisoOrden,
     busquedaCorta: busquedaCorta(gastos, state),

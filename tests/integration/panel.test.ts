@@ -7,7 +7,7 @@ import { addDaysISO, lastMonthKeys, monthKey, monthRange, todayISO } from "~/lib
 import { compareMoney, subtractMoney, sumMoney } from "~/lib/money";
 import { loader } from "~/routes/_index";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedIfEmpty } from "../../scripts/seed";
-import { createTestApp, ORIGIN, request } from "../support/app";
+import { createTestApp, ORIGIN, request, respond } from "../support/app";
 
 /**
  * The panel (`/`) on the demo data: for every role its figures equal aggregates computed here,
@@ -536,14 +536,17 @@ describe("IVA soportado este trimestre", () => {
       // The links lead to the gastos list with exactly those gastos: its count agrees.
       const { loader: lista } = await import("~/routes/gastos._index");
       for (const e of iva.estados) {
-        const r = await lista({
-          request: request(`/gastos?estado=${e.estado}&desde=${iva.desde}&hasta=${iva.hasta}`, {
-            cookie: await cookieOf(DEMO_ACCOUNTS.administrador),
+        const cookie = await cookieOf(DEMO_ACCOUNTS.administrador);
+        const r = await respond(() =>
+          lista({
+            request: request(`/gastos?estado=${e.estado}&desde=${iva.desde}&hasta=${iva.hasta}`, {
+              cookie,
+            }),
+            context: app.context(),
+            params: {},
           }),
-          context: app.context(),
-          params: {},
-        });
-        const datos = (r instanceof Response ? await r.json() : r) as { result: { total: number } };
+        );
+        const datos = (await r.json()) as { result: { total: number } };
         expect(datos.result.total, e.estado).toBe(e.cuenta);
       }
     } finally {

@@ -92,11 +92,20 @@ export function request(
 /** The JSON body of a loader's or action's Response. */
 export const json = async (r: Response) => JSON.parse(await r.text());
 
+const esDatosDePagina = (x: unknown): x is { data: unknown; init?: ResponseInit } =>
+  typeof x === "object" && x !== null && "data" in x && "init" in x && "deferredKeys" in x;
+
 /** Runs a loader/action and returns its Response, whether it was returned or thrown. */
 export async function respond(run: () => unknown): Promise<Response> {
   try {
     const result = await run();
     if (result instanceof Response) return result;
+    // A page's data (`datosDePagina`, a deferred answer with no promises): what the browser gets.
+    if (esDatosDePagina(result))
+      return new Response(JSON.stringify(result.data), {
+        status: result.init?.status ?? 200,
+        headers: result.init?.headers,
+      });
     return new Response(JSON.stringify(result), { status: 200 });
   } catch (thrown) {
     if (thrown instanceof Response) return thrown;
