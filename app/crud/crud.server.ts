@@ -38,6 +38,7 @@ import { referencedMessage, storeErrorReply } from "./errores.server";
 import {
   alContenido,
   backTo,
+  datosDePagina,
   forbidden,
   getOr404,
   intentOf,
@@ -218,7 +219,7 @@ export type StoredRow = Row & { id: string; version: number };
 export async function listLoader(entity: Entity, args: Args) {
   const signed = await requireViewer(entity, args.request, args.context);
   const url = new URL(args.request.url);
-  if (url.searchParams.get("formato") !== "csv") return json(await listData(entity, signed, args));
+  if (url.searchParams.get("formato") !== "csv") return datosDePagina(await listData(entity, signed, args));
   csvToExport(entity, url);
   const query = listQueryFor(entity, parseListState(entity, url.searchParams), signed.user);
   return csvResponse(entity, signed.store, query, formats(args.context), signed.user.rol);
@@ -410,7 +411,7 @@ export async function recordLoader<X extends object = object>(
     motivosDe(store, entity, id),
     datosDeSecciones(entity, { user, store }, id),
   ]);
-  return json({
+  return datosDePagina({
     ...extra,
     secciones,
     record,

@@ -7,7 +7,7 @@ import { requireUser } from "~/auth/session.server";
 import { MAIL_LIMIT, mailKey } from "~/auth/throttle.server";
 import { listData, type Options } from "~/crud/crud.server";
 import { storeErrorReply } from "~/crud/errores.server";
-import { forbidden, redirectWithFlash } from "~/crud/respuestas.server";
+import { datosDePagina, forbidden, redirectWithFlash } from "~/crud/respuestas.server";
 import { csvToExport } from "~/crud/csv.server";
 import { formSchema, type Field, type Z } from "~/entities/fields";
 import { usuarios } from "~/entities/usuarios";
@@ -64,7 +64,7 @@ export async function loader(args: LoaderFunctionArgs) {
             vida: linkLife(invitations.linkHours),
           }
         : { disponible: false as const, pendientes: [] as PendingInvitation[] };
-  return json({ ...data, invitar });
+  return datosDePagina({ ...data, invitar });
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

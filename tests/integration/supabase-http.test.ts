@@ -1213,7 +1213,7 @@ describe("invitaciones sobre Supabase (con la clave de servicio)", () => {
       aprobador_id: null,
       activo: true,
     };
-    const response = await usuariosRoute.loader({
+    const { data } = await usuariosRoute.loader({
       request: new Request(`${ORIGIN}/usuarios`),
       params: {},
       context: {
@@ -1224,7 +1224,6 @@ describe("invitaciones sobre Supabase (con la clave de servicio)", () => {
         signed: Promise.resolve({ user: admin, store: supabaseStore({ url: base, anonKey: ANON }, JWT) }),
       },
     });
-    const data = (await response.json()) as { invitar: { disponible: boolean; vida: string } };
     expect(data.invitar).toMatchObject({ disponible: true, vida: "24 horas" });
   });
 
