@@ -15,6 +15,7 @@ import {
   UltimosMeses,
 } from "~/panel/Secciones";
 import { pageTitle, useFormats } from "~/ui/page";
+import { datosDePagina } from "~/crud/respuestas.server";
 
 /**
  * `/` — the panel (docs/producto.md «Panel»): for everyone their own expenses by estado, this month and
@@ -32,7 +33,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       ? store.rpc<number>("correos_fallidos_pendientes", {}, { reads: true })
       : Promise.resolve(0),
   ]);
-  return { nombre: user.nombre, panel, correosSinEntregar };
+  return datosDePagina({ nombre: user.nombre, panel, correosSinEntregar });
 }
 
 export default function Panel() {

@@ -16,6 +16,7 @@ import { formatMoney } from "~/lib/money";
 import { cuenta } from "~/lib/plural";
 import { pageTitle, useFormats } from "~/ui/page";
 import { Encabezados } from "~/ui/TablaTarjetas";
+import { datosDePagina } from "~/crud/respuestas.server";
 
 /**
  * `/asientos` — the libro diario of a period for the gestoría (docs/contabilidad.md), for
@@ -33,13 +34,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { store } = await requireAdministrador(request, context);
   const f = formats(context);
   const lectura = leerPeriodoDiario(new URL(request.url).searchParams, todayISO(), f.locale);
-  if (!lectura.periodo) return { ...lectura, resumen: null, apuntes: [] as Apunte[], search: null };
+  if (!lectura.periodo) return datosDePagina({ ...lectura, resumen: null, apuntes: [] as Apunte[], search: null });
   try {
     // The first page numbers the period's new subcuentas; the summary reads them after.
     const apuntes = await primerosAsientos(store, lectura.periodo, lectura.primerAsiento);
     const resumen = await resumenDiario(store, lectura.periodo);
     const search = periodoSearch(lectura.valores) + (lectura.primero ? `&primero=${lectura.primerAsiento}` : "");
-    return { ...lectura, resumen, apuntes, search };
+    return datosDePagina({ ...lectura, resumen, apuntes, search });
   } catch (error) {
     if (error instanceof DiarioNoDisponible) throw json({ message: error.message }, { status: error.status });
     throw error;

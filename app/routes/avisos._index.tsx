@@ -4,7 +4,7 @@ import { requireUser } from "~/auth/session.server";
 import { detalle, titulo, type Aviso } from "~/avisos/mensajes";
 import { avisosSinLeer } from "~/avisos/sin-leer.server";
 import { UUID } from "~/data/store";
-import { redirectWithFlash } from "~/crud/respuestas.server";
+import { datosDePagina, redirectWithFlash } from "~/crud/respuestas.server";
 import { formatTimestamp } from "~/lib/format";
 import { pageTitle, useFormats } from "~/ui/page";
 
@@ -30,14 +30,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     }),
     avisosSinLeer(signed),
   ]);
-  return {
+  return datosDePagina({
     // `tipo` and `datos` as the database writes them (one of its kinds, its JSON for that kind).
     avisos: lista.rows.map((a) => ({ ...a, tipo: a.tipo as Aviso["tipo"], datos: a.datos as Aviso["datos"] })),
     total: lista.total,
     sinLeer,
     pagina,
     paginas: Math.ceil(lista.total / POR_PAGINA),
-  };
+  });
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

@@ -9,6 +9,7 @@ import { formatDate, todayISO } from "~/lib/dates";
 import { formatMoney, subtractMoney } from "~/lib/money";
 import { cuenta } from "~/lib/plural";
 import { pageTitle, useFormats } from "~/ui/page";
+import { datosDePagina } from "~/crud/respuestas.server";
 
 /**
  * `/libro-iva` — the libro registro de facturas recibidas for a period (docs/producto.md «Datos
@@ -22,7 +23,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const f = formats(context);
   const lectura = leerPeriodo(new URL(request.url).searchParams, todayISO(), f.locale);
   const resumen = lectura.periodo ? await resumenLibro(store, lectura.periodo) : null;
-  return { ...lectura, resumen, search: lectura.periodo ? periodoSearch(lectura.valores) : null };
+  return datosDePagina({ ...lectura, resumen, search: lectura.periodo ? periodoSearch(lectura.valores) : null });
 }
 
 export default function LibroIva() {

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { notFound, redirectWithFlash } from "~/crud/respuestas.server";
+import { datosDePagina, notFound, redirectWithFlash } from "~/crud/respuestas.server";
 import { NotFound, StoreError, UUID } from "~/data/store";
 import { formatDate, formatDateTime } from "~/lib/dates";
 import { formatIban } from "~/lib/iban";
@@ -32,7 +32,7 @@ async function datos(store: Awaited<ReturnType<typeof requireAdministrador>>["st
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { store } = await requireAdministrador(request, context);
-  return { remesa: await datos(store, params.id) };
+  return datosDePagina({ remesa: await datos(store, params.id) });
 }
 
 export async function action({ request, context, params }: ActionFunctionArgs) {

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useFormAction, useLoaderData } from "@remix-run/react";
 import { Fragment } from "react";
-import { redirectWithFlash } from "~/crud/respuestas.server";
+import { datosDePagina, redirectWithFlash } from "~/crud/respuestas.server";
 import { StoreError, UUID } from "~/data/store";
 import { formatDate, isISODate, todayISO } from "~/lib/dates";
 import { formatIban } from "~/lib/iban";
@@ -98,7 +98,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     num_transferencias: Number(r.num_transferencias),
     importe_total: String(r.importe_total),
   });
-  return {
+  return datosDePagina({
     desde,
     hasta,
     alReves,
@@ -108,7 +108,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     remesas: remesas.rows.map(remesa),
     porConfirmar: { remesas: generadas.rows.map(remesa), total: generadas.total },
     hoy: todayISO(),
-  };
+  });
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

@@ -9,6 +9,7 @@ import { TablaTarjetas, type ColumnaTarjeta } from "~/ui/TablaTarjetas";
 import { INFORME_IRPF_PATH } from "~/viajes/enlaces";
 import { COLUMNAS_IRPF, periodoIrpf, type FilaIrpf } from "~/viajes/informe";
 import { informeIrpf, requireAdministrador } from "~/viajes/informe.server";
+import { datosDePagina } from "~/crud/respuestas.server";
 
 /**
  * `/viajes/informe-irpf` — dietas and kilometraje per person for payroll and the modelo 190,
@@ -20,13 +21,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
   const lectura = periodoIrpf(params);
   const informe = lectura.periodo ? await informeIrpf(store, lectura.periodo) : null;
-  return {
+  return datosDePagina({
     valores: lectura.valores,
     errores: lectura.errores,
     periodo: lectura.periodo,
     informe,
     search: periodoSearch(lectura.valores),
-  };
+  });
 }
 
 export const meta: MetaFunction = () => pageTitle("Informe de IRPF: dietas y kilometraje");

@@ -263,12 +263,12 @@ async function cookieOf(email: string) {
 }
 
 async function panelPorLoader(email: string) {
-  const data = await loader({
+  const { data } = await loader({
     request: request("/", { cookie: await cookieOf(email) }),
     context: app.context(),
     params: {},
   });
-  return data as unknown as { nombre: string; panel: PanelData };
+  return data as { nombre: string; panel: PanelData };
 }
 
 const usuarioDe = (s: Snapshot, email: string) => s.usuarios.find((u) => u.email === email)!;
