@@ -226,7 +226,7 @@ describe("datos bancarios en la ficha de una persona", () => {
       empleado.cookie,
     );
     expect(r.status).toBe(302);
-    expect(r.headers.get("Location")).toBe(`/usuarios/${empleado.id}`);
+    expect(r.headers.get("Location")).toBe(`/usuarios/${empleado.id}#contenido`);
     expect((await flashOf(r))?.message).toBe("Datos bancarios guardados.");
     expect(await fila(empleado.id)).toMatchObject({ iban: IBAN_ELENA, titular: null, version: 1 });
     expect(await seccion(empleado.id, empleado.cookie)).toMatchObject({

@@ -550,7 +550,7 @@ describe("cambiar mi contraseña en mi ficha", () => {
       confirmacion: "contraseña nueva de marta",
     });
     expect(ok.status).toBe(302);
-    expect(ok.headers.get("Location")).toBe(`/usuarios/${u.id}`);
+    expect(ok.headers.get("Location")).toBe(`/usuarios/${u.id}#contenido`);
     expect(await signedIn(u.cookie)).toMatchObject({ id: u.id });
     expect(await signedIn(elsewhere)).toBeNull();
     expect((await signIn(u.email, PASSWORD)).status).toBe(400);

@@ -119,7 +119,7 @@ describe("tipos de IVA", () => {
       hasta: "31/12/2035",
     });
     expect(r.status).toBe(302);
-    expect(r.headers.get("Location")).toBe("/tipos-iva");
+    expect(r.headers.get("Location")).toBe("/tipos-iva#contenido");
     expect(
       await app.db.selectFrom("tipos_iva").selectAll().where("id", "=", t.id).executeTakeFirstOrThrow(),
     ).toMatchObject({ clave: "21", porcentaje: "21.00", nombre: "General 2031", hasta: "2035-12-31", version: 2 });
@@ -207,7 +207,7 @@ describe("IVA por categoría", () => {
       cuenta_gasto: "64900001",
     });
     expect(r.status).toBe(302);
-    expect(r.headers.get("Location")).toBe("/categorias-fiscales");
+    expect(r.headers.get("Location")).toBe("/categorias-fiscales#contenido");
     expect(await categoria("formacion")).toMatchObject({
       id: c.id,
       tipo_iva: "exento",
@@ -344,7 +344,7 @@ describe("empresa", () => {
     const escrito = `${cif.slice(0, 1).toLowerCase()}-${cif.slice(1, 5)}.${cif.slice(5)} `;
     const r = await post({ intent: "guardar", version: String(version), ...datos({ nif: escrito }), ...viajes });
     expect(r.status).toBe(302);
-    expect(r.headers.get("Location")).toBe("/empresa");
+    expect(r.headers.get("Location")).toBe("/empresa#contenido");
     expect(await fila()).toMatchObject({ ...datos(), version: version + 1 });
     const history = (await json(await load())).history;
     expect(history[0]).toMatchObject({ accion: "modificacion", cambios: { nif: { antes: null, despues: cif } } });

@@ -156,7 +156,7 @@ describe("ficha", () => {
       `?volver=${encodeURIComponent("/departamentos?q=cal")}`,
     );
     expect(r.status).toBe(302);
-    expect(r.headers.get("Location")).toBe("/departamentos?q=cal");
+    expect(r.headers.get("Location")).toBe("/departamentos?q=cal#contenido");
     expect(await rec("CAL")).toMatchObject({ nombre: "Calidad y Procesos", version: 2 });
     const data = await json(await load(d.id));
     expect(data.history[0]).toMatchObject({

@@ -222,7 +222,7 @@ describe("ficha", () => {
       `?volver=${encodeURIComponent("/sucursales?pais=MX")}`,
     );
     expect(r.status).toBe(302);
-    expect(r.headers.get("Location")).toBe("/sucursales?pais=MX");
+    expect(r.headers.get("Location")).toBe("/sucursales?pais=MX#contenido");
     expect(await rec("GDL")).toMatchObject({ nombre: "Guadalajara Centro", provincia: "Jalisco", version: 2 });
     const data = await json(await load(s.id));
     expect(data.history[0]).toMatchObject({
