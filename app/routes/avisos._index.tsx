@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/auth/session.server";
 import { detalle, titulo, type Aviso } from "~/avisos/mensajes";
@@ -18,7 +18,7 @@ const POR_PAGINA = 50;
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const signed = await requireUser(request, context);
   const { store } = signed;
-  const pagina = Math.max(1, Math.min(1000, Number(new URL(request.url).searchParams.get("pagina")) || 1));
+  const pagina = paginaDe(request);
   // The unread count is the header's (read with the session where the backend can).
   const [lista, sinLeer] = await Promise.all([
     store.list("avisos", {
@@ -30,15 +30,23 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     }),
     avisosSinLeer(signed),
   ]);
+  const paginas = Math.ceil(lista.total / POR_PAGINA);
+  // Past the last page (an old link, avisos gone with their gasto): the last one.
+  if (pagina > Math.max(1, paginas)) throw redirect(enLaPagina(paginas));
   return datosDePagina({
     // `tipo` and `datos` as the database writes them (one of its kinds, its JSON for that kind).
     avisos: lista.rows.map((a) => ({ ...a, tipo: a.tipo as Aviso["tipo"], datos: a.datos as Aviso["datos"] })),
     total: lista.total,
     sinLeer,
     pagina,
-    paginas: Math.ceil(lista.total / POR_PAGINA),
+    paginas,
   });
 }
+
+const paginaDe = (request: Request) =>
+  Math.max(1, Math.min(1000, Number(new URL(request.url).searchParams.get("pagina")) || 1));
+const enLaPagina = (pagina: number, aviso?: string) =>
+  `/avisos${pagina > 1 ? `?pagina=${pagina}` : ""}${aviso ? `#aviso-${aviso}` : ""}`;
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { store } = await requireUser(request, context);
@@ -54,7 +62,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     : n === 1
       ? "1 aviso marcado como leído."
       : `${n} avisos marcados como leídos.`;
-  return redirectWithFlash(context, request, "/avisos", mensaje);
+  // Back to the same page, at the aviso just marked: reading them one by one keeps one's place.
+  return redirectWithFlash(context, request, enLaPagina(paginaDe(request), id ?? undefined), mensaje);
 }
 
 export default function Avisos() {
@@ -83,7 +92,7 @@ export default function Avisos() {
           {avisos.map((a) => {
             const extra = detalle(a, formats);
             return (
-              <li key={a.id} className={a.leido_en ? undefined : "sin-leer"}>
+              <li key={a.id} id={`aviso-${a.id}`} className={a.leido_en ? undefined : "sin-leer"}>
                 {a.leido_en ? null : <strong className="etiqueta">Sin leer</strong>}{" "}
                 {/* Through `/avisos/{id}`: opening the gasto marks its aviso read. */}
                 {a.gasto_id ? <Link to={`/avisos/${a.id}`}>{titulo(a, formats)}</Link> : titulo(a, formats)}

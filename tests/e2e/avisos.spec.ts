@@ -3,7 +3,7 @@ import path from "node:path";
 import { E2E_DATA_DIR } from "./entorno";
 import { enLaBaseDeDatos } from "./support-base-de-datos";
 import { ACCOUNTS, as, expect, expectNoAxeViolations, pressUntilFocused, unique } from "./support";
-import { centimosAlAzar, gastosPendientes } from "./support-registros";
+import { centimosAlAzar, gastosPendientes, pageAs } from "./support-registros";
 
 /**
  * Avisos as people meet them, JS on and off: the header's «Avisos (N)», the
@@ -178,5 +178,46 @@ empleado(
       maxRedirects: 0,
     });
     expect(respuesta.status()).toBe(403);
+  },
+);
+
+administrador(
+  "leerlos uno a uno en la página 2: «Marcar como leído» vuelve a esa página, al aviso; una página que ya no existe lleva a la última",
+  async ({ page: suPagina, browser }, info) => {
+    // Each project its own account, so neither moves the other's avisos to another page; ours are
+    // dated ahead, so the avisos other journeys make meanwhile go below them.
+    const rol = info.project.name === "sin-js" ? "aprobador" : "administrador";
+    const page = rol === "administrador" ? suPagina : await pageAs(browser, rol);
+    const etiqueta = unique("Aviso en la página 2");
+    const ids = await enLaBaseDeDatos<{ id: string; folio: string }>(
+      `insert into avisos (destinatario_id, tipo, datos, creado_en)
+       select u.id, 'enviado', jsonb_build_object('folio', $2 || '-' || n, 'descripcion', $2, 'importe', '12.50'),
+              '2099-06-01'::timestamptz + n * interval '1 second'
+         from usuarios u, generate_series(1, 60) n
+        where u.email = $1
+       returning id, datos->>'folio' as folio`,
+      [ACCOUNTS[rol], etiqueta],
+    );
+    try {
+      // Newest first: the 55th is the 5th of page 2.
+      const objetivo = ids.find((a) => a.folio === `${etiqueta}-6`)!;
+      await page.goto("/avisos?pagina=2");
+      const boton = page.getByRole("button", { name: `Marcar como leído: ${objetivo.folio}` });
+      await pressUntilFocused(page, boton);
+      await page.keyboard.press("Enter");
+      await expect(page.getByText("Aviso marcado como leído.")).toBeVisible();
+      await expect(page).toHaveURL(`/avisos?pagina=2#aviso-${objetivo.id}`);
+      const aviso = page.getByRole("listitem").filter({ hasText: `${objetivo.folio} «` });
+      await expect(aviso).not.toContainText("Sin leer");
+      await expect(aviso).toBeInViewport();
+
+      await page.goto("/avisos?pagina=999");
+      await expect(page).toHaveURL(/\/avisos\?pagina=\d+$/);
+      const ultima = new URL(page.url()).searchParams.get("pagina");
+      await expect(page.getByText(`Página ${ultima} de ${ultima}`)).toBeVisible();
+      await expect(page.getByRole("listitem").first()).toBeVisible();
+    } finally {
+      await enLaBaseDeDatos("delete from avisos where id = any($1::uuid[])", [ids.map((a) => a.id)]);
+    }
   },
 );
