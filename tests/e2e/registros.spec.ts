@@ -83,7 +83,7 @@ administrador("sucursal: crear, ver en la lista, editar y eliminar con paso de c
   await datos(page).getByRole("checkbox", { name: "Activa" }).uncheck();
   await datos(page).getByRole("button", { name: "Guardar cambios" }).click();
   await expect(page.getByRole("status")).toHaveText("Sucursal guardada.");
-  await expect(page).toHaveURL(`/sucursales?q=${encodeURIComponent(nombre)}`);
+  await expect(page).toHaveURL(`/sucursales?q=${encodeURIComponent(nombre)}#contenido`);
   await expect(rowOf(page, nombre)).toContainText("Haro");
   await expect(rowOf(page, nombre)).toContainText("No");
 
