@@ -9,6 +9,7 @@ import { createDatabase } from "./data/sql/connection.server";
 import type { Store } from "./data/store";
 import { almacenLocal, type Almacen } from "./justificantes/almacen.server";
 import { almacenS3 } from "./justificantes/almacen.s3.server";
+import { reservarEn, type Reservar } from "./justificantes/reserva.server";
 import type { Config } from "./lib/env.server";
 import { createFlash, type FlashStore } from "./lib/flash.server";
 import { sqlOnce, type Once } from "./data/once.server";
@@ -42,6 +43,11 @@ export type Services = {
    * the object store ALMACEN_URL names).
    */
   almacenFor?: (store: Store) => Almacen;
+  /**
+   * Reserves receipts' contents against the sweep while an upload records their rows
+   * (justificantes/reserva.server.ts). Absent on Supabase, whose sweep goes through Storage.
+   */
+  reservarContenido?: Reservar;
   /** The data, as seen by this signed-in user (row-level security applies). */
   storeFor(session: AuthSession): Store;
   /**
@@ -82,6 +88,7 @@ export function sqlServices(config: Config, databaseUrl: string): Services & { d
     rateLimitStore: (prefix) => new SqlRateLimitStore(db, prefix),
     invitations: (store) => sqlInvitations(db, store),
     almacenFor: s3 && (() => s3),
+    reservarContenido: reservarEn(db),
     storeFor: (session) => sqlStore(db, session.userId),
     installationEmpty: async () => {
       const { rows } = await sql<{

@@ -108,7 +108,13 @@ async function crearConJustificantes({ request, context }: Args, signed: Signed)
         async done(row, s, url) {
           const hecho = await creado(row, s, url, fd);
           if (!archivos.length && !rechazados.length) return hecho;
-          const subida = await adjuntar(archivos, { gastoId: String(row.id), store: s.store, almacen, existentes: 0 });
+          const subida = await adjuntar(archivos, {
+            gastoId: String(row.id),
+            store: s.store,
+            almacen,
+            existentes: 0,
+            reservar: context.services.reservarContenido,
+          });
           const r = resumenSubida({ ...subida, rechazados: [...rechazados, ...subida.rechazados] });
           const partes = [hecho.message, r.message, ...r.detalles, r.duplicado?.message].filter(Boolean);
           const aviso = hecho.kind === "aviso" || r.detalles.length > 0 || r.duplicado;

@@ -13,7 +13,7 @@ import {
   paginateListObjectsV2,
 } from "@aws-sdk/client-s3";
 import type { AlmacenS3Config } from "~/lib/env.server";
-import { aTemporal, GRACIA_MS, type Almacen } from "./almacen.server";
+import { aTemporal, GRACIA_MS, sinReserva, type Almacen, type OpcionesBarrido } from "./almacen.server";
 
 const HASH = /^[0-9a-f]{64}$/;
 
@@ -25,12 +25,13 @@ export type AlmacenS3 = Almacen & {
   /** Whether an object is stored under that hash (HEAD). */
   existe(sha256: string): Promise<boolean>;
   /**
-   * Removes objects no row references (`referenciados`) and older than `graciaMs`, as the local
-   * store's sweep does with its files; returns how many went. Listed a page at a time.
+   * Removes objects no row references (`referenciados`, asked again for each one under its
+   * reservation) and older than `graciaMs`, as the local store's sweep does with its files;
+   * returns how many went. Listed a page at a time.
    */
   barrer(
     referenciados: (hashes: string[]) => Promise<Set<string>>,
-    o?: { graciaMs?: number; porPagina?: number },
+    o?: OpcionesBarrido & { porPagina?: number },
   ): Promise<number>;
   /** Closes the client's connections (at the end: the store cannot be used after it). */
   cerrar(): void;
@@ -151,7 +152,7 @@ export function almacenS3(c: AlmacenS3Config, o: { temporal: () => Promise<strin
         if (!noEsta(error)) throw fallo(error, "quitar un justificante");
       }
     },
-    async barrer(referenciados, { graciaMs = GRACIA_MS, porPagina = 1000 } = {}) {
+    async barrer(referenciados, { graciaMs = GRACIA_MS, porPagina = 1000, reserva = sinReserva } = {}) {
       const viejo = (t: Date) => Date.now() - t.getTime() >= graciaMs;
       let removed = 0;
       const paginas = paginateListObjectsV2({ client, pageSize: porPagina }, { Bucket, Prefix: c.prefijo });
@@ -168,12 +169,16 @@ export function almacenS3(c: AlmacenS3Config, o: { temporal: () => Promise<strin
           const kept = await referenciados([...candidatos.keys()]);
           for (const [hash, Key] of candidatos) {
             if (kept.has(hash)) continue;
-            // Asked again just before deleting, as the local sweep does: an upload of the same
-            // content since the listing renewed it.
-            const t = await modificado(Key);
-            if (!t || !viejo(t)) continue;
-            await client.send(new DeleteObjectCommand({ Bucket, Key }));
-            removed++;
+            const quitado = await reserva(hash, async () => {
+              // Asked again, as the local sweep does: a row recorded or an upload of the same
+              // content (which renews it) since the listing.
+              if ((await referenciados([hash])).has(hash)) return false;
+              const t = await modificado(Key);
+              if (!t || !viejo(t)) return false;
+              await client.send(new DeleteObjectCommand({ Bucket, Key }));
+              return true;
+            });
+            removed += Number(quitado);
           }
         }
       } catch (error) {

@@ -20,7 +20,23 @@ export interface Almacen {
   /** The stored bytes, or null when nothing is stored under that hash for that gasto. */
   get(sha256: string, o: Donde): Promise<Readable | null>;
   remove(sha256: string, o: Donde): Promise<void>;
+  /**
+   * Whether bytes are stored under that hash. Stores swept under reservations have it
+   * (reserva.server.ts): an upload checks its bytes are still there before recording its row.
+   */
+  existe?(sha256: string, o: Donde): Promise<boolean>;
 }
+
+/** Options of a store's sweep. */
+export type OpcionesBarrido = {
+  graciaMs?: number;
+  /**
+   * Runs `quitar` for one unused content unless an upload has reserved it (then false); without
+   * it, `quitar` runs. `reserva.server.ts`'s `siNadieLoReserva` on the SQL backend.
+   */
+  reserva?: (sha256: string, quitar: () => Promise<boolean>) => Promise<boolean>;
+};
+export const sinReserva = (_sha256: string, quitar: () => Promise<boolean>) => quitar();
 
 /**
  * The gasto a file belongs to. The local store ignores it (one file per content, shared); a store
@@ -63,16 +79,18 @@ export const GRACIA_MS = 60 * 60 * 1000;
  */
 export function almacenLocal(dataDir: string): Almacen & {
   dir: string;
+  existe(sha256: string): Promise<boolean>;
   /** A fresh path in tmp/ for a caller that stages bytes before deciding to store them. */
   temporal(): Promise<string>;
   /**
-   * Removes stored files no row references (`referenciados`) and older than `graciaMs`, and temp
-   * files: all of them (`temporales: "todos"`, only while no upload can be under way, at start) or
-   * those older than the grace (a crashed worker's; the default).
+   * Removes stored files no row references (`referenciados`, asked again for each one under its
+   * reservation) and older than `graciaMs`, and temp files: all of them (`temporales: "todos"`,
+   * only while no upload can be under way, at start) or those older than the grace (a crashed
+   * worker's; the default).
    */
   barrer(
     referenciados: (hashes: string[]) => Promise<Set<string>>,
-    o?: { graciaMs?: number; temporales?: "todos" | "viejos" },
+    o?: OpcionesBarrido & { temporales?: "todos" | "viejos" },
   ): Promise<number>;
   /** Temp files older than the grace only (a store whose files live elsewhere still stages here). */
   barrerTemporales(o?: { graciaMs?: number }): Promise<number>;
@@ -146,8 +164,15 @@ export function almacenLocal(dataDir: string): Almacen & {
     async remove(sha256) {
       await rm(fileOf(sha256), { force: true });
     },
+    async existe(sha256) {
+      try {
+        return (await lstat(fileOf(sha256))).isFile();
+      } catch {
+        return false;
+      }
+    },
     barrerTemporales,
-    async barrer(referenciados, { graciaMs = GRACIA_MS, temporales = "viejos" } = {}) {
+    async barrer(referenciados, { graciaMs = GRACIA_MS, temporales = "viejos", reserva = sinReserva } = {}) {
       let removed = 0;
       if (temporales === "todos") await rm(tmp, { recursive: true, force: true });
       else removed += await barrerTemporales({ graciaMs });
@@ -163,7 +188,12 @@ export function almacenLocal(dataDir: string): Almacen & {
         const kept = await referenciados(names);
         for (const name of names) {
           if (kept.has(name)) continue;
-          removed += Number(await quitarSiViejo(path.join(dir, prefix, name), graciaMs));
+          const file = path.join(dir, prefix, name);
+          const quitado = await reserva(
+            name,
+            async () => !(await referenciados([name])).has(name) && (await quitarSiViejo(file, graciaMs)),
+          );
+          removed += Number(quitado);
         }
       }
       return removed;

@@ -11,6 +11,7 @@ import { minutos } from "~/auth/forms";
 import type { SignInThrottle } from "~/auth/throttle.server";
 import { almacenLocal, type Almacen } from "./almacen.server";
 import type { AlmacenS3 } from "./almacen.s3.server";
+import { siNadieLoReserva, type Reservar } from "./reserva.server";
 import { nombreLimpio } from "./nombre";
 import { MAX_BYTES, presupuestoDeSubida, procesar } from "./procesar.server";
 
@@ -83,10 +84,7 @@ export function almacenPara(services: Services, store: Store): Almacen {
  * recorded as the user — the database has the last word (RLS, borrador, at most 10). A refused
  * file leaves the gasto and its other files as they were.
  */
-export async function subirJustificantes(
-  request: Request,
-  o: { gastoId: string; store: Store; almacen: Almacen; staging: Staging; existentes: number },
-): Promise<Subida> {
+export async function subirJustificantes(request: Request, o: Destino & { staging: Staging }): Promise<Subida> {
   const { archivos, rechazados } = await recibir(request, o.staging);
   try {
     const subida = await adjuntar(archivos, o);
@@ -107,14 +105,22 @@ export const MOTIVO_DEMASIADO_GRANDE =
 export const descartar = (archivos: Staged[]) =>
   Promise.all(archivos.filter((s) => s.archivo).map((s) => rm(s.archivo, { force: true })));
 
+/** Where `adjuntar` puts files: the gasto (with `existentes` already), as the user of `store`. */
+export type Destino = {
+  gastoId: string;
+  store: Store;
+  almacen: Almacen;
+  existentes: number;
+  /** The sweep's reservations (`Services.reservarContenido`); where absent, none are taken. */
+  reservar?: Reservar;
+};
+
 /**
  * Checks, processes, stores and records files `recibir` staged, in order, for one gasto that has
  * `existentes` already. Each refusal is reported by name; the temp files stay for the caller.
  */
-export async function adjuntar(
-  staged: Staged[],
-  o: { gastoId: string; store: Store; almacen: Almacen; existentes: number },
-): Promise<Subida> {
+export async function adjuntar(staged: Staged[], o: Destino): Promise<Subida> {
+  const reservar: Reservar = o.reservar ?? ((_hashes, fn) => fn());
   const subida: Subida = { adjuntados: [], rechazados: [] };
   const presupuesto = presupuestoDeSubida();
   let total = o.existentes;
@@ -129,26 +135,38 @@ export async function adjuntar(
       continue;
     }
     const donde = { gasto: o.gastoId };
-    let contenido, miniatura;
+    const partes = [{ datos: procesado.contenido, tipo: procesado.tipo }];
+    if (procesado.miniatura) partes.push({ datos: procesado.miniatura, tipo: "image/webp" });
+    const guardados: ((typeof partes)[number] & { sha256: string; bytes: number })[] = [];
     try {
-      contenido = await guardar(o.almacen, procesado.contenido, { ...donde, tipo: procesado.tipo });
-      miniatura = procesado.miniatura
-        ? (await guardar(o.almacen, procesado.miniatura, { ...donde, tipo: "image/webp" })).sha256
-        : null;
+      for (const parte of partes)
+        guardados.push({ ...parte, ...(await guardar(o.almacen, parte.datos, { ...donde, tipo: parte.tipo })) });
     } catch (error) {
       if (!sinEspacio(error)) throw error;
       subida.rechazados.push({ nombre, motivo: "el servidor no tiene espacio en disco (avise a un administrador)" });
       continue;
     }
+    const contenido = guardados[0]!;
+    const miniatura = guardados[1];
     try {
-      const fila = await o.store.insert<{ id: string }>("justificantes", {
-        gasto_id: o.gastoId,
-        nombre,
-        tipo: procesado.tipo,
-        bytes: contenido.bytes,
-        sha256: contenido.sha256,
-        miniatura,
-      });
+      // Recorded holding the contents' reservation, so the sweep cannot remove them before the
+      // row names them; what it removed since they were stored (judged unused) is stored again.
+      const fila = await reservar(
+        guardados.map((g) => g.sha256),
+        async () => {
+          for (const g of guardados)
+            if (o.almacen.existe && !(await o.almacen.existe(g.sha256, donde)))
+              await guardar(o.almacen, g.datos, { ...donde, tipo: g.tipo });
+          return o.store.insert<{ id: string }>("justificantes", {
+            gasto_id: o.gastoId,
+            nombre,
+            tipo: procesado.tipo,
+            bytes: contenido.bytes,
+            sha256: contenido.sha256,
+            miniatura: miniatura?.sha256 ?? null,
+          });
+        },
+      );
       total++;
       const duplicados = await o.store.rpc<Duplicado[]>("gastos_con_justificante", {
         p_sha256: contenido.sha256,
@@ -342,13 +360,16 @@ export async function barrerJustificantes(
     );
     return new Set(rows.map((r) => r.h));
   };
+  // Each unused content is removed holding its reservation, so no upload records a row for it
+  // in between (reserva.server.ts).
+  const reserva = (sha256: string, quitar: () => Promise<boolean>) => siNadieLoReserva(client, sha256, quitar);
   try {
-    if (!o.s3) return await almacenDe(dataDir).barrer(referenciados, o);
+    if (!o.s3) return await almacenDe(dataDir).barrer(referenciados, { ...o, reserva });
     // «todos»: at start, while no upload is being staged, whatever is in tmp/ goes.
     const temporales = await almacenDe(dataDir).barrerTemporales({
       graciaMs: o.temporales === "todos" ? 0 : o.graciaMs,
     });
-    return temporales + (await o.s3.barrer(referenciados, { graciaMs: o.graciaMs }));
+    return temporales + (await o.s3.barrer(referenciados, { graciaMs: o.graciaMs, reserva }));
   } finally {
     await client.end();
   }

@@ -83,6 +83,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       almacen: almacenPara(context.services, store),
       staging: almacenDe(context.services.config.DATA_DIR),
       existentes,
+      reservar: context.services.reservarContenido,
     });
   } catch (error) {
     if (error instanceof SubidaRechazada) throw error.respuesta();
