@@ -99,3 +99,23 @@ describe("cantidades y fechas con hora", () => {
     );
   });
 });
+
+/**
+ * The browser cuts nothing: no field carries `maxlength` (forms.tsx renders none), since a value
+ * pasted with a space around it would lose its last character before the server trims it. The
+ * server takes such a value whole, and says what is too long.
+ */
+describe("lo pegado con espacios alrededor", () => {
+  const campo = (tabla: string, nombre: string) => {
+    const field = ENTITIES.find((e) => e.table === tabla)!.fields.find((f) => f.name === nombre)!;
+    expect(field.input).not.toHaveProperty("maxLength");
+    return field.schema(z);
+  };
+  it("el BIC y el sufijo de una cuenta de la empresa", () => {
+    expect(campo("cuentas_empresa", "bic").parse(" caixesbbxxx ")).toBe("CAIXESBBXXX");
+    expect(campo("cuentas_empresa", "sufijo").parse("\t000 ")).toBe("000");
+    expect(campo("cuentas_empresa", "bic").safeParse("CAIXESBBXXXX").error?.issues[0]?.message).toBe(
+      "BIC: como máximo 11 caracteres",
+    );
+  });
+});

@@ -23,12 +23,11 @@ export type Schema = (z: Z) => Zod.ZodType<any>;
 export type FieldInput =
   | {
       type: "text" | "email" | "tel" | "url" | "password";
-      maxLength?: number;
       inputMode?: "numeric";
       autoComplete?: string;
       uppercase?: boolean;
     }
-  | { type: "textarea"; maxLength: number }
+  | { type: "textarea" }
   | { type: "select"; options: readonly Option[] }
   | { type: "ref"; table: string }
   | { type: "checkbox" }
@@ -139,7 +138,7 @@ export function text(
     name,
     label,
     o,
-    { type: o.type ?? "text", maxLength: o.max, autoComplete: o.autoComplete, uppercase: o.uppercase },
+    { type: o.type ?? "text", autoComplete: o.autoComplete, uppercase: o.uppercase },
     schema,
   );
 }
@@ -164,7 +163,7 @@ export function iban(name: string, label: string, o: Common = {}): Field {
       return value;
     }),
   );
-  return campo(name, label, o, { type: "text", maxLength: 42, autoComplete: "off" }, schema, { display: formatIban });
+  return campo(name, label, o, { type: "text", autoComplete: "off" }, schema, { display: formatIban });
 }
 
 export function textarea(name: string, label: string, o: Common & { max: number }): Field {
@@ -176,7 +175,7 @@ export function textarea(name: string, label: string, o: Common & { max: number 
         .max(o.max, { error: `${label}: como máximo ${o.max} caracteres` })
         .refine(sinNul, { error: nulMessage(label) }),
     );
-  return { name, label, required: false, hint: o.hint, input: { type: "textarea", maxLength: o.max }, schema };
+  return { name, label, required: false, hint: o.hint, input: { type: "textarea" }, schema };
 }
 
 export function code(name: string, label: string, o: Common = {}): Field {
@@ -200,7 +199,7 @@ export function email(name: string, label: string, o: Common = {}): Field {
       .max(254, { error: `${label}: como máximo 254 caracteres` })
       .pipe(z.email({ error: `Escriba un correo válido, por ejemplo nombre@empresa.es` })),
   );
-  return campo(name, label, o, { type: "email", maxLength: 254, autoComplete: "email" }, schema);
+  return campo(name, label, o, { type: "email", autoComplete: "email" }, schema);
 }
 
 export function phone(name: string, label: string, o: Common = {}): Field {
@@ -237,7 +236,7 @@ export function url(name: string, label: string, o: Common = {}): Field {
         return full;
       }),
   );
-  return campo(name, label, o, { type: "url", maxLength: 200, autoComplete: "url" }, schema);
+  return campo(name, label, o, { type: "url", autoComplete: "url" }, schema);
 }
 
 export function select(name: string, label: string, options: readonly Option[], o: Common = {}): Field {
@@ -297,7 +296,7 @@ export function integer(name: string, label: string, o: Common & { min: number; 
         return String(n);
       }),
   );
-  return campo(name, label, o, { type: "text", maxLength: String(o.max).length, inputMode: "numeric" }, schema);
+  return campo(name, label, o, { type: "text", inputMode: "numeric" }, schema);
 }
 
 export function date(name: string, label: string, o: Common = {}): Field {

@@ -106,7 +106,7 @@ export const EN_BLOQUE: readonly BulkAction[] = [
     campos: [
       {
         ...campoMotivo("Motivo del rechazo (solo para rechazar)", MOTIVO_SIN_ESCRIBIR),
-        input: { type: "textarea", maxLength: 1000 },
+        input: { type: "textarea" },
       },
     ],
     aplicable: PENDIENTE_SUYO,

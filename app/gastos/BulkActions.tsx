@@ -281,7 +281,6 @@ export function ConfirmMasivo({
                   id="masivo-todos-motivo"
                   name="motivo"
                   rows={2}
-                  maxLength={1000}
                   aria-invalid={error ? true : undefined}
                   aria-describedby={error ? "masivo-todos-motivo-error" : undefined}
                 />

@@ -166,14 +166,7 @@ export default function RemesaPage() {
             <input type="hidden" name="version" value={remesa.version} />
             <div className="campo">
               <label htmlFor="remesa-referencia">Referencia del banco (opcional)</label>
-              <input
-                type="text"
-                id="remesa-referencia"
-                name="referencia"
-                maxLength={100}
-                autoComplete="off"
-                {...campo("confirmar")}
-              />
+              <input type="text" id="remesa-referencia" name="referencia" autoComplete="off" {...campo("confirmar")} />
             </div>
             <div className="acciones">
               <button type="submit" name="intent" value="confirmar">
@@ -186,14 +179,7 @@ export default function RemesaPage() {
             <input type="hidden" name="version" value={remesa.version} />
             <div className="campo">
               <label htmlFor="remesa-motivo">Motivo de la anulación</label>
-              <input
-                type="text"
-                id="remesa-motivo"
-                name="motivo"
-                maxLength={1000}
-                autoComplete="off"
-                {...campo("anular")}
-              />
+              <input type="text" id="remesa-motivo" name="motivo" autoComplete="off" {...campo("anular")} />
             </div>
             <div className="acciones">
               <button type="submit" name="intent" value="anular" className="peligro">

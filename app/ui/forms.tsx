@@ -241,7 +241,7 @@ export function FieldControl({
 
   let control: ReactNode;
   if (input.type === "textarea") {
-    control = <textarea {...common} defaultValue={value} maxLength={input.maxLength} rows={4} key={key} />;
+    control = <textarea {...common} defaultValue={value} rows={4} key={key} />;
   } else if (input.type === "select" || input.type === "ref") {
     const list = input.type === "select" ? input.options : (options ?? []);
     control = (
@@ -307,7 +307,6 @@ export function FieldControl({
         type={input.type}
         {...common}
         defaultValue={value}
-        maxLength={input.maxLength}
         inputMode={input.inputMode}
         autoComplete={input.autoComplete ?? "off"}
         className={input.uppercase ? "mayusculas" : undefined}
