@@ -76,7 +76,7 @@ const screens: Screen[] = [
       await p.goto("/departamentos");
       const form = createForm(p, "departamento");
       await form.getByRole("button", { name: "Crear departamento" }).click();
-      await expect(form.getByRole("alert").getByRole("heading", { name: /^Hay \d+ errores?$/ })).toBeVisible();
+      await expect(form.getByRole("alert").getByRole("heading", { name: /^Hay (1 error|\d+ errores)$/ })).toBeVisible();
     },
   },
   {

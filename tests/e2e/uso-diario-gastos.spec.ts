@@ -34,7 +34,7 @@ const INACTIVO = "Distribuciones Ofimáticas del Norte S.L.";
 
 const nuevoGasto = (page: Page) => page.getByRole("region", { name: "Nuevo gasto" });
 const resumenErrores = (page: Page, region: ReturnType<Page["getByRole"]>) =>
-  region.getByRole("alert").filter({ has: page.getByRole("heading", { name: /^Hay \d+ errores?$/ }) });
+  region.getByRole("alert").filter({ has: page.getByRole("heading", { name: /^Hay (1 error|\d+ errores)$/ }) });
 
 administrador(
   "«Marcar como pagado» a más de un año y sin referencia: los dos errores a la vez",
