@@ -3,7 +3,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/auth/session.server";
 import { ETIQUETA_TIPO, TIPOS_AVISO, type TipoAviso } from "~/avisos/mensajes";
 import { motivoEntrega } from "~/avisos/motivo-entrega";
-import { UUID } from "~/data/store";
+import { UUID, type Store } from "~/data/store";
 import { forbidden, redirectWithFlash } from "~/crud/respuestas.server";
 import { formatTimestamp } from "~/lib/format";
 import { BotonesDeIntent } from "~/ui/forms";
@@ -43,18 +43,29 @@ type Fallido = {
   creado_en: string;
 };
 
+/**
+ * The kinds this person chooses how to receive: an empleado never approves, so «Un gasto espera
+ * su aprobación» is not offered (a choice made before stays, for the day they approve).
+ */
+const tiposDe = (rol: string): readonly TipoAviso[] =>
+  rol === "empleado" ? TIPOS_AVISO.filter((t) => t !== "enviado") : TIPOS_AVISO;
+
+type Propias = {
+  canales: Record<TipoAviso, Canal>;
+  predeterminados: Record<TipoAviso, Canal>;
+  resumen_hora: number | null;
+};
+const propiasDe = (store: Store) => store.rpc<Propias>("preferencias_avisos_propias", {}, { reads: true });
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { user, store } = await requireUser(request, context);
   const admin = user.rol === "administrador";
   const [propias, fallidos] = await Promise.all([
-    store.rpc<{
-      canales: Record<TipoAviso, Canal>;
-      predeterminados: Record<TipoAviso, Canal>;
-      resumen_hora: number | null;
-    }>("preferencias_avisos_propias", {}, { reads: true }),
+    propiasDe(store),
     admin ? store.rpc<Fallido[]>("correos_fallidos", {}, { reads: true }) : Promise.resolve(null),
   ]);
   return {
+    tipos: tiposDe(user.rol),
     canales: propias.canales,
     porDefecto: propias.predeterminados,
     resumenHora: propias.resumen_hora,
@@ -64,10 +75,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-function leerCanales(form: FormData, prefijo: string) {
+function leerCanales(form: FormData, prefijo: string, tipos: readonly TipoAviso[]) {
   const canales: Partial<Record<TipoAviso, Canal>> = {};
   const errores: Record<string, string> = {};
-  for (const t of TIPOS_AVISO) {
+  for (const t of tipos) {
     const v = form.get(`${prefijo}${t}`);
     if (v === "correo" || v === "app" || v === "nada") canales[t] = v;
     else errores[`${prefijo}${t}`] = `Elija cómo quiere el aviso «${ETIQUETA_TIPO[t]}».`;
@@ -103,32 +114,41 @@ export async function action({ request, context }: ActionFunctionArgs) {
               : `${n} correos se enviarán de nuevo.`;
       return redirectWithFlash(context, request, "/avisos/preferencias#fallidos", mensaje, n === 0 ? "aviso" : "exito");
     }
-    const { canales, errores } = leerCanales(form, "defecto_");
+    const { canales, errores } = leerCanales(form, "defecto_", TIPOS_AVISO);
     if (Object.keys(errores).length) return json({ errores }, { status: 400 });
     await store.rpc("guardar_avisos_predeterminados", { p_canales: canales });
     return redirectWithFlash(context, request, "/avisos/preferencias", "Avisos predeterminados guardados.");
   }
-  const { canales, errores } = leerCanales(form, "");
+  const tipos = tiposDe(user.rol);
+  const { canales, errores } = leerCanales(form, "", tipos);
   const rawHora = String(form.get("resumen_hora") ?? "");
   const hora = rawHora === "" ? null : /^\d{1,2}$/.test(rawHora) && Number(rawHora) <= 23 ? Number(rawHora) : NaN;
   if (Number.isNaN(hora)) errores.resumen_hora = "Elija una hora de la lista o «Sin resumen diario».";
   if (hora !== null && user.rol === "empleado")
     errores.resumen_hora = "El resumen diario es para quien aprueba gastos.";
   if (Object.keys(errores).length) return json({ errores }, { status: 400 });
+  // Saving replaces every choice: one not offered here is kept if it was made (differs from the default).
+  const ocultos = TIPOS_AVISO.filter((t) => !tipos.includes(t));
+  if (ocultos.length) {
+    const propias = await propiasDe(store);
+    for (const t of ocultos) if (propias.canales[t] !== propias.predeterminados[t]) canales[t] = propias.canales[t];
+  }
   await store.rpc("guardar_preferencias_avisos", { p_canales: canales, p_resumen_hora: hora });
   return redirectWithFlash(context, request, "/avisos/preferencias", "Preferencias de avisos guardadas.");
 }
 
 function CanalesFieldsets({
+  tipos,
   prefijo,
   valores,
   errores,
 }: {
+  tipos: readonly TipoAviso[];
   prefijo: string;
   valores: Record<string, Canal>;
   errores?: Record<string, string>;
 }) {
-  return TIPOS_AVISO.map((t) => {
+  return tipos.map((t) => {
     const name = `${prefijo}${t}`;
     const error = errores?.[name];
     return (
@@ -150,7 +170,7 @@ function CanalesFieldsets({
 }
 
 export default function PreferenciasAvisos() {
-  const { canales, porDefecto, resumenHora, puedeResumen, admin, fallidos } = useLoaderData<typeof loader>();
+  const { tipos, canales, porDefecto, resumenHora, puedeResumen, admin, fallidos } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
   const errores = data?.errores;
   const formats = useFormats();
@@ -173,7 +193,7 @@ export default function PreferenciasAvisos() {
         </div>
       ) : null}
       <Form method="post" className="formulario" id="avisos">
-        <CanalesFieldsets prefijo="" valores={canales} errores={errores} />
+        <CanalesFieldsets tipos={tipos} prefijo="" valores={canales} errores={errores} />
         {puedeResumen ? (
           <div className={errores?.resumen_hora ? "campo campo-con-error" : "campo"}>
             <label htmlFor="resumen_hora">Resumen diario de gastos pendientes de aprobar</label>
@@ -210,7 +230,7 @@ export default function PreferenciasAvisos() {
             Lo que recibe quien no ha elegido. Cada persona puede cambiarlo en estas preferencias.
           </p>
           <Form method="post" className="formulario">
-            <CanalesFieldsets prefijo="defecto_" valores={porDefecto} errores={errores} />
+            <CanalesFieldsets tipos={TIPOS_AVISO} prefijo="defecto_" valores={porDefecto} errores={errores} />
             <div className="acciones">
               <button type="submit" name="intent" value="predeterminados">
                 Guardar predeterminados

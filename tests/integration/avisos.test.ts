@@ -601,6 +601,33 @@ describe("pantallas: /avisos y /avisos/preferencias", () => {
     await app.db.deleteFrom("resumen_diario").execute();
   });
 
+  it("a un empleado no se le ofrece «Un gasto espera su aprobación»; lo que eligió antes se conserva", async () => {
+    const pref = await import("~/routes/avisos.preferencias");
+    const todos = ["enviado", "aprobado", "rechazado", "pagado", "revertido"];
+    expect((await load(pref, "/avisos/preferencias", elena)).tipos).toEqual(todos.filter((t) => t !== "enviado"));
+    expect((await load(pref, "/avisos/preferencias", pablo)).tipos).toEqual(todos);
+    // Chosen when she approved gastos, before her role changed.
+    await app.db
+      .insertInto("preferencias_avisos")
+      .values({ usuario_id: elena.id, tipo: "enviado", canal: "nada" })
+      .execute();
+    const suyas = { aprobado: "app", rechazado: "correo", pagado: "nada", revertido: "correo" };
+    expect((await send(pref, "/avisos/preferencias", elena, { ...suyas, intent: "guardar" })).status).toBe(302);
+    expect((await load(pref, "/avisos/preferencias", elena)).canales).toEqual({ ...suyas, enviado: "nada" });
+    // Without a choice of her own, it stays the installation's default.
+    await app.db.deleteFrom("preferencias_avisos").execute();
+    expect((await send(pref, "/avisos/preferencias", elena, { ...suyas, intent: "guardar" })).status).toBe(302);
+    expect(
+      await app.db
+        .selectFrom("preferencias_avisos")
+        .select("tipo")
+        .where("usuario_id", "=", elena.id)
+        .orderBy("tipo")
+        .execute(),
+    ).toEqual(["aprobado", "pagado", "rechazado", "revertido"].map((tipo) => ({ tipo })));
+    await app.db.deleteFrom("preferencias_avisos").execute();
+  });
+
   it("los predeterminados y los correos no entregados: solo administradores", async () => {
     const pref = await import("~/routes/avisos.preferencias");
     const todos = {
