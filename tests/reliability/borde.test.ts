@@ -216,6 +216,8 @@ describe("campos sin límite (agujero 5)", () => {
     expect(last.text()).toContain("El formulario tiene demasiados campos");
     expect(last.text()).not.toContain("campo7999");
     expect(last.body.length).toBeLessThan(30_000);
+    // /proc counts CPU in 10 ms ticks, so a small send often reads 0: the floor is 25 ticks,
+    // far below what parsing 80 000 fields would cost.
     expect(median(cpu)).toBeLessThan(Math.max(250, 5 * median(small)));
 
     // The largest real form (gastos bulk: 100 rows + filters) is far below the cap; 1 000 passes.
