@@ -712,8 +712,8 @@ describe("fuerza bruta al iniciar sesión", () => {
       `Fuerza bruta: mensaje idéntico («${[...messages].join("», «")}»); mediana ${mk.toFixed(0)} ms con correo conocido y ${mu.toFixed(0)} ms con desconocido (${N} intentos de cada)`,
     );
     expect([...messages]).toEqual(["Correo o contraseña incorrectos"]);
-    // A skipped password hash for unknown addresses would differ by the whole hash (scrypt: far
-    // more than 40 ms); the floor only absorbs this machine's jitter when both are quick.
+    // A skipped password hash for unknown addresses would differ by a whole scrypt hash (N = 16 384,
+    // about twice the floor on this machine); the floor absorbs jitter when both are quick.
     expect(Math.abs(mk - mu)).toBeLessThan(Math.max(40, 0.35 * Math.max(mk, mu)));
   });
 
