@@ -191,7 +191,7 @@ export async function xlsxDiario(store: Store, periodo: Periodo, primerAsiento =
     hoja.commit();
 
     const hojaSubcuentas = hojaXlsx(libro, "Subcuentas", COLUMNAS_SUBCUENTAS);
-    for (const s of subcuentas.list()) hojaSubcuentas.addRow(COLUMNAS_SUBCUENTAS.map((c) => c.value(s))).commit();
+    for (const s of subcuentas.list()) hojaSubcuentas.addRow(COLUMNAS_SUBCUENTAS.map((c) => celdaXlsx(c, s))).commit();
     hojaSubcuentas.commit();
   });
 }

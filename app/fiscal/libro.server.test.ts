@@ -1,3 +1,4 @@
+import ExcelJS from "exceljs";
 import type { Store } from "~/data/store";
 import type { FilaLibro } from "./libro";
 import { xlsxLibro } from "./libro.server";
@@ -51,5 +52,24 @@ describe("el libro en XLSX, en flujo", () => {
     await lector.cancel();
     await expect.poll(() => fin).toBe("parado");
     expect(leidas).toBeLessThan(PAGINAS);
+  });
+});
+
+describe("el libro en XLSX, con textos que escribe cualquiera", () => {
+  it("un carácter que XML no admite (U+FFFE, U+FFFF) no deja el libro ilegible: se quita", async () => {
+    const [fila] = filas(1, 1);
+    const hostil = { ...fila!, emisor_nombre: "Hoteles\uFFFF del Sol\uFFFE SL", numero_factura: "F\uFFFF-1" };
+    const store: Pick<Store, "list" | "stream"> = {
+      list: () => Promise.reject(new Error("el libro se lee en flujo")),
+      async stream<T>(_fuente: string, _consulta: unknown, onPage: (rows: T[]) => Promise<void>) {
+        await onPage([hostil] as T[]);
+      },
+    };
+    const bytes = await new Response(xlsxLibro(store, periodo).body).arrayBuffer();
+    const libro = new ExcelJS.Workbook();
+    await libro.xlsx.load(bytes);
+    const valores = libro.getWorksheet("RECIBIDAS")!.getRow(2).values as unknown[];
+    expect(valores).toContain("Hoteles del Sol SL");
+    expect(valores).toContain("F-1");
   });
 });

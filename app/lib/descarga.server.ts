@@ -42,6 +42,18 @@ const NUM_FMT: Record<NonNullable<ColumnaDescarga<unknown>["kind"]>, string> = {
   date: "dd/mm/yyyy",
 };
 
+/**
+ * What XML 1.0 does not allow in a text and exceljs leaves in (it drops C0 controls and DEL
+ * itself): U+FFFE, U+FFFF and a lone surrogate. One of them in a name someone typed made the
+ * whole workbook unreadable (Excel's «problema con el contenido»), so they go.
+ */
+const NO_XML = /[\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** A text as a workbook's cell can hold it. */
+export function textoXlsx<T>(v: T): T {
+  return (typeof v === "string" ? v.replace(NO_XML, "") : v) as T;
+}
+
 /** A cell's value in the workbook: amounts as numbers (only to be shown; every sum is in cents). */
 export function celdaXlsx<F>(c: ColumnaDescarga<F>, f: F): ExcelJS.CellValue {
   const v = c.value(f);
@@ -49,7 +61,7 @@ export function celdaXlsx<F>(c: ColumnaDescarga<F>, f: F): ExcelJS.CellValue {
   if (c.kind === "money" || c.kind === "percent") return Number(v);
   // A date without time as the spreadsheet's date (midnight UTC: no zone can shift the day).
   if (c.kind === "date") return new Date(`${String(v)}T00:00:00Z`);
-  return v;
+  return textoXlsx(v);
 }
 
 /** A CSV cell with the lists' conventions (app/crud/cells.ts): decimal comma, dates as shown. */

@@ -5,7 +5,7 @@ import { forbidden } from "~/crud/respuestas.server";
 import type { Store } from "~/data/store";
 import { filtrosEntre, type Periodo } from "~/fiscal/periodo";
 import { CSV_BOM, csvLine, type CsvCell } from "~/lib/csv";
-import { cabecerasDescarga, TIPO_XLSX } from "~/lib/descarga.server";
+import { cabecerasDescarga, textoXlsx, TIPO_XLSX } from "~/lib/descarga.server";
 import type { Formats } from "~/lib/format";
 import { formatDecimal, fromCents, toCents } from "~/lib/money";
 import { COLUMNAS_IRPF, IMPORTES, type FilaIrpf, type Importe } from "./informe";
@@ -120,7 +120,8 @@ export async function xlsxIrpf(store: Store, periodo: Periodo): Promise<TypedRes
   }));
   const cabecera = hoja.addRow(COLUMNAS_IRPF.map((c) => c.header));
   cabecera.font = { bold: true };
-  for (const f of informe.filas) hoja.addRow(COLUMNAS_IRPF.map((c) => (c.money ? Number(c.value(f)) : c.value(f))));
+  for (const f of informe.filas)
+    hoja.addRow(COLUMNAS_IRPF.map((c) => (c.money ? Number(c.value(f)) : textoXlsx(c.value(f)))));
   const total = hoja.addRow(
     COLUMNAS_IRPF.map((c, i) => {
       if (i === 0) return `Total (${periodo.titulo})`;

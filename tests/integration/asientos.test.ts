@@ -578,6 +578,58 @@ describe("la pantalla y sus ficheros", () => {
     ).rejects.toThrow("Solo un administrador puede ver y descargar el libro diario.");
   });
 
+  it("textos que escribe cualquiera (un proveedor, una descripción) no estropean ningún fichero del diario", async () => {
+    // A razón social and a description with what XML cannot hold, line breaks, a separator,
+    // an emoji and letters Windows-1252 has not: every file still opens, every record its width.
+    const { rows: prov } = await owner.query<{ id: string }>(
+      `insert into public.proveedores (razon_social, tipo_persona, nif)
+       values ($1, 'empresa', $2) returning id`,
+      ["Envíos\uFFFF Őrsy\uFFFE SL", generateValidCif(43)],
+    );
+    await gasto({
+      descripcion: "Mensajería\uFFFF;\r\n=1+1 \u{1F69A} «ŐŁ»",
+      fecha_gasto: "2021-09-07",
+      categoria: "mensajeria",
+      importe: "60.50",
+      metodo_pago: "transferencia",
+      proveedor_id: prov[0]!.id,
+      tipo_documento: "factura_completa",
+      numero_factura: "M-9",
+      factura_a_empresa: true,
+    });
+    const SEPTIEMBRE = "periodo=mes&anio=2021&mes=9";
+    const apuntes = await todos(periodoDe(SEPTIEMBRE));
+    expect(apuntes.length).toBeGreaterThan(0);
+    const bajar = async (formato: string) => {
+      const r = await respond(() =>
+        exportar.loader(args(`/asientos/exportar?${SEPTIEMBRE}&formato=${formato}`, admin)),
+      );
+      expect(r.status).toBe(200);
+      return Buffer.from(await r.arrayBuffer());
+    };
+
+    const libro = new ExcelJS.Workbook();
+    await libro.xlsx.load((await bajar("xlsx")) as unknown as ExcelJS.Buffer);
+    const textos = (hoja: string) =>
+      libro
+        .getWorksheet(hoja)!
+        .getSheetValues()
+        .flatMap((fila) => (Array.isArray(fila) ? fila : []))
+        .filter((v): v is string => typeof v === "string");
+    expect(textos("Subcuentas")).toContain("Envíos Őrsy SL");
+    expect(textos("Diario").some((t) => t.includes("Envíos Őrsy SL"))).toBe(true);
+
+    const registros = (await bajar("xdiario")).toString("latin1").split("\r\n");
+    expect(registros.pop()).toBe("");
+    expect(registros).toHaveLength(apuntes.length);
+    expect(registros.filter((r) => r.length !== ancho(XDIARIO))).toEqual([]);
+    const subcuentas = (await bajar("xsubcta")).toString("latin1").split("\r\n");
+    subcuentas.pop();
+    expect(subcuentas.filter((r) => r.length !== 161)).toEqual([]);
+    // What Windows-1252 cannot hold loses its accent (Ő → O) or is «?» (contaplus.ts).
+    expect(subcuentas.some((r) => r.includes("Envíos? Orsy? SL"))).toBe(true);
+  });
+
   it("XLSX (un libro de verdad), CSV y XDiario de ContaPlus dicen lo mismo", async () => {
     const apuntes = await todos(periodoDe(TRIMESTRE));
     const bajar = async (formato: string) => {

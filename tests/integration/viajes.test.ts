@@ -1,3 +1,4 @@
+import ExcelJS from "exceljs";
 import { sql } from "kysely";
 import { addDaysISO, todayISO } from "~/lib/dates";
 import * as viajeRoute from "~/routes/viajes.$id";
@@ -715,6 +716,30 @@ describe("informe de IRPF", () => {
     const xlsx = await exportar(`?anio=${anio}&formato=xlsx`, admin.cookie);
     expect(xlsx.headers.get("Content-Disposition")).toContain("informe-irpf-dietas-kilometraje-2025.xlsx");
     expect((await xlsx.arrayBuffer()).byteLength).toBeGreaterThan(1000);
+  });
+
+  it("un nombre con lo que XML no admite (U+FFFF) no deja el XLSX ilegible", async () => {
+    const raro = await app.createUser({ nombre: "Íñigo\uFFFF", rol: "empleado" });
+    await setProfile(app.db, raro.id, { departamento_id: dep, sucursal_id: suc });
+    const { id } = await gasto({
+      clase: "kilometraje",
+      solicitante_id: raro.id,
+      fecha_gasto: "2023-05-02",
+      km_origen: "Madrid",
+      km_destino: "Toledo",
+      km: "72",
+    });
+    await app.db
+      .updateTable("gastos")
+      .set({ estado: "aprobado", aprobado_por_id: aprobador.id, fecha_aprobacion: new Date() })
+      .where("id", "=", id!)
+      .execute();
+    const xlsx = await exportar("?anio=2023&formato=xlsx", admin.cookie);
+    expect(xlsx.status).toBe(200);
+    const libro = new ExcelJS.Workbook();
+    await libro.xlsx.load(Buffer.from(await xlsx.arrayBuffer()) as unknown as ExcelJS.Buffer);
+    const personas = libro.getWorksheet("IRPF")!.getColumn(1).values;
+    expect(personas.some((v) => typeof v === "string" && v.startsWith("Íñigo") && !v.includes("\uFFFF"))).toBe(true);
   });
 
   it("solo para administradores", async () => {
