@@ -60,8 +60,20 @@ describe("csvCell", () => {
     expect(csvCell(value)).toBe(expected);
   });
 
+  // A reader that trims a cell's spaces or quotes (LibreOffice's «Recortar espacios», a naive
+  // split) would otherwise find the formula at the very start of the cell.
+  it.each([
+    [" =1+1", `"' =1+1"`],
+    ["  @SUM(A1)", `"'  @SUM(A1)"`],
+    ['"=1+1"', `"'""=1+1"""`],
+    ['" -2+3', `"'"" -2+3"`],
+    ["\u00a0+1", `"'\u00a0+1"`],
+  ])("neutralises a formula after leading spaces or quotes: %j → %j", (value, expected) => {
+    expect(csvCell(value)).toBe(expected);
+  });
+
   it("no cell of any line, split on any plausible separator, starts a formula", () => {
-    const hostile = ["Comida,=10*10+SUM(A1:A2),", 'x,"=1"', "a;@b", "a|-c", "a\t+d", "ok"];
+    const hostile = [" =1", '"@x"', "Comida,=10*10+SUM(A1:A2),", 'x,"=1"', "a;@b", "a|-c", "a\t+d", "ok"];
     const line = csvLine(hostile);
     for (const separator of [",", ";", "\t", "|"]) {
       for (const cell of line
