@@ -47,5 +47,10 @@ export const loader = archivoParaPersonas(async ({ request, params, context }: L
 /** Inline (every stored type is an image or a PDF), the name as text: ASCII fallback and RFC 5987. */
 function disposition(nombre: string) {
   const ascii = nombre.replace(/[^\x20-\x7e]|["\\/%;]/g, "_");
-  return `inline; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(nombre)}`;
+  // RFC 5987's value allows none of «'()*», which encodeURIComponent leaves as they are.
+  const codificado = encodeURIComponent(nombre).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `inline; filename="${ascii}"; filename*=UTF-8''${codificado}`;
 }

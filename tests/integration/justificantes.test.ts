@@ -308,6 +308,21 @@ describe("adjuntar", () => {
     );
   });
 
+  it("filename* sigue la gramática de RFC 5987 aunque el nombre lleve apóstrofos, paréntesis o asteriscos", async () => {
+    // encodeURIComponent leaves «'()*» bare, which RFC 5987's value does not allow («'» is what
+    // separates charset, language and value): a strict reader refuses the whole filename*.
+    const g = await nuevo(empleado);
+    await subir(empleado, g.id, [{ nombre: "Factura (1) d'Álvaro*.pdf", datos: archivos.pdf() }]);
+    const [fila] = await filas(g.id);
+    const cabecera = (await descargar(empleado, fila!.id)).headers.get("Content-Disposition")!;
+    expect(cabecera).toBe(
+      `inline; filename="Factura (1) d'_lvaro*.pdf"; filename*=UTF-8''Factura%20%281%29%20d%27%C3%81lvaro%2A.pdf`,
+    );
+    const valor = /filename\*=UTF-8''(.*)$/.exec(cabecera)![1]!;
+    expect(valor).toMatch(/^(?:%[0-9A-F]{2}|[A-Za-z0-9!#$&+.^_`|~-])+$/);
+    expect(decodeURIComponent(valor)).toBe("Factura (1) d'Álvaro*.pdf");
+  });
+
   it("la descarga se llama con la extensión de su contenido; sin marcas bidi ni caracteres de control en el nombre", async () => {
     const g = await nuevo(empleado);
     const png = await archivos.png();
