@@ -3,6 +3,7 @@ import type { Signed } from "~/auth/session.server";
 import type { ListQuery, Row, Store } from "~/data/store";
 import { forRole, type Entity } from "~/entities/entity";
 import { CSV_BOM, csvLine } from "~/lib/csv";
+import { conPlazo } from "~/lib/descarga.server";
 import { todayISO } from "~/lib/dates";
 import type { Formats } from "~/lib/format";
 import { csvValue } from "./cells";
@@ -49,8 +50,9 @@ export function csvResponse(
           .stream<Row>(entity.view, query, async (rows) => {
             if (cancelled) throw new Error("Descarga cancelada");
             controller.enqueue(lines(rows));
+            // A client that takes nothing for too long releases the cursor (conPlazo).
             while (!cancelled && (controller.desiredSize ?? 1) <= 0)
-              await new Promise<void>((resolve) => (wake = resolve));
+              await conPlazo(new Promise<void>((resolve) => (wake = resolve)));
           })
           .then(
             () => !cancelled && controller.close(),

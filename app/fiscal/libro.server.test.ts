@@ -1,7 +1,7 @@
 import ExcelJS from "exceljs";
 import type { Store } from "~/data/store";
 import type { FilaLibro } from "./libro";
-import { xlsxLibro } from "./libro.server";
+import { csvLibro, xlsxLibro } from "./libro.server";
 import { leerPeriodo } from "./periodo";
 
 /** The workbook's stream against a store that could give far more lines than anyone reads. */
@@ -71,5 +71,38 @@ describe("el libro en XLSX, con textos que escribe cualquiera", () => {
     const valores = libro.getWorksheet("RECIBIDAS")!.getRow(2).values as unknown[];
     expect(valores).toContain("Hoteles del Sol SL");
     expect(valores).toContain("F-1");
+  });
+});
+
+describe("el libro en CSV, en flujo", () => {
+  afterEach(() => vi.useRealTimers());
+
+  it("un cliente que deja de leer sin cerrar suelta el cursor pasado el plazo", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    let leidas = 0;
+    let fin: "completo" | "parado" | null = null;
+    const store: Pick<Store, "list" | "stream"> = {
+      list: () => Promise.reject(new Error("el libro se lee en flujo")),
+      async stream<T>(_fuente: string, _consulta: unknown, onPage: (rows: T[]) => Promise<void>) {
+        try {
+          for (let i = 0; i < 500; i++) {
+            await onPage(filas(1000, i * 1000) as T[]);
+            leidas += 1;
+          }
+          fin = "completo";
+        } catch (error) {
+          fin = "parado";
+          throw error;
+        }
+      },
+    };
+    const lector = csvLibro(store, periodo, { locale: "es-ES", currency: "EUR" }).body!.getReader();
+    while (leidas < 3) expect((await lector.read()).done).toBe(false);
+    for (let i = 0; i < 50; i++) await new Promise((resolve) => setImmediate(resolve));
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(fin).toBeNull();
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(fin).toBe("parado");
+    expect(leidas).toBeLessThan(500);
   });
 });

@@ -3,7 +3,15 @@ import { requireUser, type Signed } from "~/auth/session.server";
 import { forbidden } from "~/crud/respuestas.server";
 import type { ColumnOf, ListQuery, Store } from "~/data/store";
 import { CSV_BOM, csvLine } from "~/lib/csv";
-import { cabecerasDescarga, celdaCsv, celdaXlsx, hojaXlsx, totalXlsx, xlsxEnFlujo } from "~/lib/descarga.server";
+import {
+  cabecerasDescarga,
+  celdaCsv,
+  celdaXlsx,
+  conPlazo,
+  hojaXlsx,
+  totalXlsx,
+  xlsxEnFlujo,
+} from "~/lib/descarga.server";
 import type { Formats } from "~/lib/format";
 import { fromCents, toCents } from "~/lib/money";
 import { COLUMNAS_FUENTE, COLUMNAS_LIBRO, FUENTE_LIBRO, SUMAS_LIBRO, type FilaLibro, type SumaLibro } from "./libro";
@@ -90,11 +98,14 @@ export async function* paginasLibro(
   const leyendo = store
     .stream<FilaLibro>(FUENTE_LIBRO, query, async (rows) => {
       if (parado) throw new Error("Descarga cancelada");
-      await new Promise<void>((resolve) => {
-        seguir = resolve;
-        llegadas.push(rows);
-        despertar?.();
-      });
+      // Until the reader asks for the next page; a reader that stops asking releases the cursor.
+      await conPlazo(
+        new Promise<void>((resolve) => {
+          seguir = resolve;
+          llegadas.push(rows);
+          despertar?.();
+        }),
+      );
       if (parado) throw new Error("Descarga cancelada");
     })
     .then(

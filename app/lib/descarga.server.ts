@@ -21,6 +21,35 @@ export function cabecerasDescarga(tipo: string, nombre: string) {
   };
 }
 
+/**
+ * How long a download that holds a database cursor may wait for a client that takes nothing.
+ * Past it the download stops and the connection goes back to its pool: a stalled client (or ten
+ * of them, the whole pool) would otherwise hold it for as long as its socket stays open.
+ */
+export const PLAZO_DESCARGA_DETENIDA_MS = 60_000;
+
+export class DescargaDetenida extends Error {
+  override readonly name = "DescargaDetenida";
+  constructor() {
+    super(`Descarga detenida: el cliente no ha leído nada en ${PLAZO_DESCARGA_DETENIDA_MS / 1000} s`);
+  }
+}
+
+/** `espera` (the client's next read), or DescargaDetenida once the client has taken nothing for the limit. */
+export async function conPlazo<T>(espera: Promise<T>): Promise<T> {
+  let plazo: ReturnType<typeof setTimeout> | undefined;
+  try {
+    return await Promise.race([
+      espera,
+      new Promise<never>((_, reject) => {
+        plazo = setTimeout(() => reject(new DescargaDetenida()), PLAZO_DESCARGA_DETENIDA_MS);
+      }),
+    ]);
+  } finally {
+    clearTimeout(plazo);
+  }
+}
+
 export const TIPO_XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 
 /**
