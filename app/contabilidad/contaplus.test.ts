@@ -167,6 +167,16 @@ describe("XDiario", () => {
     expect(campos(r, DIARIO_DOC).Concepto).toBe("Cena con Gyozo — Ñandú   ");
   });
 
+  it("un acento que no se une a su letra se pierde, no es un «?»; una ligadura se escribe con sus letras", () => {
+    // «x» with a combining acute has no precomposed form: NFC leaves the mark on its own.
+    expect(textoAnsi("Proyecto x\u0301 y q\u0323")).toBe("Proyecto x y q");
+    expect(textoAnsi("Oﬁcina ﬂores")).toBe("Oficina flores");
+    expect(textoAnsi("Grupo\u3000Ⅳ ①")).toBe("Grupo IV 1");
+    const r = registroDiario({ ...iva, concepto: "ﬁ".repeat(30) });
+    expect(bytesAnsi(r)).toHaveLength(297);
+    expect(campos(r, DIARIO_DOC).Concepto).toBe("fi".repeat(12) + "f");
+  });
+
   it("Documento: el folio en 10 caracteres", () => {
     expect(documentoCorto("GAS-2026-00042")).toBe("G260000042");
     expect(documentoCorto("GAS-2027-1234567")).toBe("G271234567");

@@ -87,7 +87,7 @@ const CP1252: Record<string, number> = {
 /**
  * Text as the file can hold it: one character per byte in Windows-1252. Line breaks and other
  * control characters become spaces (a record is one line); a letter outside the code page loses
- * its accent (ő → o), and anything else left becomes «?».
+ * its accent (ő → o), a ligature is its letters (ﬁ → fi), and anything else left becomes «?».
  */
 export function textoAnsi(texto: string): string {
   let out = "";
@@ -95,8 +95,11 @@ export function textoAnsi(texto: string): string {
     const code = ch.codePointAt(0)!;
     if (code < 0x20 || (code >= 0x7f && code < 0xa0)) out += " ";
     else if (code <= 0xff || CP1252[ch] !== undefined) out += ch;
+    // A mark NFC could not join to its letter (x + ◌́): the letter is written, the accent lost.
+    else if (/\p{M}/u.test(ch)) continue;
     else {
-      const base = ch.normalize("NFD").replace(/\p{M}/gu, "");
+      // Compatibility forms too: ﬁ → fi, Ⅳ → IV, the ideographic space → a space.
+      const base = ch.normalize("NFKD").replace(/\p{M}/gu, "");
       out += [...base].every((c) => c.codePointAt(0)! < 0x7f) && base ? base : "?";
     }
   }
