@@ -105,6 +105,8 @@ export default function RemesaPage() {
         Remesa {remesa.folio}{" "}
         <span className={`insignia insignia-${remesa.estado}`}>{ESTADOS[remesa.estado] ?? remesa.estado}</span>
       </h1>
+      {/* Refused because another tab or person confirmed or cancelled it: its forms are gone, the reason is not. */}
+      {respuesta && remesa.estado !== "generada" ? error(String(respuesta.intent)) : null}
       <dl className="ficha">
         <div>
           <dt>Cuenta de cargo</dt>
