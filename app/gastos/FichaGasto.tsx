@@ -116,6 +116,12 @@ export function FichaGasto({
         Gasto {folio} <span className={`insignia insignia-${estado}`}>{estadoLabel(estado)}</span>
       </h2>
       {flash && flashDeLaFicha(flash) ? <Flash flash={flash} /> : null}
+      {record.viaje_id ? (
+        // A trip's gastos are added from the trip, one by one: the way back for the next one, or to send it whole.
+        <p>
+          <Link to={`/viajes/${String(record.viaje_id)}`}>Ver el viaje «{String(record.viaje_titulo)}»</Link>
+        </p>
+      ) : null}
       {data?.deleteError ? (
         <div className="aviso aviso-error" role="alert">
           {data.deleteError}

@@ -1,0 +1,40 @@
+import { ACCOUNTS, as, expect, unique } from "./support";
+import { enLaBaseDeDatos } from "./support-base-de-datos";
+import { diaMadrid, fechaES, flash, panelGasto } from "./support-registros";
+
+/**
+ * Daily use of a trip: its gastos are added one by one from the trip's own links, each through
+ * «Nuevo gasto» on the gastos list; from the new gasto the person goes back to the trip for the
+ * next one, or to send it whole.
+ */
+const test = as("empleado");
+
+test("el kilometraje añadido desde el viaje lleva de vuelta a su viaje", async ({ page }) => {
+  const municipio = unique("Soria");
+  const dia = diaMadrid(-3);
+  const [viaje] = await enLaBaseDeDatos<{ id: string }>(
+    `insert into viajes (solicitante_id, destino_municipio, motivo, salida, regreso)
+     select u.id, $2, 'Visita a un cliente', $3::date + time '08:00', $3::date + time '19:00'
+       from usuarios u join auth.users a on a.id = u.id where a.email = $1
+     returning id`,
+    [ACCOUNTS.empleado, municipio, dia],
+  );
+  await page.goto(`/viajes/${viaje!.id}`);
+  await page.getByRole("link", { name: "Añadir kilometraje" }).click();
+  const form = page.getByRole("region", { name: "Nuevo gasto" });
+  await form.getByLabel("Descripción").fill("Coche propio, ida y vuelta");
+  await form.getByLabel("Fecha (obligatorio)").fill(dia);
+  await form.getByLabel("Categoría").selectOption({ label: "Viajes y transporte" });
+  await form.getByLabel("Método de pago").selectOption({ label: "Efectivo" });
+  await form.getByLabel("Origen", { exact: true }).fill("Madrid");
+  await form.getByLabel("Destino", { exact: true }).fill(municipio);
+  await form.getByLabel("Kilómetros", { exact: true }).fill("225");
+  await form.getByRole("button", { name: "Crear gasto" }).click();
+  await expect(flash(page)).toContainText(/Gasto creado: GAS-\d{4}-\d{5}/);
+
+  await panelGasto(page)
+    .getByRole("link", { name: `Ver el viaje «${municipio}, ${fechaES(dia)}»` })
+    .click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(`${municipio}, ${fechaES(dia)}`);
+  await expect(page.getByRole("region", { name: "Gastos del viaje" })).toContainText("Coche propio, ida y vuelta");
+});
