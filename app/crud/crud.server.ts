@@ -526,7 +526,8 @@ export async function recordAction(
   const accion = accionDeRegistro(entity, intent);
   if (accion) {
     url.searchParams.delete("index");
-    const aqui = `${url.pathname}${url.search}`;
+    // Its form posts to its own error summary: what it did (or why not) is said on the page's content.
+    const aqui = alContenido(`${url.pathname}${url.search}`);
     return recordStep(entity, accion, { request, context }, { user, store }, { id, formData, volver: aqui, record });
   }
 

@@ -1,4 +1,5 @@
 import type { SubmissionResult } from "@conform-to/react";
+import { useFormAction } from "@remix-run/react";
 import type { ReactNode } from "react";
 import type { RecordAction } from "~/entities/entity";
 import { formSchema, type Field } from "~/entities/fields";
@@ -25,7 +26,7 @@ export function AccionForm({
   lastResult?: SubmissionResult<string[]>;
   /** The form's id; its fields' ids start with it. */
   idForm?: string;
-  /** Where it posts, when not this page's URL. */
+  /** Where it posts, when not this page's URL (then at its own error summary). */
   action?: string;
   defaultValue?: Record<string, string | undefined>;
   /** Posts the record's id too: a record open beside its list, whose URL is the list's. */
@@ -42,8 +43,16 @@ export function AccionForm({
     lastResult,
     defaultValue,
   });
+  // A refused post lands on its error summary, focused, even without JavaScript (as EditForm).
+  const resumen = `${idForm}-errores`;
+  const here = useFormAction();
   return (
-    <ConformForm form={form} className={`formulario transicion transicion-${accion.intent}`} action={action}>
+    <ConformForm
+      form={form}
+      className={`formulario transicion transicion-${accion.intent}`}
+      action={action ?? `${here}#${resumen}`}
+      summaryId={action ? undefined : resumen}
+    >
       <input type="hidden" name="intent" value={accion.intent} />
       {conId ? <input type="hidden" name="id" value={String(record.id)} /> : null}
       <input type="hidden" name="version" value={String(record.version)} />

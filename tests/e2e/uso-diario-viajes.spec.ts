@@ -38,3 +38,30 @@ test("el kilometraje añadido desde el viaje lleva de vuelta a su viaje", async 
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(`${municipio}, ${fechaES(dia)}`);
   await expect(page.getByRole("region", { name: "Gastos del viaje" })).toContainText("Coche propio, ida y vuelta");
 });
+
+const aprobador = as("aprobador");
+
+aprobador("«Rechazar el viaje» sin motivo vuelve a su resumen de errores, con el foco", async ({ page }) => {
+  const dia = diaMadrid(-4);
+  const municipio = unique("Teruel");
+  // A trip of the demo empleado, its dieta waiting for the demo aprobador.
+  const [viaje] = await enLaBaseDeDatos<{ viaje_id: string }>(
+    `with elena as (select u.id, u.departamento_id, u.sucursal_id from usuarios u join auth.users a on a.id = u.id
+                     where a.email = $1),
+          v as (insert into viajes (solicitante_id, destino_municipio, motivo, salida, regreso)
+                select id, $3, 'Visita a un cliente', $4::date + time '08:00', $4::date + time '20:00' from elena
+                returning id)
+     insert into gastos (descripcion, fecha_gasto, categoria, metodo_pago, solicitante_id, departamento_id,
+                         sucursal_id, clase, viaje_id, estado, aprobador_id)
+     select 'Dieta', $4::date, 'comidas', 'efectivo', e.id, e.departamento_id, e.sucursal_id, 'dieta', v.id,
+            'pendiente', a.id
+       from elena e, v, usuarios a join auth.users au on au.id = a.id where au.email = $2
+     returning viaje_id`,
+    [ACCOUNTS.empleado, ACCOUNTS.aprobador, municipio, dia],
+  );
+  await page.goto(`/viajes/${viaje!.viaje_id}`);
+  await page.getByRole("button", { name: "Rechazar el viaje" }).click();
+  const resumen = page.getByRole("alert").filter({ hasText: "Escriba el motivo del rechazo" });
+  await expect(resumen).toBeFocused();
+  await expect(page.getByLabel(/^Motivo del rechazo/)).toHaveAttribute("aria-invalid", "true");
+});
