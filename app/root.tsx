@@ -106,7 +106,13 @@ export function Layout({ children }: { children: ReactNode }) {
                   </li>
                   {data.navegacion.principal.map((s) => (
                     <li key={s.to}>
-                      <EnlaceNav to={s.to}>{s.label}</EnlaceNav>
+                      <EnlaceNav
+                        to={s.to}
+                        // A group's page under this one (/viajes/informe-irpf) is that page, not this one.
+                        excepto={data.navegacion!.grupos.flatMap((g) => g.secciones.map((e) => e.to))}
+                      >
+                        {s.label}
+                      </EnlaceNav>
                     </li>
                   ))}
                   {data.navegacion.grupos.map((g) => (
@@ -165,10 +171,22 @@ function esSeccionActual(pathname: string, to: string, end = false) {
  * the same, but also resolves its path again for view transitions, which Oficina does not use,
  * for each of the header's links on every page.
  */
-function EnlaceNav({ to, end = false, children }: { to: string; end?: boolean; children: ReactNode }) {
+function EnlaceNav({
+  to,
+  end = false,
+  excepto = [],
+  children,
+}: {
+  to: string;
+  end?: boolean;
+  /** Other sections of the navigation: on one of them, this one is not the current page. */
+  excepto?: string[];
+  children: ReactNode;
+}) {
   const { pathname } = useLocation();
+  const actual = esSeccionActual(pathname, to, end) && !excepto.some((e) => e !== to && esSeccionActual(pathname, e));
   return (
-    <Link to={to} prefetch="intent" aria-current={esSeccionActual(pathname, to, end) ? "page" : undefined}>
+    <Link to={to} prefetch="intent" aria-current={actual ? "page" : undefined}>
       {children}
     </Link>
   );

@@ -1,4 +1,4 @@
-import { ACCOUNTS, as, expect, unique } from "./support";
+import { ACCOUNTS, as, expect, navegacion, unique } from "./support";
 import { enLaBaseDeDatos } from "./support-base-de-datos";
 import { diaMadrid, fechaES, flash, panelGasto } from "./support-registros";
 
@@ -65,3 +65,15 @@ aprobador("«Rechazar el viaje» sin motivo vuelve a su resumen de errores, con 
   await expect(resumen).toBeFocused();
   await expect(page.getByLabel(/^Motivo del rechazo/)).toHaveAttribute("aria-invalid", "true");
 });
+
+const administrador = as("administrador");
+
+administrador(
+  "en el informe de IRPF la navegación marca solo «Informe IRPF» como la página actual",
+  async ({ page }) => {
+    await page.goto("/viajes/informe-irpf");
+    await expect(navegacion(page).locator('a[aria-current="page"]')).toHaveText(["Informe IRPF"]);
+    await page.goto("/viajes");
+    await expect(navegacion(page).locator('a[aria-current="page"]')).toHaveText(["Viajes"]);
+  },
+);
