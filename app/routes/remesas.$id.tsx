@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { datosDePagina, notFound, redirectWithFlash } from "~/crud/respuestas.server";
+import { alContenido, datosDePagina, notFound, redirectWithFlash } from "~/crud/respuestas.server";
 import { NotFound, StoreError, UUID } from "~/data/store";
 import { formatDate, formatDateTime } from "~/lib/dates";
 import { formatIban } from "~/lib/iban";
@@ -41,7 +41,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const form = await request.formData();
   const intent = form.get("intent");
   const version = Number(form.get("version"));
-  const aqui = `/remesas/${remesa.id}`;
+  // Its forms post to their error messages (`#…-error`): what was done is said on the page's content.
+  const aqui = alContenido(`/remesas/${remesa.id}`);
   // What was typed comes back with a refusal: the form shows it again.
   const valor = String(form.get(intent === "anular" ? "motivo" : "referencia") ?? "");
   try {

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useFormAction, useLoaderData } from "@remix-run/react";
 import { Fragment } from "react";
-import { datosDePagina, redirectWithFlash } from "~/crud/respuestas.server";
+import { alContenido, datosDePagina, redirectWithFlash } from "~/crud/respuestas.server";
 import { StoreError, UUID } from "~/data/store";
 import { formatDate, isISODate, todayISO } from "~/lib/dates";
 import { formatIban } from "~/lib/iban";
@@ -130,7 +130,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return redirectWithFlash(
       context,
       request,
-      `/remesas/${remesa.id}`,
+      // Its form posts to its error summary: without a fragment of its own the redirect would keep that one.
+      alContenido(`/remesas/${remesa.id}`),
       `Remesa ${remesa.folio} generada: ${cuenta(remesa.num_transferencias, "transferencia", "transferencias")} por ${formatMoney(remesa.importe_total)}. Descargue el fichero y envíelo al banco.`,
     );
   } catch (error) {

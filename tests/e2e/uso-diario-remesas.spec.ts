@@ -58,3 +58,17 @@ test("anular en una pestaña una remesa que otra ya confirmó dice por qué no s
   await expect(error).toContainText("La remesa ya está confirmada: otra persona la ha cambiado.");
   await expect(error).toBeFocused();
 });
+
+test("generada o confirmada la remesa, el foco está en el contenido, donde se dice lo hecho", async ({ page }) => {
+  const gasto = await aprobadoPorPagar();
+  await page.goto(`/remesas?gasto=${gasto}`);
+  await page.getByRole("button", { name: "Generar remesa" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Generada");
+  await expect(page.locator("#contenido")).toBeFocused();
+  await expect(page.locator("#contenido")).toContainText(/Remesa REM-\d{4}-\d{4} generada/);
+
+  await page.getByRole("button", { name: "Confirmar: el banco la ejecutó" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Confirmada");
+  await expect(page.locator("#contenido")).toBeFocused();
+  await expect(page.locator("#contenido")).toContainText(/Remesa REM-\d{4}-\d{4} confirmada/);
+});
