@@ -361,11 +361,15 @@ export async function createAction(entity: Entity, { request, context, ...args }
       const row = await store.insert<Row>(entity.table, values);
       const url = new URL(request.url);
       url.searchParams.delete("index");
+      // Back to the list as it was, not with the form open again (`?nuevo=1`, its prefills).
+      for (const key of [...url.searchParams.keys()])
+        if (key === "nuevo" || key.startsWith("nuevo.")) url.searchParams.delete(key);
       const next = (await o.done?.(row, signed, url)) ?? {};
       return redirectWithFlash(
         context,
         request,
-        next.to ?? `${entity.path}/${String(row.id)}?volver=${encodeURIComponent(url.pathname + url.search)}`,
+        next.to ??
+          alContenido(`${entity.path}/${String(row.id)}?volver=${encodeURIComponent(url.pathname + url.search)}`),
         next.message ?? `${done(entity, "cread")}: ${recordName(entity, row)}`,
         next.kind,
         { enlace: next.enlace },

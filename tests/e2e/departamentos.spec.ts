@@ -28,7 +28,7 @@ test("crear: mensaje de confirmación, se abre su ficha y la fila aparece en la 
     notas: "Creado por la prueba",
   });
   // On the new record (its row may be on another page of the list), with the flash announced as a status.
-  await expect(page).toHaveURL(/\/departamentos\/[0-9a-f-]{36}\?volver=%2Fdepartamentos(#nuevo)?$/);
+  await expect(page).toHaveURL(/\/departamentos\/[0-9a-f-]{36}\?volver=%2Fdepartamentos#contenido$/);
   await expect(page.getByRole("heading", { level: 1, name: nombre })).toBeVisible();
 
   await page.goto(`/departamentos?q=${encodeURIComponent(nombre)}`);

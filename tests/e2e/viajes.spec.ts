@@ -39,6 +39,9 @@ test("un viaje de dos días con pernocta, 230 km en coche, hotel y taxi: se env�
   await expect(nuevo.getByLabel(/El destino es otro municipio/)).toBeChecked();
   await nuevo.getByRole("button", { name: "Crear viaje" }).click();
   await expect(flash(page)).toContainText("Viaje creado: Valencia");
+  // At the new trip's content, where the message is, not at the top nor at a fragment that is gone.
+  await expect(page).toHaveURL(/\/viajes\/[0-9a-f-]{36}\?volver=%2Fviajes#contenido$/);
+  await expect(page.locator("#contenido")).toBeFocused();
   const viaje = page.url().replace(/[?#].*$/, "");
 
   await gastoDelViaje(page, "Añadir kilometraje", async (form) => {

@@ -73,7 +73,7 @@ describe("cuentas de la empresa", () => {
     expect(r.status).toBe(302);
     const creada = await cuenta();
     expect(r.headers.get("Location")).toBe(
-      `/cuentas-empresa/${creada.id}?volver=${encodeURIComponent("/cuentas-empresa")}`,
+      `/cuentas-empresa/${creada.id}?volver=${encodeURIComponent("/cuentas-empresa")}#contenido`,
     );
     expect(creada).toMatchObject({
       nombre: "Cuenta de pagos",

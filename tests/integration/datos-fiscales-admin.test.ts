@@ -72,7 +72,9 @@ describe("tipos de IVA", () => {
     const r = await create({ clave: "21", nombre: "General (reforma)", desde: "01/01/2031", hasta: "" });
     expect(r.status).toBe(302);
     const creado = await tipo("21", "2031-01-01");
-    expect(r.headers.get("Location")).toBe(`/tipos-iva/${creado.id}?volver=${encodeURIComponent("/tipos-iva")}`);
+    expect(r.headers.get("Location")).toBe(
+      `/tipos-iva/${creado.id}?volver=${encodeURIComponent("/tipos-iva")}#contenido`,
+    );
     expect(creado).toMatchObject({ nombre: "General (reforma)", porcentaje: "21.00", hasta: null, version: 1 });
     expect((await create({ clave: "exento", nombre: "Exento nuevo", desde: "2031-01-01" })).status).toBe(302);
     expect((await tipo("exento", "2031-01-01")).porcentaje).toBe("0.00");

@@ -26,10 +26,11 @@ const count = () => countRows(app.db, "departamentos");
 
 describe("crear", () => {
   it("crea un departamento, normaliza el código y va a su ficha (volver: la lista filtrada) con un aviso", async () => {
+    // Posted from the list with the form open (`?nuevo=1`, a prefill): back to the list without it.
     const r = await create(
       { nombre: "  Compras  ", codigo: "com-1", activo: "on", presupuesto_mensual: "1.234,50" },
       admin.cookie,
-      "/departamentos?q=x&orden=codigo",
+      "/departamentos?q=x&orden=codigo&nuevo=1&nuevo.nombre=Compras",
     );
     expect(r.status).toBe(302);
     expect(r.headers.get("Set-Cookie")).toContain("oficina_aviso=");
@@ -38,9 +39,10 @@ describe("crear", () => {
       .selectAll()
       .where("codigo", "=", "COM-1")
       .executeTakeFirstOrThrow();
-    // The new row may not be on the list's first page: its record is where it can be seen and corrected.
+    // The new row may not be on the list's first page: its record is where it can be seen and
+    // corrected, with the focus at its content.
     expect(r.headers.get("Location")).toBe(
-      `/departamentos/${row.id}?volver=${encodeURIComponent("/departamentos?q=x&orden=codigo")}`,
+      `/departamentos/${row.id}?volver=${encodeURIComponent("/departamentos?q=x&orden=codigo")}#contenido`,
     );
     expect((await load(String(row.id))).status).toBe(200);
     expect(row).toMatchObject({ nombre: "Compras", activo: true, presupuesto_mensual: "1234.50", version: 1 });

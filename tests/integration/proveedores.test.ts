@@ -73,7 +73,7 @@ describe("crear: NIF por país, IBAN, web", () => {
     // To the new record, whose «Volver» is the list as it was.
     const { id } = await byNif("B12345674");
     expect(r.headers.get("Location")).toBe(
-      `/proveedores/${id}?volver=${encodeURIComponent("/proveedores?categoria=suministros")}`,
+      `/proveedores/${id}?volver=${encodeURIComponent("/proveedores?categoria=suministros")}#contenido`,
     );
     expect(await byNif("B12345674")).toMatchObject({
       razon_social: "Suministros Norte SL",

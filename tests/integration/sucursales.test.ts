@@ -61,7 +61,9 @@ describe("crear", () => {
     );
     expect(r.status).toBe(302);
     const { id } = await rec("MAD-1");
-    expect(r.headers.get("Location")).toBe(`/sucursales/${id}?volver=${encodeURIComponent("/sucursales?pais=ES")}`);
+    expect(r.headers.get("Location")).toBe(
+      `/sucursales/${id}?volver=${encodeURIComponent("/sucursales?pais=ES")}#contenido`,
+    );
     expect(await rec("MAD-1")).toMatchObject({
       nombre: "Madrid Centro",
       ciudad: "Madrid",
