@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useFormAction, useLoaderData } from "@remix-run/react";
 import { Fragment } from "react";
+import { formats } from "~/crud/crud.server";
 import { alContenido, datosDePagina, redirectWithFlash } from "~/crud/respuestas.server";
 import { StoreError, UUID } from "~/data/store";
 import { formatDate, isISODate, todayISO } from "~/lib/dates";
@@ -126,13 +127,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
     errores.gasto = "No hay gastos que pagar en esta remesa: vuelva a la lista";
   if (Object.keys(errores).length) return json({ errores, valores: { cuentaId, fechaEjecucion } }, { status: 400 });
   try {
+    const f = formats(context);
     const remesa = await generar(store, { gastoIds, cuentaId, fecha: fechaEjecucion, importeTotal });
     return redirectWithFlash(
       context,
       request,
       // Its form posts to its error summary: without a fragment of its own the redirect would keep that one.
       alContenido(`/remesas/${remesa.id}`),
-      `Remesa ${remesa.folio} generada: ${cuenta(remesa.num_transferencias, "transferencia", "transferencias")} por ${formatMoney(remesa.importe_total)}. Descargue el fichero y envíelo al banco.`,
+      `Remesa ${remesa.folio} generada: ${cuenta(remesa.num_transferencias, "transferencia", "transferencias")} por ${formatMoney(remesa.importe_total, f.locale, f.currency)}. Descargue el fichero y envíelo al banco.`,
     );
   } catch (error) {
     // The database's word (a gasto that cannot go any more, the total changed meanwhile…).

@@ -56,7 +56,8 @@ export const meta = recordMeta(viajes);
 export default function Viaje() {
   const { gastos, anadir, record } = useLoaderData<typeof loader>();
   const formats = useFormats();
-  const euros = (v: unknown) => (v === null || v === undefined ? "—" : formatMoney(String(v), formats.locale));
+  const euros = (v: unknown) =>
+    v === null || v === undefined ? "—" : formatMoney(String(v), formats.locale, formats.currency);
   const nuevo = (extra: string) => `/gastos?nuevo=1&nuevo.viaje_id=${record.id}${extra}#nuevo`;
   return (
     <EntityRecordPage entity={viajes}>
