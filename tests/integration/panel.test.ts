@@ -79,8 +79,8 @@ async function snapshot() {
     )
   ).rows;
   const proveedores = (
-    await sql<{ id: string; razon_social: string; nombre_comercial: string | null }>`
-    select id, razon_social, nombre_comercial from proveedores`.execute(app.db)
+    await sql<{ id: string; razon_social: string; nombre_comercial: string | null; activo: boolean }>`
+    select id, razon_social, nombre_comercial, activo from proveedores`.execute(app.db)
   ).rows;
   // creado_en as text in UTC with microseconds: compares as the timestamps do.
   const gastos = (
@@ -443,7 +443,8 @@ describe("los totales aprobados siguen a los gastos", () => {
 
     // As the owner, on approved/paid rows: every column the totals group by, a delete and a bulk insert.
     const otro = s.departamentos.find((d) => d.id !== a!.departamento_id)!;
-    const proveedor = s.proveedores.find((p) => p.id !== a!.proveedor_id)!;
+    // Active suppliers only: the database refuses a change to an inactive one (the demo has some).
+    const proveedor = s.proveedores.find((p) => p.activo && p.id !== a!.proveedor_id)!;
     await sql`update gastos set importe = importe + 10.05, fecha_gasto = fecha_gasto - 40, departamento_id = ${otro.id},
                  categoria = 'formacion', proveedor_id = ${proveedor.id} where id = ${a!.id}`.execute(app.db);
     const pagados = s.gastos
@@ -459,7 +460,8 @@ describe("los totales aprobados siguen a los gastos", () => {
                                   estado, aprobado_por_id, fecha_aprobacion, fecha_pago, referencia_pago, proveedor_id)
               select 'Carga ' || n, ${hoy}::date - (n % 80), 'comidas', 12.34 * n, 'efectivo', g.solicitante_id, g.departamento_id, g.sucursal_id,
                      'pagado', ${admin.id}, now(), ${hoy}::date, 'REF-' || n, g.proveedor_id
-                from generate_series(1, 200) n, (select * from gastos where proveedor_id is not null limit 1) g`.execute(
+                from generate_series(1, 200) n,
+                     (select g.* from gastos g join proveedores p on p.id = g.proveedor_id where p.activo limit 1) g`.execute(
       app.db,
     );
     await adminCoincide();
