@@ -25,27 +25,33 @@ const filas = (n: number, desde: number): FilaLibro[] =>
     total: "121.00",
   }));
 
+/** A store that gives the libro only as a stream: `servir` hands it its pages. */
+const enFlujo = (
+  servir: (onPage: (rows: FilaLibro[]) => Promise<void>) => Promise<void>,
+): Pick<Store, "list" | "stream"> => ({
+  list: () => Promise.reject(new Error("el libro se lee en flujo")),
+  stream: <T>(_fuente: string, _consulta: unknown, onPage: (rows: T[]) => Promise<void>) =>
+    servir(onPage as (rows: FilaLibro[]) => Promise<void>),
+});
+
 describe("el libro en XLSX, en flujo", () => {
   it("una descarga abandonada deja de leer: la lectura del almacén termina sin llegar al final", async () => {
     const PAGINAS = 500;
     let leidas = 0;
     let fin: "completo" | "parado" | null = null;
-    const store: Pick<Store, "list" | "stream"> = {
-      list: () => Promise.reject(new Error("el libro se lee en flujo")),
-      async stream<T>(_fuente: string, _consulta: unknown, onPage: (rows: T[]) => Promise<void>) {
-        try {
-          for (let i = 0; i < PAGINAS; i++) {
-            // Each page is a round trip to the database: the event loop turns meanwhile.
-            await new Promise((resolve) => setImmediate(resolve));
-            await onPage(filas(1000, i * 1000) as T[]);
-            leidas += 1;
-          }
-          fin = "completo";
-        } catch {
-          fin = "parado";
+    const store = enFlujo(async (onPage) => {
+      try {
+        for (let i = 0; i < PAGINAS; i++) {
+          // Each page is a round trip to the database: the event loop turns meanwhile.
+          await new Promise((resolve) => setImmediate(resolve));
+          await onPage(filas(1000, i * 1000));
+          leidas += 1;
         }
-      },
-    };
+        fin = "completo";
+      } catch {
+        fin = "parado";
+      }
+    });
     const lector = xlsxLibro(store, periodo).body!.getReader();
     // Some pages downloaded, then the client goes away.
     while (leidas < 3) expect((await lector.read()).done).toBe(false);
@@ -59,12 +65,7 @@ describe("el libro en XLSX, con textos que escribe cualquiera", () => {
   it("un carácter que XML no admite (U+FFFE, U+FFFF) no deja el libro ilegible: se quita", async () => {
     const [fila] = filas(1, 1);
     const hostil = { ...fila!, emisor_nombre: "Hoteles\uFFFF del Sol\uFFFE SL", numero_factura: "F\uFFFF-1" };
-    const store: Pick<Store, "list" | "stream"> = {
-      list: () => Promise.reject(new Error("el libro se lee en flujo")),
-      async stream<T>(_fuente: string, _consulta: unknown, onPage: (rows: T[]) => Promise<void>) {
-        await onPage([hostil] as T[]);
-      },
-    };
+    const store = enFlujo((onPage) => onPage([hostil]));
     const bytes = await new Response(xlsxLibro(store, periodo).body).arrayBuffer();
     const libro = new ExcelJS.Workbook();
     await libro.xlsx.load(bytes);
@@ -81,21 +82,18 @@ describe("el libro en CSV, en flujo", () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
     let leidas = 0;
     let fin: "completo" | "parado" | null = null;
-    const store: Pick<Store, "list" | "stream"> = {
-      list: () => Promise.reject(new Error("el libro se lee en flujo")),
-      async stream<T>(_fuente: string, _consulta: unknown, onPage: (rows: T[]) => Promise<void>) {
-        try {
-          for (let i = 0; i < 500; i++) {
-            await onPage(filas(1000, i * 1000) as T[]);
-            leidas += 1;
-          }
-          fin = "completo";
-        } catch (error) {
-          fin = "parado";
-          throw error;
+    const store = enFlujo(async (onPage) => {
+      try {
+        for (let i = 0; i < 500; i++) {
+          await onPage(filas(1000, i * 1000));
+          leidas += 1;
         }
-      },
-    };
+        fin = "completo";
+      } catch (error) {
+        fin = "parado";
+        throw error;
+      }
+    });
     const lector = csvLibro(store, periodo, { locale: "es-ES", currency: "EUR" }).body!.getReader();
     while (leidas < 3) expect((await lector.read()).done).toBe(false);
     for (let i = 0; i < 50; i++) await new Promise((resolve) => setImmediate(resolve));
