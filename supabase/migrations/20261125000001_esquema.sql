@@ -295,10 +295,7 @@ create index gastos_creado_en_idx on public.gastos (creado_en);
 -- Bloqueo optimista: la aplicación actualiza `where id = $1 and version = $2`. Rehacer solo el
 -- texto de búsqueda (`oficina.solo_busqueda`: un proveedor que cambia de nombre,
 -- 20261201000001_busqueda) no es una edición: ni versión nueva ni fecha de actualización.
-create function interno.tocar_version() returns trigger
-language plpgsql
-set search_path = ''
-as $$
+create function interno.tocar_version() returns trigger language plpgsql set search_path = '' as $$
 begin
   if current_setting('oficina.solo_busqueda', true) = 'si' then
     return new;
@@ -313,10 +310,7 @@ $$;
 -- (20261125000007_escala), con el historial y el contador de cambios.
 
 -- Códigos y países en mayúsculas.
-create function interno.normalizar_codigo() returns trigger
-language plpgsql
-set search_path = ''
-as $$
+create function interno.normalizar_codigo() returns trigger language plpgsql set search_path = '' as $$
 begin
   new.codigo := upper(btrim(new.codigo));
   if tg_table_name = 'sucursales' then
@@ -331,10 +325,7 @@ create trigger normalizar_codigo before insert or update on public.departamentos
 create trigger normalizar_codigo before insert or update on public.sucursales
   for each row execute function interno.normalizar_codigo();
 
-create function interno.normalizar_proveedor() returns trigger
-language plpgsql
-set search_path = ''
-as $$
+create function interno.normalizar_proveedor() returns trigger language plpgsql set search_path = '' as $$
 begin
   new.pais := upper(btrim(new.pais));
   new.nif := upper(btrim(new.nif));
@@ -347,10 +338,7 @@ create trigger normalizar_proveedor before insert or update on public.proveedore
   for each row execute function interno.normalizar_proveedor();
 
 -- Sin ciclos en la jerarquía de departamentos.
-create function interno.departamentos_sin_ciclos() returns trigger
-language plpgsql security definer
-set search_path = ''
-as $$
+create function interno.departamentos_sin_ciclos() returns trigger language plpgsql security definer set search_path = '' as $$
 declare
   v_ciclo boolean;
 begin
@@ -394,10 +382,7 @@ create trigger departamentos_sin_ciclos before insert or update of departamento_
 -- bloqueado por la fila hasta el final de la transacción: dos altas a la vez no comparten número.
 -- Lo usan los folios de los gastos y de las remesas (20261214000001_remesas).
 create function interno.folio_siguiente(p_contador regclass, p_prefijo text, p_anio integer, p_cifras integer)
-returns text
-language plpgsql security definer
-set search_path = ''
-as $$
+returns text language plpgsql security definer set search_path = '' as $$
 declare
   v_numero integer;
 begin
@@ -413,10 +398,7 @@ revoke all on function interno.folio_siguiente(regclass, text, integer, integer)
 -- El año del folio es el de la oficina (Madrid), no el de la sesión: ver interno.hoy()
 -- (20270102000001_el_dia_de_la_oficina).
 create function interno.gastos_asignar_folio() returns trigger
-language plpgsql security definer
-set search_path = ''
-set timezone to 'Europe/Madrid'
-as $$
+language plpgsql security definer set search_path = '' set timezone to 'Europe/Madrid' as $$
 begin
   new.folio := interno.folio_siguiente('public.gastos_folio_contador', 'GAS',
     extract(year from new.creado_en)::integer, 5);
@@ -424,16 +406,13 @@ begin
 end
 $$;
 
-create trigger gastos_asignar_folio before insert on public.gastos
-  for each row execute function interno.gastos_asignar_folio();
+create trigger gastos_asignar_folio before insert on public.gastos for each row execute function interno.gastos_asignar_folio();
 
 -- Las columnas que la base de datos calcula a partir de otras: nadie las edita y no son un cambio
 -- que contar. La única lista: la usan gastos_datos, el historial y su carga masiva (scripts/seed).
 -- `busqueda` la añade 20261201000001_busqueda y `fuera_de_politica` (una copia de si el gasto
 -- incumplía su política) 20261219000001_politicas; aquí son solo nombres.
-create function interno.columnas_derivadas() returns text[]
-language sql immutable parallel safe
-set search_path = ''
+create function interno.columnas_derivadas() returns text[] language sql immutable parallel safe set search_path = ''
 as $$ select array['importe_centimos', 'busqueda', 'fuera_de_politica'] $$;
 
 -- gastos_validar: valores por defecto, autoría y reglas de los datos. Nadie escribe la autoría:
@@ -446,10 +425,7 @@ as $$ select array['importe_centimos', 'busqueda', 'fuera_de_politica'] $$;
 -- columna nueva cuenta sola. Sin
 -- `busqueda` también porque en gastos_validar aún no está calculada (la escribe texto_busqueda
 -- después): con ella, toda edición contaría como «editado por cuenta de otro».
-create function interno.gastos_datos(g public.gastos) returns jsonb
-language sql immutable
-set search_path = ''
-as $$
+create function interno.gastos_datos(g public.gastos) returns jsonb language sql immutable set search_path = '' as $$
   select to_jsonb(g) - (array['id', 'folio', 'estado', 'aprobador_id', 'aprobado_por_id', 'fecha_aprobacion',
                               'motivo_rechazo', 'fecha_pago', 'referencia_pago', 'creado_en', 'actualizado_en',
                               'version', 'creado_por_id', 'editado_por_id', 'politica_incumplida', 'motivo_politica']
@@ -458,10 +434,7 @@ $$;
 
 -- «Hoy» es el día de la oficina (Madrid), sea cual sea la zona de la sesión.
 create function interno.gastos_validar() returns trigger
-language plpgsql security definer
-set search_path = ''
-set timezone to 'Europe/Madrid'
-as $$
+language plpgsql security definer set search_path = '' set timezone to 'Europe/Madrid' as $$
 declare
   v_usuario record;
   v_uid uuid := (select auth.uid());
@@ -518,17 +491,13 @@ begin
 end
 $$;
 
-create trigger gastos_validar before insert or update on public.gastos
-  for each row execute function interno.gastos_validar();
+create trigger gastos_validar before insert or update on public.gastos for each row execute function interno.gastos_validar();
 
 -- ---------------------------------------------------------------------------------------------
 -- Usuarios: rol y activo solo los cambia un administrador; siempre queda un administrador activo
 -- ---------------------------------------------------------------------------------------------
 
-create function interno.usuarios_proteger() returns trigger
-language plpgsql security definer
-set search_path = ''
-as $$
+create function interno.usuarios_proteger() returns trigger language plpgsql security definer set search_path = '' as $$
 declare
   v_uid uuid := (select auth.uid());
 begin
@@ -593,10 +562,7 @@ $$;
 create trigger usuarios_proteger before update or delete on public.usuarios
   for each row execute function interno.usuarios_proteger();
 
-create function interno.usuarios_validar_alta() returns trigger
-language plpgsql
-set search_path = ''
-as $$
+create function interno.usuarios_validar_alta() returns trigger language plpgsql set search_path = '' as $$
 begin
   new.email := lower(btrim(new.email));
   if new.aprobador_id is not null and new.aprobador_id = new.id then

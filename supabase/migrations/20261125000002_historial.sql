@@ -21,10 +21,7 @@ create index historial_actor_id_idx on public.historial (actor_id);
 -- Quien cambia un registro por una regla (no por un formulario: reasignaciones, pagos de quien
 -- aprobó) deja el porqué en `oficina.nota_historial` (local a la transacción) y lo vacía después;
 -- se añade a la misma entrada como {"nota": {"antes": null, "despues": "…"}}.
-create function interno.registrar_historial() returns trigger
-language plpgsql security definer
-set search_path = ''
-as $$
+create function interno.registrar_historial() returns trigger language plpgsql security definer set search_path = '' as $$
 declare
   v_antes jsonb;
   v_despues jsonb;

@@ -20,10 +20,7 @@
 -- Aquí solo se crean disparadores sobre auth.users, nunca se borran: en Supabase solo el dueño
 -- de auth.users puede borrarlos.
 
-create function interno.crear_perfil_usuario() returns trigger
-language plpgsql security definer
-set search_path = ''
-as $$
+create function interno.crear_perfil_usuario() returns trigger language plpgsql security definer set search_path = '' as $$
 declare
   v_rol text;
   v_email text := lower(btrim(coalesce(new.email, '')));
@@ -58,18 +55,14 @@ begin
 end
 $$;
 
-create trigger crear_perfil_usuario after insert on auth.users
-  for each row execute function interno.crear_perfil_usuario();
+create trigger crear_perfil_usuario after insert on auth.users for each row execute function interno.crear_perfil_usuario();
 
 create trigger crear_perfil_al_confirmar after update of email_confirmed_at on auth.users
   for each row
   when (old.email_confirmed_at is null and new.email_confirmed_at is not null)
   execute function interno.crear_perfil_usuario();
 
-create function interno.sincronizar_email_usuario() returns trigger
-language plpgsql security definer
-set search_path = ''
-as $$
+create function interno.sincronizar_email_usuario() returns trigger language plpgsql security definer set search_path = '' as $$
 begin
   update public.usuarios
      set email = lower(btrim(new.email))

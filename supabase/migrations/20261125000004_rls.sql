@@ -14,38 +14,26 @@
 -- página de gastos hace diez (una por tabla de gastos_vista y de su subconsulta). Una función
 -- PL/pgSQL guarda el plan de su consulta en la sesión.
 
-create function interno.rol_actual() returns text
-language plpgsql stable security definer
-set search_path = ''
-as $$
+create function interno.rol_actual() returns text language plpgsql stable security definer set search_path = '' as $$
 begin
   return (select u.rol from public.usuarios u where u.id = (select auth.uid()) and u.activo);
 end
 $$;
 
-create function interno.es_admin() returns boolean
-language plpgsql stable security definer
-set search_path = ''
-as $$
+create function interno.es_admin() returns boolean language plpgsql stable security definer set search_path = '' as $$
 begin
   return coalesce(interno.rol_actual() = 'administrador', false);
 end
 $$;
 
-create function interno.departamento_actual() returns uuid
-language plpgsql stable security definer
-set search_path = ''
-as $$
+create function interno.departamento_actual() returns uuid language plpgsql stable security definer set search_path = '' as $$
 begin
   return (select u.departamento_id from public.usuarios u where u.id = (select auth.uid()) and u.activo);
 end
 $$;
 
 -- Departamentos de los que el usuario actual (activo) es responsable.
-create function interno.departamentos_a_cargo() returns uuid[]
-language plpgsql stable security definer
-set search_path = ''
-as $$
+create function interno.departamentos_a_cargo() returns uuid[] language plpgsql stable security definer set search_path = '' as $$
 begin
   return (select coalesce(array_agg(d.id), '{}')
             from public.departamentos d
@@ -59,9 +47,7 @@ $$;
 -- aprobador_id, las de su departamento, y las de los departamentos de los que es responsable y
 -- de todos los que cuelgan de ellos. Nunca él mismo.
 create function interno.solicitantes_de(p_actor uuid) returns uuid[]
-language plpgsql stable security definer
-set search_path = ''
-as $$
+language plpgsql stable security definer set search_path = '' as $$
 begin
   return (
     with recursive yo as (
@@ -82,10 +68,7 @@ end
 $$;
 
 -- Las del usuario actual (para la RLS y las listas: se evalúa una vez por consulta).
-create function interno.solicitantes_a_cargo() returns uuid[]
-language plpgsql stable security definer
-set search_path = ''
-as $$
+create function interno.solicitantes_a_cargo() returns uuid[] language plpgsql stable security definer set search_path = '' as $$
 begin
   return interno.solicitantes_de(auth.uid());
 end
@@ -97,10 +80,7 @@ $$;
 -- departamentos, ni sucursales, ni el historial de otras tablas. En cuanto un administrador le
 -- asigna un departamento (o le da otro rol), deja de estarlo. La regla está aquí, en la RLS, no
 -- solo en las pantallas: igual en los dos backends.
-create function interno.ubicado() returns boolean
-language plpgsql stable security definer
-set search_path = ''
-as $$
+create function interno.ubicado() returns boolean language plpgsql stable security definer set search_path = '' as $$
 begin
   return coalesce((select not (u.alta_propia and u.departamento_id is null and u.rol = 'empleado')
                      from public.usuarios u
@@ -175,10 +155,7 @@ alter table public.gastos_folio_contador enable row level security; -- sin polí
 
 -- Cambiar (crear, editar, eliminar), solo un administrador: las políticas <tabla>_insert,
 -- <tabla>_update y <tabla>_delete de una tabla de public, declaradas una vez.
-create function interno.politicas_de_administrador(p_tabla text) returns void
-language plpgsql
-set search_path = ''
-as $fn$
+create function interno.politicas_de_administrador(p_tabla text) returns void language plpgsql set search_path = '' as $fn$
 begin
   execute format('create policy %1$s_insert on public.%1$I for insert to authenticated
     with check ((select interno.es_admin()))', p_tabla);
@@ -286,9 +263,7 @@ create policy gastos_delete on public.gastos for delete to authenticated
 -- razón social, y si no la razón social: se reconoce por el nombre de la calle y se identifica
 -- por el legal.
 create function interno.nombre_proveedor(p_razon_social text, p_nombre_comercial text) returns text
-language sql immutable
-set search_path = ''
-as $$
+language sql immutable set search_path = '' as $$
   select case
     when nullif(btrim(p_nombre_comercial), '') is null
          or lower(btrim(p_nombre_comercial)) = lower(btrim(p_razon_social)) then p_razon_social
@@ -317,10 +292,7 @@ grant execute on function interno.nombre_proveedor(text, text) to authenticated,
 --   * el viaje y el IRPF de cada gasto, los viajes y el informe de IRPF (20261224000001_viajes).
 -- Por eso las vistas se crean una vez, en 20261224000001_viajes, cuando existen todas sus
 -- columnas y tablas (plpgsql resuelve los nombres al ejecutarse, no al crear la función).
-create function interno.crear_gastos_vista() returns void
-language plpgsql
-set search_path = ''
-as $fn$
+create function interno.crear_gastos_vista() returns void language plpgsql set search_path = '' as $fn$
 begin
   drop view if exists public.informe_irpf;
   drop view if exists public.viajes_vista;

@@ -43,10 +43,7 @@ insert into interno.ajustes default values;
 alter table interno.ajustes enable row level security; -- sin políticas: nadie salvo el propietario
 revoke all on interno.ajustes from public, anon, authenticated;
 
-create function interno.permitir_admin_unico() returns boolean
-language sql stable security definer
-set search_path = ''
-as $$
+create function interno.permitir_admin_unico() returns boolean language sql stable security definer set search_path = '' as $$
   select coalesce((select a.permitir_admin_unico from interno.ajustes a where a.unica), false)
 $$;
 
@@ -59,10 +56,7 @@ $$;
 -- política no se puede llamar). Nunca null.
 create function interno.puede_ver_gasto(p_solicitante_id uuid, p_aprobador_id uuid, p_departamento_id uuid,
   p_estado text)
-returns boolean
-language sql stable security definer
-set search_path = ''
-as $$
+returns boolean language sql stable security definer set search_path = '' as $$
   select coalesce(
     (select interno.rol_actual()) is not null
     and (
@@ -82,10 +76,7 @@ $$;
 -- ahora; null si puede. Rol y estado leídos aquí, al actuar. p_asignado: cuenta ser el aprobador
 -- asignado (false para decidir a quién se asigna: ahí solo vale la regla del solicitante).
 create function interno.motivo_no_aprueba(p_actor uuid, g public.gastos, p_accion text default 'aprobar', p_asignado boolean default true)
-returns text
-language plpgsql stable security definer
-set search_path = ''
-as $$
+returns text language plpgsql stable security definer set search_path = '' as $$
 declare
   v_rol text;
   v_solicitante text;
@@ -125,10 +116,7 @@ $$;
 -- aprobador o administrador; nunca el solicitante ni nadie de p_excluidos (quien creó o editó el
 -- gasto en su nombre, o a quien se le quita). null si no hay nadie.
 create function interno.elegir_aprobador(p_solicitante_id uuid, p_excluidos uuid[] default '{}')
-returns uuid
-language plpgsql stable security definer
-set search_path = ''
-as $$
+returns uuid language plpgsql stable security definer set search_path = '' as $$
 declare
   v_excluidos uuid[] := array_remove(coalesce(p_excluidos, '{}') || p_solicitante_id, null);
   v_aprobador uuid;
@@ -183,9 +171,7 @@ $$;
 -- (interno.gasto_para) y explica en la ficha los botones que faltan (public.motivos_gasto,
 -- 20261228000001_motivos_del_flujo), sin repetirla fuera de la base.
 create function interno.motivo_no_actua(g public.gastos, p_accion text) returns text
-language plpgsql stable security definer
-set search_path = ''
-as $$
+language plpgsql stable security definer set search_path = '' as $$
 declare
   v_uid uuid := (select auth.uid());
   v_admin boolean := (select interno.es_admin());
@@ -212,10 +198,7 @@ $$;
 -- Quien llama tiene un usuario activo (interno.rol_actual); si no, OFPRM. Lo primero que
 -- comprueban las funciones que actúan en su nombre (los gastos aquí; los viajes, las remesas y el
 -- libro diario después), con el mismo mensaje.
-create function interno.exigir_sesion() returns void
-language plpgsql stable security definer
-set search_path = ''
-as $$
+create function interno.exigir_sesion() returns void language plpgsql stable security definer set search_path = '' as $$
 begin
   if (select interno.rol_actual()) is null then
     raise exception using errcode = 'OFPRM', detail = '',
@@ -226,9 +209,7 @@ $$;
 revoke all on function interno.exigir_sesion() from public, anon, authenticated;
 
 create function interno.gasto_para(p_id uuid, p_accion text) returns public.gastos
-language plpgsql security definer
-set search_path = ''
-as $$
+language plpgsql security definer set search_path = '' as $$
 declare
   g public.gastos;
   v_no text;
@@ -255,10 +236,7 @@ $$;
 -- los que había.
 create function interno.transicion(g public.gastos, p_version integer, p_desde text, p_cambios jsonb,
   p_nota text default null)
-returns jsonb
-language plpgsql security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   n public.gastos := jsonb_populate_record(g, p_cambios);
 begin
@@ -289,10 +267,7 @@ end
 $$;
 
 create function interno.texto_requerido(p_valor text, p_columna text, p_maximo integer, p_mensaje text)
-returns text
-language plpgsql
-set search_path = ''
-as $$
+returns text language plpgsql set search_path = '' as $$
 declare
   v text := nullif(btrim(coalesce(p_valor, '')), '');
 begin
@@ -308,10 +283,7 @@ end
 $$;
 
 -- El mes de una fecha, como lo dicen los avisos: «marzo de 2026».
-create function interno.mes_y_anio(p_fecha date) returns text
-language sql immutable
-set search_path = ''
-as $$
+create function interno.mes_y_anio(p_fecha date) returns text language sql immutable set search_path = '' as $$
   select (array['enero', 'febrero', 'marzo', 'abril', 'mayo', 'junio', 'julio', 'agosto', 'septiembre',
                 'octubre', 'noviembre', 'diciembre'])[extract(month from p_fecha)::integer]
          || ' de ' || extract(year from p_fecha)::integer
@@ -321,10 +293,7 @@ revoke all on function interno.mes_y_anio(date) from public, anon, authenticated
 -- invoker) y lo usan.
 grant execute on function interno.mes_y_anio(date) to authenticated, service_role;
 
-create function interno.formato_importe(p_importe numeric) returns text
-language sql immutable
-set search_path = ''
-as $$
+create function interno.formato_importe(p_importe numeric) returns text language sql immutable set search_path = '' as $$
   select translate(to_char(p_importe, 'FM999,999,999,990.00'), ',.', '.,')
 $$;
 
@@ -332,9 +301,7 @@ $$;
 -- presupuesto mensual (en su tabla aparte, departamentos_presupuesto:
 -- 20261226000001_datos_por_necesidad).
 create function interno.aviso_presupuesto(p_departamento_id uuid, p_fecha date) returns text
-language plpgsql stable security definer
-set search_path = ''
-as $$
+language plpgsql stable security definer set search_path = '' as $$
 declare
   v_nombre text;
   v_presupuesto numeric;
@@ -375,10 +342,7 @@ $$;
 -- plpgsql resuelve los nombres al ejecutarse.
 create function public.enviar_gasto(p_id uuid, p_version integer, p_motivo_duplicado text default null,
   p_motivo_politica text default null)
-returns jsonb
-language plpgsql security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   g public.gastos := interno.gasto_para(p_id, 'enviar');
   v_aprobador uuid := interno.elegir_aprobador(g.solicitante_id, array[g.creado_por_id, g.editado_por_id]);
@@ -436,9 +400,7 @@ $$;
 
 -- pendiente → borrador: solicitante (o administrador).
 create function public.retirar_gasto(p_id uuid, p_version integer) returns jsonb
-language sql security definer
-set search_path = ''
-as $$
+language sql security definer set search_path = '' as $$
   select interno.transicion(interno.gasto_para(p_id, 'retirar'), p_version, 'pendiente',
     '{"estado": "borrador", "aprobador_id": null}')
 $$;
@@ -446,9 +408,7 @@ $$;
 -- pendiente → aprobado: quien puede aprobarlo (interno.motivo_no_aprueba). Aviso si el
 -- departamento supera su presupuesto.
 create function public.aprobar_gasto(p_id uuid, p_version integer) returns jsonb
-language sql security definer
-set search_path = ''
-as $$
+language sql security definer set search_path = '' as $$
   select interno.transicion(interno.gasto_para(p_id, 'aprobar'), p_version, 'pendiente',
     jsonb_build_object('estado', 'aprobado', 'aprobado_por_id', (select auth.uid()), 'fecha_aprobacion', now(),
       'motivo_rechazo', null))
@@ -456,9 +416,7 @@ $$;
 
 -- pendiente → rechazado: quien puede aprobarlo; motivo obligatorio.
 create function public.rechazar_gasto(p_id uuid, p_version integer, p_motivo text) returns jsonb
-language plpgsql security definer
-set search_path = ''
-as $$
+language plpgsql security definer set search_path = '' as $$
 declare
   g public.gastos := interno.gasto_para(p_id, 'rechazar');
 begin
@@ -470,9 +428,7 @@ $$;
 
 -- rechazado → borrador: solicitante (o administrador). Se conserva el motivo hasta reenviar.
 create function public.reabrir_gasto(p_id uuid, p_version integer) returns jsonb
-language sql security definer
-set search_path = ''
-as $$
+language sql security definer set search_path = '' as $$
   select interno.transicion(interno.gasto_para(p_id, 'reabrir'), p_version, 'rechazado',
     '{"estado": "borrador", "aprobador_id": null}')
 $$;
@@ -483,10 +439,7 @@ $$;
 -- el banco): como mucho un año después de hoy (el día de la oficina, interno.hoy), para que una
 -- errata en el año no deje el gasto pagado en otra década.
 create function public.pagar_gasto(p_id uuid, p_version integer, p_fecha_pago date, p_referencia text)
-returns jsonb
-language plpgsql security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   g public.gastos := interno.gasto_para(p_id, 'pagar');
 begin
@@ -514,9 +467,7 @@ $$;
 -- aprobado → pendiente: administrador; motivo obligatorio (queda en motivo_rechazo y en el
 -- historial). Vuelve al mismo aprobador.
 create function public.revertir_gasto(p_id uuid, p_version integer, p_motivo text) returns jsonb
-language plpgsql security definer
-set search_path = ''
-as $$
+language plpgsql security definer set search_path = '' as $$
 declare
   g public.gastos := interno.gasto_para(p_id, 'revertir');
 begin
@@ -531,10 +482,7 @@ $$;
 -- Reasignación al perder el derecho a aprobar (bajar a empleado o desactivar)
 -- ---------------------------------------------------------------------------------------------
 
-create function interno.reasignar_pendientes() returns trigger
-language plpgsql security definer
-set search_path = ''
-as $$
+create function interno.reasignar_pendientes() returns trigger language plpgsql security definer set search_path = '' as $$
 declare
   g record;
   v_nuevo uuid;
@@ -588,9 +536,7 @@ create trigger reasignar_pendientes after update of rol, activo on public.usuari
 -- escrita aquí y no con interno.exigir_sesion, que authenticated no puede ejecutar.
 
 create function public.referencias(p_tabla text, p_id uuid) returns jsonb
-language plpgsql volatile security invoker
-set search_path = ''
-as $$
+language plpgsql volatile security invoker set search_path = '' as $$
 declare
   v_tabla regclass;
 begin

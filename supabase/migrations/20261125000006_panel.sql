@@ -70,10 +70,7 @@ create policy gastos_aprobados_totales_select on interno.gastos_aprobados_totale
 create function interno.gastos_aprobados_aplicar(
   p_fechas date[], p_departamentos uuid[], p_categorias text[], p_proveedores uuid[],
   p_importes numeric[], p_signos integer[]
-) returns void
-language plpgsql security definer
-set search_path = ''
-as $$
+) returns void language plpgsql security definer set search_path = '' as $$
 begin
   if coalesce(cardinality(p_fechas), 0) = 0 then
     return;
@@ -102,10 +99,7 @@ $$;
 
 -- Disparadores por sentencia con tablas de transición: una carga masiva de miles de gastos hace
 -- una sola actualización agregada de los totales, no una por fila.
-create function interno.gastos_aprobados_disparador() returns trigger
-language plpgsql security definer
-set search_path = ''
-as $$
+create function interno.gastos_aprobados_disparador() returns trigger language plpgsql security definer set search_path = '' as $$
 begin
   if tg_op = 'INSERT' then
     perform interno.gastos_aprobados_aplicar(
@@ -150,10 +144,7 @@ create trigger gastos_aprobados_vaciado after truncate on public.gastos
   for each statement execute function interno.gastos_aprobados_disparador();
 
 -- Rehace los totales desde gastos (p. ej. tras una carga con los disparadores desactivados).
-create function interno.gastos_aprobados_recalcular() returns void
-language plpgsql security definer
-set search_path = ''
-as $$
+create function interno.gastos_aprobados_recalcular() returns void language plpgsql security definer set search_path = '' as $$
 begin
   lock table interno.gastos_aprobados_totales in exclusive mode;
   delete from interno.gastos_aprobados_totales;
@@ -189,10 +180,7 @@ create index gastos_pendientes_fecha_idx on public.gastos (fecha_gasto, creado_e
 -- ---------------------------------------------------------------------------------------------
 
 create function public.panel(p_hoy date) returns jsonb
-language plpgsql stable security invoker
-set search_path = ''
-set timezone to 'Europe/Madrid'
-as $$
+language plpgsql stable security invoker set search_path = '' set timezone to 'Europe/Madrid' as $$
 declare
   v_uid uuid := (select auth.uid());
   v_rol text := (select interno.rol_actual());

@@ -56,10 +56,7 @@ create function public.sumar_lista(
   p_columnas text[],
   p_filtros jsonb default '[]'::jsonb,
   p_busqueda jsonb default null
-) returns jsonb
-language plpgsql stable security invoker
-set search_path = ''
-as $$
+) returns jsonb language plpgsql stable security invoker set search_path = '' as $$
 declare
   v_identificador constant text := '^[a-z_][a-z0-9_]*$';
   v_condiciones text[] := array['true'];
@@ -170,10 +167,7 @@ create table interno.cambios (
 insert into interno.cambios default values;
 alter table interno.cambios enable row level security;
 
-create function interno.contar_cambio() returns trigger
-language plpgsql security definer
-set search_path = ''
-as $$
+create function interno.contar_cambio() returns trigger language plpgsql security definer set search_path = '' as $$
 begin
   if current_setting('oficina.cambio_contado', true) is distinct from 'si' then
     update interno.cambios set n = n + 1;
@@ -190,10 +184,7 @@ $$;
 
 -- El contador de cambios: contar_cambio (de restricción, diferido: una vez por transacción, al
 -- confirmar) y contar_vaciado. Toda tabla de public lo lleva (20261207000001_contar_todas).
-create function interno.contar_cambios_de(p_tabla text) returns void
-language plpgsql
-set search_path = ''
-as $fn$
+create function interno.contar_cambios_de(p_tabla text) returns void language plpgsql set search_path = '' as $fn$
 begin
   execute format('create constraint trigger contar_cambio after insert or update or delete on public.%I
     deferrable initially deferred for each row execute function interno.contar_cambio()', p_tabla);
@@ -207,9 +198,7 @@ $fn$;
 -- cambios; con p_version (si tiene `version` y `actualizado_en`), también tocar_version, el
 -- bloqueo optimista (20261125000001_esquema).
 create function interno.tabla_con_historial(p_tabla text, p_version boolean default true) returns void
-language plpgsql
-set search_path = ''
-as $fn$
+language plpgsql set search_path = '' as $fn$
 begin
   if p_version then
     execute format('create trigger tocar_version before update on public.%I
@@ -230,9 +219,7 @@ select interno.tabla_con_historial('proveedores');
 select interno.tabla_con_historial('gastos');
 
 -- El valor, para cualquiera que haya iniciado sesión: no dice nada de ningún dato.
-create function interno.cambios() returns bigint
-language sql stable security definer
-set search_path = ''
+create function interno.cambios() returns bigint language sql stable security definer set search_path = ''
 as $$ select n from interno.cambios $$;
 
 revoke all on function interno.cambios() from public;

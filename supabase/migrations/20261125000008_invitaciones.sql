@@ -36,9 +36,7 @@ grant all on public.invitaciones to service_role;
 -- …»). Cada parte solo para administradores la llama con su frase: las invitaciones aquí; los
 -- correos no entregados, las remesas y el libro diario después.
 create function interno.exigir_admin(p_mensaje text) returns void
-language plpgsql stable security definer
-set search_path = ''
-as $$
+language plpgsql stable security definer set search_path = '' as $$
 begin
   if not (select interno.es_admin()) then
     raise exception using errcode = 'OFPRM', detail = '', message = p_mensaje;
@@ -48,9 +46,7 @@ $$;
 revoke all on function interno.exigir_admin(text) from public, anon, authenticated;
 
 create function interno.exigir_admin_invitaciones() returns void
-language plpgsql stable security definer
-set search_path = ''
-as $$
+language plpgsql stable security definer set search_path = '' as $$
 begin
   perform interno.exigir_admin('Solo un administrador puede invitar a personas o gestionar las invitaciones.');
 end
@@ -59,10 +55,7 @@ $$;
 -- Por qué no se puede invitar a un correo: 'cuenta' (confirmada, o con perfil que no es una
 -- invitación pendiente), 'pendiente' (invitación sin aceptar) o null. Una cuenta sin confirmar y
 -- sin perfil (un alta de Supabase sin confirmar) sí se puede invitar: la invitación la usa.
-create function interno.correo_ocupado(p_email text) returns text
-language sql stable security definer
-set search_path = ''
-as $$
+create function interno.correo_ocupado(p_email text) returns text language sql stable security definer set search_path = '' as $$
   select case
     when p.id is null then case when u.email_confirmed_at is null then null else 'cuenta' end
     when i.usuario_id is not null and u.email_confirmed_at is null and p.activo then 'pendiente'
@@ -77,9 +70,7 @@ $$;
 -- El perfil (empleado, activo) y la fila de invitaciones de la cuenta sin confirmar de p_email,
 -- a nombre de quien invita. {"id": …} o {"ocupado": 'cuenta' | 'pendiente'}.
 create function interno.alta_invitada(p_email text, p_nombre text) returns jsonb
-language plpgsql security definer
-set search_path = ''
-as $$
+language plpgsql security definer set search_path = '' as $$
 declare
   v_email text := lower(btrim(coalesce(p_email, '')));
   v_id uuid;
@@ -109,10 +100,7 @@ $$;
 create function public.invitar(
   p_email text, p_nombre text, p_apellidos text, p_rol text,
   p_departamento_id uuid, p_sucursal_id uuid, p_aprobador_id uuid
-) returns jsonb
-language plpgsql
-set search_path = ''
-as $$
+) returns jsonb language plpgsql set search_path = '' as $$
 declare
   v_alta jsonb := interno.alta_invitada(p_email, p_nombre);
 begin
@@ -132,9 +120,7 @@ end
 $$;
 
 create function public.invitacion_estado(p_email text) returns text
-language plpgsql stable security definer
-set search_path = ''
-as $$
+language plpgsql stable security definer set search_path = '' as $$
 begin
   perform interno.exigir_admin_invitaciones();
   return interno.correo_ocupado(p_email);
@@ -144,10 +130,7 @@ $$;
 -- Las invitaciones pendientes (la cuenta sin confirmar, el perfil activo), las más recientes
 -- primero; con p_id, solo esa.
 create function public.invitaciones_pendientes(p_limite integer default 200, p_id uuid default null)
-returns jsonb
-language plpgsql stable security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql stable security definer set search_path = '' as $$
 begin
   perform interno.exigir_admin_invitaciones();
   return (
@@ -172,10 +155,7 @@ begin
 end
 $$;
 
-create function public.invitacion_enviada(p_id uuid) returns void
-language plpgsql security definer
-set search_path = ''
-as $$
+create function public.invitacion_enviada(p_id uuid) returns void language plpgsql security definer set search_path = '' as $$
 begin
   perform interno.exigir_admin_invitaciones();
   update public.invitaciones set enviada_en = now() where usuario_id = p_id;
@@ -188,10 +168,7 @@ $$;
 -- respuesta es {"resultado": "eliminar"}: el servidor borra la cuenta en Supabase Auth y el perfil
 -- y la invitación caen con ella (on delete cascade); si ese borrado falla, la invitación sigue
 -- pendiente, sin cuentas a medias. Null si ya no está pendiente.
-create function public.cancelar_invitacion(p_id uuid) returns jsonb
-language plpgsql security definer
-set search_path = ''
-as $$
+create function public.cancelar_invitacion(p_id uuid) returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v record;
 begin

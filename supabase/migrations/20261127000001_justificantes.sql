@@ -44,10 +44,7 @@ create index justificantes_subido_por_id_idx on public.justificantes (subido_por
 -- enviar se ordenan: nunca se envía un gasto cuyo único justificante se está quitando, ni entra
 -- el undécimo de dos subidas a la vez. La política ya exige borrador; aquí se comprueba de nuevo
 -- con la fila actual (otra transacción pudo enviarlo entre tanto).
-create function interno.justificantes_reglas() returns trigger
-language plpgsql security definer
-set search_path = ''
-as $$
+create function interno.justificantes_reglas() returns trigger language plpgsql security definer set search_path = '' as $$
 declare
   v_gasto_id uuid := case when tg_op = 'DELETE' then old.gasto_id else new.gasto_id end;
   v_estado text;
@@ -78,10 +75,7 @@ create trigger justificantes_reglas before insert or delete on public.justifican
 -- Historial: en el del gasto, como un cambio de su campo «justificantes»
 -- ---------------------------------------------------------------------------------------------
 
-create function interno.justificantes_historial() returns trigger
-language plpgsql security definer
-set search_path = ''
-as $$
+create function interno.justificantes_historial() returns trigger language plpgsql security definer set search_path = '' as $$
 declare
   j public.justificantes := case when tg_op = 'DELETE' then old else new end;
 begin
@@ -139,10 +133,7 @@ grant insert (gasto_id, nombre, tipo, bytes, sha256, miniatura) on public.justif
 -- ---------------------------------------------------------------------------------------------
 
 create function public.gastos_con_justificante(p_sha256 text, p_excepto uuid default null)
-returns table (gasto_id uuid, folio text, nombre text)
-language sql stable security invoker
-set search_path = ''
-as $$
+returns table (gasto_id uuid, folio text, nombre text) language sql stable security invoker set search_path = '' as $$
   select distinct on (g.id) g.id, g.folio, j.nombre
     from public.justificantes j
     join public.gastos g on g.id = j.gasto_id
@@ -153,10 +144,7 @@ $$;
 -- Los justificantes de un gasto que también están (mismo contenido) en otro que quien pregunta ve:
 -- el panel del gasto lo dice junto a cada uno, al solicitante y a quien aprueba.
 create function public.justificantes_duplicados(p_gasto uuid)
-returns table (justificante_id uuid, gasto_id uuid, folio text)
-language sql stable security invoker
-set search_path = ''
-as $$
+returns table (justificante_id uuid, gasto_id uuid, folio text) language sql stable security invoker set search_path = '' as $$
   select distinct on (j.id) j.id, g.id, g.folio
     from public.justificantes j
     join public.justificantes o on o.sha256 = j.sha256 and o.gasto_id <> j.gasto_id
@@ -171,9 +159,7 @@ $$;
 -- ---------------------------------------------------------------------------------------------
 
 create function interno.justificante_obligatorio_desde() returns numeric
-language sql stable security definer
-set search_path = ''
-as $$
+language sql stable security definer set search_path = '' as $$
   select a.justificante_obligatorio_desde from interno.ajustes a where a.unica
 $$;
 
@@ -181,17 +167,13 @@ $$;
 -- envía: un ticket reclamado dos veces es el fraude más común) solo se envía con un motivo, que
 -- queda en el historial del gasto. Sin decir cuál es el otro gasto a quien no lo ve.
 create function interno.contenido_en_otro_gasto(p_sha256 text, p_gasto uuid) returns boolean
-language sql stable security definer
-set search_path = ''
-as $$
+language sql stable security definer set search_path = '' as $$
   select exists (select 1 from public.justificantes o where o.sha256 = p_sha256 and o.gasto_id <> p_gasto)
 $$;
 
 -- Para el formulario de envío: si el gasto (que quien pregunta ve) lleva un duplicado.
 create function public.gasto_lleva_duplicado(p_gasto uuid) returns boolean
-language sql stable security invoker
-set search_path = ''
-as $$
+language sql stable security invoker set search_path = '' as $$
   select exists (select 1 from public.justificantes j
                   where j.gasto_id = p_gasto and interno.contenido_en_otro_gasto(j.sha256, j.gasto_id))
 $$;

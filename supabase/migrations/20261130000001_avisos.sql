@@ -104,9 +104,7 @@ alter table interno.ajustes
 -- ---------------------------------------------------------------------------------------------
 
 create function interno.canal_aviso(p_usuario uuid, p_tipo text) returns text
-language sql stable security definer
-set search_path = ''
-as $$
+language sql stable security definer set search_path = '' as $$
   select coalesce(
     (select p.canal from public.preferencias_avisos p where p.usuario_id = p_usuario and p.tipo = p_tipo),
     (select d.canal from public.avisos_predeterminados d where d.tipo = p_tipo),
@@ -119,9 +117,7 @@ $$;
 -- cuando se paga al confirmarla (20261214000001_remesas; el texto lo escribe
 -- app/avisos/mensajes.ts).
 create function interno.avisar(p_destinatario uuid, p_tipo text, g public.gastos) returns void
-language plpgsql security definer
-set search_path = ''
-as $$
+language plpgsql security definer set search_path = '' as $$
 declare
   v_canal text;
   v_aviso uuid;
@@ -163,10 +159,7 @@ $$;
 
 -- Qué cambio avisa a quién (docs/producto.md «Avisos»): enviado (o reasignado, o devuelto a pendiente) → quien
 -- aprueba; aprobado, rechazado, pagado, revertido → quien lo pidió.
-create function interno.gastos_avisar() returns trigger
-language plpgsql security definer
-set search_path = ''
-as $$
+create function interno.gastos_avisar() returns trigger language plpgsql security definer set search_path = '' as $$
 begin
   if new.estado is distinct from old.estado then
     case
@@ -202,10 +195,7 @@ create trigger gastos_avisar
 -- mensaje_id reciben uno por persona en esta llamada (un correo); el resumen diario, el suyo;
 -- los reintentos conservan el que tenían.
 create function interno.reclamar_correos(p_personas integer, p_plazo interval)
-returns table (id uuid, mensaje_id text, destinatario_id uuid, intentos integer)
-language plpgsql
-set search_path = ''
-as $$
+returns table (id uuid, mensaje_id text, destinatario_id uuid, intentos integer) language plpgsql set search_path = '' as $$
 #variable_conflict use_column
 declare
   v_persona uuid;
@@ -239,20 +229,14 @@ begin
 end
 $$;
 
-create function interno.correo_enviado(p_mensaje_id text) returns void
-language sql
-set search_path = ''
-as $$
+create function interno.correo_enviado(p_mensaje_id text) returns void language sql set search_path = '' as $$
   update interno.correos set estado = 'enviado', enviado_en = now(), reclamado_hasta = null, ultimo_error = null
    where mensaje_id = p_mensaje_id and estado = 'pendiente'
 $$;
 
 -- Un fallo: se reintenta con espera creciente (avisos_reintento, 30 s: 30 s, 1 min, 2 min… hasta 1 h); tras
 -- interno.ajustes.avisos_intentos intentos queda 'fallido', visible para administradores.
-create function interno.correo_fallido(p_mensaje_id text, p_error text) returns void
-language sql
-set search_path = ''
-as $$
+create function interno.correo_fallido(p_mensaje_id text, p_error text) returns void language sql set search_path = '' as $$
   update interno.correos c
      set estado = case when c.intentos >= (select a.avisos_intentos from interno.ajustes a where a.unica)
                        then 'fallido' else 'pendiente' end,
@@ -265,10 +249,7 @@ $$;
 
 -- Los resúmenes diarios que tocan ya (la hora local de cada persona ha llegado, tiene pendientes
 -- por aprobar y no tiene el de hoy): uno por persona y día, aunque lo llamen varios servidores.
-create function interno.programar_resumenes(p_zona text) returns integer
-language plpgsql
-set search_path = ''
-as $$
+create function interno.programar_resumenes(p_zona text) returns integer language plpgsql set search_path = '' as $$
 declare
   v_ahora timestamp := now() at time zone p_zona;
   v_n integer;
@@ -291,9 +272,7 @@ $$;
 
 -- Los resúmenes diarios que tocan ya (ver interno.programar_resumenes).
 create function public.entrega_programar_resumenes(p_zona text) returns integer
-language sql security definer
-set search_path = ''
-as $$
+language sql security definer set search_path = '' as $$
   select interno.programar_resumenes(p_zona)
 $$;
 
@@ -301,9 +280,7 @@ $$;
 -- que lleva el correo: a quién, los avisos en orden, o, si es un resumen diario, lo pendiente de
 -- aprobar ahora (los 20 más antiguos y el total). Dos sentencias: la segunda ve lo reclamado.
 create function public.entrega_reclamar(p_personas integer, p_plazo interval) returns jsonb
-language plpgsql security definer
-set search_path = ''
-as $$
+language plpgsql security definer set search_path = '' as $$
 declare
   v_mensajes text[];
 begin
@@ -339,25 +316,17 @@ begin
 end
 $$;
 
-create function public.entrega_enviado(p_mensaje_id text) returns void
-language sql security definer
-set search_path = ''
-as $$
+create function public.entrega_enviado(p_mensaje_id text) returns void language sql security definer set search_path = '' as $$
   select interno.correo_enviado(p_mensaje_id)
 $$;
 
 create function public.entrega_fallido(p_mensaje_id text, p_error text) returns void
-language sql security definer
-set search_path = ''
-as $$
+language sql security definer set search_path = '' as $$
   select interno.correo_fallido(p_mensaje_id, p_error)
 $$;
 
 -- Marcar como leídos los avisos propios (todos, o los indicados).
-create function public.marcar_avisos_leidos(p_ids uuid[] default null) returns integer
-language sql
-set search_path = ''
-as $$
+create function public.marcar_avisos_leidos(p_ids uuid[] default null) returns integer language sql set search_path = '' as $$
   with leidos as (
     update public.avisos a set leido_en = now()
      where a.destinatario_id = (select auth.uid()) and a.leido_en is null
@@ -369,10 +338,7 @@ $$;
 
 -- Lo que ve la pantalla de preferencias: el canal de cada tipo para quien pregunta (lo elegido o
 -- el predeterminado), los predeterminados y la hora del resumen (null: sin resumen).
-create function public.preferencias_avisos_propias() returns jsonb
-language sql stable
-set search_path = ''
-as $$
+create function public.preferencias_avisos_propias() returns jsonb language sql stable set search_path = '' as $$
   select jsonb_build_object(
     'canales', (select jsonb_object_agg(d.tipo, coalesce(p.canal, d.canal))
                   from public.avisos_predeterminados d
@@ -383,9 +349,7 @@ $$;
 
 -- Las preferencias propias, de una vez (canal por tipo; hora del resumen diario o null).
 create function public.guardar_preferencias_avisos(p_canales jsonb, p_resumen_hora integer) returns void
-language plpgsql
-set search_path = ''
-as $$
+language plpgsql set search_path = '' as $$
 begin
   delete from public.preferencias_avisos where usuario_id = (select auth.uid());
   insert into public.preferencias_avisos (usuario_id, tipo, canal)
@@ -398,10 +362,7 @@ end
 $$;
 
 -- Los predeterminados de la instalación (la política de la tabla: solo un administrador).
-create function public.guardar_avisos_predeterminados(p_canales jsonb) returns integer
-language sql
-set search_path = ''
-as $$
+create function public.guardar_avisos_predeterminados(p_canales jsonb) returns integer language sql set search_path = '' as $$
   with cambiados as (
     update public.avisos_predeterminados d set canal = e.value #>> '{}'
       from jsonb_each(p_canales) e
@@ -412,10 +373,7 @@ as $$
 $$;
 
 -- Para administradores: los correos que no se pudieron entregar, con el último error.
-create function public.correos_fallidos() returns jsonb
-language plpgsql stable security definer
-set search_path = ''
-as $$
+create function public.correos_fallidos() returns jsonb language plpgsql stable security definer set search_path = '' as $$
 begin
   perform interno.exigir_admin('Solo un administrador puede ver los correos no entregados.');
   return coalesce((
@@ -434,9 +392,7 @@ $$;
 -- p_ids: los indicados; null, todos los no entregados. Devuelve cuántos cambió. Solo un
 -- administrador (interno.exigir_admin_correos, 20261220000001_correos_fallidos).
 create function public.reintentar_correos_fallidos(p_ids uuid[] default null) returns integer
-language plpgsql security definer
-set search_path = ''
-as $$
+language plpgsql security definer set search_path = '' as $$
 declare
   v_n integer;
 begin

@@ -17,9 +17,7 @@ create extension if not exists pg_trgm with schema extensions;
 -- unaccent() es STABLE (lee su diccionario, que podría cambiar); con el diccionario escrito y
 -- fijo se declara IMMUTABLE para poder usarla en columnas generadas e índices. Primero quita los
 -- acentos y después pasa a minúsculas: así «É» da «e» sea cual sea la configuración regional.
-create function interno.normalizar(p_texto text) returns text
-language sql immutable strict parallel safe
-set search_path = ''
+create function interno.normalizar(p_texto text) returns text language sql immutable strict parallel safe set search_path = ''
 as $$ select lower(extensions.unaccent('extensions.unaccent'::regdictionary, p_texto)) $$;
 
 revoke all on function interno.normalizar(text) from public;
@@ -61,10 +59,7 @@ create index usuarios_busqueda_idx on public.usuarios using gin (busqueda extens
 
 alter table public.gastos add column busqueda text not null default '';
 
-create function interno.gastos_texto_busqueda() returns trigger
-language plpgsql security definer
-set search_path = ''
-as $$
+create function interno.gastos_texto_busqueda() returns trigger language plpgsql security definer set search_path = '' as $$
 declare
   v_proveedor text;
 begin
@@ -95,10 +90,7 @@ $$;
 create trigger texto_busqueda before insert or update on public.gastos
   for each row execute function interno.gastos_texto_busqueda();
 
-create function interno.proveedores_busqueda_gastos() returns trigger
-language plpgsql security definer
-set search_path = ''
-as $$
+create function interno.proveedores_busqueda_gastos() returns trigger language plpgsql security definer set search_path = '' as $$
 begin
   perform set_config('oficina.solo_busqueda', 'si', true);
   -- El valor lo pone texto_busqueda, con los nombres nuevos.
@@ -183,12 +175,9 @@ grant select on public.sucursales_vista, public.usuarios_vista to authenticated,
 
 create function public.buscar_gastos(p_palabras text[], p_tope integer, p_orden text, p_ascendente boolean)
 returns table (ids text, coincidencias bigint, exacto boolean, sumas jsonb)
-language plpgsql stable security definer
-set search_path = ''
+language plpgsql stable security definer set search_path = ''
 -- Solo mapas de bits: sin esto, con LIMIT, el plan prefería leer la tabla en orden.
-set enable_seqscan = off
-set enable_indexscan = off
-as $$
+set enable_seqscan = off set enable_indexscan = off as $$
 declare
   v_palabras text[];
   v_columna text := case when p_orden in ('fecha_gasto', 'importe', 'descripcion', 'categoria', 'estado', 'folio') then p_orden end;
@@ -257,16 +246,12 @@ grant execute on function public.buscar_gastos(text[], integer, text, boolean) t
 
 -- La forma de la lista en su orden por defecto (fecha_gasto descendente, después creado_en e id).
 create function public.buscar_gastos(p_palabras text[], p_tope integer default null)
-returns table (ids text, coincidencias bigint, exacto boolean, sumas jsonb)
-language sql stable
-set search_path = ''
+returns table (ids text, coincidencias bigint, exacto boolean, sumas jsonb) language sql stable set search_path = ''
 as $$ select * from public.buscar_gastos(p_palabras, p_tope, 'fecha_gasto', false) $$;
 
 
 create function public.buscar_gastos(p_termino text, p_tope integer default null)
-returns table (ids text, coincidencias bigint, exacto boolean, sumas jsonb)
-language sql stable
-set search_path = ''
+returns table (ids text, coincidencias bigint, exacto boolean, sumas jsonb) language sql stable set search_path = ''
 as $$ select * from public.buscar_gastos(array[interno.normalizar(p_termino)], p_tope) $$;
 
 revoke execute on function public.buscar_gastos(text[], integer) from public, anon, authenticated;

@@ -28,9 +28,7 @@
 -- letras, si hay alguna más larga, escritas de forma que el índice de trigramas no las use (se
 -- comprueban en las filas que encuentran las largas); si no, todas iguales (fila a fila).
 create function interno.buscar_gastos_donde(p_palabras text[], p_por_indice boolean) returns text
-language plpgsql stable
-set search_path = ''
-as $$
+language plpgsql stable set search_path = '' as $$
 declare
   v_rol text := (select interno.rol_actual());
   v_yo uuid := (select auth.uid());
@@ -61,10 +59,7 @@ revoke all on function interno.buscar_gastos_donde(text[], boolean) from public,
 -- Cuántos gastos tienen uno de esos proveedores, hasta p_hasta: solo el índice de proveedor_id
 -- (un «index-only scan», que las opciones de buscar_gastos, solo mapas de bits, no permiten).
 create function interno.gastos_de_proveedores(p_proveedores uuid[], p_hasta bigint) returns bigint
-language sql stable
-set search_path = ''
-set enable_indexscan = on
-set enable_bitmapscan = off
+language sql stable set search_path = '' set enable_indexscan = on set enable_bitmapscan = off
 as $$ select count(*) from (select from public.gastos g where g.proveedor_id = any (p_proveedores) limit p_hasta) x $$;
 
 revoke all on function interno.gastos_de_proveedores(uuid[], bigint) from public, anon, authenticated;
@@ -92,14 +87,9 @@ revoke all on function interno.gastos_de_proveedores(uuid[], bigint) from public
 -- mapas de bits ni ordenaciones: el recorrido se detiene al completarla), y cuántas tiene.
 create function interno.buscar_gastos_recorriendo(p_palabras text[], p_columna text, p_ascendente boolean,
   p_recorrer bigint, p_desde integer, p_cuantos integer, out ids text, out n bigint)
-language plpgsql stable
-set search_path = ''
-set enable_seqscan = off
-set enable_bitmapscan = off
-set enable_sort = off
+language plpgsql stable set search_path = '' set enable_seqscan = off set enable_bitmapscan = off set enable_sort = off
 -- Unas miles de filas como mucho: arrancar procesos paralelos costaría más que leerlas.
-set max_parallel_workers_per_gather = 0
-as $$
+set max_parallel_workers_per_gather = 0 as $$
 declare
   v_sentido text := case when p_ascendente then 'asc' else 'desc' end;
 begin
@@ -118,11 +108,7 @@ $$;
 -- Todas las coincidencias por el índice de trigramas (solo mapas de bits), ordenadas, y la página.
 create function interno.buscar_gastos_ordenando(p_palabras text[], p_columna text, p_ascendente boolean,
   p_desde integer, p_cuantos integer) returns text
-language plpgsql stable
-set search_path = ''
-set enable_seqscan = off
-set enable_indexscan = off
-as $$
+language plpgsql stable set search_path = '' set enable_seqscan = off set enable_indexscan = off as $$
 declare
   v_sentido text := case when p_ascendente then 'asc' else 'desc' end;
   v_ids text;
@@ -142,10 +128,7 @@ revoke all on function interno.buscar_gastos_recorriendo(text[], text, boolean, 
 revoke all on function interno.buscar_gastos_ordenando(text[], text, boolean, integer, integer) from public, anon, authenticated;
 
 create function public.buscar_gastos_pagina(p_palabras text[], p_orden text, p_ascendente boolean, p_desde integer, p_cuantos integer)
-returns text
-language plpgsql stable security definer
-set search_path = ''
-as $$
+returns text language plpgsql stable security definer set search_path = '' as $$
 declare
   v_palabras text[];
   v_columna text := case p_orden when 'importe' then 'importe_centimos'

@@ -4,18 +4,15 @@
 -- categoría, y los datos de la empresa. docs/producto.md, «Datos fiscales».
 
 -- ---------------------------------------------------------------------------------------------
--- Una tabla estándar: RLS (la ve cualquier usuario activo; la cambia un administrador), versión,
--- historial y contador de cambios. Las tablas nuevas de configuración se declaran con ella en vez
+-- Una tabla estándar: RLS (la ve quien está ubicado, interno.ubicado, como departamentos,
+-- sucursales y proveedores; la cambia un administrador), versión, historial y contador de cambios. Las tablas nuevas de configuración se declaran con ella en vez
 -- de repetir sus políticas, privilegios y disparadores.
 -- ---------------------------------------------------------------------------------------------
-create function interno.tabla_de_administracion(p_tabla text) returns void
-language plpgsql
-set search_path = ''
-as $fn$
+create function interno.tabla_de_administracion(p_tabla text) returns void language plpgsql set search_path = '' as $fn$
 begin
   execute format('alter table public.%I enable row level security', p_tabla);
   execute format('create policy %1$s_select on public.%1$I for select to authenticated
-    using ((select interno.rol_actual()) is not null)', p_tabla);
+    using ((select interno.ubicado()))', p_tabla);
   perform interno.politicas_de_administrador(p_tabla);
   execute format('revoke all on public.%I from public, anon, authenticated', p_tabla);
   execute format('grant select on public.%I to authenticated', p_tabla);
@@ -133,10 +130,7 @@ select interno.tabla_de_administracion('empresa');
 grant update (razon_social, nif, direccion, codigo_postal, ciudad, provincia, pais)
   on public.empresa to authenticated;
 revoke delete on public.empresa from authenticated;
-create function interno.normalizar_empresa() returns trigger
-language plpgsql
-set search_path = ''
-as $$
+create function interno.normalizar_empresa() returns trigger language plpgsql set search_path = '' as $$
 begin
   new.nif := nullif(upper(regexp_replace(new.nif, '[\s.-]', '', 'g')), '');
   new.pais := upper(btrim(new.pais));
@@ -181,9 +175,7 @@ grant insert (tipo_documento, emisor_nif, emisor_nombre, emisor_pais, fecha_expe
 -- El tipo en vigor de una clave en una fecha (null si ninguno; si dos filas se solapan, la más
 -- reciente). Como propietario: quien escribe un gasto aplica los tipos aunque no pueda leerlos.
 create function interno.porcentaje_iva(p_clave text, p_fecha date) returns numeric
-language sql stable security definer
-set search_path = ''
-as $$
+language sql stable security definer set search_path = '' as $$
   select t.porcentaje from public.tipos_iva t
    where t.clave = p_clave and p_fecha >= t.desde and (t.hasta is null or p_fecha <= t.hasta)
    order by t.desde desc limit 1
@@ -191,9 +183,7 @@ $$;
 
 -- Una línea del desglose con la base y la cuota de `p_importe` (IVA incluido) al tipo dado.
 create function interno.linea_iva(p_clave text, p_porcentaje numeric, p_importe numeric) returns jsonb
-language sql immutable
-set search_path = ''
-as $$
+language sql immutable set search_path = '' as $$
   select jsonb_build_object('tipo', p_clave, 'base', (b)::text, 'cuota', (p_importe - b)::text)
     from (select round(p_importe / (1 + p_porcentaje / 100), 2)::numeric(14, 2) as b) x
 $$;
@@ -202,10 +192,7 @@ $$;
 -- cargas masivas), al tipo que encaje (primero el habitual de la categoría); si no los trae, una
 -- línea al tipo habitual. Null si los impuestos no encajan en ningún tipo en vigor.
 create function interno.desglose_habitual(p_categoria text, p_importe numeric, p_impuestos numeric, p_fecha date)
-returns jsonb
-language plpgsql stable security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql stable security definer set search_path = '' as $$
 declare
   v_habitual text := (select c.tipo_iva from public.categorias_fiscales c where c.categoria = p_categoria);
   v_tipo record;
@@ -238,10 +225,7 @@ $$;
 -- gastos_validar_fiscal: completa y comprueba los datos fiscales en cada escritura (también las cargas
 -- masivas, que no apagan este disparador). Mensajes en español con la columna en `detail`, como
 -- los demás (el formulario los pone junto a su campo).
-create function interno.gastos_fiscal() returns trigger
-language plpgsql security definer
-set search_path = ''
-as $$
+create function interno.gastos_fiscal() returns trigger language plpgsql security definer set search_path = '' as $$
 declare
   v_linea jsonb;
   v_lineas jsonb := '[]'::jsonb;
@@ -371,15 +355,11 @@ end
 $$;
 
 -- «21 %», «exento»: el tipo como lo leen los mensajes.
-create function interno.nombre_tipo_iva(p_clave text) returns text
-language sql immutable
-set search_path = ''
+create function interno.nombre_tipo_iva(p_clave text) returns text language sql immutable set search_path = ''
 as $$ select case when p_clave = 'exento' then 'exento' else coalesce(p_clave, '?') || ' %' end $$;
 
 -- 1234.5 → «1.234,50»
-create function interno.euros(p_importe numeric) returns text
-language sql immutable
-set search_path = ''
+create function interno.euros(p_importe numeric) returns text language sql immutable set search_path = ''
 as $$ select translate(to_char(p_importe, 'FM999,999,999,990.00'), ',.', '.,') $$;
 
 -- Los disparadores BEFORE van por orden alfabético: este, tras gastos_validar (los errores de
@@ -393,9 +373,7 @@ create trigger gastos_validar_fiscal before insert or update on public.gastos
 create type interno.deducibilidad as (importe numeric(14, 2), motivo text);
 
 create function interno.deducibilidad(g public.gastos) returns interno.deducibilidad
-language sql stable security definer
-set search_path = ''
-as $$
+language sql stable security definer set search_path = '' as $$
   select case
     when g.desglose_revisar then row(0, 'Desglose de IVA por revisar')::interno.deducibilidad
     when coalesce(g.importe_impuestos, 0) = 0 then row(0, 'Sin IVA soportado')::interno.deducibilidad

@@ -11,10 +11,7 @@
 -- ninguno. p_inicio dice qué se aprueba: el mismo aviso para un gasto («Aprobado») y, en bloque,
 -- para los de un departamento en un mes («Aprobados todos», 20261221000001_presupuesto_en_bloque).
 create function interno.aviso_pasaria_presupuesto(p_inicio text, p_departamento_id uuid, p_fecha date,
-  p_importe numeric) returns text[]
-language plpgsql stable
-set search_path = ''
-as $$
+  p_importe numeric) returns text[] language plpgsql stable set search_path = '' as $$
 declare
   p record := interno.presupuesto_del_mes(p_departamento_id, p_fecha);
 begin
@@ -36,9 +33,7 @@ grant execute on function interno.aviso_pasaria_presupuesto(text, uuid, date, nu
 -- lo envió, y si no lleva justificante, salvo un kilometraje o una dieta, que no lo llevan);
 -- después el presupuesto.
 create function public.avisos_antes_de_aprobar(p_id uuid) returns text[]
-language plpgsql stable security invoker
-set search_path = ''
-as $$
+language plpgsql stable security invoker set search_path = '' as $$
 declare
   g record;
   v_avisos text[] := '{}';

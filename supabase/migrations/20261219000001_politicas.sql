@@ -65,9 +65,7 @@ alter table public.gastos
 -- Para quien lo va a enviar (el panel avisa y pide el motivo antes de pulsar): solo de un
 -- borrador que ve.
 create function public.incumplimientos_politica(p_id uuid) returns text[]
-language plpgsql stable security definer
-set search_path = ''
-as $$
+language plpgsql stable security definer set search_path = '' as $$
 declare
   g public.gastos;
 begin

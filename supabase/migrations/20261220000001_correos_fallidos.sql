@@ -3,10 +3,7 @@
 -- ni aparece en la lista; su aviso sigue en la aplicación.
 -- public.reintentar_correos_fallidos (con p_ids) está en su forma final en 20261130000001_avisos.
 
-create function interno.exigir_admin_correos() returns void
-language plpgsql stable
-set search_path = ''
-as $$
+create function interno.exigir_admin_correos() returns void language plpgsql stable set search_path = '' as $$
 begin
   perform interno.exigir_admin('Solo un administrador puede ver, reintentar o descartar los correos no entregados.');
 end
@@ -16,9 +13,7 @@ revoke all on function interno.exigir_admin_correos() from public, anon, authent
 
 
 create function public.descartar_correos_fallidos(p_ids uuid[]) returns integer
-language plpgsql security definer
-set search_path = ''
-as $$
+language plpgsql security definer set search_path = '' as $$
 declare
   v_n integer;
 begin
@@ -36,9 +31,7 @@ create index correos_fallidos_idx on interno.correos (creado_en) where estado = 
 
 -- Cuántos correos no se entregaron (0 para quien no es administrador: la línea no se muestra).
 create function public.correos_fallidos_pendientes() returns integer
-language sql stable security definer
-set search_path = ''
-as $$
+language sql stable security definer set search_path = '' as $$
   select case when (select interno.es_admin())
               then (select count(*)::integer from interno.correos c where c.estado = 'fallido')
               else 0 end

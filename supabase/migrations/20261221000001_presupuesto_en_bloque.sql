@@ -4,9 +4,7 @@
 -- que ve y puede aprobar; lo ya aprobado del departamento, como propietario
 -- (interno.presupuesto_del_mes).
 create function public.avisos_presupuesto_en_bloque(p_ids uuid[]) returns text[]
-language plpgsql stable security invoker
-set search_path = ''
-as $$
+language plpgsql stable security invoker set search_path = '' as $$
 declare
   r record;
   v_avisos text[] := '{}';

@@ -37,10 +37,7 @@ alter table public.categorias_fiscales enable trigger user;
 
 -- El nombre de las cuentas de gasto del PGC que se usan para gastos de empresa (el título de su
 -- subcuenta en el diario); otra cuenta del grupo 6, «Cuenta 6xx».
-create function interno.nombre_cuenta_gasto(p_cuenta text) returns text
-language sql immutable
-set search_path = ''
-as $$
+create function interno.nombre_cuenta_gasto(p_cuenta text) returns text language sql immutable set search_path = '' as $$
   select coalesce(case left(p_cuenta, 3)
     when '600' then 'Compras de mercaderías'
     when '602' then 'Compras de otros aprovisionamientos'
@@ -79,10 +76,7 @@ create table interno.subcuentas (
 alter table interno.subcuentas enable row level security; -- sin políticas: solo sus funciones
 revoke all on interno.subcuentas from public, anon, authenticated;
 
-create function interno.exigir_admin_diario() returns void
-language plpgsql stable security definer
-set search_path = ''
-as $$
+create function interno.exigir_admin_diario() returns void language plpgsql stable security definer set search_path = '' as $$
 begin
   perform interno.exigir_sesion();
   perform interno.exigir_admin('Solo un administrador puede ver y descargar el libro diario.');
@@ -90,9 +84,7 @@ end
 $$;
 
 create function interno.exigir_periodo_diario(p_desde date, p_hasta date) returns void
-language plpgsql immutable
-set search_path = ''
-as $$
+language plpgsql immutable set search_path = '' as $$
 begin
   if p_desde is null then
     raise exception using errcode = 'OFINV', detail = 'desde', message = 'Indique la fecha «Desde» del periodo.';
@@ -134,9 +126,7 @@ create function interno.movimientos_diario(p_desde date, p_hasta date)
 returns table (fecha date, tipo integer, documento text, orden integer, cuenta text, clave text, subcuenta text,
   titulo text, concepto text, debe numeric, haber numeric, contra_cuenta text, contra_clave text,
   contra_subcuenta text, base_imponible numeric, porcentaje_iva numeric, nif text, numero_factura text)
-language sql stable security definer
-set search_path = ''
-as $$
+language sql stable security definer set search_path = '' as $$
   with g as (
     select g.id, g.folio, g.fecha_gasto, g.descripcion, g.importe, g.metodo_pago, g.solicitante_id,
            g.numero_factura, g.desglose_iva, g.fecha_expedicion,
@@ -234,9 +224,7 @@ $$;
 -- Da número a las subcuentas del periodo que aún no lo tienen: por orden de primera aparición
 -- (fecha y documento) y, en empate, de clave. Un candado para dos diarios a la vez.
 create function interno.numerar_subcuentas(p_desde date, p_hasta date) returns void
-language plpgsql security definer
-set search_path = ''
-as $$
+language plpgsql security definer set search_path = '' as $$
 begin
   perform pg_advisory_xact_lock(hashtext('interno.subcuentas'));
   insert into interno.subcuentas (cuenta, clave, numero)
@@ -262,10 +250,7 @@ create function interno.apuntes_diario(p_desde date, p_hasta date)
 returns table (n integer, asiento integer, linea integer, fecha date, cuenta text, subcuenta text, titulo text,
   concepto text, debe numeric(12, 2), haber numeric(12, 2), documento text, contrapartida text,
   base_imponible numeric(12, 2), porcentaje_iva numeric(5, 2), nif text, numero_factura text, total integer,
-  huella text)
-language sql stable security definer
-set search_path = ''
-as $$
+  huella text) language sql stable security definer set search_path = '' as $$
   with m as (
     select x.*,
            coalesce(x.subcuenta, x.cuenta || lpad(s.numero::text, 5, '0')) as sub,
@@ -307,10 +292,7 @@ create function public.libro_diario(p_desde date, p_hasta date, p_despues intege
 returns table (n integer, asiento integer, linea integer, fecha date, cuenta text, subcuenta text, titulo text,
   concepto text, debe numeric(12, 2), haber numeric(12, 2), documento text, contrapartida text,
   base_imponible numeric(12, 2), porcentaje_iva numeric(5, 2), nif text, numero_factura text, total integer,
-  huella text)
-language plpgsql security definer
-set search_path = ''
-as $$
+  huella text) language plpgsql security definer set search_path = '' as $$
 begin
   perform interno.exigir_admin_diario();
   perform interno.exigir_periodo_diario(p_desde, p_hasta);
@@ -326,9 +308,7 @@ $$;
 -- Los meses del periodo con algún movimiento («2026-03»), en orden: quien lee el diario mes a mes
 -- se salta así los meses vacíos con una sola llamada (sin calcular ni numerar nada).
 create function public.meses_libro_diario(p_desde date, p_hasta date) returns jsonb
-language plpgsql stable security definer
-set search_path = ''
-as $$
+language plpgsql stable security definer set search_path = '' as $$
 begin
   perform interno.exigir_admin_diario();
   perform interno.exigir_periodo_diario(p_desde, p_hasta);
@@ -347,9 +327,7 @@ $$;
 -- del periodo aún pendientes de aprobar, con el desglose de IVA por revisar (su IVA va entero al
 -- gasto) y pagados fuera de una remesa (su pago no se asienta). Importes como texto.
 create function public.resumen_libro_diario(p_desde date, p_hasta date) returns jsonb
-language plpgsql stable security definer
-set search_path = ''
-as $$
+language plpgsql stable security definer set search_path = '' as $$
 begin
   perform interno.exigir_admin_diario();
   perform interno.exigir_periodo_diario(p_desde, p_hasta);

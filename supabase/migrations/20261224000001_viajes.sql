@@ -46,9 +46,7 @@ insert into public.limites_exentos_irpf (tipo, vigente_desde, importe) values
 -- El límite de un tipo en una fecha (null si ninguno). Como propietario: quien escribe o lee un
 -- gasto lo aplica aunque no pueda leer la tabla.
 create function interno.limite_exento(p_tipo text, p_fecha date) returns numeric
-language sql stable security definer
-set search_path = ''
-as $$
+language sql stable security definer set search_path = '' as $$
   select l.importe from public.limites_exentos_irpf l
    where l.tipo = p_tipo and l.vigente_desde <= p_fecha
    order by l.vigente_desde desc limit 1
@@ -102,10 +100,7 @@ create index viajes_salida_idx on public.viajes (salida desc);
 
 -- Un viaje con gastos enviados o aprobados no cambia lo que decide sus dietas; unas dietas en
 -- borrador fuera de las fechas nuevas tampoco se quedan fuera sin decirlo.
-create function interno.viajes_validar() returns trigger
-language plpgsql security definer
-set search_path = ''
-as $$
+create function interno.viajes_validar() returns trigger language plpgsql security definer set search_path = '' as $$
 begin
   new.destino_municipio := btrim(new.destino_municipio);
   new.motivo := btrim(new.motivo);
@@ -134,8 +129,7 @@ begin
   return new;
 end
 $$;
-create trigger viajes_validar before insert or update on public.viajes
-  for each row execute function interno.viajes_validar();
+create trigger viajes_validar before insert or update on public.viajes for each row execute function interno.viajes_validar();
 select interno.tabla_con_historial('viajes');
 
 -- ---------------------------------------------------------------------------------------------
@@ -198,10 +192,7 @@ grant all on public.viajes to service_role;
 -- numeric, y van sin justificante ni IVA. La tarifa por km se toma de la empresa al escribir los
 -- km (se guarda: una tarifa nueva no cambia los gastos ya escritos); la dieta, del importe diario
 -- de la empresa al escribirla. Una transición del flujo no cambia nada de esto.
-create function interno.gastos_clase() returns trigger
-language plpgsql security definer
-set search_path = ''
-as $$
+create function interno.gastos_clase() returns trigger language plpgsql security definer set search_path = '' as $$
 declare
   v record;
   e public.empresa;
@@ -300,8 +291,7 @@ begin
   return new;
 end
 $$;
-create trigger gastos_clase before insert or update on public.gastos
-  for each row execute function interno.gastos_clase();
+create trigger gastos_clase before insert or update on public.gastos for each row execute function interno.gastos_clase();
 
 -- ---------------------------------------------------------------------------------------------
 -- La parte exenta y la sujeta de un kilometraje o una dieta, y por qué (null en un ordinario).
@@ -312,15 +302,11 @@ create trigger gastos_clase before insert or update on public.gastos
 create type interno.irpf as (exento numeric(14, 2), sujeto numeric(14, 2), explicacion text);
 
 -- 230 → «230», 12.5 → «12,5».
-create function interno.cantidad(p_valor numeric) returns text
-language sql immutable
-set search_path = ''
+create function interno.cantidad(p_valor numeric) returns text language sql immutable set search_path = ''
 as $$ select replace(trim_scale(p_valor)::text, '.', ',') $$;
 
 create function interno.irpf(g public.gastos) returns interno.irpf
-language plpgsql stable security definer
-set search_path = ''
-as $$
+language plpgsql stable security definer set search_path = '' as $$
 declare
   v record;
   v_km numeric;
@@ -372,18 +358,14 @@ $$;
 
 -- El nombre de un viaje, como lo dicen las listas y los selectores: «Bilbao, 03/11/2026».
 create function interno.titulo_viaje(p_municipio text, p_pais text, p_salida timestamp) returns text
-language sql immutable
-set search_path = ''
-as $$
+language sql immutable set search_path = '' as $$
   select p_municipio || case when p_pais <> 'ES' then ' (' || p_pais || ')' else '' end
     || ', ' || to_char(p_salida, 'DD/MM/YYYY')
 $$;
 
 -- El título del viaje de un gasto, para quien ve el gasto (aunque no vea el viaje por sí mismo).
 create function interno.titulo_viaje_de(p_viaje_id uuid) returns text
-language sql stable security definer
-set search_path = ''
-as $$
+language sql stable security definer set search_path = '' as $$
   select interno.titulo_viaje(v.destino_municipio, v.destino_pais, v.salida) from public.viajes v where v.id = p_viaje_id
 $$;
 
@@ -407,10 +389,7 @@ grant execute on function interno.irpf(public.gastos), interno.limite_exento(tex
 -- piden justificante.
 -- ---------------------------------------------------------------------------------------------
 create function interno.incumplimientos_politica(g public.gastos) returns text[]
-language plpgsql stable security definer
-set search_path = ''
-set timezone to 'Europe/Madrid'
-as $$
+language plpgsql stable security definer set search_path = '' set timezone to 'Europe/Madrid' as $$
 declare
   p public.politicas_gasto;
   i interno.irpf;
@@ -478,9 +457,7 @@ revoke all on function interno.incumplimientos_politica(public.gastos) from publ
 -- deshace los demás y el mensaje dice cuál y por qué.
 -- ---------------------------------------------------------------------------------------------
 create function interno.viaje_para(p_id uuid, p_version integer) returns public.viajes
-language plpgsql security definer
-set search_path = ''
-as $$
+language plpgsql security definer set search_path = '' as $$
 declare
   v public.viajes;
 begin
@@ -504,10 +481,7 @@ $$;
 -- Cada gasto del viaje en p_estado, por p_accion: enviar, aprobar o rechazar (con p_motivo).
 create function interno.flujo_viaje(p_id uuid, p_version integer, p_accion text, p_estado text,
   p_motivo text default null)
-returns jsonb
-language plpgsql security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v public.viajes := interno.viaje_para(p_id, p_version);
   g record;
@@ -562,19 +536,15 @@ begin
 end
 $$;
 
-create function public.enviar_viaje(p_id uuid, p_version integer) returns jsonb
-language sql security definer
-set search_path = ''
+create function public.enviar_viaje(p_id uuid, p_version integer) returns jsonb language sql security definer set search_path = ''
 as $$ select interno.flujo_viaje(p_id, p_version, 'enviar', 'borrador') $$;
 
 create function public.aprobar_viaje(p_id uuid, p_version integer) returns jsonb
-language sql security definer
-set search_path = ''
+language sql security definer set search_path = ''
 as $$ select interno.flujo_viaje(p_id, p_version, 'aprobar', 'pendiente') $$;
 
 create function public.rechazar_viaje(p_id uuid, p_version integer, p_motivo text) returns jsonb
-language sql security definer
-set search_path = ''
+language sql security definer set search_path = ''
 as $$ select interno.flujo_viaje(p_id, p_version, 'rechazar', 'pendiente', p_motivo) $$;
 
 revoke all on function interno.viaje_para(uuid, integer), interno.flujo_viaje(uuid, integer, text, text, text)

@@ -30,10 +30,7 @@
 -- ---------------------------------------------------------------------------------------------
 -- Los de los que el usuario actual (activo) es responsable y los que cuelgan de ellos, y, si es
 -- aprobador, el suyo: los departamentos cuyos gastos aprueba por estar a su cargo.
-create function interno.presupuestos_a_cargo() returns uuid[]
-language sql stable security definer
-set search_path = ''
-as $$
+create function interno.presupuestos_a_cargo() returns uuid[] language sql stable security definer set search_path = '' as $$
   with recursive yo as (
     select u.id, u.rol, u.departamento_id from public.usuarios u
      where u.id = (select auth.uid()) and u.activo
@@ -57,10 +54,7 @@ grant execute on function interno.presupuestos_a_cargo() to authenticated, servi
 -- mismo nombre en las dos. En un alta, solo si trae valor; en una modificación, siempre que la
 -- orden escriba la columna (vaciarla también es un cambio). SECURITY INVOKER: la RLS de la tabla
 -- aparte es la de quien escribe (42501 si no puede, y la orden entera no se aplica).
-create function interno.reservar_columna() returns trigger
-language plpgsql
-set search_path = ''
-as $$
+create function interno.reservar_columna() returns trigger language plpgsql set search_path = '' as $$
 declare
   v_tabla text := tg_argv[0];
   v_columna text := tg_argv[1];
@@ -250,9 +244,7 @@ grant select on public.departamentos_vista, public.proveedores_vista to authenti
 -- aprobado nulos: la función se puede llamar directamente con cualquier id.
 create function interno.presupuesto_del_mes(p_departamento_id uuid, p_fecha date,
                                                        out nombre text, out presupuesto numeric, out aprobado numeric)
-language sql stable security definer
-set search_path = ''
-as $$
+language sql stable security definer set search_path = '' as $$
   select d.nombre,
          case when v.puede then dp.presupuesto_mensual end,
          case when v.puede then
@@ -297,10 +289,7 @@ grant execute on function interno.presupuesto_del_mes(uuid, date) to authenticat
 create function interno.remesa_lineas(p_gasto_ids uuid[])
 returns table (orden bigint, gasto_id uuid, folio text, descripcion text, fecha_gasto date, importe numeric,
   metodo_pago text, numero_factura text, beneficiario text, beneficiario_id uuid, nombre text, iban text,
-  motivo text)
-language sql stable security definer
-set search_path = ''
-as $$
+  motivo text) language sql stable security definer set search_path = '' as $$
   with x as (
     select x.id, x.orden, g.id as gasto, g.folio, g.descripcion, g.fecha_gasto, g.importe, g.metodo_pago,
            g.numero_factura, g.estado, g.aprobado_por_id,

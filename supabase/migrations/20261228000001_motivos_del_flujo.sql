@@ -5,10 +5,7 @@
 -- Para la ficha del gasto p_id: cada transición con el motivo por el que quien mira no puede
 -- hacerla, o null si puede ({"aprobar": null, "pagar": "Solo un administrador…", …}). null si el
 -- gasto no existe o no lo ve.
-create function public.motivos_gasto(p_id uuid) returns jsonb
-language plpgsql stable security definer
-set search_path = ''
-as $$
+create function public.motivos_gasto(p_id uuid) returns jsonb language plpgsql stable security definer set search_path = '' as $$
 declare
   g public.gastos;
 begin

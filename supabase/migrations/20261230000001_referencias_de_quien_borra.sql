@@ -11,9 +11,7 @@
 -- tablas con permiso de lectura para authenticated.
 
 create function interno.referencias_contar(p_tabla regclass, p_id uuid) returns jsonb
-language plpgsql stable security definer
-set search_path = ''
-as $$
+language plpgsql stable security definer set search_path = '' as $$
 declare
   v_ref record;
   v_total bigint;

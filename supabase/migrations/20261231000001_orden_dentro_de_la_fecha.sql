@@ -10,9 +10,7 @@
 
 -- La clave que sigue a una columna del orden, antes de id: creado_en tras fecha_gasto; si no,
 -- ninguna (un valor constante).
-create function interno.buscar_gastos_despues(p_columna text) returns text
-language sql immutable
-set search_path = ''
+create function interno.buscar_gastos_despues(p_columna text) returns text language sql immutable set search_path = ''
 as $$ select case when p_columna = 'fecha_gasto' then 'g.creado_en' else 'null::timestamptz' end $$;
 
 revoke all on function interno.buscar_gastos_despues(text) from public, anon, authenticated;

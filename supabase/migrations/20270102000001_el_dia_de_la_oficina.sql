@@ -13,6 +13,5 @@
 --   de lo que cambian) no pueden cambiar de zona sin cambiar ese texto: preguntan interno.hoy()
 --   (pagar_gasto, crear_remesa, confirmar_remesa).
 
-create function interno.hoy() returns date
-language sql stable parallel safe
+create function interno.hoy() returns date language sql stable parallel safe
 as $$ select (now() at time zone 'Europe/Madrid')::date $$;
