@@ -353,8 +353,8 @@ begin
     from interno.remesa_lineas(v_ids) l;
   if v_n_excluidos > 0 then
     raise exception using errcode = 'OFINV', detail = 'gastos',
-      message = case when v_n_excluidos = 1 then 'Un gasto no puede ir en la remesa' else v_n_excluidos || ' gastos no pueden ir en la remesa' end
-        || ': quítelos o resuelva el motivo. ' || v_excluidos;
+      message = case when v_n_excluidos = 1 then 'Un gasto no puede ir en la remesa: quítelo o resuelva el motivo. '
+        else v_n_excluidos || ' gastos no pueden ir en la remesa: quítelos o resuelva los motivos. ' end || v_excluidos;
   end if;
   if p_importe_total is not null and p_importe_total <> v_total then
     raise exception using errcode = 'OFCNF', detail = 'importe_total',

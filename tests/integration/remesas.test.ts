@@ -522,7 +522,7 @@ describe("crear una remesa", () => {
     await rechaza(
       () => crear(admin2, [a]),
       Invalid,
-      `Un gasto no puede ir en la remesa: quítelos o resuelva el motivo. ${c.gastos[0]!.folio}: Ya está en la remesa ${r.folio}.`,
+      `Un gasto no puede ir en la remesa: quítelo o resuelva el motivo. ${c.gastos[0]!.folio}: Ya está en la remesa ${r.folio}.`,
     );
     expect(await remesa(r.id)).toMatchObject({ estado: "generada", creado_por_id: admin.id, xml: null });
     // The same data again, to build the file later.
@@ -539,7 +539,7 @@ describe("crear una remesa", () => {
     await rechaza(
       () => crear(admin, [ok, corp, pend]),
       Invalid,
-      `2 gastos no pueden ir en la remesa: quítelos o resuelva el motivo. ${fc}: Tarjeta corporativa: no se reembolsa. ${fp}: No está aprobado.`,
+      `2 gastos no pueden ir en la remesa: quítelos o resuelva los motivos. ${fc}: Tarjeta corporativa: no se reembolsa. ${fp}: No está aprobado.`,
     );
     const suyo = await gasto({ aprobadoPor: admin });
     await rechaza(
