@@ -423,6 +423,8 @@ export async function recordLoader<X extends object = object>(
     options,
     can: permissions(entity, user, id, record),
     campos: writableNames(entity, user, id, record),
+    /** Why this record shows some fields as text (`acceso`'s `porQue`). */
+    camposPorQue: entity.acceso?.(user, id, record).porQue ?? null,
     /** The intents of the entity's `acciones` offered on this record to this person. */
     acciones: accionesOfrecidas(entity, record, user, motivos),
     volver: backTo(entity, url),

@@ -744,6 +744,7 @@ export interface ViajesVista {
   actualizado_en: ColumnType<string, Date | string, Date | string> | null;
   borradores: number | null;
   creado_en: ColumnType<string, Date | string, Date | string> | null;
+  datos_fijos: boolean | null;
   destino_municipio: string | null;
   destino_pais: string | null;
   estado: string | null;

@@ -168,12 +168,13 @@ export type Entity = {
    * are shown, not posted, and dropped if posted anyway. The only source of who writes what.
    * `record`: the record as its view reads it, for a function that declares it (e.g. only the
    * solicitante edits a viaje another person may see); the record action then reads it first.
+   * `porQue`: the sentence the edit form shows when the record holds back some of `campos`.
    */
   acceso?: (
     user: { id: string; rol: Rol },
     recordId?: string,
     record?: Record<string, unknown>,
-  ) => { editar: boolean; eliminar: boolean; campos?: readonly string[] };
+  ) => { editar: boolean; eliminar: boolean; campos?: readonly string[]; porQue?: string };
   /**
    * Unique fields whose duplicate links to the existing record: field → the columns that find it
    * (e.g. `{ nif: ["pais", "nif"] }`).

@@ -28,6 +28,11 @@ export const CAMPOS_VIAJE_NO_ADMIN = [
   "notas",
 ] as const;
 
+/** What a trip with gastos sent, approved or paid still lets its solicitante change. */
+const CAMPOS_VIAJE_FIJO = ["motivo", "notas"] as const;
+const VIAJE_FIJO =
+  "El viaje tiene gastos enviados o aprobados: sus fechas, su destino y lo que decide la exención ya no se cambian, y no se puede eliminar.";
+
 const APRUEBAN = ["administrador", "aprobador"] as const;
 
 /** «Valencia, 27/11/2026», «Lisboa (PT), 02/03/2026»: as interno.titulo_viaje names a viaje. */
@@ -118,11 +123,15 @@ export const viajes: Entity = {
   permisos: PERMISOS,
   acceso: (user, recordId, record) => {
     const suyo = !recordId || !record || esSuyo(record, user);
+    // Once a gasto of the trip is sent, approved or paid, what decides its dietas stays (the
+    // database refuses the change, interno.viajes_validar) and its gastos keep it from going.
+    const fijos = record?.datos_fijos === true;
     return {
       editar: suyo,
-      eliminar: suyo,
+      eliminar: suyo && !fijos,
       // The solicitante is chosen once, by an administrador creating it; never changed after.
-      campos: user.rol === "administrador" && !recordId ? undefined : CAMPOS_VIAJE_NO_ADMIN,
+      campos: fijos ? CAMPOS_VIAJE_FIJO : user.rol === "administrador" && !recordId ? undefined : CAMPOS_VIAJE_NO_ADMIN,
+      ...(fijos && suyo ? { porQue: VIAJE_FIJO } : {}),
     };
   },
   defaults: ({ country, userId }) => ({ destino_pais: country, municipio_distinto: "on", solicitante_id: userId }),

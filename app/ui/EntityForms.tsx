@@ -165,6 +165,7 @@ export function EditForm({
   actionData,
   volver,
   campos,
+  porQue,
   action,
 }: {
   entity: Entity;
@@ -174,6 +175,8 @@ export function EditForm({
   volver: string;
   /** The fields this user writes here (null: all); the others are shown as text. */
   campos?: string[] | null;
+  /** Why some fields are shown as text on this record (e.g. a trip whose gastos were sent). */
+  porQue?: string | null;
   /** Where the form posts (default: this page, at the error summary). */
   action?: string;
 }) {
@@ -193,6 +196,7 @@ export function EditForm({
   return (
     <section aria-labelledby="editar" className="panel">
       <h2 id="editar">Datos</h2>
+      {porQue ? <p className="ayuda">{porQue}</p> : null}
       {actionData?.current ? <CurrentValues entity={entity} current={actionData.current} options={options} /> : null}
       <ConformForm form={form} action={action ?? `${here}#${EDITAR_ERRORES}`} summaryId={EDITAR_ERRORES}>
         <input type="hidden" name="version" value={record.version} key={record.version} />

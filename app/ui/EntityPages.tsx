@@ -110,7 +110,7 @@ export function EntityListPage({ entity: declared, children }: { entity: Entity;
 }
 
 export function EntityRecordPage({ entity: declared, children }: { entity: Entity; children?: ReactNode }) {
-  const { record, history, options, can, campos, volver, confirmDelete, acciones, secciones } =
+  const { record, history, options, can, campos, camposPorQue, volver, confirmDelete, acciones, secciones } =
     useLoaderData<RecordData>();
   // Without the fields this role does not read (`reservados`).
   const entity = forRole(declared, useRouteLoaderData<RootData>("root")?.user?.rol);
@@ -162,6 +162,7 @@ export function EntityRecordPage({ entity: declared, children }: { entity: Entit
           actionData={actionData?.intent && actionData.intent !== "guardar" ? undefined : actionData}
           volver={volver}
           campos={campos}
+          porQue={camposPorQue}
         />
       ) : (
         <ReadOnly entity={entity} record={record} formats={formats} options={options} />

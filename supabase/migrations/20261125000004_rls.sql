@@ -385,7 +385,10 @@ begin
               when t.pendientes > 0 then 'pendiente'
               when t.rechazados > 0 then 'rechazado'
               when t.pagados = t.num_gastos then 'pagado'
-              else 'aprobado' end as estado
+              else 'aprobado' end as estado,
+         -- Con gastos enviados, aprobados o pagados: sus fechas, su destino y lo que decide la
+         -- exención ya no cambian (interno.viajes_validar), ni se elimina.
+         coalesce(t.num_gastos - t.borradores - t.rechazados > 0, false) as datos_fijos
     from public.viajes v
     left join public.usuarios u on u.id = v.solicitante_id
     left join lateral (
