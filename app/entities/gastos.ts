@@ -94,7 +94,10 @@ export const gastos: Entity = {
       schema: money("importe", "Importe", { positive: true, max: 1_000_000 }).schema,
       hint: "Con IVA, hasta 2 decimales, por ejemplo 125,50. En kilometraje y dietas no se escribe: lo calcula Oficina.",
     },
-    select("metodo_pago", "Método de pago", METODOS_PAGO, { required: true }),
+    select("metodo_pago", "Método de pago", METODOS_PAGO, {
+      required: true,
+      hint: "Kilometraje y dietas: efectivo (se le reembolsan).",
+    }),
     ref("proveedor_id", "Proveedor", "proveedores", { hint: "Solo proveedores activos." }),
     text("numero_factura", "Nº de factura / ticket", { max: 50 }),
     select("tipo_documento", "Tipo de documento", TIPOS_DOCUMENTO, {

@@ -105,8 +105,13 @@ export default function Viaje() {
         {anadir ? (
           <p className="acciones">
             <Link to={nuevo("")}>Añadir un gasto al viaje</Link>
-            <Link to={nuevo("&nuevo.clase=kilometraje")}>Añadir kilometraje</Link>
-            <Link to={nuevo("&nuevo.clase=dieta")}>Añadir una dieta</Link>
+            {/* Their category and method as they nearly always are: reimbursed to whoever travelled. */}
+            <Link to={nuevo("&nuevo.clase=kilometraje&nuevo.categoria=viajes_transporte&nuevo.metodo_pago=efectivo")}>
+              Añadir kilometraje
+            </Link>
+            <Link to={nuevo("&nuevo.clase=dieta&nuevo.categoria=comidas&nuevo.metodo_pago=efectivo")}>
+              Añadir una dieta
+            </Link>
           </p>
         ) : null}
       </section>

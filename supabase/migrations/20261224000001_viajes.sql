@@ -191,7 +191,8 @@ grant all on public.viajes to service_role;
 -- ha de ser del solicitante; el kilometraje y la dieta reciben aquí su importe, exacto en
 -- numeric, y van sin justificante ni IVA. La tarifa por km se toma de la empresa al escribir los
 -- km (se guarda: una tarifa nueva no cambia los gastos ya escritos); la dieta, del importe diario
--- de la empresa al escribirla. Una transición del flujo no cambia nada de esto.
+-- de la empresa al escribirla. Ambos se reembolsan a quien viaja (efectivo o su tarjeta). Una
+-- transición del flujo no cambia nada de esto.
 create function interno.gastos_clase() returns trigger language plpgsql security definer set search_path = '' as $$
 declare
   v record;
@@ -221,6 +222,13 @@ begin
     return new;
   end if;
 
+  -- Lo que se debe a quien viaja: se le reembolsa (cuenta 465, remesa a su IBAN), nunca lo pagó
+  -- la empresa ni un proveedor.
+  if new.metodo_pago not in ('efectivo', 'tarjeta_credito', 'tarjeta_debito')
+     and (tg_op = 'INSERT' or (new.clase, new.metodo_pago) is distinct from (old.clase, old.metodo_pago)) then
+    raise exception using errcode = 'OFINV', detail = 'metodo_pago',
+      message = 'Método de pago: el kilometraje y las dietas se reembolsan a quien viaja; elija efectivo.';
+  end if;
   select * into e from public.empresa limit 1;
   new.tipo_documento := 'sin_justificante';
   new.desglose_iva := '[]'::jsonb;

@@ -122,6 +122,39 @@ describe("kilometraje: importe y parte exenta", () => {
     expect(g.irpf_explicacion).toBe("230 km a 0,26 €/km: 59,80 € exentos, 0,00 € sujetos a IRPF");
   });
 
+  it("se reembolsa a quien viaja: otro método de pago se rechaza con su mensaje, y no se escribe", async () => {
+    const antes = await app.db
+      .selectFrom("gastos")
+      .select(sql<number>`count(*)::int`.as("n"))
+      .executeTakeFirstOrThrow();
+    for (const clase of ["kilometraje", "dieta"])
+      for (const metodo_pago of ["tarjeta_corporativa", "caja_chica", "transferencia"])
+        await expect(
+          gasto({
+            clase,
+            metodo_pago,
+            viaje_id: await viaje(),
+            fecha_gasto: "2026-03-02",
+            ...(clase === "kilometraje" ? { km_origen: "Madrid", km_destino: "Toledo", km: "115" } : {}),
+          }),
+        ).rejects.toThrow("Método de pago: el kilometraje y las dietas se reembolsan a quien viaja; elija efectivo.");
+    expect(
+      await app.db
+        .selectFrom("gastos")
+        .select(sql<number>`count(*)::int`.as("n"))
+        .executeTakeFirstOrThrow(),
+    ).toEqual(antes);
+    const tarjeta = await gasto({
+      clase: "kilometraje",
+      metodo_pago: "tarjeta_debito",
+      fecha_gasto: "2026-03-02",
+      km_origen: "Madrid",
+      km_destino: "Toledo",
+      km: "10",
+    });
+    expect(tarjeta.importe).toBe("2.60");
+  });
+
   it("el día del cambio de tarifa: 0,19 €/km el 16-07-2023 y 0,26 €/km el 17-07-2023", async () => {
     await empresa({ tarifa_km: "0.30" });
     const antes = await gasto({
