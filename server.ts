@@ -371,6 +371,9 @@ async function worker(config: Config) {
     await new Promise((resolve) => server.on("close", resolve));
     clearTimeout(deadline);
     await services.close();
+    // Errors reported just before the signal still go out; an ingest that does not answer holds
+    // the exit two seconds at most.
+    await Sentry?.close(2_000);
     process.exit(0);
   };
   // A terminal's Ctrl-C reaches every process of the group: each worker finishes its requests.
