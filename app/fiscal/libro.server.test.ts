@@ -1,5 +1,6 @@
 import ExcelJS from "exceljs";
 import type { Store } from "~/data/store";
+import { DescargaDetenida } from "~/lib/descarga.server";
 import type { FilaLibro } from "./libro";
 import { csvLibro, xlsxLibro } from "./libro.server";
 import { leerPeriodo } from "./periodo";
@@ -58,6 +59,53 @@ describe("el libro en XLSX, en flujo", () => {
     await lector.cancel();
     await expect.poll(() => fin).toBe("parado");
     expect(leidas).toBeLessThan(PAGINAS);
+  });
+});
+
+describe("el libro en XLSX, con un cliente que deja de leer sin cerrar", () => {
+  afterEach(() => vi.useRealTimers());
+
+  it("pasado el plazo suelta el cursor y la descarga termina con error, sin esperar a que lea", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    let leidas = 0;
+    let fin: "completo" | "parado" | null = null;
+    // Names that do not compress away: the compressed book fills the buffers, as a real one does.
+    const distintas = (n: number, desde: number) =>
+      filas(n, desde).map((f) => ({ ...f, emisor_nombre: crypto.randomUUID() }));
+    const store = enFlujo(async (onPage) => {
+      try {
+        for (let i = 0; i < 500; i++) {
+          await new Promise((resolve) => setImmediate(resolve));
+          await onPage(distintas(1000, i * 1000));
+          leidas += 1;
+        }
+        fin = "completo";
+      } catch (error) {
+        fin = "parado";
+        throw error;
+      }
+    });
+    const lector = xlsxLibro(store, periodo).body!.getReader();
+    let cuerpo: unknown = "abierto";
+    lector.closed.then(
+      () => (cuerpo = "completo"),
+      (error: unknown) => (cuerpo = error),
+    );
+    while (leidas < 3) expect((await lector.read()).done).toBe(false);
+    // Until the writer waits for the client (the buffers full): no page more is read.
+    let antes = -1;
+    while (antes !== leidas) {
+      antes = leidas;
+      for (let i = 0; i < 200; i++) await new Promise((resolve) => setImmediate(resolve));
+    }
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(fin).toBeNull();
+    expect(cuerpo).toBe("abierto");
+    await vi.advanceTimersByTimeAsync(60_000);
+    for (let i = 0; i < 50; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(fin).toBe("parado");
+    expect(cuerpo).toBeInstanceOf(DescargaDetenida);
+    expect(leidas).toBeLessThan(500);
   });
 });
 

@@ -144,7 +144,8 @@ export type Descarga = {
   readonly cerrada: boolean;
   /**
    * The pages at the download's pace: the next is read only when the client has taken what is
-   * written, and none once it has gone (leaving the loop ends the reading).
+   * written, and none once it has gone (leaving the loop ends the reading); DescargaDetenida when
+   * it has taken nothing for PLAZO_DESCARGA_DETENIDA_MS.
    */
   alRitmo<T>(paginas: AsyncIterable<T>): AsyncGenerator<T>;
 };
@@ -169,7 +170,9 @@ export function xlsxEnFlujo(
       for await (const pagina of paginas) {
         if (salida.destroyed) return;
         yield pagina;
-        if (salida.writableNeedDrain) await drenada(salida);
+        // A client that stops reading without going away ends the download past the limit: its
+        // socket and what is buffered for it are not held for as long as it stays connected.
+        if (salida.writableNeedDrain) await conPlazo(drenada(salida));
       }
     },
   };
