@@ -30,27 +30,24 @@ export type Direccion = {
   pais: string;
 };
 
-export type Ordenante = {
+/** Either side of a transfer: its name, account and address are read and written alike. */
+export type Titular = {
   nombre: string;
+  iban: string;
+  bic?: string;
+  direccion?: Direccion;
+};
+
+export type Ordenante = Titular & {
   /** Spanish NIF of the company that pays (CIF, DNI or NIE). */
   nif: string;
   /** The three characters agreed with the bank for this NIF ("000" unless told otherwise). */
   sufijo: string;
-  direccion?: Direccion;
-  iban: string;
-  bic?: string;
-};
-
-export type Beneficiario = {
-  nombre: string;
-  iban: string;
-  bic?: string;
-  direccion?: Direccion;
 };
 
 export type Transferencia = {
   endToEndId: string;
-  beneficiario: Beneficiario;
+  beneficiario: Titular;
   /** Canonical decimal string, "123.45" (app/lib/money.ts). */
   importe: string;
   /** What the beneficiary reads on the statement: the gastos' folios. At most 140 characters. */
