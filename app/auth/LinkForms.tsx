@@ -1,6 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import type { ReactNode } from "react";
-import { ConformForm, FieldControl, useServerForm } from "~/ui/forms";
+import { ConformForm, FieldControl, SubmitIntent, useServerForm } from "~/ui/forms";
 import { correoField, emailSchema, newPasswordSchema, nuevaField, repetirField } from "./forms";
 
 /** The account screens' parts about mailed links: asking for one, using one, its failure. */
@@ -20,11 +20,7 @@ export function EmailForm({ id, title, button, lastResult }: FormProps & { butto
       <h2 id={`titulo-${id}`}>{title}</h2>
       <ConformForm form={form}>
         <FieldControl field={correoField} meta={fields.email} />
-        <div className="acciones">
-          <button type="submit" name="intent" value={id}>
-            {button}
-          </button>
-        </div>
+        <SubmitIntent intent={id}>{button}</SubmitIntent>
       </ConformForm>
     </section>
   );
@@ -48,11 +44,7 @@ export function NewPasswordForm({
         <input type="hidden" name="token" value={token} />
         <FieldControl field={nuevaField} meta={fields.password} />
         <FieldControl field={repetirField} meta={fields.confirmacion} />
-        <div className="acciones">
-          <button type="submit" name="intent" value={intent}>
-            Guardar la contraseña y entrar
-          </button>
-        </div>
+        <SubmitIntent intent={intent}>Guardar la contraseña y entrar</SubmitIntent>
       </ConformForm>
     </section>
   );

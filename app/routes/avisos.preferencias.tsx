@@ -6,7 +6,7 @@ import { motivoEntrega } from "~/avisos/motivo-entrega";
 import { UUID, type Store } from "~/data/store";
 import { forbidden, redirectWithFlash } from "~/crud/respuestas.server";
 import { formatTimestamp } from "~/lib/format";
-import { BotonesDeIntent } from "~/ui/forms";
+import { BotonesDeIntent, SubmitIntent } from "~/ui/forms";
 import { ErrorDeCampo } from "~/ui/ErrorDeCampo";
 import { Encabezados } from "~/ui/TablaTarjetas";
 import { pageTitle, useFormats } from "~/ui/page";
@@ -217,11 +217,7 @@ export default function PreferenciasAvisos() {
             </select>
           </div>
         ) : null}
-        <div className="acciones">
-          <button type="submit" name="intent" value="guardar">
-            Guardar preferencias
-          </button>
-        </div>
+        <SubmitIntent intent="guardar">Guardar preferencias</SubmitIntent>
       </Form>
       {admin ? (
         <>
@@ -231,11 +227,7 @@ export default function PreferenciasAvisos() {
           </p>
           <Form method="post" className="formulario">
             <CanalesFieldsets tipos={TIPOS_AVISO} prefijo="defecto_" valores={porDefecto} errores={errores} />
-            <div className="acciones">
-              <button type="submit" name="intent" value="predeterminados">
-                Guardar predeterminados
-              </button>
-            </div>
+            <SubmitIntent intent="predeterminados">Guardar predeterminados</SubmitIntent>
           </Form>
           <h2 id="fallidos">Correos no entregados</h2>
           {fallidos && fallidos.length > 0 ? (

@@ -8,6 +8,7 @@ import { formatIban } from "~/lib/iban";
 import { formatMoney } from "~/lib/money";
 import { cuenta } from "~/lib/plural";
 import { requireAdministrador, type DatosRemesa } from "~/pagos/remesas.server";
+import { SubmitIntent } from "~/ui/forms";
 import { pageTitle, useFormats } from "~/ui/page";
 import { TablaTarjetas } from "~/ui/TablaTarjetas";
 
@@ -171,11 +172,7 @@ export default function RemesaPage() {
               <label htmlFor="remesa-referencia">Referencia del banco (opcional)</label>
               <input type="text" id="remesa-referencia" name="referencia" autoComplete="off" {...campo("confirmar")} />
             </div>
-            <div className="acciones">
-              <button type="submit" name="intent" value="confirmar">
-                Confirmar: el banco la ejecutó
-              </button>
-            </div>
+            <SubmitIntent intent="confirmar">Confirmar: el banco la ejecutó</SubmitIntent>
           </Form>
           <Form method="post" className="formulario" action={`/remesas/${remesa.id}#anular-error`}>
             {error("anular")}

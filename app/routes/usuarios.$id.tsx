@@ -14,7 +14,7 @@ import { ConfirmDialog } from "~/ui/ConfirmDialog";
 import { EntityRecordPage } from "~/ui/EntityPages";
 import { pageTitle } from "~/ui/page";
 import { formatIban } from "~/lib/iban";
-import { ConformForm, FieldControl, toFormValues, useServerForm } from "~/ui/forms";
+import { ConformForm, FieldControl, SubmitIntent, toFormValues, useServerForm } from "~/ui/forms";
 
 export const headers = retryAfterHeaders;
 
@@ -164,11 +164,7 @@ function CambiarContrasena() {
         <FieldControl field={actualField} meta={fields.actual} />
         <FieldControl field={nuevaField} meta={fields.password} />
         <FieldControl field={repetirField} meta={fields.confirmacion} />
-        <div className="acciones">
-          <button type="submit" name="intent" value="cambiar_contrasena">
-            Cambiar la contraseña
-          </button>
-        </div>
+        <SubmitIntent intent="cambiar_contrasena">Cambiar la contraseña</SubmitIntent>
       </ConformForm>
     </section>
   );
@@ -224,11 +220,7 @@ function DatosBancariosSeccion({
         {DATOS_BANCARIOS_CAMPOS.map((f) => (
           <FieldControl key={f.name} field={f} meta={fields[f.name]!} />
         ))}
-        <div className="acciones">
-          <button type="submit" name="intent" value="datos_bancarios">
-            Guardar los datos bancarios
-          </button>
-        </div>
+        <SubmitIntent intent="datos_bancarios">Guardar los datos bancarios</SubmitIntent>
       </ConformForm>
     </section>
   );

@@ -130,6 +130,17 @@ export function BotonesDeIntent<B extends { intent: string; texto: string; class
   ));
 }
 
+/** A form's row of actions when it has one submit button, posted as `intent`. */
+export function SubmitIntent({ intent, children }: { intent: string; children: ReactNode }) {
+  return (
+    <div className="acciones">
+      <button type="submit" name="intent" value={intent}>
+        {children}
+      </button>
+    </div>
+  );
+}
+
 export function anchorIds(form: FormMetadata<Record<string, unknown>>, anchor: string) {
   const errors = Object.keys(form.allErrors).length > 0 || (form.errors?.length ?? 0) > 0;
   return errors ? { heading: `${anchor}-titulo`, summary: anchor } : { heading: anchor, summary: undefined };
