@@ -14,7 +14,7 @@ import { CreateForm, OptionSearchForms } from "~/ui/EntityForms";
 import { EN_BLOQUE_FORM, useColumnaSeleccion } from "~/ui/AccionesEnBloque";
 import { pageTitle, useFormats } from "~/ui/page";
 import { backToRow, DataTable, FilterForm, ListViews, Pagination } from "~/ui/lists";
-import { AvisosDeLista, ListaVacia, ResumenLista, resumenDeLista } from "~/ui/ResumenLista";
+import { AvisosDeLista, creeElPrimero, ListaVacia, ResumenLista, resumenDeLista } from "~/ui/ResumenLista";
 
 /**
  * `/gastos` (docs/producto.md «El gasto»): the list with its filters, views, count and sum; bulk
@@ -127,13 +127,7 @@ export default function Gastos() {
               entity={gastos}
               state={state}
               total={result.total}
-              primero={
-                data.can.crear ? (
-                  <>
-                    Cree el primero con el formulario <Link to={nuevoHref}>«Nuevo gasto»</Link>.
-                  </>
-                ) : null
-              }
+              primero={data.can.crear ? creeElPrimero(gastos, nuevoHref) : null}
             />
           )}
           {data.enBloque ? (

@@ -19,7 +19,7 @@ import {
 import { History } from "./History";
 import { backToRow, DataTable, FilterForm, ListViews, Pagination } from "./lists";
 import { pageTitle, useFormats } from "./page";
-import { AvisosDeLista, ListaVacia, ResumenLista, resumenDeLista } from "./ResumenLista";
+import { AvisosDeLista, creeElPrimero, ListaVacia, ResumenLista, resumenDeLista } from "./ResumenLista";
 import { SeccionesDeFicha } from "./SeccionesDeFicha";
 
 type Row = StoredRow;
@@ -93,11 +93,7 @@ export function EntityListPage({ entity: declared, children }: { entity: Entity;
           entity={entity}
           state={state}
           total={result.total}
-          primero={
-            can.crear
-              ? `Cree ${entity.gender === "f" ? "la primera" : "el primero"} con el formulario «${nuevo(entity)}».`
-              : entity.intro
-          }
+          primero={can.crear ? creeElPrimero(entity) : entity.intro}
         />
       )}
       {children}

@@ -3,7 +3,7 @@ import type { ReactNode } from "react";
 import { EXACT_COUNT_LIMIT, type ListResult } from "~/data/store";
 import { csvHref } from "~/ui/lists";
 import { listaFiltrada, type ListState } from "~/crud/list-query";
-import type { Entity } from "~/entities/entity";
+import { nuevo, type Entity } from "~/entities/entity";
 import type { Formats } from "~/lib/format";
 import { numberFormat } from "~/lib/intl";
 import { formatMoney } from "~/lib/money";
@@ -100,6 +100,19 @@ export function AvisosDeLista({
         </p>
       ) : null}
     </>
+  );
+}
+
+/** «Cree el primero con el formulario «Nuevo departamento».», the form's name a link where given one. */
+export function creeElPrimero(entity: Entity, href?: string): ReactNode {
+  const frase = `Cree ${entity.gender === "f" ? "la primera" : "el primero"} con el formulario `;
+  return href ? (
+    <>
+      {frase}
+      <Link to={href}>{`«${nuevo(entity)}»`}</Link>.
+    </>
+  ) : (
+    `${frase}«${nuevo(entity)}».`
   );
 }
 
