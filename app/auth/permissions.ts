@@ -19,6 +19,9 @@ export const SOLO_ADMIN: Permisos = {
   eliminar: ["administrador"],
 };
 
+/** Rows the database makes and keeps (a fixed list, the one company): nobody adds or deletes one. */
+export const SOLO_EDITA_ADMIN: Permisos = { crear: [], editar: ["administrador"], eliminar: [] };
+
 export function puede(permisos: Permisos, accion: Accion, user: { rol: Rol }): boolean {
   return permisos[accion].includes(user.rol);
 }

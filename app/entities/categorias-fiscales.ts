@@ -1,11 +1,8 @@
-import type { Permisos } from "~/auth/permissions";
+import { SOLO_EDITA_ADMIN } from "~/auth/permissions";
 import { CATEGORIAS_GASTO, DEDUCIBILIDADES } from "~/lib/opciones";
 import { TIPOS_IVA } from "~/lib/iva";
 import type { Entity } from "./entity";
 import { select, text } from "./fields";
-
-/** One row per expense category, always: edited, never created or deleted (the categories are a fixed list). */
-const PERMISOS: Permisos = { crear: [], editar: ["administrador"], eliminar: [] };
 
 export const categoriasFiscales: Entity = {
   table: "categorias_fiscales",
@@ -56,6 +53,7 @@ export const categoriasFiscales: Entity = {
   ],
   defaultOrder: { column: "categoria", ascending: true },
   labelColumn: "categoria",
-  permisos: PERMISOS,
+  // The categories are a fixed list: one row each, always.
+  permisos: SOLO_EDITA_ADMIN,
   roles: ["administrador"],
 };

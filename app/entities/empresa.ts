@@ -1,11 +1,8 @@
-import type { Permisos } from "~/auth/permissions";
+import { SOLO_EDITA_ADMIN } from "~/auth/permissions";
 import { PAISES } from "~/lib/opciones";
 import { normalizeNif, validateNif } from "~/lib/nif";
 import type { Entity } from "./entity";
 import { money, select, text } from "./fields";
-
-/** The one row exists from the start (the migration makes it): it is only ever edited. */
-const PERMISOS: Permisos = { crear: [], editar: ["administrador"], eliminar: [] };
 
 export const empresa: Entity = {
   table: "empresa",
@@ -73,7 +70,8 @@ export const empresa: Entity = {
   filters: [],
   defaultOrder: { column: "razon_social", ascending: true },
   labelColumn: "razon_social",
-  permisos: PERMISOS,
+  // The one row exists from the start (the migration makes it).
+  permisos: SOLO_EDITA_ADMIN,
   roles: ["administrador"],
   refine: (values, ctx) => {
     // A Spanish NIF whatever the address's country: the database keeps nine letters and digits.
