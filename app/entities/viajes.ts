@@ -49,6 +49,14 @@ export function tituloViaje(row: Record<string, unknown>): string {
 const motivoRechazo = (hint: string) =>
   text("motivo", "Motivo del rechazo", { required: true, min: 1, max: 1000, hint });
 
+/**
+ * Approving and rejecting, on one viaje or on the ones checked in the list: the same function, for
+ * the same roles, offered where the database says this person may approve the viaje.
+ */
+const APROBAR = { funcion: "aprobar_viaje", roles: APRUEBAN } as const;
+const RECHAZAR = { funcion: "rechazar_viaje", roles: APRUEBAN, peligro: true } as const;
+const puedeAprobar = (row: Record<string, unknown>) => row.puede_aprobar === true;
+
 const esSuyo = (record: Record<string, unknown>, user: { id: string; rol: string }) =>
   user.rol === "administrador" || record.solicitante_id === user.id;
 
@@ -152,20 +160,17 @@ export const viajes: Entity = {
     {
       intent: "aprobar",
       label: "Aprobar el viaje",
-      funcion: "aprobar_viaje",
-      roles: APRUEBAN,
+      ...APROBAR,
       ayuda: "Aprueba a la vez todos sus gastos pendientes.",
-      disponible: (record) => record.puede_aprobar === true,
+      disponible: puedeAprobar,
       hecho: (r) => `Viaje aprobado: ${cuenta(Number(r.gastos), "gasto aprobado", "gastos aprobados")}.`,
     },
     {
       intent: "rechazar",
       label: "Rechazar el viaje",
-      funcion: "rechazar_viaje",
-      roles: APRUEBAN,
-      peligro: true,
+      ...RECHAZAR,
       campos: [motivoRechazo("Lo verá el solicitante; se guarda en cada gasto pendiente del viaje.")],
-      disponible: (record) => record.puede_aprobar === true,
+      disponible: puedeAprobar,
       hecho: (r) => `Viaje rechazado: ${cuenta(Number(r.gastos), "gasto rechazado", "gastos rechazados")}.`,
     },
   ],
@@ -174,19 +179,16 @@ export const viajes: Entity = {
     {
       intent: "aprobar_seleccion",
       label: "Aprobar los viajes seleccionados",
-      funcion: "aprobar_viaje",
-      roles: APRUEBAN,
-      aplicable: (row) => row.puede_aprobar === true,
+      ...APROBAR,
+      aplicable: puedeAprobar,
       verbo: { infinitivo: "aprobar", participio: ["Aprobado", "Aprobados"], perfecto: ["aprobado", "aprobado"] },
     },
     {
       intent: "rechazar_seleccion",
       label: "Rechazar los viajes seleccionados",
-      funcion: "rechazar_viaje",
-      roles: APRUEBAN,
-      peligro: true,
+      ...RECHAZAR,
       campos: [motivoRechazo("Lo verá cada solicitante; se guarda en cada gasto pendiente de los viajes rechazados.")],
-      aplicable: (row) => row.puede_aprobar === true,
+      aplicable: puedeAprobar,
       verbo: {
         infinitivo: "rechazar",
         participio: ["Rechazado", "Rechazados"],
