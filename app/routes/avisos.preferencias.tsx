@@ -6,9 +6,9 @@ import { motivoEntrega } from "~/avisos/motivo-entrega";
 import { UUID, type Store } from "~/data/store";
 import { forbidden, redirectWithFlash } from "~/crud/respuestas.server";
 import { formatTimestamp } from "~/lib/format";
-import { BotonesDeIntent, SubmitIntent } from "~/ui/forms";
+import { SubmitIntent } from "~/ui/forms";
 import { ErrorDeCampo } from "~/ui/ErrorDeCampo";
-import { Encabezados } from "~/ui/TablaTarjetas";
+import { CeldaDeAcciones, Encabezados } from "~/ui/TablaTarjetas";
 import { pageTitle, useFormats } from "~/ui/page";
 
 /**
@@ -260,15 +260,13 @@ export default function PreferenciasAvisos() {
                             ) : null}
                           </td>
                           <td>{formatTimestamp(f.creado_en, formats)}</td>
-                          <td>
-                            <Form method="post" className="acciones-fila">
-                              <input type="hidden" name="correo" value={f.id} />
-                              <BotonesDeIntent
-                                botones={ACCIONES_CORREO}
-                                etiqueta={(b) => `${b.texto} el correo a ${f.destinatario}: ${que}`}
-                              />
-                            </Form>
-                          </td>
+                          <CeldaDeAcciones
+                            campo="correo"
+                            valor={f.id}
+                            botones={ACCIONES_CORREO}
+                            etiqueta={(b) => `${b.texto} el correo a ${f.destinatario}: ${que}`}
+                            className="acciones-fila"
+                          />
                         </tr>
                       );
                     })}

@@ -1,6 +1,6 @@
 import { parseSubmission } from "~/ui/parse-submission.server";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { correoField, minutos, retryAfterHeaders } from "~/auth/forms";
 import { linkLife, type PendingInvitation } from "~/auth/invitations.server";
 import { requireUser } from "~/auth/session.server";
@@ -15,7 +15,8 @@ import { labelOf, ROLES } from "~/lib/opciones";
 import { formatDateTime } from "~/lib/dates";
 import { EntityListPage } from "~/ui/EntityPages";
 import { pageTitle, useFormats } from "~/ui/page";
-import { anchorIds, BotonesDeIntent, ConformForm, FieldControl, useServerForm } from "~/ui/forms";
+import { CeldaDeAcciones } from "~/ui/TablaTarjetas";
+import { anchorIds, ConformForm, FieldControl, useServerForm } from "~/ui/forms";
 
 /**
  * The people of the office, and (for administradores) invitations (ADR 0013): the
@@ -283,15 +284,14 @@ function Pendientes({ pendientes }: { pendientes: PendingInvitation[] }) {
                       ? `Caduca el ${formatDateTime(p.caduca_en, locale)}`
                       : "Caducado: reenvíe la invitación"}
                   </td>
-                  <td>
-                    <Form method="post" action="/usuarios?index#pendientes" className="acciones">
-                      <input type="hidden" name="id" value={p.id} />
-                      <BotonesDeIntent
-                        botones={BOTONES_INVITACION}
-                        etiqueta={(b) => `${b.texto} la invitación de ${p.email}`}
-                      />
-                    </Form>
-                  </td>
+                  <CeldaDeAcciones
+                    campo="id"
+                    valor={p.id}
+                    botones={BOTONES_INVITACION}
+                    etiqueta={(b) => `${b.texto} la invitación de ${p.email}`}
+                    action="/usuarios?index#pendientes"
+                    className="acciones"
+                  />
                 </tr>
               ))}
             </tbody>

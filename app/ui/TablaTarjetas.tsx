@@ -1,4 +1,6 @@
+import { Form } from "@remix-run/react";
 import type { ReactNode } from "react";
+import { BotonesDeIntent } from "./forms";
 
 /** A column: `cell` writes a row's value; `total`, the totals row's. */
 export type ColumnaTarjeta<T> = {
@@ -23,6 +25,28 @@ export function Encabezados({ columnas }: { columnas: readonly { header: string;
         ))}
       </tr>
     </thead>
+  );
+}
+
+/**
+ * A row's actions cell: a form posting the row's key (`campo`, `valor`) with one submit button per
+ * intent; `etiqueta` names the row in each button's accessible name.
+ */
+export function CeldaDeAcciones<B extends { intent: string; texto: string; className?: string }>(props: {
+  campo: string;
+  valor: string;
+  botones: readonly B[];
+  etiqueta: (boton: B) => string;
+  action?: string;
+  className: string;
+}) {
+  return (
+    <td>
+      <Form method="post" action={props.action} className={props.className}>
+        <input type="hidden" name={props.campo} value={props.valor} />
+        <BotonesDeIntent botones={props.botones} etiqueta={props.etiqueta} />
+      </Form>
+    </td>
   );
 }
 
