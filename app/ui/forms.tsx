@@ -102,12 +102,6 @@ export function ConformForm({
   );
 }
 
-/**
- * A form reached by a fragment (`#nuevo`, the form's action ends with it so a refused post
- * without JavaScript lands there): the fragment names the heading, or the error summary while
- * there are errors, so the browser itself scrolls to the summary and focuses it (GOV.UK pattern,
- * no script needed). `heading` is the heading's id, for `aria-labelledby`.
- */
 /** A submit button for each intent a form answers; `etiqueta` names what each one acts on. */
 export function BotonesDeIntent<B extends { intent: string; texto: string; className?: string }>({
   botones,
@@ -141,6 +135,12 @@ export function SubmitIntent({ intent, children }: { intent: string; children: R
   );
 }
 
+/**
+ * A form reached by a fragment (`#nuevo`, the form's action ends with it so a refused post
+ * without JavaScript lands there): the fragment names the heading, or the error summary while
+ * there are errors, so the browser itself scrolls to the summary and focuses it (GOV.UK pattern,
+ * no script needed). `heading` is the heading's id, for `aria-labelledby`.
+ */
 export function anchorIds(form: FormMetadata<Record<string, unknown>>, anchor: string) {
   const errors = Object.keys(form.allErrors).length > 0 || (form.errors?.length ?? 0) > 0;
   return errors ? { heading: `${anchor}-titulo`, summary: anchor } : { heading: anchor, summary: undefined };
