@@ -32,7 +32,7 @@ describe("el CSV de una lista, en flujo", () => {
           throw error;
         }
       },
-    } as unknown as Store;
+    } satisfies Pick<Store, "list" | "stream">;
     const cuerpo = csvResponse(usuarios, store, { page: 1 } as never, f, "administrador").body!;
     const lector = cuerpo.getReader();
     // A few pages taken, then nothing more is read, and the download is not closed either.
@@ -62,7 +62,7 @@ describe("el CSV de una lista, en flujo", () => {
           fin = "parado";
         }
       },
-    } as unknown as Store;
+    } satisfies Pick<Store, "list" | "stream">;
     const lector = csvResponse(usuarios, store, { page: 1 } as never, f, "administrador").body!.getReader();
     for (;;) {
       await vi.advanceTimersByTimeAsync(40_000);

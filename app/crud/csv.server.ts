@@ -28,7 +28,7 @@ export function csvToExport(entity: Entity, url: URL) {
  */
 export function csvResponse(
   entity: Entity,
-  store: Store,
+  store: Pick<Store, "list" | "stream">,
   query: ListQuery,
   f: Formats,
   rol: Signed["user"]["rol"],
