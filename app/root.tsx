@@ -74,6 +74,8 @@ export function Layout({ children }: { children: ReactNode }) {
   const user = data?.user;
   const results = useHasResults();
   const flashEnPanel = useFlashEnPanel();
+  // A group's page under a main section (/viajes/informe-irpf) is that page, not the section.
+  const paginasDeGrupos = data?.navegacion?.grupos.flatMap((g) => g.secciones.map((e) => e.to)) ?? [];
   return (
     <html lang="es">
       <head>
@@ -106,11 +108,7 @@ export function Layout({ children }: { children: ReactNode }) {
                   </li>
                   {data.navegacion.principal.map((s) => (
                     <li key={s.to}>
-                      <EnlaceNav
-                        to={s.to}
-                        // A group's page under this one (/viajes/informe-irpf) is that page, not this one.
-                        excepto={data.navegacion!.grupos.flatMap((g) => g.secciones.map((e) => e.to))}
-                      >
+                      <EnlaceNav to={s.to} excepto={paginasDeGrupos}>
                         {s.label}
                       </EnlaceNav>
                     </li>
