@@ -35,30 +35,37 @@ const enFlujo = (
     servir(onPage as (rows: FilaLibro[]) => Promise<void>),
 });
 
+/**
+ * A store that would give `paginas` pages of a thousand lines, a turn of the event loop apart (each
+ * a round trip to the database), and says how many the download took and how the reading ended.
+ */
+function almacenDePaginas(paginas: number, de: (n: number, desde: number) => FilaLibro[] = filas) {
+  const estado = { leidas: 0, fin: null as "completo" | "parado" | null };
+  const store = enFlujo(async (onPage) => {
+    try {
+      for (let i = 0; i < paginas; i++) {
+        await new Promise((resolve) => setImmediate(resolve));
+        await onPage(de(1000, i * 1000));
+        estado.leidas += 1;
+      }
+      estado.fin = "completo";
+    } catch (error) {
+      estado.fin = "parado"; // as the SQL adapter: the transaction is rolled back, the error goes on
+      throw error;
+    }
+  });
+  return { store, estado };
+}
+
 describe("el libro en XLSX, en flujo", () => {
   it("una descarga abandonada deja de leer: la lectura del almacén termina sin llegar al final", async () => {
-    const PAGINAS = 500;
-    let leidas = 0;
-    let fin: "completo" | "parado" | null = null;
-    const store = enFlujo(async (onPage) => {
-      try {
-        for (let i = 0; i < PAGINAS; i++) {
-          // Each page is a round trip to the database: the event loop turns meanwhile.
-          await new Promise((resolve) => setImmediate(resolve));
-          await onPage(filas(1000, i * 1000));
-          leidas += 1;
-        }
-        fin = "completo";
-      } catch {
-        fin = "parado";
-      }
-    });
+    const { store, estado } = almacenDePaginas(500);
     const lector = xlsxLibro(store, periodo).body!.getReader();
     // Some pages downloaded, then the client goes away.
-    while (leidas < 3) expect((await lector.read()).done).toBe(false);
+    while (estado.leidas < 3) expect((await lector.read()).done).toBe(false);
     await lector.cancel();
-    await expect.poll(() => fin).toBe("parado");
-    expect(leidas).toBeLessThan(PAGINAS);
+    await expect.poll(() => estado.fin).toBe("parado");
+    expect(estado.leidas).toBeLessThan(500);
   });
 });
 
@@ -67,45 +74,31 @@ describe("el libro en XLSX, con un cliente que deja de leer sin cerrar", () => {
 
   it("pasado el plazo suelta el cursor y la descarga termina con error, sin esperar a que lea", async () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
-    let leidas = 0;
-    let fin: "completo" | "parado" | null = null;
     // Names that do not compress away: the compressed book fills the buffers, as a real one does.
-    const distintas = (n: number, desde: number) =>
-      filas(n, desde).map((f) => ({ ...f, emisor_nombre: crypto.randomUUID() }));
-    const store = enFlujo(async (onPage) => {
-      try {
-        for (let i = 0; i < 500; i++) {
-          await new Promise((resolve) => setImmediate(resolve));
-          await onPage(distintas(1000, i * 1000));
-          leidas += 1;
-        }
-        fin = "completo";
-      } catch (error) {
-        fin = "parado";
-        throw error;
-      }
-    });
+    const { store, estado } = almacenDePaginas(500, (n, desde) =>
+      filas(n, desde).map((f) => ({ ...f, emisor_nombre: crypto.randomUUID() })),
+    );
     const lector = xlsxLibro(store, periodo).body!.getReader();
     let cuerpo: unknown = "abierto";
     lector.closed.then(
       () => (cuerpo = "completo"),
       (error: unknown) => (cuerpo = error),
     );
-    while (leidas < 3) expect((await lector.read()).done).toBe(false);
+    while (estado.leidas < 3) expect((await lector.read()).done).toBe(false);
     // Until the writer waits for the client (the buffers full): no page more is read.
     let antes = -1;
-    while (antes !== leidas) {
-      antes = leidas;
+    while (antes !== estado.leidas) {
+      antes = estado.leidas;
       for (let i = 0; i < 200; i++) await new Promise((resolve) => setImmediate(resolve));
     }
     await vi.advanceTimersByTimeAsync(30_000);
-    expect(fin).toBeNull();
+    expect(estado.fin).toBeNull();
     expect(cuerpo).toBe("abierto");
     await vi.advanceTimersByTimeAsync(60_000);
     for (let i = 0; i < 50; i++) await new Promise((resolve) => setImmediate(resolve));
-    expect(fin).toBe("parado");
+    expect(estado.fin).toBe("parado");
     expect(cuerpo).toBeInstanceOf(DescargaDetenida);
-    expect(leidas).toBeLessThan(500);
+    expect(estado.leidas).toBeLessThan(500);
   });
 });
 
@@ -128,27 +121,14 @@ describe("el libro en CSV, en flujo", () => {
 
   it("un cliente que deja de leer sin cerrar suelta el cursor pasado el plazo", async () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
-    let leidas = 0;
-    let fin: "completo" | "parado" | null = null;
-    const store = enFlujo(async (onPage) => {
-      try {
-        for (let i = 0; i < 500; i++) {
-          await onPage(filas(1000, i * 1000));
-          leidas += 1;
-        }
-        fin = "completo";
-      } catch (error) {
-        fin = "parado";
-        throw error;
-      }
-    });
+    const { store, estado } = almacenDePaginas(500);
     const lector = csvLibro(store, periodo, { locale: "es-ES", currency: "EUR" }).body!.getReader();
-    while (leidas < 3) expect((await lector.read()).done).toBe(false);
+    while (estado.leidas < 3) expect((await lector.read()).done).toBe(false);
     for (let i = 0; i < 50; i++) await new Promise((resolve) => setImmediate(resolve));
     await vi.advanceTimersByTimeAsync(30_000);
-    expect(fin).toBeNull();
+    expect(estado.fin).toBeNull();
     await vi.advanceTimersByTimeAsync(60_000);
-    expect(fin).toBe("parado");
-    expect(leidas).toBeLessThan(500);
+    expect(estado.fin).toBe("parado");
+    expect(estado.leidas).toBeLessThan(500);
   });
 });
