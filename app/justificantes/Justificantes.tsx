@@ -54,6 +54,13 @@ export function CampoArchivos({
   sinGuardar?: string[];
 }) {
   const { archivos, reducidos, reduciendo, ocupado, elegir } = useReducirGrandes();
+  const campo = useRef<HTMLInputElement>(null);
+  // Files chosen before the page's script took over (a slow connection) are in the field but
+  // were never seen by onChange: taken now, they are listed and shrunk like any other.
+  useEffect(() => {
+    if (campo.current?.files?.length) elegir(campo.current);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, when the field becomes interactive
+  }, []);
   const vistas = useVistasPrevias(archivos);
   const envio = useEnvioConProgreso(archivos, ruta, reduciendo);
   // With JavaScript the field still holds them after a refusal; without it, it is empty.
@@ -72,6 +79,7 @@ export function CampoArchivos({
         </ErrorDeCampo>
       ) : null}
       <input
+        ref={campo}
         id={id}
         type="file"
         name={CAMPO_ARCHIVOS}
