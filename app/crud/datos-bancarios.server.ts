@@ -3,6 +3,7 @@ import type { Signed } from "~/auth/session.server";
 import { Conflict, Forbidden, Invalid, NotFound, UUID, type Store } from "~/data/store";
 import { datosBancariosSchema, type DatosBancarios } from "~/entities/datos-bancarios";
 import { usuarios } from "~/entities/usuarios";
+import { normalizeNif } from "~/lib/nif";
 import { parseSubmission } from "~/ui/parse-submission.server";
 import { alContenido, forbidden, getOr404, notFound, redirectWithFlash } from "./respuestas.server";
 
@@ -16,7 +17,7 @@ export const veDatosBancarios = (user: Signed["user"], usuarioId: string) =>
 async function datosDe(store: Store, usuarioId: string): Promise<DatosBancarios | null> {
   const { rows } = await store.list("datos_bancarios", {
     filters: [{ column: "usuario_id", op: "eq", value: usuarioId }],
-    columns: ["id", "version", "iban", "titular"],
+    columns: ["id", "version", "iban", "titular", "nif"],
     limit: 1,
     offset: 0,
     count: "none",
@@ -51,7 +52,8 @@ export async function guardarDatosBancarios(
     await getOr404(store, usuarios.view, usuarioId);
     const submission = parseSubmission(form, datosBancariosSchema);
     if (submission.status !== "success") return json({ intent, datosBancarios: submission.reply() }, { status: 400 });
-    const values = { iban: submission.value.iban, titular: submission.value.titular };
+    const { iban, titular, nif } = submission.value;
+    const values = { iban, titular, nif: typeof nif === "string" ? normalizeNif(nif, "ES") || null : null };
     const refused = (o: { formErrors?: string[]; fieldErrors?: Record<string, string[]> }, status = 400) =>
       json({ intent, datosBancarios: submission.reply(o) }, { status });
     try {
@@ -68,7 +70,7 @@ export async function guardarDatosBancarios(
         // A constraint's name reads as `datos_<bancarios_columna>_check` (see storeErrorFromPostgres).
         const campo = error.field?.replace(/^bancarios_/, "");
         if (campo === "usuario_id") return refused({ formErrors: [CAMBIADOS] }, 409);
-        if (campo === "iban" || campo === "titular")
+        if (campo === "iban" || campo === "titular" || campo === "nif")
           return refused({
             fieldErrors: { [campo]: [error.message === "Valor no válido" ? `Revise el ${campo}` : error.message] },
           });

@@ -121,6 +121,7 @@ export interface DatosBancarios {
   creado_en: Generated<ColumnType<string, Date | string, Date | string>>;
   iban: string;
   id: Generated<string>;
+  nif: string | null;
   titular: string | null;
   usuario_id: string;
   version: Generated<number>;

@@ -1,3 +1,4 @@
+import { normalizeNif, validateNif } from "~/lib/nif";
 import { formSchema, iban, text, type Field, type Z } from "./fields";
 
 /**
@@ -14,9 +15,21 @@ export const DATOS_BANCARIOS_CAMPOS: readonly Field[] = [
     max: 70,
     hint: "Opcional: solo si la cuenta no está a nombre de esta persona.",
   }),
+  text("nif", "NIF", {
+    max: 20,
+    hint: "El DNI o NIE, con su letra, por ejemplo 12345678Z: lo lleva el informe de IRPF de dietas y kilometraje (modelo 190).",
+  }),
 ];
 
-export const datosBancariosSchema = (z: Z) => formSchema(z, DATOS_BANCARIOS_CAMPOS);
+export const datosBancariosSchema = (z: Z) =>
+  formSchema(z, DATOS_BANCARIOS_CAMPOS, (values, ctx) => {
+    if (typeof values.nif !== "string" || values.nif === "") return;
+    const problema = validateNif(values.nif, "ES");
+    if (problema) ctx.addIssue({ code: "custom", path: ["nif"], message: problema });
+    // A person's: a DNI or a NIE (a company's CIF is not).
+    else if (!/^(\d|[XYZ])/.test(normalizeNif(values.nif, "ES")))
+      ctx.addIssue({ code: "custom", path: ["nif"], message: "Escriba un DNI o un NIE, por ejemplo 12345678Z." });
+  });
 
 /** The stored row, as the profile reads it. */
-export type DatosBancarios = { id: string; version: number; iban: string; titular: string | null };
+export type DatosBancarios = { id: string; version: number; iban: string; titular: string | null; nif: string | null };

@@ -210,6 +210,8 @@ function DatosBancariosSeccion({
           <dd>{formatIban(fila.iban)}</dd>
           <dt>Titular</dt>
           <dd>{fila.titular ?? nombre}</dd>
+          <dt>NIF</dt>
+          <dd>{fila.nif ?? "—"}</dd>
         </dl>
       ) : (
         <p>Todavía no hay ninguna cuenta: sin ella, sus reembolsos no se pueden pagar por transferencia.</p>

@@ -7,7 +7,7 @@ import { cuenta } from "~/lib/plural";
 import { pageTitle, useFormats } from "~/ui/page";
 import { TablaTarjetas, type ColumnaTarjeta } from "~/ui/TablaTarjetas";
 import { INFORME_IRPF_PATH } from "~/viajes/enlaces";
-import { COLUMNAS_IRPF, periodoIrpf, type FilaIrpf } from "~/viajes/informe";
+import { COLUMNAS_IRPF, periodoIrpf, totalDeCuenta, type FilaIrpf } from "~/viajes/informe";
 import { informeIrpf, requireAdministrador } from "~/viajes/informe.server";
 import { datosDePagina } from "~/crud/respuestas.server";
 
@@ -97,9 +97,15 @@ export default function InformeIrpf() {
                 total="Total"
                 columnas={columnas.map((c): ColumnaTarjeta<FilaIrpf> => ({
                   header: c.header,
-                  numeric: c.money,
-                  cell: (fila) => (c.money ? dinero(String(c.value(fila))) : c.value(fila)),
-                  total: c.total ? dinero(informe.totales[c.total]) : undefined,
+                  numeric: c.money || c.cuenta,
+                  // A person without a NIF in their «Datos bancarios»: a dash, not an empty cell.
+                  cell: (fila) =>
+                    c.money ? dinero(String(c.value(fila))) : c.value(fila) === "" ? "—" : c.value(fila),
+                  total: c.total
+                    ? dinero(informe.totales[c.total])
+                    : c.cuenta
+                      ? String(totalDeCuenta(c, informe.filas))
+                      : undefined,
                 }))}
               />
             </>

@@ -8,7 +8,7 @@ import { CSV_BOM, csvLine, type CsvCell } from "~/lib/csv";
 import { cabecerasDescarga, textoXlsx, TIPO_XLSX } from "~/lib/descarga.server";
 import type { Formats } from "~/lib/format";
 import { formatDecimal, fromCents, toCents } from "~/lib/money";
-import { COLUMNAS_IRPF, IMPORTES, type FilaIrpf, type Importe } from "./informe";
+import { COLUMNAS_IRPF, IMPORTES, totalDeCuenta, type FilaIrpf, type Importe } from "./informe";
 
 /**
  * The IRPF report of dietas and kilometraje for payroll and the modelo 190 (docs/producto.md
@@ -30,7 +30,7 @@ const PAGINA = 1000;
 
 /** Every approved or paid kilometraje and dieta of the period, summed per person in cents. */
 export async function informeIrpf(store: Store, periodo: Periodo): Promise<InformeIrpf> {
-  const porPersona = new Map<string, Omit<FilaIrpf, Importe> & { c: Record<Importe, bigint> }>();
+  const porPersona = new Map<string, Omit<FilaIrpf, Importe | "nif"> & { c: Record<Importe, bigint> }>();
   const total = Object.fromEntries(IMPORTES.map((k) => [k, 0n])) as Record<Importe, bigint>;
   let gastos = 0;
   for (let offset = 0; ; offset += PAGINA) {
@@ -91,9 +91,11 @@ export async function informeIrpf(store: Store, periodo: Periodo): Promise<Infor
     }
     if (rows.length < PAGINA) break;
   }
+  const nifs = await nifsDe(store);
   const filas = [...porPersona.values()]
     .map(({ c, ...p }) => ({
       ...p,
+      nif: nifs.get(p.solicitante_id) ?? "",
       ...(Object.fromEntries(IMPORTES.map((k) => [k, fromCents(c[k])])) as Record<Importe, string>),
     }))
     .sort((a, b) => a.nombre.localeCompare(b.nombre, "es"));
@@ -102,6 +104,23 @@ export async function informeIrpf(store: Store, periodo: Periodo): Promise<Infor
     totales: Object.fromEntries(IMPORTES.map((k) => [k, fromCents(total[k])])) as Record<Importe, string>,
     gastos,
   };
+}
+
+/** Each person's NIF, from their «Datos bancarios» (an administrador reads them all). */
+async function nifsDe(store: Store): Promise<Map<string, string>> {
+  const nifs = new Map<string, string>();
+  for (let offset = 0; ; offset += PAGINA) {
+    const { rows } = await store.list("datos_bancarios", {
+      filters: [{ column: "nif", op: "not_null" }],
+      order: [{ column: "usuario_id", ascending: true }],
+      columns: ["usuario_id", "nif"],
+      limit: PAGINA,
+      offset,
+      count: "none",
+    });
+    for (const r of rows) nifs.set(r.usuario_id, r.nif ?? "");
+    if (rows.length < PAGINA) return nifs;
+  }
 }
 
 export function nombreArchivoIrpf(periodo: Periodo, extension: "xlsx" | "csv") {
@@ -115,7 +134,7 @@ export async function xlsxIrpf(store: Store, periodo: Periodo): Promise<TypedRes
   const hoja = libro.addWorksheet("IRPF", { views: [{ state: "frozen", ySplit: 1 }] });
   hoja.columns = COLUMNAS_IRPF.map((c, i) => ({
     key: String(i),
-    width: i < 2 ? 28 : 16,
+    width: c.header === "NIF" ? 12 : i < 3 ? 28 : 16,
     ...(c.money ? { style: { numFmt: "#,##0.00" } } : {}),
   }));
   const cabecera = hoja.addRow(COLUMNAS_IRPF.map((c) => c.header));
@@ -125,8 +144,7 @@ export async function xlsxIrpf(store: Store, periodo: Periodo): Promise<TypedRes
   const total = hoja.addRow(
     COLUMNAS_IRPF.map((c, i) => {
       if (i === 0) return `Total (${periodo.titulo})`;
-      if (c.header === "Dietas") return informe.filas.reduce((n, f) => n + f.dietas, 0);
-      if (c.header === "Kilometrajes") return informe.filas.reduce((n, f) => n + f.kilometrajes, 0);
+      if (c.cuenta) return totalDeCuenta(c, informe.filas);
       return c.total ? Number(informe.totales[c.total]) : null;
     }),
   );

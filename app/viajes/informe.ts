@@ -29,6 +29,8 @@ export type Importe = (typeof IMPORTES)[number];
 export type FilaIrpf = {
   solicitante_id: string;
   nombre: string;
+  /** From the person's «Datos bancarios»; empty when not written there. */
+  nif: string;
   email: string;
   dietas: number;
   kilometrajes: number;
@@ -36,24 +38,30 @@ export type FilaIrpf = {
 
 /**
  * The columns of the screen, the workbook and the CSV, in this order. `total`: the report's
- * total of that amount; `soloArchivo`: in the files, not on the screen (it must fit without
- * scrolling sideways).
+ * total of that amount; `cuenta`: a count, totalled by adding the rows; `soloArchivo`: in the
+ * files, not on the screen (it must fit without scrolling sideways).
  */
 export const COLUMNAS_IRPF: {
   header: string;
   value: (f: FilaIrpf) => string | number;
   money?: boolean;
   total?: Importe;
+  cuenta?: boolean;
   soloArchivo?: boolean;
 }[] = [
   { header: "Persona", value: (f) => f.nombre },
+  { header: "NIF", value: (f) => f.nif },
   { header: "Correo", value: (f) => f.email, soloArchivo: true },
-  { header: "Dietas", value: (f) => f.dietas },
+  { header: "Dietas", value: (f) => f.dietas, cuenta: true },
   { header: "Dietas exentas", value: (f) => f.dietas_exento, money: true, total: "dietas_exento" },
   { header: "Dietas sujetas", value: (f) => f.dietas_sujeto, money: true, total: "dietas_sujeto" },
-  { header: "Kilometrajes", value: (f) => f.kilometrajes },
+  { header: "Kilometrajes", value: (f) => f.kilometrajes, cuenta: true },
   { header: "Kilometraje exento", value: (f) => f.km_exento, money: true, total: "km_exento" },
   { header: "Kilometraje sujeto", value: (f) => f.km_sujeto, money: true, total: "km_sujeto" },
   { header: "Total exento", value: (f) => f.exento, money: true, total: "exento" },
   { header: "Total sujeto", value: (f) => f.sujeto, money: true, total: "sujeto" },
 ];
+
+/** The total of a count column (`cuenta`): its rows added up. */
+export const totalDeCuenta = (c: (typeof COLUMNAS_IRPF)[number], filas: readonly FilaIrpf[]) =>
+  filas.reduce((n, f) => n + Number(c.value(f)), 0);

@@ -88,6 +88,9 @@ create table public.datos_bancarios (
   -- A nombre de quién está la cuenta, si no es el nombre de la persona (el banco lo muestra).
   titular text
     constraint datos_bancarios_titular_check check (char_length(titular) between 2 and 70),
+  -- Su DNI o NIE: el informe de IRPF de dietas y kilometraje lo lleva (modelo 190).
+  nif text
+    constraint datos_bancarios_nif_check check (nif ~ '^[A-Z0-9]{9}$'),
   creado_en timestamptz not null default now(),
   actualizado_en timestamptz not null default now(),
   version integer not null default 1,
@@ -97,6 +100,7 @@ create table public.datos_bancarios (
 create function interno.normalizar_datos_bancarios() returns trigger language plpgsql set search_path = '' as $$
 begin
   new.titular := nullif(btrim(new.titular), '');
+  new.nif := nullif(upper(regexp_replace(new.nif, '[\s.-]', '', 'g')), '');
   return new;
 end
 $$;
@@ -132,7 +136,7 @@ create policy datos_bancarios_select on public.datos_bancarios for select to aut
 select interno.politicas_de_la_persona('datos_bancarios', 'usuario_id');
 revoke all on public.datos_bancarios from public, anon, authenticated;
 grant select, delete on public.datos_bancarios to authenticated;
-grant insert (usuario_id, iban, titular), update (iban, titular) on public.datos_bancarios to authenticated;
+grant insert (usuario_id, iban, titular, nif), update (iban, titular, nif) on public.datos_bancarios to authenticated;
 grant all on public.datos_bancarios to service_role;
 
 -- ---------------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 import * as usuarioRoute from "~/routes/usuarios.$id";
 import { formatIban, generateValidEsIban } from "~/lib/iban";
+import { generateValidCif, generateValidDni, generateValidNie } from "~/lib/nif";
 import { createTestApp, json, ORIGIN, request, respond, type TestApp, type TestUser } from "../support/app";
 import { entityPages } from "../support/entity-pages";
 import { setProfile, tableHashes } from "../support/fixtures";
@@ -216,7 +217,24 @@ describe("datos bancarios en la ficha de una persona", () => {
     expect((await json(await post(empleado.id, { iban: "" }, empleado.cookie))).datosBancarios.error.iban[0]).toBe(
       "Escriba el IBAN",
     );
+    // The NIF, a person's: a DNI with the wrong letter, or a company's CIF, is refused beside it.
+    const nif = async (valor: string) =>
+      (await json(await post(empleado.id, { iban: IBAN_ELENA, nif: valor }, empleado.cookie))).datosBancarios.error
+        .nif[0];
+    const dni = generateValidDni(4242);
+    expect(await nif(`${dni.slice(0, 8)}${dni.endsWith("A") ? "B" : "A"}`)).toMatch(/^La letra del DNI no es correcta/);
+    expect(await nif(generateValidCif(77))).toBe("Escriba un DNI o un NIE, por ejemplo 12345678Z.");
     expect(await snapshot()).toEqual(before);
+  });
+
+  it("el NIF, con puntos y guiones y en minúsculas, se guarda como se escribe en Hacienda", async () => {
+    const nie = generateValidNie(31);
+    const escrito = `${nie.slice(0, 1).toLowerCase()}-${nie.slice(1, 4)}.${nie.slice(4, 8)}-${nie.slice(8).toLowerCase()}`;
+    const r = await post(colega.id, { iban: generateValidEsIban(7303), nif: escrito }, colega.cookie);
+    expect(r.status).toBe(302);
+    expect(await fila(colega.id)).toMatchObject({ nif: nie });
+    expect(await seccion(colega.id, colega.cookie)).toMatchObject({ fila: { nif: nie } });
+    await app.db.deleteFrom("datos_bancarios").where("usuario_id", "=", colega.id).execute();
   });
 
   it("la persona guarda la suya (con espacios y en minúsculas) y vuelve a su ficha con aviso", async () => {

@@ -1,6 +1,8 @@
 import ExcelJS from "exceljs";
 import { sql } from "kysely";
 import { addDaysISO, todayISO } from "~/lib/dates";
+import { generateValidEsIban } from "~/lib/iban";
+import { generateValidDni } from "~/lib/nif";
 import * as viajeRoute from "~/routes/viajes.$id";
 import * as viajesRoute from "~/routes/viajes._index";
 import * as informeRoute from "~/routes/viajes.informe-irpf";
@@ -752,6 +754,13 @@ describe("informe de IRPF", () => {
       viaje_id: await viaje({ salida: "2025-07-01 08:00:00", regreso: "2025-07-01 20:00:00" }),
       fecha_gasto: "2025-07-01",
     });
+    // The person's NIF, from their «Datos bancarios», for the modelo 190.
+    const nif = generateValidDni(5150);
+    await app.db
+      .insertInto("datos_bancarios")
+      .values({ usuario_id: empleado.id, iban: generateValidEsIban(5150), nif })
+      .onConflict((oc) => oc.column("usuario_id").doUpdateSet({ nif }))
+      .execute();
     const r = await cargar(`?anio=${anio}`, admin.cookie);
     expect(r.status).toBe(200);
     const { informe } = await json(r);
@@ -762,16 +771,37 @@ describe("informe de IRPF", () => {
          and fecha_gasto between '2025-01-01' and '2025-12-31'`.execute(app.db);
     expect(informe.totales).toMatchObject(esperado.rows[0]!);
     const fila = informe.filas.find((f: { solicitante_id: string }) => f.solicitante_id === empleado.id);
-    expect(fila).toMatchObject({ dietas: 2, kilometrajes: 1 });
+    expect(fila).toMatchObject({ dietas: 2, kilometrajes: 1, nif });
     expect(informe.totales.exento).not.toBe("0.00");
 
     const csv = await exportar(`?anio=${anio}&formato=csv`, admin.cookie);
     expect(csv.headers.get("Content-Type")).toContain("text/csv");
     const texto = await csv.text();
-    expect(texto).toContain('"Persona";"Correo";"Dietas";"Dietas exentas"');
+    expect(texto).toContain('"Persona";"NIF";"Correo";"Dietas";"Dietas exentas"');
+    expect(texto).toContain(`"${nif}";"${empleado.email}";2;`);
     const xlsx = await exportar(`?anio=${anio}&formato=xlsx`, admin.cookie);
     expect(xlsx.headers.get("Content-Disposition")).toContain("informe-irpf-dietas-kilometraje-2025.xlsx");
-    expect((await xlsx.arrayBuffer()).byteLength).toBeGreaterThan(1000);
+    const libro = new ExcelJS.Workbook();
+    await libro.xlsx.load(Buffer.from(await xlsx.arrayBuffer()) as unknown as ExcelJS.Buffer);
+    const hoja = libro.getWorksheet("IRPF")!;
+    expect(hoja.getRow(1).values).toEqual([
+      undefined,
+      "Persona",
+      "NIF",
+      "Correo",
+      "Dietas",
+      "Dietas exentas",
+      "Dietas sujetas",
+      "Kilometrajes",
+      "Kilometraje exento",
+      "Kilometraje sujeto",
+      "Total exento",
+      "Total sujeto",
+    ]);
+    // The totals row counts the dietas and kilometrajes of every person, as it sums the amounts.
+    const totales = hoja.getRow(hoja.rowCount).values as unknown[];
+    expect(totales[4]).toBe(informe.filas.reduce((n: number, f: { dietas: number }) => n + f.dietas, 0));
+    expect(totales[7]).toBe(informe.filas.reduce((n: number, f: { kilometrajes: number }) => n + f.kilometrajes, 0));
   });
 
   it("un nombre con lo que XML no admite (U+FFFF) no deja el XLSX ilegible", async () => {
