@@ -168,9 +168,11 @@ export function leerPeriodo(
     if (anio === null || !m) return { valores, periodo: null, errores };
     const key = `${anio}-${m.value.padStart(2, "0")}`;
     const { from, to } = monthRange(key);
+    // A heading, as «Año 2026» and «Primer trimestre de 2026»: «Enero de 2026».
+    const mes = formatMonthKey(key, locale, "long");
     return {
       valores,
-      periodo: { tipo, desde: from, hasta: to, titulo: formatMonthKey(key, locale, "long"), clave: key },
+      periodo: { tipo, desde: from, hasta: to, titulo: mes.charAt(0).toUpperCase() + mes.slice(1), clave: key },
       errores,
     };
   }

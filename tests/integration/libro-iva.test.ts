@@ -453,7 +453,7 @@ describe("libro registro de facturas recibidas: el periodo", () => {
     expect(await periodo("periodo=mes&anio=2024&mes=2")).toMatchObject({
       desde: "2024-02-01",
       hasta: "2024-02-29",
-      titulo: "febrero de 2024",
+      titulo: "Febrero de 2024",
       clave: "2024-02",
     });
     expect(await periodo("periodo=anio&anio=2026")).toMatchObject({ desde: "2026-01-01", hasta: "2026-12-31" });
