@@ -241,7 +241,14 @@ describe("textoSepa", () => {
     ["100 € al 50%", "100 EUR al 50."],
     ["línea\nnueva\ttab  doble", "linea nueva tab doble"],
     ["correo@empresa.es", "correo(at)empresa.es"],
-    ["中文", ".."],
+    // Other scripts, transliterated: a bank that checks the payee's name sees a name, not dots.
+    ["Дмитрий Иванов", "Dmitriy Ivanov"],
+    ["Ελένη Παπαδοπούλου", "Eleni Papadopoyloy"],
+    ["Şükrü Çağlar", "Sukru Caglar"],
+    ["Nguyễn Văn Anh", "Nguyen Van Anh"],
+    ["Søren Łukasz Þór", "Soren Lukasz Thor"],
+    ["中文", "ZhongWen"],
+    ["1.° «A» – 2", "1.o 'A' - 2"],
     ["  ", ""],
   ])("%j → %j", (entrada, salida) => {
     expect(textoSepa(entrada)).toBe(salida);

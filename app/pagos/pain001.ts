@@ -17,6 +17,7 @@ import { DEFAULT_TIME_ZONE, formatDate, isISODate, todayISO } from "~/lib/dates"
 import { dateTimeFormat } from "~/lib/intl";
 import { normalizeIban, validateIban, ibanError } from "~/lib/iban";
 import { fromCents, isMoneyString, toCents, formatMoney } from "~/lib/money";
+import anyAscii from "any-ascii";
 import { normalizeNif, validateNif } from "~/lib/nif";
 
 export const FORMATOS_PAIN001 = ["pain.001.001.03", "pain.001.001.09"] as const;
@@ -97,45 +98,17 @@ const NAMESPACE: Record<FormatoPain001, string> = {
 /** BIC (ISO 9362): 4 characters (party), 2 letters (country), 2 (location), optional 3 (branch). */
 const BIC = /^[A-Z0-9]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?$/;
 
-/**
- * Characters outside the EPC's Latin set that have a better replacement than «.», after NFKD has
- * already split accented letters (á → a + accent, ñ → n + tilde, ç → c + cedilla, ª → a).
- * «&» → «+», its usual stand-in in SEPA files.
- */
+/** Where Spanish usage differs from a plain transliteration: « » are quotes, not «<<»; ¿ ¡ go; «1.°». */
+const ANTES: Readonly<Record<string, string>> = { "«": "'", "»": "'", "¿": "", "¡": "", "°": "o" };
+
+/** ASCII characters outside the EPC's Latin set, with their nearest allowed text («&» → «+», as usual in SEPA). */
 const REEMPLAZOS: Readonly<Record<string, string>> = {
   "&": "+",
-  ß: "ss",
-  æ: "ae",
-  Æ: "AE",
-  œ: "oe",
-  Œ: "OE",
-  ø: "o",
-  Ø: "O",
-  ł: "l",
-  Ł: "L",
-  đ: "d",
-  Đ: "D",
-  ð: "d",
-  Ð: "D",
-  þ: "th",
-  Þ: "TH",
-  ı: "i",
-  "°": "o",
-  "€": "EUR",
   "@": "(at)",
   _: "-",
-  "–": "-",
-  "—": "-",
   "~": "-",
   '"': "'",
-  "“": "'",
-  "”": "'",
-  "‘": "'",
-  "’": "'",
-  "«": "'",
-  "»": "'",
   "`": "'",
-  "´": "'",
   "<": "(",
   ">": ")",
   "[": "(",
@@ -145,22 +118,21 @@ const REEMPLAZOS: Readonly<Record<string, string>> = {
   "\\": "/",
   "|": "/",
   ";": ",",
-  "¿": "",
-  "¡": "",
 };
 
 /** The EPC's Latin character set: a-z A-Z 0-9 / - ? : ( ) . , ' + and space. */
 const LATIN_SEPA = /^[A-Za-z0-9/\-?:().,'+ ]$/;
 
 /**
- * A text in the EPC's Latin character set, which every SEPA bank accepts: Spanish letters lose
- * their accents (Peña → Pena, Cía → Cia), «&» becomes «+», other characters their nearest
- * allowed one or «.», spaces collapsed.
+ * A text in the EPC's Latin character set, which every SEPA bank accepts and a bank checking the
+ * payee's name against the account can compare: transliterated to ASCII (any-ascii: Peña → Pena,
+ * Groß → Gross, Дмитрий → Dmitriy, Ελένη → Eleni), then «&» becomes «+», other characters their
+ * nearest allowed one or «.», white space and control characters one space.
  */
 export function textoSepa(s: string): string {
+  const ascii = anyAscii([...String(s ?? "")].map((ch) => ANTES[ch] ?? ch).join(""));
   let out = "";
-  for (const ch of String(s ?? "").normalize("NFKD")) {
-    if (/\p{M}/u.test(ch)) continue; // the accents NFKD split off
+  for (const ch of ascii) {
     if (LATIN_SEPA.test(ch)) out += ch;
     else if (/[\s\p{Cc}]/u.test(ch)) out += " ";
     else out += REEMPLAZOS[ch] ?? ".";
