@@ -507,8 +507,10 @@ export async function recordAction(
     o.record ?? (entity.acceso && entity.acceso.length > 2 ? await getOr404<Row>(store, entity.view, id) : undefined);
   const can = permissions(entity, user, id, record);
 
+  // A page opened before the record held back fields or its deletion is told why (`porQue`).
+  const porQue = entity.acceso?.(user, id, record).porQue;
   if (intent === "eliminar") {
-    if (!can.eliminar) forbidden();
+    if (!can.eliminar) return porQue ? json({ deleteError: porQue }, { status: 409 }) : forbidden();
     try {
       await store.remove(entity.table, id, version.success ? version.data : undefined);
       return redirectWithFlash(context, request, o.volver?.eliminado ?? volver, `${done(entity, "eliminad")}.`);
@@ -539,9 +541,17 @@ export async function recordAction(
 
   if (intent !== "guardar") throw json({ message: "Acción desconocida." }, { status: 400 });
   if (!can.editar) forbidden();
-  const submission = parseSubmission(formData, (zod) =>
-    entitySchema(zod, entity, { campos: writableNames(entity, user, id, record), id }),
-  );
+  const campos = writableNames(entity, user, id, record);
+  if (porQue && campos && writableFields(entity).some((f) => !campos.includes(f.name) && formData.has(f.name)))
+    return json(
+      {
+        intent,
+        result: parseSubmission(formData, (zod) => zod.object({})).reply({ formErrors: [porQue] }),
+        current: record,
+      },
+      { status: 409 },
+    );
+  const submission = parseSubmission(formData, (zod) => entitySchema(zod, entity, { campos, id }));
   if (submission.status !== "success")
     return json(
       { intent, result: await refusal(submission, formData, { user, store }, o.alsoRefused) },

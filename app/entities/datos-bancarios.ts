@@ -21,14 +21,16 @@ export const DATOS_BANCARIOS_CAMPOS: readonly Field[] = [
   }),
 ];
 
+const NIF_DE_PERSONA = "Escriba un NIF de persona: DNI, NIE o NIF K, L o M, por ejemplo 12345678Z.";
+
 export const datosBancariosSchema = (z: Z) =>
   formSchema(z, DATOS_BANCARIOS_CAMPOS, (values, ctx) => {
     if (typeof values.nif !== "string" || values.nif === "") return;
-    const problema = validateNif(values.nif, "ES");
+    // A person's, not a company's CIF: a DNI, a NIE, or the K, L and M NIFs of those without one.
+    const problema = /^(\d|[XYZKLM])/.test(normalizeNif(values.nif, "ES"))
+      ? validateNif(values.nif, "ES")
+      : NIF_DE_PERSONA;
     if (problema) ctx.addIssue({ code: "custom", path: ["nif"], message: problema });
-    // A person's: a DNI or a NIE (a company's CIF is not).
-    else if (!/^(\d|[XYZ])/.test(normalizeNif(values.nif, "ES")))
-      ctx.addIssue({ code: "custom", path: ["nif"], message: "Escriba un DNI o un NIE, por ejemplo 12345678Z." });
   });
 
 /** The stored row, as the profile reads it. */

@@ -168,7 +168,8 @@ export type Entity = {
    * are shown, not posted, and dropped if posted anyway. The only source of who writes what.
    * `record`: the record as its view reads it, for a function that declares it (e.g. only the
    * solicitante edits a viaje another person may see); the record action then reads it first.
-   * `porQue`: the sentence the edit form shows when the record holds back some of `campos`.
+   * `porQue`: the sentence the edit form shows when the record holds back some of `campos`; a
+   * post that still carries them (a page from before) or asks to delete is refused with it.
    */
   acceso?: (
     user: { id: string; rol: Rol },

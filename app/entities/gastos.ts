@@ -96,7 +96,7 @@ export const gastos: Entity = {
     },
     select("metodo_pago", "Método de pago", METODOS_PAGO, {
       required: true,
-      hint: "Kilometraje y dietas: efectivo (se le reembolsan).",
+      hint: "En kilometraje y dietas, efectivo o su tarjeta: se le reembolsan.",
     }),
     ref("proveedor_id", "Proveedor", "proveedores", { hint: "Solo proveedores activos." }),
     text("numero_factura", "Nº de factura / ticket", { max: 50 }),

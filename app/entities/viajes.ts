@@ -31,7 +31,7 @@ export const CAMPOS_VIAJE_NO_ADMIN = [
 /** What a trip with gastos sent, approved or paid still lets its solicitante change. */
 const CAMPOS_VIAJE_FIJO = ["motivo", "notas"] as const;
 const VIAJE_FIJO =
-  "El viaje tiene gastos enviados o aprobados: sus fechas, su destino y lo que decide la exención ya no se cambian, y no se puede eliminar.";
+  "El viaje tiene gastos enviados, aprobados o pagados: sus fechas, su destino y lo que decide la exención ya no se pueden cambiar, ni se puede eliminar.";
 
 const APRUEBAN = ["administrador", "aprobador"] as const;
 
@@ -132,11 +132,13 @@ export const viajes: Entity = {
   acceso: (user, recordId, record) => {
     const suyo = !recordId || !record || esSuyo(record, user);
     // Once a gasto of the trip is sent, approved or paid, what decides its dietas stays (the
-    // database refuses the change, interno.viajes_validar) and its gastos keep it from going.
+    // database refuses the change, interno.viajes_validar). Any gasto keeps it from going (the
+    // database refuses that too: «tiene N gastos asociados»).
     const fijos = record?.datos_fijos === true;
+    const conGastos = Number(record?.num_gastos ?? 0) > 0;
     return {
       editar: suyo,
-      eliminar: suyo && !fijos,
+      eliminar: suyo && !conGastos,
       // The solicitante is chosen once, by an administrador creating it; never changed after.
       campos: fijos ? CAMPOS_VIAJE_FIJO : user.rol === "administrador" && !recordId ? undefined : CAMPOS_VIAJE_NO_ADMIN,
       ...(fijos && suyo ? { porQue: VIAJE_FIJO } : {}),

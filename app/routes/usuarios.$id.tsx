@@ -201,8 +201,8 @@ function DatosBancariosSeccion({
       <h2 id="titulo-datos-bancarios">Datos bancarios</h2>
       <p>
         {propio
-          ? "La cuenta en la que cobra los reembolsos de sus gastos. Solo la ven usted y los administradores."
-          : "La cuenta en la que esta persona cobra los reembolsos de sus gastos. Solo la ven ella y los administradores."}
+          ? "La cuenta en la que cobra los reembolsos de sus gastos, y su NIF para el informe de IRPF. Solo los ven usted y los administradores."
+          : "La cuenta en la que esta persona cobra los reembolsos de sus gastos, y su NIF para el informe de IRPF. Solo los ven ella y los administradores."}
       </p>
       {fila ? (
         <dl className="ficha">

@@ -98,9 +98,19 @@ export default function InformeIrpf() {
                 columnas={columnas.map((c): ColumnaTarjeta<FilaIrpf> => ({
                   header: c.header,
                   numeric: c.money || c.cuenta,
-                  // A person without a NIF in their «Datos bancarios»: a dash, not an empty cell.
                   cell: (fila) =>
-                    c.money ? dinero(String(c.value(fila))) : c.value(fila) === "" ? "—" : c.value(fila),
+                    c.money ? (
+                      dinero(String(c.value(fila)))
+                    ) : c.header === "Persona" ? (
+                      // Their NIF under the name; without one in their «Datos bancarios», said so.
+                      <>
+                        {fila.nombre}
+                        <br />
+                        <span className="nif">{fila.nif ? `NIF ${fila.nif}` : "Sin NIF"}</span>
+                      </>
+                    ) : (
+                      c.value(fila)
+                    ),
                   total: c.total
                     ? dinero(informe.totales[c.total])
                     : c.cuenta

@@ -140,7 +140,10 @@ export async function xlsxIrpf(store: Store, periodo: Periodo): Promise<TypedRes
   const cabecera = hoja.addRow(COLUMNAS_IRPF.map((c) => c.header));
   cabecera.font = { bold: true };
   for (const f of informe.filas)
-    hoja.addRow(COLUMNAS_IRPF.map((c) => (c.money ? Number(c.value(f)) : textoXlsx(c.value(f)))));
+    // An empty text (a person without a NIF) is an empty cell.
+    hoja.addRow(
+      COLUMNAS_IRPF.map((c) => (c.money ? Number(c.value(f)) : c.value(f) === "" ? null : textoXlsx(c.value(f)))),
+    );
   const total = hoja.addRow(
     COLUMNAS_IRPF.map((c, i) => {
       if (i === 0) return `Total (${periodo.titulo})`;

@@ -50,7 +50,8 @@ export const COLUMNAS_IRPF: {
   soloArchivo?: boolean;
 }[] = [
   { header: "Persona", value: (f) => f.nombre },
-  { header: "NIF", value: (f) => f.nif },
+  // On the screen, under the person's name (the table must fit without scrolling sideways).
+  { header: "NIF", value: (f) => f.nif, soloArchivo: true },
   { header: "Correo", value: (f) => f.email, soloArchivo: true },
   { header: "Dietas", value: (f) => f.dietas, cuenta: true },
   { header: "Dietas exentas", value: (f) => f.dietas_exento, money: true, total: "dietas_exento" },

@@ -227,7 +227,7 @@ begin
   if new.metodo_pago not in ('efectivo', 'tarjeta_credito', 'tarjeta_debito')
      and (tg_op = 'INSERT' or (new.clase, new.metodo_pago) is distinct from (old.clase, old.metodo_pago)) then
     raise exception using errcode = 'OFINV', detail = 'metodo_pago',
-      message = 'Método de pago: el kilometraje y las dietas se reembolsan a quien viaja; elija efectivo.';
+      message = 'Método de pago: el kilometraje y las dietas se reembolsan a quien viaja; elija efectivo o su tarjeta.';
   end if;
   select * into e from public.empresa limit 1;
   new.tipo_documento := 'sin_justificante';

@@ -56,6 +56,9 @@ base(
     await pressUntilFocused(page, iban);
     await page.keyboard.press("ControlOrMeta+A");
     await page.keyboard.type(formatIban(valido).toLowerCase());
+    // And the NIF for the IRPF report, as a DNI is often written.
+    await pressUntilFocused(page, seccion.getByRole("textbox", { name: /^NIF/ }));
+    await page.keyboard.type("12.345.678-z");
     await page.keyboard.press("Enter");
 
     await expect(page.getByRole("status")).toHaveText("Datos bancarios guardados.");
@@ -63,6 +66,7 @@ base(
     const guardada = page.getByRole("region", { name: "Datos bancarios" });
     await expect(guardada.locator("dl.ficha dt", { hasText: /^IBAN$/ }).locator("+ dd")).toHaveText(formatIban(valido));
     await expect(guardada.locator("dl.ficha dt", { hasText: /^Titular$/ }).locator("+ dd")).toHaveText(nombre);
+    await expect(guardada.locator("dl.ficha dt", { hasText: /^NIF$/ }).locator("+ dd")).toHaveText("12345678Z");
     await expect(guardada.getByRole("textbox", { name: /^IBAN/ })).toHaveValue(formatIban(valido));
     await expect(guardada.getByRole("textbox", { name: /^IBAN/ })).not.toHaveAttribute("aria-invalid", "true");
   },

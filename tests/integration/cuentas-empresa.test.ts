@@ -223,7 +223,10 @@ describe("datos bancarios en la ficha de una persona", () => {
         .nif[0];
     const dni = generateValidDni(4242);
     expect(await nif(`${dni.slice(0, 8)}${dni.endsWith("A") ? "B" : "A"}`)).toMatch(/^La letra del DNI no es correcta/);
-    expect(await nif(generateValidCif(77))).toBe("Escriba un DNI o un NIE, por ejemplo 12345678Z.");
+    expect(await nif(generateValidCif(77))).toBe(
+      "Escriba un NIF de persona: DNI, NIE o NIF K, L o M, por ejemplo 12345678Z.",
+    );
+    expect(await nif("=1+1")).toBe("Escriba un NIF de persona: DNI, NIE o NIF K, L o M, por ejemplo 12345678Z.");
     expect(await snapshot()).toEqual(before);
   });
 
@@ -234,6 +237,10 @@ describe("datos bancarios en la ficha de una persona", () => {
     expect(r.status).toBe(302);
     expect(await fila(colega.id)).toMatchObject({ nif: nie });
     expect(await seccion(colega.id, colega.cookie)).toMatchObject({ fila: { nif: nie } });
+    // The NIF of a foreigner without a NIE (M), also a person's.
+    const m = await post(colega.id, { iban: generateValidEsIban(7303), nif: "M1234567L", version: "1" }, colega.cookie);
+    expect(m.status).toBe(302);
+    expect(await fila(colega.id)).toMatchObject({ nif: "M1234567L" });
     await app.db.deleteFrom("datos_bancarios").where("usuario_id", "=", colega.id).execute();
   });
 

@@ -139,7 +139,9 @@ describe("kilometraje: importe y parte exenta", () => {
             fecha_gasto: "2026-03-02",
             ...(clase === "kilometraje" ? { km_origen: "Madrid", km_destino: "Toledo", km: "115" } : {}),
           }),
-        ).rejects.toThrow("Método de pago: el kilometraje y las dietas se reembolsan a quien viaja; elija efectivo.");
+        ).rejects.toThrow(
+          "Método de pago: el kilometraje y las dietas se reembolsan a quien viaja; elija efectivo o su tarjeta.",
+        );
     expect(
       await app.db
         .selectFrom("gastos")
@@ -155,6 +157,16 @@ describe("kilometraje: importe y parte exenta", () => {
       km: "10",
     });
     expect(tarjeta.importe).toBe("2.60");
+    // Changed afterwards to a method the company pays: refused the same, the row as it was.
+    await expect(
+      app.db.updateTable("gastos").set({ metodo_pago: "transferencia" }).where("id", "=", tarjeta.id).execute(),
+    ).rejects.toThrow("el kilometraje y las dietas se reembolsan a quien viaja");
+    const guardado = await app.db
+      .selectFrom("gastos")
+      .select("metodo_pago")
+      .where("id", "=", tarjeta.id)
+      .executeTakeFirstOrThrow();
+    expect(guardado.metodo_pago).toBe("tarjeta_debito");
   });
 
   it("el día del cambio de tarifa: 0,19 €/km el 16-07-2023 y 0,26 €/km el 17-07-2023", async () => {
@@ -648,9 +660,13 @@ describe("pantallas", () => {
       ),
     );
     const { record } = await json(await viajeLoad(id, empleado.cookie));
+    // With a gasto, even a borrador, the trip offers no «Eliminar» (the database would refuse it).
+    expect(record.num_gastos).toBe(1);
+    const conGasto = await json(await viajeLoad(id, empleado.cookie));
+    expect(conGasto.can).toMatchObject({ editar: true, eliminar: false });
+    expect(conGasto.camposPorQue).toBeNull();
     const borrar = await viajePost(id, { intent: "eliminar", version: String(record.version) }, empleado.cookie);
-    expect(borrar.status).toBe(409);
-    expect((await json(borrar)).deleteError).toBe("No se puede eliminar: tiene 1 gasto asociado.");
+    expect(borrar.status).toBe(403);
 
     await viajePost(id, { intent: "enviar", version: String(record.version) }, empleado.cookie);
     expect((await row(g.id)).estado).toBe("pendiente");
@@ -668,26 +684,40 @@ describe("pantallas", () => {
       },
       empleado.cookie,
     );
-    // Sent: the page says why, offers only motivo and notas, and no «Eliminar»; dates posted
-    // anyway are dropped, the motivo saved.
+    // Sent: the page says why and offers only motivo and notas. A form from before, which still
+    // posts the dates, is refused with that reason and changes nothing; motivo alone is saved.
+    const porQue =
+      "El viaje tiene gastos enviados, aprobados o pagados: sus fechas, su destino y lo que decide la exención ya no se pueden cambiar, ni se puede eliminar.";
     const fijo = await json(await viajeLoad(id, empleado.cookie));
     expect(fijo.campos).toEqual(["motivo", "notas"]);
-    expect(fijo.camposPorQue).toContain("El viaje tiene gastos enviados o aprobados");
+    expect(fijo.camposPorQue).toBe(porQue);
     expect(fijo.can.eliminar).toBe(false);
-    expect(cambio.status).toBe(302);
-    const guardado = await app.db
-      .selectFrom("viajes")
-      .select(["destino_municipio", "motivo", "salida"])
-      .where("id", "=", id)
-      .executeTakeFirstOrThrow();
-    expect(guardado).toMatchObject({ destino_municipio: record.destino_municipio, motivo: "Feria del mueble" });
-    expect(guardado.salida).toBe(record.salida);
+    expect(cambio.status).toBe(409);
+    expect((await json(cambio)).result.error[""]).toEqual([porQue]);
+    const leer = () =>
+      app.db
+        .selectFrom("viajes")
+        .select(["destino_municipio", "motivo", "salida", "version"])
+        .where("id", "=", id)
+        .executeTakeFirstOrThrow();
+    const antes = await leer();
+    expect(antes).toMatchObject({ destino_municipio: record.destino_municipio, motivo: record.motivo });
+    const soloMotivo = await viajePost(
+      id,
+      { intent: "guardar", version: String(antes.version), motivo: "Feria del mueble" },
+      empleado.cookie,
+    );
+    expect(soloMotivo.status).toBe(302);
+    expect(await leer()).toMatchObject({ destino_municipio: record.destino_municipio, motivo: "Feria del mueble" });
+    expect((await leer()).salida).toBe(record.salida);
+    // A delete from a page opened before: refused with the same reason, the trip still there.
     const sinBorrar = await viajePost(
       id,
       { intent: "eliminar", version: String(fijo.record.version) },
       empleado.cookie,
     );
-    expect(sinBorrar.status).toBe(403);
+    expect(sinBorrar.status).toBe(409);
+    expect((await json(sinBorrar)).deleteError).toBe(porQue);
     expect((await app.db.selectFrom("viajes").select("id").where("id", "=", id).execute()).length).toBe(1);
     // Whatever path writes it, the database keeps the dates of a trip with gastos sent.
     await expect(
