@@ -94,10 +94,7 @@ export const gastos: Entity = {
       schema: money("importe", "Importe", { positive: true, max: 1_000_000 }).schema,
       hint: "Con IVA, hasta 2 decimales, por ejemplo 125,50. En kilometraje y dietas no se escribe: lo calcula Oficina.",
     },
-    select("metodo_pago", "Método de pago", METODOS_PAGO, {
-      required: true,
-      hint: "En kilometraje y dietas, efectivo o su tarjeta: se le reembolsan.",
-    }),
+    select("metodo_pago", "Método de pago", METODOS_PAGO, { required: true }),
     ref("proveedor_id", "Proveedor", "proveedores", { hint: "Solo proveedores activos." }),
     text("numero_factura", "Nº de factura / ticket", { max: 50 }),
     select("tipo_documento", "Tipo de documento", TIPOS_DOCUMENTO, {
