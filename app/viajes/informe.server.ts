@@ -134,7 +134,7 @@ export async function xlsxIrpf(store: Store, periodo: Periodo): Promise<TypedRes
   const hoja = libro.addWorksheet("IRPF", { views: [{ state: "frozen", ySplit: 1 }] });
   hoja.columns = COLUMNAS_IRPF.map((c, i) => ({
     key: String(i),
-    width: c.header === "NIF" ? 12 : i < 3 ? 28 : 16,
+    width: c.ancho ?? 16,
     ...(c.money ? { style: { numFmt: "#,##0.00" } } : {}),
   }));
   const cabecera = hoja.addRow(COLUMNAS_IRPF.map((c) => c.header));

@@ -39,7 +39,8 @@ export type FilaIrpf = {
 /**
  * The columns of the screen, the workbook and the CSV, in this order. `total`: the report's
  * total of that amount; `cuenta`: a count, totalled by adding the rows; `soloArchivo`: in the
- * files, not on the screen (it must fit without scrolling sideways).
+ * files, not on the screen (it must fit without scrolling sideways); `ancho`: the workbook's
+ * column width (16 unless said).
  */
 export const COLUMNAS_IRPF: {
   header: string;
@@ -48,11 +49,12 @@ export const COLUMNAS_IRPF: {
   total?: Importe;
   cuenta?: boolean;
   soloArchivo?: boolean;
+  ancho?: number;
 }[] = [
-  { header: "Persona", value: (f) => f.nombre },
+  { header: "Persona", value: (f) => f.nombre, ancho: 28 },
   // On the screen, under the person's name (the table must fit without scrolling sideways).
-  { header: "NIF", value: (f) => f.nif, soloArchivo: true },
-  { header: "Correo", value: (f) => f.email, soloArchivo: true },
+  { header: "NIF", value: (f) => f.nif, soloArchivo: true, ancho: 12 },
+  { header: "Correo", value: (f) => f.email, soloArchivo: true, ancho: 28 },
   { header: "Dietas", value: (f) => f.dietas, cuenta: true },
   { header: "Dietas exentas", value: (f) => f.dietas_exento, money: true, total: "dietas_exento" },
   { header: "Dietas sujetas", value: (f) => f.dietas_sujeto, money: true, total: "dietas_sujeto" },
