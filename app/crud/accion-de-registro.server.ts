@@ -1,7 +1,6 @@
 import { json, type AppLoadContext } from "@remix-run/node";
-import { z } from "zod";
 import type { Signed } from "~/auth/session.server";
-import { Conflict, Forbidden, Invalid, NotFound, UUID, type Row, type Store } from "~/data/store";
+import { Conflict, Forbidden, Invalid, NotFound, UUID, versionDe, type Row, type Store } from "~/data/store";
 import { capitalize, recordName, type Entity, type Motivos, type RecordAction } from "~/entities/entity";
 import { formSchema } from "~/entities/fields";
 import { conArticulo } from "~/lib/articulos";
@@ -48,8 +47,8 @@ export async function recordStep(
   if (accion.roles && !accion.roles.includes(user.rol)) forbidden();
   const noEsta = `${capitalize(conArticulo(entity.singular, { genero: entity.gender }))} ${noVisible(entity)}`;
   if (!UUID.test(id)) notFound(noEsta);
-  const version = z.coerce.number().int().positive().safeParse(formData.get("version"));
-  if (!version.success)
+  const version = versionDe(formData.get("version"));
+  if (version === null)
     throw json(
       {
         message: `Falta la versión ${entity.gender === "f" ? "de la" : "del"} ${entity.singular}: recargue la página.`,
@@ -73,7 +72,7 @@ export async function recordStep(
   try {
     const hecho = await store.rpc<Record<string, unknown>>(accion.funcion, {
       p_id: id,
-      p_version: version.data,
+      p_version: version,
       ...argumentosDe(accion, submission.value as Row),
     });
     const avisos = avisosDe(hecho);

@@ -1,5 +1,4 @@
 import { json, type AppLoadContext, type SerializeFrom } from "@remix-run/node";
-import { z } from "zod";
 import { puede, type Accion } from "~/auth/permissions";
 import { requireUser, type Signed } from "~/auth/session.server";
 import {
@@ -9,6 +8,7 @@ import {
   NotFound,
   Referenced,
   UUID,
+  versionDe,
   type ListQuery,
   type Row,
   type Store,
@@ -500,7 +500,7 @@ export async function recordAction(
   const intent = formData.get("intent");
   const url = new URL(request.url);
   const volver = backTo(entity, url);
-  const version = z.coerce.number().int().positive().safeParse(formData.get("version"));
+  const version = versionDe(formData.get("version"));
 
   // An entity whose permissions depend on the record (its `acceso` reads it) reads it first.
   const record =
@@ -512,7 +512,8 @@ export async function recordAction(
   if (intent === "eliminar") {
     if (!can.eliminar) return porQue ? json({ deleteError: porQue }, { status: 409 }) : forbidden();
     try {
-      await store.remove(entity.table, id, version.success ? version.data : undefined);
+      // A version no record can have (a forged post) is a stale one: 0 never matches.
+      await store.remove(entity.table, id, version ?? (formData.has("version") ? 0 : undefined));
       return redirectWithFlash(context, request, o.volver?.eliminado ?? volver, `${done(entity, "eliminad")}.`);
     } catch (error) {
       if (error instanceof Referenced)
@@ -557,7 +558,7 @@ export async function recordAction(
       { intent, result: await refusal(submission, formData, { user, store }, o.alsoRefused) },
       { status: 400 },
     );
-  if (!version.success)
+  if (version === null)
     return json(
       { intent, result: submission.reply({ formErrors: ["Falta la versión del registro: recargue la página."] }) },
       { status: 400 },
@@ -570,7 +571,7 @@ export async function recordAction(
     values = prepared.values;
   }
   try {
-    const saved = await store.update<Row>(entity.table, id, version.data, values);
+    const saved = await store.update<Row>(entity.table, id, version, values);
     await o.afterSave?.(saved);
     return redirectWithFlash(
       context,

@@ -1,6 +1,6 @@
 import { json, type AppLoadContext } from "@remix-run/node";
 import type { Signed } from "~/auth/session.server";
-import { Conflict, Forbidden, Invalid, NotFound, UUID, type Store } from "~/data/store";
+import { Conflict, Forbidden, Invalid, NotFound, UUID, versionDe, type Store } from "~/data/store";
 import { datosBancariosSchema, type DatosBancarios } from "~/entities/datos-bancarios";
 import { usuarios } from "~/entities/usuarios";
 import { normalizeNif } from "~/lib/nif";
@@ -58,10 +58,10 @@ export async function guardarDatosBancarios(
       json({ intent, datosBancarios: submission.reply(o) }, { status });
     try {
       const actual = await datosDe(store, usuarioId);
-      const posted = Number(form.get("version"));
+      const posted = versionDe(form.get("version"));
       if (actual) {
         // A form shown before the account existed has no version: someone added it meanwhile.
-        if (!Number.isInteger(posted) || posted < 1) return refused({ formErrors: [CAMBIADOS] }, 409);
+        if (posted === null) return refused({ formErrors: [CAMBIADOS] }, 409);
         await store.update("datos_bancarios", actual.id, posted, values);
       } else await store.insert("datos_bancarios", { usuario_id: usuarioId, ...values });
     } catch (error) {

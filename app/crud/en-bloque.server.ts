@@ -1,6 +1,16 @@
 import { json, type AppLoadContext } from "@remix-run/node";
 import type { Signed } from "~/auth/session.server";
-import { Conflict, Forbidden, Invalid, NotFound, UUID, type ListQuery, type Row, type Store } from "~/data/store";
+import {
+  Conflict,
+  Forbidden,
+  Invalid,
+  NotFound,
+  UUID,
+  versionDe,
+  type ListQuery,
+  type Row,
+  type Store,
+} from "~/data/store";
 import { capitalize, recordName, type BulkAction, type Entity } from "~/entities/entity";
 import { formSchema } from "~/entities/fields";
 import { conArticulo, conIndefinido } from "~/lib/articulos";
@@ -28,7 +38,7 @@ export function leerSeleccion(formData: FormData): { raw: string[]; items: Marca
   const raw = formData.getAll("seleccion").map(String);
   const items = raw.flatMap((v) => {
     const [id, version] = v.split(":");
-    return id && UUID.test(id) ? [{ id, version: version && /^\d{1,9}$/.test(version) ? Number(version) : null }] : [];
+    return id && UUID.test(id) ? [{ id, version: versionDe(version) }] : [];
   });
   return { raw, items };
 }

@@ -173,6 +173,14 @@ export function identifier(name: string): string {
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
+ * The version a form posted (optimistic locking), or null when it is not one a record can have:
+ * every version column is a Postgres `integer`, so anything past nine digits would fail there.
+ */
+export function versionDe(value: unknown): number | null {
+  return typeof value === "string" && /^[1-9]\d{0,8}$/.test(value) ? Number(value) : null;
+}
+
+/**
  * Postgres (or PostgREST, which passes the same codes through) error → typed store error.
  * Constraint names follow `<tabla>_<columna>_key|check|fkey`, so the column is recoverable.
  */

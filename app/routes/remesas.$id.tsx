@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { alContenido, datosDePagina, notFound, redirectWithFlash } from "~/crud/respuestas.server";
-import { NotFound, StoreError, UUID } from "~/data/store";
+import { NotFound, StoreError, UUID, versionDe } from "~/data/store";
 import { formatDate, formatDateTime } from "~/lib/dates";
 import { formatIban } from "~/lib/iban";
 import { formatMoney } from "~/lib/money";
@@ -41,7 +41,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const remesa = await datos(store, params.id);
   const form = await request.formData();
   const intent = form.get("intent");
-  const version = Number(form.get("version"));
+  // Unreadable: 0, which no remesa has, so the database answers that it changed.
+  const version = versionDe(form.get("version")) ?? 0;
   // Its forms post to their error messages (`#…-error`): what was done is said on the page's content.
   const aqui = alContenido(`/remesas/${remesa.id}`);
   // What was typed comes back with a refusal: the form shows it again.

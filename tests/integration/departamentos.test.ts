@@ -219,6 +219,19 @@ describe("ficha", () => {
     ).toBeUndefined();
   });
 
+  it("una versión que ningún registro puede tener (más de nueve cifras, decimal): se rechaza y nada cambia", async () => {
+    const d = await rec("CAL");
+    for (const version of ["1000000000000000.0", "99999999999", "1.5", "-1"]) {
+      const borrar = await post(d.id, { intent: "eliminar", version });
+      expect(borrar.status).toBe(409);
+      expect((await json(borrar)).deleteError).toMatch(/^Otra persona modificó este registro/);
+      const guardar = await post(d.id, { intent: "guardar", version, nombre: "Otro nombre", codigo: "CAL" });
+      expect(guardar.status).toBe(400);
+      expect((await json(guardar)).result.error[""][0]).toMatch(/Falta la versión del registro/);
+    }
+    expect(await rec("CAL")).toEqual(d);
+  });
+
   it("intent desconocido: 400; empleado que intenta editar: 403 y nada cambia", async () => {
     const d = await rec("CAL");
     expect((await post(d.id, { intent: "borrar-todo" })).status).toBe(400);
