@@ -1,7 +1,8 @@
 import { json, type AppLoadContext } from "@remix-run/node";
 import type { Signed } from "~/auth/session.server";
 import { Conflict, Forbidden, Invalid, NotFound, UUID, versionDe, type Store } from "~/data/store";
-import { datosBancariosSchema, type DatosBancarios } from "~/entities/datos-bancarios";
+import { DATOS_BANCARIOS_CAMPOS, datosBancariosSchema, type DatosBancarios } from "~/entities/datos-bancarios";
+import { conArticulo } from "~/lib/articulos";
 import { usuarios } from "~/entities/usuarios";
 import { normalizeNif } from "~/lib/nif";
 import { parseSubmission } from "~/ui/parse-submission.server";
@@ -70,9 +71,12 @@ export async function guardarDatosBancarios(
         // A constraint's name reads as `datos_<bancarios_columna>_check` (see storeErrorFromPostgres).
         const campo = error.field?.replace(/^bancarios_/, "");
         if (campo === "usuario_id") return refused({ formErrors: [CAMBIADOS] }, 409);
-        if (campo === "iban" || campo === "titular" || campo === "nif")
+        const etiqueta = DATOS_BANCARIOS_CAMPOS.find((f) => f.name === campo)?.label;
+        if (campo && etiqueta)
           return refused({
-            fieldErrors: { [campo]: [error.message === "Valor no válido" ? `Revise el ${campo}` : error.message] },
+            fieldErrors: {
+              [campo]: [error.message === "Valor no válido" ? `Revise ${conArticulo(etiqueta)}` : error.message],
+            },
           });
         return refused({ formErrors: [error.message] });
       }

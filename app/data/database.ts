@@ -354,6 +354,7 @@ export interface InformeIrpf {
   irpf_explicacion: string | null;
   solicitante_email: string | null;
   solicitante_id: string | null;
+  solicitante_nif: string | null;
   solicitante_nombre: string | null;
   sujeto_irpf: Numeric | null;
   viaje_id: string | null;

@@ -17,6 +17,7 @@ export const DATOS_BANCARIOS_CAMPOS: readonly Field[] = [
   }),
   text("nif", "NIF", {
     max: 20,
+    uppercase: true,
     hint: "El DNI o NIE, con su letra, por ejemplo 12345678Z: lo lleva el informe de IRPF de dietas y kilometraje (modelo 190).",
   }),
 ];

@@ -163,7 +163,7 @@ export function iban(name: string, label: string, o: Common = {}): Field {
       return value;
     }),
   );
-  return campo(name, label, o, { type: "text", autoComplete: "off" }, schema, { display: formatIban });
+  return campo(name, label, o, { type: "text", autoComplete: "off", uppercase: true }, schema, { display: formatIban });
 }
 
 export function textarea(name: string, label: string, o: Common & { max: number }): Field {

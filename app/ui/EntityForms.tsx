@@ -194,9 +194,14 @@ export function EditForm({
   // A refused save lands on its error summary, focused, even without JavaScript.
   const here = useFormAction();
   return (
-    <section aria-labelledby="editar" className="panel">
+    // Why some fields are text is the section's description: said on entering it, not only in reading order.
+    <section aria-labelledby="editar" aria-describedby={porQue ? "editar-por-que" : undefined} className="panel">
       <h2 id="editar">Datos</h2>
-      {porQue ? <p className="ayuda">{porQue}</p> : null}
+      {porQue ? (
+        <p className="ayuda" id="editar-por-que">
+          {porQue}
+        </p>
+      ) : null}
       {actionData?.current ? <CurrentValues entity={entity} current={actionData.current} options={options} /> : null}
       <ConformForm form={form} action={action ?? `${here}#${EDITAR_ERRORES}`} summaryId={EDITAR_ERRORES}>
         <input type="hidden" name="version" value={record.version} key={record.version} />

@@ -321,6 +321,8 @@ export function FieldControl({
         inputMode={input.inputMode}
         autoComplete={input.autoComplete ?? "off"}
         className={input.uppercase ? "mayusculas" : undefined}
+        // A code (NIF, BIC, IBAN…) is not a word: no spelling marks under it.
+        spellCheck={input.uppercase ? false : undefined}
         key={key}
       />
     );

@@ -30,7 +30,7 @@ const PAGINA = 1000;
 
 /** Every approved or paid kilometraje and dieta of the period, summed per person in cents. */
 export async function informeIrpf(store: Store, periodo: Periodo): Promise<InformeIrpf> {
-  const porPersona = new Map<string, Omit<FilaIrpf, Importe | "nif"> & { c: Record<Importe, bigint> }>();
+  const porPersona = new Map<string, Omit<FilaIrpf, Importe> & { c: Record<Importe, bigint> }>();
   const total = Object.fromEntries(IMPORTES.map((k) => [k, 0n])) as Record<Importe, bigint>;
   let gastos = 0;
   for (let offset = 0; ; offset += PAGINA) {
@@ -45,6 +45,7 @@ export async function informeIrpf(store: Store, periodo: Periodo): Promise<Infor
         "solicitante_id",
         "solicitante_nombre",
         "solicitante_email",
+        "solicitante_nif",
         "clase",
         "importe",
         "exento_irpf",
@@ -64,6 +65,7 @@ export async function informeIrpf(store: Store, periodo: Periodo): Promise<Infor
           solicitante_id: solicitante,
           nombre: l.solicitante_nombre ?? l.solicitante_email ?? "",
           email: l.solicitante_email ?? "",
+          nif: l.solicitante_nif ?? "",
           dietas: 0,
           kilometrajes: 0,
           c: Object.fromEntries(IMPORTES.map((k) => [k, 0n])) as Record<Importe, bigint>,
@@ -91,11 +93,9 @@ export async function informeIrpf(store: Store, periodo: Periodo): Promise<Infor
     }
     if (rows.length < PAGINA) break;
   }
-  const nifs = await nifsDe(store);
   const filas = [...porPersona.values()]
     .map(({ c, ...p }) => ({
       ...p,
-      nif: nifs.get(p.solicitante_id) ?? "",
       ...(Object.fromEntries(IMPORTES.map((k) => [k, fromCents(c[k])])) as Record<Importe, string>),
     }))
     .sort((a, b) => a.nombre.localeCompare(b.nombre, "es"));
@@ -104,23 +104,6 @@ export async function informeIrpf(store: Store, periodo: Periodo): Promise<Infor
     totales: Object.fromEntries(IMPORTES.map((k) => [k, fromCents(total[k])])) as Record<Importe, string>,
     gastos,
   };
-}
-
-/** Each person's NIF, from their «Datos bancarios» (an administrador reads them all). */
-async function nifsDe(store: Store): Promise<Map<string, string>> {
-  const nifs = new Map<string, string>();
-  for (let offset = 0; ; offset += PAGINA) {
-    const { rows } = await store.list("datos_bancarios", {
-      filters: [{ column: "nif", op: "not_null" }],
-      order: [{ column: "usuario_id", ascending: true }],
-      columns: ["usuario_id", "nif"],
-      limit: PAGINA,
-      offset,
-      count: "none",
-    });
-    for (const r of rows) nifs.set(r.usuario_id, r.nif ?? "");
-    if (rows.length < PAGINA) return nifs;
-  }
 }
 
 export function nombreArchivoIrpf(periodo: Periodo, extension: "xlsx" | "csv") {

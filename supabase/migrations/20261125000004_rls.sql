@@ -408,13 +408,16 @@ begin
   grant select on public.viajes_vista to authenticated, service_role;
 
   -- Para nóminas y el modelo 190: cada kilometraje o dieta aprobado o pagado, con su parte
-  -- exenta y la sujeta (se suman por persona y periodo en la aplicación, en céntimos).
+  -- exenta y la sujeta (se suman por persona y periodo en la aplicación, en céntimos), y el NIF
+  -- de quien lo cobra, de sus datos bancarios (que solo leen la persona y un administrador).
   create view public.informe_irpf with (security_invoker = true) as
   select g.id, g.folio, g.solicitante_id, g.solicitante_nombre, so.email as solicitante_email,
+         db.nif as solicitante_nif,
          g.fecha_gasto, g.clase, g.estado, g.viaje_id, g.viaje_titulo, g.descripcion,
          g.importe, g.exento_irpf, g.sujeto_irpf, g.irpf_explicacion
     from public.gastos_vista g
     left join public.usuarios so on so.id = g.solicitante_id
+    left join public.datos_bancarios db on db.usuario_id = g.solicitante_id
    where g.clase in ('kilometraje', 'dieta') and g.estado in ('aprobado', 'pagado');
   revoke all on public.informe_irpf from public, anon, authenticated;
   grant select on public.informe_irpf to authenticated, service_role;

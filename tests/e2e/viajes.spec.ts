@@ -101,7 +101,7 @@ test("un viaje de dos días con pernocta, 230 km en coche, hotel y taxi: se env�
   await expect(page.getByRole("button", { name: "Enviar el viaje a aprobación" })).toHaveCount(0);
   // Sent, the trip says why its dates and destination stay, shows them as text, and offers no «Eliminar».
   const datos = page.getByRole("region", { name: "Datos" });
-  await expect(datos).toContainText("El viaje tiene gastos enviados, aprobados o pagados");
+  await expect(datos).toHaveAccessibleDescription(/^El viaje tiene gastos enviados, aprobados o pagados/);
   await expect(datos.getByRole("textbox", { name: /^Municipio de destino/ })).toHaveCount(0);
   await expect(datos.getByRole("textbox", { name: /^Motivo/ })).toBeVisible();
   await expect(page.getByRole("link", { name: /^Eliminar viaje/ })).toHaveCount(0);

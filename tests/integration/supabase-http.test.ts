@@ -213,6 +213,7 @@ describe("almacén sobre PostgREST: list", () => {
       solicitante_id: USER_ID,
       solicitante_nombre: "Elena",
       solicitante_email: "elena@empresa.es",
+      solicitante_nif: "12345678Z",
       clase,
       importe: exento + sujeto,
       exento_irpf: exento,
@@ -221,10 +222,6 @@ describe("almacén sobre PostgREST: list", () => {
     on("GET", "/rest/v1/informe_irpf", {
       headers: { "Content-Range": "0-2/*" },
       body: [linea("dieta", 26.67, 3.33), linea("kilometraje", 60.1, 0), linea("dieta", 53.34, 6.66)],
-    });
-    on("GET", "/rest/v1/datos_bancarios", {
-      headers: { "Content-Range": "0-0/*" },
-      body: [{ usuario_id: USER_ID, nif: "12345678Z" }],
     });
     const informe = await informeIrpf(store(), {
       tipo: "anio",
@@ -242,11 +239,10 @@ describe("almacén sobre PostgREST: list", () => {
       exento: "140.11",
       sujeto: "9.99",
     });
-    // Each person's NIF, from the rows with one.
+    // Each person's NIF comes with their lines, in one request.
     expect(informe.filas).toMatchObject([{ solicitante_id: USER_ID, nif: "12345678Z", dietas: 2, kilometrajes: 1 }]);
-    const nifs = requests.find((r) => r.path === "/rest/v1/datos_bancarios")!;
-    expect(nifs.params.get("nif")).toBe("not.is.null");
-    expect(nifs.params.get("select")).toBe("usuario_id,nif");
+    expect(requests.map((r) => r.path)).toEqual(["/rest/v1/informe_irpf"]);
+    expect(requests[0]!.params.get("select")).toContain("solicitante_nif");
   });
 
   it("la búsqueda no puede inyectar filtros: comas, puntos, paréntesis y comillas quedan dentro del valor", async () => {

@@ -9,6 +9,7 @@ import * as informeRoute from "~/routes/viajes.informe-irpf";
 import * as exportarRoute from "~/routes/viajes.informe-irpf.exportar";
 import { createTestApp, json, ORIGIN, request, respond, type TestApp, type TestUser } from "../support/app";
 import { sqlStore } from "~/data/sql/adapter.server";
+import { asUser, connect } from "../support/as-user";
 import { insertDepartamento, insertSucursal, setProfile } from "../support/fixtures";
 import { gastosPage } from "../support/gastos";
 
@@ -803,6 +804,19 @@ describe("informe de IRPF", () => {
     const fila = informe.filas.find((f: { solicitante_id: string }) => f.solicitante_id === empleado.id);
     expect(fila).toMatchObject({ dietas: 2, kilometrajes: 1, nif });
     expect(informe.totales.exento).not.toBe("0.00");
+    // The view reads the NIF as whoever asks: the person sees theirs, their aprobador (who sees
+    // the lines) does not.
+    const client = await connect(app.url);
+    try {
+      const nifDe = (u: TestUser) =>
+        asUser(client, u.id, (q) =>
+          q("select distinct solicitante_nif from public.informe_irpf where solicitante_id = $1", [empleado.id]),
+        ).then((r) => r.rows);
+      expect(await nifDe(empleado)).toEqual([{ solicitante_nif: nif }]);
+      expect(await nifDe(aprobador)).toEqual([{ solicitante_nif: null }]);
+    } finally {
+      await client.end();
+    }
 
     const csv = await exportar(`?anio=${anio}&formato=csv`, admin.cookie);
     expect(csv.headers.get("Content-Type")).toContain("text/csv");
