@@ -101,12 +101,11 @@ export default function InformeIrpf() {
                   cell: (fila) =>
                     c.money ? (
                       dinero(String(c.value(fila)))
-                    ) : c.header === "Persona" ? (
-                      // Their NIF under the name; without one in their «Datos bancarios», said so.
+                    ) : c.debajo ? (
                       <>
-                        {fila.nombre}
+                        {c.value(fila)}
                         <br />
-                        <span className="nif">{fila.nif ? `NIF ${fila.nif}` : "Sin NIF"}</span>
+                        <span className="debajo">{c.debajo(fila)}</span>
                       </>
                     ) : (
                       c.value(fila)

@@ -50,8 +50,11 @@ export const COLUMNAS_IRPF: {
   cuenta?: boolean;
   soloArchivo?: boolean;
   ancho?: number;
+  /** On the screen, a second line under the value (what a file gives a column of its own). */
+  debajo?: (f: FilaIrpf) => string;
 }[] = [
-  { header: "Persona", value: (f) => f.nombre, ancho: 28 },
+  // Without a NIF in their «Datos bancarios», the screen says so under the name.
+  { header: "Persona", value: (f) => f.nombre, ancho: 28, debajo: (f) => (f.nif ? `NIF ${f.nif}` : "Sin NIF") },
   // On the screen, under the person's name (the table must fit without scrolling sideways).
   { header: "NIF", value: (f) => f.nif, soloArchivo: true, ancho: 12 },
   { header: "Correo", value: (f) => f.email, soloArchivo: true, ancho: 28 },
