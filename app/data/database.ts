@@ -119,7 +119,7 @@ export interface CuentasEmpresa {
 export interface DatosBancarios {
   actualizado_en: Generated<ColumnType<string, Date | string, Date | string>>;
   creado_en: Generated<ColumnType<string, Date | string, Date | string>>;
-  iban: string;
+  iban: string | null;
   id: Generated<string>;
   nif: string | null;
   titular: string | null;

@@ -2,13 +2,13 @@ import { normalizeNif, validateNif } from "~/lib/nif";
 import { formSchema, iban, text, type Field, type Z } from "./fields";
 
 /**
- * A person's bank account, where their reimbursements are paid (public.datos_bancarios, one row
- * per person): the form of «Datos bancarios» on their profile. Browser-safe.
+ * A person's bank account, where their reimbursements are paid, and their NIF (public.datos_bancarios,
+ * one row per person): the form of «Datos bancarios» on their profile. Either may go alone: whoever
+ * is paid in cash still needs their NIF in the IRPF report. Browser-safe.
  */
 export const DATOS_BANCARIOS_CAMPOS: readonly Field[] = [
   iban("iban", "IBAN", {
-    required: true,
-    hint: "Por ejemplo ES91 2100 0418 4502 0005 1332, con espacios o sin ellos.",
+    hint: "Donde se le reembolsan los gastos por transferencia. Por ejemplo ES91 2100 0418 4502 0005 1332, con espacios o sin ellos.",
   }),
   text("titular", "Titular", {
     min: 2,
@@ -26,7 +26,17 @@ const NIF_DE_PERSONA = "Escriba un NIF de persona: DNI, NIE o NIF K, L o M, por 
 
 export const datosBancariosSchema = (z: Z) =>
   formSchema(z, DATOS_BANCARIOS_CAMPOS, (values, ctx) => {
-    if (typeof values.nif !== "string" || values.nif === "") return;
+    const conNif = typeof values.nif === "string" && values.nif !== "";
+    if (!values.iban) {
+      if (!conNif) ctx.addIssue({ code: "custom", path: ["iban"], message: "Escriba el IBAN, el NIF o los dos" });
+      if (values.titular)
+        ctx.addIssue({
+          code: "custom",
+          path: ["titular"],
+          message: "El titular es el de la cuenta: escriba también su IBAN",
+        });
+    }
+    if (typeof values.nif !== "string" || !conNif) return;
     // A person's, not a company's CIF: a DNI, a NIE, or the K, L and M NIFs of those without one.
     const problema = /^(\d|[XYZKLM])/.test(normalizeNif(values.nif, "ES"))
       ? validateNif(values.nif, "ES")
@@ -35,4 +45,10 @@ export const datosBancariosSchema = (z: Z) =>
   });
 
 /** The stored row, as the profile reads it. */
-export type DatosBancarios = { id: string; version: number; iban: string; titular: string | null; nif: string | null };
+export type DatosBancarios = {
+  id: string;
+  version: number;
+  iban: string | null;
+  titular: string | null;
+  nif: string | null;
+};

@@ -207,9 +207,13 @@ function DatosBancariosSeccion({
       {fila ? (
         <dl className="ficha">
           <dt>IBAN</dt>
-          <dd>{formatIban(fila.iban)}</dd>
-          <dt>Titular</dt>
-          <dd>{fila.titular ?? nombre}</dd>
+          <dd>{fila.iban ? formatIban(fila.iban) : "Ninguno: los reembolsos no se pueden pagar por transferencia."}</dd>
+          {fila.iban ? (
+            <>
+              <dt>Titular</dt>
+              <dd>{fila.titular ?? nombre}</dd>
+            </>
+          ) : null}
           <dt>NIF</dt>
           <dd>{fila.nif ?? "—"}</dd>
         </dl>

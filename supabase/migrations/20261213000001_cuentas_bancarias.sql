@@ -57,11 +57,14 @@ begin
 end
 $$;
 
--- Disparador de las tablas con una columna iban obligatoria: la normaliza y la comprueba, con el
--- mensaje junto a su campo (detail = 'iban').
+-- Disparador de las tablas con una columna iban: la normaliza y la comprueba, con el mensaje junto
+-- a su campo (detail = 'iban'). Obligatoria salvo con el argumento 'opcional'.
 create function interno.validar_iban() returns trigger language plpgsql set search_path = '' as $$
 begin
   new.iban := interno.normalizar_iban(new.iban);
+  if new.iban is null and tg_nargs > 0 and tg_argv[0] = 'opcional' then
+    return new;
+  end if;
   if new.iban is null then
     raise exception using errcode = 'OFINV', detail = 'iban', message = 'Escriba el IBAN de la cuenta.';
   end if;
@@ -74,7 +77,8 @@ end
 $$;
 
 -- ---------------------------------------------------------------------------------------------
--- datos_bancarios: la cuenta en la que cobra cada persona sus reembolsos. Aparte de usuarios,
+-- datos_bancarios: la cuenta en la que cobra cada persona sus reembolsos, y su NIF (quien cobra
+-- en efectivo no tiene por qué dar una cuenta, y el informe de IRPF le pide el NIF igual). Aparte de usuarios,
 -- que ve cualquier usuario activo: esta solo la ven y la cambian la persona y los
 -- administradores (ni su aprobador). Su historial, igual (historial_select,
 -- 20261226000001_datos_por_necesidad).
@@ -83,18 +87,21 @@ create table public.datos_bancarios (
   id uuid primary key default gen_random_uuid(),
   usuario_id uuid not null
     constraint datos_bancarios_usuario_id_fkey references public.usuarios (id) on delete cascade,
-  iban text not null
-    constraint datos_bancarios_iban_check check (interno.iban_valido(iban)),
+  iban text
+    constraint datos_bancarios_iban_check check (iban is null or interno.iban_valido(iban)),
   -- A nombre de quién está la cuenta, si no es el nombre de la persona (el banco lo muestra).
   titular text
-    constraint datos_bancarios_titular_check check (char_length(titular) between 2 and 70),
+    constraint datos_bancarios_titular_check
+      check (titular is null or (char_length(titular) between 2 and 70 and iban is not null)),
   -- Su DNI o NIE: el informe de IRPF de dietas y kilometraje lo lleva (modelo 190).
   nif text
     constraint datos_bancarios_nif_check check (nif ~ '^[A-Z0-9]{9}$'),
   creado_en timestamptz not null default now(),
   actualizado_en timestamptz not null default now(),
   version integer not null default 1,
-  constraint datos_bancarios_usuario_id_key unique (usuario_id)
+  constraint datos_bancarios_usuario_id_key unique (usuario_id),
+  -- Una fila sin cuenta ni NIF no dice nada.
+  constraint datos_bancarios_cuenta_o_nif_check check (iban is not null or nif is not null)
 );
 
 create function interno.normalizar_datos_bancarios() returns trigger language plpgsql set search_path = '' as $$
@@ -107,7 +114,7 @@ $$;
 create trigger normalizar_datos_bancarios before insert or update on public.datos_bancarios
   for each row execute function interno.normalizar_datos_bancarios();
 create trigger validar_iban before insert or update of iban on public.datos_bancarios
-  for each row execute function interno.validar_iban();
+  for each row execute function interno.validar_iban('opcional');
 select interno.tabla_con_historial('datos_bancarios');
 
 -- Cambiar (crear, editar, eliminar) las filas de una persona, ella misma (activa) o un

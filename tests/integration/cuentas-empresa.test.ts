@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import * as usuarioRoute from "~/routes/usuarios.$id";
 import { formatIban, generateValidEsIban } from "~/lib/iban";
 import { generateValidCif, generateValidDni, generateValidNie } from "~/lib/nif";
@@ -215,7 +216,16 @@ describe("datos bancarios en la ficha de una persona", () => {
     expect(error.iban[0]).toMatch(/^Los dígitos de control del IBAN \(ES\d{2}\) no cuadran con el número de cuenta/);
     expect(error.titular[0]).toBe("Titular: al menos 2 caracteres");
     expect((await json(await post(empleado.id, { iban: "" }, empleado.cookie))).datosBancarios.error.iban[0]).toBe(
-      "Escriba el IBAN",
+      "Escriba el IBAN, el NIF o los dos",
+    );
+    // A holder names an account's: without one, it is refused beside it.
+    const titular = await post(
+      empleado.id,
+      { iban: "", titular: "Elena Ruiz", nif: generateValidDni(1) },
+      empleado.cookie,
+    );
+    expect((await json(titular)).datosBancarios.error.titular[0]).toBe(
+      "El titular es el de la cuenta: escriba también su IBAN",
     );
     // The NIF, a person's: a DNI with the wrong letter, or a company's CIF, is refused beside it.
     const nif = async (valor: string) =>
@@ -241,6 +251,26 @@ describe("datos bancarios en la ficha de una persona", () => {
     const m = await post(colega.id, { iban: generateValidEsIban(7303), nif: "M1234567L", version: "1" }, colega.cookie);
     expect(m.status).toBe(302);
     expect(await fila(colega.id)).toMatchObject({ nif: "M1234567L" });
+    await app.db.deleteFrom("datos_bancarios").where("usuario_id", "=", colega.id).execute();
+  });
+
+  it("el NIF sin cuenta (quien cobra en efectivo) se guarda; la base rechaza una fila sin ninguno de los dos", async () => {
+    const nif = generateValidDni(9090);
+    const r = await post(colega.id, { iban: "", nif }, colega.cookie);
+    expect(r.status).toBe(302);
+    expect(await fila(colega.id)).toMatchObject({ iban: null, titular: null, nif });
+    expect(await seccion(colega.id, colega.cookie)).toMatchObject({ fila: { iban: null, nif } });
+    // The database says the same as the form, whoever writes.
+    const vacia = sql`update public.datos_bancarios set nif = null where usuario_id = ${colega.id}`.execute(app.db);
+    await expect(vacia).rejects.toThrow(/datos_bancarios_cuenta_o_nif_check/);
+    const titular = sql`update public.datos_bancarios set titular = 'Otra' where usuario_id = ${colega.id}`.execute(
+      app.db,
+    );
+    await expect(titular).rejects.toThrow(/datos_bancarios_titular_check/);
+    // An account added later keeps the NIF.
+    const cuenta = generateValidEsIban(7404);
+    expect((await post(colega.id, { iban: cuenta, nif, version: "1" }, colega.cookie)).status).toBe(302);
+    expect(await fila(colega.id)).toMatchObject({ iban: cuenta, nif, version: 2 });
     await app.db.deleteFrom("datos_bancarios").where("usuario_id", "=", colega.id).execute();
   });
 

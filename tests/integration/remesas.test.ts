@@ -425,8 +425,9 @@ describe("candidatos: a quién se paga cada gasto, o por qué no puede ir", () =
       borrador: await gasto({ estado: "borrador" }),
       aprobadoPorAna: await gasto({ aprobadoPor: admin }),
     };
-    // Eva has no IBAN in this test's view of the world.
+    // Eva has given her NIF but no account in this test's view of the world.
     await owner.query("delete from public.datos_bancarios where usuario_id = $1", [empleado2.id]);
+    await owner.query("insert into public.datos_bancarios (usuario_id, nif) values ($1, '00000000T')", [empleado2.id]);
     const noExiste = "00000000-0000-4000-8000-000000000000";
     const pedidos = [...Object.values(ids), noExiste, ids.efectivo];
     const c = await candidatos(admin, pedidos);
