@@ -58,6 +58,17 @@ describe("campos de una línea", () => {
       "Cena «Año Nuevo» en Logroño, 45 € — “ok”",
     );
   });
+
+  it("lo que solo tiene signos o caracteres invisibles (espacios de ancho cero, un guion suave) no dice nada: se rechaza", () => {
+    const titular = ENTITIES.find((e) => e.table === "usuarios")!.fields.find((f) => f.name === "nombre")!;
+    for (const value of ["\u200B\u200B", "\u00AD\u2060", "\uFEFF-", "——", "😀😀"]) {
+      const r = titular.schema(z).safeParse(value);
+      expect(r.error?.issues.map((i) => i.message)).toContain(
+        "Nombre: escriba letras o cifras, no solo signos o caracteres invisibles",
+      );
+    }
+    for (const value of ["Ελένη", "Дмитрий", "O'Neill", "3M"]) expect(titular.schema(z).parse(value)).toBe(value);
+  });
 });
 
 describe("números enteros", () => {

@@ -1,10 +1,10 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { requireUser, type Signed } from "~/auth/session.server";
 import { forbidden } from "~/crud/respuestas.server";
-import { UUID, type Store } from "~/data/store";
+import { Invalid, UUID, type Store } from "~/data/store";
 import { listQueryFor, parseListState } from "~/crud/list-query";
 import { gastos } from "~/entities/gastos";
-import { pain001, type Direccion, type FormatoPain001, type Remesa } from "./pain001";
+import { pain001, RemesaNoValida, type Direccion, type FormatoPain001, type Remesa } from "./pain001";
 
 /**
  * Remesas (docs/producto.md «Remesas»): what the screens ask of the database (the rules and the
@@ -126,7 +126,9 @@ export type DatosRemesa = {
 
 /**
  * Generates the remesa of `gastoIds` (all must be able to go: the database refuses otherwise and
- * says which and why), builds its SEPA file in the account's format and stores it once.
+ * says which and why), builds its SEPA file in the account's format and stores it once. A file
+ * the bank would refuse (a name with nothing it can read) annuls the remesa just made, saying
+ * why, so its gastos are free again: no remesa stays without its file.
  */
 export async function generar(
   store: Store,
@@ -139,7 +141,21 @@ export async function generar(
     p_importe_total: o.importeTotal,
   });
   const direccion = await direccionEmpresa(store);
-  const xml = pain001(remesaSepa(datos, direccion), datos.cuenta.formato);
+  let xml: string;
+  try {
+    xml = pain001(remesaSepa(datos, direccion), datos.cuenta.formato);
+  } catch (error) {
+    if (!(error instanceof RemesaNoValida)) throw error;
+    // Which transfer, by the gastos it pays: the name the bank cannot read is not worth quoting.
+    const i = /^transferencias\[(\d+)\]/.exec(error.campo)?.[1];
+    const folios = i === undefined ? [] : (datos.transferencias[Number(i)]?.gastos ?? []).map((g) => g.folio);
+    const de = folios.length ? ` (${folios.length === 1 ? "gasto" : "gastos"} ${folios.join(", ")})` : "";
+    const motivo = `No se pudo generar el fichero SEPA: ${error.message.replace(/\.$/, "")}${de}.`;
+    await store.rpc("anular_remesa", { p_id: datos.id, p_version: datos.version, p_motivo: motivo });
+    throw new Invalid(
+      `${motivo} La remesa ${datos.folio} queda anulada y sus gastos pueden pagarse de nuevo: corrija ese dato y vuelva a generarla.`,
+    );
+  }
   await store.rpc("guardar_xml_remesa", { p_id: datos.id, p_xml: xml });
   return datos;
 }

@@ -187,6 +187,39 @@ it("anular pide el motivo y deja los gastos libres para otra remesa", async () =
   expect(libre.motivo).toBeNull();
 });
 
+it("un nombre que el banco no puede leer (solo caracteres invisibles): 400 que lo dice; la remesa queda anulada, ninguna sin fichero", async () => {
+  const g = await aprobado();
+  // Written past the form (as a hosted backend's API lets the person do): the database takes it.
+  await owner.query("update public.datos_bancarios set titular = $1 where usuario_id = $2", [
+    "\u200B\u200B",
+    empleado.id,
+  ]);
+  try {
+    const { propuesta } = await pantalla(admin);
+    const { importe } = propuesta.gastos.find((x: { gasto_id: string }) => x.gasto_id === g.id);
+    const form = { gasto: [g.id], cuenta, fecha_ejecucion: hoy, importe_total: importe };
+    const r = await respond(() => remesas.action(ruta("/remesas?index", admin, { form })));
+    expect(r.status).toBe(400);
+    expect((await json(r)).errores.remesa).toMatch(
+      new RegExp(
+        `^No se pudo generar el fichero SEPA: Falta el nombre del beneficiario de la transferencia 1 \\(gasto ${g.folio}\\)\\. La remesa REM-\\d{4}-\\d{4} queda anulada y sus gastos pueden pagarse de nuevo`,
+      ),
+    );
+    const { rows } = await owner.query<{ estado: string; motivo_anulacion: string }>(
+      `select r.estado, r.motivo_anulacion from public.remesas r
+         join public.remesa_gastos rg on rg.remesa_id = r.id where rg.gasto_id = $1`,
+      [g.id],
+    );
+    expect(rows).toEqual([{ estado: "anulada", motivo_anulacion: expect.stringMatching(/^No se pudo generar/) }]);
+    const sinFichero = await owner.query("select 1 from public.remesas where estado <> 'anulada' and xml is null");
+    expect(sinFichero.rowCount).toBe(0);
+    const libre = (await pantalla(admin)).propuesta.gastos.find((x: { gasto_id: string }) => x.gasto_id === g.id);
+    expect(libre.motivo).toBeNull();
+  } finally {
+    await owner.query("update public.datos_bancarios set titular = null where usuario_id = $1", [empleado.id]);
+  }
+});
+
 it("solo los administradores: los demás, 403 y nada cambia", async () => {
   for (const u of [aprobador, empleado]) {
     expect((await respond(() => remesas.loader(ruta("/remesas", u)))).status).toBe(403);
