@@ -507,10 +507,10 @@ export async function recordAction(
     o.record ?? (entity.acceso && entity.acceso.length > 2 ? await getOr404<Row>(store, entity.view, id) : undefined);
   const can = permissions(entity, user, id, record);
 
-  // A page opened before the record held back fields or its deletion is told why (`porQue`).
-  const porQue = entity.acceso?.(user, id, record).porQue;
+  // A page opened before the record held back fields or could no longer go is told why.
+  const { porQue, noSeElimina } = entity.acceso?.(user, id, record) ?? {};
   if (intent === "eliminar") {
-    if (!can.eliminar) return porQue ? json({ deleteError: porQue }, { status: 409 }) : forbidden();
+    if (!can.eliminar) return noSeElimina ? json({ deleteError: noSeElimina }, { status: 409 }) : forbidden();
     try {
       // A version no record can have (a forged post) is a stale one: 0 never matches.
       await store.remove(entity.table, id, version ?? (formData.has("version") ? 0 : undefined));
@@ -548,7 +548,6 @@ export async function recordAction(
       {
         intent,
         result: parseSubmission(formData, (zod) => zod.object({})).reply({ formErrors: [porQue] }),
-        current: record,
       },
       { status: 409 },
     );

@@ -38,7 +38,7 @@ export const datosBancariosSchema = (z: Z) =>
     }
     if (typeof values.nif !== "string" || !conNif) return;
     // A person's, not a company's CIF: a DNI, a NIE, or the K, L and M NIFs of those without one.
-    const problema = /^(\d|[XYZKLM])/.test(normalizeNif(values.nif, "ES"))
+    const problema = /^(\d{8}|[XYZKLM]\d{7})[A-Z]$/.test(normalizeNif(values.nif, "ES"))
       ? validateNif(values.nif, "ES")
       : NIF_DE_PERSONA;
     if (problema) ctx.addIssue({ code: "custom", path: ["nif"], message: problema });

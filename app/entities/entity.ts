@@ -169,13 +169,14 @@ export type Entity = {
    * `record`: the record as its view reads it, for a function that declares it (e.g. only the
    * solicitante edits a viaje another person may see); the record action then reads it first.
    * `porQue`: the sentence the edit form shows when the record holds back some of `campos`; a
-   * post that still carries them (a page from before) or asks to delete is refused with it.
+   * post that still carries them (a page from before) is refused with it. `noSeElimina`: why a
+   * record its owner sees may not be deleted, for a «Eliminar» posted from a page from before.
    */
   acceso?: (
     user: { id: string; rol: Rol },
     recordId?: string,
     record?: Record<string, unknown>,
-  ) => { editar: boolean; eliminar: boolean; campos?: readonly string[]; porQue?: string };
+  ) => { editar: boolean; eliminar: boolean; campos?: readonly string[]; porQue?: string; noSeElimina?: string };
   /**
    * Unique fields whose duplicate links to the existing record: field → the columns that find it
    * (e.g. `{ nif: ["pais", "nif"] }`).

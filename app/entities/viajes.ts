@@ -142,6 +142,11 @@ export const viajes: Entity = {
       // The solicitante is chosen once, by an administrador creating it; never changed after.
       campos: fijos ? CAMPOS_VIAJE_FIJO : user.rol === "administrador" && !recordId ? undefined : CAMPOS_VIAJE_NO_ADMIN,
       ...(fijos && suyo ? { porQue: VIAJE_FIJO } : {}),
+      ...(conGastos && suyo
+        ? {
+            noSeElimina: `No se puede eliminar: el viaje tiene ${cuenta(Number(record?.num_gastos), "gasto", "gastos")}. Elimínelos o quítelos del viaje antes.`,
+          }
+        : {}),
     };
   },
   defaults: ({ country, userId }) => ({ destino_pais: country, municipio_distinto: "on", solicitante_id: userId }),

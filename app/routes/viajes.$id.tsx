@@ -58,7 +58,10 @@ export default function Viaje() {
   const formats = useFormats();
   const euros = (v: unknown) =>
     v === null || v === undefined ? "—" : formatMoney(String(v), formats.locale, formats.currency);
-  const nuevo = (extra: string) => `/gastos?nuevo=1&nuevo.viaje_id=${record.id}${extra}#nuevo`;
+  // For whoever travelled: an administrador adding to another person's trip (only they choose the
+  // solicitante; for anyone else the form drops it).
+  const nuevo = (extra: string) =>
+    `/gastos?nuevo=1&nuevo.viaje_id=${record.id}&nuevo.solicitante_id=${record.solicitante_id}${extra}#nuevo`;
   return (
     <EntityRecordPage entity={viajes}>
       <section aria-labelledby="gastos-viaje" className="panel">

@@ -114,7 +114,7 @@ begin
        and exists (select 1 from public.gastos g where g.viaje_id = new.id
                     and g.estado in ('pendiente', 'aprobado', 'pagado')) then
       raise exception using errcode = 'OFINV', detail = 'salida',
-        message = 'El viaje tiene gastos enviados o aprobados: sus fechas, su destino y lo que decide la exención ya no se cambian.';
+        message = 'El viaje tiene gastos enviados, aprobados o pagados: sus fechas, su destino y lo que decide la exención ya no se pueden cambiar.';
     end if;
     if exists (select 1 from public.gastos g where g.viaje_id = new.id and g.clase = 'dieta'
                 and (g.fecha_gasto < new.salida::date or g.fecha_gasto > new.regreso::date)) then
@@ -227,7 +227,7 @@ begin
   if new.metodo_pago not in ('efectivo', 'tarjeta_credito', 'tarjeta_debito')
      and (tg_op = 'INSERT' or (new.clase, new.metodo_pago) is distinct from (old.clase, old.metodo_pago)) then
     raise exception using errcode = 'OFINV', detail = 'metodo_pago',
-      message = 'Método de pago: el kilometraje y las dietas se reembolsan a quien viaja; elija efectivo o su tarjeta.';
+      message = 'Método de pago: el kilometraje y las dietas se reembolsan a quien viaja; elija Efectivo, Tarjeta de crédito o Tarjeta de débito.';
   end if;
   select * into e from public.empresa limit 1;
   new.tipo_documento := 'sin_justificante';

@@ -237,6 +237,9 @@ describe("datos bancarios en la ficha de una persona", () => {
       "Escriba un NIF de persona: DNI, NIE o NIF K, L o M, por ejemplo 12345678Z.",
     );
     expect(await nif("=1+1")).toBe("Escriba un NIF de persona: DNI, NIE o NIF K, L o M, por ejemplo 12345678Z.");
+    // Malformed (a digit short, a NIE cut): the same help, never a company's CIF.
+    for (const corto of ["1234567Z", "X123"])
+      expect(await nif(corto)).toBe("Escriba un NIF de persona: DNI, NIE o NIF K, L o M, por ejemplo 12345678Z.");
     expect(await snapshot()).toEqual(before);
   });
 

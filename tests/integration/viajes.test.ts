@@ -141,7 +141,7 @@ describe("kilometraje: importe y parte exenta", () => {
             ...(clase === "kilometraje" ? { km_origen: "Madrid", km_destino: "Toledo", km: "115" } : {}),
           }),
         ).rejects.toThrow(
-          "Método de pago: el kilometraje y las dietas se reembolsan a quien viaja; elija efectivo o su tarjeta.",
+          "Método de pago: el kilometraje y las dietas se reembolsan a quien viaja; elija Efectivo, Tarjeta de crédito o Tarjeta de débito.",
         );
     expect(
       await app.db
@@ -666,8 +666,11 @@ describe("pantallas", () => {
     const conGasto = await json(await viajeLoad(id, empleado.cookie));
     expect(conGasto.can).toMatchObject({ editar: true, eliminar: false });
     expect(conGasto.camposPorQue).toBeNull();
+    // A «Eliminar» from a page opened before the gasto: refused with why, the trip still there.
+    const noSeElimina = "No se puede eliminar: el viaje tiene 1 gasto. Elimínelos o quítelos del viaje antes.";
     const borrar = await viajePost(id, { intent: "eliminar", version: String(record.version) }, empleado.cookie);
-    expect(borrar.status).toBe(403);
+    expect(borrar.status).toBe(409);
+    expect((await json(borrar)).deleteError).toBe(noSeElimina);
 
     await viajePost(id, { intent: "enviar", version: String(record.version) }, empleado.cookie);
     expect((await row(g.id)).estado).toBe("pendiente");
@@ -694,7 +697,11 @@ describe("pantallas", () => {
     expect(fijo.camposPorQue).toBe(porQue);
     expect(fijo.can.eliminar).toBe(false);
     expect(cambio.status).toBe(409);
-    expect((await json(cambio)).result.error[""]).toEqual([porQue]);
+    // Nobody else changed it: the refusal shows no «valores actuales» of another person.
+    expect(await json(cambio)).toEqual({
+      intent: "guardar",
+      result: expect.objectContaining({ error: { "": [porQue] } }),
+    });
     const leer = () =>
       app.db
         .selectFrom("viajes")
@@ -718,12 +725,12 @@ describe("pantallas", () => {
       empleado.cookie,
     );
     expect(sinBorrar.status).toBe(409);
-    expect((await json(sinBorrar)).deleteError).toBe(porQue);
+    expect((await json(sinBorrar)).deleteError).toBe(noSeElimina);
     expect((await app.db.selectFrom("viajes").select("id").where("id", "=", id).execute()).length).toBe(1);
     // Whatever path writes it, the database keeps the dates of a trip with gastos sent.
     await expect(
       app.db.updateTable("viajes").set({ destino_municipio: "Cuenca" }).where("id", "=", id).execute(),
-    ).rejects.toThrow("El viaje tiene gastos enviados o aprobados");
+    ).rejects.toThrow("El viaje tiene gastos enviados, aprobados o pagados");
   });
 
   it("otra persona no ve el viaje ni le añade gastos", async () => {
