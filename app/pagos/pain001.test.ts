@@ -249,6 +249,8 @@ describe("textoSepa", () => {
     ["Søren Łukasz Þór", "Soren Lukasz Thor"],
     ["中文", "ZhongWen"],
     ["1.° «A» – 2", "1.o 'A' - 2"],
+    // Emoji are dropped, not spelt out as «:grinning:» (nor their skin tones and joiners).
+    ["Ana 😀 Ruiz 👍🏽 👩‍💻", "Ana Ruiz"],
     ["  ", ""],
   ])("%j → %j", (entrada, salida) => {
     expect(textoSepa(entrada)).toBe(salida);

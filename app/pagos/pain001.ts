@@ -130,7 +130,9 @@ const LATIN_SEPA = /^[A-Za-z0-9/\-?:().,'+ ]$/;
  * nearest allowed one or «.», white space and control characters one space.
  */
 export function textoSepa(s: string): string {
-  const ascii = anyAscii([...String(s ?? "")].map((ch) => ANTES[ch] ?? ch).join(""));
+  // Pictographs (emoji) are dropped, not spelt out: any-ascii would write «:grinning:» into a name.
+  const sinEmoji = String(s ?? "").replace(/[\p{Extended_Pictographic}\u{FE0F}\u{200D}\u{1F3FB}-\u{1F3FF}]/gu, "");
+  const ascii = anyAscii([...sinEmoji].map((ch) => ANTES[ch] ?? ch).join(""));
   let out = "";
   for (const ch of ascii) {
     if (LATIN_SEPA.test(ch)) out += ch;
