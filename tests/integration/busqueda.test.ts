@@ -442,7 +442,8 @@ describe("con muchas coincidencias: las mismas filas, en el mismo orden, que la 
     expect(vistos[folio]).toBe(1);
     expect(vistos["cz-41"]).toBe(11);
     expect(vistos.xyzzy).toBe(0);
-  });
+    // Some 600 queries compared pairwise: a time limit of its own, not the default for one request's worth.
+  }, 120_000);
 
   it("la función da los ids de todas hasta el tope, en el orden de la lista", async () => {
     const [r] = await sqlStore(app.db, admin.id).rpc<{ ids: string | null; coincidencias: number }[]>("buscar_gastos", {
