@@ -113,33 +113,37 @@ export function formats(context: AppLoadContext): Formats {
   return { locale: context.services.config.APP_LOCALE, currency: context.services.config.APP_CURRENCY };
 }
 
-/** What the user may do; on a record page `entity.acceso` (if any) decides editar/eliminar for that record. */
-export function permissions(
-  entity: Entity,
-  user: Signed["user"],
-  recordId?: string,
-  record?: Row,
-): Record<Accion, boolean> {
-  const can = {
+/**
+ * Everything `entity.acceso` decides for this person, asked once: what they may do (on a record
+ * page, `acceso` decides editar/eliminar for that record), the fields they write (`campos`, below)
+ * and why some are held back or the record may not go.
+ */
+export function accesoA(entity: Entity, user: Signed["user"], recordId?: string, record?: Row) {
+  const acceso = entity.acceso?.(user, recordId, record);
+  const can: Record<Accion, boolean> = {
     crear: puede(entity.permisos, "crear", user),
     editar: puede(entity.permisos, "editar", user),
     eliminar: puede(entity.permisos, "eliminar", user),
   };
-  if (recordId === undefined || !entity.acceso) return can;
-  const { editar, eliminar } = entity.acceso(user, recordId, record);
-  return { ...can, editar, eliminar };
+  if (recordId !== undefined && acceso) Object.assign(can, { editar: acceso.editar, eliminar: acceso.eliminar });
+  // Never a field reserved to other roles: they could not see what they would overwrite, and the
+  // database refuses it. Null: every writable field.
+  const fuera = reservadosFuera(entity, user.rol);
+  const propios = acceso?.campos ? [...acceso.campos] : null;
+  const campos = fuera.length
+    ? (propios ?? writableFields(entity).map((f) => f.name)).filter((name) => !fuera.includes(name))
+    : propios;
+  return { can, campos, porQue: acceso?.porQue ?? null, noSeElimina: acceso?.noSeElimina ?? null };
 }
 
-/**
- * The fields this user writes on this record, or in the «Nuevo …» form without `recordId` (null:
- * every writable field). Never a field reserved to other roles: they could not see what they
- * would overwrite, and the database refuses it.
- */
+/** What the user may do (see `accesoA`). */
+export function permissions(entity: Entity, user: Signed["user"], recordId?: string, record?: Row) {
+  return accesoA(entity, user, recordId, record).can;
+}
+
+/** The fields this user writes on this record, or in the «Nuevo …» form without `recordId` (see `accesoA`). */
 export function writableNames(entity: Entity, user: Signed["user"], recordId?: string, record?: Row): string[] | null {
-  const campos = entity.acceso?.(user, recordId, record).campos;
-  const fuera = reservadosFuera(entity, user.rol);
-  if (!fuera.length) return campos ? [...campos] : null;
-  return (campos ?? writableFields(entity).map((f) => f.name)).filter((name) => !fuera.includes(name));
+  return accesoA(entity, user, recordId, record).campos;
 }
 
 /**
@@ -415,16 +419,17 @@ export async function recordLoader<X extends object = object>(
     motivosDe(store, entity, id),
     datosDeSecciones(entity, { user, store }, id),
   ]);
+  const { can, campos, porQue } = accesoA(entity, user, id, record);
   return datosDePagina({
     ...extra,
     secciones,
     record,
     history,
     options,
-    can: permissions(entity, user, id, record),
-    campos: writableNames(entity, user, id, record),
+    can,
+    campos,
     /** Why this record shows some fields as text (`acceso`'s `porQue`). */
-    camposPorQue: entity.acceso?.(user, id, record).porQue ?? null,
+    camposPorQue: porQue,
     /** The intents of the entity's `acciones` offered on this record to this person. */
     acciones: accionesOfrecidas(entity, record, user, motivos),
     volver: backTo(entity, url),
@@ -505,10 +510,8 @@ export async function recordAction(
   // An entity whose permissions depend on the record (its `acceso` reads it) reads it first.
   const record =
     o.record ?? (entity.acceso && entity.acceso.length > 2 ? await getOr404<Row>(store, entity.view, id) : undefined);
-  const can = permissions(entity, user, id, record);
-
   // A page opened before the record held back fields or could no longer go is told why.
-  const { porQue, noSeElimina } = entity.acceso?.(user, id, record) ?? {};
+  const { can, campos, porQue, noSeElimina } = accesoA(entity, user, id, record);
   if (intent === "eliminar") {
     if (!can.eliminar) return noSeElimina ? json({ deleteError: noSeElimina }, { status: 409 }) : forbidden();
     try {
@@ -542,7 +545,6 @@ export async function recordAction(
 
   if (intent !== "guardar") throw json({ message: "Acción desconocida." }, { status: 400 });
   if (!can.editar) forbidden();
-  const campos = writableNames(entity, user, id, record);
   if (porQue && campos && writableFields(entity).some((f) => !campos.includes(f.name) && formData.has(f.name)))
     return json(
       {
