@@ -129,11 +129,9 @@ export function text(
     // A password is a secret typed as it is, never shown or mailed. Anything else is read by
     // someone (or a bank's file): it says something visible, not only marks or invisible characters.
     if (o.type !== "password")
-      s = s
-        .refine(unaLinea, { error: controlMessage(label) })
-        .refine((v) => v === "" || /[\p{L}\p{N}]/u.test(v), {
-          error: `${label}: escriba letras o cifras, no solo signos o caracteres invisibles`,
-        });
+      s = s.refine(unaLinea, { error: controlMessage(label) }).refine((v) => v === "" || /[\p{L}\p{N}]/u.test(v), {
+        error: `${label}: escriba letras o cifras, no solo signos o caracteres invisibles`,
+      });
     if (o.min && o.min > 1) s = s.min(o.min, { error: `${label}: al menos ${o.min} caracteres` });
     if (o.min) s = s.min(1, { error: `Escriba ${what}` });
     let out: Zod.ZodType = o.uppercase ? s.transform((v) => v.toUpperCase()) : s;

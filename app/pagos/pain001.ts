@@ -131,7 +131,7 @@ const LATIN_SEPA = /^[A-Za-z0-9/\-?:().,'+ ]$/;
  */
 export function textoSepa(s: string): string {
   // Pictographs (emoji) are dropped, not spelt out: any-ascii would write «:grinning:» into a name.
-  const sinEmoji = String(s ?? "").replace(/[\p{Extended_Pictographic}\u{FE0F}\u{200D}\u{1F3FB}-\u{1F3FF}]/gu, "");
+  const sinEmoji = String(s ?? "").replace(/[\p{Extended_Pictographic}\p{Emoji_Modifier}\u{FE0F}]|\u{200D}/gu, "");
   const ascii = anyAscii([...sinEmoji].map((ch) => ANTES[ch] ?? ch).join(""));
   let out = "";
   for (const ch of ascii) {
