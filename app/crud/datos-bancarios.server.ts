@@ -33,7 +33,7 @@ export async function datosBancariosDe({ user, store, id }: Signed & { id: strin
 }
 
 const CAMBIADOS =
-  "Otra persona cambió estos datos bancarios mientras los editaba. Revise los datos actuales y vuelva a guardar.";
+  "Otra persona cambió estos datos bancarios mientras los editaba: los de ahora están encima del formulario. Si vuelve a guardar, lo que hay en el formulario los sustituirá, también lo que dejó vacío.";
 
 /**
  * POST `intent=datos_bancarios`: the account is added (no row yet) or changed (the row's

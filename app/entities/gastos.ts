@@ -301,7 +301,10 @@ export const gastos: Entity = {
         ctx.addIssue({
           code: "custom",
           path: ["fecha_gasto"],
-          message: "Fecha: no puede ser futura; escriba la fecha del ticket o la factura",
+          message:
+            values.clase === "kilometraje" || values.clase === "dieta"
+              ? "Fecha: no puede ser futura; el kilometraje y las dietas de un viaje se añaden desde el día en que ocurren"
+              : "Fecha: no puede ser futura; escriba la fecha del ticket o la factura",
         });
       else if (fecha < addDaysISO(hoy, -ANTIGUEDAD_MAXIMA_DIAS))
         ctx.addIssue({

@@ -105,7 +105,7 @@ export default function RemesaPage() {
         <Link to="/remesas">Volver a las remesas</Link>
       </p>
       <h1>
-        Remesa {remesa.folio}{" "}
+        Remesa <span className="folio">{remesa.folio}</span>{" "}
         <span className={`insignia insignia-${remesa.estado}`}>{ESTADOS[remesa.estado] ?? remesa.estado}</span>
       </h1>
       {/* Refused because another tab or person confirmed or cancelled it: its forms are gone, the reason is not. */}

@@ -50,7 +50,9 @@ export const loader = (args: LoaderFunctionArgs) =>
       anadir: record.solicitante_id === user.id || user.rol === "administrador",
     }),
   });
-export const action = (args: ActionFunctionArgs) => recordAction(viajes, args);
+// A trip is where its gastos are added and sent from: a save stays on it, not on the list.
+export const action = (args: ActionFunctionArgs) =>
+  recordAction(viajes, args, { volver: { guardado: `${viajes.path}/${args.params.id ?? ""}` } });
 export const meta = recordMeta(viajes);
 
 export default function Viaje() {

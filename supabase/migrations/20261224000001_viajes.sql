@@ -98,8 +98,8 @@ create table public.viajes (
 create index viajes_solicitante_salida_idx on public.viajes (solicitante_id, salida desc);
 create index viajes_salida_idx on public.viajes (salida desc);
 
--- Un viaje con gastos enviados o aprobados no cambia lo que decide sus dietas; unas dietas en
--- borrador fuera de las fechas nuevas tampoco se quedan fuera sin decirlo.
+-- Un viaje con gastos enviados o aprobados no cambia lo que decide sus dietas; unas dietas o unos
+-- kilometrajes en borrador fuera de las fechas nuevas tampoco se quedan fuera sin decirlo.
 create function interno.viajes_validar() returns trigger language plpgsql security definer set search_path = '' as $$
 begin
   new.destino_municipio := btrim(new.destino_municipio);
@@ -116,10 +116,10 @@ begin
       raise exception using errcode = 'OFINV', detail = 'salida',
         message = 'El viaje tiene gastos enviados, aprobados o pagados: sus fechas, su destino y lo que decide la exención ya no se pueden cambiar.';
     end if;
-    if exists (select 1 from public.gastos g where g.viaje_id = new.id and g.clase = 'dieta'
+    if exists (select 1 from public.gastos g where g.viaje_id = new.id and g.clase in ('dieta', 'kilometraje')
                 and (g.fecha_gasto < new.salida::date or g.fecha_gasto > new.regreso::date)) then
       raise exception using errcode = 'OFINV', detail = 'regreso',
-        message = 'Hay dietas del viaje fuera de las fechas nuevas: cámbielas o elimínelas antes.';
+        message = 'Hay dietas o kilometrajes del viaje fuera de las fechas nuevas: cámbielos o elimínelos antes.';
     end if;
   end if;
   if new.regreso < new.salida then
@@ -251,6 +251,16 @@ begin
     end if;
     if new.km is null then
       raise exception using errcode = 'OFINV', detail = 'km', message = 'Escriba los kilómetros del trayecto.';
+    end if;
+    -- En un viaje, de uno de sus días (como la dieta); los que ya estaban siguen su flujo.
+    if new.viaje_id is not null then
+      if (new.fecha_gasto < v.salida::date or new.fecha_gasto > v.regreso::date)
+         and (tg_op = 'INSERT'
+              or (new.clase, new.viaje_id, new.fecha_gasto) is distinct from (old.clase, old.viaje_id, old.fecha_gasto)) then
+        raise exception using errcode = 'OFINV', detail = 'fecha_gasto',
+          message = 'Fecha: un kilometraje del viaje es de un día del viaje, del ' || to_char(v.salida, 'DD/MM/YYYY')
+            || ' al ' || to_char(v.regreso, 'DD/MM/YYYY') || '.';
+      end if;
     end if;
     v_rehacer := tg_op = 'INSERT' or new.km_tarifa is null
       or (new.clase, new.km, new.km_ida_vuelta) is distinct from (old.clase, old.km, old.km_ida_vuelta)

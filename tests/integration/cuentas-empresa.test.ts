@@ -301,7 +301,7 @@ describe("datos bancarios en la ficha de una persona", () => {
       const viejo = await post(empleado.id, { iban: IBAN_ELENA, titular: "Otro", ...version }, empleado.cookie);
       expect(viejo.status).toBe(409);
       expect((await json(viejo)).datosBancarios.error[""][0]).toBe(
-        "Otra persona cambió estos datos bancarios mientras los editaba. Revise los datos actuales y vuelva a guardar.",
+        "Otra persona cambió estos datos bancarios mientras los editaba: los de ahora están encima del formulario. Si vuelve a guardar, lo que hay en el formulario los sustituirá, también lo que dejó vacío.",
       );
     }
     expect(await snapshot()).toEqual(before);

@@ -291,6 +291,13 @@ describe("dietas: parte exenta y sujeta", () => {
       solicitante_id: otro.id,
     }).catch((e: Error) => e);
     expect(String(ajeno)).toContain("es de otra persona");
+    // A kilometraje on a trip, the same: one of its days; and the trip's dates cannot leave it out.
+    const km = { clase: "kilometraje", viaje_id: v, km_origen: "Madrid", km_destino: "Toledo", km: "72" };
+    const kmFuera = await gasto({ ...km, fecha_gasto: "2026-03-05" }).catch((e: Error) => e);
+    expect(String(kmFuera)).toContain("un kilometraje del viaje es de un día del viaje, del 02/03/2026 al 03/03/2026");
+    await gasto({ ...km, fecha_gasto: "2026-03-03" });
+    const acortar = sql`update public.viajes set regreso = '2026-03-02 20:00' where id = ${v}`.execute(app.db);
+    await expect(acortar).rejects.toThrow("Hay dietas o kilometrajes del viaje fuera de las fechas nuevas");
   });
 
   it("sin política propia de su categoría, una dieta sin exención ninguna se envía con un motivo", async () => {
@@ -716,6 +723,8 @@ describe("pantallas", () => {
       empleado.cookie,
     );
     expect(soloMotivo.status).toBe(302);
+    // The save stays on the trip, where its gastos are added and sent from.
+    expect(soloMotivo.headers.get("Location")).toBe(`/viajes/${id}#contenido`);
     expect(await leer()).toMatchObject({ destino_municipio: record.destino_municipio, motivo: "Feria del mueble" });
     expect((await leer()).salida).toBe(record.salida);
     // A delete from a page opened before: refused with the same reason, the trip still there.
