@@ -3,7 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { recordAction, recordLoader } from "~/crud/crud.server";
 import { viajes } from "~/entities/viajes";
 import { CLASES_GASTO, ESTADOS_GASTO, labelOf } from "~/lib/opciones";
-import { formatDate } from "~/lib/dates";
+import { formatDate, todayISO } from "~/lib/dates";
 import { formatMoney } from "~/lib/money";
 import { cuenta } from "~/lib/plural";
 import { EntityRecordPage, recordMeta } from "~/ui/EntityPages";
@@ -48,6 +48,8 @@ export const loader = (args: LoaderFunctionArgs) =>
         estado: String(g.estado),
       })),
       anadir: record.solicitante_id === user.id || user.rol === "administrador",
+      // Before the trip starts, its kilometraje and dietas cannot be added yet (no gasto is future).
+      antesDeSalir: String(record.salida).slice(0, 10) > todayISO(),
     }),
   });
 // A trip is where its gastos are added and sent from: a save stays on it, not on the list.
@@ -56,7 +58,7 @@ export const action = (args: ActionFunctionArgs) =>
 export const meta = recordMeta(viajes);
 
 export default function Viaje() {
-  const { gastos, anadir, record } = useLoaderData<typeof loader>();
+  const { gastos, anadir, antesDeSalir, record } = useLoaderData<typeof loader>();
   const formats = useFormats();
   const euros = (v: unknown) =>
     v === null || v === undefined ? "—" : formatMoney(String(v), formats.locale, formats.currency);
@@ -107,7 +109,17 @@ export default function Viaje() {
             ]}
           />
         )}
-        {anadir ? (
+        {anadir && antesDeSalir ? (
+          <>
+            <p>
+              El kilometraje y las dietas se añaden desde el día de salida, el{" "}
+              {formatDate(String(record.salida), formats.locale)}. Antes, solo lo ya pagado (un billete, una reserva).
+            </p>
+            <p className="acciones">
+              <Link to={nuevo("")}>Añadir un gasto al viaje</Link>
+            </p>
+          </>
+        ) : anadir ? (
           <p className="acciones">
             <Link to={nuevo("")}>Añadir un gasto al viaje</Link>
             {/* Their category and method as they nearly always are: reimbursed to whoever travelled. */}

@@ -405,6 +405,15 @@ describe("pantallas", () => {
     return new URL(r.headers.get("Location")!, ORIGIN).pathname.split("/")[2]!;
   }
 
+  it("antes de salir, el viaje no ofrece aún kilometraje ni dietas (ningún gasto es futuro); desde su primer día, sí", async () => {
+    const manana = addDaysISO(todayISO(), 1);
+    const futuro = await viaje({ salida: `${manana} 08:00:00`, regreso: `${manana} 20:00:00` });
+    expect((await json(await viajeLoad(futuro, empleado.cookie))).antesDeSalir).toBe(true);
+    const hoy = todayISO();
+    const deHoy = await viaje({ salida: `${hoy} 08:00:00`, regreso: `${hoy} 20:00:00` });
+    expect((await json(await viajeLoad(deHoy, empleado.cookie))).antesDeSalir).toBe(false);
+  });
+
   it("un viaje con kilometraje, dieta, hotel y taxi se envía y se aprueba entero", async () => {
     await empresa({ tarifa_km: "0.26", dieta_espana_con_pernocta: "53.34", dieta_espana_sin_pernocta: "30.00" });
     const id = await crearViaje(empleado.cookie);
