@@ -226,7 +226,16 @@ export type Entity = {
   etiquetasHistorial?: Record<string, string | null>;
 };
 
-export type FieldGroup = { titulo: string; campos: readonly string[]; plegado?: boolean };
+export type FieldGroup = {
+  titulo: string;
+  campos: readonly string[];
+  plegado?: boolean;
+  /**
+   * A field of the group whose value the link that opened the form chose (`?nuevo.<campo>=…`):
+   * then the group comes first, open (e.g. «Añadir kilometraje» starts at the trip's fields).
+   */
+  alFrente?: string;
+};
 
 /**
  * A workflow step on a record done by a database function (e.g. «Enviar el viaje a aprobación»):

@@ -255,6 +255,8 @@ export const gastos: Entity = {
     // only for it (the database clears the others).
     {
       titulo: "Viaje, kilometraje y dieta",
+      // «Añadir kilometraje» and «Añadir una dieta» (a trip's page) choose the class: these come first.
+      alFrente: "clase",
       campos: [
         "clase",
         "viaje_id",

@@ -246,9 +246,13 @@ function Grupos({
   /** Fields given a value by the link that opened the form: their fold starts open. */
   preset?: readonly string[];
 }) {
+  // A fold the opening link chose (`alFrente`) comes first: it is what the form was opened for.
+  const items = conGrupos(entity, fields);
+  const alFrente = (item: (typeof items)[number]) =>
+    "grupo" in item && item.grupo.alFrente !== undefined && preset.includes(item.grupo.alFrente);
   return (
     <>
-      {conGrupos(entity, fields).map((item) =>
+      {[...items.filter(alFrente), ...items.filter((item) => !alFrente(item))].map((item) =>
         "grupo" in item ? (
           <Grupo key={item.grupo.titulo} grupo={item.grupo} errores={errores} preset={preset}>
             {item.fields.map(render)}

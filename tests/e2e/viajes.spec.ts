@@ -45,6 +45,10 @@ test("un viaje de dos días con pernocta, 230 km en coche, hotel y taxi: se env�
   const viaje = page.url().replace(/[?#].*$/, "");
 
   await gastoDelViaje(page, "Añadir kilometraje", async (form) => {
+    // What the link opened the form for comes first: its class, then its trip and the km fields.
+    const campos = form.locator("input:not([type=hidden]), select, textarea");
+    await expect(campos.nth(0)).toHaveAccessibleName(/^Clase de gasto/);
+    await expect(campos.nth(2)).toHaveAccessibleName(/^Origen/);
     await form.getByLabel("Descripción").fill("Coche propio Madrid – Valencia");
     await form.getByLabel("Fecha (obligatorio)").fill(ayer);
     // The link chose the category and the method (reimbursed): nothing to pick.
