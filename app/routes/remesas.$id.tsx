@@ -3,7 +3,7 @@ import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { alContenido, datosDePagina, notFound, redirectWithFlash } from "~/crud/respuestas.server";
 import { NotFound, StoreError, UUID, versionDe } from "~/data/store";
-import { formatDate, formatDateTime } from "~/lib/dates";
+import { formatDate, formatDateTime, todayISO } from "~/lib/dates";
 import { formatIban } from "~/lib/iban";
 import { formatMoney } from "~/lib/money";
 import { cuenta } from "~/lib/plural";
@@ -33,7 +33,7 @@ async function datos(store: Awaited<ReturnType<typeof requireAdministrador>>["st
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { store } = await requireAdministrador(request, context);
-  return datosDePagina({ remesa: await datos(store, params.id) });
+  return datosDePagina({ remesa: await datos(store, params.id), hoy: todayISO() });
 }
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
@@ -81,7 +81,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 const ESTADOS: Record<string, string> = { generada: "Generada", confirmada: "Confirmada", anulada: "Anulada" };
 
 export default function RemesaPage() {
-  const { remesa } = useLoaderData<typeof loader>();
+  const { remesa, hoy } = useLoaderData<typeof loader>();
   const respuesta = useActionData<typeof action>();
   const f = useFormats();
   const dinero = (v: string) => formatMoney(v, f.locale, f.currency);
@@ -168,6 +168,13 @@ export default function RemesaPage() {
           <h2 id="remesa-acciones">Acciones</h2>
           <Form method="post" className="formulario" action={`/remesas/${remesa.id}#confirmar-error`}>
             {error("confirmar")}
+            {remesa.fecha_ejecucion > hoy ? (
+              // The database allows it (a bank may execute a day early); the person should know.
+              <p className="aviso aviso-aviso">
+                Su fecha de ejecución es el {formatDate(remesa.fecha_ejecucion, f.locale)}: confírmela cuando el banco
+                la haya ejecutado, y sus gastos pasarán a pagados.
+              </p>
+            ) : null}
             <input type="hidden" name="version" value={remesa.version} />
             <div className="campo">
               <label htmlFor="remesa-referencia">Referencia del banco (opcional)</label>

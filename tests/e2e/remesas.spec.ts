@@ -122,6 +122,15 @@ test("una remesa: lo que va y lo que no, el fichero SEPA y la confirmación que 
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Generada");
   await expect(page).toHaveTitle(`Remesa ${folio} — Oficina`);
 
+  // Executed today: confirmed without a word; a remesa due later says when before it is confirmed.
+  const aviso = page.getByText(/^Su fecha de ejecución es el .*: confírmela cuando el banco la haya ejecutado/);
+  await expect(aviso).toHaveCount(0);
+  await enLaBaseDeDatos("update remesas set fecha_ejecucion = fecha_ejecucion + 1 where folio = $1", [folio]);
+  await page.reload();
+  await expect(aviso).toContainText(fechaES(diaMadrid(1)));
+  await enLaBaseDeDatos("update remesas set fecha_ejecucion = fecha_ejecucion - 1 where folio = $1", [folio]);
+  await page.reload();
+
   await page.getByRole("button", { name: "Confirmar: el banco la ejecutó" }).click();
   await expect(flash(page)).toContainText(`Remesa ${folio} confirmada`);
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Confirmada");
