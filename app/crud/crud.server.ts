@@ -114,9 +114,8 @@ export function formats(context: AppLoadContext): Formats {
 }
 
 /**
- * Everything `entity.acceso` decides for this person, asked once: what they may do (on a record
- * page, `acceso` decides editar/eliminar for that record), the fields they write (`campos`, below)
- * and why some are held back or the record may not go.
+ * Everything `entity.acceso` decides for this person, asked once: what they may do (on a record page,
+ * for that record), the fields they write (null: every writable one) and why some are held back or it may not go.
  */
 export function accesoA(entity: Entity, user: Signed["user"], recordId?: string, record?: Row) {
   const acceso = entity.acceso?.(user, recordId, record);
@@ -126,8 +125,7 @@ export function accesoA(entity: Entity, user: Signed["user"], recordId?: string,
     eliminar: puede(entity.permisos, "eliminar", user),
   };
   if (recordId !== undefined && acceso) Object.assign(can, { editar: acceso.editar, eliminar: acceso.eliminar });
-  // Never a field reserved to other roles: they could not see what they would overwrite, and the
-  // database refuses it. Null: every writable field.
+  // Never a field reserved to other roles: they could not see what they would overwrite (the database refuses it).
   const fuera = reservadosFuera(entity, user.rol);
   const propios = acceso?.campos ? [...acceso.campos] : null;
   const campos = fuera.length
