@@ -26,35 +26,19 @@ grant usage on schema extensions to anon, authenticated, service_role;
 create schema if not exists auth;
 grant usage on schema auth to anon, authenticated, service_role;
 
--- auth.uid(), auth.role(), auth.email(), auth.jwt(): mismas definiciones que Supabase
--- (claims de request.jwt.claims, con la variable heredada request.jwt.claim.* como respaldo).
-create or replace function auth.uid() returns uuid
+-- auth.uid(), auth.role(), auth.email(), auth.jwt(): lo que dan en Supabase (los claims de
+-- request.jwt.claims, con la variable heredada request.jwt.claim.* como respaldo).
+create or replace function auth.claim(p_nombre text) returns text
 language sql stable
 as $$
   select coalesce(
-    nullif(current_setting('request.jwt.claim.sub', true), ''),
-    (nullif(current_setting('request.jwt.claims', true), '')::jsonb ->> 'sub')
-  )::uuid
+    nullif(current_setting('request.jwt.claim.' || p_nombre, true), ''),
+    nullif(current_setting('request.jwt.claims', true), '')::jsonb ->> p_nombre
+  )
 $$;
-
-create or replace function auth.role() returns text
-language sql stable
-as $$
-  select coalesce(
-    nullif(current_setting('request.jwt.claim.role', true), ''),
-    (nullif(current_setting('request.jwt.claims', true), '')::jsonb ->> 'role')
-  )::text
-$$;
-
-create or replace function auth.email() returns text
-language sql stable
-as $$
-  select coalesce(
-    nullif(current_setting('request.jwt.claim.email', true), ''),
-    (nullif(current_setting('request.jwt.claims', true), '')::jsonb ->> 'email')
-  )::text
-$$;
-
+create or replace function auth.uid() returns uuid language sql stable as $$ select auth.claim('sub')::uuid $$;
+create or replace function auth.role() returns text language sql stable as $$ select auth.claim('role') $$;
+create or replace function auth.email() returns text language sql stable as $$ select auth.claim('email') $$;
 create or replace function auth.jwt() returns jsonb
 language sql stable
 as $$
@@ -64,7 +48,7 @@ as $$
   )::jsonb
 $$;
 
-grant execute on function auth.uid(), auth.role(), auth.email(), auth.jwt()
+grant execute on function auth.claim(text), auth.uid(), auth.role(), auth.email(), auth.jwt()
   to anon, authenticated, service_role;
 
 -- Cuentas: subconjunto de auth.users de Supabase, con sus nombres de columna reales.

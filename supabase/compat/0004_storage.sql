@@ -41,23 +41,9 @@ grant select on storage.buckets to authenticated, service_role;
 
 -- Las de Supabase: 'a/b/c' → {a,b} y 'c'.
 create or replace function storage.foldername(name text) returns text[]
-language plpgsql immutable
-as $$
-declare
-  _parts text[];
-begin
-  select string_to_array(name, '/') into _parts;
-  return _parts[1:array_length(_parts, 1) - 1];
-end
-$$;
+language sql immutable
+as $$ select (string_to_array(name, '/'))[:cardinality(string_to_array(name, '/')) - 1] $$;
 
 create or replace function storage.filename(name text) returns text
-language plpgsql immutable
-as $$
-declare
-  _parts text[];
-begin
-  select string_to_array(name, '/') into _parts;
-  return _parts[array_length(_parts, 1)];
-end
-$$;
+language sql immutable
+as $$ select (string_to_array(name, '/'))[cardinality(string_to_array(name, '/'))] $$;

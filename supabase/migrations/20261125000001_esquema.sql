@@ -164,6 +164,17 @@ create table public.proveedores (
   constraint proveedores_nif_key unique (pais, nif)
 );
 
+-- Las categorías de gasto (app/lib/opciones.ts, CATEGORIAS_GASTO): las comprueban los gastos y
+-- sus datos fiscales (public.categorias_fiscales).
+create function interno.es_categoria_gasto(p_categoria text) returns boolean
+language sql immutable set search_path = '' as $$
+  select p_categoria in (
+    'alojamiento', 'comidas', 'viajes_transporte', 'combustible', 'aparcamiento_peajes',
+    'material_oficina', 'telefonia_internet', 'software_suscripciones', 'formacion',
+    'atenciones_clientes', 'mensajeria', 'mantenimiento_reparaciones',
+    'servicios_profesionales', 'otros')
+$$;
+
 create table public.gastos (
   id uuid primary key default gen_random_uuid(),
   folio text not null, -- lo asigna gastos_asignar_folio; se ignora lo que envíe el cliente
@@ -171,11 +182,7 @@ create table public.gastos (
     constraint gastos_descripcion_check check (char_length(descripcion) between 3 and 255),
   fecha_gasto date not null,
   categoria text not null
-    constraint gastos_categoria_check check (categoria in (
-      'alojamiento', 'comidas', 'viajes_transporte', 'combustible', 'aparcamiento_peajes',
-      'material_oficina', 'telefonia_internet', 'software_suscripciones', 'formacion',
-      'atenciones_clientes', 'mensajeria', 'mantenimiento_reparaciones',
-      'servicios_profesionales', 'otros')),
+    constraint gastos_categoria_check check (interno.es_categoria_gasto(categoria)),
   importe numeric(14, 2) not null
     constraint gastos_importe_check check (importe > 0 and importe <= 1000000),
   importe_impuestos numeric(14, 2)
@@ -500,6 +507,8 @@ create trigger gastos_validar before insert or update on public.gastos for each 
 create function interno.usuarios_proteger() returns trigger language plpgsql security definer set search_path = '' as $$
 declare
   v_uid uuid := (select auth.uid());
+  v_campo text;
+  v_mensaje text;
 begin
   if tg_op = 'DELETE' then
     -- Borrados pedidos por un usuario (las bajas de cuentas del propietario no tienen JWT).
@@ -524,22 +533,16 @@ begin
   -- Quien no es administrador no cambia rol ni activo (ni los suyos), ni tampoco su departamento
   -- ni su aprobador: de ellos dependen qué gastos ve y quién aprueba los suyos.
   if v_uid is not null and not (select interno.es_admin()) then
-    if new.departamento_id is distinct from old.departamento_id then
-      raise exception using errcode = 'OFPRM', detail = 'departamento_id',
-        message = 'Solo un administrador puede cambiar el departamento de un usuario.';
-    end if;
-    if new.aprobador_id is distinct from old.aprobador_id then
-      raise exception using errcode = 'OFPRM', detail = 'aprobador_id',
-        message = 'Solo un administrador puede cambiar el aprobador de gastos de un usuario.';
-    end if;
-    if new.rol is distinct from old.rol then
-      raise exception using errcode = 'OFPRM', detail = 'rol',
-        message = 'Solo un administrador puede cambiar el rol de un usuario.';
-    end if;
-    if new.activo is distinct from old.activo then
-      raise exception using errcode = 'OFPRM', detail = 'activo',
-        message = 'Solo un administrador puede activar o desactivar usuarios.';
-    end if;
+    for v_campo, v_mensaje in values
+      ('departamento_id', 'Solo un administrador puede cambiar el departamento de un usuario.'),
+      ('aprobador_id', 'Solo un administrador puede cambiar el aprobador de gastos de un usuario.'),
+      ('rol', 'Solo un administrador puede cambiar el rol de un usuario.'),
+      ('activo', 'Solo un administrador puede activar o desactivar usuarios.')
+    loop
+      if to_jsonb(new) -> v_campo is distinct from to_jsonb(old) -> v_campo then
+        raise exception using errcode = 'OFPRM', detail = v_campo, message = v_mensaje;
+      end if;
+    end loop;
   end if;
 
   if old.rol = 'administrador' and old.activo and (new.rol <> 'administrador' or not new.activo) then

@@ -101,7 +101,7 @@ grant usage on schema public to authenticated, service_role;
 grant usage on schema interno to authenticated, service_role;
 grant execute on function
   interno.rol_actual(), interno.es_admin(), interno.departamento_actual(), interno.departamentos_a_cargo(),
-  interno.solicitantes_a_cargo(), interno.ubicado()
+  interno.solicitantes_a_cargo(), interno.ubicado(), interno.es_categoria_gasto(text)
   to authenticated, service_role;
 
 grant select, delete on public.departamentos, public.sucursales, public.proveedores to authenticated;

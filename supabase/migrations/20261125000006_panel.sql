@@ -179,6 +179,20 @@ create index gastos_pendientes_fecha_idx on public.gastos (fecha_gasto, creado_e
 -- El panel
 -- ---------------------------------------------------------------------------------------------
 
+-- Las ocho claves de un tipo (categorías o proveedores) con más importe aprobado entre dos fechas,
+-- con lo que suman. Con los permisos de quien llama: la política de la tabla sigue valiendo.
+create function interno.gastos_aprobados_primeros(p_tipo text, p_desde date, p_hasta date)
+returns table (clave text, cuenta bigint, importe numeric)
+language sql stable security invoker set search_path = '' as $$
+  select t.clave, sum(t.cuenta), sum(t.importe)
+    from interno.gastos_aprobados_totales t
+   where t.tipo = p_tipo and t.fecha >= p_desde and t.fecha <= p_hasta
+   group by t.clave
+  having sum(t.cuenta) > 0
+   order by sum(t.importe) desc, t.clave
+   limit 8
+$$;
+
 create function public.panel(p_hoy date) returns jsonb
 language plpgsql stable security invoker set search_path = '' set timezone to 'Europe/Madrid' as $$
 declare
@@ -319,15 +333,7 @@ begin
            'categoria', c.clave, 'cuenta', c.cuenta, 'importe', c.importe::text)
            order by c.importe desc, c.clave), '[]'::jsonb)
     into v_seccion
-    from (
-      select t.clave, sum(t.cuenta) as cuenta, sum(t.importe) as importe
-        from interno.gastos_aprobados_totales t
-       where t.tipo = 'categoria' and t.fecha >= v_inicio_90 and t.fecha <= v_hoy
-       group by t.clave
-      having sum(t.cuenta) > 0
-       order by importe desc, t.clave
-       limit 8
-    ) c;
+    from interno.gastos_aprobados_primeros('categoria', v_inicio_90, v_hoy) c;
   v_resultado := v_resultado || jsonb_build_object('categorias', v_seccion);
 
   select coalesce(jsonb_agg(jsonb_build_object(
@@ -336,15 +342,7 @@ begin
            'cuenta', c.cuenta, 'importe', c.importe::text)
            order by c.importe desc, c.clave), '[]'::jsonb)
     into v_seccion
-    from (
-      select t.clave, sum(t.cuenta) as cuenta, sum(t.importe) as importe
-        from interno.gastos_aprobados_totales t
-       where t.tipo = 'proveedor' and t.fecha >= v_inicio_90 and t.fecha <= v_hoy
-       group by t.clave
-      having sum(t.cuenta) > 0
-       order by importe desc, t.clave
-       limit 8
-    ) c
+    from interno.gastos_aprobados_primeros('proveedor', v_inicio_90, v_hoy) c
     join public.proveedores p on p.id = c.clave::uuid;
   v_resultado := v_resultado || jsonb_build_object('proveedores', v_seccion);
 
@@ -361,5 +359,7 @@ revoke execute on function
   interno.gastos_aprobados_disparador(),
   interno.gastos_aprobados_recalcular()
   from public, anon, authenticated;
-revoke execute on function public.panel(date) from public, anon;
+revoke execute on function public.panel(date), interno.gastos_aprobados_primeros(text, date, date)
+  from public, anon;
+grant execute on function interno.gastos_aprobados_primeros(text, date, date) to authenticated, service_role;
 grant execute on function public.panel(date) to authenticated, service_role;

@@ -32,12 +32,14 @@ grant all on public.invitaciones to service_role;
 -- servidor integrado lee como propietario (public.invitaciones no tiene privilegios para la API).
 -- ---------------------------------------------------------------------------------------------
 
--- Quien llama es un administrador activo; si no, OFPRM con p_mensaje («Solo un administrador puede
--- …»). Cada parte solo para administradores la llama con su frase: las invitaciones aquí; los
--- correos no entregados, las remesas y el libro diario después.
+-- Quien llama es un administrador activo; si no, OFPRM: primero la sesión (interno.exigir_sesion),
+-- después p_mensaje («Solo un administrador puede …»). Cada parte solo para administradores la
+-- llama con su frase: las invitaciones aquí; los correos no entregados, las remesas y el libro
+-- diario después.
 create function interno.exigir_admin(p_mensaje text) returns void
 language plpgsql stable security definer set search_path = '' as $$
 begin
+  perform interno.exigir_sesion();
   if not (select interno.es_admin()) then
     raise exception using errcode = 'OFPRM', detail = '', message = p_mensaje;
   end if;
@@ -46,11 +48,8 @@ $$;
 revoke all on function interno.exigir_admin(text) from public, anon, authenticated;
 
 create function interno.exigir_admin_invitaciones() returns void
-language plpgsql stable security definer set search_path = '' as $$
-begin
-  perform interno.exigir_admin('Solo un administrador puede invitar a personas o gestionar las invitaciones.');
-end
-$$;
+language sql stable security definer set search_path = '' as $$
+  select interno.exigir_admin('Solo un administrador puede invitar a personas o gestionar las invitaciones.') $$;
 
 -- Por qué no se puede invitar a un correo: 'cuenta' (confirmada, o con perfil que no es una
 -- invitación pendiente), 'pendiente' (invitación sin aceptar) o null. Una cuenta sin confirmar y

@@ -65,11 +65,7 @@ insert into public.tipos_iva (clave, porcentaje, nombre, desde, hasta) values
 create table public.categorias_fiscales (
   id uuid primary key default gen_random_uuid(),
   categoria text not null
-    constraint categorias_fiscales_categoria_check check (categoria in (
-      'alojamiento', 'comidas', 'viajes_transporte', 'combustible', 'aparcamiento_peajes',
-      'material_oficina', 'telefonia_internet', 'software_suscripciones', 'formacion',
-      'atenciones_clientes', 'mensajeria', 'mantenimiento_reparaciones',
-      'servicios_profesionales', 'otros')),
+    constraint categorias_fiscales_categoria_check check (interno.es_categoria_gasto(categoria)),
   tipo_iva text not null
     constraint categorias_fiscales_tipo_iva_check check (tipo_iva in ('21', '10', '5', '4', '2', '0', 'exento')),
   deducibilidad text not null

@@ -235,12 +235,8 @@ create function interno.remesa_json(p_id uuid) returns jsonb language sql stable
   where r.id = p_id
 $$;
 
-create function interno.exigir_admin_remesas() returns void language plpgsql stable security definer set search_path = '' as $$
-begin
-  perform interno.exigir_sesion();
-  perform interno.exigir_admin('Solo un administrador puede preparar y gestionar remesas de pago.');
-end
-$$;
+create function interno.exigir_admin_remesas() returns void language sql stable security definer set search_path = '' as $$
+  select interno.exigir_admin('Solo un administrador puede preparar y gestionar remesas de pago.') $$;
 
 -- La remesa p_id, bloqueada, para cambiarla: existe, sigue generada y (con p_version) no ha
 -- cambiado desde que se consultó.

@@ -3,11 +3,8 @@
 -- ni aparece en la lista; su aviso sigue en la aplicación.
 -- public.reintentar_correos_fallidos (con p_ids) está en su forma final en 20261130000001_avisos.
 
-create function interno.exigir_admin_correos() returns void language plpgsql stable set search_path = '' as $$
-begin
-  perform interno.exigir_admin('Solo un administrador puede ver, reintentar o descartar los correos no entregados.');
-end
-$$;
+create function interno.exigir_admin_correos() returns void language sql stable set search_path = '' as $$
+  select interno.exigir_admin('Solo un administrador puede ver, reintentar o descartar los correos no entregados.') $$;
 -- Solo la llaman funciones security definer (como propietario): nadie más la necesita.
 revoke all on function interno.exigir_admin_correos() from public, anon, authenticated;
 

@@ -76,12 +76,8 @@ create table interno.subcuentas (
 alter table interno.subcuentas enable row level security; -- sin políticas: solo sus funciones
 revoke all on interno.subcuentas from public, anon, authenticated;
 
-create function interno.exigir_admin_diario() returns void language plpgsql stable security definer set search_path = '' as $$
-begin
-  perform interno.exigir_sesion();
-  perform interno.exigir_admin('Solo un administrador puede ver y descargar el libro diario.');
-end
-$$;
+create function interno.exigir_admin_diario() returns void language sql stable security definer set search_path = '' as $$
+  select interno.exigir_admin('Solo un administrador puede ver y descargar el libro diario.') $$;
 
 create function interno.exigir_periodo_diario(p_desde date, p_hasta date) returns void
 language plpgsql immutable set search_path = '' as $$

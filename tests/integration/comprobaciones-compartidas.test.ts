@@ -77,10 +77,10 @@ test.each([
     [],
     "Solo un administrador puede invitar a personas o gestionar las invitaciones.",
   ],
-])("%s: solo un administrador", async (nombre, sql, params, message) => {
+])("%s: solo un administrador", async (_, sql, params, message) => {
   await rechaza(u.empleado, sql, params, message);
-  // Sin comprobar antes la sesión, un administrador inactivo recibe la misma frase.
-  if (!["remesa_datos", "meses_libro_diario"].includes(nombre)) await rechaza(u.inactivo, sql, params, message);
+  // La sesión se comprueba antes que el rol: un administrador inactivo oye lo de la sesión.
+  await rechaza(u.inactivo, sql, params, SESION);
 });
 
 test("un administrador pasa las comprobaciones", async () => {
