@@ -26,6 +26,8 @@ const GOLDEN: Record<FormatoPain001, URL> = {
 };
 
 const LATIN_SEPA = /^[A-Za-z0-9/\-?:().,'+ ]*$/;
+/** The same inputs on every run, as the hostile-input fuzz (docs/fiabilidad.md): FUZZ_SEED=<n> explores others. */
+const SEED = Number(process.env.FUZZ_SEED ?? 20261130);
 
 /** Every text of element `tag`, in document order (the elements here have no attributes but InstdAmt). */
 function valores(xml: string, tag: string): string[] {
@@ -125,7 +127,7 @@ describe.each(FORMATOS_PAIN001)("%s", (formato) => {
           for (const u of valores(xml, "Ustrd")) expect(desescapar(u).length).toBeLessThanOrEqual(140);
         },
       ),
-      { numRuns: 150 },
+      { numRuns: 150, seed: SEED },
     );
   });
 
@@ -261,6 +263,7 @@ describe("textoSepa", () => {
       fc.property(fc.string({ unit: "binary" }), (s) => {
         expect(textoSepa(s)).toMatch(LATIN_SEPA);
       }),
+      { seed: SEED },
     );
   });
 });
