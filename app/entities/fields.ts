@@ -53,6 +53,11 @@ export type Field = {
   hint?: string;
   /** Shown but never written by the form (e.g. email from the account, folio from the database). */
   readOnly?: boolean;
+  /**
+   * Required, except when field `campo` holds one of `valores`: the form marks it «obligatorio» by
+   * the value it opens with (a gasto's importe, which a kilometraje or a dieta does not take).
+   */
+  salvoSi?: { campo: string; valores: readonly string[] };
   /** How a stored value reads, on the record and in its form (e.g. an IBAN in groups of four). */
   display?: (value: string) => string;
 };

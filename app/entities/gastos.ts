@@ -92,6 +92,7 @@ export const gastos: Entity = {
       // Required for an ordinario (reglasClase says so); kilometraje and dietas leave it empty.
       ...money("importe", "Importe", { required: true, positive: true, max: 1_000_000 }),
       schema: money("importe", "Importe", { positive: true, max: 1_000_000 }).schema,
+      salvoSi: { campo: "clase", valores: CLASES_CALCULADAS },
       hint: "Con IVA, hasta 2 decimales, por ejemplo 125,50. En kilometraje y dietas no se escribe: lo calcula Oficina.",
     },
     select("metodo_pago", "Método de pago", METODOS_PAGO, { required: true }),

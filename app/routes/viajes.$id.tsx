@@ -109,27 +109,31 @@ export default function Viaje() {
             ]}
           />
         )}
-        {anadir && antesDeSalir ? (
+        {anadir ? (
           <>
-            <p>
-              El kilometraje y las dietas se añaden desde el día de salida, el{" "}
-              {formatDate(String(record.salida), formats.locale)}. Antes, solo lo ya pagado (un billete, una reserva).
-            </p>
+            {antesDeSalir ? (
+              <p>
+                El kilometraje y las dietas se añaden desde el día de salida, el{" "}
+                {formatDate(String(record.salida), formats.locale)}. Antes, solo lo ya pagado (un billete, una reserva).
+              </p>
+            ) : null}
             <p className="acciones">
               <Link to={nuevo("")}>Añadir un gasto al viaje</Link>
+              {antesDeSalir ? null : (
+                <>
+                  {/* Their category and method as they nearly always are: reimbursed to whoever travelled. */}
+                  <Link
+                    to={nuevo("&nuevo.clase=kilometraje&nuevo.categoria=viajes_transporte&nuevo.metodo_pago=efectivo")}
+                  >
+                    Añadir kilometraje
+                  </Link>
+                  <Link to={nuevo("&nuevo.clase=dieta&nuevo.categoria=comidas&nuevo.metodo_pago=efectivo")}>
+                    Añadir una dieta
+                  </Link>
+                </>
+              )}
             </p>
           </>
-        ) : anadir ? (
-          <p className="acciones">
-            <Link to={nuevo("")}>Añadir un gasto al viaje</Link>
-            {/* Their category and method as they nearly always are: reimbursed to whoever travelled. */}
-            <Link to={nuevo("&nuevo.clase=kilometraje&nuevo.categoria=viajes_transporte&nuevo.metodo_pago=efectivo")}>
-              Añadir kilometraje
-            </Link>
-            <Link to={nuevo("&nuevo.clase=dieta&nuevo.categoria=comidas&nuevo.metodo_pago=efectivo")}>
-              Añadir una dieta
-            </Link>
-          </p>
         ) : null}
       </section>
     </EntityRecordPage>

@@ -142,6 +142,7 @@ export function CreateForm({
           fields={writableFields(entity, campos)}
           render={fieldControls(fields, options, actionData?.existente)}
           errores={form.allErrors}
+          valores={form.initialValue}
           preset={preset}
         />
         {archivos}
@@ -209,6 +210,7 @@ export function EditForm({
           entity={entity}
           fields={entity.fields}
           errores={form.allErrors}
+          valores={form.initialValue}
           render={(field) =>
             !writable.has(field.name) ? (
               <p key={field.name} className="campo">
@@ -237,17 +239,25 @@ function Grupos({
   fields,
   render,
   errores,
+  valores,
   preset = [],
 }: {
   entity: Entity;
   fields: readonly Field[];
   render: (field: Field) => ReactNode;
   errores: Record<string, string[]>;
+  /** The values the form opens with (a refused post's, else the record's or the defaults). */
+  valores: Record<string, unknown> | undefined;
   /** Fields given a value by the link that opened the form: their fold starts open. */
   preset?: readonly string[];
 }) {
   // A fold the opening link chose (`alFrente`) comes first: it is what the form was opened for.
-  const items = conGrupos(entity, fields);
+  const items = conGrupos(
+    entity,
+    fields.map((f) =>
+      f.salvoSi && f.salvoSi.valores.includes(String(valores?.[f.salvoSi.campo] ?? "")) ? { ...f, required: false } : f,
+    ),
+  );
   const alFrente = (item: (typeof items)[number]) =>
     "grupo" in item && item.grupo.alFrente !== undefined && preset.includes(item.grupo.alFrente);
   return (

@@ -1,0 +1,31 @@
+import { renderToStaticMarkup } from "react-dom/server";
+import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router-dom/server";
+import { gastos } from "~/entities/gastos";
+import { CreateForm } from "./EntityForms";
+
+/** The «Nuevo gasto» form as the server renders it, opened with these defaults. */
+async function render(defaults: Record<string, string>) {
+  function Nuevo() {
+    return <CreateForm entity={gastos} options={{}} envio="nuevo" defaults={defaults} />;
+  }
+  const handler = createStaticHandler([{ id: "routes/gastos._index", path: "/gastos", Component: Nuevo }]);
+  const context = await handler.query(new Request("http://oficina.test/gastos?nuevo=1"));
+  if (context instanceof Response) throw new Error("respuesta inesperada");
+  return renderToStaticMarkup(
+    <StaticRouterProvider router={createStaticRouter(handler.dataRoutes, context)} context={context} hydrate={false} />,
+  );
+}
+
+const IMPORTE = /<label for="[^"]*">Importe(<span class="obligatorio"> \(obligatorio\)<\/span>)?<\/label>/;
+
+it("el importe es obligatorio en un gasto ordinario y no en el kilometraje ni en la dieta, que lo calcula Oficina", async () => {
+  expect(IMPORTE.exec(await render({}))?.[1]).toBeDefined();
+  expect(IMPORTE.exec(await render({ clase: "ordinario" }))?.[1]).toBeDefined();
+  for (const clase of ["kilometraje", "dieta"]) {
+    const html = await render({ clase });
+    expect(IMPORTE.exec(html)).not.toBeNull();
+    expect(IMPORTE.exec(html)?.[1]).toBeUndefined();
+    // The other required fields keep their mark.
+    expect(html).toContain('Descripción<span class="obligatorio"> (obligatorio)</span>');
+  }
+});
