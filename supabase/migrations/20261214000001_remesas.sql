@@ -102,7 +102,8 @@ language plpgsql security definer set search_path = '' set timezone to 'Europe/M
 begin
   new.folio := interno.folio_siguiente('interno.remesas_folio_contador', 'REM',
     extract(year from new.creado_en)::integer, 4);
-  new.mensaje_id := new.folio || '-' || to_char(new.creado_en at time zone 'UTC', 'YYYYMMDDHH24MISS');
+  -- La hora de Madrid, la misma que CreDtTm (app/pagos/pain001.ts): el folio ya lo hace único.
+  new.mensaje_id := new.folio || '-' || to_char(new.creado_en, 'YYYYMMDDHH24MISS');
   return new;
 end
 $$;

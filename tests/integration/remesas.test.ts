@@ -494,7 +494,12 @@ describe("crear una remesa", () => {
     const p = await gasto({ metodo: "transferencia", proveedor: prov.ok, importe: "1234.56" });
     const r = await crear(admin, [p, a, b, a], { total: "1234.86" });
     expect(r.folio).toMatch(new RegExp(`^REM-${hoy.slice(0, 4)}-\\d{4}$`));
-    expect(r.mensaje_id.startsWith(`${r.folio}-`)).toBe(true);
+    // Its creation time in Madrid, as the file's CreDtTm says it.
+    const { rows } = await owner.query(
+      "select to_char(creado_en at time zone 'Europe/Madrid', 'YYYYMMDDHH24MISS') as t from public.remesas where id = $1",
+      [r.id],
+    );
+    expect(r.mensaje_id).toBe(`${r.folio}-${rows[0].t}`);
     expect(r.mensaje_id.length).toBeLessThanOrEqual(35);
     expect(r).toMatchObject({
       estado: "generada",
