@@ -135,7 +135,9 @@ export default function RemesaPage() {
         <div>
           <dt>Fichero</dt>
           <dd>
-            {remesa.xml_guardado ? (
+            {remesa.estado === "anulada" ? (
+              "Ya no se descarga: la remesa está anulada y su fichero no debe enviarse al banco."
+            ) : remesa.xml_guardado ? (
               <a href={`/remesas/${remesa.id}/fichero`} download>
                 Descargar el fichero SEPA ({remesa.cuenta.formato})
               </a>

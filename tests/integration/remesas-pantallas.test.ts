@@ -162,7 +162,7 @@ it("propone lo que va y lo que no con su motivo; genera la remesa con su fichero
   expect(rows[0]).toEqual({ estado: "pagado", referencia_pago: hecha.folio, fecha_pago: hoy });
 });
 
-it("anular pide el motivo y deja los gastos libres para otra remesa", async () => {
+it("anular pide el motivo, deja los gastos libres para otra remesa y retira su fichero", async () => {
   const g = await aprobado();
   const datos = await pantalla(admin);
   const form = { gasto: [g.id], cuenta, fecha_ejecucion: hoy, importe_total: datos.propuesta.importe_total };
@@ -185,6 +185,12 @@ it("anular pide el motivo y deja los gastos libres para otra remesa", async () =
   expect(anulada.status).toBe(302);
   const libre = (await pantalla(admin)).propuesta.gastos.find((x: { gasto_id: string }) => x.gasto_id === g.id);
   expect(libre.motivo).toBeNull();
+  // Its file is no longer offered nor served: sent with the next remesa's, it would pay twice.
+  const f = await respond(() => fichero.loader(ruta(`/remesas/${id}/fichero`, admin, { id })));
+  expect(f.status).toBe(410);
+  expect(await f.text()).toContain(`La remesa ${hecha.folio} está anulada: su fichero ya no se descarga`);
+  const { remesa: vista } = await json(await respond(() => remesa.loader(ruta(`/remesas/${id}`, admin, { id }))));
+  expect(vista.estado).toBe("anulada");
 });
 
 it("un nombre que el banco no puede leer (solo caracteres invisibles): 400 que lo dice; la remesa queda anulada, ninguna sin fichero", async () => {
