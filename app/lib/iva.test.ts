@@ -36,9 +36,11 @@ describe("IVA en céntimos exactos", () => {
       }
   });
 
-  it("una cuota a un céntimo de la calculada cuadra; a dos, no", () => {
+  it("una cuota a un céntimo de la calculada cuadra; a dos, no; exenta o al 0 %, solo 0,00", () => {
     expect(cuotaCuadra({ tipo: "10", base: "10.90", cuota: "1.10" })).toBe(true);
     expect(cuotaCuadra({ tipo: "10", base: "10.90", cuota: "1.11" })).toBe(false);
+    expect(cuotaCuadra({ tipo: "exento", base: "50.00", cuota: "0.01" })).toBe(false);
+    expect(cuotaCuadra({ tipo: "0", base: "50.00", cuota: "0.00" })).toBe(true);
   });
 
   it("un desglose guardado se lee y se describe; lo que no lo es, no", () => {

@@ -54,10 +54,11 @@ export function lineaDeImporte(importe: string, tipo: TipoIva): LineaIva {
   return { tipo, base: fromCents(base), cuota: fromCents(total - base) };
 }
 
-/** Is `cuota` the cuota of `base` at `tipo`, within one cent? */
+/** Is `cuota` the cuota of `base` at `tipo`, within one cent (exactly 0 at 0 % or exento)? */
 export function cuotaCuadra(linea: LineaIva): boolean {
   const diferencia = toCents(cuotaDe(linea.base, linea.tipo)) - toCents(linea.cuota);
-  return diferencia >= -1n && diferencia <= 1n;
+  const tolerancia = porcentaje(linea.tipo) === 0n ? 0n : 1n;
+  return diferencia >= -tolerancia && diferencia <= tolerancia;
 }
 
 export function etiquetaTipo(tipo: string): string {

@@ -346,7 +346,8 @@ begin
          g.numero_factura,
          g.tipo_documento,
          g.emisor_nif_efectivo as emisor_nif,
-         g.emisor_nombre_efectivo as emisor_nombre,
+         -- El libro lleva la razón social (no el nombre comercial con el que se le conoce).
+         coalesce(p.razon_social, g.emisor_nombre) as emisor_nombre,
          g.categoria,
          g.estado,
          l.orden::integer as linea,
@@ -362,6 +363,7 @@ begin
          g.iva_motivo,
          g.id::text || ':' || l.orden as id
     from public.gastos_vista g
+    left join public.proveedores p on p.id = g.proveedor_id
    cross join lateral jsonb_array_elements(g.desglose_iva) with ordinality as l(value, orden)
    where g.estado in ('aprobado', 'pagado');
   revoke all on public.libro_facturas_recibidas from public, anon, authenticated;

@@ -313,6 +313,13 @@ begin
     end if;
     v_base := (v_linea ->> 'base')::numeric(14, 2);
     v_cuota := (v_linea ->> 'cuota')::numeric(14, 2);
+    -- Al 0 % o exento no hay cuota que redondear: ni un céntimo.
+    if v_porcentaje = 0 and v_cuota <> 0 then
+      raise exception using errcode = 'OFINV', detail = 'desglose_iva',
+        message = format('Desglose de IVA, línea %s: %s no lleva cuota; escriba 0,00 €, no %s €.',
+                         v_n, case when v_linea ->> 'tipo' = 'exento' then 'una línea exenta' else 'una línea al 0 %' end,
+                         interno.euros(v_cuota));
+    end if;
     if abs(round(v_base * v_porcentaje / 100, 2) - v_cuota) > 0.01 then
       raise exception using errcode = 'OFINV', detail = 'desglose_iva',
         message = format('Desglose de IVA, línea %s: la cuota al %s de %s € es %s €, no %s €.',

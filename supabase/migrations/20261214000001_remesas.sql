@@ -196,6 +196,25 @@ create trigger gastos_en_remesa before update of estado on public.gastos
 -- ---------------------------------------------------------------------------------------------
 
 
+-- p_prefijo y las partes que quepan enteras en p_max caracteres, y «y N más» por las que no: el
+-- concepto de una transferencia (140 en SEPA) no corta un folio por la mitad ni calla que faltan.
+create function interno.lista_que_cabe(p_prefijo text, p_partes text[], p_max integer) returns text
+language plpgsql immutable set search_path = '' as $$
+declare
+  v_n integer := coalesce(array_length(p_partes, 1), 0);
+  v_texto text;
+begin
+  for v_k in reverse v_n..1 loop
+    v_texto := p_prefijo || array_to_string(p_partes[1:v_k], ', ')
+      || case when v_k = v_n then '' else format(' y %s más', v_n - v_k) end;
+    if char_length(v_texto) <= p_max then
+      return v_texto;
+    end if;
+  end loop;
+  return left(p_prefijo || array_to_string(p_partes, ', '), p_max);
+end
+$$;
+
 -- Los datos de una remesa para construir su fichero: la cuenta y el ordenante, y una
 -- transferencia por beneficiario con su importe (suma exacta de sus gastos), su EndToEndId y el
 -- concepto. Importes como texto (exactos en JSON y en JavaScript).
@@ -221,10 +240,11 @@ create function interno.remesa_json(p_id uuid) returns jsonb language sql stable
                 'nombre', min(rg.nombre),
                 'iban', min(rg.iban),
                 'importe', sum(rg.importe)::text,
-                'concepto', left(case min(rg.beneficiario)
-                  when 'solicitante' then 'Reembolso de gastos ' || string_agg(g.folio, ', ' order by g.folio)
-                  else 'Pago de ' || string_agg(coalesce('factura ' || g.numero_factura, g.folio), ', ' order by g.folio)
-                  end, 140),
+                'concepto', case min(rg.beneficiario)
+                  when 'solicitante' then interno.lista_que_cabe('Reembolso de gastos ', array_agg(g.folio order by g.folio), 140)
+                  else interno.lista_que_cabe('Pago de ',
+                    array_agg(coalesce('factura ' || g.numero_factura, g.folio) order by g.folio), 140)
+                  end,
                 'gastos', jsonb_agg(jsonb_build_object('id', g.id, 'folio', g.folio, 'descripcion', g.descripcion,
                   'numero_factura', g.numero_factura, 'importe', rg.importe::text) order by g.folio)) as transferencia
                 from public.remesa_gastos rg join public.gastos g on g.id = rg.gasto_id
@@ -492,7 +512,8 @@ $$;
 revoke all on function
   interno.normalizar_iban(text), interno.iban_valido(text), interno.validar_iban(),
   interno.normalizar_datos_bancarios(), interno.normalizar_cuenta_empresa(), interno.remesas_asignar_folio(),
-  interno.remesas_proteger(), interno.remesas_viva(), interno.gastos_en_remesa(), interno.remesa_json(uuid), interno.exigir_admin_remesas(), interno.remesa_para(uuid, integer, boolean)
+  interno.remesas_proteger(), interno.remesas_viva(), interno.gastos_en_remesa(), interno.remesa_json(uuid),
+  interno.lista_que_cabe(text, text[], integer), interno.exigir_admin_remesas(), interno.remesa_para(uuid, integer, boolean)
   from public, anon, authenticated;
 -- Las restricciones de las tablas la evalúan con el usuario que escribe.
 grant execute on function interno.normalizar_iban(text), interno.iban_valido(text) to authenticated, service_role;

@@ -152,7 +152,9 @@ language sql stable security definer set search_path = '' as $$
                then coalesce(nullif(btrim(concat_ws(' ', s.nombre, s.apellidos)), ''), s.email)
              when g.metodo_pago = 'tarjeta_corporativa' then 'Tarjeta corporativa (pendiente de aplicar)'
              when g.metodo_pago = 'caja_chica' then 'Caja chica'
-             else coalesce(p.razon_social, g.emisor_nombre, 'Acreedores varios')
+             -- Sin proveedor ni NIF, la subcuenta común 41000000: su título no es el de un emisor.
+             when p.id is null and g.emisor_nif is null then 'Acreedores varios'
+             else coalesce(p.razon_social, g.emisor_nombre)
            end as acreedor_titulo,
            case when g.metodo_pago in ('transferencia', 'domiciliacion', 'cheque') then coalesce(p.nif, g.emisor_nif) end
              as acreedor_nif

@@ -301,6 +301,23 @@ describe("reglas de los asientos", () => {
     expect(acreedor.subcuenta).not.toBe("41000000");
   });
 
+  it("lo que se debe a un emisor sin NIF va a la subcuenta común 41000000, titulada «Acreedores varios»", async () => {
+    const fontaneria = await gasto({
+      descripcion: "Arreglo del grifo",
+      fecha_gasto: "2021-07-05",
+      categoria: "mantenimiento_reparaciones",
+      importe: "30.00",
+      metodo_pago: "transferencia",
+      tipo_documento: "ticket",
+      emisor_nombre: "Fontanería Paco",
+    });
+    const acreedor = (await todos(periodoDe("periodo=mes&anio=2021&mes=7"))).find(
+      (a) => a.documento === fontaneria.folio && a.cuenta === "410",
+    );
+    // The account is shared by every such issuer: titled after none of them (ContaPlus keeps one title).
+    expect(acreedor).toMatchObject({ subcuenta: "41000000", titulo: "Acreedores varios", haber: "30.00" });
+  });
+
   it("la cuenta de gasto de cada categoría la cambia un administrador (6xx, de 3 a 8 cifras) y el diario la sigue", async () => {
     const query = (u: TestUser, sql: string) => asUser(owner, u.id, (q) => q(sql));
     await query(

@@ -149,6 +149,11 @@ describe("el desglose de IVA", () => {
       ]?.[0],
     ).toMatch(/la cuota al 21 % de 10,00 € es 2,10 €, no 3,00 €/);
     expect(
+      (await rechazado({ importe: "20,01", ...linea(0, "exento", "10,00", "0,01"), ...linea(1, "0", "10,00") }))[
+        "desglose_iva[0].cuota"
+      ]?.[0],
+    ).toBe("Desglose de IVA, línea 1: una línea exenta no lleva cuota; escriba 0,00 €, no 0,01 €");
+    expect(
       (await rechazado({ importe: "22,00", ...linea(0, "21", "10,00"), ...linea(1, "21", "5,00") }))[
         "desglose_iva[1].tipo"
       ]?.[0],
@@ -308,6 +313,19 @@ describe("en la base de datos, sin pasar por el formulario", () => {
         importe: "11.50",
       }),
     ).rejects.toMatchObject({ message: expect.stringMatching(/la cuota al 10 % de 10,00 € es 1,00 €, no 1,50 €/) });
+    // Exento: no rounding to forgive, not even a cent (it would be deducted, and booked).
+    await expect(
+      store.insert("gastos", {
+        ...valores,
+        desglose_iva: [
+          { tipo: "exento", base: "50.00", cuota: "0.01" },
+          { tipo: "21", base: "41.34", cuota: "8.67" },
+        ],
+        importe: "100.02",
+      }),
+    ).rejects.toMatchObject({
+      message: "Desglose de IVA, línea 1: una línea exenta no lleva cuota; escriba 0,00 €, no 0,01 €.",
+    });
     await expect(
       store.insert("gastos", { ...valores, tipo_documento: "factura_completa", desglose_iva: [] }),
     ).rejects.toMatchObject({ field: "emisor_nif" });

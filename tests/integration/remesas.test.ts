@@ -488,6 +488,27 @@ describe("candidatos: a quién se paga cada gasto, o por qué no puede ir", () =
 });
 
 describe("crear una remesa", () => {
+  it("el concepto nombra folios enteros y dice cuántos no caben en sus 140 caracteres", async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 10; i++) ids.push(await gasto());
+    const r = await crear(admin, ids);
+    const { concepto } = r.transferencias[0]!;
+    await rpc(admin, "anular_remesa", { p_id: r.id, p_version: r.version, p_motivo: "Solo para leer su concepto" });
+    const { rows } = await owner.query<{ folio: string }>(
+      "select folio from public.gastos where id = any($1) order by folio",
+      [ids],
+    );
+    const [, lista, mas] = /^Reembolso de gastos (.*) y (\d+) más$/.exec(concepto)!;
+    const nombrados = lista!.split(", ");
+    expect(nombrados).toEqual(rows.slice(0, nombrados.length).map((g) => g.folio));
+    expect(nombrados.length + Number(mas)).toBe(10);
+    expect(concepto.length).toBeLessThanOrEqual(140);
+    // One more folio would not have fitted.
+    expect(
+      `${lista}, ${rows[nombrados.length]!.folio}`.length + 20 + ` y ${Number(mas) - 1} más`.length,
+    ).toBeGreaterThan(140);
+  });
+
   it("folio REM-AAAA-NNNN, una transferencia por beneficiario con la suma exacta de sus gastos y su EndToEndId", async () => {
     const a = await gasto({ importe: "0.10" });
     const b = await gasto({ metodo: "tarjeta_credito", importe: "0.20" });
