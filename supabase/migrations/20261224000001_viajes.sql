@@ -157,8 +157,8 @@ alter table public.gastos
                                       and km_destino is not null)),
   add constraint gastos_dieta_check check (clase <> 'dieta' or (viaje_id is not null and dieta_lugar is not null));
 create index gastos_viaje_id_idx on public.gastos (viaje_id) where viaje_id is not null;
--- Una dieta por día y viaje.
-create unique index gastos_dieta_dia_key on public.gastos (viaje_id, fecha_gasto) where clase = 'dieta';
+-- Una dieta por persona y día (interno.gastos_clase lo dice antes, con el viaje).
+create unique index gastos_dieta_dia_key on public.gastos (solicitante_id, fecha_gasto) where clase = 'dieta';
 
 grant insert (viaje_id, clase, km_origen, km_destino, km, km_ida_vuelta, dieta_pernocta, dieta_lugar),
       update (viaje_id, clase, km_origen, km_destino, km, km_ida_vuelta, dieta_pernocta, dieta_lugar)
@@ -199,6 +199,7 @@ declare
   e public.empresa;
   v_importe numeric;
   v_rehacer boolean;
+  v_otro uuid;
 begin
   if new.viaje_id is not null then
     select * into v from public.viajes where id = new.viaje_id;
@@ -287,10 +288,17 @@ begin
       message = 'Fecha: una dieta es de un día del viaje, del ' || to_char(v.salida, 'DD/MM/YYYY') || ' al '
         || to_char(v.regreso, 'DD/MM/YYYY') || '.';
   end if;
-  if exists (select 1 from public.gastos g where g.viaje_id = new.viaje_id and g.clase = 'dieta'
-              and g.fecha_gasto = new.fecha_gasto and g.id <> new.id) then
+  -- Una dieta por persona y día, también entre dos viajes del mismo día: el límite exento del
+  -- IRPF es diario, no por viaje.
+  select g.viaje_id into v_otro from public.gastos g
+   where g.solicitante_id = new.solicitante_id and g.clase = 'dieta' and g.fecha_gasto = new.fecha_gasto
+     and g.id <> new.id;
+  if found then
     raise exception using errcode = 'OFINV', detail = 'fecha_gasto',
-      message = 'Fecha: el viaje ya tiene una dieta del ' || to_char(new.fecha_gasto, 'DD/MM/YYYY') || '.';
+      message = case when v_otro = new.viaje_id
+        then 'Fecha: el viaje ya tiene una dieta del ' || to_char(new.fecha_gasto, 'DD/MM/YYYY') || '.'
+        else 'Fecha: ya hay una dieta suya del ' || to_char(new.fecha_gasto, 'DD/MM/YYYY') || ' en otro viaje ('
+          || interno.titulo_viaje_de(v_otro) || '): cada día lleva una sola dieta.' end;
   end if;
   if v.salida::date = v.regreso::date then
     new.dieta_pernocta := false;

@@ -1,6 +1,6 @@
 import { departamentoEnLaBase, enLaBaseDeDatos } from "./support-base-de-datos";
 import { ACCOUNTS, as, expect, expectNoAxeViolations, unique, uniqueCode } from "./support";
-import { borradores, diaMadrid, flash, pageAs, panelGasto, transicion } from "./support-registros";
+import { borradores, diaDeDieta, flash, pageAs, panelGasto, transicion } from "./support-registros";
 
 /**
  * A gasto outside its spending policy: its solicitante is told what it breaks before sending and
@@ -83,7 +83,7 @@ test("una dieta sin exención de IRPF se envía con un motivo, y el aprobador lo
      select 'Dieta de feria', $3::date, 'comidas', 'efectivo', e.id, e.departamento_id, e.sucursal_id, 'dieta', v.id
        from elena e, v
      returning id, folio`,
-    [ACCOUNTS.empleado, motivoViaje, diaMadrid(-2)],
+    [ACCOUNTS.empleado, motivoViaje, diaDeDieta(-2)],
   );
   const { id, folio } = dieta!;
   const fuera =

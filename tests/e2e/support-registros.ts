@@ -1,4 +1,4 @@
-import { request, type Browser, type Page } from "@playwright/test";
+import { request, test, type Browser, type Page } from "@playwright/test";
 import { randomBytes, randomInt, randomUUID } from "node:crypto";
 import sharp from "sharp";
 import { CATEGORIAS_GASTO, METODOS_PAGO } from "../../app/lib/opciones";
@@ -38,6 +38,12 @@ export function diaMadrid(days = 0) {
   d.setUTCDate(d.getUTCDate() + days);
   return d.toISOString().slice(0, 10);
 }
+
+/**
+ * The day of a test's dieta, `days` from today, ten days earlier without JavaScript: both projects
+ * share one database and one demo empleado, who has one dieta a day (the IRPF limit is daily).
+ */
+export const diaDeDieta = (days: number) => diaMadrid(days - (test.info().project.name === "sin-js" ? 10 : 0));
 
 /** «2026-11-22» → «22/11/2026», as the screens show dates. */
 export const fechaES = (iso: string) => iso.split("-").reverse().join("/");

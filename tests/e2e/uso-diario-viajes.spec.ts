@@ -1,6 +1,6 @@
 import { ACCOUNTS, as, expect, navegacion, unique } from "./support";
 import { enLaBaseDeDatos } from "./support-base-de-datos";
-import { diaMadrid, fechaES, flash, panelGasto } from "./support-registros";
+import { diaDeDieta, diaMadrid, fechaES, flash, panelGasto } from "./support-registros";
 
 /**
  * Daily use of a trip: its gastos are added one by one from the trip's own links, each through
@@ -42,7 +42,7 @@ test("el kilometraje añadido desde el viaje lleva de vuelta a su viaje", async 
 const aprobador = as("aprobador");
 
 aprobador("«Rechazar el viaje» sin motivo vuelve a su resumen de errores, con el foco", async ({ page }) => {
-  const dia = diaMadrid(-4);
+  const dia = diaDeDieta(-4);
   const municipio = unique("Teruel");
   // A trip of the demo empleado, its dieta waiting for the demo aprobador.
   const [viaje] = await enLaBaseDeDatos<{ viaje_id: string }>(

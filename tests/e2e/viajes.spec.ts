@@ -1,6 +1,15 @@
 import type { Locator, Page } from "@playwright/test";
 import { as, expect, enlaceEnGrupo, expectNoAxeViolations, tecladoContado, unique } from "./support";
-import { centimosAlAzar, diaMadrid, euros, flash, importeTecleado, justificantePng, pageAs } from "./support-registros";
+import {
+  centimosAlAzar,
+  diaDeDieta,
+  diaMadrid,
+  euros,
+  flash,
+  importeTecleado,
+  justificantePng,
+  pageAs,
+} from "./support-registros";
 
 /**
  * A trip as staff make it (docs/producto.md «Viajes, kilometraje y dietas»): two days with a
@@ -9,9 +18,6 @@ import { centimosAlAzar, diaMadrid, euros, flash, importeTecleado, justificanteP
  * demo company pays 0,30 €/km and 60,00 € a day with an overnight stay in Spain (scripts/seed/viajes.ts).
  */
 const test = as("empleado");
-
-const ayer = diaMadrid(-1);
-const hoy = diaMadrid(0);
 
 /** The record page's table of the trip's gastos. */
 const tablaGastos = (page: Page) => page.getByRole("region", { name: "Gastos del viaje" });
@@ -30,6 +36,9 @@ test("un viaje de dos días con pernocta, 230 km en coche, hotel y taxi: se env�
   browser,
 }) => {
   const motivo = unique("Feria de Valencia");
+  // Yesterday and today (ten days earlier without JavaScript: the first day's dieta is the empleado's only one).
+  const ayer = diaDeDieta(-1);
+  const hoy = diaDeDieta(0);
   await page.goto("/viajes");
   const nuevo = page.getByRole("region", { name: "Nuevo viaje" });
   await nuevo.getByLabel("Municipio de destino").fill("Valencia");

@@ -28,17 +28,17 @@ beforeAll(async () => {
   await sql`update interno.ajustes set justificante_obligatorio_desde = 0`.execute(app.db);
   admin = await app.createUser({ nombre: "Ana", rol: "administrador" });
   aprobador = await app.createUser({ nombre: "Pablo", rol: "aprobador" });
-  empleado = await app.createUser({ nombre: "Elena", rol: "empleado" });
   otro = await app.createUser({ nombre: "Otro", rol: "empleado" });
   dep = await insertDepartamento(app.db, { nombre: "Ventas", codigo: "VEN" });
   suc = await insertSucursal(app.db);
-  for (const u of [admin, aprobador, empleado, otro])
-    await setProfile(app.db, u.id, { departamento_id: dep, sucursal_id: suc });
-  await app.db
-    .updateTable("usuarios")
-    .set({ aprobador_id: aprobador.id })
-    .where("id", "in", [empleado.id, otro.id])
-    .execute();
+  for (const u of [admin, aprobador, otro]) await setProfile(app.db, u.id, { departamento_id: dep, sucursal_id: suc });
+  await app.db.updateTable("usuarios").set({ aprobador_id: aprobador.id }).where("id", "=", otro.id).execute();
+});
+// Each test's traveller is a new Elena: a person has one dieta a day, and the tests share days.
+beforeEach(async () => {
+  empleado = await app.createUser({ nombre: "Elena", rol: "empleado" });
+  await setProfile(app.db, empleado.id, { departamento_id: dep, sucursal_id: suc });
+  await app.db.updateTable("usuarios").set({ aprobador_id: aprobador.id }).where("id", "=", empleado.id).execute();
 });
 afterAll(() => app.close());
 
@@ -284,6 +284,14 @@ describe("dietas: parte exenta y sujeta", () => {
     await gasto({ clase: "dieta", viaje_id: v, fecha_gasto: "2026-03-02" });
     const repetida = await gasto({ clase: "dieta", viaje_id: v, fecha_gasto: "2026-03-02" }).catch((e: Error) => e);
     expect(String(repetida)).toContain("el viaje ya tiene una dieta del 02/03/2026");
+    // Another trip of the same day: still one dieta a day (the IRPF limit is per day, not per trip).
+    const otroViaje = await viaje({ salida: "2026-03-02 16:00:00", regreso: "2026-03-02 22:00:00" });
+    const deOtroViaje = await gasto({ clase: "dieta", viaje_id: otroViaje, fecha_gasto: "2026-03-02" }).catch(
+      (e: Error) => e,
+    );
+    expect(String(deOtroViaje)).toMatch(
+      /ya hay una dieta suya del 02\/03\/2026 en otro viaje \(.+\): cada día lleva una sola dieta/,
+    );
     const ajeno = await gasto({
       clase: "dieta",
       viaje_id: v,
