@@ -380,6 +380,9 @@ language sql stable security definer set search_path = '' as $$
   select case
     when g.desglose_revisar then row(0, 'Desglose de IVA por revisar')::interno.deducibilidad
     when coalesce(g.importe_impuestos, 0) = 0 then row(0, 'Sin IVA soportado')::interno.deducibilidad
+    -- El IVA de otro país no se deduce en la declaración española: se pide a ese país.
+    when coalesce(p.pais, g.emisor_pais, 'ES') <> 'ES'
+      then row(0, 'IVA de otro país: se pide su devolución a ese país, no se deduce aquí')::interno.deducibilidad
     when c.deducibilidad = 'no_deducible'
       then row(0, 'Atenciones a clientes, empleados o terceros (Ley 37/1992, art. 96)')::interno.deducibilidad
     when g.tipo_documento = 'sin_justificante' then row(0, 'Sin justificante')::interno.deducibilidad
@@ -390,6 +393,7 @@ language sql stable security definer set search_path = '' as $$
   end
   from (select 1) x
   left join public.categorias_fiscales c on c.categoria = g.categoria
+  left join public.proveedores p on p.id = g.proveedor_id
 $$;
 
 grant usage on type interno.deducibilidad to authenticated, service_role;

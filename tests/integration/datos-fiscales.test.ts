@@ -268,6 +268,17 @@ describe("deducibilidad", () => {
         "Atenciones a clientes, empleados o terceros (Ley 37/1992, art. 96)",
       ],
       [{ ...linea(0, "exento") }, "Sin IVA soportado"],
+      [
+        {
+          tipo_documento: "factura_completa",
+          factura_a_empresa: "on",
+          emisor_pais: "PT",
+          emisor_nif: "PT509876541",
+          emisor_nombre: "Hotel Lisboa Lda",
+          numero_factura: "L-2026-17",
+        },
+        "IVA de otro país: se pide su devolución a ese país, no se deduce aquí",
+      ],
     ];
     for (const [o, motivo] of casos) {
       const g = await created(await post(form(o), empleado.cookie));
