@@ -66,15 +66,17 @@ export default function Gastos() {
     // What the selection bar sums.
     datos: (row) => ({ "data-centimos": String(toCents(String(row.importe))) }),
   });
-  // «Aprobar todos los que coinciden» only where the filter can hold pendientes.
-  const estadoFiltrado = state.filtros.estado;
-  const masivos = result.total > 0 && (!estadoFiltrado || String(estadoFiltrado).split(",").includes("pendiente"));
+  // «Aprobar todos los que coinciden» only where the filter and the view can hold pendientes.
+  const estadoDeLaVista = gastos.vistas
+    ?.find((v) => v.name === state.vista)
+    ?.filters(user)
+    .find((f) => f.column === "estado")?.value;
+  const admite = (estado: string) =>
+    [state.filtros.estado, estadoDeLaVista].every((e) => !e || String(e).split(",").includes(estado));
+  const masivos = result.total > 0 && admite("pendiente");
   // «Crear remesa con todos los que coinciden» where the filter can hold approved gastos.
   const remesaTodos =
-    user.rol === "administrador" &&
-    result.total > 0 &&
-    state.vista !== "pendientes" &&
-    (!estadoFiltrado || String(estadoFiltrado).split(",").includes("aprobado"))
+    user.rol === "administrador" && result.total > 0 && admite("aprobado")
       ? `/remesas?${new URLSearchParams({ lista: lista.split("?")[1] ?? "", coinciden: "1" }).toString()}#nueva-remesa`
       : null;
   return (
@@ -139,7 +141,7 @@ export default function Gastos() {
               remesaTodos={remesaTodos}
               hoy={data.hoy}
               locale={formats.locale}
-              action={`${accion}#${EN_BLOQUE_FORM}-titulo`}
+              action={`${accion}#${EN_BLOQUE_FORM}-errores`}
             />
           ) : null}
         </div>

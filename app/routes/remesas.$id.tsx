@@ -168,34 +168,55 @@ export default function RemesaPage() {
       {remesa.estado === "generada" ? (
         <section aria-labelledby="remesa-acciones" className="panel">
           <h2 id="remesa-acciones">Acciones</h2>
+          {/* Two different acts, each in its own group: confirming is the usual end; annulling frees the gastos again. */}
           <Form method="post" className="formulario" action={`/remesas/${remesa.id}#confirmar-error`}>
-            {error("confirmar")}
-            {remesa.fecha_ejecucion > hoy ? (
-              // The database allows it (a bank may execute a day early); the person should know.
-              <p className="aviso aviso-aviso">
-                Su fecha de ejecución es el {formatDate(remesa.fecha_ejecucion, f.locale)}: confírmela cuando el banco
-                la haya ejecutado, y sus gastos pasarán a pagados.
-              </p>
-            ) : null}
-            <input type="hidden" name="version" value={remesa.version} />
-            <div className="campo">
-              <label htmlFor="remesa-referencia">Referencia del banco (opcional)</label>
-              <input type="text" id="remesa-referencia" name="referencia" autoComplete="off" {...campo("confirmar")} />
-            </div>
-            <SubmitIntent intent="confirmar">Confirmar: el banco la ejecutó</SubmitIntent>
+            <fieldset className="grupo-campos">
+              <legend>Confirmar el pago</legend>
+              {error("confirmar")}
+              {remesa.fecha_ejecucion > hoy ? (
+                // The database allows it (a bank may execute a day early); the person should know.
+                <p className="aviso aviso-aviso">
+                  Su fecha de ejecución es el {formatDate(remesa.fecha_ejecucion, f.locale)}: confírmela cuando el banco
+                  la haya ejecutado, y sus gastos pasarán a pagados.
+                </p>
+              ) : (
+                <p className="ayuda">Cuando el banco la haya ejecutado: sus gastos pasan a pagados.</p>
+              )}
+              <input type="hidden" name="version" value={remesa.version} />
+              <div className="campo">
+                <label htmlFor="remesa-referencia">Referencia del banco (opcional)</label>
+                <input
+                  type="text"
+                  id="remesa-referencia"
+                  name="referencia"
+                  autoComplete="off"
+                  {...campo("confirmar")}
+                />
+              </div>
+              <SubmitIntent intent="confirmar">Confirmar: el banco la ejecutó</SubmitIntent>
+            </fieldset>
           </Form>
           <Form method="post" className="formulario" action={`/remesas/${remesa.id}#anular-error`}>
-            {error("anular")}
-            <input type="hidden" name="version" value={remesa.version} />
-            <div className="campo">
-              <label htmlFor="remesa-motivo">Motivo de la anulación</label>
-              <input type="text" id="remesa-motivo" name="motivo" autoComplete="off" {...campo("anular")} />
-            </div>
-            <div className="acciones">
-              <button type="submit" name="intent" value="anular" className="peligro">
-                Anular la remesa
-              </button>
-            </div>
+            <fieldset className="grupo-campos">
+              <legend>Anular la remesa</legend>
+              {error("anular")}
+              <p className="ayuda">
+                Solo si el banco no la ejecutó (la rechazó, o el fichero no llegó a enviarse): sus gastos vuelven a
+                poder pagarse en otra remesa. Si el banco ya la ejecutó, confírmela: anulada, se pagarían dos veces.
+              </p>
+              <input type="hidden" name="version" value={remesa.version} />
+              <div className="campo">
+                <label htmlFor="remesa-motivo">
+                  Motivo de la anulación<span className="obligatorio"> (obligatorio)</span>
+                </label>
+                <input type="text" id="remesa-motivo" name="motivo" autoComplete="off" {...campo("anular")} />
+              </div>
+              <div className="acciones">
+                <button type="submit" name="intent" value="anular" className="peligro">
+                  Anular la remesa
+                </button>
+              </div>
+            </fieldset>
           </Form>
         </section>
       ) : null}

@@ -333,8 +333,9 @@ export default function Remesas() {
           />
         ) : null}
         {noVan.length ? (
-          // Folded: mostly the same few reasons (a corporate card, no IBAN), read when something is missing.
-          <details className="tabla-plegada">
+          // Folded: mostly the same few reasons (a corporate card, no IBAN), read when something is
+          // missing; open when none goes, as they are then all there is to read.
+          <details className="tabla-plegada" open={van.length === 0 || undefined}>
             <summary>
               Ver{" "}
               {noVan.length === 1 ? "el gasto que no va" : `los ${cuenta(noVan.length, "gasto", "gastos")} que no van`},

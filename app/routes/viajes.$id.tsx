@@ -50,6 +50,8 @@ export const loader = (args: LoaderFunctionArgs) =>
       anadir: record.solicitante_id === user.id || user.rol === "administrador",
       // Before the trip starts, its kilometraje and dietas cannot be added yet (no gasto is future).
       antesDeSalir: String(record.salida).slice(0, 10) > todayISO(),
+      // The day their form opens on: today during the trip, its first day once it is over.
+      diaDelViaje: String(record.regreso).slice(0, 10) < todayISO() ? String(record.salida).slice(0, 10) : todayISO(),
     }),
   });
 // A trip is where its gastos are added and sent from: a save stays on it, not on the list.
@@ -58,7 +60,8 @@ export const action = (args: ActionFunctionArgs) =>
 export const meta = recordMeta(viajes);
 
 export default function Viaje() {
-  const { gastos, anadir, antesDeSalir, record } = useLoaderData<typeof loader>();
+  const { gastos, anadir, antesDeSalir, diaDelViaje, record } = useLoaderData<typeof loader>();
+  const dia = `&nuevo.fecha_gasto=${diaDelViaje}`;
   const formats = useFormats();
   const euros = (v: unknown) =>
     v === null || v === undefined ? "—" : formatMoney(String(v), formats.locale, formats.currency);
@@ -121,13 +124,15 @@ export default function Viaje() {
               <Link to={nuevo("")}>Añadir un gasto al viaje</Link>
               {antesDeSalir ? null : (
                 <>
-                  {/* Their category and method as they nearly always are: reimbursed to whoever travelled. */}
+                  {/* Their category and method as they nearly always are (reimbursed to whoever travelled), on a day of the trip. */}
                   <Link
-                    to={nuevo("&nuevo.clase=kilometraje&nuevo.categoria=viajes_transporte&nuevo.metodo_pago=efectivo")}
+                    to={nuevo(
+                      `&nuevo.clase=kilometraje&nuevo.categoria=viajes_transporte&nuevo.metodo_pago=efectivo${dia}`,
+                    )}
                   >
                     Añadir kilometraje
                   </Link>
-                  <Link to={nuevo("&nuevo.clase=dieta&nuevo.categoria=comidas&nuevo.metodo_pago=efectivo")}>
+                  <Link to={nuevo(`&nuevo.clase=dieta&nuevo.categoria=comidas&nuevo.metodo_pago=efectivo${dia}`)}>
                     Añadir una dieta
                   </Link>
                 </>

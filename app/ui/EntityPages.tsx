@@ -82,7 +82,7 @@ export function EntityListPage({ entity: declared, children }: { entity: Entity;
             <AccionesEnBloque
               entity={entity}
               acciones={enBloque.acciones}
-              action={`${accion}#${EN_BLOQUE_FORM}-titulo`}
+              action={`${accion}#${EN_BLOQUE_FORM}-errores`}
               aqui={listHref(entity.path, state, {})}
               todosHref={`${listHref(entity.path, state, { [SELECCIONAR_TODOS]: "todos" })}#${EN_BLOQUE_FORM}-titulo`}
             />

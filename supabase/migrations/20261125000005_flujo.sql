@@ -293,9 +293,9 @@ revoke all on function interno.mes_y_anio(date) from public, anon, authenticated
 -- invoker) y lo usan.
 grant execute on function interno.mes_y_anio(date) to authenticated, service_role;
 
-create function interno.formato_importe(p_importe numeric) returns text language sql immutable set search_path = '' as $$
-  select translate(to_char(p_importe, 'FM999,999,999,990.00'), ',.', '.,')
-$$;
+-- 1234.5 → «1.234,50», para los mensajes (que añaden « €»).
+create function interno.euros(p_importe numeric) returns text language sql immutable set search_path = ''
+as $$ select translate(to_char(p_importe, 'FM999,999,999,990.00'), ',.', '.,') $$;
 
 -- Aviso si lo aprobado (aprobado + pagado) del departamento en el mes de fecha_gasto supera su
 -- presupuesto mensual (en su tabla aparte, departamentos_presupuesto:
@@ -324,8 +324,8 @@ begin
     return null;
   end if;
   return 'El departamento ' || v_nombre || ' supera su presupuesto mensual de ' || interno.mes_y_anio(p_fecha)
-    || ': ' || interno.formato_importe(v_total) || ' aprobados frente a un presupuesto de '
-    || interno.formato_importe(v_presupuesto) || '.';
+    || ': ' || interno.euros(v_total) || ' € aprobados frente a un presupuesto de '
+    || interno.euros(v_presupuesto) || ' €.';
 end
 $$;
 
@@ -359,7 +359,7 @@ begin
       message = case when v_desde = 0
         then 'Adjunte el justificante (ticket o factura) antes de enviar el gasto a aprobación.'
         else 'Adjunte el justificante (ticket o factura) antes de enviar el gasto a aprobación: es obligatorio desde '
-          || interno.formato_importe(v_desde) || '.' end;
+          || interno.euros(v_desde) || ' €.' end;
   end if;
   v_duplicado := exists (select 1 from public.justificantes j
                           where j.gasto_id = g.id and interno.contenido_en_otro_gasto(j.sha256, g.id));

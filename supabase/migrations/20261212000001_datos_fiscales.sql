@@ -361,9 +361,6 @@ $$;
 create function interno.nombre_tipo_iva(p_clave text) returns text language sql immutable set search_path = ''
 as $$ select case when p_clave = 'exento' then 'exento' else coalesce(p_clave, '?') || ' %' end $$;
 
--- 1234.5 → «1.234,50»
-create function interno.euros(p_importe numeric) returns text language sql immutable set search_path = ''
-as $$ select translate(to_char(p_importe, 'FM999,999,999,990.00'), ',.', '.,') $$;
 
 -- Los disparadores BEFORE van por orden alfabético: este, tras gastos_validar (los errores de
 -- fecha se dicen antes que los del desglose).

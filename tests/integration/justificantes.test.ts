@@ -629,7 +629,9 @@ describe("quitar y el flujo", () => {
 
       await guardarAjustes(app.url, { PERMITIR_ADMIN_UNICO: false, JUSTIFICANTE_OBLIGATORIO_DESDE: "100.00" });
       await enviar(empleado, await nuevo(empleado, "99,99")); // below: not required
-      await expect(enviar(empleado, await nuevo(empleado, "100,00"))).rejects.toThrow(/es obligatorio desde 100,00\.$/);
+      await expect(enviar(empleado, await nuevo(empleado, "100,00"))).rejects.toThrow(
+        /es obligatorio desde 100,00 €\.$/,
+      );
       const g2 = await nuevo(empleado, "150,00");
       const r = await post(
         { intent: "enviar", id: g2.id, version: String(g2.version) },
@@ -639,7 +641,7 @@ describe("quitar y el flujo", () => {
       // Through the list's form too: the Spanish message with a link to the panel's file field.
       expect(await flashOf(r)).toMatchObject({
         kind: "error",
-        message: `Gasto ${g2.folio}: Adjunte el justificante (ticket o factura) antes de enviar el gasto a aprobación: es obligatorio desde 100,00.`,
+        message: `Gasto ${g2.folio}: Adjunte el justificante (ticket o factura) antes de enviar el gasto a aprobación: es obligatorio desde 100,00 €.`,
         enlace: { href: `/gastos?gasto=${g2.id}#justificantes-archivos`, texto: "Adjuntar el justificante" },
       });
       expect((await row(g2.id)).estado).toBe("borrador");

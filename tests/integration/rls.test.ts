@@ -750,7 +750,7 @@ describe("gastos: flujo", () => {
     const r = await rpc(u.aprobador, "aprobar_gasto", [b.id, 2]);
     expect(r.estado).toBe("aprobado");
     expect(r.aviso).toMatch(
-      /^El departamento Ventas supera su presupuesto mensual de \w+ de \d{4}: 110,00 aprobados frente a un presupuesto de 100,00\.$/,
+      /^El departamento Ventas supera su presupuesto mensual de \w+ de \d{4}: 110,00 € aprobados frente a un presupuesto de 100,00 €\.$/,
     );
   });
 
