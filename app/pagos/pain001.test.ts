@@ -419,6 +419,25 @@ describe("remesas que el banco rechazaría: RemesaNoValida con el campo y un men
     expect(() => generar(remesa)).not.toThrow();
   });
 
+  it("a un banco de fuera de la zona SEPA (Turquía, Brasil), nada: su IBAN es válido, pero no para SEPA", () => {
+    for (const [pais, iban] of [
+      ["TR", "TR330006100519786457841326"],
+      ["BR", "BR1800360305000010009795493C1"],
+    ]) {
+      const remesa = remesaPequena();
+      remesa.transferencias[1]!.beneficiario.iban = iban!;
+      const e = error(remesa);
+      expect(e.campo).toBe("transferencias[1].beneficiario.iban");
+      expect(e.message).toBe(
+        `La transferencia 2 (Jurgen Gross) va a un banco de ${pais}, fuera de la zona SEPA: no puede ir en el fichero.`,
+      );
+    }
+    // Gibraltar is in SEPA (outside the EEA: with the payer's address, which this remesa has).
+    const gibraltar = remesaPequena();
+    gibraltar.transferencias[1]!.beneficiario.iban = "GI75NWBK000000007099453";
+    expect(() => generar(gibraltar)).not.toThrow();
+  });
+
   it("formato desconocido", () => {
     expect(error(remesaPequena(), "pain.001.001.10" as FormatoPain001).campo).toBe("formato");
   });

@@ -88,7 +88,12 @@ const IMPORTE_MAXIMO = toCents("999999999.99");
  * SEPA countries outside the EEA: a transfer to one of their banks must carry the payer's address
  * (EU funds-transfer rules, repeated in the SCT rulebook), or the bank sends it back.
  */
-const SEPA_FUERA_EEE = new Set(["AD", "AL", "CH", "GB", "GG", "IM", "JE", "MC", "MD", "ME", "MK", "RS", "SM", "VA"]);
+const SEPA_FUERA_EEE = new Set("AD AL CH GB GG GI IM JE MC MD ME MK RS SM VA".split(" "));
+
+/** The EEA (the EU and IS, LI, NO) by IBAN country: with SEPA_FUERA_EEE, where a SEPA transfer can go. */
+const EEE = new Set(
+  "AT BE BG CY CZ DE DK EE ES FI FR GR HR HU IE IS IT LI LT LU LV MT NL NO PL PT RO SE SI SK".split(" "),
+);
 
 const NAMESPACE: Record<FormatoPain001, string> = {
   "pain.001.001.03": "urn:iso:std:iso:20022:tech:xsd:pain.001.001.03",
@@ -347,6 +352,12 @@ export function pain001(remesa: Remesa, formato: FormatoPain001, opciones: Opcio
     const bicBeneficiario = bic(b.bic, `${campo}.beneficiario.bic`, `del beneficiario ${cual}`);
     const concepto = texto(t.concepto, 140);
     const paisBanco = ibanBeneficiario.slice(0, 2);
+    // A valid IBAN of a country outside SEPA (TR, BR…): its bank would return a SEPA transfer.
+    if (!EEE.has(paisBanco) && !SEPA_FUERA_EEE.has(paisBanco))
+      throw new RemesaNoValida(
+        `${campo}.beneficiario.iban`,
+        `La transferencia ${i + 1} (${nombreBeneficiario}) va a un banco de ${paisBanco}, fuera de la zona SEPA: no puede ir en el fichero.`,
+      );
     if (SEPA_FUERA_EEE.has(paisBanco) && !dirOrdenante)
       throw new RemesaNoValida(
         "ordenante.direccion",

@@ -270,6 +270,16 @@ grant execute on function interno.presupuesto_del_mes(uuid, date) to authenticat
 
 
 
+-- ¿Es de un país de la zona SEPA el IBAN (el EEE y los de fuera: app/pagos/pain001.ts)? Uno válido
+-- de otro país (TR, BR…) no va en una remesa: su banco devolvería la transferencia.
+create function interno.iban_sepa(p_iban text) returns boolean language sql immutable set search_path = '' as $$
+  select left(p_iban, 2) in (
+    'AT', 'BE', 'BG', 'CY', 'CZ', 'DE', 'DK', 'EE', 'ES', 'FI', 'FR', 'GR', 'HR', 'HU', 'IE', 'IS', 'IT', 'LI', 'LT',
+    'LU', 'LV', 'MT', 'NL', 'NO', 'PL', 'PT', 'RO', 'SE', 'SI', 'SK',
+    'AD', 'AL', 'CH', 'GB', 'GG', 'GI', 'IM', 'JE', 'MC', 'MD', 'ME', 'MK', 'RS', 'SM', 'VA')
+$$;
+revoke all on function interno.iban_sepa(text) from public, anon, authenticated;
+
 -- ---------------------------------------------------------------------------------------------
 -- A quién se paga cada gasto (según su método de pago):
 --   efectivo, tarjeta_credito, tarjeta_debito  lo adelantó el solicitante: se le reembolsa, a la
@@ -331,6 +341,9 @@ returns table (orden bigint, gasto_id uuid, folio text, descripcion text, fecha_
              when 'solicitante' then y.ben_nombre || ' no ha indicado su cuenta bancaria.'
              else 'el proveedor ' || y.ben_nombre || ' no tiene IBAN.' end
            when not interno.iban_valido(y.ben_iban) then 'IBAN no válido: revise el de ' || y.ben_nombre || '.'
+           when not interno.iban_sepa(y.ben_iban)
+             then 'IBAN de fuera de la zona SEPA (' || left(y.ben_iban, 2) || '): a ' || y.ben_nombre
+               || ' no se le paga con una transferencia SEPA.'
          end
     from y
    order by y.orden

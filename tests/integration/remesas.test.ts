@@ -18,7 +18,7 @@ let app: TestApp;
 let admin: TestUser, admin2: TestUser, aprobador: TestUser, empleado: TestUser, empleado2: TestUser;
 let dep: string, suc: string;
 let cuenta: string, cuentaInactiva: string;
-let prov: { ok: string; malo: string; sinIban: string };
+let prov: { ok: string; malo: string; sinIban: string; turco: string };
 let owner: pg.Client;
 const hoy = todayISO();
 const IBAN_ELENA = generateValidEsIban(2);
@@ -61,6 +61,8 @@ beforeAll(async () => {
     ok: await p("Papelería La Castellana SL", 11, IBAN_PROVEEDOR),
     malo: await p("Cuenta Errónea SL", 12, alterado(generateValidEsIban(4))),
     sinIban: await p("Sin Cuenta SL", 13, null),
+    // A valid IBAN, of a bank outside SEPA.
+    turco: await p("İstanbul Tekstil AŞ", 14, "TR330006100519786457841326"),
   };
 });
 afterAll(async () => {
@@ -421,6 +423,7 @@ describe("candidatos: a quién se paga cada gasto, o por qué no puede ir", () =
       sinIban: await gasto({ solicitante: empleado2, metodo: "tarjeta_debito" }),
       proveedorSinIban: await gasto({ metodo: "transferencia", proveedor: prov.sinIban }),
       ibanMalo: await gasto({ metodo: "transferencia", proveedor: prov.malo }),
+      fueraDeSepa: await gasto({ metodo: "transferencia", proveedor: prov.turco }),
       pendiente: await gasto({ estado: "pendiente" }),
       borrador: await gasto({ estado: "borrador" }),
       aprobadoPorAna: await gasto({ aprobadoPor: admin }),
@@ -461,12 +464,14 @@ describe("candidatos: a quién se paga cada gasto, o por qué no puede ir", () =
       sinIban: "Sin IBAN: Eva no ha indicado su cuenta bancaria.",
       proveedorSinIban: "Sin IBAN: el proveedor Sin Cuenta SL no tiene IBAN.",
       ibanMalo: "IBAN no válido: revise el de Cuenta Errónea SL.",
+      fueraDeSepa:
+        "IBAN de fuera de la zona SEPA (TR): a İstanbul Tekstil AŞ no se le paga con una transferencia SEPA.",
       pendiente: "No está aprobado.",
       borrador: "No está aprobado.",
       aprobadoPorAna: "Lo aprobó usted: debe incluirlo en una remesa otro administrador.",
     });
     expect(c.gastos.at(-1)).toMatchObject({ gasto_id: noExiste, motivo: "El gasto no existe." });
-    expect(c).toMatchObject({ incluidos: 3, excluidos: 12, transferencias: 2, importe_total: "1000000.30" });
+    expect(c).toMatchObject({ incluidos: 3, excluidos: 13, transferencias: 2, importe_total: "1000000.30" });
     // Another administrador may: separation of duties is about who approved it.
     const otra = await candidatos(admin2, [ids.aprobadoPorAna]);
     expect(otra.gastos[0]!.motivo).toBeNull();
