@@ -15,14 +15,32 @@ export const DATOS_BANCARIOS_CAMPOS: readonly Field[] = [
     max: 70,
     hint: "Opcional: solo si la cuenta no está a nombre de esta persona.",
   }),
-  text("nif", "NIF", {
-    max: 20,
-    uppercase: true,
-    hint: "El DNI o NIE, con su letra, por ejemplo 12345678Z: lo lleva el informe de IRPF de dietas y kilometraje (modelo 190).",
-  }),
+  nifDePersona(
+    text("nif", "NIF", {
+      max: 20,
+      uppercase: true,
+      hint: "El DNI o NIE, con su letra, por ejemplo 12345678Z: lo lleva el informe de IRPF de dietas y kilometraje (modelo 190).",
+    }),
+  ),
 ];
 
-const NIF_DE_PERSONA = "Escriba un NIF de persona: DNI, NIE o NIF K, L o M, por ejemplo 12345678Z.";
+/**
+ * A person's NIF, not a company's CIF: a DNI, a NIE, or the K, L and M NIFs of those without one.
+ * Checked on the field itself, so a wrong IBAN and a wrong NIF are both said at once.
+ */
+function nifDePersona(field: Field): Field {
+  return {
+    ...field,
+    schema: (z) =>
+      field.schema(z).superRefine((value, ctx) => {
+        if (typeof value !== "string" || value === "") return;
+        const problema = /^(\d{8}|[XYZKLM]\d{7})[A-Z]$/.test(normalizeNif(value, "ES"))
+          ? validateNif(value, "ES")
+          : "Escriba un NIF de persona: DNI, NIE o NIF K, L o M, por ejemplo 12345678Z.";
+        if (problema) ctx.addIssue({ code: "custom", message: problema });
+      }),
+  };
+}
 
 export const datosBancariosSchema = (z: Z) =>
   formSchema(z, DATOS_BANCARIOS_CAMPOS, (values, ctx) => {
@@ -36,12 +54,6 @@ export const datosBancariosSchema = (z: Z) =>
           message: "El titular es el de la cuenta: escriba también su IBAN",
         });
     }
-    if (typeof values.nif !== "string" || !conNif) return;
-    // A person's, not a company's CIF: a DNI, a NIE, or the K, L and M NIFs of those without one.
-    const problema = /^(\d{8}|[XYZKLM]\d{7})[A-Z]$/.test(normalizeNif(values.nif, "ES"))
-      ? validateNif(values.nif, "ES")
-      : NIF_DE_PERSONA;
-    if (problema) ctx.addIssue({ code: "custom", path: ["nif"], message: problema });
   });
 
 /** The stored row, as the profile reads it. */

@@ -107,7 +107,7 @@ describe("validateIban", () => {
     expect(ibanError("ES12")).toMatch(/ES y 22 caracteres/);
     // The right shape with a wrong digit: the control digits are named, as the NIF's letter is.
     expect(ibanError("ES91 2100 0418 4502 0005 1333")).toBe(
-      "Los dígitos de control del IBAN (ES91) no cuadran con el número de cuenta: alguna cifra está cambiada. Cópielo de nuevo de la factura o del certificado del banco.",
+      "Los dígitos de control del IBAN (ES91) no cuadran con el número de cuenta: alguna cifra está cambiada. Cópielo de nuevo de donde lo leyó (una factura, el certificado o la aplicación del banco).",
     );
     expect(ibanError("GB82 WEST 1234 5698 7654 33")).toMatch(/^Los dígitos de control del IBAN \(GB82\) no cuadran/);
     expect(ibanError("MX123456789012345678")).toMatch(/no usan IBAN/);

@@ -108,7 +108,7 @@ export function ibanError(s: string): string | null {
     (country !== "ES" || /^ES\d{22}$/.test(iban))
   ) {
     // Not the digits that would fit: the mistake is as likely in the account, which they would hide.
-    return `Los dígitos de control del IBAN (${iban.slice(0, 4)}) no cuadran con el número de cuenta: alguna cifra está cambiada. Cópielo de nuevo de la factura o del certificado del banco.`;
+    return `Los dígitos de control del IBAN (${iban.slice(0, 4)}) no cuadran con el número de cuenta: alguna cifra está cambiada. Cópielo de nuevo de donde lo leyó (una factura, el certificado o la aplicación del banco).`;
   }
   return length
     ? `Escriba un IBAN válido: ${country} y ${length - 2} caracteres más, p. ej. ES91 2100 0418 4502 0005 1332.`

@@ -210,11 +210,13 @@ describe("datos bancarios en la ficha de una persona", () => {
   it("la persona, en su ficha: sin cuenta todavía; un dígito de control mal, 400 en su campo y nada escrito", async () => {
     expect(await seccion(empleado.id, empleado.cookie)).toMatchObject({ fila: null });
     const before = await snapshot();
-    const r = await post(empleado.id, { iban: alterado(IBAN_ELENA), titular: "X" }, empleado.cookie);
+    const r = await post(empleado.id, { iban: alterado(IBAN_ELENA), titular: "X", nif: "12345678A" }, empleado.cookie);
     expect(r.status).toBe(400);
     const { error } = (await json(r)).datosBancarios;
     expect(error.iban[0]).toMatch(/^Los dígitos de control del IBAN \(ES\d{2}\) no cuadran con el número de cuenta/);
     expect(error.titular[0]).toBe("Titular: al menos 2 caracteres");
+    // Every field's problem at once: the NIF's too, beside the IBAN's.
+    expect(error.nif[0]).toMatch(/^La letra del DNI no es correcta/);
     expect((await json(await post(empleado.id, { iban: "" }, empleado.cookie))).datosBancarios.error.iban[0]).toBe(
       "Escriba el IBAN, el NIF o los dos",
     );
