@@ -58,6 +58,8 @@ export type Field = {
    * the value it opens with (a gasto's importe, which a kilometraje or a dieta does not take).
    */
   salvoSi?: { campo: string; valores: readonly string[] };
+  /** The other way round: optional, but marked «obligatorio» when `campo` opens with one of `valores`. */
+  soloSi?: { campo: string; valores: readonly string[] };
   /** How a stored value reads, on the record and in its form (e.g. an IBAN in groups of four). */
   display?: (value: string) => string;
 };

@@ -70,6 +70,8 @@ export const CAMPOS_NO_ADMIN = [
 
 /** Gastos whose importe the database computes (km × rate, the company's daily amount): no receipt, no IVA. */
 export const CLASES_CALCULADAS = ["kilometraje", "dieta"] as const;
+/** The fields a kilometraje needs (reglasClase checks them), marked so on its form. */
+const KILOMETRAJE = { campo: "clase", valores: ["kilometraje"] } as const;
 const calculado = (clase: unknown) => (CLASES_CALCULADAS as readonly unknown[]).includes(clase);
 
 export const gastos: Entity = {
@@ -131,15 +133,24 @@ export const gastos: Entity = {
       hint: "Ordinario: con su ticket o factura. Kilometraje (vehículo propio) y dieta (manutención de un día de viaje): Oficina calcula el importe con las tarifas de la empresa y no piden justificante. Si la deja vacía, ordinario.",
       genero: "f",
     }),
-    ref("viaje_id", "Viaje", "viajes", { hint: "Uno de sus viajes. Una dieta siempre es de un viaje." }),
-    text("km_origen", "Origen", { max: 100, min: 2, hint: "Por ejemplo Madrid, oficina de Ventas Norte." }),
-    text("km_destino", "Destino", { max: 100, min: 2 }),
-    decimal("km", "Kilómetros", {
-      decimales: 1,
-      max: 20_000,
-      unidad: "km",
-      hint: "Los de un sentido si marca «Ida y vuelta», por ejemplo 115.",
-    }),
+    {
+      ...ref("viaje_id", "Viaje", "viajes", { hint: "Uno de sus viajes. Una dieta siempre es de un viaje." }),
+      soloSi: { campo: "clase", valores: ["dieta"] },
+    },
+    {
+      ...text("km_origen", "Origen", { max: 100, min: 2, hint: "Por ejemplo Madrid, oficina de Ventas Norte." }),
+      soloSi: KILOMETRAJE,
+    },
+    { ...text("km_destino", "Destino", { max: 100, min: 2 }), soloSi: KILOMETRAJE },
+    {
+      ...decimal("km", "Kilómetros", {
+        decimales: 1,
+        max: 20_000,
+        unidad: "km",
+        hint: "Los de un sentido si marca «Ida y vuelta», por ejemplo 115.",
+      }),
+      soloSi: KILOMETRAJE,
+    },
     checkbox("km_ida_vuelta", "Ida y vuelta (cuenta los kilómetros dos veces)"),
     { ...money("km_tarifa", "Tarifa por km", {}), readOnly: true },
     checkbox("dieta_pernocta", "Con pernocta (durmió fuera esa noche)", {

@@ -18,7 +18,7 @@ async function render(defaults: Record<string, string>) {
 
 const IMPORTE = /<label for="[^"]*">Importe(<span class="obligatorio"> \(obligatorio\)<\/span>)?<\/label>/;
 
-it("el importe es obligatorio en un gasto ordinario y no en el kilometraje ni en la dieta, que lo calcula Oficina", async () => {
+it("el importe es obligatorio en un gasto ordinario, no en el kilometraje ni en la dieta; lo suyo, en los suyos", async () => {
   expect(IMPORTE.exec(await render({}))?.[1]).toBeDefined();
   expect(IMPORTE.exec(await render({ clase: "ordinario" }))?.[1]).toBeDefined();
   for (const clase of ["kilometraje", "dieta"]) {
@@ -28,4 +28,14 @@ it("el importe es obligatorio en un gasto ordinario y no en el kilometraje ni en
     // The other required fields keep their mark.
     expect(html).toContain('Descripción<span class="obligatorio"> (obligatorio)</span>');
   }
+  // What a kilometraje needs instead is marked on its form, and only there.
+  const marcado = (html: string, label: string) =>
+    html.includes(`${label}<span class="obligatorio"> (obligatorio)</span>`);
+  const km = await render({ clase: "kilometraje" });
+  for (const label of ["Origen", "Destino", "Kilómetros"]) {
+    expect(marcado(km, label), label).toBe(true);
+    expect(marcado(await render({}), label), label).toBe(false);
+  }
+  expect(marcado(await render({ clase: "dieta" }), "Viaje")).toBe(true);
+  expect(marcado(km, "Viaje")).toBe(false);
 });

@@ -254,9 +254,11 @@ function Grupos({
   // A fold the opening link chose (`alFrente`) comes first: it is what the form was opened for.
   const items = conGrupos(
     entity,
-    fields.map((f) =>
-      f.salvoSi && f.salvoSi.valores.includes(String(valores?.[f.salvoSi.campo] ?? "")) ? { ...f, required: false } : f,
-    ),
+    fields.map((f) => {
+      const tiene = (o?: { campo: string; valores: readonly string[] }) =>
+        o !== undefined && o.valores.includes(String(valores?.[o.campo] ?? ""));
+      return tiene(f.salvoSi) ? { ...f, required: false } : tiene(f.soloSi) ? { ...f, required: true } : f;
+    }),
   );
   const alFrente = (item: (typeof items)[number]) =>
     "grupo" in item && item.grupo.alFrente !== undefined && preset.includes(item.grupo.alFrente);

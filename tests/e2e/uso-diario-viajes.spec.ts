@@ -27,9 +27,9 @@ test("el kilometraje añadido desde el viaje lleva de vuelta a su viaje", async 
   await expect(form.getByLabel("Fecha (obligatorio)")).toHaveValue(dia);
   await form.getByLabel("Categoría").selectOption({ label: "Viajes y transporte" });
   await form.getByLabel("Método de pago").selectOption({ label: "Efectivo" });
-  await form.getByLabel("Origen", { exact: true }).fill("Madrid");
-  await form.getByLabel("Destino", { exact: true }).fill(municipio);
-  await form.getByLabel("Kilómetros", { exact: true }).fill("225");
+  await form.getByLabel("Origen (obligatorio)", { exact: true }).fill("Madrid");
+  await form.getByLabel("Destino (obligatorio)", { exact: true }).fill(municipio);
+  await form.getByLabel("Kilómetros (obligatorio)", { exact: true }).fill("225");
   await form.getByRole("button", { name: "Crear gasto" }).click();
   await expect(flash(page)).toContainText(/Gasto creado: GAS-\d{4}-\d{5}/);
 

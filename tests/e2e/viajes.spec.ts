@@ -64,10 +64,10 @@ test("un viaje de dos días con pernocta, 230 km en coche, hotel y taxi: se env�
     await expect(form.getByLabel("Categoría")).toHaveValue("viajes_transporte");
     await expect(form.getByLabel("Método de pago")).toHaveValue("efectivo");
     // The link's class opens its fold: the km fields are in sight, not folded at the bottom.
-    await expect(form.getByLabel("Origen", { exact: true })).toBeVisible();
-    await form.getByLabel("Origen", { exact: true }).fill("Madrid");
-    await form.getByLabel("Destino", { exact: true }).fill("Valencia");
-    await form.getByLabel("Kilómetros", { exact: true }).fill("230");
+    await expect(form.getByLabel("Origen (obligatorio)", { exact: true })).toBeVisible();
+    await form.getByLabel("Origen (obligatorio)", { exact: true }).fill("Madrid");
+    await form.getByLabel("Destino (obligatorio)", { exact: true }).fill("Valencia");
+    await form.getByLabel("Kilómetros (obligatorio)", { exact: true }).fill("230");
   });
   await page.goto(viaje);
   await gastoDelViaje(page, "Añadir una dieta", async (form) => {
