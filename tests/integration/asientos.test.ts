@@ -301,6 +301,35 @@ describe("reglas de los asientos", () => {
     expect(acreedor.subcuenta).not.toBe("41000000");
   });
 
+  it("una dieta: lo exento de IRPF, a su cuenta de gasto; lo sujeto, retribución, a sueldos y salarios (640)", async () => {
+    const { rows } = await owner.query<{ id: string }>(
+      `insert into public.viajes (solicitante_id, destino_municipio, destino_pais, motivo, salida, regreso)
+       values ($1, 'Bilbao', 'ES', 'Visita a un cliente', '2021-08-10 08:00', '2021-08-10 20:00') returning id`,
+      [empleado.id],
+    );
+    const dieta = await gasto({
+      descripcion: "Dieta en Bilbao",
+      fecha_gasto: "2021-08-10",
+      categoria: "comidas",
+      clase: "dieta",
+      viaje_id: rows[0]!.id,
+    });
+    const { rows: irpf } = await owner.query<{ importe: string; exento: string; sujeto: string }>(
+      `select g.importe::text, (interno.irpf(g)).exento::text, (interno.irpf(g)).sujeto::text
+         from public.gastos g where g.id = $1`,
+      [dieta.id],
+    );
+    const { importe, exento, sujeto } = irpf[0]!;
+    expect(Number(sujeto)).toBeGreaterThan(0);
+    const lineas = (await todos(periodoDe("periodo=mes&anio=2021&mes=8"))).filter((a) => a.documento === dieta.folio);
+    expect(lineas.map((a) => [a.linea, a.subcuenta, a.titulo, a.debe, a.haber])).toEqual([
+      [1, "62900000", "Otros servicios", exento, "0.00"],
+      [2, "64000000", "Sueldos y salarios", sujeto, "0.00"],
+      [3, lineas[2]!.subcuenta, "Elena Ruiz", "0.00", importe],
+    ]);
+    expect(lineas[1]!.concepto).toBe(`${dieta.folio} Dieta en Bilbao (sujeto a IRPF)`);
+  });
+
   it("lo que se debe a un emisor sin NIF va a la subcuenta común 41000000, titulada «Acreedores varios»", async () => {
     const fontaneria = await gasto({
       descripcion: "Arreglo del grifo",

@@ -51,6 +51,7 @@ create function interno.nombre_cuenta_gasto(p_cuenta text) returns text language
     when '628' then 'Suministros'
     when '629' then 'Otros servicios'
     when '631' then 'Otros tributos'
+    when '640' then 'Sueldos y salarios'
     when '649' then 'Otros gastos sociales'
     when '678' then 'Gastos excepcionales'
   end, 'Cuenta ' || left(p_cuenta, 3))
@@ -127,6 +128,7 @@ language sql stable security definer set search_path = '' as $$
     select g.id, g.folio, g.fecha_gasto, g.descripcion, g.importe, g.metodo_pago, g.solicitante_id,
            g.numero_factura, g.desglose_iva, g.fecha_expedicion,
            coalesce((interno.deducibilidad(g)).importe, 0) as deducible,
+           coalesce((interno.irpf(g)).sujeto, 0) as sujeto_irpf,
            rpad(coalesce(c.cuenta_gasto, '629'), 8, '0') as gasto_subcuenta,
            interno.nombre_cuenta_gasto(coalesce(c.cuenta_gasto, '629')) as gasto_titulo,
            case
@@ -181,11 +183,20 @@ language sql stable security definer set search_path = '' as $$
      group by r.id, r.folio, r.fecha_ejecucion, r.cuenta_id, ce.nombre, rg.beneficiario, rg.beneficiario_id,
               s.nombre, s.apellidos, s.email, p.pais, p.nif, p.razon_social
   )
-  -- Gasto: la cuenta de gasto.
+  -- Gasto: la cuenta de gasto (de un kilometraje o una dieta, su parte exenta de IRPF).
   select g.fecha_gasto, 1, g.folio, 1, left(g.gasto_subcuenta, 3), null, g.gasto_subcuenta, g.gasto_titulo,
-         g.folio || ' ' || g.descripcion, g.importe - g.deducible, 0::numeric,
+         g.folio || ' ' || g.descripcion, g.importe - g.deducible - g.sujeto_irpf, 0::numeric,
          g.acreedor_cuenta, g.acreedor_clave, g.acreedor_subcuenta, null::numeric, null::numeric, null, g.numero_factura
     from g
+   where g.importe - g.deducible - g.sujeto_irpf > 0
+  union all
+  -- Gasto: la parte de un kilometraje o una dieta sujeta a IRPF es retribución de quien viajó
+  -- (la nómina la declara y retiene): a sueldos y salarios, no a la cuenta del gasto.
+  select g.fecha_gasto, 1, g.folio, 9, '640', null, '64000000', interno.nombre_cuenta_gasto('640'),
+         g.folio || ' ' || g.descripcion || ' (sujeto a IRPF)', g.sujeto_irpf, 0::numeric,
+         g.acreedor_cuenta, g.acreedor_clave, g.acreedor_subcuenta, null::numeric, null::numeric, null, g.numero_factura
+    from g
+   where g.sujeto_irpf > 0
   union all
   -- Gasto: el IVA deducible, una línea por tipo.
   select g.fecha_gasto, 1, g.folio, 1 + l.orden::integer, '472', null, '472' || lpad(l.value ->> 'tipo', 5, '0'),
