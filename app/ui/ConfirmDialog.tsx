@@ -9,10 +9,13 @@ import { useEffect, useRef, type ReactNode } from "react";
 export function ConfirmDialog({
   titleId,
   cancelHref,
+  id,
   children,
 }: {
   titleId: string;
   cancelHref: string;
+  /** The fragment the link that opens it ends with: without JavaScript, focus lands on it. */
+  id?: string;
   children: ReactNode;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
@@ -30,7 +33,7 @@ export function ConfirmDialog({
     return () => dialog.removeEventListener("cancel", cancel);
   }, [cancelHref, navigate]);
   return (
-    <dialog ref={ref} open className="confirmar" aria-labelledby={titleId}>
+    <dialog ref={ref} open className="confirmar" aria-labelledby={titleId} id={id} tabIndex={id ? -1 : undefined}>
       {children}
     </dialog>
   );

@@ -138,7 +138,7 @@ export function EntityRecordPage({ entity: declared, children }: { entity: Entit
         </div>
       ) : null}
       {confirmDelete && can.eliminar && !actionData?.deleteError ? (
-        <ConfirmDialog titleId="confirmar-titulo" cancelHref={self}>
+        <ConfirmDialog titleId="confirmar-titulo" cancelHref={self} id="confirmar">
           <h2 id="confirmar-titulo">
             ¿Eliminar {entity.gender === "f" ? "la" : "el"} {entity.singular} «{name}»?
           </h2>
@@ -165,7 +165,10 @@ export function EntityRecordPage({ entity: declared, children }: { entity: Entit
       )}
       {can.eliminar && !confirmDelete ? (
         <p>
-          <Link to={`${location.pathname}?eliminar=1&volver=${encodeURIComponent(volver)}`} className="boton peligro">
+          <Link
+            to={`${location.pathname}?eliminar=1&volver=${encodeURIComponent(volver)}#confirmar`}
+            className="boton peligro"
+          >
             Eliminar {entity.singular}…
           </Link>
         </p>

@@ -331,6 +331,7 @@ declare
   v_empresa public.empresa;
   v_excluidos text;
   v_n_excluidos integer;
+  v_ya text;
   v_total numeric(14, 2);
   v_transferencias integer;
   v_id uuid;
@@ -368,6 +369,16 @@ begin
          count(distinct (l.beneficiario, l.beneficiario_id, l.iban))
     into v_excluidos, v_n_excluidos, v_total, v_transferencias
     from interno.remesa_lineas(v_ids) l;
+  -- Todos en una misma remesa: esta ya se generó (otra pestaña, un segundo envío); se dice una vez.
+  select min(l.motivo) into v_ya
+    from interno.remesa_lineas(v_ids) l
+  having count(*) = count(*) filter (where l.motivo like 'Ya está en la remesa %')
+     and count(distinct l.motivo) = 1;
+  if v_ya is not null then
+    raise exception using errcode = 'OFINV', detail = 'gastos',
+      message = 'Estos gastos ya están en la remesa ' || substr(v_ya, 22, char_length(v_ya) - 22)
+        || ': se generó antes (quizá desde otra pestaña). Ábrala en la lista de remesas.';
+  end if;
   if v_n_excluidos > 0 then
     raise exception using errcode = 'OFINV', detail = 'gastos',
       message = case when v_n_excluidos = 1 then 'Un gasto no puede ir en la remesa: quítelo o resuelva el motivo. '

@@ -134,7 +134,7 @@ it("propone lo que va y lo que no con su motivo; genera la remesa con su fichero
   // The same gasto again: refused with the database's reason, nothing written.
   const otra = await respond(() => remesas.action(ruta("/remesas?index", admin, { form })));
   expect(otra.status).toBe(400);
-  expect((await json(otra)).errores.remesa).toMatch(new RegExp(`Ya está en la remesa ${hecha.folio}`));
+  expect((await json(otra)).errores.remesa).toMatch(new RegExp(`^Estos gastos ya están en la remesa ${hecha.folio}:`));
 
   // Refused by the database (a stale version, a reference too long): said, what was typed comes
   // back to the form, nothing written.

@@ -551,8 +551,16 @@ describe("crear una remesa", () => {
       `Ya está en la remesa ${r.folio}.`,
       `Ya está en la remesa ${r.folio}.`,
     ]);
+    // The same remesa asked for again (another tab, a second post): said once, by its folio.
     await rechaza(
-      () => crear(admin2, [a]),
+      () => crear(admin2, [a, p]),
+      Invalid,
+      `Estos gastos ya están en la remesa ${r.folio}: se generó antes (quizá desde otra pestaña). Ábrala en la lista de remesas.`,
+    );
+    // With one that could go, each one that cannot, with its reason.
+    const libre = await gasto();
+    await rechaza(
+      () => crear(admin2, [a, libre]),
       Invalid,
       `Un gasto no puede ir en la remesa: quítelo o resuelva el motivo. ${c.gastos[0]!.folio}: Ya está en la remesa ${r.folio}.`,
     );
