@@ -20,7 +20,7 @@ export const categoriasFiscales: Entity = {
     select("deducibilidad", "IVA deducible", DEDUCIBILIDADES, {
       required: true,
       enMensaje: "si el IVA es deducible",
-      hint: "Las atenciones a clientes, empleados o terceros no dan derecho a deducir el IVA; las demás categorías, con una factura a nombre de la empresa.",
+      hint: "Las atenciones a clientes, empleados o terceros no dan derecho a deducir el IVA; las demás categorías, con una factura a nombre de la empresa. Cuidado: el libro de IVA y el diario la leen al abrirlos, también los de periodos pasados; si ya presentó alguno, un cambio aquí lo descuadra con lo presentado.",
     }),
     text("cuenta_gasto", "Cuenta de gasto", {
       genero: "f",
