@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, useLoaderData } from "@remix-run/react";
+import { Form, Link, useLoaderData } from "@remix-run/react";
 import { CampoDelPeriodo, enlacesDeErrores, RESULTADO, ResumenDelPeriodo } from "~/fiscal/FormularioPeriodo";
 import { periodoSearch, type CampoPeriodo } from "~/fiscal/periodo";
 import { formatMoney } from "~/lib/money";
@@ -103,7 +103,7 @@ export default function InformeIrpf() {
                       dinero(String(c.value(fila)))
                     ) : c.debajo ? (
                       <>
-                        {c.value(fila)}
+                        {c.enlace ? <Link to={c.enlace(fila)}>{c.value(fila)}</Link> : c.value(fila)}
                         <br />
                         <span className="debajo">{c.debajo(fila)}</span>
                       </>

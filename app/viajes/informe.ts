@@ -52,9 +52,17 @@ export const COLUMNAS_IRPF: {
   ancho?: number;
   /** On the screen, a second line under the value (what a file gives a column of its own). */
   debajo?: (f: FilaIrpf) => string;
+  /** On the screen, the value links there. */
+  enlace?: (f: FilaIrpf) => string;
 }[] = [
-  // Without a NIF in their «Datos bancarios», the screen says so under the name.
-  { header: "Persona", value: (f) => f.nombre, ancho: 28, debajo: (f) => (f.nif ? `NIF ${f.nif}` : "Sin NIF") },
+  // Without a NIF in their «Datos bancarios», the screen says so under the name, which leads there.
+  {
+    header: "Persona",
+    value: (f) => f.nombre,
+    ancho: 28,
+    debajo: (f) => (f.nif ? `NIF ${f.nif}` : "Sin NIF"),
+    enlace: (f) => `/usuarios/${f.solicitante_id}#titulo-datos-bancarios`,
+  },
   // On the screen, under the person's name (the table must fit without scrolling sideways).
   { header: "NIF", value: (f) => f.nif, soloArchivo: true, ancho: 12 },
   { header: "Correo", value: (f) => f.email, soloArchivo: true, ancho: 28 },
