@@ -205,7 +205,10 @@ export default function Remesas() {
       ) : null}
 
       <section aria-labelledby="nueva-remesa" className="panel">
-        <h2 id="nueva-remesa">Nueva remesa</h2>
+        {/* Focusable: the dates' form and the lists' links land here (an error is said just below). */}
+        <h2 id="nueva-remesa" tabIndex={-1}>
+          Nueva remesa
+        </h2>
         {origen ? (
           <p>
             {origen.ilegible
@@ -222,7 +225,7 @@ export default function Remesas() {
             <Link to="/remesas">Proponer en cambio todos los aprobados sin pagar, por fechas</Link>
           </p>
         ) : (
-          <Form method="get" className="filtros-campos">
+          <Form method="get" action="/remesas#nueva-remesa" className="filtros-campos">
             <div className="campo">
               <label htmlFor="remesa-desde">Gastos desde</label>
               <input type="date" id="remesa-desde" name="desde" defaultValue={desde ?? ""} />
