@@ -60,6 +60,14 @@ export async function guardarDatosBancarios(
     try {
       const actual = await datosDe(store, usuarioId);
       const posted = versionDe(form.get("version"));
+      // Both emptied: what was saved goes (at the version shown); with nothing saved, one is asked for.
+      if (!values.iban && !values.nif) {
+        if (!actual) return refused({ fieldErrors: { iban: ["Escriba el IBAN, el NIF o los dos"] } });
+        if (posted === null) return refused({ formErrors: [CAMBIADOS] }, 409);
+        await store.remove("datos_bancarios", actual.id, posted);
+        const url = new URL(request.url);
+        return redirectWithFlash(context, request, alContenido(url.pathname + url.search), "Datos bancarios quitados.");
+      }
       if (actual) {
         // A form shown before the account existed has no version: someone added it meanwhile.
         if (posted === null) return refused({ formErrors: [CAMBIADOS] }, 409);

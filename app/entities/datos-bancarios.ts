@@ -44,9 +44,8 @@ function nifDePersona(field: Field): Field {
 
 export const datosBancariosSchema = (z: Z) =>
   formSchema(z, DATOS_BANCARIOS_CAMPOS, (values, ctx) => {
-    const conNif = typeof values.nif === "string" && values.nif !== "";
+    // Both empty is for the server to judge: it removes what was saved, or asks for one of them.
     if (!values.iban) {
-      if (!conNif) ctx.addIssue({ code: "custom", path: ["iban"], message: "Escriba el IBAN, el NIF o los dos" });
       if (values.titular)
         ctx.addIssue({
           code: "custom",

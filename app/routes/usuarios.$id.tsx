@@ -217,6 +217,9 @@ function DatosBancariosSeccion({
           <dt>NIF</dt>
           <dd>{fila.nif ?? "—"}</dd>
         </dl>
+      ) : null}
+      {fila ? (
+        <p className="ayuda">Para quitarlos, deje vacíos el IBAN y el NIF y guarde.</p>
       ) : (
         <p>Todavía no hay ninguna cuenta: sin ella, sus reembolsos no se pueden pagar por transferencia.</p>
       )}

@@ -276,7 +276,13 @@ describe("datos bancarios en la ficha de una persona", () => {
     const cuenta = generateValidEsIban(7404);
     expect((await post(colega.id, { iban: cuenta, nif, version: "1" }, colega.cookie)).status).toBe(302);
     expect(await fila(colega.id)).toMatchObject({ iban: cuenta, nif, version: 2 });
-    await app.db.deleteFrom("datos_bancarios").where("usuario_id", "=", colega.id).execute();
+    // Both emptied: what was saved goes, at the version shown (an older one is refused, and it stays).
+    expect((await post(colega.id, { iban: "", nif: "", version: "1" }, colega.cookie)).status).toBe(409);
+    expect(await fila(colega.id)).toMatchObject({ iban: cuenta, nif });
+    const quitar = await post(colega.id, { iban: "", nif: "", version: "2" }, colega.cookie);
+    expect(quitar.status).toBe(302);
+    expect((await flashOf(quitar))?.message).toBe("Datos bancarios quitados.");
+    expect(await fila(colega.id)).toBeUndefined();
   });
 
   it("la persona guarda la suya (con espacios y en minúsculas) y vuelve a su ficha con aviso", async () => {
