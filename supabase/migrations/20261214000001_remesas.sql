@@ -366,14 +366,13 @@ begin
            filter (where l.motivo is not null),
          count(*) filter (where l.motivo is not null),
          sum(l.importe),
-         count(distinct (l.beneficiario, l.beneficiario_id, l.iban))
-    into v_excluidos, v_n_excluidos, v_total, v_transferencias
+         count(distinct (l.beneficiario, l.beneficiario_id, l.iban)),
+         -- Todos en una misma remesa: esta ya se generó (otra pestaña, un segundo envío).
+         case when count(*) = count(*) filter (where l.motivo like 'Ya está en la remesa %')
+                   and count(distinct l.motivo) = 1 then min(l.motivo) end
+    into v_excluidos, v_n_excluidos, v_total, v_transferencias, v_ya
     from interno.remesa_lineas(v_ids) l;
-  -- Todos en una misma remesa: esta ya se generó (otra pestaña, un segundo envío); se dice una vez.
-  select min(l.motivo) into v_ya
-    from interno.remesa_lineas(v_ids) l
-  having count(*) = count(*) filter (where l.motivo like 'Ya está en la remesa %')
-     and count(distinct l.motivo) = 1;
+  -- Se dice una vez, con su folio.
   if v_ya is not null then
     raise exception using errcode = 'OFINV', detail = 'gastos',
       message = 'Estos gastos ya están en la remesa ' || substr(v_ya, 22, char_length(v_ya) - 22)

@@ -128,7 +128,7 @@ language sql stable security definer set search_path = '' as $$
     select g.id, g.folio, g.fecha_gasto, g.descripcion, g.importe, g.metodo_pago, g.solicitante_id,
            g.numero_factura, g.desglose_iva, g.fecha_expedicion,
            coalesce((interno.deducibilidad(g)).importe, 0) as deducible,
-           coalesce((interno.irpf(g)).sujeto, 0) as sujeto_irpf,
+           case when g.clase in ('kilometraje', 'dieta') then (interno.irpf(g)).sujeto else 0 end as sujeto_irpf,
            rpad(coalesce(c.cuenta_gasto, '629'), 8, '0') as gasto_subcuenta,
            interno.nombre_cuenta_gasto(coalesce(c.cuenta_gasto, '629')) as gasto_titulo,
            case
