@@ -316,33 +316,38 @@ $$;
 -- El disparador tocar_version de cada tabla lo crea interno.tabla_con_historial
 -- (20261125000007_escala), con el historial y el contador de cambios.
 
--- Códigos y países en mayúsculas.
-create function interno.normalizar_codigo() returns trigger language plpgsql set search_path = '' as $$
+-- Lo que se escribe en ciertas columnas se guarda de una forma: cada tabla lo declara al crear su
+-- disparador, con pares (columna, regla) como argumentos. Las reglas:
+--   mayusculas  sin espacios a los lados, en mayúsculas (códigos, países);
+--   nif         sin espacios, puntos ni guiones, en mayúsculas; vacío es nulo;
+--   iban        sin espacios, en mayúsculas;
+--   texto       sin espacios a los lados; vacío es nulo.
+create function interno.normalizar_columnas() returns trigger language plpgsql set search_path = '' as $$
+declare
+  v_fila jsonb := to_jsonb(new);
+  v_cambios jsonb := '{}';
+  v text;
 begin
-  new.codigo := upper(btrim(new.codigo));
-  if tg_table_name = 'sucursales' then
-    new.pais := upper(btrim(new.pais));
-  end if;
-  return new;
+  for i in 0 .. tg_nargs - 1 by 2 loop
+    v := v_fila ->> tg_argv[i];
+    case tg_argv[i + 1]
+      when 'mayusculas' then v := upper(btrim(v));
+      when 'nif' then v := nullif(upper(regexp_replace(v, '[\s.-]', '', 'g')), '');
+      when 'iban' then v := upper(replace(v, ' ', ''));
+      when 'texto' then v := nullif(btrim(v), '');
+    end case;
+    v_cambios := v_cambios || jsonb_build_object(tg_argv[i], v);
+  end loop;
+  return jsonb_populate_record(new, v_cambios);
 end
 $$;
 
-create trigger normalizar_codigo before insert or update on public.departamentos
-  for each row execute function interno.normalizar_codigo();
-create trigger normalizar_codigo before insert or update on public.sucursales
-  for each row execute function interno.normalizar_codigo();
-
-create function interno.normalizar_proveedor() returns trigger language plpgsql set search_path = '' as $$
-begin
-  new.pais := upper(btrim(new.pais));
-  new.nif := upper(btrim(new.nif));
-  new.iban := upper(replace(new.iban, ' ', ''));
-  return new;
-end
-$$;
-
-create trigger normalizar_proveedor before insert or update on public.proveedores
-  for each row execute function interno.normalizar_proveedor();
+create trigger normalizar before insert or update on public.departamentos
+  for each row execute function interno.normalizar_columnas('codigo', 'mayusculas');
+create trigger normalizar before insert or update on public.sucursales
+  for each row execute function interno.normalizar_columnas('codigo', 'mayusculas', 'pais', 'mayusculas');
+create trigger normalizar before insert or update on public.proveedores
+  for each row execute function interno.normalizar_columnas('pais', 'mayusculas', 'nif', 'mayusculas', 'iban', 'iban');
 
 -- Sin ciclos en la jerarquía de departamentos.
 create function interno.departamentos_sin_ciclos() returns trigger language plpgsql security definer set search_path = '' as $$

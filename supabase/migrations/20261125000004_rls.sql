@@ -225,28 +225,27 @@ create policy gastos_select on public.gastos for select to authenticated
                or solicitante_id = any ((select interno.solicitantes_a_cargo())::uuid[])))
     )
   );
-create policy gastos_insert on public.gastos for insert to authenticated
-  with check (
-    estado = 'borrador'
-    and (select interno.rol_actual()) is not null
-    and (solicitante_id = (select auth.uid()) or (select interno.es_admin()))
-  );
-create policy gastos_update on public.gastos for update to authenticated
-  using (
-    estado = 'borrador'
-    and (select interno.rol_actual()) is not null
-    and (solicitante_id = (select auth.uid()) or (select interno.es_admin()))
-  )
-  with check (
-    estado = 'borrador'
-    and (solicitante_id = (select auth.uid()) or (select interno.es_admin()))
-  );
-create policy gastos_delete on public.gastos for delete to authenticated
-  using (
-    estado = 'borrador'
-    and (select interno.rol_actual()) is not null
-    and (solicitante_id = (select auth.uid()) or (select interno.es_admin()))
-  );
+
+-- Cambiar (crear, editar, eliminar) las filas de una persona, ella misma (activa) o un
+-- administrador: las políticas <tabla>_insert, <tabla>_update y <tabla>_delete de una tabla de
+-- public cuya columna p_columna dice de quién es cada fila, declaradas una vez. p_ademas: lo que
+-- además ha de cumplir la fila, antes y después del cambio (un gasto, ser borrador).
+create function interno.politicas_de_la_persona(p_tabla text, p_columna text, p_ademas text default 'true')
+returns void language plpgsql set search_path = '' as $fn$
+declare
+  v_suya text := format('(%s) and (select interno.rol_actual()) is not null
+    and (%I = (select auth.uid()) or (select interno.es_admin()))', p_ademas, p_columna);
+begin
+  execute format('create policy %1$s_insert on public.%1$I for insert to authenticated
+    with check (%2$s)', p_tabla, v_suya);
+  execute format('create policy %1$s_update on public.%1$I for update to authenticated
+    using (%2$s) with check (%2$s)', p_tabla, v_suya);
+  execute format('create policy %1$s_delete on public.%1$I for delete to authenticated
+    using (%2$s)', p_tabla, v_suya);
+end
+$fn$;
+revoke all on function interno.politicas_de_la_persona(text, text, text) from public, anon, authenticated;
+select interno.politicas_de_la_persona('gastos', 'solicitante_id', 'estado = ''borrador''');
 
 -- historial: solo lectura; su política, historial_select, nombra las tablas de cada rama que
 -- tienen historial propio y se crea donde ya existen todas (20261226000001_datos_por_necesidad).

@@ -126,15 +126,8 @@ select interno.tabla_de_administracion('empresa');
 grant update (razon_social, nif, direccion, codigo_postal, ciudad, provincia, pais)
   on public.empresa to authenticated;
 revoke delete on public.empresa from authenticated;
-create function interno.normalizar_empresa() returns trigger language plpgsql set search_path = '' as $$
-begin
-  new.nif := nullif(upper(regexp_replace(new.nif, '[\s.-]', '', 'g')), '');
-  new.pais := upper(btrim(new.pais));
-  return new;
-end
-$$;
-create trigger normalizar_empresa before insert or update on public.empresa
-  for each row execute function interno.normalizar_empresa();
+create trigger normalizar before insert or update on public.empresa
+  for each row execute function interno.normalizar_columnas('nif', 'nif', 'pais', 'mayusculas');
 insert into public.empresa default values;
 
 -- ---------------------------------------------------------------------------------------------

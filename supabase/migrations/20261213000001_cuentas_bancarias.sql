@@ -104,37 +104,11 @@ create table public.datos_bancarios (
   constraint datos_bancarios_cuenta_o_nif_check check (iban is not null or nif is not null)
 );
 
-create function interno.normalizar_datos_bancarios() returns trigger language plpgsql set search_path = '' as $$
-begin
-  new.titular := nullif(btrim(new.titular), '');
-  new.nif := nullif(upper(regexp_replace(new.nif, '[\s.-]', '', 'g')), '');
-  return new;
-end
-$$;
-create trigger normalizar_datos_bancarios before insert or update on public.datos_bancarios
-  for each row execute function interno.normalizar_datos_bancarios();
+create trigger normalizar before insert or update on public.datos_bancarios
+  for each row execute function interno.normalizar_columnas('titular', 'texto', 'nif', 'nif');
 create trigger validar_iban before insert or update of iban on public.datos_bancarios
   for each row execute function interno.validar_iban('opcional');
 select interno.tabla_con_historial('datos_bancarios');
-
--- Cambiar (crear, editar, eliminar) las filas de una persona, ella misma (activa) o un
--- administrador: las políticas <tabla>_insert, <tabla>_update y <tabla>_delete de una tabla de
--- public cuya columna p_columna dice de quién es cada fila, declaradas una vez.
-create function interno.politicas_de_la_persona(p_tabla text, p_columna text) returns void
-language plpgsql set search_path = '' as $fn$
-declare
-  v_suya text := format('(select interno.rol_actual()) is not null
-    and (%I = (select auth.uid()) or (select interno.es_admin()))', p_columna);
-begin
-  execute format('create policy %1$s_insert on public.%1$I for insert to authenticated
-    with check (%2$s)', p_tabla, v_suya);
-  execute format('create policy %1$s_update on public.%1$I for update to authenticated
-    using (%2$s) with check (%2$s)', p_tabla, v_suya);
-  execute format('create policy %1$s_delete on public.%1$I for delete to authenticated
-    using (%2$s)', p_tabla, v_suya);
-end
-$fn$;
-revoke all on function interno.politicas_de_la_persona(text, text) from public, anon, authenticated;
 
 alter table public.datos_bancarios enable row level security;
 create policy datos_bancarios_select on public.datos_bancarios for select to authenticated

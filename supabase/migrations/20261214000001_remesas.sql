@@ -521,7 +521,7 @@ $$;
 -- ---------------------------------------------------------------------------------------------
 revoke all on function
   interno.normalizar_iban(text), interno.iban_valido(text), interno.validar_iban(),
-  interno.normalizar_datos_bancarios(), interno.normalizar_cuenta_empresa(), interno.remesas_asignar_folio(),
+  interno.normalizar_cuenta_empresa(), interno.remesas_asignar_folio(),
   interno.remesas_proteger(), interno.remesas_viva(), interno.gastos_en_remesa(), interno.remesa_json(uuid),
   interno.lista_que_cabe(text, text[], integer), interno.exigir_admin_remesas(), interno.remesa_para(uuid, integer, boolean)
   from public, anon, authenticated;

@@ -103,7 +103,7 @@ comment on column public.proveedores.iban is
 comment on column public.proveedores.notas is
   'Solo de entrada: el valor se guarda en proveedores_pago (disparador reservar_notas). Léase en proveedores_vista.';
 
--- Después de normalizar_proveedor (los disparadores BEFORE van por orden de nombre).
+-- Después de normalizar (los disparadores BEFORE van por orden de nombre).
 create trigger reservar_iban before insert or update of iban on public.proveedores
   for each row execute function interno.reservar_columna('proveedores_pago', 'iban');
 create trigger reservar_notas before insert or update of notas on public.proveedores
