@@ -201,6 +201,8 @@ export interface Gastos {
    * Quien dio de alta el gasto (auth.uid() al insertar; null en cargas del propietario).
    */
   creado_por_id: string | null;
+  cuenta_al_aprobar: string | null;
+  deducible_al_aprobar: Numeric | null;
   departamento_id: string;
   descripcion: string;
   desglose_iva: Generated<Json>;
@@ -232,6 +234,7 @@ export interface Gastos {
   km_origen: string | null;
   km_tarifa: Numeric | null;
   metodo_pago: string;
+  motivo_al_aprobar: string | null;
   motivo_politica: string | null;
   motivo_rechazo: string | null;
   notas: string | null;
@@ -263,6 +266,8 @@ export interface GastosVista {
   clase: string | null;
   creado_en: ColumnType<string, Date | string, Date | string> | null;
   creado_por_id: string | null;
+  cuenta_al_aprobar: string | null;
+  deducible_al_aprobar: Numeric | null;
   departamento_id: string | null;
   departamento_nombre: string | null;
   descripcion: string | null;
@@ -300,6 +305,7 @@ export interface GastosVista {
   km_origen: string | null;
   km_tarifa: Numeric | null;
   metodo_pago: string | null;
+  motivo_al_aprobar: string | null;
   motivo_politica: string | null;
   motivo_rechazo: string | null;
   notas: string | null;

@@ -20,7 +20,7 @@ export const categoriasFiscales: Entity = {
     select("deducibilidad", "IVA deducible", DEDUCIBILIDADES, {
       required: true,
       enMensaje: "si el IVA es deducible",
-      hint: "Las atenciones a clientes, empleados o terceros no dan derecho a deducir el IVA; las demás categorías, con una factura a nombre de la empresa. Cuidado: el libro de IVA y el diario la leen al abrirlos, también los de periodos pasados; si ya presentó alguno, un cambio aquí lo descuadra con lo presentado.",
+      hint: "Las atenciones a clientes, empleados o terceros no dan derecho a deducir el IVA; las demás categorías, con una factura a nombre de la empresa. Un cambio vale para los gastos que se aprueben desde entonces: los ya aprobados conservan la de su aprobación en el libro de IVA y en el diario.",
     }),
     text("cuenta_gasto", "Cuenta de gasto", {
       genero: "f",
@@ -30,7 +30,7 @@ export const categoriasFiscales: Entity = {
       pattern: /^6[0-9]{2,7}$/,
       patternMessage:
         "Cuenta de gasto: de 3 a 8 cifras del grupo 6 del Plan General Contable, por ejemplo 629 o 62900001",
-      hint: "La cuenta del grupo 6 del Plan General Contable a la que va el gasto en el libro diario, por ejemplo 629 (otros servicios), 628 (suministros) o 623 (servicios de profesionales independientes). Con menos de 8 cifras, el diario la completa con ceros.",
+      hint: "La cuenta del grupo 6 del Plan General Contable a la que va el gasto en el libro diario, por ejemplo 629 (otros servicios), 628 (suministros) o 623 (servicios de profesionales independientes). Con menos de 8 cifras, el diario la completa con ceros. Un cambio vale para los gastos que se aprueben desde entonces.",
     }),
   ],
   columns: [

@@ -153,7 +153,10 @@ alter table public.gastos
     constraint gastos_desglose_iva_check check (jsonb_typeof(desglose_iva) = 'array' and jsonb_array_length(desglose_iva) <= 4),
   add column otros_no_sujetos numeric(14, 2) not null default 0
     constraint gastos_otros_no_sujetos_check check (otros_no_sujetos >= 0),
-  add column desglose_revisar boolean not null default false;
+  add column desglose_revisar boolean not null default false,
+  -- El IVA deducible y su motivo, fijados al aprobar el gasto (iva_al_aprobar).
+  add column deducible_al_aprobar numeric(14, 2),
+  add column motivo_al_aprobar text;
 
 grant insert (tipo_documento, emisor_nif, emisor_nombre, emisor_pais, fecha_expedicion, factura_a_empresa,
               desglose_iva, otros_no_sujetos),
@@ -368,6 +371,7 @@ create type interno.deducibilidad as (importe numeric(14, 2), motivo text);
 create function interno.deducibilidad(g public.gastos) returns interno.deducibilidad
 language sql stable security definer set search_path = '' as $$
   select case
+    when g.deducible_al_aprobar is not null then row(g.deducible_al_aprobar, g.motivo_al_aprobar)::interno.deducibilidad
     when g.desglose_revisar then row(0, 'Desglose de IVA por revisar')::interno.deducibilidad
     when coalesce(g.importe_impuestos, 0) = 0 then row(0, 'Sin IVA soportado')::interno.deducibilidad
     -- El IVA de otro país no se deduce en la declaración española: se pide a ese país.
@@ -385,6 +389,36 @@ language sql stable security definer set search_path = '' as $$
   left join public.categorias_fiscales c on c.categoria = g.categoria
   left join public.proveedores p on p.id = g.proveedor_id
 $$;
+
+
+-- Lo que un gasto aprobado lleva al libro de IVA se fija al aprobarlo: cambiar después la
+-- deducibilidad de su categoría o el país de su proveedor vale para lo que se apruebe desde
+-- entonces, y no descuadra periodos ya presentados. Si vuelve a pendiente (revocar), se suelta.
+-- Tras gastos_validar_fiscal (los BEFORE van por orden alfabético), con el desglose ya completo.
+create function interno.fijar_iva_al_aprobar() returns trigger language plpgsql security definer set search_path = '' as $$
+declare
+  d interno.deducibilidad;
+begin
+  if new.estado not in ('aprobado', 'pagado') then
+    new.deducible_al_aprobar := null;
+    new.motivo_al_aprobar := null;
+    return new;
+  end if;
+  if tg_op = 'UPDATE' then
+    if old.estado in ('aprobado', 'pagado') then
+      return new;
+    end if;
+  end if;
+  new.deducible_al_aprobar := null;
+  d := interno.deducibilidad(new);
+  new.deducible_al_aprobar := d.importe;
+  new.motivo_al_aprobar := d.motivo;
+  return new;
+end
+$$;
+create trigger iva_al_aprobar before insert or update on public.gastos
+  for each row execute function interno.fijar_iva_al_aprobar();
+revoke all on function interno.fijar_iva_al_aprobar() from public, anon, authenticated;
 
 grant usage on type interno.deducibilidad to authenticated, service_role;
 grant execute on function interno.deducibilidad(public.gastos), interno.nombre_tipo_iva(text), interno.euros(numeric)

@@ -35,6 +35,28 @@ update public.categorias_fiscales c
  where c.categoria = v.categoria;
 alter table public.categorias_fiscales enable trigger user;
 
+-- La cuenta de gasto de un gasto aprobado es la de su categoría al aprobarlo: cambiar la de una
+-- categoría vale para lo que se apruebe después, y un diario ya exportado sale igual otra vez.
+-- Tras los disparadores gastos_* (los BEFORE van por orden alfabético), con la categoría final.
+alter table public.gastos add column cuenta_al_aprobar text;
+create function interno.fijar_cuenta_al_aprobar() returns trigger language plpgsql security definer set search_path = '' as $$
+begin
+  if new.estado not in ('aprobado', 'pagado') then
+    new.cuenta_al_aprobar := null;
+    return new;
+  end if;
+  if tg_op = 'UPDATE' then
+    if old.estado in ('aprobado', 'pagado') then
+      return new;
+    end if;
+  end if;
+  new.cuenta_al_aprobar := (select c.cuenta_gasto from public.categorias_fiscales c where c.categoria = new.categoria);
+  return new;
+end
+$$;
+create trigger libro_diario_al_aprobar before insert or update on public.gastos
+  for each row execute function interno.fijar_cuenta_al_aprobar();
+
 -- El nombre de las cuentas de gasto del PGC que se usan para gastos de empresa (el título de su
 -- subcuenta en el diario); otra cuenta del grupo 6, «Cuenta 6xx».
 create function interno.nombre_cuenta_gasto(p_cuenta text) returns text language sql immutable set search_path = '' as $$
@@ -129,8 +151,8 @@ language sql stable security definer set search_path = '' as $$
            g.numero_factura, g.desglose_iva, g.fecha_expedicion,
            coalesce((interno.deducibilidad(g)).importe, 0) as deducible,
            case when g.clase in ('kilometraje', 'dieta') then (interno.irpf(g)).sujeto else 0 end as sujeto_irpf,
-           rpad(coalesce(c.cuenta_gasto, '629'), 8, '0') as gasto_subcuenta,
-           interno.nombre_cuenta_gasto(coalesce(c.cuenta_gasto, '629')) as gasto_titulo,
+           rpad(coalesce(g.cuenta_al_aprobar, c.cuenta_gasto, '629'), 8, '0') as gasto_subcuenta,
+           interno.nombre_cuenta_gasto(coalesce(g.cuenta_al_aprobar, c.cuenta_gasto, '629')) as gasto_titulo,
            case
              when g.metodo_pago in ('efectivo', 'tarjeta_credito', 'tarjeta_debito') then '465'
              when g.metodo_pago = 'tarjeta_corporativa' then '555'
@@ -368,7 +390,8 @@ $$;
 -- Privilegios
 -- ---------------------------------------------------------------------------------------------
 revoke all on function
-  interno.nombre_cuenta_gasto(text), interno.exigir_admin_diario(), interno.exigir_periodo_diario(date, date),
+  interno.fijar_cuenta_al_aprobar(), interno.nombre_cuenta_gasto(text), interno.exigir_admin_diario(),
+  interno.exigir_periodo_diario(date, date),
   interno.movimientos_diario(date, date), interno.numerar_subcuentas(date, date), interno.apuntes_diario(date, date)
   from public, anon, authenticated;
 revoke all on function public.libro_diario(date, date, integer, integer), public.resumen_libro_diario(date, date),
@@ -377,3 +400,6 @@ revoke all on function public.libro_diario(date, date, integer, integer), public
 grant execute on function public.libro_diario(date, date, integer, integer), public.resumen_libro_diario(date, date),
   public.meses_libro_diario(date, date)
   to authenticated, service_role;
+
+-- gastos tiene una columna más (cuenta_al_aprobar).
+select interno.crear_gastos_vista();

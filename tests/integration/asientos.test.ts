@@ -347,8 +347,16 @@ describe("reglas de los asientos", () => {
     expect(acreedor).toMatchObject({ subcuenta: "41000000", titulo: "Acreedores varios", haber: "30.00" });
   });
 
-  it("la cuenta de gasto de cada categoría la cambia un administrador (6xx, de 3 a 8 cifras) y el diario la sigue", async () => {
+  it("la cuenta de gasto de cada categoría la cambia un administrador (6xx, de 3 a 8 cifras): vale para lo que se aprueba después", async () => {
     const query = (u: TestUser, sql: string) => asUser(owner, u.id, (q) => q(sql));
+    const subcuentaDe = async (folio: string) =>
+      (await todos(JUNIO)).find((a) => a.documento === folio && a.cuenta.startsWith("6"))!.subcuenta;
+    const antes = await gasto({
+      descripcion: "Sobres",
+      fecha_gasto: "2021-06-25",
+      categoria: "material_oficina",
+      importe: "12.10",
+    });
     await query(
       admin,
       "update public.categorias_fiscales set cuenta_gasto = '62800001' where categoria = 'material_oficina'",
@@ -363,8 +371,19 @@ describe("reglas de los asientos", () => {
         "update public.categorias_fiscales set cuenta_gasto = '629' where categoria = 'otros'",
       );
       expect(otro.rowCount).toBe(0);
-      const apuntes = await todos(JUNIO);
-      expect(apuntes.find((a) => a.cuenta.startsWith("6") && a.debe === "100.00")!.subcuenta).toBe("62800001");
+      const despues = await gasto({
+        descripcion: "Grapas",
+        fecha_gasto: "2021-06-26",
+        categoria: "material_oficina",
+        importe: "6.05",
+      });
+      // Approved before the change: the journal already exported stays as it was.
+      expect(await subcuentaDe(antes.folio)).toBe("62900000");
+      expect(await subcuentaDe(despues.folio)).toBe("62800001");
+      // Back to pendiente (revocar) and approved again: the account of that moment.
+      await owner.query("update public.gastos set estado = 'pendiente' where id = $1", [antes.id]);
+      await owner.query("update public.gastos set estado = 'aprobado' where id = $1", [antes.id]);
+      expect(await subcuentaDe(antes.folio)).toBe("62800001");
     } finally {
       await owner.query(
         "update public.categorias_fiscales set cuenta_gasto = '629' where categoria = 'material_oficina'",

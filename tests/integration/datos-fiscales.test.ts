@@ -288,6 +288,46 @@ describe("deducibilidad", () => {
       });
     }
   });
+
+  it("lo aprobado queda con la deducibilidad de entonces: cambiar la de su categoría vale para lo que se aprueba después", async () => {
+    const factura = { proveedor_id: proveedor, numero_factura: "F-10", tipo_documento: "factura_completa" };
+    const nuevo = async () =>
+      (
+        await created(
+          await post(form({ ...factura, factura_a_empresa: "on", categoria: "formacion" }), empleado.cookie),
+        )
+      ).id;
+    const aprobar = (id: string) =>
+      app.db
+        .updateTable("gastos")
+        .set({ estado: "aprobado", aprobado_por_id: admin.id, fecha_aprobacion: sql<string>`now()` })
+        .where("id", "=", id)
+        .execute();
+    const [aprobado, pendiente] = [await nuevo(), await nuevo()];
+    await aprobar(aprobado);
+    const deducible = await vista(aprobado);
+    expect(Number(deducible.iva_deducible)).toBeGreaterThan(0);
+    const categoria = (deducibilidad: string) =>
+      app.db.updateTable("categorias_fiscales").set({ deducibilidad }).where("categoria", "=", "formacion").execute();
+    await categoria("no_deducible");
+    try {
+      const motivo = "Atenciones a clientes, empleados o terceros (Ley 37/1992, art. 96)";
+      expect(await vista(aprobado)).toEqual(deducible);
+      expect(await vista(pendiente)).toEqual({ iva_deducible: "0.00", iva_motivo: motivo });
+      await aprobar(pendiente);
+      await categoria("factura_empresa");
+      expect(await vista(pendiente)).toEqual({ iva_deducible: "0.00", iva_motivo: motivo });
+      // Back to pendiente (revocar): the rule of today again.
+      await app.db
+        .updateTable("gastos")
+        .set({ estado: "pendiente", aprobado_por_id: null, fecha_aprobacion: null })
+        .where("id", "=", pendiente)
+        .execute();
+      expect(await vista(pendiente)).toEqual(deducible);
+    } finally {
+      await categoria("factura_empresa");
+    }
+  });
 });
 
 describe("en la base de datos, sin pasar por el formulario", () => {
