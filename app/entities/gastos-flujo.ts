@@ -81,11 +81,24 @@ const PENDIENTE_SUYO = (row: Record<string, unknown>) => row.estado === "pendien
 const MOTIVO_SIN_ESCRIBIR = "Escriba el motivo del rechazo: se guarda en cada gasto rechazado.";
 
 /**
- * The list's bulk actions (app/crud/en-bloque.server.ts): approve or reject what this person may
- * approve (gastos_vista.puede_aprobar, the database's rule), and mark approved gastos as paid
- * (administradores, one date and reference for all).
+ * The list's bulk actions (app/crud/en-bloque.server.ts): send one's drafts to approval (those
+ * that need a motivo are refused with it, to be sent from their own panel), approve or reject what
+ * this person may approve (gastos_vista.puede_aprobar, the database's rule), and mark approved
+ * gastos as paid (administradores, one date and reference for all).
  */
 export const EN_BLOQUE: readonly BulkAction[] = [
+  {
+    intent: "enviar_seleccion",
+    label: "Enviar a aprobación",
+    funcion: "enviar_gasto",
+    aplicable: (row, user) =>
+      row.estado === "borrador" && (row.solicitante_id === user.id || user.rol === "administrador"),
+    verbo: {
+      infinitivo: "enviar a aprobación",
+      participio: ["Enviado a aprobación", "Enviados a aprobación"],
+      perfecto: ["enviado a aprobación", "enviado a aprobación"],
+    },
+  },
   {
     intent: "aprobar_seleccion",
     label: "Aprobar seleccionados",

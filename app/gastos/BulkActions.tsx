@@ -1,7 +1,7 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link, useActionData } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import type { BulkAction } from "~/entities/entity";
+import { capitalize, type BulkAction } from "~/entities/entity";
 import { gastos } from "~/entities/gastos";
 import type { GastoAConfirmar } from "./workflow.server";
 import { cuenta, plural } from "~/lib/plural";
@@ -10,8 +10,9 @@ import { AccionesEnBloque, EN_BLOQUE_FORM, useSeleccion } from "~/ui/AccionesEnB
 import { ErrorDeCampo } from "~/ui/ErrorDeCampo";
 
 /**
- * The list's bulk actions (the entity's, drawn by AccionesEnBloque): approve/reject (aprobadores
- * and administradores) and mark as paid (administradores, one date and reference for all), and
+ * The list's bulk actions (the entity's, drawn by AccionesEnBloque): send one's drafts,
+ * approve/reject (aprobadores and administradores) and mark as paid (administradores, one date and
+ * reference for all), and
  * what only gastos have: the confirm step before approving rows with warnings, «Crear remesa»
  * (administradores) to the remesa builder with the checked rows or with every approved gasto
  * pending payment that matches the filter (the builder is its confirm step), and «aplicar a todos
@@ -77,6 +78,14 @@ export function BulkActions({
   const data = useActionData<Posted>();
   const sep = aqui.includes("?") ? "&" : "?";
   const pagar = acciones.some((a) => a.intent === "pagar_seleccion");
+  const aprueba = pagar ? "aprobar, rechazar o pagar varios" : "aprobar o rechazar varios";
+  // One's own drafts too: «Enviar varios a aprobación» alone, or first among the others.
+  const enviar = acciones.some((a) => a.intent === "enviar_seleccion");
+  const titulo = !enviar
+    ? capitalize(aprueba)
+    : acciones.length === 1
+      ? "Enviar varios a aprobación"
+      : `Enviar, ${aprueba}`;
   return (
     <AccionesEnBloque
       entity={gastos}
@@ -84,7 +93,7 @@ export function BulkActions({
       action={action}
       aqui={aqui}
       todosHref={todosHref}
-      titulo={pagar ? "Aprobar, rechazar o pagar varios" : "Aprobar o rechazar varios"}
+      titulo={titulo}
       otros={["remesa_seleccion"]}
       defaultValue={{ fecha_pago: hoy }}
       vacio={<p>En esta página no hay gastos pendientes que pueda aprobar.</p>}

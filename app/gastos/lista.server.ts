@@ -140,7 +140,8 @@ export async function gastosLoader({ request, context }: Args) {
     proveedoresInactivos,
     can,
     user: { id: user.id, rol: user.rol },
-    enBloque: enBloquePara(gastos, user.rol).length > 0,
+    // Whether this person approves in bulk (the list then always has its bulk section).
+    aprueba: enBloquePara(gastos, user.rol).some((a) => a.intent === "aprobar_seleccion"),
     hoy: todayISO(),
     // The «Nuevo gasto» form beside the list (`?nuevo=1`), or null.
     nuevo: perfiles

@@ -132,7 +132,8 @@ export default function Gastos() {
               primero={data.can.crear ? creeElPrimero(gastos, nuevoHref) : null}
             />
           )}
-          {data.enBloque ? (
+          {/* Who approves has the section even with nothing to approve here (it says so); anyone else, when a row may be sent. */}
+          {data.aprueba || enBloque.length > 0 ? (
             <BulkActions
               acciones={enBloque}
               aqui={lista}

@@ -95,6 +95,24 @@ describe("acciones en bloque", () => {
     expect((await row(a.id)).estado).toBe("aprobado");
   });
 
+  it("enviar a aprobación: los borradores propios a la vez; lo que no es un borrador se dice, y los demás no lo envían", async () => {
+    const a = await gasto("borrador");
+    const b = await gasto("borrador");
+    const pendiente = await gasto("pendiente");
+    const r = await post({ intent: "enviar_seleccion", seleccion: sel(a, b, pendiente) }, empleado.cookie);
+    expect(r.status).toBe(302);
+    const flash = await flashOf(r);
+    expect(flash?.message).toBe("Se han enviado a aprobación 2 de 3 gastos. Uno no se pudo enviar a aprobación:");
+    expect(flash?.detalles?.[0]).toBe(`Enviados a aprobación: ${a.folio}, ${b.folio}.`);
+    expect(flash?.detalles?.[1]).toMatch(new RegExp(`^${pendiente.folio}: .*borrador`));
+    expect([(await row(a.id)).estado, (await row(b.id)).estado]).toEqual(["pendiente", "pendiente"]);
+    // Elena's aprobador may not send her drafts: the database says so, nothing changes.
+    const c = await gasto("borrador");
+    const ajeno = await post({ intent: "enviar_seleccion", seleccion: sel(c) }, aprobador.cookie);
+    expect((await flashOf(ajeno))?.message).toMatch(/^No se pudo enviar a aprobación el gasto/);
+    expect((await row(c.id)).estado).toBe("borrador");
+  });
+
   it("más seleccionados de los que caben en un envío: 400 con el límite, antes de leer nada, y nada cambia", async () => {
     const a = await gasto("pendiente");
     const falsos = Array.from({ length: 500 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, "0")}:1`);
