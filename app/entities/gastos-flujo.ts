@@ -89,7 +89,7 @@ const MOTIVO_SIN_ESCRIBIR = "Escriba el motivo del rechazo: se guarda en cada ga
 export const EN_BLOQUE: readonly BulkAction[] = [
   {
     intent: "enviar_seleccion",
-    label: "Enviar a aprobación",
+    label: "Enviar seleccionados a aprobación",
     funcion: "enviar_gasto",
     aplicable: (row, user) =>
       row.estado === "borrador" && (row.solicitante_id === user.id || user.rol === "administrador"),

@@ -3,6 +3,7 @@ import { departamentoEnLaBase, enLaBaseDeDatos } from "./support-base-de-datos";
 import { as, expect, expectNoAxeViolations, jsEnabled, pressUntilFocused, unique, uniqueCode } from "./support";
 import {
   abrirGasto,
+  borradores,
   centimosAlAzar,
   crearGasto,
   diaMadrid,
@@ -149,6 +150,35 @@ empleado("un nombre por proveedor: el mismo en el formulario, la lista, el filtr
     page.getByRole("search", { name: "Buscar gastos" }).getByLabel("Proveedor").getByRole("option", { name: HOTEL }),
   ).toHaveCount(1);
 });
+
+empleado(
+  "en bloque: sus borradores, enviados a aprobación a la vez; el resultado nombra los folios",
+  async ({ page }) => {
+    const prefijo = unique("Enviar varios");
+    const hechos = await borradores([
+      { descripcion: `${prefijo} uno`, centimos: centimosAlAzar() },
+      { descripcion: `${prefijo} dos`, centimos: centimosAlAzar() },
+    ]);
+    const lista = `/gastos?q=${encodeURIComponent(prefijo)}`;
+    await page.goto(lista);
+    await expect(page.getByText("2 gastos con estos filtros")).toBeVisible();
+    const bloque = page.getByRole("region", { name: "Enviar varios a aprobación" });
+    for (const { folio } of hechos) await page.getByRole("checkbox", { name: `Seleccionar ${folio}` }).check();
+    await expectNoAxeViolations(page);
+    await bloque.getByRole("button", { name: "Enviar seleccionados a aprobación" }).click();
+    await expect(flash(page)).toContainText("Se han enviado a aprobación 2 gastos.");
+    for (const { folio } of hechos) await expect(flash(page)).toContainText(folio);
+    const estados = await enLaBaseDeDatos<{ estado: string }>("select estado from gastos where id = any($1)", [
+      hechos.map((h) => h.id),
+    ]);
+    expect(estados.map((e) => e.estado)).toEqual(["pendiente", "pendiente"]);
+    // Nothing of hers left to send on that list: no boxes, no bulk section.
+    await page.goto(lista);
+    await expect(page.getByText("2 gastos con estos filtros")).toBeVisible();
+    await expect(page.getByRole("checkbox")).toHaveCount(0);
+    await expect(bloque).toHaveCount(0);
+  },
+);
 
 aprobador(
   "en bloque: «Seleccionar todos los de esta página», cuántos hay marcados, y el resultado nombra los folios",
