@@ -14,12 +14,45 @@ $$;
 revoke all on function interno.avisos_del_gasto(text[], text, bigint, text) from public, anon;
 grant execute on function interno.avisos_del_gasto(text[], text, bigint, text) to authenticated, service_role;
 
+-- Una dieta paga las comidas del día: una comida del mismo día, de la misma persona, como gasto
+-- ordinario (categoría «comidas», enviado y no rechazado) se pagaría dos veces. Se avisa en los
+-- dos: en la comida, de la dieta; en la dieta, de las comidas. Como quien pregunta.
+create function interno.aviso_comida_y_dieta(p_id uuid, p_solicitante_id uuid, p_fecha date, p_clase text,
+  p_categoria text) returns text[] language plpgsql stable set search_path = '' as $$
+declare
+  v_dieta boolean := p_clase = 'dieta';
+  v_folios text[];
+begin
+  if not v_dieta and not (p_clase = 'ordinario' and p_categoria = 'comidas') then
+    return '{}';
+  end if;
+  v_folios := array(
+    select g.folio from public.gastos g
+     where g.solicitante_id = p_solicitante_id and g.fecha_gasto = p_fecha and g.id <> p_id
+       and g.estado in ('pendiente', 'aprobado', 'pagado')
+       and (case when v_dieta then g.clase = 'ordinario' and g.categoria = 'comidas' else g.clase = 'dieta' end)
+     order by g.folio);
+  if cardinality(v_folios) = 0 then
+    return '{}';
+  end if;
+  return array['Ese día (' || to_char(p_fecha, 'DD/MM/YYYY') || ') tiene '
+    || case when not v_dieta then 'una dieta, ' || v_folios[1] || ', que ya paga las comidas del día.'
+            when cardinality(v_folios) = 1 then 'también una comida como gasto, ' || v_folios[1]
+              || ': la dieta ya paga las comidas del día.'
+            else 'también comidas como gastos, ' || array_to_string(v_folios, ', ')
+              || ': la dieta ya paga las comidas del día.' end];
+end
+$$;
+revoke all on function interno.aviso_comida_y_dieta(uuid, uuid, date, text, text) from public, anon;
+grant execute on function interno.aviso_comida_y_dieta(uuid, uuid, date, text, text) to authenticated, service_role;
+
 
 -- Los seleccionados que quien pregunta puede aprobar ahora, cada uno con sus avisos (como
 -- quien pregunta: los demás no salen, y su función los rechazará con su motivo).
 create function public.avisos_antes_de_aprobar_varios(p_ids uuid[])
 returns table (id uuid, avisos text[]) language sql stable security invoker set search_path = '' as $$
   select v.id, interno.avisos_del_gasto(v.politica_incumplida, v.motivo_politica, v.justificantes, v.clase)
+           || interno.aviso_comida_y_dieta(v.id, v.solicitante_id, v.fecha_gasto, v.clase, v.categoria)
     from public.gastos_vista v
    where v.id = any (p_ids) and v.estado = 'pendiente' and v.puede_aprobar
 $$;

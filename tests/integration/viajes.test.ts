@@ -308,6 +308,48 @@ describe("dietas: parte exenta y sujeta", () => {
     await expect(acortar).rejects.toThrow("Hay dietas o kilometrajes del viaje fuera de las fechas nuevas");
   });
 
+  it("una comida como gasto el día de una dieta: quien aprueba lo ve en las dos, antes de aprobar", async () => {
+    const v = await viaje();
+    const pendiente = { estado: "pendiente", aprobador_id: aprobador.id };
+    const dieta = await gasto({
+      ...pendiente,
+      clase: "dieta",
+      viaje_id: v,
+      fecha_gasto: "2026-03-02",
+      categoria: "comidas",
+    });
+    const comida = await gasto({ ...pendiente, fecha_gasto: "2026-03-02", categoria: "comidas", importe: "14.50" });
+    const otroDia = await gasto({ ...pendiente, fecha_gasto: "2026-03-03", categoria: "comidas", importe: "12.00" });
+    const taxi = await gasto({ ...pendiente, fecha_gasto: "2026-03-02", importe: "9.00" });
+    const avisos = async (id: string) =>
+      (await sqlStore(app.db, aprobador.id).rpc<string[]>("avisos_antes_de_aprobar", { p_id: id })).filter((a) =>
+        a.startsWith("Ese día"),
+      );
+    expect(await avisos(comida.id)).toEqual([
+      `Ese día (02/03/2026) tiene una dieta, ${dieta.folio}, que ya paga las comidas del día.`,
+    ]);
+    expect(await avisos(dieta.id)).toEqual([
+      `Ese día (02/03/2026) tiene también una comida como gasto, ${comida.folio}: la dieta ya paga las comidas del día.`,
+    ]);
+    expect(await avisos(otroDia.id)).toEqual([]);
+    expect(await avisos(taxi.id)).toEqual([]);
+    // The bulk confirm step says the same of each checked row.
+    const varios = await sqlStore(app.db, aprobador.id).rpc<{ id: string; avisos: string[] }[]>(
+      "avisos_antes_de_aprobar_varios",
+      { p_ids: [comida.id, otroDia.id] },
+    );
+    expect(varios.find((r) => r.id === comida.id)?.avisos).toContain(
+      `Ese día (02/03/2026) tiene una dieta, ${dieta.folio}, que ya paga las comidas del día.`,
+    );
+    // A comida rejected does not count.
+    await app.db
+      .updateTable("gastos")
+      .set({ estado: "rechazado", motivo_rechazo: "Duplicada" } as never)
+      .where("id", "=", comida.id)
+      .execute();
+    expect(await avisos(dieta.id)).toEqual([]);
+  });
+
   it("sin política propia de su categoría, una dieta sin exención ninguna se envía con un motivo", async () => {
     const encima = await viaje({
       salida: `${addDaysISO(todayISO(), -6)} 08:00:00`,
