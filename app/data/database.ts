@@ -202,7 +202,6 @@ export interface Gastos {
    */
   creado_por_id: string | null;
   cuenta_al_aprobar: string | null;
-  deducible_al_aprobar: Numeric | null;
   departamento_id: string;
   descripcion: string;
   desglose_iva: Generated<Json>;
@@ -241,6 +240,7 @@ export interface Gastos {
   numero_factura: string | null;
   otros_no_sujetos: Generated<Numeric>;
   politica_incumplida: string[] | null;
+  porcentaje_deducible_al_aprobar: Numeric | null;
   proveedor_id: string | null;
   referencia_pago: string | null;
   solicitante_id: Generated<string>;
@@ -267,7 +267,6 @@ export interface GastosVista {
   creado_en: ColumnType<string, Date | string, Date | string> | null;
   creado_por_id: string | null;
   cuenta_al_aprobar: string | null;
-  deducible_al_aprobar: Numeric | null;
   departamento_id: string | null;
   departamento_nombre: string | null;
   descripcion: string | null;
@@ -298,6 +297,7 @@ export interface GastosVista {
   irpf_explicacion: string | null;
   iva_deducible: Numeric | null;
   iva_motivo: string | null;
+  iva_porcentaje_deducible: Numeric | null;
   justificantes: number | null;
   km: Numeric | null;
   km_destino: string | null;
@@ -312,6 +312,7 @@ export interface GastosVista {
   numero_factura: string | null;
   otros_no_sujetos: Numeric | null;
   politica_incumplida: string[] | null;
+  porcentaje_deducible_al_aprobar: Numeric | null;
   proveedor_id: string | null;
   proveedor_nombre: string | null;
   puede_aprobar: boolean | null;

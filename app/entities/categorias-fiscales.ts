@@ -20,7 +20,7 @@ export const categoriasFiscales: Entity = {
     select("deducibilidad", "IVA deducible", DEDUCIBILIDADES, {
       required: true,
       enMensaje: "si el IVA es deducible",
-      hint: "Las atenciones a clientes, empleados o terceros no dan derecho a deducir el IVA; las demás categorías, con una factura a nombre de la empresa. Un cambio vale para los gastos que se aprueben desde entonces: los ya aprobados conservan la de su aprobación en el libro de IVA y en el diario.",
+      hint: "Las atenciones a clientes, empleados o terceros no dan derecho a deducir el IVA; las demás categorías, con una factura a nombre de la empresa. El combustible, los peajes o el aparcamiento de un turismo que también se usa fuera del trabajo se deducen al 50 %. Un cambio vale para los gastos que se aprueben desde entonces: los ya aprobados conservan la de su aprobación en el libro de IVA y en el diario.",
     }),
     text("cuenta_gasto", "Cuenta de gasto", {
       genero: "f",

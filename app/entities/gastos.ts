@@ -183,7 +183,7 @@ export const gastos: Entity = {
     { name: "emisor_nombre_efectivo", label: "Emisor", soloEnCsv: true },
     { name: "importe_impuestos", label: "IVA", kind: "money", soloEnCsv: true },
     { name: "iva_deducible", label: "IVA deducible", kind: "money", soloEnCsv: true },
-    { name: "iva_motivo", label: "Por qué no es deducible", soloEnCsv: true },
+    { name: "iva_motivo", label: "Por qué no se deduce todo el IVA", soloEnCsv: true },
     { name: "clase", label: "Clase de gasto", kind: "option", options: CLASES_GASTO, soloEnCsv: true },
     { name: "viaje_titulo", label: "Viaje", soloEnCsv: true },
     { name: "exento_irpf", label: "Exento de IRPF", kind: "money", soloEnCsv: true },

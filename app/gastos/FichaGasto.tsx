@@ -236,14 +236,16 @@ function enLaFicha(campo: string, record: Record<string, unknown>) {
 }
 
 /**
- * «IVA deducible: 12,40 €», or «IVA no deducible» and why (gastos_vista: interno.deducibilidad),
- * what an aprobador reads before approving.
+ * «IVA deducible: 12,40 €» (and why not all of it, if part), or «IVA no deducible» and why
+ * (gastos_vista: interno.deducibilidad), what an aprobador reads before approving.
  */
 function ivaDeducible(record: Record<string, unknown>, formats: Formats) {
   const motivo = typeof record.iva_motivo === "string" ? record.iva_motivo : null;
+  const importe = String(record.iva_deducible ?? "0.00");
   if (motivo === "Sin IVA soportado") return { label: "IVA", value: motivo };
-  if (motivo) return { label: "IVA no deducible", value: motivo };
-  return { label: "IVA deducible", value: formatMoney(String(record.iva_deducible ?? "0.00"), formats.locale) };
+  if (motivo && importe === "0.00") return { label: "IVA no deducible", value: motivo };
+  const deducible = formatMoney(importe, formats.locale);
+  return { label: "IVA deducible", value: motivo ? `${deducible}. ${motivo}` : deducible };
 }
 
 /**

@@ -118,6 +118,7 @@ export type TipoPersona = (typeof TIPOS_PERSONA)[number]["value"];
 /** Whether a category's IVA may be deducted (`categorias_fiscales.deducibilidad`). */
 export const DEDUCIBILIDADES = [
   { value: "factura_empresa", label: "Deducible con factura a nombre de la empresa" },
+  { value: "vehiculo_mixto", label: "Deducible al 50 % (vehículo de uso mixto), con factura a nombre de la empresa" },
   { value: "no_deducible", label: "No deducible" },
 ] as const satisfies readonly Option[];
 

@@ -319,6 +319,7 @@ begin
          coalesce(interno.nombre_proveedor(p.razon_social, p.nombre_comercial), g.emisor_nombre) as emisor_nombre_efectivo,
          (interno.deducibilidad(g)).importe as iva_deducible,
          (interno.deducibilidad(g)).motivo as iva_motivo,
+         (interno.deducibilidad(g)).porcentaje as iva_porcentaje_deducible,
          -- El folio de la remesa viva (generada o confirmada) en la que está; solo lo ven los
          -- administradores (RLS de remesa_gastos).
          (select r.folio from public.remesa_gastos rg join public.remesas r on r.id = rg.remesa_id
@@ -354,8 +355,7 @@ begin
          interno.porcentaje_iva(l.value ->> 'tipo', g.fecha_expedicion) as porcentaje,
          (l.value ->> 'base')::numeric(14, 2) as base_imponible,
          (l.value ->> 'cuota')::numeric(14, 2) as cuota_soportada,
-         case when g.iva_deducible > 0 then (l.value ->> 'cuota')::numeric(14, 2) else 0 end::numeric(14, 2)
-           as cuota_deducible,
+         round((l.value ->> 'cuota')::numeric * g.iva_porcentaje_deducible / 100, 2)::numeric(14, 2) as cuota_deducible,
          case when l.orden = 1 then g.otros_no_sujetos else 0 end::numeric(14, 2) as otros_no_sujetos,
          ((l.value ->> 'base')::numeric + (l.value ->> 'cuota')::numeric
            + case when l.orden = 1 then g.otros_no_sujetos else 0 end)::numeric(14, 2) as total,

@@ -69,7 +69,7 @@ create table public.categorias_fiscales (
   tipo_iva text not null
     constraint categorias_fiscales_tipo_iva_check check (tipo_iva in ('21', '10', '5', '4', '2', '0', 'exento')),
   deducibilidad text not null
-    constraint categorias_fiscales_deducibilidad_check check (deducibilidad in ('factura_empresa', 'no_deducible')),
+    constraint categorias_fiscales_deducibilidad_check check (deducibilidad in ('factura_empresa', 'vehiculo_mixto', 'no_deducible')),
   creado_en timestamptz not null default now(),
   actualizado_en timestamptz not null default now(),
   version integer not null default 1,
@@ -154,8 +154,8 @@ alter table public.gastos
   add column otros_no_sujetos numeric(14, 2) not null default 0
     constraint gastos_otros_no_sujetos_check check (otros_no_sujetos >= 0),
   add column desglose_revisar boolean not null default false,
-  -- El IVA deducible y su motivo, fijados al aprobar el gasto (iva_al_aprobar).
-  add column deducible_al_aprobar numeric(14, 2),
+  -- El porcentaje deducible del IVA y su motivo, fijados al aprobar el gasto (iva_al_aprobar).
+  add column porcentaje_deducible_al_aprobar numeric(5, 2),
   add column motivo_al_aprobar text;
 
 grant insert (tipo_documento, emisor_nif, emisor_nombre, emisor_pais, fecha_expedicion, factura_a_empresa,
@@ -364,32 +364,43 @@ create trigger gastos_validar_fiscal before insert or update on public.gastos
   for each row execute function interno.gastos_fiscal();
 
 -- ---------------------------------------------------------------------------------------------
--- Deducibilidad: cuánto IVA de un gasto es deducible y, si no lo es, por qué.
+-- Deducibilidad: cuánto IVA de un gasto es deducible y, si no todo, por qué.
 -- ---------------------------------------------------------------------------------------------
-create type interno.deducibilidad as (importe numeric(14, 2), motivo text);
+create type interno.regla_deducible as (porcentaje numeric(5, 2), motivo text);
+create type interno.deducibilidad as (importe numeric(14, 2), motivo text, porcentaje numeric(5, 2));
 
+-- La primera regla que se cumple da el porcentaje (100, 50 o 0) y el motivo; el importe es la suma
+-- de las cuotas del desglose a ese porcentaje, cada una redondeada al céntimo, como las cuentan
+-- línea a línea el libro de IVA y el diario.
 create function interno.deducibilidad(g public.gastos) returns interno.deducibilidad
 language sql stable security definer set search_path = '' as $$
-  select case
-    when g.deducible_al_aprobar is not null then row(g.deducible_al_aprobar, g.motivo_al_aprobar)::interno.deducibilidad
-    when g.desglose_revisar then row(0, 'Desglose de IVA por revisar')::interno.deducibilidad
-    when coalesce(g.importe_impuestos, 0) = 0 then row(0, 'Sin IVA soportado')::interno.deducibilidad
+  select row((select coalesce(sum(round((l ->> 'cuota')::numeric * (r.regla).porcentaje / 100, 2)), 0)
+                from jsonb_array_elements(g.desglose_iva) l),
+             (r.regla).motivo, (r.regla).porcentaje)::interno.deducibilidad
+  from (select case
+    when g.porcentaje_deducible_al_aprobar is not null
+      then row(g.porcentaje_deducible_al_aprobar, g.motivo_al_aprobar)::interno.regla_deducible
+    when g.desglose_revisar then row(0, 'Desglose de IVA por revisar')::interno.regla_deducible
+    when coalesce(g.importe_impuestos, 0) = 0 then row(0, 'Sin IVA soportado')::interno.regla_deducible
     -- El IVA de otro país no se deduce en la declaración española: se pide a ese país.
     when coalesce(p.pais, g.emisor_pais, 'ES') <> 'ES'
-      then row(0, 'IVA de otro país: se pide su devolución a ese país, no se deduce aquí')::interno.deducibilidad
+      then row(0, 'IVA de otro país: se pide su devolución a ese país, no se deduce aquí')::interno.regla_deducible
     when c.deducibilidad = 'no_deducible'
-      then row(0, 'Atenciones a clientes, empleados o terceros (Ley 37/1992, art. 96)')::interno.deducibilidad
-    when g.tipo_documento = 'sin_justificante' then row(0, 'Sin justificante')::interno.deducibilidad
-    when g.tipo_documento = 'ticket' then row(0, 'Ticket sin NIF de la empresa')::interno.deducibilidad
-    when g.proveedor_id is null and g.emisor_nif is null then row(0, 'Factura sin NIF del emisor')::interno.deducibilidad
-    when not g.factura_a_empresa then row(0, 'Factura sin el NIF de la empresa como destinataria')::interno.deducibilidad
-    else row(g.importe_impuestos, null)::interno.deducibilidad
-  end
+      then row(0, 'Atenciones a clientes, empleados o terceros (Ley 37/1992, art. 96)')::interno.regla_deducible
+    when g.tipo_documento = 'sin_justificante' then row(0, 'Sin justificante')::interno.regla_deducible
+    when g.tipo_documento = 'ticket' then row(0, 'Ticket sin NIF de la empresa')::interno.regla_deducible
+    when g.proveedor_id is null and g.emisor_nif is null then row(0, 'Factura sin NIF del emisor')::interno.regla_deducible
+    when not g.factura_a_empresa
+      then row(0, 'Factura sin el NIF de la empresa como destinataria')::interno.regla_deducible
+    -- Un turismo que también se usa fuera del trabajo: se presume afectado al 50 %.
+    when c.deducibilidad = 'vehiculo_mixto'
+      then row(50, 'Vehículo de uso mixto: se deduce el 50 % (Ley 37/1992, art. 95.Tres)')::interno.regla_deducible
+    else row(100, null)::interno.regla_deducible
+  end as regla
   from (select 1) x
   left join public.categorias_fiscales c on c.categoria = g.categoria
-  left join public.proveedores p on p.id = g.proveedor_id
+  left join public.proveedores p on p.id = g.proveedor_id) r
 $$;
-
 
 -- Lo que un gasto aprobado lleva al libro de IVA se fija al aprobarlo: cambiar después la
 -- deducibilidad de su categoría o el país de su proveedor vale para lo que se apruebe desde
@@ -400,7 +411,7 @@ declare
   d interno.deducibilidad;
 begin
   if new.estado not in ('aprobado', 'pagado') then
-    new.deducible_al_aprobar := null;
+    new.porcentaje_deducible_al_aprobar := null;
     new.motivo_al_aprobar := null;
     return new;
   end if;
@@ -409,9 +420,9 @@ begin
       return new;
     end if;
   end if;
-  new.deducible_al_aprobar := null;
+  new.porcentaje_deducible_al_aprobar := null;
   d := interno.deducibilidad(new);
-  new.deducible_al_aprobar := d.importe;
+  new.porcentaje_deducible_al_aprobar := d.porcentaje;
   new.motivo_al_aprobar := d.motivo;
   return new;
 end
@@ -420,7 +431,7 @@ create trigger iva_al_aprobar before insert or update on public.gastos
   for each row execute function interno.fijar_iva_al_aprobar();
 revoke all on function interno.fijar_iva_al_aprobar() from public, anon, authenticated;
 
-grant usage on type interno.deducibilidad to authenticated, service_role;
+grant usage on type interno.deducibilidad, interno.regla_deducible to authenticated, service_role;
 grant execute on function interno.deducibilidad(public.gastos), interno.nombre_tipo_iva(text), interno.euros(numeric)
   to authenticated, service_role;
 

@@ -149,7 +149,7 @@ language sql stable security definer set search_path = '' as $$
   with g as (
     select g.id, g.folio, g.fecha_gasto, g.descripcion, g.importe, g.metodo_pago, g.solicitante_id,
            g.numero_factura, g.desglose_iva, g.fecha_expedicion,
-           coalesce((interno.deducibilidad(g)).importe, 0) as deducible,
+           d.importe as deducible, d.porcentaje as porcentaje_deducible,
            case when g.clase in ('kilometraje', 'dieta') then (interno.irpf(g)).sujeto else 0 end as sujeto_irpf,
            rpad(coalesce(g.cuenta_al_aprobar, c.cuenta_gasto, '629'), 8, '0') as gasto_subcuenta,
            interno.nombre_cuenta_gasto(coalesce(g.cuenta_al_aprobar, c.cuenta_gasto, '629')) as gasto_titulo,
@@ -183,6 +183,7 @@ language sql stable security definer set search_path = '' as $$
            case when g.metodo_pago in ('transferencia', 'domiciliacion', 'cheque') then coalesce(p.nif, g.emisor_nif) end
              as acreedor_nif
       from public.gastos g
+      cross join lateral interno.deducibilidad(g) d
       left join public.categorias_fiscales c on c.categoria = g.categoria
       left join public.proveedores p on p.id = g.proveedor_id
       left join public.usuarios s on s.id = g.solicitante_id
@@ -220,16 +221,16 @@ language sql stable security definer set search_path = '' as $$
     from g
    where g.sujeto_irpf > 0
   union all
-  -- Gasto: el IVA deducible, una línea por tipo.
+  -- Gasto: el IVA deducible, una línea por tipo (a su porcentaje deducible).
   select g.fecha_gasto, 1, g.folio, 1 + l.orden::integer, '472', null, '472' || lpad(l.value ->> 'tipo', 5, '0'),
          'H.P. IVA soportado ' || interno.nombre_tipo_iva(l.value ->> 'tipo'),
-         g.folio || ' ' || g.descripcion, (l.value ->> 'cuota')::numeric, 0::numeric,
+         g.folio || ' ' || g.descripcion, round((l.value ->> 'cuota')::numeric * g.porcentaje_deducible / 100, 2), 0::numeric,
          g.acreedor_cuenta, g.acreedor_clave, g.acreedor_subcuenta,
          (l.value ->> 'base')::numeric, interno.porcentaje_iva(l.value ->> 'tipo', g.fecha_expedicion),
          g.acreedor_nif, g.numero_factura
     from g
    cross join lateral jsonb_array_elements(g.desglose_iva) with ordinality as l(value, orden)
-   where g.deducible > 0 and (l.value ->> 'cuota')::numeric > 0
+   where round((l.value ->> 'cuota')::numeric * g.porcentaje_deducible / 100, 2) > 0
   union all
   -- Gasto: a quién se debe.
   select g.fecha_gasto, 1, g.folio, 10, g.acreedor_cuenta, g.acreedor_clave, g.acreedor_subcuenta, g.acreedor_titulo,

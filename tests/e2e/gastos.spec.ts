@@ -390,7 +390,7 @@ empleado(
     // An empleado's CSV has the list's columns for their role: no «Solicitante» (every row is theirs).
     expect(lines[0]?.join(";")).toBe(
       "Folio;Fecha;Descripción;Proveedor;Categoría;Importe;Estado;Departamento;Justificantes;" +
-        "Tipo de documento;NIF del emisor;Emisor;IVA;IVA deducible;Por qué no es deducible;" +
+        "Tipo de documento;NIF del emisor;Emisor;IVA;IVA deducible;Por qué no se deduce todo el IVA;" +
         "Clase de gasto;Viaje;Exento de IRPF;Sujeto a IRPF",
     );
     expect(lines).toHaveLength(3);

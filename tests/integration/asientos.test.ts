@@ -330,6 +330,38 @@ describe("reglas de los asientos", () => {
     expect(lineas[1]!.concepto).toBe(`${dieta.folio} Dieta en Bilbao (sujeto a IRPF)`);
   });
 
+  it("un vehículo de uso mixto: a la 472, la mitad de cada cuota; el resto, a la cuenta de gasto", async () => {
+    await owner.query(
+      "update public.categorias_fiscales set deducibilidad = 'vehiculo_mixto' where categoria = 'combustible'",
+    );
+    try {
+      const gasoil = await gasto({
+        descripcion: "Gasóleo",
+        fecha_gasto: "2021-09-06",
+        categoria: "combustible",
+        importe: "60.50", // 50 + 10,50 at 21 %: 5,25 deducible
+        metodo_pago: "tarjeta_corporativa",
+        tipo_documento: "factura_completa",
+        emisor_nif: generateValidCif(42),
+        emisor_nombre: "Estación de Servicio Sur SL",
+        numero_factura: "G-1",
+        factura_a_empresa: true,
+      });
+      const lineas = (await todos(periodoDe("periodo=mes&anio=2021&mes=9"))).filter(
+        (a) => a.documento === gasoil.folio,
+      );
+      expect(lineas.map((a) => [a.linea, a.subcuenta, a.debe, a.haber])).toEqual([
+        [1, "62800000", "55.25", "0.00"],
+        [2, "47200021", "5.25", "0.00"],
+        [3, "55500001", "0.00", "60.50"],
+      ]);
+    } finally {
+      await owner.query(
+        "update public.categorias_fiscales set deducibilidad = 'factura_empresa' where categoria = 'combustible'",
+      );
+    }
+  });
+
   it("lo que se debe a un emisor sin NIF va a la subcuenta común 41000000, titulada «Acreedores varios»", async () => {
     const fontaneria = await gasto({
       descripcion: "Arreglo del grifo",

@@ -289,6 +289,54 @@ describe("deducibilidad", () => {
     }
   });
 
+  it("un vehículo de uso mixto: la mitad de cada cuota, redondeada línea a línea; el libro de IVA, igual", async () => {
+    const categoria = (deducibilidad: string) =>
+      app.db.updateTable("categorias_fiscales").set({ deducibilidad }).where("categoria", "=", "combustible").execute();
+    await categoria("vehiculo_mixto");
+    try {
+      // 21 % on 10,05 (2,11) and the rest at 10 % (1,10): halves 1,055 → 1,06 and 0,55.
+      const g = await created(
+        await post(
+          form({
+            categoria: "combustible",
+            importe: "24,27",
+            proveedor_id: proveedor,
+            numero_factura: "F-11",
+            tipo_documento: "factura_completa",
+            factura_a_empresa: "on",
+            ...linea(0, "21", "10,05"),
+            ...linea(1, "10"),
+          }),
+          empleado.cookie,
+        ),
+      );
+      expect(g.desglose_iva).toEqual([
+        { tipo: "21", base: "10.05", cuota: "2.11" },
+        { tipo: "10", base: "11.01", cuota: "1.10" },
+      ]);
+      const motivo = "Vehículo de uso mixto: se deduce el 50 % (Ley 37/1992, art. 95.Tres)";
+      expect(await vista(g.id)).toEqual({ iva_deducible: "1.61", iva_motivo: motivo });
+      await app.db
+        .updateTable("gastos")
+        .set({ estado: "aprobado", aprobado_por_id: admin.id, fecha_aprobacion: sql<string>`now()` })
+        .where("id", "=", g.id)
+        .execute();
+      await categoria("factura_empresa");
+      const libro = await app.db
+        .selectFrom("libro_facturas_recibidas")
+        .select(["linea", "cuota_soportada", "cuota_deducible", "iva_motivo"])
+        .where("gasto_id", "=", g.id)
+        .orderBy("linea")
+        .execute();
+      expect(libro).toEqual([
+        { linea: 1, cuota_soportada: "2.11", cuota_deducible: "1.06", iva_motivo: motivo },
+        { linea: 2, cuota_soportada: "1.10", cuota_deducible: "0.55", iva_motivo: motivo },
+      ]);
+    } finally {
+      await categoria("factura_empresa");
+    }
+  });
+
   it("lo aprobado queda con la deducibilidad de entonces: cambiar la de su categoría vale para lo que se aprueba después", async () => {
     const factura = { proveedor_id: proveedor, numero_factura: "F-10", tipo_documento: "factura_completa" };
     const nuevo = async () =>

@@ -527,7 +527,7 @@ describe("lista: filtros, orden, cuenta y suma", () => {
     const lines = new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes).slice(1).trim().split("\r\n");
     expect(lines[0]).toBe(
       '"Folio";"Fecha";"Descripción";"Proveedor";"Categoría";"Importe";"Estado";"Solicitante";"Departamento";"Justificantes";' +
-        '"Tipo de documento";"NIF del emisor";"Emisor";"IVA";"IVA deducible";"Por qué no es deducible";"Clase de gasto";"Viaje";"Exento de IRPF";"Sujeto a IRPF"',
+        '"Tipo de documento";"NIF del emisor";"Emisor";"IVA";"IVA deducible";"Por qué no se deduce todo el IVA";"Clase de gasto";"Viaje";"Exento de IRPF";"Sujeto a IRPF"',
     );
     expect(lines).toHaveLength(4);
     // The fiscal data too (a ticket at the category's usual rate, 10 %: 9,18 + 0,92).
@@ -1032,8 +1032,8 @@ describe("aprobar y rechazar en bloque", () => {
     expect(
       (await post({ intent: "aprobar_seleccion", seleccion: [`${g.id}:${g.version}`] }, empleado.cookie)).status,
     ).toBe(403);
-    expect((await list("", empleado.cookie)).enBloque).toBe(false);
-    expect((await list("", responsable.cookie)).enBloque).toBe(false);
+    expect((await list("", empleado.cookie)).aprueba).toBe(false);
+    expect((await list("", responsable.cookie)).aprueba).toBe(false);
     expect(
       (await post({ intent: "aprobar_seleccion", seleccion: [`${g.id}:${g.version}`] }, responsable.cookie)).status,
     ).toBe(403);

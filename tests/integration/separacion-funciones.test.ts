@@ -184,7 +184,7 @@ describe("los derechos se comprueban al actuar (hueco a)", () => {
       // His aprobador_id still points at him: a new gasto skips him.
       expect((await pendienteDe(elena)).aprobador_id).toBe(dario.id);
       // No bulk approval for him, nothing in his «pendientes».
-      expect((await list("", pablo.cookie)).enBloque).toBe(false);
+      expect((await list("", pablo.cookie)).aprueba).toBe(false);
     } finally {
       await app.db.updateTable("usuarios").set({ rol: "aprobador" }).where("id", "=", pablo.id).execute();
       await app.db.updateTable("usuarios").set({ aprobador_id: null }).where("id", "=", elena.id).execute();
