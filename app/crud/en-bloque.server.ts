@@ -48,7 +48,7 @@ function leerCampos(accion: BulkAction, formData: FormData) {
   return parseSubmission(formData, (z) => accion.esquema?.(z) ?? formSchema(z, accion.campos ?? []));
 }
 
-/** What is wrong with the checked rows, as the form's error, or null. */
+/** What is wrong with the checked rows, as the error of the field `seleccion`, or null. */
 function errorDeSeleccion(entity: Entity, items: readonly Marcado[]): string | null {
   const marcados = new Set(items.map((i) => i.id)).size;
   if (marcados === 0) return `Marque al menos ${conIndefinido(entity.singular)} de la lista.`;
@@ -196,7 +196,12 @@ export async function seleccionEnBloque(
   const seleccion = errorDeSeleccion(entity, items);
   if (submission.status !== "success" || seleccion)
     return json(
-      { intent: accion.intent, result: submission.reply(seleccion ? { formErrors: [seleccion] } : {}), seleccion: raw },
+      {
+        intent: accion.intent,
+        // The selection's error links to the list's «Seleccionar» column (useColumnaSeleccion).
+        result: submission.reply(seleccion ? { fieldErrors: { seleccion: [seleccion] } } : {}),
+        seleccion: raw,
+      },
       { status: 400 },
     );
   if (o.antes && formData.get("confirmado") !== "1") {

@@ -207,7 +207,7 @@ export async function remesaSeleccion({ request, signed, formData }: Ctx) {
       {
         intent: "remesa_seleccion",
         result: parseSubmission(formData, (z) => z.object({})).reply({
-          formErrors: ["Marque al menos un gasto de la lista."],
+          fieldErrors: { seleccion: ["Marque al menos un gasto de la lista."] },
         }),
         seleccion: raw,
       },

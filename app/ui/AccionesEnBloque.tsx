@@ -205,6 +205,8 @@ export function useColumnaSeleccion<R extends { id: unknown; version?: unknown }
     // Named for screen readers only: each box says what it selects, and a visible word would
     // cost the width the table needs at 1366 px.
     header: <span className="visually-hidden">Seleccionar</span>,
+    // The error summary's «Marque al menos…» links to the rows: the next Tab is the first box.
+    ancla: `${EN_BLOQUE_FORM}-seleccion`,
     label: "Seleccionar",
     cell: (row: R) => {
       if (!seleccionable(row)) return null;

@@ -253,7 +253,8 @@ export function DataTable<Row extends Record<string, unknown>>({
   caption: string;
   recordHref: (row: Row) => string;
   /** An extra first cell per row (e.g. a selection checkbox); `label` names it on a phone's card. */
-  leading?: { header: ReactNode; label?: string; cell: (row: Row) => ReactNode };
+  /** A first column (the selection's boxes); `ancla`, the id of the rows' body, what a link to the column lands on. */
+  leading?: { header: ReactNode; label?: string; cell: (row: Row) => ReactNode; ancla?: string };
   /** The row whose record is open beside the list (marked, and its link says so). */
   selectedId?: string;
   /** A filter too large to count: its `escala.ordenSoloContado` columns offer no sorting. */
@@ -285,7 +286,7 @@ export function DataTable<Row extends Record<string, unknown>>({
               ))}
             </tr>
           </thead>
-          <tbody>
+          <tbody id={leading?.ancla}>
             {rows.map((row) => (
               <tr key={String(row.id)} className={selectedId === row.id ? "seleccionada" : undefined}>
                 {leading ? (

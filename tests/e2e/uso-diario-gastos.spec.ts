@@ -163,9 +163,17 @@ empleado(
     await page.goto(lista);
     await expect(page.getByText("2 gastos con estos filtros")).toBeVisible();
     const bloque = page.getByRole("region", { name: "Enviar varios a aprobación" });
+    const enviar = bloque.getByRole("button", { name: "Enviar seleccionados a aprobación" });
+    // Nothing checked: the summary links to the «Seleccionar» column, and the next Tab is its first box.
+    await enviar.click();
+    const marque = bloque.getByRole("alert").getByRole("link", { name: "Marque al menos un gasto de la lista." });
+    await marque.focus();
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("Tab");
+    await expect(page.getByRole("checkbox", { name: /^Seleccionar GAS-/ }).first()).toBeFocused();
     for (const { folio } of hechos) await page.getByRole("checkbox", { name: `Seleccionar ${folio}` }).check();
     await expectNoAxeViolations(page);
-    await bloque.getByRole("button", { name: "Enviar seleccionados a aprobación" }).click();
+    await enviar.click();
     await expect(flash(page)).toContainText("Se han enviado a aprobación 2 gastos.");
     for (const { folio } of hechos) await expect(flash(page)).toContainText(folio);
     const estados = await enLaBaseDeDatos<{ estado: string }>("select estado from gastos where id = any($1)", [

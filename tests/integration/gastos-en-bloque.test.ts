@@ -122,7 +122,7 @@ describe("acciones en bloque", () => {
     );
     expect(r.status).toBe(400);
     expect(((await r.json()) as { result: { error: Record<string, string[]> } }).result.error).toEqual({
-      "": ["Marque como mucho 500 gastos a la vez; el resto, en otro envío. No se ha cambiado nada."],
+      seleccion: ["Marque como mucho 500 gastos a la vez; el resto, en otro envío. No se ha cambiado nada."],
     });
     expect((await row(a.id)).estado).toBe("pendiente");
   });

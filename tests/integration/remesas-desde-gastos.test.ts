@@ -162,7 +162,7 @@ describe("«Crear remesa» desde la lista", () => {
   it("sin ninguno marcado: el error en el resumen del formulario y nada más", async () => {
     const r = await post({ intent: "remesa_seleccion" }, admin.cookie, "/gastos?index&vista=por_pagar");
     expect(r.status).toBe(400);
-    expect((await json(r)).result.error).toEqual({ "": ["Marque al menos un gasto de la lista."] });
+    expect((await json(r)).result.error).toEqual({ seleccion: ["Marque al menos un gasto de la lista."] });
   });
 
   it("solo un administrador: un aprobador o un empleado, 403", async () => {

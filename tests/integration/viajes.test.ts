@@ -667,7 +667,7 @@ describe("pantallas", () => {
       motivo: ["Escriba el motivo del rechazo"],
     });
     const nada = await viajesPost({ intent: "aprobar_seleccion" }, aprobador.cookie);
-    expect((await json(nada)).result.error).toEqual({ "": ["Marque al menos un viaje de la lista."] });
+    expect((await json(nada)).result.error).toEqual({ seleccion: ["Marque al menos un viaje de la lista."] });
     for (const v of [a, b]) expect((await row(v.gasto.id)).estado).toBe("pendiente");
 
     // Nothing done: said as such, with the reason.
