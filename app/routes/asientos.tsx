@@ -144,21 +144,28 @@ export default function Asientos() {
                   keyboard scrolls it too (WCAG 2.1.1; axe's scrollable-region-focusable). */}
               {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex */}
               <div className="tabla-contenedor" role="region" tabIndex={0} aria-labelledby="asientos-titulo">
-                <table aria-labelledby="asientos-titulo">
+                <table aria-labelledby="asientos-titulo" className="tabla-diario">
                   <Encabezados columnas={COLUMNAS} />
-                  <tbody>
-                    {apuntes.map((a) => (
-                      <tr key={a.n}>
-                        <td>{a.linea === 1 ? a.asiento : ""}</td>
-                        <td>{a.linea === 1 ? formatDate(a.fecha, f.locale) : ""}</td>
-                        <td>{a.subcuenta}</td>
-                        <td>{a.titulo}</td>
-                        <td>{a.concepto}</td>
-                        <td className="numero">{a.debe === "0.00" ? "" : dinero(a.debe)}</td>
-                        <td className="numero">{a.haber === "0.00" ? "" : dinero(a.haber)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
+                  {/* A body per asiento: on a phone each is a card of its lines (tablas.css). */}
+                  {porAsiento(apuntes).map((lineas) => (
+                    <tbody key={lineas[0]!.n}>
+                      {lineas.map((a) => (
+                        <tr key={a.n}>
+                          <td data-etiqueta="Asiento">{a.linea === 1 ? a.asiento : ""}</td>
+                          <td>{a.linea === 1 ? formatDate(a.fecha, f.locale) : ""}</td>
+                          <td>{a.subcuenta}</td>
+                          <td>{a.titulo}</td>
+                          <td className="concepto">{a.concepto}</td>
+                          <td className="numero" data-etiqueta="Debe">
+                            {a.debe === "0.00" ? "" : dinero(a.debe)}
+                          </td>
+                          <td className="numero" data-etiqueta="Haber">
+                            {a.haber === "0.00" ? "" : dinero(a.haber)}
+                          </td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  ))}
                 </table>
               </div>
             </>
@@ -167,6 +174,17 @@ export default function Asientos() {
       ) : null}
     </>
   );
+}
+
+/** The lines of each asiento together, in order. */
+function porAsiento(apuntes: readonly Apunte[]) {
+  const grupos: Apunte[][] = [];
+  for (const a of apuntes) {
+    const ultimo = grupos.at(-1);
+    if (ultimo && ultimo[0]!.asiento === a.asiento) ultimo.push(a);
+    else grupos.push([a]);
+  }
+  return grupos;
 }
 
 /** «2 gastos y 1 remesa», «3 gastos». */
