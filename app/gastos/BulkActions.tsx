@@ -1,7 +1,7 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link, useActionData } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import { capitalize, type BulkAction } from "~/entities/entity";
+import type { BulkAction } from "~/entities/entity";
 import { gastos } from "~/entities/gastos";
 import type { GastoAConfirmar } from "./workflow.server";
 import { cuenta, plural } from "~/lib/plural";
@@ -78,14 +78,15 @@ export function BulkActions({
   const data = useActionData<Posted>();
   const sep = aqui.includes("?") ? "&" : "?";
   const pagar = acciones.some((a) => a.intent === "pagar_seleccion");
-  const aprueba = pagar ? "aprobar, rechazar o pagar varios" : "aprobar o rechazar varios";
-  // One's own drafts too: «Enviar varios a aprobación» alone, or first among the others.
+  // One's own drafts: «Enviar varios a aprobación»; with others to approve too, the default title.
   const enviar = acciones.some((a) => a.intent === "enviar_seleccion");
-  const titulo = !enviar
-    ? capitalize(aprueba)
-    : acciones.length === 1
+  const titulo = enviar
+    ? acciones.length === 1
       ? "Enviar varios a aprobación"
-      : `Enviar, ${aprueba}`;
+      : undefined
+    : pagar
+      ? "Aprobar, rechazar o pagar varios"
+      : "Aprobar o rechazar varios";
   return (
     <AccionesEnBloque
       entity={gastos}
