@@ -154,7 +154,8 @@ alter table public.gastos
   add column otros_no_sujetos numeric(14, 2) not null default 0
     constraint gastos_otros_no_sujetos_check check (otros_no_sujetos >= 0),
   add column desglose_revisar boolean not null default false,
-  -- El porcentaje deducible del IVA y su motivo, fijados al aprobar el gasto (iva_al_aprobar).
+  -- El porcentaje deducible del IVA y su motivo, fijados al aprobar el gasto
+  -- (interno.fijar_al_aprobar, 20261224000002_asientos).
   add column porcentaje_deducible_al_aprobar numeric(5, 2),
   add column motivo_al_aprobar text;
 
@@ -402,34 +403,6 @@ language sql stable security definer set search_path = '' as $$
   left join public.proveedores p on p.id = g.proveedor_id) r
 $$;
 
--- Lo que un gasto aprobado lleva al libro de IVA se fija al aprobarlo: cambiar después la
--- deducibilidad de su categoría o el país de su proveedor vale para lo que se apruebe desde
--- entonces, y no descuadra periodos ya presentados. Si vuelve a pendiente (revocar), se suelta.
--- Tras gastos_validar_fiscal (los BEFORE van por orden alfabético), con el desglose ya completo.
-create function interno.fijar_iva_al_aprobar() returns trigger language plpgsql security definer set search_path = '' as $$
-declare
-  d interno.deducibilidad;
-begin
-  if new.estado not in ('aprobado', 'pagado') then
-    new.porcentaje_deducible_al_aprobar := null;
-    new.motivo_al_aprobar := null;
-    return new;
-  end if;
-  if tg_op = 'UPDATE' then
-    if old.estado in ('aprobado', 'pagado') then
-      return new;
-    end if;
-  end if;
-  new.porcentaje_deducible_al_aprobar := null;
-  d := interno.deducibilidad(new);
-  new.porcentaje_deducible_al_aprobar := d.porcentaje;
-  new.motivo_al_aprobar := d.motivo;
-  return new;
-end
-$$;
-create trigger iva_al_aprobar before insert or update on public.gastos
-  for each row execute function interno.fijar_iva_al_aprobar();
-revoke all on function interno.fijar_iva_al_aprobar() from public, anon, authenticated;
 
 grant usage on type interno.deducibilidad, interno.regla_deducible to authenticated, service_role;
 grant execute on function interno.deducibilidad(public.gastos), interno.nombre_tipo_iva(text), interno.euros(numeric)

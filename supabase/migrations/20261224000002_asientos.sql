@@ -35,14 +35,21 @@ update public.categorias_fiscales c
  where c.categoria = v.categoria;
 alter table public.categorias_fiscales enable trigger user;
 
--- La cuenta de gasto de un gasto aprobado es la de su categoría al aprobarlo: cambiar la de una
--- categoría vale para lo que se apruebe después, y un diario ya exportado sale igual otra vez.
--- Tras los disparadores gastos_* (los BEFORE van por orden alfabético), con la categoría final.
+-- Lo que un gasto aprobado lleva a los libros se fija al aprobarlo: la cuenta de gasto de su
+-- categoría y la deducibilidad de su IVA (porcentaje y motivo, que interno.deducibilidad lee).
+-- Cambiar después la cuenta o la deducibilidad de una categoría, o el país de un proveedor, vale
+-- para lo que se apruebe desde entonces: un diario ya exportado o un libro de IVA ya presentado
+-- salen igual otra vez. Si vuelve a pendiente (revocar), se suelta. Tras los disparadores gastos_*
+-- (los BEFORE van por orden alfabético), con la categoría y el desglose finales.
 alter table public.gastos add column cuenta_al_aprobar text;
-create function interno.fijar_cuenta_al_aprobar() returns trigger language plpgsql security definer set search_path = '' as $$
+create function interno.fijar_al_aprobar() returns trigger language plpgsql security definer set search_path = '' as $$
+declare
+  d interno.deducibilidad;
 begin
   if new.estado not in ('aprobado', 'pagado') then
     new.cuenta_al_aprobar := null;
+    new.porcentaje_deducible_al_aprobar := null;
+    new.motivo_al_aprobar := null;
     return new;
   end if;
   if tg_op = 'UPDATE' then
@@ -51,11 +58,15 @@ begin
     end if;
   end if;
   new.cuenta_al_aprobar := (select c.cuenta_gasto from public.categorias_fiscales c where c.categoria = new.categoria);
+  new.porcentaje_deducible_al_aprobar := null;
+  d := interno.deducibilidad(new);
+  new.porcentaje_deducible_al_aprobar := d.porcentaje;
+  new.motivo_al_aprobar := d.motivo;
   return new;
 end
 $$;
-create trigger libro_diario_al_aprobar before insert or update on public.gastos
-  for each row execute function interno.fijar_cuenta_al_aprobar();
+create trigger libros_al_aprobar before insert or update on public.gastos
+  for each row execute function interno.fijar_al_aprobar();
 
 -- El nombre de las cuentas de gasto del PGC que se usan para gastos de empresa (el título de su
 -- subcuenta en el diario); otra cuenta del grupo 6, «Cuenta 6xx».
@@ -391,7 +402,7 @@ $$;
 -- Privilegios
 -- ---------------------------------------------------------------------------------------------
 revoke all on function
-  interno.fijar_cuenta_al_aprobar(), interno.nombre_cuenta_gasto(text), interno.exigir_admin_diario(),
+  interno.fijar_al_aprobar(), interno.nombre_cuenta_gasto(text), interno.exigir_admin_diario(),
   interno.exigir_periodo_diario(date, date),
   interno.movimientos_diario(date, date), interno.numerar_subcuentas(date, date), interno.apuntes_diario(date, date)
   from public, anon, authenticated;
