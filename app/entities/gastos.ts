@@ -14,6 +14,7 @@ import {
   cuotaCuadra,
   cuotaDe,
   etiquetaTipo,
+  porcentaje,
   TIPOS_IVA,
   type LineaIva,
   type LineaParcial,
@@ -420,9 +421,10 @@ function reglasFiscales(values: Record<string, unknown>, ctx: Ctx) {
       ctx.addIssue({
         code: "custom",
         path: ["desglose_iva", i, "cuota"],
-        message: ["0", "exento"].includes(l.tipo)
-          ? `Desglose de IVA, línea ${i + 1}: ${l.tipo === "exento" ? "una línea exenta" : "una línea al 0 %"} no lleva cuota; escriba 0,00 €, no ${formatMoney(l.cuota)}`
-          : `Desglose de IVA, línea ${i + 1}: la cuota al ${etiquetaTipo(l.tipo)} de ${formatMoney(l.base)} es ${formatMoney(cuotaDe(l.base, l.tipo))}, no ${formatMoney(l.cuota)}`,
+        message:
+          porcentaje(l.tipo) === 0n
+            ? `Desglose de IVA, línea ${i + 1}: ${l.tipo === "exento" ? "una línea exenta" : "una línea al 0 %"} no lleva cuota; escriba 0,00 €, no ${formatMoney(l.cuota)}`
+            : `Desglose de IVA, línea ${i + 1}: la cuota al ${etiquetaTipo(l.tipo)} de ${formatMoney(l.base)} es ${formatMoney(cuotaDe(l.base, l.tipo))}, no ${formatMoney(l.cuota)}`,
       });
   });
   const sinImporte = lineas.filter((l) => l.base === "");
