@@ -18,6 +18,7 @@ import {
   SubidaRechazada,
 } from "~/justificantes/subir.server";
 import { describirDesglose, leerDesglose } from "~/lib/iva";
+import { formatMoney } from "~/lib/money";
 import type { GastoClave } from "./lista.server";
 import { masivo, remesaSeleccion, seleccion } from "./workflow.server";
 
@@ -245,7 +246,7 @@ async function creado(row: Row, { store }: Signed, url: URL, formData: FormData)
   if (!otro)
     return {
       to,
-      message: `Gasto creado: ${row.folio}. ${ivaCalculado(row, formData)}Revíselo y envíelo a aprobación cuando esté listo.`,
+      message: `Gasto creado: ${row.folio}. ${importeCalculado(row, formData)}${ivaCalculado(row, formData)}Revíselo y envíelo a aprobación cuando esté listo.`,
     };
   here.set("gasto", String(otro.id));
   return {
@@ -260,6 +261,13 @@ async function creado(row: Row, { store }: Signed, url: URL, formData: FormData)
  * What the server computed of the IVA breakdown when the form left amounts out (only the importe,
  * or a line with only its tipo): said in the flash so it can be checked.
  */
+/** A kilometraje's or a dieta's importe, which the database computes: said, and that a typed one does not count. */
+function importeCalculado(row: Row, formData: FormData) {
+  if (row.clase !== "kilometraje" && row.clase !== "dieta") return "";
+  const escrito = String(formData.get("importe") ?? "").trim() !== "";
+  return `Importe calculado: ${formatMoney(String(row.importe))}${escrito ? " (el importe escrito no cuenta: en kilometraje y dietas lo calcula Oficina)" : ""}. `;
+}
+
 function ivaCalculado(row: Row, formData: FormData) {
   const escrito = [...formData.entries()].some(
     ([name, value]) => /^desglose_iva\[\d+\]\.(base|cuota)$/.test(name) && String(value).trim() !== "",

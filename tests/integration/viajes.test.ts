@@ -467,24 +467,27 @@ describe("pantallas", () => {
   it("un viaje con kilometraje, dieta, hotel y taxi se envía y se aprueba entero", async () => {
     await empresa({ tarifa_km: "0.26", dieta_espana_con_pernocta: "53.34", dieta_espana_sin_pernocta: "30.00" });
     const id = await crearViaje(empleado.cookie);
-    const km = await created(
-      await post(
-        {
-          intent: "crear",
-          clase: "kilometraje",
-          viaje_id: id,
-          descripcion: "Coche a Valencia",
-          fecha_gasto: ayer,
-          categoria: "viajes_transporte",
-          metodo_pago: "efectivo",
-          importe: "",
-          km_origen: "Madrid",
-          km_destino: "Valencia",
-          km: "230",
-        },
-        empleado.cookie,
-      ),
+    const creadoKm = await post(
+      {
+        intent: "crear",
+        clase: "kilometraje",
+        viaje_id: id,
+        descripcion: "Coche a Valencia",
+        fecha_gasto: ayer,
+        categoria: "viajes_transporte",
+        metodo_pago: "efectivo",
+        // Typed anyway: the database computes it, and the message says so.
+        importe: "99,00",
+        km_origen: "Madrid",
+        km_destino: "Valencia",
+        km: "230",
+      },
+      empleado.cookie,
     );
+    expect((await flashOf(creadoKm))?.message?.replace(/\s/g, " ")).toContain(
+      "Importe calculado: 59,80 € (el importe escrito no cuenta: en kilometraje y dietas lo calcula Oficina).",
+    );
+    const km = await created(creadoKm);
     expect(km).toMatchObject({ importe: "59.80", clase: "kilometraje", tipo_documento: "sin_justificante" });
     const dieta = await created(
       await post(
