@@ -12,11 +12,11 @@ import { ErrorDeCampo } from "~/ui/ErrorDeCampo";
 /**
  * The list's bulk actions (the entity's, drawn by AccionesEnBloque): send one's drafts,
  * approve/reject (aprobadores and administradores) and mark as paid (administradores, one date and
- * reference for all), and
- * what only gastos have: the confirm step before approving rows with warnings, «Crear remesa»
- * (administradores) to the remesa builder with the checked rows or with every approved gasto
- * pending payment that matches the filter (the builder is its confirm step), and «aplicar a todos
- * los que coinciden», whose confirm step (`?masivo=aprobar|rechazar`, a GET) says how many.
+ * reference for all), and what only gastos have: the confirm step before approving rows with
+ * warnings, «Crear remesa» (administradores) to the remesa builder with the checked rows or with
+ * every approved gasto pending payment that matches the filter (the builder is its confirm step),
+ * and «aplicar a todos los que coinciden», whose confirm step (`?masivo=aprobar|rechazar`, a GET)
+ * says how many.
  */
 type Posted = {
   intent?: string;
