@@ -195,7 +195,8 @@ type Action = {
 
 // Written by the database itself on every change (authorship: separation of duties, ADR 0012;
 // the search text: ADR 0019; a gasto's taxes, the sum of its IVA breakdown's cuotas, and whether
-// that breakdown is still to be reviewed: interno.gastos_fiscal).
+// that breakdown is still to be reviewed: interno.gastos_fiscal; what an approved gasto takes to
+// the books, fixed when it is approved and let go when it is not: interno.fijar_al_aprobar).
 const SYSTEM = [
   "version",
   "actualizado_en",
@@ -204,6 +205,9 @@ const SYSTEM = [
   "busqueda",
   "importe_impuestos",
   "desglose_revisar",
+  "cuenta_al_aprobar",
+  "porcentaje_deducible_al_aprobar",
+  "motivo_al_aprobar",
 ];
 const EXTRAS = [
   "rol",
