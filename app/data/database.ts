@@ -227,6 +227,9 @@ export interface Gastos {
   importe: Numeric;
   importe_centimos: Generated<number | null>;
   importe_impuestos: Numeric | null;
+  irpf_exento_al_aprobar: Numeric | null;
+  irpf_explicacion_al_aprobar: string | null;
+  irpf_sujeto_al_aprobar: Numeric | null;
   km: Numeric | null;
   km_destino: string | null;
   km_ida_vuelta: Generated<boolean>;
@@ -294,7 +297,10 @@ export interface GastosVista {
   importe: Numeric | null;
   importe_centimos: number | null;
   importe_impuestos: Numeric | null;
+  irpf_exento_al_aprobar: Numeric | null;
   irpf_explicacion: string | null;
+  irpf_explicacion_al_aprobar: string | null;
+  irpf_sujeto_al_aprobar: Numeric | null;
   iva_deducible: Numeric | null;
   iva_motivo: string | null;
   iva_porcentaje_deducible: Numeric | null;

@@ -7,8 +7,9 @@
 -- - Un gasto es de una clase: ordinario, kilometraje (km × la tarifa de la empresa) o dieta (el
 --   importe diario de la empresa). Los dos últimos los calcula la base y van sin justificante.
 -- - Los límites exentos son filas con fecha (limites_exentos_irpf): un cambio de la norma es una
---   fila. La parte exenta y la sujeta de cada gasto se calculan al leer (interno.irpf), como el IVA
---   deducible: siempre con los datos actuales del viaje y el límite en vigor en la fecha del gasto.
+--   fila. La parte exenta y la sujeta de cada gasto se calculan al leer (interno.irpf), con los
+--   datos del viaje y el límite en vigor en la fecha del gasto, hasta que se aprueba: entonces se
+--   fijan, como el IVA deducible.
 
 -- ---------------------------------------------------------------------------------------------
 -- Límites exentos, por tipo y fecha de entrada en vigor (rige la última anterior o igual).
@@ -152,6 +153,12 @@ alter table public.gastos
   add column dieta_pernocta boolean not null default false,
   add column dieta_lugar text
     constraint gastos_dieta_lugar_check check (dieta_lugar in ('espana', 'extranjero')),
+  -- Su parte exenta y la sujeta de IRPF con su porqué, fijadas al aprobarlo como lo que lleva a
+  -- los libros (interno.fijar_al_aprobar, 20261224000002_asientos): corregir un límite después
+  -- no cambia lo ya aprobado.
+  add column irpf_exento_al_aprobar numeric(14, 2),
+  add column irpf_sujeto_al_aprobar numeric(14, 2),
+  add column irpf_explicacion_al_aprobar text,
   add constraint gastos_kilometraje_check
     check (clase <> 'kilometraje' or (km is not null and km_tarifa is not null and km_origen is not null
                                       and km_destino is not null)),
@@ -341,6 +348,9 @@ declare
   v_que text;
   v_no text;
 begin
+  if g.irpf_sujeto_al_aprobar is not null then
+    return row(g.irpf_exento_al_aprobar, g.irpf_sujeto_al_aprobar, g.irpf_explicacion_al_aprobar)::interno.irpf;
+  end if;
   if g.clase = 'kilometraje' then
     v_km := g.km * case when g.km_ida_vuelta then 2 else 1 end;
     v_que := interno.cantidad(v_km) || ' km a ' || interno.euros(g.km_tarifa) || ' €/km';

@@ -330,6 +330,58 @@ describe("reglas de los asientos", () => {
     expect(lineas[1]!.concepto).toBe(`${dieta.folio} Dieta en Bilbao (sujeto a IRPF)`);
   });
 
+  it("lo sujeto a IRPF se fija al aprobar: corregir un límite después vale para lo que se apruebe desde entonces", async () => {
+    const { rows } = await owner.query<{ id: string }>(
+      `insert into public.viajes (solicitante_id, destino_municipio, destino_pais, motivo, salida, regreso)
+       values ($1, 'Vitoria', 'ES', 'Auditoría', '2021-09-06 08:00', '2021-09-07 20:00') returning id`,
+      [empleado.id],
+    );
+    const dieta = (fecha_gasto: string) =>
+      gasto({
+        descripcion: "Dieta en Vitoria",
+        fecha_gasto,
+        categoria: "comidas",
+        clase: "dieta",
+        viaje_id: rows[0]!.id,
+      });
+    const irpfDe = async (id: string) =>
+      (
+        await owner.query<{ exento: string; sujeto: string; explicacion: string }>(
+          `select (interno.irpf(g)).exento::text, (interno.irpf(g)).sujeto::text, (interno.irpf(g)).explicacion
+             from public.gastos g where g.id = $1`,
+          [id],
+        )
+      ).rows[0]!;
+    const sujetoEnElDiario = async (folio: string) =>
+      (await todos(periodoDe("periodo=mes&anio=2021&mes=9"))).find((a) => a.documento === folio && a.cuenta === "640")
+        ?.debe;
+    const antes = await dieta("2021-09-06");
+    const aprobado = await irpfDe(antes.id);
+    expect(aprobado.exento).toBe("26.67");
+    // A limit corrected in force (not a new dated row): 20 € from 2021-09-01.
+    await owner.query(
+      `insert into public.limites_exentos_irpf (tipo, vigente_desde, importe) values ('dieta_espana_sin_pernocta', '2021-09-01', 20)`,
+    );
+    try {
+      const despues = await dieta("2021-09-07");
+      expect((await irpfDe(despues.id)).exento).toBe("20.00");
+      // Approved before the change: its split, the report and the journal stay as they were.
+      expect(await irpfDe(antes.id)).toEqual(aprobado);
+      expect(await sujetoEnElDiario(antes.folio)).toBe(aprobado.sujeto);
+      // Back to pendiente (revocar) and approved again: the limit of that moment.
+      await owner.query("update public.gastos set estado = 'pendiente' where id = $1", [antes.id]);
+      expect((await irpfDe(antes.id)).exento).toBe("20.00");
+      await owner.query("update public.gastos set estado = 'aprobado' where id = $1", [antes.id]);
+      const otraVez = await irpfDe(antes.id);
+      expect(otraVez.exento).toBe("20.00");
+      expect(await sujetoEnElDiario(antes.folio)).toBe(otraVez.sujeto);
+    } finally {
+      await owner.query(
+        `delete from public.limites_exentos_irpf where tipo = 'dieta_espana_sin_pernocta' and vigente_desde = '2021-09-01'`,
+      );
+    }
+  });
+
   it("un vehículo de uso mixto: a la 472, la mitad de cada cuota; el resto, a la cuenta de gasto", async () => {
     await owner.query(
       "update public.categorias_fiscales set deducibilidad = 'vehiculo_mixto' where categoria = 'combustible'",

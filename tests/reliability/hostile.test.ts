@@ -208,6 +208,9 @@ const SYSTEM = [
   "cuenta_al_aprobar",
   "porcentaje_deducible_al_aprobar",
   "motivo_al_aprobar",
+  "irpf_exento_al_aprobar",
+  "irpf_sujeto_al_aprobar",
+  "irpf_explicacion_al_aprobar",
 ];
 const EXTRAS = [
   "rol",
