@@ -60,6 +60,7 @@ export default function Gastos() {
   const todos = searchParams.get(SELECCIONAR_TODOS) === "todos";
   const todosHref = `${listHref(gastos.path, state, { ...(panel ? { gasto: panel.record.id } : {}), [SELECCIONAR_TODOS]: "todos" })}#${EN_BLOQUE_FORM}-titulo`;
   const columna = useColumnaSeleccion<Fila>({
+    entity: gastos,
     seleccionable,
     nombre: (row) => String(row.folio),
     todos,

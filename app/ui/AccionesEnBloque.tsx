@@ -188,11 +188,13 @@ export function useSeleccion() {
  * `?seleccionar=todos` and, after a refused post, those that were.
  */
 export function useColumnaSeleccion<R extends { id: unknown; version?: unknown }>({
+  entity,
   seleccionable,
   nombre,
   todos,
   datos,
 }: {
+  entity: Entity;
   seleccionable: (row: R) => boolean;
   /** What the box's label names: «Seleccionar GAS-2026-00012». */
   nombre: (row: R) => string;
@@ -207,6 +209,10 @@ export function useColumnaSeleccion<R extends { id: unknown; version?: unknown }
     header: <span className="visually-hidden">Seleccionar</span>,
     // The error summary's «Marque al menos…» links to the rows: the next Tab is the first box.
     ancla: `${EN_BLOQUE_FORM}-seleccion`,
+    irA: {
+      href: `#${EN_BLOQUE_FORM}-titulo`,
+      texto: `Ir a las acciones con ${entity.gender === "f" ? "las seleccionadas" : "los seleccionados"}`,
+    },
     label: "Seleccionar",
     cell: (row: R) => {
       if (!seleccionable(row)) return null;

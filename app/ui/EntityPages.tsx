@@ -46,6 +46,7 @@ export function EntityListPage({ entity: declared, children }: { entity: Entity;
   // This list's URL (filters and page included): the summary comes back to the same page.
   const accion = useFormAction();
   const columna = useColumnaSeleccion<Row>({
+    entity,
     seleccionable: enBloque.seleccionable,
     nombre: (row) => recordName(entity, row),
     todos,

@@ -253,8 +253,18 @@ export function DataTable<Row extends Record<string, unknown>>({
   caption: string;
   recordHref: (row: Row) => string;
   /** An extra first cell per row (e.g. a selection checkbox); `label` names it on a phone's card. */
-  /** A first column (the selection's boxes); `ancla`, the id of the rows' body, what a link to the column lands on. */
-  leading?: { header: ReactNode; label?: string; cell: (row: Row) => ReactNode; ancla?: string };
+  /**
+   * A first column (the selection's boxes); `ancla`, the id of the rows' body, what a link to the
+   * column lands on; `irA`, a link to where the selection is acted on, held at the bottom of the
+   * window while the rows are cards (a phone: the form is after them all).
+   */
+  leading?: {
+    header: ReactNode;
+    label?: string;
+    cell: (row: Row) => ReactNode;
+    ancla?: string;
+    irA?: { href: string; texto: string };
+  };
   /** The row whose record is open beside the list (marked, and its link says so). */
   selectedId?: string;
   /** A filter too large to count: its `escala.ordenSoloContado` columns offer no sorting. */
@@ -337,6 +347,11 @@ export function DataTable<Row extends Record<string, unknown>>({
           </tbody>
         </table>
       </div>
+      {leading?.irA ? (
+        <p className="ir-a-seleccion">
+          <a href={leading.irA.href}>{leading.irA.texto}</a>
+        </p>
+      ) : null}
     </div>
   );
 }

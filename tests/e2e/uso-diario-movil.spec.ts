@@ -101,6 +101,33 @@ aprobador(
   },
 );
 
+aprobador(
+  "gastos en el móvil: un enlace fijo al pie lleva de las casillas a las acciones en bloque; a 1366 px no está",
+  async ({ page }, info) => {
+    await page.goto("/gastos?vista=pendientes");
+    const casilla = page.getByRole("checkbox", { name: /^Seleccionar GAS-/ }).first();
+    const enlace = page.getByRole("link", { name: "Ir a las acciones con los seleccionados" });
+    const titulo = page.getByRole("heading", { name: "Aprobar o rechazar varios" });
+    // Among the first cards, the form many cards below: the link is held at the window's bottom.
+    await casilla.scrollIntoViewIfNeeded();
+    await expect(titulo).not.toBeInViewport();
+    await expect(enlace).toBeInViewport({ ratio: 1 });
+    await enlace.click();
+    await expect(titulo).toBeInViewport();
+    // A box checked: with JavaScript the selection bar (count, «Aprobar seleccionados») takes its place.
+    await casilla.check();
+    if (jsEnabled(info.project.name)) {
+      await expect(page.getByRole("region", { name: "Gastos seleccionados" })).toBeInViewport();
+      await expect(enlace).toBeHidden();
+    } else await expect(enlace).toBeInViewport({ ratio: 1 });
+    await expectNoAxeViolations(page);
+    // At 1366 px the rows are a table and the form is close by.
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await casilla.uncheck();
+    await expect(enlace).toBeHidden();
+  },
+);
+
 aprobador("el historial de un gasto en el móvil no parte palabras por la mitad", async ({ page }) => {
   await page.goto("/gastos?vista=pendientes");
   await page.locator("#resultados a[id^='fila-']").first().click();
