@@ -19,6 +19,7 @@ const filas = (n: number, desde: number): FilaLibro[] =>
     emisor_nif: "B12345674",
     emisor_nombre: "Proveedor de pruebas SL",
     linea: 1,
+    tipo_iva: "21",
     porcentaje: "21.00",
     base_imponible: "100.00",
     cuota_soportada: "21.00",

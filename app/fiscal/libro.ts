@@ -17,6 +17,8 @@ export type FilaLibro = {
   emisor_nif: string | null;
   emisor_nombre: string | null;
   linea: number;
+  /** The breakdown line's key: a percentage, or «exento». */
+  tipo_iva: string;
   porcentaje: string | null;
   base_imponible: string;
   cuota_soportada: string;
@@ -57,7 +59,13 @@ export const COLUMNAS_LIBRO: readonly ColumnaDescarga<FilaLibro, SumaLibro>[] = 
   { header: "Nombre del expedidor", width: 36, value: (f) => f.emisor_nombre },
   { header: "Total factura", kind: "money", width: 14, value: (f) => f.total, sum: "total" },
   { header: "Base imponible", kind: "money", width: 14, value: (f) => f.base_imponible, sum: "base_imponible" },
-  { header: "Tipo de IVA (%)", kind: "percent", width: 10, value: (f) => f.porcentaje },
+  // An exempt operation has no rate (left empty, as the AEAT's books do); one at 0 % has 0.
+  {
+    header: "Tipo de IVA (%)",
+    kind: "percent",
+    width: 10,
+    value: (f) => (f.tipo_iva === "exento" ? null : f.porcentaje),
+  },
   {
     header: "Cuota de IVA soportado",
     kind: "money",
@@ -79,6 +87,7 @@ export const COLUMNAS_FUENTE: readonly (keyof FilaLibro)[] = [
   "emisor_nif",
   "emisor_nombre",
   "linea",
+  "tipo_iva",
   "porcentaje",
   "base_imponible",
   "cuota_soportada",

@@ -359,6 +359,9 @@ describe("libro registro de facturas recibidas: exportación de un trimestre", (
     const hotel = lineas[1]!.split(";");
     expect(hotel.slice(0, 5)).toEqual(["2026", '"1T"', '"F1"', '"14/01/2026"', '"15/01/2026"']);
     expect(hotel.slice(9)).toEqual(["110,00", "100,00", "10,00", "10,00", "10,00"]);
+    // Exempt: no rate (empty), not «0,00», which is a line at 0 %.
+    const exenta = lineas.find((l) => l.includes("Fundación Formación"))!;
+    expect(exenta.split(";").slice(-5)).toEqual(["40,00", "40,00", "", "0,00", "0,00"]);
     const ticket = lineas.find((l) => l.includes("Bar Pepe"))!;
     expect(ticket).toContain(`"'=SUMA(1;2) Bar Pepe"`);
     expect(ticket.split(";").slice(-5)).toEqual(["12,10", "11,00", "10,00", "1,10", "0,00"]);
