@@ -160,6 +160,7 @@ export function FichaGasto({
                 action={action}
                 duplicado={panel.justificantes.some((j) => j.duplicado)}
                 fueraDePolitica={panel.fueraDePolitica}
+                antesDeEnviar={panel.antesDeEnviar}
               />
             ) : null;
           })}
@@ -289,6 +290,7 @@ export function AccionDelGasto({
   action,
   duplicado,
   fueraDePolitica,
+  antesDeEnviar,
 }: {
   accion: RecordAction;
   record: Row;
@@ -299,6 +301,8 @@ export function AccionDelGasto({
   duplicado: boolean;
   /** What the borrador breaks of its spending policy (asks for the motivo to send it anyway). */
   fueraDePolitica: readonly string[];
+  /** What else its sender should know first (no receipt, a meal the day of a dieta): no motivo asked. */
+  antesDeEnviar: readonly string[];
 }) {
   return (
     <AccionForm
@@ -320,6 +324,16 @@ export function AccionDelGasto({
             ))}
           </ul>
           <p>Puede enviarlo igualmente, con el motivo.</p>
+        </div>
+      ) : null}
+      {accion.intent === "enviar" && antesDeEnviar.length ? (
+        <div className="aviso aviso-aviso">
+          <p>Antes de enviarlo:</p>
+          <ul>
+            {antesDeEnviar.map((a) => (
+              <li key={a}>{a}</li>
+            ))}
+          </ul>
         </div>
       ) : null}
     </AccionForm>

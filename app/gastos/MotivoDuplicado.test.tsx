@@ -21,6 +21,7 @@ async function render(o: { duplicado: boolean; enviado?: unknown }) {
         hoy="2026-11-24"
         duplicado={o.duplicado}
         fueraDePolitica={[]}
+        antesDeEnviar={[]}
       />
     );
   }

@@ -94,6 +94,7 @@ export async function gastosLoader({ request, context }: Args) {
     duplicados,
     antesDeAprobar,
     fueraDePolitica,
+    antesDeEnviar,
     sinPanel,
     proveedoresInactivos,
   ] = await Promise.all([
@@ -115,6 +116,10 @@ export async function gastosLoader({ request, context }: Args) {
     // What a borrador breaks of its spending policy, for whoever sends it (empty otherwise).
     gastoId
       ? store.rpc<string[] | null>("incumplimientos_politica", { p_id: gastoId }, { reads: true })
+      : Promise.resolve(null),
+    // What else a borrador's sender should know first, which asks for no motivo (empty otherwise).
+    gastoId
+      ? store.rpc<string[] | null>("avisos_antes_de_enviar", { p_id: gastoId }, { reads: true })
       : Promise.resolve(null),
     gastoId ? Promise.resolve(null) : opciones(null),
     formulario ? inactivos(store) : Promise.resolve([]),
@@ -161,6 +166,7 @@ export async function gastosLoader({ request, context }: Args) {
           ...panelDe(signed, record, history, conDuplicados(justificantes, duplicados), motivos, url),
           antesDeAprobar: antesDeAprobar ?? [],
           fueraDePolitica: fueraDePolitica ?? [],
+          antesDeEnviar: antesDeEnviar ?? [],
         }
       : null,
     masivo,

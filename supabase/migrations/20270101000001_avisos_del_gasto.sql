@@ -47,6 +47,21 @@ revoke all on function interno.aviso_comida_y_dieta(uuid, uuid, date, text, text
 grant execute on function interno.aviso_comida_y_dieta(uuid, uuid, date, text, text) to authenticated, service_role;
 
 
+-- Lo que conviene saber antes de enviar un borrador, que no pide motivo (lo que sí lo pide es
+-- incumplimientos_politica): si no lleva justificante y una comida el día de una dieta. Quien lo
+-- envía puede corregirlo antes que quien aprueba lo lea. Como quien pregunta: de un borrador que ve.
+create function public.avisos_antes_de_enviar(p_id uuid) returns text[]
+language sql stable security invoker set search_path = '' as $$
+  select coalesce((
+    select interno.avisos_del_gasto(null, null, v.justificantes, v.clase)
+           || interno.aviso_comida_y_dieta(v.id, v.solicitante_id, v.fecha_gasto, v.clase, v.categoria)
+      from public.gastos_vista v
+     where v.id = p_id and v.estado = 'borrador'), '{}')
+$$;
+
+revoke all on function public.avisos_antes_de_enviar(uuid) from public, anon;
+grant execute on function public.avisos_antes_de_enviar(uuid) to authenticated, service_role;
+
 -- Los seleccionados que quien pregunta puede aprobar ahora, cada uno con sus avisos (como
 -- quien pregunta: los demás no salen, y su función los rechazará con su motivo).
 create function public.avisos_antes_de_aprobar_varios(p_ids uuid[])

@@ -1,6 +1,6 @@
 import { departamentoEnLaBase, enLaBaseDeDatos } from "./support-base-de-datos";
 import { ACCOUNTS, as, expect, expectNoAxeViolations, unique, uniqueCode } from "./support";
-import { borradores, diaDeDieta, flash, pageAs, panelGasto, transicion } from "./support-registros";
+import { borradores, diaDeDieta, fechaES, flash, pageAs, panelGasto, transicion } from "./support-registros";
 
 /**
  * A gasto outside its spending policy: its solicitante is told what it breaks before sending and
@@ -86,12 +86,29 @@ test("una dieta sin exención de IRPF se envía con un motivo, y el aprobador lo
     [ACCOUNTS.empleado, motivoViaje, diaDeDieta(-2)],
   );
   const { id, folio } = dieta!;
+  // Her lunch that day, already sent as an ordinary gasto: the dieta pays for it.
+  const [comida] = await enLaBaseDeDatos<{ folio: string }>(
+    `insert into gastos (descripcion, fecha_gasto, categoria, importe, metodo_pago, solicitante_id, departamento_id,
+                         sucursal_id, estado, aprobador_id)
+     select 'Menú en la feria', $2::date, 'comidas', 14.50, 'efectivo', u.id, u.departamento_id, u.sucursal_id,
+            'pendiente', (select a.id from auth.users a where a.email = $3)
+       from usuarios u join auth.users a on a.id = u.id where a.email = $1
+     returning folio`,
+    [ACCOUNTS.empleado, diaDeDieta(-2), ACCOUNTS.aprobador],
+  );
   const fuera =
     "Todo sujeto a IRPF (Sin pernocta en España: exención no aplicable (viaje al municipio del centro de trabajo o de la residencia), 0,00 € exentos, 30,00 € sujetos a IRPF).";
 
   await page.goto(`/gastos?gasto=${id}#gasto`);
   const acciones = panelGasto(page, folio).getByRole("region", { name: "Acciones" });
   await expect(acciones.getByText(fuera)).toBeVisible();
+  // Before sending, what asks for no motivo: the lunch the dieta already pays.
+  await expect(acciones.getByText("Antes de enviarlo:")).toBeVisible();
+  await expect(
+    acciones.getByText(
+      `Ese día (${fechaES(diaDeDieta(-2))}) tiene también una comida como gasto, ${comida!.folio}: la dieta ya paga las comidas del día.`,
+    ),
+  ).toBeVisible();
   await acciones.getByLabel(/^Motivo para salirse de la política/).fill("Jornada entera en el recinto ferial");
   await transicion(page, folio, "Enviar a aprobación", `Gasto ${folio} enviado a aprobación.`);
 

@@ -350,6 +350,31 @@ describe("dietas: parte exenta y sujeta", () => {
     expect(await avisos(dieta.id)).toEqual([]);
   });
 
+  it("quien envía una comida el día de su dieta lo lee antes de enviarla, y que no lleva justificante", async () => {
+    const v = await viaje({ salida: "2026-04-06 08:00:00", regreso: "2026-04-07 20:00:00" });
+    const dieta = await gasto({
+      estado: "pendiente",
+      aprobador_id: aprobador.id,
+      clase: "dieta",
+      viaje_id: v,
+      fecha_gasto: "2026-04-06",
+      categoria: "comidas",
+    });
+    const comida = await gasto({ fecha_gasto: "2026-04-06", categoria: "comidas", importe: "14.50" });
+    const antesDeEnviar = (u: TestUser, id: string) =>
+      sqlStore(app.db, u.id).rpc<string[]>("avisos_antes_de_enviar", { p_id: id });
+    expect(await antesDeEnviar(empleado, comida.id)).toEqual([
+      "No lleva justificante.",
+      `Ese día (06/04/2026) tiene una dieta, ${dieta.folio}, que ya paga las comidas del día.`,
+    ]);
+    // Only of a borrador the asker sees: not another person's, not one already sent.
+    expect(await antesDeEnviar(otro, comida.id)).toEqual([]);
+    expect(await antesDeEnviar(empleado, dieta.id)).toEqual([]);
+    // A dieta of another day, in borrador: it carries no receipt, and no meal that day.
+    const otraDieta = await gasto({ clase: "dieta", viaje_id: v, fecha_gasto: "2026-04-07", categoria: "comidas" });
+    expect(await antesDeEnviar(empleado, otraDieta.id)).toEqual([]);
+  });
+
   it("sin política propia de su categoría, una dieta sin exención ninguna se envía con un motivo", async () => {
     const encima = await viaje({
       salida: `${addDaysISO(todayISO(), -6)} 08:00:00`,
