@@ -241,6 +241,7 @@ export interface Gastos {
   motivo_rechazo: string | null;
   notas: string | null;
   numero_factura: string | null;
+  numero_recepcion: string | null;
   otros_no_sujetos: Generated<Numeric>;
   politica_incumplida: string[] | null;
   porcentaje_deducible_al_aprobar: Numeric | null;
@@ -316,6 +317,7 @@ export interface GastosVista {
   motivo_rechazo: string | null;
   notas: string | null;
   numero_factura: string | null;
+  numero_recepcion: string | null;
   otros_no_sujetos: Numeric | null;
   politica_incumplida: string[] | null;
   porcentaje_deducible_al_aprobar: Numeric | null;
@@ -412,6 +414,11 @@ export interface InternoGastosAprobadosTotales {
   tipo: string;
 }
 
+export interface InternoRecepcionContador {
+  anio: number;
+  ultimo: number;
+}
+
 export interface InternoRemesasFolioContador {
   anio: number;
   ultimo: number;
@@ -459,6 +466,7 @@ export interface LibroFacturasRecibidas {
   iva_motivo: string | null;
   linea: number | null;
   numero_factura: string | null;
+  numero_recepcion: string | null;
   otros_no_sujetos: Numeric | null;
   porcentaje: Numeric | null;
   tipo_documento: string | null;
@@ -808,6 +816,7 @@ interface Tables {
   "interno.cambios": InternoCambios;
   "interno.correos": InternoCorreos;
   "interno.gastos_aprobados_totales": InternoGastosAprobadosTotales;
+  "interno.recepcion_contador": InternoRecepcionContador;
   "interno.remesas_folio_contador": InternoRemesasFolioContador;
   "interno.subcuentas": InternoSubcuentas;
   invitaciones: Invitaciones;

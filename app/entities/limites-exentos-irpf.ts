@@ -18,7 +18,7 @@ export const limitesExentosIrpf: Entity = {
   plural: "límites exentos",
   gender: "m",
   intro:
-    "Lo que cada kilometraje y cada dieta puede pagar sin tributar (Reglamento del IRPF, art. 9). Un cambio de la norma es un límite nuevo con su fecha «En vigor desde»: cada gasto aplica el último en vigor en su fecha.",
+    "Lo que cada kilometraje y cada dieta puede pagar sin tributar (Reglamento del IRPF, art. 9). Un cambio de la norma es un límite nuevo con su fecha «En vigor desde»: cada gasto aplica el último en vigor en su fecha, y uno ya aprobado conserva el de su aprobación.",
   fields: [
     select("tipo", "Tipo", TIPOS_LIMITE_IRPF, {
       required: true,

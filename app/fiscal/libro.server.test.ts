@@ -12,6 +12,7 @@ const filas = (n: number, desde: number): FilaLibro[] =>
   Array.from({ length: n }, (_, i) => ({
     id: `g${desde + i}:1`,
     folio: `GAS-2026-${String(desde + i).padStart(7, "0")}`,
+    numero_recepcion: `REC-2026-${String(desde + i).padStart(7, "0")}`,
     fecha_expedicion: "2026-01-15",
     fecha_operacion: "2026-01-15",
     numero_factura: "F-1",

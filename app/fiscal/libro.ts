@@ -10,6 +10,7 @@ import { trimestreDe } from "./periodo";
 export type FilaLibro = {
   id: string;
   folio: string;
+  numero_recepcion: string | null;
   fecha_expedicion: string;
   fecha_operacion: string;
   numero_factura: string | null;
@@ -53,8 +54,8 @@ export const COLUMNAS_LIBRO: readonly ColumnaDescarga<FilaLibro, SumaLibro>[] = 
   { header: "Fecha de expedición", kind: "date", width: 13, value: (f) => f.fecha_expedicion },
   { header: "Fecha de operación", kind: "date", width: 13, value: (f) => f.fecha_operacion },
   { header: "Serie-número de la factura", width: 22, value: (f) => f.numero_factura },
-  // The AEAT's correlative reception number: the gasto's folio is that number in Oficina.
-  { header: "Número de recepción", width: 17, value: (f) => f.folio },
+  // The AEAT's correlative reception number, given when the gasto is approved (fijar_al_aprobar).
+  { header: "Número de recepción", width: 17, value: (f) => f.numero_recepcion },
   { header: "NIF del expedidor", width: 14, value: (f) => f.emisor_nif },
   { header: "Nombre del expedidor", width: 36, value: (f) => f.emisor_nombre },
   { header: "Total factura", kind: "money", width: 14, value: (f) => f.total, sum: "total" },
@@ -80,6 +81,7 @@ export const COLUMNAS_LIBRO: readonly ColumnaDescarga<FilaLibro, SumaLibro>[] = 
 export const COLUMNAS_FUENTE: readonly (keyof FilaLibro)[] = [
   "id",
   "folio",
+  "numero_recepcion",
   "fecha_expedicion",
   "fecha_operacion",
   "numero_factura",

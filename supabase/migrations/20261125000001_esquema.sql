@@ -426,7 +426,7 @@ create trigger gastos_asignar_folio before insert on public.gastos for each row 
 -- incumplía su política) 20261219000001_politicas; aquí son solo nombres.
 create function interno.columnas_derivadas() returns text[] language sql immutable parallel safe set search_path = ''
 as $$ select array['importe_centimos', 'busqueda', 'fuera_de_politica', 'porcentaje_deducible_al_aprobar', 'motivo_al_aprobar', 'cuenta_al_aprobar',
-  'irpf_exento_al_aprobar', 'irpf_sujeto_al_aprobar', 'irpf_explicacion_al_aprobar'] $$;
+  'irpf_exento_al_aprobar', 'irpf_sujeto_al_aprobar', 'irpf_explicacion_al_aprobar', 'numero_recepcion'] $$;
 
 -- gastos_validar: valores por defecto, autoría y reglas de los datos. Nadie escribe la autoría:
 -- authenticated no tiene privilegio sobre ella y, con un JWT, lo que llegue se sustituye por lo

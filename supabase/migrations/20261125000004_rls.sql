@@ -341,6 +341,7 @@ begin
   create view public.libro_facturas_recibidas with (security_invoker = true) as
   select g.id as gasto_id,
          g.folio,
+         g.numero_recepcion,
          g.fecha_expedicion,
          g.fecha_gasto as fecha_operacion,
          g.numero_factura,

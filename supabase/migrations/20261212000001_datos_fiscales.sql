@@ -157,7 +157,20 @@ alter table public.gastos
   -- El porcentaje deducible del IVA y su motivo, fijados al aprobar el gasto
   -- (interno.fijar_al_aprobar, 20261224000002_asientos).
   add column porcentaje_deducible_al_aprobar numeric(5, 2),
-  add column motivo_al_aprobar text;
+  add column motivo_al_aprobar text,
+  -- Su número de recepción en el libro de facturas recibidas («REC-2026-00042»): correlativo por
+  -- ejercicio (el año de la operación), dado al aprobar un gasto que entra en el libro (con
+  -- desglose) y suyo desde entonces: revocar y volver a aprobar lo conserva; no se reutiliza
+  -- (interno.fijar_al_aprobar, 20261224000002_asientos).
+  add column numero_recepcion text;
+
+create table interno.recepcion_contador (
+  anio integer primary key,
+  ultimo integer not null
+);
+alter table interno.recepcion_contador enable row level security; -- sin políticas: nadie
+revoke all on interno.recepcion_contador from public, anon, authenticated;
+create unique index gastos_numero_recepcion_key on public.gastos (numero_recepcion) where numero_recepcion is not null;
 
 grant insert (tipo_documento, emisor_nif, emisor_nombre, emisor_pais, fecha_expedicion, factura_a_empresa,
               desglose_iva, otros_no_sujetos),

@@ -37,47 +37,62 @@ alter table public.categorias_fiscales enable trigger user;
 
 -- Lo que un gasto aprobado lleva a los libros se fija al aprobarlo: la cuenta de gasto de su
 -- categoría, la deducibilidad de su IVA (porcentaje y motivo, que interno.deducibilidad lee) y,
--- en un kilometraje o una dieta, su parte exenta y la sujeta de IRPF (que lee interno.irpf).
+-- en un kilometraje o una dieta, su parte exenta y la sujeta de IRPF (que lee interno.irpf); y
+-- su número de recepción en el libro de IVA, que no se suelta (20261212000001_datos_fiscales).
 -- Cambiar después la cuenta o la deducibilidad de una categoría, el país de un proveedor o un
 -- límite exento vale para lo que se apruebe desde entonces: un diario ya exportado, un libro de
 -- IVA ya presentado o un informe de IRPF salen igual otra vez. Si vuelve a pendiente (revocar),
 -- se suelta. Tras los disparadores gastos_* (los BEFORE van por orden alfabético), con la
 -- categoría y el desglose finales.
 alter table public.gastos add column cuenta_al_aprobar text;
+
 create function interno.fijar_al_aprobar() returns trigger language plpgsql security definer set search_path = '' as $$
 declare
   d interno.deducibilidad;
   i interno.irpf;
+  v_al_aprobar boolean := true;
 begin
-  -- Suelto fuera de aprobado y pagado, y antes de calcular (interno.deducibilidad e interno.irpf
-  -- leen lo fijado si lo hay).
-  new.porcentaje_deducible_al_aprobar := null;
-  new.motivo_al_aprobar := null;
-  new.irpf_exento_al_aprobar := null;
-  new.irpf_sujeto_al_aprobar := null;
-  new.irpf_explicacion_al_aprobar := null;
   if new.estado not in ('aprobado', 'pagado') then
     new.cuenta_al_aprobar := null;
+    new.porcentaje_deducible_al_aprobar := null;
+    new.motivo_al_aprobar := null;
+    new.irpf_exento_al_aprobar := null;
+    new.irpf_sujeto_al_aprobar := null;
+    new.irpf_explicacion_al_aprobar := null;
     return new;
   end if;
   if tg_op = 'UPDATE' then
     if old.estado in ('aprobado', 'pagado') then
+      -- Ya aprobado: lo fijado no cambia (nadie más que esta función lo escribe).
+      new.cuenta_al_aprobar := old.cuenta_al_aprobar;
       new.porcentaje_deducible_al_aprobar := old.porcentaje_deducible_al_aprobar;
       new.motivo_al_aprobar := old.motivo_al_aprobar;
       new.irpf_exento_al_aprobar := old.irpf_exento_al_aprobar;
       new.irpf_sujeto_al_aprobar := old.irpf_sujeto_al_aprobar;
       new.irpf_explicacion_al_aprobar := old.irpf_explicacion_al_aprobar;
-      return new;
+      v_al_aprobar := false;
     end if;
   end if;
-  new.cuenta_al_aprobar := (select c.cuenta_gasto from public.categorias_fiscales c where c.categoria = new.categoria);
-  d := interno.deducibilidad(new);
-  new.porcentaje_deducible_al_aprobar := d.porcentaje;
-  new.motivo_al_aprobar := d.motivo;
-  i := interno.irpf(new);
-  new.irpf_exento_al_aprobar := i.exento;
-  new.irpf_sujeto_al_aprobar := i.sujeto;
-  new.irpf_explicacion_al_aprobar := i.explicacion;
+  if v_al_aprobar then
+    -- Soltado antes de calcular: interno.deducibilidad e interno.irpf leen lo fijado si lo hay.
+    new.porcentaje_deducible_al_aprobar := null;
+    new.irpf_sujeto_al_aprobar := null;
+    new.cuenta_al_aprobar := (select c.cuenta_gasto from public.categorias_fiscales c where c.categoria = new.categoria);
+    d := interno.deducibilidad(new);
+    new.porcentaje_deducible_al_aprobar := d.porcentaje;
+    new.motivo_al_aprobar := d.motivo;
+    i := interno.irpf(new);
+    new.irpf_exento_al_aprobar := i.exento;
+    new.irpf_sujeto_al_aprobar := i.sujeto;
+    new.irpf_explicacion_al_aprobar := i.explicacion;
+  end if;
+  -- También si el desglose llega después (un administrador lo corrige en uno ya aprobado).
+  if jsonb_array_length(new.desglose_iva) > 0
+     and (new.numero_recepcion is null
+          or split_part(new.numero_recepcion, '-', 2)::integer <> extract(year from new.fecha_gasto)) then
+    new.numero_recepcion := interno.folio_siguiente('interno.recepcion_contador', 'REC',
+      extract(year from new.fecha_gasto)::integer, 5);
+  end if;
   return new;
 end
 $$;

@@ -12,7 +12,7 @@ import { enLaBaseDeDatos } from "./support-base-de-datos";
  */
 const test = as("administrador");
 
-type Gasto = { folio: string; id: string };
+type Gasto = { id: string; numero_recepcion: string };
 
 /** A full invoice (121,00 € at 21 %, approved) and a ticket (12,10 € at 10 %, paid) in the second quarter of `anio`. */
 async function gastosDelTrimestre(anio: number): Promise<Gasto[]> {
@@ -30,7 +30,7 @@ async function gastosDelTrimestre(anio: number): Promise<Gasto[]> {
             (select id, departamento_id, sucursal_id from usuarios where email = $1) e,
             (select id from usuarios where email = $3) a
      order by d.fecha
-     returning id, folio`,
+     returning id, numero_recepcion`,
     [ACCOUNTS.empleado, String(anio), ACCOUNTS.administrador],
   );
 }
@@ -103,7 +103,7 @@ test("un administrador elige un trimestre con el teclado, ve sus totales y desca
     fecha(`${anio}-04-20`),
     fecha(`${anio}-04-20`),
     `LIB-${anio}`,
-    factura!.folio,
+    factura!.numero_recepcion,
     emisor!.emisor_nif,
     emisor!.emisor_nombre,
     121,
@@ -119,7 +119,7 @@ test("un administrador elige un trimestre con el teclado, ve sus totales y desca
     fecha(`${anio}-06-30`),
     fecha(`${anio}-06-30`),
     undefined,
-    ticket!.folio,
+    ticket!.numero_recepcion,
     undefined,
     undefined,
     12.1,

@@ -414,6 +414,49 @@ describe("libro registro de facturas recibidas: exportación de un trimestre", (
   });
 });
 
+describe("libro registro de facturas recibidas: el número de recepción", () => {
+  const numero = async (id: string) =>
+    (await app.db.selectFrom("gastos").select("numero_recepcion").where("id", "=", id).executeTakeFirstOrThrow())
+      .numero_recepcion;
+  const estado = (id: string, e: "pendiente" | "aprobado") =>
+    app.db
+      .updateTable("gastos")
+      .set({ estado: e, aprobado_por_id: aprobador.id, fecha_aprobacion: sql<string>`now()` })
+      .where("id", "=", id)
+      .execute();
+
+  it("correlativo por ejercicio, en el orden en que se aprueban; revocar no lo suelta; fuera del libro, ninguno", async () => {
+    // 2019 and 2018: years no other test writes, so each counter starts at 1.
+    const ticket = { categoria: "material_oficina", importe: "12.10", tipo_documento: "ticket" } as const;
+    const tarde = await gasto({ ...ticket, descripcion: "Sobres", fecha_gasto: "2019-03-01", estado: "pendiente" });
+    const primero = await gasto({ ...ticket, descripcion: "Grapas", fecha_gasto: "2019-05-01", estado: "aprobado" });
+    const otroAnio = await gasto({ ...ticket, descripcion: "Cinta", fecha_gasto: "2018-12-31", estado: "pagado" });
+    expect(await numero(tarde)).toBeNull();
+    expect(await numero(primero)).toBe("REC-2019-00001");
+    expect(await numero(otroAnio)).toBe("REC-2018-00001");
+    // Approved later though dated earlier in the year: the next number.
+    await estado(tarde, "aprobado");
+    expect(await numero(tarde)).toBe("REC-2019-00002");
+    // Revoked (back to pendiente) and approved again: the same number, and none given twice.
+    await estado(primero, "pendiente");
+    expect(await numero(primero)).toBe("REC-2019-00001");
+    await estado(primero, "aprobado");
+    expect(await numero(primero)).toBe("REC-2019-00001");
+    // Taxes that fit no rate: out of the libro until reviewed, and without a number.
+    const revisar = await gasto({
+      descripcion: "Carga antigua",
+      fecha_gasto: "2019-06-01",
+      categoria: "otros",
+      importe: "100.00",
+      importe_impuestos: "7.77",
+      estado: "aprobado",
+    });
+    expect(await numero(revisar)).toBeNull();
+    const siguiente = await gasto({ ...ticket, descripcion: "Clips", fecha_gasto: "2019-01-02", estado: "aprobado" });
+    expect(await numero(siguiente)).toBe("REC-2019-00003");
+  });
+});
+
 describe("libro registro de facturas recibidas: el periodo", () => {
   const errores = async (search: string) => (await json(await pantallaComo(admin, search))).errores;
 

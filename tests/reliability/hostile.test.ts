@@ -196,7 +196,8 @@ type Action = {
 // Written by the database itself on every change (authorship: separation of duties, ADR 0012;
 // the search text: ADR 0019; a gasto's taxes, the sum of its IVA breakdown's cuotas, and whether
 // that breakdown is still to be reviewed: interno.gastos_fiscal; what an approved gasto takes to
-// the books, fixed when it is approved and let go when it is not: interno.fijar_al_aprobar).
+// the books, fixed when it is approved and let go when it is not, and its VAT book reception
+// number, kept: interno.fijar_al_aprobar).
 const SYSTEM = [
   "version",
   "actualizado_en",
@@ -211,6 +212,7 @@ const SYSTEM = [
   "irpf_exento_al_aprobar",
   "irpf_sujeto_al_aprobar",
   "irpf_explicacion_al_aprobar",
+  "numero_recepcion",
 ];
 const EXTRAS = [
   "rol",
