@@ -7,9 +7,8 @@
 -- - Un gasto es de una clase: ordinario, kilometraje (km × la tarifa de la empresa) o dieta (el
 --   importe diario de la empresa). Los dos últimos los calcula la base y van sin justificante.
 -- - Los límites exentos son filas con fecha (limites_exentos_irpf): un cambio de la norma es una
---   fila. La parte exenta y la sujeta de cada gasto se calculan al leer (interno.irpf), con los
---   datos del viaje y el límite en vigor en la fecha del gasto, hasta que se aprueba: entonces se
---   fijan, como el IVA deducible.
+--   fila. La parte exenta y la sujeta de cada gasto se calculan al leer (interno.irpf) hasta que
+--   se aprueba; entonces se fijan, como el IVA deducible.
 
 -- ---------------------------------------------------------------------------------------------
 -- Límites exentos, por tipo y fecha de entrada en vigor (rige la última anterior o igual).
@@ -153,9 +152,7 @@ alter table public.gastos
   add column dieta_pernocta boolean not null default false,
   add column dieta_lugar text
     constraint gastos_dieta_lugar_check check (dieta_lugar in ('espana', 'extranjero')),
-  -- Su parte exenta y la sujeta de IRPF con su porqué, fijadas al aprobarlo como lo que lleva a
-  -- los libros (interno.fijar_al_aprobar, 20261224000002_asientos): corregir un límite después
-  -- no cambia lo ya aprobado.
+  -- Su IRPF fijado al aprobarlo, como lo que lleva a los libros (interno.fijar_al_aprobar).
   add column irpf_exento_al_aprobar numeric(14, 2),
   add column irpf_sujeto_al_aprobar numeric(14, 2),
   add column irpf_explicacion_al_aprobar text,
@@ -195,11 +192,10 @@ grant insert (id, solicitante_id, destino_municipio, destino_pais, motivo, salid
 grant all on public.viajes to service_role;
 
 -- gastos_clase (antes que gastos_validar y gastos_validar_fiscal, por orden alfabético): el viaje
--- ha de ser del solicitante; el kilometraje y la dieta reciben aquí su importe, exacto en
--- numeric, y van sin justificante ni IVA. La tarifa por km se toma de la empresa al escribir los
--- km (se guarda: una tarifa nueva no cambia los gastos ya escritos); la dieta, del importe diario
--- de la empresa al escribirla. Ambos se reembolsan a quien viaja (efectivo o su tarjeta). Una
--- transición del flujo no cambia nada de esto.
+-- ha de ser del solicitante; el kilometraje y la dieta reciben aquí su importe, exacto en numeric,
+-- y van sin justificante ni IVA. La tarifa por km se toma de la empresa al escribir los km (se
+-- guarda: una tarifa nueva no cambia los gastos ya escritos); la dieta, del importe diario de la
+-- empresa al escribirla. Una transición del flujo no cambia nada de esto.
 create function interno.gastos_clase() returns trigger language plpgsql security definer set search_path = '' as $$
 declare
   v record;
@@ -417,12 +413,10 @@ grant execute on function interno.irpf(public.gastos), interno.limite_exento(tex
 -- (lo enviado por un administrador en su nombre). Cuentan los pendientes, aprobados y pagados;
 -- no los borradores ni los rechazados. La antigüedad se cuenta en días de la oficina (Madrid), sea
 -- cual sea la zona de la sesión.
---
 -- Un kilometraje o una dieta: sin una política propia de su categoría, la que marcan las normas
--- del IRPF: uno sin exención ninguna (un viaje al propio municipio, más de
--- nueve meses) se envía con un motivo. Pagar por encima del límite exento es decisión de la
--- empresa (/empresa): su parte sujeta se ve en el gasto y en el informe, no pide motivo. Y no
--- piden justificante.
+-- del IRPF: uno sin exención ninguna (un viaje al propio municipio, más de nueve meses) se envía
+-- con un motivo. Pagar por encima del límite exento es decisión de la empresa (/empresa): su
+-- parte sujeta se ve en el gasto y en el informe, no pide motivo. Y no piden justificante.
 -- ---------------------------------------------------------------------------------------------
 create function interno.incumplimientos_politica(g public.gastos) returns text[]
 language plpgsql stable security definer set search_path = '' set timezone to 'Europe/Madrid' as $$
@@ -593,8 +587,7 @@ grant execute on function public.enviar_viaje(uuid, integer), public.aprobar_via
 -- ---------------------------------------------------------------------------------------------
 -- Las vistas: gastos_vista con su viaje y su IRPF; los viajes con sus totales; el informe de IRPF
 -- (una fila por kilometraje o dieta aprobado o pagado). Las crea interno.crear_gastos_vista
--- (20261125000004_rls), aquí, cuando existen todas sus columnas y tablas; y las opciones del
--- selector de viaje del gasto (los propios; un administrador, todos).
+-- (20261125000004_rls), aquí, cuando existen todas sus columnas y tablas; y el selector de viaje.
 -- ---------------------------------------------------------------------------------------------
 select interno.crear_gastos_vista();
 
