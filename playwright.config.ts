@@ -32,12 +32,8 @@ export default defineConfig({
   outputDir: `.tmp/e2e-resultados-${PORT}`,
   fullyParallel: true,
   workers: 2,
-  // No retries: a journey that fails once is a fault to fix. Each step waits for its own thing, up
-  // to 10 s, and the whole journey up to 60 s (Playwright's 5 and 30 doubled): on two cores the
-  // server, its database and two browsers share the machine, and one can stall another.
+  // No retries and Playwright's own timeouts: a journey that fails once is a fault to fix.
   retries: 0,
-  timeout: 60_000,
-  expect: { timeout: 10_000 },
   reporter: [["list"]],
   // Traces cost time on every action; to debug a failure: `npx playwright test --trace retain-on-failure`.
   use: { baseURL: BASE_URL, trace: "off" },
