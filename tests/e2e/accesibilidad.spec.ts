@@ -1,4 +1,4 @@
-import { test as base, type Page } from "@playwright/test";
+import { type Page } from "@playwright/test";
 import {
   as,
   createForm,
@@ -8,6 +8,7 @@ import {
   uniqueEmail,
   waitForMailLink,
   type Role,
+  test as base,
 } from "./support";
 
 /**

@@ -1,4 +1,4 @@
-import { test, type Page } from "@playwright/test";
+import { type Page } from "@playwright/test";
 import {
   ACCOUNTS,
   DEMO_PASSWORD,
@@ -9,6 +9,7 @@ import {
   unique,
   uniqueEmail,
   waitForMailLink,
+  test,
 } from "./support";
 
 /**

@@ -1,4 +1,3 @@
-import { test as base } from "@playwright/test";
 import { randomInt } from "node:crypto";
 import { formatIban, generateValidEsIban } from "../../app/lib/iban";
 import {
@@ -11,6 +10,7 @@ import {
   pressUntilFocused,
   unique,
   uniqueEmail,
+  test as base,
 } from "./support";
 import { literal, signUpAndConfirm } from "./support-registros";
 

@@ -1,4 +1,4 @@
-import { test as base, type Browser, type Locator, type Page } from "@playwright/test";
+import { type Browser, type Locator, type Page } from "@playwright/test";
 import {
   ACCOUNTS,
   as,
@@ -9,6 +9,7 @@ import {
   pressUntilFocused,
   uniqueEmail,
   waitForMailLink,
+  test as base,
 } from "./support";
 
 /**

@@ -1,6 +1,6 @@
-import { test as base, type APIRequestContext } from "@playwright/test";
+import { type APIRequestContext } from "@playwright/test";
 import { gzipSync } from "node:zlib";
-import { as, expect } from "./support";
+import { as, expect, test as base } from "./support";
 
 /**
  * The JavaScript a page makes the browser fetch before it works — its `modulepreload`s — gzipped

@@ -1,4 +1,3 @@
-import { test as base } from "@playwright/test";
 import {
   ACCOUNTS,
   as,
@@ -8,6 +7,7 @@ import {
   openDepartamento,
   unique,
   uniqueCode,
+  test as base,
 } from "./support";
 
 /**

@@ -1,10 +1,10 @@
-import { request, test, type Browser, type Page } from "@playwright/test";
+import { request, type Browser, type Page } from "@playwright/test";
 import { randomBytes, randomInt, randomUUID } from "node:crypto";
 import sharp from "sharp";
 import { CATEGORIAS_GASTO, METODOS_PAGO } from "../../app/lib/opciones";
 import { E2E_PORT } from "./entorno";
 import { enLaBaseDeDatos } from "./support-base-de-datos";
-import { expect, storageStateOf, waitForMailLink, type Role } from "./support";
+import { expect, storageStateOf, test, waitForMailLink, type Role } from "./support";
 
 const BASE_URL = `http://127.0.0.1:${E2E_PORT}`;
 

@@ -15,8 +15,60 @@ export type Role = keyof typeof ACCOUNTS;
 
 export const storageStateOf = (role: Role) => path.resolve(E2E_STATE_DIR, `${role}.json`);
 
+/**
+ * Playwright's test, with a page that draws. Playwright's clicks wait for the element to keep its
+ * place over two animation frames, so in a page whose browser window never draws a frame (Chromium
+ * gives one now and then) the first click waits out the whole journey, its log ending at «waiting
+ * for element to be visible, enabled and stable» with no reason. Before the journey starts, the
+ * page draws one pixel; one that cannot is closed and replaced, and the output says so. The
+ * journey itself runs once. When a journey fails, its report says whether the page still drew
+ * and, with JavaScript, still ran a script: a browser fault tells itself apart from the app's.
+ */
+export const test = base.extend({
+  page: async ({ page, context }, use, testInfo) => {
+    let lista = page;
+    for (let sustituidas = 0; !(await dibuja(lista)); sustituidas++) {
+      if (sustituidas === 2)
+        throw new Error("Chromium no dibuja en sus ventanas nuevas: el navegador falla, no la app.");
+      console.warn(
+        `[${testInfo.project.name}] ${testInfo.titlePath.join(" › ")}: la ventana nueva no dibujaba; se abre otra antes de empezar.`,
+      );
+      await lista.close();
+      lista = await context.newPage();
+    }
+    await use(lista);
+    if (testInfo.status === testInfo.expectedStatus || lista.isClosed()) return;
+    await testInfo.attach("estado de la página al fallar", {
+      body: await estadoDeLaPagina(lista, testInfo.project.use.javaScriptEnabled !== false),
+      contentType: "text/plain",
+    });
+  },
+});
+
+const PLAZO_DEL_NAVEGADOR = 3_000;
+
+/** A screenshot needs a new frame from the window's compositor, with or without JavaScript. */
+const dibuja = (page: Page) =>
+  page.screenshot({ clip: { x: 0, y: 0, width: 1, height: 1 }, timeout: PLAZO_DEL_NAVEGADOR }).then(
+    () => true,
+    () => false,
+  );
+
+async function estadoDeLaPagina(page: Page, conJs: boolean) {
+  const [fotograma, script] = await Promise.all([
+    dibuja(page).then((si) => (si ? "dibuja" : `no dibujó un fotograma en ${PLAZO_DEL_NAVEGADOR / 1000} s`)),
+    conJs
+      ? Promise.race([
+          page.evaluate(() => `responde (documento ${document.readyState})`),
+          new Promise<string>((r) => setTimeout(() => r("sin respuesta"), PLAZO_DEL_NAVEGADOR)),
+        ]).catch((e: Error) => `error: ${e.message.split("\n")[0]}`)
+      : "sin JavaScript",
+  ]);
+  return `${page.url()}\nfotogramas: ${fotograma}\nscripts: ${script}`;
+}
+
 /** Tests that start signed in as `role` (sessions made once by preparar.setup.ts). */
-export const as = (role: Role) => base.extend({ storageState: storageStateOf(role) });
+export const as = (role: Role) => test.extend({ storageState: storageStateOf(role) });
 export { expect };
 
 export async function signIn(page: Page, email: string, password = DEMO_PASSWORD) {

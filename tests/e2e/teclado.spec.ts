@@ -1,4 +1,4 @@
-import { test, type Locator, type Page } from "@playwright/test";
+import { type Locator, type Page } from "@playwright/test";
 import {
   ACCOUNTS,
   createForm,
@@ -10,6 +10,7 @@ import {
   pressUntilFocused,
   unique,
   uniqueCode,
+  test,
 } from "./support";
 
 /**
