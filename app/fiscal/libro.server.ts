@@ -25,12 +25,16 @@ export async function requireAdministrador(request: Request, context: AppLoadCon
   return signed;
 }
 
-/** The lines of a period, by operation date, in order of date, folio and line. */
+/**
+ * The lines of a period, by operation date, in the order the invoices were booked: their
+ * reception number, given at approval and correlative within the year (a book read in date
+ * order would show the numbers jumping back and forth).
+ */
 export function consultaLibro(periodo: Periodo): ListQuery<ColumnOf<typeof FUENTE_LIBRO>> {
   return {
     filters: filtrosEntre("fecha_operacion", periodo),
     order: [
-      { column: "fecha_operacion", ascending: true },
+      { column: "numero_recepcion", ascending: true },
       { column: "folio", ascending: true },
       { column: "linea", ascending: true },
     ],

@@ -454,6 +454,9 @@ describe("libro registro de facturas recibidas: el número de recepción", () =>
     expect(await numero(revisar)).toBeNull();
     const siguiente = await gasto({ ...ticket, descripcion: "Clips", fecha_gasto: "2019-01-02", estado: "aprobado" });
     expect(await numero(siguiente)).toBe("REC-2019-00003");
+    // The book lists them as they were booked, not by date.
+    const csv = await (await exportarComo(admin, "periodo=anio&anio=2019&formato=csv")).text();
+    expect(csv.match(/REC-2019-\d{5}/g)).toEqual(["REC-2019-00001", "REC-2019-00002", "REC-2019-00003"]);
   });
 });
 
