@@ -1,7 +1,15 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseSubmission } from "~/ui/parse-submission.server";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useFormAction, useLoaderData, useLocation } from "@remix-run/react";
+import {
+  Form,
+  Link,
+  useActionData,
+  useFormAction,
+  useLoaderData,
+  useLocation,
+  useRouteLoaderData,
+} from "@remix-run/react";
 import { actualField, changePasswordSchema, minutos, nuevaField, repetirField, retryAfterHeaders } from "~/auth/forms";
 import { requireUser } from "~/auth/session.server";
 import { tooMany } from "~/auth/throttle.server";
@@ -10,6 +18,7 @@ import { alContenido, redirectWithFlash } from "~/crud/respuestas.server";
 import { datosBancariosDe, guardarDatosBancarios } from "~/crud/datos-bancarios.server";
 import { DATOS_BANCARIOS_CAMPOS, datosBancariosSchema, type DatosBancarios } from "~/entities/datos-bancarios";
 import { usuarios } from "~/entities/usuarios";
+import type { RootData } from "~/root";
 import { ConfirmDialog } from "~/ui/ConfirmDialog";
 import { EntityRecordPage } from "~/ui/EntityPages";
 import { pageTitle } from "~/ui/page";
@@ -242,8 +251,12 @@ export default function Usuario() {
     actionData && "intent" in actionData && actionData.intent === "confirmar_degradacion"
       ? (actionData as { pierde: string[]; campos: [string, string][] })
       : null;
+  // Their own profile, for someone who does not keep the users: reached from the header, not
+  // from a list their navigation does not show.
+  const rol = useRouteLoaderData<RootData>("root")?.user?.rol;
+  const sinVolver = propio && rol !== "administrador";
   return (
-    <EntityRecordPage entity={usuarios}>
+    <EntityRecordPage entity={usuarios} sinVolver={sinVolver}>
       {confirmar ? <ConfirmarDegradacion pierde={confirmar.pierde} campos={confirmar.campos} /> : null}
       {datosBancarios ? (
         // A new version is a fresh form: after a save it shows what was stored.

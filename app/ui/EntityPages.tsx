@@ -106,7 +106,16 @@ export function EntityListPage({ entity: declared, children }: { entity: Entity;
   );
 }
 
-export function EntityRecordPage({ entity: declared, children }: { entity: Entity; children?: ReactNode }) {
+export function EntityRecordPage({
+  entity: declared,
+  children,
+  sinVolver = false,
+}: {
+  entity: Entity;
+  children?: ReactNode;
+  /** No «Volver a …» link: the page is reached from elsewhere than its list (one's own profile). */
+  sinVolver?: boolean;
+}) {
   const { record, history, options, can, campos, camposPorQue, volver, confirmDelete, acciones, secciones } =
     useLoaderData<RecordData>();
   // Without the fields this role does not read (`reservados`).
@@ -127,9 +136,11 @@ export function EntityRecordPage({ entity: declared, children }: { entity: Entit
         </>
       ) : (
         <>
-          <p className="migas">
-            <Link to={back}>← Volver a {entity.plural}</Link>
-          </p>
+          {sinVolver ? null : (
+            <p className="migas">
+              <Link to={back}>← Volver a {entity.plural}</Link>
+            </p>
+          )}
           <h1>{name}</h1>
         </>
       )}

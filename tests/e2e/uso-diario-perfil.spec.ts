@@ -12,6 +12,8 @@ async function abrirMiPerfil(page: Page) {
   await page.goto("/");
   await page.getByRole("banner").getByTitle("Mi perfil").click();
   await expect(page.getByRole("heading", { level: 1, name: "Elena Empleada" })).toBeVisible();
+  // Reached from the header: no way «back» to a list of users her navigation does not show.
+  await expect(page.getByRole("link", { name: /Volver a usuarios/ })).toHaveCount(0);
 }
 
 /** The summary is where the eye and the keyboard are: in the viewport and focused. */
