@@ -1,7 +1,6 @@
 import { mkdirSync } from "node:fs";
-import { test as setup } from "@playwright/test";
 import { E2E_STATE_DIR } from "./entorno";
-import { ACCOUNTS, expect, signIn, storageStateOf, type Role } from "./support";
+import { ACCOUNTS, expect, test as setup, signIn, storageStateOf, type Role } from "./support";
 
 // One signed-in session per demo role, reused by the tests of both projects.
 for (const role of Object.keys(ACCOUNTS) as Role[]) {
