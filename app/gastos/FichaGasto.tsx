@@ -96,6 +96,10 @@ export function FichaGasto({
     ...(record.fecha_aprobacion
       ? [{ label: "Fecha de aprobación", value: formatTimestamp(String(record.fecha_aprobacion), formats) }]
       : []),
+    // Written on the paper invoice, it finds its line in the libro de IVA and back.
+    ...(record.numero_recepcion
+      ? [{ label: "Número de recepción (libro de IVA)", value: String(record.numero_recepcion) }]
+      : []),
     ...(record.motivo_rechazo ? [{ label: "Motivo", value: String(record.motivo_rechazo) }] : []),
     ...(Array.isArray(record.politica_incumplida)
       ? [

@@ -134,6 +134,12 @@ test("un administrador elige un trimestre con el teclado, ve sus totales y desca
   expect([10, 11, 13, 14].map((c) => total.getCell(c).value)).toEqual([133.1, 111, 22.1, 21]);
   expect(hoja.getRow(2).getCell(10).numFmt).toBe("#,##0.00");
   expect(hoja.getRow(2).getCell(4).numFmt).toBe("dd/mm/yyyy");
+
+  // The invoice's record says the number it has in the book (to write on the paper).
+  await page.goto(`/gastos?gasto=${factura!.id}#gasto`);
+  const ficha = page.getByRole("region", { name: /^Gasto / });
+  await expect(ficha.getByRole("term").filter({ hasText: "Número de recepción (libro de IVA)" })).toBeVisible();
+  await expect(ficha.getByRole("definition").filter({ hasText: factura!.numero_recepcion })).toBeVisible();
 });
 
 test("un periodo que no se puede leer se dice en el resumen de errores, enfocado, y junto a su campo", async ({
