@@ -26,7 +26,7 @@ export async function requireAdministrador(request: Request, context: AppLoadCon
 }
 
 /**
- * The lines of a period, by operation date, in the order the invoices were booked: their
+ * The lines of a period (chosen by operation date), in the order the invoices were booked: their
  * reception number, given at approval and correlative within the year (a book read in date
  * order would show the numbers jumping back and forth).
  */

@@ -96,8 +96,9 @@ export function FichaGasto({
     ...(record.fecha_aprobacion
       ? [{ label: "Fecha de aprobación", value: formatTimestamp(String(record.fecha_aprobacion), formats) }]
       : []),
-    // Written on the paper invoice, it finds its line in the libro de IVA and back.
-    ...(record.numero_recepcion
+    // Written on the paper invoice, it finds its line in the libro de IVA and back. A revoked
+    // gasto keeps its number for when it is approved again, but is not in the book meanwhile.
+    ...(record.numero_recepcion && (estado === "aprobado" || estado === "pagado")
       ? [{ label: "Número de recepción (libro de IVA)", value: String(record.numero_recepcion) }]
       : []),
     ...(record.motivo_rechazo ? [{ label: "Motivo", value: String(record.motivo_rechazo) }] : []),

@@ -251,10 +251,11 @@ export default function Usuario() {
     actionData && "intent" in actionData && actionData.intent === "confirmar_degradacion"
       ? (actionData as { pierde: string[]; campos: [string, string][] })
       : null;
-  // Their own profile, for someone who does not keep the users: reached from the header, not
-  // from a list their navigation does not show.
+  // One's own profile reached from the header («Mi perfil»), not from the list (whose links carry
+  // `?volver=`), or by an empleado, whose navigation has no list of users: no way «back» to it.
+  const { search } = useLocation();
   const rol = useRouteLoaderData<RootData>("root")?.user?.rol;
-  const sinVolver = propio && rol !== "administrador";
+  const sinVolver = propio && (rol === "empleado" || !new URLSearchParams(search).has("volver"));
   return (
     <EntityRecordPage entity={usuarios} sinVolver={sinVolver}>
       {confirmar ? <ConfirmarDegradacion pierde={confirmar.pierde} campos={confirmar.campos} /> : null}

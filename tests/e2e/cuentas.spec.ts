@@ -5,11 +5,12 @@ import {
   expect,
   jsEnabled,
   lastMailLink,
+  paginaQueDibuja,
   pathOf,
+  test,
   unique,
   uniqueEmail,
   waitForMailLink,
-  test,
 } from "./support";
 
 /**
@@ -64,7 +65,7 @@ test("crear cuenta, confirmar desde el correo, cerrar sesión y volver a entrar"
   await expect(page.getByRole("banner").getByRole("link", { name: nombre })).toBeVisible();
 
   // The same link cannot be used twice.
-  const used = await context.newPage();
+  const used = await paginaQueDibuja(context);
   await used.goto(link);
   await used.getByRole("button", { name: "Confirmar mi cuenta" }).click();
   await expect(used.getByRole("alert")).toContainText("Su cuenta ya está confirmada");
@@ -186,7 +187,7 @@ test("«¿Ha olvidado su contraseña?»: correo, enlace, la nueva dos veces; ent
 }, testInfo) => {
   const { email } = await newAccount(page, "Olvido");
   const elsewhere = await browser.newContext({ javaScriptEnabled: jsEnabled(testInfo.project.name) });
-  const other = await elsewhere.newPage();
+  const other = await paginaQueDibuja(elsewhere);
   await other.goto(`${testInfo.project.use.baseURL}/login`);
   await fillSignIn(other, email, PASSWORD);
   await expect(other.getByRole("heading", { level: 1, name: "Panel" })).toBeVisible();
@@ -233,7 +234,7 @@ test("cambiar mi contraseña en mi ficha: pide la actual, cierra la otra sesión
 }, testInfo) => {
   const { nombre, email } = await newAccount(page, "Cambio");
   const elsewhere = await browser.newContext({ javaScriptEnabled: jsEnabled(testInfo.project.name) });
-  const other = await elsewhere.newPage();
+  const other = await paginaQueDibuja(elsewhere);
   await other.goto(`${testInfo.project.use.baseURL}/login`);
   await fillSignIn(other, email, PASSWORD);
   await expect(other.getByRole("heading", { level: 1, name: "Panel" })).toBeVisible();

@@ -1,6 +1,16 @@
 import { readFile } from "node:fs/promises";
 import type { Page } from "@playwright/test";
-import { as, createDepartamento, createForm, expect, jsEnabled, openDepartamento, unique, uniqueCode } from "./support";
+import {
+  as,
+  createDepartamento,
+  createForm,
+  expect,
+  jsEnabled,
+  openDepartamento,
+  paginaQueDibuja,
+  unique,
+  uniqueCode,
+} from "./support";
 
 /**
  * Departamentos end to end, as the people who use it: administrador (everything) and empleado
@@ -252,7 +262,7 @@ test("edición con datos antiguos: se rechaza, se muestran los valores actuales 
   const nombre = unique("Concurrente");
   await createDepartamento(page, { nombre, codigo: uniqueCode("S"), centro: "CC-ORIG" });
   await openDepartamento(page, nombre);
-  const other = await page.context().newPage();
+  const other = await paginaQueDibuja(page.context());
   await openDepartamento(other, nombre);
 
   // The first person saves.

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import type { Page } from "@playwright/test";
 import { departamentoEnLaBase } from "./support-base-de-datos";
-import { as, expect, expectNoAxeViolations, unique, uniqueCode } from "./support";
+import { as, expect, expectNoAxeViolations, paginaQueDibuja, unique, uniqueCode } from "./support";
 import {
   abrirGasto,
   centimosAlAzar,
@@ -426,7 +426,7 @@ empleado(
 aprobador("aprobar con la página desfasada: mensaje claro de conflicto y se aprueba una sola vez", async ({ page }) => {
   const [folio] = await gastosPendientes([{ descripcion: unique("Doble aprobación"), centimos: centimosAlAzar() }]);
   await abrirGasto(page, folio!, "pendientes");
-  const otra = await page.context().newPage();
+  const otra = await paginaQueDibuja(page.context());
   await abrirGasto(otra, folio!, "pendientes");
 
   await transicion(page, folio!, "Aprobar", `Gasto ${folio} aprobado.`);

@@ -5,11 +5,12 @@ import {
   expect,
   jsEnabled,
   lastMailLink,
+  paginaQueDibuja,
   pathOf,
   pressUntilFocused,
+  test as base,
   uniqueEmail,
   waitForMailLink,
-  test as base,
 } from "./support";
 
 /**
@@ -45,7 +46,7 @@ async function invitee(browser: Browser) {
     locale: "es-ES",
     baseURL: base.info().project.use.baseURL,
   });
-  return { page: await context.newPage(), close: () => context.close() };
+  return { page: await paginaQueDibuja(context), close: () => context.close() };
 }
 
 const nueva = (page: Page) => page.getByRole("textbox", { name: /^Contraseña nueva/ });

@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
 import sharp from "sharp";
-import { as, expect, expectNoAxeViolations, jsEnabled, unique } from "./support";
+import { as, expect, expectNoAxeViolations, jsEnabled, paginaQueDibuja, unique } from "./support";
 import { centimosAlAzar, crearGasto, flash, importeTecleado, NUEVO_GASTO, panelGasto } from "./support-registros";
 
 /**
@@ -154,7 +154,7 @@ test("subida grande a un gasto que ya no está en borrador: el mismo error que s
   const panel = panelGasto(page, folio);
   await expect(region(page, folio).getByLabel("Adjuntar justificantes")).toBeVisible();
   // Sent for approval from another tab while this one still offers «Adjuntar».
-  const otra = await page.context().newPage();
+  const otra = await paginaQueDibuja(page.context());
   await otra.goto(page.url());
   await panelGasto(otra, folio)
     .getByRole("region", { name: "Acciones" })

@@ -4,7 +4,7 @@ import sharp from "sharp";
 import { CATEGORIAS_GASTO, METODOS_PAGO } from "../../app/lib/opciones";
 import { E2E_PORT } from "./entorno";
 import { enLaBaseDeDatos } from "./support-base-de-datos";
-import { expect, storageStateOf, test, waitForMailLink, type Role } from "./support";
+import { expect, paginaQueDibuja, storageStateOf, test, waitForMailLink, type Role } from "./support";
 
 const BASE_URL = `http://127.0.0.1:${E2E_PORT}`;
 
@@ -17,13 +17,13 @@ const BASE_URL = `http://127.0.0.1:${E2E_PORT}`;
 /** A page signed in as `role` in its own context (same project options: JavaScript on or off). */
 export async function pageAs(browser: Browser, role: Role): Promise<Page> {
   const context = await browser.newContext({ storageState: storageStateOf(role) });
-  return context.newPage();
+  return paginaQueDibuja(context);
 }
 
 /** A page of nobody signed in, in its own context. */
 export async function anonPage(browser: Browser): Promise<Page> {
   const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
-  return context.newPage();
+  return paginaQueDibuja(context);
 }
 
 /** `YYYY-MM-DD` in Madrid (the office's day), `days` from today. */

@@ -17,29 +17,20 @@ export const storageStateOf = (role: Role) => path.resolve(E2E_STATE_DIR, `${rol
 
 /**
  * Playwright's test, with a page that draws. Playwright's clicks wait for the element to keep its
- * place over two animation frames, so in a page whose browser window never draws a frame (Chromium
- * gives one now and then) the first click waits out the whole journey, its log ending at «waiting
- * for element to be visible, enabled and stable» with no reason. Before the journey starts, the
- * page draws one pixel; one that cannot is closed and replaced, and the output says so. The
- * journey itself runs once. When a journey fails, its report says whether the page still drew
- * and, with JavaScript, still ran a script: a browser fault tells itself apart from the app's.
+ * place over two animation frames; twice in CI a journey's first click waited out its 30 s with
+ * nothing more in its log, as it would in a page whose browser window draws no frames (suspected:
+ * a new Chromium window that never starts drawing). So before the journey starts its page draws
+ * one pixel, and one that cannot is replaced (`paginaQueDibuja`); the journey itself runs once.
+ * When a journey fails, its report says whether the page still drew and, with JavaScript, still
+ * ran a script: a browser fault tells itself apart from the app's.
  */
 export const test = base.extend({
-  page: async ({ page, context }, use, testInfo) => {
-    let lista = page;
-    for (let sustituidas = 0; !(await dibuja(lista)); sustituidas++) {
-      if (sustituidas === 2)
-        throw new Error("Chromium no dibuja en sus ventanas nuevas: el navegador falla, no la app.");
-      console.warn(
-        `[${testInfo.project.name}] ${testInfo.titlePath.join(" › ")}: la ventana nueva no dibujaba; se abre otra antes de empezar.`,
-      );
-      await lista.close();
-      lista = await context.newPage();
-    }
+  page: async ({ page, context, javaScriptEnabled }, use, testInfo) => {
+    const lista = await paginaQueDibuja(context, page);
     await use(lista);
     if (testInfo.status === testInfo.expectedStatus || lista.isClosed()) return;
     await testInfo.attach("estado de la página al fallar", {
-      body: await estadoDeLaPagina(lista, testInfo.project.use.javaScriptEnabled !== false),
+      body: await estadoDeLaPagina(lista, javaScriptEnabled),
       contentType: "text/plain",
     });
   },
@@ -47,23 +38,50 @@ export const test = base.extend({
 
 const PLAZO_DEL_NAVEGADOR = 3_000;
 
-/** A screenshot needs a new frame from the window's compositor, with or without JavaScript. */
-const dibuja = (page: Page) =>
+/**
+ * A page of `context` (`primera`, or a new one) that has drawn a frame. One that cannot within
+ * PLAZO_DEL_NAVEGADOR is closed and another opened, and the test's output says so.
+ */
+export async function paginaQueDibuja(context: BrowserContext, primera?: Page): Promise<Page> {
+  let page = primera ?? (await context.newPage());
+  for (let sustituidas = 0, motivo; (motivo = await noDibuja(page)); sustituidas++) {
+    if (sustituidas === 2) throw new Error("Chromium no dibuja en sus ventanas nuevas: el navegador falla, no la app.");
+    const info = base.info();
+    console.warn(
+      `[${info.project.name}] ${info.titlePath.join(" › ")}: la ventana nueva no dibujaba (${motivo}); se abre otra antes de empezar.`,
+    );
+    await page.close();
+    page = await context.newPage();
+  }
+  return page;
+}
+
+/**
+ * A screenshot needs a new frame from the window's compositor, with or without JavaScript. A
+ * window that has none either never answers or says «Unable to capture screenshot».
+ */
+const noDibuja = (page: Page): Promise<string | null> =>
   page.screenshot({ clip: { x: 0, y: 0, width: 1, height: 1 }, timeout: PLAZO_DEL_NAVEGADOR }).then(
-    () => true,
-    () => false,
+    () => null,
+    (e: Error) => {
+      if (page.isClosed()) throw e;
+      return e.message.split("\n")[0]!;
+    },
   );
 
 async function estadoDeLaPagina(page: Page, conJs: boolean) {
+  let plazo: NodeJS.Timeout | undefined;
+  const error = (e: Error) => `error: ${e.message.split("\n")[0]}`;
   const [fotograma, script] = await Promise.all([
-    dibuja(page).then((si) => (si ? "dibuja" : `no dibujó un fotograma en ${PLAZO_DEL_NAVEGADOR / 1000} s`)),
+    noDibuja(page).then((motivo) => (motivo ? `no dibuja (${motivo})` : "dibuja"), error),
     conJs
       ? Promise.race([
           page.evaluate(() => `responde (documento ${document.readyState})`),
-          new Promise<string>((r) => setTimeout(() => r("sin respuesta"), PLAZO_DEL_NAVEGADOR)),
-        ]).catch((e: Error) => `error: ${e.message.split("\n")[0]}`)
+          new Promise<string>((r) => (plazo = setTimeout(() => r("sin respuesta"), PLAZO_DEL_NAVEGADOR))),
+        ]).catch(error)
       : "sin JavaScript",
   ]);
+  clearTimeout(plazo);
   return `${page.url()}\nfotogramas: ${fotograma}\nscripts: ${script}`;
 }
 

@@ -55,3 +55,18 @@ test.describe("mi perfil en un teléfono", () => {
     await expectNoAxeViolations(page);
   });
 });
+
+as("aprobador")(
+  "mi perfil desde la cabecera no ofrece «Volver a usuarios»; desde la lista de usuarios, sí",
+  async ({ page }) => {
+    await page.goto("/");
+    await page.getByRole("banner").getByTitle("Mi perfil").click();
+    await expect(page.getByRole("heading", { level: 1, name: "Pablo Aprobador" })).toBeVisible();
+    await expect(page.getByRole("link", { name: /Volver a usuarios/ })).toHaveCount(0);
+
+    await page.goto("/usuarios?q=Pablo");
+    await page.getByRole("main").getByRole("link", { name: "Pablo Aprobador", exact: true }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Pablo Aprobador" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "← Volver a usuarios" })).toBeVisible();
+  },
+);

@@ -1,5 +1,5 @@
 import { generateValidEsIban } from "../../app/lib/iban";
-import { as, expect, unique, uniqueEmail } from "./support";
+import { as, expect, paginaQueDibuja, unique, uniqueEmail } from "./support";
 import { enLaBaseDeDatos, personaEnLaBase } from "./support-base-de-datos";
 import { diaMadrid } from "./support-registros";
 
@@ -45,7 +45,7 @@ test("anular en una pestaña una remesa que otra ya confirmó dice por qué no s
   await page.goto(`/remesas?gasto=${gasto}`);
   await page.getByRole("button", { name: "Generar remesa" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Generada");
-  const otra = await context.newPage();
+  const otra = await paginaQueDibuja(context);
   await otra.goto(page.url());
 
   await page.getByRole("button", { name: "Confirmar: el banco la ejecutó" }).click();
