@@ -252,10 +252,14 @@ export default function Usuario() {
       ? (actionData as { pierde: string[]; campos: [string, string][] })
       : null;
   // One's own profile reached from the header («Mi perfil»), not from the list (whose links carry
-  // `?volver=`), or by an empleado, whose navigation has no list of users: no way «back» to it.
+  // `?volver=`), or by someone whose navigation has no list of users: no way «back» to it.
   const { search } = useLocation();
-  const rol = useRouteLoaderData<RootData>("root")?.user?.rol;
-  const sinVolver = propio && (rol === "empleado" || !new URLSearchParams(search).has("volver"));
+  const navegacion = useRouteLoaderData<RootData>("root")?.navegacion;
+  const listaEnSuNavegacion = [
+    ...(navegacion?.principal ?? []),
+    ...(navegacion?.grupos ?? []).flatMap((g) => g.secciones),
+  ].some((s) => s.to === usuarios.path);
+  const sinVolver = propio && (!listaEnSuNavegacion || !new URLSearchParams(search).has("volver"));
   return (
     <EntityRecordPage entity={usuarios} sinVolver={sinVolver}>
       {confirmar ? <ConfirmarDegradacion pierde={confirmar.pierde} campos={confirmar.campos} /> : null}
