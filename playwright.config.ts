@@ -1,13 +1,13 @@
 import { defineConfig, devices } from "@playwright/test";
 import { findChromium } from "./scripts/browser.mjs";
-import { E2E_DATA_DIR, E2E_PORT as PORT } from "./tests/e2e/entorno";
+import { E2E_BASE_URL, E2E_DATA_DIR, E2E_PORT as PORT } from "./tests/e2e/entorno";
 
 /**
  * Every journey runs twice: with JavaScript and without it. Chromium is CHROMIUM_PATH, Debian's
  * or Playwright's own (scripts/browser.mjs); the app runs from the production build (built first
  * when a source changed) on its own embedded Postgres with the demo data.
  */
-export const BASE_URL = `http://127.0.0.1:${PORT}`;
+export const BASE_URL = E2E_BASE_URL;
 
 const chromium = {
   ...devices["Desktop Chrome"],

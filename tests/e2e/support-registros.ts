@@ -2,11 +2,9 @@ import { request, type Browser, type Page } from "@playwright/test";
 import { randomBytes, randomInt, randomUUID } from "node:crypto";
 import sharp from "sharp";
 import { CATEGORIAS_GASTO, METODOS_PAGO } from "../../app/lib/opciones";
-import { E2E_PORT } from "./entorno";
+import { E2E_BASE_URL as BASE_URL } from "./entorno";
 import { enLaBaseDeDatos } from "./support-base-de-datos";
 import { expect, paginaQueDibuja, storageStateOf, test, waitForMailLink, type Role } from "./support";
-
-const BASE_URL = `http://127.0.0.1:${E2E_PORT}`;
 
 /**
  * Helpers of the registros (sucursales, proveedores, usuarios) and gastos journeys. Every record a

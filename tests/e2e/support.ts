@@ -2,7 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test as base, type Browser, type BrowserContext, type Locator, type Page } from "@playwright/test";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { E2E_DATA_DIR, E2E_STATE_DIR } from "./entorno";
+import { E2E_BASE_URL, E2E_DATA_DIR, E2E_STATE_DIR } from "./entorno";
 
 /** The demo accounts the seed creates (README lists them). */
 export const DEMO_PASSWORD = "demo-oficina-2026";
@@ -17,12 +17,13 @@ export const storageStateOf = (role: Role) => path.resolve(E2E_STATE_DIR, `${rol
 
 /**
  * Playwright's test, with a page that draws. Playwright's clicks wait for the element to keep its
- * place over two animation frames; twice in CI a journey's first click waited out its 30 s with
- * nothing more in its log, as it would in a page whose browser window draws no frames (suspected:
- * a new Chromium window that never starts drawing). So before the journey starts its page draws
- * one pixel, and one that cannot is replaced (`paginaQueDibuja`); the journey itself runs once.
- * When a journey fails, its report says whether the page still drew and, with JavaScript, still
- * ran a script: a browser fault tells itself apart from the app's.
+ * place over two animation frames; in CI a journey's first click, right after its first page of
+ * the app, sometimes waited out its 30 s with nothing more in its log: that page drew no frames,
+ * while its scripts still answered. A window's first page of the app starts the renderer process
+ * every later page of the journey reuses (same origin), so `paginaQueDibuja` opens one first and
+ * checks that it draws, and replaces a window that cannot; the journey itself runs once. When a
+ * journey fails, its report says whether the page still drew and, with JavaScript, still ran a
+ * script: a browser fault tells itself apart from the app's.
  */
 export const test = base.extend({
   page: async ({ page, context, javaScriptEnabled }, use, testInfo) => {
@@ -39,12 +40,14 @@ export const test = base.extend({
 const PLAZO_DEL_NAVEGADOR = 3_000;
 
 /**
- * A page of `context` (`primera`, or a new one) that has drawn a frame. One that cannot within
- * PLAZO_DEL_NAVEGADOR is closed and another opened, and the test's output says so.
+ * A page of `context` (`primera`, or a new one) that has drawn a frame of the app. One that cannot
+ * within PLAZO_DEL_NAVEGADOR is closed and another opened, and the test's output says so. The
+ * page is left on the health check, the cheapest page of the app's origin: every journey starts
+ * with a `goto` of its own.
  */
 export async function paginaQueDibuja(context: BrowserContext, primera?: Page): Promise<Page> {
   let page = primera ?? (await context.newPage());
-  for (let sustituidas = 0, motivo; (motivo = await noDibuja(page)); sustituidas++) {
+  for (let sustituidas = 0, motivo; (motivo = await noDibujaLaApp(page)); sustituidas++) {
     if (sustituidas === 2) throw new Error("Chromium no dibuja en sus ventanas nuevas: el navegador falla, no la app.");
     const info = base.info();
     console.warn(
@@ -54,6 +57,11 @@ export async function paginaQueDibuja(context: BrowserContext, primera?: Page): 
     page = await context.newPage();
   }
   return page;
+}
+
+async function noDibujaLaApp(page: Page): Promise<string | null> {
+  await page.goto(new URL("/healthz", E2E_BASE_URL).href);
+  return noDibuja(page);
 }
 
 /**
