@@ -1,5 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction, SerializeFrom } from "@remix-run/node";
-import { Link, useActionData, useFormAction, useLoaderData, useSearchParams } from "@remix-run/react";
+import {
+  Link,
+  useActionData,
+  useFormAction,
+  useLoaderData,
+  useSearchParams,
+  type ShouldRevalidateFunction,
+} from "@remix-run/react";
 import { enBloqueDeLaPagina } from "~/entities/entity";
 import { gastos } from "~/entities/gastos";
 import { gastosAction } from "~/gastos/acciones.server";
@@ -30,6 +37,13 @@ export const loader = (args: LoaderFunctionArgs) => gastosLoader(args);
 /** With a gasto open, the page's confirmation shows in its panel (where the redirect lands), not above the list. */
 export const handle = { flashEnPanel: (data: unknown) => Boolean((data as { panel?: unknown } | undefined)?.panel) };
 export const action = (args: ActionFunctionArgs) => gastosAction(args);
+
+/**
+ * A refused «Nuevo gasto» (400) changed nothing. Loading the page again would only give its form
+ * a new `envio`, and so an empty file field: with JavaScript the chosen files stay chosen.
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ actionStatus, formData, defaultShouldRevalidate }) =>
+  actionStatus === 400 && formData?.get("intent") === "crear" ? false : defaultShouldRevalidate;
 
 type Data = SerializeFrom<typeof loader>;
 
