@@ -7,6 +7,7 @@ import {
   centimosAlAzar,
   crearGasto,
   flash,
+  importeTecleado,
   justificantePng,
   NUEVO_GASTO,
   pageAs,
@@ -170,12 +171,13 @@ test("el mismo ticket en otro gasto: aviso con enlace al primero; se adjunta igu
   await expect(panelGasto(page, primero)).toBeVisible();
 });
 
-test("«Nuevo gasto» rechazado con un justificante elegido: el campo sigue con él o dice cuál volver a elegir", async ({
+test("«Nuevo gasto» rechazado con un justificante elegido: el campo sigue con él o dice cuál volver a elegir; el gasto se crea con él", async ({
   page,
 }, testInfo) => {
   const js = jsEnabled(testInfo.project.name);
   // With JavaScript, refused by the server, as when the browser's own checks have not arrived yet
-  // (their chunk is kept from loading): the browser would refuse this form before posting it.
+  // (their chunk is kept from loading) or a check only the server makes: the path that reloaded
+  // the page and emptied the field.
   if (js) await page.route(/\/build\/_shared\/validacion-en-vivo-/, (ruta) => ruta.abort());
   await page.goto(NUEVO_GASTO);
   const form = page.getByRole("region", { name: "Nuevo gasto" });
@@ -195,7 +197,17 @@ test("«Nuevo gasto» rechazado con un justificante elegido: el campo sigue con 
     // A page rendered again holds no chosen file: the field names the one to choose again.
     await expect(aviso).toBeVisible();
     await expect(form.getByLabel("Justificantes")).toHaveAccessibleDescription(new RegExp(`«${ticket.name}»`));
+    await form.getByLabel("Justificantes").setInputFiles(ticket);
   }
+  // Completed and sent again, the gasto is created with the receipt chosen before the refusal.
+  await form.getByLabel("Descripción").fill(unique("Rechazado y completado"));
+  await form.getByLabel("Categoría").selectOption({ label: "Comidas" });
+  await form.getByLabel("Importe (obligatorio)").fill(importeTecleado(centimosAlAzar()));
+  await form.getByLabel("Método de pago").selectOption({ label: "Tarjeta corporativa" });
+  await form.getByRole("button", { name: "Crear gasto" }).click();
+  await expect(flash(page)).toContainText(/Gasto creado: GAS-\d{4}-\d{5}/);
+  const folio = /GAS-\d{4}-\d{5}/.exec(await flash(page).innerText())![0];
+  await expect(region(page, folio)).toContainText(ticket.name);
 });
 
 test("con el teclado: adjuntar en el panel y quitar con su paso de confirmación", async ({ page }) => {
