@@ -150,6 +150,13 @@ export const NUEVO_GASTO = "/gastos?vista=mios&nuevo=1#nuevo";
  */
 export async function crearGasto(page: Page, g: NuevoGasto): Promise<string> {
   await page.goto(NUEVO_GASTO);
+  const folio = await completarYCrear(page, g);
+  await expect(panelGasto(page, folio)).toBeVisible();
+  return folio;
+}
+
+/** Fills the «Nuevo gasto» form open on `page` with `g`, sends it and returns the new gasto's folio. */
+export async function completarYCrear(page: Page, g: NuevoGasto): Promise<string> {
   const form = page.getByRole("region", { name: "Nuevo gasto" });
   await form.getByLabel("Descripción").fill(g.descripcion);
   await form.getByLabel("Categoría").selectOption({ label: g.categoria ?? "Comidas" });
@@ -161,9 +168,7 @@ export async function crearGasto(page: Page, g: NuevoGasto): Promise<string> {
   if (justificantes.length) await form.getByLabel("Justificantes").setInputFiles(justificantes);
   await form.getByRole("button", { name: "Crear gasto" }).click();
   await expect(flash(page)).toContainText(/Gasto creado: GAS-\d{4}-\d{5}/);
-  const folio = /GAS-\d{4}-\d{5}/.exec(await flash(page).innerText())![0];
-  await expect(panelGasto(page, folio)).toBeVisible();
-  return folio;
+  return /GAS-\d{4}-\d{5}/.exec(await flash(page).innerText())![0];
 }
 
 /** Opens gasto `folio` from the list searched by its folio (`vista`: «pendientes», «mios»…). */
