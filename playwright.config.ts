@@ -7,8 +7,6 @@ import { E2E_BASE_URL, E2E_DATA_DIR, E2E_PORT as PORT } from "./tests/e2e/entorn
  * or Playwright's own (scripts/browser.mjs); the app runs from the production build (built first
  * when a source changed) on its own embedded Postgres with the demo data.
  */
-export const BASE_URL = E2E_BASE_URL;
-
 const chromium = {
   ...devices["Desktop Chrome"],
   locale: "es-ES",
@@ -36,7 +34,7 @@ export default defineConfig({
   retries: 0,
   reporter: [["list"]],
   // Traces cost time on every action; to debug a failure: `npx playwright test --trace retain-on-failure`.
-  use: { baseURL: BASE_URL, trace: "off" },
+  use: { baseURL: E2E_BASE_URL, trace: "off" },
   projects: [
     { name: "preparar", testMatch: /preparar\.setup\.ts/, use: chromium },
     { name: "con-js", use: { ...chromium, javaScriptEnabled: true }, dependencies: ["preparar"] },
@@ -44,7 +42,7 @@ export default defineConfig({
   ],
   webServer: {
     command: `node scripts/build.mjs --if-stale && rm -rf ${E2E_DATA_DIR} && exec node --import ./build/instrument.js build/server.js`,
-    url: `${BASE_URL}/healthz`,
+    url: `${E2E_BASE_URL}/healthz`,
     timeout: 120_000,
     reuseExistingServer: false,
     // SIGTERM to the whole process group: the server finishes, then stops its embedded Postgres.
@@ -56,7 +54,7 @@ export default defineConfig({
       HOST: "127.0.0.1",
       DATA_DIR: E2E_DATA_DIR,
       // Mailed links are built from APP_URL only (never the Host): the origin the tests browse.
-      APP_URL: BASE_URL,
+      APP_URL: E2E_BASE_URL,
       // As `npm start` runs it: React's production build (its development build renders several
       // times slower, and no installation runs it).
       NODE_ENV: "production",
