@@ -1,16 +1,7 @@
 import { json, type AppLoadContext } from "@remix-run/node";
 import type { Signed } from "~/auth/session.server";
-import {
-  Conflict,
-  Forbidden,
-  Invalid,
-  NotFound,
-  UUID,
-  versionDe,
-  type ListQuery,
-  type Row,
-  type Store,
-} from "~/data/store";
+import { Conflict, Forbidden, Invalid, NotFound, UUID, versionDe } from "~/data/store";
+import type { ListQuery, Row, Store } from "~/data/store";
 import { capitalize, recordName, type BulkAction, type Entity } from "~/entities/entity";
 import { formSchema } from "~/entities/fields";
 import { conArticulo, conIndefinido } from "~/lib/articulos";

@@ -1,6 +1,5 @@
 import { SOLO_EDITA_ADMIN } from "~/auth/permissions";
-import { CATEGORIAS_GASTO, DEDUCIBILIDADES } from "~/lib/opciones";
-import { TIPOS_IVA } from "~/lib/iva";
+import { CATEGORIAS_GASTO, DEDUCIBILIDADES, TIPOS_IVA } from "~/lib/opciones";
 import type { Entity } from "./entity";
 import { select, text } from "./fields";
 

@@ -7,6 +7,7 @@ import {
   METODOS_PAGO,
   PAISES,
   TIPOS_DOCUMENTO,
+  TIPOS_IVA,
 } from "~/lib/opciones";
 import { addDaysISO, todayISO } from "~/lib/dates";
 import {
@@ -15,7 +16,6 @@ import {
   cuotaDe,
   etiquetaTipo,
   porcentaje,
-  TIPOS_IVA,
   type LineaIva,
   type LineaParcial,
 } from "~/lib/iva";
@@ -74,6 +74,12 @@ export const CLASES_CALCULADAS = ["kilometraje", "dieta"] as const;
 /** The fields a kilometraje needs (reglasClase checks them), marked so on its form. */
 const KILOMETRAJE = { campo: "clase", valores: ["kilometraje"] } as const;
 const calculado = (clase: unknown) => (CLASES_CALCULADAS as readonly unknown[]).includes(clase);
+
+/** Oldest first, and by folio within a date: how a trip's gastos and the IRPF report read. */
+export const EN_ORDEN_CRONOLOGICO = [
+  { column: "fecha_gasto", ascending: true },
+  { column: "folio", ascending: true },
+];
 
 export const gastos: Entity = {
   table: "gastos",

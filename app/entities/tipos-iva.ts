@@ -1,5 +1,4 @@
-import { isValueOf } from "~/lib/opciones";
-import { TIPOS_IVA } from "~/lib/iva";
+import { isValueOf, TIPOS_IVA } from "~/lib/opciones";
 import { soloAltasDeAdministrador, type Entity } from "./entity";
 import { date, select, text } from "./fields";
 

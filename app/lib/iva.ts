@@ -4,18 +4,7 @@
  * accepted), base = importe / (1 + tipo) for an importe with IVA included.
  */
 import { formatMoney, fromCents, toCents } from "./money";
-
-/** The keys a breakdown line stores: the percentage itself, or «exento». */
-export const TIPOS_IVA = [
-  { value: "21", label: "21 %" },
-  { value: "10", label: "10 %" },
-  { value: "5", label: "5 %" },
-  { value: "4", label: "4 %" },
-  { value: "2", label: "2 %" },
-  { value: "0", label: "0 %" },
-  { value: "exento", label: "Exento" },
-] as const;
-export type TipoIva = (typeof TIPOS_IVA)[number]["value"];
+import { TIPOS_IVA, type TipoIva } from "./opciones";
 
 export function esTipoIva(value: unknown): value is TipoIva {
   return TIPOS_IVA.some((t) => t.value === value);

@@ -9,6 +9,18 @@ function values<V extends string>(list: readonly Option<V>[]): [V, ...V[]] {
   return list.map((o) => o.value) as [V, ...V[]];
 }
 
+/** The keys a breakdown line stores: the percentage itself, or «exento». */
+export const TIPOS_IVA = [
+  { value: "21", label: "21 %" },
+  { value: "10", label: "10 %" },
+  { value: "5", label: "5 %" },
+  { value: "4", label: "4 %" },
+  { value: "2", label: "2 %" },
+  { value: "0", label: "0 %" },
+  { value: "exento", label: "Exento" },
+] as const satisfies readonly Option[];
+export type TipoIva = (typeof TIPOS_IVA)[number]["value"];
+
 export const CATEGORIAS_GASTO = [
   { value: "alojamiento", label: "Alojamiento" },
   { value: "comidas", label: "Comidas" },

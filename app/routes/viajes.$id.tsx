@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { recordAction, recordLoader } from "~/crud/crud.server";
+import { EN_ORDEN_CRONOLOGICO } from "~/entities/gastos";
 import { viajes } from "~/entities/viajes";
 import { CLASES_GASTO, ESTADOS_GASTO, labelOf } from "~/lib/opciones";
 import { formatDate, todayISO } from "~/lib/dates";
@@ -17,10 +18,7 @@ export const loader = (args: LoaderFunctionArgs) =>
       gastos: (
         await store.list("gastos_vista", {
           filters: [{ column: "viaje_id", op: "eq", value: id }],
-          order: [
-            { column: "fecha_gasto", ascending: true },
-            { column: "folio", ascending: true },
-          ],
+          order: EN_ORDEN_CRONOLOGICO,
           columns: [
             "id",
             "folio",

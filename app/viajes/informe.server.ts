@@ -3,6 +3,7 @@ import ExcelJS from "exceljs";
 import { requireUser, type Signed } from "~/auth/session.server";
 import { forbidden } from "~/crud/respuestas.server";
 import type { Store } from "~/data/store";
+import { EN_ORDEN_CRONOLOGICO } from "~/entities/gastos";
 import { filtrosEntre, type Periodo } from "~/fiscal/periodo";
 import { CSV_BOM, csvLine, type CsvCell } from "~/lib/csv";
 import { cabecerasDescarga, textoXlsx, TIPO_XLSX } from "~/lib/descarga.server";
@@ -36,10 +37,7 @@ export async function informeIrpf(store: Store, periodo: Periodo): Promise<Infor
   for (let offset = 0; ; offset += PAGINA) {
     const { rows } = await store.list("informe_irpf", {
       filters: filtrosEntre("fecha_gasto", periodo),
-      order: [
-        { column: "fecha_gasto", ascending: true },
-        { column: "folio", ascending: true },
-      ],
+      order: EN_ORDEN_CRONOLOGICO,
       columns: [
         "id",
         "solicitante_id",
