@@ -145,8 +145,11 @@ export function leerPeriodo(
     };
   }
 
-  const anio = /^\d{4}$/.test(valores.anio) && Number(valores.anio) >= 2000 ? Number(valores.anio) : null;
-  if (anio === null) errores.anio = "Escriba el año con cuatro cifras, por ejemplo 2026";
+  // The same years as the dates of «Entre dos fechas»: the last day after a period must exist too.
+  const escrito = /^\d{4}$/.test(valores.anio) ? Number(valores.anio) : null;
+  const anio = escrito !== null && escrito >= 2000 && escrito <= 2999 ? escrito : null;
+  if (escrito === null) errores.anio = "Escriba el año con cuatro cifras, por ejemplo 2026";
+  else if (anio === null) errores.anio = "Escriba un año entre 2000 y 2999";
   if (tipo === "trimestre") {
     const t = TRIMESTRES.find((x) => x.value === valores.trimestre);
     if (!t) errores.trimestre = "Elija el trimestre de la lista";

@@ -592,6 +592,21 @@ describe("la pantalla y sus ficheros", () => {
     expect(r.headers.get("Location")).toBe("/asientos?periodo=anio&anio=26#resultado");
   });
 
+  it("un año fuera de 2000 a 2999 se dice junto al año: ni la pantalla ni las descargas fallan", async () => {
+    for (const q of [
+      "periodo=anio&anio=9999",
+      "periodo=trimestre&anio=9999&trimestre=4",
+      "periodo=mes&anio=1999&mes=1",
+    ]) {
+      const data = await json(await respond(() => pantalla.loader(args(`/asientos?${q}`, admin))));
+      expect(data.periodo).toBeNull();
+      expect(data.errores).toEqual({ anio: "Escriba un año entre 2000 y 2999" });
+      const r = await respond(() => exportar.loader(args(`/asientos/exportar?${q}&formato=xdiario`, admin)));
+      expect(r.status).toBe(302);
+      expect(r.headers.get("Location")).toBe(`/asientos?${q}#resultado`);
+    }
+  });
+
   it("el periodo abarca como mucho 24 meses: se dice junto a «Hasta», y la base de datos tampoco lo acepta", async () => {
     const largo = "periodo=fechas&desde=2025-01-15&hasta=2027-01-01";
     const data = await json(await respond(() => pantalla.loader(args(`/asientos?${largo}`, admin))));
