@@ -5,9 +5,10 @@ import { Fragment } from "react";
 import { formats } from "~/crud/crud.server";
 import { alContenido, datosDePagina, redirectWithFlash } from "~/crud/respuestas.server";
 import { StoreError, UUID } from "~/data/store";
+import { fechaPagoMaxima } from "~/entities/gastos-flujo";
 import { formatDate, isISODate, todayISO } from "~/lib/dates";
 import { formatIban } from "~/lib/iban";
-import { formatMoney } from "~/lib/money";
+import { formatMoney, isMoneyString } from "~/lib/money";
 import { cuenta } from "~/lib/plural";
 import {
   candidatos,
@@ -122,9 +123,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const errores: Record<string, string> = {};
   if (!UUID.test(cuentaId)) errores.cuenta = "Elija la cuenta de la empresa desde la que se paga";
   if (!isISODate(fechaEjecucion)) errores.fecha_ejecucion = "Escriba la fecha de ejecución, por ejemplo 31/01/2026";
-  else if (fechaEjecucion < todayISO()) errores.fecha_ejecucion = "Fecha de ejecución: hoy o después";
+  // It becomes its gastos' fecha de pago: the same limits as «Marcar como pagado».
+  else if (fechaEjecucion < todayISO() || fechaEjecucion > fechaPagoMaxima())
+    errores.fecha_ejecucion = "Fecha de ejecución: hoy o después, como mucho dentro de un año";
   if (!gastoIds.length || gastoIds.some((id) => !UUID.test(id)) || gastoIds.length > REMESA_MAXIMO)
     errores.gasto = "No hay gastos que pagar en esta remesa: vuelva a la lista";
+  // The sum the page showed (numeric(14, 2)), checked again by the database; only a forged post lacks it.
+  else if (!isMoneyString(importeTotal) || importeTotal.length > 16)
+    errores.gasto = "No se pudo leer la suma de la remesa: vuelva a la lista";
   if (Object.keys(errores).length) return json({ errores, valores: { cuentaId, fechaEjecucion } }, { status: 400 });
   try {
     const f = formats(context);
@@ -306,6 +312,7 @@ export default function Remesas() {
                 id="remesa-fecha_ejecucion"
                 name="fecha_ejecucion"
                 min={hoy}
+                max={fechaPagoMaxima(hoy)}
                 defaultValue={respuesta?.valores.fechaEjecucion || hoy}
                 {...errorDe("fecha_ejecucion")}
               />

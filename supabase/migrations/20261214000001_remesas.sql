@@ -314,8 +314,8 @@ begin
 end
 $$;
 
--- Genera la remesa de p_gasto_ids desde la cuenta p_cuenta_id para p_fecha_ejecucion (hoy o
--- después; hoy es el día de la oficina, interno.hoy, 20270102000001_el_dia_de_la_oficina). Todos
+-- Genera la remesa de p_gasto_ids desde la cuenta p_cuenta_id para p_fecha_ejecucion (de hoy a
+-- un año después; hoy es el día de la oficina, interno.hoy, 20270102000001_el_dia_de_la_oficina). Todos
 -- los gastos deben poder ir (remesa_candidatos): si alguno no, no se genera nada y el mensaje dice
 -- cuáles y por qué. p_importe_total, si se da, es la suma que vio quien la
 -- genera: si ya no es esa, no se genera. Bloquea los gastos (en orden de id, como un solo
@@ -354,6 +354,11 @@ begin
     raise exception using errcode = 'OFINV', detail = 'fecha_ejecucion',
       message = 'La fecha de ejecución no puede ser anterior a hoy.';
   end if;
+  -- Será la fecha de pago de sus gastos: los mismos límites que pagar_gasto.
+  if p_fecha_ejecucion > (interno.hoy() + interval '1 year')::date then
+    raise exception using errcode = 'OFINV', detail = 'fecha_ejecucion',
+      message = 'La fecha de ejecución puede ser futura, pero como mucho dentro de un año.';
+  end if;
   select * into v_empresa from public.empresa limit 1;
   if v_empresa.razon_social is null or v_empresa.nif is null then
     raise exception using errcode = 'OFINV', detail = 'empresa',
@@ -382,6 +387,11 @@ begin
     raise exception using errcode = 'OFINV', detail = 'gastos',
       message = case when v_n_excluidos = 1 then 'Un gasto no puede ir en la remesa: quítelo o resuelva el motivo. '
         else v_n_excluidos || ' gastos no pueden ir en la remesa: quítelos o resuelva los motivos. ' end || v_excluidos;
+  end if;
+  -- Una suma que no es un importe (infinita, sin número, más de dos decimales) no se compara.
+  if p_importe_total is not null and (abs(p_importe_total) >= 1e12 or p_importe_total <> round(p_importe_total, 2)) then
+    raise exception using errcode = 'OFINV', detail = 'importe_total',
+      message = 'La suma de la remesa no es un importe en euros: vuelva a la lista y genérela de nuevo.';
   end if;
   if p_importe_total is not null and p_importe_total <> v_total then
     raise exception using errcode = 'OFCNF', detail = 'importe_total',

@@ -102,8 +102,20 @@ it("propone lo que va y lo que no con su motivo; genera la remesa con su fichero
   expect(mala.status).toBe(400);
   expect((await json(mala)).errores).toMatchObject({
     cuenta: "Elija la cuenta de la empresa desde la que se paga",
-    fecha_ejecucion: "Fecha de ejecución: hoy o después",
+    fecha_ejecucion: "Fecha de ejecución: hoy o después, como mucho dentro de un año",
   });
+  expect(await estado()).toEqual(antes);
+  // Past a year (it becomes the gastos' fecha de pago), or a sum that is not an amount (the hidden
+  // field, forged): said, nothing written.
+  for (const importe_total of ["Infinity", "233,00", "9".repeat(400)]) {
+    const lejos = { gasto: [va.id], cuenta, fecha_ejecucion: "9999-12-31", importe_total };
+    const r = await respond(() => remesas.action(ruta("/remesas?index", admin, { form: lejos })));
+    expect(r.status).toBe(400);
+    expect((await json(r)).errores).toEqual({
+      fecha_ejecucion: "Fecha de ejecución: hoy o después, como mucho dentro de un año",
+      gasto: "No se pudo leer la suma de la remesa: vuelva a la lista",
+    });
+  }
   expect(await estado()).toEqual(antes);
 
   const form = { gasto: [va.id], cuenta, fecha_ejecucion: hoy, importe_total: datos.propuesta.importe_total };

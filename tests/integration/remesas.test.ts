@@ -603,6 +603,17 @@ describe("crear una remesa", () => {
       "La fecha de ejecución no puede ser anterior a hoy.",
     );
     await rechaza(
+      () => crear(admin, [g], { fecha: "9999-12-31" }),
+      Invalid,
+      "La fecha de ejecución puede ser futura, pero como mucho dentro de un año.",
+    );
+    for (const total of ["Infinity", "NaN", "50.000000000001", "9".repeat(400)])
+      await rechaza(
+        () => crear(admin, [g], { total }),
+        Invalid,
+        "La suma de la remesa no es un importe en euros: vuelva a la lista y genérela de nuevo.",
+      );
+    await rechaza(
       () => crear(admin, [g], { total: "49.99" }),
       Conflict,
       "Los gastos han cambiado desde que los consultó: la remesa sumaría 50,00 € y no 49,99 €. Revíselos y vuelva a intentarlo.",
