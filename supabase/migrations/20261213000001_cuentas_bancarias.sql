@@ -57,12 +57,25 @@ begin
 end
 $$;
 
+-- ¿Es de un país de la zona SEPA el IBAN (el EEE y los de fuera: app/pagos/pain001.ts)? Uno válido
+-- de otro país (TR, BR…) no va en una remesa: su banco devolvería la transferencia.
+create function interno.iban_sepa(p_iban text) returns boolean language sql immutable set search_path = '' as $$
+  select left(p_iban, 2) in (
+    'AT', 'BE', 'BG', 'CY', 'CZ', 'DE', 'DK', 'EE', 'ES', 'FI', 'FR', 'GR', 'HR', 'HU', 'IE', 'IS', 'IT', 'LI', 'LT',
+    'LU', 'LV', 'MT', 'NL', 'NO', 'PL', 'PT', 'RO', 'SE', 'SI', 'SK',
+    'AD', 'AL', 'CH', 'GB', 'GG', 'GI', 'IM', 'JE', 'MC', 'MD', 'ME', 'MK', 'RS', 'SM', 'VA')
+$$;
+revoke all on function interno.iban_sepa(text) from public, anon, authenticated;
+-- validar_iban('sepa') la evalúa con el usuario que escribe.
+grant execute on function interno.iban_sepa(text) to authenticated, service_role;
+
 -- Disparador de las tablas con una columna iban: la normaliza y la comprueba, con el mensaje junto
--- a su campo (detail = 'iban'). Obligatoria salvo con el argumento 'opcional'.
+-- a su campo (detail = 'iban'). Obligatoria salvo con el argumento 'opcional';
+-- con 'sepa', de la zona SEPA (una cuenta desde la que se pagan remesas).
 create function interno.validar_iban() returns trigger language plpgsql set search_path = '' as $$
 begin
   new.iban := interno.normalizar_iban(new.iban);
-  if new.iban is null and tg_nargs > 0 and tg_argv[0] = 'opcional' then
+  if new.iban is null and 'opcional' = any (tg_argv) then
     return new;
   end if;
   if new.iban is null then
@@ -71,6 +84,10 @@ begin
   if not interno.iban_valido(new.iban) then
     raise exception using errcode = 'OFINV', detail = 'iban',
       message = 'IBAN no válido: revise el código de país, los dígitos de control y el número de cuenta (por ejemplo, ES91 2100 0418 4502 0005 1332).';
+  end if;
+  if 'sepa' = any (tg_argv) and not interno.iban_sepa(new.iban) then
+    raise exception using errcode = 'OFINV', detail = 'iban',
+      message = 'IBAN de fuera de la zona SEPA (' || left(new.iban, 2) || '): las remesas solo pueden salir de una cuenta de la zona SEPA.';
   end if;
   return new;
 end
@@ -175,4 +192,4 @@ $$;
 create trigger normalizar_cuenta_empresa before insert or update on public.cuentas_empresa
   for each row execute function interno.normalizar_cuenta_empresa();
 create trigger validar_iban before insert or update of iban on public.cuentas_empresa
-  for each row execute function interno.validar_iban();
+  for each row execute function interno.validar_iban('sepa');

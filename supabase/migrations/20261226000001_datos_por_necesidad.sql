@@ -268,18 +268,6 @@ revoke all on function interno.presupuesto_del_mes(uuid, date) from public, anon
 grant execute on function interno.presupuesto_del_mes(uuid, date) to authenticated, service_role;
 
 
-
-
--- ¿Es de un país de la zona SEPA el IBAN (el EEE y los de fuera: app/pagos/pain001.ts)? Uno válido
--- de otro país (TR, BR…) no va en una remesa: su banco devolvería la transferencia.
-create function interno.iban_sepa(p_iban text) returns boolean language sql immutable set search_path = '' as $$
-  select left(p_iban, 2) in (
-    'AT', 'BE', 'BG', 'CY', 'CZ', 'DE', 'DK', 'EE', 'ES', 'FI', 'FR', 'GR', 'HR', 'HU', 'IE', 'IS', 'IT', 'LI', 'LT',
-    'LU', 'LV', 'MT', 'NL', 'NO', 'PL', 'PT', 'RO', 'SE', 'SI', 'SK',
-    'AD', 'AL', 'CH', 'GB', 'GG', 'GI', 'IM', 'JE', 'MC', 'MD', 'ME', 'MK', 'RS', 'SM', 'VA')
-$$;
-revoke all on function interno.iban_sepa(text) from public, anon, authenticated;
-
 -- ---------------------------------------------------------------------------------------------
 -- A quién se paga cada gasto (según su método de pago):
 --   efectivo, tarjeta_credito, tarjeta_debito  lo adelantó el solicitante: se le reembolsa, a la

@@ -106,6 +106,12 @@ describe("cuentas de la empresa", () => {
     expect((await json(sinIban)).result.error.iban[0]).toBe("Escriba el IBAN");
     const mexicano = await create(datos({ iban: "MX12345678901234567" }));
     expect((await json(mexicano)).result.error.iban[0]).toMatch(/^Las cuentas de MX no usan IBAN/);
+    // A valid IBAN outside SEPA (Brazil): no remesa could leave from it, so the database refuses it.
+    const brasileno = await create(datos({ nombre: "Brasil", iban: "BR1800360305000010009795493C1" }));
+    expect(brasileno.status).toBe(400);
+    expect((await json(brasileno)).result.error.iban[0]).toBe(
+      "IBAN de fuera de la zona SEPA (BR): las remesas solo pueden salir de una cuenta de la zona SEPA.",
+    );
     expect(await snapshot()).toEqual(before);
   });
 
