@@ -121,6 +121,13 @@ export function FichaGasto({
         Gasto {folio} <span className={`insignia insignia-${estado}`}>{estadoLabel(estado)}</span>
       </h2>
       {flash && flashDeLaFicha(flash) ? <Flash flash={flash} /> : null}
+      {panel.remesa ? (
+        <p>
+          <Link to={`/remesas/${panel.remesa.id}`}>
+            Ver la remesa {panel.remesa.folio} ({panel.remesa.estado})
+          </Link>
+        </p>
+      ) : null}
       {record.viaje_id ? (
         // A trip's gastos are added from the trip, one by one: the way back for the next one, or to send it whole.
         <p>

@@ -124,13 +124,15 @@ export async function gastosLoader({ request, context }: Args) {
     gastoId ? Promise.resolve(null) : opciones(null),
     formulario ? inactivos(store) : Promise.resolve([]),
   ]);
-  const [[options, perfiles], masivo] = await Promise.all([
+  const [[options, perfiles], masivo, remesa] = await Promise.all([
     (sinPanel ? Promise.resolve(sinPanel) : opciones(record)).then(
       async (o) => [o, nuevo ? await perfilesSolicitantes(store, user, o) : null] as const,
     ),
     masivoAccion && enBloquePara(gastos, user.rol).some((a) => a === accionMasiva(masivoAccion))
       ? contarMasivo(url, signed, masivoAccion).then((c) => ({ accion: masivoAccion, ...c, maximo: EN_BLOQUE_MAXIMO }))
       : Promise.resolve(null),
+    // The live remesa it is in (only administradores see it), linked from the panel.
+    record?.en_remesa ? remesaPorFolio(store, String(record.en_remesa)) : Promise.resolve(null),
   ]);
 
   return datosDePagina({
@@ -167,10 +169,23 @@ export async function gastosLoader({ request, context }: Args) {
           antesDeAprobar: antesDeAprobar ?? [],
           fueraDePolitica: fueraDePolitica ?? [],
           antesDeEnviar: antesDeEnviar ?? [],
+          remesa,
         }
       : null,
     masivo,
   });
+}
+
+async function remesaPorFolio(store: Store, folio: string) {
+  const { rows } = await store.list("remesas_vista", {
+    filters: [{ column: "folio", op: "eq", value: folio }],
+    columns: ["id", "folio", "estado"],
+    limit: 1,
+    offset: 0,
+    count: "none",
+  });
+  const r = rows[0];
+  return r?.id ? { id: r.id, folio, estado: String(r.estado) } : null;
 }
 
 /**
@@ -258,7 +273,7 @@ function panelDe(
     history,
     /** The intents of the workflow's record actions this person may take now (entities/gastos-flujo.ts). */
     acciones: accionesOfrecidas(gastos, record, user, motivos),
-    // Why a button this person would otherwise expect is not offered (separation of duties).
+    // Why a button this person would otherwise expect is not offered (separation of duties, a remesa).
     separacion: separacion(signed, record, motivos),
     editar: suyo && borrador,
     eliminar: suyo && borrador,
@@ -296,7 +311,8 @@ function altaProveedor(user: Signed["user"], record: StoredRow) {
 /**
  * A note for an approver or administrador who may not act on this gasto because of the
  * separation of duties: they created or edited it on someone's behalf, or approved it
- * and may not mark it paid. Null otherwise (the buttons say the rest).
+ * and may not mark it paid; or because it is in a remesa, paid when the remesa is confirmed.
+ * Null otherwise (the buttons say the rest).
  */
 function separacion({ user }: Signed, g: Row & GastoClave, motivos: Motivos | null | undefined): string | null {
   if (!motivos) return null;

@@ -166,21 +166,27 @@ select r.id, r.folio, r.cuenta_id, r.fecha_ejecucion, r.estado, r.mensaje_id, r.
 revoke all on public.remesas_vista from public, anon, authenticated;
 grant select on public.remesas_vista to authenticated, service_role;
 
--- Un gasto en una remesa generada no cambia de estado salvo al confirmarla
--- (oficina.remesa_en_curso = su id, solo dentro de confirmar_remesa).
+-- Por qué el estado de un gasto no puede cambiar ahora por estar en una remesa viva; null si no está
+-- en ninguna o es la que se está confirmando (oficina.remesa_en_curso = su id, solo dentro de
+-- confirmar_remesa). El disparador gastos_en_remesa lo impide y la ficha lo explica sin ofrecer
+-- «Marcar como pagado» ni «Revertir aprobación» (public.motivos_gasto).
+create function interno.motivo_remesa(p_gasto_id uuid) returns text language sql stable security definer
+set search_path = '' as $$
+  select case when r.estado = 'confirmada'
+           then 'El gasto se pagó con la remesa ' || r.folio || '.'
+           else 'El gasto está en la remesa ' || r.folio || ': se marca como pagado al confirmar la remesa. '
+             || 'Para pagarlo o cambiarlo aparte, anule antes la remesa.' end
+    from public.remesa_gastos rg join public.remesas r on r.id = rg.remesa_id
+   where rg.gasto_id = p_gasto_id and rg.viva
+     and r.id::text is distinct from nullif(current_setting('oficina.remesa_en_curso', true), '')
+$$;
+
 create function interno.gastos_en_remesa() returns trigger language plpgsql security definer set search_path = '' as $$
 declare
-  v_remesa record;
+  v_motivo text := interno.motivo_remesa(new.id);
 begin
-  select r.id, r.folio, r.estado into v_remesa
-    from public.remesa_gastos rg join public.remesas r on r.id = rg.remesa_id
-   where rg.gasto_id = new.id and rg.viva;
-  if found and v_remesa.id::text is distinct from nullif(current_setting('oficina.remesa_en_curso', true), '') then
-    raise exception using errcode = 'OFINV', detail = 'remesa',
-      message = case when v_remesa.estado = 'confirmada'
-        then 'El gasto se pagó con la remesa ' || v_remesa.folio || '.'
-        else 'El gasto está en la remesa ' || v_remesa.folio || ': se marca como pagado al confirmar la remesa. '
-          || 'Para pagarlo o cambiarlo aparte, anule antes la remesa.' end;
+  if v_motivo is not null then
+    raise exception using errcode = 'OFINV', detail = 'remesa', message = v_motivo;
   end if;
   return new;
 end
@@ -532,7 +538,8 @@ $$;
 revoke all on function
   interno.normalizar_iban(text), interno.iban_valido(text), interno.validar_iban(),
   interno.normalizar_cuenta_empresa(), interno.remesas_asignar_folio(),
-  interno.remesas_proteger(), interno.remesas_viva(), interno.gastos_en_remesa(), interno.remesa_json(uuid),
+  interno.remesas_proteger(), interno.remesas_viva(), interno.gastos_en_remesa(), interno.motivo_remesa(uuid),
+  interno.remesa_json(uuid),
   interno.lista_que_cabe(text, text[], integer), interno.exigir_admin_remesas(), interno.remesa_para(uuid, integer, boolean)
   from public, anon, authenticated;
 -- Las restricciones de las tablas la evalúan con el usuario que escribe.

@@ -17,7 +17,9 @@ begin
     return null;
   end if;
   return (
-    select jsonb_object_agg(a.accion, interno.motivo_no_actua(g, a.accion))
+    -- Pagar o revertir un gasto que está en una remesa viva, tampoco (interno.motivo_remesa).
+    select jsonb_object_agg(a.accion, coalesce(interno.motivo_no_actua(g, a.accion),
+             case when a.accion in ('pagar', 'revertir') then interno.motivo_remesa(g.id) end))
     from unnest(array['enviar', 'retirar', 'reabrir', 'aprobar', 'rechazar', 'pagar', 'revertir']) as a(accion)
   );
 end

@@ -115,10 +115,21 @@ describe("la vista «Aprobados pendientes de pago»", () => {
     expect(await vista()).toEqual(expect.arrayContaining([a.id, b.id]));
     expect(await vista()).not.toContain(pendiente.id);
 
+    const panel = async () => (await list(`?gasto=${a.id}`, admin.cookie)).panel;
+    expect((await panel()).acciones).toEqual(expect.arrayContaining(["pagar", "revertir"]));
+
     const id = await generar(`?gasto=${a.id}`);
     expect(await vista()).toContain(b.id);
     expect(await vista()).not.toContain(a.id);
     const { remesa: hecha } = await json(await respond(() => remesa.loader(ruta(`/remesas/${id}`, admin, { id }))));
+    // Its panel says where it is, and offers neither paying it nor reverting it apart.
+    const enRemesa = await panel();
+    expect(enRemesa.acciones).not.toContain("pagar");
+    expect(enRemesa.acciones).not.toContain("revertir");
+    expect(enRemesa.remesa).toEqual({ id, folio: hecha.folio, estado: "generada" });
+    expect(enRemesa.separacion).toBe(
+      `El gasto está en la remesa ${hecha.folio}: se marca como pagado al confirmar la remesa. Para pagarlo o cambiarlo aparte, anule antes la remesa.`,
+    );
     const anulada = await respond(() =>
       remesa.action(
         ruta(`/remesas/${id}`, admin, {
@@ -129,6 +140,8 @@ describe("la vista «Aprobados pendientes de pago»", () => {
     );
     expect(anulada.status).toBe(302);
     expect(await vista()).toContain(a.id);
+    expect(await panel()).toMatchObject({ remesa: null, separacion: null });
+    expect((await panel()).acciones).toEqual(expect.arrayContaining(["pagar", "revertir"]));
   });
 });
 

@@ -642,6 +642,9 @@ describe("crear una remesa", () => {
       Invalid,
       mensaje,
     );
+    // The panel says so instead of offering either button.
+    const motivos = await rpc<Record<string, string | null>>(admin2, "motivos_gasto", { p_id: g });
+    expect([motivos.pagar, motivos.revertir]).toEqual([mensaje, mensaje]);
   });
 
   it("un gasto en dos remesas vivas es imposible, también para el propietario (índice único)", async () => {
