@@ -266,15 +266,28 @@ export default function App() {
  * After a client-side navigation to `…#contenido` (the redirect after an action), move keyboard
  * focus there as the browser does on a full page load, so the next Tab starts at the flash.
  * Only for the router's own navigations: a fragment link (`#nuevo`) or back/forward is a POP the
- * browser has already focused, and the person may have tabbed on before this effect runs.
+ * browser has already focused, and the person may have tabbed on before this effect runs. Focus
+ * that the page's own effects (they run first) moved into the target stays there: an error
+ * summary, the record panel. Focus still on the control the form was sent from moves.
  */
 function useFocusOnHashTarget() {
   const location = useLocation();
   const navigationType = useNavigationType();
+  const enviadoDesde = useRef<Element | null>(null);
   useEffect(() => {
+    const anotar = () => {
+      enviadoDesde.current = document.activeElement;
+    };
+    document.addEventListener("submit", anotar, true);
+    return () => document.removeEventListener("submit", anotar, true);
+  }, []);
+  useEffect(() => {
+    const desde = enviadoDesde.current;
+    enviadoDesde.current = null;
     if (!location.hash || navigationType === "POP") return;
     const target = document.getElementById(decodeURIComponent(location.hash.slice(1)));
-    if (target?.hasAttribute("tabindex") && !target.contains(document.activeElement))
+    const activo = document.activeElement;
+    if (target?.hasAttribute("tabindex") && (activo === desde || !target.contains(activo)))
       target.focus({ preventScroll: true });
   }, [location.key, location.hash, navigationType]);
 }
