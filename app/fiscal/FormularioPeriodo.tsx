@@ -64,7 +64,7 @@ export function FormularioPeriodo({
   );
   return (
     <>
-      <ResumenDelPeriodo errores={lista} prefijo={prefijo} />
+      <ResumenDelPeriodo errores={lista} prefijo={prefijo} soloElPeriodo={!extra?.error} />
       <Form method="get" action={`${action}#${RESULTADO}`} className="formulario" key={clave}>
         <fieldset
           className={errores.periodo ? "campo campo-con-error" : "campo"}
@@ -187,13 +187,27 @@ export function CampoDelPeriodo({
  * What could not be read, GOV.UK style, as the lists' filters say it: a summary linking to each
  * field, focused when it appears (without JavaScript, the form's `#resultado` does it).
  */
-export function ResumenDelPeriodo({ errores, prefijo }: { errores: [string, string][]; prefijo: string }) {
+export function ResumenDelPeriodo({
+  errores,
+  prefijo,
+  soloElPeriodo = true,
+}: {
+  errores: [string, string][];
+  prefijo: string;
+  /** False when a field besides the period's is wrong too (the diario's first asiento). */
+  soloElPeriodo?: boolean;
+}) {
   if (errores.length === 0) return null;
   return (
     <ResumenDeErrores
       id={RESULTADO}
       tituloId={`${prefijo}-errores-titulo`}
-      titulo={<>Hay {cuenta(errores.length, "error", "errores")} en el periodo</>}
+      titulo={
+        <>
+          Hay {cuenta(errores.length, "error", "errores")}
+          {soloElPeriodo ? " en el periodo" : ""}
+        </>
+      }
       firma={JSON.stringify(errores)}
     >
       <ul>

@@ -179,6 +179,8 @@ test("un periodo que no se puede leer se dice en el resumen de errores, enfocado
   await page.getByRole("button", { name: "Ver los asientos" }).click();
   const primero =
     "Escriba el primer número de asiento como un número entero de 1 a 999999, o déjelo vacío para empezar en 1";
+  // Not a period's error: the summary does not say it is.
+  await expect(resumen.getByRole("heading", { name: "Hay 1 error", exact: true })).toBeVisible();
   await expect(resumen.getByRole("link", { name: primero })).toHaveAttribute("href", "#diario-primero");
   await expect(page.getByLabel("Primer número de asiento (opcional)")).toHaveAttribute("aria-invalid", "true");
   await expectNoAxeViolations(page);
