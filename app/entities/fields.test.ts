@@ -96,9 +96,13 @@ describe("cantidades y fechas con hora", () => {
   it("los kilómetros: coma o punto, un decimal, mayores que 0; lo demás, con su mensaje", () => {
     expect(km.schema(z).parse("230")).toBe("230");
     expect(km.schema(z).parse("115,5")).toBe("115.5");
+    // Thousands as in Spanish, as amounts take them: a dot before each group of three digits.
+    expect(km.schema(z).parse("1.000")).toBe("1000");
+    expect(km.schema(z).parse("1.200,5")).toBe("1200.5");
+    expect(km.schema(z).parse("12.5")).toBe("12.5");
     // An empty field reaches the schema as undefined (Conform drops empty strings).
     expect(km.schema(z).parse(undefined)).toBeNull();
-    for (const malo of ["12,55", "-3", "0", "doscientos"])
+    for (const malo of ["12,55", "-3", "0", "doscientos", "1.00", "1.0000", "1.000.5"])
       expect(km.schema(z).safeParse(malo).error?.issues[0]?.message).toMatch(/^Kilómetros: /);
   });
 

@@ -349,7 +349,9 @@ export function decimal(
   const ejemplo = o.ejemplo ?? "230";
   const schema = required(o, (z) =>
     z.string({ error: `Escriba ${el(label, o)}, por ejemplo ${ejemplo}` }).transform((v, ctx) => {
-      const t = v.trim().replace(/\s/g, "");
+      const escrito = v.trim().replace(/\s/g, "");
+      // Thousands as amounts take them (app/lib/money.ts): a dot before each group of three digits.
+      const t = o.decimales < 3 && /^\d{1,3}(\.\d{3})+(,\d+)?$/.test(escrito) ? escrito.replace(/\./g, "") : escrito;
       const m = new RegExp(`^(\\d{1,9})(?:[.,](\\d{1,${o.decimales}}))?$`).exec(t);
       if (!m) {
         return rechazo(
