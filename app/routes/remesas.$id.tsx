@@ -229,8 +229,10 @@ export default function RemesaPage() {
           { header: "Referencia", cell: (t) => t.end_to_end_id },
           { header: "Se paga a", cell: (t) => t.nombre },
           { header: "IBAN", cell: (t) => formatIban(t.iban) },
+          // What the beneficiary reads on the statement, as the file says it.
+          { header: "Concepto", cell: (t) => t.concepto },
           {
-            header: "Concepto",
+            header: "Gastos",
             cell: (t) =>
               t.gastos.map((g, i) => (
                 <span key={g.id}>

@@ -183,7 +183,8 @@ export default function Remesas() {
       <h1>Remesas de pago</h1>
       <p className="intro">
         Los gastos aprobados que se devuelven a quien los pagó (o se pagan al proveedor) con una transferencia SEPA: una
-        por persona, con los folios en el concepto. Al confirmar que el banco la ejecutó, sus gastos quedan pagados.
+        por persona o proveedor, con los folios en el concepto (a un proveedor, los números de sus facturas). Al
+        confirmar que el banco la ejecutó, sus gastos quedan pagados.
       </p>
       {remesas.length ? (
         // Below the proposal, which on a phone may run to a hundred cards.

@@ -66,6 +66,8 @@ test("generada o confirmada la remesa, el foco está en el contenido, donde se d
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Generada");
   await expect(page.locator("#contenido")).toBeFocused();
   await expect(page.locator("#contenido")).toContainText(/Remesa REM-\d{4}-\d{4} generada/);
+  // The concept the person reads on the statement, as the file writes it.
+  await expect(page.getByRole("table", { name: "Transferencias" })).toContainText(/Reembolso de gastos GAS-\d{4}-\d+/);
 
   await page.getByRole("button", { name: "Confirmar: el banco la ejecutó" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Confirmada");
