@@ -6,7 +6,7 @@ import { formats } from "~/crud/crud.server";
 import { alContenido, datosDePagina, redirectWithFlash } from "~/crud/respuestas.server";
 import { StoreError, UUID } from "~/data/store";
 import { fechaPagoMaxima } from "~/entities/gastos-flujo";
-import { formatDate, isISODate, todayISO } from "~/lib/dates";
+import { formatDate, isISODate, parseDateInput, todayISO } from "~/lib/dates";
 import { formatIban } from "~/lib/iban";
 import { formatMoney, isMoneyString } from "~/lib/money";
 import { cuenta } from "~/lib/plural";
@@ -34,14 +34,27 @@ import { TablaTarjetas, type ColumnaTarjeta } from "~/ui/TablaTarjetas";
  */
 export const meta: MetaFunction = () => pageTitle("Remesas de pago");
 
-const fecha = (v: string | null) => (v && isISODate(v) ? v : null);
+/** A date of the filter: null when empty; `false` when written but not a real date. */
+const fecha = (v: string | null): string | false | null => (v ? (parseDateInput(v) ?? false) : null);
+const FECHA_ILEGIBLE = "Escriba una fecha real, por ejemplo 31/12/2026, o déjela vacía";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
-  const desde = fecha(url.searchParams.get("desde"));
-  const hasta = fecha(url.searchParams.get("hasta"));
-  // Dates the wrong way round propose nothing; say so instead of «no hay gastos».
-  const alReves = desde !== null && hasta !== null && hasta < desde;
+  const leidas = { desde: fecha(url.searchParams.get("desde")), hasta: fecha(url.searchParams.get("hasta")) };
+  const desde = leidas.desde || null;
+  const hasta = leidas.hasta || null;
+  // Dates that cannot be read, or the wrong way round, propose nothing (not every gasto): said
+  // beside their field instead of «no hay gastos».
+  const erroresFechas = {
+    desde: leidas.desde === false ? FECHA_ILEGIBLE : null,
+    hasta:
+      leidas.hasta === false
+        ? FECHA_ILEGIBLE
+        : desde !== null && hasta !== null && hasta < desde
+          ? "«Hasta» es anterior a «Gastos desde»: corrija una de las dos fechas"
+          : null,
+  };
+  const alReves = erroresFechas.desde !== null || erroresFechas.hasta !== null;
   const elegidos = url.searchParams.getAll("gasto").slice(0, REMESA_MAXIMO);
   const lista = url.searchParams.get("lista");
   const coinciden = lista !== null && url.searchParams.get("coinciden") === "1";
@@ -104,6 +117,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     desde,
     hasta,
     alReves,
+    erroresFechas,
     propuesta,
     origen,
     cuentas: cuentas.rows,
@@ -153,7 +167,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 const ESTADOS: Record<string, string> = { generada: "Generada", confirmada: "Confirmada", anulada: "Anulada" };
 
 export default function Remesas() {
-  const { desde, hasta, alReves, propuesta, origen, cuentas, remesas, porConfirmar, hoy } =
+  const { desde, hasta, alReves, erroresFechas, propuesta, origen, cuentas, remesas, porConfirmar, hoy } =
     useLoaderData<typeof loader>();
   const respuesta = useActionData<typeof action>();
   // This URL (the gastos chosen in the list included): a refused post shows the same proposal.
@@ -235,7 +249,15 @@ export default function Remesas() {
           <Form method="get" action="/remesas#nueva-remesa" className="filtros-campos">
             <div className="campo">
               <label htmlFor="remesa-desde">Gastos desde</label>
-              <input type="date" id="remesa-desde" name="desde" defaultValue={desde ?? ""} />
+              <input
+                type="date"
+                id="remesa-desde"
+                name="desde"
+                defaultValue={desde ?? ""}
+                aria-invalid={erroresFechas.desde ? true : undefined}
+                aria-describedby={erroresFechas.desde ? "remesa-desde-error" : undefined}
+              />
+              <ErrorDeCampo id="remesa-desde-error">{erroresFechas.desde}</ErrorDeCampo>
             </div>
             <div className="campo">
               <label htmlFor="remesa-hasta">Hasta</label>
@@ -244,12 +266,10 @@ export default function Remesas() {
                 id="remesa-hasta"
                 name="hasta"
                 defaultValue={hasta ?? ""}
-                aria-invalid={alReves || undefined}
-                aria-describedby={alReves ? "remesa-hasta-error" : undefined}
+                aria-invalid={erroresFechas.hasta ? true : undefined}
+                aria-describedby={erroresFechas.hasta ? "remesa-hasta-error" : undefined}
               />
-              <ErrorDeCampo id="remesa-hasta-error">
-                {alReves ? "«Hasta» es anterior a «Gastos desde»: corrija una de las dos fechas" : null}
-              </ErrorDeCampo>
+              <ErrorDeCampo id="remesa-hasta-error">{erroresFechas.hasta}</ErrorDeCampo>
             </div>
             <div className="acciones">
               <button type="submit" className="secundario">
@@ -262,7 +282,7 @@ export default function Remesas() {
           {van.length
             ? `${van.length === 1 ? "Va" : "Van"} ${cuenta(van.length, "gasto", "gastos")} en ${cuenta(propuesta.transferencias, "transferencia", "transferencias")}: ${dinero(propuesta.importe_total)}.`
             : alReves
-              ? "Sin gastos que proponer: las fechas están al revés."
+              ? "Sin gastos que proponer: corrija las fechas."
               : "No hay gastos aprobados que se puedan pagar en una remesa."}
           {noVan.length
             ? ` ${cuenta(noVan.length, "gasto aprobado no va", "gastos aprobados no van")}: se dice por qué abajo.`

@@ -67,7 +67,7 @@ test("una remesa: lo que va y lo que no, el fichero SEPA y la confirmación que 
   await page.getByRole("button", { name: "Ver" }).click();
   await expect(page.getByLabel("Hasta")).toHaveAttribute("aria-invalid", "true");
   await expect(page.getByLabel("Hasta")).toHaveAccessibleDescription(/«Hasta» es anterior a «Gastos desde»/);
-  await expect(page.getByText("Sin gastos que proponer: las fechas están al revés.")).toBeVisible();
+  await expect(page.getByText("Sin gastos que proponer: corrija las fechas.")).toBeVisible();
   await expect(page.getByRole("button", { name: "Generar remesa" })).toHaveCount(0);
   await page.getByLabel("Hasta").fill(dia);
   await page.getByRole("button", { name: "Ver" }).click();

@@ -238,6 +238,24 @@ it("un nombre que el banco no puede leer (solo caracteres invisibles): 400 que l
   }
 });
 
+it("fechas del filtro que no se pueden leer: se dice junto a cada una y no se propone nada (no todos)", async () => {
+  await aprobado("efectivo");
+  const datos = await json(await respond(() => remesas.loader(ruta("/remesas?desde=2026-02-30&hasta=mañana", admin))));
+  const ilegible = "Escriba una fecha real, por ejemplo 31/12/2026, o déjela vacía";
+  expect(datos.erroresFechas).toEqual({ desde: ilegible, hasta: ilegible });
+  expect(datos.propuesta.gastos).toEqual([]);
+  // Written as people write dates, they are read.
+  const escritas = await json(
+    await respond(() => remesas.loader(ruta("/remesas?desde=01/01/2020&hasta=31/12/2999", admin))),
+  );
+  expect(escritas).toMatchObject({
+    desde: "2020-01-01",
+    hasta: "2999-12-31",
+    erroresFechas: { desde: null, hasta: null },
+  });
+  expect(escritas.propuesta.gastos.length).toBeGreaterThan(0);
+});
+
 it("solo los administradores: los demás, 403 y nada cambia", async () => {
   for (const u of [aprobador, empleado]) {
     expect((await respond(() => remesas.loader(ruta("/remesas", u)))).status).toBe(403);
