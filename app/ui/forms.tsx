@@ -148,7 +148,16 @@ export function anchorIds(form: FormMetadata<Record<string, unknown>>, anchor: s
 
 /** «Hay N errores»: one link per error to its field; takes focus when it appears. */
 export function ErrorSummary({ form, id }: { form: FormMetadata<Record<string, unknown>>; id?: string }) {
-  const fieldErrors = Object.entries(form.allErrors).filter(([name]) => name !== form.id && name !== "");
+  // In the form's order, as its values come (the order it posts them): a rule over several fields
+  // (the entity's refine) reports after each field's own, yet its field may come first.
+  const orden = Object.keys((form.value ?? form.initialValue ?? {}) as object);
+  const posicion = (name: string) => {
+    const i = orden.indexOf(name.split(/[.[]/)[0]!);
+    return i < 0 ? orden.length : i;
+  };
+  const fieldErrors = Object.entries(form.allErrors)
+    .filter(([name]) => name !== form.id && name !== "")
+    .sort(([a], [b]) => posicion(a) - posicion(b));
   const formErrors = form.errors ?? [];
   const count = fieldErrors.length + formErrors.length;
   if (count === 0) return null;

@@ -41,13 +41,20 @@ admin(
       const cif = generateValidCif(randomInt(1_000_000, 9_000_000), "B");
       const malo = cif.slice(0, 8) + String((Number(cif[8]) + 1) % 10);
       const nif = page.getByRole("textbox", { name: /^NIF/ });
+      const tarifa = page.getByRole("textbox", { name: /^Tarifa por km/ });
+      const tarifaAntes = await tarifa.inputValue();
       await pressUntilFocused(page, nif);
       await page.keyboard.press("ControlOrMeta+A");
       await page.keyboard.type(malo);
+      await pressUntilFocused(page, tarifa);
+      await page.keyboard.press("ControlOrMeta+A");
+      await page.keyboard.type("-1");
       await page.keyboard.press("Enter");
 
       const mensaje = `El carácter de control del CIF no es correcto: para ${cif.slice(0, 8)} es ${cif[8]}.`;
-      await expect(page.getByRole("alert").getByRole("heading", { name: "Hay 1 error" })).toBeVisible();
+      const resumen = page.getByRole("alert").filter({ has: page.getByRole("heading", { name: "Hay 2 errores" }) });
+      // In the form's order: the NIF (checked by a rule of the whole form) before the tarifa.
+      await expect(resumen.getByRole("link")).toHaveText([mensaje, /^Tarifa por km: /]);
       await expect(nif).toHaveAttribute("aria-invalid", "true");
       await expect(nif).toHaveAccessibleDescription(new RegExp(mensaje.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
       await expect(nif).toHaveValue(malo);
@@ -56,6 +63,9 @@ admin(
       await pressUntilFocused(page, nif);
       await page.keyboard.press("ControlOrMeta+A");
       await page.keyboard.type(`${cif.slice(0, 1).toLowerCase()}-${cif.slice(1)}`);
+      await pressUntilFocused(page, tarifa);
+      await page.keyboard.press("ControlOrMeta+A");
+      await page.keyboard.type(tarifaAntes);
       await page.keyboard.press("Enter");
       await expect(page.getByRole("status")).toHaveText("Empresa guardada.");
       await expect(page).toHaveURL(/\/empresa(#.*)?$/);
