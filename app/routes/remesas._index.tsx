@@ -247,30 +247,8 @@ export default function Remesas() {
           </p>
         ) : (
           <Form method="get" action="/remesas#nueva-remesa" className="filtros-campos">
-            <div className="campo">
-              <label htmlFor="remesa-desde">Gastos desde</label>
-              <input
-                type="date"
-                id="remesa-desde"
-                name="desde"
-                defaultValue={desde ?? ""}
-                aria-invalid={erroresFechas.desde ? true : undefined}
-                aria-describedby={erroresFechas.desde ? "remesa-desde-error" : undefined}
-              />
-              <ErrorDeCampo id="remesa-desde-error">{erroresFechas.desde}</ErrorDeCampo>
-            </div>
-            <div className="campo">
-              <label htmlFor="remesa-hasta">Hasta</label>
-              <input
-                type="date"
-                id="remesa-hasta"
-                name="hasta"
-                defaultValue={hasta ?? ""}
-                aria-invalid={erroresFechas.hasta ? true : undefined}
-                aria-describedby={erroresFechas.hasta ? "remesa-hasta-error" : undefined}
-              />
-              <ErrorDeCampo id="remesa-hasta-error">{erroresFechas.hasta}</ErrorDeCampo>
-            </div>
+            <FechaDelFiltro name="desde" label="Gastos desde" valor={desde} error={erroresFechas.desde} />
+            <FechaDelFiltro name="hasta" label="Hasta" valor={hasta} error={erroresFechas.hasta} />
             <div className="acciones">
               <button type="submit" className="secundario">
                 Ver
@@ -401,5 +379,24 @@ export default function Remesas() {
         )}
       </section>
     </>
+  );
+}
+
+/** A date of the proposal's filter, with what could not be read beside it. */
+function FechaDelFiltro(p: { name: string; label: string; valor: string | null; error: string | null }) {
+  const id = `remesa-${p.name}`;
+  return (
+    <div className="campo">
+      <label htmlFor={id}>{p.label}</label>
+      <input
+        type="date"
+        id={id}
+        name={p.name}
+        defaultValue={p.valor ?? ""}
+        aria-invalid={p.error ? true : undefined}
+        aria-describedby={p.error ? `${id}-error` : undefined}
+      />
+      <ErrorDeCampo id={`${id}-error`}>{p.error}</ErrorDeCampo>
+    </div>
   );
 }
