@@ -54,7 +54,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
           ? "«Hasta» es anterior a «Gastos desde»: corrija una de las dos fechas"
           : null,
   };
-  const alReves = erroresFechas.desde !== null || erroresFechas.hasta !== null;
   const elegidos = url.searchParams.getAll("gasto").slice(0, REMESA_MAXIMO);
   const lista = url.searchParams.get("lista");
   const coinciden = lista !== null && url.searchParams.get("coinciden") === "1";
@@ -67,7 +66,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       ? propuestaDeLista.then((r) => (r.ilegible ? candidatosDe(store, []) : r.propuesta))
       : elegidos.length
         ? candidatosDe(store, elegidos)
-        : alReves
+        : erroresFechas.desde || erroresFechas.hasta
           ? candidatosDe(store, [])
           : candidatos(store, desde, hasta),
     store.list("cuentas_empresa", {
@@ -116,7 +115,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return datosDePagina({
     desde,
     hasta,
-    alReves,
     erroresFechas,
     propuesta,
     origen,
@@ -167,7 +165,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 const ESTADOS: Record<string, string> = { generada: "Generada", confirmada: "Confirmada", anulada: "Anulada" };
 
 export default function Remesas() {
-  const { desde, hasta, alReves, erroresFechas, propuesta, origen, cuentas, remesas, porConfirmar, hoy } =
+  const { desde, hasta, erroresFechas, propuesta, origen, cuentas, remesas, porConfirmar, hoy } =
     useLoaderData<typeof loader>();
   const respuesta = useActionData<typeof action>();
   // This URL (the gastos chosen in the list included): a refused post shows the same proposal.
@@ -259,7 +257,7 @@ export default function Remesas() {
         <p role="status">
           {van.length
             ? `${van.length === 1 ? "Va" : "Van"} ${cuenta(van.length, "gasto", "gastos")} en ${cuenta(propuesta.transferencias, "transferencia", "transferencias")}: ${dinero(propuesta.importe_total)}.`
-            : alReves
+            : erroresFechas.desde || erroresFechas.hasta
               ? "Sin gastos que proponer: corrija las fechas."
               : "No hay gastos aprobados que se puedan pagar en una remesa."}
           {noVan.length
