@@ -60,6 +60,12 @@ export type Field = {
   salvoSi?: { campo: string; valores: readonly string[] };
   /** The other way round: optional, but marked «obligatorio» when `campo` opens with one of `valores`. */
   soloSi?: { campo: string; valores: readonly string[] };
+  /**
+   * In sight only while the form's `campo` holds one of `valores` (CSS `:has()`, so without
+   * JavaScript too): a field another choice does not use stays out of the way and of the tab
+   * order. The form marks it `data-solo-<campo>`; the rule that reads it is the entity's CSS.
+   */
+  aplicaSi?: { campo: string; valores: readonly string[] };
   /** How a stored value reads, on the record and in its form (e.g. an IBAN in groups of four). */
   display?: (value: string) => string;
 };

@@ -73,6 +73,7 @@ export const CAMPOS_NO_ADMIN = [
 export const CLASES_CALCULADAS = ["kilometraje", "dieta"] as const;
 /** The fields a kilometraje needs (reglasClase checks them), marked so on its form. */
 const KILOMETRAJE = { campo: "clase", valores: ["kilometraje"] } as const;
+const DIETA = { campo: "clase", valores: ["dieta"] } as const;
 const calculado = (clase: unknown) => (CLASES_CALCULADAS as readonly unknown[]).includes(clase);
 
 /** Oldest first, and by folio within a date: how a trip's gastos and the IRPF report read. */
@@ -142,13 +143,14 @@ export const gastos: Entity = {
     }),
     {
       ...ref("viaje_id", "Viaje", "viajes", { hint: "Uno de sus viajes. Una dieta siempre es de un viaje." }),
-      soloSi: { campo: "clase", valores: ["dieta"] },
+      soloSi: DIETA,
     },
     {
       ...text("km_origen", "Origen", { max: 100, min: 2, hint: "Por ejemplo Madrid, oficina de Ventas Norte." }),
       soloSi: KILOMETRAJE,
+      aplicaSi: KILOMETRAJE,
     },
-    { ...text("km_destino", "Destino", { max: 100, min: 2 }), soloSi: KILOMETRAJE },
+    { ...text("km_destino", "Destino", { max: 100, min: 2 }), soloSi: KILOMETRAJE, aplicaSi: KILOMETRAJE },
     {
       ...decimal("km", "Kilómetros", {
         decimales: 1,
@@ -157,13 +159,22 @@ export const gastos: Entity = {
         hint: "Los de un sentido si marca «Ida y vuelta», por ejemplo 115.",
       }),
       soloSi: KILOMETRAJE,
+      aplicaSi: KILOMETRAJE,
     },
-    checkbox("km_ida_vuelta", "Ida y vuelta (cuenta los kilómetros dos veces)"),
-    { ...money("km_tarifa", "Tarifa por km", {}), readOnly: true },
-    checkbox("dieta_pernocta", "Con pernocta (durmió fuera esa noche)", {
-      hint: "Un viaje que vuelve el mismo día es siempre sin pernocta.",
-    }),
-    select("dieta_lugar", "Dónde", LUGARES_DIETA, { hint: "Si lo deja vacío, según el país de destino del viaje." }),
+    { ...checkbox("km_ida_vuelta", "Ida y vuelta (cuenta los kilómetros dos veces)"), aplicaSi: KILOMETRAJE },
+    { ...money("km_tarifa", "Tarifa por km", {}), readOnly: true, aplicaSi: KILOMETRAJE },
+    {
+      ...checkbox("dieta_pernocta", "Con pernocta (durmió fuera esa noche)", {
+        hint: "Un viaje que vuelve el mismo día es siempre sin pernocta.",
+      }),
+      aplicaSi: DIETA,
+    },
+    {
+      ...select("dieta_lugar", "Dónde", LUGARES_DIETA, {
+        hint: "Si lo deja vacío, según el país de destino del viaje.",
+      }),
+      aplicaSi: DIETA,
+    },
     { ...money("exento_irpf", "Exento de IRPF", {}), readOnly: true },
     { ...money("sujeto_irpf", "Sujeto a IRPF", {}), readOnly: true },
     { ...text("irpf_explicacion", "IRPF", { max: 500 }), readOnly: true },

@@ -262,15 +262,24 @@ function Grupos({
   );
   const alFrente = (item: (typeof items)[number]) =>
     "grupo" in item && item.grupo.alFrente !== undefined && preset.includes(item.grupo.alFrente);
+  // A field for some choices only carries them; the entity's CSS hides it while another is chosen.
+  const campo = (f: Field) =>
+    f.aplicaSi ? (
+      <div key={f.name} {...{ [`data-solo-${f.aplicaSi.campo}`]: f.aplicaSi.valores.join(" ") }}>
+        {render(f)}
+      </div>
+    ) : (
+      render(f)
+    );
   return (
     <>
       {[...items.filter(alFrente), ...items.filter((item) => !alFrente(item))].map((item) =>
         "grupo" in item ? (
           <Grupo key={item.grupo.titulo} grupo={item.grupo} errores={errores} preset={preset}>
-            {item.fields.map(render)}
+            {item.fields.map(campo)}
           </Grupo>
         ) : (
-          render(item)
+          campo(item)
         ),
       )}
     </>

@@ -65,6 +65,9 @@ test("un viaje de dos días con pernocta, 230 km en coche, hotel y taxi: se env�
     await expect(form.getByLabel("Método de pago")).toHaveValue("efectivo");
     // The link's class opens its fold: the km fields are in sight, not folded at the bottom.
     await expect(form.getByLabel("Origen (obligatorio)", { exact: true })).toBeVisible();
+    // A dieta's fields are not a kilometraje's: out of sight (CSS, with or without JavaScript).
+    await expect(form.getByLabel(/Con pernocta/)).toBeHidden();
+    await expect(form.getByLabel(/^Dónde/)).toBeHidden();
     await form.getByLabel("Origen (obligatorio)", { exact: true }).fill("Madrid");
     await form.getByLabel("Destino (obligatorio)", { exact: true }).fill("Valencia");
     await form.getByLabel("Kilómetros (obligatorio)", { exact: true }).fill("230");
@@ -75,6 +78,7 @@ test("un viaje de dos días con pernocta, 230 km en coche, hotel y taxi: se env�
     await form.getByLabel("Fecha (obligatorio)").fill(ayer);
     await expect(form.getByLabel("Categoría")).toHaveValue("comidas");
     await expect(form.getByLabel(/Con pernocta/)).toBeVisible();
+    await expect(form.getByLabel(/^Kilómetros/)).toBeHidden();
     await form.getByLabel(/Con pernocta/).check();
   });
   const hotel = centimosAlAzar();
