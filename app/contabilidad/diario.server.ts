@@ -19,7 +19,7 @@ import { toCents } from "~/lib/money";
 import { bytesAnsi, FIN_DE_LINEA, registroDiario, registroSubcuenta } from "./contaplus";
 import {
   COLUMNAS_DIARIO,
-  MAX_ASIENTO,
+  numeracionFueraDeContaPlus,
   normalizarApunte,
   normalizarResumen,
   Subcuentas,
@@ -287,12 +287,8 @@ export function registrosXDiario(apuntes: Apunte[]): Uint8Array {
  */
 export async function xdiario(store: Store, periodo: Periodo, primerAsiento = 1): Promise<TypedResponse<never>> {
   if (primerAsiento > 1) {
-    const { asientos } = await resumenDiario(store, periodo);
-    if (primerAsiento - 1 + asientos > MAX_ASIENTO)
-      throw new DiarioNoDisponible(
-        `Empezando en el ${primerAsiento}, los ${asientos} asientos del periodo pasan del ${MAX_ASIENTO}, el último número de asiento que admite ContaPlus. Elija un primer número menor. No se ha generado XDiario.txt.`,
-        422,
-      );
+    const fuera = numeracionFueraDeContaPlus(primerAsiento, (await resumenDiario(store, periodo)).asientos);
+    if (fuera) throw new DiarioNoDisponible(`${fuera}. No se ha generado XDiario.txt.`, 422);
   }
   const body = await textoEnFlujo(paginasDiario(store, periodo, primerAsiento), null, registrosXDiario);
   return new Response(body, {

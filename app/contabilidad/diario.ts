@@ -18,6 +18,16 @@ export function mesesDelPeriodo(desde: string, hasta: string): number {
 export const MAX_ASIENTO = 999_999;
 
 /**
+ * Why ContaPlus cannot take the period numbered from `primerAsiento` (its last asiento would pass
+ * MAX_ASIENTO), or null: the XDiario download refuses it and the screen says it beforehand.
+ */
+export function numeracionFueraDeContaPlus(primerAsiento: number, asientos: number): string | null {
+  return primerAsiento - 1 + asientos > MAX_ASIENTO
+    ? `Empezando en el ${primerAsiento}, los ${asientos} asientos del periodo pasan del ${MAX_ASIENTO}, el último número de asiento que admite ContaPlus. Elija un primer número menor`
+    : null;
+}
+
+/**
  * The journal's form: the libro de IVA's period (app/fiscal/periodo.ts), at most
  * MAX_MESES_DIARIO months long (a longer one is said beside «Hasta»), and the optional number of
  * its first asiento (`primero`, 1 when empty), for a gestoría that carries on its own numbering.

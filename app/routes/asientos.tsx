@@ -1,6 +1,6 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { leerPeriodoDiario, type Apunte } from "~/contabilidad/diario";
+import { leerPeriodoDiario, numeracionFueraDeContaPlus, type Apunte } from "~/contabilidad/diario";
 import { ASIENTOS_PATH } from "~/contabilidad/enlaces";
 import {
   DiarioNoDisponible,
@@ -48,10 +48,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export default function Asientos() {
-  const { valores, periodo, errores, resumen, apuntes, search, primero, errorPrimero } = useLoaderData<typeof loader>();
+  const { valores, periodo, errores, resumen, apuntes, search, primero, primerAsiento, errorPrimero } =
+    useLoaderData<typeof loader>();
   const f = useFormats();
   const dinero = (v: string) => formatMoney(v, f.locale, f.currency);
   const mostrados = new Set(apuntes.map((a) => a.asiento)).size;
+  const fueraDeContaPlus = resumen ? numeracionFueraDeContaPlus(primerAsiento, resumen.asientos) : null;
   return (
     <>
       <h1>Libro diario</h1>
@@ -122,9 +124,14 @@ export default function Asientos() {
               Descargar en Excel (XLSX)
             </a>{" "}
             <a href={`${PATH}/exportar?${search}&formato=csv`}>Descargar en CSV</a>{" "}
-            <a href={`${PATH}/exportar?${search}&formato=xdiario`}>Descargar para ContaPlus (XDiario.txt)</a>{" "}
+            {fueraDeContaPlus ? null : (
+              <a href={`${PATH}/exportar?${search}&formato=xdiario`}>Descargar para ContaPlus (XDiario.txt)</a>
+            )}{" "}
             <a href={`${PATH}/exportar?${search}&formato=xsubcta`}>Subcuentas para ContaPlus (XSubCta.txt)</a>
           </p>
+          {fueraDeContaPlus ? (
+            <p className="aviso aviso-aviso">{fueraDeContaPlus} para descargar XDiario.txt.</p>
+          ) : null}
           {periodo.desde.slice(0, 4) !== periodo.hasta.slice(0, 4) ? (
             <p>
               El periodo abarca más de un año y ContaPlus importa los asientos de un ejercicio cada vez: para ContaPlus,

@@ -184,6 +184,17 @@ test("un periodo que no se puede leer se dice en el resumen de errores, enfocado
   await expect(resumen.getByRole("link", { name: primero })).toHaveAttribute("href", "#diario-primero");
   await expect(page.getByLabel("Primer número de asiento (opcional)")).toHaveAttribute("aria-invalid", "true");
   await expectNoAxeViolations(page);
+
+  // A number ContaPlus cannot carry on from: the journal shows, and says so where XDiario.txt was.
+  await page.getByLabel("Primer número de asiento (opcional)").fill("999999");
+  await page.getByRole("button", { name: "Ver los asientos" }).click();
+  await expect(page.getByRole("link", { name: "Descargar en Excel (XLSX)" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Descargar para ContaPlus (XDiario.txt)" })).toHaveCount(0);
+  await expect(
+    page.getByText(
+      /^Empezando en el 999999, los \d+ asientos del periodo pasan del 999999, .* para descargar XDiario\.txt\.$/,
+    ),
+  ).toBeVisible();
 });
 
 testEmpleado(
