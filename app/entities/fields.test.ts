@@ -17,6 +17,8 @@ const HOSTILE = {
   "inversión bidi (RLO)": "Factura \u202Efdp.exe",
   "aislamiento bidi": "Taxi \u2066aeropuerto\u2069",
   "escape (ESC)": "Taxi \u001b[31m",
+  NUL: "Taxi\u0000",
+  "solo un NUL": "\u0000",
 };
 const oneLine = ENTITIES.flatMap((e) =>
   e.fields
@@ -40,10 +42,12 @@ describe("campos de una línea", () => {
       const schema = field.schema(z);
       for (const [what, value] of Object.entries(HOSTILE)) {
         const r = schema.safeParse(value);
-        const messages = r.success ? [] : r.error.issues.map((i) => i.message);
+        // The length is another fault (the first value is long for a short field): said apart.
+        const messages = r.success ? [] : r.error.issues.map((i) => i.message).filter((m) => !/como máximo/.test(m));
         // The IBAN has a parser of its own: what is not letters and digits is not an IBAN.
         const expected = field.name === "iban" ? /IBAN válido/ : /escríbalo en una sola línea/;
-        expect([what, messages.join(" | ")]).toEqual([what, expect.stringMatching(expected)]);
+        // One fault, one message: not also «no válido» or «letras o cifras» for the same character.
+        expect([what, messages]).toEqual([what, [expect.stringMatching(expected)]]);
       }
     });
 

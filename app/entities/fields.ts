@@ -136,15 +136,20 @@ export function text(
   const schema = required(o, (z) => {
     // Passwords are taken exactly as typed; everything else loses stray spaces at the ends.
     const base = z.string({ error: `Escriba ${what}` });
-    let s = (o.type === "password" ? base : base.trim())
-      .max(o.max, { error: `${label}: como máximo ${o.max} caracteres` })
-      .refine(sinNul, { error: nulMessage(label) });
+    let s = (o.type === "password" ? base : base.trim()).max(o.max, {
+      error: `${label}: como máximo ${o.max} caracteres`,
+    });
     // A password is a secret typed as it is, never shown or mailed. Anything else is read by
     // someone (or a bank's file): it says something visible, not only marks or invisible characters.
-    if (o.type !== "password")
-      s = s.refine(unaLinea, { error: controlMessage(label) }).refine((v) => v === "" || /[\p{L}\p{N}]/u.test(v), {
-        error: `${label}: escriba letras o cifras, no solo signos o caracteres invisibles`,
-      });
+    // One message for one fault: the control characters include NUL (`abort`: no further checks).
+    s =
+      o.type === "password"
+        ? s.refine(sinNul, { error: nulMessage(label) })
+        : s
+            .refine(unaLinea, { error: controlMessage(label), abort: true })
+            .refine((v) => v === "" || /[\p{L}\p{N}]/u.test(v), {
+              error: `${label}: escriba letras o cifras, no solo signos o caracteres invisibles`,
+            });
     if (o.min && o.min > 1) s = s.min(o.min, { error: `${label}: al menos ${o.min} caracteres` });
     if (o.min) s = s.min(1, { error: `Escriba ${what}` });
     let out: Zod.ZodType = o.uppercase ? s.transform((v) => v.toUpperCase()) : s;
