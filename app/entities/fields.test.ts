@@ -65,7 +65,17 @@ describe("campos de una línea", () => {
 
   it("lo que solo tiene signos o caracteres invisibles (espacios de ancho cero, un guion suave) no dice nada: se rechaza", () => {
     const titular = ENTITIES.find((e) => e.table === "usuarios")!.fields.find((f) => f.name === "nombre")!;
-    for (const value of ["\u200B\u200B", "\u00AD\u2060", "\uFEFF-", "——", "😀😀"]) {
+    // U+115F, U+1160 and U+3164 are Hangul letters that draw nothing (a bank's file would get no name).
+    for (const value of [
+      "\u200B\u200B",
+      "\u00AD\u2060",
+      "\uFEFF-",
+      "——",
+      "😀😀",
+      "\u115F\u115F",
+      "\u3164",
+      "\u115F\u1160",
+    ]) {
       const r = titular.schema(z).safeParse(value);
       expect(r.error?.issues.map((i) => i.message)).toContain(
         "Nombre: escriba letras o cifras, no solo signos o caracteres invisibles",

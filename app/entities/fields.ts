@@ -105,6 +105,11 @@ const nulMessage = (label: string) =>
 // eslint-disable-next-line no-control-regex
 export const CONTROL = /[\u0000-\u001F\u007F-\u009F\u061C\u200E\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069]/;
 const unaLinea = (v: string) => !CONTROL.test(v);
+/**
+ * Whether the text shows a letter or a digit. Some code points are letters that draw nothing (the
+ * Hangul fillers, U+3164): Unicode marks them default-ignorable, and they do not count.
+ */
+const dice = (v: string) => /[\p{L}\p{N}]/u.test(v.replace(/\p{Default_Ignorable_Code_Point}/gu, ""));
 const controlMessage = (label: string) =>
   `${label}: escríbalo en una sola línea, sin saltos de línea, tabuladores ni otros caracteres de control (quizá vinieron al pegar el texto)`;
 
@@ -145,11 +150,9 @@ export function text(
     s =
       o.type === "password"
         ? s.refine(sinNul, { error: nulMessage(label) })
-        : s
-            .refine(unaLinea, { error: controlMessage(label), abort: true })
-            .refine((v) => v === "" || /[\p{L}\p{N}]/u.test(v), {
-              error: `${label}: escriba letras o cifras, no solo signos o caracteres invisibles`,
-            });
+        : s.refine(unaLinea, { error: controlMessage(label), abort: true }).refine((v) => v === "" || dice(v), {
+            error: `${label}: escriba letras o cifras, no solo signos o caracteres invisibles`,
+          });
     if (o.min && o.min > 1) s = s.min(o.min, { error: `${label}: al menos ${o.min} caracteres` });
     if (o.min) s = s.min(1, { error: `Escriba ${what}` });
     let out: Zod.ZodType = o.uppercase ? s.transform((v) => v.toUpperCase()) : s;
