@@ -3,6 +3,7 @@ import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { alContenido, datosDePagina, notFound, redirectWithFlash } from "~/crud/respuestas.server";
 import { NotFound, StoreError, UUID, versionDe } from "~/data/store";
+import { CONTROL } from "~/entities/fields";
 import { formatDate, formatDateTime, todayISO } from "~/lib/dates";
 import { formatIban } from "~/lib/iban";
 import { formatMoney } from "~/lib/money";
@@ -47,6 +48,17 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const aqui = alContenido(`/remesas/${remesa.id}`);
   // What was typed comes back with a refusal: the form shows it again.
   const valor = String(form.get(intent === "anular" ? "motivo" : "referencia") ?? "");
+  // One line, as every text field: no line breaks, control or bidirectional characters.
+  if (CONTROL.test(valor))
+    return json(
+      {
+        intent,
+        error: `${intent === "anular" ? "Motivo de la anulación" : "Referencia del banco"}: escríbalo en una sola línea, sin saltos de línea, tabuladores ni otros caracteres de control (quizá vinieron al pegar el texto)`,
+        valor,
+        campo: true,
+      },
+      { status: 400 },
+    );
   try {
     if (intent === "confirmar") {
       const referencia = valor.trim();

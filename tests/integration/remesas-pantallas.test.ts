@@ -161,6 +161,25 @@ it("propone lo que va y lo que no con su motivo; genera la remesa con su fichero
     expect(rechazada.status).toBe(400);
     expect(await json(rechazada)).toMatchObject({ intent: "confirmar", valor: referencia, error: expect.any(String) });
   }
+  // A reference or a motivo with a line break or a bidirectional override: said beside the field.
+  for (const [intent, campo, valor, etiqueta] of [
+    ["confirmar", "referencia", "=cmd|' /C calc'!A0\u202E", "Referencia del banco"],
+    ["confirmar", "referencia", "TRF-1\r\nTRF-2", "Referencia del banco"],
+    ["anular", "motivo", "Cuenta\u2066 equivocada", "Motivo de la anulación"],
+  ] as const) {
+    const rechazada = await respond(() =>
+      remesa.action(
+        ruta(`/remesas/${id}`, admin, { id, form: { intent, version: String(hecha.version), [campo]: valor } }),
+      ),
+    );
+    expect(rechazada.status).toBe(400);
+    expect(await json(rechazada)).toEqual({
+      intent,
+      valor,
+      campo: true,
+      error: `${etiqueta}: escríbalo en una sola línea, sin saltos de línea, tabuladores ni otros caracteres de control (quizá vinieron al pegar el texto)`,
+    });
+  }
   expect(await estado()).toEqual(antesDeConfirmar);
 
   const confirmada = await respond(() =>
