@@ -1,5 +1,6 @@
 import type { Permisos } from "~/auth/permissions";
 import { ESTADOS_VIAJE, PAISES } from "~/lib/opciones";
+import { addDaysISO, todayISO } from "~/lib/dates";
 import { cuenta } from "~/lib/plural";
 import { SOLICITANTE, type Entity } from "./entity";
 import { checkbox, dateTime, ref, select, text, textarea } from "./fields";
@@ -15,6 +16,9 @@ const PERMISOS: Permisos = {
   editar: ["administrador", "aprobador", "empleado"],
   eliminar: ["administrador", "aprobador", "empleado"],
 };
+
+/** How far from today a trip may start, and how long it may last. */
+const DIAS_DE_UN_ANIO = 365;
 
 /** What a person who is not an administrador writes: never the solicitante. */
 export const CAMPOS_VIAJE_NO_ADMIN = [
@@ -152,8 +156,18 @@ export const viajes: Entity = {
   defaults: ({ country, userId }) => ({ destino_pais: country, municipio_distinto: "on", solicitante_id: userId }),
   refine: (values, ctx) => {
     const { salida, regreso } = values;
-    if (typeof salida === "string" && typeof regreso === "string" && /^\d{4}-/.test(salida) && regreso < salida)
-      ctx.addIssue({ code: "custom", path: ["regreso"], message: "Regreso: no puede ser anterior a la salida" });
+    if (typeof salida !== "string" || !/^\d{4}-\d{2}-\d{2}/.test(salida)) return;
+    const problema = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
+    // Sensible dates, as a gasto's (the database says the same, interno.viajes_validar).
+    const hoy = todayISO();
+    const dia = salida.slice(0, 10);
+    if (dia < addDaysISO(hoy, -DIAS_DE_UN_ANIO))
+      problema("salida", "Salida: no puede ser de hace más de un año (sus gastos ya no se podrían anotar)");
+    else if (dia > addDaysISO(hoy, DIAS_DE_UN_ANIO)) problema("salida", "Salida: como mucho dentro de un año");
+    if (typeof regreso !== "string" || !/^\d{4}-\d{2}-\d{2}/.test(regreso)) return;
+    if (regreso < salida) problema("regreso", "Regreso: no puede ser anterior a la salida");
+    else if (regreso.slice(0, 10) > addDaysISO(dia, DIAS_DE_UN_ANIO))
+      problema("regreso", "Regreso: un viaje dura como mucho un año; para uno más largo, anote varios");
   },
   acciones: [
     {

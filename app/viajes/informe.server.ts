@@ -2,8 +2,7 @@ import type { AppLoadContext, TypedResponse } from "@remix-run/node";
 import ExcelJS from "exceljs";
 import { requireUser, type Signed } from "~/auth/session.server";
 import { forbidden } from "~/crud/respuestas.server";
-import type { Store } from "~/data/store";
-import { EN_ORDEN_CRONOLOGICO } from "~/entities/gastos";
+import type { Filter, Store } from "~/data/store";
 import { filtrosEntre, type Periodo } from "~/fiscal/periodo";
 import { CSV_BOM, csvLine, type CsvCell } from "~/lib/csv";
 import { cabecerasDescarga, textoXlsx, TIPO_XLSX } from "~/lib/descarga.server";
@@ -29,31 +28,19 @@ export type InformeIrpf = { filas: FilaIrpf[]; totales: Record<Importe, string>;
 
 const PAGINA = 1000;
 
-/** Every approved or paid kilometraje and dieta of the period, summed per person in cents. */
-export async function informeIrpf(store: Store, periodo: Periodo): Promise<InformeIrpf> {
+/**
+ * Every approved or paid kilometraje and dieta of the period, summed per person in cents. Read
+ * by pages after the last id read, not by offset: a gasto approved or revoked meanwhile cannot
+ * shift the pages and so count another twice or skip it (the rows are summed, in any order).
+ */
+export async function informeIrpf(store: Store, periodo: Periodo, pagina = PAGINA): Promise<InformeIrpf> {
   const porPersona = new Map<string, Omit<FilaIrpf, Importe> & { c: Record<Importe, bigint> }>();
   const total = Object.fromEntries(IMPORTES.map((k) => [k, 0n])) as Record<Importe, bigint>;
   let gastos = 0;
-  for (let offset = 0; ; offset += PAGINA) {
-    const { rows } = await store.list("informe_irpf", {
-      filters: filtrosEntre("fecha_gasto", periodo),
-      order: EN_ORDEN_CRONOLOGICO,
-      columns: [
-        "id",
-        "solicitante_id",
-        "solicitante_nombre",
-        "solicitante_email",
-        "solicitante_nif",
-        "clase",
-        "importe",
-        "exento_irpf",
-        "sujeto_irpf",
-      ],
-      limit: PAGINA,
-      offset,
-      count: "none",
-    });
+  for (let despues: string | null = null; ;) {
+    const rows = await paginaIrpf(store, periodo, despues, pagina);
     for (const l of rows) {
+      despues = String(l.id);
       gastos += 1;
       // A view's columns are nullable by type; the report's lines always have a solicitante.
       const solicitante = String(l.solicitante_id);
@@ -89,7 +76,7 @@ export async function informeIrpf(store: Store, periodo: Periodo): Promise<Infor
       suma("exento", exento);
       suma("sujeto", sujeto);
     }
-    if (rows.length < PAGINA) break;
+    if (rows.length < pagina) break;
   }
   const filas = [...porPersona.values()]
     .map(({ c, ...p }) => ({
@@ -102,6 +89,32 @@ export async function informeIrpf(store: Store, periodo: Periodo): Promise<Infor
     totales: Object.fromEntries(IMPORTES.map((k) => [k, fromCents(total[k])])) as Record<Importe, string>,
     gastos,
   };
+}
+
+/** The report's lines of the period after the one with id `despues` (from the first if null). */
+async function paginaIrpf(store: Store, periodo: Periodo, despues: string | null, limit: number) {
+  const { rows } = await store.list("informe_irpf", {
+    filters: [
+      ...filtrosEntre("fecha_gasto", periodo),
+      ...(despues === null ? [] : [{ column: "id", op: "gt", value: despues } satisfies Filter]),
+    ],
+    order: [{ column: "id", ascending: true }],
+    columns: [
+      "id",
+      "solicitante_id",
+      "solicitante_nombre",
+      "solicitante_email",
+      "solicitante_nif",
+      "clase",
+      "importe",
+      "exento_irpf",
+      "sujeto_irpf",
+    ],
+    limit,
+    offset: 0,
+    count: "none",
+  });
+  return rows;
 }
 
 export function nombreArchivoIrpf(periodo: Periodo, extension: "xlsx" | "csv") {

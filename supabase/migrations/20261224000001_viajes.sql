@@ -126,6 +126,23 @@ begin
     raise exception using errcode = 'OFINV', detail = 'regreso',
       message = 'Regreso: no puede ser anterior a la salida.';
   end if;
+  -- Fechas con sentido, como las de un gasto, cuando las escribe una persona (las cargas del
+  -- propietario no tienen JWT): un viaje de hace más de un año no podría llevar gastos.
+  if (select auth.uid()) is not null
+     and (tg_op = 'INSERT' or (new.salida, new.regreso) is distinct from (old.salida, old.regreso)) then
+    if new.salida::date < interno.hoy() - 365 then
+      raise exception using errcode = 'OFINV', detail = 'salida',
+        message = 'Salida: no puede ser de hace más de un año (sus gastos ya no se podrían anotar).';
+    end if;
+    if new.salida::date > interno.hoy() + 365 then
+      raise exception using errcode = 'OFINV', detail = 'salida',
+        message = 'Salida: como mucho dentro de un año.';
+    end if;
+    if new.regreso::date > new.salida::date + 365 then
+      raise exception using errcode = 'OFINV', detail = 'regreso',
+        message = 'Regreso: un viaje dura como mucho un año; para uno más largo, anote varios.';
+    end if;
+  end if;
   return new;
 end
 $$;

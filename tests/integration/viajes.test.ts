@@ -9,6 +9,9 @@ import * as informeRoute from "~/routes/viajes.informe-irpf";
 import * as exportarRoute from "~/routes/viajes.informe-irpf.exportar";
 import { createTestApp, json, ORIGIN, request, respond, type TestApp, type TestUser } from "../support/app";
 import { sqlStore } from "~/data/sql/adapter.server";
+import type { Store } from "~/data/store";
+import type { Periodo } from "~/fiscal/periodo";
+import { informeIrpf } from "~/viajes/informe.server";
 import { asUser, connect } from "../support/as-user";
 import { insertDepartamento, insertSucursal, setProfile } from "../support/fixtures";
 import { gastosPage } from "../support/gastos";
@@ -739,6 +742,82 @@ describe("pantallas", () => {
     expect(malo.status).toBe(400);
     expect((await json(malo)).result.error.regreso).toEqual(["Regreso: no puede ser anterior a la salida"]);
 
+    // Dates a trip cannot have: each said beside its field, nothing written; the database says the same.
+    const viajesAntes = await app.db
+      .selectFrom("viajes")
+      .select(sql<number>`count(*)::int`.as("n"))
+      .executeTakeFirstOrThrow();
+    for (const [salida, regreso, campo, mensaje] of [
+      [
+        "0001-01-01T00:00",
+        "0001-01-02T00:00",
+        "salida",
+        "Salida: no puede ser de hace más de un año (sus gastos ya no se podrían anotar)",
+      ],
+      [
+        `${addDaysISO(hoy, -366)}T08:00`,
+        `${hoy}T08:00`,
+        "salida",
+        "Salida: no puede ser de hace más de un año (sus gastos ya no se podrían anotar)",
+      ],
+      ["9999-12-31T23:59", "9999-12-31T23:59", "salida", "Salida: como mucho dentro de un año"],
+      [
+        `${hoy}T08:00`,
+        `${addDaysISO(hoy, 366)}T08:00`,
+        "regreso",
+        "Regreso: un viaje dura como mucho un año; para uno más largo, anote varios",
+      ],
+    ] as const) {
+      const r = await viajesPost(
+        {
+          _envio: crypto.randomUUID(),
+          destino_municipio: "Cádiz",
+          destino_pais: "ES",
+          motivo: "Fechas",
+          salida,
+          regreso,
+        },
+        empleado.cookie,
+      );
+      expect([salida, r.status]).toEqual([salida, 400]);
+      expect((await json(r)).result.error[campo]).toEqual([mensaje]);
+    }
+    const client = await connect(app.url);
+    try {
+      for (const [salida, regreso, mensaje] of [
+        ["0001-01-01 00:00", "0001-01-02 00:00", /^Salida: no puede ser de hace más de un año/],
+        ["9999-12-31 10:00", "9999-12-31 11:00", /^Salida: como mucho dentro de un año/],
+        [`${hoy} 08:00`, `${addDaysISO(hoy, 366)} 08:00`, /^Regreso: un viaje dura como mucho un año/],
+      ] as const)
+        await expect(
+          asUser(client, empleado.id, (q) =>
+            q(
+              "insert into public.viajes (solicitante_id, destino_municipio, destino_pais, motivo, salida, regreso) values ($1, 'Cádiz', 'ES', 'Fechas', $2, $3)",
+              [empleado.id, salida, regreso],
+            ),
+          ),
+        ).rejects.toThrow(mensaje);
+      // A year exactly, both ways, is a trip.
+      await asUser(
+        client,
+        empleado.id,
+        (q) =>
+          q(
+            "insert into public.viajes (solicitante_id, destino_municipio, destino_pais, motivo, salida, regreso) values ($1, 'Cádiz', 'ES', 'Fechas', $2, $3)",
+            [empleado.id, `${addDaysISO(hoy, -365)} 08:00`, `${hoy} 08:00`],
+          ),
+        { rollback: true },
+      );
+    } finally {
+      await client.end();
+    }
+    expect(
+      await app.db
+        .selectFrom("viajes")
+        .select(sql<number>`count(*)::int`.as("n"))
+        .executeTakeFirstOrThrow(),
+    ).toEqual(viajesAntes);
+
     const id = await crearViaje(empleado.cookie);
     const g = await created(
       await post(
@@ -866,6 +945,53 @@ describe("informe de IRPF", () => {
         params: {},
       }),
     );
+
+  it("por páginas, tras el último leído: un gasto revocado a mitad de lectura no hace saltarse otro", async () => {
+    const ids: string[] = [];
+    for (const km of ["10", "20", "30"])
+      ids.push(
+        (
+          await gasto({
+            clase: "kilometraje",
+            fecha_gasto: "2025-02-11",
+            km_origen: "Madrid",
+            km_destino: "Getafe",
+            km,
+          })
+        ).id,
+      );
+    await app.db
+      .updateTable("gastos")
+      .set({ estado: "aprobado", aprobado_por_id: aprobador.id, fecha_aprobacion: new Date() })
+      .where("id", "in", ids)
+      .execute();
+    // After the first page (two lines), one of them is revoked: the third is still read.
+    const real = sqlStore(app.db, admin.id);
+    let paginas = 0;
+    const store: Store = {
+      ...real,
+      list: (async (...args: Parameters<Store["list"]>) => {
+        const r = await real.list(...args);
+        if (++paginas === 1)
+          await app.db
+            .updateTable("gastos")
+            .set({ estado: "pendiente", aprobado_por_id: null, fecha_aprobacion: null })
+            .where("id", "=", String(r.rows[0]!.id))
+            .execute();
+        return r;
+      }) as Store["list"],
+    };
+    const periodo: Periodo = {
+      tipo: "fechas",
+      desde: "2025-02-11",
+      hasta: "2025-02-11",
+      titulo: "11/02/2025",
+      clave: "x",
+    };
+    const informe = await informeIrpf(store, periodo, 2);
+    expect(informe.gastos).toBe(3);
+    expect(informe.filas).toMatchObject([{ solicitante_id: empleado.id, kilometrajes: 3 }]);
+  });
 
   it("por persona, exento y sujeto de dietas y kilometraje aprobados: suman lo de sus gastos", async () => {
     const anio = "2025";
