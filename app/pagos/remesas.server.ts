@@ -140,23 +140,28 @@ export async function generar(
     p_fecha_ejecucion: o.fecha,
     p_importe_total: o.importeTotal,
   });
-  const direccion = await direccionEmpresa(store);
-  let xml: string;
+  const anular = (motivo: string) =>
+    store.rpc("anular_remesa", { p_id: datos.id, p_version: datos.version, p_motivo: motivo });
   try {
-    xml = pain001(remesaSepa(datos, direccion), datos.cuenta.formato);
+    const xml = pain001(remesaSepa(datos, await direccionEmpresa(store)), datos.cuenta.formato);
+    await store.rpc("guardar_xml_remesa", { p_id: datos.id, p_xml: xml });
   } catch (error) {
-    if (!(error instanceof RemesaNoValida)) throw error;
+    if (!(error instanceof RemesaNoValida)) {
+      // Anything else (a lost connection): a remesa without its file would hold its gastos until
+      // someone annulled it. Annulled now if the database still answers; the error is reported.
+      await anular("No se pudo generar el fichero SEPA por un error interno.").catch(() => undefined);
+      throw error;
+    }
     // Which transfer, by the gastos it pays: the name the bank cannot read is not worth quoting.
     const i = /^transferencias\[(\d+)\]/.exec(error.campo)?.[1];
     const folios = i === undefined ? [] : (datos.transferencias[Number(i)]?.gastos ?? []).map((g) => g.folio);
     const de = folios.length ? ` (${folios.length === 1 ? "gasto" : "gastos"} ${folios.join(", ")})` : "";
     const motivo = `No se pudo generar el fichero SEPA: ${error.message.replace(/\.$/, "")}${de}.`;
-    await store.rpc("anular_remesa", { p_id: datos.id, p_version: datos.version, p_motivo: motivo });
+    await anular(motivo);
     throw new Invalid(
       `${motivo} La remesa ${datos.folio} queda anulada y sus gastos pueden pagarse de nuevo: corrija ese dato y vuelva a generarla.`,
     );
   }
-  await store.rpc("guardar_xml_remesa", { p_id: datos.id, p_xml: xml });
   return datos;
 }
 

@@ -2,9 +2,12 @@ import { XmlDocument, XsdValidator } from "libxml2-wasm";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type pg from "pg";
+import { sqlStore } from "~/data/sql/adapter.server";
+import type { Store } from "~/data/store";
 import { todayISO, addDaysISO } from "~/lib/dates";
 import { generateValidEsIban } from "~/lib/iban";
 import { generateValidCif } from "~/lib/nif";
+import { generar } from "~/pagos/remesas.server";
 import * as fichero from "~/routes/remesas.$id.fichero";
 import * as remesa from "~/routes/remesas.$id";
 import * as remesas from "~/routes/remesas._index";
@@ -306,4 +309,30 @@ it("el aviso de las remesas por confirmar las nombra todas, también las que que
   expect(porConfirmar.total).toBe(porConfirmar.remesas.length);
   // The oldest first: the one that has waited longest.
   expect(porConfirmar.remesas[0].id).toBe(vieja);
+});
+
+it("si guardar el fichero falla (la conexión se pierde), la remesa queda anulada y su gasto libre", async () => {
+  const g = await aprobado("efectivo");
+  const real = sqlStore(app.db, admin.id);
+  const store: Store = {
+    ...real,
+    rpc: (async (fn: string, ...rest: unknown[]) => {
+      if (fn === "guardar_xml_remesa") throw new Error("Connection terminated unexpectedly");
+      return (real.rpc as (f: string, ...r: unknown[]) => Promise<unknown>)(fn, ...rest);
+    }) as Store["rpc"],
+  };
+  await expect(
+    generar(store, { gastoIds: [g.id], cuentaId: cuenta, fecha: hoy, importeTotal: `${20 + n}.40` }),
+  ).rejects.toThrow("Connection terminated unexpectedly");
+  const { rows } = await owner.query<{ estado: string; motivo_anulacion: string; xml: string | null }>(
+    `select r.estado, r.motivo_anulacion, r.xml from public.remesas r
+       join public.remesa_gastos rg on rg.remesa_id = r.id where rg.gasto_id = $1`,
+    [g.id],
+  );
+  expect(rows).toEqual([
+    { estado: "anulada", motivo_anulacion: "No se pudo generar el fichero SEPA por un error interno.", xml: null },
+  ]);
+  // Free for the next remesa: it is proposed again, with nothing against it.
+  const linea = (await pantalla(admin)).propuesta.gastos.find((l: { gasto_id: string }) => l.gasto_id === g.id);
+  expect(linea).toMatchObject({ motivo: null });
 });
