@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { parseSubmission } from "~/ui/parse-submission.server";
 import { categoriasFiscales } from "./categorias-fiscales";
 import {
   accionesOfrecidas,
   enBloqueDeLaPagina,
+  entitySchema,
   forRole,
   recordName,
   seenBy,
@@ -118,5 +120,44 @@ describe("enBloqueDeLaPagina", () => {
     expect(suya.seleccionable(aprobado)).toBe(false);
     expect(intents(enBloqueDeLaPagina(gastos, admin, [aprobado]))).toEqual(["pagar_seleccion"]);
     expect(intents(enBloqueDeLaPagina(gastos, undefined, [pendiente]))).toEqual([]);
+  });
+});
+
+describe("campos de una sola clase de gasto (aplicaSi)", () => {
+  // As the server reads a post (Conform's coercion, then the schema).
+  const enviar = (campos: Record<string, string>) => {
+    const form = new FormData();
+    for (const [k, v] of Object.entries({
+      descripcion: "Taxi al aeropuerto",
+      fecha_gasto: new Date().toISOString().slice(0, 10),
+      categoria: "viajes_transporte",
+      metodo_pago: "efectivo",
+      ...campos,
+    }))
+      form.append(k, v);
+    const r = parseSubmission(form, (zod) => entitySchema(zod, gastos));
+    return r.status === "success" ? { errores: null, valores: r.value } : { errores: r.error ?? null, valores: null };
+  };
+
+  it("lo escrito en los de otra clase, que no se ven, ni se comprueba ni se guarda", () => {
+    for (const clase of ["", "ordinario"]) {
+      const r = enviar({ importe: "12,50", clase, km: "abc", km_origen: "x", dieta_lugar: "luna" });
+      expect(r.errores).toBeNull();
+      expect(r.valores).toMatchObject({ km: null, km_origen: null, dieta_lugar: null });
+    }
+    // A dieta keeps its own fields and drops a kilometraje's.
+    const dieta = enviar({
+      clase: "dieta",
+      viaje_id: "7b6f1a52-8a0e-4f0e-9a51-3f1f6a0f2c11",
+      km: "abc",
+      dieta_pernocta: "on",
+    });
+    expect(dieta.errores).toBeNull();
+    expect(dieta.valores).toMatchObject({ clase: "dieta", dieta_pernocta: true, km: null });
+  });
+
+  it("los de la clase elegida se comprueban como siempre", () => {
+    const r = enviar({ clase: "kilometraje", km: "abc", km_origen: "x" });
+    expect(Object.keys(r.errores ?? {})).toEqual(expect.arrayContaining(["km", "km_origen"]));
   });
 });

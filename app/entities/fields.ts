@@ -466,13 +466,26 @@ export function desglose(
  * The zod object for a form made of `fields` (read-only fields are never accepted from the form;
  * unknown ones such as `rol` smuggled into a profile form are dropped), plus cross-field rules.
  */
+function sinLosQueNoAplican(fields: readonly Field[], input: unknown) {
+  if (typeof input !== "object" || input === null) return input;
+  const values = { ...(input as Record<string, unknown>) };
+  for (const { name, aplicaSi } of fields)
+    if (aplicaSi && !aplicaSi.valores.includes(String(values[aplicaSi.campo] ?? ""))) delete values[name];
+  return values;
+}
+
 export function formSchema(
   z: Z,
   fields: readonly Field[],
   refine?: (values: Record<string, unknown>, ctx: Zod.RefinementCtx) => void,
   o: { always?: boolean } = {},
 ) {
-  const schema = z.object(Object.fromEntries(fields.filter((f) => !f.readOnly).map((f) => [f.name, f.schema(z)])));
+  const object = z.object(Object.fromEntries(fields.filter((f) => !f.readOnly).map((f) => [f.name, f.schema(z)])));
+  // A field for other choices (`aplicaSi`, hidden while another is chosen) is neither checked nor
+  // kept: what was typed there before changing one's mind cannot block a save nobody can see.
+  // Only when the form writes that choice, as its CSS hides them only then.
+  const segun = fields.filter((f) => f.aplicaSi && fields.some((g) => g.name === f.aplicaSi!.campo));
+  const schema = segun.length ? z.preprocess((input) => sinLosQueNoAplican(segun, input), object) : object;
   // `always`: run the rules even when a field already failed, so every error shows at once.
   return refine ? schema.superRefine(refine, o.always ? { when: () => true } : undefined) : schema;
 }
