@@ -281,7 +281,7 @@ export default function Remesas() {
           </div>
         ) : null}
         {van.length && cuentas.length ? (
-          <Form method="post" action={`${accion}#remesa-errores`} className="formulario">
+          <Form method="post" action={`${accion}#remesa-errores`} className="formulario" noValidate>
             {van.map((g) => (
               <input key={g.gasto_id} type="hidden" name="gasto" value={g.gasto_id} />
             ))}
@@ -304,6 +304,9 @@ export default function Remesas() {
             </div>
             <div className="campo">
               <label htmlFor="remesa-fecha_ejecucion">Fecha de ejecución</label>
+              <p className="ayuda" id="remesa-fecha_ejecucion-ayuda">
+                Hoy o después, como mucho dentro de un año: la fecha de pago de sus gastos.
+              </p>
               <input
                 type="date"
                 id="remesa-fecha_ejecucion"
@@ -312,6 +315,12 @@ export default function Remesas() {
                 max={fechaPagoMaxima(hoy)}
                 defaultValue={respuesta?.valores.fechaEjecucion || hoy}
                 {...errorDe("fecha_ejecucion")}
+                aria-describedby={[
+                  "remesa-fecha_ejecucion-ayuda",
+                  mensajes.fecha_ejecucion && "remesa-fecha_ejecucion-error",
+                ]
+                  .filter(Boolean)
+                  .join(" ")}
               />
               <ErrorDeCampo id="remesa-fecha_ejecucion-error">{mensajes.fecha_ejecucion}</ErrorDeCampo>
             </div>

@@ -85,6 +85,12 @@ test("una remesa: lo que va y lo que no, el fichero SEPA y la confirmación que 
   await page.getByRole("button", { name: "Generar remesa" }).click();
   await expect(page.getByLabel("Fecha de ejecución")).toHaveAttribute("aria-invalid", "true");
   await expect(page.getByLabel("Fecha de ejecución")).toHaveAccessibleDescription(/Escriba la fecha de ejecución/);
+  // A past date is the application's to say (not the browser's, in its own language), beside its hint.
+  await page.getByLabel("Fecha de ejecución").fill(diaMadrid(-1));
+  await page.getByRole("button", { name: "Generar remesa" }).click();
+  await expect(page.getByLabel("Fecha de ejecución")).toHaveAccessibleDescription(
+    /^Hoy o después, como mucho dentro de un año: la fecha de pago de sus gastos\. .*Fecha de ejecución: hoy o después, como mucho dentro de un año/,
+  );
   await page.getByLabel("Fecha de ejecución").fill(diaMadrid(0));
   await page.getByRole("button", { name: "Generar remesa" }).click();
   await expect(flash(page)).toContainText(/Remesa REM-\d{4}-\d{4} generada/);
