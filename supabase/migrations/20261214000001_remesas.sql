@@ -248,8 +248,15 @@ create function interno.remesa_json(p_id uuid) returns jsonb language sql stable
                 'importe', sum(rg.importe)::text,
                 'concepto', case min(rg.beneficiario)
                   when 'solicitante' then interno.lista_que_cabe('Reembolso de gastos ', array_agg(g.folio order by g.folio), 140)
-                  else interno.lista_que_cabe('Pago de ',
-                    array_agg(coalesce('factura ' || g.numero_factura, g.folio) order by g.folio), 140)
+                  -- A un proveedor, sus números de factura («Pago de facturas A-1, A-2»); un gasto sin
+                  -- número, por su folio, y entonces cada factura se nombra como tal.
+                  else case
+                    when count(g.numero_factura) = count(*) then interno.lista_que_cabe(
+                      case when count(*) = 1 then 'Pago de factura ' else 'Pago de facturas ' end,
+                      array_agg(g.numero_factura order by g.folio), 140)
+                    else interno.lista_que_cabe('Pago de ',
+                      array_agg(coalesce('factura ' || g.numero_factura, g.folio) order by g.folio), 140)
+                    end
                   end,
                 'gastos', jsonb_agg(jsonb_build_object('id', g.id, 'folio', g.folio, 'descripcion', g.descripcion,
                   'numero_factura', g.numero_factura, 'importe', rg.importe::text) order by g.folio)) as transferencia

@@ -493,6 +493,25 @@ describe("candidatos: a quién se paga cada gasto, o por qué no puede ir", () =
 });
 
 describe("crear una remesa", () => {
+  it("a un proveedor, el concepto nombra sus facturas una vez: «Pago de facturas A, B»", async () => {
+    const conFactura = async (numero: string | null) => {
+      const id = await gasto({ metodo: "transferencia", proveedor: prov.ok });
+      await owner.query("update public.gastos set numero_factura = $2 where id = $1", [id, numero]);
+      return id;
+    };
+    const concepto = async (ids: string[]) => {
+      const r = await crear(admin, ids);
+      await rpc(admin, "anular_remesa", { p_id: r.id, p_version: r.version, p_motivo: "Solo para leer su concepto" });
+      return r.transferencias[0]!.concepto;
+    };
+    expect(await concepto([await conFactura("F-7")])).toBe("Pago de factura F-7");
+    expect(await concepto([await conFactura("A-1"), await conFactura("A-2")])).toBe("Pago de facturas A-1, A-2");
+    // One without its number goes by its folio: then each factura says it is one.
+    const sin = await conFactura(null);
+    const { rows } = await owner.query<{ folio: string }>("select folio from public.gastos where id = $1", [sin]);
+    expect(await concepto([await conFactura("B-1"), sin])).toBe(`Pago de ${rows[0]!.folio}, factura B-1`);
+  });
+
   it("el concepto nombra folios enteros y dice cuántos no caben en sus 140 caracteres", async () => {
     const ids: string[] = [];
     for (let i = 0; i < 10; i++) ids.push(await gasto());
