@@ -23,7 +23,7 @@ export const MAX_ASIENTO = 999_999;
  */
 export function numeracionFueraDeContaPlus(primerAsiento: number, asientos: number): string | null {
   return primerAsiento - 1 + asientos > MAX_ASIENTO
-    ? `Empezando en el ${primerAsiento}, los ${asientos} asientos del periodo pasan del ${MAX_ASIENTO}, el último número de asiento que admite ContaPlus. Elija un primer número menor`
+    ? `Empezando en el ${primerAsiento}, el último de los ${asientos} asientos del periodo sería el ${primerAsiento - 1 + asientos}, y ContaPlus admite como mucho el ${MAX_ASIENTO}. Elija un primer número menor`
     : null;
 }
 

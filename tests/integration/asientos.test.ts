@@ -727,7 +727,7 @@ describe("la pantalla y sus ficheros", () => {
     expect(grande.status).toBe(422);
     expect(grande.headers.get("Content-Type")).toBe("text/html; charset=utf-8");
     expect(await grande.text()).toMatch(
-      /<p>Empezando en el 999990, los \d+ asientos del periodo pasan del 999999, el último número de asiento que admite ContaPlus\./,
+      /<p>Empezando en el 999990, el último de los \d+ asientos del periodo sería el 1\d{6}, y ContaPlus admite como mucho el 999999\. Elija un primer número menor\. No se ha generado XDiario\.txt\./,
     );
   });
 
