@@ -122,7 +122,9 @@ export function Layout({ children }: { children: ReactNode }) {
               </nav>
               <div className="usuario">
                 <EnlaceNav to="/avisos">{user.avisos > 0 ? `Avisos (${user.avisos} sin leer)` : "Avisos"}</EnlaceNav>
-                <a href={`/usuarios/${user.id}`} title="Mi perfil">
+                {/* The person's name is what shows; «Mi perfil» is said too (their bank details are there). */}
+                <a href={`/usuarios/${user.id}`}>
+                  <span className="visually-hidden">Mi perfil: </span>
                   {user.nombre} {user.apellidos ?? ""}
                 </a>
                 <Form method="post" action="/logout">

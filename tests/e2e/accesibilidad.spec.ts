@@ -166,7 +166,10 @@ const screens: Screen[] = [
     role: "empleado",
     open: async (p) => {
       await p.goto("/");
-      await p.getByRole("banner").getByTitle("Mi perfil").click();
+      await p
+        .getByRole("banner")
+        .getByRole("link", { name: /^Mi perfil: / })
+        .click();
       const section = p.getByRole("region", { name: "Cambiar mi contraseña" });
       await section.getByRole("button", { name: "Cambiar la contraseña" }).click();
       await expect(section.getByRole("alert")).toBeVisible();

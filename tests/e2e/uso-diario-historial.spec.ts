@@ -11,7 +11,10 @@ const campos = (page: Page) =>
 
 as("empleado")("el historial de mi perfil no muestra nombres de columna", async ({ page }) => {
   await page.goto("/");
-  await page.getByRole("banner").getByTitle("Mi perfil").click();
+  await page
+    .getByRole("banner")
+    .getByRole("link", { name: /^Mi perfil: / })
+    .click();
   await expect(page.getByRole("heading", { level: 1, name: "Elena Empleada" })).toBeVisible();
   const nombres = await campos(page);
   expect(nombres).toContain("Nombre");

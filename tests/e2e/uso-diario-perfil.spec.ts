@@ -10,7 +10,10 @@ const test = as("empleado");
 
 async function abrirMiPerfil(page: Page) {
   await page.goto("/");
-  await page.getByRole("banner").getByTitle("Mi perfil").click();
+  await page
+    .getByRole("banner")
+    .getByRole("link", { name: /^Mi perfil: / })
+    .click();
   await expect(page.getByRole("heading", { level: 1, name: "Elena Empleada" })).toBeVisible();
   // Reached from the header: no way «back» to a list of users her navigation does not show.
   await expect(page.getByRole("link", { name: /Volver a usuarios/ })).toHaveCount(0);
@@ -60,7 +63,10 @@ as("aprobador")(
   "mi perfil desde la cabecera no ofrece «Volver a usuarios»; desde la lista de usuarios, sí",
   async ({ page }) => {
     await page.goto("/");
-    await page.getByRole("banner").getByTitle("Mi perfil").click();
+    await page
+      .getByRole("banner")
+      .getByRole("link", { name: /^Mi perfil: / })
+      .click();
     await expect(page.getByRole("heading", { level: 1, name: "Pablo Aprobador" })).toBeVisible();
     await expect(page.getByRole("link", { name: /Volver a usuarios/ })).toHaveCount(0);
 
