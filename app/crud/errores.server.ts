@@ -46,7 +46,7 @@ export async function storeErrorReply(
       : "";
     const message =
       field && duplicate
-        ? `Ya existe ${entity.gender === "f" ? "una" : "un"} ${entity.singular} con ${inSentence(field.label)} «${shown}»`
+        ? `Ya existe ${entity.gender === "f" ? "una" : "un"} ${entity.singular} con ${inSentence(field.label)} «${field.display ? field.display(shown) : shown}»`
         : error.message === "Valor no válido" && field
           ? `Revise ${conArticulo(field.label)}`
           : together.length > 1

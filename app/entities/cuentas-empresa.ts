@@ -65,6 +65,8 @@ export const cuentasEmpresa: Entity = {
   filters: [{ name: "activa", label: "Activa", kind: "boolean", column: "activa" }],
   defaultOrder: { column: "nombre", ascending: true },
   labelColumn: "nombre",
+  // An IBAN already written: its account is linked beside the message (to edit or reactivate it).
+  duplicados: { iban: ["iban"] },
   permisos: PERMISOS,
   roles: ["administrador"],
   defaults: () => ({ sufijo: "000", formato: "pain.001.001.09", activa: "on" }),

@@ -119,7 +119,14 @@ describe("cuentas de la empresa", () => {
     const before = await snapshot();
     const r = await create(datos({ nombre: "Repetida", iban: IBAN }));
     expect(r.status).toBe(400);
-    expect((await json(r)).result.error.iban[0]).toBe(`Ya existe una cuenta de la empresa con IBAN «${IBAN}»`);
+    // Written as it reads everywhere else, in groups of four; with the link to the account that has it.
+    const respuesta = await json(r);
+    expect(respuesta.result.error.iban[0]).toBe(`Ya existe una cuenta de la empresa con IBAN «${formatIban(IBAN)}»`);
+    expect(formatIban(IBAN)).toMatch(/^ES\d\d \d{4} /);
+    expect(respuesta.existente).toMatchObject({
+      campo: "iban",
+      href: expect.stringMatching(/^\/cuentas-empresa\/[0-9a-f-]{36}$/),
+    });
     expect(await snapshot()).toEqual(before);
   });
 
