@@ -156,6 +156,14 @@ describe("campos de una sola clase de gasto (aplicaSi)", () => {
     expect(dieta.valores).toMatchObject({ clase: "dieta", dieta_pernocta: true, km: null });
   });
 
+  it("un kilometraje no lleva importe escrito: lo calcula la base de datos", () => {
+    const r = enviar({ clase: "kilometraje", importe: "999", km: "100", km_origen: "Madrid", km_destino: "Toledo" });
+    expect(r.errores).toBeNull();
+    expect(r.valores).toMatchObject({ clase: "kilometraje", importe: null, km: "100" });
+    // With no class chosen (an ordinario), it is what it always was: required.
+    expect(Object.keys(enviar({ clase: "" }).errores ?? {})).toContain("importe");
+  });
+
   it("los de la clase elegida se comprueban como siempre", () => {
     const r = enviar({ clase: "kilometraje", km: "abc", km_origen: "x" });
     expect(Object.keys(r.errores ?? {})).toEqual(expect.arrayContaining(["km", "km_origen"]));

@@ -103,7 +103,9 @@ export const gastos: Entity = {
       ...money("importe", "Importe", { required: true, positive: true, max: 1_000_000 }),
       schema: money("importe", "Importe", { positive: true, max: 1_000_000 }).schema,
       salvoSi: { campo: "clase", valores: CLASES_CALCULADAS },
-      hint: "Con IVA, hasta 2 decimales, por ejemplo 125,50. En kilometraje y dietas no se escribe: lo calcula Oficina.",
+      // Kilometraje and dietas: Oficina computes it (no class chosen is an ordinario).
+      aplicaSi: { campo: "clase", valores: ["", "ordinario"] },
+      hint: "Con IVA, hasta 2 decimales, por ejemplo 125,50.",
     },
     select("metodo_pago", "Método de pago", METODOS_PAGO, { required: true }),
     ref("proveedor_id", "Proveedor", "proveedores", { hint: "Solo proveedores activos." }),

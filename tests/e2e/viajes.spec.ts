@@ -68,6 +68,8 @@ test("un viaje de dos días con pernocta, 230 km en coche, hotel y taxi: se env�
     // A dieta's fields are not a kilometraje's: out of sight (CSS, with or without JavaScript).
     await expect(form.getByLabel(/Con pernocta/)).toBeHidden();
     await expect(form.getByLabel(/^Dónde/)).toBeHidden();
+    // Nor an importe to write: Oficina computes it.
+    await expect(form.getByLabel(/^Importe/)).toBeHidden();
     await form.getByLabel("Origen (obligatorio)", { exact: true }).fill("Madrid");
     await form.getByLabel("Destino (obligatorio)", { exact: true }).fill("Valencia");
     await form.getByLabel("Kilómetros (obligatorio)", { exact: true }).fill("230");
