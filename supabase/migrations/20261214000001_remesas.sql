@@ -495,7 +495,7 @@ begin
   if r.fecha_ejecucion > interno.hoy() + 1 then
     raise exception using errcode = 'OFINV', detail = 'fecha_ejecucion',
       message = 'La remesa se ejecuta el ' || to_char(r.fecha_ejecucion, 'DD/MM/YYYY')
-        || ': confírmela cuando el banco la haya pagado.';
+        || ': confírmela cuando el banco la haya ejecutado.';
   end if;
   perform set_config('oficina.remesa_en_curso', r.id::text, true);
   for g in

@@ -316,7 +316,8 @@ begin
   if found then
     raise exception using errcode = 'OFINV', detail = 'fecha_gasto',
       message = case when v_otro = new.viaje_id
-        then 'Fecha: el viaje ya tiene una dieta del ' || to_char(new.fecha_gasto, 'DD/MM/YYYY') || '.'
+        then 'Fecha: el viaje ya tiene una dieta del ' || to_char(new.fecha_gasto, 'DD/MM/YYYY')
+          || ': elija otro día del viaje, o cambie esa dieta (con o sin pernocta) en vez de añadir otra.'
         else 'Fecha: ya hay una dieta suya del ' || to_char(new.fecha_gasto, 'DD/MM/YYYY') || ' en otro viaje ('
           || interno.titulo_viaje_de(v_otro) || '): cada día lleva una sola dieta.' end;
   end if;

@@ -830,7 +830,7 @@ describe("el fichero, confirmar y anular", () => {
     await rechaza(
       () => rpc(admin2, "confirmar_remesa", { p_id: futura.id, p_version: futura.version }),
       Invalid,
-      `La remesa se ejecuta el ${addDaysISO(hoy, 5).split("-").reverse().join("/")}: confírmela cuando el banco la haya pagado.`,
+      `La remesa se ejecuta el ${addDaysISO(hoy, 5).split("-").reverse().join("/")}: confírmela cuando el banco la haya ejecutado.`,
     );
   });
 

@@ -286,7 +286,10 @@ describe("dietas: parte exenta y sujeta", () => {
     expect(String(fuera)).toContain("una dieta es de un día del viaje, del 02/03/2026 al 03/03/2026");
     await gasto({ clase: "dieta", viaje_id: v, fecha_gasto: "2026-03-02" });
     const repetida = await gasto({ clase: "dieta", viaje_id: v, fecha_gasto: "2026-03-02" }).catch((e: Error) => e);
-    expect(String(repetida)).toContain("el viaje ya tiene una dieta del 02/03/2026");
+    // What to do instead, in the same message.
+    expect(String(repetida)).toContain(
+      "Fecha: el viaje ya tiene una dieta del 02/03/2026: elija otro día del viaje, o cambie esa dieta (con o sin pernocta) en vez de añadir otra.",
+    );
     // Another trip of the same day: still one dieta a day (the IRPF limit is per day, not per trip).
     const otroViaje = await viaje({ salida: "2026-03-02 16:00:00", regreso: "2026-03-02 22:00:00" });
     const deOtroViaje = await gasto({ clase: "dieta", viaje_id: otroViaje, fecha_gasto: "2026-03-02" }).catch(
