@@ -46,6 +46,31 @@ $$;
 revoke all on function interno.aviso_comida_y_dieta(uuid, uuid, date, text, text) from public, anon;
 grant execute on function interno.aviso_comida_y_dieta(uuid, uuid, date, text, text) to authenticated, service_role;
 
+-- Un kilometraje con el mismo recorrido el mismo día, de la misma persona (enviado y no
+-- rechazado), puede ser el mismo desplazamiento anotado dos veces. La vuelta (destino → origen)
+-- es otro tramo, salvo que uno de los dos ya cuente la ida y la vuelta. Como quien pregunta.
+create function interno.aviso_kilometraje_repetido(p_id uuid) returns text[]
+language sql stable set search_path = '' as $$
+  select coalesce((
+    select array['Ese día (' || to_char(k.fecha_gasto, 'DD/MM/YYYY') || ') ya tiene '
+             || case when count(*) = 1 then 'un kilometraje' else 'kilometrajes' end
+             || ' con el mismo recorrido (' || k.km_origen || ' – ' || k.km_destino || '), '
+             || string_agg(o.folio, ', ' order by o.folio) || ': compruebe que no es el mismo desplazamiento.']
+      from public.gastos k
+      join public.gastos o
+        on o.solicitante_id = k.solicitante_id and o.fecha_gasto = k.fecha_gasto and o.id <> k.id
+       and o.clase = 'kilometraje' and o.estado in ('pendiente', 'aprobado', 'pagado')
+       and ((lower(btrim(o.km_origen)) = lower(btrim(k.km_origen))
+             and lower(btrim(o.km_destino)) = lower(btrim(k.km_destino)))
+            or ((o.km_ida_vuelta or k.km_ida_vuelta)
+                and lower(btrim(o.km_origen)) = lower(btrim(k.km_destino))
+                and lower(btrim(o.km_destino)) = lower(btrim(k.km_origen))))
+     where k.id = p_id and k.clase = 'kilometraje'
+     group by k.fecha_gasto, k.km_origen, k.km_destino), '{}')
+$$;
+revoke all on function interno.aviso_kilometraje_repetido(uuid) from public, anon;
+grant execute on function interno.aviso_kilometraje_repetido(uuid) to authenticated, service_role;
+
 
 -- Lo que conviene saber antes de enviar un borrador, que no pide motivo (lo que sí lo pide es
 -- incumplimientos_politica): si no lleva justificante y una comida el día de una dieta. Quien lo
@@ -55,6 +80,7 @@ language sql stable security invoker set search_path = '' as $$
   select coalesce((
     select interno.avisos_del_gasto(null, null, v.justificantes, v.clase)
            || interno.aviso_comida_y_dieta(v.id, v.solicitante_id, v.fecha_gasto, v.clase, v.categoria)
+           || interno.aviso_kilometraje_repetido(v.id)
       from public.gastos_vista v
      where v.id = p_id and v.estado = 'borrador'), '{}')
 $$;
@@ -68,6 +94,7 @@ create function public.avisos_antes_de_aprobar_varios(p_ids uuid[])
 returns table (id uuid, avisos text[]) language sql stable security invoker set search_path = '' as $$
   select v.id, interno.avisos_del_gasto(v.politica_incumplida, v.motivo_politica, v.justificantes, v.clase)
            || interno.aviso_comida_y_dieta(v.id, v.solicitante_id, v.fecha_gasto, v.clase, v.categoria)
+           || interno.aviso_kilometraje_repetido(v.id)
     from public.gastos_vista v
    where v.id = any (p_ids) and v.estado = 'pendiente' and v.puede_aprobar
 $$;

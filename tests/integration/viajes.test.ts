@@ -381,6 +381,45 @@ describe("dietas: parte exenta y sujeta", () => {
     expect(await antesDeEnviar(empleado, otraDieta.id)).toEqual([]);
   });
 
+  it("un kilometraje con el mismo recorrido el mismo día se avisa al enviarlo y al aprobarlo; la vuelta, no", async () => {
+    const km = (o: Record<string, unknown>) =>
+      gasto({
+        clase: "kilometraje",
+        fecha_gasto: "2026-04-20",
+        km_origen: "Madrid",
+        km_destino: "Toledo",
+        km: "72",
+        ...o,
+      });
+    const enviado = await km({ estado: "pendiente", aprobador_id: aprobador.id });
+    const vuelta = await km({
+      km_origen: "Toledo",
+      km_destino: "Madrid",
+      estado: "pendiente",
+      aprobador_id: aprobador.id,
+    });
+    // The same route written otherwise (case): the same route.
+    const otro = await km({ km_origen: "madrid", km_destino: "TOLEDO" });
+    const antesDeEnviar = (id: string) =>
+      sqlStore(app.db, empleado.id).rpc<string[]>("avisos_antes_de_enviar", { p_id: id });
+    const antesDeAprobar = (id: string) =>
+      sqlStore(app.db, aprobador.id).rpc<string[]>("avisos_antes_de_aprobar", { p_id: id });
+    expect(await antesDeEnviar(otro.id)).toEqual([
+      `Ese día (20/04/2026) ya tiene un kilometraje con el mismo recorrido (madrid – TOLEDO), ${enviado.folio}: compruebe que no es el mismo desplazamiento.`,
+    ]);
+    // The way back is another leg: nothing said of it, nor to it.
+    expect(await antesDeAprobar(vuelta.id)).toEqual([]);
+    // Unless one of them counts both ways.
+    await app.db
+      .updateTable("gastos")
+      .set({ km_ida_vuelta: true } as never)
+      .where("id", "=", enviado.id)
+      .execute();
+    expect(await antesDeAprobar(vuelta.id)).toEqual([
+      `Ese día (20/04/2026) ya tiene un kilometraje con el mismo recorrido (Toledo – Madrid), ${enviado.folio}: compruebe que no es el mismo desplazamiento.`,
+    ]);
+  });
+
   it("sin política propia de su categoría, una dieta sin exención ninguna se envía con un motivo", async () => {
     const encima = await viaje({
       salida: `${addDaysISO(todayISO(), -6)} 08:00:00`,
