@@ -122,10 +122,6 @@ begin
         message = 'Hay dietas o kilometrajes del viaje fuera de las fechas nuevas: cámbielos o elimínelos antes.';
     end if;
   end if;
-  if new.regreso < new.salida then
-    raise exception using errcode = 'OFINV', detail = 'regreso',
-      message = 'Regreso: no puede ser anterior a la salida.';
-  end if;
   -- Fechas con sentido, como las de un gasto, cuando las escribe una persona (las cargas del
   -- propietario no tienen JWT): un viaje de hace más de un año no podría llevar gastos.
   if (select auth.uid()) is not null
@@ -142,6 +138,10 @@ begin
       raise exception using errcode = 'OFINV', detail = 'regreso',
         message = 'Regreso: un viaje dura como mucho un año; para uno más largo, anote varios.';
     end if;
+  end if;
+  if new.regreso < new.salida then
+    raise exception using errcode = 'OFINV', detail = 'regreso',
+      message = 'Regreso: no puede ser anterior a la salida.';
   end if;
   return new;
 end
