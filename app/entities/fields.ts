@@ -110,7 +110,7 @@ const unaLinea = (v: string) => !CONTROL.test(v);
  * Hangul fillers, U+3164): Unicode marks them default-ignorable, and they do not count.
  */
 const dice = (v: string) => /[\p{L}\p{N}]/u.test(v.replace(/\p{Default_Ignorable_Code_Point}/gu, ""));
-const controlMessage = (label: string) =>
+export const controlMessage = (label: string) =>
   `${label}: escríbalo en una sola línea, sin saltos de línea, tabuladores ni otros caracteres de control (quizá vinieron al pegar el texto)`;
 
 /** The field as `o` declares it: whether it is required, and its hint. */
@@ -462,10 +462,7 @@ export function desglose(
   };
 }
 
-/**
- * The zod object for a form made of `fields` (read-only fields are never accepted from the form;
- * unknown ones such as `rol` smuggled into a profile form are dropped), plus cross-field rules.
- */
+/** `input` without the fields whose `aplicaSi` choice holds another value. */
 function sinLosQueNoAplican(fields: readonly Field[], input: unknown) {
   if (typeof input !== "object" || input === null) return input;
   const values = { ...(input as Record<string, unknown>) };
@@ -474,6 +471,10 @@ function sinLosQueNoAplican(fields: readonly Field[], input: unknown) {
   return values;
 }
 
+/**
+ * The zod object for a form made of `fields` (read-only fields are never accepted from the form;
+ * unknown ones such as `rol` smuggled into a profile form are dropped), plus cross-field rules.
+ */
 export function formSchema(
   z: Z,
   fields: readonly Field[],

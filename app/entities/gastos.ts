@@ -76,7 +76,7 @@ const KILOMETRAJE = { campo: "clase", valores: ["kilometraje"] } as const;
 const DIETA = { campo: "clase", valores: ["dieta"] } as const;
 const calculado = (clase: unknown) => (CLASES_CALCULADAS as readonly unknown[]).includes(clase);
 
-/** Oldest first, and by folio within a date: how a trip's gastos and the IRPF report read. */
+/** Oldest first, and by folio within a date: how a trip's page lists its gastos. */
 export const EN_ORDEN_CRONOLOGICO = [
   { column: "fecha_gasto", ascending: true },
   { column: "folio", ascending: true },

@@ -3,7 +3,7 @@ import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { alContenido, datosDePagina, notFound, redirectWithFlash } from "~/crud/respuestas.server";
 import { NotFound, StoreError, UUID, versionDe } from "~/data/store";
-import { CONTROL } from "~/entities/fields";
+import { CONTROL, controlMessage } from "~/entities/fields";
 import { formatDate, formatDateTime, todayISO } from "~/lib/dates";
 import { formatIban } from "~/lib/iban";
 import { formatMoney } from "~/lib/money";
@@ -53,7 +53,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     return json(
       {
         intent,
-        error: `${intent === "anular" ? "Motivo de la anulación" : "Referencia del banco"}: escríbalo en una sola línea, sin saltos de línea, tabuladores ni otros caracteres de control (quizá vinieron al pegar el texto)`,
+        error: controlMessage(intent === "anular" ? "Motivo de la anulación" : "Referencia del banco"),
         valor,
         campo: true,
       },

@@ -31,8 +31,8 @@ grant execute on function interno.aviso_pasaria_presupuesto(text, uuid, date, nu
 -- ve y puede aprobar. Primero lo que el gasto dice de sí mismo (interno.avisos_del_gasto,
 -- 20270101000001_avisos_del_gasto: lo que se salía de la política al enviarlo y el motivo de quien
 -- lo envió, y si no lleva justificante, salvo un kilometraje o una dieta, que no lo llevan), y
--- una comida el día de una dieta (interno.aviso_comida_y_dieta) o un kilometraje repetido
--- (interno.aviso_kilometraje_repetido); después el presupuesto.
+-- lo que dicen otros gastos del mismo día (interno.avisos_del_dia: una comida el día de una
+-- dieta, un kilometraje repetido); después el presupuesto.
 create function public.avisos_antes_de_aprobar(p_id uuid) returns text[]
 language plpgsql stable security invoker set search_path = '' as $$
 declare
@@ -47,8 +47,7 @@ begin
     return v_avisos;
   end if;
   v_avisos := interno.avisos_del_gasto(g.politica_incumplida, g.motivo_politica, g.justificantes, g.clase)
-    || interno.aviso_comida_y_dieta(g.id, g.solicitante_id, g.fecha_gasto, g.clase, g.categoria)
-    || interno.aviso_kilometraje_repetido(g.id);
+    || interno.avisos_del_dia(g.id, g.solicitante_id, g.fecha_gasto, g.clase, g.categoria);
   v_avisos := v_avisos || interno.aviso_pasaria_presupuesto('Aprobado', g.departamento_id, g.fecha_gasto, g.importe);
   return v_avisos;
 end

@@ -71,6 +71,16 @@ $$;
 revoke all on function interno.aviso_kilometraje_repetido(uuid) from public, anon;
 grant execute on function interno.aviso_kilometraje_repetido(uuid) to authenticated, service_role;
 
+-- Lo que otros gastos del mismo día dicen de este: una vez, para la ficha, el envío y la
+-- aprobación (uno a uno o en bloque).
+create function interno.avisos_del_dia(p_id uuid, p_solicitante_id uuid, p_fecha date, p_clase text,
+  p_categoria text) returns text[] language sql stable set search_path = '' as $$
+  select interno.aviso_comida_y_dieta(p_id, p_solicitante_id, p_fecha, p_clase, p_categoria)
+      || interno.aviso_kilometraje_repetido(p_id)
+$$;
+revoke all on function interno.avisos_del_dia(uuid, uuid, date, text, text) from public, anon;
+grant execute on function interno.avisos_del_dia(uuid, uuid, date, text, text) to authenticated, service_role;
+
 
 -- Lo que conviene saber antes de enviar un borrador, que no pide motivo (lo que sí lo pide es
 -- incumplimientos_politica): si no lleva justificante y una comida el día de una dieta. Quien lo
@@ -79,8 +89,7 @@ create function public.avisos_antes_de_enviar(p_id uuid) returns text[]
 language sql stable security invoker set search_path = '' as $$
   select coalesce((
     select interno.avisos_del_gasto(null, null, v.justificantes, v.clase)
-           || interno.aviso_comida_y_dieta(v.id, v.solicitante_id, v.fecha_gasto, v.clase, v.categoria)
-           || interno.aviso_kilometraje_repetido(v.id)
+           || interno.avisos_del_dia(v.id, v.solicitante_id, v.fecha_gasto, v.clase, v.categoria)
       from public.gastos_vista v
      where v.id = p_id and v.estado = 'borrador'), '{}')
 $$;
@@ -93,8 +102,7 @@ grant execute on function public.avisos_antes_de_enviar(uuid) to authenticated, 
 create function public.avisos_antes_de_aprobar_varios(p_ids uuid[])
 returns table (id uuid, avisos text[]) language sql stable security invoker set search_path = '' as $$
   select v.id, interno.avisos_del_gasto(v.politica_incumplida, v.motivo_politica, v.justificantes, v.clase)
-           || interno.aviso_comida_y_dieta(v.id, v.solicitante_id, v.fecha_gasto, v.clase, v.categoria)
-           || interno.aviso_kilometraje_repetido(v.id)
+           || interno.avisos_del_dia(v.id, v.solicitante_id, v.fecha_gasto, v.clase, v.categoria)
     from public.gastos_vista v
    where v.id = any (p_ids) and v.estado = 'pendiente' and v.puede_aprobar
 $$;
