@@ -84,7 +84,12 @@ async function estadoDeLaPagina(page: Page, conJs: boolean) {
     noDibuja(page).then((motivo) => (motivo ? `no dibuja (${motivo})` : "dibuja"), error),
     conJs
       ? Promise.race([
-          page.evaluate(() => `responde (documento ${document.readyState})`),
+          page.evaluate(() => {
+            // Where a keystroke would go: what the journey typed into, or what took the focus since.
+            const e = document.activeElement;
+            const foco = !e || e === document.body ? "nada" : `<${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ""}>`;
+            return `responde (documento ${document.readyState}; foco en ${foco})`;
+          }),
           new Promise<string>((r) => (plazo = setTimeout(() => r("sin respuesta"), PLAZO_DEL_NAVEGADOR))),
         ]).catch(error)
       : "sin JavaScript",

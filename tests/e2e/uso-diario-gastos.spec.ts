@@ -319,6 +319,8 @@ administrador(
     await pago.getByRole("button", { name: "Marcar como pagados" }).click();
     const resumen = bloque.getByRole("alert");
     await expect(resumen.getByRole("heading")).toHaveText("Hay 1 error");
+    // The summary takes the focus: only then is what is typed next sure to stay where it is typed.
+    await expect(resumen).toBeFocused();
     await expect(
       resumen.getByRole("link", {
         name: /Fecha de pago: puede ser futura \(la fecha valor\), pero como mucho dentro de un año/,
@@ -327,6 +329,7 @@ administrador(
     for (const folio of folios)
       await expect(page.getByRole("checkbox", { name: `Seleccionar ${folio}` })).toBeChecked();
     await pago.getByLabel("Fecha de pago").fill(diaMadrid(7));
+    await expect(pago.getByLabel("Referencia de pago")).toHaveValue("TR-BLOQUE-1");
     // Sent from the keyboard: the next Tab starts at what was done, not back at the form.
     await pago.getByLabel("Referencia de pago").press("Enter");
     await expect(flash(page)).toContainText("Se han marcado como pagados 2 gastos.");
