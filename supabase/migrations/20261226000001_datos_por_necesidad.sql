@@ -280,7 +280,9 @@ grant execute on function interno.presupuesto_del_mes(uuid, date) to authenticat
 --   domiciliacion                                lo cobra el proveedor por adeudo;
 --   cheque                                       se paga fuera de las remesas.
 -- Cada gasto de p_gasto_ids (en su orden, con los que no existen) con su beneficiario, su IBAN y,
--- si no puede ir en una remesa del usuario actual, el motivo. Como propietario: la llaman solo
+-- si no puede ir en una remesa del usuario actual, el motivo. Como quien lo aprobó, quien cambió
+-- por última vez la cuenta de otro (su historial lo dice) no le paga a esa cuenta: cambiar un IBAN
+-- y pagar a él es el fraude que la separación de funciones evita. Como propietario: la llaman solo
 -- funciones que ya exigen un administrador (las de las remesas, 20261214000001_remesas). El IBAN
 -- del proveedor, de su tabla aparte (proveedores_pago).
 -- ---------------------------------------------------------------------------------------------
@@ -296,6 +298,12 @@ returns table (orden bigint, gasto_id uuid, folio text, descripcion text, fecha_
            s.id as solicitante, p.id as proveedor,
            coalesce(b.titular, nullif(btrim(concat_ws(' ', s.nombre, s.apellidos)), ''), s.email) as nombre_solicitante,
            p.razon_social, b.iban as iban_solicitante, pp.iban as iban_proveedor,
+           (select h.actor_id from public.historial h
+             where h.tabla = 'datos_bancarios' and h.registro_id = b.id and h.cambios ? 'iban'
+             order by h.creado_en desc, h.id desc limit 1) as iban_solicitante_por,
+           (select h.actor_id from public.historial h
+             where h.tabla = 'proveedores_pago' and h.registro_id = pp.id and h.cambios ? 'iban'
+             order by h.creado_en desc, h.id desc limit 1) as iban_proveedor_por,
            (select r.folio from public.remesa_gastos rg join public.remesas r on r.id = rg.remesa_id
              where rg.gasto_id = g.id and rg.viva) as en_remesa
       from unnest(p_gasto_ids) with ordinality as x (id, orden)
@@ -308,7 +316,9 @@ returns table (orden bigint, gasto_id uuid, folio text, descripcion text, fecha_
     select x.*,
            case x.beneficiario when 'solicitante' then x.solicitante when 'proveedor' then x.proveedor end as ben_id,
            case x.beneficiario when 'solicitante' then x.nombre_solicitante when 'proveedor' then x.razon_social end as ben_nombre,
-           case x.beneficiario when 'solicitante' then x.iban_solicitante when 'proveedor' then x.iban_proveedor end as ben_iban
+           case x.beneficiario when 'solicitante' then x.iban_solicitante when 'proveedor' then x.iban_proveedor end as ben_iban,
+           case x.beneficiario when 'solicitante' then x.iban_solicitante_por
+                               when 'proveedor' then x.iban_proveedor_por end as ben_iban_por
       from x
   )
   select y.orden, y.id, y.folio, y.descripcion, y.fecha_gasto, y.importe, y.metodo_pago, y.numero_factura,
@@ -320,6 +330,9 @@ returns table (orden bigint, gasto_id uuid, folio text, descripcion text, fecha_
            when y.en_remesa is not null then 'Ya está en la remesa ' || y.en_remesa || '.'
            when y.aprobado_por_id = (select auth.uid()) and not interno.permitir_admin_unico()
              then 'Lo aprobó usted: debe incluirlo en una remesa otro administrador.'
+           when y.ben_iban_por = (select auth.uid()) and y.ben_id <> (select auth.uid())
+                and not interno.permitir_admin_unico()
+             then 'Usted cambió la cuenta de ' || y.ben_nombre || ': debe incluirlo en una remesa otro administrador.'
            when y.metodo_pago = 'tarjeta_corporativa' then 'Tarjeta corporativa: no se reembolsa.'
            when y.metodo_pago = 'caja_chica' then 'Caja chica: se pagó con dinero de la empresa, no se reembolsa.'
            when y.metodo_pago = 'domiciliacion' then 'Domiciliación: el proveedor lo cobra por adeudo, no por transferencia.'

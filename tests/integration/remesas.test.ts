@@ -490,6 +490,68 @@ describe("candidatos: a quién se paga cada gasto, o por qué no puede ir", () =
       "Lo aprobó usted: debe incluirlo en una remesa otro administrador.",
     );
   });
+
+  it("quien cambió por última vez la cuenta de otro no le paga a ella; otro administrador, sí", async () => {
+    const persona = await app.createUser({ nombre: "Irene", rol: "empleado" });
+    await setProfile(app.db, persona.id, { departamento_id: dep, sucursal_id: suc, aprobador_id: aprobador.id });
+    const proveedor = (
+      await owner.query<{ id: string }>(
+        "insert into public.proveedores (razon_social, tipo_persona, nif, iban) values ('Cuentas Cambiantes SL', 'empresa', $1, $2) returning id",
+        [generateValidCif(31), generateValidEsIban(32)],
+      )
+    ).rows[0]!.id;
+    const suyo = await gasto({ solicitante: persona });
+    const factura = await gasto({ metodo: "transferencia", proveedor });
+    const db = await connect(app.url);
+    const motivos = async (u: TestUser) => (await candidatos(u, [suyo, factura])).gastos.map((l) => l.motivo);
+    try {
+      // Irene gives her own account, and the supplier's comes with it: anyone may pay them.
+      await asUser(db, persona.id, (q) =>
+        q("insert into public.datos_bancarios (usuario_id, iban) values ($1, $2)", [
+          persona.id,
+          generateValidEsIban(33),
+        ]),
+      );
+      expect(await motivos(admin)).toEqual([null, null]);
+      // Ana changes both: she may no longer put them in a remesa; Beatriz may.
+      await asUser(db, admin.id, async (q) => {
+        await q("update public.datos_bancarios set iban = $2 where usuario_id = $1", [
+          persona.id,
+          generateValidEsIban(34),
+        ]);
+        await q("update public.proveedores set iban = $2 where id = $1", [proveedor, generateValidEsIban(35)]);
+      });
+      expect(await motivos(admin)).toEqual([
+        "Usted cambió la cuenta de Irene: debe incluirlo en una remesa otro administrador.",
+        "Usted cambió la cuenta de Cuentas Cambiantes SL: debe incluirlo en una remesa otro administrador.",
+      ]);
+      expect(await motivos(admin2)).toEqual([null, null]);
+      await rechaza(
+        () => crear(admin, [suyo]),
+        Invalid,
+        /Usted cambió la cuenta de Irene: debe incluirlo en una remesa otro administrador\./,
+      );
+      // A change of the name alone is not a change of the account.
+      await asUser(db, admin2.id, (q) =>
+        q("update public.datos_bancarios set titular = 'Irene Sanz' where usuario_id = $1", [persona.id]),
+      );
+      expect((await motivos(admin))[0]).toMatch(/^Usted cambió la cuenta de Irene Sanz/);
+      // Once the person writes hers again, the account is hers.
+      await asUser(db, persona.id, (q) =>
+        q("update public.datos_bancarios set iban = $2 where usuario_id = $1", [persona.id, generateValidEsIban(36)]),
+      );
+      expect((await motivos(admin))[0]).toBeNull();
+      // With a single administrador allowed to approve and pay, also to pay where she wrote the account.
+      await owner.query("update interno.ajustes set permitir_admin_unico = true");
+      try {
+        expect((await motivos(admin))[1]).toBeNull();
+      } finally {
+        await owner.query("update interno.ajustes set permitir_admin_unico = false");
+      }
+    } finally {
+      await db.end();
+    }
+  });
 });
 
 describe("crear una remesa", () => {
