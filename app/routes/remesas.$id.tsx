@@ -3,13 +3,14 @@ import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { alContenido, datosDePagina, notFound, redirectWithFlash } from "~/crud/respuestas.server";
 import { NotFound, StoreError, UUID, versionDe } from "~/data/store";
-import { CONTROL, controlMessage } from "~/entities/fields";
+import { text } from "~/entities/fields";
 import { formatDate, formatDateTime, todayISO } from "~/lib/dates";
 import { formatIban } from "~/lib/iban";
 import { formatMoney } from "~/lib/money";
 import { cuenta } from "~/lib/plural";
 import { requireAdministrador, type DatosRemesa } from "~/pagos/remesas.server";
 import { SubmitIntent } from "~/ui/forms";
+import { parseSubmission } from "~/ui/parse-submission.server";
 import { pageTitle, useFormats } from "~/ui/page";
 import { TablaTarjetas } from "~/ui/TablaTarjetas";
 
@@ -37,6 +38,9 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   return datosDePagina({ remesa: await datos(store, params.id), hoy: todayISO() });
 }
 
+const MOTIVO = text("motivo", "Motivo de la anulación", { required: true, min: 1, max: 500 });
+const REFERENCIA = text("referencia", "Referencia del banco", { max: 100 });
+
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { store } = await requireAdministrador(request, context);
   const remesa = await datos(store, params.id);
@@ -46,23 +50,17 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const version = versionDe(form.get("version")) ?? 0;
   // Its forms post to their error messages (`#…-error`): what was done is said on the page's content.
   const aqui = alContenido(`/remesas/${remesa.id}`);
+  // Each form's one field, checked as every text field is (one line, something visible, its length).
+  const campo = intent === "anular" ? MOTIVO : REFERENCIA;
   // What was typed comes back with a refusal: the form shows it again.
-  const valor = String(form.get(intent === "anular" ? "motivo" : "referencia") ?? "");
-  // One line, as every text field: no line breaks, control or bidirectional characters.
-  if (CONTROL.test(valor))
-    return json(
-      {
-        intent,
-        error: controlMessage(intent === "anular" ? "Motivo de la anulación" : "Referencia del banco"),
-        valor,
-        campo: true,
-      },
-      { status: 400 },
-    );
+  const valor = String(form.get(campo.name) ?? "");
+  const leido = parseSubmission(form, (z) => z.object({ [campo.name]: campo.schema(z) }));
+  if (leido.status !== "success")
+    return json({ intent, error: leido.error?.[campo.name]?.[0] ?? "", valor, campo: true }, { status: 400 });
+  const texto: string | null = leido.value[campo.name];
   try {
     if (intent === "confirmar") {
-      const referencia = valor.trim();
-      await store.rpc("confirmar_remesa", { p_id: remesa.id, p_version: version, p_referencia: referencia || null });
+      await store.rpc("confirmar_remesa", { p_id: remesa.id, p_version: version, p_referencia: texto });
       return redirectWithFlash(
         context,
         request,
@@ -71,10 +69,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       );
     }
     if (intent === "anular") {
-      const motivo = valor.trim();
-      if (!motivo)
-        return json({ intent, error: "Escriba el motivo de la anulación", valor, campo: true }, { status: 400 });
-      await store.rpc("anular_remesa", { p_id: remesa.id, p_version: version, p_motivo: motivo });
+      await store.rpc("anular_remesa", { p_id: remesa.id, p_version: version, p_motivo: texto });
       return redirectWithFlash(
         context,
         request,

@@ -164,11 +164,18 @@ it("propone lo que va y lo que no con su motivo; genera la remesa con su fichero
     expect(rechazada.status).toBe(400);
     expect(await json(rechazada)).toMatchObject({ intent: "confirmar", valor: referencia, error: expect.any(String) });
   }
-  // A reference or a motivo with a line break or a bidirectional override: said beside the field.
-  for (const [intent, campo, valor, etiqueta] of [
-    ["confirmar", "referencia", "=cmd|' /C calc'!A0\u202E", "Referencia del banco"],
-    ["confirmar", "referencia", "TRF-1\r\nTRF-2", "Referencia del banco"],
-    ["anular", "motivo", "Cuenta\u2066 equivocada", "Motivo de la anulación"],
+  // A reference or a motivo with a line break or a bidirectional override, or only invisible
+  // characters: said beside the field.
+  const unaLinea = (etiqueta: string) =>
+    `${etiqueta}: escríbalo en una sola línea, sin saltos de línea, tabuladores ni otros caracteres de control (quizá vinieron al pegar el texto)`;
+  const visible = (etiqueta: string) => `${etiqueta}: escriba letras o cifras, no solo signos o caracteres invisibles`;
+  for (const [intent, campo, valor, error] of [
+    ["confirmar", "referencia", "=cmd|' /C calc'!A0\u202E", unaLinea("Referencia del banco")],
+    ["confirmar", "referencia", "TRF-1\r\nTRF-2", unaLinea("Referencia del banco")],
+    ["confirmar", "referencia", "\u200B", visible("Referencia del banco")],
+    ["anular", "motivo", "Cuenta\u2066 equivocada", unaLinea("Motivo de la anulación")],
+    ["anular", "motivo", "\u200B\u200B", visible("Motivo de la anulación")],
+    ["anular", "motivo", " ", "Escriba el motivo de la anulación"],
   ] as const) {
     const rechazada = await respond(() =>
       remesa.action(
@@ -176,12 +183,7 @@ it("propone lo que va y lo que no con su motivo; genera la remesa con su fichero
       ),
     );
     expect(rechazada.status).toBe(400);
-    expect(await json(rechazada)).toEqual({
-      intent,
-      valor,
-      campo: true,
-      error: `${etiqueta}: escríbalo en una sola línea, sin saltos de línea, tabuladores ni otros caracteres de control (quizá vinieron al pegar el texto)`,
-    });
+    expect(await json(rechazada)).toEqual({ intent, valor, campo: true, error });
   }
   expect(await estado()).toEqual(antesDeConfirmar);
 
