@@ -26,10 +26,35 @@ async function datosDe(store: Store, usuarioId: string): Promise<DatosBancarios 
   return rows[0] ?? null;
 }
 
+/**
+ * When the account (the IBAN) was last written and by whom, from its history: «usted», another
+ * person's name, or nobody for a load. Someone whose refunds go to an account another person
+ * wrote sees it on their profile (and no administrador pays to an account they wrote: remesas).
+ */
+async function cambioDeCuenta(store: Store, fila: DatosBancarios, user: Signed["user"]) {
+  const { rows } = await store.list("historial_vista", {
+    columns: ["actor_id", "actor_nombre", "creado_en", "cambios"],
+    filters: [
+      { column: "tabla", op: "eq", value: "datos_bancarios" },
+      { column: "registro_id", op: "eq", value: fila.id },
+    ],
+    order: [{ column: "creado_en", ascending: false }],
+    limit: 100,
+    offset: 0,
+    count: "none",
+  });
+  const cambio = rows.find((r) => r.cambios !== null && typeof r.cambios === "object" && "iban" in r.cambios);
+  if (!cambio) return null;
+  const por = cambio.actor_id === null ? null : cambio.actor_id === user.id ? "usted" : cambio.actor_nombre;
+  return { en: String(cambio.creado_en), por };
+}
+
 /** The profile's section (a `recordLoader` extra): null to anyone who may not see it. */
 export async function datosBancariosDe({ user, store, id }: Signed & { id: string }) {
   if (!veDatosBancarios(user, id)) return { datosBancarios: null };
-  return { datosBancarios: { fila: await datosDe(store, id), envio: crypto.randomUUID() } };
+  const fila = await datosDe(store, id);
+  const cambio = fila?.iban ? await cambioDeCuenta(store, fila, user) : null;
+  return { datosBancarios: { fila, cambio, envio: crypto.randomUUID() } };
 }
 
 const CAMBIADOS =

@@ -21,7 +21,8 @@ import { usuarios } from "~/entities/usuarios";
 import type { RootData } from "~/root";
 import { ConfirmDialog } from "~/ui/ConfirmDialog";
 import { EntityRecordPage } from "~/ui/EntityPages";
-import { pageTitle } from "~/ui/page";
+import { pageTitle, useFormats } from "~/ui/page";
+import { formatDateTime } from "~/lib/dates";
 import { formatIban } from "~/lib/iban";
 import { ConformForm, FieldControl, SubmitIntent, toFormValues, useServerForm } from "~/ui/forms";
 
@@ -182,16 +183,20 @@ function CambiarContrasena() {
 /** Where this person's reimbursements are paid: shown, and added or changed, in one small form. */
 function DatosBancariosSeccion({
   fila,
+  cambio,
   envio,
   propio,
   nombre,
 }: {
   fila: DatosBancarios | null;
+  /** When the IBAN was last written, and by whom. */
+  cambio: { en: string; por: string | null } | null;
   envio: string;
   propio: boolean;
   /** The person's name: the account's holder unless `titular` says otherwise. */
   nombre: string;
 }) {
+  const { locale } = useFormats();
   const actionData = useActionData<typeof action>();
   const lastResult =
     actionData && "intent" in actionData && actionData.intent === "datos_bancarios" && "datosBancarios" in actionData
@@ -221,6 +226,15 @@ function DatosBancariosSeccion({
             <>
               <dt>Titular</dt>
               <dd>{fila.titular ?? nombre}</dd>
+            </>
+          ) : null}
+          {cambio ? (
+            <>
+              <dt>Cuenta indicada</dt>
+              <dd>
+                {formatDateTime(cambio.en, locale)}
+                {cambio.por ? `, por ${cambio.por}` : ""}
+              </dd>
             </>
           ) : null}
           <dt>NIF</dt>
@@ -268,6 +282,7 @@ export default function Usuario() {
         <DatosBancariosSeccion
           key={datosBancarios.fila?.version ?? 0}
           fila={datosBancarios.fila}
+          cambio={datosBancarios.cambio}
           envio={datosBancarios.envio}
           propio={propio}
           nombre={String(record.nombre_completo ?? record.nombre)}

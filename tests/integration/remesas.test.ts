@@ -4,7 +4,8 @@ import { Conflict, Forbidden, Invalid, NotFound } from "~/data/store";
 import { addDaysISO, todayISO } from "~/lib/dates";
 import { generateValidEsIban, validateIban } from "~/lib/iban";
 import { generateValidCif } from "~/lib/nif";
-import { createTestApp, type TestApp, type TestUser } from "../support/app";
+import * as usuario from "~/routes/usuarios.$id";
+import { createTestApp, json, request, respond, type TestApp, type TestUser } from "../support/app";
 import { asUser, connect, pgError } from "../support/as-user";
 import { insertDepartamento, insertSucursal, setProfile, tableHashes } from "../support/fixtures";
 
@@ -504,6 +505,16 @@ describe("candidatos: a quién se paga cada gasto, o por qué no puede ir", () =
     const factura = await gasto({ metodo: "transferencia", proveedor });
     const db = await connect(app.url);
     const motivos = async (u: TestUser) => (await candidatos(u, [suyo, factura])).gastos.map((l) => l.motivo);
+    const cuentaIndicada = async (quien: TestUser) => {
+      const pagina = await respond(() =>
+        usuario.loader({
+          request: request(`/usuarios/${persona.id}`, { cookie: quien.cookie }),
+          context: app.context(),
+          params: { id: persona.id },
+        }),
+      );
+      return (await json(pagina)).datosBancarios.cambio;
+    };
     try {
       // Irene gives her own account, and the supplier's comes with it: anyone may pay them.
       await asUser(db, persona.id, (q) =>
@@ -526,6 +537,8 @@ describe("candidatos: a quién se paga cada gasto, o por qué no puede ir", () =
         "Usted cambió la cuenta de Cuentas Cambiantes SL: debe incluirlo en una remesa otro administrador.",
       ]);
       expect(await motivos(admin2)).toEqual([null, null]);
+      // Irene's profile says who wrote the account her refunds go to.
+      expect(await cuentaIndicada(persona)).toEqual({ en: expect.any(String), por: "Ana" });
       await rechaza(
         () => crear(admin, [suyo]),
         Invalid,
@@ -541,6 +554,8 @@ describe("candidatos: a quién se paga cada gasto, o por qué no puede ir", () =
         q("update public.datos_bancarios set iban = $2 where usuario_id = $1", [persona.id, generateValidEsIban(36)]),
       );
       expect((await motivos(admin))[0]).toBeNull();
+      expect(await cuentaIndicada(persona)).toMatchObject({ por: "usted" });
+      expect(await cuentaIndicada(admin)).toMatchObject({ por: "Irene" });
       // With a single administrador allowed to approve and pay, also to pay where she wrote the account.
       await owner.query("update interno.ajustes set permitir_admin_unico = true");
       try {
