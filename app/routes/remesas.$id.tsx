@@ -38,51 +38,49 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   return datosDePagina({ remesa: await datos(store, params.id), hoy: todayISO() });
 }
 
-const MOTIVO = text("motivo", "Motivo de la anulación", { required: true, min: 1, max: 500 });
-const REFERENCIA = text("referencia", "Referencia del banco", { max: 100 });
+/**
+ * The page's two acts, each a form with one field (checked as every text field is: one line,
+ * something visible, its length), the database function that does it, and what is said after.
+ */
+const ACCIONES = {
+  confirmar: {
+    campo: text("referencia", "Referencia del banco", { max: 100 }),
+    rpc: "confirmar_remesa",
+    parametro: "p_referencia",
+    hecho: (r: DatosRemesa) =>
+      `Remesa ${r.folio} confirmada: ${cuenta(r.num_gastos, "gasto pagado", "gastos pagados")} por transferencia.`,
+  },
+  anular: {
+    campo: text("motivo", "Motivo de la anulación", { required: true, min: 1, max: 500 }),
+    rpc: "anular_remesa",
+    parametro: "p_motivo",
+    hecho: (r: DatosRemesa) => `Remesa ${r.folio} anulada: sus gastos pueden pagarse de nuevo.`,
+  },
+} as const;
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { store } = await requireAdministrador(request, context);
   const remesa = await datos(store, params.id);
   const form = await request.formData();
   const intent = form.get("intent");
+  if (intent !== "confirmar" && intent !== "anular") throw json({ message: "Acción desconocida." }, { status: 400 });
+  const { campo, rpc, parametro, hecho } = ACCIONES[intent];
   // Unreadable: 0, which no remesa has, so the database answers that it changed.
   const version = versionDe(form.get("version")) ?? 0;
-  // Its forms post to their error messages (`#…-error`): what was done is said on the page's content.
-  const aqui = alContenido(`/remesas/${remesa.id}`);
-  // Each form's one field, checked as every text field is (one line, something visible, its length).
-  const campo = intent === "anular" ? MOTIVO : REFERENCIA;
   // What was typed comes back with a refusal: the form shows it again.
   const valor = String(form.get(campo.name) ?? "");
   const leido = parseSubmission(form, (z) => z.object({ [campo.name]: campo.schema(z) }));
   if (leido.status !== "success")
     return json({ intent, error: leido.error?.[campo.name]?.[0] ?? "", valor, campo: true }, { status: 400 });
-  const texto: string | null = leido.value[campo.name];
   try {
-    if (intent === "confirmar") {
-      await store.rpc("confirmar_remesa", { p_id: remesa.id, p_version: version, p_referencia: texto });
-      return redirectWithFlash(
-        context,
-        request,
-        aqui,
-        `Remesa ${remesa.folio} confirmada: ${cuenta(remesa.num_gastos, "gasto pagado", "gastos pagados")} por transferencia.`,
-      );
-    }
-    if (intent === "anular") {
-      await store.rpc("anular_remesa", { p_id: remesa.id, p_version: version, p_motivo: texto });
-      return redirectWithFlash(
-        context,
-        request,
-        aqui,
-        `Remesa ${remesa.folio} anulada: sus gastos pueden pagarse de nuevo.`,
-      );
-    }
+    await store.rpc(rpc, { p_id: remesa.id, p_version: version, [parametro]: leido.value[campo.name] });
   } catch (error) {
     if (error instanceof StoreError)
       return json({ intent, error: error.message, valor, campo: false }, { status: 400 });
     throw error;
   }
-  throw json({ message: "Acción desconocida." }, { status: 400 });
+  // Its forms post to their error messages (`#…-error`): what was done is said on the page's content.
+  return redirectWithFlash(context, request, alContenido(`/remesas/${remesa.id}`), hecho(remesa));
 }
 
 const ESTADOS: Record<string, string> = { generada: "Generada", confirmada: "Confirmada", anulada: "Anulada" };
