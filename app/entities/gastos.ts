@@ -167,13 +167,13 @@ export const gastos: Entity = {
     { ...money("km_tarifa", "Tarifa por km", {}), readOnly: true, aplicaSi: KILOMETRAJE },
     {
       ...checkbox("dieta_pernocta", "Con pernocta (durmió fuera esa noche)", {
-        hint: "Un viaje que vuelve el mismo día es siempre sin pernocta.",
+        hint: "El día del regreso (y un viaje que vuelve el mismo día) es siempre sin pernocta.",
       }),
       aplicaSi: DIETA,
     },
     {
       ...select("dieta_lugar", "Dónde", LUGARES_DIETA, {
-        hint: "Si lo deja vacío, según el país de destino del viaje.",
+        hint: "Si lo deja vacío, según el país de destino del viaje; en un viaje a España, en España.",
       }),
       aplicaSi: DIETA,
     },

@@ -121,6 +121,17 @@ begin
       raise exception using errcode = 'OFINV', detail = 'regreso',
         message = 'Hay dietas o kilometrajes del viaje fuera de las fechas nuevas: cámbielos o elimínelos antes.';
     end if;
+    if exists (select 1 from public.gastos g where g.viaje_id = new.id and g.clase = 'dieta' and g.dieta_pernocta
+                and g.fecha_gasto = new.regreso::date) then
+      raise exception using errcode = 'OFINV', detail = 'regreso',
+        message = 'Regreso: la dieta del ' || to_char(new.regreso, 'DD/MM/YYYY') || ' es con pernocta, y ese sería'
+          || ' el día del regreso; quítele antes la pernocta.';
+    end if;
+    if new.destino_pais = 'ES' and exists (select 1 from public.gastos g where g.viaje_id = new.id
+                                             and g.clase = 'dieta' and g.dieta_lugar = 'extranjero') then
+      raise exception using errcode = 'OFINV', detail = 'destino_pais',
+        message = 'País de destino: el viaje tiene dietas en el extranjero; cámbielas a España antes.';
+    end if;
   end if;
   -- Fechas con sentido, como las de un gasto, cuando las escribe una persona (las cargas del
   -- propietario no tienen JWT): un viaje de hace más de un año no podría llevar gastos.
@@ -321,10 +332,21 @@ begin
         else 'Fecha: ya hay una dieta suya del ' || to_char(new.fecha_gasto, 'DD/MM/YYYY') || ' en otro viaje ('
           || interno.titulo_viaje_de(v_otro) || '): cada día lleva una sola dieta.' end;
   end if;
-  if v.salida::date = v.regreso::date then
-    new.dieta_pernocta := false;
-  end if;
   new.dieta_lugar := coalesce(new.dieta_lugar, case when v.destino_pais = 'ES' then 'espana' else 'extranjero' end);
+  -- Lo que decide su límite exento, dicho por quien la escribe: la noche del regreso se duerme en
+  -- casa, y un viaje a España no tiene días en el extranjero. Solo al escribirlo (no al aprobarla).
+  if tg_op = 'INSERT' or (new.clase, new.dieta_pernocta, new.dieta_lugar, new.viaje_id, new.fecha_gasto)
+                         is distinct from (old.clase, old.dieta_pernocta, old.dieta_lugar, old.viaje_id, old.fecha_gasto) then
+    if new.dieta_pernocta and new.fecha_gasto = v.regreso::date then
+      raise exception using errcode = 'OFINV', detail = 'dieta_pernocta',
+        message = 'Con pernocta: el ' || to_char(v.regreso, 'DD/MM/YYYY') || ' es el día del regreso, y esa noche'
+          || ' no se duerme fuera; desmárquelo (la dieta de ese día es sin pernocta).';
+    end if;
+    if new.dieta_lugar = 'extranjero' and v.destino_pais = 'ES' then
+      raise exception using errcode = 'OFINV', detail = 'dieta_lugar',
+        message = 'Dónde: el viaje es a España; una dieta en el extranjero es de un viaje al extranjero.';
+    end if;
+  end if;
   v_importe := case
     when new.dieta_lugar = 'espana' and not new.dieta_pernocta then e.dieta_espana_sin_pernocta
     when new.dieta_lugar = 'espana' then e.dieta_espana_con_pernocta

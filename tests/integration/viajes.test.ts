@@ -257,10 +257,57 @@ describe("dietas: parte exenta y sujeta", () => {
     expect(g.irpf_explicacion).toBe("Con pernocta en el extranjero: 91,35 € exentos, 8,65 € sujetos a IRPF");
   });
 
-  it("un viaje de ida y vuelta en el día es sin pernocta aunque se marque", async () => {
-    const v = await viaje({ salida: "2026-03-05 07:00:00", regreso: "2026-03-05 21:30:00" });
-    const g = await gasto({ clase: "dieta", viaje_id: v, fecha_gasto: "2026-03-05", dieta_pernocta: true });
-    expect(g).toMatchObject({ dieta_pernocta: false, importe: "30.00", exento_irpf: "26.67", sujeto_irpf: "3.33" });
+  it("con pernocta, no el día del regreso (ni en un viaje de ida y vuelta en el día); a España, no en el extranjero", async () => {
+    const error = (p: Promise<unknown>) =>
+      p.then(
+        () => "se guardó",
+        (e: Error) => e.message,
+      );
+    const regreso = (dia: string) =>
+      `Con pernocta: el ${dia} es el día del regreso, y esa noche no se duerme fuera; desmárquelo (la dieta de ese día es sin pernocta).`;
+    const enElDia = await viaje({ salida: "2026-03-05 07:00:00", regreso: "2026-03-05 21:30:00" });
+    expect(
+      await error(gasto({ clase: "dieta", viaje_id: enElDia, fecha_gasto: "2026-03-05", dieta_pernocta: true })),
+    ).toBe(regreso("05/03/2026"));
+    expect(await gasto({ clase: "dieta", viaje_id: enElDia, fecha_gasto: "2026-03-05" })).toMatchObject({
+      importe: "30.00",
+      exento_irpf: "26.67",
+    });
+    const v = await viaje();
+    expect(await error(gasto({ clase: "dieta", viaje_id: v, fecha_gasto: "2026-03-03", dieta_pernocta: true }))).toBe(
+      regreso("03/03/2026"),
+    );
+    expect(
+      await error(gasto({ clase: "dieta", viaje_id: v, fecha_gasto: "2026-03-03", dieta_lugar: "extranjero" })),
+    ).toBe("Dónde: el viaje es a España; una dieta en el extranjero es de un viaje al extranjero.");
+    // Nor the trip changed to make one so: shortened to end on a night away, or to Spain.
+    await gasto({ clase: "dieta", viaje_id: v, fecha_gasto: "2026-03-02", dieta_pernocta: true });
+    const viajeDe = (id: string) => app.db.updateTable("viajes").where("id", "=", id);
+    expect(
+      await error(
+        viajeDe(v)
+          .set({ regreso: "2026-03-02 22:00:00" } as never)
+          .execute(),
+      ),
+    ).toBe(
+      "Regreso: la dieta del 02/03/2026 es con pernocta, y ese sería el día del regreso; quítele antes la pernocta.",
+    );
+    const lisboa = await viaje({
+      destino_municipio: "Lisboa",
+      destino_pais: "PT",
+      salida: "2026-03-10 08:00:00",
+      regreso: "2026-03-11 20:00:00",
+    });
+    expect(await gasto({ clase: "dieta", viaje_id: lisboa, fecha_gasto: "2026-03-10" })).toMatchObject({
+      importe: "48.09",
+    });
+    expect(
+      await error(
+        viajeDe(lisboa)
+          .set({ destino_pais: "ES" } as never)
+          .execute(),
+      ),
+    ).toBe("País de destino: el viaje tiene dietas en el extranjero; cámbielas a España antes.");
   });
 
   it("exención no aplicable: mismo municipio, o más de nueve meses; todo sujeto y por qué", async () => {
