@@ -82,9 +82,10 @@ export function FichaGasto({
   };
   const ficha: { label: string; value: string }[] = [
     // A borrador its editor may change shows its fields once, in the edit form below: the
-    // summary keeps only what the form does not say (deductibility, estado, aprobador…).
+    // summary keeps only what the form does not say (deductibility, estado, aprobador…), and
+    // what the database computed for its class: a kilometraje's or a dieta's importe and how.
     ...gastos.fields
-      .filter((f) => !panel.editar && enLaFicha(f.name, record))
+      .filter((f) => enLaFicha(f.name, record) && (!panel.editar || calculado(f, record)))
       .map((f) => ({
         label: f.label,
         value: f.input.type === "ref" ? String(nombres[f.name] ?? "—") : show(f, record[f.name]),
@@ -236,6 +237,11 @@ export function FichaGasto({
 }
 
 /** The typed issuer only when there is one (otherwise the supplier is the issuer); non-taxed amounts when not 0. */
+/** A field the form leaves out for this record's class (its importe, for a kilometraje), or the IRPF's reckoning. */
+const calculado = (f: Field, record: Record<string, unknown>) =>
+  f.name === "irpf_explicacion" ||
+  (f.aplicaSi !== undefined && !f.aplicaSi.valores.includes(String(record[f.aplicaSi.campo] ?? "")));
+
 function enLaFicha(campo: string, record: Record<string, unknown>) {
   // Each class's own fields only for it (the database keeps them empty otherwise).
   if (campo.startsWith("km")) return record.clase === "kilometraje";

@@ -74,6 +74,10 @@ test("un viaje de dos días con pernocta, 230 km en coche, hotel y taxi: se env�
     await form.getByLabel("Destino (obligatorio)", { exact: true }).fill("Valencia");
     await form.getByLabel("Kilómetros (obligatorio)", { exact: true }).fill("230");
   });
+  // The new draft's panel says what Oficina computed, which its form does not show.
+  const calculado = page.locator("#gasto dl.ficha");
+  await expect(calculado).toContainText(/Importe\s*69,00\s?€/);
+  await expect(calculado).toContainText(/230 km a 0,30\s?€\/km/);
   await page.goto(viaje);
   await gastoDelViaje(page, "Añadir una dieta", async (form) => {
     await form.getByLabel("Descripción").fill("Dieta del primer día");
