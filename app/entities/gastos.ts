@@ -72,8 +72,12 @@ export const CAMPOS_NO_ADMIN = [
 /** Gastos whose importe the database computes (km × rate, the company's daily amount): no receipt, no IVA. */
 export const CLASES_CALCULADAS = ["kilometraje", "dieta"] as const;
 /** The fields a kilometraje needs (reglasClase checks them), marked so on its form. */
+/** What only an ordinario has (a receipt's fiscal data, a supplier): no class chosen is one. */
+const ORDINARIO = { campo: "clase", valores: ["", "ordinario"] } as const;
 const KILOMETRAJE = { campo: "clase", valores: ["kilometraje"] } as const;
 const DIETA = { campo: "clase", valores: ["dieta"] } as const;
+/** Kilometraje and dietas: Oficina computes them, and what of them is exempt from IRPF. */
+const CON_IRPF = { campo: "clase", valores: CLASES_CALCULADAS } as const;
 const calculado = (clase: unknown) => (CLASES_CALCULADAS as readonly unknown[]).includes(clase);
 
 /** Oldest first, and by folio within a date: how a trip's page lists its gastos. */
@@ -103,38 +107,62 @@ export const gastos: Entity = {
       ...money("importe", "Importe", { required: true, positive: true, max: 1_000_000 }),
       schema: money("importe", "Importe", { positive: true, max: 1_000_000 }).schema,
       salvoSi: { campo: "clase", valores: CLASES_CALCULADAS },
-      // Kilometraje and dietas: Oficina computes it (no class chosen is an ordinario).
-      aplicaSi: { campo: "clase", valores: ["", "ordinario"] },
+      // Kilometraje and dietas: Oficina computes it.
+      aplicaSi: ORDINARIO,
       hint: "Con IVA, hasta 2 decimales, por ejemplo 125,50.",
     },
     select("metodo_pago", "Método de pago", METODOS_PAGO, { required: true }),
-    ref("proveedor_id", "Proveedor", "proveedores", { hint: "Solo proveedores activos." }),
-    text("numero_factura", "Nº de factura / ticket", { max: 50 }),
-    select("tipo_documento", "Tipo de documento", TIPOS_DOCUMENTO, {
-      hint: "Una factura completa lleva el NIF del emisor, su número y su fecha.",
-    }),
-    text("emisor_nif", "NIF del emisor", {
-      max: 20,
-      uppercase: true,
-      enMensaje: "el NIF del emisor",
-      hint: "Si no es un proveedor de la lista: el NIF de quien emitió el documento.",
-    }),
-    text("emisor_nombre", "Nombre del emisor", { max: 200, min: 2 }),
-    select("emisor_pais", "País del emisor", PAISES, { hint: "Para un emisor extranjero, su identificador fiscal." }),
-    date("fecha_expedicion", "Fecha de expedición", { hint: "Si la deja vacía, la fecha del gasto." }),
-    checkbox("factura_a_empresa", "A nombre de la empresa (con su NIF)", {
-      hint: "La factura tiene como destinataria a la empresa, no a la persona.",
-    }),
-    desglose("desglose_iva", "Desglose de IVA", TIPOS_IVA, {
-      lineas: 4,
-      importe: "importe",
-      otros: "otros_no_sujetos",
-      hint: "Si lo deja vacío, una línea al tipo habitual de la categoría. Con una sola línea basta el tipo; con la base o la cuota se calcula la otra.",
-    }),
-    money("otros_no_sujetos", "Otros importes no sujetos", {
-      hint: "Propinas, tasas turísticas: parte del importe sin IVA.",
-    }),
-    { ...money("importe_impuestos", "Impuestos (IVA)", {}), readOnly: true },
+    // A kilometraje or a dieta has no supplier nor receipt: these are out of its form and its record.
+    { ...ref("proveedor_id", "Proveedor", "proveedores", { hint: "Solo proveedores activos." }), aplicaSi: ORDINARIO },
+    { ...text("numero_factura", "Nº de factura / ticket", { max: 50 }), aplicaSi: ORDINARIO },
+    {
+      ...select("tipo_documento", "Tipo de documento", TIPOS_DOCUMENTO, {
+        hint: "Una factura completa lleva el NIF del emisor, su número y su fecha.",
+      }),
+      aplicaSi: ORDINARIO,
+    },
+    {
+      ...text("emisor_nif", "NIF del emisor", {
+        max: 20,
+        uppercase: true,
+        enMensaje: "el NIF del emisor",
+        hint: "Si no es un proveedor de la lista: el NIF de quien emitió el documento.",
+      }),
+      aplicaSi: ORDINARIO,
+    },
+    { ...text("emisor_nombre", "Nombre del emisor", { max: 200, min: 2 }), aplicaSi: ORDINARIO },
+    {
+      ...select("emisor_pais", "País del emisor", PAISES, {
+        hint: "Para un emisor extranjero, su identificador fiscal.",
+      }),
+      aplicaSi: ORDINARIO,
+    },
+    {
+      ...date("fecha_expedicion", "Fecha de expedición", { hint: "Si la deja vacía, la fecha del gasto." }),
+      aplicaSi: ORDINARIO,
+    },
+    {
+      ...checkbox("factura_a_empresa", "A nombre de la empresa (con su NIF)", {
+        hint: "La factura tiene como destinataria a la empresa, no a la persona.",
+      }),
+      aplicaSi: ORDINARIO,
+    },
+    {
+      ...desglose("desglose_iva", "Desglose de IVA", TIPOS_IVA, {
+        lineas: 4,
+        importe: "importe",
+        otros: "otros_no_sujetos",
+        hint: "Si lo deja vacío, una línea al tipo habitual de la categoría. Con una sola línea basta el tipo; con la base o la cuota se calcula la otra.",
+      }),
+      aplicaSi: ORDINARIO,
+    },
+    {
+      ...money("otros_no_sujetos", "Otros importes no sujetos", {
+        hint: "Propinas, tasas turísticas: parte del importe sin IVA.",
+      }),
+      aplicaSi: ORDINARIO,
+    },
+    { ...money("importe_impuestos", "Impuestos (IVA)", {}), readOnly: true, aplicaSi: ORDINARIO },
     ref("solicitante_id", "Solicitante", "usuarios", { hint: "Si lo deja vacío, usted." }),
     ref("departamento_id", "Departamento", "departamentos", { hint: "Si lo deja vacío, el del solicitante." }),
     ref("sucursal_id", "Sucursal", "sucursales", { hint: "Si lo deja vacío, la del solicitante.", genero: "f" }),
@@ -177,9 +205,9 @@ export const gastos: Entity = {
       }),
       aplicaSi: DIETA,
     },
-    { ...money("exento_irpf", "Exento de IRPF", {}), readOnly: true },
-    { ...money("sujeto_irpf", "Sujeto a IRPF", {}), readOnly: true },
-    { ...text("irpf_explicacion", "IRPF", { max: 500 }), readOnly: true },
+    { ...money("exento_irpf", "Exento de IRPF", {}), readOnly: true, aplicaSi: CON_IRPF },
+    { ...money("sujeto_irpf", "Sujeto a IRPF", {}), readOnly: true, aplicaSi: CON_IRPF },
+    { ...text("irpf_explicacion", "IRPF", { max: 500 }), readOnly: true, aplicaSi: CON_IRPF },
   ],
   columns: [
     { name: "folio", label: "Folio", link: true, sortable: true },

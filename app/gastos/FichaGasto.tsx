@@ -85,7 +85,7 @@ export function FichaGasto({
     // summary keeps only what the form does not say (deductibility, estado, aprobador…), and
     // what the database computed for its class: a kilometraje's or a dieta's importe and how.
     ...gastos.fields
-      .filter((f) => enLaFicha(f.name, record) && (!panel.editar || calculado(f, record)))
+      .filter((f) => enLaFicha(f, record) && (!panel.editar || calculado(f, record)))
       .map((f) => ({
         label: f.label,
         value: f.input.type === "ref" ? String(nombres[f.name] ?? "—") : show(f, record[f.name]),
@@ -237,17 +237,20 @@ export function FichaGasto({
 }
 
 /** The typed issuer only when there is one (otherwise the supplier is the issuer); non-taxed amounts when not 0. */
-/** A field the form leaves out for this record's class (its importe, for a kilometraje), or the IRPF's reckoning. */
-const calculado = (f: Field, record: Record<string, unknown>) =>
-  f.name === "irpf_explicacion" ||
-  (f.aplicaSi !== undefined && !f.aplicaSi.valores.includes(String(record[f.aplicaSi.campo] ?? "")));
+/** Whether the record's choice (its class) is one the field is for. */
+const aplica = (f: Field, record: Record<string, unknown>) =>
+  f.aplicaSi === undefined || f.aplicaSi.valores.includes(String(record[f.aplicaSi.campo] ?? ""));
 
-function enLaFicha(campo: string, record: Record<string, unknown>) {
+/** What the form does not show of a kilometraje or a dieta: the importe Oficina computed, and how. */
+const calculado = (f: Field, record: Record<string, unknown>) =>
+  (f.name === "importe" && !aplica(f, record)) || f.name === "irpf_explicacion";
+
+function enLaFicha(f: Field, record: Record<string, unknown>) {
+  const campo = f.name;
+  // Every gasto has its importe, typed or computed.
+  if (campo === "importe") return true;
   // Each class's own fields only for it (the database keeps them empty otherwise).
-  if (campo.startsWith("km")) return record.clase === "kilometraje";
-  if (campo.startsWith("dieta_")) return record.clase === "dieta";
-  if (campo === "exento_irpf" || campo === "sujeto_irpf" || campo === "irpf_explicacion")
-    return record.clase === "kilometraje" || record.clase === "dieta";
+  if (!aplica(f, record)) return false;
   if (campo === "viaje_id") return Boolean(record.viaje_id);
   if (campo === "emisor_nif" || campo === "emisor_nombre" || campo === "emisor_pais") return Boolean(record.emisor_nif);
   if (campo === "otros_no_sujetos") return record.otros_no_sujetos !== "0.00";

@@ -188,12 +188,16 @@ export default function Gastos() {
                 action={`${accion}#nuevo`}
                 // Keyed by the form's load: a new gasto's form starts with no files chosen.
                 archivos={
-                  <CampoArchivos
-                    key={nuevo.envio}
-                    id="nuevo-justificantes"
-                    etiqueta="Justificantes"
-                    sinGuardar={respuesta?.archivosSinGuardar}
-                  />
+                  // A ticket or an invoice is an ordinario's: kilometraje and dietas ask for none
+                  // (out of sight while one is chosen, as the class's other fields: gastos.css).
+                  <div data-solo-clase="ordinario">
+                    <CampoArchivos
+                      key={nuevo.envio}
+                      id="nuevo-justificantes"
+                      etiqueta="Justificantes"
+                      sinGuardar={respuesta?.archivosSinGuardar}
+                    />
+                  </div>
                 }
               />
             </div>

@@ -265,7 +265,7 @@ function Grupos({
   // A field for some choices only carries them; the entity's CSS hides it while another is chosen.
   const campo = (f: Field) =>
     f.aplicaSi ? (
-      <div key={f.name} {...{ [`data-solo-${f.aplicaSi.campo}`]: f.aplicaSi.valores.join(" ") }}>
+      <div key={f.name} {...soloSi(f.aplicaSi)}>
         {render(f)}
       </div>
     ) : (
@@ -275,7 +275,13 @@ function Grupos({
     <>
       {[...items.filter(alFrente), ...items.filter((item) => !alFrente(item))].map((item) =>
         "grupo" in item ? (
-          <Grupo key={item.grupo.titulo} grupo={item.grupo} errores={errores} preset={preset}>
+          <Grupo
+            key={item.grupo.titulo}
+            grupo={item.grupo}
+            errores={errores}
+            preset={preset}
+            solo={soloSi(aplicaATodos(item.fields))}
+          >
             {item.fields.map(campo)}
           </Grupo>
         ) : (
@@ -286,27 +292,41 @@ function Grupos({
   );
 }
 
+type AplicaSi = NonNullable<Field["aplicaSi"]>;
+/** The attribute the entity's CSS reads (`data-solo-clase="ordinario"`). */
+const soloSi = (a: AplicaSi | undefined) => (a ? { [`data-solo-${a.campo}`]: a.valores.join(" ") } : {});
+/** The choice every field of a group is for, if one: then the group too is out of sight with another. */
+function aplicaATodos(fields: readonly Field[]): AplicaSi | undefined {
+  const [primero, ...resto] = fields.map((f) => f.aplicaSi);
+  const igual = (a: AplicaSi | undefined) =>
+    a !== undefined && a.campo === primero?.campo && a.valores.join(" ") === primero.valores.join(" ");
+  return primero && resto.every(igual) ? primero : undefined;
+}
+
 function Grupo({
   grupo,
   errores,
   preset,
+  solo,
   children,
 }: {
   grupo: FieldGroup;
   errores: Record<string, string[]>;
   preset: readonly string[];
+  /** `soloSi` of the choice all its fields are for. */
+  solo: Record<string, string>;
   children: ReactNode;
 }) {
   const abierto = [...Object.keys(errores), ...preset].some((name) => grupo.campos.includes(name.replace(/\[.*$/, "")));
   if (!grupo.plegado)
     return (
-      <fieldset className="grupo-campos">
+      <fieldset className="grupo-campos" {...solo}>
         <legend>{grupo.titulo}</legend>
         {children}
       </fieldset>
     );
   return (
-    <details className="grupo-campos" open={abierto || undefined}>
+    <details className="grupo-campos" open={abierto || undefined} {...solo}>
       <summary>{grupo.titulo}</summary>
       {children}
     </details>

@@ -70,6 +70,10 @@ test("un viaje de dos días con pernocta, 230 km en coche, hotel y taxi: se env�
     await expect(form.getByLabel(/^Dónde/)).toBeHidden();
     // Nor an importe to write: Oficina computes it.
     await expect(form.getByLabel(/^Importe/)).toBeHidden();
+    // Nor a receipt's: no supplier, invoice, fiscal data or file to attach.
+    await expect(form.getByLabel("Proveedor")).toBeHidden();
+    await expect(form.getByText("Datos fiscales")).toBeHidden();
+    await expect(form.getByLabel("Justificantes")).toBeHidden();
     await form.getByLabel("Origen (obligatorio)", { exact: true }).fill("Madrid");
     await form.getByLabel("Destino (obligatorio)", { exact: true }).fill("Valencia");
     await form.getByLabel("Kilómetros (obligatorio)", { exact: true }).fill("230");
