@@ -9,7 +9,7 @@ import { ESTADOS_GASTO } from "~/lib/opciones";
 import { formatTimestamp, type Formats } from "~/lib/format";
 import type { Flash as FlashMessage } from "~/lib/flash.server";
 import { formatMoney } from "~/lib/money";
-import { displayField, EditForm } from "~/ui/EntityForms";
+import { displayField, EDITAR_ERRORES, EditForm } from "~/ui/EntityForms";
 import { Flash, flashDeLaFicha } from "~/ui/Flash";
 import { History } from "~/ui/History";
 import { Justificantes } from "~/justificantes/Justificantes";
@@ -208,7 +208,8 @@ export function FichaGasto({
           actionData={data?.intent === "guardar" ? data : undefined}
           volver={aqui}
           campos={panel.campos}
-          action={action}
+          // A refused save lands on its error summary, not at the top of the panel, far above it.
+          action={action ? `${action.split("#")[0]}#${EDITAR_ERRORES}` : undefined}
         />
       ) : null}
       {panel.eliminar && !panel.confirmarEliminar ? (

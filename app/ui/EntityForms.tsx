@@ -156,7 +156,7 @@ export function CreateForm({
   );
 }
 
-const EDITAR_ERRORES = "editar-errores";
+export const EDITAR_ERRORES = "editar-errores";
 
 /** The edit form of a record page (also usable on its own, e.g. in a panel beside a list). */
 export function EditForm({

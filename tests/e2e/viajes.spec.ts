@@ -82,6 +82,15 @@ test("un viaje de dos días con pernocta, 230 km en coche, hotel y taxi: se env�
   const calculado = page.locator("#gasto dl.ficha");
   await expect(calculado).toContainText(/Importe\s*69,00\s?€/);
   await expect(calculado).toContainText(/230 km a 0,30\s?€\/km/);
+  // A refused change lands on its error summary, focused and in sight, with or without JavaScript.
+  const borrador = page.getByRole("region", { name: "Datos" });
+  await borrador.locator("summary", { hasText: "Viaje, kilometraje y dieta" }).click();
+  await borrador.getByLabel(/^Kilómetros/).fill("-5");
+  await borrador.getByRole("button", { name: "Guardar cambios" }).click();
+  const rechazo = borrador.getByRole("alert");
+  await expect(rechazo).toBeFocused();
+  await expect(rechazo).toBeInViewport();
+  await expect(borrador.getByLabel(/^Kilómetros/)).toHaveValue("-5");
   await page.goto(viaje);
   await gastoDelViaje(page, "Añadir una dieta", async (form) => {
     await form.getByLabel("Descripción").fill("Dieta del primer día");
