@@ -4,7 +4,7 @@ import type { Option } from "~/lib/opciones";
 import { parseDateInput, parseDateTimeInput } from "~/lib/dates";
 import { formatIban, ibanError, normalizeIban } from "~/lib/iban";
 import { completarLinea, esTipoIva, type LineaParcial } from "~/lib/iva";
-import { parseMoney } from "~/lib/money";
+import { MAX_INTEGER_DIGITS, parseMoney } from "~/lib/money";
 
 /**
  * A field is declared once: its label, how it is typed in a form, and how the server parses it
@@ -286,12 +286,16 @@ export function checkbox(name: string, label: string, o: Common = {}): Field {
   return { name, label, required: false, hint: o.hint, input: { type: "checkbox" }, schema };
 }
 
+const DEMASIADAS_CIFRAS = new RegExp(`^\\s*\\+?\\d{${MAX_INTEGER_DIGITS + 1},}([.,]\\d{1,2})?\\s*€?\\s*$`);
+
 export function money(name: string, label: string, o: Common & { positive?: boolean; max?: number }): Field {
   const max = o.max ?? 999_999_999_999.99;
   const schema = required(o, (z) =>
     z.string({ error: `Escriba ${el(label, o)}, por ejemplo 125,50` }).transform((v, ctx) => {
       const parsed = parseMoney(v);
       if (parsed === null) {
+        // A plain number with more digits than any amount: what is wrong is its size, not its form.
+        if (DEMASIADAS_CIFRAS.test(v)) return rechazo(z, ctx, `${label}: como máximo ${max.toLocaleString("es-ES")}`);
         return rechazo(z, ctx, `${label}: escriba un importe con hasta 2 decimales, por ejemplo 1.234,56`);
       }
       const n = Number(parsed);
@@ -366,7 +370,8 @@ export function decimal(
       const escrito = v.trim().replace(/\s/g, "");
       // Thousands as amounts take them (app/lib/money.ts): a dot before each group of three digits.
       const t = o.decimales < 3 && /^\d{1,3}(\.\d{3})+(,\d+)?$/.test(escrito) ? escrito.replace(/\./g, "") : escrito;
-      const m = new RegExp(`^(\\d{1,9})(?:[.,](\\d{1,${o.decimales}}))?$`).exec(t);
+      // Any number of digits: one too large is told its maximum, not that it is not a number.
+      const m = new RegExp(`^(\\d+)(?:[.,](\\d{1,${o.decimales}}))?$`).exec(t);
       if (!m) {
         return rechazo(
           z,

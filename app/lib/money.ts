@@ -5,7 +5,7 @@
 import { numberFormat } from "./intl";
 
 /** numeric(14,2): at most 12 integer digits. */
-const MAX_INTEGER_DIGITS = 12;
+export const MAX_INTEGER_DIGITS = 12;
 const CANONICAL = /^-?\d+(\.\d{1,2})?$/;
 
 /**
