@@ -101,6 +101,8 @@ create index viajes_salida_idx on public.viajes (salida desc);
 -- Un viaje con gastos enviados o aprobados no cambia lo que decide sus dietas; unas dietas o unos
 -- kilometrajes en borrador fuera de las fechas nuevas tampoco se quedan fuera sin decirlo.
 create function interno.viajes_validar() returns trigger language plpgsql security definer set search_path = '' as $$
+declare
+  v_fuera text;
 begin
   new.destino_municipio := btrim(new.destino_municipio);
   new.motivo := btrim(new.motivo);
@@ -116,10 +118,14 @@ begin
       raise exception using errcode = 'OFINV', detail = 'salida',
         message = 'El viaje tiene gastos enviados, aprobados o pagados: sus fechas, su destino y lo que decide la exención ya no se pueden cambiar.';
     end if;
-    if exists (select 1 from public.gastos g where g.viaje_id = new.id and g.clase in ('dieta', 'kilometraje')
-                and (g.fecha_gasto < new.salida::date or g.fecha_gasto > new.regreso::date)) then
+    -- Which ones, by folio: the trip's page lists them.
+    select string_agg(g.folio, ', ' order by g.fecha_gasto, g.folio) into v_fuera
+      from public.gastos g where g.viaje_id = new.id and g.clase in ('dieta', 'kilometraje')
+       and (g.fecha_gasto < new.salida::date or g.fecha_gasto > new.regreso::date);
+    if v_fuera is not null then
       raise exception using errcode = 'OFINV', detail = 'regreso',
-        message = 'Hay dietas o kilometrajes del viaje fuera de las fechas nuevas: cámbielos o elimínelos antes.';
+        message = 'Hay dietas o kilometrajes del viaje fuera de las fechas nuevas (' || v_fuera
+          || '): cámbielos o elimínelos antes.';
     end if;
     if exists (select 1 from public.gastos g where g.viaje_id = new.id and g.clase = 'dieta' and g.dieta_pernocta
                 and g.fecha_gasto = new.regreso::date) then

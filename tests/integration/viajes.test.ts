@@ -356,9 +356,12 @@ describe("dietas: parte exenta y sujeta", () => {
     const km = { clase: "kilometraje", viaje_id: v, km_origen: "Madrid", km_destino: "Toledo", km: "72" };
     const kmFuera = await gasto({ ...km, fecha_gasto: "2026-03-05" }).catch((e: Error) => e);
     expect(String(kmFuera)).toContain("un kilometraje del viaje es de un día del viaje, del 02/03/2026 al 03/03/2026");
-    await gasto({ ...km, fecha_gasto: "2026-03-03" });
+    const dentro = await gasto({ ...km, fecha_gasto: "2026-03-03" });
     const acortar = sql`update public.viajes set regreso = '2026-03-02 20:00' where id = ${v}`.execute(app.db);
-    await expect(acortar).rejects.toThrow("Hay dietas o kilometrajes del viaje fuera de las fechas nuevas");
+    // Which ones, by folio.
+    await expect(acortar).rejects.toThrow(
+      `Hay dietas o kilometrajes del viaje fuera de las fechas nuevas (${dentro.folio}): cámbielos o elimínelos antes.`,
+    );
   });
 
   it("una comida como gasto el día de una dieta: quien aprueba lo ve en las dos, antes de aprobar", async () => {
