@@ -71,12 +71,32 @@ $$;
 revoke all on function interno.aviso_kilometraje_repetido(uuid) from public, anon;
 grant execute on function interno.aviso_kilometraje_repetido(uuid) to authenticated, service_role;
 
+-- Más de 1.000 km en coche en un día (este kilometraje y los enviados de esa persona ese día, ida
+-- y vuelta contada dos veces): posible, pero raro; quien envía y quien aprueba lo miran dos veces.
+create function interno.aviso_kilometros_del_dia(p_id uuid) returns text[]
+language sql stable set search_path = '' as $$
+  select coalesce((
+    select array['Ese día (' || to_char(k.fecha_gasto, 'DD/MM/YYYY') || ') suma '
+             || replace(to_char(round(sum(o.km * case when o.km_ida_vuelta then 2 else 1 end)), 'FM999,999'), ',', '.')
+             || ' km en kilometrajes (' || string_agg(o.folio, ', ' order by o.folio)
+             || '): compruebe los trayectos y los kilómetros.']
+      from public.gastos k
+      join public.gastos o
+        on o.solicitante_id = k.solicitante_id and o.fecha_gasto = k.fecha_gasto and o.clase = 'kilometraje'
+       and (o.id = k.id or o.estado in ('pendiente', 'aprobado', 'pagado'))
+     where k.id = p_id and k.clase = 'kilometraje'
+     group by k.fecha_gasto
+    having sum(o.km * case when o.km_ida_vuelta then 2 else 1 end) > 1000), '{}')
+$$;
+revoke all on function interno.aviso_kilometros_del_dia(uuid) from public, anon;
+grant execute on function interno.aviso_kilometros_del_dia(uuid) to authenticated, service_role;
+
 -- Lo que otros gastos del mismo día dicen de este: una vez, para la ficha, el envío y la
 -- aprobación (uno a uno o en bloque).
 create function interno.avisos_del_dia(p_id uuid, p_solicitante_id uuid, p_fecha date, p_clase text,
   p_categoria text) returns text[] language sql stable set search_path = '' as $$
   select interno.aviso_comida_y_dieta(p_id, p_solicitante_id, p_fecha, p_clase, p_categoria)
-      || interno.aviso_kilometraje_repetido(p_id)
+      || interno.aviso_kilometraje_repetido(p_id) || interno.aviso_kilometros_del_dia(p_id)
 $$;
 revoke all on function interno.avisos_del_dia(uuid, uuid, date, text, text) from public, anon;
 grant execute on function interno.avisos_del_dia(uuid, uuid, date, text, text) to authenticated, service_role;

@@ -470,6 +470,32 @@ describe("dietas: parte exenta y sujeta", () => {
     ]);
   });
 
+  it("más de 1.000 km en un día, entre este kilometraje y los enviados, se avisa al enviarlo y al aprobarlo", async () => {
+    const km = (o: Record<string, unknown>) =>
+      gasto({ clase: "kilometraje", fecha_gasto: "2026-04-21", km_origen: "Madrid", ...o });
+    const antesDeEnviar = (id: string) =>
+      sqlStore(app.db, empleado.id).rpc<string[]>("avisos_antes_de_enviar", { p_id: id });
+    const antesDeAprobar = (id: string) =>
+      sqlStore(app.db, aprobador.id).rpc<string[]>("avisos_antes_de_aprobar", { p_id: id });
+    const valencia = await km({ km_destino: "Valencia", km: "360", km_ida_vuelta: true });
+    // 720 km: a long day, nothing said.
+    expect(await antesDeEnviar(valencia.id)).toEqual([]);
+    const enviar = (id: string) =>
+      app.db
+        .updateTable("gastos")
+        .set({ estado: "pendiente", aprobador_id: aprobador.id } as never)
+        .where("id", "=", id)
+        .execute();
+    await enviar(valencia.id);
+    const bilbao = await km({ km_destino: "Bilbao", km: "395.5" });
+    const suma = `Ese día (21/04/2026) suma 1.116 km en kilometrajes (${[valencia.folio, bilbao.folio].sort().join(", ")}): compruebe los trayectos y los kilómetros.`;
+    expect(await antesDeEnviar(bilbao.id)).toEqual([suma]);
+    // To the approver of the one already sent, the same, once the other is sent too.
+    expect(await antesDeAprobar(valencia.id)).toEqual([]);
+    await enviar(bilbao.id);
+    expect(await antesDeAprobar(valencia.id)).toEqual([suma]);
+  });
+
   it("sin política propia de su categoría, una dieta sin exención ninguna se envía con un motivo", async () => {
     const encima = await viaje({
       salida: `${addDaysISO(todayISO(), -6)} 08:00:00`,
