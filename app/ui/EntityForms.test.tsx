@@ -1,7 +1,7 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router-dom/server";
 import { gastos } from "~/entities/gastos";
-import { CreateForm } from "./EntityForms";
+import { CreateForm, displayField } from "./EntityForms";
 
 /** The «Nuevo gasto» form as the server renders it, opened with these defaults. */
 async function render(defaults: Record<string, string>) {
@@ -38,4 +38,10 @@ it("el importe es obligatorio en un gasto ordinario, no en el kilometraje ni en 
   }
   expect(marcado(await render({ clase: "dieta" }), "Viaje")).toBe(true);
   expect(marcado(km, "Viaje")).toBe(false);
+});
+
+it("los kilómetros se leen como en los textos de la base: sin decimal de más", () => {
+  const km = gastos.fields.find((f) => f.name === "km")!;
+  const ver = (v: string) => displayField(km, v, { locale: "es-ES", currency: "EUR" }, {});
+  expect([ver("1150.0"), ver("72.5"), ver("230")]).toEqual(["1150 km", "72,5 km", "230 km"]);
 });

@@ -375,8 +375,9 @@ export function displayField(field: Field, value: unknown, formats: Formats, opt
   if (field.display && typeof value === "string" && value !== "") return field.display(value);
   const input = field.input;
   if (input.type === "desglose") return describirDesglose(leerDesglose(value) ?? [], formats.locale) || "—";
+  // As the database writes it in its texts (interno.cantidad): «1150 km», «72,5 km», no «1150,0».
   if (input.type === "decimal" && value !== null && value !== undefined && value !== "")
-    return `${String(value).replace(".", ",")}${input.unidad ? ` ${input.unidad}` : ""}`;
+    return `${String(Number(value)).replace(".", ",")}${input.unidad ? ` ${input.unidad}` : ""}`;
   const kind =
     input.type === "money"
       ? "money"
