@@ -27,33 +27,26 @@ async function datosDe(store: Store, usuarioId: string): Promise<DatosBancarios 
 }
 
 /**
- * When the account (the IBAN) was last written and by whom, from its history: «usted», another
- * person's name, or nobody for a load. Someone whose refunds go to an account another person
- * wrote sees it on their profile (and no administrador pays to an account they wrote: remesas).
+ * When the account (the IBAN) was last written and by whom (public.cuenta_indicada, from its
+ * history): «usted», another person's name, or nobody for a load. Someone whose refunds go to an
+ * account another person wrote sees it on their profile (and that person cannot pay to it: remesas).
  */
-async function cambioDeCuenta(store: Store, fila: DatosBancarios, user: Signed["user"]) {
-  const { rows } = await store.list("historial_vista", {
-    columns: ["actor_id", "actor_nombre", "creado_en", "cambios"],
-    filters: [
-      { column: "tabla", op: "eq", value: "datos_bancarios" },
-      { column: "registro_id", op: "eq", value: fila.id },
-    ],
-    order: [{ column: "creado_en", ascending: false }],
-    limit: 100,
-    offset: 0,
-    count: "none",
-  });
-  const cambio = rows.find((r) => r.cambios !== null && typeof r.cambios === "object" && "iban" in r.cambios);
+async function cambioDeCuenta(store: Store, usuarioId: string, user: Signed["user"]) {
+  const cambio = await store.rpc<{ en: string; actor_id: string | null; actor_nombre: string | null } | null>(
+    "cuenta_indicada",
+    { p_usuario_id: usuarioId },
+    // Only reads: with the account's own read, not in a transaction of its own.
+    { reads: true },
+  );
   if (!cambio) return null;
   const por = cambio.actor_id === null ? null : cambio.actor_id === user.id ? "usted" : cambio.actor_nombre;
-  return { en: String(cambio.creado_en), por };
+  return { en: cambio.en, por };
 }
 
 /** The profile's section (a `recordLoader` extra): null to anyone who may not see it. */
 export async function datosBancariosDe({ user, store, id }: Signed & { id: string }) {
   if (!veDatosBancarios(user, id)) return { datosBancarios: null };
-  const fila = await datosDe(store, id);
-  const cambio = fila?.iban ? await cambioDeCuenta(store, fila, user) : null;
+  const [fila, cambio] = await Promise.all([datosDe(store, id), cambioDeCuenta(store, id, user)]);
   return { datosBancarios: { fila, cambio, envio: crypto.randomUUID() } };
 }
 

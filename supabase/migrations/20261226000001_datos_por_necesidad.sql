@@ -286,6 +286,34 @@ grant execute on function interno.presupuesto_del_mes(uuid, date) to authenticat
 -- funciones que ya exigen un administrador (las de las remesas, 20261214000001_remesas). El IBAN
 -- del proveedor, de su tabla aparte (proveedores_pago).
 -- ---------------------------------------------------------------------------------------------
+-- Quién escribió por última vez la cuenta (el IBAN) de una fila de datos_bancarios o de
+-- proveedores_pago, y cuándo, según su historial: lo que decide quién no paga a esa cuenta (abajo)
+-- y lo que dice el perfil de la persona (public.cuenta_indicada). Como quien pregunta: la RLS del
+-- historial decide qué ve.
+create function interno.ultimo_cambio_de_iban(p_tabla text, p_id uuid)
+returns table (actor_id uuid, creado_en timestamptz) language sql stable set search_path = '' as $$
+  select h.actor_id, h.creado_en from public.historial h
+   where h.tabla = p_tabla and h.registro_id = p_id and h.cambios ? 'iban'
+   order by h.creado_en desc, h.id desc
+   limit 1
+$$;
+revoke all on function interno.ultimo_cambio_de_iban(text, uuid) from public, anon;
+grant execute on function interno.ultimo_cambio_de_iban(text, uuid) to authenticated, service_role;
+
+-- La cuenta de la persona p_usuario_id: cuándo y quién la indicó por última vez (su perfil lo
+-- dice: quien cobra en una cuenta que escribió otro lo ve). Null sin cuenta o a quien no la ve.
+create function public.cuenta_indicada(p_usuario_id uuid) returns jsonb
+language sql stable security invoker set search_path = '' as $$
+  select jsonb_build_object('en', u.creado_en, 'actor_id', u.actor_id,
+           'actor_nombre', nullif(btrim(concat_ws(' ', a.nombre, a.apellidos)), ''))
+    from public.datos_bancarios d
+    cross join lateral interno.ultimo_cambio_de_iban('datos_bancarios', d.id) u
+    left join public.usuarios a on a.id = u.actor_id
+   where d.usuario_id = p_usuario_id and d.iban is not null
+$$;
+revoke all on function public.cuenta_indicada(uuid) from public, anon;
+grant execute on function public.cuenta_indicada(uuid) to authenticated, service_role;
+
 create function interno.remesa_lineas(p_gasto_ids uuid[])
 returns table (orden bigint, gasto_id uuid, folio text, descripcion text, fecha_gasto date, importe numeric,
   metodo_pago text, numero_factura text, beneficiario text, beneficiario_id uuid, nombre text, iban text,
@@ -297,13 +325,7 @@ returns table (orden bigint, gasto_id uuid, folio text, descripcion text, fecha_
                 when g.metodo_pago = 'transferencia' and p.id is not null then 'proveedor' end as beneficiario,
            s.id as solicitante, p.id as proveedor,
            coalesce(b.titular, nullif(btrim(concat_ws(' ', s.nombre, s.apellidos)), ''), s.email) as nombre_solicitante,
-           p.razon_social, b.iban as iban_solicitante, pp.iban as iban_proveedor,
-           (select h.actor_id from public.historial h
-             where h.tabla = 'datos_bancarios' and h.registro_id = b.id and h.cambios ? 'iban'
-             order by h.creado_en desc, h.id desc limit 1) as iban_solicitante_por,
-           (select h.actor_id from public.historial h
-             where h.tabla = 'proveedores_pago' and h.registro_id = pp.id and h.cambios ? 'iban'
-             order by h.creado_en desc, h.id desc limit 1) as iban_proveedor_por,
+           p.razon_social, b.iban as iban_solicitante, pp.iban as iban_proveedor, b.id as datos_bancarios,
            (select r.folio from public.remesa_gastos rg join public.remesas r on r.id = rg.remesa_id
              where rg.gasto_id = g.id and rg.viva) as en_remesa
       from unnest(p_gasto_ids) with ordinality as x (id, orden)
@@ -317,8 +339,11 @@ returns table (orden bigint, gasto_id uuid, folio text, descripcion text, fecha_
            case x.beneficiario when 'solicitante' then x.solicitante when 'proveedor' then x.proveedor end as ben_id,
            case x.beneficiario when 'solicitante' then x.nombre_solicitante when 'proveedor' then x.razon_social end as ben_nombre,
            case x.beneficiario when 'solicitante' then x.iban_solicitante when 'proveedor' then x.iban_proveedor end as ben_iban,
-           case x.beneficiario when 'solicitante' then x.iban_solicitante_por
-                               when 'proveedor' then x.iban_proveedor_por end as ben_iban_por
+           (select u.actor_id
+              from interno.ultimo_cambio_de_iban(
+                     case x.beneficiario when 'solicitante' then 'datos_bancarios' else 'proveedores_pago' end,
+                     case x.beneficiario when 'solicitante' then x.datos_bancarios else x.proveedor end) u)
+             as ben_iban_por
       from x
   )
   select y.orden, y.id, y.folio, y.descripcion, y.fecha_gasto, y.importe, y.metodo_pago, y.numero_factura,
