@@ -157,7 +157,7 @@ describe("un número demasiado grande", () => {
     for (const km of ["99999", "99999999999", "9".repeat(400)])
       expect(mensaje("km", km)).toBe("Kilómetros: debe ser mayor que 0 y como máximo 20.000");
     expect(mensaje("km", "1,25")).toBe("Kilómetros: escriba un número con hasta 1 decimal, por ejemplo 230");
-    for (const importe of ["1000001", "99999999999999", " 99999999999999,99 € "])
+    for (const importe of ["1000001", "99999999999999", " 99999999999999,99 € ", "99.999.999.999.999,00"])
       expect(mensaje("importe", importe)).toBe("Importe: como máximo 1.000.000");
     expect(mensaje("importe", "12,345")).toBe(
       "Importe: escriba un importe con hasta 2 decimales, por ejemplo 1.234,56",

@@ -4,7 +4,7 @@ import type { Option } from "~/lib/opciones";
 import { parseDateInput, parseDateTimeInput } from "~/lib/dates";
 import { formatIban, ibanError, normalizeIban } from "~/lib/iban";
 import { completarLinea, esTipoIva, type LineaParcial } from "~/lib/iva";
-import { MAX_INTEGER_DIGITS, parseMoney } from "~/lib/money";
+import { parseMoney, tieneDemasiadasCifras } from "~/lib/money";
 
 /**
  * A field is declared once: its label, how it is typed in a form, and how the server parses it
@@ -19,6 +19,12 @@ export type Z = typeof Zod.z;
 // A form's parsed values are typed by the form that reads them (e.g. the sign-in's email).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Schema = (z: Z) => Zod.ZodType<any>;
+
+/** A choice a form holds: field `campo` with one of `valores` (no value at all reads as ""). */
+export type Eleccion = { campo: string; valores: readonly string[] };
+/** Whether `values` (a form's, a record's) hold one of the choice's values. */
+export const eligio = (o: Eleccion, values: Record<string, unknown> | undefined) =>
+  o.valores.includes(String(values?.[o.campo] ?? ""));
 
 export type FieldInput =
   | {
@@ -57,15 +63,15 @@ export type Field = {
    * Required, except when field `campo` holds one of `valores`: the form marks it «obligatorio» by
    * the value it opens with (a gasto's importe, which a kilometraje or a dieta does not take).
    */
-  salvoSi?: { campo: string; valores: readonly string[] };
+  salvoSi?: Eleccion;
   /** The other way round: optional, but marked «obligatorio» when `campo` opens with one of `valores`. */
-  soloSi?: { campo: string; valores: readonly string[] };
+  soloSi?: Eleccion;
   /**
    * In sight only while the form's `campo` holds one of `valores` (CSS `:has()`, so without
    * JavaScript too): a field another choice does not use stays out of the way and of the tab
    * order. The form marks it `data-solo-<campo>`; the rule that reads it is the entity's CSS.
    */
-  aplicaSi?: { campo: string; valores: readonly string[] };
+  aplicaSi?: Eleccion;
   /** How a stored value reads, on the record and in its form (e.g. an IBAN in groups of four). */
   display?: (value: string) => string;
 };
@@ -110,7 +116,7 @@ const unaLinea = (v: string) => !CONTROL.test(v);
  * Hangul fillers, U+3164): Unicode marks them default-ignorable, and they do not count.
  */
 const dice = (v: string) => /[\p{L}\p{N}]/u.test(v.replace(/\p{Default_Ignorable_Code_Point}/gu, ""));
-export const controlMessage = (label: string) =>
+const controlMessage = (label: string) =>
   `${label}: escríbalo en una sola línea, sin saltos de línea, tabuladores ni otros caracteres de control (quizá vinieron al pegar el texto)`;
 
 /** The field as `o` declares it: whether it is required, and its hint. */
@@ -286,16 +292,14 @@ export function checkbox(name: string, label: string, o: Common = {}): Field {
   return { name, label, required: false, hint: o.hint, input: { type: "checkbox" }, schema };
 }
 
-const DEMASIADAS_CIFRAS = new RegExp(`^\\s*\\+?\\d{${MAX_INTEGER_DIGITS + 1},}([.,]\\d{1,2})?\\s*€?\\s*$`);
-
 export function money(name: string, label: string, o: Common & { positive?: boolean; max?: number }): Field {
   const max = o.max ?? 999_999_999_999.99;
   const schema = required(o, (z) =>
     z.string({ error: `Escriba ${el(label, o)}, por ejemplo 125,50` }).transform((v, ctx) => {
       const parsed = parseMoney(v);
       if (parsed === null) {
-        // A plain number with more digits than any amount: what is wrong is its size, not its form.
-        if (DEMASIADAS_CIFRAS.test(v)) return rechazo(z, ctx, `${label}: como máximo ${max.toLocaleString("es-ES")}`);
+        // Written as an amount, with more digits than any: what is wrong is its size, not its form.
+        if (tieneDemasiadasCifras(v)) return rechazo(z, ctx, `${label}: como máximo ${max.toLocaleString("es-ES")}`);
         return rechazo(z, ctx, `${label}: escriba un importe con hasta 2 decimales, por ejemplo 1.234,56`);
       }
       const n = Number(parsed);
@@ -471,8 +475,7 @@ export function desglose(
 function sinLosQueNoAplican(fields: readonly Field[], input: unknown) {
   if (typeof input !== "object" || input === null) return input;
   const values = { ...(input as Record<string, unknown>) };
-  for (const { name, aplicaSi } of fields)
-    if (aplicaSi && !aplicaSi.valores.includes(String(values[aplicaSi.campo] ?? ""))) delete values[name];
+  for (const { name, aplicaSi } of fields) if (aplicaSi && !eligio(aplicaSi, values)) delete values[name];
   return values;
 }
 

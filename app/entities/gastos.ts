@@ -71,9 +71,9 @@ export const CAMPOS_NO_ADMIN = [
 
 /** Gastos whose importe the database computes (km × rate, the company's daily amount): no receipt, no IVA. */
 export const CLASES_CALCULADAS = ["kilometraje", "dieta"] as const;
-/** The fields a kilometraje needs (reglasClase checks them), marked so on its form. */
 /** What only an ordinario has (a receipt's fiscal data, a supplier): no class chosen is one. */
 const ORDINARIO = { campo: "clase", valores: ["", "ordinario"] } as const;
+/** The fields a kilometraje needs (reglasClase checks them), marked so on its form. */
 const KILOMETRAJE = { campo: "clase", valores: ["kilometraje"] } as const;
 const DIETA = { campo: "clase", valores: ["dieta"] } as const;
 /** Kilometraje and dietas: Oficina computes them, and what of them is exempt from IRPF. */

@@ -3,7 +3,7 @@ import { Link, useActionData, useLocation, useRouteLoaderData } from "@remix-run
 import { useEffect, useRef } from "react";
 import type { SerializeFrom } from "@remix-run/node";
 import type { Options, StoredRow } from "~/crud/crud.server";
-import { date, ref, select, text, type Field } from "~/entities/fields";
+import { date, eligio, ref, select, text, type Field } from "~/entities/fields";
 import { gastos } from "~/entities/gastos";
 import { ESTADOS_GASTO } from "~/lib/opciones";
 import { formatTimestamp, type Formats } from "~/lib/format";
@@ -237,20 +237,21 @@ export function FichaGasto({
   );
 }
 
-/** The typed issuer only when there is one (otherwise the supplier is the issuer); non-taxed amounts when not 0. */
 /** Whether the record's choice (its class) is one the field is for. */
-const aplica = (f: Field, record: Record<string, unknown>) =>
-  f.aplicaSi === undefined || f.aplicaSi.valores.includes(String(record[f.aplicaSi.campo] ?? ""));
+const aplica = (f: Field, record: Record<string, unknown>) => f.aplicaSi === undefined || eligio(f.aplicaSi, record);
 
 /** What the form does not show of a kilometraje or a dieta: the importe Oficina computed, and how. */
 const calculado = (f: Field, record: Record<string, unknown>) =>
   (f.name === "importe" && !aplica(f, record)) || f.name === "irpf_explicacion";
 
+/**
+ * The importe always (typed or computed); each class's own fields only for it; the typed issuer
+ * only when there is one (otherwise the supplier is the issuer); non-taxed amounts when not 0.
+ */
 function enLaFicha(f: Field, record: Record<string, unknown>) {
   const campo = f.name;
-  // Every gasto has its importe, typed or computed.
   if (campo === "importe") return true;
-  // Each class's own fields only for it (the database keeps them empty otherwise).
+  // The database keeps another class's fields empty.
   if (!aplica(f, record)) return false;
   if (campo === "viaje_id") return Boolean(record.viaje_id);
   if (campo === "emisor_nif" || campo === "emisor_nombre" || campo === "emisor_pais") return Boolean(record.emisor_nif);

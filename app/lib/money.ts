@@ -5,7 +5,7 @@
 import { numberFormat } from "./intl";
 
 /** numeric(14,2): at most 12 integer digits. */
-export const MAX_INTEGER_DIGITS = 12;
+const MAX_INTEGER_DIGITS = 12;
 const CANONICAL = /^-?\d+(\.\d{1,2})?$/;
 
 /**
@@ -20,6 +20,20 @@ const CANONICAL = /^-?\d+(\.\d{1,2})?$/;
  * fit numeric(14,2).
  */
 export function parseMoney(input: string): string | null {
+  const p = leerImporte(input);
+  if (!p || p.digits.length > MAX_INTEGER_DIGITS) return null;
+  const cents = BigInt(p.digits) * 100n + BigInt(p.decPart.padEnd(2, "0"));
+  return fromCents(p.negative ? -cents : cents);
+}
+
+/** Whether `input` is written as an amount but has more integer digits than numeric(14,2) holds. */
+export function tieneDemasiadasCifras(input: string): boolean {
+  const p = leerImporte(input);
+  return p !== null && p.digits.length > MAX_INTEGER_DIGITS;
+}
+
+/** An amount's sign, integer digits (no leading zeros) and decimals as typed, whatever its size; null if not one. */
+function leerImporte(input: string): { negative: boolean; digits: string; decPart: string } | null {
   if (typeof input !== "string") return null;
   let s = input.replace(/[\s\u00a0\u202f€]/g, "");
   let negative = false;
@@ -61,10 +75,7 @@ export function parseMoney(input: string): string | null {
 
   if (!/^\d+$/.test(intPart) || !/^\d{0,2}$/.test(decPart)) return null;
   if (decPart === "" && /[.,]$/.test(s)) return null; // "12," or "12."
-  const digits = intPart.replace(/^0+(?=\d)/, "");
-  if (digits.length > MAX_INTEGER_DIGITS) return null;
-  const cents = BigInt(digits) * 100n + BigInt(decPart.padEnd(2, "0"));
-  return fromCents(negative ? -cents : cents);
+  return { negative, digits: intPart.replace(/^0+(?=\d)/, ""), decPart };
 }
 
 /** "1.234.567" with sep "." → true: 1–3 leading digits then groups of exactly three. */

@@ -4,7 +4,7 @@ import type { ReactNode } from "react";
 import { formatValue } from "~/crud/cells";
 import type { Options, StoredRow } from "~/crud/crud.server";
 import { conGrupos, entitySchema, nuevo, writableFields, type Entity, type FieldGroup } from "~/entities/entity";
-import type { Field } from "~/entities/fields";
+import { eligio, type Eleccion, type Field } from "~/entities/fields";
 import type { Formats } from "~/lib/format";
 import { describirDesglose, leerDesglose } from "~/lib/iva";
 import { anchorIds, ConformForm, FieldControl, toFormValues, useServerForm } from "./forms";
@@ -255,8 +255,7 @@ function Grupos({
   const items = conGrupos(
     entity,
     fields.map((f) => {
-      const tiene = (o?: { campo: string; valores: readonly string[] }) =>
-        o !== undefined && o.valores.includes(String(valores?.[o.campo] ?? ""));
+      const tiene = (o?: Eleccion) => o !== undefined && eligio(o, valores);
       return tiene(f.salvoSi) ? { ...f, required: false } : tiene(f.soloSi) ? { ...f, required: true } : f;
     }),
   );
@@ -292,13 +291,12 @@ function Grupos({
   );
 }
 
-type AplicaSi = NonNullable<Field["aplicaSi"]>;
 /** The attribute the entity's CSS reads (`data-solo-clase="ordinario"`). */
-const soloSi = (a: AplicaSi | undefined) => (a ? { [`data-solo-${a.campo}`]: a.valores.join(" ") } : {});
+const soloSi = (a: Eleccion | undefined) => (a ? { [`data-solo-${a.campo}`]: a.valores.join(" ") } : {});
 /** The choice every field of a group is for, if one: then the group too is out of sight with another. */
-function aplicaATodos(fields: readonly Field[]): AplicaSi | undefined {
+function aplicaATodos(fields: readonly Field[]): Eleccion | undefined {
   const [primero, ...resto] = fields.map((f) => f.aplicaSi);
-  const igual = (a: AplicaSi | undefined) =>
+  const igual = (a: Eleccion | undefined) =>
     a !== undefined && a.campo === primero?.campo && a.valores.join(" ") === primero.valores.join(" ");
   return primero && resto.every(igual) ? primero : undefined;
 }

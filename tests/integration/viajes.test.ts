@@ -82,6 +82,12 @@ async function gasto(o: Record<string, unknown>) {
     .executeTakeFirstOrThrow();
   return vista(String(id));
 }
+/** How many rows `tabla` has: unchanged after a refusal. */
+const filas = (tabla: "gastos" | "viajes") =>
+  app.db
+    .selectFrom(tabla)
+    .select(sql<number>`count(*)::int`.as("n"))
+    .executeTakeFirstOrThrow();
 const vista = (id: string | null) =>
   app.db
     .selectFrom("gastos_vista")
@@ -129,10 +135,7 @@ describe("kilometraje: importe y parte exenta", () => {
   });
 
   it("se reembolsa a quien viaja: otro método de pago se rechaza con su mensaje, y no se escribe", async () => {
-    const antes = await app.db
-      .selectFrom("gastos")
-      .select(sql<number>`count(*)::int`.as("n"))
-      .executeTakeFirstOrThrow();
+    const antes = await filas("gastos");
     for (const clase of ["kilometraje", "dieta"])
       for (const metodo_pago of ["tarjeta_corporativa", "caja_chica", "transferencia"])
         await expect(
@@ -146,12 +149,7 @@ describe("kilometraje: importe y parte exenta", () => {
         ).rejects.toThrow(
           "Método de pago: el kilometraje y las dietas se reembolsan a quien viaja; elija Efectivo, Tarjeta de crédito o Tarjeta de débito.",
         );
-    expect(
-      await app.db
-        .selectFrom("gastos")
-        .select(sql<number>`count(*)::int`.as("n"))
-        .executeTakeFirstOrThrow(),
-    ).toEqual(antes);
+    expect(await filas("gastos")).toEqual(antes);
     const tarjeta = await gasto({
       clase: "kilometraje",
       metodo_pago: "tarjeta_debito",
@@ -861,10 +859,7 @@ describe("pantallas", () => {
     expect((await json(malo)).result.error.regreso).toEqual(["Regreso: no puede ser anterior a la salida"]);
 
     // Dates a trip cannot have: each said beside its field, nothing written; the database says the same.
-    const viajesAntes = await app.db
-      .selectFrom("viajes")
-      .select(sql<number>`count(*)::int`.as("n"))
-      .executeTakeFirstOrThrow();
+    const viajesAntes = await filas("viajes");
     for (const [salida, regreso, campo, mensaje] of [
       [
         "0001-01-01T00:00",
@@ -929,12 +924,7 @@ describe("pantallas", () => {
     } finally {
       await client.end();
     }
-    expect(
-      await app.db
-        .selectFrom("viajes")
-        .select(sql<number>`count(*)::int`.as("n"))
-        .executeTakeFirstOrThrow(),
-    ).toEqual(viajesAntes);
+    expect(await filas("viajes")).toEqual(viajesAntes);
 
     const id = await crearViaje(empleado.cookie);
     const g = await created(
