@@ -18,6 +18,7 @@ import { correoDeAvisos, correoResumen, preferencesUrl, type Aviso, type Lector,
 /** One mail to one person: the claimed rows that share a Message-ID, with all the mail says. */
 export type Envio = {
   mensaje_id: string;
+  destinatario_id: string;
   /** Null only if the person is gone: the send fails and is retried, then listed as undelivered. */
   email: string | null;
   nombre: string | null;
@@ -95,7 +96,13 @@ export async function deliverDue(o: DeliveryOptions): Promise<Pass> {
 
 async function send(o: DeliveryOptions, envio: Envio) {
   if (!envio.email) throw new Error("El destinatario ya no existe");
-  const lector: Lector = { nombre: envio.nombre ?? "", appUrl: o.appUrl, locale: o.locale, currency: o.currency };
+  const lector: Lector = {
+    id: envio.destinatario_id,
+    nombre: envio.nombre ?? "",
+    appUrl: o.appUrl,
+    locale: o.locale,
+    currency: o.currency,
+  };
   const correo =
     envio.avisos.length > 0
       ? correoDeAvisos(envio.avisos, lector)

@@ -22,7 +22,15 @@ export type DatosAviso = {
   remesa?: string;
 };
 
-export type Aviso = { tipo: TipoAviso; gasto_id: string | null; datos: DatosAviso };
+/**
+ * The account one is paid to changed (`datos_bancarios_avisar`): the last four characters of the
+ * new IBAN (none: the account was removed) and who changed it, when it was someone else. Always
+ * by mail too, so it is no choice in the preferences.
+ */
+export type DatosCuenta = { final?: string; autor?: string };
+
+export type AvisoDeGasto = { tipo: TipoAviso; gasto_id: string | null; datos: DatosAviso };
+export type Aviso = AvisoDeGasto | { tipo: "cuenta"; gasto_id: null; datos: DatosCuenta };
 
 /** What a person chooses per kind of aviso, in the preferences form. */
 export const ETIQUETA_TIPO: Record<TipoAviso, string> = {
@@ -34,7 +42,7 @@ export const ETIQUETA_TIPO: Record<TipoAviso, string> = {
 };
 
 /** Who reads the message, and how numbers and dates are written for them. */
-export type Lector = { nombre: string; appUrl: string; locale: string; currency: string };
+export type Lector = { id: string; nombre: string; appUrl: string; locale: string; currency: string };
 type Formato = Pick<Lector, "locale" | "currency">;
 
 const CONTROLES = new RegExp(`(?:${CONTROL.source})+`, "g");
@@ -47,8 +55,17 @@ export const cita = (s: string) => s.replace(CONTROLES, " ").trim();
 
 const importe = (d: DatosAviso, f: Formato) => formatMoney(String(d.importe), f.locale, f.currency);
 
+/** «Ana Ruiz ha cambiado la cuenta en la que cobra sus reembolsos: ahora termina en 1234». */
+function tituloCuenta(d: DatosCuenta): string {
+  const quien = d.autor ? `${cita(d.autor)} ha` : "Ha";
+  return d.final
+    ? `${quien} cambiado la cuenta en la que cobra sus reembolsos: ahora termina en ${cita(d.final)}`
+    : `${quien} quitado la cuenta en la que cobra sus reembolsos`;
+}
+
 /** One line: «GAS-2026-00012 «Taxi aeropuerto» (45,20 €) espera su aprobación: lo envió Elena Gil». */
 export function titulo(a: Aviso, f: Formato): string {
+  if (a.tipo === "cuenta") return tituloCuenta(a.datos);
   const d = a.datos;
   const gasto = `${d.folio} «${cita(d.descripcion)}» (${importe(d, f)})`;
   switch (a.tipo) {
@@ -67,6 +84,8 @@ export function titulo(a: Aviso, f: Formato): string {
 
 /** The details under the title: the motivo, the payment. */
 export function detalle(a: Aviso, f: Formato): string | null {
+  if (a.tipo === "cuenta")
+    return "Si no ha sido usted ni lo ha pedido, avise enseguida a un administrador: la próxima remesa le pagaría en esa cuenta.";
   const d = a.datos;
   if ((a.tipo === "rechazado" || a.tipo === "revertido") && d.motivo) return `Motivo: «${cita(d.motivo)}»`;
   if (a.tipo === "pagado" && d.fecha_pago && d.remesa)
@@ -76,6 +95,7 @@ export function detalle(a: Aviso, f: Formato): string | null {
   return null;
 }
 
+const ASUNTO_CUENTA = "Cambio en la cuenta en la que cobra sus reembolsos";
 const ASUNTO: Record<TipoAviso, (d: DatosAviso) => string> = {
   enviado: (d) => `${d.folio} espera su aprobación`,
   aprobado: (d) => `Su gasto ${d.folio} está aprobado`,
@@ -127,6 +147,8 @@ function mensaje(
 
 /** The gasto's panel, at its anchor: on a phone the panel is far below the list's filters. */
 const enlaceGasto = (appUrl: string, id: string | null) => (id ? `${appUrl}/gastos?gasto=${id}#gasto` : undefined);
+/** Where a person sees and corrects the account they are paid to: their own page. */
+export const enlaceCuenta = (appUrl: string, usuarioId: string) => `${appUrl}/usuarios/${usuarioId}#datos-bancarios`;
 const pie = (appUrl: string) =>
   `Puede elegir qué avisos recibe por correo en sus preferencias: ${preferencesUrl(appUrl)}`;
 
@@ -143,14 +165,15 @@ export function correoDeAvisos(avisos: readonly Aviso[], o: Lector): Correo {
   const lineas = avisos.map((a) => ({
     texto: titulo(a, o),
     detalle: detalle(a, o),
-    enlace: enlaceGasto(o.appUrl, a.gasto_id),
+    enlace: a.tipo === "cuenta" ? enlaceCuenta(o.appUrl, o.id) : enlaceGasto(o.appUrl, a.gasto_id),
   }));
   if (avisos.length === 1) {
     const a = avisos[0]!;
-    return mensaje(ASUNTO[a.tipo](a.datos), `Hola, ${cita(o.nombre)}:`, lineas, pie(o.appUrl));
+    const asunto = a.tipo === "cuenta" ? ASUNTO_CUENTA : ASUNTO[a.tipo](a.datos);
+    return mensaje(asunto, `Hola, ${cita(o.nombre)}:`, lineas, pie(o.appUrl));
   }
   return mensaje(
-    `${avisos.length} avisos de sus gastos`,
+    avisos.some((a) => a.tipo === "cuenta") ? `${avisos.length} avisos` : `${avisos.length} avisos de sus gastos`,
     `Hola, ${cita(o.nombre)}. Tiene ${avisos.length} avisos:`,
     lineas,
     pie(o.appUrl),

@@ -35,7 +35,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (pagina > Math.max(1, paginas)) throw redirect(enLaPagina(paginas));
   return datosDePagina({
     // `tipo` and `datos` as the database writes them (one of its kinds, its JSON for that kind).
-    avisos: lista.rows.map((a) => ({ ...a, tipo: a.tipo as Aviso["tipo"], datos: a.datos as Aviso["datos"] })),
+    avisos: lista.rows.map(({ tipo, gasto_id, datos, ...a }) => ({ ...a, ...({ tipo, gasto_id, datos } as Aviso) })),
     total: lista.total,
     sinLeer,
     pagina,
@@ -95,14 +95,21 @@ export default function Avisos() {
               <li key={a.id} id={`aviso-${a.id}`} className={a.leido_en ? undefined : "sin-leer"}>
                 {a.leido_en ? null : <strong className="etiqueta">Sin leer</strong>}{" "}
                 {/* Through `/avisos/{id}`: opening the gasto marks its aviso read. */}
-                {a.gasto_id ? <Link to={`/avisos/${a.id}`}>{titulo(a, formats)}</Link> : titulo(a, formats)}
+                {a.gasto_id || a.tipo === "cuenta" ? (
+                  <Link to={`/avisos/${a.id}`}>{titulo(a, formats)}</Link>
+                ) : (
+                  titulo(a, formats)
+                )}
                 {extra ? <p>{extra}</p> : null}
                 <p className="fecha">{formatTimestamp(a.creado_en, formats)}</p>
                 {a.leido_en ? null : (
                   <Form method="post">
                     <input type="hidden" name="id" value={a.id} />
                     {/* The visible words first, then which aviso: several such buttons on one page. */}
-                    <button type="submit" aria-label={`Marcar como leído: ${a.datos.folio}`}>
+                    <button
+                      type="submit"
+                      aria-label={`Marcar como leído: ${a.tipo === "cuenta" ? "cambio de su cuenta" : a.datos.folio}`}
+                    >
                       Marcar como leído
                     </button>
                   </Form>

@@ -35,7 +35,7 @@ const ACCIONES_CORREO: readonly { intent: "reintentar" | "descartar"; texto: str
 type Fallido = {
   id: string;
   destinatario: string;
-  tipo: TipoAviso | null;
+  tipo: TipoAviso | "cuenta" | null;
   folio: string | null;
   resumen_fecha: string | null;
   intentos: number;
@@ -180,6 +180,10 @@ export default function PreferenciasAvisos() {
         <Link to="/avisos">Avisos</Link>
       </nav>
       <h1>Preferencias de avisos</h1>
+      <p className="intro">
+        Los cambios en la cuenta en la que cobra sus reembolsos se avisan siempre, también por correo: es lo que le
+        permite saber a tiempo si alguien la ha cambiado sin que usted lo pidiera.
+      </p>
       {errores ? (
         <div className="resumen-errores" role="alert" tabIndex={-1}>
           <h2>Revise lo marcado</h2>
@@ -244,7 +248,12 @@ export default function PreferenciasAvisos() {
                   />
                   <tbody>
                     {fallidos.map((f) => {
-                      const que = f.tipo ? `${ETIQUETA_TIPO[f.tipo]} (${f.folio})` : "Resumen diario";
+                      const que =
+                        f.tipo === "cuenta"
+                          ? "Cambio de su cuenta bancaria"
+                          : f.tipo
+                            ? `${ETIQUETA_TIPO[f.tipo]} (${f.folio})`
+                            : "Resumen diario";
                       return (
                         <tr key={f.id}>
                           <td>{f.destinatario}</td>

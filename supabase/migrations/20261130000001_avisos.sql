@@ -15,8 +15,11 @@ create table public.avisos (
   id uuid primary key default gen_random_uuid(),
   destinatario_id uuid not null
     constraint avisos_destinatario_id_fkey references public.usuarios (id) on delete cascade,
+  -- 'cuenta': la cuenta de sus reembolsos ha cambiado (20261213000001_cuentas_bancarias); no es
+  -- de un gasto ni se elige su canal.
   tipo text not null
-    constraint avisos_tipo_check check (tipo in ('enviado', 'aprobado', 'rechazado', 'pagado', 'revertido')),
+    constraint avisos_tipo_check
+    check (tipo in ('enviado', 'aprobado', 'rechazado', 'pagado', 'revertido', 'cuenta')),
   gasto_id uuid
     constraint avisos_gasto_id_fkey references public.gastos (id) on delete cascade,
   -- Lo que dice el aviso, tal como era al cambiar (folio, descripción, importe, solicitante,
@@ -289,6 +292,7 @@ begin
   return coalesce((
     select jsonb_agg(jsonb_build_object(
              'mensaje_id', e.mensaje_id,
+             'destinatario_id', e.destinatario_id,
              'email', u.email,
              'nombre', u.nombre,
              'avisos', e.avisos,

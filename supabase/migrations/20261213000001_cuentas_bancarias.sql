@@ -127,6 +127,40 @@ create trigger validar_iban before insert or update of iban on public.datos_banc
   for each row execute function interno.validar_iban('opcional');
 select interno.tabla_con_historial('datos_bancarios');
 
+-- Cambiar la cuenta de alguien es la manera de desviar sus reembolsos: cada alta, cambio o baja
+-- del IBAN avisa a la persona, lo haga quien lo haga, y siempre también por correo (no se elige,
+-- como el resto de avisos): quien no reconoce el cambio lo dice antes de la próxima remesa. El
+-- aviso de un cambio propio llega ya leído en la aplicación; el correo, que sale aunque la sesión
+-- sea de otro, es el que importa. Lo que se escribe sin nadie en sesión (datos de demostración,
+-- tareas del servidor) no avisa.
+create function interno.datos_bancarios_avisar() returns trigger
+language plpgsql security definer set search_path = '' as $$
+declare
+  v_antes text := case when tg_op <> 'INSERT' then old.iban end;
+  v_ahora text := case when tg_op <> 'DELETE' then new.iban end;
+  v_persona uuid := case when tg_op = 'DELETE' then old.usuario_id else new.usuario_id end;
+  v_autor uuid := auth.uid();
+  v_aviso uuid;
+begin
+  if v_autor is null or v_antes is not distinct from v_ahora
+     or not exists (select 1 from public.usuarios u where u.id = v_persona and u.activo) then
+    return null;
+  end if;
+  insert into public.avisos (destinatario_id, tipo, datos, leido_en)
+  values (v_persona, 'cuenta', jsonb_strip_nulls(jsonb_build_object(
+            'final', right(v_ahora, 4),
+            'autor', case when v_autor <> v_persona then
+              (select coalesce(nullif(btrim(concat_ws(' ', u.nombre, u.apellidos)), ''), u.email)
+                 from public.usuarios u where u.id = v_autor) end)),
+          case when v_autor = v_persona then now() end)
+  returning id into v_aviso;
+  insert into interno.correos (destinatario_id, aviso_id) values (v_persona, v_aviso);
+  return null;
+end
+$$;
+create trigger avisar after insert or update of iban or delete on public.datos_bancarios
+  for each row execute function interno.datos_bancarios_avisar();
+
 alter table public.datos_bancarios enable row level security;
 create policy datos_bancarios_select on public.datos_bancarios for select to authenticated
   using ((select interno.rol_actual()) is not null

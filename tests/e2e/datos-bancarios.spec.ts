@@ -69,6 +69,13 @@ base(
     await expect(guardada.locator("dl.ficha dt", { hasText: /^NIF$/ }).locator("+ dd")).toHaveText("12345678Z");
     await expect(guardada.getByRole("textbox", { name: /^IBAN/ })).toHaveValue(formatIban(valido));
     await expect(guardada.getByRole("textbox", { name: /^IBAN/ })).not.toHaveAttribute("aria-invalid", "true");
+
+    // Said back to them (by mail too: it may not have been them), already read since it was.
+    await page.goto("/avisos");
+    const aviso = `Ha cambiado la cuenta en la que cobra sus reembolsos: ahora termina en ${valido.slice(-4)}`;
+    await expect(page.getByRole("listitem").getByRole("link", { name: aviso })).toBeVisible();
+    await expect(page.getByRole("banner").getByRole("link", { name: "Avisos", exact: true })).toBeVisible();
+    await expectNoAxeViolations(page);
   },
 );
 

@@ -5,6 +5,7 @@ import { sql } from "kysely";
 import { createMailer, type Mail } from "~/auth/mail.server";
 import { deliverDue, sqlOutbox, type DeliveryOptions, type Outbox } from "~/avisos/entrega.server";
 import { todayISO } from "~/lib/dates";
+import { generateValidEsIban } from "~/lib/iban";
 import { action } from "~/routes/gastos._index";
 import { createTestApp, ORIGIN, request, respond } from "../support/app";
 import { asUser, connect, pgError } from "../support/as-user";
@@ -265,6 +266,45 @@ describe("entrega por correo", () => {
     expect((await correos())[0]).toMatchObject({ estado: "enviado", intentos: 1 });
     expect(await deliverDue(delivery(async (x) => void sent.push(x)))).toMatchObject({ sent: 0 });
     expect(sent).toHaveLength(1);
+  });
+
+  it("un cambio de la cuenta de otra persona: su correo (asunto propio, enlace a su ficha), su aviso y su enlace", async () => {
+    const iban = generateValidEsIban(8801);
+    const client = await connect(app.url);
+    try {
+      await asUser(client, admin.id, (q) =>
+        q("insert into public.datos_bancarios (usuario_id, iban) values ($1, $2)", [elena.id, iban]),
+      );
+    } finally {
+      await client.end();
+    }
+    const sent: Mail[] = [];
+    expect(await deliverDue(delivery(async (m) => void sent.push(m)))).toMatchObject({ sent: 1 });
+    const m = sent[0]!;
+    expect([m.to, m.subject]).toEqual([elena.email, "Cambio en la cuenta en la que cobra sus reembolsos"]);
+    expect(m.text).toContain(
+      `Ana ha cambiado la cuenta en la que cobra sus reembolsos: ahora termina en ${iban.slice(-4)}`,
+    );
+    expect(m.text).toContain("avise enseguida a un administrador");
+    expect(m.text).toContain(`https://oficina.example.test/usuarios/${elena.id}#datos-bancarios`);
+    expect(m.text).not.toContain(iban.slice(4, -4));
+    // In the app: a link that marks it read and leads to her own page, where the account is.
+    const lista = await import("~/routes/avisos._index");
+    const abrir = await import("~/routes/avisos.$id");
+    const r = await respond(() =>
+      lista.loader({ request: request("/avisos", { cookie: elena.cookie }), context: app.context(), params: {} }),
+    );
+    const [aviso] = JSON.parse(await r.text()).avisos;
+    expect(aviso).toMatchObject({ tipo: "cuenta", gasto_id: null, leido_en: null });
+    const abierto = await respond(() =>
+      abrir.loader({
+        request: request(`/avisos/${aviso.id}`, { cookie: elena.cookie }),
+        context: app.context(),
+        params: { id: aviso.id },
+      }),
+    );
+    expect([abierto.status, abierto.headers.get("Location")]).toEqual([302, `/usuarios/${elena.id}#datos-bancarios`]);
+    await app.db.deleteFrom("datos_bancarios").where("usuario_id", "=", elena.id).execute();
   });
 
   it("el texto de quien escribe no se hace pasar por una línea del correo", async () => {

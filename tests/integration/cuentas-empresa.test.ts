@@ -339,6 +339,36 @@ describe("datos bancarios en la ficha de una persona", () => {
     expect(await seccion(empleado.id, admin.cookie)).toMatchObject({ fila: { iban: IBAN_ELENA } });
   });
 
+  it("cada alta, cambio o baja de la cuenta avisa a la persona, también por correo; lo demás, no", async () => {
+    const persona = await app.createUser({ nombre: "Irene", rol: "empleado" });
+    const avisos = () =>
+      sql<{ datos: { final?: string; autor?: string }; leido: boolean; correos: number }>`
+        select a.datos, a.leido_en is not null as leido,
+               (select count(*)::int from interno.correos c where c.aviso_id = a.id) as correos
+          from public.avisos a where a.destinatario_id = ${persona.id} and a.tipo = 'cuenta'
+         order by a.creado_en`
+        .execute(app.db)
+        .then((r) => r.rows);
+    // An administrador adds one: unread, with who did it and the last four characters.
+    const iban = generateValidEsIban(7106);
+    expect((await post(persona.id, { iban }, admin.cookie)).status).toBe(302);
+    expect(await avisos()).toEqual([{ datos: { final: iban.slice(-4), autor: "Ana" }, leido: false, correos: 1 }]);
+    // The holder or the NIF alone, or the same IBAN written again: nothing to tell.
+    expect((await post(persona.id, { iban, titular: "Irene Sanz", version: "1" }, admin.cookie)).status).toBe(302);
+    expect(await avisos()).toHaveLength(1);
+    // The person changes it herself: by mail all the same, read already in the app.
+    const suya = generateValidEsIban(7107);
+    expect((await post(persona.id, { iban: suya, version: "2" }, persona.cookie)).status).toBe(302);
+    expect((await avisos())[1]).toEqual({ datos: { final: suya.slice(-4) }, leido: true, correos: 1 });
+    // Removed (the row goes with its NIF-less account): said too.
+    expect((await post(persona.id, { iban: "", version: "3" }, admin.cookie)).status).toBe(302);
+    expect(await fila(persona.id)).toBeUndefined();
+    expect((await avisos())[2]).toEqual({ datos: { autor: "Ana" }, leido: false, correos: 1 });
+    // Written with no one signed in (demo data, a server task): no aviso.
+    await app.db.insertInto("datos_bancarios").values({ usuario_id: persona.id, iban }).execute();
+    expect(await avisos()).toHaveLength(3);
+  });
+
   it.each([
     ["su aprobador", () => aprobador],
     ["otro empleado", () => colega],

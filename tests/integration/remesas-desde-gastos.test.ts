@@ -1,5 +1,5 @@
 import type pg from "pg";
-import { correoDeAvisos, type Aviso } from "~/avisos/mensajes";
+import { correoDeAvisos, type AvisoDeGasto } from "~/avisos/mensajes";
 import { todayISO } from "~/lib/dates";
 import { generateValidEsIban } from "~/lib/iban";
 import { generateValidCif } from "~/lib/nif";
@@ -231,14 +231,20 @@ describe("el aviso al confirmar la remesa", () => {
       ),
     );
     expect(confirmada.status).toBe(302);
-    const { rows } = await owner.query<Aviso & { destinatario_id: string }>(
+    const { rows } = await owner.query<AvisoDeGasto & { destinatario_id: string }>(
       `select tipo, gasto_id, datos from public.avisos
         where destinatario_id = $1 and tipo = 'pagado' and gasto_id = any($2) order by datos ->> 'folio'`,
       [empleado.id, [a.id, b.id]],
     );
     expect(rows).toHaveLength(2);
     for (const aviso of rows) expect(aviso.datos).toMatchObject({ remesa: hecha.folio, fecha_pago: hoy });
-    const lector = { nombre: "Elena", appUrl: "https://oficina.example", locale: "es-ES", currency: "EUR" };
+    const lector = {
+      id: empleado.id,
+      nombre: "Elena",
+      appUrl: "https://oficina.example",
+      locale: "es-ES",
+      currency: "EUR",
+    };
     const uno = correoDeAvisos([rows[0]!], lector);
     expect(uno.subject).toBe(`Su gasto ${rows[0]!.datos.folio} se ha pagado por transferencia`);
     const fecha = hoy.split("-").reverse().join("/");
@@ -256,7 +262,7 @@ describe("el aviso al confirmar la remesa", () => {
       admin.cookie,
     );
     expect(pagado.status).toBe(302);
-    const manual = await owner.query<Aviso>(
+    const manual = await owner.query<AvisoDeGasto>(
       "select tipo, gasto_id, datos from public.avisos where gasto_id = $1 and tipo = 'pagado'",
       [c.id],
     );

@@ -1352,6 +1352,7 @@ describe("avisos por correo sobre Supabase (el worker, con la clave de servicio)
   });
   const enviado: Envio = {
     mensaje_id: "5f0e4f7e-1c2b-4c1d-9a3e-0f6f1b2c3d4e",
+    destinatario_id: "7c9e6679-7425-40de-944b-e07fc1f90ae7",
     email: "pablo@example.com",
     nombre: "Pablo",
     avisos: [
@@ -1366,6 +1367,7 @@ describe("avisos por correo sobre Supabase (el worker, con la clave de servicio)
   };
   const resumen: Envio = {
     mensaje_id: "6a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+    destinatario_id: "16fd2706-8baf-433b-82eb-8c7fada847da",
     email: "marta@example.com",
     nombre: "Marta",
     avisos: [],
