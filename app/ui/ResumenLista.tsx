@@ -1,8 +1,8 @@
 import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { EXACT_COUNT_LIMIT, type ListResult } from "~/data/store";
-import { csvHref } from "~/ui/lists";
-import { listaFiltrada, type ListState } from "~/crud/list-query";
+import { csvHref, type DeLaLista } from "~/ui/lists";
+import { listaFiltrada } from "~/crud/list-query";
 import { nuevo, type Entity } from "~/entities/entity";
 import type { Formats } from "~/lib/format";
 import { numberFormat } from "~/lib/intl";
@@ -50,9 +50,7 @@ export function ResumenLista({
   result,
   formats,
   id,
-}: {
-  entity: Entity;
-  state: ListState;
+}: DeLaLista & {
   result: Resultado;
   formats: Formats;
   id?: string;
@@ -80,9 +78,7 @@ export function AvisosDeLista({
   state,
   busquedaCorta,
   avisoOrden,
-}: {
-  entity: Entity;
-  state: ListState;
+}: DeLaLista & {
   busquedaCorta: boolean;
   avisoOrden: string | null;
 }) {
@@ -125,9 +121,7 @@ export function ListaVacia({
   state,
   total,
   primero,
-}: {
-  entity: Entity;
-  state: ListState;
+}: DeLaLista & {
   total: number;
   primero?: ReactNode;
 }) {

@@ -12,6 +12,9 @@ import { cuenta, plural } from "~/lib/plural";
 import type { RootData } from "~/root";
 import { RESULTS_ID } from "~/ui/anclas";
 
+/** What every part of a list page is drawn from: the entity and the list's state from its URL. */
+export type DeLaLista = { entity: Entity; state: ListState };
+
 /**
  * The list machinery every screen shares: filter form (GET, so the URL is the state), a table
  * whose headers are sort links with aria-sort, the count, pagination, CSV export. Columns and
@@ -46,9 +49,7 @@ export function FilterForm({
   children,
   plegable = false,
   resumenId,
-}: {
-  entity: Entity;
-  state: ListState;
+}: DeLaLista & {
   options: Options;
   children?: ReactNode;
   plegable?: boolean;
@@ -126,9 +127,7 @@ function CamposFiltro({
   state,
   options,
   children,
-}: {
-  entity: Entity;
-  state: ListState;
+}: DeLaLista & {
   options: Options;
   children?: ReactNode;
 }) {
@@ -503,9 +502,7 @@ export function ListViews({
   state,
   rol,
   todos,
-}: {
-  entity: Entity;
-  state: ListState;
+}: DeLaLista & {
   rol: string;
   todos?: string;
 }) {

@@ -141,12 +141,12 @@ create table interno.subcuentas (
 alter table interno.subcuentas enable row level security; -- sin políticas: solo sus funciones
 revoke all on interno.subcuentas from public, anon, authenticated;
 
-create function interno.exigir_admin_diario() returns void language sql stable security definer set search_path = '' as $$
-  select interno.exigir_admin('Solo un administrador puede ver y descargar el libro diario.') $$;
-
-create function interno.exigir_periodo_diario(p_desde date, p_hasta date) returns void
-language plpgsql immutable set search_path = '' as $$
+-- Lo que pide cada lectura del libro diario: un administrador, y un periodo con sus dos fechas,
+-- en orden.
+create function interno.exigir_diario(p_desde date, p_hasta date) returns void
+language plpgsql stable security definer set search_path = '' as $$
 begin
+  perform interno.exigir_admin('Solo un administrador puede ver y descargar el libro diario.');
   if p_desde is null then
     raise exception using errcode = 'OFINV', detail = 'desde', message = 'Indique la fecha «Desde» del periodo.';
   end if;
@@ -368,8 +368,7 @@ returns table (n integer, asiento integer, linea integer, fecha date, cuenta tex
   base_imponible numeric(12, 2), porcentaje_iva numeric(5, 2), nif text, numero_factura text, total integer,
   huella text) language plpgsql security definer set search_path = '' as $$
 begin
-  perform interno.exigir_admin_diario();
-  perform interno.exigir_periodo_diario(p_desde, p_hasta);
+  perform interno.exigir_diario(p_desde, p_hasta);
   perform interno.numerar_subcuentas(p_desde, p_hasta);
   return query
     select a.* from interno.apuntes_diario(p_desde, p_hasta) a
@@ -384,8 +383,7 @@ $$;
 create function public.meses_libro_diario(p_desde date, p_hasta date) returns jsonb
 language plpgsql stable security definer set search_path = '' as $$
 begin
-  perform interno.exigir_admin_diario();
-  perform interno.exigir_periodo_diario(p_desde, p_hasta);
+  perform interno.exigir_diario(p_desde, p_hasta);
   return (
     select coalesce(jsonb_agg(m.mes order by m.mes), '[]'::jsonb)
       from (select to_char(g.fecha_gasto, 'YYYY-MM') as mes from public.gastos g
@@ -403,8 +401,7 @@ $$;
 create function public.resumen_libro_diario(p_desde date, p_hasta date) returns jsonb
 language plpgsql stable security definer set search_path = '' as $$
 begin
-  perform interno.exigir_admin_diario();
-  perform interno.exigir_periodo_diario(p_desde, p_hasta);
+  perform interno.exigir_diario(p_desde, p_hasta);
   return (
     with a as (select * from interno.apuntes_diario(p_desde, p_hasta)),
     s as (select a.asiento, sum(a.debe) as debe, sum(a.haber) as haber from a group by a.asiento)
@@ -433,8 +430,7 @@ $$;
 -- Privilegios
 -- ---------------------------------------------------------------------------------------------
 revoke all on function
-  interno.fijar_al_aprobar(), interno.nombre_cuenta_gasto(text), interno.exigir_admin_diario(),
-  interno.exigir_periodo_diario(date, date),
+  interno.fijar_al_aprobar(), interno.nombre_cuenta_gasto(text), interno.exigir_diario(date, date),
   interno.movimientos_diario(date, date), interno.numerar_subcuentas(date, date), interno.apuntes_diario(date, date)
   from public, anon, authenticated;
 revoke all on function public.libro_diario(date, date, integer, integer), public.resumen_libro_diario(date, date),
