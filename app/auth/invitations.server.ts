@@ -29,7 +29,7 @@ export type InvitationInput = Omit<CurrentUser, "id" | "activo">;
 export type PendingInvitation = {
   id: string;
   email: string;
-  nombre_completo: string;
+  nombre_completo: string | null;
   rol: Rol;
   departamento_nombre: string | null;
   sucursal_nombre: string | null;

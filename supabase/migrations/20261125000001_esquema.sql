@@ -14,6 +14,15 @@
 -- Funciones internas: no expuestas por la API (PostgREST solo expone public).
 create schema if not exists interno;
 
+-- El nombre de una persona tal como se muestra: nombre y apellidos, o null si no queda nada.
+-- Sin set search_path ni security definer para que el planificador la expanda (listas de 100 000
+-- gastos): por eso pg_catalog escrito. Stable, no immutable: concat_ws es stable, y una immutable
+-- que la llama no se expande. Quién la ejecuta: 20261125000004_rls.
+create function interno.nombre_completo(p_nombre text, p_apellidos text) returns text
+language sql stable parallel safe as $$
+  select nullif(pg_catalog.btrim(pg_catalog.concat_ws(' ', p_nombre, p_apellidos)), '')
+$$;
+
 -- ---------------------------------------------------------------------------------------------
 -- Tablas
 -- ---------------------------------------------------------------------------------------------

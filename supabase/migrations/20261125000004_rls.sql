@@ -101,7 +101,8 @@ grant usage on schema public to authenticated, service_role;
 grant usage on schema interno to authenticated, service_role;
 grant execute on function
   interno.rol_actual(), interno.es_admin(), interno.departamento_actual(), interno.departamentos_a_cargo(),
-  interno.solicitantes_a_cargo(), interno.ubicado(), interno.es_categoria_gasto(text)
+  interno.solicitantes_a_cargo(), interno.ubicado(), interno.es_categoria_gasto(text),
+  interno.nombre_completo(text, text)
   to authenticated, service_role;
 
 grant select, delete on public.departamentos, public.sucursales, public.proveedores to authenticated;
@@ -300,11 +301,11 @@ begin
   create view public.gastos_vista with (security_invoker = true) as
   select g.*,
          interno.nombre_proveedor(p.razon_social, p.nombre_comercial) as proveedor_nombre,
-         nullif(btrim(concat_ws(' ', so.nombre, so.apellidos)), '') as solicitante_nombre,
+         interno.nombre_completo(so.nombre, so.apellidos) as solicitante_nombre,
          d.nombre as departamento_nombre,
          s.nombre as sucursal_nombre,
-         nullif(btrim(concat_ws(' ', ap.nombre, ap.apellidos)), '') as aprobador_nombre,
-         nullif(btrim(concat_ws(' ', apr.nombre, apr.apellidos)), '') as aprobado_por_nombre,
+         interno.nombre_completo(ap.nombre, ap.apellidos) as aprobador_nombre,
+         interno.nombre_completo(apr.nombre, apr.apellidos) as aprobado_por_nombre,
          coalesce(
            (select interno.rol_actual()) in ('aprobador', 'administrador')
            and g.solicitante_id <> (select auth.uid())
@@ -374,7 +375,7 @@ begin
   create view public.viajes_vista with (security_invoker = true) as
   select v.*,
          interno.titulo_viaje(v.destino_municipio, v.destino_pais, v.salida) as titulo,
-         nullif(btrim(concat_ws(' ', u.nombre, u.apellidos)), '') as solicitante_nombre,
+         interno.nombre_completo(u.nombre, u.apellidos) as solicitante_nombre,
          coalesce(t.num_gastos, 0) as num_gastos,
          coalesce(t.borradores, 0) as borradores,
          coalesce(t.pendientes, 0) as pendientes,
@@ -429,7 +430,7 @@ revoke all on function interno.crear_gastos_vista() from public, anon, authentic
 
 create view public.historial_vista with (security_invoker = true) as
 select h.*,
-       nullif(btrim(concat_ws(' ', u.nombre, u.apellidos)), '') as actor_nombre
+       interno.nombre_completo(u.nombre, u.apellidos) as actor_nombre
 from public.historial h
 left join public.usuarios u on u.id = h.actor_id;
 

@@ -91,7 +91,7 @@ begin
   if v_rol not in ('aprobador', 'administrador') then
     return 'Su rol es empleado: no puede ' || p_accion || ' gastos. Si cree que debería, hable con un administrador.';
   end if;
-  select coalesce(nullif(btrim(concat_ws(' ', s.nombre, s.apellidos)), ''), s.email) into v_solicitante
+  select coalesce(interno.nombre_completo(s.nombre, s.apellidos), s.email) into v_solicitante
     from public.usuarios s where s.id = g.solicitante_id;
   -- Never a null message: null means «may approve».
   v_solicitante := coalesce(v_solicitante, 'el solicitante');
@@ -487,7 +487,7 @@ declare
   g record;
   v_nuevo uuid;
   v_nombre text;
-  v_quien text := coalesce(nullif(btrim(concat_ws(' ', new.nombre, new.apellidos)), ''), new.email);
+  v_quien text := coalesce(interno.nombre_completo(new.nombre, new.apellidos), new.email);
   v_porque text := case when not new.activo then 'se desactivó su usuario' else 'ahora es empleado' end;
 begin
   for g in
@@ -498,7 +498,7 @@ begin
        for update
   loop
     v_nuevo := interno.elegir_aprobador(g.solicitante_id, array[g.creado_por_id, g.editado_por_id, new.id]);
-    select coalesce(nullif(btrim(concat_ws(' ', u.nombre, u.apellidos)), ''), u.email) into v_nombre
+    select coalesce(interno.nombre_completo(u.nombre, u.apellidos), u.email) into v_nombre
       from public.usuarios u where u.id = v_nuevo;
     perform set_config('oficina.nota_historial',
       'Reasignado: ' || v_quien || ' ya no puede aprobarlo (' || v_porque || '). '

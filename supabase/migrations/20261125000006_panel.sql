@@ -271,7 +271,7 @@ begin
       select coalesce(jsonb_agg(jsonb_build_object(
                'id', a.id, 'folio', a.folio, 'fecha_gasto', a.fecha_gasto,
                'descripcion', a.descripcion, 'importe', a.importe::text,
-               'solicitante_nombre', nullif(btrim(concat_ws(' ', s.nombre, s.apellidos)), ''))
+               'solicitante_nombre', interno.nombre_completo(s.nombre, s.apellidos))
                order by a.fecha_gasto, a.creado_en, a.id), '[]'::jsonb)
         from (
           select g.id, g.folio, g.fecha_gasto, g.creado_en, g.descripcion, g.importe, g.solicitante_id

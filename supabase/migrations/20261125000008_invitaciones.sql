@@ -136,9 +136,9 @@ begin
     select coalesce(jsonb_agg(to_jsonb(x) order by x.enviada_en desc, x.email), '[]'::jsonb)
     from (
       select u.id, u.email,
-             concat_ws(' ', p.nombre, p.apellidos) as nombre_completo,
+             interno.nombre_completo(p.nombre, p.apellidos) as nombre_completo,
              p.rol, d.nombre as departamento_nombre, s.nombre as sucursal_nombre,
-             nullif(concat_ws(' ', a.nombre, a.apellidos), '') as invitada_por_nombre,
+             interno.nombre_completo(a.nombre, a.apellidos) as invitada_por_nombre,
              i.enviada_en
       from public.invitaciones i
       join auth.users u on u.id = i.usuario_id

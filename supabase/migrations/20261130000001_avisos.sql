@@ -141,7 +141,7 @@ begin
     'descripcion', g.descripcion,
     'importe', g.importe::text,
     'estado', g.estado,
-    'solicitante', (select trim(u.nombre || ' ' || coalesce(u.apellidos, ''))
+    'solicitante', (select interno.nombre_completo(u.nombre, u.apellidos)
                       from public.usuarios u where u.id = g.solicitante_id),
     'motivo', case when p_tipo in ('rechazado', 'revertido') then g.motivo_rechazo end,
     'fecha_pago', case when p_tipo = 'pagado' then g.fecha_pago end,
@@ -301,7 +301,7 @@ begin
                  from (select g.id, g.actualizado_en,
                               jsonb_build_object('id', g.id, 'folio', g.folio, 'descripcion', g.descripcion,
                                 'importe', g.importe::text, 'fecha_gasto', g.fecha_gasto::text,
-                                'solicitante', trim(s.nombre || ' ' || coalesce(s.apellidos, ''))) as fila
+                                'solicitante', coalesce(interno.nombre_completo(s.nombre, s.apellidos), s.email)) as fila
                          from public.gastos g join public.usuarios s on s.id = g.solicitante_id
                         where g.aprobador_id = e.destinatario_id and g.estado = 'pendiente'
                         order by g.actualizado_en, g.id

@@ -120,16 +120,16 @@ create index gastos_busqueda_idx on public.gastos using gin (busqueda extensions
 
 create view public.sucursales_vista with (security_invoker = true) as
 select s.*,
-       nullif(btrim(concat_ws(' ', r.nombre, r.apellidos)), '') as responsable_nombre
+       interno.nombre_completo(r.nombre, r.apellidos) as responsable_nombre
 from public.sucursales s
 left join public.usuarios r on r.id = s.responsable_id;
 
 create view public.usuarios_vista with (security_invoker = true) as
 select u.*,
-       nullif(btrim(concat_ws(' ', u.nombre, u.apellidos)), '') as nombre_completo,
+       interno.nombre_completo(u.nombre, u.apellidos) as nombre_completo,
        d.nombre as departamento_nombre,
        s.nombre as sucursal_nombre,
-       nullif(btrim(concat_ws(' ', a.nombre, a.apellidos)), '') as aprobador_nombre
+       interno.nombre_completo(a.nombre, a.apellidos) as aprobador_nombre
 from public.usuarios u
 left join public.departamentos d on d.id = u.departamento_id
 left join public.sucursales s on s.id = u.sucursal_id

@@ -159,7 +159,7 @@ select r.id, r.folio, r.cuenta_id, r.fecha_ejecucion, r.estado, r.mensaje_id, r.
        r.referencia, r.anulada_por_id, r.anulada_en, r.motivo_anulacion, r.creado_en, r.actualizado_en, r.version,
        c.nombre as cuenta_nombre, c.iban as cuenta_iban,
        (select count(*)::integer from public.remesa_gastos rg where rg.remesa_id = r.id) as num_gastos,
-       nullif(btrim(concat_ws(' ', u.nombre, u.apellidos)), '') as creado_por_nombre
+       interno.nombre_completo(u.nombre, u.apellidos) as creado_por_nombre
   from public.remesas r
   join public.cuentas_empresa c on c.id = r.cuenta_id
   left join public.usuarios u on u.id = r.creado_por_id;

@@ -215,7 +215,7 @@ language sql stable security definer set search_path = '' as $$
            end as acreedor_subcuenta,
            case
              when g.metodo_pago in ('efectivo', 'tarjeta_credito', 'tarjeta_debito')
-               then coalesce(nullif(btrim(concat_ws(' ', s.nombre, s.apellidos)), ''), s.email)
+               then coalesce(interno.nombre_completo(s.nombre, s.apellidos), s.email)
              when g.metodo_pago = 'tarjeta_corporativa' then 'Tarjeta corporativa (pendiente de aplicar)'
              when g.metodo_pago = 'caja_chica' then 'Caja chica'
              -- Sin proveedor ni NIF, la subcuenta común 41000000: su título no es el de un emisor.
@@ -235,7 +235,7 @@ language sql stable security definer set search_path = '' as $$
            case when rg.beneficiario = 'solicitante' then '465' else '410' end as cuenta,
            case when rg.beneficiario = 'solicitante' then rg.beneficiario_id::text else p.pais || ':' || p.nif end as clave,
            case when rg.beneficiario = 'solicitante'
-                then coalesce(nullif(btrim(concat_ws(' ', s.nombre, s.apellidos)), ''), s.email, min(rg.nombre))
+                then coalesce(interno.nombre_completo(s.nombre, s.apellidos), s.email, min(rg.nombre))
                 else coalesce(p.razon_social, min(rg.nombre)) end as titulo,
            p.nif,
            sum(rg.importe) as importe

@@ -214,7 +214,7 @@ create view public.departamentos_vista with (security_invoker = true) as
 select d.id, d.nombre, d.codigo, d.departamento_padre_id, d.responsable_id, d.centro_costo,
        dp.presupuesto_mensual, d.activo, d.notas, d.creado_en, d.actualizado_en, d.version, d.busqueda,
        p.nombre as departamento_padre_nombre,
-       nullif(btrim(concat_ws(' ', r.nombre, r.apellidos)), '') as responsable_nombre
+       interno.nombre_completo(r.nombre, r.apellidos) as responsable_nombre
 from public.departamentos d
 left join public.departamentos_presupuesto dp on dp.id = d.id
 left join public.departamentos p on p.id = d.departamento_padre_id
@@ -305,7 +305,7 @@ grant execute on function interno.ultimo_cambio_de_iban(text, uuid) to authentic
 create function public.cuenta_indicada(p_usuario_id uuid) returns jsonb
 language sql stable security invoker set search_path = '' as $$
   select jsonb_build_object('en', u.creado_en, 'actor_id', u.actor_id,
-           'actor_nombre', nullif(btrim(concat_ws(' ', a.nombre, a.apellidos)), ''))
+           'actor_nombre', interno.nombre_completo(a.nombre, a.apellidos))
     from public.datos_bancarios d
     cross join lateral interno.ultimo_cambio_de_iban('datos_bancarios', d.id) u
     left join public.usuarios a on a.id = u.actor_id
@@ -324,7 +324,7 @@ returns table (orden bigint, gasto_id uuid, folio text, descripcion text, fecha_
            case when g.metodo_pago in ('efectivo', 'tarjeta_credito', 'tarjeta_debito') then 'solicitante'
                 when g.metodo_pago = 'transferencia' and p.id is not null then 'proveedor' end as beneficiario,
            s.id as solicitante, p.id as proveedor,
-           coalesce(b.titular, nullif(btrim(concat_ws(' ', s.nombre, s.apellidos)), ''), s.email) as nombre_solicitante,
+           coalesce(b.titular, interno.nombre_completo(s.nombre, s.apellidos), s.email) as nombre_solicitante,
            p.razon_social, b.iban as iban_solicitante, pp.iban as iban_proveedor, b.id as datos_bancarios,
            (select r.folio from public.remesa_gastos rg join public.remesas r on r.id = rg.remesa_id
              where rg.gasto_id = g.id and rg.viva) as en_remesa
