@@ -150,7 +150,7 @@ begin
   values (v_persona, 'cuenta', jsonb_strip_nulls(jsonb_build_object(
             'final', right(v_ahora, 4),
             'autor', case when v_autor <> v_persona then
-              (select coalesce(nullif(btrim(concat_ws(' ', u.nombre, u.apellidos)), ''), u.email)
+              (select coalesce(interno.nombre_completo(u.nombre, u.apellidos), u.email)
                  from public.usuarios u where u.id = v_autor) end)),
           case when v_autor = v_persona then now() end)
   returning id into v_aviso;
