@@ -23,14 +23,20 @@ export type DatosAviso = {
 };
 
 /**
- * The account one is paid to changed (`datos_bancarios_avisar`): the last four characters of the
- * new IBAN (none: the account was removed) and who changed it, when it was someone else. Always
- * by mail too, so it is no choice in the preferences.
+ * A bank account changed: the last four characters of the new IBAN (none: it was removed) and
+ * who changed it, when it was not the reader. `cuenta`: the one the reader is paid to
+ * (`datos_bancarios_avisar`); `cuenta_proveedor`: a supplier's, told to the other
+ * administradores (`proveedores_pago_avisar`). Always by mail too: no choice in the preferences.
  */
 export type DatosCuenta = { final?: string; autor?: string };
+export type DatosCuentaProveedor = DatosCuenta & { proveedor: string; proveedor_id: string };
 
 export type AvisoDeGasto = { tipo: TipoAviso; gasto_id: string | null; datos: DatosAviso };
-export type Aviso = AvisoDeGasto | { tipo: "cuenta"; gasto_id: null; datos: DatosCuenta };
+export type AvisoDeCuenta =
+  | { tipo: "cuenta"; gasto_id: null; datos: DatosCuenta }
+  | { tipo: "cuenta_proveedor"; gasto_id: null; datos: DatosCuentaProveedor };
+export type Aviso = AvisoDeGasto | AvisoDeCuenta;
+export const esDeCuenta = (a: Aviso): a is AvisoDeCuenta => a.tipo === "cuenta" || a.tipo === "cuenta_proveedor";
 
 /** What a person chooses per kind of aviso, in the preferences form. */
 export const ETIQUETA_TIPO: Record<TipoAviso, string> = {
@@ -56,16 +62,17 @@ export const cita = (s: string) => s.replace(CONTROLES, " ").trim();
 const importe = (d: DatosAviso, f: Formato) => formatMoney(String(d.importe), f.locale, f.currency);
 
 /** «Ana Ruiz ha cambiado la cuenta en la que cobra sus reembolsos: ahora termina en 1234». */
-function tituloCuenta(d: DatosCuenta): string {
+function tituloCuenta(a: AvisoDeCuenta): string {
+  const d = a.datos;
   const quien = d.autor ? `${cita(d.autor)} ha` : "Ha";
-  return d.final
-    ? `${quien} cambiado la cuenta en la que cobra sus reembolsos: ahora termina en ${cita(d.final)}`
-    : `${quien} quitado la cuenta en la que cobra sus reembolsos`;
+  const cuenta =
+    a.tipo === "cuenta" ? "la cuenta en la que cobra sus reembolsos" : `la cuenta de ${cita(a.datos.proveedor)}`;
+  return d.final ? `${quien} cambiado ${cuenta}: ahora termina en ${cita(d.final)}` : `${quien} quitado ${cuenta}`;
 }
 
 /** One line: «GAS-2026-00012 «Taxi aeropuerto» (45,20 €) espera su aprobación: lo envió Elena Gil». */
 export function titulo(a: Aviso, f: Formato): string {
-  if (a.tipo === "cuenta") return tituloCuenta(a.datos);
+  if (esDeCuenta(a)) return tituloCuenta(a);
   const d = a.datos;
   const gasto = `${d.folio} «${cita(d.descripcion)}» (${importe(d, f)})`;
   switch (a.tipo) {
@@ -86,6 +93,9 @@ export function titulo(a: Aviso, f: Formato): string {
 export function detalle(a: Aviso, f: Formato): string | null {
   if (a.tipo === "cuenta")
     return "Si no ha sido usted ni lo ha pedido, avise enseguida a un administrador: la próxima remesa le pagaría en esa cuenta.";
+  // Changed bank details are how invoices get paid to a fraudster: checked by a call, not a reply.
+  if (a.tipo === "cuenta_proveedor")
+    return "Antes de pagarle, confírmelo con el proveedor por un teléfono que ya tuviera, no por el correo que pidió el cambio.";
   const d = a.datos;
   if ((a.tipo === "rechazado" || a.tipo === "revertido") && d.motivo) return `Motivo: «${cita(d.motivo)}»`;
   if (a.tipo === "pagado" && d.fecha_pago && d.remesa)
@@ -95,7 +105,10 @@ export function detalle(a: Aviso, f: Formato): string | null {
   return null;
 }
 
-const ASUNTO_CUENTA = "Cambio en la cuenta en la que cobra sus reembolsos";
+const asuntoCuenta = (a: AvisoDeCuenta) =>
+  a.tipo === "cuenta"
+    ? "Cambio en la cuenta en la que cobra sus reembolsos"
+    : `Cambio en la cuenta de un proveedor: ${cita(a.datos.proveedor)}`;
 const ASUNTO: Record<TipoAviso, (d: DatosAviso) => string> = {
   enviado: (d) => `${d.folio} espera su aprobación`,
   aprobado: (d) => `Su gasto ${d.folio} está aprobado`,
@@ -147,8 +160,9 @@ function mensaje(
 
 /** The gasto's panel, at its anchor: on a phone the panel is far below the list's filters. */
 const enlaceGasto = (appUrl: string, id: string | null) => (id ? `${appUrl}/gastos?gasto=${id}#gasto` : undefined);
-/** Where a person sees and corrects the account they are paid to: their own page. */
-export const enlaceCuenta = (appUrl: string, usuarioId: string) => `${appUrl}/usuarios/${usuarioId}#datos-bancarios`;
+/** Where the changed account is seen: the reader's own page, or the supplier's. */
+export const enlaceCuenta = (a: AvisoDeCuenta, usuarioId: string) =>
+  a.tipo === "cuenta" ? `/usuarios/${usuarioId}#datos-bancarios` : `/proveedores/${a.datos.proveedor_id}`;
 const pie = (appUrl: string) =>
   `Puede elegir qué avisos recibe por correo en sus preferencias: ${preferencesUrl(appUrl)}`;
 
@@ -165,15 +179,15 @@ export function correoDeAvisos(avisos: readonly Aviso[], o: Lector): Correo {
   const lineas = avisos.map((a) => ({
     texto: titulo(a, o),
     detalle: detalle(a, o),
-    enlace: a.tipo === "cuenta" ? enlaceCuenta(o.appUrl, o.id) : enlaceGasto(o.appUrl, a.gasto_id),
+    enlace: esDeCuenta(a) ? `${o.appUrl}${enlaceCuenta(a, o.id)}` : enlaceGasto(o.appUrl, a.gasto_id),
   }));
   if (avisos.length === 1) {
     const a = avisos[0]!;
-    const asunto = a.tipo === "cuenta" ? ASUNTO_CUENTA : ASUNTO[a.tipo](a.datos);
+    const asunto = esDeCuenta(a) ? asuntoCuenta(a) : ASUNTO[a.tipo](a.datos);
     return mensaje(asunto, `Hola, ${cita(o.nombre)}:`, lineas, pie(o.appUrl));
   }
   return mensaje(
-    avisos.some((a) => a.tipo === "cuenta") ? `${avisos.length} avisos` : `${avisos.length} avisos de sus gastos`,
+    avisos.some(esDeCuenta) ? `${avisos.length} avisos` : `${avisos.length} avisos de sus gastos`,
     `Hola, ${cita(o.nombre)}. Tiene ${avisos.length} avisos:`,
     lineas,
     pie(o.appUrl),

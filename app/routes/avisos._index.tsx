@@ -1,7 +1,7 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/auth/session.server";
-import { detalle, titulo, type Aviso } from "~/avisos/mensajes";
+import { detalle, esDeCuenta, titulo, type Aviso } from "~/avisos/mensajes";
 import { avisosSinLeer } from "~/avisos/sin-leer.server";
 import { UUID } from "~/data/store";
 import { datosDePagina, redirectWithFlash } from "~/crud/respuestas.server";
@@ -95,7 +95,7 @@ export default function Avisos() {
               <li key={a.id} id={`aviso-${a.id}`} className={a.leido_en ? undefined : "sin-leer"}>
                 {a.leido_en ? null : <strong className="etiqueta">Sin leer</strong>}{" "}
                 {/* Through `/avisos/{id}`: opening the gasto marks its aviso read. */}
-                {a.gasto_id || a.tipo === "cuenta" ? (
+                {a.gasto_id || esDeCuenta(a) ? (
                   <Link to={`/avisos/${a.id}`}>{titulo(a, formats)}</Link>
                 ) : (
                   titulo(a, formats)
@@ -108,7 +108,7 @@ export default function Avisos() {
                     {/* The visible words first, then which aviso: several such buttons on one page. */}
                     <button
                       type="submit"
-                      aria-label={`Marcar como leído: ${a.tipo === "cuenta" ? "cambio de su cuenta" : a.datos.folio}`}
+                      aria-label={`Marcar como leído: ${esDeCuenta(a) ? titulo(a, formats) : a.datos.folio}`}
                     >
                       Marcar como leído
                     </button>

@@ -1,7 +1,7 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/auth/session.server";
-import { ETIQUETA_TIPO, TIPOS_AVISO, type TipoAviso } from "~/avisos/mensajes";
+import { ETIQUETA_TIPO, TIPOS_AVISO, type Aviso, type TipoAviso } from "~/avisos/mensajes";
 import { motivoEntrega } from "~/avisos/motivo-entrega";
 import { UUID, type Store } from "~/data/store";
 import { forbidden, redirectWithFlash } from "~/crud/respuestas.server";
@@ -35,7 +35,7 @@ const ACCIONES_CORREO: readonly { intent: "reintentar" | "descartar"; texto: str
 type Fallido = {
   id: string;
   destinatario: string;
-  tipo: TipoAviso | "cuenta" | null;
+  tipo: Aviso["tipo"] | null;
   folio: string | null;
   resumen_fecha: string | null;
   intentos: number;
@@ -181,9 +181,9 @@ export default function PreferenciasAvisos() {
       </nav>
       <h1>Preferencias de avisos</h1>
       <p className="intro">
-        Los cambios en la cuenta en la que cobra sus reembolsos se avisan siempre, también por correo: es lo que le
-        permite saber a tiempo si alguien la ha cambiado sin que usted lo pidiera.
-      </p>
+        Los cambios de una cuenta bancaria (la suya, en la que cobra sus reembolsos, y, si es administrador, la de un
+        proveedor) se avisan siempre, también por correo: así se sabe a tiempo de un cambio que nadie pidió.
+      </p>{" "}
       {errores ? (
         <div className="resumen-errores" role="alert" tabIndex={-1}>
           <h2>Revise lo marcado</h2>
@@ -251,9 +251,11 @@ export default function PreferenciasAvisos() {
                       const que =
                         f.tipo === "cuenta"
                           ? "Cambio de su cuenta bancaria"
-                          : f.tipo
-                            ? `${ETIQUETA_TIPO[f.tipo]} (${f.folio})`
-                            : "Resumen diario";
+                          : f.tipo === "cuenta_proveedor"
+                            ? "Cambio de la cuenta de un proveedor"
+                            : f.tipo
+                              ? `${ETIQUETA_TIPO[f.tipo]} (${f.folio})`
+                              : "Resumen diario";
                       return (
                         <tr key={f.id}>
                           <td>{f.destinatario}</td>

@@ -15,11 +15,12 @@ create table public.avisos (
   id uuid primary key default gen_random_uuid(),
   destinatario_id uuid not null
     constraint avisos_destinatario_id_fkey references public.usuarios (id) on delete cascade,
-  -- 'cuenta': la cuenta de sus reembolsos ha cambiado (20261213000001_cuentas_bancarias); no es
-  -- de un gasto ni se elige su canal.
+  -- 'cuenta': la cuenta de sus reembolsos ha cambiado (20261213000001_cuentas_bancarias);
+  -- 'cuenta_proveedor': la de un proveedor (20261226000001_datos_por_necesidad). No son de un
+  -- gasto ni se elige su canal.
   tipo text not null
     constraint avisos_tipo_check
-    check (tipo in ('enviado', 'aprobado', 'rechazado', 'pagado', 'revertido', 'cuenta')),
+    check (tipo in ('enviado', 'aprobado', 'rechazado', 'pagado', 'revertido', 'cuenta', 'cuenta_proveedor')),
   gasto_id uuid
     constraint avisos_gasto_id_fkey references public.gastos (id) on delete cascade,
   -- Lo que dice el aviso, tal como era al cambiar (folio, descripción, importe, solicitante,

@@ -111,6 +111,49 @@ create trigger reservar_notas before insert or update of notas on public.proveed
 
 select interno.tabla_con_historial('proveedores_pago', false); -- 1:1 con su tabla, sin versión propia
 
+-- Pedir que se pague a otra cuenta es el fraude clásico del proveedor suplantado: cuando cambia
+-- (o se añade, o se quita) la cuenta de un proveedor que ya existía, los demás administradores
+-- activos reciben un aviso, siempre también por correo, para confirmarlo antes de pagarle. El alta
+-- de un proveedor con su cuenta no avisa (su fila se escribe antes que la del proveedor), ni lo
+-- escrito sin nadie en sesión.
+create function interno.proveedores_pago_avisar() returns trigger
+language plpgsql security definer set search_path = '' as $$
+declare
+  v_id uuid := case when tg_op = 'DELETE' then old.id else new.id end;
+  v_antes text := case when tg_op <> 'INSERT' then old.iban end;
+  v_ahora text := case when tg_op <> 'DELETE' then new.iban end;
+  v_autor uuid := auth.uid();
+  v_datos jsonb;
+  v_admin uuid;
+  v_aviso uuid;
+begin
+  if v_autor is null or v_antes is not distinct from v_ahora then
+    return null;
+  end if;
+  select jsonb_strip_nulls(jsonb_build_object(
+           'proveedor_id', p.id,
+           'proveedor', interno.nombre_proveedor(p.razon_social, p.nombre_comercial),
+           'final', right(v_ahora, 4),
+           'autor', (select coalesce(interno.nombre_completo(u.nombre, u.apellidos), u.email)
+                       from public.usuarios u where u.id = v_autor)))
+    into v_datos
+    from public.proveedores p where p.id = v_id;
+  if v_datos is null then
+    return null;
+  end if;
+  for v_admin in
+    select u.id from public.usuarios u where u.rol = 'administrador' and u.activo and u.id <> v_autor
+  loop
+    insert into public.avisos (destinatario_id, tipo, datos) values (v_admin, 'cuenta_proveedor', v_datos)
+    returning id into v_aviso;
+    insert into interno.correos (destinatario_id, aviso_id) values (v_admin, v_aviso);
+  end loop;
+  return null;
+end
+$$;
+create trigger avisar after insert or update of iban or delete on public.proveedores_pago
+  for each row execute function interno.proveedores_pago_avisar();
+
 alter table public.proveedores_pago enable row level security;
 create policy proveedores_pago_select on public.proveedores_pago for select to authenticated
   using ((select interno.es_admin()));

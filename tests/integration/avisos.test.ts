@@ -307,6 +307,46 @@ describe("entrega por correo", () => {
     await app.db.deleteFrom("datos_bancarios").where("usuario_id", "=", elena.id).execute();
   });
 
+  it("la cuenta de un proveedor que cambia avisa a los demás administradores, no al alta ni a quien la cambió", async () => {
+    const client = await connect(app.url);
+    const comoAna = (sql: string, params: unknown[]) => asUser(client, admin.id, (q) => q(sql, params));
+    try {
+      const alta = await comoAna(
+        "insert into public.proveedores (razon_social, tipo_persona, nif, iban) values ('Transportes Ebro SL', 'empresa', 'B12345674', $1) returning id",
+        [generateValidEsIban(8802)],
+      );
+      const id: string = alta.rows[0].id;
+      expect(await resumen()).toEqual([]);
+      const nueva = generateValidEsIban(8803);
+      await comoAna("update public.proveedores set iban = $1 where id = $2", [nueva, id]);
+      expect(await resumen()).toEqual(["admin2:cuenta_proveedor"]);
+      expect((await avisos())[0]!.datos).toEqual({
+        proveedor_id: id,
+        proveedor: "Transportes Ebro SL",
+        final: nueva.slice(-4),
+        autor: "Ana",
+      });
+      const sent: Mail[] = [];
+      expect(await deliverDue(delivery(async (m) => void sent.push(m)))).toMatchObject({ sent: 1 });
+      expect([sent[0]!.to, sent[0]!.subject]).toEqual([
+        admin2.email,
+        "Cambio en la cuenta de un proveedor: Transportes Ebro SL",
+      ]);
+      expect(sent[0]!.text).toContain(
+        `Ana ha cambiado la cuenta de Transportes Ebro SL: ahora termina en ${nueva.slice(-4)}`,
+      );
+      expect(sent[0]!.text).toContain("confírmelo con el proveedor por un teléfono que ya tuviera");
+      expect(sent[0]!.text).toContain(`https://oficina.example.test/proveedores/${id}`);
+      // Written again as it was, or with no one signed in: nothing more.
+      await comoAna("update public.proveedores set iban = $1 where id = $2", [nueva, id]);
+      await sql`update public.proveedores set iban = ${generateValidEsIban(8804)} where id = ${id}`.execute(app.db);
+      expect(await resumen()).toEqual(["admin2:cuenta_proveedor"]);
+      await app.db.deleteFrom("proveedores").where("id", "=", id).execute();
+    } finally {
+      await client.end();
+    }
+  });
+
   it("el texto de quien escribe no se hace pasar por una línea del correo", async () => {
     const fake = "Taxi\r\nAVISO DE SEGURIDAD: su cuenta caduca hoy, entre en https://evil.example/login";
     // The form refuses it, with a message, and writes nothing.
