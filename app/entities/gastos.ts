@@ -111,7 +111,15 @@ export const gastos: Entity = {
       aplicaSi: ORDINARIO,
       hint: "Con IVA, hasta 2 decimales, por ejemplo 125,50.",
     },
-    select("metodo_pago", "Método de pago", METODOS_PAGO, { required: true }),
+    {
+      // Required for an ordinario (reglasClase says so). A kilometraje or a dieta is reimbursed to
+      // whoever travelled: not asked, the database writes «efectivo» (account 465, like any
+      // gasto the person paid).
+      ...select("metodo_pago", "Método de pago", METODOS_PAGO, { required: true }),
+      schema: select("metodo_pago", "Método de pago", METODOS_PAGO).schema,
+      salvoSi: CON_IRPF,
+      aplicaSi: ORDINARIO,
+    },
     // A kilometraje or a dieta has no supplier nor receipt: these are out of its form and its record.
     { ...ref("proveedor_id", "Proveedor", "proveedores", { hint: "Solo proveedores activos." }), aplicaSi: ORDINARIO },
     { ...text("numero_factura", "Nº de factura / ticket", { max: 50 }), aplicaSi: ORDINARIO },
@@ -413,7 +421,10 @@ function reglasClase(values: Record<string, unknown>, ctx: Ctx) {
     if (!texto(values.km)) falta("km", "Kilómetros: escriba los del trayecto, por ejemplo 230");
   } else if (values.clase === "dieta") {
     if (!texto(values.viaje_id)) falta("viaje_id", "Viaje: una dieta es de un día de un viaje; elija el viaje");
-  } else if (!texto(values.importe)) falta("importe", "Escriba el importe, por ejemplo 125,50");
+  } else {
+    if (!texto(values.importe)) falta("importe", "Escriba el importe, por ejemplo 125,50");
+    if (!texto(values.metodo_pago)) falta("metodo_pago", "Elija un método de pago");
+  }
 }
 
 type Ctx = Parameters<NonNullable<Entity["refine"]>>[1];

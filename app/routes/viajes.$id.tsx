@@ -122,17 +122,11 @@ export default function Viaje() {
               <Link to={nuevo("")}>Añadir un gasto al viaje</Link>
               {antesDeSalir ? null : (
                 <>
-                  {/* Their category and method as they nearly always are (reimbursed to whoever travelled), on a day of the trip. */}
-                  <Link
-                    to={nuevo(
-                      `&nuevo.clase=kilometraje&nuevo.categoria=viajes_transporte&nuevo.metodo_pago=efectivo${dia}`,
-                    )}
-                  >
+                  {/* Their class and category as they nearly always are, on a day of the trip. */}
+                  <Link to={nuevo(`&nuevo.clase=kilometraje&nuevo.categoria=viajes_transporte${dia}`)}>
                     Añadir kilometraje
                   </Link>
-                  <Link to={nuevo(`&nuevo.clase=dieta&nuevo.categoria=comidas&nuevo.metodo_pago=efectivo${dia}`)}>
-                    Añadir una dieta
-                  </Link>
+                  <Link to={nuevo(`&nuevo.clase=dieta&nuevo.categoria=comidas${dia}`)}>Añadir una dieta</Link>
                 </>
               )}
             </p>

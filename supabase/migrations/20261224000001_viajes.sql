@@ -261,7 +261,13 @@ begin
   end if;
 
   -- Lo que se debe a quien viaja: se le reembolsa (cuenta 465, remesa a su IBAN), nunca lo pagó
-  -- la empresa ni un proveedor.
+  -- la empresa ni un proveedor. El formulario no lo pregunta: sin método, o al pasar a esta clase
+  -- un gasto ordinario con uno de la empresa que nadie cambió, queda «efectivo» (lo pagó la persona).
+  if new.metodo_pago is null
+     or (tg_op = 'UPDATE' and old.clase = 'ordinario' and new.metodo_pago = old.metodo_pago
+         and new.metodo_pago not in ('efectivo', 'tarjeta_credito', 'tarjeta_debito')) then
+    new.metodo_pago := 'efectivo';
+  end if;
   if new.metodo_pago not in ('efectivo', 'tarjeta_credito', 'tarjeta_debito')
      and (tg_op = 'INSERT' or (new.clase, new.metodo_pago) is distinct from (old.clase, old.metodo_pago)) then
     raise exception using errcode = 'OFINV', detail = 'metodo_pago',

@@ -26,7 +26,6 @@ test("el kilometraje añadido desde el viaje lleva de vuelta a su viaje", async 
   // A trip already over: the form opens on its day, not on today (which the trip does not include).
   await expect(form.getByLabel("Fecha (obligatorio)")).toHaveValue(dia);
   await form.getByLabel("Categoría").selectOption({ label: "Viajes y transporte" });
-  await form.getByLabel("Método de pago").selectOption({ label: "Efectivo" });
   await form.getByLabel("Origen (obligatorio)", { exact: true }).fill("Madrid");
   await form.getByLabel("Destino (obligatorio)", { exact: true }).fill(municipio);
   await form.getByLabel("Kilómetros (obligatorio)", { exact: true }).fill("225");

@@ -60,9 +60,9 @@ test("un viaje de dos días con pernocta, 230 km en coche, hotel y taxi: se env�
     await expect(campos.nth(2)).toHaveAccessibleName(/^Origen/);
     await form.getByLabel("Descripción").fill("Coche propio Madrid – Valencia");
     await form.getByLabel("Fecha (obligatorio)").fill(ayer);
-    // The link chose the category and the method (reimbursed): nothing to pick.
+    // The link chose the category: nothing to pick. Nor a method of payment: it is reimbursed.
     await expect(form.getByLabel("Categoría")).toHaveValue("viajes_transporte");
-    await expect(form.getByLabel("Método de pago")).toHaveValue("efectivo");
+    await expect(form.getByLabel("Método de pago")).toBeHidden();
     // The link's class opens its fold: the km fields are in sight, not folded at the bottom.
     await expect(form.getByLabel("Origen (obligatorio)", { exact: true })).toBeVisible();
     // A dieta's fields are not a kilometraje's: out of sight (CSS, with or without JavaScript).

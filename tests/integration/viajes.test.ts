@@ -169,6 +169,29 @@ describe("kilometraje: importe y parte exenta", () => {
       .where("id", "=", tarjeta.id)
       .executeTakeFirstOrThrow();
     expect(guardado.metodo_pago).toBe("tarjeta_debito");
+    // Not given (the form does not ask it): «efectivo». An ordinario paid by the company that
+    // becomes a kilometraje with its method untouched: «efectivo» too; one the person paid keeps it.
+    const sinMetodo = await gasto({
+      clase: "dieta",
+      metodo_pago: null,
+      viaje_id: await viaje(),
+      fecha_gasto: "2026-03-02",
+    });
+    const metodo = (id: string) =>
+      app.db.selectFrom("gastos").select("metodo_pago").where("id", "=", id).executeTakeFirstOrThrow();
+    expect(await metodo(sinMetodo.id)).toEqual({ metodo_pago: "efectivo" });
+    for (const [antes, despues] of [
+      ["tarjeta_corporativa", "efectivo"],
+      ["tarjeta_credito", "tarjeta_credito"],
+    ]) {
+      const ordinario = await gasto({ metodo_pago: antes, fecha_gasto: "2026-03-02", importe: "10.00" });
+      await app.db
+        .updateTable("gastos")
+        .set({ clase: "kilometraje", km_origen: "Madrid", km_destino: "Toledo", km: "10" })
+        .where("id", "=", ordinario.id)
+        .execute();
+      expect(await metodo(ordinario.id)).toEqual({ metodo_pago: despues });
+    }
   });
 
   it("el día del cambio de tarifa: 0,19 €/km el 16-07-2023 y 0,26 €/km el 17-07-2023", async () => {
@@ -619,7 +642,8 @@ describe("pantallas", () => {
         descripcion: "Coche a Valencia",
         fecha_gasto: ayer,
         categoria: "viajes_transporte",
-        metodo_pago: "efectivo",
+        // Chosen before the class changed, then hidden: not asked of a kilometraje, not kept.
+        metodo_pago: "tarjeta_corporativa",
         // Typed anyway: the database computes it, and the message says so.
         importe: "99,00",
         km_origen: "Madrid",
@@ -632,7 +656,12 @@ describe("pantallas", () => {
       "Importe calculado: 59,80 € (el importe escrito no cuenta: en kilometraje y dietas lo calcula Oficina).",
     );
     const km = await created(creadoKm);
-    expect(km).toMatchObject({ importe: "59.80", clase: "kilometraje", tipo_documento: "sin_justificante" });
+    expect(km).toMatchObject({
+      importe: "59.80",
+      clase: "kilometraje",
+      tipo_documento: "sin_justificante",
+      metodo_pago: "efectivo",
+    });
     const dieta = await created(
       await post(
         {
@@ -642,13 +671,17 @@ describe("pantallas", () => {
           descripcion: "Dieta día 1",
           fecha_gasto: ayer,
           categoria: "comidas",
-          metodo_pago: "efectivo",
           dieta_pernocta: "on",
         },
         empleado.cookie,
       ),
     );
-    expect(dieta).toMatchObject({ importe: "53.34", dieta_lugar: "espana", dieta_pernocta: true });
+    expect(dieta).toMatchObject({
+      importe: "53.34",
+      dieta_lugar: "espana",
+      dieta_pernocta: true,
+      metodo_pago: "efectivo",
+    });
     const hotel = await created(
       await post(
         {
