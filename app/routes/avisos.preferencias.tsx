@@ -181,9 +181,10 @@ export default function PreferenciasAvisos() {
       </nav>
       <h1>Preferencias de avisos</h1>
       <p className="intro">
-        Los cambios de una cuenta bancaria (la suya, en la que cobra sus reembolsos, y, si es administrador, la de un
-        proveedor) se avisan siempre, también por correo: así se sabe a tiempo de un cambio que nadie pidió.
-      </p>{" "}
+        {admin
+          ? "Los cambios de la cuenta en la que cobra sus reembolsos, y los de la cuenta de un proveedor, se avisan siempre, también por correo: así se sabe a tiempo de un cambio que nadie pidió."
+          : "Los cambios de la cuenta en la que cobra sus reembolsos se avisan siempre, también por correo: así sabe a tiempo de un cambio que usted no pidió."}
+      </p>
       {errores ? (
         <div className="resumen-errores" role="alert" tabIndex={-1}>
           <h2>Revise lo marcado</h2>
