@@ -30,6 +30,8 @@ export type Candidato = {
   nombre: string | null;
   iban: string | null;
   motivo: string | null;
+  /** The account was written in the app in the last 30 days: when and by whom (to be checked first). */
+  cuenta_reciente: { en: string; por: string | null } | null;
 };
 export type Candidatos = {
   gastos: Candidato[];

@@ -7,6 +7,7 @@ import { alContenido, datosDePagina, redirectWithFlash } from "~/crud/respuestas
 import { StoreError, UUID } from "~/data/store";
 import { fechaPagoMaxima } from "~/entities/gastos-flujo";
 import { formatDate, isISODate, parseDateInput, todayISO } from "~/lib/dates";
+import { formatTimestamp } from "~/lib/format";
 import { formatIban } from "~/lib/iban";
 import { formatMoney, isMoneyString } from "~/lib/money";
 import { cuenta } from "~/lib/plural";
@@ -343,7 +344,22 @@ export default function Remesas() {
               folio,
               { header: "Fecha", cell: (g) => formatDate(g.fecha_gasto, f.locale) },
               { header: "Se paga a", cell: (g) => g.nombre },
-              { header: "IBAN", cell: (g) => (g.iban ? formatIban(g.iban) : "—") },
+              {
+                header: "IBAN",
+                cell: (g) => (
+                  <>
+                    {g.iban ? formatIban(g.iban) : "—"}
+                    {g.cuenta_reciente ? (
+                      // A recently changed account is how payments get diverted: said where it is read.
+                      <strong className="cuenta-reciente">
+                        {" "}
+                        Cuenta indicada el {formatTimestamp(g.cuenta_reciente.en, f)}
+                        {g.cuenta_reciente.por ? ` por ${g.cuenta_reciente.por}` : ""}: compruébela antes de pagar.
+                      </strong>
+                    ) : null}
+                  </>
+                ),
+              },
               importe,
             ]}
           />

@@ -360,7 +360,8 @@ grant execute on function public.cuenta_indicada(uuid) to authenticated, service
 create function interno.remesa_lineas(p_gasto_ids uuid[])
 returns table (orden bigint, gasto_id uuid, folio text, descripcion text, fecha_gasto date, importe numeric,
   metodo_pago text, numero_factura text, beneficiario text, beneficiario_id uuid, nombre text, iban text,
-  motivo text) language sql stable security definer set search_path = '' as $$
+  motivo text, cuenta_indicada_en timestamptz, cuenta_indicada_por text)
+language sql stable security definer set search_path = '' as $$
   with x as (
     select x.id, x.orden, g.id as gasto, g.folio, g.descripcion, g.fecha_gasto, g.importe, g.metodo_pago,
            g.numero_factura, g.estado, g.aprobado_por_id,
@@ -382,12 +383,11 @@ returns table (orden bigint, gasto_id uuid, folio text, descripcion text, fecha_
            case x.beneficiario when 'solicitante' then x.solicitante when 'proveedor' then x.proveedor end as ben_id,
            case x.beneficiario when 'solicitante' then x.nombre_solicitante when 'proveedor' then x.razon_social end as ben_nombre,
            case x.beneficiario when 'solicitante' then x.iban_solicitante when 'proveedor' then x.iban_proveedor end as ben_iban,
-           (select u.actor_id
-              from interno.ultimo_cambio_de_iban(
-                     case x.beneficiario when 'solicitante' then 'datos_bancarios' else 'proveedores_pago' end,
-                     case x.beneficiario when 'solicitante' then x.datos_bancarios else x.proveedor end) u)
-             as ben_iban_por
+           u.actor_id as ben_iban_por, u.creado_en as ben_iban_en
       from x
+      left join lateral interno.ultimo_cambio_de_iban(
+             case x.beneficiario when 'solicitante' then 'datos_bancarios' else 'proveedores_pago' end,
+             case x.beneficiario when 'solicitante' then x.datos_bancarios else x.proveedor end) u on true
   )
   select y.orden, y.id, y.folio, y.descripcion, y.fecha_gasto, y.importe, y.metodo_pago, y.numero_factura,
          y.beneficiario, y.ben_id, y.ben_nombre, y.ben_iban,
@@ -413,7 +413,11 @@ returns table (orden bigint, gasto_id uuid, folio text, descripcion text, fecha_
            when not interno.iban_sepa(y.ben_iban)
              then 'IBAN de fuera de la zona SEPA (' || left(y.ben_iban, 2) || '): a ' || y.ben_nombre
                || ' no se le paga con una transferencia SEPA.'
-         end
+         end,
+         -- Quién y cuándo escribió la cuenta en la aplicación (lo escrito sin sesión no tiene autor).
+         case when y.ben_iban_por is not null then y.ben_iban_en end,
+         (select coalesce(interno.nombre_completo(a.nombre, a.apellidos), a.email)
+            from public.usuarios a where a.id = y.ben_iban_por)
     from y
    order by y.orden
 $$;

@@ -134,6 +134,7 @@ type Linea = {
   nombre: string | null;
   iban: string | null;
   motivo: string | null;
+  cuenta_reciente: { en: string; por: string | null } | null;
 };
 type Candidatos = {
   gastos: Linea[];
@@ -537,6 +538,20 @@ describe("candidatos: a quién se paga cada gasto, o por qué no puede ir", () =
         "Usted cambió la cuenta de Cuentas Cambiantes SL: debe incluirlo en una remesa otro administrador.",
       ]);
       expect(await motivos(admin2)).toEqual([null, null]);
+      // Beatriz reads who wrote each account, and when, beside it: to be checked before paying.
+      // The supplier's first account came with no one signed in: no author, so not flagged.
+      const recientes = async () => (await candidatos(admin2, [suyo, factura])).gastos.map((l) => l.cuenta_reciente);
+      expect(await recientes()).toEqual([
+        { en: expect.any(String), por: "Ana" },
+        { en: expect.any(String), por: "Ana" },
+      ]);
+      // Written more than 30 days ago: no longer flagged.
+      await owner.query(
+        `update public.historial set creado_en = creado_en - interval '31 days'
+          where tabla = 'proveedores_pago' and registro_id = $1`,
+        [proveedor],
+      );
+      expect((await recientes())[1]).toBeNull();
       // Irene's profile says who wrote the account her refunds go to.
       expect(await cuentaIndicada(persona)).toEqual({ en: expect.any(String), por: "Ana" });
       await rechaza(
