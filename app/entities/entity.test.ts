@@ -6,6 +6,7 @@ import {
   enBloqueDeLaPagina,
   entitySchema,
   forRole,
+  ordenDeCampos,
   recordName,
   seenBy,
   type Entity,
@@ -16,6 +17,21 @@ import { gastos } from "./gastos";
 import { departamentos } from "./departamentos";
 import { proveedores } from "./proveedores";
 import { sucursales } from "./sucursales";
+
+describe("ordenDeCampos", () => {
+  it("el de la pantalla: cada grupo junto, y el que eligió el enlace que abrió el formulario, primero", () => {
+    const orden = ordenDeCampos(gastos, gastos.fields);
+    const viaje = gastos.grupos!.find((g) => g.alFrente === "clase")!.campos;
+    // Gathered where its first field is: its fields one after another.
+    const desde = orden.indexOf(viaje[0]!);
+    expect(orden.slice(desde, desde + viaje.length)).toEqual(viaje);
+    expect(orden.indexOf("descripcion")).toBeLessThan(desde);
+    // «Añadir kilometraje» chose the class: the trip's group leads, then the rest as before.
+    const km = ordenDeCampos(gastos, gastos.fields, ["clase"]);
+    expect(km.slice(0, viaje.length)).toEqual(viaje);
+    expect(km.slice(viaje.length)).toEqual(orden.filter((n) => !viaje.includes(n)));
+  });
+});
 
 describe("forRole", () => {
   it("quita a un empleado la columna y el filtro «Solicitante» de gastos; los demás los ven", () => {

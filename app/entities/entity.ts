@@ -351,10 +351,14 @@ export function enBloqueDeLaPagina<R extends Record<string, unknown>>(
   return { acciones, seleccionable: (row) => acciones.some((a) => a.aplicable(row, user)) };
 }
 
-/** The fields in form order, with each group's fields gathered where its first field is. */
+/**
+ * The fields in form order, with each group's fields gathered where its first field is; a group
+ * whose `alFrente` field the opening link chose (`preset`) comes first.
+ */
 export function conGrupos(
   entity: Entity,
   fields: readonly Field[],
+  preset: readonly string[] = [],
 ): (Field | { grupo: FieldGroup; fields: Field[] })[] {
   const out: (Field | { grupo: FieldGroup; fields: Field[] })[] = [];
   const vistos = new Set<FieldGroup>();
@@ -366,8 +370,14 @@ export function conGrupos(
       out.push({ grupo, fields: fields.filter((f) => grupo.campos.includes(f.name)) });
     }
   }
-  return out;
+  const alFrente = (item: (typeof out)[number]) =>
+    "grupo" in item && item.grupo.alFrente !== undefined && preset.includes(item.grupo.alFrente);
+  return [...out.filter(alFrente), ...out.filter((item) => !alFrente(item))];
 }
+
+/** The names of `fields` in the order the form shows them (its error summary follows it). */
+export const ordenDeCampos = (entity: Entity, fields: readonly Field[], preset: readonly string[] = []) =>
+  conGrupos(entity, fields, preset).flatMap((item) => ("grupo" in item ? item.fields : [item]).map((f) => f.name));
 
 /**
  * Reference rows gastos keep pointing to (a rate, a limit): administradores add them and correct

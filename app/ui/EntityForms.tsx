@@ -3,7 +3,15 @@ import { Form, Link, useActionData, useFormAction, useLocation, useNavigation } 
 import type { ReactNode } from "react";
 import { formatValue } from "~/crud/cells";
 import type { Options, StoredRow } from "~/crud/crud.server";
-import { conGrupos, entitySchema, nuevo, writableFields, type Entity, type FieldGroup } from "~/entities/entity";
+import {
+  conGrupos,
+  entitySchema,
+  nuevo,
+  ordenDeCampos,
+  writableFields,
+  type Entity,
+  type FieldGroup,
+} from "~/entities/entity";
 import { eligio, type Eleccion, type Field } from "~/entities/fields";
 import type { Formats } from "~/lib/format";
 import { describirDesglose, leerDesglose } from "~/lib/iva";
@@ -134,6 +142,7 @@ export function CreateForm({
         action={action ?? `${here}#nuevo`}
         summaryId={ids.summary}
         encType={archivos ? "multipart/form-data" : undefined}
+        orden={ordenDeCampos(entity, writableFields(entity, campos), preset)}
       >
         <input type="hidden" name="_envio" value={envio} />
         {intent ? <input type="hidden" name="intent" value={intent} /> : null}
@@ -204,7 +213,12 @@ export function EditForm({
         </p>
       ) : null}
       {actionData?.current ? <CurrentValues entity={entity} current={actionData.current} options={options} /> : null}
-      <ConformForm form={form} action={action ?? `${here}#${EDITAR_ERRORES}`} summaryId={EDITAR_ERRORES}>
+      <ConformForm
+        form={form}
+        action={action ?? `${here}#${EDITAR_ERRORES}`}
+        summaryId={EDITAR_ERRORES}
+        orden={ordenDeCampos(entity, entity.fields)}
+      >
         <input type="hidden" name="version" value={record.version} key={record.version} />
         <Grupos
           entity={entity}
@@ -258,9 +272,8 @@ function Grupos({
       const tiene = (o?: Eleccion) => o !== undefined && eligio(o, valores);
       return tiene(f.salvoSi) ? { ...f, required: false } : tiene(f.soloSi) ? { ...f, required: true } : f;
     }),
+    preset,
   );
-  const alFrente = (item: (typeof items)[number]) =>
-    "grupo" in item && item.grupo.alFrente !== undefined && preset.includes(item.grupo.alFrente);
   // A field for some choices only carries them; the entity's CSS hides it while another is chosen.
   const campo = (f: Field) =>
     f.aplicaSi ? (
@@ -272,7 +285,7 @@ function Grupos({
     );
   return (
     <>
-      {[...items.filter(alFrente), ...items.filter((item) => !alFrente(item))].map((item) =>
+      {items.map((item) =>
         "grupo" in item ? (
           <Grupo
             key={item.grupo.titulo}

@@ -68,9 +68,12 @@ export function ConformForm({
   className,
   summaryId,
   encType,
+  orden,
 }: {
   form: FormMetadata<Record<string, unknown>>;
   children: ReactNode;
+  /** The fields in the order the form shows them, when it is not the order they post in. */
+  orden?: readonly string[];
   method?: "post";
   action?: string;
   /** `multipart/form-data` for a form with a file input (its route must read the body as a stream). */
@@ -95,7 +98,7 @@ export function ConformForm({
       className={className ?? "formulario"}
     >
       <SubmitTakeover value={takeover.register}>
-        <ErrorSummary form={form} id={summaryId} />
+        <ErrorSummary form={form} id={summaryId} orden={orden} />
         {children}
       </SubmitTakeover>
     </Form>
@@ -147,10 +150,19 @@ export function anchorIds(form: FormMetadata<Record<string, unknown>>, anchor: s
 }
 
 /** «Hay N errores»: one link per error to its field; takes focus when it appears. */
-export function ErrorSummary({ form, id }: { form: FormMetadata<Record<string, unknown>>; id?: string }) {
-  // In the form's order, as its values come (the order it posts them): a rule over several fields
-  // (the entity's refine) reports after each field's own, yet its field may come first.
-  const orden = Object.keys((form.value ?? form.initialValue ?? {}) as object);
+export function ErrorSummary({
+  form,
+  id,
+  orden: declarado,
+}: {
+  form: FormMetadata<Record<string, unknown>>;
+  id?: string;
+  orden?: readonly string[];
+}) {
+  // In the form's order (as declared, else as its values come, the order it posts them): a rule
+  // over several fields (the entity's refine) reports after each field's own, yet its field may
+  // come first.
+  const orden = declarado ?? Object.keys((form.value ?? form.initialValue ?? {}) as object);
   const posicion = (name: string) => {
     const i = orden.indexOf(name.split(/[.[]/)[0]!);
     return i < 0 ? orden.length : i;
