@@ -43,6 +43,19 @@ describe("Historial de cambios", () => {
     expect(text).toContain("fecha_baja 22/11/2026 —");
   });
 
+  it("los campos en el orden de la ficha, no en el del JSON de la base (por longitud de nombre)", () => {
+    const text = rendered({
+      notas: { antes: null, despues: "x" },
+      codigo: { antes: "A", despues: "B" },
+      zz_sin_campo: { antes: 1, despues: 2 },
+      nombre: { antes: "Uno", despues: "Dos" },
+    });
+    const en = (s: string) => text.indexOf(s);
+    expect(en("Nombre Uno Dos")).toBeLessThan(en("Código A B"));
+    expect(en("Código A B")).toBeLessThan(en("Notas — x"));
+    expect(en("Notas — x")).toBeLessThan(en("zz_sin_campo 1 2"));
+  });
+
   it("la hora de cada entrada también", () => {
     expect(rendered({})).toContain("24/11/2026, 11:00");
   });

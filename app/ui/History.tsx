@@ -28,6 +28,12 @@ export function History({
   show?: (field: Field, value: unknown) => string;
 }) {
   const fieldOf = (name: string) => fields.find((f) => f.name === name);
+  // As the record declares its fields (the database's JSON orders keys by their length), then the
+  // undeclared columns.
+  const posicion = (name: string) => {
+    const i = fields.findIndex((f) => f.name === name);
+    return i < 0 ? fields.length : i;
+  };
   const labelFor = (name: string) => fieldOf(name)?.label ?? labels[name] ?? name;
   const valueOf = (name: string, value: unknown) => {
     const field = fieldOf(name);
@@ -61,6 +67,7 @@ export function History({
                   <tbody>
                     {Object.entries(e.cambios)
                       .filter(([name]) => labels[name] !== null)
+                      .sort(([a], [b]) => posicion(a) - posicion(b))
                       .map(([name, change]) => (
                         <tr key={name}>
                           <th scope="row">{labelFor(name)}</th>
