@@ -41,6 +41,11 @@ const CON_PROGRESO = 1024 * 1024;
  * `SubmitTakeover` (ConformForm does); `ruta` is the id of the route whose action the form posts
  * to (default: the page's own route).
  */
+/** «No se ha guardado «ticket.png»: vuelva a elegirlo antes de crear el gasto.» (beside the field and in the summary). */
+export const elegirOtraVez = (nombres: readonly string[]) =>
+  `${nombres.length === 1 ? "No se ha guardado" : "No se han guardado"} ${nombres.map((n) => `«${n}»`).join(", ")}: ` +
+  `${nombres.length === 1 ? "vuelva a elegirlo" : "vuelva a elegirlos"} antes de crear el gasto.`;
+
 export function CampoArchivos({
   id,
   etiqueta,
@@ -71,13 +76,7 @@ export function CampoArchivos({
       <p className="ayuda" id={`${id}-ayuda`}>
         {AYUDA_ARCHIVOS}
       </p>
-      {otraVez.length ? (
-        <ErrorDeCampo id={`${id}-otra-vez`}>
-          {otraVez.length === 1 ? "No se ha guardado " : "No se han guardado "}
-          {otraVez.map((n) => `«${n}»`).join(", ")}: {otraVez.length === 1 ? "vuelva a elegirlo" : "vuelva a elegirlos"}{" "}
-          antes de crear el gasto.
-        </ErrorDeCampo>
-      ) : null}
+      {otraVez.length ? <ErrorDeCampo id={`${id}-otra-vez`}>{elegirOtraVez(otraVez)}</ErrorDeCampo> : null}
       <input
         ref={campo}
         id={id}

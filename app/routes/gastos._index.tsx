@@ -14,7 +14,7 @@ import { useAyudaSolicitante } from "~/gastos/AyudaSolicitante";
 import { BarraSeleccion, BulkActions, ConfirmMasivo } from "~/gastos/BulkActions";
 import { gastosLoader } from "~/gastos/lista.server";
 import { FichaGasto, sinInactivos } from "~/gastos/FichaGasto";
-import { CampoArchivos } from "~/justificantes/Justificantes";
+import { CampoArchivos, elegirOtraVez } from "~/justificantes/Justificantes";
 import { listHref, SELECCIONAR_TODOS } from "~/crud/list-query";
 import { toCents } from "~/lib/money";
 import { CreateForm, OptionSearchForms } from "~/ui/EntityForms";
@@ -186,6 +186,12 @@ export default function Gastos() {
                 intent="crear"
                 // This page's URL (`?nuevo=1` included): a refused post re-renders this panel.
                 action={`${accion}#nuevo`}
+                // Rendered again without JavaScript, the file field is empty: said in the summary too.
+                sinJavaScript={
+                  respuesta?.archivosSinGuardar?.length
+                    ? [{ mensaje: elegirOtraVez(respuesta.archivosSinGuardar), control: "nuevo-justificantes" }]
+                    : undefined
+                }
                 // Keyed by the form's load: a new gasto's form starts with no files chosen.
                 archivos={
                   // A ticket or an invoice is an ordinario's: kilometraje and dietas ask for none

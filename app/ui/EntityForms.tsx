@@ -15,7 +15,7 @@ import {
 import { eligio, type Eleccion, type Field } from "~/entities/fields";
 import type { Formats } from "~/lib/format";
 import { describirDesglose, leerDesglose } from "~/lib/iva";
-import { anchorIds, ConformForm, FieldControl, toFormValues, useServerForm } from "./forms";
+import { anchorIds, ConformForm, FieldControl, toFormValues, useServerForm, type Pendiente } from "./forms";
 import { useFormats } from "./page";
 
 /**
@@ -103,6 +103,7 @@ export function CreateForm({
   intent,
   action,
   archivos,
+  sinJavaScript,
 }: {
   entity: Entity;
   options: Options;
@@ -112,6 +113,8 @@ export function CreateForm({
   intent?: string;
   /** A file field after the entity's fields; the form is then sent as `multipart/form-data`. */
   archivos?: ReactNode;
+  /** What the error summary says too when the page was rendered again (see ConformForm). */
+  sinJavaScript?: readonly Pendiente[];
   /** Where the form posts; it should end with `#nuevo`, so a refused post without JavaScript lands on the error summary (default: this page's action, `#nuevo`). */
   action?: string;
 }) {
@@ -143,6 +146,7 @@ export function CreateForm({
         summaryId={ids.summary}
         encType={archivos ? "multipart/form-data" : undefined}
         orden={ordenDeCampos(entity, writableFields(entity, campos), preset)}
+        sinJavaScript={sinJavaScript}
       >
         <input type="hidden" name="_envio" value={envio} />
         {intent ? <input type="hidden" name="intent" value={intent} /> : null}

@@ -1,6 +1,15 @@
 import { getFormProps, useForm, type FieldMetadata, type FormMetadata, type SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
-import { createContext, useContext, useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
+import {
+  createContext,
+  useContext,
+  useEffect,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type FormEvent,
+  type ReactNode,
+} from "react";
 import type { Field, Schema } from "~/entities/fields";
 import { parseDateTimeInput } from "~/lib/dates";
 import { completarLinea, completarLineas, describirDesglose, esTipoIva, type LineaParcial } from "~/lib/iva";
@@ -69,11 +78,14 @@ export function ConformForm({
   summaryId,
   encType,
   orden,
+  sinJavaScript,
 }: {
   form: FormMetadata<Record<string, unknown>>;
   children: ReactNode;
   /** The fields in the order the form shows them, when it is not the order they post in. */
   orden?: readonly string[];
+  /** What only a page rendered again must say too (a file to choose again), linked to its control. */
+  sinJavaScript?: readonly Pendiente[];
   method?: "post";
   action?: string;
   /** `multipart/form-data` for a form with a file input (its route must read the body as a stream). */
@@ -98,7 +110,7 @@ export function ConformForm({
       className={className ?? "formulario"}
     >
       <SubmitTakeover value={takeover.register}>
-        <ErrorSummary form={form} id={summaryId} orden={orden} />
+        <ErrorSummary form={form} id={summaryId} orden={orden} sinJavaScript={sinJavaScript} />
         {children}
       </SubmitTakeover>
     </Form>
@@ -150,15 +162,31 @@ export function anchorIds(form: FormMetadata<Record<string, unknown>>, anchor: s
 }
 
 /** «Hay N errores»: one link per error to its field; takes focus when it appears. */
+/** Nothing to subscribe to: `useSyncExternalStore` only tells the server's render from the browser's. */
+const sinCambios = () => () => {};
+
+/** A line of the error summary that is no field's error: its words and the control it leads to. */
+export type Pendiente = { mensaje: string; control: string };
+
 export function ErrorSummary({
   form,
   id,
   orden: declarado,
+  sinJavaScript = [],
 }: {
   form: FormMetadata<Record<string, unknown>>;
   id?: string;
   orden?: readonly string[];
+  sinJavaScript?: readonly Pendiente[];
 }) {
+  // Once the page's script runs, a refused form was never rendered again: what only a new page
+  // must say (its file inputs came back empty) no longer applies.
+  const hidratado = useSyncExternalStore(
+    sinCambios,
+    () => true,
+    () => false,
+  );
+  const pendientes = hidratado ? [] : sinJavaScript;
   // In the form's order (as declared, else as its values come, the order it posts them): a rule
   // over several fields (the entity's refine) reports after each field's own, yet its field may
   // come first.
@@ -171,7 +199,7 @@ export function ErrorSummary({
     .filter(([name]) => name !== form.id && name !== "")
     .sort(([a], [b]) => posicion(a) - posicion(b));
   const formErrors = form.errors ?? [];
-  const count = fieldErrors.length + formErrors.length;
+  const count = fieldErrors.length + formErrors.length + pendientes.length;
   if (count === 0) return null;
   return (
     <ResumenDeErrores
@@ -189,6 +217,11 @@ export function ErrorSummary({
         {fieldErrors.map(([name, messages]) => (
           <li key={name}>
             <a href={`#${form.id}-${name}`}>{messages[0]}</a>
+          </li>
+        ))}
+        {pendientes.map((p) => (
+          <li key={p.control}>
+            <a href={`#${p.control}`}>{p.mensaje}</a>
           </li>
         ))}
       </ul>

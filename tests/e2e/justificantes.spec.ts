@@ -188,14 +188,20 @@ test("«Nuevo gasto» rechazado con un justificante elegido: el campo sigue con 
   // No description, no amount: refused, nothing created.
   await form.getByRole("button", { name: "Crear gasto" }).click();
   await expect(form.getByRole("alert").getByRole("heading", { name: /^Hay (1 error|\d+ errores)$/ })).toBeVisible();
-  const aviso = form.getByText(`No se ha guardado «${ticket.name}»: vuelva a elegirlo antes de crear el gasto.`);
+  const otraVez = `No se ha guardado «${ticket.name}»: vuelva a elegirlo antes de crear el gasto.`;
+  const aviso = form.getByText(otraVez);
   if (js) {
-    // The field still holds it: nothing to choose again.
+    // The field still holds it: nothing to choose again, here or in the summary.
     await expect(form.getByRole("list", { name: "Archivos elegidos" })).toContainText(ticket.name);
     await expect(aviso).toHaveCount(0);
   } else {
-    // A page rendered again holds no chosen file: the field names the one to choose again.
-    await expect(aviso).toBeVisible();
+    // A page rendered again holds no chosen file: the field names the one to choose again, and
+    // the summary leads to it.
+    await expect(aviso).toHaveCount(2);
+    await expect(form.getByRole("alert").getByRole("link", { name: otraVez })).toHaveAttribute(
+      "href",
+      "#nuevo-justificantes",
+    );
     await expect(form.getByLabel("Justificantes")).toHaveAccessibleDescription(new RegExp(`«${ticket.name}»`));
     await form.getByLabel("Justificantes").setInputFiles(ticket);
   }
