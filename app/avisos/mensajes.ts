@@ -61,12 +61,21 @@ export const cita = (s: string) => s.replace(CONTROLES, " ").trim();
 
 const importe = (d: DatosAviso, f: Formato) => formatMoney(String(d.importe), f.locale, f.currency);
 
-/** «Ana Ruiz ha cambiado la cuenta en la que cobra sus reembolsos: ahora termina en 1234». */
+/**
+ * A name someone typed, set apart as theirs and cut short: in a warning about fraud, a name like
+ * «… ya confirmado por teléfono» must not read as our own words.
+ */
+const nombrado = (s: string) => {
+  const t = cita(s);
+  return `«${t.length > 80 ? `${t.slice(0, 79)}…` : t}»`;
+};
+
+/** «Ana Ruiz (ana@…) ha cambiado la cuenta en la que cobra sus reembolsos: ahora termina en 1234». */
 function tituloCuenta(a: AvisoDeCuenta): string {
   const d = a.datos;
   const quien = d.autor ? `${cita(d.autor)} ha` : "Ha";
   const cuenta =
-    a.tipo === "cuenta" ? "la cuenta en la que cobra sus reembolsos" : `la cuenta de ${cita(a.datos.proveedor)}`;
+    a.tipo === "cuenta" ? "la cuenta en la que cobra sus reembolsos" : `la cuenta de ${nombrado(a.datos.proveedor)}`;
   return d.final ? `${quien} cambiado ${cuenta}: ahora termina en ${cita(d.final)}` : `${quien} quitado ${cuenta}`;
 }
 
@@ -91,8 +100,15 @@ export function titulo(a: Aviso, f: Formato): string {
 
 /** The details under the title: the motivo, the payment. */
 export function detalle(a: Aviso, f: Formato): string | null {
-  if (a.tipo === "cuenta")
-    return "Si no ha sido usted ni lo ha pedido, avise enseguida a un administrador: la próxima remesa le pagaría en esa cuenta.";
+  if (a.tipo === "cuenta") {
+    // Whoever changed it may be the one to avoid: another administrador is who to tell.
+    const avise = a.datos.autor
+      ? "Si no lo ha pedido usted, avise enseguida a otro administrador"
+      : "Si no ha sido usted, avise enseguida a un administrador";
+    return a.datos.final
+      ? `${avise}: la próxima remesa le pagaría en esa cuenta.`
+      : `${avise}. Sin cuenta, sus reembolsos no van en las remesas hasta que indique una.`;
+  }
   // Changed bank details are how invoices get paid to a fraudster: checked by a call, not a reply.
   if (a.tipo === "cuenta_proveedor")
     return "Antes de pagarle, confírmelo con el proveedor por un teléfono que ya tuviera, no por el correo que pidió el cambio.";
@@ -108,7 +124,7 @@ export function detalle(a: Aviso, f: Formato): string | null {
 const asuntoCuenta = (a: AvisoDeCuenta) =>
   a.tipo === "cuenta"
     ? "Cambio en la cuenta en la que cobra sus reembolsos"
-    : `Cambio en la cuenta de un proveedor: ${cita(a.datos.proveedor)}`;
+    : `Cambio en la cuenta de un proveedor: ${nombrado(a.datos.proveedor)}`;
 const ASUNTO: Record<TipoAviso, (d: DatosAviso) => string> = {
   enviado: (d) => `${d.folio} espera su aprobación`,
   aprobado: (d) => `Su gasto ${d.folio} está aprobado`,
@@ -162,9 +178,12 @@ function mensaje(
 const enlaceGasto = (appUrl: string, id: string | null) => (id ? `${appUrl}/gastos?gasto=${id}#gasto` : undefined);
 /** Where the changed account is seen: the reader's own page, or the supplier's. */
 export const enlaceCuenta = (a: AvisoDeCuenta, usuarioId: string) =>
-  a.tipo === "cuenta" ? `/usuarios/${usuarioId}#datos-bancarios` : `/proveedores/${a.datos.proveedor_id}`;
-const pie = (appUrl: string) =>
-  `Puede elegir qué avisos recibe por correo en sus preferencias: ${preferencesUrl(appUrl)}`;
+  a.tipo === "cuenta" ? `/usuarios/${usuarioId}#titulo-datos-bancarios` : `/proveedores/${a.datos.proveedor_id}`;
+/** The footer: what may be turned off, and where (account changes may not). */
+const pie = (appUrl: string, avisos: readonly Aviso[] = []) =>
+  avisos.length > 0 && avisos.every(esDeCuenta)
+    ? `Los cambios de una cuenta bancaria se avisan siempre por correo; los demás avisos se eligen en sus preferencias: ${preferencesUrl(appUrl)}`
+    : `Puede elegir qué avisos recibe por correo en sus preferencias: ${preferencesUrl(appUrl)}`;
 
 /** Where the mail's List-Unsubscribe and footer lead: the person's avisos preferences. */
 export function preferencesUrl(appUrl: string) {
@@ -184,13 +203,13 @@ export function correoDeAvisos(avisos: readonly Aviso[], o: Lector): Correo {
   if (avisos.length === 1) {
     const a = avisos[0]!;
     const asunto = esDeCuenta(a) ? asuntoCuenta(a) : ASUNTO[a.tipo](a.datos);
-    return mensaje(asunto, `Hola, ${cita(o.nombre)}:`, lineas, pie(o.appUrl));
+    return mensaje(asunto, `Hola, ${cita(o.nombre)}:`, lineas, pie(o.appUrl, avisos));
   }
   return mensaje(
     avisos.some(esDeCuenta) ? `${avisos.length} avisos` : `${avisos.length} avisos de sus gastos`,
     `Hola, ${cita(o.nombre)}. Tiene ${avisos.length} avisos:`,
     lineas,
-    pie(o.appUrl),
+    pie(o.appUrl, avisos),
   );
 }
 

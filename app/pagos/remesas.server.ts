@@ -31,7 +31,7 @@ export type Candidato = {
   iban: string | null;
   motivo: string | null;
   /** The account was written in the app in the last 30 days: when and by whom (to be checked first). */
-  cuenta_reciente: { en: string; por: string | null } | null;
+  cuenta_reciente: { en: string; por_id: string; por: string | null } | null;
 };
 export type Candidatos = {
   gastos: Candidato[];

@@ -123,6 +123,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     remesas: remesas.rows.map(remesa),
     porConfirmar: { remesas: generadas.rows.map(remesa), total: generadas.total },
     hoy: todayISO(),
+    yo: signed.user.id,
   });
 }
 
@@ -166,7 +167,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 const ESTADOS: Record<string, string> = { generada: "Generada", confirmada: "Confirmada", anulada: "Anulada" };
 
 export default function Remesas() {
-  const { desde, hasta, erroresFechas, propuesta, origen, cuentas, remesas, porConfirmar, hoy } =
+  const { desde, hasta, erroresFechas, propuesta, origen, cuentas, remesas, porConfirmar, hoy, yo } =
     useLoaderData<typeof loader>();
   const respuesta = useActionData<typeof action>();
   // This URL (the gastos chosen in the list included): a refused post shows the same proposal.
@@ -353,8 +354,8 @@ export default function Remesas() {
                       // A recently changed account is how payments get diverted: said where it is read.
                       <strong className="cuenta-reciente">
                         {" "}
-                        Cuenta indicada el {formatTimestamp(g.cuenta_reciente.en, f)}
-                        {g.cuenta_reciente.por ? ` por ${g.cuenta_reciente.por}` : ""}: compruébela antes de pagar.
+                        Cuenta indicada el {formatTimestamp(g.cuenta_reciente.en, f)}, por{" "}
+                        {g.cuenta_reciente.por_id === yo ? "usted" : g.cuenta_reciente.por}: compruébela antes de pagar.
                       </strong>
                     ) : null}
                   </>

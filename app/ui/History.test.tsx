@@ -49,8 +49,11 @@ describe("Historial de cambios", () => {
       codigo: { antes: "A", despues: "B" },
       zz_sin_campo: { antes: 1, despues: 2 },
       nombre: { antes: "Uno", despues: "Dos" },
+      nota: { antes: null, despues: "Reasignado" },
     });
     const en = (s: string) => text.indexOf(s);
+    // The why of the change first.
+    expect(en("nota — Reasignado")).toBeLessThan(en("Nombre Uno Dos"));
     expect(en("Nombre Uno Dos")).toBeLessThan(en("Código A B"));
     expect(en("Código A B")).toBeLessThan(en("Notas — x"));
     expect(en("Notas — x")).toBeLessThan(en("zz_sin_campo 1 2"));

@@ -28,9 +28,10 @@ export function History({
   show?: (field: Field, value: unknown) => string;
 }) {
   const fieldOf = (name: string) => fields.find((f) => f.name === name);
-  // As the record declares its fields (the database's JSON orders keys by their length), then the
-  // undeclared columns.
+  // The why of the change first (`nota`, e.g. «Reasignado: …»), then as the record declares its
+  // fields (the database's JSON orders keys by their length), then the undeclared columns.
   const posicion = (name: string) => {
+    if (name === "nota") return -1;
     const i = fields.findIndex((f) => f.name === name);
     return i < 0 ? fields.length : i;
   };

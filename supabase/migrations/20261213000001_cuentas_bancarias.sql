@@ -131,8 +131,17 @@ select interno.tabla_con_historial('datos_bancarios');
 -- del IBAN avisa a la persona, lo haga quien lo haga, y siempre también por correo (no se elige,
 -- como el resto de avisos): quien no reconoce el cambio lo dice antes de la próxima remesa. El
 -- aviso de un cambio propio llega ya leído en la aplicación; el correo, que sale aunque la sesión
--- sea de otro, es el que importa. Lo que se escribe sin nadie en sesión (datos de demostración,
--- tareas del servidor) no avisa.
+-- sea de otro, es el que importa; también a quien está desactivado (sus últimos reembolsos siguen
+-- pagándose). Lo que se escribe sin nadie en sesión (datos de demostración, tareas del servidor)
+-- no avisa.
+-- Quién hizo el cambio, como lo dice el aviso: su nombre, que cada cual edita, y su correo, que no.
+create function interno.autor_del_cambio(p_usuario uuid) returns text
+language sql stable security definer set search_path = '' as $$
+  select coalesce(interno.nombre_completo(u.nombre, u.apellidos) || ' (' || u.email || ')', u.email)
+    from public.usuarios u where u.id = p_usuario
+$$;
+revoke all on function interno.autor_del_cambio(uuid) from public, anon, authenticated;
+
 create function interno.datos_bancarios_avisar() returns trigger
 language plpgsql security definer set search_path = '' as $$
 declare
@@ -142,16 +151,15 @@ declare
   v_autor uuid := auth.uid();
   v_aviso uuid;
 begin
+  -- Sin la persona (se borra con ella): nadie a quien avisar.
   if v_autor is null or v_antes is not distinct from v_ahora
-     or not exists (select 1 from public.usuarios u where u.id = v_persona and u.activo) then
+     or not exists (select 1 from public.usuarios u where u.id = v_persona) then
     return null;
   end if;
   insert into public.avisos (destinatario_id, tipo, datos, leido_en)
   values (v_persona, 'cuenta', jsonb_strip_nulls(jsonb_build_object(
             'final', right(v_ahora, 4),
-            'autor', case when v_autor <> v_persona then
-              (select coalesce(interno.nombre_completo(u.nombre, u.apellidos), u.email)
-                 from public.usuarios u where u.id = v_autor) end)),
+            'autor', case when v_autor <> v_persona then interno.autor_del_cambio(v_autor) end)),
           case when v_autor = v_persona then now() end)
   returning id into v_aviso;
   insert into interno.correos (destinatario_id, aviso_id) values (v_persona, v_aviso);

@@ -305,7 +305,7 @@ $$;
 -- {"gastos": [{"gasto_id", "folio", "descripcion", "fecha_gasto", "importe", "metodo_pago",
 --              "beneficiario", "beneficiario_id", "nombre", "iban", "motivo", "cuenta_reciente"}, …],
 --  "incluidos", "excluidos", "transferencias", "importe_total"}   (importes como texto)
--- cuenta_reciente ({"en", "por"}): la cuenta se escribió en los últimos 30 días; quien prepara la
+-- cuenta_reciente ({"en", "por_id", "por"}): la cuenta se escribió en los últimos 30 días; quien prepara la
 -- remesa la comprueba antes de pagar a ella (un cambio de cuenta reciente es la señal del fraude).
 create function public.remesa_candidatos(p_gasto_ids uuid[]) returns jsonb
 language plpgsql stable security definer set search_path = '' as $$
@@ -318,7 +318,8 @@ begin
         'importe', l.importe::text, 'metodo_pago', l.metodo_pago, 'beneficiario', l.beneficiario,
         'beneficiario_id', l.beneficiario_id, 'nombre', l.nombre, 'iban', l.iban, 'motivo', l.motivo,
         'cuenta_reciente', case when l.cuenta_indicada_en > now() - interval '30 days'
-          then jsonb_build_object('en', l.cuenta_indicada_en, 'por', l.cuenta_indicada_por) end)
+          then jsonb_build_object('en', l.cuenta_indicada_en, 'por_id', l.cuenta_indicada_por,
+                                  'por', interno.autor_del_cambio(l.cuenta_indicada_por)) end)
         order by l.orden), '[]'::jsonb),
       'incluidos', count(*) filter (where l.motivo is null),
       'excluidos', count(*) filter (where l.motivo is not null),

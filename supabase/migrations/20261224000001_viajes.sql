@@ -261,12 +261,17 @@ begin
   end if;
 
   -- Lo que se debe a quien viaja: se le reembolsa (cuenta 465, remesa a su IBAN), nunca lo pagó
-  -- la empresa ni un proveedor. El formulario no lo pregunta: sin método, o al pasar a esta clase
-  -- un gasto ordinario con uno de la empresa que nadie cambió, queda «efectivo» (lo pagó la persona).
-  if new.metodo_pago is null
-     or (tg_op = 'UPDATE' and old.clase = 'ordinario' and new.metodo_pago = old.metodo_pago
-         and new.metodo_pago not in ('efectivo', 'tarjeta_credito', 'tarjeta_debito')) then
+  -- la empresa ni un proveedor. El formulario no lo pregunta: sin método, «efectivo». Un gasto
+  -- ordinario que pagó la empresa (su tarjeta, su caja, una transferencia) no se convierte: el
+  -- cargo perdería su gasto y la persona cobraría un reembolso que nadie eligió.
+  if new.metodo_pago is null then
     new.metodo_pago := 'efectivo';
+  end if;
+  if tg_op = 'UPDATE' and old.clase = 'ordinario'
+     and old.metodo_pago not in ('efectivo', 'tarjeta_credito', 'tarjeta_debito')
+     and new.metodo_pago = old.metodo_pago then
+    raise exception using errcode = 'OFINV', detail = 'clase',
+      message = 'Clase: un gasto que pagó la empresa no se convierte en kilometraje ni en dieta, que se reembolsan a quien viaja; añádalo aparte.';
   end if;
   if new.metodo_pago not in ('efectivo', 'tarjeta_credito', 'tarjeta_debito')
      and (tg_op = 'INSERT' or (new.clase, new.metodo_pago) is distinct from (old.clase, old.metodo_pago)) then

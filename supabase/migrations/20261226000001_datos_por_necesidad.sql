@@ -134,8 +134,7 @@ begin
            'proveedor_id', p.id,
            'proveedor', interno.nombre_proveedor(p.razon_social, p.nombre_comercial),
            'final', right(v_ahora, 4),
-           'autor', (select coalesce(interno.nombre_completo(u.nombre, u.apellidos), u.email)
-                       from public.usuarios u where u.id = v_autor)))
+           'autor', interno.autor_del_cambio(v_autor)))
     into v_datos
     from public.proveedores p where p.id = v_id;
   if v_datos is null then
@@ -360,7 +359,7 @@ grant execute on function public.cuenta_indicada(uuid) to authenticated, service
 create function interno.remesa_lineas(p_gasto_ids uuid[])
 returns table (orden bigint, gasto_id uuid, folio text, descripcion text, fecha_gasto date, importe numeric,
   metodo_pago text, numero_factura text, beneficiario text, beneficiario_id uuid, nombre text, iban text,
-  motivo text, cuenta_indicada_en timestamptz, cuenta_indicada_por text)
+  motivo text, cuenta_indicada_en timestamptz, cuenta_indicada_por uuid)
 language sql stable security definer set search_path = '' as $$
   with x as (
     select x.id, x.orden, g.id as gasto, g.folio, g.descripcion, g.fecha_gasto, g.importe, g.metodo_pago,
@@ -415,9 +414,7 @@ language sql stable security definer set search_path = '' as $$
                || ' no se le paga con una transferencia SEPA.'
          end,
          -- Quién y cuándo escribió la cuenta en la aplicación (lo escrito sin sesión no tiene autor).
-         case when y.ben_iban_por is not null then y.ben_iban_en end,
-         (select coalesce(interno.nombre_completo(a.nombre, a.apellidos), a.email)
-            from public.usuarios a where a.id = y.ben_iban_por)
+         case when y.ben_iban_por is not null then y.ben_iban_en end, y.ben_iban_por
     from y
    order by y.orden
 $$;

@@ -282,11 +282,13 @@ describe("entrega por correo", () => {
     expect(await deliverDue(delivery(async (m) => void sent.push(m)))).toMatchObject({ sent: 1 });
     const m = sent[0]!;
     expect([m.to, m.subject]).toEqual([elena.email, "Cambio en la cuenta en la que cobra sus reembolsos"]);
+    // Named with the address nobody can edit, beside the name anyone edits.
     expect(m.text).toContain(
-      `Ana ha cambiado la cuenta en la que cobra sus reembolsos: ahora termina en ${iban.slice(-4)}`,
+      `Ana (${admin.email}) ha cambiado la cuenta en la que cobra sus reembolsos: ahora termina en ${iban.slice(-4)}`,
     );
-    expect(m.text).toContain("avise enseguida a un administrador");
-    expect(m.text).toContain(`https://oficina.example.test/usuarios/${elena.id}#datos-bancarios`);
+    expect(m.text).toContain("Si no lo ha pedido usted, avise enseguida a otro administrador");
+    expect(m.text).toContain("Los cambios de una cuenta bancaria se avisan siempre por correo");
+    expect(m.text).toContain(`https://oficina.example.test/usuarios/${elena.id}#titulo-datos-bancarios`);
     expect(m.text).not.toContain(iban.slice(4, -4));
     // In the app: a link that marks it read and leads to her own page, where the account is.
     const lista = await import("~/routes/avisos._index");
@@ -303,7 +305,10 @@ describe("entrega por correo", () => {
         params: { id: aviso.id },
       }),
     );
-    expect([abierto.status, abierto.headers.get("Location")]).toEqual([302, `/usuarios/${elena.id}#datos-bancarios`]);
+    expect([abierto.status, abierto.headers.get("Location")]).toEqual([
+      302,
+      `/usuarios/${elena.id}#titulo-datos-bancarios`,
+    ]);
     await app.db.deleteFrom("datos_bancarios").where("usuario_id", "=", elena.id).execute();
   });
 
@@ -324,16 +329,16 @@ describe("entrega por correo", () => {
         proveedor_id: id,
         proveedor: "Transportes Ebro SL",
         final: nueva.slice(-4),
-        autor: "Ana",
+        autor: `Ana (${admin.email})`,
       });
       const sent: Mail[] = [];
       expect(await deliverDue(delivery(async (m) => void sent.push(m)))).toMatchObject({ sent: 1 });
       expect([sent[0]!.to, sent[0]!.subject]).toEqual([
         admin2.email,
-        "Cambio en la cuenta de un proveedor: Transportes Ebro SL",
+        "Cambio en la cuenta de un proveedor: «Transportes Ebro SL»",
       ]);
       expect(sent[0]!.text).toContain(
-        `Ana ha cambiado la cuenta de Transportes Ebro SL: ahora termina en ${nueva.slice(-4)}`,
+        `Ana (${admin.email}) ha cambiado la cuenta de «Transportes Ebro SL»: ahora termina en ${nueva.slice(-4)}`,
       );
       expect(sent[0]!.text).toContain("confírmelo con el proveedor por un teléfono que ya tuviera");
       expect(sent[0]!.text).toContain(`https://oficina.example.test/proveedores/${id}`);

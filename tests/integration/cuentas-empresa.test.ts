@@ -352,7 +352,9 @@ describe("datos bancarios en la ficha de una persona", () => {
     // An administrador adds one: unread, with who did it and the last four characters.
     const iban = generateValidEsIban(7106);
     expect((await post(persona.id, { iban }, admin.cookie)).status).toBe(302);
-    expect(await avisos()).toEqual([{ datos: { final: iban.slice(-4), autor: "Ana" }, leido: false, correos: 1 }]);
+    expect(await avisos()).toEqual([
+      { datos: { final: iban.slice(-4), autor: `Ana (${admin.email})` }, leido: false, correos: 1 },
+    ]);
     // The holder or the NIF alone, or the same IBAN written again: nothing to tell.
     expect((await post(persona.id, { iban, titular: "Irene Sanz", version: "1" }, admin.cookie)).status).toBe(302);
     expect(await avisos()).toHaveLength(1);
@@ -363,10 +365,20 @@ describe("datos bancarios en la ficha de una persona", () => {
     // Removed (the row goes with its NIF-less account): said too.
     expect((await post(persona.id, { iban: "", version: "3" }, admin.cookie)).status).toBe(302);
     expect(await fila(persona.id)).toBeUndefined();
-    expect((await avisos())[2]).toEqual({ datos: { autor: "Ana" }, leido: false, correos: 1 });
+    expect((await avisos())[2]).toEqual({ datos: { autor: `Ana (${admin.email})` }, leido: false, correos: 1 });
+    // Deactivated, she is told all the same: her last refunds are still paid to it.
+    await app.db.updateTable("usuarios").set({ activo: false }).where("id", "=", persona.id).execute();
+    const otra = generateValidEsIban(7108);
+    expect((await post(persona.id, { iban: otra }, admin.cookie)).status).toBe(302);
+    expect((await avisos())[3]).toEqual({
+      datos: { final: otra.slice(-4), autor: `Ana (${admin.email})` },
+      leido: false,
+      correos: 1,
+    });
+    await app.db.deleteFrom("datos_bancarios").where("usuario_id", "=", persona.id).execute();
     // Written with no one signed in (demo data, a server task): no aviso.
     await app.db.insertInto("datos_bancarios").values({ usuario_id: persona.id, iban }).execute();
-    expect(await avisos()).toHaveLength(3);
+    expect(await avisos()).toHaveLength(4);
   });
 
   it.each([

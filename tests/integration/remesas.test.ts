@@ -134,7 +134,7 @@ type Linea = {
   nombre: string | null;
   iban: string | null;
   motivo: string | null;
-  cuenta_reciente: { en: string; por: string | null } | null;
+  cuenta_reciente: { en: string; por_id: string; por: string | null } | null;
 };
 type Candidatos = {
   gastos: Linea[];
@@ -541,10 +541,8 @@ describe("candidatos: a quién se paga cada gasto, o por qué no puede ir", () =
       // Beatriz reads who wrote each account, and when, beside it: to be checked before paying.
       // The supplier's first account came with no one signed in: no author, so not flagged.
       const recientes = async () => (await candidatos(admin2, [suyo, factura])).gastos.map((l) => l.cuenta_reciente);
-      expect(await recientes()).toEqual([
-        { en: expect.any(String), por: "Ana" },
-        { en: expect.any(String), por: "Ana" },
-      ]);
+      const porAna = { en: expect.any(String), por_id: admin.id, por: `Ana (${admin.email})` };
+      expect(await recientes()).toEqual([porAna, porAna]);
       // Written more than 30 days ago: no longer flagged.
       await owner.query(
         `update public.historial set creado_en = creado_en - interval '31 days'

@@ -169,8 +169,7 @@ describe("kilometraje: importe y parte exenta", () => {
       .where("id", "=", tarjeta.id)
       .executeTakeFirstOrThrow();
     expect(guardado.metodo_pago).toBe("tarjeta_debito");
-    // Not given (the form does not ask it): «efectivo». An ordinario paid by the company that
-    // becomes a kilometraje with its method untouched: «efectivo» too; one the person paid keeps it.
+    // Not given (the form does not ask it): «efectivo».
     const sinMetodo = await gasto({
       clase: "dieta",
       metodo_pago: null,
@@ -180,18 +179,25 @@ describe("kilometraje: importe y parte exenta", () => {
     const metodo = (id: string) =>
       app.db.selectFrom("gastos").select("metodo_pago").where("id", "=", id).executeTakeFirstOrThrow();
     expect(await metodo(sinMetodo.id)).toEqual({ metodo_pago: "efectivo" });
-    for (const [antes, despues] of [
-      ["tarjeta_corporativa", "efectivo"],
-      ["tarjeta_credito", "tarjeta_credito"],
-    ]) {
-      const ordinario = await gasto({ metodo_pago: antes, fecha_gasto: "2026-03-02", importe: "10.00" });
-      await app.db
+    // An ordinario the company paid does not become one, said beside the class; one the person paid may.
+    const aKilometraje = (id: string) =>
+      app.db
         .updateTable("gastos")
         .set({ clase: "kilometraje", km_origen: "Madrid", km_destino: "Toledo", km: "10" })
-        .where("id", "=", ordinario.id)
+        .where("id", "=", id)
         .execute();
-      expect(await metodo(ordinario.id)).toEqual({ metodo_pago: despues });
-    }
+    const corporativa = await gasto({
+      metodo_pago: "tarjeta_corporativa",
+      fecha_gasto: "2026-03-02",
+      importe: "10.00",
+    });
+    await expect(aKilometraje(corporativa.id)).rejects.toThrow(
+      "Clase: un gasto que pagó la empresa no se convierte en kilometraje ni en dieta, que se reembolsan a quien viaja; añádalo aparte.",
+    );
+    expect(await metodo(corporativa.id)).toEqual({ metodo_pago: "tarjeta_corporativa" });
+    const suyo = await gasto({ metodo_pago: "tarjeta_credito", fecha_gasto: "2026-03-02", importe: "10.00" });
+    await aKilometraje(suyo.id);
+    expect(await metodo(suyo.id)).toEqual({ metodo_pago: "tarjeta_credito" });
   });
 
   it("el día del cambio de tarifa: 0,19 €/km el 16-07-2023 y 0,26 €/km el 17-07-2023", async () => {
