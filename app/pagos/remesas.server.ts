@@ -39,6 +39,8 @@ export type Candidatos = {
   excluidos: number;
   transferencias: number;
   importe_total: string;
+  /** Who and which account each included gasto goes to, as `crear_remesa` checks it again. */
+  huella: string;
 };
 
 /** The most a remesa takes at once (as the bulk actions). */
@@ -134,13 +136,14 @@ export type DatosRemesa = {
  */
 export async function generar(
   store: Store,
-  o: { gastoIds: string[]; cuentaId: string; fecha: string; importeTotal: string },
+  o: { gastoIds: string[]; cuentaId: string; fecha: string; importeTotal: string; huella: string },
 ): Promise<DatosRemesa> {
   const datos = await store.rpc<DatosRemesa>("crear_remesa", {
     p_gasto_ids: o.gastoIds,
     p_cuenta_id: o.cuentaId,
     p_fecha_ejecucion: o.fecha,
     p_importe_total: o.importeTotal,
+    p_huella: o.huella,
   });
   const anular = (motivo: string) =>
     store.rpc("anular_remesa", { p_id: datos.id, p_version: datos.version, p_motivo: motivo });

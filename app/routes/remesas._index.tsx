@@ -134,6 +134,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const cuentaId = String(form.get("cuenta") ?? "");
   const fechaEjecucion = String(form.get("fecha_ejecucion") ?? "");
   const importeTotal = String(form.get("importe_total") ?? "");
+  const huella = String(form.get("huella") ?? "");
   const errores: Record<string, string> = {};
   if (!UUID.test(cuentaId)) errores.cuenta = "Elija la cuenta de la empresa desde la que se paga";
   if (!isISODate(fechaEjecucion)) errores.fecha_ejecucion = "Escriba la fecha de ejecución, por ejemplo 31/01/2026";
@@ -145,10 +146,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
   // The sum the page showed (numeric(14, 2)), checked again by the database; only a forged post lacks it.
   else if (!isMoneyString(importeTotal) || importeTotal.length > 16)
     errores.gasto = "No se pudo leer la suma de la remesa: vuelva a la lista";
+  // Who and which account each gasto goes to, as the page showed them; only a forged post lacks it.
+  else if (!/^[0-9a-f]{32}$/.test(huella))
+    errores.gasto = "No se pudo leer la propuesta de la remesa: vuelva a la lista";
   if (Object.keys(errores).length) return json({ errores, valores: { cuentaId, fechaEjecucion } }, { status: 400 });
   try {
     const f = formats(context);
-    const remesa = await generar(store, { gastoIds, cuentaId, fecha: fechaEjecucion, importeTotal });
+    const remesa = await generar(store, { gastoIds, cuentaId, fecha: fechaEjecucion, importeTotal, huella });
     return redirectWithFlash(
       context,
       request,
@@ -288,6 +292,7 @@ export default function Remesas() {
               <input key={g.gasto_id} type="hidden" name="gasto" value={g.gasto_id} />
             ))}
             <input type="hidden" name="importe_total" value={propuesta.importe_total} />
+            <input type="hidden" name="huella" value={propuesta.huella} />
             <div className="campo">
               <label htmlFor="remesa-cuenta">Cuenta de cargo</label>
               <select

@@ -305,8 +305,19 @@ $$;
 -- {"gastos": [{"gasto_id", "folio", "descripcion", "fecha_gasto", "importe", "metodo_pago",
 --              "beneficiario", "beneficiario_id", "nombre", "iban", "motivo", "cuenta_reciente"}, …],
 --  "incluidos", "excluidos", "transferencias", "importe_total"}   (importes como texto)
+-- huella: la de a quién y a qué cuenta va cada gasto incluido (interno.huella_remesa); la
+-- propuesta la envía con «Generar remesa» y crear_remesa la compara.
 -- cuenta_reciente ({"en", "por_id", "por"}): la cuenta se escribió en los últimos 30 días; quien prepara la
 -- remesa la comprueba antes de pagar a ella (un cambio de cuenta reciente es la señal del fraude).
+-- Una cuenta o un beneficiario que cambia entre la propuesta y «Generar remesa» no debe pasar sin
+-- que quien la genera lo vea: su huella (md5 de «gasto:beneficiario:id:iban» de cada línea, en
+-- orden de gasto) lo delata. Una línea de interno.remesa_lineas a la vez, agregada por quien llama.
+create function interno.linea_de_huella(p_gasto uuid, p_beneficiario text, p_beneficiario_id uuid, p_iban text)
+returns text language sql immutable set search_path = '' as $$
+  select p_gasto::text || ':' || coalesce(p_beneficiario, '') || ':' || coalesce(p_beneficiario_id::text, '')
+         || ':' || coalesce(p_iban, '')
+$$;
+
 create function public.remesa_candidatos(p_gasto_ids uuid[]) returns jsonb
 language plpgsql stable security definer set search_path = '' as $$
 begin
@@ -324,7 +335,9 @@ begin
       'incluidos', count(*) filter (where l.motivo is null),
       'excluidos', count(*) filter (where l.motivo is not null),
       'transferencias', count(distinct (l.beneficiario, l.beneficiario_id, l.iban)) filter (where l.motivo is null),
-      'importe_total', coalesce(sum(l.importe) filter (where l.motivo is null), 0)::numeric(14, 2)::text)
+      'importe_total', coalesce(sum(l.importe) filter (where l.motivo is null), 0)::numeric(14, 2)::text,
+      'huella', md5(coalesce(string_agg(interno.linea_de_huella(l.gasto_id, l.beneficiario, l.beneficiario_id, l.iban),
+                                        ',' order by l.gasto_id) filter (where l.motivo is null), '')))
     from interno.remesa_lineas(
       (select array_agg(d.id order by d.primero) from (
          select u.id, min(u.orden) as primero from unnest(p_gasto_ids) with ordinality as u (id, orden)
@@ -336,12 +349,12 @@ $$;
 -- un año después; hoy es el día de la oficina, interno.hoy, 20270102000001_el_dia_de_la_oficina). Todos
 -- los gastos deben poder ir (remesa_candidatos): si alguno no, no se genera nada y el mensaje dice
 -- cuáles y por qué. p_importe_total, si se da, es la suma que vio quien la
--- genera: si ya no es esa, no se genera. Bloquea los gastos (en orden de id, como un solo
+-- genera, y p_huella la de su propuesta (remesa_candidatos): si ya no son esas, no se genera. Bloquea los gastos (en orden de id, como un solo
 -- candado para dos administradores a la vez): de dos remesas con el mismo gasto, la segunda ve la
 -- primera y se rechaza; el índice único de remesa_gastos lo garantiza en cualquier caso.
 -- Devuelve interno.remesa_json: lo necesario para construir el fichero.
 create function public.crear_remesa(p_gasto_ids uuid[], p_cuenta_id uuid, p_fecha_ejecucion date,
-  p_importe_total numeric default null)
+  p_importe_total numeric default null, p_huella text default null)
 returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_ids uuid[];
@@ -352,6 +365,7 @@ declare
   v_ya text;
   v_total numeric(14, 2);
   v_transferencias integer;
+  v_huella text;
   v_id uuid;
   v_folio text;
 begin
@@ -392,8 +406,10 @@ begin
          count(distinct (l.beneficiario, l.beneficiario_id, l.iban)),
          -- Todos en una misma remesa: esta ya se generó (otra pestaña, un segundo envío).
          case when count(*) = count(*) filter (where l.motivo like 'Ya está en la remesa %')
-                   and count(distinct l.motivo) = 1 then min(l.motivo) end
-    into v_excluidos, v_n_excluidos, v_total, v_transferencias, v_ya
+                   and count(distinct l.motivo) = 1 then min(l.motivo) end,
+         md5(string_agg(interno.linea_de_huella(l.gasto_id, l.beneficiario, l.beneficiario_id, l.iban),
+                        ',' order by l.gasto_id))
+    into v_excluidos, v_n_excluidos, v_total, v_transferencias, v_ya, v_huella
     from interno.remesa_lineas(v_ids) l;
   -- Se dice una vez, con su folio.
   if v_ya is not null then
@@ -410,6 +426,11 @@ begin
   if p_importe_total is not null and (abs(p_importe_total) >= 1e12 or p_importe_total <> round(p_importe_total, 2)) then
     raise exception using errcode = 'OFINV', detail = 'importe_total',
       message = 'La suma de la remesa no es un importe en euros: vuelva a la lista y genérela de nuevo.';
+  end if;
+  if p_huella is not null and p_huella <> v_huella then
+    raise exception using errcode = 'OFCNF', detail = 'huella',
+      message = 'La cuenta o el beneficiario de algún gasto ha cambiado desde que consultó la propuesta: '
+        || 'revísela (las cuentas indicadas hace poco lo dicen) y vuelva a generar la remesa.';
   end if;
   if p_importe_total is not null and p_importe_total <> v_total then
     raise exception using errcode = 'OFCNF', detail = 'importe_total',
@@ -551,19 +572,19 @@ revoke all on function
   interno.normalizar_iban(text), interno.iban_valido(text), interno.validar_iban(),
   interno.normalizar_cuenta_empresa(), interno.remesas_asignar_folio(),
   interno.remesas_proteger(), interno.remesas_viva(), interno.gastos_en_remesa(), interno.motivo_remesa(uuid),
-  interno.remesa_json(uuid),
+  interno.remesa_json(uuid), interno.linea_de_huella(uuid, text, uuid, text),
   interno.lista_que_cabe(text, text[], integer), interno.exigir_admin_remesas(), interno.remesa_para(uuid, integer, boolean)
   from public, anon, authenticated;
 -- Las restricciones de las tablas la evalúan con el usuario que escribe.
 grant execute on function interno.normalizar_iban(text), interno.iban_valido(text) to authenticated, service_role;
 
 revoke all on function
-  public.remesa_candidatos(uuid[]), public.crear_remesa(uuid[], uuid, date, numeric), public.remesa_datos(uuid),
+  public.remesa_candidatos(uuid[]), public.crear_remesa(uuid[], uuid, date, numeric, text), public.remesa_datos(uuid),
   public.guardar_xml_remesa(uuid, text), public.confirmar_remesa(uuid, integer, text),
   public.anular_remesa(uuid, integer, text)
   from public, anon, authenticated;
 grant execute on function
-  public.remesa_candidatos(uuid[]), public.crear_remesa(uuid[], uuid, date, numeric), public.remesa_datos(uuid),
+  public.remesa_candidatos(uuid[]), public.crear_remesa(uuid[], uuid, date, numeric, text), public.remesa_datos(uuid),
   public.guardar_xml_remesa(uuid, text), public.confirmar_remesa(uuid, integer, text),
   public.anular_remesa(uuid, integer, text)
   to authenticated, service_role;

@@ -97,7 +97,13 @@ async function generar(search: string) {
   const r = await respond(() =>
     remesas.action(
       ruta(`/remesas?index&${search.slice(1)}`, admin, {
-        form: { gasto, cuenta, fecha_ejecucion: hoy, importe_total: datos.propuesta.importe_total },
+        form: {
+          gasto,
+          cuenta,
+          fecha_ejecucion: hoy,
+          importe_total: datos.propuesta.importe_total,
+          huella: datos.propuesta.huella,
+        },
       }),
     ),
   );

@@ -84,7 +84,7 @@ const estado = () =>
     remesas: ["public.remesas", "id"],
     remesa_gastos: ["public.remesa_gastos", "id"],
   });
-const pantalla = async (u: TestUser) => json(await respond(() => remesas.loader(ruta("/remesas", u))));
+const pantalla = async (u: TestUser, path = "/remesas") => json(await respond(() => remesas.loader(ruta(path, u))));
 
 it("propone lo que va y lo que no con su motivo; genera la remesa con su fichero SEPA válido; no dos veces; confirma", async () => {
   const va = await aprobado("efectivo");
@@ -121,7 +121,13 @@ it("propone lo que va y lo que no con su motivo; genera la remesa con su fichero
   }
   expect(await estado()).toEqual(antes);
 
-  const form = { gasto: [va.id], cuenta, fecha_ejecucion: hoy, importe_total: datos.propuesta.importe_total };
+  const form = {
+    gasto: [va.id],
+    cuenta,
+    fecha_ejecucion: hoy,
+    importe_total: datos.propuesta.importe_total,
+    huella: datos.propuesta.huella,
+  };
   const r = await respond(() => remesas.action(ruta("/remesas?index", admin, { form })));
   expect(r.status).toBe(302);
   const id = new URL(r.headers.get("Location")!, ORIGIN).pathname.split("/").at(-1)!;
@@ -201,7 +207,13 @@ it("propone lo que va y lo que no con su motivo; genera la remesa con su fichero
 it("anular pide el motivo, deja los gastos libres para otra remesa y retira su fichero", async () => {
   const g = await aprobado();
   const datos = await pantalla(admin);
-  const form = { gasto: [g.id], cuenta, fecha_ejecucion: hoy, importe_total: datos.propuesta.importe_total };
+  const form = {
+    gasto: [g.id],
+    cuenta,
+    fecha_ejecucion: hoy,
+    importe_total: datos.propuesta.importe_total,
+    huella: datos.propuesta.huella,
+  };
   const r = await respond(() => remesas.action(ruta("/remesas?index", admin, { form })));
   const id = new URL(r.headers.get("Location")!, ORIGIN).pathname.split("/").at(-1)!;
   const { remesa: hecha } = await json(await respond(() => remesa.loader(ruta(`/remesas/${id}`, admin, { id }))));
@@ -237,9 +249,14 @@ it("un nombre que el banco no puede leer (solo caracteres invisibles): 400 que l
     empleado.id,
   ]);
   try {
-    const { propuesta } = await pantalla(admin);
-    const { importe } = propuesta.gastos.find((x: { gasto_id: string }) => x.gasto_id === g.id);
-    const form = { gasto: [g.id], cuenta, fecha_ejecucion: hoy, importe_total: importe };
+    const { propuesta } = await pantalla(admin, `/remesas?gasto=${g.id}`);
+    const form = {
+      gasto: [g.id],
+      cuenta,
+      fecha_ejecucion: hoy,
+      importe_total: propuesta.importe_total,
+      huella: propuesta.huella,
+    };
     const r = await respond(() => remesas.action(ruta("/remesas?index", admin, { form })));
     expect(r.status).toBe(400);
     expect((await json(r)).errores.remesa).toMatch(
@@ -323,8 +340,15 @@ it("si guardar el fichero falla (la conexión se pierde), la remesa queda anulad
       return (real.rpc as (f: string, ...r: unknown[]) => Promise<unknown>)(fn, ...rest);
     }) as Store["rpc"],
   };
+  const { propuesta } = await pantalla(admin, `/remesas?gasto=${g.id}`);
   await expect(
-    generar(store, { gastoIds: [g.id], cuentaId: cuenta, fecha: hoy, importeTotal: `${20 + n}.40` }),
+    generar(store, {
+      gastoIds: [g.id],
+      cuentaId: cuenta,
+      fecha: hoy,
+      importeTotal: propuesta.importe_total,
+      huella: propuesta.huella,
+    }),
   ).rejects.toThrow("Connection terminated unexpectedly");
   const { rows } = await owner.query<{ estado: string; motivo_anulacion: string; xml: string | null }>(
     `select r.estado, r.motivo_anulacion, r.xml from public.remesas r

@@ -137,6 +137,7 @@ type Linea = {
   cuenta_reciente: { en: string; por_id: string; por: string | null } | null;
 };
 type Candidatos = {
+  huella: string;
   gastos: Linea[];
   incluidos: number;
   excluidos: number;
@@ -569,6 +570,38 @@ describe("candidatos: a quién se paga cada gasto, o por qué no puede ir", () =
       expect((await motivos(admin))[0]).toBeNull();
       expect(await cuentaIndicada(persona)).toMatchObject({ por: "usted" });
       expect(await cuentaIndicada(admin)).toMatchObject({ por: "Irene" });
+      // An account changed between the proposal and «Generar remesa»: refused, nothing written.
+      const vista = await candidatos(admin2, [suyo]);
+      await asUser(db, persona.id, (q) =>
+        q("update public.datos_bancarios set iban = $2 where usuario_id = $1", [persona.id, generateValidEsIban(37)]),
+      );
+      const remesasAntes = (await owner.query("select count(*)::int as n from public.remesas")).rows[0].n;
+      await rechaza(
+        () =>
+          rpc(admin2, "crear_remesa", {
+            p_gasto_ids: [suyo],
+            p_cuenta_id: cuenta,
+            p_fecha_ejecucion: hoy,
+            p_huella: vista.huella,
+          }),
+        Conflict,
+        /^La cuenta o el beneficiario de algún gasto ha cambiado desde que consultó la propuesta/,
+      );
+      expect((await owner.query("select count(*)::int as n from public.remesas")).rows[0].n).toBe(remesasAntes);
+      // Proposed again, it goes.
+      const nueva = await candidatos(admin2, [suyo]);
+      expect(nueva.huella).not.toBe(vista.huella);
+      const hecha = await rpc<Remesa>(admin2, "crear_remesa", {
+        p_gasto_ids: [suyo],
+        p_cuenta_id: cuenta,
+        p_fecha_ejecucion: hoy,
+        p_huella: nueva.huella,
+      });
+      await rpc(admin2, "anular_remesa", {
+        p_id: hecha.id,
+        p_version: hecha.version,
+        p_motivo: "Solo para probar la huella",
+      });
       // With a single administrador allowed to approve and pay, also to pay where she wrote the account.
       await owner.query("update interno.ajustes set permitir_admin_unico = true");
       try {
