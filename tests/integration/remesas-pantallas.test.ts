@@ -84,6 +84,14 @@ const estado = () =>
     remesas: ["public.remesas", "id"],
     remesa_gastos: ["public.remesa_gastos", "id"],
   });
+/** «Generar remesa» for `gasto` as `propuesta` (the page's) offered it: today, from the test's account. */
+const generarDe = (gasto: string[], propuesta: { importe_total: string; huella: string }) => ({
+  gasto,
+  cuenta,
+  fecha_ejecucion: hoy,
+  importe_total: propuesta.importe_total,
+  huella: propuesta.huella,
+});
 const pantalla = async (u: TestUser, path = "/remesas") => json(await respond(() => remesas.loader(ruta(path, u))));
 
 it("propone lo que va y lo que no con su motivo; genera la remesa con su fichero SEPA válido; no dos veces; confirma", async () => {
@@ -121,13 +129,7 @@ it("propone lo que va y lo que no con su motivo; genera la remesa con su fichero
   }
   expect(await estado()).toEqual(antes);
 
-  const form = {
-    gasto: [va.id],
-    cuenta,
-    fecha_ejecucion: hoy,
-    importe_total: datos.propuesta.importe_total,
-    huella: datos.propuesta.huella,
-  };
+  const form = generarDe([va.id], datos.propuesta);
   const r = await respond(() => remesas.action(ruta("/remesas?index", admin, { form })));
   expect(r.status).toBe(302);
   const id = new URL(r.headers.get("Location")!, ORIGIN).pathname.split("/").at(-1)!;
@@ -207,13 +209,7 @@ it("propone lo que va y lo que no con su motivo; genera la remesa con su fichero
 it("anular pide el motivo, deja los gastos libres para otra remesa y retira su fichero", async () => {
   const g = await aprobado();
   const datos = await pantalla(admin);
-  const form = {
-    gasto: [g.id],
-    cuenta,
-    fecha_ejecucion: hoy,
-    importe_total: datos.propuesta.importe_total,
-    huella: datos.propuesta.huella,
-  };
+  const form = generarDe([g.id], datos.propuesta);
   const r = await respond(() => remesas.action(ruta("/remesas?index", admin, { form })));
   const id = new URL(r.headers.get("Location")!, ORIGIN).pathname.split("/").at(-1)!;
   const { remesa: hecha } = await json(await respond(() => remesa.loader(ruta(`/remesas/${id}`, admin, { id }))));
@@ -250,13 +246,7 @@ it("un nombre que el banco no puede leer (solo caracteres invisibles): 400 que l
   ]);
   try {
     const { propuesta } = await pantalla(admin, `/remesas?gasto=${g.id}`);
-    const form = {
-      gasto: [g.id],
-      cuenta,
-      fecha_ejecucion: hoy,
-      importe_total: propuesta.importe_total,
-      huella: propuesta.huella,
-    };
+    const form = generarDe([g.id], propuesta);
     const r = await respond(() => remesas.action(ruta("/remesas?index", admin, { form })));
     expect(r.status).toBe(400);
     expect((await json(r)).errores.remesa).toMatch(
