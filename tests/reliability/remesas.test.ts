@@ -127,13 +127,22 @@ const suma = (gastos: Gasto[]) => {
   return `${Math.floor(centimos / 100)}.${String(centimos % 100).padStart(2, "0")}`;
 };
 
-/** The builder's own form, as the browser posts it. */
-const generar = (b: Browser, gastos: Gasto[]) =>
+/** The proposal of `gastos` as the page shows it first: its fingerprint, in the form's hidden field. */
+async function huellaDe(b: Browser, gastos: Gasto[]) {
+  const r = await b.get(`/remesas?${gastos.map((g) => `gasto=${g.id}`).join("&")}`);
+  const huella = /name="huella" value="([0-9a-f]{32})"/.exec(r.text())?.[1];
+  if (!huella) throw new Error(`propuesta sin huella: ${r.status} ${r.text().slice(0, 300)}`);
+  return huella;
+}
+
+/** The builder's own form, as the browser posts it after reading the proposal. */
+const generar = async (b: Browser, gastos: Gasto[]) =>
   b.post("/remesas?index", {
     gasto: gastos.map((g) => g.id),
     cuenta,
     fecha_ejecucion: hoy,
     importe_total: suma(gastos),
+    huella: await huellaDe(b, gastos),
   });
 
 const remesaDe = (r: HttpResponse) => {
