@@ -142,6 +142,21 @@ language sql stable security definer set search_path = '' as $$
 $$;
 revoke all on function interno.autor_del_cambio(uuid) from public, anon, authenticated;
 
+-- Un aviso de cuenta a una persona: en la aplicación (leído ya, si p_leido) y siempre en la cola de
+-- correo, sin mirar sus preferencias.
+create function interno.avisar_de_cuenta(p_destinatario uuid, p_tipo text, p_datos jsonb, p_leido boolean)
+returns void language plpgsql security definer set search_path = '' as $$
+declare
+  v_aviso uuid;
+begin
+  insert into public.avisos (destinatario_id, tipo, datos, leido_en)
+  values (p_destinatario, p_tipo, p_datos, case when p_leido then now() end)
+  returning id into v_aviso;
+  insert into interno.correos (destinatario_id, aviso_id) values (p_destinatario, v_aviso);
+end
+$$;
+revoke all on function interno.avisar_de_cuenta(uuid, text, jsonb, boolean) from public, anon, authenticated;
+
 create function interno.datos_bancarios_avisar() returns trigger
 language plpgsql security definer set search_path = '' as $$
 declare
@@ -149,20 +164,16 @@ declare
   v_ahora text := case when tg_op <> 'DELETE' then new.iban end;
   v_persona uuid := case when tg_op = 'DELETE' then old.usuario_id else new.usuario_id end;
   v_autor uuid := auth.uid();
-  v_aviso uuid;
 begin
   -- Sin la persona (se borra con ella): nadie a quien avisar.
   if v_autor is null or v_antes is not distinct from v_ahora
      or not exists (select 1 from public.usuarios u where u.id = v_persona) then
     return null;
   end if;
-  insert into public.avisos (destinatario_id, tipo, datos, leido_en)
-  values (v_persona, 'cuenta', jsonb_strip_nulls(jsonb_build_object(
+  perform interno.avisar_de_cuenta(v_persona, 'cuenta', jsonb_strip_nulls(jsonb_build_object(
             'final', right(v_ahora, 4),
             'autor', case when v_autor <> v_persona then interno.autor_del_cambio(v_autor) end)),
-          case when v_autor = v_persona then now() end)
-  returning id into v_aviso;
-  insert into interno.correos (destinatario_id, aviso_id) values (v_persona, v_aviso);
+          v_autor = v_persona);
   return null;
 end
 $$;

@@ -125,7 +125,6 @@ declare
   v_autor uuid := auth.uid();
   v_datos jsonb;
   v_admin uuid;
-  v_aviso uuid;
 begin
   if v_autor is null or v_antes is not distinct from v_ahora then
     return null;
@@ -143,9 +142,7 @@ begin
   for v_admin in
     select u.id from public.usuarios u where u.rol = 'administrador' and u.activo and u.id <> v_autor
   loop
-    insert into public.avisos (destinatario_id, tipo, datos) values (v_admin, 'cuenta_proveedor', v_datos)
-    returning id into v_aviso;
-    insert into interno.correos (destinatario_id, aviso_id) values (v_admin, v_aviso);
+    perform interno.avisar_de_cuenta(v_admin, 'cuenta_proveedor', v_datos, false);
   end loop;
   return null;
 end
