@@ -161,13 +161,13 @@ export function anchorIds(form: FormMetadata<Record<string, unknown>>, anchor: s
   return errors ? { heading: `${anchor}-titulo`, summary: anchor } : { heading: anchor, summary: undefined };
 }
 
-/** «Hay N errores»: one link per error to its field; takes focus when it appears. */
 /** Nothing to subscribe to: `useSyncExternalStore` only tells the server's render from the browser's. */
 const sinCambios = () => () => {};
 
 /** A line of the error summary that is no field's error: its words and the control it leads to. */
 export type Pendiente = { mensaje: string; control: string };
 
+/** «Hay N errores»: one link per error to its field; takes focus when it appears. */
 export function ErrorSummary({
   form,
   id,
