@@ -15,7 +15,15 @@ import {
 import { eligio, type Eleccion, type Field } from "~/entities/fields";
 import type { Formats } from "~/lib/format";
 import { describirDesglose, leerDesglose } from "~/lib/iva";
-import { anchorIds, ConformForm, FieldControl, toFormValues, useServerForm, type Pendiente } from "./forms";
+import {
+  anchorIds,
+  ConformForm,
+  FieldControl,
+  toFormValues,
+  useAbiertoDesde,
+  useServerForm,
+  type Pendiente,
+} from "./forms";
 import { useFormats } from "./page";
 
 /**
@@ -332,7 +340,9 @@ function Grupo({
   solo: Record<string, string>;
   children: ReactNode;
 }) {
-  const abierto = [...Object.keys(errores), ...preset].some((name) => grupo.campos.includes(name.replace(/\[.*$/, "")));
+  const abierto = useAbiertoDesde(
+    [...Object.keys(errores), ...preset].some((name) => grupo.campos.includes(name.replace(/\[.*$/, ""))),
+  );
   if (!grupo.plegado)
     return (
       <fieldset className="grupo-campos" {...solo}>
@@ -341,7 +351,7 @@ function Grupo({
       </fieldset>
     );
   return (
-    <details className="grupo-campos" open={abierto || undefined} {...solo}>
+    <details className="grupo-campos" open={abierto} {...solo}>
       <summary>{grupo.titulo}</summary>
       {children}
     </details>

@@ -468,7 +468,9 @@ function DesgloseControl({
   );
   const previa = useDesglosePrevio(meta.formId, name, input);
   const [primera, ...resto] = filas;
-  const restoAbierto = resto.some((f) => f.tipo.value || f.base.value || f.cuota.value || f.tipo.error);
+  const restoAbierto = useAbiertoDesde(
+    resto.some((f) => f.tipo.value || f.base.value || f.cuota.value || f.tipo.error),
+  );
   return (
     <fieldset
       className={`campo campo-desglose${errores.length ? " campo-con-error" : ""}`}
@@ -492,7 +494,7 @@ function DesgloseControl({
       ) : null}
       {primera ? fila(primera) : null}
       {resto.length ? (
-        <details open={restoAbierto || undefined}>
+        <details open={restoAbierto}>
           <summary>Más tipos de IVA</summary>
           {resto.map(fila)}
         </details>
@@ -506,6 +508,17 @@ function DesgloseControl({
       ) : null}
     </fieldset>
   );
+}
+
+/**
+ * `open` for a `<details>` the page opens (an error or a value inside it): once opened it stays
+ * so. Were `open` to follow the reason, fixing the error would fold the fields under the
+ * person's hands, and a click on them would land elsewhere.
+ */
+export function useAbiertoDesde(abrir: boolean): true | undefined {
+  const [abierto, setAbierto] = useState(abrir);
+  if (abrir && !abierto) setAbierto(true);
+  return abrir || abierto ? true : undefined;
 }
 
 /**
