@@ -227,6 +227,7 @@ export interface Gastos {
   importe: Numeric;
   importe_centimos: Generated<number | null>;
   importe_impuestos: Numeric | null;
+  inversion_sujeto_pasivo: Generated<boolean>;
   irpf_exento_al_aprobar: Numeric | null;
   irpf_explicacion_al_aprobar: string | null;
   irpf_sujeto_al_aprobar: Numeric | null;
@@ -298,6 +299,7 @@ export interface GastosVista {
   importe: Numeric | null;
   importe_centimos: number | null;
   importe_impuestos: Numeric | null;
+  inversion_sujeto_pasivo: boolean | null;
   irpf_exento_al_aprobar: Numeric | null;
   irpf_explicacion: string | null;
   irpf_explicacion_al_aprobar: string | null;
@@ -463,6 +465,7 @@ export interface LibroFacturasRecibidas {
   folio: string | null;
   gasto_id: string | null;
   id: string | null;
+  inversion_sujeto_pasivo: boolean | null;
   iva_motivo: string | null;
   linea: number | null;
   numero_factura: string | null;

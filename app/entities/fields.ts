@@ -48,7 +48,15 @@ export type FieldInput =
    * `importe` and `otros`: the fields holding the total it splits and its part without IVA (with
    * JavaScript, the form shows the breakdown it would save as they are typed).
    */
-  | { type: "desglose"; lineas: number; tipos: readonly Option[]; importe?: string; otros?: string };
+  | {
+      type: "desglose";
+      lineas: number;
+      tipos: readonly Option[];
+      importe?: string;
+      otros?: string;
+      /** The checkbox that says the importe carries no IVA (the cuotas are declared apart). */
+      sinIva?: string;
+    };
 
 export type Field = {
   name: string;
@@ -406,7 +414,7 @@ export function desglose(
   name: string,
   label: string,
   tipos: readonly Option[],
-  o: Common & { lineas: number; importe?: string; otros?: string },
+  o: Common & { lineas: number; importe?: string; otros?: string; sinIva?: string },
 ): Field {
   const schema = (z: Z) =>
     z
@@ -466,7 +474,7 @@ export function desglose(
     label,
     required: false,
     hint: o.hint,
-    input: { type: "desglose", lineas: o.lineas, tipos, importe: o.importe, otros: o.otros },
+    input: { type: "desglose", lineas: o.lineas, tipos, importe: o.importe, otros: o.otros, sinIva: o.sinIva },
     schema,
   };
 }

@@ -14,6 +14,7 @@ import {
   completarLineas,
   cuotaCuadra,
   cuotaDe,
+  enImporte,
   etiquetaTipo,
   porcentaje,
   type LineaIva,
@@ -54,6 +55,7 @@ export const CAMPOS_NO_ADMIN = [
   "numero_factura",
   "fecha_expedicion",
   "factura_a_empresa",
+  "inversion_sujeto_pasivo",
   "desglose_iva",
   "otros_no_sujetos",
   "departamento_id",
@@ -156,10 +158,17 @@ export const gastos: Entity = {
       aplicaSi: ORDINARIO,
     },
     {
+      ...checkbox("inversion_sujeto_pasivo", "Inversión del sujeto pasivo", {
+        hint: "La factura llega sin IVA y lo declara la empresa (un proveedor de otro país que factura un servicio a la empresa). El desglose lleva la cuota de ese IVA, que no es parte del importe.",
+      }),
+      aplicaSi: ORDINARIO,
+    },
+    {
       ...desglose("desglose_iva", "Desglose de IVA", TIPOS_IVA, {
         lineas: 4,
         importe: "importe",
         otros: "otros_no_sujetos",
+        sinIva: "inversion_sujeto_pasivo",
         hint: "Si lo deja vacío, una línea al tipo habitual de la categoría. Con una sola línea basta el tipo; con la base o la cuota se calcula la otra.",
       }),
       aplicaSi: ORDINARIO,
@@ -314,6 +323,7 @@ export const gastos: Entity = {
         "emisor_pais",
         "fecha_expedicion",
         "factura_a_empresa",
+        "inversion_sujeto_pasivo",
         "desglose_iva",
         "otros_no_sujetos",
       ],
@@ -462,6 +472,14 @@ function reglasFiscales(values: Record<string, unknown>, ctx: Ctx) {
         message: "Nombre del emisor: escriba el nombre o la razón social de quien emitió el documento",
       });
   }
+  const sinIva = values.inversion_sujeto_pasivo === true;
+  if (sinIva && values.tipo_documento !== "factura_completa")
+    ctx.addIssue({
+      code: "custom",
+      path: ["inversion_sujeto_pasivo"],
+      message:
+        "Inversión del sujeto pasivo: solo en una factura completa, la que el proveedor emite sin IVA a nombre de la empresa",
+    });
   const importe = texto(values.importe);
   const otros = texto(values.otros_no_sujetos) ?? "0.00";
   const lineas = Array.isArray(values.desglose_iva) ? (values.desglose_iva as LineaParcial[]) : null;
@@ -494,17 +512,19 @@ function reglasFiscales(values: Record<string, unknown>, ctx: Ctx) {
         "Desglose de IVA: escriba la base o la cuota de cada línea (solo una puede quedar con el tipo, y sale del importe)",
     });
   else if (sinImporte.length === 0 && lineas.length > 1) {
-    const suma = lineas.reduce((acc, l) => acc + toCents(l.base) + toCents(l.cuota), toCents(otros));
+    const suma = lineas.reduce((acc, l) => acc + enImporte(l as LineaIva, sinIva), toCents(otros));
     if (suma !== toCents(importe))
       ctx.addIssue({
         code: "custom",
         path: ["desglose_iva"],
-        message: `Desglose de IVA: bases, cuotas y otros importes suman ${formatMoney(fromCents(suma))} y el importe es ${formatMoney(importe)}; corrija una línea o vacíe el desglose para calcularlo`,
+        message: sinIva
+          ? `Desglose de IVA: con inversión del sujeto pasivo la cuota no es parte del importe; bases y otros importes suman ${formatMoney(fromCents(suma))} y el importe es ${formatMoney(importe)}`
+          : `Desglose de IVA: bases, cuotas y otros importes suman ${formatMoney(fromCents(suma))} y el importe es ${formatMoney(importe)}; corrija una línea o vacíe el desglose para calcularlo`,
       });
   } else if (sinImporte.length === 1) {
     const resto = lineas
       .filter((l) => l.base !== "")
-      .reduce((acc, l) => acc - toCents(l.base) - toCents(l.cuota), toCents(importe) - toCents(otros));
+      .reduce((acc, l) => acc - enImporte(l as LineaIva, sinIva), toCents(importe) - toCents(otros));
     if (resto < 0n)
       ctx.addIssue({
         code: "custom",
@@ -522,5 +542,10 @@ function completarDesglose(values: Record<string, unknown>): unknown {
   const lineas = values.desglose_iva as LineaParcial[] | undefined;
   const importe = texto(values.importe);
   if (!Array.isArray(lineas) || !importe || !isMoneyString(importe)) return lineas;
-  return completarLineas(lineas, importe, texto(values.otros_no_sujetos) ?? "0.00");
+  return completarLineas(
+    lineas,
+    importe,
+    texto(values.otros_no_sujetos) ?? "0.00",
+    values.inversion_sujeto_pasivo === true,
+  );
 }

@@ -26,6 +26,7 @@ const filas = (n: number, desde: number): FilaLibro[] =>
     cuota_soportada: "21.00",
     cuota_deducible: "21.00",
     total: "121.00",
+    inversion_sujeto_pasivo: false,
   }));
 
 /** A store that gives the libro only as a stream: `servir` hands it its pages. */

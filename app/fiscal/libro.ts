@@ -25,6 +25,8 @@ export type FilaLibro = {
   cuota_soportada: string;
   cuota_deducible: string;
   total: string;
+  /** The invoice came without IVA and the company declares it (its cuota is not in the total). */
+  inversion_sujeto_pasivo: boolean;
 };
 
 /** The view, and the amounts the totals add up (numeric(14,2): exact decimal strings). */
@@ -75,6 +77,8 @@ export const COLUMNAS_LIBRO: readonly ColumnaDescarga<FilaLibro, SumaLibro>[] = 
     sum: "cuota_soportada",
   },
   { header: "Cuota deducible", kind: "money", width: 14, value: (f) => f.cuota_deducible, sum: "cuota_deducible" },
+  // «S» or «N», as the AEAT's books write it.
+  { header: "Inversión del sujeto pasivo", width: 12, value: (f) => (f.inversion_sujeto_pasivo ? "S" : "N") },
 ];
 
 /** The view's columns the libro reads (the rest of the view is not fetched). */
@@ -95,4 +99,5 @@ export const COLUMNAS_FUENTE: readonly (keyof FilaLibro)[] = [
   "cuota_soportada",
   "cuota_deducible",
   "total",
+  "inversion_sujeto_pasivo",
 ];

@@ -88,20 +88,35 @@ export function completarLinea(tipo: TipoIva, base: string, cuota: string): Line
 }
 
 /**
- * The breakdown of `importe` (IVA included) less `otros` (not taxed): the line left with only
- * its tipo gets what remains once the others are subtracted. A single line's amounts follow from
- * the importe and its tipo: kept as typed when they add up and agree (an invoice's own
- * rounding), recomputed otherwise (the importe changed since).
+ * What a line adds to the importe: base and cuota; only the base when the invoice came without
+ * IVA (inversión del sujeto pasivo: the company declares the cuota, it was not paid).
  */
-export function completarLineas(lineas: readonly LineaParcial[], importe: string, otros: string): LineaIva[] {
+export function enImporte(linea: LineaIva, sinIva = false): bigint {
+  return toCents(linea.base) + (sinIva ? 0n : toCents(linea.cuota));
+}
+
+/**
+ * The breakdown of `importe` (IVA included, unless `sinIva`) less `otros` (not taxed): the line
+ * left with only its tipo gets what remains once the others are subtracted. A single line's
+ * amounts follow from the importe and its tipo: kept as typed when they add up and agree (an
+ * invoice's own rounding), recomputed otherwise (the importe changed since).
+ */
+export function completarLineas(
+  lineas: readonly LineaParcial[],
+  importe: string,
+  otros: string,
+  sinIva = false,
+): LineaIva[] {
   const sujeto = toCents(importe) - toCents(otros);
+  const linea = (cents: bigint, tipo: TipoIva) =>
+    sinIva
+      ? { tipo, base: fromCents(cents), cuota: cuotaDe(fromCents(cents), tipo) }
+      : lineaDeImporte(fromCents(cents), tipo);
   const [unica] = lineas;
   if (lineas.length === 1 && unica) {
-    const cuadra = unica.base !== "" && toCents(unica.base) + toCents(unica.cuota) === sujeto && cuotaCuadra(unica);
-    return cuadra ? [unica] : [lineaDeImporte(fromCents(sujeto), unica.tipo)];
+    const cuadra = unica.base !== "" && enImporte(unica, sinIva) === sujeto && cuotaCuadra(unica);
+    return cuadra ? [unica] : [linea(sujeto, unica.tipo)];
   }
-  const resto = lineas
-    .filter((l) => l.base !== "")
-    .reduce((acc, l) => acc - toCents(l.base) - toCents(l.cuota), sujeto);
-  return lineas.map((l) => (l.base === "" ? lineaDeImporte(fromCents(resto), l.tipo) : l));
+  const resto = lineas.filter((l) => l.base !== "").reduce((acc, l) => acc - enImporte(l, sinIva), sujeto);
+  return lineas.map((l) => (l.base === "" ? linea(resto, l.tipo) : l));
 }

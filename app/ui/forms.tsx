@@ -12,7 +12,7 @@ import {
 } from "react";
 import type { Field, Schema } from "~/entities/fields";
 import { parseDateTimeInput } from "~/lib/dates";
-import { completarLinea, completarLineas, describirDesglose, esTipoIva, type LineaParcial } from "~/lib/iva";
+import { completarLinea, completarLineas, describirDesglose, enImporte, esTipoIva, type LineaParcial } from "~/lib/iva";
 import { formatMoney, fromCents, parseMoney, toCents } from "~/lib/money";
 import { cuenta } from "~/lib/plural";
 import { ErrorDeCampo } from "./ErrorDeCampo";
@@ -532,11 +532,11 @@ function useDesglosePrevio(
   input: Extract<Field["input"], { type: "desglose" }>,
 ): string | null {
   const [texto, setTexto] = useState<string | null>(null);
-  const { importe: campoImporte, otros: campoOtros, lineas: filas } = input;
+  const { importe: campoImporte, otros: campoOtros, sinIva: campoSinIva, lineas: filas } = input;
   useEffect(() => {
     const form = document.getElementById(formId);
     if (!(form instanceof HTMLFormElement) || !campoImporte) return;
-    const leer = () => setTexto(previa(new FormData(form), name, filas, campoImporte, campoOtros));
+    const leer = () => setTexto(previa(new FormData(form), name, filas, campoImporte, campoOtros, campoSinIva));
     leer();
     form.addEventListener("input", leer);
     form.addEventListener("change", leer);
@@ -544,13 +544,21 @@ function useDesglosePrevio(
       form.removeEventListener("input", leer);
       form.removeEventListener("change", leer);
     };
-  }, [formId, name, filas, campoImporte, campoOtros]);
+  }, [formId, name, filas, campoImporte, campoOtros, campoSinIva]);
   return texto;
 }
 
 /** The sentence of `useDesglosePrevio` for what the form holds now ("" when there is nothing to say yet). */
-function previa(datos: FormData, name: string, filas: number, campoImporte: string, campoOtros?: string): string {
+function previa(
+  datos: FormData,
+  name: string,
+  filas: number,
+  campoImporte: string,
+  campoOtros?: string,
+  campoSinIva?: string,
+): string {
   const importe = parseMoney(String(datos.get(campoImporte) ?? ""));
+  const sinIva = campoSinIva !== undefined && datos.get(campoSinIva) === "on";
   const otros = campoOtros ? (parseMoney(String(datos.get(campoOtros) ?? "")) ?? "0.00") : "0.00";
   if (!importe || importe.startsWith("-") || otros.startsWith("-")) return "";
   const lineas: LineaParcial[] = [];
@@ -567,12 +575,12 @@ function previa(datos: FormData, name: string, filas: number, campoImporte: stri
   }
   if (!lineas.length) return "Sin líneas: al guardar, una al tipo habitual de la categoría.";
   if (lineas.filter((l) => l.base === "").length > 1) return "";
-  const completas = completarLineas(lineas, importe, otros);
-  const suma = completas.reduce((acc, l) => acc + toCents(l.base) + toCents(l.cuota), toCents(otros));
+  const completas = completarLineas(lineas, importe, otros, sinIva);
+  const suma = completas.reduce((acc, l) => acc + enImporte(l, sinIva), toCents(otros));
   if (suma !== toCents(importe) || completas.some((l) => toCents(l.base) < 0n))
     return `Las líneas suman ${formatMoney(fromCents(suma))} y el importe es ${formatMoney(importe)}.`;
   const cuotas = fromCents(completas.reduce((acc, l) => acc + toCents(l.cuota), 0n));
-  return `Se guardará: ${describirDesglose(completas)}. IVA: ${formatMoney(cuotas)}.`;
+  return `Se guardará: ${describirDesglose(completas)}. IVA: ${formatMoney(cuotas)}${sinIva ? ", que declara la empresa" : ""}.`;
 }
 
 /**

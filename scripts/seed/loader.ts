@@ -34,7 +34,7 @@ async function readContext(db: Trx | DB, deBaja?: ReadonlySet<string>) {
   const departamentos = await sql<ContextRows["departamentos"][number]>`
     select id, codigo, responsable_id, departamento_padre_id from public.departamentos order by codigo`.execute(db);
   const proveedores = await sql<ContextRows["proveedores"][number]>`
-    select id, razon_social, categoria, activo from public.proveedores order by razon_social, id`.execute(db);
+    select id, razon_social, categoria, activo, pais from public.proveedores order by razon_social, id`.execute(db);
   return buildContext(
     { usuarios: usuarios.rows, departamentos: departamentos.rows, proveedores: proveedores.rows },
     deBaja,
@@ -57,6 +57,7 @@ const COLUMNAS_GASTO = [
   ["numero_factura", "text"],
   ["tipo_documento", "text"],
   ["factura_a_empresa", "boolean"],
+  ["inversion_sujeto_pasivo", "boolean"],
   ["emisor_nif", "text"],
   ["emisor_nombre", "text"],
   ["solicitante_id", "uuid"],

@@ -359,8 +359,11 @@ begin
          (l.value ->> 'cuota')::numeric(14, 2) as cuota_soportada,
          round((l.value ->> 'cuota')::numeric * g.iva_porcentaje_deducible / 100, 2)::numeric(14, 2) as cuota_deducible,
          case when l.orden = 1 then g.otros_no_sujetos else 0 end::numeric(14, 2) as otros_no_sujetos,
-         ((l.value ->> 'base')::numeric + (l.value ->> 'cuota')::numeric
+         -- Lo que dice la factura: con inversión del sujeto pasivo, sin la cuota (la declara la empresa).
+         ((l.value ->> 'base')::numeric
+           + case when g.inversion_sujeto_pasivo then 0 else (l.value ->> 'cuota')::numeric end
            + case when l.orden = 1 then g.otros_no_sujetos else 0 end)::numeric(14, 2) as total,
+         g.inversion_sujeto_pasivo,
          g.iva_motivo,
          g.id::text || ':' || l.orden as id
     from public.gastos_vista g

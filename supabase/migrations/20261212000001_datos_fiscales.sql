@@ -149,6 +149,11 @@ alter table public.gastos
     constraint gastos_emisor_pais_check check (emisor_pais ~ '^[A-Z]{2}$'),
   add column fecha_expedicion date,
   add column factura_a_empresa boolean not null default false,
+  -- Inversión del sujeto pasivo (Ley 37/1992, art. 84.Uno.2.º): la factura llega sin IVA (un
+  -- proveedor no establecido en España, el de otro país de la UE que factura un servicio a la
+  -- empresa) y la empresa lo declara: repercute y soporta la cuota a la vez. El desglose lleva esa
+  -- cuota, que no es parte del importe pagado.
+  add column inversion_sujeto_pasivo boolean not null default false,
   add column desglose_iva jsonb not null default '[]'
     constraint gastos_desglose_iva_check check (jsonb_typeof(desglose_iva) = 'array' and jsonb_array_length(desglose_iva) <= 4),
   add column otros_no_sujetos numeric(14, 2) not null default 0
@@ -173,9 +178,9 @@ revoke all on interno.recepcion_contador from public, anon, authenticated;
 create unique index gastos_numero_recepcion_key on public.gastos (numero_recepcion) where numero_recepcion is not null;
 
 grant insert (tipo_documento, emisor_nif, emisor_nombre, emisor_pais, fecha_expedicion, factura_a_empresa,
-              desglose_iva, otros_no_sujetos),
+              inversion_sujeto_pasivo, desglose_iva, otros_no_sujetos),
       update (tipo_documento, emisor_nif, emisor_nombre, emisor_pais, fecha_expedicion, factura_a_empresa,
-              desglose_iva, otros_no_sujetos)
+              inversion_sujeto_pasivo, desglose_iva, otros_no_sujetos)
   on public.gastos to authenticated;
 
 -- El tipo en vigor de una clave en una fecha (null si ninguno; si dos filas se solapan, la más
@@ -187,17 +192,25 @@ language sql stable security definer set search_path = '' as $$
    order by t.desde desc limit 1
 $$;
 
--- Una línea del desglose con la base y la cuota de `p_importe` (IVA incluido) al tipo dado.
-create function interno.linea_iva(p_clave text, p_porcentaje numeric, p_importe numeric) returns jsonb
+-- Una línea del desglose con la base y la cuota de `p_importe` (IVA incluido) al tipo dado; con
+-- inversión del sujeto pasivo el importe no lleva IVA: es la base, y la cuota va aparte.
+create function interno.linea_iva(p_clave text, p_porcentaje numeric, p_importe numeric,
+  p_sin_iva boolean default false) returns jsonb
 language sql immutable set search_path = '' as $$
-  select jsonb_build_object('tipo', p_clave, 'base', (b)::text, 'cuota', (p_importe - b)::text)
-    from (select round(p_importe / (1 + p_porcentaje / 100), 2)::numeric(14, 2) as b) x
+  select case when p_sin_iva
+    then jsonb_build_object('tipo', p_clave, 'base', p_importe::numeric(14, 2)::text,
+                            'cuota', round(p_importe * p_porcentaje / 100, 2)::numeric(14, 2)::text)
+    else (select jsonb_build_object('tipo', p_clave, 'base', (b)::text, 'cuota', (p_importe - b)::text)
+            from (select round(p_importe / (1 + p_porcentaje / 100), 2)::numeric(14, 2) as b) x)
+  end
 $$;
 
 -- El desglose de un importe sin líneas: el de sus impuestos, si los trae (gastos anteriores,
 -- cargas masivas), al tipo que encaje (primero el habitual de la categoría); si no los trae, una
--- línea al tipo habitual. Null si los impuestos no encajan en ningún tipo en vigor.
-create function interno.desglose_habitual(p_categoria text, p_importe numeric, p_impuestos numeric, p_fecha date)
+-- línea al tipo habitual (`p_sin_iva`: sobre un importe sin IVA, el de la inversión del sujeto
+-- pasivo). Null si los impuestos no encajan en ningún tipo en vigor.
+create function interno.desglose_habitual(p_categoria text, p_importe numeric, p_impuestos numeric, p_fecha date,
+  p_sin_iva boolean default false)
 returns jsonb language plpgsql stable security definer set search_path = '' as $$
 declare
   v_habitual text := (select c.tipo_iva from public.categorias_fiscales c where c.categoria = p_categoria);
@@ -208,7 +221,7 @@ begin
   end if;
   if p_impuestos is null then
     return jsonb_build_array(interno.linea_iva(
-      coalesce(v_habitual, '21'), coalesce(interno.porcentaje_iva(v_habitual, p_fecha), 21), p_importe));
+      coalesce(v_habitual, '21'), coalesce(interno.porcentaje_iva(v_habitual, p_fecha), 21), p_importe, p_sin_iva));
   end if;
   if p_impuestos = 0 then
     return jsonb_build_array(jsonb_build_object('tipo', 'exento', 'base', p_importe::text, 'cuota', '0.00'));
@@ -260,6 +273,10 @@ begin
   if new.tipo_documento in ('ticket', 'sin_justificante') then
     new.factura_a_empresa := false;
   end if;
+  if new.inversion_sujeto_pasivo and new.tipo_documento <> 'factura_completa' then
+    raise exception using errcode = 'OFINV', detail = 'inversion_sujeto_pasivo',
+      message = 'Inversión del sujeto pasivo: solo en una factura completa, la que el proveedor emite sin IVA a nombre de la empresa.';
+  end if;
 
   -- Gastos anteriores sin tipo que encaje: se quedan así hasta que alguien escriba su desglose.
   if tg_op = 'UPDATE' and old.desglose_revisar and new.desglose_iva = old.desglose_iva then
@@ -275,11 +292,12 @@ begin
   -- Una sola línea que nadie tocó sigue al importe (a su mismo tipo); con más, cuadrarlas es de
   -- quien las escribe.
   if tg_op = 'UPDATE' and new.desglose_iva = old.desglose_iva and jsonb_array_length(new.desglose_iva) = 1
-     and (new.importe, new.otros_no_sujetos) is distinct from (old.importe, old.otros_no_sujetos)
+     and (new.importe, new.otros_no_sujetos, new.inversion_sujeto_pasivo)
+         is distinct from (old.importe, old.otros_no_sujetos, old.inversion_sujeto_pasivo)
      and interno.porcentaje_iva(new.desglose_iva -> 0 ->> 'tipo', new.fecha_expedicion) is not null then
     new.desglose_iva := jsonb_build_array(interno.linea_iva(
       new.desglose_iva -> 0 ->> 'tipo', interno.porcentaje_iva(new.desglose_iva -> 0 ->> 'tipo', new.fecha_expedicion),
-      new.importe - new.otros_no_sujetos));
+      new.importe - new.otros_no_sujetos, new.inversion_sujeto_pasivo));
   end if;
 
   if jsonb_array_length(new.desglose_iva) = 0 then
@@ -288,7 +306,8 @@ begin
     else
       v_desglose := interno.desglose_habitual(
         new.categoria, new.importe - new.otros_no_sujetos,
-        case when tg_op = 'INSERT' then new.importe_impuestos end, new.fecha_expedicion);
+        case when tg_op = 'INSERT' and not new.inversion_sujeto_pasivo then new.importe_impuestos end,
+        new.fecha_expedicion, new.inversion_sujeto_pasivo);
       if v_desglose is null then
         -- Solo en cargas del propietario (sin JWT): unos impuestos que no encajan en ningún tipo.
         if (select auth.uid()) is not null then
@@ -337,10 +356,16 @@ begin
                          interno.euros(round(v_base * v_porcentaje / 100, 2)), interno.euros(v_cuota));
     end if;
     v_lineas := v_lineas || jsonb_build_object('tipo', v_linea ->> 'tipo', 'base', v_base::text, 'cuota', v_cuota::text);
-    v_suma := v_suma + v_base + v_cuota;
+    -- Con inversión del sujeto pasivo la cuota no se pagó: no es parte del importe.
+    v_suma := v_suma + v_base + case when new.inversion_sujeto_pasivo then 0 else v_cuota end;
     v_cuotas := v_cuotas + v_cuota;
   end loop;
 
+  if v_suma + new.otros_no_sujetos <> new.importe and new.inversion_sujeto_pasivo then
+    raise exception using errcode = 'OFINV', detail = 'desglose_iva',
+      message = format('Desglose de IVA: con inversión del sujeto pasivo la cuota no es parte del importe; bases y otros importes suman %s € y el importe es %s €.',
+                       interno.euros(v_suma + new.otros_no_sujetos), interno.euros(new.importe));
+  end if;
   if v_suma + new.otros_no_sujetos <> new.importe then
     raise exception using errcode = 'OFINV', detail = 'desglose_iva',
       message = format('Desglose de IVA: bases, cuotas y otros importes suman %s € y el importe es %s €.',
@@ -397,7 +422,8 @@ language sql stable security definer set search_path = '' as $$
     when g.desglose_revisar then row(0, 'Desglose de IVA por revisar')::interno.regla_deducible
     when coalesce(g.importe_impuestos, 0) = 0 then row(0, 'Sin IVA soportado')::interno.regla_deducible
     -- El IVA de otro país no se deduce en la declaración española: se pide a ese país.
-    when coalesce(p.pais, g.emisor_pais, 'ES') <> 'ES'
+    -- Con inversión del sujeto pasivo la cuota es la que declara la empresa: se deduce aquí.
+    when coalesce(p.pais, g.emisor_pais, 'ES') <> 'ES' and not g.inversion_sujeto_pasivo
       then row(0, 'IVA de otro país: se pide su devolución a ese país, no se deduce aquí')::interno.regla_deducible
     when c.deducibilidad = 'no_deducible'
       then row(0, 'Atenciones a clientes, empleados o terceros (Ley 37/1992, art. 96)')::interno.regla_deducible

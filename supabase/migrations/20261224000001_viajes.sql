@@ -280,6 +280,7 @@ begin
   end if;
   select * into e from public.empresa limit 1;
   new.tipo_documento := 'sin_justificante';
+  new.inversion_sujeto_pasivo := false;
   new.desglose_iva := '[]'::jsonb;
   new.otros_no_sujetos := 0;
   new.proveedor_id := null;

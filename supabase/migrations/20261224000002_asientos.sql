@@ -174,6 +174,8 @@ $$;
 --
 -- Gasto:   debe  cuenta de gasto de su categoría   base + IVA no deducible + otros no sujetos
 --          debe  472000tt (tt: el tipo)            cuota deducible de cada tipo
+--          haber 477000tt, con inversión del       cuota de cada tipo (la declara la empresa:
+--                sujeto pasivo                     no es parte del importe)
 --          haber según cómo se pagó               importe
 --                 efectivo, tarjeta personal       465 + la persona (se le debe)
 --                 transferencia, domiciliación,    410 + el NIF del proveedor o del emisor
@@ -190,7 +192,8 @@ returns table (fecha date, tipo integer, documento text, orden integer, cuenta t
 language sql stable security definer set search_path = '' as $$
   with g as (
     select g.id, g.folio, g.fecha_gasto, g.descripcion, g.importe, g.metodo_pago, g.solicitante_id,
-           g.numero_factura, g.desglose_iva, g.fecha_expedicion,
+           g.numero_factura, g.desglose_iva, g.fecha_expedicion, g.inversion_sujeto_pasivo,
+           case when g.inversion_sujeto_pasivo then g.importe_impuestos else 0 end as autorepercutido,
            d.importe as deducible, d.porcentaje as porcentaje_deducible,
            case when g.clase in ('kilometraje', 'dieta') then (interno.irpf(g)).sujeto else 0 end as sujeto_irpf,
            rpad(coalesce(g.cuenta_al_aprobar, c.cuenta_gasto, '629'), 8, '0') as gasto_subcuenta,
@@ -250,10 +253,10 @@ language sql stable security definer set search_path = '' as $$
   )
   -- Gasto: la cuenta de gasto (de un kilometraje o una dieta, su parte exenta de IRPF).
   select g.fecha_gasto, 1, g.folio, 1, left(g.gasto_subcuenta, 3), null, g.gasto_subcuenta, g.gasto_titulo,
-         g.folio || ' ' || g.descripcion, g.importe - g.deducible - g.sujeto_irpf, 0::numeric,
+         g.folio || ' ' || g.descripcion, g.importe + g.autorepercutido - g.deducible - g.sujeto_irpf, 0::numeric,
          g.acreedor_cuenta, g.acreedor_clave, g.acreedor_subcuenta, null::numeric, null::numeric, null, g.numero_factura
     from g
-   where g.importe - g.deducible - g.sujeto_irpf > 0
+   where g.importe + g.autorepercutido - g.deducible - g.sujeto_irpf > 0
   union all
   -- Gasto: la parte de un kilometraje o una dieta sujeta a IRPF es retribución de quien viajó
   -- (la nómina la declara y retiene): a sueldos y salarios, no a la cuenta del gasto.
@@ -273,6 +276,17 @@ language sql stable security definer set search_path = '' as $$
     from g
    cross join lateral jsonb_array_elements(g.desglose_iva) with ordinality as l(value, orden)
    where round((l.value ->> 'cuota')::numeric * g.porcentaje_deducible / 100, 2) > 0
+  union all
+  -- Gasto con inversión del sujeto pasivo: la cuota que la empresa repercute, una línea por tipo.
+  select g.fecha_gasto, 1, g.folio, 5 + l.orden::integer, '477', null, '477' || lpad(l.value ->> 'tipo', 5, '0'),
+         'H.P. IVA repercutido ISP ' || interno.nombre_tipo_iva(l.value ->> 'tipo'),
+         g.folio || ' ' || g.descripcion, 0::numeric, (l.value ->> 'cuota')::numeric,
+         g.acreedor_cuenta, g.acreedor_clave, g.acreedor_subcuenta,
+         (l.value ->> 'base')::numeric, interno.porcentaje_iva(l.value ->> 'tipo', g.fecha_expedicion),
+         g.acreedor_nif, g.numero_factura
+    from g
+   cross join lateral jsonb_array_elements(g.desglose_iva) with ordinality as l(value, orden)
+   where g.inversion_sujeto_pasivo and (l.value ->> 'cuota')::numeric > 0
   union all
   -- Gasto: a quién se debe.
   select g.fecha_gasto, 1, g.folio, 10, g.acreedor_cuenta, g.acreedor_clave, g.acreedor_subcuenta, g.acreedor_titulo,

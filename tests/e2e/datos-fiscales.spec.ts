@@ -1,6 +1,6 @@
 import type { Locator } from "@playwright/test";
 import { as, expect, expectNoAxeViolations, jsEnabled, tecladoContado, unique } from "./support";
-import { lineaDeImporte } from "../../app/lib/iva";
+import { cuotaDe, lineaDeImporte } from "../../app/lib/iva";
 import {
   abrirGasto,
   centimosAlAzar,
@@ -175,4 +175,50 @@ test("un regalo a un cliente: el aprobador ve antes de aprobar que su IVA no es 
   );
   await expectNoAxeViolations(aprobador);
   await aprobador.context().close();
+});
+
+test("una suscripción facturada sin IVA desde Irlanda: la empresa declara la cuota y la deduce (inversión del sujeto pasivo)", async ({
+  page,
+}) => {
+  const descripcion = unique("Suscripción de diseño");
+  const centimos = centimosAlAzar();
+  const base = importeTecleado(centimos);
+  const cuota = cuotaDe((centimos / 100).toFixed(2), "21").replace(".", ",");
+  await page.goto(NUEVO_GASTO);
+  const form = page.getByRole("region", { name: "Nuevo gasto" });
+  await form.getByLabel("Descripción").fill(descripcion);
+  await form.getByLabel("Categoría").selectOption({ label: "Software y suscripciones" });
+  await form.getByLabel("Importe (obligatorio)").fill(base);
+  await form.getByLabel("Método de pago").selectOption({ label: "Transferencia bancaria" });
+  await form.getByLabel("Proveedor").selectOption({ label: "Nimbus (Nimbus Collaboration Software Ltd)" });
+  await form.getByLabel("Nº de factura / ticket").fill("INV-2026-4471");
+  await form.locator("summary", { hasText: "Datos fiscales" }).click();
+  await form.getByLabel("Inversión del sujeto pasivo").check();
+  await form.getByLabel("Tipo, línea 1").selectOption({ label: "21 %" });
+  await form.getByRole("button", { name: "Crear gasto" }).click();
+
+  // Left as a ticket: refused, said with its field, nothing lost.
+  const resumen = page.getByRole("alert").filter({ hasText: "Hay 1 error" });
+  await expect(resumen).toContainText("Inversión del sujeto pasivo: solo en una factura completa");
+  await expect(form.getByLabel("Inversión del sujeto pasivo")).toBeChecked();
+  await expect(form.getByLabel("Descripción")).toHaveValue(descripcion);
+
+  await form.getByLabel("Tipo de documento").selectOption({ label: "Factura completa" });
+  await form.getByLabel("A nombre de la empresa (con su NIF)").check();
+  // The importe is the base: the cuota goes apart, which the form says as it is typed.
+  if (jsEnabled(test.info().project.name))
+    await expect(form.getByText(/^Se guardará: 21 %/)).toHaveText(
+      new RegExp(
+        `^Se guardará: 21 %: base ${base}\\s€, cuota ${cuota}\\s€\\. IVA: ${cuota}\\s€, que declara la empresa\\.$`,
+      ),
+    );
+  await form.getByRole("button", { name: "Crear gasto" }).click();
+  await expect(flash(page)).toContainText(/Gasto creado: GAS-\d{4}-\d{5}/);
+  const panel = panelGasto(page);
+  await expect(valor(panel, "IVA deducible")).toHaveText(new RegExp(`^${cuota}\\s€$`));
+  const datos = panel.getByRole("region", { name: "Datos" });
+  await expect(datos.getByLabel("Inversión del sujeto pasivo")).toBeChecked();
+  await expect(datos.getByLabel("Base, línea 1")).toHaveValue(base);
+  await expect(datos.getByLabel("Cuota, línea 1")).toHaveValue(cuota);
+  await expectNoAxeViolations(page);
 });

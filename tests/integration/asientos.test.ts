@@ -414,6 +414,54 @@ describe("reglas de los asientos", () => {
     }
   });
 
+  it("inversión del sujeto pasivo: la cuota al debe de la 472 y al haber de la 477; al proveedor, lo facturado", async () => {
+    const nube = await gasto({
+      descripcion: "Suscripción anual",
+      fecha_gasto: "2021-10-04",
+      categoria: "software_suscripciones",
+      importe: "1000.00",
+      metodo_pago: "transferencia",
+      tipo_documento: "factura_completa",
+      emisor_pais: "IE",
+      emisor_nif: "IE6388047V",
+      emisor_nombre: "Nube Software Ltd",
+      numero_factura: "INV-77",
+      factura_a_empresa: true,
+      inversion_sujeto_pasivo: true,
+    });
+    const apuntes = (await todos(periodoDe("periodo=mes&anio=2021&mes=10"))).filter((a) => a.documento === nube.folio);
+    expect(apuntes.map((a) => [a.subcuenta, a.debe, a.haber, a.base_imponible, a.porcentaje_iva])).toEqual([
+      ["62900000", "1000.00", "0.00", null, null],
+      ["47200021", "210.00", "0.00", "1000.00", "21.00"],
+      ["47700021", "0.00", "210.00", "1000.00", "21.00"],
+      [expect.stringMatching(/^410\d{5}$/), "0.00", "1000.00", null, null],
+    ]);
+    expect(apuntes[2]!.titulo).toBe("H.P. IVA repercutido ISP 21 %");
+    expect(suma(apuntes, "debe")).toBe(suma(apuntes, "haber"));
+
+    // Not deductible (an attention to clients): the whole cuota is a cost, and still declared.
+    const cena = await gasto({
+      descripcion: "Cena con clientes",
+      fecha_gasto: "2021-10-05",
+      categoria: "atenciones_clientes",
+      importe: "100.00",
+      metodo_pago: "transferencia",
+      tipo_documento: "factura_completa",
+      emisor_pais: "FR",
+      emisor_nif: "FR40303265045",
+      emisor_nombre: "Traiteur Paris SARL",
+      numero_factura: "C-1",
+      factura_a_empresa: true,
+      inversion_sujeto_pasivo: true,
+    });
+    const deCena = (await todos(periodoDe("periodo=mes&anio=2021&mes=10"))).filter((a) => a.documento === cena.folio);
+    expect(deCena.map((a) => [a.cuenta, a.debe, a.haber])).toEqual([
+      ["627", "110.00", "0.00"],
+      ["477", "0.00", "10.00"],
+      ["410", "0.00", "100.00"],
+    ]);
+  });
+
   it("lo que se debe a un emisor sin NIF va a la subcuenta común 41000000, titulada «Acreedores varios»", async () => {
     const fontaneria = await gasto({
       descripcion: "Arreglo del grifo",

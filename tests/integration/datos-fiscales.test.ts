@@ -378,6 +378,118 @@ describe("deducibilidad", () => {
   });
 });
 
+describe("inversión del sujeto pasivo", () => {
+  /** A software subscription invoiced from Ireland without IVA: the company declares it. */
+  const irlanda = (o: Record<string, string> = {}) =>
+    form({
+      categoria: "software_suscripciones",
+      tipo_documento: "factura_completa",
+      factura_a_empresa: "on",
+      emisor_pais: "IE",
+      emisor_nif: "IE6388047V",
+      emisor_nombre: "Nube Software Ltd",
+      numero_factura: "INV-2026-881",
+      metodo_pago: "transferencia",
+      inversion_sujeto_pasivo: "on",
+      ...o,
+    });
+
+  it("solo el importe: es la base, la cuota va aparte y se deduce aquí; el libro de IVA lo dice", async () => {
+    const r = await post(irlanda({ importe: "100,00" }), empleado.cookie);
+    const g = await created(r);
+    expect(g).toMatchObject({
+      inversion_sujeto_pasivo: true,
+      importe: "100.00",
+      desglose_iva: [{ tipo: "21", base: "100.00", cuota: "21.00" }],
+      importe_impuestos: "21.00",
+    });
+    // Another country's IVA is not deducted here, but this one the company declares itself.
+    expect(await vista(g.id)).toEqual({ iva_deducible: "21.00", iva_motivo: null });
+    expect(espacios((await flashOf(r))?.message)).toContain("IVA calculado: 21 %: base 100,00 €, cuota 21,00 €.");
+
+    await app.db
+      .updateTable("gastos")
+      .set({ estado: "aprobado", aprobado_por_id: admin.id, fecha_aprobacion: sql<string>`now()` })
+      .where("id", "=", g.id)
+      .execute();
+    const libro = await app.db
+      .selectFrom("libro_facturas_recibidas")
+      .select(["total", "base_imponible", "cuota_soportada", "cuota_deducible", "inversion_sujeto_pasivo"])
+      .where("gasto_id", "=", g.id)
+      .execute();
+    expect(libro).toEqual([
+      {
+        total: "100.00",
+        base_imponible: "100.00",
+        cuota_soportada: "21.00",
+        cuota_deducible: "21.00",
+        inversion_sujeto_pasivo: true,
+      },
+    ]);
+  });
+
+  it("las líneas escritas suman sin su cuota; la que queda con solo el tipo toma la base restante", async () => {
+    const g = await created(
+      await post(irlanda({ importe: "150,00", ...linea(0, "21", "100,00"), ...linea(1, "10") }), empleado.cookie),
+    );
+    expect(g.desglose_iva).toEqual([
+      { tipo: "21", base: "100.00", cuota: "21.00" },
+      { tipo: "10", base: "50.00", cuota: "5.00" },
+    ]);
+    const errores = await rechazado(
+      irlanda({ importe: "150,00", ...linea(0, "21", "100,00", "21,00"), ...linea(1, "10", "29,00") }),
+    );
+    expect(errores.desglose_iva?.[0]).toMatch(
+      /con inversión del sujeto pasivo la cuota no es parte del importe; bases y otros importes suman 129,00 € y el importe es 150,00 €/,
+    );
+  });
+
+  it("solo en una factura completa: un ticket con la casilla se rechaza y no se escribe nada", async () => {
+    const errores = await rechazado({ inversion_sujeto_pasivo: "on" });
+    expect(errores.inversion_sujeto_pasivo?.[0]).toMatch(/^Inversión del sujeto pasivo: solo en una factura completa/);
+  });
+
+  it("en la base: las mismas reglas; marcar la casilla rehace la línea única sobre el importe sin IVA", async () => {
+    const store = sqlStore(app.db, empleado.id);
+    const valores = {
+      descripcion: "Directo ISP",
+      fecha_gasto: hoy,
+      categoria: "software_suscripciones",
+      importe: "200.00",
+      metodo_pago: "transferencia",
+      tipo_documento: "factura_completa",
+      factura_a_empresa: true,
+      emisor_pais: "IE",
+      emisor_nif: "IE6388047V",
+      emisor_nombre: "Nube Software Ltd",
+      numero_factura: "INV-2026-900",
+    };
+    await expect(
+      store.insert("gastos", { ...valores, tipo_documento: "ticket", inversion_sujeto_pasivo: true }),
+    ).rejects.toMatchObject({ field: "inversion_sujeto_pasivo" });
+    await expect(
+      store.insert("gastos", {
+        ...valores,
+        inversion_sujeto_pasivo: true,
+        desglose_iva: [{ tipo: "21", base: "165.29", cuota: "34.71" }],
+      }),
+    ).rejects.toMatchObject({
+      field: "desglose_iva",
+      message: expect.stringMatching(/suman 165,29 € y el importe es 200,00 €/),
+    });
+
+    const g = await store.insert<{ id: string; version: number }>("gastos", { ...valores, desglose_iva: [] });
+    expect(await vista(g.id)).toMatchObject({
+      iva_motivo: "IVA de otro país: se pide su devolución a ese país, no se deduce aquí",
+    });
+    const marcado = await store.update<Record<string, unknown>>("gastos", g.id, g.version, {
+      inversion_sujeto_pasivo: true,
+    });
+    expect(marcado.desglose_iva).toEqual([{ tipo: "21", base: "200.00", cuota: "42.00" }]);
+    expect(await vista(g.id)).toEqual({ iva_deducible: "42.00", iva_motivo: null });
+  });
+});
+
 describe("en la base de datos, sin pasar por el formulario", () => {
   it("la receta de un campo nuevo de gastos rehace su vista y el libro de IVA que se lee de ella", async () => {
     await sql`select interno.crear_gastos_vista()`.execute(app.db);

@@ -47,6 +47,8 @@ type Gasto = {
   fecha_expedicion?: string;
   numero_factura?: string;
   factura_a_empresa?: boolean;
+  inversion_sujeto_pasivo?: boolean;
+  emisor_pais?: string;
   desglose_iva?: { tipo: string; base: string; cuota: string }[];
   otros_no_sujetos?: string;
   importe_impuestos?: string;
@@ -166,6 +168,20 @@ beforeAll(async () => {
     tipo_documento: "ticket",
     emisor_nombre: "=SUMA(1;2) Bar Pepe",
   });
+  await gasto({
+    descripcion: "Suscripción de diseño",
+    fecha_gasto: "2026-03-20",
+    categoria: "software_suscripciones",
+    importe: "100.00", // invoiced without IVA: the company declares 21,00 and deducts it
+    estado: "aprobado",
+    tipo_documento: "factura_completa",
+    emisor_pais: "IE",
+    emisor_nif: "IE6388047V",
+    emisor_nombre: "Nube Software Ltd",
+    numero_factura: "INV-2026-031",
+    factura_a_empresa: true,
+    inversion_sujeto_pasivo: true,
+  });
 
   // Out of the libro, and said on the screen: taxes that fit no rate (an old load), to be reviewed.
   await gasto({
@@ -214,10 +230,17 @@ const pantallaComo = (u: TestUser, search: string) =>
 
 /** The lines the gastos hold themselves (approved or paid, dated in the quarter), read as the owner. */
 async function lineasDeLosGastos(desde: string, hasta: string) {
-  const { rows } = await sql<{ base: string; cuota: string; otros: string; orden: string; deducible: boolean }>`
+  const { rows } = await sql<{
+    base: string;
+    cuota: string;
+    otros: string;
+    orden: string;
+    deducible: boolean;
+    isp: boolean;
+  }>`
     select l.value ->> 'base' as base, l.value ->> 'cuota' as cuota, l.orden::text as orden,
            case when l.orden = 1 then g.otros_no_sujetos::text else '0.00' end as otros,
-           g.iva_deducible > 0 as deducible
+           g.iva_deducible > 0 as deducible, g.inversion_sujeto_pasivo as isp
       from public.gastos_vista g
      cross join lateral jsonb_array_elements(g.desglose_iva) with ordinality as l(value, orden)
      where g.estado in ('aprobado', 'pagado') and g.fecha_gasto between ${desde} and ${hasta}`.execute(app.db);
@@ -227,7 +250,10 @@ async function lineasDeLosGastos(desde: string, hasta: string) {
     base_imponible: sum((r) => r.base),
     cuota_soportada: sum((r) => r.cuota),
     cuota_deducible: sum((r) => (r.deducible ? r.cuota : "0")),
-    total: fromCents(rows.reduce((s, r) => s + toCents(r.base) + toCents(r.cuota) + toCents(r.otros), 0n)),
+    // What the invoice says: without the cuota the company declares (inversión del sujeto pasivo).
+    total: fromCents(
+      rows.reduce((s, r) => s + toCents(r.base) + (r.isp ? 0n : toCents(r.cuota)) + toCents(r.otros), 0n),
+    ),
   };
 }
 
@@ -290,7 +316,7 @@ describe("libro registro de facturas recibidas: exportación de un trimestre", (
 
   it("XLSX: la fila de totales es la suma exacta de las líneas de los gastos, y lo mismo dice la pantalla", async () => {
     const esperado = await lineasDeLosGastos("2026-01-01", "2026-03-31");
-    expect(esperado.lineas).toBe(6);
+    expect(esperado.lineas).toBe(7);
     const { filas } = await leerXlsx(await exportarComo(admin, `${TRIMESTRE}&formato=xlsx`));
     const cabecera = filas[0]!.map((c) => (c && "texto" in c ? c.texto : null));
     const totales = filas.at(-1)!;
@@ -306,11 +332,11 @@ describe("libro registro de facturas recibidas: exportación de un trimestre", (
     expect(total("Total factura")).toBe(esperado.total);
     // The figures this world was built with, so that the oracle itself is checked.
     expect(esperado).toEqual({
-      lineas: 6,
-      base_imponible: "451.00",
-      cuota_soportada: "60.10",
-      cuota_deducible: "54.00",
-      total: "517.60",
+      lineas: 7,
+      base_imponible: "551.00",
+      cuota_soportada: "81.10",
+      cuota_deducible: "75.00",
+      total: "617.60",
     });
 
     const r = await pantallaComo(admin, TRIMESTRE);
@@ -335,7 +361,7 @@ describe("libro registro de facturas recibidas: exportación de un trimestre", (
     expect(texto.startsWith(CSV_BOM)).toBe(true);
     const lineas = texto.slice(1).split("\r\n");
     expect(lineas.at(-1)).toBe("");
-    expect(lineas).toHaveLength(1 + 6 + 1);
+    expect(lineas).toHaveLength(1 + 7 + 1);
     expect(lineas[0]).toBe(
       [
         "Ejercicio",
@@ -352,19 +378,23 @@ describe("libro registro de facturas recibidas: exportación de un trimestre", (
         "Tipo de IVA (%)",
         "Cuota de IVA soportado",
         "Cuota deducible",
+        "Inversión del sujeto pasivo",
       ]
         .map((h) => `"${h}"`)
         .join(";"),
     );
     const hotel = lineas[1]!.split(";");
     expect(hotel.slice(0, 5)).toEqual(["2026", '"1T"', '"F1"', '"14/01/2026"', '"15/01/2026"']);
-    expect(hotel.slice(9)).toEqual(["110,00", "100,00", "10,00", "10,00", "10,00"]);
+    expect(hotel.slice(9)).toEqual(["110,00", "100,00", "10,00", "10,00", "10,00", '"N"']);
     // Exempt: no rate (empty), not «0,00», which is a line at 0 %.
     const exenta = lineas.find((l) => l.includes("Fundación Formación"))!;
-    expect(exenta.split(";").slice(-5)).toEqual(["40,00", "40,00", "", "0,00", "0,00"]);
+    expect(exenta.split(";").slice(-6)).toEqual(["40,00", "40,00", "", "0,00", "0,00", '"N"']);
     const ticket = lineas.find((l) => l.includes("Bar Pepe"))!;
     expect(ticket).toContain(`"'=SUMA(1;2) Bar Pepe"`);
-    expect(ticket.split(";").slice(-5)).toEqual(["12,10", "11,00", "10,00", "1,10", "0,00"]);
+    expect(ticket.split(";").slice(-6)).toEqual(["12,10", "11,00", "10,00", "1,10", "0,00", '"N"']);
+    // Invoiced without IVA: the total is what the invoice says; the cuota, declared and deducted.
+    const isp = lineas.find((l) => l.includes("Nube Software"))!;
+    expect(isp.split(";").slice(-6)).toEqual(["100,00", "100,00", "21,00", "21,00", "21,00", '"S"']);
   });
 
   it("un periodo de miles de líneas se exporta entero, página a página, con sus totales exactos", async () => {

@@ -451,8 +451,8 @@ describe("los totales aprobados siguen a los gastos", () => {
       .filter((g) => g.estado === "pagado")
       .slice(0, 50)
       .map((g) => g.id);
-    // Without a supplier a factura completa has no issuer: these become tickets.
-    await sql`update gastos set proveedor_id = null, tipo_documento = 'ticket'
+    // Without a supplier a factura completa has no issuer: these become tickets (paid with IVA).
+    await sql`update gastos set proveedor_id = null, tipo_documento = 'ticket', inversion_sujeto_pasivo = false
                where id = any(${pagados}::uuid[])`.execute(app.db);
     const victima = s.gastos.find((g) => g.estado === "aprobado")!;
     await sql`delete from gastos where id = ${victima.id}`.execute(app.db);

@@ -48,7 +48,7 @@ export type ContextRows = {
     ciudad: string | null;
   }[];
   departamentos: { id: string; codigo: string; responsable_id: string | null; departamento_padre_id: string | null }[];
-  proveedores: { id: string; razon_social: string; categoria: CategoriaProveedor; activo: boolean }[];
+  proveedores: { id: string; razon_social: string; categoria: CategoriaProveedor; activo: boolean; pais: string }[];
 };
 
 type CtxUsuario = {
@@ -65,7 +65,7 @@ type CtxUsuario = {
 };
 type CtxDepartamento = { id: string; codigo: string; responsable_id: string | null; padre_id: string | null };
 /** `nombre`: razón social y nombre comercial, lo que PROVEEDOR_DE_PLANTILLA busca. */
-type CtxProveedor = { id: string; gastos: CategoriaGasto[]; nombre: string };
+type CtxProveedor = { id: string; gastos: CategoriaGasto[]; nombre: string; pais: string };
 
 export type Ctx = {
   usuarios: CtxUsuario[];
@@ -137,6 +137,7 @@ export function buildContext(rows: ContextRows, deBaja: ReadonlySet<string> = ne
       id: p.id,
       gastos: porNombre.get(p.razon_social)?.gastos ?? GASTOS_POR_CATEGORIA_PROVEEDOR[p.categoria] ?? ["otros"],
       nombre: `${p.razon_social} ${porNombre.get(p.razon_social)?.nombre_comercial ?? ""}`,
+      pais: p.pais,
     };
     for (const cat of proveedor.gastos) {
       push(ctx.proveedoresTodos, cat, proveedor);
@@ -181,6 +182,7 @@ export type Gasto = {
   numero_factura: string | null;
   tipo_documento: "factura_completa" | "factura_simplificada" | "ticket";
   factura_a_empresa: boolean;
+  inversion_sujeto_pasivo: boolean;
   emisor_nif: string | null;
   emisor_nombre: string | null;
   solicitante_id: string;
@@ -268,25 +270,37 @@ const EMISORES_SUELTOS = [
 
 /**
  * El documento de cada gasto, sin tirar más dados (la misma semilla da los mismos gastos de
- * siempre): con proveedor y número, factura completa (casi siempre a nombre de la empresa); sin
- * proveedor y con número, factura simplificada de un emisor escrito a mano; si no, ticket.
+ * siempre): con proveedor y número, factura completa (casi siempre a nombre de la empresa; la de
+ * un proveedor de otro país, un servicio que factura sin IVA a la empresa: inversión del sujeto
+ * pasivo); sin proveedor y con número, factura simplificada de un emisor escrito a mano; si no,
+ * ticket.
  */
-function datosFiscales(cents: number, proveedor: boolean, factura: string | null) {
-  if (factura && proveedor)
+function datosFiscales(cents: number, proveedor: CtxProveedor | undefined, factura: string | null) {
+  if (factura && proveedor) {
+    const extranjero = proveedor.pais !== "ES";
     return {
       tipo_documento: "factura_completa" as const,
-      factura_a_empresa: cents % 10 !== 3,
+      factura_a_empresa: extranjero || cents % 10 !== 3,
+      inversion_sujeto_pasivo: extranjero,
       emisor_nif: null,
       emisor_nombre: null,
     };
+  }
   if (factura)
     return {
       tipo_documento: "factura_simplificada" as const,
       factura_a_empresa: cents % 3 === 0,
+      inversion_sujeto_pasivo: false,
       emisor_nif: generateValidCif(4_000 + (cents % EMISORES_SUELTOS.length)),
       emisor_nombre: EMISORES_SUELTOS[cents % EMISORES_SUELTOS.length]!,
     };
-  return { tipo_documento: "ticket" as const, factura_a_empresa: false, emisor_nif: null, emisor_nombre: null };
+  return {
+    tipo_documento: "ticket" as const,
+    factura_a_empresa: false,
+    inversion_sujeto_pasivo: false,
+    emisor_nif: null,
+    emisor_nombre: null,
+  };
 }
 
 function buildGasto(rng: Rng, ctx: Ctx, usuario: CtxUsuario, fecha: string, estado: EstadoGasto): Gasto {
@@ -369,7 +383,7 @@ function buildGasto(rng: Rng, ctx: Ctx, usuario: CtxUsuario, fecha: string, esta
     metodo_pago: metodo,
     proveedor_id: proveedor?.id ?? null,
     numero_factura: factura,
-    ...datosFiscales(cents, Boolean(proveedor), factura),
+    ...datosFiscales(cents, proveedor, factura),
     solicitante_id: usuario.id,
     departamento_id: usuario.departamento_id,
     sucursal_id: usuario.sucursal_id,
