@@ -5,7 +5,15 @@ import type { Database } from "~/data/database";
 import { createDatabase } from "~/data/sql/connection.server";
 import { DEFAULT_TIME_ZONE } from "~/lib/dates";
 import type { Env } from "~/lib/env.server";
-import { correoDeAvisos, correoResumen, preferencesUrl, type Aviso, type Lector, type Pendiente } from "./mensajes";
+import {
+  correoDeAvisos,
+  correoResumen,
+  esDeCuenta,
+  preferencesUrl,
+  type Aviso,
+  type Lector,
+  type Pendiente,
+} from "./mensajes";
 
 /**
  * The delivery worker of the avisos outbox (ADR 0017). The workflow writes the mail rows
@@ -110,11 +118,14 @@ async function send(o: DeliveryOptions, envio: Envio) {
         ? correoResumen(envio.pendientes, Number(envio.total_pendientes), lector)
         : null;
   if (!correo) return; // a digest whose pendientes were all approved meanwhile: nothing to say
+  // An account change cannot be switched off (ADR 0017): a mail that carries one offers no
+  // unsubscribe, which would promise that it stops.
+  const seElige = !envio.avisos.some(esDeCuenta);
   await o.mail({
     to: envio.email,
     ...correo,
     messageId: `<${envio.mensaje_id}@${new URL(o.appUrl).hostname}>`,
-    headers: { "List-Unsubscribe": `<${preferencesUrl(o.appUrl)}>` },
+    ...(seElige && { headers: { "List-Unsubscribe": `<${preferencesUrl(o.appUrl)}>` } }),
   });
 }
 

@@ -185,7 +185,7 @@ const pie = (appUrl: string, avisos: readonly Aviso[] = []) =>
     ? `Los cambios de una cuenta bancaria se avisan siempre por correo; los demás avisos se eligen en sus preferencias: ${preferencesUrl(appUrl)}`
     : `Puede elegir qué avisos recibe por correo en sus preferencias: ${preferencesUrl(appUrl)}`;
 
-/** Where the mail's List-Unsubscribe and footer lead: the person's avisos preferences. */
+/** Where the footer and List-Unsubscribe (not on account changes) lead: the person's avisos preferences. */
 export function preferencesUrl(appUrl: string) {
   return `${appUrl}/avisos/preferencias`;
 }

@@ -16,8 +16,8 @@ import { pageTitle, useFormats } from "~/ui/page";
  * (and in the app), only in the app, or not at all; aprobadores may take one daily digest instead
  * of a mail per gasto. Administradores also set the defaults for everyone and see the mails that
  * could not be delivered (why, in plain words, and the server's own error), and send each again
- * or discard it. The mails' List-Unsubscribe
- * leads here.
+ * or discard it. The mails' List-Unsubscribe leads here (not a mail of an account change, which
+ * cannot be turned off).
  */
 type Canal = "correo" | "app" | "nada";
 const CANALES: readonly { value: Canal; label: string }[] = [

@@ -290,6 +290,8 @@ describe("entrega por correo", () => {
     expect(m.text).toContain("Los cambios de una cuenta bancaria se avisan siempre por correo");
     expect(m.text).toContain(`https://oficina.example.test/usuarios/${elena.id}#titulo-datos-bancarios`);
     expect(m.text).not.toContain(iban.slice(4, -4));
+    // It cannot be turned off, so the mail offers no unsubscribe.
+    expect(m.headers?.["List-Unsubscribe"]).toBeUndefined();
     // In the app: a link that marks it read and leads to her own page, where the account is.
     const lista = await import("~/routes/avisos._index");
     const abrir = await import("~/routes/avisos.$id");
@@ -342,6 +344,7 @@ describe("entrega por correo", () => {
       );
       expect(sent[0]!.text).toContain("confírmelo con el proveedor por un teléfono que ya tuviera");
       expect(sent[0]!.text).toContain(`https://oficina.example.test/proveedores/${id}`);
+      expect(sent[0]!.headers?.["List-Unsubscribe"]).toBeUndefined();
       // Written again as it was, or with no one signed in: nothing more.
       await comoAna("update public.proveedores set iban = $1 where id = $2", [nueva, id]);
       await sql`update public.proveedores set iban = ${generateValidEsIban(8804)} where id = ${id}`.execute(app.db);
@@ -350,6 +353,32 @@ describe("entrega por correo", () => {
     } finally {
       await client.end();
     }
+  });
+
+  it("un correo que lleva un cambio de cuenta junto a avisos de gastos tampoco ofrece darse de baja", async () => {
+    const g = await act(pablo, "aprobar", await act(elena, "enviar", await nuevo(elena)));
+    const client = await connect(app.url);
+    try {
+      await asUser(client, admin.id, (q) =>
+        q("insert into public.datos_bancarios (usuario_id, iban) values ($1, $2)", [
+          elena.id,
+          generateValidEsIban(8805),
+        ]),
+      );
+    } finally {
+      await client.end();
+    }
+    const sent: Mail[] = [];
+    await deliverDue(delivery(async (m) => void sent.push(m)));
+    const m = sent.find((x) => x.to === elena.email)!;
+    expect(m.text).toContain(`Su gasto ${g.folio}`);
+    expect(m.text).toContain("ha cambiado la cuenta en la que cobra sus reembolsos");
+    expect(m.headers?.["List-Unsubscribe"]).toBeUndefined();
+    // Pablo's mail (the gasto waiting for him) keeps it.
+    expect(sent.find((x) => x.to === pablo.email)?.headers?.["List-Unsubscribe"]).toBe(
+      "<https://oficina.example.test/avisos/preferencias>",
+    );
+    await app.db.deleteFrom("datos_bancarios").where("usuario_id", "=", elena.id).execute();
   });
 
   it("el texto de quien escribe no se hace pasar por una línea del correo", async () => {
