@@ -587,6 +587,8 @@ export interface RemesaGastos {
   beneficiario: string;
   beneficiario_id: string;
   creado_en: Generated<ColumnType<string, Date | string, Date | string>>;
+  cuenta_indicada_en: ColumnType<string, Date | string, Date | string> | null;
+  cuenta_indicada_por: string | null;
   end_to_end_id: string;
   gasto_id: string;
   iban: string;

@@ -31,8 +31,10 @@ export type Candidato = {
   iban: string | null;
   motivo: string | null;
   /** The account was written in the app in the last 30 days: when and by whom (to be checked first). */
-  cuenta_reciente: { en: string; por_id: string; por: string | null } | null;
+  cuenta_reciente: CuentaIndicada | null;
 };
+/** When and by whom an account was written in the app; `por`, their name and address (null: gone). */
+export type CuentaIndicada = { en: string; por_id: string; por: string | null };
 export type Candidatos = {
   gastos: Candidato[];
   incluidos: number;
@@ -124,6 +126,8 @@ export type DatosRemesa = {
     iban: string;
     importe: string;
     concepto: string;
+    /** The account was written in the app in the 30 days before the remesa was generated. */
+    cuenta_reciente: CuentaIndicada | null;
     gastos: { id: string; folio: string; descripcion: string; numero_factura: string | null; importe: string }[];
   }[];
 };

@@ -8,6 +8,7 @@ import { formatDate, formatDateTime, todayISO } from "~/lib/dates";
 import { formatIban } from "~/lib/iban";
 import { formatMoney } from "~/lib/money";
 import { cuenta } from "~/lib/plural";
+import { CuentaReciente } from "~/pagos/CuentaReciente";
 import { requireAdministrador, type DatosRemesa } from "~/pagos/remesas.server";
 import { SubmitIntent } from "~/ui/forms";
 import { parseSubmission } from "~/ui/parse-submission.server";
@@ -16,8 +17,9 @@ import { TablaTarjetas } from "~/ui/TablaTarjetas";
 
 /**
  * `/remesas/{id}` — one remesa: its transfers and the gastos in each, its SEPA file (the same
- * bytes every time), and while it is «generada», confirming that the bank executed it (its gastos
- * become pagados, all at once) or cancelling it (they can be paid again). The database does both
+ * bytes every time), and while it is «generada», the accounts written shortly before it (as the
+ * proposal says them), confirming that the bank executed it (its gastos become pagados, all at
+ * once) or cancelling it (they can be paid again). The database does both
  * (confirmar_remesa, anular_remesa), with the version seen here.
  */
 export const meta: MetaFunction<typeof loader> = ({ data }) =>
@@ -34,8 +36,8 @@ async function datos(store: Awaited<ReturnType<typeof requireAdministrador>>["st
 }
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { store } = await requireAdministrador(request, context);
-  return datosDePagina({ remesa: await datos(store, params.id), hoy: todayISO() });
+  const { store, user } = await requireAdministrador(request, context);
+  return datosDePagina({ remesa: await datos(store, params.id), hoy: todayISO(), yo: user.id });
 }
 
 /**
@@ -86,7 +88,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 const ESTADOS: Record<string, string> = { generada: "Generada", confirmada: "Confirmada", anulada: "Anulada" };
 
 export default function RemesaPage() {
-  const { remesa, hoy } = useLoaderData<typeof loader>();
+  const { remesa, hoy, yo } = useLoaderData<typeof loader>();
   const respuesta = useActionData<typeof action>();
   const f = useFormats();
   const dinero = (v: string) => formatMoney(v, f.locale, f.currency);
@@ -233,7 +235,18 @@ export default function RemesaPage() {
         columnas={[
           { header: "Referencia", cell: (t) => t.end_to_end_id },
           { header: "Se paga a", cell: (t) => t.nombre },
-          { header: "IBAN", cell: (t) => formatIban(t.iban) },
+          {
+            header: "IBAN",
+            cell: (t) => (
+              <>
+                {formatIban(t.iban)}
+                {/* Until it is confirmed it may still not be sent: checked here as in the proposal. */}
+                {remesa.estado === "generada" && t.cuenta_reciente ? (
+                  <CuentaReciente cuenta={t.cuenta_reciente} yo={yo} />
+                ) : null}
+              </>
+            ),
+          },
           // What the beneficiary reads on the statement, as the file says it.
           { header: "Concepto", cell: (t) => t.concepto },
           {

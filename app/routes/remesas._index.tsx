@@ -7,10 +7,10 @@ import { alContenido, datosDePagina, redirectWithFlash } from "~/crud/respuestas
 import { StoreError, UUID } from "~/data/store";
 import { fechaPagoMaxima } from "~/entities/gastos-flujo";
 import { formatDate, isISODate, parseDateInput, todayISO } from "~/lib/dates";
-import { formatTimestamp } from "~/lib/format";
 import { formatIban } from "~/lib/iban";
 import { formatMoney, isMoneyString } from "~/lib/money";
 import { cuenta } from "~/lib/plural";
+import { CuentaReciente } from "~/pagos/CuentaReciente";
 import {
   candidatos,
   candidatosDe,
@@ -355,14 +355,7 @@ export default function Remesas() {
                 cell: (g) => (
                   <>
                     {g.iban ? formatIban(g.iban) : "—"}
-                    {g.cuenta_reciente ? (
-                      // A recently changed account is how payments get diverted: said where it is read.
-                      <strong className="cuenta-reciente">
-                        {" "}
-                        Cuenta indicada el {formatTimestamp(g.cuenta_reciente.en, f)}, por{" "}
-                        {g.cuenta_reciente.por_id === yo ? "usted" : g.cuenta_reciente.por}: compruébela antes de pagar.
-                      </strong>
-                    ) : null}
+                    {g.cuenta_reciente ? <CuentaReciente cuenta={g.cuenta_reciente} yo={yo} /> : null}
                   </>
                 ),
               },

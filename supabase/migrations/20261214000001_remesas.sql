@@ -79,6 +79,11 @@ create table public.remesa_gastos (
   -- Una transferencia por beneficiario (y cuenta): sus gastos comparten EndToEndId.
   end_to_end_id text not null
     constraint remesa_gastos_end_to_end_id_check check (char_length(end_to_end_id) <= 35),
+  -- Cuándo y quién escribió esa cuenta en la aplicación, al generar la remesa
+  -- (interno.remesa_lineas; null: sin autor): hasta confirmarla, su página dice, como la
+  -- propuesta, la escrita en los 30 días anteriores (interno.remesa_json).
+  cuenta_indicada_en timestamptz,
+  cuenta_indicada_por uuid,
   -- true mientras su remesa no esté anulada (disparador remesas_viva).
   viva boolean not null default true,
   creado_en timestamptz not null default now(),
@@ -223,7 +228,8 @@ $$;
 
 -- Los datos de una remesa para construir su fichero: la cuenta y el ordenante, y una
 -- transferencia por beneficiario con su importe (suma exacta de sus gastos), su EndToEndId y el
--- concepto. Importes como texto (exactos en JSON y en JavaScript).
+-- concepto; para su página, también cuenta_reciente. Importes como texto (exactos en JSON y en
+-- JavaScript).
 create function interno.remesa_json(p_id uuid) returns jsonb language sql stable security definer set search_path = '' as $$
   select jsonb_build_object(
     'id', r.id, 'folio', r.folio, 'estado', r.estado, 'version', r.version, 'mensaje_id', r.mensaje_id,
@@ -246,6 +252,11 @@ create function interno.remesa_json(p_id uuid) returns jsonb language sql stable
                 'nombre', min(rg.nombre),
                 'iban', min(rg.iban),
                 'importe', sum(rg.importe)::text,
+                -- Como en remesa_candidatos, respecto al momento de generarla; todas las líneas de una
+                -- transferencia (un beneficiario y su cuenta) guardaron lo mismo.
+                'cuenta_reciente', case when max(rg.cuenta_indicada_en) > r.creado_en - interval '30 days'
+                  then jsonb_build_object('en', max(rg.cuenta_indicada_en), 'por_id', min(rg.cuenta_indicada_por::text),
+                                          'por', interno.autor_del_cambio(min(rg.cuenta_indicada_por::text)::uuid)) end,
                 'concepto', case min(rg.beneficiario)
                   when 'solicitante' then interno.lista_que_cabe('Reembolso de gastos ', array_agg(g.folio order by g.folio), 140)
                   -- A un proveedor, sus números de factura («Pago de facturas A-1, A-2»); un gasto sin
@@ -444,9 +455,10 @@ begin
 
   begin
     insert into public.remesa_gastos (remesa_id, gasto_id, beneficiario, beneficiario_id, nombre, iban, importe,
-                                      end_to_end_id)
+                                      end_to_end_id, cuenta_indicada_en, cuenta_indicada_por)
     select v_id, l.gasto_id, l.beneficiario, l.beneficiario_id, l.nombre, l.iban, l.importe,
-           v_folio || '-' || lpad(t.n::text, greatest(3, length(t.n::text)), '0')
+           v_folio || '-' || lpad(t.n::text, greatest(3, length(t.n::text)), '0'),
+           l.cuenta_indicada_en, l.cuenta_indicada_por
       from interno.remesa_lineas(v_ids) l
       join (select k.beneficiario, k.beneficiario_id, k.iban,
                    row_number() over (order by k.nombre, k.beneficiario, k.beneficiario_id, k.iban) as n

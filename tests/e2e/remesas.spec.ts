@@ -4,8 +4,8 @@ import type { Page } from "@playwright/test";
 import { generateValidEsIban } from "../../app/lib/iban";
 import { E2E_DATA_DIR } from "./entorno";
 import { as, expect, expectNoAxeViolations, pressUntilFocused, unique, uniqueEmail } from "./support";
-import { enLaBaseDeDatos, personaEnLaBase } from "./support-base-de-datos";
-import { diaMadrid, fechaES, flash } from "./support-registros";
+import { comoPersonaEnLaBase, enLaBaseDeDatos, personaEnLaBase } from "./support-base-de-datos";
+import { diaMadrid, fechaES, flash, literal } from "./support-registros";
 
 /**
  * Paying approved gastos back by bank transfer (docs/producto.md «Remesas»): an administrador
@@ -22,17 +22,25 @@ test("una remesa: lo que va y lo que no, el fichero SEPA y la confirmación que 
 }, info) => {
   const dia = diaMadrid(-300 - (info.project.name === "sin-js" ? 1 : 0));
   const nombre = unique("Reembolso");
-  const persona = await personaEnLaBase(nombre, uniqueEmail("remesa"));
+  const email = uniqueEmail("remesa");
+  const persona = await personaEnLaBase(nombre, email);
   const iban = generateValidEsIban(Math.floor(Math.random() * 1_000_000));
-  // Her profile, her IBAN, an approved gasto of hers (approved by the demo aprobador) and one
-  // paid with the corporate card, which a remesa does not pay; and an account to pay from.
+  // Her profile, her IBAN (written by herself just now), an approved gasto of hers (approved by
+  // the demo aprobador) and one paid with the corporate card, which a remesa does not pay; and an
+  // account to pay from.
   await enLaBaseDeDatos(
     `update usuarios set departamento_id = d.id, sucursal_id = s.id
        from (select id from departamentos order by codigo limit 1) d, (select id from sucursales order by codigo limit 1) s
       where usuarios.id = $1`,
     [persona],
   );
-  await enLaBaseDeDatos("insert into datos_bancarios (usuario_id, iban) values ($1, $2)", [persona, iban]);
+  await comoPersonaEnLaBase(persona, "insert into public.datos_bancarios (usuario_id, iban) values ($1, $2)", [
+    persona,
+    iban,
+  ]);
+  const cuentaReciente = new RegExp(
+    `Cuenta indicada el \\d{2}/\\d{2}/\\d{4}, \\d{2}:\\d{2}, por ${literal(`${nombre} (${email})`).source}: compruébela antes de pagar\\.`,
+  );
   const aprobar = `insert into gastos (descripcion, fecha_gasto, categoria, importe, metodo_pago, solicitante_id,
        departamento_id, sucursal_id, estado, aprobador_id, aprobado_por_id, fecha_aprobacion)
      select $1, $2, 'comidas', $3, $4, u.id, u.departamento_id, u.sucursal_id, 'aprobado', a.id, a.id, now()
@@ -73,6 +81,8 @@ test("una remesa: lo que va y lo que no, el fichero SEPA y la confirmación que 
   await page.getByRole("button", { name: "Ver" }).click();
   const van = page.getByRole("table", { name: "Gastos que van" });
   await expect(van.getByRole("row").filter({ hasText: va!.folio })).toContainText(nombre);
+  // An account written days ago is checked before paying: said under it, with who wrote it.
+  await expect(van.getByRole("row").filter({ hasText: va!.folio })).toContainText(cuentaReciente);
   // What does not go is folded behind its count: opened, each with its reason.
   const noVan = page.getByRole("table", { name: "Gastos que no van, y por qué" });
   await expect(noVan).toBeHidden();
@@ -98,6 +108,8 @@ test("una remesa: lo que va y lo que no, el fichero SEPA y la confirmación que 
   await expect(page.getByRole("heading", { level: 1 })).toContainText(`Remesa ${folio}`);
   const fila = page.getByRole("table", { name: "Transferencias" }).getByRole("row").filter({ hasText: va!.folio });
   await expect(fila).toContainText(nombre);
+  // Until it is confirmed it can still be held back: the remesa says it too.
+  await expect(fila).toContainText(cuentaReciente);
   // Until the bank's execution is confirmed, /remesas names it first, with the way back to it.
   await page.goto("/remesas");
   // Past the proposal in one step: the remesas made so far.
@@ -140,6 +152,8 @@ test("una remesa: lo que va y lo que no, el fichero SEPA y la confirmación que 
   await page.getByRole("button", { name: "Confirmar: el banco la ejecutó" }).click();
   await expect(flash(page)).toContainText(`Remesa ${folio} confirmada`);
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Confirmada");
+  await expect(fila).toContainText(nombre);
+  await expect(fila).not.toContainText("Cuenta indicada");
   await page.goto("/remesas");
   await expect(page.locator("#por-confirmar").getByRole("link", { name: folio, exact: true })).toHaveCount(0);
 

@@ -27,6 +27,25 @@ export async function enLaBaseDeDatos<T>(text: string, values: unknown[] = []): 
   }
 }
 
+/**
+ * One statement as the person `usuarioId`, with the role and claims the app gives her requests:
+ * the history, and so the screens, then say that she did it.
+ */
+export async function comoPersonaEnLaBase<T>(usuarioId: string, text: string, values: unknown[] = []): Promise<T[]> {
+  const client = await conectarBaseDeDatos();
+  try {
+    await client.query("begin");
+    await client.query("select set_config('role', 'authenticated', true), set_config('request.jwt.claims', $1, true)", [
+      JSON.stringify({ sub: usuarioId, role: "authenticated" }),
+    ]);
+    const { rows } = await client.query(text, values);
+    await client.query("commit");
+    return rows as T[];
+  } finally {
+    await client.end();
+  }
+}
+
 /** A confirmed account without a password (nobody signs in as it), as a sign-up leaves it: an empleado. */
 export async function personaEnLaBase(nombre: string, email: string): Promise<string> {
   const [fila] = await enLaBaseDeDatos<{ id: string }>(

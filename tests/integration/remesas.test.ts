@@ -152,6 +152,7 @@ type Transferencia = {
   iban: string;
   importe: string;
   concepto: string;
+  cuenta_reciente: { en: string; por_id: string; por: string | null } | null;
   gastos: { id: string; folio: string; importe: string }[];
 };
 type Remesa = {
@@ -709,6 +710,72 @@ describe("crear una remesa", () => {
     expect(await remesa(r.id)).toMatchObject({ estado: "generada", creado_por_id: admin.id, xml: null });
     // The same data again, to build the file later.
     expect(await rpc<Remesa>(admin, "remesa_datos", { p_id: r.id })).toEqual(r);
+  });
+
+  it("cada transferencia guarda cuándo y quién escribió su cuenta: la escrita en los 30 días antes de generarla se dice", async () => {
+    const persona = await app.createUser({ nombre: "Rosa", rol: "empleado" });
+    await setProfile(app.db, persona.id, { departamento_id: dep, sucursal_id: suc, aprobador_id: aprobador.id });
+    const proveedor = (
+      await owner.query<{ id: string }>(
+        "insert into public.proveedores (razon_social, tipo_persona, nif, iban) values ('Cuenta Antigua SL', 'empresa', $1, $2) returning id",
+        [generateValidCif(41), generateValidEsIban(42)],
+      )
+    ).rows[0]!.id;
+    const db = await connect(app.url);
+    try {
+      // Rosa writes her own account; Ana wrote the supplier's, 31 days ago; Elena's has no author.
+      await asUser(db, persona.id, (q) =>
+        q("insert into public.datos_bancarios (usuario_id, iban) values ($1, $2)", [
+          persona.id,
+          generateValidEsIban(43),
+        ]),
+      );
+      await asUser(db, admin.id, (q) =>
+        q("update public.proveedores set iban = $2 where id = $1", [proveedor, generateValidEsIban(44)]),
+      );
+    } finally {
+      await db.end();
+    }
+    await owner.query(
+      `update public.historial set creado_en = creado_en - interval '31 days'
+        where tabla = 'proveedores_pago' and registro_id = $1`,
+      [proveedor],
+    );
+    const suyo = await gasto({ solicitante: persona });
+    const factura = await gasto({ metodo: "transferencia", proveedor });
+    const deElena = await gasto();
+    const propuesta = await candidatos(admin2, [suyo, factura, deElena]);
+    const r = await crear(admin2, [suyo, factura, deElena]);
+    // Ordered by name: Cuenta Antigua SL, Elena, Rosa. As the proposal said it.
+    const porRosa = { en: expect.any(String), por_id: persona.id, por: `Rosa (${persona.email})` };
+    expect(r.transferencias.map((t) => [t.nombre, t.cuenta_reciente])).toEqual([
+      ["Cuenta Antigua SL", null],
+      ["Elena", null],
+      ["Rosa", porRosa],
+    ]);
+    expect(r.transferencias[2]!.cuenta_reciente!.en).toBe(propuesta.gastos[0]!.cuenta_reciente!.en);
+    // Kept with the remesa: the account it pays was written then, whatever is written or aged since.
+    await owner.query(
+      `update public.historial set creado_en = creado_en - interval '60 days'
+        where tabla = 'datos_bancarios' and registro_id = (select id from public.datos_bancarios where usuario_id = $1)`,
+      [persona.id],
+    );
+    await owner.query("update public.datos_bancarios set iban = $2 where usuario_id = $1", [
+      persona.id,
+      generateValidEsIban(45),
+    ]);
+    expect((await rpc<Remesa>(admin, "remesa_datos", { p_id: r.id })).transferencias[2]!.cuenta_reciente).toEqual(
+      r.transferencias[2]!.cuenta_reciente,
+    );
+    // Written more than 30 days before the remesa was generated: not said.
+    await owner.query(
+      "update public.remesa_gastos set cuenta_indicada_en = cuenta_indicada_en - interval '30 days' where remesa_id = $1",
+      [r.id],
+    );
+    expect(
+      (await rpc<Remesa>(admin, "remesa_datos", { p_id: r.id })).transferencias.map((t) => t.cuenta_reciente),
+    ).toEqual([null, null, null]);
+    await rpc(admin2, "anular_remesa", { p_id: r.id, p_version: r.version, p_motivo: "Solo para probar la cuenta" });
   });
 
   it("si un gasto no puede ir no se genera nada, y el mensaje dice cuáles y por qué", async () => {
