@@ -12,8 +12,9 @@ export function CuentaReciente({ cuenta, yo }: { cuenta: CuentaIndicada; yo: str
   return (
     <strong className="cuenta-reciente">
       {" "}
-      Cuenta indicada el {formatTimestamp(cuenta.en, f)}, por {cuenta.por_id === yo ? "usted" : cuenta.por}: compruébela
-      antes de pagar.
+      Cuenta indicada el {formatTimestamp(cuenta.en, f)}, por{" "}
+      {cuenta.por_id === yo ? "usted" : (cuenta.por ?? "un usuario que ya no está en Oficina")}: compruébela antes de
+      pagar.
     </strong>
   );
 }
