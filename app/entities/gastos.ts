@@ -159,7 +159,7 @@ export const gastos: Entity = {
     },
     {
       ...checkbox("inversion_sujeto_pasivo", "Inversión del sujeto pasivo", {
-        hint: "La factura llega sin IVA y lo declara la empresa (un proveedor de otro país que factura un servicio a la empresa). El desglose lleva la cuota de ese IVA, que no es parte del importe.",
+        hint: "La factura llega sin IVA y lo declara la empresa: un proveedor de otro país que factura un servicio a la empresa (software, asesoría); no un hotel ni un restaurante de fuera, que cobran el IVA de su país. El desglose lleva la cuota de ese IVA, que no es parte del importe.",
       }),
       aplicaSi: ORDINARIO,
     },
@@ -247,6 +247,8 @@ export const gastos: Entity = {
     { name: "emisor_nif_efectivo", label: "NIF del emisor", soloEnCsv: true },
     { name: "emisor_nombre_efectivo", label: "Emisor", soloEnCsv: true },
     { name: "importe_impuestos", label: "IVA", kind: "money", soloEnCsv: true },
+    // With it, the IVA above is not in the importe: the company declares it.
+    { name: "inversion_sujeto_pasivo", label: "Inversión del sujeto pasivo", kind: "boolean", soloEnCsv: true },
     { name: "iva_deducible", label: "IVA deducible", kind: "money", soloEnCsv: true },
     { name: "iva_motivo", label: "Por qué no se deduce todo el IVA", soloEnCsv: true },
     { name: "clase", label: "Clase de gasto", kind: "option", options: CLASES_GASTO, soloEnCsv: true },
@@ -479,6 +481,13 @@ function reglasFiscales(values: Record<string, unknown>, ctx: Ctx) {
       path: ["inversion_sujeto_pasivo"],
       message:
         "Inversión del sujeto pasivo: solo en una factura completa, la que el proveedor emite sin IVA a nombre de la empresa",
+    });
+  else if (sinIva && values.factura_a_empresa !== true)
+    ctx.addIssue({
+      code: "custom",
+      path: ["factura_a_empresa"],
+      message:
+        "A nombre de la empresa: con inversión del sujeto pasivo la factura va a nombre de la empresa, con su NIF; márquelo",
     });
   const importe = texto(values.importe);
   const otros = texto(values.otros_no_sujetos) ?? "0.00";

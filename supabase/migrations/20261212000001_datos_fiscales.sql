@@ -226,6 +226,20 @@ begin
   if p_impuestos = 0 then
     return jsonb_build_array(jsonb_build_object('tipo', 'exento', 'base', p_importe::text, 'cuota', '0.00'));
   end if;
+  -- Sin IVA en el importe: los impuestos son la cuota de todo él a algún tipo.
+  if p_sin_iva then
+    for v_tipo in
+      select t.clave, t.porcentaje from public.tipos_iva t
+       where t.porcentaje > 0 and p_fecha >= t.desde and (t.hasta is null or p_fecha <= t.hasta)
+       order by t.clave = v_habitual desc, t.porcentaje desc
+    loop
+      if abs(round(p_importe * v_tipo.porcentaje / 100, 2) - p_impuestos) <= 0.01 then
+        return jsonb_build_array(jsonb_build_object(
+          'tipo', v_tipo.clave, 'base', p_importe::numeric(14, 2)::text, 'cuota', p_impuestos::numeric(14, 2)::text));
+      end if;
+    end loop;
+    return null;
+  end if;
   for v_tipo in
     select t.clave, t.porcentaje from public.tipos_iva t
      where t.porcentaje > 0 and p_fecha >= t.desde and (t.hasta is null or p_fecha <= t.hasta)
@@ -277,9 +291,15 @@ begin
     raise exception using errcode = 'OFINV', detail = 'inversion_sujeto_pasivo',
       message = 'Inversión del sujeto pasivo: solo en una factura completa, la que el proveedor emite sin IVA a nombre de la empresa.';
   end if;
+  -- La empresa declara ese IVA porque es la destinataria: la factura va a su nombre.
+  if new.inversion_sujeto_pasivo and not new.factura_a_empresa then
+    raise exception using errcode = 'OFINV', detail = 'factura_a_empresa',
+      message = 'A nombre de la empresa: con inversión del sujeto pasivo la factura va a nombre de la empresa, con su NIF; márquelo.';
+  end if;
 
   -- Gastos anteriores sin tipo que encaje: se quedan así hasta que alguien escriba su desglose.
-  if tg_op = 'UPDATE' and old.desglose_revisar and new.desglose_iva = old.desglose_iva then
+  if tg_op = 'UPDATE' and old.desglose_revisar and new.desglose_iva = old.desglose_iva
+     and new.inversion_sujeto_pasivo = old.inversion_sujeto_pasivo then
     return new;
   end if;
   new.desglose_revisar := false;
@@ -306,7 +326,7 @@ begin
     else
       v_desglose := interno.desglose_habitual(
         new.categoria, new.importe - new.otros_no_sujetos,
-        case when tg_op = 'INSERT' and not new.inversion_sujeto_pasivo then new.importe_impuestos end,
+        case when tg_op = 'INSERT' then new.importe_impuestos end,
         new.fecha_expedicion, new.inversion_sujeto_pasivo);
       if v_desglose is null then
         -- Solo en cargas del propietario (sin JWT): unos impuestos que no encajan en ningún tipo.

@@ -193,7 +193,10 @@ language sql stable security definer set search_path = '' as $$
   with g as (
     select g.id, g.folio, g.fecha_gasto, g.descripcion, g.importe, g.metodo_pago, g.solicitante_id,
            g.numero_factura, g.desglose_iva, g.fecha_expedicion, g.inversion_sujeto_pasivo,
-           case when g.inversion_sujeto_pasivo then g.importe_impuestos else 0 end as autorepercutido,
+           -- La cuota que declara la empresa: la de las líneas del desglose, como las de la 477.
+           case when g.inversion_sujeto_pasivo
+                then (select coalesce(sum((l ->> 'cuota')::numeric), 0) from jsonb_array_elements(g.desglose_iva) l)
+                else 0 end as autorepercutido,
            d.importe as deducible, d.porcentaje as porcentaje_deducible,
            case when g.clase in ('kilometraje', 'dieta') then (interno.irpf(g)).sujeto else 0 end as sujeto_irpf,
            rpad(coalesce(g.cuenta_al_aprobar, c.cuenta_gasto, '629'), 8, '0') as gasto_subcuenta,
@@ -226,7 +229,9 @@ language sql stable security definer set search_path = '' as $$
              else coalesce(p.razon_social, g.emisor_nombre)
            end as acreedor_titulo,
            case when g.metodo_pago in ('transferencia', 'domiciliacion', 'cheque') then coalesce(p.nif, g.emisor_nif) end
-             as acreedor_nif
+             as acreedor_nif,
+           -- El emisor de la factura, que el registro de IVA pide en cada apunte de IVA, se pagara como se pagara.
+           coalesce(p.nif, g.emisor_nif) as emisor_nif
       from public.gastos g
       cross join lateral interno.deducibilidad(g) d
       left join public.categorias_fiscales c on c.categoria = g.categoria
@@ -272,7 +277,7 @@ language sql stable security definer set search_path = '' as $$
          g.folio || ' ' || g.descripcion, round((l.value ->> 'cuota')::numeric * g.porcentaje_deducible / 100, 2), 0::numeric,
          g.acreedor_cuenta, g.acreedor_clave, g.acreedor_subcuenta,
          (l.value ->> 'base')::numeric, interno.porcentaje_iva(l.value ->> 'tipo', g.fecha_expedicion),
-         g.acreedor_nif, g.numero_factura
+         g.emisor_nif, g.numero_factura
     from g
    cross join lateral jsonb_array_elements(g.desglose_iva) with ordinality as l(value, orden)
    where round((l.value ->> 'cuota')::numeric * g.porcentaje_deducible / 100, 2) > 0
@@ -283,7 +288,7 @@ language sql stable security definer set search_path = '' as $$
          g.folio || ' ' || g.descripcion, 0::numeric, (l.value ->> 'cuota')::numeric,
          g.acreedor_cuenta, g.acreedor_clave, g.acreedor_subcuenta,
          (l.value ->> 'base')::numeric, interno.porcentaje_iva(l.value ->> 'tipo', g.fecha_expedicion),
-         g.acreedor_nif, g.numero_factura
+         g.emisor_nif, g.numero_factura
     from g
    cross join lateral jsonb_array_elements(g.desglose_iva) with ordinality as l(value, orden)
    where g.inversion_sujeto_pasivo and (l.value ->> 'cuota')::numeric > 0

@@ -111,6 +111,7 @@ test("un administrador elige un trimestre con el teclado, ve sus totales y desca
     21,
     21,
     21,
+    "N",
   ]);
   expect(valores(3)).toEqual([
     anio,
@@ -127,6 +128,7 @@ test("un administrador elige un trimestre con el teclado, ve sus totales y desca
     10,
     1.1,
     0,
+    "N",
   ]);
   const total = hoja.getRow(4);
   expect(total.getCell(1).value).toBe("Total (2 líneas)");

@@ -439,26 +439,29 @@ describe("reglas de los asientos", () => {
     expect(apuntes[2]!.titulo).toBe("H.P. IVA repercutido ISP 21 %");
     expect(suma(apuntes, "debe")).toBe(suma(apuntes, "haber"));
 
-    // Not deductible (an attention to clients): the whole cuota is a cost, and still declared.
-    const cena = await gasto({
-      descripcion: "Cena con clientes",
+    // Not deductible (an event for clients organised by a French agency): the whole cuota is a
+    // cost, and still declared. Paid with the corporate card: the IVA line still names its issuer.
+    const evento = await gasto({
+      descripcion: "Organización del encuentro con clientes",
       fecha_gasto: "2021-10-05",
       categoria: "atenciones_clientes",
       importe: "100.00",
-      metodo_pago: "transferencia",
+      metodo_pago: "tarjeta_corporativa",
       tipo_documento: "factura_completa",
       emisor_pais: "FR",
       emisor_nif: "FR40303265045",
-      emisor_nombre: "Traiteur Paris SARL",
+      emisor_nombre: "Agence Rencontres Paris SAS",
       numero_factura: "C-1",
       factura_a_empresa: true,
       inversion_sujeto_pasivo: true,
     });
-    const deCena = (await todos(periodoDe("periodo=mes&anio=2021&mes=10"))).filter((a) => a.documento === cena.folio);
-    expect(deCena.map((a) => [a.cuenta, a.debe, a.haber])).toEqual([
-      ["627", "110.00", "0.00"],
-      ["477", "0.00", "10.00"],
-      ["410", "0.00", "100.00"],
+    const deEvento = (await todos(periodoDe("periodo=mes&anio=2021&mes=10"))).filter(
+      (a) => a.documento === evento.folio,
+    );
+    expect(deEvento.map((a) => [a.cuenta, a.debe, a.haber, a.nif])).toEqual([
+      ["627", "110.00", "0.00", null],
+      ["477", "0.00", "10.00", "FR40303265045"],
+      ["555", "0.00", "100.00", null],
     ]);
   });
 

@@ -447,6 +447,52 @@ describe("inversión del sujeto pasivo", () => {
   it("solo en una factura completa: un ticket con la casilla se rechaza y no se escribe nada", async () => {
     const errores = await rechazado({ inversion_sujeto_pasivo: "on" });
     expect(errores.inversion_sujeto_pasivo?.[0]).toMatch(/^Inversión del sujeto pasivo: solo en una factura completa/);
+    const sinEmpresa = await rechazado(irlanda({ factura_a_empresa: "" }));
+    expect(sinEmpresa.factura_a_empresa?.[0]).toMatch(/^A nombre de la empresa: con inversión del sujeto pasivo/);
+  });
+
+  it("una carga del propietario con sus impuestos: la cuota de todo el importe a su tipo, o exento con 0", async () => {
+    const cargar = async (impuestos: string) => {
+      const { rows } = await sql<{ id: string }>`
+        insert into public.gastos (descripcion, fecha_gasto, categoria, importe, importe_impuestos, metodo_pago,
+                                   solicitante_id, departamento_id, sucursal_id, tipo_documento, factura_a_empresa,
+                                   emisor_pais, emisor_nif, emisor_nombre, numero_factura, inversion_sujeto_pasivo)
+        select 'Carga ISP', ${hoy}::date, 'servicios_profesionales', 200.00, ${impuestos}::numeric, 'transferencia',
+               u.id, u.departamento_id, u.sucursal_id, 'factura_completa', true, 'IE', 'IE6388047V',
+               'Nube Software Ltd', 'L-' || ${impuestos}, true
+          from public.usuarios u where u.id = ${empleado.id}
+        returning id`.execute(app.db);
+      return row(rows[0]!.id);
+    };
+    expect((await cargar("42.00")).desglose_iva).toEqual([{ tipo: "21", base: "200.00", cuota: "42.00" }]);
+    expect((await cargar("0.00")).desglose_iva).toEqual([{ tipo: "exento", base: "200.00", cuota: "0.00" }]);
+  });
+
+  it("marcarla en un gasto anterior «por revisar» rehace su desglose (el diario no puede quedar descuadrado)", async () => {
+    const { rows } = await sql<{ id: string }>`
+      insert into public.gastos (descripcion, fecha_gasto, categoria, importe, importe_impuestos, metodo_pago,
+                                 solicitante_id, departamento_id, sucursal_id)
+      select 'Antiguo ISP', ${hoy}::date, 'software_suscripciones', 100.00, 7.00, 'transferencia', u.id,
+             u.departamento_id, u.sucursal_id
+        from public.usuarios u where u.id = ${empleado.id}
+      returning id`.execute(app.db);
+    const id = rows[0]!.id;
+    expect(await row(id)).toMatchObject({ desglose_revisar: true, desglose_iva: [] });
+    const g = await row(id);
+    await sqlStore(app.db, empleado.id).update("gastos", id, g.version, {
+      tipo_documento: "factura_completa",
+      factura_a_empresa: true,
+      emisor_pais: "IE",
+      emisor_nif: "IE6388047V",
+      emisor_nombre: "Nube Software Ltd",
+      numero_factura: "OLD-1",
+      inversion_sujeto_pasivo: true,
+    });
+    expect(await row(id)).toMatchObject({
+      desglose_revisar: false,
+      desglose_iva: [{ tipo: "21", base: "100.00", cuota: "21.00" }],
+      importe_impuestos: "21.00",
+    });
   });
 
   it("en la base: las mismas reglas; marcar la casilla rehace la línea única sobre el importe sin IVA", async () => {
@@ -467,6 +513,10 @@ describe("inversión del sujeto pasivo", () => {
     await expect(
       store.insert("gastos", { ...valores, tipo_documento: "ticket", inversion_sujeto_pasivo: true }),
     ).rejects.toMatchObject({ field: "inversion_sujeto_pasivo" });
+    // The company declares that IVA because the invoice is addressed to it.
+    await expect(
+      store.insert("gastos", { ...valores, factura_a_empresa: false, inversion_sujeto_pasivo: true }),
+    ).rejects.toMatchObject({ field: "factura_a_empresa" });
     await expect(
       store.insert("gastos", {
         ...valores,

@@ -527,12 +527,12 @@ describe("lista: filtros, orden, cuenta y suma", () => {
     const lines = new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes).slice(1).trim().split("\r\n");
     expect(lines[0]).toBe(
       '"Folio";"Fecha";"Descripción";"Proveedor";"Categoría";"Importe";"Estado";"Solicitante";"Departamento";"Justificantes";' +
-        '"Tipo de documento";"NIF del emisor";"Emisor";"IVA";"IVA deducible";"Por qué no se deduce todo el IVA";"Clase de gasto";"Viaje";"Exento de IRPF";"Sujeto a IRPF"',
+        '"Tipo de documento";"NIF del emisor";"Emisor";"IVA";"Inversión del sujeto pasivo";"IVA deducible";"Por qué no se deduce todo el IVA";"Clase de gasto";"Viaje";"Exento de IRPF";"Sujeto a IRPF"',
     );
     expect(lines).toHaveLength(4);
     // The fiscal data too (a ticket at the category's usual rate, 10 %: 9,18 + 0,92).
     expect(lines[1]).toMatch(
-      /;"Filtro taxi aeropuerto";;"Viajes y transporte";10,10;"Borrador";"Eva";"Compras";0;"Ticket";;;0,92;0,00;"Ticket sin NIF de la empresa";"Ordinario";;;$/,
+      /;"Filtro taxi aeropuerto";;"Viajes y transporte";10,10;"Borrador";"Eva";"Compras";0;"Ticket";;;0,92;"No";0,00;"Ticket sin NIF de la empresa";"Ordinario";;;$/,
     );
     expect(lines[2]).toMatch(/;"Papelería La Castellana";"Viajes y transporte";20,20;/);
   });
