@@ -44,15 +44,29 @@ export function consultaLibro(periodo: Periodo): ListQuery<ColumnOf<typeof FUENT
   };
 }
 
-export type ResumenLibro = { lineas: number; sumas: Record<SumaLibro, string>; porRevisar: number };
+export type ResumenLibro = {
+  lineas: number;
+  sumas: Record<SumaLibro, string>;
+  porRevisar: number;
+  /** The lines with inversión del sujeto pasivo: their cuota is IVA the company also owes. */
+  inversion: { lineas: number; base_imponible: string; cuota_soportada: string };
+};
 
 /**
- * How many lines and their totals, summed by the database (exact); and how many approved or paid
- * gastos of the period are missing from it because their IVA breakdown is still to be reviewed.
+ * How many lines and their totals, summed by the database (exact); those with inversión del
+ * sujeto pasivo apart; and how many approved or paid gastos of the period are missing from it
+ * because their IVA breakdown is still to be reviewed.
  */
 export async function resumenLibro(store: Store, periodo: Periodo): Promise<ResumenLibro> {
-  const [{ total, sums }, revisar] = await Promise.all([
-    store.list(FUENTE_LIBRO, { ...consultaLibro(periodo), count: "exact", sum: [...SUMAS_LIBRO] }),
+  const consulta = consultaLibro(periodo);
+  const [{ total, sums }, inversion, revisar] = await Promise.all([
+    store.list(FUENTE_LIBRO, { ...consulta, count: "exact", sum: [...SUMAS_LIBRO] }),
+    store.list(FUENTE_LIBRO, {
+      ...consulta,
+      filters: [...(consulta.filters ?? []), { column: "inversion_sujeto_pasivo", op: "eq", value: true }],
+      count: "exact",
+      sum: ["base_imponible", "cuota_soportada"],
+    }),
     store.list("gastos_vista", {
       filters: [
         { column: "estado", op: "in", value: ["aprobado", "pagado"] },
@@ -69,7 +83,17 @@ export async function resumenLibro(store: Store, periodo: Periodo): Promise<Resu
     SumaLibro,
     string
   >;
-  return { lineas: total, sumas, porRevisar: revisar.total };
+  const exacto = (v: string | undefined) => fromCents(toCents(v ?? "0"));
+  return {
+    lineas: total,
+    sumas,
+    porRevisar: revisar.total,
+    inversion: {
+      lineas: inversion.total,
+      base_imponible: exacto(inversion.sums.base_imponible),
+      cuota_soportada: exacto(inversion.sums.cuota_soportada),
+    },
+  };
 }
 
 const PAGINA = 1000;

@@ -63,6 +63,14 @@ export default function LibroIva() {
               </tbody>
             </table>
           </div>
+          {resumen.inversion.lineas > 0 ? (
+            <p>
+              De ello, con inversión del sujeto pasivo ({cuenta(resumen.inversion.lineas, "línea", "líneas", f.locale)}
+              ): base {dinero(resumen.inversion.base_imponible)} y cuota{" "}
+              <strong>{dinero(resumen.inversion.cuota_soportada)}</strong>, que la empresa declara también como IVA
+              devengado. El total de esas facturas no lleva la cuota.
+            </p>
+          ) : null}
           <p className="acciones">
             <a className="boton" href={`${PATH}/exportar?${search}&formato=xlsx`}>
               Descargar en Excel (XLSX)

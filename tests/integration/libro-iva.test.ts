@@ -349,7 +349,12 @@ describe("libro registro de facturas recibidas: exportación de un trimestre", (
       titulo: "Primer trimestre de 2026",
     });
     const { lineas, ...sumas } = esperado;
-    expect(datos.resumen).toEqual({ lineas, sumas, porRevisar: 1 });
+    expect(datos.resumen).toEqual({
+      lineas,
+      sumas,
+      porRevisar: 1,
+      inversion: { lineas: 1, base_imponible: "100.00", cuota_soportada: "21.00" },
+    });
   });
 
   it("CSV: BOM, «;», CRLF, coma decimal, fechas como en pantalla y fórmulas neutralizadas; las mismas líneas", async () => {
