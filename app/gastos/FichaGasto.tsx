@@ -259,14 +259,24 @@ function enLaFicha(f: Field, record: Record<string, unknown>) {
   return true;
 }
 
+/** interno.deducibilidad's reason for an issuer of another country (20261212000001_datos_fiscales.sql). */
+const IVA_DE_OTRO_PAIS = "IVA de otro país: se pide su devolución a ese país, no se deduce aquí";
+
 /**
  * «IVA deducible: 12,40 €» (and why not all of it, if part), or «IVA no deducible» and why
- * (gastos_vista: interno.deducibilidad), what an aprobador reads before approving.
+ * (gastos_vista: interno.deducibilidad), what an aprobador reads before approving. Before
+ * approval, a foreign issuer's IVA also says the likelier case: a service invoiced without IVA,
+ * whose importe Oficina would otherwise split into a base and an IVA nobody paid.
  */
-function ivaDeducible(record: Record<string, unknown>, formats: Formats) {
+export function ivaDeducible(record: Record<string, unknown>, formats: Formats) {
   const motivo = typeof record.iva_motivo === "string" ? record.iva_motivo : null;
   const importe = String(record.iva_deducible ?? "0.00");
   if (motivo === "Sin IVA soportado") return { label: "IVA", value: motivo };
+  if (motivo === IVA_DE_OTRO_PAIS && importe === "0.00" && ["borrador", "pendiente"].includes(String(record.estado)))
+    return {
+      label: "IVA no deducible",
+      value: `${motivo}. Si la factura no lleva IVA (un servicio que un proveedor de otro país factura a la empresa), es inversión del sujeto pasivo, que se marca en «Datos fiscales».`,
+    };
   if (motivo && importe === "0.00") return { label: "IVA no deducible", value: motivo };
   const deducible = formatMoney(importe, formats.locale);
   return { label: "IVA deducible", value: motivo ? `${deducible}. ${motivo}` : deducible };

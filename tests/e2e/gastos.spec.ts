@@ -390,7 +390,8 @@ empleado(
     // An empleado's CSV has the list's columns for their role: no «Solicitante» (every row is theirs).
     expect(lines[0]?.join(";")).toBe(
       "Folio;Fecha;Descripción;Proveedor;Categoría;Importe;Estado;Departamento;Justificantes;" +
-        "Tipo de documento;NIF del emisor;Emisor;IVA;IVA deducible;Por qué no se deduce todo el IVA;" +
+        "Tipo de documento;NIF del emisor;Emisor;IVA;Inversión del sujeto pasivo;IVA deducible;" +
+        "Por qué no se deduce todo el IVA;" +
         "Clase de gasto;Viaje;Exento de IRPF;Sujeto a IRPF",
     );
     expect(lines).toHaveLength(3);
@@ -410,6 +411,7 @@ empleado(
       "",
       "",
       "2,14",
+      "No",
       "0,00",
       "Ticket sin NIF de la empresa",
       // An ordinario: no viaje, nothing exempt from IRPF.

@@ -5,6 +5,7 @@ import { todayISO } from "~/lib/dates";
 import { generateValidCif } from "~/lib/nif";
 import { createTestApp, json, ORIGIN, request, respond } from "../support/app";
 import { countRows, insertDepartamento, insertProveedor, insertSucursal, setProfile } from "../support/fixtures";
+import { ivaDeducible } from "~/gastos/FichaGasto";
 import { gastosPage } from "../support/gastos";
 import { pantallasDe } from "../support/pantallas";
 
@@ -282,10 +283,16 @@ describe("deducibilidad", () => {
     ];
     for (const [o, motivo] of casos) {
       const g = await created(await post(form(o), empleado.cookie));
-      expect(await vista(g.id), JSON.stringify(o)).toEqual({
+      const v = await vista(g.id);
+      expect(v, JSON.stringify(o)).toEqual({
         iva_deducible: motivo ? "0.00" : g.importe_impuestos,
         iva_motivo: motivo,
       });
+      // The panel knows the database's reason for a foreign issuer: it recalls the reverse charge.
+      if (o.emisor_pais === "PT")
+        expect(ivaDeducible({ ...v, estado: "borrador" }, { locale: "es-ES", currency: "EUR" }).value).toContain(
+          "es inversión del sujeto pasivo",
+        );
     }
   });
 

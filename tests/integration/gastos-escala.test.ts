@@ -104,10 +104,10 @@ describe("cuenta estimada y suma a escala", () => {
       .split("\r\n");
     expect(lines).toHaveLength(1 + N + 3);
     expect(lines[1]).toMatch(
-      /;"Curso \d";;"Formación";100,10;"Borrador";"Elena";"Ventas";0;"Ticket";;;17,37;0,00;"Ticket sin NIF de la empresa";"Ordinario";;;$/,
+      /;"Curso \d";;"Formación";100,10;"Borrador";"Elena";"Ventas";0;"Ticket";;;17,37;"No";0,00;"Ticket sin NIF de la empresa";"Ordinario";;;$/,
     );
     expect(lines.at(-1)).toMatch(
-      /;"Comidas";10,25;"Borrador";"Ana";"Ventas";0;"Ticket";;;0,93;0,00;"Ticket sin NIF de la empresa";"Ordinario";;;$/,
+      /;"Comidas";10,25;"Borrador";"Ana";"Ventas";0;"Ticket";;;0,93;"No";0,00;"Ticket sin NIF de la empresa";"Ordinario";;;$/,
     );
     expect(new Set(lines.map((l) => l.split(";")[0])).size).toBe(lines.length); // no row twice
   });
