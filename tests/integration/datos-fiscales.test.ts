@@ -1,4 +1,5 @@
-import { sql } from "kysely";
+import { sql, type Insertable } from "kysely";
+import type { Gastos } from "~/data/database";
 import { sqlStore } from "~/data/sql/adapter.server";
 import { Invalid } from "~/data/store";
 import { todayISO } from "~/lib/dates";
@@ -69,6 +70,28 @@ const vista = (id: string) =>
 async function flashOf(r: Response) {
   const cookie = r.headers.get("Set-Cookie")!.split(";")[0]!;
   return (await app.services.flash.take(new Request(ORIGIN, { headers: { Cookie: cookie } }))).flash;
+}
+/** An owner's load (no JWT: a bulk load, the migration's data): one of Elena's gastos, dated today. */
+async function cargaSinSesion(
+  valores: Omit<Insertable<Gastos>, "fecha_gasto" | "solicitante_id" | "departamento_id" | "sucursal_id">,
+) {
+  const perfil = await app.db
+    .selectFrom("usuarios")
+    .select(["departamento_id", "sucursal_id"])
+    .where("id", "=", empleado.id)
+    .executeTakeFirstOrThrow();
+  const { id } = await app.db
+    .insertInto("gastos")
+    .values({
+      ...valores,
+      fecha_gasto: hoy,
+      solicitante_id: empleado.id,
+      departamento_id: perfil.departamento_id!,
+      sucursal_id: perfil.sucursal_id!,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return String(id);
 }
 /** Amounts are formatted with no-break spaces before «€»: compared as plain spaces. */
 const espacios = (s: unknown) => String(s).replace(/\s/g, " ");
@@ -459,31 +482,35 @@ describe("inversión del sujeto pasivo", () => {
   });
 
   it("una carga del propietario con sus impuestos: la cuota de todo el importe a su tipo, o exento con 0", async () => {
-    const cargar = async (impuestos: string) => {
-      const { rows } = await sql<{ id: string }>`
-        insert into public.gastos (descripcion, fecha_gasto, categoria, importe, importe_impuestos, metodo_pago,
-                                   solicitante_id, departamento_id, sucursal_id, tipo_documento, factura_a_empresa,
-                                   emisor_pais, emisor_nif, emisor_nombre, numero_factura, inversion_sujeto_pasivo)
-        select 'Carga ISP', ${hoy}::date, 'servicios_profesionales', 200.00, ${impuestos}::numeric, 'transferencia',
-               u.id, u.departamento_id, u.sucursal_id, 'factura_completa', true, 'IE', 'IE6388047V',
-               'Nube Software Ltd', 'L-' || ${impuestos}, true
-          from public.usuarios u where u.id = ${empleado.id}
-        returning id`.execute(app.db);
-      return row(rows[0]!.id);
-    };
+    const cargar = async (impuestos: string) =>
+      row(
+        await cargaSinSesion({
+          descripcion: "Carga ISP",
+          categoria: "servicios_profesionales",
+          importe: "200.00",
+          importe_impuestos: impuestos,
+          metodo_pago: "transferencia",
+          tipo_documento: "factura_completa",
+          factura_a_empresa: true,
+          emisor_pais: "IE",
+          emisor_nif: "IE6388047V",
+          emisor_nombre: "Nube Software Ltd",
+          numero_factura: `L-${impuestos}`,
+          inversion_sujeto_pasivo: true,
+        }),
+      );
     expect((await cargar("42.00")).desglose_iva).toEqual([{ tipo: "21", base: "200.00", cuota: "42.00" }]);
     expect((await cargar("0.00")).desglose_iva).toEqual([{ tipo: "exento", base: "200.00", cuota: "0.00" }]);
   });
 
   it("marcarla en un gasto anterior «por revisar» rehace su desglose (el diario no puede quedar descuadrado)", async () => {
-    const { rows } = await sql<{ id: string }>`
-      insert into public.gastos (descripcion, fecha_gasto, categoria, importe, importe_impuestos, metodo_pago,
-                                 solicitante_id, departamento_id, sucursal_id)
-      select 'Antiguo ISP', ${hoy}::date, 'software_suscripciones', 100.00, 7.00, 'transferencia', u.id,
-             u.departamento_id, u.sucursal_id
-        from public.usuarios u where u.id = ${empleado.id}
-      returning id`.execute(app.db);
-    const id = rows[0]!.id;
+    const id = await cargaSinSesion({
+      descripcion: "Antiguo ISP",
+      categoria: "software_suscripciones",
+      importe: "100.00",
+      importe_impuestos: "7.00",
+      metodo_pago: "transferencia",
+    });
     expect(await row(id)).toMatchObject({ desglose_revisar: true, desglose_iva: [] });
     const g = await row(id);
     await sqlStore(app.db, empleado.id).update("gastos", id, g.version, {
@@ -606,14 +633,14 @@ describe("en la base de datos, sin pasar por el formulario", () => {
   });
 
   it("datos anteriores cuyos impuestos no encajan en ningún tipo: «revisar», hasta que alguien escribe el desglose", async () => {
-    // An owner's load (no JWT) as the migration found them: 10,00 of which 3,33 were taxes.
-    const { rows } = await sql<{ id: string }>`
-      insert into public.gastos (descripcion, fecha_gasto, categoria, importe, importe_impuestos, metodo_pago,
-                                 solicitante_id, departamento_id, sucursal_id)
-      select 'Antiguo', ${hoy}::date, 'otros', 10.00, 3.33, 'efectivo', u.id, u.departamento_id, u.sucursal_id
-        from public.usuarios u where u.id = ${empleado.id}
-      returning id`.execute(app.db);
-    const id = rows[0]!.id;
+    // As the migration found them: 10,00 of which 3,33 were taxes.
+    const id = await cargaSinSesion({
+      descripcion: "Antiguo",
+      categoria: "otros",
+      importe: "10.00",
+      importe_impuestos: "3.33",
+      metodo_pago: "efectivo",
+    });
     expect(await row(id)).toMatchObject({ desglose_revisar: true, importe_impuestos: "3.33", desglose_iva: [] });
     expect(await vista(id)).toEqual({ iva_deducible: "0.00", iva_motivo: "Desglose de IVA por revisar" });
     const store = sqlStore(app.db, empleado.id);
