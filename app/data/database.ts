@@ -471,6 +471,7 @@ export interface LibroFacturasRecibidas {
   numero_factura: string | null;
   numero_recepcion: string | null;
   otros_no_sujetos: Numeric | null;
+  pais_expedidor: string | null;
   porcentaje: Numeric | null;
   tipo_documento: string | null;
   tipo_iva: string | null;

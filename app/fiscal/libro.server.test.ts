@@ -19,6 +19,7 @@ const filas = (n: number, desde: number): FilaLibro[] =>
     tipo_documento: "factura_completa",
     emisor_nif: "B12345674",
     emisor_nombre: "Proveedor de pruebas SL",
+    pais_expedidor: "ES",
     linea: 1,
     tipo_iva: "21",
     porcentaje: "21.00",

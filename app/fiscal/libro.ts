@@ -17,6 +17,8 @@ export type FilaLibro = {
   tipo_documento: string;
   emisor_nif: string | null;
   emisor_nombre: string | null;
+  /** The issuer's country (ISO 3166-1 alpha-2): the supplier's, or the one typed with its NIF. */
+  pais_expedidor: string | null;
   linea: number;
   /** The breakdown line's key: a percentage, or «exento». */
   tipo_iva: string;
@@ -58,6 +60,12 @@ export const COLUMNAS_LIBRO: readonly ColumnaDescarga<FilaLibro, SumaLibro>[] = 
   { header: "Serie-número de la factura", width: 22, value: (f) => f.numero_factura },
   // The AEAT's correlative reception number, given when the gasto is approved (fijar_al_aprobar).
   { header: "Número de recepción", width: 17, value: (f) => f.numero_recepcion },
+  // Only for a foreign issuer, as the AEAT's books fill it (a Spanish NIF needs no country).
+  {
+    header: "Código país del expedidor",
+    width: 10,
+    value: (f) => (f.pais_expedidor && f.pais_expedidor !== "ES" ? f.pais_expedidor : null),
+  },
   { header: "NIF del expedidor", width: 14, value: (f) => f.emisor_nif },
   { header: "Nombre del expedidor", width: 36, value: (f) => f.emisor_nombre },
   { header: "Total factura", kind: "money", width: 14, value: (f) => f.total, sum: "total" },
@@ -92,6 +100,7 @@ export const COLUMNAS_FUENTE: readonly (keyof FilaLibro)[] = [
   "tipo_documento",
   "emisor_nif",
   "emisor_nombre",
+  "pais_expedidor",
   "linea",
   "tipo_iva",
   "porcentaje",

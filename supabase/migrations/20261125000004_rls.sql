@@ -348,6 +348,7 @@ begin
          g.numero_factura,
          g.tipo_documento,
          g.emisor_nif_efectivo as emisor_nif,
+         case when g.proveedor_id is not null then p.pais else g.emisor_pais end as pais_expedidor,
          -- El libro lleva la razón social (no el nombre comercial con el que se le conoce).
          coalesce(p.razon_social, g.emisor_nombre) as emisor_nombre,
          g.categoria,

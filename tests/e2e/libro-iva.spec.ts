@@ -104,6 +104,7 @@ test("un administrador elige un trimestre con el teclado, ve sus totales y desca
     fecha(`${anio}-04-20`),
     `LIB-${anio}`,
     factura!.numero_recepcion,
+    undefined, // a Spanish issuer: no country code
     emisor!.emisor_nif,
     emisor!.emisor_nombre,
     121,
@@ -123,6 +124,7 @@ test("un administrador elige un trimestre con el teclado, ve sus totales y desca
     ticket!.numero_recepcion,
     undefined,
     undefined,
+    undefined,
     12.1,
     11,
     10,
@@ -133,8 +135,8 @@ test("un administrador elige un trimestre con el teclado, ve sus totales y desca
   const total = hoja.getRow(4);
   expect(total.getCell(1).value).toBe("Total (2 líneas)");
   expect(total.getCell(1).font?.bold).toBe(true);
-  expect([10, 11, 13, 14].map((c) => total.getCell(c).value)).toEqual([133.1, 111, 22.1, 21]);
-  expect(hoja.getRow(2).getCell(10).numFmt).toBe("#,##0.00");
+  expect([11, 12, 14, 15].map((c) => total.getCell(c).value)).toEqual([133.1, 111, 22.1, 21]);
+  expect(hoja.getRow(2).getCell(11).numFmt).toBe("#,##0.00");
   expect(hoja.getRow(2).getCell(4).numFmt).toBe("dd/mm/yyyy");
 
   // The invoice's record says the number it has in the book (to write on the paper).

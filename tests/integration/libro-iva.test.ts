@@ -376,6 +376,7 @@ describe("libro registro de facturas recibidas: exportación de un trimestre", (
         "Fecha de operación",
         "Serie-número de la factura",
         "Número de recepción",
+        "Código país del expedidor",
         "NIF del expedidor",
         "Nombre del expedidor",
         "Total factura",
@@ -390,7 +391,8 @@ describe("libro registro de facturas recibidas: exportación de un trimestre", (
     );
     const hotel = lineas[1]!.split(";");
     expect(hotel.slice(0, 5)).toEqual(["2026", '"1T"', '"F1"', '"14/01/2026"', '"15/01/2026"']);
-    expect(hotel.slice(9)).toEqual(["110,00", "100,00", "10,00", "10,00", "10,00", '"N"']);
+    expect(hotel.slice(7, 9)).toEqual(["", `"${generateValidCif(11)}"`]);
+    expect(hotel.slice(10)).toEqual(["110,00", "100,00", "10,00", "10,00", "10,00", '"N"']);
     // Exempt: no rate (empty), not «0,00», which is a line at 0 %.
     const exenta = lineas.find((l) => l.includes("Fundación Formación"))!;
     expect(exenta.split(";").slice(-6)).toEqual(["40,00", "40,00", "", "0,00", "0,00", '"N"']);
@@ -399,6 +401,8 @@ describe("libro registro de facturas recibidas: exportación de un trimestre", (
     expect(ticket.split(";").slice(-6)).toEqual(["12,10", "11,00", "10,00", "1,10", "0,00", '"N"']);
     // Invoiced without IVA: the total is what the invoice says; the cuota, declared and deducted.
     const isp = lineas.find((l) => l.includes("Nube Software"))!;
+    // A foreign issuer: its country beside its identifier.
+    expect(isp.split(";").slice(7, 9)).toEqual(['"IE"', '"IE6388047V"']);
     expect(isp.split(";").slice(-6)).toEqual(["100,00", "100,00", "21,00", "21,00", "21,00", '"S"']);
   });
 
@@ -417,10 +421,14 @@ describe("libro registro de facturas recibidas: exportación de un trimestre", (
     const folios = new Set(filas.slice(1, -1).map((f) => (f[6] && "texto" in f[6] ? f[6].texto : null)));
     expect(folios.size).toBe(2400);
     const totales = filas.at(-1)!;
-    const cents = (c: Celda) => (c && "numero" in c ? fromCents(BigInt(Math.round(c.numero * 100))) : null);
-    expect(cents(totales[9]!)).toBe(esperado.total);
-    expect(cents(totales[10]!)).toBe(esperado.base_imponible);
-    expect(cents(totales[12]!)).toBe(esperado.cuota_soportada);
+    const cabecera = filas[0]!.map((c) => (c && "texto" in c ? c.texto : null));
+    const total = (header: string) => {
+      const c = totales[cabecera.indexOf(header)];
+      return c && "numero" in c ? fromCents(BigInt(Math.round(c.numero * 100))) : null;
+    };
+    expect(total("Total factura")).toBe(esperado.total);
+    expect(total("Base imponible")).toBe(esperado.base_imponible);
+    expect(total("Cuota de IVA soportado")).toBe(esperado.cuota_soportada);
 
     const csv = await (
       await exportarComo(admin, "periodo=fechas&desde=2025-06-01&hasta=30/06/2025&formato=csv")
