@@ -174,7 +174,7 @@ $$;
 --
 -- Gasto:   debe  cuenta de gasto de su categoría   base + IVA no deducible + otros no sujetos
 --          debe  472000tt (tt: el tipo)            cuota deducible de cada tipo
---          haber 477000tt, con inversión del       cuota de cada tipo (la declara la empresa:
+--          haber 4771tttt, con inversión del       cuota de cada tipo (la declara la empresa:
 --                sujeto pasivo                     no es parte del importe)
 --          haber según cómo se pagó               importe
 --                 efectivo, tarjeta personal       465 + la persona (se le debe)
@@ -282,8 +282,9 @@ language sql stable security definer set search_path = '' as $$
    cross join lateral jsonb_array_elements(g.desglose_iva) with ordinality as l(value, orden)
    where round((l.value ->> 'cuota')::numeric * g.porcentaje_deducible / 100, 2) > 0
   union all
-  -- Gasto con inversión del sujeto pasivo: la cuota que la empresa repercute, una línea por tipo.
-  select g.fecha_gasto, 1, g.folio, 5 + l.orden::integer, '477', null, '477' || lpad(l.value ->> 'tipo', 5, '0'),
+  -- Gasto con inversión del sujeto pasivo: la cuota que la empresa repercute, una línea por tipo, en
+  -- una subcuenta suya (4771tttt): la 477000tt de las ventas de la empresa conserva su título.
+  select g.fecha_gasto, 1, g.folio, 5 + l.orden::integer, '477', null, '4771' || lpad(l.value ->> 'tipo', 4, '0'),
          'H.P. IVA repercutido ISP ' || interno.nombre_tipo_iva(l.value ->> 'tipo'),
          g.folio || ' ' || g.descripcion, 0::numeric, (l.value ->> 'cuota')::numeric,
          g.acreedor_cuenta, g.acreedor_clave, g.acreedor_subcuenta,

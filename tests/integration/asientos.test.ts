@@ -433,7 +433,7 @@ describe("reglas de los asientos", () => {
     expect(apuntes.map((a) => [a.subcuenta, a.debe, a.haber, a.base_imponible, a.porcentaje_iva])).toEqual([
       ["62900000", "1000.00", "0.00", null, null],
       ["47200021", "210.00", "0.00", "1000.00", "21.00"],
-      ["47700021", "0.00", "210.00", "1000.00", "21.00"],
+      ["47710021", "0.00", "210.00", "1000.00", "21.00"],
       [expect.stringMatching(/^410\d{5}$/), "0.00", "1000.00", null, null],
     ]);
     expect(apuntes[2]!.titulo).toBe("H.P. IVA repercutido ISP 21 %");
