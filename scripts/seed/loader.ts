@@ -239,12 +239,20 @@ async function seedBase(trx: Trx, options: SeedOptions, log: Log): Promise<void>
      where u.id = v.id`.execute(trx);
 
   // Los IBAN de casi todas las personas (sus reembolsos van por remesa); sin él, uno de cada diez,
-  // que la remesa deja fuera diciendo por qué.
+  // que la remesa deja fuera diciendo por qué. Cada una la dio al llegar (su alta y su historial,
+  // abajo, con la fecha de la persona): una cuenta escrita hace poco se señala en las remesas.
   const conIban = org.perfiles.filter((_, i) => i % 10 !== 9);
   log(`Datos de demostración: ${conIban.length} IBAN de personas…`);
   await trx
     .insertInto("public.datos_bancarios")
-    .values(conIban.map((p, i) => ({ usuario_id: p.id, iban: generateValidEsIban(2_000 + i) })))
+    .values(
+      conIban.map((p, i) => ({
+        usuario_id: p.id,
+        iban: generateValidEsIban(2_000 + i),
+        creado_en: p.creado_en,
+        actualizado_en: p.creado_en,
+      })),
+    )
     .execute();
 
   log(`Datos de demostración: ${org.proveedores.length} proveedores…`);
@@ -274,7 +282,8 @@ async function seedBase(trx: Trx, options: SeedOptions, log: Log): Promise<void>
     .where("razon_social", "in", PROVEEDORES_DE_BAJA)
     .execute();
 
-  // El historial de esta carga, fechado como los propios registros (y no todo «hoy»).
+  // El historial de esta carga, fechado como los propios registros (y no todo «hoy»). La cuenta
+  // de un proveedor (proveedores_pago, sin fechas propias) se dio con su alta.
   await sql`
     update public.historial h
        set creado_en = case when h.accion = 'alta' then r.creado_en else greatest(r.actualizado_en, r.creado_en) end
@@ -284,6 +293,8 @@ async function seedBase(trx: Trx, options: SeedOptions, log: Log): Promise<void>
         union all select 'departamentos', id, creado_en, actualizado_en from public.departamentos
         union all select 'sucursales', id, creado_en, actualizado_en from public.sucursales
         union all select 'proveedores', id, creado_en, now() - interval '90 days' from public.proveedores
+        union all select 'datos_bancarios', id, creado_en, actualizado_en from public.datos_bancarios
+        union all select 'proveedores_pago', id, creado_en, creado_en from public.proveedores
       ) r
      where h.tabla = r.tabla and h.registro_id = r.id and h.creado_en = now()`.execute(trx);
 }

@@ -102,6 +102,34 @@ describe("seedIfEmpty", () => {
     expect(rows.filter((p) => p.iban).length).toBeGreaterThan(20);
   });
 
+  it("dates each account as given when its person or supplier joined: no remesa flags one as just written", async () => {
+    // Written with no one signed in, as every load: dated now, each would be «compruébela antes de pagar».
+    expect(
+      await count(sql`select count(*)::int as n from historial h
+        left join datos_bancarios d on h.tabla = 'datos_bancarios' and d.id = h.registro_id
+        left join usuarios u on u.id = d.usuario_id
+        left join proveedores p on h.tabla = 'proveedores_pago' and p.id = h.registro_id
+       where h.tabla in ('datos_bancarios', 'proveedores_pago')
+         and h.creado_en is distinct from coalesce(u.creado_en, p.creado_en)`),
+    ).toBe(0);
+    // As the demo administrador prepares a remesa of every approved gasto.
+    const propuesta = await db.connection().execute(async (conn) => {
+      await sql`begin`.execute(conn);
+      try {
+        await sql`select set_config('role', 'authenticated', true),
+                         set_config('request.jwt.claims', json_build_object('sub', u.id, 'role', 'authenticated')::text, true)
+                    from usuarios u where u.email = ${DEMO_ACCOUNTS.administrador}`.execute(conn);
+        const { rows } = await sql<{ c: { gastos: { iban: string | null; cuenta_reciente: unknown }[] } }>`
+          select public.remesa_candidatos(array(select id from gastos where estado = 'aprobado')) as c`.execute(conn);
+        return rows[0]!.c.gastos;
+      } finally {
+        await sql`rollback`.execute(conn);
+      }
+    });
+    expect(propuesta.filter((l) => l.iban).length).toBeGreaterThan(20);
+    expect(propuesta.filter((l) => l.cuenta_reciente)).toEqual([]);
+  });
+
   it("creates 40 usuarios with the three demo accounts and their roles", async () => {
     expect(await count(sql`select count(*)::int as n from usuarios`)).toBe(40);
     expect(await count(sql`select count(*)::int as n from auth.users where email_confirmed_at is not null`)).toBe(40);
