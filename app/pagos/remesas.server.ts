@@ -30,11 +30,14 @@ export type Candidato = {
   nombre: string | null;
   iban: string | null;
   motivo: string | null;
-  /** The account was written in the app in the last 30 days: when and by whom (to be checked first). */
+  /** The account was written in the last 30 days: when and by whom (to be checked first). */
   cuenta_reciente: CuentaIndicada | null;
 };
-/** When and by whom an account was written in the app; `por`, their name and address (null: gone). */
-export type CuentaIndicada = { en: string; por_id: string; por: string | null };
+/**
+ * When and by whom an account was written: `por_id` null when no one was signed in (a load, the
+ * SQL editor); `por`, the writer's name and address (null: gone from Oficina).
+ */
+export type CuentaIndicada = { en: string; por_id: string | null; por: string | null };
 export type Candidatos = {
   gastos: Candidato[];
   incluidos: number;
@@ -126,7 +129,7 @@ export type DatosRemesa = {
     iban: string;
     importe: string;
     concepto: string;
-    /** The account was written in the app in the 30 days before the remesa was generated. */
+    /** The account was written in the 30 days before the remesa was generated. */
     cuenta_reciente: CuentaIndicada | null;
     gastos: { id: string; folio: string; descripcion: string; numero_factura: string | null; importe: string }[];
   }[];

@@ -79,9 +79,9 @@ create table public.remesa_gastos (
   -- Una transferencia por beneficiario (y cuenta): sus gastos comparten EndToEndId.
   end_to_end_id text not null
     constraint remesa_gastos_end_to_end_id_check check (char_length(end_to_end_id) <= 35),
-  -- Cuándo y quién escribió esa cuenta en la aplicación, al generar la remesa
-  -- (interno.remesa_lineas; null: sin autor): hasta confirmarla, su página dice, como la
-  -- propuesta, la escrita en los 30 días anteriores (interno.remesa_json).
+  -- Cuándo y quién escribió esa cuenta, al generar la remesa (interno.remesa_lineas; quién, null
+  -- si se escribió sin sesión): hasta confirmarla, su página dice, como la propuesta, la escrita
+  -- en los 30 días anteriores (interno.remesa_json).
   cuenta_indicada_en timestamptz,
   cuenta_indicada_por uuid,
   -- true mientras su remesa no esté anulada (disparador remesas_viva).
@@ -320,6 +320,7 @@ $$;
 -- propuesta la envía con «Generar remesa» y crear_remesa la compara.
 -- cuenta_reciente ({"en", "por_id", "por"}): la cuenta se escribió en los últimos 30 días; quien prepara la
 -- remesa la comprueba antes de pagar a ella (un cambio de cuenta reciente es la señal del fraude).
+-- por_id null: se escribió sin sesión (una carga, el editor SQL), y se dice igual.
 -- Una cuenta o un beneficiario que cambia entre la propuesta y «Generar remesa» no debe pasar sin
 -- que quien la genera lo vea: su huella (md5 de «gasto:beneficiario:id:iban» de cada línea, en
 -- orden de gasto) lo delata. Una línea de interno.remesa_lineas a la vez, agregada por quien llama.

@@ -410,8 +410,9 @@ language sql stable security definer set search_path = '' as $$
              then 'IBAN de fuera de la zona SEPA (' || left(y.ben_iban, 2) || '): a ' || y.ben_nombre
                || ' no se le paga con una transferencia SEPA.'
          end,
-         -- Quién y cuándo escribió la cuenta en la aplicación (lo escrito sin sesión no tiene autor).
-         case when y.ben_iban_por is not null then y.ben_iban_en end, y.ben_iban_por
+         -- Cuándo y quién escribió la cuenta; sin autor, lo escrito sin sesión (una carga, el editor SQL),
+         -- que se dice igual: una cuenta cambiada justo antes de pagar siempre se ve.
+         y.ben_iban_en, y.ben_iban_por
     from y
    order by y.orden
 $$;

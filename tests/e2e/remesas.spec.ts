@@ -173,9 +173,9 @@ function buzon(email: string) {
 }
 
 /**
- * A solicitante of their own (with an IBAN and a mailbox) and three approved gastos of theirs whose
- * description carries `etiqueta` (the list is filtered by it): two paid in cash, which a remesa
- * pays back, and one with the corporate card, which it does not.
+ * A solicitante of their own (with an IBAN, written with no one signed in, and a mailbox) and three
+ * approved gastos of theirs whose description carries `etiqueta` (the list is filtered by it): two
+ * paid in cash, which a remesa pays back, and one with the corporate card, which it does not.
  */
 async function aprobadosPorPagar(etiqueta: string, dia: string) {
   const nombre = unique("Solicitante");
@@ -272,6 +272,10 @@ test("desde la lista filtrada: «Crear remesa» con todos los que coinciden, el 
   const van = page.getByRole("table", { name: "Gastos que van" });
   for (const folio of datos.van)
     await expect(van.getByRole("row").filter({ hasText: folio })).toContainText(datos.nombre);
+  // Her account was written just now with no one signed in (as a load would be): said all the same.
+  const sinSesion =
+    /Cuenta indicada el \d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}, sin sesión en Oficina \(una carga de datos o el editor SQL\): compruébela antes de pagar\./;
+  await expect(van.getByRole("row").filter({ hasText: datos.van[0]! })).toContainText(sinSesion);
   await expect(van.getByRole("row").filter({ hasText: /GAS-/ })).toHaveCount(2);
   await page.getByText("Ver el gasto que no va, y por qué").click();
   await expect(
@@ -282,6 +286,9 @@ test("desde la lista filtrada: «Crear remesa» con todos los que coinciden, el 
   await page.getByRole("button", { name: "Generar remesa" }).click();
   await expect(flash(page)).toContainText(/Remesa REM-\d{4}-\d{4} generada: 1 transferencia por 42,35/);
   const folio = /REM-\d{4}-\d{4}/.exec(await flash(page).innerText())![0];
+  await expect(
+    page.getByRole("table", { name: "Transferencias" }).getByRole("row").filter({ hasText: datos.van[0]! }),
+  ).toContainText(sinSesion);
   const [descarga] = await Promise.all([
     page.waitForEvent("download"),
     page.getByRole("link", { name: /Descargar el fichero SEPA/ }).click(),

@@ -65,6 +65,11 @@ beforeAll(async () => {
     // A valid IBAN, of a bank outside SEPA.
     turco: await p("İstanbul Tekstil AŞ", 14, "TR330006100519786457841326"),
   };
+  // These accounts were given long ago: written just now with no one signed in, every proposal
+  // would flag them (the tests about a recent account write their own).
+  await owner.query(
+    "update public.historial set creado_en = creado_en - interval '1 year' where tabla in ('datos_bancarios', 'proveedores_pago')",
+  );
 });
 afterAll(async () => {
   await owner?.end();
@@ -134,7 +139,7 @@ type Linea = {
   nombre: string | null;
   iban: string | null;
   motivo: string | null;
-  cuenta_reciente: { en: string; por_id: string; por: string | null } | null;
+  cuenta_reciente: { en: string; por_id: string | null; por: string | null } | null;
 };
 type Candidatos = {
   huella: string;
@@ -152,7 +157,7 @@ type Transferencia = {
   iban: string;
   importe: string;
   concepto: string;
-  cuenta_reciente: { en: string; por_id: string; por: string | null } | null;
+  cuenta_reciente: { en: string; por_id: string | null; por: string | null } | null;
   gastos: { id: string; folio: string; importe: string }[];
 };
 type Remesa = {
@@ -541,7 +546,6 @@ describe("candidatos: a quién se paga cada gasto, o por qué no puede ir", () =
       ]);
       expect(await motivos(admin2)).toEqual([null, null]);
       // Beatriz reads who wrote each account, and when, beside it: to be checked before paying.
-      // The supplier's first account came with no one signed in: no author, so not flagged.
       const recientes = async () => (await candidatos(admin2, [suyo, factura])).gastos.map((l) => l.cuenta_reciente);
       const porAna = { en: expect.any(String), por_id: admin.id, por: `Ana (${admin.email})` };
       expect(await recientes()).toEqual([porAna, porAna]);
@@ -723,7 +727,7 @@ describe("crear una remesa", () => {
     ).rows[0]!.id;
     const db = await connect(app.url);
     try {
-      // Rosa writes her own account; Ana wrote the supplier's, 31 days ago; Elena's has no author.
+      // Rosa writes her own account; Ana wrote the supplier's, 31 days ago; Elena's, long ago.
       await asUser(db, persona.id, (q) =>
         q("insert into public.datos_bancarios (usuario_id, iban) values ($1, $2)", [
           persona.id,
@@ -775,6 +779,48 @@ describe("crear una remesa", () => {
     expect(
       (await rpc<Remesa>(admin, "remesa_datos", { p_id: r.id })).transferencias.map((t) => t.cuenta_reciente),
     ).toEqual([null, null, null]);
+    await rpc(admin2, "anular_remesa", { p_id: r.id, p_version: r.version, p_motivo: "Solo para probar la cuenta" });
+  });
+
+  it("una cuenta escrita sin sesión (una carga, el editor SQL) en los últimos 30 días se dice también, sin autor", async () => {
+    const persona = await app.createUser({ nombre: "Marta", rol: "empleado" });
+    await setProfile(app.db, persona.id, { departamento_id: dep, sucursal_id: suc, aprobador_id: aprobador.id });
+    // Both written as the owner, with no one signed in: Marta's account now, the supplier's 31 days ago.
+    await owner.query("insert into public.datos_bancarios (usuario_id, iban) values ($1, $2)", [
+      persona.id,
+      generateValidEsIban(51),
+    ]);
+    const proveedor = (
+      await owner.query<{ id: string }>(
+        "insert into public.proveedores (razon_social, tipo_persona, nif, iban) values ('Cuenta Cargada SL', 'empresa', $1, $2) returning id",
+        [generateValidCif(52), generateValidEsIban(53)],
+      )
+    ).rows[0]!.id;
+    await owner.query(
+      `update public.historial set creado_en = creado_en - interval '31 days'
+        where tabla = 'proveedores_pago' and registro_id = $1`,
+      [proveedor],
+    );
+    const suyo = await gasto({ solicitante: persona });
+    const factura = await gasto({ metodo: "transferencia", proveedor });
+    const sinSesion = { en: expect.any(String), por_id: null, por: null };
+    // Said in the proposal; and any administrador may still pay it (only a known writer may not).
+    const propuesta = await candidatos(admin2, [suyo, factura]);
+    expect(propuesta.gastos.map((l) => [l.motivo, l.cuenta_reciente])).toEqual([
+      [null, sinSesion],
+      [null, null],
+    ]);
+    expect((await candidatos(admin, [suyo, factura])).gastos.map((l) => l.motivo)).toEqual([null, null]);
+    // And on the remesa generated from it, until it is confirmed.
+    const r = await crear(admin2, [suyo, factura]);
+    expect(r.transferencias.map((t) => [t.nombre, t.cuenta_reciente])).toEqual([
+      ["Cuenta Cargada SL", null],
+      ["Marta", sinSesion],
+    ]);
+    expect(r.transferencias[1]!.cuenta_reciente!.en).toBe(propuesta.gastos[0]!.cuenta_reciente!.en);
+    expect((await rpc<Remesa>(admin, "remesa_datos", { p_id: r.id })).transferencias[1]!.cuenta_reciente).toEqual(
+      sinSesion,
+    );
     await rpc(admin2, "anular_remesa", { p_id: r.id, p_version: r.version, p_motivo: "Solo para probar la cuenta" });
   });
 
