@@ -28,7 +28,7 @@ async function datosDe(store: Store, usuarioId: string): Promise<DatosBancarios 
 
 /**
  * When the account (the IBAN) was last written and by whom (public.cuenta_indicada, from its
- * history): «usted», another person's name, or nobody for a load. Someone whose refunds go to an
+ * history): «usted», another person's name, or nobody signed in (a load). Someone whose refunds go to an
  * account another person wrote sees it on their profile (and that person cannot pay to it: remesas).
  */
 async function cambioDeCuenta(store: Store, usuarioId: string, user: Signed["user"]) {
@@ -40,7 +40,8 @@ async function cambioDeCuenta(store: Store, usuarioId: string, user: Signed["use
   );
   if (!cambio) return null;
   const por = cambio.actor_id === null ? null : cambio.actor_id === user.id ? "usted" : cambio.actor_nombre;
-  return { en: cambio.en, por };
+  // Written with nobody signed in (the service role, the SQL editor): said as such, as remesas say it.
+  return { en: cambio.en, por, sinSesion: cambio.actor_id === null };
 }
 
 /** The profile's section (a `recordLoader` extra): null to anyone who may not see it. */

@@ -557,7 +557,7 @@ describe("candidatos: a quién se paga cada gasto, o por qué no puede ir", () =
       );
       expect((await recientes())[1]).toBeNull();
       // Irene's profile says who wrote the account her refunds go to.
-      expect(await cuentaIndicada(persona)).toEqual({ en: expect.any(String), por: "Ana" });
+      expect(await cuentaIndicada(persona)).toEqual({ en: expect.any(String), por: "Ana", sinSesion: false });
       await rechaza(
         () => crear(admin, [suyo]),
         Invalid,
@@ -614,6 +614,12 @@ describe("candidatos: a quién se paga cada gasto, o por qué no puede ir", () =
       } finally {
         await owner.query("update interno.ajustes set permitir_admin_unico = false");
       }
+      // Written with nobody signed in (a load, the SQL editor): her profile says so too.
+      await owner.query("update public.datos_bancarios set iban = $2 where usuario_id = $1", [
+        persona.id,
+        generateValidEsIban(38),
+      ]);
+      expect(await cuentaIndicada(persona)).toEqual({ en: expect.any(String), por: null, sinSesion: true });
     } finally {
       await db.end();
     }
