@@ -111,7 +111,7 @@ export const gastos: Entity = {
       salvoSi: { campo: "clase", valores: CLASES_CALCULADAS },
       // Kilometraje and dietas: Oficina computes it.
       aplicaSi: ORDINARIO,
-      hint: "Con IVA, hasta 2 decimales, por ejemplo 125,50.",
+      hint: "Con IVA (sin él en una factura con inversión del sujeto pasivo), hasta 2 decimales, por ejemplo 125,50.",
     },
     {
       // Required for an ordinario (reglasClase says so). A kilometraje or a dieta is reimbursed to
@@ -143,7 +143,7 @@ export const gastos: Entity = {
     { ...text("emisor_nombre", "Nombre del emisor", { max: 200, min: 2 }), aplicaSi: ORDINARIO },
     {
       ...select("emisor_pais", "País del emisor", PAISES, {
-        hint: "Para un emisor extranjero, su identificador fiscal.",
+        hint: "Si no es un proveedor de la lista: el país de quien emitió el documento; su NIF se comprueba según ese país.",
       }),
       aplicaSi: ORDINARIO,
     },

@@ -59,9 +59,9 @@ export default function Asientos() {
       <h1>Libro diario</h1>
       <p className="intro">
         Los asientos de un periodo para la contabilidad: uno por cada gasto aprobado o pagado, con fecha del gasto en el
-        periodo (su cuenta de gasto, el IVA deducible en la 472 y, en el haber, a quién se debe), y uno por cada remesa
-        confirmada, con su fecha de ejecución (lo pagado a cada persona o proveedor contra el banco). La cuenta de gasto
-        de cada categoría se elige en «IVA por categoría».
+        periodo (su cuenta de gasto, el IVA deducible en la 472, la 477 si hay inversión del sujeto pasivo y, en el
+        haber, a quién se debe), y uno por cada remesa confirmada, con su fecha de ejecución (lo pagado a cada persona o
+        proveedor contra el banco). La cuenta de gasto de cada categoría se elige en «IVA por categoría».
       </p>
       <FormularioPeriodo
         action={PATH}

@@ -47,7 +47,10 @@ export default function LibroIva() {
             operación: <strong>{cuenta(resumen.lineas, "línea", "líneas", f.locale)}</strong> (una por factura y tipo de
             IVA).
           </p>
-          {resumen.lineas === 0 ? <p>No hay gastos aprobados ni pagados con fecha en este periodo.</p> : null}
+          {resumen.lineas === 0 && resumen.porRevisar === 0 ? (
+            <p>No hay gastos aprobados ni pagados con fecha en este periodo.</p>
+          ) : null}
+          {resumen.porRevisar > 0 ? <FaltanPorRevisar n={resumen.porRevisar} locale={f.locale} /> : null}
           <div className="tabla-contenedor">
             <table>
               <caption>Totales del periodo</caption>
@@ -80,6 +83,20 @@ export default function LibroIva() {
         </section>
       ) : null}
     </>
+  );
+}
+
+/** Otherwise the book looks complete, and its totals fall short of the panel's. */
+function FaltanPorRevisar({ n, locale }: { n: number; locale: string }) {
+  const s = n === 1 ? "" : "s";
+  return (
+    <p>
+      <strong>
+        {n === 1 ? "Falta" : "Faltan"} {cuenta(n, "gasto", "gastos", locale)} aprobado{s} o pagado{s} del periodo
+      </strong>
+      : su desglose de IVA está por revisar (sus impuestos no encajan en ningún tipo de IVA) y, hasta que se revise, no{" "}
+      {n === 1 ? "tiene" : "tienen"} líneas en el libro ni IVA deducible.
+    </p>
   );
 }
 
