@@ -120,6 +120,10 @@ export type DatosRemesa = {
   referencia: string | null;
   anulada_en: string | null;
   motivo_anulacion: string | null;
+  /** «Nombre (email)» of who generated, confirmed and annulled it (null: nobody, or no longer a user). */
+  creado_por: string | null;
+  confirmada_por: string | null;
+  anulada_por: string | null;
   cuenta: { id: string; nombre: string; iban: string; bic: string | null; sufijo: string; formato: FormatoPain001 };
   ordenante: { nombre: string; nif: string; pais: string };
   transferencias: {

@@ -85,6 +85,9 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   return redirectWithFlash(context, request, alContenido(`/remesas/${remesa.id}`), hecho(remesa));
 }
 
+/** «, por Ana Ruiz (ana@…)» after a date: who did it, when known. */
+const por = (quien: string | null) => (quien ? `, por ${quien}` : "");
+
 const ESTADOS: Record<string, string> = { generada: "Generada", confirmada: "Confirmada", anulada: "Anulada" };
 
 export default function RemesaPage() {
@@ -129,6 +132,13 @@ export default function RemesaPage() {
           <dd>{formatDate(remesa.fecha_ejecucion, f.locale)}</dd>
         </div>
         <div>
+          <dt>Generada</dt>
+          <dd>
+            {formatDateTime(remesa.creado_en, f.locale)}
+            {por(remesa.creado_por)}
+          </dd>
+        </div>
+        <div>
           <dt>Importe</dt>
           <dd>{dinero(remesa.importe_total)}</dd>
         </div>
@@ -158,6 +168,7 @@ export default function RemesaPage() {
             <dt>Confirmada</dt>
             <dd>
               {formatDateTime(remesa.confirmada_en, f.locale)}
+              {por(remesa.confirmada_por)}
               {remesa.referencia ? ` · ${remesa.referencia}` : ""}
             </dd>
           </div>
@@ -166,7 +177,8 @@ export default function RemesaPage() {
           <div>
             <dt>Anulada</dt>
             <dd>
-              {formatDateTime(remesa.anulada_en, f.locale)} · {remesa.motivo_anulacion}
+              {formatDateTime(remesa.anulada_en, f.locale)}
+              {por(remesa.anulada_por)} · {remesa.motivo_anulacion}
             </dd>
           </div>
         ) : null}

@@ -239,6 +239,10 @@ create function interno.remesa_json(p_id uuid) returns jsonb language sql stable
     'importe_total', r.importe_total::text, 'xml_guardado', r.xml is not null,
     'creado_por_id', r.creado_por_id, 'confirmada_en', r.confirmada_en, 'referencia', r.referencia,
     'anulada_en', r.anulada_en, 'motivo_anulacion', r.motivo_anulacion,
+    -- Quién generó, confirmó o anuló: lo primero que pregunta quien revisa un pago a cuatro ojos.
+    'creado_por', interno.autor_del_cambio(r.creado_por_id),
+    'confirmada_por', interno.autor_del_cambio(r.confirmada_por_id),
+    'anulada_por', interno.autor_del_cambio(r.anulada_por_id),
     'cuenta', jsonb_build_object('id', c.id, 'nombre', c.nombre, 'iban', c.iban, 'bic', c.bic,
                                  'sufijo', c.sufijo, 'formato', c.formato),
     'ordenante', jsonb_build_object('nombre', e.razon_social, 'nif', e.nif, 'pais', e.pais,

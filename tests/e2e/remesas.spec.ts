@@ -3,7 +3,7 @@ import path from "node:path";
 import type { Page } from "@playwright/test";
 import { generateValidEsIban } from "../../app/lib/iban";
 import { E2E_DATA_DIR } from "./entorno";
-import { as, expect, expectNoAxeViolations, pressUntilFocused, unique, uniqueEmail } from "./support";
+import { ACCOUNTS, as, expect, expectNoAxeViolations, pressUntilFocused, unique, uniqueEmail } from "./support";
 import { comoPersonaEnLaBase, enLaBaseDeDatos, personaEnLaBase } from "./support-base-de-datos";
 import { diaMadrid, fechaES, flash, literal } from "./support-registros";
 
@@ -152,6 +152,14 @@ test("una remesa: lo que va y lo que no, el fichero SEPA y la confirmación que 
   await page.getByRole("button", { name: "Confirmar: el banco la ejecutó" }).click();
   await expect(flash(page)).toContainText(`Remesa ${folio} confirmada`);
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Confirmada");
+  // Who generated and who confirmed it, for whoever checks the payment later.
+  const ficha = page.locator("dl.ficha");
+  await expect(ficha.locator("dt", { hasText: /^Generada$/ }).locator("+ dd")).toContainText(
+    `por Ana Administradora (${ACCOUNTS.administrador})`,
+  );
+  await expect(ficha.locator("dt", { hasText: /^Confirmada$/ }).locator("+ dd")).toContainText(
+    `por Ana Administradora (${ACCOUNTS.administrador})`,
+  );
   await expect(fila).toContainText(nombre);
   await expect(fila).not.toContainText("Cuenta indicada");
   await page.goto("/remesas");

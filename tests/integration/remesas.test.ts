@@ -1025,6 +1025,12 @@ describe("el fichero, confirmar y anular", () => {
       confirmada_por_id: admin2.id,
       referencia: "N43 0001",
     });
+    // Its page says who generated and who confirmed it.
+    expect(await rpc(admin, "remesa_datos", { p_id: r.id })).toMatchObject({
+      creado_por: `Beatriz (${admin2.email})`,
+      confirmada_por: `Beatriz (${admin2.email})`,
+      anulada_por: null,
+    });
     // The solicitante is told, as with «Marcar como pagado».
     const avisos = await owner.query(
       "select count(*)::int as n from public.avisos where destinatario_id = $1 and tipo = 'pagado' and datos ->> 'referencia_pago' = $2",
