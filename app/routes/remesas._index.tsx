@@ -191,6 +191,10 @@ export default function Remesas() {
   };
   const van = propuesta.gastos.filter((g) => !g.motivo);
   const noVan = propuesta.gastos.filter((g) => g.motivo);
+  // The same few reasons over and over (a corporate card, one person's missing IBAN): counted once each.
+  const cuantos = new Map<string, number>();
+  for (const g of noVan) cuantos.set(g.motivo!, (cuantos.get(g.motivo!) ?? 0) + 1);
+  const porMotivo = [...cuantos].sort(([, a], [, b]) => b - a);
   const errores = Object.entries(respuesta?.errores ?? {});
   // A refused field says so beside itself too (ErrorDeCampo).
   const mensajes: Record<string, string | undefined> = respuesta?.errores ?? {};
@@ -364,21 +368,32 @@ export default function Remesas() {
           />
         ) : null}
         {noVan.length ? (
-          // Folded: mostly the same few reasons (a corporate card, no IBAN), read when something is
-          // missing; open when none goes, as they are then all there is to read.
-          <details className="tabla-plegada" open={van.length === 0 || undefined}>
-            <summary>
-              Ver{" "}
-              {noVan.length === 1 ? "el gasto que no va" : `los ${cuenta(noVan.length, "gasto", "gastos")} que no van`},
-              y por qué
-            </summary>
-            <TablaTarjetas
-              caption="Gastos que no van, y por qué"
-              filas={noVan}
-              clave={(g) => g.gasto_id}
-              columnas={[folio, importe, { header: "Motivo", cell: (g) => g.motivo }]}
-            />
-          </details>
+          // Each reason once, with how many; the gastos themselves folded, read when something is
+          // missing, and open when none goes, as they are then all there is to read.
+          <>
+            <ul aria-label="Por qué no van">
+              {porMotivo.map(([motivo, n]) => (
+                <li key={motivo}>
+                  {cuenta(n, "gasto", "gastos")}: {motivo}
+                </li>
+              ))}
+            </ul>
+            <details className="tabla-plegada" open={van.length === 0 || undefined}>
+              <summary>
+                Ver{" "}
+                {noVan.length === 1
+                  ? "el gasto que no va"
+                  : `los ${cuenta(noVan.length, "gasto", "gastos")} que no van`}
+                , y por qué
+              </summary>
+              <TablaTarjetas
+                caption="Gastos que no van, y por qué"
+                filas={noVan}
+                clave={(g) => g.gasto_id}
+                columnas={[folio, importe, { header: "Motivo", cell: (g) => g.motivo }]}
+              />
+            </details>
+          </>
         ) : null}
       </section>
 
