@@ -2,6 +2,7 @@ import { toCents } from "./money";
 import {
   completarLinea,
   completarLineas,
+  enImporte,
   baseDe,
   cuotaCuadra,
   cuotaDe,
@@ -77,6 +78,32 @@ describe("completar lo que se escribió", () => {
     ]);
     expect(completarLineas([{ tipo: "10", base: "10.90", cuota: "1.10" }], "13.00", "1.00")).toEqual([
       { tipo: "10", base: "10.90", cuota: "1.10" },
+    ]);
+  });
+
+  it("sin IVA en el importe (inversión del sujeto pasivo): las bases suman el importe y la cuota va aparte", () => {
+    expect(enImporte({ tipo: "21", base: "100.00", cuota: "21.00" })).toBe(12100n);
+    expect(enImporte({ tipo: "21", base: "100.00", cuota: "21.00" }, true)).toBe(10000n);
+    expect(
+      completarLineas(
+        [
+          { tipo: "21", base: "100.00", cuota: "21.00" },
+          { tipo: "10", base: "", cuota: "" },
+        ],
+        "150.00",
+        "0.00",
+        true,
+      ),
+    ).toEqual([
+      { tipo: "21", base: "100.00", cuota: "21.00" },
+      { tipo: "10", base: "50.00", cuota: "5.00" },
+    ]);
+    // A single line written as if the IVA were in the importe: recomputed on the importe as base.
+    expect(completarLineas([{ tipo: "21", base: "82.64", cuota: "17.36" }], "100.00", "0.00", true)).toEqual([
+      { tipo: "21", base: "100.00", cuota: "21.00" },
+    ]);
+    expect(completarLineas([{ tipo: "21", base: "99.00", cuota: "20.79" }], "100.00", "1.00", true)).toEqual([
+      { tipo: "21", base: "99.00", cuota: "20.79" },
     ]);
   });
 });
