@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, statSync } from "node:fs";
+import { mkdtempSync, rmSync, readdirSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "kysely";
@@ -28,7 +28,11 @@ beforeAll(async () => {
   // Open sign-up on purpose (a real APP_URL defaults to «invitacion»): these tests sign people up.
   app = await createTestApp({ APP_URL, DATA_DIR, SIGNUP_MODE: "abierto" });
 });
-afterAll(() => app.close());
+afterAll(async () => {
+  await app.close();
+  // The dev outbox the mails were read from: nothing of a run stays behind.
+  rmSync(DATA_DIR, { recursive: true, force: true });
+});
 
 let seq = 0;
 const fresh = (p = "p") => `${p}${++seq}-${Math.random().toString(36).slice(2, 8)}@empresa.es`;

@@ -1,4 +1,4 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "kysely";
@@ -36,7 +36,11 @@ beforeAll(async () => {
   dep = await insertDepartamento(app.db, { nombre: "Ventas", codigo: "VEN" });
   suc = await insertSucursal(app.db);
 });
-afterAll(() => app.close());
+afterAll(async () => {
+  await app.close();
+  // The dev outbox the mails were read from: nothing of a run stays behind.
+  rmSync(DATA_DIR, { recursive: true, force: true });
+});
 
 let seq = 0;
 const fresh = (p = "inv") => `${p}${++seq}-${Math.random().toString(36).slice(2, 8)}@empresa.es`;
