@@ -285,6 +285,7 @@ export interface GastosVista {
   emisor_nombre: string | null;
   emisor_nombre_efectivo: string | null;
   emisor_pais: string | null;
+  emisor_pais_efectivo: string | null;
   en_remesa: string | null;
   estado: string | null;
   exento_irpf: Numeric | null;

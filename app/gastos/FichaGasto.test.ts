@@ -24,4 +24,17 @@ describe("el IVA en la ficha del gasto", () => {
     for (const estado of ["aprobado", "pagado", "rechazado"])
       expect(ivaDeducible({ iva_deducible: "0.00", iva_motivo: OTRO_PAIS, estado }, formats).value).toBe(OTRO_PAIS);
   });
+
+  it("la inversión del sujeto pasivo con un emisor de España, antes de aprobar, pide comprobar que la factura no lleva IVA", () => {
+    const isp = { iva_deducible: "21.00", iva_motivo: null, inversion_sujeto_pasivo: true };
+    expect(ivaDeducible({ ...isp, emisor_pais_efectivo: "ES", estado: "pendiente" }, formats).value).toBe(
+      "21,00\u00a0€. Inversión del sujeto pasivo con un emisor de España: solo en operaciones contadas (obras, oro, chatarra, móviles…); si la factura lleva IVA, desmárquela.",
+    );
+    expect(ivaDeducible({ ...isp, emisor_pais_efectivo: "IE", estado: "pendiente" }, formats).value).toBe(
+      "21,00\u00a0€",
+    );
+    expect(ivaDeducible({ ...isp, emisor_pais_efectivo: "ES", estado: "aprobado" }, formats).value).toBe(
+      "21,00\u00a0€",
+    );
+  });
 });

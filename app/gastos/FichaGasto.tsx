@@ -266,20 +266,29 @@ const IVA_DE_OTRO_PAIS = "IVA de otro país: se pide su devolución a ese país,
  * «IVA deducible: 12,40 €» (and why not all of it, if part), or «IVA no deducible» and why
  * (gastos_vista: interno.deducibilidad), what an aprobador reads before approving. Before
  * approval, a foreign issuer's IVA also says the likelier case: a service invoiced without IVA,
- * whose importe Oficina would otherwise split into a base and an IVA nobody paid.
+ * whose importe Oficina would otherwise split into a base and an IVA nobody paid; and the
+ * reverse charge marked for a Spanish issuer, the likelier mistake the other way.
  */
 export function ivaDeducible(record: Record<string, unknown>, formats: Formats) {
   const motivo = typeof record.iva_motivo === "string" ? record.iva_motivo : null;
   const importe = String(record.iva_deducible ?? "0.00");
   if (motivo === "Sin IVA soportado") return { label: "IVA", value: motivo };
-  if (motivo === IVA_DE_OTRO_PAIS && importe === "0.00" && ["borrador", "pendiente"].includes(String(record.estado)))
+  const antesDeAprobar = ["borrador", "pendiente"].includes(String(record.estado));
+  // Within Spain the reverse charge is for a few trades only: an invoice with IVA marked so by
+  // mistake would take its importe for the base and declare an IVA already paid.
+  const aviso =
+    antesDeAprobar && record.inversion_sujeto_pasivo === true && record.emisor_pais_efectivo === "ES"
+      ? " Inversión del sujeto pasivo con un emisor de España: solo en operaciones contadas (obras, oro, chatarra, móviles…); si la factura lleva IVA, desmárquela."
+      : "";
+  if (motivo === IVA_DE_OTRO_PAIS && importe === "0.00" && antesDeAprobar)
     return {
       label: "IVA no deducible",
       value: `${motivo}. Si la factura no lleva IVA (un servicio que un proveedor de otro país factura a la empresa), es inversión del sujeto pasivo, que se marca en «Datos fiscales».`,
     };
   if (motivo && importe === "0.00") return { label: "IVA no deducible", value: motivo };
   const deducible = formatMoney(importe, formats.locale);
-  return { label: "IVA deducible", value: motivo ? `${deducible}. ${motivo}` : deducible };
+  const value = motivo ? `${deducible}. ${motivo}` : deducible;
+  return { label: "IVA deducible", value: aviso ? `${value}.${aviso}` : value };
 }
 
 /**

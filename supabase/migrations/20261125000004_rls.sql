@@ -318,6 +318,7 @@ begin
          (select count(*)::integer from public.justificantes j where j.gasto_id = g.id) as justificantes,
          coalesce(p.nif, g.emisor_nif) as emisor_nif_efectivo,
          coalesce(interno.nombre_proveedor(p.razon_social, p.nombre_comercial), g.emisor_nombre) as emisor_nombre_efectivo,
+         case when g.proveedor_id is not null then p.pais else g.emisor_pais end as emisor_pais_efectivo,
          (interno.deducibilidad(g)).importe as iva_deducible,
          (interno.deducibilidad(g)).motivo as iva_motivo,
          (interno.deducibilidad(g)).porcentaje as iva_porcentaje_deducible,
@@ -348,7 +349,7 @@ begin
          g.numero_factura,
          g.tipo_documento,
          g.emisor_nif_efectivo as emisor_nif,
-         case when g.proveedor_id is not null then p.pais else g.emisor_pais end as pais_expedidor,
+         g.emisor_pais_efectivo as pais_expedidor,
          -- El libro lleva la razón social (no el nombre comercial con el que se le conoce).
          coalesce(p.razon_social, g.emisor_nombre) as emisor_nombre,
          g.categoria,

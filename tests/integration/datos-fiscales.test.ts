@@ -436,6 +436,13 @@ describe("inversión del sujeto pasivo", () => {
     // Another country's IVA is not deducted here, but this one the company declares itself.
     expect(await vista(g.id)).toEqual({ iva_deducible: "21.00", iva_motivo: null });
     expect(espacios((await flashOf(r))?.message)).toContain("IVA calculado: 21 %: base 100,00 €, cuota 21,00 €.");
+    // The issuer's country, whether typed or the supplier's, for the panel's check.
+    const { emisor_pais_efectivo } = await app.db
+      .selectFrom("gastos_vista")
+      .select("emisor_pais_efectivo")
+      .where("id", "=", g.id)
+      .executeTakeFirstOrThrow();
+    expect(emisor_pais_efectivo).toBe("IE");
 
     await app.db
       .updateTable("gastos")
