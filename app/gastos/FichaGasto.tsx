@@ -88,7 +88,13 @@ export function FichaGasto({
       .filter((f) => enLaFicha(f, record) && (!panel.editar || calculado(f, record)))
       .map((f) => ({
         label: f.label,
-        value: f.input.type === "ref" ? String(nombres[f.name] ?? "—") : show(f, record[f.name]),
+        value:
+          f.input.type === "ref"
+            ? String(nombres[f.name] ?? "—")
+            : f.name === "importe_impuestos" && record.inversion_sujeto_pasivo === true
+              ? // Not paid with the invoice: the company declares it (inversión del sujeto pasivo).
+                `${show(f, record[f.name])}, que declara la empresa`
+              : show(f, record[f.name]),
       })),
     ivaDeducible(record, formats),
     { label: "Estado", value: estadoLabel(estado) },
@@ -246,7 +252,8 @@ const calculado = (f: Field, record: Record<string, unknown>) =>
 
 /**
  * The importe always (typed or computed); each class's own fields only for it; the typed issuer
- * only when there is one (otherwise the supplier is the issuer); non-taxed amounts when not 0.
+ * only when there is one (otherwise the supplier is the issuer); non-taxed amounts when not 0;
+ * the reverse charge when marked.
  */
 function enLaFicha(f: Field, record: Record<string, unknown>) {
   const campo = f.name;
@@ -256,6 +263,8 @@ function enLaFicha(f: Field, record: Record<string, unknown>) {
   if (campo === "viaje_id") return Boolean(record.viaje_id);
   if (campo === "emisor_nif" || campo === "emisor_nombre" || campo === "emisor_pais") return Boolean(record.emisor_nif);
   if (campo === "otros_no_sujetos") return record.otros_no_sujetos !== "0.00";
+  // Said when it applies, as the non-taxed amounts: on every other gasto it would only read «No».
+  if (campo === "inversion_sujeto_pasivo") return record.inversion_sujeto_pasivo === true;
   return true;
 }
 

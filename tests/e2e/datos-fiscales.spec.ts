@@ -179,6 +179,7 @@ test("un regalo a un cliente: el aprobador ve antes de aprobar que su IVA no es 
 
 test("una suscripción facturada sin IVA desde Irlanda: la empresa declara la cuota y la deduce (inversión del sujeto pasivo)", async ({
   page,
+  browser,
 }) => {
   const descripcion = unique("Suscripción de diseño");
   const centimos = centimosAlAzar();
@@ -205,6 +206,7 @@ test("una suscripción facturada sin IVA desde Irlanda: la empresa declara la cu
 
   await form.getByLabel("Tipo de documento").selectOption({ label: "Factura completa" });
   await form.getByLabel("A nombre de la empresa (con su NIF)").check();
+  await form.getByLabel("Justificantes").setInputFiles(await justificantePng());
   // The importe is the base: the cuota goes apart, which the form says as it is typed.
   if (jsEnabled(test.info().project.name))
     await expect(form.getByText(/^Se guardará: 21 %/)).toHaveText(
@@ -221,4 +223,15 @@ test("una suscripción facturada sin IVA desde Irlanda: la empresa declara la cu
   await expect(datos.getByLabel("Base, línea 1")).toHaveValue(base);
   await expect(datos.getByLabel("Cuota, línea 1")).toHaveValue(cuota);
   await expectNoAxeViolations(page);
+
+  // The aprobador reads, before approving, that the IVA was not paid with the invoice.
+  const folio = /GAS-\d{4}-\d{5}/.exec(await flash(page).innerText())![0];
+  await panel.getByRole("button", { name: "Enviar a aprobación" }).click();
+  await expect(flash(page)).toContainText(`Gasto ${folio} enviado a aprobación.`);
+  const aprobador = await pageAs(browser, "aprobador");
+  const suyo = await abrirGasto(aprobador, folio, "pendientes");
+  await expect(valor(suyo, "Inversión del sujeto pasivo")).toHaveText("Sí");
+  await expect(valor(suyo, "Impuestos \\(IVA\\)")).toHaveText(new RegExp(`^${cuota}\\s€, que declara la empresa$`));
+  await expect(valor(suyo, "IVA deducible")).toHaveText(new RegExp(`^${cuota}\\s€$`));
+  await aprobador.context().close();
 });
