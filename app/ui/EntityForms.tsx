@@ -15,15 +15,8 @@ import {
 import { eligio, type Eleccion, type Field } from "~/entities/fields";
 import type { Formats } from "~/lib/format";
 import { describirDesglose, leerDesglose } from "~/lib/iva";
-import {
-  anchorIds,
-  ConformForm,
-  FieldControl,
-  toFormValues,
-  useAbiertoDesde,
-  useServerForm,
-  type Pendiente,
-} from "./forms";
+import { anchorIds, ConformForm, FieldControl, toFormValues, useServerForm, type Pendiente } from "./forms";
+import { useAbiertoDesde } from "./plegado";
 import { useFormats } from "./page";
 
 /**
