@@ -215,6 +215,9 @@ returns jsonb language plpgsql stable security definer set search_path = '' as $
 declare
   v_habitual text := (select c.tipo_iva from public.categorias_fiscales c where c.categoria = p_categoria);
   v_tipo record;
+  -- Los impuestos son la cuota de esta base: lo que queda sin ellos, o todo el importe si no los
+  -- lleva (inversión del sujeto pasivo).
+  v_base numeric(14, 2) := case when p_sin_iva then p_importe else p_importe - p_impuestos end;
 begin
   if p_importe <= 0 then
     return '[]'::jsonb;
@@ -226,29 +229,14 @@ begin
   if p_impuestos = 0 then
     return jsonb_build_array(jsonb_build_object('tipo', 'exento', 'base', p_importe::text, 'cuota', '0.00'));
   end if;
-  -- Sin IVA en el importe: los impuestos son la cuota de todo él a algún tipo.
-  if p_sin_iva then
-    for v_tipo in
-      select t.clave, t.porcentaje from public.tipos_iva t
-       where t.porcentaje > 0 and p_fecha >= t.desde and (t.hasta is null or p_fecha <= t.hasta)
-       order by t.clave = v_habitual desc, t.porcentaje desc
-    loop
-      if abs(round(p_importe * v_tipo.porcentaje / 100, 2) - p_impuestos) <= 0.01 then
-        return jsonb_build_array(jsonb_build_object(
-          'tipo', v_tipo.clave, 'base', p_importe::numeric(14, 2)::text, 'cuota', p_impuestos::numeric(14, 2)::text));
-      end if;
-    end loop;
-    return null;
-  end if;
   for v_tipo in
     select t.clave, t.porcentaje from public.tipos_iva t
      where t.porcentaje > 0 and p_fecha >= t.desde and (t.hasta is null or p_fecha <= t.hasta)
      order by t.clave = v_habitual desc, t.porcentaje desc
   loop
-    if abs(round((p_importe - p_impuestos) * v_tipo.porcentaje / 100, 2) - p_impuestos) <= 0.01 then
+    if abs(round(v_base * v_tipo.porcentaje / 100, 2) - p_impuestos) <= 0.01 then
       return jsonb_build_array(jsonb_build_object(
-        'tipo', v_tipo.clave, 'base', (p_importe - p_impuestos)::numeric(14, 2)::text,
-        'cuota', p_impuestos::numeric(14, 2)::text));
+        'tipo', v_tipo.clave, 'base', v_base::text, 'cuota', p_impuestos::numeric(14, 2)::text));
     end if;
   end loop;
   return null;
@@ -381,14 +369,12 @@ begin
     v_cuotas := v_cuotas + v_cuota;
   end loop;
 
-  if v_suma + new.otros_no_sujetos <> new.importe and new.inversion_sujeto_pasivo then
-    raise exception using errcode = 'OFINV', detail = 'desglose_iva',
-      message = format('Desglose de IVA: con inversión del sujeto pasivo la cuota no es parte del importe; bases y otros importes suman %s € y el importe es %s €.',
-                       interno.euros(v_suma + new.otros_no_sujetos), interno.euros(new.importe));
-  end if;
   if v_suma + new.otros_no_sujetos <> new.importe then
     raise exception using errcode = 'OFINV', detail = 'desglose_iva',
-      message = format('Desglose de IVA: bases, cuotas y otros importes suman %s € y el importe es %s €.',
+      message = format('Desglose de IVA: %s suman %s € y el importe es %s €.',
+                       case when new.inversion_sujeto_pasivo
+                            then 'con inversión del sujeto pasivo la cuota no es parte del importe; bases y otros importes'
+                            else 'bases, cuotas y otros importes' end,
                        interno.euros(v_suma + new.otros_no_sujetos), interno.euros(new.importe));
   end if;
   new.desglose_iva := v_lineas;

@@ -271,28 +271,25 @@ language sql stable security definer set search_path = '' as $$
     from g
    where g.sujeto_irpf > 0
   union all
-  -- Gasto: el IVA deducible, una línea por tipo (a su porcentaje deducible).
-  select g.fecha_gasto, 1, g.folio, 1 + l.orden::integer, '472', null, '472' || lpad(l.value ->> 'tipo', 5, '0'),
-         'H.P. IVA soportado ' || interno.nombre_tipo_iva(l.value ->> 'tipo'),
-         g.folio || ' ' || g.descripcion, round((l.value ->> 'cuota')::numeric * g.porcentaje_deducible / 100, 2), 0::numeric,
+  -- Gasto: el IVA, por cada tipo del desglose: al debe de la 472, lo deducible de su cuota (a su
+  -- porcentaje deducible); con inversión del sujeto pasivo, al haber, la cuota entera que la
+  -- empresa repercute, en una subcuenta suya (4771tttt): la 477000tt de sus ventas conserva su título.
+  select g.fecha_gasto, 1, g.folio, a.orden, a.cuenta, null, a.subcuenta, a.titulo,
+         g.folio || ' ' || g.descripcion, a.debe, a.haber,
          g.acreedor_cuenta, g.acreedor_clave, g.acreedor_subcuenta,
          (l.value ->> 'base')::numeric, interno.porcentaje_iva(l.value ->> 'tipo', g.fecha_expedicion),
          g.emisor_nif, g.numero_factura
     from g
    cross join lateral jsonb_array_elements(g.desglose_iva) with ordinality as l(value, orden)
-   where round((l.value ->> 'cuota')::numeric * g.porcentaje_deducible / 100, 2) > 0
-  union all
-  -- Gasto con inversión del sujeto pasivo: la cuota que la empresa repercute, una línea por tipo, en
-  -- una subcuenta suya (4771tttt): la 477000tt de las ventas de la empresa conserva su título.
-  select g.fecha_gasto, 1, g.folio, 5 + l.orden::integer, '477', null, '4771' || lpad(l.value ->> 'tipo', 4, '0'),
-         'H.P. IVA repercutido ISP ' || interno.nombre_tipo_iva(l.value ->> 'tipo'),
-         g.folio || ' ' || g.descripcion, 0::numeric, (l.value ->> 'cuota')::numeric,
-         g.acreedor_cuenta, g.acreedor_clave, g.acreedor_subcuenta,
-         (l.value ->> 'base')::numeric, interno.porcentaje_iva(l.value ->> 'tipo', g.fecha_expedicion),
-         g.emisor_nif, g.numero_factura
-    from g
-   cross join lateral jsonb_array_elements(g.desglose_iva) with ordinality as l(value, orden)
-   where g.inversion_sujeto_pasivo and (l.value ->> 'cuota')::numeric > 0
+   cross join lateral (values
+     (1 + l.orden::integer, '472', '472' || lpad(l.value ->> 'tipo', 5, '0'),
+      'H.P. IVA soportado ' || interno.nombre_tipo_iva(l.value ->> 'tipo'),
+      round((l.value ->> 'cuota')::numeric * g.porcentaje_deducible / 100, 2), 0::numeric),
+     (5 + l.orden::integer, '477', '4771' || lpad(l.value ->> 'tipo', 4, '0'),
+      'H.P. IVA repercutido ISP ' || interno.nombre_tipo_iva(l.value ->> 'tipo'),
+      0::numeric, case when g.inversion_sujeto_pasivo then (l.value ->> 'cuota')::numeric else 0 end)
+   ) as a (orden, cuenta, subcuenta, titulo, debe, haber)
+   where a.debe + a.haber > 0
   union all
   -- Gasto: a quién se debe.
   select g.fecha_gasto, 1, g.folio, 10, g.acreedor_cuenta, g.acreedor_clave, g.acreedor_subcuenta, g.acreedor_titulo,
