@@ -5,6 +5,7 @@ import { DATOS_BANCARIOS_CAMPOS, datosBancariosSchema, type DatosBancarios } fro
 import { conArticulo } from "~/lib/articulos";
 import { usuarios } from "~/entities/usuarios";
 import { normalizeNif } from "~/lib/nif";
+import { quienIndico } from "~/pagos/cuenta-indicada";
 import { parseSubmission } from "~/ui/parse-submission.server";
 import { alContenido, forbidden, getOr404, notFound, redirectWithFlash } from "./respuestas.server";
 
@@ -28,8 +29,8 @@ async function datosDe(store: Store, usuarioId: string): Promise<DatosBancarios 
 
 /**
  * When the account (the IBAN) was last written and by whom (public.cuenta_indicada, from its
- * history): «usted», another person's name, or nobody signed in (a load). Someone whose refunds go to an
- * account another person wrote sees it on their profile (and that person cannot pay to it: remesas).
+ * history), said as the remesas say it. Someone whose refunds go to an account another person
+ * wrote sees it on their profile (and that person cannot pay to it: remesas).
  */
 async function cambioDeCuenta(store: Store, usuarioId: string, user: Signed["user"]) {
   const cambio = await store.rpc<{ en: string; actor_id: string | null; actor_nombre: string | null } | null>(
@@ -39,9 +40,7 @@ async function cambioDeCuenta(store: Store, usuarioId: string, user: Signed["use
     { reads: true },
   );
   if (!cambio) return null;
-  const por = cambio.actor_id === null ? null : cambio.actor_id === user.id ? "usted" : cambio.actor_nombre;
-  // Written with nobody signed in (the service role, the SQL editor): said as such, as remesas say it.
-  return { en: cambio.en, por, sinSesion: cambio.actor_id === null };
+  return { en: cambio.en, quien: quienIndico({ por_id: cambio.actor_id, por: cambio.actor_nombre }, user.id) };
 }
 
 /** The profile's section (a `recordLoader` extra): null to anyone who may not see it. */

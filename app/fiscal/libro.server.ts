@@ -79,11 +79,9 @@ export async function resumenLibro(store: Store, periodo: Periodo): Promise<Resu
       count: "exact",
     }),
   ]);
-  const sumas = Object.fromEntries(SUMAS_LIBRO.map((s) => [s, fromCents(toCents(sums[s] ?? "0"))])) as Record<
-    SumaLibro,
-    string
-  >;
+  // The database's sums as canonical decimal strings ("0.00" when there is nothing to add).
   const exacto = (v: string | undefined) => fromCents(toCents(v ?? "0"));
+  const sumas = Object.fromEntries(SUMAS_LIBRO.map((s) => [s, exacto(sums[s])])) as Record<SumaLibro, string>;
   return {
     lineas: total,
     sumas,

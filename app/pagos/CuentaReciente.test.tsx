@@ -1,7 +1,7 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router-dom/server";
 import { CuentaReciente } from "./CuentaReciente";
-import type { CuentaIndicada } from "./remesas.server";
+import type { CuentaIndicada } from "./cuenta-indicada";
 
 /** The line under a recently written IBAN, as the server renders it, for each kind of writer. */
 async function texto(cuenta: CuentaIndicada) {

@@ -5,6 +5,7 @@ import { Invalid, UUID, type Store } from "~/data/store";
 import { listQueryFor, parseListState } from "~/crud/list-query";
 import { gastos } from "~/entities/gastos";
 import { pain001, RemesaNoValida, type Direccion, type FormatoPain001, type Remesa } from "./pain001";
+import type { CuentaIndicada } from "./cuenta-indicada";
 
 /**
  * Remesas (docs/producto.md «Remesas»): what the screens ask of the database (the rules and the
@@ -33,11 +34,6 @@ export type Candidato = {
   /** The account was written in the last 30 days: when and by whom (to be checked first). */
   cuenta_reciente: CuentaIndicada | null;
 };
-/**
- * When and by whom an account was written: `por_id` null when no one was signed in (a load, the
- * SQL editor); `por`, the writer's name and address (null: gone from Oficina).
- */
-export type CuentaIndicada = { en: string; por_id: string | null; por: string | null };
 export type Candidatos = {
   gastos: Candidato[];
   incluidos: number;

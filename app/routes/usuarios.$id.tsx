@@ -190,7 +190,7 @@ function DatosBancariosSeccion({
 }: {
   fila: DatosBancarios | null;
   /** When the IBAN was last written, and by whom. */
-  cambio: { en: string; por: string | null; sinSesion: boolean } | null;
+  cambio: { en: string; quien: string } | null;
   envio: string;
   propio: boolean;
   /** The person's name: the account's holder unless `titular` says otherwise. */
@@ -232,12 +232,7 @@ function DatosBancariosSeccion({
             <>
               <dt>Cuenta indicada</dt>
               <dd>
-                {formatDateTime(cambio.en, locale)}
-                {cambio.por
-                  ? `, por ${cambio.por}`
-                  : cambio.sinSesion
-                    ? ", sin sesión en Oficina (una carga de datos o el editor SQL)"
-                    : ", por un usuario que ya no está en Oficina"}
+                {formatDateTime(cambio.en, locale)}, {cambio.quien}
               </dd>
             </>
           ) : null}

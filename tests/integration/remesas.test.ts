@@ -557,7 +557,7 @@ describe("candidatos: a quién se paga cada gasto, o por qué no puede ir", () =
       );
       expect((await recientes())[1]).toBeNull();
       // Irene's profile says who wrote the account her refunds go to.
-      expect(await cuentaIndicada(persona)).toEqual({ en: expect.any(String), por: "Ana", sinSesion: false });
+      expect(await cuentaIndicada(persona)).toEqual({ en: expect.any(String), quien: "por Ana" });
       await rechaza(
         () => crear(admin, [suyo]),
         Invalid,
@@ -573,8 +573,8 @@ describe("candidatos: a quién se paga cada gasto, o por qué no puede ir", () =
         q("update public.datos_bancarios set iban = $2 where usuario_id = $1", [persona.id, generateValidEsIban(36)]),
       );
       expect((await motivos(admin))[0]).toBeNull();
-      expect(await cuentaIndicada(persona)).toMatchObject({ por: "usted" });
-      expect(await cuentaIndicada(admin)).toMatchObject({ por: "Irene" });
+      expect(await cuentaIndicada(persona)).toMatchObject({ quien: "por usted" });
+      expect(await cuentaIndicada(admin)).toMatchObject({ quien: "por Irene" });
       // An account changed between the proposal and «Generar remesa»: refused, nothing written.
       const vista = await candidatos(admin2, [suyo]);
       await asUser(db, persona.id, (q) =>
@@ -619,7 +619,10 @@ describe("candidatos: a quién se paga cada gasto, o por qué no puede ir", () =
         persona.id,
         generateValidEsIban(38),
       ]);
-      expect(await cuentaIndicada(persona)).toEqual({ en: expect.any(String), por: null, sinSesion: true });
+      expect(await cuentaIndicada(persona)).toEqual({
+        en: expect.any(String),
+        quien: "sin sesión en Oficina (una carga de datos o el editor SQL)",
+      });
     } finally {
       await db.end();
     }
