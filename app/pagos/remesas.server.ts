@@ -9,7 +9,8 @@ import type { CuentaIndicada } from "./cuenta-indicada";
 
 /**
  * Remesas (docs/producto.md «Remesas»): what the screens ask of the database (the rules and the
- * states live in its functions: migration 20261214000001_remesas.sql) and the SEPA file built
+ * states live in its functions: migrations 20261214000001_remesas.sql and
+ * 20261214000002_confirmar_remesa.sql) and the SEPA file built
  * from the remesa's data, stored once and downloaded again as the same bytes.
  */
 

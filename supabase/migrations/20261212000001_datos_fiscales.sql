@@ -160,13 +160,13 @@ alter table public.gastos
     constraint gastos_otros_no_sujetos_check check (otros_no_sujetos >= 0),
   add column desglose_revisar boolean not null default false,
   -- El porcentaje deducible del IVA y su motivo, fijados al aprobar el gasto
-  -- (interno.fijar_al_aprobar, 20261224000002_asientos).
+  -- (interno.fijar_al_aprobar, 20261224000003_asientos).
   add column porcentaje_deducible_al_aprobar numeric(5, 2),
   add column motivo_al_aprobar text,
   -- Su número de recepción en el libro de facturas recibidas («REC-2026-00042»): correlativo por
   -- ejercicio (el año de la operación), dado al aprobar un gasto que entra en el libro (con
   -- desglose) y suyo desde entonces: revocar y volver a aprobar lo conserva; no se reutiliza
-  -- (interno.fijar_al_aprobar, 20261224000002_asientos).
+  -- (interno.fijar_al_aprobar, 20261224000003_asientos).
   add column numero_recepcion text;
 
 create table interno.recepcion_contador (
