@@ -164,7 +164,8 @@ $$;
 -- hacer p_accion (interno.motivo_no_actua, más abajo):
 --   enviar, retirar, reabrir   el solicitante o un administrador
 --   aprobar, rechazar          interno.motivo_no_aprueba
---   pagar                      un administrador que no lo aprobó (o sí, si la instalación lo permite)
+--   pagar                      un administrador que ni lo pidió ni lo aprobó (o sí, si la instalación
+--                              lo permite: interno.nota_pago_propio)
 --   revertir                   un administrador
 -- Por qué la persona actual no puede hacer p_accion con g ahora (null: puede). El estado del
 -- gasto no cuenta aquí: lo comprueba cada transición. La misma regla rechaza la transición
@@ -185,8 +186,9 @@ begin
       end
     when p_accion = 'pagar' then
       case when not v_admin then 'Solo un administrador puede marcar gastos como pagados.'
-           when g.aprobado_por_id = v_uid and not interno.permitir_admin_unico()
-             then 'Usted aprobó este gasto: debe marcarlo como pagado otro administrador.'
+           when interno.permitir_admin_unico() then null
+           when g.solicitante_id = v_uid then 'Es un gasto suyo: debe marcarlo como pagado otro administrador.'
+           when g.aprobado_por_id = v_uid then 'Usted aprobó este gasto: debe marcarlo como pagado otro administrador.'
       end
     when p_accion = 'revertir' then
       case when not v_admin then 'Solo un administrador puede revertir una aprobación.' end
@@ -433,8 +435,19 @@ language sql security definer set search_path = '' as $$
     '{"estado": "borrador", "aprobador_id": null}')
 $$;
 
--- aprobado → pagado: administrador que no lo aprobó (o, si la instalación lo permite, también
--- quien lo aprobó, y queda dicho en el historial); fecha y referencia obligatorias. La fecha es la
+-- La nota del historial cuando quien paga es quien pidió o aprobó el gasto: solo con
+-- PERMITIR_ADMIN_UNICO (interno.motivo_no_actua lo rechaza si no), y así queda dicho.
+create function interno.nota_pago_propio(g public.gastos) returns text
+language sql stable security definer set search_path = '' as $$
+  select case (select auth.uid())
+           when g.solicitante_id then 'Lo pidió y lo marcó como pagado la misma persona'
+           when g.aprobado_por_id then 'Lo aprobó y lo marcó como pagado la misma persona'
+         end || ': lo permite esta instalación (PERMITIR_ADMIN_UNICO=1).'
+$$;
+revoke all on function interno.nota_pago_propio(public.gastos) from public, anon, authenticated;
+
+-- aprobado → pagado: administrador que ni lo pidió ni lo aprobó (o, si la instalación lo permite,
+-- también quien lo hizo, y queda dicho en el historial); fecha y referencia obligatorias. La fecha es la
 -- fecha valor del pago, que puede ser futura (una transferencia programada, la fecha valor que dará
 -- el banco): como mucho un año después de hoy (el día de la oficina, interno.hoy), para que una
 -- errata en el año no deje el gasto pagado en otra década.
@@ -459,8 +472,7 @@ begin
     'fecha_pago', p_fecha_pago,
     'referencia_pago', interno.texto_requerido(p_referencia, 'referencia_pago', 100,
       'Escriba la referencia del pago, por ejemplo el número de la transferencia.')),
-    case when g.aprobado_por_id = (select auth.uid()) then
-      'Lo aprobó y lo marcó como pagado la misma persona: lo permite esta instalación (PERMITIR_ADMIN_UNICO=1).' end);
+    interno.nota_pago_propio(g));
 end
 $$;
 

@@ -12,8 +12,8 @@
 -- remesa generada su estado no cambia por ningún otro camino (disparador gastos_en_remesa): ni
 -- «Marcar como pagado» ni revertir; se paga al confirmar la remesa o se libera al anularla.
 --
--- Separación de funciones, como pagar_gasto: quien aprobó un gasto no lo incluye en una remesa
--- ni confirma la remesa que lo paga, salvo con PERMITIR_ADMIN_UNICO (interno.permitir_admin_unico).
+-- Separación de funciones, como pagar_gasto: quien pidió o aprobó un gasto no lo incluye en una
+-- remesa ni confirma la remesa que lo paga, salvo con PERMITIR_ADMIN_UNICO (interno.permitir_admin_unico).
 
 -- ---------------------------------------------------------------------------------------------
 -- remesas y remesa_gastos: solo los administradores las ven; solo las funciones de abajo las

@@ -22,8 +22,8 @@ $$;
 
 -- generada → confirmada: el banco la ha pagado. En la misma transacción cada gasto pasa a
 -- pagado con fecha_pago = fecha de ejecución y referencia_pago = folio de la remesa (con una nota
--- en su historial); si uno no puede, no cambia nada. Quien aprobó alguno de sus gastos no la
--- confirma (salvo PERMITIR_ADMIN_UNICO, y queda en el historial de ese gasto). p_referencia: la
+-- en su historial); si uno no puede, no cambia nada. Quien pidió o aprobó alguno de sus gastos no
+-- la confirma (salvo PERMITIR_ADMIN_UNICO, y queda en el historial de ese gasto). p_referencia: la
 -- del banco, si se conoce (se guarda en la remesa).
 create function public.confirmar_remesa(p_id uuid, p_version integer, p_referencia text default null)
 returns jsonb language plpgsql security definer set search_path = '' as $$
@@ -55,16 +55,15 @@ begin
      order by x.id
        for update of x
   loop
-    if g.aprobado_por_id = v_uid and not v_unico then
+    if v_uid in (g.solicitante_id, g.aprobado_por_id) and not v_unico then
       raise exception using errcode = 'OFPRM', detail = '',
-        message = 'Usted aprobó el gasto ' || g.folio || ': debe confirmar la remesa otro administrador.';
+        message = case v_uid when g.solicitante_id then 'El gasto ' || g.folio || ' es suyo'
+                             else 'Usted aprobó el gasto ' || g.folio end
+          || ': debe confirmar la remesa otro administrador.';
     end if;
     perform interno.transicion(g, g.version, 'aprobado',
       jsonb_build_object('estado', 'pagado', 'fecha_pago', r.fecha_ejecucion, 'referencia_pago', r.folio),
-      'Pagado con la remesa ' || r.folio || '.'
-        || case when g.aprobado_por_id = v_uid then
-             ' Lo aprobó y lo marcó como pagado la misma persona: lo permite esta instalación (PERMITIR_ADMIN_UNICO=1).'
-           else '' end);
+      concat_ws(' ', 'Pagado con la remesa ' || r.folio || '.', interno.nota_pago_propio(g)));
     v_n := v_n + 1;
   end loop;
   perform set_config('oficina.remesa_en_curso', '', true);

@@ -392,6 +392,8 @@ language sql stable security definer set search_path = '' as $$
            when y.estado = 'pagado' then 'Ya está pagado.'
            when y.estado <> 'aprobado' then 'No está aprobado.'
            when y.en_remesa is not null then 'Ya está en la remesa ' || y.en_remesa || '.'
+           when y.solicitante = (select auth.uid()) and not interno.permitir_admin_unico()
+             then 'Es un gasto suyo: debe incluirlo en una remesa otro administrador.'
            when y.aprobado_por_id = (select auth.uid()) and not interno.permitir_admin_unico()
              then 'Lo aprobó usted: debe incluirlo en una remesa otro administrador.'
            when y.ben_iban_por = (select auth.uid()) and y.ben_id <> (select auth.uid())

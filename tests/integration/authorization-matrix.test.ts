@@ -380,16 +380,16 @@ function esperado(intent: Intent, a: Actor, g: G): Expect {
     case "rechazar":
       return !visible ? 404 : puedeAprobar(me, g) ? "ok" : 403;
     case "pagar":
-      // Separation of duties: whoever approved it does not mark it paid.
-      return !visible ? 404 : admin && g.aprobado_por_id !== me.id ? "ok" : 403;
+      // Separation of duties: whoever asked for it or approved it does not mark it paid.
+      return !visible ? 404 : admin && !propio && g.aprobado_por_id !== me.id ? "ok" : 403;
     case "revertir":
       return !visible ? 404 : admin ? "ok" : 403;
     case "aprobar_seleccion":
     case "rechazar_seleccion":
       return me.rol === "empleado" ? 403 : visible && puedeAprobar(me, g) ? "ok" : "sin-cambio";
     case "pagar_seleccion":
-      // Administradores only; the one who approved a gasto is refused it in the summary, not the request.
-      return !admin ? 403 : g.aprobado_por_id !== me.id ? "ok" : "sin-cambio";
+      // Administradores only; whoever asked for or approved a gasto is refused it in the summary, not the request.
+      return !admin ? 403 : !propio && g.aprobado_por_id !== me.id ? "ok" : "sin-cambio";
   }
 }
 

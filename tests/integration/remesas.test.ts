@@ -500,6 +500,23 @@ describe("candidatos: a quién se paga cada gasto, o por qué no puede ir", () =
     );
   });
 
+  it("quien pidió un gasto no lo pone en una remesa ni confirma la que lo paga; otro administrador, sí", async () => {
+    // Ana's own invoice, paid to the supplier: not her account, still her gasto.
+    const suyo = await gasto({ solicitante: admin, metodo: "transferencia", proveedor: prov.ok });
+    const SUYO = "Es un gasto suyo: debe incluirlo en una remesa otro administrador.";
+    expect((await candidatos(admin, [suyo])).gastos[0]!.motivo).toBe(SUYO);
+    await rechaza(() => crear(admin, [suyo]), Invalid, /Es un gasto suyo/);
+    expect((await candidatos(admin2, [suyo])).gastos[0]!.motivo).toBeNull();
+    const r = await remesaGuardada([suyo]);
+    await rechaza(
+      () => rpc(admin, "confirmar_remesa", { p_id: r.id, p_version: r.version }),
+      Forbidden,
+      /^El gasto GAS-\d{4}-\d{5} es suyo: debe confirmar la remesa otro administrador\.$/,
+    );
+    await rpc(admin2, "confirmar_remesa", { p_id: r.id, p_version: r.version });
+    expect(await fila(suyo)).toMatchObject({ estado: "pagado", referencia_pago: r.folio });
+  });
+
   it("quien cambió por última vez la cuenta de otro no le paga a ella; otro administrador, sí", async () => {
     const persona = await app.createUser({ nombre: "Irene", rol: "empleado" });
     await setProfile(app.db, persona.id, { departamento_id: dep, sucursal_id: suc, aprobador_id: aprobador.id });

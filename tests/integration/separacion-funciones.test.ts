@@ -366,6 +366,31 @@ describe("quien aprobó no marca como pagado (salvo PERMITIR_ADMIN_UNICO, y qued
     }
   });
 
+  it("un administrador no marca como pagado su propio gasto; con PERMITIR_ADMIN_UNICO=1, sí, y el historial lo dice", async () => {
+    const p = await pendienteDe(admin);
+    expect(p.aprobador_id).toBe(dario.id);
+    await rpc(dario, "aprobar_gasto", { p_id: p.id, p_version: p.version });
+    const a = await row(p.id);
+    const SUYO = "Es un gasto suyo: debe marcarlo como pagado otro administrador.";
+    expect((await list(`?gasto=${a.id}`, admin.cookie)).panel).toMatchObject({
+      acciones: ["revertir"],
+      separacion: SUYO,
+    });
+    const r = await act(admin, "pagar", a, { fecha_pago: hoy, referencia_pago: "TR-3" });
+    expect(r.status).toBe(403);
+    expect(await r.text()).toContain(SUYO);
+    expect((await row(a.id)).estado).toBe("aprobado");
+    await guardarAjustes(app.url, { PERMITIR_ADMIN_UNICO: true });
+    try {
+      expect((await act(admin, "pagar", a, { fecha_pago: hoy, referencia_pago: "TR-3" })).status).toBe(302);
+      expect((await historial(a.id)).at(-1)!.cambios.nota.despues).toBe(
+        "Lo pidió y lo marcó como pagado la misma persona: lo permite esta instalación (PERMITIR_ADMIN_UNICO=1).",
+      );
+    } finally {
+      await guardarAjustes(app.url, { PERMITIR_ADMIN_UNICO: false });
+    }
+  });
+
   it("ningún cliente puede leer ni cambiar el ajuste (ni con su propio JWT)", async () => {
     for (const who of [admin, emilio]) {
       const err = await app.db
