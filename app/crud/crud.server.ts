@@ -34,6 +34,7 @@ import { csvResponse, csvToExport } from "./csv.server";
 import { datosDeSecciones } from "./secciones.server";
 import { motivosDe, recordStep } from "./accion-de-registro.server";
 import { seleccionEnBloque } from "./en-bloque.server";
+import { valoresDelNuevo } from "./nuevo.server";
 import { referencedMessage, storeErrorReply } from "./errores.server";
 import {
   alContenido,
@@ -268,9 +269,14 @@ export async function listData(entity: Entity, signed: Signed, { request, contex
   if (!seenBy(entity, user.rol)) notFound();
   const url = new URL(request.url);
   const { state, avisoOrden } = await estadoDeLista(entity, signed, url, formats(context).locale);
-  const [result, options] = await Promise.all([
+  const [result, options, nuevo] = await Promise.all([
     store.list<StoredRow>(entity.view, lecturaDeLista(entity, state, user)),
     loadOptions(store, entity, state.filtros, optionSearches(entity, url)),
+    valoresDelNuevo(store, entity, url, {
+      userId: user.id,
+      country: context.services.config.APP_COUNTRY,
+      campos: writableNames(entity, user),
+    }),
   ]);
   return {
     state,
@@ -281,25 +287,10 @@ export async function listData(entity: Entity, signed: Signed, { request, contex
     can: permissions(entity, user),
     campos: writableNames(entity, user),
     envio: crypto.randomUUID(),
-    defaults: {
-      ...entity.defaults?.({ country: context.services.config.APP_COUNTRY, userId: user.id }),
-      ...prefill(entity, user, url),
-    },
+    ...nuevo,
   };
 }
 
-/**
- * `?nuevo.<campo>=<valor>`: the «Nuevo …» form starts with these values (e.g. a supplier from the
- * issuer typed on a gasto), only for fields this user writes. Nothing is saved until it is sent.
- */
-export function prefill(entity: Entity, user: Signed["user"], url: URL): Record<string, string> {
-  const campos = new Set(writableNames(entity, user) ?? writableFields(entity).map((f) => f.name));
-  return Object.fromEntries(
-    [...url.searchParams]
-      .filter(([key]) => key.startsWith("nuevo.") && campos.has(key.slice("nuevo.".length)))
-      .map(([key, value]) => [key.slice("nuevo.".length), value.slice(0, 500)]),
-  );
-}
 export type ListData = SerializeFrom<typeof listLoader>;
 
 /** What a create may adjust (all optional; without them the generic behaviour). */

@@ -159,6 +159,12 @@ export type Entity = {
   normalize?: (values: Record<string, unknown>) => Record<string, unknown>;
   /** Initial values of the «Nuevo …» form (a checkbox: "on" starts it ticked). */
   defaults?: (ctx: { country: string; userId: string }) => Record<string, string>;
+  /**
+   * «… como este» on a record (`?nuevo=1&como={id}`): the «Nuevo …» form starts with the record's
+   * values, but for `sinCopiar` (what belongs to that one document: its date, its number); `aviso`
+   * says what else is not carried over.
+   */
+  copia?: { sinCopiar: readonly string[]; aviso?: string };
   /** A sentence under the list's heading (e.g. where the records come from). */
   intro?: string;
   /**
@@ -473,6 +479,11 @@ export function capitalize(s: string) {
 /** «Nuevo departamento», «Nueva sucursal». */
 export function nuevo(entity: Entity) {
   return `${entity.gender === "f" ? "Nueva" : "Nuevo"} ${entity.singular}`;
+}
+
+/** «Nuevo gasto como este»: the link that opens «Nuevo …» with a record's values (`copia`). */
+export function nuevoComoEste(entity: Entity) {
+  return `${nuevo(entity)} como ${entity.gender === "f" ? "esta" : "este"}`;
 }
 
 /** «Departamento guardado», «Sucursal eliminada». */

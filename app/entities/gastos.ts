@@ -364,6 +364,12 @@ export const gastos: Entity = {
     tipo_documento: "ticket",
     emisor_pais: country,
   }),
+  // «Nuevo gasto como este»: the monthly bill, the same route driven again. The date and the
+  // document's number are the new one's (the date starts as today).
+  copia: {
+    sinCopiar: ["fecha_gasto", "numero_factura", "fecha_expedicion"],
+    aviso: "Los justificantes no se copian: adjunte los del nuevo gasto.",
+  },
   permisos: PERMISOS,
   acciones: ACCIONES,
   motivos: "motivos_gasto",

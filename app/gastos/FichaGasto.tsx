@@ -14,7 +14,7 @@ import { Flash, flashDeLaFicha } from "~/ui/Flash";
 import { History } from "~/ui/History";
 import { Justificantes } from "~/justificantes/Justificantes";
 import { MOTIVO_DUPLICADO, MOTIVO_POLITICA } from "~/entities/gastos-flujo";
-import { accionDeRegistro, type RecordAction } from "~/entities/entity";
+import { accionDeRegistro, nuevoComoEste, type RecordAction } from "~/entities/entity";
 import { AccionForm } from "~/ui/AccionForm";
 import { FormEliminar } from "~/ui/ConfirmDialog";
 import type { gastosLoader } from "./lista.server";
@@ -50,6 +50,7 @@ export function FichaGasto({
   formats,
   cerrar,
   aqui,
+  copiar,
   action,
 }: {
   panel: FichaData;
@@ -59,6 +60,8 @@ export function FichaGasto({
   formats: Formats;
   cerrar: string;
   aqui: string;
+  /** «Nuevo gasto como este» (the list with the form open, starting with this gasto's values), for whoever creates gastos. */
+  copiar: string | null;
   /** Where its forms post: this page, with `#gasto` so a refused post shows the panel without JavaScript. */
   action?: string;
 }) {
@@ -193,6 +196,11 @@ export function FichaGasto({
           </div>
         ))}
       </dl>
+      {copiar ? (
+        <p>
+          <Link to={copiar}>{nuevoComoEste(gastos)}</Link>
+        </p>
+      ) : null}
       {panel.altaProveedor ? (
         <p>
           <Link to={panel.altaProveedor.href}>Dar de alta «{panel.altaProveedor.nombre}» como proveedor</Link>

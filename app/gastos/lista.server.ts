@@ -10,13 +10,13 @@ import {
   optionSearches,
   permissions,
   writableNames,
-  prefill,
   type HistoryEntry,
   type Options,
   type StoredRow,
 } from "~/crud/crud.server";
 import { motivosDe } from "~/crud/accion-de-registro.server";
 import { EN_BLOQUE_MAXIMO } from "~/crud/en-bloque.server";
+import { valoresDelNuevo } from "~/crud/nuevo.server";
 import { datosDePagina, getOr404, notFound } from "~/crud/respuestas.server";
 import { csvResponse, csvToExport } from "~/crud/csv.server";
 import { busquedaCorta, listQueryFor, parseListState } from "~/crud/list-query";
@@ -97,6 +97,7 @@ export async function gastosLoader({ request, context }: Args) {
     antesDeEnviar,
     sinPanel,
     proveedoresInactivos,
+    valoresNuevo,
   ] = await Promise.all([
     // Count and sum over the whole filter; a huge filter gets an estimate and no sum (gastos.escala).
     // Its columns include puede_aprobar (gastos.rowFields): the rows whose checkbox the bulk approval offers.
@@ -123,6 +124,14 @@ export async function gastosLoader({ request, context }: Args) {
       : Promise.resolve(null),
     gastoId ? Promise.resolve(null) : opciones(null),
     formulario ? inactivos(store) : Promise.resolve([]),
+    // Its first values (`?nuevo.viaje_id=…`: «Añadir un gasto» from a viaje's page; `?como=`: a copy).
+    nuevo
+      ? valoresDelNuevo(store, gastos, url, {
+          userId: user.id,
+          country: context.services.config.APP_COUNTRY,
+          campos: writableNames(gastos, user),
+        })
+      : Promise.resolve(null),
   ]);
   const [[options, perfiles], masivo, remesa] = await Promise.all([
     (sinPanel ? Promise.resolve(sinPanel) : opciones(record)).then(
@@ -151,18 +160,10 @@ export async function gastosLoader({ request, context }: Args) {
     aprueba: enBloquePara(gastos, user.rol).some((a) => a.intent === "aprobar_seleccion"),
     hoy: todayISO(),
     // The «Nuevo gasto» form beside the list (`?nuevo=1`), or null.
-    nuevo: perfiles
-      ? {
-          envio: crypto.randomUUID(),
-          campos: writableNames(gastos, user),
-          defaults: {
-            ...gastos.defaults!({ country: context.services.config.APP_COUNTRY, userId: user.id }),
-            // `?nuevo.viaje_id=…`: «Añadir un gasto» from a viaje's page.
-            ...prefill(gastos, user, url),
-          },
-          perfiles,
-        }
-      : null,
+    nuevo:
+      perfiles && valoresNuevo
+        ? { envio: crypto.randomUUID(), campos: writableNames(gastos, user), ...valoresNuevo, perfiles }
+        : null,
     panel: record
       ? {
           ...panelDe(signed, record, history, conDuplicados(justificantes, duplicados), motivos, url),

@@ -170,6 +170,9 @@ export default function Gastos() {
             // Back at the row's link, with or without JavaScript (the fragment is the row's anchor).
             cerrar={backToRow(lista, panel.record.id)}
             aqui={aqui}
+            copiar={
+              data.can.crear ? `${listHref(gastos.path, state, { nuevo: 1, como: panel.record.id })}#nuevo` : null
+            }
             action={`${accion}#gasto`}
           />
         ) : null}
@@ -182,6 +185,7 @@ export default function Gastos() {
                 options={sinInactivos(options, data.proveedoresInactivos)}
                 envio={nuevo.envio}
                 defaults={nuevo.defaults}
+                copiaDe={nuevo.copiaDe}
                 campos={nuevo.campos}
                 intent="crear"
                 // This page's URL (`?nuevo=1` included): a refused post re-renders this panel.

@@ -14,8 +14,17 @@ import {
 } from "~/entities/entity";
 import { eligio, type Eleccion, type Field } from "~/entities/fields";
 import type { Formats } from "~/lib/format";
+import { conArticulo } from "~/lib/articulos";
 import { describirDesglose, leerDesglose } from "~/lib/iva";
-import { anchorIds, ConformForm, FieldControl, toFormValues, useServerForm, type Pendiente } from "./forms";
+import {
+  anchorIds,
+  ConformForm,
+  FieldControl,
+  toFormValues,
+  useServerForm,
+  type FormValues,
+  type Pendiente,
+} from "./forms";
 import { useAbiertoDesde } from "./plegado";
 import { useFormats } from "./page";
 
@@ -100,6 +109,7 @@ export function CreateForm({
   options,
   envio,
   defaults,
+  copiaDe,
   campos,
   intent,
   action,
@@ -109,7 +119,9 @@ export function CreateForm({
   entity: Entity;
   options: Options;
   envio: string;
-  defaults: Record<string, string>;
+  defaults: FormValues;
+  /** The record it starts as a copy of (its label: entity.copia), said under the heading. */
+  copiaDe?: string | null;
   campos?: readonly string[] | null;
   intent?: string;
   /** A file field after the entity's fields; the form is then sent as `multipart/form-data`. */
@@ -141,6 +153,7 @@ export function CreateForm({
       <h2 id={ids.heading} tabIndex={-1}>
         {nuevo(entity)}
       </h2>
+      {copiaDe && entity.copia ? <p>{copiaAviso(entity, copiaDe)}</p> : null}
       <ConformForm
         form={form}
         action={action ?? `${here}#nuevo`}
@@ -168,6 +181,20 @@ export function CreateForm({
       </ConformForm>
     </section>
   );
+}
+
+/** «Con los datos de GAS-2026-00012, salvo la fecha, el nº de factura / ticket y la fecha de expedición. Los justificantes…» */
+function copiaAviso(entity: Entity, de: string) {
+  const salvo = entity.copia!.sinCopiar.map((name) => {
+    const field = entity.fields.find((f) => f.name === name);
+    return field ? conArticulo(field.label) : name;
+  });
+  return [
+    `Con los datos de ${de}${salvo.length ? `, salvo ${new Intl.ListFormat("es", { type: "conjunction" }).format(salvo)}` : ""}.`,
+    entity.copia!.aviso,
+  ]
+    .filter(Boolean)
+    .join(" ");
 }
 
 export const EDITAR_ERRORES = "editar-errores";

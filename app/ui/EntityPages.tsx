@@ -3,7 +3,7 @@ import type { RootData } from "~/root";
 import type { ReactNode } from "react";
 import type { ListData, Options, RecordData, StoredRow } from "~/crud/crud.server";
 import { listHref, SELECCIONAR_TODOS } from "~/crud/list-query";
-import { enBloqueDeLaPagina, forRole, nuevo, recordName, type Entity } from "~/entities/entity";
+import { enBloqueDeLaPagina, forRole, nuevo, nuevoComoEste, recordName, type Entity } from "~/entities/entity";
 import type { Formats } from "~/lib/format";
 import { AccionForm } from "./AccionForm";
 import { AccionesEnBloque, EN_BLOQUE_FORM, useColumnaSeleccion } from "./AccionesEnBloque";
@@ -31,7 +31,8 @@ export function recordMeta(entity: Entity) {
 }
 
 export function EntityListPage({ entity: declared, children }: { entity: Entity; children?: ReactNode }) {
-  const { state, result, options, can, campos, envio, defaults, busquedaCorta, avisoOrden } = useLoaderData<ListData>();
+  const { state, result, options, can, campos, envio, defaults, copiaDe, busquedaCorta, avisoOrden } =
+    useLoaderData<ListData>();
   const user = useRouteLoaderData<RootData>("root")?.user;
   const rol = user?.rol;
   // Without the fields this role does not read (`reservados`).
@@ -99,7 +100,14 @@ export function EntityListPage({ entity: declared, children }: { entity: Entity;
       )}
       {children}
       {can.crear ? (
-        <CreateForm entity={entity} options={options} envio={envio} defaults={defaults} campos={campos} />
+        <CreateForm
+          entity={entity}
+          options={options}
+          envio={envio}
+          defaults={defaults}
+          copiaDe={copiaDe}
+          campos={campos}
+        />
       ) : null}
       {can.crear ? <OptionSearchForms options={options} /> : null}
     </>
@@ -175,6 +183,11 @@ export function EntityRecordPage({
       ) : (
         <ReadOnly entity={entity} record={record} formats={formats} options={options} />
       )}
+      {entity.copia && can.crear ? (
+        <p>
+          <Link to={`${entity.path}?como=${record.id}#nuevo`}>{nuevoComoEste(entity)}</Link>
+        </p>
+      ) : null}
       {can.eliminar && !confirmDelete ? (
         <p>
           <Link

@@ -393,8 +393,9 @@ export function FieldControl({
  * A record's values as the form shows them: money with a decimal comma, booleans as "on", a
  * breakdown's lines as rows of strings.
  */
+export type FormValues = Record<string, string | Record<string, string>[]>;
 export function toFormValues(fields: readonly Field[], record: Record<string, unknown> | null | undefined) {
-  const out: Record<string, string | Record<string, string>[]> = {};
+  const out: FormValues = {};
   for (const f of fields) {
     const v = record?.[f.name];
     if (v === null || v === undefined) continue;

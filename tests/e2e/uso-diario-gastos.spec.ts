@@ -12,6 +12,7 @@ import {
   flash,
   gastosPendientes,
   importeTecleado,
+  justificantePng,
   literal,
   NOMBRES,
   NUEVO_GASTO,
@@ -422,5 +423,47 @@ administrador(
       const bar = (await barra.boundingBox())!;
       expect(caja.y + caja.height).toBeLessThanOrEqual(bar.y);
     }
+  },
+);
+
+empleado(
+  "«Nuevo gasto como este»: la factura del mes pasado otra vez, con la fecha de hoy, su importe y su justificante",
+  async ({ page }) => {
+    const descripcion = unique("Factura de teléfono");
+    const [original] = await borradores([
+      { descripcion, centimos: centimosAlAzar(), categoria: "Telefonía e internet", metodo: "Efectivo" },
+    ]);
+    await enLaBaseDeDatos("update gastos set fecha_gasto = $2 where id = $1", [original!.id, diaMadrid(-30)]);
+    const panel = await abrirGasto(page, original!.folio, "mios");
+    await panel.getByRole("link", { name: "Nuevo gasto como este" }).click();
+    const form = nuevoGasto(page);
+    await expect(form.getByText(`Con los datos de ${original!.folio}, salvo la fecha`)).toBeVisible();
+    await expect(form.getByLabel("Descripción")).toHaveValue(descripcion);
+    await expect(form.getByLabel("Categoría")).toHaveValue("telefonia_internet");
+    await expect(form.getByLabel("Método de pago")).toHaveValue("efectivo");
+    await expect(form.getByLabel("Fecha (obligatorio)")).toHaveValue(diaMadrid());
+    await expectNoAxeViolations(page);
+    const centimos = centimosAlAzar();
+    await form.getByLabel("Importe (obligatorio)").fill(importeTecleado(centimos));
+    await form.getByLabel("Justificantes").setInputFiles([await justificantePng()]);
+    await form.getByRole("button", { name: "Crear gasto" }).click();
+    await expect(flash(page)).toContainText(/Gasto creado: GAS-\d{4}-\d{5}/);
+    const folio = /GAS-\d{4}-\d{5}/.exec(await flash(page).innerText())![0];
+    expect(folio).not.toBe(original!.folio);
+    const [copia] = await enLaBaseDeDatos<Record<string, string>>(
+      `select descripcion, categoria, metodo_pago, to_char(fecha_gasto, 'YYYY-MM-DD') as fecha, importe::text, estado,
+              (select count(*)::text from justificantes j where j.gasto_id = g.id) as justificantes
+         from gastos g where folio = $1`,
+      [folio],
+    );
+    expect(copia).toEqual({
+      descripcion,
+      categoria: "telefonia_internet",
+      metodo_pago: "efectivo",
+      fecha: diaMadrid(),
+      importe: (centimos / 100).toFixed(2),
+      estado: "borrador",
+      justificantes: "1",
+    });
   },
 );

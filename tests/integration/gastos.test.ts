@@ -206,6 +206,47 @@ describe("crear", () => {
     expect(h).toMatchObject({ solicitante_id: empleado.id, departamento_id: dep.compras });
   });
 
+  it("«Nuevo gasto como este» (`?como=`): los datos de un gasto que ve, salvo fecha y documento; el tipo de IVA sin importes", async () => {
+    const original = await nuevo(empleado, {
+      proveedor_id: prov.activo,
+      numero_factura: "F-2026-118",
+      tipo_documento: "factura_completa",
+      fecha_expedicion: hoy,
+      factura_a_empresa: "on",
+      "desglose_iva[0].tipo": "21",
+      "desglose_iva[0].base": "",
+      "desglose_iva[0].cuota": "",
+    });
+    const { nuevo: copia } = await list(`?nuevo=1&como=${original.id}`, empleado.cookie);
+    expect(copia.copiaDe).toBe(original.folio);
+    expect(copia.defaults).toEqual({
+      descripcion: original.descripcion,
+      fecha_gasto: hoy,
+      categoria: "comidas",
+      importe: String(original.importe).replace(".", ","),
+      metodo_pago: "tarjeta_corporativa",
+      proveedor_id: prov.activo,
+      tipo_documento: "factura_completa",
+      emisor_pais: "ES",
+      factura_a_empresa: "on",
+      desglose_iva: [{ tipo: "21", base: "", cuota: "" }],
+      otros_no_sujetos: "0,00",
+      departamento_id: dep.ventas,
+      sucursal_id: suc,
+      clase: "ordinario",
+      // Not the person's to choose: the solicitante is whoever creates it.
+      solicitante_id: empleado.id,
+    });
+    // An administrador copies the solicitante too (she creates on anyone's behalf).
+    expect((await list(`?nuevo=1&como=${original.id}`, admin.cookie)).nuevo.defaults.solicitante_id).toBe(empleado.id);
+    // What this person does not see is not copied: the same 404 as its record.
+    for (const como of [original.id, crypto.randomUUID(), "no-es-un-uuid"]) {
+      const r = await load(`?nuevo=1&como=${como}`, empleado2.cookie);
+      expect(r.status, como).toBe(404);
+      expect(await r.text()).toContain("El gasto que quiere copiar no existe o no tiene acceso a él.");
+    }
+  });
+
   it("«Nuevo gasto» solo con `?nuevo=1`: la lista sola no lleva el formulario ni sus listas, solo las de sus filtros", async () => {
     const tablas = (data: { options: object }) => Object.keys(data.options).sort();
     const todas = ["departamentos", "proveedores", "sucursales", "usuarios", "viajes"];
