@@ -285,9 +285,8 @@ export async function listData(entity: Entity, signed: Signed, { request, contex
     result,
     options,
     can: permissions(entity, user),
-    campos: writableNames(entity, user),
-    envio: crypto.randomUUID(),
-    ...nuevo,
+    // The «Nuevo …» form: its fields for this person, its first values, its one-time token.
+    nuevo: { campos: writableNames(entity, user), envio: crypto.randomUUID(), ...nuevo },
   };
 }
 

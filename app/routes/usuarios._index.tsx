@@ -303,14 +303,14 @@ function Pendientes({ pendientes }: { pendientes: PendingInvitation[] }) {
 }
 
 export default function Usuarios() {
-  const { invitar, options, envio } = useLoaderData<typeof loader>();
+  const { invitar, options, nuevo } = useLoaderData<typeof loader>();
   return (
     <EntityListPage entity={entidad}>
       {invitar ? (
         invitar.disponible ? (
           <>
             <Pendientes pendientes={invitar.pendientes} />
-            <InvitarForm options={options} envio={envio} vida={invitar.vida} />
+            <InvitarForm options={options} envio={nuevo.envio} vida={invitar.vida} />
           </>
         ) : (
           <section aria-labelledby="invitar" className="panel">

@@ -31,8 +31,7 @@ export function recordMeta(entity: Entity) {
 }
 
 export function EntityListPage({ entity: declared, children }: { entity: Entity; children?: ReactNode }) {
-  const { state, result, options, can, campos, envio, defaults, copiaDe, busquedaCorta, avisoOrden } =
-    useLoaderData<ListData>();
+  const { state, result, options, can, nuevo: formNuevo, busquedaCorta, avisoOrden } = useLoaderData<ListData>();
   const user = useRouteLoaderData<RootData>("root")?.user;
   const rol = user?.rol;
   // Without the fields this role does not read (`reservados`).
@@ -99,16 +98,7 @@ export function EntityListPage({ entity: declared, children }: { entity: Entity;
         />
       )}
       {children}
-      {can.crear ? (
-        <CreateForm
-          entity={entity}
-          options={options}
-          envio={envio}
-          defaults={defaults}
-          copiaDe={copiaDe}
-          campos={campos}
-        />
-      ) : null}
+      {can.crear ? <CreateForm entity={entity} options={options} {...formNuevo} /> : null}
       {can.crear ? <OptionSearchForms options={options} /> : null}
     </>
   );

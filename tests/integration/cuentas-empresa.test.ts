@@ -67,7 +67,7 @@ describe("cuentas de la empresa", () => {
   it("la lista: se crean y se editan, no se eliminan; una cuenta nueva empieza con sufijo 000, formato EPC y activa", async () => {
     const data = await list("");
     expect(data.can).toEqual({ crear: true, editar: true, eliminar: false });
-    expect(data.defaults).toEqual({ sufijo: "000", formato: "pain.001.001.09", activa: "on" });
+    expect(data.nuevo.defaults).toEqual({ sufijo: "000", formato: "pain.001.001.09", activa: "on" });
   });
 
   it("guarda una cuenta con el IBAN sin espacios y el BIC en mayúsculas, y va a su ficha", async () => {

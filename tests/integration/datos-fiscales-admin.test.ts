@@ -61,7 +61,7 @@ describe("tipos de IVA", () => {
   it("la lista: los tipos de la migración, del mayor al menor; se crean y editan, no se eliminan", async () => {
     const data = await list("");
     expect(data.can).toEqual({ crear: true, editar: true, eliminar: false });
-    expect(data.defaults).toEqual({ clave: "21" });
+    expect(data.nuevo.defaults).toEqual({ clave: "21" });
     expect(data.result.total).toBe(7);
     expect(data.result.rows.map((r: { clave: string }) => r.clave).slice(0, 3)).toEqual(["21", "10", "5"]);
     const exento = await list("?clave=exento");

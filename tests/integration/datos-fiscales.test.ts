@@ -261,7 +261,12 @@ describe("el documento y su emisor", () => {
         }),
       ),
     );
-    expect(data.defaults).toMatchObject({ razon_social: "Cafetería Sur", nif, pais: "ES", tipo_persona: "empresa" });
+    expect(data.nuevo.defaults).toMatchObject({
+      razon_social: "Cafetería Sur",
+      nif,
+      pais: "ES",
+      tipo_persona: "empresa",
+    });
   });
 
   it("con proveedor, el emisor es el proveedor: lo escrito a mano no se guarda", async () => {

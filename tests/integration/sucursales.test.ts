@@ -39,7 +39,7 @@ const base = (o: Record<string, string> = {}) => ({
 describe("crear", () => {
   it("el formulario «Nueva sucursal» propone el país configurado y la marca activa", async () => {
     const data = await list("");
-    expect(data.defaults).toMatchObject({ pais: "ES", activo: "on" });
+    expect(data.nuevo.defaults).toMatchObject({ pais: "ES", activo: "on" });
     expect(data.can).toEqual({ crear: true, editar: true, eliminar: true });
     expect(data.options.usuarios.options.map((o: { label: string }) => o.label)).toEqual(
       expect.arrayContaining(["Ana", "Pablo", "Elena"]),
