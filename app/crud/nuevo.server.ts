@@ -1,4 +1,4 @@
-import { writableFields, type Entity } from "~/entities/entity";
+import { recordName, writableFields, type Entity } from "~/entities/entity";
 import { UUID, type Row, type Store } from "~/data/store";
 import { toFormValues, type FormValues } from "~/ui/forms";
 import { getOr404, notFound } from "./respuestas.server";
@@ -44,6 +44,6 @@ export async function valoresDelNuevo(
   }
   return {
     defaults: { ...defaults, ...copiados, ...prefill },
-    copiaDe: String(record[entity.labelColumn] ?? ""),
+    copiaDe: recordName(entity, record),
   };
 }

@@ -62,6 +62,12 @@ export const politicasGasto: Entity = {
   ],
   defaultOrder: { column: "categoria", ascending: true },
   labelColumn: "categoria",
+  // A department's own version of a policy starts from the general one (or another department's).
+  copia: {
+    sinCopiar: ["departamento_id"],
+    aviso:
+      "Elija el departamento, o cambie la categoría: cada categoría tiene una política general y una por departamento.",
+  },
   permisos: PERMISOS,
   refine: (values, ctx) => {
     if (LIMITES.every((c) => values[c] === null || values[c] === undefined || values[c] === ""))

@@ -120,3 +120,36 @@ test("una dieta sin exención de IRPF se envía con un motivo, y el aprobador lo
   await expectNoAxeViolations(pablo);
   await pablo.context().close();
 });
+
+as("administrador")(
+  "«Nueva política de gasto como esta»: la de un departamento, copiada para otro con sus límites",
+  async ({ page }) => {
+    const origen = await departamentoEnLaBase(unique("Formación A"), uniqueCode("FA"));
+    const destinoNombre = unique("Formación B");
+    const destino = await departamentoEnLaBase(destinoNombre, uniqueCode("FB"));
+    const [politica] = await enLaBaseDeDatos<{ id: string }>(
+      `insert into politicas_gasto (categoria, departamento_id, maximo_por_gasto, maximo_por_mes, antiguedad_maxima)
+       values ('formacion', $1, 400.00, 1200.00, 60) returning id`,
+      [origen],
+    );
+    await page.goto(`/politicas-gasto/${politica!.id}`);
+    await page.getByRole("link", { name: "Nueva política de gasto como esta" }).click();
+    const form = page.getByRole("region", { name: "Nueva política de gasto" });
+    await expect(form.getByText("Con los datos de Formación, salvo el departamento.")).toBeVisible();
+    await expect(form.getByLabel("Máximo por gasto")).toHaveValue("400,00");
+    await expect(form.getByLabel("Máximo por mes")).toHaveValue("1200,00");
+    await expect(form.getByLabel("Departamento")).toHaveValue("");
+    await expectNoAxeViolations(page);
+    await form.getByLabel("Departamento").selectOption({ label: destinoNombre });
+    await form.getByRole("button", { name: "Crear política de gasto" }).click();
+    await expect(flash(page)).toContainText("Política de gasto creada");
+    const filas = await enLaBaseDeDatos<Record<string, string>>(
+      `select categoria, maximo_por_gasto::text, maximo_por_mes::text, antiguedad_maxima::text
+         from politicas_gasto where departamento_id = $1`,
+      [destino],
+    );
+    expect(filas).toEqual([
+      { categoria: "formacion", maximo_por_gasto: "400.00", maximo_por_mes: "1200.00", antiguedad_maxima: "60" },
+    ]);
+  },
+);

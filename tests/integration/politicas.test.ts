@@ -213,6 +213,48 @@ describe("las políticas, en su tabla", () => {
     );
   });
 
+  it("«Nueva política de gasto como esta»: la general de una categoría, para un departamento", async () => {
+    const pol = pantallasDe("politicas-gasto");
+    const { rows } = await owner.query<{ id: string }>(
+      "select id from public.politicas_gasto where categoria = 'comidas' and departamento_id is null",
+    );
+    const como = rows[0]!.id;
+    const lista = (cookie: string, search: string) =>
+      respond(() =>
+        pol.lista.loader({
+          request: request(`/politicas-gasto${search}`, { cookie }),
+          context: app.context(),
+          params: {},
+        }),
+      );
+    const r = await lista(admin.cookie, `?como=${como}`);
+    expect(r.status).toBe(200);
+    const { nuevo } = (await r.json()) as { nuevo: { defaults: Record<string, string>; copiaDe: string } };
+    expect(nuevo).toMatchObject({
+      copiaDe: "Comidas",
+      defaults: { categoria: "comidas", maximo_por_gasto: "50,00", maximo_por_dia: "80,00", maximo_por_mes: "300,00" },
+    });
+    expect(nuevo.defaults).not.toHaveProperty("departamento_id");
+    // Its record page links the copy for whoever creates policies, and only for them.
+    const ficha = (cookie: string) =>
+      respond(() =>
+        pol.ficha.loader({
+          request: request(`/politicas-gasto/${como}`, { cookie }),
+          context: app.context(),
+          params: { id: como },
+        }),
+      );
+    expect(((await (await ficha(admin.cookie)).json()) as { can: { crear: boolean } }).can.crear).toBe(true);
+    expect(((await (await ficha(empleado.cookie)).json()) as { can: { crear: boolean } }).can.crear).toBe(false);
+    for (const search of [`?como=${crypto.randomUUID()}`, "?como=1%27"]) {
+      const refused = await lista(admin.cookie, search);
+      expect(refused.status, search).toBe(404);
+      expect(await refused.text()).toContain(
+        "La política de gasto que quiere copiar no existe o no tiene acceso a ella.",
+      );
+    }
+  });
+
   it("las escriben los administradores; los demás las leen", async () => {
     const e = await sqlStore(app.db, empleado.id)
       .insert("politicas_gasto", { categoria: "formacion", maximo_por_gasto: "10" })
