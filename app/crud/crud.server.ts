@@ -269,14 +269,21 @@ export async function listData(entity: Entity, signed: Signed, { request, contex
   if (!seenBy(entity, user.rol)) notFound();
   const url = new URL(request.url);
   const { state, avisoOrden } = await estadoDeLista(entity, signed, url, formats(context).locale);
+  const can = permissions(entity, user);
+  // A copy is read first: the options must hold the records it names.
+  const valores = can.crear
+    ? valoresDelNuevo(store, entity, url, {
+        userId: user.id,
+        country: context.services.config.APP_COUNTRY,
+        campos: writableNames(entity, user),
+      })
+    : Promise.resolve({ defaults: {}, copia: null });
   const [result, options, nuevo] = await Promise.all([
     store.list<StoredRow>(entity.view, lecturaDeLista(entity, state, user)),
-    loadOptions(store, entity, state.filtros, optionSearches(entity, url)),
-    valoresDelNuevo(store, entity, url, {
-      userId: user.id,
-      country: context.services.config.APP_COUNTRY,
-      campos: writableNames(entity, user),
-    }),
+    valores.then((v) =>
+      loadOptions(store, entity, { ...state.filtros, ...(v.copia ? v.defaults : {}) }, optionSearches(entity, url)),
+    ),
+    valores,
   ]);
   return {
     state,
@@ -284,7 +291,7 @@ export async function listData(entity: Entity, signed: Signed, { request, contex
     busquedaCorta: busquedaCorta(entity, state),
     result,
     options,
-    can: permissions(entity, user),
+    can,
     // The «Nuevo …» form: its fields for this person, its first values, its one-time token.
     nuevo: { campos: writableNames(entity, user), envio: crypto.randomUUID(), ...nuevo },
   };

@@ -3,7 +3,7 @@ import pg from "pg";
 /**
  * The installation's settings the database itself must know (interno.ajustes, migration
  * 20261125000005_flujo, and 20261130000001_avisos): PERMITIR_ADMIN_UNICO — whether whoever
- * approved a gasto may also mark it paid — and the avisos outbox's waits. The row is
+ * asked for or approved a gasto may also pay it — and the avisos outbox's waits. The row is
  * writable only by the database owner, so no client, not even
  * one calling PostgREST with its own JWT, can change it; the SQL backend's server writes it at
  * start-up, after the migrations, from its configuration. On Supabase it is set once by hand
@@ -54,7 +54,7 @@ export async function guardarAjustes(
     return {
       aviso:
         n > 1
-          ? `PERMITIR_ADMIN_UNICO=1 con ${n} administradores activos: quien aprueba un gasto también puede marcarlo como pagado (queda en el historial). Quítelo si otro administrador puede pagar.`
+          ? `PERMITIR_ADMIN_UNICO=1 con ${n} administradores activos: quien pide o aprueba un gasto también puede pagarlo (queda en el historial). Quítelo si otro administrador puede pagar.`
           : null,
     };
   } finally {

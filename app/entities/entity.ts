@@ -162,9 +162,15 @@ export type Entity = {
   /**
    * «… como este» on a record (`?nuevo=1&como={id}`): the «Nuevo …» form starts with the record's
    * values, but for `sinCopiar` (what belongs to that one document: its date, its number); `aviso`
-   * says what else is not carried over.
+   * says what else is not carried over. `delDueno`: fields that go with whose the record is (the
+   * column `columna`): copied only when the new record is the same person's (a gasto's department,
+   * branch and trip are its solicitante's); otherwise they start as for a new one.
    */
-  copia?: { sinCopiar: readonly string[]; aviso?: string };
+  copia?: {
+    sinCopiar: readonly string[];
+    aviso?: string;
+    delDueno?: { columna: string; campos: readonly string[] };
+  };
   /** A sentence under the list's heading (e.g. where the records come from). */
   intro?: string;
   /**

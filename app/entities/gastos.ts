@@ -369,6 +369,7 @@ export const gastos: Entity = {
   copia: {
     sinCopiar: ["fecha_gasto", "numero_factura", "fecha_expedicion"],
     aviso: "Los justificantes no se copian: adjunte los del nuevo gasto.",
+    delDueno: { columna: "solicitante_id", campos: ["departamento_id", "sucursal_id", "viaje_id"] },
   },
   permisos: PERMISOS,
   acciones: ACCIONES,

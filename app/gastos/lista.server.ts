@@ -16,7 +16,7 @@ import {
 } from "~/crud/crud.server";
 import { motivosDe } from "~/crud/accion-de-registro.server";
 import { EN_BLOQUE_MAXIMO } from "~/crud/en-bloque.server";
-import { valoresDelNuevo } from "~/crud/nuevo.server";
+import { valoresDelNuevo, type Nuevo } from "~/crud/nuevo.server";
 import { datosDePagina, getOr404, notFound } from "~/crud/respuestas.server";
 import { csvResponse, csvToExport } from "~/crud/csv.server";
 import { busquedaCorta, listQueryFor, parseListState } from "~/crud/list-query";
@@ -85,6 +85,15 @@ export async function gastosLoader({ request, context }: Args) {
     formulario
       ? loadOptions(store, gastos, { ...state.filtros, ...(record ?? {}) }, optionSearches(gastos, url))
       : loadOptions(store, forRole(gastos, user.rol), state.filtros, optionSearches(gastos, url), "filters");
+  // Its first values (`?nuevo.viaje_id=…`: «Añadir un gasto» from a viaje's page; `?como=`: a copy),
+  // read first when they copy a gasto: the options must hold the ones it names.
+  const valoresNuevo = nuevo
+    ? valoresDelNuevo(store, gastos, url, {
+        userId: user.id,
+        country: context.services.config.APP_COUNTRY,
+        campos: writableNames(gastos, user),
+      })
+    : Promise.resolve(null);
   const [
     result,
     motivos,
@@ -97,7 +106,7 @@ export async function gastosLoader({ request, context }: Args) {
     antesDeEnviar,
     sinPanel,
     proveedoresInactivos,
-    valoresNuevo,
+    valores,
   ] = await Promise.all([
     // Count and sum over the whole filter; a huge filter gets an estimate and no sum (gastos.escala).
     // Its columns include puede_aprobar (gastos.rowFields): the rows whose checkbox the bulk approval offers.
@@ -122,16 +131,9 @@ export async function gastosLoader({ request, context }: Args) {
     gastoId
       ? store.rpc<string[] | null>("avisos_antes_de_enviar", { p_id: gastoId }, { reads: true })
       : Promise.resolve(null),
-    gastoId ? Promise.resolve(null) : opciones(null),
+    gastoId ? Promise.resolve(null) : valoresNuevo.then((v) => opciones(v?.copia ? (v.defaults as Row) : null)),
     formulario ? inactivos(store) : Promise.resolve([]),
-    // Its first values (`?nuevo.viaje_id=…`: «Añadir un gasto» from a viaje's page; `?como=`: a copy).
-    nuevo
-      ? valoresDelNuevo(store, gastos, url, {
-          userId: user.id,
-          country: context.services.config.APP_COUNTRY,
-          campos: writableNames(gastos, user),
-        })
-      : Promise.resolve(null),
+    valoresNuevo,
   ]);
   const [[options, perfiles], masivo, remesa] = await Promise.all([
     (sinPanel ? Promise.resolve(sinPanel) : opciones(record)).then(
@@ -161,8 +163,13 @@ export async function gastosLoader({ request, context }: Args) {
     hoy: todayISO(),
     // The «Nuevo gasto» form beside the list (`?nuevo=1`), or null.
     nuevo:
-      perfiles && valoresNuevo
-        ? { envio: crypto.randomUUID(), campos: writableNames(gastos, user), ...valoresNuevo, perfiles }
+      perfiles && valores
+        ? {
+            envio: crypto.randomUUID(),
+            campos: writableNames(gastos, user),
+            ...sinProveedorInactivo(valores, proveedoresInactivos, options),
+            perfiles,
+          }
         : null,
     panel: record
       ? {
@@ -175,6 +182,20 @@ export async function gastosLoader({ request, context }: Args) {
       : null,
     masivo,
   });
+}
+
+/** A copy's supplier that has since been deactivated cannot be chosen: left out, and said. */
+function sinProveedorInactivo(valores: Nuevo, inactivos: string[], options: Options): Nuevo {
+  const { proveedor_id: id, ...defaults } = valores.defaults;
+  if (!valores.copia || typeof id !== "string" || !inactivos.includes(id)) return valores;
+  const nombre = options.proveedores?.options.find((o) => o.value === id)?.label;
+  return {
+    defaults,
+    copia: {
+      ...valores.copia,
+      notas: [...valores.copia.notas, `El proveedor${nombre ? ` «${nombre}»` : ""} está desactivado: elija otro.`],
+    },
+  };
 }
 
 async function remesaPorFolio(store: Store, folio: string) {

@@ -185,7 +185,7 @@ export default function Gastos() {
                 options={sinInactivos(options, data.proveedoresInactivos)}
                 envio={nuevo.envio}
                 defaults={nuevo.defaults}
-                copiaDe={nuevo.copiaDe}
+                copia={nuevo.copia}
                 campos={nuevo.campos}
                 intent="crear"
                 // This page's URL (`?nuevo=1` included): a refused post re-renders this panel.

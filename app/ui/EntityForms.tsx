@@ -3,6 +3,7 @@ import { Form, Link, useActionData, useFormAction, useLocation, useNavigation } 
 import type { ReactNode } from "react";
 import { formatValue } from "~/crud/cells";
 import type { Options, StoredRow } from "~/crud/crud.server";
+import type { Copia } from "~/crud/nuevo.server";
 import {
   conGrupos,
   entitySchema,
@@ -99,17 +100,24 @@ export function OptionSearchForms({ options }: { options: Options }) {
   );
 }
 
+type CreateFormProps = Parameters<typeof FormularioNuevo>[0];
+
 /**
  * The «Nuevo …» form. `campos`: only these fields (e.g. no solicitante for non-administradores);
  * `intent`: posted as a hidden field, and only a reply to that intent is shown here (a page with
- * several forms).
+ * several forms). A new form for each record it copies: the form keeps what it holds across
+ * loads, and «Nuevo …» after a copy must start empty.
  */
-export function CreateForm({
+export function CreateForm(props: CreateFormProps) {
+  return <FormularioNuevo key={props.copia?.id ?? ""} {...props} />;
+}
+
+function FormularioNuevo({
   entity,
   options,
   envio,
   defaults,
-  copiaDe,
+  copia,
   campos,
   intent,
   action,
@@ -120,8 +128,8 @@ export function CreateForm({
   options: Options;
   envio: string;
   defaults: FormValues;
-  /** The record it starts as a copy of (its label: entity.copia), said under the heading. */
-  copiaDe?: string | null;
+  /** The record it starts as a copy of (entity.copia), said under the heading with what was left out. */
+  copia?: Copia | null;
   campos?: readonly string[] | null;
   intent?: string;
   /** A file field after the entity's fields; the form is then sent as `multipart/form-data`. */
@@ -153,7 +161,7 @@ export function CreateForm({
       <h2 id={ids.heading} tabIndex={-1}>
         {nuevo(entity)}
       </h2>
-      {copiaDe && entity.copia ? <p>{copiaAviso(entity, copiaDe)}</p> : null}
+      {copia && entity.copia ? <p>{copiaAviso(entity, copia)}</p> : null}
       <ConformForm
         form={form}
         action={action ?? `${here}#nuevo`}
@@ -184,13 +192,14 @@ export function CreateForm({
 }
 
 /** «Con los datos de GAS-2026-00012, salvo la fecha, el nº de factura / ticket y la fecha de expedición. Los justificantes…» */
-function copiaAviso(entity: Entity, de: string) {
+function copiaAviso(entity: Entity, { de, notas }: Copia) {
   const salvo = entity.copia!.sinCopiar.map((name) => {
     const field = entity.fields.find((f) => f.name === name);
     return field ? conArticulo(field.label) : name;
   });
   return [
     `Con los datos de ${de}${salvo.length ? `, salvo ${new Intl.ListFormat("es", { type: "conjunction" }).format(salvo)}` : ""}.`,
+    ...notas,
     entity.copia!.aviso,
   ]
     .filter(Boolean)

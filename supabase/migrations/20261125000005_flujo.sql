@@ -18,11 +18,11 @@
 --    reasignan en el acto (disparador en usuarios: ningún camino se lo salta), con historial.
 -- 3. Quien creó el gasto o lo editó el último en nombre de otra persona no lo aprueba ni lo
 --    rechaza (gastos.creado_por_id y gastos.editado_por_id, que pone gastos_validar).
--- 4. Quien lo aprobó no lo marca como pagado, salvo que la instalación lo permita
+-- 4. Ni quien lo pidió ni quien lo aprobó lo marca como pagado, salvo que la instalación lo permita
 --    (interno.ajustes.permitir_admin_unico, PERMITIR_ADMIN_UNICO=1); entonces queda en el historial.
 --    El ajuste vive en una tabla que solo el propietario escribe: ningún cliente (ni con su propio
 --    JWT por PostgREST) puede decidirlo. El servidor SQL lo fija al arrancar
---    (app/gastos/ajustes.server.ts); en Supabase se fija a mano (docs/supabase.md).
+--    (app/data/ajustes.server.ts); en Supabase se fija a mano (docs/supabase.md).
 --
 -- La regla de quién aprueba está escrita una vez aquí para las funciones del flujo
 -- (interno.motivo_no_aprueba) y, con los mismos términos, como expresión para las listas

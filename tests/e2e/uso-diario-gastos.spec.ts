@@ -443,6 +443,12 @@ empleado(
     await expect(form.getByLabel("Método de pago")).toHaveValue("efectivo");
     await expect(form.getByLabel("Fecha (obligatorio)")).toHaveValue(diaMadrid());
     await expectNoAxeViolations(page);
+    // «Nuevo gasto» from here is a new one, not this copy again; «Atrás» brings the copy back.
+    await page.getByRole("link", { name: "Nuevo gasto", exact: true }).click();
+    await expect(form.getByText("Con los datos de")).toHaveCount(0);
+    await expect(form.getByLabel("Descripción")).toHaveValue("");
+    await page.goBack();
+    await expect(form.getByLabel("Descripción")).toHaveValue(descripcion);
     const centimos = centimosAlAzar();
     await form.getByLabel("Importe (obligatorio)").fill(importeTecleado(centimos));
     await form.getByLabel("Justificantes").setInputFiles([await justificantePng()]);

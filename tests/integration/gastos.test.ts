@@ -218,7 +218,7 @@ describe("crear", () => {
       "desglose_iva[0].cuota": "",
     });
     const { nuevo: copia } = await list(`?nuevo=1&como=${original.id}`, empleado.cookie);
-    expect(copia.copiaDe).toBe(original.folio);
+    expect(copia.copia).toEqual({ id: original.id, de: original.folio, notas: [] });
     expect(copia.defaults).toEqual({
       descripcion: original.descripcion,
       fecha_gasto: hoy,
@@ -229,6 +229,10 @@ describe("crear", () => {
       tipo_documento: "factura_completa",
       emisor_pais: "ES",
       factura_a_empresa: "on",
+      // Unticked in the gasto: unticked in the copy.
+      inversion_sujeto_pasivo: "",
+      km_ida_vuelta: "",
+      dieta_pernocta: "",
       desglose_iva: [{ tipo: "21", base: "", cuota: "" }],
       otros_no_sujetos: "0,00",
       departamento_id: dep.ventas,
@@ -237,8 +241,32 @@ describe("crear", () => {
       // Not the person's to choose: the solicitante is whoever creates it.
       solicitante_id: empleado.id,
     });
-    // An administrador copies the solicitante too (she creates on anyone's behalf).
-    expect((await list(`?nuevo=1&como=${original.id}`, admin.cookie)).nuevo.defaults.solicitante_id).toBe(empleado.id);
+    // An administrador copies the solicitante too (she creates on anyone's behalf), and with it
+    // what goes with that person: department, branch, trip.
+    expect((await list(`?nuevo=1&como=${original.id}`, admin.cookie)).nuevo.defaults).toMatchObject({
+      solicitante_id: empleado.id,
+      departamento_id: dep.ventas,
+      sucursal_id: suc,
+    });
+    // Her aprobador copies one she sent for himself: department and branch start empty, as for a
+    // new gasto of his (they follow his profile when saved).
+    const enviado = await enEstado(empleado, "pendiente");
+    const delAprobador = (await list(`?nuevo=1&como=${enviado.id}`, aprobador.cookie)).nuevo.defaults;
+    expect(delAprobador).toMatchObject({ solicitante_id: aprobador.id, descripcion: enviado.descripcion });
+    expect(delAprobador).not.toHaveProperty("departamento_id");
+    expect(delAprobador).not.toHaveProperty("sucursal_id");
+    // A supplier deactivated since cannot be chosen: left out, and said.
+    const cerrado = await insertProveedor(app.db, {
+      razon_social: "Cerrará Pronto SL",
+      nif: "B33333333",
+      tipo_persona: "empresa",
+      activo: true,
+    });
+    const suyo = await nuevo(empleado, { proveedor_id: cerrado, metodo_pago: "transferencia" });
+    await app.db.updateTable("proveedores").set({ activo: false }).where("id", "=", cerrado).execute();
+    const sinProveedor = (await list(`?nuevo=1&como=${suyo.id}`, empleado.cookie)).nuevo;
+    expect(sinProveedor.defaults).not.toHaveProperty("proveedor_id");
+    expect(sinProveedor.copia.notas).toEqual(["El proveedor «Cerrará Pronto SL» está desactivado: elija otro."]);
     // What this person does not see is not copied: the same 404 as its record.
     for (const como of [original.id, crypto.randomUUID(), "no-es-un-uuid"]) {
       const r = await load(`?nuevo=1&como=${como}`, empleado2.cookie);

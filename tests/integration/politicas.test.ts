@@ -229,9 +229,9 @@ describe("las políticas, en su tabla", () => {
       );
     const r = await lista(admin.cookie, `?como=${como}`);
     expect(r.status).toBe(200);
-    const { nuevo } = (await r.json()) as { nuevo: { defaults: Record<string, string>; copiaDe: string } };
+    const { nuevo } = (await r.json()) as { nuevo: { defaults: Record<string, string>; copia: { de: string } } };
     expect(nuevo).toMatchObject({
-      copiaDe: "Comidas",
+      copia: { id: como, de: "Comidas", notas: [] },
       defaults: { categoria: "comidas", maximo_por_gasto: "50,00", maximo_por_dia: "80,00", maximo_por_mes: "300,00" },
     });
     expect(nuevo.defaults).not.toHaveProperty("departamento_id");
