@@ -1,6 +1,7 @@
 import { sqlStore } from "~/data/sql/adapter.server";
 import type { Motivos } from "~/entities/entity";
 import { addDaysISO, addYearsISO, todayISO } from "~/lib/dates";
+import { generateValidCif } from "~/lib/nif";
 import { loader } from "~/routes/gastos._index";
 import { createTestApp, json, ORIGIN, request, respond } from "../support/app";
 import { countRows, insertDepartamento, insertProveedor, insertSucursal, setProfile } from "../support/fixtures";
@@ -1106,5 +1107,31 @@ describe("aprobar y rechazar en bloque", () => {
     expect(
       (await post({ intent: "aprobar_seleccion", seleccion: [`${g.id}:${g.version}`] }, responsable.cookie)).status,
     ).toBe(403);
+  });
+});
+
+// Last in the file: it leaves more suppliers than a select offers.
+describe("la copia, con más proveedores de los que ofrece una lista", () => {
+  it("la lista de proveedores de «Nuevo gasto» trae el del gasto copiado aunque no quepa entre los primeros", async () => {
+    await app.db
+      .insertInto("proveedores")
+      .values(
+        Array.from({ length: 205 }, (_, i) => ({
+          razon_social: `Zzz Proveedor ${String(i + 1).padStart(3, "0")}`,
+          tipo_persona: "empresa",
+          nif: generateValidCif(9_000 + i),
+        })),
+      )
+      .execute();
+    const ultimo = await app.db
+      .selectFrom("proveedores")
+      .select("id")
+      .where("razon_social", "=", "Zzz Proveedor 205")
+      .executeTakeFirstOrThrow();
+    const original = await nuevo(empleado, { proveedor_id: ultimo.id });
+    expect((await list("?nuevo=1", empleado.cookie)).options.proveedores).toMatchObject({ truncated: true });
+    const copia = await list(`?nuevo=1&como=${original.id}`, empleado.cookie);
+    expect(copia.nuevo.defaults.proveedor_id).toBe(ultimo.id);
+    expect(copia.options.proveedores!.options.map((o: { value: string }) => o.value)).toContain(ultimo.id);
   });
 });
