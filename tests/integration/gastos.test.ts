@@ -259,7 +259,7 @@ describe("crear", () => {
     // A supplier deactivated since cannot be chosen: left out, and said.
     const cerrado = await insertProveedor(app.db, {
       razon_social: "Cerrará Pronto SL",
-      nif: "B33333333",
+      nif: generateValidCif(8_001),
       tipo_persona: "empresa",
       activo: true,
     });
