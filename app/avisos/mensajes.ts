@@ -20,6 +20,8 @@ export type DatosAviso = {
   referencia_pago?: string;
   /** The remesa whose confirmation paid it (a bank transfer), when it was paid that way. */
   remesa?: string;
+  /** The supplier that transfer went to (an invoice paid to them): the solicitante is not paid. */
+  proveedor?: string;
 };
 
 /**
@@ -92,11 +94,15 @@ export function titulo(a: Aviso, f: Formato): string {
     case "rechazado":
       return `Su gasto ${gasto} se ha rechazado`;
     case "pagado":
-      return d.remesa ? `Su gasto ${gasto} se ha pagado por transferencia` : `Su gasto ${gasto} está pagado`;
+      return d.remesa ? `Su gasto ${gasto} se ha pagado ${porTransferencia(d)}` : `Su gasto ${gasto} está pagado`;
     case "revertido":
       return `Se ha revertido la aprobación de su gasto ${gasto}`;
   }
 }
+
+/** «por transferencia», or «por transferencia al proveedor «…»» when it was not paid to the reader. */
+const porTransferencia = (d: DatosAviso) =>
+  `por transferencia${d.proveedor ? ` al proveedor ${nombrado(d.proveedor)}` : ""}`;
 
 /** The details under the title: the motivo, the payment. */
 export function detalle(a: Aviso, f: Formato): string | null {
@@ -129,7 +135,8 @@ const ASUNTO: Record<TipoAviso, (d: DatosAviso) => string> = {
   enviado: (d) => `${d.folio} espera su aprobación`,
   aprobado: (d) => `Su gasto ${d.folio} está aprobado`,
   rechazado: (d) => `Su gasto ${d.folio} se ha rechazado`,
-  pagado: (d) => (d.remesa ? `Su gasto ${d.folio} se ha pagado por transferencia` : `Su gasto ${d.folio} está pagado`),
+  pagado: (d) =>
+    d.remesa ? `Su gasto ${d.folio} se ha pagado ${porTransferencia(d)}` : `Su gasto ${d.folio} está pagado`,
   revertido: (d) => `Se ha revertido la aprobación de ${d.folio}`,
 };
 

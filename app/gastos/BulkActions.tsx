@@ -6,7 +6,7 @@ import { gastos } from "~/entities/gastos";
 import type { GastoAConfirmar } from "./workflow.server";
 import { cuenta, plural } from "~/lib/plural";
 import { formatMoney, fromCents } from "~/lib/money";
-import { AccionesEnBloque, EN_BLOQUE_FORM, useSeleccion } from "~/ui/AccionesEnBloque";
+import { AccionesEnBloque, EN_BLOQUE_FORM, EN_BLOQUE_RESPUESTA, useSeleccion } from "~/ui/AccionesEnBloque";
 import { ErrorDeCampo } from "~/ui/ErrorDeCampo";
 
 /**
@@ -173,7 +173,7 @@ function ConfirmSeleccion({
   );
   return (
     <section
-      id="seleccion-confirmar"
+      id={EN_BLOQUE_RESPUESTA}
       className="confirmar"
       aria-labelledby="seleccion-confirmar-titulo"
       tabIndex={-1}

@@ -18,7 +18,7 @@ import { CampoArchivos, elegirOtraVez } from "~/justificantes/Justificantes";
 import { listHref, SELECCIONAR_TODOS } from "~/crud/list-query";
 import { toCents } from "~/lib/money";
 import { CreateForm, OptionSearchForms } from "~/ui/EntityForms";
-import { EN_BLOQUE_FORM, useColumnaSeleccion } from "~/ui/AccionesEnBloque";
+import { EN_BLOQUE_FORM, EN_BLOQUE_RESPUESTA, useColumnaSeleccion } from "~/ui/AccionesEnBloque";
 import { pageTitle, useFormats } from "~/ui/page";
 import { backToRow, DataTable, FilterForm, ListViews, Pagination } from "~/ui/lists";
 import { AvisosDeLista, creeElPrimero, ListaVacia, ResumenLista, resumenDeLista } from "~/ui/ResumenLista";
@@ -88,7 +88,7 @@ export default function Gastos() {
     .find((f) => f.column === "estado")?.value;
   const admite = (estado: string) =>
     [state.filtros.estado, estadoDeLaVista].every((e) => !e || String(e).split(",").includes(estado));
-  const masivos = result.total > 0 && admite("pendiente");
+  const masivos = data.aprueba && result.total > 0 && admite("pendiente");
   // «Crear remesa con todos los que coinciden» where the filter can hold approved gastos.
   const remesaTodos =
     user.rol === "administrador" && result.total > 0 && admite("aprobado")
@@ -157,7 +157,7 @@ export default function Gastos() {
               remesaTodos={remesaTodos}
               hoy={data.hoy}
               locale={formats.locale}
-              action={`${accion}#${EN_BLOQUE_FORM}-errores`}
+              action={`${accion}#${EN_BLOQUE_RESPUESTA}`}
             />
           ) : null}
         </div>
@@ -170,9 +170,8 @@ export default function Gastos() {
             // Back at the row's link, with or without JavaScript (the fragment is the row's anchor).
             cerrar={backToRow(lista, panel.record.id)}
             aqui={aqui}
-            copiar={
-              data.can.crear ? `${listHref(gastos.path, state, { nuevo: 1, como: panel.record.id })}#nuevo` : null
-            }
+            // Without the list's filters: the new borrador may not be among them (a view of approved ones).
+            copiar={data.can.crear ? `${gastos.path}?nuevo=1&como=${panel.record.id}#nuevo` : null}
             action={`${accion}#gasto`}
           />
         ) : null}

@@ -17,6 +17,12 @@ import { BotonesDeIntent, ConformForm, FieldControl } from "./forms";
  * los de esta página» checks them in place and «Quitar la selección» clears them.
  */
 export const EN_BLOQUE_FORM = "en-bloque";
+/**
+ * Where a bulk post that is not done lands (its action URL's fragment): its error summary, or the
+ * confirm step that asks first (never both). Without JavaScript the reply is a new page, which
+ * opens there, and the browser focuses it.
+ */
+export const EN_BLOQUE_RESPUESTA = `${EN_BLOQUE_FORM}-respuesta`;
 
 /** A refused bulk post as the page reads it back: Conform's reply and the rows that were checked. */
 type Respuesta = { intent?: string; result?: SubmissionResult<string[]>; seleccion?: string[] };
@@ -76,7 +82,7 @@ export function AccionesEnBloque({
       <h2 id={`${EN_BLOQUE_FORM}-titulo`}>{titulo ?? `Con ${f ? "las seleccionadas" : "los seleccionados"}`}</h2>
       {antes}
       {acciones.length > 0 ? (
-        <ConformForm form={form} action={action} summaryId={`${EN_BLOQUE_FORM}-errores`}>
+        <ConformForm form={form} action={action} summaryId={EN_BLOQUE_RESPUESTA}>
           <p className="ayuda">
             Marque {entity.plural} en la columna «Seleccionar» de la tabla. Cada {f ? "una" : "uno"} se comprueba por
             separado.

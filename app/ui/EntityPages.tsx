@@ -6,7 +6,7 @@ import { listHref, SELECCIONAR_TODOS } from "~/crud/list-query";
 import { enBloqueDeLaPagina, forRole, nuevo, nuevoComoEste, recordName, type Entity } from "~/entities/entity";
 import type { Formats } from "~/lib/format";
 import { AccionForm } from "./AccionForm";
-import { AccionesEnBloque, EN_BLOQUE_FORM, useColumnaSeleccion } from "./AccionesEnBloque";
+import { AccionesEnBloque, EN_BLOQUE_FORM, EN_BLOQUE_RESPUESTA, useColumnaSeleccion } from "./AccionesEnBloque";
 import { ConfirmDialog, FormEliminar } from "./ConfirmDialog";
 import {
   CreateForm,
@@ -83,7 +83,7 @@ export function EntityListPage({ entity: declared, children }: { entity: Entity;
             <AccionesEnBloque
               entity={entity}
               acciones={enBloque.acciones}
-              action={`${accion}#${EN_BLOQUE_FORM}-errores`}
+              action={`${accion}#${EN_BLOQUE_RESPUESTA}`}
               aqui={listHref(entity.path, state, {})}
               todosHref={`${listHref(entity.path, state, { [SELECCIONAR_TODOS]: "todos" })}#${EN_BLOQUE_FORM}-titulo`}
             />

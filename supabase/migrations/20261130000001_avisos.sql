@@ -118,13 +118,16 @@ $$;
 -- Un aviso para una persona: nadie recibe aviso de lo que hizo él mismo, ni una persona
 -- desactivada; con canal 'correo' queda además en la cola (salvo el «enviado» de quien recibe
 -- el resumen diario, que lo verá en el resumen). El de «pagado» lleva el folio de la remesa
--- cuando se paga al confirmarla (20261214000001_remesas; el texto lo escribe
+-- cuando se paga al confirmarla (20261214000002_confirmar_remesa) y, si la transferencia fue al
+-- proveedor, su nombre: quien lo pidió no cobra ese gasto (el texto lo escribe
 -- app/avisos/mensajes.ts).
 create function interno.avisar(p_destinatario uuid, p_tipo text, g public.gastos) returns void
 language plpgsql security definer set search_path = '' as $$
 declare
   v_canal text;
   v_aviso uuid;
+  v_remesa text;
+  v_proveedor text;
 begin
   if p_destinatario is null or p_destinatario is not distinct from auth.uid() then
     return;
@@ -135,6 +138,12 @@ begin
   v_canal := interno.canal_aviso(p_destinatario, p_tipo);
   if v_canal = 'nada' then
     return;
+  end if;
+  -- Pagado al confirmar una remesa (confirmar_remesa lo dice con oficina.remesa_en_curso).
+  if p_tipo = 'pagado' then
+    select r.folio, case when rg.beneficiario = 'proveedor' then rg.nombre end into v_remesa, v_proveedor
+      from public.remesas r join public.remesa_gastos rg on rg.remesa_id = r.id and rg.gasto_id = g.id
+     where r.id::text = nullif(current_setting('oficina.remesa_en_curso', true), '');
   end if;
   insert into public.avisos (destinatario_id, tipo, gasto_id, datos)
   values (p_destinatario, p_tipo, g.id, jsonb_strip_nulls(jsonb_build_object(
@@ -147,10 +156,8 @@ begin
     'motivo', case when p_tipo in ('rechazado', 'revertido') then g.motivo_rechazo end,
     'fecha_pago', case when p_tipo = 'pagado' then g.fecha_pago end,
     'referencia_pago', case when p_tipo = 'pagado' then g.referencia_pago end,
-    -- Pagado al confirmar una remesa (confirmar_remesa lo dice con oficina.remesa_en_curso).
-    'remesa', case when p_tipo = 'pagado' then
-      (select r.folio from public.remesas r
-        where r.id::text = nullif(current_setting('oficina.remesa_en_curso', true), '')) end)))
+    'remesa', v_remesa,
+    'proveedor', v_proveedor)))
   returning id into v_aviso;
   if v_canal = 'correo'
      and not (p_tipo = 'enviado' and exists (select 1 from public.resumen_diario r where r.usuario_id = p_destinatario)) then

@@ -255,6 +255,9 @@ aprobador(
     const confirmar = bloque.getByRole("region", { name: "¿Aprobar los 2 gastos seleccionados?" });
     await expect(confirmar).toBeVisible();
     if (jsEnabled(testInfo.project.name)) await expect(confirmar).toBeFocused();
+    // Without JavaScript the reply is a new page: it opens at the question, not at the top of the list.
+    else await expect(page).toHaveURL(/#en-bloque-respuesta$/);
+    await expect(confirmar).toBeInViewport();
     await expect(confirmar.getByRole("listitem").filter({ hasText: caro! })).toHaveText(
       `${caro} (${euros(importes[0]!)}): Cuenta para el presupuesto superado de ${prefijo}.`,
     );
@@ -435,6 +438,8 @@ empleado(
     ]);
     await enLaBaseDeDatos("update gastos set fecha_gasto = $2 where id = $1", [original!.id, diaMadrid(-30)]);
     const panel = await abrirGasto(page, original!.folio, "mios");
+    // She approves nothing: no «aprobar todos…» under her own gastos.
+    await expect(page.getByRole("link", { name: "aprobar todos…" })).toHaveCount(0);
     await panel.getByRole("link", { name: "Nuevo gasto como este" }).click();
     const form = nuevoGasto(page);
     await expect(form.getByText(`Con los datos de ${original!.folio}, salvo la fecha`)).toBeVisible();

@@ -1057,6 +1057,16 @@ describe("el fichero, confirmar y anular", () => {
       [empleado.id, r.folio],
     );
     expect(avisos.rows[0].n).toBe(3);
+    // The invoice went to the supplier: her aviso says to whom, so she does not look for it in her account.
+    const aQuien = await owner.query(
+      "select gasto_id, datos ->> 'proveedor' as proveedor from public.avisos where tipo = 'pagado' and gasto_id = any($1)",
+      [ids],
+    );
+    expect(Object.fromEntries(aQuien.rows.map((a) => [a.gasto_id, a.proveedor]))).toEqual({
+      [ids[0]!]: null,
+      [ids[1]!]: null,
+      [ids[2]!]: "Papelería La Castellana SL",
+    });
     // Done: neither again nor cancelled.
     await rechaza(
       () => rpc(admin2, "confirmar_remesa", { p_id: r.id, p_version: r.version + 1 }),
