@@ -270,10 +270,19 @@ export default function Remesas() {
             : erroresFechas.desde || erroresFechas.hasta
               ? "Sin gastos que proponer: corrija las fechas."
               : "No hay gastos aprobados que se puedan pagar en una remesa."}
-          {noVan.length
-            ? ` ${cuenta(noVan.length, "gasto aprobado no va", "gastos aprobados no van")}: se dice por qué abajo.`
-            : ""}
+          {noVan.length ? ` ${cuenta(noVan.length, "gasto aprobado no va", "gastos aprobados no van")}:` : ""}
         </p>
+        {noVan.length ? (
+          // Each reason once, with how many, before the long list of what goes (on a phone, far
+          // below); the gastos themselves at the end, folded.
+          <ul aria-label="Por qué no van">
+            {porMotivo.map(([motivo, n]) => (
+              <li key={motivo}>
+                {cuenta(n, "gasto", "gastos")}: {motivo}
+              </li>
+            ))}
+          </ul>
+        ) : null}
         {errores.length ? (
           <div className="resumen-errores" role="alert" tabIndex={-1} id="remesa-errores">
             <h3>Hay {cuenta(errores.length, "error", "errores")}</h3>
@@ -368,16 +377,8 @@ export default function Remesas() {
           />
         ) : null}
         {noVan.length ? (
-          // Each reason once, with how many; the gastos themselves folded, read when something is
-          // missing, and open when none goes, as they are then all there is to read.
+          // Read when something is missing; open when none goes, as they are then all there is to read.
           <>
-            <ul aria-label="Por qué no van">
-              {porMotivo.map(([motivo, n]) => (
-                <li key={motivo}>
-                  {cuenta(n, "gasto", "gastos")}: {motivo}
-                </li>
-              ))}
-            </ul>
             <details className="tabla-plegada" open={van.length === 0 || undefined}>
               <summary>
                 Ver{" "}

@@ -348,20 +348,16 @@ returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   g public.gastos := interno.gasto_para(p_id, 'enviar');
   v_aprobador uuid := interno.elegir_aprobador(g.solicitante_id, array[g.creado_por_id, g.editado_por_id]);
-  v_desde numeric := interno.justificante_obligatorio_desde();
+  v_falta text := interno.falta_justificante(g.importe, g.clase,
+    (select count(*) from public.justificantes j where j.gasto_id = g.id));
   v_motivo text := nullif(btrim(p_motivo_duplicado), '');
   v_motivo_politica text := nullif(btrim(p_motivo_politica), '');
   v_fuera text[];
   v_duplicado boolean;
   v_hecho jsonb;
 begin
-  if v_desde is not null and g.importe >= v_desde and g.clase = 'ordinario'
-     and not exists (select 1 from public.justificantes j where j.gasto_id = g.id) then
-    raise exception using errcode = 'OFINV', detail = 'justificantes',
-      message = case when v_desde = 0
-        then 'Adjunte el justificante (ticket o factura) antes de enviar el gasto a aprobación.'
-        else 'Adjunte el justificante (ticket o factura) antes de enviar el gasto a aprobación: es obligatorio desde '
-          || interno.euros(v_desde) || ' €.' end;
+  if v_falta is not null then
+    raise exception using errcode = 'OFINV', detail = 'justificantes', message = v_falta;
   end if;
   v_duplicado := exists (select 1 from public.justificantes j
                           where j.gasto_id = g.id and interno.contenido_en_otro_gasto(j.sha256, g.id));

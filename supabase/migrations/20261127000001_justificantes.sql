@@ -163,6 +163,16 @@ language sql stable security definer set search_path = '' as $$
   select a.justificante_obligatorio_desde from interno.ajustes a where a.unica
 $$;
 
+-- Por qué un gasto con p_justificantes justificantes no se envía aún (null: se envía): enviar_gasto
+-- lo rechaza con estas palabras y la ficha las dice antes (public.avisos_antes_de_enviar).
+create function interno.falta_justificante(p_importe numeric, p_clase text, p_justificantes bigint) returns text
+language sql stable security definer set search_path = '' as $$
+  select 'Adjunte el justificante (ticket o factura) antes de enviar el gasto a aprobación'
+         || case when d = 0 then '.' else ': es obligatorio desde ' || interno.euros(d) || ' €.' end
+    from interno.justificante_obligatorio_desde() d
+   where p_clase = 'ordinario' and p_justificantes = 0 and p_importe >= d
+$$;
+
 -- Un justificante cuyo contenido está también en otro gasto (cualquiera, lo vea o no quien
 -- envía: un ticket reclamado dos veces es el fraude más común) solo se envía con un motivo, que
 -- queda en el historial del gasto. Sin decir cuál es el otro gasto a quien no lo ve.
@@ -181,6 +191,8 @@ $$;
 revoke execute on function interno.justificantes_reglas(), interno.justificantes_historial(),
   interno.justificante_obligatorio_desde(), interno.contenido_en_otro_gasto(text, uuid) from public, anon;
 grant execute on function interno.contenido_en_otro_gasto(text, uuid) to authenticated, service_role;
+revoke execute on function interno.falta_justificante(numeric, text, bigint) from public, anon;
+grant execute on function interno.falta_justificante(numeric, text, bigint) to authenticated, service_role;
 revoke execute on function public.gasto_lleva_duplicado(uuid) from public, anon;
 grant execute on function public.gasto_lleva_duplicado(uuid) to authenticated, service_role;
 revoke execute on function public.justificantes_duplicados(uuid) from public, anon;

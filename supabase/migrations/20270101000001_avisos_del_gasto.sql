@@ -108,9 +108,12 @@ grant execute on function interno.avisos_del_dia(uuid, uuid, date, text, text) t
 create function public.avisos_antes_de_enviar(p_id uuid) returns text[]
 language sql stable security invoker set search_path = '' as $$
   select coalesce((
-    select interno.avisos_del_gasto(null, null, v.justificantes, v.clase)
+    -- Sin el justificante que se exige no se envía: dicho como lo rechazará enviar_gasto.
+    select case when f.falta is not null then array[f.falta]
+                else interno.avisos_del_gasto(null, null, v.justificantes, v.clase) end
            || interno.avisos_del_dia(v.id, v.solicitante_id, v.fecha_gasto, v.clase, v.categoria)
       from public.gastos_vista v
+      cross join lateral (select interno.falta_justificante(v.importe, v.clase, v.justificantes) as falta) f
      where v.id = p_id and v.estado = 'borrador'), '{}')
 $$;
 

@@ -633,6 +633,12 @@ describe("quitar y el flujo", () => {
         /es obligatorio desde 100,00 €\.$/,
       );
       const g2 = await nuevo(empleado, "150,00");
+      // Its record says so before «Enviar», in the same words; below the threshold, only a note.
+      const antes = (id: string) => sqlStore(app.db, empleado.id).rpc<string[]>("avisos_antes_de_enviar", { p_id: id });
+      expect(await antes(g2.id)).toEqual([
+        "Adjunte el justificante (ticket o factura) antes de enviar el gasto a aprobación: es obligatorio desde 100,00 €.",
+      ]);
+      expect(await antes((await nuevo(empleado, "20,00")).id)).toEqual(["No lleva justificante."]);
       const r = await post(
         { intent: "enviar", id: g2.id, version: String(g2.version) },
         empleado.cookie,

@@ -447,7 +447,8 @@ describe("dietas: parte exenta y sujeta", () => {
     const antesDeEnviar = (u: TestUser, id: string) =>
       sqlStore(app.db, u.id).rpc<string[]>("avisos_antes_de_enviar", { p_id: id });
     expect(await antesDeEnviar(empleado, comida.id)).toEqual([
-      "No lleva justificante.",
+      // Required from 0 € here (the default): said as «Enviar» would refuse it.
+      "Adjunte el justificante (ticket o factura) antes de enviar el gasto a aprobación.",
       `Ese día (06/04/2026) tiene una dieta, ${dieta.folio}, que ya paga las comidas del día.`,
     ]);
     // Only of a borrador the asker sees: not another person's, not one already sent.
