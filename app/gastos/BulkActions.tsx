@@ -80,12 +80,16 @@ export function BulkActions({
   const pagar = acciones.some((a) => a.intent === "pagar_seleccion");
   // One's own drafts: «Enviar varios a aprobación»; with others to approve too, the default title.
   const enviar = acciones.some((a) => a.intent === "enviar_seleccion");
+  // Named for what this page's rows allow: approved ones only (a view of what is to pay), paying.
+  const aprobar = acciones.some((a) => a.intent === "aprobar_seleccion");
   const titulo = enviar
     ? acciones.length === 1
       ? "Enviar varios a aprobación"
       : undefined
     : pagar
-      ? "Aprobar, rechazar o pagar varios"
+      ? aprobar
+        ? "Aprobar, rechazar o pagar varios"
+        : "Pagar varios"
       : "Aprobar o rechazar varios";
   return (
     <AccionesEnBloque

@@ -313,7 +313,8 @@ administrador(
     await pablo.context().close();
 
     await page.goto(`/gastos?estado=aprobado&q=${encodeURIComponent(prefijo)}`);
-    const bloque = page.getByRole("region", { name: "Aprobar, rechazar o pagar varios" });
+    // Only approved ones on the page: what there is to do with them is paying.
+    const bloque = page.getByRole("region", { name: "Pagar varios" });
     for (const folio of folios) await page.getByRole("checkbox", { name: `Seleccionar ${folio}` }).check();
     const pago = bloque.getByRole("group", { name: /^Marcar como pagados/ });
     await expect(pago.getByLabel("Fecha de pago")).toHaveValue(diaMadrid());
