@@ -270,13 +270,10 @@ export async function listData(entity: Entity, signed: Signed, { request, contex
   const url = new URL(request.url);
   const { state, avisoOrden } = await estadoDeLista(entity, signed, url, formats(context).locale);
   const can = permissions(entity, user);
+  const campos = writableNames(entity, user);
   // A copy is read first: the options must hold the records it names.
   const valores = can.crear
-    ? valoresDelNuevo(store, entity, url, {
-        userId: user.id,
-        country: context.services.config.APP_COUNTRY,
-        campos: writableNames(entity, user),
-      })
+    ? valoresDelNuevo(store, entity, url, { userId: user.id, country: context.services.config.APP_COUNTRY, campos })
     : Promise.resolve({ defaults: {}, copia: null });
   const [result, options, nuevo] = await Promise.all([
     store.list<StoredRow>(entity.view, lecturaDeLista(entity, state, user)),
@@ -293,7 +290,7 @@ export async function listData(entity: Entity, signed: Signed, { request, contex
     options,
     can,
     // The «Nuevo …» form: its fields for this person, its first values, its one-time token.
-    nuevo: { campos: writableNames(entity, user), envio: crypto.randomUUID(), ...nuevo },
+    nuevo: { campos, envio: crypto.randomUUID(), ...nuevo },
   };
 }
 

@@ -50,8 +50,8 @@ export async function valoresDelNuevo(
       copiados[f.name] = [{ tipo: lineas[0]!.tipo ?? "", base: "", cuota: "" }];
   }
   // Someone else's record: what goes with its owner starts as for a new one.
-  const dueno = copiados[delDueno?.columna ?? ""] ?? defaults[delDueno?.columna ?? ""];
-  if (delDueno && record[delDueno.columna] !== dueno) for (const name of delDueno.campos) delete copiados[name];
+  if (delDueno && record[delDueno.columna] !== (copiados[delDueno.columna] ?? defaults[delDueno.columna]))
+    for (const name of delDueno.campos) delete copiados[name];
   return {
     defaults: { ...defaults, ...copiados, ...prefill },
     copia: { id, de: recordName(entity, record), notas: [] },

@@ -87,12 +87,9 @@ export async function gastosLoader({ request, context }: Args) {
       : loadOptions(store, forRole(gastos, user.rol), state.filtros, optionSearches(gastos, url), "filters");
   // Its first values (`?nuevo.viaje_id=…`: «Añadir un gasto» from a viaje's page; `?como=`: a copy),
   // read first when they copy a gasto: the options must hold the ones it names.
+  const campos = writableNames(gastos, user);
   const valoresNuevo = nuevo
-    ? valoresDelNuevo(store, gastos, url, {
-        userId: user.id,
-        country: context.services.config.APP_COUNTRY,
-        campos: writableNames(gastos, user),
-      })
+    ? valoresDelNuevo(store, gastos, url, { userId: user.id, country: context.services.config.APP_COUNTRY, campos })
     : Promise.resolve(null);
   const [
     result,
@@ -131,7 +128,7 @@ export async function gastosLoader({ request, context }: Args) {
     gastoId
       ? store.rpc<string[] | null>("avisos_antes_de_enviar", { p_id: gastoId }, { reads: true })
       : Promise.resolve(null),
-    gastoId ? Promise.resolve(null) : valoresNuevo.then((v) => opciones(v?.copia ? (v.defaults as Row) : null)),
+    gastoId ? Promise.resolve(null) : valoresNuevo.then((v) => opciones(v?.copia ? v.defaults : null)),
     formulario ? inactivos(store) : Promise.resolve([]),
     valoresNuevo,
   ]);
@@ -166,7 +163,7 @@ export async function gastosLoader({ request, context }: Args) {
       perfiles && valores
         ? {
             envio: crypto.randomUUID(),
-            campos: writableNames(gastos, user),
+            campos,
             ...sinProveedorInactivo(valores, proveedoresInactivos, options),
             perfiles,
           }

@@ -142,8 +142,8 @@ begin
   -- Pagado al confirmar una remesa (confirmar_remesa lo dice con oficina.remesa_en_curso).
   if p_tipo = 'pagado' then
     select r.folio, case when rg.beneficiario = 'proveedor' then rg.nombre end into v_remesa, v_proveedor
-      from public.remesas r join public.remesa_gastos rg on rg.remesa_id = r.id and rg.gasto_id = g.id
-     where r.id::text = nullif(current_setting('oficina.remesa_en_curso', true), '');
+      from public.remesa_gastos rg join public.remesas r on r.id = rg.remesa_id
+     where rg.gasto_id = g.id and rg.remesa_id = nullif(current_setting('oficina.remesa_en_curso', true), '')::uuid;
   end if;
   insert into public.avisos (destinatario_id, tipo, gasto_id, datos)
   values (p_destinatario, p_tipo, g.id, jsonb_strip_nulls(jsonb_build_object(
